@@ -1,0 +1,80 @@
+# regtool: one entry point for building, testing and the demo.
+#   make          library and CLI in build/
+#   make check    deps, unit tests, CLI tests, then the unit tests again
+#                 under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make demo     deps, build, the demo on an embedded default store
+#   make deps     install missing Debian packages
+
+BUILD   ?= build
+SAN     ?=
+CC      ?= cc
+PKGS    := inih cmocka
+
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
+                 -D_FILE_OFFSET_BITS=64 -Ilib -MMD -MP
+ifeq ($(SAN),1)
+CFLAGS_COMMON += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+                 -fno-omit-frame-pointer
+LDFLAGS_SAN   := -fsanitize=address,undefined
+else
+CFLAGS_COMMON += -O2
+endif
+
+LIB_SRC   := $(sort $(wildcard lib/*.c lib/*/*.c))
+CLI_SRC   := $(sort $(wildcard regtool/*.c))
+TEST_SRC  := $(sort $(wildcard tests/test_*.c))
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+LIB_A     := $(BUILD)/libregtool.a
+CLI_BIN   := $(BUILD)/regtool
+
+LDLIBS    := -linih
+
+.PHONY: all check unit cli-tests deps demo clean valgrind
+all: $(LIB_A) $(CLI_BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c $< -o $@
+
+$(LIB_A): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(CLI_BIN): $(CLI_OBJ) $(LIB_A)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
+	ln -sf regtool $(BUILD)/lodctr
+	ln -sf regtool $(BUILD)/unlodctr
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS) -lcmocka
+
+deps:
+	@sh tools/deps.sh
+
+# Unit tests, then the CLI tests, then everything again under the sanitizers.
+check: deps
+	$(MAKE) unit cli-tests
+	$(MAKE) BUILD=build/san SAN=1 unit cli-tests
+
+unit: $(TEST_BIN) $(CLI_BIN)
+	@sh tests/run-unit.sh $(TEST_BIN)
+
+cli-tests: $(CLI_BIN)
+	@sh tests/run-cli.sh $(abspath $(CLI_BIN))
+
+valgrind: $(TEST_BIN)
+	@VALGRIND=1 sh tests/run-unit.sh $(TEST_BIN)
+
+demo: deps all
+	@sh tools/demo.sh $(abspath $(CLI_BIN))
+
+clean:
+	rm -rf build
+
+.SECONDARY:
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:%.c=$(BUILD)/obj/%.d)

@@ -1,0 +1,38 @@
+/* UTF-16LE <-> UTF-8 conversion and Windows-style case folding.
+ *
+ * Everything the registry stores as text is UTF-16LE; the rest of regtool
+ * works in UTF-8. Conversions are strict: an unpaired surrogate or invalid
+ * UTF-8 is an error with the byte offset, never silently replaced, so that
+ * decoding and re-encoding untouched text gives back the same bytes. */
+#ifndef RT_UTF16_H
+#define RT_UTF16_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Converts LEN bytes of UTF-16LE (LEN even) to NUL-terminated UTF-8 in a
+ * new buffer. Returns 0, or -1 with *ERR_OFF the byte offset of the bad
+ * code unit (unpaired surrogate), or -2 when out of memory. */
+int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
+                       size_t *out_len, size_t *err_off);
+
+/* Converts LEN bytes of UTF-8 to UTF-16LE (no terminator added). Returns
+ * 0, -1 with *ERR_OFF at the first invalid byte, or -2 when out of memory. */
+int rt_utf8_to_utf16le(const char *in, size_t len, uint8_t **out,
+                       size_t *out_len, size_t *err_off);
+
+/* Length of the valid UTF-8 prefix check: returns 0 when S[0..LEN) is valid
+ * UTF-8 (no overlongs, no surrogates), else -1 with *ERR_OFF set. */
+int rt_utf8_validate(const char *s, size_t len, size_t *err_off);
+
+/* Upper-case mapping of one UTF-16 code unit, as Windows compares registry
+ * key names and performance-counter names: ASCII, Latin-1, Latin
+ * Extended-A, Greek and Cyrillic. Units outside those ranges map to
+ * themselves. */
+uint16_t rt_upcase16(uint16_t c);
+
+/* Compares two UTF-8 strings case-insensitively by rt_upcase16 of their
+ * UTF-16 code units. Returns <0, 0, >0. Invalid UTF-8 compares bytewise. */
+int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen);
+
+#endif

@@ -1,0 +1,57 @@
+/* regtool entry point: dispatches to one subcommand per file. */
+#include "regtool.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct rt_command commands[] = {
+    /* RT_COMMANDS: one line per subcommand file */
+    {"version", cmd_version, "version"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+void rt_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("regtool: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void usage(FILE *f)
+{
+    fputs("Usage: regtool COMMAND [OPTIONS] [ARGS]\n\n"
+          "Install, remove, audit and repair performance-counter names in the\n"
+          "Windows Perflib name database.\n\nCommands:\n", f);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  regtool %s\n", commands[i].usage);
+}
+
+int cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    puts("regtool " RT_VERSION);
+    return RT_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return RT_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return RT_EXIT_OK;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    rt_cli_error("unknown command '%s' (try 'regtool --help')", argv[1]);
+    return RT_EXIT_USAGE;
+}

@@ -1,0 +1,68 @@
+/* The Counter/Help blob codec: REG_MULTI_SZ bytes (UTF-16LE strings, each
+ * NUL-terminated, the list ended by one more NUL) <-> (index, text) pairs.
+ *
+ * Strict decoding rejects every malformation with its own error and the
+ * byte offset where it starts; lenient decoding keeps every valid pair
+ * before the damage, which is what repair needs. Decoding then encoding an
+ * untouched valid blob gives back the same bytes. */
+#ifndef RT_MULTI_SZ_H
+#define RT_MULTI_SZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Highest index Windows accepts in a name table (2^31). */
+#define RT_INDEX_MAX 0x80000000u
+
+struct rt_pair {
+    uint32_t index;
+    char *text;          /* UTF-8, NUL-terminated */
+    size_t text_len;     /* bytes, without the NUL */
+    char *index_raw;     /* the index's digits when not canonical (leading
+                            zeros), so re-encoding keeps them; else NULL */
+};
+
+enum rt_msz_status {
+    RT_MSZ_OK = 0,
+    RT_MSZ_ODD_LENGTH,      /* byte length is odd */
+    RT_MSZ_NO_TERMINATOR,   /* last string or the list not NUL-terminated */
+    RT_MSZ_EMPTY_INDEX,     /* an index string is empty */
+    RT_MSZ_BAD_INDEX,       /* an index string is not decimal digits */
+    RT_MSZ_INDEX_ZERO,      /* index 0 */
+    RT_MSZ_INDEX_RANGE,     /* index above 2^31 */
+    RT_MSZ_ODD_COUNT,       /* an index without its text */
+    RT_MSZ_BAD_SURROGATE,   /* unpaired UTF-16 surrogate */
+    RT_MSZ_NOMEM,
+};
+
+struct rt_msz_error {
+    enum rt_msz_status status;
+    size_t offset;          /* byte offset in the blob where it starts */
+};
+
+/* Decodes LEN bytes. Strict (LENIENT 0): any damage is an error and no
+ * pairs are returned. Lenient: returns the valid pairs before the first
+ * damage and still reports that damage in *ERR (status != RT_MSZ_OK).
+ * Returns 0 when no damage was found, -1 otherwise (lenient mode may still
+ * have produced pairs). An empty blob (0 bytes, or the lone list NUL)
+ * is an empty table. */
+int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
+                       struct rt_pair **pairs, size_t *n_pairs,
+                       struct rt_msz_error *err);
+
+/* Encodes pairs into a new blob; an empty table is the lone list NUL
+ * (2 bytes). Returns 0, or -1 when out of memory or a text is invalid
+ * UTF-8. */
+int rt_multi_sz_encode(const struct rt_pair *pairs, size_t n_pairs,
+                       uint8_t **blob, size_t *len);
+
+/* A short description of a status, e.g. "index is not decimal". */
+const char *rt_msz_strerror(enum rt_msz_status status);
+
+void rt_pair_free(struct rt_pair *p);
+void rt_pairs_free(struct rt_pair *pairs, size_t n_pairs);
+
+/* Deep copy of one pair; returns 0 or -1 when out of memory. */
+int rt_pair_copy(struct rt_pair *dst, const struct rt_pair *src);
+
+#endif

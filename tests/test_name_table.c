@@ -1,0 +1,203 @@
+/* The name-table model: lookups, highest index, duplicates, append and
+ * remove-range keeping untouched pairs in order and byte-identical. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uchar.h>
+#include <cmocka.h>
+
+#include "name_table.h"
+
+#define BLOB(lit) ((const uint8_t *)(lit)), sizeof(lit)
+
+static const char16_t counter_blob[] =
+    u"1\0" "1847\0" "2\0System\0" "4\0Memory\0" "6\0% Processor Time\0"
+    "1846\0End Marker\0" "2000\0Bytes Sent\0" "2002\0BYTES SENT\0"
+    "4\0Memory (dup)\0";
+static const char16_t help_blob[] =
+    u"3\0The System object.\0" "5\0The Memory object.\0"
+    "1847\0End Marker\0" "2001\0Bytes sent.\0";
+
+static int setup(void **state)
+{
+    struct rt_name_table *t = malloc(sizeof *t);
+    struct rt_msz_error e;
+    int which;
+    if (rt_name_table_decode(t, BLOB(counter_blob), BLOB(help_blob), 0, &e,
+                             &which) != 0)
+        return -1;
+    *state = t;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    rt_name_table_free(*state);
+    free(*state);
+    return 0;
+}
+
+static void lookup_by_index(void **state)
+{
+    struct rt_name_table *t = *state;
+    assert_string_equal(rt_pair_list_find(&t->counter, 4)->text, "Memory");
+    assert_string_equal(rt_pair_list_find(&t->help, 5)->text,
+                        "The Memory object.");
+    assert_null(rt_pair_list_find(&t->counter, 3));
+    assert_null(rt_pair_list_find(&t->counter, 9999));
+}
+
+static void lookup_by_name_case_insensitive(void **state)
+{
+    struct rt_name_table *t = *state;
+    const struct rt_pair *p = rt_pair_list_find_text(&t->counter, "bytes sent");
+    assert_non_null(p);
+    assert_int_equal(p->index, 2000);
+    size_t pos[4];
+    assert_int_equal(rt_pair_list_find_text_all(&t->counter, "Bytes Sent",
+                                                pos, 4), 2);
+    assert_int_equal(t->counter.v[pos[0]].index, 2000);
+    assert_int_equal(t->counter.v[pos[1]].index, 2002);
+    /* MAX limits what is stored, not what is counted. */
+    assert_int_equal(rt_pair_list_find_text_all(&t->counter, "BYTES sent",
+                                                pos, 1), 2);
+    assert_null(rt_pair_list_find_text(&t->counter, "Bytes"));
+}
+
+static void highest_index(void **state)
+{
+    struct rt_name_table *t = *state;
+    assert_int_equal(rt_pair_list_highest(&t->counter), 2002);
+    assert_int_equal(rt_pair_list_highest(&t->help), 2001);
+    assert_int_equal(rt_name_table_highest(t), 2002);
+    struct rt_pair_list empty = {0};
+    assert_int_equal(rt_pair_list_highest(&empty), 0);
+}
+
+static void duplicates_found_with_positions(void **state)
+{
+    struct rt_name_table *t = *state;
+    struct rt_duplicate *d;
+    assert_int_equal(rt_pair_list_duplicates(&t->counter, &d), 1);
+    assert_int_equal(d[0].index, 4);
+    assert_int_equal(d[0].first, 2);
+    assert_int_equal(d[0].second, 7);
+    free(d);
+    assert_int_equal(rt_pair_list_duplicates(&t->help, &d), 0);
+    assert_null(d);
+
+    /* Three occurrences: two duplicates, each pointing at the first. */
+    struct rt_pair_list l = {0};
+    assert_int_equal(rt_pair_list_append(&l, 10, "a"), 0);
+    assert_int_equal(rt_pair_list_append(&l, 12, "b"), 0);
+    assert_int_equal(rt_pair_list_append(&l, 10, "c"), 0);
+    assert_int_equal(rt_pair_list_append(&l, 10, "d"), 0);
+    assert_int_equal(rt_pair_list_duplicates(&l, &d), 2);
+    assert_int_equal(d[0].first, 0);
+    assert_int_equal(d[0].second, 2);
+    assert_int_equal(d[1].first, 0);
+    assert_int_equal(d[1].second, 3);
+    free(d);
+    rt_pair_list_free(&l);
+}
+
+static void append_then_remove_restores_bytes(void **state)
+{
+    struct rt_name_table *t = *state;
+    assert_int_equal(rt_pair_list_append(&t->counter, 2004, "Transfer"), 0);
+    assert_int_equal(rt_pair_list_append(&t->counter, 2006,
+                                         "\xd0\x91\xd0\xb0\xd0\xb9\xd1\x82"),
+                     0);
+    assert_int_equal(t->counter.n, 10);
+    assert_string_equal(t->counter.v[9].text, "\xd0\x91\xd0\xb0\xd0\xb9\xd1\x82");
+    assert_int_equal(rt_pair_list_remove_range(&t->counter, 2004, 2006), 2);
+    uint8_t *b;
+    size_t len;
+    assert_int_equal(rt_pair_list_encode(&t->counter, &b, &len), 0);
+    assert_int_equal(len, sizeof counter_blob);
+    assert_memory_equal(b, counter_blob, len);
+    free(b);
+}
+
+static void remove_range_keeps_order(void **state)
+{
+    struct rt_name_table *t = *state;
+    /* Removes 1846 and both 2000/2002 from the middle and end. */
+    assert_int_equal(rt_pair_list_remove_range(&t->counter, 1846, 2002), 3);
+    assert_int_equal(t->counter.n, 5);
+    static const uint32_t want[] = {1, 2, 4, 6, 4};
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(t->counter.v[i].index, want[i]);
+    assert_string_equal(t->counter.v[4].text, "Memory (dup)");
+    assert_int_equal(rt_pair_list_remove_range(&t->counter, 5000, 6000), 0);
+}
+
+static void append_rejects_bad_pairs(void **state)
+{
+    struct rt_name_table *t = *state;
+    assert_int_equal(rt_pair_list_append(&t->counter, 0, "zero"), -1);
+    assert_int_equal(rt_pair_list_append(&t->counter, RT_INDEX_MAX + 1u, "x"),
+                     -1);
+    assert_int_equal(rt_pair_list_append(&t->counter, 10, "bad \xff utf8"), -1);
+    assert_int_equal(t->counter.n, 8);
+}
+
+static void copy_is_deep(void **state)
+{
+    struct rt_name_table *t = *state;
+    struct rt_pair_list c;
+    assert_int_equal(rt_pair_list_copy(&c, &t->counter), 0);
+    t->counter.v[1].text[0] = 's';
+    assert_string_equal(c.v[1].text, "System");
+    rt_pair_list_free(&c);
+}
+
+static void damaged_table_reports_which_blob(void **state)
+{
+    (void)state;
+    struct rt_name_table t;
+    struct rt_msz_error e;
+    int which = -1;
+    assert_int_equal(rt_name_table_decode(&t, BLOB(u"2\0A\0"),
+                                          BLOB(u"3\0a\0" "x\0b\0"), 0, &e,
+                                          &which), -1);
+    assert_int_equal(which, 1);
+    assert_int_equal(e.status, RT_MSZ_BAD_INDEX);
+    assert_int_equal(e.offset, 8);
+    /* Lenient keeps what is valid in both. */
+    assert_int_equal(rt_name_table_decode(&t, BLOB(u"2\0A\0"),
+                                          BLOB(u"3\0a\0" "x\0b\0"), 1, &e,
+                                          &which), -1);
+    assert_int_equal(t.counter.n, 1);
+    assert_int_equal(t.help.n, 1);
+    rt_name_table_free(&t);
+    /* Missing values are empty tables. */
+    assert_int_equal(rt_name_table_decode(&t, NULL, 0, NULL, 0, 0, &e, &which),
+                     0);
+    assert_int_equal(t.counter.n + t.help.n, 0);
+    rt_name_table_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(lookup_by_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(lookup_by_name_case_insensitive, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(highest_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(duplicates_found_with_positions, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(append_then_remove_restores_bytes,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(remove_range_keeps_order, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(append_rejects_bad_pairs, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(copy_is_deep, setup, teardown),
+        cmocka_unit_test(damaged_table_reports_which_blob),
+    };
+    return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);
+}

@@ -1,0 +1,32 @@
+/* One error from a store or the engine: a Win32 error code (what lodctr
+ * would return, and what the drop-in modes exit with) and a message that
+ * names the file, key or value concerned. */
+#ifndef RT_ERROR_H
+#define RT_ERROR_H
+
+/* Win32 error codes regtool reports. */
+#define RT_ERR_SUCCESS            0
+#define RT_ERR_FILE_NOT_FOUND     2
+#define RT_ERR_ACCESS_DENIED      5
+#define RT_ERR_NOT_ENOUGH_MEMORY  8
+#define RT_ERR_INVALID_DATA       13
+#define RT_ERR_WRITE_FAULT        29
+#define RT_ERR_NOT_SUPPORTED      50
+#define RT_ERR_INVALID_PARAMETER  87
+#define RT_ERR_ALREADY_EXISTS     183
+#define RT_ERR_BADDB              1009
+#define RT_ERR_BADKEY             1010
+#define RT_ERR_CALL_NOT_IMPLEMENTED 120
+#define RT_ERR_LOCK_VIOLATION     33
+
+struct rt_error {
+    int code;            /* RT_ERR_*, 0 when no error */
+    char message[1024];
+};
+
+/* Sets E (when not NULL) and returns -1, so callers can write
+ * `return rt_error_set(e, RT_ERR_..., "...", ...);`. */
+int rt_error_set(struct rt_error *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,39 @@
+/* File I/O for commits: every write that changes a store's files goes
+ * through here, so that bytes written and fsyncs are counted (--verbose)
+ * and tests can end the process after the k-th write
+ * (REGTOOL_FAULT_AFTER_WRITES=k) to prove that a crash at any point leaves
+ * the old state or the new one. */
+#ifndef RT_IO_H
+#define RT_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct rt_io_stats {
+    uint64_t bytes_written;
+    unsigned writes;         /* write, truncate, rename and unlink calls */
+    unsigned fsyncs;
+};
+
+/* Process-wide counters of this run (the fault hook counts across every
+ * file, as a crash would). */
+extern struct rt_io_stats rt_io_totals;
+
+/* Test hook: end the process at the K-th write from now (0: never),
+ * overriding REGTOOL_FAULT_AFTER_WRITES. */
+void rt_io_fault_after(unsigned long k);
+
+/* pwrite of all LEN bytes; -1 with errno on failure. Counts one write. */
+int rt_io_pwrite(int fd, const void *buf, size_t len, uint64_t off);
+int rt_io_ftruncate(int fd, uint64_t size);
+int rt_io_fsync(int fd);
+/* fsync of the directory holding PATH, so a rename or unlink is durable. */
+int rt_io_fsync_dir_of(const char *path);
+int rt_io_rename(const char *from, const char *to);
+int rt_io_unlink(const char *path);
+
+/* Reads a whole file into a new buffer; -1 with errno on failure. */
+int rt_io_read_file(const char *path, uint8_t **data, size_t *len);
+
+#endif

@@ -1,0 +1,368 @@
+/* Commit layer: redo journal, recovery and the writer lock. */
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define JOURNAL_MAGIC  "RTJOURN1"
+#define COMMIT_MAGIC   "RTCOMMIT"
+#define TRAILER_SIZE   24      /* magic, u64 body length, u32 crc, u32 count */
+#define REC_WRITE      1u
+#define REC_SIZE       2u
+
+struct record {
+    uint32_t kind;
+    char *file;
+    uint64_t offset;    /* REC_WRITE: where; REC_SIZE: the final size */
+    uint8_t *data;
+    size_t len;
+};
+
+struct rt_commit {
+    char *base, *journal;
+    struct record *v;
+    size_t n, cap;
+    uint64_t bytes;
+};
+
+uint32_t rt_crc32(uint32_t crc, const void *data, size_t len)
+{
+    static uint32_t table[256];
+    if (!table[1])
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    const uint8_t *p = data;
+    crc = ~crc;
+    while (len--)
+        crc = table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+    return ~crc;
+}
+
+struct rt_commit *rt_commit_new(const char *base_dir, const char *journal_path)
+{
+    struct rt_commit *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->base = strdup(base_dir);
+    c->journal = strdup(journal_path);
+    if (!c->base || !c->journal) {
+        rt_commit_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void rt_commit_free(struct rt_commit *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->v[i].file);
+        free(c->v[i].data);
+    }
+    free(c->v);
+    free(c->base);
+    free(c->journal);
+    free(c);
+}
+
+static int add(struct rt_commit *c, uint32_t kind, const char *file,
+               uint64_t offset, const void *data, size_t len)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 16;
+        struct record *v = realloc(c->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        c->v = v;
+        c->cap = cap;
+    }
+    struct record *r = &c->v[c->n];
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    r->offset = offset;
+    r->len = len;
+    r->file = strdup(file);
+    r->data = len ? malloc(len) : NULL;
+    if (!r->file || (len && !r->data)) {
+        free(r->file);
+        free(r->data);
+        return -1;
+    }
+    if (len)
+        memcpy(r->data, data, len);
+    c->n++;
+    c->bytes += len;
+    return 0;
+}
+
+int rt_commit_write(struct rt_commit *c, const char *file, uint64_t offset,
+                    const void *data, size_t len)
+{
+    return add(c, REC_WRITE, file, offset, data, len);
+}
+
+int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size)
+{
+    return add(c, REC_SIZE, file, size, NULL, 0);
+}
+
+size_t rt_commit_records(const struct rt_commit *c)
+{
+    return c->n;
+}
+
+uint64_t rt_commit_bytes(const struct rt_commit *c)
+{
+    return c->bytes;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+static uint64_t get64(const uint8_t *p)
+{
+    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* Serializes the records: magic, then per record kind, path length,
+ * offset, data length, path, data; then the trailer. */
+static uint8_t *serialize(const struct rt_commit *c, size_t *out_len)
+{
+    size_t len = 8 + TRAILER_SIZE;
+    for (size_t i = 0; i < c->n; i++)
+        len += 20 + strlen(c->v[i].file) + c->v[i].len;
+    uint8_t *b = malloc(len), *p = b;
+    if (!b)
+        return NULL;
+    memcpy(p, JOURNAL_MAGIC, 8);
+    p += 8;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct record *r = &c->v[i];
+        size_t fl = strlen(r->file);
+        put32(p, r->kind);
+        put32(p + 4, (uint32_t)fl);
+        put64(p + 8, r->offset);
+        put32(p + 16, (uint32_t)r->len);
+        p += 20;
+        memcpy(p, r->file, fl);
+        p += fl;
+        if (r->len)
+            memcpy(p, r->data, r->len);
+        p += r->len;
+    }
+    size_t body = (size_t)(p - b);
+    memcpy(p, COMMIT_MAGIC, 8);
+    put64(p + 8, body);
+    put32(p + 16, rt_crc32(0, b, body));
+    put32(p + 20, (uint32_t)c->n);
+    *out_len = len;
+    return b;
+}
+
+static int full_path(char *buf, size_t size, const char *base, const char *rel)
+{
+    int n = snprintf(buf, size, "%s/%s", base, rel);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* Applies the records of a journal body (already verified) to the files. */
+static int apply_body(const char *base, const uint8_t *b, size_t body,
+                      struct rt_error *e)
+{
+    char path[PATH_MAX], cur[PATH_MAX] = "";
+    int fd = -1;
+    size_t pos = 8;
+    while (pos < body) {
+        if (body - pos < 20)
+            goto corrupt;
+        uint32_t kind = get32(b + pos), fl = get32(b + pos + 4);
+        uint64_t off = get64(b + pos + 8);
+        uint32_t len = get32(b + pos + 16);
+        pos += 20;
+        if (fl == 0 || fl >= PATH_MAX || body - pos < (uint64_t)fl + len ||
+            (kind != REC_WRITE && kind != REC_SIZE))
+            goto corrupt;
+        char rel[PATH_MAX];
+        memcpy(rel, b + pos, fl);
+        rel[fl] = '\0';
+        pos += fl;
+        if (full_path(path, sizeof path, base, rel) != 0)
+            goto corrupt;
+        if (strcmp(path, cur) != 0) {
+            if (fd >= 0 && (rt_io_fsync(fd) != 0 || close(fd) != 0)) {
+                fd = -1;
+                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", cur,
+                                    strerror(errno));
+            }
+            fd = open(path, O_RDWR | O_CREAT, 0644);
+            if (fd < 0)
+                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                    strerror(errno));
+            snprintf(cur, sizeof cur, "%s", path);
+        }
+        int r = kind == REC_WRITE ? rt_io_pwrite(fd, b + pos, len, off)
+                                  : rt_io_ftruncate(fd, off);
+        if (r != 0) {
+            int err = errno;
+            close(fd);
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                strerror(err));
+        }
+        pos += len;
+    }
+    if (fd >= 0) {
+        int r = rt_io_fsync(fd);
+        int err = errno;
+        close(fd);
+        if (r != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", cur,
+                                strerror(err));
+    }
+    return 0;
+corrupt:
+    if (fd >= 0)
+        close(fd);
+    return rt_error_set(e, RT_ERR_BADDB, "journal record at byte %zu is damaged",
+                        pos);
+}
+
+/* Whether B (LEN bytes) is a sealed journal; *BODY its body length. */
+static int sealed(const uint8_t *b, size_t len, size_t *body)
+{
+    if (len < 8 + TRAILER_SIZE || memcmp(b, JOURNAL_MAGIC, 8) != 0)
+        return 0;
+    const uint8_t *t = b + len - TRAILER_SIZE;
+    if (memcmp(t, COMMIT_MAGIC, 8) != 0 || get64(t + 8) != len - TRAILER_SIZE)
+        return 0;
+    *body = len - TRAILER_SIZE;
+    return get32(t + 16) == rt_crc32(0, b, *body);
+}
+
+int rt_commit_run(struct rt_commit *c, struct rt_error *e)
+{
+    size_t len;
+    uint8_t *b = serialize(c, &len);
+    if (!b)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int fd = open(c->journal, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        free(b);
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
+                            strerror(errno));
+    }
+    /* The body first and the trailer last, in two writes: a crash
+     * between them leaves an unsealed journal, which recovery discards. */
+    if (rt_io_pwrite(fd, b, len - TRAILER_SIZE, 0) != 0 ||
+        rt_io_pwrite(fd, b + len - TRAILER_SIZE, TRAILER_SIZE,
+                     len - TRAILER_SIZE) != 0 ||
+        rt_io_fsync(fd) != 0) {
+        int err = errno;
+        close(fd);
+        unlink(c->journal);
+        free(b);
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
+                            strerror(err));
+    }
+    close(fd);
+    if (rt_io_fsync_dir_of(c->journal) != 0) {
+        int err = errno;
+        free(b);
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
+                            strerror(err));
+    }
+    int r = apply_body(c->base, b, len - TRAILER_SIZE, e);
+    free(b);
+    if (r != 0)
+        return -1;  /* sealed: the next open finishes it */
+    if (rt_io_unlink(c->journal) != 0 || rt_io_fsync_dir_of(c->journal) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
+                            strerror(errno));
+    return 0;
+}
+
+int rt_journal_recover(const char *base_dir, const char *journal_path,
+                       struct rt_error *e)
+{
+    uint8_t *b;
+    size_t len, body;
+    if (rt_io_read_file(journal_path, &b, &len) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
+                            strerror(errno));
+    }
+    int replayed = 0;
+    if (sealed(b, len, &body)) {
+        if (apply_body(base_dir, b, body, e) != 0) {
+            free(b);
+            return -1;
+        }
+        replayed = 1;
+    }
+    free(b);
+    if (rt_io_unlink(journal_path) != 0 || rt_io_fsync_dir_of(journal_path) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", journal_path,
+                            strerror(errno));
+    return replayed;
+}
+
+struct rt_lock {
+    int fd;
+};
+
+int rt_lock_acquire(const char *lock_path, struct rt_lock **out,
+                    struct rt_error *e)
+{
+    struct rt_lock *l = malloc(sizeof *l);
+    if (!l)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    l->fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (l->fd < 0) {
+        free(l);
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", lock_path,
+                            strerror(errno));
+    }
+    while (flock(l->fd, LOCK_EX) != 0) {
+        if (errno == EINTR)
+            continue;
+        int err = errno;
+        close(l->fd);
+        free(l);
+        return rt_error_set(e, RT_ERR_LOCK_VIOLATION, "%s: %s", lock_path,
+                            strerror(err));
+    }
+    *out = l;
+    return 0;
+}
+
+void rt_lock_release(struct rt_lock *l)
+{
+    if (!l)
+        return;
+    close(l->fd);   /* closing drops the flock */
+    free(l);
+}

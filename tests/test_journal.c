@@ -1,0 +1,241 @@
+/* Atomic commit: the journal's effect, its recovery after a crash at every
+ * write, discarding unsealed journals, and the writer lock. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "journal.h"
+
+static char dir[64], journal[128];
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* Contents of a file, or NULL when absent. */
+static uint8_t *slurp(const char *name, size_t *len)
+{
+    char p[256];
+    uint8_t *d;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return rt_io_read_file(p, &d, len) == 0 ? d : NULL;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    strcpy(dir, "/tmp/rtjXXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    mkdir(strcat(strcpy(journal, dir), "/sub"), 0755);
+    snprintf(journal, sizeof journal, "%s/regtool.journal", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd);
+}
+
+static uint8_t old_a[20000], new_a[24000], new_b[5000];
+
+static void make_before(void)
+{
+    for (size_t i = 0; i < sizeof old_a; i++)
+        old_a[i] = (uint8_t)(i * 7);
+    memcpy(new_a, old_a, sizeof old_a);
+    memset(new_a + 4096, 0xAA, 100);           /* a changed page */
+    memset(new_a + sizeof old_a, 0xBB, sizeof new_a - sizeof old_a); /* tail */
+    memset(new_b, 0xCC, sizeof new_b);
+    write_file("a.hive", old_a, sizeof old_a);
+    char p[256];
+    snprintf(p, sizeof p, "%s/sub/b.dat", dir);
+    unlink(p);
+}
+
+static struct rt_commit *make_commit(void)
+{
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    assert_int_equal(rt_commit_write(c, "a.hive", 4096, new_a + 4096, 4096), 0);
+    assert_int_equal(rt_commit_write(c, "a.hive", sizeof old_a,
+                                     new_a + sizeof old_a,
+                                     sizeof new_a - sizeof old_a), 0);
+    assert_int_equal(rt_commit_set_size(c, "a.hive", sizeof new_a), 0);
+    assert_int_equal(rt_commit_write(c, "sub/b.dat", 0, new_b, sizeof new_b), 0);
+    assert_int_equal(rt_commit_set_size(c, "sub/b.dat", sizeof new_b), 0);
+    return c;
+}
+
+/* 0: the before-state, 1: the after-state, -1: a mix. */
+static int which_state(void)
+{
+    size_t la, lb;
+    uint8_t *a = slurp("a.hive", &la), *b = slurp("sub/b.dat", &lb);
+    int r = -1;
+    if (a && la == sizeof old_a && !memcmp(a, old_a, la) && !b)
+        r = 0;
+    else if (a && la == sizeof new_a && !memcmp(a, new_a, la) && b &&
+             lb == sizeof new_b && !memcmp(b, new_b, lb))
+        r = 1;
+    free(a);
+    free(b);
+    return r;
+}
+
+static void commit_applies_and_retires(void **state)
+{
+    (void)state;
+    make_before();
+    struct rt_commit *c = make_commit();
+    assert_int_equal(rt_commit_bytes(c), 4096 + 4000 + 5000);
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    assert_int_equal(which_state(), 1);
+    assert_int_not_equal(access(journal, F_OK), 0);
+    /* Journal plus files: twice the change, not the file sizes. */
+    assert_int_equal(rt_io_totals.bytes_written - before.bytes_written,
+                     2 * (4096 + 4000 + 5000) + 8 + 24 + 5 * 20 +
+                         3 * strlen("a.hive") + 2 * strlen("sub/b.dat"));
+    assert_true(rt_io_totals.fsyncs - before.fsyncs >= 4);
+}
+
+static void crash_at_every_write_gives_before_or_after(void **state)
+{
+    (void)state;
+    /* Count the writes of a whole commit. */
+    make_before();
+    unsigned w0 = rt_io_totals.writes;
+    struct rt_commit *c = make_commit();
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    unsigned total = rt_io_totals.writes - w0;
+    assert_true(total >= 6);
+
+    int seen[2] = {0, 0};
+    for (unsigned k = 1; k <= total; k++) {
+        make_before();
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            rt_io_fault_after(k);
+            struct rt_commit *cc = make_commit();
+            struct rt_error ee;
+            _exit(rt_commit_run(cc, &ee) == 0 ? 0 : 1);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 99);   /* ended by the hook */
+        assert_true(rt_journal_recover(dir, journal, &e) >= 0);
+        int st = which_state();
+        assert_int_not_equal(st, -1);
+        seen[st] = 1;
+        assert_int_not_equal(access(journal, F_OK), 0);
+    }
+    /* Early crashes roll back, late ones roll forward. */
+    assert_true(seen[0] && seen[1]);
+}
+
+static void unsealed_or_damaged_journal_is_discarded(void **state)
+{
+    (void)state;
+    struct rt_error e = {0};
+    make_before();
+    write_file("regtool.journal", "RTJOURN1garbage", 15);
+    assert_int_equal(rt_journal_recover(dir, journal, &e), 0);
+    assert_int_equal(which_state(), 0);
+    assert_int_not_equal(access(journal, F_OK), 0);
+
+    /* A sealed journal whose body was altered afterwards. */
+    pid_t pid = fork();
+    if (pid == 0) {
+        rt_io_fault_after(3);   /* body, trailer written; ends at fsync+ */
+        struct rt_commit *c = make_commit();
+        struct rt_error ee;
+        _exit(rt_commit_run(c, &ee));
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    size_t len;
+    uint8_t *j = slurp("regtool.journal", &len);
+    assert_non_null(j);
+    j[40] ^= 1;
+    write_file("regtool.journal", j, len);
+    free(j);
+    make_before();
+    assert_int_equal(rt_journal_recover(dir, journal, &e), 0);
+    assert_int_equal(which_state(), 0);
+    /* Nothing to recover. */
+    assert_int_equal(rt_journal_recover(dir, journal, &e), 0);
+}
+
+static void lock_serializes_writers(void **state)
+{
+    (void)state;
+    char lock[160];
+    snprintf(lock, sizeof lock, "%s/regtool.lock", dir);
+    write_file("counter", "0", 1);
+    for (int i = 0; i < 8; i++) {
+        if (fork() == 0) {
+            struct rt_lock *l;
+            struct rt_error e;
+            if (rt_lock_acquire(lock, &l, &e) != 0)
+                _exit(1);
+            size_t len;
+            uint8_t *d = slurp("counter", &len);
+            char buf[16];
+            snprintf(buf, sizeof buf, "%d", atoi((char *)d) + 1);
+            free(d);
+            usleep(2000);   /* widen the race a missing lock would lose */
+            write_file("counter", buf, strlen(buf));
+            rt_lock_release(l);
+            _exit(0);
+        }
+    }
+    for (int i = 0; i < 8; i++) {
+        int status;
+        wait(&status);
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    size_t len;
+    uint8_t *d = slurp("counter", &len);
+    assert_int_equal(len, 1);
+    assert_int_equal(d[0], '8');
+    free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(commit_applies_and_retires, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            crash_at_every_write_gives_before_or_after, setup, teardown),
+        cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(lock_serializes_writers, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
+}

@@ -204,11 +204,17 @@ static void lock_serializes_writers(void **state)
                 _exit(1);
             size_t len;
             uint8_t *d = slurp("counter", &len);
+            if (!d || len != 1)
+                _exit(2);
             char buf[16];
-            snprintf(buf, sizeof buf, "%d", atoi((char *)d) + 1);
+            snprintf(buf, sizeof buf, "%d", d[0] - '0' + 1);
             free(d);
             usleep(2000);   /* widen the race a missing lock would lose */
-            write_file("counter", buf, strlen(buf));
+            char p[256];
+            snprintf(p, sizeof p, "%s/counter", dir);
+            FILE *f = fopen(p, "wb");
+            if (!f || fputs(buf, f) < 0 || fclose(f) != 0)
+                _exit(3);
             rt_lock_release(l);
             _exit(0);
         }

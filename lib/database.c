@@ -75,6 +75,11 @@ int rt_service_load(struct rt_store *s, const char *name,
         read_string(s, name, "Object List", &si->object_list, e) ||
         read_string(s, name, "PerfIniFile", &si->ini_file, e))
         goto fail;
+    struct rt_value v = {0};
+    if (s->ops->read_service(s, name, "Library Validation Code", &v,
+                             &si->has_validation_code, e) != 0)
+        goto fail;
+    rt_value_free(&v);
     return 0;
 fail:
     rt_service_info_free(si);

@@ -34,6 +34,7 @@ struct rt_service_info {
     int has_last_counter, has_first_help, has_last_help;
     char *library, *open, *collect, *close;   /* NULL when absent */
     char *object_list, *ini_file;
+    int has_validation_code;      /* Library Validation Code */
     int has_disable;
     uint32_t disable;             /* Disable Performance Counters */
 };

@@ -10,15 +10,8 @@
 #include <stdint.h>
 
 #include "name_table.h"
+#include "reg_types.h"
 
-/* Registry value types (winnt.h). */
-#define RT_REG_NONE       0u
-#define RT_REG_SZ         1u
-#define RT_REG_EXPAND_SZ  2u
-#define RT_REG_BINARY     3u
-#define RT_REG_DWORD      4u
-#define RT_REG_MULTI_SZ   7u
-#define RT_REG_QWORD      11u
 
 struct rt_value {
     uint32_t type;

@@ -1,0 +1,223 @@
+/* regtool hive recover FILE -o OUT: writes the hive FILE with its
+ * transaction logs (FILE.LOG1, FILE.LOG2, FILE.LOG in any letter case)
+ * replayed, as a clean primary file OUT. FILE and its logs are never
+ * modified.
+ *
+ * Exit codes: 0 logs replayed; 1 FILE was not dirty, so Windows would
+ * ignore its logs: OUT is then an identical copy of FILE, so that OUT is
+ * always FILE's latest state after exit 0 or 1; 2 FILE is not a hive, or
+ * is dirty with no log that can be applied (nothing written); 3 a file
+ * could not be read or OUT could not be written; 64 bad command line. */
+#include "regtool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "regf/log.h"
+
+static const char usage_text[] =
+    "Usage: regtool hive recover FILE -o OUT\n\n"
+    "Replays the transaction logs beside the hive FILE (FILE.LOG1,\n"
+    "FILE.LOG2, FILE.LOG, any letter case) and writes the recovered, clean\n"
+    "hive to OUT. FILE and its logs are left untouched.\n\n"
+    "Exit status: 0 recovered; 1 FILE was not dirty (OUT is a copy of it);\n"
+    "2 FILE unusable or no log applicable (nothing written); 3 I/O error.\n";
+
+static const char *format_name(enum rt_regf_log_format f)
+{
+    switch (f) {
+    case RT_REGF_LOG_NEW: return "new format";
+    case RT_REGF_LOG_OLD: return "old format";
+    case RT_REGF_LOG_INVALID: return "not a usable log";
+    default: return "absent";
+    }
+}
+
+static void print_logs(FILE *f, const struct rt_regf_replay_report *r)
+{
+    for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
+        const struct rt_regf_log_info *l = &r->log[s];
+        if (l->format == RT_REGF_LOG_ABSENT)
+            continue;
+        fprintf(f, "  %s %s: %s", rt_regf_log_slot_name(s), l->name,
+                format_name(l->format));
+        if (l->format == RT_REGF_LOG_NEW)
+            fprintf(f, ", sequence %u, %zu valid entr%s", l->sequence,
+                    l->valid_entries, l->valid_entries == 1 ? "y" : "ies");
+        else if (l->format == RT_REGF_LOG_OLD)
+            fprintf(f, ", sequence %u, %zu dirty pages", l->sequence,
+                    l->dirty_pages);
+        if (l->used && l->format == RT_REGF_LOG_NEW)
+            fprintf(f, ", %zu applied", l->entries_applied);
+        else if (l->used)
+            fputs(", applied", f);
+        if (l->problem[0])
+            fprintf(f, "; %s", l->problem);
+        fputc('\n', f);
+    }
+}
+
+/* Same file as PATH (by device and inode), if PATH exists. */
+static int same_file(const char *path, const struct stat *st)
+{
+    struct stat o;
+    return path && stat(path, &o) == 0 && o.st_dev == st->st_dev &&
+           o.st_ino == st->st_ino;
+}
+
+/* Writes DATA to PATH through a temporary file in the same directory,
+ * synced before it replaces PATH, so PATH is never seen half-written.
+ * Returns 0, or -1 with errno set. */
+static int write_atomically(const char *path, const uint8_t *data, size_t n,
+                            mode_t mode)
+{
+    size_t len = strlen(path);
+    char *tmp = malloc(len + sizeof ".tmp.XXXXXX");
+    if (!tmp)
+        return -1;
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        errno = e;
+        return -1;
+    }
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = write(fd, data + done, n - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            goto fail;
+        done += (size_t)k;
+    }
+    if (fchmod(fd, mode) != 0 || fsync(fd) != 0)
+        goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    fd = -1;
+    if (rename(tmp, path) != 0)
+        goto fail;
+    /* The rename itself must reach the disk too. */
+    char *slash = strrchr(tmp, '/');
+    if (slash)
+        *(slash == tmp ? slash + 1 : slash) = '\0';
+    int dfd = open(slash ? tmp : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    free(tmp);
+    return 0;
+fail:;
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    free(tmp);
+    errno = e;
+    return -1;
+}
+
+int hive_recover_main(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage_text, stdout);
+            return RT_EXIT_OK;
+        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+            if (i + 1 >= argc) {
+                rt_cli_error("hive recover: %s needs a file name", argv[i]);
+                return RT_EXIT_USAGE;
+            }
+            out = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            rt_cli_error("hive recover: unknown option '%s'", argv[i]);
+            return RT_EXIT_USAGE;
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            rt_cli_error("hive recover: unexpected argument '%s'", argv[i]);
+            return RT_EXIT_USAGE;
+        }
+    }
+    if (!file || !out) {
+        fputs(usage_text, stderr);
+        return RT_EXIT_USAGE;
+    }
+
+    struct stat file_st;
+    if (stat(file, &file_st) != 0) {
+        rt_cli_error("cannot read '%s': %s", file, strerror(errno));
+        return RT_EXIT_FAILURE;
+    }
+    if (same_file(out, &file_st)) {
+        rt_cli_error("refusing to write '%s': it is the hive '%s' itself; "
+                     "write the recovered hive elsewhere", out, file);
+        return RT_EXIT_USAGE;
+    }
+
+    uint8_t *image = NULL;
+    size_t size = 0;
+    struct rt_regf_replay_report r;
+    int rc = rt_regf_replay_file(file, &image, &size, &r);
+    int exit_code;
+    if (rc != 0) {
+        rt_cli_error("%s: %s", file, r.message);
+        print_logs(stderr, &r);
+        exit_code = r.status == RT_REGF_REPLAY_IO_ERROR ||
+                            r.status == RT_REGF_REPLAY_NO_MEMORY
+                        ? RT_EXIT_FAILURE
+                        : RT_EXIT_INVALID;
+        goto done;
+    }
+    for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
+        struct stat log_st;
+        if (r.log[s].name && stat(r.log[s].name, &log_st) == 0 &&
+            same_file(out, &log_st)) {
+            rt_cli_error("refusing to write '%s': it is the transaction log "
+                         "'%s' of the hive", out, r.log[s].name);
+            exit_code = RT_EXIT_USAGE;
+            goto done;
+        }
+    }
+    if (write_atomically(out, image, size, file_st.st_mode & 0666) != 0) {
+        rt_cli_error("cannot write '%s': %s", out, strerror(errno));
+        exit_code = RT_EXIT_FAILURE;
+        goto done;
+    }
+    if (r.status == RT_REGF_REPLAY_CLEAN) {
+        printf("%s: not dirty (sequence numbers %u/%u): its logs are ignored "
+               "as Windows ignores them; '%s' is an identical copy\n",
+               file, r.primary_seq1, r.primary_seq2, out);
+        print_logs(stdout, &r);
+        exit_code = RT_EXIT_WARN;
+        goto done;
+    }
+    printf("%s: dirty (sequence numbers %u/%u%s)\n", file, r.primary_seq1,
+           r.primary_seq2, r.primary_checksum_ok ? "" : ", bad checksum");
+    print_logs(stdout, &r);
+    if (r.format_applied == RT_REGF_LOG_NEW)
+        printf("recovered: %zu log entries applied (sequence %u to %u), "
+               "%zu pages; ", r.entries_applied, r.first_sequence,
+               r.last_sequence, r.pages_applied);
+    else
+        printf("recovered: %zu dirty pages applied; ", r.pages_applied);
+    printf("sequence numbers %u/%u, hive bins 0x%x bytes; written to '%s'\n",
+           r.result_sequence, r.result_sequence, r.result_hbins_size, out);
+    exit_code = RT_EXIT_OK;
+done:
+    free(image);
+    rt_regf_replay_report_free(&r);
+    return exit_code;
+}

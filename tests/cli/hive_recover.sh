@@ -1,0 +1,63 @@
+# regtool hive recover: replays the logs of real Windows hives.
+. tests/cli/lib.sh
+S=$SHARED/samples
+d=$TMPDIR/hives; mkdir -p "$d"
+for f in transactions_NTUSER.DAT transactions_ntuser.dat.log1 \
+         transactions_ntuser.dat.log2 UsrClass.dat UsrClass.dat.LOG1 \
+         UsrClass.dat.LOG2; do
+    xz -dc "$S/$f.xz" >"$d/$f" || fail "cannot decompress $f"
+done
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+before=$(sha "$d/transactions_NTUSER.DAT")
+
+# Logs named in lower case beside an upper-case primary.
+expect_exit 0 "$REGTOOL" hive recover "$d/transactions_NTUSER.DAT" -o "$TMPDIR/ntuser"
+[ "$(sha "$TMPDIR/ntuser")" = 0a7a7b2d1eb24ab63455f5a83e554601d88fe558d0ba1c1068a7e1102c79a092 ] ||
+    fail "recovered NTUSER differs"
+expect_grep "23 log entries applied (sequence 566 to 588)" "$OUT"
+expect_grep "LOG2 .*not used" "$OUT"
+[ "$(sha "$d/transactions_NTUSER.DAT")" = "$before" ] || fail "primary modified"
+
+# LOG1 then LOG2; the logs renamed to other letter cases still count.
+mv "$d/UsrClass.dat.LOG1" "$d/usrclass.DAT.log1"
+mv "$d/UsrClass.dat.LOG2" "$d/USRCLASS.dat.Log2"
+expect_exit 0 "$REGTOOL" hive recover -o "$TMPDIR/usrclass" "$d/UsrClass.dat"
+[ "$(sha "$TMPDIR/usrclass")" = 0c52ea278e8c524fd13c146b060f7801af7791a1cad5b04ae9e6e06617de0e3e ] ||
+    fail "recovered UsrClass differs"
+expect_grep "14 log entries applied (sequence 287 to 300)" "$OUT"
+
+# A recovered hive is clean: exit 1, OUT an identical copy.
+expect_exit 1 "$REGTOOL" hive recover "$TMPDIR/ntuser" -o "$TMPDIR/again"
+cmp -s "$TMPDIR/ntuser" "$TMPDIR/again" || fail "copy of a clean hive differs"
+expect_grep "not dirty" "$OUT"
+
+# Overwriting the hive itself or one of its logs is refused.
+expect_exit 64 "$REGTOOL" hive recover "$d/transactions_NTUSER.DAT" -o "$d/transactions_NTUSER.DAT"
+expect_grep "transactions_NTUSER.DAT' itself" "$ERR"
+[ "$(sha "$d/transactions_NTUSER.DAT")" = "$before" ] || fail "primary overwritten"
+expect_exit 64 "$REGTOOL" hive recover "$d/transactions_NTUSER.DAT" -o "$d/transactions_ntuser.dat.log1"
+expect_grep "transaction log" "$ERR"
+
+# Dirty without logs: nothing written.
+mkdir "$d/alone"; cp "$d/transactions_NTUSER.DAT" "$d/alone/"
+expect_exit 2 "$REGTOOL" hive recover "$d/alone/transactions_NTUSER.DAT" -o "$TMPDIR/none"
+expect_grep "no transaction log" "$ERR"
+[ ! -e "$TMPDIR/none" ] || fail "output written for an unrecoverable hive"
+
+# A log given as the hive; a damaged only log.
+expect_exit 2 "$REGTOOL" hive recover "$d/usrclass.DAT.log1" -o "$TMPDIR/x"
+expect_grep "usrclass.DAT.log1: file type 6" "$ERR"
+head -c 300 "$d/transactions_ntuser.dat.log1" >"$d/alone/transactions_NTUSER.DAT.LOG1"
+expect_exit 2 "$REGTOOL" hive recover "$d/alone/transactions_NTUSER.DAT" -o "$TMPDIR/x"
+expect_grep "LOG1 .*shorter than a log base block" "$ERR"
+
+# I/O errors and usage.
+expect_exit 3 "$REGTOOL" hive recover "$d/missing" -o "$TMPDIR/x"
+expect_grep "cannot read '$d/missing'" "$ERR"
+expect_exit 3 "$REGTOOL" hive recover "$d/UsrClass.dat" -o "$TMPDIR/no/such/dir/x"
+expect_grep "cannot write" "$ERR"
+ls "$TMPDIR" | grep -q '\.tmp\.' && fail "temporary file left behind"
+expect_exit 64 "$REGTOOL" hive recover "$d/UsrClass.dat"
+expect_exit 64 "$REGTOOL" hive frobnicate
+expect_exit 0 "$REGTOOL" hive recover --help
+exit 0

@@ -1,0 +1,371 @@
+/* INI reader: decoding of every accepted encoding and the inih-driven
+ * parse that must neither truncate nor alter values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "ini_reader.h"
+#include "utf16.h"
+
+struct got {
+    size_t n;
+    char *section[64], *name[64], *value[64];
+    unsigned line[64], section_line[64];
+};
+
+static void collect(void *user, const struct rt_ini_entry *e)
+{
+    struct got *g = user;
+    assert_true(g->n < 64);
+    g->section[g->n] = strdup(e->section);
+    g->name[g->n] = strdup(e->name);
+    g->value[g->n] = strdup(e->value);
+    g->line[g->n] = e->line;
+    g->section_line[g->n] = e->section_line;
+    g->n++;
+}
+
+static void got_free(struct got *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        free(g->section[i]);
+        free(g->name[i]);
+        free(g->value[i]);
+    }
+}
+
+/* Decodes and parses SRC (UTF-8, no BOM); returns rt_ini_parse's result. */
+static int parse_string(const char *src, struct got *g, struct rt_diags *d)
+{
+    struct rt_ini_text t;
+    assert_int_equal(rt_ini_decode("t.ini", src, strlen(src), NULL, &t, d),
+                     0);
+    int r = rt_ini_parse(&t, collect, g, d);
+    rt_ini_text_free(&t);
+    return r;
+}
+
+static void assert_diag(const struct rt_diags *d, size_t i, unsigned line,
+                        const char *msg)
+{
+    assert_true(i < d->n);
+    assert_int_equal(d->v[i].severity, RT_ERROR);
+    assert_string_equal(d->v[i].file, "t.ini");
+    assert_int_equal(d->v[i].line, line);
+    assert_string_equal(d->v[i].message, msg);
+}
+
+static void help_of_8k_round_trips(void **state)
+{
+    (void)state;
+    /* 8 KB of help text with ';', '=', ':' and '//' in it, far beyond the
+     * 200-byte lines of Debian's inih. */
+    size_t n = 8192;
+    char *help = malloc(n + 1);
+    const char *piece = "Bytes; sent = total: // not a comment ";
+    for (size_t i = 0; i < n; i++)
+        help[i] = piece[i % strlen(piece)];
+    help[n - 1] = '.';
+    help[n] = '\0';
+    char *src = NULL;
+    assert_true(asprintf(&src, "[text]\nX_009_HELP=%s\nX_009_NAME=X\n",
+                         help) > 0);
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string(src, &g, &d), 0);
+    assert_int_equal(d.n, 0);
+    assert_int_equal(g.n, 2);
+    assert_string_equal(g.name[0], "X_009_HELP");
+    assert_int_equal(strlen(g.value[0]), n);
+    assert_memory_equal(g.value[0], help, n);
+    assert_string_equal(g.value[1], "X");
+    assert_int_equal(g.line[1], 3);
+    got_free(&g);
+    free(src);
+    free(help);
+}
+
+static void semicolons_are_text(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string("[text]\nA=one ; two;three ;\n"
+                                  "B=;leading\n", &g, &d), 0);
+    assert_int_equal(g.n, 2);
+    assert_string_equal(g.value[0], "one ; two;three ;");
+    assert_string_equal(g.value[1], ";leading");
+    got_free(&g);
+}
+
+static void comment_lines_are_skipped(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string("// Microsoft's sample comments\n"
+                                  "[text]\n; semicolon\n# hash\n"
+                                  "   // indented\nA=1\n// A=2\n", &g, &d),
+                     0);
+    assert_int_equal(d.n, 0);
+    assert_int_equal(g.n, 1);
+    assert_string_equal(g.name[0], "A");
+    assert_int_equal(g.line[0], 6);
+    got_free(&g);
+}
+
+static void indented_line_is_not_a_continuation(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string("[text]\nA=first\n    B=second\n"
+                                  "\t C = third \t\n", &g, &d), 0);
+    assert_int_equal(g.n, 3);
+    assert_string_equal(g.value[0], "first");
+    assert_string_equal(g.name[1], "B");
+    assert_string_equal(g.value[1], "second");
+    assert_string_equal(g.name[2], "C");
+    assert_string_equal(g.value[2], "third");
+    got_free(&g);
+}
+
+static void sections_and_lines(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string("top=1\r\n[info]\r\ndrivername=X\r\n\r\n"
+                                  "[text]   ; trailing comment\r\n"
+                                  "K=v=w\r\n", &g, &d), 0);
+    assert_int_equal(g.n, 3);
+    assert_string_equal(g.section[0], "");
+    assert_int_equal(g.section_line[0], 0);
+    assert_string_equal(g.section[1], "info");
+    assert_int_equal(g.section_line[1], 2);
+    assert_int_equal(g.line[1], 3);
+    assert_string_equal(g.section[2], "text");
+    assert_int_equal(g.section_line[2], 5);
+    assert_string_equal(g.value[2], "v=w");   /* CR gone, '=' kept */
+    got_free(&g);
+}
+
+static void bad_lines_all_reported(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string("[text]\nno equals sign\nA:B=1\n"
+                                  "C ;D=2\n[open\nE=3\nF=4\n", &g, &d), -1);
+    assert_int_equal(d.n, 4);
+    assert_diag(&d, 0, 2,
+                "line is not a [section], a name=value pair or a comment");
+    assert_diag(&d, 1, 3, "'A:B' is not a valid key name");
+    assert_diag(&d, 2, 4, "'C ;D' is not a valid key name");
+    assert_diag(&d, 3, 5, "section header has no closing ']'");
+    /* Keys under the broken header belong to no section. */
+    assert_int_equal(g.n, 2);
+    assert_string_equal(g.section[0], "");
+    assert_int_equal(g.section_line[0], 5);
+    assert_string_equal(g.name[1], "F");
+    got_free(&g);
+    rt_diags_free(&d);
+}
+
+static void long_key_names_and_headers(void **state)
+{
+    (void)state;
+    /* Debian's inih reads lines of 200 bytes: a key name of 197 bytes
+     * fits with "=\n", one of 198 does not. */
+    char ok[198], bad[199], sec[200];
+    memset(ok, 'K', 197);
+    ok[197] = '\0';
+    memset(bad, 'L', 198);
+    bad[198] = '\0';
+    memset(sec, 's', 199);
+    sec[0] = '[';
+    sec[198] = ']';
+    sec[199] = '\0';
+    char *src = NULL;
+    assert_true(asprintf(&src, "[text]\n%s=fits\n%s=too long\n%s\nM=1\n",
+                         ok, bad, sec) > 0);
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string(src, &g, &d), -1);
+    assert_int_equal(d.n, 2);
+    assert_diag(&d, 0, 3, "key name is longer than 197 bytes");
+    assert_diag(&d, 1, 4, "section header is longer than 198 bytes");
+    assert_int_equal(g.n, 2);
+    assert_string_equal(g.name[0], ok);
+    assert_string_equal(g.value[0], "fits");
+    assert_string_equal(g.section[1], "");
+    got_free(&g);
+    rt_diags_free(&d);
+    free(src);
+}
+
+/* ---- encodings ---- */
+
+static void decode_ok(const void *data, size_t len, const char *cp,
+                      struct rt_ini_text *t)
+{
+    struct rt_diags d = {0};
+    int r = rt_ini_decode("t.ini", data, len, cp, t, &d);
+    if (r)
+        fprintf(stderr, "%s\n", d.n ? d.v[0].message : "?");
+    assert_int_equal(r, 0);
+    assert_int_equal(d.n, 0);
+}
+
+static const char *sample =
+    "[text]\r\nX_019_NAME=\xd0\x91\xd0\xb0\xd0\xb9\xd1\x82\xd1\x8b\r\n"
+    "X_404_NAME=\xe4\xbd\x8d\xe5\x85\x83\xe7\xb5\x84 \xf0\x9f\x98\x80\r\n";
+
+static void utf16le_with_bom(void **state)
+{
+    (void)state;
+    uint8_t *u16;
+    size_t n, off;
+    assert_int_equal(rt_utf8_to_utf16le(sample, strlen(sample), &u16, &n,
+                                        &off), 0);
+    uint8_t *file = malloc(n + 2);
+    file[0] = 0xFF;
+    file[1] = 0xFE;
+    memcpy(file + 2, u16, n);
+    struct rt_ini_text t;
+    decode_ok(file, n + 2, "1252", &t);     /* the mark wins */
+    assert_int_equal(t.n_lines, 3);
+    assert_string_equal(t.lines[0], "[text]");
+    assert_string_equal(t.lines[1],
+                        "X_019_NAME=\xd0\x91\xd0\xb0\xd0\xb9\xd1\x82\xd1\x8b");
+    assert_string_equal(t.lines[2], "X_404_NAME=\xe4\xbd\x8d\xe5\x85\x83"
+                                    "\xe7\xb5\x84 \xf0\x9f\x98\x80");
+    rt_ini_text_free(&t);
+    free(file);
+    free(u16);
+}
+
+static void utf8_with_and_without_bom(void **state)
+{
+    (void)state;
+    char *with = NULL;
+    assert_true(asprintf(&with, "\xef\xbb\xbf%s", sample) > 0);
+    struct rt_ini_text a, b;
+    decode_ok(with, strlen(with), NULL, &a);
+    decode_ok(sample, strlen(sample), NULL, &b);
+    assert_int_equal(a.n_lines, 3);
+    assert_int_equal(b.n_lines, 3);
+    for (size_t i = 0; i < 3; i++)
+        assert_string_equal(a.lines[i], b.lines[i]);
+    assert_string_equal(a.lines[0], "[text]");
+    rt_ini_text_free(&a);
+    rt_ini_text_free(&b);
+    free(with);
+}
+
+static void ansi_with_code_page(void **state)
+{
+    (void)state;
+    /* "Байты" in windows-1251, "café" in windows-1252. */
+    const char cp1251[] = "A=\xc1\xe0\xe9\xf2\xfb\n";
+    const char cp1252[] = "B=caf\xe9\n";
+    struct rt_ini_text t;
+    decode_ok(cp1251, strlen(cp1251), "1251", &t);
+    assert_string_equal(t.lines[0],
+                        "A=\xd0\x91\xd0\xb0\xd0\xb9\xd1\x82\xd1\x8b");
+    rt_ini_text_free(&t);
+    decode_ok(cp1251, strlen(cp1251), "windows-1251", &t);
+    assert_string_equal(t.lines[0],
+                        "A=\xd0\x91\xd0\xb0\xd0\xb9\xd1\x82\xd1\x8b");
+    rt_ini_text_free(&t);
+    decode_ok(cp1252, strlen(cp1252), "CP1252", &t);
+    assert_string_equal(t.lines[0], "B=caf\xc3\xa9");
+    rt_ini_text_free(&t);
+}
+
+/* A string literal and its length, NULs included. */
+#define LIT(s) s, sizeof(s) - 1
+
+static void decode_error(const void *data, size_t len, const char *cp,
+                         unsigned line, const char *msg)
+{
+    struct rt_diags d = {0};
+    struct rt_ini_text t;
+    assert_int_equal(rt_ini_decode("t.ini", data, len, cp, &t, &d), -1);
+    assert_int_equal(d.n, 1);
+    assert_diag(&d, 0, line, msg);
+    assert_null(t.lines);
+    rt_ini_text_free(&t);
+    rt_diags_free(&d);
+}
+
+static void encoding_errors(void **state)
+{
+    (void)state;
+    decode_error(LIT("[text]\nA=caf\xe9\n"), NULL, 2,
+                 "invalid UTF-8 at byte 12; for an ANSI file, give its "
+                 "code page");
+    decode_error(LIT("\xef\xbb\xbf" "A=1\nB=\xc0\xaf\n"), NULL, 2,
+                 "invalid UTF-8 at byte 9");
+    decode_error(LIT("[\0t\0e\0x\0t\0]\0"), NULL, 1,
+                 "file looks like UTF-16LE without a byte-order mark; save "
+                 "it with the mark (FF FE) or as UTF-8");
+    decode_error(LIT("\xfe\xff\0["), NULL, 0,
+                 "file is UTF-16 big-endian; save it as UTF-16LE or UTF-8");
+    decode_error(LIT("\xff\xfe" "A\0\n\0B"), NULL, 2,
+                 "UTF-16LE file has an odd number of bytes");
+    decode_error(LIT("\xff\xfe" "A\0\n\0\x00\xd8" "B\0"), NULL, 2,
+                 "invalid UTF-16LE: unpaired surrogate at byte 6");
+    decode_error(LIT("\xff\xfe" "A\0\n\0\0\0"), NULL, 2,
+                 "NUL character in the file");
+    decode_error(LIT("A=1\nB=\0\n"), NULL, 2, "NUL character in the file");
+    decode_error(LIT("A=1\n"), "NOPE-42", 0, "unknown code page 'NOPE-42'");
+    decode_error(LIT("A=1\nB=\xe9\n"), "ASCII", 2,
+                 "byte 0xE9 (offset 6) is not valid in code page ASCII");
+    decode_error(LIT("A=1\nB=\x82"), "932", 2,
+                 "file ends inside a multibyte character of code page 932");
+}
+
+static void empty_file_and_missing_file(void **state)
+{
+    (void)state;
+    struct rt_ini_text t;
+    decode_ok("", 0, NULL, &t);
+    assert_int_equal(t.n_lines, 0);
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(rt_ini_parse(&t, collect, &g, &d), 0);
+    assert_int_equal(g.n, 0);
+    rt_ini_text_free(&t);
+
+    assert_int_equal(rt_ini_load("tests/no/such.ini", NULL, &t, &d), -2);
+    assert_int_equal(d.n, 1);
+    assert_string_equal(d.v[0].message,
+                        "cannot open: No such file or directory");
+    rt_diags_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(help_of_8k_round_trips),
+        cmocka_unit_test(semicolons_are_text),
+        cmocka_unit_test(comment_lines_are_skipped),
+        cmocka_unit_test(indented_line_is_not_a_continuation),
+        cmocka_unit_test(sections_and_lines),
+        cmocka_unit_test(bad_lines_all_reported),
+        cmocka_unit_test(long_key_names_and_headers),
+        cmocka_unit_test(utf16le_with_bom),
+        cmocka_unit_test(utf8_with_and_without_bom),
+        cmocka_unit_test(ansi_with_code_page),
+        cmocka_unit_test(encoding_errors),
+        cmocka_unit_test(empty_file_and_missing_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

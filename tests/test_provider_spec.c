@@ -1,0 +1,596 @@
+/* Provider spec: loading a lodctr INI + symbol file into the model, and
+ * every validation error and warning with its exact message, file, line
+ * and symbol. Fixtures are written into a fresh temporary directory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "provider_spec.h"
+
+static char dir[64];
+
+static const char *symbols_h =
+    "// s.h: offsets of the test provider\n"  /* 1 */
+    "#ifndef S_H\n"                           /* 2 */
+    "#define S_H\n"                           /* 3 */
+    "#define OBJ 0\n"                         /* 4 */
+    "#define CTR_A 2\n"                       /* 5 */
+    "#define CTR_B (CTR_A + 2)\n"             /* 6 */
+    "#define NEG -2\n"                        /* 7 */
+    "#define ODD 3\n"                         /* 8 */
+    "#define SAME_AS_A CTR_A\n"               /* 9 */
+    "#define WORD \"x\"\n"                    /* 10 */
+    "#define GAP 10\n"                        /* 11 */
+    "#define CTR_C 6\n"                       /* 12 */
+    "#endif\n";                               /* 13 */
+
+static char *path_of(const char *name)
+{
+    char *p = NULL;
+    assert_true(asprintf(&p, "%s/%s", dir, name) > 0);
+    return p;
+}
+
+static void write_file(const char *name, const char *content)
+{
+    char *p = path_of(name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(content, 1, strlen(content), f), strlen(content));
+    assert_int_equal(fclose(f), 0);
+    free(p);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    strcpy(dir, "/tmp/rt-spec-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    write_file("s.h", symbols_h);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char *cmd = NULL;
+    if (asprintf(&cmd, "rm -rf '%s'", dir) < 0)
+        return -1;
+    int r = system(cmd);
+    free(cmd);
+    return r;
+}
+
+/* An expected diagnostic; FILE is the name inside DIR, or NULL. */
+struct want {
+    enum rt_severity sev;
+    const char *file;
+    unsigned line;
+    const char *symbol;
+    const char *message;
+};
+
+#define E(file, line, sym, msg) {RT_ERROR, file, line, sym, msg}
+#define W(file, line, sym, msg) {RT_WARNING, file, line, sym, msg}
+
+/* Loads INI (written as t.ini) and checks that exactly WANT, in order of
+ * file and line, was reported. Returns the loader's result. */
+static int load_expect(const char *ini, const struct want *want, size_t n,
+                       struct rt_provider_spec *spec)
+{
+    write_file("t.ini", ini);
+    char *path = path_of("t.ini");
+    struct rt_diags d = {0};
+    int r = rt_provider_spec_load(path, NULL, spec, &d);
+    rt_diags_sort(&d);
+    for (size_t i = 0; d.n != n && i < d.n; i++) {
+        char *m = rt_diag_format(&d.v[i]);
+        print_message("  got: %s [%s]\n", m, d.v[i].symbol ? d.v[i].symbol
+                                                             : "-");
+        free(m);
+    }
+    assert_int_equal(d.n, n);
+    for (size_t i = 0; i < n; i++) {
+        const struct rt_diag *g = &d.v[i];
+        assert_int_equal(g->severity, want[i].sev);
+        if (want[i].file) {
+            char *f = path_of(want[i].file);
+            assert_string_equal(g->file, f);
+            free(f);
+        } else {
+            assert_null(g->file);
+        }
+        assert_int_equal(g->line, want[i].line);
+        if (want[i].symbol)
+            assert_string_equal(g->symbol, want[i].symbol);
+        else
+            assert_null(g->symbol);
+        assert_string_equal(g->message, want[i].message);
+    }
+    rt_diags_free(&d);
+    free(path);
+    return r;
+}
+
+static void load_fails(const char *ini, const struct want *want, size_t n)
+{
+    struct rt_provider_spec spec;
+    assert_int_equal(load_expect(ini, want, n, &spec), -1);
+    assert_null(spec.symbols);
+    assert_null(spec.drivername);
+    rt_provider_spec_free(&spec);
+}
+
+#define N(a) (sizeof(a) / sizeof(a)[0])
+
+static void valid_provider_loads(void **state)
+{
+    (void)state;
+    const char *ini =
+        "\xef\xbb\xbf// A provider in two languages\r\n"            /* 1 */
+        "[info]\r\n"                                                 /* 2 */
+        "drivername=Prov      ; the Services key\r\n"                /* 3 */
+        "symbolfile=s.h\r\n"                                         /* 4 */
+        "trusted=\r\n"                                               /* 5 */
+        "[languages]\r\n"                                            /* 6 */
+        "00c=French\r\n"                                             /* 7 */
+        "009=English\r\n"                                            /* 8 */
+        "[objects]\r\n"                                              /* 9 */
+        "OBJ_009_NAME=\r\n"                                          /* 10 */
+        "[text]\r\n"                                                 /* 11 */
+        "CTR_B_009_NAME=B\r\n"                                       /* 12 */
+        "CTR_B_009_HELP=Counts b; also c.\r\n"                       /* 13 */
+        "OBJ_009_NAME=Object\r\n"                                    /* 14 */
+        "OBJ_009_HELP=The object.\r\n"                               /* 15 */
+        "  obj_00C_name = Objet \r\n"                                /* 16 */
+        "OBJ_00C_HELP=L'objet.\r\n"                                  /* 17 */
+        "CTR_A_009_NAME=A\r\n"                                       /* 18 */
+        "CTR_A_009_HELP=Counts a.\r\n"                               /* 19 */
+        "CTR_A_00C_NAME=\xc3\x80\r\n"                                /* 20 */
+        "CTR_A_00C_HELP=Compte \xc3\xa0.\r\n";                       /* 21 */
+    struct rt_provider_spec spec;
+    assert_int_equal(load_expect(ini, NULL, 0, &spec), 0);
+    assert_string_equal(spec.drivername, "Prov");
+    assert_int_equal(spec.drivername_line, 3);
+    assert_string_equal(spec.symbolfile, "s.h");
+    assert_int_equal(spec.symbolfile_line, 4);
+    char *sp = path_of("s.h");
+    assert_string_equal(spec.symbol_path, sp);
+    free(sp);
+    assert_true(spec.trusted);
+    assert_int_equal(spec.n_languages, 2);
+    assert_string_equal(spec.languages[0].id, "00C");
+    assert_int_equal(spec.languages[0].line, 7);
+    assert_string_equal(spec.languages[1].id, "009");
+    assert_int_equal(rt_provider_spec_language(&spec, "00c"), 0);
+    assert_int_equal(rt_provider_spec_language(&spec, "009"), 1);
+    assert_int_equal(rt_provider_spec_language(&spec, "019"), -1);
+
+    assert_int_equal(spec.n_symbols, 3);
+    const struct rt_provider_symbol *o = &spec.symbols[0];
+    const struct rt_provider_symbol *a = &spec.symbols[1];
+    const struct rt_provider_symbol *b = &spec.symbols[2];
+    assert_string_equal(o->symbol, "OBJ");
+    assert_int_equal(o->offset, 0);
+    assert_true(o->is_object);
+    assert_int_equal(o->object_line, 10);
+    assert_int_equal(o->first_line, 10);
+    assert_int_equal(o->define_line, 4);
+    assert_string_equal(o->text[0].name, "Objet");
+    assert_int_equal(o->text[0].name_line, 16);
+    assert_string_equal(o->text[0].help, "L'objet.");
+    assert_string_equal(o->text[1].name, "Object");
+    assert_string_equal(o->text[1].help, "The object.");
+    assert_int_equal(o->text[1].help_line, 15);
+
+    assert_string_equal(a->symbol, "CTR_A");
+    assert_int_equal(a->offset, 2);
+    assert_false(a->is_object);
+    assert_int_equal(a->object_line, 0);
+    assert_string_equal(a->text[0].name, "\xc3\x80");
+    assert_string_equal(a->text[0].help, "Compte \xc3\xa0.");
+
+    assert_string_equal(b->symbol, "CTR_B");
+    assert_int_equal(b->offset, 4);
+    assert_int_equal(b->define_line, 6);
+    assert_int_equal(b->first_line, 12);
+    assert_string_equal(b->text[1].help, "Counts b; also c.");
+    assert_null(b->text[0].name);
+    assert_null(b->text[0].help);
+    rt_provider_spec_free(&spec);
+    assert_null(spec.symbols);
+}
+
+static const char *good_head =
+    "[info]\n"              /* 1 */
+    "drivername=Prov\n"     /* 2 */
+    "symbolfile=s.h\n"      /* 3 */
+    "[languages]\n"         /* 4 */
+    "009=English\n"         /* 5 */
+    "[objects]\n"           /* 6 */
+    "OBJ_009_NAME=\n"       /* 7 */
+    "[text]\n"              /* 8 */
+    "OBJ_009_NAME=Object\n" /* 9 */
+    "OBJ_009_HELP=Help\n";  /* 10 */
+
+/* GOOD_HEAD followed by TAIL (its lines start at 11). */
+static char *with_head(const char *tail)
+{
+    char *s = NULL;
+    assert_true(asprintf(&s, "%s%s", good_head, tail) > 0);
+    return s;
+}
+
+static void offsets_negative_odd_duplicate_undefined(void **state)
+{
+    (void)state;
+    char *ini = with_head("NEG_009_NAME=n\nNEG_009_HELP=h\n"
+                          "ODD_009_NAME=o\nODD_009_HELP=h\n"
+                          "CTR_A_009_NAME=a\nCTR_A_009_HELP=h\n"
+                          "SAME_AS_A_009_NAME=s\nSAME_AS_A_009_HELP=h\n"
+                          "MISSING_009_NAME=m\nMISSING_009_HELP=h\n"
+                          "WORD_009_NAME=w\nWORD_009_HELP=h\n");
+    const struct want want[] = {
+        E("s.h", 7, "NEG", "offset of NEG is negative (-2)"),
+        E("s.h", 8, "ODD", "offset of ODD is odd (3)"),
+        E("s.h", 9, "SAME_AS_A",
+          "SAME_AS_A has offset 2, as does CTR_A (line 5)"),
+        E("s.h", 10, "WORD", "WORD: value '\"x\"' is not a number"),
+        E("t.ini", 19, "MISSING", "MISSING is not defined in s.h"),
+    };
+    load_fails(ini, want, N(want));
+    free(ini);
+}
+
+static void language_errors(void **state)
+{
+    (void)state;
+    char *ini = with_head("CTR_A_00C_NAME=a\n"      /* 11 */
+                          "CTR_A_9_HELP=h\n"        /* 12 */
+                          "CTR_A_009_NAME=a\n"      /* 13 */
+                          "CTR_A_009_HELP=h\n"      /* 14 */
+                          "[languages]\n"           /* 15 */
+                          "09=English\n"            /* 16 */
+                          "0x9=English\n");         /* 17 */
+    const struct want want[] = {
+        E("t.ini", 11, "CTR_A_00C_NAME",
+          "CTR_A_00C_NAME: language 00C is not in [languages]"),
+        E("t.ini", 12, "CTR_A_9_HELP",
+          "language id '9' in CTR_A_9_HELP is not 3 hex digits"),
+        E("t.ini", 16, "09", "language id '09' is not 3 hex digits"),
+        E("t.ini", 17, "0x9", "language id '0x9' is not 3 hex digits"),
+    };
+    load_fails(ini, want, N(want));
+    free(ini);
+}
+
+static void objects_and_names(void **state)
+{
+    (void)state;
+    char *ini = with_head("CTR_A_009_HELP=only help\n"   /* 11 */
+                          "CTR_B_009_NAME=only name\n"   /* 12 */
+                          "[objects]\n"                  /* 13 */
+                          "NOPE_009_NAME=\n"             /* 14 */
+                          "CTR_B_009_HELP=\n"            /* 15 */
+                          "JUSTASYMBOL=\n");             /* 16 */
+    const struct want want[] = {
+        W("t.ini", 11, "CTR_A",
+          "CTR_A has a HELP but no NAME in language 009"),
+        E("t.ini", 11, "CTR_A", "CTR_A has no NAME in any language"),
+        W("t.ini", 12, "CTR_B",
+          "CTR_B has a NAME but no HELP in language 009"),
+        E("t.ini", 14, "NOPE",
+          "[objects] names NOPE, which has no [text] entries"),
+        E("t.ini", 15, "CTR_B_009_HELP",
+          "[objects] key CTR_B_009_HELP is not SYMBOL_LLL_NAME"),
+        E("t.ini", 16, "JUSTASYMBOL",
+          "[objects] key JUSTASYMBOL is not SYMBOL_LLL_NAME"),
+    };
+    load_fails(ini, want, N(want));
+    free(ini);
+}
+
+static void name_without_help_is_a_warning(void **state)
+{
+    (void)state;
+    char *ini = with_head("CTR_A_009_NAME=a\n");
+    const struct want want[] = {
+        W("t.ini", 11, "CTR_A",
+          "CTR_A has a NAME but no HELP in language 009"),
+    };
+    struct rt_provider_spec spec;
+    assert_int_equal(load_expect(ini, want, N(want), &spec), 0);
+    assert_int_equal(spec.n_symbols, 2);
+    assert_null(spec.symbols[1].text[0].help);
+    rt_provider_spec_free(&spec);
+    free(ini);
+}
+
+static void control_characters_in_text(void **state)
+{
+    (void)state;
+    char *ini = with_head("CTR_A_009_NAME=a\tb\n"
+                          "CTR_A_009_HELP=bell\x07 here\n"
+                          "CTR_B_009_NAME=next line\xc2\x85 here\n"
+                          "CTR_B_009_HELP=del\x7f\n"
+                          "CTR_C_009_NAME=\ttrimmed tabs are not text\t\n"
+                          "CTR_C_009_HELP=cr\r in the middle\n");
+    const struct want want[] = {
+        E("t.ini", 11, "CTR_A_009_NAME", "CTR_A_009_NAME contains a tab"),
+        E("t.ini", 12, "CTR_A_009_HELP",
+          "CTR_A_009_HELP contains control character U+0007"),
+        E("t.ini", 13, "CTR_B_009_NAME",
+          "CTR_B_009_NAME contains control character U+0085"),
+        E("t.ini", 14, "CTR_B_009_HELP",
+          "CTR_B_009_HELP contains control character U+007F"),
+        E("t.ini", 16, "CTR_C_009_HELP",
+          "CTR_C_009_HELP contains control character U+000D"),
+    };
+    load_fails(ini, want, N(want));
+    free(ini);
+}
+
+static void info_errors(void **state)
+{
+    (void)state;
+    const char *tail = "[languages]\n009=\n[text]\nOBJ_009_NAME=O\n"
+                       "OBJ_009_HELP=H\n";
+    char *ini = NULL;
+
+    assert_true(asprintf(&ini, "// no info\n[info]\ntrusted=\n%s", tail) > 0);
+    const struct want none[] = {
+        E("t.ini", 2, "drivername", "[info] has no drivername"),
+        E("t.ini", 2, "symbolfile", "[info] has no symbolfile"),
+    };
+    load_fails(ini, none, N(none));
+    free(ini);
+
+    const struct want no_info[] = {
+        E("t.ini", 0, "drivername", "[info] has no drivername"),
+        E("t.ini", 0, "symbolfile", "[info] has no symbolfile"),
+    };
+    load_fails(tail, no_info, N(no_info));
+
+    assert_true(asprintf(&ini, "[info]\ndrivername= ; nothing\n"
+                         "symbolfile=s.h\n%s", tail) > 0);
+    const struct want empty[] = {
+        E("t.ini", 2, "drivername", "drivername is empty"),
+    };
+    load_fails(ini, empty, N(empty));
+    free(ini);
+
+    assert_true(asprintf(&ini, "[info]\ndrivername=Sys\\Prov\n"
+                         "symbolfile=s.h\n%s", tail) > 0);
+    const struct want backslash[] = {
+        E("t.ini", 2, "drivername", "drivername 'Sys\\Prov' contains '\\'"),
+    };
+    load_fails(ini, backslash, N(backslash));
+    free(ini);
+
+    assert_true(asprintf(&ini, "[info]\ndrivername=a/b\n"
+                         "symbolfile=s.h\n%s", tail) > 0);
+    const struct want slash[] = {
+        E("t.ini", 2, "drivername", "drivername 'a/b' contains '/'"),
+    };
+    load_fails(ini, slash, N(slash));
+    free(ini);
+
+    assert_true(asprintf(&ini, "[info]\ndrivername=a\x01" "b\n"
+                         "symbolfile=s.h\n%s", tail) > 0);
+    const struct want control[] = {
+        E("t.ini", 2, "drivername",
+          "drivername contains control character U+0001"),
+    };
+    load_fails(ini, control, N(control));
+    free(ini);
+}
+
+static void symbol_file_location(void **state)
+{
+    (void)state;
+    const char *tail = "[languages]\n009=\n[text]\nOBJ_009_NAME=O\n"
+                       "OBJ_009_HELP=H\n";
+    char *ini = NULL;
+
+    assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=nope.h\n%s",
+                         tail) > 0);
+    char *msg = NULL;
+    char *nope = path_of("nope.h");
+    assert_true(asprintf(&msg, "symbol file %s does not exist", nope) > 0);
+    const struct want missing[] = {E("t.ini", 3, "nope.h", msg)};
+    load_fails(ini, missing, N(missing));
+    free(ini);
+    free(msg);
+    free(nope);
+
+    const char *outside[] = {"../s.h", "sub/s.h", "..\\s.h", "C:\\s.h",
+                             "/etc/passwd", ".."};
+    for (size_t i = 0; i < N(outside); i++) {
+        assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=%s\n%s",
+                             outside[i], tail) > 0);
+        assert_true(asprintf(&msg, "symbol file %s is not in the INI's "
+                             "directory", outside[i]) > 0);
+        const struct want w[] = {E("t.ini", 3, outside[i], msg)};
+        load_fails(ini, w, N(w));
+        free(ini);
+        free(msg);
+    }
+
+    /* A link in the directory that leads out of it. */
+    char *link = path_of("link.h");
+    assert_int_equal(symlink("/etc/hostname", link), 0);
+    assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=link.h\n%s",
+                         tail) > 0);
+    const struct want w[] = {
+        E("t.ini", 3, "link.h",
+          "symbol file link.h is not in the INI's directory"),
+    };
+    load_fails(ini, w, N(w));
+    free(ini);
+    unlink(link);
+    free(link);
+
+    assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=\n%s",
+                         tail) > 0);
+    const struct want empty[] = {
+        E("t.ini", 3, "symbolfile", "symbolfile is empty"),
+    };
+    load_fails(ini, empty, N(empty));
+    free(ini);
+
+    /* Windows file names ignore case; so does the lookup. */
+    assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=S.H\n%s",
+                         tail) > 0);
+    struct rt_provider_spec spec;
+    assert_int_equal(load_expect(ini, NULL, 0, &spec), 0);
+    char *sp = path_of("s.h");
+    assert_string_equal(spec.symbol_path, sp);
+    free(sp);
+    rt_provider_spec_free(&spec);
+    free(ini);
+}
+
+static void duplicate_keys_name_both_lines(void **state)
+{
+    (void)state;
+    char *ini = with_head("CTR_A_009_NAME=a\n"      /* 11 */
+                          "CTR_A_009_HELP=h\n"      /* 12 */
+                          "ctr_a_009_name=again\n"  /* 13 */
+                          "[info]\n"                /* 14 */
+                          "DriverName=Other\n"      /* 15 */
+                          "[languages]\n"           /* 16 */
+                          "009=again\n");           /* 17 */
+    const struct want want[] = {
+        E("t.ini", 13, "ctr_a_009_name",
+          "duplicate key ctr_a_009_name (first at line 11)"),
+        E("t.ini", 15, "DriverName",
+          "duplicate key DriverName (first at line 2)"),
+        E("t.ini", 17, "009", "duplicate key 009 (first at line 5)"),
+    };
+    load_fails(ini, want, N(want));
+    free(ini);
+}
+
+static void grammar_and_section_problems(void **state)
+{
+    (void)state;
+    char *ini = NULL;
+    assert_true(asprintf(&ini, "stray=1\n"              /* 1 */
+                         "%s"                           /* 2-11 */
+                         "NONAME=x\n"                   /* 12 */
+                         "=empty\n"                     /* 13 */
+                         "CTR_A_009_NAME=a\n"           /* 14 */
+                         "CTR_A_009_HELP=h\n"           /* 15 */
+                         "[notes]\n"                    /* 16 */
+                         "anything=goes\n"              /* 17 */
+                         "more=keys\n"                  /* 18 */
+                         "[languages]\n"                /* 19 */
+                         "019=Russian\n"                /* 20 */
+                         "[text]\n"                     /* 21 */
+                         "just text\n",                 /* 22 */
+                         good_head) > 0);
+    const struct want want[] = {
+        W("t.ini", 1, "stray",
+          "key stray is outside any section and is ignored"),
+        E("t.ini", 12, "NONAME",
+          "[text] key NONAME is not SYMBOL_LLL_NAME or SYMBOL_LLL_HELP"),
+        E("t.ini", 13, NULL, "key with an empty name"),
+        W("t.ini", 16, NULL,
+          "[notes] is not a lodctr section; its keys are ignored"),
+        W("t.ini", 20, "019", "language 019 has no [text] entries"),
+        E("t.ini", 22, NULL,
+          "line is not a [section], a name=value pair or a comment"),
+    };
+    load_fails(ini, want, N(want));
+    free(ini);
+
+    const struct want no_text[] = {
+        E("t.ini", 0, NULL, "[text] is missing or empty"),
+        W("t.ini", 5, "009", "language 009 has no [text] entries"),
+    };
+    load_fails("[info]\ndrivername=P\nsymbolfile=s.h\n[languages]\n009=\n"
+               "[text]\n", no_text, N(no_text));
+}
+
+static void gap_in_offsets_is_a_warning(void **state)
+{
+    (void)state;
+    char *ini = with_head("GAP_009_NAME=g\nGAP_009_HELP=h\n");
+    const struct want want[] = {
+        W("s.h", 11, "GAP", "offsets are not consecutive even numbers from "
+                            "0: GAP has 10, expected 2"),
+    };
+    struct rt_provider_spec spec;
+    assert_int_equal(load_expect(ini, want, N(want), &spec), 0);
+    assert_int_equal(spec.symbols[1].offset, 10);
+    rt_provider_spec_free(&spec);
+    free(ini);
+}
+
+static void all_errors_in_one_pass(void **state)
+{
+    (void)state;
+    const char *ini = "[info]\n"                 /* 1 */
+                      "drivername=\n"            /* 2 */
+                      "symbolfile=s.h\n"         /* 3 */
+                      "[languages]\n"            /* 4 */
+                      "009=\n"                   /* 5 */
+                      "[text]\n"                 /* 6 */
+                      "NEG_009_NAME=n\tx\n"      /* 7 */
+                      "NEG_009_HELP=h\n"         /* 8 */
+                      "NEG_009_HELP=h\n"         /* 9 */
+                      "OBJ_019_NAME=o\n";        /* 10 */
+    const struct want want[] = {
+        E("s.h", 7, "NEG", "offset of NEG is negative (-2)"),
+        E("t.ini", 2, "drivername", "drivername is empty"),
+        E("t.ini", 7, "NEG_009_NAME", "NEG_009_NAME contains a tab"),
+        E("t.ini", 9, "NEG_009_HELP",
+          "duplicate key NEG_009_HELP (first at line 8)"),
+        E("t.ini", 10, "OBJ_019_NAME",
+          "OBJ_019_NAME: language 019 is not in [languages]"),
+    };
+    load_fails(ini, want, N(want));
+}
+
+static void unreadable_ini(void **state)
+{
+    (void)state;
+    struct rt_provider_spec spec;
+    struct rt_diags d = {0};
+    char *p = path_of("absent.ini");
+    assert_int_equal(rt_provider_spec_load(p, NULL, &spec, &d), -2);
+    assert_int_equal(d.n, 1);
+    assert_string_equal(d.v[0].message,
+                        "cannot open: No such file or directory");
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(valid_provider_loads),
+        cmocka_unit_test(offsets_negative_odd_duplicate_undefined),
+        cmocka_unit_test(language_errors),
+        cmocka_unit_test(objects_and_names),
+        cmocka_unit_test(name_without_help_is_a_warning),
+        cmocka_unit_test(control_characters_in_text),
+        cmocka_unit_test(info_errors),
+        cmocka_unit_test(symbol_file_location),
+        cmocka_unit_test(duplicate_keys_name_both_lines),
+        cmocka_unit_test(grammar_and_section_problems),
+        cmocka_unit_test(gap_in_offsets_is_a_warning),
+        cmocka_unit_test(all_errors_in_one_pass),
+        cmocka_unit_test(unreadable_ini),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,271 @@
+/* Symbol file: #define values, aliases, comments, skipped lines, and the
+ * exact message of every problem. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "symbol_file.h"
+#include "utf16.h"
+
+static void parse(const char *src, struct rt_symbol_table *t)
+{
+    struct rt_diags d = {0};
+    assert_int_equal(rt_symbol_file_parse("s.h", src, strlen(src), t, &d), 0);
+    assert_int_equal(d.n, 0);
+}
+
+static void assert_value(const struct rt_symbol_table *t, const char *name,
+                         long long value, unsigned line)
+{
+    const struct rt_symbol_def *def = rt_symbol_find(t, name);
+    assert_non_null(def);
+    if (!def->ok)
+        fail_msg("%s: %s", name, def->problem);
+    assert_int_equal(def->value, value);
+    assert_int_equal(def->line, line);
+}
+
+static void assert_problem(const struct rt_symbol_table *t, const char *name,
+                           unsigned line, const char *msg)
+{
+    const struct rt_symbol_def *def = rt_symbol_find(t, name);
+    assert_non_null(def);
+    assert_false(def->ok);
+    assert_string_equal(def->problem, msg);
+    assert_int_equal(def->problem_line, line);
+}
+
+static void number_forms(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    parse("#define DEC 12\n#define HEX 0x1A\n#define HEXU 0XffUL\n"
+          "#define PAR ((4))\n#define OCT 010\n#define ZERO 0\n"
+          "#define SUM (DEC + 2 - 4)\n#define NEG -2\n#define NEGP (-(6))\n"
+          "#define MAXV 0xFFFFFFFF\n", &t);
+    assert_int_equal(t.n, 10);
+    assert_value(&t, "DEC", 12, 1);
+    assert_value(&t, "HEX", 26, 2);
+    assert_value(&t, "HEXU", 255, 3);
+    assert_value(&t, "PAR", 4, 4);
+    assert_value(&t, "OCT", 8, 5);
+    assert_value(&t, "ZERO", 0, 6);
+    assert_value(&t, "SUM", 10, 7);
+    assert_value(&t, "NEG", -2, 8);
+    assert_value(&t, "NEGP", -6, 9);
+    assert_value(&t, "MAXV", 0xFFFFFFFFLL, 10);
+    rt_symbol_table_free(&t);
+}
+
+static void aliases_resolve_through_chains(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    /* Used before defined, as the preprocessor allows. */
+    parse("#define LAST_COUNTER FINAL\n#define FINAL BYTES_SENT\n"
+          "#define TRANSFER_OBJECT 0\n#define BYTES_SENT (TRANSFER_OBJECT + 2)\n",
+          &t);
+    assert_value(&t, "LAST_COUNTER", 2, 1);
+    assert_value(&t, "FINAL", 2, 2);
+    assert_value(&t, "BYTES_SENT", 2, 4);
+    rt_symbol_table_free(&t);
+}
+
+static void comments_guards_and_other_lines(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    parse("// CounterOffsets.h\r\n"
+          "#ifndef _COUNTER_OFFSETS_H_\r\n"
+          "#define _COUNTER_OFFSETS_H_\r\n"
+          "#pragma once\r\n"
+          "#include \"inc//a/*b.h\"\r\n"
+          "/* a comment\r\n"
+          "#define INSIDE 99\r\n"
+          "   spanning lines */ #define AFTER 2\r\n"
+          "#define A 4 // four\r\n"
+          "#define B /* six */ 6\r\n"
+          "  #  define SPACED 8\r\n"
+          "#define MAX(a, b) ((a) > (b) ? (a) : (b))\r\n"
+          "#define LONG \\\r\n"
+          "    10\r\n"
+          "#define STR \"x\"\r\n"
+          "#undef A\r\n"
+          "#if 0\r\n"
+          "typedef int NOT_A_DEFINE;\r\n"
+          "#endif\r\n"
+          "#define LATE 12\r\n"
+          "#endif // _COUNTER_OFFSETS_H_\r\n", &t);
+    assert_null(rt_symbol_find(&t, "INSIDE"));
+    assert_null(rt_symbol_find(&t, "MAX"));
+    assert_null(rt_symbol_find(&t, "NOT_A_DEFINE"));
+    /* A comment counts as whitespace, so the directive after one is
+     * still first on its line, as in C. */
+    assert_value(&t, "AFTER", 2, 8);
+    assert_value(&t, "A", 4, 9);
+    assert_value(&t, "B", 6, 10);
+    assert_value(&t, "SPACED", 8, 11);
+    assert_value(&t, "LONG", 10, 13);
+    assert_value(&t, "LATE", 12, 20);
+    assert_problem(&t, "_COUNTER_OFFSETS_H_", 3,
+                   "_COUNTER_OFFSETS_H_ is defined without a value");
+    assert_problem(&t, "STR", 15, "STR: value '\"x\"' is not a number");
+    assert_int_equal(t.n, 8);
+    rt_symbol_table_free(&t);
+}
+
+static void problems_have_exact_messages(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    parse("#define A B\n"
+          "#define B A\n"
+          "#define C A\n"
+          "#define SELF SELF\n"
+          "#define U NOPE\n"
+          "#define R 0x100000000\n"
+          "#define S (0xFFFFFFFF + 1)\n"
+          "#define P Q\n"
+          "#define Q 08\n"
+          "#define D 2\n"
+          "#define D 4\n"
+          "#define SAME 2\n"
+          "#define SAME  2\n"
+          "#define OPEN (2\n"
+          "#define X 0x\n"
+          "#define CAST (DWORD)2\n"
+          "#define R2 (Z + 2)\n"
+          "#define Z P\n", &t);
+    assert_problem(&t, "A", 1, "A is in an alias cycle A -> B -> A");
+    assert_problem(&t, "B", 2, "B is in an alias cycle A -> B -> A");
+    assert_problem(&t, "C", 3, "C: A (line 1): alias cycle A -> B -> A");
+    assert_problem(&t, "SELF", 4, "SELF is in an alias cycle SELF -> SELF");
+    assert_problem(&t, "U", 5, "U: 'NOPE' is not defined");
+    assert_problem(&t, "R", 6, "R: value out of range");
+    assert_problem(&t, "S", 7, "S: value out of range");
+    assert_problem(&t, "P", 8,
+                   "P: Q (line 9): value '08' is not a number");
+    assert_problem(&t, "Q", 9, "Q: value '08' is not a number");
+    assert_problem(&t, "D", 11, "D is defined again at line 11 with a "
+                                "different value (first at line 10)");
+    assert_value(&t, "SAME", 2, 12);
+    assert_problem(&t, "OPEN", 14, "OPEN: value '(2' is not a number");
+    assert_problem(&t, "X", 15, "X: value '0x' is not a number");
+    assert_problem(&t, "CAST", 16, "CAST: 'DWORD' is not defined");
+    /* Through a chain, the message names where the trouble starts. */
+    assert_problem(&t, "R2", 17,
+                   "R2: Q (line 9): value '08' is not a number");
+    rt_symbol_table_free(&t);
+}
+
+static void long_chains_and_deep_parentheses(void **state)
+{
+    (void)state;
+    /* 100000 aliases in a row cost no recursion; 300 parentheses are
+     * more than a value may nest. */
+    size_t n = 100000, cap = n * 40 + 1000, o = 0;
+    char *src = malloc(cap);
+    for (size_t i = 0; i + 1 < n; i++)
+        o += (size_t)snprintf(src + o, cap - o, "#define S%zu S%zu\n", i,
+                              i + 1);
+    o += (size_t)snprintf(src + o, cap - o, "#define S%zu 2\n#define P ",
+                          n - 1);
+    for (int i = 0; i < 300; i++)
+        src[o++] = '(';
+    src[o++] = '2';
+    for (int i = 0; i < 300; i++)
+        src[o++] = ')';
+    src[o++] = '\n';
+    src[o] = '\0';
+    struct rt_symbol_table t;
+    parse(src, &t);
+    assert_value(&t, "S0", 2, 1);
+    assert_value(&t, "S50000", 2, 50001);
+    assert_problem(&t, "P", (unsigned)n + 1, "P: value nested too deeply");
+    rt_symbol_table_free(&t);
+    free(src);
+}
+
+static void case_insensitive_lookup(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    parse("#define Bytes_Sent 2\n#define ABC 4\n#define abc 6\n", &t);
+    assert_value(&t, "BYTES_SENT", 2, 1);
+    assert_value(&t, "abc", 6, 3);
+    assert_value(&t, "ABC", 4, 2);
+    assert_null(rt_symbol_find(&t, "Abc"));     /* ambiguous */
+    assert_null(rt_symbol_find(&t, "NONE"));
+    rt_symbol_table_free(&t);
+}
+
+static void utf16_symbol_file(void **state)
+{
+    (void)state;
+    const char *src = "// \xd0\xa1\xd1\x87\xd1\x91\xd1\x82\xd1\x87\xd0\xb8"
+                      "\n#define OBJ 0\n#define CTR 2\n";
+    uint8_t *u16;
+    size_t n, off;
+    assert_int_equal(rt_utf8_to_utf16le(src, strlen(src), &u16, &n, &off), 0);
+    uint8_t *file = malloc(n + 2);
+    file[0] = 0xFF;
+    file[1] = 0xFE;
+    memcpy(file + 2, u16, n);
+    struct rt_symbol_table t;
+    struct rt_diags d = {0};
+    assert_int_equal(rt_symbol_file_parse("s.h", file, n + 2, &t, &d), 0);
+    assert_value(&t, "CTR", 2, 3);
+    rt_symbol_table_free(&t);
+    free(file);
+    free(u16);
+}
+
+static void file_errors(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    struct rt_diags d = {0};
+    const char open_comment[] = "#define A 0\n/* never\nclosed\n";
+    assert_int_equal(rt_symbol_file_parse("s.h", open_comment,
+                                          sizeof open_comment - 1, &t, &d),
+                     -1);
+    const char nul[] = "#define A 0\n#define B\0 2\n";
+    assert_int_equal(rt_symbol_file_parse("s.h", nul, sizeof nul - 1, &t,
+                                          &d), -1);
+    const uint8_t odd[] = {0xFF, 0xFE, '#', 0, 'd'};
+    assert_int_equal(rt_symbol_file_parse("s.h", odd, sizeof odd, &t, &d),
+                     -1);
+    assert_int_equal(rt_symbol_file_load("tests/no/such.h", &t, &d), -1);
+    assert_int_equal(d.n, 4);
+    assert_string_equal(d.v[0].message, "comment is never closed");
+    assert_int_equal(d.v[0].line, 2);
+    assert_string_equal(d.v[0].file, "s.h");
+    assert_string_equal(d.v[1].message, "NUL byte in the symbol file");
+    assert_int_equal(d.v[1].line, 2);
+    assert_string_equal(d.v[2].message, "invalid UTF-16LE symbol file");
+    assert_string_equal(d.v[3].message,
+                        "cannot open: No such file or directory");
+    assert_string_equal(d.v[3].file, "tests/no/such.h");
+    rt_diags_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(number_forms),
+        cmocka_unit_test(aliases_resolve_through_chains),
+        cmocka_unit_test(comments_guards_and_other_lines),
+        cmocka_unit_test(problems_have_exact_messages),
+        cmocka_unit_test(long_chains_and_deep_parentheses),
+        cmocka_unit_test(case_insensitive_lookup),
+        cmocka_unit_test(utf16_symbol_file),
+        cmocka_unit_test(file_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -18,6 +18,7 @@ struct rt_command {
 #define RT_VERSION "0.1"
 
 int cmd_version(int argc, char **argv);
+int cmd_check_ini(int argc, char **argv);
 
 /* Prints "regtool: " and the message to stderr. */
 void rt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -100,6 +100,9 @@ expect_exit 64 "$REGTOOL" check-ini
 expect_exit 64 "$REGTOOL" check-ini --bogus ini-samples/transfer.ini
 expect_exit 64 "$REGTOOL" check-ini a.ini b.ini
 expect_exit 64 "$REGTOOL" check-ini --codepage
+"$REGTOOL" check-ini ini-samples/replication.ini >/dev/full 2>"$ERR"
+[ $? -eq 3 ] || fail "a failed write must exit 3"
+expect_grep "regtool: cannot write the output" "$ERR"
 expect_exit 3 "$REGTOOL" check-ini "$TMPDIR/absent.ini"
 expect_grep "absent.ini: error: cannot open: No such file or directory" "$ERR"
 exit 0

@@ -8,6 +8,7 @@
 static const struct rt_command commands[] = {
     /* RT_COMMANDS: one line per subcommand file */
     {"version", cmd_version, "version"},
+    {"hive", cmd_hive, "hive check [--json] FILE"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -322,18 +322,23 @@ static int append_bin(struct rt_regf *h, uint32_t need)
     return 0;
 }
 
-int regf_alloc(struct rt_regf *h, uint32_t datalen, uint32_t *out)
+int regf_alloc_above(struct rt_regf *h, uint32_t datalen, uint32_t floor,
+                     uint32_t *out)
 {
     if (datalen > 0x7FFFFF00u - 8)
         return regf_fail(h, RT_REGF_ETOOBIG, "cell of %u bytes is too large",
                          datalen);
     uint32_t need = (datalen + 4 + 7) & ~7u;
     size_t i = free_lower(h, need, 0);
+    while (i < h->nfree && h->free[i].off < floor)
+        i++;
     if (i == h->nfree) {
         int rc = append_bin(h, need);
         if (rc)
             return rc;
         i = free_lower(h, need, 0);
+        while (i < h->nfree && h->free[i].off < floor)
+            i++;
         if (i == h->nfree)
             return regf_fail(h, RT_REGF_ENOMEM, "allocator lost a new bin");
     }
@@ -352,6 +357,11 @@ int regf_alloc(struct rt_regf *h, uint32_t datalen, uint32_t *out)
     set_cell_size(h, off, size, 1);
     *out = off;
     return 0;
+}
+
+int regf_alloc(struct rt_regf *h, uint32_t datalen, uint32_t *out)
+{
+    return regf_alloc_above(h, datalen, 0, out);
 }
 
 /* Start of the cell before OFF within [LOWER, OFF), or RT_REGF_NONE. */

@@ -122,6 +122,9 @@ int regf_index_bins(struct rt_regf *h);
 
 /* Allocator. Sizes are cell-data bytes. */
 int regf_alloc(struct rt_regf *h, uint32_t datalen, uint32_t *off);
+/* Same, from free cells at or after FLOOR (or a new bin). */
+int regf_alloc_above(struct rt_regf *h, uint32_t datalen, uint32_t floor,
+                     uint32_t *off);
 void regf_free_cell(struct rt_regf *h, uint32_t off);
 /* Marks bytes [FILEOFF, FILEOFF+LEN) of the image changed. */
 void regf_touch(struct rt_regf *h, uint64_t fileoff, size_t len);

@@ -186,7 +186,7 @@ static int ents_write(struct rt_regf *h, const struct ents *e, size_t from,
     if (!buf)
         return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
     buf[0] = e->kind == 'r' ? 'r' : 'l';
-    buf[1] = e->kind;
+    buf[1] = e->kind == 'r' ? 'i' : e->kind;
     regf_put16(buf + 2, (uint16_t)n);
     for (size_t i = 0; i < n; i++) {
         regf_put32(buf + 4 + i * esz, e->off[from + i]);
@@ -735,11 +735,12 @@ static void zero_tail(struct rt_regf *h, uint32_t cell, uint32_t used)
         memset(regf_cell_write(h, cell, cap) + used, 0, cap - used);
 }
 
-/* Allocates a cell holding LEN bytes of DATA (plus SPARE unused bytes). */
+/* Allocates a cell holding LEN bytes of DATA (plus SPARE unused bytes),
+ * at or after FLOOR. */
 static int new_data_cell(struct rt_regf *h, const uint8_t *data, uint32_t len,
-                         uint32_t spare, uint32_t *cell)
+                         uint32_t spare, uint32_t floor, uint32_t *cell)
 {
-    int rc = regf_alloc(h, len + spare, cell);
+    int rc = regf_alloc_above(h, len + spare, floor, cell);
     if (rc)
         return rc;
     memcpy(regf_cell_write(h, *cell, len), data, len);
@@ -749,8 +750,10 @@ static int new_data_cell(struct rt_regf *h, const uint8_t *data, uint32_t len,
 
 /* Stores DATA as big data for value VK whose current data is described
  * by OLD_BIG/OLD_INLINE. Segments whose bytes are unchanged stay where
- * they are, untouched; each segment cell keeps at least 4 spare bytes
- * because hivex reads a segment as its cell size minus 8. */
+ * they are, untouched. Each segment cell keeps at least 4 spare bytes
+ * because hivex and reglookup read a segment as its cell size minus 8,
+ * and segments lie in ascending file order because reglookup reassembles
+ * them in that order. */
 static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
                      uint32_t len, int old_big, int old_inline)
 {
@@ -794,12 +797,15 @@ static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
         free(olds);
         return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
     }
+    uint32_t floor = 0;
     for (uint32_t i = 0; i < k && !rc; i++) {
         const uint8_t *src = data + (size_t)i * RT_REGF_SEGMENT_MAX;
         uint32_t t = len - i * RT_REGF_SEGMENT_MAX;
         if (t > RT_REGF_SEGMENT_MAX)
             t = RT_REGF_SEGMENT_MAX;
-        if (i < m && regf_is_cell_start(h, olds[i]) &&
+        if (i > 0)
+            floor = segs[i - 1] + 8;
+        if (i < m && olds[i] >= floor && regf_is_cell_start(h, olds[i]) &&
             regf_cell(h, olds[i], "big data segment", &p, &plen) == 0 &&
             plen >= t + 4) {
             regf_write(h, regf_file_off(olds[i]) + 4, src, t);
@@ -808,7 +814,7 @@ static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
         }
         if (i < m)
             regf_free_cell(h, olds[i]);
-        rc = new_data_cell(h, src, t, 4, &segs[i]);
+        rc = new_data_cell(h, src, t, 4, floor, &segs[i]);
     }
     for (uint32_t i = k; i < m && !rc; i++)
         regf_free_cell(h, olds[i]);
@@ -825,7 +831,7 @@ static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
             } else {
                 if (list != RT_REGF_NONE)
                     regf_free_cell(h, list);
-                rc = new_data_cell(h, buf, 4 * k, 0, &list);
+                rc = new_data_cell(h, buf, 4 * k, 0, 0, &list);
             }
             free(buf);
         }
@@ -837,7 +843,7 @@ static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
     regf_put16(rec + 2, (uint16_t)k);
     regf_put32(rec + 4, list);
     if (db == RT_REGF_NONE) {
-        if ((rc = new_data_cell(h, rec, sizeof rec, 0, &db)))
+        if ((rc = new_data_cell(h, rec, sizeof rec, 0, 0, &db)))
             return rc;
     } else {
         regf_write(h, regf_file_off(db) + 4, rec, 8);
@@ -888,7 +894,7 @@ static int store_data(struct rt_regf *h, uint32_t vk, const uint8_t *data,
     if (!old_inline && (rc = regf_value_data_cells(h, vk, free_cb, h)))
         return rc;
     uint32_t cell;
-    if ((rc = new_data_cell(h, data, (uint32_t)len, 0, &cell)))
+    if ((rc = new_data_cell(h, data, (uint32_t)len, 0, 0, &cell)))
         return rc;
     regf_set32(h, vk, VK_DATA, cell);
     regf_set32(h, vk, VK_DATALEN, (uint32_t)len);

@@ -6,6 +6,7 @@
 
 static const struct rt_command hive_verbs[] = {
     /* one line per subverb */
+    {"check", hive_check_main, "hive check [--json] FILE"},
     {"recover", hive_recover_main, "hive recover FILE -o OUT"},
 };
 #define N_HIVE_VERBS (sizeof hive_verbs / sizeof hive_verbs[0])

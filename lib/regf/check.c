@@ -1,0 +1,238 @@
+/* Hive-file layer: structural check. Reports the dirty state, then walks
+ * every key from the root: subkey lists (order, lf hints, lh hashes,
+ * parent links), values and their data (including big data held in one
+ * cell, which Windows rejects), security cells and their reference
+ * counts. Problems that make the hive unreadable are errors, the rest
+ * warnings. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regf/regf_internal.h"
+#include "utf16.h"
+
+struct checker {
+    struct rt_regf *h;
+    void (*fn)(void *ctx, enum rt_regf_severity sev, uint64_t offset,
+               const char *message);
+    void *ctx;
+    int errors;
+    struct regf_free *sk;       /* (refs counted, sk offset) pairs */
+    size_t nsk, capsk;
+};
+
+static void report(struct checker *c, enum rt_regf_severity sev,
+                   uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void report(struct checker *c, enum rt_regf_severity sev,
+                   uint64_t off, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (sev == RT_REGF_ERROR)
+        c->errors++;
+    c->fn(c->ctx, sev, off, msg);
+}
+
+static void count_sk(struct checker *c, uint32_t sk)
+{
+    for (size_t i = 0; i < c->nsk; i++)
+        if (c->sk[i].off == sk) {
+            c->sk[i].size++;
+            return;
+        }
+    if (c->nsk == c->capsk) {
+        size_t cap = c->capsk ? c->capsk * 2 : 16;
+        struct regf_free *v = realloc(c->sk, cap * sizeof *v);
+        if (!v)
+            return;
+        c->sk = v;
+        c->capsk = cap;
+    }
+    c->sk[c->nsk].off = sk;
+    c->sk[c->nsk].size = 1;
+    c->nsk++;
+}
+
+/* Hints and hashes of the leaves under LIST. */
+static void check_hints(struct checker *c, uint32_t list, int allow_ri)
+{
+    struct rt_regf *h = c->h;
+    uint8_t *p;
+    uint32_t len;
+    if (regf_cell(h, list, "subkey list", &p, &len) || len < 4)
+        return;
+    uint32_t n = regf_le16(p + 2);
+    if (!memcmp(p, "ri", 2) && allow_ri) {
+        for (uint32_t i = 0; i < n && 4 + 4 * (uint64_t)i + 4 <= len; i++) {
+            check_hints(c, regf_le32(p + 4 + 4 * i), 0);
+            regf_cell(h, list, "subkey list", &p, &len);
+        }
+        return;
+    }
+    int lh = !memcmp(p, "lh", 2), lf = !memcmp(p, "lf", 2);
+    if (!lh && !lf)
+        return;
+    for (uint32_t i = 0; i < n && 4 + 8 * (uint64_t)i + 8 <= len; i++) {
+        uint32_t key = regf_le32(p + 4 + 8 * i), stored = regf_le32(p + 8 + 8 * i);
+        uint16_t *name;
+        size_t nn;
+        if (regf_nk_name16(h, key, &name, &nn))
+            continue;
+        uint32_t want = 0;
+        if (lh) {
+            for (size_t k = 0; k < nn; k++)
+                name[k] = rt_upcase16(name[k]);
+            want = regf_lh_hash(name, nn);
+        } else {
+            uint8_t b[4] = {0, 0, 0, 0};
+            int ok = 1;
+            for (size_t k = 0; k < 4 && k < nn; k++) {
+                if (name[k] > 0xFF)
+                    ok = 0;
+                b[k] = (uint8_t)name[k];
+            }
+            want = ok ? regf_le32(b) : 0;
+        }
+        free(name);
+        if (want != stored)
+            report(c, RT_REGF_WARNING, regf_file_off(list) + 8 + 8 * i,
+                   "subkey list entry %u: %s 0x%08x, expected 0x%08x", i,
+                   lh ? "hash" : "name hint", stored, want);
+    }
+}
+
+static void check_values(struct checker *c, uint32_t key)
+{
+    struct rt_regf *h = c->h;
+    uint32_t *vals;
+    size_t n;
+    if (regf_value_list(h, key, &vals, &n)) {
+        report(c, RT_REGF_ERROR, regf_file_off(key), "%s", h->err);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *name = NULL;
+        uint8_t *data = NULL, *vk;
+        size_t len;
+        uint32_t type, vlen;
+        if (rt_regf_value_name(h, vals[i], &name) ||
+            rt_regf_value_read(h, vals[i], &type, &data, &len)) {
+            report(c, RT_REGF_ERROR, regf_file_off(vals[i]), "%s", h->err);
+        } else if (!regf_vk(h, vals[i], &vk, &vlen)) {
+            uint32_t raw = regf_le32(vk + VK_DATALEN);
+            if (!(raw & VK_DATA_INLINE) && h->minor >= 4 &&
+                len > RT_REGF_SEGMENT_MAX &&
+                !regf_is_big_data(h, (uint32_t)len, regf_le32(vk + VK_DATA)))
+                report(c, RT_REGF_WARNING, regf_file_off(vals[i]),
+                       "value '%s': %zu bytes of data in one cell; Windows "
+                       "expects big data (segments of 16344 bytes) over "
+                       "16344 bytes", name, len);
+        }
+        free(name);
+        free(data);
+    }
+    free(vals);
+}
+
+static int check_key(void *ctx, uint32_t key, unsigned depth)
+{
+    (void)depth;
+    struct checker *c = ctx;
+    struct rt_regf *h = c->h;
+    uint8_t *nk;
+    uint32_t len;
+    if (regf_nk(h, key, &nk, &len))
+        return RT_REGF_ECORRUPT;
+    uint32_t sk = regf_le32(nk + NK_SECURITY), nsub = regf_le32(nk + NK_NSUB);
+    uint32_t list = regf_le32(nk + NK_SUBLIST);
+    uint8_t *skp;
+    uint32_t sklen;
+    if (regf_cell(h, sk, "security cell", &skp, &sklen) ||
+        sklen < SK_DESC || memcmp(skp, "sk", 2))
+        report(c, RT_REGF_ERROR, regf_file_off(key),
+               "key node: security cell 0x%x is not an 'sk' record", sk);
+    else
+        count_sk(c, sk);
+    struct rt_regf_key_info info;
+    if (rt_regf_key_info(h, key, &info))
+        report(c, RT_REGF_ERROR, regf_file_off(key), "%s", h->err);
+    rt_regf_key_info_free(&info);
+    check_values(c, key);
+    uint32_t *subs;
+    size_t n;
+    if (regf_subkey_list(h, key, &subs, &n))
+        return 0;   /* the walk reports it */
+    uint16_t *prev = NULL;
+    size_t prevn = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *sub;
+        uint32_t slen;
+        uint16_t *name;
+        size_t nn;
+        if (regf_nk(h, subs[i], &sub, &slen) ||
+            regf_nk_name16(h, subs[i], &name, &nn))
+            break;
+        if (regf_le32(sub + NK_PARENT) != key)
+            report(c, RT_REGF_WARNING, regf_file_off(subs[i]),
+                   "key node: parent field 0x%x, but it is listed under the "
+                   "key at 0x%x", regf_le32(sub + NK_PARENT), key);
+        for (size_t k = 0; k < nn; k++)
+            name[k] = rt_upcase16(name[k]);
+        if (prev && regf_name_cmp16(prev, prevn, name, nn) >= 0)
+            report(c, RT_REGF_WARNING, regf_file_off(key),
+                   "key node: subkeys %zu and %zu are not in Windows' "
+                   "(upper-case) order", i - 1, i);
+        free(prev);
+        prev = name;
+        prevn = nn;
+    }
+    free(prev);
+    free(subs);
+    if (nsub)
+        check_hints(c, list, 1);
+    return 0;
+}
+
+int rt_regf_check(struct rt_regf *h,
+                  void (*fn)(void *ctx, enum rt_regf_severity sev,
+                             uint64_t offset, const char *message),
+                  void *ctx)
+{
+    struct checker c = {h, fn, ctx, 0, NULL, 0, 0};
+    const uint8_t *b = h->img;
+    uint32_t stored = regf_le32(b + REGF_OFF_CHECKSUM);
+    if (!h->checksum_ok_at_open)
+        report(&c, RT_REGF_WARNING, REGF_OFF_CHECKSUM,
+               "base block checksum is 0x%08x, computed 0x%08x: the hive is "
+               "dirty", stored, regf_base_checksum(b));
+    uint32_t s1 = regf_le32(b + REGF_OFF_SEQ1), s2 = regf_le32(b + REGF_OFF_SEQ2);
+    if (s1 != s2)
+        report(&c, RT_REGF_WARNING, REGF_OFF_SEQ1,
+               "sequence numbers differ (%u/%u): the hive is dirty, its "
+               "transaction logs may hold newer data", s1, s2);
+    int rc = rt_regf_walk(h, rt_regf_root(h), check_key, &c);
+    if (rc) {
+        unsigned long long at = 0;
+        const char *o = strstr(h->err, "file offset 0x");
+        if (o)
+            sscanf(o + 12, "%llx", &at);
+        report(&c, RT_REGF_ERROR, at, "%s", h->err);
+    }
+    for (size_t i = 0; i < c.nsk; i++) {
+        uint8_t *p;
+        uint32_t len;
+        if (regf_cell(h, c.sk[i].off, "security cell", &p, &len))
+            continue;
+        uint32_t refs = regf_le32(p + SK_REFS);
+        if (refs != c.sk[i].size)
+            report(&c, RT_REGF_WARNING, regf_file_off(c.sk[i].off),
+                   "security cell: reference count %u, but %u keys use it",
+                   refs, c.sk[i].size);
+    }
+    free(c.sk);
+    return c.errors;
+}

@@ -1,0 +1,478 @@
+/* Hive-file layer: keys. Validates key nodes, reads their names (ASCII
+ * "compressed" or UTF-16LE), collects subkey lists (li, lf, lh and ri
+ * over leaves) with checks against cycles and absurd counts, looks keys
+ * up by path the way Windows compares names, and walks the tree. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "regf/regf_internal.h"
+#include "utf16.h"
+
+int regf_nk(struct rt_regf *h, uint32_t key, uint8_t **nk, uint32_t *len)
+{
+    int rc = regf_cell(h, key, "key node", nk, len);
+    if (rc)
+        return rc;
+    unsigned long long fo = regf_file_off(key);
+    if (*len < NK_NAME || memcmp(*nk, "nk", 2))
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "key node at file offset 0x%llx: %s", fo,
+                         *len < NK_NAME ? "cell too small for a key node"
+                                        : "signature is not 'nk'");
+    uint32_t namelen = regf_le16(*nk + NK_NAMELEN);
+    if (namelen > *len - NK_NAME)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "key node at file offset 0x%llx: name length %u "
+                         "exceeds the cell (%u bytes)", fo, namelen, *len);
+    if (!(regf_le16(*nk + NK_FLAGS) & KEY_COMP_NAME) && namelen % 2)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "key node at file offset 0x%llx: UTF-16 name has "
+                         "odd length %u", fo, namelen);
+    return 0;
+}
+
+static uint16_t stored_unit(const uint8_t *name, int compressed, size_t i)
+{
+    return compressed ? name[i] : regf_le16(name + 2 * i);
+}
+
+int regf_stored_name_cmp(const uint8_t *name, size_t len, int compressed,
+                         const uint16_t *up, size_t upn)
+{
+    size_t n = compressed ? len : len / 2;
+    for (size_t i = 0; i < n && i < upn; i++) {
+        uint16_t a = rt_upcase16(stored_unit(name, compressed, i));
+        if (a != up[i])
+            return a < up[i] ? -1 : 1;
+    }
+    return n < upn ? -1 : n > upn;
+}
+
+int regf_name_cmp16(const uint16_t *a, size_t an, const uint16_t *b,
+                    size_t bn)
+{
+    for (size_t i = 0; i < an && i < bn; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return an < bn ? -1 : an > bn;
+}
+
+uint32_t regf_lh_hash(const uint16_t *up, size_t n)
+{
+    uint32_t x = 0;
+    for (size_t i = 0; i < n; i++)
+        x = x * 37 + up[i];
+    return x;
+}
+
+int regf_name_to_utf8(struct rt_regf *h, const uint8_t *name, size_t len,
+                      int compressed, uint32_t cell, const char *what,
+                      char **out)
+{
+    if (compressed) {
+        /* Compressed names are Latin-1: one byte per UTF-16 unit. */
+        char *s = malloc(len * 2 + 1), *p = s;
+        if (!s)
+            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        for (size_t i = 0; i < len; i++) {
+            if (name[i] < 0x80) {
+                *p++ = (char)name[i];
+            } else {
+                *p++ = (char)(0xC0 | name[i] >> 6);
+                *p++ = (char)(0x80 | (name[i] & 0x3F));
+            }
+        }
+        *p = 0;
+        *out = s;
+        return 0;
+    }
+    size_t bad;
+    int rc = rt_utf16le_to_utf8(name, len, out, NULL, &bad);
+    if (rc == -2)
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    if (rc)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "%s at file offset 0x%llx: name is not valid UTF-16 "
+                         "(unpaired surrogate at name byte %zu)", what,
+                         (unsigned long long)regf_file_off(cell), bad);
+    return 0;
+}
+
+int regf_utf8_upcase16(struct rt_regf *h, const char *name, size_t len,
+                       uint16_t **out, size_t *n)
+{
+    uint8_t *u16;
+    size_t blen, bad;
+    int rc = rt_utf8_to_utf16le(name, len, &u16, &blen, &bad);
+    if (rc == -2)
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    if (rc)
+        return regf_fail(h, RT_REGF_EINVAL,
+                         "name is not valid UTF-8 at byte %zu", bad);
+    uint16_t *up = malloc((blen / 2 + 1) * sizeof *up);
+    if (!up) {
+        free(u16);
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < blen / 2; i++)
+        up[i] = rt_upcase16(regf_le16(u16 + 2 * i));
+    free(u16);
+    *out = up;
+    *n = blen / 2;
+    return 0;
+}
+
+int regf_nk_name16(struct rt_regf *h, uint32_t key, uint16_t **name, size_t *n)
+{
+    uint8_t *nk;
+    uint32_t len;
+    int rc = regf_nk(h, key, &nk, &len);
+    if (rc)
+        return rc;
+    int comp = regf_le16(nk + NK_FLAGS) & KEY_COMP_NAME;
+    size_t nl = regf_le16(nk + NK_NAMELEN), units = comp ? nl : nl / 2;
+    uint16_t *v = malloc((units + 1) * sizeof *v);
+    if (!v)
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    for (size_t i = 0; i < units; i++)
+        v[i] = stored_unit(nk + NK_NAME, comp, i);
+    *name = v;
+    *n = units;
+    return 0;
+}
+
+/* --- subkey lists ---------------------------------------------------- */
+
+struct offs {
+    uint32_t *v;
+    size_t n, cap, limit;
+};
+
+static int offs_push(struct rt_regf *h, struct offs *o, uint32_t x,
+                     uint32_t key)
+{
+    if (o->n >= o->limit)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "key node at file offset 0x%llx: subkey lists hold "
+                         "more entries than the key node's count of %zu",
+                         (unsigned long long)regf_file_off(key), o->limit);
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 16;
+        uint32_t *v = realloc(o->v, cap * sizeof *v);
+        if (!v)
+            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        o->v = v;
+        o->cap = cap;
+    }
+    o->v[o->n++] = x;
+    return 0;
+}
+
+static int read_leaf(struct rt_regf *h, uint32_t leaf, uint32_t key,
+                     int allow_ri, struct offs *o)
+{
+    uint8_t *p;
+    uint32_t len;
+    int rc = regf_cell(h, leaf, "subkey list", &p, &len);
+    if (rc)
+        return rc;
+    unsigned long long fo = regf_file_off(leaf);
+    if (len < 4)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "subkey list at file offset 0x%llx: cell too small",
+                         fo);
+    uint32_t count = regf_le16(p + 2);
+    int ri = !memcmp(p, "ri", 2), li = !memcmp(p, "li", 2);
+    int fast = !memcmp(p, "lf", 2) || !memcmp(p, "lh", 2);
+    if (!ri && !li && !fast)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "subkey list at file offset 0x%llx: signature "
+                         "'%c%c' is not li, lf, lh or ri", fo,
+                         p[0] >= 0x20 && p[0] < 0x7f ? p[0] : '?',
+                         p[1] >= 0x20 && p[1] < 0x7f ? p[1] : '?');
+    if (ri && !allow_ri)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "subkey list at file offset 0x%llx: an index root "
+                         "(ri) inside an index root", fo);
+    uint32_t esz = fast ? 8 : 4;
+    if ((uint64_t)count * esz > len - 4)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "subkey list at file offset 0x%llx: %u entries do "
+                         "not fit in a cell of %u bytes", fo, count, len);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t e = regf_le32(p + 4 + i * esz);
+        if (ri) {
+            if (e == leaf)
+                return regf_fail(h, RT_REGF_ECORRUPT,
+                                 "subkey list at file offset 0x%llx: index "
+                                 "root lists itself", fo);
+            if ((rc = read_leaf(h, e, key, 0, o)))
+                return rc;
+            /* The recursive call may have moved nothing, but re-read P in
+             * case a future change lets the image move. */
+            if ((rc = regf_cell(h, leaf, "subkey list", &p, &len)))
+                return rc;
+        } else if ((rc = offs_push(h, o, e, key))) {
+            return rc;
+        }
+    }
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int regf_subkey_list(struct rt_regf *h, uint32_t key, uint32_t **keys,
+                     size_t *n)
+{
+    uint8_t *nk;
+    uint32_t len;
+    int rc = regf_nk(h, key, &nk, &len);
+    if (rc)
+        return rc;
+    uint32_t count = regf_le32(nk + NK_NSUB), list = regf_le32(nk + NK_SUBLIST);
+    *keys = NULL;
+    *n = 0;
+    if (count == 0)
+        return 0;
+    /* Every subkey is a distinct key-node cell of at least 80 bytes. */
+    struct offs o = {NULL, 0, 0, count};
+    if (o.limit > regf_hbins_size(h) / 80)
+        o.limit = regf_hbins_size(h) / 80;
+    rc = read_leaf(h, list, key, 1, &o);
+    if (!rc && o.n != count)
+        rc = regf_fail(h, RT_REGF_ECORRUPT,
+                       "key node at file offset 0x%llx: says %u subkeys, its "
+                       "subkey list holds %zu",
+                       (unsigned long long)regf_file_off(key), count, o.n);
+    if (!rc && o.n > 1) {
+        uint32_t *sorted = malloc(o.n * sizeof *sorted);
+        if (!sorted) {
+            rc = regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        } else {
+            memcpy(sorted, o.v, o.n * sizeof *sorted);
+            qsort(sorted, o.n, sizeof *sorted, cmp_u32);
+            for (size_t i = 1; i < o.n && !rc; i++)
+                if (sorted[i] == sorted[i - 1])
+                    rc = regf_fail(h, RT_REGF_ECORRUPT,
+                                   "key node at file offset 0x%llx: its "
+                                   "subkey lists name the key at file offset "
+                                   "0x%llx twice",
+                                   (unsigned long long)regf_file_off(key),
+                                   (unsigned long long)regf_file_off(sorted[i]));
+            free(sorted);
+        }
+    }
+    for (size_t i = 0; i < o.n && !rc; i++)
+        if (o.v[i] == key)
+            rc = regf_fail(h, RT_REGF_ECORRUPT,
+                           "key node at file offset 0x%llx: lists itself as "
+                           "a subkey", (unsigned long long)regf_file_off(key));
+    if (rc) {
+        free(o.v);
+        return rc;
+    }
+    *keys = o.v;
+    *n = o.n;
+    return 0;
+}
+
+int rt_regf_subkeys(struct rt_regf *h, uint32_t key, uint32_t **keys,
+                    size_t *n)
+{
+    return regf_subkey_list(h, key, keys, n);
+}
+
+int regf_find_subkey(struct rt_regf *h, uint32_t key, const uint16_t *up,
+                     size_t upn, uint32_t *found)
+{
+    uint32_t *subs;
+    size_t n;
+    int rc = regf_subkey_list(h, key, &subs, &n);
+    if (rc)
+        return rc;
+    rc = RT_REGF_ENOTFOUND;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *nk;
+        uint32_t len;
+        int r = regf_nk(h, subs[i], &nk, &len);
+        if (r) {
+            rc = r;
+            break;
+        }
+        if (!regf_stored_name_cmp(nk + NK_NAME, regf_le16(nk + NK_NAMELEN),
+                                  regf_le16(nk + NK_FLAGS) & KEY_COMP_NAME,
+                                  up, upn)) {
+            *found = subs[i];
+            rc = 0;
+            break;
+        }
+    }
+    free(subs);
+    return rc;
+}
+
+int rt_regf_lookup(struct rt_regf *h, uint32_t from, const char *path,
+                   uint32_t *key)
+{
+    uint8_t *nk;
+    uint32_t len;
+    int rc = regf_nk(h, from, &nk, &len);
+    if (rc)
+        return rc;
+    uint32_t cur = from;
+    const char *p = path;
+    while (*p) {
+        const char *e = strchr(p, '\\');
+        size_t clen = e ? (size_t)(e - p) : strlen(p);
+        if (clen) {
+            uint16_t *up;
+            size_t upn;
+            if ((rc = regf_utf8_upcase16(h, p, clen, &up, &upn)))
+                return rc;
+            uint32_t next;
+            rc = regf_find_subkey(h, cur, up, upn, &next);
+            free(up);
+            if (rc == RT_REGF_ENOTFOUND)
+                return regf_fail(h, rc, "key '%.*s' not found in '%s'",
+                                 (int)clen, p, path);
+            if (rc)
+                return rc;
+            cur = next;
+        }
+        p += clen;
+        if (*p == '\\')
+            p++;
+    }
+    *key = cur;
+    return 0;
+}
+
+int rt_regf_key_info(struct rt_regf *h, uint32_t key,
+                     struct rt_regf_key_info *info)
+{
+    uint8_t *nk;
+    uint32_t len;
+    memset(info, 0, sizeof *info);
+    int rc = regf_nk(h, key, &nk, &len);
+    if (rc)
+        return rc;
+    uint16_t flags = regf_le16(nk + NK_FLAGS);
+    info->flags = flags;
+    info->mtime = regf_le64(nk + NK_MTIME);
+    info->parent = regf_le32(nk + NK_PARENT);
+    info->n_subkeys = regf_le32(nk + NK_NSUB);
+    info->security = regf_le32(nk + NK_SECURITY);
+    info->class_len = regf_le16(nk + NK_CLASSLEN);
+    if (flags & KEY_PREDEF_HANDLE) {
+        info->predefined = 1;
+        info->predef_handle = regf_le32(nk + NK_NVAL);
+    } else {
+        info->n_values = regf_le32(nk + NK_NVAL);
+    }
+    return regf_name_to_utf8(h, nk + NK_NAME, regf_le16(nk + NK_NAMELEN),
+                             flags & KEY_COMP_NAME, key, "key node",
+                             &info->name);
+}
+
+int rt_regf_key_class(struct rt_regf *h, uint32_t key, char **cls)
+{
+    uint8_t *nk, *p;
+    uint32_t len, plen;
+    *cls = NULL;
+    int rc = regf_nk(h, key, &nk, &len);
+    if (rc)
+        return rc;
+    uint32_t clen = regf_le16(nk + NK_CLASSLEN), off = regf_le32(nk + NK_CLASS);
+    if (clen == 0)
+        return 0;
+    if ((rc = regf_cell(h, off, "class name", &p, &plen)))
+        return rc;
+    if (clen > plen || clen % 2)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "class name at file offset 0x%llx: length %u does "
+                         "not fit its cell of %u bytes",
+                         (unsigned long long)regf_file_off(off), clen, plen);
+    return regf_name_to_utf8(h, p, clen, 0, off, "class name", cls);
+}
+
+void rt_regf_key_info_free(struct rt_regf_key_info *info)
+{
+    free(info->name);
+    info->name = NULL;
+}
+
+/* --- walk ------------------------------------------------------------ */
+
+struct frame {
+    uint32_t *subs;
+    size_t n, i;
+};
+
+int rt_regf_walk(struct rt_regf *h, uint32_t key,
+                 int (*fn)(void *ctx, uint32_t key, unsigned depth),
+                 void *ctx)
+{
+    size_t words = ((size_t)regf_hbins_size(h) / 8 + 63) / 64;
+    uint64_t *seen = calloc(words ? words : 1, sizeof *seen);
+    struct frame *stack = calloc(REGF_MAX_DEPTH + 1, sizeof *stack);
+    int rc = 0;
+    size_t depth = 0;
+    if (!seen || !stack) {
+        rc = regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        goto out;
+    }
+    uint32_t cur = key;
+    for (;;) {
+        /* Visit CUR at DEPTH, then descend into its subkeys. */
+        uint8_t *nk;
+        uint32_t len;
+        if ((rc = regf_nk(h, cur, &nk, &len)))
+            goto out;
+        if (seen[cur / 8 / 64] >> (cur / 8 % 64) & 1) {
+            rc = regf_fail(h, RT_REGF_ECORRUPT,
+                           "key node at file offset 0x%llx: reached twice "
+                           "(cycle in the key tree)",
+                           (unsigned long long)regf_file_off(cur));
+            goto out;
+        }
+        seen[cur / 8 / 64] |= (uint64_t)1 << (cur / 8 % 64);
+        if ((rc = fn(ctx, cur, (unsigned)depth)))
+            goto out;
+        if (depth == REGF_MAX_DEPTH) {
+            rc = regf_fail(h, RT_REGF_ECORRUPT,
+                           "key node at file offset 0x%llx: keys nested "
+                           "deeper than %u levels",
+                           (unsigned long long)regf_file_off(cur),
+                           REGF_MAX_DEPTH);
+            goto out;
+        }
+        struct frame *f = &stack[depth];
+        if ((rc = regf_subkey_list(h, cur, &f->subs, &f->n)))
+            goto out;
+        f->i = 0;
+        depth++;
+        /* Pop finished frames, pick the next key to visit. */
+        for (;;) {
+            f = &stack[depth - 1];
+            if (f->i < f->n) {
+                cur = f->subs[f->i++];
+                break;
+            }
+            free(f->subs);
+            f->subs = NULL;
+            if (--depth == 0)
+                goto out;
+        }
+    }
+out:
+    if (stack)
+        for (size_t i = 0; i < depth; i++)
+            free(stack[i].subs);
+    free(stack);
+    free(seen);
+    return rc;
+}

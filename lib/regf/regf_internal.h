@@ -1,0 +1,196 @@
+/* Hive-file layer, internal: the handle, record layouts and the helpers
+ * shared by handle.c, cell.c, node.c, value.c, write.c, security.c and
+ * check.c. Offsets named "off" are relative to the first hive bin (as
+ * stored in cells); file offsets are off + 4096. */
+#ifndef REGF_INTERNAL_H
+#define REGF_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "regf/base_block.h"
+#include "regf/regf.h"
+
+#define REGF_HBIN_HEADER 32u
+#define REGF_PAGE 4096u
+
+/* Key node (nk) field offsets within the cell data. */
+#define NK_SIG 0
+#define NK_FLAGS 2
+#define NK_MTIME 4
+#define NK_ACCESS 12
+#define NK_PARENT 16
+#define NK_NSUB 20
+#define NK_NSUB_VOL 24
+#define NK_SUBLIST 28
+#define NK_SUBLIST_VOL 32
+#define NK_NVAL 36
+#define NK_VALLIST 40
+#define NK_SECURITY 44
+#define NK_CLASS 48
+#define NK_MAX_SUBNAME 52   /* low 16 bits; the rest are flag fields */
+#define NK_MAX_CLASS 56
+#define NK_MAX_VALNAME 60
+#define NK_MAX_VALDATA 64
+#define NK_WORKVAR 68
+#define NK_NAMELEN 72
+#define NK_CLASSLEN 74
+#define NK_NAME 76
+
+#define KEY_HIVE_ENTRY 0x0004u
+#define KEY_NO_DELETE 0x0008u
+#define KEY_COMP_NAME 0x0020u
+#define KEY_PREDEF_HANDLE 0x0040u
+
+/* Key value (vk). */
+#define VK_SIG 0
+#define VK_NAMELEN 2
+#define VK_DATALEN 4
+#define VK_DATA 8
+#define VK_TYPE 12
+#define VK_FLAGS 16
+#define VK_SPARE 18
+#define VK_NAME 20
+#define VALUE_COMP_NAME 0x0001u
+#define VK_DATA_INLINE 0x80000000u
+
+/* Security (sk). */
+#define SK_FLINK 4
+#define SK_BLINK 8
+#define SK_REFS 12
+#define SK_DESCLEN 16
+#define SK_DESC 20
+
+/* Limits that keep a corrupt hive from making us loop or allocate without
+ * end: the format's own 16-bit counts bound lists; these bound the rest. */
+#define REGF_MAX_DEPTH 512u      /* Windows allows 512 levels of keys */
+#define REGF_LEAF_MAX 256u       /* entries per subkey leaf we write */
+
+struct regf_bin {
+    uint32_t off, size;
+};
+
+struct regf_free {
+    uint32_t size, off;          /* sorted by size, then offset */
+};
+
+struct rt_regf {
+    uint8_t *img;                /* base block + hive bins */
+    size_t len, cap;
+    uint64_t file_size;
+    unsigned minor;
+    int writable;
+    int dirty_at_open, checksum_ok_at_open;
+    uint64_t *cellmap;           /* 1 bit per 8 bytes of bins: a cell starts */
+    size_t cellmap_words;
+    struct regf_bin *bins;
+    size_t nbins, bins_cap;
+    struct regf_free *free;
+    size_t nfree, free_cap;
+    uint64_t *changed;           /* 1 bit per 4 KB page of the image */
+    size_t changed_words;
+    char err[256];
+};
+
+/* Records an error message (printf-style) and returns CODE. */
+int regf_fail(struct rt_regf *h, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static inline uint8_t *regf_bins(const struct rt_regf *h)
+{
+    return h->img + REGF_BASE_BLOCK_SIZE;
+}
+static inline uint32_t regf_hbins_size(const struct rt_regf *h)
+{
+    return (uint32_t)(h->len - REGF_BASE_BLOCK_SIZE);
+}
+static inline uint64_t regf_file_off(uint32_t off)
+{
+    return (uint64_t)off + REGF_BASE_BLOCK_SIZE;
+}
+
+/* cell.c: validated access to allocated cells. WHAT names the record for
+ * the error message. Gives the cell data and its length (cell size - 4). */
+int regf_cell(struct rt_regf *h, uint32_t off, const char *what,
+              uint8_t **data, uint32_t *len);
+int regf_is_cell_start(const struct rt_regf *h, uint32_t off);
+/* Bin containing OFF (NULL if none). */
+const struct regf_bin *regf_bin_of(const struct rt_regf *h, uint32_t off);
+/* Builds the bin table, the cell map and the free list from the image. */
+int regf_index_bins(struct rt_regf *h);
+
+/* Allocator. Sizes are cell-data bytes. */
+int regf_alloc(struct rt_regf *h, uint32_t datalen, uint32_t *off);
+/* Same, from free cells at or after FLOOR (or a new bin). */
+int regf_alloc_above(struct rt_regf *h, uint32_t datalen, uint32_t floor,
+                     uint32_t *off);
+void regf_free_cell(struct rt_regf *h, uint32_t off);
+/* Marks bytes [FILEOFF, FILEOFF+LEN) of the image changed. */
+void regf_touch(struct rt_regf *h, uint64_t fileoff, size_t len);
+/* Data pointer of an allocated cell we own (after regf_alloc), marked
+ * changed over LEN bytes from its start. */
+uint8_t *regf_cell_write(struct rt_regf *h, uint32_t off, size_t len);
+uint32_t regf_cell_capacity(const struct rt_regf *h, uint32_t off);
+/* Copies LEN bytes to image offset FILEOFF, marking changed only the
+ * pages whose bytes really differ. */
+void regf_write(struct rt_regf *h, uint64_t fileoff, const void *src,
+                size_t len);
+/* Little-endian store into field FIELD of the data of cell CELL. */
+void regf_set16(struct rt_regf *h, uint32_t cell, uint32_t field, uint16_t v);
+void regf_set32(struct rt_regf *h, uint32_t cell, uint32_t field, uint32_t v);
+void regf_set64(struct rt_regf *h, uint32_t cell, uint32_t field, uint64_t v);
+int regf_grow_changed(struct rt_regf *h);
+
+/* node.c */
+int regf_nk(struct rt_regf *h, uint32_t key, uint8_t **nk, uint32_t *len);
+/* Key name as UTF-16 code units (malloc'd). */
+int regf_nk_name16(struct rt_regf *h, uint32_t key, uint16_t **name,
+                   size_t *n);
+/* Subkey list entries with validation (malloc'd array). */
+int regf_subkey_list(struct rt_regf *h, uint32_t key, uint32_t **keys,
+                     size_t *n);
+/* Compares upper-cased names, Windows order. */
+int regf_name_cmp16(const uint16_t *a, size_t an, const uint16_t *b,
+                    size_t bn);
+/* Compares a stored name (compressed Latin-1 or UTF-16LE bytes) with
+ * upper-cased UTF-16 units. */
+int regf_stored_name_cmp(const uint8_t *name, size_t len, int compressed,
+                         const uint16_t *up, size_t upn);
+/* Converts a stored name to UTF-8 (malloc'd). */
+int regf_name_to_utf8(struct rt_regf *h, const uint8_t *name, size_t len,
+                      int compressed, uint32_t cell, const char *what,
+                      char **out);
+/* UTF-8 name to upper-cased UTF-16 units (malloc'd). */
+int regf_utf8_upcase16(struct rt_regf *h, const char *name, size_t len,
+                       uint16_t **out, size_t *n);
+uint32_t regf_lh_hash(const uint16_t *up, size_t n);
+int regf_find_subkey(struct rt_regf *h, uint32_t key, const uint16_t *up,
+                     size_t upn, uint32_t *found);
+
+/* write.c: a new key node (not yet linked into a subkey list). */
+int regf_nk_new(struct rt_regf *h, uint32_t parent, const char *name,
+                uint16_t flags, uint32_t sk, uint32_t *off);
+
+/* value.c */
+int regf_value_list(struct rt_regf *h, uint32_t key, uint32_t **values,
+                    size_t *n);
+int regf_vk(struct rt_regf *h, uint32_t value, uint8_t **vk, uint32_t *len);
+int regf_find_value(struct rt_regf *h, uint32_t key, const uint16_t *up,
+                    size_t upn, uint32_t *value, uint32_t *index);
+/* Data cells of a value: calls FN for each cell it owns (data, db,
+ * segment list, segments). */
+int regf_value_data_cells(struct rt_regf *h, uint32_t value,
+                          void (*fn)(void *ctx, uint32_t cell), void *ctx);
+int regf_is_big_data(struct rt_regf *h, uint32_t datalen, uint32_t dataoff);
+
+/* security.c */
+int regf_sk_new_default(struct rt_regf *h, uint32_t *off);
+int regf_sk_addref(struct rt_regf *h, uint32_t sk);
+int regf_sk_release(struct rt_regf *h, uint32_t sk);
+
+/* handle.c */
+uint64_t regf_now_filetime(void);
+int regf_require_writable(struct rt_regf *h);
+
+#endif

@@ -1,0 +1,302 @@
+/* Hive-file layer: values. Reads value lists and value records (vk), and
+ * their data: inline (4 bytes or less, high bit of the size), one data
+ * cell, or big data (db record, segment list, segments of 16344 bytes).
+ * Predefined-handle keys have no values: their value-count field holds a
+ * handle. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "regf/regf_internal.h"
+
+int regf_vk(struct rt_regf *h, uint32_t value, uint8_t **vk, uint32_t *len)
+{
+    int rc = regf_cell(h, value, "value", vk, len);
+    if (rc)
+        return rc;
+    unsigned long long fo = regf_file_off(value);
+    if (*len < VK_NAME || memcmp(*vk, "vk", 2))
+        return regf_fail(h, RT_REGF_ECORRUPT, "value at file offset 0x%llx: %s",
+                         fo, *len < VK_NAME ? "cell too small for a value"
+                                            : "signature is not 'vk'");
+    uint32_t nl = regf_le16(*vk + VK_NAMELEN);
+    if (nl > *len - VK_NAME)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "value at file offset 0x%llx: name length %u exceeds "
+                         "the cell (%u bytes)", fo, nl, *len);
+    if (!(regf_le16(*vk + VK_FLAGS) & VALUE_COMP_NAME) && nl % 2)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "value at file offset 0x%llx: UTF-16 name has odd "
+                         "length %u", fo, nl);
+    return 0;
+}
+
+int regf_value_list(struct rt_regf *h, uint32_t key, uint32_t **values,
+                    size_t *n)
+{
+    uint8_t *nk, *p;
+    uint32_t len, plen;
+    *values = NULL;
+    *n = 0;
+    int rc = regf_nk(h, key, &nk, &len);
+    if (rc)
+        return rc;
+    if (regf_le16(nk + NK_FLAGS) & KEY_PREDEF_HANDLE)
+        return 0;
+    uint32_t count = regf_le32(nk + NK_NVAL), list = regf_le32(nk + NK_VALLIST);
+    if (count == 0)
+        return 0;
+    if ((rc = regf_cell(h, list, "value list", &p, &plen)))
+        return rc;
+    if ((uint64_t)count * 4 > plen)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "value list at file offset 0x%llx: %u values do not "
+                         "fit in a cell of %u bytes",
+                         (unsigned long long)regf_file_off(list), count, plen);
+    uint32_t *v = malloc(count * sizeof *v);
+    if (!v)
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < count; i++)
+        v[i] = regf_le32(p + 4 * i);
+    *values = v;
+    *n = count;
+    return 0;
+}
+
+int rt_regf_values(struct rt_regf *h, uint32_t key, uint32_t **values,
+                   size_t *n)
+{
+    return regf_value_list(h, key, values, n);
+}
+
+int regf_find_value(struct rt_regf *h, uint32_t key, const uint16_t *up,
+                    size_t upn, uint32_t *value, uint32_t *index)
+{
+    uint32_t *vals;
+    size_t n;
+    int rc = regf_value_list(h, key, &vals, &n);
+    if (rc)
+        return rc;
+    rc = RT_REGF_ENOTFOUND;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *vk;
+        uint32_t len;
+        int r = regf_vk(h, vals[i], &vk, &len);
+        if (r) {
+            rc = r;
+            break;
+        }
+        if (!regf_stored_name_cmp(vk + VK_NAME, regf_le16(vk + VK_NAMELEN),
+                                  regf_le16(vk + VK_FLAGS) & VALUE_COMP_NAME,
+                                  up, upn)) {
+            *value = vals[i];
+            if (index)
+                *index = (uint32_t)i;
+            rc = 0;
+            break;
+        }
+    }
+    free(vals);
+    return rc;
+}
+
+int rt_regf_value_find(struct rt_regf *h, uint32_t key, const char *name,
+                       uint32_t *value)
+{
+    uint16_t *up;
+    size_t upn;
+    int rc = regf_utf8_upcase16(h, name, strlen(name), &up, &upn);
+    if (rc)
+        return rc;
+    rc = regf_find_value(h, key, up, upn, value, NULL);
+    free(up);
+    if (rc == RT_REGF_ENOTFOUND)
+        return regf_fail(h, rc, "value '%s' not found", name);
+    return rc;
+}
+
+int rt_regf_value_name(struct rt_regf *h, uint32_t value, char **name)
+{
+    uint8_t *vk;
+    uint32_t len;
+    int rc = regf_vk(h, value, &vk, &len);
+    if (rc)
+        return rc;
+    return regf_name_to_utf8(h, vk + VK_NAME, regf_le16(vk + VK_NAMELEN),
+                             regf_le16(vk + VK_FLAGS) & VALUE_COMP_NAME,
+                             value, "value", name);
+}
+
+/* Windows treats data over 16344 bytes as big data in hives of version
+ * 1.4 and later (spec, "Big data"). A data cell large enough to hold the
+ * data itself, as some other writers leave, is read as plain data. */
+int regf_is_big_data(struct rt_regf *h, uint32_t datalen, uint32_t dataoff)
+{
+    uint8_t *p;
+    uint32_t clen;
+    if (h->minor < 4 || datalen <= RT_REGF_SEGMENT_MAX)
+        return 0;
+    if (regf_cell(h, dataoff, "value data", &p, &clen))
+        return 0;
+    return clen >= 8 && clen < datalen && !memcmp(p, "db", 2);
+}
+
+/* Validates a db record and gives its segment list. */
+static int big_data(struct rt_regf *h, uint32_t value, uint32_t datalen,
+                    uint32_t dataoff, uint8_t **list, uint32_t *count)
+{
+    uint8_t *db, *l;
+    uint32_t dblen, llen;
+    int rc = regf_cell(h, dataoff, "big data record", &db, &dblen);
+    if (rc)
+        return rc;
+    uint32_t n = regf_le16(db + 2), loff = regf_le32(db + 4);
+    uint32_t need = (datalen + RT_REGF_SEGMENT_MAX - 1) / RT_REGF_SEGMENT_MAX;
+    if (n < need)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "big data record at file offset 0x%llx (value at "
+                         "0x%llx): %u segments cannot hold %u bytes",
+                         (unsigned long long)regf_file_off(dataoff),
+                         (unsigned long long)regf_file_off(value), n,
+                         datalen);
+    if ((rc = regf_cell(h, loff, "big data segment list", &l, &llen)))
+        return rc;
+    if ((uint64_t)n * 4 > llen)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "big data segment list at file offset 0x%llx: %u "
+                         "segments do not fit in a cell of %u bytes",
+                         (unsigned long long)regf_file_off(loff), n, llen);
+    *list = l;
+    *count = n;
+    return 0;
+}
+
+int rt_regf_value_read(struct rt_regf *h, uint32_t value, uint32_t *type,
+                       uint8_t **data, size_t *len)
+{
+    uint8_t *vk;
+    uint32_t vlen;
+    *data = NULL;
+    *len = 0;
+    int rc = regf_vk(h, value, &vk, &vlen);
+    if (rc)
+        return rc;
+    unsigned long long fo = regf_file_off(value);
+    uint32_t raw = regf_le32(vk + VK_DATALEN), dlen = raw & ~VK_DATA_INLINE;
+    uint32_t doff = regf_le32(vk + VK_DATA);
+    if (type)
+        *type = regf_le32(vk + VK_TYPE);
+    if (raw & VK_DATA_INLINE) {
+        if (dlen > 4)
+            return regf_fail(h, RT_REGF_ECORRUPT,
+                             "value at file offset 0x%llx: inline data of %u "
+                             "bytes (at most 4 fit)", fo, dlen);
+    }
+    if (dlen == 0)
+        return 0;
+    uint8_t *out = malloc(dlen);
+    if (!out)
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    if (raw & VK_DATA_INLINE) {
+        memcpy(out, vk + VK_DATA, dlen);
+    } else if (regf_is_big_data(h, dlen, doff)) {
+        uint8_t *list;
+        uint32_t n;
+        if ((rc = big_data(h, value, dlen, doff, &list, &n))) {
+            free(out);
+            return rc;
+        }
+        uint32_t done = 0;
+        for (uint32_t i = 0; i < n && done < dlen; i++) {
+            uint8_t *seg;
+            uint32_t slen, take = dlen - done;
+            if (take > RT_REGF_SEGMENT_MAX)
+                take = RT_REGF_SEGMENT_MAX;
+            if ((rc = regf_cell(h, regf_le32(list + 4 * i),
+                                "big data segment", &seg, &slen))) {
+                free(out);
+                return rc;
+            }
+            if (slen < take) {
+                free(out);
+                return regf_fail(h, RT_REGF_ECORRUPT,
+                                 "big data segment at file offset 0x%llx: "
+                                 "cell of %u bytes, %u expected",
+                                 (unsigned long long)regf_file_off(
+                                     regf_le32(list + 4 * i)), slen, take);
+            }
+            memcpy(out + done, seg, take);
+            done += take;
+        }
+    } else {
+        uint8_t *p;
+        uint32_t clen;
+        if ((rc = regf_cell(h, doff, "value data", &p, &clen))) {
+            free(out);
+            return rc;
+        }
+        if (clen < dlen) {
+            free(out);
+            return regf_fail(h, RT_REGF_ECORRUPT,
+                             "value data at file offset 0x%llx: %u bytes do "
+                             "not fit in a cell of %u bytes (value at "
+                             "0x%llx)", (unsigned long long)regf_file_off(doff),
+                             dlen, clen, fo);
+        }
+        memcpy(out, p, dlen);
+    }
+    *data = out;
+    *len = dlen;
+    return 0;
+}
+
+int rt_regf_get_value(struct rt_regf *h, uint32_t key, const char *name,
+                      uint32_t *type, uint8_t **data, size_t *len)
+{
+    uint32_t v;
+    int rc = rt_regf_value_find(h, key, name, &v);
+    if (rc)
+        return rc;
+    return rt_regf_value_read(h, v, type, data, len);
+}
+
+int regf_value_data_cells(struct rt_regf *h, uint32_t value,
+                          void (*fn)(void *ctx, uint32_t cell), void *ctx)
+{
+    uint8_t *vk;
+    uint32_t vlen;
+    int rc = regf_vk(h, value, &vk, &vlen);
+    if (rc)
+        return rc;
+    uint32_t raw = regf_le32(vk + VK_DATALEN), dlen = raw & ~VK_DATA_INLINE;
+    uint32_t doff = regf_le32(vk + VK_DATA);
+    if ((raw & VK_DATA_INLINE) || dlen == 0)
+        return 0;
+    if (regf_is_big_data(h, dlen, doff)) {
+        uint8_t *list;
+        uint32_t n;
+        if ((rc = big_data(h, value, dlen, doff, &list, &n)))
+            return rc;
+        uint8_t *db;
+        uint32_t dblen;
+        regf_cell(h, doff, "big data record", &db, &dblen);
+        uint32_t loff = regf_le32(db + 4);
+        /* Collect first: FN may free cells and so change the image. */
+        uint32_t *cells = malloc(((size_t)n + 2) * sizeof *cells);
+        if (!cells)
+            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        for (uint32_t i = 0; i < n; i++)
+            cells[i] = regf_le32(list + 4 * i);
+        cells[n] = loff;
+        cells[n + 1] = doff;
+        for (uint32_t i = 0; i < n + 2; i++)
+            fn(ctx, cells[i]);
+        free(cells);
+        return 0;
+    }
+    uint8_t *p;
+    uint32_t clen;
+    if ((rc = regf_cell(h, doff, "value data", &p, &clen)))
+        return rc;
+    fn(ctx, doff);
+    return 0;
+}

@@ -1,0 +1,34 @@
+# regtool hive check: version, size, dirty state and findings, as text
+# and JSON, with exit codes 0 clean / 1 dirty or warnings / 2 errors.
+. tests/cli/lib.sh
+
+xz -dc "$SHARED/samples/SYSTEM.xz" > "$TMPDIR/SYSTEM"
+xz -dc "$SHARED/samples/transactions_NTUSER.DAT.xz" > "$TMPDIR/NTUSER.DAT"
+
+expect_exit 0 "$REGTOOL" hive check "$TMPDIR/SYSTEM"
+expect_grep "version 1.5, 11771904 bytes, clean, sequence 13983/13983" "$OUT"
+expect_grep "0 errors, 0 warnings" "$OUT"
+
+expect_exit 0 "$REGTOOL" hive check --json "$TMPDIR/SYSTEM"
+expect_grep '"version":"1.5","size":11771904,"dirty":false,"sequence":\[13983,13983\],"logs":\[\],"replay":null,"findings":\[\]}' "$OUT"
+
+# A dirty hive without its logs applied: readable, reported, exit 1.
+expect_exit 1 "$REGTOOL" hive check --json "$TMPDIR/NTUSER.DAT"
+expect_grep '"dirty":true,"sequence":\[567,566\]' "$OUT"
+expect_grep '"severity":"warning","offset":4,"message":"sequence numbers differ (567/566)' "$OUT"
+
+# Truncated: a structural error, exit 2, naming what is wrong.
+head -c 500000 "$TMPDIR/SYSTEM" > "$TMPDIR/short"
+expect_exit 2 "$REGTOOL" hive check "$TMPDIR/short"
+expect_grep "error at file offset 0x28: hive bins size 0xb39000 but only 0x79120 bytes follow the base block (truncated)" "$OUT"
+
+# Not a hive at all, a missing file, bad usage.
+printf 'hello' > "$TMPDIR/text"
+expect_exit 2 "$REGTOOL" hive check --json "$TMPDIR/text"
+expect_grep '"version":null' "$OUT"
+expect_grep 'shorter than the 4096-byte base block' "$OUT"
+expect_exit 3 "$REGTOOL" hive check "$TMPDIR/missing"
+expect_grep "No such file" "$ERR"
+expect_exit 64 "$REGTOOL" hive check
+expect_exit 64 "$REGTOOL" hive check --bogus "$TMPDIR/SYSTEM"
+expect_exit 64 "$REGTOOL" hive frobnicate

@@ -1,0 +1,343 @@
+/* The regf reader on broken hives: each kind of damage gives an error
+ * naming where and what, never a crash, an out-of-range read or an
+ * endless loop (the sanitizer build runs this too). Ends with a
+ * deterministic mutation fuzz over a small generated hive. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "regf/base_block.h"
+#include "regf_testutil.h"
+
+struct sample {
+    uint8_t *img;
+    size_t len;
+    uint32_t root, a, b, value;   /* key A, its subkey B, a value of A */
+};
+
+static void make_sample(struct sample *s)
+{
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_create(5, NULL, &h, err, sizeof err), 0);
+    s->root = rt_regf_root(h);
+    assert_int_equal(rt_regf_key_create(h, s->root, "A", &s->a), 0);
+    assert_int_equal(rt_regf_key_create(h, s->a, "B", &s->b), 0);
+    uint32_t k;
+    for (int i = 0; i < 20; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "W%02d", i);
+        assert_int_equal(rt_regf_key_create(h, s->root, name, &k), 0);
+    }
+    uint8_t data[40000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)i;
+    assert_int_equal(rt_regf_value_set(h, s->a, "big", RT_REG_BINARY, data,
+                                       sizeof data), 0);
+    assert_int_equal(rt_regf_value_set(h, s->a, "small", RT_REG_BINARY, data,
+                                       100), 0);
+    assert_int_equal(rt_regf_value_set(h, s->a, "dw", RT_REG_DWORD, data, 4), 0);
+    assert_int_equal(rt_regf_value_find(h, s->a, "small", &s->value), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    const uint8_t *img;
+    rt_regf_image(h, &img, &s->len);
+    s->img = malloc(s->len);
+    memcpy(s->img, img, s->len);
+    rt_regf_close(h);
+}
+
+/* Field FIELD of the cell data at hive offset OFF. */
+static uint8_t *field(struct sample *s, uint32_t off, size_t f)
+{
+    return s->img + 4096 + off + 4 + f;
+}
+
+static int open_err(struct sample *s, size_t len, unsigned flags, char *err)
+{
+    struct rt_regf *h;
+    int rc = rt_regf_open_memory(s->img, len, flags, &h, err, 256);
+    rt_regf_close(h);
+    return rc;
+}
+
+static int visit(void *ctx, uint32_t key, unsigned depth)
+{
+    (void)depth;
+    struct rt_regf *h = ctx;
+    uint32_t *vals;
+    size_t n;
+    struct rt_regf_key_info ki;
+    if (rt_regf_key_info(h, key, &ki))
+        return -1;
+    rt_regf_key_info_free(&ki);
+    if (rt_regf_values(h, key, &vals, &n))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char *name;
+        uint8_t *d;
+        size_t len;
+        uint32_t type;
+        if (!rt_regf_value_name(h, vals[i], &name))
+            free(name);
+        if (!rt_regf_value_read(h, vals[i], &type, &d, &len))
+            free(d);
+    }
+    free(vals);
+    return 0;
+}
+
+static void noop_finding(void *ctx, enum rt_regf_severity sev, uint64_t off,
+                         const char *msg)
+{
+    (void)sev;
+    (void)off;
+    (void)msg;
+    ++*(int *)ctx;
+}
+
+/* Opens, walks and checks; returns the walk's result, error text in ERR. */
+static int walk_err(struct sample *s, char *err)
+{
+    struct rt_regf *h;
+    int rc = rt_regf_open_memory(s->img, s->len, 0, &h, err, 256);
+    if (rc)
+        return rc;
+    rc = rt_regf_walk(h, rt_regf_root(h), visit, h);
+    snprintf(err, 256, "%s", rt_regf_errmsg(h));
+    int findings = 0;
+    rt_regf_check(h, noop_finding, &findings);
+    rt_regf_close(h);
+    return rc;
+}
+
+#define assert_has(s, sub) \
+    do { if (!strstr((s), (sub))) fail_msg("'%s' lacks '%s'", (s), (sub)); } while (0)
+
+static void truncated_files(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    char err[256];
+    assert_int_equal(open_err(&s, 100, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "shorter than the 4096-byte base block");
+    assert_int_equal(open_err(&s, s.len - 4096, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "(truncated)");
+    assert_has(err, "file offset 0x28");
+    free(s.img);
+}
+
+static void bad_base_block(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    char err[256];
+    /* Wrong checksum: readable, dirty, not writable unless forced. */
+    s.img[508] ^= 0x55;
+    struct rt_regf *h;
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    struct rt_regf_info info;
+    rt_regf_get_info(h, &info);
+    assert_true(info.dirty);
+    assert_false(info.checksum_ok);
+    rt_regf_close(h);
+    assert_int_equal(open_err(&s, s.len, RT_REGF_WRITE, err), RT_REGF_EREADONLY);
+    assert_has(err, "base block checksum is wrong");
+    assert_int_equal(open_err(&s, s.len, RT_REGF_WRITE | RT_REGF_FORCE, err), 0);
+    s.img[508] ^= 0x55;
+    /* Sequence numbers differ. */
+    regf_put32(s.img + 4, regf_le32(s.img + 4) + 1);
+    regf_base_seal(s.img);
+    assert_int_equal(open_err(&s, s.len, RT_REGF_WRITE, err), RT_REGF_EREADONLY);
+    assert_has(err, "sequence numbers differ");
+    regf_put32(s.img + 4, regf_le32(s.img + 4) - 1);
+    /* Signature, version, file type, hive-bins size. */
+    s.img[0] = 'R';
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "signature is not 'regf'");
+    s.img[0] = 'r';
+    regf_put32(s.img + 24, 7);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "version 1.7 is not 1.3 to 1.6");
+    regf_put32(s.img + 24, 5);
+    regf_put32(s.img + 28, 6);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "not a primary hive");
+    regf_put32(s.img + 28, 0);
+    regf_put32(s.img + 40, 4097);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "not a non-zero multiple of 4096");
+    regf_put32(s.img + 40, (uint32_t)s.len - 4096);
+    /* Root cell offset pointing outside. */
+    regf_put32(s.img + 36, 0x7FFFFFF0);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "key node: offset 0x7ffffff0 is beyond the hive bins");
+    free(s.img);
+}
+
+static void bad_bins_and_cells(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    char err[256];
+    memcpy(s.img + 4096, "hbix", 4);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "file offset 0x1000: hive bin signature is not 'hbin'");
+    memcpy(s.img + 4096, "hbin", 4);
+    regf_put32(s.img + 4096 + 4, 0x2000);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "says it is at offset 0x2000, expected 0x0");
+    regf_put32(s.img + 4096 + 4, 0);
+    regf_put32(s.img + 4096 + 8, 0x100000);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "hive bin size 0x100000 is not a multiple of 4096 within");
+    regf_put32(s.img + 4096 + 8, 4096);
+
+    /* Absurd cell sizes: overrunning the bin, zero, unaligned. */
+    uint8_t *cell = s.img + 4096 + s.a;
+    uint32_t saved = regf_le32(cell);
+    regf_put32(cell, 0x80000008u);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "beyond the end of its hive bin");
+    regf_put32(cell, 0);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "cell size 0 is too small");
+    regf_put32(cell, saved - 4);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    assert_has(err, "not a multiple of 8");
+    regf_put32(cell, saved);
+    free(s.img);
+}
+
+static void bad_references(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    char err[256];
+    uint8_t saved[4];
+
+    /* A subkey list offset outside the file. */
+    memcpy(saved, field(&s, s.a, 28), 4);
+    regf_put32(field(&s, s.a, 28), 0x00FFFFF8);
+    assert_int_equal(walk_err(&s, err), RT_REGF_ECORRUPT);
+    assert_has(err, "subkey list: offset 0xfffff8 is beyond the hive bins");
+    /* Into the middle of a cell (overlapping records). */
+    regf_put32(field(&s, s.a, 28), s.b + 8);
+    assert_int_equal(walk_err(&s, err), RT_REGF_ECORRUPT);
+    assert_has(err, "not the start of a cell");
+    /* Onto a key node instead of a list. */
+    regf_put32(field(&s, s.a, 28), s.b);
+    assert_int_equal(walk_err(&s, err), RT_REGF_ECORRUPT);
+    assert_has(err, "signature 'nk' is not li, lf, lh or ri");
+    memcpy(field(&s, s.a, 28), saved, 4);
+
+    /* Cycle: B's subkey list is its grandparent's list. */
+    memcpy(field(&s, s.b, 28), field(&s, s.root, 28), 4);
+    memcpy(field(&s, s.b, 20), field(&s, s.root, 20), 4);
+    assert_int_equal(walk_err(&s, err), RT_REGF_ECORRUPT);
+    assert_has(err, "reached twice (cycle in the key tree)");
+    regf_put32(field(&s, s.b, 20), 0);
+    regf_put32(field(&s, s.b, 28), RT_REGF_NONE);
+
+    /* Absurd counts. */
+    regf_put32(field(&s, s.a, 20), 0xFFFFFFFF);
+    assert_int_equal(walk_err(&s, err), RT_REGF_ECORRUPT);
+    assert_has(err, "says 4294967295 subkeys, its subkey list holds 1");
+    regf_put32(field(&s, s.a, 20), 1);
+    regf_put32(field(&s, s.a, 36), 0x40000000);
+    struct rt_regf *h;
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    uint32_t *vals;
+    size_t n;
+    assert_int_equal(rt_regf_values(h, s.a, &vals, &n), RT_REGF_ECORRUPT);
+    assert_has(rt_regf_errmsg(h), "1073741824 values do not fit in a cell");
+    rt_regf_close(h);
+    regf_put32(field(&s, s.a, 36), 3);
+
+    /* Value data: inline size over 4, data longer than its cell. */
+    uint32_t saved_len = regf_le32(field(&s, s.value, 4));
+    regf_put32(field(&s, s.value, 4), 0x80000009u);
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    uint8_t *d;
+    uint32_t type;
+    assert_int_equal(rt_regf_value_read(h, s.value, &type, &d, &n),
+                     RT_REGF_ECORRUPT);
+    assert_has(rt_regf_errmsg(h), "inline data of 9 bytes");
+    rt_regf_close(h);
+    regf_put32(field(&s, s.value, 4), 5000);
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    assert_int_equal(rt_regf_value_read(h, s.value, &type, &d, &n),
+                     RT_REGF_ECORRUPT);
+    assert_has(rt_regf_errmsg(h), "5000 bytes do not fit in a cell of 100 bytes");
+    rt_regf_close(h);
+    regf_put32(field(&s, s.value, 4), saved_len);
+    assert_int_equal(walk_err(&s, err), 0);
+    free(s.img);
+}
+
+/* Fixed-seed mutations: overwrite 1 to 8 bytes (often with extreme
+ * values) of the hive bins, then open, walk, read every value, check. */
+static void mutation_fuzz(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    uint8_t *orig = malloc(s.len);
+    memcpy(orig, s.img, s.len);
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    int opened = 0, walked = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        memcpy(s.img, orig, s.len);
+        int edits = 1 + (int)(x % 8);
+        for (int e = 0; e < edits; e++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            /* Half of the edits go to the first bin: the keys, lists and
+             * value records; the rest anywhere, data included. */
+            size_t span = (x >> 60) & 1 ? s.len - 4096 - 4 : 4096 - 4;
+            size_t at = 4096 + (size_t)(x % span);
+            switch ((x >> 32) % 4) {
+            case 0: s.img[at] ^= (uint8_t)(1u << (x >> 40) % 8); break;
+            case 1: s.img[at] = (uint8_t)(x >> 48); break;
+            case 2: regf_put32(s.img + (at & ~(size_t)3), 0xFFFFFFFFu); break;
+            default: regf_put32(s.img + (at & ~(size_t)3), (uint32_t)(x >> 20) & 0x3FF8); break;
+            }
+        }
+        char err[256];
+        struct rt_regf *h;
+        if (rt_regf_open_memory(s.img, s.len, 0, &h, err, sizeof err)) {
+            assert_true(strlen(err) > 10);
+            continue;
+        }
+        opened++;
+        if (rt_regf_walk(h, rt_regf_root(h), visit, h) == 0)
+            walked++;
+        int findings = 0;
+        rt_regf_check(h, noop_finding, &findings);
+        rt_regf_close(h);
+    }
+    fprintf(stderr, "fuzz: %d of 3000 opened, %d walked cleanly\n", opened, walked);
+    /* The mutations must exercise the walk, not only the open checks. */
+    assert_true(opened > 1000);
+    assert_true(walked > 100 && walked < opened);
+    free(orig);
+    free(s.img);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(truncated_files),
+        cmocka_unit_test(bad_base_block),
+        cmocka_unit_test(bad_bins_and_cells),
+        cmocka_unit_test(bad_references),
+        cmocka_unit_test(mutation_fuzz),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,330 @@
+/* The regf writer's promises beyond what the referees see: freed cells
+ * are reused (a commit cycle does not grow the file), only the pages a
+ * change touches are reported changed (and they suffice to rebuild the
+ * new image), key-node fields stay true, names compare the way Windows
+ * compares them, and predefined-handle keys are never taken for keys
+ * with values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "regf/base_block.h"
+#include "regf_testutil.h"
+
+static struct rt_regf *new_hive(void)
+{
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_create(0, NULL, &h, err, sizeof err), 0);
+    return h;
+}
+
+static size_t image_len(struct rt_regf *h)
+{
+    const uint8_t *p;
+    size_t n;
+    rt_regf_image(h, &p, &n);
+    return n;
+}
+
+/* 12 values of 5 MB; 100 times: append ~40 KB to each, then take it off
+ * again. The hive must not grow beyond 2% of its size after the first
+ * cycle. */
+static void free_space_is_reused(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t key;
+    assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h),
+                                             "Perflib\\009", &key), 0);
+    const size_t base = 5u << 20, extra = 400 * 100;
+    uint8_t *data = malloc(base + extra);
+    for (size_t i = 0; i < base + extra; i++)
+        data[i] = (uint8_t)(i * 31 + i / 4093);
+    char name[16];
+    for (int v = 0; v < 12; v++) {
+        snprintf(name, sizeof name, "Help%02d", v);
+        assert_int_equal(rt_regf_value_set(h, key, name, RT_REG_MULTI_SZ,
+                                           data, base), 0);
+    }
+    size_t after_first = 0;
+    for (int cycle = 0; cycle < 100; cycle++) {
+        for (int v = 0; v < 12; v++) {
+            snprintf(name, sizeof name, "Help%02d", v);
+            assert_int_equal(rt_regf_value_set(h, key, name, RT_REG_MULTI_SZ,
+                                               data, base + extra), 0);
+        }
+        for (int v = 0; v < 12; v++) {
+            snprintf(name, sizeof name, "Help%02d", v);
+            assert_int_equal(rt_regf_value_set(h, key, name, RT_REG_MULTI_SZ,
+                                               data, base), 0);
+        }
+        if (cycle == 0)
+            after_first = image_len(h);
+    }
+    size_t final = image_len(h);
+    assert_true(final <= after_first + after_first / 50);
+    /* And everything still reads back. */
+    uint32_t type;
+    uint8_t *back;
+    size_t n;
+    assert_int_equal(rt_regf_get_value(h, key, "help11", &type, &back, &n), 0);
+    assert_int_equal(n, base);
+    assert_memory_equal(back, data, base);
+    free(back);
+    free(data);
+    rt_regf_close(h);
+}
+
+struct pages {
+    uint64_t off[4096];
+    size_t n;
+};
+
+static int collect_page(void *ctx, uint64_t off, size_t len)
+{
+    struct pages *p = ctx;
+    assert_int_equal(len, 4096);
+    assert_true(p->n < 4096);
+    if (p->n)
+        assert_true(off > p->off[p->n - 1]);
+    p->off[p->n++] = off;
+    return 0;
+}
+
+/* Appending 40 KB to a 5 MB value touches a handful of pages, and the
+ * old image plus those pages is the new image. */
+static void changed_pages_rebuild_the_new_image(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t key;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "K", &key), 0);
+    const size_t base = 5u << 20, extra = 40000;
+    uint8_t *data = malloc(base + extra);
+    for (size_t i = 0; i < base + extra; i++)
+        data[i] = (uint8_t)(i ^ i >> 9);
+    assert_int_equal(rt_regf_value_set(h, key, "Help", RT_REG_MULTI_SZ, data,
+                                       base), 0);
+    assert_int_equal(rt_regf_value_set(h, key, "Counter", RT_REG_MULTI_SZ,
+                                       data, 1000), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    const uint8_t *img;
+    size_t old_len;
+    rt_regf_image(h, &img, &old_len);
+    uint8_t *old = malloc(old_len);
+    memcpy(old, img, old_len);
+    rt_regf_changes_clear(h);
+    assert_int_equal(rt_regf_changed_count(h), 0);
+
+    assert_int_equal(rt_regf_value_set(h, key, "Help", RT_REG_MULTI_SZ, data,
+                                       base + extra), 0);
+    assert_int_equal(rt_regf_value_set(h, key, "Counter", RT_REG_MULTI_SZ,
+                                       data, 1200), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    struct pages p = {.n = 0};
+    assert_int_equal(rt_regf_changed_pages(h, collect_page, &p), 0);
+    assert_int_equal(p.n, rt_regf_changed_count(h));
+    assert_true(p.n >= 2);
+    assert_true(p.n < 30);             /* of some 1300 pages */
+    assert_int_equal(p.off[0], 0);     /* the base block */
+
+    size_t new_len;
+    rt_regf_image(h, &img, &new_len);
+    assert_true(new_len >= old_len);
+    uint8_t *rebuilt = calloc(1, new_len);
+    memcpy(rebuilt, old, old_len);
+    for (size_t i = 0; i < p.n; i++)
+        memcpy(rebuilt + p.off[i], img + p.off[i],
+               new_len - p.off[i] < 4096 ? new_len - p.off[i] : 4096);
+    assert_memory_equal(rebuilt, img, new_len);
+
+    struct rt_regf *r;
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(rebuilt, new_len, 0, &r, err,
+                                         sizeof err), 0);
+    uint32_t type;
+    uint8_t *back;
+    size_t n;
+    assert_int_equal(rt_regf_lookup(r, rt_regf_root(r), "k", &key), 0);
+    assert_int_equal(rt_regf_get_value(r, key, "HELP", &type, &back, &n), 0);
+    assert_int_equal(n, base + extra);
+    assert_memory_equal(back, data, n);
+    free(back);
+    rt_regf_close(r);
+    free(rebuilt);
+    free(old);
+    free(data);
+    rt_regf_close(h);
+}
+
+static uint32_t nk_field(struct rt_regf *h, uint32_t key, size_t field)
+{
+    const uint8_t *img;
+    size_t n;
+    rt_regf_image(h, &img, &n);
+    return regf_le32(img + 4096 + key + 4 + field);
+}
+
+/* Subkey counts, largest name/value/data fields follow every change. */
+static void key_node_fields_stay_true(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), a, b, k;
+    assert_int_equal(rt_regf_key_create(h, root, "A", &a), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "LongerName", &b), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "longername", &k),
+                     RT_REGF_EEXIST);
+    assert_int_equal(k, b);
+    assert_int_equal(nk_field(h, root, 20), 2);                  /* subkeys */
+    assert_int_equal(nk_field(h, root, 52) & 0xFFFF, 20);        /* UTF-16 */
+    assert_int_equal(rt_regf_key_delete(h, b, 0), 0);
+    assert_int_equal(nk_field(h, root, 20), 1);
+    assert_int_equal(nk_field(h, root, 52) & 0xFFFF, 2);
+    assert_int_equal(rt_regf_key_delete(h, root, RT_REGF_RECURSIVE),
+                     RT_REGF_EINVAL);
+
+    uint8_t buf[100] = {0};
+    assert_int_equal(rt_regf_value_set(h, a, "x", RT_REG_BINARY, buf, 100), 0);
+    assert_int_equal(rt_regf_value_set(h, a, "value", RT_REG_BINARY, buf, 7), 0);
+    assert_int_equal(nk_field(h, a, 36), 2);                     /* values */
+    assert_int_equal(nk_field(h, a, 60), 10);                    /* name */
+    assert_int_equal(nk_field(h, a, 64), 100);                   /* data */
+    assert_int_equal(rt_regf_value_delete(h, a, "X"), 0);
+    assert_int_equal(nk_field(h, a, 36), 1);
+    assert_int_equal(nk_field(h, a, 64), 7);
+    assert_int_equal(rt_regf_value_delete(h, a, "value"), 0);
+    assert_int_equal(nk_field(h, a, 36), 0);
+    assert_int_equal(nk_field(h, a, 40), RT_REGF_NONE);
+
+    /* Security: the new keys share the root's cell, counted. */
+    uint32_t sk = nk_field(h, root, 44);
+    assert_int_equal(nk_field(h, a, 44), sk);
+    const uint8_t *img;
+    size_t n;
+    rt_regf_image(h, &img, &n);
+    assert_int_equal(regf_le32(img + 4096 + sk + 4 + 12), 2);
+    rt_regf_close(h);
+}
+
+/* Windows orders subkeys by upper-cased UTF-16 units: Cyrillic after
+ * Latin, case folded; "_" (0x5F) sorts after "Z" but before "a"-folded
+ * letters only once upper-cased. */
+static void subkeys_sorted_as_windows_sorts_them(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), k;
+    const char *names[] = {"b", "_x", "A", "\xd0\xb1", "Z", "a1", "\xd0\x90"};
+    for (size_t i = 0; i < 7; i++)
+        assert_int_equal(rt_regf_key_create(h, root, names[i], &k), 0);
+    uint32_t *subs;
+    size_t n;
+    assert_int_equal(rt_regf_subkeys(h, root, &subs, &n), 0);
+    assert_int_equal(n, 7);
+    const char *want[] = {"A", "a1", "b", "Z", "_x", "\xd0\x90", "\xd0\xb1"};
+    for (size_t i = 0; i < n; i++) {
+        struct rt_regf_key_info ki;
+        assert_int_equal(rt_regf_key_info(h, subs[i], &ki), 0);
+        assert_string_equal(ki.name, want[i]);
+        rt_regf_key_info_free(&ki);
+    }
+    free(subs);
+    assert_int_equal(rt_regf_lookup(h, root, "\xd0\xb0", &k), 0); /* а -> А */
+    assert_int_equal(rt_regf_key_create(h, root, "bad\\name", &k),
+                     RT_REGF_EINVAL);
+    assert_int_equal(rt_regf_key_create(h, root, "", &k), RT_REGF_EINVAL);
+    rt_regf_close(h);
+}
+
+/* A predefined-handle key (Perflib\009 on Vista and later) holds a
+ * handle where the value count would be; it has no values to read or
+ * write. */
+static void predefined_handle_keys(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t key;
+    assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h),
+                                             "Perflib\\009", &key), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    const uint8_t *img;
+    size_t n;
+    rt_regf_image(h, &img, &n);
+    uint8_t *copy = malloc(n);
+    memcpy(copy, img, n);
+    rt_regf_close(h);
+    uint8_t *nk = copy + 4096 + key + 4;
+    regf_put16(nk + 2, (uint16_t)(regf_le16(nk + 2) | 0x0040));
+    regf_put32(nk + 36, 0x80000050u);    /* HKEY_PERFORMANCE_TEXT */
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(copy, n, RT_REGF_WRITE, &h, err,
+                                         sizeof err), 0);
+    free(copy);
+    struct rt_regf_key_info ki;
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), "perflib\\009", &key), 0);
+    assert_int_equal(rt_regf_key_info(h, key, &ki), 0);
+    assert_true(ki.predefined);
+    assert_int_equal(ki.predef_handle, 0x80000050u);
+    assert_int_equal(ki.n_values, 0);
+    rt_regf_key_info_free(&ki);
+    uint32_t *vals;
+    assert_int_equal(rt_regf_values(h, key, &vals, &n), 0);
+    assert_int_equal(n, 0);
+    free(vals);
+    assert_int_equal(rt_regf_value_set(h, key, "Counter", RT_REG_MULTI_SZ,
+                                       "\0\0", 2), RT_REGF_EINVAL);
+    assert_non_null(strstr(rt_regf_errmsg(h), "predefined handle"));
+    rt_regf_close(h);
+}
+
+/* Saved hives: sequence numbers advance together, the checksum holds,
+ * and a read-only handle refuses to write. */
+static void save_and_reopen(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir(), *path;
+    assert_true(asprintf(&path, "%s/h", dir) > 0);
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_create(3, "CMI-CreateHive{X}", &h, err,
+                                    sizeof err), 0);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    assert_int_equal(rt_regf_open(path, 0, &h, err, sizeof err), 0);
+    struct rt_regf_info info;
+    rt_regf_get_info(h, &info);
+    assert_int_equal(info.minor, 3);
+    assert_int_equal(info.seq1, 3);
+    assert_int_equal(info.seq2, 3);
+    assert_true(info.checksum_ok);
+    assert_int_equal(info.file_size, 8192);
+    uint32_t k;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "x", &k),
+                     RT_REGF_EREADONLY);
+    struct rt_regf *bad;
+    assert_int_equal(rt_regf_create(7, NULL, &bad, err, sizeof err),
+                     RT_REGF_EINVAL);
+    assert_null(bad);
+    rt_regf_close(h);
+    assert_int_equal(rt_regf_open(dir, 0, &h, err, sizeof err), RT_REGF_EIO);
+    free(path);
+    tu_rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(free_space_is_reused),
+        cmocka_unit_test(changed_pages_rebuild_the_new_image),
+        cmocka_unit_test(key_node_fields_stay_true),
+        cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
+        cmocka_unit_test(predefined_handle_keys),
+        cmocka_unit_test(save_and_reopen),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

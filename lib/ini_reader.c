@@ -340,8 +340,14 @@ static char *feed_line(char *str, int num, void *stream)
 {
     struct feed *f = stream;
     check_delivered(f);
-    if (f->next >= f->t->n_lines || num < 8)
+    if (f->next >= f->t->n_lines)
         return NULL;
+    if (num < 8) {
+        /* No inih is built this small; stop rather than mangle lines. */
+        rt_diags_add(f->d, RT_ERROR, f->t->path, (unsigned)f->next + 1, NULL,
+                     "inih line buffer of %d bytes is too small", num);
+        return NULL;
+    }
     /* What fits in inih's buffer besides "\n" and the terminator. */
     size_t room = (size_t)num - 2;
     const char *s = f->t->lines[f->next++];

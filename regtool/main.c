@@ -9,6 +9,7 @@ static const struct rt_command commands[] = {
     /* RT_COMMANDS: one line per subcommand file */
     {"version", cmd_version, "version"},
     {"hive", cmd_hive, "hive recover FILE -o OUT"},
+    {"check-ini", cmd_check_ini, "check-ini [--json] [--strict] [--codepage CP] INI"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

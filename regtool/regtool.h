@@ -20,6 +20,7 @@ struct rt_command {
 int cmd_version(int argc, char **argv);
 int cmd_hive(int argc, char **argv);
 int hive_recover_main(int argc, char **argv);
+int cmd_check_ini(int argc, char **argv);
 
 /* Prints "regtool: " and the message to stderr. */
 void rt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

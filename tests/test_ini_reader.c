@@ -345,9 +345,16 @@ static void empty_file_and_missing_file(void **state)
     rt_ini_text_free(&t);
 
     assert_int_equal(rt_ini_load("tests/no/such.ini", NULL, &t, &d), -2);
-    assert_int_equal(d.n, 1);
+    assert_int_equal(rt_ini_load("tests", NULL, &t, &d), -2);
+    /* The size limit is checked before any byte is looked at. */
+    assert_int_equal(rt_ini_decode("t.ini", "", (64u << 20) + 1, NULL, &t,
+                                   &d), -1);
+    assert_int_equal(d.n, 3);
     assert_string_equal(d.v[0].message,
                         "cannot open: No such file or directory");
+    assert_string_equal(d.v[1].file, "tests");
+    assert_string_equal(d.v[1].message, "cannot read: Is a directory");
+    assert_string_equal(d.v[2].message, "file is larger than 64 MiB");
     rt_diags_free(&d);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -437,6 +438,31 @@ static void symbol_file_location(void **state)
     free(ini);
     unlink(link);
     free(link);
+
+    /* A link to nothing, and a directory where the file should be. */
+    link = path_of("dangling.h");
+    assert_int_equal(symlink("no-such-target.h", link), 0);
+    assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=dangling.h"
+                         "\n%s", tail) > 0);
+    assert_true(asprintf(&msg, "cannot resolve symbol file %s: No such "
+                         "file or directory", link) > 0);
+    const struct want dangling[] = {E("t.ini", 3, "dangling.h", msg)};
+    load_fails(ini, dangling, N(dangling));
+    free(ini);
+    free(msg);
+    unlink(link);
+    free(link);
+    char *sub = path_of("sub.h");
+    assert_int_equal(mkdir(sub, 0700), 0);
+    assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=sub.h\n%s",
+                         tail) > 0);
+    const struct want subdir[] = {
+        E("sub.h", 0, NULL, "cannot read: Is a directory"),
+    };
+    load_fails(ini, subdir, N(subdir));
+    free(ini);
+    rmdir(sub);
+    free(sub);
 
     assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=\n%s",
                          tail) > 0);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "diag.h"
@@ -242,7 +243,18 @@ static void file_errors(void **state)
     assert_int_equal(rt_symbol_file_parse("s.h", odd, sizeof odd, &t, &d),
                      -1);
     assert_int_equal(rt_symbol_file_load("tests/no/such.h", &t, &d), -1);
-    assert_int_equal(d.n, 4);
+    assert_int_equal(rt_symbol_file_load("tests", &t, &d), -1);
+    char big[] = "/tmp/rt-big-XXXXXX";
+    int fd = mkstemp(big);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (16 << 20) + 1), 0);
+    close(fd);
+    assert_int_equal(rt_symbol_file_load(big, &t, &d), -1);
+    unlink(big);
+    assert_int_equal(d.n, 6);
+    assert_string_equal(d.v[4].message, "cannot read: Is a directory");
+    assert_string_equal(d.v[5].message, "symbol file is larger than 16 MiB");
+    assert_string_equal(d.v[5].file, big);
     assert_string_equal(d.v[0].message, "comment is never closed");
     assert_int_equal(d.v[0].line, 2);
     assert_string_equal(d.v[0].file, "s.h");

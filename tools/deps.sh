@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="gcc make pkg-config xz-utils libinih-dev libcmocka-dev libhivex-dev \
-libhivex-bin libregf-utils reglookup valgrind"
+libhivex-bin libregf-utils reglookup valgrind jq"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,0 +1,200 @@
+/* CLI: `regtool check-ini` validates a lodctr INI and its symbol file and
+ * prints the provider they describe, as text or as one JSON object. */
+#include "regtool.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "provider_spec.h"
+
+#define USAGE "check-ini [--json] [--strict] [--codepage CP] INI"
+
+/* Writes S as a JSON string: UTF-8 passes through unchanged, so the text
+ * reads back byte for byte. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7F)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_string_or_null(FILE *f, const char *s)
+{
+    if (s)
+        json_string(f, s);
+    else
+        fputs("null", f);
+}
+
+static void print_json(FILE *f, const struct rt_provider_spec *spec,
+                       const struct rt_diags *d)
+{
+    fputs("{\"drivername\":", f);
+    json_string(f, spec->drivername);
+    fputs(",\"languages\":[", f);
+    for (size_t i = 0; i < spec->n_languages; i++) {
+        if (i)
+            fputc(',', f);
+        json_string(f, spec->languages[i].id);
+    }
+    fprintf(f, "],\"trusted\":%s,\"objects\":[",
+            spec->trusted ? "true" : "false");
+    bool first = true;
+    for (size_t i = 0; i < spec->n_symbols; i++) {
+        if (!spec->symbols[i].is_object)
+            continue;
+        if (!first)
+            fputc(',', f);
+        first = false;
+        json_string(f, spec->symbols[i].symbol);
+    }
+    fputs("],\"symbols\":[", f);
+    for (size_t i = 0; i < spec->n_symbols; i++) {
+        const struct rt_provider_symbol *s = &spec->symbols[i];
+        if (i)
+            fputc(',', f);
+        fputs("{\"symbol\":", f);
+        json_string(f, s->symbol);
+        fprintf(f, ",\"offset\":%ld,\"object\":%s,\"text\":{", s->offset,
+                s->is_object ? "true" : "false");
+        bool first_lang = true;
+        for (size_t j = 0; j < spec->n_languages; j++) {
+            const struct rt_provider_text *t = &s->text[j];
+            if (!t->name && !t->help)
+                continue;
+            if (!first_lang)
+                fputc(',', f);
+            first_lang = false;
+            json_string(f, spec->languages[j].id);
+            fputs(":{\"name\":", f);
+            json_string_or_null(f, t->name);
+            fputs(",\"help\":", f);
+            json_string_or_null(f, t->help);
+            fputc('}', f);
+        }
+        fputs("}}", f);
+    }
+    fputs("],\"warnings\":[", f);
+    first = true;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->v[i].severity != RT_WARNING)
+            continue;
+        if (!first)
+            fputc(',', f);
+        first = false;
+        char *msg = rt_diag_format(&d->v[i]);
+        json_string(f, msg);
+        free(msg);
+    }
+    fputs("]}\n", f);
+}
+
+static void print_text(FILE *f, const struct rt_provider_spec *spec)
+{
+    fprintf(f, "drivername: %s\n", spec->drivername);
+    fprintf(f, "symbolfile: %s\n", spec->symbolfile);
+    fprintf(f, "trusted: %s\n", spec->trusted ? "yes" : "no");
+    fputs("languages:", f);
+    for (size_t i = 0; i < spec->n_languages; i++)
+        fprintf(f, " %s", spec->languages[i].id);
+    fputs("\nsymbols:\n", f);
+    for (size_t i = 0; i < spec->n_symbols; i++) {
+        const struct rt_provider_symbol *s = &spec->symbols[i];
+        fprintf(f, "  %ld %s %s\n", s->offset, s->symbol,
+                s->is_object ? "object" : "counter");
+        for (size_t j = 0; j < spec->n_languages; j++) {
+            const struct rt_provider_text *t = &s->text[j];
+            if (t->name)
+                fprintf(f, "    %s name: %s\n", spec->languages[j].id,
+                        t->name);
+            if (t->help)
+                fprintf(f, "    %s help: %s\n", spec->languages[j].id,
+                        t->help);
+        }
+    }
+}
+
+static void print_diags(struct rt_diags *d)
+{
+    rt_diags_sort(d);
+    for (size_t i = 0; i < d->n; i++) {
+        char *msg = rt_diag_format(&d->v[i]);
+        fprintf(stderr, "%s\n", msg);
+        free(msg);
+    }
+}
+
+int cmd_check_ini(int argc, char **argv)
+{
+    bool json = false, strict = false;
+    const char *codepage = NULL, *ini = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "--strict")) {
+            strict = true;
+        } else if (!strcmp(a, "--codepage")) {
+            if (++i == argc) {
+                rt_cli_error("--codepage needs a code page\nusage: regtool "
+                             USAGE);
+                return RT_EXIT_USAGE;
+            }
+            codepage = argv[i];
+        } else if (!strncmp(a, "--codepage=", 11)) {
+            codepage = a + 11;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            puts("usage: regtool " USAGE);
+            return RT_EXIT_OK;
+        } else if (a[0] == '-' && a[1]) {
+            rt_cli_error("unknown option '%s'\nusage: regtool " USAGE, a);
+            return RT_EXIT_USAGE;
+        } else if (!ini) {
+            ini = a;
+        } else {
+            rt_cli_error("one INI file only\nusage: regtool " USAGE);
+            return RT_EXIT_USAGE;
+        }
+    }
+    if (!ini) {
+        rt_cli_error("no INI file given\nusage: regtool " USAGE);
+        return RT_EXIT_USAGE;
+    }
+
+    struct rt_diags d = {0};
+    struct rt_provider_spec spec;
+    int r = rt_provider_spec_load(ini, codepage, &spec, &d);
+    int rc;
+    if (r == -2) {
+        print_diags(&d);
+        rc = RT_EXIT_FAILURE;
+    } else if (r) {
+        print_diags(&d);
+        rc = RT_EXIT_INVALID;
+    } else {
+        if (json) {
+            print_json(stdout, &spec, &d);
+        } else {
+            print_text(stdout, &spec);
+            print_diags(&d);
+        }
+        rc = d.warnings && strict ? RT_EXIT_WARN : RT_EXIT_OK;
+    }
+    if (fflush(stdout) || ferror(stdout)) {
+        rt_cli_error("cannot write the output");
+        rc = RT_EXIT_FAILURE;
+    }
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    return rc;
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# check-ini on every file in ini-samples/broken/ exits 2 with an error at
+# the line and naming the symbol its first line expects:
+#   ; expect: [FILE:]LINE SYMBOL      (FILE: the symbol file, else the INI)
+# and on ini-samples/warnings/ exits 0, or 1 with --strict, with a warning
+# expected the same way.
+. tests/cli/lib.sh
+
+expectation() {
+    # The first line; the UTF-16 sample's ASCII survives dropping NULs.
+    exp=$(head -c 300 "$1" | tr -d '\000\r' | head -n 1)
+    case $exp in
+        "; expect: "*) ;;
+        *) fail "$1: first line is not '; expect: [FILE:]LINE SYMBOL'" ;;
+    esac
+    set -- "$1" ${exp#; expect: }
+    case $2 in
+        *:*) where="$(dirname "$1")/${2%%:*}:${2##*:}" ;;
+        *)   where="$1:$2" ;;
+    esac
+    symbol=$3
+}
+
+count=0
+for f in ini-samples/broken/*.ini; do
+    expectation "$f"
+    for json in "" --json; do
+        expect_exit 2 "$REGTOOL" check-ini $json "$f"
+        [ ! -s "$OUT" ] || fail "$f: stdout not empty despite errors"
+        grep -F -- "$where: error: " "$ERR" | grep -Fq -- "$symbol" || {
+            cat "$ERR" >&2
+            fail "$f: no error at $where naming $symbol"
+        }
+        # Every line of stderr is one diagnostic.
+        if grep -v -E '^[^ ]+(:[0-9]+)?: (error|warning): ' "$ERR"; then
+            fail "$f: stray output on stderr"
+        fi
+    done
+    count=$((count + 1))
+done
+[ "$count" -ge 22 ] || fail "only $count broken samples"
+
+for f in ini-samples/warnings/*.ini; do
+    expectation "$f"
+    expect_exit 0 "$REGTOOL" check-ini "$f"
+    grep -F -- "$where: warning: " "$ERR" | grep -Fq -- "$symbol" ||
+        fail "$f: no warning at $where naming $symbol"
+    expect_exit 1 "$REGTOOL" check-ini --strict "$f"
+    expect_exit 1 "$REGTOOL" check-ini --strict --json "$f"
+    jq -e --arg w "$where: warning: " \
+        'any(.warnings[]; startswith($w))' "$OUT" >/dev/null ||
+        fail "$f: warning missing from the JSON"
+done
+exit 0

@@ -1,0 +1,108 @@
+#!/bin/sh
+# check-ini on every sample provider in ini-samples/ (and warnings/): exit
+# status, the JSON's shape, and every text in it exactly as the file holds
+# it, compared line by line with the UTF-8 form of the file's bytes.
+. tests/cli/lib.sh
+command -v jq >/dev/null || fail "jq is needed (tools/deps.sh installs it)"
+
+# The file as UTF-8 without byte-order mark, CR or indentation.
+utf8_form() {
+    magic=$(head -c 3 "$1" | od -An -tx1 | tr -d ' \n')
+    case $magic in
+        fffe*)  tail -c +3 "$1" | iconv -f UTF-16LE -t UTF-8 ;;
+        efbbbf) tail -c +4 "$1" ;;
+        *)      if [ -n "$2" ]; then iconv -f "CP$2" -t UTF-8 "$1"
+                else cat "$1"; fi ;;
+    esac | tr -d '\r' | sed 's/^[[:space:]]*//'
+}
+
+count=0
+for f in ini-samples/*.ini ini-samples/warnings/*.ini; do
+    cp=$(echo "$f" | sed -n 's/.*\.cp\([0-9]*\)\.ini$/\1/p')
+    if [ -n "$cp" ]; then set -- --codepage "$cp"; else set --; fi
+    expect_exit 0 "$REGTOOL" check-ini --json "$@" "$f"
+    cp "$OUT" "$TMPDIR/json"
+    jq -e '(.drivername | type == "string" and length > 0)
+           and (.languages | length > 0)
+           and (.trusted | type == "boolean")
+           and (.objects | length > 0)
+           and (.warnings | type == "array")
+           and (.symbols | length > 0)
+           and all(.symbols[]; (.symbol | type == "string")
+                   and (.offset | type == "number")
+                   and (.object | type == "boolean"))
+           and ([.symbols[].offset] == ([.symbols[].offset] | sort))' \
+        "$TMPDIR/json" >/dev/null || fail "$f: JSON is not as specified"
+
+    utf8_form "$f" "$cp" >"$TMPDIR/u8"
+    jq -r '.symbols[] | .symbol as $s | .text | to_entries[] | .key as $l
+           | .value | (select(.name != null) | "\($s)_\($l)_NAME=\(.name)"),
+                      (select(.help != null) | "\($s)_\($l)_HELP=\(.help)")' \
+        "$TMPDIR/json" >"$TMPDIR/texts"
+    while IFS= read -r line; do
+        grep -Fxq -- "$line" "$TMPDIR/u8" ||
+            fail "$f: '$line' is not in the file as written"
+    done <"$TMPDIR/texts"
+    # ... and no [text] key was lost on the way.
+    want=$(awk '/^\[/ { t = (tolower($0) ~ /^\[text\]/); next }
+                t && /=/ && !/^(;|#|\/\/)/' "$TMPDIR/u8" | wc -l)
+    got=$(wc -l <"$TMPDIR/texts")
+    [ "$want" -eq "$got" ] || fail "$f: $got texts in JSON, $want in [text]"
+    count=$((count + 1))
+done
+[ "$count" -ge 6 ] || fail "only $count samples checked"
+
+# The Transfer sample reads the same in UTF-16LE and in UTF-8.
+"$REGTOOL" check-ini --json ini-samples/transfer.ini >"$TMPDIR/a.json" &&
+"$REGTOOL" check-ini --json ini-samples/transfer-utf8.ini >"$TMPDIR/b.json" ||
+    fail "transfer samples"
+cmp -s "$TMPDIR/a.json" "$TMPDIR/b.json" || fail "UTF-16LE and UTF-8 differ"
+jq -e '.drivername == "TransferPerf" and .trusted == false
+       and .languages == ["009"]
+       and .objects == ["TRANSFER_OBJECT", "PEER_OBJECT"]
+       and ([.symbols[] | [.symbol, .offset, .object]] ==
+            [["TRANSFER_OBJECT", 0, true], ["BYTES_SENT", 2, false],
+             ["AVAILABLE_BYTES", 4, false], ["SENT_BYTES_PER_SEC", 6, false],
+             ["PEER_OBJECT", 8, true], ["PEER_BYTES_RECEIVED", 10, false],
+             ["ACTIVE_PEERS", 12, false]])
+       and .warnings == []' "$TMPDIR/a.json" >/dev/null ||
+    fail "transfer.ini: wrong provider"
+
+# Four languages in INI order; the object's help is over 500 characters
+# in each, Cyrillic and CJK included.
+expect_exit 0 "$REGTOOL" check-ini --json ini-samples/replication.ini
+jq -e '.languages == ["009", "019", "00C", "404"]
+       and ([.symbols[0].text[] | .help | length] | min > 500)
+       and .symbols[0].text["019"].name == "Репликация"
+       and .symbols[0].text["404"].name == "複寫"
+       and (.symbols[0].text["00C"].help | test("réplicas ; chaque"))' \
+    "$OUT" >/dev/null || fail "replication.ini: wrong provider"
+
+# ANSI needs its code page; without it, the file is not UTF-8.
+expect_exit 2 "$REGTOOL" check-ini ini-samples/sklad.cp1251.ini
+expect_grep "sklad.cp1251.ini:8: error: invalid UTF-8" "$ERR"
+expect_exit 0 "$REGTOOL" check-ini --codepage=windows-1251 \
+    ini-samples/sklad.cp1251.ini
+expect_grep "019 name: Склад" "$OUT"
+expect_exit 2 "$REGTOOL" check-ini --codepage NOPE-42 \
+    ini-samples/sklad.cp1251.ini
+expect_grep "error: unknown code page 'NOPE-42'" "$ERR"
+
+# Text output.
+expect_exit 0 "$REGTOOL" check-ini ini-samples/transfer.ini
+expect_grep "^drivername: TransferPerf$" "$OUT"
+expect_grep "^  8 PEER_OBJECT object$" "$OUT"
+expect_grep "^    009 name: Bytes Sent$" "$OUT"
+[ ! -s "$ERR" ] || fail "stderr not empty for a valid INI"
+
+# Command line.
+expect_exit 64 "$REGTOOL" check-ini
+expect_exit 64 "$REGTOOL" check-ini --bogus ini-samples/transfer.ini
+expect_exit 64 "$REGTOOL" check-ini a.ini b.ini
+expect_exit 64 "$REGTOOL" check-ini --codepage
+"$REGTOOL" check-ini ini-samples/replication.ini >/dev/full 2>"$ERR"
+[ $? -eq 3 ] || fail "a failed write must exit 3"
+expect_grep "regtool: cannot write the output" "$ERR"
+expect_exit 3 "$REGTOOL" check-ini "$TMPDIR/absent.ini"
+expect_grep "absent.ini: error: cannot open: No such file or directory" "$ERR"
+exit 0

@@ -12,40 +12,16 @@
 
 #define USAGE "check-ini [--json] [--strict] [--codepage CP] INI"
 
-/* Writes S as a JSON string: UTF-8 passes through unchanged, so the text
- * reads back byte for byte. */
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7F)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-static void json_string_or_null(FILE *f, const char *s)
-{
-    if (s)
-        json_string(f, s);
-    else
-        fputs("null", f);
-}
-
 static void print_json(FILE *f, const struct rt_provider_spec *spec,
                        const struct rt_diags *d)
 {
     fputs("{\"drivername\":", f);
-    json_string(f, spec->drivername);
+    rt_json_string(f, spec->drivername);
     fputs(",\"languages\":[", f);
     for (size_t i = 0; i < spec->n_languages; i++) {
         if (i)
             fputc(',', f);
-        json_string(f, spec->languages[i].id);
+        rt_json_string(f, spec->languages[i].id);
     }
     fprintf(f, "],\"trusted\":%s,\"objects\":[",
             spec->trusted ? "true" : "false");
@@ -56,7 +32,7 @@ static void print_json(FILE *f, const struct rt_provider_spec *spec,
         if (!first)
             fputc(',', f);
         first = false;
-        json_string(f, spec->symbols[i].symbol);
+        rt_json_string(f, spec->symbols[i].symbol);
     }
     fputs("],\"symbols\":[", f);
     for (size_t i = 0; i < spec->n_symbols; i++) {
@@ -64,7 +40,7 @@ static void print_json(FILE *f, const struct rt_provider_spec *spec,
         if (i)
             fputc(',', f);
         fputs("{\"symbol\":", f);
-        json_string(f, s->symbol);
+        rt_json_string(f, s->symbol);
         fprintf(f, ",\"offset\":%ld,\"object\":%s,\"text\":{", s->offset,
                 s->is_object ? "true" : "false");
         bool first_lang = true;
@@ -75,11 +51,11 @@ static void print_json(FILE *f, const struct rt_provider_spec *spec,
             if (!first_lang)
                 fputc(',', f);
             first_lang = false;
-            json_string(f, spec->languages[j].id);
+            rt_json_string(f, spec->languages[j].id);
             fputs(":{\"name\":", f);
-            json_string_or_null(f, t->name);
+            rt_json_string_or_null(f, t->name);
             fputs(",\"help\":", f);
-            json_string_or_null(f, t->help);
+            rt_json_string_or_null(f, t->help);
             fputc('}', f);
         }
         fputs("}}", f);
@@ -93,7 +69,7 @@ static void print_json(FILE *f, const struct rt_provider_spec *spec,
             fputc(',', f);
         first = false;
         char *msg = rt_diag_format(&d->v[i]);
-        json_string(f, msg);
+        rt_json_string(f, msg);
         free(msg);
     }
     fputs("]}\n", f);

@@ -5,9 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
+
 static const struct rt_command commands[] = {
     /* RT_COMMANDS: one line per subcommand file */
     {"version", cmd_version, "version"},
+    {"init", cmd_init,
+     "init [--languages 009,019,...] [--layout files|registry]"},
+    {"install", cmd_install,
+     "install [--replace] [--dry-run] [--codepage CP] [--create-service ...] INI"},
+    {"uninstall", cmd_uninstall, "uninstall [--force] [--dry-run] DRIVER"},
+    {"names", cmd_names,
+     "names [--lang L] [--help-text] [--json] [INDEX|NAME ...]"},
+    {"query", cmd_query, "query [--json] [DRIVER]"},
+    {"enable", cmd_enable, "enable DRIVER"},
+    {"disable", cmd_disable, "disable DRIVER"},
     {"hive", cmd_hive, "hive check [--json] FILE | hive recover FILE -o OUT"},
     {"check-ini", cmd_check_ini, "check-ini [--json] [--strict] [--codepage CP] INI"},
 };
@@ -25,7 +37,8 @@ void rt_cli_error(const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-    fputs("Usage: regtool COMMAND [OPTIONS] [ARGS]\n\n"
+    fputs("Usage: regtool [--store SPEC] [--verbose] [--force-dirty] "
+          "[--tables DIR] COMMAND [ARGS]\n\n"
           "Install, remove, audit and repair performance-counter names in the\n"
           "Windows Perflib name database.\n\nCommands:\n", f);
     for (size_t i = 0; i < N_COMMANDS; i++)
@@ -42,6 +55,13 @@ int cmd_version(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    int dropin = rt_dropin_mode(argv[0]);
+    if (rt_cli_parse_global(&argc, &argv) != 0)
+        return dropin ? RT_ERR_INVALID_PARAMETER : RT_EXIT_USAGE;
+    if (dropin == 1)
+        return rt_lodctr_main(argc, argv);
+    if (dropin == 2)
+        return rt_unlodctr_main(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return RT_EXIT_USAGE;

@@ -7,6 +7,8 @@
 #define RT_EXIT_WARN     1  /* warnings only (with --strict), not found, dirty */
 #define RT_EXIT_INVALID  2  /* invalid input or structural errors; nothing written */
 #define RT_EXIT_FAILURE  3  /* I/O or system failure */
+#define RT_EXIT_CONFLICT 4  /* the database's state forbids it: already
+                               installed, not installed, no such service */
 #define RT_EXIT_USAGE    64 /* bad command line */
 
 struct rt_command {
@@ -19,9 +21,53 @@ struct rt_command {
 
 int cmd_version(int argc, char **argv);
 int cmd_hive(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+int cmd_install(int argc, char **argv);
+int cmd_uninstall(int argc, char **argv);
+int cmd_names(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_enable(int argc, char **argv);
+int cmd_disable(int argc, char **argv);
 int hive_recover_main(int argc, char **argv);
 int cmd_check_ini(int argc, char **argv);
 int hive_check_main(int argc, char **argv);
+
+/* Global options, given before the command. */
+struct rt_cli_options {
+    const char *store;      /* --store SPEC */
+    const char *tables;     /* --tables DIR */
+    int verbose;            /* --verbose: bytes written, fsyncs */
+    int force_dirty;        /* --force-dirty */
+};
+struct rt_cli_options *rt_cli_options(void);
+/* Consumes the global options at the start of ARGV (after argv[0]). */
+int rt_cli_parse_global(int *argc, char ***argv);
+
+#include <stdio.h>
+
+#include "change_set.h"
+#include "provider_spec.h"
+#include "store.h"
+
+/* Opens the chosen store, or prints why not and sets *EXIT_CODE. */
+struct rt_store *rt_cli_open_store(int *exit_code);
+/* The regtool exit code for a Win32 error code from the library. */
+int rt_cli_exit_for(int win32_code);
+/* With --verbose, prints the bytes written and fsyncs made. */
+void rt_cli_report_io(void);
+/* Prints a change set, one line per change and per pair. */
+void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs);
+/* Loads and validates an INI, printing its diagnostics; returns an exit
+ * code (RT_EXIT_OK when the spec is usable). */
+int rt_cli_load_spec(const char *ini, const char *codepage,
+                     struct rt_provider_spec *spec);
+void rt_json_string(FILE *f, const char *s);
+void rt_json_string_or_null(FILE *f, const char *s);
+
+/* Drop-in modes: 1 for lodctr, 2 for unlodctr, 0 otherwise. */
+int rt_dropin_mode(const char *argv0);
+int rt_lodctr_main(int argc, char **argv);
+int rt_unlodctr_main(int argc, char **argv);
 
 /* Prints "regtool: " and the message to stderr. */
 void rt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -139,6 +139,13 @@ int rt_regf_key_create(struct rt_regf *h, uint32_t parent, const char *name,
 int rt_regf_key_create_path(struct rt_regf *h, uint32_t from,
                             const char *path, uint32_t *key);
 
+/* Makes KEY (which has no values) a predefined-handle key: flag
+ * KEY_PREDEF_HANDLE, HANDLE stored where the value count would be, as
+ * Vista and later keep Perflib\009 (HKEY_PERFORMANCE_TEXT 0x80000050) and
+ * Perflib\CurrentLanguage (HKEY_PERFORMANCE_NLSTEXT 0x80000060). */
+int rt_regf_key_set_predefined(struct rt_regf *h, uint32_t key,
+                               uint32_t handle);
+
 #define RT_REGF_RECURSIVE 0x1u
 /* Deletes KEY (never the root). Without RT_REGF_RECURSIVE a key with
  * subkeys is refused (RT_REGF_ENOTEMPTY); its values go with it. */

@@ -1,0 +1,123 @@
+/* CLI: global options and store selection (--store SPEC, REGTOOL_STORE). */
+#include "regtool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io.h"
+#include "store_hive.h"
+
+static struct rt_cli_options options;
+
+struct rt_cli_options *rt_cli_options(void)
+{
+    return &options;
+}
+
+int rt_cli_parse_global(int *argc, char ***argv)
+{
+    int i = 1;
+    while (i < *argc && (*argv)[i][0] == '-' && (*argv)[i][1] == '-') {
+        const char *a = (*argv)[i];
+        if (!strcmp(a, "--verbose")) {
+            options.verbose = 1;
+            i++;
+        } else if (!strcmp(a, "--force-dirty")) {
+            options.force_dirty = 1;
+            i++;
+        } else if ((!strcmp(a, "--store") || !strcmp(a, "--tables"))) {
+            if (i + 1 >= *argc) {
+                rt_cli_error("%s needs a value", a);
+                return -1;
+            }
+            if (!strcmp(a, "--store"))
+                options.store = (*argv)[i + 1];
+            else
+                options.tables = (*argv)[i + 1];
+            i += 2;
+        } else if (!strncmp(a, "--store=", 8)) {
+            options.store = a + 8;
+            i++;
+        } else {
+            break;
+        }
+    }
+    (*argv)[i - 1] = (*argv)[0];
+    *argv += i - 1;
+    *argc -= i - 1;
+    return 0;
+}
+
+struct rt_store *rt_cli_open_store(int *exit_code)
+{
+    const char *spec = options.store;
+    if (!spec)
+        spec = getenv("REGTOOL_STORE");
+    if (!spec || !*spec) {
+        rt_cli_error("no store chosen: use --store hive:DIR (a Windows tree), "
+                     "--store hive:SOFTWARE,SYSTEM (two hive files), or "
+                     "--store live (the Windows registry), or set "
+                     "REGTOOL_STORE");
+        *exit_code = RT_EXIT_USAGE;
+        return NULL;
+    }
+    struct rt_error e = {0};
+    struct rt_store *s = NULL;
+    if (!strncmp(spec, "hive:", 5)) {
+        struct rt_hive_options ho = {options.tables, options.force_dirty};
+        struct rt_diags d = {0};
+        s = rt_store_hive_open(spec + 5, &ho, &d, &e);
+        for (size_t i = 0; i < d.n; i++) {
+            char *m = rt_diag_format(&d.v[i]);
+            fprintf(stderr, "regtool: %s\n", m);
+            free(m);
+        }
+        rt_diags_free(&d);
+    } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
+        rt_cli_error("store '%s': the live registry is reached only by the "
+                     "Windows and Wine builds of regtool",
+                     spec);
+        *exit_code = RT_EXIT_USAGE;
+        return NULL;
+    } else {
+        rt_cli_error("unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM "
+                     "or live",
+                     spec);
+        *exit_code = RT_EXIT_USAGE;
+        return NULL;
+    }
+    if (!s) {
+        rt_cli_error("%s", e.message);
+        *exit_code = rt_cli_exit_for(e.code);
+    }
+    return s;
+}
+
+int rt_cli_exit_for(int win32_code)
+{
+    switch (win32_code) {
+    case RT_ERR_SUCCESS:
+        return RT_EXIT_OK;
+    case RT_ERR_ALREADY_EXISTS:
+        return RT_EXIT_CONFLICT;
+    case RT_ERR_INVALID_DATA:
+    case RT_ERR_BADDB:
+    case RT_ERR_BADKEY:
+    case RT_ERR_INVALID_PARAMETER:
+        return RT_EXIT_INVALID;
+    case RT_ERR_FILE_NOT_FOUND:
+        return RT_EXIT_CONFLICT;
+    default:
+        return RT_EXIT_FAILURE;
+    }
+}
+
+void rt_cli_report_io(void)
+{
+    if (options.verbose)
+        fprintf(stderr,
+                "regtool: %llu bytes written in %u writes, %u fsyncs\n",
+                (unsigned long long)rt_io_totals.bytes_written,
+                rt_io_totals.writes, rt_io_totals.fsyncs);
+}

@@ -1,0 +1,38 @@
+/* regtool enable / disable: Disable Performance Counters (lodctr /E /D). */
+#include "regtool.h"
+
+#include <string.h>
+
+#include "ops.h"
+
+static int set_disabled(int argc, char **argv, int disable)
+{
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(stderr, "Usage: regtool [--store SPEC] %s DRIVER\n", argv[0]);
+        return RT_EXIT_USAGE;
+    }
+    int rc;
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s)
+        return rc;
+    struct rt_error e = {0};
+    if (rt_op_set_disabled(s, argv[1], disable, &e) != 0) {
+        rt_cli_error("%s %s: %s", argv[0], argv[1], e.message);
+        rc = rt_cli_exit_for(e.code);
+    } else {
+        printf("%s %s\n", disable ? "disabled" : "enabled", argv[1]);
+        rc = RT_EXIT_OK;
+    }
+    s->ops->close(s);
+    return rc;
+}
+
+int cmd_enable(int argc, char **argv)
+{
+    return set_disabled(argc, argv, 0);
+}
+
+int cmd_disable(int argc, char **argv)
+{
+    return set_disabled(argc, argv, 1);
+}

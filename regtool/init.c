@@ -1,0 +1,272 @@
+/* regtool init: create an offline Windows tree with a realistic base name
+ * database, for trying regtool, for tests and for benchmarks. */
+#include "regtool.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base_tables.h"
+#include "io.h"
+#include "regf/regf.h"
+
+static const char usage_text[] =
+    "Usage: regtool --store hive:DIR init [--languages 009,019,...] "
+    "[--layout files|registry]\n";
+
+#define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
+/* Predefined handles of Perflib\009 and Perflib\CurrentLanguage (SPEC 1.1). */
+#define HKEY_PERFORMANCE_TEXT    0x80000050u
+#define HKEY_PERFORMANCE_NLSTEXT 0x80000060u
+
+static int mkdirs(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int set_dword(struct rt_regf *h, uint32_t key, const char *name,
+                     uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
+                    (uint8_t)(v >> 24)};
+    return rt_regf_value_set(h, key, name, RT_REG_DWORD, b, 4);
+}
+
+static int set_string(struct rt_regf *h, uint32_t key, const char *name,
+                      uint32_t type, const char *s)
+{
+    struct rt_value v;
+    if (rt_value_from_string(&v, type, s) != 0)
+        return -1;
+    int r = rt_regf_value_set(h, key, name, type, v.data, v.len);
+    rt_value_free(&v);
+    return r;
+}
+
+static int write_file(const char *path, const uint8_t *data, size_t len)
+{
+    FILE *f = fopen(path, "wbx");
+    if (!f)
+        return -1;
+    int ok = fwrite(data, 1, len, f) == len && fflush(f) == 0 &&
+             fsync(fileno(f)) == 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Writes one language's tables: as values, or as .dat files in each of
+ * DAT_DIRS. */
+static int write_language(struct rt_regf *sw, uint32_t perflib,
+                          const char *lang, int files, char **dat_dirs,
+                          size_t n_dirs)
+{
+    struct rt_name_table t;
+    uint8_t *c = NULL, *h = NULL;
+    size_t cl, hl;
+    uint32_t key;
+    int rc = -1;
+    if (rt_base_tables_generate(lang, &t) != 0 ||
+        rt_pair_list_encode(&t.counter, &c, &cl) != 0 ||
+        rt_pair_list_encode(&t.help, &h, &hl) != 0 ||
+        rt_regf_key_create(sw, perflib, lang, &key) != 0)
+        goto out;
+    if (files) {
+        if (!strcasecmp(lang, "009") &&
+            rt_regf_key_set_predefined(sw, key, HKEY_PERFORMANCE_TEXT) != 0)
+            goto out;
+        for (size_t i = 0; i < n_dirs; i++) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/perfc%s.dat", dat_dirs[i], lang);
+            if (write_file(path, c, cl) != 0)
+                goto out;
+            snprintf(path, sizeof path, "%s/perfh%s.dat", dat_dirs[i], lang);
+            if (write_file(path, h, hl) != 0)
+                goto out;
+        }
+    } else if (rt_regf_value_set(sw, key, "Counter", RT_REG_MULTI_SZ, c, cl) ||
+               rt_regf_value_set(sw, key, "Help", RT_REG_MULTI_SZ, h, hl)) {
+        goto out;
+    }
+    rc = 0;
+out:
+    rt_name_table_free(&t);
+    free(c);
+    free(h);
+    return rc;
+}
+
+static int build_software(struct rt_regf *sw, char **langs, size_t n_langs,
+                          int files, char **dat_dirs, size_t n_dirs)
+{
+    uint32_t perflib, cur;
+    if (rt_regf_key_create_path(sw, rt_regf_root(sw), PERFLIB, &perflib) ||
+        set_dword(sw, perflib, "Last Counter", rt_base_last_counter()) ||
+        set_dword(sw, perflib, "Last Help", rt_base_last_help()) ||
+        set_dword(sw, perflib, "Base Index", 1847) ||
+        set_dword(sw, perflib, "Version", 0x00050001))
+        return -1;
+    for (size_t i = 0; i < n_langs; i++)
+        if (write_language(sw, perflib, langs[i], files, dat_dirs, n_dirs))
+            return -1;
+    if (files &&
+        (rt_regf_key_create(sw, perflib, "CurrentLanguage", &cur) != 0 ||
+         rt_regf_key_set_predefined(sw, cur, HKEY_PERFORMANCE_NLSTEXT) != 0))
+        return -1;
+    return 0;
+}
+
+static int build_system(struct rt_regf *sy)
+{
+    uint32_t sel, svc, perf;
+    if (rt_regf_key_create_path(sy, rt_regf_root(sy), "Select", &sel) ||
+        set_dword(sy, sel, "Current", 1) || set_dword(sy, sel, "Default", 1) ||
+        set_dword(sy, sel, "Failed", 0) ||
+        set_dword(sy, sel, "LastKnownGood", 2) ||
+        rt_regf_key_create_path(sy, rt_regf_root(sy), "ControlSet001\\Services",
+                                &svc) ||
+        rt_regf_key_create_path(sy, rt_regf_root(sy), "ControlSet002\\Services",
+                                &perf))
+        return -1;
+    size_t n;
+    const struct rt_base_provider *p = rt_base_providers(&n);
+    for (size_t i = 0; i < n; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s\\Performance", p[i].service);
+        if (rt_regf_key_create_path(sy, svc, path, &perf) ||
+            set_string(sy, perf, "Library", RT_REG_EXPAND_SZ, p[i].library) ||
+            set_string(sy, perf, "Open", RT_REG_SZ, "OpenPerformanceData") ||
+            set_string(sy, perf, "Collect", RT_REG_SZ,
+                       "CollectPerformanceData") ||
+            set_string(sy, perf, "Close", RT_REG_SZ, "ClosePerformanceData") ||
+            set_dword(sy, perf, "First Counter", p[i].first_counter) ||
+            set_dword(sy, perf, "Last Counter", p[i].last_counter) ||
+            set_dword(sy, perf, "First Help", p[i].first_help) ||
+            set_dword(sy, perf, "Last Help", p[i].last_help))
+            return -1;
+    }
+    /* A provider with a Library but no range, as PerfOS is on a real
+     * system (its names are in the base range). */
+    if (rt_regf_key_create_path(sy, svc, "PerfOS\\Performance", &perf) ||
+        set_string(sy, perf, "Library", RT_REG_EXPAND_SZ,
+                   "%SystemRoot%\\System32\\perfos.dll"))
+        return -1;
+    return 0;
+}
+
+static int split_languages(const char *list, char ***out, size_t *n)
+{
+    char *copy = strdup(list), *save = NULL;
+    *out = NULL;
+    *n = 0;
+    if (!copy)
+        return -1;
+    for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        if (strlen(p) != 3 || strspn(p, "0123456789abcdefABCDEF") != 3) {
+            rt_cli_error("init: language '%s' is not three hex digits", p);
+            free(copy);
+            return -1;
+        }
+        char **v = realloc(*out, (*n + 1) * sizeof *v);
+        if (!v)
+            break;
+        *out = v;
+        v[*n] = strdup(p);
+        for (char *c = v[*n]; *c; c++)
+            if (*c >= 'a' && *c <= 'f')
+                *c -= 32;
+        (*n)++;
+    }
+    free(copy);
+    return 0;
+}
+
+int cmd_init(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"languages", required_argument, 0, 'l'},
+        {"layout", required_argument, 0, 'y'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char *langs_arg = "009", *layout = "files";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'l': langs_arg = optarg; break;
+        case 'y': layout = optarg; break;
+        case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
+        default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
+        }
+    }
+    const char *store = rt_cli_options()->store;
+    if (!store)
+        store = getenv("REGTOOL_STORE");
+    if (optind != argc || !store || strncmp(store, "hive:", 5) ||
+        strchr(store, ',') || (strcmp(layout, "files") && strcmp(layout, "registry"))) {
+        fputs(usage_text, stderr);
+        return RT_EXIT_USAGE;
+    }
+    int files = !strcmp(layout, "files");
+    char **langs;
+    size_t n_langs;
+    if (split_languages(langs_arg, &langs, &n_langs) != 0)
+        return RT_EXIT_USAGE;
+    const char *dir = store + 5;
+    char config[4096], sys32[4096], wow[4096], sw_path[4200], sy_path[4200];
+    snprintf(config, sizeof config, "%s/Windows/System32/config", dir);
+    snprintf(sys32, sizeof sys32, "%s/Windows/System32", dir);
+    snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", dir);
+    snprintf(sw_path, sizeof sw_path, "%s/SOFTWARE", config);
+    snprintf(sy_path, sizeof sy_path, "%s/SYSTEM", config);
+    int rc = RT_EXIT_FAILURE;
+    struct rt_regf *sw = NULL, *sy = NULL;
+    char err[512] = "";
+    char *dat_dirs[2] = {sys32, wow};
+    if (access(sw_path, F_OK) == 0 || access(sy_path, F_OK) == 0) {
+        rt_cli_error("init: %s already holds hives; nothing was written", config);
+        rc = RT_EXIT_CONFLICT;
+        goto out;
+    }
+    if (mkdirs(config) != 0 || (files && mkdirs(wow) != 0)) {
+        rt_cli_error("init: %s: %s", config, strerror(errno));
+        goto out;
+    }
+    if (rt_regf_create(5, "ROOT", &sw, err, sizeof err) ||
+        rt_regf_create(5, "ROOT", &sy, err, sizeof err)) {
+        rt_cli_error("init: %s", err);
+        goto out;
+    }
+    if (build_software(sw, langs, n_langs, files, dat_dirs, 2) != 0 ||
+        build_system(sy) != 0) {
+        rt_cli_error("init: building the hives: %s", rt_regf_errmsg(sw));
+        goto out;
+    }
+    if (rt_regf_save_as(sw, sw_path) != 0 || rt_regf_save_as(sy, sy_path) != 0) {
+        rt_cli_error("init: writing %s: %s", config, strerror(errno));
+        goto out;
+    }
+    printf("created %s: SOFTWARE and SYSTEM, languages %s, tables %s\n", dir,
+           langs_arg, files ? "in System32 and SysWOW64 .dat files"
+                            : "as registry values");
+    rc = RT_EXIT_OK;
+out:
+    rt_regf_close(sw);
+    rt_regf_close(sy);
+    for (size_t i = 0; i < n_langs; i++)
+        free(langs[i]);
+    free(langs);
+    return rc;
+}

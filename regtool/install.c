@@ -1,0 +1,126 @@
+/* regtool install: load, validate and install a provider (lodctr INI). */
+#include "regtool.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+
+static const char usage_text[] =
+    "Usage: regtool [--store SPEC] install [--replace] [--dry-run] "
+    "[--codepage CP]\n"
+    "         [--create-service --library PATH --open FN --collect FN "
+    "--close FN] INI\n";
+
+/* Prints the INI's diagnostics; returns the number of errors. */
+static size_t print_diags(struct rt_diags *d)
+{
+    rt_diags_sort(d);
+    for (size_t i = 0; i < d->n; i++) {
+        char *m = rt_diag_format(&d->v[i]);
+        fprintf(stderr, "%s\n", m);
+        free(m);
+    }
+    return d->errors;
+}
+
+int rt_cli_load_spec(const char *ini, const char *codepage,
+                     struct rt_provider_spec *spec)
+{
+    struct rt_diags d = {0};
+    int r = rt_provider_spec_load(ini, codepage, spec, &d);
+    print_diags(&d);
+    rt_diags_free(&d);
+    if (r == -2)
+        return RT_EXIT_FAILURE;
+    return r == 0 ? RT_EXIT_OK : RT_EXIT_INVALID;
+}
+
+static void print_plan(const struct rt_install_plan *p, const char *driver,
+                       int dry_run)
+{
+    printf("%s %s: names %u-%u, help %u-%u", dry_run ? "would install" :
+           "installed", driver, p->first_counter, p->last_counter,
+           p->first_help, p->last_help);
+    if (p->replaced)
+        printf(" (replacing %u-%u/%u-%u%s)", p->old_first_counter,
+               p->old_last_counter, p->old_first_help, p->old_last_help,
+               p->kept_position ? ", same first indices" : ", moved to the top");
+    printf("\n");
+    for (size_t i = 0; i < p->n_langs; i++)
+        printf("  %-16s %zu names, text from %s%s\n", p->langs[i].lang,
+               p->pairs_per_language, p->langs[i].source,
+               p->langs[i].created ? " (key created)" : "");
+    for (size_t i = 0; i < p->n_missing; i++)
+        fprintf(stderr,
+                "regtool: warning: language %s is in the INI but not on "
+                "this machine: not installed\n",
+                p->missing[i]);
+}
+
+int cmd_install(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"replace", no_argument, 0, 'r'},
+        {"dry-run", no_argument, 0, 'n'},
+        {"codepage", required_argument, 0, 'c'},
+        {"create-service", no_argument, 0, 's'},
+        {"library", required_argument, 0, 'L'},
+        {"open", required_argument, 0, 'O'},
+        {"collect", required_argument, 0, 'C'},
+        {"close", required_argument, 0, 'X'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    struct rt_install_options opt = {0};
+    int dry_run = 0, c;
+    const char *codepage = NULL;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': opt.replace = 1; break;
+        case 'n': dry_run = 1; break;
+        case 'c': codepage = optarg; break;
+        case 's': opt.create_service = 1; break;
+        case 'L': opt.library = optarg; break;
+        case 'O': opt.open = optarg; break;
+        case 'C': opt.collect = optarg; break;
+        case 'X': opt.close = optarg; break;
+        case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
+        default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fputs(usage_text, stderr);
+        return RT_EXIT_USAGE;
+    }
+    struct rt_provider_spec spec;
+    int rc = rt_cli_load_spec(argv[optind], codepage, &spec);
+    if (rc != RT_EXIT_OK) {
+        rt_provider_spec_free(&spec);
+        return rc;
+    }
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s) {
+        rt_provider_spec_free(&spec);
+        return rc;
+    }
+    struct rt_change_set cs;
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    if (rt_op_install(s, &spec, &opt, dry_run, &cs, &plan, &e) != 0) {
+        rt_cli_error("install %s: %s", argv[optind], e.message);
+        rc = rt_cli_exit_for(e.code);
+    } else {
+        print_plan(&plan, spec.drivername, dry_run);
+        if (dry_run)
+            rt_cli_print_change_set(stdout, &cs);
+        rt_change_set_free(&cs);
+        rt_install_plan_free(&plan);
+        rc = RT_EXIT_OK;
+    }
+    rt_cli_report_io();
+    s->ops->close(s);
+    rt_provider_spec_free(&spec);
+    return rc;
+}

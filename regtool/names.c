@@ -1,0 +1,129 @@
+/* regtool names: list a language's table, or resolve indices and names. */
+#include "regtool.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "database.h"
+
+static const char usage_text[] =
+    "Usage: regtool [--store SPEC] names [--lang L] [--help-text] [--json] "
+    "[INDEX|NAME ...]\n";
+
+struct out {
+    int json, first;
+};
+
+static void emit(struct out *o, uint32_t index, const char *text)
+{
+    if (o->json) {
+        printf("%s{\"index\":%u,\"text\":", o->first ? "" : ",", index);
+        rt_json_string(stdout, text);
+        putchar('}');
+    } else {
+        printf("%u\t%s\n", index, text);
+    }
+    o->first = 0;
+}
+
+static int is_index(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+int cmd_names(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"lang", required_argument, 0, 'l'},
+        {"help-text", no_argument, 0, 't'},
+        {"json", no_argument, 0, 'j'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char *lang = "009";
+    int help = 0, c;
+    struct out o = {0, 1};
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'l': lang = optarg; break;
+        case 't': help = 1; break;
+        case 'j': o.json = 1; break;
+        case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
+        default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
+        }
+    }
+    int rc;
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s)
+        return rc;
+    struct rt_database db;
+    struct rt_error e = {0};
+    if (rt_database_load(s, &db, &e) != 0) {
+        rt_cli_error("%s", e.message);
+        s->ops->close(s);
+        return rt_cli_exit_for(e.code);
+    }
+    rc = RT_EXIT_OK;
+    const struct rt_db_language *l = rt_database_language(&db, lang);
+    if (!l) {
+        rt_cli_error("language %s is not in the database", lang);
+        rc = RT_EXIT_WARN;
+        goto out;
+    }
+    if (l->damaged)
+        fprintf(stderr,
+                "regtool: warning: Perflib\\%s\\%s is damaged at byte %zu "
+                "(%s); showing the pairs before the damage\n",
+                l->id, l->damage_in_help ? "Help" : "Counter",
+                l->damage.offset, rt_msz_strerror(l->damage.status));
+    const struct rt_pair_list *t = help ? &l->table.help : &l->table.counter;
+    if (o.json)
+        putchar('[');
+    if (optind == argc) {
+        for (size_t i = 0; i < t->n; i++)
+            emit(&o, t->v[i].index, t->v[i].text);
+    }
+    for (int a = optind; a < argc; a++) {
+        if (is_index(argv[a])) {
+            unsigned long idx = strtoul(argv[a], NULL, 10);
+            const struct rt_pair *p =
+                idx <= RT_INDEX_MAX ? rt_pair_list_find(t, (uint32_t)idx) : NULL;
+            if (p) {
+                emit(&o, p->index, p->text);
+            } else {
+                fprintf(stderr, "regtool: index %s not found in %s %s\n",
+                        argv[a], lang, help ? "Help" : "Counter");
+                rc = RT_EXIT_WARN;
+            }
+            continue;
+        }
+        size_t n = rt_pair_list_find_text_all(t, argv[a], NULL, 0);
+        if (!n) {
+            fprintf(stderr, "regtool: name '%s' not found in %s %s\n", argv[a],
+                    lang, help ? "Help" : "Counter");
+            rc = RT_EXIT_WARN;
+            continue;
+        }
+        size_t *pos = malloc(n * sizeof *pos);
+        if (!pos) {
+            rc = RT_EXIT_FAILURE;
+            break;
+        }
+        rt_pair_list_find_text_all(t, argv[a], pos, n);
+        for (size_t i = 0; i < n; i++)
+            emit(&o, t->v[pos[i]].index, t->v[pos[i]].text);
+        free(pos);
+    }
+    if (o.json)
+        puts("]");
+out:
+    rt_database_free(&db);
+    s->ops->close(s);
+    return rc;
+}

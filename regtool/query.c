@@ -1,0 +1,161 @@
+/* regtool query: the database's counters and every provider's values
+ * (lodctr /Q). */
+#include "regtool.h"
+
+#include <getopt.h>
+#include <strings.h>
+
+#include "database.h"
+
+static const char usage_text[] =
+    "Usage: regtool [--store SPEC] query [--json] [DRIVER]\n";
+
+static void json_u32_or_null(int present, uint32_t v)
+{
+    if (present)
+        printf("%u", v);
+    else
+        fputs("null", stdout);
+}
+
+static void print_provider_json(const struct rt_service_info *p)
+{
+    fputs("{\"name\":", stdout);
+    rt_json_string(stdout, p->name);
+    fputs(",\"library\":", stdout);
+    rt_json_string_or_null(stdout, p->library);
+    fputs(",\"open\":", stdout);
+    rt_json_string_or_null(stdout, p->open);
+    fputs(",\"collect\":", stdout);
+    rt_json_string_or_null(stdout, p->collect);
+    fputs(",\"close\":", stdout);
+    rt_json_string_or_null(stdout, p->close);
+    fputs(",\"first_counter\":", stdout);
+    json_u32_or_null(p->has_range, p->first_counter);
+    fputs(",\"last_counter\":", stdout);
+    json_u32_or_null(p->has_last_counter, p->last_counter);
+    fputs(",\"first_help\":", stdout);
+    json_u32_or_null(p->has_first_help, p->first_help);
+    fputs(",\"last_help\":", stdout);
+    json_u32_or_null(p->has_last_help, p->last_help);
+    fputs(",\"object_list\":", stdout);
+    rt_json_string_or_null(stdout, p->object_list);
+    fputs(",\"ini_file\":", stdout);
+    rt_json_string_or_null(stdout, p->ini_file);
+    printf(",\"disabled\":%s,\"disable_value\":",
+           p->has_disable && p->disable ? "true" : "false");
+    json_u32_or_null(p->has_disable, p->disable);
+    putchar('}');
+}
+
+static void print_range(const char *label, int has_first, uint32_t first,
+                        int has_last, uint32_t last)
+{
+    printf("    %-14s", label);
+    if (has_first)
+        printf("%u", first);
+    else
+        printf("-");
+    printf(" .. ");
+    if (has_last)
+        printf("%u\n", last);
+    else
+        printf("-\n");
+}
+
+static void print_provider_text(const struct rt_service_info *p)
+{
+    printf("  %s%s\n", p->name,
+           p->has_disable && p->disable ? "  [disabled]" : "");
+    printf("    Library       %s\n", p->library ? p->library : "-");
+    printf("    Open/Collect/Close  %s / %s / %s\n", p->open ? p->open : "-",
+           p->collect ? p->collect : "-", p->close ? p->close : "-");
+    print_range("Counter", p->has_range, p->first_counter, p->has_last_counter,
+                p->last_counter);
+    print_range("Help", p->has_first_help, p->first_help, p->has_last_help,
+                p->last_help);
+    if (p->object_list)
+        printf("    Object List   %s\n", p->object_list);
+    if (p->ini_file)
+        printf("    PerfIniFile   %s\n", p->ini_file);
+}
+
+int cmd_query(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
+        default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
+        }
+    }
+    if (argc - optind > 1) {
+        fputs(usage_text, stderr);
+        return RT_EXIT_USAGE;
+    }
+    const char *only = optind < argc ? argv[optind] : NULL;
+    int rc;
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s)
+        return rc;
+    struct rt_database db;
+    struct rt_error e = {0};
+    if (rt_database_load(s, &db, &e) != 0) {
+        rt_cli_error("%s", e.message);
+        s->ops->close(s);
+        return rt_cli_exit_for(e.code);
+    }
+    rc = RT_EXIT_OK;
+    if (only && !rt_database_service(&db, only)) {
+        rt_cli_error("no service '%s' with a Performance key", only);
+        rc = RT_EXIT_WARN;
+        goto out;
+    }
+    if (json) {
+        fputs("{\"layout\":", stdout);
+        rt_json_string(stdout, s->ops->layout(s));
+        printf(",\"base_index\":%u,\"last_counter\":%u,\"last_help\":%u,"
+               "\"languages\":[",
+               db.base_index, db.last_counter, db.last_help);
+        for (size_t i = 0; i < db.n_langs; i++) {
+            if (i)
+                putchar(',');
+            rt_json_string(stdout, db.langs[i].id);
+        }
+        fputs("],\"providers\":[", stdout);
+        int first = 1;
+        for (size_t i = 0; i < db.n_services; i++) {
+            if (only && strcasecmp(only, db.services[i].name))
+                continue;
+            if (!first)
+                putchar(',');
+            first = 0;
+            print_provider_json(&db.services[i]);
+        }
+        puts("]}");
+    } else {
+        printf("Layout        %s\n", s->ops->layout(s));
+        printf("Base Index    %u%s\n", db.base_index,
+               db.has_base_index ? "" : " (absent: Windows' base)");
+        printf("Last Counter  %u%s\n", db.last_counter,
+               db.has_last_counter ? "" : " (absent: Windows' base)");
+        printf("Last Help     %u%s\n", db.last_help,
+               db.has_last_help ? "" : " (absent: Windows' base)");
+        printf("Languages    ");
+        for (size_t i = 0; i < db.n_langs; i++)
+            printf(" %s", db.langs[i].id);
+        printf("\nProviders\n");
+        for (size_t i = 0; i < db.n_services; i++)
+            if (!only || !strcasecmp(only, db.services[i].name))
+                print_provider_text(&db.services[i]);
+    }
+out:
+    rt_database_free(&db);
+    s->ops->close(s);
+    return rc;
+}

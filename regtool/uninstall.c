@@ -1,0 +1,61 @@
+/* regtool uninstall: remove a provider's names and help exactly. */
+#include "regtool.h"
+
+#include <getopt.h>
+#include <string.h>
+
+#include "ops.h"
+
+static const char usage_text[] =
+    "Usage: regtool [--store SPEC] uninstall [--force] [--dry-run] DRIVER\n";
+
+int cmd_uninstall(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"force", no_argument, 0, 'f'},
+        {"dry-run", no_argument, 0, 'n'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int force = 0, dry_run = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f': force = 1; break;
+        case 'n': dry_run = 1; break;
+        case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
+        default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fputs(usage_text, stderr);
+        return RT_EXIT_USAGE;
+    }
+    int rc;
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s)
+        return rc;
+    struct rt_change_set cs;
+    struct rt_uninstall_plan p;
+    struct rt_error e = {0};
+    if (rt_op_uninstall(s, argv[optind], force, dry_run, &cs, &p, &e) != 0) {
+        rt_cli_error("uninstall %s: %s", argv[optind], e.message);
+        rc = rt_cli_exit_for(e.code);
+    } else {
+        printf("%s %s: names %u-%u, help %u-%u (%zu names, %zu help texts "
+               "in all languages)",
+               dry_run ? "would uninstall" : "uninstalled", argv[optind],
+               p.first_counter, p.last_counter, p.first_help, p.last_help,
+               p.removed_names, p.removed_helps);
+        if (p.lowered)
+            printf("; Last Counter %u, Last Help %u", p.new_last_counter,
+                   p.new_last_help);
+        printf("\n");
+        if (dry_run)
+            rt_cli_print_change_set(stdout, &cs);
+        rt_change_set_free(&cs);
+        rc = RT_EXIT_OK;
+    }
+    rt_cli_report_io();
+    s->ops->close(s);
+    return rc;
+}

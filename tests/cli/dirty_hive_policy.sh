@@ -1,0 +1,50 @@
+# The writing policy for dirty hives: one with usable logs is replayed
+# inside the commit (the originals kept aside), so nothing the logs held is
+# lost; one without usable logs is read with a warning and written only
+# with --force-dirty.
+. tests/cli/lib.sh
+
+S=$SHARED/samples
+P=$TMPDIR/prov
+mkdir -p "$P"
+printf '#define OBJ 0\n#define CNT 2\n' >"$P/o.h"
+printf '[info]\ndrivername=Xfer\nsymbolfile=o.h\n[languages]\n009=English\n[text]\nOBJ_009_NAME=Xfer\nOBJ_009_HELP=X.\nCNT_009_NAME=Count\nCNT_009_HELP=C.\n' >"$P/x.ini"
+CS="--create-service --library x.dll --open O --collect C --close X"
+
+# A real dirty Windows 10 hive with its logs stands in for SOFTWARE.
+D=$TMPDIR/win
+expect_exit 0 $REGTOOL --store "hive:$D" init --languages 009 --layout registry
+C=$D/Windows/System32/config
+xz -dc "$S/transactions_NTUSER.DAT.xz" >"$C/SOFTWARE"
+xz -dc "$S/transactions_ntuser.dat.log1.xz" >"$C/SOFTWARE.LOG1"
+xz -dc "$S/transactions_ntuser.dat.log2.xz" >"$C/SOFTWARE.LOG2"
+reglookup -H -p /Software/Microsoft/Payment "$C/SOFTWARE" | grep -q PaymentApps &&
+    fail "sample already holds PaymentApps without replay"
+# shellcheck disable=SC2086
+expect_exit 0 $REGTOOL --store "hive:$D" install $CS "$P/x.ini"
+# What the logs held is now in the primary, and so is the new provider.
+reglookup -H "$C/SOFTWARE" >"$TMPDIR/sw"
+expect_grep "/Software/Microsoft/Payment/PaymentApps" "$TMPDIR/sw"
+expect_grep "StandaloneUpdaterSafeMode" "$TMPDIR/sw"
+expect_grep "/Microsoft/Windows NT/CurrentVersion/Perflib/009/Counter" "$TMPDIR/sw"
+expect_exit 0 $REGTOOL hive check "$C/SOFTWARE"
+ls "$C" | grep -q '^SOFTWARE.regtool-' || fail "original primary not kept aside"
+ls "$C" | grep -q '^SOFTWARE.LOG1.regtool-' || fail "original LOG1 not kept aside"
+xz -dc "$S/transactions_NTUSER.DAT.xz" | cmp - "$C"/SOFTWARE.regtool-* || fail "backup differs from the original"
+
+# Dirty without logs: read with a warning, never written unless forced.
+D2=$TMPDIR/win2
+expect_exit 0 $REGTOOL --store "hive:$D2" init --languages 009 --layout registry
+C2=$D2/Windows/System32/config
+# Bump the primary sequence number: dirty, and no log to replay.
+printf '\377' | dd of="$C2/SOFTWARE" bs=1 seek=4 conv=notrunc 2>/dev/null
+cp "$C2/SOFTWARE" "$TMPDIR/dirty.copy"
+expect_exit 0 $REGTOOL --store "hive:$D2" query
+expect_grep "dirty and its logs cannot be replayed" "$ERR"
+# shellcheck disable=SC2086
+expect_exit 2 $REGTOOL --store "hive:$D2" install $CS "$P/x.ini"
+expect_grep "Nothing was written (--force-dirty writes it anyway)" "$ERR"
+cmp "$C2/SOFTWARE" "$TMPDIR/dirty.copy" || fail "refused install changed the dirty hive"
+# shellcheck disable=SC2086
+expect_exit 0 $REGTOOL --store "hive:$D2" --force-dirty install $CS "$P/x.ini"
+expect_exit 0 $REGTOOL hive check "$C2/SOFTWARE"

@@ -1,5 +1,6 @@
 /* regtool hive check: opens a hive file read-only and prints its version,
- * size, dirty state and structural findings, as text or JSON. Exit 0
+ * size, dirty state, the transaction logs beside it and what replaying
+ * them would apply, and structural findings, as text or JSON. Exit 0
  * when clean, 1 when dirty or with warnings only, 2 with structural
  * errors. */
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "regf/base_block.h"
+#include "regf/log.h"
 #include "regf/regf.h"
 #include "regtool.h"
 
@@ -49,18 +51,10 @@ static void on_finding(void *ctx, enum rt_regf_severity sev, uint64_t offset,
     add(ctx, sev, offset, message);
 }
 
-static void json_string(FILE *out, const char *s)
+static const char *log_format_name(enum rt_regf_log_format f)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
+    return f == RT_REGF_LOG_NEW ? "new" : f == RT_REGF_LOG_OLD ? "old"
+                                                             : "invalid";
 }
 
 /* Header fields read straight from the file, so that even a hive too
@@ -118,12 +112,17 @@ int hive_check_main(int argc, char **argv)
     }
     struct header hd;
     read_header(path, &hd);
+    /* What the logs hold and what a replay would apply, without keeping
+     * the replayed image. */
+    struct rt_regf_replay_report rep;
+    rt_regf_replay_file(path, NULL, NULL, &rep);
     struct findings f = {0};
     char err[512];
     struct rt_regf *h;
     int rc = rt_regf_open(path, 0, &h, err, sizeof err);
     if (rc == RT_REGF_EIO || rc == RT_REGF_ENOMEM) {
         rt_cli_error("%s", err);
+        rt_regf_replay_report_free(&rep);
         return RT_EXIT_FAILURE;
     }
     if (rc) {
@@ -141,7 +140,7 @@ int hive_check_main(int argc, char **argv)
     FILE *out = stdout;
     if (json) {
         fputs("{\"file\":", out);
-        json_string(out, path);
+        rt_json_string(out, path);
         if (hd.have)
             fprintf(out, ",\"version\":\"%u.%u\"", hd.major, hd.minor);
         else
@@ -152,13 +151,32 @@ int hive_check_main(int argc, char **argv)
             fprintf(out, ",\"sequence\":[%u,%u]", hd.seq1, hd.seq2);
         else
             fputs(",\"sequence\":null", out);
-        fputs(",\"logs\":[],\"replay\":null,\"findings\":[", out);
+        fputs(",\"logs\":[", out);
+        int first = 1;
+        for (int i = 0; i < RT_REGF_LOG_SLOTS; i++) {
+            const struct rt_regf_log_info *l = &rep.log[i];
+            if (l->format == RT_REGF_LOG_ABSENT || !l->name)
+                continue;
+            fprintf(out, "%s{\"file\":", first ? "" : ",");
+            rt_json_string(out, l->name);
+            fprintf(out, ",\"format\":\"%s\",\"entries\":%zu}",
+                    log_format_name(l->format), l->valid_entries);
+            first = 0;
+        }
+        fputs("],\"replay\":", out);
+        if (rep.status == RT_REGF_REPLAY_APPLIED)
+            fprintf(out, "{\"entries\":%zu,\"sequence\":[%u,%u]}",
+                    rep.entries_applied, rep.first_sequence,
+                    rep.last_sequence);
+        else
+            fputs("null", out);
+        fputs(",\"findings\":[", out);
         for (size_t i = 0; i < f.n; i++) {
             fprintf(out, "%s{\"severity\":\"%s\",\"offset\":%llu,\"message\":",
                     i ? "," : "",
                     f.v[i].sev == RT_REGF_ERROR ? "error" : "warning",
                     (unsigned long long)f.v[i].offset);
-            json_string(out, f.v[i].message);
+            rt_json_string(out, f.v[i].message);
             fputc('}', out);
         }
         fputs("]}\n", out);
@@ -170,6 +188,19 @@ int hive_check_main(int argc, char **argv)
                     hd.seq1, hd.seq2);
         else
             fprintf(out, "not a hive, %lld bytes\n", hd.size);
+        for (int i = 0; i < RT_REGF_LOG_SLOTS; i++) {
+            const struct rt_regf_log_info *l = &rep.log[i];
+            if (l->format == RT_REGF_LOG_ABSENT || !l->name)
+                continue;
+            fprintf(out, "log %s: %s, %zu valid entries%s%s\n", l->name,
+                    log_format_name(l->format), l->valid_entries,
+                    *l->problem ? "; " : "", l->problem);
+        }
+        if (rep.status == RT_REGF_REPLAY_APPLIED)
+            fprintf(out, "replay would apply %zu entries, sequence %u to %u\n",
+                    rep.entries_applied, rep.first_sequence, rep.last_sequence);
+        else if (hd.have && hd.dirty)
+            fprintf(out, "replay: nothing usable (%s)\n", rep.message);
         for (size_t i = 0; i < f.n; i++) {
             const char *sev = f.v[i].sev == RT_REGF_ERROR ? "error" : "warning";
             const char *m = f.v[i].message;
@@ -189,5 +220,6 @@ int hive_check_main(int argc, char **argv)
     for (size_t i = 0; i < f.n; i++)
         free(f.v[i].message);
     free(f.v);
+    rt_regf_replay_report_free(&rep);
     return code;
 }

@@ -16,6 +16,17 @@ expect_grep '"version":"1.5","size":11771904,"dirty":false,"sequence":\[13983,13
 expect_exit 1 "$REGTOOL" hive check --json "$TMPDIR/NTUSER.DAT"
 expect_grep '"dirty":true,"sequence":\[567,566\]' "$OUT"
 expect_grep '"severity":"warning","offset":4,"message":"sequence numbers differ (567/566)' "$OUT"
+expect_grep '"logs":\[\],"replay":null' "$OUT"
+
+# With its logs beside it: what they hold and what replay would apply
+# (the samples README: 23 entries, 566 to 588, LOG2 older and unused).
+xz -dc "$SHARED/samples/transactions_ntuser.dat.log1.xz" > "$TMPDIR/NTUSER.DAT.LOG1"
+xz -dc "$SHARED/samples/transactions_ntuser.dat.log2.xz" > "$TMPDIR/NTUSER.DAT.LOG2"
+expect_exit 1 "$REGTOOL" hive check --json "$TMPDIR/NTUSER.DAT"
+expect_grep '"logs":\[{"file":"[^"]*NTUSER.DAT.LOG1","format":"new","entries":23},{"file":"[^"]*NTUSER.DAT.LOG2","format":"new","entries":1}\],"replay":{"entries":23,"sequence":\[566,588\]}' "$OUT"
+expect_exit 1 "$REGTOOL" hive check "$TMPDIR/NTUSER.DAT"
+expect_grep "replay would apply 23 entries, sequence 566 to 588" "$OUT"
+expect_grep "LOG2: new, 1 valid entries; not used" "$OUT"
 
 # Truncated: a structural error, exit 2, naming what is wrong.
 head -c 500000 "$TMPDIR/SYSTEM" > "$TMPDIR/short"

@@ -1,7 +1,8 @@
 # regtool: one entry point for building, testing and the demo.
 #   make          library and CLI in build/
-#   make check    deps, unit tests, CLI tests, then the unit tests again
-#                 under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check    deps, unit tests, CLI tests, the unit tests under valgrind,
+#                 then unit and CLI tests again under AddressSanitizer +
+#                 UndefinedBehaviorSanitizer
 #   make demo     deps, build, the demo on an embedded default store
 #   make deps     install missing Debian packages
 
@@ -55,9 +56,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 deps:
 	@sh tools/deps.sh
 
-# Unit tests, then the CLI tests, then everything again under the sanitizers.
+# Unit tests, then the CLI tests, the unit tests under valgrind, then
+# everything again under the sanitizers.
 check: deps
 	$(MAKE) unit cli-tests
+	$(MAKE) valgrind
 	$(MAKE) BUILD=build/san SAN=1 unit cli-tests
 
 unit: $(TEST_BIN) $(CLI_BIN)

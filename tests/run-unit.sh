@@ -5,7 +5,8 @@
 passed=0; failed=0; failures=""
 for t in "$@"; do
     if [ "${VALGRIND:-}" = 1 ]; then
-        set -- valgrind -q --error-exitcode=99 --leak-check=full "$t"
+        set -- valgrind -q --error-exitcode=99 --leak-check=full \
+            --child-silent-after-fork=yes "$t"
     else
         set -- "$t"
     fi

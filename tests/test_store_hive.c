@@ -12,91 +12,18 @@
 #include <dirent.h>
 #include <cmocka.h>
 
+#include "hive_fixture.h"
 #include "store_contract.h"
-#include "store_hive.h"
-#include "journal.h"
-#include "io.h"
-#include "regf/regf.h"
-
-struct fixture_ctx {
-    int files_layout;
-    char dir[64];
-    char tables[96];
-};
-
-static void make_empty_tree(struct fixture_ctx *c)
-{
-    char cmd[256], path[160];
-    if (c->dir[0]) {
-        snprintf(cmd, sizeof cmd, "rm -rf %s", c->dir);
-        assert_int_equal(system(cmd), 0);
-    }
-    strcpy(c->dir, "/tmp/rthsXXXXXX");
-    assert_non_null(mkdtemp(c->dir));
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/Windows/System32/config", c->dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(c->tables, sizeof c->tables, "%s/Windows/System32", c->dir);
-    struct rt_regf *h;
-    char err[256];
-    uint32_t key;
-    assert_int_equal(rt_regf_create(5, "ROOT", &h, err, sizeof err), 0);
-    snprintf(path, sizeof path, "%s/Windows/System32/config/SOFTWARE", c->dir);
-    assert_int_equal(rt_regf_save_as(h, path), 0);
-    rt_regf_close(h);
-    assert_int_equal(rt_regf_create(5, "ROOT", &h, err, sizeof err), 0);
-    assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h), "Select", &key), 0);
-    uint8_t one[4] = {1, 0, 0, 0};
-    assert_int_equal(rt_regf_value_set(h, key, "Current", RT_REG_DWORD, one, 4), 0);
-    assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h),
-                                             "ControlSet001\\Services", &key), 0);
-    snprintf(path, sizeof path, "%s/Windows/System32/config/SYSTEM", c->dir);
-    assert_int_equal(rt_regf_save_as(h, path), 0);
-    rt_regf_close(h);
-}
 
 static struct rt_store *hive_open(void *ctx)
 {
-    struct fixture_ctx *c = ctx;
-    make_empty_tree(c);
-    struct rt_hive_options o = {c->files_layout ? c->tables : NULL, 0};
-    struct rt_error e = {0};
-    struct rt_store *s = rt_store_hive_open(c->dir, &o, NULL, &e);
-    if (!s)
-        fail_msg("open: %s", e.message);
-    return s;
+    return hive_fixture_open(ctx);
 }
 
 static void hive_fail(struct rt_store *s, size_t k, void *ctx)
 {
     (void)ctx;
     rt_store_hive_fail_after(s, k);
-}
-
-/* Every file under DIR (size and CRC), then everything the store reads. */
-static void digest_dir(FILE *f, const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        if (de->d_name[0] == '.' || !strcmp(de->d_name, "regtool.lock"))
-            continue;
-        char p[512];
-        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-        struct stat st;
-        stat(p, &st);
-        if (S_ISDIR(st.st_mode)) {
-            digest_dir(f, p);
-            continue;
-        }
-        uint8_t *data;
-        size_t len;
-        if (rt_io_read_file(p, &data, &len) == 0) {
-            fprintf(f, "%s %zu %08x\n", p, len, rt_crc32(0, data, len));
-            free(data);
-        }
-    }
-    if (d)
-        closedir(d);
 }
 
 static void dump_value(FILE *f, const char *what, const struct rt_value *v)
@@ -170,14 +97,8 @@ static int use_files(void **state)
 static int cleanup(void **state)
 {
     (void)state;
-    char cmd[256];
-    struct fixture_ctx *cs[] = {&registry_ctx, &files_ctx};
-    for (int i = 0; i < 2; i++)
-        if (cs[i]->dir[0]) {
-            snprintf(cmd, sizeof cmd, "rm -rf %s", cs[i]->dir);
-            if (system(cmd) != 0)
-                return -1;
-        }
+    hive_fixture_remove(&registry_ctx);
+    hive_fixture_remove(&files_ctx);
     return 0;
 }
 

@@ -31,11 +31,12 @@ static size_t put_ace(uint8_t *p, uint32_t mask, uint8_t authority,
 }
 
 /* Builds the default self-relative descriptor in BUF; returns its size. */
-static size_t default_descriptor(uint8_t *buf)
+static size_t default_descriptor(uint8_t *buf, size_t size)
 {
     static const uint32_t system[] = {18}, admins[] = {32, 544}, world[] = {0};
     const uint32_t key_all = 0xF003F, key_read = 0x20019;
-    memset(buf, 0, 20);
+    /* Reserved bytes (the ACL's Sbz1 and Sbz2) must be zero on disk. */
+    memset(buf, 0, size);
     buf[0] = 1;                                 /* revision */
     regf_put16(buf + 2, 0x8004);                /* self-relative, DACL */
     size_t p = 20;
@@ -59,7 +60,7 @@ static size_t default_descriptor(uint8_t *buf)
 int regf_sk_new_default(struct rt_regf *h, uint32_t *off)
 {
     uint8_t desc[256];
-    size_t dlen = default_descriptor(desc);
+    size_t dlen = default_descriptor(desc, sizeof desc);
     uint32_t sk;
     int rc = regf_alloc(h, (uint32_t)(SK_DESC + dlen), &sk);
     if (rc)

@@ -1,0 +1,625 @@
+/* The install/uninstall suite, run unchanged on every store (mem, hive in
+ * both layouts): exact removal, allocation that never trusts Last Counter,
+ * every language served, refusals that change nothing. The engine is pure;
+ * these run it through rt_op_* as the CLI does. A test file defines the
+ * fixture (efx) and runs ENGINE_SUITE_TESTS. */
+#ifndef TEST_ENGINE_SUITE_H
+#define TEST_ENGINE_SUITE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uchar.h>
+
+#include "ops.h"
+
+/* --- fixtures ---------------------------------------------------------- */
+
+/* How a store under test is made and compared: the suite runs unchanged
+ * on every store. SNAPSHOT_EXACT must change whenever any byte the store
+ * keeps changes; SNAPSHOT_CONTENT whenever anything a reader sees does. */
+struct engine_fixture {
+    struct rt_store *(*open_empty)(void *ctx);
+    char *(*snapshot_exact)(struct rt_store *s, void *ctx);
+    int has_current_language;   /* CurrentLanguage holds its own tables */
+    void *ctx;
+};
+static struct engine_fixture efx;
+
+static const char16_t base_counter_009[] =
+    u"1\0" "1847\0" "2\0System\0" "4\0Memory\0" "1846\0End Marker\0";
+static const char16_t base_help_009[] =
+    u"3\0System help.\0" "5\0Memory help.\0" "1847\0End Marker\0";
+static const char16_t base_counter_019[] =
+    u"1\0" "1847\0" "2\0\x0421\x0438\x0441\x0442\x0435\x043c\x0430\0"
+    "4\0\x041f\x0430\x043c\x044f\x0442\x044c\0" "1846\0End Marker\0";
+static const char16_t base_help_019[] =
+    u"3\0\x0421.\0" "5\0\x041f.\0" "1847\0End Marker\0";
+
+/* Set-up goes through the store interface, as one change set each. */
+static void apply_set(struct rt_store *s, struct rt_change_set *cs)
+{
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (s->ops->apply(s, cs, &e) != 0)
+        fail_msg("set-up apply: %s", e.message);
+    s->ops->end(s);
+    rt_change_set_free(cs);
+}
+
+static void put_dword(struct rt_store *s, const char *name, uint32_t x)
+{
+    struct rt_change_set cs = {0};
+    struct rt_value v;
+    rt_value_from_dword(&v, x);
+    assert_int_equal(rt_change_set_perflib(&cs, name, &v), 0);
+    rt_value_free(&v);
+    apply_set(s, &cs);
+}
+
+static void put_service_value(struct rt_store *s, const char *svc,
+                              const char *name, const struct rt_value *v)
+{
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_service(&cs, svc, name, v), 0);
+    apply_set(s, &cs);
+}
+
+static void put_service(struct rt_store *s, const char *name)
+{
+    struct rt_change_set cs = {0};
+    struct rt_value v;
+    assert_int_equal(rt_change_set_create_perf_key(&cs, name), 0);
+    rt_value_from_string(&v, RT_REG_EXPAND_SZ, "%SystemRoot%\\prov.dll");
+    assert_int_equal(rt_change_set_service(&cs, name, "Library", &v), 0);
+    rt_value_free(&v);
+    apply_set(s, &cs);
+}
+
+static void put_language(struct rt_store *s, const char *lang)
+{
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, lang), 0);
+    apply_set(s, &cs);
+}
+
+static void put_table(struct rt_store *s, const char *lang,
+                      enum rt_table_kind t, const void *blob, size_t len)
+{
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, lang), 0);
+    assert_int_equal(rt_change_set_table(&cs, lang, t, blob, len, NULL, NULL),
+                     0);
+    apply_set(s, &cs);
+}
+
+#define PUT(s, l, t, b) put_table(s, l, t, b, sizeof(b))
+
+/* 009, 019, 00C (00C with English base tables), the Perflib values, and
+ * services Transfer and Peer with Performance keys. */
+static struct rt_store *base_store(void)
+{
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    PUT(s, "009", RT_TABLE_COUNTER, base_counter_009);
+    PUT(s, "009", RT_TABLE_HELP, base_help_009);
+    PUT(s, "019", RT_TABLE_COUNTER, base_counter_019);
+    PUT(s, "019", RT_TABLE_HELP, base_help_019);
+    PUT(s, "00C", RT_TABLE_COUNTER, base_counter_009);
+    PUT(s, "00C", RT_TABLE_HELP, base_help_009);
+    put_dword(s, "Last Counter", 1846);
+    put_dword(s, "Last Help", 1847);
+    put_dword(s, "Base Index", 1847);
+    put_service(s, "Transfer");
+    put_service(s, "Peer");
+    return s;
+}
+
+/* Everything a reader of the store sees, through the store interface:
+ * the languages, their tables' bytes, the Perflib values and every value
+ * lodctr and the provider write. */
+static void dump_bytes(FILE *f, const char *what, const struct rt_value *v)
+{
+    fprintf(f, "%s type=%u len=%zu ", what, v->type, v->len);
+    for (size_t i = 0; i < v->len; i++)
+        fprintf(f, "%02x", v->data[i]);
+    fputc('\n', f);
+}
+
+static char *snapshot_content(struct rt_store *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    char **names;
+    size_t n;
+    struct rt_error e;
+    struct rt_value v;
+    int present;
+    assert_int_equal(s->ops->list_languages(s, &names, &n, &e), 0);
+    for (size_t i = 0; i < n; i++)
+        for (int t = 0; t < 2; t++) {
+            assert_int_equal(s->ops->read_table(s, names[i], t, &v, &present,
+                                                &e), 0);
+            fprintf(f, "[%s %d]\n", names[i], t);
+            if (present)
+                dump_bytes(f, "table", &v);
+            rt_value_free(&v);
+        }
+    rt_strings_free(names, n);
+    static const char *const perflib[] = {"Last Counter", "Last Help",
+                                          "Base Index"};
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(s->ops->read_perflib(s, perflib[i], &v, &present, &e),
+                         0);
+        if (present)
+            dump_bytes(f, perflib[i], &v);
+        rt_value_free(&v);
+    }
+    static const char *const svc[] = {
+        "Library", "Open", "Collect", "Close", "First Counter",
+        "Last Counter", "First Help", "Last Help", "Object List",
+        "PerfIniFile", "Library Validation Code",
+        "Disable Performance Counters"};
+    assert_int_equal(s->ops->list_perf_services(s, &names, &n, &e), 0);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "[service %s]\n", names[i]);
+        for (size_t k = 0; k < sizeof svc / sizeof *svc; k++) {
+            assert_int_equal(s->ops->read_service(s, names[i], svc[k], &v,
+                                                  &present, &e), 0);
+            if (present)
+                dump_bytes(f, svc[k], &v);
+            rt_value_free(&v);
+        }
+    }
+    rt_strings_free(names, n);
+    fclose(f);
+    return buf;
+}
+
+static char *snapshot_exact(struct rt_store *s)
+{
+    return efx.snapshot_exact(s, efx.ctx);
+}
+
+/* A provider spec built by hand, as the INI loader would fill it. */
+struct spec_builder {
+    struct rt_provider_spec spec;
+};
+
+static struct rt_provider_spec *make_spec(const char *driver,
+                                          const char *const *langs,
+                                          size_t n_langs, size_t n_symbols)
+{
+    struct rt_provider_spec *sp = calloc(1, sizeof *sp);
+    sp->ini_path = strdup("/x/prov.ini");
+    sp->drivername = strdup(driver);
+    sp->languages = calloc(n_langs, sizeof *sp->languages);
+    sp->n_languages = n_langs;
+    for (size_t i = 0; i < n_langs; i++)
+        strcpy(sp->languages[i].id, langs[i]);
+    sp->symbols = calloc(n_symbols, sizeof *sp->symbols);
+    sp->n_symbols = n_symbols;
+    for (size_t k = 0; k < n_symbols; k++) {
+        struct rt_provider_symbol *sym = &sp->symbols[k];
+        char buf[64];
+        snprintf(buf, sizeof buf, "SYM%zu", k);
+        sym->symbol = strdup(buf);
+        sym->offset = (long)(2 * k);
+        sym->is_object = k == 0;
+        sym->text = calloc(n_langs, sizeof *sym->text);
+        for (size_t i = 0; i < n_langs; i++) {
+            snprintf(buf, sizeof buf, "%s %s name %zu", driver, langs[i], k);
+            sym->text[i].name = strdup(buf);
+            snprintf(buf, sizeof buf, "%s %s help %zu", driver, langs[i], k);
+            sym->text[i].help = strdup(buf);
+        }
+    }
+    return sp;
+}
+
+static void free_spec(struct rt_provider_spec *sp)
+{
+    rt_provider_spec_free(sp);
+    free(sp);
+}
+
+static const char *const en_ru[] = {"009", "019"};
+
+static int install(struct rt_store *s, const struct rt_provider_spec *sp,
+                   int replace, struct rt_install_plan *plan,
+                   struct rt_error *e)
+{
+    struct rt_install_options opt = {.replace = replace};
+    struct rt_change_set cs;
+    struct rt_install_plan p;
+    int r = rt_op_install(s, sp, &opt, 0, &cs, plan ? plan : &p, e);
+    if (r == 0) {
+        rt_change_set_free(&cs);
+        if (!plan)
+            rt_install_plan_free(&p);
+    }
+    return r;
+}
+
+static int uninstall(struct rt_store *s, const char *drv, int force,
+                     struct rt_error *e)
+{
+    struct rt_change_set cs;
+    struct rt_uninstall_plan p;
+    int r = rt_op_uninstall(s, drv, force, 0, &cs, &p, e);
+    if (r == 0)
+        rt_change_set_free(&cs);
+    return r;
+}
+
+static struct rt_database load(struct rt_store *s)
+{
+    struct rt_database db;
+    struct rt_error e;
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    return db;
+}
+
+static void assert_no_duplicates(const struct rt_database *db)
+{
+    for (size_t i = 0; i < db->n_langs; i++) {
+        struct rt_duplicate *d;
+        assert_int_equal(rt_pair_list_duplicates(&db->langs[i].table.counter, &d), 0);
+        assert_int_equal(rt_pair_list_duplicates(&db->langs[i].table.help, &d), 0);
+    }
+}
+
+/* --- tests ------------------------------------------------------------- */
+
+static void install_then_uninstall_restores_everything(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    char *before = snapshot_content(s);
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 3);
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+    assert_int_equal(plan.first_counter, 1848);
+    assert_int_equal(plan.last_counter, 1852);
+    assert_int_equal(plan.first_help, 1849);
+    assert_int_equal(plan.last_help, 1853);
+    rt_install_plan_free(&plan);
+
+    struct rt_database db = load(s);
+    assert_int_equal(db.last_counter, 1852);
+    assert_int_equal(db.last_help, 1853);
+    const struct rt_service_info *svc = rt_database_service(&db, "Transfer");
+    assert_non_null(svc);
+    assert_int_equal(svc->first_counter, 1848);
+    assert_string_equal(svc->object_list, "1848");
+    assert_string_equal(svc->ini_file, "prov.ini");
+    const struct rt_db_language *ru = rt_database_language(&db, "019");
+    assert_string_equal(rt_pair_list_find(&ru->table.counter, 1850)->text,
+                        "Transfer 019 name 1");
+    assert_string_equal(rt_pair_list_find(&ru->table.help, 1853)->text,
+                        "Transfer 019 help 2");
+    rt_database_free(&db);
+
+    assert_int_equal(uninstall(s, "Transfer", 0, &e), 0);
+    char *after = snapshot_content(s);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
+static void uninstalling_first_leaves_second_untouched(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *a = make_spec("Transfer", en_ru, 2, 2);
+    struct rt_provider_spec *b = make_spec("Peer", en_ru, 2, 3);
+    struct rt_error e = {0};
+    assert_int_equal(install(s, a, 0, NULL, &e), 0);
+    assert_int_equal(install(s, b, 0, NULL, &e), 0);
+    struct rt_database db1 = load(s);
+    assert_int_equal(uninstall(s, "Transfer", 0, &e), 0);
+    struct rt_database db2 = load(s);
+    const struct rt_service_info *peer = rt_database_service(&db2, "Peer");
+    assert_int_equal(peer->first_counter, 1852);
+    for (size_t i = 0; i < db2.n_langs; i++) {
+        const struct rt_db_language *l1 = &db1.langs[i], *l2 = &db2.langs[i];
+        /* Transfer's 2 names gone, Peer's 3 in place, in order. */
+        assert_int_equal(l2->table.counter.n, l1->table.counter.n - 2);
+        for (uint32_t idx = 1852; idx <= 1856; idx += 2) {
+            const struct rt_pair *p1 = rt_pair_list_find(&l1->table.counter, idx);
+            const struct rt_pair *p2 = rt_pair_list_find(&l2->table.counter, idx);
+            assert_non_null(p2);
+            assert_string_equal(p1->text, p2->text);
+        }
+        assert_null(rt_pair_list_find(&l2->table.counter, 1848));
+        assert_null(rt_pair_list_find(&l2->table.help, 1851));
+    }
+    /* Peer stays on top: Last Counter unchanged. */
+    assert_int_equal(db2.last_counter, 1856);
+    rt_database_free(&db1);
+    rt_database_free(&db2);
+    free_spec(a);
+    free_spec(b);
+    s->ops->close(s);
+}
+
+static void low_last_counter_gives_no_duplicates(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *a = make_spec("Transfer", en_ru, 2, 4);
+    struct rt_provider_spec *b = make_spec("Peer", en_ru, 2, 4);
+    struct rt_error e = {0};
+    assert_int_equal(install(s, a, 0, NULL, &e), 0);
+    put_dword(s, "Last Counter", 10);      /* damaged: far too low */
+    put_dword(s, "Last Help", 11);
+    struct rt_install_plan plan;
+    assert_int_equal(install(s, b, 0, &plan, &e), 0);
+    assert_int_equal(plan.first_counter, 1856);
+    assert_int_equal(plan.first_help, 1857);
+    rt_install_plan_free(&plan);
+    struct rt_database db = load(s);
+    assert_no_duplicates(&db);
+    assert_int_equal(db.last_counter, 1862);
+    rt_database_free(&db);
+    free_spec(a);
+    free_spec(b);
+    s->ops->close(s);
+}
+
+static void language_missing_from_ini_gets_english(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 2);
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+    assert_int_equal(plan.n_langs, 3);
+    const struct rt_language_source *fr_src = NULL;
+    for (size_t i = 0; i < plan.n_langs; i++)
+        if (!strcmp(plan.langs[i].lang, "00C"))
+            fr_src = &plan.langs[i];
+    assert_non_null(fr_src);
+    assert_string_equal(fr_src->source, "009");
+    rt_install_plan_free(&plan);
+    struct rt_database db = load(s);
+    const struct rt_db_language *fr = rt_database_language(&db, "00C");
+    assert_string_equal(rt_pair_list_find(&fr->table.counter, 1848)->text,
+                        "Transfer 009 name 0");
+    assert_string_equal(rt_pair_list_find(&fr->table.help, 1851)->text,
+                        "Transfer 009 help 1");
+    rt_database_free(&db);
+    free_spec(sp);
+
+    /* Without English in the INI: its first language. */
+    static const char *const ru_only[] = {"019"};
+    sp = make_spec("Peer", ru_only, 1, 1);
+    assert_int_equal(install(s, sp, 0, NULL, &e), 0);
+    db = load(s);
+    assert_string_equal(
+        rt_pair_list_find(&rt_database_language(&db, "009")->table.counter,
+                          1852)->text,
+        "Peer 019 name 0");
+    rt_database_free(&db);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
+static void ini_language_absent_from_machine_changes_nothing_else(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    static const char *const langs[] = {"009", "011"};
+    struct rt_provider_spec *sp = make_spec("Transfer", langs, 2, 2);
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+    assert_int_equal(plan.n_missing, 1);
+    assert_string_equal(plan.missing[0], "011");
+    rt_install_plan_free(&plan);
+    struct rt_database db = load(s);
+    assert_null(rt_database_language(&db, "011"));
+    assert_int_equal(db.n_langs, 3);
+    assert_int_equal(db.last_counter, 1850);   /* never reset (Q128404) */
+    assert_int_equal(db.last_help, 1851);
+    rt_database_free(&db);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
+static void replace_keeps_first_index(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *a = make_spec("Transfer", en_ru, 2, 3);
+    struct rt_provider_spec *peer = make_spec("Peer", en_ru, 2, 1);
+    struct rt_error e = {0};
+    assert_int_equal(install(s, a, 0, NULL, &e), 0);
+    assert_int_equal(install(s, peer, 0, NULL, &e), 0);
+    /* A smaller new version fits in the old place. */
+    struct rt_provider_spec *a2 = make_spec("Transfer", en_ru, 2, 2);
+    free(a2->symbols[1].text[0].name);
+    a2->symbols[1].text[0].name = strdup("Renamed");
+    struct rt_install_plan plan;
+    assert_int_equal(install(s, a2, 1, &plan, &e), 0);
+    assert_true(plan.replaced && plan.kept_position);
+    assert_int_equal(plan.first_counter, 1848);
+    rt_install_plan_free(&plan);
+    struct rt_database db = load(s);
+    const struct rt_db_language *en = rt_database_language(&db, "009");
+    assert_string_equal(rt_pair_list_find(&en->table.counter, 1850)->text,
+                        "Renamed");
+    assert_null(rt_pair_list_find(&en->table.counter, 1852));
+    assert_no_duplicates(&db);
+    assert_int_equal(rt_database_service(&db, "Transfer")->last_counter, 1850);
+    rt_database_free(&db);
+    /* A larger one moves to the top. */
+    struct rt_provider_spec *a3 = make_spec("Transfer", en_ru, 2, 5);
+    assert_int_equal(install(s, a3, 1, &plan, &e), 0);
+    assert_false(plan.kept_position);
+    assert_int_equal(plan.first_counter, 1856);
+    rt_install_plan_free(&plan);
+    db = load(s);
+    assert_no_duplicates(&db);
+    assert_null(rt_pair_list_find(&rt_database_language(&db, "009")->table.counter, 1848));
+    rt_database_free(&db);
+    free_spec(a);
+    free_spec(a2);
+    free_spec(a3);
+    free_spec(peer);
+    s->ops->close(s);
+}
+
+static void refusals_leave_store_identical(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 2);
+    struct rt_error e = {0};
+    assert_int_equal(install(s, sp, 0, NULL, &e), 0);
+    char *before = snapshot_exact(s);
+
+    assert_int_equal(install(s, sp, 0, NULL, &e), -1);
+    assert_int_equal(e.code, RT_ERR_ALREADY_EXISTS);
+    assert_non_null(strstr(e.message, "'Transfer' is already installed"));
+
+    struct rt_provider_spec *ghost = make_spec("NoSuchService", en_ru, 2, 1);
+    assert_int_equal(install(s, ghost, 0, NULL, &e), -1);
+    assert_int_equal(e.code, RT_ERR_FILE_NOT_FOUND);
+    assert_non_null(strstr(e.message, "service 'NoSuchService' does not exist"));
+
+    assert_int_equal(uninstall(s, "Peer", 0, &e), -1);
+    assert_int_equal(e.code, RT_ERR_FILE_NOT_FOUND);
+    assert_non_null(strstr(e.message, "'Peer' is not installed"));
+
+    /* Peer claims a range overlapping Transfer's: refused without --force. */
+    put_service(s, "Rogue");
+    static const struct { const char *n; uint32_t v; } r[] = {
+        {"First Counter", 1850}, {"Last Counter", 1852},
+        {"First Help", 1851}, {"Last Help", 1853}};
+    for (size_t i = 0; i < 4; i++) {
+        struct rt_value v;
+        rt_value_from_dword(&v, r[i].v);
+        put_service_value(s, "Rogue", r[i].n, &v);
+        rt_value_free(&v);
+    }
+    free(before);
+    before = snapshot_exact(s);
+    assert_int_equal(uninstall(s, "Rogue", 0, &e), -1);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    assert_non_null(strstr(e.message, "overlaps provider 'Transfer'"));
+    char *after = snapshot_exact(s);
+    assert_string_equal(after, before);
+    free(after);
+    assert_int_equal(uninstall(s, "Rogue", 1, &e), 0);
+
+    /* A damaged table: install refused, nothing written. */
+    static const uint8_t bad[] = {'2', 0, 0, 0, 'x'};
+    put_table(s, "019", RT_TABLE_HELP, bad, sizeof bad);
+    free(before);
+    before = snapshot_exact(s);
+    struct rt_provider_spec *peer = make_spec("Peer", en_ru, 2, 1);
+    assert_int_equal(install(s, peer, 0, NULL, &e), -1);
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    assert_non_null(strstr(e.message, "Perflib\\019\\Help is damaged at byte 0 (odd number of strings"));
+    after = snapshot_exact(s);
+    assert_string_equal(after, before);
+    free(after);
+    free(before);
+    free_spec(sp);
+    free_spec(ghost);
+    free_spec(peer);
+    s->ops->close(s);
+}
+
+static void fresh_database_gets_base_values_and_english(void **state)
+{
+    (void)state;
+    /* A fresh Wine prefix: Perflib with 019 only, no values at all. */
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    put_language(s, "019");
+    put_service(s, "Transfer");
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 2);
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+    assert_int_equal(plan.first_counter, 1848);
+    int created_009 = 0;
+    for (size_t i = 0; i < plan.n_langs; i++)
+        created_009 |= !strcmp(plan.langs[i].lang, "009") && plan.langs[i].created;
+    assert_true(created_009);
+    rt_install_plan_free(&plan);
+    struct rt_database db = load(s);
+    assert_true(db.has_last_counter && db.has_last_help && db.has_base_index);
+    assert_int_equal(db.base_index, 1847);
+    assert_int_equal(db.last_counter, 1850);
+    const struct rt_db_language *en = rt_database_language(&db, "009");
+    assert_non_null(en);
+    assert_int_equal(en->table.counter.n, 2);
+    rt_database_free(&db);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
+static void current_language_follows_its_language(void **state)
+{
+    (void)state;
+    if (!efx.has_current_language)
+        skip();   /* with .dat tables it is served from the UI language's */
+    struct rt_store *s = base_store();
+    PUT(s, "CurrentLanguage", RT_TABLE_COUNTER, base_counter_019);
+    PUT(s, "CurrentLanguage", RT_TABLE_HELP, base_help_019);
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 1);
+    struct rt_error e = {0};
+    assert_int_equal(install(s, sp, 0, NULL, &e), 0);
+    struct rt_database db = load(s);
+    const struct rt_db_language *cur = rt_database_language(&db, "CurrentLanguage");
+    assert_string_equal(rt_pair_list_find(&cur->table.counter, 1848)->text,
+                        "Transfer 019 name 0");
+    rt_database_free(&db);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
+static void dry_run_writes_nothing(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    char *before = snapshot_exact(s);
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 2);
+    struct rt_install_options opt = {0};
+    struct rt_change_set cs;
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_install(s, sp, &opt, 1, &cs, &plan, &e), 0);
+    /* 3 languages x 2 tables, Last Counter, Last Help, 4 range values,
+     * Object List, PerfIniFile. */
+    assert_int_equal(cs.n, 6 + 2 + 4 + 2);
+    assert_int_equal(cs.v[0].added.n, 2);
+    char *after = snapshot_exact(s);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+    rt_change_set_free(&cs);
+    rt_install_plan_free(&plan);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
+#define ENGINE_SUITE_TESTS \
+cmocka_unit_test(install_then_uninstall_restores_everything), \
+        cmocka_unit_test(uninstalling_first_leaves_second_untouched), \
+        cmocka_unit_test(low_last_counter_gives_no_duplicates), \
+        cmocka_unit_test(language_missing_from_ini_gets_english), \
+        cmocka_unit_test(ini_language_absent_from_machine_changes_nothing_else), \
+        cmocka_unit_test(replace_keeps_first_index), \
+        cmocka_unit_test(refusals_leave_store_identical), \
+        cmocka_unit_test(fresh_database_gets_base_values_and_english), \
+        cmocka_unit_test(current_language_follows_its_language), \
+        cmocka_unit_test(dry_run_writes_nothing),
+
+#endif

@@ -23,7 +23,7 @@ void rt_io_fault_after(unsigned long k)
         fault_limit = 0;
 }
 
-static void count_write(void)
+void rt_io_count_write(void)
 {
     rt_io_totals.writes++;
     long limit = fault_limit;
@@ -53,7 +53,7 @@ int rt_io_pwrite(int fd, const void *buf, size_t len, uint64_t off)
         off += (uint64_t)w;
         rt_io_totals.bytes_written += (uint64_t)w;
     }
-    count_write();
+    rt_io_count_write();
     return 0;
 }
 
@@ -61,7 +61,7 @@ int rt_io_ftruncate(int fd, uint64_t size)
 {
     if (ftruncate(fd, (off_t)size) != 0)
         return -1;
-    count_write();
+    rt_io_count_write();
     return 0;
 }
 
@@ -93,7 +93,7 @@ int rt_io_rename(const char *from, const char *to)
 {
     if (rename(from, to) != 0)
         return -1;
-    count_write();
+    rt_io_count_write();
     return 0;
 }
 
@@ -101,7 +101,7 @@ int rt_io_unlink(const char *path)
 {
     if (unlink(path) != 0)
         return -1;
-    count_write();
+    rt_io_count_write();
     return 0;
 }
 

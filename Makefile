@@ -1,7 +1,8 @@
 # regtool: one entry point for building, testing and the demo.
 #   make          library and CLI in build/
 #   make check    deps, unit tests, CLI tests, then the unit tests again
-#                 under AddressSanitizer + UndefinedBehaviorSanitizer
+#                 under AddressSanitizer + UndefinedBehaviorSanitizer,
+#                 then the win32 store under Wine (make wine-check)
 #   make demo     deps, build, the demo on an embedded default store
 #   make deps     install missing Debian packages
 
@@ -55,10 +56,12 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 deps:
 	@sh tools/deps.sh
 
-# Unit tests, then the CLI tests, then everything again under the sanitizers.
+# Unit tests, then the CLI tests, then everything again under the
+# sanitizers, then the Wine build and its tests (wine.mk).
 check: deps
 	$(MAKE) unit cli-tests
 	$(MAKE) BUILD=build/san SAN=1 unit cli-tests
+	$(MAKE) wine-check
 
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
@@ -76,5 +79,7 @@ clean:
 	rm -rf build
 
 .SECONDARY:
+
+include wine.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:%.c=$(BUILD)/obj/%.d)

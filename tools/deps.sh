@@ -3,8 +3,12 @@
 # apt-get update runs once, and only when something has to be installed.
 set -eu
 
+# wine, wine64, wine64-tools, libwine-dev: winegcc builds the Winelib test
+# programs, wine64 runs them (make wine-check); the wine package sets up
+# the winegcc and wineserver commands.
 PACKAGES="gcc make pkg-config xz-utils libinih-dev libcmocka-dev libhivex-dev \
-libhivex-bin libregf-utils reglookup valgrind"
+libhivex-bin libregf-utils reglookup valgrind wine wine64 wine64-tools \
+libwine-dev"
 
 missing=""
 for p in $PACKAGES; do

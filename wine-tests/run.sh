@@ -21,9 +21,13 @@ cleanup() {
 }
 cleanup
 trap cleanup EXIT
+# One persistent wineserver for every run below, started before any
+# client: a server that a client starts quits as soon as its last client
+# exits, and a process starting at that moment fails with "wine client
+# error: recvmsg: Connection reset by peer".
+mkdir -p "$WINEPREFIX"
+"$WINESERVER" -p
 "$WINE64" wineboot.exe -i >/dev/null 2>&1
-# Keep one wineserver for all the runs below.
-"$WINESERVER" -p 2>/dev/null || true
 
 "$WINE64" "$build/test_store_win32.exe.so"
 sh wine-tests/crash_sweep.sh "$build/sweep.exe.so"

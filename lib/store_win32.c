@@ -71,8 +71,8 @@
 
 #include <windows.h>
 
+#include "crc32.h"
 #include "io.h"
-#include "journal.h"
 #include "utf16.h"
 
 #define PERFLIB_PATH  "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib"

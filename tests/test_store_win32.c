@@ -31,7 +31,7 @@
 
 #include <windows.h>
 
-#include "journal.h"
+#include "crc32.h"
 #include "win32_fixture.h"
 
 static const char *const test_services[] = {"Transfer", "NoPerf"};

@@ -5,10 +5,10 @@ set -eu
 
 # wine, wine64, wine64-tools, libwine-dev: winegcc builds the Winelib test
 # programs, wine64 runs them (make wine-check); the wine package sets up
-# the winegcc and wineserver commands.
+# the winegcc command. gcc-mingw-w64-x86-64: native Windows builds.
 PACKAGES="gcc make pkg-config xz-utils libinih-dev libcmocka-dev libhivex-dev \
 libhivex-bin libregf-utils reglookup valgrind wine wine64 wine64-tools \
-libwine-dev"
+libwine-dev gcc-mingw-w64-x86-64"
 
 missing=""
 for p in $PACKAGES; do

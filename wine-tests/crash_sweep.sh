@@ -4,8 +4,8 @@
 # change is ended at its k-th write (REGTOOL_FAULT_AFTER_WRITES=k); the
 # next process opens the store, which rolls back what was left, and the
 # registry must equal exactly the state before or after the change.
-# Usage: crash_sweep.sh SWEEP_EXE_SO (run from run.sh, with $WINE64 and
-# the prefix set up).
+# Usage: crash_sweep.sh SWEEP (sweep.exe.so built by winegcc, or sweep.exe
+# built by mingw-w64), run from run.sh with $WINE64 and the prefix set up.
 set -eu
 sweep=$1
 scratch=$(mktemp -d)
@@ -19,7 +19,8 @@ step dump >"$scratch/after"
 if cmp -s "$scratch/before" "$scratch/after"; then
     echo "crash sweep: the change changed nothing" >&2; exit 1
 fi
-n=$(sed -n 's/^writes \([0-9][0-9]*\)$/\1/p' "$scratch/count")
+# A native (mingw-w64) build prints CRLF line ends.
+n=$(tr -d '\r' <"$scratch/count" | sed -n 's/^writes \([0-9][0-9]*\)$/\1/p')
 [ -n "$n" ] && [ "$n" -gt 0 ] || { echo "crash sweep: no write count" >&2; exit 1; }
 
 old=0; new=0; k=1

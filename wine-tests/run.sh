@@ -1,7 +1,8 @@
 #!/bin/sh
 # End-to-end runs under Wine: the win32 store's unit tests (store contract
-# included), the crash sweep and a smoke run of the Winelib regtool, all
-# in a throwaway prefix that is made here and removed afterwards.
+# included), the crash sweep with the Winelib helper and with the native
+# (mingw-w64) one, and a smoke run of the Winelib regtool, all in a
+# throwaway prefix that is made here and removed afterwards.
 # Usage: wine-tests/run.sh BUILD_DIR (build/wine), from the repository root.
 set -eu
 build=$1
@@ -31,6 +32,7 @@ mkdir -p "$WINEPREFIX"
 
 "$WINE64" "$build/test_store_win32.exe.so"
 sh wine-tests/crash_sweep.sh "$build/sweep.exe.so"
+sh wine-tests/crash_sweep.sh "$build/mingw/sweep.exe"
 out=$("$WINE64" "$build/regtool.exe.so" version)
 case "$out" in
 regtool\ *) echo "wine regtool: $out" ;;

@@ -1,8 +1,9 @@
 # regtool: one entry point for building, testing and the demo.
 #   make          library and CLI in build/
 #   make check    deps, unit tests, CLI tests, the unit tests under valgrind,
-#                 then unit and CLI tests again under AddressSanitizer +
-#                 UndefinedBehaviorSanitizer
+#                 unit and CLI tests again under AddressSanitizer +
+#                 UndefinedBehaviorSanitizer, then the win32 store under
+#                 Wine (make wine-check)
 #   make demo     deps, build, the demo on an embedded default store
 #   make deps     install missing Debian packages
 
@@ -56,12 +57,14 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 deps:
 	@sh tools/deps.sh
 
-# Unit tests, then the CLI tests, the unit tests under valgrind, then
-# everything again under the sanitizers.
+# Unit tests, then the CLI tests, the unit tests under valgrind,
+# everything again under the sanitizers, then the Wine build and its tests
+# (wine.mk).
 check: deps
 	$(MAKE) unit cli-tests
 	$(MAKE) valgrind
 	$(MAKE) BUILD=build/san SAN=1 unit cli-tests
+	$(MAKE) wine-check
 
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
@@ -79,5 +82,7 @@ clean:
 	rm -rf build
 
 .SECONDARY:
+
+include wine.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:%.c=$(BUILD)/obj/%.d)

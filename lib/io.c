@@ -10,34 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct rt_io_stats rt_io_totals;
-
-/* Ends the process once the number of writes reaches
- * REGTOOL_FAULT_AFTER_WRITES, as a power cut would: no cleanup, no flush. */
-static long fault_limit = -1;
-
-void rt_io_fault_after(unsigned long k)
-{
-    fault_limit = (long)(rt_io_totals.writes + k);
-    if (!k)
-        fault_limit = 0;
-}
-
-static void count_write(void)
-{
-    rt_io_totals.writes++;
-    long limit = fault_limit;
-    if (limit < 0) {
-        const char *s = getenv("REGTOOL_FAULT_AFTER_WRITES");
-        limit = s && *s ? strtol(s, NULL, 10) : 0;
-        if (limit < 0)
-            limit = 0;
-        fault_limit = limit;
-    }
-    if (limit > 0 && rt_io_totals.writes >= (unsigned long)limit)
-        _exit(99);
-}
-
 int rt_io_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 {
     const uint8_t *p = buf;
@@ -53,7 +25,7 @@ int rt_io_pwrite(int fd, const void *buf, size_t len, uint64_t off)
         off += (uint64_t)w;
         rt_io_totals.bytes_written += (uint64_t)w;
     }
-    count_write();
+    rt_io_count_write();
     return 0;
 }
 
@@ -61,7 +33,7 @@ int rt_io_ftruncate(int fd, uint64_t size)
 {
     if (ftruncate(fd, (off_t)size) != 0)
         return -1;
-    count_write();
+    rt_io_count_write();
     return 0;
 }
 
@@ -93,7 +65,7 @@ int rt_io_rename(const char *from, const char *to)
 {
     if (rename(from, to) != 0)
         return -1;
-    count_write();
+    rt_io_count_write();
     return 0;
 }
 
@@ -101,7 +73,7 @@ int rt_io_unlink(const char *path)
 {
     if (unlink(path) != 0)
         return -1;
-    count_write();
+    rt_io_count_write();
     return 0;
 }
 

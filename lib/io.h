@@ -24,6 +24,10 @@ extern struct rt_io_stats rt_io_totals;
  * overriding REGTOOL_FAULT_AFTER_WRITES. */
 void rt_io_fault_after(unsigned long k);
 
+/* Counts one write made outside this file (a registry write by the win32
+ * store), so the fault hook covers it too; may end the process. */
+void rt_io_count_write(void);
+
 /* pwrite of all LEN bytes; -1 with errno on failure. Counts one write. */
 int rt_io_pwrite(int fd, const void *buf, size_t len, uint64_t off);
 int rt_io_ftruncate(int fd, uint64_t size);

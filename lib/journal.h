@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crc32.h"
 #include "error.h"
 #include "io.h"
 
@@ -53,7 +54,5 @@ int rt_lock_acquire(const char *lock_path, struct rt_lock **out,
                     struct rt_error *e);
 void rt_lock_release(struct rt_lock *l);
 
-/* CRC-32 (IEEE), used to seal the journal. */
-uint32_t rt_crc32(uint32_t crc, const void *data, size_t len);
 
 #endif

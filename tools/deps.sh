@@ -3,8 +3,12 @@
 # apt-get update runs once, and only when something has to be installed.
 set -eu
 
+# wine, wine64, wine64-tools, libwine-dev: winegcc builds the Winelib test
+# programs, wine64 runs them (make wine-check); the wine package sets up
+# the winegcc command. gcc-mingw-w64-x86-64: native Windows builds.
 PACKAGES="gcc make pkg-config xz-utils libinih-dev libcmocka-dev libhivex-dev \
-libhivex-bin libregf-utils reglookup valgrind jq"
+libhivex-bin libregf-utils reglookup valgrind jq wine wine64 wine64-tools \
+libwine-dev gcc-mingw-w64-x86-64"
 
 missing=""
 for p in $PACKAGES; do

@@ -7,6 +7,7 @@
 
 #include "io.h"
 #include "store_hive.h"
+#include "store_win32.h"
 
 static struct rt_cli_options options;
 
@@ -75,11 +76,13 @@ struct rt_store *rt_cli_open_store(int *exit_code)
         }
         rt_diags_free(&d);
     } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
-        rt_cli_error("store '%s': the live registry is reached only by the "
-                     "Windows and Wine builds of regtool",
-                     spec);
-        *exit_code = RT_EXIT_USAGE;
-        return NULL;
+        /* Elsewhere than Windows and Wine this fails, saying so. */
+        s = rt_store_win32_open(spec[4] ? spec + 5 : NULL, &e);
+        if (!s && e.code == RT_ERR_NOT_SUPPORTED) {
+            rt_cli_error("store '%s': %s", spec, e.message);
+            *exit_code = RT_EXIT_USAGE;
+            return NULL;
+        }
     } else {
         rt_cli_error("unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM "
                      "or live",

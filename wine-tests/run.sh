@@ -30,6 +30,15 @@ mkdir -p "$WINEPREFIX"
 "$WINESERVER" -p
 "$WINE64" wineboot.exe -i >/dev/null 2>&1
 
+# The CLI on the live store of the fresh prefix: Wine's own Perflib, as
+# lodctr /Q would show it (009 is Wine's predefined-handle stub table).
+out=$("$WINE64" "$build/regtool.exe.so" --store live query --json)
+case "$out" in
+*'"base_index":1847'*'"languages":["009"'*) echo "wine regtool --store live query: ok" ;;
+*) echo "wine-tests: --store live query printed '$out'" >&2; exit 1 ;;
+esac
+
+
 "$WINE64" "$build/test_store_win32.exe.so"
 sh wine-tests/crash_sweep.sh "$build/sweep.exe.so"
 sh wine-tests/crash_sweep.sh "$build/mingw/sweep.exe"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io.h"
 #include "utf16.h"
 
 /* INI files are a few hundred kilobytes at most; the limit keeps every
@@ -234,39 +235,20 @@ int rt_ini_load(const char *path, const char *codepage,
                 struct rt_ini_text *out, struct rt_diags *d)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot open: %s",
-                     strerror(errno));
+    uint8_t *data;
+    size_t len;
+    int r = rt_io_read_file_max(path, MAX_INI_BYTES, &data, &len);
+    if (r == -2 && errno == EFBIG) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL, "file is larger than %u MiB",
+                     MAX_INI_BYTES >> 20);
+        return -1;
+    }
+    if (r != 0) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot %s: %s",
+                     r == -1 ? "open" : "read", strerror(errno));
         return -2;
     }
-    size_t cap = 4096, len = 0;
-    unsigned char *data = xmalloc(cap);
-    for (;;) {
-        if (len == cap) {
-            if (cap > MAX_INI_BYTES)
-                break;
-            cap *= 2;
-            unsigned char *nd = realloc(data, cap);
-            if (!nd)
-                abort();
-            data = nd;
-        }
-        size_t got = fread(data + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int read_error = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (read_error) {
-        rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot read: %s",
-                     strerror(saved));
-        free(data);
-        return -2;
-    }
-    int r = rt_ini_decode(path, data, len, codepage, out, d);
+    r = rt_ini_decode(path, data, len, codepage, out, d);
     free(data);
     return r;
 }

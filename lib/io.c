@@ -77,38 +77,78 @@ int rt_io_unlink(const char *path)
     return 0;
 }
 
-int rt_io_read_file(const char *path, uint8_t **data, size_t *len)
+int rt_io_read_file_max(const char *path, size_t max, uint8_t **data,
+                        size_t *len)
 {
-    int fd = open(path, O_RDONLY);
+    *data = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        close(fd);
-        return -1;
+    if (fstat(fd, &st) != 0)
+        goto fail;
+    if (S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        goto fail;
     }
-    size_t size = (size_t)st.st_size, got = 0;
-    uint8_t *buf = malloc(size ? size : 1);
+    /* The size is a hint only: devices and pipes report 0, and a file
+     * may change while it is read. */
+    size_t cap = st.st_size > 0 && (uint64_t)st.st_size <= max
+                     ? (size_t)st.st_size + 1 : 4096;
+    size_t got = 0;
+    uint8_t *buf = malloc(cap);
     if (!buf) {
-        close(fd);
         errno = ENOMEM;
-        return -1;
+        goto fail;
     }
-    while (got < size) {
-        ssize_t r = read(fd, buf + got, size - got);
+    for (;;) {
+        if (got == cap) {
+            if (cap > max) {
+                free(buf);
+                errno = EFBIG;
+                goto fail;
+            }
+            size_t ncap = cap * 2 < cap ? (size_t)-1 : cap * 2;
+            uint8_t *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                errno = ENOMEM;
+                goto fail;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fd, buf + got, cap - got);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0) {
-            int err = r < 0 ? errno : EIO;
+        if (r < 0) {
+            int err = errno;
             free(buf);
-            close(fd);
             errno = err;
-            return -1;
+            goto fail;
         }
+        if (r == 0)
+            break;
         got += (size_t)r;
+    }
+    if (got > max) {
+        free(buf);
+        errno = EFBIG;
+        goto fail;
     }
     close(fd);
     *data = buf;
-    *len = size;
+    *len = got;
     return 0;
+fail:;
+    int err = errno;
+    close(fd);
+    errno = err;
+    return -2;
+}
+
+int rt_io_read_file(const char *path, uint8_t **data, size_t *len)
+{
+    return rt_io_read_file_max(path, (size_t)-1, data, len) == 0 ? 0 : -1;
 }

@@ -37,7 +37,15 @@ int rt_io_fsync_dir_of(const char *path);
 int rt_io_rename(const char *from, const char *to);
 int rt_io_unlink(const char *path);
 
-/* Reads a whole file into a new buffer; -1 with errno on failure. */
+/* Reads a whole file of at most MAX bytes into a new buffer (never NULL,
+ * even for an empty file). Returns 0; -1 when it cannot be opened, -2
+ * when it cannot be read; errno says why (EISDIR for a directory, EFBIG
+ * when it holds more than MAX bytes). Every file regtool reads whole goes
+ * through here. */
+int rt_io_read_file_max(const char *path, size_t max, uint8_t **data,
+                        size_t *len);
+
+/* rt_io_read_file_max without a limit; -1 with errno on any failure. */
 int rt_io_read_file(const char *path, uint8_t **data, size_t *len);
 
 #endif

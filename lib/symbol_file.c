@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io.h"
 #include "utf16.h"
 
 #define MAX_SYMBOL_FILE_BYTES (16u << 20)
@@ -648,45 +649,19 @@ int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
                         struct rt_diags *d)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot open: %s",
-                     strerror(errno));
+    uint8_t *data;
+    size_t len;
+    int rc = rt_io_read_file_max(path, MAX_SYMBOL_FILE_BYTES, &data, &len);
+    if (rc == -2 && errno == EFBIG)
+        rt_diags_add(d, RT_ERROR, path, 0, NULL,
+                     "symbol file is larger than %u MiB",
+                     MAX_SYMBOL_FILE_BYTES >> 20);
+    else if (rc != 0)
+        rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot %s: %s",
+                     rc == -1 ? "open" : "read", strerror(errno));
+    if (rc != 0)
         return -1;
-    }
-    size_t cap = 4096, len = 0;
-    unsigned char *data = malloc(cap);
-    if (!data)
-        abort();
-    int rc = 0;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= MAX_SYMBOL_FILE_BYTES) {
-                rt_diags_add(d, RT_ERROR, path, 0, NULL,
-                             "symbol file is larger than %u MiB",
-                             MAX_SYMBOL_FILE_BYTES >> 20);
-                rc = -1;
-                break;
-            }
-            cap *= 2;
-            unsigned char *nd = realloc(data, cap);
-            if (!nd)
-                abort();
-            data = nd;
-        }
-        size_t got = fread(data + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (!rc && ferror(f)) {
-        rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot read: %s",
-                     strerror(errno));
-        rc = -1;
-    }
-    fclose(f);
-    if (!rc)
-        rc = rt_symbol_file_parse(path, data, len, t, d);
+    rc = rt_symbol_file_parse(path, data, len, t, d);
     free(data);
     return rc;
 }

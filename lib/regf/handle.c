@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "regf/regf_internal.h"
 #include "utf16.h"
 
@@ -166,45 +167,21 @@ int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
 {
     *out = NULL;
     char msg[512];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st)) {
-        snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
-        set_err(err, errsize, msg);
-        if (fd >= 0)
-            close(fd);
-        return RT_REGF_EIO;
-    }
-    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > 0x80001000u) {
-        snprintf(msg, sizeof msg, "%s: not a regular file of at most 2 GB",
-                 path);
-        set_err(err, errsize, msg);
-        close(fd);
-        return RT_REGF_EIO;
-    }
-    size_t len = (size_t)st.st_size;
-    uint8_t *img = malloc(len ? len : 1);
-    if (!img) {
-        close(fd);
-        set_err(err, errsize, "out of memory");
-        return RT_REGF_ENOMEM;
-    }
-    size_t got = 0;
-    while (got < len) {
-        ssize_t r = read(fd, img + got, len - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            snprintf(msg, sizeof msg, "%s: read failed at byte %zu: %s", path,
-                     got, r < 0 ? strerror(errno) : "unexpected end of file");
-            set_err(err, errsize, msg);
-            free(img);
-            close(fd);
-            return RT_REGF_EIO;
+    uint8_t *img;
+    size_t len;
+    /* The format's 32-bit offsets bound a hive to 4 GB; Windows keeps them
+     * under 2 GB. */
+    if (rt_io_read_file_max(path, 0x80001000u, &img, &len) != 0) {
+        if (errno == ENOMEM) {
+            set_err(err, errsize, "out of memory");
+            return RT_REGF_ENOMEM;
         }
-        got += (size_t)r;
+        snprintf(msg, sizeof msg, "%s: %s", path,
+                 errno == EFBIG ? "larger than 2 GB, not a hive"
+                                : strerror(errno));
+        set_err(err, errsize, msg);
+        return RT_REGF_EIO;
     }
-    close(fd);
     return open_image(img, len, len, flags, out, err, errsize);
 }
 

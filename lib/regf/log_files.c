@@ -13,10 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "utf16.h"
 
 /* Larger than any hive or log Windows writes; a bigger file is not one. */
-#define MAX_FILE_SIZE ((uint64_t)1 << 32)
+#define MAX_FILE_SIZE ((size_t)1 << 32)
 
 static const char *const log_ext[RT_REGF_LOG_SLOTS] = {".LOG1", ".LOG2",
                                                         ".LOG"};
@@ -148,53 +149,6 @@ void rt_regf_log_paths_free(struct rt_regf_log_paths *paths)
 }
 
 /* Reads a whole regular file. Returns 0, or -1 with errno set. */
-static int read_whole(const char *path, uint8_t **data, size_t *size)
-{
-    *data = NULL;
-    *size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        goto fail;
-    if (!S_ISREG(st.st_mode)) {
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        goto fail;
-    }
-    if ((uint64_t)st.st_size > MAX_FILE_SIZE) {
-        errno = EFBIG;
-        goto fail;
-    }
-    size_t n = (size_t)st.st_size, got = 0;
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf)
-        goto fail;
-    while (got < n) {
-        ssize_t k = read(fd, buf + got, n - got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0) {
-            int e = errno;
-            free(buf);
-            errno = e;
-            goto fail;
-        }
-        if (k == 0)
-            break;      /* shrank while reading: keep what is there */
-        got += (size_t)k;
-    }
-    close(fd);
-    *data = buf;
-    *size = got;
-    return 0;
-fail:;
-    int e = errno;
-    close(fd);
-    errno = e;
-    return -1;
-}
-
 static void io_error(struct rt_regf_replay_report *r, const char *path,
                      const char *what, int err)
 {
@@ -218,7 +172,7 @@ int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
         *image = NULL;
     if (image_size)
         *image_size = 0;
-    if (read_whole(path, &primary, &primary_size) != 0) {
+    if (rt_io_read_file_max(path, MAX_FILE_SIZE, &primary, &primary_size) != 0) {
         io_error(r, path, "read", errno);
         goto out;
     }
@@ -231,7 +185,7 @@ int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
             continue;
         uint8_t *d;
         size_t n;
-        if (read_whole(paths.path[s], &d, &n) != 0) {
+        if (rt_io_read_file_max(paths.path[s], MAX_FILE_SIZE, &d, &n) != 0) {
             io_error(r, paths.path[s], "read", errno);
             goto out;
         }

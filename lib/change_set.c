@@ -194,6 +194,29 @@ int rt_change_set_delete_service(struct rt_change_set *cs,
              : -1;
 }
 
+int rt_change_set_dword(struct rt_change_set *cs, const char *svc,
+                        const char *name, uint32_t x)
+{
+    struct rt_value v;
+    if (rt_value_from_dword(&v, x) != 0)
+        return -1;
+    int r = svc ? rt_change_set_service(cs, svc, name, &v)
+                : rt_change_set_perflib(cs, name, &v);
+    rt_value_free(&v);
+    return r;
+}
+
+int rt_change_set_string(struct rt_change_set *cs, const char *svc,
+                         const char *name, uint32_t type, const char *utf8)
+{
+    struct rt_value v;
+    if (rt_value_from_string(&v, type, utf8) != 0)
+        return -1;
+    int r = rt_change_set_service(cs, svc, name, &v);
+    rt_value_free(&v);
+    return r;
+}
+
 void rt_change_set_free(struct rt_change_set *cs)
 {
     for (size_t i = 0; i < cs->n; i++)

@@ -73,6 +73,13 @@ int rt_change_set_service(struct rt_change_set *cs, const char *service,
 int rt_change_set_delete_service(struct rt_change_set *cs,
                                  const char *service, const char *name);
 
+/* Shorthands: a Perflib DWORD (SVC NULL) or a service's DWORD, and a
+ * service's REG_SZ / REG_EXPAND_SZ from UTF-8. */
+int rt_change_set_dword(struct rt_change_set *cs, const char *svc,
+                        const char *name, uint32_t x);
+int rt_change_set_string(struct rt_change_set *cs, const char *svc,
+                         const char *name, uint32_t type, const char *utf8);
+
 void rt_change_set_free(struct rt_change_set *cs);
 
 #endif

@@ -157,29 +157,6 @@ void rt_install_plan_free(struct rt_install_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-static int add_dword(struct rt_change_set *cs, const char *svc,
-                     const char *name, uint32_t x)
-{
-    struct rt_value v;
-    if (rt_value_from_dword(&v, x) != 0)
-        return -1;
-    int r = svc ? rt_change_set_service(cs, svc, name, &v)
-                : rt_change_set_perflib(cs, name, &v);
-    rt_value_free(&v);
-    return r;
-}
-
-static int add_string(struct rt_change_set *cs, const char *svc,
-                      const char *name, uint32_t type, const char *s)
-{
-    struct rt_value v;
-    if (rt_value_from_string(&v, type, s) != 0)
-        return -1;
-    int r = rt_change_set_service(cs, svc, name, &v);
-    rt_value_free(&v);
-    return r;
-}
-
 /* Adds the table changes of every working language that changed. */
 static int emit_tables(struct rt_change_set *cs, struct work_lang *w, size_t n)
 {
@@ -370,12 +347,12 @@ int rt_engine_install(const struct rt_database *db,
     uint32_t lh = db->last_help > plan->last_help ? db->last_help
                                                   : plan->last_help;
     if ((lc != db->last_counter || !db->has_last_counter) &&
-        add_dword(cs, NULL, "Last Counter", lc))
+        rt_change_set_dword(cs, NULL, "Last Counter", lc))
         goto nomem;
     if ((lh != db->last_help || !db->has_last_help) &&
-        add_dword(cs, NULL, "Last Help", lh))
+        rt_change_set_dword(cs, NULL, "Last Help", lh))
         goto nomem;
-    if (!db->has_base_index && add_dword(cs, NULL, "Base Index",
+    if (!db->has_base_index && rt_change_set_dword(cs, NULL, "Base Index",
                                          db->base_index))
         goto nomem;
 
@@ -383,15 +360,16 @@ int rt_engine_install(const struct rt_database *db,
     const char *sv = svc->name;
     if (opt->create_service &&
         (rt_change_set_create_perf_key(cs, sv) ||
-         add_string(cs, sv, "Library", RT_REG_EXPAND_SZ, opt->library) ||
-         add_string(cs, sv, "Open", RT_REG_SZ, opt->open) ||
-         add_string(cs, sv, "Collect", RT_REG_SZ, opt->collect) ||
-         add_string(cs, sv, "Close", RT_REG_SZ, opt->close)))
+         rt_change_set_string(cs, sv, "Library", RT_REG_EXPAND_SZ,
+                              opt->library) ||
+         rt_change_set_string(cs, sv, "Open", RT_REG_SZ, opt->open) ||
+         rt_change_set_string(cs, sv, "Collect", RT_REG_SZ, opt->collect) ||
+         rt_change_set_string(cs, sv, "Close", RT_REG_SZ, opt->close)))
         goto nomem;
-    if (add_dword(cs, sv, "First Counter", plan->first_counter) ||
-        add_dword(cs, sv, "Last Counter", plan->last_counter) ||
-        add_dword(cs, sv, "First Help", plan->first_help) ||
-        add_dword(cs, sv, "Last Help", plan->last_help))
+    if (rt_change_set_dword(cs, sv, "First Counter", plan->first_counter) ||
+        rt_change_set_dword(cs, sv, "Last Counter", plan->last_counter) ||
+        rt_change_set_dword(cs, sv, "First Help", plan->first_help) ||
+        rt_change_set_dword(cs, sv, "Last Help", plan->last_help))
         goto nomem;
     char *objects = NULL;
     size_t olen = 0;
@@ -408,12 +386,12 @@ int rt_engine_install(const struct rt_database *db,
     fclose(f);
     int r = 0;
     if (*objects)
-        r = add_string(cs, sv, "Object List", RT_REG_SZ, objects);
+        r = rt_change_set_string(cs, sv, "Object List", RT_REG_SZ, objects);
     else if (svc->object_list)
         r = rt_change_set_delete_service(cs, sv, "Object List");
     free(objects);
     const char *ini = opt->ini_name ? opt->ini_name : base_name(spec->ini_path);
-    if (r || add_string(cs, sv, "PerfIniFile", RT_REG_SZ, ini))
+    if (r || rt_change_set_string(cs, sv, "PerfIniFile", RT_REG_SZ, ini))
         goto nomem;
     rc = 0;
     goto out;
@@ -546,14 +524,14 @@ int rt_engine_uninstall(const struct rt_database *db,
     if (db->last_counter >= plan->first_counter &&
         db->last_counter <= plan->last_counter && nlc < db->last_counter) {
         plan->new_last_counter = nlc;
-        if (add_dword(cs, NULL, "Last Counter", nlc))
+        if (rt_change_set_dword(cs, NULL, "Last Counter", nlc))
             goto nomem;
         plan->lowered = 1;
     }
     if (db->last_help >= plan->first_help && db->last_help <= plan->last_help &&
         nlh < db->last_help) {
         plan->new_last_help = nlh;
-        if (add_dword(cs, NULL, "Last Help", nlh))
+        if (rt_change_set_dword(cs, NULL, "Last Help", nlh))
             goto nomem;
         plan->lowered = 1;
     }

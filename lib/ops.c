@@ -106,15 +106,10 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
         rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
                      "service '%s' has no Performance key", drivername);
     } else {
-        struct rt_value v;
         int r;
         if (disable) {
-            r = rt_value_from_dword(&v, 1);
-            if (r == 0) {
-                r = rt_change_set_service(&cs, drivername,
-                                          "Disable Performance Counters", &v);
-                rt_value_free(&v);
-            }
+            r = rt_change_set_dword(&cs, drivername,
+                                    "Disable Performance Counters", 1);
         } else {
             r = svc.has_disable
                     ? rt_change_set_delete_service(

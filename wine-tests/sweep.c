@@ -61,29 +61,6 @@ static int die(const char *what, const struct rt_error *e)
     rt_change_set_table(cs, lang, kind, (const uint8_t *)(blob),          \
                         sizeof(blob), NULL, NULL)
 
-static int add_dword(struct rt_change_set *cs, const char *svc,
-                     const char *name, uint32_t x)
-{
-    struct rt_value v;
-    if (rt_value_from_dword(&v, x) != 0)
-        return -1;
-    int r = svc ? rt_change_set_service(cs, svc, name, &v)
-                : rt_change_set_perflib(cs, name, &v);
-    rt_value_free(&v);
-    return r;
-}
-
-static int add_string(struct rt_change_set *cs, const char *svc,
-                      const char *name, uint32_t type, const char *s)
-{
-    struct rt_value v;
-    if (rt_value_from_string(&v, type, s) != 0)
-        return -1;
-    int r = rt_change_set_service(cs, svc, name, &v);
-    rt_value_free(&v);
-    return r;
-}
-
 static int base_set(struct rt_change_set *cs)
 {
     int r = 0;
@@ -92,14 +69,14 @@ static int base_set(struct rt_change_set *cs)
     r |= TABLE(cs, "CurrentLanguage", RT_TABLE_HELP, help_cur);
     r |= TABLE(cs, "007", RT_TABLE_COUNTER, counter007);
     r |= TABLE(cs, "019", RT_TABLE_COUNTER, counter019);
-    r |= add_dword(cs, NULL, "Last Counter", 1847);
-    r |= add_dword(cs, NULL, "Last Help", 1848);
-    r |= add_dword(cs, NULL, "Base Index", 1847);
+    r |= rt_change_set_dword(cs, NULL, "Last Counter", 1847);
+    r |= rt_change_set_dword(cs, NULL, "Last Help", 1848);
+    r |= rt_change_set_dword(cs, NULL, "Base Index", 1847);
     r |= rt_change_set_create_perf_key(cs, "SweepOld");
-    r |= add_string(cs, "SweepOld", "Library", RT_REG_EXPAND_SZ,
+    r |= rt_change_set_string(cs, "SweepOld", "Library", RT_REG_EXPAND_SZ,
                     "%SystemRoot%\\system32\\sweepold.dll");
-    r |= add_string(cs, "SweepOld", "Open", RT_REG_SZ, "OpenOld");
-    r |= add_dword(cs, "SweepOld", "Disable Performance Counters", 1);
+    r |= rt_change_set_string(cs, "SweepOld", "Open", RT_REG_SZ, "OpenOld");
+    r |= rt_change_set_dword(cs, "SweepOld", "Disable Performance Counters", 1);
     return r;
 }
 
@@ -114,15 +91,15 @@ static int change_set(struct rt_change_set *cs)
     r |= TABLE(cs, "019", RT_TABLE_COUNTER, new_counter019);
     r |= rt_change_set_create_language(cs, "00C");
     r |= TABLE(cs, "00C", RT_TABLE_COUNTER, new_counter00c);
-    r |= add_dword(cs, NULL, "Last Counter", 1852);
-    r |= add_dword(cs, NULL, "Last Help", 1853);
+    r |= rt_change_set_dword(cs, NULL, "Last Counter", 1852);
+    r |= rt_change_set_dword(cs, NULL, "Last Help", 1853);
     r |= rt_change_set_create_perf_key(cs, "SweepNew");
-    r |= add_string(cs, "SweepNew", "Library", RT_REG_SZ, "sweepnew.dll");
-    r |= add_dword(cs, "SweepNew", "First Counter", 1850);
-    r |= add_dword(cs, "SweepNew", "Last Counter", 1852);
-    r |= add_dword(cs, "SweepNew", "First Help", 1851);
-    r |= add_dword(cs, "SweepNew", "Last Help", 1853);
-    r |= add_dword(cs, "SweepOld", "First Counter", 1850);
+    r |= rt_change_set_string(cs, "SweepNew", "Library", RT_REG_SZ, "sweepnew.dll");
+    r |= rt_change_set_dword(cs, "SweepNew", "First Counter", 1850);
+    r |= rt_change_set_dword(cs, "SweepNew", "Last Counter", 1852);
+    r |= rt_change_set_dword(cs, "SweepNew", "First Help", 1851);
+    r |= rt_change_set_dword(cs, "SweepNew", "Last Help", 1853);
+    r |= rt_change_set_dword(cs, "SweepOld", "First Counter", 1850);
     r |= rt_change_set_delete_service(cs, "SweepOld",
                                       "Disable Performance Counters");
     return r;

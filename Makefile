@@ -5,6 +5,7 @@
 #                 UndefinedBehaviorSanitizer, then the win32 store under
 #                 Wine (make wine-check)
 #   make demo     deps, build, the demo on an embedded default store
+#   make bench    the install benchmark on a 79 MB SOFTWARE hive (bench/)
 #   make deps     install missing Debian packages
 
 BUILD   ?= build
@@ -31,11 +32,12 @@ CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB_A     := $(BUILD)/libregtool.a
 CLI_BIN   := $(BUILD)/regtool
+BENCH_BIN := $(BUILD)/bench/mkbench
 
 LDLIBS    := -linih
 
-.PHONY: all check unit cli-tests deps demo clean valgrind
-all: $(LIB_A) $(CLI_BIN)
+.PHONY: all check unit cli-tests deps demo clean valgrind bench
+all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -49,6 +51,10 @@ $(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
 	ln -sf regtool $(BUILD)/lodctr
 	ln -sf regtool $(BUILD)/unlodctr
+
+$(BENCH_BIN): $(BUILD)/obj/bench/mkbench.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -69,11 +75,16 @@ check: deps
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
 
-cli-tests: $(CLI_BIN)
+cli-tests: $(CLI_BIN) $(BENCH_BIN)
 	@sh tests/run-cli.sh $(abspath $(CLI_BIN))
 
 valgrind: $(TEST_BIN)
 	@VALGRIND=1 sh tests/run-unit.sh $(TEST_BIN)
+
+# Times are printed, never asserted (tests/cli/bench_bytes.sh asserts the
+# bytes written, which are deterministic).
+bench: $(CLI_BIN) $(BENCH_BIN)
+	@sh bench/run.sh $(abspath $(CLI_BIN)) $(abspath $(BENCH_BIN))
 
 demo: deps all
 	@sh tools/demo.sh $(abspath $(CLI_BIN))
@@ -85,4 +96,4 @@ clean:
 
 include wine.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:%.c=$(BUILD)/obj/%.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/bench/mkbench.d $(TEST_SRC:%.c=$(BUILD)/obj/%.d)

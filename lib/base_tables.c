@@ -79,22 +79,32 @@ static struct vocab vocab_for(const char *lang)
     return (struct vocab){words_fr, sizeof words_fr / sizeof *words_fr, " "};
 }
 
+/* UTF-16 units of UTF-8 text S (BMP only, as the vocabularies are). */
+static size_t units(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 /* Text for INDEX: a name of two or three words, or a help paragraph of
- * about LEN bytes. */
+ * 260 to 420 bytes of UTF-8 (IN_UNITS: UTF-16 units). */
 static int make_text(const struct vocab *v, uint32_t index, int help,
-                     char *buf, size_t size)
+                     int in_units, char *buf, size_t size)
 {
     uint32_t x = index * 2654435761u;
-    size_t len = 0;
+    size_t len = 0, u = 0;
     size_t target = help ? 260 + (x >> 24) % 160 : 1;
     int words = 0;
     buf[0] = '\0';
-    while (words < 2 || len < target) {
+    while (words < 2 || (in_units ? u : len) < target) {
         const char *w = v->w[(x >> 8) % v->n];
         x = x * 1103515245u + 12345u;
         int n = snprintf(buf + len, size - len, "%s%s", words ? v->sep : "", w);
         if (n < 0 || (size_t)n >= size - len)
             break;
+        u += units(buf + len);
         len += (size_t)n;
         words++;
         if (!help && words == 2 + (int)(index % 2))
@@ -108,35 +118,72 @@ static int make_text(const struct vocab *v, uint32_t index, int help,
 }
 
 static int add_range(struct rt_name_table *t, const struct vocab *v,
-                     uint32_t first, uint32_t last, int help)
+                     uint32_t first, uint32_t last, int help, int in_units)
 {
-    char buf[1024];
+    char buf[2048];
     for (uint32_t i = first; i <= last; i += 2) {
-        make_text(v, i, help, buf, sizeof buf);
+        make_text(v, i, help, in_units, buf, sizeof buf);
         if (rt_pair_list_append(help ? &t->help : &t->counter, i, buf) != 0)
             return -1;
     }
     return 0;
 }
 
+void rt_base_extra_provider(unsigned i, struct rt_base_provider *p,
+                            char *service, size_t size)
+{
+    uint32_t first = rt_base_last_counter() + 2 + 2 * RT_BASE_EXTRA_NAMES * i;
+    snprintf(service, size, "PerfGen%03u", i + 1);
+    p->service = service;
+    p->library = "%SystemRoot%\\System32\\perfgen.dll";
+    p->first_counter = first;
+    p->last_counter = first + 2 * (RT_BASE_EXTRA_NAMES - 1);
+    p->first_help = first + 1;
+    p->last_help = p->last_counter + 1;
+}
+
+uint32_t rt_base_last_counter_scaled(unsigned extra)
+{
+    return rt_base_last_counter() + 2 * RT_BASE_EXTRA_NAMES * extra;
+}
+
+uint32_t rt_base_last_help_scaled(unsigned extra)
+{
+    return rt_base_last_counter_scaled(extra) + 1;
+}
+
 int rt_base_tables_generate(const char *lang, struct rt_name_table *t)
+{
+    return rt_base_tables_generate_scaled(lang, 0, t);
+}
+
+int rt_base_tables_generate_scaled(const char *lang, unsigned extra,
+                                   struct rt_name_table *t)
 {
     memset(t, 0, sizeof *t);
     struct vocab v = vocab_for(lang);
     /* The first Counter pair is "1" with the base index as its text, and
      * both tables end their base range with "End Marker" (SPEC 1.1). */
     if (rt_pair_list_append(&t->counter, 1, "1847") ||
-        add_range(t, &v, 2, 1844, 0) ||
+        add_range(t, &v, 2, 1844, 0, 0) ||
         rt_pair_list_append(&t->counter, 1846, "End Marker") ||
-        add_range(t, &v, 3, 1845, 1) ||
+        add_range(t, &v, 3, 1845, 1, 0) ||
         rt_pair_list_append(&t->help, 1847, "End Marker"))
         goto fail;
     for (size_t p = 0; p < N_PROVIDERS; p++)
         if (add_range(t, &v, providers[p].first_counter,
-                      providers[p].last_counter, 0) ||
+                      providers[p].last_counter, 0, 0) ||
             add_range(t, &v, providers[p].first_help, providers[p].last_help,
-                      1))
+                      1, 0))
             goto fail;
+    for (unsigned i = 0; i < extra; i++) {
+        struct rt_base_provider p;
+        char service[32];
+        rt_base_extra_provider(i, &p, service, sizeof service);
+        if (add_range(t, &v, p.first_counter, p.last_counter, 0, 1) ||
+            add_range(t, &v, p.first_help, p.last_help, 1, 1))
+            goto fail;
+    }
     return 0;
 fail:
     rt_name_table_free(t);

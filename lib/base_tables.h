@@ -32,4 +32,19 @@ uint32_t rt_base_last_help(void);
  * or -1 when out of memory. */
 int rt_base_tables_generate(const char *lang, struct rt_name_table *t);
 
+/* Benchmark-sized databases: EXTRA more providers above the built-in
+ * ones, as a machine with many products installed has. Extra provider I
+ * (0-based) has RT_BASE_EXTRA_NAMES names and help paragraphs of about
+ * 360 UTF-16 units in every script (so a language's Help grows by the
+ * same amount whatever its script). Its service name is written to
+ * SERVICE (PerfGen001, ...); P->service points there. */
+#define RT_BASE_EXTRA_NAMES 500u
+void rt_base_extra_provider(unsigned i, struct rt_base_provider *p,
+                            char *service, size_t size);
+uint32_t rt_base_last_counter_scaled(unsigned extra);
+uint32_t rt_base_last_help_scaled(unsigned extra);
+/* rt_base_tables_generate plus the EXTRA providers' ranges. */
+int rt_base_tables_generate_scaled(const char *lang, unsigned extra,
+                                   struct rt_name_table *t);
+
 #endif

@@ -16,6 +16,7 @@
 #define TRAILER_SIZE   24      /* magic, u64 body length, u32 crc, u32 count */
 #define REC_WRITE      1u
 #define REC_SIZE       2u
+#define REC_FRESH      3u      /* never in the journal: written before it */
 
 struct record {
     uint32_t kind;
@@ -96,6 +97,12 @@ int rt_commit_write(struct rt_commit *c, const char *file, uint64_t offset,
     return add(c, REC_WRITE, file, offset, data, len);
 }
 
+int rt_commit_write_fresh(struct rt_commit *c, const char *file,
+                          uint64_t offset, const void *data, size_t len)
+{
+    return add(c, REC_FRESH, file, offset, data, len);
+}
+
 int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size)
 {
     return add(c, REC_SIZE, file, size, NULL, 0);
@@ -135,9 +142,12 @@ static uint64_t get64(const uint8_t *p)
  * offset, data length, path, data; then the trailer. */
 static uint8_t *serialize(const struct rt_commit *c, size_t *out_len)
 {
-    size_t len = 8 + TRAILER_SIZE;
+    size_t len = 8 + TRAILER_SIZE, n = 0;
     for (size_t i = 0; i < c->n; i++)
-        len += 20 + strlen(c->v[i].file) + c->v[i].len;
+        if (c->v[i].kind != REC_FRESH) {
+            len += 20 + strlen(c->v[i].file) + c->v[i].len;
+            n++;
+        }
     uint8_t *b = malloc(len), *p = b;
     if (!b)
         return NULL;
@@ -145,6 +155,8 @@ static uint8_t *serialize(const struct rt_commit *c, size_t *out_len)
     p += 8;
     for (size_t i = 0; i < c->n; i++) {
         const struct record *r = &c->v[i];
+        if (r->kind == REC_FRESH)
+            continue;
         size_t fl = strlen(r->file);
         put32(p, r->kind);
         put32(p + 4, (uint32_t)fl);
@@ -161,7 +173,7 @@ static uint8_t *serialize(const struct rt_commit *c, size_t *out_len)
     memcpy(p, COMMIT_MAGIC, 8);
     put64(p + 8, body);
     put32(p + 16, rt_crc32(0, b, body));
-    put32(p + 20, (uint32_t)c->n);
+    put32(p + 20, (uint32_t)n);
     *out_len = len;
     return b;
 }
@@ -245,8 +257,52 @@ static int sealed(const uint8_t *b, size_t len, size_t *body)
     return get32(t + 16) == rt_crc32(0, b, *body);
 }
 
+/* Writes the fresh records to their files and fsyncs each file. */
+static int write_fresh(const struct rt_commit *c, struct rt_error *e)
+{
+    char path[PATH_MAX], cur[PATH_MAX] = "";
+    int fd = -1;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct record *r = &c->v[i];
+        if (r->kind != REC_FRESH)
+            continue;
+        if (full_path(path, sizeof path, c->base, r->file) != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s/%s: path too long",
+                                c->base, r->file);
+        if (strcmp(path, cur) != 0) {
+            if (fd >= 0 && (rt_io_fsync(fd) != 0 || close(fd) != 0)) {
+                fd = -1;
+                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", cur,
+                                    strerror(errno));
+            }
+            fd = open(path, O_RDWR | O_CREAT, 0644);
+            if (fd < 0)
+                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                    strerror(errno));
+            snprintf(cur, sizeof cur, "%s", path);
+        }
+        if (rt_io_pwrite(fd, r->data, r->len, r->offset) != 0) {
+            int err = errno;
+            close(fd);
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                strerror(err));
+        }
+    }
+    if (fd >= 0) {
+        int r = rt_io_fsync(fd);
+        int err = errno;
+        close(fd);
+        if (r != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", cur,
+                                strerror(err));
+    }
+    return 0;
+}
+
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
+    if (write_fresh(c, e) != 0)
+        return -1;
     size_t len;
     uint8_t *b = serialize(c, &len);
     if (!b)

@@ -33,6 +33,8 @@ struct hive_file {
     char *path;
     struct rt_regf *h;
     int replayed;          /* the image came from its logs */
+    uint64_t bins_end;     /* end of the hive bins as opened: what the
+                              file's base block covers */
     int dirty_unusable;    /* dirty, no usable logs, not forced */
 };
 
@@ -173,8 +175,23 @@ static int is_dirty_file(const char *path, int *dirty, struct rt_error *e)
  * logs is replayed (and later written whole, its originals backed up); a
  * dirty hive without them is read with a warning and never written
  * unless --force-dirty. */
+static int open_hive_image(struct hive_store *s, struct hive_file *hf,
+                           struct rt_error *e);
+
 static int open_hive(struct hive_store *s, struct hive_file *hf,
                      struct rt_error *e)
+{
+    int r = open_hive_image(s, hf, e);
+    if (r == 0) {
+        struct rt_regf_info info;
+        rt_regf_get_info(hf->h, &info);
+        hf->bins_end = (uint64_t)REGF_BASE_BLOCK_SIZE + info.hbins_size;
+    }
+    return r;
+}
+
+static int open_hive_image(struct hive_store *s, struct hive_file *hf,
+                           struct rt_error *e)
 {
     char err[512] = "";
     int dirty = 0;
@@ -784,13 +801,20 @@ struct page_ctx {
     struct rt_commit *c;
     const char *rel;
     const uint8_t *img;
+    uint64_t bins_end;
     int failed;
 };
 
+/* Pages past the bins the file's base block covers (appended bins) are
+ * read by nobody until the new base block lands: they go straight to the
+ * file, once, ahead of the journal (rt_commit_write_fresh). */
 static int add_page(void *ctx, uint64_t off, size_t len)
 {
     struct page_ctx *pc = ctx;
-    if (rt_commit_write(pc->c, pc->rel, off, pc->img + off, len) != 0) {
+    int r = off >= pc->bins_end
+                ? rt_commit_write_fresh(pc->c, pc->rel, off, pc->img + off, len)
+                : rt_commit_write(pc->c, pc->rel, off, pc->img + off, len);
+    if (r != 0) {
         pc->failed = 1;
         return 1;
     }
@@ -814,7 +838,7 @@ static int commit_hive(struct hive_store *s, struct hive_file *hf,
         if (rt_commit_write(c, rel, 0, img, len) != 0)
             return -1;
     } else {
-        struct page_ctx pc = {c, rel, img, 0};
+        struct page_ctx pc = {c, rel, img, hf->bins_end, 0};
         rt_regf_changed_pages(hf->h, add_page, &pc);
         if (pc.failed)
             return -1;

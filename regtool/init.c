@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base_hive.h"
 #include "base_tables.h"
 #include "io.h"
 #include "regf/regf.h"
@@ -36,25 +37,6 @@ static int mkdirs(const char *path)
         *p = '/';
     }
     return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-static int set_dword(struct rt_regf *h, uint32_t key, const char *name,
-                     uint32_t v)
-{
-    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
-                    (uint8_t)(v >> 24)};
-    return rt_regf_value_set(h, key, name, RT_REG_DWORD, b, 4);
-}
-
-static int set_string(struct rt_regf *h, uint32_t key, const char *name,
-                      uint32_t type, const char *s)
-{
-    struct rt_value v;
-    if (rt_value_from_string(&v, type, s) != 0)
-        return -1;
-    int r = rt_regf_value_set(h, key, name, type, v.data, v.len);
-    rt_value_free(&v);
-    return r;
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t len)
@@ -113,10 +95,10 @@ static int build_software(struct rt_regf *sw, char **langs, size_t n_langs,
 {
     uint32_t perflib, cur;
     if (rt_regf_key_create_path(sw, rt_regf_root(sw), PERFLIB, &perflib) ||
-        set_dword(sw, perflib, "Last Counter", rt_base_last_counter()) ||
-        set_dword(sw, perflib, "Last Help", rt_base_last_help()) ||
-        set_dword(sw, perflib, "Base Index", 1847) ||
-        set_dword(sw, perflib, "Version", 0x00050001))
+        rt_base_set_dword(sw, perflib, "Last Counter", rt_base_last_counter()) ||
+        rt_base_set_dword(sw, perflib, "Last Help", rt_base_last_help()) ||
+        rt_base_set_dword(sw, perflib, "Base Index", 1847) ||
+        rt_base_set_dword(sw, perflib, "Version", 0x00050001))
         return -1;
     for (size_t i = 0; i < n_langs; i++)
         if (write_language(sw, perflib, langs[i], files, dat_dirs, n_dirs))
@@ -124,44 +106,6 @@ static int build_software(struct rt_regf *sw, char **langs, size_t n_langs,
     if (files &&
         (rt_regf_key_create(sw, perflib, "CurrentLanguage", &cur) != 0 ||
          rt_regf_key_set_predefined(sw, cur, HKEY_PERFORMANCE_NLSTEXT) != 0))
-        return -1;
-    return 0;
-}
-
-static int build_system(struct rt_regf *sy)
-{
-    uint32_t sel, svc, perf;
-    if (rt_regf_key_create_path(sy, rt_regf_root(sy), "Select", &sel) ||
-        set_dword(sy, sel, "Current", 1) || set_dword(sy, sel, "Default", 1) ||
-        set_dword(sy, sel, "Failed", 0) ||
-        set_dword(sy, sel, "LastKnownGood", 2) ||
-        rt_regf_key_create_path(sy, rt_regf_root(sy), "ControlSet001\\Services",
-                                &svc) ||
-        rt_regf_key_create_path(sy, rt_regf_root(sy), "ControlSet002\\Services",
-                                &perf))
-        return -1;
-    size_t n;
-    const struct rt_base_provider *p = rt_base_providers(&n);
-    for (size_t i = 0; i < n; i++) {
-        char path[256];
-        snprintf(path, sizeof path, "%s\\Performance", p[i].service);
-        if (rt_regf_key_create_path(sy, svc, path, &perf) ||
-            set_string(sy, perf, "Library", RT_REG_EXPAND_SZ, p[i].library) ||
-            set_string(sy, perf, "Open", RT_REG_SZ, "OpenPerformanceData") ||
-            set_string(sy, perf, "Collect", RT_REG_SZ,
-                       "CollectPerformanceData") ||
-            set_string(sy, perf, "Close", RT_REG_SZ, "ClosePerformanceData") ||
-            set_dword(sy, perf, "First Counter", p[i].first_counter) ||
-            set_dword(sy, perf, "Last Counter", p[i].last_counter) ||
-            set_dword(sy, perf, "First Help", p[i].first_help) ||
-            set_dword(sy, perf, "Last Help", p[i].last_help))
-            return -1;
-    }
-    /* A provider with a Library but no range, as PerfOS is on a real
-     * system (its names are in the base range). */
-    if (rt_regf_key_create_path(sy, svc, "PerfOS\\Performance", &perf) ||
-        set_string(sy, perf, "Library", RT_REG_EXPAND_SZ,
-                   "%SystemRoot%\\System32\\perfos.dll"))
         return -1;
     return 0;
 }
@@ -250,7 +194,7 @@ int cmd_init(int argc, char **argv)
         goto out;
     }
     if (build_software(sw, langs, n_langs, files, dat_dirs, 2) != 0 ||
-        build_system(sy) != 0) {
+        rt_base_build_system(sy, 0) != 0) {
         rt_cli_error("init: building the hives: %s", rt_regf_errmsg(sw));
         goto out;
     }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define JOURNAL_MAGIC  "RTJOURN1"
+#define JOURNAL_MAGIC  "RTJOURN2"
 #define COMMIT_MAGIC   "RTCOMMIT"
 #define TRAILER_SIZE   24      /* magic, u64 body length, u32 crc, u32 count */
 #define REC_WRITE      1u
@@ -26,8 +26,17 @@ struct record {
     size_t len;
 };
 
+/* A file that gets fresh bytes, and its size before the commit: an
+ * unsealed journal is rolled back by cutting the file to that size. */
+struct intent {
+    char *file;
+    uint64_t size;
+};
+
 struct rt_commit {
     char *base, *journal;
+    struct intent *intents;
+    size_t n_intents;
     struct record *v;
     size_t n, cap;
     uint64_t bytes;
@@ -56,6 +65,9 @@ void rt_commit_free(struct rt_commit *c)
         free(c->v[i].data);
     }
     free(c->v);
+    for (size_t i = 0; i < c->n_intents; i++)
+        free(c->intents[i].file);
+    free(c->intents);
     free(c->base);
     free(c->journal);
     free(c);
@@ -140,9 +152,13 @@ static uint64_t get64(const uint8_t *p)
 
 /* Serializes the records: magic, then per record kind, path length,
  * offset, data length, path, data; then the trailer. */
-static uint8_t *serialize(const struct rt_commit *c, size_t *out_len)
+static uint8_t *serialize(const struct rt_commit *c, size_t *out_len,
+                          size_t *out_intent_len)
 {
-    size_t len = 8 + TRAILER_SIZE, n = 0;
+    size_t len = 8 + 4 + 4 + TRAILER_SIZE, n = 0;
+    for (size_t i = 0; i < c->n_intents; i++)
+        len += 12 + strlen(c->intents[i].file);
+    size_t ilen = len - TRAILER_SIZE;
     for (size_t i = 0; i < c->n; i++)
         if (c->v[i].kind != REC_FRESH) {
             len += 20 + strlen(c->v[i].file) + c->v[i].len;
@@ -152,7 +168,17 @@ static uint8_t *serialize(const struct rt_commit *c, size_t *out_len)
     if (!b)
         return NULL;
     memcpy(p, JOURNAL_MAGIC, 8);
-    p += 8;
+    put32(p + 8, (uint32_t)c->n_intents);
+    p += 12;
+    for (size_t i = 0; i < c->n_intents; i++) {
+        size_t fl = strlen(c->intents[i].file);
+        put32(p, (uint32_t)fl);
+        put64(p + 4, c->intents[i].size);
+        memcpy(p + 12, c->intents[i].file, fl);
+        p += 12 + fl;
+    }
+    put32(p, rt_crc32(0, b, (size_t)(p - b)));
+    p += 4;
     for (size_t i = 0; i < c->n; i++) {
         const struct record *r = &c->v[i];
         if (r->kind == REC_FRESH)
@@ -175,6 +201,7 @@ static uint8_t *serialize(const struct rt_commit *c, size_t *out_len)
     put32(p + 16, rt_crc32(0, b, body));
     put32(p + 20, (uint32_t)n);
     *out_len = len;
+    *out_intent_len = ilen;
     return b;
 }
 
@@ -185,12 +212,12 @@ static int full_path(char *buf, size_t size, const char *base, const char *rel)
 }
 
 /* Applies the records of a journal body (already verified) to the files. */
-static int apply_body(const char *base, const uint8_t *b, size_t body,
-                      struct rt_error *e)
+static int apply_body(const char *base, const uint8_t *b, size_t start,
+                      size_t body, struct rt_error *e)
 {
     char path[PATH_MAX], cur[PATH_MAX] = "";
     int fd = -1;
-    size_t pos = 8;
+    size_t pos = start;
     while (pos < body) {
         if (body - pos < 20)
             goto corrupt;
@@ -245,6 +272,64 @@ corrupt:
                         pos);
 }
 
+/* Length of the intent block at the start of journal B (LEN bytes): the
+ * magic, the files that get fresh bytes with their sizes before the
+ * commit, and a CRC. 0 when it is incomplete or damaged. */
+static size_t intent_len(const uint8_t *b, size_t len)
+{
+    if (len < 16 || memcmp(b, JOURNAL_MAGIC, 8) != 0)
+        return 0;
+    uint32_t n = get32(b + 8);
+    size_t pos = 12;
+    for (uint32_t i = 0; i < n; i++) {
+        if (len - pos < 12)
+            return 0;
+        uint32_t fl = get32(b + pos);
+        if (fl == 0 || fl >= PATH_MAX || len - pos - 12 < fl)
+            return 0;
+        pos += 12 + fl;
+    }
+    if (len - pos < 4 || get32(b + pos) != rt_crc32(0, b, pos))
+        return 0;
+    return pos + 4;
+}
+
+/* Cuts each file of the intent block back to its size before the commit,
+ * removing the fresh bytes a commit that never sealed left behind. */
+static int roll_back_fresh(const char *base, const uint8_t *b,
+                           struct rt_error *e)
+{
+    uint32_t n = get32(b + 8);
+    size_t pos = 12;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t fl = get32(b + pos);
+        uint64_t size = get64(b + pos + 4);
+        char rel[PATH_MAX], path[PATH_MAX];
+        memcpy(rel, b + pos + 12, fl);
+        rel[fl] = '\0';
+        pos += 12 + fl;
+        if (full_path(path, sizeof path, base, rel) != 0)
+            return rt_error_set(e, RT_ERR_BADDB, "journal: path too long");
+        int fd = open(path, O_WRONLY);
+        if (fd < 0) {
+            if (errno == ENOENT)
+                continue;
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                strerror(errno));
+        }
+        struct stat st;
+        int r = fstat(fd, &st);
+        if (r == 0 && (uint64_t)st.st_size > size)
+            r = rt_io_ftruncate(fd, size) || rt_io_fsync(fd);
+        int err = errno;
+        close(fd);
+        if (r != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                strerror(err));
+    }
+    return 0;
+}
+
 /* Whether B (LEN bytes) is a sealed journal; *BODY its body length. */
 static int sealed(const uint8_t *b, size_t len, size_t *body)
 {
@@ -255,6 +340,40 @@ static int sealed(const uint8_t *b, size_t len, size_t *body)
         return 0;
     *body = len - TRAILER_SIZE;
     return get32(t + 16) == rt_crc32(0, b, *body);
+}
+
+/* Notes the size before the commit of every file that gets fresh bytes. */
+static int record_intents(struct rt_commit *c, struct rt_error *e)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->v[i].kind != REC_FRESH)
+            continue;
+        size_t k = 0;
+        while (k < c->n_intents && strcmp(c->intents[k].file, c->v[i].file))
+            k++;
+        if (k < c->n_intents)
+            continue;
+        char path[PATH_MAX];
+        struct stat st;
+        if (full_path(path, sizeof path, c->base, c->v[i].file) != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
+                                c->v[i].file);
+        uint64_t size = 0;
+        if (stat(path, &st) == 0)
+            size = (uint64_t)st.st_size;
+        else if (errno != ENOENT)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                strerror(errno));
+        struct intent *v = realloc(c->intents, (k + 1) * sizeof *v);
+        if (!v)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        c->intents = v;
+        if (!(v[k].file = strdup(c->v[i].file)))
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        v[k].size = size;
+        c->n_intents++;
+    }
+    return 0;
 }
 
 /* Writes the fresh records to their files and fsyncs each file. */
@@ -301,10 +420,10 @@ static int write_fresh(const struct rt_commit *c, struct rt_error *e)
 
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
-    if (write_fresh(c, e) != 0)
+    if (record_intents(c, e) != 0)
         return -1;
-    size_t len;
-    uint8_t *b = serialize(c, &len);
+    size_t len, ilen;
+    uint8_t *b = serialize(c, &len, &ilen);
     if (!b)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     int fd = open(c->journal, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -313,27 +432,28 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
                             strerror(errno));
     }
-    /* The body first and the trailer last, in two writes: a crash
-     * between them leaves an unsealed journal, which recovery discards. */
-    if (rt_io_pwrite(fd, b, len - TRAILER_SIZE, 0) != 0 ||
+    /* With fresh bytes, the intent block is durable before any of them is
+     * written: a crash from then on until the seal is rolled back by
+     * cutting those files to their old sizes, so the old state comes back
+     * byte for byte. */
+    size_t from = 0;
+    if (c->n_intents) {
+        if (rt_io_pwrite(fd, b, ilen, 0) != 0 || rt_io_fsync(fd) != 0 ||
+            rt_io_fsync_dir_of(c->journal) != 0)
+            goto fail;
+        if (write_fresh(c, e) != 0)
+            goto undo;
+        from = ilen;
+    }
+    /* The body, then the trailer, in two writes: a crash between them
+     * leaves an unsealed journal, which recovery rolls back. */
+    if (rt_io_pwrite(fd, b + from, len - TRAILER_SIZE - from, from) != 0 ||
         rt_io_pwrite(fd, b + len - TRAILER_SIZE, TRAILER_SIZE,
                      len - TRAILER_SIZE) != 0 ||
-        rt_io_fsync(fd) != 0) {
-        int err = errno;
-        close(fd);
-        unlink(c->journal);
-        free(b);
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
-                            strerror(err));
-    }
+        rt_io_fsync(fd) != 0 || rt_io_fsync_dir_of(c->journal) != 0)
+        goto fail;
     close(fd);
-    if (rt_io_fsync_dir_of(c->journal) != 0) {
-        int err = errno;
-        free(b);
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
-                            strerror(err));
-    }
-    int r = apply_body(c->base, b, len - TRAILER_SIZE, e);
+    int r = apply_body(c->base, b, ilen, len - TRAILER_SIZE, e);
     free(b);
     if (r != 0)
         return -1;  /* sealed: the next open finishes it */
@@ -341,6 +461,21 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
                             strerror(errno));
     return 0;
+fail:
+    rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal, strerror(errno));
+undo:
+    close(fd);
+    if (c->n_intents) {
+        struct rt_error e2 = {0};
+        if (roll_back_fresh(c->base, b, &e2) != 0) {
+            /* Keep the journal: the next open retries the roll-back. */
+            free(b);
+            return -1;
+        }
+    }
+    unlink(c->journal);
+    free(b);
+    return -1;
 }
 
 int rt_journal_recover(const char *base_dir, const char *journal_path,
@@ -355,12 +490,16 @@ int rt_journal_recover(const char *base_dir, const char *journal_path,
                             strerror(errno));
     }
     int replayed = 0;
-    if (sealed(b, len, &body)) {
-        if (apply_body(base_dir, b, body, e) != 0) {
+    size_t ilen = intent_len(b, len);
+    if (ilen && sealed(b, len, &body) && ilen <= body) {
+        if (apply_body(base_dir, b, ilen, body, e) != 0) {
             free(b);
             return -1;
         }
         replayed = 1;
+    } else if (ilen && roll_back_fresh(base_dir, b, e) != 0) {
+        free(b);
+        return -1;
     }
     free(b);
     if (rt_io_unlink(journal_path) != 0 || rt_io_fsync_dir_of(journal_path) != 0)

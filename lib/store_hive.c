@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ struct hive_file {
     char *path;
     struct rt_regf *h;
     int replayed;          /* the image came from its logs */
+    uint64_t file_end;     /* size of the file as opened */
     uint64_t bins_end;     /* end of the hive bins as opened: what the
                               file's base block covers */
     int dirty_unusable;    /* dirty, no usable logs, not forced */
@@ -186,6 +188,7 @@ static int open_hive(struct hive_store *s, struct hive_file *hf,
         struct rt_regf_info info;
         rt_regf_get_info(hf->h, &info);
         hf->bins_end = (uint64_t)REGF_BASE_BLOCK_SIZE + info.hbins_size;
+        hf->file_end = info.file_size;
     }
     return r;
 }
@@ -801,19 +804,51 @@ struct page_ctx {
     struct rt_commit *c;
     const char *rel;
     const uint8_t *img;
-    uint64_t bins_end;
+    uint64_t bins_end, file_end;
+    int fd;                /* the file as it is, to see what really changed */
     int failed;
 };
 
+static int all_zero(const uint8_t *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
+
 /* Pages past the bins the file's base block covers (appended bins) are
  * read by nobody until the new base block lands: they go straight to the
- * file, once, ahead of the journal (rt_commit_write_fresh). */
+ * file, once, ahead of the journal (rt_commit_write_fresh). Those past
+ * the file's end that hold only zeros are not written at all: growing
+ * the file (its size record) gives zeros there. */
 static int add_page(void *ctx, uint64_t off, size_t len)
 {
     struct page_ctx *pc = ctx;
+    const uint8_t *img = pc->img;
+    if (off >= pc->file_end && all_zero(img + off, len))
+        return 0;
+    /* Within the file, only the bytes that differ from what it holds are
+     * recorded: a page touched for a 4-byte cell header costs 4 bytes,
+     * not 4 KB, twice (journal and file). */
+    if (off < pc->file_end && pc->fd >= 0) {
+        uint8_t old[REGF_HBIN_ALIGN];
+        if (len <= sizeof old &&
+            pread(pc->fd, old, len, (off_t)off) == (ssize_t)len) {
+            size_t a = 0, b = len;
+            while (a < len && old[a] == img[off + a])
+                a++;
+            if (a == len)
+                return 0;
+            while (old[b - 1] == img[off + b - 1])
+                b--;
+            off += a;
+            len = b - a;
+        }
+    }
     int r = off >= pc->bins_end
-                ? rt_commit_write_fresh(pc->c, pc->rel, off, pc->img + off, len)
-                : rt_commit_write(pc->c, pc->rel, off, pc->img + off, len);
+                ? rt_commit_write_fresh(pc->c, pc->rel, off, img + off, len)
+                : rt_commit_write(pc->c, pc->rel, off, img + off, len);
     if (r != 0) {
         pc->failed = 1;
         return 1;
@@ -838,8 +873,11 @@ static int commit_hive(struct hive_store *s, struct hive_file *hf,
         if (rt_commit_write(c, rel, 0, img, len) != 0)
             return -1;
     } else {
-        struct page_ctx pc = {c, rel, img, hf->bins_end, 0};
+        struct page_ctx pc = {c, rel, img, hf->bins_end, hf->file_end,
+                              open(hf->path, O_RDONLY | O_CLOEXEC), 0};
         rt_regf_changed_pages(hf->h, add_page, &pc);
+        if (pc.fd >= 0)
+            close(pc.fd);
         if (pc.failed)
             return -1;
     }

@@ -70,18 +70,25 @@ static void make_before(void)
     unlink(p);
 }
 
-static struct rt_commit *make_commit(void)
+/* With FRESH, the bytes past a.hive's old end are written once, ahead of
+ * the journal, as the hive store does for appended bins. */
+static struct rt_commit *make_commit_with(int fresh)
 {
     struct rt_commit *c = rt_commit_new(dir, journal);
     assert_non_null(c);
     assert_int_equal(rt_commit_write(c, "a.hive", 4096, new_a + 4096, 4096), 0);
-    assert_int_equal(rt_commit_write(c, "a.hive", sizeof old_a,
-                                     new_a + sizeof old_a,
-                                     sizeof new_a - sizeof old_a), 0);
+    assert_int_equal((fresh ? rt_commit_write_fresh : rt_commit_write)(
+                         c, "a.hive", sizeof old_a, new_a + sizeof old_a,
+                         sizeof new_a - sizeof old_a), 0);
     assert_int_equal(rt_commit_set_size(c, "a.hive", sizeof new_a), 0);
     assert_int_equal(rt_commit_write(c, "sub/b.dat", 0, new_b, sizeof new_b), 0);
     assert_int_equal(rt_commit_set_size(c, "sub/b.dat", sizeof new_b), 0);
     return c;
+}
+
+static struct rt_commit *make_commit(void)
+{
+    return make_commit_with(0);
 }
 
 /* 0: the before-state, 1: the after-state, -1: a mix. */
@@ -112,20 +119,58 @@ static void commit_applies_and_retires(void **state)
     rt_commit_free(c);
     assert_int_equal(which_state(), 1);
     assert_int_not_equal(access(journal, F_OK), 0);
-    /* Journal plus files: twice the change, not the file sizes. */
+    /* Journal plus files: twice the change, not the file sizes. The
+     * journal adds its magic, intent count and CRC (16), trailer (24) and
+     * per record 20 bytes and the path. */
     assert_int_equal(rt_io_totals.bytes_written - before.bytes_written,
-                     2 * (4096 + 4000 + 5000) + 8 + 24 + 5 * 20 +
+                     2 * (4096 + 4000 + 5000) + 16 + 24 + 5 * 20 +
                          3 * strlen("a.hive") + 2 * strlen("sub/b.dat"));
     assert_true(rt_io_totals.fsyncs - before.fsyncs >= 4);
 }
 
-static void crash_at_every_write_gives_before_or_after(void **state)
+static void fresh_bytes_are_written_once(void **state)
 {
     (void)state;
+    make_before();
+    struct rt_commit *c = make_commit_with(1);
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    assert_int_equal(which_state(), 1);
+    assert_int_not_equal(access(journal, F_OK), 0);
+    /* The 4000 appended bytes once; the journal names a.hive in its
+     * intent block (12 bytes and the path) instead of a record. */
+    assert_int_equal(rt_io_totals.bytes_written - before.bytes_written,
+                     2 * (4096 + 5000) + 4000 + 16 + 12 + strlen("a.hive") +
+                         24 + 4 * 20 + 2 * strlen("a.hive") +
+                         2 * strlen("sub/b.dat"));
+}
+
+static void failed_fresh_write_leaves_files_untouched(void **state)
+{
+    (void)state;
+    make_before();
+    struct rt_commit *c = make_commit_with(1);
+    /* A fresh write that cannot happen: its directory does not exist. */
+    assert_int_equal(rt_commit_write_fresh(c, "nodir/x.hive", 0, "x", 1), 0);
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), -1);
+    assert_int_equal(e.code, RT_ERR_WRITE_FAULT);
+    assert_non_null(strstr(e.message, "nodir/x.hive"));
+    rt_commit_free(c);
+    /* a.hive got its fresh tail before the failure: cut back, byte for
+     * byte, and no journal is left. */
+    assert_int_equal(which_state(), 0);
+    assert_int_not_equal(access(journal, F_OK), 0);
+}
+
+static void crash_sweep(int fresh)
+{
     /* Count the writes of a whole commit. */
     make_before();
     unsigned w0 = rt_io_totals.writes;
-    struct rt_commit *c = make_commit();
+    struct rt_commit *c = make_commit_with(fresh);
     struct rt_error e = {0};
     assert_int_equal(rt_commit_run(c, &e), 0);
     rt_commit_free(c);
@@ -139,7 +184,7 @@ static void crash_at_every_write_gives_before_or_after(void **state)
         assert_true(pid >= 0);
         if (pid == 0) {
             rt_io_fault_after(k);
-            struct rt_commit *cc = make_commit();
+            struct rt_commit *cc = make_commit_with(fresh);
             struct rt_error ee;
             _exit(rt_commit_run(cc, &ee) == 0 ? 0 : 1);
         }
@@ -155,6 +200,20 @@ static void crash_at_every_write_gives_before_or_after(void **state)
     }
     /* Early crashes roll back, late ones roll forward. */
     assert_true(seen[0] && seen[1]);
+}
+
+static void crash_at_every_write_gives_before_or_after(void **state)
+{
+    (void)state;
+    crash_sweep(0);
+}
+
+/* Fresh bytes land before the seal: a crash then is rolled back by
+ * cutting a.hive to its old size, so "before" is byte-identical. */
+static void crash_with_fresh_bytes_gives_before_or_after(void **state)
+{
+    (void)state;
+    crash_sweep(1);
 }
 
 static void unsealed_or_damaged_journal_is_discarded(void **state)
@@ -236,8 +295,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(commit_applies_and_retires, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(fresh_bytes_are_written_once, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            failed_fresh_write_leaves_files_untouched, setup, teardown),
         cmocka_unit_test_setup_teardown(
             crash_at_every_write_gives_before_or_after, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            crash_with_fresh_bytes_gives_before_or_after, setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(lock_serializes_writers, setup,

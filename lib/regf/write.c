@@ -753,7 +753,10 @@ static int new_data_cell(struct rt_regf *h, const uint8_t *data, uint32_t len,
  * they are, untouched. Each segment cell keeps at least 4 spare bytes
  * because hivex and reglookup read a segment as its cell size minus 8,
  * and segments lie in ascending file order because reglookup reassembles
- * them in that order. */
+ * them in that order. A new last segment gets a full segment's room, so
+ * a value that grows (a provider's strings appended to Help) fills it in
+ * place instead of moving it: the bytes a commit writes follow the
+ * change, not the segment size. */
 static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
                      uint32_t len, int old_big, int old_inline)
 {
@@ -814,7 +817,8 @@ static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
         }
         if (i < m)
             regf_free_cell(h, olds[i]);
-        rc = new_data_cell(h, src, t, 4, floor, &segs[i]);
+        uint32_t spare = i == k - 1 ? RT_REGF_SEGMENT_MAX - t + 4 : 4;
+        rc = new_data_cell(h, src, t, spare, floor, &segs[i]);
     }
     for (uint32_t i = k; i < m && !rc; i++)
         regf_free_cell(h, olds[i]);

@@ -16,6 +16,7 @@
 
 #include "base_hive.h"
 #include "base_tables.h"
+#include "io.h"
 #include "name_table.h"
 #include "regf/regf.h"
 
@@ -31,21 +32,6 @@ static int usage(void)
           "[--size MB]\n"
           "       mkbench provider DIR [--symbols N]\n", stderr);
     return 64;
-}
-
-static int mkdirs(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int fail(struct rt_regf *h, const char *what)
@@ -132,7 +118,7 @@ static int cmd_hives(const char *dir, const char *langs, unsigned extra,
 {
     char config[4096], path[4200];
     snprintf(config, sizeof config, "%s/Windows/System32/config", dir);
-    if (mkdirs(config) != 0) {
+    if (rt_io_mkdirs(config) != 0) {
         fprintf(stderr, "mkbench: %s: %s\n", config, strerror(errno));
         return 3;
     }
@@ -254,7 +240,7 @@ static void symbol_text(const struct lang_text *t, unsigned i, int help,
 
 static int cmd_provider(const char *dir, unsigned symbols)
 {
-    if (mkdirs(dir) != 0) {
+    if (rt_io_mkdirs(dir) != 0) {
         fprintf(stderr, "mkbench: %s: %s\n", dir, strerror(errno));
         return 3;
     }

@@ -37,6 +37,10 @@ int rt_io_fsync_dir_of(const char *path);
 int rt_io_rename(const char *from, const char *to);
 int rt_io_unlink(const char *path);
 
+/* Creates directory PATH and its missing parents (mode 0755). Returns 0,
+ * or -1 with errno. */
+int rt_io_mkdirs(const char *path);
+
 /* Reads a whole file of at most MAX bytes into a new buffer (never NULL,
  * even for an empty file). Returns 0; -1 when it cannot be opened, -2
  * when it cannot be read; errno says why (EISDIR for a directory, EFBIG

@@ -211,12 +211,63 @@ static int full_path(char *buf, size_t size, const char *base, const char *rel)
     return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-/* Applies the records of a journal body (already verified) to the files. */
+/* The file records are being written to. A file's records come together,
+ * so each file is opened once and fsynced when the next one begins. */
+struct target {
+    char path[PATH_MAX];
+    int fd;
+};
+
+/* Fsyncs and closes the current file. */
+static int target_finish(struct target *t, struct rt_error *e)
+{
+    if (t->fd < 0)
+        return 0;
+    int r = rt_io_fsync(t->fd);
+    int err = errno;
+    close(t->fd);
+    t->fd = -1;
+    return r ? rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", t->path,
+                            strerror(err))
+             : 0;
+}
+
+/* Makes BASE/REL the current file, finishing the previous one. */
+static int target_switch(struct target *t, const char *base, const char *rel,
+                         struct rt_error *e)
+{
+    char path[PATH_MAX];
+    if (full_path(path, sizeof path, base, rel) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s/%s: path too long",
+                            base, rel);
+    if (t->fd >= 0 && !strcmp(path, t->path))
+        return 0;
+    if (target_finish(t, e) != 0)
+        return -1;
+    t->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (t->fd < 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                            strerror(errno));
+    snprintf(t->path, sizeof t->path, "%s", path);
+    return 0;
+}
+
+/* Reports a failed write to the current file and closes it. */
+static int target_fail(struct target *t, struct rt_error *e)
+{
+    int err = errno;
+    close(t->fd);
+    t->fd = -1;
+    return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", t->path,
+                        strerror(err));
+}
+
+/* Applies the records of a journal body (already verified) to the files,
+ * from byte START (past the intent block) to BODY. */
 static int apply_body(const char *base, const uint8_t *b, size_t start,
                       size_t body, struct rt_error *e)
 {
-    char path[PATH_MAX], cur[PATH_MAX] = "";
-    int fd = -1;
+    struct target t = {.fd = -1};
     size_t pos = start;
     while (pos < body) {
         if (body - pos < 20)
@@ -232,42 +283,17 @@ static int apply_body(const char *base, const uint8_t *b, size_t start,
         memcpy(rel, b + pos, fl);
         rel[fl] = '\0';
         pos += fl;
-        if (full_path(path, sizeof path, base, rel) != 0)
-            goto corrupt;
-        if (strcmp(path, cur) != 0) {
-            if (fd >= 0 && (rt_io_fsync(fd) != 0 || close(fd) != 0)) {
-                fd = -1;
-                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", cur,
-                                    strerror(errno));
-            }
-            fd = open(path, O_RDWR | O_CREAT, 0644);
-            if (fd < 0)
-                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                    strerror(errno));
-            snprintf(cur, sizeof cur, "%s", path);
-        }
-        int r = kind == REC_WRITE ? rt_io_pwrite(fd, b + pos, len, off)
-                                  : rt_io_ftruncate(fd, off);
-        if (r != 0) {
-            int err = errno;
-            close(fd);
-            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                strerror(err));
-        }
+        if (target_switch(&t, base, rel, e) != 0)
+            return -1;
+        if ((kind == REC_WRITE ? rt_io_pwrite(t.fd, b + pos, len, off)
+                               : rt_io_ftruncate(t.fd, off)) != 0)
+            return target_fail(&t, e);
         pos += len;
     }
-    if (fd >= 0) {
-        int r = rt_io_fsync(fd);
-        int err = errno;
-        close(fd);
-        if (r != 0)
-            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", cur,
-                                strerror(err));
-    }
-    return 0;
+    return target_finish(&t, e);
 corrupt:
-    if (fd >= 0)
-        close(fd);
+    if (t.fd >= 0)
+        close(t.fd);
     return rt_error_set(e, RT_ERR_BADDB, "journal record at byte %zu is damaged",
                         pos);
 }
@@ -379,43 +405,17 @@ static int record_intents(struct rt_commit *c, struct rt_error *e)
 /* Writes the fresh records to their files and fsyncs each file. */
 static int write_fresh(const struct rt_commit *c, struct rt_error *e)
 {
-    char path[PATH_MAX], cur[PATH_MAX] = "";
-    int fd = -1;
+    struct target t = {.fd = -1};
     for (size_t i = 0; i < c->n; i++) {
         const struct record *r = &c->v[i];
         if (r->kind != REC_FRESH)
             continue;
-        if (full_path(path, sizeof path, c->base, r->file) != 0)
-            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s/%s: path too long",
-                                c->base, r->file);
-        if (strcmp(path, cur) != 0) {
-            if (fd >= 0 && (rt_io_fsync(fd) != 0 || close(fd) != 0)) {
-                fd = -1;
-                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", cur,
-                                    strerror(errno));
-            }
-            fd = open(path, O_RDWR | O_CREAT, 0644);
-            if (fd < 0)
-                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                    strerror(errno));
-            snprintf(cur, sizeof cur, "%s", path);
-        }
-        if (rt_io_pwrite(fd, r->data, r->len, r->offset) != 0) {
-            int err = errno;
-            close(fd);
-            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                strerror(err));
-        }
+        if (target_switch(&t, c->base, r->file, e) != 0)
+            return -1;
+        if (rt_io_pwrite(t.fd, r->data, r->len, r->offset) != 0)
+            return target_fail(&t, e);
     }
-    if (fd >= 0) {
-        int r = rt_io_fsync(fd);
-        int err = errno;
-        close(fd);
-        if (r != 0)
-            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", cur,
-                                strerror(err));
-    }
-    return 0;
+    return target_finish(&t, e);
 }
 
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)

@@ -24,21 +24,6 @@ static const char usage_text[] =
 #define HKEY_PERFORMANCE_TEXT    0x80000050u
 #define HKEY_PERFORMANCE_NLSTEXT 0x80000060u
 
-static int mkdirs(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static int write_file(const char *path, const uint8_t *data, size_t len)
 {
     FILE *f = fopen(path, "wbx");
@@ -184,7 +169,7 @@ int cmd_init(int argc, char **argv)
         rc = RT_EXIT_CONFLICT;
         goto out;
     }
-    if (mkdirs(config) != 0 || (files && mkdirs(wow) != 0)) {
+    if (rt_io_mkdirs(config) != 0 || (files && rt_io_mkdirs(wow) != 0)) {
         rt_cli_error("init: %s: %s", config, strerror(errno));
         goto out;
     }

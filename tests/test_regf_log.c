@@ -15,6 +15,7 @@
 #include "regf/base_block.h"
 #include "regf/log.h"
 #include "regf/marvin32.h"
+#include "regf/regf.h"
 
 #define SAMPLES "../shared/samples"
 #define NTUSER_SHA256 \
@@ -213,6 +214,26 @@ static void ntuser_replays_23_entries_from_log1(void **state)
     char hex[65];
     sha256_of(fx, img, n, hex);
     assert_string_equal(hex, NTUSER_SHA256);
+    /* Only the replayed hive holds what the samples README names, read
+     * with our own reader. */
+    static const char payment[] = "Software\\Microsoft\\Payment\\PaymentApps";
+    static const char onedrive[] = "Software\\Microsoft\\OneDrive";
+    struct rt_regf *h;
+    char err[256];
+    uint32_t key, val;
+    assert_int_equal(rt_regf_open(p, 0, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), payment, &key),
+                     RT_REGF_ENOTFOUND);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), onedrive, &key), 0);
+    assert_int_equal(rt_regf_value_find(h, key, "StandaloneUpdaterSafeMode",
+                                        &val), RT_REGF_ENOTFOUND);
+    rt_regf_close(h);
+    assert_int_equal(rt_regf_open_memory(img, n, 0, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), payment, &key), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), onedrive, &key), 0);
+    assert_int_equal(rt_regf_value_find(h, key, "StandaloneUpdaterSafeMode",
+                                        &val), 0);
+    rt_regf_close(h);
     free(img);
     rt_regf_replay_report_free(&r);
     free(p);

@@ -177,17 +177,7 @@ static int win_error(struct rt_error *e, DWORD err, const char *fmt, ...)
  * out of memory. */
 static WCHAR *wide(const char *s)
 {
-    uint8_t *u = NULL;
-    size_t n = 0;
-    if (rt_utf8_to_utf16le(s, strlen(s), &u, &n, NULL) != 0)
-        return NULL;
-    WCHAR *w = malloc(n + sizeof(WCHAR));
-    if (w) {
-        memcpy(w, u, n);
-        w[n / 2] = 0;
-    }
-    free(u);
-    return w;
+    return (WCHAR *)rt_utf8_to_utf16z(s);
 }
 
 /* NCHARS UTF-16 units to a new UTF-8 string; NULL on an unpaired

@@ -137,6 +137,23 @@ int rt_utf8_to_utf16le(const char *in, size_t len, uint8_t **out,
     return 0;
 }
 
+uint16_t *rt_utf8_to_utf16z(const char *s)
+{
+    uint8_t *u = NULL;
+    size_t n = 0;
+    if (rt_utf8_to_utf16le(s, strlen(s), &u, &n, NULL) != 0)
+        return NULL;
+    uint16_t *w = malloc(n + sizeof *w);
+    if (w) {
+        /* Little-endian hosts only (x86, ARM as Windows runs them): the
+         * bytes are the units. */
+        memcpy(w, u, n);
+        w[n / 2] = 0;
+    }
+    free(u);
+    return w;
+}
+
 uint16_t rt_upcase16(uint16_t c)
 {
     if (c < 0x80)

@@ -21,6 +21,10 @@ int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
 int rt_utf8_to_utf16le(const char *in, size_t len, uint8_t **out,
                        size_t *out_len, size_t *err_off);
 
+/* A UTF-8 string as a new NUL-terminated UTF-16 string (what the Windows
+ * W functions take); NULL on invalid UTF-8 or when out of memory. */
+uint16_t *rt_utf8_to_utf16z(const char *s);
+
 /* Length of the valid UTF-8 prefix check: returns 0 when S[0..LEN) is valid
  * UTF-8 (no overlongs, no surrogates), else -1 with *ERR_OFF set. */
 int rt_utf8_validate(const char *s, size_t len, size_t *err_off);

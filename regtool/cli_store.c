@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "database.h"
 #include "io.h"
 #include "store_hive.h"
 #include "store_win32.h"
@@ -93,6 +94,21 @@ struct rt_store *rt_cli_open_store(int *exit_code)
     if (!s) {
         rt_cli_error("%s", e.message);
         *exit_code = rt_cli_exit_for(e.code);
+    }
+    return s;
+}
+
+struct rt_store *rt_cli_open_database(struct rt_database *db, int *exit_code)
+{
+    struct rt_store *s = rt_cli_open_store(exit_code);
+    if (!s)
+        return NULL;
+    struct rt_error e = {0};
+    if (rt_database_load(s, db, &e) != 0) {
+        rt_cli_error("%s", e.message);
+        s->ops->close(s);
+        *exit_code = rt_cli_exit_for(e.code);
+        return NULL;
     }
     return s;
 }

@@ -59,16 +59,10 @@ int cmd_names(int argc, char **argv)
         }
     }
     int rc;
-    struct rt_store *s = rt_cli_open_store(&rc);
+    struct rt_database db;
+    struct rt_store *s = rt_cli_open_database(&db, &rc);
     if (!s)
         return rc;
-    struct rt_database db;
-    struct rt_error e = {0};
-    if (rt_database_load(s, &db, &e) != 0) {
-        rt_cli_error("%s", e.message);
-        s->ops->close(s);
-        return rt_cli_exit_for(e.code);
-    }
     rc = RT_EXIT_OK;
     const struct rt_db_language *l = rt_database_language(&db, lang);
     if (!l) {

@@ -100,16 +100,10 @@ int cmd_query(int argc, char **argv)
     }
     const char *only = optind < argc ? argv[optind] : NULL;
     int rc;
-    struct rt_store *s = rt_cli_open_store(&rc);
+    struct rt_database db;
+    struct rt_store *s = rt_cli_open_database(&db, &rc);
     if (!s)
         return rc;
-    struct rt_database db;
-    struct rt_error e = {0};
-    if (rt_database_load(s, &db, &e) != 0) {
-        rt_cli_error("%s", e.message);
-        s->ops->close(s);
-        return rt_cli_exit_for(e.code);
-    }
     rc = RT_EXIT_OK;
     if (only && !rt_database_service(&db, only)) {
         rt_cli_error("no service '%s' with a Performance key", only);

@@ -51,6 +51,10 @@ int rt_cli_parse_global(int *argc, char ***argv);
 
 /* Opens the chosen store, or prints why not and sets *EXIT_CODE. */
 struct rt_store *rt_cli_open_store(int *exit_code);
+/* Opens the chosen store and reads its database, or prints why not, sets
+ * *EXIT_CODE and returns NULL. */
+struct rt_database;
+struct rt_store *rt_cli_open_database(struct rt_database *db, int *exit_code);
 /* The regtool exit code for a Win32 error code from the library. */
 int rt_cli_exit_for(int win32_code);
 /* With --verbose, prints the bytes written and fsyncs made. */

@@ -12,19 +12,11 @@
 
 #define SERVICES "SYSTEM\\CurrentControlSet\\Services\\"
 
+/* UTF-8 to a new NUL-terminated UTF-16 string; NULL on bad UTF-8 or when
+ * out of memory. */
 static WCHAR *wide(const char *s)
 {
-    uint8_t *u = NULL;
-    size_t n = 0;
-    if (rt_utf8_to_utf16le(s, strlen(s), &u, &n, NULL) != 0)
-        return NULL;
-    WCHAR *w = malloc(n + sizeof(WCHAR));
-    if (w) {
-        memcpy(w, u, n);
-        w[n / 2] = 0;
-    }
-    free(u);
-    return w;
+    return (WCHAR *)rt_utf8_to_utf16z(s);
 }
 
 /* Deletes key PATH of ROOT and everything under it. */

@@ -2,9 +2,10 @@
 # make demo: an offline Windows tree with three languages, two providers
 # installed from ini-samples/, looked up in English and Russian, one
 # removed, and the tables shown to be byte-for-byte what they were.
+#   sh tools/demo.sh REGTOOL [DIR]   (DIR: build/demo)
 set -eu
 RT=$1
-D=build/demo
+D=${2:-build/demo}
 rm -rf "$D"
 export REGTOOL_STORE="hive:$D"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }

@@ -11,6 +11,10 @@ CS="--create-service --library %SystemRoot%\\xfer.dll --open Open --collect Coll
 # --dry-run: the change set, and not one byte written.
 tree() { find "$D" -type f ! -name regtool.lock -exec sha256sum {} + | sort; }
 tree >"$TMPDIR/before"
+# init over an existing tree is refused and changes nothing.
+expect_exit 4 $REGTOOL init --languages 009 --layout files
+expect_grep "already holds hives; nothing was written" "$ERR"
+tree | cmp -s - "$TMPDIR/before" || fail "refused init wrote to the store"
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL install --dry-run $CS ini-samples/transfer.ini
 expect_grep "^would install TransferPerf: names 3992-4004, help 3993-4005" "$OUT"

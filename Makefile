@@ -6,7 +6,10 @@
 #                 Wine (make wine-check)
 #   make demo     deps, build, the demo on an embedded default store
 #   make bench    the install benchmark on a 79 MB SOFTWARE hive (bench/)
-#   make deps     install missing Debian packages
+#   make deps     install missing Debian packages (make deps-demo: the
+#                 demo's only)
+#   make fresh-check  make demo and make check on a minimal Debian 12 root
+#                 (debootstrap; needs root and Debian's package servers)
 
 BUILD   ?= build
 SAN     ?=
@@ -36,7 +39,8 @@ BENCH_BIN := $(BUILD)/bench/mkbench
 
 LDLIBS    := -linih
 
-.PHONY: all check unit cli-tests deps demo clean valgrind bench
+.PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
+        fresh-check
 all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -61,7 +65,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS) -lcmocka
 
 deps:
-	@sh tools/deps.sh
+	@sh tools/deps.sh check
+
+deps-demo:
+	@sh tools/deps.sh demo
+
+fresh-check:
+	@sh tools/fresh-check.sh
 
 # Unit tests, then the CLI tests, the unit tests under valgrind,
 # everything again under the sanitizers, then the Wine build and its tests
@@ -86,7 +96,7 @@ valgrind: $(TEST_BIN)
 bench: $(CLI_BIN) $(BENCH_BIN)
 	@sh bench/run.sh $(abspath $(CLI_BIN)) $(abspath $(BENCH_BIN))
 
-demo: deps all
+demo: deps-demo all
 	@sh tools/demo.sh $(abspath $(CLI_BIN))
 
 clean:

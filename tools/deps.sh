@@ -1,14 +1,29 @@
 #!/bin/sh
 # Installs the Debian packages regtool needs, only those missing.
+#   sh tools/deps.sh demo    what `make demo` needs: a C compiler, make, inih
+#   sh tools/deps.sh         what `make check` needs as well
 # apt-get update runs once, and only when something has to be installed.
+# The lists are what a minimal Debian 12 (debootstrap --variant=minbase)
+# lacks; `make fresh-check` proves them there.
 set -eu
 
-# wine, wine64, wine64-tools, libwine-dev: winegcc builds the Winelib test
-# programs, wine64 runs them (make wine-check); the wine package sets up
-# the winegcc command. gcc-mingw-w64-x86-64: native Windows builds.
-PACKAGES="gcc make pkg-config xz-utils libinih-dev libcmocka-dev libhivex-dev \
-libhivex-bin libregf-utils reglookup valgrind jq wine wine64 wine64-tools \
-libwine-dev gcc-mingw-w64-x86-64"
+# gcc + libc6-dev: gcc alone (without recommends) has no C library headers.
+DEMO="gcc libc6-dev make libinih-dev"
+# cmocka: unit tests. hivex (hivexsh, hivexml), libregf-utils (regfexport),
+# reglookup: the independent readers that judge what regtool writes.
+# valgrind, jq, xz-utils: test tools. wine, wine64, wine64-tools,
+# libwine-dev: winegcc builds the Winelib test programs and wine64 runs
+# them (make wine-check); winegcc drives g++ even for C.
+# gcc-mingw-w64-x86-64: native Windows builds.
+CHECK="$DEMO pkg-config xz-utils libcmocka-dev libhivex-dev libhivex-bin \
+libregf-utils reglookup valgrind jq g++ wine wine64 wine64-tools libwine-dev \
+gcc-mingw-w64-x86-64"
+
+case "${1:-check}" in
+demo) PACKAGES=$DEMO ;;
+check) PACKAGES=$CHECK ;;
+*) echo "usage: tools/deps.sh [demo|check]" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $PACKAGES; do

@@ -24,9 +24,10 @@ WINE_PROGRAMS := $(WBUILD)/regtool.exe.so $(WBUILD)/test_store_win32.exe.so \
 MINGW_CC     ?= x86_64-w64-mingw32-gcc
 MINGW_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format -O2 \
                 -D__USE_MINGW_ANSI_STDIO=1 -Ilib -Iwine-tests
-MINGW_SRC    := lib/store_win32.c lib/store.c lib/change_set.c lib/error.c \
-                lib/utf16.c lib/io_count.c lib/crc32.c lib/name_table.c \
-                lib/multi_sz.c wine-tests/sweep.c wine-tests/win32_fixture.c
+MINGW_SRC    := lib/store/store_win32.c lib/store/store.c lib/model/change_set.c \
+                lib/model/error.c lib/model/utf16.c lib/commit/io_count.c \
+                lib/commit/crc32.c lib/model/name_table.c lib/model/multi_sz.c \
+                wine-tests/sweep.c wine-tests/win32_fixture.c
 
 .PHONY: wine-build wine-check
 wine-build: $(WINE_PROGRAMS)
@@ -53,7 +54,7 @@ $(WBUILD)/sweep.exe.so: $(WBUILD)/obj/wine-tests/sweep.o $(WINE_FIXTURE) \
                         $(WINE_LIB_A)
 	$(WINEGCC) -o $(WBUILD)/sweep.exe $^ $(WINE_LIBS)
 
-$(WBUILD)/mingw/sweep.exe: $(MINGW_SRC) $(wildcard lib/*.h wine-tests/*.h)
+$(WBUILD)/mingw/sweep.exe: $(MINGW_SRC) $(wildcard lib/*/*.h wine-tests/*.h)
 	@mkdir -p $(dir $@)
 	$(MINGW_CC) $(MINGW_CFLAGS) -o $@ $(MINGW_SRC) -ladvapi32
 

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base_hive.h"
-#include "base_tables.h"
-#include "io.h"
-#include "name_table.h"
+#include "store/base_hive.h"
+#include "model/base_tables.h"
+#include "commit/io.h"
+#include "model/name_table.h"
 #include "regf/regf.h"
 
 #define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "provider_spec.h"
+#include "model/diag.h"
+#include "provider/provider_spec.h"
 
 #define USAGE "check-ini [--json] [--strict] [--codepage CP] INI"
 

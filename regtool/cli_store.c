@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "database.h"
-#include "io.h"
-#include "store_hive.h"
-#include "store_win32.h"
+#include "engine/database.h"
+#include "commit/io.h"
+#include "store/store_hive.h"
+#include "store/store_win32.h"
 
 static struct rt_cli_options options;
 

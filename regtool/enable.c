@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "ops.h"
+#include "engine/ops.h"
 
 static int set_disabled(int argc, char **argv, int disable)
 {

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base_hive.h"
-#include "base_tables.h"
-#include "io.h"
+#include "store/base_hive.h"
+#include "model/base_tables.h"
+#include "commit/io.h"
 #include "regf/regf.h"
 
 static const char usage_text[] =

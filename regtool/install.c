@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
+#include "engine/ops.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] install [--replace] [--dry-run] "

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ops.h"
+#include "engine/ops.h"
 
 static int not_supported(const char *tool, const char *sw, const char *item)
 {

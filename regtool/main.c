@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "model/error.h"
 
 static const struct rt_command commands[] = {
     /* RT_COMMANDS: one line per subcommand file */

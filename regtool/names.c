@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "database.h"
+#include "engine/database.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] names [--lang L] [--help-text] [--json] "

@@ -5,7 +5,7 @@
 #include <getopt.h>
 #include <strings.h>
 
-#include "database.h"
+#include "engine/database.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] query [--json] [DRIVER]\n";

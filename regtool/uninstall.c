@@ -4,7 +4,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "ops.h"
+#include "engine/ops.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] uninstall [--force] [--dry-run] DRIVER\n";

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <uchar.h>
 
-#include "ops.h"
+#include "engine/ops.h"
 
 /* --- fixtures ---------------------------------------------------------- */
 

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io.h"
-#include "journal.h"
+#include "commit/io.h"
+#include "commit/journal.h"
 #include "regf/regf.h"
-#include "store_hive.h"
+#include "store/store_hive.h"
 
 struct fixture_ctx {
     int files_layout;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "regf/regf.h"
-#include "utf16.h"
+#include "model/utf16.h"
 
 /* A fresh scratch directory (malloc'd path); aborts on failure. */
 static inline char *tu_tmpdir(void)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <uchar.h>
 
-#include "store.h"
+#include "store/store.h"
 
 struct contract_fixture {
     struct rt_store *(*open_empty)(void *ctx);

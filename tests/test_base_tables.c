@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "base_tables.h"
+#include "model/base_tables.h"
 
 static void english_has_real_shape_and_size(void **state)
 {

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "diag.h"
-#include "ini_reader.h"
-#include "utf16.h"
+#include "model/diag.h"
+#include "provider/ini_reader.h"
+#include "model/utf16.h"
 
 struct got {
     size_t n;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "journal.h"
+#include "commit/journal.h"
 
 static char dir[64], journal[128];
 

@@ -9,7 +9,7 @@
 #include <uchar.h>
 #include <cmocka.h>
 
-#include "multi_sz.h"
+#include "model/multi_sz.h"
 
 /* A u"" literal's bytes, its implicit final NUL included: u"2\0A\0" is
  * the blob "2", "A", list end. Tests run on little-endian hosts, where

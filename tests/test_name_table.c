@@ -9,7 +9,7 @@
 #include <uchar.h>
 #include <cmocka.h>
 
-#include "name_table.h"
+#include "model/name_table.h"
 
 #define BLOB(lit) ((const uint8_t *)(lit)), sizeof(lit)
 

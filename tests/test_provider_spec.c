@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "diag.h"
-#include "provider_spec.h"
+#include "model/diag.h"
+#include "provider/provider_spec.h"
 
 static char dir[64];
 

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "store_win32.h"
+#include "store/store_win32.h"
 
 #ifdef _WIN32
 
@@ -31,7 +31,7 @@
 
 #include <windows.h>
 
-#include "crc32.h"
+#include "commit/crc32.h"
 #include "win32_fixture.h"
 
 static const char *const test_services[] = {"Transfer", "NoPerf"};

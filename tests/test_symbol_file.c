@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "diag.h"
-#include "symbol_file.h"
-#include "utf16.h"
+#include "model/diag.h"
+#include "provider/symbol_file.h"
+#include "model/utf16.h"
 
 static void parse(const char *src, struct rt_symbol_table *t)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "utf16.h"
+#include "model/utf16.h"
 
 static void roundtrip_bmp_and_astral(void **state)
 {

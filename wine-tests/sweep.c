@@ -20,8 +20,8 @@
 #include <string.h>
 #include <uchar.h>
 
-#include "io.h"
-#include "store_win32.h"
+#include "commit/io.h"
+#include "store/store_win32.h"
 #include "win32_fixture.h"
 
 static const char *const services[] = {"SweepOld", "SweepNew"};

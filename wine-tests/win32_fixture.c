@@ -8,7 +8,7 @@
 
 #include <windows.h>
 
-#include "utf16.h"
+#include "model/utf16.h"
 
 #define SERVICES "SYSTEM\\CurrentControlSet\\Services\\"
 

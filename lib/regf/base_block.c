@@ -1,5 +1,5 @@
 /* Base block checksum and dirty-state rules. */
-#include "base_block.h"
+#include "regf/base_block.h"
 
 uint32_t regf_base_checksum(const uint8_t *base)
 {

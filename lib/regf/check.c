@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "regf/regf_internal.h"
-#include "utf16.h"
+#include "model/utf16.h"
 
 struct checker {
     struct rt_regf *h;

@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io.h"
+#include "commit/io.h"
 #include "regf/regf_internal.h"
-#include "utf16.h"
+#include "model/utf16.h"
 
 int regf_fail(struct rt_regf *h, int code, const char *fmt, ...)
 {

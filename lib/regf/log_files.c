@@ -1,7 +1,7 @@
 /* Transaction log files on disk (regf layer): finds NAME.LOG1, NAME.LOG2
  * and NAME.LOG beside a primary file whatever their letter case, and
  * reads the primary and its logs for a replay. */
-#include "log_internal.h"
+#include "regf/log_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io.h"
-#include "utf16.h"
+#include "commit/io.h"
+#include "model/utf16.h"
 
 /* Larger than any hive or log Windows writes; a bigger file is not one. */
 #define MAX_FILE_SIZE ((size_t)1 << 32)

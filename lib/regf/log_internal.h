@@ -3,7 +3,7 @@
 #ifndef REGF_LOG_INTERNAL_H
 #define REGF_LOG_INTERNAL_H
 
-#include "log.h"
+#include "regf/log.h"
 
 #define REGF_LOG_BASE_BLOCK_SIZE  512u
 #define REGF_LOG_ENTRY_HEADER     40u

@@ -3,15 +3,15 @@
  * both Marvin32 hashes, consecutive sequence numbers) or the old-format
  * DIRT bitmap and its pages. Nothing here trusts a length it has not
  * checked against the file. */
-#include "log_internal.h"
+#include "regf/log_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base_block.h"
-#include "marvin32.h"
+#include "regf/base_block.h"
+#include "regf/marvin32.h"
 
 static void say(struct rt_regf_log_info *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -11,14 +11,14 @@
  *    dirty hive bin is checked before its pages are written.
  * The result is sealed: both sequence numbers equal, file type primary,
  * hive bins size of the last entry, checksum recomputed. */
-#include "log_internal.h"
+#include "regf/log_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base_block.h"
+#include "regf/base_block.h"
 
 /* Hive bin header fields. */
 #define HBIN_OFF_OFFSET     4

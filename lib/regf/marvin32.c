@@ -4,7 +4,7 @@
  * little-endian block of input is added to the low word and mixed by a
  * fixed sequence of add/xor/rotate steps. The 0..3 trailing bytes are
  * padded with a 0x80 marker byte, and a final zero block ends the hash. */
-#include "marvin32.h"
+#include "regf/marvin32.h"
 
 static uint32_t rotl32(uint32_t x, unsigned n)
 {

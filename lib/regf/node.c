@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "regf/regf_internal.h"
-#include "utf16.h"
+#include "model/utf16.h"
 
 int regf_nk(struct rt_regf *h, uint32_t key, uint8_t **nk, uint32_t *len)
 {

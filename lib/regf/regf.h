@@ -113,7 +113,7 @@ int rt_regf_walk(struct rt_regf *h, uint32_t key,
 
 /* --- Values ---------------------------------------------------------- */
 
-#include "reg_types.h"
+#include "model/reg_types.h"
 
 /* Value cells of KEY in stored order (empty for a predefined handle). */
 int rt_regf_values(struct rt_regf *h, uint32_t key, uint32_t **values,

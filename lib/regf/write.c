@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "regf/regf_internal.h"
-#include "utf16.h"
+#include "model/utf16.h"
 
 /* --- names ----------------------------------------------------------- */
 

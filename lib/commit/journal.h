@@ -1,0 +1,67 @@
+/* Atomic commit across several files (both hives and the .dat tables), in
+ * the spirit of SQLite's atomic commit: the new bytes of every changed
+ * range are first written to a redo journal, which is fsynced and sealed
+ * with a checksummed commit record; only then are the files changed,
+ * fsynced, and the journal retired. A crash before the seal leaves the
+ * files untouched (the journal is discarded on the next open); a crash
+ * after it is finished by replaying the journal on the next open. So the
+ * next run sees the old state or the new one, never a mix. The bytes
+ * written grow with the change, not with the files.
+ *
+ * File paths in the journal are relative to a base directory, so a disk
+ * mounted elsewhere after a crash still recovers. */
+#ifndef RT_JOURNAL_H
+#define RT_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "commit/crc32.h"
+#include "model/error.h"
+#include "commit/io.h"
+
+struct rt_commit;
+
+/* A new, empty commit; BASE_DIR is the directory paths are relative to,
+ * JOURNAL_PATH where the journal is written (usually inside BASE_DIR). */
+struct rt_commit *rt_commit_new(const char *base_dir, const char *journal_path);
+
+/* Records that FILE (relative to the base) gets DATA at OFFSET. */
+int rt_commit_write(struct rt_commit *c, const char *file, uint64_t offset,
+                    const void *data, size_t len);
+/* Records that FILE gets DATA at OFFSET where nothing the files hold
+ * before the commit is read: past the end of a hive's bins, which its
+ * base block (written through the journal) does not yet cover. Such
+ * bytes are written once, straight to FILE, and fsynced before the
+ * journal is sealed: a crash before the seal leaves only bytes no reader
+ * looks at (the next commit overwrites or truncates them), a crash after
+ * it finds them durable. So appended data costs its size, not twice it. */
+int rt_commit_write_fresh(struct rt_commit *c, const char *file,
+                          uint64_t offset, const void *data, size_t len);
+/* Records FILE's size after the commit (it is created when absent). */
+int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size);
+
+/* Journal, fsync, apply, fsync, retire. Returns 0, or -1 with E set; if
+ * the failure came after the seal, the journal stays for recovery. */
+int rt_commit_run(struct rt_commit *c, struct rt_error *e);
+void rt_commit_free(struct rt_commit *c);
+
+/* Number of recorded ranges and their bytes (for --dry-run and tests). */
+size_t rt_commit_records(const struct rt_commit *c);
+uint64_t rt_commit_bytes(const struct rt_commit *c);
+
+/* Finishes or discards an interrupted commit. Returns 1 when a sealed
+ * journal was replayed, 0 when there was nothing to do or an unsealed
+ * journal was discarded, -1 on failure (E says which file). */
+int rt_journal_recover(const char *base_dir, const char *journal_path,
+                       struct rt_error *e);
+
+/* One writer at a time: an exclusive lock on LOCK_PATH (created when
+ * missing), waiting for the holder to finish. */
+struct rt_lock;
+int rt_lock_acquire(const char *lock_path, struct rt_lock **out,
+                    struct rt_error *e);
+void rt_lock_release(struct rt_lock *l);
+
+
+#endif

@@ -1,0 +1,560 @@
+/* Engine layer: install and uninstall as change sets (SPEC 4.1, 4.2).
+ * Pure computation over the database as read; no I/O. */
+#include "engine/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Per-language working copy of the tables while a change is computed. */
+struct work_lang {
+    const char *id;
+    struct rt_pair_list counter, help;
+    struct rt_pair_list added_c, added_h, removed_c, removed_h;
+    int created;
+    const struct rt_db_language *orig;   /* NULL when created */
+};
+
+static void work_free(struct work_lang *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        rt_pair_list_free(&w[i].counter);
+        rt_pair_list_free(&w[i].help);
+        rt_pair_list_free(&w[i].added_c);
+        rt_pair_list_free(&w[i].added_h);
+        rt_pair_list_free(&w[i].removed_c);
+        rt_pair_list_free(&w[i].removed_h);
+    }
+    free(w);
+}
+
+/* Copies the pairs of L within [FIRST, LAST] to OUT, then removes them. */
+static int take_range(struct rt_pair_list *l, uint32_t first, uint32_t last,
+                      struct rt_pair_list *out)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].index >= first && l->v[i].index <= last &&
+            rt_pair_list_append(out, l->v[i].index, l->v[i].text) != 0)
+            return -1;
+    rt_pair_list_remove_range(l, first, last);
+    return 0;
+}
+
+static int refuse_damaged(const struct rt_database *db, struct rt_error *e)
+{
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const struct rt_db_language *l = &db->langs[i];
+        if (l->damaged)
+            return rt_error_set(
+                e, RT_ERR_BADDB,
+                "Perflib\\%s\\%s is damaged at byte %zu (%s); nothing was "
+                "written: run 'regtool audit' and 'regtool repair' first",
+                l->id, l->damage_in_help ? "Help" : "Counter",
+                l->damage.offset, rt_msz_strerror(l->damage.status));
+    }
+    return 0;
+}
+
+/* Builds the working copies of every machine language, adding 009 when
+ * the machine lacks it (SPEC 1.1: 009 always exists). */
+static struct work_lang *work_new(const struct rt_database *db, size_t *n,
+                                  int add_english)
+{
+    int has_english = rt_database_language(db, "009") != NULL;
+    size_t count = db->n_langs + (add_english && !has_english);
+    struct work_lang *w = calloc(count ? count : 1, sizeof *w);
+    if (!w)
+        return NULL;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        w[i].id = db->langs[i].id;
+        w[i].orig = &db->langs[i];
+        if (rt_pair_list_copy(&w[i].counter, &db->langs[i].table.counter) ||
+            rt_pair_list_copy(&w[i].help, &db->langs[i].table.help)) {
+            work_free(w, db->n_langs);
+            return NULL;
+        }
+    }
+    if (count > db->n_langs) {
+        w[db->n_langs].id = "009";
+        w[db->n_langs].created = 1;
+    }
+    *n = count;
+    return w;
+}
+
+static uint32_t highest(const struct work_lang *w, size_t n, int help)
+{
+    uint32_t h = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = rt_pair_list_highest(help ? &w[i].help : &w[i].counter);
+        if (x > h)
+            h = x;
+    }
+    return h;
+}
+
+/* The language CurrentLanguage mirrors: the three-digit language whose
+ * Counter text agrees with it at its lowest common index, English first.
+ * CurrentLanguage holds the UI language's table (SPEC 1.1). */
+static const char *current_language_source(const struct work_lang *w,
+                                           size_t n, size_t cur)
+{
+    const struct rt_pair_list *c = &w[cur].counter;
+    const struct rt_pair *probe = NULL;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->v[i].index >= 2 && (!probe || c->v[i].index < probe->index))
+            probe = &c->v[i];
+    if (!probe)
+        return "009";
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            if (i == cur || !strcasecmp(w[i].id, "CurrentLanguage"))
+                continue;
+            if ((pass == 0) != !strcasecmp(w[i].id, "009"))
+                continue;
+            const struct rt_pair *p = rt_pair_list_find(&w[i].counter,
+                                                        probe->index);
+            if (p && p->text_len == probe->text_len &&
+                !memcmp(p->text, probe->text, p->text_len))
+                return w[i].id;
+        }
+    return "009";
+}
+
+/* The symbol's text for machine language LANG: that language, else
+ * English, else the INI's languages in order (SPEC 4.1 step 6). */
+static const char *pick_text(const struct rt_provider_spec *spec,
+                             const struct rt_provider_symbol *sym,
+                             const char *lang, int help, char src[4])
+{
+    int order[3] = {rt_provider_spec_language(spec, lang),
+                    rt_provider_spec_language(spec, "009"), -1};
+    for (int k = 0; k < 2; k++) {
+        int i = order[k];
+        if (i < 0)
+            continue;
+        const char *t = help ? sym->text[i].help : sym->text[i].name;
+        if (t) {
+            memcpy(src, spec->languages[i].id, 4);
+            return t;
+        }
+    }
+    for (size_t i = 0; i < spec->n_languages; i++) {
+        const char *t = help ? sym->text[i].help : sym->text[i].name;
+        if (t) {
+            memcpy(src, spec->languages[i].id, 4);
+            return t;
+        }
+    }
+    return NULL;
+}
+
+void rt_install_plan_free(struct rt_install_plan *p)
+{
+    free(p->missing);
+    free(p->langs);
+    memset(p, 0, sizeof *p);
+}
+
+/* Adds the table changes of every working language that changed. */
+static int emit_tables(struct rt_change_set *cs, struct work_lang *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (w[i].created && rt_change_set_create_language(cs, w[i].id) != 0)
+            return -1;
+        for (int t = 0; t < 2; t++) {
+            struct rt_pair_list *l = t ? &w[i].help : &w[i].counter;
+            struct rt_pair_list *add = t ? &w[i].added_h : &w[i].added_c;
+            struct rt_pair_list *rem = t ? &w[i].removed_h : &w[i].removed_c;
+            if (!add->n && !rem->n)
+                continue;
+            uint8_t *blob;
+            size_t len;
+            if (rt_pair_list_encode(l, &blob, &len) != 0)
+                return -1;
+            int r = rt_change_set_table(cs, w[i].id, (enum rt_table_kind)t,
+                                        blob, len, add, rem);
+            free(blob);
+            if (r != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/'), *b = strrchr(path, '\\');
+    if (b && (!s || b > s))
+        s = b;
+    return s ? s + 1 : path;
+}
+
+static int check_service(const struct rt_service_info *svc,
+                         const struct rt_install_options *opt,
+                         struct rt_error *e)
+{
+    if (opt->create_service) {
+        if (!opt->library || !opt->open || !opt->collect || !opt->close)
+            return rt_error_set(e, RT_ERR_INVALID_PARAMETER,
+                                "--create-service needs --library, --open, "
+                                "--collect and --close");
+        return 0;
+    }
+    if (!svc->exists)
+        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                            "service '%s' does not exist (Services\\%s); the "
+                            "provider's installer creates it, or use "
+                            "--create-service with --library, --open, "
+                            "--collect and --close",
+                            svc->name, svc->name);
+    if (!svc->has_perf)
+        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                            "service '%s' has no Performance key; the "
+                            "provider's installer writes it, or use "
+                            "--create-service with --library, --open, "
+                            "--collect and --close",
+                            svc->name);
+    return 0;
+}
+
+int rt_engine_install(const struct rt_database *db,
+                      const struct rt_service_info *svc,
+                      const struct rt_provider_spec *spec,
+                      const struct rt_install_options *opt,
+                      struct rt_change_set *cs, struct rt_install_plan *plan,
+                      struct rt_error *e)
+{
+    memset(plan, 0, sizeof *plan);
+    if (refuse_damaged(db, e) || check_service(svc, opt, e))
+        return -1;
+    if (!spec->n_symbols)
+        return rt_error_set(e, RT_ERR_INVALID_DATA, "%s defines no counters",
+                            spec->ini_path);
+    int replacing = svc->has_perf && svc->has_range;
+    if (replacing && !opt->replace)
+        return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                            "'%s' is already installed (First Counter %u, "
+                            "First Help %u); nothing was written: use "
+                            "--replace to upgrade it in place, or uninstall "
+                            "it first",
+                            svc->name, svc->first_counter, svc->first_help);
+    if (replacing && !(svc->has_last_counter && svc->has_first_help &&
+                       svc->has_last_help))
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "'%s' has First Counter but not all of Last "
+                            "Counter, First Help, Last Help; uninstall it "
+                            "with --force first",
+                            svc->name);
+
+    size_t n = 0;
+    struct work_lang *w = work_new(db, &n, 1);
+    if (!w)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int rc = -1;
+
+    if (replacing) {
+        plan->replaced = 1;
+        plan->old_first_counter = svc->first_counter;
+        plan->old_last_counter = svc->last_counter;
+        plan->old_first_help = svc->first_help;
+        plan->old_last_help = svc->last_help;
+        for (size_t i = 0; i < n; i++)
+            if (take_range(&w[i].counter, svc->first_counter,
+                           svc->last_counter, &w[i].removed_c) ||
+                take_range(&w[i].help, svc->first_help, svc->last_help,
+                           &w[i].removed_h))
+                goto nomem;
+    }
+
+    /* Allocation (SPEC 4.1 step 5): never trust Last Counter alone. */
+    uint32_t span = (uint32_t)spec->symbols[spec->n_symbols - 1].offset;
+    if (replacing && svc->first_counter <= svc->last_counter &&
+        svc->first_help <= svc->last_help &&
+        span <= svc->last_counter - svc->first_counter &&
+        span <= svc->last_help - svc->first_help) {
+        plan->first_counter = svc->first_counter;
+        plan->first_help = svc->first_help;
+        plan->kept_position = 1;
+    } else {
+        uint64_t top_c = db->last_counter, top_h = db->last_help;
+        uint64_t hc = highest(w, n, 0), hh = highest(w, n, 1);
+        if (hc > top_c)
+            top_c = hc;
+        if (hh > top_h)
+            top_h = hh;
+        uint64_t top = top_c > top_h - 1 ? top_c : top_h - 1;
+        uint64_t first = (top + 2 + 1) & ~(uint64_t)1;   /* next even */
+        if (first + span + 1 > RT_INDEX_MAX) {
+            rt_error_set(e, RT_ERR_INVALID_DATA,
+                         "no room for %zu counters above index %llu",
+                         spec->n_symbols, (unsigned long long)top);
+            goto out;
+        }
+        plan->first_counter = (uint32_t)first;
+        plan->first_help = (uint32_t)first + 1;
+    }
+    plan->last_counter = plan->first_counter + span;
+    plan->last_help = plan->first_help + span;
+    plan->pairs_per_language = spec->n_symbols;
+
+    /* INI languages the machine lacks are reported, never created (a
+     * created language without base tables is what broke Q128404). */
+    plan->missing = calloc(spec->n_languages ? spec->n_languages : 1, 4);
+    plan->langs = calloc(n, sizeof *plan->langs);
+    if (!plan->missing || !plan->langs)
+        goto nomem;
+    for (size_t i = 0; i < spec->n_languages; i++) {
+        int found = 0;
+        for (size_t j = 0; j < n; j++)
+            found |= !strcasecmp(w[j].id, spec->languages[i].id);
+        if (!found)
+            memcpy(plan->missing[plan->n_missing++], spec->languages[i].id, 4);
+    }
+
+    for (size_t i = 0; i < n; i++) {
+        const char *lang = w[i].id;
+        if (!strcasecmp(lang, "CurrentLanguage"))
+            lang = current_language_source(w, n, i);
+        struct rt_language_source *src = &plan->langs[plan->n_langs++];
+        snprintf(src->lang, sizeof src->lang, "%s", w[i].id);
+        src->created = w[i].created;
+        for (size_t k = 0; k < spec->n_symbols; k++) {
+            const struct rt_provider_symbol *sym = &spec->symbols[k];
+            char from[4] = "";
+            const char *name = pick_text(spec, sym, lang, 0, from);
+            if (k == 0)
+                memcpy(src->source, from, 4);
+            const char *help = pick_text(spec, sym, lang, 1, from);
+            uint32_t ni = plan->first_counter + (uint32_t)sym->offset;
+            uint32_t hi = plan->first_help + (uint32_t)sym->offset;
+            if (name && (rt_pair_list_append(&w[i].counter, ni, name) ||
+                         rt_pair_list_append(&w[i].added_c, ni, name)))
+                goto nomem;
+            if (help && (rt_pair_list_append(&w[i].help, hi, help) ||
+                         rt_pair_list_append(&w[i].added_h, hi, help)))
+                goto nomem;
+        }
+    }
+    if (emit_tables(cs, w, n) != 0)
+        goto nomem;
+
+    /* Perflib values: written when they change or are missing (SPEC 4.1
+     * step 6: missing means Windows' base, and gets written). */
+    uint32_t lc = db->last_counter > plan->last_counter ? db->last_counter
+                                                        : plan->last_counter;
+    uint32_t lh = db->last_help > plan->last_help ? db->last_help
+                                                  : plan->last_help;
+    if ((lc != db->last_counter || !db->has_last_counter) &&
+        rt_change_set_dword(cs, NULL, "Last Counter", lc))
+        goto nomem;
+    if ((lh != db->last_help || !db->has_last_help) &&
+        rt_change_set_dword(cs, NULL, "Last Help", lh))
+        goto nomem;
+    if (!db->has_base_index && rt_change_set_dword(cs, NULL, "Base Index",
+                                         db->base_index))
+        goto nomem;
+
+    /* The service's values. */
+    const char *sv = svc->name;
+    if (opt->create_service &&
+        (rt_change_set_create_perf_key(cs, sv) ||
+         rt_change_set_string(cs, sv, "Library", RT_REG_EXPAND_SZ,
+                              opt->library) ||
+         rt_change_set_string(cs, sv, "Open", RT_REG_SZ, opt->open) ||
+         rt_change_set_string(cs, sv, "Collect", RT_REG_SZ, opt->collect) ||
+         rt_change_set_string(cs, sv, "Close", RT_REG_SZ, opt->close)))
+        goto nomem;
+    if (rt_change_set_dword(cs, sv, "First Counter", plan->first_counter) ||
+        rt_change_set_dword(cs, sv, "Last Counter", plan->last_counter) ||
+        rt_change_set_dword(cs, sv, "First Help", plan->first_help) ||
+        rt_change_set_dword(cs, sv, "Last Help", plan->last_help))
+        goto nomem;
+    char *objects = NULL;
+    size_t olen = 0;
+    FILE *f = open_memstream(&objects, &olen);
+    if (!f)
+        goto nomem;
+    const char *space = "";
+    for (size_t k = 0; k < spec->n_symbols; k++)
+        if (spec->symbols[k].is_object) {
+            fprintf(f, "%s%u", space,
+                    plan->first_counter + (uint32_t)spec->symbols[k].offset);
+            space = " ";
+        }
+    fclose(f);
+    int r = 0;
+    if (*objects)
+        r = rt_change_set_string(cs, sv, "Object List", RT_REG_SZ, objects);
+    else if (svc->object_list)
+        r = rt_change_set_delete_service(cs, sv, "Object List");
+    free(objects);
+    const char *ini = opt->ini_name ? opt->ini_name : base_name(spec->ini_path);
+    if (r || rt_change_set_string(cs, sv, "PerfIniFile", RT_REG_SZ, ini))
+        goto nomem;
+    rc = 0;
+    goto out;
+nomem:
+    rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+out:
+    work_free(w, n);
+    if (rc != 0)
+        rt_install_plan_free(plan);
+    return rc;
+}
+
+static int overlaps(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2)
+{
+    return a1 <= b2 && b1 <= a2;
+}
+
+/* Describes why SVC's range cannot be removed safely, or "" when it can. */
+static void range_problems(const struct rt_database *db,
+                           const struct rt_service_info *svc, char *buf,
+                           size_t size)
+{
+    FILE *f = fmemopen(buf, size, "w");
+    if (!f)
+        return;
+    uint32_t fc = svc->first_counter, lc = svc->last_counter;
+    uint32_t fh = svc->first_help, lh = svc->last_help;
+    const char *sep = "";
+    if (fc > lc || fh > lh) {
+        fprintf(f, "%srange is inverted (counter %u-%u, help %u-%u)", sep, fc,
+                lc, fh, lh);
+        sep = "; ";
+    }
+    if (fc % 2 || fh % 2 == 0) {
+        fprintf(f, "%sFirst Counter %u or First Help %u has the wrong parity "
+                "(names are even, help odd)", sep, fc, fh);
+        sep = "; ";
+    }
+    if (fc <= db->base_index || fh <= db->base_index) {
+        fprintf(f, "%srange overlaps the system's base range (Base Index %u)",
+                sep, db->base_index);
+        sep = "; ";
+    }
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *o = &db->services[i];
+        if (!strcasecmp(o->name, svc->name) || !o->has_range ||
+            !o->has_last_counter || !o->has_first_help || !o->has_last_help)
+            continue;
+        if (overlaps(fc, lc, o->first_counter, o->last_counter) ||
+            overlaps(fh, lh, o->first_help, o->last_help)) {
+            fprintf(f, "%srange overlaps provider '%s' (counter %u-%u, help "
+                    "%u-%u)", sep, o->name, o->first_counter, o->last_counter,
+                    o->first_help, o->last_help);
+            sep = "; ";
+        }
+    }
+    fclose(f);
+}
+
+int rt_engine_uninstall(const struct rt_database *db,
+                        const struct rt_service_info *svc, int force,
+                        struct rt_change_set *cs,
+                        struct rt_uninstall_plan *plan, struct rt_error *e)
+{
+    memset(plan, 0, sizeof *plan);
+    if (refuse_damaged(db, e))
+        return -1;
+    if (!svc->exists)
+        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                            "service '%s' does not exist", svc->name);
+    if (!svc->has_perf || !svc->has_range)
+        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                            "'%s' is not installed: Services\\%s\\Performance "
+                            "has no First Counter",
+                            svc->name, svc->name);
+    if (!svc->has_last_counter || !svc->has_first_help || !svc->has_last_help)
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "'%s' has First Counter but not all of Last "
+                            "Counter, First Help, Last Help: its range is "
+                            "unknown, nothing was removed",
+                            svc->name);
+    char problems[1024] = "";
+    range_problems(db, svc, problems, sizeof problems);
+    if (*problems && !force)
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "refusing to uninstall '%s': %s; nothing was "
+                            "written (--force removes the range anyway)",
+                            svc->name, problems);
+
+    plan->first_counter = svc->first_counter;
+    plan->last_counter = svc->last_counter;
+    plan->first_help = svc->first_help;
+    plan->last_help = svc->last_help;
+    size_t n = 0;
+    struct work_lang *w = work_new(db, &n, 0);
+    if (!w)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int rc = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (take_range(&w[i].counter, plan->first_counter, plan->last_counter,
+                       &w[i].removed_c) ||
+            take_range(&w[i].help, plan->first_help, plan->last_help,
+                       &w[i].removed_h))
+            goto nomem;
+        plan->removed_names += w[i].removed_c.n;
+        plan->removed_helps += w[i].removed_h.n;
+    }
+    if (emit_tables(cs, w, n) != 0)
+        goto nomem;
+
+    /* Lower Last Counter/Last Help when the provider was on top, to the
+     * highest index still in use, never below the base range. */
+    uint32_t nlc = db->base_index - 1, nlh = db->base_index;
+    uint32_t hc = highest(w, n, 0), hh = highest(w, n, 1);
+    if (hc > nlc)
+        nlc = hc;
+    if (hh > nlh)
+        nlh = hh;
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *o = &db->services[i];
+        if (strcasecmp(o->name, svc->name) && o->has_range) {
+            if (o->has_last_counter && o->last_counter > nlc)
+                nlc = o->last_counter;
+            if (o->has_last_help && o->last_help > nlh)
+                nlh = o->last_help;
+        }
+    }
+    plan->new_last_counter = db->last_counter;
+    plan->new_last_help = db->last_help;
+    if (db->last_counter >= plan->first_counter &&
+        db->last_counter <= plan->last_counter && nlc < db->last_counter) {
+        plan->new_last_counter = nlc;
+        if (rt_change_set_dword(cs, NULL, "Last Counter", nlc))
+            goto nomem;
+        plan->lowered = 1;
+    }
+    if (db->last_help >= plan->first_help && db->last_help <= plan->last_help &&
+        nlh < db->last_help) {
+        plan->new_last_help = nlh;
+        if (rt_change_set_dword(cs, NULL, "Last Help", nlh))
+            goto nomem;
+        plan->lowered = 1;
+    }
+
+    /* The values lodctr wrote (SPEC 1.2). */
+    static const char *const written[] = {"First Counter", "Last Counter",
+                                          "First Help", "Last Help"};
+    for (size_t i = 0; i < 4; i++)
+        if (rt_change_set_delete_service(cs, svc->name, written[i]))
+            goto nomem;
+    if ((svc->object_list &&
+         rt_change_set_delete_service(cs, svc->name, "Object List")) ||
+        (svc->ini_file &&
+         rt_change_set_delete_service(cs, svc->name, "PerfIniFile")) ||
+        (svc->has_validation_code &&
+         rt_change_set_delete_service(cs, svc->name,
+                                      "Library Validation Code")))
+        goto nomem;
+    rc = 0;
+    goto out;
+nomem:
+    rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+out:
+    work_free(w, n);
+    return rc;
+}

@@ -1,0 +1,129 @@
+/* Operations layer: transactions that tie the engine to a store. */
+#include "engine/ops.h"
+
+#include <string.h>
+
+/* Checks that every table change of CS reads back from the store exactly
+ * as it was meant to be written. */
+static int verify(struct rt_store *s, const struct rt_change_set *cs,
+                  struct rt_error *e)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change *c = &cs->v[i];
+        if (c->op != RT_CHANGE_SET_TABLE)
+            continue;
+        struct rt_value v = {0};
+        int present = 0;
+        if (s->ops->read_table(s, c->lang, c->table, &v, &present, e) != 0)
+            return -1;
+        int same = present && rt_value_equal(&v, &c->value);
+        rt_value_free(&v);
+        if (!same)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT,
+                                "verification failed: Perflib\\%s\\%s does "
+                                "not read back as written",
+                                c->lang,
+                                c->table == RT_TABLE_HELP ? "Help" : "Counter");
+    }
+    return 0;
+}
+
+static int finish(struct rt_store *s, const struct rt_change_set *cs,
+                  int dry_run, struct rt_error *e)
+{
+    if (dry_run)
+        return 0;
+    if (s->ops->apply(s, cs, e) != 0)
+        return -1;
+    return verify(s, cs, e);
+}
+
+int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
+                  const struct rt_install_options *opt, int dry_run,
+                  struct rt_change_set *cs, struct rt_install_plan *plan,
+                  struct rt_error *e)
+{
+    struct rt_database db;
+    struct rt_service_info svc;
+    memset(cs, 0, sizeof *cs);
+    if (s->ops->begin(s, e) != 0)
+        return -1;
+    int rc = -1;
+    if (rt_database_load(s, &db, e) != 0)
+        goto end;
+    if (rt_service_load(s, spec->drivername, &svc, e) == 0) {
+        if (rt_engine_install(&db, &svc, spec, opt, cs, plan, e) == 0) {
+            rc = finish(s, cs, dry_run, e);
+            if (rc != 0)
+                rt_install_plan_free(plan);
+        }
+        rt_service_info_free(&svc);
+    }
+    rt_database_free(&db);
+end:
+    s->ops->end(s);
+    if (rc != 0)
+        rt_change_set_free(cs);
+    return rc;
+}
+
+int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
+                    int dry_run, struct rt_change_set *cs,
+                    struct rt_uninstall_plan *plan, struct rt_error *e)
+{
+    struct rt_database db;
+    struct rt_service_info svc;
+    memset(cs, 0, sizeof *cs);
+    if (s->ops->begin(s, e) != 0)
+        return -1;
+    int rc = -1;
+    if (rt_database_load(s, &db, e) != 0)
+        goto end;
+    if (rt_service_load(s, drivername, &svc, e) == 0) {
+        if (rt_engine_uninstall(&db, &svc, force, cs, plan, e) == 0)
+            rc = finish(s, cs, dry_run, e);
+        rt_service_info_free(&svc);
+    }
+    rt_database_free(&db);
+end:
+    s->ops->end(s);
+    if (rc != 0)
+        rt_change_set_free(cs);
+    return rc;
+}
+
+int rt_op_set_disabled(struct rt_store *s, const char *drivername,
+                       int disable, struct rt_error *e)
+{
+    struct rt_service_info svc;
+    struct rt_change_set cs = {0};
+    if (s->ops->begin(s, e) != 0)
+        return -1;
+    int rc = -1;
+    if (rt_service_load(s, drivername, &svc, e) != 0)
+        goto end;
+    if (!svc.has_perf) {
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                     "service '%s' has no Performance key", drivername);
+    } else {
+        int r;
+        if (disable) {
+            r = rt_change_set_dword(&cs, drivername,
+                                    "Disable Performance Counters", 1);
+        } else {
+            r = svc.has_disable
+                    ? rt_change_set_delete_service(
+                          &cs, drivername, "Disable Performance Counters")
+                    : 0;
+        }
+        if (r != 0)
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        else
+            rc = cs.n ? s->ops->apply(s, &cs, e) : 0;
+    }
+    rt_service_info_free(&svc);
+end:
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+    return rc;
+}

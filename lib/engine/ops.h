@@ -1,0 +1,25 @@
+/* Operations: one transaction on a store each. Read the database under
+ * the store's lock, compute the change with the engine, apply it
+ * atomically, then read back and verify (SPEC 4.1 steps 2-8). */
+#ifndef RT_OPS_H
+#define RT_OPS_H
+
+#include "engine/engine.h"
+#include "store/store.h"
+
+/* With DRY_RUN, computes *CS and *PLAN and writes nothing. On success the
+ * caller owns *CS and *PLAN. */
+int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
+                  const struct rt_install_options *opt, int dry_run,
+                  struct rt_change_set *cs, struct rt_install_plan *plan,
+                  struct rt_error *e);
+
+int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
+                    int dry_run, struct rt_change_set *cs,
+                    struct rt_uninstall_plan *plan, struct rt_error *e);
+
+/* Sets or deletes a service's Disable Performance Counters (lodctr /D /E). */
+int rt_op_set_disabled(struct rt_store *s, const char *drivername,
+                       int disable, struct rt_error *e);
+
+#endif

@@ -1,0 +1,85 @@
+/* A change set: everything an install, uninstall or repair will write,
+ * computed by the engine (pure) and applied by a store all at once.
+ * It names what changes in registry terms (a language's table, a Perflib
+ * value, a service's Performance value); where the bytes go is the
+ * store's business. */
+#ifndef RT_CHANGE_SET_H
+#define RT_CHANGE_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/name_table.h"
+#include "model/reg_types.h"
+
+
+struct rt_value {
+    uint32_t type;
+    uint8_t *data;
+    size_t len;
+};
+
+void rt_value_free(struct rt_value *v);
+/* A REG_DWORD's number; -1 when V is not a 4-byte DWORD. */
+int rt_value_dword(const struct rt_value *v, uint32_t *out);
+/* A REG_SZ/REG_EXPAND_SZ as UTF-8 in a new string (NULL on bad data). */
+char *rt_value_string(const struct rt_value *v);
+/* Builds values; return 0 or -1 when out of memory / invalid UTF-8. */
+int rt_value_from_dword(struct rt_value *v, uint32_t x);
+int rt_value_from_string(struct rt_value *v, uint32_t type, const char *utf8);
+int rt_value_copy(struct rt_value *dst, const struct rt_value *src);
+int rt_value_equal(const struct rt_value *a, const struct rt_value *b);
+
+enum rt_table_kind { RT_TABLE_COUNTER = 0, RT_TABLE_HELP = 1 };
+
+enum rt_change_op {
+    RT_CHANGE_CREATE_LANGUAGE,  /* lang: create Perflib\LANG */
+    RT_CHANGE_SET_TABLE,        /* lang, table, value (REG_MULTI_SZ blob) */
+    RT_CHANGE_SET_PERFLIB,      /* name, value: a Perflib value */
+    RT_CHANGE_CREATE_PERF_KEY,  /* service: Services\SVC\Performance */
+    RT_CHANGE_SET_SERVICE,      /* service, name, value in Performance */
+    RT_CHANGE_DELETE_SERVICE,   /* service, name: delete from Performance */
+};
+
+struct rt_change {
+    enum rt_change_op op;
+    char *lang;
+    enum rt_table_kind table;
+    char *service;
+    char *name;
+    struct rt_value value;
+    /* For RT_CHANGE_SET_TABLE: the pairs added and removed, for display
+     * (--dry-run) and for verifying after commit. */
+    struct rt_pair_list added, removed;
+};
+
+struct rt_change_set {
+    struct rt_change *v;
+    size_t n, cap;
+};
+
+/* Each adder copies its arguments; returns 0 or -1 when out of memory. */
+int rt_change_set_create_language(struct rt_change_set *cs, const char *lang);
+int rt_change_set_table(struct rt_change_set *cs, const char *lang,
+                        enum rt_table_kind table, const uint8_t *blob,
+                        size_t len, const struct rt_pair_list *added,
+                        const struct rt_pair_list *removed);
+int rt_change_set_perflib(struct rt_change_set *cs, const char *name,
+                          const struct rt_value *v);
+int rt_change_set_create_perf_key(struct rt_change_set *cs,
+                                  const char *service);
+int rt_change_set_service(struct rt_change_set *cs, const char *service,
+                          const char *name, const struct rt_value *v);
+int rt_change_set_delete_service(struct rt_change_set *cs,
+                                 const char *service, const char *name);
+
+/* Shorthands: a Perflib DWORD (SVC NULL) or a service's DWORD, and a
+ * service's REG_SZ / REG_EXPAND_SZ from UTF-8. */
+int rt_change_set_dword(struct rt_change_set *cs, const char *svc,
+                        const char *name, uint32_t x);
+int rt_change_set_string(struct rt_change_set *cs, const char *svc,
+                         const char *name, uint32_t type, const char *utf8);
+
+void rt_change_set_free(struct rt_change_set *cs);
+
+#endif

@@ -1,0 +1,212 @@
+/* Model layer: name tables (one language's Counter and Help lists). */
+#include "model/name_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/utf16.h"
+
+void rt_pair_list_free(struct rt_pair_list *l)
+{
+    rt_pairs_free(l->v, l->n);
+    memset(l, 0, sizeof *l);
+}
+
+void rt_name_table_free(struct rt_name_table *t)
+{
+    rt_pair_list_free(&t->counter);
+    rt_pair_list_free(&t->help);
+}
+
+int rt_name_table_decode(struct rt_name_table *t, const uint8_t *counter,
+                         size_t counter_len, const uint8_t *help,
+                         size_t help_len, int lenient,
+                         struct rt_msz_error *err, int *which)
+{
+    struct rt_msz_error e1 = {RT_MSZ_OK, 0}, e2 = {RT_MSZ_OK, 0};
+    memset(t, 0, sizeof *t);
+    int r1 = rt_multi_sz_decode(counter, counter ? counter_len : 0, lenient,
+                                &t->counter.v, &t->counter.n, &e1);
+    t->counter.cap = t->counter.n;
+    int r2 = 0;
+    if (r1 == 0 || lenient) {
+        r2 = rt_multi_sz_decode(help, help ? help_len : 0, lenient,
+                                &t->help.v, &t->help.n, &e2);
+        t->help.cap = t->help.n;
+    }
+    if (r1 == 0 && r2 == 0) {
+        if (err)
+            *err = e1;
+        return 0;
+    }
+    if (err)
+        *err = r1 ? e1 : e2;
+    if (which)
+        *which = r1 ? 0 : 1;
+    if (!lenient)
+        rt_name_table_free(t);
+    return -1;
+}
+
+int rt_pair_list_encode(const struct rt_pair_list *l, uint8_t **blob,
+                        size_t *len)
+{
+    return rt_multi_sz_encode(l->v, l->n, blob, len);
+}
+
+int rt_pair_list_copy(struct rt_pair_list *dst, const struct rt_pair_list *src)
+{
+    memset(dst, 0, sizeof *dst);
+    if (!src->n)
+        return 0;
+    dst->v = calloc(src->n, sizeof *dst->v);
+    if (!dst->v)
+        return -1;
+    dst->cap = src->n;
+    for (size_t i = 0; i < src->n; i++) {
+        if (rt_pair_copy(&dst->v[i], &src->v[i]) != 0) {
+            rt_pair_list_free(dst);
+            return -1;
+        }
+        dst->n++;
+    }
+    return 0;
+}
+
+const struct rt_pair *rt_pair_list_find(const struct rt_pair_list *l,
+                                        uint32_t index)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].index == index)
+            return &l->v[i];
+    return NULL;
+}
+
+size_t rt_pair_list_find_text_all(const struct rt_pair_list *l,
+                                  const char *name, size_t *out, size_t max)
+{
+    size_t len = strlen(name), found = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (rt_utf8_casecmp(l->v[i].text, l->v[i].text_len, name, len) == 0) {
+            if (found < max)
+                out[found] = i;
+            found++;
+        }
+    }
+    return found;
+}
+
+const struct rt_pair *rt_pair_list_find_text(const struct rt_pair_list *l,
+                                             const char *name)
+{
+    size_t pos;
+    return rt_pair_list_find_text_all(l, name, &pos, 1) ? &l->v[pos] : NULL;
+}
+
+uint32_t rt_pair_list_highest(const struct rt_pair_list *l)
+{
+    uint32_t h = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].index > h)
+            h = l->v[i].index;
+    return h;
+}
+
+uint32_t rt_name_table_highest(const struct rt_name_table *t)
+{
+    uint32_t a = rt_pair_list_highest(&t->counter);
+    uint32_t b = rt_pair_list_highest(&t->help);
+    return a > b ? a : b;
+}
+
+static int cmp_by_index_then_pos(const void *pa, const void *pb)
+{
+    const size_t *a = pa, *b = pb;   /* [index, position] */
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+size_t rt_pair_list_duplicates(const struct rt_pair_list *l,
+                               struct rt_duplicate **out)
+{
+    *out = NULL;
+    if (l->n < 2)
+        return 0;
+    /* Sort (index, position) so each index's occurrences are adjacent:
+     * O(n log n) on tables of tens of thousands of pairs. */
+    size_t *keys = malloc(l->n * 2 * sizeof *keys);
+    if (!keys)
+        return (size_t)-1;
+    for (size_t i = 0; i < l->n; i++) {
+        keys[2 * i] = l->v[i].index;
+        keys[2 * i + 1] = i;
+    }
+    qsort(keys, l->n, 2 * sizeof *keys, cmp_by_index_then_pos);
+    size_t count = 0;
+    struct rt_duplicate *d = NULL;
+    for (size_t i = 1; i < l->n; i++) {
+        if (keys[2 * i] != keys[2 * i - 2])
+            continue;
+        size_t first = i;
+        while (first > 0 && keys[2 * first - 2] == keys[2 * i])
+            first--;
+        struct rt_duplicate *nd = realloc(d, (count + 1) * sizeof *d);
+        if (!nd) {
+            free(d);
+            free(keys);
+            return (size_t)-1;
+        }
+        d = nd;
+        d[count].index = (uint32_t)keys[2 * i];
+        d[count].first = keys[2 * first + 1];
+        d[count].second = keys[2 * i + 1];
+        count++;
+    }
+    free(keys);
+    *out = d;
+    return count;
+}
+
+int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
+                        const char *text)
+{
+    size_t len = strlen(text);
+    if (index == 0 || index > RT_INDEX_MAX ||
+        rt_utf8_validate(text, len, NULL) != 0)
+        return -1;
+    if (l->n == l->cap) {
+        size_t c = l->cap ? l->cap * 2 : 64;
+        struct rt_pair *v = realloc(l->v, c * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = c;
+    }
+    struct rt_pair *p = &l->v[l->n];
+    p->index = index;
+    p->index_raw = NULL;
+    p->text_len = len;
+    p->text = malloc(len + 1);
+    if (!p->text)
+        return -1;
+    memcpy(p->text, text, len + 1);
+    l->n++;
+    return 0;
+}
+
+size_t rt_pair_list_remove_range(struct rt_pair_list *l, uint32_t first,
+                                 uint32_t last)
+{
+    size_t w = 0, removed = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->v[i].index >= first && l->v[i].index <= last) {
+            rt_pair_free(&l->v[i]);
+            removed++;
+        } else {
+            l->v[w++] = l->v[i];
+        }
+    }
+    l->n = w;
+    return removed;
+}

@@ -1,0 +1,86 @@
+/* One language's name tables: the Counter (names) and Help (descriptions)
+ * pair lists of Perflib\LLL. Pure model: no I/O.
+ *
+ * Pairs keep their original order; operations that change a table append
+ * at the end or remove, never reorder, so untouched pairs re-encode to the
+ * same bytes. */
+#ifndef RT_NAME_TABLE_H
+#define RT_NAME_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/multi_sz.h"
+
+struct rt_pair_list {
+    struct rt_pair *v;
+    size_t n, cap;
+};
+
+struct rt_name_table {
+    struct rt_pair_list counter;   /* names */
+    struct rt_pair_list help;      /* descriptions */
+};
+
+/* Decodes a table from its two blobs (either may be NULL/0: empty).
+ * Strict unless LENIENT. Returns 0, or -1 with *ERR and *WHICH (0 counter,
+ * 1 help) describing the first damage; in lenient mode the valid pairs
+ * before the damage are kept in T even when -1 is returned. */
+int rt_name_table_decode(struct rt_name_table *t, const uint8_t *counter,
+                         size_t counter_len, const uint8_t *help,
+                         size_t help_len, int lenient,
+                         struct rt_msz_error *err, int *which);
+
+/* Encodes one list into a new REG_MULTI_SZ blob. */
+int rt_pair_list_encode(const struct rt_pair_list *l, uint8_t **blob,
+                        size_t *len);
+
+void rt_name_table_free(struct rt_name_table *t);
+void rt_pair_list_free(struct rt_pair_list *l);
+
+/* Deep copy; returns 0 or -1 when out of memory. */
+int rt_pair_list_copy(struct rt_pair_list *dst, const struct rt_pair_list *src);
+
+/* The first pair with INDEX, or NULL. */
+const struct rt_pair *rt_pair_list_find(const struct rt_pair_list *l,
+                                        uint32_t index);
+
+/* The first pair whose text equals NAME case-insensitively (Windows' upper
+ * case), or NULL. */
+const struct rt_pair *rt_pair_list_find_text(const struct rt_pair_list *l,
+                                             const char *name);
+
+/* All pairs whose text equals NAME case-insensitively: stores up to MAX
+ * positions in OUT and returns how many there are in all. */
+size_t rt_pair_list_find_text_all(const struct rt_pair_list *l,
+                                  const char *name, size_t *out, size_t max);
+
+/* Highest index in the list, 0 when empty. */
+uint32_t rt_pair_list_highest(const struct rt_pair_list *l);
+
+/* Highest index in either list of the table. */
+uint32_t rt_name_table_highest(const struct rt_name_table *t);
+
+/* A duplicated index: the positions of its first and of a later pair. */
+struct rt_duplicate {
+    uint32_t index;
+    size_t first, second;
+};
+
+/* Finds every pair whose index already appeared earlier in the list.
+ * Returns the number found (each later occurrence counts once) and a new
+ * array in *OUT (NULL when none), or (size_t)-1 when out of memory. */
+size_t rt_pair_list_duplicates(const struct rt_pair_list *l,
+                               struct rt_duplicate **out);
+
+/* Appends a copy of (INDEX, TEXT). Returns 0 or -1 (out of memory, text
+ * not valid UTF-8, index 0 or above 2^31). */
+int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
+                        const char *text);
+
+/* Removes every pair with FIRST <= index <= LAST, keeping the others in
+ * order. Returns how many were removed. */
+size_t rt_pair_list_remove_range(struct rt_pair_list *l, uint32_t first,
+                                 uint32_t last);
+
+#endif

@@ -1,0 +1,49 @@
+/* An in-memory registry tree: keys with case-insensitive names (as Windows
+ * compares them), values in insertion order. Backs the mem store and the
+ * .reg store. */
+#ifndef RT_REGTREE_H
+#define RT_REGTREE_H
+
+#include <stddef.h>
+
+#include "model/change_set.h"
+
+struct rt_tree_value {
+    char *name;          /* UTF-8; "" is the default value */
+    struct rt_value v;
+};
+
+struct rt_tree_key {
+    char *name;
+    struct rt_tree_key **sub;
+    size_t n_sub;
+    struct rt_tree_value *vals;
+    size_t n_vals;
+};
+
+struct rt_tree_key *rt_tree_new(const char *name);
+void rt_tree_free(struct rt_tree_key *k);
+struct rt_tree_key *rt_tree_clone(const struct rt_tree_key *k);
+
+/* The child named NAME (case-insensitive), or NULL. */
+struct rt_tree_key *rt_tree_child(const struct rt_tree_key *k,
+                                  const char *name);
+/* Follows a backslash-separated PATH ("" is K itself); NULL when absent. */
+struct rt_tree_key *rt_tree_find(const struct rt_tree_key *k,
+                                 const char *path);
+/* Like rt_tree_find, creating missing keys; NULL when out of memory. */
+struct rt_tree_key *rt_tree_create(struct rt_tree_key *k, const char *path);
+
+struct rt_tree_value *rt_tree_value(const struct rt_tree_key *k,
+                                    const char *name);
+/* Sets (copies) a value, replacing one of the same name in place. */
+int rt_tree_set_value(struct rt_tree_key *k, const char *name,
+                      const struct rt_value *v);
+/* Returns 1 when deleted, 0 when there was no such value. */
+int rt_tree_delete_value(struct rt_tree_key *k, const char *name);
+
+/* Appends a canonical dump of K and everything under it to a new string:
+ * one line per key path and per value (type, hex bytes). */
+char *rt_tree_dump(const struct rt_tree_key *k);
+
+#endif

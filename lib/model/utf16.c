@@ -1,0 +1,237 @@
+/* UTF-16LE <-> UTF-8 conversion and the upper-case mapping Windows uses
+ * for name comparisons. */
+#include "model/utf16.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
+                       size_t *out_len, size_t *err_off)
+{
+    size_t units = len / 2, o = 0;
+    /* Each UTF-16 unit yields at most 3 UTF-8 bytes (a pair yields 4). */
+    char *buf = malloc(units * 3 + 1);
+    if (!buf)
+        return -2;
+    for (size_t i = 0; i < units; i++) {
+        uint32_t c = (uint32_t)in[2 * i] | (uint32_t)in[2 * i + 1] << 8;
+        if (c >= 0xD800 && c <= 0xDBFF) {
+            uint32_t d = 0;
+            if (i + 1 < units)
+                d = (uint32_t)in[2 * i + 2] | (uint32_t)in[2 * i + 3] << 8;
+            if (d < 0xDC00 || d > 0xDFFF) {
+                free(buf);
+                if (err_off)
+                    *err_off = 2 * i;
+                return -1;
+            }
+            c = 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00);
+            i++;
+        } else if (c >= 0xDC00 && c <= 0xDFFF) {
+            free(buf);
+            if (err_off)
+                *err_off = 2 * i;
+            return -1;
+        }
+        if (c < 0x80) {
+            buf[o++] = (char)c;
+        } else if (c < 0x800) {
+            buf[o++] = (char)(0xC0 | c >> 6);
+            buf[o++] = (char)(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            buf[o++] = (char)(0xE0 | c >> 12);
+            buf[o++] = (char)(0x80 | (c >> 6 & 0x3F));
+            buf[o++] = (char)(0x80 | (c & 0x3F));
+        } else {
+            buf[o++] = (char)(0xF0 | c >> 18);
+            buf[o++] = (char)(0x80 | (c >> 12 & 0x3F));
+            buf[o++] = (char)(0x80 | (c >> 6 & 0x3F));
+            buf[o++] = (char)(0x80 | (c & 0x3F));
+        }
+    }
+    buf[o] = '\0';
+    *out = buf;
+    if (out_len)
+        *out_len = o;
+    return 0;
+}
+
+/* Decodes one UTF-8 sequence at S (N bytes left). Returns its length and
+ * the code point in *CP, or 0 when the sequence is invalid. */
+static size_t utf8_decode_one(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    uint32_t c = s[0];
+    size_t need;
+    uint32_t min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if ((c & 0xE0) == 0xC0) {
+        need = 2; c &= 0x1F; min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+        need = 3; c &= 0x0F; min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+        need = 4; c &= 0x07; min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < need)
+        return 0;
+    for (size_t k = 1; k < need; k++) {
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (s[k] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return need;
+}
+
+int rt_utf8_validate(const char *s, size_t len, size_t *err_off)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t k = utf8_decode_one(u + i, len - i, &cp);
+        if (!k) {
+            if (err_off)
+                *err_off = i;
+            return -1;
+        }
+        i += k;
+    }
+    return 0;
+}
+
+int rt_utf8_to_utf16le(const char *in, size_t len, uint8_t **out,
+                       size_t *out_len, size_t *err_off)
+{
+    const unsigned char *u = (const unsigned char *)in;
+    uint8_t *buf = malloc(len * 2 + 2);
+    size_t o = 0;
+    if (!buf)
+        return -2;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t k = utf8_decode_one(u + i, len - i, &cp);
+        if (!k) {
+            free(buf);
+            if (err_off)
+                *err_off = i;
+            return -1;
+        }
+        i += k;
+        if (cp >= 0x10000) {
+            uint32_t v = cp - 0x10000;
+            uint16_t hi = (uint16_t)(0xD800 + (v >> 10));
+            uint16_t lo = (uint16_t)(0xDC00 + (v & 0x3FF));
+            buf[o++] = (uint8_t)hi; buf[o++] = (uint8_t)(hi >> 8);
+            buf[o++] = (uint8_t)lo; buf[o++] = (uint8_t)(lo >> 8);
+        } else {
+            buf[o++] = (uint8_t)cp; buf[o++] = (uint8_t)(cp >> 8);
+        }
+    }
+    *out = buf;
+    *out_len = o;
+    return 0;
+}
+
+uint16_t *rt_utf8_to_utf16z(const char *s)
+{
+    uint8_t *u = NULL;
+    size_t n = 0;
+    if (rt_utf8_to_utf16le(s, strlen(s), &u, &n, NULL) != 0)
+        return NULL;
+    uint16_t *w = malloc(n + sizeof *w);
+    if (w) {
+        /* Little-endian hosts only (x86, ARM as Windows runs them): the
+         * bytes are the units. */
+        memcpy(w, u, n);
+        w[n / 2] = 0;
+    }
+    free(u);
+    return w;
+}
+
+uint16_t rt_upcase16(uint16_t c)
+{
+    if (c < 0x80)
+        return (c >= 'a' && c <= 'z') ? (uint16_t)(c - 32) : c;
+    if (c < 0x100) {
+        if (c == 0xFF)
+            return 0x178;
+        if ((c >= 0xE0 && c <= 0xFE && c != 0xF7))
+            return (uint16_t)(c - 32);
+        return c;
+    }
+    if (c >= 0x100 && c <= 0x17F) {     /* Latin Extended-A */
+        if (c == 0x131 || c == 0x138 || c == 0x149 || c == 0x17F)
+            return c;
+        if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E))
+            return (c & 1) ? c : (uint16_t)(c - 1);
+        return (c & 1) ? (uint16_t)(c - 1) : c;
+    }
+    if (c >= 0x3B1 && c <= 0x3CB && c != 0x3C2)   /* Greek */
+        return (uint16_t)(c - 32);
+    if (c >= 0x3AC && c <= 0x3AF) {
+        static const uint16_t g[] = {0x386, 0x388, 0x389, 0x38A};
+        return g[c - 0x3AC];
+    }
+    if (c >= 0x430 && c <= 0x44F)       /* Cyrillic а..я */
+        return (uint16_t)(c - 32);
+    if (c >= 0x450 && c <= 0x45F)       /* ѐ..џ */
+        return (uint16_t)(c - 80);
+    if (c >= 0x460 && c <= 0x4FF && c != 0x482 && !(c >= 0x483 && c <= 0x489)) {
+        if (c >= 0x4C1 && c <= 0x4CE)
+            return (c & 1) ? c : (uint16_t)(c - 1);
+        if (c == 0x4CF)
+            return 0x4C0;
+        return (c & 1) ? (uint16_t)(c - 1) : c;
+    }
+    if (c >= 0xFF41 && c <= 0xFF5A)     /* fullwidth a..z */
+        return (uint16_t)(c - 32);
+    return c;
+}
+
+/* Next UTF-16 code unit of a UTF-8 string, for comparisons; invalid bytes
+ * come through as themselves so that comparison stays total. */
+static size_t next_unit(const char *s, size_t n, size_t i, uint16_t *u,
+                        uint16_t *pending)
+{
+    if (*pending) {
+        *u = *pending;
+        *pending = 0;
+        return i;
+    }
+    uint32_t cp;
+    size_t k = utf8_decode_one((const unsigned char *)s + i, n - i, &cp);
+    if (!k) {
+        *u = (unsigned char)s[i];
+        return i + 1;
+    }
+    if (cp >= 0x10000) {
+        *u = (uint16_t)(0xD800 + ((cp - 0x10000) >> 10));
+        *pending = (uint16_t)(0xDC00 + ((cp - 0x10000) & 0x3FF));
+    } else {
+        *u = (uint16_t)cp;
+    }
+    return i + k;
+}
+
+int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+    size_t i = 0, j = 0;
+    uint16_t pa = 0, pb = 0;
+    while ((i < alen || pa) && (j < blen || pb)) {
+        uint16_t ua, ub;
+        i = next_unit(a, alen, i, &ua, &pa);
+        j = next_unit(b, blen, j, &ub, &pb);
+        ua = rt_upcase16(ua);
+        ub = rt_upcase16(ub);
+        if (ua != ub)
+            return ua < ub ? -1 : 1;
+    }
+    int a_more = i < alen || pa, b_more = j < blen || pb;
+    return a_more - b_more;
+}

@@ -1,0 +1,449 @@
+/* INI layer: decoding of lodctr INI files to UTF-8 lines, and the line
+ * reader through which inih parses them without truncating or altering any
+ * value (see ini_reader.h). */
+#include "provider/ini_reader.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdarg.h>
+#include <ini.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commit/io.h"
+#include "model/utf16.h"
+
+/* INI files are a few hundred kilobytes at most; the limit keeps every
+ * size computation below far from overflow. */
+#define MAX_INI_BYTES (64u << 20)
+
+static unsigned line_of_byte(const unsigned char *p, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < off; i++)
+        if (p[i] == '\n')
+            line++;
+    return line;
+}
+
+static unsigned line_of_utf16_offset(const unsigned char *p, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i + 1 < off; i += 2)
+        if (p[i] == '\n' && p[i + 1] == 0)
+            line++;
+    return line;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+/* Converts from an ANSI (or any iconv-known) code page to UTF-8. */
+static int decode_codepage(const char *path, const unsigned char *in,
+                           size_t len, const char *codepage, char **out,
+                           size_t *out_len, struct rt_diags *d)
+{
+    char name[64];
+    size_t cl = strlen(codepage);
+    bool digits = cl > 0 && cl < 20;
+    for (size_t i = 0; digits && i < cl; i++)
+        digits = isdigit((unsigned char)codepage[i]);
+    if (cl >= sizeof name - 3) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL, "unknown code page '%s'",
+                     codepage);
+        return -1;
+    }
+    snprintf(name, sizeof name, "%s%s", digits ? "CP" : "", codepage);
+    iconv_t cd = iconv_open("UTF-8", name);
+    if (cd == (iconv_t)-1) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL, "unknown code page '%s'",
+                     codepage);
+        return -1;
+    }
+    size_t cap = len * 2 + 16;
+    char *buf = xmalloc(cap);
+    char *inp = (char *)in, *outp = buf;
+    size_t inleft = len, outleft = cap - 1;
+    int rc = 0;
+    for (;;) {
+        size_t r = iconv(cd, inleft ? &inp : NULL, inleft ? &inleft : NULL,
+                         &outp, &outleft);
+        if (r != (size_t)-1) {
+            if (inleft == 0)
+                break;
+            continue;
+        }
+        if (errno == E2BIG) {
+            size_t used = (size_t)(outp - buf);
+            cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb)
+                abort();
+            buf = nb;
+            outp = buf + used;
+            outleft = cap - used - 1;
+            continue;
+        }
+        size_t off = (size_t)((unsigned char *)inp - in);
+        if (errno == EINVAL)
+            rt_diags_add(d, RT_ERROR, path, line_of_byte(in, off), NULL,
+                         "file ends inside a multibyte character of code "
+                         "page %s", codepage);
+        else
+            rt_diags_add(d, RT_ERROR, path, line_of_byte(in, off), NULL,
+                         "byte 0x%02X (offset %zu) is not valid in code "
+                         "page %s", in[off], off, codepage);
+        rc = -1;
+        break;
+    }
+    iconv_close(cd);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *outp = '\0';
+    *out = buf;
+    *out_len = (size_t)(outp - buf);
+    return 0;
+}
+
+/* Splits BUF (NUL-terminated UTF-8 of LEN bytes, no NUL inside) into lines
+ * in place; OUT takes ownership of BUF. */
+static void split_lines(char *buf, size_t len, const char *path,
+                        struct rt_ini_text *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        if (buf[i] == '\n')
+            n++;
+    if (len && buf[len - 1] != '\n')
+        n++;
+    out->path = strdup(path);
+    if (!out->path)
+        abort();
+    out->lines = xmalloc(n * sizeof *out->lines);
+    out->n_lines = n;
+    out->buf = buf;
+    char *s = buf;
+    for (size_t k = 0; k < n; k++) {
+        char *nl = strchr(s, '\n');
+        char *end = nl ? nl : s + strlen(s);
+        if (end > s && end[-1] == '\r')
+            end[-1] = '\0';
+        *end = '\0';
+        out->lines[k] = s;
+        s = end + 1;
+    }
+}
+
+int rt_ini_decode(const char *path, const void *data, size_t len,
+                  const char *codepage, struct rt_ini_text *out,
+                  struct rt_diags *d)
+{
+    const unsigned char *p = data;
+    char *utf8 = NULL;
+    size_t ulen = 0, err_off = 0;
+    memset(out, 0, sizeof *out);
+
+    if (len > MAX_INI_BYTES) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL,
+                     "file is larger than %u MiB", MAX_INI_BYTES >> 20);
+        return -1;
+    }
+    if (len >= 2 && p[0] == 0xFF && p[1] == 0xFE) {
+        const unsigned char *body = p + 2;
+        size_t blen = len - 2;
+        if (blen % 2) {
+            rt_diags_add(d, RT_ERROR, path,
+                         line_of_utf16_offset(body, blen - 1), NULL,
+                         "UTF-16LE file has an odd number of bytes");
+            return -1;
+        }
+        int r = rt_utf16le_to_utf8(body, blen, &utf8, &ulen, &err_off);
+        if (r == -2)
+            abort();
+        if (r) {
+            rt_diags_add(d, RT_ERROR, path,
+                         line_of_utf16_offset(body, err_off), NULL,
+                         "invalid UTF-16LE: unpaired surrogate at byte %zu",
+                         err_off + 2);
+            return -1;
+        }
+    } else if (len >= 2 && p[0] == 0xFE && p[1] == 0xFF) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL,
+                     "file is UTF-16 big-endian; save it as UTF-16LE or "
+                     "UTF-8");
+        return -1;
+    } else if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+        if (rt_utf8_validate((const char *)p + 3, len - 3, &err_off)) {
+            rt_diags_add(d, RT_ERROR, path, line_of_byte(p, err_off + 3),
+                         NULL, "invalid UTF-8 at byte %zu", err_off + 3);
+            return -1;
+        }
+        ulen = len - 3;
+        utf8 = xmalloc(ulen + 1);
+        memcpy(utf8, p + 3, ulen);
+        utf8[ulen] = '\0';
+    } else if (codepage) {
+        if (decode_codepage(path, p, len, codepage, &utf8, &ulen, d))
+            return -1;
+    } else {
+        /* ASCII text saved as UTF-16LE without its mark: every other byte
+         * is zero. Guessing would misread files that merely contain a NUL,
+         * so this is an error that says what to do. */
+        if (len >= 2 && p[0] != 0 && p[1] == 0) {
+            rt_diags_add(d, RT_ERROR, path, 1, NULL,
+                         "file looks like UTF-16LE without a byte-order "
+                         "mark; save it with the mark (FF FE) or as UTF-8");
+            return -1;
+        }
+        const void *nul = memchr(p, 0, len);
+        if (!nul && rt_utf8_validate((const char *)p, len, &err_off)) {
+            rt_diags_add(d, RT_ERROR, path, line_of_byte(p, err_off), NULL,
+                         "invalid UTF-8 at byte %zu; for an ANSI file, give "
+                         "its code page", err_off);
+            return -1;
+        }
+        utf8 = xmalloc(len + 1);
+        memcpy(utf8, p, len);
+        utf8[len] = '\0';
+        ulen = len;
+    }
+    const char *nul = memchr(utf8, 0, ulen);
+    if (nul) {
+        rt_diags_add(d, RT_ERROR, path,
+                     line_of_byte((const unsigned char *)utf8,
+                                  (size_t)(nul - utf8)),
+                     NULL, "NUL character in the file");
+        free(utf8);
+        return -1;
+    }
+    split_lines(utf8, ulen, path, out);
+    return 0;
+}
+
+int rt_ini_load(const char *path, const char *codepage,
+                struct rt_ini_text *out, struct rt_diags *d)
+{
+    memset(out, 0, sizeof *out);
+    uint8_t *data;
+    size_t len;
+    int r = rt_io_read_file_max(path, MAX_INI_BYTES, &data, &len);
+    if (r == -2 && errno == EFBIG) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL, "file is larger than %u MiB",
+                     MAX_INI_BYTES >> 20);
+        return -1;
+    }
+    if (r != 0) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot %s: %s",
+                     r == -1 ? "open" : "read", strerror(errno));
+        return -2;
+    }
+    r = rt_ini_decode(path, data, len, codepage, out, d);
+    free(data);
+    return r;
+}
+
+void rt_ini_text_free(struct rt_ini_text *t)
+{
+    free(t->path);
+    free(t->lines);
+    free(t->buf);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- the reader inih parses through ---- */
+
+enum line_kind { LINE_OTHER, LINE_KEY };
+
+struct feed {
+    const struct rt_ini_text *t;
+    size_t next;            /* index of the next line to hand to inih */
+    unsigned line;          /* number of the line handed last */
+    enum line_kind kind;    /* what that line was */
+    const char *name;       /* for a key line: its name part ... */
+    size_t name_len;        /* ... and length, whitespace trimmed */
+    bool delivered;         /* inih called the handler for that key line */
+    unsigned section_line;
+    unsigned char *bad;     /* per line: an error was reported there */
+    rt_ini_entry_fn fn;
+    void *user;
+    struct rt_diags *d;
+};
+
+static void line_error(struct feed *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void line_error(struct feed *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    rt_diags_add(f->d, RT_ERROR, f->t->path, f->line, NULL, "%s", msg);
+    free(msg);
+    f->bad[f->line - 1] = 1;
+}
+
+/* A key line inih did not take as the pair we handed it: its name holds
+ * ':' or " ;", which inih reads as a separator or a comment. */
+static void check_delivered(struct feed *f)
+{
+    if (f->kind == LINE_KEY && !f->delivered) {
+        char *name = strndup(f->name, f->name_len);
+        if (!name)
+            abort();
+        line_error(f, "'%s' is not a valid key name", name);
+        free(name);
+    }
+    f->kind = LINE_OTHER;
+}
+
+static char *hand(char *str, const char *text, size_t len)
+{
+    memcpy(str, text, len);
+    str[len] = '\n';
+    str[len + 1] = '\0';
+    return str;
+}
+
+static char *feed_line(char *str, int num, void *stream)
+{
+    struct feed *f = stream;
+    check_delivered(f);
+    if (f->next >= f->t->n_lines)
+        return NULL;
+    if (num < 8) {
+        /* No inih is built this small; stop rather than mangle lines. */
+        rt_diags_add(f->d, RT_ERROR, f->t->path, (unsigned)f->next + 1, NULL,
+                     "inih line buffer of %d bytes is too small", num);
+        return NULL;
+    }
+    /* What fits in inih's buffer besides "\n" and the terminator. */
+    size_t room = (size_t)num - 2;
+    const char *s = f->t->lines[f->next++];
+    f->line = (unsigned)f->next;
+    /* No leading whitespace reaches inih: lodctr has no continuation
+     * lines, and an indented key is a key. */
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t len = strlen(s);
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+
+    if (len == 0)
+        return hand(str, "", 0);
+    if (*s == ';' || *s == '#' || (s[0] == '/' && s[1] == '/'))
+        return hand(str, ";", 1);
+    if (*s == '[') {
+        f->section_line = f->line;
+        /* Bad headers become an unnamed section, so that their keys land
+         * nowhere rather than in the section before. */
+        const char *close = memchr(s, ']', len);
+        if (!close) {
+            line_error(f, "section header has no closing ']'");
+            return hand(str, "[]", 2);
+        }
+        /* inih ignores what follows ']', so a long comment there is
+         * no reason to reject the header. */
+        size_t hlen = (size_t)(close - s) + 1;
+        if (hlen > room) {
+            line_error(f, "section header is longer than %zu bytes", room);
+            return hand(str, "[]", 2);
+        }
+        return hand(str, s, hlen);
+    }
+    const char *eq = memchr(s, '=', len);
+    if (!eq) {
+        line_error(f, "line is not a [section], a name=value pair or a "
+                      "comment");
+        return hand(str, ";", 1);
+    }
+    size_t nlen = (size_t)(eq - s);
+    while (nlen && isspace((unsigned char)s[nlen - 1]))
+        nlen--;
+    if (nlen + 1 > room) {
+        line_error(f, "key name is longer than %zu bytes", room - 1);
+        return hand(str, ";", 1);
+    }
+    f->kind = LINE_KEY;
+    f->name = s;
+    f->name_len = nlen;
+    f->delivered = false;
+    /* The name and '=' only: the value, however long, stays with us. */
+    memcpy(str, s, nlen);
+    str[nlen] = '=';
+    str[nlen + 1] = '\n';
+    str[nlen + 2] = '\0';
+    return str;
+}
+
+static int on_pair(void *user, const char *section, const char *name,
+                   const char *value)
+{
+    struct feed *f = user;
+    (void)value;
+    if (f->kind != LINE_KEY || f->delivered)
+        return 1;
+    f->delivered = true;
+    if (strlen(name) != f->name_len || memcmp(name, f->name, f->name_len)) {
+        f->delivered = false;   /* reported by check_delivered */
+        return 1;
+    }
+    const char *line = f->t->lines[f->line - 1];
+    const char *v = strchr(line, '=') + 1;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    size_t vlen = strlen(v);
+    while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t'))
+        vlen--;
+    char *val = strndup(v, vlen);
+    if (!val)
+        abort();
+    struct rt_ini_entry e = {
+        .section = section,
+        .section_line = f->section_line,
+        .name = name,
+        .value = val,
+        .line = f->line,
+    };
+    f->fn(f->user, &e);
+    free(val);
+    return 1;
+}
+
+int rt_ini_parse(const struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
+                 struct rt_diags *d)
+{
+    struct feed f = {.t = t, .fn = fn, .user = user, .d = d};
+    f.bad = calloc(t->n_lines ? t->n_lines : 1, 1);
+    if (!f.bad)
+        abort();
+    size_t errors_before = d->errors;
+    /* The same struct is the reader's stream and the handler's user
+     * pointer: the handler learns which line inih is on from the reader,
+     * as Debian's inih passes no line number. */
+    int r = ini_parse_stream(feed_line, &f, on_pair, &f);
+    check_delivered(&f);
+    if (r == -2)
+        abort();
+    if (r > 0 && (size_t)r <= t->n_lines && !f.bad[r - 1])
+        rt_diags_add(d, RT_ERROR, t->path, (unsigned)r, NULL,
+                     "line is not valid INI syntax");
+    if (r > 0 && (size_t)r > t->n_lines)
+        rt_diags_add(d, RT_ERROR, t->path, 0, NULL,
+                     "INI parser failed at line %d", r);
+    free(f.bad);
+    return d->errors > errors_before ? -1 : 0;
+}

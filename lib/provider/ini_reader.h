@@ -1,0 +1,67 @@
+/* INI layer: decodes a lodctr INI file to UTF-8 lines and parses them with
+ * inih through a line reader of ours.
+ *
+ * Debian's libinih is compiled with a 200-byte line limit, inline ';'
+ * comments and indented continuation lines, none of which lodctr has. The
+ * reader hands inih one short line per physical line (the key and '=' of a
+ * name=value line, never its value), so inih decides what is a section, a
+ * comment or a pair, while every value is taken whole and unaltered from
+ * our own copy of the line. */
+#ifndef RT_INI_READER_H
+#define RT_INI_READER_H
+
+#include <stddef.h>
+
+#include "model/diag.h"
+
+/* A decoded INI file: UTF-8, one string per physical line, without its
+ * line terminator (LF or CR LF); lines[i] is line i + 1 of the file. */
+struct rt_ini_text {
+    char *path;     /* as given, for diagnostics */
+    char **lines;
+    size_t n_lines;
+    char *buf;      /* storage of the lines */
+};
+
+/* Decodes LEN bytes of DATA. A byte-order mark decides the encoding:
+ * FF FE is UTF-16LE, EF BB BF is UTF-8 (the mark is not part of line 1).
+ * Without a mark the file is ANSI in CODEPAGE when one is given ("1251",
+ * "CP1252", "windows-1251": any name iconv knows, digits alone meaning
+ * "CP" + digits), else it must be valid UTF-8. A file that starts like
+ * UTF-16LE text but has no mark is rejected rather than guessed at.
+ * NUL characters are rejected: Windows cannot remove a string holding one.
+ * Returns 0, or -1 with errors (naming PATH and the line) added to D. */
+int rt_ini_decode(const char *path, const void *data, size_t len,
+                  const char *codepage, struct rt_ini_text *out,
+                  struct rt_diags *d);
+
+/* Reads and decodes the file at PATH as rt_ini_decode. Returns 0, -1 when
+ * it is not valid text, -2 when it cannot be read (an error in D too). */
+int rt_ini_load(const char *path, const char *codepage,
+                struct rt_ini_text *out, struct rt_diags *d);
+
+void rt_ini_text_free(struct rt_ini_text *t);
+
+/* One name=value line as the parser delivers it. */
+struct rt_ini_entry {
+    const char *section;    /* as inih names it; "" before any header */
+    unsigned section_line;  /* line of that section's header, 0 if none */
+    const char *name;       /* text before the first '=', whitespace trimmed */
+    const char *value;      /* text after the first '=', surrounding spaces
+                               and tabs trimmed, otherwise as written */
+    unsigned line;
+};
+
+typedef void (*rt_ini_entry_fn)(void *user, const struct rt_ini_entry *e);
+
+/* Parses T with inih, calling FN for each name=value line in file order.
+ * Leading whitespace never makes a continuation line; lines starting with
+ * ';', '#' or '//' are comments; ';' inside a value is part of it. Lines
+ * that are none of blank, comment, [section] or name=value are errors, as
+ * are key names and section headers too long for inih's line buffer. Every
+ * bad line is reported, and the good lines are still delivered. Returns 0,
+ * or -1 when errors were added to D. */
+int rt_ini_parse(const struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
+                 struct rt_diags *d);
+
+#endif

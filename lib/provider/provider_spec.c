@@ -1,0 +1,762 @@
+/* INI layer: loading and validation of a lodctr provider (INI + symbol
+ * file) into the plain rt_provider_spec model (see provider_spec.h). */
+#include "provider/provider_spec.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "provider/ini_reader.h"
+#include "provider/symbol_file.h"
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *r = strdup(s);
+    if (!r)
+        abort();
+    return r;
+}
+
+/* ---- collecting the INI's keys ---- */
+
+struct key {
+    char *name;
+    char *value;
+    unsigned line;
+};
+
+struct keylist {
+    struct key *v;
+    size_t n, cap;
+};
+
+struct loader {
+    const char *path;
+    struct rt_diags *d;
+    struct keylist info, languages, objects, text;
+    unsigned info_line;
+    unsigned warned_section_line;
+};
+
+static void keylist_free(struct keylist *k)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        free(k->v[i].name);
+        free(k->v[i].value);
+    }
+    free(k->v);
+}
+
+static void on_entry(void *user, const struct rt_ini_entry *e)
+{
+    struct loader *L = user;
+    struct keylist *kl;
+    if (!strcasecmp(e->section, "info")) {
+        kl = &L->info;
+        if (!L->info_line)
+            L->info_line = e->section_line;
+    } else if (!strcasecmp(e->section, "languages")) {
+        kl = &L->languages;
+    } else if (!strcasecmp(e->section, "objects")) {
+        kl = &L->objects;
+    } else if (!strcasecmp(e->section, "text")) {
+        kl = &L->text;
+    } else {
+        /* A header that was itself bad is already an error. */
+        if (!e->section[0] && e->section_line)
+            return;
+        if (!e->section[0])
+            rt_diags_add(L->d, RT_WARNING, L->path, e->line, e->name,
+                         "key %s is outside any section and is ignored",
+                         e->name);
+        else if (L->warned_section_line != e->section_line)
+            rt_diags_add(L->d, RT_WARNING, L->path, e->section_line, NULL,
+                         "[%s] is not a lodctr section; its keys are "
+                         "ignored", e->section);
+        L->warned_section_line = e->section_line;
+        return;
+    }
+    if (!e->name[0]) {
+        rt_diags_add(L->d, RT_ERROR, L->path, e->line, NULL,
+                     "key with an empty name");
+        return;
+    }
+    /* Windows looks keys up case-insensitively, so the second one of a
+     * pair would never be read. */
+    for (size_t i = 0; i < kl->n; i++) {
+        if (!strcasecmp(kl->v[i].name, e->name)) {
+            rt_diags_add(L->d, RT_ERROR, L->path, e->line, e->name,
+                         "duplicate key %s (first at line %u)", e->name,
+                         kl->v[i].line);
+            return;
+        }
+    }
+    if (kl->n == kl->cap) {
+        kl->cap = kl->cap ? kl->cap * 2 : 16;
+        struct key *v = realloc(kl->v, kl->cap * sizeof *v);
+        if (!v)
+            abort();
+        kl->v = v;
+    }
+    kl->v[kl->n++] = (struct key){xstrdup(e->name), xstrdup(e->value),
+                                  e->line};
+}
+
+static const struct key *find_key(const struct keylist *kl, const char *name)
+{
+    for (size_t i = 0; i < kl->n; i++)
+        if (!strcasecmp(kl->v[i].name, name))
+            return &kl->v[i];
+    return NULL;
+}
+
+/* ---- checks on single values ---- */
+
+/* The first control character (C0, DEL or C1) in UTF-8 text S, or 0. */
+static unsigned control_char(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; u[i]; i++) {
+        if (u[i] < 0x20 || u[i] == 0x7F)
+            return u[i];
+        if (u[i] == 0xC2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F)
+            return u[i + 1];
+    }
+    return 0;
+}
+
+static void check_text(struct loader *L, const struct key *k)
+{
+    unsigned c = control_char(k->value);
+    if (c == '\t')
+        rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                     "%s contains a tab", k->name);
+    else if (c)
+        rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                     "%s contains control character U+%04X", k->name, c);
+}
+
+/* An [info] value without its trailing comment. lodctr itself would keep
+ * a " ;comment" as part of the value, but a service name or a file name
+ * never contains one, and annotated [info] sections (as in SPEC 2) are
+ * common; in [text], ';' is always text. */
+static char *info_value(const char *v)
+{
+    size_t n = 0;
+    for (; v[n]; n++)
+        if (v[n] == ';' && (n == 0 || v[n - 1] == ' ' || v[n - 1] == '\t'))
+            break;
+    while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+        n--;
+    char *r = strndup(v, n);
+    if (!r)
+        abort();
+    return r;
+}
+
+static bool is_lang_id(const char *s, size_t n)
+{
+    if (n != 3)
+        return false;
+    for (size_t i = 0; i < 3; i++)
+        if (!isxdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+enum text_kind { TEXT_NAME, TEXT_HELP };
+
+enum split_result { SPLIT_OK, SPLIT_FORM, SPLIT_LANG };
+
+/* Splits SYMBOL_LLL_NAME / SYMBOL_LLL_HELP from the right, since symbols
+ * contain underscores too. On SPLIT_LANG, *SYMBOL holds the bad language
+ * segment instead. */
+static enum split_result split_text_key(const char *key, char **symbol,
+                                        char lang[4], enum text_kind *kind)
+{
+    const char *last = strrchr(key, '_');
+    if (!last)
+        return SPLIT_FORM;
+    if (!strcasecmp(last + 1, "NAME"))
+        *kind = TEXT_NAME;
+    else if (!strcasecmp(last + 1, "HELP"))
+        *kind = TEXT_HELP;
+    else
+        return SPLIT_FORM;
+    const char *prev = last;
+    while (prev > key && prev[-1] != '_')
+        prev--;
+    if (prev == key || prev - 1 == key)
+        return SPLIT_FORM;      /* no symbol before the language */
+    size_t llen = (size_t)(last - prev);
+    if (!is_lang_id(prev, llen)) {
+        *symbol = strndup(prev, llen);
+        if (!*symbol)
+            abort();
+        return SPLIT_LANG;
+    }
+    for (int i = 0; i < 3; i++)
+        lang[i] = (char)toupper((unsigned char)prev[i]);
+    lang[3] = '\0';
+    *symbol = strndup(key, (size_t)(prev - 1 - key));
+    if (!*symbol)
+        abort();
+    return SPLIT_OK;
+}
+
+/* ---- symbols ---- */
+
+struct sym {
+    char *symbol;
+    unsigned first_line;
+    bool is_object;
+    unsigned object_line;
+    bool has_text;
+    bool key_errors;        /* a key of it was already reported */
+    struct rt_provider_text *text;
+    const struct rt_symbol_def *def;
+};
+
+struct symlist {
+    struct sym *v;
+    size_t n, cap;
+    size_t n_languages;
+};
+
+static struct sym *sym_get(struct symlist *s, const char *name,
+                           unsigned line)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (!strcasecmp(s->v[i].symbol, name)) {
+            if (line < s->v[i].first_line)
+                s->v[i].first_line = line;
+            return &s->v[i];
+        }
+    }
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 16;
+        struct sym *v = realloc(s->v, s->cap * sizeof *v);
+        if (!v)
+            abort();
+        s->v = v;
+    }
+    struct sym *x = &s->v[s->n++];
+    memset(x, 0, sizeof *x);
+    x->symbol = xstrdup(name);
+    x->first_line = line;
+    x->text = xcalloc(s->n_languages, sizeof *x->text);
+    return x;
+}
+
+static void text_free(struct rt_provider_text *t, size_t n)
+{
+    for (size_t i = 0; t && i < n; i++) {
+        free(t[i].name);
+        free(t[i].help);
+    }
+    free(t);
+}
+
+static void symlist_free(struct symlist *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->v[i].symbol);
+        text_free(s->v[i].text, s->n_languages);
+    }
+    free(s->v);
+}
+
+/* ---- the symbol file's place ---- */
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup("");
+    if (slash == path)
+        return xstrdup("/");
+    char *r = strndup(path, (size_t)(slash - path));
+    if (!r)
+        abort();
+    return r;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    char *r = NULL;
+    int n;
+    if (!dir[0])
+        n = asprintf(&r, "%s", name);
+    else if (!strcmp(dir, "/"))
+        n = asprintf(&r, "/%s", name);
+    else
+        n = asprintf(&r, "%s/%s", dir, name);
+    if (n < 0)
+        abort();
+    return r;
+}
+
+/* Windows finds "counteroffsets.h" when the file is CounterOffsets.h; so
+ * do we, when exactly one entry of DIR matches but for ASCII case. */
+static char *find_casefold(const char *dir, const char *name)
+{
+    DIR *dh = opendir(dir[0] ? dir : ".");
+    if (!dh)
+        return NULL;
+    char *found = NULL;
+    int matches = 0;
+    struct dirent *de;
+    while ((de = readdir(dh))) {
+        if (!strcasecmp(de->d_name, name)) {
+            matches++;
+            free(found);
+            found = join(dir, de->d_name);
+        }
+    }
+    closedir(dh);
+    if (matches != 1) {
+        free(found);
+        return NULL;
+    }
+    return found;
+}
+
+/* Locates the symbol file named in [info]; NULL after an error. */
+static char *locate_symbol_file(struct loader *L, const struct key *k,
+                                const char *value)
+{
+    if (!value[0]) {
+        rt_diags_add(L->d, RT_ERROR, L->path, k->line, "symbolfile",
+                     "symbolfile is empty");
+        return NULL;
+    }
+    if (strchr(value, '/') || strchr(value, '\\') || !strcmp(value, ".") ||
+        !strcmp(value, "..")) {
+        rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
+                     "symbol file %s is not in the INI's directory", value);
+        return NULL;
+    }
+    char *dir = dir_of(L->path);
+    char *path = join(dir, value);
+    struct stat st;
+    if (stat(path, &st)) {
+        char *alt = find_casefold(dir, value);
+        if (!alt) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
+                         "symbol file %s does not exist", path);
+            free(path);
+            free(dir);
+            return NULL;
+        }
+        free(path);
+        path = alt;
+    }
+    /* A symbolic link may lead elsewhere: compare the real directories. */
+    char real_dir[PATH_MAX], real_file[PATH_MAX];
+    if (!realpath(dir[0] ? dir : ".", real_dir) ||
+        !realpath(path, real_file)) {
+        rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
+                     "cannot resolve symbol file %s: %s", path,
+                     strerror(errno));
+        free(path);
+        free(dir);
+        return NULL;
+    }
+    char *file_dir = dir_of(real_file);
+    bool inside = !strcmp(file_dir, real_dir);
+    free(file_dir);
+    free(dir);
+    if (!inside) {
+        rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
+                     "symbol file %s is not in the INI's directory", value);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* ---- validation ---- */
+
+struct checked {
+    char *drivername, *symbolfile, *symbol_path;
+    unsigned drivername_line, symbolfile_line;
+    bool trusted;
+    struct rt_provider_language *languages;
+    size_t n_languages;
+};
+
+static void check_info(struct loader *L, struct checked *c)
+{
+    const struct key *dn = find_key(&L->info, "drivername");
+    const struct key *sf = find_key(&L->info, "symbolfile");
+    c->trusted = find_key(&L->info, "trusted") != NULL;
+    if (!dn) {
+        rt_diags_add(L->d, RT_ERROR, L->path, L->info_line, "drivername",
+                     "[info] has no drivername");
+    } else {
+        c->drivername = info_value(dn->value);
+        c->drivername_line = dn->line;
+        unsigned cc = control_char(c->drivername);
+        if (!c->drivername[0])
+            rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
+                         "drivername is empty");
+        else if (strchr(c->drivername, '\\'))
+            rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
+                         "drivername '%s' contains '\\'", c->drivername);
+        else if (strchr(c->drivername, '/'))
+            rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
+                         "drivername '%s' contains '/'", c->drivername);
+        else if (cc)
+            rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
+                         "drivername contains control character U+%04X",
+                         cc);
+    }
+    if (!sf) {
+        rt_diags_add(L->d, RT_ERROR, L->path, L->info_line, "symbolfile",
+                     "[info] has no symbolfile");
+    } else {
+        c->symbolfile = info_value(sf->value);
+        c->symbolfile_line = sf->line;
+        c->symbol_path = locate_symbol_file(L, sf, c->symbolfile);
+    }
+}
+
+static void check_languages(struct loader *L, struct checked *c)
+{
+    c->languages = xcalloc(L->languages.n, sizeof *c->languages);
+    for (size_t i = 0; i < L->languages.n; i++) {
+        const struct key *k = &L->languages.v[i];
+        if (!is_lang_id(k->name, strlen(k->name))) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "language id '%s' is not 3 hex digits", k->name);
+            continue;
+        }
+        struct rt_provider_language *lg = &c->languages[c->n_languages++];
+        for (int j = 0; j < 3; j++)
+            lg->id[j] = (char)toupper((unsigned char)k->name[j]);
+        lg->line = k->line;
+    }
+}
+
+static int lang_index(const struct checked *c, const char *id)
+{
+    for (size_t i = 0; i < c->n_languages; i++)
+        if (!strcasecmp(c->languages[i].id, id))
+            return (int)i;
+    return -1;
+}
+
+static void collect_text(struct loader *L, const struct checked *c,
+                         struct symlist *syms)
+{
+    for (size_t i = 0; i < L->text.n; i++) {
+        const struct key *k = &L->text.v[i];
+        char *symbol = NULL, lang[4];
+        enum text_kind kind;
+        enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
+        if (r == SPLIT_FORM) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "[text] key %s is not SYMBOL_LLL_NAME or "
+                         "SYMBOL_LLL_HELP", k->name);
+            continue;
+        }
+        if (r == SPLIT_LANG) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "language id '%s' in %s is not 3 hex digits",
+                         symbol, k->name);
+            free(symbol);
+            continue;
+        }
+        struct sym *s = sym_get(syms, symbol, k->line);
+        free(symbol);
+        s->has_text = true;
+        int li = lang_index(c, lang);
+        if (li < 0) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "%s: language %s is not in [languages]", k->name,
+                         lang);
+            s->key_errors = true;
+            continue;
+        }
+        size_t before = L->d->errors;
+        check_text(L, k);
+        if (L->d->errors > before)
+            s->key_errors = true;
+        struct rt_provider_text *t = &s->text[li];
+        if (kind == TEXT_NAME) {
+            t->name = xstrdup(k->value);
+            t->name_line = k->line;
+        } else {
+            t->help = xstrdup(k->value);
+            t->help_line = k->line;
+        }
+    }
+}
+
+static void collect_objects(struct loader *L, const struct checked *c,
+                            struct symlist *syms)
+{
+    for (size_t i = 0; i < L->objects.n; i++) {
+        const struct key *k = &L->objects.v[i];
+        char *symbol = NULL, lang[4];
+        enum text_kind kind = TEXT_HELP;
+        enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
+        if (r == SPLIT_LANG) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "language id '%s' in %s is not 3 hex digits",
+                         symbol, k->name);
+            free(symbol);
+            continue;
+        }
+        if (r == SPLIT_FORM || kind != TEXT_NAME) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "[objects] key %s is not SYMBOL_LLL_NAME", k->name);
+            free(symbol);
+            continue;
+        }
+        if (lang_index(c, lang) < 0) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "%s: language %s is not in [languages]", k->name,
+                         lang);
+        }
+        struct sym *s = sym_get(syms, symbol, k->line);
+        free(symbol);
+        if (!s->has_text) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, s->symbol,
+                         "[objects] names %s, which has no [text] entries",
+                         s->symbol);
+            s->key_errors = true;
+        }
+        if (!s->is_object) {
+            s->is_object = true;
+            s->object_line = k->line;
+        }
+    }
+}
+
+static int cmp_by_offset(const void *pa, const void *pb)
+{
+    const struct sym *a = *(const struct sym *const *)pa;
+    const struct sym *b = *(const struct sym *const *)pb;
+    if (a->def->value != b->def->value)
+        return a->def->value < b->def->value ? -1 : 1;
+    return a->def->line < b->def->line ? -1 : a->def->line > b->def->line;
+}
+
+static void check_offsets(struct loader *L, const struct checked *c,
+                          const struct rt_symbol_table *table,
+                          struct symlist *syms)
+{
+    struct sym **ok = xcalloc(syms->n, sizeof *ok);
+    size_t n_ok = 0;
+    for (size_t i = 0; i < syms->n; i++) {
+        struct sym *s = &syms->v[i];
+        s->def = rt_symbol_find(table, s->symbol);
+        const struct rt_symbol_def *def = s->def;
+        if (!def) {
+            if (s->has_text)
+                rt_diags_add(L->d, RT_ERROR, L->path, s->first_line,
+                             s->symbol, "%s is not defined in %s",
+                             s->symbol, c->symbolfile);
+            continue;
+        }
+        if (!def->ok) {
+            rt_diags_add(L->d, RT_ERROR, table->path, def->problem_line,
+                         s->symbol, "%s", def->problem);
+            continue;
+        }
+        if (def->value < 0) {
+            rt_diags_add(L->d, RT_ERROR, table->path, def->line, s->symbol,
+                         "offset of %s is negative (%lld)", s->symbol,
+                         def->value);
+            continue;
+        }
+        if (def->value % 2) {
+            rt_diags_add(L->d, RT_ERROR, table->path, def->line, s->symbol,
+                         "offset of %s is odd (%lld)", s->symbol,
+                         def->value);
+            continue;
+        }
+        ok[n_ok++] = s;
+    }
+    qsort(ok, n_ok, sizeof *ok, cmp_by_offset);
+    bool gap_warned = false;
+    for (size_t i = 0; i < n_ok; i++) {
+        const struct rt_symbol_def *def = ok[i]->def;
+        if (i > 0 && def->value == ok[i - 1]->def->value) {
+            rt_diags_add(L->d, RT_ERROR, table->path, def->line,
+                         ok[i]->symbol, "%s has offset %lld, as does %s "
+                         "(line %u)", ok[i]->symbol, def->value,
+                         ok[i - 1]->symbol, ok[i - 1]->def->line);
+            continue;
+        }
+        long long want = i > 0 ? ok[i - 1]->def->value + 2 : 0;
+        if (!gap_warned && def->value != want) {
+            rt_diags_add(L->d, RT_WARNING, table->path, def->line,
+                         ok[i]->symbol, "offsets are not consecutive even "
+                         "numbers from 0: %s has %lld, expected %lld",
+                         ok[i]->symbol, def->value, want);
+            gap_warned = true;
+        }
+    }
+    free(ok);
+}
+
+static void check_symbol_text(struct loader *L, const struct checked *c,
+                              const struct symlist *syms)
+{
+    for (size_t i = 0; i < syms->n; i++) {
+        const struct sym *s = &syms->v[i];
+        bool any_name = false;
+        for (size_t j = 0; j < c->n_languages; j++) {
+            const struct rt_provider_text *t = &s->text[j];
+            any_name |= t->name != NULL;
+            if (t->name && !t->help)
+                rt_diags_add(L->d, RT_WARNING, L->path, t->name_line,
+                             s->symbol, "%s has a NAME but no HELP in "
+                             "language %s", s->symbol, c->languages[j].id);
+            if (t->help && !t->name)
+                rt_diags_add(L->d, RT_WARNING, L->path, t->help_line,
+                             s->symbol, "%s has a HELP but no NAME in "
+                             "language %s", s->symbol, c->languages[j].id);
+        }
+        if (!any_name && !s->key_errors)
+            rt_diags_add(L->d, RT_ERROR, L->path, s->first_line, s->symbol,
+                         "%s has no NAME in any language", s->symbol);
+    }
+    /* A listed language without strings once zeroed Last Counter
+     * (Q128404); here it only gets the fallback text, but say so. */
+    for (size_t j = 0; j < c->n_languages; j++) {
+        bool used = false;
+        for (size_t i = 0; i < syms->n && !used; i++)
+            used = syms->v[i].text[j].name || syms->v[i].text[j].help;
+        if (!used)
+            rt_diags_add(L->d, RT_WARNING, L->path, c->languages[j].line,
+                         c->languages[j].id, "language %s has no [text] "
+                         "entries", c->languages[j].id);
+    }
+}
+
+static int cmp_sym_ptr_offset(const void *pa, const void *pb)
+{
+    const struct rt_provider_symbol *a = pa, *b = pb;
+    return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+static void fill_spec(struct rt_provider_spec *spec, const char *ini_path,
+                      struct checked *c, struct symlist *syms)
+{
+    spec->ini_path = xstrdup(ini_path);
+    spec->symbol_path = c->symbol_path;
+    spec->drivername = c->drivername;
+    spec->symbolfile = c->symbolfile;
+    spec->drivername_line = c->drivername_line;
+    spec->symbolfile_line = c->symbolfile_line;
+    spec->trusted = c->trusted;
+    spec->languages = c->languages;
+    spec->n_languages = c->n_languages;
+    memset(c, 0, sizeof *c);
+    spec->symbols = xcalloc(syms->n, sizeof *spec->symbols);
+    spec->n_symbols = syms->n;
+    for (size_t i = 0; i < syms->n; i++) {
+        struct sym *s = &syms->v[i];
+        spec->symbols[i] = (struct rt_provider_symbol){
+            .symbol = s->symbol,
+            .offset = (long)s->def->value,
+            .define_line = s->def->line,
+            .is_object = s->is_object,
+            .object_line = s->object_line,
+            .first_line = s->first_line,
+            .text = s->text,
+        };
+        s->symbol = NULL;
+        s->text = NULL;
+    }
+    qsort(spec->symbols, spec->n_symbols, sizeof *spec->symbols,
+          cmp_sym_ptr_offset);
+}
+
+int rt_provider_spec_load(const char *ini_path, const char *codepage,
+                          struct rt_provider_spec *spec, struct rt_diags *d)
+{
+    memset(spec, 0, sizeof *spec);
+    struct rt_ini_text text;
+    int r = rt_ini_load(ini_path, codepage, &text, d);
+    if (r)
+        return r == -2 ? -2 : -1;
+    size_t errors_before = d->errors;
+    struct loader L = {.path = ini_path, .d = d};
+    rt_ini_parse(&text, on_entry, &L, d);
+    rt_ini_text_free(&text);
+
+    struct checked c = {0};
+    check_info(&L, &c);
+    check_languages(&L, &c);
+    struct symlist syms = {.n_languages = c.n_languages};
+    collect_text(&L, &c, &syms);
+    collect_objects(&L, &c, &syms);
+    if (!L.text.n)
+        rt_diags_add(d, RT_ERROR, ini_path, 0, NULL,
+                     "[text] is missing or empty");
+
+    struct rt_symbol_table table = {0};
+    if (c.symbol_path && !rt_symbol_file_load(c.symbol_path, &table, d))
+        check_offsets(&L, &c, &table, &syms);
+    check_symbol_text(&L, &c, &syms);
+
+    int rc = -1;
+    if (d->errors == errors_before && c.symbol_path) {
+        fill_spec(spec, ini_path, &c, &syms);
+        rc = 0;
+    }
+    rt_symbol_table_free(&table);
+    symlist_free(&syms);
+    free(c.drivername);
+    free(c.symbolfile);
+    free(c.symbol_path);
+    free(c.languages);
+    keylist_free(&L.info);
+    keylist_free(&L.languages);
+    keylist_free(&L.objects);
+    keylist_free(&L.text);
+    return rc;
+}
+
+void rt_provider_spec_free(struct rt_provider_spec *spec)
+{
+    for (size_t i = 0; i < spec->n_symbols; i++) {
+        free(spec->symbols[i].symbol);
+        text_free(spec->symbols[i].text, spec->n_languages);
+    }
+    free(spec->symbols);
+    free(spec->languages);
+    free(spec->ini_path);
+    free(spec->symbol_path);
+    free(spec->drivername);
+    free(spec->symbolfile);
+    memset(spec, 0, sizeof *spec);
+}
+
+int rt_provider_spec_language(const struct rt_provider_spec *spec,
+                              const char *id)
+{
+    for (size_t i = 0; i < spec->n_languages; i++)
+        if (!strcasecmp(spec->languages[i].id, id))
+            return (int)i;
+    return -1;
+}

@@ -1,0 +1,71 @@
+/* INI layer, public model: a performance-counter provider as a lodctr INI
+ * file and its symbol file describe it, validated (SPEC 4.1 step 1).
+ *
+ * The loader reads and checks everything and reports every problem in one
+ * pass; the spec it fills is plain data, so that the install engine never
+ * touches a file or meets an unchecked value. */
+#ifndef RT_PROVIDER_SPEC_H
+#define RT_PROVIDER_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/diag.h"
+
+/* A performance-counter language: three upper-case hex digits ("009"). */
+struct rt_provider_language {
+    char id[4];
+    unsigned line;          /* its [languages] line */
+};
+
+/* A symbol's text in one language; NAME or HELP is NULL when the INI has
+ * no such key (line 0). Text is UTF-8 exactly as written, surrounding
+ * whitespace trimmed, never with a tab or other control character. */
+struct rt_provider_text {
+    char *name;
+    char *help;
+    unsigned name_line, help_line;
+};
+
+/* An object or counter. */
+struct rt_provider_symbol {
+    char *symbol;           /* as the first INI key naming it spells it */
+    long offset;            /* even, >= 0, unique within the provider */
+    unsigned define_line;   /* its #define in the symbol file */
+    bool is_object;         /* listed in [objects] */
+    unsigned object_line;   /* that [objects] line; 0 for a counter */
+    unsigned first_line;    /* first INI line naming it */
+    struct rt_provider_text *text;  /* one per language, parallel to
+                                       rt_provider_spec.languages */
+};
+
+struct rt_provider_spec {
+    char *ini_path;         /* as given to the loader */
+    char *symbol_path;      /* the symbol file that was read */
+    char *drivername;       /* the Services subkey name */
+    char *symbolfile;       /* the [info] value, a bare file name */
+    unsigned drivername_line, symbolfile_line;
+    bool trusted;           /* [info] has a trusted key */
+    struct rt_provider_language *languages;     /* in INI order */
+    size_t n_languages;
+    struct rt_provider_symbol *symbols;         /* by ascending offset */
+    size_t n_symbols;
+};
+
+/* Loads and validates the INI at INI_PATH (CODEPAGE as rt_ini_decode: the
+ * ANSI code page of a file without byte-order mark, or NULL) and its
+ * symbol file, which must be in the INI's directory. Every error and
+ * warning goes to D with its file, line and symbol. Returns 0 when the
+ * provider is valid (warnings possible) and fills *SPEC; -1 when there
+ * are errors; -2 when the INI cannot be read at all. On failure *SPEC is
+ * left empty (safe to free). */
+int rt_provider_spec_load(const char *ini_path, const char *codepage,
+                          struct rt_provider_spec *spec, struct rt_diags *d);
+
+void rt_provider_spec_free(struct rt_provider_spec *spec);
+
+/* Index of language ID ("009", any case) in SPEC->languages, or -1. */
+int rt_provider_spec_language(const struct rt_provider_spec *spec,
+                              const char *id);
+
+#endif

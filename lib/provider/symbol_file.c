@@ -1,0 +1,697 @@
+/* INI layer: parsing of lodctr symbol files (#define NAME value) and
+ * resolution of their values (see symbol_file.h). */
+#include "provider/symbol_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commit/io.h"
+#include "model/utf16.h"
+
+#define MAX_SYMBOL_FILE_BYTES (16u << 20)
+/* Deeper parentheses than this are not a counter header; the limit keeps
+ * the recursion bounded. */
+#define MAX_DEPTH 256
+/* Offsets index DWORD tables. */
+#define MAX_MAGNITUDE 0xFFFFFFFFLL
+
+static char *xstrndup(const char *s, size_t n)
+{
+    char *r = strndup(s, n);
+    if (!r)
+        abort();
+    return r;
+}
+
+static char *xasprintf(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+static char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    return s;
+}
+
+static unsigned line_at(const char *s, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < off; i++)
+        if (s[i] == '\n')
+            line++;
+    return line;
+}
+
+/* Replaces comments by spaces, keeping newlines so that line numbers stay
+ * true. String and character literals are skipped over, so that "//" or
+ * "/ *" inside an #include or #pragma line start nothing. */
+static int strip_comments(char *s, size_t len, const char *path,
+                          struct rt_diags *d)
+{
+    size_t i = 0;
+    while (i < len) {
+        char c = s[i];
+        if (c == '"' || c == '\'') {
+            i++;
+            while (i < len && s[i] != c && s[i] != '\n') {
+                if (s[i] == '\\' && i + 1 < len && s[i + 1] != '\n')
+                    i++;
+                i++;
+            }
+            if (i < len && s[i] == c)
+                i++;
+        } else if (c == '/' && i + 1 < len && s[i + 1] == '/') {
+            while (i < len && s[i] != '\n')
+                s[i++] = ' ';
+        } else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+            size_t start = i;
+            s[i++] = ' ';
+            s[i++] = ' ';
+            while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
+                if (s[i] != '\n')
+                    s[i] = ' ';
+                i++;
+            }
+            if (i >= len) {
+                rt_diags_add(d, RT_ERROR, path, line_at(s, start), NULL,
+                             "comment is never closed");
+                return -1;
+            }
+            s[i++] = ' ';
+            s[i++] = ' ';
+        } else {
+            i++;
+        }
+    }
+    return 0;
+}
+
+static bool is_ident_start(char c)
+{
+    return isalpha((unsigned char)c) || c == '_';
+}
+
+static bool is_ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Collapses whitespace runs, as C compares the values of a macro defined
+ * twice. */
+static char *normalize_ws(const char *s)
+{
+    size_t n = strlen(s);
+    char *r = malloc(n + 1);
+    if (!r)
+        abort();
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isspace((unsigned char)s[i])) {
+            if (o && r[o - 1] != ' ')
+                r[o++] = ' ';
+        } else {
+            r[o++] = s[i];
+        }
+    }
+    while (o && r[o - 1] == ' ')
+        o--;
+    r[o] = '\0';
+    return r;
+}
+
+/* Headers with many thousands of #defines exist (generated ones): names
+ * are found through an open-addressing hash index, slot value i + 1. */
+static size_t name_hash(const char *s)
+{
+    size_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static void index_insert(struct rt_symbol_table *t, size_t i)
+{
+    size_t mask = t->n_slots - 1;
+    size_t k = name_hash(t->v[i].name) & mask;
+    while (t->slots[k])
+        k = (k + 1) & mask;
+    t->slots[k] = i + 1;
+}
+
+static void index_grow(struct rt_symbol_table *t)
+{
+    free(t->slots);
+    t->n_slots = t->n_slots ? t->n_slots * 2 : 64;
+    t->slots = calloc(t->n_slots, sizeof *t->slots);
+    if (!t->slots)
+        abort();
+    for (size_t i = 0; i < t->n; i++)
+        index_insert(t, i);
+}
+
+static struct rt_symbol_def *find_exact(const struct rt_symbol_table *t,
+                                        const char *name)
+{
+    if (!t->n_slots)
+        return NULL;
+    size_t mask = t->n_slots - 1;
+    for (size_t k = name_hash(name) & mask; t->slots[k]; k = (k + 1) & mask)
+        if (!strcmp(t->v[t->slots[k] - 1].name, name))
+            return &t->v[t->slots[k] - 1];
+    return NULL;
+}
+
+static void add_define(struct rt_symbol_table *t, const char *name, size_t nlen, const char *expr,
+                       unsigned line)
+{
+    char *nm = xstrndup(name, nlen);
+    char *ex = normalize_ws(expr);
+    struct rt_symbol_def *old = find_exact(t, nm);
+    if (old) {
+        if (strcmp(old->expr, ex) && !old->problem) {
+            old->problem = xasprintf(
+                "%s is defined again at line %u with a different value "
+                "(first at line %u)", nm, line, old->line);
+            old->problem_line = line;
+        }
+        free(nm);
+        free(ex);
+        return;
+    }
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 16;
+        struct rt_symbol_def *v = realloc(t->v, t->cap * sizeof *v);
+        if (!v)
+            abort();
+        t->v = v;
+    }
+    struct rt_symbol_def *def = &t->v[t->n++];
+    memset(def, 0, sizeof *def);
+    def->name = nm;
+    def->expr = ex;
+    def->line = line;
+    if (2 * t->n > t->n_slots)
+        index_grow(t);
+    else
+        index_insert(t, t->n - 1);
+}
+
+/* One logical line (continuations joined, comments gone). */
+static void parse_logical_line(struct rt_symbol_table *t, const char *s, unsigned line)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s != '#')
+        return;
+    s++;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (strncmp(s, "define", 6) || is_ident_char(s[6]))
+        return;
+    s += 6;
+    if (*s != ' ' && *s != '\t')
+        return;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!is_ident_start(*s))
+        return;
+    const char *name = s;
+    while (is_ident_char(*s))
+        s++;
+    /* A function-like macro is never an offset. */
+    if (*s == '(')
+        return;
+    add_define(t, name, (size_t)(s - name), s, line);
+}
+
+/* ---- value resolution ----
+ *
+ * Definitions are visited depth-first with an explicit stack, so that an
+ * alias chain of any length costs no recursion, and each one is evaluated
+ * once everything it names is settled (or found to be on a cycle). */
+
+enum { UNSEEN, ACTIVE, DONE };
+
+struct resolver {
+    struct rt_symbol_table *t;
+    unsigned char *state;
+    size_t *stack;          /* indices of the definitions being visited */
+    const char **pos;       /* per stack entry: where to look for the next
+                               name in its value */
+    size_t depth;
+    bool *in_cycle;
+    char **cycle;           /* "alias cycle A -> B -> A", for members */
+    /* Why a definition has no value: the definition where the trouble
+     * starts (itself, or one it refers to) and what is wrong there. */
+    size_t *root;
+    char **root_detail;
+};
+
+struct expr {
+    struct resolver *r;
+    size_t self;
+    const char *p;
+    int depth;
+    char *err;              /* what is wrong, for the first failure */
+    size_t err_root;
+    bool cycle;
+};
+
+static int eval_sum(struct expr *e, long long *v);
+
+static void skip_ws(struct expr *e)
+{
+    while (isspace((unsigned char)*e->p))
+        e->p++;
+}
+
+static int fail(struct expr *e, size_t root, char *detail)
+{
+    if (!e->err) {
+        e->err = detail;
+        e->err_root = root;
+    } else {
+        free(detail);
+    }
+    return -1;
+}
+
+static int eval_number(struct expr *e, long long *v)
+{
+    const char *p = e->p;
+    int base = 10;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+        if (!isxdigit((unsigned char)*p))
+            return -2;
+    } else if (p[0] == '0') {
+        base = 8;
+    }
+    long long acc = 0;
+    for (;; p++) {
+        int digit;
+        char c = *p;
+        if (isdigit((unsigned char)c))
+            digit = c - '0';
+        else if (base == 16 && isxdigit((unsigned char)c))
+            digit = tolower((unsigned char)c) - 'a' + 10;
+        else
+            break;
+        if (digit >= base)
+            return -2;
+        acc = acc * base + digit;
+        if (acc > MAX_MAGNITUDE)
+            return fail(e, e->self, xasprintf("value out of range"));
+    }
+    for (int k = 0; k < 3 && *p && strchr("uUlL", *p); k++)
+        p++;
+    if (is_ident_char(*p))
+        return -2;
+    e->p = p;
+    *v = acc;
+    return 0;
+}
+
+static int eval_name(struct expr *e, long long *v)
+{
+    const char *name = e->p;
+    while (is_ident_char(*e->p))
+        e->p++;
+    char *nm = xstrndup(name, (size_t)(e->p - name));
+    struct resolver *r = e->r;
+    struct rt_symbol_def *ref = find_exact(r->t, nm);
+    if (!ref) {
+        int rc = fail(e, e->self, xasprintf("'%s' is not defined", nm));
+        free(nm);
+        return rc;
+    }
+    free(nm);
+    size_t j = (size_t)(ref - r->t->v);
+    /* Members of a cycle all report the cycle itself; a definition
+     * leading into one names where the trouble starts. */
+    if (r->state[j] == ACTIVE || (!ref->ok && r->in_cycle[j] &&
+                                  r->in_cycle[e->self])) {
+        e->cycle = true;
+        return fail(e, e->self, xstrndup(r->cycle[e->self],
+                                         strlen(r->cycle[e->self])));
+    }
+    if (!ref->ok) {
+        size_t root = r->root[j];
+        return fail(e, root, xstrndup(r->root_detail[root],
+                                      strlen(r->root_detail[root])));
+    }
+    *v = ref->value;
+    return 0;
+}
+
+static int eval_primary(struct expr *e, long long *v)
+{
+    skip_ws(e);
+    char c = *e->p;
+    if (c == '(' || c == '+' || c == '-') {
+        if (++e->depth > MAX_DEPTH)
+            return fail(e, e->self, xasprintf("value nested too deeply"));
+        e->p++;
+        int rc = c == '(' ? eval_sum(e, v) : eval_primary(e, v);
+        if (rc)
+            return rc;
+        e->depth--;
+        if (c == '(') {
+            skip_ws(e);
+            if (*e->p != ')')
+                return -2;
+            e->p++;
+        } else if (c == '-') {
+            *v = -*v;
+        }
+        return 0;
+    }
+    if (isdigit((unsigned char)c))
+        return eval_number(e, v);
+    if (is_ident_start(c))
+        return eval_name(e, v);
+    return -2;
+}
+
+static int eval_sum(struct expr *e, long long *v)
+{
+    int rc = eval_primary(e, v);
+    if (rc)
+        return rc;
+    for (;;) {
+        skip_ws(e);
+        char op = *e->p;
+        if (op != '+' && op != '-')
+            return 0;
+        e->p++;
+        long long rhs;
+        rc = eval_primary(e, &rhs);
+        if (rc)
+            return rc;
+        *v = op == '+' ? *v + rhs : *v - rhs;
+        if (*v > MAX_MAGNITUDE || *v < -MAX_MAGNITUDE)
+            return fail(e, e->self, xasprintf("value out of range"));
+    }
+}
+
+/* Evaluates definition I, everything it names being settled. */
+static void evaluate(struct resolver *r, size_t i)
+{
+    struct rt_symbol_def *def = &r->t->v[i];
+    r->root[i] = i;
+    if (def->problem) {     /* defined twice: no value to trust */
+        r->root_detail[i] = xasprintf("defined twice with different values");
+        return;
+    }
+    if (!def->expr[0]) {
+        r->root_detail[i] = xasprintf("defined without a value");
+        def->problem = xasprintf("%s is defined without a value", def->name);
+        def->problem_line = def->line;
+        return;
+    }
+    struct expr e = {.r = r, .self = i, .p = def->expr};
+    long long v = 0;
+    int rc = eval_sum(&e, &v);
+    if (!rc) {
+        skip_ws(&e);
+        if (*e.p)
+            rc = -2;
+    }
+    if (!rc) {
+        def->ok = true;
+        def->value = v;
+        free(e.err);
+        return;
+    }
+    if (!e.err) {
+        e.err = xasprintf("value '%s' is not a number", def->expr);
+        e.err_root = i;
+    }
+    r->root[i] = e.err_root;
+    def->problem_line = def->line;
+    if (e.cycle)
+        def->problem = xasprintf("%s is in an %s", def->name, e.err);
+    else if (e.err_root == i)
+        def->problem = xasprintf("%s: %s", def->name, e.err);
+    else
+        def->problem = xasprintf("%s: %s (line %u): %s", def->name,
+                                 r->t->v[e.err_root].name,
+                                 r->t->v[e.err_root].line, e.err);
+    if (e.err_root == i)
+        r->root_detail[i] = e.err;
+    else
+        free(e.err);
+}
+
+/* The next name in a value from *POS on, skipping numbers (with their
+ * suffixes) and punctuation; NULL at the end. */
+static const char *next_name(const char **pos, size_t *len)
+{
+    const char *p = *pos;
+    while (*p) {
+        if (is_ident_start(*p)) {
+            const char *start = p;
+            while (is_ident_char(*p))
+                p++;
+            *len = (size_t)(p - start);
+            *pos = p;
+            return start;
+        }
+        if (isdigit((unsigned char)*p)) {
+            while (is_ident_char(*p))
+                p++;
+        } else {
+            p++;
+        }
+    }
+    *pos = p;
+    return NULL;
+}
+
+static void mark_cycle(struct resolver *r, size_t j)
+{
+    size_t from = 0;
+    while (r->stack[from] != j)
+        from++;
+    size_t len = strlen("alias cycle ") + strlen(r->t->v[j].name) + 1;
+    for (size_t k = from; k < r->depth; k++)
+        len += strlen(r->t->v[r->stack[k]].name) + 4;
+    char *chain = malloc(len);
+    if (!chain)
+        abort();
+    strcpy(chain, "alias cycle ");
+    for (size_t k = from; k < r->depth; k++) {
+        strcat(chain, r->t->v[r->stack[k]].name);
+        strcat(chain, " -> ");
+    }
+    strcat(chain, r->t->v[j].name);
+    for (size_t k = from; k < r->depth; k++) {
+        size_t m = r->stack[k];
+        r->in_cycle[m] = true;
+        if (!r->cycle[m])
+            r->cycle[m] = xstrndup(chain, strlen(chain));
+    }
+    free(chain);
+}
+
+static void visit(struct resolver *r, size_t i)
+{
+    r->state[i] = ACTIVE;
+    r->stack[0] = i;
+    r->pos[0] = r->t->v[i].expr;
+    r->depth = 1;
+    while (r->depth) {
+        size_t top = r->stack[r->depth - 1];
+        size_t len = 0;
+        const char *name = next_name(&r->pos[r->depth - 1], &len);
+        if (!name) {
+            evaluate(r, top);
+            r->state[top] = DONE;
+            r->depth--;
+            continue;
+        }
+        char *nm = xstrndup(name, len);
+        struct rt_symbol_def *ref = find_exact(r->t, nm);
+        free(nm);
+        if (!ref)
+            continue;
+        size_t j = (size_t)(ref - r->t->v);
+        if (r->state[j] == ACTIVE) {
+            mark_cycle(r, j);
+        } else if (r->state[j] == UNSEEN) {
+            r->state[j] = ACTIVE;
+            r->stack[r->depth] = j;
+            r->pos[r->depth] = ref->expr;
+            r->depth++;
+        }
+    }
+}
+
+static void resolve_all(struct rt_symbol_table *t)
+{
+    struct resolver r = {.t = t};
+    size_t n = t->n ? t->n : 1;
+    r.state = calloc(n, 1);
+    r.stack = calloc(n, sizeof *r.stack);
+    r.pos = calloc(n, sizeof *r.pos);
+    r.in_cycle = calloc(n, sizeof *r.in_cycle);
+    r.cycle = calloc(n, sizeof *r.cycle);
+    r.root = calloc(n, sizeof *r.root);
+    r.root_detail = calloc(n, sizeof *r.root_detail);
+    if (!r.state || !r.stack || !r.pos || !r.in_cycle || !r.cycle ||
+        !r.root || !r.root_detail)
+        abort();
+    for (size_t i = 0; i < t->n; i++)
+        if (r.state[i] == UNSEEN)
+            visit(&r, i);
+    for (size_t i = 0; i < t->n; i++) {
+        free(r.cycle[i]);
+        free(r.root_detail[i]);
+    }
+    free(r.state);
+    free(r.stack);
+    free(r.pos);
+    free(r.in_cycle);
+    free(r.cycle);
+    free(r.root);
+    free(r.root_detail);
+}
+
+int rt_symbol_file_parse(const char *path, const void *data, size_t len,
+                         struct rt_symbol_table *t, struct rt_diags *d)
+{
+    const unsigned char *p = data;
+    char *text;
+    size_t tlen;
+    memset(t, 0, sizeof *t);
+    if (len >= 2 && p[0] == 0xFF && p[1] == 0xFE) {
+        size_t off = 0;
+        int rc = (len - 2) % 2 ? -1
+                               : rt_utf16le_to_utf8(p + 2, len - 2, &text,
+                                                    &tlen, &off);
+        if (rc == -2)
+            abort();
+        if (rc) {
+            rt_diags_add(d, RT_ERROR, path, 0, NULL,
+                         "invalid UTF-16LE symbol file");
+            return -1;
+        }
+    } else {
+        size_t skip = len >= 3 && p[0] == 0xEF && p[1] == 0xBB &&
+                      p[2] == 0xBF ? 3 : 0;
+        /* Only ASCII matters here: names and numbers. Comments may be in
+         * any code page, so no decoding is attempted. */
+        tlen = len - skip;
+        text = malloc(tlen + 1);
+        if (!text)
+            abort();
+        memcpy(text, p + skip, tlen);
+        text[tlen] = '\0';
+    }
+    const char *nul = memchr(text, 0, tlen);
+    if (nul) {
+        rt_diags_add(d, RT_ERROR, path, line_at(text, (size_t)(nul - text)),
+                     NULL, "NUL byte in the symbol file");
+        free(text);
+        return -1;
+    }
+    if (strip_comments(text, tlen, path, d)) {
+        free(text);
+        return -1;
+    }
+    t->path = xstrndup(path, strlen(path));
+    char *logical = malloc(tlen + 1);
+    if (!logical)
+        abort();
+    unsigned line = 1;
+    size_t i = 0;
+    while (i < tlen) {
+        /* Joins lines ending in a backslash, as the preprocessor does. */
+        unsigned first = line;
+        size_t o = 0;
+        while (i < tlen) {
+            size_t e = i;
+            while (e < tlen && text[e] != '\n')
+                e++;
+            size_t end = e;
+            if (end > i && text[end - 1] == '\r')
+                end--;
+            bool cont = end > i && text[end - 1] == '\\';
+            memcpy(logical + o, text + i, end - i - cont);
+            o += end - i - cont;
+            i = e < tlen ? e + 1 : e;
+            if (e < tlen)
+                line++;
+            if (!cont)
+                break;
+        }
+        logical[o] = '\0';
+        parse_logical_line(t, logical, first);
+    }
+    free(logical);
+    free(text);
+    resolve_all(t);
+    return 0;
+}
+
+int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
+                        struct rt_diags *d)
+{
+    memset(t, 0, sizeof *t);
+    uint8_t *data;
+    size_t len;
+    int rc = rt_io_read_file_max(path, MAX_SYMBOL_FILE_BYTES, &data, &len);
+    if (rc == -2 && errno == EFBIG)
+        rt_diags_add(d, RT_ERROR, path, 0, NULL,
+                     "symbol file is larger than %u MiB",
+                     MAX_SYMBOL_FILE_BYTES >> 20);
+    else if (rc != 0)
+        rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot %s: %s",
+                     rc == -1 ? "open" : "read", strerror(errno));
+    if (rc != 0)
+        return -1;
+    rc = rt_symbol_file_parse(path, data, len, t, d);
+    free(data);
+    return rc;
+}
+
+const struct rt_symbol_def *rt_symbol_find(const struct rt_symbol_table *t,
+                                           const char *name)
+{
+    const struct rt_symbol_def *exact = find_exact(t, name);
+    if (exact)
+        return exact;
+    const struct rt_symbol_def *found = NULL;
+    for (size_t i = 0; i < t->n; i++) {
+        if (!strcasecmp(t->v[i].name, name)) {
+            if (found)
+                return NULL;    /* ambiguous */
+            found = &t->v[i];
+        }
+    }
+    return found;
+}
+
+void rt_symbol_table_free(struct rt_symbol_table *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->v[i].name);
+        free(t->v[i].expr);
+        free(t->v[i].problem);
+    }
+    free(t->v);
+    free(t->slots);
+    free(t->path);
+    memset(t, 0, sizeof *t);
+}

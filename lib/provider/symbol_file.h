@@ -1,0 +1,59 @@
+/* INI layer: the lodctr symbol file, a C header of "#define NAME value"
+ * lines giving each object and counter its offset.
+ *
+ * Only what the C preprocessor would make of object-like #defines is read:
+ * values in decimal, octal or hex (with U/L suffixes), in parentheses,
+ * names of other #defines (aliases, resolved through chains, cycles
+ * detected), '+' and '-'. Comments (also multi-line), include guards and
+ * every other line are skipped. A #define whose value is not a number is
+ * not an error in itself: it becomes one only when the INI uses it, since
+ * headers often hold unrelated macros. */
+#ifndef RT_SYMBOL_FILE_H
+#define RT_SYMBOL_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/diag.h"
+
+struct rt_symbol_def {
+    char *name;
+    char *expr;         /* the value as written, comments removed; "" for
+                           a #define without value (an include guard) */
+    unsigned line;      /* of the #define */
+    bool ok;            /* VALUE holds the resolved number */
+    long long value;
+    char *problem;      /* when !ok: why, as a complete message naming
+                           NAME; reported at PROBLEM_LINE */
+    unsigned problem_line;
+};
+
+struct rt_symbol_table {
+    char *path;
+    struct rt_symbol_def *v;    /* in file order, one per name */
+    size_t n;
+    size_t cap;                 /* private: allocated entries of V */
+    size_t *slots;              /* private: hash index of V by name */
+    size_t n_slots;
+};
+
+/* Parses LEN bytes of a symbol file (ASCII-compatible, or UTF-16LE with a
+ * byte-order mark). Errors that make the whole file unreadable (a comment
+ * never closed, a NUL byte, bad UTF-16) are added to D, naming PATH and
+ * the line, and make it return -1; otherwise it returns 0. */
+int rt_symbol_file_parse(const char *path, const void *data, size_t len,
+                         struct rt_symbol_table *t, struct rt_diags *d);
+
+/* Reads PATH and parses it. Returns 0, -1 on errors in D. */
+int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
+                        struct rt_diags *d);
+
+/* The definition of NAME: an exact match, else the only one equal but for
+ * ASCII case (lodctr compares symbol names case-insensitively). NULL when
+ * there is none. */
+const struct rt_symbol_def *rt_symbol_find(const struct rt_symbol_table *t,
+                                           const char *name);
+
+void rt_symbol_table_free(struct rt_symbol_table *t);
+
+#endif

@@ -1,0 +1,1030 @@
+/* Store layer: offline hive files on our regf layer, with the .dat tables
+ * of Vista and later, committed atomically through the journal.
+ *
+ * Where the tables live (SPEC 1.1): NT 4 to Server 2003 (and Wine) keep
+ * Counter and Help as values of Perflib\LLL. From Vista on, Perflib\009
+ * and Perflib\CurrentLanguage are predefined-handle keys (KEY_PREDEF_HANDLE,
+ * HKEY_PERFORMANCE_TEXT / _NLSTEXT) with no values, and what consumers read
+ * is served from System32\perfcLLL.dat (names) and perfhLLL.dat (help), in
+ * the same REG_MULTI_SZ format; 64-bit systems keep a second copy in
+ * SysWOW64, which lodctr /R rebuilds too, so we keep both identical. */
+#include "store/store_hive.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commit/io.h"
+#include "commit/journal.h"
+#include "regf/base_block.h"
+#include "regf/log.h"
+#include "regf/regf.h"
+
+#define PERFLIB_PATH "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
+
+struct hive_file {
+    char *path;
+    struct rt_regf *h;
+    int replayed;          /* the image came from its logs */
+    uint64_t file_end;     /* size of the file as opened */
+    uint64_t bins_end;     /* end of the hive bins as opened: what the
+                              file's base block covers */
+    int dirty_unusable;    /* dirty, no usable logs, not forced */
+};
+
+struct hive_store {
+    struct rt_store base;
+    struct rt_hive_options opt;
+    struct hive_file software, system;
+    char *system32;        /* holds perfcLLL.dat, NULL in registry layout */
+    char *syswow64;        /* second copy of the .dat tables, or NULL */
+    int files_layout;
+    char *base_dir, *journal, *lock_path;
+    struct rt_lock *lock;
+    char services[64];     /* "ControlSet001\\Services" */
+    char layout[PATH_MAX + 128];
+    size_t fail_after;
+    struct rt_diags *diags;
+};
+
+static struct hive_store *hs(struct rt_store *s)
+{
+    return (struct hive_store *)s;
+}
+
+/* --- paths --------------------------------------------------------------- */
+
+/* DIR/NAME, matching NAME without regard to case (a disk copied from
+ * Windows keeps whatever case Windows used). New string or NULL. */
+static char *find_ci(const char *dir, const char *name)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    char *found = NULL;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strcasecmp(de->d_name, name)) {
+            if (asprintf(&found, "%s/%s", dir, de->d_name) < 0)
+                found = NULL;
+            break;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* Follows a '/'-separated relative path case-insensitively. */
+static char *find_path_ci(const char *dir, const char *rel)
+{
+    char *cur = strdup(dir), *copy = strdup(rel), *save = NULL;
+    if (!cur || !copy) {
+        free(cur);
+        free(copy);
+        return NULL;
+    }
+    for (char *p = strtok_r(copy, "/", &save); p && cur;
+         p = strtok_r(NULL, "/", &save)) {
+        char *next = find_ci(cur, p);
+        free(cur);
+        cur = next;
+    }
+    free(copy);
+    return cur;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *parent_dir(const char *p)
+{
+    const char *slash = strrchr(p, '/');
+    if (!slash)
+        return strdup(".");
+    if (slash == p)
+        return strdup("/");
+    return strndup(p, (size_t)(slash - p));
+}
+
+/* The longest common directory of A and B. */
+static char *common_dir(const char *a, const char *b)
+{
+    size_t i = 0, last = 0;
+    while (a[i] && a[i] == b[i]) {
+        if (a[i] == '/')
+            last = i;
+        i++;
+    }
+    if ((!a[i] || a[i] == '/') && (!b[i] || b[i] == '/'))
+        last = i;
+    return last ? strndup(a, last) : strdup("/");
+}
+
+/* PATH relative to BASE (which is a directory prefix of it). */
+static const char *relative(const char *base, const char *path)
+{
+    size_t n = strlen(base);
+    if (!strcmp(base, "/"))
+        return path + 1;
+    return path[n] == '/' ? path + n + 1 : path + n;
+}
+
+static char *absolute(const char *p)
+{
+    char buf[PATH_MAX];
+    if (realpath(p, buf))
+        return strdup(buf);
+    return NULL;
+}
+
+/* --- opening ------------------------------------------------------------- */
+
+static void close_hive(struct hive_file *hf)
+{
+    rt_regf_close(hf->h);
+    hf->h = NULL;
+    hf->replayed = hf->dirty_unusable = 0;
+}
+
+static int is_dirty_file(const char *path, int *dirty, struct rt_error *e)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t base[REGF_BASE_BLOCK_SIZE];
+    if (!f)
+        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
+                            strerror(errno));
+    size_t got = fread(base, 1, sizeof base, f);
+    fclose(f);
+    if (got != sizeof base || memcmp(base, "regf", 4) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: not a registry hive file",
+                            path);
+    *dirty = regf_base_is_dirty(base);
+    return 0;
+}
+
+/* Opens a hive following the writing policy: a dirty hive with usable
+ * logs is replayed (and later written whole, its originals backed up); a
+ * dirty hive without them is read with a warning and never written
+ * unless --force-dirty. */
+static int open_hive_image(struct hive_store *s, struct hive_file *hf,
+                           struct rt_error *e);
+
+static int open_hive(struct hive_store *s, struct hive_file *hf,
+                     struct rt_error *e)
+{
+    int r = open_hive_image(s, hf, e);
+    if (r == 0) {
+        struct rt_regf_info info;
+        rt_regf_get_info(hf->h, &info);
+        hf->bins_end = (uint64_t)REGF_BASE_BLOCK_SIZE + info.hbins_size;
+        hf->file_end = info.file_size;
+    }
+    return r;
+}
+
+static int open_hive_image(struct hive_store *s, struct hive_file *hf,
+                           struct rt_error *e)
+{
+    char err[512] = "";
+    int dirty = 0;
+    if (is_dirty_file(hf->path, &dirty, e) != 0)
+        return -1;
+    if (!dirty) {
+        if (rt_regf_open(hf->path, RT_REGF_WRITE, &hf->h, err, sizeof err))
+            return rt_error_set(e, RT_ERR_BADDB, "%s", err);
+        return 0;
+    }
+    uint8_t *img = NULL;
+    size_t len = 0;
+    struct rt_regf_replay_report rep;
+    int r = rt_regf_replay_file(hf->path, &img, &len, &rep);
+    if (r == 0 && rep.status == RT_REGF_REPLAY_APPLIED) {
+        r = rt_regf_open_memory(img, len, RT_REGF_WRITE, &hf->h, err,
+                                sizeof err);
+        free(img);
+        rt_regf_replay_report_free(&rep);
+        if (r)
+            return rt_error_set(e, RT_ERR_BADDB, "%s (after log replay): %s",
+                                hf->path, err);
+        hf->replayed = 1;
+        return 0;
+    }
+    free(img);
+    char why[300];
+    snprintf(why, sizeof why, "%s", rep.message);
+    rt_regf_replay_report_free(&rep);
+    unsigned flags = s->opt.force_dirty ? RT_REGF_WRITE | RT_REGF_FORCE : 0;
+    if (rt_regf_open(hf->path, flags, &hf->h, err, sizeof err))
+        return rt_error_set(e, RT_ERR_BADDB, "%s", err);
+    if (!s->opt.force_dirty) {
+        hf->dirty_unusable = 1;
+        if (s->diags)
+            rt_diags_add(s->diags, RT_WARNING, hf->path, 0, NULL,
+                         "hive is dirty and its logs cannot be replayed (%s); "
+                         "read as it is, and it will not be written unless "
+                         "--force-dirty is given",
+                         *why ? why : "no logs");
+    }
+    return 0;
+}
+
+static int lookup(struct rt_regf *h, const char *path, uint32_t *key)
+{
+    return rt_regf_lookup(h, rt_regf_root(h), path, key);
+}
+
+static int read_dword(struct rt_regf *h, uint32_t key, const char *name,
+                      uint32_t *out)
+{
+    uint32_t type;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (rt_regf_get_value(h, key, name, &type, &data, &len) != 0)
+        return -1;
+    int ok = type == RT_REG_DWORD && len == 4;
+    if (ok)
+        *out = regf_le32(data);
+    free(data);
+    return ok ? 0 : -1;
+}
+
+/* CurrentControlSet does not exist offline: it is ControlSetNNN with NNN
+ * from Select\Current (SPEC 1.2). */
+static int find_services(struct hive_store *s, struct rt_error *e)
+{
+    uint32_t sel, current;
+    if (lookup(s->system.h, "Select", &sel) != 0 ||
+        read_dword(s->system.h, sel, "Current", &current) != 0)
+        return rt_error_set(e, RT_ERR_BADDB,
+                            "%s: no Select\\Current, so the current control "
+                            "set is unknown",
+                            s->system.path);
+    snprintf(s->services, sizeof s->services, "ControlSet%03u\\Services",
+             current);
+    return 0;
+}
+
+/* Decides where the tables are: .dat files when --tables says so, or when
+ * Perflib\009 is a predefined-handle key or holds no tables and
+ * System32\perfc009.dat exists. */
+static void find_layout(struct hive_store *s, const char *system32_guess)
+{
+    free(s->system32);
+    free(s->syswow64);
+    s->system32 = s->syswow64 = NULL;
+    s->files_layout = 0;
+    if (s->opt.tables_dir) {
+        s->system32 = absolute(s->opt.tables_dir);
+        s->files_layout = s->system32 != NULL;
+    } else if (system32_guess) {
+        uint32_t k;
+        int predef_or_empty = 1;
+        if (lookup(s->software.h, PERFLIB_PATH "\\009", &k) == 0) {
+            struct rt_regf_key_info ki;
+            if (rt_regf_key_info(s->software.h, k, &ki) == 0) {
+                uint32_t v;
+                predef_or_empty =
+                    ki.predefined ||
+                    (rt_regf_value_find(s->software.h, k, "Counter", &v) != 0 &&
+                     rt_regf_value_find(s->software.h, k, "Help", &v) != 0);
+                rt_regf_key_info_free(&ki);
+            }
+        }
+        char *dat = find_ci(system32_guess, "perfc009.dat");
+        if (predef_or_empty && dat) {
+            s->system32 = strdup(system32_guess);
+            s->files_layout = 1;
+        }
+        free(dat);
+    }
+    if (s->files_layout && s->system32) {
+        char *windows = parent_dir(s->system32);
+        char *wow = windows ? find_ci(windows, "SysWOW64") : NULL;
+        char *wdat = wow ? find_ci(wow, "perfc009.dat") : NULL;
+        if (wdat)
+            s->syswow64 = wow;
+        else
+            free(wow);
+        free(wdat);
+        free(windows);
+    }
+    if (s->files_layout)
+        snprintf(s->layout, sizeof s->layout,
+                 "tables in .dat files: %s/perfcLLL.dat, perfhLLL.dat%s%s",
+                 s->system32, s->syswow64 ? " and " : "",
+                 s->syswow64 ? s->syswow64 : "");
+    else
+        snprintf(s->layout, sizeof s->layout,
+                 "tables as values of Perflib\\LLL in %s", s->software.path);
+}
+
+static int load_all(struct hive_store *s, struct rt_error *e)
+{
+    close_hive(&s->software);
+    close_hive(&s->system);
+    if (open_hive(s, &s->software, e) != 0 || open_hive(s, &s->system, e) != 0)
+        return -1;
+    if (find_services(s, e) != 0)
+        return -1;
+    char *config = parent_dir(s->software.path);
+    char *guess = config ? parent_dir(config) : NULL;
+    free(config);
+    find_layout(s, is_dir(guess) ? guess : NULL);
+    free(guess);
+    return 0;
+}
+
+/* Finds SOFTWARE and SYSTEM from a "DIR" or "SOFTWARE,SYSTEM" spec. */
+static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
+{
+    const char *comma = strchr(spec, ',');
+    if (comma) {
+        char *sw = strndup(spec, (size_t)(comma - spec));
+        s->software.path = sw ? absolute(sw) : NULL;
+        s->system.path = absolute(comma + 1);
+        if (!s->software.path || !s->system.path) {
+            rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s",
+                         s->software.path ? comma + 1 : sw, strerror(errno));
+            free(sw);
+            return -1;
+        }
+        free(sw);
+        return 0;
+    }
+    static const char *const tries[] = {"Windows/System32/config",
+                                        "System32/config", "config", ""};
+    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        char *dir = *tries[i] ? find_path_ci(spec, tries[i]) : strdup(spec);
+        char *sw = dir ? find_ci(dir, "SOFTWARE") : NULL;
+        char *sy = dir ? find_ci(dir, "SYSTEM") : NULL;
+        free(dir);
+        if (sw && sy) {
+            s->software.path = absolute(sw);
+            s->system.path = absolute(sy);
+            free(sw);
+            free(sy);
+            return s->software.path && s->system.path ? 0 : -1;
+        }
+        free(sw);
+        free(sy);
+    }
+    return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                        "%s: no SOFTWARE and SYSTEM hives found (looked in "
+                        "Windows/System32/config, System32/config, config "
+                        "and the directory itself)",
+                        spec);
+}
+
+/* The journal and the lock sit beside SOFTWARE; journal paths are
+ * relative to the common directory of every file a commit can touch. */
+static int place_journal(struct hive_store *s)
+{
+    char *config = parent_dir(s->software.path);
+    char *base = common_dir(s->software.path, s->system.path);
+    if (!config || !base)
+        goto fail;
+    const char *extra[] = {s->system32, s->syswow64};
+    for (size_t i = 0; i < 2; i++) {
+        if (!extra[i])
+            continue;
+        char *nb = common_dir(base, extra[i]);
+        free(base);
+        if (!(base = nb))
+            goto fail;
+    }
+    s->base_dir = base;
+    if (asprintf(&s->journal, "%s/regtool.journal", config) < 0 ||
+        asprintf(&s->lock_path, "%s/regtool.lock", config) < 0)
+        goto fail;
+    free(config);
+    return 0;
+fail:
+    free(config);
+    return -1;
+}
+
+static const struct rt_store_ops hive_ops;
+
+static void hive_close(struct rt_store *st)
+{
+    struct hive_store *s = hs(st);
+    if (!s)
+        return;
+    close_hive(&s->software);
+    close_hive(&s->system);
+    rt_lock_release(s->lock);
+    free(s->software.path);
+    free(s->system.path);
+    free(s->system32);
+    free(s->syswow64);
+    free(s->base_dir);
+    free(s->journal);
+    free(s->lock_path);
+    free(s);
+}
+
+struct rt_store *rt_store_hive_open(const char *spec,
+                                    const struct rt_hive_options *opt,
+                                    struct rt_diags *d, struct rt_error *e)
+{
+    struct hive_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        return NULL;
+    }
+    s->base.ops = &hive_ops;
+    if (opt)
+        s->opt = *opt;
+    s->diags = d;
+    if (locate(s, spec, e) != 0)
+        goto fail;
+    /* Recover an interrupted commit before reading anything; the layout
+     * decides which files the journal may name, so load first, recover
+     * under the lock, and load again if anything was replayed. */
+    if (load_all(s, e) != 0 || place_journal(s) != 0)
+        goto fail;
+    if (access(s->journal, F_OK) == 0) {
+        if (hive_ops.begin(&s->base, e) != 0)
+            goto fail;
+        hive_ops.end(&s->base);
+    }
+    /* Warnings belong to the open; later reloads would only repeat them. */
+    s->diags = NULL;
+    return &s->base;
+fail:
+    if (!e || !e->code)
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "%s: cannot open", spec);
+    hive_close(&s->base);
+    return NULL;
+}
+
+void rt_store_hive_fail_after(struct rt_store *s, size_t k)
+{
+    hs(s)->fail_after = k;
+}
+
+void rt_store_hive_stats(struct rt_io_stats *out)
+{
+    *out = rt_io_totals;
+}
+
+/* --- transactions -------------------------------------------------------- */
+
+static int hive_begin(struct rt_store *st, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    if (rt_lock_acquire(s->lock_path, &s->lock, e) != 0)
+        return -1;
+    /* Another writer may have committed while we waited: recover, then
+     * read the files afresh. */
+    if (rt_journal_recover(s->base_dir, s->journal, e) < 0 ||
+        load_all(s, e) != 0) {
+        rt_lock_release(s->lock);
+        s->lock = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void hive_end(struct rt_store *st)
+{
+    struct hive_store *s = hs(st);
+    rt_lock_release(s->lock);
+    s->lock = NULL;
+}
+
+/* --- reading ------------------------------------------------------------- */
+
+static int push_string(char ***v, size_t *n, const char *str)
+{
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    *v = nv;
+    if (!(nv[*n] = strdup(str)))
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+/* Names of the subkeys of PATH in H, filtered by KEEP (NULL: all). */
+static int list_subkeys(struct rt_regf *h, const char *path,
+                        int (*keep)(struct rt_regf *, uint32_t, const char *,
+                                    void *),
+                        void *ctx, char ***out, size_t *n, struct rt_error *e)
+{
+    uint32_t key, *subs = NULL;
+    size_t ns = 0;
+    *out = NULL;
+    *n = 0;
+    if (lookup(h, path, &key) != 0)
+        return 0;
+    if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
+    for (size_t i = 0; i < ns; i++) {
+        struct rt_regf_key_info ki;
+        if (rt_regf_key_info(h, subs[i], &ki) != 0) {
+            free(subs);
+            rt_strings_free(*out, *n);
+            return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
+        }
+        int r = 0;
+        if (!keep || keep(h, subs[i], ki.name, ctx))
+            r = push_string(out, n, ki.name);
+        rt_regf_key_info_free(&ki);
+        if (r) {
+            free(subs);
+            rt_strings_free(*out, *n);
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        }
+    }
+    free(subs);
+    return 0;
+}
+
+static int keep_language(struct rt_regf *h, uint32_t key, const char *name,
+                         void *ctx)
+{
+    (void)h;
+    (void)key;
+    struct hive_store *s = ctx;
+    /* With .dat tables, CurrentLanguage has no files of its own: it is
+     * served from the UI language's, which we write anyway. */
+    if (s->files_layout && !strcasecmp(name, "CurrentLanguage"))
+        return 0;
+    return rt_is_language_key(name);
+}
+
+static int hive_list_languages(struct rt_store *st, char ***langs, size_t *n,
+                               struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    return list_subkeys(s->software.h, PERFLIB_PATH, keep_language, s, langs,
+                        n, e);
+}
+
+static int get_value(struct rt_regf *h, const char *path, const char *name,
+                     struct rt_value *out, int *present, struct rt_error *e)
+{
+    uint32_t key;
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (lookup(h, path, &key) != 0)
+        return 0;
+    uint32_t type;
+    int r = rt_regf_get_value(h, key, name, &type, &out->data, &out->len);
+    if (r == RT_REGF_ENOTFOUND)
+        return 0;
+    if (r != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
+    out->type = type;
+    *present = 1;
+    return 0;
+}
+
+static const char *dat_prefix(enum rt_table_kind t)
+{
+    return t == RT_TABLE_COUNTER ? "perfc" : "perfh";
+}
+
+static int read_dat(const char *dir, const char *lang, enum rt_table_kind t,
+                    struct rt_value *out, int *present, struct rt_error *e)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%s.dat", dat_prefix(t), lang);
+    char *p = find_ci(dir, name);
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (!p)
+        return 0;
+    int r = rt_io_read_file(p, &out->data, &out->len);
+    if (r != 0) {
+        rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p, strerror(errno));
+        free(p);
+        return -1;
+    }
+    free(p);
+    out->type = RT_REG_MULTI_SZ;
+    *present = 1;
+    return 0;
+}
+
+static int hive_read_table(struct rt_store *st, const char *lang,
+                           enum rt_table_kind t, struct rt_value *out,
+                           int *present, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    if (s->files_layout)
+        return read_dat(s->system32, lang, t, out, present, e);
+    char path[256];
+    snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
+    return get_value(s->software.h, path,
+                     t == RT_TABLE_COUNTER ? "Counter" : "Help", out, present,
+                     e);
+}
+
+static int hive_read_perflib(struct rt_store *st, const char *name,
+                             struct rt_value *out, int *present,
+                             struct rt_error *e)
+{
+    return get_value(hs(st)->software.h, PERFLIB_PATH, name, out, present, e);
+}
+
+static int keep_perf_service(struct rt_regf *h, uint32_t key, const char *name,
+                             void *ctx)
+{
+    (void)name;
+    (void)ctx;
+    uint32_t perf;
+    return rt_regf_lookup(h, key, "Performance", &perf) == 0;
+}
+
+static int hive_list_perf_services(struct rt_store *st, char ***names,
+                                   size_t *n, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    return list_subkeys(s->system.h, s->services, keep_perf_service, NULL,
+                        names, n, e);
+}
+
+static int hive_service_state(struct rt_store *st, const char *service,
+                              int *exists, int *has_perf, struct rt_error *e)
+{
+    (void)e;
+    struct hive_store *s = hs(st);
+    char path[512];
+    uint32_t key;
+    snprintf(path, sizeof path, "%s\\%s", s->services, service);
+    *exists = lookup(s->system.h, path, &key) == 0;
+    *has_perf = *exists &&
+                rt_regf_lookup(s->system.h, key, "Performance", &key) == 0;
+    return 0;
+}
+
+static int hive_read_service(struct rt_store *st, const char *service,
+                             const char *name, struct rt_value *out,
+                             int *present, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    char path[512];
+    snprintf(path, sizeof path, "%s\\%s\\Performance", s->services, service);
+    return get_value(s->system.h, path, name, out, present, e);
+}
+
+/* --- writing ------------------------------------------------------------- */
+
+/* A .dat file's new content, gathered during apply. */
+struct dat_write {
+    char *path;
+    struct rt_value v;
+};
+
+struct pending {
+    struct dat_write *dats;
+    size_t n_dats;
+};
+
+static int stage_dat(struct pending *p, const char *dir, const char *lang,
+                     enum rt_table_kind t, const struct rt_value *v)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%s.dat", dat_prefix(t), lang);
+    char *path = find_ci(dir, name);
+    if (!path && asprintf(&path, "%s/%s", dir, name) < 0)
+        return -1;
+    for (size_t i = 0; i < p->n_dats; i++)
+        if (!strcmp(p->dats[i].path, path)) {
+            free(path);
+            rt_value_free(&p->dats[i].v);
+            return rt_value_copy(&p->dats[i].v, v);
+        }
+    struct dat_write *nd = realloc(p->dats, (p->n_dats + 1) * sizeof *nd);
+    if (!nd) {
+        free(path);
+        return -1;
+    }
+    p->dats = nd;
+    nd[p->n_dats].path = path;
+    if (rt_value_copy(&nd[p->n_dats].v, v) != 0) {
+        free(path);
+        return -1;
+    }
+    p->n_dats++;
+    return 0;
+}
+
+static void pending_free(struct pending *p)
+{
+    for (size_t i = 0; i < p->n_dats; i++) {
+        free(p->dats[i].path);
+        rt_value_free(&p->dats[i].v);
+    }
+    free(p->dats);
+}
+
+static int regf_fail(struct rt_regf *h, const char *path, struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_BADDB, "%s: %s", path, rt_regf_errmsg(h));
+}
+
+static int apply_one(struct hive_store *s, const struct rt_change *c,
+                     struct pending *p, struct rt_error *e)
+{
+    struct rt_regf *sw = s->software.h, *sy = s->system.h;
+    uint32_t key;
+    char path[512];
+    switch (c->op) {
+    case RT_CHANGE_CREATE_LANGUAGE:
+        snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
+        if (rt_regf_key_create_path(sw, rt_regf_root(sw), path, &key) != 0)
+            return regf_fail(sw, s->software.path, e);
+        return 0;
+    case RT_CHANGE_SET_TABLE:
+        if (s->files_layout) {
+            if (stage_dat(p, s->system32, c->lang, c->table, &c->value) ||
+                (s->syswow64 &&
+                 stage_dat(p, s->syswow64, c->lang, c->table, &c->value)))
+                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                    "out of memory");
+            return 0;
+        }
+        snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
+        if (rt_regf_key_create_path(sw, rt_regf_root(sw), path, &key) != 0 ||
+            rt_regf_value_set(sw, key,
+                              c->table == RT_TABLE_COUNTER ? "Counter" : "Help",
+                              c->value.type, c->value.data, c->value.len) != 0)
+            return regf_fail(sw, s->software.path, e);
+        return 0;
+    case RT_CHANGE_SET_PERFLIB:
+        if (rt_regf_key_create_path(sw, rt_regf_root(sw), PERFLIB_PATH,
+                                    &key) != 0 ||
+            rt_regf_value_set(sw, key, c->name, c->value.type, c->value.data,
+                              c->value.len) != 0)
+            return regf_fail(sw, s->software.path, e);
+        return 0;
+    case RT_CHANGE_CREATE_PERF_KEY:
+        snprintf(path, sizeof path, "%s\\%s\\Performance", s->services,
+                 c->service);
+        if (rt_regf_key_create_path(sy, rt_regf_root(sy), path, &key) != 0)
+            return regf_fail(sy, s->system.path, e);
+        return 0;
+    case RT_CHANGE_SET_SERVICE:
+    case RT_CHANGE_DELETE_SERVICE:
+        snprintf(path, sizeof path, "%s\\%s\\Performance", s->services,
+                 c->service);
+        if (lookup(sy, path, &key) != 0)
+            return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                                "%s: no key %s", s->system.path, path);
+        if (c->op == RT_CHANGE_SET_SERVICE) {
+            if (rt_regf_value_set(sy, key, c->name, c->value.type,
+                                  c->value.data, c->value.len) != 0)
+                return regf_fail(sy, s->system.path, e);
+        } else {
+            int r = rt_regf_value_delete(sy, key, c->name);
+            if (r != 0 && r != RT_REGF_ENOTFOUND)
+                return regf_fail(sy, s->system.path, e);
+        }
+        return 0;
+    }
+    return rt_error_set(e, RT_ERR_INVALID_PARAMETER, "unknown change");
+}
+
+struct page_ctx {
+    struct rt_commit *c;
+    const char *rel;
+    const uint8_t *img;
+    uint64_t bins_end, file_end;
+    int fd;                /* the file as it is, to see what really changed */
+    int failed;
+};
+
+static int all_zero(const uint8_t *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
+
+/* Pages past the bins the file's base block covers (appended bins) are
+ * read by nobody until the new base block lands: they go straight to the
+ * file, once, ahead of the journal (rt_commit_write_fresh). Those past
+ * the file's end that hold only zeros are not written at all: growing
+ * the file (its size record) gives zeros there. */
+static int add_page(void *ctx, uint64_t off, size_t len)
+{
+    struct page_ctx *pc = ctx;
+    const uint8_t *img = pc->img;
+    if (off >= pc->file_end && all_zero(img + off, len))
+        return 0;
+    /* Within the file, only the bytes that differ from what it holds are
+     * recorded: a page touched for a 4-byte cell header costs 4 bytes,
+     * not 4 KB, twice (journal and file). */
+    if (off < pc->file_end && pc->fd >= 0) {
+        uint8_t old[REGF_HBIN_ALIGN];
+        if (len <= sizeof old &&
+            pread(pc->fd, old, len, (off_t)off) == (ssize_t)len) {
+            size_t a = 0, b = len;
+            while (a < len && old[a] == img[off + a])
+                a++;
+            if (a == len)
+                return 0;
+            while (old[b - 1] == img[off + b - 1])
+                b--;
+            off += a;
+            len = b - a;
+        }
+    }
+    int r = off >= pc->bins_end
+                ? rt_commit_write_fresh(pc->c, pc->rel, off, img + off, len)
+                : rt_commit_write(pc->c, pc->rel, off, img + off, len);
+    if (r != 0) {
+        pc->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* Adds a hive's changed pages (all of it when it was replayed from logs)
+ * to the commit. */
+static int commit_hive(struct hive_store *s, struct hive_file *hf,
+                       struct rt_commit *c)
+{
+    if (!rt_regf_changed_count(hf->h) && !hf->replayed)
+        return 0;
+    if (rt_regf_seal(hf->h) != 0)
+        return -1;
+    const uint8_t *img;
+    size_t len;
+    rt_regf_image(hf->h, &img, &len);
+    const char *rel = relative(s->base_dir, hf->path);
+    if (hf->replayed) {
+        if (rt_commit_write(c, rel, 0, img, len) != 0)
+            return -1;
+    } else {
+        struct page_ctx pc = {c, rel, img, hf->bins_end, hf->file_end,
+                              open(hf->path, O_RDONLY | O_CLOEXEC), 0};
+        rt_regf_changed_pages(hf->h, add_page, &pc);
+        if (pc.fd >= 0)
+            close(pc.fd);
+        if (pc.failed)
+            return -1;
+    }
+    return rt_commit_set_size(c, rel, len);
+}
+
+/* Adds the pages of a .dat file that differ from what is on disk. */
+static int commit_dat(struct hive_store *s, const struct dat_write *d,
+                      struct rt_commit *c)
+{
+    uint8_t *old = NULL;
+    size_t old_len = 0;
+    if (rt_io_read_file(d->path, &old, &old_len) != 0)
+        old_len = 0;
+    const char *rel = relative(s->base_dir, d->path);
+    int r = 0;
+    for (size_t off = 0; off < d->v.len && r == 0; off += 4096) {
+        size_t n = d->v.len - off < 4096 ? d->v.len - off : 4096;
+        if (off + n <= old_len && !memcmp(old + off, d->v.data + off, n))
+            continue;
+        r = rt_commit_write(c, rel, off, d->v.data + off, n);
+    }
+    free(old);
+    if (r == 0 && (d->v.len != old_len || !old))
+        r = rt_commit_set_size(c, rel, d->v.len);
+    return r;
+}
+
+/* Copies the original primary and its logs aside before a replayed hive
+ * is written over them. */
+static int backup_replayed(struct hive_file *hf, struct rt_error *e)
+{
+    struct rt_regf_log_paths logs;
+    if (rt_regf_log_find(hf->path, &logs) != 0)
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", hf->path,
+                            strerror(errno));
+    char stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", gmtime(&now));
+    const char *files[1 + RT_REGF_LOG_SLOTS] = {hf->path};
+    for (int i = 0; i < RT_REGF_LOG_SLOTS; i++)
+        files[1 + i] = logs.path[i];
+    int rc = 0;
+    for (int i = 0; i < 1 + RT_REGF_LOG_SLOTS && rc == 0; i++) {
+        if (!files[i])
+            continue;
+        uint8_t *data;
+        size_t len;
+        char *dst = NULL;
+        if (rt_io_read_file(files[i], &data, &len) != 0) {
+            rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", files[i],
+                              strerror(errno));
+            break;
+        }
+        if (asprintf(&dst, "%s.regtool-%s", files[i], stamp) < 0) {
+            free(data);
+            rc = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            break;
+        }
+        FILE *f = fopen(dst, "wbx");
+        if (!f || fwrite(data, 1, len, f) != len || fflush(f) ||
+            fsync(fileno(f)))
+            rc = rt_error_set(e, RT_ERR_WRITE_FAULT, "backup %s: %s", dst,
+                              strerror(errno));
+        if (f)
+            fclose(f);
+        free(dst);
+        free(data);
+    }
+    rt_regf_log_paths_free(&logs);
+    return rc;
+}
+
+static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
+                      struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    struct hive_file *hives[2] = {&s->software, &s->system};
+    for (int i = 0; i < 2; i++)
+        if (hives[i]->dirty_unusable)
+            return rt_error_set(
+                e, RT_ERR_BADDB,
+                "%s is dirty and its transaction logs cannot be replayed; "
+                "writing it would discard changes only the logs hold. "
+                "Nothing was written (--force-dirty writes it anyway)",
+                hives[i]->path);
+    struct pending p = {0};
+    struct rt_commit *c = NULL;
+    size_t fail_after = s->fail_after;
+    s->fail_after = 0;
+    int rc = -1;
+    for (size_t i = 0; i < cs->n; i++) {
+        if (fail_after && i == fail_after) {
+            rt_error_set(e, RT_ERR_WRITE_FAULT,
+                         "hive store: injected failure after %zu changes",
+                         fail_after);
+            goto out;
+        }
+        if (apply_one(s, &cs->v[i], &p, e) != 0)
+            goto out;
+    }
+    c = rt_commit_new(s->base_dir, s->journal);
+    if (!c || commit_hive(s, &s->software, c) || commit_hive(s, &s->system, c)) {
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "preparing the commit: %s",
+                     rt_regf_errmsg(s->software.h));
+        goto out;
+    }
+    for (size_t i = 0; i < p.n_dats; i++)
+        if (commit_dat(s, &p.dats[i], c) != 0) {
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            goto out;
+        }
+    for (int i = 0; i < 2; i++)
+        if (hives[i]->replayed && backup_replayed(hives[i], e) != 0)
+            goto out;
+    if (rt_commit_run(c, e) != 0)
+        goto out;
+    rc = 0;
+out:
+    rt_commit_free(c);
+    pending_free(&p);
+    /* Success or not, read back what the files now hold: after a failure
+     * this drops the half-applied images. */
+    struct rt_error e2 = {0};
+    if (load_all(s, &e2) != 0 && rc == 0) {
+        *e = e2;
+        rc = -1;
+    }
+    return rc;
+}
+
+static const char *hive_layout(struct rt_store *st)
+{
+    return hs(st)->layout;
+}
+
+static const struct rt_store_ops hive_ops = {
+    .kind = "hive",
+    .begin = hive_begin,
+    .end = hive_end,
+    .list_languages = hive_list_languages,
+    .read_table = hive_read_table,
+    .read_perflib = hive_read_perflib,
+    .list_perf_services = hive_list_perf_services,
+    .service_state = hive_service_state,
+    .read_service = hive_read_service,
+    .apply = hive_apply,
+    .layout = hive_layout,
+    .close = hive_close,
+};

@@ -1,0 +1,32 @@
+/* The hive store: an offline Windows installation (a mounted disk, a copy
+ * of one) whose name database is in its SOFTWARE and SYSTEM hive files,
+ * and, from Vista on, in System32\perfcLLL.dat / perfhLLL.dat. */
+#ifndef RT_STORE_HIVE_H
+#define RT_STORE_HIVE_H
+
+#include "model/diag.h"
+#include "store/store.h"
+
+struct rt_hive_options {
+    const char *tables_dir;   /* --tables: where the .dat tables are */
+    int force_dirty;          /* --force-dirty: write a dirty hive whose
+                                 logs cannot be replayed */
+};
+
+/* Opens SPEC: "DIR" (a Windows tree: the disk's root, its Windows
+ * directory, or Windows/System32/config) or "SOFTWARE,SYSTEM" (the two
+ * hive files). Warnings (a dirty hive read without its logs) go to D.
+ * Returns NULL with E set on failure. */
+struct rt_store *rt_store_hive_open(const char *spec,
+                                    const struct rt_hive_options *opt,
+                                    struct rt_diags *d, struct rt_error *e);
+
+/* Test hook: the next apply fails after K changes were made in memory,
+ * before anything reaches the files. */
+void rt_store_hive_fail_after(struct rt_store *s, size_t k);
+
+/* Bytes written and fsyncs made by this process's commits so far. */
+struct rt_io_stats;
+void rt_store_hive_stats(struct rt_io_stats *out);
+
+#endif

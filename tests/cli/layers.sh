@@ -1,0 +1,32 @@
+# The include-direction check passes on the tree and catches an include
+# that points up, one that points sideways (regf and provider share a
+# rank) and a directory that is no layer.
+. tests/cli/lib.sh
+
+expect_exit 0 sh tools/check-layers.sh .
+expect_grep "every include points down" "$OUT"
+
+copy() {
+    rm -rf "$TMPDIR/tree"; mkdir -p "$TMPDIR/tree"
+    cp -r lib regtool tools "$TMPDIR/tree/"
+}
+
+# model/utf16.c reaching up into the engine, on a new line 2.
+copy
+sed -i '1a #include "engine/ops.h"' "$TMPDIR/tree/lib/model/utf16.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'lib/model/utf16.c:2: model (rank 1) includes "engine/ops.h" from engine (rank 5)' "$OUT"
+
+# regf using the INI reader: same rank, other layer.
+copy
+printf '#include "provider/ini_reader.h"\n' >>"$TMPDIR/tree/lib/regf/check.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'lib/regf/check.c:[0-9]*: regf (rank 3) includes "provider/ini_reader.h" from provider' "$OUT"
+
+# A directory under lib/ that is no layer.
+copy
+mkdir "$TMPDIR/tree/lib/misc"
+printf '#include "model/error.h"\n' >"$TMPDIR/tree/lib/misc/x.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep "lib/misc/x.c: directory 'misc' is not a known layer" "$OUT"
+echo "layers: ok"

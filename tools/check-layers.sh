@@ -1,0 +1,62 @@
+#!/bin/sh
+# Checks that includes only point down the layers (README, "Layers"):
+#
+#   regtool/  the CLI                       6
+#   engine/   operations on a store         5
+#   store/    the stores                    4
+#   regf/     hive files   provider/ INIs   3  (neither uses the other)
+#   commit/   journal, lock, counted I/O    2
+#   model/    pure data and logic           1
+#   platform/ the OS calls                  0
+#
+# A file may include headers of its own layer and of lower ranks. Both
+# `#include "layer/x.h"` and a bare `#include "x.h"` of a file in its own
+# directory are understood. Prints each violation as FILE:LINE and exits 1
+# when there is one.
+#   sh tools/check-layers.sh [REPO]   (REPO: this repository)
+set -eu
+repo=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$repo"
+
+rank() {
+    case "$1" in
+    platform) echo 0 ;; model) echo 1 ;; commit) echo 2 ;;
+    regf | provider) echo 3 ;; store) echo 4 ;; engine) echo 5 ;;
+    regtool) echo 6 ;; *) echo "" ;;
+    esac
+}
+
+bad=0
+for f in lib/*/*.[ch] regtool/*.[ch]; do
+    [ -f "$f" ] || continue
+    case "$f" in
+    regtool/*) layer=regtool ;;
+    *) layer=$(echo "$f" | cut -d/ -f2) ;;
+    esac
+    own=$(rank "$layer")
+    if [ -z "$own" ]; then
+        echo "$f: directory '$layer' is not a known layer (tools/check-layers.sh)"
+        bad=1
+        continue
+    fi
+    # Each quoted include: LINE TARGET.
+    for hit in $(awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
+                          split($0, q, "\""); print FNR ":" q[2] }' "$f"); do
+        line=${hit%%:*}
+        target=${hit#*:}
+        case "$target" in
+        */*) tlayer=${target%%/*} ;;
+        *) tlayer=$layer ;;   # a header beside the file
+        esac
+        trank=$(rank "$tlayer")
+        if [ -z "$trank" ]; then
+            echo "$f:$line: includes \"$target\", which is in no layer"
+            bad=1
+        elif [ "$tlayer" != "$layer" ] && [ "$trank" -ge "$own" ]; then
+            echo "$f:$line: $layer (rank $own) includes \"$target\" from $tlayer (rank $trank): includes must point down"
+            bad=1
+        fi
+    done
+done
+[ "$bad" -eq 0 ] && echo "layers: every include points down"
+exit "$bad"

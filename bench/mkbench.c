@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "store/base_hive.h"
+#include "platform/os.h"
 #include "model/base_tables.h"
 #include "commit/io.h"
 #include "model/name_table.h"
@@ -118,7 +119,7 @@ static int cmd_hives(const char *dir, const char *langs, unsigned extra,
 {
     char config[4096], path[4200];
     snprintf(config, sizeof config, "%s/Windows/System32/config", dir);
-    if (rt_io_mkdirs(config) != 0) {
+    if (rt_os_mkdirs(config) != 0) {
         fprintf(stderr, "mkbench: %s: %s\n", config, strerror(errno));
         return 3;
     }
@@ -240,7 +241,7 @@ static void symbol_text(const struct lang_text *t, unsigned i, int help,
 
 static int cmd_provider(const char *dir, unsigned symbols)
 {
-    if (rt_io_mkdirs(dir) != 0) {
+    if (rt_os_mkdirs(dir) != 0) {
         fprintf(stderr, "mkbench: %s: %s\n", dir, strerror(errno));
         return 3;
     }

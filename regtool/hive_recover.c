@@ -9,14 +9,12 @@
  * is dirty with no log that can be applied (nothing written); 3 a file
  * could not be read or OUT could not be written; 64 bad command line. */
 #include "regtool.h"
+#include "platform/os.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "regf/log.h"
 
@@ -62,71 +60,6 @@ static void print_logs(FILE *f, const struct rt_regf_replay_report *r)
     }
 }
 
-/* Same file as PATH (by device and inode), if PATH exists. */
-static int same_file(const char *path, const struct stat *st)
-{
-    struct stat o;
-    return path && stat(path, &o) == 0 && o.st_dev == st->st_dev &&
-           o.st_ino == st->st_ino;
-}
-
-/* Writes DATA to PATH through a temporary file in the same directory,
- * synced before it replaces PATH, so PATH is never seen half-written.
- * Returns 0, or -1 with errno set. */
-static int write_atomically(const char *path, const uint8_t *data, size_t n,
-                            mode_t mode)
-{
-    size_t len = strlen(path);
-    char *tmp = malloc(len + sizeof ".tmp.XXXXXX");
-    if (!tmp)
-        return -1;
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return -1;
-    }
-    size_t done = 0;
-    while (done < n) {
-        ssize_t k = write(fd, data + done, n - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            goto fail;
-        done += (size_t)k;
-    }
-    if (fchmod(fd, mode) != 0 || fsync(fd) != 0)
-        goto fail;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0)
-        goto fail;
-    /* The rename itself must reach the disk too. */
-    char *slash = strrchr(tmp, '/');
-    if (slash)
-        *(slash == tmp ? slash + 1 : slash) = '\0';
-    int dfd = open(slash ? tmp : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    free(tmp);
-    return 0;
-fail:;
-    int e = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    free(tmp);
-    errno = e;
-    return -1;
-}
 
 int hive_recover_main(int argc, char **argv)
 {
@@ -156,12 +89,14 @@ int hive_recover_main(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
 
-    struct stat file_st;
-    if (stat(file, &file_st) != 0) {
+    struct rt_os_stat file_st;
+    if (rt_os_stat(file, &file_st) != 0 || file_st.kind == RT_OS_ABSENT) {
+        if (file_st.kind == RT_OS_ABSENT)
+            errno = ENOENT;
         rt_cli_error("cannot read '%s': %s", file, strerror(errno));
         return RT_EXIT_FAILURE;
     }
-    if (same_file(out, &file_st)) {
+    if (rt_os_same_file(out, file)) {
         rt_cli_error("refusing to write '%s': it is the hive '%s' itself; "
                      "write the recovered hive elsewhere", out, file);
         return RT_EXIT_USAGE;
@@ -182,16 +117,14 @@ int hive_recover_main(int argc, char **argv)
         goto done;
     }
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
-        struct stat log_st;
-        if (r.log[s].name && stat(r.log[s].name, &log_st) == 0 &&
-            same_file(out, &log_st)) {
+        if (r.log[s].name && rt_os_same_file(out, r.log[s].name)) {
             rt_cli_error("refusing to write '%s': it is the transaction log "
                          "'%s' of the hive", out, r.log[s].name);
             exit_code = RT_EXIT_USAGE;
             goto done;
         }
     }
-    if (write_atomically(out, image, size, file_st.st_mode & 0666) != 0) {
+    if (rt_os_replace_file(out, image, size, file_st.mode & 0666) != 0) {
         rt_cli_error("cannot write '%s': %s", out, strerror(errno));
         exit_code = RT_EXIT_FAILURE;
         goto done;

@@ -1,18 +1,16 @@
 /* regtool init: create an offline Windows tree with a realistic base name
  * database, for trying regtool, for tests and for benchmarks. */
 #include "regtool.h"
+#include "platform/os.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "store/base_hive.h"
 #include "model/base_tables.h"
-#include "commit/io.h"
 #include "regf/regf.h"
 
 static const char usage_text[] =
@@ -26,12 +24,7 @@ static const char usage_text[] =
 
 static int write_file(const char *path, const uint8_t *data, size_t len)
 {
-    FILE *f = fopen(path, "wbx");
-    if (!f)
-        return -1;
-    int ok = fwrite(data, 1, len, f) == len && fflush(f) == 0 &&
-             fsync(fileno(f)) == 0;
-    return fclose(f) == 0 && ok ? 0 : -1;
+    return rt_os_write_new_file(path, data, len);
 }
 
 /* Writes one language's tables: as values, or as .dat files in each of
@@ -164,12 +157,12 @@ int cmd_init(int argc, char **argv)
     struct rt_regf *sw = NULL, *sy = NULL;
     char err[512] = "";
     char *dat_dirs[2] = {sys32, wow};
-    if (access(sw_path, F_OK) == 0 || access(sy_path, F_OK) == 0) {
+    if (rt_os_exists(sw_path) || rt_os_exists(sy_path)) {
         rt_cli_error("init: %s already holds hives; nothing was written", config);
         rc = RT_EXIT_CONFLICT;
         goto out;
     }
-    if (rt_io_mkdirs(config) != 0 || (files && rt_io_mkdirs(wow) != 0)) {
+    if (rt_os_mkdirs(config) != 0 || (files && rt_os_mkdirs(wow) != 0)) {
         rt_cli_error("init: %s: %s", config, strerror(errno));
         goto out;
     }

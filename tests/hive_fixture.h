@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "commit/io.h"
+#include "platform/os.h"
 #include "commit/journal.h"
 #include "regf/regf.h"
 #include "store/store_hive.h"
@@ -91,7 +92,7 @@ static void digest_dir(FILE *f, const char *dir)
         }
         uint8_t *data;
         size_t len;
-        if (rt_io_read_file(p, &data, &len) == 0) {
+        if (rt_os_read_file(p, &data, &len) == 0) {
             fprintf(f, "%s %zu %08x\n", p, len, rt_crc32(0, data, len));
             free(data);
         }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "commit/journal.h"
+#include "platform/os.h"
 
 static char dir[64], journal[128];
 
@@ -32,7 +33,7 @@ static uint8_t *slurp(const char *name, size_t *len)
     char p[256];
     uint8_t *d;
     snprintf(p, sizeof p, "%s/%s", dir, name);
-    return rt_io_read_file(p, &d, len) == 0 ? d : NULL;
+    return rt_os_read_file(p, &d, len) == 0 ? d : NULL;
 }
 
 static int setup(void **state)

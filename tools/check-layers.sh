@@ -11,8 +11,11 @@
 #
 # A file may include headers of its own layer and of lower ranks. Both
 # `#include "layer/x.h"` and a bare `#include "x.h"` of a file in its own
-# directory are understood. Prints each violation as FILE:LINE and exits 1
-# when there is one.
+# directory are understood. The operating system's own headers (<unistd.h>,
+# <fcntl.h>, <dirent.h>, <sys/...>, <io.h>, <windows.h>) belong to the
+# platform layer alone; the live-registry store (store/store_win32*,
+# store/win32_*) may include <windows.h> for advapi32. Prints each
+# violation as FILE:LINE and exits 1 when there is one.
 #   sh tools/check-layers.sh [REPO]   (REPO: this repository)
 set -eu
 repo=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -56,6 +59,22 @@ for f in lib/*/*.[ch] regtool/*.[ch]; do
             echo "$f:$line: $layer (rank $own) includes \"$target\" from $tlayer (rank $trank): includes must point down"
             bad=1
         fi
+    done
+    [ "$layer" = platform ] && continue
+    for hit in $(awk '/^[ \t]*#[ \t]*include[ \t]*</ {
+                          split($0, q, "[<>]"); print FNR ":" q[2] }' "$f"); do
+        line=${hit%%:*}
+        header=${hit#*:}
+        case "$header" in
+        unistd.h | fcntl.h | dirent.h | io.h | direct.h | sys/*) ;;
+        windows.h)
+            case "$f" in
+            lib/store/store_win32* | lib/store/win32_*) continue ;;
+            esac ;;
+        *) continue ;;
+        esac
+        echo "$f:$line: includes <$header>: calls to the operating system belong in lib/platform/"
+        bad=1
     done
 done
 [ "$bad" -eq 0 ] && echo "layers: every include points down"

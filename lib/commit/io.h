@@ -8,7 +8,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 struct rt_io_stats {
     uint64_t bytes_written;
@@ -36,20 +35,5 @@ int rt_io_fsync(int fd);
 int rt_io_fsync_dir_of(const char *path);
 int rt_io_rename(const char *from, const char *to);
 int rt_io_unlink(const char *path);
-
-/* Creates directory PATH and its missing parents (mode 0755). Returns 0,
- * or -1 with errno. */
-int rt_io_mkdirs(const char *path);
-
-/* Reads a whole file of at most MAX bytes into a new buffer (never NULL,
- * even for an empty file). Returns 0; -1 when it cannot be opened, -2
- * when it cannot be read; errno says why (EISDIR for a directory, EFBIG
- * when it holds more than MAX bytes). Every file regtool reads whole goes
- * through here. */
-int rt_io_read_file_max(const char *path, size_t max, uint8_t **data,
-                        size_t *len);
-
-/* rt_io_read_file_max without a limit; -1 with errno on any failure. */
-int rt_io_read_file(const char *path, uint8_t **data, size_t *len);
 
 #endif

@@ -1,10 +1,9 @@
 /* Commit layer: the write counter and the fault hook, apart from the
- * POSIX file code of io.c so that the Windows builds (the win32 store
- * counts its registry writes here) link it too. */
+ * file writes of io.c: the win32 store counts its registry writes here
+ * without using io.c. */
 #include "commit/io.h"
 
 #include <stdlib.h>
-#include <unistd.h>
 
 struct rt_io_stats rt_io_totals;
 
@@ -31,5 +30,5 @@ void rt_io_count_write(void)
         fault_limit = limit;
     }
     if (limit > 0 && rt_io_totals.writes >= (unsigned long)limit)
-        _exit(99);
+        _Exit(99);
 }

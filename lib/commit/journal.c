@@ -1,15 +1,12 @@
 /* Commit layer: redo journal, recovery and the writer lock. */
 #include "commit/journal.h"
+#include "platform/os.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define JOURNAL_MAGIC  "RTJOURN2"
 #define COMMIT_MAGIC   "RTCOMMIT"
@@ -225,7 +222,7 @@ static int target_finish(struct target *t, struct rt_error *e)
         return 0;
     int r = rt_io_fsync(t->fd);
     int err = errno;
-    close(t->fd);
+    rt_os_close(t->fd);
     t->fd = -1;
     return r ? rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", t->path,
                             strerror(err))
@@ -244,7 +241,7 @@ static int target_switch(struct target *t, const char *base, const char *rel,
         return 0;
     if (target_finish(t, e) != 0)
         return -1;
-    t->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    t->fd = rt_os_open(path, RT_OS_WRITE_CREATE);
     if (t->fd < 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
                             strerror(errno));
@@ -256,7 +253,7 @@ static int target_switch(struct target *t, const char *base, const char *rel,
 static int target_fail(struct target *t, struct rt_error *e)
 {
     int err = errno;
-    close(t->fd);
+    rt_os_close(t->fd);
     t->fd = -1;
     return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", t->path,
                         strerror(err));
@@ -293,7 +290,7 @@ static int apply_body(const char *base, const uint8_t *b, size_t start,
     return target_finish(&t, e);
 corrupt:
     if (t.fd >= 0)
-        close(t.fd);
+        rt_os_close(t.fd);
     return rt_error_set(e, RT_ERR_BADDB, "journal record at byte %zu is damaged",
                         pos);
 }
@@ -336,19 +333,19 @@ static int roll_back_fresh(const char *base, const uint8_t *b,
         pos += 12 + fl;
         if (full_path(path, sizeof path, base, rel) != 0)
             return rt_error_set(e, RT_ERR_BADDB, "journal: path too long");
-        int fd = open(path, O_WRONLY);
+        int fd = rt_os_open(path, RT_OS_WRITE);
         if (fd < 0) {
             if (errno == ENOENT)
                 continue;
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
                                 strerror(errno));
         }
-        struct stat st;
-        int r = fstat(fd, &st);
-        if (r == 0 && (uint64_t)st.st_size > size)
+        uint64_t now;
+        int r = rt_os_fsize(fd, &now);
+        if (r == 0 && now > size)
             r = rt_io_ftruncate(fd, size) || rt_io_fsync(fd);
         int err = errno;
-        close(fd);
+        rt_os_close(fd);
         if (r != 0)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
                                 strerror(err));
@@ -380,16 +377,14 @@ static int record_intents(struct rt_commit *c, struct rt_error *e)
         if (k < c->n_intents)
             continue;
         char path[PATH_MAX];
-        struct stat st;
+        struct rt_os_stat st;
         if (full_path(path, sizeof path, c->base, c->v[i].file) != 0)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
                                 c->v[i].file);
-        uint64_t size = 0;
-        if (stat(path, &st) == 0)
-            size = (uint64_t)st.st_size;
-        else if (errno != ENOENT)
+        if (rt_os_stat(path, &st) != 0)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
                                 strerror(errno));
+        uint64_t size = st.kind == RT_OS_ABSENT ? 0 : st.size;
         struct intent *v = realloc(c->intents, (k + 1) * sizeof *v);
         if (!v)
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
@@ -426,7 +421,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     uint8_t *b = serialize(c, &len, &ilen);
     if (!b)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    int fd = open(c->journal, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd = rt_os_open(c->journal, RT_OS_WRITE_TRUNC);
     if (fd < 0) {
         free(b);
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
@@ -452,7 +447,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
                      len - TRAILER_SIZE) != 0 ||
         rt_io_fsync(fd) != 0 || rt_io_fsync_dir_of(c->journal) != 0)
         goto fail;
-    close(fd);
+    rt_os_close(fd);
     int r = apply_body(c->base, b, ilen, len - TRAILER_SIZE, e);
     free(b);
     if (r != 0)
@@ -464,7 +459,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 fail:
     rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal, strerror(errno));
 undo:
-    close(fd);
+    rt_os_close(fd);
     if (c->n_intents) {
         struct rt_error e2 = {0};
         if (roll_back_fresh(c->base, b, &e2) != 0) {
@@ -473,7 +468,7 @@ undo:
             return -1;
         }
     }
-    unlink(c->journal);
+    rt_os_unlink(c->journal);
     free(b);
     return -1;
 }
@@ -483,7 +478,7 @@ int rt_journal_recover(const char *base_dir, const char *journal_path,
 {
     uint8_t *b;
     size_t len, body;
-    if (rt_io_read_file(journal_path, &b, &len) != 0) {
+    if (rt_os_read_file(journal_path, &b, &len) != 0) {
         if (errno == ENOENT)
             return 0;
         return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
@@ -518,17 +513,15 @@ int rt_lock_acquire(const char *lock_path, struct rt_lock **out,
     struct rt_lock *l = malloc(sizeof *l);
     if (!l)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    l->fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    l->fd = rt_os_open(lock_path, RT_OS_WRITE_CREATE);
     if (l->fd < 0) {
         free(l);
         return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", lock_path,
                             strerror(errno));
     }
-    while (flock(l->fd, LOCK_EX) != 0) {
-        if (errno == EINTR)
-            continue;
+    if (rt_os_lock(l->fd) != 0) {
         int err = errno;
-        close(l->fd);
+        rt_os_close(l->fd);
         free(l);
         return rt_error_set(e, RT_ERR_LOCK_VIOLATION, "%s: %s", lock_path,
                             strerror(err));
@@ -541,6 +534,6 @@ void rt_lock_release(struct rt_lock *l)
 {
     if (!l)
         return;
-    close(l->fd);   /* closing drops the flock */
+    rt_os_close(l->fd);   /* closing drops the lock */
     free(l);
 }

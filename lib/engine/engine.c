@@ -1,6 +1,7 @@
 /* Engine layer: install and uninstall as change sets (SPEC 4.1, 4.2).
  * Pure computation over the database as read; no I/O. */
 #include "engine/engine.h"
+#include "model/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,19 +372,18 @@ int rt_engine_install(const struct rt_database *db,
         rt_change_set_dword(cs, sv, "First Help", plan->first_help) ||
         rt_change_set_dword(cs, sv, "Last Help", plan->last_help))
         goto nomem;
-    char *objects = NULL;
-    size_t olen = 0;
-    FILE *f = open_memstream(&objects, &olen);
-    if (!f)
-        goto nomem;
+    struct rt_strbuf list = {0};
     const char *space = "";
     for (size_t k = 0; k < spec->n_symbols; k++)
         if (spec->symbols[k].is_object) {
-            fprintf(f, "%s%u", space,
-                    plan->first_counter + (uint32_t)spec->symbols[k].offset);
+            rt_strbuf_printf(&list, "%s%u", space,
+                             plan->first_counter +
+                                 (uint32_t)spec->symbols[k].offset);
             space = " ";
         }
-    fclose(f);
+    char *objects = rt_strbuf_take(&list);
+    if (!objects)
+        goto nomem;
     int r = 0;
     if (*objects)
         r = rt_change_set_string(cs, sv, "Object List", RT_REG_SZ, objects);

@@ -1,5 +1,6 @@
 /* Model layer: an in-memory registry tree. */
 #include "model/regtree.h"
+#include "model/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,18 +168,18 @@ int rt_tree_delete_value(struct rt_tree_key *k, const char *name)
     return 1;
 }
 
-static void dump_key(FILE *f, const struct rt_tree_key *k, const char *prefix)
+static void dump_key(struct rt_strbuf *f, const struct rt_tree_key *k, const char *prefix)
 {
     char *path = NULL;
     if (asprintf(&path, "%s%s%s", prefix, *prefix ? "\\" : "", k->name) < 0)
         return;
-    fprintf(f, "[%s]\n", path);
+    rt_strbuf_printf(f, "[%s]\n", path);
     for (size_t i = 0; i < k->n_vals; i++) {
-        fprintf(f, "  \"%s\" type=%u len=%zu ", k->vals[i].name,
+        rt_strbuf_printf(f, "  \"%s\" type=%u len=%zu ", k->vals[i].name,
                 k->vals[i].v.type, k->vals[i].v.len);
         for (size_t b = 0; b < k->vals[i].v.len; b++)
-            fprintf(f, "%02x", k->vals[i].v.data[b]);
-        fputc('\n', f);
+            rt_strbuf_printf(f, "%02x", k->vals[i].v.data[b]);
+        rt_strbuf_append(f, "\n", 1);
     }
     for (size_t i = 0; i < k->n_sub; i++)
         dump_key(f, k->sub[i], path);
@@ -187,12 +188,7 @@ static void dump_key(FILE *f, const struct rt_tree_key *k, const char *prefix)
 
 char *rt_tree_dump(const struct rt_tree_key *k)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    dump_key(f, k, "");
-    fclose(f);
-    return buf;
+    struct rt_strbuf b = {0};
+    dump_key(&b, k, "");
+    return rt_strbuf_take(&b);
 }

@@ -2,6 +2,8 @@
  * reader through which inih parses them without truncating or altering any
  * value (see ini_reader.h). */
 #include "provider/ini_reader.h"
+#include "platform/compat.h"
+#include "platform/os.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commit/io.h"
 #include "model/utf16.h"
 
 /* INI files are a few hundred kilobytes at most; the limit keeps every
@@ -237,7 +238,7 @@ int rt_ini_load(const char *path, const char *codepage,
     memset(out, 0, sizeof *out);
     uint8_t *data;
     size_t len;
-    int r = rt_io_read_file_max(path, MAX_INI_BYTES, &data, &len);
+    int r = rt_os_read_file_max(path, MAX_INI_BYTES, &data, &len);
     if (r == -2 && errno == EFBIG) {
         rt_diags_add(d, RT_ERROR, path, 0, NULL, "file is larger than %u MiB",
                      MAX_INI_BYTES >> 20);

@@ -1,9 +1,10 @@
 /* INI layer: loading and validation of a lodctr provider (INI + symbol
  * file) into the plain rt_provider_spec model (see provider_spec.h). */
 #include "provider/provider_spec.h"
+#include "platform/compat.h"
+#include "platform/os.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "provider/ini_reader.h"
 #include "provider/symbol_file.h"
@@ -315,20 +315,20 @@ static char *join(const char *dir, const char *name)
  * do we, when exactly one entry of DIR matches but for ASCII case. */
 static char *find_casefold(const char *dir, const char *name)
 {
-    DIR *dh = opendir(dir[0] ? dir : ".");
-    if (!dh)
+    char **names;
+    size_t n;
+    if (rt_os_list_dir(dir[0] ? dir : ".", &names, &n) != 0)
         return NULL;
     char *found = NULL;
     int matches = 0;
-    struct dirent *de;
-    while ((de = readdir(dh))) {
-        if (!strcasecmp(de->d_name, name)) {
+    for (size_t i = 0; i < n; i++) {
+        if (!strcasecmp(names[i], name)) {
             matches++;
             free(found);
-            found = join(dir, de->d_name);
+            found = join(dir, names[i]);
         }
     }
-    closedir(dh);
+    rt_os_free_list(names, n);
     if (matches != 1) {
         free(found);
         return NULL;
@@ -353,8 +353,7 @@ static char *locate_symbol_file(struct loader *L, const struct key *k,
     }
     char *dir = dir_of(L->path);
     char *path = join(dir, value);
-    struct stat st;
-    if (stat(path, &st)) {
+    if (!rt_os_exists(path)) {
         char *alt = find_casefold(dir, value);
         if (!alt) {
             rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
@@ -367,9 +366,9 @@ static char *locate_symbol_file(struct loader *L, const struct key *k,
         path = alt;
     }
     /* A symbolic link may lead elsewhere: compare the real directories. */
-    char real_dir[PATH_MAX], real_file[PATH_MAX];
-    if (!realpath(dir[0] ? dir : ".", real_dir) ||
-        !realpath(path, real_file)) {
+    char real_dir[4096], real_file[4096];
+    if (rt_os_realpath(dir[0] ? dir : ".", real_dir, sizeof real_dir) != 0 ||
+        rt_os_realpath(path, real_file, sizeof real_file) != 0) {
         rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
                      "cannot resolve symbol file %s: %s", path,
                      strerror(errno));

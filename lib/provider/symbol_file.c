@@ -1,6 +1,8 @@
 /* INI layer: parsing of lodctr symbol files (#define NAME value) and
  * resolution of their values (see symbol_file.h). */
 #include "provider/symbol_file.h"
+#include "platform/compat.h"
+#include "platform/os.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commit/io.h"
 #include "model/utf16.h"
 
 #define MAX_SYMBOL_FILE_BYTES (16u << 20)
@@ -651,7 +652,7 @@ int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
     memset(t, 0, sizeof *t);
     uint8_t *data;
     size_t len;
-    int rc = rt_io_read_file_max(path, MAX_SYMBOL_FILE_BYTES, &data, &len);
+    int rc = rt_os_read_file_max(path, MAX_SYMBOL_FILE_BYTES, &data, &len);
     if (rc == -2 && errno == EFBIG)
         rt_diags_add(d, RT_ERROR, path, 0, NULL,
                      "symbol file is larger than %u MiB",

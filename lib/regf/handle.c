@@ -2,15 +2,11 @@
  * image and validates its base block and bins, creates an empty hive,
  * seals the base block for saving, saves, and reports changed pages. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "commit/io.h"
+#include "platform/os.h"
 #include "regf/regf_internal.h"
 #include "model/utf16.h"
 
@@ -30,11 +26,7 @@ const char *rt_regf_errmsg(const struct rt_regf *h)
 
 uint64_t regf_now_filetime(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    /* FILETIME: 100 ns ticks since 1601-01-01. */
-    return ((uint64_t)ts.tv_sec + 11644473600u) * 10000000u +
-           (uint64_t)ts.tv_nsec / 100;
+    return rt_os_filetime_now();
 }
 
 int regf_require_writable(struct rt_regf *h)
@@ -171,7 +163,7 @@ int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
     size_t len;
     /* The format's 32-bit offsets bound a hive to 4 GB; Windows keeps them
      * under 2 GB. */
-    if (rt_io_read_file_max(path, 0x80001000u, &img, &len) != 0) {
+    if (rt_os_read_file_max(path, 0x80001000u, &img, &len) != 0) {
         if (errno == ENOMEM) {
             set_err(err, errsize, "out of memory");
             return RT_REGF_ENOMEM;
@@ -291,23 +283,16 @@ int rt_regf_save_as(struct rt_regf *h, const char *path)
     int rc = rt_regf_seal(h);
     if (rc)
         return rc;
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = rt_os_open(path, RT_OS_WRITE_TRUNC);
     if (fd < 0)
         return regf_fail(h, RT_REGF_EIO, "%s: %s", path, strerror(errno));
-    size_t done = 0;
-    while (done < h->len) {
-        ssize_t w = write(fd, h->img + done, h->len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            int e = errno;
-            close(fd);
-            return regf_fail(h, RT_REGF_EIO, "%s: write failed: %s", path,
-                             strerror(e));
-        }
-        done += (size_t)w;
+    if (rt_os_pwrite(fd, h->img, h->len, 0) != 0) {
+        int e = errno;
+        rt_os_close(fd);
+        return regf_fail(h, RT_REGF_EIO, "%s: write failed: %s", path,
+                         strerror(e));
     }
-    if (fsync(fd) || close(fd))
+    if (rt_os_fsync(fd) || rt_os_close(fd))
         return regf_fail(h, RT_REGF_EIO, "%s: %s", path, strerror(errno));
     return 0;
 }

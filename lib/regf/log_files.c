@@ -2,18 +2,15 @@
  * and NAME.LOG beside a primary file whatever their letter case, and
  * reads the primary and its logs for a replay. */
 #include "regf/log_internal.h"
+#include "platform/compat.h"
+#include "platform/os.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "commit/io.h"
 #include "model/utf16.h"
 
 /* Larger than any hive or log Windows writes; a bigger file is not one. */
@@ -80,8 +77,9 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
         errno = ENOMEM;
         return -1;
     }
-    DIR *d = opendir(dir);
-    if (!d) {
+    char **names;
+    size_t n_names;
+    if (rt_os_list_dir(dir, &names, &n_names) != 0) {
         int e = errno;
         free(dir);
         free(want);
@@ -90,25 +88,28 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
     }
     struct candidate best[RT_REGF_LOG_SLOTS] = {{NULL, 0}};
     int err = 0;
-    struct dirent *de;
-    while (!err && (errno = 0, de = readdir(d)) != NULL) {
-        size_t nl = strlen(de->d_name);
+    for (size_t i = 0; !err && i < n_names; i++) {
+        const char *name = names[i];
+        size_t nl = strlen(name);
         for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
             size_t el = strlen(log_ext[s]);
             if (nl != baselen + el)
                 continue;
             memcpy(want, base, baselen);
             memcpy(want + baselen, log_ext[s], el + 1);
-            if (rt_utf8_casecmp(de->d_name, nl, want, nl) != 0)
+            if (rt_utf8_casecmp(name, nl, want, nl) != 0)
                 continue;
-            struct stat st;
-            if (fstatat(dirfd(d), de->d_name, &st, 0) != 0 ||
-                !S_ISREG(st.st_mode))
+            char *full = join(primary_path, (size_t)(base - primary_path), name);
+            struct rt_os_stat st;
+            int regular = full && rt_os_stat(full, &st) == 0 &&
+                          st.kind == RT_OS_FILE;
+            free(full);
+            if (!regular)
                 continue;
-            int rank = rank_of(de->d_name, base, log_ext[s]);
-            if (!better(&best[s], de->d_name, rank))
+            int rank = rank_of(name, base, log_ext[s]);
+            if (!better(&best[s], name, rank))
                 continue;
-            char *copy = strdup(de->d_name);
+            char *copy = strdup(name);
             if (!copy) {
                 err = ENOMEM;
                 break;
@@ -118,9 +119,7 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
             best[s].rank = rank;
         }
     }
-    if (!err && errno)
-        err = errno;
-    closedir(d);
+    rt_os_free_list(names, n_names);
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
         if (!err && best[s].name) {
             out->path[s] = join(primary_path, (size_t)(base - primary_path),
@@ -172,7 +171,7 @@ int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
         *image = NULL;
     if (image_size)
         *image_size = 0;
-    if (rt_io_read_file_max(path, MAX_FILE_SIZE, &primary, &primary_size) != 0) {
+    if (rt_os_read_file_max(path, MAX_FILE_SIZE, &primary, &primary_size) != 0) {
         io_error(r, path, "read", errno);
         goto out;
     }
@@ -185,7 +184,7 @@ int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
             continue;
         uint8_t *d;
         size_t n;
-        if (rt_io_read_file_max(paths.path[s], MAX_FILE_SIZE, &d, &n) != 0) {
+        if (rt_os_read_file_max(paths.path[s], MAX_FILE_SIZE, &d, &n) != 0) {
             io_error(r, paths.path[s], "read", errno);
             goto out;
         }

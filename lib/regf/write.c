@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "regf/regf_internal.h"
+#include "platform/compat.h"
 #include "model/utf16.h"
 
 /* --- names ----------------------------------------------------------- */

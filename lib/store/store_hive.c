@@ -9,18 +9,16 @@
  * the same REG_MULTI_SZ format; 64-bit systems keep a second copy in
  * SysWOW64, which lodctr /R rebuilds too, so we keep both identical. */
 #include "store/store_hive.h"
+#include "platform/compat.h"
+#include "platform/os.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "commit/io.h"
 #include "commit/journal.h"
@@ -66,19 +64,19 @@ static struct hive_store *hs(struct rt_store *s)
  * Windows keeps whatever case Windows used). New string or NULL. */
 static char *find_ci(const char *dir, const char *name)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    char **names;
+    size_t n;
+    if (rt_os_list_dir(dir, &names, &n) != 0)
         return NULL;
     char *found = NULL;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (!strcasecmp(de->d_name, name)) {
-            if (asprintf(&found, "%s/%s", dir, de->d_name) < 0)
+    for (size_t i = 0; i < n; i++) {
+        if (!strcasecmp(names[i], name)) {
+            if (asprintf(&found, "%s/%s", dir, names[i]) < 0)
                 found = NULL;
             break;
         }
     }
-    closedir(d);
+    rt_os_free_list(names, n);
     return found;
 }
 
@@ -103,8 +101,7 @@ static char *find_path_ci(const char *dir, const char *rel)
 
 static int is_dir(const char *p)
 {
-    struct stat st;
-    return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    return rt_os_is_dir(p);
 }
 
 static char *parent_dir(const char *p)
@@ -142,8 +139,8 @@ static const char *relative(const char *base, const char *path)
 
 static char *absolute(const char *p)
 {
-    char buf[PATH_MAX];
-    if (realpath(p, buf))
+    char buf[4096];
+    if (rt_os_realpath(p, buf, sizeof buf) == 0)
         return strdup(buf);
     return NULL;
 }
@@ -159,14 +156,14 @@ static void close_hive(struct hive_file *hf)
 
 static int is_dirty_file(const char *path, int *dirty, struct rt_error *e)
 {
-    FILE *f = fopen(path, "rb");
+    int fd = rt_os_open(path, RT_OS_READ);
     uint8_t base[REGF_BASE_BLOCK_SIZE];
-    if (!f)
+    if (fd < 0)
         return rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
                             strerror(errno));
-    size_t got = fread(base, 1, sizeof base, f);
-    fclose(f);
-    if (got != sizeof base || memcmp(base, "regf", 4) != 0)
+    long long got = rt_os_pread(fd, base, sizeof base, 0);
+    rt_os_close(fd);
+    if (got != (long long)sizeof base || memcmp(base, "regf", 4) != 0)
         return rt_error_set(e, RT_ERR_BADDB, "%s: not a registry hive file",
                             path);
     *dirty = regf_base_is_dirty(base);
@@ -454,7 +451,7 @@ struct rt_store *rt_store_hive_open(const char *spec,
      * under the lock, and load again if anything was replayed. */
     if (load_all(s, e) != 0 || place_journal(s) != 0)
         goto fail;
-    if (access(s->journal, F_OK) == 0) {
+    if (rt_os_exists(s->journal)) {
         if (hive_ops.begin(&s->base, e) != 0)
             goto fail;
         hive_ops.end(&s->base);
@@ -608,7 +605,7 @@ static int read_dat(const char *dir, const char *lang, enum rt_table_kind t,
     *present = 0;
     if (!p)
         return 0;
-    int r = rt_io_read_file(p, &out->data, &out->len);
+    int r = rt_os_read_file(p, &out->data, &out->len);
     if (r != 0) {
         rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p, strerror(errno));
         free(p);
@@ -834,7 +831,7 @@ static int add_page(void *ctx, uint64_t off, size_t len)
     if (off < pc->file_end && pc->fd >= 0) {
         uint8_t old[REGF_HBIN_ALIGN];
         if (len <= sizeof old &&
-            pread(pc->fd, old, len, (off_t)off) == (ssize_t)len) {
+            rt_os_pread(pc->fd, old, len, off) == (long long)len) {
             size_t a = 0, b = len;
             while (a < len && old[a] == img[off + a])
                 a++;
@@ -874,10 +871,10 @@ static int commit_hive(struct hive_store *s, struct hive_file *hf,
             return -1;
     } else {
         struct page_ctx pc = {c, rel, img, hf->bins_end, hf->file_end,
-                              open(hf->path, O_RDONLY | O_CLOEXEC), 0};
+                              rt_os_open(hf->path, RT_OS_READ), 0};
         rt_regf_changed_pages(hf->h, add_page, &pc);
         if (pc.fd >= 0)
-            close(pc.fd);
+            rt_os_close(pc.fd);
         if (pc.failed)
             return -1;
     }
@@ -890,7 +887,7 @@ static int commit_dat(struct hive_store *s, const struct dat_write *d,
 {
     uint8_t *old = NULL;
     size_t old_len = 0;
-    if (rt_io_read_file(d->path, &old, &old_len) != 0)
+    if (rt_os_read_file(d->path, &old, &old_len) != 0)
         old_len = 0;
     const char *rel = relative(s->base_dir, d->path);
     int r = 0;
@@ -927,7 +924,7 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
         uint8_t *data;
         size_t len;
         char *dst = NULL;
-        if (rt_io_read_file(files[i], &data, &len) != 0) {
+        if (rt_os_read_file(files[i], &data, &len) != 0) {
             rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", files[i],
                               strerror(errno));
             break;
@@ -937,13 +934,9 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
             rc = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             break;
         }
-        FILE *f = fopen(dst, "wbx");
-        if (!f || fwrite(data, 1, len, f) != len || fflush(f) ||
-            fsync(fileno(f)))
+        if (rt_os_write_new_file(dst, data, len) != 0)
             rc = rt_error_set(e, RT_ERR_WRITE_FAULT, "backup %s: %s", dst,
                               strerror(errno));
-        if (f)
-            fclose(f);
         free(dst);
         free(data);
     }

@@ -1,6 +1,6 @@
 # The include-direction check passes on the tree and catches an include
 # that points up, one that points sideways (regf and provider share a
-# rank) and a directory that is no layer.
+# rank), a directory that is no layer, and OS headers outside lib/platform.
 . tests/cli/lib.sh
 
 expect_exit 0 sh tools/check-layers.sh .
@@ -29,4 +29,13 @@ mkdir "$TMPDIR/tree/lib/misc"
 printf '#include "model/error.h"\n' >"$TMPDIR/tree/lib/misc/x.c"
 expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
 expect_grep "lib/misc/x.c: directory 'misc' is not a known layer" "$OUT"
+# An OS call outside the platform layer.
+copy
+sed -i '1a #include <unistd.h>' "$TMPDIR/tree/lib/store/store_hive.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'lib/store/store_hive.c:2: includes <unistd.h>: calls to the operating system belong in lib/platform/' "$OUT"
+copy
+sed -i '1a #include <windows.h>' "$TMPDIR/tree/regtool/init.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'regtool/init.c:2: includes <windows.h>' "$OUT"
 echo "layers: ok"

@@ -1,0 +1,120 @@
+/* Platform layer: every call regtool makes to the operating system's file
+ * system, behind one small interface, so that the layers above build for
+ * Linux and natively for Windows alike. os_posix.c implements it with
+ * POSIX calls, os_win32.c with Win32 (paths are UTF-8 on both; the Win32
+ * side converts them to UTF-16). Nothing outside this folder includes
+ * <unistd.h>, <fcntl.h>, <dirent.h> or <sys/...> (tools/check-layers.sh);
+ * only the win32 store talks to the Windows registry itself.
+ *
+ * Files are plain int descriptors (CRT descriptors on Windows, always in
+ * binary mode). Every call returns 0 (or a count) on success and -1 with
+ * errno set on failure, unless it says otherwise. */
+#ifndef RT_PLATFORM_OS_H
+#define RT_PLATFORM_OS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which implementation is built: Win32 for a native Windows build; POSIX
+ * elsewhere, Winelib builds included (winegcc defines _WIN32 but links
+ * the Unix C library, so they take their files from Linux). */
+#if defined(_WIN32) && !defined(__WINE__)
+#define RT_OS_WIN32 1
+#else
+#define RT_OS_POSIX 1
+#endif
+
+/* How rt_os_open opens a file. */
+enum rt_os_open_mode {
+    RT_OS_READ,          /* read only; the file must exist */
+    RT_OS_WRITE,         /* read and write; the file must exist */
+    RT_OS_WRITE_CREATE,  /* read and write; created when missing */
+    RT_OS_WRITE_TRUNC,   /* read and write; created, or emptied */
+    RT_OS_WRITE_NEW,     /* read and write; fails with EEXIST if it exists */
+};
+
+int rt_os_open(const char *path, enum rt_os_open_mode mode);
+int rt_os_close(int fd);
+/* Reads up to LEN bytes at OFF; returns the count (0 at the end), -1. */
+long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off);
+/* Writes all LEN bytes at OFF. */
+int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off);
+/* Makes the file's data and size durable (fsync, FlushFileBuffers). */
+int rt_os_fsync(int fd);
+int rt_os_ftruncate(int fd, uint64_t size);
+int rt_os_fsize(int fd, uint64_t *size);
+/* Takes an exclusive lock on the whole file, waiting while another
+ * process holds it; the lock goes with the descriptor's close. */
+int rt_os_lock(int fd);
+
+/* Makes a rename or removal in the directory holding PATH durable (fsync
+ * of the directory on POSIX; on Windows a rename is made write-through
+ * and this does nothing). */
+int rt_os_fsync_dir_of(const char *path);
+/* Renames FROM to TO, replacing TO atomically when it exists. */
+int rt_os_rename(const char *from, const char *to);
+int rt_os_unlink(const char *path);
+/* Removes the empty directory PATH. */
+int rt_os_rmdir(const char *path);
+/* Creates directory PATH (its parent exists); then with its missing
+ * parents. An existing directory is no error for rt_os_mkdirs. */
+int rt_os_mkdir(const char *path);
+int rt_os_mkdirs(const char *path);
+/* Sets the permission bits of an open file (nothing on Windows). */
+int rt_os_set_mode(int fd, unsigned mode);
+
+enum rt_os_kind { RT_OS_ABSENT, RT_OS_FILE, RT_OS_DIR, RT_OS_OTHER };
+struct rt_os_stat {
+    enum rt_os_kind kind;
+    uint64_t size;
+    /* The file's identity: equal for two names of one file. */
+    uint64_t dev, ino;
+    unsigned mode;       /* permission bits (0666 where there are none) */
+};
+/* Stats PATH; a missing PATH is RT_OS_ABSENT and returns 0. */
+int rt_os_stat(const char *path, struct rt_os_stat *st);
+/* 1 when PATH names anything, else 0. */
+int rt_os_exists(const char *path);
+int rt_os_is_dir(const char *path);
+/* Whether paths A and B name the same existing file: 1, 0. */
+int rt_os_same_file(const char *a, const char *b);
+
+/* The entries of directory DIR, without "." and "..", in the order the
+ * system gives them: a new array of new strings (rt_os_free_list). */
+int rt_os_list_dir(const char *dir, char ***names, size_t *n);
+void rt_os_free_list(char **names, size_t n);
+
+/* The absolute, canonical form of PATH (which must exist) in BUF. */
+int rt_os_realpath(const char *path, char *buf, size_t size);
+
+/* Reads a whole file of at most MAX bytes into a new buffer (never NULL,
+ * even for an empty file). Returns 0; -1 when it cannot be opened, -2
+ * when it cannot be read; errno says why (EISDIR for a directory, EFBIG
+ * when it holds more than MAX bytes). Every file regtool reads whole goes
+ * through here. */
+int rt_os_read_file_max(const char *path, size_t max, uint8_t **data,
+                        size_t *len);
+/* rt_os_read_file_max without a limit; -1 with errno on any failure. */
+int rt_os_read_file(const char *path, uint8_t **data, size_t *len);
+
+/* Creates PATH, which must not exist, with LEN bytes of DATA, durably. */
+int rt_os_write_new_file(const char *path, const void *data, size_t len);
+/* Replaces PATH (or creates it) with LEN bytes of DATA through a
+ * temporary file in the same directory, synced before the rename, so
+ * PATH is never seen half-written. MODE: the permission bits on POSIX. */
+int rt_os_replace_file(const char *path, const void *data, size_t len,
+                       unsigned mode);
+
+/* A read-only view of a whole file, mapped where the system can. */
+struct rt_os_map {
+    const uint8_t *data;
+    size_t len;
+    void *priv;          /* what rt_os_unmap needs */
+};
+int rt_os_map_file(const char *path, struct rt_os_map *m);
+void rt_os_unmap_file(struct rt_os_map *m);
+
+/* The current time as a Windows FILETIME (100 ns since 1601, UTC). */
+uint64_t rt_os_filetime_now(void);
+
+#endif

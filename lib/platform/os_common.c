@@ -1,0 +1,214 @@
+/* Platform layer: the parts of os.h written once on top of the system
+ * calls of os_posix.c or os_win32.c. */
+#include "platform/os.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int is_sep(char c)
+{
+#ifdef RT_OS_WIN32
+    return c == '/' || c == '\\';
+#else
+    return c == '/';
+#endif
+}
+
+int rt_os_exists(const char *path)
+{
+    struct rt_os_stat st;
+    return rt_os_stat(path, &st) == 0 && st.kind != RT_OS_ABSENT;
+}
+
+int rt_os_is_dir(const char *path)
+{
+    struct rt_os_stat st;
+    return path && rt_os_stat(path, &st) == 0 && st.kind == RT_OS_DIR;
+}
+
+int rt_os_same_file(const char *a, const char *b)
+{
+    struct rt_os_stat sa, sb;
+    return a && b && rt_os_stat(a, &sa) == 0 && rt_os_stat(b, &sb) == 0 &&
+           sa.kind != RT_OS_ABSENT && sb.kind != RT_OS_ABSENT &&
+           sa.dev == sb.dev && sa.ino == sb.ino;
+}
+
+void rt_os_free_list(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int rt_os_mkdirs(const char *path)
+{
+    size_t len = strlen(path);
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(buf, path, len + 1);
+    /* Each parent in turn; the root and a drive ("C:") are never made. */
+    for (size_t i = 1; i < len; i++) {
+        if (!is_sep(buf[i]) || buf[i - 1] == ':' || is_sep(buf[i - 1]))
+            continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (rt_os_mkdir(buf) != 0 && errno != EEXIST && !rt_os_is_dir(buf)) {
+            int err = errno;
+            free(buf);
+            errno = err;
+            return -1;
+        }
+        buf[i] = c;
+    }
+    int r = rt_os_mkdir(buf) != 0 && errno != EEXIST && !rt_os_is_dir(buf)
+                ? -1 : 0;
+    int err = errno;
+    free(buf);
+    errno = err;
+    return r;
+}
+
+int rt_os_read_file_max(const char *path, size_t max, uint8_t **data,
+                        size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    /* A directory opens on POSIX but cannot be read: -2, as there. */
+    if (rt_os_is_dir(path)) {
+        errno = EISDIR;
+        return -2;
+    }
+    int fd = rt_os_open(path, RT_OS_READ);
+    if (fd < 0)
+        return -1;
+    /* The size is a hint only: devices and pipes report 0, and a file
+     * may change while it is read. */
+    uint64_t hint = 0;
+    if (rt_os_fsize(fd, &hint) != 0)
+        hint = 0;
+    size_t cap = hint > 0 && hint <= max ? (size_t)hint + 1 : 4096;
+    size_t got = 0;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        errno = ENOMEM;
+        goto fail;
+    }
+    for (;;) {
+        if (got == cap) {
+            if (cap > max) {
+                free(buf);
+                errno = EFBIG;
+                goto fail;
+            }
+            size_t ncap = cap * 2 < cap ? (size_t)-1 : cap * 2;
+            uint8_t *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                errno = ENOMEM;
+                goto fail;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        long long r = rt_os_pread(fd, buf + got, cap - got, got);
+        if (r < 0) {
+            int err = errno;
+            free(buf);
+            errno = err;
+            goto fail;
+        }
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    if (got > max) {
+        free(buf);
+        errno = EFBIG;
+        goto fail;
+    }
+    rt_os_close(fd);
+    *data = buf;
+    *len = got;
+    return 0;
+fail:;
+    int err = errno;
+    rt_os_close(fd);
+    errno = err;
+    return -2;
+}
+
+int rt_os_read_file(const char *path, uint8_t **data, size_t *len)
+{
+    return rt_os_read_file_max(path, (size_t)-1, data, len) == 0 ? 0 : -1;
+}
+
+int rt_os_write_new_file(const char *path, const void *data, size_t len)
+{
+    int fd = rt_os_open(path, RT_OS_WRITE_NEW);
+    if (fd < 0)
+        return -1;
+    if (rt_os_pwrite(fd, data, len, 0) != 0 || rt_os_fsync(fd) != 0) {
+        int err = errno;
+        rt_os_close(fd);
+        rt_os_unlink(path);
+        errno = err;
+        return -1;
+    }
+    return rt_os_close(fd);
+}
+
+int rt_os_replace_file(const char *path, const void *data, size_t len,
+                       unsigned mode)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    if (!tmp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    /* A name of our own beside PATH; WRITE_NEW never takes over another's. */
+    static unsigned serial;
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        snprintf(tmp, plen + 32, "%s.tmp.%08lx%04x", path,
+                 (unsigned long)time(NULL), (++serial + (unsigned)tries) & 0xffff);
+        fd = rt_os_open(tmp, RT_OS_WRITE_NEW);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int err = errno;
+        free(tmp);
+        errno = err;
+        return -1;
+    }
+    if (rt_os_pwrite(fd, data, len, 0) != 0 || rt_os_set_mode(fd, mode) != 0 ||
+        rt_os_fsync(fd) != 0)
+        goto fail;
+    if (rt_os_close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    fd = -1;
+    if (rt_os_rename(tmp, path) != 0)
+        goto fail;
+    /* The rename itself must reach the disk too. */
+    rt_os_fsync_dir_of(path);
+    free(tmp);
+    return 0;
+fail:;
+    int err = errno;
+    if (fd >= 0)
+        rt_os_close(fd);
+    rt_os_unlink(tmp);
+    free(tmp);
+    errno = err;
+    return -1;
+}

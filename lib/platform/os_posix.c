@@ -1,0 +1,255 @@
+/* Platform layer: the POSIX implementation of os.h (Linux and the other
+ * Unix systems regtool repairs Windows disks from). */
+#include "platform/os.h"
+#ifdef RT_OS_POSIX
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int rt_os_open(const char *path, enum rt_os_open_mode mode)
+{
+    int flags = O_CLOEXEC;
+    switch (mode) {
+    case RT_OS_READ: flags |= O_RDONLY; break;
+    case RT_OS_WRITE: flags |= O_RDWR; break;
+    case RT_OS_WRITE_CREATE: flags |= O_RDWR | O_CREAT; break;
+    case RT_OS_WRITE_TRUNC: flags |= O_RDWR | O_CREAT | O_TRUNC; break;
+    case RT_OS_WRITE_NEW: flags |= O_RDWR | O_CREAT | O_EXCL; break;
+    }
+    return open(path, flags, 0644);
+}
+
+int rt_os_close(int fd)
+{
+    return close(fd);
+}
+
+long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+    for (;;) {
+        ssize_t r = pread(fd, buf, len, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        return r;
+    }
+}
+
+int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+    const uint8_t *p = buf;
+    while (len > 0) {
+        ssize_t w = pwrite(fd, p, len, (off_t)off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+        off += (uint64_t)w;
+    }
+    return 0;
+}
+
+int rt_os_fsync(int fd)
+{
+    return fsync(fd);
+}
+
+int rt_os_ftruncate(int fd, uint64_t size)
+{
+    return ftruncate(fd, (off_t)size);
+}
+
+int rt_os_fsize(int fd, uint64_t *size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+
+int rt_os_lock(int fd)
+{
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR)
+            return -1;
+    }
+    return 0;
+}
+
+int rt_os_fsync_dir_of(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int r = fsync(fd);
+    int err = errno;
+    close(fd);
+    errno = err;
+    return r;
+}
+
+int rt_os_rename(const char *from, const char *to)
+{
+    return rename(from, to);
+}
+
+int rt_os_unlink(const char *path)
+{
+    return unlink(path);
+}
+
+int rt_os_rmdir(const char *path)
+{
+    return rmdir(path);
+}
+
+int rt_os_mkdir(const char *path)
+{
+    return mkdir(path, 0755);
+}
+
+int rt_os_stat(const char *path, struct rt_os_stat *out)
+{
+    struct stat st;
+    memset(out, 0, sizeof *out);
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            out->kind = RT_OS_ABSENT;
+            return 0;
+        }
+        return -1;
+    }
+    out->kind = S_ISREG(st.st_mode)   ? RT_OS_FILE
+                : S_ISDIR(st.st_mode) ? RT_OS_DIR
+                                      : RT_OS_OTHER;
+    out->size = (uint64_t)st.st_size;
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    out->mode = (unsigned)st.st_mode & 07777;
+    return 0;
+}
+
+int rt_os_list_dir(const char *dir, char ***names, size_t *n)
+{
+    *names = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char **v = NULL;
+    size_t cnt = 0;
+    struct dirent *de;
+    int err = 0;
+    while ((errno = 0, de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        char **nv = realloc(v, (cnt + 1) * sizeof *nv);
+        char *copy = nv ? strdup(de->d_name) : NULL;
+        if (nv)
+            v = nv;
+        if (!copy) {
+            err = ENOMEM;
+            break;
+        }
+        v[cnt++] = copy;
+    }
+    if (!err && errno)
+        err = errno;
+    closedir(d);
+    if (err) {
+        rt_os_free_list(v, cnt);
+        errno = err;
+        return -1;
+    }
+    *names = v;
+    *n = cnt;
+    return 0;
+}
+
+int rt_os_realpath(const char *path, char *buf, size_t size)
+{
+    char *r = realpath(path, NULL);
+    if (!r)
+        return -1;
+    int ok = snprintf(buf, size, "%s", r) < (int)size;
+    free(r);
+    if (!ok) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+int rt_os_set_mode(int fd, unsigned mode)
+{
+    return fchmod(fd, (mode_t)mode);
+}
+
+int rt_os_map_file(const char *path, struct rt_os_map *m)
+{
+    memset(m, 0, sizeof *m);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        m->data = (const uint8_t *)"";
+        return 0;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int err = errno;
+    close(fd);
+    if (p == MAP_FAILED) {
+        errno = err;
+        return -1;
+    }
+    m->data = p;
+    m->len = (size_t)st.st_size;
+    m->priv = p;
+    return 0;
+}
+
+void rt_os_unmap_file(struct rt_os_map *m)
+{
+    if (m->priv)
+        munmap(m->priv, m->len);
+    memset(m, 0, sizeof *m);
+}
+
+uint64_t rt_os_filetime_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    /* 11644473600 s from 1601-01-01 to 1970-01-01. */
+    return ((uint64_t)ts.tv_sec + 11644473600ull) * 10000000ull +
+           (uint64_t)ts.tv_nsec / 100;
+}
+#endif

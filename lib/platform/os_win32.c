@@ -1,0 +1,432 @@
+/* Platform layer: the Win32 implementation of os.h, for the native
+ * Windows build (mingw-w64). Paths arrive as UTF-8 and go to the wide
+ * (UTF-16) calls, so names outside the ANSI code page work; descriptors
+ * are the C runtime's, always binary, with positional I/O and flushing
+ * done on their Win32 handles. */
+#include "platform/os.h"
+#ifdef RT_OS_WIN32
+#include "platform/compat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <io.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <windows.h>
+
+/* errno for the calling thread's last Win32 error. */
+static int set_errno_from_win32(void)
+{
+    switch (GetLastError()) {
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_DRIVE:
+    case ERROR_BAD_NETPATH:
+        errno = ENOENT; break;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_WRITE_PROTECT:
+        errno = EACCES; break;
+    case ERROR_SHARING_VIOLATION:
+    case ERROR_LOCK_VIOLATION:
+        errno = EBUSY; break;
+    case ERROR_ALREADY_EXISTS:
+    case ERROR_FILE_EXISTS:
+        errno = EEXIST; break;
+    case ERROR_DISK_FULL:
+    case ERROR_HANDLE_DISK_FULL:
+        errno = ENOSPC; break;
+    case ERROR_NOT_ENOUGH_MEMORY:
+    case ERROR_OUTOFMEMORY:
+        errno = ENOMEM; break;
+    case ERROR_DIR_NOT_EMPTY:
+        errno = ENOTEMPTY; break;
+    case ERROR_FILENAME_EXCED_RANGE:
+        errno = ENAMETOOLONG; break;
+    case ERROR_INVALID_NAME:
+    case ERROR_INVALID_PARAMETER:
+        errno = EINVAL; break;
+    default:
+        errno = EIO; break;
+    }
+    return -1;
+}
+
+/* UTF-8 to a new wide string; NULL with errno on bad UTF-8. */
+static wchar_t *wide(const char *s)
+{
+    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+    if (n <= 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    wchar_t *w = malloc((size_t)n * sizeof *w);
+    if (!w) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n);
+    return w;
+}
+
+/* A wide string to UTF-8 in BUF; -1 with errno when it does not fit. */
+static int narrow_into(const wchar_t *w, char *buf, size_t size)
+{
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, buf, (int)size, NULL, NULL);
+    if (n <= 0) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+static HANDLE handle_of(int fd)
+{
+    return (HANDLE)_get_osfhandle(fd);
+}
+
+int rt_os_open(const char *path, enum rt_os_open_mode mode)
+{
+    int flags = _O_BINARY | _O_NOINHERIT;
+    switch (mode) {
+    case RT_OS_READ: flags |= _O_RDONLY; break;
+    case RT_OS_WRITE: flags |= _O_RDWR; break;
+    case RT_OS_WRITE_CREATE: flags |= _O_RDWR | _O_CREAT; break;
+    case RT_OS_WRITE_TRUNC: flags |= _O_RDWR | _O_CREAT | _O_TRUNC; break;
+    case RT_OS_WRITE_NEW: flags |= _O_RDWR | _O_CREAT | _O_EXCL; break;
+    }
+    wchar_t *w = wide(path);
+    if (!w)
+        return -1;
+    int fd = _wopen(w, flags, _S_IREAD | _S_IWRITE);
+    free(w);
+    return fd;
+}
+
+int rt_os_close(int fd)
+{
+    return _close(fd);
+}
+
+long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+    HANDLE h = handle_of(fd);
+    if (h == INVALID_HANDLE_VALUE) {
+        errno = EBADF;
+        return -1;
+    }
+    OVERLAPPED ov = {0};
+    ov.Offset = (DWORD)off;
+    ov.OffsetHigh = (DWORD)(off >> 32);
+    DWORD got = 0;
+    DWORD want = len > 0x40000000u ? 0x40000000u : (DWORD)len;
+    if (!ReadFile(h, buf, want, &got, &ov)) {
+        if (GetLastError() == ERROR_HANDLE_EOF)
+            return 0;
+        return set_errno_from_win32();
+    }
+    return (long long)got;
+}
+
+int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+    HANDLE h = handle_of(fd);
+    if (h == INVALID_HANDLE_VALUE) {
+        errno = EBADF;
+        return -1;
+    }
+    const uint8_t *p = buf;
+    while (len > 0) {
+        OVERLAPPED ov = {0};
+        ov.Offset = (DWORD)off;
+        ov.OffsetHigh = (DWORD)(off >> 32);
+        DWORD chunk = len > 0x40000000u ? 0x40000000u : (DWORD)len, done = 0;
+        if (!WriteFile(h, p, chunk, &done, &ov))
+            return set_errno_from_win32();
+        if (done == 0) {
+            errno = EIO;
+            return -1;
+        }
+        p += done;
+        len -= done;
+        off += done;
+    }
+    return 0;
+}
+
+int rt_os_fsync(int fd)
+{
+    HANDLE h = handle_of(fd);
+    if (h == INVALID_HANDLE_VALUE) {
+        errno = EBADF;
+        return -1;
+    }
+    /* A handle opened read-only cannot be flushed; nothing of it is
+     * dirty then. */
+    if (!FlushFileBuffers(h) && GetLastError() != ERROR_ACCESS_DENIED)
+        return set_errno_from_win32();
+    return 0;
+}
+
+int rt_os_ftruncate(int fd, uint64_t size)
+{
+    HANDLE h = handle_of(fd);
+    FILE_END_OF_FILE_INFO eof;
+    eof.EndOfFile.QuadPart = (LONGLONG)size;
+    if (!SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof))
+        return set_errno_from_win32();
+    return 0;
+}
+
+int rt_os_fsize(int fd, uint64_t *size)
+{
+    LARGE_INTEGER li;
+    if (!GetFileSizeEx(handle_of(fd), &li))
+        return set_errno_from_win32();
+    *size = (uint64_t)li.QuadPart;
+    return 0;
+}
+
+int rt_os_lock(int fd)
+{
+    OVERLAPPED ov = {0};
+    if (!LockFileEx(handle_of(fd), LOCKFILE_EXCLUSIVE_LOCK, 0, MAXDWORD,
+                    MAXDWORD, &ov))
+        return set_errno_from_win32();
+    return 0;
+}
+
+int rt_os_fsync_dir_of(const char *path)
+{
+    /* NTFS journals its directory changes, and rt_os_rename asks for
+     * write-through; a directory cannot be flushed as a file can. */
+    (void)path;
+    return 0;
+}
+
+int rt_os_rename(const char *from, const char *to)
+{
+    wchar_t *wf = wide(from), *wt = wide(to);
+    int r = 0;
+    if (!wf || !wt)
+        r = -1;
+    else if (!MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING |
+                                      MOVEFILE_WRITE_THROUGH))
+        r = set_errno_from_win32();
+    free(wf);
+    free(wt);
+    return r;
+}
+
+int rt_os_unlink(const char *path)
+{
+    wchar_t *w = wide(path);
+    if (!w)
+        return -1;
+    int r = DeleteFileW(w) ? 0 : set_errno_from_win32();
+    free(w);
+    return r;
+}
+
+int rt_os_rmdir(const char *path)
+{
+    wchar_t *w = wide(path);
+    if (!w)
+        return -1;
+    int r = RemoveDirectoryW(w) ? 0 : set_errno_from_win32();
+    free(w);
+    return r;
+}
+
+int rt_os_mkdir(const char *path)
+{
+    wchar_t *w = wide(path);
+    if (!w)
+        return -1;
+    int r = CreateDirectoryW(w, NULL) ? 0 : set_errno_from_win32();
+    free(w);
+    return r;
+}
+
+int rt_os_set_mode(int fd, unsigned mode)
+{
+    (void)fd;
+    (void)mode;
+    return 0;
+}
+
+int rt_os_stat(const char *path, struct rt_os_stat *st)
+{
+    memset(st, 0, sizeof *st);
+    wchar_t *w = wide(path);
+    if (!w)
+        return -1;
+    WIN32_FILE_ATTRIBUTE_DATA a;
+    if (!GetFileAttributesExW(w, GetFileExInfoStandard, &a)) {
+        DWORD err = GetLastError();
+        free(w);
+        if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ||
+            err == ERROR_INVALID_NAME) {
+            st->kind = RT_OS_ABSENT;
+            return 0;
+        }
+        SetLastError(err);
+        return set_errno_from_win32();
+    }
+    st->kind = a.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? RT_OS_DIR
+               : a.dwFileAttributes & FILE_ATTRIBUTE_DEVICE  ? RT_OS_OTHER
+                                                             : RT_OS_FILE;
+    st->size = ((uint64_t)a.nFileSizeHigh << 32) | a.nFileSizeLow;
+    st->mode = a.dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
+    /* The identity: volume serial number and file index. */
+    HANDLE h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE |
+                                     FILE_SHARE_DELETE,
+                           NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS,
+                           NULL);
+    free(w);
+    if (h != INVALID_HANDLE_VALUE) {
+        BY_HANDLE_FILE_INFORMATION info;
+        if (GetFileInformationByHandle(h, &info)) {
+            st->dev = info.dwVolumeSerialNumber;
+            st->ino = ((uint64_t)info.nFileIndexHigh << 32) |
+                      info.nFileIndexLow;
+        }
+        CloseHandle(h);
+    }
+    return 0;
+}
+
+int rt_os_list_dir(const char *dir, char ***names, size_t *n)
+{
+    *names = NULL;
+    *n = 0;
+    size_t len = strlen(dir);
+    char *pattern = malloc(len + 3);
+    if (!pattern) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(pattern, dir, len);
+    memcpy(pattern + len, "\\*", 3);
+    wchar_t *w = wide(pattern);
+    free(pattern);
+    if (!w)
+        return -1;
+    WIN32_FIND_DATAW fd;
+    HANDLE h = FindFirstFileW(w, &fd);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return set_errno_from_win32();
+    char **v = NULL;
+    size_t cnt = 0;
+    int err = 0;
+    do {
+        if (!wcscmp(fd.cFileName, L".") || !wcscmp(fd.cFileName, L".."))
+            continue;
+        char name[MAX_PATH * 3];
+        if (narrow_into(fd.cFileName, name, sizeof name) != 0) {
+            err = errno;
+            break;
+        }
+        char **nv = realloc(v, (cnt + 1) * sizeof *nv);
+        char *copy = nv ? _strdup(name) : NULL;
+        if (nv)
+            v = nv;
+        if (!copy) {
+            err = ENOMEM;
+            break;
+        }
+        v[cnt++] = copy;
+    } while (FindNextFileW(h, &fd));
+    if (!err && GetLastError() != ERROR_NO_MORE_FILES) {
+        set_errno_from_win32();
+        err = errno;
+    }
+    FindClose(h);
+    if (err) {
+        rt_os_free_list(v, cnt);
+        errno = err;
+        return -1;
+    }
+    *names = v;
+    *n = cnt;
+    return 0;
+}
+
+int rt_os_realpath(const char *path, char *buf, size_t size)
+{
+    if (!rt_os_exists(path)) {
+        errno = ENOENT;
+        return -1;
+    }
+    wchar_t *w = wide(path);
+    if (!w)
+        return -1;
+    wchar_t full[32768];
+    DWORD n = GetFullPathNameW(w, 32768, full, NULL);
+    free(w);
+    if (n == 0 || n >= 32768)
+        return set_errno_from_win32();
+    return narrow_into(full, buf, size);
+}
+
+int rt_os_map_file(const char *path, struct rt_os_map *m)
+{
+    memset(m, 0, sizeof *m);
+    wchar_t *w = wide(path);
+    if (!w)
+        return -1;
+    HANDLE f = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                           NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    free(w);
+    if (f == INVALID_HANDLE_VALUE)
+        return set_errno_from_win32();
+    LARGE_INTEGER size;
+    if (!GetFileSizeEx(f, &size)) {
+        set_errno_from_win32();
+        CloseHandle(f);
+        return -1;
+    }
+    if (size.QuadPart == 0) {
+        CloseHandle(f);
+        m->data = (const uint8_t *)"";
+        return 0;
+    }
+    HANDLE map = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0, NULL);
+    CloseHandle(f);
+    if (!map)
+        return set_errno_from_win32();
+    void *p = MapViewOfFile(map, FILE_MAP_READ, 0, 0, 0);
+    CloseHandle(map);   /* the view keeps the mapping alive */
+    if (!p)
+        return set_errno_from_win32();
+    m->data = p;
+    m->len = (size_t)size.QuadPart;
+    m->priv = p;
+    return 0;
+}
+
+void rt_os_unmap_file(struct rt_os_map *m)
+{
+    if (m->priv)
+        UnmapViewOfFile(m->priv);
+    memset(m, 0, sizeof *m);
+}
+
+uint64_t rt_os_filetime_now(void)
+{
+    FILETIME ft;
+    GetSystemTimeAsFileTime(&ft);
+    return ((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime;
+}
+char *strndup(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    char *r = malloc(len + 1);
+    if (!r)
+        return NULL;
+    memcpy(r, s, len);
+    r[len] = '\0';
+    return r;
+}
+#endif

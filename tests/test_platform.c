@@ -1,0 +1,243 @@
+/* The platform layer, as every layer above relies on it: open modes,
+ * positional I/O, sizes and truncation, stat and file identity, directory
+ * listings, whole-file reads with their limits, new and replaced files,
+ * mapping, the lock and the clock. Runs natively and in the Windows
+ * build under wine64, with the same expectations. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "platform/os.h"
+
+static char dir[256];
+
+static const char *at(const char *name)
+{
+    static char p[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = getenv("TEMP");
+    snprintf(dir, sizeof dir, "%s/rt-platform-%ld-%d", tmp && *tmp ? tmp : "/tmp",
+             (long)time(NULL), rand());
+    return rt_os_mkdirs(dir);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char **names;
+    size_t n;
+    if (rt_os_list_dir(dir, &names, &n) == 0) {
+        for (size_t i = 0; i < n; i++)
+            rt_os_unlink(at(names[i]));
+        rt_os_free_list(names, n);
+    }
+    rt_os_rmdir(at("d1/d2/d3"));
+    rt_os_rmdir(at("d1/d2"));
+    rt_os_rmdir(at("d1"));
+    return rt_os_rmdir(dir);
+}
+
+static void open_modes_and_positional_io(void **state)
+{
+    (void)state;
+    const char *p = at("a.bin");
+    assert_int_equal(rt_os_open(p, RT_OS_READ), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(rt_os_open(p, RT_OS_WRITE), -1);
+
+    int fd = rt_os_open(p, RT_OS_WRITE_NEW);
+    assert_true(fd >= 0);
+    /* Bytes with CR, LF and ^Z stay as they are: binary on every system. */
+    const uint8_t data[] = {'a', '\r', '\n', 0x1a, 0, 'z'};
+    assert_int_equal(rt_os_pwrite(fd, data, sizeof data, 0), 0);
+    assert_int_equal(rt_os_pwrite(fd, "XY", 2, 10), 0);   /* a hole */
+    uint64_t size = 0;
+    assert_int_equal(rt_os_fsize(fd, &size), 0);
+    assert_int_equal(size, 12);
+    uint8_t buf[16];
+    assert_int_equal(rt_os_pread(fd, buf, sizeof buf, 0), 12);
+    assert_memory_equal(buf, data, sizeof data);
+    assert_memory_equal(buf + 6, "\0\0\0\0XY", 6);
+    assert_int_equal(rt_os_pread(fd, buf, sizeof buf, 12), 0);   /* the end */
+    assert_int_equal(rt_os_fsync(fd), 0);
+    assert_int_equal(rt_os_ftruncate(fd, 3), 0);
+    assert_int_equal(rt_os_fsize(fd, &size), 0);
+    assert_int_equal(size, 3);
+    assert_int_equal(rt_os_close(fd), 0);
+
+    assert_int_equal(rt_os_open(p, RT_OS_WRITE_NEW), -1);
+    assert_int_equal(errno, EEXIST);
+    fd = rt_os_open(p, RT_OS_WRITE_CREATE);   /* keeps what is there */
+    assert_true(fd >= 0);
+    assert_int_equal(rt_os_fsize(fd, &size), 0);
+    assert_int_equal(size, 3);
+    rt_os_close(fd);
+    fd = rt_os_open(p, RT_OS_WRITE_TRUNC);    /* empties it */
+    assert_true(fd >= 0);
+    assert_int_equal(rt_os_fsize(fd, &size), 0);
+    assert_int_equal(size, 0);
+    rt_os_close(fd);
+}
+
+static void stat_identity_and_listing(void **state)
+{
+    (void)state;
+    struct rt_os_stat st;
+    assert_int_equal(rt_os_stat(at("none"), &st), 0);
+    assert_int_equal(st.kind, RT_OS_ABSENT);
+    assert_false(rt_os_exists(at("none")));
+    assert_true(rt_os_is_dir(dir));
+
+    assert_int_equal(rt_os_write_new_file(at("one"), "12345", 5), 0);
+    assert_int_equal(rt_os_write_new_file(at("one"), "x", 1), -1);
+    assert_int_equal(errno, EEXIST);
+    assert_int_equal(rt_os_write_new_file(at("two"), "", 0), 0);
+    assert_int_equal(rt_os_stat(at("one"), &st), 0);
+    assert_int_equal(st.kind, RT_OS_FILE);
+    assert_int_equal(st.size, 5);
+    assert_true(rt_os_same_file(at("one"), at("one")));
+    assert_false(rt_os_same_file(at("one"), at("two")));
+    assert_false(rt_os_same_file(at("one"), at("none")));
+
+    assert_int_equal(rt_os_mkdirs(at("d1/d2/d3")), 0);
+    assert_int_equal(rt_os_mkdirs(at("d1/d2/d3")), 0);   /* already there */
+    assert_true(rt_os_is_dir(at("d1/d2/d3")));
+    assert_int_equal(rt_os_mkdirs(at("one/sub")), -1);   /* a file on the way */
+
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(dir, &names, &n), 0);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        assert_string_not_equal(names[i], ".");
+        assert_string_not_equal(names[i], "..");
+        seen |= !strcmp(names[i], "one") ? 1 : !strcmp(names[i], "two") ? 2
+                : !strcmp(names[i], "d1") ? 4 : 0;
+    }
+    rt_os_free_list(names, n);
+    assert_int_equal(seen, 7);
+    assert_int_equal(rt_os_list_dir(at("none"), &names, &n), -1);
+
+    char real[1024];
+    assert_int_equal(rt_os_realpath(at("one"), real, sizeof real), 0);
+    assert_true(rt_os_same_file(real, at("one")));
+    assert_int_equal(rt_os_realpath(at("none"), real, sizeof real), -1);
+}
+
+static void whole_files_new_and_replaced(void **state)
+{
+    (void)state;
+    uint8_t *d;
+    size_t len;
+    assert_int_equal(rt_os_write_new_file(at("w"), "hello", 5), 0);
+    assert_int_equal(rt_os_read_file(at("w"), &d, &len), 0);
+    assert_int_equal(len, 5);
+    assert_memory_equal(d, "hello", 5);
+    free(d);
+    /* The limit: at it, and one byte past it. */
+    assert_int_equal(rt_os_read_file_max(at("w"), 5, &d, &len), 0);
+    free(d);
+    assert_int_equal(rt_os_read_file_max(at("w"), 4, &d, &len), -2);
+    assert_int_equal(errno, EFBIG);
+    assert_null(d);
+    assert_int_equal(rt_os_read_file_max(dir, 100, &d, &len), -2);
+    assert_int_equal(errno, EISDIR);
+    assert_int_equal(rt_os_read_file_max(at("none"), 100, &d, &len), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(rt_os_write_new_file(at("empty"), "", 0), 0);
+    assert_int_equal(rt_os_read_file(at("empty"), &d, &len), 0);
+    assert_non_null(d);
+    assert_int_equal(len, 0);
+    free(d);
+
+    /* Replacing leaves the new bytes and nothing else in the directory. */
+    assert_int_equal(rt_os_replace_file(at("w"), "bye", 3, 0644), 0);
+    assert_int_equal(rt_os_replace_file(at("fresh"), "new", 3, 0644), 0);
+    assert_int_equal(rt_os_read_file(at("w"), &d, &len), 0);
+    assert_int_equal(len, 3);
+    assert_memory_equal(d, "bye", 3);
+    free(d);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(dir, &names, &n), 0);
+    for (size_t i = 0; i < n; i++)
+        assert_null(strstr(names[i], ".tmp."));
+    rt_os_free_list(names, n);
+
+    /* Renames replace; removals remove. */
+    assert_int_equal(rt_os_rename(at("fresh"), at("w")), 0);
+    assert_false(rt_os_exists(at("fresh")));
+    assert_int_equal(rt_os_read_file(at("w"), &d, &len), 0);
+    assert_memory_equal(d, "new", 3);
+    free(d);
+    assert_int_equal(rt_os_fsync_dir_of(at("w")), 0);
+    assert_int_equal(rt_os_unlink(at("w")), 0);
+    assert_int_equal(rt_os_unlink(at("w")), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
+static void mapping(void **state)
+{
+    (void)state;
+    uint8_t big[70000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (uint8_t)(i * 7);
+    assert_int_equal(rt_os_write_new_file(at("m"), big, sizeof big), 0);
+    struct rt_os_map m;
+    assert_int_equal(rt_os_map_file(at("m"), &m), 0);
+    assert_int_equal(m.len, sizeof big);
+    assert_memory_equal(m.data, big, sizeof big);
+    rt_os_unmap_file(&m);
+    assert_null(m.data);
+    assert_int_equal(rt_os_write_new_file(at("m0"), "", 0), 0);
+    assert_int_equal(rt_os_map_file(at("m0"), &m), 0);
+    assert_int_equal(m.len, 0);
+    rt_os_unmap_file(&m);
+    assert_int_equal(rt_os_map_file(at("none"), &m), -1);
+}
+
+static void lock_and_clock(void **state)
+{
+    (void)state;
+    int fd = rt_os_open(at("lock"), RT_OS_WRITE_CREATE);
+    assert_true(fd >= 0);
+    assert_int_equal(rt_os_lock(fd), 0);
+    assert_int_equal(rt_os_close(fd), 0);   /* and the lock goes with it */
+    fd = rt_os_open(at("lock"), RT_OS_WRITE_CREATE);
+    assert_int_equal(rt_os_lock(fd), 0);
+    rt_os_close(fd);
+
+    /* FILETIME of now: after 2020-01-01, before 2100-01-01. */
+    uint64_t now = rt_os_filetime_now();
+    assert_true(now > 132223104000000000ull);
+    assert_true(now < 157469184000000000ull);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(open_modes_and_positional_io, setup, teardown),
+        cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
+        cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
+        cmocka_unit_test_setup_teardown(mapping, setup, teardown),
+        cmocka_unit_test_setup_teardown(lock_and_clock, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

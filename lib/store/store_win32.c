@@ -139,18 +139,8 @@ static void sb_printf(struct strbuf *b, const char *fmt, ...)
         b->failed = 1;
         return;
     }
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
+    if (w32_sb_reserve(b, (size_t)n + 1) != 0)
+        return;
     va_start(ap, fmt);
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);

@@ -104,6 +104,9 @@ char *w32_narrow(const WCHAR *w, size_t nchars);
 /* A copy of the first N bytes of S. */
 char *w32_dup_n(const char *s, size_t n);
 
+/* Makes room for N more bytes in B; 0, or -1 with B->failed set. */
+int w32_sb_reserve(struct strbuf *b, size_t n);
+
 /* Opens PATH (UTF-8, relative to HKLM). Returns the Win32 status. */
 LONG w32_open_key(struct w32_store *w, const char *path, REGSAM access,
                   HKEY *out);

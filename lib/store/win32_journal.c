@@ -85,45 +85,21 @@ void w32_plan_free(struct plan *p)
     memset(p, 0, sizeof *p);
 }
 
-static void put_u32(struct strbuf *b, uint32_t x)
-{
-    if (b->failed)
-        return;
-    if (b->len + 4 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->len + 4)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    for (int i = 0; i < 4; i++)
-        b->s[b->len++] = (char)(x >> (8 * i));
-}
-
 static void put_bytes(struct strbuf *b, const void *p, size_t n)
 {
-    if (b->failed)
+    if (w32_sb_reserve(b, n) != 0)
         return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
     if (n)
         memcpy(b->s + b->len, p, n);
     b->len += n;
+}
+
+static void put_u32(struct strbuf *b, uint32_t x)
+{
+    uint8_t le[4];
+    for (int i = 0; i < 4; i++)
+        le[i] = (uint8_t)(x >> (8 * i));
+    put_bytes(b, le, 4);
 }
 
 /* A UTF-8 string as u32 byte length + UTF-16LE. */

@@ -24,9 +24,11 @@ WINE_PROGRAMS := $(WBUILD)/regtool.exe.so $(WBUILD)/test_store_win32.exe.so \
 MINGW_CC     ?= x86_64-w64-mingw32-gcc
 MINGW_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format -O2 \
                 -D__USE_MINGW_ANSI_STDIO=1 -Ilib -Iwine-tests
-MINGW_SRC    := lib/store/store_win32.c lib/store/store.c lib/model/change_set.c \
-                lib/model/error.c lib/model/utf16.c lib/commit/io_count.c \
-                lib/commit/crc32.c lib/model/name_table.c lib/model/multi_sz.c \
+MINGW_SRC    := lib/store/store_win32.c lib/store/win32_journal.c \
+                lib/store/win32_registry.c lib/store/store.c \
+                lib/model/change_set.c lib/model/error.c lib/model/utf16.c \
+                lib/commit/io_count.c lib/commit/crc32.c \
+                lib/model/name_table.c lib/model/multi_sz.c \
                 wine-tests/sweep.c wine-tests/win32_fixture.c
 
 .PHONY: wine-build wine-check

@@ -271,7 +271,7 @@ static void win32_service_value_needs_performance_key(void **state)
 }
 
 /* Builds a journal the way the store writes one (format in
- * store_win32.c), sealed or not. */
+ * win32_journal.c), sealed or not. */
 struct jbuf {
     uint8_t b[4096];
     size_t n;

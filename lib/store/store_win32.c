@@ -34,32 +34,25 @@
  * exports RegCreateKeyTransactedW as a stub answering
  * ERROR_CALL_NOT_IMPLEMENTED and has no RegOpenKeyTransactedW; a remote
  * registry cannot join a local transaction. There, a journal of
- * pre-images is used instead:
- *   1. with the named mutex held, every value the change set touches is
- *      read (type and bytes, or absent) and every key it will create is
- *      listed, in a journal file, written, sealed and flushed
- *      (FlushFileBuffers) before the registry is touched;
- *   2. the changes are applied and the keys flushed (RegFlushKey);
- *   3. the journal is deleted.
- * A journal found by the next open() or begin() is rolled back: values
- * restored, created keys deleted (deepest first); an unsealed journal was
- * never acted on and is discarded. Rollback is idempotent, so a crash
- * during it is finished by the run after.
- *
- * Journal file, little-endian:
- *   "RTWJ" u32 version(1)
- *   records: u8 kind (1 value, 2 created key), u32 key length in bytes,
- *            key path (UTF-16LE, relative to HKLM); for a value also u32
- *            name length, name (UTF-16LE), u8 present, u32 type, u32 data
- *            length, data
- *   seal: "SEAL" u32 record count, u32 CRC-32 of everything before it.
+ * pre-images is used instead (win32_journal.c): with the named mutex
+ * held, every value the change set touches and every key it will create
+ * is recorded in a journal file, sealed and flushed before the registry
+ * is touched; the changes are applied and the hives flushed; the journal
+ * is deleted. A journal found by the next open() or begin() is rolled
+ * back.
  *
  * One writer at a time: a named mutex (Global\regtool-perflib, with the
  * machine name appended for a remote registry) held from begin() to end().
  * A writer that dies leaves it abandoned; the next owner recovers. Every
  * registry write and journal write is counted by rt_io_count_write, so
- * REGTOOL_FAULT_AFTER_WRITES ends the process at any of them. */
+ * REGTOOL_FAULT_AFTER_WRITES ends the process at any of them.
+ *
+ * The files: this one plans a commit, applies it, and holds the store
+ * operations, opening and the dump; win32_journal.c keeps the journal and
+ * rolls it back; win32_registry.c has the helpers both use;
+ * win32_internal.h declares what they share. */
 #include "store/store_win32.h"
+#include "store/win32_internal.h"
 
 #ifdef _WIN32
 
@@ -69,68 +62,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <windows.h>
-
-#include "commit/crc32.h"
 #include "commit/io.h"
 #include "model/utf16.h"
 
 #define PERFLIB_PATH  "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
 #define SERVICES_PATH "SYSTEM\\CurrentControlSet\\Services"
 
-/* Every key is opened in the 64-bit view, so a 32-bit build on 64-bit
- * Windows edits the same Perflib as the system (no Wow6432Node). */
-#define VIEW KEY_WOW64_64KEY
-
-#define JOURNAL_MAGIC   "RTWJ"
-#define JOURNAL_VERSION 1u
-#define SEAL_MAGIC      "SEAL"
-#define SEAL_SIZE       12
-#define REC_VALUE       1
-#define REC_KEY         2
 /* Far above any real Perflib (a Help table is a few MB). */
 #define MAX_VALUE_BYTES (256u << 20)
-#define MAX_JOURNAL     (1024u << 20)
 #define MAX_DUMP_DEPTH  32
-
-typedef HANDLE(WINAPI *create_transaction_fn)(LPSECURITY_ATTRIBUTES, LPGUID,
-                                              DWORD, DWORD, DWORD, DWORD,
-                                              LPWSTR);
-typedef BOOL(WINAPI *transaction_fn)(HANDLE);
-typedef LONG(WINAPI *create_key_transacted_fn)(HKEY, LPCWSTR, DWORD, LPWSTR,
-                                               DWORD, REGSAM,
-                                               LPSECURITY_ATTRIBUTES, PHKEY,
-                                               LPDWORD, HANDLE, PVOID);
-typedef LONG(WINAPI *open_key_transacted_fn)(HKEY, LPCWSTR, DWORD, REGSAM,
-                                             PHKEY, HANDLE, PVOID);
-
-struct ktm {
-    HMODULE ktmw32;
-    create_transaction_fn create;
-    transaction_fn commit, rollback;
-    create_key_transacted_fn create_key;
-    open_key_transacted_fn open_key;    /* optional: Wine lacks it */
-    int unsupported;                    /* learnt from a first attempt */
-};
-
-struct w32_store {
-    struct rt_store base;
-    HKEY hklm;
-    int remote;                 /* hklm came from RegConnectRegistry */
-    char *machine;              /* for messages: "this machine" or \\NAME */
-    char *journal;              /* UTF-8, for messages */
-    WCHAR *journal_w;
-    HANDLE mutex;
-    int locked;
-    char *perflib, *services;   /* key paths relative to HKLM */
-    /* System32 of the machine (\\NAME\ADMIN$\System32 when remote);
-     * empty when unknown. */
-    WCHAR sysdir[MAX_PATH + 320];
-    char layout[1024];
-    struct ktm ktm;
-    size_t fail_after;
-    int force_journal;
-};
 
 static struct w32_store *w32(struct rt_store *s)
 {
@@ -138,57 +78,6 @@ static struct w32_store *w32(struct rt_store *s)
 }
 
 /* ---- text helpers ---------------------------------------------------- */
-
-/* A Win32 error as text: FormatMessage's sentence and the number. */
-static void win_error_text(DWORD err, char *buf, size_t size)
-{
-    WCHAR msg[512];
-    DWORD n = FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM |
-                                 FORMAT_MESSAGE_IGNORE_INSERTS,
-                             NULL, err, 0, msg, 512, NULL);
-    while (n > 0 && (msg[n - 1] == '\r' || msg[n - 1] == '\n' ||
-                     msg[n - 1] == ' ' || msg[n - 1] == '.'))
-        n--;
-    char *u = NULL;
-    if (n && rt_utf16le_to_utf8((const uint8_t *)msg, n * 2u, &u, NULL,
-                                NULL) == 0)
-        snprintf(buf, size, "%s (error %lu)", u, (unsigned long)err);
-    else
-        snprintf(buf, size, "error %lu", (unsigned long)err);
-    free(u);
-}
-
-static int win_error(struct rt_error *e, DWORD err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Sets E to Win32 error ERR with "FMT...: <system text>". */
-static int win_error(struct rt_error *e, DWORD err, const char *fmt, ...)
-{
-    char what[600], text[300];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    win_error_text(err, text, sizeof text);
-    return rt_error_set(e, (int)err, "%s: %s", what, text);
-}
-
-/* UTF-8 to a new NUL-terminated UTF-16 string; NULL on bad UTF-8 or when
- * out of memory. */
-static WCHAR *wide(const char *s)
-{
-    return (WCHAR *)rt_utf8_to_utf16z(s);
-}
-
-/* NCHARS UTF-16 units to a new UTF-8 string; NULL on an unpaired
- * surrogate or when out of memory. */
-static char *narrow(const WCHAR *w, size_t nchars)
-{
-    char *s = NULL;
-    if (rt_utf16le_to_utf8((const uint8_t *)w, nchars * 2, &s, NULL, NULL) != 0)
-        return NULL;
-    return s;
-}
 
 static char *join(const char *a, const char *b)
 {
@@ -200,17 +89,6 @@ static char *join(const char *a, const char *b)
     s[la] = '\\';
     memcpy(s + la + 1, b, lb + 1);
     return s;
-}
-
-/* A copy of the first N bytes of S. */
-static char *dup_n(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = '\0';
-    }
-    return d;
 }
 
 /* Appends SRC to the NUL-terminated DST of CAP units, truncating.
@@ -246,12 +124,6 @@ static int valid_component(const char *s)
     return s && *s && !strchr(s, '\\') && strlen(s) <= 255;
 }
 
-struct strbuf {
-    char *s;
-    size_t len, cap;
-    int failed;
-};
-
 static void sb_printf(struct strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -267,18 +139,8 @@ static void sb_printf(struct strbuf *b, const char *fmt, ...)
         b->failed = 1;
         return;
     }
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
+    if (w32_sb_reserve(b, (size_t)n + 1) != 0)
+        return;
     va_start(ap, fmt);
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -287,36 +149,24 @@ static void sb_printf(struct strbuf *b, const char *fmt, ...)
 
 /* ---- registry access --------------------------------------------------- */
 
-/* Opens PATH (UTF-8, relative to HKLM). Returns the Win32 status. */
-static LONG open_key(struct w32_store *w, const char *path, REGSAM access,
-                     HKEY *out)
-{
-    WCHAR *p = wide(path);
-    if (!p)
-        return ERROR_INVALID_PARAMETER;
-    LONG r = RegOpenKeyExW(w->hklm, p, 0, access | VIEW, out);
-    free(p);
-    return r;
-}
-
 /* Whether PATH exists: 1, 0, or -1 with E set. */
 static int key_exists(struct w32_store *w, const char *path, struct rt_error *e)
 {
     HKEY k;
-    LONG r = open_key(w, path, KEY_QUERY_VALUE, &k);
+    LONG r = w32_open_key(w, path, KEY_QUERY_VALUE, &k);
     if (r == ERROR_SUCCESS) {
         RegCloseKey(k);
         return 1;
     }
     if (r == ERROR_FILE_NOT_FOUND)
         return 0;
-    return win_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine, path);
+    return w32_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine, path);
 }
 
 /* Reads value NAME of open key K into OUT (type and bytes as stored). */
 static LONG query_value(HKEY k, const char *name, struct rt_value *out)
 {
-    WCHAR *n = wide(name);
+    WCHAR *n = w32_wide(name);
     if (!n)
         return ERROR_INVALID_PARAMETER;
     DWORD cap = 4096;
@@ -355,27 +205,6 @@ static LONG query_value(HKEY k, const char *name, struct rt_value *out)
     return r;
 }
 
-/* RegSetValueExW that stores exactly V's bytes. For string types,
- * Windows and Wine extend the count by one NUL when the data does not end
- * in one but the next two bytes in memory are zero (Wine's kernelbase:
- * "if user forgot to count terminating null, add it (yes NT does this)");
- * a copy followed by non-zero bytes keeps the value as given. */
-static LONG set_value(HKEY k, const WCHAR *name, const struct rt_value *v)
-{
-    int is_string = v->type == RT_REG_SZ || v->type == RT_REG_EXPAND_SZ ||
-                    v->type == RT_REG_MULTI_SZ;
-    if (!is_string || v->len == 0)
-        return RegSetValueExW(k, name, 0, v->type, v->data, (DWORD)v->len);
-    uint8_t *copy = malloc(v->len + 4);
-    if (!copy)
-        return ERROR_NOT_ENOUGH_MEMORY;
-    memcpy(copy, v->data, v->len);
-    memset(copy + v->len, 0xff, 4);
-    LONG r = RegSetValueExW(k, name, 0, v->type, copy, (DWORD)v->len);
-    free(copy);
-    return r;
-}
-
 /* Value NAME of key PATH; *PRESENT 0 when the key or value is absent. */
 static int read_value(struct w32_store *w, const char *path, const char *name,
                       struct rt_value *out, int *present, struct rt_error *e)
@@ -383,18 +212,18 @@ static int read_value(struct w32_store *w, const char *path, const char *name,
     memset(out, 0, sizeof *out);
     *present = 0;
     HKEY k;
-    LONG r = open_key(w, path, KEY_QUERY_VALUE, &k);
+    LONG r = w32_open_key(w, path, KEY_QUERY_VALUE, &k);
     if (r == ERROR_FILE_NOT_FOUND)
         return 0;
     if (r != ERROR_SUCCESS)
-        return win_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine,
+        return w32_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine,
                          path);
     r = query_value(k, name, out);
     RegCloseKey(k);
     if (r == ERROR_FILE_NOT_FOUND)
         return 0;
     if (r != ERROR_SUCCESS)
-        return win_error(e, (DWORD)r, "%s: cannot read HKLM\\%s\\%s",
+        return w32_error(e, (DWORD)r, "%s: cannot read HKLM\\%s\\%s",
                          w->machine, path, name);
     *present = 1;
     return 0;
@@ -407,11 +236,11 @@ static int list_subkeys(struct w32_store *w, const char *path, char ***names,
     *names = NULL;
     *n = 0;
     HKEY k;
-    LONG r = open_key(w, path, KEY_ENUMERATE_SUB_KEYS, &k);
+    LONG r = w32_open_key(w, path, KEY_ENUMERATE_SUB_KEYS, &k);
     if (r == ERROR_FILE_NOT_FOUND)
         return 0;
     if (r != ERROR_SUCCESS)
-        return win_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine,
+        return w32_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine,
                          path);
     for (DWORD i = 0;; i++) {
         WCHAR name[256];
@@ -420,11 +249,11 @@ static int list_subkeys(struct w32_store *w, const char *path, char ***names,
         if (r == ERROR_NO_MORE_ITEMS)
             break;
         if (r != ERROR_SUCCESS) {
-            win_error(e, (DWORD)r, "%s: cannot list HKLM\\%s", w->machine,
+            w32_error(e, (DWORD)r, "%s: cannot list HKLM\\%s", w->machine,
                       path);
             goto fail;
         }
-        char *u = narrow(name, len);
+        char *u = w32_narrow(name, len);
         char **v = u ? realloc(*names, (*n + 1) * sizeof *v) : NULL;
         if (!v) {
             free(u);
@@ -490,9 +319,9 @@ static int table_home(struct w32_store *w, const char *lang,
     if (!key)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     HKEY k;
-    LONG r = open_key(w, key, KEY_QUERY_VALUE, &k);
+    LONG r = w32_open_key(w, key, KEY_QUERY_VALUE, &k);
     if (r != ERROR_SUCCESS && r != ERROR_FILE_NOT_FOUND) {
-        win_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine, key);
+        w32_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine, key);
         free(key);
         return -1;
     }
@@ -510,7 +339,7 @@ static int table_home(struct w32_store *w, const char *lang,
         return 0;
     }
     WCHAR path[MAX_PATH + 360] = {0};
-    WCHAR *lang_w = wide(lang);
+    WCHAR *lang_w = w32_wide(lang);
     if (!lang_w)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     wappend(path, sizeof path / sizeof *path, w->sysdir);
@@ -538,460 +367,13 @@ static int lock_take(struct w32_store *w, struct rt_error *e)
      * rolled back by our caller. */
     if (r == WAIT_OBJECT_0 || r == WAIT_ABANDONED)
         return 0;
-    return win_error(e, GetLastError(), "%s: cannot take the writer lock",
+    return w32_error(e, GetLastError(), "%s: cannot take the writer lock",
                      w->machine);
 }
 
 static void lock_give(struct w32_store *w)
 {
     ReleaseMutex(w->mutex);
-}
-
-/* ---- the journal ------------------------------------------------------- */
-
-struct pre_value {
-    char *key, *name;
-    int present;
-    struct rt_value v;
-};
-
-/* What a commit will do, as the journal records it. */
-struct plan {
-    char **created;             /* keys to create, parents first */
-    size_t n_created;
-    struct pre_value *vals;
-    size_t n_vals;
-};
-
-static void plan_free(struct plan *p)
-{
-    rt_strings_free(p->created, p->n_created);
-    for (size_t i = 0; i < p->n_vals; i++) {
-        free(p->vals[i].key);
-        free(p->vals[i].name);
-        rt_value_free(&p->vals[i].v);
-    }
-    free(p->vals);
-    memset(p, 0, sizeof *p);
-}
-
-static void put_u32(struct strbuf *b, uint32_t x)
-{
-    if (b->failed)
-        return;
-    if (b->len + 4 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->len + 4)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    for (int i = 0; i < 4; i++)
-        b->s[b->len++] = (char)(x >> (8 * i));
-}
-
-static void put_bytes(struct strbuf *b, const void *p, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    if (n)
-        memcpy(b->s + b->len, p, n);
-    b->len += n;
-}
-
-/* A UTF-8 string as u32 byte length + UTF-16LE. */
-static void put_string(struct strbuf *b, const char *s)
-{
-    uint8_t *u = NULL;
-    size_t n = 0;
-    if (rt_utf8_to_utf16le(s, strlen(s), &u, &n, NULL) != 0) {
-        b->failed = 1;
-        return;
-    }
-    put_u32(b, (uint32_t)n);
-    put_bytes(b, u, n);
-    free(u);
-}
-
-static int encode_journal(const struct plan *p, struct strbuf *b)
-{
-    put_bytes(b, JOURNAL_MAGIC, 4);
-    put_u32(b, JOURNAL_VERSION);
-    for (size_t i = 0; i < p->n_vals; i++) {
-        const struct pre_value *v = &p->vals[i];
-        uint8_t kind = REC_VALUE, present = (uint8_t)v->present;
-        put_bytes(b, &kind, 1);
-        put_string(b, v->key);
-        put_string(b, v->name);
-        put_bytes(b, &present, 1);
-        put_u32(b, v->present ? v->v.type : 0);
-        put_u32(b, v->present ? (uint32_t)v->v.len : 0);
-        if (v->present)
-            put_bytes(b, v->v.data, v->v.len);
-    }
-    for (size_t i = 0; i < p->n_created; i++) {
-        uint8_t kind = REC_KEY;
-        put_bytes(b, &kind, 1);
-        put_string(b, p->created[i]);
-    }
-    return b->failed ? -1 : 0;
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-struct reader {
-    const uint8_t *p;
-    size_t len, off;
-};
-
-static int take(struct reader *r, size_t n, const uint8_t **out)
-{
-    if (n > r->len - r->off)
-        return -1;
-    *out = r->p + r->off;
-    r->off += n;
-    return 0;
-}
-
-static int take_u32(struct reader *r, uint32_t *x)
-{
-    const uint8_t *p;
-    if (take(r, 4, &p) != 0)
-        return -1;
-    *x = get_u32(p);
-    return 0;
-}
-
-static int take_string(struct reader *r, char **out)
-{
-    uint32_t n;
-    const uint8_t *p;
-    if (take_u32(r, &n) != 0 || (n & 1) || take(r, n, &p) != 0)
-        return -1;
-    return rt_utf16le_to_utf8(p, n, out, NULL, NULL) == 0 ? 0 : -1;
-}
-
-/* Parses a sealed journal body into P. Returns 0, or -1 with E naming the
- * offset of the bad record. */
-static int decode_journal(const char *path, const uint8_t *data, size_t len,
-                          uint32_t count, struct plan *p, struct rt_error *e)
-{
-    struct reader r = {data, len, 8};
-    for (uint32_t i = 0; i < count; i++) {
-        size_t at = r.off;
-        const uint8_t *kind;
-        char *key = NULL;
-        if (take(&r, 1, &kind) != 0 || take_string(&r, &key) != 0)
-            goto bad;
-        if (*kind == REC_KEY) {
-            char **c = realloc(p->created, (p->n_created + 1) * sizeof *c);
-            if (!c) {
-                free(key);
-                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
-                                    "out of memory");
-            }
-            p->created = c;
-            c[p->n_created++] = key;
-            continue;
-        }
-        struct pre_value v = {.key = key};
-        const uint8_t *present, *data_p;
-        uint32_t type, dlen;
-        if (*kind != REC_VALUE || take_string(&r, &v.name) != 0 ||
-            take(&r, 1, &present) != 0 || *present > 1 ||
-            take_u32(&r, &type) != 0 || take_u32(&r, &dlen) != 0 ||
-            take(&r, dlen, &data_p) != 0 || (!*present && dlen)) {
-            free(v.name);
-            free(key);
-            goto bad;
-        }
-        v.present = *present;
-        struct rt_value src = {type, (uint8_t *)data_p, dlen};
-        struct pre_value *nv = realloc(p->vals, (p->n_vals + 1) * sizeof *nv);
-        if (!nv || (v.present && rt_value_copy(&v.v, &src) != 0)) {
-            if (nv)
-                p->vals = nv;
-            free(v.name);
-            free(key);
-            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-        }
-        p->vals = nv;
-        p->vals[p->n_vals++] = v;
-        continue;
-    bad:
-        return rt_error_set(e, RT_ERR_BADDB,
-                            "journal %s: record %lu at offset %zu is "
-                            "malformed; nothing was rolled back (remove the "
-                            "file after checking the registry by hand)",
-                            path, (unsigned long)i, at);
-    }
-    if (r.off != len)
-        return rt_error_set(e, RT_ERR_BADDB,
-                            "journal %s: %zu bytes after the last record at "
-                            "offset %zu; nothing was rolled back",
-                            path, len - r.off, r.off);
-    return 0;
-}
-
-/* Reads the journal. Returns 1 with DATA and LEN set when present, 0 when
- * absent, -1 with E on failure. */
-static int journal_read(struct w32_store *w, uint8_t **data, size_t *len,
-                        struct rt_error *e)
-{
-    HANDLE h = CreateFileW(w->journal_w, GENERIC_READ, FILE_SHARE_READ, NULL,
-                           OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
-    if (h == INVALID_HANDLE_VALUE) {
-        DWORD err = GetLastError();
-        if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND)
-            return 0;
-        return win_error(e, err, "journal %s: cannot open", w->journal);
-    }
-    LARGE_INTEGER size;
-    if (!GetFileSizeEx(h, &size)) {
-        DWORD err = GetLastError();
-        CloseHandle(h);
-        return win_error(e, err, "journal %s: cannot read its size",
-                         w->journal);
-    }
-    if (size.QuadPart > MAX_JOURNAL) {
-        CloseHandle(h);
-        return rt_error_set(e, RT_ERR_BADDB,
-                            "journal %s: %lld bytes, more than any commit "
-                            "writes; nothing was rolled back",
-                            w->journal, (long long)size.QuadPart);
-    }
-    size_t n = (size_t)size.QuadPart, got = 0;
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf) {
-        CloseHandle(h);
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    }
-    while (got < n) {
-        DWORD chunk = n - got > (1u << 30) ? (1u << 30) : (DWORD)(n - got);
-        DWORD r = 0;
-        if (!ReadFile(h, buf + got, chunk, &r, NULL) || r == 0) {
-            DWORD err = r == 0 ? ERROR_HANDLE_EOF : GetLastError();
-            free(buf);
-            CloseHandle(h);
-            return win_error(e, err, "journal %s: cannot read", w->journal);
-        }
-        got += r;
-    }
-    CloseHandle(h);
-    *data = buf;
-    *len = n;
-    return 1;
-}
-
-static int journal_delete(struct w32_store *w, struct rt_error *e)
-{
-    if (!DeleteFileW(w->journal_w)) {
-        DWORD err = GetLastError();
-        if (err == ERROR_FILE_NOT_FOUND)
-            return 0;
-        return win_error(e, err, "journal %s: cannot delete", w->journal);
-    }
-    rt_io_count_write();
-    return 0;
-}
-
-static int write_all(HANDLE h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    while (n > 0) {
-        DWORD chunk = n > (1u << 30) ? (1u << 30) : (DWORD)n, done = 0;
-        if (!WriteFile(h, b, chunk, &done, NULL) || done == 0)
-            return -1;
-        b += done;
-        n -= done;
-    }
-    return 0;
-}
-
-/* Writes P as a journal: body, flush, seal, flush. Each write counts. */
-static int journal_write(struct w32_store *w, const struct plan *p,
-                         struct rt_error *e)
-{
-    struct strbuf b = {0};
-    if (encode_journal(p, &b) != 0) {
-        free(b.s);
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    }
-    uint8_t seal[SEAL_SIZE];
-    memcpy(seal, SEAL_MAGIC, 4);
-    uint32_t count = (uint32_t)(p->n_vals + p->n_created);
-    uint32_t crc = rt_crc32(0, b.s, b.len);
-    for (int i = 0; i < 4; i++) {
-        seal[4 + i] = (uint8_t)(count >> (8 * i));
-        seal[8 + i] = (uint8_t)(crc >> (8 * i));
-    }
-    HANDLE h = CreateFileW(w->journal_w, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,
-                           FILE_ATTRIBUTE_NORMAL, NULL);
-    if (h == INVALID_HANDLE_VALUE) {
-        free(b.s);
-        return win_error(e, GetLastError(), "journal %s: cannot create",
-                         w->journal);
-    }
-    int ok = write_all(h, b.s, b.len) == 0;
-    free(b.s);
-    if (ok) {
-        rt_io_count_write();
-        ok = FlushFileBuffers(h) && write_all(h, seal, sizeof seal) == 0;
-    }
-    if (ok) {
-        rt_io_count_write();
-        ok = FlushFileBuffers(h);
-    }
-    DWORD err = GetLastError();
-    CloseHandle(h);
-    if (!ok) {
-        /* Unsealed or partly written: never acted on, safe to drop. */
-        DeleteFileW(w->journal_w);
-        return win_error(e, err, "journal %s: cannot write", w->journal);
-    }
-    return 0;
-}
-
-/* Deletes key PATH (no subkeys) through its parent, in the 64-bit view. */
-static LONG delete_key(struct w32_store *w, const char *path)
-{
-    const char *leaf = strrchr(path, '\\');
-    if (!leaf)
-        return ERROR_INVALID_PARAMETER;
-    char *parent = dup_n(path, (size_t)(leaf - path));
-    WCHAR *leaf_w = wide(leaf + 1);
-    HKEY k = NULL;
-    LONG r = parent && leaf_w ? open_key(w, parent, KEY_ALL_ACCESS, &k)
-                              : ERROR_NOT_ENOUGH_MEMORY;
-    if (r == ERROR_SUCCESS) {
-        r = RegDeleteKeyW(k, leaf_w);
-        RegCloseKey(k);
-    }
-    free(parent);
-    free(leaf_w);
-    return r;
-}
-
-/* Flushes the SOFTWARE and SYSTEM hives, so what was written is on disk
- * before the journal that could undo it goes away. */
-static void flush_hives(struct w32_store *w)
-{
-    static const char *const roots[] = {"SOFTWARE", "SYSTEM"};
-    for (size_t i = 0; i < 2; i++) {
-        HKEY k;
-        if (open_key(w, roots[i], KEY_QUERY_VALUE, &k) == ERROR_SUCCESS) {
-            RegFlushKey(k);
-            RegCloseKey(k);
-        }
-    }
-}
-
-/* Puts back every pre-image of P and deletes the keys it created. */
-static int restore(struct w32_store *w, const struct plan *p,
-                   struct rt_error *e)
-{
-    for (size_t i = 0; i < p->n_vals; i++) {
-        const struct pre_value *v = &p->vals[i];
-        HKEY k;
-        LONG r;
-        WCHAR *kw = wide(v->key), *nw = wide(v->name);
-        if (!kw || !nw) {
-            free(kw);
-            free(nw);
-            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-        }
-        if (v->present)
-            r = RegCreateKeyExW(w->hklm, kw, 0, NULL, REG_OPTION_NON_VOLATILE,
-                                KEY_SET_VALUE | VIEW, NULL, &k, NULL);
-        else
-            r = RegOpenKeyExW(w->hklm, kw, 0, KEY_SET_VALUE | VIEW, &k);
-        free(kw);
-        if (r == ERROR_FILE_NOT_FOUND && !v->present) {
-            free(nw);
-            continue;               /* no key, so no value: as it was */
-        }
-        if (r == ERROR_SUCCESS) {
-            if (v->present)
-                r = set_value(k, nw, &v->v);
-            else
-                r = RegDeleteValueW(k, nw);
-            RegCloseKey(k);
-        }
-        free(nw);
-        if (r == ERROR_FILE_NOT_FOUND)
-            continue;
-        if (r != ERROR_SUCCESS)
-            return win_error(e, (DWORD)r,
-                             "%s: rollback: cannot restore HKLM\\%s\\%s",
-                             w->machine, v->key, v->name);
-        rt_io_count_write();
-    }
-    for (size_t i = p->n_created; i-- > 0;) {
-        LONG r = delete_key(w, p->created[i]);
-        if (r == ERROR_FILE_NOT_FOUND)
-            continue;
-        if (r != ERROR_SUCCESS)
-            return win_error(e, (DWORD)r,
-                             "%s: rollback: cannot delete HKLM\\%s",
-                             w->machine, p->created[i]);
-        rt_io_count_write();
-    }
-    flush_hives(w);
-    return 0;
-}
-
-/* Rolls back the journal left by a commit that did not finish. Returns 1
- * when pre-images were restored, 0 when there was nothing to do (or an
- * unsealed journal, never acted on, was discarded), -1 with E when it
- * could not be done; the journal then stays for the next run. The caller
- * holds the lock. */
-static int recover(struct w32_store *w, struct rt_error *e)
-{
-    uint8_t *data = NULL;
-    size_t len = 0;
-    int r = journal_read(w, &data, &len, e);
-    if (r <= 0)
-        return r;
-    int sealed = len >= 8 + SEAL_SIZE && !memcmp(data, JOURNAL_MAGIC, 4) &&
-                 get_u32(data + 4) == JOURNAL_VERSION &&
-                 !memcmp(data + len - SEAL_SIZE, SEAL_MAGIC, 4) &&
-                 get_u32(data + len - 4) ==
-                     rt_crc32(0, data, len - SEAL_SIZE);
-    if (!sealed) {
-        free(data);
-        return journal_delete(w, e);
-    }
-    struct plan p = {0};
-    r = decode_journal(w->journal, data, len - SEAL_SIZE,
-                       get_u32(data + len - 8), &p, e);
-    free(data);
-    if (r == 0)
-        r = restore(w, &p, e);
-    plan_free(&p);
-    if (r == 0)
-        r = journal_delete(w, e);
-    return r == 0 ? 1 : -1;
 }
 
 /* ---- planning a commit -------------------------------------------------- */
@@ -1019,7 +401,7 @@ static int plan_key(struct w32_store *w, struct plan *p, const char *path,
     for (size_t i = 1; i <= len; i++) {
         if (path[i] != '\\' && path[i] != '\0')
             continue;
-        char *prefix = dup_n(path, i);
+        char *prefix = w32_dup_n(path, i);
         if (!prefix)
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         int ex = will_exist(w, p, prefix, e);
@@ -1189,7 +571,7 @@ static int counted(struct writer *wr, struct rt_error *e)
  * returned as such, so the caller can fall back to the journal. */
 static LONG create_one(struct writer *wr, const char *path)
 {
-    WCHAR *p = wide(path);
+    WCHAR *p = w32_wide(path);
     if (!p)
         return ERROR_NOT_ENOUGH_MEMORY;
     HKEY k;
@@ -1213,8 +595,8 @@ static LONG create_one(struct writer *wr, const char *path)
 static LONG open_for_write(struct writer *wr, const char *path, HKEY *k)
 {
     if (!wr->tx)
-        return open_key(wr->w, path, KEY_SET_VALUE | KEY_QUERY_VALUE, k);
-    WCHAR *p = wide(path);
+        return w32_open_key(wr->w, path, KEY_SET_VALUE | KEY_QUERY_VALUE, k);
+    WCHAR *p = w32_wide(path);
     if (!p)
         return ERROR_NOT_ENOUGH_MEMORY;
     LONG r;
@@ -1285,14 +667,14 @@ static int write_changes(struct writer *wr, const struct rt_change_set *cs,
         if (r == ERROR_SUCCESS && value) {
             HKEY k;
             r = open_for_write(wr, key, &k);
-            WCHAR *nw = wide(value);
+            WCHAR *nw = w32_wide(value);
             if (r == ERROR_SUCCESS && !nw)
                 r = ERROR_NOT_ENOUGH_MEMORY;
             if (r == ERROR_SUCCESS) {
                 if (c->op == RT_CHANGE_DELETE_SERVICE)
                     r = RegDeleteValueW(k, nw);
                 else
-                    r = set_value(k, nw, &c->value);
+                    r = w32_set_value(k, nw, &c->value);
                 RegCloseKey(k);
                 if (r == ERROR_FILE_NOT_FOUND &&
                     c->op == RT_CHANGE_DELETE_SERVICE) {
@@ -1308,7 +690,7 @@ static int write_changes(struct writer *wr, const struct rt_change_set *cs,
         if (r != ERROR_SUCCESS) {
             if (r == ERROR_CALL_NOT_IMPLEMENTED && wr->tx && wr->writes == 0)
                 *not_impl = 1;
-            win_error(e, (DWORD)r, "%s: change %zu: cannot write HKLM\\%s%s%s",
+            w32_error(e, (DWORD)r, "%s: change %zu: cannot write HKLM\\%s%s%s",
                       w->machine, i + 1, key, value ? "\\" : "",
                       value ? value : "");
             free(key);
@@ -1333,7 +715,7 @@ static int apply_ktm(struct w32_store *w, const struct rt_change_set *cs,
     int not_impl = 0;
     int r = write_changes(&wr, cs, p, e, &not_impl);
     if (r == 0 && !w->ktm.commit(tx))
-        r = win_error(e, GetLastError(),
+        r = w32_error(e, GetLastError(),
                       "%s: the registry transaction did not commit; nothing "
                       "was written", w->machine);
     else if (r != 0)
@@ -1351,13 +733,13 @@ static int apply_journal(struct w32_store *w, const struct rt_change_set *cs,
                          const struct plan *p, size_t fail_after,
                          struct rt_error *e)
 {
-    if (journal_write(w, p, e) != 0)
+    if (w32_journal_write(w, p, e) != 0)
         return -1;
     struct writer wr = {.w = w, .fail_after = fail_after};
     int not_impl;
     if (write_changes(&wr, cs, p, e, &not_impl) != 0) {
         struct rt_error re = {0};
-        if (recover(w, &re) < 0) {
+        if (w32_recover(w, &re) < 0) {
             size_t l = strlen(e->message);
             snprintf(e->message + l, sizeof e->message - l,
                      "; rollback failed, the next run retries it: %s",
@@ -1365,8 +747,8 @@ static int apply_journal(struct w32_store *w, const struct rt_change_set *cs,
         }
         return -1;
     }
-    flush_hives(w);
-    return journal_delete(w, e);
+    w32_flush_hives(w);
+    return w32_journal_delete(w, e);
 }
 
 static int w32_apply(struct rt_store *s, const struct rt_change_set *cs,
@@ -1388,7 +770,7 @@ static int w32_apply(struct rt_store *s, const struct rt_change_set *cs,
     } else if (r == 0) {
         r = apply_journal(w, cs, &p, fail_after, e);
     }
-    plan_free(&p);
+    w32_plan_free(&p);
     return r;
 }
 
@@ -1402,7 +784,7 @@ static int w32_begin(struct rt_store *s, struct rt_error *e)
                             "%s: transaction already open", w->machine);
     if (lock_take(w, e) != 0)
         return -1;
-    if (recover(w, e) < 0) {
+    if (w32_recover(w, e) < 0) {
         lock_give(w);
         return -1;
     }
@@ -1680,18 +1062,18 @@ static int make_journal_path(struct w32_store *w, const char *id,
     }
     if (!CreateDirectoryW(dir, NULL) &&
         GetLastError() != ERROR_ALREADY_EXISTS) {
-        char *d = narrow(dir, wlen(dir));
-        win_error(e, GetLastError(), "cannot create the journal directory %s",
+        char *d = w32_narrow(dir, wlen(dir));
+        w32_error(e, GetLastError(), "cannot create the journal directory %s",
                   d ? d : "?");
         free(d);
         return -1;
     }
-    char *d = narrow(dir, wlen(dir));
+    char *d = w32_narrow(dir, wlen(dir));
     size_t len = (d ? strlen(d) : 0) + strlen(id) + 32;
     w->journal = d ? malloc(len) : NULL;
     if (w->journal) {
         snprintf(w->journal, len, "%s\\perflib-%s.journal", d, id);
-        w->journal_w = wide(w->journal);
+        w->journal_w = w32_wide(w->journal);
     }
     free(d);
     if (!w->journal_w)
@@ -1739,20 +1121,20 @@ struct rt_store *rt_store_win32_open_at(const char *machine, const char *root,
         }
         size_t len = strlen(name) + 3;
         w->machine = malloc(len);
-        name_w = wide(name);
+        name_w = w32_wide(name);
         if (!w->machine || !name_w) {
             rt_error_set(e, RT_ERR_INVALID_PARAMETER,
                          "'%s' is not a valid machine name", machine);
             goto fail;
         }
         snprintf(w->machine, len, "\\\\%s", name);
-        WCHAR *unc = wide(w->machine);
+        WCHAR *unc = w32_wide(w->machine);
         LONG r = unc ? RegConnectRegistryW(unc, HKEY_LOCAL_MACHINE, &w->hklm)
                      : ERROR_NOT_ENOUGH_MEMORY;
         free(unc);
         if (r != ERROR_SUCCESS) {
             w->hklm = NULL;
-            win_error(e, (DWORD)r, "cannot connect to the registry of %s",
+            w32_error(e, (DWORD)r, "cannot connect to the registry of %s",
                       w->machine);
             goto fail;
         }
@@ -1773,7 +1155,7 @@ struct rt_store *rt_store_win32_open_at(const char *machine, const char *root,
         goto fail;
 
     WCHAR mutex_name[128] = {0};
-    WCHAR *id_w = wide(id);
+    WCHAR *id_w = w32_wide(id);
     if (!id_w) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         goto fail;
@@ -1786,14 +1168,14 @@ struct rt_store *rt_store_win32_open_at(const char *machine, const char *root,
     free(id_w);
     w->mutex = CreateMutexW(NULL, FALSE, mutex_name);
     if (!w->mutex) {
-        win_error(e, GetLastError(), "%s: cannot create the writer lock",
+        w32_error(e, GetLastError(), "%s: cannot create the writer lock",
                   w->machine);
         goto fail;
     }
     /* A crashed writer's journal is rolled back before anything is read. */
     if (lock_take(w, e) != 0)
         goto fail;
-    int r = recover(w, e);
+    int r = w32_recover(w, e);
     lock_give(w);
     if (r < 0)
         goto fail;
@@ -1844,13 +1226,13 @@ static int dump_key(struct w32_store *w, const char *path, int depth,
                     struct strbuf *b, struct rt_error *e)
 {
     HKEY k;
-    LONG r = open_key(w, path, KEY_READ, &k);
+    LONG r = w32_open_key(w, path, KEY_READ, &k);
     if (r == ERROR_FILE_NOT_FOUND) {
         sb_printf(b, "[%s] absent\n", path);
         return 0;
     }
     if (r != ERROR_SUCCESS)
-        return win_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine,
+        return w32_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine,
                          path);
     if (is_predefined(k)) {
         /* No values or subkeys of its own: the tables the system serves. */
@@ -1890,7 +1272,7 @@ static int dump_key(struct w32_store *w, const char *path, int depth,
         if (r == ERROR_NO_MORE_ITEMS)
             break;
         struct named_value nv = {0};
-        if (r == ERROR_SUCCESS && !(nv.name = narrow(name, len)))
+        if (r == ERROR_SUCCESS && !(nv.name = w32_narrow(name, len)))
             r = ERROR_INVALID_DATA;
         if (r == ERROR_SUCCESS)
             r = query_value(k, nv.name, &nv.v);
@@ -1899,7 +1281,7 @@ static int dump_key(struct w32_store *w, const char *path, int depth,
         if (!grown) {
             free(nv.name);
             rt_value_free(&nv.v);
-            rc = win_error(e, r == ERROR_SUCCESS ? ERROR_NOT_ENOUGH_MEMORY
+            rc = w32_error(e, r == ERROR_SUCCESS ? ERROR_NOT_ENOUGH_MEMORY
                                                  : (DWORD)r,
                            "%s: cannot read value %lu of HKLM\\%s",
                            w->machine, (unsigned long)i, path);

@@ -1,0 +1,138 @@
+/* Store layer, internal: what the pieces of the win32 store share.
+ * store_win32.c (planning, applying, the store operations, opening,
+ * dump), win32_journal.c (the journal of pre-images and its rollback)
+ * and win32_registry.c (Win32 errors, UTF-8/UTF-16 strings and the
+ * registry calls both of them make) each keep their own helpers static;
+ * this header holds the store's state and the few helpers that cross
+ * between them, so that the journal can be read on its own. Not for use
+ * outside lib/store/. Everything here is Windows (or Winelib) only; on
+ * other systems only the public store_win32.h is declared. */
+#ifndef RT_STORE_WIN32_INTERNAL_H
+#define RT_STORE_WIN32_INTERNAL_H
+
+#include "store/store_win32.h"
+
+#ifdef _WIN32
+
+#include <stddef.h>
+
+#include <windows.h>
+
+#include "model/change_set.h"
+#include "model/error.h"
+#include "store/store.h"
+
+/* Every key is opened in the 64-bit view, so a 32-bit build on 64-bit
+ * Windows edits the same Perflib as the system (no Wow6432Node). */
+#define VIEW KEY_WOW64_64KEY
+
+typedef HANDLE(WINAPI *create_transaction_fn)(LPSECURITY_ATTRIBUTES, LPGUID,
+                                              DWORD, DWORD, DWORD, DWORD,
+                                              LPWSTR);
+typedef BOOL(WINAPI *transaction_fn)(HANDLE);
+typedef LONG(WINAPI *create_key_transacted_fn)(HKEY, LPCWSTR, DWORD, LPWSTR,
+                                               DWORD, REGSAM,
+                                               LPSECURITY_ATTRIBUTES, PHKEY,
+                                               LPDWORD, HANDLE, PVOID);
+typedef LONG(WINAPI *open_key_transacted_fn)(HKEY, LPCWSTR, DWORD, REGSAM,
+                                             PHKEY, HANDLE, PVOID);
+
+struct ktm {
+    HMODULE ktmw32;
+    create_transaction_fn create;
+    transaction_fn commit, rollback;
+    create_key_transacted_fn create_key;
+    open_key_transacted_fn open_key;    /* optional: Wine lacks it */
+    int unsupported;                    /* learnt from a first attempt */
+};
+
+struct w32_store {
+    struct rt_store base;
+    HKEY hklm;
+    int remote;                 /* hklm came from RegConnectRegistry */
+    char *machine;              /* for messages: "this machine" or \\NAME */
+    char *journal;              /* UTF-8, for messages */
+    WCHAR *journal_w;
+    HANDLE mutex;
+    int locked;
+    char *perflib, *services;   /* key paths relative to HKLM */
+    /* System32 of the machine (\\NAME\ADMIN$\System32 when remote);
+     * empty when unknown. */
+    WCHAR sysdir[MAX_PATH + 320];
+    char layout[1024];
+    struct ktm ktm;
+    size_t fail_after;
+    int force_journal;
+};
+
+/* A growing byte or text buffer; FAILED once an allocation failed. */
+struct strbuf {
+    char *s;
+    size_t len, cap;
+    int failed;
+};
+
+/* The state of one value before a commit: absent, or type and bytes. */
+struct pre_value {
+    char *key, *name;
+    int present;
+    struct rt_value v;
+};
+
+/* What a commit will do, as the journal records it. */
+struct plan {
+    char **created;             /* keys to create, parents first */
+    size_t n_created;
+    struct pre_value *vals;
+    size_t n_vals;
+};
+
+/* ---- win32_registry.c ---------------------------------------------------- */
+
+/* Sets E to Win32 error ERR with "FMT...: <system text>"; returns -1. */
+int w32_error(struct rt_error *e, DWORD err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* UTF-8 to a new NUL-terminated UTF-16 string; NULL on bad UTF-8 or when
+ * out of memory. */
+WCHAR *w32_wide(const char *s);
+
+/* NCHARS UTF-16 units to a new UTF-8 string; NULL on an unpaired
+ * surrogate or when out of memory. */
+char *w32_narrow(const WCHAR *w, size_t nchars);
+
+/* A copy of the first N bytes of S. */
+char *w32_dup_n(const char *s, size_t n);
+
+/* Makes room for N more bytes in B; 0, or -1 with B->failed set. */
+int w32_sb_reserve(struct strbuf *b, size_t n);
+
+/* Opens PATH (UTF-8, relative to HKLM). Returns the Win32 status. */
+LONG w32_open_key(struct w32_store *w, const char *path, REGSAM access,
+                  HKEY *out);
+
+/* RegSetValueExW that stores exactly V's bytes (no NUL added to a
+ * string). Returns the Win32 status. */
+LONG w32_set_value(HKEY k, const WCHAR *name, const struct rt_value *v);
+
+/* Flushes the SOFTWARE and SYSTEM hives. */
+void w32_flush_hives(struct w32_store *w);
+
+/* ---- win32_journal.c ----------------------------------------------------- */
+
+void w32_plan_free(struct plan *p);
+
+/* Writes P as a sealed journal, flushed, before the registry is touched. */
+int w32_journal_write(struct w32_store *w, const struct plan *p,
+                      struct rt_error *e);
+
+/* Deletes the journal (absent is fine). */
+int w32_journal_delete(struct w32_store *w, struct rt_error *e);
+
+/* Rolls back a journal left behind: 1 restored, 0 nothing to do, -1 with
+ * E (the journal stays). The caller holds the writer lock. */
+int w32_recover(struct w32_store *w, struct rt_error *e);
+
+#endif /* _WIN32 */
+
+#endif

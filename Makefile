@@ -3,7 +3,8 @@
 #   make check    deps, unit tests, CLI tests, the unit tests under valgrind,
 #                 unit and CLI tests again under AddressSanitizer +
 #                 UndefinedBehaviorSanitizer, then the win32 store under
-#                 Wine (make wine-check)
+#                 Wine (make wine-check) and the native Windows build
+#                 under wine64 (make windows-check, windows.mk)
 #   make demo     deps, build, the demo on an embedded default store
 #   make bench    the install benchmark on a 79 MB SOFTWARE hive (bench/)
 #   make deps     install missing Debian packages (make deps-demo: the
@@ -26,7 +27,7 @@ else
 CFLAGS_COMMON += -O2
 endif
 
-LIB_SRC   := $(sort $(wildcard lib/*.c lib/*/*.c))
+LIB_SRC   := $(filter-out lib/provider/ini_unavailable.c,$(sort $(wildcard lib/*/*.c)))
 CLI_SRC   := $(sort $(wildcard regtool/*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 
@@ -75,12 +76,13 @@ fresh-check:
 
 # Unit tests, then the CLI tests, the unit tests under valgrind,
 # everything again under the sanitizers, then the Wine build and its tests
-# (wine.mk).
+# (wine.mk) and the native Windows build and its tests (windows.mk).
 check: deps
 	$(MAKE) unit cli-tests
 	$(MAKE) valgrind
 	$(MAKE) BUILD=build/san SAN=1 unit cli-tests
 	$(MAKE) wine-check
+	$(MAKE) windows-check
 
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
@@ -105,5 +107,6 @@ clean:
 .SECONDARY:
 
 include wine.mk
+include windows.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/bench/mkbench.d $(TEST_SRC:%.c=$(BUILD)/obj/%.d)

@@ -28,7 +28,7 @@ MINGW_SRC    := lib/store/store_win32.c lib/store/win32_journal.c \
                 lib/store/win32_registry.c lib/store/store.c \
                 lib/model/change_set.c lib/model/error.c lib/model/utf16.c \
                 lib/commit/io_count.c lib/commit/crc32.c \
-                lib/model/name_table.c lib/model/multi_sz.c \
+                lib/model/name_table.c lib/model/multi_sz.c lib/model/strbuf.c \
                 wine-tests/sweep.c wine-tests/win32_fixture.c
 
 .PHONY: wine-build wine-check

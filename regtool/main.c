@@ -1,5 +1,6 @@
 /* regtool entry point: dispatches to one subcommand per file. */
 #include "regtool.h"
+#include "provider/ini_reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,7 +50,8 @@ int cmd_version(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    puts("regtool " RT_VERSION);
+    printf("regtool %s%s\n", RT_VERSION,
+           rt_ini_available() ? "" : " (without inih: the verbs that read INIs are unavailable)");
     return RT_EXIT_OK;
 }
 

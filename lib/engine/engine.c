@@ -414,24 +414,22 @@ static void range_problems(const struct rt_database *db,
                            const struct rt_service_info *svc, char *buf,
                            size_t size)
 {
-    FILE *f = fmemopen(buf, size, "w");
-    if (!f)
-        return;
+    struct rt_strbuf f = {0};
     uint32_t fc = svc->first_counter, lc = svc->last_counter;
     uint32_t fh = svc->first_help, lh = svc->last_help;
     const char *sep = "";
     if (fc > lc || fh > lh) {
-        fprintf(f, "%srange is inverted (counter %u-%u, help %u-%u)", sep, fc,
+        rt_strbuf_printf(&f, "%srange is inverted (counter %u-%u, help %u-%u)", sep, fc,
                 lc, fh, lh);
         sep = "; ";
     }
     if (fc % 2 || fh % 2 == 0) {
-        fprintf(f, "%sFirst Counter %u or First Help %u has the wrong parity "
+        rt_strbuf_printf(&f, "%sFirst Counter %u or First Help %u has the wrong parity "
                 "(names are even, help odd)", sep, fc, fh);
         sep = "; ";
     }
     if (fc <= db->base_index || fh <= db->base_index) {
-        fprintf(f, "%srange overlaps the system's base range (Base Index %u)",
+        rt_strbuf_printf(&f, "%srange overlaps the system's base range (Base Index %u)",
                 sep, db->base_index);
         sep = "; ";
     }
@@ -442,13 +440,14 @@ static void range_problems(const struct rt_database *db,
             continue;
         if (overlaps(fc, lc, o->first_counter, o->last_counter) ||
             overlaps(fh, lh, o->first_help, o->last_help)) {
-            fprintf(f, "%srange overlaps provider '%s' (counter %u-%u, help "
+            rt_strbuf_printf(&f, "%srange overlaps provider '%s' (counter %u-%u, help "
                     "%u-%u)", sep, o->name, o->first_counter, o->last_counter,
                     o->first_help, o->last_help);
             sep = "; ";
         }
     }
-    fclose(f);
+    snprintf(buf, size, "%s", f.s && !f.failed ? f.s : "");
+    rt_strbuf_free(&f);
 }
 
 int rt_engine_uninstall(const struct rt_database *db,

@@ -30,11 +30,12 @@ static int reserve(struct rt_strbuf *b, size_t extra)
     return 0;
 }
 
-void rt_strbuf_append(struct rt_strbuf *b, const char *s, size_t n)
+void rt_strbuf_append(struct rt_strbuf *b, const void *s, size_t n)
 {
     if (reserve(b, n) != 0)
         return;
-    memcpy(b->s + b->len, s, n);
+    if (n)
+        memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';
 }

@@ -14,7 +14,8 @@ struct rt_strbuf {
 /* Appends printf-style text; on failure sets FAILED and keeps the rest. */
 void rt_strbuf_printf(struct rt_strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void rt_strbuf_append(struct rt_strbuf *b, const char *s, size_t n);
+/* Appends N bytes of S (text or not: the buffer counts bytes). */
+void rt_strbuf_append(struct rt_strbuf *b, const void *s, size_t n);
 /* The text as a new string ("" when empty) that the caller frees, or NULL
  * when an allocation failed; B is empty afterwards. */
 char *rt_strbuf_take(struct rt_strbuf *b);

@@ -84,7 +84,8 @@ int rt_os_same_file(const char *a, const char *b);
 int rt_os_list_dir(const char *dir, char ***names, size_t *n);
 void rt_os_free_list(char **names, size_t n);
 
-/* The absolute, canonical form of PATH (which must exist) in BUF. */
+/* The absolute, canonical form of PATH (which must exist) in BUF, with
+ * '/' between its parts on every system ("C:/Windows" on Windows). */
 int rt_os_realpath(const char *path, char *buf, size_t size);
 
 /* Reads a whole file of at most MAX bytes into a new buffer (never NULL,

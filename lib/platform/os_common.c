@@ -1,6 +1,7 @@
 /* Platform layer: the parts of os.h written once on top of the system
  * calls of os_posix.c or os_win32.c. */
 #include "platform/os.h"
+#include "platform/os_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +36,22 @@ int rt_os_same_file(const char *a, const char *b)
     return a && b && rt_os_stat(a, &sa) == 0 && rt_os_stat(b, &sb) == 0 &&
            sa.kind != RT_OS_ABSENT && sb.kind != RT_OS_ABSENT &&
            sa.dev == sb.dev && sa.ino == sb.ino;
+}
+
+int rt_os_list_push(char ***v, size_t *n, const char *name)
+{
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv) {
+        errno = ENOMEM;
+        return -1;
+    }
+    *v = nv;
+    if (!(nv[*n] = strdup(name))) {
+        errno = ENOMEM;
+        return -1;
+    }
+    (*n)++;
+    return 0;
 }
 
 void rt_os_free_list(char **names, size_t n)

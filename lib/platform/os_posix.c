@@ -2,6 +2,7 @@
  * Unix systems regtool repairs Windows disks from). */
 #include "platform/os.h"
 #ifdef RT_OS_POSIX
+#include "platform/os_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -164,15 +165,10 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
     while ((errno = 0, de = readdir(d)) != NULL) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
-        char **nv = realloc(v, (cnt + 1) * sizeof *nv);
-        char *copy = nv ? strdup(de->d_name) : NULL;
-        if (nv)
-            v = nv;
-        if (!copy) {
+        if (rt_os_list_push(&v, &cnt, de->d_name) != 0) {
             err = ENOMEM;
             break;
         }
-        v[cnt++] = copy;
     }
     if (!err && errno)
         err = errno;

@@ -6,6 +6,7 @@
 #include "platform/os.h"
 #ifdef RT_OS_WIN32
 #include "platform/compat.h"
+#include "platform/os_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -328,15 +329,10 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
             err = errno;
             break;
         }
-        char **nv = realloc(v, (cnt + 1) * sizeof *nv);
-        char *copy = nv ? _strdup(name) : NULL;
-        if (nv)
-            v = nv;
-        if (!copy) {
+        if (rt_os_list_push(&v, &cnt, name) != 0) {
             err = ENOMEM;
             break;
         }
-        v[cnt++] = copy;
     } while (FindNextFileW(h, &fd));
     if (!err && GetLastError() != ERROR_NO_MORE_FILES) {
         set_errno_from_win32();
@@ -367,6 +363,11 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
     free(w);
     if (n == 0 || n >= 32768)
         return set_errno_from_win32();
+    /* Forward slashes, which Windows takes as well: the layers above
+     * split and join paths at '/' on every system. */
+    for (wchar_t *c = full; *c; c++)
+        if (*c == L'\\')
+            *c = L'/';
     return narrow_into(full, buf, size);
 }
 

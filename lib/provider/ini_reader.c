@@ -448,3 +448,8 @@ int rt_ini_parse(const struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
     free(f.bad);
     return d->errors > errors_before ? -1 : 0;
 }
+
+int rt_ini_available(void)
+{
+    return 1;
+}

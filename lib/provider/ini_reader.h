@@ -64,4 +64,8 @@ typedef void (*rt_ini_entry_fn)(void *user, const struct rt_ini_entry *e);
 int rt_ini_parse(const struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
                  struct rt_diags *d);
 
+/* 1 when this build reads INIs (linked with inih), 0 when it was built
+ * without (ini_unavailable.c). */
+int rt_ini_available(void);
+
 #endif

@@ -124,29 +124,6 @@ static int valid_component(const char *s)
     return s && *s && !strchr(s, '\\') && strlen(s) <= 255;
 }
 
-static void sb_printf(struct strbuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct strbuf *b, const char *fmt, ...)
-{
-    if (b->failed)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        b->failed = 1;
-        return;
-    }
-    if (w32_sb_reserve(b, (size_t)n + 1) != 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
 /* ---- registry access --------------------------------------------------- */
 
 /* Whether PATH exists: 1, 0, or -1 with E set. */
@@ -919,26 +896,26 @@ static int w32_read_service(struct rt_store *s, const char *service,
 static const char *w32_layout(struct rt_store *s)
 {
     struct w32_store *w = w32(s);
-    struct strbuf b = {0};
+    struct rt_strbuf b = {0};
     char **langs = NULL;
     size_t n = 0;
     struct rt_error e = {0};
-    sb_printf(&b, "live registry of %s: tables ", w->machine);
+    rt_strbuf_printf(&b, "live registry of %s: tables ", w->machine);
     if (w32_list_languages(s, &langs, &n, &e) != 0)
-        sb_printf(&b, "not listed (%s)", e.message);
+        rt_strbuf_printf(&b, "not listed (%s)", e.message);
     else if (n == 0)
-        sb_printf(&b, "none");
+        rt_strbuf_printf(&b, "none");
     for (size_t i = 0; i < n; i++) {
         enum table_home home;
         if (table_home(w, langs[i], &home, &e) != 0)
-            sb_printf(&b, "%s%s unknown (%s)", i ? ", " : "", langs[i],
+            rt_strbuf_printf(&b, "%s%s unknown (%s)", i ? ", " : "", langs[i],
                       e.message);
         else
-            sb_printf(&b, "%s%s %s", i ? ", " : "", langs[i],
+            rt_strbuf_printf(&b, "%s%s %s", i ? ", " : "", langs[i],
                       table_home_text(home));
     }
     rt_strings_free(langs, n);
-    sb_printf(&b, "; commits %s",
+    rt_strbuf_printf(&b, "; commits %s",
               !w->remote && w->ktm.create && !w->ktm.unsupported
                   ? "in a KTM transaction, else through a journal"
                   : "through a journal");
@@ -1223,12 +1200,12 @@ static int cmp_str(const void *a, const void *b)
 }
 
 static int dump_key(struct w32_store *w, const char *path, int depth,
-                    struct strbuf *b, struct rt_error *e)
+                    struct rt_strbuf *b, struct rt_error *e)
 {
     HKEY k;
     LONG r = w32_open_key(w, path, KEY_READ, &k);
     if (r == ERROR_FILE_NOT_FOUND) {
-        sb_printf(b, "[%s] absent\n", path);
+        rt_strbuf_printf(b, "[%s] absent\n", path);
         return 0;
     }
     if (r != ERROR_SUCCESS)
@@ -1236,20 +1213,20 @@ static int dump_key(struct w32_store *w, const char *path, int depth,
                          path);
     if (is_predefined(k)) {
         /* No values or subkeys of its own: the tables the system serves. */
-        sb_printf(b, "[%s] predefined handle\n", path);
+        rt_strbuf_printf(b, "[%s] predefined handle\n", path);
         static const char *const tables[] = {"Counter", "Help"};
         for (size_t i = 0; i < 2; i++) {
             struct rt_value v = {0};
             r = query_value(k, tables[i], &v);
             if (r == ERROR_SUCCESS) {
-                sb_printf(b, "  \"%s\" type=%lu len=%zu ", tables[i],
+                rt_strbuf_printf(b, "  \"%s\" type=%lu len=%zu ", tables[i],
                           (unsigned long)v.type, v.len);
                 for (size_t j = 0; j < v.len; j++)
-                    sb_printf(b, "%02x", v.data[j]);
-                sb_printf(b, "\n");
+                    rt_strbuf_printf(b, "%02x", v.data[j]);
+                rt_strbuf_printf(b, "\n");
                 rt_value_free(&v);
             } else {
-                sb_printf(b, "  \"%s\" unreadable, error %ld\n", tables[i],
+                rt_strbuf_printf(b, "  \"%s\" unreadable, error %ld\n", tables[i],
                           (long)r);
             }
         }
@@ -1261,7 +1238,7 @@ static int dump_key(struct w32_store *w, const char *path, int depth,
         return rt_error_set(e, RT_ERR_BADKEY, "%s: HKLM\\%s: nested too deep",
                             w->machine, path);
     }
-    sb_printf(b, "[%s]\n", path);
+    rt_strbuf_printf(b, "[%s]\n", path);
     struct named_value *vals = NULL;
     size_t n = 0;
     int rc = 0;
@@ -1298,11 +1275,11 @@ static int dump_key(struct w32_store *w, const char *path, int depth,
         if (n)
             qsort(vals, n, sizeof *vals, cmp_named);
         for (size_t i = 0; i < n; i++) {
-            sb_printf(b, "  \"%s\" type=%lu len=%zu ", vals[i].name,
+            rt_strbuf_printf(b, "  \"%s\" type=%lu len=%zu ", vals[i].name,
                       (unsigned long)vals[i].v.type, vals[i].v.len);
             for (size_t j = 0; j < vals[i].v.len; j++)
-                sb_printf(b, "%02x", vals[i].v.data[j]);
-            sb_printf(b, "\n");
+                rt_strbuf_printf(b, "%02x", vals[i].v.data[j]);
+            rt_strbuf_printf(b, "\n");
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -1332,7 +1309,7 @@ char *rt_store_win32_dump(struct rt_store *s, const char *const *services,
                           size_t n, struct rt_error *e)
 {
     struct w32_store *w = w32(s);
-    struct strbuf b = {0};
+    struct rt_strbuf b = {0};
     int r = dump_key(w, w->perflib, 0, &b, e);
     for (size_t i = 0; r == 0 && i < n; i++) {
         char *path = valid_component(services[i])

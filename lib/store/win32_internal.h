@@ -11,6 +11,7 @@
 #define RT_STORE_WIN32_INTERNAL_H
 
 #include "store/store_win32.h"
+#include "model/strbuf.h"
 
 #ifdef _WIN32
 
@@ -65,13 +66,6 @@ struct w32_store {
     int force_journal;
 };
 
-/* A growing byte or text buffer; FAILED once an allocation failed. */
-struct strbuf {
-    char *s;
-    size_t len, cap;
-    int failed;
-};
-
 /* The state of one value before a commit: absent, or type and bytes. */
 struct pre_value {
     char *key, *name;
@@ -104,8 +98,6 @@ char *w32_narrow(const WCHAR *w, size_t nchars);
 /* A copy of the first N bytes of S. */
 char *w32_dup_n(const char *s, size_t n);
 
-/* Makes room for N more bytes in B; 0, or -1 with B->failed set. */
-int w32_sb_reserve(struct strbuf *b, size_t n);
 
 /* Opens PATH (UTF-8, relative to HKLM). Returns the Win32 status. */
 LONG w32_open_key(struct w32_store *w, const char *path, REGSAM access,

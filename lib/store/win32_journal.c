@@ -85,16 +85,12 @@ void w32_plan_free(struct plan *p)
     memset(p, 0, sizeof *p);
 }
 
-static void put_bytes(struct strbuf *b, const void *p, size_t n)
+static void put_bytes(struct rt_strbuf *b, const void *p, size_t n)
 {
-    if (w32_sb_reserve(b, n) != 0)
-        return;
-    if (n)
-        memcpy(b->s + b->len, p, n);
-    b->len += n;
+    rt_strbuf_append(b, p, n);
 }
 
-static void put_u32(struct strbuf *b, uint32_t x)
+static void put_u32(struct rt_strbuf *b, uint32_t x)
 {
     uint8_t le[4];
     for (int i = 0; i < 4; i++)
@@ -103,7 +99,7 @@ static void put_u32(struct strbuf *b, uint32_t x)
 }
 
 /* A UTF-8 string as u32 byte length + UTF-16LE. */
-static void put_string(struct strbuf *b, const char *s)
+static void put_string(struct rt_strbuf *b, const char *s)
 {
     uint8_t *u = NULL;
     size_t n = 0;
@@ -116,7 +112,7 @@ static void put_string(struct strbuf *b, const char *s)
     free(u);
 }
 
-static int encode_journal(const struct plan *p, struct strbuf *b)
+static int encode_journal(const struct plan *p, struct rt_strbuf *b)
 {
     put_bytes(b, JOURNAL_MAGIC, 4);
     put_u32(b, JOURNAL_VERSION);
@@ -319,7 +315,7 @@ static int write_all(HANDLE h, const void *p, size_t n)
 int w32_journal_write(struct w32_store *w, const struct plan *p,
                       struct rt_error *e)
 {
-    struct strbuf b = {0};
+    struct rt_strbuf b = {0};
     if (encode_journal(p, &b) != 0) {
         free(b.s);
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");

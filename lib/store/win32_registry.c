@@ -1,7 +1,6 @@
 /* Store layer: the helpers the win32 store's files share (declared in
  * win32_internal.h). Text: a Win32 error as a message, UTF-8 to and from
- * UTF-16 for the W entry points, room in a struct strbuf (for the dump
- * and the journal's bytes). Registry: the calls both the commit
+ * UTF-16 for the W entry points. Registry: the calls both the commit
  * (store_win32.c) and the rollback (win32_journal.c) make, opening a key
  * in the 64-bit view, setting a value byte for byte and flushing the
  * hives. Helpers only one file uses stay static in that file. */
@@ -76,27 +75,6 @@ char *w32_dup_n(const char *s, size_t n)
         d[n] = '\0';
     }
     return d;
-}
-
-/* Makes room for N more bytes in B, doubling its capacity from 256.
- * Returns 0, or -1 with B->failed set (now or by an earlier call). */
-int w32_sb_reserve(struct strbuf *b, size_t n)
-{
-    if (b->failed)
-        return -1;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return -1;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    return 0;
 }
 
 /* ---- registry access --------------------------------------------------- */

@@ -2,7 +2,7 @@
 # 79 MB SOFTWARE hive, twelve languages with Help values of about 5 MB, a
 # provider of 200 counters (400 index/text pairs per language). Bytes are
 # deterministic, so they are asserted here; time is only reported by
-# `make bench`. Every byte through lib/io.c counts, the journal's too.
+# `make bench`. Every byte through lib/commit/io.c counts, the journal's too.
 . tests/cli/lib.sh
 
 MKBENCH=$(dirname "$REGTOOL")/bench/mkbench

@@ -32,14 +32,11 @@ WIN_INI_LIBS := -L$(INIH)/lib -linih -liconv
 endif
 
 # The unit tests that run natively: every layer's but the INI reader's
-# (which needs inih), the engine and hive-store suites (their fixtures
-# still use POSIX shell commands; the hive store is tested on Windows
-# through regtool.exe by tests/cli/noini_verbs.sh instead), and those
-# that start helper processes or the Linux referees (hivexsh, regfexport,
-# reglookup).
+# (which needs inih), and those that start helper processes or the Linux
+# referees (hivexsh, regfexport, reglookup) or xz.
 WIN_TESTS := test_platform test_multi_sz test_name_table test_utf16 \
-             test_base_tables test_store_mem test_regf_write \
-             test_regf_corrupt
+             test_base_tables test_store_mem test_engine test_store_hive \
+             test_engine_hive test_regf_write test_regf_corrupt
 ifneq ($(INIH),)
 WIN_TESTS += test_ini_reader test_provider_spec test_symbol_file
 endif

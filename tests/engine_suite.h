@@ -12,6 +12,7 @@
 #include <uchar.h>
 
 #include "engine/ops.h"
+#include "store_snapshot.h"
 
 /* --- fixtures ---------------------------------------------------------- */
 
@@ -114,66 +115,12 @@ static struct rt_store *base_store(void)
     return s;
 }
 
-/* Everything a reader of the store sees, through the store interface:
- * the languages, their tables' bytes, the Perflib values and every value
- * lodctr and the provider write. */
-static void dump_bytes(FILE *f, const char *what, const struct rt_value *v)
-{
-    fprintf(f, "%s type=%u len=%zu ", what, v->type, v->len);
-    for (size_t i = 0; i < v->len; i++)
-        fprintf(f, "%02x", v->data[i]);
-    fputc('\n', f);
-}
-
+/* Everything a reader of the store sees, through the store interface. */
 static char *snapshot_content(struct rt_store *s)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    char **names;
-    size_t n;
-    struct rt_error e;
-    struct rt_value v;
-    int present;
-    assert_int_equal(s->ops->list_languages(s, &names, &n, &e), 0);
-    for (size_t i = 0; i < n; i++)
-        for (int t = 0; t < 2; t++) {
-            assert_int_equal(s->ops->read_table(s, names[i], t, &v, &present,
-                                                &e), 0);
-            fprintf(f, "[%s %d]\n", names[i], t);
-            if (present)
-                dump_bytes(f, "table", &v);
-            rt_value_free(&v);
-        }
-    rt_strings_free(names, n);
-    static const char *const perflib[] = {"Last Counter", "Last Help",
-                                          "Base Index"};
-    for (size_t i = 0; i < 3; i++) {
-        assert_int_equal(s->ops->read_perflib(s, perflib[i], &v, &present, &e),
-                         0);
-        if (present)
-            dump_bytes(f, perflib[i], &v);
-        rt_value_free(&v);
-    }
-    static const char *const svc[] = {
-        "Library", "Open", "Collect", "Close", "First Counter",
-        "Last Counter", "First Help", "Last Help", "Object List",
-        "PerfIniFile", "Library Validation Code",
-        "Disable Performance Counters"};
-    assert_int_equal(s->ops->list_perf_services(s, &names, &n, &e), 0);
-    for (size_t i = 0; i < n; i++) {
-        fprintf(f, "[service %s]\n", names[i]);
-        for (size_t k = 0; k < sizeof svc / sizeof *svc; k++) {
-            assert_int_equal(s->ops->read_service(s, names[i], svc[k], &v,
-                                                  &present, &e), 0);
-            if (present)
-                dump_bytes(f, svc[k], &v);
-            rt_value_free(&v);
-        }
-    }
-    rt_strings_free(names, n);
-    fclose(f);
-    return buf;
+    struct rt_strbuf b = {0};
+    snap_store_content(&b, s);
+    return snap_take(&b);
 }
 
 static char *snapshot_exact(struct rt_store *s)

@@ -1,38 +1,36 @@
 /* Hive-store fixtures for tests: an empty offline Windows tree (SOFTWARE
  * with only its root, SYSTEM with Select\\Current and ControlSet001), and
- * an exact digest of every file in it. */
+ * its removal; store_snapshot.h digests its files. */
 #ifndef TEST_HIVE_FIXTURE_H
 #define TEST_HIVE_FIXTURE_H
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "commit/io.h"
-#include "platform/os.h"
 #include "commit/journal.h"
+#include "platform/os.h"
 #include "regf/regf.h"
+#include "scratch.h"
 #include "store/store_hive.h"
+#include "store_snapshot.h"
 
 struct fixture_ctx {
     int files_layout;
-    char dir[64];
-    char tables[96];
+    char dir[512];
+    char tables[600];
 };
 
 static void make_empty_tree(struct fixture_ctx *c)
 {
-    char cmd[256], path[160];
-    if (c->dir[0]) {
-        snprintf(cmd, sizeof cmd, "rm -rf %s", c->dir);
-        assert_int_equal(system(cmd), 0);
-    }
-    strcpy(c->dir, "/tmp/rthsXXXXXX");
-    assert_non_null(mkdtemp(c->dir));
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/Windows/System32/config", c->dir);
-    assert_int_equal(system(cmd), 0);
+    char path[700];
+    if (c->dir[0])
+        assert_int_equal(scratch_remove(c->dir), 0);
+    char *dir = scratch_dir_new("rths");
+    snprintf(c->dir, sizeof c->dir, "%s", dir);
+    free(dir);
+    snprintf(path, sizeof path, "%s/Windows/System32/config", c->dir);
+    assert_int_equal(rt_os_mkdirs(path), 0);
     snprintf(c->tables, sizeof c->tables, "%s/Windows/System32", c->dir);
     struct rt_regf *h;
     char err[256];
@@ -65,40 +63,11 @@ static struct rt_store *hive_fixture_open(struct fixture_ctx *c)
 
 static void hive_fixture_remove(struct fixture_ctx *c)
 {
-    char cmd[256];
     if (c->dir[0]) {
-        snprintf(cmd, sizeof cmd, "rm -rf %s", c->dir);
-        if (system(cmd) != 0)
+        if (scratch_remove(c->dir) != 0)
             fail_msg("cannot remove %s", c->dir);
         c->dir[0] = '\0';
     }
-}
-
-/* Every file under DIR but the lock, with its size and CRC. */
-static void digest_dir(FILE *f, const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        if (de->d_name[0] == '.' || !strcmp(de->d_name, "regtool.lock"))
-            continue;
-        char p[512];
-        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-        struct stat st;
-        stat(p, &st);
-        if (S_ISDIR(st.st_mode)) {
-            digest_dir(f, p);
-            continue;
-        }
-        uint8_t *data;
-        size_t len;
-        if (rt_os_read_file(p, &data, &len) == 0) {
-            fprintf(f, "%s %zu %08x\n", p, len, rt_crc32(0, data, len));
-            free(data);
-        }
-    }
-    if (d)
-        closedir(d);
 }
 
 #endif

@@ -9,52 +9,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "platform/os.h"
 #include "regf/regf.h"
+#include "scratch.h"
 #include "model/utf16.h"
 
 /* A fresh scratch directory (malloc'd path); aborts on failure. */
 static inline char *tu_tmpdir(void)
 {
-    const char *base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = getenv("TEMP");
-    static unsigned serial;
-    for (int tries = 0; tries < 100; tries++) {
-        char *dir;
-        if (asprintf(&dir, "%s/regf-test-%lx-%x-%x",
-                     base && *base ? base : "/tmp", (unsigned long)time(NULL),
-                     (unsigned)rand(), ++serial) < 0)
-            abort();
-        if (rt_os_mkdir(dir) == 0)
-            return dir;
-        free(dir);
-    }
-    abort();
+    return scratch_dir_new("regf-test");
 }
 
 /* Removes DIR and everything under it, and frees DIR. */
 static inline void tu_rmdir(char *dir)
 {
-    char **names;
-    size_t n;
-    if (rt_os_list_dir(dir, &names, &n) == 0) {
-        for (size_t i = 0; i < n; i++) {
-            char *p;
-            if (asprintf(&p, "%s/%s", dir, names[i]) < 0)
-                abort();
-            if (rt_os_is_dir(p))
-                tu_rmdir(p);
-            else {
-                rt_os_unlink(p);
-                free(p);
-            }
-        }
-        rt_os_free_list(names, n);
-    }
-    if (rt_os_rmdir(dir) != 0)
+    if (scratch_remove(dir) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
     free(dir);
 }

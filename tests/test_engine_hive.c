@@ -22,12 +22,9 @@ static char *hive_exact(struct rt_store *s, void *ctx)
 {
     (void)s;
     struct fixture_ctx *c = ctx;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    digest_dir(f, c->dir);
-    fclose(f);
-    return buf;
+    struct rt_strbuf b = {0};
+    snap_dir_digest(&b, c->dir);
+    return snap_take(&b);
 }
 
 static int use_registry(void **state)

@@ -5,22 +5,8 @@
 #   sh tests/run-windows.sh BUILD_DIR TEST...   (BUILD_DIR: build/windows)
 set -eu
 build=$(cd "$1" && pwd); shift
-WINE64=${WINE64:-/usr/lib/wine/wine64}
-WINESERVER=${WINESERVER:-/usr/lib/wine/wineserver64}
-[ -x "$WINE64" ] || { echo "windows-check: no $WINE64 (make deps installs wine64)" >&2; exit 1; }
-WINEPREFIX=$build/prefix
-WINEDEBUG=-all
-WINEDLLOVERRIDES="mscoree,mshtml="
-export WINE64 WINEPREFIX WINEDEBUG WINEDLLOVERRIDES
-cleanup() {
-    "$WINESERVER" -k 2>/dev/null || true
-    rm -rf "$WINEPREFIX"
-}
-cleanup
-trap cleanup EXIT
-mkdir -p "$WINEPREFIX"
-"$WINESERVER" -p   # one server for every run (wine-tests/run.sh says why)
-"$WINE64" wineboot.exe -i >/dev/null 2>&1
+PREFIX_DIR=$build/prefix
+. wine-tests/prefix.sh
 
 passed=0; failed=0; failures=""
 for t in "$@"; do
@@ -42,17 +28,8 @@ rm -f "\$out" "\$err"
 exit \$rc
 WRAP
 chmod +x "$wrapper"
-cli_passed=0; cli_failed=0
-for s in tests/cli/noini_verbs.sh tests/cli/hive_check.sh tests/cli/hive_recover.sh; do
-    scratch=$(mktemp -d)
-    if REGTOOL=$wrapper REGTOOL_WINDOWS=1 SHARED=${SHARED:-$(cd ../shared && pwd)} \
-        TMPDIR=$scratch sh "$s" >"$scratch.log" 2>&1; then
-        cli_passed=$((cli_passed + 1))
-    else
-        cli_failed=$((cli_failed + 1)); failures="$failures $(basename "$s")"
-        echo "--- $s"; cat "$scratch.log"
-    fi
-    rm -rf "$scratch" "$scratch.log"
-done
-echo "windows cli tests: $cli_passed passed, $cli_failed failed"
-[ "$failed" -eq 0 ] && [ "$cli_failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }
+status=0
+REGTOOL_WINDOWS=1 sh tests/run-cli.sh "$wrapper" tests/cli/noini_verbs.sh \
+    tests/cli/hive_check.sh tests/cli/hive_recover.sh || status=1
+[ "$failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }
+exit "$status"

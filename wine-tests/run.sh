@@ -6,29 +6,8 @@
 # Usage: wine-tests/run.sh BUILD_DIR (build/wine), from the repository root.
 set -eu
 build=$1
-WINE64=${WINE64:-/usr/lib/wine/wine64}
-WINESERVER=${WINESERVER:-/usr/lib/wine/wineserver64}
-[ -x "$WINE64" ] || { echo "wine-tests: no $WINE64 (make deps installs wine64)" >&2; exit 1; }
-WINEPREFIX=$(cd "$build" && pwd)/prefix
-WINELOADER=$WINE64
-WINEDEBUG=-all
-# No Mono or Gecko download prompts while the prefix is made.
-WINEDLLOVERRIDES="mscoree,mshtml="
-export WINE64 WINEPREFIX WINELOADER WINEDEBUG WINEDLLOVERRIDES
-
-cleanup() {
-    "$WINESERVER" -k 2>/dev/null || true
-    rm -rf "$WINEPREFIX"
-}
-cleanup
-trap cleanup EXIT
-# One persistent wineserver for every run below, started before any
-# client: a server that a client starts quits as soon as its last client
-# exits, and a process starting at that moment fails with "wine client
-# error: recvmsg: Connection reset by peer".
-mkdir -p "$WINEPREFIX"
-"$WINESERVER" -p
-"$WINE64" wineboot.exe -i >/dev/null 2>&1
+PREFIX_DIR=$(cd "$build" && pwd)/prefix
+. wine-tests/prefix.sh
 
 # The CLI on the live store of the fresh prefix: Wine's own Perflib, as
 # lodctr /Q would show it (009 is Wine's predefined-handle stub table).

@@ -160,8 +160,10 @@ int rt_unlodctr_main(int argc, char **argv)
         fprintf(stderr, "unlodctr: %s\n", e.message);
         code = e.code;
     } else {
-        printf("unlodctr: removed %s: names %u-%u, help %u-%u\n", argv[1],
-               p.first_counter, p.last_counter, p.first_help, p.last_help);
+        printf("unlodctr: removed %s: names %u-%u, help %u-%u\n"
+               "unlodctr: %s\nunlodctr: %s\n",
+               argv[1], p.first_counter, p.last_counter, p.first_help,
+               p.last_help, p.counter.why, p.help.why);
         rt_change_set_free(&cs);
     }
     s->ops->close(s);

@@ -46,10 +46,7 @@ int cmd_uninstall(int argc, char **argv)
                dry_run ? "would uninstall" : "uninstalled", argv[optind],
                p.first_counter, p.last_counter, p.first_help, p.last_help,
                p.removed_names, p.removed_helps);
-        if (p.lowered)
-            printf("; Last Counter %u, Last Help %u", p.new_last_counter,
-                   p.new_last_help);
-        printf("\n");
+        printf("\n%s\n%s\n", p.counter.why, p.help.why);
         if (dry_run)
             rt_cli_print_change_set(stdout, &cs);
         rt_change_set_free(&cs);

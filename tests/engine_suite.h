@@ -77,6 +77,21 @@ static void put_service(struct rt_store *s, const char *name)
     apply_set(s, &cs);
 }
 
+/* A provider's range as lodctr leaves it in its Performance key. */
+static void put_range(struct rt_store *s, const char *svc, uint32_t fc,
+                      uint32_t lc, uint32_t fh, uint32_t lh)
+{
+    static const char *const names[] = {"First Counter", "Last Counter",
+                                        "First Help", "Last Help"};
+    const uint32_t x[] = {fc, lc, fh, lh};
+    for (size_t i = 0; i < 4; i++) {
+        struct rt_value v;
+        rt_value_from_dword(&v, x[i]);
+        put_service_value(s, svc, names[i], &v);
+        rt_value_free(&v);
+    }
+}
+
 static void put_language(struct rt_store *s, const char *lang)
 {
     struct rt_change_set cs = {0};
@@ -112,6 +127,44 @@ static struct rt_store *base_store(void)
     put_dword(s, "Base Index", 1847);
     put_service(s, "Transfer");
     put_service(s, "Peer");
+    return s;
+}
+
+/* A real machine's Perflib, as a real PerfStringBackup.INI has it
+ * (psb-C-009 in ../shared/research-real, SPEC 4.6): Last Counter 11174 and
+ * Last Help 11175 while the highest index present is 6137, the end of the
+ * highest provider's range (.NET CLR Networking 4.0.0.0, names 6110-6136,
+ * help 6111-6137; "Net" here), in every language. */
+static struct rt_store *real_machine_store(void)
+{
+    struct rt_store *s = base_store();
+    struct rt_database db;
+    struct rt_error e;
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    for (size_t i = 0; i < db.n_langs; i++) {
+        struct rt_db_language *l = &db.langs[i];
+        for (uint32_t x = 6110; x <= 6136; x += 2) {
+            char t[64];
+            snprintf(t, sizeof t, "Net %s %u", l->id, x);
+            assert_int_equal(rt_pair_list_append(&l->table.counter, x, t), 0);
+            snprintf(t, sizeof t, "Net %s help %u", l->id, x + 1);
+            assert_int_equal(rt_pair_list_append(&l->table.help, x + 1, t), 0);
+        }
+        for (int k = 0; k < 2; k++) {
+            uint8_t *blob;
+            size_t len;
+            assert_int_equal(rt_pair_list_encode(k ? &l->table.help
+                                                   : &l->table.counter,
+                                                 &blob, &len), 0);
+            put_table(s, l->id, (enum rt_table_kind)k, blob, len);
+            free(blob);
+        }
+    }
+    rt_database_free(&db);
+    put_service(s, "Net");
+    put_range(s, "Net", 6110, 6136, 6111, 6137);
+    put_dword(s, "Last Counter", 11174);
+    put_dword(s, "Last Help", 11175);
     return s;
 }
 
@@ -188,15 +241,22 @@ static int install(struct rt_store *s, const struct rt_provider_spec *sp,
     return r;
 }
 
-static int uninstall(struct rt_store *s, const char *drv, int force,
-                     struct rt_error *e)
+static int uninstall_plan(struct rt_store *s, const char *drv, int force,
+                          int dry_run, struct rt_uninstall_plan *plan,
+                          struct rt_error *e)
 {
     struct rt_change_set cs;
-    struct rt_uninstall_plan p;
-    int r = rt_op_uninstall(s, drv, force, 0, &cs, &p, e);
+    int r = rt_op_uninstall(s, drv, force, dry_run, &cs, plan, e);
     if (r == 0)
         rt_change_set_free(&cs);
     return r;
+}
+
+static int uninstall(struct rt_store *s, const char *drv, int force,
+                     struct rt_error *e)
+{
+    struct rt_uninstall_plan p;
+    return uninstall_plan(s, drv, force, 0, &p, e);
 }
 
 static struct rt_database load(struct rt_store *s)
@@ -445,15 +505,7 @@ static void refusals_leave_store_identical(void **state)
 
     /* Peer claims a range overlapping Transfer's: refused without --force. */
     put_service(s, "Rogue");
-    static const struct { const char *n; uint32_t v; } r[] = {
-        {"First Counter", 1850}, {"Last Counter", 1852},
-        {"First Help", 1851}, {"Last Help", 1853}};
-    for (size_t i = 0; i < 4; i++) {
-        struct rt_value v;
-        rt_value_from_dword(&v, r[i].v);
-        put_service_value(s, "Rogue", r[i].n, &v);
-        rt_value_free(&v);
-    }
+    put_range(s, "Rogue", 1850, 1852, 1851, 1853);
     free(before);
     before = snapshot_exact(s);
     assert_int_equal(uninstall(s, "Rogue", 0, &e), -1);
@@ -557,6 +609,203 @@ static void dry_run_writes_nothing(void **state)
     s->ops->close(s);
 }
 
+static void assert_perflib(struct rt_store *s, uint32_t lc, uint32_t lh)
+{
+    struct rt_database db = load(s);
+    assert_int_equal(db.last_counter, lc);
+    assert_int_equal(db.last_help, lh);
+    rt_database_free(&db);
+}
+
+static void assert_last(const struct rt_last_change *c, int on_top,
+                        enum rt_last_rule rule, uint32_t old, uint32_t now)
+{
+    assert_int_equal(c->on_top, on_top);
+    assert_int_equal(c->rule, rule);
+    assert_int_equal(c->old_value, old);
+    assert_int_equal(c->new_value, now);
+}
+
+/* SPEC 4.2 on a real machine's values (SPEC 4.6): install then uninstall
+ * leaves every table and Perflib value as before, a second install gets
+ * the same indices, and the highest range on the machine, far below Last
+ * Counter, is not on top. */
+static void real_machine_install_uninstall_restores_last_counter(void **state)
+{
+    (void)state;
+    struct rt_store *s = real_machine_store();
+    char *before = snapshot_content(s);
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 3);
+    struct rt_install_plan plan;
+    struct rt_uninstall_plan up;
+    struct rt_error e = {0};
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+        assert_int_equal(plan.first_counter, 11176);
+        assert_int_equal(plan.last_counter, 11180);
+        assert_int_equal(plan.first_help, 11177);
+        assert_int_equal(plan.last_help, 11181);
+        rt_install_plan_free(&plan);
+        assert_perflib(s, 11180, 11181);
+
+        /* --dry-run says the same and writes nothing. */
+        char *installed = snapshot_exact(s);
+        assert_int_equal(uninstall_plan(s, "Transfer", 0, 1, &up, &e), 0);
+        assert_last(&up.counter, 1, RT_LAST_FOUND, 11180, 11174);
+        assert_last(&up.help, 1, RT_LAST_FOUND, 11181, 11175);
+        assert_string_equal(up.counter.why,
+                            "Last Counter 11180 -> 11174: 'Transfer' was on "
+                            "top (Last Counter 11180 is within its names "
+                            "11176-11180), back to where its install found "
+                            "it (First Counter 11176 - 2)");
+        char *after = snapshot_exact(s);
+        assert_string_equal(after, installed);
+        free(after);
+        free(installed);
+
+        assert_int_equal(uninstall_plan(s, "Transfer", 0, 0, &up, &e), 0);
+        assert_last(&up.counter, 1, RT_LAST_FOUND, 11180, 11174);
+        assert_last(&up.help, 1, RT_LAST_FOUND, 11181, 11175);
+        after = snapshot_content(s);
+        assert_string_equal(after, before);
+        free(after);
+    }
+
+    /* Net has the highest range, but Last Counter is far above it. */
+    assert_int_equal(uninstall_plan(s, "Net", 0, 0, &up, &e), 0);
+    assert_last(&up.counter, 0, RT_LAST_KEPT, 11174, 11174);
+    assert_last(&up.help, 0, RT_LAST_KEPT, 11175, 11175);
+    assert_string_equal(up.counter.why,
+                        "Last Counter 11174 unchanged: 'Net' is not on top "
+                        "(Last Counter 11174 is above its names 6110-6136)");
+    assert_perflib(s, 11174, 11175);
+    free(before);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
+/* Two providers: the lower one's uninstall leaves Last Counter/Last Help
+ * alone; the top one's, then the other's, give the original values. */
+static void two_providers_give_back_last_counter_top_first(void **state)
+{
+    (void)state;
+    struct rt_provider_spec *a = make_spec("Transfer", en_ru, 2, 2);
+    struct rt_provider_spec *b = make_spec("Peer", en_ru, 2, 3);
+    struct rt_uninstall_plan up;
+    struct rt_error e = {0};
+
+    /* Lower first: nothing moves; then the top one goes back to where
+     * its install found the values, above the lower one's old range,
+     * which stays handed out. */
+    struct rt_store *s = real_machine_store();
+    assert_int_equal(install(s, a, 0, NULL, &e), 0);   /* 11176-11178 */
+    assert_int_equal(install(s, b, 0, NULL, &e), 0);   /* 11180-11184 */
+    assert_perflib(s, 11184, 11185);
+    assert_int_equal(uninstall_plan(s, "Transfer", 0, 0, &up, &e), 0);
+    assert_last(&up.counter, 0, RT_LAST_KEPT, 11184, 11184);
+    assert_last(&up.help, 0, RT_LAST_KEPT, 11185, 11185);
+    assert_perflib(s, 11184, 11185);
+    assert_int_equal(uninstall_plan(s, "Peer", 0, 0, &up, &e), 0);
+    assert_last(&up.counter, 1, RT_LAST_FOUND, 11184, 11178);
+    assert_perflib(s, 11178, 11179);
+    s->ops->close(s);
+
+    /* Top first, then the other: the original values. */
+    s = real_machine_store();
+    char *before = snapshot_content(s);
+    assert_int_equal(install(s, a, 0, NULL, &e), 0);
+    assert_int_equal(install(s, b, 0, NULL, &e), 0);
+    assert_int_equal(uninstall_plan(s, "Peer", 0, 0, &up, &e), 0);
+    assert_last(&up.counter, 1, RT_LAST_FOUND, 11184, 11178);
+    assert_last(&up.help, 1, RT_LAST_FOUND, 11185, 11179);
+    assert_int_equal(uninstall_plan(s, "Transfer", 0, 0, &up, &e), 0);
+    assert_last(&up.counter, 1, RT_LAST_FOUND, 11178, 11174);
+    assert_last(&up.help, 1, RT_LAST_FOUND, 11179, 11175);
+    char *after = snapshot_content(s);
+    assert_string_equal(after, before);
+    free(after);
+    free(before);
+    free_spec(a);
+    free_spec(b);
+    s->ops->close(s);
+}
+
+static void assert_not_below_highest(struct rt_store *s)
+{
+    struct rt_database db = load(s);
+    assert_true(db.last_counter >= rt_database_highest(&db, RT_TABLE_COUNTER));
+    assert_true(db.last_help >= rt_database_highest(&db, RT_TABLE_HELP));
+    assert_true(db.last_counter >= 1846 && db.last_help >= 1847);
+    rt_database_free(&db);
+}
+
+/* A Last Counter that lies, below the highest index present: after any
+ * uninstall the values are never below the highest index still present. */
+static void lying_last_counter_never_ends_below_highest(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *a = make_spec("Transfer", en_ru, 2, 3);
+    struct rt_provider_spec *b = make_spec("Peer", en_ru, 2, 3);
+    struct rt_uninstall_plan up;
+    struct rt_error e = {0};
+    assert_int_equal(install(s, a, 0, NULL, &e), 0);   /* 1848-1852 */
+    assert_int_equal(install(s, b, 0, NULL, &e), 0);   /* 1854-1858 */
+
+    /* Within the lower range while the other lies above it. */
+    put_dword(s, "Last Counter", 1850);
+    put_dword(s, "Last Help", 1851);
+    assert_int_equal(uninstall_plan(s, "Transfer", 0, 1, &up, &e), 0);
+    assert_last(&up.counter, 1, RT_LAST_HIGHEST, 1850, 1858);
+    assert_last(&up.help, 1, RT_LAST_HIGHEST, 1851, 1859);
+
+    /* Far too low: the lower provider is not on top, and the values rise
+     * to the highest index still present. */
+    put_dword(s, "Last Counter", 10);
+    put_dword(s, "Last Help", 11);
+    assert_int_equal(uninstall_plan(s, "Transfer", 0, 0, &up, &e), 0);
+    assert_last(&up.counter, 0, RT_LAST_HIGHEST, 10, 1858);
+    assert_last(&up.help, 0, RT_LAST_HIGHEST, 11, 1859);
+    assert_string_equal(up.counter.why,
+                        "Last Counter 10 -> 1858: 'Transfer' is not on top "
+                        "(provider 'Peer' ends at 1858, above its names "
+                        "1848-1852), and it is never below the highest name "
+                        "index still present (1858)");
+    assert_not_below_highest(s);
+
+    /* Below the highest range, nothing above it: that provider is on top
+     * and the values go back to where its install found them. */
+    put_dword(s, "Last Counter", 10);
+    put_dword(s, "Last Help", 11);
+    assert_int_equal(uninstall_plan(s, "Peer", 0, 0, &up, &e), 0);
+    assert_last(&up.counter, 1, RT_LAST_FOUND, 10, 1852);
+    assert_last(&up.help, 1, RT_LAST_FOUND, 11, 1853);
+    assert_not_below_highest(s);
+    free_spec(a);
+    free_spec(b);
+    s->ops->close(s);
+}
+
+/* Where the install found them may lie below the base range (a Base
+ * Index raised since): never below it, names even, help odd. */
+static void last_counter_never_below_base_index(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *a = make_spec("Transfer", en_ru, 2, 3);
+    struct rt_uninstall_plan up;
+    struct rt_error e = {0};
+    assert_int_equal(install(s, a, 0, NULL, &e), 0);   /* 1848-1852 */
+    put_dword(s, "Base Index", 1851);
+    assert_int_equal(uninstall_plan(s, "Transfer", 0, 0, &up, &e), -1);
+    assert_int_equal(uninstall_plan(s, "Transfer", 1, 0, &up, &e), 0);
+    assert_last(&up.counter, 1, RT_LAST_BASE, 1852, 1850);
+    assert_last(&up.help, 1, RT_LAST_BASE, 1853, 1851);
+    assert_perflib(s, 1850, 1851);
+    free_spec(a);
+    s->ops->close(s);
+}
+
 #define ENGINE_SUITE_TESTS \
 cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(uninstalling_first_leaves_second_untouched), \
@@ -567,6 +816,10 @@ cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(refusals_leave_store_identical), \
         cmocka_unit_test(fresh_database_gets_base_values_and_english), \
         cmocka_unit_test(current_language_follows_its_language), \
-        cmocka_unit_test(dry_run_writes_nothing),
+        cmocka_unit_test(dry_run_writes_nothing), \
+        cmocka_unit_test(real_machine_install_uninstall_restores_last_counter), \
+        cmocka_unit_test(two_providers_give_back_last_counter_top_first), \
+        cmocka_unit_test(lying_last_counter_never_ends_below_highest), \
+        cmocka_unit_test(last_counter_never_below_base_index),
 
 #endif

@@ -450,6 +450,133 @@ static void range_problems(const struct rt_database *db,
     rt_strbuf_free(&f);
 }
 
+/* Perflib's Last Counter (HELP: Last Help) once SVC's range is gone from
+ * W (SPEC 4.2; the rule in engine.h). The provider is on top when the
+ * value lies within its range (the install set it there), or below its
+ * range while nothing else, neither another provider's range nor a string,
+ * lies above it (the value lies low; the install still set it, to the
+ * provider's Last). A value above the range is never lowered: real
+ * machines keep Last Counter far above their highest string (11174 vs
+ * 6137 in a real PerfStringBackup.INI, SPEC 4.6) and the indices in
+ * between are handed out. */
+static void settle_last(const struct rt_database *db,
+                        const struct rt_service_info *svc,
+                        const struct work_lang *w, size_t n, int help,
+                        struct rt_last_change *out)
+{
+    const char *value = help ? "Last Help" : "Last Counter";
+    const char *first_name = help ? "First Help" : "First Counter";
+    const char *kind = help ? "help texts" : "names";
+    const char *index = help ? "help index" : "name index";
+    uint32_t first = help ? svc->first_help : svc->first_counter;
+    uint32_t last = help ? svc->last_help : svc->last_counter;
+    uint32_t old = help ? db->last_help : db->last_counter;
+    /* Windows' own base is Last Counter 1846, Last Help 1847 with Base
+     * Index 1847 (SPEC 4.1 step 6): names are even, help odd. */
+    uint32_t base = help ? db->base_index | 1u : db->base_index & ~1u;
+
+    /* The highest other provider's range end. */
+    const struct rt_service_info *above = NULL;
+    uint32_t other = 0;
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *o = &db->services[i];
+        if (!strcasecmp(o->name, svc->name) || !o->has_range)
+            continue;
+        int known = help ? o->has_first_help && o->has_last_help &&
+                               o->first_help <= o->last_help
+                         : o->has_last_counter &&
+                               o->first_counter <= o->last_counter;
+        uint32_t end = help ? o->last_help : o->last_counter;
+        if (known && end > other) {
+            other = end;
+            above = o;
+        }
+    }
+
+    memset(out, 0, sizeof *out);
+    out->old_value = old;
+    out->highest = highest(w, n, help);
+    out->found_at = first >= 2 ? first - 2 : 0;
+    int sane = first <= last;
+    int held = sane && old >= first && old <= last;
+    int lies_low = sane && old < first && other < first &&
+                   out->highest < first;
+    out->on_top = held || lies_low;
+
+    char top[160];
+    if (held)
+        snprintf(top, sizeof top, "'%s' was on top (%s %u is within its %s "
+                 "%u-%u)", svc->name, value, old, kind, first, last);
+    else if (lies_low)
+        snprintf(top, sizeof top, "'%s' was on top (%s %u lies below its %s "
+                 "%u-%u, the highest of all)", svc->name, value, old, kind,
+                 first, last);
+    else if (!sane)
+        snprintf(top, sizeof top, "'%s' is not on top (its %s %u-%u are "
+                 "inverted)", svc->name, kind, first, last);
+    else if (old > last)
+        snprintf(top, sizeof top, "'%s' is not on top (%s %u is above its "
+                 "%s %u-%u)", svc->name, value, old, kind, first, last);
+    else if (other >= first)
+        snprintf(top, sizeof top, "'%s' is not on top (provider '%s' ends "
+                 "at %u, above its %s %u-%u)", svc->name, above->name, other,
+                 kind, first, last);
+    else
+        snprintf(top, sizeof top, "'%s' is not on top (%s %u is still "
+                 "present above its %s %u-%u)", svc->name, index,
+                 out->highest, kind, first, last);
+
+    uint32_t v = out->on_top ? out->found_at : old;
+    out->rule = out->on_top ? RT_LAST_FOUND : RT_LAST_KEPT;
+    if (out->highest > v) {
+        v = out->highest;
+        out->rule = RT_LAST_HIGHEST;
+    }
+    if (out->on_top && other > v) {
+        v = other;
+        out->rule = RT_LAST_PROVIDER;
+    }
+    if (base > v) {
+        v = base;
+        out->rule = RT_LAST_BASE;
+    }
+    out->new_value = v;
+
+    char head[64], tail[160] = "";
+    if (v == old)
+        snprintf(head, sizeof head, "%s %u unchanged", value, old);
+    else
+        snprintf(head, sizeof head, "%s %u -> %u", value, old, v);
+    if (out->on_top && out->rule == RT_LAST_FOUND)
+        snprintf(tail, sizeof tail, ", back to where its install found it "
+                 "(%s %u - 2)", first_name, first);
+    else if (out->on_top)
+        snprintf(tail, sizeof tail, "; where its install found it (%s %u - "
+                 "2 = %u) is too low", first_name, first, out->found_at);
+    size_t len = (size_t)snprintf(out->why, sizeof out->why, "%s: %s%s", head,
+                                  top, tail);
+    if (len >= sizeof out->why)
+        return;
+    char *p = out->why + len;
+    size_t room = sizeof out->why - len;
+    switch (out->rule) {
+    case RT_LAST_HIGHEST:
+        snprintf(p, room, ", and it is never below the highest %s still "
+                 "present (%u)", index, out->highest);
+        break;
+    case RT_LAST_PROVIDER:
+        snprintf(p, room, ", and it is never below provider '%s' (%s up to "
+                 "%u)", above->name, kind, other);
+        break;
+    case RT_LAST_BASE:
+        snprintf(p, room, ", and it is never below the base range (Base "
+                 "Index %u)", db->base_index);
+        break;
+    default:
+        break;
+    }
+}
+
 int rt_engine_uninstall(const struct rt_database *db,
                         const struct rt_service_info *svc, int force,
                         struct rt_change_set *cs,
@@ -501,39 +628,15 @@ int rt_engine_uninstall(const struct rt_database *db,
     if (emit_tables(cs, w, n) != 0)
         goto nomem;
 
-    /* Lower Last Counter/Last Help when the provider was on top, to the
-     * highest index still in use, never below the base range. */
-    uint32_t nlc = db->base_index - 1, nlh = db->base_index;
-    uint32_t hc = highest(w, n, 0), hh = highest(w, n, 1);
-    if (hc > nlc)
-        nlc = hc;
-    if (hh > nlh)
-        nlh = hh;
-    for (size_t i = 0; i < db->n_services; i++) {
-        const struct rt_service_info *o = &db->services[i];
-        if (strcasecmp(o->name, svc->name) && o->has_range) {
-            if (o->has_last_counter && o->last_counter > nlc)
-                nlc = o->last_counter;
-            if (o->has_last_help && o->last_help > nlh)
-                nlh = o->last_help;
-        }
-    }
-    plan->new_last_counter = db->last_counter;
-    plan->new_last_help = db->last_help;
-    if (db->last_counter >= plan->first_counter &&
-        db->last_counter <= plan->last_counter && nlc < db->last_counter) {
-        plan->new_last_counter = nlc;
-        if (rt_change_set_dword(cs, NULL, "Last Counter", nlc))
-            goto nomem;
-        plan->lowered = 1;
-    }
-    if (db->last_help >= plan->first_help && db->last_help <= plan->last_help &&
-        nlh < db->last_help) {
-        plan->new_last_help = nlh;
-        if (rt_change_set_dword(cs, NULL, "Last Help", nlh))
-            goto nomem;
-        plan->lowered = 1;
-    }
+    /* Last Counter and Last Help (SPEC 4.2). */
+    settle_last(db, svc, w, n, 0, &plan->counter);
+    settle_last(db, svc, w, n, 1, &plan->help);
+    if (plan->counter.new_value != db->last_counter &&
+        rt_change_set_dword(cs, NULL, "Last Counter", plan->counter.new_value))
+        goto nomem;
+    if (plan->help.new_value != db->last_help &&
+        rt_change_set_dword(cs, NULL, "Last Help", plan->help.new_value))
+        goto nomem;
 
     /* The values lodctr wrote (SPEC 1.2). */
     static const char *const written[] = {"First Counter", "Last Counter",

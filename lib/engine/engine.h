@@ -58,17 +58,45 @@ int rt_engine_install(const struct rt_database *db,
                       struct rt_change_set *cs, struct rt_install_plan *plan,
                       struct rt_error *e);
 
+/* What uninstall does with Perflib's Last Counter (or Last Help), and why
+ * (SPEC 4.2). */
+enum rt_last_rule {
+    RT_LAST_KEPT,       /* not on top: left where it was */
+    RT_LAST_FOUND,      /* on top: First - 2, where its install found it */
+    RT_LAST_HIGHEST,    /* not below the highest index still present */
+    RT_LAST_PROVIDER,   /* not below another provider's range */
+    RT_LAST_BASE        /* not below the base range (Base Index) */
+};
+
+struct rt_last_change {
+    uint32_t old_value, new_value;
+    int on_top;             /* the provider held this value */
+    enum rt_last_rule rule; /* what decided new_value */
+    uint32_t found_at;      /* First Counter (First Help) - 2 */
+    uint32_t highest;       /* highest index still present, any language */
+    char why[320];          /* the same, in one sentence for people */
+};
+
 struct rt_uninstall_plan {
     uint32_t first_counter, last_counter, first_help, last_help;
     size_t removed_names, removed_helps;   /* over all languages */
-    int lowered;            /* Last Counter/Last Help were lowered */
-    uint32_t new_last_counter, new_last_help;
+    struct rt_last_change counter, help;   /* Perflib Last Counter/Help */
 };
 
 /* Computes the removal of SVC's ranges. A range that is inverted, odd,
  * overlaps the base range or another provider is refused
  * (RT_ERR_INVALID_DATA) unless FORCE; a service without a range is
- * RT_ERR_FILE_NOT_FOUND. */
+ * RT_ERR_FILE_NOT_FOUND.
+ * Last Counter and Last Help (SPEC 4.2): when the provider is on top, back
+ * to First - 2, where its install found them (install allocates 2 above),
+ * but never below the highest index still present in any language, another
+ * provider's range, or the base range; a provider not on top leaves them
+ * alone, unless they lie below the highest index still present or the base
+ * range, where they are raised to it. Each value is decided by itself: the
+ * provider is on top for Last Counter when Last Counter lies within its
+ * names, or below them while its range is the highest of all (a Last
+ * Counter that lies low); a Last Counter above its names (real machines
+ * keep it far above their highest string, SPEC 4.6) is never lowered. */
 int rt_engine_uninstall(const struct rt_database *db,
                         const struct rt_service_info *svc, int force,
                         struct rt_change_set *cs,

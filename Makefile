@@ -106,7 +106,7 @@ clean:
 
 .SECONDARY:
 
-include wine.mk
 include windows.mk
+include wine.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/bench/mkbench.d $(TEST_SRC:%.c=$(BUILD)/obj/%.d)

@@ -1,6 +1,7 @@
 /* regtool init: create an offline Windows tree with a realistic base name
  * database, for trying regtool, for tests and for benchmarks. */
 #include "regtool.h"
+#include "model/lang_id.h"
 #include "platform/os.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@ static int write_language(struct rt_regf *sw, uint32_t perflib,
         rt_regf_key_create(sw, perflib, lang, &key) != 0)
         goto out;
     if (files) {
-        if (!strcasecmp(lang, "009") &&
+        if (rt_lang_same(lang, "009") &&
             rt_regf_key_set_predefined(sw, key, HKEY_PERFORMANCE_TEXT) != 0)
             goto out;
         for (size_t i = 0; i < n_dirs; i++) {
@@ -88,6 +89,8 @@ static int build_software(struct rt_regf *sw, char **langs, size_t n_langs,
     return 0;
 }
 
+/* The comma-separated language ids of LIST, upper-cased. -1 (nothing
+ * kept) on a bad id or when out of memory. */
 static int split_languages(const char *list, char ***out, size_t *n)
 {
     char *copy = strdup(list), *save = NULL;
@@ -95,24 +98,36 @@ static int split_languages(const char *list, char ***out, size_t *n)
     *n = 0;
     if (!copy)
         return -1;
-    for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-        if (strlen(p) != 3 || strspn(p, "0123456789abcdefABCDEF") != 3) {
-            rt_cli_error("init: language '%s' is not three hex digits", p);
-            free(copy);
-            return -1;
+    int rc = 0;
+    for (char *p = strtok_r(copy, ",", &save); p && !rc;
+         p = strtok_r(NULL, ",", &save)) {
+        unsigned value;
+        if (rt_lang_value(p, &value) != 0) {
+            rt_cli_error("init: language '%s' is not three or four hex digits", p);
+            rc = -1;
+            break;
         }
         char **v = realloc(*out, (*n + 1) * sizeof *v);
-        if (!v)
+        char *id = v ? strdup(p) : NULL;
+        if (v)
+            *out = v;
+        if (!id) {
+            rt_cli_error("init: out of memory");
+            rc = -1;
             break;
-        *out = v;
-        v[*n] = strdup(p);
-        for (char *c = v[*n]; *c; c++)
+        }
+        for (char *c = id; *c; c++)
             if (*c >= 'a' && *c <= 'f')
                 *c -= 32;
-        (*n)++;
+        v[(*n)++] = id;
     }
     free(copy);
-    return 0;
+    if (rc) {
+        rt_strings_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
 }
 
 int cmd_init(int argc, char **argv)

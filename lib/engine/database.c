@@ -1,6 +1,7 @@
 /* Model layer: loading the name database from a store into memory. The
  * only I/O is through the store interface. */
 #include "engine/database.h"
+#include "model/lang_id.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -185,7 +186,7 @@ const struct rt_db_language *rt_database_language(const struct rt_database *db,
                                                   const char *id)
 {
     for (size_t i = 0; i < db->n_langs; i++)
-        if (!strcasecmp(db->langs[i].id, id))
+        if (rt_lang_same(db->langs[i].id, id))
             return &db->langs[i];
     return NULL;
 }

@@ -1,6 +1,7 @@
 /* Engine layer: install and uninstall as change sets (SPEC 4.1, 4.2).
  * Pure computation over the database as read; no I/O. */
 #include "engine/engine.h"
+#include "model/lang_id.h"
 #include "model/strbuf.h"
 
 #include <stdio.h>
@@ -95,7 +96,7 @@ static uint32_t highest(const struct work_lang *w, size_t n, int help)
     return h;
 }
 
-/* The language CurrentLanguage mirrors: the three-digit language whose
+/* The language CurrentLanguage mirrors: the language of digits whose
  * Counter text agrees with it at its lowest common index, English first.
  * CurrentLanguage holds the UI language's table (SPEC 1.1). */
 static const char *current_language_source(const struct work_lang *w,
@@ -110,9 +111,9 @@ static const char *current_language_source(const struct work_lang *w,
         return "009";
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < n; i++) {
-            if (i == cur || !strcasecmp(w[i].id, "CurrentLanguage"))
+            if (i == cur || rt_lang_is_current(w[i].id))
                 continue;
-            if ((pass == 0) != !strcasecmp(w[i].id, "009"))
+            if ((pass == 0) != rt_lang_same(w[i].id, "009"))
                 continue;
             const struct rt_pair *p = rt_pair_list_find(&w[i].counter,
                                                         probe->index);
@@ -127,7 +128,8 @@ static const char *current_language_source(const struct work_lang *w,
  * English, else the INI's languages in order (SPEC 4.1 step 6). */
 static const char *pick_text(const struct rt_provider_spec *spec,
                              const struct rt_provider_symbol *sym,
-                             const char *lang, int help, char src[4])
+                             const char *lang, int help,
+                             char src[RT_LANG_ID_SIZE])
 {
     int order[3] = {rt_provider_spec_language(spec, lang),
                     rt_provider_spec_language(spec, "009"), -1};
@@ -137,14 +139,14 @@ static const char *pick_text(const struct rt_provider_spec *spec,
             continue;
         const char *t = help ? sym->text[i].help : sym->text[i].name;
         if (t) {
-            memcpy(src, spec->languages[i].id, 4);
+            snprintf(src, RT_LANG_ID_SIZE, "%s", spec->languages[i].id);
             return t;
         }
     }
     for (size_t i = 0; i < spec->n_languages; i++) {
         const char *t = help ? sym->text[i].help : sym->text[i].name;
         if (t) {
-            memcpy(src, spec->languages[i].id, 4);
+            snprintf(src, RT_LANG_ID_SIZE, "%s", spec->languages[i].id);
             return t;
         }
     }
@@ -302,31 +304,33 @@ int rt_engine_install(const struct rt_database *db,
 
     /* INI languages the machine lacks are reported, never created (a
      * created language without base tables is what broke Q128404). */
-    plan->missing = calloc(spec->n_languages ? spec->n_languages : 1, 4);
+    plan->missing = calloc(spec->n_languages ? spec->n_languages : 1,
+                           sizeof *plan->missing);
     plan->langs = calloc(n, sizeof *plan->langs);
     if (!plan->missing || !plan->langs)
         goto nomem;
     for (size_t i = 0; i < spec->n_languages; i++) {
         int found = 0;
         for (size_t j = 0; j < n; j++)
-            found |= !strcasecmp(w[j].id, spec->languages[i].id);
+            found |= rt_lang_same(w[j].id, spec->languages[i].id);
         if (!found)
-            memcpy(plan->missing[plan->n_missing++], spec->languages[i].id, 4);
+            snprintf(plan->missing[plan->n_missing++], RT_LANG_ID_SIZE, "%s",
+                     spec->languages[i].id);
     }
 
     for (size_t i = 0; i < n; i++) {
         const char *lang = w[i].id;
-        if (!strcasecmp(lang, "CurrentLanguage"))
+        if (rt_lang_is_current(lang))
             lang = current_language_source(w, n, i);
         struct rt_language_source *src = &plan->langs[plan->n_langs++];
         snprintf(src->lang, sizeof src->lang, "%s", w[i].id);
         src->created = w[i].created;
         for (size_t k = 0; k < spec->n_symbols; k++) {
             const struct rt_provider_symbol *sym = &spec->symbols[k];
-            char from[4] = "";
+            char from[RT_LANG_ID_SIZE] = "";
             const char *name = pick_text(spec, sym, lang, 0, from);
             if (k == 0)
-                memcpy(src->source, from, 4);
+                snprintf(src->source, sizeof src->source, "%s", from);
             const char *help = pick_text(spec, sym, lang, 1, from);
             uint32_t ni = plan->first_counter + (uint32_t)sym->offset;
             uint32_t hi = plan->first_help + (uint32_t)sym->offset;

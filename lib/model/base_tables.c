@@ -1,5 +1,6 @@
 /* Model layer: generated base tables for `regtool init`. */
 #include "model/base_tables.h"
+#include "model/lang_id.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,14 +68,14 @@ struct vocab {
 
 static struct vocab vocab_for(const char *lang)
 {
-    if (!strcasecmp(lang, "019") || !strcasecmp(lang, "022") ||
-        !strcasecmp(lang, "002"))
+    if (rt_lang_same(lang, "019") || rt_lang_same(lang, "022") ||
+        rt_lang_same(lang, "002"))
         return (struct vocab){words_ru, sizeof words_ru / sizeof *words_ru, " "};
-    if (!strcasecmp(lang, "404") || !strcasecmp(lang, "804") ||
-        !strcasecmp(lang, "011") || !strcasecmp(lang, "012"))
+    if (rt_lang_same(lang, "404") || rt_lang_same(lang, "804") ||
+        rt_lang_same(lang, "011") || rt_lang_same(lang, "012"))
         return (struct vocab){words_cjk, sizeof words_cjk / sizeof *words_cjk,
                               ""};
-    if (!strcasecmp(lang, "009"))
+    if (rt_lang_same(lang, "009"))
         return (struct vocab){words_en, sizeof words_en / sizeof *words_en, " "};
     return (struct vocab){words_fr, sizeof words_fr / sizeof *words_fr, " "};
 }

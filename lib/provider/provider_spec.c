@@ -755,7 +755,7 @@ int rt_provider_spec_language(const struct rt_provider_spec *spec,
                               const char *id)
 {
     for (size_t i = 0; i < spec->n_languages; i++)
-        if (!strcasecmp(spec->languages[i].id, id))
+        if (rt_lang_same(spec->languages[i].id, id))
             return (int)i;
     return -1;
 }

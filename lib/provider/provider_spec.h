@@ -11,10 +11,12 @@
 #include <stddef.h>
 
 #include "model/diag.h"
+#include "model/lang_id.h"
 
-/* A performance-counter language: three upper-case hex digits ("009"). */
+/* A performance-counter language: three or four upper-case hex digits
+ * ("009", "0804"), or CurrentLanguage (model/lang_id.h). */
 struct rt_provider_language {
-    char id[4];
+    char id[RT_LANG_ID_SIZE];
     unsigned line;          /* its [languages] line */
 };
 

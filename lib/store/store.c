@@ -1,9 +1,8 @@
 /* Store layer: helpers shared by every backend. */
 #include "store/store.h"
+#include "model/lang_id.h"
 
-#include <ctype.h>
 #include <stdlib.h>
-#include <strings.h>
 
 void rt_strings_free(char **v, size_t n)
 {
@@ -14,9 +13,5 @@ void rt_strings_free(char **v, size_t n)
 
 int rt_is_language_key(const char *name)
 {
-    if (!strcasecmp(name, "CurrentLanguage"))
-        return 1;
-    return isxdigit((unsigned char)name[0]) &&
-           isxdigit((unsigned char)name[1]) &&
-           isxdigit((unsigned char)name[2]) && name[3] == '\0';
+    return rt_lang_is_id(name);
 }

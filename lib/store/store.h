@@ -70,7 +70,8 @@ struct rt_store {
 /* Frees an array returned by list_languages / list_perf_services. */
 void rt_strings_free(char **v, size_t n);
 
-/* Whether NAME is a language subkey: three hex digits, or CurrentLanguage. */
+/* Whether NAME is a language subkey: three or four hex digits, or
+ * CurrentLanguage (model/lang_id.h). */
 int rt_is_language_key(const char *name);
 
 /* The in-memory store, for tests: empty (no Perflib key at all). */

@@ -9,6 +9,7 @@
  * the same REG_MULTI_SZ format; 64-bit systems keep a second copy in
  * SysWOW64, which lodctr /R rebuilds too, so we keep both identical. */
 #include "store/store_hive.h"
+#include "model/lang_id.h"
 #include "platform/compat.h"
 #include "platform/os.h"
 
@@ -558,7 +559,7 @@ static int keep_language(struct rt_regf *h, uint32_t key, const char *name,
     struct hive_store *s = ctx;
     /* With .dat tables, CurrentLanguage has no files of its own: it is
      * served from the UI language's, which we write anyway. */
-    if (s->files_layout && !strcasecmp(name, "CurrentLanguage"))
+    if (s->files_layout && rt_lang_is_current(name))
         return 0;
     return rt_is_language_key(name);
 }

@@ -1,0 +1,57 @@
+# Language subkeys of four hex digits (0404, 0804: real Chinese systems
+# carry them, SPEC 1.1) are languages like 404 and 804: init makes them,
+# names and query list them, an INI's 404 text serves a 0404 subkey, and
+# uninstall gives every table back byte for byte. A Perflib subkey that is
+# no language (_V2Providers) is left alone, as an independent reader sees.
+. tests/cli/lib.sh
+
+D=$TMPDIR/win
+S="--store hive:$D"
+SW=$D/Windows/System32/config/SOFTWARE
+CS="--create-service --library x.dll --open O --collect C --close X"
+expect_exit 0 "$REGTOOL" $S init --languages 009,0404,0804 --layout registry
+expect_exit 0 "$REGTOOL" $S query --json
+expect_grep '"languages":\["009","0404","0804"' "$OUT"
+expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/x" init --languages 009,00804
+expect_grep "language '00804' is not three or four hex digits" "$ERR"
+
+# _V2Providers with a value, as Windows 10 has it (manifest providers).
+printf '%s\n' 'cd \Microsoft\Windows NT\CurrentVersion\Perflib' 'add _V2Providers' \
+    'cd _V2Providers' 'setval 1' 'Kept' 'string:manifest' 'commit' |
+    hivexsh -w "$SW" || fail "hivexsh could not add _V2Providers"
+v2() { hivexsh "$SW" <<'H'
+cd \Microsoft\Windows NT\CurrentVersion\Perflib\_V2Providers
+lsval
+H
+}
+[ "$(v2)" = '"Kept"="manifest"' ] || fail "_V2Providers before: $(v2)"
+expect_exit 0 "$REGTOOL" $S query --json
+grep -q '_V2Providers' "$OUT" && fail "_V2Providers listed as a language"
+
+tables() { "$REGTOOL" $S names --lang "$1" --json; "$REGTOOL" $S names --lang "$1" --help-text --json; }
+for l in 009 0404 0804; do tables $l >"$TMPDIR/before.$l"; done
+
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" $S install $CS ini-samples/replication.ini
+expect_grep "^  0404 .* text from 404$" "$OUT"
+expect_grep "^  0804 .* text from 009$" "$OUT"
+first=$("$REGTOOL" $S query --json ReplicationPerf | sed -n 's/.*"first_counter":\([0-9]*\).*/\1/p')
+[ -n "$first" ] || fail "no first counter"
+expect_exit 0 "$REGTOOL" $S names --lang 0404 "$first"
+expect_grep "^$first	複寫$" "$OUT"
+expect_exit 0 "$REGTOOL" $S names --lang 404 "$first"
+expect_grep "^$first	複寫$" "$OUT"
+expect_exit 0 "$REGTOOL" $S names --lang 804 "$first"
+expect_grep "^$first	Replication$" "$OUT"
+# An independent reader finds the Chinese text under the 0404 key.
+hivexget "$SW" '\Microsoft\Windows NT\CurrentVersion\Perflib\0404' Counter \
+    >"$TMPDIR/hx" 2>&1 || fail "hivexget failed: $(cat "$TMPDIR/hx")"
+grep -A1 -x "$first" "$TMPDIR/hx" | grep -qx '複寫' ||
+    fail "hivexget does not see 0404's new text"
+
+expect_exit 0 "$REGTOOL" $S uninstall ReplicationPerf
+for l in 009 0404 0804; do
+    tables $l | cmp -s - "$TMPDIR/before.$l" || fail "language $l differs after uninstall"
+done
+[ "$(v2)" = '"Kept"="manifest"' ] || fail "_V2Providers after: $(v2)"
+echo "four-digit languages: ok"

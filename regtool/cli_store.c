@@ -51,16 +51,33 @@ int rt_cli_parse_global(int *argc, char ***argv)
     return 0;
 }
 
-struct rt_store *rt_cli_open_store(int *exit_code)
+const char *rt_cli_store_spec(void)
 {
     const char *spec = options.store;
-    if (!spec)
+    if (!spec || !*spec)
         spec = getenv("REGTOOL_STORE");
-    if (!spec || !*spec) {
-        rt_cli_error("no store chosen: use --store hive:DIR (a Windows tree), "
-                     "--store hive:SOFTWARE,SYSTEM (two hive files), or "
-                     "--store live (the Windows registry), or set "
-                     "REGTOOL_STORE");
+    if (spec && *spec)
+        return spec;
+#ifdef _WIN32
+    if (strcmp(rt_cli_program(), "regtool"))
+        return "live";
+#endif
+    return NULL;
+}
+
+struct rt_store *rt_cli_open_store(int *exit_code)
+{
+    const char *spec = rt_cli_store_spec();
+    if (!spec) {
+        if (strcmp(rt_cli_program(), "regtool"))
+            rt_cli_error("no name database chosen: set REGTOOL_STORE to "
+                         "hive:DIR (a Windows tree), hive:SOFTWARE,SYSTEM "
+                         "(two hive files) or live (the Windows registry)");
+        else
+            rt_cli_error("no store chosen: use --store hive:DIR (a Windows "
+                         "tree), --store hive:SOFTWARE,SYSTEM (two hive "
+                         "files), or --store live (the Windows registry), "
+                         "or set REGTOOL_STORE");
         *exit_code = RT_EXIT_USAGE;
         return NULL;
     }
@@ -72,7 +89,7 @@ struct rt_store *rt_cli_open_store(int *exit_code)
         s = rt_store_hive_open(spec + 5, &ho, &d, &e);
         for (size_t i = 0; i < d.n; i++) {
             char *m = rt_diag_format(&d.v[i]);
-            fprintf(stderr, "regtool: %s\n", m);
+            fprintf(stderr, "%s: %s\n", rt_cli_program(), m);
             free(m);
         }
         rt_diags_free(&d);
@@ -136,7 +153,7 @@ void rt_cli_report_io(void)
 {
     if (options.verbose)
         fprintf(stderr,
-                "regtool: %llu bytes written in %u writes, %u fsyncs\n",
+                "%s: %llu bytes written in %u writes, %u fsyncs\n", rt_cli_program(),
                 (unsigned long long)rt_io_totals.bytes_written,
                 rt_io_totals.writes, rt_io_totals.fsyncs);
 }

@@ -54,9 +54,9 @@ static void print_plan(const struct rt_install_plan *p, const char *driver,
                p->langs[i].created ? " (key created)" : "");
     for (size_t i = 0; i < p->n_missing; i++)
         fprintf(stderr,
-                "regtool: warning: language %s is in the INI but not on "
+                "%s: warning: language %s is in the INI but not on "
                 "this machine: not installed\n",
-                p->missing[i]);
+                rt_cli_program(), p->missing[i]);
 }
 
 int cmd_install(int argc, char **argv)
@@ -109,7 +109,13 @@ int cmd_install(int argc, char **argv)
     struct rt_install_plan plan;
     struct rt_error e = {0};
     if (rt_op_install(s, &spec, &opt, dry_run, &cs, &plan, &e) != 0) {
-        rt_cli_error("install %s: %s", argv[optind], e.message);
+        /* The engine knows no options; the way around a missing service
+         * key is this command's. */
+        rt_cli_error("install %s: %s%s", argv[optind], e.message,
+                     e.code == RT_ERR_FILE_NOT_FOUND && !opt.create_service
+                         ? ", or use --create-service with --library, "
+                           "--open, --collect and --close"
+                         : "");
         rc = rt_cli_exit_for(e.code);
     } else {
         print_plan(&plan, spec.drivername, dry_run);

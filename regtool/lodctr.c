@@ -34,8 +34,11 @@ static struct rt_store *open_store(const char *tool, int *code)
 
 static int lodctr_install(const char *ini)
 {
+    /* lodctr has no switch for an ANSI INI's code page. */
+    const char *codepage = getenv("REGTOOL_CODEPAGE");
     struct rt_provider_spec spec;
-    int rc = rt_cli_load_spec(ini, NULL, &spec);
+    int rc = rt_cli_load_spec(ini, codepage && *codepage ? codepage : NULL,
+                              &spec);
     if (rc != RT_EXIT_OK) {
         rt_provider_spec_free(&spec);
         return rc == RT_EXIT_FAILURE ? RT_ERR_FILE_NOT_FOUND
@@ -81,9 +84,34 @@ static int run_as(int (*cmd)(int, char **), const char *name, const char *arg)
 
 static void lodctr_usage(FILE *f)
 {
-    fputs("Usage: lodctr INI | /Q[:service] | /E:service | /D:service\n"
-          "       (/S:file, /R[:file], /T:service are on the roadmap)\n"
-          "The store comes from --store SPEC or REGTOOL_STORE.\n", f);
+    fputs("LODCTR\n"
+          "    Updates registry values related to performance counters.\n"
+          "\n"
+          "Usage:\n"
+          "    lodctr [\\\\computername] <INI-FileName>\n"
+          "        Installs the counter names and explain text of the INI file\n"
+          "        and its symbol file.\n"
+          "    lodctr /S:<Backup-FileName>\n"
+          "        Saves the performance registry strings and values to the file.\n"
+          "    lodctr /R\n"
+          "        Rebuilds the performance registry strings and values.\n"
+          "    lodctr /R:<Backup-FileName>\n"
+          "        Restores the performance registry strings and values from the file.\n"
+          "    lodctr /T:<Service-Name>\n"
+          "        Sets the performance counter service as trusted.\n"
+          "    lodctr /E:<Service-Name>\n"
+          "        Enables the performance counter service.\n"
+          "    lodctr /D:<Service-Name>\n"
+          "        Disables the performance counter service.\n"
+          "    lodctr /Q[:<Service-Name>]\n"
+          "        Queries the performance counter services, or the one named.\n"
+          "    lodctr /M:<Manifest>\n"
+          "        Installs a manifest of performance counter providers.\n"
+          "\n"
+          "/S, /R, /T and /M are not available in this lodctr yet: they change\n"
+          "nothing and return 50 (ERROR_NOT_SUPPORTED). The name database is\n"
+          "the one REGTOOL_STORE names; REGTOOL_CODEPAGE gives the code page of\n"
+          "an ANSI INI file.\n", f);
 }
 
 /* "/X:value" or "-X:value": the switch letter and its value (may be ""). */
@@ -96,8 +124,89 @@ static int parse_switch(const char *a, char *letter, const char **value)
     return *value != NULL;
 }
 
+/* lodctr /Q[:service], in the words and layout Windows prints, which
+ * scripts parse (SPEC 4.6). */
+static void print_id(const char *label, uint32_t v)
+{
+    printf("    %s: 0x%08X (%u)\n", label, v, v);
+}
+
+static int lodctr_query(const char *only)
+{
+    int exit_code;
+    struct rt_database db;
+    struct rt_store *s = rt_cli_open_database(&db, &exit_code);
+    if (!s)
+        return exit_code == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                          : RT_ERR_FILE_NOT_FOUND;
+    int code = RT_ERR_SUCCESS;
+    if (only && !rt_database_service(&db, only)) {
+        fprintf(stderr, "lodctr: no service '%s' with performance counters\n",
+                only);
+        code = RT_ERR_FILE_NOT_FOUND;
+        goto out;
+    }
+    printf("Performance Counter ID Queries [PERFLIB]:\n");
+    print_id("Base Index", db.base_index);
+    print_id("Last Counter Text ID", db.last_counter);
+    print_id("Last Help Text ID", db.last_help);
+    for (size_t i = 0; i < db.n_services; i++) {
+        const struct rt_service_info *p = &db.services[i];
+        if (only && strcasecmp(only, p->name))
+            continue;
+        printf("\n[%s] Performance Counters (%s)\n", p->name,
+               p->has_disable && p->disable ? "Disabled" : "Enabled");
+        printf("    DLL Name: %s\n", p->library ? p->library : "");
+        printf("    Open Procedure: %s\n", p->open ? p->open : "");
+        printf("    Collect Procedure: %s\n", p->collect ? p->collect : "");
+        printf("    Close Procedure: %s\n", p->close ? p->close : "");
+        if (!p->has_range)
+            continue;
+        print_id("First Counter ID", p->first_counter);
+        if (p->has_last_counter)
+            print_id("Last Counter ID", p->last_counter);
+        if (p->has_first_help)
+            print_id("First Help ID", p->first_help);
+        if (p->has_last_help)
+            print_id("Last Help ID", p->last_help);
+    }
+out:
+    rt_database_free(&db);
+    s->ops->close(s);
+    return code;
+}
+
+/* "\\\\computer" before the INI: the live registry of that computer.
+ * Only the live store has other computers; any other store refuses with
+ * the code Windows gives for a computer it cannot reach. */
+static int choose_computer(const char *name, char *buf, size_t size)
+{
+    const char *spec = rt_cli_store_spec();
+    if (!spec || (strcmp(spec, "live") && strncmp(spec, "live:", 5))) {
+        fprintf(stderr, "lodctr: cannot connect to %s: the network path was "
+                "not found (the name database is not a registry that has "
+                "other computers)\n", name);
+        return RT_ERR_BAD_NETPATH;
+    }
+    snprintf(buf, size, "live:%s", name);
+    rt_cli_options()->store = buf;
+    return RT_ERR_SUCCESS;
+}
+
 int rt_lodctr_main(int argc, char **argv)
 {
+    char machine[300];
+    if (argc == 3 && !strncmp(argv[1], "\\\\", 2)) {
+        int code = choose_computer(argv[1], machine, sizeof machine);
+        if (code != RT_ERR_SUCCESS)
+            return code;
+        argv++;
+        argc--;
+        if (argv[1][0] == '/' || argv[1][0] == '-') {
+            lodctr_usage(stderr);
+            return RT_ERR_INVALID_PARAMETER;
+        }
+    }
     if (argc != 2) {
         lodctr_usage(stderr);
         return RT_ERR_INVALID_PARAMETER;
@@ -111,7 +220,7 @@ int rt_lodctr_main(int argc, char **argv)
         lodctr_usage(stdout);
         return RT_ERR_SUCCESS;
     case 'q':
-        return run_as(cmd_query, "query", *val ? val : NULL);
+        return lodctr_query(*val ? val : NULL);
     case 'e':
     case 'd':
         if (!*val) {
@@ -137,18 +246,52 @@ int rt_lodctr_main(int argc, char **argv)
     }
 }
 
+static void unlodctr_usage(FILE *f)
+{
+    fputs("UNLODCTR\n"
+          "    Removes counter names and explain text for the specified\n"
+          "    extensible counter.\n"
+          "\n"
+          "Usage:\n"
+          "    unlodctr <driver>\n"
+          "        Removes the counter names and explain text of the service.\n"
+          "    unlodctr /M:<Manifest>\n"
+          "        Removes the providers of a counter manifest.\n"
+          "    unlodctr /G:<GUID>\n"
+          "        Removes the provider with that GUID.\n"
+          "    unlodctr /P:<Provider-Name>\n"
+          "        Removes the provider with that name.\n"
+          "\n"
+          "/M, /G and /P are not available in this unlodctr yet: they change\n"
+          "nothing and return 50 (ERROR_NOT_SUPPORTED). The name database is\n"
+          "the one REGTOOL_STORE names.\n", f);
+}
+
 int rt_unlodctr_main(int argc, char **argv)
 {
-    if (argc != 2 || !strcmp(argv[1], "/?")) {
-        fputs("Usage: unlodctr DRIVER\n", argc == 2 ? stdout : stderr);
+    if (argc != 2 || !strcmp(argv[1], "/?") || !strcmp(argv[1], "-?")) {
+        unlodctr_usage(argc == 2 ? stdout : stderr);
         return argc == 2 ? RT_ERR_SUCCESS : RT_ERR_INVALID_PARAMETER;
     }
     char sw;
     const char *val;
-    if (parse_switch(argv[1], &sw, &val))
-        return sw == 'm' ? not_supported("unlodctr", "/M (manifest)",
-                                         "manifest providers")
-                         : RT_ERR_INVALID_PARAMETER;
+    if (parse_switch(argv[1], &sw, &val)) {
+        switch (sw) {
+        case 'm':
+            return not_supported("unlodctr", "/M (manifest)",
+                                 "manifest providers");
+        case 'g':
+            return not_supported("unlodctr", "/G (provider GUID)",
+                                 "manifest providers");
+        case 'p':
+            return not_supported("unlodctr", "/P (provider name)",
+                                 "manifest providers");
+        default:
+            fprintf(stderr, "unlodctr: unknown switch %s\n", argv[1]);
+            unlodctr_usage(stderr);
+            return RT_ERR_INVALID_PARAMETER;
+        }
+    }
     int code = 0;
     struct rt_store *s = open_store("unlodctr", &code);
     if (!s)

@@ -26,11 +26,23 @@ static const struct rt_command commands[] = {
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
+static const char *program = "regtool";
+
+void rt_cli_set_program(const char *name)
+{
+    program = name;
+}
+
+const char *rt_cli_program(void)
+{
+    return program;
+}
+
 void rt_cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("regtool: ", stderr);
+    fprintf(stderr, "%s: ", program);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -58,6 +70,8 @@ int cmd_version(int argc, char **argv)
 int main(int argc, char **argv)
 {
     int dropin = rt_dropin_mode(argv[0]);
+    if (dropin)
+        rt_cli_set_program(dropin == 1 ? "lodctr" : "unlodctr");
     if (rt_cli_parse_global(&argc, &argv) != 0)
         return dropin ? RT_ERR_INVALID_PARAMETER : RT_EXIT_USAGE;
     if (dropin == 1)

@@ -75,5 +75,13 @@ int rt_unlodctr_main(int argc, char **argv);
 
 /* Prints "regtool: " and the message to stderr. */
 void rt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The name messages begin with: "regtool", or "lodctr"/"unlodctr" in the
+ * drop-in modes. */
+void rt_cli_set_program(const char *name);
+const char *rt_cli_program(void);
+/* The store the command line or REGTOOL_STORE chose; in the drop-in modes
+ * of a Windows build, "live" when none was (lodctr's own default). NULL
+ * when there is none. */
+const char *rt_cli_store_spec(void);
 
 #endif

@@ -208,16 +208,12 @@ static int check_service(const struct rt_service_info *svc,
     if (!svc->exists)
         return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
                             "service '%s' does not exist (Services\\%s); the "
-                            "provider's installer creates it, or use "
-                            "--create-service with --library, --open, "
-                            "--collect and --close",
+                            "provider's installer creates it",
                             svc->name, svc->name);
     if (!svc->has_perf)
         return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
                             "service '%s' has no Performance key; the "
-                            "provider's installer writes it, or use "
-                            "--create-service with --library, --open, "
-                            "--collect and --close",
+                            "provider's installer writes it",
                             svc->name);
     return 0;
 }

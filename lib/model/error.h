@@ -12,6 +12,7 @@
 #define RT_ERR_INVALID_DATA       13
 #define RT_ERR_WRITE_FAULT        29
 #define RT_ERR_NOT_SUPPORTED      50
+#define RT_ERR_BAD_NETPATH        53
 #define RT_ERR_INVALID_PARAMETER  87
 #define RT_ERR_ALREADY_EXISTS     183
 #define RT_ERR_BADDB              1009

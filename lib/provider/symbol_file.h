@@ -38,9 +38,11 @@ struct rt_symbol_table {
 };
 
 /* Parses LEN bytes of a symbol file (ASCII-compatible, or UTF-16LE with a
- * byte-order mark). Errors that make the whole file unreadable (a comment
- * never closed, a NUL byte, bad UTF-16) are added to D, naming PATH and
- * the line, and make it return -1; otherwise it returns 0. */
+ * byte-order mark or without one as rt_text_sniff tells; a DOS end-of-file
+ * mark at the end is dropped). Errors that make the whole file unreadable
+ * (a comment never closed, a NUL byte, bad UTF-16, an encoding that cannot
+ * be told) are added to D, naming PATH and the line, and make it return
+ * -1; otherwise it returns 0. */
 int rt_symbol_file_parse(const char *path, const void *data, size_t len,
                          struct rt_symbol_table *t, struct rt_diags *d);
 

@@ -10,6 +10,7 @@ utf8_form() {
     magic=$(head -c 3 "$1" | od -An -tx1 | tr -d ' \n')
     case $magic in
         fffe*)  tail -c +3 "$1" | iconv -f UTF-16LE -t UTF-8 ;;
+        ??00*)  iconv -f UTF-16LE -t UTF-8 "$1" ;;     # UTF-16LE, no mark
         efbbbf) tail -c +4 "$1" ;;
         *)      if [ -n "$2" ]; then iconv -f "CP$2" -t UTF-8 "$1"
                 else cat "$1"; fi ;;
@@ -50,13 +51,20 @@ for f in ini-samples/*.ini ini-samples/warnings/*.ini; do
     [ "$want" -eq "$got" ] || fail "$f: $got texts in JSON, $want in [text]"
     count=$((count + 1))
 done
-[ "$count" -ge 6 ] || fail "only $count samples checked"
+[ "$count" -ge 7 ] || fail "only $count samples checked"
 
-# The Transfer sample reads the same in UTF-16LE and in UTF-8.
+# The Transfer sample reads the same in UTF-16LE with and without
+# byte-order mark and in UTF-8.
 "$REGTOOL" check-ini --json ini-samples/transfer.ini >"$TMPDIR/a.json" &&
-"$REGTOOL" check-ini --json ini-samples/transfer-utf8.ini >"$TMPDIR/b.json" ||
-    fail "transfer samples"
+"$REGTOOL" check-ini --json ini-samples/transfer-utf8.ini >"$TMPDIR/b.json" &&
+"$REGTOOL" check-ini --json ini-samples/transfer-utf16-nobom.ini \
+    >"$TMPDIR/c.json" || fail "transfer samples"
 cmp -s "$TMPDIR/a.json" "$TMPDIR/b.json" || fail "UTF-16LE and UTF-8 differ"
+cmp -s "$TMPDIR/a.json" "$TMPDIR/c.json" ||
+    fail "UTF-16LE with and without byte-order mark differ"
+[ "$(head -c 2 ini-samples/transfer-utf16-nobom.ini | od -An -tx1 |
+      tr -d ' \n')" = 2f00 ] ||
+    fail "transfer-utf16-nobom.ini must start with '/' in UTF-16LE, no mark"
 jq -e '.drivername == "TransferPerf" and .trusted == false
        and .languages == ["009"]
        and .objects == ["TRANSFER_OBJECT", "PEER_OBJECT"]

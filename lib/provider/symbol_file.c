@@ -427,6 +427,11 @@ static void evaluate(struct resolver *r, size_t i)
     int rc = eval_sum(&e, &v);
     if (!rc) {
         skip_ws(&e);
+        /* .NET writes "#define OBJECT_1 0;", which lodctr reads as 0. */
+        if (*e.p == ';') {
+            e.p++;
+            skip_ws(&e);
+        }
         if (*e.p)
             rc = -2;
     }

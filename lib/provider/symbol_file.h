@@ -4,10 +4,12 @@
  * Only what the C preprocessor would make of object-like #defines is read:
  * values in decimal, octal or hex (with U/L suffixes), in parentheses,
  * names of other #defines (aliases, resolved through chains, cycles
- * detected), '+' and '-'. Comments (also multi-line), include guards and
- * every other line are skipped. A #define whose value is not a number is
- * not an error in itself: it becomes one only when the INI uses it, since
- * headers often hold unrelated macros. */
+ * detected), '+' and '-', and one ';' at the end (.NET writes
+ * "#define OBJECT_1 0;", which lodctr accepts). Comments (also
+ * multi-line), include guards and every other line are skipped. A
+ * #define whose value is not a number is not an error in itself: it
+ * becomes one only when the INI uses it, since headers often hold
+ * unrelated macros. */
 #ifndef RT_SYMBOL_FILE_H
 #define RT_SYMBOL_FILE_H
 

@@ -426,10 +426,9 @@ static int on_pair(void *user, const char *section, const char *name,
     const char *v = strchr(line, '=') + 1;
     while (*v == ' ' || *v == '\t')
         v++;
-    size_t vlen = strlen(v);
-    while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t'))
-        vlen--;
-    char *val = strndup(v, vlen);
+    /* What follows stays as written, trailing spaces included: lodctr
+     * keeps them (Microsoft's appmem sample has names ending in spaces). */
+    char *val = strdup(v);
     if (!val)
         abort();
     struct rt_ini_entry e = {

@@ -50,8 +50,9 @@ struct rt_ini_entry {
     const char *section;    /* as inih names it; "" before any header */
     unsigned section_line;  /* line of that section's header, 0 if none */
     const char *name;       /* text before the first '=', whitespace trimmed */
-    const char *value;      /* text after the first '=', surrounding spaces
-                               and tabs trimmed, otherwise as written */
+    const char *value;      /* text after the first '=', leading spaces
+                               and tabs skipped, the rest (trailing spaces
+                               included) as written */
     unsigned line;
 };
 

@@ -496,6 +496,11 @@ static void collect_text(struct loader *L, const struct checked *c,
         check_text(L, k);
         if (L->d->errors > before)
             s->key_errors = true;
+        size_t vlen = strlen(k->value);
+        if (vlen && k->value[vlen - 1] == ' ')
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "%s ends in spaces; they are kept, as lodctr keeps "
+                         "them", k->name);
         struct rt_provider_text *t = &s->text[li];
         if (kind == TEXT_NAME) {
             t->name = xstrdup(k->value);

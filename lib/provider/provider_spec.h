@@ -19,8 +19,9 @@ struct rt_provider_language {
 };
 
 /* A symbol's text in one language; NAME or HELP is NULL when the INI has
- * no such key (line 0). Text is UTF-8 exactly as written, surrounding
- * whitespace trimmed, never with a tab or other control character. */
+ * no such key (line 0). Text is UTF-8 exactly as written after the '=',
+ * leading whitespace skipped and trailing spaces kept (as lodctr keeps
+ * them; a warning says so), never with a tab or other control character. */
 struct rt_provider_text {
     char *name;
     char *help;

@@ -123,28 +123,32 @@ static const char *current_language_source(const struct work_lang *w,
     return "009";
 }
 
-/* The symbol's text for machine language LANG: that language, else
- * English, else the INI's languages in order (SPEC 4.1 step 6). */
+/* The symbol's text for machine language KEY, whose table is LANG's
+ * (CurrentLanguage mirrors a three-digit language): KEY's own, as .NET's
+ * INIs give CurrentLanguage text, else LANG's, else English, else the
+ * INI's languages in order (SPEC 4.1 step 6). */
 static const char *pick_text(const struct rt_provider_spec *spec,
                              const struct rt_provider_symbol *sym,
-                             const char *lang, int help, char src[4])
+                             const char *key, const char *lang, int help,
+                             char src[RT_PROVIDER_LANG_ID_SIZE])
 {
-    int order[3] = {rt_provider_spec_language(spec, lang),
-                    rt_provider_spec_language(spec, "009"), -1};
-    for (int k = 0; k < 2; k++) {
+    int order[3] = {rt_provider_spec_language(spec, key),
+                    rt_provider_spec_language(spec, lang),
+                    rt_provider_spec_language(spec, "009")};
+    for (int k = 0; k < 3; k++) {
         int i = order[k];
         if (i < 0)
             continue;
         const char *t = help ? sym->text[i].help : sym->text[i].name;
         if (t) {
-            memcpy(src, spec->languages[i].id, 4);
+            memcpy(src, spec->languages[i].id, RT_PROVIDER_LANG_ID_SIZE);
             return t;
         }
     }
     for (size_t i = 0; i < spec->n_languages; i++) {
         const char *t = help ? sym->text[i].help : sym->text[i].name;
         if (t) {
-            memcpy(src, spec->languages[i].id, 4);
+            memcpy(src, spec->languages[i].id, RT_PROVIDER_LANG_ID_SIZE);
             return t;
         }
     }
@@ -302,7 +306,8 @@ int rt_engine_install(const struct rt_database *db,
 
     /* INI languages the machine lacks are reported, never created (a
      * created language without base tables is what broke Q128404). */
-    plan->missing = calloc(spec->n_languages ? spec->n_languages : 1, 4);
+    plan->missing = calloc(spec->n_languages ? spec->n_languages : 1,
+                           sizeof *plan->missing);
     plan->langs = calloc(n, sizeof *plan->langs);
     if (!plan->missing || !plan->langs)
         goto nomem;
@@ -311,7 +316,8 @@ int rt_engine_install(const struct rt_database *db,
         for (size_t j = 0; j < n; j++)
             found |= !strcasecmp(w[j].id, spec->languages[i].id);
         if (!found)
-            memcpy(plan->missing[plan->n_missing++], spec->languages[i].id, 4);
+            memcpy(plan->missing[plan->n_missing++], spec->languages[i].id,
+                   sizeof *plan->missing);
     }
 
     for (size_t i = 0; i < n; i++) {
@@ -323,11 +329,11 @@ int rt_engine_install(const struct rt_database *db,
         src->created = w[i].created;
         for (size_t k = 0; k < spec->n_symbols; k++) {
             const struct rt_provider_symbol *sym = &spec->symbols[k];
-            char from[4] = "";
-            const char *name = pick_text(spec, sym, lang, 0, from);
+            char from[RT_PROVIDER_LANG_ID_SIZE] = "";
+            const char *name = pick_text(spec, sym, w[i].id, lang, 0, from);
             if (k == 0)
-                memcpy(src->source, from, 4);
-            const char *help = pick_text(spec, sym, lang, 1, from);
+                memcpy(src->source, from, sizeof from);
+            const char *help = pick_text(spec, sym, w[i].id, lang, 1, from);
             uint32_t ni = plan->first_counter + (uint32_t)sym->offset;
             uint32_t hi = plan->first_help + (uint32_t)sym->offset;
             if (name && (rt_pair_list_append(&w[i].counter, ni, name) ||

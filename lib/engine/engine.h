@@ -24,7 +24,8 @@ struct rt_install_options {
 /* Where each machine language's text came from. */
 struct rt_language_source {
     char lang[32];          /* the machine's language key */
-    char source[4];         /* the INI language used ("009"), per symbol
+    char source[RT_PROVIDER_LANG_ID_SIZE];
+                            /* the INI language used ("009"), per symbol
                                the first choice: that language, English,
                                then the INI's first language */
     int created;            /* the key was created (009 when absent) */
@@ -37,7 +38,7 @@ struct rt_install_plan {
     uint32_t old_first_counter, old_last_counter;
     uint32_t old_first_help, old_last_help;
     /* INI languages the machine does not have: reported, not created. */
-    char (*missing)[4];
+    char (*missing)[RT_PROVIDER_LANG_ID_SIZE];
     size_t n_missing;
     struct rt_language_source *langs;
     size_t n_langs;

@@ -169,13 +169,24 @@ static char *info_value(const char *v)
     return r;
 }
 
-static bool is_lang_id(const char *s, size_t n)
+/* The language id of the N bytes at S in canonical form: three hex
+ * digits in upper case, or "CurrentLanguage" (any case), the Perflib
+ * subkey .NET lists in [languages] (SPEC 2). False when S is neither. */
+static bool lang_id(const char *s, size_t n, char out[RT_PROVIDER_LANG_ID_SIZE])
 {
+    static const char current[] = "CurrentLanguage";
+    if (n == sizeof current - 1 && !strncasecmp(s, current, n)) {
+        memcpy(out, current, sizeof current);
+        return true;
+    }
     if (n != 3)
         return false;
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 3; i++) {
         if (!isxdigit((unsigned char)s[i]))
             return false;
+        out[i] = (char)toupper((unsigned char)s[i]);
+    }
+    out[3] = '\0';
     return true;
 }
 
@@ -187,7 +198,8 @@ enum split_result { SPLIT_OK, SPLIT_FORM, SPLIT_LANG };
  * contain underscores too. On SPLIT_LANG, *SYMBOL holds the bad language
  * segment instead. */
 static enum split_result split_text_key(const char *key, char **symbol,
-                                        char lang[4], enum text_kind *kind)
+                                        char lang[RT_PROVIDER_LANG_ID_SIZE],
+                                        enum text_kind *kind)
 {
     const char *last = strrchr(key, '_');
     if (!last)
@@ -204,15 +216,12 @@ static enum split_result split_text_key(const char *key, char **symbol,
     if (prev == key || prev - 1 == key)
         return SPLIT_FORM;      /* no symbol before the language */
     size_t llen = (size_t)(last - prev);
-    if (!is_lang_id(prev, llen)) {
+    if (!lang_id(prev, llen, lang)) {
         *symbol = strndup(prev, llen);
         if (!*symbol)
             abort();
         return SPLIT_LANG;
     }
-    for (int i = 0; i < 3; i++)
-        lang[i] = (char)toupper((unsigned char)prev[i]);
-    lang[3] = '\0';
     *symbol = strndup(key, (size_t)(prev - 1 - key));
     if (!*symbol)
         abort();
@@ -440,14 +449,14 @@ static void check_languages(struct loader *L, struct checked *c)
     c->languages = xcalloc(L->languages.n, sizeof *c->languages);
     for (size_t i = 0; i < L->languages.n; i++) {
         const struct key *k = &L->languages.v[i];
-        if (!is_lang_id(k->name, strlen(k->name))) {
+        char id[RT_PROVIDER_LANG_ID_SIZE];
+        if (!lang_id(k->name, strlen(k->name), id)) {
             rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
                          "language id '%s' is not 3 hex digits", k->name);
             continue;
         }
         struct rt_provider_language *lg = &c->languages[c->n_languages++];
-        for (int j = 0; j < 3; j++)
-            lg->id[j] = (char)toupper((unsigned char)k->name[j]);
+        memcpy(lg->id, id, sizeof id);
         lg->line = k->line;
     }
 }
@@ -465,7 +474,7 @@ static void collect_text(struct loader *L, const struct checked *c,
 {
     for (size_t i = 0; i < L->text.n; i++) {
         const struct key *k = &L->text.v[i];
-        char *symbol = NULL, lang[4];
+        char *symbol = NULL, lang[RT_PROVIDER_LANG_ID_SIZE];
         enum text_kind kind;
         enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
         if (r == SPLIT_FORM) {
@@ -517,7 +526,7 @@ static void collect_objects(struct loader *L, const struct checked *c,
 {
     for (size_t i = 0; i < L->objects.n; i++) {
         const struct key *k = &L->objects.v[i];
-        char *symbol = NULL, lang[4];
+        char *symbol = NULL, lang[RT_PROVIDER_LANG_ID_SIZE];
         enum text_kind kind = TEXT_HELP;
         enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
         if (r == SPLIT_LANG) {

@@ -12,9 +12,14 @@
 
 #include "model/diag.h"
 
-/* A performance-counter language: three upper-case hex digits ("009"). */
+/* The longest language id, "CurrentLanguage", with its NUL. */
+#define RT_PROVIDER_LANG_ID_SIZE 16
+
+/* A performance-counter language: three upper-case hex digits ("009"),
+ * or "CurrentLanguage", which .NET's INIs list beside the hex ones (it
+ * names Perflib's CurrentLanguage subkey, SPEC 1.1 and 2). */
 struct rt_provider_language {
-    char id[4];
+    char id[RT_PROVIDER_LANG_ID_SIZE];
     unsigned line;          /* its [languages] line */
 };
 
@@ -65,7 +70,8 @@ int rt_provider_spec_load(const char *ini_path, const char *codepage,
 
 void rt_provider_spec_free(struct rt_provider_spec *spec);
 
-/* Index of language ID ("009", any case) in SPEC->languages, or -1. */
+/* Index of language ID ("009" or "CurrentLanguage", any case) in
+ * SPEC->languages, or -1. */
 int rt_provider_spec_language(const struct rt_provider_spec *spec,
                               const char *id);
 

@@ -18,7 +18,7 @@ utf8_form() {
 }
 
 count=0
-for f in ini-samples/*.ini ini-samples/warnings/*.ini; do
+for f in ini-samples/*.ini ini-samples/warnings/*.ini ini-samples/dotnet/*.ini; do
     cp=$(echo "$f" | sed -n 's/.*\.cp\([0-9]*\)\.ini$/\1/p')
     if [ -n "$cp" ]; then set -- --codepage "$cp"; else set --; fi
     expect_exit 0 "$REGTOOL" check-ini --json "$@" "$f"
@@ -51,7 +51,7 @@ for f in ini-samples/*.ini ini-samples/warnings/*.ini; do
     [ "$want" -eq "$got" ] || fail "$f: $got texts in JSON, $want in [text]"
     count=$((count + 1))
 done
-[ "$count" -ge 7 ] || fail "only $count samples checked"
+[ "$count" -ge 8 ] || fail "only $count samples checked"
 
 # The Transfer sample reads the same in UTF-16LE with and without
 # byte-order mark and in UTF-8.
@@ -85,6 +85,26 @@ jq -e '.languages == ["009", "019", "00C", "404"]
        and .symbols[0].text["404"].name == "複寫"
        and (.symbols[0].text["00C"].help | test("réplicas ; chaque"))' \
     "$OUT" >/dev/null || fail "replication.ini: wrong provider"
+
+# .NET's INI (PerformanceCounterCategory.Create): UTF-16LE with mark and
+# an empty first line, CurrentLanguage as a language, a symbol file named
+# .tmp whose values end in ';'.
+expect_exit 0 "$REGTOOL" check-ini --json ini-samples/dotnet/category.ini
+jq -e '.drivername == "OrderService"
+       and .languages == ["009", "CurrentLanguage"]
+       and .objects == ["OBJECT_1"]
+       and ([.symbols[] | [.symbol, .offset]] ==
+            [["OBJECT_1", 0], ["DEVICE_COUNTER_1", 2],
+             ["DEVICE_COUNTER_2", 4]])
+       and .symbols[2].text.CurrentLanguage.name == "Orders/sec"
+       and .symbols[1].text.CurrentLanguage.help ==
+           "Number of orders processed since the service started."
+       and .symbols[0].text.CurrentLanguage == .symbols[0].text["009"]
+       and .warnings == []' "$OUT" >/dev/null ||
+    fail "dotnet/category.ini: wrong provider"
+expect_exit 0 "$REGTOOL" check-ini ini-samples/dotnet/category.ini
+expect_grep "^languages: 009 CurrentLanguage$" "$OUT"
+expect_grep "^    CurrentLanguage name: Orders Processed$" "$OUT"
 
 # ANSI needs its code page; without it, the file is not UTF-8.
 expect_exit 2 "$REGTOOL" check-ini ini-samples/sklad.cp1251.ini

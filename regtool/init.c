@@ -39,7 +39,8 @@ static int write_language(struct rt_regf *sw, uint32_t perflib,
     size_t cl, hl;
     uint32_t key;
     int rc = -1;
-    if (rt_base_tables_generate(lang, &t) != 0 ||
+    /* CurrentLanguage holds the UI language's tables: English here. */
+    if (rt_base_tables_generate(rt_lang_is_current(lang) ? "009" : lang, &t) != 0 ||
         rt_pair_list_encode(&t.counter, &c, &cl) != 0 ||
         rt_pair_list_encode(&t.help, &h, &hl) != 0 ||
         rt_regf_key_create(sw, perflib, lang, &key) != 0)
@@ -80,7 +81,8 @@ static int build_software(struct rt_regf *sw, char **langs, size_t n_langs,
         rt_base_set_dword(sw, perflib, "Version", 0x00050001))
         return -1;
     for (size_t i = 0; i < n_langs; i++)
-        if (write_language(sw, perflib, langs[i], files, dat_dirs, n_dirs))
+        if (!(files && rt_lang_is_current(langs[i])) &&
+            write_language(sw, perflib, langs[i], files, dat_dirs, n_dirs))
             return -1;
     if (files &&
         (rt_regf_key_create(sw, perflib, "CurrentLanguage", &cur) != 0 ||
@@ -101,9 +103,9 @@ static int split_languages(const char *list, char ***out, size_t *n)
     int rc = 0;
     for (char *p = strtok_r(copy, ",", &save); p && !rc;
          p = strtok_r(NULL, ",", &save)) {
-        unsigned value;
-        if (rt_lang_value(p, &value) != 0) {
-            rt_cli_error("init: language '%s' is not three or four hex digits", p);
+        if (!rt_lang_is_id(p)) {
+            rt_cli_error("init: language '%s' is not three or four hex "
+                         "digits, nor CurrentLanguage", p);
             rc = -1;
             break;
         }
@@ -116,9 +118,12 @@ static int split_languages(const char *list, char ***out, size_t *n)
             rc = -1;
             break;
         }
-        for (char *c = id; *c; c++)
-            if (*c >= 'a' && *c <= 'f')
-                *c -= 32;
+        if (rt_lang_is_current(id))
+            memcpy(id, "CurrentLanguage", sizeof "CurrentLanguage");
+        else
+            for (char *c = id; *c; c++)
+                if (*c >= 'a' && *c <= 'f')
+                    *c -= 32;
         v[(*n)++] = id;
     }
     free(copy);

@@ -584,6 +584,43 @@ static void current_language_follows_its_language(void **state)
     s->ops->close(s);
 }
 
+/* .NET's INIs carry CurrentLanguage as a language of their own: its text
+ * goes to the CurrentLanguage key, whatever language that mirrors. */
+static void ini_current_language_text_goes_to_current_language(void **state)
+{
+    (void)state;
+    if (!efx.has_current_language)
+        skip();
+    struct rt_store *s = base_store();
+    PUT(s, "CurrentLanguage", RT_TABLE_COUNTER, base_counter_019);
+    PUT(s, "CurrentLanguage", RT_TABLE_HELP, base_help_019);
+    static const char *const langs[] = {"009", "019", "CurrentLanguage"};
+    struct rt_provider_spec *sp = make_spec("Transfer", langs, 3, 1);
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+    assert_int_equal(plan.n_missing, 0);
+    const struct rt_language_source *cur_src = NULL;
+    for (size_t i = 0; i < plan.n_langs; i++)
+        if (!strcmp(plan.langs[i].lang, "CurrentLanguage"))
+            cur_src = &plan.langs[i];
+    assert_non_null(cur_src);
+    assert_string_equal(cur_src->source, "CurrentLanguage");
+    rt_install_plan_free(&plan);
+    struct rt_database db = load(s);
+    const struct rt_db_language *cur = rt_database_language(&db, "CurrentLanguage");
+    assert_string_equal(rt_pair_list_find(&cur->table.counter, 1848)->text,
+                        "Transfer CurrentLanguage name 0");
+    assert_string_equal(rt_pair_list_find(&cur->table.help, 1849)->text,
+                        "Transfer CurrentLanguage help 0");
+    const struct rt_db_language *ru = rt_database_language(&db, "019");
+    assert_string_equal(rt_pair_list_find(&ru->table.counter, 1848)->text,
+                        "Transfer 019 name 0");
+    rt_database_free(&db);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
 static void dry_run_writes_nothing(void **state)
 {
     (void)state;
@@ -817,6 +854,7 @@ cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(fresh_database_gets_base_values_and_english), \
         cmocka_unit_test(current_language_follows_its_language), \
         cmocka_unit_test(dry_run_writes_nothing), \
+        cmocka_unit_test(ini_current_language_text_goes_to_current_language), \
         cmocka_unit_test(real_machine_install_uninstall_restores_last_counter), \
         cmocka_unit_test(two_providers_give_back_last_counter_top_first), \
         cmocka_unit_test(lying_last_counter_never_ends_below_highest), \

@@ -12,6 +12,7 @@
 #include "model/diag.h"
 #include "provider/ini_reader.h"
 #include "model/utf16.h"
+#include "provider/text_encoding.h"
 
 struct got {
     size_t n;
@@ -132,7 +133,9 @@ static void indented_line_is_not_a_continuation(void **state)
     assert_string_equal(g.name[1], "B");
     assert_string_equal(g.value[1], "second");
     assert_string_equal(g.name[2], "C");
-    assert_string_equal(g.value[2], "third");
+    /* Leading blanks go; trailing ones are the value's (lodctr keeps
+     * them). */
+    assert_string_equal(g.value[2], "third \t");
     got_free(&g);
 }
 
@@ -313,9 +316,6 @@ static void encoding_errors(void **state)
                  "code page");
     decode_error(LIT("\xef\xbb\xbf" "A=1\nB=\xc0\xaf\n"), NULL, 2,
                  "invalid UTF-8 at byte 9");
-    decode_error(LIT("[\0t\0e\0x\0t\0]\0"), NULL, 1,
-                 "file looks like UTF-16LE without a byte-order mark; save "
-                 "it with the mark (FF FE) or as UTF-8");
     decode_error(LIT("\xfe\xff\0["), NULL, 0,
                  "file is UTF-16 big-endian; save it as UTF-16LE or UTF-8");
     decode_error(LIT("\xff\xfe" "A\0\n\0B"), NULL, 2,
@@ -358,6 +358,243 @@ static void empty_file_and_missing_file(void **state)
     rt_diags_free(&d);
 }
 
+
+/* ---- UTF-16LE without byte-order mark, DOS end-of-file ---- */
+
+/* SRC (UTF-8) as UTF-16LE without mark; *N its length. */
+static uint8_t *utf16_of(const char *src, size_t *n)
+{
+    uint8_t *u16;
+    size_t off;
+    assert_int_equal(rt_utf8_to_utf16le(src, strlen(src), &u16, n, &off), 0);
+    return u16;
+}
+
+static void utf16le_without_bom(void **state)
+{
+    (void)state;
+    /* ASCII first lines, as every real file has; Cyrillic and CJK after
+     * them change nothing. */
+    char *src = NULL;
+    assert_true(asprintf(&src, "\r\n[info]\r\ndrivername=X\r\n%s", sample)
+                > 0);
+    size_t n;
+    uint8_t *u16 = utf16_of(src, &n);
+    assert_int_equal(rt_text_sniff(u16, n), RT_TEXT_UTF16LE);
+    struct rt_ini_text t;
+    decode_ok(u16, n, "1251", &t);      /* no code page applies to it */
+    assert_int_equal(t.n_lines, 6);
+    assert_string_equal(t.lines[0], "");
+    assert_string_equal(t.lines[1], "[info]");
+    assert_string_equal(t.lines[4],
+                        "X_019_NAME=\xd0\x91\xd0\xb0\xd0\xb9\xd1\x82\xd1\x8b");
+    assert_string_equal(t.lines[5], "X_404_NAME=\xe4\xbd\x8d\xe5\x85\x83"
+                                    "\xe7\xb5\x84 \xf0\x9f\x98\x80");
+    rt_ini_text_free(&t);
+    /* One line without line end is enough. */
+    decode_ok(LIT("[\0t\0e\0x\0t\0]\0"), NULL, &t);
+    assert_int_equal(t.n_lines, 1);
+    assert_string_equal(t.lines[0], "[text]");
+    rt_ini_text_free(&t);
+    free(u16);
+    free(src);
+}
+
+static void sniffing_edge_cases(void **state)
+{
+    (void)state;
+    /* Short files: nothing, one byte, one code unit. */
+    assert_int_equal(rt_text_sniff("", 0), RT_TEXT_8BIT);
+    assert_int_equal(rt_text_sniff("\0", 1), RT_TEXT_8BIT);
+    assert_int_equal(rt_text_sniff("A", 1), RT_TEXT_8BIT);
+    assert_int_equal(rt_text_sniff("A\0", 2), RT_TEXT_UTF16LE);
+    assert_int_equal(rt_text_sniff("\0A", 2), RT_TEXT_UTF16BE);
+    /* NULs alone are text in neither reading: the 8-bit one says so. */
+    assert_int_equal(rt_text_sniff("\0\0", 2), RT_TEXT_8BIT);
+    assert_int_equal(rt_text_sniff("AB", 2), RT_TEXT_8BIT);
+    /* Odd length: the NULs decide; the lone byte is the decoder's. */
+    assert_int_equal(rt_text_sniff("[\0i\0]", 5), RT_TEXT_UTF16LE);
+    /* High bytes that are not NUL (Cyrillic, 04) among ASCII ones that
+     * are: either reading could be meant. */
+    assert_int_equal(rt_text_sniff("[\0\x21\x04\x22\x04]\0", 8),
+                     RT_TEXT_AMBIGUOUS);
+    /* ... but a stray NUL in 8-bit text leaves it 8-bit text. */
+    assert_int_equal(rt_text_sniff("A=1\nB=\0\n", 8), RT_TEXT_8BIT);
+    /* Only the first lines count: four line ends, then anything. */
+    assert_int_equal(rt_text_sniff(LIT("a\0\n\0b\0\n\0c\0\n\0d\0\n\0"
+                                       "\x21\x04\x22\x04")),
+                     RT_TEXT_UTF16LE);
+    assert_int_equal(rt_text_sniff(LIT("a=1\nb=2\nc=3\nd=4\ne=\0\0\0\0")),
+                     RT_TEXT_8BIT);
+    /* ... and at most RT_TEXT_SNIFF_UNITS code units of them. */
+    size_t n = 2 * RT_TEXT_SNIFF_UNITS + 4;
+    uint8_t *big = calloc(n, 1);
+    for (size_t i = 0; i < 2 * RT_TEXT_SNIFF_UNITS; i += 2)
+        big[i] = 'x';
+    big[n - 4] = 0x21;
+    big[n - 3] = 0x04;
+    assert_int_equal(rt_text_sniff(big, n), RT_TEXT_UTF16LE);
+    big[2] = 0x21;
+    big[3] = 0x04;
+    assert_int_equal(rt_text_sniff(big, n), RT_TEXT_AMBIGUOUS);
+    free(big);
+
+    /* What the decoder makes of them. */
+    decode_error(LIT("[\0i\0]"), NULL, 1,
+                 "UTF-16LE file has an odd number of bytes");
+    decode_error(LIT("[\0\x21\x04\x22\x04]\0"), NULL, 1,
+                 RT_TEXT_AMBIGUOUS_MSG);
+    decode_error(LIT("[\0\x21\x04\x22\x04]\0"), "1251", 1,
+                 RT_TEXT_AMBIGUOUS_MSG);
+    decode_error(LIT("\0[\0t\0]"), NULL, 0,
+                 "file is UTF-16 big-endian; save it as UTF-16LE or UTF-8");
+    decode_error(LIT("a\0\n\0b\0\n\0c\0\n\0d\0\n\0\x00\xd8" "e\0"), NULL, 5,
+                 "invalid UTF-16LE: unpaired surrogate at byte 16");
+    decode_error(LIT("a\0\n\0b\0\n\0c\0\n\0d\0\n\0\0\0"), NULL, 5,
+                 "NUL character in the file");
+}
+
+/* Decodes LEN bytes and checks the lines against the N in WANT. */
+static void decode_lines(const void *data, size_t len, const char *cp,
+                         const char *const *want, size_t n)
+{
+    struct rt_ini_text t;
+    decode_ok(data, len, cp, &t);
+    assert_int_equal(t.n_lines, n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(t.lines[i], want[i]);
+    rt_ini_text_free(&t);
+}
+
+static void dos_end_of_file(void **state)
+{
+    (void)state;
+    static const char *const a1[] = {"A=1"};
+    static const char *const cafe[] = {"A=caf\xc3\xa9"};
+    /* 0x1A at the end, then nothing or line ends: the file ends there. */
+    decode_lines(LIT("A=1\n\x1a"), NULL, a1, 1);
+    decode_lines(LIT("A=1\r\n\x1a\r\n"), NULL, a1, 1);
+    decode_lines(LIT("A=1\x1a"), NULL, a1, 1);
+    decode_lines(LIT("\x1a"), NULL, NULL, 0);
+    decode_lines(LIT("\xef\xbb\xbf" "A=1\r\n\x1a"), NULL, a1, 1);
+    decode_lines(LIT("A=caf\xe9\r\n\x1a"), "1252", cafe, 1);
+    decode_lines(LIT("\xff\xfe" "A\0=\0" "1\0\r\0\n\0\x1a\0"), NULL, a1, 1);
+    decode_lines(LIT("\xff\xfe" "A\0=\0" "1\0\x1a\0\r\0\n\0"), NULL, a1, 1);
+    decode_lines(LIT("A\0=\0" "1\0\n\0\x1a\0"), NULL, a1, 1);
+    /* Anywhere else it is a character of the text (and then a control
+     * character the provider loader refuses), and only one goes. */
+    static const char *const mid[] = {"A=\x1a", "B=1"};
+    decode_lines(LIT("A=\x1a\nB=1\n"), NULL, mid, 2);
+    static const char *const two[] = {"A=1", "\x1a"};
+    decode_lines(LIT("A=1\n\x1a\n\x1a"), NULL, two, 2);
+    /* In UTF-16LE the mark is 1A 00: a lone 1A byte makes the length
+     * odd. */
+    decode_error(LIT("\xff\xfe" "A\0\n\0\x1a"), NULL, 2,
+                 "UTF-16LE file has an odd number of bytes");
+}
+
+/* ---- robustness: random and damaged input never crashes ---- */
+
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void count_entry(void *user, const struct rt_ini_entry *e)
+{
+    size_t *n = user;
+    assert_non_null(e->name);
+    assert_non_null(e->value);
+    (*n)++;
+}
+
+/* Decodes and parses LEN bytes, with and without a code page; whatever
+ * happens, the result is consistent with the diagnostics. Returns how
+ * many of the two decodes succeeded. */
+static int decode_and_parse(const uint8_t *b, size_t len)
+{
+    static const char *const cps[] = {NULL, "1252"};
+    int decoded = 0;
+    for (size_t k = 0; k < 2; k++) {
+        struct rt_diags d = {0};
+        struct rt_ini_text t;
+        int r = rt_ini_decode("t.ini", b, len, cps[k], &t, &d);
+        assert_int_equal(r != 0, d.errors != 0);
+        if (r == 0) {
+            decoded++;
+            for (size_t i = 0; i < t.n_lines; i++)
+                assert_null(strchr(t.lines[i], '\n'));
+            size_t n = 0;
+            r = rt_ini_parse(&t, count_entry, &n, &d);
+            assert_int_equal(r != 0, d.errors != 0);
+        } else {
+            assert_null(t.lines);
+        }
+        rt_ini_text_free(&t);
+        rt_diags_free(&d);
+    }
+    return decoded;
+}
+
+static void random_and_mutated_input_never_crashes(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x9E3779B97F4A7C15u;
+    const char *text = "\r\n[info]\r\ndrivername=X\r\nsymbolfile=s.h\r\n"
+                       "[languages]\r\n009=English\r\n[text]\r\n"
+                       "OBJ_009_NAME=Object  \r\nOBJ_009_HELP=\xd0\x91 ; help\r\n"
+                       "\x1a\r\n";
+    size_t n16;
+    uint8_t *u16 = utf16_of(text, &n16);
+    struct {
+        const uint8_t *p;
+        size_t len;
+    } bases[] = {{(const uint8_t *)text, strlen(text)}, {u16, n16}};
+    uint8_t buf[1024];
+    int decoded = 0;
+    for (int round = 0; round < 4000; round++) {
+        size_t len;
+        if (round % 4 == 0) {
+            /* Pure noise, often with many NULs. */
+            len = (size_t)(xorshift(&rng) % 300);
+            int nul_odds = (int)(xorshift(&rng) % 4);
+            for (size_t i = 0; i < len; i++) {
+                uint64_t x = xorshift(&rng);
+                buf[i] = nul_odds && x % (unsigned)(nul_odds + 1) == 0
+                             ? 0 : (uint8_t)(x >> 8);
+            }
+        } else {
+            /* A valid file with a few bytes changed, cut or not. */
+            size_t which = (size_t)(xorshift(&rng) % 2);
+            len = bases[which].len;
+            memcpy(buf, bases[which].p, len);
+            int flips = 1 + (int)(xorshift(&rng) % 6);
+            for (int f = 0; f < flips; f++) {
+                static const uint8_t vals[] = {0, 0x1a, '\n', '\r', '=',
+                                               '[', ']', ';', 0xD8, 0xDC,
+                                               0xFF, 0xFE, 0x80, 0xC0};
+                uint64_t x = xorshift(&rng);
+                buf[(x >> 8) % len] = vals[x % sizeof vals];
+            }
+            if (xorshift(&rng) % 3 == 0)
+                len = (size_t)(xorshift(&rng) % (len + 1));
+        }
+        /* The sanitizer and valgrind runs catch reads beyond LEN in a
+         * buffer of exactly that size. */
+        uint8_t *exact = malloc(len ? len : 1);
+        memcpy(exact, buf, len);
+        decoded += decode_and_parse(exact, len);
+        free(exact);
+    }
+    /* The damage must leave many files readable, so that the parser is
+     * exercised too, not only the decoder's refusals. */
+    assert_true(decoded > 2000);
+    free(u16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +610,10 @@ int main(void)
         cmocka_unit_test(ansi_with_code_page),
         cmocka_unit_test(encoding_errors),
         cmocka_unit_test(empty_file_and_missing_file),
+        cmocka_unit_test(utf16le_without_bom),
+        cmocka_unit_test(sniffing_edge_cases),
+        cmocka_unit_test(dos_end_of_file),
+        cmocka_unit_test(random_and_mutated_input_never_crashes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include "model/diag.h"
 #include "provider/provider_spec.h"
 #include "scratch.h"
+#include "model/utf16.h"
 
 static char dir[512];
 
@@ -153,8 +154,14 @@ static void valid_provider_loads(void **state)
         "CTR_A_009_HELP=Counts a.\r\n"                               /* 19 */
         "CTR_A_00C_NAME=\xc3\x80\r\n"                                /* 20 */
         "CTR_A_00C_HELP=Compte \xc3\xa0.\r\n";                       /* 21 */
+    /* Spaces after the text are kept, as lodctr keeps them: a warning. */
+    const struct want want[] = {
+        W("t.ini", 16, "obj_00C_name",
+          "obj_00C_name ends in spaces; they are kept, as lodctr keeps "
+          "them"),
+    };
     struct rt_provider_spec spec;
-    assert_int_equal(load_expect(ini, NULL, 0, &spec), 0);
+    assert_int_equal(load_expect(ini, want, N(want), &spec), 0);
     assert_string_equal(spec.drivername, "Prov");
     assert_int_equal(spec.drivername_line, 3);
     assert_string_equal(spec.symbolfile, "s.h");
@@ -186,7 +193,7 @@ static void valid_provider_loads(void **state)
     assert_int_equal(o->object_line, 10);
     assert_int_equal(o->first_line, 10);
     assert_int_equal(o->define_line, 4);
-    assert_string_equal(o->text[0].name, "Objet");
+    assert_string_equal(o->text[0].name, "Objet ");
     assert_int_equal(o->text[0].name_line, 16);
     assert_string_equal(o->text[0].help, "L'objet.");
     assert_string_equal(o->text[1].name, "Object");
@@ -323,7 +330,8 @@ static void control_characters_in_text(void **state)
                           "CTR_A_009_HELP=bell\x07 here\n"
                           "CTR_B_009_NAME=next line\xc2\x85 here\n"
                           "CTR_B_009_HELP=del\x7f\n"
-                          "CTR_C_009_NAME=\ttrimmed tabs are not text\t\n"
+                          "CTR_C_009_NAME=\tleading tab skipped, not "
+                          "trailing\t\n"
                           "CTR_C_009_HELP=cr\r in the middle\n");
     const struct want want[] = {
         E("t.ini", 11, "CTR_A_009_NAME", "CTR_A_009_NAME contains a tab"),
@@ -333,6 +341,7 @@ static void control_characters_in_text(void **state)
           "CTR_B_009_NAME contains control character U+0085"),
         E("t.ini", 14, "CTR_B_009_HELP",
           "CTR_B_009_HELP contains control character U+007F"),
+        E("t.ini", 15, "CTR_C_009_NAME", "CTR_C_009_NAME contains a tab"),
         E("t.ini", 16, "CTR_C_009_HELP",
           "CTR_C_009_HELP contains control character U+000D"),
     };
@@ -611,6 +620,191 @@ static void unreadable_ini(void **state)
     free(p);
 }
 
+
+/* ---- real producers' files ---- */
+
+static void write_bytes(const char *name, const void *data, size_t len)
+{
+    char *p = path_of(name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    free(p);
+}
+
+/* Loads a file as it is, where it is; returns the number of warnings. */
+static size_t load_real(const char *path, struct rt_provider_spec *spec)
+{
+    struct rt_diags d = {0};
+    int r = rt_provider_spec_load(path, NULL, spec, &d);
+    for (size_t i = 0; r && i < d.n; i++) {
+        char *m = rt_diag_format(&d.v[i]);
+        print_message("  got: %s\n", m);
+        free(m);
+    }
+    assert_int_equal(r, 0);
+    assert_int_equal(d.errors, 0);
+    size_t w = d.warnings;
+    rt_diags_free(&d);
+    return w;
+}
+
+#define REAL "../shared/research-real/providers/"
+
+static void sdk_sample_perfgen(void **state)
+{
+    (void)state;
+    /* Ends with 0x1A; symbolfile=genctrnm.h names GenCtrnm.h. */
+    struct rt_provider_spec spec;
+    assert_int_equal(load_real(REAL "perfgen/Perfgen.Ini", &spec), 0);
+    assert_string_equal(spec.drivername, "PERFGEN");
+    assert_string_equal(spec.symbolfile, "genctrnm.h");
+    assert_string_equal(spec.symbol_path, REAL "perfgen/GenCtrnm.h");
+    assert_int_equal(spec.n_languages, 1);
+    assert_string_equal(spec.languages[0].id, "009");
+    static const char *const sym[] = {"SIGGEN_OBJ", "SINE_WAVE",
+                                      "TRIANGLE_WAVE", "SQUARE_WAVE",
+                                      "CONSTANT_VALUE"};
+    assert_int_equal(spec.n_symbols, 5);
+    for (size_t i = 0; i < 5; i++) {
+        assert_string_equal(spec.symbols[i].symbol, sym[i]);
+        assert_int_equal(spec.symbols[i].offset, (long)(2 * i));
+        assert_int_equal(spec.symbols[i].define_line, 16 + i);
+        assert_int_equal(spec.symbols[i].is_object, i == 0);
+    }
+    assert_int_equal(spec.symbols[0].object_line, 9);
+    assert_string_equal(spec.symbols[0].text[0].name, "Signal Generator");
+    assert_string_equal(spec.symbols[2].text[0].name, "Triangle Wave");
+    /* The last line, right before the 0x1A. */
+    assert_string_equal(spec.symbols[4].text[0].help,
+                        "Displays a constant non-zero value that does not "
+                        "change from sample to sample.");
+    assert_int_equal(spec.symbols[4].text[0].help_line, 21);
+    rt_provider_spec_free(&spec);
+}
+
+static void sdk_sample_appmem(void **state)
+{
+    (void)state;
+    /* No [objects]; four names end in spaces, kept with a warning each. */
+    struct rt_provider_spec spec;
+    assert_int_equal(load_real(REAL "appmem/AppMem.Ini", &spec), 4);
+    assert_string_equal(spec.drivername, "APPMEM");
+    assert_string_equal(spec.symbol_path, REAL "appmem/MemCtrnm.h");
+    assert_int_equal(spec.n_symbols, 8);
+    for (size_t i = 0; i < 8; i++) {
+        assert_false(spec.symbols[i].is_object);
+        assert_int_equal(spec.symbols[i].offset, (long)(2 * i));
+    }
+    assert_string_equal(spec.symbols[0].symbol, "APPMEMOBJ");
+    assert_string_equal(spec.symbols[0].text[0].name, "Application Memory");
+    assert_string_equal(spec.symbols[3].symbol, "APPALLOCSSEC");
+    assert_string_equal(spec.symbols[3].text[0].name, "Memory Allocs/Sec    ");
+    assert_string_equal(spec.symbols[4].text[0].name, "Memory Reallocs     ");
+    assert_string_equal(spec.symbols[5].text[0].name, "Memory Reallocs/Sec");
+    assert_string_equal(spec.symbols[6].text[0].name, "Memory Frees        ");
+    assert_string_equal(spec.symbols[7].symbol, "APPFREESSEC");
+    assert_int_equal(spec.symbols[7].define_line, 23);
+    assert_string_equal(spec.symbols[7].text[0].name, "Memory Frees/Sec     ");
+    rt_provider_spec_free(&spec);
+}
+
+static void dotnet_current_language(void **state)
+{
+    (void)state;
+    /* PerformanceCounterCategory.Create's layout (SPEC 2), with a symbol
+     * file named .tmp whose values end in ';'. */
+    write_file("tmp1A2B.tmp", "#define OBJECT_1 0;\r\n"
+                              "#define DEVICE_COUNTER_1 2;\r\n\r\n");
+    const char *ini =
+        "\r\n"                                                  /* 1 */
+        "[info]\r\n"                                            /* 2 */
+        "drivername=Orders\r\n"                                 /* 3 */
+        "symbolfile=tmp1A2B.tmp\r\n"                            /* 4 */
+        "\r\n"                                                  /* 5 */
+        "[languages]\r\n"                                       /* 6 */
+        "009=language009\r\n"                                   /* 7 */
+        "CurrentLanguage=languageCurrentLanguage\r\n"           /* 8 */
+        "\r\n"                                                  /* 9 */
+        "[objects]\r\n"                                         /* 10 */
+        "OBJECT_1_009_NAME=Orders\r\n"                          /* 11 */
+        "OBJECT_1_CurrentLanguage_NAME=Orders\r\n"              /* 12 */
+        "\r\n"                                                  /* 13 */
+        "[text]\r\n"                                            /* 14 */
+        "OBJECT_1_009_NAME=Orders\r\n"                          /* 15 */
+        "OBJECT_1_009_HELP=Order counters.\r\n"                 /* 16 */
+        "\r\n"                                                  /* 17 */
+        "DEVICE_COUNTER_1_009_NAME=Orders/sec\r\n"              /* 18 */
+        "DEVICE_COUNTER_1_009_HELP=Orders per second.\r\n"      /* 19 */
+        "OBJECT_1_CurrentLanguage_NAME=Commandes\r\n"           /* 20 */
+        "OBJECT_1_CurrentLanguage_HELP=Compteurs.\r\n"          /* 21 */
+        "\r\n"                                                  /* 22 */
+        "DEVICE_COUNTER_1_currentlanguage_NAME=Commandes/s\r\n" /* 23 */
+        "DEVICE_COUNTER_1_CURRENTLANGUAGE_HELP=Par seconde.\r\n"; /* 24 */
+    /* As .NET writes it: UTF-16LE with byte-order mark. */
+    uint8_t *u16;
+    size_t n, off;
+    assert_int_equal(rt_utf8_to_utf16le(ini, strlen(ini), &u16, &n, &off), 0);
+    uint8_t *file = malloc(n + 2);
+    file[0] = 0xFF;
+    file[1] = 0xFE;
+    memcpy(file + 2, u16, n);
+    write_bytes("t.ini", file, n + 2);
+    char *path = path_of("t.ini");
+    struct rt_provider_spec spec;
+    assert_int_equal(load_real(path, &spec), 0);
+    assert_string_equal(spec.symbolfile, "tmp1A2B.tmp");
+    assert_int_equal(spec.n_languages, 2);
+    assert_string_equal(spec.languages[0].id, "009");
+    assert_string_equal(spec.languages[1].id, "CurrentLanguage");
+    assert_int_equal(spec.languages[1].line, 8);
+    assert_int_equal(rt_provider_spec_language(&spec, "currentlanguage"), 1);
+    assert_int_equal(spec.n_symbols, 2);
+    assert_string_equal(spec.symbols[0].symbol, "OBJECT_1");
+    assert_true(spec.symbols[0].is_object);
+    assert_int_equal(spec.symbols[1].offset, 2);
+    assert_string_equal(spec.symbols[0].text[1].name, "Commandes");
+    assert_int_equal(spec.symbols[0].text[1].name_line, 20);
+    assert_string_equal(spec.symbols[1].text[1].name, "Commandes/s");
+    assert_string_equal(spec.symbols[1].text[1].help, "Par seconde.");
+    assert_string_equal(spec.symbols[1].text[0].help, "Orders per second.");
+    rt_provider_spec_free(&spec);
+
+    /* The same file without its mark, and its symbol file in UTF-16LE
+     * without mark ending in 1A 00: the same provider. */
+    write_bytes("t.ini", u16, n);
+    const char *sym = "#define OBJECT_1 0;\r\n#define DEVICE_COUNTER_1 2;"
+                      "\r\n\x1a";
+    uint8_t *s16;
+    size_t sn;
+    assert_int_equal(rt_utf8_to_utf16le(sym, strlen(sym), &s16, &sn, &off),
+                     0);
+    write_bytes("tmp1A2B.tmp", s16, sn);
+    assert_int_equal(load_real(path, &spec), 0);
+    assert_string_equal(spec.languages[1].id, "CurrentLanguage");
+    assert_string_equal(spec.symbols[1].text[1].name, "Commandes/s");
+    rt_provider_spec_free(&spec);
+
+    /* Only that spelling: a near miss is not a language. */
+    const struct want want[] = {
+        E("t.ini", 6, "CurrentLang",
+          "language id 'CurrentLang' is not 3 hex digits"),
+        E("t.ini", 11, "OBJ_CurrentLang_NAME",
+          "language id 'CurrentLang' in OBJ_CurrentLang_NAME is not 3 hex "
+          "digits"),
+    };
+    load_fails("[info]\ndrivername=X\nsymbolfile=s.h\n[languages]\n"
+               "009=\nCurrentLang=\n[text]\nOBJ_009_NAME=O\n"
+               "OBJ_009_HELP=H\n\n"
+               "OBJ_CurrentLang_NAME=O\n",
+               want, N(want));
+    free(path);
+    free(s16);
+    free(file);
+    free(u16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -627,6 +821,9 @@ int main(void)
         cmocka_unit_test(gap_in_offsets_is_a_warning),
         cmocka_unit_test(all_errors_in_one_pass),
         cmocka_unit_test(unreadable_ini),
+        cmocka_unit_test(sdk_sample_perfgen),
+        cmocka_unit_test(sdk_sample_appmem),
+        cmocka_unit_test(dotnet_current_language),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

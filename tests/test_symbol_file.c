@@ -13,6 +13,7 @@
 #include "model/diag.h"
 #include "provider/symbol_file.h"
 #include "model/utf16.h"
+#include "provider/text_encoding.h"
 
 static void parse(const char *src, struct rt_symbol_table *t)
 {
@@ -267,6 +268,130 @@ static void file_errors(void **state)
     rt_diags_free(&d);
 }
 
+
+static void dotnet_semicolons_and_trailing_comments(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    /* As PerformanceCounterCategory.Create writes them (CR LF). */
+    parse("#define OBJECT_1 0;\r\n#define DEVICE_COUNTER_1 2;\r\n"
+          "#define DEVICE_COUNTER_2 4 ;  \r\n\r\n"
+          "#define C_LINE 6 // a comment\n"
+          "#define C_BLOCK 8 /* a comment */\n"
+          "#define SEMI_C 10; // both\n"
+          "#define ALIAS_SEMI C_LINE;\n"
+          "#define TWO 12;;\n"
+          "#define MID 1; 2\n", &t);
+    assert_value(&t, "OBJECT_1", 0, 1);
+    assert_value(&t, "DEVICE_COUNTER_1", 2, 2);
+    assert_value(&t, "DEVICE_COUNTER_2", 4, 3);
+    assert_value(&t, "C_LINE", 6, 5);
+    assert_value(&t, "C_BLOCK", 8, 6);
+    assert_value(&t, "SEMI_C", 10, 7);
+    assert_value(&t, "ALIAS_SEMI", 6, 8);
+    /* One ';' at the end only. */
+    assert_problem(&t, "TWO", 9, "TWO: value '12;;' is not a number");
+    assert_problem(&t, "MID", 10, "MID: value '1; 2' is not a number");
+    rt_symbol_table_free(&t);
+}
+
+static void utf16_without_bom_and_dos_end_of_file(void **state)
+{
+    (void)state;
+    const char *src = "//\r\n//  memctrnm.h\r\n//\r\n#define OBJ 0\r\n"
+                      "// \xd0\xa1\xd1\x87\xd1\x91\xd1\x82\r\n"
+                      "#define CTR 2\r\n\x1a";
+    uint8_t *u16;
+    size_t n, off;
+    assert_int_equal(rt_utf8_to_utf16le(src, strlen(src), &u16, &n, &off), 0);
+    struct rt_symbol_table t;
+    struct rt_diags d = {0};
+    assert_int_equal(rt_symbol_file_parse("s.h", u16, n, &t, &d), 0);
+    assert_int_equal(d.n, 0);
+    assert_int_equal(t.n, 2);
+    assert_value(&t, "CTR", 2, 6);
+    rt_symbol_table_free(&t);
+    /* 8-bit, as Microsoft's samples end: the value before 0x1A is whole
+     * even without a line end. */
+    parse("#define A 0\n#define B 2\x1a", &t);
+    assert_value(&t, "B", 2, 2);
+    rt_symbol_table_free(&t);
+    parse("#define A 0\n#define B 2\n\x1a\r\n", &t);
+    assert_value(&t, "B", 2, 2);
+    rt_symbol_table_free(&t);
+    /* Refused: big-endian, and a file whose first lines do not tell. */
+    assert_int_equal(rt_symbol_file_parse("s.h", "\0#\0d", 4, &t, &d), -1);
+    assert_int_equal(rt_symbol_file_parse("s.h", "#\0\x21\x04\x22\x04" "d\0",
+                                          8, &t, &d), -1);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.v[0].message, "symbol file is UTF-16 big-endian; "
+                                        "save it as UTF-16LE or ASCII");
+    assert_string_equal(d.v[1].message, RT_TEXT_AMBIGUOUS_MSG);
+    assert_int_equal(d.v[1].line, 1);
+    rt_diags_free(&d);
+    free(u16);
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Damaged and random symbol files: parsed or refused, never a crash; the
+ * sanitizer and valgrind runs catch reads beyond the buffer. */
+static void random_and_mutated_files_never_crash(void **state)
+{
+    (void)state;
+    const char *text = "// offsets\n#ifndef X_H\n#define X_H\n"
+                       "#define OBJECT_1 0;\n#define A (OBJECT_1 + 2) /* c */\n"
+                       "#define B A\n#define C 0x6UL // d\n#endif\n\x1a";
+    size_t n16, off;
+    uint8_t *u16;
+    assert_int_equal(rt_utf8_to_utf16le(text, strlen(text), &u16, &n16,
+                                        &off), 0);
+    uint64_t rng = 0x2545F4914F6CDD1Du;
+    int parsed = 0;
+    for (int round = 0; round < 4000; round++) {
+        const uint8_t *base = round % 2 ? u16 : (const uint8_t *)text;
+        size_t len = round % 2 ? n16 : strlen(text);
+        uint8_t *b = malloc(len ? len : 1);
+        if (round % 5 == 0) {
+            for (size_t i = 0; i < len; i++)
+                b[i] = (uint8_t)xorshift(&rng);
+        } else {
+            memcpy(b, base, len);
+            int flips = 1 + (int)(xorshift(&rng) % 6);
+            for (int f = 0; f < flips; f++) {
+                static const uint8_t vals[] = {0, 0x1a, '\n', '\\', '/', '*',
+                                               '(', ')', ';', '#', 'A',
+                                               0xD8, 0xFF, 0xFE};
+                uint64_t x = xorshift(&rng);
+                b[(x >> 8) % len] = vals[x % sizeof vals];
+            }
+            if (xorshift(&rng) % 3 == 0)
+                len = (size_t)(xorshift(&rng) % (len + 1));
+        }
+        struct rt_symbol_table t;
+        struct rt_diags d = {0};
+        int r = rt_symbol_file_parse("s.h", b, len, &t, &d);
+        assert_int_equal(r != 0, d.errors != 0);
+        if (r == 0) {
+            parsed++;
+            for (size_t i = 0; i < t.n; i++)
+                assert_true(t.v[i].ok || t.v[i].problem);
+            (void)rt_symbol_find(&t, "a");
+        }
+        rt_symbol_table_free(&t);
+        rt_diags_free(&d);
+        free(b);
+    }
+    assert_true(parsed > 1000);
+    free(u16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +403,9 @@ int main(void)
         cmocka_unit_test(case_insensitive_lookup),
         cmocka_unit_test(utf16_symbol_file),
         cmocka_unit_test(file_errors),
+        cmocka_unit_test(dotnet_semicolons_and_trailing_comments),
+        cmocka_unit_test(utf16_without_bom_and_dos_end_of_file),
+        cmocka_unit_test(random_and_mutated_files_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

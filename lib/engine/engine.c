@@ -124,16 +124,19 @@ static const char *current_language_source(const struct work_lang *w,
     return "009";
 }
 
-/* The symbol's text for machine language LANG: that language, else
- * English, else the INI's languages in order (SPEC 4.1 step 6). */
+/* The symbol's text for machine language KEY, whose table is LANG's
+ * (CurrentLanguage mirrors a three-digit language): KEY's own, as .NET's
+ * INIs give CurrentLanguage text, else LANG's, else English, else the
+ * INI's languages in order (SPEC 4.1 step 6). */
 static const char *pick_text(const struct rt_provider_spec *spec,
                              const struct rt_provider_symbol *sym,
-                             const char *lang, int help,
+                             const char *key, const char *lang, int help,
                              char src[RT_LANG_ID_SIZE])
 {
-    int order[3] = {rt_provider_spec_language(spec, lang),
-                    rt_provider_spec_language(spec, "009"), -1};
-    for (int k = 0; k < 2; k++) {
+    int order[3] = {rt_provider_spec_language(spec, key),
+                    rt_provider_spec_language(spec, lang),
+                    rt_provider_spec_language(spec, "009")};
+    for (int k = 0; k < 3; k++) {
         int i = order[k];
         if (i < 0)
             continue;
@@ -324,10 +327,10 @@ int rt_engine_install(const struct rt_database *db,
         for (size_t k = 0; k < spec->n_symbols; k++) {
             const struct rt_provider_symbol *sym = &spec->symbols[k];
             char from[RT_LANG_ID_SIZE] = "";
-            const char *name = pick_text(spec, sym, lang, 0, from);
+            const char *name = pick_text(spec, sym, w[i].id, lang, 0, from);
             if (k == 0)
                 snprintf(src->source, sizeof src->source, "%s", from);
-            const char *help = pick_text(spec, sym, lang, 1, from);
+            const char *help = pick_text(spec, sym, w[i].id, lang, 1, from);
             uint32_t ni = plan->first_counter + (uint32_t)sym->offset;
             uint32_t hi = plan->first_help + (uint32_t)sym->offset;
             if (name && (rt_pair_list_append(&w[i].counter, ni, name) ||

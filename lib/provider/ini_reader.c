@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "model/utf16.h"
+#include "provider/text_encoding.h"
 
 /* INI files are a few hundred kilobytes at most; the limit keeps every
  * size computation below far from overflow. */
@@ -146,6 +147,32 @@ static void split_lines(char *buf, size_t len, const char *path,
     }
 }
 
+/* Decodes BLEN bytes of UTF-16LE at BODY, which starts SKIP bytes into
+ * the file (after its byte-order mark, if any). */
+static int decode_utf16(const char *path, const unsigned char *body,
+                        size_t blen, size_t skip, char **utf8, size_t *ulen,
+                        struct rt_diags *d)
+{
+    size_t err_off = 0;
+    if (blen % 2) {
+        rt_diags_add(d, RT_ERROR, path,
+                     line_of_utf16_offset(body, blen - 1), NULL,
+                     "UTF-16LE file has an odd number of bytes");
+        return -1;
+    }
+    blen = rt_text_strip_dos_eof(body, blen, 1);
+    int r = rt_utf16le_to_utf8(body, blen, utf8, ulen, &err_off);
+    if (r == -2)
+        abort();
+    if (r) {
+        rt_diags_add(d, RT_ERROR, path, line_of_utf16_offset(body, err_off),
+                     NULL, "invalid UTF-16LE: unpaired surrogate at byte %zu",
+                     err_off + skip);
+        return -1;
+    }
+    return 0;
+}
+
 int rt_ini_decode(const char *path, const void *data, size_t len,
                   const char *codepage, struct rt_ini_text *out,
                   struct rt_diags *d)
@@ -160,53 +187,46 @@ int rt_ini_decode(const char *path, const void *data, size_t len,
                      "file is larger than %u MiB", MAX_INI_BYTES >> 20);
         return -1;
     }
+    enum rt_text_encoding enc = RT_TEXT_8BIT;
+    if (!(len >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) ||
+                       (p[0] == 0xFE && p[1] == 0xFF))) &&
+        !(len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF))
+        enc = rt_text_sniff(p, len);
     if (len >= 2 && p[0] == 0xFF && p[1] == 0xFE) {
-        const unsigned char *body = p + 2;
-        size_t blen = len - 2;
-        if (blen % 2) {
-            rt_diags_add(d, RT_ERROR, path,
-                         line_of_utf16_offset(body, blen - 1), NULL,
-                         "UTF-16LE file has an odd number of bytes");
+        if (decode_utf16(path, p + 2, len - 2, 2, &utf8, &ulen, d))
             return -1;
-        }
-        int r = rt_utf16le_to_utf8(body, blen, &utf8, &ulen, &err_off);
-        if (r == -2)
-            abort();
-        if (r) {
-            rt_diags_add(d, RT_ERROR, path,
-                         line_of_utf16_offset(body, err_off), NULL,
-                         "invalid UTF-16LE: unpaired surrogate at byte %zu",
-                         err_off + 2);
+    } else if (enc == RT_TEXT_UTF16LE) {
+        /* No mark, but the NUL after every byte of the first lines that
+         * every such real file has (rt_text_sniff). */
+        if (decode_utf16(path, p, len, 0, &utf8, &ulen, d))
             return -1;
-        }
-    } else if (len >= 2 && p[0] == 0xFE && p[1] == 0xFF) {
+    } else if ((len >= 2 && p[0] == 0xFE && p[1] == 0xFF) ||
+               enc == RT_TEXT_UTF16BE) {
         rt_diags_add(d, RT_ERROR, path, 0, NULL,
                      "file is UTF-16 big-endian; save it as UTF-16LE or "
                      "UTF-8");
         return -1;
+    } else if (enc == RT_TEXT_AMBIGUOUS) {
+        rt_diags_add(d, RT_ERROR, path, 1, NULL, "%s",
+                     RT_TEXT_AMBIGUOUS_MSG);
+        return -1;
     } else if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-        if (rt_utf8_validate((const char *)p + 3, len - 3, &err_off)) {
+        size_t blen = rt_text_strip_dos_eof(p + 3, len - 3, 0);
+        if (rt_utf8_validate((const char *)p + 3, blen, &err_off)) {
             rt_diags_add(d, RT_ERROR, path, line_of_byte(p, err_off + 3),
                          NULL, "invalid UTF-8 at byte %zu", err_off + 3);
             return -1;
         }
-        ulen = len - 3;
+        ulen = blen;
         utf8 = xmalloc(ulen + 1);
         memcpy(utf8, p + 3, ulen);
         utf8[ulen] = '\0';
     } else if (codepage) {
+        len = rt_text_strip_dos_eof(p, len, 0);
         if (decode_codepage(path, p, len, codepage, &utf8, &ulen, d))
             return -1;
     } else {
-        /* ASCII text saved as UTF-16LE without its mark: every other byte
-         * is zero. Guessing would misread files that merely contain a NUL,
-         * so this is an error that says what to do. */
-        if (len >= 2 && p[0] != 0 && p[1] == 0) {
-            rt_diags_add(d, RT_ERROR, path, 1, NULL,
-                         "file looks like UTF-16LE without a byte-order "
-                         "mark; save it with the mark (FF FE) or as UTF-8");
-            return -1;
-        }
+        len = rt_text_strip_dos_eof(p, len, 0);
         const void *nul = memchr(p, 0, len);
         if (!nul && rt_utf8_validate((const char *)p, len, &err_off)) {
             rt_diags_add(d, RT_ERROR, path, line_of_byte(p, err_off), NULL,
@@ -406,10 +426,9 @@ static int on_pair(void *user, const char *section, const char *name,
     const char *v = strchr(line, '=') + 1;
     while (*v == ' ' || *v == '\t')
         v++;
-    size_t vlen = strlen(v);
-    while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t'))
-        vlen--;
-    char *val = strndup(v, vlen);
+    /* What follows stays as written, trailing spaces included: lodctr
+     * keeps them (Microsoft's appmem sample has names ending in spaces). */
+    char *val = strdup(v);
     if (!val)
         abort();
     struct rt_ini_entry e = {

@@ -25,11 +25,14 @@ struct rt_ini_text {
 
 /* Decodes LEN bytes of DATA. A byte-order mark decides the encoding:
  * FF FE is UTF-16LE, EF BB BF is UTF-8 (the mark is not part of line 1).
- * Without a mark the file is ANSI in CODEPAGE when one is given ("1251",
- * "CP1252", "windows-1251": any name iconv knows, digits alone meaning
- * "CP" + digits), else it must be valid UTF-8. A file that starts like
- * UTF-16LE text but has no mark is rejected rather than guessed at.
- * NUL characters are rejected: Windows cannot remove a string holding one.
+ * Without a mark, a file whose first lines have a NUL in every high byte
+ * is UTF-16LE (rt_text_sniff); one where that cannot be told is rejected
+ * rather than guessed at; any other file is ANSI in CODEPAGE when one is
+ * given ("1251", "CP1252", "windows-1251": any name iconv knows, digits
+ * alone meaning "CP" + digits), else it must be valid UTF-8. A DOS
+ * end-of-file mark (0x1A, in UTF-16LE 1A 00) followed by nothing but line
+ * ends ends the file. NUL characters are rejected: Windows cannot remove
+ * a string holding one.
  * Returns 0, or -1 with errors (naming PATH and the line) added to D. */
 int rt_ini_decode(const char *path, const void *data, size_t len,
                   const char *codepage, struct rt_ini_text *out,
@@ -47,8 +50,9 @@ struct rt_ini_entry {
     const char *section;    /* as inih names it; "" before any header */
     unsigned section_line;  /* line of that section's header, 0 if none */
     const char *name;       /* text before the first '=', whitespace trimmed */
-    const char *value;      /* text after the first '=', surrounding spaces
-                               and tabs trimmed, otherwise as written */
+    const char *value;      /* text after the first '=', leading spaces
+                               and tabs skipped, the rest (trailing spaces
+                               included) as written */
     unsigned line;
 };
 

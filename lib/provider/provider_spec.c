@@ -169,13 +169,25 @@ static char *info_value(const char *v)
     return r;
 }
 
-static bool is_lang_id(const char *s, size_t n)
+/* The language id of the N bytes at S in canonical form: three or four
+ * hex digits in upper case ("009", "0804": SPEC 1.1), or
+ * "CurrentLanguage" (any case), the Perflib subkey .NET lists in
+ * [languages] (SPEC 2). False when S is neither. */
+static bool lang_id(const char *s, size_t n, char out[RT_LANG_ID_SIZE])
 {
-    if (n != 3)
+    if (n >= RT_LANG_ID_SIZE)
         return false;
-    for (size_t i = 0; i < 3; i++)
-        if (!isxdigit((unsigned char)s[i]))
-            return false;
+    char buf[RT_LANG_ID_SIZE];
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (!rt_lang_is_id(buf))
+        return false;
+    if (rt_lang_is_current(buf)) {
+        memcpy(out, "CurrentLanguage", sizeof "CurrentLanguage");
+        return true;
+    }
+    for (size_t i = 0; i <= n; i++)
+        out[i] = (char)toupper((unsigned char)buf[i]);
     return true;
 }
 
@@ -187,7 +199,8 @@ enum split_result { SPLIT_OK, SPLIT_FORM, SPLIT_LANG };
  * contain underscores too. On SPLIT_LANG, *SYMBOL holds the bad language
  * segment instead. */
 static enum split_result split_text_key(const char *key, char **symbol,
-                                        char lang[4], enum text_kind *kind)
+                                        char lang[RT_LANG_ID_SIZE],
+                                        enum text_kind *kind)
 {
     const char *last = strrchr(key, '_');
     if (!last)
@@ -204,15 +217,12 @@ static enum split_result split_text_key(const char *key, char **symbol,
     if (prev == key || prev - 1 == key)
         return SPLIT_FORM;      /* no symbol before the language */
     size_t llen = (size_t)(last - prev);
-    if (!is_lang_id(prev, llen)) {
+    if (!lang_id(prev, llen, lang)) {
         *symbol = strndup(prev, llen);
         if (!*symbol)
             abort();
         return SPLIT_LANG;
     }
-    for (int i = 0; i < 3; i++)
-        lang[i] = (char)toupper((unsigned char)prev[i]);
-    lang[3] = '\0';
     *symbol = strndup(key, (size_t)(prev - 1 - key));
     if (!*symbol)
         abort();
@@ -440,14 +450,24 @@ static void check_languages(struct loader *L, struct checked *c)
     c->languages = xcalloc(L->languages.n, sizeof *c->languages);
     for (size_t i = 0; i < L->languages.n; i++) {
         const struct key *k = &L->languages.v[i];
-        if (!is_lang_id(k->name, strlen(k->name))) {
+        char id[RT_LANG_ID_SIZE];
+        if (!lang_id(k->name, strlen(k->name), id)) {
             rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
                          "language id '%s' is not 3 hex digits", k->name);
             continue;
         }
+        const struct rt_provider_language *same = NULL;
+        for (size_t j = 0; j < c->n_languages && !same; j++)
+            if (rt_lang_same(c->languages[j].id, id))
+                same = &c->languages[j];
+        if (same) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "language '%s' is language '%s' of line %u again",
+                         k->name, same->id, same->line);
+            continue;
+        }
         struct rt_provider_language *lg = &c->languages[c->n_languages++];
-        for (int j = 0; j < 3; j++)
-            lg->id[j] = (char)toupper((unsigned char)k->name[j]);
+        memcpy(lg->id, id, sizeof id);
         lg->line = k->line;
     }
 }
@@ -455,7 +475,7 @@ static void check_languages(struct loader *L, struct checked *c)
 static int lang_index(const struct checked *c, const char *id)
 {
     for (size_t i = 0; i < c->n_languages; i++)
-        if (!strcasecmp(c->languages[i].id, id))
+        if (rt_lang_same(c->languages[i].id, id))
             return (int)i;
     return -1;
 }
@@ -465,7 +485,7 @@ static void collect_text(struct loader *L, const struct checked *c,
 {
     for (size_t i = 0; i < L->text.n; i++) {
         const struct key *k = &L->text.v[i];
-        char *symbol = NULL, lang[4];
+        char *symbol = NULL, lang[RT_LANG_ID_SIZE];
         enum text_kind kind;
         enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
         if (r == SPLIT_FORM) {
@@ -496,6 +516,11 @@ static void collect_text(struct loader *L, const struct checked *c,
         check_text(L, k);
         if (L->d->errors > before)
             s->key_errors = true;
+        size_t vlen = strlen(k->value);
+        if (vlen && k->value[vlen - 1] == ' ')
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "%s ends in spaces; they are kept, as lodctr keeps "
+                         "them", k->name);
         struct rt_provider_text *t = &s->text[li];
         if (kind == TEXT_NAME) {
             t->name = xstrdup(k->value);
@@ -512,7 +537,7 @@ static void collect_objects(struct loader *L, const struct checked *c,
 {
     for (size_t i = 0; i < L->objects.n; i++) {
         const struct key *k = &L->objects.v[i];
-        char *symbol = NULL, lang[4];
+        char *symbol = NULL, lang[RT_LANG_ID_SIZE];
         enum text_kind kind = TEXT_HELP;
         enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
         if (r == SPLIT_LANG) {

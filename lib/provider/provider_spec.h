@@ -21,8 +21,9 @@ struct rt_provider_language {
 };
 
 /* A symbol's text in one language; NAME or HELP is NULL when the INI has
- * no such key (line 0). Text is UTF-8 exactly as written, surrounding
- * whitespace trimmed, never with a tab or other control character. */
+ * no such key (line 0). Text is UTF-8 exactly as written after the '=',
+ * leading whitespace skipped and trailing spaces kept (as lodctr keeps
+ * them; a warning says so), never with a tab or other control character. */
 struct rt_provider_text {
     char *name;
     char *help;
@@ -66,7 +67,8 @@ int rt_provider_spec_load(const char *ini_path, const char *codepage,
 
 void rt_provider_spec_free(struct rt_provider_spec *spec);
 
-/* Index of language ID ("009", any case) in SPEC->languages, or -1. */
+/* Index of language ID ("009" or "CurrentLanguage", any case) in
+ * SPEC->languages, or -1. */
 int rt_provider_spec_language(const struct rt_provider_spec *spec,
                               const char *id);
 

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "model/utf16.h"
+#include "provider/text_encoding.h"
 
 #define MAX_SYMBOL_FILE_BYTES (16u << 20)
 /* Deeper parentheses than this are not a counter header; the limit keeps
@@ -426,6 +427,11 @@ static void evaluate(struct resolver *r, size_t i)
     int rc = eval_sum(&e, &v);
     if (!rc) {
         skip_ws(&e);
+        /* .NET writes "#define OBJECT_1 0;", which lodctr reads as 0. */
+        if (*e.p == ';') {
+            e.p++;
+            skip_ws(&e);
+        }
         if (*e.p)
             rc = -2;
     }
@@ -576,11 +582,29 @@ int rt_symbol_file_parse(const char *path, const void *data, size_t len,
     char *text;
     size_t tlen;
     memset(t, 0, sizeof *t);
-    if (len >= 2 && p[0] == 0xFF && p[1] == 0xFE) {
-        size_t off = 0;
-        int rc = (len - 2) % 2 ? -1
-                               : rt_utf16le_to_utf8(p + 2, len - 2, &text,
-                                                    &tlen, &off);
+    bool bom16 = len >= 2 && p[0] == 0xFF && p[1] == 0xFE;
+    bool bom8 = len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF;
+    enum rt_text_encoding enc = bom16 ? RT_TEXT_UTF16LE
+                                : bom8 ? RT_TEXT_8BIT : rt_text_sniff(p, len);
+    if (enc == RT_TEXT_UTF16BE || (len >= 2 && p[0] == 0xFE && p[1] == 0xFF)) {
+        rt_diags_add(d, RT_ERROR, path, 0, NULL,
+                     "symbol file is UTF-16 big-endian; save it as UTF-16LE "
+                     "or ASCII");
+        return -1;
+    }
+    if (enc == RT_TEXT_AMBIGUOUS) {
+        rt_diags_add(d, RT_ERROR, path, 1, NULL, "%s", RT_TEXT_AMBIGUOUS_MSG);
+        return -1;
+    }
+    if (enc == RT_TEXT_UTF16LE) {
+        /* With a mark, or without one as rt_text_sniff tells. */
+        size_t skip = bom16 ? 2 : 0, off = 0;
+        size_t blen = len - skip;
+        int rc = -1;
+        if (blen % 2 == 0) {
+            blen = rt_text_strip_dos_eof(p + skip, blen, 1);
+            rc = rt_utf16le_to_utf8(p + skip, blen, &text, &tlen, &off);
+        }
         if (rc == -2)
             abort();
         if (rc) {
@@ -589,11 +613,10 @@ int rt_symbol_file_parse(const char *path, const void *data, size_t len,
             return -1;
         }
     } else {
-        size_t skip = len >= 3 && p[0] == 0xEF && p[1] == 0xBB &&
-                      p[2] == 0xBF ? 3 : 0;
+        size_t skip = bom8 ? 3 : 0;
         /* Only ASCII matters here: names and numbers. Comments may be in
          * any code page, so no decoding is attempted. */
-        tlen = len - skip;
+        tlen = rt_text_strip_dos_eof(p + skip, len - skip, 0);
         text = malloc(tlen + 1);
         if (!text)
             abort();

@@ -4,10 +4,12 @@
  * Only what the C preprocessor would make of object-like #defines is read:
  * values in decimal, octal or hex (with U/L suffixes), in parentheses,
  * names of other #defines (aliases, resolved through chains, cycles
- * detected), '+' and '-'. Comments (also multi-line), include guards and
- * every other line are skipped. A #define whose value is not a number is
- * not an error in itself: it becomes one only when the INI uses it, since
- * headers often hold unrelated macros. */
+ * detected), '+' and '-', and one ';' at the end (.NET writes
+ * "#define OBJECT_1 0;", which lodctr accepts). Comments (also
+ * multi-line), include guards and every other line are skipped. A
+ * #define whose value is not a number is not an error in itself: it
+ * becomes one only when the INI uses it, since headers often hold
+ * unrelated macros. */
 #ifndef RT_SYMBOL_FILE_H
 #define RT_SYMBOL_FILE_H
 
@@ -38,9 +40,11 @@ struct rt_symbol_table {
 };
 
 /* Parses LEN bytes of a symbol file (ASCII-compatible, or UTF-16LE with a
- * byte-order mark). Errors that make the whole file unreadable (a comment
- * never closed, a NUL byte, bad UTF-16) are added to D, naming PATH and
- * the line, and make it return -1; otherwise it returns 0. */
+ * byte-order mark or without one as rt_text_sniff tells; a DOS end-of-file
+ * mark at the end is dropped). Errors that make the whole file unreadable
+ * (a comment never closed, a NUL byte, bad UTF-16, an encoding that cannot
+ * be told) are added to D, naming PATH and the line, and make it return
+ * -1; otherwise it returns 0. */
 int rt_symbol_file_parse(const char *path, const void *data, size_t len,
                          struct rt_symbol_table *t, struct rt_diags *d);
 

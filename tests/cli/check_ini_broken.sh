@@ -3,7 +3,8 @@
 # the line and naming the symbol its first line expects:
 #   ; expect: [FILE:]LINE SYMBOL      (FILE: the symbol file, else the INI)
 # and on ini-samples/warnings/ exits 0, or 1 with --strict, with a warning
-# expected the same way.
+# expected the same way. Every message of the broken samples is, word for
+# word, one of ini-samples/broken/messages.txt, and each line there is met.
 . tests/cli/lib.sh
 
 expectation() {
@@ -35,10 +36,15 @@ for f in ini-samples/broken/*.ini; do
         if grep -v -E '^[^ ]+(:[0-9]+)?: (error|warning): ' "$ERR"; then
             fail "$f: stray output on stderr"
         fi
+        [ -n "$json" ] || cat "$ERR" >>"$TMPDIR/messages"
     done
     count=$((count + 1))
 done
-[ "$count" -ge 22 ] || fail "only $count broken samples"
+[ "$count" -ge 24 ] || fail "only $count broken samples"
+sort ini-samples/broken/messages.txt >"$TMPDIR/want"
+sort "$TMPDIR/messages" >"$TMPDIR/got"
+diff "$TMPDIR/want" "$TMPDIR/got" >&2 ||
+    fail "messages differ from ini-samples/broken/messages.txt (< expected)"
 
 for f in ini-samples/warnings/*.ini; do
     expectation "$f"

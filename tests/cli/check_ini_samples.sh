@@ -10,6 +10,7 @@ utf8_form() {
     magic=$(head -c 3 "$1" | od -An -tx1 | tr -d ' \n')
     case $magic in
         fffe*)  tail -c +3 "$1" | iconv -f UTF-16LE -t UTF-8 ;;
+        ??00*)  iconv -f UTF-16LE -t UTF-8 "$1" ;;     # UTF-16LE, no mark
         efbbbf) tail -c +4 "$1" ;;
         *)      if [ -n "$2" ]; then iconv -f "CP$2" -t UTF-8 "$1"
                 else cat "$1"; fi ;;
@@ -17,7 +18,7 @@ utf8_form() {
 }
 
 count=0
-for f in ini-samples/*.ini ini-samples/warnings/*.ini; do
+for f in ini-samples/*.ini ini-samples/warnings/*.ini ini-samples/dotnet/*.ini; do
     cp=$(echo "$f" | sed -n 's/.*\.cp\([0-9]*\)\.ini$/\1/p')
     if [ -n "$cp" ]; then set -- --codepage "$cp"; else set --; fi
     expect_exit 0 "$REGTOOL" check-ini --json "$@" "$f"
@@ -50,13 +51,20 @@ for f in ini-samples/*.ini ini-samples/warnings/*.ini; do
     [ "$want" -eq "$got" ] || fail "$f: $got texts in JSON, $want in [text]"
     count=$((count + 1))
 done
-[ "$count" -ge 6 ] || fail "only $count samples checked"
+[ "$count" -ge 8 ] || fail "only $count samples checked"
 
-# The Transfer sample reads the same in UTF-16LE and in UTF-8.
+# The Transfer sample reads the same in UTF-16LE with and without
+# byte-order mark and in UTF-8.
 "$REGTOOL" check-ini --json ini-samples/transfer.ini >"$TMPDIR/a.json" &&
-"$REGTOOL" check-ini --json ini-samples/transfer-utf8.ini >"$TMPDIR/b.json" ||
-    fail "transfer samples"
+"$REGTOOL" check-ini --json ini-samples/transfer-utf8.ini >"$TMPDIR/b.json" &&
+"$REGTOOL" check-ini --json ini-samples/transfer-utf16-nobom.ini \
+    >"$TMPDIR/c.json" || fail "transfer samples"
 cmp -s "$TMPDIR/a.json" "$TMPDIR/b.json" || fail "UTF-16LE and UTF-8 differ"
+cmp -s "$TMPDIR/a.json" "$TMPDIR/c.json" ||
+    fail "UTF-16LE with and without byte-order mark differ"
+[ "$(head -c 2 ini-samples/transfer-utf16-nobom.ini | od -An -tx1 |
+      tr -d ' \n')" = 2f00 ] ||
+    fail "transfer-utf16-nobom.ini must start with '/' in UTF-16LE, no mark"
 jq -e '.drivername == "TransferPerf" and .trusted == false
        and .languages == ["009"]
        and .objects == ["TRANSFER_OBJECT", "PEER_OBJECT"]
@@ -77,6 +85,26 @@ jq -e '.languages == ["009", "019", "00C", "404"]
        and .symbols[0].text["404"].name == "複寫"
        and (.symbols[0].text["00C"].help | test("réplicas ; chaque"))' \
     "$OUT" >/dev/null || fail "replication.ini: wrong provider"
+
+# .NET's INI (PerformanceCounterCategory.Create): UTF-16LE with mark and
+# an empty first line, CurrentLanguage as a language, a symbol file named
+# .tmp whose values end in ';'.
+expect_exit 0 "$REGTOOL" check-ini --json ini-samples/dotnet/category.ini
+jq -e '.drivername == "OrderService"
+       and .languages == ["009", "CurrentLanguage"]
+       and .objects == ["OBJECT_1"]
+       and ([.symbols[] | [.symbol, .offset]] ==
+            [["OBJECT_1", 0], ["DEVICE_COUNTER_1", 2],
+             ["DEVICE_COUNTER_2", 4]])
+       and .symbols[2].text.CurrentLanguage.name == "Orders/sec"
+       and .symbols[1].text.CurrentLanguage.help ==
+           "Number of orders processed since the service started."
+       and .symbols[0].text.CurrentLanguage == .symbols[0].text["009"]
+       and .warnings == []' "$OUT" >/dev/null ||
+    fail "dotnet/category.ini: wrong provider"
+expect_exit 0 "$REGTOOL" check-ini ini-samples/dotnet/category.ini
+expect_grep "^languages: 009 CurrentLanguage$" "$OUT"
+expect_grep "^    CurrentLanguage name: Orders Processed$" "$OUT"
 
 # ANSI needs its code page; without it, the file is not UTF-8.
 expect_exit 2 "$REGTOOL" check-ini ini-samples/sklad.cp1251.ini

@@ -12,9 +12,17 @@ WINEDEBUG=-all
 WINEDLLOVERRIDES="mscoree,mshtml="
 export WINE64 WINEPREFIX WINELOADER WINEDEBUG WINEDLLOVERRIDES
 
+# The server is told to end and waited for: Wine processes still ending
+# may write into the prefix while it is removed ("Directory not empty").
 wine_prefix_cleanup() {
     "$WINESERVER" -k 2>/dev/null || true
-    rm -rf "$WINEPREFIX"
+    "$WINESERVER" -w 2>/dev/null || true
+    tries=0
+    while ! rm -rf "$WINEPREFIX" 2>/dev/null && [ "$tries" -lt 10 ]; do
+        tries=$((tries + 1))
+        sleep 1
+    done
+    [ ! -e "$WINEPREFIX" ] || { echo "$0: cannot remove $WINEPREFIX" >&2; return 1; }
 }
 wine_prefix_cleanup
 trap wine_prefix_cleanup EXIT

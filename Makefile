@@ -7,6 +7,8 @@
 #                 under wine64 (make windows-check, windows.mk)
 #   make demo     deps, build, the demo on an embedded default store
 #   make bench    the install benchmark on a 79 MB SOFTWARE hive (bench/)
+#   make install  regtool, its lodctr/unlodctr links and regtool(1) under
+#                 $(DESTDIR)$(PREFIX) (PREFIX: /usr/local)
 #   make deps     install missing Debian packages (make deps-demo: the
 #                 demo's only)
 #   make fresh-check  make demo and make check on a minimal Debian 12 root
@@ -41,7 +43,7 @@ BENCH_BIN := $(BUILD)/bench/mkbench
 LDLIBS    := -linih
 
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
-        fresh-check
+        fresh-check install
 all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -100,6 +102,21 @@ bench: $(CLI_BIN) $(BENCH_BIN)
 
 demo: deps-demo all
 	@sh tools/demo.sh $(abspath $(CLI_BIN))
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(DESTDIR)$(PREFIX)/bin
+MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
+
+# The binary answers as lodctr and unlodctr by its name: relative links.
+install: $(CLI_BIN)
+	install -d $(BINDIR) $(MANDIR)
+	install -m 0755 $(CLI_BIN) $(BINDIR)/regtool
+	ln -sf regtool $(BINDIR)/lodctr
+	ln -sf regtool $(BINDIR)/unlodctr
+	install -m 0644 regtool/regtool.1 $(MANDIR)/regtool.1
+	ln -sf regtool.1 $(MANDIR)/lodctr.1
+	ln -sf regtool.1 $(MANDIR)/unlodctr.1
 
 clean:
 	rm -rf build

@@ -130,7 +130,19 @@ int cmd_check_ini(int argc, char **argv)
         } else if (!strncmp(a, "--codepage=", 11)) {
             codepage = a + 11;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            puts("usage: regtool " USAGE);
+            fputs("Usage: regtool " USAGE "\n"
+                  "\n"
+                  "Reads a lodctr INI and its symbol file (in the INI's directory)\n"
+                  "and reports every problem at once as FILE:LINE: error|warning:\n"
+                  "...; prints the provider when the INI is valid. Writes nothing.\n"
+                  "\n"
+                  "  --json         the provider and its warnings as one object\n"
+                  "  --strict       warnings fail too (exit 1)\n"
+                  "  --codepage CP  the code page of an ANSI INI (1251,\n"
+                  "                 windows-1252); UTF-16 and UTF-8 need none\n"
+                  "\n"
+                  "Exit status: 0 valid; 1 warnings with --strict; 2 errors; 3 the\n"
+                  "INI cannot be read.\n", stdout);
             return RT_EXIT_OK;
         } else if (a[0] == '-' && a[1]) {
             rt_cli_error("unknown option '%s'\nusage: regtool " USAGE, a);

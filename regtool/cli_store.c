@@ -17,37 +17,50 @@ struct rt_cli_options *rt_cli_options(void)
     return &options;
 }
 
+/* Takes the global options out of ARGV wherever they stand before a
+ * "--" (before the command or after it: `regtool names --store X 2`),
+ * leaving the command and its own arguments in order. */
 int rt_cli_parse_global(int *argc, char ***argv)
 {
-    int i = 1;
-    while (i < *argc && (*argv)[i][0] == '-' && (*argv)[i][1] == '-') {
-        const char *a = (*argv)[i];
-        if (!strcmp(a, "--verbose")) {
+    char **v = *argv;
+    int out = 1, i = 1, rest = 0;
+    while (i < *argc) {
+        const char *a = v[i];
+        if (rest || strncmp(a, "--", 2)) {
+            v[out++] = v[i++];
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            rest = 1;
+            v[out++] = v[i++];
+        } else if (!strcmp(a, "--verbose")) {
             options.verbose = 1;
             i++;
         } else if (!strcmp(a, "--force-dirty")) {
             options.force_dirty = 1;
             i++;
-        } else if ((!strcmp(a, "--store") || !strcmp(a, "--tables"))) {
+        } else if (!strcmp(a, "--store") || !strcmp(a, "--tables")) {
             if (i + 1 >= *argc) {
                 rt_cli_error("%s needs a value", a);
                 return -1;
             }
             if (!strcmp(a, "--store"))
-                options.store = (*argv)[i + 1];
+                options.store = v[i + 1];
             else
-                options.tables = (*argv)[i + 1];
+                options.tables = v[i + 1];
             i += 2;
         } else if (!strncmp(a, "--store=", 8)) {
             options.store = a + 8;
             i++;
+        } else if (!strncmp(a, "--tables=", 9)) {
+            options.tables = a + 9;
+            i++;
         } else {
-            break;
+            v[out++] = v[i++];
         }
     }
-    (*argv)[i - 1] = (*argv)[0];
-    *argv += i - 1;
-    *argc -= i - 1;
+    v[out] = NULL;
+    *argc = out;
     return 0;
 }
 
@@ -149,9 +162,10 @@ int rt_cli_exit_for(int win32_code)
     }
 }
 
-void rt_cli_report_io(void)
+void rt_cli_report_io(int ok)
 {
-    if (options.verbose)
+    /* After a failure, only what was written before it is worth a line. */
+    if (options.verbose && (ok || rt_io_totals.writes))
         fprintf(stderr,
                 "%s: %llu bytes written in %u writes, %u fsyncs\n", rt_cli_program(),
                 (unsigned long long)rt_io_totals.bytes_written,

@@ -5,10 +5,26 @@
 
 #include "engine/ops.h"
 
+static void usage(FILE *f, const char *verb)
+{
+    fprintf(f,
+            "Usage: regtool [--store SPEC] %s DRIVER\n"
+            "\n"
+            "%s the provider's counters: %s the Disable Performance Counters\n"
+            "value of Services\\DRIVER\\Performance (lodctr /%c).\n",
+            verb, !strcmp(verb, "enable") ? "Enables" : "Disables",
+            !strcmp(verb, "enable") ? "removes" : "sets",
+            !strcmp(verb, "enable") ? 'E' : 'D');
+}
+
 static int set_disabled(int argc, char **argv, int disable)
 {
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        usage(stdout, argv[0]);
+        return RT_EXIT_OK;
+    }
     if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "Usage: regtool [--store SPEC] %s DRIVER\n", argv[0]);
+        usage(stderr, argv[0]);
         return RT_EXIT_USAGE;
     }
     int rc;
@@ -23,6 +39,7 @@ static int set_disabled(int argc, char **argv, int disable)
         printf("%s %s\n", disable ? "disabled" : "enabled", argv[1]);
         rc = RT_EXIT_OK;
     }
+    rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);
     return rc;
 }

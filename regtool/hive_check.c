@@ -11,6 +11,7 @@
 #include "regf/log.h"
 #include "regf/regf.h"
 #include "regtool.h"
+#include "platform/os.h"
 
 struct finding {
     enum rt_regf_severity sev;
@@ -89,6 +90,37 @@ static void read_header(const char *path, struct header *hd)
     }
 }
 
+static const char usage_text[] =
+    "Usage: regtool hive check [--json] FILE\n"
+    "\n"
+    "Checks a hive file cell by cell, bounds-checked: its version, size,\n"
+    "whether it is dirty, the transaction logs beside it (FILE.LOG1,\n"
+    "FILE.LOG2, FILE.LOG) and what a replay would apply, and a regtool\n"
+    "commit left pending beside it (regtool.journal). Reads only.\n"
+    "\n"
+    "  --json  {\"file\",\"version\",\"size\",\"dirty\",\"sequence\",\"logs\",\n"
+    "          \"replay\",\"journal\",\"findings\"}\n"
+    "\n"
+    "Exit status: 0 clean; 1 dirty, a pending journal, or warnings;\n"
+    "2 errors; 3 the file cannot be read.\n";
+
+/* The journal of an unfinished regtool commit beside PATH, if any: its
+ * path in BUF and its size. */
+static int pending_journal(const char *path, char *buf, size_t size,
+                           uint64_t *bytes)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(buf, size, "%.*s/regtool.journal", (int)(slash - path), path);
+    else
+        snprintf(buf, size, "regtool.journal");
+    struct rt_os_stat st;
+    if (rt_os_stat(buf, &st) != 0 || st.kind != RT_OS_FILE)
+        return 0;
+    *bytes = st.size;
+    return 1;
+}
+
 int hive_check_main(int argc, char **argv)
 {
     int json = 0;
@@ -96,6 +128,9 @@ int hive_check_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage_text, stdout);
+            return RT_EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rt_cli_error("hive check: unknown option '%s'", argv[i]);
             return RT_EXIT_USAGE;
@@ -107,7 +142,7 @@ int hive_check_main(int argc, char **argv)
         }
     }
     if (!path) {
-        rt_cli_error("usage: regtool hive check [--json] FILE");
+        fputs(usage_text, stderr);
         return RT_EXIT_USAGE;
     }
     struct header hd;
@@ -137,6 +172,9 @@ int hive_check_main(int argc, char **argv)
         rt_regf_close(h);
     }
 
+    char journal[4200];
+    uint64_t journal_bytes = 0;
+    int pending = pending_journal(path, journal, sizeof journal, &journal_bytes);
     FILE *out = stdout;
     if (json) {
         fputs("{\"file\":", out);
@@ -170,6 +208,14 @@ int hive_check_main(int argc, char **argv)
                     rep.last_sequence);
         else
             fputs("null", out);
+        fputs(",\"journal\":", out);
+        if (pending) {
+            fputs("{\"file\":", out);
+            rt_json_string(out, journal);
+            fprintf(out, ",\"bytes\":%llu}", (unsigned long long)journal_bytes);
+        } else {
+            fputs("null", out);
+        }
         fputs(",\"findings\":[", out);
         for (size_t i = 0; i < f.n; i++) {
             fprintf(out, "%s{\"severity\":\"%s\",\"offset\":%llu,\"message\":",
@@ -201,6 +247,11 @@ int hive_check_main(int argc, char **argv)
                     rep.entries_applied, rep.first_sequence, rep.last_sequence);
         else if (hd.have && hd.dirty)
             fprintf(out, "replay: nothing usable (%s)\n", rep.message);
+        if (pending)
+            fprintf(out, "pending regtool commit: %s (%llu bytes); the next "
+                    "regtool command that opens this tree finishes or "
+                    "discards it\n", journal,
+                    (unsigned long long)journal_bytes);
         for (size_t i = 0; i < f.n; i++) {
             const char *sev = f.v[i].sev == RT_REGF_ERROR ? "error" : "warning";
             const char *m = f.v[i].message;
@@ -215,7 +266,7 @@ int hive_check_main(int argc, char **argv)
                 f.warnings == 1 ? "" : "s");
     }
     int code = f.errors ? RT_EXIT_INVALID
-             : (f.warnings || (hd.have && hd.dirty)) ? RT_EXIT_WARN
+             : (f.warnings || pending || (hd.have && hd.dirty)) ? RT_EXIT_WARN
              : RT_EXIT_OK;
     for (size_t i = 0; i < f.n; i++)
         free(f.v[i].message);

@@ -19,10 +19,12 @@
 #include "regf/log.h"
 
 static const char usage_text[] =
-    "Usage: regtool hive recover FILE -o OUT\n\n"
+    "Usage: regtool hive recover [--force] FILE -o OUT\n\n"
     "Replays the transaction logs beside the hive FILE (FILE.LOG1,\n"
     "FILE.LOG2, FILE.LOG, any letter case) and writes the recovered, clean\n"
     "hive to OUT. FILE and its logs are left untouched.\n\n"
+    "  -o, --output OUT  where the recovered hive goes (never FILE or its logs)\n"
+    "  --force           replace OUT when it exists\n\n"
     "Exit status: 0 recovered; 1 FILE was not dirty (OUT is a copy of it);\n"
     "2 FILE unusable or no log applicable (nothing written); 3 I/O error.\n";
 
@@ -64,6 +66,7 @@ static void print_logs(FILE *f, const struct rt_regf_replay_report *r)
 int hive_recover_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL;
+    int force = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(usage_text, stdout);
@@ -74,6 +77,8 @@ int hive_recover_main(int argc, char **argv)
                 return RT_EXIT_USAGE;
             }
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--force")) {
+            force = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rt_cli_error("hive recover: unknown option '%s'", argv[i]);
             return RT_EXIT_USAGE;
@@ -123,6 +128,12 @@ int hive_recover_main(int argc, char **argv)
             exit_code = RT_EXIT_USAGE;
             goto done;
         }
+    }
+    if (!force && rt_os_exists(out)) {
+        rt_cli_error("refusing to overwrite '%s': it exists (--force replaces "
+                     "it)", out);
+        exit_code = RT_EXIT_USAGE;
+        goto done;
     }
     if (rt_os_replace_file(out, image, size, file_st.mode & 0666) != 0) {
         rt_cli_error("cannot write '%s': %s", out, strerror(errno));

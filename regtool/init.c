@@ -15,8 +15,19 @@
 #include "regf/regf.h"
 
 static const char usage_text[] =
-    "Usage: regtool --store hive:DIR init [--languages 009,019,...] "
-    "[--layout files|registry]\n";
+    "Usage: regtool --store hive:DIR init [--languages L,...] "
+    "[--layout files|registry]\n"
+    "\n"
+    "Creates an offline Windows tree at DIR: SOFTWARE and SYSTEM hives with\n"
+    "Perflib, its base values and base tables, and a few base providers.\n"
+    "Refused where DIR already holds hives.\n"
+    "\n"
+    "  --languages L,...  language ids of three or four hex digits (009,\n"
+    "                     019, 0804), or CurrentLanguage; default 009\n"
+    "  --layout files     tables in System32 and SysWOW64 perfcLLL.dat and\n"
+    "                     perfhLLL.dat, as Vista and later keep them (default)\n"
+    "  --layout registry  tables as values of Perflib\\LLL, as NT 4 to\n"
+    "                     Server 2003 and Wine keep them\n";
 
 #define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
 /* Predefined handles of Perflib\009 and Perflib\CurrentLanguage (SPEC 1.1). */

@@ -11,7 +11,21 @@ static const char usage_text[] =
     "Usage: regtool [--store SPEC] install [--replace] [--dry-run] "
     "[--codepage CP]\n"
     "         [--create-service --library PATH --open FN --collect FN "
-    "--close FN] INI\n";
+    "--close FN] INI\n"
+    "\n"
+    "Validates the lodctr INI and its symbol file (as check-ini), then adds\n"
+    "the provider's names and help texts to every language of the machine\n"
+    "and writes its service's First/Last Counter/Help, Object List and\n"
+    "PerfIniFile, in one atomic commit.\n"
+    "\n"
+    "  --replace          reinstall an installed provider (in place when its\n"
+    "                     new range fits)\n"
+    "  --dry-run          print the exact change and write nothing\n"
+    "  --codepage CP      the code page of an ANSI INI (1251, windows-1252)\n"
+    "  --create-service   create Services\\DRIVER\\Performance, with:\n"
+    "  --library PATH     the provider DLL\n"
+    "  --open FN, --collect FN, --close FN\n"
+    "                     its Open, Collect and Close procedures\n";
 
 /* Prints the INI's diagnostics; returns the number of errors. */
 static size_t print_diags(struct rt_diags *d)
@@ -125,7 +139,7 @@ int cmd_install(int argc, char **argv)
         rt_install_plan_free(&plan);
         rc = RT_EXIT_OK;
     }
-    rt_cli_report_io();
+    rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);
     rt_provider_spec_free(&spec);
     return rc;

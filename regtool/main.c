@@ -51,11 +51,24 @@ void rt_cli_error(const char *fmt, ...)
 static void usage(FILE *f)
 {
     fputs("Usage: regtool [--store SPEC] [--verbose] [--force-dirty] "
-          "[--tables DIR] COMMAND [ARGS]\n\n"
+          "[--tables DIR] COMMAND [ARGS]\n"
+          "       regtool --version | --help | COMMAND --help\n\n"
           "Install, remove, audit and repair performance-counter names in the\n"
           "Windows Perflib name database.\n\nCommands:\n", f);
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  regtool %s\n", commands[i].usage);
+    fputs("\nGlobal options (before or after the command):\n"
+          "  --store SPEC   the database: hive:DIR (a Windows tree),\n"
+          "                 hive:SOFTWARE,SYSTEM (two hive files), live or\n"
+          "                 live:\\\\MACHINE (the registry); or REGTOOL_STORE\n"
+          "  --tables DIR   where the .dat tables are, when not the tree's\n"
+          "                 System32\n"
+          "  --verbose      bytes written, writes and fsyncs of a change\n"
+          "  --force-dirty  write to a dirty hive that has no usable logs\n"
+          "\nExit status: 0 success; 1 warnings (--strict), a name or index not\n"
+          "found, a dirty hive; 2 invalid input, nothing written; 3 I/O or\n"
+          "system failure; 4 a missing store, service or provider, or a state\n"
+          "that forbids it (already installed); 64 bad command line.\n", f);
 }
 
 int cmd_version(int argc, char **argv)
@@ -82,6 +95,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return RT_EXIT_USAGE;
     }
+    if (!strcmp(argv[1], "--version"))
+        return cmd_version(1, argv + 1);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
         usage(stdout);

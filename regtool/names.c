@@ -9,7 +9,15 @@
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] names [--lang L] [--help-text] [--json] "
-    "[INDEX|NAME ...]\n";
+    "[INDEX|NAME ...]\n"
+    "\n"
+    "Lists a language's Counter table, or resolves each INDEX to its text\n"
+    "and each NAME (any case) to every index that has it. Exit 1 when an\n"
+    "index or name asked for is not there.\n"
+    "\n"
+    "  --lang L     the language (009 by default; 804 and 0804 are one)\n"
+    "  --help-text  the Help table instead of the Counter table\n"
+    "  --json       [{\"index\":N,\"text\":S}]\n";
 
 struct out {
     int json, first;

@@ -8,7 +8,15 @@
 #include "engine/database.h"
 
 static const char usage_text[] =
-    "Usage: regtool [--store SPEC] query [--json] [DRIVER]\n";
+    "Usage: regtool [--store SPEC] query [--json] [DRIVER]\n"
+    "\n"
+    "The store's layout, Base Index, Last Counter, Last Help, its languages\n"
+    "and each provider's Library, Open/Collect/Close, ranges, Object List and\n"
+    "disabled state (lodctr /Q); only DRIVER's when given (exit 4 when it\n"
+    "has no Performance key).\n"
+    "\n"
+    "  --json  one object: {\"layout\",\"base_index\",\"last_counter\",\n"
+    "          \"last_help\",\"languages\",\"providers\":[...]}\n";
 
 static void json_u32_or_null(int present, uint32_t v)
 {
@@ -107,7 +115,7 @@ int cmd_query(int argc, char **argv)
     rc = RT_EXIT_OK;
     if (only && !rt_database_service(&db, only)) {
         rt_cli_error("no service '%s' with a Performance key", only);
-        rc = RT_EXIT_WARN;
+        rc = RT_EXIT_CONFLICT;
         goto out;
     }
     if (json) {

@@ -58,7 +58,7 @@ struct rt_store *rt_cli_open_database(struct rt_database *db, int *exit_code);
 /* The regtool exit code for a Win32 error code from the library. */
 int rt_cli_exit_for(int win32_code);
 /* With --verbose, prints the bytes written and fsyncs made. */
-void rt_cli_report_io(void);
+void rt_cli_report_io(int ok);
 /* Prints a change set, one line per change and per pair. */
 void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs);
 /* Loads and validates an INI, printing its diagnostics; returns an exit

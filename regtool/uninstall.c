@@ -7,7 +7,15 @@
 #include "engine/ops.h"
 
 static const char usage_text[] =
-    "Usage: regtool [--store SPEC] uninstall [--force] [--dry-run] DRIVER\n";
+    "Usage: regtool [--store SPEC] uninstall [--force] [--dry-run] DRIVER\n"
+    "\n"
+    "Removes exactly the provider's ranges from every language and its\n"
+    "service values; Last Counter and Last Help go back to where its install\n"
+    "found them when it was on top, never lower.\n"
+    "\n"
+    "  --force    remove a range that is inverted, of the wrong parity or\n"
+    "             overlapping the base range or another provider\n"
+    "  --dry-run  print the exact change and write nothing\n";
 
 int cmd_uninstall(int argc, char **argv)
 {
@@ -52,7 +60,7 @@ int cmd_uninstall(int argc, char **argv)
         rt_change_set_free(&cs);
         rc = RT_EXIT_OK;
     }
-    rt_cli_report_io();
+    rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);
     return rc;
 }

@@ -10,7 +10,7 @@ expect_grep "version 1.5, 11771904 bytes, clean, sequence 13983/13983" "$OUT"
 expect_grep "0 errors, 0 warnings" "$OUT"
 
 expect_exit 0 "$REGTOOL" hive check --json "$TMPDIR/SYSTEM"
-expect_grep '"version":"1.5","size":11771904,"dirty":false,"sequence":\[13983,13983\],"logs":\[\],"replay":null,"findings":\[\]}' "$OUT"
+expect_grep '"version":"1.5","size":11771904,"dirty":false,"sequence":\[13983,13983\],"logs":\[\],"replay":null,"journal":null,"findings":\[\]}' "$OUT"
 
 # A dirty hive without its logs applied: readable, reported, exit 1.
 expect_exit 1 "$REGTOOL" hive check --json "$TMPDIR/NTUSER.DAT"
@@ -43,3 +43,13 @@ expect_grep "No such file" "$ERR"
 expect_exit 64 "$REGTOOL" hive check
 expect_exit 64 "$REGTOOL" hive check --bogus "$TMPDIR/SYSTEM"
 expect_exit 64 "$REGTOOL" hive frobnicate
+
+# --help; and a regtool commit left pending beside the hive is reported.
+expect_exit 0 "$REGTOOL" hive check --help
+expect_grep "--json" "$OUT"
+mkdir "$TMPDIR/cfg"; cp "$TMPDIR/SYSTEM" "$TMPDIR/cfg/SYSTEM"
+printf 'RTJOURN2partial' >"$TMPDIR/cfg/regtool.journal"
+expect_exit 1 "$REGTOOL" hive check "$TMPDIR/cfg/SYSTEM"
+expect_grep "pending regtool commit: $TMPDIR/cfg/regtool.journal (15 bytes)" "$OUT"
+expect_exit 1 "$REGTOOL" hive check --json "$TMPDIR/cfg/SYSTEM"
+expect_grep "\"journal\":{\"file\":\"$TMPDIR/cfg/regtool.journal\",\"bytes\":15}" "$OUT"

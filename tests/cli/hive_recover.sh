@@ -61,3 +61,13 @@ expect_exit 64 "$REGTOOL" hive recover "$d/UsrClass.dat"
 expect_exit 64 "$REGTOOL" hive frobnicate
 expect_exit 0 "$REGTOOL" hive recover --help
 exit 0
+
+# An existing OUT is replaced only with --force.
+echo keep >"$TMPDIR/taken"
+expect_exit 64 "$REGTOOL" hive recover "$d/transactions_NTUSER.DAT" -o "$TMPDIR/taken"
+expect_grep "refusing to overwrite '$TMPDIR/taken': it exists (--force replaces it)" "$ERR"
+[ "$(cat "$TMPDIR/taken")" = keep ] || fail "OUT overwritten without --force"
+expect_exit 0 "$REGTOOL" hive recover --force "$d/transactions_NTUSER.DAT" -o "$TMPDIR/taken"
+cmp -s "$TMPDIR/taken" "$TMPDIR/ntuser" || fail "--force did not write the recovered hive"
+expect_exit 0 "$REGTOOL" hive recover --help
+expect_grep "--force" "$OUT"

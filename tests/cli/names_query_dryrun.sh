@@ -49,7 +49,7 @@ expect_grep "language 00C is not in the database" "$ERR"
 expect_exit 0 $REGTOOL query --json TransferPerf
 expect_grep '"base_index":1847,"last_counter":4004,"last_help":4005,"languages":\["009","019"\]' "$OUT"
 expect_grep '"name":"TransferPerf","library":"%SystemRoot%\\\\xfer.dll","open":"Open","collect":"Collect","close":"Close","first_counter":3992,"last_counter":4004,"first_help":3993,"last_help":4005,"object_list":"3992 4000","ini_file":"transfer.ini","disabled":false,"disable_value":null' "$OUT"
-expect_exit 1 $REGTOOL query NoSuchService
+expect_exit 4 $REGTOOL query NoSuchService
 
 # uninstall --dry-run lists what would go, writes nothing.
 tree >"$TMPDIR/installed"

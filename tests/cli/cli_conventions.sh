@@ -1,0 +1,55 @@
+# The CLI is consistent: --version, global options before or after the
+# command, every command's --help describing each of its options, one exit
+# code for a missing service or provider everywhere, --verbose on every
+# writing command and no "0 writes" line after a failure, and --dry-run
+# folding text longer than a line.
+. tests/cli/lib.sh
+
+expect_exit 0 "$REGTOOL" --version
+expect_grep "^regtool [0-9]" "$OUT"
+expect_exit 0 "$REGTOOL" --help
+for o in --store --tables --verbose --force-dirty "Exit status"; do
+    expect_grep "$o" "$OUT"
+done
+
+# Each command's --help names every option its usage line shows.
+for c in init install uninstall names query enable disable check-ini; do
+    expect_exit 0 "$REGTOOL" $c --help
+    usage=$(head -n 3 "$OUT")
+    for o in $(printf '%s\n' "$usage" | grep -o -- '--[a-z-]*' | sort -u); do
+        [ "$o" = "--store" ] && continue
+        n=$(grep -c -- "$o" "$OUT")
+        [ "$n" -ge 2 ] || fail "$c --help: $o appears in the usage but is not described"
+    done
+done
+
+D=$TMPDIR/win
+expect_exit 0 "$REGTOOL" init --languages 009 --store "hive:$D"
+# Global options after the command, and as --store=SPEC.
+expect_exit 0 "$REGTOOL" query --json --store "hive:$D"
+expect_grep '"base_index":1847' "$OUT"
+expect_exit 0 "$REGTOOL" names 1 "--store=hive:$D"
+expect_grep "^1	1847$" "$OUT"
+export REGTOOL_STORE="hive:$D"
+
+# A missing service: 4 from every command that names one.
+expect_exit 4 "$REGTOOL" query NoSuch
+expect_exit 4 "$REGTOOL" uninstall NoSuch
+expect_exit 4 "$REGTOOL" enable NoSuch
+expect_exit 4 "$REGTOOL" disable NoSuch
+expect_exit 4 "$REGTOOL" --store "hive:$TMPDIR/nothing" query
+
+# --verbose: a line after a change; none after a failure that wrote nothing.
+expect_exit 0 "$REGTOOL" disable ESENT --verbose
+expect_grep "bytes written in [1-9][0-9]* writes" "$ERR"
+expect_exit 4 "$REGTOOL" --verbose uninstall NoSuch
+grep -q "written in" "$ERR" && fail "a failure printed a writes line: $(cat "$ERR")"
+
+# --dry-run folds long help texts under their first character.
+CS="--create-service --library x.dll --open O --collect C --close X"
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" install --dry-run $CS ini-samples/replication.ini
+awk 'length($0) > 79 && $0 ~ /^      [+-] / { bad = 1 } END { exit bad }' "$OUT" ||
+    fail "--dry-run prints a pair line longer than 79 columns"
+expect_grep "^             describe the replication of rows" "$OUT"
+echo "cli conventions: ok"

@@ -78,6 +78,39 @@ const char *rt_cli_store_spec(void)
     return NULL;
 }
 
+struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
+                                  int *bad_spec)
+{
+    struct rt_store *s = NULL;
+    *bad_spec = 0;
+    if (!strncmp(spec, "hive:", 5)) {
+        struct rt_hive_options ho = {options.tables, options.force_dirty};
+        struct rt_diags d = {0};
+        s = rt_store_hive_open(spec + 5, &ho, &d, e);
+        for (size_t i = 0; i < d.n; i++) {
+            char *m = rt_diag_format(&d.v[i]);
+            fprintf(stderr, "%s: %s\n", rt_cli_program(), m);
+            free(m);
+        }
+        rt_diags_free(&d);
+    } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
+        /* Elsewhere than Windows and Wine this fails, saying so. */
+        s = rt_store_win32_open(spec[4] ? spec + 5 : NULL, e);
+        if (!s && e->code == RT_ERR_NOT_SUPPORTED) {
+            char why[sizeof e->message];
+            snprintf(why, sizeof why, "%s", e->message);
+            rt_error_set(e, RT_ERR_NOT_SUPPORTED, "store '%s': %s", spec, why);
+            *bad_spec = 1;
+        }
+    } else {
+        *bad_spec = 1;
+        rt_error_set(e, RT_ERR_INVALID_PARAMETER,
+                     "unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM "
+                     "or live", spec);
+    }
+    return s;
+}
+
 struct rt_store *rt_cli_open_store(int *exit_code)
 {
     const char *spec = rt_cli_store_spec();
@@ -95,35 +128,11 @@ struct rt_store *rt_cli_open_store(int *exit_code)
         return NULL;
     }
     struct rt_error e = {0};
-    struct rt_store *s = NULL;
-    if (!strncmp(spec, "hive:", 5)) {
-        struct rt_hive_options ho = {options.tables, options.force_dirty};
-        struct rt_diags d = {0};
-        s = rt_store_hive_open(spec + 5, &ho, &d, &e);
-        for (size_t i = 0; i < d.n; i++) {
-            char *m = rt_diag_format(&d.v[i]);
-            fprintf(stderr, "%s: %s\n", rt_cli_program(), m);
-            free(m);
-        }
-        rt_diags_free(&d);
-    } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
-        /* Elsewhere than Windows and Wine this fails, saying so. */
-        s = rt_store_win32_open(spec[4] ? spec + 5 : NULL, &e);
-        if (!s && e.code == RT_ERR_NOT_SUPPORTED) {
-            rt_cli_error("store '%s': %s", spec, e.message);
-            *exit_code = RT_EXIT_USAGE;
-            return NULL;
-        }
-    } else {
-        rt_cli_error("unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM "
-                     "or live",
-                     spec);
-        *exit_code = RT_EXIT_USAGE;
-        return NULL;
-    }
+    int bad_spec;
+    struct rt_store *s = rt_cli_open_spec(spec, &e, &bad_spec);
     if (!s) {
         rt_cli_error("%s", e.message);
-        *exit_code = rt_cli_exit_for(e.code);
+        *exit_code = bad_spec ? RT_EXIT_USAGE : rt_cli_exit_for(e.code);
     }
     return s;
 }

@@ -22,6 +22,7 @@ static const struct rt_command commands[] = {
     {"enable", cmd_enable, "enable DRIVER"},
     {"disable", cmd_disable, "disable DRIVER"},
     {"hive", cmd_hive, "hive check [--json] FILE | hive recover FILE -o OUT"},
+    {"audit", cmd_audit, "audit [--json] [--lang L] [--stores-from FILE] [STORE ...]"},
     {"check-ini", cmd_check_ini, "check-ini [--json] [--strict] [--codepage CP] INI"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -30,6 +30,7 @@ int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int hive_recover_main(int argc, char **argv);
 int cmd_check_ini(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
 int hive_check_main(int argc, char **argv);
 
 /* Global options, given before the command. */
@@ -51,6 +52,10 @@ int rt_cli_parse_global(int *argc, char ***argv);
 
 /* Opens the chosen store, or prints why not and sets *EXIT_CODE. */
 struct rt_store *rt_cli_open_store(int *exit_code);
+/* Opens the store SPEC names; NULL with E set, and *BAD_SPEC 1 when SPEC
+ * names no store this build has. */
+struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
+                                  int *bad_spec);
 /* Opens the chosen store and reads its database, or prints why not, sets
  * *EXIT_CODE and returns NULL. */
 struct rt_database;

@@ -117,6 +117,20 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
         l->damaged = 1;
         l->damage_in_help = which;
     }
+    const struct rt_value *blob[2] = {&c, &h};
+    for (int k = 0; k < 2; k++) {
+        l->type[k] = blob[k]->type;
+        l->bytes[k] = blob[k]->len;
+        l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_OK, 0};
+    }
+    /* Help's own damage when the first damage was Counter's. */
+    l->blob_damage[which] = l->damage;
+    if (l->damaged && which == 0) {
+        struct rt_pair *p = NULL;
+        size_t n = 0;
+        rt_multi_sz_decode(h.data, h.len, 1, &p, &n, &l->blob_damage[1]);
+        rt_pairs_free(p, n);
+    }
     rt_value_free(&c);
     rt_value_free(&h);
     if (l->damaged && l->damage.status == RT_MSZ_NOMEM)
@@ -143,6 +157,9 @@ int rt_database_load(struct rt_store *s, struct rt_database *db,
         db->last_help = RT_BASE_LAST_HELP;
     if (!db->has_base_index)
         db->base_index = RT_BASE_INDEX;
+    if (read_dword(s, NULL, "Disable Performance Counters",
+                   &db->perflib_disable, &db->has_perflib_disable, e))
+        return -1;
 
     if (s->ops->list_languages(s, &ids, &n, e) != 0)
         return -1;

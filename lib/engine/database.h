@@ -23,6 +23,11 @@ struct rt_db_language {
     int damaged;                  /* a blob failed strict decoding */
     struct rt_msz_error damage;   /* the first damage ... */
     int damage_in_help;           /* ... and in which blob */
+    /* Each blob as stored, for audit: its value type and size, and its
+     * own first damage (status RT_MSZ_OK when it decodes strictly). */
+    uint32_t type[2];             /* [RT_TABLE_COUNTER], [RT_TABLE_HELP] */
+    size_t bytes[2];
+    struct rt_msz_error blob_damage[2];
 };
 
 /* A service's Performance values, as lodctr and the provider wrote them. */
@@ -46,6 +51,9 @@ struct rt_database {
     uint32_t last_counter, last_help, base_index;   /* as stored, or base */
     struct rt_service_info *services;               /* with a Performance key */
     size_t n_services;
+    /* Perflib's own Disable Performance Counters (every provider off). */
+    int has_perflib_disable;
+    uint32_t perflib_disable;
 };
 
 /* Reads the whole database. Damaged blobs are decoded leniently and

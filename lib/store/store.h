@@ -86,6 +86,10 @@ void rt_store_mem_fail_after(struct rt_store *s, size_t k);
 int rt_store_mem_put_table(struct rt_store *s, const char *lang,
                            enum rt_table_kind t, const uint8_t *blob,
                            size_t len);
+/* The same with a value type of the caller's (a damaged database). */
+int rt_store_mem_put_table_typed(struct rt_store *s, const char *lang,
+                                 enum rt_table_kind t, uint32_t type,
+                                 const uint8_t *blob, size_t len);
 int rt_store_mem_put_perflib(struct rt_store *s, const char *name,
                              const struct rt_value *v);
 int rt_store_mem_put_service(struct rt_store *s, const char *service,

@@ -271,9 +271,16 @@ int rt_store_mem_put_table(struct rt_store *s, const char *lang,
                            enum rt_table_kind t, const uint8_t *blob,
                            size_t len)
 {
+    return rt_store_mem_put_table_typed(s, lang, t, RT_REG_MULTI_SZ, blob,
+                                        len);
+}
+
+int rt_store_mem_put_table_typed(struct rt_store *s, const char *lang,
+                                 enum rt_table_kind t, uint32_t type,
+                                 const uint8_t *blob, size_t len)
+{
     struct rt_change c = {.op = RT_CHANGE_SET_TABLE, .lang = (char *)lang,
-                          .table = t,
-                          .value = {RT_REG_MULTI_SZ, (uint8_t *)blob, len}};
+                          .table = t, .value = {type, (uint8_t *)blob, len}};
     return apply_one(mem(s)->root, &c, NULL);
 }
 

@@ -9,3 +9,29 @@ expect_exit() {
     [ "$got" -eq "$want" ] || { cat "$OUT" "$ERR" >&2; fail "$* exited $got, want $want"; }
 }
 expect_grep() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "no '$1' in $2"; }; }
+
+# perflib_set HIVE NAME=VALUE...: the SOFTWARE HIVE's Perflib DWORD values (spaces in NAME
+# written as _), the others kept: hivexsh's setval replaces all of a key's
+# values.
+perflib_set() {
+    _sw=$1; shift
+    _pl="/Microsoft/Windows NT/CurrentVersion/Perflib"
+    reglookup -H -p "$_pl" "$_sw" |
+        awk -F, -v p="$_pl/" -v set="$*" '
+            BEGIN { n = split(set, a, " ")
+                    for (k = 1; k <= n; k++) {
+                        split(a[k], kv, "="); gsub(/_/, " ", kv[1]); v[kv[1]] = kv[2] } }
+            index($1, p) == 1 && $2 != "KEY" {
+                name = substr($1, length(p) + 1)
+                if (name ~ /\//) next
+                if ($2 != "DWORD") { print "not a DWORD: " $1 > "/dev/stderr"; bad = 1; exit }
+                names[++m] = name
+                val[m] = (name in v) ? sprintf("0x%x", v[name]) : $3 }
+            END { if (bad) exit 1
+                  print "cd \\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
+                  print "setval " m
+                  for (k = 1; k <= m; k++) { print names[k]; print "dword:" val[k] }
+                  print "commit" }
+        ' >"$TMPDIR/hivexsh.in" || fail "perflib_set: cannot list Perflib"
+    hivexsh -w "$_sw" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set $*"
+}

@@ -61,30 +61,7 @@ expect_exit 1 $REGTOOL names 6136 6138
 expect_grep "^6136	HttpWebRequests Failed/Sec$" "$OUT"
 expect_grep "index 6138 not found in 009 Counter" "$ERR"
 
-# perflib_set NAME=VALUE...: Perflib's DWORD values (spaces in NAME
-# written as _), the others kept: hivexsh's setval replaces all of a key's
-# values.
-perflib_set() {
-    reglookup -H -p "$PERFLIB" "$SW" |
-        awk -F, -v p="$PERFLIB/" -v set="$*" '
-            BEGIN { n = split(set, a, " ")
-                    for (k = 1; k <= n; k++) {
-                        split(a[k], kv, "="); gsub(/_/, " ", kv[1]); v[kv[1]] = kv[2] } }
-            index($1, p) == 1 && $2 != "KEY" {
-                name = substr($1, length(p) + 1)
-                if (name ~ /\//) next
-                if ($2 != "DWORD") { print "not a DWORD: " $1 > "/dev/stderr"; bad = 1; exit }
-                names[++m] = name
-                val[m] = (name in v) ? sprintf("0x%x", v[name]) : $3 }
-            END { if (bad) exit 1
-                  print "cd \\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
-                  print "setval " m
-                  for (k = 1; k <= m; k++) { print names[k]; print "dword:" val[k] }
-                  print "commit" }
-        ' >"$TMPDIR/hivexsh.in" || fail "perflib_set: cannot list Perflib"
-    hivexsh -w "$SW" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set $*"
-}
-perflib_set "Last_Counter=$LC" "Last_Help=$LH"
+perflib_set "$SW" "Last_Counter=$LC" "Last_Help=$LH"
 
 # The Perflib values as reglookup reads them: "Last Counter 11174 ...".
 perflib() {

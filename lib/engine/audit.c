@@ -1,0 +1,728 @@
+/* Engine layer: audit of the name database (audit.h). Every check works
+ * on sorted views of the tables, so a database of a dozen languages and
+ * tens of thousands of pairs is audited in O(n log n). */
+#include "engine/audit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/lang_id.h"
+
+/* What consumers show (SPEC 4.6), quoted where they print it. */
+#define SYMPTOM_NET_INDEX                                                     \
+    ".NET: \"Cannot load Counter Name data because an invalid index '' was " \
+    "read from the registry\""
+#define SYMPTOM_NOT_FOUND                                                     \
+    "windows_exporter and PDH: \"counter not found\" for the names involved"
+#define SYMPTOM_DISABLED                                                      \
+    "PDH: \"PdhAddEnglishCounterW failed. Performance counters may be "      \
+    "disabled\""
+#define SYMPTOM_CONSISTENCY                                                   \
+    "SQL Server setup: the performance counter registry hive consistency "   \
+    "check fails; a new provider may be given indices already in use"
+#define SYMPTOM_RANGE                                                         \
+    "Datadog agent: \"index out of range\"; consumers show the wrong name "  \
+    "for a counter"
+#define SYMPTOM_CORRUPT                                                       \
+    "LoadPerf event 2004: \"The Performance registry value %1 string is "    \
+    "corrupted\"; consumers read nothing past the damage"
+#define SYMPTOM_NO_LANGUAGE                                                   \
+    "LoadPerf event 2005: \"No COUNTER/HELP definition for Language %1\""
+#define SYMPTOM_ENGLISH                                                       \
+    "PDH: \"PdhAddEnglishCounterW failed. Performance counters may be "      \
+    "disabled\" (English names not found); windows_exporter: \"counter not " \
+    "found\""
+#define SYMPTOM_HELP                                                          \
+    "Performance Monitor shows no explanation for the counter"
+#define SYMPTOM_CURRENT                                                       \
+    "consumers that read CurrentLanguage (Performance Monitor, typeperf) "   \
+    "show names that differ from the language it mirrors"
+
+#define FIX_REPAIR "regtool repair"
+#define FIX_PRUNE "regtool repair --prune-orphans"
+#define FIX_RESTORE "regtool restore BACKUP, or regtool rebuild"
+#define FIX_REINSTALL "reinstall the provider (regtool install --replace INI)"
+
+const char *rt_audit_severity_name(enum rt_audit_severity s)
+{
+    return s == RT_AUDIT_ERROR ? "error" : s == RT_AUDIT_WARNING ? "warning"
+                                                                 : "info";
+}
+
+/* --- findings -------------------------------------------------------- */
+
+int rt_findings_add(struct rt_findings *f, const char *id,
+                    enum rt_audit_severity severity, const char *language,
+                    const char *symptom, const char *fix, const char *fmt, ...)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 16;
+        struct rt_finding *v = realloc(f->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        f->v = v;
+        f->cap = cap;
+    }
+    struct rt_finding *x = &f->v[f->n];
+    memset(x, 0, sizeof *x);
+    x->id = id;
+    x->severity = severity;
+    x->symptom = symptom;
+    if (fix && !(x->fix = strdup(fix)))
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (len < 0 || !(x->message = malloc((size_t)len + 1))) {
+        free(x->fix);
+        return -1;
+    }
+    va_start(ap, fmt);
+    vsnprintf(x->message, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    if (language && !(x->language = strdup(language))) {
+        free(x->message);
+        free(x->fix);
+        return -1;
+    }
+    f->n++;
+    if (severity == RT_AUDIT_ERROR)
+        f->errors++;
+    else if (severity == RT_AUDIT_WARNING)
+        f->warnings++;
+    else
+        f->infos++;
+    return 0;
+}
+
+int rt_findings_evidence(struct rt_findings *f, uint32_t index,
+                         const char *text)
+{
+    if (!f->n)
+        return -1;
+    struct rt_finding *x = &f->v[f->n - 1];
+    uint32_t *ni = realloc(x->indices, (x->n_indices + 1) * sizeof *ni);
+    if (!ni)
+        return -1;
+    x->indices = ni;
+    x->indices[x->n_indices++] = index;
+    if (!text)
+        return 0;
+    char **nt = realloc(x->texts, (x->n_texts + 1) * sizeof *nt);
+    if (!nt)
+        return -1;
+    x->texts = nt;
+    if (!(x->texts[x->n_texts] = strdup(text)))
+        return -1;
+    x->n_texts++;
+    return 0;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+    const struct rt_finding *x = a, *y = b;
+    if (x->severity != y->severity)
+        return x->severity < y->severity ? -1 : 1;
+    int c = strcmp(x->id, y->id);
+    if (c)
+        return c;
+    c = strcmp(x->language ? x->language : "", y->language ? y->language : "");
+    if (c)
+        return c;
+    uint32_t ix = x->n_indices ? x->indices[0] : 0;
+    uint32_t iy = y->n_indices ? y->indices[0] : 0;
+    return ix < iy ? -1 : ix > iy;
+}
+
+void rt_findings_sort(struct rt_findings *f)
+{
+    if (f->n > 1)
+        qsort(f->v, f->n, sizeof *f->v, cmp_finding);
+}
+
+void rt_findings_free(struct rt_findings *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        struct rt_finding *x = &f->v[i];
+        free(x->language);
+        free(x->indices);
+        for (size_t k = 0; k < x->n_texts; k++)
+            free(x->texts[k]);
+        free(x->texts);
+        free(x->message);
+        free(x->fix);
+    }
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
+
+/* --- sorted views of a table ------------------------------------------ */
+
+/* A table's pairs by index (ties in table order), for lookups and merges. */
+struct view {
+    const struct rt_pair **p;
+    size_t n;
+};
+
+static int cmp_pair_ptr(const void *a, const void *b)
+{
+    const struct rt_pair *x = *(const struct rt_pair *const *)a;
+    const struct rt_pair *y = *(const struct rt_pair *const *)b;
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static int view_make(struct view *v, const struct rt_pair_list *l)
+{
+    v->n = l->n;
+    v->p = malloc((l->n ? l->n : 1) * sizeof *v->p);
+    if (!v->p)
+        return -1;
+    for (size_t i = 0; i < l->n; i++)
+        v->p[i] = &l->v[i];
+    qsort(v->p, v->n, sizeof *v->p, cmp_pair_ptr);
+    return 0;
+}
+
+static const struct rt_pair *view_find(const struct view *v, uint32_t index)
+{
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->p[mid]->index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < v->n && v->p[lo]->index == index ? v->p[lo] : NULL;
+}
+
+/* The language's sorted views, made once. */
+struct lang_views {
+    const struct rt_db_language *l;
+    struct view counter, help;
+};
+
+static void views_free(struct lang_views *lv, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(lv[i].counter.p);
+        free(lv[i].help.p);
+    }
+    free(lv);
+}
+
+/* --- checks ------------------------------------------------------------ */
+
+struct audit {
+    const struct rt_database *db;
+    struct rt_findings *f;
+    struct lang_views *lv;
+    size_t n;
+    const struct lang_views *english;
+    int failed;
+};
+
+#define ADD(a, ...)                                                           \
+    do {                                                                      \
+        if (rt_findings_add((a)->f, __VA_ARGS__) != 0)                        \
+            (a)->failed = 1;                                                  \
+    } while (0)
+#define EVIDENCE(a, i, t)                                                     \
+    do {                                                                      \
+        if (rt_findings_evidence((a)->f, (i), (t)) != 0)                      \
+            (a)->failed = 1;                                                  \
+    } while (0)
+
+static const char *table_name(int k)
+{
+    return k ? "Help" : "Counter";
+}
+
+static const char *blob_id(enum rt_msz_status s)
+{
+    switch (s) {
+    case RT_MSZ_ODD_LENGTH: return "blob-odd-length";
+    case RT_MSZ_NO_TERMINATOR: return "blob-no-terminator";
+    case RT_MSZ_EMPTY_INDEX: return "blob-empty-index";
+    case RT_MSZ_BAD_INDEX: return "blob-bad-index";
+    case RT_MSZ_INDEX_ZERO: return "blob-index-zero";
+    case RT_MSZ_INDEX_RANGE: return "blob-index-range";
+    case RT_MSZ_ODD_COUNT: return "blob-odd-count";
+    case RT_MSZ_BAD_SURROGATE: return "blob-bad-surrogate";
+    default: return "blob-damaged";
+    }
+}
+
+/* Values and blobs: present, REG_MULTI_SZ, well-formed, not empty. */
+static void check_blobs(struct audit *a, const struct lang_views *v)
+{
+    const struct rt_db_language *l = v->l;
+    for (int k = 0; k < 2; k++) {
+        int present = k ? l->has_help : l->has_counter;
+        const struct rt_pair_list *list = k ? &l->table.help : &l->table.counter;
+        if (!present) {
+            ADD(a, "table-missing", RT_AUDIT_ERROR, l->id, SYMPTOM_NO_LANGUAGE,
+                FIX_RESTORE, "Perflib\\%s has no %s table", l->id,
+                table_name(k));
+            continue;
+        }
+        if (l->type[k] != 7) {
+            ADD(a, "blob-not-multi-sz", RT_AUDIT_ERROR, l->id, SYMPTOM_CORRUPT,
+                FIX_REPAIR,
+                "Perflib\\%s\\%s is of type %u, not REG_MULTI_SZ (7) (%zu "
+                "bytes)", l->id, table_name(k), l->type[k], l->bytes[k]);
+        }
+        const struct rt_msz_error *d = &l->blob_damage[k];
+        if (d->status != RT_MSZ_OK) {
+            ADD(a, blob_id(d->status), RT_AUDIT_ERROR, l->id,
+                d->status == RT_MSZ_ODD_COUNT || d->status == RT_MSZ_EMPTY_INDEX ||
+                        d->status == RT_MSZ_BAD_INDEX
+                    ? SYMPTOM_NET_INDEX
+                    : SYMPTOM_CORRUPT,
+                FIX_REPAIR,
+                "Perflib\\%s\\%s is damaged at byte %zu of %zu: %s; %zu pairs "
+                "before it are readable", l->id, table_name(k), d->offset,
+                l->bytes[k], rt_msz_strerror(d->status), list->n);
+        } else if (!list->n) {
+            ADD(a, "table-empty", RT_AUDIT_ERROR, l->id,
+                k ? SYMPTOM_HELP : SYMPTOM_NOT_FOUND, FIX_RESTORE,
+                "Perflib\\%s\\%s holds no strings (%zu bytes)", l->id,
+                table_name(k), l->bytes[k]);
+        }
+    }
+}
+
+/* The same index twice in one table: consumers take one of the texts. */
+static void check_duplicates(struct audit *a, const struct lang_views *v)
+{
+    for (int k = 0; k < 2; k++) {
+        const struct view *w = k ? &v->help : &v->counter;
+        for (size_t i = 1; i < w->n; i++) {
+            if (w->p[i]->index != w->p[i - 1]->index)
+                continue;
+            /* One finding for each run of the same index. */
+            if (i >= 2 && w->p[i - 2]->index == w->p[i]->index)
+                continue;
+            size_t j = i + 1;
+            while (j < w->n && w->p[j]->index == w->p[i]->index)
+                j++;
+            ADD(a, "duplicate-index", RT_AUDIT_ERROR, v->l->id, SYMPTOM_RANGE,
+                FIX_REPAIR, "Perflib\\%s\\%s has index %u %zu times",
+                v->l->id, table_name(k), w->p[i]->index, j - (i - 1));
+            for (size_t m = i - 1; m < j; m++)
+                EVIDENCE(a, w->p[m]->index, w->p[m]->text);
+        }
+    }
+}
+
+/* Names at even indices and help at odd ones, each with its counterpart:
+ * above Base Index a gap is a provider's mistake; below it, Windows' base
+ * tables have some (SPEC 4.6), which is info only. */
+static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
+{
+    uint32_t base = a->db->base_index;
+    const char *id = v->l->id;
+    for (int k = 0; k < 2; k++) {
+        const struct view *w = k ? &v->help : &v->counter;
+        int reported = 0;
+        for (size_t i = 0; i < w->n; i++) {
+            uint32_t x = w->p[i]->index;
+            if (x == 1 && !k)
+                continue;   /* the "1" pair holds Base Index */
+            if ((x % 2 == 0) == (k == 0))
+                continue;
+            if (!reported++)
+                ADD(a, k ? "help-at-even-index" : "name-at-odd-index",
+                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_INFO, id,
+                    SYMPTOM_RANGE, FIX_REPAIR,
+                    "Perflib\\%s\\%s has %s at %s indices", id, table_name(k),
+                    k ? "help texts" : "names", k ? "even" : "odd");
+            EVIDENCE(a, x, w->p[i]->text);
+        }
+    }
+    /* Counterparts, counted below Base Index and listed above it. */
+    for (int k = 0; k < 2; k++) {
+        const struct view *w = k ? &v->help : &v->counter;
+        const struct view *other = k ? &v->counter : &v->help;
+        size_t below = 0, listed = 0;
+        for (size_t i = 0; i < w->n; i++) {
+            uint32_t x = w->p[i]->index;
+            if ((x == 1 && !k) || (x % 2 == 0) != (k == 0))
+                continue;
+            uint32_t want = k ? x - 1 : x + 1;
+            if (view_find(other, want))
+                continue;
+            if (x <= base) {
+                below++;
+                continue;
+            }
+            if (!listed++)
+                ADD(a, k ? "help-without-name" : "name-without-help",
+                    RT_AUDIT_WARNING, id, k ? SYMPTOM_NOT_FOUND : SYMPTOM_HELP,
+                    k ? FIX_PRUNE : FIX_REPAIR,
+                    "Perflib\\%s: %s above Base Index %u without %s", id,
+                    k ? "help texts" : "names", base,
+                    k ? "a name at index - 1" : "a help text at index + 1");
+            EVIDENCE(a, x, w->p[i]->text);
+        }
+        if (below)
+            ADD(a, k ? "help-without-name-base" : "name-without-help-base",
+                RT_AUDIT_INFO, id, NULL, NULL,
+                "Perflib\\%s: %zu %s below Base Index %u without %s (normal in "
+                "Windows' own tables)", id, below, k ? "help texts" : "names",
+                base, k ? "a name" : "a help text");
+    }
+}
+
+/* Strings above Base Index inside no provider's range, in runs. */
+static void check_orphans(struct audit *a, const struct lang_views *v)
+{
+    const struct rt_database *db = a->db;
+    for (int k = 0; k < 2; k++) {
+        const struct view *w = k ? &v->help : &v->counter;
+        int open_run = 0;
+        uint32_t last = 0;
+        for (size_t i = 0; i < w->n; i++) {
+            uint32_t x = w->p[i]->index;
+            if (x <= db->base_index)
+                continue;
+            int owned = 0;
+            for (size_t s = 0; s < db->n_services && !owned; s++) {
+                const struct rt_service_info *si = &db->services[s];
+                if (!si->has_range)
+                    continue;
+                uint32_t lo = k ? si->first_help : si->first_counter;
+                uint32_t hi = k ? (si->has_last_help ? si->last_help : lo)
+                                : (si->has_last_counter ? si->last_counter : lo);
+                if ((k && !si->has_first_help) || lo > hi)
+                    continue;
+                owned = x >= lo && x <= hi;
+            }
+            if (owned) {
+                open_run = 0;
+                continue;
+            }
+            if (!open_run || x > last + 2) {
+                ADD(a, "orphan-strings", RT_AUDIT_WARNING, v->l->id, NULL,
+                    FIX_PRUNE,
+                    "Perflib\\%s\\%s holds strings above Base Index %u that no "
+                    "provider's range covers (left by an uninstall that did "
+                    "not finish, or a provider removed by hand)",
+                    v->l->id, table_name(k), db->base_index);
+                open_run = 1;
+            }
+            EVIDENCE(a, x, w->p[i]->text);
+            last = x;
+        }
+    }
+}
+
+static int is_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return 0;
+    return 1;
+}
+
+/* English present, and English: a language pack that overwrote 009 leaves
+ * it holding mostly non-ASCII text in the base range. */
+static void check_english(struct audit *a)
+{
+    const struct lang_views *e = a->english;
+    if (!e) {
+        ADD(a, "english-missing", RT_AUDIT_ERROR, "009", SYMPTOM_ENGLISH,
+            FIX_RESTORE, "Perflib has no 009 (English) language subkey");
+        return;
+    }
+    size_t base = 0, foreign = 0;
+    for (size_t i = 0; i < e->counter.n; i++) {
+        const struct rt_pair *p = e->counter.p[i];
+        if (p->index < 2 || p->index > a->db->base_index)
+            continue;
+        base++;
+        foreign += !is_ascii(p->text);
+    }
+    if (base >= 10 && foreign * 2 > base)
+        ADD(a, "english-overwritten", RT_AUDIT_ERROR, "009", SYMPTOM_ENGLISH,
+            FIX_RESTORE,
+            "Perflib\\009 holds another language's text: %zu of its %zu base "
+            "names are not ASCII", foreign, base);
+}
+
+/* How many of A's Counter pairs B has with the same text. */
+static size_t agreeing(const struct view *a, const struct view *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const struct rt_pair *q = view_find(b, a->p[i]->index);
+        n += q && q->text_len == a->p[i]->text_len &&
+             !memcmp(q->text, a->p[i]->text, q->text_len);
+    }
+    return n;
+}
+
+/* CurrentLanguage mirrors one language's tables exactly. */
+static void check_current(struct audit *a, const struct lang_views *cur)
+{
+    const struct lang_views *best = NULL;
+    size_t best_n = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const struct lang_views *o = &a->lv[i];
+        if (o == cur || rt_lang_is_current(o->l->id))
+            continue;
+        size_t n = agreeing(&cur->counter, &o->counter);
+        if (!best || n > best_n) {
+            best = o;
+            best_n = n;
+        }
+    }
+    if (!best)
+        return;
+    size_t help = agreeing(&cur->help, &best->help);
+    if (best_n == cur->counter.n && best_n == best->counter.n &&
+        help == cur->help.n && help == best->help.n)
+        return;
+    ADD(a, "current-language-differs", RT_AUDIT_WARNING, cur->l->id,
+        SYMPTOM_CURRENT, FIX_REPAIR,
+        "CurrentLanguage differs from %s, the language it mirrors: %zu of %zu "
+        "names and %zu of %zu help texts agree", best->l->id, best_n,
+        best->counter.n > cur->counter.n ? best->counter.n : cur->counter.n,
+        help, best->help.n > cur->help.n ? best->help.n : cur->help.n);
+}
+
+/* Entries English has that a language lacks, and the reverse. Below Base
+ * Index localized tables are smaller than English on real machines. */
+static void check_against_english(struct audit *a, const struct lang_views *v)
+{
+    const struct lang_views *e = a->english;
+    uint32_t base = a->db->base_index;
+    for (int dir = 0; dir < 2; dir++) {
+        const struct view *from = dir ? &v->counter : &e->counter;
+        const struct view *to = dir ? &e->counter : &v->counter;
+        size_t below = 0, listed = 0;
+        for (size_t i = 0; i < from->n; i++) {
+            uint32_t x = from->p[i]->index;
+            if (x == 1 || (i && from->p[i - 1]->index == x) || view_find(to, x))
+                continue;
+            if (x <= base) {
+                below++;
+                continue;
+            }
+            if (!listed++)
+                ADD(a, dir ? "language-extra-entries" : "language-missing-entries",
+                    RT_AUDIT_WARNING, v->l->id, SYMPTOM_NOT_FOUND, FIX_REPAIR,
+                    dir ? "Perflib\\%s has names above Base Index that English "
+                          "(009) lacks"
+                        : "Perflib\\%s lacks names above Base Index that "
+                          "English (009) has",
+                    v->l->id);
+            EVIDENCE(a, x, from->p[i]->text);
+        }
+        if (below && !dir)
+            ADD(a, "language-smaller-base", RT_AUDIT_INFO, v->l->id, NULL, NULL,
+                "Perflib\\%s lacks %zu of English's names below Base Index "
+                "(normal: localized base tables are smaller)", v->l->id, below);
+    }
+}
+
+static void check_perflib_values(struct audit *a)
+{
+    const struct rt_database *db = a->db;
+    uint32_t hc = rt_database_highest(db, RT_TABLE_COUNTER);
+    uint32_t hh = rt_database_highest(db, RT_TABLE_HELP);
+    struct {
+        const char *name, *below, *above;
+        uint32_t value, highest;
+    } v[2] = {{"Last Counter", "last-counter-below-highest",
+               "last-counter-above-highest", db->last_counter, hc},
+              {"Last Help", "last-help-below-highest", "last-help-above-highest",
+               db->last_help, hh}};
+    for (int k = 0; k < 2; k++) {
+        if (v[k].value < v[k].highest) {
+            ADD(a, v[k].below, RT_AUDIT_ERROR, NULL, SYMPTOM_CONSISTENCY,
+                FIX_REPAIR, "%s is %u but index %u is in use", v[k].name,
+                v[k].value, v[k].highest);
+            EVIDENCE(a, v[k].highest, NULL);
+        } else if (v[k].value > v[k].highest + 2) {
+            ADD(a, v[k].above, RT_AUDIT_INFO, NULL, NULL, NULL,
+                "%s is %u, above the highest index in use (%u): normal on real "
+                "machines, the indices between are reserved", v[k].name,
+                v[k].value, v[k].highest);
+        }
+    }
+    if (!db->has_base_index)
+        ADD(a, "base-index-missing", RT_AUDIT_WARNING, NULL, NULL, FIX_REPAIR,
+            "Perflib has no Base Index value (%u assumed)", RT_BASE_INDEX);
+    if (a->english) {
+        const struct rt_pair *one = view_find(&a->english->counter, 1);
+        char want[16];
+        snprintf(want, sizeof want, "%u", db->base_index);
+        if (one && strcmp(one->text, want)) {
+            ADD(a, "base-index-mismatch", RT_AUDIT_WARNING, "009", NULL,
+                FIX_REPAIR, "Base Index is %u but Perflib\\009's pair 1 says %s",
+                db->base_index, one->text);
+            EVIDENCE(a, 1, one->text);
+        }
+    }
+    if (db->has_perflib_disable && db->perflib_disable)
+        ADD(a, "perflib-disabled", RT_AUDIT_WARNING, NULL, SYMPTOM_DISABLED,
+            "remove Perflib's Disable Performance Counters value",
+            "Perflib's Disable Performance Counters is %u: every provider is "
+            "off", db->perflib_disable);
+}
+
+static int overlaps(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2)
+{
+    return a1 <= b2 && b1 <= a2;
+}
+
+static void check_providers(struct audit *a)
+{
+    const struct rt_database *db = a->db;
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *s = &db->services[i];
+        if (s->has_disable && s->disable) {
+            char fix[300];
+            snprintf(fix, sizeof fix, "regtool enable %s", s->name);
+            ADD(a, "counters-disabled", RT_AUDIT_WARNING, NULL, SYMPTOM_DISABLED,
+                fix, "%s: Disable Performance Counters is %u: consumers skip it",
+                s->name, s->disable);
+        }
+        if (!s->has_range)
+            continue;
+        if (!s->has_last_counter || !s->has_first_help || !s->has_last_help) {
+            ADD(a, "provider-range-incomplete", RT_AUDIT_ERROR, NULL,
+                SYMPTOM_RANGE, FIX_REINSTALL,
+                "%s has First Counter %u but lacks %s", s->name,
+                s->first_counter,
+                !s->has_last_counter ? "Last Counter"
+                : !s->has_first_help ? "First Help" : "Last Help");
+            continue;
+        }
+        uint32_t fc = s->first_counter, lc = s->last_counter;
+        uint32_t fh = s->first_help, lh = s->last_help;
+        if (fc > lc || fh > lh) {
+            ADD(a, "provider-range-inverted", RT_AUDIT_ERROR, NULL,
+                SYMPTOM_RANGE, FIX_REINSTALL,
+                "%s: range inverted (counter %u-%u, help %u-%u)", s->name, fc,
+                lc, fh, lh);
+            continue;
+        }
+        if (fc % 2 || fh % 2 == 0)
+            ADD(a, "provider-range-parity", RT_AUDIT_ERROR, NULL, SYMPTOM_RANGE,
+                FIX_REINSTALL,
+                "%s: First Counter %u or First Help %u has the wrong parity "
+                "(names are even, help odd)", s->name, fc, fh);
+        if (fc <= db->base_index || fh <= db->base_index)
+            ADD(a, "provider-overlaps-base", RT_AUDIT_ERROR, NULL,
+                SYMPTOM_RANGE, FIX_REINSTALL,
+                "%s: range %u-%u reaches into Windows' base range (Base Index "
+                "%u)", s->name, fc, lc, db->base_index);
+        if (lc > db->last_counter || lh > db->last_help)
+            ADD(a, "provider-above-last-counter", RT_AUDIT_ERROR, NULL,
+                SYMPTOM_CONSISTENCY, FIX_REPAIR,
+                "%s: range ends at %u/%u, above Last Counter %u / Last Help %u",
+                s->name, lc, lh, db->last_counter, db->last_help);
+        for (size_t j = i + 1; j < db->n_services; j++) {
+            const struct rt_service_info *o = &db->services[j];
+            if (!o->has_range || !o->has_last_counter || !o->has_first_help ||
+                !o->has_last_help || o->first_counter > o->last_counter)
+                continue;
+            if (overlaps(fc, lc, o->first_counter, o->last_counter) ||
+                overlaps(fh, lh, o->first_help, o->last_help))
+                ADD(a, "provider-overlap", RT_AUDIT_ERROR, NULL, SYMPTOM_RANGE,
+                    FIX_REINSTALL,
+                    "%s (counter %u-%u) and %s (counter %u-%u) share indices",
+                    s->name, fc, lc, o->name, o->first_counter,
+                    o->last_counter);
+        }
+        /* Its names in every language. */
+        for (size_t l = 0; l < a->n; l++) {
+            const struct view *w = &a->lv[l].counter;
+            size_t lo = 0, hi = w->n;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (w->p[mid]->index < fc)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < w->n && w->p[lo]->index <= lc)
+                continue;
+            ADD(a, "provider-strings-missing", RT_AUDIT_ERROR,
+                a->lv[l].l->id, SYMPTOM_NOT_FOUND, FIX_REINSTALL,
+                "%s: Perflib\\%s has no name in its range %u-%u", s->name,
+                a->lv[l].l->id, fc, lc);
+        }
+        /* Object List: indices of its objects, inside its range. */
+        if (s->object_list) {
+            const char *p = s->object_list;
+            int listed = 0;
+            while (*p) {
+                char *end;
+                unsigned long x = strtoul(p, &end, 10);
+                if (end == p) {
+                    p++;
+                    continue;
+                }
+                if (x < fc || x > lc) {
+                    if (!listed++)
+                        ADD(a, "object-list-outside-range", RT_AUDIT_WARNING,
+                            NULL, SYMPTOM_NOT_FOUND, FIX_REINSTALL,
+                            "%s: Object List names indices outside its range "
+                            "%u-%u", s->name, fc, lc);
+                    EVIDENCE(a, (uint32_t)x, NULL);
+                }
+                p = end;
+            }
+        }
+    }
+}
+
+int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
+             struct rt_findings *out)
+{
+    struct audit a = {db, out, NULL, 0, NULL, 0};
+    a.lv = calloc(db->n_langs ? db->n_langs : 1, sizeof *a.lv);
+    if (!a.lv)
+        return -1;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        a.lv[i].l = &db->langs[i];
+        a.n++;
+        if (view_make(&a.lv[i].counter, &db->langs[i].table.counter) ||
+            view_make(&a.lv[i].help, &db->langs[i].table.help)) {
+            views_free(a.lv, a.n);
+            return -1;
+        }
+        if (rt_lang_same(db->langs[i].id, "009"))
+            a.english = &a.lv[i];
+    }
+    const char *only = opt ? opt->language : NULL;
+    if (!only || rt_lang_same(only, "009"))
+        check_english(&a);
+    for (size_t i = 0; i < a.n; i++) {
+        const struct lang_views *v = &a.lv[i];
+        if (only && !rt_lang_same(only, v->l->id))
+            continue;
+        check_blobs(&a, v);
+        check_duplicates(&a, v);
+        check_parity_and_pairs(&a, v);
+        check_orphans(&a, v);
+        if (rt_lang_is_current(v->l->id))
+            check_current(&a, v);
+        else if (a.english && v != a.english)
+            check_against_english(&a, v);
+    }
+    if (!only) {
+        check_perflib_values(&a);
+        check_providers(&a);
+    }
+    views_free(a.lv, a.n);
+    return a.failed ? -1 : 0;
+}

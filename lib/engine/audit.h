@@ -1,0 +1,68 @@
+/* Engine layer: audit of the name database. Pure: from a loaded database
+ * (engine/database.h) to a list of findings, each with a stable id, a
+ * severity, the language and indices involved, what it means for the
+ * programs that read performance data (the symptom they show) and the
+ * regtool command that fixes it. What SPEC 4.6 calls normal on real
+ * machines (gaps below Base Index, Last Counter far above the highest
+ * index, localized tables smaller than English) is info at most. */
+#ifndef RT_AUDIT_H
+#define RT_AUDIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/database.h"
+
+enum rt_audit_severity {
+    RT_AUDIT_ERROR,
+    RT_AUDIT_WARNING,
+    RT_AUDIT_INFO,
+};
+
+struct rt_finding {
+    const char *id;                 /* stable, e.g. "duplicate-index" */
+    enum rt_audit_severity severity;
+    char *language;                 /* NULL when not about one language */
+    uint32_t *indices;
+    size_t n_indices;
+    char **texts;
+    size_t n_texts;
+    char *message;                  /* what was found, with the evidence */
+    const char *symptom;            /* what consumers show, or NULL */
+    char *fix;                      /* the regtool command, or NULL */
+};
+
+struct rt_findings {
+    struct rt_finding *v;
+    size_t n, cap;
+    size_t errors, warnings, infos;
+};
+
+struct rt_audit_options {
+    const char *language;           /* only this language's findings */
+};
+
+/* Appends every finding about DB to OUT. Returns 0, or -1 when out of
+ * memory (OUT keeps what was found). */
+int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
+             struct rt_findings *out);
+
+/* Adds one finding (used by rt_audit, and by callers that report what
+ * they found around the database, such as a store that cannot be opened).
+ * LANGUAGE may be NULL; MESSAGE is printf-style. Returns 0 or -1. */
+int rt_findings_add(struct rt_findings *f, const char *id,
+                    enum rt_audit_severity severity, const char *language,
+                    const char *symptom, const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* Attaches an index and its text (TEXT may be NULL) to the last finding. */
+int rt_findings_evidence(struct rt_findings *f, uint32_t index,
+                         const char *text);
+
+/* Most severe first, then by id, language and first index: a stable order
+ * for people and for machines. */
+void rt_findings_sort(struct rt_findings *f);
+void rt_findings_free(struct rt_findings *f);
+
+const char *rt_audit_severity_name(enum rt_audit_severity s);
+
+#endif

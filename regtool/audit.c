@@ -1,0 +1,269 @@
+/* regtool audit: what is wrong with a name database, and what it does to
+ * the programs that read it. Read-only. One store (the global --store),
+ * or several given as arguments or in a file, each a JSON object of one
+ * array; a store that cannot be opened is a finding, not an abort. */
+#include "regtool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/audit.h"
+#include "engine/database.h"
+#include "platform/os.h"
+
+static const char usage_text[] =
+    "Usage: regtool [--store SPEC] audit [--json] [--lang L] "
+    "[--stores-from FILE] [STORE ...]\n"
+    "\n"
+    "Checks the name database and reports each problem with a stable id,\n"
+    "its severity, the language and indices involved, what it does to the\n"
+    "programs that read performance data, and the regtool command that\n"
+    "fixes it. Writes nothing.\n"
+    "\n"
+    "  --json              {\"store\",\"layout\",\"findings\":[{\"id\",\"severity\",\n"
+    "                      \"language\",\"indices\",\"texts\",\"message\",\"symptom\",\n"
+    "                      \"fix\"}],\"summary\":{\"errors\",\"warnings\",\"info\"}};\n"
+    "                      with several stores, an array of them\n"
+    "  --lang L            only language L's findings\n"
+    "  --stores-from FILE  store specs, one a line, as well as STORE ...\n"
+    "  STORE ...           audit these stores (hive:DIR, ...) instead of --store\n"
+    "\n"
+    "Exit status: 0 clean (info only); 1 warnings; 2 errors (the worst of\n"
+    "every store); 64 bad command line.\n";
+
+struct result {
+    const char *spec;
+    char *layout;            /* NULL when the store could not be opened */
+    struct rt_findings f;
+};
+
+static void audit_one(struct result *r, const struct rt_audit_options *opt)
+{
+    struct rt_error e = {0};
+    int bad_spec;
+    struct rt_store *s = rt_cli_open_spec(r->spec, &e, &bad_spec);
+    if (!s) {
+        if (rt_findings_add(&r->f, "store-unreadable", RT_AUDIT_ERROR, NULL,
+                            NULL, NULL, "%s", e.message) != 0)
+            rt_cli_error("out of memory");
+        return;
+    }
+    r->layout = strdup(s->ops->layout(s));
+    struct rt_database db;
+    if (rt_database_load(s, &db, &e) != 0) {
+        if (rt_findings_add(&r->f, "database-unreadable", RT_AUDIT_ERROR, NULL,
+                            NULL, NULL, "%s", e.message) != 0)
+            rt_cli_error("out of memory");
+    } else {
+        if (rt_audit(&db, opt, &r->f) != 0)
+            rt_cli_error("audit of %s: out of memory; findings incomplete",
+                         r->spec);
+        rt_database_free(&db);
+    }
+    s->ops->close(s);
+    rt_findings_sort(&r->f);
+}
+
+static void json_finding(const struct rt_finding *x)
+{
+    fputs("{\"id\":", stdout);
+    rt_json_string(stdout, x->id);
+    fputs(",\"severity\":", stdout);
+    rt_json_string(stdout, rt_audit_severity_name(x->severity));
+    fputs(",\"language\":", stdout);
+    rt_json_string_or_null(stdout, x->language);
+    fputs(",\"indices\":[", stdout);
+    for (size_t i = 0; i < x->n_indices; i++)
+        printf("%s%u", i ? "," : "", x->indices[i]);
+    fputs("],\"texts\":[", stdout);
+    for (size_t i = 0; i < x->n_texts; i++) {
+        if (i)
+            putchar(',');
+        rt_json_string(stdout, x->texts[i]);
+    }
+    fputs("],\"message\":", stdout);
+    rt_json_string(stdout, x->message);
+    fputs(",\"symptom\":", stdout);
+    rt_json_string_or_null(stdout, x->symptom);
+    fputs(",\"fix\":", stdout);
+    rt_json_string_or_null(stdout, x->fix);
+    putchar('}');
+}
+
+static void json_result(const struct result *r)
+{
+    fputs("{\"store\":", stdout);
+    rt_json_string(stdout, r->spec);
+    fputs(",\"layout\":", stdout);
+    rt_json_string_or_null(stdout, r->layout);
+    fputs(",\"findings\":[", stdout);
+    for (size_t i = 0; i < r->f.n; i++) {
+        if (i)
+            putchar(',');
+        json_finding(&r->f.v[i]);
+    }
+    printf("],\"summary\":{\"errors\":%zu,\"warnings\":%zu,\"info\":%zu}}",
+           r->f.errors, r->f.warnings, r->f.infos);
+}
+
+/* For people: most severe first, evidence under each finding (a long list
+ * is cut, --json has it all), then a summary line. */
+static void text_result(const struct result *r)
+{
+    printf("%s%s%s\n", r->spec, r->layout ? ": " : "",
+           r->layout ? r->layout : "");
+    for (size_t i = 0; i < r->f.n; i++) {
+        const struct rt_finding *x = &r->f.v[i];
+        printf("%-7s %s%s%s%s: %s\n", rt_audit_severity_name(x->severity),
+               x->id, x->language ? " [" : "", x->language ? x->language : "",
+               x->language ? "]" : "", x->message);
+        size_t shown = x->n_indices < 8 ? x->n_indices : 8;
+        for (size_t k = 0; k < shown; k++) {
+            if (k < x->n_texts)
+                printf("        %u \"%s\"\n", x->indices[k], x->texts[k]);
+            else
+                printf("        %u\n", x->indices[k]);
+        }
+        if (shown < x->n_indices)
+            printf("        ... %zu more (--json lists them all)\n",
+                   x->n_indices - shown);
+        if (x->symptom)
+            printf("        symptom: %s\n", x->symptom);
+        if (x->fix)
+            printf("        fix: %s\n", x->fix);
+    }
+    printf("%zu error%s, %zu warning%s, %zu info\n", r->f.errors,
+           r->f.errors == 1 ? "" : "s", r->f.warnings,
+           r->f.warnings == 1 ? "" : "s", r->f.infos);
+}
+
+/* The store specs of FILE, one a line; blank lines and '#' comments
+ * skipped. Appends to *V. */
+static int read_specs(const char *file, char ***v, size_t *n)
+{
+    uint8_t *data;
+    size_t len;
+    if (rt_os_read_file_max(file, 1u << 20, &data, &len) != 0) {
+        rt_cli_error("--stores-from %s: cannot read it", file);
+        return -1;
+    }
+    char *text = (char *)data, *save = NULL;
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        free(data);
+        return -1;
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    free(data);
+    for (char *line = strtok_r(copy, "\r\n", &save); line;
+         line = strtok_r(NULL, "\r\n", &save)) {
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (!*line || *line == '#')
+            continue;
+        char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+        if (!nv || !(nv[*n] = strdup(line))) {
+            if (nv)
+                *v = nv;
+            free(copy);
+            return -1;
+        }
+        *v = nv;
+        (*n)++;
+    }
+    free(copy);
+    return 0;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+    int json = 0;
+    struct rt_audit_options opt = {0};
+    char **specs = NULL;
+    size_t n_specs = 0;
+    int rc = RT_EXIT_USAGE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            rc = RT_EXIT_OK;
+            goto out;
+        } else if (!strcmp(a, "--lang") || !strcmp(a, "--stores-from")) {
+            if (i + 1 >= argc) {
+                rt_cli_error("audit: %s needs a value", a);
+                goto out;
+            }
+            if (!strcmp(a, "--lang"))
+                opt.language = argv[++i];
+            else if (read_specs(argv[++i], &specs, &n_specs) != 0)
+                goto out;
+        } else if (a[0] == '-' && a[1]) {
+            rt_cli_error("audit: unknown option '%s'", a);
+            fputs(usage_text, stderr);
+            goto out;
+        } else {
+            char **nv = realloc(specs, (n_specs + 1) * sizeof *nv);
+            if (!nv || !(nv[n_specs] = strdup(a))) {
+                if (nv)
+                    specs = nv;
+                rc = RT_EXIT_FAILURE;
+                goto out;
+            }
+            specs = nv;
+            n_specs++;
+        }
+    }
+    int many = n_specs > 0;
+    if (!many) {
+        const char *spec = rt_cli_store_spec();
+        if (!spec) {
+            int code;
+            rt_cli_open_store(&code);   /* says why there is no store */
+            rc = code;
+            goto out;
+        }
+        if (!(specs = malloc(sizeof *specs)) || !(specs[0] = strdup(spec))) {
+            rc = RT_EXIT_FAILURE;
+            goto out;
+        }
+        n_specs = 1;
+    }
+    struct result *r = calloc(n_specs, sizeof *r);
+    if (!r) {
+        rc = RT_EXIT_FAILURE;
+        goto out;
+    }
+    rc = RT_EXIT_OK;
+    if (json && many)
+        putchar('[');
+    for (size_t i = 0; i < n_specs; i++) {
+        r[i].spec = specs[i];
+        audit_one(&r[i], &opt);
+        if (json) {
+            if (i)
+                putchar(',');
+            json_result(&r[i]);
+        } else {
+            if (i)
+                putchar('\n');
+            text_result(&r[i]);
+        }
+        int code = r[i].f.errors ? RT_EXIT_INVALID
+                 : r[i].f.warnings ? RT_EXIT_WARN : RT_EXIT_OK;
+        if (code == RT_EXIT_INVALID || (code == RT_EXIT_WARN && rc == RT_EXIT_OK))
+            rc = code;
+        free(r[i].layout);
+        rt_findings_free(&r[i].f);
+    }
+    if (json)
+        fputs(many ? "]\n" : "\n", stdout);
+    free(r);
+out:
+    for (size_t i = 0; i < n_specs; i++)
+        free(specs[i]);
+    free(specs);
+    return rc;
+}

@@ -1,0 +1,58 @@
+# regtool audit through the binary: a clean init tree with the samples
+# installed has no error or warning, in both layouts; damage made with
+# regtool itself and with hivexsh is found with its id, in text and in
+# JSON (checked with jq); several stores give one array, the worst exit
+# status, and a store that cannot be opened is a finding; audit writes
+# nothing.
+. tests/cli/lib.sh
+
+CS="--create-service --library x.dll --open O --collect C --close X"
+tree() { find "$1" -type f -exec sha256sum {} + | sort; }
+for layout in files registry; do
+    D=$TMPDIR/$layout
+    expect_exit 0 "$REGTOOL" --store "hive:$D" init --languages 009,019,00C --layout $layout
+    for ini in ini-samples/transfer.ini ini-samples/replication.ini; do
+        # shellcheck disable=SC2086
+        expect_exit 0 "$REGTOOL" --store "hive:$D" install $CS "$ini"
+    done
+    tree "$D" >"$TMPDIR/before"
+    expect_exit 0 "$REGTOOL" --store "hive:$D" audit
+    expect_grep "^0 errors, 0 warnings, " "$OUT"
+    expect_exit 0 "$REGTOOL" --store "hive:$D" audit --json
+    jq -e '.summary.errors == 0 and .summary.warnings == 0 and (.findings | type) == "array"' \
+        "$OUT" >/dev/null || fail "$layout: audit --json: $(cat "$OUT")"
+    tree "$D" | cmp -s - "$TMPDIR/before" || fail "$layout: audit wrote to the store"
+done
+
+D=$TMPDIR/registry
+S="--store hive:$D"
+SW=$D/Windows/System32/config/SOFTWARE
+# A disabled provider: a warning, exit 1, the fix names it.
+expect_exit 0 "$REGTOOL" $S disable TransferPerf
+expect_exit 1 "$REGTOOL" $S audit --json
+jq -e '.findings[] | select(.id == "counters-disabled" and .fix == "regtool enable TransferPerf")' \
+    "$OUT" >/dev/null || fail "no counters-disabled finding: $(cat "$OUT")"
+expect_exit 1 "$REGTOOL" $S audit
+expect_grep "^warning counters-disabled: TransferPerf: Disable Performance Counters is 1" "$OUT"
+expect_grep "fix: regtool enable TransferPerf" "$OUT"
+expect_exit 0 "$REGTOOL" $S enable TransferPerf
+
+# Last Counter set below the highest index with hivexsh: an error, exit 2.
+perflib_set "$SW" "Last_Counter=2048"
+expect_exit 2 "$REGTOOL" $S audit --json
+jq -e '.findings[0].severity == "error" and ([.findings[].id] | index("last-counter-below-highest")) != null' \
+    "$OUT" >/dev/null || fail "Last Counter 2048 not found: $(cat "$OUT")"
+
+# Three stores at once: one array, the worst exit status; a store that
+# cannot be opened is a finding of its own.
+expect_exit 2 "$REGTOOL" audit --json "hive:$TMPDIR/files" "hive:$D" "hive:$TMPDIR/none"
+jq -e 'length == 3 and .[0].summary.errors == 0 and .[1].summary.errors > 0 and
+       .[2].findings[0].id == "store-unreadable" and .[2].layout == null' \
+    "$OUT" >/dev/null || fail "three stores: $(cat "$OUT")"
+printf '# trees\nhive:%s\n\nhive:%s\n' "$TMPDIR/files" "$TMPDIR/files" >"$TMPDIR/list"
+expect_exit 0 "$REGTOOL" audit --json --stores-from "$TMPDIR/list"
+jq -e 'length == 2' "$OUT" >/dev/null || fail "--stores-from: $(cat "$OUT")"
+expect_exit 64 "$REGTOOL" audit --bogus
+expect_exit 0 "$REGTOOL" audit --help
+expect_grep "stores-from" "$OUT"
+echo "audit: ok"

@@ -35,7 +35,7 @@ endif
 # (which needs inih), and those that start helper processes or the Linux
 # referees (hivexsh, regfexport, reglookup) or xz.
 WIN_TESTS := test_platform test_lang_id test_multi_sz test_name_table test_utf16 \
-             test_base_tables test_store_mem test_audit test_engine test_store_hive \
+             test_base_tables test_store_mem test_audit test_repair test_engine test_store_hive \
              test_engine_hive test_regf_write test_regf_corrupt
 ifneq ($(INIH),)
 WIN_TESTS += test_ini_reader test_provider_spec test_symbol_file

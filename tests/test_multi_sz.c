@@ -257,6 +257,74 @@ static void mutated_blobs_never_crash(void **state)
     }
 }
 
+/* Salvage keeps every valid pair, also after the damage, and gives what
+ * strict decoding gives for a valid blob. */
+static void salvage_keeps_pairs_after_damage(void **state)
+{
+    (void)state;
+    struct rt_pair *p;
+    size_t n, dropped;
+    /* A garbage string, an index without text, an embedded NUL that
+     * splits a text, a missing terminator: the good pairs around them. */
+    static const char16_t b1[] = u"2\0System\0" "junk\0" "4\0Memory\0"
+                                 "6\0\0" "8\0Pro\0cessor\0" "10\0Disk";
+    assert_int_equal(rt_multi_sz_salvage(BLOB(b1) - 2, &p, &n, &dropped), 0);
+    assert_int_equal(n, 4);
+    assert_int_equal(p[0].index, 2);
+    assert_string_equal(p[0].text, "System");
+    assert_int_equal(p[1].index, 4);
+    assert_int_equal(p[2].index, 8);
+    assert_string_equal(p[2].text, "Pro");
+    assert_int_equal(p[3].index, 10);
+    assert_string_equal(p[3].text, "Disk");
+    /* "junk", the 6 without text and "cessor". */
+    assert_int_equal(dropped, 3);
+    rt_pairs_free(p, n);
+
+    /* Odd length: the last byte is ignored. */
+    static const char16_t b2[] = u"2\0A\0" "4\0B\0";
+    uint8_t odd[sizeof b2 + 1];
+    memcpy(odd, b2, sizeof b2);
+    odd[sizeof b2] = 'x';
+    assert_int_equal(rt_multi_sz_salvage(odd, sizeof odd, &p, &n, &dropped), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(p[1].text, "B");
+    rt_pairs_free(p, n);
+
+    /* Valid blobs: the same pairs as strict decoding. */
+    static const char16_t b3[] = u"1\0" "1847\0" "2\0System\0" "004\0M\0";
+    struct rt_pair *q;
+    size_t m;
+    struct rt_msz_error e;
+    assert_int_equal(rt_multi_sz_decode(BLOB(b3), 0, &q, &m, &e), 0);
+    assert_int_equal(rt_multi_sz_salvage(BLOB(b3), &p, &n, &dropped), 0);
+    assert_int_equal(n, m);
+    assert_int_equal(dropped, 0);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(p[i].index, q[i].index);
+        assert_string_equal(p[i].text, q[i].text);
+    }
+    rt_pairs_free(p, n);
+    rt_pairs_free(q, m);
+
+    /* Random damage never crashes salvage, and what it keeps re-encodes. */
+    static const char16_t base[] = u"1\0" "1847\0" "2\0System\0" "4\0Memory\0";
+    for (int round = 0; round < 3000; round++) {
+        size_t len = sizeof base - rng() % 6;
+        uint8_t *b = malloc(len);
+        memcpy(b, base, len);
+        for (int f = 0; f < 1 + (int)(rng() % 3); f++)
+            b[rng() % len] = (uint8_t)(rng() % 3 ? 0 : 0xD8);
+        assert_int_equal(rt_multi_sz_salvage(b, len, &p, &n, &dropped), 0);
+        uint8_t *out;
+        size_t out_len;
+        assert_int_equal(rt_multi_sz_encode(p, n, &out, &out_len), 0);
+        free(out);
+        rt_pairs_free(p, n);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +336,7 @@ int main(void)
         cmocka_unit_test(decode_encode_is_byte_identity),
         cmocka_unit_test(encode_decode_is_identity),
         cmocka_unit_test(mutated_blobs_never_crash),
+        cmocka_unit_test(salvage_keeps_pairs_after_damage),
     };
     return cmocka_run_group_tests_name("multi_sz", tests, NULL, NULL);
 }

@@ -455,18 +455,6 @@ static void check_english(struct audit *a)
             "names are not ASCII", foreign, base);
 }
 
-/* How many of A's Counter pairs B has with the same text. */
-static size_t agreeing(const struct view *a, const struct view *b)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < a->n; i++) {
-        const struct rt_pair *q = view_find(b, a->p[i]->index);
-        n += q && q->text_len == a->p[i]->text_len &&
-             !memcmp(q->text, a->p[i]->text, q->text_len);
-    }
-    return n;
-}
-
 /* CurrentLanguage mirrors one language's tables exactly. */
 static void check_current(struct audit *a, const struct lang_views *cur)
 {
@@ -476,7 +464,8 @@ static void check_current(struct audit *a, const struct lang_views *cur)
         const struct lang_views *o = &a->lv[i];
         if (o == cur || rt_lang_is_current(o->l->id))
             continue;
-        size_t n = agreeing(&cur->counter, &o->counter);
+        size_t n = rt_pair_list_agreement(&cur->l->table.counter,
+                                          &o->l->table.counter);
         if (!best || n > best_n) {
             best = o;
             best_n = n;
@@ -484,7 +473,8 @@ static void check_current(struct audit *a, const struct lang_views *cur)
     }
     if (!best)
         return;
-    size_t help = agreeing(&cur->help, &best->help);
+    size_t help = rt_pair_list_agreement(&cur->l->table.help,
+                                         &best->l->table.help);
     if (best_n == cur->counter.n && best_n == best->counter.n &&
         help == cur->help.n && help == best->help.n)
         return;

@@ -92,6 +92,8 @@ void rt_database_free(struct rt_database *db)
     for (size_t i = 0; i < db->n_langs; i++) {
         free(db->langs[i].id);
         rt_name_table_free(&db->langs[i].table);
+        rt_value_free(&db->langs[i].raw[0]);
+        rt_value_free(&db->langs[i].raw[1]);
     }
     free(db->langs);
     for (size_t i = 0; i < db->n_services; i++)
@@ -131,6 +133,12 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
         rt_multi_sz_decode(h.data, h.len, 1, &p, &n, &l->blob_damage[1]);
         rt_pairs_free(p, n);
     }
+    struct rt_value *own[2] = {&c, &h};
+    for (int k = 0; k < 2; k++)
+        if (l->blob_damage[k].status != RT_MSZ_OK) {
+            l->raw[k] = *own[k];
+            *own[k] = (struct rt_value){0};
+        }
     rt_value_free(&c);
     rt_value_free(&h);
     if (l->damaged && l->damage.status == RT_MSZ_NOMEM)

@@ -28,6 +28,9 @@ struct rt_db_language {
     uint32_t type[2];             /* [RT_TABLE_COUNTER], [RT_TABLE_HELP] */
     size_t bytes[2];
     struct rt_msz_error blob_damage[2];
+    /* A damaged blob's bytes, kept so repair can salvage every valid pair
+     * (type 0 and no data when the blob decoded strictly). */
+    struct rt_value raw[2];
 };
 
 /* A service's Performance values, as lodctr and the provider wrote them. */

@@ -266,3 +266,67 @@ int rt_multi_sz_encode(const struct rt_pair *pairs, size_t n_pairs,
     *len = pos;
     return 0;
 }
+
+int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
+                        struct rt_pair **pairs, size_t *n_pairs,
+                        size_t *dropped)
+{
+    *pairs = NULL;
+    *n_pairs = 0;
+    *dropped = 0;
+    size_t cap = 0, even = len & ~(size_t)1, pos = 0;
+    /* The strings of the blob, a string at a time; a string that runs to
+     * the end without its NUL still counts. */
+    while (pos < even) {
+        size_t idx_end = find_nul(blob, even, pos);
+        if (idx_end == pos) {           /* an empty string: noise or the end */
+            pos += 2;
+            continue;
+        }
+        struct rt_pair p = {0};
+        size_t next = idx_end + 2;
+        enum rt_msz_status st = parse_index(blob + pos, (idx_end - pos) / 2,
+                                            &p.index, &p.index_raw);
+        if (st == RT_MSZ_NOMEM)
+            goto nomem;
+        if (st != RT_MSZ_OK || next >= even) {
+            /* Not an index, or an index with nothing after it. */
+            free(p.index_raw);
+            (*dropped)++;
+            pos = next;
+            continue;
+        }
+        size_t text_end = find_nul(blob, even, next);
+        if (text_end == next) {
+            /* An index followed by an empty string: its text is lost. */
+            free(p.index_raw);
+            (*dropped)++;
+            pos = next;
+            continue;
+        }
+        size_t bad;
+        int r = rt_utf16le_to_utf8(blob + next, text_end - next, &p.text,
+                                   &p.text_len, &bad);
+        if (r == -2) {
+            free(p.index_raw);
+            goto nomem;
+        }
+        if (r != 0) {
+            free(p.index_raw);
+            (*dropped) += 2;
+            pos = text_end + 2;
+            continue;
+        }
+        if (push_pair(pairs, n_pairs, &cap, &p) != 0) {
+            rt_pair_free(&p);
+            goto nomem;
+        }
+        pos = text_end + 2;
+    }
+    return 0;
+nomem:
+    rt_pairs_free(*pairs, *n_pairs);
+    *pairs = NULL;
+    *n_pairs = 0;
+    return -1;
+}

@@ -50,6 +50,17 @@ int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
                        struct rt_pair **pairs, size_t *n_pairs,
                        struct rt_msz_error *err);
 
+/* Every valid pair of a damaged blob, for repair: reads string by string
+ * to the end (an odd last byte and a missing terminator are ignored),
+ * takes a string that is a valid index with the non-empty string after it
+ * as a pair, and drops what cannot be one (counted in *DROPPED, in
+ * strings), then goes on: a pair after the damage is kept too. A valid
+ * blob gives exactly what rt_multi_sz_decode gives. Returns 0, or -1 when
+ * out of memory. */
+int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
+                        struct rt_pair **pairs, size_t *n_pairs,
+                        size_t *dropped);
+
 /* Encodes pairs into a new blob; an empty table is the lone list NUL
  * (2 bytes). Returns 0, or -1 when out of memory or a text is invalid
  * UTF-8. */

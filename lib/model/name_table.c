@@ -210,3 +210,56 @@ size_t rt_pair_list_remove_range(struct rt_pair_list *l, uint32_t first,
     l->n = w;
     return removed;
 }
+
+static int cmp_by_index(const void *x, const void *y)
+{
+    const struct rt_pair *a = *(const struct rt_pair *const *)x;
+    const struct rt_pair *b = *(const struct rt_pair *const *)y;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+size_t rt_pair_list_agreement(const struct rt_pair_list *a,
+                              const struct rt_pair_list *b)
+{
+    const struct rt_pair **v = malloc((b->n ? b->n : 1) * sizeof *v);
+    if (!v)
+        return (size_t)-1;
+    for (size_t i = 0; i < b->n; i++)
+        v[i] = &b->v[i];
+    qsort(v, b->n, sizeof *v, cmp_by_index);
+    size_t n = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        size_t lo = 0, hi = b->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (v[mid]->index < a->v[i].index)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < b->n && v[lo]->index == a->v[i].index &&
+            v[lo]->text_len == a->v[i].text_len &&
+            !memcmp(v[lo]->text, a->v[i].text, a->v[i].text_len))
+            n++;
+    }
+    free(v);
+    return n;
+}
+
+int rt_pair_list_equal(const struct rt_pair_list *a,
+                       const struct rt_pair_list *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const struct rt_pair *x = &a->v[i], *y = &b->v[i];
+        if (x->index != y->index || x->text_len != y->text_len ||
+            memcmp(x->text, y->text, x->text_len) ||
+            !x->index_raw != !y->index_raw ||
+            (x->index_raw && strcmp(x->index_raw, y->index_raw)))
+            return 0;
+    }
+    return 1;
+}

@@ -73,6 +73,17 @@ struct rt_duplicate {
 size_t rt_pair_list_duplicates(const struct rt_pair_list *l,
                                struct rt_duplicate **out);
 
+/* How many pairs of A have their index in B with the same text (B's
+ * first pair of that index). O((n + m) log m). Returns (size_t)-1 when out
+ * of memory. */
+size_t rt_pair_list_agreement(const struct rt_pair_list *a,
+                              const struct rt_pair_list *b);
+
+/* Whether A and B hold the same pairs in the same order (index, text and
+ * the index's digits as written). */
+int rt_pair_list_equal(const struct rt_pair_list *a,
+                       const struct rt_pair_list *b);
+
 /* Appends a copy of (INDEX, TEXT). Returns 0 or -1 (out of memory, text
  * not valid UTF-8, index 0 or above 2^31). */
 int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,

@@ -1,0 +1,531 @@
+/* Engine layer: repair of the name database (repair.h). */
+#include "engine/repair.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/lang_id.h"
+
+/* One language being repaired: its new lists, and whether each must be
+ * written even when its pairs are unchanged (a blob that was damaged or of
+ * the wrong type is rewritten well-formed). */
+struct rlang {
+    const struct rt_db_language *l;
+    struct rt_pair_list list[2];
+    int rewrite[2];
+};
+
+struct repair {
+    const struct rt_database *db;
+    const struct rt_repair_options *opt;
+    struct rlang *w;
+    size_t n;
+    struct rt_repair_report *r;
+    int failed;
+};
+
+#define FIXED(rp, id, lang, ...)                                              \
+    do {                                                                      \
+        if (rt_findings_add(&(rp)->r->fixed, id, RT_AUDIT_INFO, lang, NULL,   \
+                            NULL, __VA_ARGS__) != 0)                          \
+            (rp)->failed = 1;                                                 \
+    } while (0)
+
+static const char *kind_name(int k)
+{
+    return k ? "Help" : "Counter";
+}
+
+static struct rlang *lang_of(struct repair *rp, const char *id)
+{
+    for (size_t i = 0; i < rp->n; i++)
+        if (rt_lang_same(rp->w[i].l->id, id))
+            return &rp->w[i];
+    return NULL;
+}
+
+/* Starts from what is stored: decoded pairs, or, for a damaged blob,
+ * every valid pair salvaged from its bytes. */
+static int start(struct repair *rp)
+{
+    for (size_t i = 0; i < rp->n; i++) {
+        struct rlang *w = &rp->w[i];
+        const struct rt_db_language *l = w->l;
+        for (int k = 0; k < 2; k++) {
+            const struct rt_pair_list *orig = k ? &l->table.help : &l->table.counter;
+            int present = k ? l->has_help : l->has_counter;
+            if (l->raw[k].data || l->blob_damage[k].status != RT_MSZ_OK) {
+                struct rt_pair *p;
+                size_t n, dropped;
+                if (rt_multi_sz_salvage(l->raw[k].data, l->raw[k].len, &p, &n,
+                                        &dropped) != 0)
+                    return -1;
+                w->list[k].v = p;
+                w->list[k].n = w->list[k].cap = n;
+                w->rewrite[k] = 1;
+                FIXED(rp, "blob-salvaged", l->id,
+                      "Perflib\\%s\\%s: rewritten well-formed from the %zu "
+                      "valid pairs of the damaged blob (%zu before the damage; "
+                      "%zu unreadable strings dropped)",
+                      l->id, kind_name(k), n, orig->n, dropped);
+                continue;
+            }
+            if (rt_pair_list_copy(&w->list[k], orig) != 0)
+                return -1;
+            if (present && l->type[k] != 7) {
+                w->rewrite[k] = 1;
+                FIXED(rp, "blob-retyped", l->id,
+                      "Perflib\\%s\\%s: rewritten as REG_MULTI_SZ (it was type "
+                      "%u)", l->id, kind_name(k), l->type[k]);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Removes the pairs whose KILL flag is set, keeping the others' order. */
+static void compact(struct rt_pair_list *l, const unsigned char *kill)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (kill[i])
+            rt_pair_free(&l->v[i]);
+        else
+            l->v[o++] = l->v[i];
+    }
+    l->n = o;
+}
+
+/* A list's positions in index order (ties in table order). */
+struct ipos {
+    uint32_t index;
+    size_t pos;
+};
+
+static int cmp_ipos(const void *x, const void *y)
+{
+    const struct ipos *a = x, *b = y;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static struct ipos *sorted_positions(const struct rt_pair_list *l)
+{
+    struct ipos *v = malloc((l->n ? l->n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < l->n; i++)
+        v[i] = (struct ipos){l->v[i].index, i};
+    qsort(v, l->n, sizeof *v, cmp_ipos);
+    return v;
+}
+
+/* Whether another language has TEXT at INDEX in table K. */
+static int confirmed(struct repair *rp, const struct rlang *self, int k,
+                     uint32_t index, const struct rt_pair *cand)
+{
+    for (size_t i = 0; i < rp->n; i++) {
+        if (&rp->w[i] == self)
+            continue;
+        const struct rt_pair *o = rt_pair_list_find(&rp->w[i].list[k], index);
+        if (o && o->text_len == cand->text_len &&
+            !memcmp(o->text, cand->text, cand->text_len))
+            return 1;
+    }
+    return 0;
+}
+
+/* A duplicated index keeps one text: the same text twice is one; else
+ * the one another language confirms; else the first, said so. */
+static int dedupe(struct repair *rp, struct rlang *w, int k)
+{
+    struct rt_pair_list *l = &w->list[k];
+    if (l->n < 2)
+        return 0;
+    struct ipos *pos = sorted_positions(l);
+    unsigned char *kill = calloc(l->n, 1);
+    if (!pos || !kill) {
+        free(pos);
+        free(kill);
+        return -1;
+    }
+    int any = 0;
+    for (size_t i = 0; i < l->n;) {
+        size_t j = i + 1;
+        while (j < l->n && pos[j].index == pos[i].index)
+            j++;
+        if (j - i > 1) {
+            size_t keep = pos[i].pos;   /* the first in table order */
+            size_t confirmed_n = 0, which = keep;
+            for (size_t m = i; m < j; m++)
+                if (confirmed(rp, w, k, pos[m].index, &l->v[pos[m].pos])) {
+                    confirmed_n++;
+                    which = pos[m].pos;
+                }
+            if (confirmed_n == 1)
+                keep = which;
+            int same = 1;
+            for (size_t m = i; m < j; m++) {
+                const struct rt_pair *p = &l->v[pos[m].pos];
+                if (p->text_len != l->v[keep].text_len ||
+                    memcmp(p->text, l->v[keep].text, p->text_len))
+                    same = 0;
+                if (pos[m].pos != keep)
+                    kill[pos[m].pos] = 1;
+            }
+            FIXED(rp, "duplicate-resolved", w->l->id,
+                  "Perflib\\%s\\%s: index %u held %zu times; kept \"%s\" (%s)",
+                  w->l->id, kind_name(k), l->v[keep].index, j - i,
+                  l->v[keep].text,
+                  same ? "the same text each time"
+                  : confirmed_n == 1 ? "the text another language has there"
+                                     : "the first; no other language decides");
+            any = 1;
+        }
+        i = j;
+    }
+    if (any)
+        compact(l, kill);
+    free(pos);
+    free(kill);
+    return 0;
+}
+
+static int owned(const struct rt_database *db, int k, uint32_t x)
+{
+    for (size_t s = 0; s < db->n_services; s++) {
+        const struct rt_service_info *si = &db->services[s];
+        if (!si->has_range)
+            continue;
+        uint32_t lo = k ? si->first_help : si->first_counter;
+        uint32_t hi = k ? (si->has_last_help ? si->last_help : lo)
+                        : (si->has_last_counter ? si->last_counter : lo);
+        if ((!k || si->has_first_help) && x >= lo && x <= hi)
+            return 1;
+    }
+    return 0;
+}
+
+static int prune_orphans(struct repair *rp)
+{
+    for (size_t i = 0; i < rp->n; i++)
+        for (int k = 0; k < 2; k++) {
+            struct rt_pair_list *l = &rp->w[i].list[k];
+            unsigned char *kill = calloc(l->n ? l->n : 1, 1);
+            if (!kill)
+                return -1;
+            size_t n = 0;
+            for (size_t j = 0; j < l->n; j++)
+                if (l->v[j].index > rp->db->base_index &&
+                    !owned(rp->db, k, l->v[j].index)) {
+                    kill[j] = 1;
+                    n++;
+                }
+            if (n) {
+                FIXED(rp, "orphans-pruned", rp->w[i].l->id,
+                      "Perflib\\%s\\%s: %zu strings above Base Index that no "
+                      "provider owns removed", rp->w[i].l->id, kind_name(k), n);
+                compact(l, kill);
+            }
+            free(kill);
+        }
+    return 0;
+}
+
+/* Entries English has above Base Index that a language lacks get the
+ * English text, as install gives a language the INI lacks. */
+static int fill_from_english(struct repair *rp)
+{
+    struct rlang *en = lang_of(rp, "009");
+    if (!en)
+        return 0;
+    for (size_t i = 0; i < rp->n; i++) {
+        struct rlang *w = &rp->w[i];
+        if (w == en || rt_lang_is_current(w->l->id))
+            continue;
+        for (int k = 0; k < 2; k++) {
+            size_t added = 0;
+            size_t n_en = en->list[k].n;
+            for (size_t j = 0; j < n_en; j++) {
+                const struct rt_pair *p = &en->list[k].v[j];
+                if (p->index <= rp->db->base_index ||
+                    rt_pair_list_find(&w->list[k], p->index))
+                    continue;
+                if (rt_pair_list_append(&w->list[k], p->index, p->text) != 0)
+                    return -1;
+                added++;
+            }
+            if (added)
+                FIXED(rp, "entries-filled", w->l->id,
+                      "Perflib\\%s\\%s: %zu entries English has above Base "
+                      "Index added with their English text", w->l->id,
+                      kind_name(k), added);
+        }
+    }
+    return 0;
+}
+
+/* CurrentLanguage becomes a copy of the language it mirrors (the one it
+ * agrees with most). */
+static int mirror_current(struct repair *rp)
+{
+    for (size_t i = 0; i < rp->n; i++) {
+        struct rlang *cur = &rp->w[i];
+        if (!rt_lang_is_current(cur->l->id))
+            continue;
+        struct rlang *best = NULL;
+        size_t best_n = 0;
+        for (size_t j = 0; j < rp->n; j++) {
+            struct rlang *o = &rp->w[j];
+            if (o == cur || rt_lang_is_current(o->l->id))
+                continue;
+            size_t n = rt_pair_list_agreement(&cur->list[0], &o->list[0]);
+            if (n == (size_t)-1)
+                return -1;
+            if (!best || n > best_n) {
+                best = o;
+                best_n = n;
+            }
+        }
+        if (!best)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            if (rt_pair_list_equal(&cur->list[k], &best->list[k]))
+                continue;
+            struct rt_pair_list copy;
+            if (rt_pair_list_copy(&copy, &best->list[k]) != 0)
+                return -1;
+            rt_pair_list_free(&cur->list[k]);
+            cur->list[k] = copy;
+            FIXED(rp, "current-language-mirrored", cur->l->id,
+                  "Perflib\\CurrentLanguage\\%s: made a copy of %s's, the "
+                  "language it mirrors", kind_name(k), best->l->id);
+        }
+    }
+    return 0;
+}
+
+/* The multiset difference A - B of (index, text) pairs, appended to OUT. */
+static int difference(const struct rt_pair_list *a, const struct rt_pair_list *b,
+                      struct rt_pair_list *out)
+{
+    struct ipos *pa = sorted_positions(a), *pb = sorted_positions(b);
+    if (!pa || !pb) {
+        free(pa);
+        free(pb);
+        return -1;
+    }
+    unsigned char *used = calloc(b->n ? b->n : 1, 1);
+    int rc = used ? 0 : -1;
+    size_t j = 0;
+    for (size_t i = 0; i < a->n && !rc; i++) {
+        const struct rt_pair *x = &a->v[pa[i].pos];
+        while (j < b->n && pb[j].index < x->index)
+            j++;
+        int found = 0;
+        for (size_t m = j; m < b->n && pb[m].index == x->index; m++) {
+            const struct rt_pair *y = &b->v[pb[m].pos];
+            if (!used[m] && y->text_len == x->text_len &&
+                !memcmp(y->text, x->text, x->text_len)) {
+                used[m] = 1;
+                found = 1;
+                break;
+            }
+        }
+        if (!found && rt_pair_list_append(out, x->index, x->text) != 0)
+            rc = -1;
+    }
+    free(used);
+    free(pa);
+    free(pb);
+    return rc;
+}
+
+/* A table change for each list that differs from what is stored. */
+static int emit_tables(struct repair *rp, struct rt_change_set *cs)
+{
+    for (size_t i = 0; i < rp->n; i++) {
+        struct rlang *w = &rp->w[i];
+        for (int k = 0; k < 2; k++) {
+            const struct rt_pair_list *orig =
+                k ? &w->l->table.help : &w->l->table.counter;
+            if (!w->rewrite[k] && rt_pair_list_equal(&w->list[k], orig))
+                continue;
+            struct rt_pair_list added = {0}, removed = {0};
+            uint8_t *blob = NULL;
+            size_t len;
+            int rc = difference(&w->list[k], orig, &added) ||
+                     difference(orig, &w->list[k], &removed) ||
+                     rt_pair_list_encode(&w->list[k], &blob, &len) ||
+                     rt_change_set_table(cs, w->l->id, (enum rt_table_kind)k,
+                                         blob, len, &added, &removed);
+            free(blob);
+            rt_pair_list_free(&added);
+            rt_pair_list_free(&removed);
+            if (rc)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int emit_values(struct repair *rp, struct rt_change_set *cs)
+{
+    const struct rt_database *db = rp->db;
+    uint32_t high[2] = {0, 0};
+    for (size_t i = 0; i < rp->n; i++)
+        for (int k = 0; k < 2; k++) {
+            uint32_t h = rt_pair_list_highest(&rp->w[i].list[k]);
+            if (h > high[k])
+                high[k] = h;
+        }
+    const char *name[2] = {"Last Counter", "Last Help"};
+    uint32_t value[2] = {db->last_counter, db->last_help};
+    int present[2] = {db->has_last_counter, db->has_last_help};
+    for (int k = 0; k < 2; k++) {
+        if (value[k] >= high[k] && present[k])
+            continue;
+        uint32_t v = value[k] > high[k] ? value[k] : high[k];
+        if (rt_change_set_dword(cs, NULL, name[k], v) != 0)
+            return -1;
+        FIXED(rp, "last-index-raised", NULL, "%s: %u%s -> %u, the highest "
+              "index in use", name[k], value[k], present[k] ? "" : " (absent)",
+              v);
+    }
+    if (!db->has_base_index) {
+        uint32_t base = RT_BASE_INDEX;
+        struct rlang *en = lang_of(rp, "009");
+        const struct rt_pair *one = en ? rt_pair_list_find(&en->list[0], 1) : NULL;
+        if (one) {
+            char *end;
+            unsigned long x = strtoul(one->text, &end, 10);
+            if (!*end && x > 0 && x < RT_INDEX_MAX)
+                base = (uint32_t)x;
+        }
+        if (rt_change_set_dword(cs, NULL, "Base Index", base) != 0)
+            return -1;
+        FIXED(rp, "base-index-restored", NULL, "Base Index: set to %u", base);
+    }
+    if (rp->opt && rp->opt->enable_disabled) {
+        for (size_t i = 0; i < db->n_services; i++) {
+            const struct rt_service_info *s = &db->services[i];
+            if (!s->has_disable || !s->disable)
+                continue;
+            if (rt_change_set_delete_service(cs, s->name,
+                                             "Disable Performance Counters"))
+                return -1;
+            FIXED(rp, "provider-enabled", NULL, "%s: enabled again", s->name);
+        }
+        if (db->has_perflib_disable && db->perflib_disable) {
+            if (rt_change_set_dword(cs, NULL, "Disable Performance Counters",
+                                    0) != 0)
+                return -1;
+            FIXED(rp, "perflib-enabled", NULL,
+                  "Perflib's Disable Performance Counters set to 0");
+        }
+    }
+    return 0;
+}
+
+/* What audit finds that repair does not fix, with the reason. */
+static const char *left_reason(const struct rt_finding *x,
+                               const struct rt_repair_options *opt)
+{
+    static const char *const fixed_ids[] = {
+        "blob-odd-length", "blob-no-terminator", "blob-empty-index",
+        "blob-bad-index", "blob-index-zero", "blob-index-range",
+        "blob-odd-count", "blob-bad-surrogate", "blob-damaged",
+        "blob-not-multi-sz", "duplicate-index", "last-counter-below-highest",
+        "last-help-below-highest", "base-index-missing",
+        "current-language-differs", "language-missing-entries"};
+    for (size_t i = 0; i < sizeof fixed_ids / sizeof *fixed_ids; i++)
+        if (!strcmp(x->id, fixed_ids[i]))
+            return NULL;
+    if (!strcmp(x->id, "orphan-strings"))
+        return opt && opt->prune_orphans ? NULL
+               : "kept: --prune-orphans removes them";
+    if (!strcmp(x->id, "counters-disabled") || !strcmp(x->id, "perflib-disabled"))
+        return opt && opt->enable_disabled ? NULL
+               : "kept: --enable-disabled re-enables them";
+    if (!strncmp(x->id, "provider-", 9) || !strcmp(x->id, "object-list-outside-range"))
+        return "a provider's registration is wrong: its INI says what it "
+               "should be (reinstall it)";
+    if (!strcmp(x->id, "english-overwritten") || !strcmp(x->id, "english-missing") ||
+        !strcmp(x->id, "table-missing") || !strcmp(x->id, "table-empty"))
+        return "the text itself is gone: restore a backup or rebuild";
+    return "needs a person's decision";
+}
+
+static int report_left(struct repair *rp)
+{
+    struct rt_findings f = {0};
+    if (rt_audit(rp->db, NULL, &f) != 0) {
+        rt_findings_free(&f);
+        return -1;
+    }
+    for (size_t i = 0; i < f.n; i++) {
+        const struct rt_finding *x = &f.v[i];
+        const char *why = x->severity == RT_AUDIT_INFO ? NULL
+                                                       : left_reason(x, rp->opt);
+        if (!why)
+            continue;
+        if (rt_findings_add(&rp->r->left, x->id, x->severity, x->language,
+                            x->symptom, x->fix, "%s: %s", x->message, why) != 0) {
+            rt_findings_free(&f);
+            return -1;
+        }
+    }
+    rt_findings_free(&f);
+    return 0;
+}
+
+int rt_engine_repair(const struct rt_database *db,
+                     const struct rt_repair_options *opt,
+                     struct rt_change_set *cs, struct rt_repair_report *r,
+                     struct rt_error *e)
+{
+    memset(cs, 0, sizeof *cs);
+    memset(r, 0, sizeof *r);
+    struct repair rp = {db, opt, NULL, 0, r, 0};
+    rp.w = calloc(db->n_langs ? db->n_langs : 1, sizeof *rp.w);
+    if (!rp.w)
+        goto nomem;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        rp.w[i].l = &db->langs[i];
+        rp.n++;
+    }
+    if (start(&rp) != 0)
+        goto nomem;
+    for (size_t i = 0; i < rp.n; i++)
+        for (int k = 0; k < 2; k++)
+            if (dedupe(&rp, &rp.w[i], k) != 0)
+                goto nomem;
+    if ((opt && opt->prune_orphans && prune_orphans(&rp) != 0) ||
+        fill_from_english(&rp) != 0 || mirror_current(&rp) != 0 ||
+        emit_tables(&rp, cs) != 0 || emit_values(&rp, cs) != 0 ||
+        report_left(&rp) != 0 || rp.failed)
+        goto nomem;
+    for (size_t i = 0; i < rp.n; i++) {
+        rt_pair_list_free(&rp.w[i].list[0]);
+        rt_pair_list_free(&rp.w[i].list[1]);
+    }
+    free(rp.w);
+    return 0;
+nomem:
+    for (size_t i = 0; rp.w && i < rp.n; i++) {
+        rt_pair_list_free(&rp.w[i].list[0]);
+        rt_pair_list_free(&rp.w[i].list[1]);
+    }
+    free(rp.w);
+    rt_change_set_free(cs);
+    rt_repair_report_free(r);
+    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
+void rt_repair_report_free(struct rt_repair_report *r)
+{
+    rt_findings_free(&r->fixed);
+    rt_findings_free(&r->left);
+}

@@ -117,6 +117,14 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
         l->damaged = 1;
         l->damage_in_help = which;
     }
+    /* A table of no bytes at all (a .dat file cut to nothing) lost every
+     * name it had: damage, not an empty language. */
+    if (!l->damaged && ((l->has_counter && !c.len) || (l->has_help && !h.len))) {
+        l->damaged = 1;
+        l->damage_in_help = l->has_counter && c.len ? 1 : 0;
+        l->damage.status = RT_MSZ_EMPTY;
+        l->damage.offset = 0;
+    }
     rt_value_free(&c);
     rt_value_free(&h);
     if (l->damaged && l->damage.status == RT_MSZ_NOMEM)

@@ -265,48 +265,134 @@ static int find_services(struct hive_store *s, struct rt_error *e)
     if (lookup(s->system.h, "Select", &sel) != 0 ||
         read_dword(s->system.h, sel, "Current", &current) != 0)
         return rt_error_set(e, RT_ERR_BADDB,
-                            "%s: no Select\\Current, so the current control "
-                            "set is unknown",
+                            "%s has no Select\\Current, so it is not a "
+                            "SYSTEM hive (or its current control set is "
+                            "unknown). Nothing was written",
                             s->system.path);
     snprintf(s->services, sizeof s->services, "ControlSet%03u\\Services",
              current);
     return 0;
 }
 
-/* Decides where the tables are: .dat files when --tables says so, or when
+/* Whether the language key LANG of Perflib is a predefined-handle key,
+ * and whether it holds a Counter or Help value; *EXISTS 0 when absent. */
+static void language_key(struct hive_store *s, const char *lang, int *exists,
+                         int *predefined, int *has_tables)
+{
+    uint32_t k, v;
+    char path[256];
+    struct rt_regf_key_info ki;
+    snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
+    *exists = *predefined = *has_tables = 0;
+    if (lookup(s->software.h, path, &k) != 0 ||
+        rt_regf_key_info(s->software.h, k, &ki) != 0)
+        return;
+    *exists = 1;
+    *predefined = ki.predefined;
+    rt_regf_key_info_free(&ki);
+    *has_tables = rt_regf_value_find(s->software.h, k, "Counter", &v) == 0 ||
+                  rt_regf_value_find(s->software.h, k, "Help", &v) == 0;
+}
+
+/* Every language subkey of Perflib (three or four hex digits; not
+ * CurrentLanguage, served from the UI language's files), as a new array. */
+static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
+                         struct rt_error *e);
+
+/* In the .dat layout, every language has both its tables in DIR. */
+static int check_dat_files(struct hive_store *s, const char *dir,
+                           struct rt_error *e)
+{
+    char **langs;
+    size_t n;
+    if (dat_languages(s, &langs, &n, e) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        for (int t = 0; t < 2 && !rc; t++) {
+            char name[64];
+            snprintf(name, sizeof name, "perf%c%s.dat", t ? 'h' : 'c',
+                     langs[i]);
+            char *p = find_ci(dir, name);
+            struct rt_os_stat st;
+            if (!p)
+                rc = rt_error_set(
+                    e, RT_ERR_BADDB,
+                    "%s/%s is missing: Perflib\\%s in %s is a language whose "
+                    "%s table is kept in that file; nothing was written",
+                    dir, name, langs[i], s->software.path,
+                    t ? "Help" : "Counter");
+            else if (rt_os_stat(p, &st) != 0 || st.kind != RT_OS_FILE)
+                rc = rt_error_set(e, RT_ERR_BADDB,
+                                  "%s is not a file; nothing was written", p);
+            free(p);
+        }
+    rt_strings_free(langs, n);
+    return rc;
+}
+
+/* Decides where the tables are, and checks that they are there (SPEC
+ * 1.1): .dat files when --tables names their directory, or when
  * Perflib\009 is a predefined-handle key or holds no tables and
- * System32\perfc009.dat exists. */
-static void find_layout(struct hive_store *s, const char *system32_guess)
+ * System32\perfc009.dat exists; values of Perflib\LLL otherwise. A
+ * predefined-handle language key whose .dat files cannot be found is an
+ * error: its tables exist, only not where we look, and writing them
+ * anywhere else would lose them. In the .dat layout every language must
+ * have both files. */
+static int find_layout(struct hive_store *s, const char *system32_guess,
+                       int check, struct rt_error *e)
 {
     free(s->system32);
     free(s->syswow64);
     s->system32 = s->syswow64 = NULL;
     s->files_layout = 0;
+    int exists, predefined, has_tables;
+    language_key(s, "009", &exists, &predefined, &has_tables);
     if (s->opt.tables_dir) {
         s->system32 = absolute(s->opt.tables_dir);
-        s->files_layout = s->system32 != NULL;
-    } else if (system32_guess) {
-        uint32_t k;
-        int predef_or_empty = 1;
-        if (lookup(s->software.h, PERFLIB_PATH "\\009", &k) == 0) {
-            struct rt_regf_key_info ki;
-            if (rt_regf_key_info(s->software.h, k, &ki) == 0) {
-                uint32_t v;
-                predef_or_empty =
-                    ki.predefined ||
-                    (rt_regf_value_find(s->software.h, k, "Counter", &v) != 0 &&
-                     rt_regf_value_find(s->software.h, k, "Help", &v) != 0);
-                rt_regf_key_info_free(&ki);
-            }
-        }
+        if (!s->system32 || !is_dir(s->system32))
+            return rt_error_set(e, RT_ERR_BADDB,
+                                "--tables %s: %s; nothing was written",
+                                s->opt.tables_dir,
+                                s->system32 ? "not a directory"
+                                            : strerror(errno));
+        s->files_layout = 1;
+    } else if (system32_guess && (predefined || !has_tables)) {
         char *dat = find_ci(system32_guess, "perfc009.dat");
-        if (predef_or_empty && dat) {
+        if (dat) {
             s->system32 = strdup(system32_guess);
             s->files_layout = 1;
         }
         free(dat);
     }
+    if (!s->files_layout && check) {
+        char **langs;
+        size_t n;
+        if (dat_languages(s, &langs, &n, e) != 0)
+            return -1;
+        int rc = 0;
+        for (size_t i = 0; i < n && !rc; i++) {
+            language_key(s, langs[i], &exists, &predefined, &has_tables);
+            if (predefined)
+                rc = rt_error_set(
+                    e, RT_ERR_BADDB,
+                    "%s: Perflib\\%s is a predefined-handle key, so its "
+                    "tables are in perfc%s.dat and perfh%s.dat, but %s%s "
+                    "holds no perfc009.dat; name the directory that holds "
+                    "them with --tables DIR. Nothing was written",
+                    s->software.path, langs[i], langs[i], langs[i],
+                    system32_guess ? system32_guess
+                                   : "there is no System32 directory beside "
+                                     "the hives that",
+                    system32_guess ? "" : "");
+        }
+        rt_strings_free(langs, n);
+        if (rc)
+            return -1;
+    }
     if (s->files_layout && s->system32) {
+        if (check && check_dat_files(s, s->system32, e) != 0)
+            return -1;
         char *windows = parent_dir(s->system32);
         char *wow = windows ? find_ci(windows, "SysWOW64") : NULL;
         char *wdat = wow ? find_ci(wow, "perfc009.dat") : NULL;
@@ -316,6 +402,8 @@ static void find_layout(struct hive_store *s, const char *system32_guess)
             free(wow);
         free(wdat);
         free(windows);
+        if (check && s->syswow64 && check_dat_files(s, s->syswow64, e) != 0)
+            return -1;
     }
     if (s->files_layout)
         snprintf(s->layout, sizeof s->layout,
@@ -325,22 +413,54 @@ static void find_layout(struct hive_store *s, const char *system32_guess)
     else
         snprintf(s->layout, sizeof s->layout,
                  "tables as values of Perflib\\LLL in %s", s->software.path);
+    return 0;
 }
 
-static int load_all(struct hive_store *s, struct rt_error *e)
+/* The SOFTWARE hive holds the name database and the SYSTEM hive the
+ * control set its Select key names: anything else (a user's NTUSER.DAT
+ * given as SOFTWARE, SOFTWARE and SYSTEM swapped) is refused before
+ * anything is read or written. Only init creates a Perflib key. */
+static int check_hives(struct hive_store *s, struct rt_error *e)
+{
+    uint32_t key;
+    if (lookup(s->software.h, PERFLIB_PATH, &key) != 0)
+        return rt_error_set(
+            e, RT_ERR_BADDB,
+            "%s has no key " PERFLIB_PATH ", so it is not a SOFTWARE hive "
+            "holding a name database (a user's NTUSER.DAT, another hive, or "
+            "SOFTWARE and SYSTEM swapped?); only init creates one. Nothing "
+            "was written",
+            s->software.path);
+    if (find_services(s, e) != 0)
+        return -1;
+    char cs[32];
+    snprintf(cs, sizeof cs, "%.*s", (int)(strchr(s->services, '\\') -
+                                          s->services), s->services);
+    if (lookup(s->system.h, cs, &key) != 0)
+        return rt_error_set(e, RT_ERR_BADDB,
+                            "%s has no %s, the control set its "
+                            "Select\\Current names. Nothing was written",
+                            s->system.path, cs);
+    return 0;
+}
+
+/* Reads both hives afresh and finds the tables; CHECK: and checks that
+ * they are all there (on open and before a commit; not when reading back
+ * what a commit wrote). */
+static int load_all(struct hive_store *s, int check, struct rt_error *e)
 {
     close_hive(&s->software);
     close_hive(&s->system);
     if (open_hive(s, &s->software, e) != 0 || open_hive(s, &s->system, e) != 0)
         return -1;
-    if (find_services(s, e) != 0)
+    if (check_hives(s, e) != 0)
         return -1;
     char *config = parent_dir(s->software.path);
     char *guess = config ? parent_dir(config) : NULL;
     free(config);
-    find_layout(s, is_dir(guess) ? guess : NULL);
+    int r = find_layout(s, is_dir(guess) ? guess : NULL, check, e);
     free(guess);
-    return 0;
+    return r;
 }
 
 /* Finds SOFTWARE and SYSTEM from a "DIR" or "SOFTWARE,SYSTEM" spec. */
@@ -450,7 +570,7 @@ struct rt_store *rt_store_hive_open(const char *spec,
     /* Recover an interrupted commit before reading anything; the layout
      * decides which files the journal may name, so load first, recover
      * under the lock, and load again if anything was replayed. */
-    if (load_all(s, e) != 0 || place_journal(s) != 0)
+    if (load_all(s, 1, e) != 0 || place_journal(s) != 0)
         goto fail;
     if (rt_os_exists(s->journal)) {
         if (hive_ops.begin(&s->base, e) != 0)
@@ -487,7 +607,7 @@ static int hive_begin(struct rt_store *st, struct rt_error *e)
     /* Another writer may have committed while we waited: recover, then
      * read the files afresh. */
     if (rt_journal_recover(s->base_dir, s->journal, e) < 0 ||
-        load_all(s, e) != 0) {
+        load_all(s, 1, e) != 0) {
         rt_lock_release(s->lock);
         s->lock = NULL;
         return -1;
@@ -570,6 +690,22 @@ static int hive_list_languages(struct rt_store *st, char ***langs, size_t *n,
     struct hive_store *s = hs(st);
     return list_subkeys(s->software.h, PERFLIB_PATH, keep_language, s, langs,
                         n, e);
+}
+
+static int keep_digit_language(struct rt_regf *h, uint32_t key,
+                               const char *name, void *ctx)
+{
+    (void)h;
+    (void)key;
+    (void)ctx;
+    return rt_is_language_key(name) && !rt_lang_is_current(name);
+}
+
+static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
+                         struct rt_error *e)
+{
+    return list_subkeys(s->software.h, PERFLIB_PATH, keep_digit_language,
+                        NULL, langs, n, e);
 }
 
 static int get_value(struct rt_regf *h, const char *path, const char *name,
@@ -996,7 +1132,7 @@ out:
     /* Success or not, read back what the files now hold: after a failure
      * this drops the half-applied images. */
     struct rt_error e2 = {0};
-    if (load_all(s, &e2) != 0 && rc == 0) {
+    if (load_all(s, 0, &e2) != 0 && rc == 0) {
         *e = e2;
         rc = -1;
     }

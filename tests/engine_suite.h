@@ -835,7 +835,69 @@ static void last_counter_never_below_base_index(void **state)
     s->ops->close(s);
 }
 
+/* The engine's invariant before every commit: a change set whose table is
+ * not the stored one plus its added pairs minus its removed ones is
+ * refused as an internal error, and nothing is written. The first case is
+ * a user's hive given as SOFTWARE: a change computed from no table at
+ * all, which would replace the machine's whole table with one provider. */
+static void broken_invariant_is_refused(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    char *before = snapshot_exact(s);
+    static const char16_t only_new[] = u"1848\0Transfer\0";
+    struct rt_pair_list added = {0}, removed = {0};
+    assert_int_equal(rt_pair_list_append(&added, 1848, "Transfer"), 0);
+    struct rt_error e = {0};
+    for (int kind = 0; kind < 3; kind++) {
+        struct rt_change_set cs = {0};
+        if (kind == 0) {
+            /* The whole table replaced by the new pair. */
+            assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                                 (const uint8_t *)only_new,
+                                                 sizeof only_new, &added,
+                                                 NULL), 0);
+        } else {
+            /* The stored table plus the pair, but claiming to remove one
+             * the table lacks (1), or adding nothing (2). */
+            struct rt_database db;
+            assert_int_equal(rt_database_load(s, &db, &e), 0);
+            struct rt_pair_list t = {0};
+            assert_int_equal(rt_pair_list_copy(&t, &rt_database_language(&db, "009")->table.counter), 0);
+            assert_int_equal(rt_pair_list_append(&t, 1848, "Transfer"), 0);
+            uint8_t *blob;
+            size_t len;
+            assert_int_equal(rt_pair_list_encode(&t, &blob, &len), 0);
+            if (kind == 1)
+                assert_int_equal(rt_pair_list_append(&removed, 6, "Nothing"), 0);
+            assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                                 blob, len,
+                                                 kind == 1 ? &added : NULL,
+                                                 kind == 1 ? &removed : NULL), 0);
+            free(blob);
+            rt_pair_list_free(&t);
+            rt_pair_list_free(&removed);
+            rt_database_free(&db);
+        }
+        assert_int_equal(s->ops->begin(s, &e), 0);
+        assert_int_equal(rt_op_apply(s, &cs, &e), -1);
+        s->ops->end(s);
+        assert_int_equal(e.code, RT_ERR_INTERNAL_ERROR);
+        assert_non_null(strstr(e.message, "internal error"));
+        assert_non_null(strstr(e.message, "Perflib\\009\\Counter"));
+        assert_non_null(strstr(e.message, "nothing was written"));
+        char *after = snapshot_exact(s);
+        assert_string_equal(after, before);
+        free(after);
+        rt_change_set_free(&cs);
+    }
+    rt_pair_list_free(&added);
+    free(before);
+    s->ops->close(s);
+}
+
 #define ENGINE_SUITE_TESTS \
+cmocka_unit_test(broken_invariant_is_refused), \
 cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(uninstalling_first_leaves_second_untouched), \
         cmocka_unit_test(low_last_counter_gives_no_duplicates), \

@@ -59,7 +59,8 @@ static void make_empty_tree(struct fixture_ctx *c)
 static struct rt_store *hive_fixture_open(struct fixture_ctx *c)
 {
     make_empty_tree(c);
-    struct rt_hive_options o = {c->files_layout ? c->tables : NULL, 0};
+    struct rt_hive_options o = {.tables_dir = c->files_layout ? c->tables : NULL,
+                                .wait_seconds = -1};
     struct rt_error e = {0};
     struct rt_store *s = rt_store_hive_open(c->dir, &o, NULL, &e);
     if (!s)

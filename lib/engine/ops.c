@@ -73,7 +73,8 @@ int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
     struct rt_database db;
     struct rt_service_info svc;
     memset(cs, 0, sizeof *cs);
-    if (s->ops->begin(s, e) != 0)
+    /* A dry run reads the store as opened: no lock, nothing written. */
+    if (!dry_run && s->ops->begin(s, e) != 0)
         return -1;
     int rc = -1;
     if (rt_database_load(s, &db, e) != 0)
@@ -88,7 +89,8 @@ int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
     }
     rt_database_free(&db);
 end:
-    s->ops->end(s);
+    if (!dry_run)
+        s->ops->end(s);
     if (rc != 0)
         rt_change_set_free(cs);
     return rc;
@@ -101,7 +103,7 @@ int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
     struct rt_database db;
     struct rt_service_info svc;
     memset(cs, 0, sizeof *cs);
-    if (s->ops->begin(s, e) != 0)
+    if (!dry_run && s->ops->begin(s, e) != 0)
         return -1;
     int rc = -1;
     if (rt_database_load(s, &db, e) != 0)
@@ -113,7 +115,8 @@ int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
     }
     rt_database_free(&db);
 end:
-    s->ops->end(s);
+    if (!dry_run)
+        s->ops->end(s);
     if (rc != 0)
         rt_change_set_free(cs);
     return rc;

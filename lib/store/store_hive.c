@@ -47,16 +47,31 @@ struct hive_store {
     char *syswow64;        /* second copy of the .dat tables, or NULL */
     int files_layout;
     char *base_dir, *journal, *lock_path;
-    struct rt_lock *lock;
+    struct rt_lock *lock;          /* the writer's, between begin and end */
+    struct rt_lock *shared;        /* a reader's, from open to begin/close */
+    int overlay;           /* a sealed journal is not yet in the files:
+                              read the state it commits */
     char services[64];     /* "ControlSet001\\Services" */
     char layout[PATH_MAX + 128];
     size_t fail_after;
+    struct rt_lock_wait wait;
     struct rt_diags *diags;
 };
 
 static struct hive_store *hs(struct rt_store *s)
 {
     return (struct hive_store *)s;
+}
+
+static void notice(struct hive_store *s, const char *line)
+{
+    if (s->opt.notice)
+        s->opt.notice(line);
+}
+
+static void wait_notice(void *ctx, const char *line)
+{
+    notice(ctx, line);
 }
 
 /* --- paths --------------------------------------------------------------- */
@@ -196,6 +211,26 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
 {
     char err[512] = "";
     int dirty = 0;
+    if (s->overlay) {
+        /* What the sealed journal commits, read without writing. */
+        uint8_t *img;
+        size_t len;
+        int touched;
+        if (rt_journal_read_after(s->base_dir, s->journal,
+                                  relative(s->base_dir, hf->path), &touched,
+                                  &img, &len, e) != 0)
+            return -1;
+        if (touched) {
+            int r = rt_regf_open_memory(img, len, RT_REGF_WRITE, &hf->h, err,
+                                        sizeof err);
+            free(img);
+            if (r)
+                return rt_error_set(e, RT_ERR_BADDB,
+                                    "%s (as its journal commits it): %s",
+                                    hf->path, err);
+            return 0;
+        }
+    }
     if (is_dirty_file(hf->path, &dirty, e) != 0)
         return -1;
     if (!dirty) {
@@ -542,6 +577,7 @@ static void hive_close(struct rt_store *st)
     close_hive(&s->software);
     close_hive(&s->system);
     rt_lock_release(s->lock);
+    rt_lock_release(s->shared);
     free(s->software.path);
     free(s->system.path);
     free(s->system32);
@@ -564,19 +600,47 @@ struct rt_store *rt_store_hive_open(const char *spec,
     s->base.ops = &hive_ops;
     if (opt)
         s->opt = *opt;
+    s->wait.seconds = s->opt.wait_seconds;
+    s->wait.notice = wait_notice;
+    s->wait.ctx = s;
     s->diags = d;
     if (locate(s, spec, e) != 0)
         goto fail;
-    /* Recover an interrupted commit before reading anything; the layout
-     * decides which files the journal may name, so load first, recover
-     * under the lock, and load again if anything was replayed. */
-    if (load_all(s, 1, e) != 0 || place_journal(s) != 0)
+    /* Opening writes nothing (no lock file, no journal, no recovery): the
+     * layout decides which files a journal may name, so load once to find
+     * it, then take a reader's lock where one can be taken, look for an
+     * unfinished commit, and load what is committed. A writer recovers in
+     * begin(). */
+    if (load_all(s, 0, e) != 0 || place_journal(s) != 0)
         goto fail;
-    if (rt_os_exists(s->journal)) {
-        if (hive_ops.begin(&s->base, e) != 0)
-            goto fail;
-        hive_ops.end(&s->base);
+    if (rt_lock_acquire_shared(s->lock_path, &s->wait, &s->shared, e) != 0)
+        goto fail;
+    struct rt_journal_info ji;
+    int found = rt_journal_inspect(s->journal, &ji, e);
+    if (found < 0)
+        goto fail;
+    if (found) {
+        char what[400], need[PATH_MAX + 200], line[2 * PATH_MAX + 800];
+        rt_journal_describe(&ji, what, sizeof what);
+        if (ji.sealed) {
+            rt_journal_needs(s->base_dir, s->journal, need, sizeof need);
+            snprintf(line, sizeof line,
+                     "%s: %s is not yet in the files; reading the state as "
+                     "committed; %s",
+                     s->journal, what,
+                     *need ? need : "the next install, uninstall, enable or "
+                                    "disable finishes it");
+            s->overlay = 1;
+        } else {
+            snprintf(line, sizeof line,
+                     "%s: %s never reached its commit point: nothing of it "
+                     "counts, and the next writer discards it",
+                     s->journal, what);
+        }
+        notice(s, line);
     }
+    if (load_all(s, 1, e) != 0)
+        goto fail;
     /* Warnings belong to the open; later reloads would only repeat them. */
     s->diags = NULL;
     return &s->base;
@@ -602,12 +666,38 @@ void rt_store_hive_stats(struct rt_io_stats *out)
 static int hive_begin(struct rt_store *st, struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    if (rt_lock_acquire(s->lock_path, &s->lock, e) != 0)
+    rt_lock_release(s->shared);
+    s->shared = NULL;
+    if (rt_lock_acquire(s->lock_path, &s->wait, &s->lock, e) != 0)
         return -1;
-    /* Another writer may have committed while we waited: recover, then
-     * read the files afresh. */
-    if (rt_journal_recover(s->base_dir, s->journal, e) < 0 ||
-        load_all(s, 1, e) != 0) {
+    /* An unfinished commit (another writer's, or one that failed after its
+     * commit point) is finished or discarded first, saying so; then the
+     * files are read afresh. */
+    struct rt_journal_info ji;
+    int found = rt_journal_inspect(s->journal, &ji, e);
+    char what[400], line[PATH_MAX + 600];
+    if (found > 0) {
+        rt_journal_describe(&ji, what, sizeof what);
+        struct rt_error e2 = {0};
+        if (rt_journal_recover(s->base_dir, s->journal, &e2) < 0) {
+            char need[PATH_MAX + 200];
+            rt_journal_needs(s->base_dir, s->journal, need, sizeof need);
+            rt_error_set(e, e2.code ? e2.code : RT_ERR_WRITE_FAULT,
+                         "%s holds %s, which could not be finished (%s); %s",
+                         s->journal, what, e2.message,
+                         *need ? need : "try again");
+            found = -1;
+        } else {
+            snprintf(line, sizeof line,
+                     ji.sealed ? "%s: finished %s, left unfinished"
+                               : "%s: discarded %s, which never reached its "
+                                 "commit point",
+                     s->journal, what);
+            notice(s, line);
+        }
+    }
+    s->overlay = 0;
+    if (found < 0 || load_all(s, 1, e) != 0) {
         rt_lock_release(s->lock);
         s->lock = NULL;
         return -1;
@@ -732,8 +822,9 @@ static const char *dat_prefix(enum rt_table_kind t)
     return t == RT_TABLE_COUNTER ? "perfc" : "perfh";
 }
 
-static int read_dat(const char *dir, const char *lang, enum rt_table_kind t,
-                    struct rt_value *out, int *present, struct rt_error *e)
+static int read_dat(struct hive_store *s, const char *dir, const char *lang,
+                    enum rt_table_kind t, struct rt_value *out, int *present,
+                    struct rt_error *e)
 {
     char name[64];
     snprintf(name, sizeof name, "%s%s.dat", dat_prefix(t), lang);
@@ -742,8 +833,15 @@ static int read_dat(const char *dir, const char *lang, enum rt_table_kind t,
     *present = 0;
     if (!p)
         return 0;
-    int r = rt_os_read_file(p, &out->data, &out->len);
-    if (r != 0) {
+    int touched = 0;
+    if (s->overlay &&
+        rt_journal_read_after(s->base_dir, s->journal,
+                              relative(s->base_dir, p), &touched, &out->data,
+                              &out->len, e) != 0) {
+        free(p);
+        return -1;
+    }
+    if (!touched && rt_os_read_file(p, &out->data, &out->len) != 0) {
         rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p, strerror(errno));
         free(p);
         return -1;
@@ -760,7 +858,7 @@ static int hive_read_table(struct rt_store *st, const char *lang,
 {
     struct hive_store *s = hs(st);
     if (s->files_layout)
-        return read_dat(s->system32, lang, t, out, present, e);
+        return read_dat(s, s->system32, lang, t, out, present, e);
     char path[256];
     snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
     return get_value(s->software.h, path,
@@ -1081,6 +1179,28 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
     return rc;
 }
 
+/* What CS does, in a few words, for the journal ("install of Xfer"). */
+static void describe(const struct rt_change_set *cs, char *buf, size_t size)
+{
+    const char *svc = NULL, *verb = "change";
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change *c = &cs->v[i];
+        if (!c->service)
+            continue;
+        svc = c->service;
+        if (c->name && !strcmp(c->name, "First Counter")) {
+            verb = c->op == RT_CHANGE_DELETE_SERVICE ? "uninstall" : "install";
+            break;
+        }
+        if (c->name && !strcmp(c->name, "Disable Performance Counters"))
+            verb = c->op == RT_CHANGE_DELETE_SERVICE ? "enable" : "disable";
+    }
+    if (svc)
+        snprintf(buf, size, "%s of %s", verb, svc);
+    else
+        snprintf(buf, size, "change of %zu values", cs->n);
+}
+
 static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
                       struct rt_error *e)
 {
@@ -1110,7 +1230,10 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
             goto out;
     }
     c = rt_commit_new(s->base_dir, s->journal);
-    if (!c || commit_hive(s, &s->software, c) || commit_hive(s, &s->system, c)) {
+    char what[200];
+    describe(cs, what, sizeof what);
+    if (!c || rt_commit_set_note(c, what) || commit_hive(s, &s->software, c) ||
+        commit_hive(s, &s->system, c)) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "preparing the commit: %s",
                      rt_regf_errmsg(s->software.h));
         goto out;

@@ -687,8 +687,9 @@ void rt_journal_describe(const struct rt_journal_info *ji, char *buf,
     struct tm *tm = ji->when ? gmtime(&t) : NULL;
     if (tm)
         strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", tm);
-    snprintf(buf, size, "%s %s at %s", ji->sealed ? "the" : "an unfinished",
-             *ji->what ? ji->what : "change", when);
+    snprintf(buf, size, "%s %s %s at %s", ji->sealed ? "the" : "an unfinished",
+             *ji->what ? ji->what : "change",
+             ji->sealed ? "committed" : "started", when);
 }
 
 /* Calls FN for each distinct file a verified journal body writes. */

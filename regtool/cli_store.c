@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/database.h"
+#include "platform/os.h"
 #include "commit/io.h"
 #include "store/store_hive.h"
 #include "store/store_win32.h"
@@ -39,15 +40,28 @@ int rt_cli_parse_global(int *argc, char ***argv)
         } else if (!strcmp(a, "--force-dirty")) {
             options.force_dirty = 1;
             i++;
-        } else if (!strcmp(a, "--store") || !strcmp(a, "--tables")) {
+        } else if (!strcmp(a, "--store") || !strcmp(a, "--tables") ||
+                   !strcmp(a, "--wait")) {
             if (i + 1 >= *argc) {
                 rt_cli_error("%s needs a value", a);
                 return -1;
             }
-            if (!strcmp(a, "--store"))
-                options.store = v[i + 1];
-            else
-                options.tables = v[i + 1];
+            const char *val = v[i + 1];
+            if (!strcmp(a, "--store")) {
+                options.store = val;
+            } else if (!strcmp(a, "--tables")) {
+                options.tables = val;
+            } else {
+                char *end;
+                long n = strtol(val, &end, 10);
+                if (!*val || *end || n < 0 || n > 86400) {
+                    rt_cli_error("--wait %s: give the seconds to wait for "
+                                 "another regtool, 0 to 86400", val);
+                    return -1;
+                }
+                options.wait_seconds = (int)n;
+                options.wait_set = 1;
+            }
             i += 2;
         } else if (!strncmp(a, "--store=", 8)) {
             options.store = a + 8;
@@ -78,13 +92,25 @@ const char *rt_cli_store_spec(void)
     return NULL;
 }
 
+/* The store's one-line notices: waiting for the lock, an unfinished
+ * commit found, finished or discarded. */
+static void say(const char *line)
+{
+    fprintf(stderr, "%s: %s\n", rt_cli_program(), line);
+}
+
 struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
                                   int *bad_spec)
 {
     struct rt_store *s = NULL;
     *bad_spec = 0;
     if (!strncmp(spec, "hive:", 5)) {
-        struct rt_hive_options ho = {options.tables, options.force_dirty};
+        struct rt_hive_options ho = {
+            .tables_dir = options.tables,
+            .force_dirty = options.force_dirty,
+            .wait_seconds = options.wait_set ? options.wait_seconds : 60,
+            .notice = say,
+        };
         struct rt_diags d = {0};
         s = rt_store_hive_open(spec + 5, &ho, &d, e);
         for (size_t i = 0; i < d.n; i++) {
@@ -166,6 +192,8 @@ int rt_cli_exit_for(int win32_code)
         return RT_EXIT_INVALID;
     case RT_ERR_FILE_NOT_FOUND:
         return RT_EXIT_CONFLICT;
+    case RT_ERR_CANCELLED:
+        return 128 + (rt_os_interrupted() ? rt_os_interrupted() : RT_OS_SIGINT);
     default:
         return RT_EXIT_FAILURE;
     }
@@ -179,4 +207,24 @@ void rt_cli_report_io(int ok)
                 "%s: %llu bytes written in %u writes, %u fsyncs\n", rt_cli_program(),
                 (unsigned long long)rt_io_totals.bytes_written,
                 rt_io_totals.writes, rt_io_totals.fsyncs);
+}
+
+void rt_cli_catch_interrupts(void)
+{
+    rt_os_catch_interrupts();
+}
+
+int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e)
+{
+    int sig = rt_os_interrupted();
+    if (op_rc != 0 && !(sig && e->code == RT_ERR_CANCELLED))
+        rt_cli_error("%s: %s", what, e->message);
+    if (!sig)
+        return op_rc ? rt_cli_exit_for(e->code) : RT_EXIT_OK;
+    if (op_rc == 0)
+        rt_cli_error("interrupted after the commit point: the change is "
+                     "complete");
+    else if (e->code == RT_ERR_CANCELLED)
+        rt_cli_error("interrupted: nothing changed");
+    return 128 + sig;
 }

@@ -28,17 +28,17 @@ static int set_disabled(int argc, char **argv, int disable)
         return RT_EXIT_USAGE;
     }
     int rc;
+    rt_cli_catch_interrupts();
     struct rt_store *s = rt_cli_open_store(&rc);
     if (!s)
         return rc;
     struct rt_error e = {0};
-    if (rt_op_set_disabled(s, argv[1], disable, &e) != 0) {
-        rt_cli_error("%s %s: %s", argv[0], argv[1], e.message);
-        rc = rt_cli_exit_for(e.code);
-    } else {
+    int r = rt_op_set_disabled(s, argv[1], disable, &e);
+    if (r == 0)
         printf("%s %s\n", disable ? "disabled" : "enabled", argv[1]);
-        rc = RT_EXIT_OK;
-    }
+    char what[300];
+    snprintf(what, sizeof what, "%s %s", argv[0], argv[1]);
+    rc = rt_cli_report_error(what, r, &e);
     rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);
     return rc;

@@ -102,28 +102,25 @@ static int build_software(struct rt_regf *sw, char **langs, size_t n_langs,
     return 0;
 }
 
-/* The comma-separated language ids of LIST, upper-cased. -1 (nothing
- * kept) on a bad id or when out of memory. */
+/* The comma-separated language ids of LIST, upper-cased: each three or
+ * four hex digits, none twice (ignoring case), the list not empty. -1
+ * (nothing kept, the reason printed) on a bad list or when out of memory.
+ * Checked before anything is created. */
 static int split_languages(const char *list, char ***out, size_t *n)
 {
-    char *copy = strdup(list), *save = NULL;
     *out = NULL;
     *n = 0;
-    if (!copy)
+    if (!*list) {
+        rt_cli_error("init: --languages is empty: give one or more language "
+                     "ids, e.g. 009 or 009,019; nothing was written");
         return -1;
+    }
     int rc = 0;
-    for (char *p = strtok_r(copy, ",", &save); p && !rc;
-         p = strtok_r(NULL, ",", &save)) {
-        if (!rt_lang_is_id(p)) {
-            rt_cli_error("init: language '%s' is not three or four hex "
-                         "digits, nor CurrentLanguage", p);
-            rc = -1;
-            break;
-        }
-        char **v = realloc(*out, (*n + 1) * sizeof *v);
-        char *id = v ? strdup(p) : NULL;
-        if (v)
-            *out = v;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char *id = strndup(p, len);
         if (!id) {
             rt_cli_error("init: out of memory");
             rc = -1;
@@ -135,9 +132,37 @@ static int split_languages(const char *list, char ***out, size_t *n)
             for (char *c = id; *c; c++)
                 if (*c >= 'a' && *c <= 'f')
                     *c -= 32;
+        if (!len) {
+            rt_cli_error("init: --languages '%s' has an empty language id; "
+                         "nothing was written", list);
+            rc = -1;
+        } else if (!rt_lang_is_id(id)) {
+            rt_cli_error("init: language '%s' is not three or four hex "
+                         "digits, nor CurrentLanguage; nothing was written", id);
+            rc = -1;
+        } else {
+            /* 804 and 0804 may both be there, as on real machines. */
+            for (size_t i = 0; i < *n && !rc; i++)
+                if (!strcmp((*out)[i], id)) {
+                    rt_cli_error("init: language %s is given twice in "
+                                 "--languages; nothing was written", id);
+                    rc = -1;
+                }
+        }
+        char **v = rc ? NULL : realloc(*out, (*n + 1) * sizeof *v);
+        if (!v) {
+            if (!rc)
+                rt_cli_error("init: out of memory");
+            free(id);
+            rc = -1;
+            break;
+        }
+        *out = v;
         v[(*n)++] = id;
+        if (!comma)
+            break;
+        p = comma + 1;
     }
-    free(copy);
     if (rc) {
         rt_strings_free(*out, *n);
         *out = NULL;
@@ -188,11 +213,35 @@ int cmd_init(int argc, char **argv)
     struct rt_regf *sw = NULL, *sy = NULL;
     char err[512] = "";
     char *dat_dirs[2] = {sys32, wow};
+    /* Every directory init may create, parents first, and whether it was
+     * there: a failure removes what init made and nothing else. */
+    char windows[4096];
+    snprintf(windows, sizeof windows, "%s/Windows", dir);
+    const char *dirs[] = {dir, windows, sys32, config, wow};
+    size_t n_dirs = files ? 5 : 4;
+    int existed[5] = {0};
+    for (size_t i = 0; i < n_dirs; i++)
+        existed[i] = rt_os_exists(dirs[i]);
+    int made = 0;
     if (rt_os_exists(sw_path) || rt_os_exists(sy_path)) {
         rt_cli_error("init: %s already holds hives; nothing was written", config);
         rc = RT_EXIT_CONFLICT;
         goto out;
     }
+    for (size_t i = 0; files && i < n_langs; i++)
+        for (size_t d = 0; d < 2; d++)
+            for (int k = 0; k < 2; k++) {
+                char path[4200];
+                snprintf(path, sizeof path, "%s/perf%c%s.dat", dat_dirs[d],
+                         k ? 'h' : 'c', langs[i]);
+                if (rt_os_exists(path)) {
+                    rt_cli_error("init: %s already exists; nothing was written",
+                                 path);
+                    rc = RT_EXIT_CONFLICT;
+                    goto out;
+                }
+            }
+    made = 1;
     if (rt_os_mkdirs(config) != 0 || (files && rt_os_mkdirs(wow) != 0)) {
         rt_cli_error("init: %s: %s", config, strerror(errno));
         goto out;
@@ -218,6 +267,23 @@ int cmd_init(int argc, char **argv)
 out:
     rt_regf_close(sw);
     rt_regf_close(sy);
+    if (rc != RT_EXIT_OK && made) {
+        /* Nothing left behind: the files init wrote (none of them was
+         * there before), then the directories it created, deepest first. */
+        rt_os_unlink(sw_path);
+        rt_os_unlink(sy_path);
+        for (size_t i = 0; files && i < n_langs; i++)
+            for (size_t d = 0; d < 2; d++)
+                for (int k = 0; k < 2; k++) {
+                    char path[4200];
+                    snprintf(path, sizeof path, "%s/perf%c%s.dat", dat_dirs[d],
+                             k ? 'h' : 'c', langs[i]);
+                    rt_os_unlink(path);
+                }
+        for (size_t i = n_dirs; i-- > 0;)
+            if (!existed[i])
+                rt_os_rmdir(dirs[i]);
+    }
     for (size_t i = 0; i < n_langs; i++)
         free(langs[i]);
     free(langs);

@@ -114,6 +114,8 @@ int cmd_install(int argc, char **argv)
         rt_provider_spec_free(&spec);
         return rc;
     }
+    if (!dry_run)
+        rt_cli_catch_interrupts();
     struct rt_store *s = rt_cli_open_store(&rc);
     if (!s) {
         rt_provider_spec_free(&spec);
@@ -122,22 +124,24 @@ int cmd_install(int argc, char **argv)
     struct rt_change_set cs;
     struct rt_install_plan plan;
     struct rt_error e = {0};
+    char what[4200];
+    snprintf(what, sizeof what, "install %s", argv[optind]);
     if (rt_op_install(s, &spec, &opt, dry_run, &cs, &plan, &e) != 0) {
         /* The engine knows no options; the way around a missing service
          * key is this command's. */
-        rt_cli_error("install %s: %s%s", argv[optind], e.message,
-                     e.code == RT_ERR_FILE_NOT_FOUND && !opt.create_service
-                         ? ", or use --create-service with --library, "
-                           "--open, --collect and --close"
-                         : "");
-        rc = rt_cli_exit_for(e.code);
+        if (e.code == RT_ERR_FILE_NOT_FOUND && !opt.create_service)
+            snprintf(e.message + strlen(e.message),
+                     sizeof e.message - strlen(e.message), "%s",
+                     ", or use --create-service with --library, --open, "
+                     "--collect and --close");
+        rc = rt_cli_report_error(what, -1, &e);
     } else {
         print_plan(&plan, spec.drivername, dry_run);
         if (dry_run)
             rt_cli_print_change_set(stdout, &cs);
         rt_change_set_free(&cs);
         rt_install_plan_free(&plan);
-        rc = RT_EXIT_OK;
+        rc = rt_cli_report_error(what, 0, &e);
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);

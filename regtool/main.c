@@ -52,7 +52,7 @@ void rt_cli_error(const char *fmt, ...)
 static void usage(FILE *f)
 {
     fputs("Usage: regtool [--store SPEC] [--verbose] [--force-dirty] "
-          "[--tables DIR] COMMAND [ARGS]\n"
+          "[--tables DIR] [--wait SECONDS] COMMAND [ARGS]\n"
           "       regtool --version | --help | COMMAND --help\n\n"
           "Install, remove, audit and repair performance-counter names in the\n"
           "Windows Perflib name database.\n\nCommands:\n", f);

@@ -39,6 +39,8 @@ struct rt_cli_options {
     const char *tables;     /* --tables DIR */
     int verbose;            /* --verbose: bytes written, fsyncs */
     int force_dirty;        /* --force-dirty */
+    int wait_seconds;       /* --wait SECONDS: for another regtool's lock */
+    int wait_set;
 };
 struct rt_cli_options *rt_cli_options(void);
 /* Consumes the global options at the start of ARGV (after argv[0]). */
@@ -60,6 +62,16 @@ struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
  * *EXIT_CODE and returns NULL. */
 struct rt_database;
 struct rt_store *rt_cli_open_database(struct rt_database *db, int *exit_code);
+/* Writers: SIGINT and SIGTERM no longer end the process at once; a
+ * commit rolls back before its commit point, or finishes after it. */
+void rt_cli_catch_interrupts(void);
+/* After a writer's operation (OP_RC 0 or -1 with E): prints "WHAT: E"
+ * on failure and, when an interrupt came, which way it went ("interrupted:
+ * nothing changed" / "interrupted after the commit point: the change is
+ * complete"). Returns the exit status: 128 + the signal when interrupted,
+ * else 0 or rt_cli_exit_for(E). */
+struct rt_error;
+int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e);
 /* The regtool exit code for a Win32 error code from the library. */
 int rt_cli_exit_for(int win32_code);
 /* With --verbose, prints the bytes written and fsyncs made. */

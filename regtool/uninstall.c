@@ -39,15 +39,19 @@ int cmd_uninstall(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
     int rc;
+    if (!dry_run)
+        rt_cli_catch_interrupts();
     struct rt_store *s = rt_cli_open_store(&rc);
     if (!s)
         return rc;
     struct rt_change_set cs;
     struct rt_uninstall_plan p;
     struct rt_error e = {0};
-    if (rt_op_uninstall(s, argv[optind], force, dry_run, &cs, &p, &e) != 0) {
-        rt_cli_error("uninstall %s: %s", argv[optind], e.message);
-        rc = rt_cli_exit_for(e.code);
+    char what[300];
+    snprintf(what, sizeof what, "uninstall %s", argv[optind]);
+    int r = rt_op_uninstall(s, argv[optind], force, dry_run, &cs, &p, &e);
+    if (r != 0) {
+        rc = rt_cli_report_error(what, r, &e);
     } else {
         printf("%s %s: names %u-%u, help %u-%u (%zu names, %zu help texts "
                "in all languages)",
@@ -58,7 +62,7 @@ int cmd_uninstall(int argc, char **argv)
         if (dry_run)
             rt_cli_print_change_set(stdout, &cs);
         rt_change_set_free(&cs);
-        rc = RT_EXIT_OK;
+        rc = rt_cli_report_error(what, 0, &e);
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);

@@ -24,6 +24,9 @@ struct engine_fixture {
     char *(*snapshot_exact)(struct rt_store *s, void *ctx);
     int has_current_language;   /* CurrentLanguage holds its own tables */
     void *ctx;
+    /* Every language must have both its tables before a commit (.dat
+     * files): a language key alone is refused. */
+    int languages_need_tables;
 };
 static struct engine_fixture efx;
 
@@ -111,17 +114,29 @@ static void put_table(struct rt_store *s, const char *lang,
 
 #define PUT(s, l, t, b) put_table(s, l, t, b, sizeof(b))
 
+/* Both tables of a language in one change set: a store that keeps them
+ * in files wants both before its next commit. */
+static void put_tables(struct rt_store *s, const char *lang, const void *c,
+                       size_t clen, const void *h, size_t hlen)
+{
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, lang), 0);
+    assert_int_equal(rt_change_set_table(&cs, lang, RT_TABLE_COUNTER, c, clen,
+                                         NULL, NULL), 0);
+    assert_int_equal(rt_change_set_table(&cs, lang, RT_TABLE_HELP, h, hlen,
+                                         NULL, NULL), 0);
+    apply_set(s, &cs);
+}
+#define PUT2(s, l, c, h) put_tables(s, l, c, sizeof(c), h, sizeof(h))
+
 /* 009, 019, 00C (00C with English base tables), the Perflib values, and
  * services Transfer and Peer with Performance keys. */
 static struct rt_store *base_store(void)
 {
     struct rt_store *s = efx.open_empty(efx.ctx);
-    PUT(s, "009", RT_TABLE_COUNTER, base_counter_009);
-    PUT(s, "009", RT_TABLE_HELP, base_help_009);
-    PUT(s, "019", RT_TABLE_COUNTER, base_counter_019);
-    PUT(s, "019", RT_TABLE_HELP, base_help_019);
-    PUT(s, "00C", RT_TABLE_COUNTER, base_counter_009);
-    PUT(s, "00C", RT_TABLE_HELP, base_help_009);
+    PUT2(s, "009", base_counter_009, base_help_009);
+    PUT2(s, "019", base_counter_019, base_help_019);
+    PUT2(s, "00C", base_counter_009, base_help_009);
     put_dword(s, "Last Counter", 1846);
     put_dword(s, "Last Help", 1847);
     put_dword(s, "Base Index", 1847);
@@ -150,15 +165,13 @@ static struct rt_store *real_machine_store(void)
             snprintf(t, sizeof t, "Net %s help %u", l->id, x + 1);
             assert_int_equal(rt_pair_list_append(&l->table.help, x + 1, t), 0);
         }
-        for (int k = 0; k < 2; k++) {
-            uint8_t *blob;
-            size_t len;
-            assert_int_equal(rt_pair_list_encode(k ? &l->table.help
-                                                   : &l->table.counter,
-                                                 &blob, &len), 0);
-            put_table(s, l->id, (enum rt_table_kind)k, blob, len);
-            free(blob);
-        }
+        uint8_t *c, *h;
+        size_t clen, hlen;
+        assert_int_equal(rt_pair_list_encode(&l->table.counter, &c, &clen), 0);
+        assert_int_equal(rt_pair_list_encode(&l->table.help, &h, &hlen), 0);
+        put_tables(s, l->id, c, clen, h, hlen);
+        free(c);
+        free(h);
     }
     rt_database_free(&db);
     put_service(s, "Net");
@@ -541,10 +554,26 @@ static void fresh_database_gets_base_values_and_english(void **state)
     /* A fresh Wine prefix: Perflib with 019 only, no values at all. */
     struct rt_store *s = efx.open_empty(efx.ctx);
     put_language(s, "019");
-    put_service(s, "Transfer");
     struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 2);
     struct rt_install_plan plan;
     struct rt_error e = {0};
+    if (!efx.languages_need_tables)
+        put_service(s, "Transfer");
+    else {
+        /* A language whose .dat files are missing: refused, nothing
+         * written (its tables exist somewhere we do not look). */
+        char *before = snapshot_exact(s);
+        assert_int_equal(install(s, sp, 0, &plan, &e), -1);
+        assert_int_equal(e.code, RT_ERR_BADDB);
+        assert_non_null(strstr(e.message, "perfc019.dat is missing"));
+        char *after = snapshot_exact(s);
+        assert_string_equal(after, before);
+        free(before);
+        free(after);
+        free_spec(sp);
+        s->ops->close(s);
+        return;
+    }
     assert_int_equal(install(s, sp, 0, &plan, &e), 0);
     assert_int_equal(plan.first_counter, 1848);
     int created_009 = 0;
@@ -843,7 +872,69 @@ static void last_counter_never_below_base_index(void **state)
     s->ops->close(s);
 }
 
+/* The engine's invariant before every commit: a change set whose table is
+ * not the stored one plus its added pairs minus its removed ones is
+ * refused as an internal error, and nothing is written. The first case is
+ * a user's hive given as SOFTWARE: a change computed from no table at
+ * all, which would replace the machine's whole table with one provider. */
+static void broken_invariant_is_refused(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    char *before = snapshot_exact(s);
+    static const char16_t only_new[] = u"1848\0Transfer\0";
+    struct rt_pair_list added = {0}, removed = {0};
+    assert_int_equal(rt_pair_list_append(&added, 1848, "Transfer"), 0);
+    struct rt_error e = {0};
+    for (int kind = 0; kind < 3; kind++) {
+        struct rt_change_set cs = {0};
+        if (kind == 0) {
+            /* The whole table replaced by the new pair. */
+            assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                                 (const uint8_t *)only_new,
+                                                 sizeof only_new, &added,
+                                                 NULL), 0);
+        } else {
+            /* The stored table plus the pair, but claiming to remove one
+             * the table lacks (1), or adding nothing (2). */
+            struct rt_database db;
+            assert_int_equal(rt_database_load(s, &db, &e), 0);
+            struct rt_pair_list t = {0};
+            assert_int_equal(rt_pair_list_copy(&t, &rt_database_language(&db, "009")->table.counter), 0);
+            assert_int_equal(rt_pair_list_append(&t, 1848, "Transfer"), 0);
+            uint8_t *blob;
+            size_t len;
+            assert_int_equal(rt_pair_list_encode(&t, &blob, &len), 0);
+            if (kind == 1)
+                assert_int_equal(rt_pair_list_append(&removed, 6, "Nothing"), 0);
+            assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                                 blob, len,
+                                                 kind == 1 ? &added : NULL,
+                                                 kind == 1 ? &removed : NULL), 0);
+            free(blob);
+            rt_pair_list_free(&t);
+            rt_pair_list_free(&removed);
+            rt_database_free(&db);
+        }
+        assert_int_equal(s->ops->begin(s, &e), 0);
+        assert_int_equal(rt_op_apply(s, &cs, &e), -1);
+        s->ops->end(s);
+        assert_int_equal(e.code, RT_ERR_INTERNAL_ERROR);
+        assert_non_null(strstr(e.message, "internal error"));
+        assert_non_null(strstr(e.message, "Perflib\\009\\Counter"));
+        assert_non_null(strstr(e.message, "nothing was written"));
+        char *after = snapshot_exact(s);
+        assert_string_equal(after, before);
+        free(after);
+        rt_change_set_free(&cs);
+    }
+    rt_pair_list_free(&added);
+    free(before);
+    s->ops->close(s);
+}
+
 #define ENGINE_SUITE_TESTS \
+cmocka_unit_test(broken_invariant_is_refused), \
 cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(uninstalling_first_leaves_second_untouched), \
         cmocka_unit_test(low_last_counter_gives_no_duplicates), \

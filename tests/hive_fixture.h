@@ -1,5 +1,5 @@
 /* Hive-store fixtures for tests: an empty offline Windows tree (SOFTWARE
- * with only its root, SYSTEM with Select\\Current and ControlSet001), and
+ * with only its Perflib key, SYSTEM with Select\\Current and ControlSet001), and
  * its removal; store_snapshot.h digests its files. */
 #ifndef TEST_HIVE_FIXTURE_H
 #define TEST_HIVE_FIXTURE_H
@@ -36,6 +36,12 @@ static void make_empty_tree(struct fixture_ctx *c)
     char err[256];
     uint32_t key;
     assert_int_equal(rt_regf_create(5, "ROOT", &h, err, sizeof err), 0);
+    /* A SOFTWARE hive has its Perflib key (only init creates one): the
+     * hive store refuses a hive without it. */
+    assert_int_equal(rt_regf_key_create_path(
+                         h, rt_regf_root(h),
+                         "Microsoft\\Windows NT\\CurrentVersion\\Perflib", &key),
+                     0);
     snprintf(path, sizeof path, "%s/Windows/System32/config/SOFTWARE", c->dir);
     assert_int_equal(rt_regf_save_as(h, path), 0);
     rt_regf_close(h);
@@ -53,7 +59,8 @@ static void make_empty_tree(struct fixture_ctx *c)
 static struct rt_store *hive_fixture_open(struct fixture_ctx *c)
 {
     make_empty_tree(c);
-    struct rt_hive_options o = {c->files_layout ? c->tables : NULL, 0};
+    struct rt_hive_options o = {.tables_dir = c->files_layout ? c->tables : NULL,
+                                .wait_seconds = -1};
     struct rt_error e = {0};
     struct rt_store *s = rt_store_hive_open(c->dir, &o, NULL, &e);
     if (!s)

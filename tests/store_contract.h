@@ -18,6 +18,9 @@ struct contract_fixture {
     /* Everything the store holds, as a string to compare exactly. */
     char *(*snapshot)(struct rt_store *s, void *ctx);
     void *ctx;
+    /* Every language must have both its tables before a commit (.dat
+     * files): the base set gives 019 its tables too. */
+    int languages_need_tables;
 };
 
 static struct contract_fixture contract;
@@ -56,6 +59,18 @@ static void contract_base_set(struct rt_change_set *cs)
                                          (const uint8_t *)contract_help,
                                          sizeof contract_help, NULL, NULL), 0);
     assert_int_equal(rt_change_set_create_language(cs, "019"), 0);
+    /* A store keeping tables in .dat files refuses to commit while a
+     * language lacks one of them. */
+    if (contract.languages_need_tables) {
+        assert_int_equal(rt_change_set_table(cs, "019", RT_TABLE_COUNTER,
+                                             (const uint8_t *)contract_counter,
+                                             sizeof contract_counter, NULL,
+                                             NULL), 0);
+        assert_int_equal(rt_change_set_table(cs, "019", RT_TABLE_HELP,
+                                             (const uint8_t *)contract_help,
+                                             sizeof contract_help, NULL,
+                                             NULL), 0);
+    }
     rt_value_from_dword(&v, 1847);
     assert_int_equal(rt_change_set_perflib(cs, "Last Counter", &v), 0);
     rt_value_free(&v);
@@ -129,6 +144,10 @@ static void contract_reads_back_what_was_written(void **state)
     assert_memory_equal(v.data, contract_counter, v.len);
     rt_value_free(&v);
     assert_int_equal(s->ops->read_table(s, "019", RT_TABLE_HELP, &v, &present,
+                                        &e), 0);
+    assert_int_equal(present, contract.languages_need_tables);
+    rt_value_free(&v);
+    assert_int_equal(s->ops->read_table(s, "00C", RT_TABLE_HELP, &v, &present,
                                         &e), 0);
     assert_false(present);
 

@@ -21,7 +21,7 @@ static char *mem_exact(struct rt_store *s, void *ctx)
 
 int main(void)
 {
-    efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL};
+    efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
     const struct CMUnitTest tests[] = {ENGINE_SUITE_TESTS};
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

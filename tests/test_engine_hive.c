@@ -30,14 +30,14 @@ static char *hive_exact(struct rt_store *s, void *ctx)
 static int use_registry(void **state)
 {
     (void)state;
-    efx = (struct engine_fixture){hive_open, hive_exact, 1, &registry_ctx};
+    efx = (struct engine_fixture){hive_open, hive_exact, 1, &registry_ctx, 0};
     return 0;
 }
 
 static int use_files(void **state)
 {
     (void)state;
-    efx = (struct engine_fixture){hive_open, hive_exact, 0, &files_ctx};
+    efx = (struct engine_fixture){hive_open, hive_exact, 0, &files_ctx, 1};
     return 0;
 }
 

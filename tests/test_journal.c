@@ -121,10 +121,11 @@ static void commit_applies_and_retires(void **state)
     assert_int_equal(which_state(), 1);
     assert_int_not_equal(access(journal, F_OK), 0);
     /* Journal plus files: twice the change, not the file sizes. The
-     * journal adds its magic, intent count and CRC (16), trailer (24) and
-     * per record 20 bytes and the path. */
+     * journal adds its magic, time, note length (20, no note here), intent
+     * count and CRC (8), trailer (24) and per record 20 bytes and the
+     * path. */
     assert_int_equal(rt_io_totals.bytes_written - before.bytes_written,
-                     2 * (4096 + 4000 + 5000) + 16 + 24 + 5 * 20 +
+                     2 * (4096 + 4000 + 5000) + 28 + 24 + 5 * 20 +
                          3 * strlen("a.hive") + 2 * strlen("sub/b.dat"));
     assert_true(rt_io_totals.fsyncs - before.fsyncs >= 4);
 }
@@ -143,7 +144,7 @@ static void fresh_bytes_are_written_once(void **state)
     /* The 4000 appended bytes once; the journal names a.hive in its
      * intent block (12 bytes and the path) instead of a record. */
     assert_int_equal(rt_io_totals.bytes_written - before.bytes_written,
-                     2 * (4096 + 5000) + 4000 + 16 + 12 + strlen("a.hive") +
+                     2 * (4096 + 5000) + 4000 + 28 + 12 + strlen("a.hive") +
                          24 + 4 * 20 + 2 * strlen("a.hive") +
                          2 * strlen("sub/b.dat"));
 }
@@ -153,11 +154,15 @@ static void failed_fresh_write_leaves_files_untouched(void **state)
     (void)state;
     make_before();
     struct rt_commit *c = make_commit_with(1);
-    /* A fresh write that cannot happen: its directory does not exist. */
+    /* A fresh write that cannot happen: its directory does not exist.
+     * Every target is opened before anything is written, so this one
+     * stops the commit before a byte reaches any file. */
     assert_int_equal(rt_commit_write_fresh(c, "nodir/x.hive", 0, "x", 1), 0);
     struct rt_error e = {0};
+    struct rt_io_stats before = rt_io_totals;
     assert_int_equal(rt_commit_run(c, &e), -1);
-    assert_int_equal(e.code, RT_ERR_WRITE_FAULT);
+    assert_int_equal(e.code, RT_ERR_ACCESS_DENIED);
+    assert_int_equal(rt_io_totals.writes, before.writes);
     assert_non_null(strstr(e.message, "nodir/x.hive"));
     rt_commit_free(c);
     /* a.hive got its fresh tail before the failure: cut back, byte for
@@ -260,7 +265,7 @@ static void lock_serializes_writers(void **state)
         if (fork() == 0) {
             struct rt_lock *l;
             struct rt_error e;
-            if (rt_lock_acquire(lock, &l, &e) != 0)
+            if (rt_lock_acquire(lock, NULL, &l, &e) != 0)
                 _exit(1);
             size_t len;
             uint8_t *d = slurp("counter", &len);

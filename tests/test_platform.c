@@ -230,6 +230,53 @@ static void lock_and_clock(void **state)
     assert_true(now < 157469184000000000ull);
 }
 
+/* Locks without waiting (shared beside shared, exclusive against either),
+ * the holder's note readable beside the lock; space reserved without a
+ * change of size; interrupts noted, not fatal, once caught. */
+static void trylock_reserve_and_interrupts(void **state)
+{
+    (void)state;
+    int a = rt_os_open(at("lock2"), RT_OS_WRITE_CREATE);
+    int b = rt_os_open(at("lock2"), RT_OS_WRITE);
+    assert_true(a >= 0 && b >= 0);
+    assert_int_equal(rt_os_trylock(a, 1), 0);
+    assert_int_equal(rt_os_trylock(b, 1), 0);
+    rt_os_close(b);
+    b = rt_os_open(at("lock2"), RT_OS_WRITE);
+    assert_int_equal(rt_os_trylock(b, 0), -1);
+    assert_int_equal(errno, EWOULDBLOCK);
+    rt_os_close(a);
+    assert_int_equal(rt_os_trylock(b, 0), 0);
+    assert_int_equal(rt_os_pwrite(b, "pid 1", 5, 0), 0);
+    a = rt_os_open(at("lock2"), RT_OS_WRITE);
+    char note[8] = "";
+    assert_int_equal(rt_os_pread(a, note, 5, 0), 5);
+    assert_memory_equal(note, "pid 1", 5);
+    assert_int_equal(rt_os_trylock(a, 1), -1);
+    rt_os_close(a);
+    rt_os_close(b);
+
+    int fd = rt_os_open(at("reserved"), RT_OS_WRITE_CREATE);
+    assert_true(fd >= 0);
+    assert_int_equal(rt_os_reserve(fd, 1 << 20), 0);
+    uint64_t size = 1;
+    assert_int_equal(rt_os_fsize(fd, &size), 0);
+    assert_int_equal(size, 0);
+    rt_os_close(fd);
+    uint64_t free_b = 0;
+    assert_int_equal(rt_os_free_space(dir, &free_b), 0);
+    assert_true(free_b > 0);
+    assert_true(rt_os_getpid() > 0);
+    rt_os_sleep_ms(1);
+
+    assert_int_equal(rt_os_interrupted(), 0);
+    rt_os_catch_interrupts();
+    rt_os_raise(RT_OS_SIGTERM);
+    assert_int_equal(rt_os_interrupted(), RT_OS_SIGTERM);
+    rt_os_raise(RT_OS_SIGINT);   /* the first one counts */
+    assert_int_equal(rt_os_interrupted(), RT_OS_SIGTERM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +285,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(lock_and_clock, setup, teardown),
+        cmocka_unit_test_setup_teardown(trylock_reserve_and_interrupts, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,7 @@ static int use_registry(void **state)
 {
     (void)state;
     contract = (struct contract_fixture){hive_open, hive_fail, hive_snapshot,
-                                         &registry_ctx};
+                                         &registry_ctx, 0};
     return 0;
 }
 
@@ -49,7 +49,7 @@ static int use_files(void **state)
 {
     (void)state;
     contract = (struct contract_fixture){hive_open, hive_fail, hive_snapshot,
-                                         &files_ctx};
+                                         &files_ctx, 1};
     return 0;
 }
 

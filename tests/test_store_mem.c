@@ -27,7 +27,7 @@ static char *mem_snapshot(struct rt_store *s, void *ctx)
 
 int main(void)
 {
-    contract = (struct contract_fixture){mem_open, mem_fail, mem_snapshot, NULL};
+    contract = (struct contract_fixture){mem_open, mem_fail, mem_snapshot, NULL, 0};
     const struct CMUnitTest tests[] = {STORE_CONTRACT_TESTS};
     return cmocka_run_group_tests_name("store_mem", tests, NULL, NULL);
 }

@@ -613,7 +613,7 @@ static void win32_real_perflib_keeps_predefined_009(void **state)
 int main(void)
 {
     contract = (struct contract_fixture){w32_open, w32_fail, w32_snapshot,
-                                         NULL};
+                                         NULL, 0};
     const struct CMUnitTest tests[] = {
         STORE_CONTRACT_TESTS,
         cmocka_unit_test(win32_types_and_bytes_are_kept_exactly),

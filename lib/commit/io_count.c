@@ -4,6 +4,9 @@
 #include "commit/io.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "platform/os.h"
 
 struct rt_io_stats rt_io_totals;
 
@@ -18,9 +21,27 @@ void rt_io_fault_after(unsigned long k)
         fault_limit = 0;
 }
 
+/* Test hook: REGTOOL_SIGNAL_AT_WRITE=k sends this process SIGINT (or
+ * REGTOOL_SIGNAL=TERM: SIGTERM) right after its k-th write, as a Ctrl-C
+ * at that point of a commit would. */
+static void signal_hook(void)
+{
+    static long at = -1;
+    if (at < 0) {
+        const char *s = getenv("REGTOOL_SIGNAL_AT_WRITE");
+        at = s && *s ? strtol(s, NULL, 10) : 0;
+    }
+    if (at > 0 && rt_io_totals.writes == (unsigned long)at) {
+        const char *sig = getenv("REGTOOL_SIGNAL");
+        rt_os_raise(sig && !strcmp(sig, "TERM") ? RT_OS_SIGTERM
+                                                : RT_OS_SIGINT);
+    }
+}
+
 void rt_io_count_write(void)
 {
     rt_io_totals.writes++;
+    signal_hook();
     long limit = fault_limit;
     if (limit < 0) {
         const char *s = getenv("REGTOOL_FAULT_AFTER_WRITES");

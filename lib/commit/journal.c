@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#define JOURNAL_MAGIC  "RTJOURN2"
+#define JOURNAL_MAGIC  "RTJOURN3"
 #define COMMIT_MAGIC   "RTCOMMIT"
 #define TRAILER_SIZE   24      /* magic, u64 body length, u32 crc, u32 count */
 #define REC_WRITE      1u
@@ -32,6 +33,7 @@ struct intent {
 
 struct rt_commit {
     char *base, *journal;
+    char *what;             /* "install of Xfer", for whoever finds it */
     struct intent *intents;
     size_t n_intents;
     struct record *v;
@@ -67,7 +69,15 @@ void rt_commit_free(struct rt_commit *c)
     free(c->intents);
     free(c->base);
     free(c->journal);
+    free(c->what);
     free(c);
+}
+
+int rt_commit_set_note(struct rt_commit *c, const char *what)
+{
+    free(c->what);
+    c->what = strdup(what ? what : "");
+    return c->what ? 0 : -1;
 }
 
 static int add(struct rt_commit *c, uint32_t kind, const char *file,
@@ -147,12 +157,22 @@ static uint64_t get64(const uint8_t *p)
     return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
-/* Serializes the records: magic, then per record kind, path length,
- * offset, data length, path, data; then the trailer. */
+/* The journal's header: magic, the commit's time (u64 seconds since 1970)
+ * and what it does (u32 length, text); the intent block follows it. */
+static size_t header_len(const struct rt_commit *c)
+{
+    return 8 + 8 + 4 + (c->what ? strlen(c->what) : 0);
+}
+
+/* Serializes the records: the header, the intent block (count, then per
+ * file path length, size before, path; a CRC of everything so far), then
+ * per record kind, path length, offset, data length, path, data; then the
+ * trailer. */
 static uint8_t *serialize(const struct rt_commit *c, size_t *out_len,
                           size_t *out_intent_len)
 {
-    size_t len = 8 + 4 + 4 + TRAILER_SIZE, n = 0;
+    size_t hl = header_len(c);
+    size_t len = hl + 4 + 4 + TRAILER_SIZE, n = 0;
     for (size_t i = 0; i < c->n_intents; i++)
         len += 12 + strlen(c->intents[i].file);
     size_t ilen = len - TRAILER_SIZE;
@@ -165,8 +185,13 @@ static uint8_t *serialize(const struct rt_commit *c, size_t *out_len,
     if (!b)
         return NULL;
     memcpy(p, JOURNAL_MAGIC, 8);
-    put32(p + 8, (uint32_t)c->n_intents);
-    p += 12;
+    put64(p + 8, (uint64_t)time(NULL));
+    put32(p + 16, (uint32_t)(hl - 20));
+    if (hl > 20)
+        memcpy(p + 20, c->what, hl - 20);
+    p += hl;
+    put32(p, (uint32_t)c->n_intents);
+    p += 4;
     for (size_t i = 0; i < c->n_intents; i++) {
         size_t fl = strlen(c->intents[i].file);
         put32(p, (uint32_t)fl);
@@ -200,6 +225,18 @@ static uint8_t *serialize(const struct rt_commit *c, size_t *out_len,
     *out_len = len;
     *out_intent_len = ilen;
     return b;
+}
+
+/* Where the intent block of journal B (LEN bytes) starts: past the
+ * header. 0 when the header is incomplete. */
+static size_t intents_at(const uint8_t *b, size_t len)
+{
+    if (len < 20 || memcmp(b, JOURNAL_MAGIC, 8) != 0)
+        return 0;
+    uint32_t wl = get32(b + 16);
+    if (wl > 4096 || len - 20 < wl)
+        return 0;
+    return 20 + wl;
 }
 
 static int full_path(char *buf, size_t size, const char *base, const char *rel)
@@ -300,10 +337,11 @@ corrupt:
  * commit, and a CRC. 0 when it is incomplete or damaged. */
 static size_t intent_len(const uint8_t *b, size_t len)
 {
-    if (len < 16 || memcmp(b, JOURNAL_MAGIC, 8) != 0)
+    size_t pos = intents_at(b, len);
+    if (!pos || len - pos < 4)
         return 0;
-    uint32_t n = get32(b + 8);
-    size_t pos = 12;
+    uint32_t n = get32(b + pos);
+    pos += 4;
     for (uint32_t i = 0; i < n; i++) {
         if (len - pos < 12)
             return 0;
@@ -322,8 +360,9 @@ static size_t intent_len(const uint8_t *b, size_t len)
 static int roll_back_fresh(const char *base, const uint8_t *b,
                            struct rt_error *e)
 {
-    uint32_t n = get32(b + 8);
-    size_t pos = 12;
+    size_t pos = intents_at(b, SIZE_MAX);
+    uint32_t n = get32(b + pos);
+    pos += 4;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t fl = get32(b + pos);
         uint64_t size = get64(b + pos + 4);
@@ -356,7 +395,7 @@ static int roll_back_fresh(const char *base, const uint8_t *b,
 /* Whether B (LEN bytes) is a sealed journal; *BODY its body length. */
 static int sealed(const uint8_t *b, size_t len, size_t *body)
 {
-    if (len < 8 + TRAILER_SIZE || memcmp(b, JOURNAL_MAGIC, 8) != 0)
+    if (len < 20 + TRAILER_SIZE || memcmp(b, JOURNAL_MAGIC, 8) != 0)
         return 0;
     const uint8_t *t = b + len - TRAILER_SIZE;
     if (memcmp(t, COMMIT_MAGIC, 8) != 0 || get64(t + 8) != len - TRAILER_SIZE)
@@ -413,9 +452,128 @@ static int write_fresh(const struct rt_commit *c, struct rt_error *e)
     return target_finish(&t, e);
 }
 
+/* The directory holding PATH, for messages about its file system. */
+static void dir_of(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, size, ".");
+    else
+        snprintf(buf, size, "%.*s", (int)(slash == path ? 1 : slash - path),
+                 path);
+}
+
+/* What a commit failing with ERR on PATH needs, in a few words. */
+static void needs(int err, const char *path, uint64_t bytes, char *buf,
+                  size_t size)
+{
+    char dir[PATH_MAX];
+    dir_of(path, dir, sizeof dir);
+    if (err == EACCES || err == EPERM)
+        snprintf(buf, size, "run as a user who can write %s", path);
+    else if (err == EROFS)
+        snprintf(buf, size, "%s is on a read-only file system: make it "
+                 "writable", path);
+    else if (err == ENOSPC) {
+        uint64_t free_b = 0;
+        if (rt_os_free_space(dir, &free_b) != 0)
+            free_b = 0;
+        if (bytes > free_b)
+            snprintf(buf, size, "free %llu bytes on the file system of %s "
+                     "(it needs %llu, %llu are free)",
+                     (unsigned long long)(bytes - free_b), dir,
+                     (unsigned long long)bytes, (unsigned long long)free_b);
+        else
+            snprintf(buf, size, "free space on the file system of %s (it "
+                     "needs %llu bytes)", dir, (unsigned long long)bytes);
+    } else
+        snprintf(buf, size, "%s to be writable (%s)", path, strerror(err));
+}
+
+/* The size FILE has after the commit, as far as C's records say. */
+static uint64_t final_size(const struct rt_commit *c, const char *file,
+                           int *sized)
+{
+    uint64_t end = 0;
+    *sized = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct record *r = &c->v[i];
+        if (strcmp(r->file, file))
+            continue;
+        if (r->kind == REC_SIZE) {
+            end = r->offset;
+            *sized = 1;
+        } else if (!*sized && r->offset + r->len > end) {
+            end = r->offset + r->len;
+        }
+    }
+    return end;
+}
+
+/* Before anything is written: every file the commit touches can be
+ * opened for writing (a file it creates, created and removed again), and
+ * the space its growth needs is reserved. *GROWTH gets the bytes. A
+ * commit that cannot be finished is never started. */
+static int preflight(const struct rt_commit *c, uint64_t *growth,
+                     struct rt_error *e)
+{
+    *growth = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const char *file = c->v[i].file;
+        size_t k = 0;
+        while (k < i && strcmp(c->v[k].file, file))
+            k++;
+        if (k < i)
+            continue;   /* seen */
+        char path[PATH_MAX], why[PATH_MAX + 200];
+        if (full_path(path, sizeof path, c->base, file) != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
+                                file);
+        int created = !rt_os_exists(path);
+        int fd = rt_os_open(path, created ? RT_OS_WRITE_NEW : RT_OS_WRITE);
+        if (fd < 0) {
+            int err = errno;
+            needs(err, path, 0, why, sizeof why);
+            return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                                 : RT_ERR_ACCESS_DENIED,
+                                "%s: %s; nothing was written: %s", path,
+                                strerror(err), why);
+        }
+        uint64_t now = 0;
+        int sized, r = rt_os_fsize(fd, &now);
+        uint64_t end = final_size(c, file, &sized);
+        if (r == 0 && end > now) {
+            r = rt_os_reserve(fd, end);
+            if (r == 0)
+                *growth += end - now;
+        }
+        int err = errno;
+        rt_os_close(fd);
+        if (created)
+            rt_os_unlink(path);
+        if (r != 0) {
+            needs(err, path, end - now, why, sizeof why);
+            return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                                 : RT_ERR_WRITE_FAULT,
+                                "%s: %s; nothing was written: %s", path,
+                                strerror(err), why);
+        }
+    }
+    return 0;
+}
+
+static int interrupted(struct rt_error *e)
+{
+    if (!rt_os_interrupted())
+        return 0;
+    return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing changed");
+}
+
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
-    if (record_intents(c, e) != 0)
+    uint64_t growth;
+    if (interrupted(e) || record_intents(c, e) != 0 ||
+        preflight(c, &growth, e) != 0 || interrupted(e))
         return -1;
     size_t len, ilen;
     uint8_t *b = serialize(c, &len, &ilen);
@@ -423,9 +581,26 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     int fd = rt_os_open(c->journal, RT_OS_WRITE_TRUNC);
     if (fd < 0) {
+        int err = errno;
+        char why[PATH_MAX + 200];
+        needs(err, c->journal, len, why, sizeof why);
         free(b);
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
-                            strerror(errno));
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                            "%s: %s; nothing was written: %s", c->journal,
+                            strerror(err), why);
+    }
+    /* The journal's own space, before a byte of it is written. */
+    if (rt_os_reserve(fd, len) != 0) {
+        int err = errno;
+        char why[PATH_MAX + 200];
+        needs(err, c->journal, len + growth, why, sizeof why);
+        rt_os_close(fd);
+        rt_os_unlink(c->journal);
+        free(b);
+        return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                             : RT_ERR_WRITE_FAULT,
+                            "%s: %s; nothing was written: %s", c->journal,
+                            strerror(err), why);
     }
     /* With fresh bytes, the intent block is durable before any of them is
      * written: a crash from then on until the seal is rolled back by
@@ -436,14 +611,19 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         if (rt_io_pwrite(fd, b, ilen, 0) != 0 || rt_io_fsync(fd) != 0 ||
             rt_io_fsync_dir_of(c->journal) != 0)
             goto fail;
-        if (write_fresh(c, e) != 0)
+        if (interrupted(e) || write_fresh(c, e) != 0)
             goto undo;
         from = ilen;
     }
     /* The body, then the trailer, in two writes: a crash between them
-     * leaves an unsealed journal, which recovery rolls back. */
-    if (rt_io_pwrite(fd, b + from, len - TRAILER_SIZE - from, from) != 0 ||
-        rt_io_pwrite(fd, b + len - TRAILER_SIZE, TRAILER_SIZE,
+     * leaves an unsealed journal, which recovery rolls back. An interrupt
+     * before the trailer rolls back too; from the trailer on, the commit
+     * is finished whatever comes. */
+    if (rt_io_pwrite(fd, b + from, len - TRAILER_SIZE - from, from) != 0)
+        goto fail;
+    if (interrupted(e))
+        goto undo;
+    if (rt_io_pwrite(fd, b + len - TRAILER_SIZE, TRAILER_SIZE,
                      len - TRAILER_SIZE) != 0 ||
         rt_io_fsync(fd) != 0 || rt_io_fsync_dir_of(c->journal) != 0)
         goto fail;
@@ -451,13 +631,14 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     int r = apply_body(c->base, b, ilen, len - TRAILER_SIZE, e);
     free(b);
     if (r != 0)
-        return -1;  /* sealed: the next open finishes it */
+        return -1;  /* sealed: the next writer finishes it */
     if (rt_io_unlink(c->journal) != 0 || rt_io_fsync_dir_of(c->journal) != 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
                             strerror(errno));
     return 0;
 fail:
-    rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal, strerror(errno));
+    rt_error_set(e, errno == ENOSPC ? RT_ERR_DISK_FULL : RT_ERR_WRITE_FAULT,
+                 "%s: %s; nothing was written", c->journal, strerror(errno));
 undo:
     rt_os_close(fd);
     if (c->n_intents) {
@@ -471,6 +652,191 @@ undo:
     rt_os_unlink(c->journal);
     free(b);
     return -1;
+}
+
+/* --- finding a journal ---------------------------------------------------- */
+
+int rt_journal_inspect(const char *journal_path, struct rt_journal_info *ji,
+                       struct rt_error *e)
+{
+    uint8_t *b;
+    size_t len, body;
+    memset(ji, 0, sizeof *ji);
+    if (rt_os_read_file(journal_path, &b, &len) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
+                            strerror(errno));
+    }
+    size_t at = intents_at(b, len);
+    if (at) {
+        ji->when = (int64_t)get64(b + 8);
+        snprintf(ji->what, sizeof ji->what, "%.*s", (int)(at - 20), b + 20);
+    }
+    size_t ilen = intent_len(b, len);
+    ji->sealed = ilen && sealed(b, len, &body) && ilen <= body;
+    free(b);
+    return 1;
+}
+
+void rt_journal_describe(const struct rt_journal_info *ji, char *buf,
+                         size_t size)
+{
+    char when[64] = "an unknown time";
+    time_t t = (time_t)ji->when;
+    struct tm *tm = ji->when ? gmtime(&t) : NULL;
+    if (tm)
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", tm);
+    snprintf(buf, size, "%s %s %s at %s", ji->sealed ? "the" : "an unfinished",
+             *ji->what ? ji->what : "change",
+             ji->sealed ? "committed" : "started", when);
+}
+
+/* Calls FN for each distinct file a verified journal body writes. */
+static int each_file(const uint8_t *b, size_t start, size_t body,
+                     int (*fn)(void *ctx, const char *rel), void *ctx)
+{
+    char last[PATH_MAX] = "";
+    for (size_t pos = start; pos + 20 <= body;) {
+        uint32_t fl = get32(b + pos + 4), len = get32(b + pos + 16);
+        if (fl == 0 || fl >= PATH_MAX || body - pos - 20 < (uint64_t)fl + len)
+            return -1;
+        char rel[PATH_MAX];
+        memcpy(rel, b + pos + 20, fl);
+        rel[fl] = '\0';
+        if (strcmp(rel, last)) {
+            snprintf(last, sizeof last, "%s", rel);
+            int r = fn(ctx, rel);
+            if (r)
+                return r;
+        }
+        pos += 20 + fl + len;
+    }
+    return 0;
+}
+
+struct needs_ctx {
+    const char *base;
+    char *buf;
+    size_t size;
+};
+
+static int probe_file(void *ctx, const char *rel)
+{
+    struct needs_ctx *n = ctx;
+    char path[PATH_MAX];
+    if (full_path(path, sizeof path, n->base, rel) != 0 || !rt_os_exists(path))
+        return 0;
+    /* Opening for writing changes nothing in the file. */
+    int fd = rt_os_open(path, RT_OS_WRITE);
+    if (fd >= 0) {
+        rt_os_close(fd);
+        return 0;
+    }
+    needs(errno, path, 0, n->buf, n->size);
+    return 1;
+}
+
+void rt_journal_needs(const char *base_dir, const char *journal_path,
+                      char *buf, size_t size)
+{
+    uint8_t *b;
+    size_t len, body;
+    snprintf(buf, size, "%s", "");
+    if (rt_os_read_file(journal_path, &b, &len) != 0)
+        return;
+    size_t ilen = intent_len(b, len);
+    if (ilen && sealed(b, len, &body) && ilen <= body) {
+        struct needs_ctx n = {base_dir, buf, size};
+        each_file(b, ilen, body, probe_file, &n);
+    }
+    free(b);
+    /* The journal itself is removed when done: its directory must be
+     * writable. */
+    if (!*buf) {
+        char dir[PATH_MAX];
+        dir_of(journal_path, dir, sizeof dir);
+        int fd = rt_os_open(journal_path, RT_OS_WRITE);
+        if (fd < 0)
+            needs(errno, journal_path, 0, buf, size);
+        else
+            rt_os_close(fd);
+    }
+}
+
+int rt_journal_read_after(const char *base_dir, const char *journal_path,
+                          const char *rel, int *touched, uint8_t **data,
+                          size_t *len, struct rt_error *e)
+{
+    uint8_t *b, *d = NULL;
+    size_t blen, body, dlen = 0;
+    char path[PATH_MAX];
+    *touched = 0;
+    *data = NULL;
+    *len = 0;
+    if (full_path(path, sizeof path, base_dir, rel) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: path too long", rel);
+    if (rt_os_read_file(journal_path, &b, &blen) != 0)
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
+                            strerror(errno));
+    size_t ilen = intent_len(b, blen);
+    if (!ilen || !sealed(b, blen, &body) || ilen > body) {
+        free(b);
+        return 0;
+    }
+    int loaded = 0;
+    for (size_t pos = ilen; pos + 20 <= body;) {
+        uint32_t kind = get32(b + pos), fl = get32(b + pos + 4);
+        uint64_t off = get64(b + pos + 8);
+        uint32_t n = get32(b + pos + 16);
+        if (fl == 0 || fl >= PATH_MAX || body - pos - 20 < (uint64_t)fl + n)
+            break;
+        const uint8_t *name = b + pos + 20, *payload = name + fl;
+        pos += 20 + fl + n;
+        if (strlen(rel) != fl || memcmp(rel, name, fl))
+            continue;
+        if (!loaded) {
+            if (rt_os_read_file(path, &d, &dlen) != 0) {
+                if (errno != ENOENT) {
+                    free(b);
+                    return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s",
+                                        path, strerror(errno));
+                }
+                d = NULL;
+                dlen = 0;
+            }
+            loaded = 1;
+        }
+        uint64_t end = kind == REC_SIZE ? off : off + n;
+        if (end > SIZE_MAX / 2) {
+            free(b);
+            free(d);
+            return rt_error_set(e, RT_ERR_BADDB, "%s: damaged", journal_path);
+        }
+        if (end > dlen || kind == REC_SIZE) {
+            uint8_t *nd = realloc(d, end ? end : 1);
+            if (!nd) {
+                free(b);
+                free(d);
+                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                    "out of memory");
+            }
+            if (end > dlen)
+                memset(nd + dlen, 0, end - dlen);
+            d = nd;
+            if (kind == REC_SIZE || end > dlen)
+                dlen = end;
+        }
+        if (kind == REC_WRITE)
+            memcpy(d + off, payload, n);
+    }
+    free(b);
+    if (!loaded)
+        return 0;
+    *touched = 1;
+    *data = d ? d : malloc(1);
+    *len = dlen;
+    return *data ? 0 : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
 }
 
 int rt_journal_recover(const char *base_dir, const char *journal_path,
@@ -503,37 +869,123 @@ int rt_journal_recover(const char *base_dir, const char *journal_path,
     return replayed;
 }
 
+/* --- the writer lock ------------------------------------------------------ */
+
 struct rt_lock {
     int fd;
+    int exclusive;
 };
 
-int rt_lock_acquire(const char *lock_path, struct rt_lock **out,
-                    struct rt_error *e)
+/* The holder's note at the start of the lock file: "pid N started T". */
+static void holder(int fd, const char *lock_path, char *buf, size_t size)
 {
-    struct rt_lock *l = malloc(sizeof *l);
+    char note[128] = "";
+    long long got = rt_os_pread(fd, note, sizeof note - 1, 0);
+    long pid = 0;
+    long long when = 0;
+    note[got > 0 ? got : 0] = '\0';
+    if (sscanf(note, "pid %ld started %lld", &pid, &when) == 2 && pid > 0) {
+        char t[64] = "?";
+        time_t tt = (time_t)when;
+        struct tm *tm = gmtime(&tt);
+        if (tm)
+            strftime(t, sizeof t, "%Y-%m-%d %H:%M:%S UTC", tm);
+        snprintf(buf, size, "another regtool (pid %ld, started %s) holding %s",
+                 pid, t, lock_path);
+    } else {
+        snprintf(buf, size, "another regtool (reading) holding %s", lock_path);
+    }
+}
+
+static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
+                struct rt_lock **out, struct rt_error *e)
+{
+    struct rt_lock *l = calloc(1, sizeof *l);
     if (!l)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    l->fd = rt_os_open(lock_path, RT_OS_WRITE_CREATE);
+    l->exclusive = !shared;
+    /* A reader never creates the lock file, and does without a lock where
+     * it cannot open it for writing (read-only media, another user's). */
+    l->fd = rt_os_open(lock_path, shared ? RT_OS_WRITE : RT_OS_WRITE_CREATE);
     if (l->fd < 0) {
-        free(l);
-        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", lock_path,
-                            strerror(errno));
-    }
-    if (rt_os_lock(l->fd) != 0) {
         int err = errno;
-        rt_os_close(l->fd);
         free(l);
-        return rt_error_set(e, RT_ERR_LOCK_VIOLATION, "%s: %s", lock_path,
-                            strerror(err));
+        if (shared) {
+            *out = NULL;
+            return 0;
+        }
+        char why[PATH_MAX + 200];
+        needs(err, lock_path, 0, why, sizeof why);
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                            "%s: %s; nothing was written: %s", lock_path,
+                            strerror(err), why);
+    }
+    time_t start = time(NULL);
+    int said = 0;
+    char who[PATH_MAX + 160] = "";
+    while (rt_os_trylock(l->fd, shared) != 0) {
+        int err = errno;
+        if (err != EWOULDBLOCK && err != EBUSY) {
+            rt_os_close(l->fd);
+            free(l);
+            return rt_error_set(e, RT_ERR_LOCK_VIOLATION, "%s: %s", lock_path,
+                                strerror(err));
+        }
+        holder(l->fd, lock_path, who, sizeof who);
+        int limit = w ? w->seconds : -1;
+        if (!said && limit != 0 && w && w->notice) {
+            char line[PATH_MAX + 200];
+            snprintf(line, sizeof line, "waiting for %s", who);
+            w->notice(w->ctx, line);
+        }
+        said = 1;
+        if (rt_os_interrupted() ||
+            (limit >= 0 && difftime(time(NULL), start) >= limit)) {
+            rt_os_close(l->fd);
+            free(l);
+            if (rt_os_interrupted())
+                return rt_error_set(e, RT_ERR_CANCELLED,
+                                    "interrupted while waiting for %s: "
+                                    "nothing changed", who);
+            return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
+                                "gave up after %d s waiting for %s; nothing "
+                                "was written (--wait SECONDS waits longer)",
+                                limit, who);
+        }
+        rt_os_sleep_ms(100);
+    }
+    if (!shared) {
+        char note[96];
+        int n = snprintf(note, sizeof note, "pid %ld started %lld\n",
+                         rt_os_getpid(), (long long)time(NULL));
+        /* Who holds it, for those who wait; not a commit write. */
+        if (rt_os_ftruncate(l->fd, 0) != 0 ||
+            rt_os_pwrite(l->fd, note, (size_t)n, 0) != 0) {
+            /* The lock holds without the note. */
+        }
     }
     *out = l;
     return 0;
+}
+
+int rt_lock_acquire(const char *lock_path, const struct rt_lock_wait *w,
+                    struct rt_lock **out, struct rt_error *e)
+{
+    return take(lock_path, 0, w, out, e);
+}
+
+int rt_lock_acquire_shared(const char *lock_path, const struct rt_lock_wait *w,
+                           struct rt_lock **out, struct rt_error *e)
+{
+    return take(lock_path, 1, w, out, e);
 }
 
 void rt_lock_release(struct rt_lock *l)
 {
     if (!l)
         return;
+    if (l->exclusive)
+        rt_os_ftruncate(l->fd, 0);   /* no holder any more */
     rt_os_close(l->fd);   /* closing drops the lock */
     free(l);
 }

@@ -50,17 +50,59 @@ void rt_commit_free(struct rt_commit *c);
 size_t rt_commit_records(const struct rt_commit *c);
 uint64_t rt_commit_bytes(const struct rt_commit *c);
 
+/* What the commit does, in a few words ("install of Xfer"): recorded in
+ * the journal with the time, for whoever finds it unfinished. */
+int rt_commit_set_note(struct rt_commit *c, const char *what);
+
 /* Finishes or discards an interrupted commit. Returns 1 when a sealed
  * journal was replayed, 0 when there was nothing to do or an unsealed
  * journal was discarded, -1 on failure (E says which file). */
 int rt_journal_recover(const char *base_dir, const char *journal_path,
                        struct rt_error *e);
 
+/* A journal found on disk. */
+struct rt_journal_info {
+    int sealed;             /* past its commit point: to be finished */
+    int64_t when;           /* when it was written (seconds since 1970) */
+    char what[256];         /* "install of Xfer" */
+};
+/* Reads JOURNAL_PATH's header: 1 when there is one, 0 when not, -1. */
+int rt_journal_inspect(const char *journal_path, struct rt_journal_info *ji,
+                       struct rt_error *e);
+/* "the install of Xfer committed at 2024-05-01 10:00:00 UTC" and the like. */
+void rt_journal_describe(const struct rt_journal_info *ji, char *buf,
+                         size_t size);
+/* What finishing the sealed journal needs, found without writing
+ * anything ("run as a user who can write FILE", "FILE is on a read-only
+ * file system: ..."); empty when nothing stands in the way. */
+void rt_journal_needs(const char *base_dir, const char *journal_path,
+                      char *buf, size_t size);
+/* The after-image of BASE_DIR/REL: the file as the sealed journal will
+ * leave it. *TOUCHED 0 (and nothing read) when the journal does not
+ * write REL or is not sealed. A new buffer in *DATA. */
+int rt_journal_read_after(const char *base_dir, const char *journal_path,
+                          const char *rel, int *touched, uint8_t **data,
+                          size_t *len, struct rt_error *e);
+
 /* One writer at a time: an exclusive lock on LOCK_PATH (created when
- * missing), waiting for the holder to finish. */
+ * missing). While another process holds it, NOTICE is called once with
+ * "waiting for another regtool (pid N, started T) holding FILE", and the
+ * wait ends after SECONDS (-1: never; 0: at once) with
+ * RT_ERR_LOCK_VIOLATION, or at an interrupt with RT_ERR_CANCELLED. The
+ * holder's pid and start are written into the lock file for waiters. */
 struct rt_lock;
-int rt_lock_acquire(const char *lock_path, struct rt_lock **out,
-                    struct rt_error *e);
+struct rt_lock_wait {
+    int seconds;
+    void (*notice)(void *ctx, const char *line);
+    void *ctx;
+};
+int rt_lock_acquire(const char *lock_path, const struct rt_lock_wait *w,
+                    struct rt_lock **out, struct rt_error *e);
+/* A shared lock for readers, taken only where LOCK_PATH exists and can be
+ * opened for writing: a reader never creates it and works on read-only
+ * media (*OUT NULL then, and 0 returned). */
+int rt_lock_acquire_shared(const char *lock_path, const struct rt_lock_wait *w,
+                           struct rt_lock **out, struct rt_error *e);
 void rt_lock_release(struct rt_lock *l);
 
 

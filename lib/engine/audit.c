@@ -254,6 +254,7 @@ static const char *blob_id(enum rt_msz_status s)
     case RT_MSZ_INDEX_RANGE: return "blob-index-range";
     case RT_MSZ_ODD_COUNT: return "blob-odd-count";
     case RT_MSZ_BAD_SURROGATE: return "blob-bad-surrogate";
+    case RT_MSZ_EMPTY: return "blob-empty";
     default: return "blob-damaged";
     }
 }

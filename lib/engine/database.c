@@ -119,6 +119,14 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
         l->damaged = 1;
         l->damage_in_help = which;
     }
+    /* A table of no bytes at all (a .dat file cut to nothing) lost every
+     * name it had: damage, not an empty language. */
+    if (!l->damaged && ((l->has_counter && !c.len) || (l->has_help && !h.len))) {
+        l->damaged = 1;
+        l->damage_in_help = l->has_counter && c.len ? 1 : 0;
+        l->damage.status = RT_MSZ_EMPTY;
+        l->damage.offset = 0;
+    }
     const struct rt_value *blob[2] = {&c, &h};
     for (int k = 0; k < 2; k++) {
         l->type[k] = blob[k]->type;
@@ -126,6 +134,8 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
         l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_OK, 0};
     }
     /* Help's own damage when the first damage was Counter's. */
+    if (l->damaged)
+        which = l->damage_in_help;
     l->blob_damage[which] = l->damage;
     if (l->damaged && which == 0) {
         struct rt_pair *p = NULL;
@@ -210,6 +220,11 @@ fail:
 const struct rt_db_language *rt_database_language(const struct rt_database *db,
                                                   const char *id)
 {
+    /* The subkey of that name first: a machine may have both 804 and
+     * 0804; else the language of that value. */
+    for (size_t i = 0; i < db->n_langs; i++)
+        if (!strcasecmp(db->langs[i].id, id))
+            return &db->langs[i];
     for (size_t i = 0; i < db->n_langs; i++)
         if (rt_lang_same(db->langs[i].id, id))
             return &db->langs[i];

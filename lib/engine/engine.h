@@ -103,4 +103,14 @@ int rt_engine_uninstall(const struct rt_database *db,
                         struct rt_change_set *cs,
                         struct rt_uninstall_plan *plan, struct rt_error *e);
 
+/* The invariant of every table change C (RT_CHANGE_SET_TABLE), checked
+ * before any commit: the new table equals BEFORE (the table as the store
+ * holds it where C will write; PRESENT 0 when there is none), plus
+ * exactly C's added pairs, minus exactly its removed pairs, as multisets
+ * of (index, text). A change that breaks it is a bug upstream:
+ * RT_ERR_INTERNAL_ERROR, with a message saying where. */
+int rt_engine_check_table_change(const struct rt_change *c,
+                                 const struct rt_value *before, int present,
+                                 struct rt_error *e);
+
 #endif

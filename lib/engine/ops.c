@@ -28,14 +28,41 @@ static int verify(struct rt_store *s, const struct rt_change_set *cs,
     return 0;
 }
 
+/* The engine's invariant on every table change, against the tables as
+ * the store holds them now, where the change will write. */
+static int check_invariant(struct rt_store *s, const struct rt_change_set *cs,
+                           struct rt_error *e)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change *c = &cs->v[i];
+        if (c->op != RT_CHANGE_SET_TABLE)
+            continue;
+        struct rt_value v = {0};
+        int present = 0;
+        if (s->ops->read_table(s, c->lang, c->table, &v, &present, e) != 0)
+            return -1;
+        int r = rt_engine_check_table_change(c, &v, present, e);
+        rt_value_free(&v);
+        if (r != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
+                struct rt_error *e)
+{
+    if (check_invariant(s, cs, e) != 0 || s->ops->apply(s, cs, e) != 0)
+        return -1;
+    return verify(s, cs, e);
+}
+
 static int finish(struct rt_store *s, const struct rt_change_set *cs,
                   int dry_run, struct rt_error *e)
 {
     if (dry_run)
-        return 0;
-    if (s->ops->apply(s, cs, e) != 0)
-        return -1;
-    return verify(s, cs, e);
+        return check_invariant(s, cs, e);
+    return rt_op_apply(s, cs, e);
 }
 
 int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
@@ -46,7 +73,8 @@ int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
     struct rt_database db;
     struct rt_service_info svc;
     memset(cs, 0, sizeof *cs);
-    if (s->ops->begin(s, e) != 0)
+    /* A dry run reads the store as opened: no lock, nothing written. */
+    if (!dry_run && s->ops->begin(s, e) != 0)
         return -1;
     int rc = -1;
     if (rt_database_load(s, &db, e) != 0)
@@ -61,7 +89,8 @@ int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
     }
     rt_database_free(&db);
 end:
-    s->ops->end(s);
+    if (!dry_run)
+        s->ops->end(s);
     if (rc != 0)
         rt_change_set_free(cs);
     return rc;
@@ -74,7 +103,7 @@ int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
     struct rt_database db;
     struct rt_service_info svc;
     memset(cs, 0, sizeof *cs);
-    if (s->ops->begin(s, e) != 0)
+    if (!dry_run && s->ops->begin(s, e) != 0)
         return -1;
     int rc = -1;
     if (rt_database_load(s, &db, e) != 0)
@@ -86,7 +115,8 @@ int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
     }
     rt_database_free(&db);
 end:
-    s->ops->end(s);
+    if (!dry_run)
+        s->ops->end(s);
     if (rc != 0)
         rt_change_set_free(cs);
     return rc;
@@ -119,7 +149,7 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
         if (r != 0)
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         else
-            rc = cs.n ? s->ops->apply(s, &cs, e) : 0;
+            rc = cs.n ? rt_op_apply(s, &cs, e) : 0;
     }
     rt_service_info_free(&svc);
 end:

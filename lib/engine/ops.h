@@ -22,4 +22,11 @@ int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
 int rt_op_set_disabled(struct rt_store *s, const char *drivername,
                        int disable, struct rt_error *e);
 
+/* Applies CS inside begin/end: first the engine's table invariant against
+ * the tables as stored (rt_engine_check_table_change; a change set that
+ * breaks it is refused with RT_ERR_INTERNAL_ERROR and nothing written),
+ * then the store's atomic apply, then a read-back of every table. */
+int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
+                struct rt_error *e);
+
 #endif

@@ -453,6 +453,7 @@ static const char *left_reason(const struct rt_finding *x,
         return "a provider's registration is wrong: its INI says what it "
                "should be (reinstall it)";
     if (!strcmp(x->id, "english-overwritten") || !strcmp(x->id, "english-missing") ||
+        !strcmp(x->id, "blob-empty") ||
         !strcmp(x->id, "table-missing") || !strcmp(x->id, "table-empty"))
         return "the text itself is gone: restore a backup or rebuild";
     return "needs a person's decision";

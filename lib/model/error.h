@@ -19,6 +19,9 @@
 #define RT_ERR_BADKEY             1010
 #define RT_ERR_CALL_NOT_IMPLEMENTED 120
 #define RT_ERR_LOCK_VIOLATION     33
+#define RT_ERR_CANCELLED          1223
+#define RT_ERR_DISK_FULL          112
+#define RT_ERR_INTERNAL_ERROR     1359
 
 struct rt_error {
     int code;            /* RT_ERR_*, 0 when no error */

@@ -24,6 +24,7 @@ const char *rt_msz_strerror(enum rt_msz_status s)
     case RT_MSZ_INDEX_RANGE: return "index above 2^31";
     case RT_MSZ_ODD_COUNT: return "odd number of strings (index without text)";
     case RT_MSZ_BAD_SURROGATE: return "unpaired UTF-16 surrogate";
+    case RT_MSZ_EMPTY: return "empty: not a single byte";
     case RT_MSZ_NOMEM: return "out of memory";
     }
     return "unknown error";

@@ -32,6 +32,7 @@ enum rt_msz_status {
     RT_MSZ_INDEX_RANGE,     /* index above 2^31 */
     RT_MSZ_ODD_COUNT,       /* an index without its text */
     RT_MSZ_BAD_SURROGATE,   /* unpaired UTF-16 surrogate */
+    RT_MSZ_EMPTY,           /* no bytes at all: a table is never empty */
     RT_MSZ_NOMEM,
 };
 

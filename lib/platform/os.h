@@ -46,6 +46,35 @@ int rt_os_fsize(int fd, uint64_t *size);
 /* Takes an exclusive lock on the whole file, waiting while another
  * process holds it; the lock goes with the descriptor's close. */
 int rt_os_lock(int fd);
+/* Takes the lock (SHARED: a shared one, else exclusive) without waiting:
+ * -1 with errno EWOULDBLOCK while another process holds a lock that
+ * conflicts. The file's bytes stay readable and writable by others (on
+ * Windows the lock covers a byte far past any content). */
+int rt_os_trylock(int fd, int shared);
+
+/* Makes sure the file can grow to SIZE bytes without running out of
+ * space, without changing its size (space is reserved where the file
+ * system can, else the free space is checked): -1 with ENOSPC when it
+ * cannot. */
+int rt_os_reserve(int fd, uint64_t size);
+/* The bytes free for an unprivileged user on the file system of PATH. */
+int rt_os_free_space(const char *path, uint64_t *bytes);
+/* Sleeps for MS milliseconds. */
+void rt_os_sleep_ms(unsigned ms);
+/* This process's id. */
+long rt_os_getpid(void);
+
+/* Interrupts (SIGINT, Ctrl-C; SIGTERM), with the C library's signal():
+ * after rt_os_catch_interrupts, they no longer end the process but are
+ * noted, and rt_os_interrupted says which came first (RT_OS_SIGINT,
+ * RT_OS_SIGTERM) or 0. Callers check it where stopping is safe. */
+#define RT_OS_SIGINT  2
+#define RT_OS_SIGTERM 15
+void rt_os_catch_interrupts(void);
+int rt_os_interrupted(void);
+/* Sends SIG to this process (a test hook's way to interrupt a commit at
+ * a chosen point). */
+void rt_os_raise(int sig);
 
 /* Makes a rename or removal in the directory holding PATH durable (fsync
  * of the directory on POSIX; on Windows a rename is made write-through

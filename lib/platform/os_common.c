@@ -4,6 +4,7 @@
 #include "platform/os_internal.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,4 +229,31 @@ fail:;
     free(tmp);
     errno = err;
     return -1;
+}
+
+/* --- interrupts (C standard signals, both systems) ------------------------ */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    if (!interrupted)
+        interrupted = sig == SIGTERM ? RT_OS_SIGTERM : RT_OS_SIGINT;
+    signal(sig, on_interrupt);
+}
+
+void rt_os_catch_interrupts(void)
+{
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
+}
+
+int rt_os_interrupted(void)
+{
+    return interrupted;
+}
+
+void rt_os_raise(int sig)
+{
+    raise(sig == RT_OS_SIGTERM ? SIGTERM : SIGINT);
 }

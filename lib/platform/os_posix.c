@@ -14,6 +14,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,6 +89,64 @@ int rt_os_lock(int fd)
             return -1;
     }
     return 0;
+}
+
+int rt_os_trylock(int fd, int shared)
+{
+    while (flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN)
+            errno = EWOULDBLOCK;
+        return -1;
+    }
+    return 0;
+}
+
+int rt_os_reserve(int fd, uint64_t size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -1;
+#ifdef __linux__
+    /* Blocks reserved past the end, the size unchanged (FALLOC_FL_KEEP_SIZE
+     * is 1); a file system without fallocate is checked below instead. */
+    if (fallocate(fd, 1, 0, (off_t)size) == 0)
+        return 0;
+    if (errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL)
+        return -1;
+#endif
+    uint64_t have = (uint64_t)st.st_blocks * 512;
+    struct statvfs vs;
+    if (size <= have || fstatvfs(fd, &vs) != 0)
+        return 0;
+    if ((uint64_t)vs.f_bavail * vs.f_frsize < size - have) {
+        errno = ENOSPC;
+        return -1;
+    }
+    return 0;
+}
+
+int rt_os_free_space(const char *path, uint64_t *bytes)
+{
+    struct statvfs vs;
+    if (statvfs(path, &vs) != 0)
+        return -1;
+    *bytes = (uint64_t)vs.f_bavail * vs.f_frsize;
+    return 0;
+}
+
+void rt_os_sleep_ms(unsigned ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        if (rt_os_interrupted())
+            break;
+}
+
+long rt_os_getpid(void)
+{
+    return (long)getpid();
 }
 
 int rt_os_fsync_dir_of(const char *path)

@@ -188,13 +188,78 @@ int rt_os_fsize(int fd, uint64_t *size)
     return 0;
 }
 
-int rt_os_lock(int fd)
+/* Windows byte-range locks are mandatory: the lock covers one byte at
+ * 2^62, far past the holder's note at the start of the file, which others
+ * must read. */
+static int lock_range(int fd, DWORD flags)
 {
     OVERLAPPED ov = {0};
-    if (!LockFileEx(handle_of(fd), LOCKFILE_EXCLUSIVE_LOCK, 0, MAXDWORD,
-                    MAXDWORD, &ov))
-        return set_errno_from_win32();
+    ov.OffsetHigh = 0x40000000u;
+    if (!LockFileEx(handle_of(fd), flags, 0, 1, 0, &ov)) {
+        DWORD err = GetLastError();
+        set_errno_from_win32();
+        if (err == ERROR_LOCK_VIOLATION || err == ERROR_IO_PENDING)
+            errno = EWOULDBLOCK;
+        return -1;
+    }
     return 0;
+}
+
+int rt_os_lock(int fd)
+{
+    return lock_range(fd, LOCKFILE_EXCLUSIVE_LOCK);
+}
+
+int rt_os_trylock(int fd, int shared)
+{
+    return lock_range(fd, LOCKFILE_FAIL_IMMEDIATELY |
+                              (shared ? 0 : LOCKFILE_EXCLUSIVE_LOCK));
+}
+
+int rt_os_reserve(int fd, uint64_t size)
+{
+    HANDLE h = handle_of(fd);
+    LARGE_INTEGER cur;
+    if (!GetFileSizeEx(h, &cur))
+        return set_errno_from_win32();
+    if (size <= (uint64_t)cur.QuadPart)
+        return 0;
+    /* The allocation grows, the size does not; NTFS frees what is past
+     * the end when the last handle closes. */
+    FILE_ALLOCATION_INFO ai;
+    ai.AllocationSize.QuadPart = (LONGLONG)size;
+    if (SetFileInformationByHandle(h, FileAllocationInfo, &ai, sizeof ai))
+        return 0;
+    DWORD err = GetLastError();
+    if (err == ERROR_DISK_FULL || err == ERROR_HANDLE_DISK_FULL) {
+        errno = ENOSPC;
+        return -1;
+    }
+    return 0;   /* not supported here: nothing reserved, nothing refused */
+}
+
+int rt_os_free_space(const char *path, uint64_t *bytes)
+{
+    wchar_t *w = wide(path);
+    ULARGE_INTEGER avail;
+    if (!w)
+        return -1;
+    BOOL ok = GetDiskFreeSpaceExW(w, &avail, NULL, NULL);
+    free(w);
+    if (!ok)
+        return set_errno_from_win32();
+    *bytes = avail.QuadPart;
+    return 0;
+}
+
+void rt_os_sleep_ms(unsigned ms)
+{
+    Sleep(ms);
+}
+
+long rt_os_getpid(void)
+{
+    return (long)GetCurrentProcessId();
 }
 
 int rt_os_fsync_dir_of(const char *path)

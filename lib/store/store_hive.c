@@ -47,16 +47,31 @@ struct hive_store {
     char *syswow64;        /* second copy of the .dat tables, or NULL */
     int files_layout;
     char *base_dir, *journal, *lock_path;
-    struct rt_lock *lock;
+    struct rt_lock *lock;          /* the writer's, between begin and end */
+    struct rt_lock *shared;        /* a reader's, from open to begin/close */
+    int overlay;           /* a sealed journal is not yet in the files:
+                              read the state it commits */
     char services[64];     /* "ControlSet001\\Services" */
     char layout[PATH_MAX + 128];
     size_t fail_after;
+    struct rt_lock_wait wait;
     struct rt_diags *diags;
 };
 
 static struct hive_store *hs(struct rt_store *s)
 {
     return (struct hive_store *)s;
+}
+
+static void notice(struct hive_store *s, const char *line)
+{
+    if (s->opt.notice)
+        s->opt.notice(line);
+}
+
+static void wait_notice(void *ctx, const char *line)
+{
+    notice(ctx, line);
 }
 
 /* --- paths --------------------------------------------------------------- */
@@ -196,6 +211,26 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
 {
     char err[512] = "";
     int dirty = 0;
+    if (s->overlay) {
+        /* What the sealed journal commits, read without writing. */
+        uint8_t *img;
+        size_t len;
+        int touched;
+        if (rt_journal_read_after(s->base_dir, s->journal,
+                                  relative(s->base_dir, hf->path), &touched,
+                                  &img, &len, e) != 0)
+            return -1;
+        if (touched) {
+            int r = rt_regf_open_memory(img, len, RT_REGF_WRITE, &hf->h, err,
+                                        sizeof err);
+            free(img);
+            if (r)
+                return rt_error_set(e, RT_ERR_BADDB,
+                                    "%s (as its journal commits it): %s",
+                                    hf->path, err);
+            return 0;
+        }
+    }
     if (is_dirty_file(hf->path, &dirty, e) != 0)
         return -1;
     if (!dirty) {
@@ -265,48 +300,134 @@ static int find_services(struct hive_store *s, struct rt_error *e)
     if (lookup(s->system.h, "Select", &sel) != 0 ||
         read_dword(s->system.h, sel, "Current", &current) != 0)
         return rt_error_set(e, RT_ERR_BADDB,
-                            "%s: no Select\\Current, so the current control "
-                            "set is unknown",
+                            "%s has no Select\\Current, so it is not a "
+                            "SYSTEM hive (or its current control set is "
+                            "unknown). Nothing was written",
                             s->system.path);
     snprintf(s->services, sizeof s->services, "ControlSet%03u\\Services",
              current);
     return 0;
 }
 
-/* Decides where the tables are: .dat files when --tables says so, or when
+/* Whether the language key LANG of Perflib is a predefined-handle key,
+ * and whether it holds a Counter or Help value; *EXISTS 0 when absent. */
+static void language_key(struct hive_store *s, const char *lang, int *exists,
+                         int *predefined, int *has_tables)
+{
+    uint32_t k, v;
+    char path[256];
+    struct rt_regf_key_info ki;
+    snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
+    *exists = *predefined = *has_tables = 0;
+    if (lookup(s->software.h, path, &k) != 0 ||
+        rt_regf_key_info(s->software.h, k, &ki) != 0)
+        return;
+    *exists = 1;
+    *predefined = ki.predefined;
+    rt_regf_key_info_free(&ki);
+    *has_tables = rt_regf_value_find(s->software.h, k, "Counter", &v) == 0 ||
+                  rt_regf_value_find(s->software.h, k, "Help", &v) == 0;
+}
+
+/* Every language subkey of Perflib (three or four hex digits; not
+ * CurrentLanguage, served from the UI language's files), as a new array. */
+static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
+                         struct rt_error *e);
+
+/* In the .dat layout, every language has both its tables in DIR. */
+static int check_dat_files(struct hive_store *s, const char *dir,
+                           struct rt_error *e)
+{
+    char **langs;
+    size_t n;
+    if (dat_languages(s, &langs, &n, e) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        for (int t = 0; t < 2 && !rc; t++) {
+            char name[64];
+            snprintf(name, sizeof name, "perf%c%s.dat", t ? 'h' : 'c',
+                     langs[i]);
+            char *p = find_ci(dir, name);
+            struct rt_os_stat st;
+            if (!p)
+                rc = rt_error_set(
+                    e, RT_ERR_BADDB,
+                    "%s/%s is missing: Perflib\\%s in %s is a language whose "
+                    "%s table is kept in that file; nothing was written",
+                    dir, name, langs[i], s->software.path,
+                    t ? "Help" : "Counter");
+            else if (rt_os_stat(p, &st) != 0 || st.kind != RT_OS_FILE)
+                rc = rt_error_set(e, RT_ERR_BADDB,
+                                  "%s is not a file; nothing was written", p);
+            free(p);
+        }
+    rt_strings_free(langs, n);
+    return rc;
+}
+
+/* Decides where the tables are, and checks that they are there (SPEC
+ * 1.1): .dat files when --tables names their directory, or when
  * Perflib\009 is a predefined-handle key or holds no tables and
- * System32\perfc009.dat exists. */
-static void find_layout(struct hive_store *s, const char *system32_guess)
+ * System32\perfc009.dat exists; values of Perflib\LLL otherwise. A
+ * predefined-handle language key whose .dat files cannot be found is an
+ * error: its tables exist, only not where we look, and writing them
+ * anywhere else would lose them. In the .dat layout every language must
+ * have both files. */
+static int find_layout(struct hive_store *s, const char *system32_guess,
+                       int check, struct rt_error *e)
 {
     free(s->system32);
     free(s->syswow64);
     s->system32 = s->syswow64 = NULL;
     s->files_layout = 0;
+    int exists, predefined, has_tables;
+    language_key(s, "009", &exists, &predefined, &has_tables);
     if (s->opt.tables_dir) {
         s->system32 = absolute(s->opt.tables_dir);
-        s->files_layout = s->system32 != NULL;
-    } else if (system32_guess) {
-        uint32_t k;
-        int predef_or_empty = 1;
-        if (lookup(s->software.h, PERFLIB_PATH "\\009", &k) == 0) {
-            struct rt_regf_key_info ki;
-            if (rt_regf_key_info(s->software.h, k, &ki) == 0) {
-                uint32_t v;
-                predef_or_empty =
-                    ki.predefined ||
-                    (rt_regf_value_find(s->software.h, k, "Counter", &v) != 0 &&
-                     rt_regf_value_find(s->software.h, k, "Help", &v) != 0);
-                rt_regf_key_info_free(&ki);
-            }
-        }
+        if (!s->system32 || !is_dir(s->system32))
+            return rt_error_set(e, RT_ERR_BADDB,
+                                "--tables %s: %s; nothing was written",
+                                s->opt.tables_dir,
+                                s->system32 ? "not a directory"
+                                            : strerror(errno));
+        s->files_layout = 1;
+    } else if (system32_guess && (predefined || !has_tables)) {
         char *dat = find_ci(system32_guess, "perfc009.dat");
-        if (predef_or_empty && dat) {
+        if (dat) {
             s->system32 = strdup(system32_guess);
             s->files_layout = 1;
         }
         free(dat);
     }
+    if (!s->files_layout && check) {
+        char **langs;
+        size_t n;
+        if (dat_languages(s, &langs, &n, e) != 0)
+            return -1;
+        int rc = 0;
+        for (size_t i = 0; i < n && !rc; i++) {
+            language_key(s, langs[i], &exists, &predefined, &has_tables);
+            if (predefined)
+                rc = rt_error_set(
+                    e, RT_ERR_BADDB,
+                    "%s: Perflib\\%s is a predefined-handle key, so its "
+                    "tables are in perfc%s.dat and perfh%s.dat, but %s%s "
+                    "holds no perfc009.dat; name the directory that holds "
+                    "them with --tables DIR. Nothing was written",
+                    s->software.path, langs[i], langs[i], langs[i],
+                    system32_guess ? system32_guess
+                                   : "there is no System32 directory beside "
+                                     "the hives that",
+                    system32_guess ? "" : "");
+        }
+        rt_strings_free(langs, n);
+        if (rc)
+            return -1;
+    }
     if (s->files_layout && s->system32) {
+        if (check && check_dat_files(s, s->system32, e) != 0)
+            return -1;
         char *windows = parent_dir(s->system32);
         char *wow = windows ? find_ci(windows, "SysWOW64") : NULL;
         char *wdat = wow ? find_ci(wow, "perfc009.dat") : NULL;
@@ -316,6 +437,8 @@ static void find_layout(struct hive_store *s, const char *system32_guess)
             free(wow);
         free(wdat);
         free(windows);
+        if (check && s->syswow64 && check_dat_files(s, s->syswow64, e) != 0)
+            return -1;
     }
     if (s->files_layout)
         snprintf(s->layout, sizeof s->layout,
@@ -325,22 +448,54 @@ static void find_layout(struct hive_store *s, const char *system32_guess)
     else
         snprintf(s->layout, sizeof s->layout,
                  "tables as values of Perflib\\LLL in %s", s->software.path);
+    return 0;
 }
 
-static int load_all(struct hive_store *s, struct rt_error *e)
+/* The SOFTWARE hive holds the name database and the SYSTEM hive the
+ * control set its Select key names: anything else (a user's NTUSER.DAT
+ * given as SOFTWARE, SOFTWARE and SYSTEM swapped) is refused before
+ * anything is read or written. Only init creates a Perflib key. */
+static int check_hives(struct hive_store *s, struct rt_error *e)
+{
+    uint32_t key;
+    if (lookup(s->software.h, PERFLIB_PATH, &key) != 0)
+        return rt_error_set(
+            e, RT_ERR_BADDB,
+            "%s has no key " PERFLIB_PATH ", so it is not a SOFTWARE hive "
+            "holding a name database (a user's NTUSER.DAT, another hive, or "
+            "SOFTWARE and SYSTEM swapped?); only init creates one. Nothing "
+            "was written",
+            s->software.path);
+    if (find_services(s, e) != 0)
+        return -1;
+    char cs[32];
+    snprintf(cs, sizeof cs, "%.*s", (int)(strchr(s->services, '\\') -
+                                          s->services), s->services);
+    if (lookup(s->system.h, cs, &key) != 0)
+        return rt_error_set(e, RT_ERR_BADDB,
+                            "%s has no %s, the control set its "
+                            "Select\\Current names. Nothing was written",
+                            s->system.path, cs);
+    return 0;
+}
+
+/* Reads both hives afresh and finds the tables; CHECK: and checks that
+ * they are all there (on open and before a commit; not when reading back
+ * what a commit wrote). */
+static int load_all(struct hive_store *s, int check, struct rt_error *e)
 {
     close_hive(&s->software);
     close_hive(&s->system);
     if (open_hive(s, &s->software, e) != 0 || open_hive(s, &s->system, e) != 0)
         return -1;
-    if (find_services(s, e) != 0)
+    if (check_hives(s, e) != 0)
         return -1;
     char *config = parent_dir(s->software.path);
     char *guess = config ? parent_dir(config) : NULL;
     free(config);
-    find_layout(s, is_dir(guess) ? guess : NULL);
+    int r = find_layout(s, is_dir(guess) ? guess : NULL, check, e);
     free(guess);
-    return 0;
+    return r;
 }
 
 /* Finds SOFTWARE and SYSTEM from a "DIR" or "SOFTWARE,SYSTEM" spec. */
@@ -422,6 +577,7 @@ static void hive_close(struct rt_store *st)
     close_hive(&s->software);
     close_hive(&s->system);
     rt_lock_release(s->lock);
+    rt_lock_release(s->shared);
     free(s->software.path);
     free(s->system.path);
     free(s->system32);
@@ -444,19 +600,47 @@ struct rt_store *rt_store_hive_open(const char *spec,
     s->base.ops = &hive_ops;
     if (opt)
         s->opt = *opt;
+    s->wait.seconds = s->opt.wait_seconds;
+    s->wait.notice = wait_notice;
+    s->wait.ctx = s;
     s->diags = d;
     if (locate(s, spec, e) != 0)
         goto fail;
-    /* Recover an interrupted commit before reading anything; the layout
-     * decides which files the journal may name, so load first, recover
-     * under the lock, and load again if anything was replayed. */
-    if (load_all(s, e) != 0 || place_journal(s) != 0)
+    /* Opening writes nothing (no lock file, no journal, no recovery): the
+     * layout decides which files a journal may name, so load once to find
+     * it, then take a reader's lock where one can be taken, look for an
+     * unfinished commit, and load what is committed. A writer recovers in
+     * begin(). */
+    if (load_all(s, 0, e) != 0 || place_journal(s) != 0)
         goto fail;
-    if (rt_os_exists(s->journal)) {
-        if (hive_ops.begin(&s->base, e) != 0)
-            goto fail;
-        hive_ops.end(&s->base);
+    if (rt_lock_acquire_shared(s->lock_path, &s->wait, &s->shared, e) != 0)
+        goto fail;
+    struct rt_journal_info ji;
+    int found = rt_journal_inspect(s->journal, &ji, e);
+    if (found < 0)
+        goto fail;
+    if (found) {
+        char what[400], need[PATH_MAX + 200], line[2 * PATH_MAX + 800];
+        rt_journal_describe(&ji, what, sizeof what);
+        if (ji.sealed) {
+            rt_journal_needs(s->base_dir, s->journal, need, sizeof need);
+            snprintf(line, sizeof line,
+                     "%s: %s is not yet in the files; reading the state as "
+                     "committed; %s",
+                     s->journal, what,
+                     *need ? need : "the next install, uninstall, enable or "
+                                    "disable finishes it");
+            s->overlay = 1;
+        } else {
+            snprintf(line, sizeof line,
+                     "%s: %s never reached its commit point: nothing of it "
+                     "counts, and the next writer discards it",
+                     s->journal, what);
+        }
+        notice(s, line);
     }
+    if (load_all(s, 1, e) != 0)
+        goto fail;
     /* Warnings belong to the open; later reloads would only repeat them. */
     s->diags = NULL;
     return &s->base;
@@ -482,12 +666,38 @@ void rt_store_hive_stats(struct rt_io_stats *out)
 static int hive_begin(struct rt_store *st, struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    if (rt_lock_acquire(s->lock_path, &s->lock, e) != 0)
+    rt_lock_release(s->shared);
+    s->shared = NULL;
+    if (rt_lock_acquire(s->lock_path, &s->wait, &s->lock, e) != 0)
         return -1;
-    /* Another writer may have committed while we waited: recover, then
-     * read the files afresh. */
-    if (rt_journal_recover(s->base_dir, s->journal, e) < 0 ||
-        load_all(s, e) != 0) {
+    /* An unfinished commit (another writer's, or one that failed after its
+     * commit point) is finished or discarded first, saying so; then the
+     * files are read afresh. */
+    struct rt_journal_info ji;
+    int found = rt_journal_inspect(s->journal, &ji, e);
+    char what[400], line[PATH_MAX + 600];
+    if (found > 0) {
+        rt_journal_describe(&ji, what, sizeof what);
+        struct rt_error e2 = {0};
+        if (rt_journal_recover(s->base_dir, s->journal, &e2) < 0) {
+            char need[PATH_MAX + 200];
+            rt_journal_needs(s->base_dir, s->journal, need, sizeof need);
+            rt_error_set(e, e2.code ? e2.code : RT_ERR_WRITE_FAULT,
+                         "%s holds %s, which could not be finished (%s); %s",
+                         s->journal, what, e2.message,
+                         *need ? need : "try again");
+            found = -1;
+        } else {
+            snprintf(line, sizeof line,
+                     ji.sealed ? "%s: finished %s, left unfinished"
+                               : "%s: discarded %s, which never reached its "
+                                 "commit point",
+                     s->journal, what);
+            notice(s, line);
+        }
+    }
+    s->overlay = 0;
+    if (found < 0 || load_all(s, 1, e) != 0) {
         rt_lock_release(s->lock);
         s->lock = NULL;
         return -1;
@@ -572,6 +782,22 @@ static int hive_list_languages(struct rt_store *st, char ***langs, size_t *n,
                         n, e);
 }
 
+static int keep_digit_language(struct rt_regf *h, uint32_t key,
+                               const char *name, void *ctx)
+{
+    (void)h;
+    (void)key;
+    (void)ctx;
+    return rt_is_language_key(name) && !rt_lang_is_current(name);
+}
+
+static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
+                         struct rt_error *e)
+{
+    return list_subkeys(s->software.h, PERFLIB_PATH, keep_digit_language,
+                        NULL, langs, n, e);
+}
+
 static int get_value(struct rt_regf *h, const char *path, const char *name,
                      struct rt_value *out, int *present, struct rt_error *e)
 {
@@ -596,8 +822,9 @@ static const char *dat_prefix(enum rt_table_kind t)
     return t == RT_TABLE_COUNTER ? "perfc" : "perfh";
 }
 
-static int read_dat(const char *dir, const char *lang, enum rt_table_kind t,
-                    struct rt_value *out, int *present, struct rt_error *e)
+static int read_dat(struct hive_store *s, const char *dir, const char *lang,
+                    enum rt_table_kind t, struct rt_value *out, int *present,
+                    struct rt_error *e)
 {
     char name[64];
     snprintf(name, sizeof name, "%s%s.dat", dat_prefix(t), lang);
@@ -606,8 +833,15 @@ static int read_dat(const char *dir, const char *lang, enum rt_table_kind t,
     *present = 0;
     if (!p)
         return 0;
-    int r = rt_os_read_file(p, &out->data, &out->len);
-    if (r != 0) {
+    int touched = 0;
+    if (s->overlay &&
+        rt_journal_read_after(s->base_dir, s->journal,
+                              relative(s->base_dir, p), &touched, &out->data,
+                              &out->len, e) != 0) {
+        free(p);
+        return -1;
+    }
+    if (!touched && rt_os_read_file(p, &out->data, &out->len) != 0) {
         rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p, strerror(errno));
         free(p);
         return -1;
@@ -624,7 +858,7 @@ static int hive_read_table(struct rt_store *st, const char *lang,
 {
     struct hive_store *s = hs(st);
     if (s->files_layout)
-        return read_dat(s->system32, lang, t, out, present, e);
+        return read_dat(s, s->system32, lang, t, out, present, e);
     char path[256];
     snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
     return get_value(s->software.h, path,
@@ -945,6 +1179,28 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
     return rc;
 }
 
+/* What CS does, in a few words, for the journal ("install of Xfer"). */
+static void describe(const struct rt_change_set *cs, char *buf, size_t size)
+{
+    const char *svc = NULL, *verb = "change";
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change *c = &cs->v[i];
+        if (!c->service)
+            continue;
+        svc = c->service;
+        if (c->name && !strcmp(c->name, "First Counter")) {
+            verb = c->op == RT_CHANGE_DELETE_SERVICE ? "uninstall" : "install";
+            break;
+        }
+        if (c->name && !strcmp(c->name, "Disable Performance Counters"))
+            verb = c->op == RT_CHANGE_DELETE_SERVICE ? "enable" : "disable";
+    }
+    if (svc)
+        snprintf(buf, size, "%s of %s", verb, svc);
+    else
+        snprintf(buf, size, "change of %zu values", cs->n);
+}
+
 static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
                       struct rt_error *e)
 {
@@ -974,7 +1230,10 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
             goto out;
     }
     c = rt_commit_new(s->base_dir, s->journal);
-    if (!c || commit_hive(s, &s->software, c) || commit_hive(s, &s->system, c)) {
+    char what[200];
+    describe(cs, what, sizeof what);
+    if (!c || rt_commit_set_note(c, what) || commit_hive(s, &s->software, c) ||
+        commit_hive(s, &s->system, c)) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "preparing the commit: %s",
                      rt_regf_errmsg(s->software.h));
         goto out;
@@ -996,7 +1255,7 @@ out:
     /* Success or not, read back what the files now hold: after a failure
      * this drops the half-applied images. */
     struct rt_error e2 = {0};
-    if (load_all(s, &e2) != 0 && rc == 0) {
+    if (load_all(s, 0, &e2) != 0 && rc == 0) {
         *e = e2;
         rc = -1;
     }

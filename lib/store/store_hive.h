@@ -11,12 +11,22 @@ struct rt_hive_options {
     const char *tables_dir;   /* --tables: where the .dat tables are */
     int force_dirty;          /* --force-dirty: write a dirty hive whose
                                  logs cannot be replayed */
+    int wait_seconds;         /* --wait: how long a writer (or a reader,
+                                 behind a writer) waits for the lock;
+                                 -1 forever, 0 not at all */
+    /* One line for the user: waiting for the lock, an unfinished commit
+     * found, finished or discarded. NULL: say nothing. */
+    void (*notice)(const char *line);
 };
 
 /* Opens SPEC: "DIR" (a Windows tree: the disk's root, its Windows
  * directory, or Windows/System32/config) or "SOFTWARE,SYSTEM" (the two
  * hive files). Warnings (a dirty hive read without its logs) go to D.
- * Returns NULL with E set on failure. */
+ * Returns NULL with E set on failure. Opening writes nothing: a reader's
+ * shared lock is taken only where config/regtool.lock exists and can be
+ * opened for writing, and a sealed journal not yet in the files is read
+ * as committed (its after-image), said through the notice; begin()
+ * finishes it. */
 struct rt_store *rt_store_hive_open(const char *spec,
                                     const struct rt_hive_options *opt,
                                     struct rt_diags *d, struct rt_error *e);

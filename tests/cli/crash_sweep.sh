@@ -68,9 +68,25 @@ while [ "$k" -le "$writes" ]; do
     REGTOOL_FAULT_AFTER_WRITES=$k install "$W" >/dev/null 2>&1
     rc=$?
     [ "$rc" -eq 99 ] || fail "$layout k=$k: expected the fault hook to end the run, got exit $rc"
-    # The next open recovers (or discards) the interrupted commit.
-    $REGTOOL --store "hive:$W" query >/dev/null 2>&1 || fail "$layout k=$k: reopen failed"
-    [ ! -e "$W/Windows/System32/config/regtool.journal" ] || fail "$layout k=$k: journal left behind"
+    # A reader writes nothing: it reads the state as committed (a sealed
+    # journal's after-image) and says so. The next writer (here one that
+    # then finds nothing to do) finishes or discards the commit, and the
+    # files then read as the reader saw them.
+    jn=$W/Windows/System32/config/regtool.journal
+    had=0; [ -e "$jn" ] && had=1
+    $REGTOOL --store "hive:$W" names --lang 019 >"$TMPDIR/seen" 2>"$ERR" ||
+        fail "$layout k=$k: reader failed: $(cat "$ERR")"
+    if [ $had = 1 ]; then
+        [ -e "$jn" ] || fail "$layout k=$k: a reader touched the journal"
+        grep -q "regtool.journal: .*install of Xfer" "$ERR" ||
+            fail "$layout k=$k: the reader did not say what it found: $(cat "$ERR")"
+    fi
+    expect_exit 4 $REGTOOL --store "hive:$W" disable NoSuchProvider
+    [ $had = 0 ] || grep -q "regtool.journal: \(finished\|discarded\) .*install of Xfer" "$ERR" ||
+        fail "$layout k=$k: the writer did not say what it finished: $(cat "$ERR")"
+    [ ! -e "$jn" ] || fail "$layout k=$k: journal left behind"
+    $REGTOOL --store "hive:$W" names --lang 019 | cmp -s - "$TMPDIR/seen" ||
+        fail "$layout k=$k: the reader's view before recovery differs from the files after it"
     state "$W" >"$TMPDIR/state"
     if cmp -s "$TMPDIR/state" "$TMPDIR/before"; then
         hives "$W" | cmp -s - "$TMPDIR/hives-before" ||

@@ -1,0 +1,40 @@
+# init checks --languages before it creates anything (three or four hex
+# digits each, none twice, none empty, the list not empty), and a failure
+# at any point leaves nothing behind.
+. tests/cli/lib.sh
+
+mkdir -p "$TMPDIR/w"
+tree_state "$TMPDIR/w" >"$TMPDIR/empty"
+try() {   # try LIST MESSAGE
+    expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/w/x" init --languages "$1"
+    expect_grep "$2" "$ERR"
+    expect_grep "nothing was written" "$ERR"
+    expect_same_tree "$TMPDIR/w" "$TMPDIR/empty"
+}
+try 009,009 "language 009 is given twice"
+try 009,00c,00C "language 00C is given twice"
+try '' "languages is empty"
+try 009,,019 "has an empty language id"
+try 009, "has an empty language id"
+try 0g9 "'0g9' is not three or four hex digits"
+try 00804 "'00804' is not three or four hex digits"
+
+# Hex ids of three and four digits, 804 and 0804 both (real machines).
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w/x" init --languages 009,804,0804
+[ -f "$TMPDIR/w/x/Windows/System32/perfc0804.dat" ] || fail "no perfc0804.dat"
+
+# A failure after the check leaves nothing behind either: SysWOW64 is a
+# file, so its directory cannot be made once config/ was.
+mkdir -p "$TMPDIR/v/x/Windows"
+echo no >"$TMPDIR/v/x/Windows/SysWOW64"
+tree_state "$TMPDIR/v" >"$TMPDIR/before"
+expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/v/x" init --languages 009
+expect_same_tree "$TMPDIR/v" "$TMPDIR/before"
+
+# A .dat table already there: refused before anything is created.
+rm -rf "$TMPDIR/v"; mkdir -p "$TMPDIR/v/x/Windows/System32"
+echo old >"$TMPDIR/v/x/Windows/System32/perfh009.dat"
+tree_state "$TMPDIR/v" >"$TMPDIR/before"
+expect_exit 4 "$REGTOOL" --store "hive:$TMPDIR/v/x" init --languages 009
+expect_grep "perfh009.dat already exists" "$ERR"
+expect_same_tree "$TMPDIR/v" "$TMPDIR/before"

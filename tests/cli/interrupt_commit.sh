@@ -1,0 +1,100 @@
+# Ctrl-C (SIGINT) and SIGTERM during an install of the bench provider:
+# before the commit point the commit rolls back and says "interrupted:
+# nothing changed", after it the commit finishes and says "interrupted
+# after the commit point: the change is complete"; exit 130 (143 for
+# SIGTERM). The tree is then exactly the state before (every file's
+# sha256) or the state after, with no journal left. The interrupts come at
+# 20 points spread over the commit's writes (REGTOOL_SIGNAL_AT_WRITE, ten
+# in each layout), and
+# once as a real kill -INT of a running install on the 79 MB bench hives.
+. tests/cli/lib.sh
+
+MKBENCH=$(dirname "$REGTOOL")/bench/mkbench
+expect_exit 0 "$MKBENCH" provider "$TMPDIR/prov" --symbols 200
+INI=$TMPDIR/prov/bench.ini
+install() {
+    $REGTOOL --verbose --store "hive:$1" install --create-service \
+        --library perfbench.dll --open Open --collect Collect --close Close "$INI"
+}
+# What a reader sees: both hives by content, the .dat tables by bytes.
+state() {
+    for h in SOFTWARE SYSTEM; do
+        if [ "$layout" = registry ]; then
+            hivexml "$1/Windows/System32/config/$h" | sed -e 's/<mtime>[^<]*<\/mtime>//g' \
+                -e 's/<byte_runs>\(<byte_run [^>]*\/>\)*<\/byte_runs>//g'
+        else
+            reglookup -H "$1/Windows/System32/config/$h" | sed 's/,[^,]*$//'
+        fi
+    done
+    [ "$layout" = registry ] || (cd "$1/Windows" && sha256sum System32/*.dat SysWOW64/*.dat)
+}
+
+# Ten points in each layout: with .dat tables nearly every write comes
+# after the commit point; with tables as values the appended hive bins
+# are written before it.
+for layout in files registry; do
+PRISTINE=$TMPDIR/pristine-$layout
+expect_exit 0 $REGTOOL --store "hive:$PRISTINE" init --languages 009,019,00C --layout $layout
+: >"$PRISTINE/Windows/System32/config/regtool.lock"
+tree_state "$PRISTINE" >"$TMPDIR/before"
+rm -rf "$TMPDIR/full"; cp -a "$PRISTINE" "$TMPDIR/full"
+install "$TMPDIR/full" >"$OUT" 2>"$ERR" || fail "install failed: $(cat "$ERR")"
+writes=$(sed -n 's/.* in \([0-9]*\) writes.*/\1/p' "$ERR")
+[ -n "$writes" ] && [ "$writes" -ge 10 ] || fail "too few writes: $(cat "$ERR")"
+state "$TMPDIR/full" >"$TMPDIR/content-after"
+
+old=0 new=0 i=0
+while [ $i -lt 10 ]; do
+    k=$((1 + i * (writes - 1) / 9))
+    sig=INT want=130
+    [ $((i % 4)) -eq 3 ] && sig=TERM want=143
+    W=$TMPDIR/w
+    rm -rf "$W"; cp -a "$PRISTINE" "$W"
+    REGTOOL_SIGNAL_AT_WRITE=$k REGTOOL_SIGNAL=$sig install "$W" >"$OUT" 2>"$ERR"
+    rc=$?
+    [ $rc -eq $want ] || { cat "$ERR"; fail "$layout: SIG$sig at write $k: exit $rc, want $want"; }
+    [ ! -e "$W/Windows/System32/config/regtool.journal" ] || fail "$layout k=$k: journal left"
+    if grep -q "^regtool: interrupted: nothing changed$" "$ERR"; then
+        grep -q "the change is complete" "$ERR" && fail "$layout k=$k: both messages"
+        expect_same_tree "$W" "$TMPDIR/before"
+        old=$((old + 1))
+    elif grep -q "^regtool: interrupted after the commit point: the change is complete$" "$ERR"; then
+        state "$W" | cmp -s - "$TMPDIR/content-after" ||
+            fail "$layout k=$k: said complete, but the state is not the state after"
+        grep -q "^installed BenchPerf" "$OUT" || fail "$layout k=$k: complete but not reported installed"
+        new=$((new + 1))
+    else
+        cat "$ERR"; fail "$layout: SIG$sig at write $k: no word on what became of the install"
+    fi
+    # The next command finds no unfinished commit and nothing to say.
+    expect_exit 0 $REGTOOL --store "hive:$W" query
+    [ ! -s "$ERR" ] || fail "$layout k=$k: query found something to say: $(cat "$ERR")"
+    i=$((i + 1))
+done
+echo "$layout: interrupts at 10 of $writes writes: $old rolled back, $new completed"
+[ $old -gt 0 ] && [ $new -gt 0 ] || fail "$layout: the sweep did not see both outcomes"
+done
+
+# A real Ctrl-C (kill -INT) of an install running on the bench hives.
+D=$TMPDIR/bench
+expect_exit 0 "$MKBENCH" hives "$D"
+: >"$D/Windows/System32/config/regtool.lock"
+tree_state "$D" >"$TMPDIR/bench-before"
+$REGTOOL --store "hive:$D" install --create-service --library perfbench.dll \
+    --open Open --collect Collect --close Close "$INI" >"$OUT" 2>"$ERR" &
+pid=$!
+sleep 0.5
+kill -INT $pid 2>/dev/null || fail "the install ended before the interrupt"
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || { cat "$ERR"; fail "kill -INT: exit $rc, want 130"; }
+[ ! -e "$D/Windows/System32/config/regtool.journal" ] || fail "kill -INT: journal left"
+if grep -q "^regtool: interrupted: nothing changed$" "$ERR"; then
+    expect_same_tree "$D" "$TMPDIR/bench-before"
+    echo "kill -INT: rolled back"
+else
+    expect_grep "^regtool: interrupted after the commit point: the change is complete$" "$ERR"
+    expect_exit 0 $REGTOOL --store "hive:$D" names --lang 816 "Bench Service 1"
+    expect_exit 0 $REGTOOL hive check "$D/Windows/System32/config/SOFTWARE"
+    echo "kill -INT: completed"
+fi

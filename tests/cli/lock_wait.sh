@@ -1,0 +1,57 @@
+# A writer that finds the lock held says once who holds it, waits up to
+# --wait SECONDS (60 by default), then exits 3 with that message, having
+# written nothing. A reader waits behind a writer the same way. When the
+# holder lets go in time, the writer goes on.
+. tests/cli/lib.sh
+
+P=$TMPDIR/prov
+mkdir -p "$P"
+printf '#define OBJ 0\n#define CNT 2\n' >"$P/o.h"
+printf '[info]\ndrivername=Xfer\nsymbolfile=o.h\n[languages]\n009=English\n[text]\nOBJ_009_NAME=Xfer\nOBJ_009_HELP=X.\nCNT_009_NAME=Count\nCNT_009_HELP=C.\n' >"$P/x.ini"
+CS="--create-service --library x.dll --open O --collect C --close X"
+W=$TMPDIR/w
+C=$W/Windows/System32/config
+expect_exit 0 $REGTOOL --store "hive:$W" init --languages 009
+# Another regtool holds the lock: its note, as a holder writes it, and an
+# exclusive flock held by flock(1) for 30 seconds.
+now=$(date +%s)
+printf 'pid 4242 started %s\n' "$now" >"$C/regtool.lock"
+flock -x "$C/regtool.lock" sleep 30 &
+holder=$!
+trap 'kill $holder 2>/dev/null' EXIT
+sleep 0.3
+tree_state "$W" >"$TMPDIR/before"
+started=$(date -u -d "@$now" '+%Y-%m-%d %H:%M:%S UTC')
+t0=$(date +%s)
+# shellcheck disable=SC2086
+expect_exit 3 $REGTOOL --wait 2 --store "hive:$W" install $CS "$P/x.ini"
+t1=$(date +%s)
+[ $((t1 - t0)) -ge 2 ] && [ $((t1 - t0)) -le 5 ] || fail "waited $((t1 - t0)) s, not about 2"
+expect_grep "^regtool: waiting for another regtool (pid 4242, started $started) holding $C/regtool.lock$" "$ERR"
+[ "$(grep -c "^regtool: waiting" "$ERR")" -eq 1 ] || fail "said more than once: $(cat "$ERR")"
+expect_grep "gave up after 2 s waiting for another regtool (pid 4242, started $started) holding .*regtool.lock; nothing was written (--wait SECONDS waits longer)" "$ERR"
+expect_same_tree "$W" "$TMPDIR/before"
+# A reader behind the writer.
+expect_exit 3 $REGTOOL --wait 1 --store "hive:$W" names
+expect_grep "waiting for another regtool (pid 4242" "$ERR"
+expect_same_tree "$W" "$TMPDIR/before"
+# --wait 0: no waiting at all.
+# shellcheck disable=SC2086
+expect_exit 3 $REGTOOL --wait 0 --store "hive:$W" install $CS "$P/x.ini"
+expect_grep "gave up after 0 s" "$ERR"
+expect_exit 64 $REGTOOL --wait soon --store "hive:$W" names
+expect_grep "wait soon: give the seconds" "$ERR"
+kill $holder; wait $holder 2>/dev/null
+
+# The holder lets go within the wait: the writer says it waits, then
+# installs.
+flock -x "$C/regtool.lock" sleep 2 &
+holder=$!
+sleep 0.3
+# shellcheck disable=SC2086
+expect_exit 0 $REGTOOL --store "hive:$W" install $CS "$P/x.ini"
+expect_grep "^regtool: waiting for another regtool" "$ERR"
+expect_grep "^installed Xfer" "$OUT"
+wait $holder
+# Released: the lock file holds no note any more.
+[ ! -s "$C/regtool.lock" ] || fail "stale note in the lock file: $(cat "$C/regtool.lock")"

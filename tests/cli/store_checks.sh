@@ -1,0 +1,111 @@
+# A store is what it claims before anything is written: SOFTWARE holds
+# Perflib, SYSTEM the control set Select names, and in the .dat layout
+# every language has both its tables where they are looked for. Otherwise
+# exit 2, a message naming the file and what is missing, and every file of
+# the tree byte-identical (nothing created either). Damaged tables open
+# for reading, with a warning; install refuses them, naming audit/repair.
+. tests/cli/lib.sh
+
+S=$SHARED/samples
+P=$TMPDIR/prov
+mkdir -p "$P"
+printf '#define OBJ 0\n#define CNT 2\n' >"$P/o.h"
+printf '[info]\ndrivername=Xfer\nsymbolfile=o.h\n[languages]\n009=English\n[text]\nOBJ_009_NAME=Xfer\nOBJ_009_HELP=X.\nCNT_009_NAME=Count\nCNT_009_HELP=C.\n' >"$P/x.ini"
+CS="--create-service --library x.dll --open O --collect C --close X"
+
+PRISTINE=$TMPDIR/pristine
+expect_exit 0 $REGTOOL --store "hive:$PRISTINE/w" init --languages 009,019
+W=$TMPDIR/t/w
+C=$W/Windows/System32/config
+fresh() { rm -rf "$TMPDIR/t"; cp -a "$PRISTINE" "$TMPDIR/t"; }
+snap() { tree_state "$TMPDIR/t" >"$TMPDIR/before"; }
+same() { expect_same_tree "$TMPDIR/t" "$TMPDIR/before"; }
+# refused MESSAGE ARGS...: exit 2, the message, nothing changed.
+refused() {
+    msg=$1; shift
+    # shellcheck disable=SC2086
+    expect_exit 2 $REGTOOL "$@"
+    expect_grep "$msg" "$ERR"
+    same
+}
+
+# A user's NTUSER.DAT (the real sample) given as SOFTWARE, the tables
+# named with --tables: refused for every verb, the .dat files untouched.
+fresh
+xz -dc "$S/transactions_NTUSER.DAT.xz" >"$TMPDIR/t/NTUSER.DAT"
+snap
+for verb in "install $CS $P/x.ini" "install --dry-run $CS $P/x.ini" \
+            "uninstall Xfer" "names" "query"; do
+    # shellcheck disable=SC2086
+    refused "NTUSER.DAT has no key Microsoft.Windows NT.CurrentVersion.Perflib" \
+        --store "hive:$TMPDIR/t/NTUSER.DAT,$C/SYSTEM" \
+        --tables "$W/Windows/System32" $verb
+done
+expect_grep "not a SOFTWARE hive" "$ERR"
+# The same file copied over the tree's SOFTWARE.
+cp "$TMPDIR/t/NTUSER.DAT" "$C/SOFTWARE"
+snap
+# shellcheck disable=SC2086
+refused "SOFTWARE has no key Microsoft.Windows NT.CurrentVersion.Perflib" \
+    --store "hive:$W" install $CS "$P/x.ini"
+# SOFTWARE and SYSTEM swapped.
+fresh; snap
+refused "has no key Microsoft.Windows NT.CurrentVersion.Perflib" \
+    --store "hive:$C/SYSTEM,$C/SOFTWARE" names
+# A SYSTEM hive (the real Windows 7 one) whose Select names a control set
+# it lacks: Select\Current = 1, and ControlSet001 is renamed away.
+fresh
+xz -dc "$S/SYSTEM.xz" >"$C/SYSTEM"
+expect_exit 0 $REGTOOL --store "hive:$W" query
+printf 'ControlSet00X' | dd of="$C/SYSTEM" bs=1 conv=notrunc \
+    seek=$(grep -boa ControlSet001 "$C/SYSTEM" | head -1 | cut -d: -f1) 2>/dev/null
+snap
+# shellcheck disable=SC2086
+refused "SYSTEM has no ControlSet001, the control set its Select.Current names" \
+    --store "hive:$W" install $CS "$P/x.ini"
+
+# --tables naming a directory without the tables, or none at all.
+fresh; mkdir "$TMPDIR/t/empty"; snap
+# shellcheck disable=SC2086
+refused "empty/perfc009.dat is missing" \
+    --store "hive:$W" --tables "$TMPDIR/t/empty" install $CS "$P/x.ini"
+refused "empty/perfc009.dat is missing" --store "hive:$W" --tables "$TMPDIR/t/empty" names
+refused "tables $TMPDIR/nonexistent: No such file or directory" \
+    --store "hive:$W" --tables "$TMPDIR/nonexistent" names
+
+# Perflib\009 is a predefined-handle key and no .dat file is found: names
+# does not print an empty list, a dry run does not promise an install.
+fresh; rm "$W"/Windows/System32/*.dat "$W"/Windows/SysWOW64/*.dat; snap
+for verb in names "install --dry-run $CS $P/x.ini" "install $CS $P/x.ini"; do
+    # shellcheck disable=SC2086
+    refused "Perflib.009 is a predefined-handle key, so its tables are in perfc009.dat and perfh009.dat" \
+        --store "hive:$W" $verb
+done
+expect_grep "with --tables DIR" "$ERR"
+
+# A language without one of its files, in System32 or in SysWOW64.
+fresh; rm "$W/Windows/System32/perfh019.dat"; snap
+# shellcheck disable=SC2086
+refused "System32/perfh019.dat is missing: Perflib.019 in .* is a language whose Help table" \
+    --store "hive:$W" install $CS "$P/x.ini"
+fresh; rm "$W/Windows/SysWOW64/perfc019.dat"; snap
+refused "SysWOW64/perfc019.dat is missing" --store "hive:$W" query
+
+# Damaged tables (empty, truncated): read with a warning that says where;
+# install and uninstall refuse and name the verbs that help.
+for damage in empty truncated; do
+    fresh
+    if [ $damage = empty ]; then lang=009; : >"$W/Windows/System32/perfc009.dat"
+    else lang=019; head -c 3001 "$PRISTINE/w/Windows/System32/perfh019.dat" >"$W/Windows/System32/perfh019.dat"; fi
+    snap
+    expect_exit 0 $REGTOOL --store "hive:$W" names --lang $lang
+    expect_grep "warning: Perflib.$lang.* is damaged at byte" "$ERR"
+    # shellcheck disable=SC2086
+    expect_exit 2 $REGTOOL --store "hive:$W" install $CS "$P/x.ini"
+    expect_grep "is damaged at byte .*nothing was written: run 'regtool audit' and 'regtool repair' first" "$ERR"
+    # The writer took its lock (config/regtool.lock) and wrote nothing else.
+    rm "$C/regtool.lock"
+    same
+done
+expect_exit 0 $REGTOOL --store "hive:$W" names --lang 019 --help-text
+expect_grep "Perflib.019.Help is damaged at byte [0-9]* (missing final NUL terminator)" "$ERR"

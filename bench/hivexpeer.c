@@ -171,7 +171,7 @@ static int cmd_apply(const char *hive, const char *lang, const char *dir)
 {
     hive_h *h = hivex_open(hive, HIVEX_OPEN_WRITE);
     if (!h)
-        return fail(hive);
+        return fail("hivex_open");
     hive_node_h n = perflib_lang(h, lang);
     hive_set_value v[2];
     if (!n)
@@ -179,10 +179,13 @@ static int cmd_apply(const char *hive, const char *lang, const char *dir)
     if (new_values(h, n, dir, v) != 0)
         return 3;
     for (int i = 0; i < 2; i++)
-        if (hivex_node_set_value(h, n, &v[i], 0) != 0)
-            return fail(value_names[i]);
+        if (hivex_node_set_value(h, n, &v[i], 0) != 0) {
+            char what[64];
+            snprintf(what, sizeof what, "hivex_node_set_value %s", value_names[i]);
+            return fail(what);
+        }
     if (hivex_commit(h, NULL, 0) != 0)
-        return fail("commit");
+        return fail("hivex_commit");
     hivex_close(h);
     int fd = open(hive, O_RDONLY);
     if (fd < 0 || fsync(fd) != 0 || close(fd) != 0)

@@ -240,9 +240,9 @@ refusals() {
     "$PEER" diff "$M/master/$CONFIG/SOFTWARE" "$M/installed/$CONFIG/SOFTWARE" 009 "$W/W1.add"
     fresh "$M/master"
     if timed "$PEER" apply "$RUN/$CONFIG/SOFTWARE" 009 "$W/W1.add"; then
-        msg="libhivex: accepted"
+        msg="libhivex program: accepted"
     else
-        msg="libhivex: $(head -1 "$W/err")"
+        msg="libhivex program: $(sed -n '1s/^hivexpeer: //p' "$W/err")"
     fi
     if command -v hivexregedit >/dev/null 2>&1; then
         "$PEER" reg "$M/master/$CONFIG/SOFTWARE" 009 "$W/W1.add" "$W/W1.reg"
@@ -250,7 +250,8 @@ refusals() {
         if timed hivexregedit --merge --prefix "$HIVEX_PREFIX" "$RUN/$CONFIG/SOFTWARE" "$W/W1.reg"; then
             msg="$msg; hivexregedit: accepted"
         else
-            msg="$msg; hivexregedit: $(head -1 "$W/err")"
+            # Without the Perl source position.
+            msg="$msg; hivexregedit: $(sed -n '1s/ at \/[^ ]* line [0-9].*//p' "$W/err")"
         fi
         rm -f "$W/W1.reg"
     fi

@@ -8,8 +8,8 @@
  * With --layout files the tables go where Vista and later keep them, in
  * System32 and SysWOW64 perfcLLL.dat / perfhLLL.dat (Perflib\009 and
  * Perflib\CurrentLanguage predefined-handle keys, as `regtool init`
- * writes them), and SOFTWARE keeps the same filler, so it is smaller by
- * the tables. --help-chars N cuts every help text to N bytes (a small
+ * writes them), and SOFTWARE keeps about the same filler, so it is
+ * smaller by the tables. --help-chars N cuts every help text to N bytes (a small
  * workload whose every value stays under 1 MB).
  *
  *   mkbench hives DIR [--languages L,L,...] [--extra N] [--size MB]

@@ -6,7 +6,9 @@
 #                 Wine (make wine-check) and the native Windows build
 #                 under wine64 (make windows-check, windows.mk)
 #   make demo     deps, build, the demo on an embedded default store
-#   make bench    the install benchmark on a 79 MB SOFTWARE hive (bench/)
+#   make bench    the benchmarks (bench/, not part of make check): workloads
+#                 W0, W1 (79 MB SOFTWARE), W2, Ws in both layouts, medians,
+#                 the floor, the libhivex peers; bench/results.json
 #   make install  regtool, its lodctr/unlodctr links and regtool(1) under
 #                 $(DESTDIR)$(PREFIX) (PREFIX: /usr/local)
 #   make deps     install missing Debian packages (make deps-demo: the
@@ -39,12 +41,15 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB_A     := $(BUILD)/libregtool.a
 CLI_BIN   := $(BUILD)/regtool
 BENCH_BIN := $(BUILD)/bench/mkbench
+# The harness's own tools: plain C, no regtool code (bench/floor.c, timeit.c).
+BENCH_TOOLS := $(BUILD)/bench/floor $(BUILD)/bench/timeit
+PEER_BIN  := $(BUILD)/bench/hivexpeer
 
 LDLIBS    := -linih
 
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
-        fresh-check install
-all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN)
+        fresh-check install bench-deps
+all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -62,6 +67,14 @@ $(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 $(BENCH_BIN): $(BUILD)/obj/bench/mkbench.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+$(BENCH_TOOLS): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $<
+
+$(PEER_BIN): $(BUILD)/obj/bench/hivexpeer.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< -lhivex
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -89,15 +102,20 @@ check: deps
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
 
-cli-tests: $(CLI_BIN) $(BENCH_BIN)
+cli-tests: $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 	@sh tests/run-cli.sh $(abspath $(CLI_BIN))
 
 valgrind: $(TEST_BIN)
 	@VALGRIND=1 sh tests/run-unit.sh $(TEST_BIN)
 
 # Times are printed, never asserted (tests/cli/bench_bytes.sh asserts the
-# bytes written, which are deterministic).
-bench: $(CLI_BIN) $(BENCH_BIN)
+# bytes written, which are deterministic; tests/cli/bench_smoke.sh runs
+# the harness on a tiny workload). BENCH_RUNS, BENCH_WORKLOADS: bench/run.sh.
+bench-deps:
+	@sh tools/deps.sh bench
+
+bench: bench-deps
+	$(MAKE) SAN= $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS) $(PEER_BIN)
 	@sh bench/run.sh $(abspath $(CLI_BIN)) $(abspath $(BENCH_BIN))
 
 demo: deps-demo all
@@ -126,4 +144,6 @@ clean:
 include windows.mk
 include wine.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/bench/mkbench.d $(TEST_SRC:%.c=$(BUILD)/obj/%.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/bench/mkbench.d \
+         $(BENCH_TOOLS:$(BUILD)/bench/%=$(BUILD)/obj/bench/%.d) \
+         $(BUILD)/obj/bench/hivexpeer.d $(TEST_SRC:%.c=$(BUILD)/obj/%.d)

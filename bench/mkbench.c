@@ -5,7 +5,15 @@
  * lodctr provider (INI and symbol file). Table text and layout are
  * deterministic; key times are those of the run.
  *
+ * With --layout files the tables go where Vista and later keep them, in
+ * System32 and SysWOW64 perfcLLL.dat / perfhLLL.dat (Perflib\009 and
+ * Perflib\CurrentLanguage predefined-handle keys, as `regtool init`
+ * writes them), and SOFTWARE keeps about the same filler, so it is
+ * smaller by the tables. --help-chars N cuts every help text to N bytes (a small
+ * workload whose every value stays under 1 MB).
+ *
  *   mkbench hives DIR [--languages L,L,...] [--extra N] [--size MB]
+ *                     [--layout registry|files] [--help-chars N]
  *   mkbench provider DIR [--symbols N]
  */
 #include <errno.h>
@@ -23,6 +31,9 @@
 
 #define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
 #define MIB (1024u * 1024u)
+/* Predefined handles of Perflib\009 and Perflib\CurrentLanguage. */
+#define HKEY_PERFORMANCE_TEXT    0x80000050u
+#define HKEY_PERFORMANCE_NLSTEXT 0x80000060u
 
 static const char default_languages[] =
     "009,007,00C,010,019,011,404,804,416,816,00A,013";
@@ -31,6 +42,8 @@ static int usage(void)
 {
     fputs("usage: mkbench hives DIR [--languages L,...] [--extra N] "
           "[--size MB]\n"
+          "                         [--layout registry|files] "
+          "[--help-chars N]\n"
           "       mkbench provider DIR [--symbols N]\n", stderr);
     return 64;
 }
@@ -41,25 +54,70 @@ static int fail(struct rt_regf *h, const char *what)
     return 3;
 }
 
-/* Perflib\LLL\Counter and Help for one language; *HELP_LEN gets the Help
- * value's size. */
+/* Cuts every text of L to at most MAX bytes, on a UTF-8 boundary. */
+static void cut_texts(struct rt_pair_list *l, size_t max)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        struct rt_pair *p = &l->v[i];
+        if (p->text_len <= max)
+            continue;
+        size_t cut = max;
+        while (cut > 0 && ((unsigned char)p->text[cut] & 0xC0) == 0x80)
+            cut--;
+        p->text[cut] = 0;
+        p->text_len = cut;
+    }
+}
+
+static int write_dat(const char *dir, const char *kind, const char *lang,
+                     const uint8_t *data, size_t len)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/perf%s%s.dat", dir, kind, lang);
+    if (rt_os_write_new_file(path, data, len) != 0) {
+        fprintf(stderr, "mkbench: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* One language's Counter and Help: values of Perflib\LLL, or with
+ * DAT_DIRS (NULL-terminated) .dat files in each. *HELP_LEN gets the Help
+ * table's size, *TABLES_LEN both tables'. */
 static int write_language(struct rt_regf *sw, uint32_t perflib,
-                          const char *lang, unsigned extra, size_t *help_len)
+                          const char *lang, unsigned extra, size_t help_chars,
+                          char *const *dat_dirs, size_t *help_len,
+                          size_t *tables_len)
 {
     struct rt_name_table t;
     uint8_t *c = NULL, *h = NULL;
     size_t cl, hl;
     uint32_t key;
     int rc = -1;
-    if (rt_base_tables_generate_scaled(lang, extra, &t) != 0 ||
-        rt_pair_list_encode(&t.counter, &c, &cl) != 0 ||
-        rt_pair_list_encode(&t.help, &h, &hl) != 0)
+    if (rt_base_tables_generate_scaled(lang, extra, &t) != 0)
         goto out;
-    if (rt_regf_key_create(sw, perflib, lang, &key) != 0 ||
-        rt_regf_value_set(sw, key, "Counter", RT_REG_MULTI_SZ, c, cl) != 0 ||
-        rt_regf_value_set(sw, key, "Help", RT_REG_MULTI_SZ, h, hl) != 0)
+    if (help_chars)
+        cut_texts(&t.help, help_chars);
+    if (rt_pair_list_encode(&t.counter, &c, &cl) != 0 ||
+        rt_pair_list_encode(&t.help, &h, &hl) != 0 ||
+        rt_regf_key_create(sw, perflib, lang, &key) != 0)
         goto out;
+    if (dat_dirs) {
+        if (!strcmp(lang, "009") &&
+            rt_regf_key_set_predefined(sw, key, HKEY_PERFORMANCE_TEXT) != 0)
+            goto out;
+        for (char *const *d = dat_dirs; *d; d++)
+            if (write_dat(*d, "c", lang, c, cl) != 0 ||
+                write_dat(*d, "h", lang, h, hl) != 0)
+                goto out;
+    } else if (rt_regf_value_set(sw, key, "Counter", RT_REG_MULTI_SZ, c,
+                                 cl) != 0 ||
+               rt_regf_value_set(sw, key, "Help", RT_REG_MULTI_SZ, h,
+                                 hl) != 0) {
+        goto out;
+    }
     *help_len = hl;
+    *tables_len = cl + hl;
     rc = 0;
 out:
     rt_name_table_free(&t);
@@ -115,11 +173,14 @@ static int add_filler(struct rt_regf *sw, size_t target, unsigned *n_keys)
 }
 
 static int cmd_hives(const char *dir, const char *langs, unsigned extra,
-                     unsigned size_mb)
+                     unsigned size_mb, int files, unsigned help_chars)
 {
-    char config[4096], path[4200];
+    char config[4096], path[4200], sys32[4096], wow[4096];
+    char *dat_dirs[] = {sys32, wow, NULL};
     snprintf(config, sizeof config, "%s/Windows/System32/config", dir);
-    if (rt_os_mkdirs(config) != 0) {
+    snprintf(sys32, sizeof sys32, "%s/Windows/System32", dir);
+    snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", dir);
+    if (rt_os_mkdirs(config) != 0 || (files && rt_os_mkdirs(wow) != 0)) {
         fprintf(stderr, "mkbench: %s: %s\n", config, strerror(errno));
         return 3;
     }
@@ -143,19 +204,31 @@ static int cmd_hives(const char *dir, const char *langs, unsigned extra,
         goto out;
     }
     char *list = strdup(langs), *save = NULL;
-    size_t n_langs = 0, help_min = SIZE_MAX, help_max = 0;
+    size_t n_langs = 0, help_min = SIZE_MAX, help_max = 0, tables = 0;
     for (char *l = strtok_r(list, ",", &save); l && !rc;
          l = strtok_r(NULL, ",", &save)) {
-        size_t hl = 0;
-        if (write_language(sw, perflib, l, extra, &hl) != 0)
+        size_t hl = 0, tl = 0;
+        if (write_language(sw, perflib, l, extra, help_chars,
+                           files ? dat_dirs : NULL, &hl, &tl) != 0)
             rc = fail(sw, l);
         help_min = hl < help_min ? hl : help_min;
         help_max = hl > help_max ? hl : help_max;
+        tables += tl;
         n_langs++;
     }
     free(list);
+    uint32_t cur;
+    if (!rc && files &&
+        (rt_regf_key_create(sw, perflib, "CurrentLanguage", &cur) != 0 ||
+         rt_regf_key_set_predefined(sw, cur, HKEY_PERFORMANCE_NLSTEXT) != 0))
+        rc = fail(sw, "CurrentLanguage");
+    /* The files layout keeps the registry layout's filler: its target is
+     * smaller by the tables that went to the .dat files. */
+    size_t target = (size_t)size_mb * MIB;
+    if (files)
+        target = target > tables ? target - tables : 0;
     unsigned n_keys = 0;
-    if (!rc && add_filler(sw, (size_t)size_mb * MIB, &n_keys) != 0)
+    if (!rc && add_filler(sw, target, &n_keys) != 0)
         rc = fail(sw, "filler");
     if (!rc && rt_base_build_system(sy, extra) != 0)
         rc = fail(sy, "SYSTEM");
@@ -169,10 +242,12 @@ static int cmd_hives(const char *dir, const char *langs, unsigned extra,
         const uint8_t *img;
         size_t len;
         rt_regf_image(sw, &img, &len);
-        printf("SOFTWARE %.1f MB: %zu languages, Help %.2f-%.2f MB each, "
+        printf("SOFTWARE %.1f MB: %zu languages, Help %.2f-%.2f MB each%s, "
                "%u providers above the built-in ones, %u filler classes\n",
                (double)len / MIB, n_langs, (double)help_min / MIB,
-               (double)help_max / MIB, extra, n_keys);
+               (double)help_max / MIB,
+               files ? " in System32 and SysWOW64 .dat files" : "", extra,
+               n_keys);
     }
 out:
     rt_regf_close(sw);
@@ -305,21 +380,28 @@ int main(int argc, char **argv)
     const char *langs = default_languages;
     /* 13 extra providers bring each Help to 4.7-5.6 MB (English 5.6); the filler
      * brings SOFTWARE to 79 MB. */
-    unsigned extra = 13, size_mb = 79, symbols = 400;
+    unsigned extra = 13, size_mb = 79, symbols = 400, help_chars = 0;
+    int files = 0;
     for (int i = 3; i < argc; i += 2) {
         if (i + 1 >= argc)
             return usage();
         if (!strcmp(argv[i], "--languages"))
             langs = argv[i + 1];
+        else if (!strcmp(argv[i], "--layout") &&
+                 (!strcmp(argv[i + 1], "files") ||
+                  !strcmp(argv[i + 1], "registry")))
+            files = !strcmp(argv[i + 1], "files");
         else if (!strcmp(argv[i], "--extra") ? parse_uint(argv[i + 1], &extra)
                  : !strcmp(argv[i], "--size") ? parse_uint(argv[i + 1], &size_mb)
+                 : !strcmp(argv[i], "--help-chars")
+                     ? parse_uint(argv[i + 1], &help_chars)
                  : !strcmp(argv[i], "--symbols")
                      ? parse_uint(argv[i + 1], &symbols)
                      : 1)
             return usage();
     }
     if (!strcmp(argv[1], "hives"))
-        return cmd_hives(argv[2], langs, extra, size_mb);
+        return cmd_hives(argv[2], langs, extra, size_mb, files, help_chars);
     if (!strcmp(argv[1], "provider") && symbols > 0)
         return cmd_provider(argv[2], symbols);
     return usage();

@@ -1,39 +1,397 @@
 #!/bin/sh
-# The install benchmark: a 79 MB SOFTWARE hive with twelve languages'
-# tables as values (bench/mkbench.c), a provider of 200 counters (400
-# index/text pairs per language, text in 009, 007, 019), installed with
-# --create-service and uninstalled again. Prints bytes written, writes and
-# fsyncs (from --verbose), wall time and the SOFTWARE file's size. Times
-# are only reported; tests/cli/bench_bytes.sh asserts the bytes.
+# regtool's benchmarks (`make bench`; not part of `make check`).
 #   sh bench/run.sh REGTOOL MKBENCH [SYMBOLS]
+#
+# For each workload and layout, mkbench generates the tree once
+# (deterministic text and layout); each measurement then warms up once and
+# runs BENCH_RUNS times, each run of a writing operation on a fresh copy of
+# the tree that is synced before the clock starts. Prints a table of
+# medians with the floor (bench/floor.c: read the database files, write
+# copies, fsync them) measured in the same run, each ratio and whether
+# its target is met, and writes BENCH_RESULTS (bench/results.json).
+# Targets are only reported, never asserted.
+#
+# Workloads (mkbench hives options):
+#   W0  1/4 of W1's pairs (no extra providers), SOFTWARE 20 MB
+#   W1  the 79 MB SOFTWARE hive: twelve languages, 13 extra providers
+#   W2  4x W1's pairs (64 extra providers), SOFTWARE 316 MB
+#   Ws  one language (009), every value under 1 MB: for the libhivex peers
+#   Wt  two small languages, no filler: the smoke test's (seconds)
+# Layouts: registry (tables as Perflib\LLL values) and files (System32 and
+# SysWOW64 perfcLLL.dat/perfhLLL.dat); Ws and the peers: registry only.
+#
+# Environment:
+#   BENCH_RUNS         timed runs per measurement (5)
+#   BENCH_WORKLOADS    workloads to run ("W0 W1 W2 Ws")
+#   BENCH_LAYOUTS      layouts to run ("registry files")
+#   BENCH_CYCLES       install/uninstall cycles for the growth (100), run
+#                      on W1's registry tree (else the first tree run)
+#   BENCH_NAMES        names resolved by one `names` (1000)
+#   BENCH_INI_SYMBOLS  symbols of the check-ini INI (4000)
+#   BENCH_RESULTS      the JSON file (bench/results.json)
 set -eu
+[ $# -ge 2 ] || { echo "usage: sh bench/run.sh REGTOOL MKBENCH [SYMBOLS]" >&2; exit 64; }
 REGTOOL=$1 MKBENCH=$2 SYMBOLS=${3:-200}
-W=$(mktemp -d)
+BIN=$(cd "$(dirname "$MKBENCH")" && pwd)
+FLOOR=$BIN/floor TIMEIT=$BIN/timeit PEER=$BIN/hivexpeer
+RUNS=${BENCH_RUNS:-5}
+WORKLOADS=${BENCH_WORKLOADS:-W0 W1 W2 Ws}
+LAYOUTS=${BENCH_LAYOUTS:-registry files}
+CYCLES=${BENCH_CYCLES:-100}
+NAMES=${BENCH_NAMES:-1000}
+INI_SYMBOLS=${BENCH_INI_SYMBOLS:-4000}
+RESULTS=${BENCH_RESULTS:-bench/results.json}
+for t in "$REGTOOL" "$MKBENCH" "$FLOOR" "$TIMEIT"; do
+    [ -x "$t" ] || { echo "bench: no $t (make builds it)" >&2; exit 1; }
+done
+case $RUNS in '' | *[!0-9]* | 0) echo "bench: BENCH_RUNS must be 1 or more" >&2; exit 64 ;; esac
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/regtool-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
+RUN=$W/run                       # the fresh copy each timed run works on
+ROWS=$W/rows.tsv                 # op wl layout status median rss_kb bytes fsyncs
+SIZES=$W/sizes.tsv               # wl layout database_bytes
+: >"$ROWS"; : >"$SIZES"
 CS="--create-service --library %SystemRoot%\\System32\\perfbench.dll --open Open --collect Collect --close Close"
-SW=$W/tree/Windows/System32/config/SOFTWARE
+CONFIG=Windows/System32/config
+HIVEX_PREFIX='HKEY_LOCAL_MACHINE\SOFTWARE'
 
-now() { date +%s.%N; }
-step() {   # step LABEL CMD...: runs CMD, prints its --verbose line and time
-    label=$1; shift
-    t0=$(now)
-    "$@" >"$W/out" 2>"$W/err" || { cat "$W/out" "$W/err" >&2; exit 1; }
-    t1=$(now)
-    stats=$(sed -n 's/^regtool: //p' "$W/err")
-    printf '%-10s %6.2f s  %s\n' "$label" "$(awk "BEGIN{print $t1 - $t0}")" "${stats:-}"
+wl_args() {
+    case $1 in
+    W0) echo "--extra 0 --size 20" ;;
+    W1) echo "--extra 13 --size 79" ;;
+    W2) echo "--extra 64 --size 316" ;;
+    Ws) echo "--languages 009 --extra 0 --size 14 --help-chars 200" ;;
+    Wt) echo "--languages 009,019 --extra 0 --size 1" ;;
+    *) return 1 ;;
+    esac
 }
-size() { printf 'SOFTWARE %s bytes (%s MB)\n' "$(stat -c %s "$SW")" \
-    "$(awk "BEGIN{printf \"%.1f\", $(stat -c %s "$SW") / 1048576}")"; }
 
-step generate "$MKBENCH" hives "$W/tree"
-cat "$W/out"
-"$MKBENCH" provider "$W/prov" --symbols "$SYMBOLS"
-size
-# shellcheck disable=SC2086
-step install "$REGTOOL" --verbose --store "hive:$W/tree" install $CS "$W/prov/bench.ini"
-size
-step uninstall "$REGTOOL" --verbose --store "hive:$W/tree" uninstall BenchPerf
-size
-# Installing again reuses the space the uninstall freed.
-step reinstall "$REGTOOL" --verbose --store "hive:$W/tree" install "$W/prov/bench.ini"
-size
+# The database's files under tree $1, relative: both hives and, in the
+# files layout, the .dat tables (System32's, then SysWOW64's copies).
+db_files() {
+    (cd "$1" && ls $CONFIG/SOFTWARE $CONFIG/SYSTEM &&
+        { ls Windows/System32/perf[ch]*.dat Windows/SysWOW64/perf[ch]*.dat 2>/dev/null || :; })
+}
+# Bytes of those files, without the SysWOW64 copies (what regtool has to
+# hold: the peak RSS target's measure), or with them when $2 is "all".
+db_bytes() {
+    db_files "$1" | { [ "${2:-}" = all ] && cat || grep -v SysWOW64; } |
+        (cd "$1" && xargs stat -c %s) | awk '{s += $1} END {print s + 0}'
+}
+
+fresh() {   # fresh SRC: a copy of tree SRC at $RUN, synced
+    rm -rf "$RUN"
+    cp -a "$1" "$RUN"
+    sync
+}
+
+# One timed run of CMD: time and peak RSS into $W/t, output into $W/out
+# and $W/err. Returns CMD's status.
+timed() { "$TIMEIT" "$W/t" "$@" >"$W/out" 2>"$W/err"; }
+
+# measure OP WL LAYOUT SRC RO CMD...: warms up once, then times RUNS runs
+# of CMD, each on a fresh copy of tree SRC (with RO=ro one copy serves all
+# runs: CMD only reads; with SRC empty CMD needs no tree). Appends a row.
+measure() {
+    m_op=$1 m_wl=$2 m_layout=$3 m_src=$4 m_ro=$5; shift 5
+    : >"$W/times"; rss=0 run=0 status=ok
+    [ -z "$m_src" ] || [ "$m_ro" != ro ] || fresh "$m_src"
+    while [ $run -le "$RUNS" ]; do    # run 0 is the warm-up
+        [ -z "$m_src" ] || [ "$m_ro" = ro ] || fresh "$m_src"
+        rc=0
+        timed "$@" || rc=$?
+        if [ $rc -ne 0 ]; then
+            status="failed (exit $rc)"
+            sed 's/^/    /' "$W/err" | head -5 >&2
+            break
+        fi
+        if [ $run -gt 0 ]; then
+            IFS=' ' read -r s k <"$W/t"
+            echo "$s" >>"$W/times"
+            [ "$k" -le "$rss" ] || rss=$k
+        fi
+        run=$((run + 1))
+    done
+    if [ "$status" = ok ]; then
+        median=$(sort -g "$W/times" | awk '{v[NR] = $1}
+            END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')
+        # The last run's --verbose line; no line: nothing was written.
+        io=$(sed -n 's/^regtool: \([0-9]*\) bytes written in [0-9]* writes, \([0-9]*\) fsyncs.*/\1 \2/p' "$W/err")
+        io=${io:-0 0}
+        printf '%s\t%s\t%s\tok\t%s\t%s\t%s\t%s\n' "$m_op" "$m_wl" "$m_layout" \
+            "$median" "$rss" "${io% *}" "${io#* }" >>"$ROWS"
+        printf '  %-18s %8.4f s\n' "$m_op" "$median"
+    else
+        printf '%s\t%s\t%s\t%s\t\t\t\t\n' "$m_op" "$m_wl" "$m_layout" "$status" >>"$ROWS"
+        printf '  %-18s %s\n' "$m_op" "$status"
+    fi
+}
+
+not_built() {   # not_built OP WL LAYOUT
+    printf '%s\t%s\t%s\tnot built yet\t\t\t\t\n' "$1" "$2" "$3" >>"$ROWS"
+    printf '  %-18s not built yet\n' "$1"
+}
+built() { "$REGTOOL" "$1" --help >/dev/null 2>&1; }
+
+bench_tree() {   # bench_tree WL LAYOUT
+    wl=$1 layout=$2 M=$W/$1.$2
+    mkdir -p "$M"
+    echo "== $wl, $layout layout"
+    # shellcheck disable=SC2046
+    "$MKBENCH" hives "$M/master" $(wl_args "$wl") --layout "$layout" >"$M/gen"
+    sed 's/^/  /' "$M/gen"
+    printf '%s\t%s\t%s\n' "$wl" "$layout" "$(db_bytes "$M/master")" >>"$SIZES"
+    cp -a "$M/master" "$M/installed"
+    # shellcheck disable=SC2086
+    "$REGTOOL" --store "hive:$M/installed" install $CS "$W/prov/bench.ini" \
+        >"$W/out" 2>"$W/err" || { cat "$W/out" "$W/err" >&2; exit 1; }
+    sync
+    S="hive:$RUN"
+
+    # shellcheck disable=SC2086
+    measure install "$wl" "$layout" "$M/master" rw \
+        "$REGTOOL" --verbose --store "$S" install $CS "$W/prov/bench.ini"
+    measure uninstall "$wl" "$layout" "$M/installed" rw \
+        "$REGTOOL" --verbose --store "$S" uninstall BenchPerf
+    # shellcheck disable=SC2046
+    measure floor "$wl" "$layout" "$M/master" rw \
+        "$FLOOR" $(db_files "$M/master" | sed "s|^|$RUN/|")
+
+    # names: NAMES names drawn (seeded) from the installed 009 table;
+    # none numeric or starting with '-' (they would read as an index or
+    # an option).
+    "$REGTOOL" --store "hive:$M/installed" names --lang 009 |
+        awk -F '\t' -v n="$NAMES" 'BEGIN {srand(18)}
+            $2 != "" && $2 !~ /^[0-9]+$/ && $2 !~ /^-/ {t[c++] = $2}
+            END {for (i = 0; i < n; i++) print t[int(rand() * c)]}' >"$M/names"
+    (
+        IFS='
+'
+        set -f
+        # shellcheck disable=SC2046
+        set -- $(cat "$M/names")
+        measure names "$wl" "$layout" "$M/installed" ro \
+            "$REGTOOL" --verbose --store "$S" names --lang 009 "$@"
+    )
+    measure query "$wl" "$layout" "$M/installed" ro \
+        "$REGTOOL" --verbose --store "$S" query
+
+    # The verbs still on the roadmap are measured once `VERB --help`
+    # succeeds; the command lines below are their expected syntax.
+    if built audit; then
+        measure audit "$wl" "$layout" "$M/installed" ro \
+            "$REGTOOL" --verbose --store "$S" audit
+    else not_built audit "$wl" "$layout"; fi
+    if built backup; then
+        measure backup "$wl" "$layout" "$M/installed" rw \
+            "$REGTOOL" --verbose --store "$S" backup "$W/backup"
+    else not_built backup "$wl" "$layout"; fi
+    if built restore && [ -e "$W/backup" ]; then
+        measure restore "$wl" "$layout" "$M/master" rw \
+            "$REGTOOL" --verbose --store "$S" restore "$W/backup"
+    else not_built restore "$wl" "$layout"; fi
+    rm -rf "$W/backup"
+    if built repair; then
+        measure repair "$wl" "$layout" "$M/installed" rw \
+            "$REGTOOL" --verbose --store "$S" repair
+    else not_built repair "$wl" "$layout"; fi
+}
+
+# Database size after CYCLES install/uninstall cycles over its size before.
+growth() {   # growth WL LAYOUT
+    M=$W/$1.$2
+    fresh "$M/master"
+    before=$(db_bytes "$RUN" all)
+    cycle=0
+    while [ $cycle -lt "$CYCLES" ]; do
+        # shellcheck disable=SC2086
+        "$REGTOOL" --store "hive:$RUN" install $CS "$W/prov/bench.ini" >/dev/null 2>&1 &&
+            "$REGTOOL" --store "hive:$RUN" uninstall BenchPerf >/dev/null 2>&1 ||
+            { echo "  growth: cycle $cycle failed" >&2; return 1; }
+        cycle=$((cycle + 1))
+    done
+    after=$(db_bytes "$RUN" all)
+    printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$CYCLES" "$before" "$after" >"$W/growth"
+    echo "    $CYCLES cycles: $before -> $after bytes"
+}
+
+# The peers at Ws: the same change (the pairs regtool's install appends
+# to Perflib\009's Counter and Help) made with libhivex (bench/hivexpeer.c)
+# and as a .reg patch merged by hivexregedit.
+peers() {
+    M=$W/Ws.registry
+    mkdir -p "$W/Ws.add"
+    "$PEER" diff "$M/master/$CONFIG/SOFTWARE" "$M/installed/$CONFIG/SOFTWARE" 009 "$W/Ws.add"
+    measure peer-hivex-c Ws registry "$M/master" rw \
+        "$PEER" apply "$RUN/$CONFIG/SOFTWARE" 009 "$W/Ws.add"
+    if command -v hivexregedit >/dev/null 2>&1; then
+        "$PEER" reg "$M/master/$CONFIG/SOFTWARE" 009 "$W/Ws.add" "$W/Ws.reg"
+        measure peer-hivexregedit Ws registry "$M/master" rw \
+            hivexregedit --merge --prefix "$HIVEX_PREFIX" "$RUN/$CONFIG/SOFTWARE" "$W/Ws.reg"
+    fi
+}
+
+# What the peers say when asked for the same change at W1 (values of
+# 5 MB, stored as big data).
+refusals() {
+    M=$W/W1.registry
+    mkdir -p "$W/W1.add"
+    "$PEER" diff "$M/master/$CONFIG/SOFTWARE" "$M/installed/$CONFIG/SOFTWARE" 009 "$W/W1.add"
+    fresh "$M/master"
+    if timed "$PEER" apply "$RUN/$CONFIG/SOFTWARE" 009 "$W/W1.add"; then
+        msg="libhivex program: accepted"
+    else
+        msg="libhivex program: $(sed -n '1s/^hivexpeer: //p' "$W/err")"
+    fi
+    if command -v hivexregedit >/dev/null 2>&1; then
+        "$PEER" reg "$M/master/$CONFIG/SOFTWARE" 009 "$W/W1.add" "$W/W1.reg"
+        fresh "$M/master"
+        if timed hivexregedit --merge --prefix "$HIVEX_PREFIX" "$RUN/$CONFIG/SOFTWARE" "$W/W1.reg"; then
+            msg="$msg; hivexregedit: accepted"
+        else
+            # Without the Perl source position.
+            msg="$msg; hivexregedit: $(sed -n '1s/ at \/[^ ]* line [0-9].*//p' "$W/err")"
+        fi
+        rm -f "$W/W1.reg"
+    fi
+    echo "$msg" >"$W/refusal"
+    echo "    $msg"
+}
+
+# The trees: every workload in every layout, but Ws in the registry
+# layout only. The growth runs on W1's registry tree, else the first.
+TREES= GROWTH_AT=
+for wl in $WORKLOADS; do
+    wl_args "$wl" >/dev/null || { echo "bench: unknown workload $wl" >&2; exit 64; }
+    for layout in $LAYOUTS; do
+        case $layout in registry | files) ;; *) echo "bench: unknown layout $layout" >&2; exit 64 ;; esac
+        [ "$wl" = Ws ] && [ "$layout" = files ] && continue
+        TREES="$TREES $wl.$layout"
+        [ -n "$GROWTH_AT" ] || GROWTH_AT=$wl.$layout
+        [ "$wl.$layout" != W1.registry ] || GROWTH_AT=$wl.$layout
+    done
+done
+
+echo "regtool benchmarks: $RUNS runs per measurement after a warm-up; trees$TREES"
+"$MKBENCH" provider "$W/prov" --symbols "$SYMBOLS" | sed 's/^/  /'
+[ -x "$PEER" ] || echo "  no $PEER (make bench builds it): peers not measured"
+for tree in $TREES; do
+    wl=${tree%.*} layout=${tree#*.}
+    bench_tree "$wl" "$layout"
+    if [ "$tree" = "$GROWTH_AT" ]; then
+        echo "  growth:"
+        growth "$wl" "$layout"
+    fi
+    if [ -x "$PEER" ] && [ "$tree" = Ws.registry ]; then
+        echo "  peers:"
+        peers
+    fi
+    if [ -x "$PEER" ] && [ "$tree" = W1.registry ]; then
+        echo "  peers' refusals:"
+        refusals
+    fi
+    rm -rf "$W/$tree" "$RUN"
+done
+
+echo "== check-ini of a $INI_SYMBOLS-symbol INI"
+"$MKBENCH" provider "$W/ini" --symbols "$INI_SYMBOLS" >/dev/null
+measure check-ini "ini-$INI_SYMBOLS" none "" ro "$REGTOOL" check-ini "$W/ini/bench.ini"
+
+# --- the table and results.json ------------------------------------------
+mkdir -p "$(dirname "$RESULTS")"
+touch "$W/growth" "$W/refusal"
+awk -F '\t' -v results="$RESULTS" -v runs="$RUNS" '
+function num(v, fmt) { return v == "" ? "null" : sprintf(fmt, v) }
+function str(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+function mark(ok) { return ok ? "met" : "MISSED" }
+function commas(n,   s) {
+    s = sprintf("%d", n)
+    while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s)
+    return s
+}
+FILENAME ~ /sizes/ { size[$1 "." $2] = $3; next }
+FILENAME ~ /growth/ { g_wl = $1 " " $2; g_cycles = $3; g_ratio = $5 / $4; next }
+FILENAME ~ /refusal/ { refusal = $0; next }
+{
+    n++; op[n] = $1; wl[n] = $2; lay[n] = $3; st[n] = $4
+    med[n] = $5; rss[n] = $6; by[n] = $7; fs[n] = $8
+    if ($1 == "floor" && $4 == "ok") floor[$2 "." $3] = $5
+}
+END {
+    printf "\n%-18s %-8s %-8s %9s %8s %9s %7s %12s %6s  %s\n", "op", "workload",
+        "layout", "median s", "floor x", "RSS MB", "RSS x", "bytes", "fsyncs", "targets"
+    js = ""
+    for (i = 1; i <= n; i++) {
+        k = wl[i] "." lay[i]
+        if (op[i] ~ /^peer-/) { peer[op[i]] = med[i]; peer_st[op[i]] = st[i]; continue }
+        fr = ""; rr = ""; rmb = ""
+        if (st[i] == "ok") {
+            rmb = rss[i] / 1024
+            if (k in floor && floor[k] > 0) fr = med[i] / floor[k]
+            if (k in size && size[k] > 0) rr = rss[i] * 1024 / size[k]
+        }
+        tg = ""
+        if (st[i] == "ok") {
+            if (wl[i] == "W1" && (op[i] == "install" || op[i] == "uninstall") && fr != "")
+                tg = tg " floor<=0.5x " mark(fr <= 0.5)
+            if (wl[i] == "W1" && (op[i] == "names" || op[i] == "query") && fr != "")
+                tg = tg " floor<=0.2x " mark(fr <= 0.2)
+            if (op[i] == "check-ini")
+                tg = tg " <50ms " mark(med[i] < 0.05)
+            if (rr != "" && op[i] != "floor")
+                tg = tg " RSS<=1.2x " mark(rr <= 1.2)
+        }
+        if (st[i] == "ok")
+            printf "%-18s %-8s %-8s %9.4f %8s %9.1f %7s %12s %6d %s\n", op[i], wl[i], lay[i],
+                med[i], fr == "" ? "-" : sprintf("%.3f", fr), rmb,
+                rr == "" ? "-" : sprintf("%.2f", rr), commas(by[i]), fs[i], tg
+        else
+            printf "%-18s %-8s %-8s %s\n", op[i], wl[i], lay[i], st[i]
+        if (op[i] == "install") { inst_t[wl[i] "." lay[i]] = med[i]; inst_b[wl[i] "." lay[i]] = by[i] }
+        if (op[i] == "audit" && st[i] == "ok") audit_t[wl[i] "." lay[i]] = med[i]
+        js = js (js == "" ? "" : ",\n  ") sprintf("{\"op\":%s,\"store\":%s,\"layout\":%s,\"workload\":%s,\"median_s\":%s,\"peak_rss_mb\":%s,\"bytes_written\":%s,\"fsyncs\":%s,\"floor_ratio\":%s,\"peak_rss_ratio\":%s}",
+            str(op[i]), str(op[i] == "check-ini" ? "none" : "hive"), str(lay[i]), str(wl[i]),
+            num(med[i], "%.6f"), num(rmb, "%.1f"), num(st[i] == "ok" ? by[i] : "", "%d"),
+            num(st[i] == "ok" ? fs[i] : "", "%d"), num(fr, "%.4f"), num(rr, "%.3f"))
+    }
+
+    # Scaling on the registry layout (else files), audit speed at W1.
+    lay0 = ("W0.registry" in inst_t && "W2.registry" in inst_t) ? "registry" : "files"
+    sc_t = sc_b = sc_a = ""
+    if (("W0." lay0) in inst_t && ("W2." lay0) in inst_t) {
+        if (inst_t["W0." lay0] > 0) sc_t = inst_t["W2." lay0] / inst_t["W0." lay0]
+        if (inst_b["W0." lay0] > 0) sc_b = inst_b["W2." lay0] / inst_b["W0." lay0]
+        if (("W0." lay0) in audit_t && ("W2." lay0) in audit_t && audit_t["W0." lay0] > 0)
+            sc_a = audit_t["W2." lay0] / audit_t["W0." lay0]
+    }
+    amb = ""
+    for (k in audit_t) if (k ~ /^W1\./ && (amb == "" || k == "W1.registry"))
+        amb = size[k] / 1048576 / audit_t[k]
+    printf "\nscaling W2/W0 (%s layout): install time %s, install bytes %s, audit time %s\n", lay0,
+        sc_t == "" ? "-" : sprintf("%.2fx", sc_t), sc_b == "" ? "-" : sprintf("%.2fx", sc_b),
+        sc_a == "" ? (("W0." lay0) in inst_t ? "not built yet" : "-") : sprintf("%.2fx", sc_a)
+    printf "audit at W1: %s\n", amb == "" ? "not built yet" : sprintf("%.1f MB/s", amb)
+    if (g_cycles != "")
+        printf "growth after %d install/uninstall cycles (%s): %.4fx (target <= 1.02: %s)\n",
+            g_cycles, g_wl, g_ratio, mark(g_ratio <= 1.02)
+    rs = ("Ws.registry" in inst_t) ? inst_t["Ws.registry"] : ""
+    hc = ("peer-hivex-c" in peer) ? peer["peer-hivex-c"] : ""
+    hr = ("peer-hivexregedit" in peer) ? peer["peer-hivexregedit"] : ""
+    if (rs != "") {
+        printf "peers at Ws: regtool install %.4f s", rs
+        if (hc != "") printf "\n  libhivex program %.4f s: regtool %.2fx as fast (target >= 5x: %s)", hc, hc / rs, mark(hc / rs >= 5)
+        if (hr != "") printf "\n  hivexregedit --merge %.4f s: regtool %.2fx as fast (target >= 50x: %s)", hr, hr / rs, mark(hr / rs >= 50)
+        printf "\n"
+    }
+    if (refusal != "") printf "peers at W1: %s\n", refusal
+
+    printf "{\"ops\":[\n  %s],\n", js > results
+    printf "\"runs\":%d,\n\"audit_mb_per_s\":%s,\n", runs, num(amb, "%.2f") > results
+    printf "\"scaling\":{\"install_time_w2_w0\":%s,\"install_bytes_w2_w0\":%s,\"audit_time_w2_w0\":%s},\n",
+        num(sc_t, "%.4f"), num(sc_b, "%.4f"), num(sc_a, "%.4f") > results
+    printf "\"growth_after_100_cycles\":%s,\n", num(g_cycles == "" ? "" : g_ratio, "%.6f") > results
+    printf "\"peer\":{\"workload\":\"Ws\",\"regtool_s\":%s,\"hivex_c_s\":%s,\"hivexregedit_s\":%s,\"w1_refusal\":%s}}\n",
+        num(rs, "%.6f"), num(hc, "%.6f"), num(hr, "%.6f"), refusal == "" ? "null" : str(refusal) > results
+    printf "\n%s written\n", results
+}' "$SIZES" "$W/growth" "$W/refusal" "$ROWS"

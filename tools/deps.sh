@@ -2,6 +2,8 @@
 # Installs the Debian packages regtool needs, only those missing.
 #   sh tools/deps.sh demo    what `make demo` needs: a C compiler, make, inih
 #   sh tools/deps.sh         what `make check` needs as well
+#   sh tools/deps.sh bench   what `make bench` needs: the demo's, libhivex
+#                            (the peer) and hivexregedit
 # apt-get update runs once, and only when something has to be installed.
 # The lists are what a minimal Debian 12 (debootstrap --variant=minbase)
 # lacks; `make fresh-check` proves them there.
@@ -19,10 +21,15 @@ CHECK="$DEMO pkg-config xz-utils libcmocka-dev libhivex-dev libhivex-bin \
 libregf-utils reglookup valgrind jq groff-base g++ wine wine64 wine64-tools libwine-dev \
 gcc-mingw-w64-x86-64"
 
+# make bench: libhivex-dev for bench/hivexpeer.c, libwin-hivex-perl for
+# hivexregedit.
+BENCH="$DEMO libhivex-dev libwin-hivex-perl"
+
 case "${1:-check}" in
 demo) PACKAGES=$DEMO ;;
 check) PACKAGES=$CHECK ;;
-*) echo "usage: tools/deps.sh [demo|check]" >&2; exit 2 ;;
+bench) PACKAGES=$BENCH ;;
+*) echo "usage: tools/deps.sh [demo|check|bench]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -1,0 +1,61 @@
+# The benchmark harness (bench/run.sh, `make bench`) on its tiny workload
+# Wt, both layouts, one run per measurement, so that it cannot rot:
+# mkbench's two layouts, every measurement, the floor, the table and
+# bench/results.json's shape. Times are never asserted.
+. tests/cli/lib.sh
+
+BIN=$(dirname "$REGTOOL")/bench
+for t in mkbench floor timeit; do
+    [ -x "$BIN/$t" ] || fail "no $BIN/$t (make builds it)"
+done
+
+# mkbench --layout files: the tables in System32 and SysWOW64 .dat files,
+# where the hive store finds them.
+D=$TMPDIR/files
+expect_exit 0 "$BIN/mkbench" hives "$D" --languages 009,019 --extra 0 --size 1 --layout files
+for f in System32/perfc009.dat System32/perfh019.dat SysWOW64/perfh019.dat; do
+    [ -s "$D/Windows/$f" ] || fail "no $f"
+done
+expect_exit 0 $REGTOOL --store "hive:$D" query
+expect_grep 'tables in .dat files' "$OUT"
+expect_exit 0 $REGTOOL --store "hive:$D" names --lang 019 2
+expect_exit 64 "$BIN/mkbench" hives "$TMPDIR/bad" --layout bogus
+# --help-chars: every help text cut, so Ws's values stay under 1 MB.
+expect_exit 0 "$BIN/mkbench" hives "$TMPDIR/ws" --languages 009 --extra 0 --size 1 --help-chars 40
+expect_exit 0 $REGTOOL --store "hive:$TMPDIR/ws" names --help-text
+awk -F '\t' 'length($2) > 40 {bad = 1} END {exit bad}' "$OUT" || fail "a help text over 40 bytes"
+
+# The harness itself, on Wt in both layouts.
+RES=$TMPDIR/results.json
+expect_exit 0 env BENCH_WORKLOADS=Wt BENCH_RUNS=1 BENCH_CYCLES=2 BENCH_NAMES=50 \
+    BENCH_INI_SYMBOLS=100 BENCH_RESULTS="$RES" sh bench/run.sh "$REGTOOL" "$BIN/mkbench" 20
+cat "$OUT"
+expect_grep '^op  *workload  *layout  *median s  *floor x' "$OUT"
+for op in install uninstall floor names query; do
+    for layout in registry files; do
+        grep -Eq "^$op +Wt +$layout +[0-9]+\.[0-9]{4} " "$OUT" || fail "no $op row for $layout"
+    done
+done
+expect_grep '^check-ini  *ini-100 ' "$OUT"
+expect_grep '^growth after 2 install/uninstall cycles (Wt registry)' "$OUT"
+[ -s "$RES" ] || fail "no $RES"
+if command -v jq >/dev/null 2>&1; then
+    jq -e '
+      (.ops | length) == 19 and
+      (.ops | all(has("op") and has("store") and has("layout") and has("workload")
+        and has("median_s") and has("peak_rss_mb") and has("bytes_written")
+        and has("fsyncs") and has("floor_ratio") and has("peak_rss_ratio"))) and
+      (.ops[] | select(.op == "install" and .layout == "registry")
+        | .median_s > 0 and .bytes_written > 0 and .fsyncs > 0
+          and .floor_ratio > 0 and .peak_rss_mb > 0) and
+      (.ops | map(select(.op == "floor")) | length) == 2 and
+      (.growth_after_100_cycles > 0.9) and
+      (.scaling | has("install_time_w2_w0")) and
+      (.peer | has("hivex_c_s") and has("w1_refusal"))' "$RES" >/dev/null ||
+        { cat "$RES"; fail "results.json has not the expected shape"; }
+fi
+# A verb not built yet is a row of nulls, one that is built has numbers.
+for verb in audit backup restore repair; do
+    if $REGTOOL "$verb" --help >/dev/null 2>&1; then continue; fi
+    grep -Eq "^$verb +Wt +registry +not built yet" "$OUT" || fail "$verb not listed as not built yet"
+done

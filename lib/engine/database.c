@@ -116,6 +116,16 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
                              &l->damage, &which) != 0) {
         l->damaged = 1;
         l->damage_in_help = which;
+        l->help_damaged = which;
+        if (!which && l->damage.status != RT_MSZ_NOMEM) {
+            /* The first damage is in Counter: whether Help has its own. */
+            struct rt_pair *p = NULL;
+            size_t n = 0;
+            struct rt_msz_error he;
+            l->help_damaged = rt_multi_sz_decode(h.data, h.len, 0, &p, &n,
+                                                 &he) != 0;
+            rt_pairs_free(p, n);
+        }
     }
     rt_value_free(&c);
     rt_value_free(&h);

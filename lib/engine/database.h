@@ -23,6 +23,8 @@ struct rt_db_language {
     int damaged;                  /* a blob failed strict decoding */
     struct rt_msz_error damage;   /* the first damage ... */
     int damage_in_help;           /* ... and in which blob */
+    int help_damaged;             /* the Help blob is damaged (whichever
+                                     blob the first damage is in) */
 };
 
 /* A service's Performance values, as lodctr and the provider wrote them. */

@@ -8,6 +8,7 @@
 #include "engine/database.h"
 #include "commit/io.h"
 #include "store/store_hive.h"
+#include "store/store_psb.h"
 #include "store/store_win32.h"
 
 static struct rt_cli_options options;
@@ -106,6 +107,8 @@ struct rt_store *rt_cli_open_store(int *exit_code)
             free(m);
         }
         rt_diags_free(&d);
+    } else if (!strncmp(spec, "psb:", 4)) {
+        s = rt_store_psb_open(spec + 4, &e);
     } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
         /* Elsewhere than Windows and Wine this fails, saying so. */
         s = rt_store_win32_open(spec[4] ? spec + 5 : NULL, &e);
@@ -115,8 +118,8 @@ struct rt_store *rt_cli_open_store(int *exit_code)
             return NULL;
         }
     } else {
-        rt_cli_error("unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM "
-                     "or live",
+        rt_cli_error("unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM, "
+                     "live or psb:FILE",
                      spec);
         *exit_code = RT_EXIT_USAGE;
         return NULL;
@@ -149,6 +152,7 @@ int rt_cli_exit_for(int win32_code)
     case RT_ERR_SUCCESS:
         return RT_EXIT_OK;
     case RT_ERR_ALREADY_EXISTS:
+    case RT_ERR_WRITE_PROTECT:      /* a read-only store (psb:) */
         return RT_EXIT_CONFLICT;
     case RT_ERR_INVALID_DATA:
     case RT_ERR_BADDB:

@@ -9,6 +9,7 @@
 #include "platform/os.h"
 #include "commit/io.h"
 #include "store/store_hive.h"
+#include "store/store_psb.h"
 #include "store/store_win32.h"
 
 static struct rt_cli_options options;
@@ -119,6 +120,8 @@ struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
             free(m);
         }
         rt_diags_free(&d);
+    } else if (!strncmp(spec, "psb:", 4)) {
+        s = rt_store_psb_open(spec + 4, e);
     } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
         /* Elsewhere than Windows and Wine this fails, saying so. */
         s = rt_store_win32_open(spec[4] ? spec + 5 : NULL, e);
@@ -131,8 +134,8 @@ struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
     } else {
         *bad_spec = 1;
         rt_error_set(e, RT_ERR_INVALID_PARAMETER,
-                     "unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM "
-                     "or live", spec);
+                     "unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM, "
+                     "live or psb:FILE", spec);
     }
     return s;
 }
@@ -184,6 +187,7 @@ int rt_cli_exit_for(int win32_code)
     case RT_ERR_SUCCESS:
         return RT_EXIT_OK;
     case RT_ERR_ALREADY_EXISTS:
+    case RT_ERR_WRITE_PROTECT:      /* a read-only store (psb:) */
         return RT_EXIT_CONFLICT;
     case RT_ERR_INVALID_DATA:
     case RT_ERR_BADDB:

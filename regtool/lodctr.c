@@ -108,10 +108,12 @@ static void lodctr_usage(FILE *f)
           "    lodctr /M:<Manifest>\n"
           "        Installs a manifest of performance counter providers.\n"
           "\n"
-          "/S, /R, /T and /M are not available in this lodctr yet: they change\n"
-          "nothing and return 50 (ERROR_NOT_SUPPORTED). The name database is\n"
-          "the one REGTOOL_STORE names; REGTOOL_CODEPAGE gives the code page of\n"
-          "an ANSI INI file.\n", f);
+          "/R without a file, /T and /M are not available in this lodctr yet:\n"
+          "they change nothing and return 50 (ERROR_NOT_SUPPORTED). /S saves to\n"
+          "<Backup-FileName>_001 (to _999) when the file exists; /R:file also\n"
+          "restores Disable Performance Counters, which Windows leaves alone.\n"
+          "The name database is the one REGTOOL_STORE names; REGTOOL_CODEPAGE\n"
+          "gives the code page of an ANSI INI file.\n", f);
 }
 
 /* "/X:value" or "-X:value": the switch letter and its value (may be ""). */
@@ -230,11 +232,23 @@ int rt_lodctr_main(int argc, char **argv)
         }
         return run_as(sw == 'e' ? cmd_enable : cmd_disable,
                       sw == 'e' ? "enable" : "disable", val);
-    case 's':
-        return not_supported("lodctr", "/S (save)", "backup and restore");
-    case 'r':
-        return not_supported("lodctr", *val ? "/R:file (restore)" : "/R (rebuild)",
-                             "backup and restore");
+    case 's': {
+        if (!*val) {
+            fprintf(stderr, "lodctr: /S needs a file: /S:file\n");
+            return RT_ERR_INVALID_PARAMETER;
+        }
+        int code;
+        rt_cli_backup(val, 0, &code);
+        return code;
+    }
+    case 'r': {
+        if (!*val)
+            return not_supported("lodctr", "/R (rebuild)",
+                                 "backup and restore");
+        int code;
+        rt_cli_restore(val, 0, 1, &code);
+        return code;
+    }
     case 't':
         return not_supported("lodctr", "/T (trusted)", "trusted providers");
     case 'm':

@@ -21,6 +21,8 @@ static const struct rt_command commands[] = {
     {"query", cmd_query, "query [--json] [DRIVER]"},
     {"enable", cmd_enable, "enable DRIVER"},
     {"disable", cmd_disable, "disable DRIVER"},
+    {"backup", cmd_backup, "backup [--force] FILE"},
+    {"restore", cmd_restore, "restore [--dry-run] FILE"},
     {"hive", cmd_hive, "hive check [--json] FILE | hive recover FILE -o OUT"},
     {"audit", cmd_audit, "audit [--json] [--lang L] [--stores-from FILE] [STORE ...]"},
     {"check-ini", cmd_check_ini, "check-ini [--json] [--strict] [--codepage CP] INI"},
@@ -61,7 +63,8 @@ static void usage(FILE *f)
     fputs("\nGlobal options (before or after the command):\n"
           "  --store SPEC   the database: hive:DIR (a Windows tree),\n"
           "                 hive:SOFTWARE,SYSTEM (two hive files), live or\n"
-          "                 live:\\\\MACHINE (the registry); or REGTOOL_STORE\n"
+          "                 live:\\\\MACHINE (the registry), psb:FILE (a\n"
+          "                 PerfStringBackup file, read-only); or REGTOOL_STORE\n"
           "  --tables DIR   where the .dat tables are, when not the tree's\n"
           "                 System32\n"
           "  --verbose      bytes written, writes and fsyncs of a change\n"

@@ -28,6 +28,8 @@ int cmd_names(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
+int cmd_backup(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 int hive_recover_main(int argc, char **argv);
 int cmd_check_ini(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
@@ -84,6 +86,11 @@ int rt_cli_load_spec(const char *ini, const char *codepage,
                      struct rt_provider_spec *spec);
 void rt_json_string(FILE *f, const char *s);
 void rt_json_string_or_null(FILE *f, const char *s);
+
+/* backup and restore (lodctr /S:FILE, /R:FILE): return a regtool exit
+ * code and set *WIN32 to lodctr's. QUIET: one line, no plan. */
+int rt_cli_backup(const char *file, int force, int *win32);
+int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32);
 
 /* Drop-in modes: 1 for lodctr, 2 for unlodctr, 0 otherwise. */
 int rt_dropin_mode(const char *argv0);

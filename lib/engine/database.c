@@ -119,30 +119,37 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
         l->damaged = 1;
         l->damage_in_help = which;
     }
-    /* A table of no bytes at all (a .dat file cut to nothing) lost every
-     * name it had: damage, not an empty language. */
-    if (!l->damaged && ((l->has_counter && !c.len) || (l->has_help && !h.len))) {
-        l->damaged = 1;
-        l->damage_in_help = l->has_counter && c.len ? 1 : 0;
-        l->damage.status = RT_MSZ_EMPTY;
-        l->damage.offset = 0;
-    }
+    /* Each blob's own first damage (the first damage overall is in one of
+     * them); a table of no bytes at all (a .dat file cut to nothing) lost
+     * every name it had: damage, not an empty language. */
     const struct rt_value *blob[2] = {&c, &h};
+    const int present[2] = {l->has_counter, l->has_help};
     for (int k = 0; k < 2; k++) {
         l->type[k] = blob[k]->type;
         l->bytes[k] = blob[k]->len;
+        l->hash[k] = rt_blob_hash(blob[k]->data, blob[k]->len);
         l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_OK, 0};
+        if (l->damaged && k == which) {
+            l->blob_damage[k] = l->damage;
+        } else if (l->damaged && l->damage.status != RT_MSZ_NOMEM) {
+            struct rt_pair *p = NULL;
+            size_t n = 0;
+            rt_multi_sz_decode(blob[k]->data, blob[k]->len, 0, &p, &n,
+                               &l->blob_damage[k]);
+            rt_pairs_free(p, n);
+        }
+        if (l->blob_damage[k].status == RT_MSZ_OK && present[k] &&
+            !blob[k]->len)
+            l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_EMPTY, 0};
     }
-    /* Help's own damage when the first damage was Counter's. */
-    if (l->damaged)
-        which = l->damage_in_help;
-    l->blob_damage[which] = l->damage;
-    if (l->damaged && which == 0) {
-        struct rt_pair *p = NULL;
-        size_t n = 0;
-        rt_multi_sz_decode(h.data, h.len, 1, &p, &n, &l->blob_damage[1]);
-        rt_pairs_free(p, n);
-    }
+    if (!l->damaged)
+        for (int k = 0; k < 2 && !l->damaged; k++)
+            if (l->blob_damage[k].status != RT_MSZ_OK) {
+                l->damaged = 1;
+                l->damage_in_help = k;
+                l->damage = l->blob_damage[k];
+            }
+    l->help_damaged = l->blob_damage[1].status != RT_MSZ_OK;
     struct rt_value *own[2] = {&c, &h};
     for (int k = 0; k < 2; k++)
         if (l->blob_damage[k].status != RT_MSZ_OK) {

@@ -27,10 +27,13 @@ struct rt_db_language {
      * own first damage (status RT_MSZ_OK when it decodes strictly). */
     uint32_t type[2];             /* [RT_TABLE_COUNTER], [RT_TABLE_HELP] */
     size_t bytes[2];
+    uint64_t hash[2];             /* rt_blob_hash of the bytes */
     struct rt_msz_error blob_damage[2];
     /* A damaged blob's bytes, kept so repair can salvage every valid pair
      * (type 0 and no data when the blob decoded strictly). */
     struct rt_value raw[2];
+    int help_damaged;             /* the Help blob is damaged (whichever
+                                     blob the first damage is in) */
 };
 
 /* A service's Performance values, as lodctr and the provider wrote them. */

@@ -34,6 +34,31 @@ int rt_engine_check_table_change(const struct rt_change *c,
     int rc = -1;
     const struct rt_pair **want = NULL, **got = NULL;
     char *removed_used = NULL;
+    if (c->replace) {
+        /* A whole replacement: the table must be the one it was computed
+         * from, and the new one well-formed. */
+        if (!present != !c->before_present ||
+            (present && (before->len != c->before_len ||
+                         rt_blob_hash(before->data, before->len) !=
+                             c->before_hash))) {
+            return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                                "internal error: Perflib\\%s\\%s is not the "
+                                "table the change was computed from; it was "
+                                "refused and nothing was written",
+                                c->lang, table_name(c));
+        }
+        if (rt_multi_sz_decode(c->value.data, c->value.len, 0, &now, &n_now,
+                               &me)) {
+            return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                                "internal error: the new Perflib\\%s\\%s is "
+                                "malformed (%s at byte %zu); the change was "
+                                "refused and nothing was written",
+                                c->lang, table_name(c),
+                                rt_msz_strerror(me.status), me.offset);
+        }
+        rt_pairs_free(now, n_now);
+        return 0;
+    }
     if (present && before->len &&
         rt_multi_sz_decode(before->data, before->len, 0, &old, &n_old, &me)) {
         rt_error_set(e, RT_ERR_INTERNAL_ERROR,

@@ -157,3 +157,26 @@ end:
     rt_change_set_free(&cs);
     return rc;
 }
+
+int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
+                  struct rt_change_set *cs, struct rt_restore_plan *plan,
+                  struct rt_error *e)
+{
+    struct rt_database db;
+    memset(cs, 0, sizeof *cs);
+    if (s->ops->begin(s, e) != 0)
+        return -1;
+    int rc = -1;
+    if (rt_database_load(s, &db, e) == 0) {
+        if (rt_engine_restore(&db, psb, cs, plan, e) == 0) {
+            rc = cs->n ? finish(s, cs, dry_run, e) : 0;
+            if (rc != 0)
+                rt_restore_plan_free(plan);
+        }
+        rt_database_free(&db);
+    }
+    s->ops->end(s);
+    if (rc != 0)
+        rt_change_set_free(cs);
+    return rc;
+}

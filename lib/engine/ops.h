@@ -4,6 +4,7 @@
 #ifndef RT_OPS_H
 #define RT_OPS_H
 
+#include "engine/backup.h"
 #include "engine/engine.h"
 #include "store/store.h"
 
@@ -28,5 +29,13 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
  * then the store's atomic apply, then a read-back of every table. */
 int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
                 struct rt_error *e);
+
+/* lodctr /R:file: restores the database from a backup file's content PSB
+ * in one atomic commit (engine/backup.h). With DRY_RUN, computes *CS and
+ * *PLAN and writes nothing; nothing is written either when nothing
+ * differs. On success the caller owns *CS and *PLAN. */
+int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
+                  struct rt_change_set *cs, struct rt_restore_plan *plan,
+                  struct rt_error *e);
 
 #endif

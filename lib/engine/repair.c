@@ -359,8 +359,14 @@ static int emit_tables(struct repair *rp, struct rt_change_set *cs)
             int rc = difference(&w->list[k], orig, &added) ||
                      difference(orig, &w->list[k], &removed) ||
                      rt_pair_list_encode(&w->list[k], &blob, &len) ||
-                     rt_change_set_table(cs, w->l->id, (enum rt_table_kind)k,
-                                         blob, len, &added, &removed);
+                     (w->rewrite[k]
+                          ? rt_change_set_table_replace(
+                                cs, w->l->id, (enum rt_table_kind)k, blob, len,
+                                k ? w->l->has_help : w->l->has_counter,
+                                w->l->bytes[k], w->l->hash[k], &added, &removed)
+                          : rt_change_set_table(cs, w->l->id,
+                                                (enum rt_table_kind)k, blob,
+                                                len, &added, &removed));
             free(blob);
             rt_pair_list_free(&added);
             rt_pair_list_free(&removed);

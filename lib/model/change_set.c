@@ -159,6 +159,33 @@ int rt_change_set_table(struct rt_change_set *cs, const char *lang,
     return finish(cs, c, ok);
 }
 
+int rt_change_set_table_replace(struct rt_change_set *cs, const char *lang,
+                                enum rt_table_kind table, const uint8_t *blob,
+                                size_t len, int before_present,
+                                size_t before_len, uint64_t before_hash,
+                                const struct rt_pair_list *added,
+                                const struct rt_pair_list *removed)
+{
+    if (rt_change_set_table(cs, lang, table, blob, len, added, removed) != 0)
+        return -1;
+    struct rt_change *c = &cs->v[cs->n - 1];
+    c->replace = 1;
+    c->before_present = before_present;
+    c->before_len = before_len;
+    c->before_hash = before_hash;
+    return 0;
+}
+
+uint64_t rt_blob_hash(const uint8_t *data, size_t len)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= data[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
 int rt_change_set_perflib(struct rt_change_set *cs, const char *name,
                           const struct rt_value *v)
 {

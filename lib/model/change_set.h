@@ -51,6 +51,14 @@ struct rt_change {
     /* For RT_CHANGE_SET_TABLE: the pairs added and removed, for display
      * (--dry-run) and for verifying after commit. */
     struct rt_pair_list added, removed;
+    /* A whole table replaced (restore, repair): the table the change was
+     * computed from, as stored (present, byte length, rt_blob_hash), which
+     * the store must still hold when the change is applied; ADDED and
+     * REMOVED are then for display only. */
+    int replace;
+    int before_present;
+    size_t before_len;
+    uint64_t before_hash;
 };
 
 struct rt_change_set {
@@ -64,6 +72,16 @@ int rt_change_set_table(struct rt_change_set *cs, const char *lang,
                         enum rt_table_kind table, const uint8_t *blob,
                         size_t len, const struct rt_pair_list *added,
                         const struct rt_pair_list *removed);
+/* A whole-table replacement of the table stored as BEFORE (LEN bytes,
+ * PRESENT 0 when there is none). */
+int rt_change_set_table_replace(struct rt_change_set *cs, const char *lang,
+                                enum rt_table_kind table, const uint8_t *blob,
+                                size_t len, int before_present,
+                                size_t before_len, uint64_t before_hash,
+                                const struct rt_pair_list *added,
+                                const struct rt_pair_list *removed);
+/* A 64-bit fingerprint of a blob (FNV-1a): equal bytes, equal hash. */
+uint64_t rt_blob_hash(const uint8_t *data, size_t len);
 int rt_change_set_perflib(struct rt_change_set *cs, const char *name,
                           const struct rt_value *v);
 int rt_change_set_create_perf_key(struct rt_change_set *cs,

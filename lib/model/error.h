@@ -7,10 +7,13 @@
 /* Win32 error codes regtool reports. */
 #define RT_ERR_SUCCESS            0
 #define RT_ERR_FILE_NOT_FOUND     2
+#define RT_ERR_PATH_NOT_FOUND     3
 #define RT_ERR_ACCESS_DENIED      5
 #define RT_ERR_NOT_ENOUGH_MEMORY  8
 #define RT_ERR_INVALID_DATA       13
+#define RT_ERR_WRITE_PROTECT      19
 #define RT_ERR_WRITE_FAULT        29
+#define RT_ERR_FILE_EXISTS        80
 #define RT_ERR_NOT_SUPPORTED      50
 #define RT_ERR_BAD_NETPATH        53
 #define RT_ERR_INVALID_PARAMETER  87

@@ -1,0 +1,359 @@
+/* Engine: lodctr /S and /R:file over the database as read (SPEC 4.6). */
+#include "engine/backup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/lang_id.h"
+
+static int oom(struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
+/* --- backup -------------------------------------------------------------- */
+
+int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,
+                     struct rt_error *e)
+{
+    memset(out, 0, sizeof *out);
+    out->has_perflib = out->has_base_index = out->has_last_counter =
+        out->has_last_help = 1;
+    out->base_index = db->base_index;
+    out->last_counter = db->last_counter;
+    out->last_help = db->last_help;
+    out->services = calloc(db->n_services ? db->n_services : 1,
+                           sizeof *out->services);
+    out->langs = calloc(db->n_langs ? db->n_langs : 1, sizeof *out->langs);
+    if (!out->services || !out->langs)
+        goto nomem;
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *si = &db->services[i];
+        if (!si->has_range)
+            continue;
+        struct rt_psb_service *s = &out->services[out->n_services];
+        if (!(s->name = strdup(si->name)))
+            goto nomem;
+        out->n_services++;
+        s->has_first_counter = 1;
+        s->first_counter = si->first_counter;
+        s->has_first_help = si->has_first_help;
+        s->first_help = si->first_help;
+        s->has_last_counter = si->has_last_counter;
+        s->last_counter = si->last_counter;
+        s->has_last_help = si->has_last_help;
+        s->last_help = si->last_help;
+        s->has_disable = si->has_disable;
+        s->disable = si->disable;
+    }
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const struct rt_db_language *l = &db->langs[i];
+        if (rt_lang_is_current(l->id))
+            continue;
+        if (l->damaged) {
+            rt_psb_free(out);
+            return rt_error_set(
+                e, RT_ERR_BADDB,
+                "Perflib\\%s\\%s is damaged at byte %zu (%s): a backup "
+                "would miss every string after it; nothing was saved",
+                l->id, l->damage_in_help ? "Help" : "Counter",
+                l->damage.offset, rt_msz_strerror(l->damage.status));
+        }
+        struct rt_psb_language *pl = &out->langs[out->n_langs];
+        if (!(pl->id = strdup(l->id)))
+            goto nomem;
+        out->n_langs++;
+        if (rt_psb_merge(&l->table, &pl->strings) != 0)
+            goto nomem;
+    }
+    return 0;
+nomem:
+    rt_psb_free(out);
+    return oom(e);
+}
+
+/* --- restore ------------------------------------------------------------- */
+
+void rt_restore_plan_free(struct rt_restore_plan *p)
+{
+    for (size_t i = 0; i < p->n_langs; i++) {
+        free(p->langs[i].id);
+        free(p->langs[i].section);
+    }
+    free(p->langs);
+    for (size_t i = 0; i < p->n_services; i++)
+        free(p->services[i].name);
+    free(p->services);
+    free(p->extra_langs);
+    free(p->extra_services);
+    for (size_t i = 0; i < p->n_unnamed; i++)
+        free(p->unnamed[i]);
+    free(p->unnamed);
+    memset(p, 0, sizeof *p);
+}
+
+/* Whether a table's new blob differs from what the store holds. */
+static int table_differs(const struct rt_db_language *l, int help,
+                         const uint8_t *blob, size_t len, int *differs)
+{
+    int damaged = help ? l->help_damaged
+                       : l->damaged && !l->damage_in_help;
+    if (damaged || !(help ? l->has_help : l->has_counter)) {
+        *differs = 1;
+        return 0;
+    }
+    uint8_t *old = NULL;
+    size_t old_len = 0;
+    if (rt_pair_list_encode(help ? &l->table.help : &l->table.counter, &old,
+                            &old_len) != 0)
+        return -1;
+    *differs = old_len != len || memcmp(old, blob, len);
+    free(old);
+    return 0;
+}
+
+static int restore_language(const struct rt_db_language *l,
+                            const struct rt_psb_language *sec,
+                            struct rt_change_set *cs,
+                            struct rt_restore_language *rl,
+                            struct rt_error *e)
+{
+    struct rt_name_table t;
+    if (rt_psb_split(&sec->strings, &t) != 0)
+        return oom(e);
+    rl->names_after = t.counter.n;
+    rl->helps_after = t.help.n;
+    int rc = -1;
+    for (int help = 0; help < 2; help++) {
+        uint8_t *blob = NULL;
+        size_t len = 0;
+        int differs = 0;
+        if (rt_pair_list_encode(help ? &t.help : &t.counter, &blob, &len) ||
+            table_differs(l, help, blob, len, &differs)) {
+            free(blob);
+            oom(e);
+            goto out;
+        }
+        if (differs &&
+            rt_change_set_table_replace(
+                cs, l->id, help ? RT_TABLE_HELP : RT_TABLE_COUNTER, blob, len,
+                help ? l->has_help : l->has_counter, l->bytes[help],
+                l->hash[help], NULL, NULL) != 0) {
+            free(blob);
+            oom(e);
+            goto out;
+        }
+        free(blob);
+        if (help)
+            rl->help_changed = differs;
+        else
+            rl->counter_changed = differs;
+    }
+    rc = 0;
+out:
+    rt_name_table_free(&t);
+    return rc;
+}
+
+/* Sets NAME to V unless the service already holds it. */
+static int set_value(struct rt_change_set *cs, const char *svc,
+                     const char *name, int had, uint32_t old, uint32_t v,
+                     size_t *changed)
+{
+    if (had && old == v)
+        return 0;
+    (*changed)++;
+    return rt_change_set_dword(cs, svc, name, v);
+}
+
+static int delete_value(struct rt_change_set *cs, const char *svc,
+                        const char *name, int had, size_t *changed)
+{
+    if (!had)
+        return 0;
+    (*changed)++;
+    return rt_change_set_delete_service(cs, svc, name);
+}
+
+static int restore_service(const struct rt_service_info *si,
+                           const struct rt_psb_service *sec,
+                           struct rt_change_set *cs,
+                           struct rt_restore_service *rs)
+{
+    const char *n = si->name;
+    rs->had_range = si->has_range;
+    int complete = sec && sec->has_first_counter && sec->has_first_help &&
+                   sec->has_last_counter && sec->has_last_help;
+    int r = 0;
+    if (complete) {
+        rs->action = RT_RESTORE_SET;
+        rs->first_counter = sec->first_counter;
+        rs->last_counter = sec->last_counter;
+        rs->first_help = sec->first_help;
+        rs->last_help = sec->last_help;
+        r = set_value(cs, n, "First Counter", si->has_range,
+                      si->first_counter, sec->first_counter,
+                      &rs->values_changed) ||
+            set_value(cs, n, "First Help", si->has_first_help, si->first_help,
+                      sec->first_help, &rs->values_changed) ||
+            set_value(cs, n, "Last Counter", si->has_last_counter,
+                      si->last_counter, sec->last_counter,
+                      &rs->values_changed) ||
+            set_value(cs, n, "Last Help", si->has_last_help, si->last_help,
+                      sec->last_help, &rs->values_changed);
+    } else {
+        /* lodctr deletes the four when any is missing from the file. */
+        rs->action = RT_RESTORE_DELETE;
+        r = delete_value(cs, n, "First Counter", si->has_range,
+                         &rs->values_changed) ||
+            delete_value(cs, n, "First Help", si->has_first_help,
+                         &rs->values_changed) ||
+            delete_value(cs, n, "Last Counter", si->has_last_counter,
+                         &rs->values_changed) ||
+            delete_value(cs, n, "Last Help", si->has_last_help,
+                         &rs->values_changed);
+    }
+    if (r || !sec)
+        return r;
+    /* regtool's difference: the saved Disable Performance Counters comes
+     * back too (Windows saves it and does not restore it). */
+    size_t d = 0;
+    rs->has_disable = sec->has_disable;
+    rs->disable = sec->disable;
+    if (sec->has_disable)
+        r = set_value(cs, n, "Disable Performance Counters", si->has_disable,
+                      si->disable, sec->disable, &d);
+    else
+        r = delete_value(cs, n, "Disable Performance Counters",
+                         si->has_disable, &d);
+    rs->disable_changed = d > 0;
+    return r;
+}
+
+/* Whether any language of the file names index I. */
+static int named_in_file(const struct rt_psb *psb, uint32_t i)
+{
+    for (size_t k = 0; k < psb->n_langs; k++)
+        if (rt_pair_list_find(&psb->langs[k].strings, i))
+            return 1;
+    return 0;
+}
+
+static int perflib_value(struct rt_change_set *cs,
+                         struct rt_restore_perflib *p, const char *name,
+                         int in_file, uint32_t v, int had, uint32_t old)
+{
+    p->name = name;
+    p->in_file = in_file;
+    p->had = had;
+    p->old_value = old;
+    p->new_value = in_file ? v : old;
+    if (!in_file || (had && old == v))
+        return 0;
+    return rt_change_set_dword(cs, NULL, name, v);
+}
+
+int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
+                      struct rt_change_set *cs, struct rt_restore_plan *plan,
+                      struct rt_error *e)
+{
+    memset(plan, 0, sizeof *plan);
+    memset(cs, 0, sizeof *cs);
+    if (!psb->has_perflib || !psb->has_last_counter || !psb->has_last_help)
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "the file has no [Perflib] section with Last "
+                            "Counter and Last Help: it is no complete backup; "
+                            "nothing was changed");
+    /* Check the file against the store before planning anything. */
+    size_t matched = 0;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const struct rt_psb_language *sec =
+            rt_psb_language_find(psb, db->langs[i].id);
+        if (!sec)
+            continue;
+        if (!sec->strings.n)
+            return rt_error_set(e, RT_ERR_INVALID_DATA,
+                                "line %u: [PerfStrings_%s] holds no strings: "
+                                "restoring it would empty the tables of "
+                                "language %s; nothing was changed",
+                                sec->line, sec->id, db->langs[i].id);
+        matched++;
+    }
+    if (!matched)
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "the file has strings for none of the "
+                            "database's languages; nothing was changed");
+
+    plan->services = calloc(db->n_services ? db->n_services : 1,
+                            sizeof *plan->services);
+    plan->langs = calloc(db->n_langs ? db->n_langs : 1, sizeof *plan->langs);
+    plan->extra_langs = calloc(psb->n_langs ? psb->n_langs : 1,
+                               sizeof *plan->extra_langs);
+    plan->extra_services = calloc(psb->n_services ? psb->n_services : 1,
+                                  sizeof *plan->extra_services);
+    plan->unnamed = calloc(psb->n_services ? psb->n_services : 1,
+                           sizeof *plan->unnamed);
+    if (!plan->services || !plan->langs || !plan->extra_langs ||
+        !plan->extra_services || !plan->unnamed)
+        goto nomem;
+
+    /* Services, in the store's order, as lodctr goes through them. */
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *si = &db->services[i];
+        const struct rt_psb_service *sec = rt_psb_service_find(psb, si->name);
+        struct rt_restore_service *rs = &plan->services[i];
+        if (!(rs->name = strdup(si->name)))
+            goto nomem;
+        plan->n_services++;
+        rs->line = sec ? sec->line : 0;
+        if (restore_service(si, sec, cs, rs) != 0)
+            goto nomem;
+        if (rs->action == RT_RESTORE_SET &&
+            !named_in_file(psb, sec->first_counter) &&
+            !(plan->unnamed[plan->n_unnamed++] = strdup(si->name)))
+            goto nomem;
+    }
+    for (size_t i = 0; i < psb->n_services; i++)
+        if (!rt_database_service(db, psb->services[i].name))
+            plan->extra_services[plan->n_extra_services++] = &psb->services[i];
+
+    /* Then every language's tables. */
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const struct rt_db_language *l = &db->langs[i];
+        const struct rt_psb_language *sec = rt_psb_language_find(psb, l->id);
+        struct rt_restore_language *rl = &plan->langs[i];
+        if (!(rl->id = strdup(l->id)))
+            goto nomem;
+        plan->n_langs++;
+        rl->names_before = rl->names_after = l->table.counter.n;
+        rl->helps_before = rl->helps_after = l->table.help.n;
+        if (!sec)
+            continue;
+        rl->line = sec->line;
+        if (!(rl->section = strdup(sec->id)))
+            goto nomem;
+        if (restore_language(l, sec, cs, rl, e) != 0)
+            goto fail;
+    }
+    for (size_t i = 0; i < psb->n_langs; i++)
+        if (!rt_database_language(db, psb->langs[i].id))
+            plan->extra_langs[plan->n_extra_langs++] = &psb->langs[i];
+
+    /* Then Perflib's values. */
+    if (perflib_value(cs, &plan->perflib[0], "Last Counter",
+                      psb->has_last_counter, psb->last_counter,
+                      db->has_last_counter, db->last_counter) ||
+        perflib_value(cs, &plan->perflib[1], "Last Help", psb->has_last_help,
+                      psb->last_help, db->has_last_help, db->last_help) ||
+        perflib_value(cs, &plan->perflib[2], "Base Index",
+                      psb->has_base_index, psb->base_index,
+                      db->has_base_index, db->base_index))
+        goto nomem;
+    return 0;
+nomem:
+    oom(e);
+fail:
+    rt_change_set_free(cs);
+    rt_restore_plan_free(plan);
+    return -1;
+}

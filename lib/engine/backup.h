@@ -1,0 +1,97 @@
+/* Backup and restore of the whole name database in the PerfStringBackup
+ * format: `lodctr /S:file` and `lodctr /R:file` (SPEC 4.6), as pure
+ * functions of the database as read. Restore is a change set the caller
+ * applies atomically (engine/ops.h, rt_op_restore). */
+#ifndef RT_BACKUP_H
+#define RT_BACKUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/database.h"
+#include "model/change_set.h"
+#include "model/error.h"
+#include "model/perf_backup.h"
+
+/* What lodctr /S saves: [Perflib]'s three values; a [PERF_] section for
+ * each service whose Performance key has First Counter, in the store's
+ * order (the Services key's enumeration order), with the values present
+ * and Disable Performance Counters when set; a [PerfStrings_] section for
+ * each language subkey but CurrentLanguage, in the store's order, Counter
+ * and Help merged by index. A damaged table is refused (RT_ERR_BADDB):
+ * its pairs after the damage would be missing from the backup. */
+int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,
+                     struct rt_error *e);
+
+struct rt_restore_language {
+    char *id;                   /* the store's language key */
+    char *section;              /* the file's id for it; NULL: none, kept */
+    unsigned line;              /* of the section */
+    size_t names_before, helps_before, names_after, helps_after;
+    int counter_changed, help_changed;
+};
+
+enum rt_restore_service_action {
+    RT_RESTORE_SET,             /* the four values from the section */
+    RT_RESTORE_DELETE,          /* no section (or an incomplete one): the
+                                   four values deleted, as lodctr does */
+};
+
+struct rt_restore_service {
+    char *name;
+    enum rt_restore_service_action action;
+    unsigned line;              /* of the section; 0 when none */
+    int had_range;              /* First Counter was there before */
+    uint32_t first_counter, last_counter, first_help, last_help; /* SET */
+    size_t values_changed;      /* values set or deleted */
+    int disable_changed;        /* Disable Performance Counters */
+    int has_disable;            /* ... as the file has it (SET) */
+    uint32_t disable;
+};
+
+struct rt_restore_perflib {
+    const char *name;           /* "Base Index", "Last Counter", "Last Help" */
+    int in_file, had;
+    uint32_t old_value, new_value;
+};
+
+struct rt_restore_plan {
+    struct rt_restore_language *langs;      /* every store language */
+    size_t n_langs;
+    struct rt_restore_service *services;    /* every service with a
+                                               Performance key */
+    size_t n_services;
+    struct rt_restore_perflib perflib[3];
+    /* Sections of the file this store has nothing for: reported, not
+     * created (lodctr goes through the machine's keys). Pointers into the
+     * file's data. */
+    const struct rt_psb_language **extra_langs;
+    size_t n_extra_langs;
+    const struct rt_psb_service **extra_services;
+    size_t n_extra_services;
+    /* Services whose First Counter has no string in any language of the
+     * file: what a truncated backup looks like (KB 2554336). */
+    char **unnamed;
+    size_t n_unnamed;
+};
+
+void rt_restore_plan_free(struct rt_restore_plan *p);
+
+/* Computes lodctr /R:file on DB from the file's content PSB: for every
+ * service with a Performance key, the four First/Last values from its
+ * [PERF_] section, or, when the file has no complete section for it, they
+ * are deleted; every language that has a [PerfStrings_] section gets its
+ * Counter and Help replaced by the section's strings (names at even
+ * indices and 1, help at odd ones); then Perflib's Base Index, Last
+ * Counter and Last Help. Unlike Windows, Disable Performance Counters is
+ * restored too for each service with a section: set as the file has it,
+ * deleted when the section has none. Only what differs goes into CS.
+ * Refused with RT_ERR_INVALID_DATA, nothing planned: a file without
+ * [Perflib] or its Last Counter/Last Help, a file with strings for none of
+ * the store's languages, a [PerfStrings_] section without strings (it
+ * would empty the tables). */
+int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
+                      struct rt_change_set *cs, struct rt_restore_plan *plan,
+                      struct rt_error *e);
+
+#endif

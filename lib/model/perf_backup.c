@@ -1,0 +1,623 @@
+/* Model layer: the PerfStringBackup codec (SPEC 4.6). The layout rules
+ * come from the six real files in ../shared/research-real/perfstringbackup
+ * (README there): records written as CR LF then text, [Perflib] first,
+ * [PERF_] sections, [PerfStrings_] sections of merged sorted strings. */
+#include "model/perf_backup.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/lang_id.h"
+#include "model/strbuf.h"
+#include "model/utf16.h"
+
+void rt_psb_free(struct rt_psb *p)
+{
+    for (size_t i = 0; i < p->n_services; i++)
+        free(p->services[i].name);
+    free(p->services);
+    for (size_t i = 0; i < p->n_langs; i++) {
+        free(p->langs[i].id);
+        rt_pair_list_free(&p->langs[i].strings);
+    }
+    free(p->langs);
+    memset(p, 0, sizeof *p);
+}
+
+/* --- reading ------------------------------------------------------------ */
+
+static int fail(struct rt_psb_error *err, unsigned line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(struct rt_psb_error *err, unsigned line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err->line = line;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int nomem(struct rt_psb_error *err, unsigned line)
+{
+    err->nomem = 1;
+    return fail(err, line, "out of memory");
+}
+
+/* The line (1-based) holding byte OFF of UTF-8 text T. */
+static unsigned line_of8(const char *t, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < off; i++)
+        if (t[i] == '\n')
+            line++;
+    return line;
+}
+
+/* The line holding byte OFF of UTF-16LE data D. */
+static unsigned line_of16(const uint8_t *d, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i + 2 <= off; i += 2)
+        if (d[i] == '\n' && d[i + 1] == 0)
+            line++;
+    return line;
+}
+
+/* The text of DATA as UTF-8 in a new buffer. */
+static int decode(const uint8_t *data, size_t len, char **text, size_t *tlen,
+                  enum rt_psb_encoding *enc, struct rt_psb_error *err)
+{
+    *text = NULL;
+    if (len >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF) {
+        *enc = RT_PSB_UTF8_BOM;
+        data += 3;
+        len -= 3;
+    } else if (len >= 2 && data[0] == 0xFF && data[1] == 0xFE) {
+        *enc = RT_PSB_UTF16LE_BOM;
+        data += 2;
+        len -= 2;
+    } else if (len >= 2 && data[0] == 0xFE && data[1] == 0xFF) {
+        return fail(err, 1, "UTF-16 big-endian text: Windows writes "
+                            "these files in UTF-16LE");
+    } else {
+        /* No mark: UTF-16LE, as Windows writes it, when its first
+         * characters hold a NUL byte (ASCII in UTF-16LE always does;
+         * UTF-8 text never does). */
+        *enc = RT_PSB_UTF8;
+        for (size_t i = 0; i < len && i < 512; i++)
+            if (!data[i]) {
+                *enc = RT_PSB_UTF16LE;
+                break;
+            }
+    }
+    size_t bad = 0;
+    if (*enc == RT_PSB_UTF16LE || *enc == RT_PSB_UTF16LE_BOM) {
+        if (len % 2)
+            return fail(err, line_of16(data, len),
+                        "the file ends in the middle of a UTF-16 "
+                        "character (an odd number of bytes): truncated?");
+        int r = rt_utf16le_to_utf8(data, len, text, tlen, &bad);
+        if (r == -2)
+            return nomem(err, 0);
+        if (r != 0)
+            return fail(err, line_of16(data, bad),
+                        "unpaired UTF-16 surrogate at byte %zu", bad);
+    } else {
+        if (rt_utf8_validate((const char *)data, len, &bad) != 0)
+            return fail(err, line_of8((const char *)data, bad),
+                        "invalid UTF-8 at byte %zu", bad);
+        if (!(*text = malloc(len + 1)))
+            return nomem(err, 0);
+        memcpy(*text, data, len);
+        (*text)[len] = '\0';
+        *tlen = len;
+    }
+    const char *nul = memchr(*text, '\0', *tlen);
+    if (nul) {
+        unsigned line = line_of8(*text, (size_t)(nul - *text));
+        free(*text);
+        *text = NULL;
+        return fail(err, line, "a NUL character in the text");
+    }
+    return 0;
+}
+
+enum section_kind { SEC_NONE, SEC_PERFLIB, SEC_SERVICE, SEC_STRINGS };
+
+struct parser {
+    struct rt_psb *p;
+    struct rt_psb_error *err;
+    enum section_kind kind;
+    size_t sec;                 /* index into services or langs */
+    unsigned sec_line;
+    unsigned seen;              /* keys seen in this section (bits) */
+    /* The string being read: continued by lines without N=. */
+    int cur;
+    uint32_t cur_index;
+    unsigned cur_line;
+    struct rt_strbuf cur_text;
+    struct rt_strbuf pending;   /* line ends (and empty lines) since */
+};
+
+static int blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static void trim(const char **s, const char **e)
+{
+    while (*s < *e && blank(**s))
+        (*s)++;
+    while (*e > *s && blank((*e)[-1]))
+        (*e)--;
+}
+
+static int finish_string(struct parser *ps)
+{
+    if (!ps->cur)
+        return 0;
+    ps->cur = 0;
+    rt_strbuf_free(&ps->pending);
+    if (ps->cur_text.failed)
+        return nomem(ps->err, ps->cur_line);
+    struct rt_pair_list *l = &ps->p->langs[ps->sec].strings;
+    int r = rt_pair_list_append(l, ps->cur_index,
+                                ps->cur_text.s ? ps->cur_text.s : "");
+    rt_strbuf_free(&ps->cur_text);
+    return r ? nomem(ps->err, ps->cur_line) : 0;
+}
+
+static int parse_dword(const char *s, const char *e, uint32_t *out)
+{
+    trim(&s, &e);
+    if (s == e)
+        return -1;
+    uint64_t v = 0;
+    for (; s < e; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
+        if (v > 0xFFFFFFFFu)
+            return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static char *dup_range(const char *s, const char *e)
+{
+    char *r = malloc((size_t)(e - s) + 1);
+    if (r) {
+        memcpy(r, s, (size_t)(e - s));
+        r[e - s] = '\0';
+    }
+    return r;
+}
+
+static const char *section_name(struct parser *ps, char *buf, size_t size)
+{
+    if (ps->kind == SEC_PERFLIB)
+        snprintf(buf, size, "[Perflib]");
+    else if (ps->kind == SEC_SERVICE)
+        snprintf(buf, size, "[PERF_%s]", ps->p->services[ps->sec].name);
+    else
+        snprintf(buf, size, "[PerfStrings_%s]", ps->p->langs[ps->sec].id);
+    return buf;
+}
+
+static int header(struct parser *ps, const char *s, const char *e,
+                  unsigned line)
+{
+    struct rt_psb *p = ps->p;
+    char *name = dup_range(s, e);
+    if (!name)
+        return nomem(ps->err, line);
+    ps->seen = 0;
+    ps->sec_line = line;
+    if (!strcasecmp(name, "Perflib")) {
+        free(name);
+        if (p->has_perflib)
+            return fail(ps->err, line, "a second [Perflib] section (the "
+                        "first is on line %u)", p->perflib_line);
+        p->has_perflib = 1;
+        p->perflib_line = line;
+        ps->kind = SEC_PERFLIB;
+        return 0;
+    }
+    if (!strncasecmp(name, "PERF_", 5)) {
+        const char *svc = name + 5;
+        if (!*svc || strchr(svc, '\\')) {
+            free(name);
+            return fail(ps->err, line, "[PERF_] section without a service "
+                        "name, or with a '\\' in it");
+        }
+        const struct rt_psb_service *old = rt_psb_service_find(p, svc);
+        if (old) {
+            fail(ps->err, line, "a second section for service '%s' (the "
+                 "first is on line %u)", svc, old->line);
+            free(name);
+            return -1;
+        }
+        struct rt_psb_service *v =
+            realloc(p->services, (p->n_services + 1) * sizeof *v);
+        char *n = strdup(svc);
+        free(name);
+        if (v)
+            p->services = v;
+        if (!v || !n) {
+            free(n);
+            return nomem(ps->err, line);
+        }
+        memset(&v[p->n_services], 0, sizeof *v);
+        v[p->n_services].name = n;
+        v[p->n_services].line = line;
+        ps->sec = p->n_services++;
+        ps->kind = SEC_SERVICE;
+        return 0;
+    }
+    if (!strncasecmp(name, "PerfStrings_", 12)) {
+        const char *id = name + 12;
+        if (!rt_lang_is_id(id)) {
+            fail(ps->err, line, "[PerfStrings_%s]: '%s' is not a language "
+                 "id (three or four hex digits)", id, id);
+            free(name);
+            return -1;
+        }
+        const struct rt_psb_language *old = rt_psb_language_find(p, id);
+        if (old) {
+            fail(ps->err, line, "language %s a second time (as %s on line "
+                 "%u)", id, old->id, old->line);
+            free(name);
+            return -1;
+        }
+        struct rt_psb_language *v =
+            realloc(p->langs, (p->n_langs + 1) * sizeof *v);
+        char *n = strdup(id);
+        free(name);
+        if (v)
+            p->langs = v;
+        if (!v || !n) {
+            free(n);
+            return nomem(ps->err, line);
+        }
+        memset(&v[p->n_langs], 0, sizeof *v);
+        v[p->n_langs].id = n;
+        v[p->n_langs].line = line;
+        ps->sec = p->n_langs++;
+        ps->kind = SEC_STRINGS;
+        return 0;
+    }
+    fail(ps->err, line, "unknown section [%s] (expected [Perflib], "
+         "[PERF_service] or [PerfStrings_language])", name);
+    free(name);
+    return -1;
+}
+
+struct key {
+    const char *name;
+    size_t off_has, off_val;
+};
+
+#define PKEY(n, f) {n, offsetof(struct rt_psb, has_##f), offsetof(struct rt_psb, f)}
+#define SKEY(n, f) {n, offsetof(struct rt_psb_service, has_##f), \
+                    offsetof(struct rt_psb_service, f)}
+
+static const struct key perflib_keys[] = {
+    PKEY("Base Index", base_index),
+    PKEY("Last Counter", last_counter),
+    PKEY("Last Help", last_help),
+};
+static const struct key service_keys[] = {
+    SKEY("First Counter", first_counter),
+    SKEY("First Help", first_help),
+    SKEY("Last Counter", last_counter),
+    SKEY("Last Help", last_help),
+    SKEY("Disable Performance Counters", disable),
+};
+
+static int key_value(struct parser *ps, const char *s, const char *e,
+                     unsigned line)
+{
+    char sec[300];
+    const char *eq = memchr(s, '=', (size_t)(e - s));
+    if (!eq)
+        return fail(ps->err, line, "%s: a line without '=' (expected "
+                    "Name=number)", section_name(ps, sec, sizeof sec));
+    const char *ks = s, *ke = eq;
+    trim(&ks, &ke);
+    const struct key *keys = ps->kind == SEC_PERFLIB ? perflib_keys
+                                                     : service_keys;
+    size_t nk = ps->kind == SEC_PERFLIB
+                    ? sizeof perflib_keys / sizeof *perflib_keys
+                    : sizeof service_keys / sizeof *service_keys;
+    char *base = ps->kind == SEC_PERFLIB
+                     ? (char *)ps->p
+                     : (char *)&ps->p->services[ps->sec];
+    for (size_t i = 0; i < nk; i++) {
+        if (strlen(keys[i].name) != (size_t)(ke - ks) ||
+            strncasecmp(keys[i].name, ks, (size_t)(ke - ks)))
+            continue;
+        if (ps->seen & (1u << i))
+            return fail(ps->err, line, "%s: %s a second time",
+                        section_name(ps, sec, sizeof sec), keys[i].name);
+        uint32_t v;
+        if (parse_dword(eq + 1, e, &v) != 0)
+            return fail(ps->err, line, "%s: %s is not a decimal number "
+                        "from 0 to 4294967295",
+                        section_name(ps, sec, sizeof sec), keys[i].name);
+        ps->seen |= 1u << i;
+        *(int *)(base + keys[i].off_has) = 1;
+        *(uint32_t *)(base + keys[i].off_val) = v;
+        return 0;
+    }
+    int n = (int)(ke - ks);
+    return fail(ps->err, line, "%s: unknown name '%.*s'",
+                section_name(ps, sec, sizeof sec), n > 80 ? 80 : n, ks);
+}
+
+/* A string record "N=text": 1 with the index and where the text starts;
+ * 0 when the line does not start with decimal digits and '='; -1 on an
+ * index out of range (reported). */
+static int string_record(struct parser *ps, const char *s, const char *e,
+                         unsigned line, uint32_t *index, const char **text)
+{
+    const char *d = s;
+    uint64_t v = 0;
+    while (d < e && *d >= '0' && *d <= '9') {
+        if (v <= RT_INDEX_MAX)
+            v = v * 10 + (uint64_t)(*d - '0');
+        d++;
+    }
+    if (d == s || d == e || *d != '=')
+        return 0;
+    if (v == 0 || v > RT_INDEX_MAX)
+        return fail(ps->err, line, "string index %.*s is out of range (1 "
+                    "to 2147483648)", (int)(d - s > 20 ? 20 : d - s), s);
+    *index = (uint32_t)v;
+    *text = d + 1;
+    return 1;
+}
+
+static int strings_line(struct parser *ps, const char *s, const char *e,
+                        const char *term, unsigned line)
+{
+    uint32_t index = 0;
+    const char *text = NULL;
+    int r = string_record(ps, s, e, line, &index, &text);
+    if (r < 0)
+        return -1;
+    if (r == 1) {
+        if (finish_string(ps) != 0)
+            return -1;
+        ps->cur = 1;
+        ps->cur_index = index;
+        ps->cur_line = line;
+        rt_strbuf_append(&ps->cur_text, text, (size_t)(e - text));
+        rt_strbuf_append(&ps->pending, term, strlen(term));
+        return 0;
+    }
+    if (s == e) {
+        /* An empty line: the section's end, or an empty line inside a
+         * text when a continuation follows. */
+        if (ps->cur)
+            rt_strbuf_append(&ps->pending, term, strlen(term));
+        return 0;
+    }
+    if (!ps->cur) {
+        const char *hs = s, *he = e;
+        trim(&hs, &he);
+        if (hs == he)
+            return 0;
+        char sec[300];
+        return fail(ps->err, line, "%s: text without an index (expected "
+                    "index=text)", section_name(ps, sec, sizeof sec));
+    }
+    /* A continuation: the line ends between are part of the text. */
+    rt_strbuf_append(&ps->cur_text, ps->pending.s ? ps->pending.s : "",
+                     ps->pending.len);
+    rt_strbuf_append(&ps->cur_text, s, (size_t)(e - s));
+    rt_strbuf_free(&ps->pending);
+    rt_strbuf_append(&ps->pending, term, strlen(term));
+    return ps->pending.failed ? nomem(ps->err, line) : 0;
+}
+
+static int parse_text(struct parser *ps, const char *t, size_t n)
+{
+    size_t pos = 0;
+    unsigned line = 0;
+    while (pos < n) {
+        const char *s = t + pos;
+        const char *lf = memchr(s, '\n', n - pos);
+        const char *e = lf ? lf : t + n;
+        const char *term = lf ? "\n" : "";
+        if (lf && e > s && e[-1] == '\r') {
+            e--;
+            term = "\r\n";
+        }
+        pos = lf ? (size_t)(lf - t) + 1 : n;
+        line++;
+        const char *hs = s, *he = e;
+        trim(&hs, &he);
+        if (he - hs >= 2 && *hs == '[' && he[-1] == ']') {
+            if (finish_string(ps) != 0 || header(ps, hs + 1, he - 1, line))
+                return -1;
+            continue;
+        }
+        switch (ps->kind) {
+        case SEC_NONE:
+            if (hs != he)
+                return fail(ps->err, line, "text before the first section "
+                            "(expected [Perflib])");
+            break;
+        case SEC_PERFLIB:
+        case SEC_SERVICE:
+            if (hs != he && key_value(ps, s, e, line) != 0)
+                return -1;
+            break;
+        case SEC_STRINGS:
+            if (strings_line(ps, s, e, term, line) != 0)
+                return -1;
+            break;
+        }
+        if (ps->cur_text.failed || ps->pending.failed)
+            return nomem(ps->err, line);
+    }
+    return finish_string(ps);
+}
+
+int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
+                 enum rt_psb_encoding *enc, struct rt_psb_error *err)
+{
+    enum rt_psb_encoding e0;
+    char *text;
+    size_t tlen = 0;
+    memset(out, 0, sizeof *out);
+    memset(err, 0, sizeof *err);
+    if (decode(data, len, &text, &tlen, enc ? enc : &e0, err) != 0)
+        return -1;
+    struct parser ps = {0};
+    ps.p = out;
+    ps.err = err;
+    int r = parse_text(&ps, text, tlen);
+    rt_strbuf_free(&ps.cur_text);
+    rt_strbuf_free(&ps.pending);
+    free(text);
+    if (r != 0)
+        rt_psb_free(out);
+    return r;
+}
+
+/* --- writing ------------------------------------------------------------ */
+
+int rt_psb_write(const struct rt_psb *p, uint8_t **out, size_t *len)
+{
+    struct rt_strbuf b = {0};
+    *out = NULL;
+    *len = 0;
+    /* Every record is CR LF, then its text; a section is an empty record,
+     * its header, its lines. */
+    if (p->has_perflib) {
+        rt_strbuf_printf(&b, "\r\n\r\n[Perflib]");
+        if (p->has_base_index)
+            rt_strbuf_printf(&b, "\r\nBase Index=%u", p->base_index);
+        if (p->has_last_counter)
+            rt_strbuf_printf(&b, "\r\nLast Counter=%u", p->last_counter);
+        if (p->has_last_help)
+            rt_strbuf_printf(&b, "\r\nLast Help=%u", p->last_help);
+    }
+    for (size_t i = 0; i < p->n_services; i++) {
+        const struct rt_psb_service *s = &p->services[i];
+        rt_strbuf_printf(&b, "\r\n\r\n[PERF_%s]", s->name);
+        if (s->has_first_counter)
+            rt_strbuf_printf(&b, "\r\nFirst Counter=%u", s->first_counter);
+        if (s->has_first_help)
+            rt_strbuf_printf(&b, "\r\nFirst Help=%u", s->first_help);
+        if (s->has_last_counter)
+            rt_strbuf_printf(&b, "\r\nLast Counter=%u", s->last_counter);
+        if (s->has_last_help)
+            rt_strbuf_printf(&b, "\r\nLast Help=%u", s->last_help);
+        if (s->has_disable)
+            rt_strbuf_printf(&b, "\r\nDisable Performance Counters=%u",
+                             s->disable);
+    }
+    for (size_t i = 0; i < p->n_langs; i++) {
+        const struct rt_psb_language *l = &p->langs[i];
+        rt_strbuf_printf(&b, "\r\n\r\n[PerfStrings_%s]", l->id);
+        for (size_t j = 0; j < l->strings.n; j++) {
+            rt_strbuf_printf(&b, "\r\n%u=", l->strings.v[j].index);
+            rt_strbuf_append(&b, l->strings.v[j].text,
+                             l->strings.v[j].text_len);
+        }
+    }
+    if (b.failed) {
+        rt_strbuf_free(&b);
+        return -1;
+    }
+    int r = rt_utf8_to_utf16le(b.s ? b.s : "", b.len, out, len, NULL);
+    rt_strbuf_free(&b);
+    if (r == 0 && !*out && !(*out = malloc(1)))
+        return -1;
+    return r == 0 ? 0 : -1;
+}
+
+/* --- tables ------------------------------------------------------------- */
+
+struct slot {
+    uint32_t index;
+    size_t order;               /* position in Counter, then Help */
+    const struct rt_pair *pair;
+};
+
+static int slot_cmp(const void *a, const void *b)
+{
+    const struct slot *x = a, *y = b;
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int rt_psb_merge(const struct rt_name_table *t, struct rt_pair_list *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = t->counter.n + t->help.n;
+    struct slot *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < t->counter.n; i++)
+        v[i] = (struct slot){t->counter.v[i].index, i, &t->counter.v[i]};
+    for (size_t i = 0; i < t->help.n; i++)
+        v[t->counter.n + i] =
+            (struct slot){t->help.v[i].index, t->counter.n + i, &t->help.v[i]};
+    qsort(v, n, sizeof *v, slot_cmp);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        /* The last of equal indices wins, as in lodctr's array by index. */
+        if (i + 1 < n && v[i + 1].index == v[i].index)
+            continue;
+        rc = rt_pair_list_append(out, v[i].index, v[i].pair->text);
+    }
+    free(v);
+    if (rc)
+        rt_pair_list_free(out);
+    return rc;
+}
+
+int rt_psb_split(const struct rt_pair_list *strings, struct rt_name_table *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < strings->n; i++) {
+        const struct rt_pair *p = &strings->v[i];
+        struct rt_pair_list *l =
+            p->index == 1 || p->index % 2 == 0 ? &out->counter : &out->help;
+        if (rt_pair_list_append(l, p->index, p->text) != 0) {
+            rt_name_table_free(out);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+const struct rt_psb_service *rt_psb_service_find(const struct rt_psb *p,
+                                                 const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < p->n_services; i++)
+        if (!rt_utf8_casecmp(p->services[i].name,
+                             strlen(p->services[i].name), name, n))
+            return &p->services[i];
+    return NULL;
+}
+
+const struct rt_psb_language *rt_psb_language_find(const struct rt_psb *p,
+                                                   const char *id)
+{
+    for (size_t i = 0; i < p->n_langs; i++)
+        if (rt_lang_same(p->langs[i].id, id))
+            return &p->langs[i];
+    return NULL;
+}

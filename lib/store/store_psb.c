@@ -1,0 +1,234 @@
+/* Store layer: a PerfStringBackup file as a read-only store. Languages
+ * are the file's [PerfStrings_] sections in file order, split into
+ * Counter and Help as lodctr /R splits them (model/perf_backup.h);
+ * services are its [PERF_] sections, each with a Performance key holding
+ * the values the section has; Perflib's values are [Perflib]'s. */
+#include "store/store_psb.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/perf_backup.h"
+#include "platform/os.h"
+
+struct psb_store {
+    struct rt_store base;
+    char *path;
+    char *layout;
+    struct rt_psb psb;
+};
+
+static struct psb_store *ps(struct rt_store *s)
+{
+    return (struct psb_store *)s;
+}
+
+static int psb_begin(struct rt_store *s, struct rt_error *e)
+{
+    (void)s;
+    (void)e;
+    return 0;
+}
+
+static void psb_end(struct rt_store *s)
+{
+    (void)s;
+}
+
+static int oom(struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
+static int psb_list_languages(struct rt_store *s, char ***langs, size_t *n,
+                              struct rt_error *e)
+{
+    const struct rt_psb *p = &ps(s)->psb;
+    *n = 0;
+    *langs = calloc(p->n_langs ? p->n_langs : 1, sizeof **langs);
+    if (!*langs)
+        return oom(e);
+    for (size_t i = 0; i < p->n_langs; i++) {
+        if (!((*langs)[i] = strdup(p->langs[i].id))) {
+            rt_strings_free(*langs, *n);
+            return oom(e);
+        }
+        (*n)++;
+    }
+    return 0;
+}
+
+static int psb_read_table(struct rt_store *s, const char *lang,
+                          enum rt_table_kind t, struct rt_value *out,
+                          int *present, struct rt_error *e)
+{
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    const struct rt_psb_language *l = rt_psb_language_find(&ps(s)->psb, lang);
+    if (!l)
+        return 0;
+    struct rt_name_table nt;
+    if (rt_psb_split(&l->strings, &nt) != 0)
+        return oom(e);
+    int r = rt_pair_list_encode(t == RT_TABLE_HELP ? &nt.help : &nt.counter,
+                                &out->data, &out->len);
+    rt_name_table_free(&nt);
+    if (r != 0)
+        return oom(e);
+    out->type = RT_REG_MULTI_SZ;
+    *present = 1;
+    return 0;
+}
+
+static int dword(struct rt_value *out, int *present, int has, uint32_t v,
+                 struct rt_error *e)
+{
+    memset(out, 0, sizeof *out);
+    *present = has;
+    if (has && rt_value_from_dword(out, v) != 0)
+        return oom(e);
+    return 0;
+}
+
+static int psb_read_perflib(struct rt_store *s, const char *name,
+                            struct rt_value *out, int *present,
+                            struct rt_error *e)
+{
+    const struct rt_psb *p = &ps(s)->psb;
+    if (!strcmp(name, "Base Index"))
+        return dword(out, present, p->has_base_index, p->base_index, e);
+    if (!strcmp(name, "Last Counter"))
+        return dword(out, present, p->has_last_counter, p->last_counter, e);
+    if (!strcmp(name, "Last Help"))
+        return dword(out, present, p->has_last_help, p->last_help, e);
+    return dword(out, present, 0, 0, e);
+}
+
+static int psb_list_perf_services(struct rt_store *s, char ***names,
+                                  size_t *n, struct rt_error *e)
+{
+    const struct rt_psb *p = &ps(s)->psb;
+    *n = 0;
+    *names = calloc(p->n_services ? p->n_services : 1, sizeof **names);
+    if (!*names)
+        return oom(e);
+    for (size_t i = 0; i < p->n_services; i++) {
+        if (!((*names)[i] = strdup(p->services[i].name))) {
+            rt_strings_free(*names, *n);
+            return oom(e);
+        }
+        (*n)++;
+    }
+    return 0;
+}
+
+static int psb_service_state(struct rt_store *s, const char *service,
+                             int *exists, int *has_perf, struct rt_error *e)
+{
+    (void)e;
+    *exists = *has_perf = rt_psb_service_find(&ps(s)->psb, service) != NULL;
+    return 0;
+}
+
+static int psb_read_service(struct rt_store *s, const char *service,
+                            const char *name, struct rt_value *out,
+                            int *present, struct rt_error *e)
+{
+    const struct rt_psb_service *v = rt_psb_service_find(&ps(s)->psb, service);
+    if (!v)
+        return dword(out, present, 0, 0, e);
+    if (!strcmp(name, "First Counter"))
+        return dword(out, present, v->has_first_counter, v->first_counter, e);
+    if (!strcmp(name, "First Help"))
+        return dword(out, present, v->has_first_help, v->first_help, e);
+    if (!strcmp(name, "Last Counter"))
+        return dword(out, present, v->has_last_counter, v->last_counter, e);
+    if (!strcmp(name, "Last Help"))
+        return dword(out, present, v->has_last_help, v->last_help, e);
+    if (!strcmp(name, "Disable Performance Counters"))
+        return dword(out, present, v->has_disable, v->disable, e);
+    /* Nothing else of the key is saved in a backup. */
+    return dword(out, present, 0, 0, e);
+}
+
+static int psb_apply(struct rt_store *s, const struct rt_change_set *cs,
+                     struct rt_error *e)
+{
+    (void)cs;
+    return rt_error_set(e, RT_ERR_WRITE_PROTECT,
+                        "%s is a backup file, read-only as a store: nothing "
+                        "was written (restore it into a store instead)",
+                        ps(s)->path);
+}
+
+static const char *psb_layout(struct rt_store *s)
+{
+    return ps(s)->layout;
+}
+
+static void psb_close(struct rt_store *s)
+{
+    if (!s)
+        return;
+    rt_psb_free(&ps(s)->psb);
+    free(ps(s)->path);
+    free(ps(s)->layout);
+    free(s);
+}
+
+static const struct rt_store_ops psb_ops = {
+    .kind = "psb",
+    .begin = psb_begin,
+    .end = psb_end,
+    .list_languages = psb_list_languages,
+    .read_table = psb_read_table,
+    .read_perflib = psb_read_perflib,
+    .list_perf_services = psb_list_perf_services,
+    .service_state = psb_service_state,
+    .read_service = psb_read_service,
+    .apply = psb_apply,
+    .layout = psb_layout,
+    .close = psb_close,
+};
+
+struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (rt_os_read_file(path, &data, &len) != 0) {
+        rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
+                                        : RT_ERR_ACCESS_DENIED,
+                     "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct psb_store *s = calloc(1, sizeof *s);
+    struct rt_psb_error perr;
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        free(data);
+        oom(e);
+        return NULL;
+    }
+    s->base.ops = &psb_ops;
+    int r = rt_psb_parse(data, len, &s->psb, NULL, &perr);
+    free(data);
+    if (r != 0) {
+        if (perr.nomem)
+            oom(e);
+        else
+            rt_error_set(e, RT_ERR_INVALID_DATA, "%s:%u: %s", path, perr.line,
+                         perr.message);
+        psb_close(&s->base);
+        return NULL;
+    }
+    size_t n = strlen(path) + 64;
+    if (!(s->layout = malloc(n))) {
+        psb_close(&s->base);
+        oom(e);
+        return NULL;
+    }
+    snprintf(s->layout, n, "a PerfStringBackup file, read-only: %s", path);
+    return &s->base;
+}

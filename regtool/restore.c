@@ -1,0 +1,195 @@
+/* regtool restore: the name database from a PerfStringBackup file, as
+ * lodctr /R:file restores it (SPEC 4.6), in one atomic commit. */
+#include "regtool.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ops.h"
+#include "platform/os.h"
+
+static const char usage_text[] =
+    "Usage: regtool [--store SPEC] restore [--dry-run] FILE\n"
+    "\n"
+    "Restores the name database from a PerfStringBackup file (what lodctr /S\n"
+    "and regtool backup write, or Windows' PerfStringBackup.INI) in one\n"
+    "atomic commit, as lodctr /R:FILE does: each service with a Performance\n"
+    "key gets First/Last Counter/Help from its [PERF_] section, or loses them\n"
+    "when the file has none; each language with a [PerfStrings_] section\n"
+    "gets its Counter and Help tables from it (other languages are kept);\n"
+    "then Perflib's Base Index, Last Counter and Last Help. Unlike Windows,\n"
+    "Disable Performance Counters comes back too. A malformed file is\n"
+    "refused naming its line, and nothing is written.\n"
+    "\n"
+    "  --dry-run  print what would change and write nothing\n";
+
+static const char *encoding_name(enum rt_psb_encoding enc)
+{
+    switch (enc) {
+    case RT_PSB_UTF16LE: return "UTF-16LE";
+    case RT_PSB_UTF16LE_BOM: return "UTF-16LE with byte-order mark";
+    case RT_PSB_UTF8: return "UTF-8";
+    default: return "UTF-8 with byte-order mark";
+    }
+}
+
+static void print_plan(const struct rt_restore_plan *p)
+{
+    for (int i = 0; i < 3; i++) {
+        const struct rt_restore_perflib *v = &p->perflib[i];
+        if (!v->in_file)
+            printf("Perflib %s: kept at %u (not in the file)\n", v->name,
+                   v->old_value);
+        else if (v->had && v->old_value == v->new_value)
+            printf("Perflib %s: %u, unchanged\n", v->name, v->new_value);
+        else if (v->had)
+            printf("Perflib %s: %u -> %u\n", v->name, v->old_value,
+                   v->new_value);
+        else
+            printf("Perflib %s: %u (was absent)\n", v->name, v->new_value);
+    }
+    for (size_t i = 0; i < p->n_langs; i++) {
+        const struct rt_restore_language *l = &p->langs[i];
+        if (!l->section)
+            printf("language %s: kept, %zu names and %zu help texts (the "
+                   "file has no [PerfStrings_%s])\n",
+                   l->id, l->names_before, l->helps_before, l->id);
+        else if (!l->counter_changed && !l->help_changed)
+            printf("language %s: %zu names and %zu help texts, unchanged\n",
+                   l->id, l->names_after, l->helps_after);
+        else
+            printf("language %s: %zu names and %zu help texts (were %zu and "
+                   "%zu) from [PerfStrings_%s], line %u\n",
+                   l->id, l->names_after, l->helps_after, l->names_before,
+                   l->helps_before, l->section, l->line);
+    }
+    size_t set = 0, deleted = 0, same = 0;
+    for (size_t i = 0; i < p->n_services; i++) {
+        const struct rt_restore_service *s = &p->services[i];
+        if (!s->values_changed) {
+            same++;
+        } else if (s->action == RT_RESTORE_SET) {
+            set++;
+            printf("service %s: names %u-%u, help %u-%u%s\n", s->name,
+                   s->first_counter, s->last_counter, s->first_help,
+                   s->last_help, s->had_range ? "" : " (had no range)");
+        } else {
+            deleted++;
+            if (s->line)
+                printf("service %s: First/Last Counter/Help deleted (its "
+                       "section, line %u, lacks some of them)\n",
+                       s->name, s->line);
+            else
+                printf("service %s: First/Last Counter/Help deleted (the "
+                       "file has no [PERF_%s])\n", s->name, s->name);
+        }
+        if (s->disable_changed) {
+            if (s->has_disable)
+                printf("service %s: Disable Performance Counters %u\n",
+                       s->name, s->disable);
+            else
+                printf("service %s: Disable Performance Counters deleted\n",
+                       s->name);
+        }
+    }
+    printf("services: %zu ranges set, %zu deleted, %zu unchanged\n", set,
+           deleted, same);
+    for (size_t i = 0; i < p->n_extra_services; i++)
+        printf("skipped [PERF_%s] (line %u): the service has no Performance "
+               "key here\n", p->extra_services[i]->name,
+               p->extra_services[i]->line);
+    for (size_t i = 0; i < p->n_extra_langs; i++)
+        printf("skipped [PerfStrings_%s] (line %u): no such language here; "
+               "not created\n", p->extra_langs[i]->id,
+               p->extra_langs[i]->line);
+    for (size_t i = 0; i < p->n_unnamed; i++)
+        rt_cli_error("warning: %s: its First Counter has no name in the "
+                     "file (a truncated backup?)", p->unnamed[i]);
+}
+
+int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (rt_os_read_file(file, &data, &len) != 0) {
+        int err = errno;
+        rt_cli_error("cannot read %s: %s; nothing was written", file,
+                     strerror(err));
+        *win32 = err == ENOENT ? RT_ERR_FILE_NOT_FOUND
+                 : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
+                                  : RT_ERR_ACCESS_DENIED;
+        return RT_EXIT_FAILURE;
+    }
+    struct rt_psb psb;
+    struct rt_psb_error perr;
+    enum rt_psb_encoding enc;
+    int r = rt_psb_parse(data, len, &psb, &enc, &perr);
+    free(data);
+    if (r != 0) {
+        if (perr.nomem) {
+            rt_cli_error("%s: out of memory; nothing was written", file);
+            *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
+            return RT_EXIT_FAILURE;
+        }
+        rt_cli_error("%s:%u: %s; nothing was written", file, perr.line,
+                     perr.message);
+        *win32 = RT_ERR_INVALID_DATA;
+        return RT_EXIT_INVALID;
+    }
+    int rc;
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s) {
+        *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                     : RT_ERR_FILE_NOT_FOUND;
+        rt_psb_free(&psb);
+        return rc;
+    }
+    struct rt_change_set cs;
+    struct rt_restore_plan plan;
+    struct rt_error e = {0};
+    if (rt_op_restore(s, &psb, dry_run, &cs, &plan, &e) != 0) {
+        rt_cli_error("restore from %s: %s", file, e.message);
+        *win32 = e.code;
+        rc = rt_cli_exit_for(e.code);
+    } else {
+        printf("%s: %s %s (%s): %zu changes%s\n", rt_cli_program(),
+               dry_run ? "would restore from" : "restored from", file,
+               encoding_name(enc), cs.n,
+               cs.n || dry_run ? "" : ", nothing to write");
+        if (!quiet)
+            print_plan(&plan);
+        rt_restore_plan_free(&plan);
+        rt_change_set_free(&cs);
+        *win32 = RT_ERR_SUCCESS;
+        rc = RT_EXIT_OK;
+    }
+    rt_cli_report_io(rc == RT_EXIT_OK);
+    s->ops->close(s);
+    rt_psb_free(&psb);
+    return rc;
+}
+
+int cmd_restore(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"dry-run", no_argument, 0, 'n'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int dry_run = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n': dry_run = 1; break;
+        case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
+        default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1 || !*argv[optind]) {
+        fputs(usage_text, stderr);
+        return RT_EXIT_USAGE;
+    }
+    int win32;
+    return rt_cli_restore(argv[optind], dry_run, 0, &win32);
+}

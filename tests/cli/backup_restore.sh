@@ -1,0 +1,172 @@
+# backup and restore (lodctr /S, /R:file; SPEC 4.6) on a tree in both
+# layouts: a backup, then damage (a table truncated, a provider's First
+# Counter changed, a provider enabled), then --dry-run (says what would
+# change, writes nothing) and restore: every table byte for byte as
+# before, the services' values as before, Disable Performance Counters
+# included. Then malformed files: an error naming the line, exit 2 (lodctr:
+# 13), and the tree byte-identical. Then the file names backup takes when
+# FILE exists, --force, and lodctr /S:file and /R:file with Win32 codes.
+. tests/cli/lib.sh
+
+CS="--create-service --library x.dll --open O --collect C --close X"
+tree() { find "$1" -type f ! -name regtool.lock -exec sha256sum {} + | sort; }
+PERFLIB='\Microsoft\Windows NT\CurrentVersion\Perflib'
+
+mkdir -p "$TMPDIR/bin"
+L=$TMPDIR/bin/lodctr
+ln -s "$REGTOOL" "$L"
+
+for layout in files registry; do
+    D=$TMPDIR/$layout
+    S="--store hive:$D"
+    C=$D/Windows/System32/config
+    expect_exit 0 "$REGTOOL" $S init --languages 009,019 --layout "$layout"
+    # shellcheck disable=SC2086
+    expect_exit 0 "$REGTOOL" $S install $CS ini-samples/replication.ini
+    expect_exit 0 "$REGTOOL" $S disable ESENT
+
+    # The state to come back to: every table's bytes, every value.
+    tables() {
+        if [ "$layout" = files ]; then
+            # Perflib\009 is a predefined-handle key there, which hivex
+            # cannot read: the .dat files and Perflib's own values.
+            (cd "$D/Windows" && sha256sum System32/perf*.dat SysWOW64/perf*.dat)
+            printf '%s\n' "cd $PERFLIB" lsval | hivexsh "$C/SOFTWARE"
+        else
+            hivexregedit --export "$C/SOFTWARE" "$PERFLIB"
+        fi
+    }
+    services() { hivexregedit --export "$C/SYSTEM" '\ControlSet001\Services'; }
+    tables >"$TMPDIR/tables.before"
+    services >"$TMPDIR/services.before"
+    "$REGTOOL" $S query --json >"$TMPDIR/query.before"
+
+    expect_exit 0 "$REGTOOL" $S backup "$TMPDIR/$layout.ini"
+    expect_grep "saved 2 languages and 5 services to $TMPDIR/$layout.ini" "$OUT"
+    tree "$D" >"$TMPDIR/tree.backup"
+    tree "$D" | cmp -s - "$TMPDIR/tree.backup" || fail "$layout: backup wrote to the store"
+
+    # Damage: a Counter table cut short (009's .dat file; in the hive, an
+    # index made non-decimal, which ends the table there for a reader),
+    # ReplicationPerf's First Counter changed, ESENT enabled.
+    if [ "$layout" = files ]; then
+        head -c 1001 "$D/Windows/System32/perfc009.dat" >"$TMPDIR/cut"
+        cp "$TMPDIR/cut" "$D/Windows/System32/perfc009.dat"
+    else
+        # hivex cannot rewrite a key with a Help value this big (SPEC 5.3):
+        # the byte is changed in place.
+        at=$(grep -obUaP '1\x008\x004\x006\x00\x00\x00E\x00n\x00d\x00 \x00M' "$C/SOFTWARE" |
+            head -n 1 | cut -d: -f1)
+        [ -n "$at" ] || fail "no 1846 End Marker in the hive"
+        printf 'x' | dd of="$C/SOFTWARE" bs=1 seek=$((at + 4)) conv=notrunc 2>/dev/null
+    fi
+    printf 'Windows Registry Editor Version 5.00\n\n[\\ControlSet001\\Services\\ReplicationPerf\\Performance]\n"First Counter"=dword:00000002\n' \
+        >"$TMPDIR/damage.reg"
+    hivexregedit --merge "$C/SYSTEM" "$TMPDIR/damage.reg" || fail "hivexregedit could not change First Counter"
+    expect_exit 0 "$REGTOOL" $S enable ESENT
+    tables | cmp -s - "$TMPDIR/tables.before" && fail "$layout: the damage did not happen"
+
+    tree "$D" >"$TMPDIR/tree.damaged"
+    expect_exit 0 "$REGTOOL" $S restore --dry-run "$TMPDIR/$layout.ini"
+    expect_grep "^regtool: would restore from $TMPDIR/$layout.ini (UTF-16LE): 3 changes$" "$OUT"
+    expect_grep "^language 0[01]9: [0-9]* names and [0-9]* help texts (were [0-9]* and [0-9]*) from \[PerfStrings_0[01]9\], line " "$OUT"
+    expect_grep "^language 0[01]9: [0-9]* names and [0-9]* help texts, unchanged$" "$OUT"
+    expect_grep "^service ReplicationPerf: names [0-9]*-[0-9]*, help [0-9]*-[0-9]*$" "$OUT"
+    expect_grep "^service ESENT: Disable Performance Counters 1$" "$OUT"
+    expect_grep "^services: 1 ranges set, 0 deleted, 5 unchanged$" "$OUT"
+    tree "$D" | cmp -s - "$TMPDIR/tree.damaged" || fail "$layout: --dry-run wrote"
+
+    expect_exit 0 "$REGTOOL" $S restore "$TMPDIR/$layout.ini"
+    expect_grep "^regtool: restored from $TMPDIR/$layout.ini (UTF-16LE): 3 changes$" "$OUT"
+    tables | cmp - "$TMPDIR/tables.before" || fail "$layout: tables differ after restore"
+    services | cmp - "$TMPDIR/services.before" || fail "$layout: services differ after restore"
+    "$REGTOOL" $S query --json | cmp - "$TMPDIR/query.before" || fail "$layout: query differs"
+    expect_exit 0 "$REGTOOL" hive check "$C/SOFTWARE"
+    expect_exit 0 "$REGTOOL" hive check "$C/SYSTEM"
+
+    # A service the file does not know loses its range (lodctr's rule).
+    printf '[info]\ndrivername=Later\nsymbolfile=o.h\n[languages]\n009=English\n[text]\nOBJ_009_NAME=Later\nOBJ_009_HELP=L.\n' >"$TMPDIR/later.ini"
+    printf '#define OBJ 0\n' >"$TMPDIR/o.h"
+    # shellcheck disable=SC2086
+    expect_exit 0 "$REGTOOL" $S install $CS "$TMPDIR/later.ini"
+    expect_exit 0 "$REGTOOL" $S restore "$TMPDIR/$layout.ini"
+    expect_grep "^service Later: First/Last Counter/Help deleted (the file has no \[PERF_Later\])$" "$OUT"
+    tables | cmp - "$TMPDIR/tables.before" || fail "$layout: tables differ after the second restore"
+    expect_exit 0 "$REGTOOL" $S query --json Later
+    expect_grep '"first_counter":null' "$OUT"
+done
+
+D=$TMPDIR/registry
+S="--store hive:$D"
+B=$TMPDIR/registry.ini
+export REGTOOL_STORE="hive:$D"
+
+# Malformed files: the line named, exit 2 (lodctr 13), nothing written.
+tree "$D" >"$TMPDIR/before"
+iconv -f UTF-16LE -t UTF-8 "$B" | sed 's/^First Help=2401\r$/First Help=24O1\r/' |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/bad.ini"
+line=$(iconv -f UTF-16LE -t UTF-8 "$TMPDIR/bad.ini" | grep -n '^First Help=24O1' | cut -d: -f1)
+[ -n "$line" ] || fail "the bad line was not made"
+expect_exit 2 "$REGTOOL" restore "$TMPDIR/bad.ini"
+expect_grep "^regtool: $TMPDIR/bad.ini:$line: \[PERF_RemoteAccess\]: First Help is not a decimal number" "$ERR"
+expect_grep "nothing was written" "$ERR"
+expect_exit 13 "$L" "/R:$TMPDIR/bad.ini"
+expect_grep "^lodctr: $TMPDIR/bad.ini:$line: " "$ERR"
+head -c $(($(wc -c <"$B") - 1)) "$B" >"$TMPDIR/odd.ini"
+expect_exit 2 "$REGTOOL" restore "$TMPDIR/odd.ini"
+expect_grep "odd number of bytes" "$ERR"
+iconv -f UTF-16LE -t UTF-8 "$B" | sed '/^\[Perflib\]/,/^Last Help/d' |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/noperflib.ini"
+expect_exit 2 "$REGTOOL" restore "$TMPDIR/noperflib.ini"
+expect_grep "no \[Perflib\] section" "$ERR"
+printf '\r\n\r\n[Perflib]\r\nLast Counter=5\r\nLast Help=6\r\n\r\n[PerfStrings_009]\r\n' |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/empty.ini"
+expect_exit 2 "$REGTOOL" restore "$TMPDIR/empty.ini"
+expect_grep "line 7: \[PerfStrings_009\] holds no strings" "$ERR"
+expect_exit 3 "$REGTOOL" restore "$TMPDIR/missing.ini"
+expect_exit 2 "$L" "/R:$TMPDIR/missing.ini"
+tree "$D" | cmp -s - "$TMPDIR/before" || fail "a refused restore wrote"
+
+# As a store: read, never written.
+expect_exit 0 "$REGTOOL" --store "psb:$B" names 1846 "end marker"
+expect_grep "^1846	End Marker$" "$OUT"
+expect_exit 0 "$REGTOOL" --store "psb:$B" query
+expect_grep "PerfStringBackup file, read-only" "$OUT"
+expect_grep "ReplicationPerf" "$OUT"
+# shellcheck disable=SC2086
+expect_exit 4 "$REGTOOL" --store "psb:$B" uninstall ReplicationPerf
+expect_grep "is a backup file, read-only as a store: nothing was written" "$ERR"
+expect_exit 2 "$REGTOOL" --store "psb:$TMPDIR/bad.ini" names 2
+expect_grep "bad.ini:$line: " "$ERR"
+
+# Names: FILE exists, so FILE_001, FILE_002 ...; --force overwrites; all
+# taken is exit 4 (lodctr 80); nothing is written to the store.
+cd "$TMPDIR" || fail "no TMPDIR"
+expect_exit 0 "$REGTOOL" backup s.ini
+expect_exit 0 "$REGTOOL" backup s.ini
+expect_grep "to s.ini_001 " "$OUT"
+cmp s.ini s.ini_001 || fail "s.ini_001 differs"
+expect_exit 0 "$L" /S:s.ini
+expect_grep "^lodctr: saved 2 languages and 5 services to s.ini_002 " "$OUT"
+echo x >s.ini
+expect_exit 0 "$REGTOOL" backup --force s.ini
+cmp s.ini s.ini_001 || fail "--force did not overwrite s.ini"
+i=3
+while [ $i -le 999 ]; do : >"s.ini_$(printf %03d $i)"; i=$((i + 1)); done
+expect_exit 4 "$REGTOOL" backup s.ini
+expect_grep "s.ini and s.ini_001 to s.ini_999 all exist; nothing was saved (--force" "$ERR"
+expect_exit 80 "$L" /S:s.ini                 # ERROR_FILE_EXISTS
+grep -q -- '--' "$ERR" && fail "lodctr suggests an option: $(cat "$ERR")"
+expect_exit 3 "$REGTOOL" backup "$TMPDIR/no/such/dir/x.ini"
+expect_exit 3 "$L" "/S:$TMPDIR/no/such/dir/x.ini"     # ERROR_PATH_NOT_FOUND
+expect_exit 87 "$L" /S
+tree "$D" | cmp -s - "$TMPDIR/before" || fail "backup wrote to the store"
+
+# lodctr /R:file restores, quietly; /R alone stays unbuilt.
+expect_exit 0 "$L" /E:ESENT
+expect_exit 0 "$L" "/R:$B"
+expect_grep "^lodctr: restored from $B (UTF-16LE): 1 changes$" "$OUT"
+"$REGTOOL" query --json ESENT | grep -q '"disabled":true' || fail "ESENT's Disable not restored"
+expect_exit 50 "$L" /R
+expect_grep "/R (rebuild) is not implemented yet" "$ERR"
+echo "backup and restore: ok"

@@ -1,0 +1,355 @@
+/* Backup and restore (engine/backup.h) as pure logic over a database read
+ * from the in-memory store: what lodctr /S saves (services with a range in
+ * the store's order, every language but CurrentLanguage, tables merged),
+ * what lodctr /R:file changes (ranges set or deleted, Disable Performance
+ * Counters restored too, tables replaced, Perflib's values, sections the
+ * store has nothing for reported), refusals that plan nothing, and a
+ * backup -> damage -> restore round trip through rt_op_restore. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uchar.h>
+#include <cmocka.h>
+
+#include "engine/ops.h"
+#include "model/utf16.h"
+
+#define BLOB(lit) ((const uint8_t *)(lit)), sizeof(lit)
+
+static const char16_t c009[] = u"1\0" "1847\0" "2\0System\0" "4\0Memory\0"
+                               "2000\0Mine\0";
+static const char16_t h009[] = u"3\0System help\0" "5\0Memory help\0"
+                               "2001\0Mine help\0";
+static const char16_t c019[] = u"1\0" "1847\0" "2\0Система\0";
+static const char16_t h019[] = u"3\0Справка\0";
+
+static void put_dword(struct rt_store *s, const char *svc, const char *name,
+                      uint32_t v)
+{
+    struct rt_value x;
+    assert_int_equal(rt_value_from_dword(&x, v), 0);
+    if (svc)
+        assert_int_equal(rt_store_mem_put_service_value(s, svc, name, &x), 0);
+    else
+        assert_int_equal(rt_store_mem_put_perflib(s, name, &x), 0);
+    rt_value_free(&x);
+}
+
+static void put_range(struct rt_store *s, const char *svc, uint32_t fc,
+                      uint32_t lc)
+{
+    assert_int_equal(rt_store_mem_put_service(s, svc, 1), 0);
+    put_dword(s, svc, "First Counter", fc);
+    put_dword(s, svc, "First Help", fc + 1);
+    put_dword(s, svc, "Last Counter", lc);
+    put_dword(s, svc, "Last Help", lc + 1);
+}
+
+/* 009 and 019 and CurrentLanguage; Zeta (a range, disabled), Alpha (a
+ * range), NoRange (a Performance key only). */
+static struct rt_store *machine(void)
+{
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            BLOB(c009)), 0);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_HELP,
+                                            BLOB(h009)), 0);
+    assert_int_equal(rt_store_mem_put_table(s, "019", RT_TABLE_COUNTER,
+                                            BLOB(c019)), 0);
+    assert_int_equal(rt_store_mem_put_table(s, "019", RT_TABLE_HELP,
+                                            BLOB(h019)), 0);
+    assert_int_equal(rt_store_mem_put_table(s, "CurrentLanguage",
+                                            RT_TABLE_COUNTER, BLOB(c009)), 0);
+    put_dword(s, NULL, "Base Index", 1847);
+    put_dword(s, NULL, "Last Counter", 2000);
+    put_dword(s, NULL, "Last Help", 2001);
+    put_range(s, "Zeta", 2000, 2000);
+    put_dword(s, "Zeta", "Disable Performance Counters", 4);
+    put_range(s, "Alpha", 1900, 1902);
+    assert_int_equal(rt_store_mem_put_service(s, "NoRange", 1), 0);
+    return s;
+}
+
+static char *backup_text(struct rt_store *s)
+{
+    struct rt_database db;
+    struct rt_error e = {0};
+    struct rt_psb p;
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    assert_int_equal(rt_engine_backup(&db, &p, &e), 0);
+    rt_database_free(&db);
+    uint8_t *u;
+    size_t n;
+    assert_int_equal(rt_psb_write(&p, &u, &n), 0);
+    rt_psb_free(&p);
+    char *t = NULL;
+    size_t tl;
+    assert_int_equal(rt_utf16le_to_utf8(u, n, &t, &tl, NULL), 0);
+    free(u);
+    return t;
+}
+
+static void parse(const char *text, struct rt_psb *p)
+{
+    struct rt_psb_error err;
+    if (rt_psb_parse((const uint8_t *)text, strlen(text), p, NULL, &err))
+        fail_msg("line %u: %s", err.line, err.message);
+}
+
+static void test_backup(void **state)
+{
+    (void)state;
+    struct rt_store *s = machine();
+    char *t = backup_text(s);
+    /* Services in the store's order (the mem store keeps insertion
+     * order); NoRange has no First Counter and no section;
+     * CurrentLanguage has none either. */
+    assert_string_equal(
+        t, "\r\n\r\n[Perflib]\r\nBase Index=1847\r\nLast Counter=2000\r\n"
+           "Last Help=2001\r\n\r\n[PERF_Zeta]\r\nFirst Counter=2000\r\n"
+           "First Help=2001\r\nLast Counter=2000\r\nLast Help=2001\r\n"
+           "Disable Performance Counters=4\r\n\r\n[PERF_Alpha]\r\n"
+           "First Counter=1900\r\nFirst Help=1901\r\nLast Counter=1902\r\n"
+           "Last Help=1903\r\n\r\n[PerfStrings_009]\r\n1=1847\r\n2=System\r\n"
+           "3=System help\r\n4=Memory\r\n5=Memory help\r\n2000=Mine\r\n"
+           "2001=Mine help\r\n\r\n[PerfStrings_019]\r\n1=1847\r\n"
+           "2=\xD0\xA1\xD0\xB8\xD1\x81\xD1\x82\xD0\xB5\xD0\xBC\xD0\xB0\r\n"
+           "3=\xD0\xA1\xD0\xBF\xD1\x80\xD0\xB0\xD0\xB2\xD0\xBA\xD0\xB0");
+    free(t);
+
+    /* A damaged table is refused: the backup would lose strings. */
+    static const uint8_t bad[] = {'2', 0, 0, 0, 'X'};
+    assert_int_equal(rt_store_mem_put_table(s, "019", RT_TABLE_HELP, bad,
+                                            sizeof bad), 0);
+    struct rt_database db;
+    struct rt_error e = {0};
+    struct rt_psb p;
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    assert_int_equal(rt_engine_backup(&db, &p, &e), -1);
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    assert_non_null(strstr(e.message, "Perflib\\019\\Help is damaged"));
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
+static const struct rt_restore_service *svc(const struct rt_restore_plan *p,
+                                            const char *name)
+{
+    for (size_t i = 0; i < p->n_services; i++)
+        if (!strcmp(p->services[i].name, name))
+            return &p->services[i];
+    fail_msg("no service %s in the plan", name);
+    return NULL;
+}
+
+static void test_restore_plan(void **state)
+{
+    (void)state;
+    struct rt_store *s = machine();
+    struct rt_psb p;
+    parse("[PerfStrings_00A]\r\n1=1847\r\n"
+          "[PerfStrings_009]\r\n1=1847\r\n2=System\r\n3=System help\r\n"
+          "2000=Mine\r\n2001=Mine help\r\n3000=New\r\n3001=New help\r\n"
+          "[PERF_Zeta]\r\nFirst Counter=2000\r\nFirst Help=2001\r\n"
+          "Last Counter=2000\r\nLast Help=2001\r\n"
+          "[PERF_NoRange]\r\nFirst Counter=3000\r\nFirst Help=3001\r\n"
+          "Last Counter=3000\r\nLast Help=3001\r\n"
+          "Disable Performance Counters=1\r\n"
+          "[PERF_Gone]\r\nFirst Counter=4000\r\nFirst Help=4001\r\n"
+          "Last Counter=4000\r\nLast Help=4001\r\n"
+          "[Perflib]\r\nLast Counter=3000\r\nLast Help=3001\r\n", &p);
+    struct rt_database db;
+    struct rt_error e = {0};
+    struct rt_change_set cs;
+    struct rt_restore_plan plan;
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    assert_int_equal(rt_engine_restore(&db, &p, &cs, &plan, &e), 0);
+
+    /* Zeta: same range, Disable deleted (the section has none). */
+    const struct rt_restore_service *z = svc(&plan, "Zeta");
+    assert_int_equal(z->action, RT_RESTORE_SET);
+    assert_int_equal(z->values_changed, 0);
+    assert_true(z->disable_changed && !z->has_disable);
+    /* Alpha: no section, its four values deleted. */
+    const struct rt_restore_service *a = svc(&plan, "Alpha");
+    assert_int_equal(a->action, RT_RESTORE_DELETE);
+    assert_int_equal(a->values_changed, 4);
+    assert_int_equal(a->line, 0);
+    /* NoRange: a range and Disable from the file. */
+    const struct rt_restore_service *n = svc(&plan, "NoRange");
+    assert_int_equal(n->action, RT_RESTORE_SET);
+    assert_int_equal(n->values_changed, 4);
+    assert_false(n->had_range);
+    assert_true(n->disable_changed && n->has_disable && n->disable == 1);
+    /* Gone has no Performance key here; 00A is no language here. */
+    assert_int_equal(plan.n_extra_services, 1);
+    assert_string_equal(plan.extra_services[0]->name, "Gone");
+    assert_int_equal(plan.n_extra_langs, 1);
+    assert_string_equal(plan.extra_langs[0]->id, "00A");
+    /* 009 replaced, 019 and CurrentLanguage kept. */
+    for (size_t i = 0; i < plan.n_langs; i++) {
+        const struct rt_restore_language *l = &plan.langs[i];
+        if (!strcmp(l->id, "009")) {
+            assert_string_equal(l->section, "009");
+            assert_true(l->counter_changed && l->help_changed);
+            assert_int_equal(l->names_before, 4);
+            assert_int_equal(l->names_after, 4);
+            assert_int_equal(l->helps_after, 3);
+        } else {
+            assert_null(l->section);
+        }
+    }
+    /* Perflib: the two values the file has; Base Index kept. */
+    assert_int_equal(plan.perflib[0].new_value, 3000);
+    assert_int_equal(plan.perflib[1].new_value, 3001);
+    assert_false(plan.perflib[2].in_file);
+    /* Every First Counter of the file has its name. */
+    assert_int_equal(plan.n_unnamed, 0);
+
+    /* The change set: 4 deletes (Alpha), 1 delete (Zeta's Disable),
+     * 5 sets (NoRange), 2 tables, 2 Perflib values. */
+    size_t sets = 0, dels = 0, tables = 0, perflib = 0;
+    for (size_t i = 0; i < cs.n; i++) {
+        switch (cs.v[i].op) {
+        case RT_CHANGE_SET_SERVICE: sets++; break;
+        case RT_CHANGE_DELETE_SERVICE: dels++; break;
+        case RT_CHANGE_SET_TABLE: tables++; break;
+        case RT_CHANGE_SET_PERFLIB: perflib++; break;
+        default: fail_msg("unexpected change %d", (int)cs.v[i].op);
+        }
+    }
+    assert_int_equal(sets, 5);
+    assert_int_equal(dels, 5);
+    assert_int_equal(tables, 2);
+    assert_int_equal(perflib, 2);
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    rt_psb_free(&p);
+
+    /* An incomplete section: the four deleted, as lodctr does. */
+    parse("[Perflib]\r\nLast Counter=3000\r\nLast Help=3001\r\n"
+          "[PERF_Zeta]\r\nFirst Counter=2000\r\n"
+          "[PerfStrings_009]\r\n1=1847\r\n", &p);
+    assert_int_equal(rt_engine_restore(&db, &p, &cs, &plan, &e), 0);
+    z = svc(&plan, "Zeta");
+    assert_int_equal(z->action, RT_RESTORE_DELETE);
+    assert_int_equal(z->values_changed, 4);
+    assert_true(z->line > 0);
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    rt_psb_free(&p);
+
+    /* A truncated file: a service whose First Counter has no name. */
+    parse("[Perflib]\r\nLast Counter=3000\r\nLast Help=3001\r\n"
+          "[PERF_Alpha]\r\nFirst Counter=1900\r\nFirst Help=1901\r\n"
+          "Last Counter=1902\r\nLast Help=1903\r\n"
+          "[PerfStrings_009]\r\n1=1847\r\n2=System", &p);
+    assert_int_equal(rt_engine_restore(&db, &p, &cs, &plan, &e), 0);
+    assert_int_equal(plan.n_unnamed, 1);
+    assert_string_equal(plan.unnamed[0], "Alpha");
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    rt_psb_free(&p);
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
+static void refused(struct rt_database *db, const char *text,
+                    const char *words)
+{
+    struct rt_psb p;
+    struct rt_change_set cs;
+    struct rt_restore_plan plan;
+    struct rt_error e = {0};
+    parse(text, &p);
+    assert_int_equal(rt_engine_restore(db, &p, &cs, &plan, &e), -1);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    if (!strstr(e.message, words))
+        fail_msg("want '%s', got '%s'", words, e.message);
+    assert_int_equal(cs.n, 0);
+    assert_int_equal(plan.n_services + plan.n_langs, 0);
+    rt_psb_free(&p);
+}
+
+static void test_restore_refused(void **state)
+{
+    (void)state;
+    struct rt_store *s = machine();
+    struct rt_database db;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    refused(&db, "[PerfStrings_009]\r\n1=1847\r\n", "no [Perflib] section");
+    refused(&db, "[Perflib]\r\nLast Counter=3\r\n[PerfStrings_009]\r\n1=1\r\n",
+            "no [Perflib] section");
+    refused(&db, "[Perflib]\r\nLast Counter=3\r\nLast Help=3\r\n",
+            "strings for none of the database's languages");
+    refused(&db, "[Perflib]\r\nLast Counter=3\r\nLast Help=3\r\n"
+                 "[PerfStrings_00A]\r\n1=1847\r\n",
+            "strings for none");
+    refused(&db, "[Perflib]\r\nLast Counter=3\r\nLast Help=3\r\n"
+                 "[PerfStrings_009]\r\n1=1847\r\n[PerfStrings_019]\r\n",
+            "line 6: [PerfStrings_019] holds no strings");
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
+/* backup -> damage -> restore gives the store back; restoring the same
+ * file again changes nothing. */
+static void test_round_trip(void **state)
+{
+    (void)state;
+    struct rt_store *s = machine();
+    char *before_dump = rt_store_mem_dump(s);
+    char *saved = backup_text(s);
+    struct rt_psb p;
+    parse(saved, &p);
+
+    static const char16_t cut[] = u"1\0" "1847\0" "2\0System\0";
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            BLOB(cut)), 0);
+    put_dword(s, "Alpha", "First Counter", 1234);
+    put_dword(s, NULL, "Last Counter", 9999);
+
+    struct rt_change_set cs;
+    struct rt_restore_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_restore(s, &p, 1, &cs, &plan, &e), 0);
+    assert_int_equal(cs.n, 3);       /* dry run: the three changes */
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    char *dry = rt_store_mem_dump(s);
+    assert_string_not_equal(dry, before_dump);
+
+    assert_int_equal(rt_op_restore(s, &p, 0, &cs, &plan, &e), 0);
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    char *after = rt_store_mem_dump(s);
+    assert_string_equal(after, before_dump);
+
+    assert_int_equal(rt_op_restore(s, &p, 0, &cs, &plan, &e), 0);
+    assert_int_equal(cs.n, 0);
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+
+    free(dry);
+    free(after);
+    free(before_dump);
+    free(saved);
+    rt_psb_free(&p);
+    s->ops->close(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_backup),
+        cmocka_unit_test(test_restore_plan),
+        cmocka_unit_test(test_restore_refused),
+        cmocka_unit_test(test_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,582 @@
+/* The PerfStringBackup codec (model/perf_backup.h): the six real files of
+ * ../shared/research-real/perfstringbackup read as they are and written
+ * back byte for byte, the edge cases of the reader (bare LF continuation
+ * lines, '=' and ';' in text, any section order, four-digit languages,
+ * UTF-8 with and without mark, LF line ends), errors naming the line, the
+ * Counter/Help merge and split, and random and mutated input that must
+ * never crash the reader. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/perf_backup.h"
+#include "model/utf16.h"
+
+#define REAL "../shared/research-real/perfstringbackup/"
+
+/* The decompressed bytes of a real file (xz -dc). */
+static uint8_t *load_real(const char *name, size_t *len)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "xz -dc '" REAL "%s.xz'", name);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *buf = malloc(cap);
+    assert_non_null(buf);
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        if (!r)
+            break;
+        n += r;
+    }
+    assert_int_equal(pclose(f), 0);
+    *len = n;
+    return buf;
+}
+
+static uint8_t *utf16(const char *s, size_t *len)
+{
+    uint8_t *out = NULL;
+    assert_int_equal(rt_utf8_to_utf16le(s, strlen(s), &out, len, NULL), 0);
+    return out;
+}
+
+static const char *text_of(const struct rt_psb *p, const char *lang,
+                           uint32_t index)
+{
+    const struct rt_psb_language *l = rt_psb_language_find(p, lang);
+    assert_non_null(l);
+    const struct rt_pair *pair = rt_pair_list_find(&l->strings, index);
+    return pair ? pair->text : NULL;
+}
+
+/* Parses NAME, checks what the table of the research README says, and
+ * writes it back: the same bytes. */
+static void real_file(const char *name, struct rt_psb *p, uint8_t **data,
+                      size_t *len, enum rt_psb_encoding *enc)
+{
+    struct rt_psb_error err;
+    *data = load_real(name, len);
+    int r = rt_psb_parse(*data, *len, p, enc, &err);
+    if (r != 0)
+        fail_msg("%s:%u: %s", name, err.line, err.message);
+    assert_true(p->has_perflib && p->has_base_index && p->has_last_counter &&
+                p->has_last_help);
+    assert_int_equal(p->base_index, 1847);
+    for (size_t i = 0; i < p->n_langs; i++) {
+        const struct rt_pair_list *l = &p->langs[i].strings;
+        assert_true(l->n > 1000);
+        assert_int_equal(l->v[0].index, 1);
+        assert_string_equal(l->v[0].text, "1847");
+        for (size_t j = 1; j < l->n; j++)
+            assert_true(l->v[j].index > l->v[j - 1].index);
+    }
+    for (size_t i = 0; i < p->n_services; i++)
+        assert_true(p->services[i].has_first_counter &&
+                    p->services[i].has_first_help &&
+                    p->services[i].has_last_counter &&
+                    p->services[i].has_last_help);
+}
+
+static void same_bytes_written(const struct rt_psb *p, const uint8_t *want,
+                               size_t want_len)
+{
+    uint8_t *out;
+    size_t len;
+    assert_int_equal(rt_psb_write(p, &out, &len), 0);
+    assert_int_equal(len, want_len);
+    assert_memory_equal(out, want, len);
+    free(out);
+}
+
+static void test_real_a(void **state)
+{
+    (void)state;
+    struct rt_psb p;
+    uint8_t *d;
+    size_t n;
+    enum rt_psb_encoding enc;
+    real_file("psb-A-001-009.PerfStringBackup.INI", &p, &d, &n, &enc);
+    assert_int_equal(enc, RT_PSB_UTF16LE);
+    assert_int_equal(p.last_counter, 3686);
+    assert_int_equal(p.last_help, 3687);
+    assert_int_equal(p.n_services, 18);
+    assert_string_equal(p.services[0].name, ".NET CLR Data");
+    assert_int_equal(p.services[0].first_counter, 2570);
+    assert_int_equal(p.services[0].last_help, 2583);
+    assert_int_equal(p.n_langs, 2);
+    assert_string_equal(p.langs[0].id, "001");
+    assert_string_equal(p.langs[1].id, "009");
+    assert_int_equal(p.langs[0].strings.n, 2636);
+    assert_int_equal(p.langs[1].strings.n, 2680);
+    /* 44 bare LFs inside three Arabic help texts: kept in the text. */
+    size_t lfs = 0, with_lf = 0;
+    const struct rt_pair_list *ar = &p.langs[0].strings;
+    for (size_t i = 0; i < ar->n; i++) {
+        size_t c = 0;
+        for (const char *s = ar->v[i].text; (s = strchr(s, '\n')); s++)
+            c++;
+        lfs += c;
+        with_lf += c > 0;
+    }
+    assert_int_equal(lfs, 44);
+    assert_int_equal(with_lf, 3);
+    const char *t35 = text_of(&p, "001", 35);
+    assert_non_null(strchr(t35, '\n'));
+    assert_null(strchr(t35, '\r'));
+    /* Trailing spaces kept, U+200F marks kept. */
+    assert_string_equal(text_of(&p, "009", 3),
+                        "The System performance object consists of counters "
+                        "that apply to more than one instance of a component "
+                        "processors on the computer. ");
+    assert_memory_equal(text_of(&p, "001", 3), "\xE2\x80\x8F\xE2\x80\x8F", 6);
+    assert_string_equal(text_of(&p, "001", 1847),
+                        "\xD8\xB9\xD9\x84\xD8\xA7\xD9\x85\xD8\xA9 \xD9\x86"
+                        "\xD9\x87\xD8\xA7\xD9\x8A\xD8\xA9");
+    assert_string_equal(text_of(&p, "009", 3687),
+                        "Total number of query requests rejected.");
+    same_bytes_written(&p, d, n);
+    rt_psb_free(&p);
+    free(d);
+}
+
+static void test_real_b(void **state)
+{
+    (void)state;
+    struct rt_psb p;
+    uint8_t *d;
+    size_t n;
+    real_file("psb-B-00A-009.PerfStringBackup.INI", &p, &d, &n, NULL);
+    assert_int_equal(p.last_counter, 10004);
+    assert_int_equal(p.n_services, 28);
+    assert_non_null(rt_psb_service_find(&p, ".net clr networking 4.0.0.0"));
+    assert_int_equal(rt_psb_service_find(&p, ".NET CLR Networking 4.0.0.0")
+                         ->first_counter, 6900);
+    assert_int_equal(p.n_langs, 2);
+    assert_string_equal(p.langs[0].id, "009");
+    assert_string_equal(p.langs[1].id, "00A");
+    assert_int_equal(p.langs[0].strings.n, 4256);
+    assert_int_equal(p.langs[1].strings.n, 4254);
+    assert_string_equal(text_of(&p, "009", 2), "System");
+    same_bytes_written(&p, d, n);
+    rt_psb_free(&p);
+    free(d);
+}
+
+static void test_real_c(void **state)
+{
+    (void)state;
+    struct rt_psb p;
+    uint8_t *d;
+    size_t n;
+    real_file("psb-C-009.PerfStringBackup.INI", &p, &d, &n, NULL);
+    assert_int_equal(p.last_counter, 11174);
+    assert_int_equal(p.last_help, 11175);
+    assert_int_equal(p.n_services, 31);
+    assert_int_equal(p.n_langs, 1);
+    assert_int_equal(p.langs[0].strings.n, 5224);
+    /* Last Counter far above the highest index present. */
+    assert_int_equal(p.langs[0].strings.v[p.langs[0].strings.n - 1].index,
+                     6137);
+    const struct rt_psb_service *s =
+        rt_psb_service_find(&p, "ASP.NET_2.0.50727");
+    assert_true(s && s->has_disable && s->disable == 4);
+    s = rt_psb_service_find(&p, "ASP.NET_64_2.0.50727");
+    assert_true(s && s->has_disable && s->disable == 2);
+    size_t disabled = 0;
+    for (size_t i = 0; i < p.n_services; i++)
+        disabled += p.services[i].has_disable;
+    assert_int_equal(disabled, 2);
+    same_bytes_written(&p, d, n);
+    rt_psb_free(&p);
+    free(d);
+}
+
+static void test_real_d(void **state)
+{
+    (void)state;
+    struct rt_psb p;
+    uint8_t *d;
+    size_t n;
+    real_file("psb-D-009.PerfStringBackup.INI", &p, &d, &n, NULL);
+    assert_int_equal(p.last_counter, 10640);
+    assert_int_equal(p.n_services, 31);
+    assert_int_equal(p.langs[0].strings.n, 4718);
+    assert_string_equal(text_of(&p, "009", 10005),
+                        "Number of currently running web applications.");
+    same_bytes_written(&p, d, n);
+    rt_psb_free(&p);
+    free(d);
+}
+
+static void test_real_e(void **state)
+{
+    (void)state;
+    struct rt_psb p;
+    uint8_t *d;
+    size_t n;
+    real_file("psb-E-009.PerfStringBackup.INI", &p, &d, &n, NULL);
+    assert_int_equal(p.last_counter, 11604);
+    assert_int_equal(p.n_services, 22);
+    /* Its [PERF_] sections come in descending order: kept as read. */
+    assert_string_equal(p.services[0].name, "WSearchIdxPi");
+    assert_string_equal(p.services[21].name, ".NET CLR Data");
+    assert_int_equal(p.langs[0].strings.n, 4072);
+    assert_string_equal(text_of(&p, "009", 11111),
+                        "Terminal Services per-session resource monitoring.");
+    same_bytes_written(&p, d, n);
+    rt_psb_free(&p);
+    free(d);
+}
+
+static void test_real_f(void **state)
+{
+    (void)state;
+    struct rt_psb p;
+    uint8_t *d;
+    size_t n;
+    enum rt_psb_encoding enc;
+    real_file("psb-F-0804-009.utf8bom-converted.PerfStringBackup.ini", &p, &d,
+              &n, &enc);
+    assert_int_equal(enc, RT_PSB_UTF8_BOM);
+    assert_int_equal(p.n_services, 33);
+    assert_int_equal(p.n_langs, 2);
+    assert_string_equal(p.langs[1].id, "0804");
+    assert_non_null(rt_psb_language_find(&p, "804"));
+    assert_int_equal(p.langs[0].strings.n, 4970);
+    assert_int_equal(p.langs[1].strings.n, 4970);
+    assert_string_equal(text_of(&p, "0804", 3),
+                        "\xE8\xAF\xA5\xE7\xB3\xBB\xE7\xBB\x9F\xE6\x80\xA7"
+                        "\xE8\x83\xBD\xE5\xAF\xB9\xE8\xB1\xA1\xE5\x8C\x85"
+                        "\xE5\x90\xAB\xE5\xBA\x94\xE7\x94\xA8\xE4\xBA\x8E"
+                        "\xE8\xAE\xA1\xE7\xAE\x97\xE6\x9C\xBA\xE4\xB8\x8A"
+                        "\xE5\xA4\x9A\xE4\xB8\xAA\xE7\xBB\x84\xE4\xBB\xB6"
+                        "\xE5\xA4\x84\xE7\x90\x86\xE5\x99\xA8\xE5\xAE\x9E"
+                        "\xE4\xBE\x8B\xE7\x9A\x84\xE8\xAE\xA1\xE6\x95\xB0"
+                        "\xE5\x99\xA8\xE3\x80\x82");
+    size_t disabled = 0;
+    for (size_t i = 0; i < p.n_services; i++)
+        disabled += p.services[i].has_disable;
+    assert_int_equal(disabled, 4);
+    /* Written back as Windows writes it: the same text in UTF-16LE, with
+     * the two leading line ends the conversion dropped. */
+    char *text = malloc(n - 3 + 5);
+    assert_non_null(text);
+    memcpy(text, "\r\n\r\n", 4);
+    memcpy(text + 4, d + 3, n - 3);
+    text[n - 3 + 4] = '\0';
+    size_t wl;
+    uint8_t *want = utf16(text, &wl);
+    same_bytes_written(&p, want, wl);
+    free(want);
+    free(text);
+    rt_psb_free(&p);
+    free(d);
+}
+
+/* --- edge cases --------------------------------------------------------- */
+
+static int parse8(const char *s, struct rt_psb *p, struct rt_psb_error *err)
+{
+    return rt_psb_parse((const uint8_t *)s, strlen(s), p, NULL, err);
+}
+
+static void expect_error(const char *s, unsigned line, const char *words)
+{
+    struct rt_psb p;
+    struct rt_psb_error err;
+    assert_int_equal(parse8(s, &p, &err), -1);
+    if (err.line != line || !strstr(err.message, words))
+        fail_msg("want line %u '%s', got line %u '%s'", line, words, err.line,
+                 err.message);
+    assert_int_equal(p.n_langs + p.n_services, 0);
+    /* The same in UTF-16LE names the same line. */
+    size_t n;
+    uint8_t *u = NULL;
+    if (rt_utf8_to_utf16le(s, strlen(s), &u, &n, NULL) != 0)
+        return;   /* not UTF-8: the case is about UTF-8 */
+    assert_int_equal(rt_psb_parse(u, n, &p, NULL, &err), -1);
+    assert_int_equal(err.line, line);
+    free(u);
+}
+
+static void test_edge_text(void **state)
+{
+    (void)state;
+    /* LF line ends, sections in any order, a four-digit language, '=' and
+     * ';' in text, an empty text, a continuation across an empty line. */
+    const char *s =
+        "[PerfStrings_0404]\n"
+        "1=1847\n"
+        "2=a=b;c \"q\" \n"
+        "3=\n"
+        "5=first\n"
+        "\n"
+        "  second\n"
+        "\n"
+        "[PERF_My Svc.1]\n"
+        "First Counter = 2000\n"
+        "first help=2001\n"
+        "Last Counter=2002\n"
+        "Last Help=2003\n"
+        "Disable Performance Counters=1\n"
+        "\n"
+        "[perflib]\n"
+        "Last Help=2003\n";
+    struct rt_psb p;
+    struct rt_psb_error err;
+    enum rt_psb_encoding enc;
+    assert_int_equal(rt_psb_parse((const uint8_t *)s, strlen(s), &p, &enc,
+                                  &err), 0);
+    assert_int_equal(enc, RT_PSB_UTF8);
+    assert_int_equal(p.n_langs, 1);
+    assert_string_equal(text_of(&p, "404", 2), "a=b;c \"q\" ");
+    assert_string_equal(text_of(&p, "404", 3), "");
+    assert_string_equal(text_of(&p, "404", 5), "first\n\n  second");
+    assert_int_equal(p.langs[0].strings.n, 4);
+    const struct rt_psb_service *sv = rt_psb_service_find(&p, "my svc.1");
+    assert_non_null(sv);
+    assert_true(sv->first_counter == 2000 && sv->first_help == 2001 &&
+                sv->last_counter == 2002 && sv->last_help == 2003 &&
+                sv->has_disable && sv->disable == 1);
+    assert_true(p.has_perflib && p.has_last_help && !p.has_last_counter &&
+                !p.has_base_index);
+    rt_psb_free(&p);
+
+    /* CR LF records with a bare LF inside: the LF is text, the CR LF of the
+     * continued line too. */
+    s = "\r\n\r\n[PerfStrings_009]\r\n1=1847\r\n3=a\nb\r\nc\r\n5=d";
+    assert_int_equal(parse8(s, &p, &err), 0);
+    assert_string_equal(text_of(&p, "009", 3), "a\nb\r\nc");
+    assert_string_equal(text_of(&p, "009", 5), "d");
+    uint8_t *out;
+    size_t n, wn;
+    assert_int_equal(rt_psb_write(&p, &out, &n), 0);
+    uint8_t *want = utf16(s, &wn);
+    assert_int_equal(n, wn);
+    assert_memory_equal(out, want, n);
+    free(out);
+    free(want);
+    rt_psb_free(&p);
+
+    /* UTF-16LE with a byte-order mark, UTF-8 with one. */
+    uint8_t *u = utf16("\xEF\xBB\xBF[Perflib]\r\nLast Counter=7", &n);
+    assert_int_equal(rt_psb_parse(u, n, &p, &enc, &err), 0);
+    assert_int_equal(enc, RT_PSB_UTF16LE_BOM);
+    assert_int_equal(p.last_counter, 7);
+    rt_psb_free(&p);
+    free(u);
+    s = "\xEF\xBB\xBF[Perflib]\r\nLast Counter=8\r\n";
+    assert_int_equal(rt_psb_parse((const uint8_t *)s, strlen(s), &p, &enc,
+                                  &err), 0);
+    assert_int_equal(enc, RT_PSB_UTF8_BOM);
+    assert_int_equal(p.last_counter, 8);
+    rt_psb_free(&p);
+
+    /* Empty input: nothing at all. */
+    assert_int_equal(rt_psb_parse((const uint8_t *)"", 0, &p, NULL, &err), 0);
+    assert_int_equal(p.has_perflib + p.n_langs + p.n_services, 0);
+    assert_int_equal(rt_psb_write(&p, &out, &n), 0);
+    assert_int_equal(n, 0);
+    free(out);
+    rt_psb_free(&p);
+}
+
+static void test_edge_errors(void **state)
+{
+    (void)state;
+    expect_error("\r\n\r\nhello\r\n", 3, "before the first section");
+    expect_error("\r\n[Perflib]\r\nLast Counter=12x\r\n", 3,
+                 "Last Counter is not a decimal number");
+    expect_error("[Perflib]\r\nLast Counter=99999999999", 2, "not a decimal");
+    expect_error("[Perflib]\r\nLast Counter=\r\n", 2, "not a decimal");
+    expect_error("[Perflib]\r\nLast Counter=1\r\nLast Counter=2\r\n", 3,
+                 "Last Counter a second time");
+    expect_error("[Perflib]\r\nVersion=1\r\n", 2, "unknown name 'Version'");
+    expect_error("[PERF_x]\r\nFirst Counter\r\n", 2, "without '='");
+    expect_error("[Perflib]\r\n\r\n[Foo]\r\n", 3, "unknown section [Foo]");
+    expect_error("[Perflib]\r\n[perflib]\r\n", 2, "second [Perflib]");
+    expect_error("[PERF_A b]\r\n[PERF_a B]\r\n", 2,
+                 "second section for service 'a B'");
+    expect_error("[PERF_]\r\n", 1, "without a service name");
+    expect_error("[PerfStrings_804]\r\n1=1\r\n[PerfStrings_0804]\r\n", 3,
+                 "language 0804 a second time");
+    expect_error("[PerfStrings_9]\r\n", 1, "not a language id");
+    expect_error("[PerfStrings_009]\r\nhello\r\n1=1847\r\n", 2,
+                 "text without an index");
+    expect_error("[PerfStrings_009]\r\n1=1847\r\n0=zero\r\n", 3,
+                 "index 0 is out of range");
+    expect_error("[PerfStrings_009]\r\n1=1847\r\n2147483649=x\r\n", 3,
+                 "out of range");
+    expect_error("[Perflib]\r\n\xC3\x28\r\n", 2, "invalid UTF-8");
+
+    struct rt_psb p;
+    struct rt_psb_error err;
+    /* An odd number of bytes: cut in the middle of a character. */
+    size_t n;
+    uint8_t *u = utf16("\r\n\r\n[PerfStrings_009]\r\n1=1847\r\n2=Sys", &n);
+    assert_int_equal(rt_psb_parse(u, n - 1, &p, NULL, &err), -1);
+    assert_int_equal(err.line, 5);
+    assert_non_null(strstr(err.message, "odd number of bytes"));
+    /* An unpaired surrogate, on the line that holds it. */
+    u[n - 2] = 0x00;
+    u[n - 1] = 0xD8;
+    assert_int_equal(rt_psb_parse(u, n, &p, NULL, &err), -1);
+    assert_int_equal(err.line, 5);
+    assert_non_null(strstr(err.message, "surrogate"));
+    /* A NUL character. */
+    u[n - 1] = 0x00;
+    assert_int_equal(rt_psb_parse(u, n, &p, NULL, &err), -1);
+    assert_int_equal(err.line, 5);
+    assert_non_null(strstr(err.message, "NUL"));
+    free(u);
+    /* UTF-16 big-endian. */
+    assert_int_equal(rt_psb_parse((const uint8_t *)"\xFE\xFF\0[", 4, &p, NULL,
+                                  &err), -1);
+    assert_non_null(strstr(err.message, "big-endian"));
+}
+
+static void test_merge_split(void **state)
+{
+    (void)state;
+    struct rt_name_table t = {0};
+    /* Counter out of order, a duplicate, and a Help index equal to a
+     * Counter one. */
+    assert_int_equal(rt_pair_list_append(&t.counter, 1, "1847"), 0);
+    assert_int_equal(rt_pair_list_append(&t.counter, 4, "Memory"), 0);
+    assert_int_equal(rt_pair_list_append(&t.counter, 2, "System"), 0);
+    assert_int_equal(rt_pair_list_append(&t.counter, 4, "Memory 2"), 0);
+    assert_int_equal(rt_pair_list_append(&t.counter, 9, "odd name"), 0);
+    assert_int_equal(rt_pair_list_append(&t.help, 5, "Memory help"), 0);
+    assert_int_equal(rt_pair_list_append(&t.help, 3, "System help"), 0);
+    assert_int_equal(rt_pair_list_append(&t.help, 9, "odd help"), 0);
+    struct rt_pair_list m;
+    assert_int_equal(rt_psb_merge(&t, &m), 0);
+    const char *want[][2] = {{"1", "1847"},   {"2", "System"},
+                             {"3", "System help"}, {"4", "Memory 2"},
+                             {"5", "Memory help"}, {"9", "odd help"}};
+    assert_int_equal(m.n, 6);
+    for (size_t i = 0; i < m.n; i++) {
+        assert_int_equal(m.v[i].index, atoi(want[i][0]));
+        assert_string_equal(m.v[i].text, want[i][1]);
+    }
+    struct rt_name_table s;
+    assert_int_equal(rt_psb_split(&m, &s), 0);
+    assert_int_equal(s.counter.n, 3);
+    assert_int_equal(s.counter.v[0].index, 1);
+    assert_int_equal(s.counter.v[2].index, 4);
+    assert_int_equal(s.help.n, 3);
+    assert_int_equal(s.help.v[2].index, 9);
+    rt_name_table_free(&s);
+    rt_pair_list_free(&m);
+    rt_name_table_free(&t);
+}
+
+/* --- robustness ---------------------------------------------------------- */
+
+static uint32_t rng = 12345;
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+/* Parses DATA; when it reads, writing and reading again must agree. */
+static void survive(const uint8_t *data, size_t len)
+{
+    struct rt_psb p, q;
+    struct rt_psb_error err;
+    if (rt_psb_parse(data, len, &p, NULL, &err) != 0) {
+        assert_true(err.message[0] != '\0');
+        return;
+    }
+    uint8_t *out, *out2;
+    size_t n, n2;
+    assert_int_equal(rt_psb_write(&p, &out, &n), 0);
+    assert_int_equal(rt_psb_parse(out, n, &q, NULL, &err), 0);
+    assert_int_equal(rt_psb_write(&q, &out2, &n2), 0);
+    assert_int_equal(n, n2);
+    assert_memory_equal(out, out2, n);
+    free(out);
+    free(out2);
+    rt_psb_free(&p);
+    rt_psb_free(&q);
+}
+
+static void test_robust(void **state)
+{
+    (void)state;
+    static const char seed[] =
+        "\r\n\r\n[Perflib]\r\nBase Index=1847\r\nLast Counter=2002\r\n"
+        "Last Help=2003\r\n\r\n[PERF_svc]\r\nFirst Counter=2000\r\n"
+        "First Help=2001\r\nLast Counter=2002\r\nLast Help=2003\r\n"
+        "Disable Performance Counters=4\r\n\r\n[PerfStrings_009]\r\n1=1847\r\n"
+        "2=System\r\n3=The system=object; \"x\"\n more\r\n2000=Mine\r\n"
+        "2001=Help\r\n\r\n[PerfStrings_0804]\r\n1=1847\r\n2=\xE7\xB3\xBB";
+    size_t n8 = sizeof seed - 1, n16;
+    uint8_t *u16 = utf16(seed, &n16);
+    const uint8_t *seeds[] = {(const uint8_t *)seed, u16};
+    size_t lens[] = {n8, n16};
+    uint8_t buf[4096];
+    for (int round = 0; round < 4000; round++) {
+        int which = round % 2;
+        size_t len = lens[which];
+        memcpy(buf, seeds[which], len);
+        switch (next() % 4) {
+        case 0: /* flip bytes */
+            for (int k = 1 + next() % 4; k > 0; k--)
+                buf[next() % len] = (uint8_t)next();
+            break;
+        case 1: /* truncate */
+            len = next() % (len + 1);
+            break;
+        case 2: /* insert an interesting byte */
+        {
+            static const uint8_t b[] = {'\n', '\r', '=', '[', ']', 0, 0xFF,
+                                        0xD8, 0xDC, '0', '9', 0x80};
+            size_t at = next() % len;
+            memmove(buf + at + 1, buf + at, len - at);
+            buf[at] = b[next() % sizeof b];
+            len++;
+            break;
+        }
+        default: /* random bytes */
+            len = next() % 300;
+            for (size_t i = 0; i < len; i++)
+                buf[i] = (uint8_t)next();
+        }
+        survive(buf, len);
+    }
+    free(u16);
+    /* A real file cut at many places. */
+    size_t n;
+    uint8_t *d = load_real("psb-A-001-009.PerfStringBackup.INI", &n);
+    for (int k = 0; k < 12; k++)
+        survive(d, next() % n);
+    free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_a),      cmocka_unit_test(test_real_b),
+        cmocka_unit_test(test_real_c),      cmocka_unit_test(test_real_d),
+        cmocka_unit_test(test_real_e),      cmocka_unit_test(test_real_f),
+        cmocka_unit_test(test_edge_text),   cmocka_unit_test(test_edge_errors),
+        cmocka_unit_test(test_merge_split), cmocka_unit_test(test_robust),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -61,26 +61,20 @@ static int save(const char *file, const uint8_t *data, size_t len, int force,
     return -1;
 }
 
-int rt_cli_backup(const char *file, int force, int *win32)
+int rt_cli_write_backup(const struct rt_database *db, const char *file,
+                        int force, int salvage, int *win32)
 {
     int rc;
-    struct rt_database db;
-    struct rt_store *s = rt_cli_open_database(&db, &rc);
-    if (!s) {
-        *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
-                                     : RT_ERR_FILE_NOT_FOUND;
-        return rc;
-    }
     struct rt_psb psb;
     struct rt_error e = {0};
     uint8_t *data = NULL;
     size_t len = 0;
     char *used = NULL;
-    if (rt_engine_backup(&db, &psb, &e) != 0) {
+    if ((salvage ? rt_engine_backup_salvaged(db, &psb, &e)
+                 : rt_engine_backup(db, &psb, &e)) != 0) {
         rt_cli_error("backup: %s", e.message);
         *win32 = e.code;
-        rc = rt_cli_exit_for(e.code);
-        goto out;
+        return rt_cli_exit_for(e.code);
     }
     if (rt_psb_write(&psb, &data, &len) != 0) {
         rt_cli_error("backup: out of memory");
@@ -107,9 +101,22 @@ int rt_cli_backup(const char *file, int force, int *win32)
         rc = RT_EXIT_OK;
     }
     rt_psb_free(&psb);
-out:
     free(data);
     free(used);
+    return rc;
+}
+
+int rt_cli_backup(const char *file, int force, int *win32)
+{
+    int rc;
+    struct rt_database db;
+    struct rt_store *s = rt_cli_open_database(&db, &rc);
+    if (!s) {
+        *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                     : RT_ERR_FILE_NOT_FOUND;
+        return rc;
+    }
+    rc = rt_cli_write_backup(&db, file, force, 0, win32);
     rt_database_free(&db);
     s->ops->close(s);
     return rc;

@@ -24,6 +24,7 @@ static const struct rt_command commands[] = {
     {"backup", cmd_backup, "backup [--force] FILE"},
     {"restore", cmd_restore, "restore [--dry-run] FILE"},
     {"hive", cmd_hive, "hive check [--json] FILE | hive recover FILE -o OUT"},
+    {"repair", cmd_repair, "repair [--dry-run] [--prune-orphans] [--enable-disabled] [--backup FILE]"},
     {"audit", cmd_audit, "audit [--json] [--lang L] [--stores-from FILE] [STORE ...]"},
     {"check-ini", cmd_check_ini, "check-ini [--json] [--strict] [--codepage CP] INI"},
 };

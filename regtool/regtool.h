@@ -33,6 +33,7 @@ int cmd_restore(int argc, char **argv);
 int hive_recover_main(int argc, char **argv);
 int cmd_check_ini(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
+int cmd_repair(int argc, char **argv);
 int hive_check_main(int argc, char **argv);
 
 /* Global options, given before the command. */
@@ -90,6 +91,11 @@ void rt_json_string_or_null(FILE *f, const char *s);
 /* backup and restore (lodctr /S:FILE, /R:FILE): return a regtool exit
  * code and set *WIN32 to lodctr's. QUIET: one line, no plan. */
 int rt_cli_backup(const char *file, int force, int *win32);
+/* Saves DB as a PerfStringBackup file (FILE, or FILE_001... unless FORCE;
+ * with SALVAGE a damaged table's readable pairs); prints the name used. */
+struct rt_database;
+int rt_cli_write_backup(const struct rt_database *db, const char *file,
+                        int force, int salvage, int *win32);
 int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32);
 
 /* Drop-in modes: 1 for lodctr, 2 for unlodctr, 0 otherwise. */

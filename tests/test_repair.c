@@ -162,10 +162,14 @@ static void reports_what_it_cannot_fix(void **state)
         struct rt_repair_report r;
         repair_once(s, NULL, &r);
         int reported = 0;
+        /* An emptied Help gets English above Base Index; that its base
+         * range's text is gone is what stays. */
+        const char *id = left[i] == CG_EMPTY_TABLE ? "help-missing-base"
+                                                   : cg_expect[left[i]].id;
         for (size_t k = 0; k < r.left.n; k++)
-            reported |= !strcmp(r.left.v[k].id, cg_expect[left[i]].id);
+            reported |= !strcmp(r.left.v[k].id, id);
         if (!reported)
-            fail_msg("%s not reported as left", cg_expect[left[i]].id);
+            fail_msg("%s not reported as left", id);
         rt_repair_report_free(&r);
         /* An emptied table gets English above Base Index; the base
          * range's text is gone, which the report said. */

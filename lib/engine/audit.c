@@ -371,7 +371,16 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
                     k ? "a name at index - 1" : "a help text at index + 1");
             EVIDENCE(a, x, w->p[i]->text);
         }
-        if (below)
+        /* A few are normal; most of a table's counterparts gone is a
+         * table that lost its text. */
+        size_t whole = w->n;
+        if (!k && below > 50 && below * 10 > whole)
+            ADD(a, "help-missing-base", RT_AUDIT_WARNING, id, SYMPTOM_HELP,
+                FIX_RESTORE,
+                "Perflib\\%s: %zu of its %zu names below Base Index %u have "
+                "no help text: the Help table lost its text", id, below,
+                whole, base);
+        else if (below)
             ADD(a, k ? "help-without-name-base" : "name-without-help-base",
                 RT_AUDIT_INFO, id, NULL, NULL,
                 "Perflib\\%s: %zu %s below Base Index %u without %s (normal in "

@@ -13,8 +13,33 @@ static int oom(struct rt_error *e)
 
 /* --- backup -------------------------------------------------------------- */
 
-int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,
-                     struct rt_error *e)
+/* Each table of L as a list: decoded, or, with SALVAGE, every valid pair
+ * of a damaged blob (rt_multi_sz_salvage). */
+static int salvaged_table(const struct rt_db_language *l, struct rt_name_table *t)
+{
+    memset(t, 0, sizeof *t);
+    for (int k = 0; k < 2; k++) {
+        struct rt_pair_list *dst = k ? &t->help : &t->counter;
+        const struct rt_pair_list *src = k ? &l->table.help : &l->table.counter;
+        if (l->blob_damage[k].status == RT_MSZ_OK) {
+            if (rt_pair_list_copy(dst, src) != 0)
+                goto fail;
+            continue;
+        }
+        size_t dropped;
+        if (rt_multi_sz_salvage(l->raw[k].data, l->raw[k].len, &dst->v,
+                                &dst->n, &dropped) != 0)
+            goto fail;
+        dst->cap = dst->n;
+    }
+    return 0;
+fail:
+    rt_name_table_free(t);
+    return -1;
+}
+
+static int backup(const struct rt_database *db, int salvage,
+                  struct rt_psb *out, struct rt_error *e)
 {
     memset(out, 0, sizeof *out);
     out->has_perflib = out->has_base_index = out->has_last_counter =
@@ -50,7 +75,7 @@ int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,
         const struct rt_db_language *l = &db->langs[i];
         if (rt_lang_is_current(l->id))
             continue;
-        if (l->damaged) {
+        if (l->damaged && !salvage) {
             rt_psb_free(out);
             return rt_error_set(
                 e, RT_ERR_BADDB,
@@ -63,13 +88,32 @@ int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,
         if (!(pl->id = strdup(l->id)))
             goto nomem;
         out->n_langs++;
-        if (rt_psb_merge(&l->table, &pl->strings) != 0)
+        if (l->damaged) {
+            struct rt_name_table t;
+            int r = salvaged_table(l, &t) || rt_psb_merge(&t, &pl->strings);
+            rt_name_table_free(&t);
+            if (r)
+                goto nomem;
+        } else if (rt_psb_merge(&l->table, &pl->strings) != 0) {
             goto nomem;
+        }
     }
     return 0;
 nomem:
     rt_psb_free(out);
     return oom(e);
+}
+
+int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,
+                     struct rt_error *e)
+{
+    return backup(db, 0, out, e);
+}
+
+int rt_engine_backup_salvaged(const struct rt_database *db, struct rt_psb *out,
+                              struct rt_error *e)
+{
+    return backup(db, 1, out, e);
 }
 
 /* --- restore ------------------------------------------------------------- */

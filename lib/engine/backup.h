@@ -22,6 +22,11 @@
  * its pairs after the damage would be missing from the backup. */
 int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,
                      struct rt_error *e);
+/* The same for a database that may be damaged, as repair saves it before
+ * it writes: a damaged table gives every pair readable in it, also past
+ * the damage (rt_multi_sz_salvage), which is what repair will keep. */
+int rt_engine_backup_salvaged(const struct rt_database *db, struct rt_psb *out,
+                              struct rt_error *e);
 
 struct rt_restore_language {
     char *id;                   /* the store's language key */

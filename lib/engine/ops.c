@@ -180,3 +180,36 @@ int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
         rt_change_set_free(cs);
     return rc;
 }
+
+int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
+                 int dry_run,
+                 int (*before_write)(const struct rt_database *db, void *ctx),
+                 void *ctx, struct rt_change_set *cs,
+                 struct rt_repair_report *r, struct rt_error *e)
+{
+    struct rt_database db;
+    memset(cs, 0, sizeof *cs);
+    memset(r, 0, sizeof *r);
+    if (s->ops->begin(s, e) != 0)
+        return -1;
+    int rc = -1;
+    if (rt_database_load(s, &db, e) == 0) {
+        if (rt_engine_repair(&db, opt, cs, r, e) == 0) {
+            if (!cs->n)
+                rc = 0;
+            else if (!dry_run && before_write && before_write(&db, ctx) != 0)
+                rc = rt_error_set(e, RT_ERR_WRITE_FAULT,
+                                  "the backup could not be saved; nothing "
+                                  "was written");
+            else
+                rc = finish(s, cs, dry_run, e);
+            if (rc != 0)
+                rt_repair_report_free(r);
+        }
+        rt_database_free(&db);
+    }
+    s->ops->end(s);
+    if (rc != 0)
+        rt_change_set_free(cs);
+    return rc;
+}

@@ -6,6 +6,7 @@
 
 #include "engine/backup.h"
 #include "engine/engine.h"
+#include "engine/repair.h"
 #include "store/store.h"
 
 /* With DRY_RUN, computes *CS and *PLAN and writes nothing. On success the
@@ -37,5 +38,16 @@ int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
 int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
                   struct rt_change_set *cs, struct rt_restore_plan *plan,
                   struct rt_error *e);
+
+/* Repair (engine/repair.h) in one atomic commit: the database is read
+ * under the store's lock, and when anything is to change (and not
+ * DRY_RUN), BEFORE_WRITE(DB, CTX) runs first (the CLI saves a backup
+ * there); when it fails, nothing is written. On success the caller owns
+ * *CS and *R (CS empty when nothing needed fixing). */
+int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
+                 int dry_run,
+                 int (*before_write)(const struct rt_database *db, void *ctx),
+                 void *ctx, struct rt_change_set *cs,
+                 struct rt_repair_report *r, struct rt_error *e);
 
 #endif

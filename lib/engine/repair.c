@@ -444,7 +444,8 @@ static const char *left_reason(const struct rt_finding *x,
         "blob-bad-index", "blob-index-zero", "blob-index-range",
         "blob-odd-count", "blob-bad-surrogate", "blob-damaged",
         "blob-not-multi-sz", "duplicate-index", "last-counter-below-highest",
-        "last-help-below-highest", "base-index-missing",
+        "last-help-below-highest", "provider-above-last-counter",
+        "base-index-missing",
         "current-language-differs", "language-missing-entries"};
     for (size_t i = 0; i < sizeof fixed_ids / sizeof *fixed_ids; i++)
         if (!strcmp(x->id, fixed_ids[i]))
@@ -459,33 +460,80 @@ static const char *left_reason(const struct rt_finding *x,
         return "a provider's registration is wrong: its INI says what it "
                "should be (reinstall it)";
     if (!strcmp(x->id, "english-overwritten") || !strcmp(x->id, "english-missing") ||
-        !strcmp(x->id, "blob-empty") ||
+        !strcmp(x->id, "blob-empty") || !strcmp(x->id, "help-missing-base") ||
         !strcmp(x->id, "table-missing") || !strcmp(x->id, "table-empty"))
         return "the text itself is gone: restore a backup or rebuild";
     return "needs a person's decision";
 }
 
-static int report_left(struct repair *rp)
+/* What audit still finds once the repair is made: the database as it
+ * will be, a view that borrows the repaired lists. */
+static int report_left(struct repair *rp, const struct rt_change_set *cs)
 {
-    struct rt_findings f = {0};
-    if (rt_audit(rp->db, NULL, &f) != 0) {
-        rt_findings_free(&f);
+    const struct rt_database *db = rp->db;
+    struct rt_database after = *db;
+    struct rt_db_language *langs = calloc(db->n_langs ? db->n_langs : 1,
+                                          sizeof *langs);
+    struct rt_service_info *svcs = calloc(db->n_services ? db->n_services : 1,
+                                          sizeof *svcs);
+    if (!langs || !svcs) {
+        free(langs);
+        free(svcs);
         return -1;
     }
-    for (size_t i = 0; i < f.n; i++) {
-        const struct rt_finding *x = &f.v[i];
-        const char *why = x->severity == RT_AUDIT_INFO ? NULL
-                                                       : left_reason(x, rp->opt);
-        if (!why)
-            continue;
-        if (rt_findings_add(&rp->r->left, x->id, x->severity, x->language,
-                            x->symptom, x->fix, "%s: %s", x->message, why) != 0) {
-            rt_findings_free(&f);
-            return -1;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        struct rt_db_language *l = &langs[i];
+        *l = db->langs[i];
+        l->table.counter = rp->w[i].list[0];
+        l->table.help = rp->w[i].list[1];
+        l->damaged = l->help_damaged = 0;
+        for (int k = 0; k < 2; k++) {
+            if (rp->w[i].rewrite[k]) {
+                l->type[k] = 7;
+                l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_OK, 0};
+                l->bytes[k] = 2;
+            }
         }
     }
+    for (size_t i = 0; i < db->n_services; i++)
+        svcs[i] = db->services[i];
+    after.langs = langs;
+    after.services = svcs;
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change *c = &cs->v[i];
+        uint32_t x;
+        if (c->op == RT_CHANGE_SET_PERFLIB && rt_value_dword(&c->value, &x) == 0) {
+            if (!strcmp(c->name, "Last Counter"))
+                after.last_counter = x, after.has_last_counter = 1;
+            else if (!strcmp(c->name, "Last Help"))
+                after.last_help = x, after.has_last_help = 1;
+            else if (!strcmp(c->name, "Base Index"))
+                after.base_index = x, after.has_base_index = 1;
+            else if (!strcmp(c->name, "Disable Performance Counters"))
+                after.perflib_disable = x;
+        } else if (c->op == RT_CHANGE_DELETE_SERVICE &&
+                   !strcmp(c->name, "Disable Performance Counters")) {
+            for (size_t k = 0; k < db->n_services; k++)
+                if (!strcmp(svcs[k].name, c->service))
+                    svcs[k].has_disable = 0;
+        }
+    }
+    struct rt_findings f = {0};
+    int rc = rt_audit(&after, NULL, &f);
+    for (size_t i = 0; i < f.n && rc == 0; i++) {
+        const struct rt_finding *x = &f.v[i];
+        if (x->severity == RT_AUDIT_INFO)
+            continue;
+        const char *why = left_reason(x, rp->opt);
+        if (rt_findings_add(&rp->r->left, x->id, x->severity, x->language,
+                            x->symptom, x->fix, "%s: %s", x->message,
+                            why ? why : "needs a person's decision") != 0)
+            rc = -1;
+    }
     rt_findings_free(&f);
-    return 0;
+    free(langs);
+    free(svcs);
+    return rc;
 }
 
 int rt_engine_repair(const struct rt_database *db,
@@ -512,7 +560,7 @@ int rt_engine_repair(const struct rt_database *db,
     if ((opt && opt->prune_orphans && prune_orphans(&rp) != 0) ||
         fill_from_english(&rp) != 0 || mirror_current(&rp) != 0 ||
         emit_tables(&rp, cs) != 0 || emit_values(&rp, cs) != 0 ||
-        report_left(&rp) != 0 || rp.failed)
+        report_left(&rp, cs) != 0 || rp.failed)
         goto nomem;
     for (size_t i = 0; i < rp.n; i++) {
         rt_pair_list_free(&rp.w[i].list[0]);

@@ -1,0 +1,67 @@
+# regtool repair through the binary, on a tree in the files layout whose
+# 019 Counter .dat was cut short, whose Last Counter was set below the
+# highest index and with a provider disabled: audit finds it; --dry-run
+# writes nothing; repair saves a backup first (readable as a psb: store),
+# fixes what needs no guessing in both System32 and SysWOW64, says what it
+# left; audit is then clean of it; a second repair changes nothing.
+. tests/cli/lib.sh
+
+D=$TMPDIR/win
+S="--store hive:$D"
+SW=$D/Windows/System32/config/SOFTWARE
+CS="--create-service --library x.dll --open O --collect C --close X"
+expect_exit 0 "$REGTOOL" $S init --languages 009,019 --layout files
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" $S install $CS ini-samples/replication.ini
+expect_exit 0 "$REGTOOL" $S names --lang 019 --json
+cp "$OUT" "$TMPDIR/names019"
+# The damage.
+for d in System32 SysWOW64; do
+    f=$D/Windows/$d/perfc019.dat
+    truncate -s "$(( $(stat -c %s "$f") - 3 ))" "$f"
+done
+perflib_set "$SW" "Last_Counter=3000"
+expect_exit 0 "$REGTOOL" $S disable ReplicationPerf
+expect_exit 2 "$REGTOOL" $S audit --json
+for id in blob-no-terminator last-counter-below-highest counters-disabled; do
+    jq -e --arg id "$id" '[.findings[].id] | index($id) != null' "$OUT" >/dev/null ||
+        fail "audit does not find $id: $(cat "$OUT")"
+done
+
+cd "$TMPDIR" || exit 1
+tree_state "$D" >"$TMPDIR/before"
+expect_exit 1 "$REGTOOL" $S repair --dry-run
+expect_grep "^would repair" "$OUT"
+expect_grep "blob-salvaged \[019\]" "$OUT"
+expect_grep "^left:" "$OUT"
+expect_grep "counters-disabled" "$OUT"
+expect_same_tree "$D" "$TMPDIR/before"
+[ ! -e regtool-repair-backup.ini ] || fail "--dry-run saved a backup"
+
+expect_exit 1 "$REGTOOL" $S repair
+expect_grep "saved 2 languages and [0-9]* services to regtool-repair-backup.ini" "$OUT"
+expect_grep "^repaired" "$OUT"
+expect_grep "last-index-raised" "$OUT"
+expect_exit 0 "$REGTOOL" --store psb:regtool-repair-backup.ini query --json ReplicationPerf
+expect_grep '"first_counter":' "$OUT"
+# Both copies of the table are whole again, and equal.
+cmp -s "$D/Windows/System32/perfc019.dat" "$D/Windows/SysWOW64/perfc019.dat" ||
+    fail "System32 and SysWOW64 differ after repair"
+expect_exit 1 "$REGTOOL" $S audit --json
+jq -e '.summary.errors == 0 and ([.findings[].id] | index("counters-disabled")) != null' \
+    "$OUT" >/dev/null || fail "after repair: $(cat "$OUT")"
+# Every name the damage left readable is there.
+expect_exit 0 "$REGTOOL" $S names --lang 019 --json
+jq -e --slurpfile b "$TMPDIR/names019" '[.[].index] as $now | [$b[0][].index | select(. as $i | $now | index($i) == null)] | length <= 1' \
+    "$OUT" >/dev/null || fail "019 lost more than the cut name: $(cat "$OUT")"
+
+# Again: nothing; then the provider enabled on request.
+expect_exit 1 "$REGTOOL" $S repair
+expect_grep "^nothing to repair" "$OUT"
+[ ! -e regtool-repair-backup.ini_001 ] || fail "a repair with nothing to do saved a backup"
+expect_exit 0 "$REGTOOL" $S repair --enable-disabled --backup "$TMPDIR/b2.ini"
+expect_grep "provider-enabled" "$OUT"
+expect_exit 0 "$REGTOOL" $S audit
+expect_exit 0 "$REGTOOL" $S repair
+expect_grep "^nothing to repair" "$OUT"
+echo "repair: ok"

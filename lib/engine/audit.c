@@ -515,8 +515,12 @@ static void check_against_english(struct audit *a, const struct lang_views *v)
                 continue;
             }
             if (!listed++)
+                /* A localized table smaller than English is normal (SPEC
+                 * 4.6): consumers fall back to English. Names English
+                 * lacks are another matter. */
                 ADD(a, dir ? "language-extra-entries" : "language-missing-entries",
-                    RT_AUDIT_WARNING, v->l->id, SYMPTOM_NOT_FOUND, FIX_REPAIR,
+                    dir ? RT_AUDIT_WARNING : RT_AUDIT_INFO, v->l->id,
+                    dir ? SYMPTOM_NOT_FOUND : NULL, FIX_REPAIR,
                     dir ? "Perflib\\%s has names above Base Index that English "
                           "(009) lacks"
                         : "Perflib\\%s lacks names above Base Index that "
@@ -636,9 +640,13 @@ static void check_providers(struct audit *a)
                 continue;
             if (overlaps(fc, lc, o->first_counter, o->last_counter) ||
                 overlaps(fh, lh, o->first_help, o->last_help))
-                ADD(a, "provider-overlap", RT_AUDIT_ERROR, NULL, SYMPTOM_RANGE,
+                /* Seen on real machines; consumers read each index once,
+                 * but uninstalling either would cut the other's strings. */
+                ADD(a, "provider-overlap", RT_AUDIT_WARNING, NULL, NULL,
                     FIX_REINSTALL,
-                    "%s (counter %u-%u) and %s (counter %u-%u) share indices",
+                    "%s (counter %u-%u) and %s (counter %u-%u) share indices: "
+                    "uninstalling either would remove the other's strings "
+                    "(regtool refuses it without --force)",
                     s->name, fc, lc, o->name, o->first_counter,
                     o->last_counter);
         }
@@ -655,10 +663,17 @@ static void check_providers(struct audit *a)
             }
             if (lo < w->n && w->p[lo]->index <= lc)
                 continue;
-            ADD(a, "provider-strings-missing", RT_AUDIT_ERROR,
-                a->lv[l].l->id, SYMPTOM_NOT_FOUND, FIX_REINSTALL,
-                "%s: Perflib\\%s has no name in its range %u-%u", s->name,
-                a->lv[l].l->id, fc, lc);
+            /* English (and what consumers read as the UI language) must
+             * have them; another language falls back to English. */
+            int english = rt_lang_same(a->lv[l].l->id, "009") ||
+                          rt_lang_is_current(a->lv[l].l->id);
+            ADD(a, "provider-strings-missing",
+                english ? RT_AUDIT_ERROR : RT_AUDIT_INFO, a->lv[l].l->id,
+                english ? SYMPTOM_NOT_FOUND : NULL, FIX_REINSTALL,
+                english ? "%s: Perflib\\%s has no name in its range %u-%u"
+                        : "%s: Perflib\\%s has no name in its range %u-%u "
+                          "(consumers show the English names)",
+                s->name, a->lv[l].l->id, fc, lc);
         }
         /* Object List: indices of its objects, inside its range. */
         if (s->object_list) {

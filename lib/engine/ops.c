@@ -3,10 +3,13 @@
 
 #include <string.h>
 
-/* Checks that every table change of CS reads back from the store exactly
- * as it was meant to be written. */
-static int verify(struct rt_store *s, const struct rt_change_set *cs,
-                  struct rt_error *e)
+/* Calls FN for each table change of CS with the table as the store holds
+ * it now. */
+static int each_table(struct rt_store *s, const struct rt_change_set *cs,
+                      int (*fn)(const struct rt_change *c,
+                                const struct rt_value *v, int present,
+                                struct rt_error *e),
+                      struct rt_error *e)
 {
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change *c = &cs->v[i];
@@ -16,16 +19,30 @@ static int verify(struct rt_store *s, const struct rt_change_set *cs,
         int present = 0;
         if (s->ops->read_table(s, c->lang, c->table, &v, &present, e) != 0)
             return -1;
-        int same = present && rt_value_equal(&v, &c->value);
+        int r = fn(c, &v, present, e);
         rt_value_free(&v);
-        if (!same)
-            return rt_error_set(e, RT_ERR_WRITE_FAULT,
-                                "verification failed: Perflib\\%s\\%s does "
-                                "not read back as written",
-                                c->lang,
-                                c->table == RT_TABLE_HELP ? "Help" : "Counter");
+        if (r != 0)
+            return -1;
     }
     return 0;
+}
+
+/* A table change reads back exactly as it was meant to be written. */
+static int reads_back(const struct rt_change *c, const struct rt_value *v,
+                      int present, struct rt_error *e)
+{
+    if (present && rt_value_equal(v, &c->value))
+        return 0;
+    return rt_error_set(e, RT_ERR_WRITE_FAULT,
+                        "verification failed: Perflib\\%s\\%s does not read "
+                        "back as written",
+                        c->lang, c->table == RT_TABLE_HELP ? "Help" : "Counter");
+}
+
+static int verify(struct rt_store *s, const struct rt_change_set *cs,
+                  struct rt_error *e)
+{
+    return each_table(s, cs, reads_back, e);
 }
 
 /* The engine's invariant on every table change, against the tables as
@@ -33,20 +50,7 @@ static int verify(struct rt_store *s, const struct rt_change_set *cs,
 static int check_invariant(struct rt_store *s, const struct rt_change_set *cs,
                            struct rt_error *e)
 {
-    for (size_t i = 0; i < cs->n; i++) {
-        const struct rt_change *c = &cs->v[i];
-        if (c->op != RT_CHANGE_SET_TABLE)
-            continue;
-        struct rt_value v = {0};
-        int present = 0;
-        if (s->ops->read_table(s, c->lang, c->table, &v, &present, e) != 0)
-            return -1;
-        int r = rt_engine_check_table_change(c, &v, present, e);
-        rt_value_free(&v);
-        if (r != 0)
-            return -1;
-    }
-    return 0;
+    return each_table(s, cs, rt_engine_check_table_change, e);
 }
 
 int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,

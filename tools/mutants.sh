@@ -86,8 +86,8 @@ mutant() {
     0) result="NOT CAUGHT"; status=1 ;;
     1) result=caught
        # What failed: cmocka's failed tests, or the CLI script's FAIL line.
-       by=$(sed -n 's/^\[  FAILED  \] \([A-Za-z_0-9]*\)$/\1/p' "$LOG" | sort -u | tr '\n' ' ')
-       [ -n "$by" ] || by=$(grep -m1 '^FAIL: ' "$LOG" | cut -c7-80)
+       by=$(sed -n 's/^\[  FAILED  \] \([A-Za-z_0-9]*\)$/\1/p' "$LOG" | sort -u | tr '\n' ' ' | sed 's/ $//')
+       [ -n "$by" ] || by=$(grep -m1 '^FAIL: ' "$LOG" | cut -c7-140)
        result="caught ($by)" ;;
     *) cat "$LOG" >&2
        echo "mutants: $name does not build" >&2
@@ -164,6 +164,10 @@ NEW='        uint64_t top = top_c;'
 mutant top-ignores-last-help lib/engine/engine.c unit:test_engine
 
 # --- the table ---------------------------------------------------------
+
+for n in $ONLY; do
+    grep -q "^| $n |" "$TABLE" || { echo "mutants: no mutant named $n" >&2; exit 2; }
+done
 
 echo
 echo "| mutant | planted in | test | result |"

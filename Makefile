@@ -11,6 +11,9 @@
 #                 the floor, the libhivex peers; bench/results.json
 #   make install  regtool, its lodctr/unlodctr links and regtool(1) under
 #                 $(DESTDIR)$(PREFIX) (PREFIX: /usr/local)
+#   make mutants  plants each of a list of one-line bugs in a scratch copy
+#                 and runs the test that must catch it (tools/mutants.sh,
+#                 not part of make check); fails if one survives
 #   make deps     install missing Debian packages (make deps-demo: the
 #                 demo's only)
 #   make fresh-check  make demo and make check on a minimal Debian 12 root
@@ -48,7 +51,7 @@ PEER_BIN  := $(BUILD)/bench/hivexpeer
 LDLIBS    := -linih
 
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
-        fresh-check install bench-deps
+        fresh-check install bench-deps mutants
 all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
@@ -117,6 +120,9 @@ bench-deps:
 bench: bench-deps
 	$(MAKE) SAN= $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS) $(PEER_BIN)
 	@sh bench/run.sh $(abspath $(CLI_BIN)) $(abspath $(BENCH_BIN))
+
+mutants:
+	@sh tools/mutants.sh
 
 demo: deps-demo all
 	@sh tools/demo.sh $(abspath $(CLI_BIN))

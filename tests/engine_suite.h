@@ -805,6 +805,47 @@ static void assert_not_below_highest(struct rt_store *s)
     rt_database_free(&db);
 }
 
+/* The first index of a new range is the next even index at least two
+ * above the top (Last Counter, or Last Help - 1, whichever is higher):
+ * names even, help odd, from odd and even tops alike. */
+static void allocation_from_odd_and_even_tops(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t lc, lh, first;
+    } cases[] = {
+        {1846, 1847, 1848},   /* even top */
+        {1849, 1850, 1852},   /* odd Last Counter */
+        {1850, 1851, 1852},
+        {1851, 1852, 1854},
+        {1846, 1853, 1854},   /* Last Help on top */
+        {1846, 1854, 1856},   /* even Last Help: top 1853, odd */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct rt_store *s = base_store();
+        put_dword(s, "Last Counter", cases[i].lc);
+        put_dword(s, "Last Help", cases[i].lh);
+        struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 3);
+        struct rt_install_plan plan;
+        struct rt_error e = {0};
+        assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+        assert_int_equal(plan.first_counter, cases[i].first);
+        assert_int_equal(plan.first_help, cases[i].first + 1);
+        assert_int_equal(plan.last_counter, cases[i].first + 4);
+        rt_install_plan_free(&plan);
+        struct rt_database db = load(s);
+        assert_int_equal(db.last_counter, cases[i].first + 4);
+        assert_int_equal(db.last_help, cases[i].first + 5);
+        assert_non_null(rt_pair_list_find(
+            &rt_database_language(&db, "009")->table.counter, cases[i].first));
+        assert_non_null(rt_pair_list_find(
+            &rt_database_language(&db, "019")->table.help, cases[i].first + 1));
+        rt_database_free(&db);
+        free_spec(sp);
+        s->ops->close(s);
+    }
+}
+
 /* A Last Counter that lies, below the highest index present: after any
  * uninstall the values are never below the highest index still present. */
 static void lying_last_counter_never_ends_below_highest(void **state)
@@ -938,6 +979,7 @@ cmocka_unit_test(broken_invariant_is_refused), \
 cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(uninstalling_first_leaves_second_untouched), \
         cmocka_unit_test(low_last_counter_gives_no_duplicates), \
+        cmocka_unit_test(allocation_from_odd_and_even_tops), \
         cmocka_unit_test(language_missing_from_ini_gets_english), \
         cmocka_unit_test(ini_language_absent_from_machine_changes_nothing_else), \
         cmocka_unit_test(replace_keeps_first_index), \

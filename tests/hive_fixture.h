@@ -1,6 +1,8 @@
 /* Hive-store fixtures for tests: an empty offline Windows tree (SOFTWARE
  * with only its Perflib key, SYSTEM with Select\\Current and ControlSet001), and
- * its removal; store_snapshot.h digests its files. */
+ * its removal; store_snapshot.h digests its files. With control_set N > 1,
+ * Select\\Current is N and ControlSet001 is a decoy the store must not
+ * touch: its Services\\Transfer looks installed at 5000-5005. */
 #ifndef TEST_HIVE_FIXTURE_H
 #define TEST_HIVE_FIXTURE_H
 
@@ -17,6 +19,7 @@
 
 struct fixture_ctx {
     int files_layout;
+    unsigned control_set;   /* Select\\Current; 0 means 1 */
     char dir[512];
     char tables[600];
 };
@@ -47,10 +50,25 @@ static void make_empty_tree(struct fixture_ctx *c)
     rt_regf_close(h);
     assert_int_equal(rt_regf_create(5, "ROOT", &h, err, sizeof err), 0);
     assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h), "Select", &key), 0);
-    uint8_t one[4] = {1, 0, 0, 0};
-    assert_int_equal(rt_regf_value_set(h, key, "Current", RT_REG_DWORD, one, 4), 0);
-    assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h),
-                                             "ControlSet001\\Services", &key), 0);
+    unsigned cs = c->control_set ? c->control_set : 1;
+    uint8_t current[4] = {(uint8_t)cs, 0, 0, 0};
+    assert_int_equal(rt_regf_value_set(h, key, "Current", RT_REG_DWORD, current, 4), 0);
+    snprintf(path, sizeof path, "ControlSet%03u\\Services", cs);
+    assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h), path, &key), 0);
+    if (cs != 1) {
+        static const char *const names[] = {"First Counter", "Last Counter",
+                                            "First Help", "Last Help"};
+        assert_int_equal(rt_regf_key_create_path(
+                             h, rt_regf_root(h),
+                             "ControlSet001\\Services\\Transfer\\Performance",
+                             &key), 0);
+        for (int i = 0; i < 4; i++) {
+            uint32_t x = 5000 + (uint32_t)(i == 1 ? 4 : i == 2 ? 1 : i == 3 ? 5 : 0);
+            uint8_t d[4] = {(uint8_t)x, (uint8_t)(x >> 8), 0, 0};
+            assert_int_equal(rt_regf_value_set(h, key, names[i], RT_REG_DWORD,
+                                               d, 4), 0);
+        }
+    }
     snprintf(path, sizeof path, "%s/Windows/System32/config/SYSTEM", c->dir);
     assert_int_equal(rt_regf_save_as(h, path), 0);
     rt_regf_close(h);

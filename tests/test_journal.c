@@ -222,6 +222,55 @@ static void crash_with_fresh_bytes_gives_before_or_after(void **state)
     crash_sweep(1);
 }
 
+/* A sealed journal whose last record is a data write (not a size record
+ * that changes nothing), the process ended right after the seal: recovery
+ * must replay every record, the last one included. */
+static void recovery_replays_the_last_record(void **state)
+{
+    (void)state;
+    static uint8_t tail[3000];
+    memset(tail, 0xDD, sizeof tail);
+    for (int late = 0; late < 2; late++) {
+        make_before();
+        write_file("sub/b.dat", new_b, sizeof new_b);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            /* Body (1), trailer (2), then the fsync (3) ends the process:
+             * sealed, nothing applied. Late: one write later. */
+            rt_io_fault_after(3 + (unsigned)late);
+            struct rt_commit *c = rt_commit_new(dir, journal);
+            rt_commit_write(c, "a.hive", 4096, new_a + 4096, 4096);
+            rt_commit_set_size(c, "a.hive", sizeof old_a);
+            rt_commit_write(c, "sub/b.dat", 1000, tail, sizeof tail);
+            struct rt_error ee;
+            _exit(rt_commit_run(c, &ee));
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 99);
+        struct rt_journal_info ji;
+        struct rt_error e = {0};
+        assert_int_equal(rt_journal_inspect(journal, &ji, &e), 1);
+        assert_true(ji.sealed);
+        assert_int_equal(rt_journal_recover(dir, journal, &e), 1);
+        assert_int_not_equal(access(journal, F_OK), 0);
+        size_t la, lb;
+        uint8_t *a = slurp("a.hive", &la), *b = slurp("sub/b.dat", &lb);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_int_equal(la, sizeof old_a);
+        assert_memory_equal(a, new_a, sizeof old_a);
+        assert_int_equal(lb, sizeof new_b);
+        assert_memory_equal(b, new_b, 1000);
+        assert_memory_equal(b + 1000, tail, sizeof tail);
+        assert_memory_equal(b + 4000, new_b + 4000, sizeof new_b - 4000);
+        free(a);
+        free(b);
+    }
+}
+
 static void unsealed_or_damaged_journal_is_discarded(void **state)
 {
     (void)state;
@@ -309,6 +358,8 @@ int main(void)
             crash_at_every_write_gives_before_or_after, setup, teardown),
         cmocka_unit_test_setup_teardown(
             crash_with_fresh_bytes_gives_before_or_after, setup, teardown),
+        cmocka_unit_test_setup_teardown(recovery_replays_the_last_record,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(lock_serializes_writers, setup,

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "regf/base_block.h"
+#include "regf/regf_internal.h"
 #include "regf_testutil.h"
 
 static struct rt_regf *new_hive(void)
@@ -96,6 +97,42 @@ static int collect_page(void *ctx, uint64_t off, size_t len)
 
 /* Appending 40 KB to a 5 MB value touches a handful of pages, and the
  * old image plus those pages is the new image. */
+/* Freed neighbours become one free cell: a cell freed before its free
+ * successor merges with it, and one freed after its free predecessor
+ * merges into it. Four adjacent cells A B C D: free B, then A (A takes
+ * B), then C (A+B takes C); D keeps the run from the bin's free tail. */
+static uint32_t raw_size(struct rt_regf *h, uint32_t off)
+{
+    return regf_le32(regf_bins(h) + off);
+}
+
+static void freed_neighbours_coalesce(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t c[4];
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(regf_alloc(h, 100, &c[i]), 0);
+    uint32_t size = (uint32_t)0 - raw_size(h, c[0]);   /* allocated: negative */
+    assert_true(size >= 104 && size < 0x1000);
+    for (int i = 1; i < 4; i++)
+        assert_int_equal(c[i], c[i - 1] + size);
+    regf_free_cell(h, c[1]);
+    assert_int_equal(raw_size(h, c[1]), size);
+    regf_free_cell(h, c[0]);                 /* merges with the next */
+    assert_int_equal(raw_size(h, c[0]), 2 * size);
+    assert_false(regf_is_cell_start(h, c[1]));
+    regf_free_cell(h, c[2]);                 /* merges with the previous */
+    assert_int_equal(raw_size(h, c[0]), 3 * size);
+    assert_false(regf_is_cell_start(h, c[2]));
+    assert_int_equal(raw_size(h, c[3]), (uint32_t)0 - size);
+    /* The merged cell serves an allocation of its whole size. */
+    uint32_t big;
+    assert_int_equal(regf_alloc(h, 3 * size - 4, &big), 0);
+    assert_int_equal(big, c[0]);
+    rt_regf_close(h);
+}
+
 static void changed_pages_rebuild_the_new_image(void **state)
 {
     (void)state;
@@ -320,6 +357,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(free_space_is_reused),
+        cmocka_unit_test(freed_neighbours_coalesce),
         cmocka_unit_test(changed_pages_rebuild_the_new_image),
         cmocka_unit_test(key_node_fields_stay_true),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),

@@ -55,15 +55,37 @@ content() {
     done
 }
 
+# In the files layout SysWOW64 holds a second copy of every .dat table,
+# which every change keeps identical to System32's (lodctr /R rebuilds
+# both): compared after each command that changes anything.
+wow_same() {
+    [ "$layout" = files ] || return 0
+    n=0
+    for f in "$D"/Windows/System32/perf?[0-9A-Fa-f]*.dat; do
+        [ -e "$f" ] || continue
+        n=$((n + 1))
+        cmp -s "$f" "$D/Windows/SysWOW64/$(basename "$f")" ||
+            fail "after $1: SysWOW64/$(basename "$f") differs from System32's"
+    done
+    [ "$n" -ge 6 ] || fail "after $1: only $n .dat tables in System32"
+    for f in "$D"/Windows/SysWOW64/perf?[0-9A-Fa-f]*.dat; do
+        [ -e "$D/Windows/System32/$(basename "$f")" ] ||
+            fail "after $1: SysWOW64/$(basename "$f") has no System32 twin"
+    done
+}
+
 CS="--create-service --library %SystemRoot%\\xfer.dll --open Open --collect Collect --close Close"
 for layout in registry files; do
     D=$TMPDIR/$layout
     expect_exit 0 $REGTOOL --store "hive:$D" init --languages 009,019,00C --layout $layout
+    wow_same init
     # The provider's installer creates its service; then the database
     # without the provider's names is the state to come back to.
     # shellcheck disable=SC2086
     expect_exit 0 $REGTOOL --store "hive:$D" install $CS "$P/xfer.ini"
+    wow_same "install --create-service"
     expect_exit 0 $REGTOOL --store "hive:$D" uninstall Xfer
+    wow_same uninstall
     content "$D" >"$TMPDIR/before"
     [ -s "$TMPDIR/before" ] || fail "reglookup read nothing"
     mkdir -p "$TMPDIR/dat-before"
@@ -71,6 +93,7 @@ for layout in registry files; do
 
     expect_exit 0 $REGTOOL --store "hive:$D" install "$P/xfer.ini"
     expect_grep "names 3992-3996, help 3993-3997" "$OUT"
+    wow_same install
     # The referee sees the service values and, in the registry layout,
     # the Russian names in 019.
     reglookup -H -p /ControlSet001/Services/Xfer/Performance \
@@ -91,6 +114,7 @@ for layout in registry files; do
     cmp -s "$TMPDIR/installed" "$TMPDIR/again" || fail "refused install changed the hives"
 
     expect_exit 0 $REGTOOL --store "hive:$D" uninstall Xfer
+    wow_same "uninstall (second)"
     content "$D" >"$TMPDIR/after"
     cmp -s "$TMPDIR/before" "$TMPDIR/after" || {
         diff "$TMPDIR/before" "$TMPDIR/after" | head -20
@@ -101,4 +125,15 @@ for layout in registry files; do
         cmp "$f" "$D/Windows/System32/$(basename "$f")" || fail "$f differs after uninstall"
         cmp "$f" "$D/Windows/SysWOW64/$(basename "$f")" || fail "SysWOW64 copy of $f differs"
     done
+    # The other changes, each followed by the comparison.
+    expect_exit 0 $REGTOOL --store "hive:$D" install "$P/xfer.ini"
+    wow_same "install (again)"
+    expect_exit 0 $REGTOOL --store "hive:$D" disable Xfer
+    wow_same disable
+    expect_exit 0 $REGTOOL --store "hive:$D" enable Xfer
+    wow_same enable
+    expect_exit 0 $REGTOOL --store "hive:$D" install --replace "$P/xfer.ini"
+    wow_same "install --replace"
+    expect_exit 0 $REGTOOL --store "hive:$D" uninstall Xfer
+    wow_same "uninstall (last)"
 done

@@ -2,6 +2,7 @@
  * database, for trying regtool, for tests and for benchmarks. */
 #include "regtool.h"
 #include "model/lang_id.h"
+#include "platform/compat.h"
 #include "platform/os.h"
 
 #include <errno.h>

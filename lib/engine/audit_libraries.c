@@ -408,9 +408,10 @@ static void dll_key(const struct libaudit *a, const char *lib, char *out,
     normalize(a, &p);
     if (p.where == LIB_WINDOWS && first_is(p.rest, "System32"))
         snprintf(out, size, "%s", after_first(p.rest));
+    else if (p.where == LIB_BARE)
+        snprintf(out, size, "%s", p.rest);
     else
-        snprintf(out, size, "%d:%s", p.where == LIB_BARE ? 0 : (int)p.where,
-                 p.rest);
+        snprintf(out, size, "%d:%s", (int)p.where, p.rest);
 }
 
 static int same_ci(const char *x, const char *y)

@@ -6,13 +6,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/audit.h"
 #include "engine/database.h"
 #include "platform/os.h"
 
 static const char usage_text[] =
-    "Usage: regtool [--store SPEC] audit [--json] [--lang L] "
+    "Usage: regtool [--store SPEC] audit [--json] [--lang L] [--libraries] "
     "[--stores-from FILE] [STORE ...]\n"
     "\n"
     "Checks the name database and reports each problem with a stable id,\n"
@@ -25,6 +26,9 @@ static const char usage_text[] =
     "                      \"fix\"}],\"summary\":{\"errors\",\"warnings\",\"info\"}};\n"
     "                      with several stores, an array of them\n"
     "  --lang L            only language L's findings\n"
+    "  --libraries         only who gets loaded: each provider's Library,\n"
+    "                      Open/Collect/Close, where the DLL is and, in a\n"
+    "                      Windows tree, whether it exists there\n"
     "  --stores-from FILE  store specs, one a line, as well as STORE ...\n"
     "  STORE ...           audit these stores (hive:DIR, ...) instead of --store\n"
     "\n"
@@ -37,7 +41,77 @@ struct result {
     struct rt_findings f;
 };
 
-static void audit_one(struct result *r, const struct rt_audit_options *opt)
+/* The tree's files, for rt_audit_libraries: ROOT is the parent of the
+ * Windows directory the store reports (store.h, windows_dir). The store
+ * already knows which directory of a "hive:DIR" spec is the tree, so the
+ * CLI asks it rather than guessing again, and looks the engine's
+ * Windows-style paths up here, through platform/os.h, one component at a
+ * time without regard to case, as Windows would. */
+struct tree_ctx {
+    char root[4096];
+};
+
+static int tree_exists(void *ctx, const char *path)
+{
+    const struct tree_ctx *t = ctx;
+    char cur[8192], part[1024];
+    snprintf(cur, sizeof cur, "%s", t->root);
+    const char *p = path;
+    while (*p) {
+        size_t n = strcspn(p, "\\/");
+        if (n && n < sizeof part) {
+            memcpy(part, p, n);
+            part[n] = '\0';
+            char **names;
+            size_t count;
+            if (rt_os_list_dir(cur, &names, &count) != 0)
+                return 0;
+            int found = 0;
+            for (size_t i = 0; i < count && !found; i++) {
+                if (!strcasecmp(names[i], part)) {
+                    size_t len = strlen(cur);
+                    snprintf(cur + len, sizeof cur - len, "/%s", names[i]);
+                    found = 1;
+                }
+            }
+            rt_os_free_list(names, count);
+            if (!found)
+                return 0;
+        }
+        p += n;
+        while (*p == '\\' || *p == '/')
+            p++;
+    }
+    return rt_os_exists(cur) ? 1 : 0;
+}
+
+static int audit_libraries(struct rt_store *s, const struct rt_database *db,
+                           struct rt_findings *f)
+{
+    const char *win = s->ops->windows_dir ? s->ops->windows_dir(s) : NULL;
+    struct tree_ctx t;
+    struct rt_audit_tree tree = {tree_exists, &t, NULL};
+    if (win) {
+        snprintf(t.root, sizeof t.root, "%s", win);
+        char *slash = strrchr(t.root, '/');
+#ifdef _WIN32
+        char *bs = strrchr(t.root, '\\');
+        if (bs && (!slash || bs > slash))
+            slash = bs;
+#endif
+        tree.windows_dir = win + (slash ? (size_t)(slash - t.root) + 1 : 0);
+        if (!slash)
+            snprintf(t.root, sizeof t.root, ".");
+        else if (slash == t.root)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    return rt_audit_libraries(db, win ? &tree : NULL, f);
+}
+
+static void audit_one(struct result *r, const struct rt_audit_options *opt,
+                      int libraries)
 {
     struct rt_error e = {0};
     int bad_spec;
@@ -55,7 +129,13 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt)
                             NULL, NULL, "%s", e.message) != 0)
             rt_cli_error("out of memory");
     } else {
-        if (rt_audit(&db, opt, &r->f) != 0)
+        int failed = 0;
+        if (libraries != 1 && rt_audit(&db, opt, &r->f) != 0)
+            failed = 1;
+        if ((libraries || !opt->language) &&
+            audit_libraries(s, &db, &r->f) != 0)
+            failed = 1;
+        if (failed)
             rt_cli_error("audit of %s: out of memory; findings incomplete",
                          r->spec);
         rt_database_free(&db);
@@ -178,7 +258,7 @@ static int read_specs(const char *file, char ***v, size_t *n)
 
 int cmd_audit(int argc, char **argv)
 {
-    int json = 0;
+    int json = 0, libraries = 0;
     struct rt_audit_options opt = {0};
     char **specs = NULL;
     size_t n_specs = 0;
@@ -187,6 +267,8 @@ int cmd_audit(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--json")) {
             json = 1;
+        } else if (!strcmp(a, "--libraries")) {
+            libraries = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage_text, stdout);
             rc = RT_EXIT_OK;
@@ -241,7 +323,7 @@ int cmd_audit(int argc, char **argv)
         putchar('[');
     for (size_t i = 0; i < n_specs; i++) {
         r[i].spec = specs[i];
-        audit_one(&r[i], &opt);
+        audit_one(&r[i], &opt, libraries);
         if (json) {
             if (i)
                 putchar(',');

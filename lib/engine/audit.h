@@ -47,6 +47,32 @@ struct rt_audit_options {
 int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
              struct rt_findings *out);
 
+/* What audit --libraries knows of the Windows tree the database belongs
+ * to. The engine does no I/O, so the caller answers its questions: the
+ * checks stay pure and testable with a table of paths, and the caller
+ * (the CLI, which got the tree's Windows directory from the store)
+ * decides how to look, e.g. case-insensitively on a Linux copy. */
+struct rt_audit_tree {
+    /* 1 when PATH exists in the tree, else 0. PATH is relative to the
+     * drive's root, '\'-separated, in any case ("Windows\System32\
+     * perfos.dll", "Program Files\X\x.dll"). */
+    int (*exists)(void *ctx, const char *path);
+    void *ctx;
+    const char *windows_dir;   /* its name below the root: "Windows" */
+};
+
+/* Appends the findings about who gets loaded: each provider's Library,
+ * Open, Collect and Close (missing, empty, wrong type), where the DLL is
+ * (user-writable places, relative names the DLL search order resolves,
+ * outside the Windows directory and Program Files), built-in system
+ * objects served by a DLL not Windows' own, one DLL shared with different
+ * procedures, and, with TREE (NULL: no files to look at), whether the
+ * DLL exists, in System32, SysWOW64 or both. Warnings and info only.
+ * Returns 0, or -1 when out of memory. */
+int rt_audit_libraries(const struct rt_database *db,
+                       const struct rt_audit_tree *tree,
+                       struct rt_findings *out);
+
 /* Adds one finding (used by rt_audit, and by callers that report what
  * they found around the database, such as a store that cannot be opened).
  * LANGUAGE may be NULL; MESSAGE is printf-style. Returns 0 or -1. */

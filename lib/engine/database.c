@@ -23,6 +23,24 @@ static int read_dword(struct rt_store *s, const char *svc, const char *name,
     return 0;
 }
 
+static int read_string_typed(struct rt_store *s, const char *svc,
+                             const char *name, char **out, uint32_t *type,
+                             struct rt_error *e)
+{
+    struct rt_value v = {0};
+    int present = 0;
+    *out = NULL;
+    if (s->ops->read_service(s, svc, name, &v, &present, e) != 0)
+        return -1;
+    if (present) {
+        *out = rt_value_string(&v);
+        if (type)
+            *type = v.type;
+    }
+    rt_value_free(&v);
+    return 0;
+}
+
 static int read_string(struct rt_store *s, const char *svc, const char *name,
                        char **out, struct rt_error *e)
 {
@@ -69,7 +87,8 @@ int rt_service_load(struct rt_store *s, const char *name,
                    e) ||
         read_dword(s, name, "Disable Performance Counters", &si->disable,
                    &si->has_disable, e) ||
-        read_string(s, name, "Library", &si->library, e) ||
+        read_string_typed(s, name, "Library", &si->library, &si->library_type,
+                          e) ||
         read_string(s, name, "Open", &si->open, e) ||
         read_string(s, name, "Collect", &si->collect, e) ||
         read_string(s, name, "Close", &si->close, e) ||

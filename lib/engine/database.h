@@ -44,6 +44,9 @@ struct rt_service_info {
     uint32_t first_counter, last_counter, first_help, last_help;
     int has_last_counter, has_first_help, has_last_help;
     char *library, *open, *collect, *close;   /* NULL when absent */
+    uint32_t library_type;        /* Library's value type (0 when absent):
+                                     Perflib loads only REG_SZ and
+                                     REG_EXPAND_SZ */
     char *object_list, *ini_file;
     int has_validation_code;      /* Library Validation Code */
     int has_disable;

@@ -77,10 +77,16 @@ int rt_base_build_system(struct rt_regf *sy, unsigned extra)
             return rc;
     }
     /* A provider with a Library but no range, as PerfOS is on a real
-     * system (its names are in the base range). */
+     * system (its names are in the base range), with its procedures. */
     if ((rc = rt_regf_key_create_path(sy, svc, "PerfOS\\Performance", &perf)) ||
         (rc = rt_base_set_string(sy, perf, "Library", RT_REG_EXPAND_SZ,
-                                 "%SystemRoot%\\System32\\perfos.dll")))
+                                 "%SystemRoot%\\System32\\perfos.dll")) ||
+        (rc = rt_base_set_string(sy, perf, "Open", RT_REG_SZ,
+                                 "OpenOSObject")) ||
+        (rc = rt_base_set_string(sy, perf, "Collect", RT_REG_SZ,
+                                 "CollectOSObjectData")) ||
+        (rc = rt_base_set_string(sy, perf, "Close", RT_REG_SZ,
+                                 "CloseOSObject")))
         return rc;
     return 0;
 }

@@ -60,6 +60,12 @@ struct rt_store_ops {
     const char *(*layout)(struct rt_store *s);
 
     void (*close)(struct rt_store *s);
+
+    /* Optional (NULL in stores that do not read a Windows tree): the
+     * tree's Windows directory, as a path of this machine, or NULL when
+     * the store's files are not inside one (hive files given by name).
+     * audit --libraries checks the providers' DLLs against it. */
+    const char *(*windows_dir)(struct rt_store *s);
 };
 
 /* Every backend's handle starts with this. */

@@ -47,6 +47,7 @@ struct hive_store {
     char *syswow64;        /* second copy of the .dat tables, or NULL */
     int files_layout;
     char *base_dir, *journal, *lock_path;
+    char *windows_dir;     /* the tree's Windows directory, or NULL */
     struct rt_lock *lock;          /* the writer's, between begin and end */
     struct rt_lock *shared;        /* a reader's, from open to begin/close */
     int overlay;           /* a sealed journal is not yet in the files:
@@ -583,6 +584,7 @@ static void hive_close(struct rt_store *st)
     free(s->system32);
     free(s->syswow64);
     free(s->base_dir);
+    free(s->windows_dir);
     free(s->journal);
     free(s->lock_path);
     free(s);
@@ -1267,6 +1269,31 @@ static const char *hive_layout(struct rt_store *st)
     return hs(st)->layout;
 }
 
+static int base_is(const char *path, const char *name)
+{
+    const char *slash = strrchr(path, '/');
+    return !strcasecmp(slash ? slash + 1 : path, name);
+}
+
+/* The Windows directory holding System32/config/SOFTWARE, found once: a
+ * tree given by its root, its Windows directory or its config directory
+ * all end there; hive files given by name count only when they sit in
+ * such a config directory. */
+static const char *hive_windows_dir(struct rt_store *st)
+{
+    struct hive_store *s = hs(st);
+    if (s->windows_dir)
+        return *s->windows_dir ? s->windows_dir : NULL;
+    char *config = parent_dir(s->software.path);
+    char *sys32 = config && base_is(config, "config") ? parent_dir(config)
+                                                      : NULL;
+    char *win = sys32 && base_is(sys32, "System32") ? parent_dir(sys32) : NULL;
+    free(config);
+    free(sys32);
+    s->windows_dir = win ? win : strdup("");
+    return win;
+}
+
 static const struct rt_store_ops hive_ops = {
     .kind = "hive",
     .begin = hive_begin,
@@ -1280,4 +1307,5 @@ static const struct rt_store_ops hive_ops = {
     .apply = hive_apply,
     .layout = hive_layout,
     .close = hive_close,
+    .windows_dir = hive_windows_dir,
 };

@@ -44,8 +44,10 @@ expect_exit 0 "$L" /E:TransferPerf
 expect_exit 0 "$L" /Q:PerfOS
 sed -n '6,$p' "$OUT" >"$TMPDIR/got"
 printf '%s\n' '[PerfOS] Performance Counters (Enabled)' \
-    '    DLL Name: %SystemRoot%\System32\perfos.dll' '    Open Procedure: ' \
-    '    Collect Procedure: ' '    Close Procedure: ' >"$TMPDIR/want"
+    '    DLL Name: %SystemRoot%\System32\perfos.dll' \
+    '    Open Procedure: OpenOSObject' \
+    '    Collect Procedure: CollectOSObjectData' \
+    '    Close Procedure: CloseOSObject' >"$TMPDIR/want"
 diff "$TMPDIR/want" "$TMPDIR/got" || fail "lodctr /Q:PerfOS differs"
 # /Q lists every provider, each after an empty line.
 expect_exit 0 "$L" /Q

@@ -1,0 +1,503 @@
+/* Engine layer: who gets loaded (audit.h, rt_audit_libraries). Each
+ * provider's Library, Open, Collect and Close as Perflib reads them, where
+ * Windows would find the DLL, whether that place is one a user can write
+ * to, whether a built-in system object is still served by the system's own
+ * DLL, and, given the tree's file-existence facts, whether the DLL is
+ * there at all. Pure: the files are asked through struct rt_audit_tree. */
+#include "engine/audit.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/reg_types.h"
+
+#define SYMPTOM_SKIPPED                                                       \
+    "Perflib skips the provider: its objects are missing from every "        \
+    "consumer, and the Application log gets a Perflib error each time data " \
+    "is collected"
+#define SYMPTOM_NOT_LOADED                                                    \
+    "Perflib event 1023 (Windows cannot load the extensible counter DLL); "  \
+    "the provider's objects are missing from every consumer"
+#define SYMPTOM_HIJACK                                                        \
+    "every program that reads performance data (and services running as "   \
+    "SYSTEM that do) loads this DLL: whoever can write the file runs code "  \
+    "in them"
+#define SYMPTOM_SEARCH                                                        \
+    "Windows finds the DLL through the DLL search order (the reading "       \
+    "program's directory first, then System32, the Windows directory, the " \
+    "current directory and PATH): a file of that name placed earlier in "   \
+    "the order is loaded instead"
+#define SYMPTOM_WOW64_32                                                      \
+    "32-bit consumers (System32 is SysWOW64 for them) cannot load it and "   \
+    "do not see the provider's objects"
+#define SYMPTOM_WOW64_64                                                      \
+    "64-bit consumers, and Perflib itself on a 64-bit Windows, cannot load " \
+    "it: the objects show up in 32-bit programs only"
+#define SYMPTOM_SHARED                                                        \
+    "one DLL serves several providers through different entry points; if "  \
+    "that is not intended, one provider's values were overwritten"
+
+#define CHECK_VALUES "check the provider's Performance key (reinstall it: regtool install --replace INI)"
+#define CHECK_FILE "check that the product owning the provider is installed; reinstall it, or remove the provider (regtool uninstall)"
+#define CHECK_BARE "check that the DLL is in System32, where Windows finds it first after the reading program's own directory; a full path (%SystemRoot%\\System32\\NAME) leaves nothing to search"
+#define CHECK_PLACE "check who owns the file and who can write the directory; a legitimate product installs into Program Files"
+
+struct libaudit {
+    const struct rt_database *db;
+    const struct rt_audit_tree *tree;
+    struct rt_findings *f;
+    int failed;
+    int have_files;      /* the tree holds Windows' system files */
+    int have_wow64;      /* ... and a SysWOW64 with them */
+};
+
+#define ADD(a, ...)                                                           \
+    do {                                                                      \
+        if (rt_findings_add((a)->f, __VA_ARGS__) != 0)                        \
+            (a)->failed = 1;                                                  \
+    } while (0)
+
+/* Where a Library value points, in the terms Windows resolves it. */
+enum lib_where {
+    LIB_BARE,        /* "perfos.dll": the DLL search order */
+    LIB_RELATIVE,    /* "sub\\x.dll": relative to the current directory */
+    LIB_WINDOWS,     /* under the Windows directory: REST is below it */
+    LIB_DRIVE,       /* "C:\\...": REST is below the drive's root */
+    LIB_OTHER_DRIVE, /* another drive letter, UNC, or an unknown variable */
+};
+
+struct lib_path {
+    enum lib_where where;
+    char rest[1024];   /* '\\'-separated, no leading separator */
+};
+
+static int starts_ci(const char *s, const char *prefix)
+{
+    return !strncasecmp(s, prefix, strlen(prefix));
+}
+
+static void copy_rest(struct lib_path *p, const char *s)
+{
+    while (*s == '\\' || *s == '/')
+        s++;
+    size_t k = 0;
+    for (; *s && k + 1 < sizeof p->rest; s++)
+        p->rest[k++] = *s == '/' ? '\\' : *s;
+    p->rest[k] = '\0';
+}
+
+/* The environment variables Windows setups write into Library values. */
+static const struct {
+    const char *var;
+    const char *as;   /* what it stands for, below the drive's root */
+} env_vars[] = {
+    {"%systemroot%", NULL},  {"%windir%", NULL},
+    {"%programfiles%", "Program Files"},
+    {"%programfiles(x86)%", "Program Files (x86)"},
+    {"%commonprogramfiles%", "Program Files\\Common Files"},
+    {"%programdata%", "ProgramData"}, {"%allusersprofile%", "ProgramData"},
+    {"%public%", "Users\\Public"},    {"%systemdrive%", ""},
+};
+
+static void classify(const char *lib, struct lib_path *p)
+{
+    memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < sizeof env_vars / sizeof *env_vars; i++) {
+        if (!starts_ci(lib, env_vars[i].var))
+            continue;
+        const char *tail = lib + strlen(env_vars[i].var);
+        if (!env_vars[i].as) {
+            p->where = LIB_WINDOWS;
+            copy_rest(p, tail);
+        } else {
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%s\\%s", env_vars[i].as, tail);
+            p->where = LIB_DRIVE;
+            copy_rest(p, buf);
+        }
+        return;
+    }
+    if (lib[0] == '%' || (lib[0] == '\\' && lib[1] == '\\')) {
+        p->where = LIB_OTHER_DRIVE;   /* %TEMP%, %USERPROFILE%, UNC */
+        copy_rest(p, lib);
+        return;
+    }
+    if (isalpha((unsigned char)lib[0]) && lib[1] == ':') {
+        p->where = toupper((unsigned char)lib[0]) == 'C' ? LIB_DRIVE
+                                                         : LIB_OTHER_DRIVE;
+        copy_rest(p, lib + 2);
+        return;
+    }
+    if (lib[0] == '\\' || lib[0] == '/') {
+        p->where = LIB_DRIVE;         /* the current drive: the system's */
+        copy_rest(p, lib);
+        return;
+    }
+    p->where = strpbrk(lib, "\\/") ? LIB_RELATIVE : LIB_BARE;
+    copy_rest(p, lib);
+}
+
+/* The first component of REST and whether it equals NAME. */
+static int first_is(const char *rest, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncasecmp(rest, name, n) && (rest[n] == '\\' || !rest[n]);
+}
+
+static const char *after_first(const char *rest)
+{
+    const char *s = strchr(rest, '\\');
+    return s ? s + 1 : rest + strlen(rest);
+}
+
+static const char *windows_name(const struct libaudit *a)
+{
+    return a->tree && a->tree->windows_dir && *a->tree->windows_dir
+               ? a->tree->windows_dir
+               : "Windows";
+}
+
+/* A drive path below the Windows directory becomes LIB_WINDOWS. */
+static void normalize(const struct libaudit *a, struct lib_path *p)
+{
+    if (p->where == LIB_DRIVE && first_is(p->rest, windows_name(a))) {
+        char tmp[sizeof p->rest];
+        snprintf(tmp, sizeof tmp, "%s", after_first(p->rest));
+        memcpy(p->rest, tmp, sizeof tmp);
+        p->where = LIB_WINDOWS;
+    }
+}
+
+static int has_component(const char *rest, const char *name)
+{
+    for (const char *s = rest; *s; s = after_first(s))
+        if (first_is(s, name))
+            return 1;
+    return 0;
+}
+
+/* Places a standard user (or any program run by one) can write to. */
+static int user_writable(const struct lib_path *p)
+{
+    if (p->where == LIB_WINDOWS)
+        return first_is(p->rest, "Temp") || first_is(p->rest, "Tasks") ||
+               (first_is(p->rest, "System32") &&
+                (first_is(after_first(p->rest), "spool") ||
+                 first_is(after_first(p->rest), "Tasks")));
+    if (p->where != LIB_DRIVE)
+        return 0;
+    return first_is(p->rest, "Users") ||
+           first_is(p->rest, "Documents and Settings") ||
+           first_is(p->rest, "ProgramData") || first_is(p->rest, "Temp") ||
+           first_is(p->rest, "Tmp") || has_component(p->rest, "AppData") ||
+           has_component(p->rest, "Temp");
+}
+
+static int program_files(const struct lib_path *p)
+{
+    /* PROGRA~1 and PROGRA~2: the 8.3 names of Program Files (x86). */
+    return p->where == LIB_DRIVE &&
+           (first_is(p->rest, "Program Files") ||
+            first_is(p->rest, "Program Files (x86)") ||
+            starts_ci(p->rest, "PROGRA~"));
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = path;
+    for (const char *s = path; *s; s++)
+        if (*s == '\\' || *s == '/')
+            b = s + 1;
+    return b;
+}
+
+/* Built-in system objects (their indices are below Base Index) and the
+ * DLL of Windows' own that serves each, in System32. */
+static const struct {
+    const char *service, *dll;
+} system_providers[] = {
+    {"PerfOS", "perfos.dll"},     {"PerfProc", "perfproc.dll"},
+    {"PerfDisk", "perfdisk.dll"}, {"PerfNet", "perfnet.dll"},
+    {"Tcpip", "perfctrs.dll"},    {"Spooler", "winspool.drv"},
+    {"Lsa", "secur32.dll"},
+};
+
+static int exists(const struct libaudit *a, const char *fmt, const char *x,
+                  const char *y)
+{
+    char path[2200];
+    snprintf(path, sizeof path, fmt, x, y);
+    return a->tree->exists(a->tree->ctx, path) > 0;
+}
+
+/* Where in the tree the DLL is, as Windows would look for it. Only
+ * LIB_BARE, LIB_WINDOWS and LIB_DRIVE paths can be looked up. */
+static void check_file(struct libaudit *a, const struct rt_service_info *s,
+                       const struct lib_path *p)
+{
+    const char *w = windows_name(a);
+    int in32 = 0, in64 = 0, found = 0;
+    const char *sub = NULL;   /* below System32, for the SysWOW64 twin */
+    if (strchr(p->rest, '~')) {
+        ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
+            "check the file on the machine itself",
+            "%s: Library %s is an 8.3 short name; whether it exists is not "
+            "checked offline", s->name, s->library);
+        return;
+    }
+    if (p->where == LIB_BARE) {
+        in32 = exists(a, "%s\\System32\\%s", w, p->rest);
+        in64 = a->have_wow64 && exists(a, "%s\\SysWOW64\\%s", w, p->rest);
+        found = in32 || in64 || exists(a, "%s\\%s", w, p->rest);
+        sub = p->rest;
+        if (found && !in32 && !in64)
+            ADD(a, "library-relative", RT_AUDIT_INFO, NULL, SYMPTOM_SEARCH,
+                CHECK_BARE,
+                "%s: Library %s is a bare name found in %s, not System32: "
+                "Windows looks in the reading program's directory and "
+                "System32 before it", s->name, s->library, w);
+        if (!found)
+            ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_NOT_LOADED, CHECK_FILE,
+                "%s: Library %s is in neither %s\\System32 nor %s, where "
+                "Windows searches first; it would be loaded from PATH or the "
+                "reading program's directory, or not at all",
+                s->name, s->library, w, w);
+    } else if (p->where == LIB_WINDOWS) {
+        if (first_is(p->rest, "System32")) {
+            sub = after_first(p->rest);
+            in32 = exists(a, "%s\\System32\\%s", w, sub);
+            in64 = a->have_wow64 && exists(a, "%s\\SysWOW64\\%s", w, sub);
+            found = in32 || in64;
+        } else {
+            found = exists(a, "%s\\%s", w, p->rest);
+        }
+        if (!found)
+            ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_NOT_LOADED, CHECK_FILE,
+                "%s: Library %s: %s\\%s is not in the tree", s->name,
+                s->library, w, p->rest);
+    } else {
+        if (!exists(a, "%s%s", "", p->rest))
+            ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_NOT_LOADED, CHECK_FILE,
+                "%s: Library %s: C:\\%s is not in the tree", s->name,
+                s->library, p->rest);
+        return;
+    }
+    if (!sub || !a->have_wow64 || (in32 && in64) || (!in32 && !in64))
+        return;
+    if (in64)
+        ADD(a, "library-only-in-syswow64", RT_AUDIT_WARNING, NULL,
+            SYMPTOM_WOW64_64, CHECK_FILE,
+            "%s: Library %s is in %s\\SysWOW64 (32-bit) but not in "
+            "%s\\System32", s->name, s->library, w, w);
+    else
+        ADD(a, "library-only-in-system32", RT_AUDIT_INFO, NULL,
+            SYMPTOM_WOW64_32, CHECK_FILE,
+            "%s: Library %s is in %s\\System32 but has no 32-bit twin in "
+            "%s\\SysWOW64", s->name, s->library, w, w);
+}
+
+static int empty(const char *v)
+{
+    if (!v)
+        return 1;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    return !*v;
+}
+
+static void check_values(struct libaudit *a, const struct rt_service_info *s)
+{
+    if (!s->library && !s->library_type) {
+        ADD(a, "library-missing", RT_AUDIT_WARNING, NULL, SYMPTOM_SKIPPED,
+            CHECK_VALUES, "%s: its Performance key has no Library value",
+            s->name);
+    } else if (s->library_type != RT_REG_SZ &&
+               s->library_type != RT_REG_EXPAND_SZ) {
+        ADD(a, "library-type", RT_AUDIT_WARNING, NULL, SYMPTOM_SKIPPED,
+            CHECK_VALUES,
+            "%s: Library is of type %u, not REG_SZ or REG_EXPAND_SZ", s->name,
+            s->library_type);
+    } else if (empty(s->library)) {
+        ADD(a, "library-empty", RT_AUDIT_WARNING, NULL, SYMPTOM_SKIPPED,
+            CHECK_VALUES, "%s: Library is empty", s->name);
+    }
+    const char *missing[3];
+    size_t n = 0;
+    if (empty(s->open))
+        missing[n++] = "Open";
+    if (empty(s->collect))
+        missing[n++] = "Collect";
+    if (empty(s->close))
+        missing[n++] = "Close";
+    if (n)
+        ADD(a, "procedures-missing", RT_AUDIT_WARNING, NULL, SYMPTOM_SKIPPED,
+            CHECK_VALUES, "%s: its Performance key lacks %s%s%s%s%s", s->name,
+            missing[0], n > 1 ? (n > 2 ? ", " : " and ") : "",
+            n > 1 ? missing[1] : "", n > 2 ? " and " : "",
+            n > 2 ? missing[2] : "");
+}
+
+static void check_place(struct libaudit *a, const struct rt_service_info *s,
+                        const struct lib_path *p)
+{
+    if (user_writable(p)) {
+        ADD(a, "library-user-writable", RT_AUDIT_WARNING, NULL, SYMPTOM_HIJACK,
+            CHECK_PLACE,
+            "%s: Library %s is in a place users can write to", s->name,
+            s->library);
+    } else if (p->where == LIB_RELATIVE) {
+        ADD(a, "library-relative", RT_AUDIT_WARNING, NULL, SYMPTOM_SEARCH,
+            CHECK_PLACE,
+            "%s: Library %s is a relative path: where it resolves depends "
+            "on the reading program's current directory", s->name,
+            s->library);
+    } else if (p->where == LIB_OTHER_DRIVE ||
+               (p->where == LIB_DRIVE && !program_files(p))) {
+        ADD(a, "library-outside-system-dirs", RT_AUDIT_WARNING, NULL,
+            SYMPTOM_HIJACK, CHECK_PLACE,
+            "%s: Library %s is outside the Windows directory and Program "
+            "Files", s->name, s->library);
+    }
+}
+
+static void check_system_provider(struct libaudit *a,
+                                  const struct rt_service_info *s,
+                                  const struct lib_path *p)
+{
+    for (size_t i = 0; i < sizeof system_providers / sizeof *system_providers;
+         i++) {
+        if (strcasecmp(s->name, system_providers[i].service))
+            continue;
+        /* Its own objects are in the base range; one installed by lodctr
+         * under that name would have a range above Base Index. */
+        if (s->has_range && s->first_counter > a->db->base_index)
+            return;
+        int own = !strcasecmp(base_name(p->rest), system_providers[i].dll) &&
+                  (p->where == LIB_BARE ||
+                   (p->where == LIB_WINDOWS && first_is(p->rest, "System32") &&
+                    !strchr(after_first(p->rest), '\\')));
+        if (!own) {
+            char fix[200];
+            snprintf(fix, sizeof fix,
+                     "check the file; Windows' own value is "
+                     "%%SystemRoot%%\\System32\\%s",
+                     system_providers[i].dll);
+            ADD(a, "system-library-replaced", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_HIJACK, fix,
+                "%s serves a built-in system object, but its Library is %s, "
+                "not System32\\%s", s->name, s->library,
+                system_providers[i].dll);
+        }
+        return;
+    }
+}
+
+/* The DLL a Library names, for comparing two providers' values: bare
+ * names and System32 paths of the same file are the same DLL. */
+static void dll_key(const struct libaudit *a, const char *lib, char *out,
+                    size_t size)
+{
+    struct lib_path p;
+    classify(lib, &p);
+    normalize(a, &p);
+    if (p.where == LIB_WINDOWS && first_is(p.rest, "System32"))
+        snprintf(out, size, "%s", after_first(p.rest));
+    else if (p.where == LIB_BARE)
+        snprintf(out, size, "%s", p.rest);
+    else
+        snprintf(out, size, "%d:%s", (int)p.where, p.rest);
+}
+
+static int same_ci(const char *x, const char *y)
+{
+    return x && y ? !strcasecmp(x, y) : x == y;
+}
+
+static void check_shared(struct libaudit *a)
+{
+    const struct rt_database *db = a->db;
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *s = &db->services[i];
+        if (empty(s->library))
+            continue;
+        char ki[1100], kj[1100];
+        dll_key(a, s->library, ki, sizeof ki);
+        for (size_t j = i + 1; j < db->n_services; j++) {
+            const struct rt_service_info *o = &db->services[j];
+            if (empty(o->library))
+                continue;
+            dll_key(a, o->library, kj, sizeof kj);
+            if (strcasecmp(ki, kj) || (same_ci(s->open, o->open) &&
+                                       same_ci(s->collect, o->collect) &&
+                                       same_ci(s->close, o->close)))
+                continue;
+            ADD(a, "library-shared", RT_AUDIT_INFO, NULL, SYMPTOM_SHARED,
+                "check that the DLL exports both sets of procedures",
+                "%s (%s/%s/%s) and %s (%s/%s/%s) both load %s", s->name,
+                s->open ? s->open : "-", s->collect ? s->collect : "-",
+                s->close ? s->close : "-", o->name, o->open ? o->open : "-",
+                o->collect ? o->collect : "-", o->close ? o->close : "-",
+                s->library);
+        }
+    }
+}
+
+int rt_audit_libraries(const struct rt_database *db,
+                       const struct rt_audit_tree *tree,
+                       struct rt_findings *out)
+{
+    struct libaudit a = {db, tree, out, 0, 0, 0};
+    if (tree && tree->exists) {
+        const char *w = windows_name(&a);
+        a.have_files = exists(&a, "%s\\System32\\%s", w, "ntdll.dll") ||
+                       exists(&a, "%s\\System32\\%s", w, "kernel32.dll");
+        a.have_wow64 = a.have_files &&
+                       exists(&a, "%s\\SysWOW64\\%s", w, "ntdll.dll");
+        if (!a.have_files)
+            ADD(&a, "library-files-unchecked", RT_AUDIT_INFO, NULL, NULL, NULL,
+                "%s\\System32 holds no ntdll.dll or kernel32.dll: the tree "
+                "has no system files, so whether each Library exists is not "
+                "checked", w);
+    }
+    char bare[2048] = "";
+    size_t n_bare = 0;
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *s = &db->services[i];
+        if (!s->has_perf)
+            continue;
+        check_values(&a, s);
+        if (empty(s->library))
+            continue;
+        struct lib_path p;
+        classify(s->library, &p);
+        normalize(&a, &p);
+        check_place(&a, s, &p);
+        check_system_provider(&a, s, &p);
+        if (a.have_files && p.where != LIB_RELATIVE &&
+            p.where != LIB_OTHER_DRIVE)
+            check_file(&a, s, &p);
+        else if (p.where == LIB_BARE) {
+            size_t len = strlen(bare);
+            if (len + strlen(s->name) + 4 < sizeof bare)
+                snprintf(bare + len, sizeof bare - len, "%s%s",
+                         n_bare ? ", " : "", s->name);
+            n_bare++;
+        }
+    }
+    /* Without the tree's files, where a bare name resolves is unknown:
+     * one finding for them all (a real system has dozens). */
+    if (n_bare)
+        ADD(&a, "library-relative", RT_AUDIT_INFO, NULL, SYMPTOM_SEARCH,
+            CHECK_BARE,
+            "%zu provider%s %s Library by a bare name, found through "
+            "the DLL search order: %s", n_bare, n_bare == 1 ? "" : "s",
+            n_bare == 1 ? "names its" : "name their", bare);
+    check_shared(&a);
+    return a.failed ? -1 : 0;
+}

@@ -1,0 +1,97 @@
+# regtool audit --libraries on the SYSTEM hive Windows 7 wrote (shared
+# samples) with a SOFTWARE hive from init. Its 35 providers give no
+# warning. What is true of that hive and said as info: without the
+# system's files in the tree, 21 providers name their DLL by a bare name
+# (one info) and existence is not checked (one info); with the files
+# (empty ones made here, named after each Library), Outlook's Library is
+# an 8.3 short name (C:\PROGRA~1\MICROS~2\...) that cannot be resolved
+# offline (one info), and nothing else. Then, each edited with hivexsh or
+# in the tree: PerfOS redirected to C:\Users\Public\p.dll, a Library
+# missing from the tree, and a relative Library name give their findings,
+# in text and in JSON; the default audit has the same section; --lang
+# leaves it out.
+. tests/cli/lib.sh
+
+S=$SHARED/samples/SYSTEM.xz
+[ -r "$S" ] || fail "missing sample $S"
+D=$TMPDIR/win
+SY=$D/Windows/System32/config/SYSTEM
+expect_exit 0 "$REGTOOL" --store "hive:$D" init --languages 009 --layout registry
+xz -dc "$S" >"$SY"
+
+# No system files in the tree: info only, exit 0.
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '.summary.errors == 0 and .summary.warnings == 0 and .summary.info == 2 and
+       ([.findings[].id] | sort) == ["library-files-unchecked", "library-relative"] and
+       (.findings[] | select(.id == "library-relative") | .message | startswith("21 providers"))' \
+    "$OUT" >/dev/null || fail "sample without files: $(cat "$OUT")"
+
+# The tree with the files each Library names (and ntdll.dll: a tree with
+# system files).
+expect_exit 0 "$REGTOOL" --store "hive:$D" query --json
+jq -r '.providers[].library' "$OUT" | grep -v '~' | sed 's/.*\\//' | sort -uf >"$TMPDIR/dlls"
+[ "$(wc -l <"$TMPDIR/dlls")" -ge 15 ] || fail "few DLL names: $(cat "$TMPDIR/dlls")"
+while read -r f; do : >"$D/Windows/System32/$f"; done <"$TMPDIR/dlls"
+: >"$D/Windows/System32/ntdll.dll"
+mkdir "$D/Windows/System32/wbem"
+mv "$D/Windows/System32/wmiaprpl.dll" "$D/Windows/System32/wbem/"
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '.summary.warnings == 0 and .summary.errors == 0 and .summary.info == 1 and
+       .findings[0].id == "library-unchecked" and (.findings[0].message | startswith("Outlook:"))' \
+    "$OUT" >/dev/null || fail "sample with files: $(cat "$OUT")"
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --libraries
+expect_grep "^0 errors, 0 warnings, 1 info$" "$OUT"
+
+# The default audit has the section; --lang leaves it out.
+# (The database section's own findings on this pair of hives, whose
+# SOFTWARE is not the one Windows wrote, are not the subject here.)
+"$REGTOOL" --store "hive:$D" audit --json >"$TMPDIR/full" || :
+jq -e '[.findings[].id] | index("library-unchecked") != null' "$TMPDIR/full" >/dev/null ||
+    fail "default audit lacks the library section: $(head -c 2000 "$TMPDIR/full")"
+"$REGTOOL" --store "hive:$D" audit --json --lang 009 >"$TMPDIR/full" || :
+jq -e '[.findings[].id | select(startswith("library"))] | length == 0' "$TMPDIR/full" >/dev/null ||
+    fail "--lang: $(head -c 2000 "$TMPDIR/full")"
+
+# perf_set SERVICE LIBRARY: SERVICE's Performance values become LIBRARY
+# and its procedures (hivexsh's setval replaces all of a key's values).
+perf_set() {
+    _k="/ControlSet001/services/$1/Performance"
+    _proc() { reglookup -H -p "$_k/$1" "$SY" | awk -F, 'NR == 1 { print $3 }'; }
+    printf '%s\n' "cd \\ControlSet001\\services\\$1\\Performance" "setval 4" \
+        Library "expandstring:$2" Open "string:$(_proc Open)" \
+        Collect "string:$(_proc Collect)" Close "string:$(_proc Close)" \
+        commit >"$TMPDIR/hivexsh.in"
+    hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set $1's Library"
+}
+
+# PerfOS served from a user-writable place: two warnings.
+cp "$SY" "$TMPDIR/SYSTEM.orig"
+perf_set PerfOS 'C:\Users\Public\p.dll'
+expect_exit 0 "$REGTOOL" --store "hive:$D" query --json
+jq -e '.providers[] | select(.name == "PerfOS") | .library == "C:\\Users\\Public\\p.dll" and .open == "OpenOSObject"' \
+    "$OUT" >/dev/null || fail "hivexsh edit: $(cat "$OUT")"
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+for id in library-user-writable system-library-replaced library-not-found; do
+    jq -e --arg id "$id" '.findings[] | select(.id == $id and .severity == "warning" and
+            (.message | startswith("PerfOS")) and .symptom != null and .fix != null)' \
+        "$OUT" >/dev/null || fail "PerfOS in Users: no $id: $(cat "$OUT")"
+done
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries
+expect_grep '^warning library-user-writable: PerfOS: Library C:\\Users\\Public\\p.dll is in a place users can write to' "$OUT"
+cp "$TMPDIR/SYSTEM.orig" "$SY"
+
+# A Library missing from the tree.
+rm "$D/Windows/System32/perfdisk.dll"
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-not-found" and
+       (.message | test("^PerfDisk: .*Windows.System32.perfdisk.dll is not in the tree")))' \
+    "$OUT" >/dev/null || fail "missing perfdisk.dll: $(cat "$OUT")"
+: >"$D/Windows/System32/perfdisk.dll"
+
+# A relative Library name.
+perf_set TapiSrv 'bin\tapiperf.dll'
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-relative" and
+       (.message | startswith("TapiSrv: Library bin\\tapiperf.dll is a relative path")))' \
+    "$OUT" >/dev/null || fail "relative Library: $(cat "$OUT")"
+echo "audit_libraries: ok"

@@ -52,7 +52,19 @@ case "$out" in
 esac
 printf "%s\n" "wine provider: live install refused (Perflib\\009 is Wine's stub): ok"
 
-# What install would write (First Counter 1848 above Wine's Last Counter 1846).
+# The plan install would carry out (--dry-run reads, never writes):
+# the registration below follows it.
+out=$("$WINE64" "$regtool" --store live install --dry-run --create-service \
+      --library 'C:\regtool-perf\transferperf.dll' --open OpenTransfer \
+      --collect CollectTransfer --close CloseTransfer ini-samples/transfer.ini 2>&1) ||
+    fail "live install --dry-run: $out"
+case "$out" in
+'would install TransferPerf: names 1848-1860, help 1849-1861'*) ;;
+*) fail "live install --dry-run printed '$out'" ;;
+esac
+
+# What install would write, in CurrentLanguage only (the help of Bytes
+# Sent/sec and Peer shortened: reg.exe's /d takes no backslashes).
 reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
 reg add "$svc\\Performance" /v Open /t REG_SZ /d OpenTransfer /f
 reg add "$svc\\Performance" /v Collect /t REG_SZ /d CollectTransfer /f
@@ -77,6 +89,10 @@ for q in 1848 Global "1856 1848"; do
     out=$("$WINE64" "$consumer" CurrentLanguage Transfer "$q" 2>&1) ||
         fail "consumer Transfer '$q' failed: $out"
     transfer_lines "query $q" "$out"
+    # The consumer's first 256 bytes are short: the provider said so.
+    case "$out" in
+    *'buffer grown 0 times'*) fail "query $q: ERROR_MORE_DATA never seen: $out" ;;
+    esac
 done
 out=$("$WINE64" "$consumer" CurrentLanguage Peer 2>&1) ||
     fail "consumer Peer failed: $out"

@@ -14,7 +14,8 @@ WINE_CLI_OBJ  := $(CLI_SRC:%.c=$(WBUILD)/obj/%.o)
 WINE_FIXTURE  := $(WBUILD)/obj/wine-tests/win32_fixture.o
 WINE_LIB_A    := $(WBUILD)/libregtool.a
 WINE_PROGRAMS := $(WBUILD)/regtool.exe.so $(WBUILD)/test_store_win32.exe.so \
-                 $(WBUILD)/sweep.exe.so $(WBUILD)/mingw/sweep.exe
+                 $(WBUILD)/sweep.exe.so $(WBUILD)/mingw/sweep.exe \
+                 $(WBUILD)/mingw/transferperf.dll $(WBUILD)/mingw/perfconsumer.exe
 
 # The crash sweep's native helper links the native Windows library of
 # windows.mk (included first).
@@ -48,6 +49,20 @@ $(WBUILD)/mingw/sweep.exe: wine-tests/sweep.c wine-tests/win32_fixture.c \
 	@mkdir -p $(dir $@)
 	$(WIN_CC) $(WIN_CFLAGS) -Iwine-tests -o $@ wine-tests/sweep.c \
 	    wine-tests/win32_fixture.c $(WIN_LIB_A) -ladvapi32
+
+# The sample provider DLL of ini-samples/transfer.ini and the consumer
+# that reads it through HKEY_PERFORMANCE_DATA (wine-tests/provider_e2e.sh).
+$(WBUILD)/mingw/transferperf.dll: ini-samples/provider/transferperf.c \
+                                  ini-samples/provider/transferperf.def \
+                                  ini-samples/CounterOffsets.h
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -std=c11 -Wall -Wextra -Werror -O2 -shared -o $@ \
+	    ini-samples/provider/transferperf.c \
+	    ini-samples/provider/transferperf.def -ladvapi32
+
+$(WBUILD)/mingw/perfconsumer.exe: wine-tests/perfconsumer.c
+	@mkdir -p $(dir $@)
+	$(WIN_CC) $(WIN_CFLAGS) -o $@ wine-tests/perfconsumer.c -ladvapi32
 
 -include $(WINE_LIB_OBJ:.o=.d) $(WINE_CLI_OBJ:.o=.d) \
          $(WBUILD)/obj/tests/test_store_win32.d \

@@ -17,6 +17,7 @@ case "$out" in
 *) echo "wine-tests: --store live query printed '$out'" >&2; exit 1 ;;
 esac
 
+sh wine-tests/provider_e2e.sh "$build" "$build/regtool.exe.so"
 
 "$WINE64" "$build/test_store_win32.exe.so"
 sh wine-tests/crash_sweep.sh "$build/sweep.exe.so"

@@ -11,15 +11,16 @@ set -eu
 
 # gcc + libc6-dev: gcc alone (without recommends) has no C library headers.
 DEMO="gcc libc6-dev make libinih-dev"
-# cmocka: unit tests. hivex (hivexsh, hivexml), libregf-utils (regfexport),
+# cmocka: unit tests. hivex (hivexsh, hivexml; hivexregedit from
+# libwin-hivex-perl), libregf-utils (regfexport),
 # reglookup: the independent readers that judge what regtool writes.
 # valgrind, jq, xz-utils: test tools; groff-base checks the man page. wine, wine64, wine64-tools,
 # libwine-dev: winegcc builds the Winelib test programs and wine64 runs
 # them (make wine-check); winegcc drives g++ even for C.
 # gcc-mingw-w64-x86-64: native Windows builds.
 CHECK="$DEMO pkg-config xz-utils libcmocka-dev libhivex-dev libhivex-bin \
-libregf-utils reglookup valgrind jq groff-base g++ wine wine64 wine64-tools libwine-dev \
-gcc-mingw-w64-x86-64"
+libwin-hivex-perl libregf-utils reglookup valgrind jq groff-base g++ wine \
+wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64"
 
 # make bench: libhivex-dev for bench/hivexpeer.c, libwin-hivex-perl for
 # hivexregedit.

@@ -1,19 +1,25 @@
 # regtool: one entry point for building, testing and the demo.
 #   make          library and CLI in build/
-#   make check    deps, unit tests, CLI tests, the unit tests under valgrind,
+#   make check    deps, unit tests, CLI tests, the unit tests and a CLI
+#                 round trip under valgrind (tests/valgrind-cli.sh),
 #                 unit and CLI tests again under AddressSanitizer +
 #                 UndefinedBehaviorSanitizer, then the win32 store under
 #                 Wine (make wine-check) and the native Windows build
-#                 under wine64 (make windows-check, windows.mk)
+#                 under wine64 (make windows-check, windows.mk); between
+#                 them, each fuzz harness for 20 seconds (make fuzz-short)
 #   make demo     deps, build, the demo on an embedded default store
 #   make bench    the benchmarks (bench/, not part of make check): workloads
 #                 W0, W1 (79 MB SOFTWARE), W2, Ws in both layouts, medians,
 #                 the floor, the libhivex peers; bench/results.json
 #   make install  regtool, its lodctr/unlodctr links and regtool(1) under
-#                 $(DESTDIR)$(PREFIX) (PREFIX: /usr/local)
+#                 $(DESTDIR)$(PREFIX) (PREFIX: /usr/local), and the library:
+#                 libregtool.so (built here, not by make: the demo has no
+#                 use for it), libregtool.a, regtool.h, regtool.pc
 #   make mutants  plants each of a list of one-line bugs in a scratch copy
 #                 and runs the test that must catch it (tools/mutants.sh,
 #                 not part of make check); fails if one survives
+#   make fuzz     the libFuzzer harnesses (tests/fuzz/), FUZZ_SECONDS each
+#                 (default 60) after replaying tests/fuzz/regressions/
 #   make deps     install missing Debian packages (make deps-demo: the
 #                 demo's only)
 #   make fresh-check  make demo and make check on a minimal Debian 12 root
@@ -26,6 +32,8 @@ PKGS    := inih cmocka
 
 CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
                  -D_FILE_OFFSET_BITS=64 -Ilib -MMD -MP
+# The shared library is never sanitized: programs that link it are not.
+CFLAGS_PIC    := $(CFLAGS_COMMON) -O2 -fPIC
 ifeq ($(SAN),1)
 CFLAGS_COMMON += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
                  -fno-omit-frame-pointer
@@ -42,6 +50,13 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB_A     := $(BUILD)/libregtool.a
+# The shared library: its soname changes with REGTOOL_VERSION_MAJOR, its
+# file name with REGTOOL_VERSION, both read from lib/regtool.h.
+API_VERSION := $(shell sed -n 's/^\#define REGTOOL_VERSION "\(.*\)"/\1/p' lib/regtool.h)
+SO_MAJOR  := $(shell sed -n 's/^\#define REGTOOL_VERSION_MAJOR //p' lib/regtool.h)
+SO_NAME   := libregtool.so.$(SO_MAJOR)
+LIB_SO    := $(BUILD)/libregtool.so.$(API_VERSION)
+PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 CLI_BIN   := $(BUILD)/regtool
 BENCH_BIN := $(BUILD)/bench/mkbench
 # The harness's own tools: plain C, no regtool code (bench/floor.c, timeit.c).
@@ -51,7 +66,8 @@ PEER_BIN  := $(BUILD)/bench/hivexpeer
 LDLIBS    := -linih
 
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
-        fresh-check install bench-deps mutants
+        fresh-check install bench-deps mutants api-example fuzz fuzz-build \
+        fuzz-short
 all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
@@ -61,6 +77,15 @@ $(BUILD)/obj/%.o: %.c
 $(LIB_A): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_PIC) $(CFLAGS) -c $< -o $@
+
+# Only the public functions (lib/regtool.h) are exported.
+$(LIB_SO): $(PIC_OBJ) lib/api/libregtool.map
+	$(CC) $(LDFLAGS) -shared -Wl,--no-undefined -Wl,-soname,$(SO_NAME) \
+	    -Wl,--version-script=lib/api/libregtool.map -o $@ $(PIC_OBJ) $(LDLIBS)
 
 $(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
@@ -93,12 +118,14 @@ fresh-check:
 	@sh tools/fresh-check.sh
 
 # Unit tests, then the CLI tests, the unit tests under valgrind,
-# everything again under the sanitizers, then the Wine build and its tests
-# (wine.mk) and the native Windows build and its tests (windows.mk).
+# everything again under the sanitizers, the fuzz harnesses 20 seconds
+# each, then the Wine build and its tests (wine.mk) and the native Windows
+# build and its tests (windows.mk).
 check: deps
 	$(MAKE) unit cli-tests
 	$(MAKE) valgrind
 	$(MAKE) BUILD=build/san SAN=1 unit cli-tests
+	$(MAKE) fuzz-short
 	$(MAKE) wine-check
 	$(MAKE) windows-check
 
@@ -108,8 +135,9 @@ unit: $(TEST_BIN) $(CLI_BIN)
 cli-tests: $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 	@sh tests/run-cli.sh $(abspath $(CLI_BIN))
 
-valgrind: $(TEST_BIN)
+valgrind: $(TEST_BIN) $(CLI_BIN)
 	@VALGRIND=1 sh tests/run-unit.sh $(TEST_BIN)
+	@sh tests/valgrind-cli.sh $(CLI_BIN)
 
 # Times are printed, never asserted (tests/cli/bench_bytes.sh asserts the
 # bytes written, which are deterministic; tests/cli/bench_smoke.sh runs
@@ -124,6 +152,47 @@ bench: bench-deps
 mutants:
 	@sh tools/mutants.sh
 
+# Fuzzing (tests/fuzz/): one libFuzzer harness per parser, built with
+# Debian's clang into build/fuzz/ from library objects compiled with the
+# same flags (as SAN=1 builds build/san/). `make fuzz` replays every
+# regression input, then runs each harness FUZZ_SECONDS on seeds
+# generated into build/fuzz/seeds/; it fails on any crash, leak or UB.
+# `make fuzz-short` is that for 20 seconds each, as make check runs it.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_DIR     := build/fuzz
+FUZZ_NAMES   := ini symbol_file multi_sz hive log_replay perf_backup reg_file
+FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_CFLAGS  := -std=c11 -Wall -Wextra -Werror -g -O1 -D_GNU_SOURCE \
+                -D_FILE_OFFSET_BITS=64 -Ilib -MMD -MP \
+                -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/libregtool.a: $(FUZZ_LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/libregtool.a
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $< \
+	    $(FUZZ_DIR)/libregtool.a $(LDLIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+# Seeds are generated, never committed (hives are megabytes).
+$(FUZZ_DIR)/seeds/.done: tests/fuzz/seeds.sh $(CLI_BIN) $(BENCH_BIN)
+	sh tests/fuzz/seeds.sh $(FUZZ_DIR)/seeds $(CLI_BIN) $(BENCH_BIN)
+	touch $@
+
+fuzz: fuzz-build $(FUZZ_DIR)/seeds/.done
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-short:
+	$(MAKE) fuzz FUZZ_SECONDS=20
+
 demo: deps-demo all
 	@sh tools/demo.sh $(abspath $(CLI_BIN))
 
@@ -131,10 +200,23 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR  := $(DESTDIR)$(PREFIX)/bin
 MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
+LIBDIR  := $(DESTDIR)$(PREFIX)/lib
+INCDIR  := $(DESTDIR)$(PREFIX)/include
+PCDIR   := $(LIBDIR)/pkgconfig
 
 # The binary answers as lodctr and unlodctr by its name: relative links.
-install: $(CLI_BIN)
-	install -d $(BINDIR) $(MANDIR)
+# The library: the shared one with its soname and development links, the
+# static one, the public header and regtool.pc (its prefix is PREFIX, not
+# DESTDIR: pkg-config's PKG_CONFIG_SYSROOT_DIR adds that).
+install: $(CLI_BIN) $(LIB_A) $(LIB_SO)
+	install -d $(BINDIR) $(MANDIR) $(LIBDIR) $(INCDIR) $(PCDIR)
+	install -m 0755 $(LIB_SO) $(LIBDIR)/$(notdir $(LIB_SO))
+	ln -sf $(notdir $(LIB_SO)) $(LIBDIR)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(LIBDIR)/libregtool.so
+	install -m 0644 $(LIB_A) $(LIBDIR)/libregtool.a
+	install -m 0644 lib/regtool.h $(INCDIR)/regtool.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(API_VERSION)|' \
+	    lib/api/regtool.pc.in >$(PCDIR)/regtool.pc
 	install -m 0755 $(CLI_BIN) $(BINDIR)/regtool
 	ln -sf regtool $(BINDIR)/lodctr
 	ln -sf regtool $(BINDIR)/unlodctr
@@ -150,6 +232,7 @@ clean:
 include windows.mk
 include wine.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/bench/mkbench.d \
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/bench/mkbench.d \
          $(BENCH_TOOLS:$(BUILD)/bench/%=$(BUILD)/obj/bench/%.d) \
-         $(BUILD)/obj/bench/hivexpeer.d $(TEST_SRC:%.c=$(BUILD)/obj/%.d)
+         $(BUILD)/obj/bench/hivexpeer.d $(TEST_SRC:%.c=$(BUILD)/obj/%.d) \
+         $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_NAMES:%=$(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.d)

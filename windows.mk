@@ -2,10 +2,13 @@
 # and the unit tests cross-compiled with mingw-w64, and the tests run
 # under wine64.
 #   make windows               build/windows/: regtool.exe, libregtool.a,
-#                              the unit tests, then run them (windows-check)
-#   make windows INIH=DIR      with inih (and iconv) from DIR/include and
-#                              DIR/lib, e.g. MSYS2's mingw64 prefix with
-#                              mingw-w64-x86_64-libinih and -libiconv
+#                              regtool.dll with its import library
+#                              libregtool.dll.a, the unit tests, then run
+#                              them (windows-check)
+#   make windows INIH=DIR      with inih from DIR/include and DIR/lib,
+#                              e.g. MSYS2's mingw64 prefix with
+#                              mingw-w64-x86_64-libinih (code pages are
+#                              converted by Windows, no iconv needed)
 # Without INIH (Debian has no mingw inih) regtool.exe links
 # lib/provider/ini_unavailable.c: the verbs that read INIs say the
 # library is missing, everything else works, and the unit tests of the
@@ -28,13 +31,13 @@ WIN_INI_LIBS :=
 else
 WIN_LIB_SRC  := $(LIB_SRC)
 WIN_CFLAGS   += -I$(INIH)/include
-WIN_INI_LIBS := -L$(INIH)/lib -linih -liconv
+WIN_INI_LIBS := -L$(INIH)/lib -linih
 endif
 
 # The unit tests that run natively: every layer's but the INI reader's
 # (which needs inih), and those that start helper processes or the Linux
 # referees (hivexsh, regfexport, reglookup) or xz.
-WIN_TESTS := test_platform test_lang_id test_multi_sz test_name_table test_utf16 test_backup \
+WIN_TESTS := test_platform test_lang_id test_multi_sz test_reg_file test_store_reg test_reg_patch test_perfstats test_name_table test_utf16 test_backup \
              test_base_tables test_store_mem test_audit test_repair test_engine test_store_hive \
              test_engine_hive test_regf_write test_regf_corrupt
 ifneq ($(INIH),)
@@ -45,16 +48,20 @@ WIN_LIB_OBJ := $(WIN_LIB_SRC:%.c=$(WINBUILD)/obj/%.o)
 WIN_CLI_OBJ := $(CLI_SRC:%.c=$(WINBUILD)/obj/%.o)
 WIN_LIB_A   := $(WINBUILD)/libregtool.a
 WIN_EXE     := $(WINBUILD)/regtool.exe
+WIN_DLL     := $(WINBUILD)/regtool.dll
+WIN_IMPLIB  := $(WINBUILD)/libregtool.dll.a
 WIN_TEST_EXE := $(WIN_TESTS:%=$(WINBUILD)/tests/%.exe)
 WIN_LIBS    := $(WIN_INI_LIBS) -ladvapi32
 
 .PHONY: windows windows-build windows-check
 windows: windows-check
 
-windows-build: $(WIN_EXE) $(WIN_TEST_EXE)
+windows-build: $(WIN_EXE) $(WIN_DLL) $(WIN_TEST_EXE) $(WINBUILD)/tests/api_header.exe
 
+# api_header: lib/regtool.h's test program, linked through the import
+# library, so it runs only when regtool.dll exports what the header says.
 windows-check: windows-build
-	@sh tests/run-windows.sh $(WINBUILD) $(WIN_TESTS)
+	@sh tests/run-windows.sh $(WINBUILD) $(WIN_TESTS) api_header
 
 $(WIN_CMOCKA)/lib/libcmocka.a:
 	@sh tools/mingw-cmocka.sh $(WIN_CMOCKA)
@@ -69,6 +76,20 @@ $(WINBUILD)/obj/tests/%.o: tests/%.c $(WIN_CMOCKA)/lib/libcmocka.a
 
 $(WIN_LIB_A): $(WIN_LIB_OBJ)
 	rm -f $@ && $(WIN_CC:gcc=ar) rcs $@ $^
+
+# The DLL exports what lib/regtool.h marks REGTOOL_API (dllexport), and
+# nothing else: ld exports every symbol only when none is marked. libgcc
+# is linked in: a shared -shared default would make installers ship
+# libgcc_s_seh-1.dll beside it.
+$(WIN_DLL): $(WIN_LIB_OBJ)
+	$(WIN_CC) -shared -static-libgcc -o $@ $(WIN_LIB_OBJ) \
+	    -Wl,--out-implib,$(WIN_IMPLIB) $(WIN_LIBS)
+
+$(WINBUILD)/tests/api_header.exe: tests/api_header.c lib/regtool.h $(WIN_DLL)
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -std=c89 -pedantic -Wall -Wextra -Werror -Ilib -o $@ \
+	    tests/api_header.c $(WIN_IMPLIB)
+	cp $(WIN_DLL) $(dir $@)
 
 $(WIN_EXE): $(WIN_CLI_OBJ) $(WIN_LIB_A)
 	$(WIN_CC) -o $@ $(WIN_CLI_OBJ) $(WIN_LIB_A) $(WIN_LIBS)

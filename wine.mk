@@ -3,7 +3,8 @@
 # with winegcc, and the crash-sweep helper built as a native Windows
 # program with mingw-w64; all run under wine64 by wine-tests/run.sh in a
 # throwaway prefix.
-#   make wine-check   build into build/wine/, then run wine-tests/run.sh
+#   make wine         build into build/wine/ (regtool.exe: the whole CLI)
+#   make wine-check   build, then run wine-tests/run.sh
 
 WINEGCC   ?= winegcc
 WBUILD    := build/wine
@@ -15,11 +16,13 @@ WINE_FIXTURE  := $(WBUILD)/obj/wine-tests/win32_fixture.o
 WINE_LIB_A    := $(WBUILD)/libregtool.a
 WINE_PROGRAMS := $(WBUILD)/regtool.exe.so $(WBUILD)/test_store_win32.exe.so \
                  $(WBUILD)/sweep.exe.so $(WBUILD)/mingw/sweep.exe \
-                 $(WBUILD)/mingw/transferperf.dll $(WBUILD)/mingw/perfconsumer.exe
+                 $(WBUILD)/mingw/transferperf.dll $(WBUILD)/mingw/perfconsumer.exe \
+                 $(foreach n,1 2 3,$(WBUILD)/mingw/transferperf-fault$(n).dll)
 
 # The crash sweep's native helper links the native Windows library of
 # windows.mk (included first).
-.PHONY: wine-build wine-check
+.PHONY: wine wine-build wine-check
+wine: wine-build
 wine-build: $(WINE_PROGRAMS)
 
 wine-check: wine-build
@@ -58,6 +61,16 @@ $(WBUILD)/mingw/transferperf.dll: ini-samples/provider/transferperf.c \
 	@mkdir -p $(dir $@)
 	$(WIN_CC) -std=c11 -Wall -Wextra -Werror -O2 -shared -o $@ \
 	    ini-samples/provider/transferperf.c \
+	    ini-samples/provider/transferperf.def -ladvapi32
+
+# The same provider with one mistake each (TRANSFERPERF_FAULT in the
+# source), for regtool verify's findings.
+$(WBUILD)/mingw/transferperf-fault%.dll: ini-samples/provider/transferperf.c \
+                                         ini-samples/provider/transferperf.def \
+                                         ini-samples/CounterOffsets.h
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -std=c11 -Wall -Wextra -Werror -O2 -shared \
+	    -DTRANSFERPERF_FAULT=$* -o $@ ini-samples/provider/transferperf.c \
 	    ini-samples/provider/transferperf.def -ladvapi32
 
 $(WBUILD)/mingw/perfconsumer.exe: wine-tests/perfconsumer.c

@@ -69,8 +69,12 @@ static int tree_exists(void *ctx, const char *path)
             int found = 0;
             for (size_t i = 0; i < count && !found; i++) {
                 if (!strcasecmp(names[i], part)) {
+                    /* A root (/, or a drive's) already ends in a separator. */
                     size_t len = strlen(cur);
-                    snprintf(cur + len, sizeof cur - len, "/%s", names[i]);
+                    int sep = len && (cur[len - 1] == '/' ||
+                                      cur[len - 1] == '\\');
+                    snprintf(cur + len, sizeof cur - len, "%s%s",
+                             sep ? "" : "/", names[i]);
                     found = 1;
                 }
             }
@@ -100,9 +104,14 @@ static int audit_libraries(struct rt_store *s, const struct rt_database *db,
             slash = bs;
 #endif
         tree.windows_dir = win + (slash ? (size_t)(slash - t.root) + 1 : 0);
+        /* A root keeps its separator: / and, on Windows, a drive's. */
+        int drive_root = 0;
+#ifdef _WIN32
+        drive_root = slash == t.root + 2 && t.root[1] == ':';
+#endif
         if (!slash)
             snprintf(t.root, sizeof t.root, ".");
-        else if (slash == t.root)
+        else if (slash == t.root || drive_root)
             slash[1] = '\0';
         else
             *slash = '\0';
@@ -124,7 +133,17 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt,
     }
     r->layout = strdup(s->ops->layout(s));
     struct rt_database db;
-    if (rt_database_load(s, &db, &e) != 0) {
+    /* Audit reads the tables as blobs (UTF-16, indexed): no decoding;
+     * --libraries alone reads no table. */
+    const struct rt_db_load_options load = {
+        libraries == 1 ? RT_DB_TABLES_NONE : RT_DB_TABLES_ALL, NULL, 0, 0};
+    int loaded = rt_database_load_with(s, &db, &load, &e) == 0;
+    /* The store's other copies of the tables (SysWOW64's, a hive's). */
+    if (loaded && libraries != 1 && rt_database_load_copies(s, &db, &e) != 0) {
+        rt_database_free(&db);
+        loaded = 0;
+    }
+    if (!loaded) {
         if (rt_findings_add(&r->f, "database-unreadable", RT_AUDIT_ERROR, NULL,
                             NULL, NULL, "%s", e.message) != 0)
             rt_cli_error("out of memory");
@@ -142,79 +161,6 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt,
     }
     s->ops->close(s);
     rt_findings_sort(&r->f);
-}
-
-static void json_finding(const struct rt_finding *x)
-{
-    fputs("{\"id\":", stdout);
-    rt_json_string(stdout, x->id);
-    fputs(",\"severity\":", stdout);
-    rt_json_string(stdout, rt_audit_severity_name(x->severity));
-    fputs(",\"language\":", stdout);
-    rt_json_string_or_null(stdout, x->language);
-    fputs(",\"indices\":[", stdout);
-    for (size_t i = 0; i < x->n_indices; i++)
-        printf("%s%u", i ? "," : "", x->indices[i]);
-    fputs("],\"texts\":[", stdout);
-    for (size_t i = 0; i < x->n_texts; i++) {
-        if (i)
-            putchar(',');
-        rt_json_string(stdout, x->texts[i]);
-    }
-    fputs("],\"message\":", stdout);
-    rt_json_string(stdout, x->message);
-    fputs(",\"symptom\":", stdout);
-    rt_json_string_or_null(stdout, x->symptom);
-    fputs(",\"fix\":", stdout);
-    rt_json_string_or_null(stdout, x->fix);
-    putchar('}');
-}
-
-static void json_result(const struct result *r)
-{
-    fputs("{\"store\":", stdout);
-    rt_json_string(stdout, r->spec);
-    fputs(",\"layout\":", stdout);
-    rt_json_string_or_null(stdout, r->layout);
-    fputs(",\"findings\":[", stdout);
-    for (size_t i = 0; i < r->f.n; i++) {
-        if (i)
-            putchar(',');
-        json_finding(&r->f.v[i]);
-    }
-    printf("],\"summary\":{\"errors\":%zu,\"warnings\":%zu,\"info\":%zu}}",
-           r->f.errors, r->f.warnings, r->f.infos);
-}
-
-/* For people: most severe first, evidence under each finding (a long list
- * is cut, --json has it all), then a summary line. */
-static void text_result(const struct result *r)
-{
-    printf("%s%s%s\n", r->spec, r->layout ? ": " : "",
-           r->layout ? r->layout : "");
-    for (size_t i = 0; i < r->f.n; i++) {
-        const struct rt_finding *x = &r->f.v[i];
-        printf("%-7s %s%s%s%s: %s\n", rt_audit_severity_name(x->severity),
-               x->id, x->language ? " [" : "", x->language ? x->language : "",
-               x->language ? "]" : "", x->message);
-        size_t shown = x->n_indices < 8 ? x->n_indices : 8;
-        for (size_t k = 0; k < shown; k++) {
-            if (k < x->n_texts)
-                printf("        %u \"%s\"\n", x->indices[k], x->texts[k]);
-            else
-                printf("        %u\n", x->indices[k]);
-        }
-        if (shown < x->n_indices)
-            printf("        ... %zu more (--json lists them all)\n",
-                   x->n_indices - shown);
-        if (x->symptom)
-            printf("        symptom: %s\n", x->symptom);
-        if (x->fix)
-            printf("        fix: %s\n", x->fix);
-    }
-    printf("%zu error%s, %zu warning%s, %zu info\n", r->f.errors,
-           r->f.errors == 1 ? "" : "s", r->f.warnings,
-           r->f.warnings == 1 ? "" : "s", r->f.infos);
 }
 
 /* The store specs of FILE, one a line; blank lines and '#' comments
@@ -327,11 +273,11 @@ int cmd_audit(int argc, char **argv)
         if (json) {
             if (i)
                 putchar(',');
-            json_result(&r[i]);
+            rt_cli_findings_json(r[i].spec, r[i].layout, &r[i].f);
         } else {
             if (i)
                 putchar('\n');
-            text_result(&r[i]);
+            rt_cli_findings_text(r[i].spec, r[i].layout, &r[i].f);
         }
         int code = r[i].f.errors ? RT_EXIT_INVALID
                  : r[i].f.warnings ? RT_EXIT_WARN : RT_EXIT_OK;

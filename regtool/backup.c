@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "engine/backup.h"
+#include "engine/reg_backup.h"
 #include "platform/os.h"
 
 static const char usage_text[] =
-    "Usage: regtool [--store SPEC] backup [--force] FILE\n"
+    "Usage: regtool [--store SPEC] backup [--force] [--format ini|reg] FILE\n"
     "\n"
     "Saves the whole name database as lodctr /S:FILE does: a PerfStringBackup\n"
     "file (UTF-16LE) with Perflib's values, each installed provider's\n"
@@ -21,45 +22,11 @@ static const char usage_text[] =
     "that does not exist, as lodctr does.\n"
     "\n"
     "  --force  overwrite FILE instead (through a temporary file: FILE is\n"
-    "           never seen half-written)\n";
-
-static int win32_for_errno(int err)
-{
-    switch (err) {
-    case ENOENT:
-    case ENOTDIR: return RT_ERR_PATH_NOT_FOUND;
-    case EACCES:
-    case EPERM:
-    case EROFS: return RT_ERR_ACCESS_DENIED;
-    case EEXIST: return RT_ERR_FILE_EXISTS;
-    default: return RT_ERR_WRITE_FAULT;
-    }
-}
-
-/* Writes DATA to FILE, or the first of FILE_001 ... FILE_999 that does
- * not exist (lodctr's rule), or over FILE with FORCE. The name used goes
- * to *USED (a new string). Returns 0 or -1 with errno. */
-static int save(const char *file, const uint8_t *data, size_t len, int force,
-                char **used)
-{
-    size_t n = strlen(file);
-    *used = malloc(n + 8);
-    if (!*used) {
-        errno = ENOMEM;
-        return -1;
-    }
-    memcpy(*used, file, n + 1);
-    if (force)
-        return rt_os_replace_file(file, data, len, 0644);
-    if (rt_os_write_new_file(file, data, len) == 0)
-        return 0;
-    for (unsigned i = 1; errno == EEXIST && i <= 999; i++) {
-        snprintf(*used + n, 8, "_%03u", i);
-        if (rt_os_write_new_file(*used, data, len) == 0)
-            return 0;
-    }
-    return -1;
-}
+    "           never seen half-written)\n"
+    "  --format reg  save a .reg file instead (Version 5.00, UTF-16LE, as reg\n"
+    "           export writes): the whole Perflib key, every language's\n"
+    "           tables byte for byte as hex(7) values, and every provider's\n"
+    "           Performance values; reg import and regtool restore take it\n";
 
 int rt_cli_write_backup(const struct rt_database *db, const char *file,
                         int force, int salvage, int *win32)
@@ -80,9 +47,9 @@ int rt_cli_write_backup(const struct rt_database *db, const char *file,
         rt_cli_error("backup: out of memory");
         *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
         rc = RT_EXIT_FAILURE;
-    } else if (save(file, data, len, force, &used) != 0) {
+    } else if (rt_os_save_numbered(file, data, len, force, &used) != 0) {
         int err = errno;
-        *win32 = win32_for_errno(err);
+        *win32 = rt_error_code_for_errno(err);
         if (err == EEXIST) {
             rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
                          "saved%s", file, file, file,
@@ -106,7 +73,64 @@ int rt_cli_write_backup(const struct rt_database *db, const char *file,
     return rc;
 }
 
+int rt_cli_tables_in_files(struct rt_store *s)
+{
+    return !strncmp(s->ops->layout(s), "tables in .dat files", 20);
+}
+
+/* The .reg backup: read through the store, as the tables' exact bytes. */
+static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
+                            const char *file, int force)
+{
+    struct rt_reg_file f;
+    struct rt_error e = {0};
+    if (rt_engine_backup_reg(s, db, RT_REG_V5_UTF16, &f, &e) != 0) {
+        rt_cli_error("backup: %s", e.message);
+        return rt_cli_exit_for(e.code);
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    char *used = NULL;
+    struct rt_reg_error re;
+    int rc = RT_EXIT_OK;
+    if (rt_reg_write(&f, NULL, &data, &len, &re) != 0) {
+        rt_cli_error("backup: %s; nothing was saved", re.message);
+        rc = RT_EXIT_FAILURE;
+    } else if (rt_os_save_numbered(file, data, len, force, &used) != 0) {
+        int err = errno;
+        if (err == EEXIST) {
+            rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
+                         "saved (--force overwrites FILE)", file, file, file);
+            rc = RT_EXIT_CONFLICT;
+        } else {
+            rt_cli_error("cannot write %s: %s; nothing was saved",
+                         used ? used : file, strerror(err));
+            rc = RT_EXIT_FAILURE;
+        }
+    } else {
+        printf("%s: saved %zu languages and %zu services to %s (%zu bytes, "
+               ".reg)\n", rt_cli_program(), db->n_langs, db->n_services,
+               used, len);
+        /* Windows Vista and later keep the tables in .dat files and do
+         * not read them from Perflib\LLL values. */
+        if (rt_cli_tables_in_files(s))
+            printf("%s: note: this store keeps its tables in .dat files; the "
+                   "file holds them as Perflib\\LLL values, which reg "
+                   "import writes but Windows Vista and later do not read: "
+                   "restore them with regtool restore\n", rt_cli_program());
+    }
+    rt_reg_file_free(&f);
+    free(data);
+    free(used);
+    return rc;
+}
+
 int rt_cli_backup(const char *file, int force, int *win32)
+{
+    return rt_cli_backup_as(file, force, 0, win32);
+}
+
+int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
 {
     int rc;
     struct rt_database db;
@@ -116,7 +140,12 @@ int rt_cli_backup(const char *file, int force, int *win32)
                                      : RT_ERR_FILE_NOT_FOUND;
         return rc;
     }
-    rc = rt_cli_write_backup(&db, file, force, 0, win32);
+    if (reg) {
+        rc = write_reg_backup(s, &db, file, force);
+        *win32 = rc == RT_EXIT_OK ? RT_ERR_SUCCESS : RT_ERR_WRITE_FAULT;
+    } else {
+        rc = rt_cli_write_backup(&db, file, force, 0, win32);
+    }
     rt_database_free(&db);
     s->ops->close(s);
     return rc;
@@ -126,13 +155,23 @@ int cmd_backup(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"force", no_argument, 0, 'f'},
+        {"format", required_argument, 0, 'F'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    int force = 0, c;
+    int force = 0, reg = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'f': force = 1; break;
+        case 'F':
+            if (strcmp(optarg, "reg") && strcmp(optarg, "ini")) {
+                rt_cli_error("--format %s: give ini (a PerfStringBackup "
+                             "file, as lodctr /S) or reg (a .reg file)",
+                             optarg);
+                return RT_EXIT_USAGE;
+            }
+            reg = !strcmp(optarg, "reg");
+            break;
         case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
         default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
         }
@@ -142,5 +181,5 @@ int cmd_backup(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
     int win32;
-    return rt_cli_backup(argv[optind], force, &win32);
+    return rt_cli_backup_as(argv[optind], force, reg, &win32);
 }

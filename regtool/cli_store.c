@@ -5,12 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "engine/database.h"
 #include "platform/os.h"
 #include "commit/io.h"
-#include "store/store_hive.h"
-#include "store/store_psb.h"
-#include "store/store_win32.h"
 
 static struct rt_cli_options options;
 
@@ -103,41 +101,12 @@ static void say(const char *line)
 struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
                                   int *bad_spec)
 {
-    struct rt_store *s = NULL;
-    *bad_spec = 0;
-    if (!strncmp(spec, "hive:", 5)) {
-        struct rt_hive_options ho = {
-            .tables_dir = options.tables,
-            .force_dirty = options.force_dirty,
-            .wait_seconds = options.wait_set ? options.wait_seconds : 60,
-            .notice = say,
-        };
-        struct rt_diags d = {0};
-        s = rt_store_hive_open(spec + 5, &ho, &d, e);
-        for (size_t i = 0; i < d.n; i++) {
-            char *m = rt_diag_format(&d.v[i]);
-            fprintf(stderr, "%s: %s\n", rt_cli_program(), m);
-            free(m);
-        }
-        rt_diags_free(&d);
-    } else if (!strncmp(spec, "psb:", 4)) {
-        s = rt_store_psb_open(spec + 4, e);
-    } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
-        /* Elsewhere than Windows and Wine this fails, saying so. */
-        s = rt_store_win32_open(spec[4] ? spec + 5 : NULL, e);
-        if (!s && e->code == RT_ERR_NOT_SUPPORTED) {
-            char why[sizeof e->message];
-            snprintf(why, sizeof why, "%s", e->message);
-            rt_error_set(e, RT_ERR_NOT_SUPPORTED, "store '%s': %s", spec, why);
-            *bad_spec = 1;
-        }
-    } else {
-        *bad_spec = 1;
-        rt_error_set(e, RT_ERR_INVALID_PARAMETER,
-                     "unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM, "
-                     "live or psb:FILE", spec);
-    }
-    return s;
+    /* --wait 0 is "do not wait", which the library spells negative. */
+    regtool_open_options o = {
+        options.tables, options.force_dirty,
+        !options.wait_set ? 0 : options.wait_seconds ? options.wait_seconds : -1,
+        say};
+    return rt_api_open_store(spec, &o, e, bad_spec);
 }
 
 struct rt_store *rt_cli_open_store(int *exit_code)
@@ -168,11 +137,20 @@ struct rt_store *rt_cli_open_store(int *exit_code)
 
 struct rt_store *rt_cli_open_database(struct rt_database *db, int *exit_code)
 {
+    static const struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1,
+                                                  0};
+    return rt_cli_open_database_with(db, &all, exit_code);
+}
+
+struct rt_store *rt_cli_open_database_with(struct rt_database *db,
+                                           const struct rt_db_load_options *o,
+                                           int *exit_code)
+{
     struct rt_store *s = rt_cli_open_store(exit_code);
     if (!s)
         return NULL;
     struct rt_error e = {0};
-    if (rt_database_load(s, db, &e) != 0) {
+    if (rt_database_load_with(s, db, o, &e) != 0) {
         rt_cli_error("%s", e.message);
         s->ops->close(s);
         *exit_code = rt_cli_exit_for(e.code);
@@ -221,8 +199,12 @@ void rt_cli_catch_interrupts(void)
 int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e)
 {
     int sig = rt_os_interrupted();
-    if (op_rc != 0 && !(sig && e->code == RT_ERR_CANCELLED))
-        rt_cli_error("%s: %s", what, e->message);
+    if (op_rc != 0 && !(sig && e->code == RT_ERR_CANCELLED)) {
+        if (what)
+            rt_cli_error("%s: %s", what, e->message);
+        else
+            rt_cli_error("%s", e->message);
+    }
     if (!sig)
         return op_rc ? rt_cli_exit_for(e->code) : RT_EXIT_OK;
     if (op_rc == 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/backup.h"
 #include "store/base_hive.h"
 #include "model/base_tables.h"
 #include "regf/regf.h"
@@ -40,8 +41,29 @@ static int write_file(const char *path, const uint8_t *data, size_t len)
     return rt_os_write_new_file(path, data, len);
 }
 
+/* The tables as installed, which lodctr /R rebuilds from (SPEC 4.6):
+ * perfdLLL.dat (names) and perfiLLL.dat (help) beside perfcLLL.dat and
+ * perfhLLL.dat, in the same REG_MULTI_SZ blob format, in each of
+ * DAT_DIRS; written in both layouts, as the system's installation
+ * leaves them whatever keeps the current tables. */
+static int write_installed(const char *lang, const uint8_t *c, size_t cl,
+                           const uint8_t *h, size_t hl, char **dat_dirs,
+                           size_t n_dirs)
+{
+    for (size_t i = 0; i < n_dirs; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/perfd%s.dat", dat_dirs[i], lang);
+        if (write_file(path, c, cl) != 0)
+            return -1;
+        snprintf(path, sizeof path, "%s/perfi%s.dat", dat_dirs[i], lang);
+        if (write_file(path, h, hl) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Writes one language's tables: as values, or as .dat files in each of
- * DAT_DIRS. */
+ * DAT_DIRS; and the tables as installed (write_installed). */
 static int write_language(struct rt_regf *sw, uint32_t perflib,
                           const char *lang, int files, char **dat_dirs,
                           size_t n_dirs)
@@ -56,6 +78,10 @@ static int write_language(struct rt_regf *sw, uint32_t perflib,
         rt_pair_list_encode(&t.counter, &c, &cl) != 0 ||
         rt_pair_list_encode(&t.help, &h, &hl) != 0 ||
         rt_regf_key_create(sw, perflib, lang, &key) != 0)
+        goto out;
+    /* CurrentLanguage has no files of its own. */
+    if (!rt_lang_is_current(lang) &&
+        write_installed(lang, c, cl, h, hl, dat_dirs, files ? n_dirs : 1) != 0)
         goto out;
     if (files) {
         if (rt_lang_same(lang, "009") &&
@@ -80,6 +106,54 @@ out:
     free(c);
     free(h);
     return rc;
+}
+
+/* Whether init writes .dat file K (0 perfc, 1 perfh, 2 perfd, 3 perfi)
+ * of LANG in DIR (DIR_INDEX 0 System32, 1 SysWOW64), and its path:
+ * current tables only in the files layout, the tables as installed in
+ * System32 in both and in SysWOW64 with the files layout; none for
+ * CurrentLanguage. */
+static int dat_file(char *path, size_t size, const char *dir,
+                    const char *lang, int k, int files, size_t dir_index)
+{
+    if (rt_lang_is_current(lang) || (k < 2 && !files) ||
+        (dir_index && !files))
+        return 0;
+    snprintf(path, size, "%s/perf%c%s.dat", dir, "chdi"[k], lang);
+    return 1;
+}
+
+/* System32\PerfStringBackup.INI as Windows keeps it (SPEC 4.6): the
+ * database just made, saved as lodctr /S saves it, read back through
+ * the store as any later backup will be. */
+static int write_backup(const char *path)
+{
+    int rc;
+    struct rt_database db;
+    struct rt_store *s = rt_cli_open_database(&db, &rc);
+    if (!s)
+        return -1;
+    struct rt_psb psb;
+    struct rt_error e = {0};
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    int r = rt_engine_backup(&db, &psb, &e);
+    rt_database_free(&db);
+    s->ops->close(s);
+    if (r != 0) {
+        rt_cli_error("init: %s", e.message);
+        return -1;
+    }
+    r = rt_psb_write(&psb, &bytes, &len);
+    rt_psb_free(&psb);
+    if (r != 0 || write_file(path, bytes, len) != 0) {
+        rt_cli_error("init: writing %s: %s", path,
+                     r ? "out of memory" : strerror(errno));
+        free(bytes);
+        return -1;
+    }
+    free(bytes);
+    return 0;
 }
 
 static int build_software(struct rt_regf *sw, char **langs, size_t n_langs,
@@ -210,6 +284,8 @@ int cmd_init(int argc, char **argv)
     snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", dir);
     snprintf(sw_path, sizeof sw_path, "%s/SOFTWARE", config);
     snprintf(sy_path, sizeof sy_path, "%s/SYSTEM", config);
+    char psb_path[4200];
+    snprintf(psb_path, sizeof psb_path, "%s/PerfStringBackup.INI", sys32);
     int rc = RT_EXIT_FAILURE;
     struct rt_regf *sw = NULL, *sy = NULL;
     char err[512] = "";
@@ -229,12 +305,13 @@ int cmd_init(int argc, char **argv)
         rc = RT_EXIT_CONFLICT;
         goto out;
     }
-    for (size_t i = 0; files && i < n_langs; i++)
+    for (size_t i = 0; i < n_langs; i++)
         for (size_t d = 0; d < 2; d++)
-            for (int k = 0; k < 2; k++) {
+            for (int k = 0; k < 4; k++) {
                 char path[4200];
-                snprintf(path, sizeof path, "%s/perf%c%s.dat", dat_dirs[d],
-                         k ? 'h' : 'c', langs[i]);
+                if (!dat_file(path, sizeof path, dat_dirs[d], langs[i], k,
+                              files, d))
+                    continue;
                 if (rt_os_exists(path)) {
                     rt_cli_error("init: %s already exists; nothing was written",
                                  path);
@@ -242,6 +319,11 @@ int cmd_init(int argc, char **argv)
                     goto out;
                 }
             }
+    if (rt_os_exists(psb_path)) {
+        rt_cli_error("init: %s already exists; nothing was written", psb_path);
+        rc = RT_EXIT_CONFLICT;
+        goto out;
+    }
     made = 1;
     if (rt_os_mkdirs(config) != 0 || (files && rt_os_mkdirs(wow) != 0)) {
         rt_cli_error("init: %s: %s", config, strerror(errno));
@@ -261,6 +343,8 @@ int cmd_init(int argc, char **argv)
         rt_cli_error("init: writing %s: %s", config, strerror(errno));
         goto out;
     }
+    if (write_backup(psb_path) != 0)
+        goto out;
     printf("created %s: SOFTWARE and SYSTEM, languages %s, tables %s\n", dir,
            langs_arg, files ? "in System32 and SysWOW64 .dat files"
                             : "as registry values");
@@ -273,13 +357,14 @@ out:
          * there before), then the directories it created, deepest first. */
         rt_os_unlink(sw_path);
         rt_os_unlink(sy_path);
-        for (size_t i = 0; files && i < n_langs; i++)
+        rt_os_unlink(psb_path);
+        for (size_t i = 0; i < n_langs; i++)
             for (size_t d = 0; d < 2; d++)
-                for (int k = 0; k < 2; k++) {
+                for (int k = 0; k < 4; k++) {
                     char path[4200];
-                    snprintf(path, sizeof path, "%s/perf%c%s.dat", dat_dirs[d],
-                             k ? 'h' : 'c', langs[i]);
-                    rt_os_unlink(path);
+                    if (dat_file(path, sizeof path, dat_dirs[d], langs[i], k,
+                                 files, d))
+                        rt_os_unlink(path);
                 }
         for (size_t i = n_dirs; i-- > 0;)
             if (!existed[i])

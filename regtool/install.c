@@ -1,11 +1,14 @@
 /* regtool install: load, validate and install a provider (lodctr INI). */
 #include "regtool.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/ops.h"
+#include "engine/side_files.h"
+#include "platform/os.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] install [--replace] [--dry-run] "
@@ -16,11 +19,16 @@ static const char usage_text[] =
     "Validates the lodctr INI and its symbol file (as check-ini), then adds\n"
     "the provider's names and help texts to every language of the machine\n"
     "and writes its service's First/Last Counter/Help, Object List and\n"
-    "PerfIniFile, in one atomic commit.\n"
+    "PerfIniFile, in one atomic commit. Where the store has a Windows\n"
+    "directory, the same commit copies the INI and its symbol file to\n"
+    "INF\\<drivername>\\<LLLL>\\ (where Windows' lodctr /R finds them) and\n"
+    "rewrites System32\\PerfStringBackup.INI when there is one.\n"
     "\n"
     "  --replace          reinstall an installed provider (in place when its\n"
     "                     new range fits)\n"
     "  --dry-run          print the exact change and write nothing\n"
+    "  --emit-reg FILE    also write the exact change to FILE as a .reg patch\n"
+    "                     (with or without --dry-run)\n"
     "  --codepage CP      the code page of an ANSI INI (1251, windows-1252)\n"
     "  --create-service   create Services\\DRIVER\\Performance, with:\n"
     "  --library PATH     the provider DLL\n"
@@ -39,11 +47,56 @@ static size_t print_diags(struct rt_diags *d)
     return d->errors;
 }
 
-int rt_cli_load_spec(const char *ini, const char *codepage,
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/'), *b = strrchr(path, '\\');
+    if (b && (!s || b > s))
+        s = b;
+    return s ? s + 1 : path;
+}
+
+int rt_cli_inf_files(const struct rt_provider_spec *spec,
+                     struct rt_inf_files *f, uint8_t **bufs)
+{
+    memset(f, 0, sizeof *f);
+    bufs[0] = bufs[1] = NULL;
+    if (rt_os_read_file(spec->ini_path, &bufs[0], &f->ini_len) != 0 ||
+        rt_os_read_file(spec->symbol_path, &bufs[1], &f->sym_len) != 0) {
+        rt_cli_error("cannot read %s again: %s; nothing was written",
+                     bufs[0] ? spec->symbol_path : spec->ini_path,
+                     strerror(errno));
+        free(bufs[0]);
+        bufs[0] = NULL;
+        return RT_EXIT_FAILURE;
+    }
+    f->ini = bufs[0];
+    f->sym = bufs[1];
+    f->ini_name = base_name(spec->ini_path);
+    f->sym_name = base_name(spec->symbol_path);
+    return RT_EXIT_OK;
+}
+
+void rt_cli_side_note(struct rt_store *s)
+{
+    if (!rt_store_win_files(s))
+        printf("note: this store has no Windows directory: no INF copy and "
+               "no PerfStringBackup.INI are kept\n");
+}
+
+int rt_cli_load_spec(const char *ini_arg, const char *codepage,
                      struct rt_provider_spec *spec)
 {
     struct rt_diags d = {0};
+    /* As given: C:\dir\x.ini on Windows, and from the Windows programs
+     * that run a Winelib regtool as lodctr. */
+    char *ini = rt_os_user_path(ini_arg);
+    if (!ini) {
+        memset(spec, 0, sizeof *spec);
+        rt_cli_error("out of memory");
+        return RT_EXIT_FAILURE;
+    }
     int r = rt_provider_spec_load(ini, codepage, spec, &d);
+    free(ini);
     print_diags(&d);
     rt_diags_free(&d);
     if (r == -2)
@@ -63,9 +116,13 @@ static void print_plan(const struct rt_install_plan *p, const char *driver,
                p->kept_position ? ", same first indices" : ", moved to the top");
     printf("\n");
     for (size_t i = 0; i < p->n_langs; i++)
-        printf("  %-16s %zu names, text from %s%s\n", p->langs[i].lang,
-               p->pairs_per_language, p->langs[i].source,
-               p->langs[i].created ? " (key created)" : "");
+        if (p->langs[i].fixed[0])
+            printf("  %-16s not written: %s\n", p->langs[i].lang,
+                   p->langs[i].fixed);
+        else
+            printf("  %-16s %zu names, text from %s%s\n", p->langs[i].lang,
+                   p->pairs_per_language, p->langs[i].source,
+                   p->langs[i].created ? " (key created)" : "");
     for (size_t i = 0; i < p->n_missing; i++)
         fprintf(stderr,
                 "%s: warning: language %s is in the INI but not on "
@@ -78,6 +135,7 @@ int cmd_install(int argc, char **argv)
     static const struct option longopts[] = {
         {"replace", no_argument, 0, 'r'},
         {"dry-run", no_argument, 0, 'n'},
+        {"emit-reg", required_argument, 0, 'E'},
         {"codepage", required_argument, 0, 'c'},
         {"create-service", no_argument, 0, 's'},
         {"library", required_argument, 0, 'L'},
@@ -87,13 +145,15 @@ int cmd_install(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct rt_install_options opt = {0};
-    int dry_run = 0, c;
+    int dry_run = 0, c, emit_rc = RT_EXIT_OK;
+    const char *emit = NULL;
     const char *codepage = NULL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'r': opt.replace = 1; break;
         case 'n': dry_run = 1; break;
+        case 'E': emit = optarg; break;
         case 'c': codepage = optarg; break;
         case 's': opt.create_service = 1; break;
         case 'L': opt.library = optarg; break;
@@ -114,10 +174,19 @@ int cmd_install(int argc, char **argv)
         rt_provider_spec_free(&spec);
         return rc;
     }
+    struct rt_inf_files inf;
+    uint8_t *inf_bufs[2];
+    if ((rc = rt_cli_inf_files(&spec, &inf, inf_bufs)) != RT_EXIT_OK) {
+        rt_provider_spec_free(&spec);
+        return rc;
+    }
+    opt.inf = &inf;
     if (!dry_run)
         rt_cli_catch_interrupts();
     struct rt_store *s = rt_cli_open_store(&rc);
     if (!s) {
+        free(inf_bufs[0]);
+        free(inf_bufs[1]);
         rt_provider_spec_free(&spec);
         return rc;
     }
@@ -137,14 +206,21 @@ int cmd_install(int argc, char **argv)
         rc = rt_cli_report_error(what, -1, &e);
     } else {
         print_plan(&plan, spec.drivername, dry_run);
+        rt_cli_side_note(s);
         if (dry_run)
             rt_cli_print_change_set(stdout, &cs);
+        if (emit)
+            emit_rc = rt_cli_emit_reg(emit, s, &cs);
         rt_change_set_free(&cs);
         rt_install_plan_free(&plan);
         rc = rt_cli_report_error(what, 0, &e);
     }
+    if (rc == RT_EXIT_OK)
+        rc = emit_rc;
     rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);
+    free(inf_bufs[0]);
+    free(inf_bufs[1]);
     rt_provider_spec_free(&spec);
     return rc;
 }

@@ -10,6 +10,8 @@
 #include <strings.h>
 
 #include "engine/ops.h"
+#include "engine/side_files.h"
+#include "platform/os.h"
 
 static int not_supported(const char *tool, const char *sw, const char *item)
 {
@@ -44,10 +46,17 @@ static int lodctr_install(const char *ini)
         return rc == RT_EXIT_FAILURE ? RT_ERR_FILE_NOT_FOUND
                                      : RT_ERR_INVALID_DATA;
     }
+    struct rt_inf_files inf;
+    uint8_t *bufs[2];
+    if (rt_cli_inf_files(&spec, &inf, bufs) != RT_EXIT_OK) {
+        rt_provider_spec_free(&spec);
+        return RT_ERR_FILE_NOT_FOUND;
+    }
     int code = 0;
     struct rt_store *s = open_store("lodctr", &code);
     if (s) {
         struct rt_install_options opt = {0};
+        opt.inf = &inf;
         struct rt_change_set cs;
         struct rt_install_plan plan;
         struct rt_error e = {0};
@@ -58,14 +67,21 @@ static int lodctr_install(const char *ini)
             printf("lodctr: installed %s: names %u-%u, help %u-%u\n",
                    spec.drivername, plan.first_counter, plan.last_counter,
                    plan.first_help, plan.last_help);
+            for (size_t i = 0; i < plan.n_langs; i++)
+                if (plan.langs[i].fixed[0])
+                    printf("lodctr: %s not written: %s\n", plan.langs[i].lang,
+                           plan.langs[i].fixed);
             rt_change_set_free(&cs);
             rt_install_plan_free(&plan);
         }
         s->ops->close(s);
     }
+    free(bufs[0]);
+    free(bufs[1]);
     rt_provider_spec_free(&spec);
     return code;
 }
+
 
 /* Runs a regtool command as lodctr would, mapping its exit code. */
 static int run_as(int (*cmd)(int, char **), const char *name, const char *arg)
@@ -108,7 +124,10 @@ static void lodctr_usage(FILE *f)
           "    lodctr /M:<Manifest>\n"
           "        Installs a manifest of performance counter providers.\n"
           "\n"
-          "/R without a file, /T and /M are not available in this lodctr yet:\n"
+          "/R rebuilds from the tables as installed, each provider's INF copy\n"
+          "or current strings and PerfStringBackup.INI; when a provider's text\n"
+          "cannot be recovered it writes nothing, names the files not found\n"
+          "and returns 2. /T and /M are not available in this lodctr yet:\n"
           "they change nothing and return 50 (ERROR_NOT_SUPPORTED). /S saves to\n"
           "<Backup-FileName>_001 (to _999) when the file exists; /R:file also\n"
           "restores Disable Performance Counters, which Windows leaves alone.\n"
@@ -237,16 +256,25 @@ int rt_lodctr_main(int argc, char **argv)
             fprintf(stderr, "lodctr: /S needs a file: /S:file\n");
             return RT_ERR_INVALID_PARAMETER;
         }
-        int code;
-        rt_cli_backup(val, 0, &code);
+        int code = RT_ERR_NOT_ENOUGH_MEMORY;
+        char *file = rt_os_user_path(val);
+        if (file)
+            rt_cli_backup(file, 0, &code);
+        free(file);
         return code;
     }
     case 'r': {
-        if (!*val)
-            return not_supported("lodctr", "/R (rebuild)",
-                                 "backup and restore");
-        int code;
-        rt_cli_restore(val, 0, 1, &code);
+        int code = RT_ERR_NOT_ENOUGH_MEMORY;
+        if (!*val) {
+            /* Windows says "error code is 2" and no more: the plan printed
+             * names each file that could not be found. */
+            rt_cli_rebuild(NULL, 0, 0, 1, &code);
+            return code;
+        }
+        char *file = rt_os_user_path(val);
+        if (file)
+            rt_cli_restore(file, 0, 1, &code);
+        free(file);
         return code;
     }
     case 't':

@@ -14,19 +14,24 @@ static const struct rt_command commands[] = {
     {"init", cmd_init,
      "init [--languages 009,019,...] [--layout files|registry]"},
     {"install", cmd_install,
-     "install [--replace] [--dry-run] [--codepage CP] [--create-service ...] INI"},
-    {"uninstall", cmd_uninstall, "uninstall [--force] [--dry-run] DRIVER"},
+     "install [--replace] [--dry-run] [--emit-reg FILE] [--codepage CP] [--create-service ...] INI"},
+    {"uninstall", cmd_uninstall,
+     "uninstall [--force] [--dry-run] [--emit-reg FILE] DRIVER"},
     {"names", cmd_names,
      "names [--lang L] [--help-text] [--json] [INDEX|NAME ...]"},
     {"query", cmd_query, "query [--json] [DRIVER]"},
     {"enable", cmd_enable, "enable DRIVER"},
     {"disable", cmd_disable, "disable DRIVER"},
-    {"backup", cmd_backup, "backup [--force] FILE"},
-    {"restore", cmd_restore, "restore [--dry-run] FILE"},
+    {"backup", cmd_backup, "backup [--force] [--format ini|reg] FILE"},
+    {"restore", cmd_restore, "restore [--dry-run] [--emit-reg FILE] FILE"},
+    {"rebuild", cmd_rebuild, "rebuild [--dry-run] [--from DIR] [--accept-loss]"},
     {"hive", cmd_hive, "hive check [--json] FILE | hive recover FILE -o OUT"},
-    {"repair", cmd_repair, "repair [--dry-run] [--prune-orphans] [--enable-disabled] [--backup FILE]"},
+    {"repair", cmd_repair, "repair [--dry-run] [--prune-orphans] [--enable-disabled] [--backup FILE] [--emit-reg FILE]"},
     {"audit", cmd_audit, "audit [--json] [--lang L] [--stores-from FILE] [STORE ...]"},
+    {"verify", cmd_verify, "verify [--json] [--query Q] DRIVER"},
     {"check-ini", cmd_check_ini, "check-ini [--json] [--strict] [--codepage CP] INI"},
+    {"perfstats", cmd_perfstats,
+     "perfstats list|audit [--json] FILE.reg | perfstats remove [--emit-reg PATCH] SERVER FILE.reg"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -65,7 +70,8 @@ static void usage(FILE *f)
           "  --store SPEC   the database: hive:DIR (a Windows tree),\n"
           "                 hive:SOFTWARE,SYSTEM (two hive files), live or\n"
           "                 live:\\\\MACHINE (the registry), psb:FILE (a\n"
-          "                 PerfStringBackup file, read-only); or REGTOOL_STORE\n"
+          "                 PerfStringBackup file, read-only), reg:FILE (a .reg\n"
+          "                 export); or REGTOOL_STORE\n"
           "  --tables DIR   where the .dat tables are, when not the tree's\n"
           "                 System32\n"
           "  --verbose      bytes written, writes and fsyncs of a change\n"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/database.h"
+#include "model/utf16.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] names [--lang L] [--help-text] [--json] "
@@ -33,6 +34,43 @@ static void emit(struct out *o, uint32_t index, const char *text)
         printf("%u\t%s\n", index, text);
     }
     o->first = 0;
+}
+
+/* Name lookups: the table's positions sorted by text as Windows compares
+ * names (rt_utf8_casecmp), so each name costs a binary search. */
+static const struct rt_pair_list *sort_list;
+
+static int by_text(const void *a, const void *b)
+{
+    const struct rt_pair *x = &sort_list->v[*(const size_t *)a];
+    const struct rt_pair *y = &sort_list->v[*(const size_t *)b];
+    int c = rt_utf8_casecmp(x->text, x->text_len, y->text, y->text_len);
+    if (c)
+        return c;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* The first of the N sorted positions BY whose text is NAME's, any case;
+ * *COUNT how many are. */
+static size_t find_name(const struct rt_pair_list *t, const size_t *by,
+                        const char *name, size_t *count)
+{
+    size_t len = strlen(name), lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct rt_pair *p = &t->v[by[mid]];
+        if (rt_utf8_casecmp(p->text, p->text_len, name, len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = lo;
+    while (end < t->n &&
+           !rt_utf8_casecmp(t->v[by[end]].text, t->v[by[end]].text_len, name,
+                            len))
+        end++;
+    *count = end - lo;
+    return lo;
 }
 
 static int is_index(const char *s)
@@ -68,9 +106,14 @@ int cmd_names(int argc, char **argv)
     }
     int rc;
     struct rt_database db;
-    struct rt_store *s = rt_cli_open_database(&db, &rc);
+    /* One language's one table is read. */
+    const struct rt_db_load_options load = {
+        RT_DB_TABLES_ONE, lang, 1,
+        1u << (help ? RT_TABLE_HELP : RT_TABLE_COUNTER)};
+    struct rt_store *s = rt_cli_open_database_with(&db, &load, &rc);
     if (!s)
         return rc;
+    size_t *by = NULL;
     rc = RT_EXIT_OK;
     const struct rt_db_language *l = rt_database_language(&db, lang);
     if (!l) {
@@ -90,6 +133,17 @@ int cmd_names(int argc, char **argv)
     if (optind == argc) {
         for (size_t i = 0; i < t->n; i++)
             emit(&o, t->v[i].index, t->v[i].text);
+    } else {
+        by = malloc((t->n ? t->n : 1) * sizeof *by);
+        if (!by) {
+            rt_cli_error("out of memory");
+            rc = RT_EXIT_FAILURE;
+            goto out;
+        }
+        for (size_t i = 0; i < t->n; i++)
+            by[i] = i;
+        sort_list = t;
+        qsort(by, t->n, sizeof *by, by_text);
     }
     for (int a = optind; a < argc; a++) {
         if (is_index(argv[a])) {
@@ -105,26 +159,21 @@ int cmd_names(int argc, char **argv)
             }
             continue;
         }
-        size_t n = rt_pair_list_find_text_all(t, argv[a], NULL, 0);
+        size_t n, first = find_name(t, by, argv[a], &n);
         if (!n) {
             fprintf(stderr, "regtool: name '%s' not found in %s %s\n", argv[a],
                     lang, help ? "Help" : "Counter");
             rc = RT_EXIT_WARN;
             continue;
         }
-        size_t *pos = malloc(n * sizeof *pos);
-        if (!pos) {
-            rc = RT_EXIT_FAILURE;
-            break;
-        }
-        rt_pair_list_find_text_all(t, argv[a], pos, n);
-        for (size_t i = 0; i < n; i++)
-            emit(&o, t->v[pos[i]].index, t->v[pos[i]].text);
-        free(pos);
+        /* Equal names sort by position: table order, as listed. */
+        for (size_t i = first; i < first + n; i++)
+            emit(&o, t->v[by[i]].index, t->v[by[i]].text);
     }
     if (o.json)
         puts("]");
 out:
+    free(by);
     rt_database_free(&db);
     s->ops->close(s);
     return rc;

@@ -109,7 +109,10 @@ int cmd_query(int argc, char **argv)
     const char *only = optind < argc ? argv[optind] : NULL;
     int rc;
     struct rt_database db;
-    struct rt_store *s = rt_cli_open_database(&db, &rc);
+    /* Perflib's values and the providers': no table is read. */
+    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
+                                                   0, 0};
+    struct rt_store *s = rt_cli_open_database_with(&db, &none, &rc);
     if (!s)
         return rc;
     rc = RT_EXIT_OK;

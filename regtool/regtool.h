@@ -30,8 +30,11 @@ int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_backup(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_rebuild(int argc, char **argv);
 int hive_recover_main(int argc, char **argv);
 int cmd_check_ini(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_perfstats(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
 int hive_check_main(int argc, char **argv);
@@ -64,7 +67,19 @@ struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
 /* Opens the chosen store and reads its database, or prints why not, sets
  * *EXIT_CODE and returns NULL. */
 struct rt_database;
+struct rt_db_load_options;
 struct rt_store *rt_cli_open_database(struct rt_database *db, int *exit_code);
+/* The same, reading only what O asks (query reads no table, names one). */
+struct rt_store *rt_cli_open_database_with(struct rt_database *db,
+                                           const struct rt_db_load_options *o,
+                                           int *exit_code);
+/* Findings of SPEC (LAYOUT: the store's, or NULL) in audit's formats:
+ * one JSON object, or text for people with a summary line. */
+struct rt_findings;
+void rt_cli_findings_json(const char *spec, const char *layout,
+                          const struct rt_findings *f);
+void rt_cli_findings_text(const char *spec, const char *layout,
+                          const struct rt_findings *f);
 /* Writers: SIGINT and SIGTERM no longer end the process at once; a
  * commit rolls back before its commit point, or finishes after it. */
 void rt_cli_catch_interrupts(void);
@@ -72,15 +87,29 @@ void rt_cli_catch_interrupts(void);
  * on failure and, when an interrupt came, which way it went ("interrupted:
  * nothing changed" / "interrupted after the commit point: the change is
  * complete"). Returns the exit status: 128 + the signal when interrupted,
- * else 0 or rt_cli_exit_for(E). */
+ * else 0 or rt_cli_exit_for(E). WHAT NULL: E's message says it all (the
+ * API's messages name the operation). */
 struct rt_error;
 int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e);
+/* The API's report lines (regtool_line_fn) where the CLI prints them: the
+ * report on stdout, INI diagnostics as they are and other lines after the
+ * program's name on stderr. CTX: NULL, or install's line counter. */
+void rt_cli_print_line(void *ctx, int kind, const char *line);
 /* The regtool exit code for a Win32 error code from the library. */
 int rt_cli_exit_for(int win32_code);
 /* With --verbose, prints the bytes written and fsyncs made. */
 void rt_cli_report_io(int ok);
 /* Prints a change set, one line per change and per pair. */
 void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs);
+struct rt_inf_files;
+/* The INF copy's files for SPEC (engine/side_files.h): the INI and the
+ * symbol file read again, into BUFS[0] and BUFS[1] (the caller frees
+ * them). RT_EXIT_OK, or RT_EXIT_FAILURE with the reason printed. */
+int rt_cli_inf_files(const struct rt_provider_spec *spec,
+                     struct rt_inf_files *f, uint8_t **bufs);
+/* One line on stdout when S keeps no side files (no INF copy, no
+ * PerfStringBackup.INI). */
+void rt_cli_side_note(struct rt_store *s);
 /* Loads and validates an INI, printing its diagnostics; returns an exit
  * code (RT_EXIT_OK when the spec is usable). */
 int rt_cli_load_spec(const char *ini, const char *codepage,
@@ -91,12 +120,28 @@ void rt_json_string_or_null(FILE *f, const char *s);
 /* backup and restore (lodctr /S:FILE, /R:FILE): return a regtool exit
  * code and set *WIN32 to lodctr's. QUIET: one line, no plan. */
 int rt_cli_backup(const char *file, int force, int *win32);
+/* The same, as a .reg file with REG. */
+int rt_cli_backup_as(const char *file, int force, int reg, int *win32);
+struct rt_store;
+struct rt_change_set;
+/* Whether S keeps its tables in .dat files rather than registry values. */
+int rt_cli_tables_in_files(struct rt_store *s);
+/* --emit-reg FILE: writes CS as a .reg patch over FILE (replacing it
+ * through a temporary file) and says what it holds; on a store keeping its
+ * tables in .dat files, only the registry part, said so. Returns a regtool
+ * exit code. */
+int rt_cli_emit_reg(const char *file, struct rt_store *s,
+                    const struct rt_change_set *cs);
 /* Saves DB as a PerfStringBackup file (FILE, or FILE_001... unless FORCE;
  * with SALVAGE a damaged table's readable pairs); prints the name used. */
 struct rt_database;
 int rt_cli_write_backup(const struct rt_database *db, const char *file,
                         int force, int salvage, int *win32);
 int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32);
+/* rebuild (lodctr /R): FROM a Windows directory or NULL; QUIET prints the
+ * plan only when text would be lost. */
+int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
+                   int *win32);
 
 /* Drop-in modes: 1 for lodctr, 2 for unlodctr, 0 otherwise. */
 int rt_dropin_mode(const char *argv0);

@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "engine/ops.h"
+#include "engine/reg_backup.h"
+#include "model/reg_file.h"
 #include "platform/os.h"
 
 static const char usage_text[] =
-    "Usage: regtool [--store SPEC] restore [--dry-run] FILE\n"
+    "Usage: regtool [--store SPEC] restore [--dry-run] [--emit-reg FILE] FILE\n"
     "\n"
     "Restores the name database from a PerfStringBackup file (what lodctr /S\n"
     "and regtool backup write, or Windows' PerfStringBackup.INI) in one\n"
@@ -23,7 +25,14 @@ static const char usage_text[] =
     "Disable Performance Counters comes back too. A malformed file is\n"
     "refused naming its line, and nothing is written.\n"
     "\n"
-    "  --dry-run  print what would change and write nothing\n";
+    "FILE may also be a .reg file (regtool backup --format reg, or a reg\n"
+    "export of Perflib and Services), told by its first line: each language\n"
+    "it has gets its tables byte for byte, Perflib's values are set as it\n"
+    "has them, and each provider's Performance values as its key has them.\n"
+    "\n"
+    "  --dry-run  print what would change and write nothing\n"
+    "  --emit-reg FILE  also write the exact change to FILE as a .reg patch\n"
+    "             (with or without --dry-run)\n";
 
 static const char *encoding_name(enum rt_psb_encoding enc)
 {
@@ -109,6 +118,69 @@ static void print_plan(const struct rt_restore_plan *p)
                      "file (a truncated backup?)", p->unnamed[i]);
 }
 
+/* --emit-reg FILE: the restore's change set as a .reg patch. */
+static const char *emit_reg;
+
+/* The .reg side of restore: parsed (errors name the line), then one
+ * commit of what differs. */
+static int restore_reg(const char *file, const uint8_t *data, size_t len,
+                       int dry_run, int quiet, int *win32)
+{
+    struct rt_reg_file f;
+    struct rt_reg_error re;
+    if (rt_reg_parse(data, len, getenv("REGTOOL_CODEPAGE"), &f, &re) != 0) {
+        if (re.nomem) {
+            rt_cli_error("%s: out of memory; nothing was written", file);
+            *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
+            return RT_EXIT_FAILURE;
+        }
+        if (re.line)
+            rt_cli_error("%s:%u: %s; nothing was written", file, re.line,
+                         re.message);
+        else
+            rt_cli_error("%s: %s; nothing was written", file, re.message);
+        *win32 = RT_ERR_INVALID_DATA;
+        return RT_EXIT_INVALID;
+    }
+    int rc;
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s) {
+        *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                     : RT_ERR_FILE_NOT_FOUND;
+        rt_reg_file_free(&f);
+        return rc;
+    }
+    struct rt_change_set cs;
+    struct rt_reg_restore_report r;
+    struct rt_error e = {0};
+    if (rt_op_restore_reg(s, &f, dry_run, &cs, &r, &e) != 0) {
+        rt_cli_error("restore from %s: %s; nothing was written", file,
+                     e.message);
+        *win32 = e.code;
+        rc = rt_cli_exit_for(e.code);
+    } else {
+        printf("%s: %s %s (.reg): %zu changes%s\n", rt_cli_program(),
+               dry_run ? "would restore from" : "restored from", file, cs.n,
+               cs.n || dry_run ? "" : ", nothing to write");
+        if (!quiet) {
+            printf("tables: %zu replaced\nPerflib values: %zu set\n"
+                   "service values: %zu set or deleted\n", r.tables,
+                   r.perflib_values, r.service_values);
+            for (size_t i = 0; i < r.n_skipped; i++)
+                printf("skipped %s: not in this store; not created\n",
+                       r.skipped[i]);
+        }
+        rt_reg_restore_report_free(&r);
+        rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
+        rt_change_set_free(&cs);
+        *win32 = RT_ERR_SUCCESS;
+    }
+    rt_cli_report_io(rc == RT_EXIT_OK);
+    s->ops->close(s);
+    rt_reg_file_free(&f);
+    return rc;
+}
+
 int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
 {
     uint8_t *data = NULL;
@@ -121,6 +193,11 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
                  : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
                                   : RT_ERR_ACCESS_DENIED;
         return RT_EXIT_FAILURE;
+    }
+    if (rt_reg_sniff(data, len)) {
+        int rc = restore_reg(file, data, len, dry_run, quiet, win32);
+        free(data);
+        return rc;
     }
     struct rt_psb psb;
     struct rt_psb_error perr;
@@ -150,7 +227,14 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
     struct rt_restore_plan plan;
     struct rt_error e = {0};
     if (rt_op_restore(s, &psb, dry_run, &cs, &plan, &e) != 0) {
-        rt_cli_error("restore from %s: %s", file, e.message);
+        /* The engine names a section by its line ("line 5: ..."): said
+         * as FILE:LINE, as the reader's own errors are. */
+        unsigned ln = 0;
+        int at = 0;
+        if (sscanf(e.message, "line %u: %n", &ln, &at) == 1 && at > 0)
+            rt_cli_error("%s:%u: %s", file, ln, e.message + at);
+        else
+            rt_cli_error("restore from %s: %s", file, e.message);
         *win32 = e.code;
         rc = rt_cli_exit_for(e.code);
     } else {
@@ -161,9 +245,9 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
         if (!quiet)
             print_plan(&plan);
         rt_restore_plan_free(&plan);
+        rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
         rt_change_set_free(&cs);
         *win32 = RT_ERR_SUCCESS;
-        rc = RT_EXIT_OK;
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);
@@ -175,6 +259,7 @@ int cmd_restore(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"dry-run", no_argument, 0, 'n'},
+        {"emit-reg", required_argument, 0, 'E'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int dry_run = 0, c;
@@ -182,6 +267,7 @@ int cmd_restore(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'n': dry_run = 1; break;
+        case 'E': emit_reg = optarg; break;
         case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
         default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
         }

@@ -15,21 +15,26 @@ static const char usage_text[] =
     "\n"
     "  --force    remove a range that is inverted, of the wrong parity or\n"
     "             overlapping the base range or another provider\n"
-    "  --dry-run  print the exact change and write nothing\n";
+    "  --dry-run  print the exact change and write nothing\n"
+    "  --emit-reg FILE  also write the exact change to FILE as a .reg patch\n"
+    "             (with or without --dry-run)\n";
 
 int cmd_uninstall(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"force", no_argument, 0, 'f'},
         {"dry-run", no_argument, 0, 'n'},
+        {"emit-reg", required_argument, 0, 'E'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    int force = 0, dry_run = 0, c;
+    int force = 0, dry_run = 0, c, emit_rc = RT_EXIT_OK;
+    const char *emit = NULL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'f': force = 1; break;
         case 'n': dry_run = 1; break;
+        case 'E': emit = optarg; break;
         case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
         default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
         }
@@ -59,11 +64,16 @@ int cmd_uninstall(int argc, char **argv)
                p.first_counter, p.last_counter, p.first_help, p.last_help,
                p.removed_names, p.removed_helps);
         printf("\n%s\n%s\n", p.counter.why, p.help.why);
+        rt_cli_side_note(s);
         if (dry_run)
             rt_cli_print_change_set(stdout, &cs);
+        if (emit)
+            emit_rc = rt_cli_emit_reg(emit, s, &cs);
         rt_change_set_free(&cs);
         rc = rt_cli_report_error(what, 0, &e);
     }
+    if (rc == RT_EXIT_OK)
+        rc = emit_rc;
     rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);
     return rc;

@@ -529,6 +529,45 @@ static void refusals_leave_store_identical(void **state)
     free(after);
     assert_int_equal(uninstall(s, "Rogue", 1, &e), 0);
 
+    /* --replace of a provider whose recorded range lies on the base
+     * range, or on another provider's: refused, as uninstall is. */
+    put_service(s, "Squat");
+    put_range(s, "Squat", 2, 4, 3, 5);
+    free(before);
+    before = snapshot_exact(s);
+    struct rt_provider_spec *squat = make_spec("Squat", en_ru, 2, 2);
+    assert_int_equal(install(s, squat, 1, NULL, &e), -1);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    assert_non_null(strstr(e.message, "refusing to replace 'Squat': range "
+                                      "overlaps the system's base range"));
+    put_range(s, "Squat", 1850, 1852, 1851, 1853);
+    free(before);
+    before = snapshot_exact(s);
+    assert_int_equal(install(s, squat, 1, NULL, &e), -1);
+    assert_non_null(strstr(e.message, "overlaps provider 'Transfer'"));
+    after = snapshot_exact(s);
+    assert_string_equal(after, before);
+    free(after);
+    free_spec(squat);
+    assert_int_equal(uninstall(s, "Squat", 1, &e), 0);
+
+    /* Names that are no Services subkey (a path below another service,
+     * Services itself, a path step): refused for every writer. */
+    free(before);
+    before = snapshot_exact(s);
+    static const char *const escapes[] = {"..\\Transfer", "Transfer\\x", "",
+                                          "..", "Transfer/x"};
+    for (size_t i = 0; i < sizeof escapes / sizeof *escapes; i++) {
+        assert_int_equal(uninstall(s, escapes[i], 1, &e), -1);
+        assert_int_equal(e.code, RT_ERR_INVALID_PARAMETER);
+        assert_non_null(strstr(e.message, "is not a service name"));
+        assert_int_equal(rt_op_set_disabled(s, escapes[i], 1, &e), -1);
+        assert_int_equal(e.code, RT_ERR_INVALID_PARAMETER);
+    }
+    after = snapshot_exact(s);
+    assert_string_equal(after, before);
+    free(after);
+
     /* A damaged table: install refused, nothing written. */
     static const uint8_t bad[] = {'2', 0, 0, 0, 'x'};
     put_table(s, "019", RT_TABLE_HELP, bad, sizeof bad);
@@ -846,6 +885,40 @@ static void allocation_from_odd_and_even_tops(void **state)
     }
 }
 
+/* An odd index in the Counter table at the top (1851: a name where help
+ * belongs), with Last Counter there or lying below it: the new range
+ * starts at the next even index above it, never on or below it. */
+static void allocation_above_an_odd_index_in_counter(void **state)
+{
+    (void)state;
+    static const char16_t c009[] = u"1\0" "1847\0" "2\0System\0" "4\0Memory\0"
+                                   "1846\0End Marker\0" "1851\0Odd One\0";
+    static const uint32_t last_counter[] = {1851, 1847};
+    for (size_t i = 0; i < 2; i++) {
+        struct rt_store *s = base_store();
+        PUT2(s, "009", c009, base_help_009);
+        put_dword(s, "Last Counter", last_counter[i]);
+        put_dword(s, "Last Help", 1848);
+        struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 3);
+        struct rt_install_plan plan;
+        struct rt_error e = {0};
+        assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+        assert_int_equal(plan.first_counter, 1854);
+        assert_int_equal(plan.first_help, 1855);
+        rt_install_plan_free(&plan);
+        struct rt_database db = load(s);
+        const struct rt_db_language *en = rt_database_language(&db, "009");
+        assert_string_equal(rt_pair_list_find(&en->table.counter, 1851)->text,
+                            "Odd One");
+        assert_non_null(rt_pair_list_find(&en->table.counter, 1854));
+        assert_int_equal(db.last_counter, 1858);
+        assert_no_duplicates(&db);
+        rt_database_free(&db);
+        free_spec(sp);
+        s->ops->close(s);
+    }
+}
+
 /* A Last Counter that lies, below the highest index present: after any
  * uninstall the values are never below the highest index still present. */
 static void lying_last_counter_never_ends_below_highest(void **state)
@@ -980,6 +1053,7 @@ cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(uninstalling_first_leaves_second_untouched), \
         cmocka_unit_test(low_last_counter_gives_no_duplicates), \
         cmocka_unit_test(allocation_from_odd_and_even_tops), \
+        cmocka_unit_test(allocation_above_an_odd_index_in_counter), \
         cmocka_unit_test(language_missing_from_ini_gets_english), \
         cmocka_unit_test(ini_language_absent_from_machine_changes_nothing_else), \
         cmocka_unit_test(replace_keeps_first_index), \

@@ -29,7 +29,8 @@ static inline void tu_rmdir(char *dir)
 }
 
 /* Runs CMD through the shell and returns its whole stdout (malloc'd,
- * NUL-terminated), or NULL when it cannot run. */
+ * NUL-terminated), or NULL when it cannot run; the test fails when CMD
+ * exits with a status other than 0. */
 static inline char *tu_capture(const char *cmd, size_t *len_out)
 {
     FILE *p = popen(cmd, "r");
@@ -48,7 +49,16 @@ static inline char *tu_capture(const char *cmd, size_t *len_out)
         len += r;
     }
     buf[len] = 0;
-    pclose(p);
+    /* A referee that fails has not read the hive: its status counts. */
+    int status = pclose(p);
+    if (status != 0) {
+#ifdef fail_msg
+        fail_msg("'%s' exited with status %d", cmd, status);
+#else
+        fprintf(stderr, "'%s' exited with status %d\n", cmd, status);
+        abort();
+#endif
+    }
     if (len_out)
         *len_out = len;
     return buf;

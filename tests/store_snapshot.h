@@ -85,7 +85,7 @@ static inline void snap_dir_digest(struct rt_strbuf *b, const char *dir)
     char **names;
     size_t n;
     if (rt_os_list_dir(dir, &names, &n) != 0)
-        return;
+        fail_msg("cannot list %s", dir);
     qsort(names, n, sizeof *names, snap_cmp_names);
     for (size_t i = 0; i < n; i++) {
         if (names[i][0] == '.' || !strcmp(names[i], "regtool.lock"))

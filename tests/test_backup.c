@@ -233,7 +233,7 @@ static void test_restore_plan(void **state)
     /* An incomplete section: the four deleted, as lodctr does. */
     parse("[Perflib]\r\nLast Counter=3000\r\nLast Help=3001\r\n"
           "[PERF_Zeta]\r\nFirst Counter=2000\r\n"
-          "[PerfStrings_009]\r\n1=1847\r\n", &p);
+          "[PerfStrings_009]\r\n1=1847\r\n3=Help\r\n", &p);
     assert_int_equal(rt_engine_restore(&db, &p, &cs, &plan, &e), 0);
     z = svc(&plan, "Zeta");
     assert_int_equal(z->action, RT_RESTORE_DELETE);
@@ -247,7 +247,7 @@ static void test_restore_plan(void **state)
     parse("[Perflib]\r\nLast Counter=3000\r\nLast Help=3001\r\n"
           "[PERF_Alpha]\r\nFirst Counter=1900\r\nFirst Help=1901\r\n"
           "Last Counter=1902\r\nLast Help=1903\r\n"
-          "[PerfStrings_009]\r\n1=1847\r\n2=System", &p);
+          "[PerfStrings_009]\r\n1=1847\r\n2=System\r\n3=Help", &p);
     assert_int_equal(rt_engine_restore(&db, &p, &cs, &plan, &e), 0);
     assert_int_equal(plan.n_unnamed, 1);
     assert_string_equal(plan.unnamed[0], "Alpha");
@@ -291,8 +291,21 @@ static void test_restore_refused(void **state)
                  "[PerfStrings_00A]\r\n1=1847\r\n",
             "strings for none");
     refused(&db, "[Perflib]\r\nLast Counter=3\r\nLast Help=3\r\n"
-                 "[PerfStrings_009]\r\n1=1847\r\n[PerfStrings_019]\r\n",
-            "line 6: [PerfStrings_019] holds no strings");
+                 "[PerfStrings_009]\r\n1=1847\r\n"
+                 "2=System\r\n3=Help\r\n[PerfStrings_019]\r\n",
+            "line 8: [PerfStrings_019] holds no strings");
+    /* A repeated index, a section of names only or of help only:
+     * each would leave a table audit calls damaged. */
+    refused(&db, "[Perflib]\r\nLast Counter=3\r\nLast Help=3\r\n"
+                 "[PerfStrings_009]\r\n1=1847\r\n2=A\r\n3=B\r\n2=C\r\n",
+            "line 4: [PerfStrings_009] has index 2 twice");
+    refused(&db, "[Perflib]\r\nLast Counter=3\r\nLast Help=3\r\n"
+                 "[PerfStrings_009]\r\n1=1847\r\n2=A\r\n",
+            "holds no help texts (odd indices): restoring it would empty "
+            "the Help table");
+    refused(&db, "[Perflib]\r\nLast Counter=3\r\nLast Help=3\r\n"
+                 "[PerfStrings_009]\r\n3=B\r\n",
+            "holds no names (even indices)");
     rt_database_free(&db);
     s->ops->close(s);
 }

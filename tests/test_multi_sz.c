@@ -257,6 +257,75 @@ static void mutated_blobs_never_crash(void **state)
     }
 }
 
+/* The scanner steps over long texts several units at a time: an unpaired
+ * surrogate, a paired one, and a NUL are each found at every position and
+ * alignment of a long text, with the offset a unit-by-unit reading gives;
+ * the entries locate each pair's text exactly. */
+static void long_texts_checked_at_every_alignment(void **state)
+{
+    (void)state;
+    enum { UNITS = 40 };
+    for (size_t at = 0; at < UNITS; at++)
+        for (int kind = 0; kind < 4; kind++) {
+            /* "2", a text of UNITS units, "4", "B", list end */
+            uint16_t u[2 + UNITS + 1 + 4 + 1];
+            size_t k = 0;
+            u[k++] = '2';
+            u[k++] = 0;
+            size_t text = k;
+            for (size_t i = 0; i < UNITS; i++)
+                u[k++] = (uint16_t)('a' + i % 26);
+            u[k++] = 0;
+            u[k++] = '4'; u[k++] = 0; u[k++] = 'B'; u[k++] = 0;
+            u[k++] = 0;
+            size_t text_units = UNITS;
+            if (kind == 0)
+                u[text + at] = 0xDC00;                  /* lone low */
+            else if (kind == 1)
+                u[text + at] = 0xD801;                  /* lone high */
+            else if (kind == 2 && at + 1 < UNITS) {
+                u[text + at] = 0xD83D;                  /* a pair */
+                u[text + at + 1] = 0xDE00;
+            } else if (kind == 3 && at > 0) {
+                u[text + at] = 0;                       /* cut short */
+                text_units = at;
+            }
+            uint8_t b[sizeof u];
+            for (size_t i = 0; i < k; i++) {
+                b[2 * i] = (uint8_t)u[i];
+                b[2 * i + 1] = (uint8_t)(u[i] >> 8);
+            }
+            struct rt_msz_entry *x = NULL;
+            size_t n = 0;
+            struct rt_msz_error e;
+            int r = rt_multi_sz_scan(b, 2 * k, 0, &x, &n, &e);
+            int lone = kind == 0 || (kind == 1 && at + 1 <= UNITS);
+            if (lone) {
+                assert_int_equal(r, -1);
+                assert_int_equal(e.status, RT_MSZ_BAD_SURROGATE);
+                assert_int_equal(e.offset, 2 * (text + at));
+            } else if (kind == 3 && at > 0) {
+                /* The NUL ends the text early: the rest reads as a pair
+                 * whose index is not decimal (or empty, when the rest is
+                 * the text's own NUL). */
+                assert_int_equal(r, -1);
+                assert_int_equal(e.status, at + 1 == UNITS
+                                               ? RT_MSZ_EMPTY_INDEX
+                                               : RT_MSZ_BAD_INDEX);
+                assert_int_equal(e.offset, 2 * (text + at + 1));
+            } else {
+                assert_int_equal(r, 0);
+                assert_int_equal(n, 2);
+                assert_int_equal(x[0].index, 2);
+                assert_int_equal(x[0].text, 2 * text);
+                assert_int_equal(x[0].text_bytes, 2 * text_units);
+                assert_int_equal(x[1].index, 4);
+                assert_int_equal(x[1].text_bytes, 2);
+            }
+            free(x);
+        }
+}
+
 /* Salvage keeps every valid pair, also after the damage, and gives what
  * strict decoding gives for a valid blob. */
 static void salvage_keeps_pairs_after_damage(void **state)
@@ -307,6 +376,17 @@ static void salvage_keeps_pairs_after_damage(void **state)
     rt_pairs_free(p, n);
     rt_pairs_free(q, m);
 
+    /* An index with an empty text is a valid pair: kept, as decoding keeps
+     * it (found by fuzz_multi_sz). */
+    static const char16_t b4[] = u"2\0\0" "4\0B\0";
+    assert_int_equal(rt_multi_sz_salvage(BLOB(b4), &p, &n, &dropped), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(dropped, 0);
+    assert_int_equal(p[0].index, 2);
+    assert_string_equal(p[0].text, "");
+    assert_string_equal(p[1].text, "B");
+    rt_pairs_free(p, n);
+
     /* Random damage never crashes salvage, and what it keeps re-encodes. */
     static const char16_t base[] = u"1\0" "1847\0" "2\0System\0" "4\0Memory\0";
     for (int round = 0; round < 3000; round++) {
@@ -337,6 +417,7 @@ int main(void)
         cmocka_unit_test(encode_decode_is_identity),
         cmocka_unit_test(mutated_blobs_never_crash),
         cmocka_unit_test(salvage_keeps_pairs_after_damage),
+        cmocka_unit_test(long_texts_checked_at_every_alignment),
     };
     return cmocka_run_group_tests_name("multi_sz", tests, NULL, NULL);
 }

@@ -420,6 +420,11 @@ static void test_edge_errors(void **state)
     expect_error("[PerfStrings_009]\r\n1=1847\r\n2147483649=x\r\n", 3,
                  "out of range");
     expect_error("[Perflib]\r\n\xC3\x28\r\n", 2, "invalid UTF-8");
+    /* A header cut before its ']', before any section or in one. */
+    expect_error("[Perflib\r\nBase Index=1847\r\n", 1,
+                 "section header without its closing ']'");
+    expect_error("[Perflib]\r\nLast Help=3\r\n[PERF_x\r\n", 3,
+                 "section header without its closing ']'");
 
     struct rt_psb p;
     struct rt_psb_error err;

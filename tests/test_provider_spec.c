@@ -402,6 +402,24 @@ static void info_errors(void **state)
     };
     load_fails(ini, control, N(control));
     free(ini);
+
+    assert_true(asprintf(&ini, "[info]\ndrivername=..\n"
+                         "symbolfile=s.h\n%s", tail) > 0);
+    const struct want dotdot[] = {
+        E("t.ini", 2, "drivername",
+          "drivername '..' is a path step, not a service name"),
+    };
+    load_fails(ini, dotdot, N(dotdot));
+    free(ini);
+
+    assert_true(asprintf(&ini, "[info]\ndrivername=%0300d\n"
+                         "symbolfile=s.h\n%s", 0, tail) > 0);
+    const struct want long_name[] = {
+        E("t.ini", 2, "drivername", "drivername is 300 characters long, "
+          "longer than a registry key name (255)"),
+    };
+    load_fails(ini, long_name, N(long_name));
+    free(ini);
 }
 
 static void symbol_file_location(void **state)
@@ -519,6 +537,20 @@ static void duplicate_keys_name_both_lines(void **state)
         E("t.ini", 15, "DriverName",
           "duplicate key DriverName (first at line 2)"),
         E("t.ini", 17, "009", "duplicate key 009 (first at line 5)"),
+    };
+    load_fails(ini, want, N(want));
+    free(ini);
+}
+
+/* 009 and 0009 are one language: two keys naming the same text by
+ * either are a duplicate, the first text kept (found by fuzz_ini). */
+static void same_text_by_three_and_four_digits(void **state)
+{
+    (void)state;
+    char *ini = with_head("OBJ_0009_NAME=again\n");  /* 11 */
+    const struct want want[] = {
+        E("t.ini", 11, "OBJ_0009_NAME",
+          "duplicate key OBJ_0009_NAME (the same text as line 9)"),
     };
     load_fails(ini, want, N(want));
     free(ini);
@@ -805,6 +837,34 @@ static void dotnet_current_language(void **state)
     free(u16);
 }
 
+/* An INF copy (SPEC 4.6): the INI in INF\<service>\<LLLL>, its symbol
+ * file one level up. Loaded with that directory named, it is valid; on
+ * its own, the symbol file is not beside it. */
+static void symbol_file_in_another_directory(void **state)
+{
+    (void)state;
+    char *sub = path_of("inf");
+    char *lang = path_of("inf/0009");
+    assert_int_equal(rt_os_mkdirs(lang), 0);
+    write_file("inf/S.H", symbols_h);
+    write_file("inf/0009/p.ini", good_head);
+    char *ini = path_of("inf/0009/p.ini");
+    struct rt_provider_spec spec;
+    struct rt_diags d = {0};
+    assert_int_equal(rt_provider_spec_load_in(ini, sub, NULL, &spec, &d), 0);
+    assert_string_equal(spec.drivername, "Prov");
+    assert_int_equal(spec.n_symbols, 1);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    assert_int_equal(rt_provider_spec_load(ini, NULL, &spec, &d), -1);
+    assert_true(d.errors > 0);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    free(ini);
+    free(lang);
+    free(sub);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -817,6 +877,7 @@ int main(void)
         cmocka_unit_test(info_errors),
         cmocka_unit_test(symbol_file_location),
         cmocka_unit_test(duplicate_keys_name_both_lines),
+        cmocka_unit_test(same_text_by_three_and_four_digits),
         cmocka_unit_test(grammar_and_section_problems),
         cmocka_unit_test(gap_in_offsets_is_a_warning),
         cmocka_unit_test(all_errors_in_one_pass),
@@ -824,6 +885,7 @@ int main(void)
         cmocka_unit_test(sdk_sample_perfgen),
         cmocka_unit_test(sdk_sample_appmem),
         cmocka_unit_test(dotnet_current_language),
+        cmocka_unit_test(symbol_file_in_another_directory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -120,7 +120,8 @@ static void fixes_what_needs_no_guessing(void **state)
 static void options_prune_and_enable(void **state)
 {
     (void)state;
-    struct rt_repair_options prune = {1, 0}, enable = {0, 1};
+    struct rt_repair_options prune = {.prune_orphans = 1},
+                             enable = {.enable_disabled = 1};
     struct rt_repair_report r;
     struct rt_store *s = cg_build(CG_ORPHANS, 1);
     /* Without the option the orphans stay, said so. */
@@ -194,6 +195,282 @@ static void clean_database_needs_nothing(void **state)
     s->ops->close(s);
 }
 
+/* --- --from-ini ---------------------------------------------------------- */
+
+/* A provider as its INI describes it, made in memory: N symbols at
+ * offsets 0, 2, ..., English text "INI name K" / "INI help K", and with
+ * RUSSIAN a 019 text for the first symbol only. */
+static struct rt_provider_spec *ini_spec(const char *driver, const char *path,
+                                         size_t n, int russian)
+{
+    struct rt_provider_spec *sp = calloc(1, sizeof *sp);
+    assert_non_null(sp);
+    sp->ini_path = strdup(path);
+    sp->drivername = strdup(driver);
+    sp->symbolfile = strdup("o.h");
+    sp->symbol_path = strdup("o.h");
+    sp->n_languages = russian ? 2 : 1;
+    sp->languages = calloc(sp->n_languages, sizeof *sp->languages);
+    strcpy(sp->languages[0].id, "009");
+    if (russian)
+        strcpy(sp->languages[1].id, "019");
+    sp->n_symbols = n;
+    sp->symbols = calloc(n, sizeof *sp->symbols);
+    for (size_t i = 0; i < n; i++) {
+        struct rt_provider_symbol *y = &sp->symbols[i];
+        char buf[64];
+        snprintf(buf, sizeof buf, "SYM%zu", i);
+        y->symbol = strdup(buf);
+        y->offset = (long)(2 * i);
+        y->text = calloc(sp->n_languages, sizeof *y->text);
+        snprintf(buf, sizeof buf, "INI name %zu", i);
+        y->text[0].name = strdup(buf);
+        snprintf(buf, sizeof buf, "INI help %zu", i);
+        y->text[0].help = strdup(buf);
+        if (russian && i == 0) {
+            y->text[1].name = strdup("Имя");
+            y->text[1].help = strdup("Помощь");
+        }
+    }
+    return sp;
+}
+
+static void spec_drop(struct rt_provider_spec *sp)
+{
+    rt_provider_spec_free(sp);
+    free(sp);
+}
+
+static const char *text_at(struct rt_store *s, const char *lang,
+                           enum rt_table_kind k, uint32_t index, char *buf,
+                           size_t size)
+{
+    struct rt_pair_list l;
+    cg_get_list(s, lang, k, &l);
+    const struct rt_pair *p = rt_pair_list_find(&l, index);
+    snprintf(buf, size, "%s", p ? p->text : "(none)");
+    rt_pair_list_free(&l);
+    return buf;
+}
+
+static int report_has(const struct rt_findings *f, const char *id,
+                      const char *lang, const char *needle)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!strcmp(f->v[i].id, id) &&
+            (!lang || (f->v[i].language && !strcmp(f->v[i].language, lang))) &&
+            (!needle || strstr(f->v[i].message, needle)))
+            return 1;
+    return 0;
+}
+
+/* Provider A's strings gone from every language: its INI brings them back
+ * at First Counter/First Help + the offsets, in 019 with the INI's Russian
+ * text where it has one and English elsewhere, CurrentLanguage mirrors
+ * English again; audit is clean; a second repair changes nothing. */
+static void from_ini_restores_missing_strings(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    const char *langs[] = {"009", "019", "CurrentLanguage"};
+    for (size_t i = 0; i < 3; i++) {
+        cg_remove(s, langs[i], RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
+        cg_remove(s, langs[i], RT_TABLE_HELP, CG_A_FIRST + 1, CG_A_LAST + 1);
+    }
+    assert_true(has_finding(s, "provider-strings-missing"));
+    struct rt_provider_spec *a = ini_spec("PROVA", "/ini/a.ini", 5, 1);
+    const struct rt_provider_spec *v[] = {a};
+    struct rt_repair_options o = {0};
+    o.from_ini = 1;
+    o.inis = v;
+    o.n_inis = 1;
+    struct rt_repair_report r;
+    assert_true(repair_once(s, &o, &r) > 0);
+    assert_true(report_has(&r.fixed, "strings-restored", "009",
+                           "ProvA: Perflib\\009: 5 names and 5 help texts "
+                           "restored from /ini/a.ini"));
+    assert_true(report_has(&r.fixed, "strings-restored", "019", NULL));
+    assert_false(report_has(&r.left, "ini-not-found", NULL, NULL));
+    rt_repair_report_free(&r);
+    char buf[64];
+    assert_string_equal(text_at(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, buf,
+                                sizeof buf), "INI name 0");
+    assert_string_equal(text_at(s, "009", RT_TABLE_HELP, CG_A_LAST + 1, buf,
+                                sizeof buf), "INI help 4");
+    assert_string_equal(text_at(s, "019", RT_TABLE_COUNTER, CG_A_FIRST, buf,
+                                sizeof buf), "Имя");
+    assert_string_equal(text_at(s, "019", RT_TABLE_HELP, CG_A_FIRST + 1, buf,
+                                sizeof buf), "Помощь");
+    assert_string_equal(text_at(s, "019", RT_TABLE_COUNTER, CG_A_FIRST + 2,
+                                buf, sizeof buf), "INI name 1");
+    assert_string_equal(text_at(s, "CurrentLanguage", RT_TABLE_COUNTER,
+                                CG_A_LAST, buf, sizeof buf), "INI name 4");
+    assert_false(has_finding(s, "provider-strings-missing"));
+    assert_int_equal(repair_once(s, &o, &r), 0);
+    assert_int_equal(r.fixed.n, 0);
+    rt_repair_report_free(&r);
+    /* One language lacking one name: that one pair, nothing else. */
+    cg_remove(s, "019", RT_TABLE_COUNTER, CG_A_FIRST + 4, CG_A_FIRST + 4);
+    assert_int_equal(repair_once(s, &o, &r), 1);
+    assert_true(report_has(&r.fixed, "strings-restored", "019",
+                           "1 names and 0 help texts"));
+    rt_repair_report_free(&r);
+    assert_string_equal(text_at(s, "019", RT_TABLE_COUNTER, CG_A_FIRST + 4,
+                                buf, sizeof buf), "INI name 2");
+    spec_drop(a);
+    s->ops->close(s);
+}
+
+/* What cannot be restored: no INI of the provider (reported, nothing
+ * written), and an INI whose offsets do not end at the installed range
+ * (refused, naming the INI and the symbol; the provider is left as it
+ * is while another provider is restored in the same repair). */
+static void from_ini_refuses_what_does_not_fit(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    /* From English and from CurrentLanguage, which mirrors it. */
+    cg_remove(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
+    cg_remove(s, "CurrentLanguage", RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
+    struct rt_repair_options o = {0};
+    o.from_ini = 1;
+    struct rt_repair_report r;
+    char *dump = rt_store_mem_dump(s);
+    assert_int_equal(repair_once(s, &o, &r), 0);
+    assert_true(report_has(&r.left, "ini-not-found", NULL,
+                           "ProvA: strings missing (in 009), and no INI"));
+    rt_repair_report_free(&r);
+    char *after = rt_store_mem_dump(s);
+    assert_string_equal(after, dump);
+    free(after);
+    free(dump);
+
+    /* Four symbols where five were installed; five from 0 at B's range,
+     * which is three names long. */
+    struct rt_provider_spec *a = ini_spec("ProvA", "/ini/short.ini", 4, 0);
+    struct rt_provider_spec *b = ini_spec("ProvB", "/ini/long.ini", 5, 0);
+    cg_remove(s, "009", RT_TABLE_COUNTER, CG_B_FIRST, CG_B_LAST);
+    cg_remove(s, "CurrentLanguage", RT_TABLE_COUNTER, CG_B_FIRST, CG_B_LAST);
+    dump = rt_store_mem_dump(s);
+    const struct rt_provider_spec *v[] = {a, b};
+    o.inis = v;
+    o.n_inis = 2;
+    assert_int_equal(repair_once(s, &o, &r), 0);
+    assert_true(report_has(&r.left, "ini-range-mismatch", NULL,
+                           "ProvA: not restored from /ini/short.ini: its "
+                           "symbol SYM3 (offset 6) is its last, at index "
+                           "3998/3999"));
+    assert_true(report_has(&r.left, "ini-range-mismatch", NULL,
+                           "ProvB: not restored from /ini/long.ini: its "
+                           "symbol SYM3 (offset 6) would be at index 4008"));
+    rt_repair_report_free(&r);
+    after = rt_store_mem_dump(s);
+    assert_string_equal(after, dump);
+    free(after);
+    free(dump);
+    /* With A's own INI beside them, A comes back; B stays refused. */
+    struct rt_provider_spec *a5 = ini_spec("ProvA", "/ini/a.ini", 5, 0);
+    const struct rt_provider_spec *w[] = {a5, b};
+    o.inis = w;
+    assert_true(repair_once(s, &o, &r) > 0);
+    assert_true(report_has(&r.fixed, "strings-restored", "009", "ProvA"));
+    assert_false(report_has(&r.fixed, "strings-restored", NULL, "ProvB"));
+    assert_true(report_has(&r.left, "ini-range-mismatch", NULL, "ProvB"));
+    rt_repair_report_free(&r);
+    spec_drop(a);
+    spec_drop(a5);
+    spec_drop(b);
+    s->ops->close(s);
+}
+
+/* --- copies of the tables ------------------------------------------------ */
+
+/* The store's other copies of a table that differ (SysWOW64's .dat, a
+ * stale hive value, as rt_database_load_copies records them): audit
+ * reports each with its language and first differing index; repair writes
+ * the table again as it is, bytes unchanged, so that the store writes
+ * every copy; audit of the repaired view is clean of it. */
+static void copies_reported_and_rewritten(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    struct rt_database db;
+    load(s, &db);
+    db.copy_diffs = calloc(2, sizeof *db.copy_diffs);
+    assert_non_null(db.copy_diffs);
+    db.copy_diffs[0] = (struct rt_db_copy_diff){strdup("019"), RT_TABLE_HELP,
+                                                RT_COPY_WOW64, 3995, 100, 98};
+    db.copy_diffs[1] = (struct rt_db_copy_diff){strdup("009"),
+                                                RT_TABLE_COUNTER, RT_COPY_HIVE,
+                                                0, 100, 102};
+    db.n_copy_diffs = 2;
+    struct rt_findings f = {0};
+    assert_int_equal(rt_audit(&db, NULL, &f), 0);
+    int wow = 0, hive = 0;
+    for (size_t i = 0; i < f.n; i++) {
+        if (!strcmp(f.v[i].id, "table-copy-wow64-differs")) {
+            wow++;
+            assert_int_equal(f.v[i].severity, RT_AUDIT_ERROR);
+            assert_string_equal(f.v[i].language, "019");
+            assert_int_equal(f.v[i].n_indices, 1);
+            assert_int_equal(f.v[i].indices[0], 3995);
+            assert_non_null(strstr(f.v[i].message, "SysWOW64\\perfh019.dat"));
+            assert_non_null(strstr(f.v[i].message, "System32\\perfh019.dat"));
+            assert_non_null(f.v[i].symptom);
+            assert_string_equal(f.v[i].fix, "regtool repair");
+        }
+        if (!strcmp(f.v[i].id, "table-copy-hive-differs")) {
+            hive++;
+            assert_int_equal(f.v[i].severity, RT_AUDIT_WARNING);
+            assert_non_null(strstr(f.v[i].message, "after the last pair"));
+            assert_non_null(strstr(f.v[i].message, "Windows serves the .dat"));
+        }
+    }
+    assert_int_equal(wow, 1);
+    assert_int_equal(hive, 1);
+    rt_findings_free(&f);
+    /* --lang keeps a language's own. */
+    struct rt_audit_options only = {"019"};
+    assert_int_equal(rt_audit(&db, &only, &f), 0);
+    for (size_t i = 0; i < f.n; i++)
+        assert_string_not_equal(f.v[i].id, "table-copy-hive-differs");
+    rt_findings_free(&f);
+
+    struct rt_change_set cs;
+    struct rt_repair_report r;
+    struct rt_error e;
+    assert_int_equal(rt_engine_repair(&db, NULL, &cs, &r, &e), 0);
+    assert_int_equal(cs.n, 2);
+    for (size_t i = 0; i < cs.n; i++) {
+        const struct rt_change *c = &cs.v[i];
+        const struct rt_db_language *l = rt_database_language(&db, c->lang);
+        assert_int_equal(c->op, RT_CHANGE_SET_TABLE);
+        assert_true(c->replace);
+        assert_int_equal(c->value.len, l->tab[c->table].len);
+        assert_memory_equal(c->value.data, l->tab[c->table].blob,
+                            c->value.len);
+    }
+    assert_true(report_has(&r.fixed, "table-copy-wow64-rewritten", "019",
+                           "SysWOW64\\perfh019.dat rewritten"));
+    assert_true(report_has(&r.fixed, "table-copy-hive-rewritten", "009",
+                           NULL));
+    assert_false(report_has(&r.left, "table-copy-wow64-differs", NULL, NULL));
+    /* Applied through the engine's invariant: the tables are unchanged. */
+    char *before = rt_store_mem_dump(s);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (rt_op_apply(s, &cs, &e) != 0)
+        fail_msg("refused: %s", e.message);
+    s->ops->end(s);
+    char *after = rt_store_mem_dump(s);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    rt_change_set_free(&cs);
+    rt_repair_report_free(&r);
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +478,9 @@ int main(void)
         cmocka_unit_test(fixes_what_needs_no_guessing),
         cmocka_unit_test(options_prune_and_enable),
         cmocka_unit_test(reports_what_it_cannot_fix),
+        cmocka_unit_test(from_ini_restores_missing_strings),
+        cmocka_unit_test(from_ini_refuses_what_does_not_fit),
+        cmocka_unit_test(copies_reported_and_rewritten),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

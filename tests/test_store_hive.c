@@ -10,8 +10,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "commit/io.h"
+#include "engine/database.h"
 #include "hive_fixture.h"
 #include "store_contract.h"
+#include "commit/io.h"
 
 static struct rt_store *hive_open(void *ctx)
 {
@@ -32,6 +35,213 @@ static char *hive_snapshot(struct rt_store *s, void *ctx)
     snap_dir_digest(&b, c->dir);
     snap_store_content(&b, s);
     return snap_take(&b);
+}
+
+/* lib/commit/io.c's test hook: the K-th write from now fails with EIO. */
+void rt_io_fail_at_write(unsigned long k);
+
+static struct rt_store *try_reopen(struct fixture_ctx *c, struct rt_error *e)
+{
+    struct rt_hive_options o = {.tables_dir = c->files_layout ? c->tables : NULL,
+                                .wait_seconds = -1};
+    return rt_store_hive_open(c->dir, &o, NULL, e);
+}
+
+static struct rt_store *reopen(struct fixture_ctx *c)
+{
+    struct rt_error e = {0};
+    struct rt_store *s = try_reopen(c, &e);
+    if (!s)
+        fail_msg("open: %s", e.message);
+    return s;
+}
+
+/* Copies the tree SRC to DST (which must not exist), through the
+ * platform layer: the test runs natively on Windows too. */
+static void tree_copy(const char *src, const char *dst)
+{
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_mkdirs(dst), 0);
+    if (rt_os_list_dir(src, &names, &n) != 0)
+        fail_msg("cannot list %s", src);
+    for (size_t i = 0; i < n; i++) {
+        char *from, *to;
+        assert_true(asprintf(&from, "%s/%s", src, names[i]) > 0);
+        assert_true(asprintf(&to, "%s/%s", dst, names[i]) > 0);
+        if (rt_os_is_dir(from)) {
+            tree_copy(from, to);
+        } else {
+            uint8_t *data;
+            size_t len;
+            if (rt_os_read_file(from, &data, &len) != 0 ||
+                rt_os_write_new_file(to, data, len) != 0)
+                fail_msg("cannot copy %s to %s", from, to);
+            free(data);
+        }
+        free(from);
+        free(to);
+    }
+    rt_os_free_list(names, n);
+}
+
+/* DST becomes a copy of SRC. */
+static void tree_replace(const char *dst, const char *src)
+{
+    if (rt_os_exists(dst) && scratch_remove(dst) != 0)
+        fail_msg("cannot remove %s", dst);
+    tree_copy(src, dst);
+}
+
+/* The snapshot without the hive files' bytes: their key times differ
+ * from one commit to the next; their content is in the rest of it (the
+ * tables, the Perflib and service values as the store reads them). */
+static char *without_hive_bytes(char *snap)
+{
+    char *w = snap;
+    for (char *l = snap; *l;) {
+        char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+        if (!strstr(l, "/config/SOFTWARE ") && !strstr(l, "/config/SYSTEM ")) {
+            memmove(w, l, n);
+            w += n;
+        }
+        l += n;
+    }
+    *w = '\0';
+    return snap;
+}
+
+/* Fails with WHAT and the first line where GOT and WANT differ. */
+static void expect_state(const char *got, const char *want, const char *what,
+                         unsigned k, unsigned writes)
+{
+    if (!strcmp(got, want))
+        return;
+    size_t i = 0, line = 0;
+    while (got[i] == want[i]) {
+        if (got[i] == '\n')
+            line = i + 1;
+        i++;
+    }
+    fail_msg("write %u of %u failed: %s; first difference:\n got: %.200s\n"
+             "want: %.200s", k, writes, what, got + line, want + line);
+}
+
+/* A disk write that fails in the middle of a commit, at each of its
+ * writes in turn: after bytes of it reached the files (the fresh bytes
+ * of a growing hive, the journal), not only in memory. A failure before
+ * the commit point leaves every file byte-identical to before (the
+ * commit rolls back through its journal); one after it leaves a sealed
+ * journal, which the next writer finishes: the state is then exactly
+ * the one a commit without failure gives (the .dat files' bytes, the
+ * hives' content). */
+static void failing_write_mid_commit(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_open(c);
+    struct rt_change_set base = {0}, more = {0};
+    struct rt_error e = {0};
+    contract_base_set(&base);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &base, &e), 0);
+    s->ops->end(s);
+    char *before = hive_snapshot(s, c), *saved;
+    s->ops->close(s);
+    assert_true(asprintf(&saved, "%s.saved", c->dir) > 0);
+    tree_replace(saved, c->dir);
+
+    /* 40 KB of names: big data in SOFTWARE, appended past the end of the
+     * hive (fresh bytes ahead of the journal), or a longer .dat file. */
+    struct rt_strbuf t = {0};
+    for (int i = 0; i < 400; i++) {
+        char line[64];
+        int n = snprintf(line, sizeof line, "%d", 1850 + 2 * i);
+        rt_strbuf_append(&t, line, (size_t)n + 1);
+        n = snprintf(line, sizeof line, "A counter name number %03d", i);
+        rt_strbuf_append(&t, line, (size_t)n + 1);
+    }
+    rt_strbuf_append(&t, "", 1);
+    size_t n8 = t.len;
+    char *text = rt_strbuf_take(&t);
+    uint8_t *u16 = calloc(2, n8);
+    for (size_t i = 0; i < n8; i++)
+        u16[2 * i] = (uint8_t)text[i];
+    free(text);
+    struct rt_value v;
+    assert_int_equal(rt_change_set_table(&more, "009", RT_TABLE_COUNTER, u16,
+                                         2 * n8, NULL, NULL), 0);
+    free(u16);
+    rt_value_from_dword(&v, 2648);
+    assert_int_equal(rt_change_set_perflib(&more, "Last Counter", &v), 0);
+    assert_int_equal(rt_change_set_service(&more, "Transfer", "First Counter",
+                                           &v), 0);
+    rt_value_free(&v);
+    assert_int_equal(rt_change_set_delete_service(&more, "Transfer", "Open"),
+                     0);
+
+    /* Without a failure: the state after, and how many writes it takes. */
+    s = reopen(c);
+    unsigned w0 = rt_io_totals.writes;
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &more, &e), 0);
+    s->ops->end(s);
+    unsigned writes = rt_io_totals.writes - w0;
+    char *after = without_hive_bytes(hive_snapshot(s, c)), *journal;
+    s->ops->close(s);
+    assert_string_not_equal(after, before);
+    assert_true(asprintf(&journal, "%s/Windows/System32/config/regtool.journal",
+                         c->dir) > 0);
+
+    unsigned back = 0, forward = 0;
+    for (unsigned k = 1; k <= writes; k++) {
+        tree_replace(c->dir, saved);
+        s = reopen(c);
+        rt_io_fail_at_write(k);
+        assert_int_equal(s->ops->begin(s, &e), 0);
+        if (s->ops->apply(s, &more, &e) == 0)
+            fail_msg("apply went through a failing write %u of %u", k, writes);
+        rt_io_fail_at_write(0);
+        assert_int_not_equal(e.code, 0);
+        s->ops->end(s);
+        char *got;
+        if (!rt_os_exists(journal)) {
+            got = hive_snapshot(s, c);
+            expect_state(got, before, "no journal left, and not the state "
+                         "before", k, writes);
+            back++;
+        } else {
+            /* The next writer finishes the sealed commit. */
+            s->ops->close(s);
+            struct rt_error oe = {0};
+            s = try_reopen(c, &oe);
+            if (!s)
+                fail_msg("write %u of %u: open: %s", k, writes, oe.message);
+            assert_int_equal(s->ops->begin(s, &e), 0);
+            s->ops->end(s);
+            assert_false(rt_os_exists(journal));
+            got = without_hive_bytes(hive_snapshot(s, c));
+            expect_state(got, after, "after the commit point, and the next "
+                         "writer did not finish it", k, writes);
+            forward++;
+        }
+        free(got);
+        s->ops->close(s);
+    }
+    /* Both outcomes; with tables as values the rollbacks include failures
+     * after fresh bytes went into SOFTWARE (intents, fresh pages, body,
+     * seal: more than two writes before the commit point). */
+    assert_true(forward > 0);
+    assert_true(back >= (c->files_layout ? 2u : 3u));
+    if (scratch_remove(saved) != 0)
+        fail_msg("cannot remove %s", saved);
+    free(journal);
+    free(saved);
+    free(before);
+    free(after);
+    rt_change_set_free(&base);
+    rt_change_set_free(&more);
 }
 
 static struct fixture_ctx registry_ctx = {.files_layout = 0},
@@ -61,9 +271,311 @@ static int cleanup(void **state)
     return 0;
 }
 
+/* A second handle on the fixture's tree, opened as it is. */
+static struct rt_store *open_again(struct fixture_ctx *c)
+{
+    struct rt_hive_options o = {.tables_dir = c->files_layout ? c->tables : NULL,
+                                .wait_seconds = -1};
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_hive_open(c->dir, &o, NULL, &e);
+    if (!s)
+        fail_msg("open: %s", e.message);
+    return s;
+}
+
+static uint32_t last_counter(struct rt_store *s)
+{
+    struct rt_value v;
+    int present = 0;
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->read_perflib(s, "Last Counter", &v, &present, &e),
+                     0);
+    assert_true(present);
+    assert_int_equal(v.len, 4);
+    uint32_t x = (uint32_t)v.data[0] | (uint32_t)v.data[1] << 8 |
+                 (uint32_t)v.data[2] << 16 | (uint32_t)v.data[3] << 24;
+    rt_value_free(&v);
+    return x;
+}
+
+static void set_last_counter(struct rt_store *s, uint32_t x)
+{
+    struct rt_change_set cs = {0};
+    struct rt_value v;
+    struct rt_error e = {0};
+    rt_value_from_dword(&v, x);
+    assert_int_equal(rt_change_set_perflib(&cs, "Last Counter", &v), 0);
+    rt_value_free(&v);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+}
+
+static void table_eq(struct rt_store *s, const void *want, size_t len)
+{
+    struct rt_value v;
+    int present = 0;
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_COUNTER, &v,
+                                        &present, &e), 0);
+    assert_true(present);
+    assert_int_equal(v.len, len);
+    assert_memory_equal(v.data, want, len);
+    rt_value_free(&v);
+}
+
+/* The store keeps the hives it read (and the state its own commits leave)
+ * from one transaction to the next, but a file another writer changed
+ * meanwhile is read again: each handle sees the other's commits. */
+static void hive_sees_other_writers(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *a = hive_fixture_open(c);
+    /* No lock file yet, so B's open takes no reader's lock: A can write
+     * while B holds images read before A's commit. */
+    struct rt_store *b = open_again(c);
+    struct rt_change_set cs = {0};
+    struct rt_error e = {0};
+    contract_base_set(&cs);
+    assert_int_equal(a->ops->begin(a, &e), 0);
+    assert_int_equal(a->ops->apply(a, &cs, &e), 0);
+    a->ops->end(a);
+    rt_change_set_free(&cs);
+
+    assert_int_equal(b->ops->begin(b, &e), 0);
+    assert_int_equal(last_counter(b), 1847);
+    table_eq(b, contract_counter, sizeof contract_counter);
+    b->ops->end(b);
+    set_last_counter(b, 2000);
+
+    /* A's images are its own commit's: B's is seen all the same. */
+    assert_int_equal(a->ops->begin(a, &e), 0);
+    assert_int_equal(last_counter(a), 2000);
+    a->ops->end(a);
+    /* And its own commits, one after the other, without reading. */
+    set_last_counter(a, 2001);
+    set_last_counter(a, 2002);
+    assert_int_equal(last_counter(a), 2002);
+    assert_int_equal(b->ops->begin(b, &e), 0);
+    assert_int_equal(last_counter(b), 2002);
+    b->ops->end(b);
+    a->ops->close(a);
+    b->ops->close(b);
+}
+
+/* A big table that gains a pair is written as the bytes that differ: the
+ * commit costs the appended pair (twice: journal and file), not the
+ * table; and a .dat file changed behind the store after read_table
+ * still ends up exactly as the change says. */
+static void table_append_writes_the_tail(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_fixture_open(c);
+    struct rt_change_set cs = {0};
+    struct rt_error e = {0};
+    contract_base_set(&cs);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+
+    /* 200 KB of pairs, then the same with one more. */
+    size_t n = 200000 / 2, len = 0;
+    uint16_t *big = calloc(n + 64, 2);
+    assert_non_null(big);
+    while (len + 40 < n) {
+        char pair[40];
+        int k = snprintf(pair, sizeof pair, "%zu", len * 2 + 2);
+        for (int i = 0; i <= k; i++)
+            big[len++] = (uint16_t)pair[i];
+        k = snprintf(pair, sizeof pair, "Counter %zu", len);
+        for (int i = 0; i <= k; i++)
+            big[len++] = (uint16_t)pair[i];
+    }
+    big[len++] = 0;
+    size_t old_len = len;
+    static const char tail[] = "999999\0Appended\0";
+    memcpy(big + old_len - 1, u"999999\0Appended\0", sizeof tail * 2);
+    size_t new_len = old_len - 1 + sizeof tail;
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                         (const uint8_t *)big, old_len * 2,
+                                         NULL, NULL), 0);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+
+    struct rt_io_stats before, after;
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    table_eq(s, big, old_len * 2);
+    rt_store_hive_stats(&before);
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                         (const uint8_t *)big, new_len * 2,
+                                         NULL, NULL), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+    rt_store_hive_stats(&after);
+    table_eq(s, big, new_len * 2);
+    /* The pair is 34 bytes; a hive page or two of cell headers, the base
+     * block and the journal's records come with it. */
+    assert_in_range(after.bytes_written - before.bytes_written, 1,
+                    c->files_layout ? 2048 : 24576);
+
+    if (c->files_layout) {
+        /* Read, then changed behind the store: other bytes at its start,
+         * written in place (Windows refuses to replace or resize a file
+         * the store has mapped). */
+        char path[700];
+        snprintf(path, sizeof path, "%s/perfc009.dat", c->tables);
+        assert_int_equal(s->ops->begin(s, &e), 0);
+        table_eq(s, big, new_len * 2);
+        int fd = rt_os_open(path, RT_OS_WRITE);
+        assert_true(fd >= 0);
+        assert_int_equal(rt_os_pwrite(fd, "x\0y\0z\0\0\0", 8, 0), 0);
+        assert_int_equal(rt_os_close(fd), 0);
+        assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                             (const uint8_t *)big, old_len * 2,
+                                             NULL, NULL), 0);
+        assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+        s->ops->end(s);
+        rt_change_set_free(&cs);
+        uint8_t *data;
+        size_t got;
+        assert_int_equal(rt_os_read_file(path, &data, &got), 0);
+        assert_int_equal(got, old_len * 2);
+        assert_memory_equal(data, big, got);
+        free(data);
+    }
+    free(big);
+    s->ops->close(s);
+}
+
+/* The tables' other copies (store.h, read_table_copy): with .dat tables,
+ * SysWOW64's file and a Counter value Perflib\009 still holds in the hive,
+ * each read as it is and compared by rt_database_load_copies; a table
+ * change then writes every copy. In the registry layout there are none. */
+static void table_copies_read_and_written(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_fixture_open(c);
+    struct rt_change_set cs = {0};
+    struct rt_error e = {0};
+    contract_base_set(&cs);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+
+    /* SysWOW64: System32's files, 009's names replaced by other ones. */
+    static const char other[] = "2\0Other\0";
+    char wow[700], path[900];
+    snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", c->dir);
+    assert_int_equal(rt_os_mkdirs(wow), 0);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(c->tables, &names, &n), 0);
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(names[i], "perf", 4))
+            continue;
+        uint8_t *data;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", c->tables, names[i]);
+        assert_int_equal(rt_os_read_file(path, &data, &len), 0);
+        snprintf(path, sizeof path, "%s/%s", wow, names[i]);
+        if (!strcmp(names[i], "perfc009.dat"))
+            assert_int_equal(rt_os_write_new_file(path, other, sizeof other), 0);
+        else
+            assert_int_equal(rt_os_write_new_file(path, data, len), 0);
+        free(data);
+    }
+    rt_os_free_list(names, n);
+    /* The hive: a Counter value under Perflib\009 with the same bytes. */
+    struct rt_regf *h;
+    char err[256];
+    uint32_t key;
+    snprintf(path, sizeof path, "%s/Windows/System32/config/SOFTWARE", c->dir);
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "Microsoft\\Windows NT\\CurrentVersion\\"
+                                    "Perflib\\009", &key), 0);
+    assert_int_equal(rt_regf_value_set(h, key, "Counter", RT_REG_MULTI_SZ,
+                                       (const uint8_t *)other, sizeof other), 0);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+
+    s = open_again(c);
+    struct rt_database db;
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    assert_int_equal(rt_database_load_copies(s, &db, &e), 0);
+    if (!c->files_layout) {
+        /* The tables are the hive's values; .dat files beside them are
+         * not copies of them. */
+        assert_int_equal(db.n_copy_diffs, 0);
+        rt_database_free(&db);
+        s->ops->close(s);
+        return;
+    }
+    assert_int_equal(db.n_copy_diffs, 2);
+    int seen = 0;
+    for (size_t i = 0; i < db.n_copy_diffs; i++) {
+        const struct rt_db_copy_diff *d = &db.copy_diffs[i];
+        assert_string_equal(d->lang, "009");
+        assert_int_equal(d->kind, RT_TABLE_COUNTER);
+        assert_int_equal(d->copy_bytes, sizeof other);
+        assert_true(d->first_index > 0);
+        seen |= d->which;
+    }
+    assert_int_equal(seen, RT_COPY_WOW64 | RT_COPY_HIVE);
+    rt_database_free(&db);
+
+    /* A table change writes System32's file, SysWOW64's and the value. */
+    static const char now[] = "1\0" "1847\0" "2\0Now\0";
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                         (const uint8_t *)now, sizeof now,
+                                         NULL, NULL), 0);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+    static const int which[] = {0, RT_COPY_WOW64, RT_COPY_HIVE};
+    for (int w = 0; w < 3; w++) {
+        struct rt_value v;
+        int present = 0;
+        if (!which[w])
+            assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_COUNTER,
+                                                &v, &present, &e), 0);
+        else
+            assert_int_equal(s->ops->read_table_copy(s, "009",
+                                                     RT_TABLE_COUNTER,
+                                                     which[w], &v, &present,
+                                                     &e), 0);
+        assert_true(present);
+        assert_int_equal(v.len, sizeof now);
+        assert_memory_equal(v.data, now, sizeof now);
+        rt_value_free(&v);
+    }
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    assert_int_equal(rt_database_load_copies(s, &db, &e), 0);
+    assert_int_equal(db.n_copy_diffs, 0);
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {STORE_CONTRACT_TESTS};
+    const struct CMUnitTest tests[] = {
+        STORE_CONTRACT_TESTS,
+        cmocka_unit_test(hive_sees_other_writers),
+        cmocka_unit_test(table_append_writes_the_tail),
+        cmocka_unit_test(failing_write_mid_commit),
+        cmocka_unit_test(table_copies_read_and_written),
+    };
     int failed = cmocka_run_group_tests_name("store_hive (registry layout)",
                                              tests, use_registry, NULL);
     failed += cmocka_run_group_tests_name("store_hive (files layout)", tests,

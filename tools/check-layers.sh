@@ -1,7 +1,8 @@
 #!/bin/sh
 # Checks that includes only point down the layers (README, "Layers"):
 #
-#   regtool/  the CLI                       6
+#   regtool/  the CLI                       7
+#   api/      the public API (lib/regtool.h) 6
 #   engine/   operations on a store         5
 #   store/    the stores                    4
 #   regf/     hive files   provider/ INIs   3  (neither uses the other)
@@ -14,7 +15,9 @@
 # directory are understood. The operating system's own headers (<unistd.h>,
 # <fcntl.h>, <dirent.h>, <sys/...>, <io.h>, <windows.h>) belong to the
 # platform layer alone; the live-registry store (store/store_win32*,
-# store/win32_*) may include <windows.h> for advapi32. Prints each
+# store/win32_*) may include <windows.h> for advapi32. The public header
+# lib/regtool.h includes no header of the library: installers get it
+# alone, and none of the internal structures may show through. Prints each
 # violation as FILE:LINE and exits 1 when there is one.
 #   sh tools/check-layers.sh [REPO]   (REPO: this repository)
 set -eu
@@ -25,7 +28,7 @@ rank() {
     case "$1" in
     platform) echo 0 ;; model) echo 1 ;; commit) echo 2 ;;
     regf | provider) echo 3 ;; store) echo 4 ;; engine) echo 5 ;;
-    regtool) echo 6 ;; *) echo "" ;;
+    api) echo 6 ;; regtool) echo 7 ;; *) echo "" ;;
     esac
 }
 
@@ -77,5 +80,12 @@ for f in lib/*/*.[ch] regtool/*.[ch]; do
         bad=1
     done
 done
+if [ -f lib/regtool.h ]; then
+    for hit in $(awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
+                          split($0, q, "\""); print FNR ":" q[2] }' lib/regtool.h); do
+        echo "lib/regtool.h:${hit%%:*}: the public header includes \"${hit#*:}\": only the C library's headers may be included there"
+        bad=1
+    done
+fi
 [ "$bad" -eq 0 ] && echo "layers: every include points down"
 exit "$bad"

@@ -14,13 +14,17 @@ DEMO="gcc libc6-dev make libinih-dev"
 # cmocka: unit tests. hivex (hivexsh, hivexml; hivexregedit from
 # libwin-hivex-perl), libregf-utils (regfexport),
 # reglookup: the independent readers that judge what regtool writes.
-# valgrind, jq, xz-utils: test tools; groff-base checks the man page. wine, wine64, wine64-tools,
+# valgrind, jq, xz-utils, time (/usr/bin/time: peak RSS in
+# tests/cli/hostile_inputs.sh): test tools; groff-base checks the man page. wine, wine64, wine64-tools,
 # libwine-dev: winegcc builds the Winelib test programs and wine64 runs
 # them (make wine-check); winegcc drives g++ even for C.
 # gcc-mingw-w64-x86-64: native Windows builds.
-CHECK="$DEMO pkg-config xz-utils libcmocka-dev libhivex-dev libhivex-bin \
+# clang, libclang-rt-14-dev: the fuzz harnesses (make fuzz, tests/fuzz/);
+# libFuzzer's runtime (libclang_rt.fuzzer-x86_64.a) and ASan's are in
+# libclang-rt-14-dev, which clang only recommends.
+CHECK="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev libhivex-bin \
 libwin-hivex-perl libregf-utils reglookup valgrind jq groff-base g++ wine \
-wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64"
+wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev"
 
 # make bench: libhivex-dev for bench/hivexpeer.c, libwin-hivex-perl for
 # hivexregedit.

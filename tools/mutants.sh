@@ -39,9 +39,9 @@ build_and_run() {
     return 0
 }
 
-# replace FILE: OLD by NEW (environment), exactly one occurrence.
+# replace FILE OLD NEW: OLD by NEW in FILE, exactly one occurrence.
 replace() {
-    OLD=$OLD NEW=$NEW python3 - "$1" <<'PY'
+    OLD=$2 NEW=$3 python3 - "$1" <<'PY'
 import os, sys
 p = sys.argv[1]
 s = open(p, encoding="utf-8").read()
@@ -54,11 +54,13 @@ PY
 }
 
 baseline_done=""
-# mutant NAME FILE TARGET (OLD and NEW set): plants, tests, restores.
+OLD2='' NEW2=''
+# mutant NAME FILE TARGET (OLD and NEW set; OLD2 and NEW2 for a second
+# edit of the same file, when one bug takes two): plants, tests, restores.
 mutant() {
     name=$1 file=$2 target=$3
     if [ -n "$ONLY" ]; then
-        case " $ONLY " in *" $name "*) ;; *) return 0 ;; esac
+        case " $ONLY " in *" $name "*) ;; *) OLD2="" NEW2=""; return 0 ;; esac
     fi
     # The unmutated tree must pass the target first: a failing target
     # would "catch" every mutant.
@@ -75,10 +77,12 @@ mutant() {
         baseline_done="$baseline_done $target" ;;
     esac
     cp -p "$T/$file" "$SCRATCH/orig"
-    if ! replace "$T/$file"; then
+    if ! replace "$T/$file" "$OLD" "$NEW" ||
+       { [ -n "$OLD2" ] && ! replace "$T/$file" "$OLD2" "$NEW2"; }; then
         echo "mutants: $name: the edit does not apply to $file" >&2
         exit 2
     fi
+    OLD2='' NEW2=''
     build_and_run "$target"
     r=$?
     cp "$SCRATCH/orig" "$T/$file"   # a new mtime: rebuilt next time
@@ -131,10 +135,8 @@ NEW='                (0 && s->syswow64 &&
                  stage_dat(p, s->syswow64, c->lang, c->table, &c->value)))'
 mutant syswow64-unwritten lib/store/store_hive.c cli:install_hive.sh
 
-OLD='        if (take_range(&w[i].counter, plan->first_counter, plan->last_counter,
-                       &w[i].removed_c) ||'
-NEW='        if (take_range(&w[i].counter, plan->first_counter, plan->last_counter - 2,
-                       &w[i].removed_c) ||'
+OLD='        if (take_range(&w[i], 0, plan->first_counter, plan->last_counter) ||'
+NEW='        if (take_range(&w[i], 0, plan->first_counter, plan->last_counter - 2) ||'
 mutant uninstall-one-short lib/engine/engine.c unit:test_engine
 
 OLD='    return get32(t + 16) == rt_crc32(0, b, *body);'
@@ -162,6 +164,62 @@ mutant last-below-base-index lib/engine/engine.c unit:test_engine
 OLD='        uint64_t top = top_c > top_h - 1 ? top_c : top_h - 1;'
 NEW='        uint64_t top = top_c;'
 mutant top-ignores-last-help lib/engine/engine.c unit:test_engine
+
+OLD='    if (c->n_intents) {
+        struct rt_error e2 = {0};'
+NEW='    if (0 && c->n_intents) {
+        struct rt_error e2 = {0};'
+mutant failed-commit-keeps-fresh lib/commit/journal.c unit:test_store_hive
+
+OLD='    return regf_value_list(h, key, values, n);'
+NEW='    int rc = regf_value_list(h, key, values, n);
+    if (!rc && *n > 3)
+        --*n;   /* the last value of a key unread */
+    return rc;'
+mutant reader-drops-value lib/regf/value.c unit:test_regf_referees
+
+OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
+NEW='    while (0 && rt_os_trylock(l->fd, shared) != 0) {'
+mutant writers-unlocked lib/commit/journal.c cli:concurrent.sh
+
+OLD='    int replayed = 0;
+    size_t ilen = intent_len(b, len);
+    if (ilen && sealed(b, len, &body) && ilen <= body) {'
+NEW='    int replayed = 0;
+    size_t ilen = intent_len(b, len);
+    if (!ilen) {   /* an empty journal taken for a damaged one */
+        free(b);
+        return rt_error_set(e, RT_ERR_BADDB, "%s: damaged", journal_path);
+    }
+    if (ilen && sealed(b, len, &body) && ilen <= body) {'
+mutant empty-journal-refused lib/commit/journal.c cli:crash_sweep.sh
+
+OLD='    free(b);
+    if (rt_io_unlink(journal_path) != 0 || rt_io_fsync_dir_of(journal_path) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", journal_path,
+                            strerror(errno));
+    return replayed;'
+NEW='    free(b);
+    return replayed;'
+OLD2='    int replayed = 0;
+    size_t ilen = intent_len(b, len);'
+NEW2='    int replayed = 0;
+    size_t ilen = intent_len(b, len);
+    /* removed before it is replayed */
+    if (rt_io_unlink(journal_path) != 0 || rt_io_fsync_dir_of(journal_path) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", journal_path,
+                            strerror(errno));'
+mutant journal-removed-first lib/commit/journal.c cli:crash_sweep.sh
+
+OLD='        if (hc > top_c)
+            top_c = hc;'
+NEW='        if (hc > top_c && !(hc & 1))   /* odd names taken for help */
+            top_c = hc;'
+mutant odd-counter-index-ignored lib/engine/engine.c unit:test_engine
+
+OLD='    for (int i = 0; i < 1 + RT_REGF_LOG_SLOTS && rc == 0; i++) {'
+NEW='    for (int i = 0; i < 1 && rc == 0; i++) {   /* the logs not copied */'
+mutant log-backup-skipped lib/store/store_hive.c cli:crash_sweep.sh
 
 # --- the table ---------------------------------------------------------
 

@@ -17,6 +17,9 @@
  * installs are only found in the languages Wine lets be written, such as
  * CurrentLanguage: LANG names the one to read.
  *
+ * Text is printed in UTF-8 whatever the console's code page, so that
+ * names in any language can be compared by the test.
+ *
  * Exit 0 when the object was found and every title index resolved, 1 when
  * the name is not in the table or the object is not in the data, 2 on
  * usage or a malformed block, 3 on a registry error. */
@@ -85,15 +88,35 @@ static const WCHAR *lookup(const struct table *t, DWORD i)
 
 static int unresolved;
 
+/* N characters of W (all of it when N < 0) in UTF-8, in one of a few
+ * static buffers: enough for the arguments of one printf. */
+static const char *u8n(const WCHAR *w, int n)
+{
+    static char buf[4][4096];
+    static int next;
+    char *b = buf[next++ % 4];
+    int len = WideCharToMultiByte(CP_UTF8, 0, w, n, b, (int)sizeof buf[0] - 1,
+                                  NULL, NULL);
+    b[len > 0 ? len : 0] = '\0';
+    if (n < 0 && len > 0)
+        b[len - 1] = '\0';
+    return b;
+}
+
+static const char *u8(const WCHAR *w)
+{
+    return u8n(w, -1);
+}
+
 static void print_title(const char *what, DWORD name, DWORD help,
                         const struct table *names, const struct table *helps)
 {
     const WCHAR *n = lookup(names, name), *h = lookup(helps, help);
     if (!n || !h)
         unresolved = 1;
-    printf("%s %lu \"%ls\" help %lu \"%ls\"\n", what, (unsigned long)name,
-           n ? n : L"(unresolved)", (unsigned long)help,
-           h ? h : L"(unresolved)");
+    printf("%s %lu \"%s\" help %lu \"%s\"\n", what, (unsigned long)name,
+           u8(n ? n : L"(unresolved)"), (unsigned long)help,
+           u8(h ? h : L"(unresolved)"));
 }
 
 /* Whether [off, off+len) lies within [0, size). */
@@ -116,7 +139,7 @@ static void print_values(const PERF_COUNTER_DEFINITION *d, DWORD n,
         const WCHAR *cn = lookup(names, d[c].CounterNameTitleIndex);
         if (!within(block_len, d[c].CounterOffset, d[c].CounterSize) ||
             (d[c].CounterSize != 4 && d[c].CounterSize != 8)) {
-            printf("  %ls = (out of the counter block)\n", cn ? cn : L"?");
+            printf("  %s = (out of the counter block)\n", u8(cn ? cn : L"?"));
             continue;
         }
         unsigned long long v = 0;
@@ -127,7 +150,7 @@ static void print_values(const PERF_COUNTER_DEFINITION *d, DWORD n,
         } else {
             memcpy(&v, block + d[c].CounterOffset, 8);
         }
-        printf("  %ls = %llu\n", cn ? cn : L"(unresolved)", v);
+        printf("  %s = %llu\n", u8(cn ? cn : L"(unresolved)"), v);
     }
 }
 
@@ -219,7 +242,7 @@ static int walk(const BYTE *buf, DWORD size, DWORD cap, DWORD want,
                 const PERF_COUNTER_BLOCK *cb = (const PERF_COUNTER_BLOCK *)(obj + at);
                 if (!within(olen, at, cb->ByteLength))
                     return bad("instance counter block length");
-                printf("instance \"%.*ls\":\n", nlen, nm);
+                printf("instance \"%s\":\n", nlen > 0 ? u8n(nm, nlen) : "");
                 print_values(d, ot->NumCounters, obj + at, cb->ByteLength, names);
                 at += cb->ByteLength;
             }
@@ -266,7 +289,7 @@ int main(int argc, char **argv)
         MultiByteToWideChar(CP_UTF8, 0, argv[3], -1, query, 256);
     else
         swprintf(query, 256, L"%lu", (unsigned long)want);
-    printf("query \"%ls\"\n", query);
+    printf("query \"%s\"\n", u8(query));
 
     DWORD cap = 256, size;
     BYTE *buf = NULL;

@@ -4,15 +4,12 @@
 # the prefix that wine-tests/run.sh made (WINE64, WINEPREFIX exported).
 # Usage: wine-tests/provider_e2e.sh BUILD_DIR REGTOOL_EXE_SO
 #
-# regtool --store live install refuses on Wine 8: Perflib\009 is a
-# predefined-handle key there that serves a fixed stub table and cannot be
-# written, and install writes every language of the machine. That refusal
-# is asserted; the provider's registration (the service's Performance key,
-# and its names in Perflib\CurrentLanguage, a language Wine lets be
-# written) is then made with reg.exe, as install would make it, so that
-# Wine's loading of the Library, the provider and the consumer are tested.
-# regtool --store live uninstall then removes it (009 holds none of its
-# names, so nothing is asked of it there).
+# Wine 8 serves Perflib\009 through a predefined handle: a fixed stub
+# table that nothing can write. regtool --store live install leaves it
+# alone and says so, and writes the languages Wine lets be written:
+# CurrentLanguage and, here, French (00C), whose keys the test makes with
+# the base tables first. The provider's INI is English and French
+# (wine-tests/transfer-fr.ini, the objects of ini-samples/transfer.ini).
 set -eu
 build=$1
 regtool=$2
@@ -35,47 +32,69 @@ $out"
 mkdir -p "$dll_dir"
 cp "$build/mingw/transferperf.dll" "$dll_dir/"
 
-# Base tables for CurrentLanguage: Wine's own (those 009 serves).
+# Base tables for CurrentLanguage (Wine's own, those 009 serves) and for
+# French.
+perflib='HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib'
 reg add "$lang" /v Counter /t REG_MULTI_SZ /d '1\01847\01846\0End Marker' /f
 reg add "$lang" /v Help /t REG_MULTI_SZ /d '1847\0End Marker' /f
+reg add "$perflib\\00C" /v Counter /t REG_MULTI_SZ /d '1\01847\01846\0Marqueur de fin' /f
+reg add "$perflib\\00C" /v Help /t REG_MULTI_SZ /d '1847\0Marqueur de fin' /f
+ini_dir=$(mktemp -d)
+trap 'rm -rf "$ini_dir"' EXIT
+cp wine-tests/transfer-fr.ini ini-samples/CounterOffsets.h "$ini_dir/"
+install_args="--create-service --library C:\\regtool-perf\\transferperf.dll \
+    --open OpenTransfer --collect CollectTransfer --close CloseTransfer"
 
-set +e
-out=$("$WINE64" "$regtool" --store live install --create-service \
-      --library 'C:\regtool-perf\transferperf.dll' --open OpenTransfer \
-      --collect CollectTransfer --close CloseTransfer ini-samples/transfer.ini 2>&1)
-rc=$?
-set -e
-[ "$rc" -eq 3 ] || fail "live install exited $rc: $out"
-case "$out" in
-*'tables of language 009 are served by the system'*'nothing was written') ;;
-*) fail "live install printed '$out'" ;;
-esac
-printf "%s\n" "wine provider: live install refused (Perflib\\009 is Wine's stub): ok"
-
-# The plan install would carry out (--dry-run reads, never writes):
-# the registration below follows it.
-out=$("$WINE64" "$regtool" --store live install --dry-run --create-service \
-      --library 'C:\regtool-perf\transferperf.dll' --open OpenTransfer \
-      --collect CollectTransfer --close CloseTransfer ini-samples/transfer.ini 2>&1) ||
-    fail "live install --dry-run: $out"
+# The plan install carries out (--dry-run reads, never writes).
+# shellcheck disable=SC2086
+out=$("$WINE64" "$regtool" --store live install --dry-run $install_args \
+      "$ini_dir/transfer-fr.ini" 2>&1) || fail "live install --dry-run: $out"
 case "$out" in
 'would install TransferPerf: names 1848-1860, help 1849-1861'*) ;;
 *) fail "live install --dry-run printed '$out'" ;;
 esac
 
-# What install would write, in CurrentLanguage only (the help of Bytes
-# Sent/sec and Peer shortened: reg.exe's /d takes no backslashes).
-reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
-reg add "$svc\\Performance" /v Open /t REG_SZ /d OpenTransfer /f
-reg add "$svc\\Performance" /v Collect /t REG_SZ /d CollectTransfer /f
-reg add "$svc\\Performance" /v Close /t REG_SZ /d CloseTransfer /f
-reg add "$svc\\Performance" /v 'First Counter' /t REG_DWORD /d 1848 /f
-reg add "$svc\\Performance" /v 'First Help' /t REG_DWORD /d 1849 /f
-reg add "$svc\\Performance" /v 'Last Counter' /t REG_DWORD /d 1860 /f
-reg add "$svc\\Performance" /v 'Last Help' /t REG_DWORD /d 1861 /f
-reg add "$svc\\Performance" /v 'Object List' /t REG_SZ /d '1848 1856' /f
-reg add "$lang" /v Counter /t REG_MULTI_SZ /f /d '1\01847\01846\0End Marker\01848\0Transfer\01850\0Bytes Sent\01852\0Available Bytes\01854\0Bytes Sent/sec\01856\0Peer\01858\0Bytes Received/sec\01860\0Active Peers'
-reg add "$lang" /v Help /t REG_MULTI_SZ /f /d '1847\0End Marker\01849\0Provides information related to transferring files.\01851\0Number of bytes sent in the last transfer.\01853\0Number of bytes still to be sent in the current transfer; zero when no transfer is in progress.\01855\0Rate at which bytes are sent.\01857\0Provides information about the peers.\01859\0Rate at which the peer acknowledges received bytes.\01861\0Number of peers with a transfer in progress.'
+# shellcheck disable=SC2086
+out=$("$WINE64" "$regtool" --store live install $install_args \
+      "$ini_dir/transfer-fr.ini" 2>&1) || fail "live install: $out"
+expect "live install" "$out" \
+    'installed TransferPerf: names 1848-1860, help 1849-1861' \
+    "  009              not written: served by the system as a fixed table of 2 pairs (Wine's stub), which nothing can change" \
+    '  00C              7 names, text from 00C' \
+    '  CurrentLanguage  7 names, text from 009'
+# What an independent reader sees: Wine's reg.exe.
+out=$("$WINE64" reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
+case "$out" in
+*'Marqueur de fin\01848\0Transfert\01850\0Octets envoy'*'\01856\0Pair\0'*'\01860\0Pairs actifs'*) ;;
+*) fail "reg query of 00C's Counter after install: $out" ;;
+esac
+out=$("$WINE64" reg query "$svc\\Performance" /v 'Object List' 2>&1) || fail "reg query Object List: $out"
+case "$out" in
+*'REG_SZ'*'1848 1856'*) ;;
+*) fail "Object List after install: $out" ;;
+esac
+printf "%s\n" "wine provider: live install wrote CurrentLanguage and 00C, left Wine's 009 stub alone and said so: ok"
+
+# The other verbs on the live store: names, disable/enable (as reg.exe
+# sees them), backup, then restore after damage.
+out=$("$WINE64" "$regtool" --store live names --lang 00C 1848 1856 2>&1) || fail "live names: $out"
+expect "live names" "$out" "$(printf '1848\tTransfert')" "$(printf '1856\tPair')"
+"$WINE64" "$regtool" --store live disable TransferPerf >/dev/null 2>&1 || fail "live disable"
+out=$("$WINE64" reg query "$svc\\Performance" /v 'Disable Performance Counters' 2>&1) || fail "no Disable value after disable: $out"
+case "$out" in *REG_DWORD*0x1*) ;; *) fail "after live disable: $out" ;; esac
+"$WINE64" "$regtool" --store live enable TransferPerf >/dev/null 2>&1 || fail "live enable"
+out=$("$WINE64" reg query "$svc\\Performance" /v 'Disable Performance Counters' 2>&1) || :
+case "$out" in *REG_DWORD*0x1*) fail "still disabled after live enable: $out" ;; esac
+backup="$ini_dir/live-backup.ini"
+out=$("$WINE64" "$regtool" --store live backup "$backup" 2>&1) || fail "live backup: $out"
+reg add "$perflib\\00C" /v Counter /t REG_MULTI_SZ /d '1\01847\01846\0Marqueur de fin' /f
+out=$("$WINE64" "$regtool" --store live restore "$backup" 2>&1) || fail "live restore: $out"
+out=$("$WINE64" reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
+case "$out" in
+*'\01848\0Transfert\0'*'\01860\0Pairs actifs'*) ;;
+*) fail "00C's Counter after live restore: $out" ;;
+esac
+echo "wine provider: names, disable/enable, backup and restore on the live store: ok"
 
 transfer_lines() {
     expect "$1" "$2" \
@@ -94,6 +113,18 @@ for q in 1848 Global "1856 1848"; do
     *'buffer grown 0 times'*) fail "query $q: ERROR_MORE_DATA never seen: $out" ;;
     esac
 done
+# The same objects through the French tables.
+out=$("$WINE64" "$consumer" 00C Transfert 2>&1) || fail "consumer 00C Transfert failed: $out"
+expect "00C Transfert" "$out" \
+    'object 1848 "Transfert" help 1849 "Informations sur les transferts de fichiers."' \
+    'counter 1850 "Octets envoyés" help 1851 "Nombre d'"'"'octets envoyés lors du dernier transfert."' \
+    'counter 1854 "Octets envoyés/s" help 1855 "Débit d'"'"'envoi des octets."' \
+    '  Octets envoyés = 123456' '  Octets restants = 4096' '  Octets envoyés/s = 777'
+out=$("$WINE64" "$consumer" 00C Pair 2>&1) || fail "consumer 00C Pair failed: $out"
+expect "00C Pair" "$out" \
+    'object 1856 "Pair" help 1857 "Informations sur les pairs."' \
+    'counter 1858 "Octets reçus/s" help 1859 "Débit auquel le pair accuse réception des octets."' \
+    'instance "alpha":' '  Octets reçus/s = 1111' '  Pairs actifs = 1'
 out=$("$WINE64" "$consumer" CurrentLanguage Peer 2>&1) ||
     fail "consumer Peer failed: $out"
 expect "Peer" "$out" 'data block: 1 objects' \
@@ -110,6 +141,56 @@ rc=0; out=$("$WINE64" "$consumer" CurrentLanguage Transfer 1856 2>&1) || rc=$?
 expect "query 1856" "$out" 'data block: 1 objects' 'object 1848: not in the data'
 echo "wine provider: Wine loads transferperf.dll, consumer reads Transfer and Peer: ok"
 
+# audit --libraries on the live store looks the DLLs up in the machine's
+# own files: transferperf.dll is found (outside the system directories,
+# which is said), and once Library names a file that is not there, that
+# is said instead.
+findings() { "$WINE64" "$regtool" --store live audit --libraries --json 2>&1 || :; }
+out=$(findings)
+case "$out" in
+*'"library-outside-system-dirs"'*'TransferPerf'*) ;;
+*) fail "live audit --libraries: no library-outside-system-dirs for TransferPerf in: $out" ;;
+esac
+case "$out" in
+*'library-not-found'*'TransferPerf'* | *'library-files-unchecked'*)
+    fail "live audit --libraries did not find transferperf.dll: $out" ;;
+esac
+reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\absent.dll' /f
+out=$(findings)
+case "$out" in
+*'"library-not-found"'*'absent.dll'*) ;;
+*) fail "live audit --libraries: no library-not-found for absent.dll in: $out" ;;
+esac
+reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
+echo "wine provider: audit --libraries checks the live machine's files: ok"
+
+# regtool verify reads the provider's data as a consumer does and checks
+# it against the database: clean for the provider as built (009, Wine's
+# stub, is said not to be checked); each broken build gives its finding.
+verify() { "$WINE64" "$regtool" --store live verify --json TransferPerf 2>&1; }
+out=$(verify) || fail "verify of the sample provider: $out"
+case "$out" in
+*'"summary":{"errors":0,"warnings":0,'*) ;;
+*) fail "verify of the sample provider is not clean: $out" ;;
+esac
+case "$out" in
+*'"verify-language-stub","severity":"info","language":"009"'*) ;;
+*) fail "verify did not say 009 is Wine's stub: $out" ;;
+esac
+for fault in 1:verify-misaligned 2:verify-index-parity 3:verify-index-outside-range; do
+    n=${fault%%:*} id=${fault#*:}
+    cp "$build/mingw/transferperf-fault$n.dll" "$dll_dir/"
+    reg add "$svc\\Performance" /v Library /t REG_SZ /d "C:\\regtool-perf\\transferperf-fault$n.dll" /f
+    rc=0; out=$(verify) || rc=$?
+    [ "$rc" -eq 1 ] || fail "verify of fault $n: exit $rc: $out"
+    case "$out" in
+    *"\"id\":\"$id\",\"severity\":\"error\""*) ;;
+    *) fail "verify of fault $n: no error $id in: $out" ;;
+    esac
+done
+reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
+echo "wine provider: verify is clean, and finds each broken provider's mistake: ok"
+
 # regtool uninstall works on the live store: 009's stub holds none of
 # the provider's names, so only CurrentLanguage and the service change.
 out=$("$WINE64" "$regtool" --store live uninstall TransferPerf 2>&1) ||
@@ -125,8 +206,57 @@ expect "after removal" "$out" '"Transfer": not in the Counter table of CurrentLa
 rc=0; out=$("$WINE64" "$consumer" CurrentLanguage 1848 Global 2>&1) || rc=$?
 [ "$rc" -eq 1 ] || fail "after removal, Global: exit $rc: $out"
 expect "after removal, Global" "$out" 'object 1848: not in the data'
-echo "wine provider: after regtool uninstall the consumer no longer resolves Transfer: ok"
+rc=0; out=$(verify) || rc=$?
+[ "$rc" -eq 1 ] || fail "verify after removal: exit $rc: $out"
+case "$out" in
+*'"verify-not-installed"'*) ;;
+*) fail "verify after removal: no verify-not-installed in: $out" ;;
+esac
+echo "wine provider: after regtool uninstall the consumer no longer resolves Transfer, nor verify: ok"
+
+out=$("$WINE64" "$consumer" 00C Transfert 2>&1) && fail "after removal, 00C still resolves Transfert: $out"
+expect "after removal, 00C" "$out" '"Transfert": not in the Counter table of 00C'
+out=$("$WINE64" reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
+case "$out" in
+*'1848'*) fail "00C keeps the provider's names after uninstall: $out" ;;
+esac
+
+# The same through lodctr.exe and unlodctr.exe, as a program that shells
+# out to them runs them (cmd /c): wine-tests/dropin.sh made regtool the
+# prefix's lodctr and unlodctr. lodctr registers what the service's key
+# already says (an installer writes Library, Open, Collect, Close first).
+sh wine-tests/dropin.sh "$build"
+cp "$ini_dir/transfer-fr.ini" "$ini_dir/CounterOffsets.h" "$dll_dir/"
+reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
+reg add "$svc\\Performance" /v Open /t REG_SZ /d OpenTransfer /f
+reg add "$svc\\Performance" /v Collect /t REG_SZ /d CollectTransfer /f
+reg add "$svc\\Performance" /v Close /t REG_SZ /d CloseTransfer /f
+out=$("$WINE64" cmd /c 'lodctr C:\regtool-perf\transfer-fr.ini' 2>&1) ||
+    fail "cmd /c lodctr: $out"
+expect "lodctr.exe" "$out" \
+    'lodctr: installed TransferPerf: names 1848-1860, help 1849-1861' \
+    "lodctr: 009 not written: served by the system as a fixed table of 2 pairs (Wine's stub), which nothing can change"
+out=$("$WINE64" "$consumer" 00C Transfert 2>&1) || fail "after lodctr.exe, 00C Transfert: $out"
+expect "after lodctr.exe, 00C" "$out" \
+    'object 1848 "Transfert" help 1849 "Informations sur les transferts de fichiers."' \
+    '  Octets envoyés = 123456'
+out=$("$WINE64" "$consumer" CurrentLanguage Transfer 2>&1) || fail "after lodctr.exe, Transfer: $out"
+transfer_lines "after lodctr.exe" "$out"
+# lodctr /S: a backup in Windows' format, where the program asked.
+out=$("$WINE64" cmd /c 'lodctr /S:C:\regtool-perf\perfstrings.ini' 2>&1) ||
+    fail "cmd /c lodctr /S: $out"
+psb="$dll_dir/perfstrings.ini"
+[ -s "$psb" ] || fail "lodctr /S wrote no $psb: $out"
+iconv -f UTF-16LE -t UTF-8 "$psb" | tr -d '\r' | grep -qx '\[PERF_TransferPerf\]' ||
+    fail "lodctr /S: no [PERF_TransferPerf] section in $psb"
+out=$("$WINE64" cmd /c 'unlodctr TransferPerf' 2>&1) || fail "cmd /c unlodctr: $out"
+expect "unlodctr.exe" "$out" 'unlodctr: removed TransferPerf: names 1848-1860, help 1849-1861'
+rc=0; out=$("$WINE64" "$consumer" 00C Transfert 2>&1) || rc=$?
+[ "$rc" -eq 1 ] || fail "after unlodctr.exe: exit $rc: $out"
+expect "after unlodctr.exe" "$out" '"Transfert": not in the Counter table of 00C'
+echo "wine provider: lodctr.exe and unlodctr.exe run by cmd are regtool's: install, /S and removal in English and French: ok"
 
 # Leave the prefix as run.sh found it for the tests that follow.
 reg delete "$svc" /f
 reg delete "$lang" /f
+reg delete "$perflib\\00C" /f

@@ -1,7 +1,9 @@
 #!/bin/sh
 # End-to-end runs under Wine: the win32 store's unit tests (store contract
 # included), the crash sweep with the Winelib helper and with the native
-# (mingw-w64) one, and a smoke run of the Winelib regtool, all in a
+# (mingw-w64) one, the crash sweep of each verb that writes through the
+# Winelib regtool (crash_sweep_verbs.sh), the provider end to end and a
+# smoke run of the Winelib regtool, all in a
 # throwaway prefix that is made here and removed afterwards.
 # Usage: wine-tests/run.sh BUILD_DIR (build/wine), from the repository root.
 set -eu
@@ -22,6 +24,7 @@ sh wine-tests/provider_e2e.sh "$build" "$build/regtool.exe.so"
 "$WINE64" "$build/test_store_win32.exe.so"
 sh wine-tests/crash_sweep.sh "$build/sweep.exe.so"
 sh wine-tests/crash_sweep.sh "$build/mingw/sweep.exe"
+sh wine-tests/crash_sweep_verbs.sh "$build/sweep.exe.so" "$build/regtool.exe.so"
 out=$("$WINE64" "$build/regtool.exe.so" version)
 case "$out" in
 regtool\ *) echo "wine regtool: $out" ;;

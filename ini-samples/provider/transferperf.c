@@ -8,7 +8,11 @@
  * Performance key plus the offsets of ../CounterOffsets.h, read in Open.
  *
  * Exports OpenTransfer, CollectTransfer and CloseTransfer (transferperf.def).
- * Built with mingw-w64 by wine.mk. */
+ * Built with mingw-w64 by wine.mk; also, for regtool verify's tests, as
+ * three broken providers, each with one mistake real providers make
+ * (TRANSFERPERF_FAULT): 1, Transfer's length is not a multiple of 8;
+ * 2, names are numbered from First Help (the wrong base); 3, a counter's
+ * index lies past the provider's range. */
 #include <stddef.h>
 #include <string.h>
 #include <wchar.h>
@@ -25,7 +29,17 @@
 #define V_AVAILABLE_BYTES 4096u
 #define V_SENT_PER_SEC    777u
 
+#ifndef TRANSFERPERF_FAULT
+#define TRANSFERPERF_FAULT 0
+#endif
+
 static DWORD first_counter, first_help;
+
+/* The base of the name indices (fault 2: First Help, one too high). */
+static DWORD name_base(void)
+{
+    return TRANSFERPERF_FAULT == 2 ? first_help : first_counter;
+}
 static LONG open_count;
 
 DWORD WINAPI OpenTransfer(LPWSTR devices);
@@ -104,7 +118,8 @@ static void define_counter(PERF_COUNTER_DEFINITION *d, DWORD offset,
 {
     memset(d, 0, sizeof *d);
     d->ByteLength = sizeof *d;
-    d->CounterNameTitleIndex = first_counter + offset;
+    d->CounterNameTitleIndex = name_base() + offset +
+                               (TRANSFERPERF_FAULT == 3 ? 100 : 0);
     d->CounterHelpTitleIndex = first_help + offset;
     d->DetailLevel = PERF_DETAIL_NOVICE;
     d->CounterType = type;
@@ -119,7 +134,7 @@ static void define_object(PERF_OBJECT_TYPE *o, DWORD total, DWORD counters,
     o->TotalByteLength = total;
     o->DefinitionLength = sizeof *o + counters * sizeof(PERF_COUNTER_DEFINITION);
     o->HeaderLength = sizeof *o;
-    o->ObjectNameTitleIndex = first_counter + offset;
+    o->ObjectNameTitleIndex = name_base() + offset;
     o->ObjectHelpTitleIndex = first_help + offset;
     o->DetailLevel = PERF_DETAIL_NOVICE;
     o->NumCounters = (DWORD)counters;
@@ -139,7 +154,8 @@ static DWORD transfer_size(void)
 {
     return ALIGN8(sizeof(PERF_OBJECT_TYPE) +
                   3 * sizeof(PERF_COUNTER_DEFINITION) +
-                  sizeof(struct transfer_data));
+                  sizeof(struct transfer_data)) +
+           (TRANSFERPERF_FAULT == 1 ? 4 : 0);
 }
 
 static void put_transfer(BYTE *p)
@@ -234,8 +250,8 @@ DWORD WINAPI CollectTransfer(LPWSTR query, LPVOID *data, LPDWORD bytes,
             *objects = 0;
         return ERROR_SUCCESS;
     }
-    int want_transfer = wanted(query, first_counter + TRANSFER_OBJECT);
-    int want_peer = wanted(query, first_counter + PEER_OBJECT);
+    int want_transfer = wanted(query, name_base() + TRANSFER_OBJECT);
+    int want_peer = wanted(query, name_base() + PEER_OBJECT);
     DWORD need = (want_transfer ? transfer_size() : 0) +
                  (want_peer ? peer_size() : 0);
     if (need > *bytes) {

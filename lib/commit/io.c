@@ -2,11 +2,39 @@
  * platform layer. */
 #include "commit/io.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "platform/os.h"
+
+/* Test hook: the K-th write from now (counted as rt_io_totals.writes
+ * counts them) fails with EIO instead of being made, once; 0: none. The
+ * tests that use it declare it: a failing disk mid-commit, where
+ * REGTOOL_FAULT_AFTER_WRITES is a crash. */
+void rt_io_fail_at_write(unsigned long k);
+
+static unsigned long fail_at;
+
+void rt_io_fail_at_write(unsigned long k)
+{
+    fail_at = k ? rt_io_totals.writes + k : 0;
+}
+
+static int injected_failure(void)
+{
+    if (!fail_at || rt_io_totals.writes + 1 != fail_at)
+        return 0;
+    fail_at = 0;
+    errno = EIO;
+    return 1;
+}
 
 int rt_io_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 {
-    if (rt_os_pwrite(fd, buf, len, off) != 0)
+    if (injected_failure() || rt_os_pwrite(fd, buf, len, off) != 0)
         return -1;
     rt_io_totals.bytes_written += len;
     rt_io_count_write();
@@ -15,7 +43,7 @@ int rt_io_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 
 int rt_io_ftruncate(int fd, uint64_t size)
 {
-    if (rt_os_ftruncate(fd, size) != 0)
+    if (injected_failure() || rt_os_ftruncate(fd, size) != 0)
         return -1;
     rt_io_count_write();
     return 0;
@@ -35,7 +63,7 @@ int rt_io_fsync_dir_of(const char *path)
 
 int rt_io_rename(const char *from, const char *to)
 {
-    if (rt_os_rename(from, to) != 0)
+    if (injected_failure() || rt_os_rename(from, to) != 0)
         return -1;
     rt_io_count_write();
     return 0;
@@ -43,8 +71,18 @@ int rt_io_rename(const char *from, const char *to)
 
 int rt_io_unlink(const char *path)
 {
-    if (rt_os_unlink(path) != 0)
+    if (injected_failure() || rt_os_unlink(path) != 0)
         return -1;
     rt_io_count_write();
     return 0;
+}
+
+int rt_io_replace_file(const char *path, const void *data, size_t len,
+                       unsigned mode)
+{
+    /* The platform's replace, each of its writes counted (and stopped
+     * where a test says). */
+    static const struct rt_os_write_calls counted = {
+        rt_io_pwrite, rt_io_fsync, rt_io_rename, rt_io_fsync_dir_of};
+    return rt_os_replace_file_via(path, data, len, mode, &counted);
 }

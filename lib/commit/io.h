@@ -35,5 +35,10 @@ int rt_io_fsync(int fd);
 int rt_io_fsync_dir_of(const char *path);
 int rt_io_rename(const char *from, const char *to);
 int rt_io_unlink(const char *path);
+/* rt_os_replace_file (a new file beside PATH, written, fsynced, renamed
+ * over it) with its write and its rename counted: a store that replaces
+ * a whole file (the .reg store) can be stopped at either. */
+int rt_io_replace_file(const char *path, const void *data, size_t len,
+                       unsigned mode);
 
 #endif

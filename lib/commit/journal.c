@@ -15,11 +15,15 @@
 #define REC_WRITE      1u
 #define REC_SIZE       2u
 #define REC_FRESH      3u      /* never in the journal: written before it */
+#define REC_DELETE     4u      /* the file is removed; OFFSET: how many of
+                                  its parent directories to remove too
+                                  when that leaves them empty */
 
 struct record {
     uint32_t kind;
     char *file;
-    uint64_t offset;    /* REC_WRITE: where; REC_SIZE: the final size */
+    uint64_t offset;    /* REC_WRITE: where; REC_SIZE: the final size;
+                           REC_DELETE: parents to prune */
     uint8_t *data;
     size_t len;
 };
@@ -125,6 +129,11 @@ int rt_commit_write_fresh(struct rt_commit *c, const char *file,
 int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size)
 {
     return add(c, REC_SIZE, file, size, NULL, 0);
+}
+
+int rt_commit_delete(struct rt_commit *c, const char *file, unsigned prune)
+{
+    return add(c, REC_DELETE, file, prune, NULL, 0);
 }
 
 size_t rt_commit_records(const struct rt_commit *c)
@@ -245,6 +254,26 @@ static int full_path(char *buf, size_t size, const char *base, const char *rel)
     return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+/* Opens PATH for writing, created when missing with the directories
+ * above it: a commit may write a file in folders of its own (an INF
+ * copy), made only from its commit point on, so a commit that never gets
+ * there leaves no folder behind. */
+static int open_create(const char *path)
+{
+    int fd = rt_os_open(path, RT_OS_WRITE_CREATE);
+    if (fd >= 0 || errno != ENOENT)
+        return fd;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return -1;
+    *slash = '\0';
+    if (rt_os_mkdirs(dir) != 0)
+        return -1;
+    return rt_os_open(path, RT_OS_WRITE_CREATE);
+}
+
 /* The file records are being written to. A file's records come together,
  * so each file is opened once and fsynced when the next one begins. */
 struct target {
@@ -278,11 +307,41 @@ static int target_switch(struct target *t, const char *base, const char *rel,
         return 0;
     if (target_finish(t, e) != 0)
         return -1;
-    t->fd = rt_os_open(path, RT_OS_WRITE_CREATE);
+    t->fd = open_create(path);
     if (t->fd < 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
                             strerror(errno));
     snprintf(t->path, sizeof t->path, "%s", path);
+    return 0;
+}
+
+/* Removes BASE/REL (a missing file is no error: a replay after a crash
+ * may find it gone), then up to PRUNE of its parent directories that it
+ * leaves empty: an uninstall's INF copy goes with its folders. */
+static int delete_file(const char *base, const char *rel, uint64_t prune,
+                       struct rt_error *e)
+{
+    char path[PATH_MAX];
+    if (full_path(path, sizeof path, base, rel) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s/%s: path too long",
+                            base, rel);
+    /* Each removal made durable in the folder that held it. */
+    if ((rt_io_unlink(path) != 0 && errno != ENOENT) ||
+        (rt_io_fsync_dir_of(path) != 0 && errno != ENOENT))
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                            strerror(errno));
+    for (uint64_t i = 0; i < prune; i++) {
+        char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+            break;
+        *slash = '\0';
+        /* Not empty, or gone already: left as it is. */
+        if (rt_os_rmdir(path) != 0)
+            break;
+        if (rt_io_fsync_dir_of(path) != 0 && errno != ENOENT)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                strerror(errno));
+    }
     return 0;
 }
 
@@ -297,9 +356,10 @@ static int target_fail(struct target *t, struct rt_error *e)
 }
 
 /* Applies the records of a journal body (already verified) to the files,
- * from byte START (past the intent block) to BODY. */
-static int apply_body(const char *base, const uint8_t *b, size_t start,
-                      size_t body, struct rt_error *e)
+ * from byte START (past the intent block) to BODY. GROW_ONLY: only the
+ * size records that lengthen a file, nothing else. */
+static int apply_records(const char *base, const uint8_t *b, size_t start,
+                         size_t body, int grow_only, struct rt_error *e)
 {
     struct target t = {.fd = -1};
     size_t pos = start;
@@ -311,12 +371,42 @@ static int apply_body(const char *base, const uint8_t *b, size_t start,
         uint32_t len = get32(b + pos + 16);
         pos += 20;
         if (fl == 0 || fl >= PATH_MAX || body - pos < (uint64_t)fl + len ||
-            (kind != REC_WRITE && kind != REC_SIZE))
+            (kind != REC_WRITE && kind != REC_SIZE && kind != REC_DELETE))
             goto corrupt;
         char rel[PATH_MAX];
         memcpy(rel, b + pos, fl);
         rel[fl] = '\0';
         pos += fl;
+        if (grow_only && kind != REC_SIZE) {
+            pos += len;
+            continue;
+        }
+        if (grow_only) {
+            /* Only a file that grows is touched (and made durable). */
+            char path[PATH_MAX];
+            uint64_t now = 0;
+            if (full_path(path, sizeof path, base, rel) != 0)
+                return rt_error_set(e, RT_ERR_WRITE_FAULT,
+                                    "%s/%s: path too long", base, rel);
+            int fd = open_create(path);
+            int r = fd < 0 || rt_os_fsize(fd, &now) != 0 ||
+                    (off > now && (rt_io_ftruncate(fd, off) != 0 ||
+                                   rt_io_fsync(fd) != 0));
+            int err = errno;
+            if (fd >= 0)
+                rt_os_close(fd);
+            if (r)
+                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                    strerror(err));
+            pos += len;
+            continue;
+        }
+        if (kind == REC_DELETE) {
+            if (target_finish(&t, e) != 0 || delete_file(base, rel, off, e) != 0)
+                return -1;
+            pos += len;
+            continue;
+        }
         if (target_switch(&t, base, rel, e) != 0)
             return -1;
         if ((kind == REC_WRITE ? rt_io_pwrite(t.fd, b + pos, len, off)
@@ -330,6 +420,23 @@ corrupt:
         rt_os_close(t.fd);
     return rt_error_set(e, RT_ERR_BADDB, "journal record at byte %zu is damaged",
                         pos);
+}
+
+/* Applies a journal body: first every file that grows is lengthened to
+ * its final size, then the records in order. A file's header (a hive's
+ * base block, which says how many bytes of bins follow) may be written
+ * before the record that sets its size, and pages of zeros past the old
+ * end are never written: a crash in between would leave a header
+ * promising bytes the file does not have, which no reader opens, so the
+ * journal that would finish the commit is never reached. Lengthening
+ * first (with zeros) leaves every intermediate state readable; applying
+ * the records again after a crash gives the same result. */
+static int apply_body(const char *base, const uint8_t *b, size_t start,
+                      size_t body, struct rt_error *e)
+{
+    if (apply_records(base, b, start, body, 1, e) != 0)
+        return -1;
+    return apply_records(base, b, start, body, 0, e);
 }
 
 /* Length of the intent block at the start of journal B (LEN bytes): the
@@ -490,6 +597,14 @@ static void needs(int err, const char *path, uint64_t bytes, char *buf,
         snprintf(buf, size, "%s to be writable (%s)", path, strerror(err));
 }
 
+/* Whether the directory holding PATH exists. */
+static int parent_exists(const char *path)
+{
+    char dir[PATH_MAX];
+    dir_of(path, dir, sizeof dir);
+    return rt_os_is_dir(dir);
+}
+
 /* The size FILE has after the commit, as far as C's records say. */
 static uint64_t final_size(const struct rt_commit *c, const char *file,
                            int *sized)
@@ -500,7 +615,10 @@ static uint64_t final_size(const struct rt_commit *c, const char *file,
         const struct record *r = &c->v[i];
         if (strcmp(r->file, file))
             continue;
-        if (r->kind == REC_SIZE) {
+        if (r->kind == REC_DELETE) {
+            end = 0;
+            *sized = 1;
+        } else if (r->kind == REC_SIZE) {
             end = r->offset;
             *sized = 1;
         } else if (!*sized && r->offset + r->len > end) {
@@ -530,6 +648,11 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
                                 file);
         int created = !rt_os_exists(path);
+        /* A file in folders the commit makes from its commit point on
+         * (an INF copy): nothing to open or reserve before. Fresh bytes
+         * are written before the seal: their folder must be there. */
+        if (created && c->v[i].kind != REC_FRESH && !parent_exists(path))
+            continue;
         int fd = rt_os_open(path, created ? RT_OS_WRITE_NEW : RT_OS_WRITE);
         if (fd < 0) {
             int err = errno;
@@ -784,7 +907,7 @@ int rt_journal_read_after(const char *base_dir, const char *journal_path,
         free(b);
         return 0;
     }
-    int loaded = 0;
+    int loaded = 0, deleted = 0;
     for (size_t pos = ilen; pos + 20 <= body;) {
         uint32_t kind = get32(b + pos), fl = get32(b + pos + 4);
         uint64_t off = get64(b + pos + 8);
@@ -795,6 +918,14 @@ int rt_journal_read_after(const char *base_dir, const char *journal_path,
         pos += 20 + fl + n;
         if (strlen(rel) != fl || memcmp(rel, name, fl))
             continue;
+        if (kind == REC_DELETE) {
+            free(d);
+            d = NULL;
+            dlen = 0;
+            loaded = deleted = 1;
+            continue;
+        }
+        deleted = 0;
         if (!loaded) {
             if (rt_os_read_file(path, &d, &dlen) != 0) {
                 if (errno != ENOENT) {
@@ -833,6 +964,11 @@ int rt_journal_read_after(const char *base_dir, const char *journal_path,
     free(b);
     if (!loaded)
         return 0;
+    if (deleted) {
+        free(d);
+        *touched = -1;
+        return 0;
+    }
     *touched = 1;
     *data = d ? d : malloc(1);
     *len = dlen;
@@ -920,7 +1056,7 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
                             "%s: %s; nothing was written: %s", lock_path,
                             strerror(err), why);
     }
-    time_t start = time(NULL);
+    uint64_t start = rt_os_monotonic_ms();
     int said = 0;
     char who[PATH_MAX + 160] = "";
     while (rt_os_trylock(l->fd, shared) != 0) {
@@ -940,7 +1076,8 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
         }
         said = 1;
         if (rt_os_interrupted() ||
-            (limit >= 0 && difftime(time(NULL), start) >= limit)) {
+            (limit >= 0 &&
+             rt_os_monotonic_ms() - start >= (uint64_t)limit * 1000u)) {
             rt_os_close(l->fd);
             free(l);
             if (rt_os_interrupted())

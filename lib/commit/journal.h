@@ -38,8 +38,14 @@ int rt_commit_write(struct rt_commit *c, const char *file, uint64_t offset,
  * it finds them durable. So appended data costs its size, not twice it. */
 int rt_commit_write_fresh(struct rt_commit *c, const char *file,
                           uint64_t offset, const void *data, size_t len);
-/* Records FILE's size after the commit (it is created when absent). */
+/* Records FILE's size after the commit (it is created when absent, with
+ * the directories above it). */
 int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size);
+
+/* Records that FILE is removed, and then up to PRUNE of its parent
+ * directories that this leaves empty (none is made before the commit
+ * point; a missing FILE is no error, as a replay may find it gone). */
+int rt_commit_delete(struct rt_commit *c, const char *file, unsigned prune);
 
 /* Journal, fsync, apply, fsync, retire. Returns 0, or -1 with E set; if
  * the failure came after the seal, the journal stays for recovery. */
@@ -79,7 +85,8 @@ void rt_journal_needs(const char *base_dir, const char *journal_path,
                       char *buf, size_t size);
 /* The after-image of BASE_DIR/REL: the file as the sealed journal will
  * leave it. *TOUCHED 0 (and nothing read) when the journal does not
- * write REL or is not sealed. A new buffer in *DATA. */
+ * write REL or is not sealed; -1 (and no data) when the journal removes
+ * it. A new buffer in *DATA. */
 int rt_journal_read_after(const char *base_dir, const char *journal_path,
                           const char *rel, int *touched, uint8_t **data,
                           size_t *len, struct rt_error *e);

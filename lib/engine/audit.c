@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/lang_id.h"
+#include "model/perf_data.h"
 
 /* What consumers show (SPEC 4.6), quoted where they print it. */
 #define SYMPTOM_NET_INDEX                                                     \
@@ -39,6 +40,15 @@
 #define SYMPTOM_CURRENT                                                       \
     "consumers that read CurrentLanguage (Performance Monitor, typeperf) "   \
     "show names that differ from the language it mirrors"
+
+#define SYMPTOM_WOW64                                                         \
+    "32-bit programs (32-bit .NET applications and services, the 32-bit "   \
+    "Performance Monitor) read SysWOW64's tables: they show other names "   \
+    "than 64-bit ones, or \"counter not found\""
+#define SYMPTOM_HIVE_COPY                                                     \
+    "programs that read the hive's values rather than what Windows serves "  \
+    "(offline tools, a registry export, a copy of the hive) see other names " \
+    "than consumers get"
 
 #define FIX_REPAIR "regtool repair"
 #define FIX_PRUNE "regtool repair --prune-orphans"
@@ -161,34 +171,45 @@ void rt_findings_free(struct rt_findings *f)
 
 /* --- sorted views of a table ------------------------------------------ */
 
-/* A table's pairs by index (ties in table order), for lookups and merges. */
+/* A table's pairs by index (ties in table order), for lookups and merges.
+ * The pairs stay where they are in the blob, UTF-16: audit reads indices
+ * and compares bytes, and decodes only the texts it shows as evidence. */
 struct view {
-    const struct rt_pair **p;
+    const struct rt_table *t;
+    const struct rt_msz_entry **p;
     size_t n;
 };
 
-static int cmp_pair_ptr(const void *a, const void *b)
+static int cmp_entry_ptr(const void *a, const void *b)
 {
-    const struct rt_pair *x = *(const struct rt_pair *const *)a;
-    const struct rt_pair *y = *(const struct rt_pair *const *)b;
+    const struct rt_msz_entry *x = *(const struct rt_msz_entry *const *)a;
+    const struct rt_msz_entry *y = *(const struct rt_msz_entry *const *)b;
     if (x->index != y->index)
         return x->index < y->index ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
-static int view_make(struct view *v, const struct rt_pair_list *l)
+static int view_make(struct view *v, const struct rt_table *t)
 {
-    v->n = l->n;
-    v->p = malloc((l->n ? l->n : 1) * sizeof *v->p);
+    v->t = t;
+    v->n = t->n;
+    v->p = malloc((t->n ? t->n : 1) * sizeof *v->p);
     if (!v->p)
         return -1;
-    for (size_t i = 0; i < l->n; i++)
-        v->p[i] = &l->v[i];
-    qsort(v->p, v->n, sizeof *v->p, cmp_pair_ptr);
+    /* Tables are mostly written in index order: sort only when not. */
+    int sorted = 1;
+    for (size_t i = 0; i < t->n; i++) {
+        v->p[i] = &t->v[i];
+        if (i && t->v[i].index < t->v[i - 1].index)
+            sorted = 0;
+    }
+    if (!sorted)
+        qsort(v->p, v->n, sizeof *v->p, cmp_entry_ptr);
     return 0;
 }
 
-static const struct rt_pair *view_find(const struct view *v, uint32_t index)
+/* The first position in V whose index is at least INDEX. */
+static size_t view_lower(const struct view *v, uint32_t index)
 {
     size_t lo = 0, hi = v->n;
     while (lo < hi) {
@@ -198,7 +219,27 @@ static const struct rt_pair *view_find(const struct view *v, uint32_t index)
         else
             hi = mid;
     }
+    return lo;
+}
+
+static const struct rt_msz_entry *view_find(const struct view *v,
+                                            uint32_t index)
+{
+    size_t lo = view_lower(v, index);
     return lo < v->n && v->p[lo]->index == index ? v->p[lo] : NULL;
+}
+
+/* How many pairs of A have their index in B with the same text (B's first
+ * pair of that index). */
+static size_t view_agreement(const struct view *a, const struct view *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const struct rt_msz_entry *y = view_find(b, a->p[i]->index);
+        if (y && rt_table_text_equal(a->t, a->p[i], b->t, y))
+            n++;
+    }
+    return n;
 }
 
 /* The language's sorted views, made once. */
@@ -238,6 +279,19 @@ struct audit {
             (a)->failed = 1;                                                  \
     } while (0)
 
+/* A pair of table T as evidence: its index and its text, decoded here. */
+static void evidence_at(struct audit *a, const struct rt_table *t,
+                        const struct rt_msz_entry *x)
+{
+    struct rt_pair p;
+    if (rt_msz_entry_pair(t->blob, x, &p) != 0) {
+        a->failed = 1;
+        return;
+    }
+    EVIDENCE(a, p.index, p.text);
+    rt_pair_free(&p);
+}
+
 static const char *table_name(int k)
 {
     return k ? "Help" : "Counter";
@@ -265,7 +319,7 @@ static void check_blobs(struct audit *a, const struct lang_views *v)
     const struct rt_db_language *l = v->l;
     for (int k = 0; k < 2; k++) {
         int present = k ? l->has_help : l->has_counter;
-        const struct rt_pair_list *list = k ? &l->table.help : &l->table.counter;
+        const struct rt_table *list = &l->tab[k];
         if (!present) {
             ADD(a, "table-missing", RT_AUDIT_ERROR, l->id, SYMPTOM_NO_LANGUAGE,
                 FIX_RESTORE, "Perflib\\%s has no %s table", l->id,
@@ -316,7 +370,7 @@ static void check_duplicates(struct audit *a, const struct lang_views *v)
                 FIX_REPAIR, "Perflib\\%s\\%s has index %u %zu times",
                 v->l->id, table_name(k), w->p[i]->index, j - (i - 1));
             for (size_t m = i - 1; m < j; m++)
-                EVIDENCE(a, w->p[m]->index, w->p[m]->text);
+                evidence_at(a, w->t, w->p[m]);
         }
     }
 }
@@ -343,7 +397,7 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
                     SYMPTOM_RANGE, FIX_REPAIR,
                     "Perflib\\%s\\%s has %s at %s indices", id, table_name(k),
                     k ? "help texts" : "names", k ? "even" : "odd");
-            EVIDENCE(a, x, w->p[i]->text);
+            evidence_at(a, w->t, w->p[i]);
         }
     }
     /* Counterparts, counted below Base Index and listed above it. */
@@ -369,7 +423,7 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
                     "Perflib\\%s: %s above Base Index %u without %s", id,
                     k ? "help texts" : "names", base,
                     k ? "a name at index - 1" : "a help text at index + 1");
-            EVIDENCE(a, x, w->p[i]->text);
+            evidence_at(a, w->t, w->p[i]);
         }
         /* A few are normal; most of a table's counterparts gone is a
          * table that lost its text. */
@@ -426,16 +480,17 @@ static void check_orphans(struct audit *a, const struct lang_views *v)
                     v->l->id, table_name(k), db->base_index);
                 open_run = 1;
             }
-            EVIDENCE(a, x, w->p[i]->text);
+            evidence_at(a, w->t, w->p[i]);
             last = x;
         }
     }
 }
 
-static int is_ascii(const char *s)
+/* Whether a UTF-16LE text is all ASCII. */
+static int is_ascii(const uint8_t *s, size_t bytes)
 {
-    for (; *s; s++)
-        if ((unsigned char)*s >= 0x80)
+    for (size_t i = 0; i + 1 < bytes; i += 2)
+        if (s[i + 1] || s[i] >= 0x80)
             return 0;
     return 1;
 }
@@ -452,11 +507,11 @@ static void check_english(struct audit *a)
     }
     size_t base = 0, foreign = 0;
     for (size_t i = 0; i < e->counter.n; i++) {
-        const struct rt_pair *p = e->counter.p[i];
+        const struct rt_msz_entry *p = e->counter.p[i];
         if (p->index < 2 || p->index > a->db->base_index)
             continue;
         base++;
-        foreign += !is_ascii(p->text);
+        foreign += !is_ascii(e->counter.t->blob + p->text, p->text_bytes);
     }
     if (base >= 10 && foreign * 2 > base)
         ADD(a, "english-overwritten", RT_AUDIT_ERROR, "009", SYMPTOM_ENGLISH,
@@ -472,10 +527,9 @@ static void check_current(struct audit *a, const struct lang_views *cur)
     size_t best_n = 0;
     for (size_t i = 0; i < a->n; i++) {
         const struct lang_views *o = &a->lv[i];
-        if (o == cur || rt_lang_is_current(o->l->id))
+        if (o == cur || rt_lang_is_current(o->l->id) || o->l->fixed)
             continue;
-        size_t n = rt_pair_list_agreement(&cur->l->table.counter,
-                                          &o->l->table.counter);
+        size_t n = view_agreement(&cur->counter, &o->counter);
         if (!best || n > best_n) {
             best = o;
             best_n = n;
@@ -483,8 +537,7 @@ static void check_current(struct audit *a, const struct lang_views *cur)
     }
     if (!best)
         return;
-    size_t help = rt_pair_list_agreement(&cur->l->table.help,
-                                         &best->l->table.help);
+    size_t help = view_agreement(&cur->help, &best->help);
     if (best_n == cur->counter.n && best_n == best->counter.n &&
         help == cur->help.n && help == best->help.n)
         return;
@@ -526,7 +579,7 @@ static void check_against_english(struct audit *a, const struct lang_views *v)
                         : "Perflib\\%s lacks names above Base Index that "
                           "English (009) has",
                     v->l->id);
-            EVIDENCE(a, x, from->p[i]->text);
+            evidence_at(a, from->t, from->p[i]);
         }
         if (below && !dir)
             ADD(a, "language-smaller-base", RT_AUDIT_INFO, v->l->id, NULL, NULL,
@@ -564,15 +617,20 @@ static void check_perflib_values(struct audit *a)
         ADD(a, "base-index-missing", RT_AUDIT_WARNING, NULL, NULL, FIX_REPAIR,
             "Perflib has no Base Index value (%u assumed)", RT_BASE_INDEX);
     if (a->english) {
-        const struct rt_pair *one = view_find(&a->english->counter, 1);
+        const struct view *en = &a->english->counter;
+        const struct rt_msz_entry *x = view_find(en, 1);
+        struct rt_pair one = {0};
         char want[16];
         snprintf(want, sizeof want, "%u", db->base_index);
-        if (one && strcmp(one->text, want)) {
+        if (x && rt_msz_entry_pair(en->t->blob, x, &one) != 0)
+            a->failed = 1;
+        else if (x && strcmp(one.text, want)) {
             ADD(a, "base-index-mismatch", RT_AUDIT_WARNING, "009", NULL,
                 FIX_REPAIR, "Base Index is %u but Perflib\\009's pair 1 says %s",
-                db->base_index, one->text);
-            EVIDENCE(a, 1, one->text);
+                db->base_index, one.text);
+            EVIDENCE(a, 1, one.text);
         }
+        rt_pair_free(&one);
     }
     if (db->has_perflib_disable && db->perflib_disable)
         ADD(a, "perflib-disabled", RT_AUDIT_WARNING, NULL, SYMPTOM_DISABLED,
@@ -653,15 +711,8 @@ static void check_providers(struct audit *a)
         /* Its names in every language. */
         for (size_t l = 0; l < a->n; l++) {
             const struct view *w = &a->lv[l].counter;
-            size_t lo = 0, hi = w->n;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (w->p[mid]->index < fc)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < w->n && w->p[lo]->index <= lc)
+            size_t lo = view_lower(w, fc);
+            if ((lo < w->n && w->p[lo]->index <= lc) || a->lv[l].l->fixed)
                 continue;
             /* English (and what consumers read as the UI language) must
              * have them; another language falls back to English. */
@@ -677,26 +728,61 @@ static void check_providers(struct audit *a)
         }
         /* Object List: indices of its objects, inside its range. */
         if (s->object_list) {
-            const char *p = s->object_list;
+            size_t n_list = 0;
+            uint32_t *list = rt_object_list_parse(s->object_list, &n_list);
+            if (!list)
+                a->failed = 1;
             int listed = 0;
-            while (*p) {
-                char *end;
-                unsigned long x = strtoul(p, &end, 10);
-                if (end == p) {
-                    p++;
-                    continue;
-                }
+            for (size_t k = 0; list && k < n_list; k++) {
+                uint32_t x = list[k];
                 if (x < fc || x > lc) {
                     if (!listed++)
                         ADD(a, "object-list-outside-range", RT_AUDIT_WARNING,
                             NULL, SYMPTOM_NOT_FOUND, FIX_REINSTALL,
                             "%s: Object List names indices outside its range "
                             "%u-%u", s->name, fc, lc);
-                    EVIDENCE(a, (uint32_t)x, NULL);
+                    EVIDENCE(a, x, NULL);
                 }
-                p = end;
             }
+            free(list);
         }
+    }
+}
+
+/* The store's other copies of a table that are not the table (SPEC 1.1):
+ * 64-bit Windows keeps the .dat tables in System32 and SysWOW64, and
+ * lodctr /R is run in both; Vista and later serve the .dat files, so a
+ * Counter or Help value the hive still holds is a stale copy. */
+static void check_copies(struct audit *a, const char *only)
+{
+    const struct rt_database *db = a->db;
+    for (size_t i = 0; i < db->n_copy_diffs; i++) {
+        const struct rt_db_copy_diff *d = &db->copy_diffs[i];
+        if (only && !rt_lang_same(only, d->lang))
+            continue;
+        char at[64];
+        if (d->first_index)
+            snprintf(at, sizeof at, "first at index %u", d->first_index);
+        else
+            snprintf(at, sizeof at, "after the last pair");
+        const char *c = d->kind ? "h" : "c";
+        if (d->which == RT_COPY_WOW64)
+            ADD(a, "table-copy-wow64-differs", RT_AUDIT_ERROR, d->lang,
+                SYMPTOM_WOW64, FIX_REPAIR,
+                "Perflib\\%s\\%s: SysWOW64\\perf%s%s.dat (%zu bytes) differs "
+                "from System32\\perf%s%s.dat (%zu bytes), %s; System32's is "
+                "the one 64-bit programs read", d->lang, table_name(d->kind), c,
+                d->lang, d->copy_bytes, c, d->lang, d->table_bytes, at);
+        else
+            ADD(a, "table-copy-hive-differs", RT_AUDIT_WARNING, d->lang,
+                SYMPTOM_HIVE_COPY, FIX_REPAIR,
+                "Perflib\\%s\\%s in the SOFTWARE hive (%zu bytes) differs from "
+                "System32\\perf%s%s.dat (%zu bytes), %s; Windows serves the "
+                ".dat file's table (Vista and later), the hive's value is a "
+                "stale copy", d->lang, table_name(d->kind), d->copy_bytes, c,
+                d->lang, d->table_bytes, at);
+        if (d->first_index)
+            EVIDENCE(a, d->first_index, NULL);
     }
 }
 
@@ -710,26 +796,36 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
     for (size_t i = 0; i < db->n_langs; i++) {
         a.lv[i].l = &db->langs[i];
         a.n++;
-        if (view_make(&a.lv[i].counter, &db->langs[i].table.counter) ||
-            view_make(&a.lv[i].help, &db->langs[i].table.help)) {
+        if (view_make(&a.lv[i].counter, &db->langs[i].tab[0]) ||
+            view_make(&a.lv[i].help, &db->langs[i].tab[1])) {
             views_free(a.lv, a.n);
             return -1;
         }
-        if (rt_lang_same(db->langs[i].id, "009"))
+        if (rt_lang_same(db->langs[i].id, "009") && !db->langs[i].fixed)
             a.english = &a.lv[i];
     }
     const char *only = opt ? opt->language : NULL;
-    if (!only || rt_lang_same(only, "009"))
+    const struct rt_db_language *en = rt_database_language(db, "009");
+    if ((!only || rt_lang_same(only, "009")) && !(en && en->fixed))
         check_english(&a);
     for (size_t i = 0; i < a.n; i++) {
         const struct lang_views *v = &a.lv[i];
         if (only && !rt_lang_same(only, v->l->id))
             continue;
+        /* What the system serves fixed is nobody's to check or repair. */
+        if (v->l->fixed) {
+            ADD(&a, "language-fixed", RT_AUDIT_INFO, v->l->id, NULL, NULL,
+                "Perflib\\%s is %s: not checked; consumers resolve names "
+                "through the other languages", v->l->id, v->l->fixed_why);
+            continue;
+        }
         check_blobs(&a, v);
         check_duplicates(&a, v);
         check_parity_and_pairs(&a, v);
         check_orphans(&a, v);
-        if (rt_lang_is_current(v->l->id))
+        /* CurrentLanguage mirrors English where English is served fixed
+         * (install gives it English text): nothing to compare it with. */
+        if (rt_lang_is_current(v->l->id) && !(en && en->fixed))
             check_current(&a, v);
         else if (a.english && v != a.english)
             check_against_english(&a, v);
@@ -738,6 +834,7 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
         check_perflib_values(&a);
         check_providers(&a);
     }
+    check_copies(&a, only);
     views_free(a.lv, a.n);
     return a.failed ? -1 : 0;
 }

@@ -136,26 +136,6 @@ void rt_restore_plan_free(struct rt_restore_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Whether a table's new blob differs from what the store holds. */
-static int table_differs(const struct rt_db_language *l, int help,
-                         const uint8_t *blob, size_t len, int *differs)
-{
-    int damaged = help ? l->help_damaged
-                       : l->damaged && !l->damage_in_help;
-    if (damaged || !(help ? l->has_help : l->has_counter)) {
-        *differs = 1;
-        return 0;
-    }
-    uint8_t *old = NULL;
-    size_t old_len = 0;
-    if (rt_pair_list_encode(help ? &l->table.help : &l->table.counter, &old,
-                            &old_len) != 0)
-        return -1;
-    *differs = old_len != len || memcmp(old, blob, len);
-    free(old);
-    return 0;
-}
-
 static int restore_language(const struct rt_db_language *l,
                             const struct rt_psb_language *sec,
                             struct rt_change_set *cs,
@@ -167,32 +147,13 @@ static int restore_language(const struct rt_db_language *l,
         return oom(e);
     rl->names_after = t.counter.n;
     rl->helps_after = t.help.n;
-    int rc = -1;
-    for (int help = 0; help < 2; help++) {
-        uint8_t *blob = NULL;
-        size_t len = 0;
-        int differs = 0;
-        if (rt_pair_list_encode(help ? &t.help : &t.counter, &blob, &len) ||
-            table_differs(l, help, blob, len, &differs)) {
-            free(blob);
-            oom(e);
-            goto out;
-        }
-        if (differs &&
-            rt_change_set_table_replace(
-                cs, l->id, help ? RT_TABLE_HELP : RT_TABLE_COUNTER, blob, len,
-                help ? l->has_help : l->has_counter, l->bytes[help],
-                l->hash[help], NULL, NULL) != 0) {
-            free(blob);
-            oom(e);
-            goto out;
-        }
-        free(blob);
-        if (help)
-            rl->help_changed = differs;
-        else
-            rl->counter_changed = differs;
+    int rc = -1, changed[2];
+    if (rt_db_replace_changed_tables(l, &t, cs, changed) != 0) {
+        oom(e);
+        goto out;
     }
+    rl->counter_changed = changed[0];
+    rl->help_changed = changed[1];
     rc = 0;
 out:
     rt_name_table_free(&t);
@@ -321,6 +282,38 @@ int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
                                 "restoring it would empty the tables of "
                                 "language %s; nothing was changed",
                                 sec->line, sec->id, db->langs[i].id);
+        /* A backup holds each index once (lodctr /S writes a table
+         * sorted by index); restoring one that repeats an index would
+         * write a table audit calls damaged (duplicate-index). */
+        struct rt_duplicate *dup = NULL;
+        size_t nd = rt_pair_list_duplicates(&sec->strings, &dup);
+        if (nd == (size_t)-1)
+            return oom(e);
+        if (nd) {
+            uint32_t ix = dup[0].index;
+            free(dup);
+            return rt_error_set(e, RT_ERR_INVALID_DATA,
+                                "line %u: [PerfStrings_%s] has index %u "
+                                "twice: restoring it would write a table "
+                                "with a duplicate index; nothing was "
+                                "changed", sec->line, sec->id, (unsigned)ix);
+        }
+        /* Nor may it empty one of the two tables: a section of names
+         * only (or help only) is as damaging as an empty one. */
+        size_t names = 0;
+        for (size_t k = 0; k < sec->strings.n; k++) {
+            uint32_t ix = sec->strings.v[k].index;
+            names += ix == 1 || ix % 2 == 0;
+        }
+        if (!names || names == sec->strings.n)
+            return rt_error_set(e, RT_ERR_INVALID_DATA,
+                                "line %u: [PerfStrings_%s] holds no %s: "
+                                "restoring it would empty the %s table of "
+                                "language %s; nothing was changed",
+                                sec->line, sec->id,
+                                names ? "help texts (odd indices)"
+                                      : "names (even indices)",
+                                names ? "Help" : "Counter", db->langs[i].id);
         matched++;
     }
     if (!matched)

@@ -67,6 +67,32 @@ void rt_service_info_free(struct rt_service_info *si)
     memset(si, 0, sizeof *si);
 }
 
+/* A name given to a writer (a drivername, unlodctr's argument) becomes a
+ * path below Services: "" would name Services itself, "a\\b" a key below
+ * another service's, and a name past 255 characters no key at all; "."
+ * and ".." are no service Windows creates (CreateService forbids '\\'
+ * and '/') and read as path steps to any tool that shows keys as paths.
+ * Refused before anything is read or locked. */
+int rt_service_name_check(const char *name, struct rt_error *e)
+{
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        chars += (*p & 0xc0) != 0x80;   /* UTF-8 lead bytes */
+    const char *why = !*name ? "it is empty"
+                      : strchr(name, '\\') ? "it holds '\\'"
+                      : strchr(name, '/')  ? "it holds '/'"
+                      : !strcmp(name, ".") || !strcmp(name, "..")
+                          ? "it is a path step"
+                      : chars > 255 ? "it is longer than 255 characters"
+                                    : NULL;
+    if (!why)
+        return 0;
+    return rt_error_set(e, RT_ERR_INVALID_PARAMETER,
+                        "'%.80s%s' is not a service name (a subkey of "
+                        "Services): %s; nothing was written", name,
+                        chars > 80 ? "..." : "", why);
+}
+
 int rt_service_load(struct rt_store *s, const char *name,
                     struct rt_service_info *si, struct rt_error *e)
 {
@@ -111,6 +137,8 @@ void rt_database_free(struct rt_database *db)
     for (size_t i = 0; i < db->n_langs; i++) {
         free(db->langs[i].id);
         rt_name_table_free(&db->langs[i].table);
+        rt_table_free(&db->langs[i].tab[0]);
+        rt_table_free(&db->langs[i].tab[1]);
         rt_value_free(&db->langs[i].raw[0]);
         rt_value_free(&db->langs[i].raw[1]);
     }
@@ -118,72 +146,171 @@ void rt_database_free(struct rt_database *db)
     for (size_t i = 0; i < db->n_services; i++)
         rt_service_info_free(&db->services[i]);
     free(db->services);
+    rt_database_copies_free(db);
     memset(db, 0, sizeof *db);
 }
 
-static int load_language(struct rt_store *s, struct rt_db_language *l,
-                         struct rt_error *e)
+void rt_database_copies_free(struct rt_database *db)
 {
-    struct rt_value c = {0}, h = {0};
-    if (s->ops->read_table(s, l->id, RT_TABLE_COUNTER, &c, &l->has_counter,
-                           e) != 0)
-        return -1;
-    if (s->ops->read_table(s, l->id, RT_TABLE_HELP, &h, &l->has_help, e) != 0) {
-        rt_value_free(&c);
-        return -1;
+    for (size_t i = 0; i < db->n_copy_diffs; i++)
+        free(db->copy_diffs[i].lang);
+    free(db->copy_diffs);
+    db->copy_diffs = NULL;
+    db->n_copy_diffs = 0;
+}
+
+/* The first index where table T and the blob COPY differ, pair by pair in
+ * table order (a pair differs in its index or its text); 0 when the pairs
+ * agree and only what follows them differs. */
+static uint32_t first_difference(const struct rt_table *t, const uint8_t *copy,
+                                 size_t len, int *nomem)
+{
+    struct rt_table c = {0};
+    struct rt_msz_error me;
+    uint8_t *dup = malloc(len ? len : 1);
+    *nomem = 0;
+    if (!dup) {
+        *nomem = 1;
+        return 0;
     }
-    int which = 0;
-    if (rt_name_table_decode(&l->table, c.data, c.len, h.data, h.len, 1,
-                             &l->damage, &which) != 0) {
-        l->damaged = 1;
-        l->damage_in_help = which;
+    if (len)
+        memcpy(dup, copy, len);
+    if (rt_table_load(&c, dup, len, &me) && me.status == RT_MSZ_NOMEM) {
+        rt_table_free(&c);
+        *nomem = 1;
+        return 0;
     }
-    /* Each blob's own first damage (the first damage overall is in one of
-     * them); a table of no bytes at all (a .dat file cut to nothing) lost
-     * every name it had: damage, not an empty language. */
-    const struct rt_value *blob[2] = {&c, &h};
-    const int present[2] = {l->has_counter, l->has_help};
+    uint32_t x = 0;
+    size_t n = t->n < c.n ? t->n : c.n;
+    for (size_t i = 0; i < n && !x; i++)
+        if (t->v[i].index != c.v[i].index ||
+            !rt_table_text_equal(t, &t->v[i], &c, &c.v[i]))
+            x = t->v[i].index < c.v[i].index ? t->v[i].index : c.v[i].index;
+    if (!x && t->n != c.n)
+        x = t->n > n ? t->v[n].index : c.v[n].index;
+    rt_table_free(&c);
+    return x;
+}
+
+int rt_database_load_copies(struct rt_store *s, struct rt_database *db,
+                            struct rt_error *e)
+{
+    if (!s->ops->read_table_copy)
+        return 0;
+    static const int which[] = {RT_COPY_WOW64, RT_COPY_HIVE};
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const struct rt_db_language *l = &db->langs[i];
+        if (!l->loaded)
+            continue;
+        for (int k = 0; k < 2; k++)
+            for (size_t w = 0; w < 2; w++) {
+                struct rt_value v = {0};
+                int present = 0, nomem = 0;
+                if (s->ops->read_table_copy(s, l->id, (enum rt_table_kind)k,
+                                            which[w], &v, &present, e) != 0)
+                    return -1;
+                const struct rt_table *t = &l->tab[k];
+                if (!present || (v.len == t->len &&
+                                 (!v.len || !memcmp(v.data, t->blob, v.len)))) {
+                    rt_value_free(&v);
+                    continue;
+                }
+                uint32_t x = first_difference(t, v.data, v.len, &nomem);
+                struct rt_db_copy_diff *nd = nomem ? NULL
+                    : realloc(db->copy_diffs,
+                              (db->n_copy_diffs + 1) * sizeof *nd);
+                size_t copy_len = v.len;
+                rt_value_free(&v);
+                if (!nd)
+                    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                        "out of memory");
+                db->copy_diffs = nd;
+                struct rt_db_copy_diff *d = &nd[db->n_copy_diffs];
+                *d = (struct rt_db_copy_diff){strdup(l->id),
+                                              (enum rt_table_kind)k, which[w],
+                                              x, t->len, copy_len};
+                if (!d->lang)
+                    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                        "out of memory");
+                db->n_copy_diffs++;
+            }
+    }
+    return 0;
+}
+
+static int load_language(struct rt_store *s, struct rt_db_language *l,
+                         int pairs, unsigned kinds, struct rt_error *e)
+{
+    int present[2] = {0, 0};
+    l->loaded = 1;
     for (int k = 0; k < 2; k++) {
-        l->type[k] = blob[k]->type;
-        l->bytes[k] = blob[k]->len;
-        l->hash[k] = rt_blob_hash(blob[k]->data, blob[k]->len);
-        l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_OK, 0};
-        if (l->damaged && k == which) {
-            l->blob_damage[k] = l->damage;
-        } else if (l->damaged && l->damage.status != RT_MSZ_NOMEM) {
-            struct rt_pair *p = NULL;
-            size_t n = 0;
-            rt_multi_sz_decode(blob[k]->data, blob[k]->len, 0, &p, &n,
-                               &l->blob_damage[k]);
-            rt_pairs_free(p, n);
-        }
-        if (l->blob_damage[k].status == RT_MSZ_OK && present[k] &&
-            !blob[k]->len)
+        struct rt_value v = {0};
+        if (kinds && !(kinds & 1u << k))
+            continue;
+        if (s->ops->read_table(s, l->id, (enum rt_table_kind)k, &v,
+                               &present[k], e) != 0)
+            return -1;
+        l->type[k] = v.type;
+        l->bytes[k] = v.len;
+        /* The blob is kept as read (UTF-16) and indexed in one scan. */
+        if (rt_table_load(&l->tab[k], v.data, v.len, &l->blob_damage[k]) &&
+            l->blob_damage[k].status == RT_MSZ_NOMEM)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        /* A table of no bytes at all (a .dat file cut to nothing) lost
+         * every name it had: damage, not an empty language. */
+        if (l->blob_damage[k].status == RT_MSZ_OK && present[k] && !v.len)
             l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_EMPTY, 0};
-    }
-    if (!l->damaged)
-        for (int k = 0; k < 2 && !l->damaged; k++)
-            if (l->blob_damage[k].status != RT_MSZ_OK) {
+        if (pairs)
+            l->hash[k] = rt_blob_hash(v.data, v.len);
+        if (l->blob_damage[k].status != RT_MSZ_OK) {
+            /* A damaged blob's bytes, for repair's salvage. */
+            l->raw[k].type = v.type;
+            l->raw[k].len = v.len;
+            l->raw[k].data = malloc(v.len ? v.len : 1);
+            if (!l->raw[k].data)
+                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                    "out of memory");
+            if (v.len)
+                memcpy(l->raw[k].data, v.data, v.len);
+            if (!l->damaged) {
                 l->damaged = 1;
                 l->damage_in_help = k;
                 l->damage = l->blob_damage[k];
             }
-    l->help_damaged = l->blob_damage[1].status != RT_MSZ_OK;
-    struct rt_value *own[2] = {&c, &h};
-    for (int k = 0; k < 2; k++)
-        if (l->blob_damage[k].status != RT_MSZ_OK) {
-            l->raw[k] = *own[k];
-            *own[k] = (struct rt_value){0};
         }
-    rt_value_free(&c);
-    rt_value_free(&h);
-    if (l->damaged && l->damage.status == RT_MSZ_NOMEM)
+    }
+    l->has_counter = present[RT_TABLE_COUNTER];
+    l->has_help = present[RT_TABLE_HELP];
+    l->help_damaged = l->blob_damage[RT_TABLE_HELP].status != RT_MSZ_OK;
+    if (pairs && (rt_table_pairs(&l->tab[0], &l->table.counter) ||
+                  rt_table_pairs(&l->tab[1], &l->table.help)))
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     return 0;
 }
 
+/* The language whose tables are read in RT_DB_TABLES_ONE mode: the one
+ * rt_database_language would pick for LANG; N when there is none. */
+static size_t pick_language(char **ids, size_t n, const char *lang)
+{
+    for (size_t j = 0; j < n; j++)
+        if (!strcasecmp(ids[j], lang))
+            return j;
+    for (size_t j = 0; j < n; j++)
+        if (rt_lang_same(ids[j], lang))
+            return j;
+    return n;
+}
+
 int rt_database_load(struct rt_store *s, struct rt_database *db,
                      struct rt_error *e)
+{
+    static const struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1, 0};
+    return rt_database_load_with(s, db, &all, e);
+}
+
+int rt_database_load_with(struct rt_store *s, struct rt_database *db,
+                          const struct rt_db_load_options *opt,
+                          struct rt_error *e)
 {
     memset(db, 0, sizeof *db);
     char **ids = NULL, **svcs = NULL;
@@ -212,11 +339,20 @@ int rt_database_load(struct rt_store *s, struct rt_database *db,
         rt_strings_free(ids, n);
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     }
+    size_t one = opt->tables == RT_DB_TABLES_ONE
+                     ? pick_language(ids, n, opt->lang ? opt->lang : "")
+                     : n;
     for (size_t i = 0; i < n; i++) {
         db->langs[i].id = ids[i];
         ids[i] = NULL;
         db->n_langs++;
-        if (load_language(s, &db->langs[i], e) != 0)
+        if (s->ops->language_fixed)
+            db->langs[i].fixed = s->ops->language_fixed(
+                s, db->langs[i].id, db->langs[i].fixed_why,
+                sizeof db->langs[i].fixed_why);
+        int load = opt->tables == RT_DB_TABLES_ALL ||
+                   (opt->tables == RT_DB_TABLES_ONE && i == one);
+        if (load && load_language(s, &db->langs[i], opt->pairs, opt->kinds, e) != 0)
             goto fail;
     }
     rt_strings_free(ids, n);
@@ -270,13 +406,52 @@ uint32_t rt_database_highest(const struct rt_database *db,
                              enum rt_table_kind which)
 {
     uint32_t h = 0;
-    for (size_t i = 0; i < db->n_langs; i++) {
-        const struct rt_pair_list *l = which == RT_TABLE_COUNTER
-                                           ? &db->langs[i].table.counter
-                                           : &db->langs[i].table.help;
-        uint32_t x = rt_pair_list_highest(l);
-        if (x > h)
-            h = x;
-    }
+    for (size_t i = 0; i < db->n_langs; i++)
+        if (db->langs[i].tab[which].highest > h)
+            h = db->langs[i].tab[which].highest;
     return h;
+}
+
+/* Whether BLOB (LEN bytes), a new Counter (HELP 0) or Help table of L,
+ * differs from what the store holds: *OUT 1 when it does, or when the
+ * table is damaged or absent. */
+static int table_differs(const struct rt_db_language *l, int help,
+                         const uint8_t *blob, size_t len, int *out)
+{
+    int damaged = help ? l->help_damaged : l->damaged && !l->damage_in_help;
+    if (damaged || !(help ? l->has_help : l->has_counter)) {
+        *out = 1;
+        return 0;
+    }
+    uint8_t *old = NULL;
+    size_t old_len = 0;
+    if (rt_pair_list_encode(help ? &l->table.help : &l->table.counter, &old,
+                            &old_len) != 0)
+        return -1;
+    *out = old_len != len || memcmp(old, blob, len);
+    free(old);
+    return 0;
+}
+
+int rt_db_replace_changed_tables(const struct rt_db_language *l,
+                                 const struct rt_name_table *t,
+                                 struct rt_change_set *cs, int changed[2])
+{
+    for (int help = 0; help < 2; help++) {
+        uint8_t *blob = NULL;
+        size_t len = 0;
+        changed[help] = 0;
+        if (rt_pair_list_encode(help ? &t->help : &t->counter, &blob, &len) ||
+            table_differs(l, help, blob, len, &changed[help]) ||
+            (changed[help] &&
+             rt_change_set_table_replace(
+                 cs, l->id, help ? RT_TABLE_HELP : RT_TABLE_COUNTER, blob,
+                 len, help ? l->has_help : l->has_counter, l->bytes[help],
+                 l->hash[help], NULL, NULL) != 0)) {
+            free(blob);
+            return -1;
+        }
+        free(blob);
+    }
+    return 0;
 }

@@ -18,6 +18,11 @@
 
 struct rt_db_language {
     char *id;                     /* "009", "019", "CurrentLanguage" */
+    int loaded;                   /* its tables were read (load options) */
+    /* Each table as stored, UTF-16, with where each pair lies:
+     * [RT_TABLE_COUNTER], [RT_TABLE_HELP]. */
+    struct rt_table tab[2];
+    /* The same pairs decoded to UTF-8: only when loaded with PAIRS. */
     struct rt_name_table table;
     int has_counter, has_help;    /* the values exist */
     int damaged;                  /* a blob failed strict decoding */
@@ -27,13 +32,18 @@ struct rt_db_language {
      * own first damage (status RT_MSZ_OK when it decodes strictly). */
     uint32_t type[2];             /* [RT_TABLE_COUNTER], [RT_TABLE_HELP] */
     size_t bytes[2];
-    uint64_t hash[2];             /* rt_blob_hash of the bytes */
+    uint64_t hash[2];             /* rt_blob_hash of the bytes (only when
+                                     loaded with PAIRS) */
     struct rt_msz_error blob_damage[2];
     /* A damaged blob's bytes, kept so repair can salvage every valid pair
      * (type 0 and no data when the blob decoded strictly). */
     struct rt_value raw[2];
     int help_damaged;             /* the Help blob is damaged (whichever
                                      blob the first damage is in) */
+    /* The store serves a fixed table here that nothing can change
+     * (store op language_fixed): install and uninstall leave it alone. */
+    int fixed;
+    char fixed_why[160];
 };
 
 /* A service's Performance values, as lodctr and the provider wrote them. */
@@ -63,19 +73,77 @@ struct rt_database {
     /* Perflib's own Disable Performance Counters (every provider off). */
     int has_perflib_disable;
     uint32_t perflib_disable;
+    /* The store's other copies of tables (store.h, read_table_copy) that
+     * differ from the table: none until rt_database_load_copies. */
+    struct rt_db_copy_diff *copy_diffs;
+    size_t n_copy_diffs;
 };
 
-/* Reads the whole database. Damaged blobs are decoded leniently and
+/* A copy of LANG's table KIND (RT_COPY_WOW64, RT_COPY_HIVE) that is not
+ * byte for byte the table: the first index where their pairs differ (0
+ * when every pair agrees and the bytes after them do not), and each one's
+ * size. */
+struct rt_db_copy_diff {
+    char *lang;
+    enum rt_table_kind kind;
+    int which;
+    uint32_t first_index;
+    size_t table_bytes, copy_bytes;
+};
+
+/* What to read of the tables: every language's, none (the Perflib and
+ * service values only), or one language's. */
+enum rt_db_tables { RT_DB_TABLES_ALL, RT_DB_TABLES_NONE, RT_DB_TABLES_ONE };
+
+struct rt_db_load_options {
+    enum rt_db_tables tables;
+    const char *lang;       /* RT_DB_TABLES_ONE: the language, matched as
+                               rt_database_language matches */
+    int pairs;              /* also decode every table into UTF-8 pairs
+                               (table) and hash each blob: for whole-table
+                               work (audit, repair, backup) */
+    unsigned kinds;         /* which of a language's two tables: 0 both,
+                               else bits 1 << RT_TABLE_COUNTER / HELP */
+};
+
+/* Reads what OPT asks; every language is listed, those whose tables were
+ * not read have loaded 0. */
+int rt_database_load_with(struct rt_store *s, struct rt_database *db,
+                          const struct rt_db_load_options *opt,
+                          struct rt_error *e);
+
+/* Reads the whole database (every table, with PAIRS). Damaged blobs are decoded leniently and
  * flagged (the loader never fails on them: audit reports, install refuses). */
 int rt_database_load(struct rt_store *s, struct rt_database *db,
                      struct rt_error *e);
 void rt_database_free(struct rt_database *db);
+
+/* Compares every loaded table with the store's other copies of it (none
+ * when the store has no read_table_copy) and records those that differ in
+ * DB->copy_diffs. Returns 0, or -1 with E set. */
+int rt_database_load_copies(struct rt_store *s, struct rt_database *db,
+                            struct rt_error *e);
+/* Frees DB->copy_diffs alone. */
+void rt_database_copies_free(struct rt_database *db);
 
 /* Reads one service's Performance values (exists/has_perf set even when
  * the service or its key is absent). */
 int rt_service_load(struct rt_store *s, const char *name,
                     struct rt_service_info *out, struct rt_error *e);
 void rt_service_info_free(struct rt_service_info *si);
+
+/* Refuses (RT_ERR_INVALID_PARAMETER) a NAME that is no service's: empty,
+ * holding '\\' or '/', "." or "..", or longer than a key name's 255
+ * characters. */
+int rt_service_name_check(const char *name, struct rt_error *e);
+
+/* Puts into CS a replacement of each of L's tables (Counter, Help) that
+ * T's pairs, encoded, make different from what the store holds (or that
+ * is damaged or absent); CHANGED[0] and CHANGED[1] say which. Needs L's
+ * pairs (loaded with PAIRS). Returns 0, or -1 when out of memory. */
+int rt_db_replace_changed_tables(const struct rt_db_language *l,
+                                 const struct rt_name_table *t,
+                                 struct rt_change_set *cs, int changed[2]);
 
 const struct rt_db_language *rt_database_language(const struct rt_database *db,
                                                   const char *id);

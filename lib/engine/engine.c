@@ -9,38 +9,74 @@
 #include <string.h>
 #include <strings.h>
 
-/* Per-language working copy of the tables while a change is computed. */
+/* Per-language work while a change is computed: the tables as stored
+ * (UTF-16, never decoded whole), the range cut from them, the pairs
+ * appended. The new blobs are spliced from these bytes (emit_tables). */
 struct work_lang {
     const char *id;
-    struct rt_pair_list counter, help;
-    struct rt_pair_list added_c, added_h, removed_c, removed_h;
+    const struct rt_table *tab[2];   /* [counter], [help]; NULL: created */
+    int cut[2];                      /* a range is removed ... */
+    uint32_t cut_first[2], cut_last[2];   /* ... this one */
+    struct rt_pair_list added[2], removed[2];
     int created;
     const struct rt_db_language *orig;   /* NULL when created */
 };
 
 static void work_free(struct work_lang *w, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        rt_pair_list_free(&w[i].counter);
-        rt_pair_list_free(&w[i].help);
-        rt_pair_list_free(&w[i].added_c);
-        rt_pair_list_free(&w[i].added_h);
-        rt_pair_list_free(&w[i].removed_c);
-        rt_pair_list_free(&w[i].removed_h);
-    }
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++) {
+            rt_pair_list_free(&w[i].added[k]);
+            rt_pair_list_free(&w[i].removed[k]);
+        }
     free(w);
 }
 
-/* Copies the pairs of L within [FIRST, LAST] to OUT, then removes them. */
-static int take_range(struct rt_pair_list *l, uint32_t first, uint32_t last,
-                      struct rt_pair_list *out)
+static int is_cut(const struct work_lang *w, int k, uint32_t index)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (l->v[i].index >= first && l->v[i].index <= last &&
-            rt_pair_list_append(out, l->v[i].index, l->v[i].text) != 0)
+    return w->cut[k] && index >= w->cut_first[k] && index <= w->cut_last[k];
+}
+
+/* A language whose table the store serves fixed: never changed. */
+static int is_fixed(const struct work_lang *w)
+{
+    return w->orig && w->orig->fixed;
+}
+
+/* Cuts the pairs within [FIRST, LAST] from table K of W; the pairs cut
+ * are decoded into W's removed list (for display and the invariant). */
+static int take_range(struct work_lang *w, int k, uint32_t first,
+                      uint32_t last)
+{
+    if (is_fixed(w))
+        return 0;
+    w->cut[k] = 1;
+    w->cut_first[k] = first;
+    w->cut_last[k] = last;
+    const struct rt_table *t = w->tab[k];
+    for (size_t i = 0; t && i < t->n; i++) {
+        if (!is_cut(w, k, t->v[i].index))
+            continue;
+        struct rt_pair_list *r = &w->removed[k];
+        if (r->n == r->cap) {
+            size_t c = r->cap ? r->cap * 2 : 16;
+            struct rt_pair *v = realloc(r->v, c * sizeof *v);
+            if (!v)
+                return -1;
+            r->v = v;
+            r->cap = c;
+        }
+        if (rt_msz_entry_pair(t->blob, &t->v[i], &r->v[r->n]) != 0)
             return -1;
-    rt_pair_list_remove_range(l, first, last);
+        r->n++;
+    }
     return 0;
+}
+
+/* Adds (INDEX, TEXT) at the end of table K of W. */
+static int append(struct work_lang *w, int k, uint32_t index, const char *text)
+{
+    return rt_pair_list_append(&w->added[k], index, text);
 }
 
 static int refuse_damaged(const struct rt_database *db, struct rt_error *e)
@@ -71,11 +107,8 @@ static struct work_lang *work_new(const struct rt_database *db, size_t *n,
     for (size_t i = 0; i < db->n_langs; i++) {
         w[i].id = db->langs[i].id;
         w[i].orig = &db->langs[i];
-        if (rt_pair_list_copy(&w[i].counter, &db->langs[i].table.counter) ||
-            rt_pair_list_copy(&w[i].help, &db->langs[i].table.help)) {
-            work_free(w, db->n_langs);
-            return NULL;
-        }
+        w[i].tab[0] = &db->langs[i].tab[0];
+        w[i].tab[1] = &db->langs[i].tab[1];
     }
     if (count > db->n_langs) {
         w[db->n_langs].id = "009";
@@ -85,11 +118,27 @@ static struct work_lang *work_new(const struct rt_database *db, size_t *n,
     return w;
 }
 
+/* The highest index table K of W holds once its cut and additions are
+ * made. */
+static uint32_t work_highest(const struct work_lang *w, int k)
+{
+    const struct rt_table *t = w->tab[k];
+    uint32_t h = rt_pair_list_highest(&w->added[k]);
+    if (!t || t->highest <= h)
+        return h;
+    if (!is_cut(w, k, t->highest))
+        return t->highest;     /* the usual case: no scan */
+    for (size_t i = 0; i < t->n; i++)
+        if (t->v[i].index > h && !is_cut(w, k, t->v[i].index))
+            h = t->v[i].index;
+    return h;
+}
+
 static uint32_t highest(const struct work_lang *w, size_t n, int help)
 {
     uint32_t h = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t x = rt_pair_list_highest(help ? &w[i].help : &w[i].counter);
+        uint32_t x = work_highest(&w[i], help);
         if (x > h)
             h = x;
     }
@@ -102,23 +151,27 @@ static uint32_t highest(const struct work_lang *w, size_t n, int help)
 static const char *current_language_source(const struct work_lang *w,
                                            size_t n, size_t cur)
 {
-    const struct rt_pair_list *c = &w[cur].counter;
-    const struct rt_pair *probe = NULL;
-    for (size_t i = 0; i < c->n; i++)
-        if (c->v[i].index >= 2 && (!probe || c->v[i].index < probe->index))
+    /* Only the tables as stored count: the pairs being added lie above
+     * every index they hold. */
+    const struct rt_table *c = w[cur].tab[0];
+    const struct rt_msz_entry *probe = NULL;
+    for (size_t i = 0; c && i < c->n; i++)
+        if (c->v[i].index >= 2 && !is_cut(&w[cur], 0, c->v[i].index) &&
+            (!probe || c->v[i].index < probe->index))
             probe = &c->v[i];
     if (!probe)
         return "009";
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < n; i++) {
-            if (i == cur || rt_lang_is_current(w[i].id))
+            if (i == cur || rt_lang_is_current(w[i].id) || !w[i].tab[0])
                 continue;
             if ((pass == 0) != rt_lang_same(w[i].id, "009"))
                 continue;
-            const struct rt_pair *p = rt_pair_list_find(&w[i].counter,
-                                                        probe->index);
-            if (p && p->text_len == probe->text_len &&
-                !memcmp(p->text, probe->text, p->text_len))
+            if (is_cut(&w[i], 0, probe->index))
+                continue;
+            const struct rt_msz_entry *p = rt_table_find(w[i].tab[0],
+                                                         probe->index);
+            if (p && rt_table_text_equal(w[i].tab[0], p, c, probe))
                 return w[i].id;
         }
     return "009";
@@ -128,10 +181,10 @@ static const char *current_language_source(const struct work_lang *w,
  * (CurrentLanguage mirrors a three-digit language): KEY's own, as .NET's
  * INIs give CurrentLanguage text, else LANG's, else English, else the
  * INI's languages in order (SPEC 4.1 step 6). */
-static const char *pick_text(const struct rt_provider_spec *spec,
-                             const struct rt_provider_symbol *sym,
-                             const char *key, const char *lang, int help,
-                             char src[RT_LANG_ID_SIZE])
+const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
+                                const struct rt_provider_symbol *sym,
+                                const char *key, const char *lang, int help,
+                                char src[RT_LANG_ID_SIZE])
 {
     int order[3] = {rt_provider_spec_language(spec, key),
                     rt_provider_spec_language(spec, lang),
@@ -163,25 +216,68 @@ void rt_install_plan_free(struct rt_install_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The new blob of table K of W: the stored bytes of every pair not cut,
+ * copied as they are (digits, text, order), then the pairs added, then
+ * the list terminator. Nothing is decoded or re-encoded. */
+static int splice(const struct work_lang *w, int k, uint8_t **blob,
+                  size_t *len)
+{
+    uint8_t *tail = NULL;
+    size_t tail_len = 0;
+    if (rt_pair_list_encode(&w->added[k], &tail, &tail_len) != 0)
+        return -1;
+    const struct rt_table *t = w->tab[k];
+    size_t kept = 0;
+    for (size_t i = 0; t && i < t->n; i++)
+        if (!is_cut(w, k, t->v[i].index))
+            kept += t->v[i].text + t->v[i].text_bytes + 2 - t->v[i].at;
+    uint8_t *out = malloc(kept + tail_len);
+    if (!out) {
+        free(tail);
+        return -1;
+    }
+    size_t o = 0;
+    for (size_t i = 0; t && i < t->n;) {
+        if (is_cut(w, k, t->v[i].index)) {
+            i++;
+            continue;
+        }
+        /* A run of kept pairs lies contiguous in the blob: one copy. */
+        size_t j = i + 1;
+        while (j < t->n && !is_cut(w, k, t->v[j].index))
+            j++;
+        const struct rt_msz_entry *last = &t->v[j - 1];
+        size_t end = last->text + last->text_bytes + 2;
+        memcpy(out + o, t->blob + t->v[i].at, end - t->v[i].at);
+        o += end - t->v[i].at;
+        i = j;
+    }
+    memcpy(out + o, tail, tail_len);
+    free(tail);
+    *blob = out;
+    *len = o + tail_len;
+    return 0;
+}
+
 /* Adds the table changes of every working language that changed. */
 static int emit_tables(struct rt_change_set *cs, struct work_lang *w, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        if (is_fixed(&w[i]))
+            continue;
         if (w[i].created && rt_change_set_create_language(cs, w[i].id) != 0)
             return -1;
         for (int t = 0; t < 2; t++) {
-            struct rt_pair_list *l = t ? &w[i].help : &w[i].counter;
-            struct rt_pair_list *add = t ? &w[i].added_h : &w[i].added_c;
-            struct rt_pair_list *rem = t ? &w[i].removed_h : &w[i].removed_c;
-            if (!add->n && !rem->n)
+            if (!w[i].added[t].n && !w[i].removed[t].n)
                 continue;
             uint8_t *blob;
             size_t len;
-            if (rt_pair_list_encode(l, &blob, &len) != 0)
+            if (splice(&w[i], t, &blob, &len) != 0)
                 return -1;
-            int r = rt_change_set_table(cs, w[i].id, (enum rt_table_kind)t,
-                                        blob, len, add, rem);
-            free(blob);
+            int r = rt_change_set_table_take(cs, w[i].id,
+                                             (enum rt_table_kind)t, blob, len,
+                                             &w[i].added[t],
+                                             &w[i].removed[t]);
             if (r != 0)
                 return -1;
         }
@@ -221,6 +317,10 @@ static int check_service(const struct rt_service_info *svc,
     return 0;
 }
 
+static void range_problems(const struct rt_database *db,
+                           const struct rt_service_info *svc, char *buf,
+                           size_t size);
+
 int rt_engine_install(const struct rt_database *db,
                       const struct rt_service_info *svc,
                       const struct rt_provider_spec *spec,
@@ -249,6 +349,19 @@ int rt_engine_install(const struct rt_database *db,
                             "Counter, First Help, Last Help; uninstall it "
                             "with --force first",
                             svc->name);
+    /* --replace takes the old range out and may put the new one where it
+     * was: a recorded range over the base range or another provider's
+     * would have their strings removed and overwritten. Refused as
+     * uninstall refuses it, and for the same reasons. */
+    if (replacing) {
+        char problems[1024] = "";
+        range_problems(db, svc, problems, sizeof problems);
+        if (*problems)
+            return rt_error_set(e, RT_ERR_INVALID_DATA,
+                                "refusing to replace '%s': %s; nothing was "
+                                "written (uninstall it with --force first)",
+                                svc->name, problems);
+    }
 
     size_t n = 0;
     struct work_lang *w = work_new(db, &n, 1);
@@ -263,10 +376,8 @@ int rt_engine_install(const struct rt_database *db,
         plan->old_first_help = svc->first_help;
         plan->old_last_help = svc->last_help;
         for (size_t i = 0; i < n; i++)
-            if (take_range(&w[i].counter, svc->first_counter,
-                           svc->last_counter, &w[i].removed_c) ||
-                take_range(&w[i].help, svc->first_help, svc->last_help,
-                           &w[i].removed_h))
+            if (take_range(&w[i], 0, svc->first_counter, svc->last_counter) ||
+                take_range(&w[i], 1, svc->first_help, svc->last_help))
                 goto nomem;
     }
 
@@ -324,20 +435,21 @@ int rt_engine_install(const struct rt_database *db,
         struct rt_language_source *src = &plan->langs[plan->n_langs++];
         snprintf(src->lang, sizeof src->lang, "%s", w[i].id);
         src->created = w[i].created;
+        if (is_fixed(&w[i])) {
+            snprintf(src->fixed, sizeof src->fixed, "%s", w[i].orig->fixed_why);
+            continue;
+        }
         for (size_t k = 0; k < spec->n_symbols; k++) {
             const struct rt_provider_symbol *sym = &spec->symbols[k];
             char from[RT_LANG_ID_SIZE] = "";
-            const char *name = pick_text(spec, sym, w[i].id, lang, 0, from);
+            const char *name = rt_engine_pick_text(spec, sym, w[i].id, lang, 0, from);
             if (k == 0)
                 snprintf(src->source, sizeof src->source, "%s", from);
-            const char *help = pick_text(spec, sym, w[i].id, lang, 1, from);
+            const char *help = rt_engine_pick_text(spec, sym, w[i].id, lang, 1, from);
             uint32_t ni = plan->first_counter + (uint32_t)sym->offset;
             uint32_t hi = plan->first_help + (uint32_t)sym->offset;
-            if (name && (rt_pair_list_append(&w[i].counter, ni, name) ||
-                         rt_pair_list_append(&w[i].added_c, ni, name)))
-                goto nomem;
-            if (help && (rt_pair_list_append(&w[i].help, hi, help) ||
-                         rt_pair_list_append(&w[i].added_h, hi, help)))
+            if ((name && append(&w[i], 0, ni, name)) ||
+                (help && append(&w[i], 1, hi, help)))
                 goto nomem;
         }
     }
@@ -620,13 +732,11 @@ int rt_engine_uninstall(const struct rt_database *db,
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     int rc = -1;
     for (size_t i = 0; i < n; i++) {
-        if (take_range(&w[i].counter, plan->first_counter, plan->last_counter,
-                       &w[i].removed_c) ||
-            take_range(&w[i].help, plan->first_help, plan->last_help,
-                       &w[i].removed_h))
+        if (take_range(&w[i], 0, plan->first_counter, plan->last_counter) ||
+            take_range(&w[i], 1, plan->first_help, plan->last_help))
             goto nomem;
-        plan->removed_names += w[i].removed_c.n;
-        plan->removed_helps += w[i].removed_h.n;
+        plan->removed_names += w[i].removed[0].n;
+        plan->removed_helps += w[i].removed[1].n;
     }
     if (emit_tables(cs, w, n) != 0)
         goto nomem;

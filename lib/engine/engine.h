@@ -14,12 +14,17 @@
 #include "model/error.h"
 #include "provider/provider_spec.h"
 
+struct rt_inf_files;
+
 struct rt_install_options {
     int replace;            /* upgrade an installed provider in place */
     int create_service;     /* write the Performance key and the values
                                below, lodctr would refuse instead */
     const char *library, *open, *collect, *close;
     const char *ini_name;   /* PerfIniFile: the INI's file name */
+    /* The INI's and symbol file's bytes, for the INF copy a store with
+     * side files keeps (engine/side_files.h); NULL: none is made. */
+    const struct rt_inf_files *inf;
 };
 
 /* Where each machine language's text came from. */
@@ -29,6 +34,8 @@ struct rt_language_source {
                                the first choice: that language, English,
                                then the INI's first language */
     int created;            /* the key was created (009 when absent) */
+    char fixed[160];        /* not written: why (the store serves a fixed
+                               table there), else "" */
 };
 
 struct rt_install_plan {
@@ -58,6 +65,16 @@ int rt_engine_install(const struct rt_database *db,
                       const struct rt_install_options *opt,
                       struct rt_change_set *cs, struct rt_install_plan *plan,
                       struct rt_error *e);
+
+/* The text of SYM for machine language KEY whose table is LANG's (both
+ * the same but for CurrentLanguage): KEY's own, else LANG's, else
+ * English, else the INI's languages in order (SPEC 4.1 step 6); NULL
+ * when no language has one. SRC gets the INI language used. Install and
+ * rebuild (engine/rebuild.h) choose alike. */
+const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
+                                const struct rt_provider_symbol *sym,
+                                const char *key, const char *lang, int help,
+                                char src[RT_LANG_ID_SIZE]);
 
 /* What uninstall does with Perflib's Last Counter (or Last Help), and why
  * (SPEC 4.2). */

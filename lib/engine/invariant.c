@@ -7,16 +7,28 @@
  * language whose tables were not found) cannot replace a real table. */
 #include "engine/engine.h"
 
+#include "model/utf16.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-static int pair_cmp(const void *a, const void *b)
+/* A pair as the invariant compares it: index and UTF-16 text bytes. */
+struct item {
+    uint32_t index;
+    const uint8_t *text;
+    size_t bytes;
+};
+
+static int item_cmp(const void *a, const void *b)
 {
-    const struct rt_pair *x = *(const struct rt_pair *const *)a;
-    const struct rt_pair *y = *(const struct rt_pair *const *)b;
+    const struct item *x = a, *y = b;
     if (x->index != y->index)
         return x->index < y->index ? -1 : 1;
-    return strcmp(x->text, y->text);
+    size_t n = x->bytes < y->bytes ? x->bytes : y->bytes;
+    int c = memcmp(x->text, y->text, n);
+    if (c)
+        return c;
+    return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
 }
 
 static const char *table_name(const struct rt_change *c)
@@ -24,16 +36,57 @@ static const char *table_name(const struct rt_change *c)
     return c->table == RT_TABLE_HELP ? "Help" : "Counter";
 }
 
+/* The pairs of L as items, their texts converted to UTF-16 into *BUF
+ * (freed by the caller). Returns 0 or -1 when out of memory. */
+static int items_of(const struct rt_pair_list *l, struct item *out,
+                    uint8_t ***buf)
+{
+    *buf = calloc(l->n + 1, sizeof **buf);
+    if (!*buf)
+        return -1;
+    for (size_t i = 0; i < l->n; i++) {
+        size_t n = 0;
+        if (l->v[i].text_len &&
+            rt_utf8_to_utf16le(l->v[i].text, l->v[i].text_len, &(*buf)[i],
+                               &n, NULL) != 0)
+            return -1;
+        out[i] = (struct item){l->v[i].index, (*buf)[i], n};
+    }
+    return 0;
+}
+
+static void bufs_free(uint8_t **buf, size_t n)
+{
+    for (size_t i = 0; buf && i < n; i++)
+        free(buf[i]);
+    free(buf);
+}
+
+static int malformed(const struct rt_change *c, const struct rt_msz_error *me,
+                     struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                        "internal error: the new Perflib\\%s\\%s is "
+                        "malformed (%s at byte %zu); the change was "
+                        "refused and nothing was written",
+                        c->lang, table_name(c), rt_msz_strerror(me->status),
+                        me->offset);
+}
+
+/* Works on the blobs as they are (UTF-16, located in one scan each) and
+ * sorts (index, text) items: linear in the bytes, n log n in the pairs,
+ * whatever the size of the tables. */
 int rt_engine_check_table_change(const struct rt_change *c,
                                  const struct rt_value *before, int present,
                                  struct rt_error *e)
 {
-    struct rt_pair *old = NULL, *now = NULL;
+    struct rt_msz_entry *old = NULL, *now = NULL;
     size_t n_old = 0, n_now = 0;
     struct rt_msz_error me;
     int rc = -1;
-    const struct rt_pair **want = NULL, **got = NULL;
-    char *removed_used = NULL;
+    struct item *want = NULL, *got = NULL, *rem = NULL;
+    uint8_t **rem_buf = NULL, **add_buf = NULL;
+    char *used = NULL;
     if (c->replace) {
         /* A whole replacement: the table must be the one it was computed
          * from, and the new one well-formed. */
@@ -47,20 +100,14 @@ int rt_engine_check_table_change(const struct rt_change *c,
                                 "refused and nothing was written",
                                 c->lang, table_name(c));
         }
-        if (rt_multi_sz_decode(c->value.data, c->value.len, 0, &now, &n_now,
-                               &me)) {
-            return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
-                                "internal error: the new Perflib\\%s\\%s is "
-                                "malformed (%s at byte %zu); the change was "
-                                "refused and nothing was written",
-                                c->lang, table_name(c),
-                                rt_msz_strerror(me.status), me.offset);
-        }
-        rt_pairs_free(now, n_now);
+        if (rt_multi_sz_scan(c->value.data, c->value.len, 0, &now, &n_now,
+                             &me))
+            return malformed(c, &me, e);
+        free(now);
         return 0;
     }
     if (present && before->len &&
-        rt_multi_sz_decode(before->data, before->len, 0, &old, &n_old, &me)) {
+        rt_multi_sz_scan(before->data, before->len, 0, &old, &n_old, &me)) {
         rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                      "internal error: Perflib\\%s\\%s cannot be decoded "
                      "(%s at byte %zu) though it was checked; nothing was "
@@ -69,37 +116,39 @@ int rt_engine_check_table_change(const struct rt_change *c,
                      me.offset);
         goto out;
     }
-    if (rt_multi_sz_decode(c->value.data, c->value.len, 0, &now, &n_now, &me)) {
-        rt_error_set(e, RT_ERR_INTERNAL_ERROR,
-                     "internal error: the new Perflib\\%s\\%s is malformed "
-                     "(%s at byte %zu); the change was refused and nothing "
-                     "was written",
-                     c->lang, table_name(c), rt_msz_strerror(me.status),
-                     me.offset);
+    if (rt_multi_sz_scan(c->value.data, c->value.len, 0, &now, &n_now, &me)) {
+        malformed(c, &me, e);
         goto out;
     }
+    size_t n_want = 0;
     want = malloc((n_old + c->added.n + 1) * sizeof *want);
     got = malloc((n_now + 1) * sizeof *got);
-    removed_used = calloc(c->removed.n + 1, 1);
-    if (!want || !got || !removed_used) {
+    rem = malloc((c->removed.n + 1) * sizeof *rem);
+    used = calloc(n_old + 1, 1);
+    if (!want || !got || !rem || !used ||
+        items_of(&c->removed, rem, &rem_buf) ||
+        items_of(&c->added, want + n_old, &add_buf)) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         goto out;
     }
-    /* Before, minus each removed pair once (it must be there). */
-    size_t n_want = 0;
-    for (size_t i = 0; i < n_old; i++) {
-        size_t k = 0;
-        while (k < c->removed.n &&
-               (removed_used[k] || c->removed.v[k].index != old[i].index ||
-                strcmp(c->removed.v[k].text, old[i].text)))
-            k++;
-        if (k < c->removed.n)
-            removed_used[k] = 1;
-        else
-            want[n_want++] = &old[i];
-    }
-    for (size_t k = 0; k < c->removed.n; k++)
-        if (!removed_used[k]) {
+    /* Before, sorted; each removed pair takes one equal pair of it (it
+     * must be there), the rest is wanted. */
+    for (size_t i = 0; i < n_old; i++)
+        want[i] = (struct item){old[i].index, before->data + old[i].text,
+                                old[i].text_bytes};
+    qsort(want, n_old, sizeof *want, item_cmp);
+    for (size_t k = 0; k < c->removed.n; k++) {
+        size_t lo = 0, hi = n_old;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (item_cmp(&want[mid], &rem[k]) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        while (lo < n_old && used[lo] && !item_cmp(&want[lo], &rem[k]))
+            lo++;
+        if (lo == n_old || item_cmp(&want[lo], &rem[k])) {
             rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                          "internal error: the change set removes pair %u "
                          "from Perflib\\%s\\%s, which the table as stored "
@@ -108,18 +157,25 @@ int rt_engine_check_table_change(const struct rt_change *c,
                          c->removed.v[k].index, c->lang, table_name(c));
             goto out;
         }
-    for (size_t i = 0; i < c->added.n; i++)
-        want[n_want++] = &c->added.v[i];
+        used[lo] = 1;
+    }
+    for (size_t i = 0; i < n_old; i++)
+        if (!used[i])
+            want[n_want++] = want[i];
+    /* The added items were built after the old ones: move them down. */
+    memmove(want + n_want, want + n_old, c->added.n * sizeof *want);
+    n_want += c->added.n;
     for (size_t i = 0; i < n_now; i++)
-        got[i] = &now[i];
-    qsort(want, n_want, sizeof *want, pair_cmp);
-    qsort(got, n_now, sizeof *got, pair_cmp);
+        got[i] = (struct item){now[i].index, c->value.data + now[i].text,
+                               now[i].text_bytes};
+    qsort(want, n_want, sizeof *want, item_cmp);
+    qsort(got, n_now, sizeof *got, item_cmp);
     size_t i = 0;
-    while (i < n_want && i < n_now && !pair_cmp(&want[i], &got[i]))
+    while (i < n_want && i < n_now && !item_cmp(&want[i], &got[i]))
         i++;
     if (i < n_want || i < n_now) {
-        int extra = i < n_now && (i == n_want || pair_cmp(&got[i], &want[i]) < 0);
-        const struct rt_pair *p = extra ? got[i] : want[i];
+        int extra = i < n_now && (i == n_want || item_cmp(&got[i], &want[i]) < 0);
+        const struct item *p = extra ? &got[i] : &want[i];
         rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                      "internal error: the change set would leave %zu pairs "
                      "in Perflib\\%s\\%s, not the %zu stored plus the %zu it "
@@ -135,8 +191,11 @@ int rt_engine_check_table_change(const struct rt_change *c,
 out:
     free(want);
     free(got);
-    free(removed_used);
-    rt_pairs_free(old, n_old);
-    rt_pairs_free(now, n_now);
+    free(rem);
+    free(used);
+    bufs_free(rem_buf, c->removed.n);
+    bufs_free(add_buf, c->added.n);
+    free(old);
+    free(now);
     return rc;
 }

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "engine/side_files.h"
+
 /* Calls FN for each table change of CS with the table as the store holds
  * it now. */
 static int each_table(struct rt_store *s, const struct rt_change_set *cs,
@@ -69,61 +71,142 @@ static int finish(struct rt_store *s, const struct rt_change_set *cs,
     return rt_op_apply(s, cs, e);
 }
 
-int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
-                  const struct rt_install_options *opt, int dry_run,
-                  struct rt_change_set *cs, struct rt_install_plan *plan,
-                  struct rt_error *e)
+/* One operation's plan: computes CS from the database as read. */
+typedef int (*plan_fn)(const struct rt_database *db, struct rt_store *s,
+                       void *ctx, struct rt_change_set *cs,
+                       struct rt_error *e);
+
+struct transaction {
+    struct rt_db_load_options load;  /* what the plan needs to read */
+    int dry_run;
+    int lock_dry_run;     /* a dry run takes the lock too (and recovers):
+                             restore and repair read under it */
+    plan_fn plan;
+    /* Runs, when anything is to be written, before it is (repair's
+     * backup); a failure writes nothing. */
+    int (*before_write)(const struct rt_database *db, void *ctx);
+    void *ctx;
+    int planned;          /* out: PLAN succeeded (its report is filled) */
+};
+
+/* begin, load, plan, check (dry run) or apply, end: every operation's
+ * frame. A dry run without LOCK_DRY_RUN reads the store as opened: no
+ * lock, nothing written. On failure *CS is freed. */
+static int transact(struct rt_store *s, struct transaction *t,
+                    struct rt_change_set *cs, struct rt_error *e)
 {
     struct rt_database db;
-    struct rt_service_info svc;
+    int locked = !t->dry_run || t->lock_dry_run;
     memset(cs, 0, sizeof *cs);
-    /* A dry run reads the store as opened: no lock, nothing written. */
-    if (!dry_run && s->ops->begin(s, e) != 0)
+    t->planned = 0;
+    if (locked && s->ops->begin(s, e) != 0)
         return -1;
     int rc = -1;
-    if (rt_database_load(s, &db, e) != 0)
-        goto end;
-    if (rt_service_load(s, spec->drivername, &svc, e) == 0) {
-        if (rt_engine_install(&db, &svc, spec, opt, cs, plan, e) == 0) {
-            rc = finish(s, cs, dry_run, e);
-            if (rc != 0)
-                rt_install_plan_free(plan);
+    if (rt_database_load_with(s, &db, &t->load, e) == 0) {
+        if (t->plan(&db, s, t->ctx, cs, e) == 0) {
+            t->planned = 1;
+            /* Windows rewrites PerfStringBackup.INI after every change:
+             * in the same commit here. */
+            if (cs->n && rt_store_win_files(s) && rt_side_psb(s, cs, e) != 0)
+                rc = -1;
+            else if (!cs->n)
+                rc = 0;
+            else if (!t->dry_run && t->before_write &&
+                     t->before_write(&db, t->ctx) != 0)
+                rc = rt_error_set(e, RT_ERR_WRITE_FAULT,
+                                  "the backup could not be saved; nothing "
+                                  "was written");
+            else
+                rc = finish(s, cs, t->dry_run, e);
         }
-        rt_service_info_free(&svc);
+        rt_database_free(&db);
     }
-    rt_database_free(&db);
-end:
-    if (!dry_run)
+    if (locked)
         s->ops->end(s);
     if (rc != 0)
         rt_change_set_free(cs);
     return rc;
 }
 
+/* Install and uninstall read every table's bytes and index, never their
+ * text: the engine splices UTF-16. */
+static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0, 0};
+/* Restore and repair compare and rebuild whole tables. */
+static const struct rt_db_load_options whole = {RT_DB_TABLES_ALL, NULL, 1, 0};
+
+struct install_ctx {
+    const struct rt_provider_spec *spec;
+    const struct rt_install_options *opt;
+    struct rt_install_plan *plan;
+};
+
+static int plan_install(const struct rt_database *db, struct rt_store *s,
+                        void *ctx, struct rt_change_set *cs,
+                        struct rt_error *e)
+{
+    struct install_ctx *c = ctx;
+    struct rt_service_info svc;
+    if (rt_service_load(s, c->spec->drivername, &svc, e) != 0)
+        return -1;
+    int r = rt_engine_install(db, &svc, c->spec, c->opt, cs, c->plan, e);
+    /* The INF copy, where lodctr /R looks for it; a replaced provider's
+     * old copy goes, but for the files written anew. */
+    if (r == 0 && c->opt->inf && rt_store_win_files(s) &&
+        (rt_side_inf_copy(db, c->spec, c->opt->inf, cs, e) != 0 ||
+         (svc.has_range && rt_side_inf_remove(s, db, &svc, cs, e) != 0))) {
+        rt_install_plan_free(c->plan);
+        r = -1;
+    }
+    rt_service_info_free(&svc);
+    return r;
+}
+
+int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
+                  const struct rt_install_options *opt, int dry_run,
+                  struct rt_change_set *cs, struct rt_install_plan *plan,
+                  struct rt_error *e)
+{
+    /* Checked before the lock is taken (rt_service_name_check). */
+    if (rt_service_name_check(spec->drivername, e) != 0)
+        return -1;
+    struct install_ctx c = {spec, opt, plan};
+    struct transaction t = {lean, dry_run, 0, plan_install, NULL, &c, 0};
+    int rc = transact(s, &t, cs, e);
+    if (rc != 0 && t.planned)
+        rt_install_plan_free(plan);
+    return rc;
+}
+
+struct uninstall_ctx {
+    const char *drivername;
+    int force;
+    struct rt_uninstall_plan *plan;
+};
+
+static int plan_uninstall(const struct rt_database *db, struct rt_store *s,
+                          void *ctx, struct rt_change_set *cs,
+                          struct rt_error *e)
+{
+    struct uninstall_ctx *c = ctx;
+    struct rt_service_info svc;
+    if (rt_service_load(s, c->drivername, &svc, e) != 0)
+        return -1;
+    int r = rt_engine_uninstall(db, &svc, c->force, cs, c->plan, e);
+    if (r == 0 && rt_store_win_files(s))
+        r = rt_side_inf_remove(s, db, &svc, cs, e);
+    rt_service_info_free(&svc);
+    return r;
+}
+
 int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
                     int dry_run, struct rt_change_set *cs,
                     struct rt_uninstall_plan *plan, struct rt_error *e)
 {
-    struct rt_database db;
-    struct rt_service_info svc;
-    memset(cs, 0, sizeof *cs);
-    if (!dry_run && s->ops->begin(s, e) != 0)
+    if (rt_service_name_check(drivername, e) != 0)
         return -1;
-    int rc = -1;
-    if (rt_database_load(s, &db, e) != 0)
-        goto end;
-    if (rt_service_load(s, drivername, &svc, e) == 0) {
-        if (rt_engine_uninstall(&db, &svc, force, cs, plan, e) == 0)
-            rc = finish(s, cs, dry_run, e);
-        rt_service_info_free(&svc);
-    }
-    rt_database_free(&db);
-end:
-    if (!dry_run)
-        s->ops->end(s);
-    if (rc != 0)
-        rt_change_set_free(cs);
-    return rc;
+    struct uninstall_ctx c = {drivername, force, plan};
+    struct transaction t = {lean, dry_run, 0, plan_uninstall, NULL, &c, 0};
+    return transact(s, &t, cs, e);
 }
 
 int rt_op_set_disabled(struct rt_store *s, const char *drivername,
@@ -131,6 +214,8 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
 {
     struct rt_service_info svc;
     struct rt_change_set cs = {0};
+    if (rt_service_name_check(drivername, e) != 0)
+        return -1;
     if (s->ops->begin(s, e) != 0)
         return -1;
     int rc = -1;
@@ -152,6 +237,8 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
         }
         if (r != 0)
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        else if (cs.n && rt_store_win_files(s) && rt_side_psb(s, &cs, e) != 0)
+            rc = -1;
         else
             rc = cs.n ? rt_op_apply(s, &cs, e) : 0;
     }
@@ -162,27 +249,60 @@ end:
     return rc;
 }
 
+struct restore_ctx {
+    const struct rt_psb *psb;
+    struct rt_restore_plan *plan;
+};
+
+static int plan_restore(const struct rt_database *db, struct rt_store *s,
+                        void *ctx, struct rt_change_set *cs,
+                        struct rt_error *e)
+{
+    (void)s;
+    struct restore_ctx *c = ctx;
+    return rt_engine_restore(db, c->psb, cs, c->plan, e);
+}
+
 int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
                   struct rt_change_set *cs, struct rt_restore_plan *plan,
                   struct rt_error *e)
 {
-    struct rt_database db;
-    memset(cs, 0, sizeof *cs);
-    if (s->ops->begin(s, e) != 0)
-        return -1;
-    int rc = -1;
-    if (rt_database_load(s, &db, e) == 0) {
-        if (rt_engine_restore(&db, psb, cs, plan, e) == 0) {
-            rc = cs->n ? finish(s, cs, dry_run, e) : 0;
-            if (rc != 0)
-                rt_restore_plan_free(plan);
-        }
-        rt_database_free(&db);
-    }
-    s->ops->end(s);
-    if (rc != 0)
-        rt_change_set_free(cs);
+    struct restore_ctx c = {psb, plan};
+    struct transaction t = {whole, dry_run, 1, plan_restore, NULL, &c, 0};
+    int rc = transact(s, &t, cs, e);
+    if (rc != 0 && t.planned)
+        rt_restore_plan_free(plan);
     return rc;
+}
+
+struct repair_ctx {
+    const struct rt_repair_options *opt;
+    struct rt_repair_report *report;
+    int (*before_write)(const struct rt_database *db, void *ctx);
+    void *ctx;
+};
+
+static int plan_repair(const struct rt_database *db, struct rt_store *s,
+                       void *ctx, struct rt_change_set *cs,
+                       struct rt_error *e)
+{
+    struct repair_ctx *c = ctx;
+    /* The copies of the tables the store keeps, compared under the lock
+     * as the tables were read: repair rewrites those that differ. */
+    struct rt_database with = *db;
+    with.copy_diffs = NULL;
+    with.n_copy_diffs = 0;
+    int rc = rt_database_load_copies(s, &with, e);
+    if (rc == 0)
+        rc = rt_engine_repair(&with, c->opt, cs, c->report, e);
+    rt_database_copies_free(&with);
+    return rc;
+}
+
+static int repair_before_write(const struct rt_database *db, void *ctx)
+{
+    struct repair_ctx *c = ctx;
+    return c->before_write ? c->before_write(db, c->ctx) : 0;
 }
 
 int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
@@ -191,29 +311,59 @@ int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
                  void *ctx, struct rt_change_set *cs,
                  struct rt_repair_report *r, struct rt_error *e)
 {
-    struct rt_database db;
-    memset(cs, 0, sizeof *cs);
     memset(r, 0, sizeof *r);
-    if (s->ops->begin(s, e) != 0)
+    struct repair_ctx c = {opt, r, before_write, ctx};
+    struct transaction t = {whole, dry_run, 1, plan_repair,
+                            repair_before_write, &c, 0};
+    int rc = transact(s, &t, cs, e);
+    if (rc != 0 && t.planned)
+        rt_repair_report_free(r);
+    return rc;
+}
+
+struct rebuild_ctx {
+    const char *from;
+    int accept_loss, dry_run;
+    struct rt_rebuild_plan *plan;
+    struct rt_rebuild_sources *src;
+    int refused;
+};
+
+static int plan_rebuild(const struct rt_database *db, struct rt_store *s,
+                        void *ctx, struct rt_change_set *cs,
+                        struct rt_error *e)
+{
+    struct rebuild_ctx *c = ctx;
+    if (rt_rebuild_sources_read(s, db, c->from, c->src, e) != 0)
         return -1;
-    int rc = -1;
-    if (rt_database_load(s, &db, e) == 0) {
-        if (rt_engine_repair(&db, opt, cs, r, e) == 0) {
-            if (!cs->n)
-                rc = 0;
-            else if (!dry_run && before_write && before_write(&db, ctx) != 0)
-                rc = rt_error_set(e, RT_ERR_WRITE_FAULT,
-                                  "the backup could not be saved; nothing "
-                                  "was written");
-            else
-                rc = finish(s, cs, dry_run, e);
-            if (rc != 0)
-                rt_repair_report_free(r);
-        }
-        rt_database_free(&db);
-    }
-    s->ops->end(s);
-    if (rc != 0)
+    if (rt_engine_rebuild(db, &c->src->in, cs, c->plan, e) != 0)
+        return -1;
+    if (c->plan->lost && !c->accept_loss && !c->dry_run) {
+        /* The plan is kept for the caller to print what would be lost. */
+        c->refused = 1;
         rt_change_set_free(cs);
+        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                            "%zu provider or language texts cannot be "
+                            "recovered; nothing was written",
+                            c->plan->lost);
+    }
+    return 0;
+}
+
+int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
+                  int dry_run, struct rt_change_set *cs,
+                  struct rt_rebuild_plan *plan, struct rt_rebuild_sources *src,
+                  int *refused, struct rt_error *e)
+{
+    memset(plan, 0, sizeof *plan);
+    memset(src, 0, sizeof *src);
+    struct rebuild_ctx c = {from, accept_loss, dry_run, plan, src, 0};
+    struct transaction t = {whole, dry_run, 1, plan_rebuild, NULL, &c, 0};
+    int rc = transact(s, &t, cs, e);
+    *refused = c.refused;
+    if (rc != 0 && !c.refused) {
+        rt_rebuild_plan_free(plan);
+        rt_rebuild_sources_free(src);
+    }
     return rc;
 }

@@ -6,6 +6,8 @@
 
 #include "engine/backup.h"
 #include "engine/engine.h"
+#include "engine/rebuild.h"
+#include "engine/rebuild_sources.h"
 #include "engine/repair.h"
 #include "store/store.h"
 
@@ -49,5 +51,17 @@ int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
                  int (*before_write)(const struct rt_database *db, void *ctx),
                  void *ctx, struct rt_change_set *cs,
                  struct rt_repair_report *r, struct rt_error *e);
+
+/* lodctr /R (engine/rebuild.h) in one atomic commit, PerfStringBackup.INI
+ * rewritten in it: the sources are read under the lock (from FROM, a
+ * Windows directory, or the store's own) into *SRC, which the plan
+ * points into (free both, the plan first). When text would be lost
+ * (PLAN->lost) and ACCEPT_LOSS is 0, nothing is written: -1 with
+ * RT_ERR_FILE_NOT_FOUND, *REFUSED 1 and *PLAN filled for the caller to
+ * print; a dry run plans and refuses nothing. */
+int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
+                  int dry_run, struct rt_change_set *cs,
+                  struct rt_rebuild_plan *plan, struct rt_rebuild_sources *src,
+                  int *refused, struct rt_error *e);
 
 #endif

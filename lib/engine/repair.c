@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/lang_id.h"
 
@@ -29,6 +30,13 @@ struct repair {
     do {                                                                      \
         if (rt_findings_add(&(rp)->r->fixed, id, RT_AUDIT_INFO, lang, NULL,   \
                             NULL, __VA_ARGS__) != 0)                          \
+            (rp)->failed = 1;                                                 \
+    } while (0)
+
+#define LEFT(rp, id, sev, lang, ...)                                          \
+    do {                                                                      \
+        if (rt_findings_add(&(rp)->r->left, id, sev, lang, NULL, NULL,        \
+                            __VA_ARGS__) != 0)                                \
             (rp)->failed = 1;                                                 \
     } while (0)
 
@@ -234,6 +242,245 @@ static int prune_orphans(struct repair *rp)
     return 0;
 }
 
+/* --- --from-ini ------------------------------------------------------- */
+
+/* The largest provider range restored from an INI: lodctr ranges are a
+ * provider's symbols, and a range wider than this is not one to fill. */
+#define INI_RANGE_MAX 2000000u
+
+/* Which indices of [LO, HI] (step 2) list L has: PRESENT[(x - LO) / 2]. */
+static unsigned char *present_in(const struct rt_pair_list *l, uint32_t lo,
+                                 uint32_t hi)
+{
+    size_t n = (hi - lo) / 2 + 1;
+    unsigned char *p = calloc(n, 1);
+    if (!p)
+        return NULL;
+    for (size_t i = 0; i < l->n; i++) {
+        uint32_t x = l->v[i].index;
+        if (x >= lo && x <= hi && (x - lo) % 2 == 0)
+            p[(x - lo) / 2] = 1;
+    }
+    return p;
+}
+
+/* Whether some language lacks a name of [FC, LC] or a help text of
+ * [FH, LH] (lodctr's ranges are consecutive: every step of 2 is a
+ * symbol); WHERE gets those languages, ", "-separated. -1 when out of
+ * memory. */
+static int strings_missing(struct repair *rp, uint32_t fc, uint32_t lc,
+                           uint32_t fh, uint32_t lh, char *where, size_t size)
+{
+    int any = 0;
+    where[0] = '\0';
+    for (size_t i = 0; i < rp->n; i++) {
+        if (rt_lang_is_current(rp->w[i].l->id))
+            continue;
+        int lacks = 0;
+        for (int k = 0; k < 2 && !lacks; k++) {
+            uint32_t lo = k ? fh : fc, hi = k ? lh : lc;
+            unsigned char *p = present_in(&rp->w[i].list[k], lo, hi);
+            if (!p)
+                return -1;
+            size_t n = (hi - lo) / 2 + 1, have = 0;
+            for (size_t j = 0; j < n; j++)
+                have += p[j];
+            free(p);
+            lacks = have < n;
+        }
+        if (lacks) {
+            size_t len = strlen(where);
+            snprintf(where + len, size - len, "%s%s", any ? ", " : "",
+                     rp->w[i].l->id);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+static const struct rt_provider_symbol *symbol_at(
+    const struct rt_provider_spec *sp, long offset)
+{
+    size_t lo = 0, hi = sp->n_symbols;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sp->symbols[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < sp->n_symbols && sp->symbols[lo].offset == offset
+               ? &sp->symbols[lo] : NULL;
+}
+
+/* The text of the symbol at OFFSET for language LANG among the provider's
+ * INIs V: one that has LANG's own text, else English, else any language's
+ * (install's order, SPEC 4.1 step 6). *FROM: the INI it came from. */
+static const char *ini_text(const struct rt_provider_spec *const *v,
+                            size_t n, long offset, const char *lang, int help,
+                            const struct rt_provider_spec **from)
+{
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t j = 0; j < n; j++) {
+            const struct rt_provider_symbol *sym = symbol_at(v[j], offset);
+            if (!sym)
+                continue;
+            for (size_t i = 0; i < v[j]->n_languages; i++) {
+                const char *id = v[j]->languages[i].id;
+                if ((pass == 0 && !rt_lang_same(id, lang)) ||
+                    (pass == 1 && !rt_lang_same(id, "009")))
+                    continue;
+                const char *t = help ? sym->text[i].help : sym->text[i].name;
+                if (t) {
+                    *from = v[j];
+                    return t;
+                }
+            }
+        }
+    return NULL;
+}
+
+/* Whether the INI SP gives SI's installed ranges: its symbols' offsets
+ * from First Counter and First Help end exactly at Last Counter and Last
+ * Help, as lodctr installed them. When not, says why, naming the INI and
+ * the symbol, and returns 0. */
+static int ini_fits(struct repair *rp, const struct rt_service_info *si,
+                    const struct rt_provider_spec *sp)
+{
+    if (!sp->n_symbols)
+        return 0;
+    const struct rt_provider_symbol *last = &sp->symbols[sp->n_symbols - 1];
+    uint64_t end_c = (uint64_t)si->first_counter + (uint64_t)last->offset;
+    uint64_t end_h = (uint64_t)si->first_help + (uint64_t)last->offset;
+    if (end_c == si->last_counter && end_h == si->last_help)
+        return 1;
+    const struct rt_provider_symbol *bad = last;
+    for (size_t i = 0; i < sp->n_symbols; i++)
+        if ((uint64_t)si->first_counter + (uint64_t)sp->symbols[i].offset >
+                si->last_counter ||
+            (uint64_t)si->first_help + (uint64_t)sp->symbols[i].offset >
+                si->last_help) {
+            bad = &sp->symbols[i];
+            break;
+        }
+    LEFT(rp, "ini-range-mismatch", RT_AUDIT_ERROR, NULL,
+         "%s: not restored from %s: its symbol %s (offset %ld) %s index "
+         "%llu/%llu, but the installed range is %u-%u (help %u-%u): the INI "
+         "is not the one that was installed",
+         si->name, sp->ini_path, bad->symbol, bad->offset,
+         bad == last && end_c < si->last_counter ? "is its last, at"
+                                                 : "would be at",
+         (unsigned long long)((uint64_t)si->first_counter +
+                              (uint64_t)bad->offset),
+         (unsigned long long)((uint64_t)si->first_help + (uint64_t)bad->offset),
+         si->first_counter, si->last_counter, si->first_help, si->last_help);
+    return 0;
+}
+
+/* One provider's missing strings, from its INIs V (all of which fit its
+ * range), in every language but CurrentLanguage (mirror_current copies
+ * the language it mirrors afterwards). */
+static int restore_provider(struct repair *rp, const struct rt_service_info *si,
+                            const struct rt_provider_spec *const *v, size_t n)
+{
+    const struct rt_provider_spec *sp = v[0];
+    for (size_t i = 0; i < rp->n; i++) {
+        struct rlang *w = &rp->w[i];
+        if (rt_lang_is_current(w->l->id))
+            continue;
+        size_t added[2] = {0, 0}, lacking[2] = {0, 0};
+        const struct rt_provider_spec *src = NULL;
+        int mixed = 0;
+        for (int k = 0; k < 2; k++) {
+            uint32_t lo = k ? si->first_help : si->first_counter;
+            uint32_t hi = k ? si->last_help : si->last_counter;
+            unsigned char *p = present_in(&w->list[k], lo, hi);
+            if (!p)
+                return -1;
+            for (size_t j = 0; j < sp->n_symbols; j++) {
+                long off = sp->symbols[j].offset;
+                if (p[off / 2])
+                    continue;
+                const struct rt_provider_spec *from = NULL;
+                const char *t = ini_text(v, n, off, w->l->id, k, &from);
+                if (!t) {
+                    lacking[k]++;
+                    continue;
+                }
+                if (rt_pair_list_append(&w->list[k], lo + (uint32_t)off, t)) {
+                    free(p);
+                    return -1;
+                }
+                if (src && src != from)
+                    mixed = 1;
+                src = from;
+                added[k]++;
+            }
+            free(p);
+        }
+        if (added[0] || added[1])
+            FIXED(rp, "strings-restored", w->l->id,
+                  "%s: Perflib\\%s: %zu names and %zu help texts restored "
+                  "from %s%s", si->name, w->l->id, added[0], added[1],
+                  src->ini_path, mixed ? " and its other INIs" : "");
+        if (lacking[0] || lacking[1])
+            LEFT(rp, "strings-not-in-ini", RT_AUDIT_INFO, w->l->id,
+                 "%s: Perflib\\%s: %zu names and %zu help texts missing that "
+                 "no INI of it has text for", si->name, w->l->id, lacking[0],
+                 lacking[1]);
+    }
+    return 0;
+}
+
+/* Every provider whose strings are missing somewhere gets them back from
+ * its INIs, at its installed indices; one without an INI, or whose INI
+ * does not give its installed range, is reported and left as it is. */
+static int restore_from_inis(struct repair *rp)
+{
+    const struct rt_repair_options *o = rp->opt;
+    const struct rt_database *db = rp->db;
+    for (size_t s = 0; s < db->n_services; s++) {
+        const struct rt_service_info *si = &db->services[s];
+        if (!si->has_range || !si->has_last_counter || !si->has_first_help ||
+            !si->has_last_help || si->first_counter > si->last_counter ||
+            si->first_help > si->last_help ||
+            si->last_counter - si->first_counter > INI_RANGE_MAX ||
+            si->last_help - si->first_help > INI_RANGE_MAX)
+            continue;   /* audit reports the range; nothing to fill */
+        char where[256];
+        int missing = strings_missing(rp, si->first_counter, si->last_counter,
+                                      si->first_help, si->last_help, where,
+                                      sizeof where);
+        if (missing < 0)
+            return -1;
+        if (!missing)
+            continue;
+        const struct rt_provider_spec **v =
+            malloc((o->n_inis ? o->n_inis : 1) * sizeof *v);
+        if (!v)
+            return -1;
+        size_t n = 0, fit = 1;
+        for (size_t i = 0; i < o->n_inis; i++)
+            if (!strcasecmp(o->inis[i]->drivername, si->name)) {
+                v[n++] = o->inis[i];
+                if (!ini_fits(rp, si, o->inis[i]))
+                    fit = 0;
+            }
+        int rc = 0;
+        if (!n)
+            LEFT(rp, "ini-not-found", RT_AUDIT_INFO, NULL,
+                 "%s: strings missing (in %s), and no INI of it was found "
+                 "(none whose drivername is %s, nor an INF copy): not "
+                 "restored", si->name, where, si->name);
+        else if (fit)
+            rc = restore_provider(rp, si, v, n);
+        free(v);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
 /* Entries English has above Base Index that a language lacks get the
  * English text, as install gives a language the INI lacks. */
 static int fill_from_english(struct repair *rp)
@@ -343,6 +590,46 @@ static int difference(const struct rt_pair_list *a, const struct rt_pair_list *b
     return rc;
 }
 
+/* A table whose store keeps other copies of it that differ (SysWOW64's
+ * .dat file, a stale hive value: rt_database_load_copies) is written
+ * again as it is: the store writes every copy a table change's bytes, in
+ * the same commit. A table that changes anyway needs nothing more. */
+static int resync_copies(struct repair *rp, struct rlang *w, int k,
+                         struct rt_change_set *cs)
+{
+    const struct rt_db_language *l = w->l;
+    int wow = 0, hive = 0;
+    for (size_t i = 0; i < rp->db->n_copy_diffs; i++) {
+        const struct rt_db_copy_diff *d = &rp->db->copy_diffs[i];
+        if ((int)d->kind != k || !rt_lang_same(d->lang, l->id))
+            continue;
+        wow |= d->which == RT_COPY_WOW64;
+        hive |= d->which == RT_COPY_HIVE;
+    }
+    if (!wow && !hive)
+        return 0;
+    /* A table the store lacks has nothing to copy from (the hive store
+     * refuses such a tree before this is read). */
+    if (!(k ? l->has_help : l->has_counter))
+        return 0;
+    struct rt_pair_list none = {0};
+    if (rt_change_set_table_replace(cs, l->id, (enum rt_table_kind)k,
+                                    l->tab[k].blob, l->tab[k].len,
+                                    k ? l->has_help : l->has_counter,
+                                    l->bytes[k], l->hash[k], &none, &none))
+        return -1;
+    if (wow)
+        FIXED(rp, "table-copy-wow64-rewritten", l->id,
+              "Perflib\\%s\\%s: SysWOW64\\perf%s%s.dat rewritten from "
+              "System32's", l->id, kind_name(k), k ? "h" : "c", l->id);
+    if (hive)
+        FIXED(rp, "table-copy-hive-rewritten", l->id,
+              "Perflib\\%s\\%s: the SOFTWARE hive's value rewritten from "
+              "System32\\perf%s%s.dat, the table Windows serves", l->id,
+              kind_name(k), k ? "h" : "c", l->id);
+    return 0;
+}
+
 /* A table change for each list that differs from what is stored. */
 static int emit_tables(struct repair *rp, struct rt_change_set *cs)
 {
@@ -351,8 +638,11 @@ static int emit_tables(struct repair *rp, struct rt_change_set *cs)
         for (int k = 0; k < 2; k++) {
             const struct rt_pair_list *orig =
                 k ? &w->l->table.help : &w->l->table.counter;
-            if (!w->rewrite[k] && rt_pair_list_equal(&w->list[k], orig))
+            if (!w->rewrite[k] && rt_pair_list_equal(&w->list[k], orig)) {
+                if (resync_copies(rp, w, k, cs) != 0)
+                    return -1;
                 continue;
+            }
             struct rt_pair_list added = {0}, removed = {0};
             uint8_t *blob = NULL;
             size_t len;
@@ -446,7 +736,8 @@ static const char *left_reason(const struct rt_finding *x,
         "blob-not-multi-sz", "duplicate-index", "last-counter-below-highest",
         "last-help-below-highest", "provider-above-last-counter",
         "base-index-missing",
-        "current-language-differs", "language-missing-entries"};
+        "current-language-differs", "language-missing-entries",
+        "table-copy-wow64-differs", "table-copy-hive-differs"};
     for (size_t i = 0; i < sizeof fixed_ids / sizeof *fixed_ids; i++)
         if (!strcmp(x->id, fixed_ids[i]))
             return NULL;
@@ -456,6 +747,10 @@ static const char *left_reason(const struct rt_finding *x,
     if (!strcmp(x->id, "counters-disabled") || !strcmp(x->id, "perflib-disabled"))
         return opt && opt->enable_disabled ? NULL
                : "kept: --enable-disabled re-enables them";
+    if (!strcmp(x->id, "provider-strings-missing"))
+        return opt && opt->from_ini
+                   ? "its INI did not give them back (above, why)"
+                   : "--from-ini DIR restores them from the provider's INI";
     if (!strncmp(x->id, "provider-", 9) || !strcmp(x->id, "object-list-outside-range"))
         return "a provider's registration is wrong: its INI says what it "
                "should be (reinstall it)";
@@ -464,6 +759,14 @@ static const char *left_reason(const struct rt_finding *x,
         !strcmp(x->id, "table-missing") || !strcmp(x->id, "table-empty"))
         return "the text itself is gone: restore a backup or rebuild";
     return "needs a person's decision";
+}
+
+static void tabs_free(struct rt_db_language *langs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        rt_table_free(&langs[i].tab[0]);
+        rt_table_free(&langs[i].tab[1]);
+    }
 }
 
 /* What audit still finds once the repair is made: the database as it
@@ -487,6 +790,21 @@ static int report_left(struct repair *rp, const struct rt_change_set *cs)
         l->table.counter = rp->w[i].list[0];
         l->table.help = rp->w[i].list[1];
         l->damaged = l->help_damaged = 0;
+        /* Audit reads the tables as blobs: the repaired lists, encoded. */
+        memset(l->tab, 0, sizeof l->tab);
+        for (int k = 0; k < 2; k++) {
+            uint8_t *blob;
+            size_t len;
+            struct rt_msz_error me;
+            if (rt_pair_list_encode(&rp->w[i].list[k], &blob, &len) != 0 ||
+                (rt_table_load(&l->tab[k], blob, len, &me) != 0 &&
+                 me.status == RT_MSZ_NOMEM)) {
+                tabs_free(langs, i + 1);
+                free(langs);
+                free(svcs);
+                return -1;
+            }
+        }
         for (int k = 0; k < 2; k++) {
             if (rp->w[i].rewrite[k]) {
                 l->type[k] = 7;
@@ -499,6 +817,9 @@ static int report_left(struct repair *rp, const struct rt_change_set *cs)
         svcs[i] = db->services[i];
     after.langs = langs;
     after.services = svcs;
+    /* Every copy that differs is written with its table. */
+    after.copy_diffs = NULL;
+    after.n_copy_diffs = 0;
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change *c = &cs->v[i];
         uint32_t x;
@@ -531,6 +852,7 @@ static int report_left(struct repair *rp, const struct rt_change_set *cs)
             rc = -1;
     }
     rt_findings_free(&f);
+    tabs_free(langs, db->n_langs);
     free(langs);
     free(svcs);
     return rc;
@@ -558,6 +880,7 @@ int rt_engine_repair(const struct rt_database *db,
             if (dedupe(&rp, &rp.w[i], k) != 0)
                 goto nomem;
     if ((opt && opt->prune_orphans && prune_orphans(&rp) != 0) ||
+        (opt && opt->from_ini && restore_from_inis(&rp) != 0) ||
         fill_from_english(&rp) != 0 || mirror_current(&rp) != 0 ||
         emit_tables(&rp, cs) != 0 || emit_values(&rp, cs) != 0 ||
         report_left(&rp, cs) != 0 || rp.failed)

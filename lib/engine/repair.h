@@ -16,10 +16,19 @@
 #include "engine/database.h"
 #include "model/change_set.h"
 #include "model/error.h"
+#include "provider/provider_spec.h"
 
 struct rt_repair_options {
     int prune_orphans;      /* remove strings above Base Index no provider owns */
     int enable_disabled;    /* delete Disable Performance Counters values */
+    /* --from-ini: a provider's missing strings come back from its INI
+     * (matched by drivername; several per provider, as the INF copies
+     * keep one INI per language), at First Counter/First Help plus the
+     * symbols' offsets. FROM_INI set: each provider missing strings is
+     * reported, restored or not, with why not. */
+    int from_ini;
+    const struct rt_provider_spec *const *inis;
+    size_t n_inis;
 };
 
 /* What repair did and what it left, as findings (severity info for a fix,

@@ -159,6 +159,27 @@ int rt_change_set_table(struct rt_change_set *cs, const char *lang,
     return finish(cs, c, ok);
 }
 
+int rt_change_set_table_take(struct rt_change_set *cs, const char *lang,
+                             enum rt_table_kind table, uint8_t *blob,
+                             size_t len, struct rt_pair_list *added,
+                             struct rt_pair_list *removed)
+{
+    struct rt_change *c = push(cs, RT_CHANGE_SET_TABLE);
+    if (!c) {
+        free(blob);
+        return -1;
+    }
+    c->table = table;
+    c->value = (struct rt_value){RT_REG_MULTI_SZ, blob, len};
+    if (!dup_ok(&c->lang, lang))
+        return finish(cs, c, 0);
+    c->added = *added;
+    c->removed = *removed;
+    memset(added, 0, sizeof *added);
+    memset(removed, 0, sizeof *removed);
+    return finish(cs, c, 1);
+}
+
 int rt_change_set_table_replace(struct rt_change_set *cs, const char *lang,
                                 enum rt_table_kind table, const uint8_t *blob,
                                 size_t len, int before_present,
@@ -219,6 +240,26 @@ int rt_change_set_delete_service(struct rt_change_set *cs,
     return c ? finish(cs, c, dup_ok(&c->service, service) &&
                                  dup_ok(&c->name, name))
              : -1;
+}
+
+int rt_change_set_write_file(struct rt_change_set *cs, const char *rel,
+                             const uint8_t *data, size_t len)
+{
+    struct rt_change *c = push(cs, RT_CHANGE_WRITE_FILE);
+    if (!c)
+        return -1;
+    c->value.type = RT_REG_BINARY;
+    c->value.len = len;
+    c->value.data = malloc(len ? len : 1);
+    if (c->value.data && len)
+        memcpy(c->value.data, data, len);
+    return finish(cs, c, c->value.data && dup_ok(&c->name, rel));
+}
+
+int rt_change_set_delete_file(struct rt_change_set *cs, const char *rel)
+{
+    struct rt_change *c = push(cs, RT_CHANGE_DELETE_FILE);
+    return c ? finish(cs, c, dup_ok(&c->name, rel)) : -1;
 }
 
 int rt_change_set_dword(struct rt_change_set *cs, const char *svc,

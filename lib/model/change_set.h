@@ -39,6 +39,13 @@ enum rt_change_op {
     RT_CHANGE_CREATE_PERF_KEY,  /* service: Services\SVC\Performance */
     RT_CHANGE_SET_SERVICE,      /* service, name, value in Performance */
     RT_CHANGE_DELETE_SERVICE,   /* service, name: delete from Performance */
+    /* Files under the Windows directory that go with the database (the
+     * INF copy of a provider's INI, System32\PerfStringBackup.INI), for
+     * stores that have one (store.h, read_win_file): NAME is the path
+     * relative to it, '/' between components ("INF/Xfer/0009/x.ini"). */
+    RT_CHANGE_WRITE_FILE,       /* name, value (REG_BINARY): the whole file */
+    RT_CHANGE_DELETE_FILE,      /* name: removed, with the folders that
+                                   leaves empty below its top folder */
 };
 
 struct rt_change {
@@ -72,6 +79,12 @@ int rt_change_set_table(struct rt_change_set *cs, const char *lang,
                         enum rt_table_kind table, const uint8_t *blob,
                         size_t len, const struct rt_pair_list *added,
                         const struct rt_pair_list *removed);
+/* The same, taking BLOB (malloc'd; freed on failure too) and moving the
+ * lists into the change (they are left empty): no copy of a table. */
+int rt_change_set_table_take(struct rt_change_set *cs, const char *lang,
+                             enum rt_table_kind table, uint8_t *blob,
+                             size_t len, struct rt_pair_list *added,
+                             struct rt_pair_list *removed);
 /* A whole-table replacement of the table stored as BEFORE (LEN bytes,
  * PRESENT 0 when there is none). */
 int rt_change_set_table_replace(struct rt_change_set *cs, const char *lang,
@@ -90,6 +103,11 @@ int rt_change_set_service(struct rt_change_set *cs, const char *service,
                           const char *name, const struct rt_value *v);
 int rt_change_set_delete_service(struct rt_change_set *cs,
                                  const char *service, const char *name);
+
+/* A side file's whole new content, or its removal (REL as above). */
+int rt_change_set_write_file(struct rt_change_set *cs, const char *rel,
+                             const uint8_t *data, size_t len);
+int rt_change_set_delete_file(struct rt_change_set *cs, const char *rel);
 
 /* Shorthands: a Perflib DWORD (SVC NULL) or a service's DWORD, and a
  * service's REG_SZ / REG_EXPAND_SZ from UTF-8. */

@@ -1,6 +1,7 @@
 /* Error values shared by the engine and the stores. */
 #include "model/error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -14,4 +15,19 @@ int rt_error_set(struct rt_error *e, int code, const char *fmt, ...)
         va_end(ap);
     }
     return -1;
+}
+
+int rt_error_code_for_errno(int err)
+{
+    switch (err) {
+    case ENOENT:
+    case ENOTDIR: return RT_ERR_PATH_NOT_FOUND;
+    case EACCES:
+    case EPERM:
+    case EROFS: return RT_ERR_ACCESS_DENIED;
+    case EEXIST: return RT_ERR_FILE_EXISTS;
+    case ENOSPC: return RT_ERR_DISK_FULL;
+    case ENOMEM: return RT_ERR_NOT_ENOUGH_MEMORY;
+    default: return RT_ERR_WRITE_FAULT;
+    }
 }

@@ -36,4 +36,8 @@ struct rt_error {
 int rt_error_set(struct rt_error *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The code for a failed file write's errno (ENOSPC: disk full, EROFS:
+ * access denied, ...), as lodctr would report it. */
+int rt_error_code_for_errno(int err);
+
 #endif

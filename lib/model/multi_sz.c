@@ -7,6 +7,16 @@
 
 #include "model/utf16.h"
 
+/* X as read from little-endian bytes (the lanes above are units). */
+static uint64_t le64(uint64_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap64(x);
+#else
+    return x;
+#endif
+}
+
 static uint16_t unit_at(const uint8_t *s, size_t i)
 {
     return (uint16_t)(s[2 * i] | s[2 * i + 1] << 8);
@@ -59,10 +69,9 @@ int rt_pair_copy(struct rt_pair *dst, const struct rt_pair *src)
 
 /* Parses the index string of UNITS UTF-16 code units at S. */
 static enum rt_msz_status parse_index(const uint8_t *s, size_t units,
-                                      uint32_t *index, char **raw)
+                                      uint32_t *index)
 {
     uint64_t v = 0;
-    *raw = NULL;
     if (units == 0)
         return RT_MSZ_EMPTY_INDEX;
     for (size_t i = 0; i < units; i++) {
@@ -75,17 +84,24 @@ static enum rt_msz_status parse_index(const uint8_t *s, size_t units,
     }
     if (v == 0)
         return RT_MSZ_INDEX_ZERO;
-    if (unit_at(s, 0) == '0') {
-        /* Keep "0012" as written so an untouched blob re-encodes exactly. */
-        *raw = malloc(units + 1);
-        if (!*raw)
-            return RT_MSZ_NOMEM;
-        for (size_t i = 0; i < units; i++)
-            (*raw)[i] = (char)unit_at(s, i);
-        (*raw)[units] = '\0';
-    }
     *index = (uint32_t)v;
     return RT_MSZ_OK;
+}
+
+/* "0012" as written, so an untouched blob re-encodes exactly; NULL (and
+ * 0) for a canonical index. Returns -1 when out of memory. */
+static int index_raw(const uint8_t *s, size_t units, char **raw)
+{
+    *raw = NULL;
+    if (units == 0 || unit_at(s, 0) != '0')
+        return 0;
+    *raw = malloc(units + 1);
+    if (!*raw)
+        return -1;
+    for (size_t i = 0; i < units; i++)
+        (*raw)[i] = (char)unit_at(s, i);
+    (*raw)[units] = '\0';
+    return 0;
 }
 
 /* Byte offset of the NUL unit ending the string at byte offset POS, or
@@ -94,6 +110,36 @@ static size_t find_nul(const uint8_t *blob, size_t len, size_t pos)
 {
     while (pos + 1 < len && (blob[pos] | blob[pos + 1]))
         pos += 2;
+    return pos + 1 < len ? pos : len;
+}
+
+/* As find_nul, eight bytes (four UTF-16 units) at a time, and setting
+ * *SURROGATE when a unit before the NUL may be a surrogate (0xD800-
+ * 0xDFFF; the caller then checks exactly). Tables are tens of megabytes
+ * scanned on every install: this loop is most of the scan. */
+static size_t find_nul_fast(const uint8_t *blob, size_t len, size_t pos,
+                            int *surrogate)
+{
+    const uint64_t ones = 0x0001000100010001ull, highs = 0x8000800080008000ull;
+    const uint64_t mask = 0xF800F800F800F800ull, sur = 0xD800D800D800D800ull;
+    for (;;) {
+        while (pos + 8 <= len) {
+            uint64_t x;
+            memcpy(&x, blob + pos, 8);
+            x = le64(x);
+            /* A zero lane is a NUL unit; a lane whose top five bits are
+             * 11011 is a surrogate. Either stops the wide steps. */
+            uint64_t y = (x & mask) ^ sur;
+            if (((x - ones) & ~x & highs) | ((y - ones) & ~y & highs))
+                break;
+            pos += 8;
+        }
+        if (pos + 1 >= len || !(blob[pos] | blob[pos + 1]))
+            break;
+        if ((blob[pos + 1] & 0xF8) == 0xD8)
+            *surrogate = 1;
+        pos += 2;
+    }
     return pos + 1 < len ? pos : len;
 }
 
@@ -112,9 +158,24 @@ static int push_pair(struct rt_pair **pairs, size_t *n, size_t *cap,
     return 0;
 }
 
-/* Decodes pairs from the even-length prefix; stops at the first damage. */
-static struct rt_msz_error decode_pairs(const uint8_t *blob, size_t len,
-                                        struct rt_pair **pairs, size_t *n)
+static int push_entry(struct rt_msz_entry **v, size_t *n, size_t *cap,
+                      const struct rt_msz_entry *x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 256;
+        struct rt_msz_entry *w = realloc(*v, c * sizeof *w);
+        if (!w)
+            return -1;
+        *v = w;
+        *cap = c;
+    }
+    (*v)[(*n)++] = *x;
+    return 0;
+}
+
+/* Locates the pairs of the even-length prefix; stops at the first damage. */
+static struct rt_msz_error scan_pairs(const uint8_t *blob, size_t len,
+                                      struct rt_msz_entry **v, size_t *n)
 {
     struct rt_msz_error e = {RT_MSZ_OK, 0};
     size_t cap = 0, pos = 0;
@@ -138,39 +199,39 @@ static struct rt_msz_error decode_pairs(const uint8_t *blob, size_t len,
             e.offset = pos;
             return e;
         }
-        struct rt_pair p = {0};
-        e.status = parse_index(blob + pos, (idx_end - pos) / 2, &p.index,
-                               &p.index_raw);
+        struct rt_msz_entry x = {0};
+        e.status = parse_index(blob + pos, (idx_end - pos) / 2, &x.index);
         if (e.status != RT_MSZ_OK) {
             e.offset = pos;
             return e;
         }
         size_t text = idx_end + 2;
-        size_t text_end = text < len ? find_nul(blob, len, text) : len;
+        int surrogate = 0;
+        size_t text_end = text < len ? find_nul_fast(blob, len, text,
+                                                     &surrogate)
+                                     : len;
         if (text >= len || (text_end == text && text + 2 == len)) {
             /* The index is the last string: its text is missing. */
-            free(p.index_raw);
             e.status = RT_MSZ_ODD_COUNT;
             e.offset = pos;
             return e;
         }
         if (text_end == len) {
-            free(p.index_raw);
             e.status = RT_MSZ_NO_TERMINATOR;
             e.offset = text;
             return e;
         }
         size_t bad;
-        int r = rt_utf16le_to_utf8(blob + text, text_end - text, &p.text,
-                                   &p.text_len, &bad);
-        if (r != 0) {
-            free(p.index_raw);
-            e.status = r == -1 ? RT_MSZ_BAD_SURROGATE : RT_MSZ_NOMEM;
+        if (surrogate &&
+            rt_utf16le_check(blob + text, text_end - text, &bad) != 0) {
+            e.status = RT_MSZ_BAD_SURROGATE;
             e.offset = text + bad;
             return e;
         }
-        if (push_pair(pairs, n, &cap, &p) != 0) {
-            rt_pair_free(&p);
+        x.at = pos;
+        x.text = text;
+        x.text_bytes = text_end - text;
+        if (push_entry(v, n, &cap, &x) != 0) {
             e.status = RT_MSZ_NOMEM;
             e.offset = pos;
             return e;
@@ -179,13 +240,13 @@ static struct rt_msz_error decode_pairs(const uint8_t *blob, size_t len,
     }
 }
 
-int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
-                       struct rt_pair **pairs, size_t *n_pairs,
-                       struct rt_msz_error *err)
+int rt_multi_sz_scan(const uint8_t *blob, size_t len, int lenient,
+                     struct rt_msz_entry **entries, size_t *n,
+                     struct rt_msz_error *err)
 {
     struct rt_msz_error e = {RT_MSZ_OK, 0};
-    *pairs = NULL;
-    *n_pairs = 0;
+    *entries = NULL;
+    *n = 0;
     if (len % 2) {
         e.status = RT_MSZ_ODD_LENGTH;
         e.offset = len - 1;
@@ -193,7 +254,7 @@ int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
     if (e.status == RT_MSZ_OK || lenient) {
         size_t even = len & ~(size_t)1;
         if (even > 0) {
-            struct rt_msz_error d = decode_pairs(blob, even, pairs, n_pairs);
+            struct rt_msz_error d = scan_pairs(blob, even, entries, n);
             /* Report the damage that comes first in the blob. */
             if (d.status != RT_MSZ_OK &&
                 (e.status == RT_MSZ_OK || d.offset < e.offset))
@@ -205,10 +266,56 @@ int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
     if (e.status == RT_MSZ_OK)
         return 0;
     if (!lenient || e.status == RT_MSZ_NOMEM) {
-        rt_pairs_free(*pairs, *n_pairs);
-        *pairs = NULL;
-        *n_pairs = 0;
+        free(*entries);
+        *entries = NULL;
+        *n = 0;
     }
+    return -1;
+}
+
+int rt_msz_entry_pair(const uint8_t *blob, const struct rt_msz_entry *x,
+                      struct rt_pair *p)
+{
+    memset(p, 0, sizeof *p);
+    p->index = x->index;
+    if (index_raw(blob + x->at, (x->text - 2 - x->at) / 2, &p->index_raw) ||
+        rt_utf16le_to_utf8(blob + x->text, x->text_bytes, &p->text,
+                           &p->text_len, NULL) != 0) {
+        rt_pair_free(p);
+        return -1;
+    }
+    return 0;
+}
+
+int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
+                       struct rt_pair **pairs, size_t *n_pairs,
+                       struct rt_msz_error *err)
+{
+    struct rt_msz_entry *x = NULL;
+    size_t n = 0;
+    struct rt_msz_error e;
+    int r = rt_multi_sz_scan(blob, len, lenient, &x, &n, &e);
+    *pairs = NULL;
+    *n_pairs = 0;
+    if (n) {
+        *pairs = malloc(n * sizeof **pairs);
+        if (!*pairs)
+            goto nomem;
+        for (size_t i = 0; i < n; i++, ++*n_pairs)
+            if (rt_msz_entry_pair(blob, &x[i], &(*pairs)[i]) != 0)
+                goto nomem;
+    }
+    free(x);
+    if (err)
+        *err = e;
+    return r;
+nomem:
+    free(x);
+    rt_pairs_free(*pairs, *n_pairs);
+    *pairs = NULL;
+    *n_pairs = 0;
+    if (err)
+        *err = (struct rt_msz_error){RT_MSZ_NOMEM, 0};
     return -1;
 }
 
@@ -275,6 +382,12 @@ int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
     *pairs = NULL;
     *n_pairs = 0;
     *dropped = 0;
+    /* A valid blob gives exactly what strict decoding gives. The string by
+     * string reading below drops an index whose text is empty, which a
+     * valid table may hold ("12","" decodes as a pair): without this, a
+     * backup or repair of such a table lost the pair. */
+    if (rt_multi_sz_decode(blob, len, 0, pairs, n_pairs, NULL) == 0)
+        return 0;
     size_t cap = 0, even = len & ~(size_t)1, pos = 0;
     /* The strings of the blob, a string at a time; a string that runs to
      * the end without its NUL still counts. */
@@ -287,8 +400,9 @@ int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
         struct rt_pair p = {0};
         size_t next = idx_end + 2;
         enum rt_msz_status st = parse_index(blob + pos, (idx_end - pos) / 2,
-                                            &p.index, &p.index_raw);
-        if (st == RT_MSZ_NOMEM)
+                                            &p.index);
+        if (st == RT_MSZ_OK &&
+            index_raw(blob + pos, (idx_end - pos) / 2, &p.index_raw) != 0)
             goto nomem;
         if (st != RT_MSZ_OK || next >= even) {
             /* Not an index, or an index with nothing after it. */

@@ -51,6 +51,28 @@ int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
                        struct rt_pair **pairs, size_t *n_pairs,
                        struct rt_msz_error *err);
 
+/* One pair located in its blob, not decoded: what the database keeps of
+ * each table (text is converted only where a person or JSON reads it). */
+struct rt_msz_entry {
+    uint32_t index;
+    size_t at;              /* byte offset of its index string */
+    size_t text;            /* byte offset of its text (UTF-16LE) */
+    size_t text_bytes;      /* the text's length in bytes, without NUL */
+};
+
+/* Locates every pair of LEN bytes in one pass, checking exactly what
+ * rt_multi_sz_decode checks (the same statuses and offsets) but
+ * converting nothing. Lenient mode keeps the entries before the first
+ * damage. Returns 0, or -1 with *ERR set. */
+int rt_multi_sz_scan(const uint8_t *blob, size_t len, int lenient,
+                     struct rt_msz_entry **entries, size_t *n,
+                     struct rt_msz_error *err);
+
+/* The pair at entry X of BLOB, decoded into P (new strings). Returns 0
+ * or -1 when out of memory. */
+int rt_msz_entry_pair(const uint8_t *blob, const struct rt_msz_entry *x,
+                      struct rt_pair *p);
+
 /* Every valid pair of a damaged blob, for repair: reads string by string
  * to the end (an odd last byte and a missing terminator are ignored),
  * takes a string that is a valid index with the non-empty string after it

@@ -263,3 +263,56 @@ int rt_pair_list_equal(const struct rt_pair_list *a,
     }
     return 1;
 }
+
+int rt_table_load(struct rt_table *t, uint8_t *blob, size_t len,
+                  struct rt_msz_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->blob = blob;
+    t->len = len;
+    int r = rt_multi_sz_scan(blob, blob ? len : 0, 1, &t->v, &t->n, err);
+    for (size_t i = 0; i < t->n; i++)
+        if (t->v[i].index > t->highest)
+            t->highest = t->v[i].index;
+    return r;
+}
+
+void rt_table_free(struct rt_table *t)
+{
+    free(t->blob);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+const struct rt_msz_entry *rt_table_find(const struct rt_table *t,
+                                         uint32_t index)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->v[i].index == index)
+            return &t->v[i];
+    return NULL;
+}
+
+int rt_table_text_equal(const struct rt_table *a, const struct rt_msz_entry *x,
+                        const struct rt_table *b, const struct rt_msz_entry *y)
+{
+    return x->text_bytes == y->text_bytes &&
+           !memcmp(a->blob + x->text, b->blob + y->text, x->text_bytes);
+}
+
+int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l)
+{
+    memset(l, 0, sizeof *l);
+    if (!t->n)
+        return 0;
+    l->v = malloc(t->n * sizeof *l->v);
+    if (!l->v)
+        return -1;
+    l->cap = t->n;
+    for (size_t i = 0; i < t->n; i++, l->n++)
+        if (rt_msz_entry_pair(t->blob, &t->v[i], &l->v[i]) != 0) {
+            rt_pair_list_free(l);
+            return -1;
+        }
+    return 0;
+}

@@ -84,6 +84,37 @@ size_t rt_pair_list_agreement(const struct rt_pair_list *a,
 int rt_pair_list_equal(const struct rt_pair_list *a,
                        const struct rt_pair_list *b);
 
+/* A table as stored: its REG_MULTI_SZ blob, kept UTF-16, and where each
+ * pair lies in it, found in one scan. Install and uninstall work on this
+ * and splice bytes; text is converted only where a person or JSON reads
+ * it (rt_table_pairs). */
+struct rt_table {
+    uint8_t *blob;              /* owned; NULL when the value is absent */
+    size_t len;
+    struct rt_msz_entry *v;     /* the pairs before any damage, in order */
+    size_t n;
+    uint32_t highest;           /* highest index among them, 0 if none */
+};
+
+/* Takes ownership of BLOB (LEN bytes) and indexes it, leniently: on damage
+ * the pairs before it are kept and *ERR tells the damage. Returns 0 when
+ * the blob is well-formed, -1 on damage or when out of memory
+ * (ERR->status RT_MSZ_NOMEM). */
+int rt_table_load(struct rt_table *t, uint8_t *blob, size_t len,
+                  struct rt_msz_error *err);
+void rt_table_free(struct rt_table *t);
+
+/* The first entry with INDEX, or NULL. */
+const struct rt_msz_entry *rt_table_find(const struct rt_table *t,
+                                         uint32_t index);
+
+/* Whether two entries' texts are the same bytes. */
+int rt_table_text_equal(const struct rt_table *a, const struct rt_msz_entry *x,
+                        const struct rt_table *b, const struct rt_msz_entry *y);
+
+/* Decodes every indexed pair into L (new strings). Returns 0 or -1. */
+int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l);
+
 /* Appends a copy of (INDEX, TEXT). Returns 0 or -1 (out of memory, text
  * not valid UTF-8, index 0 or above 2^31). */
 int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,

@@ -450,14 +450,22 @@ static int parse_text(struct parser *ps, const char *t, size_t n)
         }
         switch (ps->kind) {
         case SEC_NONE:
+        case SEC_PERFLIB:
+        case SEC_SERVICE:
+            /* "[Perflib" alone: said as what it is, not as stray text or
+             * a line without '='. Not in a strings section, where a line
+             * that does not start with N= continues a text. */
+            if (hs != he && *hs == '[')
+                return fail(ps->err, line, "a section header without its "
+                            "closing ']'");
+            if (ps->kind != SEC_NONE) {
+                if (hs != he && key_value(ps, s, e, line) != 0)
+                    return -1;
+                break;
+            }
             if (hs != he)
                 return fail(ps->err, line, "text before the first section "
                             "(expected [Perflib])");
-            break;
-        case SEC_PERFLIB:
-        case SEC_SERVICE:
-            if (hs != he && key_value(ps, s, e, line) != 0)
-                return -1;
             break;
         case SEC_STRINGS:
             if (strings_line(ps, s, e, term, line) != 0)

@@ -168,6 +168,20 @@ int rt_tree_delete_value(struct rt_tree_key *k, const char *name)
     return 1;
 }
 
+int rt_tree_delete_child(struct rt_tree_key *k, const char *name)
+{
+    struct rt_tree_key *c = rt_tree_child(k, name);
+    if (!c)
+        return 0;
+    size_t i = 0;
+    while (k->sub[i] != c)
+        i++;
+    rt_tree_free(c);
+    memmove(&k->sub[i], &k->sub[i + 1], (k->n_sub - i - 1) * sizeof *k->sub);
+    k->n_sub--;
+    return 1;
+}
+
 static void dump_key(struct rt_strbuf *f, const struct rt_tree_key *k, const char *prefix)
 {
     char *path = NULL;

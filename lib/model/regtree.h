@@ -42,6 +42,10 @@ int rt_tree_set_value(struct rt_tree_key *k, const char *name,
 /* Returns 1 when deleted, 0 when there was no such value. */
 int rt_tree_delete_value(struct rt_tree_key *k, const char *name);
 
+/* Deletes the child NAME and everything under it: 1 when deleted, 0 when
+ * there was no such child. */
+int rt_tree_delete_child(struct rt_tree_key *k, const char *name);
+
 /* Appends a canonical dump of K and everything under it to a new string:
  * one line per key path and per value (type, hex bytes). */
 char *rt_tree_dump(const struct rt_tree_key *k);

@@ -56,6 +56,26 @@ int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
     return 0;
 }
 
+int rt_utf16le_check(const uint8_t *in, size_t len, size_t *err_off)
+{
+    size_t units = len / 2;
+    for (size_t i = 0; i < units; i++) {
+        /* The high byte alone tells a surrogate (0xD8-0xDF): most text
+         * never gets further than this test. */
+        uint8_t hi = in[2 * i + 1];
+        if ((hi & 0xF8) != 0xD8)
+            continue;
+        if (hi <= 0xDB && i + 1 < units && (in[2 * i + 3] & 0xFC) == 0xDC) {
+            i++;
+            continue;
+        }
+        if (err_off)
+            *err_off = 2 * i;
+        return -1;
+    }
+    return 0;
+}
+
 /* Decodes one UTF-8 sequence at S (N bytes left). Returns its length and
  * the code point in *CP, or 0 when the sequence is invalid. */
 static size_t utf8_decode_one(const unsigned char *s, size_t n, uint32_t *cp)

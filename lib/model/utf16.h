@@ -16,6 +16,11 @@
 int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
                        size_t *out_len, size_t *err_off);
 
+/* Whether LEN bytes of UTF-16LE (LEN even) are well-formed: 0, or -1 with
+ * *ERR_OFF at the byte offset of the first unpaired surrogate (the offset
+ * rt_utf16le_to_utf8 reports). Converts nothing: tables stay UTF-16. */
+int rt_utf16le_check(const uint8_t *in, size_t len, size_t *err_off);
+
 /* Converts LEN bytes of UTF-8 to UTF-16LE (no terminator added). Returns
  * 0, -1 with *ERR_OFF at the first invalid byte, or -2 when out of memory. */
 int rt_utf8_to_utf16le(const char *in, size_t len, uint8_t **out,

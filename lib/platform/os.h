@@ -61,6 +61,9 @@ int rt_os_reserve(int fd, uint64_t size);
 int rt_os_free_space(const char *path, uint64_t *bytes);
 /* Sleeps for MS milliseconds. */
 void rt_os_sleep_ms(unsigned ms);
+/* Milliseconds on a clock that only goes forward, for measuring waits:
+ * the wall clock's whole seconds would cut a 2 s wait to 1.01 s. */
+uint64_t rt_os_monotonic_ms(void);
 /* This process's id. */
 long rt_os_getpid(void);
 
@@ -99,6 +102,11 @@ struct rt_os_stat {
     /* The file's identity: equal for two names of one file. */
     uint64_t dev, ino;
     unsigned mode;       /* permission bits (0666 where there are none) */
+    /* Last modification, in nanoseconds since the system's epoch: with
+     * the size and identity, tells whether a file was written since it
+     * was last looked at (a write within the file system's timestamp
+     * granularity may not change it, so callers check content too). */
+    uint64_t mtime_ns;
 };
 /* Stats PATH; a missing PATH is RT_OS_ABSENT and returns 0. */
 int rt_os_stat(const char *path, struct rt_os_stat *st);
@@ -112,6 +120,14 @@ int rt_os_same_file(const char *a, const char *b);
  * system gives them: a new array of new strings (rt_os_free_list). */
 int rt_os_list_dir(const char *dir, char ***names, size_t *n);
 void rt_os_free_list(char **names, size_t n);
+
+/* DIR/REL ('/' between REL's parts) with each part matched without
+ * regard to case against what its directory holds (a disk copied from
+ * Windows keeps whatever case Windows used). With MUST_EXIST, NULL when a
+ * part is not there; otherwise the parts from the first missing one on
+ * are taken as given (where a file is to be written). A new string, or
+ * NULL (also when out of memory). */
+char *rt_os_path_ci(const char *dir, const char *rel, int must_exist);
 
 /* The absolute, canonical form of PATH (which must exist) in BUF, with
  * '/' between its parts on every system ("C:/Windows" on Windows). */
@@ -127,6 +143,14 @@ int rt_os_read_file_max(const char *path, size_t max, uint8_t **data,
 /* rt_os_read_file_max without a limit; -1 with errno on any failure. */
 int rt_os_read_file(const char *path, uint8_t **data, size_t *len);
 
+/* A file's path as a user or a program gave it (a command-line argument),
+ * in the form this layer's calls take, as a new string (NULL when out of
+ * memory): on Windows, '\\' separators become '/', as the library's own
+ * paths have them; in a Winelib build, a Windows path (C:\\dir\\x.ini,
+ * \\\\server\\share) becomes the Unix path Wine maps it to, and a
+ * relative one gets '/' separators; anywhere else, a copy. */
+char *rt_os_user_path(const char *arg);
+
 /* Creates PATH, which must not exist, with LEN bytes of DATA, durably. */
 int rt_os_write_new_file(const char *path, const void *data, size_t len);
 /* Replaces PATH (or creates it) with LEN bytes of DATA through a
@@ -134,6 +158,24 @@ int rt_os_write_new_file(const char *path, const void *data, size_t len);
  * PATH is never seen half-written. MODE: the permission bits on POSIX. */
 int rt_os_replace_file(const char *path, const void *data, size_t len,
                        unsigned mode);
+/* The calls rt_os_replace_file writes through, for a caller that counts
+ * or stops its writes (commit/io.c); NULL members are this layer's own. */
+struct rt_os_write_calls {
+    int (*pwrite)(int fd, const void *buf, size_t len, uint64_t off);
+    int (*fsync)(int fd);
+    int (*rename)(const char *from, const char *to);
+    int (*fsync_dir_of)(const char *path);
+};
+int rt_os_replace_file_via(const char *path, const void *data, size_t len,
+                           unsigned mode, const struct rt_os_write_calls *c);
+
+/* lodctr /S's rule for a backup file: creates PATH, or when it exists the
+ * first of PATH_001 ... PATH_999 that does not (with FORCE, replaces PATH
+ * as rt_os_replace_file). The name used goes to *USED (a new string, also
+ * on failure when it could be made). Returns 0, or -1 with errno (EEXIST:
+ * PATH and all 999 others exist). */
+int rt_os_save_numbered(const char *path, const void *data, size_t len,
+                        int force, char **used);
 
 /* A read-only view of a whole file, mapped where the system can. */
 struct rt_os_map {
@@ -143,6 +185,22 @@ struct rt_os_map {
 };
 int rt_os_map_file(const char *path, struct rt_os_map *m);
 void rt_os_unmap_file(struct rt_os_map *m);
+
+/* Text in a Windows ANSI code page. CODEPAGE is its number ("1252",
+ * "932") or a name with the number at its end ("windows-1251", "CP1250").
+ * rt_os_codepage_to_utf8 converts LEN bytes to UTF-8 in a new
+ * NUL-terminated buffer, rt_os_utf8_to_codepage the reverse (no
+ * terminator added). iconv on POSIX, MultiByteToWideChar on Windows: the
+ * conversion needs the system's tables; where iconv converts, a name
+ * without a number ("ASCII", "KOI8-R") is taken too. Return 0; -1 with
+ * *ERR_OFF at the first input byte that does not convert; -2 out of
+ * memory; -3 a code page the system does not know; -4 the input ends
+ * inside a multibyte character (iconv tells; Windows gives -1). */
+int rt_os_codepage_to_utf8(const char *codepage, const uint8_t *in,
+                           size_t len, char **out, size_t *out_len,
+                           size_t *err_off);
+int rt_os_utf8_to_codepage(const char *codepage, const char *in, size_t len,
+                           uint8_t **out, size_t *out_len, size_t *err_off);
 
 /* The current time as a Windows FILETIME (100 ns since 1601, UTC). */
 uint64_t rt_os_filetime_now(void);

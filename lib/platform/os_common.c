@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static int is_sep(char c)
@@ -39,19 +40,42 @@ int rt_os_same_file(const char *a, const char *b)
            sa.dev == sb.dev && sa.ino == sb.ino;
 }
 
-int rt_os_list_push(char ***v, size_t *n, const char *name)
+int rt_os_names_add(struct rt_os_names *l, const char *name)
 {
-    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
-    if (!nv) {
+    if (!strcmp(name, ".") || !strcmp(name, ".."))
+        return 0;
+    /* Doubling, so that a directory of many entries is not copied once
+     * per entry. */
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv) {
+            errno = ENOMEM;
+            return -1;
+        }
+        l->v = nv;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = strdup(name))) {
         errno = ENOMEM;
         return -1;
     }
-    *v = nv;
-    if (!(nv[*n] = strdup(name))) {
-        errno = ENOMEM;
+    l->n++;
+    return 0;
+}
+
+int rt_os_names_finish(struct rt_os_names *l, int err, char ***names,
+                       size_t *n)
+{
+    if (err) {
+        rt_os_free_list(l->v, l->n);
+        *names = NULL;
+        *n = 0;
+        errno = err;
         return -1;
     }
-    (*n)++;
+    *names = l->v;
+    *n = l->n;
     return 0;
 }
 
@@ -111,6 +135,13 @@ int rt_os_read_file_max(const char *path, size_t max, uint8_t **data,
     uint64_t hint = 0;
     if (rt_os_fsize(fd, &hint) != 0)
         hint = 0;
+    /* A file that says it is larger than MAX is refused before a byte is
+     * read: reading up to the limit first costs MAX of memory (a 100 MB
+     * INI, a 2 GB hive) only to say no. */
+    if (hint > max) {
+        errno = EFBIG;
+        goto fail;
+    }
     size_t cap = hint > 0 && hint <= max ? (size_t)hint + 1 : 4096;
     size_t got = 0;
     uint8_t *buf = malloc(cap);
@@ -126,6 +157,10 @@ int rt_os_read_file_max(const char *path, size_t max, uint8_t **data,
                 goto fail;
             }
             size_t ncap = cap * 2 < cap ? (size_t)-1 : cap * 2;
+            /* Never more than MAX + 1 bytes: one past the limit says
+             * the file is over it. */
+            if (max < (size_t)-1 && ncap > max + 1)
+                ncap = max + 1;
             uint8_t *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
@@ -182,9 +217,85 @@ int rt_os_write_new_file(const char *path, const void *data, size_t len)
     return rt_os_close(fd);
 }
 
+int rt_os_save_numbered(const char *path, const void *data, size_t len,
+                        int force, char **used)
+{
+    size_t n = strlen(path);
+    *used = malloc(n + 8);
+    if (!*used) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(*used, path, n + 1);
+    if (force)
+        return rt_os_replace_file(path, data, len, 0644);
+    if (rt_os_write_new_file(path, data, len) == 0)
+        return 0;
+    for (unsigned i = 1; errno == EEXIST && i <= 999; i++) {
+        snprintf(*used + n, 8, "_%03u", i);
+        if (rt_os_write_new_file(*used, data, len) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* DIR's entry NAME, matched without regard to case: DIR/entry, a new
+ * string, or NULL when there is none. */
+static char *entry_ci(const char *dir, const char *name)
+{
+    char **names;
+    size_t n;
+    if (rt_os_list_dir(dir, &names, &n) != 0)
+        return NULL;
+    char *found = NULL;
+    for (size_t i = 0; i < n && !found; i++)
+        if (!strcasecmp(names[i], name) &&
+            asprintf(&found, "%s/%s", dir, names[i]) < 0)
+            found = NULL;
+    rt_os_free_list(names, n);
+    return found;
+}
+
+char *rt_os_path_ci(const char *dir, const char *rel, int must_exist)
+{
+    char *cur = strdup(dir), *copy = strdup(rel), *save = NULL;
+    int found = 1;
+    if (!cur || !copy) {
+        free(cur);
+        free(copy);
+        return NULL;
+    }
+    for (char *p = strtok_r(copy, "/", &save); p && cur;
+         p = strtok_r(NULL, "/", &save)) {
+        char *next = found ? entry_ci(cur, p) : NULL;
+        if (!next && !must_exist) {
+            found = 0;
+            if (asprintf(&next, "%s/%s", cur, p) < 0)
+                next = NULL;
+        }
+        free(cur);
+        cur = next;
+    }
+    free(copy);
+    return cur;
+}
+
 int rt_os_replace_file(const char *path, const void *data, size_t len,
                        unsigned mode)
 {
+    return rt_os_replace_file_via(path, data, len, mode, NULL);
+}
+
+int rt_os_replace_file_via(const char *path, const void *data, size_t len,
+                           unsigned mode, const struct rt_os_write_calls *c)
+{
+    int (*pwrite_fn)(int, const void *, size_t, uint64_t) =
+        c && c->pwrite ? c->pwrite : rt_os_pwrite;
+    int (*fsync_fn)(int) = c && c->fsync ? c->fsync : rt_os_fsync;
+    int (*rename_fn)(const char *, const char *) =
+        c && c->rename ? c->rename : rt_os_rename;
+    int (*fsync_dir_fn)(const char *) =
+        c && c->fsync_dir_of ? c->fsync_dir_of : rt_os_fsync_dir_of;
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32);
     if (!tmp) {
@@ -207,18 +318,18 @@ int rt_os_replace_file(const char *path, const void *data, size_t len,
         errno = err;
         return -1;
     }
-    if (rt_os_pwrite(fd, data, len, 0) != 0 || rt_os_set_mode(fd, mode) != 0 ||
-        rt_os_fsync(fd) != 0)
+    if (pwrite_fn(fd, data, len, 0) != 0 || rt_os_set_mode(fd, mode) != 0 ||
+        fsync_fn(fd) != 0)
         goto fail;
     if (rt_os_close(fd) != 0) {
         fd = -1;
         goto fail;
     }
     fd = -1;
-    if (rt_os_rename(tmp, path) != 0)
+    if (rename_fn(tmp, path) != 0)
         goto fail;
     /* The rename itself must reach the disk too. */
-    rt_os_fsync_dir_of(path);
+    fsync_dir_fn(path);
     free(tmp);
     return 0;
 fail:;
@@ -256,4 +367,16 @@ int rt_os_interrupted(void)
 void rt_os_raise(int sig)
 {
     raise(sig == RT_OS_SIGTERM ? SIGTERM : SIGINT);
+}
+
+/* The number in a code page's name ("1252", "windows-1252", "CP1252"),
+ * or 0 when it has none. */
+unsigned rt_os_codepage_number(const char *codepage)
+{
+    size_t n = strlen(codepage), i = n;
+    while (i > 0 && codepage[i - 1] >= '0' && codepage[i - 1] <= '9')
+        i--;
+    if (i == n || n - i > 5)
+        return 0;
+    return (unsigned)strtoul(codepage + i, NULL, 10);
 }

@@ -5,7 +5,29 @@
 
 #include <stddef.h>
 
-/* Appends a copy of NAME to the list V of N names; -1 with errno ENOMEM. */
-int rt_os_list_push(char ***v, size_t *n, const char *name);
+/* The names of a directory listing being collected (rt_os_list_dir): the
+ * system-specific part reads entries, this part keeps them. */
+struct rt_os_names {
+    char **v;
+    size_t n, cap;
+};
+
+/* Adds a copy of NAME unless it is "." or ".."; -1 with errno ENOMEM. */
+int rt_os_names_add(struct rt_os_names *l, const char *name);
+
+/* Ends a listing. When ERR (an errno value) is 0, hands the names over to
+ * *NAMES and *N and returns 0; otherwise frees them, sets errno to ERR and
+ * returns -1 with *NAMES NULL and *N 0. */
+int rt_os_names_finish(struct rt_os_names *l, int err, char ***names,
+                       size_t *n);
+
+/* The number in a code page's name, 0 when it has none. */
+unsigned rt_os_codepage_number(const char *codepage);
+
+#ifdef __WINE__
+/* The Unix path Wine maps Windows path PATH to, as a new string; NULL
+ * when Wine cannot map it or out of memory (os_wine.c). */
+char *rt_os_wine_unix_path(const char *path);
+#endif
 
 #endif

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <iconv.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,14 @@ void rt_os_sleep_ms(unsigned ms)
             break;
 }
 
+uint64_t rt_os_monotonic_ms(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return (uint64_t)time(NULL) * 1000u;
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
 long rt_os_getpid(void)
 {
     return (long)getpid();
@@ -167,6 +176,27 @@ int rt_os_fsync_dir_of(const char *path)
     close(fd);
     errno = err;
     return r;
+}
+
+char *rt_os_user_path(const char *arg)
+{
+#ifdef __WINE__
+    int drive = ((arg[0] | 0x20) >= 'a' && (arg[0] | 0x20) <= 'z') &&
+                arg[1] == ':' && (arg[2] == '\\' || arg[2] == '/');
+    int unc = arg[0] == '\\' && arg[1] == '\\';
+    if (drive || unc) {
+        char *u = rt_os_wine_unix_path(arg);
+        if (u)
+            return u;
+    }
+    char *r = strdup(arg);
+    for (char *p = r; p && *p; p++)
+        if (*p == '\\')
+            *p = '/';
+    return r;
+#else
+    return strdup(arg);
+#endif
 }
 
 int rt_os_rename(const char *from, const char *to)
@@ -207,6 +237,8 @@ int rt_os_stat(const char *path, struct rt_os_stat *out)
     out->dev = (uint64_t)st.st_dev;
     out->ino = (uint64_t)st.st_ino;
     out->mode = (unsigned)st.st_mode & 07777;
+    out->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+                    (uint64_t)st.st_mtim.tv_nsec;
     return 0;
 }
 
@@ -217,14 +249,11 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
     DIR *d = opendir(dir);
     if (!d)
         return -1;
-    char **v = NULL;
-    size_t cnt = 0;
+    struct rt_os_names l = {0};
     struct dirent *de;
     int err = 0;
     while ((errno = 0, de = readdir(d)) != NULL) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        if (rt_os_list_push(&v, &cnt, de->d_name) != 0) {
+        if (rt_os_names_add(&l, de->d_name) != 0) {
             err = ENOMEM;
             break;
         }
@@ -232,14 +261,7 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
     if (!err && errno)
         err = errno;
     closedir(d);
-    if (err) {
-        rt_os_free_list(v, cnt);
-        errno = err;
-        return -1;
-    }
-    *names = v;
-    *n = cnt;
-    return 0;
+    return rt_os_names_finish(&l, err, names, n);
 }
 
 int rt_os_realpath(const char *path, char *buf, size_t size)
@@ -306,5 +328,95 @@ uint64_t rt_os_filetime_now(void)
     /* 11644473600 s from 1601-01-01 to 1970-01-01. */
     return ((uint64_t)ts.tv_sec + 11644473600ull) * 10000000ull +
            (uint64_t)ts.tv_nsec / 100;
+}
+/* One iconv conversion of the whole input; FROM and TO are iconv names. */
+static int convert(const char *to, const char *from, const uint8_t *in,
+                   size_t len, char **out, size_t *out_len, size_t *err_off)
+{
+    iconv_t cd = iconv_open(to, from);
+    if (cd == (iconv_t)-1)
+        return -3;
+    size_t cap = len * 4 + 16;
+    char *buf = malloc(cap);
+    if (!buf) {
+        iconv_close(cd);
+        return -2;
+    }
+    char *inp = (char *)in, *outp = buf;
+    size_t inleft = len, outleft = cap - 1;
+    int rc = 0;
+    while (inleft > 0) {
+        if (iconv(cd, &inp, &inleft, &outp, &outleft) != (size_t)-1)
+            continue;
+        if (errno == E2BIG) {
+            size_t used = (size_t)(outp - buf);
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                rc = -2;
+                break;
+            }
+            cap *= 2;
+            buf = nb;
+            outp = buf + used;
+            outleft = cap - used - 1;
+            continue;
+        }
+        *err_off = (size_t)((const uint8_t *)inp - in);
+        /* EINVAL: the input ends inside a multibyte character. */
+        rc = errno == EINVAL ? -4 : -1;
+        break;
+    }
+    /* Stateful encodings flush their shift state here. */
+    if (rc == 0 && iconv(cd, NULL, NULL, &outp, &outleft) == (size_t)-1) {
+        *err_off = len;
+        rc = -1;
+    }
+    iconv_close(cd);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *outp = '\0';
+    *out = buf;
+    *out_len = (size_t)(outp - buf);
+    return 0;
+}
+
+/* glibc names Windows code pages CPnnnn; a name without a number
+ * ("ASCII", "KOI8-R") is given to iconv as it is. */
+static int iconv_name(const char *codepage, char *name, size_t size)
+{
+    unsigned n = rt_os_codepage_number(codepage);
+    if (n)
+        snprintf(name, size, "CP%u", n);
+    else if (*codepage && strlen(codepage) < size)
+        snprintf(name, size, "%s", codepage);
+    else
+        return -3;
+    return 0;
+}
+
+int rt_os_codepage_to_utf8(const char *codepage, const uint8_t *in,
+                           size_t len, char **out, size_t *out_len,
+                           size_t *err_off)
+{
+    char name[64];
+    if (iconv_name(codepage, name, sizeof name) != 0)
+        return -3;
+    return convert("UTF-8", name, in, len, out, out_len, err_off);
+}
+
+int rt_os_utf8_to_codepage(const char *codepage, const char *in, size_t len,
+                           uint8_t **out, size_t *out_len, size_t *err_off)
+{
+    char name[64];
+    if (iconv_name(codepage, name, sizeof name) != 0)
+        return -3;
+    char *o;
+    int r = convert(name, "UTF-8", (const uint8_t *)in, len, &o, out_len,
+                    err_off);
+    if (r == 0)
+        *out = (uint8_t *)o;
+    return r;
 }
 #endif

@@ -257,6 +257,20 @@ void rt_os_sleep_ms(unsigned ms)
     Sleep(ms);
 }
 
+char *rt_os_user_path(const char *arg)
+{
+    char *r = _strdup(arg);
+    for (char *p = r; p && *p; p++)
+        if (*p == '\\')
+            *p = '/';
+    return r;
+}
+
+uint64_t rt_os_monotonic_ms(void)
+{
+    return (uint64_t)GetTickCount64();
+}
+
 long rt_os_getpid(void)
 {
     return (long)GetCurrentProcessId();
@@ -344,6 +358,9 @@ int rt_os_stat(const char *path, struct rt_os_stat *st)
                                                              : RT_OS_FILE;
     st->size = ((uint64_t)a.nFileSizeHigh << 32) | a.nFileSizeLow;
     st->mode = a.dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
+    /* FILETIME: 100 ns units. */
+    st->mtime_ns = (((uint64_t)a.ftLastWriteTime.dwHighDateTime << 32) |
+                    a.ftLastWriteTime.dwLowDateTime) * 100u;
     /* The identity: volume serial number and file index. */
     HANDLE h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE |
                                      FILE_SHARE_DELETE,
@@ -373,7 +390,11 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
         return -1;
     }
     memcpy(pattern, dir, len);
-    memcpy(pattern + len, "\\*", 3);
+    /* A drive's root already ends in its separator. */
+    if (len && (dir[len - 1] == '\\' || dir[len - 1] == '/'))
+        memcpy(pattern + len, "*", 2);
+    else
+        memcpy(pattern + len, "\\*", 3);
     wchar_t *w = wide(pattern);
     free(pattern);
     if (!w)
@@ -383,18 +404,15 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
     free(w);
     if (h == INVALID_HANDLE_VALUE)
         return set_errno_from_win32();
-    char **v = NULL;
-    size_t cnt = 0;
+    struct rt_os_names l = {0};
     int err = 0;
     do {
-        if (!wcscmp(fd.cFileName, L".") || !wcscmp(fd.cFileName, L".."))
-            continue;
         char name[MAX_PATH * 3];
         if (narrow_into(fd.cFileName, name, sizeof name) != 0) {
             err = errno;
             break;
         }
-        if (rt_os_list_push(&v, &cnt, name) != 0) {
+        if (rt_os_names_add(&l, name) != 0) {
             err = ENOMEM;
             break;
         }
@@ -404,14 +422,7 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
         err = errno;
     }
     FindClose(h);
-    if (err) {
-        rt_os_free_list(v, cnt);
-        errno = err;
-        return -1;
-    }
-    *names = v;
-    *n = cnt;
-    return 0;
+    return rt_os_names_finish(&l, err, names, n);
 }
 
 int rt_os_realpath(const char *path, char *buf, size_t size)
@@ -485,6 +496,117 @@ uint64_t rt_os_filetime_now(void)
     GetSystemTimeAsFileTime(&ft);
     return ((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime;
 }
+/* Where a conversion from code page CP failed: MultiByteToWideChar does
+ * not say, so the input is walked a character at a time (one byte, or two
+ * from a lead byte) on this error path only. -4 when the input ends after
+ * a lead byte; -1 with *ERR_OFF at the first byte that does not convert
+ * (0 where the walk cannot tell: code pages of more than two bytes). */
+static int find_bad_byte(unsigned cp, const uint8_t *in, size_t len,
+                         size_t *err_off)
+{
+    CPINFO info;
+    *err_off = 0;
+    if (!GetCPInfo(cp, &info) || info.MaxCharSize > 2)
+        return -1;
+    wchar_t w[2];
+    for (size_t i = 0; i < len;) {
+        int n = info.MaxCharSize == 2 && IsDBCSLeadByteEx(cp, in[i]) ? 2 : 1;
+        if (i + (size_t)n > len)
+            return *err_off = i, -4;
+        if (MultiByteToWideChar(cp, MB_ERR_INVALID_CHARS,
+                                (const char *)in + i, n, w, 2) <= 0) {
+            *err_off = i;
+            return -1;
+        }
+        i += (size_t)n;
+    }
+    return -1;
+}
+
+/* Both directions go through UTF-16, as Windows converts. A character
+ * with no mapping fails (MB_ERR_INVALID_CHARS, WC_NO_BEST_FIT_CHARS and
+ * the default-character check) instead of turning into '?'. Windows
+ * knows code pages by number only. */
+int rt_os_codepage_to_utf8(const char *codepage, const uint8_t *in,
+                           size_t len, char **out, size_t *out_len,
+                           size_t *err_off)
+{
+    unsigned cp = rt_os_codepage_number(codepage);
+    if (!cp || !IsValidCodePage(cp))
+        return -3;
+    if (len > 0x3fffffff)
+        return -2;
+    *err_off = 0;
+    int wn = len ? MultiByteToWideChar(cp, MB_ERR_INVALID_CHARS,
+                                       (const char *)in, (int)len, NULL, 0)
+                 : 0;
+    if (len && wn <= 0)
+        return find_bad_byte(cp, in, len, err_off);
+    wchar_t *w = malloc(((size_t)wn + 1) * sizeof *w);
+    if (!w)
+        return -2;
+    if (len)
+        MultiByteToWideChar(cp, MB_ERR_INVALID_CHARS, (const char *)in,
+                            (int)len, w, wn);
+    int un = wn ? WideCharToMultiByte(CP_UTF8, 0, w, wn, NULL, 0, NULL, NULL)
+                : 0;
+    char *u = malloc((size_t)un + 1);
+    if (!u) {
+        free(w);
+        return -2;
+    }
+    if (wn)
+        WideCharToMultiByte(CP_UTF8, 0, w, wn, u, un, NULL, NULL);
+    free(w);
+    u[un] = '\0';
+    *out = u;
+    *out_len = (size_t)un;
+    return 0;
+}
+
+int rt_os_utf8_to_codepage(const char *codepage, const char *in, size_t len,
+                           uint8_t **out, size_t *out_len, size_t *err_off)
+{
+    unsigned cp = rt_os_codepage_number(codepage);
+    if (!cp || !IsValidCodePage(cp))
+        return -3;
+    if (len > 0x3fffffff)
+        return -2;
+    *err_off = 0;
+    int wn = len ? MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, in,
+                                       (int)len, NULL, 0)
+                 : 0;
+    if (len && wn <= 0)
+        return -1;
+    wchar_t *w = malloc(((size_t)wn + 1) * sizeof *w);
+    if (!w)
+        return -2;
+    if (len)
+        MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, in, (int)len, w,
+                            wn);
+    /* UTF-8 takes neither the flag nor the default-character check. */
+    BOOL lossy = FALSE;
+    DWORD flags = cp == CP_UTF8 ? 0 : WC_NO_BEST_FIT_CHARS;
+    int an = wn ? WideCharToMultiByte(cp, flags, w, wn, NULL, 0, NULL,
+                                      cp == CP_UTF8 ? NULL : &lossy)
+                : 0;
+    if (wn && (an <= 0 || lossy)) {
+        free(w);
+        return -1;
+    }
+    uint8_t *a = malloc((size_t)an + 1);
+    if (!a) {
+        free(w);
+        return -2;
+    }
+    if (wn)
+        WideCharToMultiByte(cp, flags, w, wn, (char *)a, an, NULL, NULL);
+    free(w);
+    *out = a;
+    *out_len = (size_t)an;
+    return 0;
+}
+
 char *strndup(const char *s, size_t n)
 {
     size_t len = strnlen(s, n);

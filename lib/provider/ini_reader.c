@@ -7,7 +7,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <iconv.h>
 #include <stdarg.h>
 #include <ini.h>
 #include <stdbool.h>
@@ -49,73 +48,30 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-/* Converts from an ANSI (or any iconv-known) code page to UTF-8. */
+/* Converts from an ANSI code page to UTF-8, through the system's tables
+ * (rt_os_codepage_to_utf8: iconv here, MultiByteToWideChar on Windows). */
 static int decode_codepage(const char *path, const unsigned char *in,
                            size_t len, const char *codepage, char **out,
                            size_t *out_len, struct rt_diags *d)
 {
-    char name[64];
-    size_t cl = strlen(codepage);
-    bool digits = cl > 0 && cl < 20;
-    for (size_t i = 0; digits && i < cl; i++)
-        digits = isdigit((unsigned char)codepage[i]);
-    if (cl >= sizeof name - 3) {
+    size_t off = 0;
+    int r = rt_os_codepage_to_utf8(codepage, in, len, out, out_len, &off);
+    if (r == 0)
+        return 0;
+    if (r == -2)
+        abort(); /* as xmalloc: out of memory */
+    if (r == -3)
         rt_diags_add(d, RT_ERROR, path, 0, NULL, "unknown code page '%s'",
                      codepage);
-        return -1;
-    }
-    snprintf(name, sizeof name, "%s%s", digits ? "CP" : "", codepage);
-    iconv_t cd = iconv_open("UTF-8", name);
-    if (cd == (iconv_t)-1) {
-        rt_diags_add(d, RT_ERROR, path, 0, NULL, "unknown code page '%s'",
-                     codepage);
-        return -1;
-    }
-    size_t cap = len * 2 + 16;
-    char *buf = xmalloc(cap);
-    char *inp = (char *)in, *outp = buf;
-    size_t inleft = len, outleft = cap - 1;
-    int rc = 0;
-    for (;;) {
-        size_t r = iconv(cd, inleft ? &inp : NULL, inleft ? &inleft : NULL,
-                         &outp, &outleft);
-        if (r != (size_t)-1) {
-            if (inleft == 0)
-                break;
-            continue;
-        }
-        if (errno == E2BIG) {
-            size_t used = (size_t)(outp - buf);
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb)
-                abort();
-            buf = nb;
-            outp = buf + used;
-            outleft = cap - used - 1;
-            continue;
-        }
-        size_t off = (size_t)((unsigned char *)inp - in);
-        if (errno == EINVAL)
-            rt_diags_add(d, RT_ERROR, path, line_of_byte(in, off), NULL,
-                         "file ends inside a multibyte character of code "
-                         "page %s", codepage);
-        else
-            rt_diags_add(d, RT_ERROR, path, line_of_byte(in, off), NULL,
-                         "byte 0x%02X (offset %zu) is not valid in code "
-                         "page %s", in[off], off, codepage);
-        rc = -1;
-        break;
-    }
-    iconv_close(cd);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    *outp = '\0';
-    *out = buf;
-    *out_len = (size_t)(outp - buf);
-    return 0;
+    else if (r == -4 || off >= len)
+        rt_diags_add(d, RT_ERROR, path, line_of_byte(in, len), NULL,
+                     "file ends inside a multibyte character of code "
+                     "page %s", codepage);
+    else
+        rt_diags_add(d, RT_ERROR, path, line_of_byte(in, off), NULL,
+                     "byte 0x%02X (offset %zu) is not valid in code page %s",
+                     in[off], off, codepage);
+    return -1;
 }
 
 /* Splits BUF (NUL-terminated UTF-8 of LEN bytes, no NUL inside) into lines

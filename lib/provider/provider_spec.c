@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "provider/ini_reader.h"
+#include "provider/pos_index.h"
 #include "provider/symbol_file.h"
 
 static void *xcalloc(size_t n, size_t size)
@@ -43,6 +44,7 @@ struct key {
 struct keylist {
     struct key *v;
     size_t n, cap;
+    struct rt_pos_index by_name;    /* case-insensitive */
 };
 
 struct loader {
@@ -51,6 +53,7 @@ struct loader {
     struct keylist info, languages, objects, text;
     unsigned info_line;
     unsigned warned_section_line;
+    const char *symbol_dir;    /* where the symbol file is; NULL: the INI's */
 };
 
 static void keylist_free(struct keylist *k)
@@ -60,6 +63,19 @@ static void keylist_free(struct keylist *k)
         free(k->v[i].value);
     }
     free(k->v);
+    rt_pos_index_free(&k->by_name);
+}
+
+/* The key of KL named NAME but for ASCII case; NULL when there is none.
+ * Keys of a list never equal each other so (on_entry refuses the second),
+ * hence at most one matches. */
+static const struct key *find_key(const struct keylist *kl, const char *name)
+{
+    size_t h = rt_hash_ci(name), cursor = 0, pos1;
+    while ((pos1 = rt_pos_index_next(&kl->by_name, h, &cursor)))
+        if (!strcasecmp(kl->v[pos1 - 1].name, name))
+            return &kl->v[pos1 - 1];
+    return NULL;
 }
 
 static void on_entry(void *user, const struct rt_ini_entry *e)
@@ -98,13 +114,12 @@ static void on_entry(void *user, const struct rt_ini_entry *e)
     }
     /* Windows looks keys up case-insensitively, so the second one of a
      * pair would never be read. */
-    for (size_t i = 0; i < kl->n; i++) {
-        if (!strcasecmp(kl->v[i].name, e->name)) {
-            rt_diags_add(L->d, RT_ERROR, L->path, e->line, e->name,
-                         "duplicate key %s (first at line %u)", e->name,
-                         kl->v[i].line);
-            return;
-        }
+    const struct key *first = find_key(kl, e->name);
+    if (first) {
+        rt_diags_add(L->d, RT_ERROR, L->path, e->line, e->name,
+                     "duplicate key %s (first at line %u)", e->name,
+                     first->line);
+        return;
     }
     if (kl->n == kl->cap) {
         kl->cap = kl->cap ? kl->cap * 2 : 16;
@@ -113,16 +128,9 @@ static void on_entry(void *user, const struct rt_ini_entry *e)
             abort();
         kl->v = v;
     }
+    rt_pos_index_add(&kl->by_name, rt_hash_ci(e->name), kl->n);
     kl->v[kl->n++] = (struct key){xstrdup(e->name), xstrdup(e->value),
                                   e->line};
-}
-
-static const struct key *find_key(const struct keylist *kl, const char *name)
-{
-    for (size_t i = 0; i < kl->n; i++)
-        if (!strcasecmp(kl->v[i].name, name))
-            return &kl->v[i];
-    return NULL;
 }
 
 /* ---- checks on single values ---- */
@@ -246,16 +254,21 @@ struct symlist {
     struct sym *v;
     size_t n, cap;
     size_t n_languages;
+    struct rt_pos_index by_name;    /* case-insensitive */
 };
 
+/* The symbol NAME (any case), added when new. Symbols of the list never
+ * equal each other but for case, hence at most one matches. */
 static struct sym *sym_get(struct symlist *s, const char *name,
                            unsigned line)
 {
-    for (size_t i = 0; i < s->n; i++) {
-        if (!strcasecmp(s->v[i].symbol, name)) {
-            if (line < s->v[i].first_line)
-                s->v[i].first_line = line;
-            return &s->v[i];
+    size_t h = rt_hash_ci(name), cursor = 0, pos1;
+    while ((pos1 = rt_pos_index_next(&s->by_name, h, &cursor))) {
+        struct sym *x = &s->v[pos1 - 1];
+        if (!strcasecmp(x->symbol, name)) {
+            if (line < x->first_line)
+                x->first_line = line;
+            return x;
         }
     }
     if (s->n == s->cap) {
@@ -265,6 +278,7 @@ static struct sym *sym_get(struct symlist *s, const char *name,
             abort();
         s->v = v;
     }
+    rt_pos_index_add(&s->by_name, h, s->n);
     struct sym *x = &s->v[s->n++];
     memset(x, 0, sizeof *x);
     x->symbol = xstrdup(name);
@@ -289,6 +303,7 @@ static void symlist_free(struct symlist *s)
         text_free(s->v[i].text, s->n_languages);
     }
     free(s->v);
+    rt_pos_index_free(&s->by_name);
 }
 
 /* ---- the symbol file's place ---- */
@@ -361,7 +376,7 @@ static char *locate_symbol_file(struct loader *L, const struct key *k,
                      "symbol file %s is not in the INI's directory", value);
         return NULL;
     }
-    char *dir = dir_of(L->path);
+    char *dir = L->symbol_dir ? xstrdup(L->symbol_dir) : dir_of(L->path);
     char *path = join(dir, value);
     if (!rt_os_exists(path)) {
         char *alt = find_casefold(dir, value);
@@ -407,7 +422,18 @@ struct checked {
     bool trusted;
     struct rt_provider_language *languages;
     size_t n_languages;
+    struct rt_pos_index lang_by_value;  /* of LANGUAGES, lang_hash */
+    bool *lang_used;        /* per language: it has [text] entries */
 };
+
+/* Characters of UTF-8 text S: its lead bytes. */
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
 
 static void check_info(struct loader *L, struct checked *c)
 {
@@ -434,6 +460,18 @@ static void check_info(struct loader *L, struct checked *c)
             rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
                          "drivername contains control character U+%04X",
                          cc);
+        /* The Services subkey install writes: "." and ".." read as path
+         * steps to tools that show keys as paths, and no key name is
+         * longer than 255 characters (the hive would refuse it at commit,
+         * without the INI's line). As rt_service_name_check. */
+        else if (!strcmp(c->drivername, ".") || !strcmp(c->drivername, ".."))
+            rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
+                         "drivername '%s' is a path step, not a service "
+                         "name", c->drivername);
+        else if (utf8_chars(c->drivername) > 255)
+            rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
+                         "drivername is %zu characters long, longer than a "
+                         "registry key name (255)", utf8_chars(c->drivername));
     }
     if (!sf) {
         rt_diags_add(L->d, RT_ERROR, L->path, L->info_line, "symbolfile",
@@ -445,9 +483,32 @@ static void check_info(struct loader *L, struct checked *c)
     }
 }
 
+/* Equal for ids rt_lang_same finds equal: "804" and "0804" are one
+ * language. ID is canonical (lang_id). */
+static size_t lang_hash(const char *id)
+{
+    unsigned v;
+    if (rt_lang_value(id, &v) == 0)
+        return v;
+    return 0x10000;     /* CurrentLanguage, beyond any id of digits */
+}
+
+/* Index of language ID in C->languages, or -1. Languages there never name
+ * the same one twice (check_languages), hence at most one matches. */
+static int lang_index(const struct checked *c, const char *id)
+{
+    size_t cursor = 0, pos1;
+    while ((pos1 = rt_pos_index_next(&c->lang_by_value, lang_hash(id),
+                                     &cursor)))
+        if (rt_lang_same(c->languages[pos1 - 1].id, id))
+            return (int)(pos1 - 1);
+    return -1;
+}
+
 static void check_languages(struct loader *L, struct checked *c)
 {
     c->languages = xcalloc(L->languages.n, sizeof *c->languages);
+    c->lang_used = xcalloc(L->languages.n, sizeof *c->lang_used);
     for (size_t i = 0; i < L->languages.n; i++) {
         const struct key *k = &L->languages.v[i];
         char id[RT_LANG_ID_SIZE];
@@ -456,31 +517,22 @@ static void check_languages(struct loader *L, struct checked *c)
                          "language id '%s' is not 3 hex digits", k->name);
             continue;
         }
-        const struct rt_provider_language *same = NULL;
-        for (size_t j = 0; j < c->n_languages && !same; j++)
-            if (rt_lang_same(c->languages[j].id, id))
-                same = &c->languages[j];
-        if (same) {
+        int j = lang_index(c, id);
+        if (j >= 0) {
+            const struct rt_provider_language *same = &c->languages[j];
             rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
                          "language '%s' is language '%s' of line %u again",
                          k->name, same->id, same->line);
             continue;
         }
+        rt_pos_index_add(&c->lang_by_value, lang_hash(id), c->n_languages);
         struct rt_provider_language *lg = &c->languages[c->n_languages++];
         memcpy(lg->id, id, sizeof id);
         lg->line = k->line;
     }
 }
 
-static int lang_index(const struct checked *c, const char *id)
-{
-    for (size_t i = 0; i < c->n_languages; i++)
-        if (rt_lang_same(c->languages[i].id, id))
-            return (int)i;
-    return -1;
-}
-
-static void collect_text(struct loader *L, const struct checked *c,
+static void collect_text(struct loader *L, struct checked *c,
                          struct symlist *syms)
 {
     for (size_t i = 0; i < L->text.n; i++) {
@@ -522,6 +574,19 @@ static void collect_text(struct loader *L, const struct checked *c,
                          "%s ends in spaces; they are kept, as lodctr keeps "
                          "them", k->name);
         struct rt_provider_text *t = &s->text[li];
+        c->lang_used[li] = true;
+        /* Keys spelled differently can name one text: the language as
+         * 009 and 0009 is one language. That is a duplicate key, as two
+         * equal names are (on_entry); the first is kept. Taking the
+         * second silently replaced the text and leaked the first. */
+        unsigned first = kind == TEXT_NAME ? t->name_line : t->help_line;
+        if (first) {
+            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+                         "duplicate key %s (the same text as line %u)",
+                         k->name, first);
+            s->key_errors = true;
+            continue;
+        }
         if (kind == TEXT_NAME) {
             t->name = xstrdup(k->value);
             t->name_line = k->line;
@@ -666,10 +731,7 @@ static void check_symbol_text(struct loader *L, const struct checked *c,
     /* A listed language without strings once zeroed Last Counter
      * (Q128404); here it only gets the fallback text, but say so. */
     for (size_t j = 0; j < c->n_languages; j++) {
-        bool used = false;
-        for (size_t i = 0; i < syms->n && !used; i++)
-            used = syms->v[i].text[j].name || syms->v[i].text[j].help;
-        if (!used)
+        if (!c->lang_used[j])
             rt_diags_add(L->d, RT_WARNING, L->path, c->languages[j].line,
                          c->languages[j].id, "language %s has no [text] "
                          "entries", c->languages[j].id);
@@ -694,6 +756,8 @@ static void fill_spec(struct rt_provider_spec *spec, const char *ini_path,
     spec->trusted = c->trusted;
     spec->languages = c->languages;
     spec->n_languages = c->n_languages;
+    rt_pos_index_free(&c->lang_by_value);
+    free(c->lang_used);
     memset(c, 0, sizeof *c);
     spec->symbols = xcalloc(syms->n, sizeof *spec->symbols);
     spec->n_symbols = syms->n;
@@ -718,13 +782,20 @@ static void fill_spec(struct rt_provider_spec *spec, const char *ini_path,
 int rt_provider_spec_load(const char *ini_path, const char *codepage,
                           struct rt_provider_spec *spec, struct rt_diags *d)
 {
+    return rt_provider_spec_load_in(ini_path, NULL, codepage, spec, d);
+}
+
+int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
+                             const char *codepage,
+                             struct rt_provider_spec *spec, struct rt_diags *d)
+{
     memset(spec, 0, sizeof *spec);
     struct rt_ini_text text;
     int r = rt_ini_load(ini_path, codepage, &text, d);
     if (r)
         return r == -2 ? -2 : -1;
     size_t errors_before = d->errors;
-    struct loader L = {.path = ini_path, .d = d};
+    struct loader L = {.path = ini_path, .d = d, .symbol_dir = symbol_dir};
     rt_ini_parse(&text, on_entry, &L, d);
     rt_ini_text_free(&text);
 
@@ -754,6 +825,8 @@ int rt_provider_spec_load(const char *ini_path, const char *codepage,
     free(c.symbolfile);
     free(c.symbol_path);
     free(c.languages);
+    free(c.lang_used);
+    rt_pos_index_free(&c.lang_by_value);
     keylist_free(&L.info);
     keylist_free(&L.languages);
     keylist_free(&L.objects);

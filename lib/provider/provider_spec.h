@@ -65,6 +65,13 @@ struct rt_provider_spec {
 int rt_provider_spec_load(const char *ini_path, const char *codepage,
                           struct rt_provider_spec *spec, struct rt_diags *d);
 
+/* The same, with the symbol file in SYMBOL_DIR instead of the INI's
+ * directory: Windows keeps a provider's INF copy as INF\<service>\<LLLL>\
+ * <ini> with the symbol file in INF\<service> (SPEC 4.6). */
+int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
+                             const char *codepage,
+                             struct rt_provider_spec *spec, struct rt_diags *d);
+
 void rt_provider_spec_free(struct rt_provider_spec *spec);
 
 /* Index of language ID ("009" or "CurrentLanguage", any case) in

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "model/utf16.h"
+#include "provider/pos_index.h"
 #include "provider/text_encoding.h"
 
 #define MAX_SYMBOL_FILE_BYTES (16u << 20)
@@ -132,44 +133,29 @@ static char *normalize_ws(const char *s)
 }
 
 /* Headers with many thousands of #defines exist (generated ones): names
- * are found through an open-addressing hash index, slot value i + 1. */
-static size_t name_hash(const char *s)
-{
-    size_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
-}
-
-static void index_insert(struct rt_symbol_table *t, size_t i)
-{
-    size_t mask = t->n_slots - 1;
-    size_t k = name_hash(t->v[i].name) & mask;
-    while (t->slots[k])
-        k = (k + 1) & mask;
-    t->slots[k] = i + 1;
-}
-
-static void index_grow(struct rt_symbol_table *t)
-{
-    free(t->slots);
-    t->n_slots = t->n_slots ? t->n_slots * 2 : 64;
-    t->slots = calloc(t->n_slots, sizeof *t->slots);
-    if (!t->slots)
-        abort();
-    for (size_t i = 0; i < t->n; i++)
-        index_insert(t, i);
-}
-
+ * are found through hash indexes, by exact name and by name folded to
+ * one case. */
 static struct rt_symbol_def *find_exact(const struct rt_symbol_table *t,
                                         const char *name)
 {
-    if (!t->n_slots)
-        return NULL;
-    size_t mask = t->n_slots - 1;
-    for (size_t k = name_hash(name) & mask; t->slots[k]; k = (k + 1) & mask)
-        if (!strcmp(t->v[t->slots[k] - 1].name, name))
-            return &t->v[t->slots[k] - 1];
+    size_t cursor = 0, pos1;
+    size_t h = rt_hash_exact(name);
+    while ((pos1 = rt_pos_index_next(&t->exact, h, &cursor)))
+        if (!strcmp(t->v[pos1 - 1].name, name))
+            return &t->v[pos1 - 1];
+    return NULL;
+}
+
+/* The first definition of the names equal to NAME but for ASCII case
+ * (it counts them in FOLD_COUNT), or NULL. */
+static struct rt_symbol_def *find_folded(const struct rt_symbol_table *t,
+                                         const char *name)
+{
+    size_t cursor = 0, pos1;
+    size_t h = rt_hash_ci(name);
+    while ((pos1 = rt_pos_index_next(&t->folded, h, &cursor)))
+        if (!strcasecmp(t->v[pos1 - 1].name, name))
+            return &t->v[pos1 - 1];
     return NULL;
 }
 
@@ -197,15 +183,21 @@ static void add_define(struct rt_symbol_table *t, const char *name, size_t nlen,
             abort();
         t->v = v;
     }
+    /* Only the first of names equal but for case enters the folded
+     * index, so that a lookup there costs the same however many such
+     * names a header has. */
+    struct rt_symbol_def *twin = find_folded(t, nm);
+    if (twin)
+        twin->fold_count++;
+    else
+        rt_pos_index_add(&t->folded, rt_hash_ci(nm), t->n);
+    rt_pos_index_add(&t->exact, rt_hash_exact(nm), t->n);
     struct rt_symbol_def *def = &t->v[t->n++];
     memset(def, 0, sizeof *def);
     def->name = nm;
     def->expr = ex;
     def->line = line;
-    if (2 * t->n > t->n_slots)
-        index_grow(t);
-    else
-        index_insert(t, t->n - 1);
+    def->fold_count = 1;
 }
 
 /* One logical line (continuations joined, comments gone). */
@@ -486,28 +478,45 @@ static const char *next_name(const char **pos, size_t *len)
     return NULL;
 }
 
+/* Copies S to O; returns the end of the copy (stpcpy, which the Windows C
+ * runtime lacks). */
+static char *append(char *o, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(o, s, n + 1);
+    return o + n;
+}
+
 static void mark_cycle(struct resolver *r, size_t j)
 {
     size_t from = 0;
     while (r->stack[from] != j)
         from++;
+    bool news = false;
+    for (size_t k = from; k < r->depth; k++) {
+        r->in_cycle[r->stack[k]] = true;
+        news |= !r->cycle[r->stack[k]];
+    }
+    if (!news)
+        return;     /* each member already names a cycle it is in */
     size_t len = strlen("alias cycle ") + strlen(r->t->v[j].name) + 1;
     for (size_t k = from; k < r->depth; k++)
         len += strlen(r->t->v[r->stack[k]].name) + 4;
     char *chain = malloc(len);
     if (!chain)
         abort();
-    strcpy(chain, "alias cycle ");
+    /* Appended at the end each time, not with strcat: a cycle through
+     * thousands of aliases must not rescan the chain per member. */
+    char *o = append(chain, "alias cycle ");
     for (size_t k = from; k < r->depth; k++) {
-        strcat(chain, r->t->v[r->stack[k]].name);
-        strcat(chain, " -> ");
+        o = append(o, r->t->v[r->stack[k]].name);
+        o = append(o, " -> ");
     }
-    strcat(chain, r->t->v[j].name);
+    o = append(o, r->t->v[j].name);
     for (size_t k = from; k < r->depth; k++) {
         size_t m = r->stack[k];
-        r->in_cycle[m] = true;
         if (!r->cycle[m])
-            r->cycle[m] = xstrndup(chain, strlen(chain));
+            r->cycle[m] = xstrndup(chain, (size_t)(o - chain));
     }
     free(chain);
 }
@@ -696,15 +705,10 @@ const struct rt_symbol_def *rt_symbol_find(const struct rt_symbol_table *t,
     const struct rt_symbol_def *exact = find_exact(t, name);
     if (exact)
         return exact;
-    const struct rt_symbol_def *found = NULL;
-    for (size_t i = 0; i < t->n; i++) {
-        if (!strcasecmp(t->v[i].name, name)) {
-            if (found)
-                return NULL;    /* ambiguous */
-            found = &t->v[i];
-        }
-    }
-    return found;
+    const struct rt_symbol_def *first = find_folded(t, name);
+    if (first && first->fold_count > 1)
+        return NULL;            /* ambiguous */
+    return first;
 }
 
 void rt_symbol_table_free(struct rt_symbol_table *t)
@@ -715,7 +719,8 @@ void rt_symbol_table_free(struct rt_symbol_table *t)
         free(t->v[i].problem);
     }
     free(t->v);
-    free(t->slots);
+    rt_pos_index_free(&t->exact);
+    rt_pos_index_free(&t->folded);
     free(t->path);
     memset(t, 0, sizeof *t);
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "model/diag.h"
+#include "provider/pos_index.h"
 
 struct rt_symbol_def {
     char *name;
@@ -28,6 +29,8 @@ struct rt_symbol_def {
     char *problem;      /* when !ok: why, as a complete message naming
                            NAME; reported at PROBLEM_LINE */
     unsigned problem_line;
+    size_t fold_count;  /* private: on the first of names equal but for
+                           ASCII case, how many there are */
 };
 
 struct rt_symbol_table {
@@ -35,8 +38,9 @@ struct rt_symbol_table {
     struct rt_symbol_def *v;    /* in file order, one per name */
     size_t n;
     size_t cap;                 /* private: allocated entries of V */
-    size_t *slots;              /* private: hash index of V by name */
-    size_t n_slots;
+    struct rt_pos_index exact;  /* private: V by name */
+    struct rt_pos_index folded; /* private: V by name, any case; only the
+                                   first of names equal but for case */
 };
 
 /* Parses LEN bytes of a symbol file (ASCII-compatible, or UTF-16LE with a

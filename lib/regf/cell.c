@@ -296,7 +296,13 @@ static int append_bin(struct rt_regf *h, uint32_t need)
         return regf_fail(h, RT_REGF_ETOOBIG, "hive would exceed 2 GB");
     uint32_t size = (uint32_t)size64, off = regf_hbins_size(h);
     if (h->len + size > h->cap) {
-        size_t cap = h->cap * 2 > h->len + size ? h->cap * 2 : h->len + size;
+        /* Room for an eighth more (at least 1 MB), not twice the image: a
+         * commit appends kilobytes to a hive of tens of megabytes, and
+         * doubling would reserve (and, where realloc moves, copy) another
+         * whole image for them. An eighth keeps repeated growth linear. */
+        size_t step = h->len / 8 > ((size_t)1 << 20) ? h->len / 8
+                                                      : (size_t)1 << 20;
+        size_t cap = h->len + size + step;
         uint8_t *img = realloc(h->img, cap);
         if (!img)
             return regf_fail(h, RT_REGF_ENOMEM, "out of memory");

@@ -154,6 +154,94 @@ int rt_regf_open_memory(const void *buf, size_t len, unsigned flags,
     return open_image(img, len, len, flags, out, err, errsize);
 }
 
+/* Reads what of the hive file PATH is the hive: the base block and the
+ * bins its hive bins size covers, which is all load() looks at. A file
+ * longer than that (a real hive with 2 GB of sparse zeros behind it) is
+ * not read whole; one that is not a hive, or is shorter than its bins,
+ * is read whole for load() to say so. *FILE_SIZE is the file's size.
+ * Returns 0, or -1 with errno set (EFBIG past MAX). */
+int regf_read_hive(const char *path, uint64_t max, uint8_t **img,
+                   size_t *len, uint64_t *file_size)
+{
+    if (rt_os_is_dir(path)) {
+        errno = EISDIR;
+        return -1;
+    }
+    int fd = rt_os_open(path, RT_OS_READ);
+    if (fd < 0)
+        return -1;
+    uint64_t size = 0, want;
+    uint8_t base[REGF_BASE_BLOCK_SIZE];
+    int e = 0;
+    if (rt_os_fsize(fd, &size) != 0)
+        e = errno;
+    else if (size > max)
+        e = EFBIG;
+    if (e) {
+        rt_os_close(fd);
+        errno = e;
+        return -1;
+    }
+    want = size;
+    uint64_t stop = size;   /* what is read; zeros from there to WANT */
+    if (size >= sizeof base &&
+        rt_os_pread(fd, base, sizeof base, 0) == (long long)sizeof base &&
+        !memcmp(base, "regf", 4)) {
+        uint32_t hbins = regf_le32(base + REGF_OFF_HBINS_SIZE);
+        uint64_t covered = REGF_BASE_BLOCK_SIZE + (uint64_t)hbins;
+        if (covered <= size) {
+            want = stop = covered;
+            /* The bins' headers first, 32 bytes each: where they stop
+             * being bins (a base block claiming 2 GB of sparse zeros),
+             * nothing past that bin is read; the image is zeros there,
+             * never touched, and regf_index_bins refuses it at the same
+             * bin, with the same message. */
+            uint8_t hb[32];
+            for (uint64_t off = 0; off < hbins;) {
+                uint32_t bs;
+                if (rt_os_pread(fd, hb, sizeof hb, REGF_BASE_BLOCK_SIZE + off)
+                        != (long long)sizeof hb ||
+                    memcmp(hb, "hbin", 4) ||
+                    (bs = regf_le32(hb + 8)) < REGF_HBIN_ALIGN ||
+                    bs % REGF_HBIN_ALIGN || bs > hbins - off) {
+                    uint64_t end = REGF_BASE_BLOCK_SIZE + off + REGF_HBIN_ALIGN;
+                    stop = end < covered ? end : covered;
+                    break;
+                }
+                off += bs;
+            }
+        }
+    }
+    uint8_t *buf = stop < want ? calloc(1, (size_t)want)
+                               : malloc(want ? (size_t)want : 1);
+    size_t got = 0;
+    while (buf && got < stop) {
+        long long r = rt_os_pread(fd, buf + got, (size_t)(stop - got), got);
+        if (r < 0) {
+            e = errno;
+            break;
+        }
+        if (r == 0)
+            break;   /* shorter than it said: the file is what was read */
+        got += (size_t)r;
+    }
+    rt_os_close(fd);
+    if (!buf || e) {
+        free(buf);
+        errno = buf ? e : ENOMEM;
+        return -1;
+    }
+    *img = buf;
+    if (got < stop) {   /* the file shrank while it was read */
+        *len = got;
+        *file_size = got;
+    } else {
+        *len = (size_t)want;
+        *file_size = size;
+    }
+    return 0;
+}
+
 int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
                  char *err, size_t errsize)
 {
@@ -161,9 +249,10 @@ int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
     char msg[512];
     uint8_t *img;
     size_t len;
+    uint64_t file_size;
     /* The format's 32-bit offsets bound a hive to 4 GB; Windows keeps them
      * under 2 GB. */
-    if (rt_os_read_file_max(path, 0x80001000u, &img, &len) != 0) {
+    if (regf_read_hive(path, 0x80001000u, &img, &len, &file_size) != 0) {
         if (errno == ENOMEM) {
             set_err(err, errsize, "out of memory");
             return RT_REGF_ENOMEM;
@@ -174,7 +263,7 @@ int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
         set_err(err, errsize, msg);
         return RT_REGF_EIO;
     }
-    return open_image(img, len, len, flags, out, err, errsize);
+    return open_image(img, len, file_size, flags, out, err, errsize);
 }
 
 void rt_regf_get_info(const struct rt_regf *h, struct rt_regf_info *info)

@@ -2,6 +2,7 @@
  * and NAME.LOG beside a primary file whatever their letter case, and
  * reads the primary and its logs for a replay. */
 #include "regf/log_internal.h"
+#include "regf/regf_internal.h"
 #include "platform/compat.h"
 #include "platform/os.h"
 
@@ -171,7 +172,15 @@ int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
         *image = NULL;
     if (image_size)
         *image_size = 0;
-    if (rt_os_read_file_max(path, MAX_FILE_SIZE, &primary, &primary_size) != 0) {
+    /* Without IMAGE (hive check asks what a replay would apply) only
+     * the part of the primary that is the hive is needed: a hive with
+     * 2 GB of sparse zeros behind it is not read whole. With IMAGE the
+     * file is copied as it is (hive recover of a clean hive). */
+    uint64_t file_size;
+    if ((image ? rt_os_read_file_max(path, MAX_FILE_SIZE, &primary,
+                                     &primary_size)
+               : regf_read_hive(path, MAX_FILE_SIZE, &primary, &primary_size,
+                                &file_size)) != 0) {
         io_error(r, path, "read", errno);
         goto out;
     }

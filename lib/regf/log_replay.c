@@ -405,11 +405,16 @@ int rt_regf_replay(const uint8_t *primary, size_t primary_size,
                              regf_base_checksum(primary);
     r->primary_dirty = regf_base_is_dirty(primary);
 
-    im.buf = malloc(primary_size);
-    if (!im.buf)
-        goto no_memory;
-    memcpy(im.buf, primary, primary_size);
-    im.len = primary_size;
+    /* A clean primary is copied only for a caller that wants the image
+     * (hive recover); a report alone (hive check) need not hold the hive
+     * twice. */
+    if (r->primary_dirty || image_out) {
+        im.buf = malloc(primary_size);
+        if (!im.buf)
+            goto no_memory;
+        memcpy(im.buf, primary, primary_size);
+        im.len = primary_size;
+    }
 
     if (!r->primary_dirty) {
         for (int s = 0; s < RT_REGF_LOG_SLOTS; s++)

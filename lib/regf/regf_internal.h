@@ -120,6 +120,12 @@ const struct regf_bin *regf_bin_of(const struct rt_regf *h, uint32_t off);
 /* Builds the bin table, the cell map and the free list from the image. */
 int regf_index_bins(struct rt_regf *h);
 
+/* Reads the base block and the bins it covers of the hive file PATH (the
+ * whole file when it is no hive or shorter than its bins); *FILE_SIZE is
+ * the file's size. 0, or -1 with errno set (EFBIG: larger than MAX). */
+int regf_read_hive(const char *path, uint64_t max, uint8_t **img,
+                   size_t *len, uint64_t *file_size);
+
 /* Allocator. Sizes are cell-data bytes. */
 int regf_alloc(struct rt_regf *h, uint32_t datalen, uint32_t *off);
 /* Same, from free cells at or after FLOOR (or a new bin). */

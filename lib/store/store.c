@@ -15,3 +15,9 @@ int rt_is_language_key(const char *name)
 {
     return rt_lang_is_id(name);
 }
+
+int rt_store_win_files(struct rt_store *s)
+{
+    return s->ops->has_win_files && s->ops->read_win_file &&
+           s->ops->has_win_files(s);
+}

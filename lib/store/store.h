@@ -13,6 +13,7 @@
 #define RT_STORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/change_set.h"
 #include "model/error.h"
@@ -66,6 +67,55 @@ struct rt_store_ops {
      * the store's files are not inside one (hive files given by name).
      * audit --libraries checks the providers' DLLs against it. */
     const char *(*windows_dir)(struct rt_store *s);
+
+    /* Optional (NULL where no system runs the providers: every offline
+     * store): the performance data for QUERY ("Global", "Costly", or
+     * indices) as a consumer reads it, through HKEY_PERFORMANCE_DATA:
+     * *LEN bytes in a new buffer of *CAP bytes. The first buffer is
+     * short on purpose; *MORE_DATA is 1 when it was answered with
+     * ERROR_MORE_DATA, 0 when with success and more bytes than it holds,
+     * -1 when the data fit it. */
+    int (*perf_data)(struct rt_store *s, const char *query, uint8_t **buf,
+                     size_t *len, size_t *cap, int *more_data,
+                     struct rt_error *e);
+    /* Optional (NULL: every language is the store's to write): 1 when the
+     * tables of LANG are a fixed table the system serves and nothing can
+     * change (Wine's Perflib\009 stub, "1 1847 1846 End Marker"), with a
+     * phrase for people in WHY; 0 otherwise. The engine leaves such a
+     * language alone and says so. */
+    int (*language_fixed)(struct rt_store *s, const char *lang,
+                          char *why, size_t why_size);
+
+    /* Side files: optional, both or neither (NULL where the store has no
+     * Windows directory: .reg and psb stores; the win32 store for now).
+     * Files under the Windows directory that belong with the database:
+     * a provider's INF copy (INF\<service>\<LLLL>\<PerfIniFile>), the
+     * base tables as installed (System32\perfdLLL.dat, perfiLLL.dat) and
+     * System32\PerfStringBackup.INI, which Windows' own lodctr /R reads.
+     * A change set writes and removes them (RT_CHANGE_WRITE_FILE,
+     * RT_CHANGE_DELETE_FILE) in the same atomic commit as the rest.
+     * HAS_WIN_FILES: 1 when this store has such a directory (hive files
+     * given by name have none). READ_WIN_FILE: REL relative to it, '/'
+     * between components, matched ignoring case as Windows does, as
+     * committed; *PRESENT 0 when absent. */
+    int (*has_win_files)(struct rt_store *s);
+    int (*read_win_file)(struct rt_store *s, const char *rel,
+                         struct rt_value *out, int *present,
+                         struct rt_error *e);
+
+    /* Optional (NULL where a store keeps each table once): another copy
+     * of LANG's table T that the store keeps beside the one read_table
+     * reads, and that other readers see. WHICH: RT_COPY_WOW64, the
+     * SysWOW64 .dat file 32-bit programs read (files layout);
+     * RT_COPY_HIVE, Perflib\LANG's value in the SOFTWARE hive when the
+     * tables Windows serves are .dat files. *PRESENT 0 when there is no
+     * such copy. apply() writes every copy a table change's table. */
+#define RT_COPY_WOW64 1
+#define RT_COPY_HIVE 2
+    int (*read_table_copy)(struct rt_store *s, const char *lang,
+                           enum rt_table_kind t, int which,
+                           struct rt_value *out, int *present,
+                           struct rt_error *e);
 };
 
 /* Every backend's handle starts with this. */
@@ -75,6 +125,9 @@ struct rt_store {
 
 /* Frees an array returned by list_languages / list_perf_services. */
 void rt_strings_free(char **v, size_t n);
+
+/* Whether S keeps side files (has_win_files, above). */
+int rt_store_win_files(struct rt_store *s);
 
 /* Whether NAME is a language subkey: three or four hex digits, or
  * CurrentLanguage (model/lang_id.h). */
@@ -86,6 +139,9 @@ struct rt_store *rt_store_mem_new(void);
 /* Test hook: the next apply() fails after writing K changes, then rolls
  * them back, as a real store must after a failure midway. 0 disables. */
 void rt_store_mem_fail_after(struct rt_store *s, size_t k);
+/* Test hook: LANG's tables are served fixed (store op language_fixed),
+ * as Wine serves Perflib\009; NULL for none. */
+void rt_store_mem_set_fixed(struct rt_store *s, const char *lang);
 
 /* Direct set-up for tests (outside any change set): create a language,
  * set a table, a Perflib value, a service's Performance key/value. */
@@ -103,6 +159,10 @@ int rt_store_mem_put_service(struct rt_store *s, const char *service,
 int rt_store_mem_put_service_value(struct rt_store *s, const char *service,
                                    const char *name, const struct rt_value *v);
 int rt_store_mem_put_language(struct rt_store *s, const char *lang);
+
+/* A side file under the mem store's Windows directory (read_win_file). */
+int rt_store_mem_put_file(struct rt_store *s, const char *rel,
+                          const uint8_t *data, size_t len);
 
 /* A canonical text dump of the whole store (every key and value, the
  * bytes in hex), to compare two states exactly. New string. */

@@ -37,6 +37,26 @@ struct hive_file {
     uint64_t bins_end;     /* end of the hive bins as opened: what the
                               file's base block covers */
     int dirty_unusable;    /* dirty, no usable logs, not forced */
+    /* The file as the image was read from it (or as our last commit left
+     * it): its identity, size and time, and its base block. Every commit
+     * writes a new base block (new sequence numbers), and ours write it
+     * last, so a file whose base block, size and time are still these
+     * holds what the image holds: begin() and a second look at open keep
+     * the image instead of reading 80 MB again. */
+    int seen_valid;
+    struct rt_os_stat seen;
+    uint8_t seen_base[REGF_BASE_BLOCK_SIZE];
+};
+
+/* A .dat table as read_table read it: mapped, with the file's identity
+ * and time when it was mapped. The engine reads each table several times
+ * in one install (to load, to check the change, to verify it), and the
+ * commit needs the old bytes to write only what differs: all served from
+ * this one view instead of reading the file again. */
+struct dat_seen {
+    char *path;
+    struct rt_os_stat st;
+    struct rt_os_map map;
 };
 
 struct hive_store {
@@ -57,7 +77,28 @@ struct hive_store {
     size_t fail_after;
     struct rt_lock_wait wait;
     struct rt_diags *diags;
+    /* The .dat tables read_table read, kept mapped (read_dat). */
+    struct dat_seen *dats;
+    size_t n_dats;
 };
+
+static int same_file_state(const struct rt_os_stat *a,
+                           const struct rt_os_stat *b)
+{
+    return a->kind == b->kind && a->size == b->size && a->dev == b->dev &&
+           a->ino == b->ino && a->mtime_ns == b->mtime_ns;
+}
+
+static void dats_drop(struct hive_store *s)
+{
+    for (size_t i = 0; i < s->n_dats; i++) {
+        rt_os_unmap_file(&s->dats[i].map);
+        free(s->dats[i].path);
+    }
+    free(s->dats);
+    s->dats = NULL;
+    s->n_dats = 0;
+}
 
 static struct hive_store *hs(struct rt_store *s)
 {
@@ -81,39 +122,7 @@ static void wait_notice(void *ctx, const char *line)
  * Windows keeps whatever case Windows used). New string or NULL. */
 static char *find_ci(const char *dir, const char *name)
 {
-    char **names;
-    size_t n;
-    if (rt_os_list_dir(dir, &names, &n) != 0)
-        return NULL;
-    char *found = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (!strcasecmp(names[i], name)) {
-            if (asprintf(&found, "%s/%s", dir, names[i]) < 0)
-                found = NULL;
-            break;
-        }
-    }
-    rt_os_free_list(names, n);
-    return found;
-}
-
-/* Follows a '/'-separated relative path case-insensitively. */
-static char *find_path_ci(const char *dir, const char *rel)
-{
-    char *cur = strdup(dir), *copy = strdup(rel), *save = NULL;
-    if (!cur || !copy) {
-        free(cur);
-        free(copy);
-        return NULL;
-    }
-    for (char *p = strtok_r(copy, "/", &save); p && cur;
-         p = strtok_r(NULL, "/", &save)) {
-        char *next = find_ci(cur, p);
-        free(cur);
-        cur = next;
-    }
-    free(copy);
-    return cur;
+    return rt_os_path_ci(dir, name, 1);
 }
 
 static int is_dir(const char *p)
@@ -168,23 +177,72 @@ static void close_hive(struct hive_file *hf)
 {
     rt_regf_close(hf->h);
     hf->h = NULL;
-    hf->replayed = hf->dirty_unusable = 0;
+    hf->replayed = hf->dirty_unusable = hf->seen_valid = 0;
 }
 
-static int is_dirty_file(const char *path, int *dirty, struct rt_error *e)
+/* Whether HF's file still holds what its image came from: same file,
+ * size and modification time, and the same base block. */
+static int hive_unchanged(const struct hive_file *hf)
+{
+    struct rt_os_stat st;
+    uint8_t base[REGF_BASE_BLOCK_SIZE];
+    if (!hf->h || !hf->seen_valid || rt_os_stat(hf->path, &st) != 0 ||
+        st.kind != RT_OS_FILE || st.size != hf->seen.size ||
+        st.dev != hf->seen.dev || st.ino != hf->seen.ino ||
+        st.mtime_ns != hf->seen.mtime_ns)
+        return 0;
+    int fd = rt_os_open(hf->path, RT_OS_READ);
+    if (fd < 0)
+        return 0;
+    long long got = rt_os_pread(fd, base, sizeof base, 0);
+    rt_os_close(fd);
+    return got == (long long)sizeof base &&
+           !memcmp(base, hf->seen_base, sizeof base);
+}
+
+/* After our commit: the file holds the image, sealed, as it is now. */
+static void hive_committed(struct hive_file *hf)
+{
+    const uint8_t *img;
+    size_t len;
+    rt_regf_changes_clear(hf->h);
+    rt_regf_image(hf->h, &img, &len);
+    hf->bins_end = len;
+    hf->file_end = len;
+    hf->replayed = 0;
+    memcpy(hf->seen_base, img, sizeof hf->seen_base);
+    hf->seen_valid = rt_os_stat(hf->path, &hf->seen) == 0 &&
+                     hf->seen.kind == RT_OS_FILE && hf->seen.size == len;
+}
+
+/* Reads the base block of PATH into BASE (REGF_BASE_BLOCK_SIZE bytes). */
+static int is_dirty_file(const char *path, uint8_t *base, int *dirty,
+                         struct rt_error *e)
 {
     int fd = rt_os_open(path, RT_OS_READ);
-    uint8_t base[REGF_BASE_BLOCK_SIZE];
     if (fd < 0)
         return rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
                             strerror(errno));
-    long long got = rt_os_pread(fd, base, sizeof base, 0);
+    long long got = rt_os_pread(fd, base, REGF_BASE_BLOCK_SIZE, 0);
     rt_os_close(fd);
-    if (got != (long long)sizeof base || memcmp(base, "regf", 4) != 0)
+    if (got != (long long)REGF_BASE_BLOCK_SIZE || memcmp(base, "regf", 4) != 0)
         return rt_error_set(e, RT_ERR_BADDB, "%s: not a registry hive file",
                             path);
     *dirty = regf_base_is_dirty(base);
     return 0;
+}
+
+/* A hive that does not open: the reader's structural messages ("file
+ * offset 0x1000: hive bin signature is not 'hbin'") do not say which of
+ * the store's hives they are about, its I/O messages do: the path is
+ * added where it is missing. */
+static int hive_open_error(struct rt_error *e, const char *path,
+                           const char *err)
+{
+    size_t n = strlen(path);
+    if (!strncmp(err, path, n) && err[n] == ':')
+        return rt_error_set(e, RT_ERR_BADDB, "%s", err);
+    return rt_error_set(e, RT_ERR_BADDB, "%s: %s", path, err);
 }
 
 /* Opens a hive following the writing policy: a dirty hive with usable
@@ -193,6 +251,14 @@ static int is_dirty_file(const char *path, int *dirty, struct rt_error *e)
  * unless --force-dirty. */
 static int open_hive_image(struct hive_store *s, struct hive_file *hf,
                            struct rt_error *e);
+
+/* Windows grows a hive file in steps of a few hundred KB, so real files
+ * run past their bins by that much (442,368 bytes in the samples). Far
+ * more than that is no file Windows wrote: a base block whose bins size
+ * is too small, or a hive padded with gigabytes of sparse zeros. A
+ * commit writes the file up to its bins and cuts the rest, so such a
+ * file is read (as far as the bins) but never written. */
+#define HIVE_SLACK_MAX (16u << 20)
 
 static int open_hive(struct hive_store *s, struct hive_file *hf,
                      struct rt_error *e)
@@ -203,6 +269,13 @@ static int open_hive(struct hive_store *s, struct hive_file *hf,
         rt_regf_get_info(hf->h, &info);
         hf->bins_end = (uint64_t)REGF_BASE_BLOCK_SIZE + info.hbins_size;
         hf->file_end = info.file_size;
+        if (hf->file_end > hf->bins_end + HIVE_SLACK_MAX && s->diags)
+            rt_diags_add(s->diags, RT_WARNING, hf->path, 0, NULL,
+                         "the file runs %llu bytes past the hive bins its "
+                         "base block covers (%llu bytes); read as far as "
+                         "the bins, and it will not be written",
+                         (unsigned long long)(hf->file_end - hf->bins_end),
+                         (unsigned long long)hf->bins_end);
     }
     return r;
 }
@@ -212,6 +285,10 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
 {
     char err[512] = "";
     int dirty = 0;
+    /* Looked at before reading: a write after this point changes what
+     * hive_unchanged() sees. */
+    hf->seen_valid = rt_os_stat(hf->path, &hf->seen) == 0 &&
+                     hf->seen.kind == RT_OS_FILE;
     if (s->overlay) {
         /* What the sealed journal commits, read without writing. */
         uint8_t *img;
@@ -225,6 +302,8 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
             int r = rt_regf_open_memory(img, len, RT_REGF_WRITE, &hf->h, err,
                                         sizeof err);
             free(img);
+            /* Not the file's bytes: begin() reads the files again. */
+            hf->seen_valid = 0;
             if (r)
                 return rt_error_set(e, RT_ERR_BADDB,
                                     "%s (as its journal commits it): %s",
@@ -232,11 +311,18 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
             return 0;
         }
     }
-    if (is_dirty_file(hf->path, &dirty, e) != 0)
+    if (is_dirty_file(hf->path, hf->seen_base, &dirty, e) != 0)
         return -1;
     if (!dirty) {
         if (rt_regf_open(hf->path, RT_REGF_WRITE, &hf->h, err, sizeof err))
-            return rt_error_set(e, RT_ERR_BADDB, "%s", err);
+            return hive_open_error(e, hf->path, err);
+        /* The base block the image was built from (the file may have
+         * changed between the two reads; then they differ and the next
+         * look reads it again). */
+        const uint8_t *img;
+        size_t len;
+        rt_regf_image(hf->h, &img, &len);
+        memcpy(hf->seen_base, img, sizeof hf->seen_base);
         return 0;
     }
     uint8_t *img = NULL;
@@ -260,7 +346,7 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
     rt_regf_replay_report_free(&rep);
     unsigned flags = s->opt.force_dirty ? RT_REGF_WRITE | RT_REGF_FORCE : 0;
     if (rt_regf_open(hf->path, flags, &hf->h, err, sizeof err))
-        return rt_error_set(e, RT_ERR_BADDB, "%s", err);
+        return hive_open_error(e, hf->path, err);
     if (!s->opt.force_dirty) {
         hf->dirty_unusable = 1;
         if (s->diags)
@@ -431,7 +517,13 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
             return -1;
         char *windows = parent_dir(s->system32);
         char *wow = windows ? find_ci(windows, "SysWOW64") : NULL;
+        /* SysWOW64 holds a copy when it has either table of English: one
+         * of the two alone is a copy damaged, refused by check_dat_files
+         * below, not a directory to leave out of every commit (which
+         * would let the copies drift apart). */
         char *wdat = wow ? find_ci(wow, "perfc009.dat") : NULL;
+        if (wow && !wdat)
+            wdat = find_ci(wow, "perfh009.dat");
         if (wdat)
             s->syswow64 = wow;
         else
@@ -480,9 +572,21 @@ static int check_hives(struct hive_store *s, struct rt_error *e)
     return 0;
 }
 
+/* Finds the tables in the hives as loaded; CHECK: and checks that they
+ * are all there. */
+static int load_layout(struct hive_store *s, int check, struct rt_error *e)
+{
+    char *config = parent_dir(s->software.path);
+    char *guess = config ? parent_dir(config) : NULL;
+    free(config);
+    int r = find_layout(s, is_dir(guess) ? guess : NULL, check, e);
+    free(guess);
+    return r;
+}
+
 /* Reads both hives afresh and finds the tables; CHECK: and checks that
  * they are all there (on open and before a commit; not when reading back
- * what a commit wrote). */
+ * what a failed commit left). */
 static int load_all(struct hive_store *s, int check, struct rt_error *e)
 {
     close_hive(&s->software);
@@ -491,12 +595,18 @@ static int load_all(struct hive_store *s, int check, struct rt_error *e)
         return -1;
     if (check_hives(s, e) != 0)
         return -1;
-    char *config = parent_dir(s->software.path);
-    char *guess = config ? parent_dir(config) : NULL;
-    free(config);
-    int r = find_layout(s, is_dir(guess) ? guess : NULL, check, e);
-    free(guess);
-    return r;
+    return load_layout(s, check, e);
+}
+
+/* Like load_all, but keeps the images when neither file changed since
+ * they were read (nor holds a journal's state instead of its own): the
+ * tables' places are still checked, as .dat files live apart. */
+static int reload_if_changed(struct hive_store *s, struct rt_error *e)
+{
+    if (s->overlay || !hive_unchanged(&s->software) ||
+        !hive_unchanged(&s->system))
+        return load_all(s, 1, e);
+    return load_layout(s, 1, e);
 }
 
 /* Finds SOFTWARE and SYSTEM from a "DIR" or "SOFTWARE,SYSTEM" spec. */
@@ -519,7 +629,7 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
     static const char *const tries[] = {"Windows/System32/config",
                                         "System32/config", "config", ""};
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-        char *dir = *tries[i] ? find_path_ci(spec, tries[i]) : strdup(spec);
+        char *dir = *tries[i] ? rt_os_path_ci(spec, tries[i], 1) : strdup(spec);
         char *sw = dir ? find_ci(dir, "SOFTWARE") : NULL;
         char *sy = dir ? find_ci(dir, "SYSTEM") : NULL;
         free(dir);
@@ -540,6 +650,8 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
                         spec);
 }
 
+static const char *hive_windows_dir(struct rt_store *st);
+
 /* The journal and the lock sit beside SOFTWARE; journal paths are
  * relative to the common directory of every file a commit can touch. */
 static int place_journal(struct hive_store *s)
@@ -548,8 +660,11 @@ static int place_journal(struct hive_store *s)
     char *base = common_dir(s->software.path, s->system.path);
     if (!config || !base)
         goto fail;
-    const char *extra[] = {s->system32, s->syswow64};
-    for (size_t i = 0; i < 2; i++) {
+    /* Side files (INF copies, PerfStringBackup.INI) lie anywhere under
+     * the Windows directory. */
+    const char *extra[] = {s->system32, s->syswow64,
+                           hive_windows_dir(&s->base)};
+    for (size_t i = 0; i < 3; i++) {
         if (!extra[i])
             continue;
         char *nb = common_dir(base, extra[i]);
@@ -577,6 +692,7 @@ static void hive_close(struct rt_store *st)
         return;
     close_hive(&s->software);
     close_hive(&s->system);
+    dats_drop(s);
     rt_lock_release(s->lock);
     rt_lock_release(s->shared);
     free(s->software.path);
@@ -641,7 +757,9 @@ struct rt_store *rt_store_hive_open(const char *spec,
         }
         notice(s, line);
     }
-    if (load_all(s, 1, e) != 0)
+    /* The first read came before the lock: read again only if a writer
+     * changed the files meanwhile, or a sealed journal is to be read. */
+    if (reload_if_changed(s, e) != 0)
         goto fail;
     /* Warnings belong to the open; later reloads would only repeat them. */
     s->diags = NULL;
@@ -670,11 +788,13 @@ static int hive_begin(struct rt_store *st, struct rt_error *e)
     struct hive_store *s = hs(st);
     rt_lock_release(s->shared);
     s->shared = NULL;
+    /* Tables read before the lock are read again under it. */
+    dats_drop(s);
     if (rt_lock_acquire(s->lock_path, &s->wait, &s->lock, e) != 0)
         return -1;
     /* An unfinished commit (another writer's, or one that failed after its
-     * commit point) is finished or discarded first, saying so; then the
-     * files are read afresh. */
+     * commit point) is finished or discarded first, saying so; then what
+     * changed is read afresh. */
     struct rt_journal_info ji;
     int found = rt_journal_inspect(s->journal, &ji, e);
     char what[400], line[PATH_MAX + 600];
@@ -698,8 +818,14 @@ static int hive_begin(struct rt_store *st, struct rt_error *e)
             notice(s, line);
         }
     }
+    /* After a recovery the files changed, and a journal's state read at
+     * open is not the files': read them again. Otherwise the images read
+     * at open (or left by our last commit) stand unless someone wrote
+     * the files since. */
+    int reload = found != 0 || s->overlay;
     s->overlay = 0;
-    if (found < 0 || load_all(s, 1, e) != 0) {
+    if (found < 0 ||
+        (reload ? load_all(s, 1, e) : reload_if_changed(s, e)) != 0) {
         rt_lock_release(s->lock);
         s->lock = NULL;
         return -1;
@@ -800,9 +926,14 @@ static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
                         NULL, langs, n, e);
 }
 
-static int get_value(struct rt_regf *h, const char *path, const char *name,
-                     struct rt_value *out, int *present, struct rt_error *e)
+/* HF's value NAME of key PATH. A value that does not read (a damaged
+ * big-data list, a cell out of bounds) is named with its hive file and
+ * key: the reader's message gives only the byte offset. */
+static int get_value(const struct hive_file *hf, const char *path,
+                     const char *name, struct rt_value *out, int *present,
+                     struct rt_error *e)
 {
+    struct rt_regf *h = hf->h;
     uint32_t key;
     memset(out, 0, sizeof *out);
     *present = 0;
@@ -813,7 +944,8 @@ static int get_value(struct rt_regf *h, const char *path, const char *name,
     if (r == RT_REGF_ENOTFOUND)
         return 0;
     if (r != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
+        return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
+                            hf->path, name, path, rt_regf_errmsg(h));
     out->type = type;
     *present = 1;
     return 0;
@@ -822,6 +954,61 @@ static int get_value(struct rt_regf *h, const char *path, const char *name,
 static const char *dat_prefix(enum rt_table_kind t)
 {
     return t == RT_TABLE_COUNTER ? "perfc" : "perfh";
+}
+
+/* The view of PATH kept since read_table mapped it, if the file is still
+ * as it was then; NULL otherwise. */
+static struct dat_seen *dat_seen_find(struct hive_store *s, const char *path)
+{
+    for (size_t i = 0; i < s->n_dats; i++) {
+        struct dat_seen *d = &s->dats[i];
+        if (strcmp(d->path, path))
+            continue;
+        struct rt_os_stat st;
+        if (rt_os_stat(path, &st) == 0 && same_file_state(&st, &d->st))
+            return d;
+        /* Written since: the view no longer says what the file holds. */
+        rt_os_unmap_file(&d->map);
+        free(d->path);
+        *d = s->dats[--s->n_dats];
+        return NULL;
+    }
+    return NULL;
+}
+
+/* Maps PATH and keeps the view (dat_seen). NULL with errno on failure. */
+static struct dat_seen *dat_seen_map(struct hive_store *s, const char *path)
+{
+    struct dat_seen *d = dat_seen_find(s, path);
+    if (d)
+        return d;
+    struct dat_seen *nv = realloc(s->dats, (s->n_dats + 1) * sizeof *nv);
+    if (!nv) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    s->dats = nv;
+    d = &nv[s->n_dats];
+    memset(d, 0, sizeof *d);
+    /* Looked at before mapping: a write after this changes the time. */
+    if (rt_os_stat(path, &d->st) != 0)
+        return NULL;
+    if (d->st.kind != RT_OS_FILE) {
+        errno = d->st.kind == RT_OS_DIR ? EISDIR : ENOENT;
+        return NULL;
+    }
+    if (rt_os_map_file(path, &d->map) != 0)
+        return NULL;
+    if (!(d->path = strdup(path))) {
+        rt_os_unmap_file(&d->map);
+        errno = ENOMEM;
+        return NULL;
+    }
+    /* Changed between the stat and the map: usable now, never again. */
+    if (d->map.len != d->st.size)
+        d->st.kind = RT_OS_ABSENT;
+    s->n_dats++;
+    return d;
 }
 
 static int read_dat(struct hive_store *s, const char *dir, const char *lang,
@@ -843,10 +1030,16 @@ static int read_dat(struct hive_store *s, const char *dir, const char *lang,
         free(p);
         return -1;
     }
-    if (!touched && rt_os_read_file(p, &out->data, &out->len) != 0) {
-        rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p, strerror(errno));
-        free(p);
-        return -1;
+    if (!touched) {
+        struct dat_seen *d = dat_seen_map(s, p);
+        if (!d || !(out->data = malloc(d->map.len ? d->map.len : 1))) {
+            rt_error_set(e, d ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
+                         "%s: %s", p, d ? "out of memory" : strerror(errno));
+            free(p);
+            return -1;
+        }
+        memcpy(out->data, d->map.data, d->map.len);
+        out->len = d->map.len;
     }
     free(p);
     out->type = RT_REG_MULTI_SZ;
@@ -863,7 +1056,35 @@ static int hive_read_table(struct rt_store *st, const char *lang,
         return read_dat(s, s->system32, lang, t, out, present, e);
     char path[256];
     snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
-    return get_value(s->software.h, path,
+    return get_value(&s->software, path,
+                     t == RT_TABLE_COUNTER ? "Counter" : "Help", out, present,
+                     e);
+}
+
+/* The other copies of a table (store.h): with .dat tables, SysWOW64's
+ * file, and a Counter or Help value Perflib\LANG still holds in the hive
+ * (Vista and later serve the .dat files, SPEC 1.1; such a value is what
+ * an offline reader or an older tool sees). In the registry layout the
+ * .dat files beside an XP or Server 2003 hive hold the tables as the
+ * system was installed, not a copy of the live ones: none. */
+static int hive_read_table_copy(struct rt_store *st, const char *lang,
+                                enum rt_table_kind t, int which,
+                                struct rt_value *out, int *present,
+                                struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (!s->files_layout)
+        return 0;
+    if (which == RT_COPY_WOW64)
+        return s->syswow64 ? read_dat(s, s->syswow64, lang, t, out, present, e)
+                           : 0;
+    if (which != RT_COPY_HIVE)
+        return 0;
+    char path[256];
+    snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
+    return get_value(&s->software, path,
                      t == RT_TABLE_COUNTER ? "Counter" : "Help", out, present,
                      e);
 }
@@ -872,7 +1093,7 @@ static int hive_read_perflib(struct rt_store *st, const char *name,
                              struct rt_value *out, int *present,
                              struct rt_error *e)
 {
-    return get_value(hs(st)->software.h, PERFLIB_PATH, name, out, present, e);
+    return get_value(&hs(st)->software, PERFLIB_PATH, name, out, present, e);
 }
 
 static int keep_perf_service(struct rt_regf *h, uint32_t key, const char *name,
@@ -913,21 +1134,50 @@ static int hive_read_service(struct rt_store *st, const char *service,
     struct hive_store *s = hs(st);
     char path[512];
     snprintf(path, sizeof path, "%s\\%s\\Performance", s->services, service);
-    return get_value(s->system.h, path, name, out, present, e);
+    return get_value(&s->system, path, name, out, present, e);
 }
 
 /* --- writing ------------------------------------------------------------- */
 
-/* A .dat file's new content, gathered during apply. */
+/* A .dat file's new content, gathered during apply: the change set's
+ * own value, which outlives the apply (no copy). */
 struct dat_write {
     char *path;
-    struct rt_value v;
+    const struct rt_value *v;
 };
 
 struct pending {
     struct dat_write *dats;
     size_t n_dats;
+    /* Side files: written whole (as .dat files are, bytes that differ)
+     * or, with V NULL, removed. */
+    struct dat_write *files;
+    size_t n_files;
 };
+
+static int stage_file(struct hive_store *s, struct pending *p,
+                      const struct rt_change *c, struct rt_error *e)
+{
+    const char *win = hive_windows_dir(&s->base);
+    if (!win)
+        return rt_error_set(e, RT_ERR_NOT_SUPPORTED,
+                            "%s: hive files given by name have no Windows "
+                            "directory for %s; nothing was written",
+                            s->software.path, c->name);
+    char *path = rt_os_path_ci(win, c->name, 0);
+    struct dat_write *nf = path ? realloc(p->files, (p->n_files + 1) *
+                                                        sizeof *nf)
+                                : NULL;
+    if (!nf) {
+        free(path);
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    }
+    p->files = nf;
+    nf[p->n_files].path = path;
+    nf[p->n_files].v = c->op == RT_CHANGE_WRITE_FILE ? &c->value : NULL;
+    p->n_files++;
+    return 0;
+}
 
 static int stage_dat(struct pending *p, const char *dir, const char *lang,
                      enum rt_table_kind t, const struct rt_value *v)
@@ -940,8 +1190,8 @@ static int stage_dat(struct pending *p, const char *dir, const char *lang,
     for (size_t i = 0; i < p->n_dats; i++)
         if (!strcmp(p->dats[i].path, path)) {
             free(path);
-            rt_value_free(&p->dats[i].v);
-            return rt_value_copy(&p->dats[i].v, v);
+            p->dats[i].v = v;
+            return 0;
         }
     struct dat_write *nd = realloc(p->dats, (p->n_dats + 1) * sizeof *nd);
     if (!nd) {
@@ -950,21 +1200,19 @@ static int stage_dat(struct pending *p, const char *dir, const char *lang,
     }
     p->dats = nd;
     nd[p->n_dats].path = path;
-    if (rt_value_copy(&nd[p->n_dats].v, v) != 0) {
-        free(path);
-        return -1;
-    }
+    nd[p->n_dats].v = v;
     p->n_dats++;
     return 0;
 }
 
 static void pending_free(struct pending *p)
 {
-    for (size_t i = 0; i < p->n_dats; i++) {
+    for (size_t i = 0; i < p->n_dats; i++)
         free(p->dats[i].path);
-        rt_value_free(&p->dats[i].v);
-    }
     free(p->dats);
+    for (size_t i = 0; i < p->n_files; i++)
+        free(p->files[i].path);
+    free(p->files);
 }
 
 static int regf_fail(struct rt_regf *h, const char *path, struct rt_error *e)
@@ -991,6 +1239,16 @@ static int apply_one(struct hive_store *s, const struct rt_change *c,
                  stage_dat(p, s->syswow64, c->lang, c->table, &c->value)))
                 return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
                                     "out of memory");
+            /* A value the hive still holds for the table is kept a copy
+             * of it (hive_read_table_copy), never left stale. */
+            const char *vn = c->table == RT_TABLE_COUNTER ? "Counter" : "Help";
+            uint32_t v;
+            snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
+            if (lookup(sw, path, &key) == 0 &&
+                rt_regf_value_find(sw, key, vn, &v) == 0 &&
+                rt_regf_value_set(sw, key, vn, c->value.type, c->value.data,
+                                  c->value.len) != 0)
+                return regf_fail(sw, s->software.path, e);
             return 0;
         }
         snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
@@ -1030,6 +1288,9 @@ static int apply_one(struct hive_store *s, const struct rt_change *c,
                 return regf_fail(sy, s->system.path, e);
         }
         return 0;
+    case RT_CHANGE_WRITE_FILE:
+    case RT_CHANGE_DELETE_FILE:
+        return stage_file(s, p, c, e);
     }
     return rt_error_set(e, RT_ERR_INVALID_PARAMETER, "unknown change");
 }
@@ -1041,6 +1302,7 @@ struct page_ctx {
     uint64_t bins_end, file_end;
     int fd;                /* the file as it is, to see what really changed */
     int failed;
+    int base_last;         /* now adding the base block */
 };
 
 static int all_zero(const uint8_t *p, size_t len)
@@ -1060,6 +1322,9 @@ static int add_page(void *ctx, uint64_t off, size_t len)
 {
     struct page_ctx *pc = ctx;
     const uint8_t *img = pc->img;
+    /* The base block goes last (commit_hive). */
+    if (off == 0 && !pc->base_last)
+        return 0;
     if (off >= pc->file_end && all_zero(img + off, len))
         return 0;
     /* Within the file, only the bytes that differ from what it holds are
@@ -1107,37 +1372,95 @@ static int commit_hive(struct hive_store *s, struct hive_file *hf,
         if (rt_commit_write(c, rel, 0, img, len) != 0)
             return -1;
     } else {
+        /* The base block (sealed: always changed) is written after
+         * every other byte of the file, so whoever sees the new one sees
+         * all this commit wrote (hive_unchanged relies on it). */
         struct page_ctx pc = {c, rel, img, hf->bins_end, hf->file_end,
-                              rt_os_open(hf->path, RT_OS_READ), 0};
+                              rt_os_open(hf->path, RT_OS_READ), 0, 0};
         rt_regf_changed_pages(hf->h, add_page, &pc);
+        if (!pc.failed && rt_commit_set_size(c, rel, len) != 0)
+            pc.failed = 1;
+        pc.base_last = 1;
+        if (!pc.failed)
+            add_page(&pc, 0, REGF_BASE_BLOCK_SIZE);
         if (pc.fd >= 0)
             rt_os_close(pc.fd);
-        if (pc.failed)
-            return -1;
+        return pc.failed ? -1 : 0;
     }
     return rt_commit_set_size(c, rel, len);
 }
 
-/* Adds the pages of a .dat file that differ from what is on disk. */
+#define DAT_PAGE 4096u
+
+/* Adds the byte ranges of a .dat file that differ from what it holds,
+ * compared page by page and trimmed to the bytes that differ: an
+ * install's appended pairs cost their own bytes, the unchanged prefix
+ * nothing. The old bytes are those read_table mapped; a file it did not
+ * read (the SysWOW64 copy) is mapped here, once. */
 static int commit_dat(struct hive_store *s, const struct dat_write *d,
                       struct rt_commit *c)
 {
-    uint8_t *old = NULL;
-    size_t old_len = 0;
-    if (rt_os_read_file(d->path, &old, &old_len) != 0)
-        old_len = 0;
+    struct rt_os_map tmp = {0};
+    const struct rt_os_map *old = NULL;
+    struct dat_seen *seen = dat_seen_find(s, d->path);
+    if (seen)
+        old = &seen->map;
+    else if (rt_os_map_file(d->path, &tmp) == 0)
+        old = &tmp;
+    const uint8_t *o = old ? old->data : NULL, *n = d->v->data;
+    size_t old_len = old ? old->len : 0, new_len = d->v->len;
     const char *rel = relative(s->base_dir, d->path);
-    int r = 0;
-    for (size_t off = 0; off < d->v.len && r == 0; off += 4096) {
-        size_t n = d->v.len - off < 4096 ? d->v.len - off : 4096;
-        if (off + n <= old_len && !memcmp(old + off, d->v.data + off, n))
+    /* A run of differing bytes [ws, we), flushed when the next difference
+     * is further away than a record costs. */
+    uint64_t ws = 0, we = 0;
+    int run = 0, r = 0;
+    for (size_t off = 0; off < new_len && r == 0; off += DAT_PAGE) {
+        size_t len = new_len - off < DAT_PAGE ? new_len - off
+                                                    : DAT_PAGE;
+        size_t a = 0, b = len;
+        if (off < old_len) {
+            size_t cmp = old_len - off < len ? old_len - off : len;
+            if (cmp == len && !memcmp(o + off, n + off, len))
+                continue;
+            while (a < cmp && o[off + a] == n[off + a])
+                a++;
+            if (cmp == len)
+                while (b > a && o[off + b - 1] == n[off + b - 1])
+                    b--;
+        }
+        if (run && off + a <= we + 64) {
+            we = off + b;
             continue;
-        r = rt_commit_write(c, rel, off, d->v.data + off, n);
+        }
+        if (run)
+            r = rt_commit_write(c, rel, ws, n + ws, (size_t)(we - ws));
+        ws = off + a;
+        we = off + b;
+        run = 1;
     }
-    free(old);
-    if (r == 0 && (d->v.len != old_len || !old))
-        r = rt_commit_set_size(c, rel, d->v.len);
+    if (r == 0 && run)
+        r = rt_commit_write(c, rel, ws, n + ws, (size_t)(we - ws));
+    if (r == 0 && (new_len != old_len || !old))
+        r = rt_commit_set_size(c, rel, new_len);
+    rt_os_unmap_file(&tmp);
     return r;
+}
+
+/* A side file's removal: the file, then the folders it leaves empty
+ * below the top one ("INF/Xfer/0009/x.ini": 0009 and Xfer, never INF).
+ * Nothing to do for a file that is not there. */
+static int commit_delete(struct hive_store *s, const struct dat_write *d,
+                         struct rt_commit *c)
+{
+    if (!rt_os_exists(d->path))
+        return 0;
+    const char *rel = relative(s->base_dir, d->path);
+    const char *win = hive_windows_dir(&s->base);
+    const char *in_win = relative(win, d->path);
+    unsigned parts = 1;
+    for (const char *q = in_win; *q; q++)
+        parts += *q == '/';
+    return rt_commit_delete(c, rel, parts > 2 ? parts - 2 : 0);
 }
 
 /* Copies the original primary and its logs aside before a replayed hive
@@ -1216,6 +1539,16 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
                 "writing it would discard changes only the logs hold. "
                 "Nothing was written (--force-dirty writes it anyway)",
                 hives[i]->path);
+    for (int i = 0; i < 2; i++)
+        if (hives[i]->file_end > hives[i]->bins_end + HIVE_SLACK_MAX)
+            return rt_error_set(
+                e, RT_ERR_BADDB,
+                "%s runs %llu bytes past the hive bins its base block "
+                "covers (%llu bytes): no hive Windows writes, and a commit "
+                "would cut the file to its bins. Nothing was written",
+                hives[i]->path,
+                (unsigned long long)(hives[i]->file_end - hives[i]->bins_end),
+                (unsigned long long)hives[i]->bins_end);
     struct pending p = {0};
     struct rt_commit *c = NULL;
     size_t fail_after = s->fail_after;
@@ -1245,6 +1578,15 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             goto out;
         }
+    for (size_t i = 0; i < p.n_files; i++)
+        if ((p.files[i].v ? commit_dat(s, &p.files[i], c)
+                          : commit_delete(s, &p.files[i], c)) != 0) {
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            goto out;
+        }
+    /* The commit has the bytes it writes; the views go before the files
+     * change (Windows cannot resize a mapped file). */
+    dats_drop(s);
     for (int i = 0; i < 2; i++)
         if (hives[i]->replayed && backup_replayed(hives[i], e) != 0)
             goto out;
@@ -1254,13 +1596,55 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
 out:
     rt_commit_free(c);
     pending_free(&p);
-    /* Success or not, read back what the files now hold: after a failure
-     * this drops the half-applied images. */
-    struct rt_error e2 = {0};
-    if (load_all(s, 0, &e2) != 0 && rc == 0) {
-        *e = e2;
-        rc = -1;
+    dats_drop(s);
+    if (rc == 0) {
+        /* The images are what the files now hold. */
+        hive_committed(&s->software);
+        hive_committed(&s->system);
+        return 0;
     }
+    /* Read back what the files hold: drops the half-applied images. */
+    struct rt_error e2 = {0};
+    load_all(s, 0, &e2);
+    return rc;
+}
+
+static int hive_has_win_files(struct rt_store *st)
+{
+    return hive_windows_dir(st) != NULL;
+}
+
+static int hive_read_win_file(struct rt_store *st, const char *rel,
+                              struct rt_value *out, int *present,
+                              struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    const char *win = hive_windows_dir(st);
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (!win)
+        return 0;
+    char *p = rt_os_path_ci(win, rel, 0);
+    if (!p)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int touched = 0, rc = 0;
+    /* A sealed journal not yet in the files: the file as it commits. */
+    if (s->overlay &&
+        rt_journal_read_after(s->base_dir, s->journal,
+                              relative(s->base_dir, p), &touched, &out->data,
+                              &out->len, e) != 0)
+        rc = -1;
+    else if (touched)
+        *present = touched > 0;
+    else if (rt_os_exists(p)) {
+        if (rt_os_read_file(p, &out->data, &out->len) != 0)
+            rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
+                              strerror(errno));
+        else
+            *present = 1;
+    }
+    free(p);
+    out->type = RT_REG_BINARY;
     return rc;
 }
 
@@ -1308,4 +1692,7 @@ static const struct rt_store_ops hive_ops = {
     .layout = hive_layout,
     .close = hive_close,
     .windows_dir = hive_windows_dir,
+    .has_win_files = hive_has_win_files,
+    .read_win_file = hive_read_win_file,
+    .read_table_copy = hive_read_table_copy,
 };

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/lang_id.h"
 #include "model/regtree.h"
 #include "store/store.h"
+#include "store/tree_store.h"
 
 #define PERFLIB  "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
 #define SERVICES "SYSTEM\\CurrentControlSet\\Services"
@@ -17,16 +19,13 @@ struct mem_store {
     struct rt_tree_key *root;
     size_t fail_after;      /* test hook, 0 = off */
     int locked;
+    char fixed_lang[16];    /* test hook: a language served fixed, as
+                               Wine serves 009 ("" = none) */
 };
 
 static struct mem_store *mem(struct rt_store *s)
 {
     return (struct mem_store *)s;
-}
-
-static const char *table_value_name(enum rt_table_kind t)
-{
-    return t == RT_TABLE_COUNTER ? "Counter" : "Help";
 }
 
 static int mem_begin(struct rt_store *s, struct rt_error *e)
@@ -43,90 +42,44 @@ static void mem_end(struct rt_store *s)
     mem(s)->locked = 0;
 }
 
-static int push_string(char ***v, size_t *n, const char *s)
-{
-    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
-    if (!nv)
-        return -1;
-    *v = nv;
-    if (!(nv[*n] = strdup(s)))
-        return -1;
-    (*n)++;
-    return 0;
-}
+/* Side files are values of a key of their own, outside the registry's
+ * paths, so a dump shows them with the rest. */
+static const struct rt_tree_paths paths = {PERFLIB, SERVICES, "WINDOWS FILES"};
 
 static int mem_list_languages(struct rt_store *s, char ***langs, size_t *n,
                               struct rt_error *e)
 {
-    *langs = NULL;
-    *n = 0;
-    struct rt_tree_key *p = rt_tree_find(mem(s)->root, PERFLIB);
-    for (size_t i = 0; p && i < p->n_sub; i++)
-        if (rt_is_language_key(p->sub[i]->name) &&
-            push_string(langs, n, p->sub[i]->name) != 0) {
-            rt_strings_free(*langs, *n);
-            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-        }
-    return 0;
-}
-
-static int read_value(struct rt_tree_key *k, const char *name,
-                      struct rt_value *out, int *present, struct rt_error *e)
-{
-    struct rt_tree_value *v = k ? rt_tree_value(k, name) : NULL;
-    *present = v != NULL;
-    memset(out, 0, sizeof *out);
-    if (v && rt_value_copy(out, &v->v) != 0)
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    return 0;
+    return rt_tree_store_list_languages(mem(s)->root, &paths, langs, n, e);
 }
 
 static int mem_read_table(struct rt_store *s, const char *lang,
                           enum rt_table_kind t, struct rt_value *out,
                           int *present, struct rt_error *e)
 {
-    struct rt_tree_key *p = rt_tree_find(mem(s)->root, PERFLIB);
-    struct rt_tree_key *l = p ? rt_tree_child(p, lang) : NULL;
-    return read_value(l, table_value_name(t), out, present, e);
+    return rt_tree_store_read_table(mem(s)->root, &paths, lang, t, out,
+                                    present, e);
 }
 
 static int mem_read_perflib(struct rt_store *s, const char *name,
                             struct rt_value *out, int *present,
                             struct rt_error *e)
 {
-    return read_value(rt_tree_find(mem(s)->root, PERFLIB), name, out, present,
-                      e);
+    return rt_tree_store_read_perflib(mem(s)->root, &paths, name, out, present,
+                                      e);
 }
 
 static int mem_list_perf_services(struct rt_store *s, char ***names,
                                   size_t *n, struct rt_error *e)
 {
-    *names = NULL;
-    *n = 0;
-    struct rt_tree_key *sv = rt_tree_find(mem(s)->root, SERVICES);
-    for (size_t i = 0; sv && i < sv->n_sub; i++)
-        if (rt_tree_child(sv->sub[i], "Performance") &&
-            push_string(names, n, sv->sub[i]->name) != 0) {
-            rt_strings_free(*names, *n);
-            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-        }
-    return 0;
-}
-
-static struct rt_tree_key *service_key(struct rt_tree_key *root,
-                                       const char *service)
-{
-    struct rt_tree_key *sv = rt_tree_find(root, SERVICES);
-    return sv ? rt_tree_child(sv, service) : NULL;
+    return rt_tree_store_list_perf_services(mem(s)->root, &paths, names, n, e);
 }
 
 static int mem_service_state(struct rt_store *s, const char *service,
                              int *exists, int *has_perf, struct rt_error *e)
 {
     (void)e;
-    struct rt_tree_key *k = service_key(mem(s)->root, service);
-    *exists = k != NULL;
-    *has_perf = k && rt_tree_child(k, "Performance");
+    rt_tree_store_service_state(mem(s)->root, &paths, service, exists,
+                                has_perf);
     return 0;
 }
 
@@ -134,84 +87,36 @@ static int mem_read_service(struct rt_store *s, const char *service,
                             const char *name, struct rt_value *out,
                             int *present, struct rt_error *e)
 {
-    struct rt_tree_key *k = service_key(mem(s)->root, service);
-    return read_value(k ? rt_tree_child(k, "Performance") : NULL, name, out,
-                      present, e);
-}
-
-/* Applies one change to the tree ROOT. */
-static int apply_one(struct rt_tree_key *root, const struct rt_change *c,
-                     struct rt_error *e)
-{
-    struct rt_tree_key *k = NULL;
-    char *path = NULL;
-    switch (c->op) {
-    case RT_CHANGE_CREATE_LANGUAGE:
-    case RT_CHANGE_SET_TABLE:
-        if (asprintf(&path, PERFLIB "\\%s", c->lang) < 0)
-            break;
-        k = rt_tree_create(root, path);
-        if (k && c->op == RT_CHANGE_SET_TABLE &&
-            rt_tree_set_value(k, table_value_name(c->table), &c->value) != 0)
-            k = NULL;
-        break;
-    case RT_CHANGE_SET_PERFLIB:
-        k = rt_tree_create(root, PERFLIB);
-        if (k && rt_tree_set_value(k, c->name, &c->value) != 0)
-            k = NULL;
-        break;
-    case RT_CHANGE_CREATE_PERF_KEY:
-        if (asprintf(&path, SERVICES "\\%s\\Performance", c->service) < 0)
-            break;
-        k = rt_tree_create(root, path);
-        break;
-    case RT_CHANGE_SET_SERVICE:
-    case RT_CHANGE_DELETE_SERVICE: {
-        struct rt_tree_key *svc = service_key(root, c->service);
-        k = svc ? rt_tree_child(svc, "Performance") : NULL;
-        if (!k) {
-            free(path);
-            return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
-                                "service %s has no Performance key",
-                                c->service);
-        }
-        if (c->op == RT_CHANGE_SET_SERVICE) {
-            if (rt_tree_set_value(k, c->name, &c->value) != 0)
-                k = NULL;
-        } else {
-            rt_tree_delete_value(k, c->name);
-        }
-        break;
-    }
-    }
-    free(path);
-    return k ? 0 : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    return rt_tree_store_read_service(mem(s)->root, &paths, service, name,
+                                      out, present, e);
 }
 
 static int mem_apply(struct rt_store *s, const struct rt_change_set *cs,
                      struct rt_error *e)
 {
     struct mem_store *m = mem(s);
-    struct rt_tree_key *work = rt_tree_clone(m->root);
-    if (!work)
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    struct rt_tree_key *work;
     size_t fail_after = m->fail_after;
     m->fail_after = 0;
-    for (size_t i = 0; i < cs->n; i++) {
-        if (fail_after && i == fail_after) {
-            rt_tree_free(work);
-            return rt_error_set(e, RT_ERR_WRITE_FAULT,
-                                "mem store: injected failure after %zu changes",
-                                fail_after);
-        }
-        if (apply_one(work, &cs->v[i], e) != 0) {
-            rt_tree_free(work);
-            return -1;
-        }
-    }
+    if (rt_tree_store_apply(m->root, &paths, cs, fail_after, "mem", &work,
+                            e) != 0)
+        return -1;
     rt_tree_free(m->root);
     m->root = work;
     return 0;
+}
+
+static int mem_has_win_files(struct rt_store *s)
+{
+    (void)s;
+    return 1;
+}
+
+static int mem_read_win_file(struct rt_store *s, const char *rel,
+                             struct rt_value *out, int *present,
+                             struct rt_error *e)
+{
+    return rt_tree_store_read_file(mem(s)->root, &paths, rel, out, present, e);
 }
 
 static const char *mem_layout(struct rt_store *s)
@@ -228,6 +133,16 @@ static void mem_close(struct rt_store *s)
     free(s);
 }
 
+static int mem_language_fixed(struct rt_store *s, const char *lang,
+                              char *why, size_t why_size)
+{
+    if (!mem(s)->fixed_lang[0] || !rt_lang_same(lang, mem(s)->fixed_lang))
+        return 0;
+    snprintf(why, why_size, "served fixed (a test store's stand-in for "
+             "Wine's stub)");
+    return 1;
+}
+
 static const struct rt_store_ops mem_ops = {
     .kind = "mem",
     .begin = mem_begin,
@@ -241,6 +156,9 @@ static const struct rt_store_ops mem_ops = {
     .apply = mem_apply,
     .layout = mem_layout,
     .close = mem_close,
+    .language_fixed = mem_language_fixed,
+    .has_win_files = mem_has_win_files,
+    .read_win_file = mem_read_win_file,
 };
 
 struct rt_store *rt_store_mem_new(void)
@@ -264,7 +182,7 @@ void rt_store_mem_fail_after(struct rt_store *s, size_t k)
 int rt_store_mem_put_language(struct rt_store *s, const char *lang)
 {
     struct rt_change c = {.op = RT_CHANGE_CREATE_LANGUAGE, .lang = (char *)lang};
-    return apply_one(mem(s)->root, &c, NULL);
+    return rt_tree_store_apply_one(mem(s)->root, &paths, &c, NULL);
 }
 
 int rt_store_mem_put_table(struct rt_store *s, const char *lang,
@@ -281,7 +199,7 @@ int rt_store_mem_put_table_typed(struct rt_store *s, const char *lang,
 {
     struct rt_change c = {.op = RT_CHANGE_SET_TABLE, .lang = (char *)lang,
                           .table = t, .value = {type, (uint8_t *)blob, len}};
-    return apply_one(mem(s)->root, &c, NULL);
+    return rt_tree_store_apply_one(mem(s)->root, &paths, &c, NULL);
 }
 
 int rt_store_mem_put_perflib(struct rt_store *s, const char *name,
@@ -289,7 +207,7 @@ int rt_store_mem_put_perflib(struct rt_store *s, const char *name,
 {
     struct rt_change c = {.op = RT_CHANGE_SET_PERFLIB, .name = (char *)name,
                           .value = *v};
-    return apply_one(mem(s)->root, &c, NULL);
+    return rt_tree_store_apply_one(mem(s)->root, &paths, &c, NULL);
 }
 
 int rt_store_mem_put_service(struct rt_store *s, const char *service,
@@ -309,10 +227,24 @@ int rt_store_mem_put_service_value(struct rt_store *s, const char *service,
 {
     struct rt_change c = {.op = RT_CHANGE_SET_SERVICE, .service = (char *)service,
                           .name = (char *)name, .value = *v};
-    return apply_one(mem(s)->root, &c, NULL);
+    return rt_tree_store_apply_one(mem(s)->root, &paths, &c, NULL);
+}
+
+int rt_store_mem_put_file(struct rt_store *s, const char *rel,
+                          const uint8_t *data, size_t len)
+{
+    struct rt_change c = {.op = RT_CHANGE_WRITE_FILE, .name = (char *)rel,
+                          .value = {RT_REG_BINARY, (uint8_t *)data, len}};
+    return rt_tree_store_apply_one(mem(s)->root, &paths, &c, NULL);
 }
 
 char *rt_store_mem_dump(struct rt_store *s)
 {
     return rt_tree_dump(mem(s)->root);
+}
+
+void rt_store_mem_set_fixed(struct rt_store *s, const char *lang)
+{
+    snprintf(mem(s)->fixed_lang, sizeof mem(s)->fixed_lang, "%s",
+             lang ? lang : "");
 }

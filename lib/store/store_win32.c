@@ -458,6 +458,9 @@ static char *change_key(const struct w32_store *w, const struct rt_change *c,
             *value = c->name;
         return k;
     }
+    case RT_CHANGE_WRITE_FILE:
+    case RT_CHANGE_DELETE_FILE:
+        break;      /* no registry key; refused in make_plan */
     }
     return NULL;
 }
@@ -468,6 +471,13 @@ static int make_plan(struct w32_store *w, const struct rt_change_set *cs,
 {
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change *c = &cs->v[i];
+        /* This store offers no side files (no read_win_file): the
+         * operations never give it any. */
+        if (c->op == RT_CHANGE_WRITE_FILE || c->op == RT_CHANGE_DELETE_FILE)
+            return rt_error_set(e, RT_ERR_NOT_SUPPORTED,
+                                "%s: change %zu: the live registry store does "
+                                "not write files; nothing was written",
+                                w->machine, i + 1);
         int table = c->op == RT_CHANGE_CREATE_LANGUAGE ||
                     c->op == RT_CHANGE_SET_TABLE;
         int service = c->op == RT_CHANGE_CREATE_PERF_KEY ||
@@ -942,7 +952,124 @@ static void w32_close(struct rt_store *s)
     free(w->services);
     free(w->journal);
     free(w->journal_w);
+    free(w->windows_dir);
     free(w);
+}
+
+/* The machine's Windows directory, for audit --libraries' file checks:
+ * the local one (GetSystemWindowsDirectory: the shared one, not a
+ * terminal-server user's); NULL for a remote machine, whose files are
+ * not looked at. */
+static const char *w32_windows_dir(struct rt_store *s)
+{
+    struct w32_store *w = w32(s);
+    if (!w->windows_dir) {
+        WCHAR dir[MAX_PATH + 1];
+        UINT n = w->remote ? 0 : GetSystemWindowsDirectoryW(dir, MAX_PATH);
+        if (n > 0 && n < MAX_PATH) {
+#ifdef __WINE__
+            /* A Winelib build does its file I/O through the C library
+             * (platform/os.h): the directory as a Unix path, which Wine
+             * alone knows. */
+            typedef char *(CDECL * unix_name_fn)(LPCWSTR);
+            unix_name_fn to_unix = (unix_name_fn)(void (*)(void))GetProcAddress(
+                GetModuleHandleW(L"kernel32.dll"), "wine_get_unix_file_name");
+            char *u = to_unix ? to_unix(dir) : NULL;
+            w->windows_dir = u ? strdup(u) : NULL;
+            if (u)
+                HeapFree(GetProcessHeap(), 0, u);
+#else
+            w->windows_dir = w32_narrow(dir, n);
+#endif
+        }
+        if (!w->windows_dir)
+            w->windows_dir = strdup("");
+    }
+    return w->windows_dir && *w->windows_dir ? w->windows_dir : NULL;
+}
+
+/* The data as a consumer reads it. The first buffer is smaller than any
+ * provider's data (a PERF_DATA_BLOCK and a little), so how a short
+ * buffer is answered is seen on every call. */
+static int w32_perf_data(struct rt_store *s, const char *query, uint8_t **buf,
+                         size_t *len, size_t *cap, int *more_data,
+                         struct rt_error *e)
+{
+    struct w32_store *w = w32(s);
+    *buf = NULL;
+    *len = *cap = 0;
+    *more_data = -1;
+    if (w->remote)
+        return rt_error_set(e, RT_ERR_NOT_SUPPORTED,
+                            "%s: performance data is read from this machine "
+                            "only", w->machine);
+    WCHAR *q = w32_wide(query);
+    if (!q)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    DWORD size = 256;
+    LONG r = ERROR_MORE_DATA;
+    uint8_t *b = NULL;
+    for (int round = 0; r == ERROR_MORE_DATA && round < 24; round++) {
+        DWORD want = size;
+        uint8_t *nb = realloc(b, want);
+        if (!nb) {
+            r = ERROR_OUTOFMEMORY;
+            break;
+        }
+        b = nb;
+        memset(b, 0, want);
+        DWORD got = want, type = 0;
+        r = RegQueryValueExW(HKEY_PERFORMANCE_DATA, q, NULL, &type, b, &got);
+        if (r == ERROR_MORE_DATA) {
+            *more_data = 1;
+            size = want * 2;
+        } else if (r == ERROR_SUCCESS) {
+            if (got > want)
+                *more_data = 0;
+            *len = got < want ? got : want;
+            *cap = want;
+        }
+    }
+    RegCloseKey(HKEY_PERFORMANCE_DATA);
+    free(q);
+    if (r != ERROR_SUCCESS) {
+        free(b);
+        return w32_error(e, (DWORD)r, "%s: cannot read the performance data "
+                         "for \"%s\"", w->machine, query);
+    }
+    *buf = b;
+    return 0;
+}
+
+/* Wine 8 serves Perflib\009 through a predefined handle whose Counter
+ * is a fixed stub ("1 1847 1846 End Marker") that no call can change,
+ * while a Windows machine serves its whole table that way. A served table
+ * of so few strings can only be such a stub: installs leave it alone
+ * (and write the languages that can be written) instead of refusing. */
+static int w32_language_fixed(struct rt_store *s, const char *lang, char *why,
+                              size_t why_size)
+{
+    struct w32_store *w = w32(s);
+    enum table_home home;
+    struct rt_error e = {0};
+    if (table_home(w, lang, &home, &e) != 0 || home != TABLES_PREDEFINED)
+        return 0;
+    struct rt_value v = {0};
+    int present = 0;
+    if (w32_read_table(s, lang, RT_TABLE_COUNTER, &v, &present, &e) != 0)
+        return 0;
+    size_t strings = 0;
+    for (size_t i = 0; present && i + 1 < v.len; i += 2)
+        if (v.data[i] == 0 && v.data[i + 1] == 0)
+            strings++;
+    rt_value_free(&v);
+    if (!present || strings > 8)
+        return 0;
+    /* The strings less the list's terminator, two to a pair. */
+    snprintf(why, why_size, "served by the system as a fixed table of %zu "
+             "pairs (Wine's stub), which nothing can change",
+             strings ? (strings - 1) / 2 : 0);
+    return 1;
 }
 
 static const struct rt_store_ops w32_ops = {
@@ -958,6 +1085,9 @@ static const struct rt_store_ops w32_ops = {
     .apply = w32_apply,
     .layout = w32_layout,
     .close = w32_close,
+    .windows_dir = w32_windows_dir,
+    .perf_data = w32_perf_data,
+    .language_fixed = w32_language_fixed,
 };
 
 /* ---- opening ------------------------------------------------------------- */

@@ -60,6 +60,7 @@ struct w32_store {
     /* System32 of the machine (\\NAME\ADMIN$\System32 when remote);
      * empty when unknown. */
     WCHAR sysdir[MAX_PATH + 320];
+    char *windows_dir;          /* UTF-8, made on first use; "" unknown */
     char layout[1024];
     struct ktm ktm;
     size_t fail_after;

@@ -67,8 +67,10 @@ for layout in files registry; do
     tables | cmp -s - "$TMPDIR/tables.before" && fail "$layout: the damage did not happen"
 
     tree "$D" >"$TMPDIR/tree.damaged"
+    # Three changes to the database, and System32\PerfStringBackup.INI
+    # (init made one) rewritten from the result in the same commit.
     expect_exit 0 "$REGTOOL" $S restore --dry-run "$TMPDIR/$layout.ini"
-    expect_grep "^regtool: would restore from $TMPDIR/$layout.ini (UTF-16LE): 3 changes$" "$OUT"
+    expect_grep "^regtool: would restore from $TMPDIR/$layout.ini (UTF-16LE): 4 changes$" "$OUT"
     expect_grep "^language 0[01]9: [0-9]* names and [0-9]* help texts (were [0-9]* and [0-9]*) from \[PerfStrings_0[01]9\], line " "$OUT"
     expect_grep "^language 0[01]9: [0-9]* names and [0-9]* help texts, unchanged$" "$OUT"
     expect_grep "^service ReplicationPerf: names [0-9]*-[0-9]*, help [0-9]*-[0-9]*$" "$OUT"
@@ -77,7 +79,9 @@ for layout in files registry; do
     tree "$D" | cmp -s - "$TMPDIR/tree.damaged" || fail "$layout: --dry-run wrote"
 
     expect_exit 0 "$REGTOOL" $S restore "$TMPDIR/$layout.ini"
-    expect_grep "^regtool: restored from $TMPDIR/$layout.ini (UTF-16LE): 3 changes$" "$OUT"
+    expect_grep "^regtool: restored from $TMPDIR/$layout.ini (UTF-16LE): 4 changes$" "$OUT"
+    cmp -s "$TMPDIR/$layout.ini" "$D/Windows/System32/PerfStringBackup.INI" ||
+        fail "$layout: PerfStringBackup.INI is not the backup of the restored state"
     tables | cmp - "$TMPDIR/tables.before" || fail "$layout: tables differ after restore"
     services | cmp - "$TMPDIR/services.before" || fail "$layout: services differ after restore"
     "$REGTOOL" $S query --json | cmp - "$TMPDIR/query.before" || fail "$layout: query differs"
@@ -122,7 +126,7 @@ expect_grep "no \[Perflib\] section" "$ERR"
 printf '\r\n\r\n[Perflib]\r\nLast Counter=5\r\nLast Help=6\r\n\r\n[PerfStrings_009]\r\n' |
     iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/empty.ini"
 expect_exit 2 "$REGTOOL" restore "$TMPDIR/empty.ini"
-expect_grep "line 7: \[PerfStrings_009\] holds no strings" "$ERR"
+expect_grep "empty.ini:7: \[PerfStrings_009\] holds no strings" "$ERR"
 expect_exit 3 "$REGTOOL" restore "$TMPDIR/missing.ini"
 expect_exit 2 "$L" "/R:$TMPDIR/missing.ini"
 tree "$D" | cmp -s - "$TMPDIR/before" || fail "a refused restore wrote"
@@ -162,11 +166,10 @@ expect_exit 3 "$L" "/S:$TMPDIR/no/such/dir/x.ini"     # ERROR_PATH_NOT_FOUND
 expect_exit 87 "$L" /S
 tree "$D" | cmp -s - "$TMPDIR/before" || fail "backup wrote to the store"
 
-# lodctr /R:file restores, quietly; /R alone stays unbuilt.
+# lodctr /R:file restores, quietly; /R alone rebuilds (tests/cli/rebuild.sh).
 expect_exit 0 "$L" /E:ESENT
 expect_exit 0 "$L" "/R:$B"
-expect_grep "^lodctr: restored from $B (UTF-16LE): 1 changes$" "$OUT"
+# Disable Performance Counters, and PerfStringBackup.INI rewritten.
+expect_grep "^lodctr: restored from $B (UTF-16LE): 2 changes$" "$OUT"
 "$REGTOOL" query --json ESENT | grep -q '"disabled":true' || fail "ESENT's Disable not restored"
-expect_exit 50 "$L" /R
-expect_grep "/R (rebuild) is not implemented yet" "$ERR"
 echo "backup and restore: ok"

@@ -31,7 +31,7 @@ expect_grep '"disabled":true' "$OUT"
 expect_exit 0 "$TMPDIR/bin/lodctr" /E:Xfer
 expect_exit 0 $REGTOOL query --json Xfer
 expect_grep '"disabled":false' "$OUT"
-for sw in /R /T:Xfer; do
+for sw in /T:Xfer; do
     expect_exit 50 "$TMPDIR/bin/lodctr" "$sw"            # ERROR_NOT_SUPPORTED
     expect_grep "not implemented yet (README.md, Roadmap" "$ERR"
 done

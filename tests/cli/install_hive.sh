@@ -74,6 +74,21 @@ wow_same() {
     done
 }
 
+# counters LANG: the LANG Counter table as "index<TAB>name" lines, read
+# by a referee: hivexget from SOFTWARE's Perflib\LANG (tables as values),
+# iconv from perfcLANG.dat (.dat tables); never by regtool.
+counters() {
+    if [ "$layout" = registry ]; then
+        hivexget "$D/Windows/System32/config/SOFTWARE" \
+            "Microsoft\\Windows NT\\CurrentVersion\\Perflib\\$1" Counter \
+            >"$TMPDIR/table" || fail "hivexget could not read Perflib\\$1\\Counter"
+    else
+        iconv -f UTF-16LE -t UTF-8 "$D/Windows/System32/perfc$1.dat" | tr '\000' '\n' \
+            >"$TMPDIR/table" && [ -s "$TMPDIR/table" ] || fail "cannot read perfc$1.dat"
+    fi
+    awk 'NR % 2 { i = $0; next } { print i "\t" $0 }' "$TMPDIR/table"
+}
+
 CS="--create-service --library %SystemRoot%\\xfer.dll --open Open --collect Collect --close Close"
 for layout in registry files; do
     D=$TMPDIR/$layout
@@ -87,23 +102,39 @@ for layout in registry files; do
     expect_exit 0 $REGTOOL --store "hive:$D" uninstall Xfer
     wow_same uninstall
     content "$D" >"$TMPDIR/before"
-    [ -s "$TMPDIR/before" ] || fail "reglookup read nothing"
+    [ -s "$TMPDIR/before" ] || fail "the referee read nothing"
+    # The .dat tables to come back to: 009, 019 and 00C's two each in
+    # the files layout, none with tables as values; the tables as
+    # installed (perfdLLL.dat, perfiLLL.dat) in both.
+    rm -rf "$TMPDIR/dat-before"
     mkdir -p "$TMPDIR/dat-before"
-    cp "$D"/Windows/System32/*.dat "$TMPDIR/dat-before/" 2>/dev/null || true
+    ndat=$(find "$D/Windows/System32" -maxdepth 1 -name 'perf[ch]*.dat' | wc -l)
+    ninst=$(find "$D/Windows/System32" -maxdepth 1 -name 'perf[di]*.dat' | wc -l)
+    [ "$ninst" -eq 6 ] || fail "$layout layout: $ninst tables as installed in System32, want 6"
+    if [ "$layout" = files ]; then
+        [ "$ndat" -eq 6 ] || fail "files layout: $ndat .dat tables in System32, want 6"
+        cp "$D"/Windows/System32/*.dat "$TMPDIR/dat-before/" || fail "cannot keep the .dat tables"
+    else
+        [ "$ndat" -eq 0 ] || fail "registry layout: $ndat .dat files in System32"
+    fi
 
     expect_exit 0 $REGTOOL --store "hive:$D" install "$P/xfer.ini"
     expect_grep "names 3992-3996, help 3993-3997" "$OUT"
     wow_same install
-    # The referee sees the service values and, in the registry layout,
-    # the Russian names in 019.
+    # The referees see the service values, the Russian names in 019's
+    # table, and in 00C (no text of its own) the English ones.
     reglookup -H -p /ControlSet001/Services/Xfer/Performance \
-        "$D/Windows/System32/config/SYSTEM" >"$TMPDIR/svc"
+        "$D/Windows/System32/config/SYSTEM" >"$TMPDIR/svc" || fail "reglookup SYSTEM"
     expect_grep "First Counter,DWORD,0x00000F98" "$TMPDIR/svc"
     expect_grep "Object List,SZ,3992" "$TMPDIR/svc"
+    counters 019 >"$TMPDIR/c019"
+    expect_grep "^3992	Передача$" "$TMPDIR/c019"
+    expect_grep "^3994	Отправлено байт$" "$TMPDIR/c019"
+    expect_grep "^3996	Получено байт$" "$TMPDIR/c019"
+    counters 00C >"$TMPDIR/c00C"
+    expect_grep "^3994	Bytes Sent$" "$TMPDIR/c00C"
     expect_exit 0 $REGTOOL --store "hive:$D" names --lang 019 3994
     expect_grep "3994	Отправлено байт" "$OUT"
-    expect_exit 0 $REGTOOL --store "hive:$D" names --lang 00C "Bytes Sent"
-    expect_grep "3994	Bytes Sent" "$OUT"
 
     # Installing again is refused and writes nothing.
     content "$D" >"$TMPDIR/installed"
@@ -120,11 +151,14 @@ for layout in registry files; do
         diff "$TMPDIR/before" "$TMPDIR/after" | head -20
         fail "$layout: uninstall did not restore the hives"
     }
+    n=0
     for f in "$TMPDIR"/dat-before/*.dat; do
-        [ -e "$f" ] || continue
+        [ "$layout" = files ] || break
+        n=$((n + 1))
         cmp "$f" "$D/Windows/System32/$(basename "$f")" || fail "$f differs after uninstall"
         cmp "$f" "$D/Windows/SysWOW64/$(basename "$f")" || fail "SysWOW64 copy of $f differs"
     done
+    [ "$layout" = registry ] || [ "$n" -eq 12 ] || fail "only $n .dat tables compared (6 current, 6 as installed)"
     # The other changes, each followed by the comparison.
     expect_exit 0 $REGTOOL --store "hive:$D" install "$P/xfer.ini"
     wow_same "install (again)"

@@ -83,7 +83,15 @@ tree_state "$D" >"$TMPDIR/bench-before"
 $REGTOOL --store "hive:$D" install --create-service --library perfbench.dll \
     --open Open --collect Collect --close Close "$INI" >"$OUT" 2>"$ERR" &
 pid=$!
-sleep 0.5
+# The signal comes once the install holds the writer lock (its lock file
+# is open): the install runs well under a second, so a fixed delay could
+# miss it.
+n=0
+until ls -l /proc/$pid/fd 2>/dev/null | grep -q 'regtool\.lock'; do
+    n=$((n + 1))
+    [ $n -lt 3000 ] && kill -0 $pid 2>/dev/null || break
+    sleep 0.001
+done
 kill -INT $pid 2>/dev/null || fail "the install ended before the interrupt"
 wait $pid
 rc=$?

@@ -38,4 +38,14 @@ copy
 sed -i '1a #include <windows.h>' "$TMPDIR/tree/regtool/init.c"
 expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
 expect_grep 'regtool/init.c:2: includes <windows.h>' "$OUT"
+# The engine calling up into the API layer.
+copy
+sed -i '1a #include "api/api.h"' "$TMPDIR/tree/lib/engine/ops.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'lib/engine/ops.c:2: engine (rank 5) includes "api/api.h" from api (rank 6)' "$OUT"
+# The public header showing an internal one.
+copy
+sed -i '/#include <stddef.h>/a #include "model/error.h"' "$TMPDIR/tree/lib/regtool.h"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'lib/regtool.h:[0-9]*: the public header includes "model/error.h"' "$OUT"
 echo "layers: ok"

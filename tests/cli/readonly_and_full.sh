@@ -43,14 +43,14 @@ readers() {   # readers TREE: every read-only command, each exit 0
 }
 
 # Read-only media, with and without a lock file.
-mount -t tmpfs -o size=8m tmpfs "$MNT" || fail "cannot mount a tmpfs"
+mount -t tmpfs -o size=16m tmpfs "$MNT" || fail "cannot mount a tmpfs"
 cp -a "$PRISTINE/w" "$MNT/w"
 mount -o remount,ro "$MNT" || fail "cannot remount read-only"
 tree_state "$MNT" >"$TMPDIR/before"
 readers "$MNT/w"
 expect_same_tree "$MNT" "$TMPDIR/before"
 umount "$MNT"
-mount -t tmpfs -o size=8m tmpfs "$MNT"
+mount -t tmpfs -o size=16m tmpfs "$MNT"
 cp -a "$PRISTINE/w" "$MNT/w"
 : >"$MNT/w/Windows/System32/config/regtool.lock"
 mount -o remount,ro "$MNT"
@@ -123,7 +123,7 @@ cmp -s "$OUT" "$TMPDIR/names-after" || fail "the finished state differs"
 [ ! -s "$ERR" ] || fail "something left to say: $(cat "$ERR")"
 
 # Disk full: a tmpfs with the tree and a few KB to spare.
-mount -t tmpfs -o size=12m tmpfs "$MNT"
+mount -t tmpfs -o size=20m tmpfs "$MNT"
 cp -a "$PRISTINE/w" "$MNT/w"
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL --store "hive:$MNT/w" uninstall Xfer
@@ -131,7 +131,7 @@ expect_exit 0 $REGTOOL --store "hive:$MNT/w" uninstall Xfer
 dd if=/dev/zero of="$MNT/filler" bs=4096 2>/dev/null
 rm "$MNT/filler"
 free=$(df -B1 --output=avail "$MNT" | tail -1)
-dd if=/dev/zero of="$MNT/filler" bs=4096 count=$(( (free - 8192) / 4096 )) 2>/dev/null
+dd if=/dev/zero of="$MNT/filler" bs=4096 count=$(( (free - 4096) / 4096 )) 2>/dev/null
 tree_state "$MNT/w" >"$TMPDIR/before"
 # shellcheck disable=SC2086
 expect_exit 3 $REGTOOL --store "hive:$MNT/w" install $CS "$P/x.ini"

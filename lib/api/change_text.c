@@ -1,0 +1,114 @@
+/* A change set as text for people: --dry-run shows exactly what would be
+ * written, in the CLI and through the API's report lines alike. */
+#include "api/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/strbuf.h"
+
+static void print_value(struct rt_strbuf *f, const struct rt_value *v)
+{
+    uint32_t d;
+    char *s;
+    if (rt_value_dword(v, &d) == 0) {
+        rt_strbuf_printf(f, "%u (REG_DWORD)", d);
+    } else if ((s = rt_value_string(v))) {
+        rt_strbuf_printf(f, "\"%s\" (%s)", s,
+                v->type == RT_REG_EXPAND_SZ ? "REG_EXPAND_SZ" : "REG_SZ");
+        free(s);
+    } else {
+        rt_strbuf_printf(f, "%zu bytes (type %u)", v->len, v->type);
+    }
+}
+
+/* Columns of UTF-8 text: one per character, as a terminal shows most. */
+static size_t columns(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* "      + INDEX TEXT", TEXT folded at spaces to fit WIDTH columns, the
+ * following lines indented under its first character. A word longer than
+ * a line stays whole. */
+#define FOLD_WIDTH 79
+static void print_pair(struct rt_strbuf *f, char sign, uint32_t index, const char *text)
+{
+    size_t before = f->len;
+    rt_strbuf_printf(f, "      %c %u ", sign, index);
+    size_t col = f->len - before, start_col = col;
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        size_t sp = strspn(p, " ");
+        const char *w = p + sp;
+        size_t wl = strcspn(w, " ");
+        size_t need = columns(p, sp) + columns(w, wl);
+        if (!first && col + need > FOLD_WIDTH && wl) {
+            rt_strbuf_printf(f, "\n%*s", (int)start_col, "");
+            col = start_col;
+            p = w;      /* the spaces at a fold are the line break */
+            sp = 0;
+            need = columns(w, wl);
+        }
+        rt_strbuf_append(f, p, sp + wl);
+        col += need;
+        p = w + wl;
+        first = 0;
+    }
+    rt_strbuf_append(f, "\n", 1);
+}
+
+static void print_pairs(struct rt_strbuf *f, char sign, const struct rt_pair_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        print_pair(f, sign, l->v[i].index, l->v[i].text);
+}
+
+char *rt_api_change_set_text(const struct rt_change_set *cs)
+{
+    struct rt_strbuf buf = {0}, *f = &buf;
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change *c = &cs->v[i];
+        switch (c->op) {
+        case RT_CHANGE_CREATE_LANGUAGE:
+            rt_strbuf_printf(f, "  create key Perflib\\%s\n", c->lang);
+            break;
+        case RT_CHANGE_SET_TABLE:
+            rt_strbuf_printf(f, "  Perflib\\%s\\%s: +%zu -%zu pairs (%zu bytes)\n",
+                    c->lang, c->table == RT_TABLE_HELP ? "Help" : "Counter",
+                    c->added.n, c->removed.n, c->value.len);
+            print_pairs(f, '-', &c->removed);
+            print_pairs(f, '+', &c->added);
+            break;
+        case RT_CHANGE_SET_PERFLIB:
+            rt_strbuf_printf(f, "  Perflib: %s = ", c->name);
+            print_value(f, &c->value);
+            rt_strbuf_append(f, "\n", 1);
+            break;
+        case RT_CHANGE_CREATE_PERF_KEY:
+            rt_strbuf_printf(f, "  create key Services\\%s\\Performance\n", c->service);
+            break;
+        case RT_CHANGE_SET_SERVICE:
+            rt_strbuf_printf(f, "  Services\\%s\\Performance: %s = ", c->service,
+                    c->name);
+            print_value(f, &c->value);
+            rt_strbuf_append(f, "\n", 1);
+            break;
+        case RT_CHANGE_DELETE_SERVICE:
+            rt_strbuf_printf(f, "  Services\\%s\\Performance: delete %s\n", c->service,
+                    c->name);
+            break;
+        case RT_CHANGE_WRITE_FILE:
+            rt_strbuf_printf(f, "  file %s: %zu bytes\n", c->name, c->value.len);
+            break;
+        case RT_CHANGE_DELETE_FILE:
+            rt_strbuf_printf(f, "  file %s: removed\n", c->name);
+            break;
+        }
+    }
+    return rt_strbuf_take(f);
+}

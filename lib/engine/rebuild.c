@@ -1,0 +1,384 @@
+/* Engine: lodctr /R, the tables rebuilt from their sources
+ * (engine/rebuild.h). Pure: the caller reads the sources. */
+#include "engine/rebuild.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "model/lang_id.h"
+
+static int oom(struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
+const char *rt_rebuild_source_name(enum rt_rebuild_source s)
+{
+    switch (s) {
+    case RT_REBUILD_INF: return "INF copy";
+    case RT_REBUILD_TABLES: return "current tables";
+    case RT_REBUILD_BACKUP: return "PerfStringBackup.INI";
+    case RT_REBUILD_INSTALLED: return "tables as installed";
+    case RT_REBUILD_LOST: return "LOST";
+    }
+    return "?";
+}
+
+void rt_rebuild_plan_free(struct rt_rebuild_plan *p)
+{
+    for (size_t i = 0; i < p->n_langs; i++)
+        free(p->langs[i].id);
+    free(p->langs);
+    for (size_t i = 0; i < p->n_providers; i++) {
+        for (size_t k = 0; k < p->providers[i].n_langs; k++)
+            free(p->providers[i].langs[k].lang);
+        free(p->providers[i].langs);
+        free(p->providers[i].service);
+    }
+    free(p->providers);
+    memset(p, 0, sizeof *p);
+}
+
+/* A provider's two ranges, with what lodctr leaves out filled in as its
+ * install would have written it. */
+struct ranges {
+    uint32_t fc, lc, fh, lh;
+};
+
+static struct ranges ranges_of(const struct rt_service_info *si)
+{
+    struct ranges r;
+    r.fc = si->first_counter;
+    r.lc = si->has_last_counter ? si->last_counter : r.fc;
+    r.fh = si->has_first_help ? si->first_help : r.fc + 1;
+    r.lh = si->has_last_help ? si->last_help : r.fh + (r.lc - r.fc);
+    return r;
+}
+
+static int within(uint32_t i, uint32_t a, uint32_t b)
+{
+    return i >= a && i <= b;
+}
+
+/* Appends the pairs of SRC with A <= index <= B to DST (DST NULL: only
+ * counts them). Returns how many, or (size_t)-1 when out of memory. */
+static size_t take(struct rt_pair_list *dst, const struct rt_pair_list *src,
+                   uint32_t a, uint32_t b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < src->n; i++) {
+        if (!within(src->v[i].index, a, b))
+            continue;
+        n++;
+        if (!dst)
+            continue;
+        if (dst->n == dst->cap) {
+            size_t cap = dst->cap ? dst->cap * 2 : 64;
+            struct rt_pair *v = realloc(dst->v, cap * sizeof *v);
+            if (!v)
+                return (size_t)-1;
+            dst->v = v;
+            dst->cap = cap;
+        }
+        if (rt_pair_copy(&dst->v[dst->n], &src->v[i]) != 0)
+            return (size_t)-1;
+        dst->n++;
+    }
+    return n;
+}
+
+/* Removes the pairs with A <= index <= B. */
+static void cut(struct rt_pair_list *l, uint32_t a, uint32_t b)
+{
+    rt_pair_list_remove_range(l, a, b);
+}
+
+/* Sorts L by index, pairs of one index keeping their order. */
+struct seq_pair {
+    struct rt_pair p;
+    size_t seq;
+};
+
+static int by_index(const void *a, const void *b)
+{
+    const struct seq_pair *x = a, *y = b;
+    if (x->p.index != y->p.index)
+        return x->p.index < y->p.index ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int sort_pairs(struct rt_pair_list *l)
+{
+    if (l->n < 2)
+        return 0;
+    struct seq_pair *t = malloc(l->n * sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < l->n; i++) {
+        t[i].p = l->v[i];
+        t[i].seq = i;
+    }
+    qsort(t, l->n, sizeof *t, by_index);
+    for (size_t i = 0; i < l->n; i++)
+        l->v[i] = t[i].p;
+    free(t);
+    return 0;
+}
+
+static const struct rt_rebuild_base *installed_of(const struct rt_rebuild_input *in,
+                                                  const char *lang)
+{
+    for (size_t i = 0; i < in->n_base; i++)
+        if (rt_lang_same(in->base[i].lang, lang))
+            return &in->base[i];
+    return NULL;
+}
+
+static const struct rt_rebuild_inf *inf_of(const struct rt_rebuild_input *in,
+                                           const char *service)
+{
+    for (size_t i = 0; i < in->n_inf; i++)
+        if (!strcmp(in->inf[i].service, service))
+            return &in->inf[i];
+    return NULL;
+}
+
+/* The provider's pairs from its INI for machine language KEY (table of
+ * language LANG), as install would write them. */
+static int inf_pairs(const struct rt_provider_spec *spec, const char *key,
+                     const char *lang, const struct ranges *r,
+                     struct rt_name_table *out, size_t *names, size_t *helps)
+{
+    for (size_t k = 0; k < spec->n_symbols; k++) {
+        const struct rt_provider_symbol *sym = &spec->symbols[k];
+        char from[RT_LANG_ID_SIZE];
+        const char *name = rt_engine_pick_text(spec, sym, key, lang, 0, from);
+        const char *help = rt_engine_pick_text(spec, sym, key, lang, 1, from);
+        if (name) {
+            if (rt_pair_list_append(&out->counter,
+                                    r->fc + (uint32_t)sym->offset, name))
+                return -1;
+            (*names)++;
+        }
+        if (help) {
+            if (rt_pair_list_append(&out->help, r->fh + (uint32_t)sym->offset,
+                                    help))
+                return -1;
+            (*helps)++;
+        }
+    }
+    return 0;
+}
+
+/* Whether TABLE holds any pair in the provider's ranges. */
+static int covers(const struct rt_name_table *t, const struct ranges *r)
+{
+    return take(NULL, &t->counter, r->fc, r->lc) ||
+           take(NULL, &t->help, r->fh, r->lh);
+}
+
+/* Adds to NEW the pairs of T within R; counts them. */
+static int take_ranges(struct rt_name_table *nt, const struct rt_name_table *t,
+                       const struct ranges *r, size_t *names, size_t *helps)
+{
+    size_t a = take(&nt->counter, &t->counter, r->fc, r->lc);
+    size_t b = take(&nt->help, &t->help, r->fh, r->lh);
+    if (a == (size_t)-1 || b == (size_t)-1)
+        return -1;
+    *names = a;
+    *helps = b;
+    return 0;
+}
+
+/* How many pairs of OLD have an index NEW lacks. */
+static size_t dropped(const struct rt_pair_list *old,
+                      const struct rt_pair_list *nl)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < old->n; i++)
+        if (!rt_pair_list_find(nl, old->v[i].index))
+            n++;
+    return n;
+}
+
+static int rebuild_language(const struct rt_database *db,
+                            const struct rt_rebuild_input *in, size_t li,
+                            struct rt_change_set *cs,
+                            struct rt_rebuild_plan *plan, struct rt_error *e)
+{
+    const struct rt_db_language *l = &db->langs[li];
+    struct rt_rebuild_language *rl = &plan->langs[li];
+    const char *lang = rt_lang_is_current(l->id) ? "009" : l->id;
+    const struct rt_rebuild_base *inst = installed_of(in, lang);
+    const struct rt_psb_language *sec = in->psb ? rt_psb_language_find(in->psb, l->id)
+                                                : NULL;
+    struct rt_name_table nt = {0}, backup = {0};
+    int rc = -1;
+    rl->installed = inst;
+    rl->names_before = l->table.counter.n;
+    rl->helps_before = l->table.help.n;
+    if (sec && rt_psb_split(&sec->strings, &backup) != 0)
+        goto nomem;
+
+    /* The base: the tables as installed, else the base range as the
+     * current tables or the backup hold it. */
+    struct ranges base = {0, db->base_index, 0, db->base_index};
+    size_t n1, n2;
+    if (inst && inst->t) {
+        rl->base = RT_REBUILD_INSTALLED;
+        if (take_ranges(&nt, inst->t, &(struct ranges){0, UINT32_MAX, 0,
+                                                        UINT32_MAX},
+                        &n1, &n2))
+            goto nomem;
+    } else if (covers(&l->table, &base)) {
+        rl->base = RT_REBUILD_TABLES;
+        if (take_ranges(&nt, &l->table, &base, &n1, &n2))
+            goto nomem;
+    } else if (sec && covers(&backup, &base)) {
+        rl->base = RT_REBUILD_BACKUP;
+        if (take_ranges(&nt, &backup, &base, &n1, &n2))
+            goto nomem;
+    } else {
+        rl->base = RT_REBUILD_LOST;
+        plan->lost++;
+    }
+
+    /* Each provider at its own indices, from its first source. */
+    for (size_t p = 0; p < plan->n_providers; p++) {
+        struct rt_rebuild_provider *pv = &plan->providers[p];
+        const struct rt_service_info *si = rt_database_service(db, pv->service);
+        struct ranges r = ranges_of(si);
+        struct rt_rebuild_choice *ch = &pv->langs[pv->n_langs];
+        if (!(ch->lang = strdup(l->id)))
+            goto nomem;
+        pv->n_langs++;
+        struct rt_name_table got = {0};
+        if (pv->inf && pv->inf->spec) {
+            ch->source = RT_REBUILD_INF;
+            if (inf_pairs(pv->inf->spec, l->id, lang, &r, &got, &ch->names,
+                          &ch->helps)) {
+                rt_name_table_free(&got);
+                goto nomem;
+            }
+        } else if (covers(&l->table, &r)) {
+            ch->source = RT_REBUILD_TABLES;
+            if (take_ranges(&got, &l->table, &r, &ch->names, &ch->helps)) {
+                rt_name_table_free(&got);
+                goto nomem;
+            }
+        } else if (sec && covers(&backup, &r)) {
+            ch->source = RT_REBUILD_BACKUP;
+            if (take_ranges(&got, &backup, &r, &ch->names, &ch->helps)) {
+                rt_name_table_free(&got);
+                goto nomem;
+            }
+        } else if (rl->base == RT_REBUILD_INSTALLED && covers(&nt, &r)) {
+            /* Already in the base: a provider that came with the system. */
+            ch->source = RT_REBUILD_INSTALLED;
+            ch->names = take(NULL, &nt.counter, r.fc, r.lc);
+            ch->helps = take(NULL, &nt.help, r.fh, r.lh);
+            continue;
+        } else {
+            ch->source = RT_REBUILD_LOST;
+            pv->lost++;
+            plan->lost++;
+        }
+        /* Its ranges hold its own strings and nothing else. */
+        cut(&nt.counter, r.fc, r.lc);
+        cut(&nt.help, r.fh, r.lh);
+        size_t a, b;
+        int fail = take_ranges(&nt, &got, &(struct ranges){0, UINT32_MAX, 0,
+                                                           UINT32_MAX},
+                               &a, &b);
+        rt_name_table_free(&got);
+        if (fail)
+            goto nomem;
+    }
+    if (sort_pairs(&nt.counter) || sort_pairs(&nt.help))
+        goto nomem;
+    rl->names_after = nt.counter.n;
+    rl->helps_after = nt.help.n;
+    rl->dropped = dropped(&l->table.counter, &nt.counter) +
+                  dropped(&l->table.help, &nt.help);
+    uint32_t hc = rt_pair_list_highest(&nt.counter);
+    uint32_t hh = rt_pair_list_highest(&nt.help);
+    if (hc > plan->last_counter)
+        plan->last_counter = hc;
+    if (hh > plan->last_help)
+        plan->last_help = hh;
+
+    int changed[2];
+    if (rt_db_replace_changed_tables(l, &nt, cs, changed) != 0)
+        goto nomem;
+    rl->counter_changed = changed[0];
+    rl->help_changed = changed[1];
+    rc = 0;
+    goto out;
+nomem:
+    oom(e);
+out:
+    rt_name_table_free(&nt);
+    rt_name_table_free(&backup);
+    return rc;
+}
+
+int rt_engine_rebuild(const struct rt_database *db,
+                      const struct rt_rebuild_input *in,
+                      struct rt_change_set *cs, struct rt_rebuild_plan *plan,
+                      struct rt_error *e)
+{
+    memset(plan, 0, sizeof *plan);
+    memset(cs, 0, sizeof *cs);
+    plan->langs = calloc(db->n_langs ? db->n_langs : 1, sizeof *plan->langs);
+    plan->providers = calloc(db->n_services ? db->n_services : 1,
+                             sizeof *plan->providers);
+    if (!plan->langs || !plan->providers)
+        goto nomem;
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *si = &db->services[i];
+        if (!si->has_range)
+            continue;
+        struct rt_rebuild_provider *pv = &plan->providers[plan->n_providers];
+        struct ranges r = ranges_of(si);
+        if (!(pv->service = strdup(si->name)) ||
+            !(pv->langs = calloc(db->n_langs ? db->n_langs : 1,
+                                 sizeof *pv->langs))) {
+            free(pv->service);
+            goto nomem;
+        }
+        plan->n_providers++;
+        pv->first_counter = r.fc;
+        pv->last_counter = r.lc;
+        pv->first_help = r.fh;
+        pv->last_help = r.lh;
+        pv->inf = inf_of(in, si->name);
+    }
+    for (size_t i = 0; i < db->n_langs; i++) {
+        if (!(plan->langs[i].id = strdup(db->langs[i].id)))
+            goto nomem;
+        plan->n_langs++;
+        if (rebuild_language(db, in, i, cs, plan, e) != 0)
+            goto fail;
+    }
+    /* Perflib's values: raised to what the tables now hold, never
+     * lowered (SPEC 4.2: the indices in between are handed out). */
+    uint32_t lc = db->last_counter, lh = db->last_help;
+    if (plan->last_counter < lc)
+        plan->last_counter = lc;
+    if (plan->last_help < lh)
+        plan->last_help = lh;
+    if ((plan->last_counter != lc || !db->has_last_counter) &&
+        rt_change_set_dword(cs, NULL, "Last Counter", plan->last_counter))
+        goto nomem;
+    if ((plan->last_help != lh || !db->has_last_help) &&
+        rt_change_set_dword(cs, NULL, "Last Help", plan->last_help))
+        goto nomem;
+    return 0;
+nomem:
+    oom(e);
+fail:
+    rt_change_set_free(cs);
+    rt_rebuild_plan_free(plan);
+    return -1;
+}

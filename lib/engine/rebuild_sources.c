@@ -1,0 +1,268 @@
+/* Operations: reading a rebuild's sources (engine/rebuild_sources.h). */
+#include "engine/rebuild_sources.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine/side_files.h"
+#include "model/lang_id.h"
+#include "platform/os.h"
+
+static int oom(struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
+/* Keeps STR (a new string) for the sources' lifetime; NULL when out of
+ * memory (STR freed). */
+static const char *keep(struct rt_rebuild_sources *src, char *str)
+{
+    if (!str)
+        return NULL;
+    char **v = realloc(src->strings, (src->n_strings + 1) * sizeof *v);
+    if (!v) {
+        free(str);
+        return NULL;
+    }
+    src->strings = v;
+    v[src->n_strings++] = str;
+    return str;
+}
+
+static const char *keepf(struct rt_rebuild_sources *src, const char *fmt,
+                         const char *a, const char *b)
+{
+    char *s = NULL;
+    if (asprintf(&s, fmt, a, b) < 0)
+        return NULL;
+    return keep(src, s);
+}
+
+
+/* Where the sources are: FROM, or the store's Windows directory. */
+struct where {
+    struct rt_store *s;
+    const char *from;       /* NULL: the store's side files */
+    const char *root;       /* a directory of this machine, or NULL */
+};
+
+/* REL's bytes: *PRESENT 0 when absent. */
+static int read_rel(const struct where *w, const char *rel,
+                    struct rt_value *out, int *present, struct rt_error *e)
+{
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (!w->from)
+        return w->s->ops->read_win_file(w->s, rel, out, present, e);
+    char *p = rt_os_path_ci(w->from, rel, 0);
+    if (!p)
+        return oom(e);
+    int rc = 0;
+    if (rt_os_exists(p)) {
+        if (rt_os_read_file(p, &out->data, &out->len) != 0)
+            rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
+                              strerror(errno));
+        else
+            *present = 1;
+    }
+    free(p);
+    return rc;
+}
+
+/* REL as people should find it. */
+static const char *shown(struct rt_rebuild_sources *src, const char *rel)
+{
+    return keepf(src, "%s/%s", src->root, rel);
+}
+
+static int read_base(struct rt_rebuild_sources *src, const struct where *w,
+                     const char *lang, size_t k, struct rt_error *e)
+{
+    struct rt_rebuild_base *b = &src->base[k];
+    b->lang = lang;
+    char rel[2][64];
+    struct rt_value v[2] = {{0}, {0}};
+    snprintf(rel[0], sizeof rel[0], "System32/perfd%s.dat", lang);
+    snprintf(rel[1], sizeof rel[1], "System32/perfi%s.dat", lang);
+    for (int i = 0; i < 2; i++) {
+        int present = 0;
+        if (read_rel(w, rel[i], &v[i], &present, e) != 0) {
+            rt_value_free(&v[0]);
+            return -1;
+        }
+        if (!present) {
+            rt_value_free(&v[0]);
+            b->missing = keepf(src, "%s/%s: not found", src->root, rel[i]);
+            return b->missing ? 0 : oom(e);
+        }
+    }
+    struct rt_msz_error err;
+    int which;
+    int r = rt_name_table_decode(&src->tables[k], v[0].data, v[0].len,
+                                 v[1].data, v[1].len, 0, &err, &which);
+    rt_value_free(&v[0]);
+    rt_value_free(&v[1]);
+    if (r != 0) {
+        rt_name_table_free(&src->tables[k]);
+        char why[64];
+        snprintf(why, sizeof why, "damaged at byte %zu", err.offset);
+        b->missing = keepf(src, "%s: %s", shown(src, rel[which]), why);
+        return b->missing ? 0 : oom(e);
+    }
+    b->t = &src->tables[k];
+    return 0;
+}
+
+/* The provider's INF copy: its PerfIniFile in the English folder first,
+ * then in each language's; loaded (with its symbol file beside it) as
+ * install loads an INI. */
+static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
+                    const struct rt_database *db,
+                    const struct rt_service_info *si, size_t k,
+                    struct rt_error *e)
+{
+    struct rt_rebuild_inf *in = &src->inf[k];
+    in->service = si->name;
+    if (!si->ini_file || !*si->ini_file) {
+        in->why = "its Performance key has no PerfIniFile value";
+        return 0;
+    }
+    if (!w->root) {
+        in->why = "the store's INF copies cannot be read as files here";
+        return 0;
+    }
+    for (size_t i = 0; i <= db->n_langs; i++) {
+        char folder[8];
+        if (rt_inf_folder(i == 0 ? "009" : db->langs[i - 1].id, folder) != 0 ||
+            (i > 0 && !strcmp(folder, "0009")))
+            continue;
+        char *rel = rt_inf_path(si->name, folder, si->ini_file);
+        char *path = rel ? rt_os_path_ci(w->root, rel, 0) : NULL;
+        free(rel);
+        if (!path || !keep(src, path))
+            return oom(e);
+        if (!in->path)
+            in->path = path;
+        if (!rt_os_exists(path))
+            continue;
+        in->path = path;
+        struct rt_diags d = {0};
+        if (rt_provider_spec_load(path, NULL, &src->specs[k], &d) == 0) {
+            rt_diags_free(&d);
+            in->spec = &src->specs[k];
+            in->why = NULL;
+            return 0;
+        }
+        rt_provider_spec_free(&src->specs[k]);
+        const char *msg = "it does not load";
+        for (size_t j = 0; j < d.n; j++)
+            if (d.v[j].severity == RT_ERROR) {
+                msg = d.v[j].message;
+                break;
+            }
+        in->why = keep(src, strdup(msg));
+        rt_diags_free(&d);
+        if (!in->why)
+            return oom(e);
+    }
+    if (!in->why)
+        in->why = "not found";
+    return 0;
+}
+
+int rt_rebuild_sources_read(struct rt_store *s, const struct rt_database *db,
+                            const char *from, struct rt_rebuild_sources *src,
+                            struct rt_error *e)
+{
+    memset(src, 0, sizeof *src);
+    const char *win = s->ops->windows_dir ? s->ops->windows_dir(s) : NULL;
+    struct where w = {s, from, from ? from : win};
+    if (!from && !rt_store_win_files(s))
+        return rt_error_set(e, RT_ERR_NOT_SUPPORTED,
+                            "this store has no Windows directory to rebuild "
+                            "from (no perfdLLL.dat, INF copies or "
+                            "PerfStringBackup.INI); give one with --from DIR");
+    if (from && !rt_os_is_dir(from))
+        return rt_error_set(e, RT_ERR_PATH_NOT_FOUND,
+                            "--from %s: not a directory", from);
+    src->root = strdup(w.root ? w.root : "%SystemRoot%");
+    src->base = calloc(db->n_langs + 1, sizeof *src->base);
+    src->tables = calloc(db->n_langs + 1, sizeof *src->tables);
+    src->inf = calloc(db->n_services + 1, sizeof *src->inf);
+    src->specs = calloc(db->n_services + 1, sizeof *src->specs);
+    if (!src->root || !src->base || !src->tables || !src->inf || !src->specs)
+        goto nomem;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        if (rt_lang_is_current(db->langs[i].id))
+            continue;
+        if (read_base(src, &w, db->langs[i].id, src->in.n_base, e) != 0)
+            goto fail;
+        src->in.n_base++;
+    }
+    for (size_t i = 0; i < db->n_services; i++) {
+        if (!db->services[i].has_range)
+            continue;
+        if (read_inf(src, &w, db, &db->services[i], src->in.n_inf, e) != 0)
+            goto fail;
+        src->in.n_inf++;
+    }
+    struct rt_value v;
+    int present = 0;
+    if (read_rel(&w, RT_PSB_REL, &v, &present, e) != 0)
+        goto fail;
+    src->in.psb_path = shown(src, RT_PSB_REL);
+    if (!src->in.psb_path) {
+        rt_value_free(&v);
+        goto nomem;
+    }
+    if (!present) {
+        src->in.psb_why = "not found";
+    } else {
+        struct rt_psb_error perr;
+        enum rt_psb_encoding enc;
+        if (rt_psb_parse(v.data, v.len, &src->psb, &enc, &perr) == 0) {
+            src->has_psb = 1;
+            src->in.psb = &src->psb;
+        } else {
+            char *why = NULL;
+            if (asprintf(&why, "line %u: %s", perr.line, perr.message) < 0)
+                why = NULL;
+            if (!(src->in.psb_why = keep(src, why))) {
+                rt_value_free(&v);
+                goto nomem;
+            }
+        }
+    }
+    rt_value_free(&v);
+    src->in.base = src->base;
+    src->in.inf = src->inf;
+    return 0;
+nomem:
+    oom(e);
+fail:
+    rt_rebuild_sources_free(src);
+    return -1;
+}
+
+void rt_rebuild_sources_free(struct rt_rebuild_sources *src)
+{
+    for (size_t i = 0; i < src->in.n_base; i++)
+        rt_name_table_free(&src->tables[i]);
+    for (size_t i = 0; i < src->in.n_inf; i++)
+        if (src->inf[i].spec)
+            rt_provider_spec_free(&src->specs[i]);
+    if (src->has_psb)
+        rt_psb_free(&src->psb);
+    for (size_t i = 0; i < src->n_strings; i++)
+        free(src->strings[i]);
+    free(src->strings);
+    free(src->base);
+    free(src->tables);
+    free(src->inf);
+    free(src->specs);
+    free(src->root);
+    memset(src, 0, sizeof *src);
+}

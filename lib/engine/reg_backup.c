@@ -1,0 +1,301 @@
+/* Engine: .reg backups and their restore (engine/reg_backup.h). */
+#include "engine/reg_backup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ops.h"
+#include "model/lang_id.h"
+#include "model/reg_types.h"
+#include "model/regtree.h"
+
+const char *const rt_reg_perflib_values[] = {
+    "Base Index", "Last Counter", "Last Help", "Version",
+    "Disable Performance Counters", "Collect Timeout", "Open Timeout",
+    "ExtCounterTestLevel", "EventLogLevel", "Configuration Data",
+    "Error Count", "Updating", NULL,
+};
+
+const char *const rt_reg_service_values[] = {
+    "Library", "Open", "Collect", "Close", "Object List", "PerfIniFile",
+    "First Counter", "First Help", "Last Counter", "Last Help",
+    "Disable Performance Counters", "Open Timeout", "Collect Timeout",
+    "Library Validation Code", "Query", "Counter Names", "Help Text",
+    "WbemAdapFileSignature", "WbemAdapFileSize", "WbemAdapFileTime",
+    "WbemAdapStatus", NULL,
+};
+
+static const char *const range_values[] = {
+    "First Counter", "First Help", "Last Counter", "Last Help", NULL,
+};
+
+static int oom(struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
+/* Adds each of NAMES that READ finds to K. */
+static int add_values(struct rt_store *s, struct rt_reg_key *k,
+                      const char *service, const char *const *names,
+                      struct rt_error *e)
+{
+    for (size_t i = 0; names[i]; i++) {
+        struct rt_value v;
+        int present;
+        int r = service ? s->ops->read_service(s, service, names[i], &v,
+                                               &present, e)
+                        : s->ops->read_perflib(s, names[i], &v, &present, e);
+        if (r != 0)
+            return -1;
+        if (present && rt_reg_add_value(k, names[i], &v) != 0) {
+            rt_value_free(&v);
+            return oom(e);
+        }
+        rt_value_free(&v);
+    }
+    return 0;
+}
+
+int rt_engine_backup_reg(struct rt_store *s, const struct rt_database *db,
+                         enum rt_reg_format format, struct rt_reg_file *out,
+                         struct rt_error *e)
+{
+    memset(out, 0, sizeof *out);
+    out->format = format;
+    char *path = NULL;
+    struct rt_reg_key *k = rt_reg_add_key(out, RT_REG_PERFLIB_KEY, 0);
+    if (!k) {
+        oom(e);
+        goto fail;
+    }
+    if (add_values(s, k, NULL, rt_reg_perflib_values, e) != 0)
+        goto fail;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        if (asprintf(&path, RT_REG_PERFLIB_KEY "\\%s", db->langs[i].id) < 0 ||
+            !(k = rt_reg_add_key(out, path, 0))) {
+            oom(e);
+            goto fail;
+        }
+        free(path);
+        path = NULL;
+        for (int t = RT_TABLE_COUNTER; t <= RT_TABLE_HELP; t++) {
+            struct rt_value v;
+            int present;
+            if (s->ops->read_table(s, db->langs[i].id, t, &v, &present, e))
+                goto fail;
+            int r = present ? rt_reg_add_value(k, t == RT_TABLE_COUNTER
+                                                      ? "Counter" : "Help",
+                                               &v)
+                            : 0;
+            rt_value_free(&v);
+            if (r != 0) {
+                oom(e);
+                goto fail;
+            }
+        }
+    }
+    for (size_t i = 0; i < db->n_services; i++) {
+        const char *name = db->services[i].name;
+        if (asprintf(&path, RT_REG_SERVICES_KEY "\\%s\\Performance",
+                     name) < 0 ||
+            !(k = rt_reg_add_key(out, path, 0))) {
+            oom(e);
+            goto fail;
+        }
+        free(path);
+        path = NULL;
+        if (add_values(s, k, name, rt_reg_service_values, e) != 0)
+            goto fail;
+    }
+    return 0;
+fail:
+    free(path);
+    rt_reg_file_free(out);
+    return -1;
+}
+
+void rt_reg_restore_report_free(struct rt_reg_restore_report *r)
+{
+    for (size_t i = 0; i < r->n_skipped; i++)
+        free(r->skipped[i]);
+    free(r->skipped);
+    memset(r, 0, sizeof *r);
+}
+
+static int skip(struct rt_reg_restore_report *r, const char *what,
+                const char *name)
+{
+    char **v = realloc(r->skipped, (r->n_skipped + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    r->skipped = v;
+    if (asprintf(&v[r->n_skipped], "%s %s", what, name) < 0)
+        return -1;
+    r->n_skipped++;
+    return 0;
+}
+
+/* The file's language key for the store's language ID, matched by value
+ * as the rest of regtool matches languages (0804 is 804). */
+static struct rt_tree_key *file_language(const struct rt_tree_key *perflib,
+                                         const char *id)
+{
+    for (size_t i = 0; i < perflib->n_sub; i++)
+        if (rt_lang_same(perflib->sub[i]->name, id))
+            return perflib->sub[i];
+    return NULL;
+}
+
+static int plan_tables(struct rt_store *s, const struct rt_database *db,
+                       const struct rt_tree_key *perflib,
+                       struct rt_change_set *cs,
+                       struct rt_reg_restore_report *r, struct rt_error *e)
+{
+    size_t matched = 0;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const char *id = db->langs[i].id;
+        struct rt_tree_key *fk = file_language(perflib, id);
+        if (!fk)
+            continue;
+        matched++;
+        for (int t = RT_TABLE_COUNTER; t <= RT_TABLE_HELP; t++) {
+            const char *vn = t == RT_TABLE_COUNTER ? "Counter" : "Help";
+            struct rt_tree_value *fv = rt_tree_value(fk, vn);
+            if (!fv)
+                continue;
+            if (fv->v.type != RT_REG_MULTI_SZ || fv->v.len < 4)
+                return rt_error_set(e, RT_ERR_INVALID_DATA,
+                                    "Perflib\\%s's %s in the file is %s: a "
+                                    "table is a REG_MULTI_SZ (hex(7)) of "
+                                    "strings", fk->name, vn,
+                                    fv->v.type != RT_REG_MULTI_SZ
+                                        ? "not hex(7)" : "empty");
+            struct rt_value cur;
+            int present;
+            if (s->ops->read_table(s, id, t, &cur, &present, e) != 0)
+                return -1;
+            int same = present && cur.type == RT_REG_MULTI_SZ &&
+                       rt_value_equal(&cur, &fv->v);
+            uint64_t h = present ? rt_blob_hash(cur.data, cur.len) : 0;
+            size_t len = present ? cur.len : 0;
+            rt_value_free(&cur);
+            if (same)
+                continue;
+            if (rt_change_set_table_replace(cs, id, t, fv->v.data, fv->v.len,
+                                            present, len, h, NULL, NULL) != 0)
+                return oom(e);
+            r->tables++;
+        }
+    }
+    for (size_t i = 0; i < perflib->n_sub; i++) {
+        const char *n = perflib->sub[i]->name;
+        if (rt_is_language_key(n) && !rt_database_language(db, n) &&
+            skip(r, "language", n) != 0)
+            return oom(e);
+    }
+    if (!matched)
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "the file has tables for none of this store's "
+                            "languages");
+    return 0;
+}
+
+static int plan_services(struct rt_store *s, const struct rt_database *db,
+                         const struct rt_tree_key *services,
+                         struct rt_change_set *cs,
+                         struct rt_reg_restore_report *r, struct rt_error *e)
+{
+    for (size_t i = 0; i < db->n_services; i++) {
+        const char *name = db->services[i].name;
+        struct rt_tree_key *fs = services ? rt_tree_child(services, name)
+                                          : NULL;
+        struct rt_tree_key *fp = fs ? rt_tree_child(fs, "Performance") : NULL;
+        const char *const *names = fp ? rt_reg_service_values : range_values;
+        for (size_t j = 0; names[j]; j++) {
+            struct rt_tree_value *fv = fp ? rt_tree_value(fp, names[j]) : NULL;
+            struct rt_value cur;
+            int present;
+            if (s->ops->read_service(s, name, names[j], &cur, &present, e))
+                return -1;
+            int same = fv ? present && rt_value_equal(&cur, &fv->v)
+                          : !present;
+            rt_value_free(&cur);
+            if (same)
+                continue;
+            if ((fv ? rt_change_set_service(cs, name, names[j], &fv->v)
+                    : rt_change_set_delete_service(cs, name, names[j])) != 0)
+                return oom(e);
+            r->service_values++;
+        }
+    }
+    for (size_t i = 0; services && i < services->n_sub; i++) {
+        const struct rt_tree_key *k = services->sub[i];
+        if (rt_tree_child(k, "Performance") &&
+            !rt_database_service(db, k->name) &&
+            skip(r, "service", k->name) != 0)
+            return oom(e);
+    }
+    return 0;
+}
+
+int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
+                      int dry_run, struct rt_change_set *cs,
+                      struct rt_reg_restore_report *r, struct rt_error *e)
+{
+    memset(cs, 0, sizeof *cs);
+    memset(r, 0, sizeof *r);
+    struct rt_tree_key *root = rt_tree_new("");
+    if (!root || rt_reg_apply(f, root) != 0) {
+        rt_tree_free(root);
+        return oom(e);
+    }
+    const struct rt_tree_key *perflib = rt_tree_find(root, RT_REG_PERFLIB_KEY);
+    if (!perflib) {
+        rt_tree_free(root);
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "the file has no [" RT_REG_PERFLIB_KEY "]");
+    }
+    const struct rt_tree_key *services =
+        rt_tree_find(root, RT_REG_SERVICES_KEY);
+    /* Restore reads under the lock even for a dry run, as lodctr /R: the
+     * plan is of the state a commit would start from. */
+    if (s->ops->begin(s, e) != 0) {
+        rt_tree_free(root);
+        return -1;
+    }
+    struct rt_database db;
+    int rc = rt_database_load(s, &db, e);
+    if (rc == 0) {
+        rc = plan_tables(s, &db, perflib, cs, r, e);
+        if (rc == 0)
+            rc = plan_services(s, &db, services, cs, r, e);
+        for (size_t i = 0; rc == 0 && rt_reg_perflib_values[i]; i++) {
+            const char *n = rt_reg_perflib_values[i];
+            struct rt_tree_value *fv = rt_tree_value(perflib, n);
+            if (!fv)
+                continue;
+            struct rt_value cur;
+            int present;
+            if ((rc = s->ops->read_perflib(s, n, &cur, &present, e)) != 0)
+                break;
+            int same = present && rt_value_equal(&cur, &fv->v);
+            rt_value_free(&cur);
+            if (!same) {
+                if (rt_change_set_perflib(cs, n, &fv->v) != 0)
+                    rc = oom(e);
+                r->perflib_values++;
+            }
+        }
+        rt_database_free(&db);
+    }
+    if (rc == 0 && !dry_run && cs->n)
+        rc = rt_op_apply(s, cs, e);
+    s->ops->end(s);
+    rt_tree_free(root);
+    if (rc != 0) {
+        rt_change_set_free(cs);
+        rt_reg_restore_report_free(r);
+    }
+    return rc;
+}

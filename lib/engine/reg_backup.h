@@ -1,0 +1,57 @@
+/* Backups as .reg files: the whole Perflib key and every provider's
+ * Performance values in a file Windows' `reg import` takes, and the
+ * restore of such a file into a store, as one atomic commit. Unlike the
+ * PerfStringBackup format, the tables are kept as the exact bytes of
+ * their hex(7) values, and a provider's Library, procedures, Object List
+ * and the rest come back too. */
+#ifndef RT_REG_BACKUP_H
+#define RT_REG_BACKUP_H
+
+#include <stddef.h>
+
+#include "engine/database.h"
+#include "model/change_set.h"
+#include "model/error.h"
+#include "model/reg_file.h"
+#include "store/store.h"
+
+#define RT_REG_PERFLIB_KEY \
+    "HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
+#define RT_REG_SERVICES_KEY \
+    "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services"
+
+/* The values saved and restored. The store interface reads values by
+ * name, so these are the names Windows, lodctr, the providers and WMI's
+ * ADAP keep there; any other value is neither saved nor touched. */
+extern const char *const rt_reg_perflib_values[];
+extern const char *const rt_reg_service_values[];
+
+/* The whole database of S (as loaded in DB: its languages and services)
+ * as a file of FORMAT: Perflib's values, each language's Counter and Help
+ * bytes as stored, each service's Performance values. */
+int rt_engine_backup_reg(struct rt_store *s, const struct rt_database *db,
+                         enum rt_reg_format format, struct rt_reg_file *out,
+                         struct rt_error *e);
+
+struct rt_reg_restore_report {
+    size_t tables, perflib_values, service_values;  /* changes of each */
+    char **skipped;          /* keys of the file the store has nothing
+                                for: reported, not created */
+    size_t n_skipped;
+};
+void rt_reg_restore_report_free(struct rt_reg_restore_report *r);
+
+/* Restores F into S in one atomic commit: each store language the file
+ * has gets its tables byte for byte; Perflib's values are set as the file
+ * has them; each service with a Performance key gets every value of
+ * rt_reg_service_values as the file has it, deleted when the file's key
+ * lacks it, and when the file has no key for it, loses First/Last
+ * Counter/Help as lodctr /R does. Only what differs is written; with
+ * DRY_RUN nothing is. Refused (RT_ERR_INVALID_DATA, nothing written): a
+ * file without the Perflib key, a table that is not REG_MULTI_SZ or is
+ * empty, a file with tables for none of the store's languages. */
+int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
+                      int dry_run, struct rt_change_set *cs,
+                      struct rt_reg_restore_report *r, struct rt_error *e);
+
+#endif

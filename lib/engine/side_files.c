@@ -1,0 +1,222 @@
+/* Engine and operations: the INF copies and PerfStringBackup.INI kept
+ * beside the database (engine/side_files.h). */
+#include "engine/side_files.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine/backup.h"
+#include "engine/overlay.h"
+#include "model/lang_id.h"
+#include "model/perf_backup.h"
+#include "provider/ini_reader.h"
+
+static int oom(struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
+int rt_inf_folder(const char *lang, char out[8])
+{
+    unsigned v;
+    if (rt_lang_is_current(lang) || rt_lang_value(lang, &v) != 0)
+        return -1;
+    snprintf(out, 8, "%04X", v & 0xffffu);
+    return 0;
+}
+
+char *rt_inf_path(const char *service, const char *folder, const char *name)
+{
+    char *p = NULL;
+    if (asprintf(&p, "INF/%s/%s/%s", service, folder, name) < 0)
+        return NULL;
+    return p;
+}
+
+/* Whether CS already changes the file REL (Windows names ignore case). */
+static int changes_file(const struct rt_change_set *cs, const char *rel)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        if ((cs->v[i].op == RT_CHANGE_WRITE_FILE ||
+             cs->v[i].op == RT_CHANGE_DELETE_FILE) &&
+            !strcasecmp(cs->v[i].name, rel))
+            return 1;
+    return 0;
+}
+
+static int write_pair(const char *service, const char *folder,
+                      const struct rt_inf_files *f, struct rt_change_set *cs)
+{
+    char *ini = rt_inf_path(service, folder, f->ini_name);
+    char *sym = rt_inf_path(service, folder, f->sym_name);
+    int r = !ini || !sym ||
+            (!changes_file(cs, ini) &&
+             rt_change_set_write_file(cs, ini, f->ini, f->ini_len)) ||
+            (!changes_file(cs, sym) &&
+             rt_change_set_write_file(cs, sym, f->sym, f->sym_len));
+    free(ini);
+    free(sym);
+    return r ? -1 : 0;
+}
+
+int rt_side_inf_copy(const struct rt_database *db,
+                     const struct rt_provider_spec *spec,
+                     const struct rt_inf_files *f, struct rt_change_set *cs,
+                     struct rt_error *e)
+{
+    /* One copy: the INI holds every language's text, and a rebuild
+     * reads it for all of them. English's folder when the INI has
+     * English, else the first of its languages the machine has, else its
+     * first language with digits. */
+    char folder[8] = "";
+    if (rt_provider_spec_language(spec, "009") >= 0)
+        snprintf(folder, sizeof folder, "0009");
+    for (int pass = 0; pass < 2 && !*folder; pass++)
+        for (size_t i = 0; i < spec->n_languages && !*folder; i++) {
+            const char *id = spec->languages[i].id;
+            if ((pass == 0 && !rt_database_language(db, id)) ||
+                rt_inf_folder(id, folder) != 0)
+                folder[0] = '\0';
+        }
+    if (*folder && write_pair(spec->drivername, folder, f, cs) != 0)
+        return oom(e);
+    return 0;
+}
+
+/* The symbolfile= of an INI's [info], from its bytes; NULL when it has
+ * none or does not read. */
+struct find_sym {
+    char *value;
+};
+
+static void on_entry(void *user, const struct rt_ini_entry *en)
+{
+    struct find_sym *f = user;
+    if (!f->value && !strcasecmp(en->section, "info") &&
+        !strcasecmp(en->name, "symbolfile"))
+        f->value = strdup(en->value);
+}
+
+static char *symbol_file_of(const struct rt_value *ini)
+{
+    struct rt_ini_text t;
+    struct rt_diags d = {0};
+    struct find_sym f = {NULL};
+    if (rt_ini_decode("INF copy", ini->data, ini->len, NULL, &t, &d) == 0) {
+        rt_ini_parse(&t, on_entry, &f, &d);
+        rt_ini_text_free(&t);
+    }
+    rt_diags_free(&d);
+    if (f.value) {
+        /* A bare name: anything else is not a file of this folder. */
+        size_t n = strlen(f.value);
+        while (n && (f.value[n - 1] == ' ' || f.value[n - 1] == '\t'))
+            f.value[--n] = '\0';
+        if (!n || strchr(f.value, '/') || strchr(f.value, '\\')) {
+            free(f.value);
+            f.value = NULL;
+        }
+    }
+    return f.value;
+}
+
+/* Removes REL from the store's side files if it is there. */
+static int remove_if_present(struct rt_store *s, const char *rel,
+                             struct rt_change_set *cs, struct rt_value *keep,
+                             struct rt_error *e)
+{
+    struct rt_value v = {0};
+    int present = 0;
+    if (changes_file(cs, rel))
+        return 0;
+    if (s->ops->read_win_file(s, rel, &v, &present, e) != 0)
+        return -1;
+    int r = present && rt_change_set_delete_file(cs, rel) ? oom(e) : 0;
+    if (keep && present)
+        *keep = v;
+    else
+        rt_value_free(&v);
+    return r;
+}
+
+int rt_side_inf_remove(struct rt_store *s, const struct rt_database *db,
+                       const struct rt_service_info *svc,
+                       struct rt_change_set *cs, struct rt_error *e)
+{
+    if (!svc->ini_file || !*svc->ini_file || strchr(svc->ini_file, '/') ||
+        strchr(svc->ini_file, '\\'))
+        return 0;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        char folder[8];
+        if (rt_inf_folder(db->langs[i].id, folder) != 0)
+            continue;
+        char *ini = rt_inf_path(svc->name, folder, svc->ini_file);
+        if (!ini)
+            return oom(e);
+        struct rt_value v = {0};
+        int r = remove_if_present(s, ini, cs, &v, e);
+        free(ini);
+        if (r != 0)
+            return -1;
+        char *sym_name = v.data ? symbol_file_of(&v) : NULL;
+        rt_value_free(&v);
+        if (!sym_name)
+            continue;
+        char *sym = rt_inf_path(svc->name, folder, sym_name);
+        free(sym_name);
+        r = !sym ? oom(e) : remove_if_present(s, sym, cs, NULL, e);
+        free(sym);
+        if (r != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int rt_side_psb(struct rt_store *s, struct rt_change_set *cs,
+                struct rt_error *e)
+{
+    struct rt_value old = {0};
+    int present = 0;
+    if (changes_file(cs, RT_PSB_REL))
+        return 0;
+    if (s->ops->read_win_file(s, RT_PSB_REL, &old, &present, e) != 0)
+        return -1;
+    if (!present)
+        return 0;
+    struct rt_store *after = rt_overlay_new(s, cs);
+    struct rt_database db;
+    struct rt_psb psb;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    int rc = -1;
+    if (!after) {
+        oom(e);
+        goto out;
+    }
+    if (rt_database_load(after, &db, e) != 0)
+        goto out;
+    /* A damaged table saves what can be read of it, as repair's backup
+     * does: the change itself is not refused for the backup's sake. */
+    int r = rt_engine_backup_salvaged(&db, &psb, e);
+    rt_database_free(&db);
+    if (r != 0)
+        goto out;
+    r = rt_psb_write(&psb, &bytes, &len);
+    rt_psb_free(&psb);
+    if (r != 0) {
+        oom(e);
+        goto out;
+    }
+    rc = 0;
+    if ((len != old.len || memcmp(bytes, old.data, len)) &&
+        rt_change_set_write_file(cs, RT_PSB_REL, bytes, len) != 0)
+        rc = oom(e);
+out:
+    free(bytes);
+    rt_value_free(&old);
+    if (after)
+        after->ops->close(after);
+    return rc;
+}

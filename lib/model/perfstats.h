@@ -1,0 +1,72 @@
+/* Windows 95 System Monitor registrations (SPEC 1.3), read from a .reg
+ * export: Windows 95 has no name database; its PERF VxD records each stat
+ * server under HKLM\System\CurrentControlSet\Control\PerfStats\Enum\SERVER
+ * (values Name, VxDName) and each statistic under SERVER\STAT (Name,
+ * Description, Differentiate: "TRUE" for a rate the monitor turns into a
+ * per-second value, "FALSE" for a count shown as it is). Read from the
+ * file's entries, not the registry they describe, so that a key exported
+ * twice is seen and every finding names its line. */
+#ifndef RT_PERFSTATS_H
+#define RT_PERFSTATS_H
+
+#include <stddef.h>
+
+#include "model/reg_file.h"
+
+#define RT_PERFSTATS_ENUM \
+    "HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum"
+
+enum rt_perfstat_kind { RT_STAT_UNKNOWN, RT_STAT_RATE, RT_STAT_COUNT };
+
+struct rt_perfstat {
+    char *key;                   /* the stat's key name */
+    char *name, *description;    /* NULL when absent (or not a string) */
+    char *differentiate;         /* as written; NULL when absent */
+    enum rt_perfstat_kind kind;
+    unsigned line;               /* of its [KEY] */
+};
+
+struct rt_perfstats_server {
+    char *key;
+    char *name, *vxd;            /* Name and VxDName, NULL when absent */
+    unsigned line;               /* of its [KEY]; 0 when only its stats
+                                    have keys */
+    struct rt_perfstat *stats;   /* in file order, duplicates included */
+    size_t n_stats;
+};
+
+struct rt_perfstats {
+    struct rt_perfstats_server *servers;   /* in file order */
+    size_t n_servers;
+};
+
+/* Reads every server and statistic of F. -1 when out of memory. */
+int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out);
+void rt_perfstats_free(struct rt_perfstats *p);
+const struct rt_perfstats_server *
+rt_perfstats_server(const struct rt_perfstats *p, const char *key);
+
+struct rt_perfstats_finding {
+    const char *id;              /* stat-no-name, stat-duplicate,
+                                    stat-bad-differentiate, server-no-stats */
+    int error;                   /* 1 error, 0 warning */
+    const char *server, *stat;   /* pointers into the perfstats; STAT NULL */
+    unsigned line;
+    char message[256];
+};
+
+/* The audit: statistics without a Name (System Monitor lists them with an
+ * empty label), a stat key exported twice under its server (the second
+ * overwrites the first on import), servers without statistics, and a
+ * Differentiate that is neither TRUE nor FALSE (a warning). A new array in
+ * *OUT; -1 when out of memory. */
+int rt_perfstats_audit(const struct rt_perfstats *p,
+                       struct rt_perfstats_finding **out, size_t *n);
+
+/* F without the server KEY and everything under it (in *OUT, F's
+ * dialect), and the patch that does the same on a registry ([-KEY]).
+ * Returns 0, 1 when F has no such server, -1 when out of memory. */
+int rt_perfstats_remove(const struct rt_reg_file *f, const char *key,
+                        struct rt_reg_file *out, struct rt_reg_file *patch);
+
+#endif

@@ -1,0 +1,954 @@
+/* Model layer: .reg files (model/reg_file.h). The reader takes the whole
+ * file to UTF-8 first (from UTF-16LE, or from the ANSI code page of a
+ * REGEDIT4 file), so that the line grammar is parsed once; value data
+ * goes back to what the registry stores. The writer builds UTF-8 text the
+ * same way and encodes it last. */
+#include "model/reg_file.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/reg_types.h"
+#include "model/strbuf.h"
+#include "model/utf16.h"
+#include "platform/compat.h"
+#include "platform/os.h"
+
+static const char HEADER5[] = "Windows Registry Editor Version 5.00";
+static const char HEADER4[] = "REGEDIT4";
+
+/* regedit (and Wine's, which copies it) breaks a hex line once it reaches
+ * this many characters, so lines stay within 80 columns. */
+#define MAX_HEX_CHARS 77
+
+static int fail(struct rt_reg_error *e, unsigned line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(struct rt_reg_error *e, unsigned line, const char *fmt, ...)
+{
+    if (!e)
+        return -1;
+    e->line = line;
+    e->nomem = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int nomem(struct rt_reg_error *e)
+{
+    if (e) {
+        e->line = 0;
+        e->nomem = 1;
+        snprintf(e->message, sizeof e->message, "out of memory");
+    }
+    return -1;
+}
+
+void rt_reg_file_free(struct rt_reg_file *f)
+{
+    for (size_t i = 0; i < f->n_keys; i++) {
+        struct rt_reg_key *k = &f->keys[i];
+        for (size_t j = 0; j < k->n_vals; j++) {
+            free(k->vals[j].name);
+            rt_value_free(&k->vals[j].v);
+        }
+        free(k->vals);
+        free(k->path);
+    }
+    free(f->keys);
+    f->keys = NULL;
+    f->n_keys = 0;
+}
+
+struct rt_reg_key *rt_reg_add_key(struct rt_reg_file *f, const char *path,
+                                  int del)
+{
+    struct rt_reg_key *v = realloc(f->keys, (f->n_keys + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    f->keys = v;
+    struct rt_reg_key *k = &v[f->n_keys];
+    memset(k, 0, sizeof *k);
+    if (!(k->path = strdup(path)))
+        return NULL;
+    k->del = del;
+    f->n_keys++;
+    return k;
+}
+
+/* Appends a value taking NAME and the value's data. */
+static int add_value_take(struct rt_reg_key *k, char *name, int del,
+                          struct rt_value *v, unsigned line)
+{
+    struct rt_reg_value *nv = realloc(k->vals, (k->n_vals + 1) * sizeof *nv);
+    if (!nv) {
+        free(name);
+        rt_value_free(v);
+        return -1;
+    }
+    k->vals = nv;
+    nv[k->n_vals] = (struct rt_reg_value){name, del, *v, line};
+    k->n_vals++;
+    memset(v, 0, sizeof *v);
+    return 0;
+}
+
+int rt_reg_add_value(struct rt_reg_key *k, const char *name,
+                     const struct rt_value *v)
+{
+    struct rt_value copy = {0};
+    char *n = strdup(name);
+    if (!n || (v && rt_value_copy(&copy, v) != 0)) {
+        free(n);
+        return -1;
+    }
+    return add_value_take(k, n, v == NULL, &copy, 0);
+}
+
+int rt_reg_is_root(const char *name)
+{
+    static const char *const roots[] = {
+        "HKEY_LOCAL_MACHINE", "HKEY_CURRENT_USER", "HKEY_CLASSES_ROOT",
+        "HKEY_USERS", "HKEY_CURRENT_CONFIG", "HKEY_DYN_DATA",
+    };
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+        if (rt_utf8_casecmp(name, strlen(name), roots[i],
+                            strlen(roots[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+int rt_reg_sniff(const uint8_t *d, size_t len)
+{
+    static const char *const heads[] = {"Windows Registry Editor", HEADER4};
+    size_t skip = len >= 3 && !memcmp(d, "\xEF\xBB\xBF", 3) ? 3
+                  : len >= 2 && d[0] == 0xFF && d[1] == 0xFE ? 2 : 0;
+    int wide = len >= skip + 2 && d[skip] && !d[skip + 1];
+    for (size_t h = 0; h < 2; h++) {
+        size_t n = strlen(heads[h]), i = 0;
+        for (; i < n; i++) {
+            size_t at = skip + (wide ? 2 * i : i);
+            if (at + (size_t)wide >= len || d[at] != (uint8_t)heads[h][i] ||
+                (wide && d[at + 1]))
+                break;
+        }
+        if (i == n)
+            return 1;
+    }
+    return 0;
+}
+
+/* The line (1-based) holding byte OFF of UTF-16LE text. */
+static unsigned line_of_utf16(const uint8_t *d, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i + 1 < off; i += 2)
+        if (d[i] == '\n' && d[i + 1] == 0)
+            line++;
+    return line;
+}
+
+static unsigned line_of_bytes(const uint8_t *d, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < off; i++)
+        if (d[i] == '\n')
+            line++;
+    return line;
+}
+
+/* The file as UTF-8 text, its format and its header checked. */
+static int decode(const uint8_t *d, size_t len, const char *codepage,
+                  char **text, size_t *tlen, enum rt_reg_format *fmt,
+                  struct rt_reg_error *e)
+{
+    size_t off;
+    if ((len >= 2 && d[0] == 0xFF && d[1] == 0xFE) ||
+        (len >= 2 && d[0] != 0 && d[1] == 0)) {
+        /* reg export writes a BOM; UTF-16LE without one is known by the
+         * NUL high byte of the header's first character. */
+        size_t skip = d[0] == 0xFF ? 2 : 0;
+        if ((len - skip) % 2)
+            return fail(e, line_of_utf16(d, len), "the file ends in half a "
+                        "UTF-16 character: it is truncated");
+        int r = rt_utf16le_to_utf8(d + skip, len - skip, text, tlen, &off);
+        if (r == -2)
+            return nomem(e);
+        if (r != 0)
+            return fail(e, line_of_utf16(d + skip, off), "a UTF-16 surrogate "
+                        "without its pair (byte %zu)", off + skip);
+        *fmt = RT_REG_V5_UTF16;
+        return 0;
+    }
+    if (len >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF) {
+        d += 3;
+        len -= 3;
+        *fmt = RT_REG_V5_UTF8_BOM;
+    } else if (len >= sizeof HEADER4 - 1 &&
+               !memcmp(d, HEADER4, sizeof HEADER4 - 1)) {
+        /* Line by line, so that an error names its line whatever the
+         * system says of its offset: no ANSI code page has '\n' as the
+         * second byte of a character. */
+        const char *cp = codepage ? codepage : RT_REG_DEFAULT_CODEPAGE;
+        struct rt_strbuf b = {0};
+        unsigned line = 1;
+        for (size_t at = 0; at < len; line++) {
+            const uint8_t *nl = memchr(d + at, '\n', len - at);
+            size_t n = nl ? (size_t)(nl - (d + at)) + 1 : len - at;
+            char *u;
+            size_t ul;
+            int r = rt_os_codepage_to_utf8(cp, d + at, n, &u, &ul, &off);
+            if (r != 0) {
+                rt_strbuf_free(&b);
+                if (r == -2)
+                    return nomem(e);
+                if (r == -3)
+                    return fail(e, 0, "unknown code page '%s'", cp);
+                return fail(e, line, "not valid text in code page %s (the "
+                            "code page of a REGEDIT4 file)", cp);
+            }
+            rt_strbuf_append(&b, u, ul);
+            free(u);
+            at += n;
+        }
+        rt_strbuf_append(&b, "", 0);
+        if (b.failed) {
+            rt_strbuf_free(&b);
+            return nomem(e);
+        }
+        *tlen = b.len;
+        *text = rt_strbuf_take(&b);
+        *fmt = RT_REG_V4;
+        return 0;
+    } else {
+        *fmt = RT_REG_V5_UTF8;
+    }
+    if (rt_utf8_validate((const char *)d, len, &off) != 0)
+        return fail(e, line_of_bytes(d, off), "not UTF-8 (byte %zu): a "
+                    "Version 5.00 file is UTF-16LE or UTF-8", off);
+    if (!(*text = malloc(len + 1)))
+        return nomem(e);
+    memcpy(*text, d, len);
+    (*text)[len] = '\0';
+    *tlen = len;
+    return 0;
+}
+
+struct cursor {
+    const char *t, *end;
+    const char *line;       /* the current line */
+    size_t len;             /* its length, without the line end */
+    unsigned no;            /* its number */
+};
+
+/* Moves to the next line; 0 at the end of the text. */
+static int next_line(struct cursor *c)
+{
+    if (c->line) {
+        const char *p = c->line + c->len;
+        if (p >= c->end)
+            return 0;
+        if (*p == '\r')
+            p++;
+        if (p < c->end && *p == '\n')
+            p++;
+        if (p >= c->end)
+            return 0;
+        c->t = p;
+    }
+    c->line = c->t;
+    c->no++;
+    const char *nl = memchr(c->t, '\n', (size_t)(c->end - c->t));
+    const char *stop = nl ? nl : c->end;
+    if (stop > c->t && stop[-1] == '\r')
+        stop--;
+    c->len = (size_t)(stop - c->t);
+    return 1;
+}
+
+static int is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t';
+}
+
+static void trim(const char **s, size_t *n)
+{
+    while (*n && is_blank(**s)) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n && is_blank((*s)[*n - 1]))
+        (*n)--;
+}
+
+/* Whether nothing but blanks or a ; comment follows. */
+static int rest_is_empty(const char *s, size_t n)
+{
+    trim(&s, &n);
+    return n == 0 || *s == ';';
+}
+
+static int hexval(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* A quoted string at S (after its opening quote) up to its closing quote,
+ * unescaped into B; *USED the characters taken, the closing quote
+ * included. -1 when there is no closing quote. */
+static int unquote(const char *s, size_t n, struct rt_strbuf *b, size_t *used)
+{
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (ch == '"') {
+            *used = i + 1;
+            rt_strbuf_append(b, "", 0);
+            return 0;
+        }
+        if (ch == '\\' && i + 1 < n) {
+            char x = s[++i];
+            /* \n and \r as Wine's regedit writes them; any other escape
+             * keeps its backslash, as Windows' regedit reads it. */
+            const char *out = x == '\\' ? "\\" : x == '"' ? "\"" :
+                              x == 'n' ? "\n" : x == 'r' ? "\r" : NULL;
+            if (out)
+                rt_strbuf_append(b, out, 1);
+            else {
+                rt_strbuf_append(b, "\\", 1);
+                rt_strbuf_append(b, &x, 1);
+            }
+            continue;
+        }
+        rt_strbuf_append(b, &ch, 1);
+    }
+    return -1;
+}
+
+/* Parses one line's worth of hex bytes "xx,xx,..." into B. *MORE is set
+ * when it ends in a continuation backslash. */
+static int hex_segment(const char *s, size_t n, struct rt_strbuf *b,
+                       int *more, unsigned line, struct rt_reg_error *e)
+{
+    trim(&s, &n);
+    *more = n && s[n - 1] == '\\';
+    if (*more) {
+        n--;
+        trim(&s, &n);
+    }
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && is_blank(s[i]))
+            i++;
+        size_t start = i;
+        int v = 0;
+        while (i < n && hexval(s[i]) >= 0 && i - start < 2)
+            v = v * 16 + hexval(s[i++]);
+        size_t digits = i - start;
+        while (i < n && is_blank(s[i]))
+            i++;
+        if (digits == 0 || (i < n && s[i] != ',')) {
+            size_t bad = start;
+            size_t bl = 0;
+            while (bad + bl < n && s[bad + bl] != ',' && bl < 8)
+                bl++;
+            return fail(e, line, "bad hex byte '%.*s': hex data is bytes "
+                        "of two hex digits separated by commas", (int)bl,
+                        s + bad);
+        }
+        uint8_t byte = (uint8_t)v;
+        rt_strbuf_append(b, &byte, 1);
+        if (i < n)
+            i++;        /* the comma; one may end the line */
+    }
+    return 0;
+}
+
+/* UTF-8 text to a registry string: UTF-16LE plus its terminator. */
+static int to_reg_sz(const char *s, size_t n, struct rt_value *v,
+                     uint32_t type)
+{
+    uint8_t *u;
+    size_t ul, off;
+    if (rt_utf8_to_utf16le(s, n, &u, &ul, &off) != 0)
+        return -1;
+    uint8_t *d = realloc(u, ul + 2);
+    if (!d) {
+        free(u);
+        return -1;
+    }
+    d[ul] = d[ul + 1] = 0;
+    *v = (struct rt_value){type, d, ul + 2};
+    return 0;
+}
+
+/* The data of a value line after "NAME=" (S, N); continuation lines are
+ * taken from C. */
+static int parse_data(struct cursor *c, const char *s, size_t n,
+                      enum rt_reg_format fmt, const char *codepage,
+                      struct rt_value *v, int *del, struct rt_reg_error *e)
+{
+    unsigned line = c->no;
+    memset(v, 0, sizeof *v);
+    *del = 0;
+    trim(&s, &n);
+    if (n >= 1 && s[0] == '-' && rest_is_empty(s + 1, n - 1)) {
+        *del = 1;
+        return 0;
+    }
+    if (n >= 1 && s[0] == '"') {
+        struct rt_strbuf b = {0};
+        size_t used;
+        if (unquote(s + 1, n - 1, &b, &used) != 0) {
+            rt_strbuf_free(&b);
+            return fail(e, line, "string value without its closing quote");
+        }
+        if (!rest_is_empty(s + 1 + used, n - 1 - used)) {
+            rt_strbuf_free(&b);
+            return fail(e, line, "text after the string's closing quote");
+        }
+        if (b.failed) {
+            rt_strbuf_free(&b);
+            return nomem(e);
+        }
+        int r = to_reg_sz(b.s ? b.s : "", b.len, v, RT_REG_SZ);
+        rt_strbuf_free(&b);
+        return r == 0 ? 0 : nomem(e);
+    }
+    if (n >= 6 && !strncasecmp(s, "dword:", 6)) {
+        size_t i = 6;
+        uint32_t x = 0;
+        while (i < n && hexval(s[i]) >= 0 && i - 6 < 8)
+            x = x * 16 + (uint32_t)hexval(s[i++]);
+        if (i == 6 || !rest_is_empty(s + i, n - i))
+            return fail(e, line, "dword: takes 1 to 8 hex digits");
+        return rt_value_from_dword(v, x) == 0 ? 0 : nomem(e);
+    }
+    uint32_t type;
+    size_t i;
+    if (n >= 4 && !strncasecmp(s, "hex:", 4)) {
+        type = RT_REG_BINARY;
+        i = 4;
+    } else if (n >= 4 && !strncasecmp(s, "hex(", 4)) {
+        type = 0;
+        i = 4;
+        while (i < n && hexval(s[i]) >= 0 && i - 4 < 8)
+            type = type * 16 + (uint32_t)hexval(s[i++]);
+        if (i == 4 || i + 1 >= n || s[i] != ')' || s[i + 1] != ':')
+            return fail(e, line, "hex(TYPE): takes the type in 1 to 8 hex "
+                        "digits");
+        i += 2;
+    } else {
+        return fail(e, line, "unknown value data: expected \"string\", "
+                    "dword:, hex:, hex(TYPE): or -");
+    }
+    struct rt_strbuf b = {0};
+    int more;
+    if (hex_segment(s + i, n - i, &b, &more, c->no, e) != 0) {
+        rt_strbuf_free(&b);
+        return -1;
+    }
+    while (more) {
+        if (!next_line(c)) {
+            rt_strbuf_free(&b);
+            return fail(e, c->no, "the file ends inside a value continued "
+                        "with '\\' (line %u)", line);
+        }
+        if (hex_segment(c->line, c->len, &b, &more, c->no, e) != 0) {
+            rt_strbuf_free(&b);
+            return -1;
+        }
+    }
+    if (b.failed) {
+        rt_strbuf_free(&b);
+        return nomem(e);
+    }
+    v->type = type;
+    v->len = b.len;
+    v->data = b.s ? (uint8_t *)b.s : malloc(1);
+    if (!v->data)
+        return nomem(e);
+    /* REGEDIT4 keeps these two types' text in the ANSI code page. */
+    if (fmt == RT_REG_V4 &&
+        (type == RT_REG_EXPAND_SZ || type == RT_REG_MULTI_SZ) && v->len) {
+        char *u;
+        size_t ul, off;
+        const char *cp = codepage ? codepage : RT_REG_DEFAULT_CODEPAGE;
+        int r = rt_os_codepage_to_utf8(cp, v->data, v->len, &u, &ul, &off);
+        if (r == 0) {
+            uint8_t *w;
+            size_t wl;
+            r = rt_utf8_to_utf16le(u, ul, &w, &wl, &off);
+            free(u);
+            if (r == 0) {
+                free(v->data);
+                v->data = w;
+                v->len = wl;
+            }
+        }
+        if (r != 0) {
+            rt_value_free(v);
+            return r == -2 ? nomem(e)
+                           : fail(e, line, "hex(%x) text is not valid in "
+                                  "code page %s", type, cp);
+        }
+    }
+    return 0;
+}
+
+/* Checks a key path: a root key, then names that are not empty. */
+static int check_path(const char *p, size_t n, unsigned line,
+                      struct rt_reg_error *e)
+{
+    if (n == 0)
+        return fail(e, line, "a key without a name: []");
+    const char *sep = memchr(p, '\\', n);
+    size_t rl = sep ? (size_t)(sep - p) : n;
+    char root[32];
+    if (rl >= sizeof root || (memcpy(root, p, rl), root[rl] = 0,
+                              !rt_reg_is_root(root)))
+        return fail(e, line, "unknown root key '%.*s': a key starts with "
+                    "HKEY_LOCAL_MACHINE, HKEY_CURRENT_USER, "
+                    "HKEY_CLASSES_ROOT, HKEY_USERS, HKEY_CURRENT_CONFIG or "
+                    "HKEY_DYN_DATA", (int)(rl > 40 ? 40 : rl), p);
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '\\' && (i + 1 == n || p[i + 1] == '\\'))
+            return fail(e, line, "key path '%.*s' has an empty key name",
+                        (int)n, p);
+    return 0;
+}
+
+static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
+                      const char *codepage, struct rt_reg_file *f,
+                      struct rt_reg_error *e)
+{
+    if (memchr(t, '\0', tl))
+        return fail(e, line_of_bytes((const uint8_t *)t,
+                                     (size_t)((const char *)memchr(t, 0, tl) - t)),
+                    "a NUL character in the text");
+    struct cursor c = {t, t + tl, NULL, 0, 0};
+    if (tl == 0 || !next_line(&c))
+        return fail(e, 1, "empty file: a .reg file starts with '%s' or "
+                    "'%s'", HEADER5, HEADER4);
+    const char *h = c.line;
+    size_t hl = c.len;
+    trim(&h, &hl);
+    const char *want = fmt == RT_REG_V4 ? HEADER4 : HEADER5;
+    if (hl != strlen(want) || memcmp(h, want, hl))
+        return fail(e, 1, "not a .reg file: the first line must be '%s'%s",
+                    want, fmt == RT_REG_V4 ? "" : " (or REGEDIT4 in an ANSI "
+                    "file)");
+    struct rt_reg_key *k = NULL;
+    while (next_line(&c)) {
+        const char *s = c.line;
+        size_t n = c.len;
+        trim(&s, &n);
+        if (n == 0 || *s == ';' || *s == '#')
+            continue;
+        if (*s == '[') {
+            const char *close = NULL;
+            for (size_t i = n; i > 1; i--)
+                if (s[i - 1] == ']') {
+                    close = s + i - 1;
+                    break;
+                }
+            if (!close)
+                return fail(e, c.no, "key line without its closing ']'");
+            const char *p = s + 1;
+            int del = *p == '-';
+            p += del;
+            size_t pl = (size_t)(close - p);
+            if (!rest_is_empty(close + 1, n - (size_t)(close + 1 - s)))
+                return fail(e, c.no, "text after the key's closing ']'");
+            if (check_path(p, pl, c.no, e) != 0)
+                return -1;
+            char *path = strndup(p, pl);
+            if (!path || !(k = rt_reg_add_key(f, path, del))) {
+                free(path);
+                return nomem(e);
+            }
+            free(path);
+            k->line = c.no;
+            continue;
+        }
+        if (*s != '"' && *s != '@')
+            return fail(e, c.no, "expected [KEY], \"NAME\"=, @= or a ; "
+                        "comment");
+        if (!k)
+            return fail(e, c.no, "a value before any [KEY]");
+        if (k->del)
+            return fail(e, c.no, "a value under a deleted key [-%s]",
+                        k->path);
+        struct rt_strbuf nb = {0};
+        size_t used = 1;
+        if (*s == '"') {
+            if (unquote(s + 1, n - 1, &nb, &used) != 0) {
+                rt_strbuf_free(&nb);
+                return fail(e, c.no, "value name without its closing quote");
+            }
+            used++;
+        }
+        rt_strbuf_append(&nb, "", 0);
+        char *name = rt_strbuf_take(&nb);
+        if (!name)
+            return nomem(e);
+        size_t i = used;
+        while (i < n && is_blank(s[i]))
+            i++;
+        if (i >= n || s[i] != '=') {
+            free(name);
+            return fail(e, c.no, "expected '=' after the value name");
+        }
+        i++;
+        struct rt_value v;
+        int del;
+        unsigned line = c.no;
+        if (parse_data(&c, s + i, n - i, fmt, codepage, &v, &del, e) != 0) {
+            free(name);
+            return -1;
+        }
+        if (add_value_take(k, name, del, &v, line) != 0)
+            return nomem(e);
+    }
+    return 0;
+}
+
+int rt_reg_parse(const uint8_t *data, size_t len, const char *codepage,
+                 struct rt_reg_file *f, struct rt_reg_error *e)
+{
+    memset(f, 0, sizeof *f);
+    if (e)
+        memset(e, 0, sizeof *e);
+    char *text;
+    size_t tl;
+    enum rt_reg_format fmt = RT_REG_V5_UTF8;
+    if (decode(data, len, codepage, &text, &tl, &fmt, e) != 0)
+        return -1;
+    f->format = fmt;
+    int r = parse_text(text, tl, fmt, codepage, f, e);
+    free(text);
+    if (r != 0)
+        rt_reg_file_free(f);
+    return r;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+/* Characters as regedit counts them for wrapping: UTF-16 code units. */
+static size_t units(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p & 0xC0) != 0x80)
+            n += *p >= 0xF0 ? 2 : 1;
+    return n;
+}
+
+static void put_escaped(struct rt_strbuf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *x = s[i] == '\\' ? "\\\\" : s[i] == '"' ? "\\\"" :
+                        s[i] == '\n' ? "\\n" : s[i] == '\r' ? "\\r" : NULL;
+        if (x)
+            rt_strbuf_append(b, x, 2);
+        else
+            rt_strbuf_append(b, &s[i], 1);
+    }
+}
+
+/* A REG_SZ that reads back as the same bytes from a quoted string: its
+ * text as UTF-8 in a new string, else NULL. */
+static char *quotable(const struct rt_value *v, enum rt_reg_format fmt,
+                      const char *codepage)
+{
+    if (v->type != RT_REG_SZ || v->len < 2 || v->len % 2 ||
+        v->data[v->len - 1] || v->data[v->len - 2])
+        return NULL;
+    for (size_t i = 0; i + 2 < v->len; i += 2) {
+        uint16_t u = (uint16_t)(v->data[i] | v->data[i + 1] << 8);
+        if (u == 0 || u == '\r' || u == '\n')
+            return NULL;
+    }
+    char *s;
+    size_t sl, off;
+    if (rt_utf16le_to_utf8(v->data, v->len - 2, &s, &sl, &off) != 0)
+        return NULL;
+    if (fmt == RT_REG_V4) {
+        /* The round trip through the code page must give the same text. */
+        uint8_t *a;
+        size_t al;
+        if (rt_os_utf8_to_codepage(codepage, s, sl, &a, &al, &off) != 0) {
+            free(s);
+            return NULL;
+        }
+        char *back;
+        size_t bl;
+        int same = rt_os_codepage_to_utf8(codepage, a, al, &back, &bl,
+                                          &off) == 0 &&
+                   bl == sl && !memcmp(back, s, sl);
+        if (same)
+            free(back);
+        free(a);
+        if (!same) {
+            free(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+static int put_value(struct rt_strbuf *b, const struct rt_reg_key *k,
+                     const struct rt_reg_value *rv, enum rt_reg_format fmt,
+                     const char *codepage, struct rt_reg_error *e)
+{
+    size_t line_len;
+    if (*rv->name) {
+        rt_strbuf_append(b, "\"", 1);
+        size_t before = b->len;
+        put_escaped(b, rv->name, strlen(rv->name));
+        rt_strbuf_append(b, "", 0);
+        line_len = units(b->s + before) + 3;
+        rt_strbuf_append(b, "\"=", 2);
+    } else {
+        rt_strbuf_append(b, "@=", 2);
+        line_len = 2;
+    }
+    if (rv->del) {
+        rt_strbuf_append(b, "-\r\n", 3);
+        return 0;
+    }
+    const struct rt_value *v = &rv->v;
+    char *str = quotable(v, fmt, codepage);
+    if (str) {
+        rt_strbuf_append(b, "\"", 1);
+        put_escaped(b, str, strlen(str));
+        rt_strbuf_append(b, "\"\r\n", 3);
+        free(str);
+        return 0;
+    }
+    uint32_t x;
+    if (v->type == RT_REG_DWORD && rt_value_dword(v, &x) == 0) {
+        rt_strbuf_printf(b, "dword:%08x\r\n", x);
+        return 0;
+    }
+    const uint8_t *data = v->data;
+    size_t len = v->len;
+    uint8_t *ansi = NULL;
+    if (fmt == RT_REG_V4 && len &&
+        (v->type == RT_REG_EXPAND_SZ || v->type == RT_REG_MULTI_SZ)) {
+        char *u;
+        size_t ul, off;
+        int r = len % 2 ? -1 : rt_utf16le_to_utf8(data, len, &u, &ul, &off);
+        if (r == 0) {
+            r = rt_os_utf8_to_codepage(codepage, u, ul, &ansi, &len, &off);
+            free(u);
+        }
+        if (r == -2)
+            return nomem(e);
+        if (r != 0)
+            return fail(e, 0, "[%s] value \"%s\": its text cannot be "
+                        "written in code page %s (REGEDIT4)", k->path,
+                        rv->name, codepage);
+        data = ansi;
+    }
+    char head[16];
+    if (v->type == RT_REG_BINARY)
+        snprintf(head, sizeof head, "hex:");
+    else
+        snprintf(head, sizeof head, "hex(%x):", v->type);
+    rt_strbuf_append(b, head, strlen(head));
+    line_len += strlen(head);
+    for (size_t i = 0; i < len; i++) {
+        rt_strbuf_printf(b, "%02x", data[i]);
+        if (i + 1 == len)
+            break;
+        rt_strbuf_append(b, ",", 1);
+        line_len += 3;
+        if (line_len >= MAX_HEX_CHARS) {
+            rt_strbuf_append(b, "\\\r\n  ", 5);
+            line_len = 2;
+        }
+    }
+    rt_strbuf_append(b, "\r\n", 2);
+    free(ansi);
+    return 0;
+}
+
+int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
+                 uint8_t **out, size_t *out_len, struct rt_reg_error *e)
+{
+    if (e)
+        memset(e, 0, sizeof *e);
+    if (!codepage)
+        codepage = RT_REG_DEFAULT_CODEPAGE;
+    struct rt_strbuf b = {0};
+    rt_strbuf_printf(&b, "%s\r\n\r\n",
+                     f->format == RT_REG_V4 ? HEADER4 : HEADER5);
+    for (size_t i = 0; i < f->n_keys; i++) {
+        const struct rt_reg_key *k = &f->keys[i];
+        if (strpbrk(k->path, "\r\n")) {
+            rt_strbuf_free(&b);
+            return fail(e, 0, "key '%s' has a line break in its name: a "
+                        ".reg file cannot hold it", k->path);
+        }
+        rt_strbuf_printf(&b, "[%s%s]\r\n", k->del ? "-" : "", k->path);
+        for (size_t j = 0; j < k->n_vals; j++)
+            if (put_value(&b, k, &k->vals[j], f->format, codepage, e) != 0) {
+                rt_strbuf_free(&b);
+                return -1;
+            }
+        rt_strbuf_append(&b, "\r\n", 2);
+    }
+    if (b.failed) {
+        rt_strbuf_free(&b);
+        return nomem(e);
+    }
+    size_t tl = b.len;
+    char *text = rt_strbuf_take(&b);
+    if (!text)
+        return nomem(e);
+    int r = 0;
+    size_t off;
+    switch (f->format) {
+    case RT_REG_V5_UTF16: {
+        uint8_t *u;
+        size_t ul;
+        r = rt_utf8_to_utf16le(text, tl, &u, &ul, &off);
+        if (r == 0) {
+            if (!(*out = malloc(ul + 2))) {
+                free(u);
+                r = -2;
+                break;
+            }
+            (*out)[0] = 0xFF;
+            (*out)[1] = 0xFE;
+            memcpy(*out + 2, u, ul);
+            *out_len = ul + 2;
+            free(u);
+        }
+        break;
+    }
+    case RT_REG_V5_UTF8_BOM:
+        if (!(*out = malloc(tl + 3))) {
+            r = -2;
+            break;
+        }
+        memcpy(*out, "\xEF\xBB\xBF", 3);
+        memcpy(*out + 3, text, tl);
+        *out_len = tl + 3;
+        break;
+    case RT_REG_V5_UTF8:
+        *out = (uint8_t *)text;
+        *out_len = tl;
+        text = NULL;
+        break;
+    case RT_REG_V4:
+        r = rt_os_utf8_to_codepage(codepage, text, tl, out, out_len, &off);
+        if (r == -1 || r == -3 || r == -4) {
+            free(text);
+            return fail(e, 0, r == -3 ? "unknown code page '%s'"
+                        : "a key or value name cannot be written in code "
+                          "page %s (REGEDIT4)", codepage);
+        }
+        break;
+    }
+    free(text);
+    if (r == -2)
+        return nomem(e);
+    if (r != 0)
+        return fail(e, 0, "a name is not valid UTF-8");
+    return 0;
+}
+
+/* ---- trees ------------------------------------------------------------ */
+
+int rt_reg_apply(const struct rt_reg_file *f, struct rt_tree_key *root)
+{
+    for (size_t i = 0; i < f->n_keys; i++) {
+        const struct rt_reg_key *k = &f->keys[i];
+        if (k->del) {
+            char *parent = strdup(k->path);
+            if (!parent)
+                return -1;
+            char *last = strrchr(parent, '\\');
+            struct rt_tree_key *p = NULL;
+            if (last) {
+                *last++ = '\0';
+                p = rt_tree_find(root, parent);
+            } else {
+                p = root;
+                last = parent;
+            }
+            if (p)
+                rt_tree_delete_child(p, last);
+            free(parent);
+            continue;
+        }
+        struct rt_tree_key *t = rt_tree_create(root, k->path);
+        if (!t)
+            return -1;
+        for (size_t j = 0; j < k->n_vals; j++) {
+            const struct rt_reg_value *v = &k->vals[j];
+            if (v->del)
+                rt_tree_delete_value(t, v->name);
+            else if (rt_tree_set_value(t, v->name, &v->v) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int from_key(const struct rt_tree_key *k, const char *prefix,
+                    struct rt_reg_file *f)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%s%s%s", prefix, *prefix ? "\\" : "", k->name) < 0)
+        return -1;
+    /* A key with subkeys and no values is implied by its subkeys, as in
+     * what reg export writes below the exported key; root keys never get
+     * a line of their own. */
+    if (*prefix && (k->n_vals || !k->n_sub)) {
+        struct rt_reg_key *rk = rt_reg_add_key(f, path, 0);
+        if (!rk) {
+            free(path);
+            return -1;
+        }
+        for (size_t i = 0; i < k->n_vals; i++)
+            if (rt_reg_add_value(rk, k->vals[i].name, &k->vals[i].v) != 0) {
+                free(path);
+                return -1;
+            }
+    }
+    for (size_t i = 0; i < k->n_sub; i++)
+        if (from_key(k->sub[i], path, f) != 0) {
+            free(path);
+            return -1;
+        }
+    free(path);
+    return 0;
+}
+
+int rt_reg_from_tree(const struct rt_tree_key *root, enum rt_reg_format format,
+                     struct rt_reg_file *f)
+{
+    memset(f, 0, sizeof *f);
+    f->format = format;
+    for (size_t i = 0; i < root->n_sub; i++)
+        if (from_key(root->sub[i], "", f) != 0) {
+            rt_reg_file_free(f);
+            return -1;
+        }
+    return 0;
+}

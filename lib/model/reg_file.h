@@ -1,0 +1,109 @@
+/* Model layer: .reg files, the registry's interchange format, read and
+ * written as regedit and `reg export` do. Pure: bytes in, bytes out.
+ *
+ * Two dialects: "Windows Registry Editor Version 5.00" (UTF-16LE with a
+ * byte-order mark as `reg export` writes it; UTF-8 is read too) and
+ * "REGEDIT4" (Windows 95 and NT 4: text in an ANSI code page, as are the
+ * bytes of its hex(2) and hex(7) values). In memory every value is what
+ * the registry would store: strings as UTF-16LE with their terminator,
+ * whatever the file's dialect, so a value read from a REGEDIT4 export and
+ * one read from a hive compare equal.
+ *
+ * A file is kept as written: its keys in order (a key may appear twice),
+ * each with its values in order, deletions ([-KEY], "name"=-) as entries.
+ * What a file regtool wrote reads back into the same entries, and those
+ * write the same bytes. */
+#ifndef RT_REG_FILE_H
+#define RT_REG_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/change_set.h"
+#include "model/regtree.h"
+
+enum rt_reg_format {
+    RT_REG_V5_UTF16,     /* Version 5.00, UTF-16LE with BOM: reg export */
+    RT_REG_V5_UTF8,      /* Version 5.00 in UTF-8 without a BOM */
+    RT_REG_V5_UTF8_BOM,  /* Version 5.00 in UTF-8 with a BOM */
+    RT_REG_V4,           /* REGEDIT4, an ANSI code page */
+};
+
+struct rt_reg_value {
+    char *name;          /* UTF-8; "" is the default value, written @ */
+    int del;             /* "name"=- : delete the value */
+    struct rt_value v;   /* as the registry stores it (nothing if DEL) */
+    unsigned line;       /* where it was read (0 when built) */
+};
+
+struct rt_reg_key {
+    char *path;          /* "HKEY_LOCAL_MACHINE\SOFTWARE\...", UTF-8 */
+    int del;             /* [-PATH]: delete the key and its subkeys */
+    struct rt_reg_value *vals;
+    size_t n_vals;
+    unsigned line;
+};
+
+struct rt_reg_file {
+    enum rt_reg_format format;
+    struct rt_reg_key *keys;
+    size_t n_keys;
+};
+
+struct rt_reg_error {
+    unsigned line;       /* 1-based line of the file; 0 when none */
+    int nomem;           /* out of memory rather than bad input */
+    char message[256];
+};
+
+/* The code page of REGEDIT4 text when none is given: Western Europe's,
+ * which English Windows 95 used. */
+#define RT_REG_DEFAULT_CODEPAGE "1252"
+
+/* Reads LEN bytes of a .reg file into F (zeroed first). CODEPAGE is the
+ * ANSI code page of a REGEDIT4 file (NULL: RT_REG_DEFAULT_CODEPAGE).
+ * Returns 0, or -1 with E set (line and message) and F empty. */
+int rt_reg_parse(const uint8_t *data, size_t len, const char *codepage,
+                 struct rt_reg_file *f, struct rt_reg_error *e);
+
+/* Writes F in its format as regedit does: CR LF line ends, a blank line
+ * after each key, hex data wrapped at 80 columns with a backslash and a
+ * two-space indent. A REG_SZ is written as a quoted string when it is one
+ * (terminated, no NUL inside, no line break, and for REGEDIT4 text the
+ * code page holds), else as hex(1); a REG_DWORD of 4 bytes as dword:.
+ * Returns 0 with a new buffer, or -1 with E set: out of memory, a key
+ * path or name that cannot be written, REGEDIT4 text its code page
+ * cannot hold. */
+int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
+                 uint8_t **out, size_t *out_len, struct rt_reg_error *e);
+
+/* Builders: each copies its arguments; NULL / -1 when out of memory. */
+struct rt_reg_key *rt_reg_add_key(struct rt_reg_file *f, const char *path,
+                                  int del);
+/* V NULL: a deletion ("name"=-). */
+int rt_reg_add_value(struct rt_reg_key *k, const char *name,
+                     const struct rt_value *v);
+
+void rt_reg_file_free(struct rt_reg_file *f);
+
+/* Applies F to ROOT, a tree whose children are the root keys
+ * (HKEY_LOCAL_MACHINE, ...), as regedit imports it: keys created, values
+ * set, deletions done. -1 when out of memory (ROOT then half changed:
+ * apply to a clone). */
+int rt_reg_apply(const struct rt_reg_file *f, struct rt_tree_key *root);
+
+/* The whole tree under ROOT (as rt_reg_apply builds it) as a file of
+ * FORMAT: every key, each followed by its subkeys, in the tree's order,
+ * keys without values included. -1 when out of memory. */
+int rt_reg_from_tree(const struct rt_tree_key *root, enum rt_reg_format format,
+                     struct rt_reg_file *f);
+
+/* Whether DATA starts as a .reg file does (a Version 5.00 or REGEDIT4
+ * header, in UTF-16LE or 8-bit text, with or without BOM): how restore
+ * tells a .reg file from a PerfStringBackup file. */
+int rt_reg_sniff(const uint8_t *data, size_t len);
+
+/* Whether NAME is a root key a .reg file may name. */
+int rt_reg_is_root(const char *name);
+
+#endif

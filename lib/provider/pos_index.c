@@ -1,0 +1,89 @@
+/* INI layer: hash index of array positions (see pos_index.h). */
+#include "provider/pos_index.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+/* Where HASH's chain starts: the hash's bits mixed, so that neither
+ * FNV's weak low bits on names differing in one digit nor small integer
+ * keys crowd neighbouring slots. */
+static size_t home(size_t hash, size_t mask)
+{
+    unsigned long long h = hash;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return (size_t)h & mask;
+}
+
+static void insert(struct rt_pos_slot *slots, size_t n_slots, size_t hash,
+                   size_t pos1)
+{
+    size_t mask = n_slots - 1;
+    size_t k = home(hash, mask);
+    while (slots[k].pos1)
+        k = (k + 1) & mask;
+    slots[k] = (struct rt_pos_slot){hash, pos1};
+}
+
+void rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos)
+{
+    /* At most half full, so that probe chains stay short. */
+    if (2 * (x->n + 1) > x->n_slots) {
+        size_t n_slots = x->n_slots ? x->n_slots * 2 : 64;
+        struct rt_pos_slot *slots = calloc(n_slots, sizeof *slots);
+        if (!slots)
+            abort();
+        for (size_t i = 0; i < x->n_slots; i++)
+            if (x->slots[i].pos1)
+                insert(slots, n_slots, x->slots[i].hash, x->slots[i].pos1);
+        free(x->slots);
+        x->slots = slots;
+        x->n_slots = n_slots;
+    }
+    insert(x->slots, x->n_slots, hash, pos + 1);
+    x->n++;
+}
+
+size_t rt_pos_index_next(const struct rt_pos_index *x, size_t hash,
+                         size_t *cursor)
+{
+    if (!x->n_slots)
+        return 0;
+    size_t mask = x->n_slots - 1;
+    /* The cursor counts the slots of HASH's chain already looked at:
+     * entries never move once added, so the chain is stable between
+     * calls as long as nothing is added. */
+    for (size_t k = (home(hash, mask) + *cursor) & mask; x->slots[k].pos1;
+         k = (k + 1) & mask) {
+        ++*cursor;
+        if (x->slots[k].hash == hash)
+            return x->slots[k].pos1;
+    }
+    return 0;
+}
+
+void rt_pos_index_free(struct rt_pos_index *x)
+{
+    free(x->slots);
+    x->slots = NULL;
+    x->n_slots = x->n = 0;
+}
+
+/* FNV-1a over the bytes. */
+size_t rt_hash_ci(const char *s)
+{
+    size_t h = (size_t)14695981039346656037ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)tolower((unsigned char)*s)) *
+            (size_t)1099511628211ull;
+    return h;
+}
+
+size_t rt_hash_exact(const char *s)
+{
+    size_t h = (size_t)14695981039346656037ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * (size_t)1099511628211ull;
+    return h;
+}

@@ -1,0 +1,371 @@
+/* Store layer: a .reg file as a store (store/store_reg.h). The file is
+ * parsed into a registry tree whose children are the root keys; reads
+ * follow the paths Windows uses, writes apply the change set to a copy of
+ * the tree, write the copy out as a whole new file and rename it over the
+ * old one, so a failure at any point leaves the file as it was. */
+#include "store/store_reg.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commit/io.h"
+#include "commit/journal.h"
+#include "model/reg_file.h"
+#include "model/regtree.h"
+#include "platform/compat.h"
+#include "platform/os.h"
+#include "store/tree_store.h"
+
+#define PERFLIB \
+    "HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
+#define SERVICES "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services"
+
+struct reg_store {
+    struct rt_store base;
+    char *path;
+    char *codepage;
+    char *layout;
+    enum rt_reg_format format;
+    struct rt_tree_key *root;
+    /* The file as read: a write refuses to replace a file that another
+     * program changed since. */
+    size_t file_len;
+    uint64_t file_hash;
+    size_t fail_after;      /* test hook, 0 = off */
+    int locked;
+    /* One writer at a time (FILE.lock, as the hive store's): without it,
+     * two writers that read the same file could both pass the check
+     * above and the second rename would drop the first one's change. */
+    struct rt_lock *lock;
+};
+
+static int load_file(struct reg_store *r, struct rt_error *e);
+
+static struct reg_store *rs(struct rt_store *s)
+{
+    return (struct reg_store *)s;
+}
+
+static int oom(struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
+/* The temporary files of replacements that never reached their rename
+ * (rt_io_replace_file: FILE.tmp. and twelve hex digits), left by a writer
+ * that crashed. Only the lock's holder writes one, so under the lock any
+ * there is stale. */
+static void remove_stale_temporaries(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+#ifdef RT_OS_WIN32
+    const char *bs = strrchr(path, '\\');
+    if (bs && (!slash || bs > slash))
+        slash = bs;
+#endif
+    char *dir = !slash ? strdup(".")
+                : slash == path ? strdup("/")
+                                : strndup(path, (size_t)(slash - path));
+    const char *base = slash ? slash + 1 : path;
+    char **names;
+    size_t n, blen = strlen(base);
+    if (!dir || rt_os_list_dir(dir, &names, &n) != 0) {
+        free(dir);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *x = names[i];
+        if (strncmp(x, base, blen) || strncmp(x + blen, ".tmp.", 5) ||
+            strlen(x + blen + 5) != 12 ||
+            strspn(x + blen + 5, "0123456789abcdef") != 12)
+            continue;
+        char *p = NULL;
+        if (asprintf(&p, "%s/%s", dir, x) >= 0)
+            rt_os_unlink(p);
+        free(p);
+    }
+    rt_os_free_list(names, n);
+    free(dir);
+}
+
+static int reg_begin(struct rt_store *s, struct rt_error *e)
+{
+    struct reg_store *r = rs(s);
+    if (r->locked)
+        return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
+                            "reg store: transaction already open");
+    char *lock_path = NULL;
+    if (asprintf(&lock_path, "%s.lock", r->path) < 0)
+        return oom(e);
+    const struct rt_lock_wait w = {60, NULL, NULL};
+    int rc = rt_lock_acquire(lock_path, &w, &r->lock, e);
+    free(lock_path);
+    if (rc != 0)
+        return -1;
+    remove_stale_temporaries(r->path);
+    /* What another writer committed while this one waited is read under
+     * the lock: the transaction works on the file as it is now. */
+    uint8_t *now = NULL;
+    size_t now_len = 0;
+    if (rt_os_read_file(r->path, &now, &now_len) != 0 ||
+        now_len != r->file_len || rt_blob_hash(now, now_len) != r->file_hash)
+        rc = load_file(r, e);
+    free(now);
+    if (rc != 0) {
+        rt_lock_release(r->lock);
+        r->lock = NULL;
+        return -1;
+    }
+    r->locked = 1;
+    return 0;
+}
+
+static void reg_end(struct rt_store *s)
+{
+    rt_lock_release(rs(s)->lock);
+    rs(s)->lock = NULL;
+    rs(s)->locked = 0;
+}
+
+static const struct rt_tree_paths paths = {PERFLIB, SERVICES, NULL};
+
+static int reg_list_languages(struct rt_store *s, char ***langs, size_t *n,
+                              struct rt_error *e)
+{
+    return rt_tree_store_list_languages(rs(s)->root, &paths, langs, n, e);
+}
+
+static int reg_read_table(struct rt_store *s, const char *lang,
+                          enum rt_table_kind t, struct rt_value *out,
+                          int *present, struct rt_error *e)
+{
+    return rt_tree_store_read_table(rs(s)->root, &paths, lang, t, out,
+                                    present, e);
+}
+
+static int reg_read_perflib(struct rt_store *s, const char *name,
+                            struct rt_value *out, int *present,
+                            struct rt_error *e)
+{
+    return rt_tree_store_read_perflib(rs(s)->root, &paths, name, out, present,
+                                      e);
+}
+
+static int reg_list_perf_services(struct rt_store *s, char ***names,
+                                  size_t *n, struct rt_error *e)
+{
+    return rt_tree_store_list_perf_services(rs(s)->root, &paths, names, n, e);
+}
+
+static int reg_service_state(struct rt_store *s, const char *service,
+                             int *exists, int *has_perf, struct rt_error *e)
+{
+    (void)e;
+    rt_tree_store_service_state(rs(s)->root, &paths, service, exists,
+                                has_perf);
+    return 0;
+}
+
+static int reg_read_service(struct rt_store *s, const char *service,
+                            const char *name, struct rt_value *out,
+                            int *present, struct rt_error *e)
+{
+    return rt_tree_store_read_service(rs(s)->root, &paths, service, name, out,
+                                      present, e);
+}
+
+/* The tree as the file's bytes, in the file's dialect. */
+static int serialize(struct reg_store *r, const struct rt_tree_key *root,
+                     uint8_t **out, size_t *len, struct rt_error *e)
+{
+    struct rt_reg_file f;
+    if (rt_reg_from_tree(root, r->format, &f) != 0)
+        return oom(e);
+    struct rt_reg_error re;
+    int rc = rt_reg_write(&f, r->codepage, out, len, &re);
+    rt_reg_file_free(&f);
+    if (rc != 0)
+        return re.nomem ? oom(e)
+                        : rt_error_set(e, RT_ERR_INVALID_DATA,
+                                       "%s: %s: nothing was written", r->path,
+                                       re.message);
+    return 0;
+}
+
+static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
+                     struct rt_error *e)
+{
+    struct reg_store *r = rs(s);
+    struct rt_tree_key *work;
+    size_t fail_after = r->fail_after;
+    r->fail_after = 0;
+    if (rt_tree_store_apply(r->root, &paths, cs, fail_after, "reg", &work,
+                            e) != 0)
+        return -1;
+    uint8_t *bytes;
+    size_t len;
+    if (serialize(r, work, &bytes, &len, e) != 0) {
+        rt_tree_free(work);
+        return -1;
+    }
+    /* Another program's change since we read the file would be lost
+     * without a word: refuse it instead. */
+    uint8_t *now = NULL;
+    size_t now_len = 0;
+    struct rt_os_stat st;
+    int changed = rt_os_read_file(r->path, &now, &now_len) != 0 ||
+                  now_len != r->file_len ||
+                  rt_blob_hash(now, now_len) != r->file_hash;
+    free(now);
+    if (changed) {
+        free(bytes);
+        rt_tree_free(work);
+        return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
+                            "%s changed since regtool read it: nothing was "
+                            "written (run the command again)", r->path);
+    }
+    unsigned mode = rt_os_stat(r->path, &st) == 0 ? st.mode : 0644;
+    /* Counted, so that a test can stop the process at each step. */
+    if (rt_io_replace_file(r->path, bytes, len, mode) != 0) {
+        int err = errno;
+        free(bytes);
+        rt_tree_free(work);
+        return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                             : RT_ERR_ACCESS_DENIED,
+                            "cannot replace %s: %s: nothing was written",
+                            r->path, strerror(err));
+    }
+    r->file_len = len;
+    r->file_hash = rt_blob_hash(bytes, len);
+    free(bytes);
+    rt_tree_free(r->root);
+    r->root = work;
+    return 0;
+}
+
+static const char *reg_layout(struct rt_store *s)
+{
+    return rs(s)->layout;
+}
+
+static void reg_close(struct rt_store *s)
+{
+    if (!s)
+        return;
+    rt_lock_release(rs(s)->lock);
+    rt_tree_free(rs(s)->root);
+    free(rs(s)->path);
+    free(rs(s)->codepage);
+    free(rs(s)->layout);
+    free(s);
+}
+
+static const struct rt_store_ops reg_ops = {
+    .kind = "reg",
+    .begin = reg_begin,
+    .end = reg_end,
+    .list_languages = reg_list_languages,
+    .read_table = reg_read_table,
+    .read_perflib = reg_read_perflib,
+    .list_perf_services = reg_list_perf_services,
+    .service_state = reg_service_state,
+    .read_service = reg_read_service,
+    .apply = reg_apply,
+    .layout = reg_layout,
+    .close = reg_close,
+};
+
+/* Reads and parses the file into a new tree, replacing R's. */
+static int load_file(struct reg_store *r, struct rt_error *e)
+{
+    const char *path = r->path;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (rt_os_read_file(path, &data, &len) != 0)
+        return rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
+                                               : RT_ERR_ACCESS_DENIED,
+                            "cannot read %s: %s", path, strerror(errno));
+    struct rt_tree_key *root = rt_tree_new("");
+    if (!root) {
+        free(data);
+        return oom(e);
+    }
+    struct rt_reg_file f;
+    struct rt_reg_error re;
+    int rc = rt_reg_parse(data, len, r->codepage, &f, &re);
+    uint64_t hash = rt_blob_hash(data, len);
+    free(data);
+    if (rc != 0) {
+        rt_tree_free(root);
+        if (re.nomem)
+            return oom(e);
+        if (re.line)
+            return rt_error_set(e, RT_ERR_INVALID_DATA, "%s:%u: %s", path,
+                                re.line, re.message);
+        return rt_error_set(e, RT_ERR_INVALID_DATA, "%s: %s", path,
+                            re.message);
+    }
+    /* A patch describes changes, not a registry: reading it as one would
+     * drop its deletions at the first write. */
+    for (size_t i = 0; i < f.n_keys && rc == 0; i++) {
+        const struct rt_reg_key *k = &f.keys[i];
+        unsigned line = k->del ? k->line : 0;
+        for (size_t j = 0; !line && j < k->n_vals; j++)
+            if (k->vals[j].del)
+                line = k->vals[j].line;
+        if (line)
+            rc = rt_error_set(e, RT_ERR_INVALID_DATA,
+                              "%s:%u: this .reg file deletes %s, a patch "
+                              "rather than an export: it cannot be read as "
+                              "a store (apply it with reg import)",
+                              path, line, k->del ? "a key" : "a value");
+    }
+    if (rc == 0 && rt_reg_apply(&f, root) != 0)
+        rc = oom(e);
+    enum rt_reg_format format = f.format;
+    rt_reg_file_free(&f);
+    if (rc != 0) {
+        rt_tree_free(root);
+        return -1;
+    }
+    rt_tree_free(r->root);
+    r->root = root;
+    r->format = format;
+    r->file_len = len;
+    r->file_hash = hash;
+    return 0;
+}
+
+struct rt_store *rt_store_reg_open(const char *path, const char *codepage,
+                                   struct rt_error *e)
+{
+    struct reg_store *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path)) ||
+        !(r->codepage = strdup(codepage ? codepage
+                                        : RT_REG_DEFAULT_CODEPAGE))) {
+        if (r)
+            reg_close(&r->base);
+        oom(e);
+        return NULL;
+    }
+    r->base.ops = &reg_ops;
+    size_t n = strlen(path) + 64;
+    if (load_file(r, e) != 0) {
+        reg_close(&r->base);
+        return NULL;
+    }
+    if (!(r->layout = malloc(n))) {
+        reg_close(&r->base);
+        oom(e);
+        return NULL;
+    }
+    snprintf(r->layout, n, "a .reg file (tables as hex(7) values): %s", path);
+    return &r->base;
+}
+
+void rt_store_reg_fail_after(struct rt_store *s, size_t k)
+{
+    rs(s)->fail_after = k;
+}

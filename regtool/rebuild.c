@@ -1,0 +1,170 @@
+/* regtool rebuild: lodctr /R, the name tables rebuilt from the system's
+ * backup store (SPEC 4.6; engine/rebuild.h), saying first where every
+ * provider's strings come from and what cannot be recovered. */
+#include "regtool.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ops.h"
+
+static const char usage_text[] =
+    "Usage: regtool [--store SPEC] rebuild [--dry-run] [--from DIR] "
+    "[--accept-loss]\n"
+    "\n"
+    "Rebuilds every language's Counter and Help tables from scratch, as\n"
+    "lodctr /R does, in one atomic commit: the tables as installed\n"
+    "(System32\\perfdLLL.dat and perfiLLL.dat), plus each provider whose\n"
+    "Performance key has First Counter, at its own indices, from its INF\n"
+    "copy (INF\\<service>\\<LLLL>\\<PerfIniFile> and its symbol file), else\n"
+    "from its strings in the current tables, else from its section of\n"
+    "System32\\PerfStringBackup.INI. With .dat tables, System32's and\n"
+    "SysWOW64's are both rebuilt; PerfStringBackup.INI is rewritten from\n"
+    "the result. Before writing it prints, per provider and language,\n"
+    "where the strings come from, and every file it could not find (what\n"
+    "Windows reports as \"error code is 2\").\n"
+    "\n"
+    "When any provider or language would lose its text, nothing is\n"
+    "written and the exit status is 4 (lodctr /R: 2) unless --accept-loss.\n"
+    "winmgmt /resyncperf (WMI's copy of the counters) has no offline\n"
+    "counterpart: run it on the machine after its next start.\n"
+    "\n"
+    "  --dry-run      print the plan and the change, write nothing\n"
+    "  --from DIR     read the sources from the Windows directory DIR (an\n"
+    "                 identical machine's) instead of the store's own\n"
+    "  --accept-loss  rebuild even though some text cannot be recovered\n";
+
+static void print_plan(const struct rt_rebuild_plan *p,
+                       const struct rt_rebuild_sources *src)
+{
+    for (size_t i = 0; i < src->in.n_base; i++)
+        if (!src->base[i].t)
+            printf("missing: %s\n", src->base[i].missing);
+    if (!src->in.psb)
+        printf("missing: %s: %s\n", src->in.psb_path, src->in.psb_why);
+    for (size_t i = 0; i < p->n_langs; i++) {
+        const struct rt_rebuild_language *l = &p->langs[i];
+        if (l->base == RT_REBUILD_LOST)
+            printf("language %s: base strings LOST: no tables as installed, "
+                   "no base strings in the current tables or the backup\n",
+                   l->id);
+        else
+            printf("language %s: base from the %s; %zu names and %zu help "
+                   "texts (were %zu and %zu)%s\n",
+                   l->id, rt_rebuild_source_name(l->base), l->names_after,
+                   l->helps_after, l->names_before, l->helps_before,
+                   l->counter_changed || l->help_changed ? "" : ", unchanged");
+        if (l->dropped)
+            printf("language %s: %zu strings of the current tables no "
+                   "provider owns are not kept\n", l->id, l->dropped);
+    }
+    for (size_t i = 0; i < p->n_providers; i++) {
+        const struct rt_rebuild_provider *pv = &p->providers[i];
+        printf("provider %s (names %u-%u, help %u-%u):", pv->service,
+               pv->first_counter, pv->last_counter, pv->first_help,
+               pv->last_help);
+        for (size_t k = 0; k < pv->n_langs; k++) {
+            const struct rt_rebuild_choice *c = &pv->langs[k];
+            printf(" %s %s%s%s", c->lang,
+                   c->source == RT_REBUILD_LOST ? "" : "from the ",
+                   rt_rebuild_source_name(c->source),
+                   k + 1 < pv->n_langs ? ";" : "");
+        }
+        printf("\n");
+        const struct rt_rebuild_inf *inf = pv->inf;
+        if (inf && inf->spec)
+            printf("  INF copy: %s\n", inf->path);
+        else if (inf)
+            printf("  no INF copy: %s%s%s\n", inf->path ? inf->path : "",
+                   inf->path ? ": " : "", inf->why);
+        if (pv->lost)
+            printf("  LOST: %s has no text in %zu language%s: no INF copy, "
+                   "no strings in the current tables, none in %s\n",
+                   pv->service, pv->lost, pv->lost == 1 ? "" : "s",
+                   src->in.psb_path);
+    }
+    printf("Last Counter %u, Last Help %u\n", p->last_counter, p->last_help);
+}
+
+int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
+                   int *win32)
+{
+    int rc;
+    if (!dry_run)
+        rt_cli_catch_interrupts();
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s) {
+        *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                     : RT_ERR_FILE_NOT_FOUND;
+        return rc;
+    }
+    struct rt_change_set cs;
+    struct rt_rebuild_plan plan;
+    struct rt_rebuild_sources src;
+    struct rt_error e = {0};
+    int refused = 0;
+    int r = rt_op_rebuild(s, from, accept_loss, dry_run, &cs, &plan, &src,
+                          &refused, &e);
+    if (r == 0 || refused) {
+        if (!quiet || plan.lost)
+            print_plan(&plan, &src);
+    }
+    if (r == 0) {
+        printf("%s: %s the tables from %s: %zu changes%s\n", rt_cli_program(),
+               dry_run ? "would rebuild" : "rebuilt", src.root, cs.n,
+               cs.n || dry_run ? "" : ", nothing to write");
+        if (plan.lost)
+            printf("%s: %zu provider or language texts %s lost "
+                   "(--accept-loss)\n", rt_cli_program(), plan.lost,
+                   dry_run ? "would be" : "were");
+        else if (dry_run)
+            printf("%s: nothing would be lost\n", rt_cli_program());
+        if (dry_run && !quiet)
+            rt_cli_print_change_set(stdout, &cs);
+        printf("%s: winmgmt /resyncperf has no offline counterpart: run it "
+               "on the machine after its next start\n", rt_cli_program());
+        rt_change_set_free(&cs);
+    }
+    if (r == 0 || refused) {
+        rt_rebuild_plan_free(&plan);
+        rt_rebuild_sources_free(&src);
+    }
+    if (refused && !quiet)
+        snprintf(e.message + strlen(e.message),
+                 sizeof e.message - strlen(e.message), "%s",
+                 " (--accept-loss rebuilds without them)");
+    rc = rt_cli_report_error("rebuild", r, &e);
+    *win32 = r == 0 ? RT_ERR_SUCCESS : e.code;
+    rt_cli_report_io(rc == RT_EXIT_OK);
+    s->ops->close(s);
+    return rc;
+}
+
+int cmd_rebuild(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"dry-run", no_argument, 0, 'n'},
+        {"from", required_argument, 0, 'f'},
+        {"accept-loss", no_argument, 0, 'a'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int dry_run = 0, accept = 0, c;
+    const char *from = NULL;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n': dry_run = 1; break;
+        case 'f': from = optarg; break;
+        case 'a': accept = 1; break;
+        case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
+        default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
+        }
+    }
+    if (optind != argc || (from && !*from)) {
+        fputs(usage_text, stderr);
+        return RT_EXIT_USAGE;
+    }
+    int win32;
+    return rt_cli_rebuild(from, dry_run, accept, 0, &win32);
+}

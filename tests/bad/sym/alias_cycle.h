@@ -1,0 +1,2 @@
+#define OBJ CNT
+#define CNT OBJ

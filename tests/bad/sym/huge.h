@@ -1,0 +1,2 @@
+#define OBJ 0
+#define CNT 99999999999999999999

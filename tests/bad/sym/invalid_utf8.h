@@ -1,0 +1,2 @@
+#define OBJ 0
+#define CNT 2ÿ

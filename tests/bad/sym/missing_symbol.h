@@ -1,0 +1,1 @@
+#define OBJ 0

@@ -1,0 +1,3 @@
+#define OBJ 0
+#define OBJ 4
+#define CNT 2

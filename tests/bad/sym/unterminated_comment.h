@@ -1,0 +1,3 @@
+#define OBJ 0
+/* open comment
+#define CNT 2

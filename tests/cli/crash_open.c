@@ -1,0 +1,59 @@
+/* Preloaded by tests/cli/crash_sweep.sh (LD_PRELOAD): ends the process,
+ * as a power cut would (exit 99, nothing flushed or cleaned up), right
+ * after the CRASH_OPEN_AT-th open() that creates or truncates a file
+ * whose path holds CRASH_OPEN_MATCH: the journal's creation
+ * ("regtool.journal"), the backup copies of a dirty hive (".regtool-").
+ * Those opens are not writes regtool counts, so REGTOOL_FAULT_AFTER_WRITES
+ * cannot stop there. Built by the test with cc -shared. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static int after_open(const char *path, int flags, int fd)
+{
+    static long seen;
+    const char *match = getenv("CRASH_OPEN_MATCH");
+    const char *at = getenv("CRASH_OPEN_AT");
+    if (fd >= 0 && match && at && (flags & (O_CREAT | O_TRUNC)) &&
+        strstr(path, match) && ++seen == atol(at))
+        _exit(99);
+    return fd;
+}
+
+static int call(const char *name, const char *path, int flags, mode_t mode)
+{
+    int (*real)(const char *, int, ...) =
+        (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
+    if (!real)
+        _exit(98);
+    return after_open(path, flags, real(path, flags, mode));
+}
+
+int open(const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return call("open", path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return call("open64", path, flags, mode);
+}

@@ -1,0 +1,53 @@
+# perfstats over Windows 95 REGEDIT4 exports (ini-samples/win95/, code
+# page 1252 with a byte outside ASCII): list in text and JSON, the audit's
+# findings with their lines and exit codes, remove with its [-KEY] patch
+# (the file written is the sample without the server, byte for byte),
+# and refusals that write nothing.
+. tests/cli/lib.sh
+
+S=ini-samples/win95/perfstats.reg
+B=ini-samples/win95/perfstats-damaged.reg
+
+expect_exit 0 "$REGTOOL" perfstats list "$S"
+expect_grep "^VFAT  File System  (VxD VFAT)" "$OUT"
+expect_grep "  BReadsSec            rate   Bytes read/second" "$OUT"
+expect_grep "busy … high values" "$OUT"
+expect_exit 0 "$REGTOOL" perfstats list --json "$S"
+[ "$(jq -r '[.servers[].stats[]] | length' "$OUT")" = 7 ] || fail "not 7 statistics"
+[ "$(jq -r '.servers[1].stats[0].kind' "$OUT")" = rate ] || fail "BReadsSec is not a rate"
+[ "$(jq -r '.servers[0].stats[1].kind' "$OUT")" = count ] || fail "Threads is not a count"
+
+expect_exit 0 "$REGTOOL" perfstats audit "$S"
+expect_grep "3 servers, 0 errors, 0 warnings" "$OUT"
+expect_exit 2 "$REGTOOL" perfstats audit "$B"
+expect_grep "$B:50: error: statistic KERNEL\\\\Threads is exported again (first at line 12)" "$OUT"
+expect_grep "$B:55: error: statistic VMM\\\\cLockedPages has no Name" "$OUT"
+expect_grep "$B:64: warning: stat server MSNP32 (Microsoft Network Client) has no statistics" "$OUT"
+expect_exit 2 "$REGTOOL" perfstats audit --json "$B"
+[ "$(jq -r '[.findings[].id] | join(" ")' "$OUT")" = \
+  "stat-duplicate stat-no-name stat-bad-differentiate server-no-stats" ] || fail "audit ids: $(cat "$OUT")"
+[ "$(jq -r '.summary.errors' "$OUT")" = 2 ] || fail "not 2 errors"
+
+# remove: the sample without VFAT's three keys, byte for byte.
+cp "$S" "$TMPDIR/w.reg"
+expect_exit 0 "$REGTOOL" perfstats remove --emit-reg "$TMPDIR/p.reg" VFAT "$TMPDIR/w.reg"
+expect_grep "removed stat server VFAT" "$OUT"
+awk 'BEGIN { RS = "\r\n\r\n"; ORS = "\r\n\r\n" } !/PerfStats\\Enum\\VFAT[]\\]/' "$S" >"$TMPDIR/want.reg"
+cmp "$TMPDIR/w.reg" "$TMPDIR/want.reg" || fail "remove wrote something else than the sample without VFAT"
+printf 'REGEDIT4\r\n\r\n[-HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum\\VFAT]\r\n\r\n' >"$TMPDIR/want-p.reg"
+cmp "$TMPDIR/p.reg" "$TMPDIR/want-p.reg" || fail "the patch is not [-...\\Enum\\VFAT]"
+expect_exit 0 "$REGTOOL" perfstats list "$TMPDIR/w.reg"
+grep -q VFAT "$OUT" && fail "VFAT still listed"
+
+# Refusals: no such server (exit 4), a malformed file (exit 2, its line);
+# nothing written either time.
+cp "$TMPDIR/w.reg" "$TMPDIR/w.before"
+expect_exit 4 "$REGTOOL" perfstats remove VFAT "$TMPDIR/w.reg"
+expect_grep "has no stat server VFAT: nothing was written" "$ERR"
+cmp "$TMPDIR/w.reg" "$TMPDIR/w.before" || fail "a refused remove wrote the file"
+printf 'REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System]\r\n"x"=hex:0g\r\n' >"$TMPDIR/bad.reg"
+cp "$TMPDIR/bad.reg" "$TMPDIR/bad.before"
+expect_exit 2 "$REGTOOL" perfstats remove KERNEL "$TMPDIR/bad.reg"
+expect_grep "$TMPDIR/bad.reg:4: bad hex byte '0g'" "$ERR"
+cmp "$TMPDIR/bad.reg" "$TMPDIR/bad.before" || fail "a malformed file was written"
+expect_exit 64 "$REGTOOL" perfstats frobnicate "$S"

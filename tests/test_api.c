@@ -1,0 +1,254 @@
+/* The public API (lib/regtool.h) on the in-memory store: install, query,
+ * uninstall, audit, backup and restore, their error codes, the messages
+ * the CLI prints and the report lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <uchar.h>
+
+#include "api/api.h"
+#include "model/strbuf.h"
+#include "scratch.h"
+
+#define INI "ini-samples/transfer.ini"
+
+static const char16_t counter_009[] =
+    u"1\0" "1847\0" "2\0System\0" "4\0Memory\0" "1846\0End Marker\0";
+static const char16_t help_009[] =
+    u"3\0System help.\0" "5\0Memory help.\0" "1847\0End Marker\0";
+
+/* Every line reported, as "KIND|LINE\n". */
+static struct rt_strbuf lines;
+
+static void collect(void *ctx, int kind, const char *line)
+{
+    assert_ptr_equal(ctx, &lines);
+    assert_null(strchr(line, '\n'));
+    rt_strbuf_printf(&lines, "%d|%s\n", kind, line);
+}
+
+static int reported(int kind, const char *text)
+{
+    struct rt_strbuf want = {0};
+    rt_strbuf_printf(&want, "%d|%s\n", kind, text);
+    assert_false(want.failed);
+    int found = lines.s && strstr(lines.s, want.s) != NULL;
+    rt_strbuf_free(&want);
+    return found;
+}
+
+static void put_dword(struct rt_store *s, const char *name, uint32_t x)
+{
+    struct rt_value v;
+    assert_int_equal(rt_value_from_dword(&v, x), 0);
+    assert_int_equal(rt_store_mem_put_perflib(s, name, &v), 0);
+    rt_value_free(&v);
+}
+
+/* English base tables and Perflib's values; no provider. */
+static regtool *base(const char16_t *counter, size_t clen)
+{
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            (const uint8_t *)counter, clen),
+                     0);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_HELP,
+                                            (const uint8_t *)help_009,
+                                            sizeof help_009),
+                     0);
+    put_dword(s, "Last Counter", 1846);
+    put_dword(s, "Last Help", 1847);
+    put_dword(s, "Base Index", 1847);
+    regtool *rt = rt_api_wrap_store(s);
+    assert_non_null(rt);
+    rt_strbuf_free(&lines);
+    regtool_set_output(rt, collect, &lines);
+    return rt;
+}
+
+static const regtool_install_options with_service = {
+    0, 0, NULL, 1, "C:\\transferperf.dll", "OpenTransfer", "CollectTransfer",
+    "CloseTransfer"};
+
+static void install_query_uninstall(void **state)
+{
+    (void)state;
+    regtool *rt = base(counter_009, sizeof counter_009);
+    regtool_error err;
+    regtool_ranges r = {0, 0, 0, 0}, q;
+
+    regtool_install_options dry = with_service;
+    dry.dry_run = 1;
+    assert_int_equal(regtool_install(rt, INI, &dry, &r, &err), 0);
+    assert_true(reported(REGTOOL_LINE_REPORT, "would install TransferPerf: "
+                                              "names 1848-1860, help 1849-1861"));
+    assert_true(reported(REGTOOL_LINE_REPORT,
+                         "  create key Services\\TransferPerf\\Performance"));
+    assert_int_equal(r.first_counter, 1848);
+    /* The dry run wrote nothing. */
+    assert_int_equal(regtool_query(rt, "TransferPerf", &q, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_int_equal(err.code, REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_string_equal(err.message, "no service 'TransferPerf' with a "
+                                     "Performance key");
+
+    /* Without a service key the provider is refused, as by lodctr. */
+    assert_int_equal(regtool_install(rt, INI, NULL, NULL, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_true(strncmp(err.message, "install " INI ": ", 9 + strlen(INI)) == 0);
+
+    assert_int_equal(regtool_install(rt, INI, &with_service, &r, &err), 0);
+    assert_int_equal(err.code, 0);
+    assert_string_equal(err.message, "");
+    assert_true(reported(REGTOOL_LINE_REPORT, "installed TransferPerf: names "
+                                              "1848-1860, help 1849-1861"));
+    assert_int_equal(regtool_query(rt, "TransferPerf", &q, &err), 0);
+    assert_memory_equal(&q, &r, sizeof q);
+    assert_int_equal(q.last_help, 1861);
+
+    assert_int_equal(regtool_install(rt, INI, &with_service, NULL, &err),
+                     REGTOOL_ERR_ALREADY_EXISTS);
+    assert_int_equal(err.code, REGTOOL_ERR_ALREADY_EXISTS);
+
+    regtool_ranges u;
+    assert_int_equal(regtool_uninstall(rt, "TransferPerf", REGTOOL_DRY_RUN,
+                                       &u, &err), 0);
+    assert_int_equal(regtool_query(rt, "TransferPerf", &q, &err), 0);
+    assert_int_equal(regtool_uninstall(rt, "TransferPerf", 0, &u, &err), 0);
+    assert_memory_equal(&u, &r, sizeof u);
+    assert_true(reported(REGTOOL_LINE_REPORT,
+                         "uninstalled TransferPerf: names 1848-1860, help "
+                         "1849-1861 (7 names, 7 help texts in all languages)"));
+    assert_int_equal(regtool_query(rt, "TransferPerf", &q, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_int_equal(regtool_uninstall(rt, "TransferPerf", 0, NULL, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_int_equal(regtool_uninstall(rt, "Nobody", 0, NULL, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_string_equal(err.message,
+                        "uninstall Nobody: service 'Nobody' does not exist");
+    regtool_close(rt);
+    rt_strbuf_free(&lines);
+}
+
+static void unreadable_ini_is_reported_as_its_diagnostic(void **state)
+{
+    (void)state;
+    regtool *rt = base(counter_009, sizeof counter_009);
+    regtool_error err;
+    int rc = regtool_install(rt, "ini-samples/no-such.ini", NULL, NULL, &err);
+    assert_int_not_equal(rc, 0);
+    assert_int_equal(err.code, rc);
+    /* The first error is the message, and it was reported as a line. */
+    assert_non_null(strstr(err.message, "no-such.ini"));
+    assert_true(reported(REGTOOL_LINE_INI_ERROR, err.message));
+    regtool_close(rt);
+    rt_strbuf_free(&lines);
+}
+
+static void audit_lists_findings(void **state)
+{
+    (void)state;
+    regtool *rt = base(counter_009, sizeof counter_009);
+    regtool_error err;
+    regtool_findings *f = NULL;
+    assert_int_equal(regtool_audit(rt, &f, &err), 0);
+    for (size_t i = 0; i < regtool_findings_count(f); i++)
+        assert_int_not_equal(regtool_finding_severity(f, i),
+                             REGTOOL_SEVERITY_ERROR);
+    size_t n = regtool_findings_count(f);
+    assert_null(regtool_finding_id(f, n));
+    assert_int_equal(regtool_finding_severity(f, n), -1);
+    regtool_findings_free(f);
+    regtool_close(rt);
+
+    /* Two names for index 2 in 009. */
+    static const char16_t dup[] = u"1\0" "1847\0" "2\0System\0" "2\0Other\0"
+                                  "4\0Memory\0" "1846\0End Marker\0";
+    rt = base(dup, sizeof dup);
+    assert_int_equal(regtool_audit(rt, &f, &err), 0);
+    assert_true(regtool_findings_count(f) > 0);
+    /* Most severe first. */
+    assert_int_equal(regtool_finding_severity(f, 0), REGTOOL_SEVERITY_ERROR);
+    int found = 0;
+    for (size_t i = 0; i < regtool_findings_count(f); i++)
+        if (!strcmp(regtool_finding_id(f, i), "duplicate-index")) {
+            found = 1;
+            assert_string_equal(regtool_finding_language(f, i), "009");
+            assert_non_null(regtool_finding_message(f, i));
+        }
+    assert_true(found);
+    regtool_findings_free(f);
+    regtool_close(rt);
+    rt_strbuf_free(&lines);
+}
+
+static void backup_then_restore(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir_new("rtapi");
+    char file[700];
+    snprintf(file, sizeof file, "%s/perf.ini", dir);
+    regtool *rt = base(counter_009, sizeof counter_009);
+    regtool_error err;
+    regtool_ranges q;
+
+    assert_int_equal(regtool_backup(rt, file, 0, &err), 0);
+    assert_int_equal(regtool_backup(rt, file, 0, &err),
+                     REGTOOL_ERR_FILE_EXISTS);
+    assert_int_equal(regtool_backup(rt, file, REGTOOL_FORCE, &err), 0);
+
+    assert_int_equal(regtool_install(rt, INI, &with_service, NULL, &err), 0);
+    assert_int_equal(regtool_restore(rt, file, REGTOOL_DRY_RUN, &err), 0);
+    assert_int_equal(regtool_query(rt, "TransferPerf", &q, &err), 0);
+    /* The backup predates the provider: its range goes, as lodctr /R
+     * removes a range the file has no section for. */
+    assert_int_equal(regtool_restore(rt, file, 0, &err), 0);
+    assert_int_equal(regtool_query(rt, "TransferPerf", &q, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+
+    char missing[720];
+    snprintf(missing, sizeof missing, "%s/none.ini", dir);
+    assert_int_equal(regtool_restore(rt, missing, 0, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_true(strncmp(err.message, "cannot read ", 12) == 0);
+    regtool_close(rt);
+    rt_strbuf_free(&lines);
+    assert_int_equal(scratch_remove(dir), 0);
+    free(dir);
+}
+
+static void open_errors(void **state)
+{
+    (void)state;
+    regtool *rt = (regtool *)&rt;
+    regtool_error err;
+    assert_int_equal(regtool_open("nowhere:x", NULL, &rt, &err),
+                     REGTOOL_ERR_INVALID_PARAMETER);
+    assert_null(rt);
+    assert_int_equal(regtool_open("psb:/nonexistent/perf.ini", NULL, &rt,
+                                  &err), REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_int_equal(regtool_open(NULL, NULL, &rt, &err),
+                     REGTOOL_ERR_INVALID_PARAMETER);
+    assert_int_equal(regtool_install(NULL, INI, NULL, NULL, &err),
+                     REGTOOL_ERR_INVALID_PARAMETER);
+    assert_string_equal(regtool_version(), REGTOOL_VERSION);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(install_query_uninstall),
+        cmocka_unit_test(unreadable_ini_is_reported_as_its_diagnostic),
+        cmocka_unit_test(audit_lists_findings),
+        cmocka_unit_test(backup_then_restore),
+        cmocka_unit_test(open_errors),
+    };
+    return cmocka_run_group_tests_name("api", tests, NULL, NULL);
+}

@@ -1,0 +1,244 @@
+/* Provider spec at the size of generated providers: 20,000 symbols in two
+ * languages, with the problems placed after everything else, so that the
+ * checks must find the earlier key, symbol or language among tens of
+ * thousands and name it exactly (line, symbol, message, order). Lookups
+ * by name are case-insensitive, as lodctr's are. Times are not measured
+ * here (bench/ does that). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/diag.h"
+#include "provider/provider_spec.h"
+#include "scratch.h"
+
+#define N_SYMBOLS 20000u
+/* Lines before the first [text] key, and [text] lines per symbol. */
+#define TEXT_FIRST_LINE 11u
+#define LINES_PER_SYMBOL 4u
+/* The symbol whose key is repeated at the end. */
+#define LATE 19990u
+
+static char dir[512];
+
+static char *path_of(const char *name)
+{
+    char *p = NULL;
+    assert_true(asprintf(&p, "%s/%s", dir, name) > 0);
+    return p;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    char *d = scratch_dir_new("rt-scale");
+    snprintf(dir, sizeof dir, "%s", d);
+    free(d);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return scratch_remove(dir);
+}
+
+/* Line of SYM_i's first [text] key (its 009 NAME). */
+static unsigned text_line(unsigned i)
+{
+    return TEXT_FIRST_LINE + LINES_PER_SYMBOL * i;
+}
+
+/* Writes s.h: SYM_00000 .. at offsets 0, 2, ...; MIXED_CASE after them;
+ * LATE_A and Late_A, which an INI naming late_a cannot tell apart. */
+static void write_symbols(void)
+{
+    char *p = path_of("s.h");
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fprintf(f, "/* s.h: offsets of the scale provider */\n");
+    for (unsigned i = 0; i < N_SYMBOLS; i++)
+        fprintf(f, "#define SYM_%05u %u\n", i, 2 * i);
+    fprintf(f, "#define MIXED_CASE %u\n", 2 * N_SYMBOLS);
+    fprintf(f, "#define LATE_A %u\n", 2 * N_SYMBOLS + 2);
+    fprintf(f, "#define Late_A %u\n", 2 * N_SYMBOLS + 4);
+    assert_int_equal(fclose(f), 0);
+    free(p);
+}
+
+/* Writes NAME (p.ini): N_SYMBOLS symbols with NAME and HELP in 009 and
+ * 007, every third HELP key in lower case (it must still join its NAME),
+ * then Mixed_Case, whose header spells it MIXED_CASE, then TAIL; returns
+ * the line TAIL starts on. With BAD_LANGUAGE, [languages] lists 009 a
+ * second time as 0009 (line 7). */
+static unsigned write_ini(const char *tail, int bad_language)
+{
+    char *p = path_of("p.ini");
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fprintf(f, "[info]\n"                       /* 1 */
+               "drivername=Scale\n"             /* 2 */
+               "symbolfile=s.h\n"               /* 3 */
+               "[languages]\n"                  /* 4 */
+               "009=English\n"                  /* 5 */
+               "007=German\n"                   /* 6 */
+               "%s\n"                           /* 7 */
+               "[objects]\n"                    /* 8 */
+               "SYM_00000_009_NAME=\n"          /* 9 */
+               "[text]\n",                      /* 10 */
+            bad_language ? "0009=English again" : "; no more languages");
+    unsigned line = TEXT_FIRST_LINE;
+    for (unsigned i = 0; i < N_SYMBOLS; i++) {
+        const char *help = i % 3 ? "HELP" : "help";
+        assert_int_equal(line, text_line(i));
+        fprintf(f, "SYM_%05u_009_NAME=Name %u\n", i, i);
+        fprintf(f, "SYM_%05u_009_%s=Help %u\n", i, help, i);
+        fprintf(f, "SYM_%05u_007_NAME=Name %u\n", i, i);
+        fprintf(f, "SYM_%05u_007_%s=Hilfe %u\n", i, help, i);
+        line += LINES_PER_SYMBOL;
+    }
+    fprintf(f, "Mixed_Case_009_NAME=Mixed\nMixed_Case_009_HELP=Mixed help\n"
+               "Mixed_Case_007_NAME=Gemischt\n"
+               "Mixed_Case_007_HELP=Gemischte Hilfe\n");
+    line += 4;
+    fputs(tail, f);
+    assert_int_equal(fclose(f), 0);
+    free(p);
+    return line;
+}
+
+struct want {
+    unsigned line;
+    const char *symbol;
+    const char *message;
+};
+
+/* Loads p.ini and checks that exactly the errors WANT were reported,
+ * against p.ini, in this order (the order of the report, not sorted). */
+static void load_expect_errors(const struct want *want, size_t n)
+{
+    char *ini = path_of("p.ini");
+    struct rt_provider_spec spec;
+    struct rt_diags d = {0};
+    assert_int_equal(rt_provider_spec_load(ini, NULL, &spec, &d), -1);
+    for (size_t i = 0; d.n != n && i < d.n && i < 20; i++) {
+        char *m = rt_diag_format(&d.v[i]);
+        print_message("  got: %s\n", m);
+        free(m);
+    }
+    assert_int_equal(d.n, n);
+    assert_int_equal(d.errors, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(d.v[i].file, ini);
+        assert_int_equal(d.v[i].line, want[i].line);
+        assert_string_equal(d.v[i].symbol, want[i].symbol);
+        assert_string_equal(d.v[i].message, want[i].message);
+    }
+    assert_null(spec.symbols);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    free(ini);
+}
+
+/* A key given again at the very end, once in other case and once as
+ * first written: both repeats name the first one's line. */
+static void late_duplicate_key_names_its_first_line(void **state)
+{
+    (void)state;
+    write_symbols();
+    char tail[256];
+    snprintf(tail, sizeof tail,
+             "sym_%05u_009_help=again\nSYM_%05u_009_HELP=and again\n",
+             LATE, LATE);
+    unsigned line = write_ini(tail, 0);
+    /* LATE % 3 != 0: its HELP key was written in upper case. */
+    assert_true(LATE % 3 != 0);
+    char m1[128], m2[128], s1[64], s2[64];
+    snprintf(s1, sizeof s1, "sym_%05u_009_help", LATE);
+    snprintf(s2, sizeof s2, "SYM_%05u_009_HELP", LATE);
+    snprintf(m1, sizeof m1, "duplicate key %s (first at line %u)", s1,
+             text_line(LATE) + 1);
+    snprintf(m2, sizeof m2, "duplicate key %s (first at line %u)", s2,
+             text_line(LATE) + 1);
+    const struct want want[] = {
+        {line, s1, m1},
+        {line + 1, s2, m2},
+    };
+    load_expect_errors(want, 2);
+}
+
+/* Several problems found by different lookups, reported in the loader's
+ * order: keys as parsed, then languages, then symbols. */
+static void late_problems_reported_in_order(void **state)
+{
+    (void)state;
+    write_symbols();
+    char tail[256];
+    snprintf(tail, sizeof tail,
+             "late_a_009_NAME=Late\n"
+             "late_a_009_HELP=Late help\n"
+             "SYM_%05u_007_name=again\n", LATE);
+    unsigned line = write_ini(tail, 1);
+    char m[128], s[64];
+    snprintf(s, sizeof s, "SYM_%05u_007_name", LATE);
+    snprintf(m, sizeof m, "duplicate key %s (first at line %u)", s,
+             text_line(LATE) + 2);
+    const struct want want[] = {
+        {line + 2, s, m},
+        {7, "0009", "language '0009' is language '009' of line 5 again"},
+        {line, "late_a", "late_a is not defined in s.h"},
+    };
+    load_expect_errors(want, 3);
+}
+
+/* Without the problems the same INI loads: every symbol once, its
+ * lower-case HELP joined to its NAME, Mixed_Case found as MIXED_CASE. */
+static void large_provider_loads(void **state)
+{
+    (void)state;
+    write_symbols();
+    write_ini("", 0);
+    char *ini = path_of("p.ini");
+    struct rt_provider_spec spec;
+    struct rt_diags d = {0};
+    assert_int_equal(rt_provider_spec_load(ini, NULL, &spec, &d), 0);
+    assert_int_equal(d.n, 0);
+    assert_int_equal(spec.n_languages, 2);
+    assert_int_equal(spec.n_symbols, N_SYMBOLS + 1);
+    for (unsigned i = 0; i < N_SYMBOLS; i += 997) {
+        const struct rt_provider_symbol *s = &spec.symbols[i];
+        char name[32], help[32];
+        snprintf(name, sizeof name, "Name %u", i);
+        snprintf(help, sizeof help, "Help %u", i);
+        assert_int_equal(s->offset, 2 * (long)i);
+        /* SYM_00000 is named first in [objects]. */
+        assert_int_equal(s->first_line, i == 0 ? 9 : text_line(i));
+        assert_string_equal(s->text[0].name, name);
+        assert_string_equal(s->text[0].help, help);
+        assert_int_equal(s->text[0].help_line, text_line(i) + 1);
+        assert_int_equal(s->is_object, i == 0);
+    }
+    const struct rt_provider_symbol *last = &spec.symbols[N_SYMBOLS];
+    assert_string_equal(last->symbol, "Mixed_Case");
+    assert_int_equal(last->offset, 2 * (long)N_SYMBOLS);
+    assert_int_equal(last->define_line, N_SYMBOLS + 2);
+    assert_string_equal(last->text[1].help, "Gemischte Hilfe");
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    free(ini);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(late_duplicate_key_names_its_first_line),
+        cmocka_unit_test(late_problems_reported_in_order),
+        cmocka_unit_test(large_provider_loads),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,324 @@
+/* lodctr /R as pure logic (engine/rebuild.h), on a database and sources
+ * built in memory, no store: each provider's strings from its first
+ * source (INF copy, current tables, PerfStringBackup.INI, tables as
+ * installed) at its own indices, what is lost counted, strings no
+ * provider owns dropped, tables sorted by index, a second rebuild of the
+ * result changing nothing, CurrentLanguage taking English's base, and
+ * Last Counter raised but never lowered. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine/rebuild.h"
+
+static void add(struct rt_pair_list *l, uint32_t i, const char *text)
+{
+    assert_int_equal(rt_pair_list_append(l, i, text), 0);
+}
+
+/* The tables as installed: the base range. */
+static void installed(struct rt_name_table *t)
+{
+    memset(t, 0, sizeof *t);
+    add(&t->counter, 1, "1847");
+    add(&t->counter, 2, "System");
+    add(&t->counter, 4, "Memory");
+    add(&t->help, 3, "System help");
+    add(&t->help, 5, "Memory help");
+}
+
+static void service(struct rt_service_info *si, const char *name,
+                    uint32_t fc, uint32_t lc)
+{
+    memset(si, 0, sizeof *si);
+    si->name = strdup(name);
+    si->exists = si->has_perf = si->has_range = 1;
+    si->first_counter = fc;
+    si->last_counter = lc;
+    si->first_help = fc + 1;
+    si->last_help = lc + 1;
+    si->has_last_counter = si->has_first_help = si->has_last_help = 1;
+}
+
+/* 009 (and CurrentLanguage when CUR) holding the base, B's strings, a
+ * stale string in A's range and an orphan; providers A (INF copy), B
+ * (current tables), C (backup), D (nowhere). */
+static void database(struct rt_database *db, int cur)
+{
+    memset(db, 0, sizeof *db);
+    db->n_langs = cur ? 2 : 1;
+    db->langs = calloc(2, sizeof *db->langs);
+    for (size_t i = 0; i < db->n_langs; i++) {
+        struct rt_db_language *l = &db->langs[i];
+        l->id = strdup(i ? "CurrentLanguage" : "009");
+        l->loaded = l->has_counter = l->has_help = 1;
+        installed(&l->table);
+        add(&l->table.counter, 2000, "Old A");
+        add(&l->table.counter, 2004, "B name");
+        add(&l->table.help, 2005, "B help");
+        add(&l->table.counter, 2100, "Orphan");
+    }
+    db->has_last_counter = db->has_last_help = db->has_base_index = 1;
+    db->last_counter = 2100;
+    db->last_help = 2009;
+    db->base_index = 1847;
+    db->n_services = 4;
+    db->services = calloc(4, sizeof *db->services);
+    service(&db->services[0], "A", 2000, 2002);
+    service(&db->services[1], "B", 2004, 2004);
+    service(&db->services[2], "C", 2006, 2006);
+    service(&db->services[3], "D", 2008, 2008);
+}
+
+/* A's INI: two symbols at offsets 0 and 2, English only. */
+static void spec_a(struct rt_provider_spec *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->drivername = strdup("A");
+    sp->n_languages = 1;
+    sp->languages = calloc(1, sizeof *sp->languages);
+    strcpy(sp->languages[0].id, "009");
+    sp->n_symbols = 2;
+    sp->symbols = calloc(2, sizeof *sp->symbols);
+    const char *names[] = {"A object", "A counter"};
+    const char *helps[] = {"A object help", "A counter help"};
+    for (int k = 0; k < 2; k++) {
+        sp->symbols[k].symbol = strdup(k ? "CNT" : "OBJ");
+        sp->symbols[k].offset = 2 * k;
+        sp->symbols[k].text = calloc(1, sizeof *sp->symbols[k].text);
+        sp->symbols[k].text[0].name = strdup(names[k]);
+        sp->symbols[k].text[0].help = strdup(helps[k]);
+    }
+}
+
+struct fixture {
+    struct rt_database db;
+    struct rt_name_table inst;
+    struct rt_rebuild_base base;
+    struct rt_provider_spec spec;
+    struct rt_rebuild_inf inf[2];
+    struct rt_psb psb;
+    struct rt_rebuild_input in;
+};
+
+static void fixture(struct fixture *f, int cur)
+{
+    database(&f->db, cur);
+    installed(&f->inst);
+    f->base = (struct rt_rebuild_base){"009", &f->inst, NULL};
+    spec_a(&f->spec);
+    f->inf[0] = (struct rt_rebuild_inf){"A", &f->spec, "INF/A/0009/a.ini", NULL};
+    f->inf[1] = (struct rt_rebuild_inf){"B", NULL, "INF/B/0009/b.ini",
+                                        "not found"};
+    memset(&f->psb, 0, sizeof f->psb);
+    f->psb.n_langs = 1;
+    f->psb.langs = calloc(1, sizeof *f->psb.langs);
+    f->psb.langs[0].id = strdup("009");
+    add(&f->psb.langs[0].strings, 2006, "C name");
+    add(&f->psb.langs[0].strings, 2007, "C help");
+    f->in = (struct rt_rebuild_input){&f->base, 1, f->inf, 2, &f->psb,
+                                      "PerfStringBackup.INI", NULL};
+}
+
+static void fixture_free(struct fixture *f)
+{
+    rt_database_free(&f->db);
+    rt_name_table_free(&f->inst);
+    rt_provider_spec_free(&f->spec);
+    rt_psb_free(&f->psb);
+}
+
+static const struct rt_change *table_change(const struct rt_change_set *cs,
+                                            const char *lang,
+                                            enum rt_table_kind k)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->v[i].op == RT_CHANGE_SET_TABLE && cs->v[i].table == k &&
+            !strcmp(cs->v[i].lang, lang))
+            return &cs->v[i];
+    return NULL;
+}
+
+/* The pairs a change writes, as "index=text;" in order. */
+static char *pairs_text(const struct rt_change *c)
+{
+    struct rt_name_table t;
+    struct rt_msz_error err;
+    int which;
+    assert_int_equal(rt_name_table_decode(&t, c->value.data, c->value.len,
+                                          NULL, 0, 0, &err, &which), 0);
+    char *out = calloc(1, 4096);
+    for (size_t i = 0; i < t.counter.n; i++)
+        sprintf(out + strlen(out), "%u=%s;", t.counter.v[i].index,
+                t.counter.v[i].text);
+    rt_name_table_free(&t);
+    return out;
+}
+
+static void each_provider_from_its_first_source(void **state)
+{
+    (void)state;
+    struct fixture f;
+    fixture(&f, 0);
+    struct rt_change_set cs;
+    struct rt_rebuild_plan p;
+    struct rt_error e = {0};
+    assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs, &p, &e), 0);
+    assert_int_equal(p.n_providers, 4);
+    assert_int_equal(p.providers[0].langs[0].source, RT_REBUILD_INF);
+    assert_int_equal(p.providers[1].langs[0].source, RT_REBUILD_TABLES);
+    assert_int_equal(p.providers[2].langs[0].source, RT_REBUILD_BACKUP);
+    assert_int_equal(p.providers[3].langs[0].source, RT_REBUILD_LOST);
+    assert_int_equal(p.providers[3].lost, 1);
+    assert_int_equal(p.lost, 1);
+    assert_int_equal(p.langs[0].base, RT_REBUILD_INSTALLED);
+    /* The orphan goes; A's stale string is replaced by its INI's. */
+    assert_int_equal(p.langs[0].dropped, 1);
+    char *c = pairs_text(table_change(&cs, "009", RT_TABLE_COUNTER));
+    assert_string_equal(c, "1=1847;2=System;4=Memory;2000=A object;"
+                           "2002=A counter;2004=B name;2006=C name;");
+    free(c);
+    char *h = pairs_text(table_change(&cs, "009", RT_TABLE_HELP));
+    assert_string_equal(h, "3=System help;5=Memory help;2001=A object help;"
+                           "2003=A counter help;2005=B help;2007=C help;");
+    free(h);
+    /* Last Counter stays above what the tables hold: never lowered. */
+    assert_int_equal(p.last_counter, 2100);
+    assert_int_equal(p.last_help, 2009);
+    rt_change_set_free(&cs);
+    rt_rebuild_plan_free(&p);
+    fixture_free(&f);
+}
+
+/* The result rebuilt again (every source still there) changes nothing. */
+static void rebuilding_the_result_changes_nothing(void **state)
+{
+    (void)state;
+    struct fixture f;
+    fixture(&f, 0);
+    struct rt_change_set cs, cs2;
+    struct rt_rebuild_plan p, p2;
+    struct rt_error e = {0};
+    assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs, &p, &e), 0);
+    struct rt_db_language *l = &f.db.langs[0];
+    rt_name_table_free(&l->table);
+    struct rt_msz_error err;
+    int which;
+    const struct rt_change *cc = table_change(&cs, "009", RT_TABLE_COUNTER);
+    const struct rt_change *hc = table_change(&cs, "009", RT_TABLE_HELP);
+    assert_int_equal(rt_name_table_decode(&l->table, cc->value.data,
+                                          cc->value.len, hc->value.data,
+                                          hc->value.len, 0, &err, &which), 0);
+    assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs2, &p2, &e), 0);
+    assert_null(table_change(&cs2, "009", RT_TABLE_COUNTER));
+    assert_null(table_change(&cs2, "009", RT_TABLE_HELP));
+    assert_int_equal(p2.langs[0].dropped, 0);
+    /* C's strings are now in the tables: the second source is enough. */
+    assert_int_equal(p2.providers[2].langs[0].source, RT_REBUILD_TABLES);
+    rt_change_set_free(&cs);
+    rt_change_set_free(&cs2);
+    rt_rebuild_plan_free(&p);
+    rt_rebuild_plan_free(&p2);
+    fixture_free(&f);
+}
+
+/* CurrentLanguage has no tables as installed: English's are its base. */
+static void current_language_takes_english_base(void **state)
+{
+    (void)state;
+    struct fixture f;
+    fixture(&f, 1);
+    struct rt_change_set cs;
+    struct rt_rebuild_plan p;
+    struct rt_error e = {0};
+    assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs, &p, &e), 0);
+    assert_int_equal(p.langs[1].base, RT_REBUILD_INSTALLED);
+    assert_ptr_equal(p.langs[1].installed, &f.base);
+    /* No backup section for it: C is lost there as D is everywhere. */
+    assert_int_equal(p.providers[2].langs[1].source, RT_REBUILD_LOST);
+    assert_int_equal(p.lost, 3);
+    char *c = pairs_text(table_change(&cs, "CurrentLanguage",
+                                      RT_TABLE_COUNTER));
+    assert_string_equal(c, "1=1847;2=System;4=Memory;2000=A object;"
+                           "2002=A counter;2004=B name;");
+    free(c);
+    rt_change_set_free(&cs);
+    rt_rebuild_plan_free(&p);
+    fixture_free(&f);
+}
+
+/* Without tables as installed, the base range comes from the current
+ * tables; with neither nor a backup, the language's base is lost. */
+static void base_from_tables_or_lost(void **state)
+{
+    (void)state;
+    struct fixture f;
+    fixture(&f, 0);
+    f.base.t = NULL;
+    f.base.missing = "System32/perfd009.dat: not found";
+    struct rt_change_set cs;
+    struct rt_rebuild_plan p;
+    struct rt_error e = {0};
+    assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs, &p, &e), 0);
+    assert_int_equal(p.langs[0].base, RT_REBUILD_TABLES);
+    assert_int_equal(p.lost, 1);
+    rt_change_set_free(&cs);
+    rt_rebuild_plan_free(&p);
+    /* Tables emptied and no backup: nothing holds the base. */
+    rt_name_table_free(&f.db.langs[0].table);
+    f.in.psb = NULL;
+    assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs, &p, &e), 0);
+    assert_int_equal(p.langs[0].base, RT_REBUILD_LOST);
+    assert_int_equal(p.providers[1].langs[0].source, RT_REBUILD_LOST);
+    assert_int_equal(p.providers[2].langs[0].source, RT_REBUILD_LOST);
+    assert_int_equal(p.lost, 4);   /* the base, B, C and D */
+    rt_change_set_free(&cs);
+    rt_rebuild_plan_free(&p);
+    fixture_free(&f);
+}
+
+/* A Last Counter below the highest index written is raised. */
+static void last_counter_raised(void **state)
+{
+    (void)state;
+    struct fixture f;
+    fixture(&f, 0);
+    f.db.last_counter = 1846;
+    f.db.last_help = 1847;
+    struct rt_change_set cs;
+    struct rt_rebuild_plan p;
+    struct rt_error e = {0};
+    assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs, &p, &e), 0);
+    assert_int_equal(p.last_counter, 2006);
+    assert_int_equal(p.last_help, 2007);
+    int seen = 0;
+    for (size_t i = 0; i < cs.n; i++)
+        if (cs.v[i].op == RT_CHANGE_SET_PERFLIB) {
+            uint32_t v;
+            assert_int_equal(rt_value_dword(&cs.v[i].value, &v), 0);
+            assert_int_equal(v, strcmp(cs.v[i].name, "Last Counter") ? 2007
+                                                                      : 2006);
+            seen++;
+        }
+    assert_int_equal(seen, 2);
+    rt_change_set_free(&cs);
+    rt_rebuild_plan_free(&p);
+    fixture_free(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(each_provider_from_its_first_source),
+        cmocka_unit_test(rebuilding_the_result_changes_nothing),
+        cmocka_unit_test(current_language_takes_english_base),
+        cmocka_unit_test(base_from_tables_or_lost),
+        cmocka_unit_test(last_counter_raised),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

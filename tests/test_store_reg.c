@@ -1,0 +1,223 @@
+/* The reg store (a .reg file): the store contract and the whole
+ * install/uninstall suite, run as on the in-memory store; the file it
+ * writes is what the store reads back. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "engine_suite.h"
+#include "model/reg_file.h"
+#include "scratch.h"
+#include "store/store_reg.h"
+#include "store_contract.h"
+
+static char *store_snapshot_content(struct rt_store *s)
+{
+    struct rt_strbuf b = {0};
+    snap_store_content(&b, s);
+    return snap_take(&b);
+}
+
+static char *dir;
+static unsigned serial;
+
+/* A new file holding nothing but the header, in the dialect reg export
+ * writes (UTF-16LE with BOM); every third one in UTF-8, every fifth in
+ * REGEDIT4, so the store is run in each. REGEDIT4 in code page 1251: the
+ * suite's second language is Russian. */
+static const char *codepage(void)
+{
+    return serial % 5 == 0 ? "1251" : NULL;
+}
+
+static struct rt_store *reg_open(void *ctx)
+{
+    (void)ctx;
+    char *path;
+    serial++;
+    if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+        abort();
+    struct rt_reg_file f = {0};
+    f.format = serial % 5 == 0 ? RT_REG_V4 : serial % 3 == 0
+               ? RT_REG_V5_UTF8 : RT_REG_V5_UTF16;
+    uint8_t *b;
+    size_t len;
+    struct rt_reg_error re;
+    assert_int_equal(rt_reg_write(&f, NULL, &b, &len, &re), 0);
+    assert_int_equal(rt_os_write_new_file(path, b, len), 0);
+    free(b);
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_reg_open(path, codepage(), &e);
+    if (!s)
+        fail_msg("%s", e.message);
+    free(path);
+    return s;
+}
+
+static void reg_fail(struct rt_store *s, size_t k, void *ctx)
+{
+    (void)ctx;
+    rt_store_reg_fail_after(s, k);
+}
+
+/* The file's bytes as hex, and what a fresh open of it reads, so that a
+ * change the store made only in memory, or only on disk, shows. */
+static char *reg_snapshot(struct rt_store *s, void *ctx)
+{
+    (void)ctx;
+    char *path;
+    if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+        abort();
+    uint8_t *d;
+    size_t len;
+    assert_int_equal(rt_os_read_file(path, &d, &len), 0);
+    struct rt_error e = {0};
+    struct rt_store *fresh = rt_store_reg_open(path, codepage(), &e);
+    assert_non_null(fresh);
+    char *a = store_snapshot_content(s), *b = store_snapshot_content(fresh);
+    assert_string_equal(a, b);
+    fresh->ops->close(fresh);
+    free(b);
+    char *out = malloc(len * 2 + strlen(a) + 2);
+    for (size_t i = 0; i < len; i++)
+        sprintf(out + 2 * i, "%02x", d[i]);
+    sprintf(out + 2 * len, "\n%s", a);
+    free(a);
+    free(d);
+    free(path);
+    return out;
+}
+
+/* A malformed file and a patch are refused with the file and line. */
+static void bad_files_are_refused_with_their_line(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *words;
+    } cases[] = {
+        {"Windows Registry Editor Version 5.00\n\n[HKEY_LOCAL_MACHINE\\A]\n"
+         "\"x\"=dword:zz\n", ":4: dword:"},
+        {"Windows Registry Editor Version 5.00\n\n[HKEY_LOCAL_MACHINE\\A]\n"
+         "\"x\"=-\n", ":4: this .reg file deletes a value"},
+        {"Windows Registry Editor Version 5.00\n[-HKEY_LOCAL_MACHINE\\A]\n",
+         ":2: this .reg file deletes a key"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *path;
+        if (asprintf(&path, "%s/bad%zu.reg", dir, i) < 0)
+            abort();
+        assert_int_equal(rt_os_write_new_file(path, cases[i].text,
+                                              strlen(cases[i].text)), 0);
+        struct rt_error e = {0};
+        assert_null(rt_store_reg_open(path, NULL, &e));
+        assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+        assert_non_null(strstr(e.message, path));
+        if (!strstr(e.message, cases[i].words))
+            fail_msg("%s", e.message);
+        free(path);
+    }
+    struct rt_error e = {0};
+    assert_null(rt_store_reg_open("/nonexistent/x.reg", NULL, &e));
+    assert_int_equal(e.code, RT_ERR_FILE_NOT_FOUND);
+}
+
+/* A write over a file another program changed meanwhile is refused, and
+ * that program's file stays. */
+static void file_changed_underneath_is_not_overwritten(void **state)
+{
+    (void)state;
+    struct rt_store *s = reg_open(NULL);
+    char *path;
+    if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+        abort();
+    static const char other[] = "Windows Registry Editor Version 5.00\r\n";
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, "009"), 0);
+    struct rt_error e = {0};
+    /* Changed after begin() read it (a change before is read there). */
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(rt_os_replace_file(path, other, sizeof other - 1, 0644),
+                     0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), -1);
+    s->ops->end(s);
+    assert_non_null(strstr(e.message, "changed since"));
+    uint8_t *d;
+    size_t len;
+    assert_int_equal(rt_os_read_file(path, &d, &len), 0);
+    assert_int_equal(len, sizeof other - 1);
+    assert_memory_equal(d, other, len);
+    free(d);
+    free(path);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+}
+
+/* Two writers that opened the same file: the second begins after the
+ * first committed, and works on what the first wrote (begin() reads it
+ * under the file's lock), so neither change is lost. */
+static void second_writer_keeps_the_first_ones_change(void **state)
+{
+    (void)state;
+    struct rt_store *a = reg_open(NULL);
+    char *path;
+    if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+        abort();
+    struct rt_error e = {0};
+    struct rt_store *b = rt_store_reg_open(path, codepage(), &e);
+    assert_non_null(b);
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, "009"), 0);
+    assert_int_equal(a->ops->begin(a, &e), 0);
+    assert_int_equal(a->ops->apply(a, &cs, &e), 0);
+    a->ops->end(a);
+    rt_change_set_free(&cs);
+    assert_int_equal(rt_change_set_create_language(&cs, "019"), 0);
+    assert_int_equal(b->ops->begin(b, &e), 0);
+    if (b->ops->apply(b, &cs, &e) != 0)
+        fail_msg("%s", e.message);
+    b->ops->end(b);
+    rt_change_set_free(&cs);
+    struct rt_store *c = rt_store_reg_open(path, codepage(), &e);
+    assert_non_null(c);
+    char **langs;
+    size_t n;
+    assert_int_equal(c->ops->list_languages(c, &langs, &n, &e), 0);
+    assert_int_equal(n, 2);
+    rt_strings_free(langs, n);
+    c->ops->close(c);
+    b->ops->close(b);
+    a->ops->close(a);
+    free(path);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = scratch_dir_new("regtool-store-reg");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    scratch_remove(dir);
+    free(dir);
+    return 0;
+}
+
+int main(void)
+{
+    contract = (struct contract_fixture){reg_open, reg_fail, reg_snapshot,
+                                         NULL, 0};
+    efx = (struct engine_fixture){reg_open, reg_snapshot, 1, NULL, 0};
+    const struct CMUnitTest tests[] = {
+        STORE_CONTRACT_TESTS,
+        ENGINE_SUITE_TESTS
+        cmocka_unit_test(bad_files_are_refused_with_their_line),
+        cmocka_unit_test(file_changed_underneath_is_not_overwritten),
+        cmocka_unit_test(second_writer_keeps_the_first_ones_change),
+    };
+    return cmocka_run_group_tests_name("store_reg", tests, setup, teardown);
+}

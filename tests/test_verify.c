@@ -1,0 +1,306 @@
+/* verify's two halves without a running system: the performance data
+ * walk (model/perf_data.h) on blocks built here byte by byte, clean and
+ * broken, and the findings (engine/verify.h) against the corruption
+ * generator's clean database, where provider ProvA owns names 3992-4000
+ * and help 3993-4001 with Object List "3992". */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "corrupt.h"
+#include "engine/verify.h"
+#include "model/perf_data.h"
+
+struct block {
+    uint8_t b[4096];
+    size_t n;
+};
+
+static void put32(uint8_t *p, uint32_t x)
+{
+    p[0] = (uint8_t)x;
+    p[1] = (uint8_t)(x >> 8);
+    p[2] = (uint8_t)(x >> 16);
+    p[3] = (uint8_t)(x >> 24);
+}
+
+/* Object options: what a provider puts in its data. */
+struct obj {
+    uint32_t name, help;          /* the object's title indices */
+    uint32_t counter_base;        /* counter k: name base+2k, help +1 */
+    int counters;
+    int instances;                /* -1: a single counter block */
+    uint32_t pad;                 /* bytes added to TotalByteLength */
+};
+
+static size_t put_object(uint8_t *p, const struct obj *o)
+{
+    size_t def = RT_PERF_OBJECT_SIZE +
+                 (size_t)o->counters * RT_PERF_COUNTER_DEF_SIZE;
+    size_t at = def;
+    if (o->instances < 0) {
+        put32(p + at, 16);                        /* counter block */
+        at += 16;
+    } else {
+        for (int i = 0; i < o->instances; i++) {
+            put32(p + at, 32);                    /* definition + name */
+            put32(p + at + 16, RT_PERF_INSTANCE_SIZE);
+            put32(p + at + 20, 4);                /* "a" or "b" and NUL */
+            p[at + RT_PERF_INSTANCE_SIZE] = (uint8_t)('a' + i);
+            at += 32;
+            put32(p + at, 16);
+            at += 16;
+        }
+    }
+    size_t total = at + o->pad;
+    put32(p, (uint32_t)total);
+    put32(p + 4, (uint32_t)def);
+    put32(p + 8, RT_PERF_OBJECT_SIZE);
+    put32(p + 12, o->name);
+    put32(p + 20, o->help);
+    put32(p + 32, (uint32_t)o->counters);
+    put32(p + 40, (uint32_t)o->instances);
+    for (int k = 0; k < o->counters; k++) {
+        uint8_t *d = p + RT_PERF_OBJECT_SIZE + k * RT_PERF_COUNTER_DEF_SIZE;
+        put32(d, RT_PERF_COUNTER_DEF_SIZE);
+        put32(d + 4, o->counter_base + 2 * (uint32_t)k);
+        put32(d + 12, o->counter_base + 2 * (uint32_t)k + 1);
+        put32(d + 32, 8);
+        put32(d + 36, 8);
+    }
+    return total;
+}
+
+/* A data block of N objects; WINE puts them one PERF_DATA_BLOCK further
+ * than HeaderLength, as Wine 8 does. */
+static void build(struct block *b, const struct obj *o, int n, int wine)
+{
+    memset(b, 0, sizeof *b);
+    memcpy(b->b, "P\0E\0R\0F\0", 8);
+    size_t at = RT_PERF_DATA_BLOCK_SIZE + (wine ? RT_PERF_DATA_BLOCK_SIZE : 0);
+    for (int i = 0; i < n; i++)
+        at += put_object(b->b + at, &o[i]);
+    b->n = at;
+    put32(b->b + 20, (uint32_t)(wine ? at - RT_PERF_DATA_BLOCK_SIZE : at));
+    put32(b->b + 24, RT_PERF_DATA_BLOCK_SIZE);
+    put32(b->b + 28, (uint32_t)n);
+}
+
+/* ProvA's data as a correct provider gives it: 3992 with two counters
+ * (3994, 3996) and two instances. */
+static const struct obj good = {3992, 3993, 3994, 2, 2, 0};
+
+static void run_verify(const struct block *b, size_t len, int more_data,
+                       struct rt_findings *f)
+{
+    struct rt_store *s = cg_clean();
+    struct rt_database db;
+    struct rt_error e;
+    static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0,
+                                                   0};
+    assert_int_equal(rt_database_load_with(s, &db, &lean, &e), 0);
+    struct rt_perf_data d;
+    assert_int_equal(rt_perf_data_parse(b->b, len, sizeof b->b, &d), 0);
+    struct rt_verify_input in = {"ProvA", "Global", &d, more_data};
+    memset(f, 0, sizeof *f);
+    assert_int_equal(rt_verify(&db, &in, f), 0);
+    rt_findings_sort(f);
+    rt_perf_data_free(&d);
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
+static const struct rt_finding *find(const struct rt_findings *f,
+                                     const char *id)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!strcmp(f->v[i].id, id))
+            return &f->v[i];
+    return NULL;
+}
+
+static int has_index(const struct rt_finding *x, uint32_t index)
+{
+    for (size_t i = 0; i < x->n_indices; i++)
+        if (x->indices[i] == index)
+            return 1;
+    return 0;
+}
+
+static void walks_a_clean_block(void **state)
+{
+    (void)state;
+    struct block b;
+    build(&b, &good, 1, 0);
+    struct rt_perf_data d;
+    assert_int_equal(rt_perf_data_parse(b.b, b.n, b.n, &d), 0);
+    assert_null(d.problem);
+    assert_int_equal(d.wine_offset, 0);
+    assert_int_equal(d.n_objects, 1);
+    const struct rt_perf_object *x = &d.objects[0];
+    assert_null(x->problem);
+    assert_int_equal(x->name_index, 3992);
+    assert_int_equal(x->n_counters, 2);
+    assert_int_equal(x->counters[1].name_index, 3996);
+    assert_int_equal(x->counters[1].help_index, 3997);
+    assert_int_equal(x->n_instances, 2);
+    assert_string_equal(x->instances[0].name, "a");
+    assert_string_equal(x->instances[1].name, "b");
+    rt_perf_data_free(&d);
+}
+
+static void finds_objects_at_wines_offset(void **state)
+{
+    (void)state;
+    struct block b;
+    build(&b, &good, 1, 1);
+    struct rt_perf_data d;
+    /* TotalByteLength counts from HeaderLength: the objects' last bytes
+     * lie past it, within the buffer. */
+    size_t len = b.n - RT_PERF_DATA_BLOCK_SIZE;
+    assert_int_equal(rt_perf_data_parse(b.b, len, b.n, &d), 0);
+    assert_null(d.problem);
+    assert_int_equal(d.wine_offset, 1);
+    assert_int_equal(d.n_objects, 1);
+    assert_int_equal(d.objects[0].name_index, 3992);
+    rt_perf_data_free(&d);
+}
+
+static void clean_provider_verifies_clean(void **state)
+{
+    (void)state;
+    struct block b;
+    build(&b, &good, 1, 0);
+    struct rt_findings f;
+    run_verify(&b, b.n, 1, &f);
+    assert_int_equal(f.errors, 0);
+    assert_int_equal(f.warnings, 0);
+    rt_findings_free(&f);
+}
+
+static void each_mistake_gives_its_finding(void **state)
+{
+    (void)state;
+    static const struct {
+        struct obj o;
+        const char *id;
+        uint32_t evidence;
+    } cases[] = {
+        /* Transfer's length not a multiple of 8. */
+        {{3992, 3993, 3994, 2, -1, 4}, "verify-misaligned", 3992},
+        /* Names numbered from First Help. */
+        {{3993, 3994, 3995, 2, -1, 0}, "verify-index-parity", 3993},
+        /* A counter past the range. */
+        {{3992, 3993, 4094, 1, -1, 0}, "verify-index-outside-range", 4094},
+        /* An index the tables lack (3998 is ProvA's, but 4100 is not in
+         * any table): unresolved in 009. */
+        {{3992, 3993, 4100, 1, -1, 0}, "verify-index-unresolved", 4100},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct block b;
+        build(&b, &cases[i].o, 1, 0);
+        struct rt_findings f;
+        run_verify(&b, b.n, 1, &f);
+        const struct rt_finding *x = find(&f, cases[i].id);
+        if (!x)
+            fail_msg("case %zu: no %s", i, cases[i].id);
+        assert_int_equal(x->severity, RT_AUDIT_ERROR);
+        assert_true(has_index(x, cases[i].evidence));
+        rt_findings_free(&f);
+    }
+}
+
+static void object_list_and_more_data(void **state)
+{
+    (void)state;
+    /* A second object of ProvA (3998) that Object List ("3992") lacks. */
+    struct obj two[2] = {good, {3998, 3999, 3994, 1, -1, 0}};
+    struct block b;
+    build(&b, two, 2, 0);
+    struct rt_findings f;
+    run_verify(&b, b.n, 0, &f);
+    const struct rt_finding *x = find(&f, "verify-object-not-listed");
+    assert_non_null(x);
+    assert_int_equal(x->severity, RT_AUDIT_WARNING);
+    assert_true(has_index(x, 3998));
+    assert_false(has_index(x, 3992));
+    assert_non_null(find(&f, "verify-more-data-ignored"));
+    rt_findings_free(&f);
+
+    /* No object of ProvA at all: its listed object is missing too. */
+    struct obj other = {1848, 1849, 1850, 1, -1, 0};
+    build(&b, &other, 1, 0);
+    run_verify(&b, b.n, 1, &f);
+    assert_non_null(find(&f, "verify-no-data"));
+    rt_findings_free(&f);
+}
+
+static void broken_blocks_are_described(void **state)
+{
+    (void)state;
+    struct block b;
+    build(&b, &good, 1, 0);
+    struct rt_perf_data d;
+    /* Cut anywhere: described, never read past. */
+    for (size_t len = 0; len < b.n; len++) {
+        assert_int_equal(rt_perf_data_parse(b.b, len, len, &d), 0);
+        assert_true(d.problem != NULL ||
+                    (d.n_objects && d.objects[d.n_objects - 1].problem));
+        rt_perf_data_free(&d);
+    }
+    /* An instance whose ByteLength runs past the object. */
+    put32(b.b + RT_PERF_DATA_BLOCK_SIZE + RT_PERF_OBJECT_SIZE +
+              2 * RT_PERF_COUNTER_DEF_SIZE, 4000);
+    assert_int_equal(rt_perf_data_parse(b.b, b.n, b.n, &d), 0);
+    assert_non_null(d.objects[0].problem);
+    rt_perf_data_free(&d);
+    struct rt_findings f;
+    run_verify(&b, b.n, 1, &f);
+    assert_non_null(find(&f, "verify-data-malformed"));
+    rt_findings_free(&f);
+}
+
+static uint32_t rng_state = 22;
+static uint32_t rng(void)
+{
+    rng_state = rng_state * 1103515245u + 12345u;
+    return rng_state >> 8;
+}
+
+static void mutated_blocks_never_crash(void **state)
+{
+    (void)state;
+    struct obj two[2] = {good, {3998, 3999, 3994, 3, -1, 0}};
+    struct block base;
+    build(&base, two, 2, 0);
+    for (int round = 0; round < 4000; round++) {
+        struct block b = base;
+        int flips = 1 + (int)(rng() % 4);
+        for (int k = 0; k < flips; k++) {
+            static const uint8_t vals[] = {0, 1, 4, 7, 8, 0x40, 0x80, 0xFF};
+            b.b[rng() % b.n] = vals[rng() % sizeof vals];
+        }
+        struct rt_perf_data d;
+        assert_int_equal(rt_perf_data_parse(b.b, b.n, b.n, &d), 0);
+        for (size_t i = 0; i < d.n_objects; i++)
+            assert_true(d.objects[i].offset + RT_PERF_OBJECT_SIZE <= b.n);
+        rt_perf_data_free(&d);
+    }
+}
+
+int main(void)
+{
+    (void)cg_build;   /* the damage generator is not needed here */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(walks_a_clean_block),
+        cmocka_unit_test(finds_objects_at_wines_offset),
+        cmocka_unit_test(clean_provider_verifies_clean),
+        cmocka_unit_test(each_mistake_gives_its_finding),
+        cmocka_unit_test(object_list_and_more_data),
+        cmocka_unit_test(broken_blocks_are_described),
+        cmocka_unit_test(mutated_blocks_never_crash),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

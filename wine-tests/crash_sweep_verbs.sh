@@ -1,0 +1,96 @@
+#!/bin/sh
+# Crash sweep of each verb that writes, on the live store under Wine: the
+# Winelib regtool runs install, disable, enable, uninstall, restore and
+# repair on the prefix's registry and is ended at its k-th write
+# (REGTOOL_FAULT_AFTER_WRITES=k, exit 99) for every k until it completes;
+# the next process (sweep dump) opens the store, which rolls back what
+# was left, and the registry must equal exactly the state before the verb
+# or the state it leaves when it runs whole. The state is set up anew for
+# every k (sweep reset: the base database of sweep.c, then the verb's own
+# preparation through regtool, unfaulted).
+# Usage: crash_sweep_verbs.sh SWEEP REGTOOL (both Winelib), from run.sh
+# with $WINE64 and the prefix set up.
+set -eu
+sweep=$1
+regtool=$2
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "crash sweep (verbs): $*" >&2; exit 1; }
+step() { "$WINE64" "$sweep" "$@"; }
+rt() { "$WINE64" "$regtool" --store live "$@" >"$scratch/out" 2>&1; }
+
+# A provider for the service sweep.c leaves alone (SweepNew), English only:
+# the languages without its text get English, 009 (Wine's stub) none.
+printf '#define OBJ 0\n#define RATE 2\n' >"$scratch/s.h"
+printf '[info]\ndrivername=SweepNew\nsymbolfile=s.h\n[languages]\n009=English\n[objects]\nOBJ_009_NAME=Sweep\n[text]\nOBJ_009_NAME=Sweep\nOBJ_009_HELP=Sweep help.\nRATE_009_NAME=Sweep Rate\nRATE_009_HELP=Sweeps per second.\n' \
+    >"$scratch/p.ini"
+install_args="--create-service --library sweepnew.dll --open O --collect C --close X"
+
+# prepare VERB: the state the verb starts from.
+prepare() {
+    step reset
+    case $1 in
+    install) ;;
+    disable | enable | uninstall)
+        # shellcheck disable=SC2086
+        rt install $install_args "$scratch/p.ini" || fail "prepare $1: $(cat "$scratch/out")"
+        [ "$1" != enable ] || rt disable SweepNew || fail "prepare enable: $(cat "$scratch/out")" ;;
+    restore)
+        # shellcheck disable=SC2086
+        rt install $install_args "$scratch/p.ini" || fail "prepare restore: $(cat "$scratch/out")"
+        [ -f "$scratch/backup.ini" ] ||
+            rt backup "$scratch/backup.ini" || fail "prepare restore: $(cat "$scratch/out")"
+        rt uninstall SweepNew || fail "prepare restore: $(cat "$scratch/out")" ;;
+    repair)
+        # shellcheck disable=SC2086
+        rt install $install_args "$scratch/p.ini" || fail "prepare repair: $(cat "$scratch/out")"
+        # Last Counter below the provider's names: repair raises it.
+        "$WINE64" reg add 'HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib' \
+            /v 'Last Counter' /t REG_DWORD /d 1847 /f >/dev/null 2>&1 ||
+            fail "prepare repair: reg add" ;;
+    esac
+}
+
+# run VERB: the verb itself.
+run() {
+    case $1 in
+    # shellcheck disable=SC2086
+    install) rt install $install_args "$scratch/p.ini" ;;
+    disable | enable | uninstall) rt "$1" SweepNew ;;
+    restore) rt restore "$scratch/backup.ini" ;;
+    repair) rt repair --backup "$scratch/repair-backup.ini" ;;
+    esac
+}
+
+total=0
+for verb in install disable enable uninstall restore repair; do
+    prepare "$verb"
+    step dump >"$scratch/before"
+    run "$verb" || [ "$verb" = repair ] || fail "$verb: $(cat "$scratch/out")"
+    step dump >"$scratch/after"
+    cmp -s "$scratch/before" "$scratch/after" && fail "$verb changed nothing"
+    old=0 new=0 k=1
+    while :; do
+        prepare "$verb"
+        rm -f "$scratch"/repair-backup.ini*
+        rc=0
+        export REGTOOL_FAULT_AFTER_WRITES=$k
+        run "$verb" || rc=$?
+        unset REGTOOL_FAULT_AFTER_WRITES
+        [ "$rc" -eq 99 ] || break
+        step dump >"$scratch/got"
+        if cmp -s "$scratch/got" "$scratch/before"; then
+            old=$((old + 1))
+        elif cmp -s "$scratch/got" "$scratch/after"; then
+            new=$((new + 1))
+        else
+            diff "$scratch/before" "$scratch/got" >&2 || true
+            fail "$verb, k=$k: the registry is neither the state before nor after"
+        fi
+        k=$((k + 1))
+    done
+    [ "$old" -gt 0 ] || fail "$verb: no crash point rolled back (k=$k, exit $rc)"
+    echo "crash sweep (verbs): $verb on the live store: $((k - 1)) crash points, $old rolled back, $new found the new state"
+    total=$((total + k - 1))
+done
+echo "crash sweep (verbs): $total crash points over six verbs on the live store"

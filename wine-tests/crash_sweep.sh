@@ -10,7 +10,7 @@ set -eu
 sweep=$1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-step() { "$WINE64" "$sweep" "$@"; }
+step() { "$WINE64" "$sweep" "$@" || { echo "crash sweep: sweep $*: exit $?" >&2; exit 1; }; }
 
 step reset
 step dump >"$scratch/before"
@@ -27,7 +27,7 @@ old=0; new=0; k=1
 while [ "$k" -le "$n" ]; do
     step reset
     rc=0
-    REGTOOL_FAULT_AFTER_WRITES=$k step apply >/dev/null || rc=$?
+    REGTOOL_FAULT_AFTER_WRITES=$k "$WINE64" "$sweep" apply >/dev/null || rc=$?
     if [ "$rc" -ne 99 ]; then
         echo "crash sweep: k=$k: apply exited $rc, not at the fault" >&2; exit 1
     fi

@@ -63,8 +63,10 @@ static int empty_perflib(void)
                            L"Perflib", 0, KEY_ALL_ACCESS, &k);
     if (r == ERROR_FILE_NOT_FOUND)
         return 0;
-    if (r != ERROR_SUCCESS)
+    if (r != ERROR_SUCCESS) {
+        fprintf(stderr, "wipe: cannot open Perflib: error %ld\n", (long)r);
         return -1;
+    }
     WCHAR name[16384];
     DWORD i = 0, len = 256;
     while (r == ERROR_SUCCESS &&

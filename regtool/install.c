@@ -47,32 +47,14 @@ static size_t print_diags(struct rt_diags *d)
     return d->errors;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/'), *b = strrchr(path, '\\');
-    if (b && (!s || b > s))
-        s = b;
-    return s ? s + 1 : path;
-}
-
 int rt_cli_inf_files(const struct rt_provider_spec *spec,
-                     struct rt_inf_files *f, uint8_t **bufs)
+                     struct rt_inf_files *f)
 {
-    memset(f, 0, sizeof *f);
-    bufs[0] = bufs[1] = NULL;
-    if (rt_os_read_file(spec->ini_path, &bufs[0], &f->ini_len) != 0 ||
-        rt_os_read_file(spec->symbol_path, &bufs[1], &f->sym_len) != 0) {
-        rt_cli_error("cannot read %s again: %s; nothing was written",
-                     bufs[0] ? spec->symbol_path : spec->ini_path,
-                     strerror(errno));
-        free(bufs[0]);
-        bufs[0] = NULL;
+    struct rt_error e = {0};
+    if (rt_inf_files_read(spec, f, &e) != 0) {
+        rt_cli_error("%s; nothing was written", e.message);
         return RT_EXIT_FAILURE;
     }
-    f->ini = bufs[0];
-    f->sym = bufs[1];
-    f->ini_name = base_name(spec->ini_path);
-    f->sym_name = base_name(spec->symbol_path);
     return RT_EXIT_OK;
 }
 
@@ -175,8 +157,7 @@ int cmd_install(int argc, char **argv)
         return rc;
     }
     struct rt_inf_files inf;
-    uint8_t *inf_bufs[2];
-    if ((rc = rt_cli_inf_files(&spec, &inf, inf_bufs)) != RT_EXIT_OK) {
+    if ((rc = rt_cli_inf_files(&spec, &inf)) != RT_EXIT_OK) {
         rt_provider_spec_free(&spec);
         return rc;
     }
@@ -185,8 +166,7 @@ int cmd_install(int argc, char **argv)
         rt_cli_catch_interrupts();
     struct rt_store *s = rt_cli_open_store(&rc);
     if (!s) {
-        free(inf_bufs[0]);
-        free(inf_bufs[1]);
+        rt_inf_files_free(&inf);
         rt_provider_spec_free(&spec);
         return rc;
     }
@@ -219,8 +199,7 @@ int cmd_install(int argc, char **argv)
         rc = emit_rc;
     rt_cli_report_io(rc == RT_EXIT_OK);
     s->ops->close(s);
-    free(inf_bufs[0]);
-    free(inf_bufs[1]);
+    rt_inf_files_free(&inf);
     rt_provider_spec_free(&spec);
     return rc;
 }

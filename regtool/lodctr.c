@@ -47,8 +47,7 @@ static int lodctr_install(const char *ini)
                                      : RT_ERR_INVALID_DATA;
     }
     struct rt_inf_files inf;
-    uint8_t *bufs[2];
-    if (rt_cli_inf_files(&spec, &inf, bufs) != RT_EXIT_OK) {
+    if (rt_cli_inf_files(&spec, &inf) != RT_EXIT_OK) {
         rt_provider_spec_free(&spec);
         return RT_ERR_FILE_NOT_FOUND;
     }
@@ -76,8 +75,7 @@ static int lodctr_install(const char *ini)
         }
         s->ops->close(s);
     }
-    free(bufs[0]);
-    free(bufs[1]);
+    rt_inf_files_free(&inf);
     rt_provider_spec_free(&spec);
     return code;
 }

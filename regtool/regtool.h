@@ -102,11 +102,11 @@ void rt_cli_report_io(int ok);
 /* Prints a change set, one line per change and per pair. */
 void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs);
 struct rt_inf_files;
-/* The INF copy's files for SPEC (engine/side_files.h): the INI and the
- * symbol file read again, into BUFS[0] and BUFS[1] (the caller frees
- * them). RT_EXIT_OK, or RT_EXIT_FAILURE with the reason printed. */
+/* The INF copy's files for SPEC (rt_inf_files_read; the caller frees
+ * them with rt_inf_files_free). RT_EXIT_OK, or RT_EXIT_FAILURE with the
+ * reason printed. */
 int rt_cli_inf_files(const struct rt_provider_spec *spec,
-                     struct rt_inf_files *f, uint8_t **bufs);
+                     struct rt_inf_files *f);
 /* One line on stdout when S keeps no side files (no INF copy, no
  * PerfStringBackup.INI). */
 void rt_cli_side_note(struct rt_store *s);

@@ -13,6 +13,8 @@
 
 #include "api/api.h"
 #include "model/strbuf.h"
+#include "platform/os.h"
+#include "store/store.h"
 #include "scratch.h"
 
 #define INI "ini-samples/transfer.ini"
@@ -50,6 +52,9 @@ static void put_dword(struct rt_store *s, const char *name, uint32_t x)
     rt_value_free(&v);
 }
 
+/* The store under the handle base() last made. */
+static struct rt_store *base_store;
+
 /* English base tables and Perflib's values; no provider. */
 static regtool *base(const char16_t *counter, size_t clen)
 {
@@ -67,9 +72,33 @@ static regtool *base(const char16_t *counter, size_t clen)
     put_dword(s, "Base Index", 1847);
     regtool *rt = rt_api_wrap_store(s);
     assert_non_null(rt);
+    base_store = s;
     rt_strbuf_free(&lines);
     regtool_set_output(rt, collect, &lines);
     return rt;
+}
+
+/* Whether the store's INF copy of the sample INI is there, holding the
+ * INI's bytes (the mem store keeps side files as Windows does). */
+static int inf_copy_present(void)
+{
+    struct rt_value v = {0};
+    struct rt_error e = {0};
+    int present = 0;
+    assert_int_equal(base_store->ops->read_win_file(
+                         base_store, "INF/TransferPerf/0009/transfer.ini", &v,
+                         &present, &e),
+                     0);
+    if (present) {
+        uint8_t *ini;
+        size_t len;
+        assert_int_equal(rt_os_read_file(INI, &ini, &len), 0);
+        assert_int_equal(v.len, len);
+        assert_memory_equal(v.data, ini, len);
+        free(ini);
+    }
+    rt_value_free(&v);
+    return present;
 }
 
 static const regtool_install_options with_service = {
@@ -111,6 +140,8 @@ static void install_query_uninstall(void **state)
     assert_int_equal(regtool_query(rt, "TransferPerf", &q, &err), 0);
     assert_memory_equal(&q, &r, sizeof q);
     assert_int_equal(q.last_help, 1861);
+    /* The same commit copied the INI where Windows' lodctr /R finds it. */
+    assert_true(inf_copy_present());
 
     assert_int_equal(regtool_install(rt, INI, &with_service, NULL, &err),
                      REGTOOL_ERR_ALREADY_EXISTS);
@@ -127,6 +158,7 @@ static void install_query_uninstall(void **state)
                          "1849-1861 (7 names, 7 help texts in all languages)"));
     assert_int_equal(regtool_query(rt, "TransferPerf", &q, &err),
                      REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_false(inf_copy_present());
     assert_int_equal(regtool_uninstall(rt, "TransferPerf", 0, NULL, &err),
                      REGTOOL_ERR_FILE_NOT_FOUND);
     assert_int_equal(regtool_uninstall(rt, "Nobody", 0, NULL, &err),

@@ -85,13 +85,11 @@ static void install_copies_uninstall_removes(void **state)
     assert_int_equal(rt_provider_spec_load("ini-samples/transfer.ini", NULL,
                                            &spec, &d), 0);
     rt_diags_free(&d);
-    uint8_t *ini, *sym;
-    struct rt_inf_files inf = {"transfer.ini", NULL, 0, "CounterOffsets.h",
-                               NULL, 0};
-    assert_int_equal(rt_os_read_file(spec.ini_path, &ini, &inf.ini_len), 0);
-    assert_int_equal(rt_os_read_file(spec.symbol_path, &sym, &inf.sym_len), 0);
-    inf.ini = ini;
-    inf.sym = sym;
+    struct rt_inf_files inf;
+    struct rt_error re = {0};
+    assert_int_equal(rt_inf_files_read(&spec, &inf, &re), 0);
+    assert_string_equal(inf.ini_name, "transfer.ini");
+    assert_string_equal(inf.sym_name, "CounterOffsets.h");
     struct rt_install_options opt = {0};
     opt.inf = &inf;
     struct rt_change_set cs;
@@ -103,10 +101,10 @@ static void install_copies_uninstall_removes(void **state)
     const struct rt_value *f = file(s, "INF/TransferPerf/0009/transfer.ini");
     assert_non_null(f);
     assert_int_equal(f->len, inf.ini_len);
-    assert_memory_equal(f->data, ini, inf.ini_len);
+    assert_memory_equal(f->data, inf.ini, inf.ini_len);
     f = file(s, "INF/TransferPerf/0009/CounterOffsets.h");
     assert_non_null(f);
-    assert_memory_equal(f->data, sym, inf.sym_len);
+    assert_memory_equal(f->data, inf.sym, inf.sym_len);
     psb_is_current(s);
 
     struct rt_uninstall_plan up;
@@ -115,8 +113,7 @@ static void install_copies_uninstall_removes(void **state)
     assert_null(file(s, "INF/TransferPerf/0009/transfer.ini"));
     assert_null(file(s, "INF/TransferPerf/0009/CounterOffsets.h"));
     psb_is_current(s);
-    free(ini);
-    free(sym);
+    rt_inf_files_free(&inf);
     file(s, "none");
     rt_provider_spec_free(&spec);
     s->ops->close(s);

@@ -289,13 +289,22 @@ int regtool_install(regtool *rt, const char *ini,
         }
         return code;
     }
+    /* The INI and symbol file as validated, for the INF copy the same
+     * commit makes where the store keeps side files. */
+    struct rt_inf_files inf;
+    struct rt_error e = {0};
+    if (rt_inf_files_read(&spec, &inf, &e) != 0) {
+        rt_provider_spec_free(&spec);
+        char what[300];
+        snprintf(what, sizeof what, "install %s", ini);
+        return fail(err, what, &e);
+    }
     struct rt_install_options io = {
         .replace = opt->replace, .create_service = opt->create_service,
         .library = opt->library, .open = opt->open, .collect = opt->collect,
-        .close = opt->close};
+        .close = opt->close, .inf = &inf};
     struct rt_change_set cs;
     struct rt_install_plan plan;
-    struct rt_error e = {0};
     int rc = 0;
     if (rt_op_install(rt->s, &spec, &io, opt->dry_run, &cs, &plan, &e) != 0) {
         char what[300];
@@ -310,6 +319,7 @@ int regtool_install(regtool *rt, const char *ini,
         rt_change_set_free(&cs);
         rt_install_plan_free(&plan);
     }
+    rt_inf_files_free(&inf);
     rt_provider_spec_free(&spec);
     return rc;
 }

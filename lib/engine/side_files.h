@@ -21,16 +21,6 @@
  * "804" -> "0804"). -1 for CurrentLanguage (it has no folder). */
 int rt_inf_folder(const char *lang, char out[8]);
 
-/* The provider's own files as given to install, copied whole. */
-struct rt_inf_files {
-    const char *ini_name;       /* PerfIniFile: the INI's file name */
-    const uint8_t *ini;
-    size_t ini_len;
-    const char *sym_name;       /* the symbol file's name as on disk */
-    const uint8_t *sym;
-    size_t sym_len;
-};
-
 /* "INF/<service>/<LLLL>/<name>" in a new string, or NULL. */
 char *rt_inf_path(const char *service, const char *folder, const char *name);
 

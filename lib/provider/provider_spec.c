@@ -857,3 +857,39 @@ int rt_provider_spec_language(const struct rt_provider_spec *spec,
             return (int)i;
     return -1;
 }
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/'), *b = strrchr(path, '\\');
+    if (b && (!s || b > s))
+        s = b;
+    return s ? s + 1 : path;
+}
+
+int rt_inf_files_read(const struct rt_provider_spec *spec,
+                      struct rt_inf_files *f, struct rt_error *e)
+{
+    memset(f, 0, sizeof *f);
+    const char *failed = NULL;
+    if (rt_os_read_file(spec->ini_path, &f->ini, &f->ini_len) != 0)
+        failed = spec->ini_path;
+    else if (rt_os_read_file(spec->symbol_path, &f->sym, &f->sym_len) != 0)
+        failed = spec->symbol_path;
+    if (failed) {
+        int err = errno;
+        rt_inf_files_free(f);
+        return rt_error_set(e, rt_error_code_for_errno(err),
+                            "cannot read %s again: %s", failed,
+                            strerror(err));
+    }
+    f->ini_name = base_name(spec->ini_path);
+    f->sym_name = base_name(spec->symbol_path);
+    return 0;
+}
+
+void rt_inf_files_free(struct rt_inf_files *f)
+{
+    free(f->ini);
+    free(f->sym);
+    memset(f, 0, sizeof *f);
+}

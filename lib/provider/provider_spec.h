@@ -9,8 +9,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/diag.h"
+#include "model/error.h"
 #include "model/lang_id.h"
 
 /* A performance-counter language: three or four upper-case hex digits
@@ -78,5 +80,24 @@ void rt_provider_spec_free(struct rt_provider_spec *spec);
  * SPEC->languages, or -1. */
 int rt_provider_spec_language(const struct rt_provider_spec *spec,
                               const char *id);
+
+/* The provider's own files as given to install, read whole: what its INF
+ * copy holds (engine/side_files.h). The names point into the spec. */
+struct rt_inf_files {
+    const char *ini_name;       /* PerfIniFile: the INI's file name */
+    uint8_t *ini;
+    size_t ini_len;
+    const char *sym_name;       /* the symbol file's name as on disk */
+    uint8_t *sym;
+    size_t sym_len;
+};
+
+/* Reads SPEC's INI and symbol file again into F, whole, so that what is
+ * copied is what was validated moments before (a file changed since
+ * fails the engine's check, not this read). -1 with E set (the file and
+ * errno's text) when either cannot be read; F is then empty. */
+int rt_inf_files_read(const struct rt_provider_spec *spec,
+                      struct rt_inf_files *f, struct rt_error *e);
+void rt_inf_files_free(struct rt_inf_files *f);
 
 #endif

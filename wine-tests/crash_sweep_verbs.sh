@@ -4,8 +4,9 @@
 # repair on the prefix's registry and is ended at its k-th write
 # (REGTOOL_FAULT_AFTER_WRITES=k, exit 99) for every k until it completes;
 # the next process (sweep dump) opens the store, which rolls back what
-# was left, and the registry must equal exactly the state before the verb
-# or the state it leaves when it runs whole. The state is set up anew for
+# was left, and the registry and the side files (the INF copy) must equal
+# exactly the state before the verb or the state it leaves when it runs
+# whole. The state is set up anew for
 # every k (sweep reset: the base database of sweep.c, then the verb's own
 # preparation through regtool, unfaulted).
 # Usage: crash_sweep_verbs.sh SWEEP REGTOOL (both Winelib), from run.sh
@@ -19,6 +20,20 @@ fail() { echo "crash sweep (verbs): $*" >&2; exit 1; }
 # Every failure names its step: a Wine process that dies without a word
 # would otherwise end the sweep silently (set -e).
 step() { "$WINE64" "$sweep" "$@" || fail "sweep $*: exit $?"; }
+# The side files the verbs keep beside the registry (the provider's INF
+# copy, PerfStringBackup.INI) and any temporary file a crash left, each
+# with its checksum: part of the state that must be the before- or the
+# after-state as a whole.
+files() {
+    (cd "$WINEPREFIX/drive_c/windows" &&
+        find . \( -ipath './inf/sweepnew*' -o -iname '*.regtool-new' \
+            -o -iname 'perfstringbackup.ini' \) -print | LC_ALL=C sort |
+        while read -r f; do
+            if [ -d "$f" ]; then echo "dir $f"; else echo "file $f $(sha256sum <"$f" | cut -c1-16)"; fi
+        done)
+}
+# The whole state: the registry as sweep.c dumps it, then the files.
+state() { step dump && files; }
 rt() { "$WINE64" "$regtool" --store live "$@" >"$scratch/out" 2>&1; }
 
 # A provider for the service sweep.c leaves alone (SweepNew), English only:
@@ -31,6 +46,9 @@ install_args="--create-service --library sweepnew.dll --open O --collect C --clo
 # prepare VERB: the state the verb starts from.
 prepare() {
     step reset
+    (cd "$WINEPREFIX/drive_c/windows" &&
+        find . \( -ipath './inf/sweepnew' -o -iname '*.regtool-new' \) \
+            -prune -exec rm -rf {} +)
     case $1 in
     install) ;;
     disable | enable | uninstall)
@@ -67,13 +85,13 @@ run() {
 total=0
 for verb in install disable enable uninstall restore repair; do
     prepare "$verb"
-    step dump >"$scratch/before"
+    state >"$scratch/before"
     # repair exits non-zero when it leaves findings: its whole run's code
     # is the one every faulted run that goes to the end must give too.
     full=0
     run "$verb" || full=$?
     [ "$full" -eq 0 ] || [ "$verb" = repair ] || fail "$verb: $(cat "$scratch/out")"
-    step dump >"$scratch/after"
+    state >"$scratch/after"
     cmp -s "$scratch/before" "$scratch/after" && fail "$verb changed nothing"
     old=0 new=0 k=1
     while :; do
@@ -88,7 +106,7 @@ for verb in install disable enable uninstall restore repair; do
                 fail "$verb, k=$k: exit $rc, not 99 nor $full: $(cat "$scratch/out")"
             break
         }
-        step dump >"$scratch/got"
+        state >"$scratch/got"
         if cmp -s "$scratch/got" "$scratch/before"; then
             old=$((old + 1))
         elif cmp -s "$scratch/got" "$scratch/after"; then

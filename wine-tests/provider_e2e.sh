@@ -75,6 +75,18 @@ case "$out" in
 esac
 printf "%s\n" "wine provider: live install wrote CurrentLanguage and 00C, left Wine's 009 stub alone and said so: ok"
 
+# The same commit left the INF copy where Windows' lodctr /R finds it:
+# C:\windows\INF\TransferPerf\0009\, the INI and its symbol file as given.
+inf_file() {
+    find "$WINEPREFIX/drive_c/windows" -ipath "*/inf/transferperf/0009/$1" 2>/dev/null
+}
+for f in transfer-fr.ini CounterOffsets.h; do
+    copy=$(inf_file "$f")
+    [ -n "$copy" ] || fail "no INF copy of $f after live install"
+    cmp -s "$copy" "$ini_dir/$f" || fail "the INF copy of $f differs from the file installed"
+done
+printf '%s\n' 'wine provider: live install copied the INI and symbol file to INF\TransferPerf\0009: ok'
+
 # The other verbs on the live store: names, disable/enable (as reg.exe
 # sees them), backup, then restore after damage.
 out=$("$WINE64" "$regtool" --store live names --lang 00C 1848 1856 2>&1) || fail "live names: $out"
@@ -213,6 +225,8 @@ case "$out" in
 *) fail "verify after removal: no verify-not-installed in: $out" ;;
 esac
 echo "wine provider: after regtool uninstall the consumer no longer resolves Transfer, nor verify: ok"
+[ -z "$(find "$WINEPREFIX/drive_c/windows" -ipath '*/inf/transferperf*' 2>/dev/null)" ] ||
+    fail "the INF copy is left after live uninstall: $(find "$WINEPREFIX/drive_c/windows" -ipath '*/inf/transferperf*')"
 
 out=$("$WINE64" "$consumer" 00C Transfert 2>&1) && fail "after removal, 00C still resolves Transfert: $out"
 expect "after removal, 00C" "$out" '"Transfert": not in the Counter table of 00C'

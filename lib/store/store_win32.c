@@ -471,13 +471,11 @@ static int make_plan(struct w32_store *w, const struct rt_change_set *cs,
 {
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change *c = &cs->v[i];
-        /* This store offers no side files (no read_win_file): the
-         * operations never give it any. */
-        if (c->op == RT_CHANGE_WRITE_FILE || c->op == RT_CHANGE_DELETE_FILE)
-            return rt_error_set(e, RT_ERR_NOT_SUPPORTED,
-                                "%s: change %zu: the live registry store does "
-                                "not write files; nothing was written",
-                                w->machine, i + 1);
+        if (c->op == RT_CHANGE_WRITE_FILE || c->op == RT_CHANGE_DELETE_FILE) {
+            if (w32_plan_file(w, p, c, e) != 0)
+                return -1;
+            continue;
+        }
         int table = c->op == RT_CHANGE_CREATE_LANGUAGE ||
                     c->op == RT_CHANGE_SET_TABLE;
         int service = c->op == RT_CHANGE_CREATE_PERF_KEY ||
@@ -630,6 +628,54 @@ static LONG create_path(struct writer *wr, const struct plan *p,
     return ERROR_SUCCESS;
 }
 
+/* Writes or deletes side file C (win32_files.c); never inside a
+ * transaction (w32_apply sends such commits through the journal). A
+ * deletion also removes the folders it leaves empty below the top one,
+ * as the other stores do. Each file and folder written counts. */
+static int write_file_change(struct writer *wr, const struct rt_change *c,
+                             size_t i, struct rt_error *e)
+{
+    struct w32_store *w = wr->w;
+    DWORD err;
+    if (c->op == RT_CHANGE_WRITE_FILE) {
+        int dirs = 0;
+        err = w32_file_put(w, c->name, c->value.data, c->value.len, &dirs);
+        for (int d = 0; d < dirs; d++)
+            if (counted(wr, e) != 0)
+                return -1;
+        if (!err)
+            return counted(wr, e);
+    } else {
+        int deleted = 0;
+        err = w32_file_delete(w, c->name, &deleted);
+        if (!err && deleted) {
+            if (counted(wr, e) != 0)
+                return -1;
+            char *dir = strdup(c->name);
+            if (!dir)
+                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                    "out of memory");
+            char *slash;
+            while ((slash = strrchr(dir, '/')) != NULL &&
+                   strchr(dir, '/') != slash) {
+                *slash = '\0';
+                if (!w32_dir_remove_if_empty(w, dir))
+                    break;
+                if (counted(wr, e) != 0) {
+                    free(dir);
+                    return -1;
+                }
+            }
+            free(dir);
+        }
+        if (!err)
+            return 0;
+    }
+    return w32_error(e, err, "%s: change %zu: cannot %s %s", w->machine,
+                     i + 1, c->op == RT_CHANGE_WRITE_FILE ? "write" : "delete",
+                     c->name);
+}
+
 /* Applies CS in order. Returns 0; -1 with E (and *NOT_IMPL when the
  * transacted registry call is a stub, before anything was written). */
 static int write_changes(struct writer *wr, const struct rt_change_set *cs,
@@ -641,6 +687,11 @@ static int write_changes(struct writer *wr, const struct rt_change_set *cs,
     *not_impl = 0;
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change *c = &cs->v[i];
+        if (c->op == RT_CHANGE_WRITE_FILE || c->op == RT_CHANGE_DELETE_FILE) {
+            if (write_file_change(wr, c, i, e) != 0)
+                return -1;
+            continue;
+        }
         const char *value;
         char *key = change_key(w, c, &value);
         if (!key)
@@ -749,8 +800,9 @@ static int w32_apply(struct rt_store *s, const struct rt_change_set *cs,
                             "%s: apply outside begin/end", w->machine);
     struct plan p = {0};
     int r = make_plan(w, cs, &p, e);
+    /* Side files cannot join a registry transaction (win32_files.c). */
     if (r == 0 && !w->remote && !w->force_journal && w->ktm.create &&
-        !w->ktm.unsupported) {
+        !w->ktm.unsupported && p.n_files == 0) {
         r = apply_ktm(w, cs, &p, fail_after, e);
         if (r == 1)
             r = apply_journal(w, cs, &p, fail_after, e);
@@ -956,6 +1008,18 @@ static void w32_close(struct rt_store *s)
     free(w);
 }
 
+static int w32_has_win_files(struct rt_store *s)
+{
+    return w32_files_available(w32(s));
+}
+
+static int w32_read_win_file(struct rt_store *s, const char *rel,
+                             struct rt_value *out, int *present,
+                             struct rt_error *e)
+{
+    return w32_file_read(w32(s), rel, out, present, e);
+}
+
 /* The machine's Windows directory, for audit --libraries' file checks:
  * the local one (GetSystemWindowsDirectory: the shared one, not a
  * terminal-server user's); NULL for a remote machine, whose files are
@@ -1086,6 +1150,8 @@ static const struct rt_store_ops w32_ops = {
     .layout = w32_layout,
     .close = w32_close,
     .windows_dir = w32_windows_dir,
+    .has_win_files = w32_has_win_files,
+    .read_win_file = w32_read_win_file,
     .perf_data = w32_perf_data,
     .language_fixed = w32_language_fixed,
 };

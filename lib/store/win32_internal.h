@@ -1,7 +1,8 @@
 /* Store layer, internal: what the pieces of the win32 store share.
  * store_win32.c (planning, applying, the store operations, opening,
- * dump), win32_journal.c (the journal of pre-images and its rollback)
- * and win32_registry.c (Win32 errors, UTF-8/UTF-16 strings and the
+ * dump), win32_journal.c (the journal of pre-images and its rollback),
+ * win32_files.c (the side files under the Windows directory) and
+ * win32_registry.c (Win32 errors, UTF-8/UTF-16 strings and the
  * registry calls both of them make) each keep their own helpers static;
  * this header holds the store's state and the few helpers that cross
  * between them, so that the journal can be read on its own. Not for use
@@ -61,6 +62,7 @@ struct w32_store {
      * empty when unknown. */
     WCHAR sysdir[MAX_PATH + 320];
     char *windows_dir;          /* UTF-8, made on first use; "" unknown */
+    WCHAR windir_w[MAX_PATH + 1];   /* for side files; empty until known */
     char layout[1024];
     struct ktm ktm;
     size_t fail_after;
@@ -74,12 +76,24 @@ struct pre_value {
     struct rt_value v;
 };
 
+/* The state of one side file before a commit: absent, or its bytes.
+ * PATH is relative to the Windows directory, '/' between components. */
+struct pre_file {
+    char *path;
+    int present;
+    struct rt_value v;
+};
+
 /* What a commit will do, as the journal records it. */
 struct plan {
     char **created;             /* keys to create, parents first */
     size_t n_created;
     struct pre_value *vals;
     size_t n_vals;
+    struct pre_file *files;     /* side files written or deleted */
+    size_t n_files;
+    char **dirs;                /* folders to create, parents first */
+    size_t n_dirs;
 };
 
 /* ---- win32_registry.c ---------------------------------------------------- */
@@ -110,6 +124,43 @@ LONG w32_set_value(HKEY k, const WCHAR *name, const struct rt_value *v);
 
 /* Flushes the SOFTWARE and SYSTEM hives. */
 void w32_flush_hives(struct w32_store *w);
+
+/* ---- win32_files.c ------------------------------------------------------- */
+
+/* Whether the store keeps side files: the local machine, whose Windows
+ * directory is known. */
+int w32_files_available(struct w32_store *w);
+
+/* The Win32 path of REL (relative, '/' between components) under the
+ * Windows directory, with SUFFIX (or NULL) appended; NULL for a REL that
+ * is not a plain relative path, without a Windows directory, or when out
+ * of memory. */
+WCHAR *w32_file_path(struct w32_store *w, const char *rel, const WCHAR *suffix);
+
+/* Reads side file REL whole into OUT (*PRESENT 0 when absent). */
+int w32_file_read(struct w32_store *w, const char *rel, struct rt_value *out,
+                  int *present, struct rt_error *e);
+
+/* Records in P the pre-image of the file change C writes or deletes, and
+ * for a write the folders it will create. Checks C's path. */
+int w32_plan_file(struct w32_store *w, struct plan *p,
+                  const struct rt_change *c, struct rt_error *e);
+
+/* Writes REL whole (a flushed temporary file renamed over it), creating
+ * its folders; *DIRS_MADE (if not NULL) counts them. Win32 status. */
+DWORD w32_file_put(struct w32_store *w, const char *rel, const uint8_t *data,
+                   size_t len, int *dirs_made);
+
+/* Deletes REL (absent is fine; *DELETED says whether it was there). */
+DWORD w32_file_delete(struct w32_store *w, const char *rel, int *deleted);
+
+/* Removes folder REL when it is empty; 1 when removed. */
+int w32_dir_remove_if_empty(struct w32_store *w, const char *rel);
+
+/* Puts side file F back as recorded (and removes a temporary file a
+ * crash left beside it). */
+int w32_file_restore(struct w32_store *w, const struct pre_file *f,
+                     struct rt_error *e);
 
 /* ---- win32_journal.c ----------------------------------------------------- */
 

@@ -43,10 +43,12 @@
  *
  * Journal file, little-endian:
  *   "RTWJ" u32 version(1)
- *   records: u8 kind (1 value, 2 created key), u32 key length in bytes,
- *            key path (UTF-16LE, relative to HKLM); for a value also u32
+ *   records: u8 kind (1 value, 2 created key, 3 side file, 4 created
+ *            folder), u32 path length in bytes, path (UTF-16LE: a key
+ *            relative to HKLM, or a file or folder relative to the
+ *            Windows directory, win32_files.c); for a value also u32
  *            name length, name (UTF-16LE), u8 present, u32 type, u32 data
- *            length, data
+ *            length, data; for a file u8 present, u32 length, its bytes
  *   seal: "SEAL" u32 record count, u32 CRC-32 of everything before it.
  *
  * Every journal write and every registry write of a rollback is counted
@@ -70,6 +72,8 @@
 #define SEAL_SIZE       12
 #define REC_VALUE       1
 #define REC_KEY         2
+#define REC_FILE        3
+#define REC_DIR         4
 /* Far above any real Perflib (a Help table is a few MB). */
 #define MAX_JOURNAL     (1024u << 20)
 
@@ -82,6 +86,12 @@ void w32_plan_free(struct plan *p)
         rt_value_free(&p->vals[i].v);
     }
     free(p->vals);
+    for (size_t i = 0; i < p->n_files; i++) {
+        free(p->files[i].path);
+        rt_value_free(&p->files[i].v);
+    }
+    free(p->files);
+    rt_strings_free(p->dirs, p->n_dirs);
     memset(p, 0, sizeof *p);
 }
 
@@ -132,6 +142,21 @@ static int encode_journal(const struct plan *p, struct rt_strbuf *b)
         uint8_t kind = REC_KEY;
         put_bytes(b, &kind, 1);
         put_string(b, p->created[i]);
+    }
+    for (size_t i = 0; i < p->n_files; i++) {
+        const struct pre_file *f = &p->files[i];
+        uint8_t kind = REC_FILE, present = (uint8_t)f->present;
+        put_bytes(b, &kind, 1);
+        put_string(b, f->path);
+        put_bytes(b, &present, 1);
+        put_u32(b, f->present ? (uint32_t)f->v.len : 0);
+        if (f->present)
+            put_bytes(b, f->v.data, f->v.len);
+    }
+    for (size_t i = 0; i < p->n_dirs; i++) {
+        uint8_t kind = REC_DIR;
+        put_bytes(b, &kind, 1);
+        put_string(b, p->dirs[i]);
     }
     return b->failed ? -1 : 0;
 }
@@ -186,15 +211,42 @@ static int decode_journal(const char *path, const uint8_t *data, size_t len,
         char *key = NULL;
         if (take(&r, 1, &kind) != 0 || take_string(&r, &key) != 0)
             goto bad;
-        if (*kind == REC_KEY) {
-            char **c = realloc(p->created, (p->n_created + 1) * sizeof *c);
+        if (*kind == REC_KEY || *kind == REC_DIR) {
+            char ***list = *kind == REC_KEY ? &p->created : &p->dirs;
+            size_t *n = *kind == REC_KEY ? &p->n_created : &p->n_dirs;
+            char **c = realloc(*list, (*n + 1) * sizeof *c);
             if (!c) {
                 free(key);
                 return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
                                     "out of memory");
             }
-            p->created = c;
-            c[p->n_created++] = key;
+            *list = c;
+            c[(*n)++] = key;
+            continue;
+        }
+        if (*kind == REC_FILE) {
+            struct pre_file f = {.path = key};
+            const uint8_t *present, *data_p;
+            uint32_t dlen;
+            if (take(&r, 1, &present) != 0 || *present > 1 ||
+                take_u32(&r, &dlen) != 0 || take(&r, dlen, &data_p) != 0 ||
+                (!*present && dlen)) {
+                free(key);
+                goto bad;
+            }
+            f.present = *present;
+            struct rt_value src = {REG_BINARY, (uint8_t *)data_p, dlen};
+            struct pre_file *nf =
+                realloc(p->files, (p->n_files + 1) * sizeof *nf);
+            if (!nf || (f.present && rt_value_copy(&f.v, &src) != 0)) {
+                if (nf)
+                    p->files = nf;
+                free(key);
+                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                    "out of memory");
+            }
+            p->files = nf;
+            p->files[p->n_files++] = f;
             continue;
         }
         struct pre_value v = {.key = key};
@@ -322,7 +374,8 @@ int w32_journal_write(struct w32_store *w, const struct plan *p,
     }
     uint8_t seal[SEAL_SIZE];
     memcpy(seal, SEAL_MAGIC, 4);
-    uint32_t count = (uint32_t)(p->n_vals + p->n_created);
+    uint32_t count =
+        (uint32_t)(p->n_vals + p->n_created + p->n_files + p->n_dirs);
     uint32_t crc = rt_crc32(0, b.s, b.len);
     for (int i = 0; i < 4; i++) {
         seal[4 + i] = (uint8_t)(count >> (8 * i));
@@ -375,10 +428,20 @@ static LONG delete_key(struct w32_store *w, const char *path)
     return r;
 }
 
-/* Puts back every pre-image of P and deletes the keys it created. */
+/* Puts back every pre-image of P and deletes the keys and folders it
+ * created. */
 static int restore(struct w32_store *w, const struct plan *p,
                    struct rt_error *e)
 {
+    for (size_t i = 0; i < p->n_files; i++) {
+        if (w32_file_restore(w, &p->files[i], e) != 0)
+            return -1;
+        rt_io_count_write();
+    }
+    /* Deepest first; a folder something else has filled since stays. */
+    for (size_t i = p->n_dirs; i-- > 0;)
+        if (w32_dir_remove_if_empty(w, p->dirs[i]))
+            rt_io_count_write();
     for (size_t i = 0; i < p->n_vals; i++) {
         const struct pre_value *v = &p->vals[i];
         HKEY k;

@@ -1,5 +1,7 @@
 /* regtool entry point: dispatches to one subcommand per file. */
 #include "regtool.h"
+
+#include "platform/os.h"
 #include "provider/ini_reader.h"
 
 #include <stdarg.h>
@@ -93,6 +95,14 @@ int cmd_version(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Hive files are mapped (regf): a page the disk cannot deliver ends
+     * the process with SIGBUS. Say so; a commit it interrupted is rolled
+     * back or finished by the next run, as after any crash. */
+    rt_os_report_map_faults(
+        "regtool: a hive file could not be read (an I/O error, or another "
+        "program cut it short while regtool read it); stopped. Any commit "
+        "this interrupted is finished or rolled back by the next run\n",
+        RT_EXIT_FAILURE);
     int dropin = rt_dropin_mode(argv[0]);
     if (dropin)
         rt_cli_set_program(dropin == 1 ? "lodctr" : "unlodctr");

@@ -13,6 +13,10 @@
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
+#ifndef _WIN32
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include "platform/os.h"
 
@@ -213,6 +217,66 @@ static void mapping(void **state)
     assert_int_equal(rt_os_map_file(at("none"), &m), -1);
 }
 
+/* rt_os_map_cow: the file's bytes, then zeros; writes stay in the
+ * process; a fault on a page cut from the file reports and exits. */
+static void copy_on_write_mapping(void **state)
+{
+    (void)state;
+    uint8_t page2[8192];
+    for (size_t i = 0; i < sizeof page2; i++)
+        page2[i] = (uint8_t)(i * 13 + 1);
+    assert_int_equal(rt_os_write_new_file(at("c"), page2, sizeof page2), 0);
+    struct rt_os_map m;
+    assert_int_equal(rt_os_map_cow(at("c"), 3000, 4096, &m), -1);
+#ifdef _WIN32
+    /* Not mapped on Windows: hive commits extend the file. */
+    assert_int_equal(rt_os_map_cow(at("c"), 4096, 4096, &m), -1);
+    assert_int_equal(errno, ENOSYS);
+#else
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(rt_os_map_cow(at("c"), 3 * 4096, 0, &m), -1);
+    assert_int_equal(rt_os_map_cow(at("c"), sizeof page2, 4096, &m), 0);
+    assert_int_equal(m.len, sizeof page2);
+    assert_int_equal(m.span, sizeof page2 + 4096);
+    assert_memory_equal(m.data, page2, sizeof page2);
+    uint8_t *w = (uint8_t *)m.data;
+    for (size_t i = sizeof page2; i < m.span; i++)
+        assert_int_equal(w[i], 0);
+    /* Written in the view and in the growth room: the file keeps its
+     * bytes. */
+    memset(w, 0xAB, 100);
+    w[sizeof page2 + 5] = 7;
+    uint8_t *back;
+    size_t len;
+    assert_int_equal(rt_os_read_file(at("c"), &back, &len), 0);
+    assert_int_equal(len, sizeof page2);
+    assert_memory_equal(back, page2, sizeof page2);
+    free(back);
+    rt_os_unmap_file(&m);
+    assert_null(m.data);
+
+    /* A page the file no longer has: the report and the exit code. */
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        rt_os_report_map_faults("test: mapped page gone\n", 42);
+        struct rt_os_map c;
+        if (rt_os_map_cow(at("c"), sizeof page2, 0, &c) != 0)
+            _exit(1);
+        int fd = rt_os_open(at("c"), RT_OS_WRITE_TRUNC);
+        rt_os_close(fd);
+        volatile uint8_t x = c.data[4096 + 1];
+        (void)x;
+        _exit(2);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 42);
+#endif
+}
+
 static void lock_and_clock(void **state)
 {
     (void)state;
@@ -284,6 +348,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
+        cmocka_unit_test_setup_teardown(copy_on_write_mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(lock_and_clock, setup, teardown),
         cmocka_unit_test_setup_teardown(trylock_reserve_and_interrupts, setup, teardown),
     };

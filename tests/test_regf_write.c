@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
+
+#include "platform/os.h"
 #include "regf/base_block.h"
 #include "regf/regf_internal.h"
 #include "regf_testutil.h"
@@ -353,6 +356,67 @@ static void save_and_reopen(void **state)
     tu_rmdir(dir);
 }
 
+/* A hive opened from its file (a copy-on-write view of it where the
+ * system maps files) is edited without touching the file: values set,
+ * then one larger than the view's growth room (the image then moves to
+ * memory of its own), saved over the very file it was read from, and
+ * read back. */
+static void mapped_file_edited_grown_and_saved_over(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir(), *path;
+    assert_true(asprintf(&path, "%s/h", dir) > 0);
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_create(0, NULL, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    uint8_t *before;
+    size_t before_len;
+    assert_int_equal(rt_os_read_file(path, &before, &before_len), 0);
+
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    uint32_t k;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "k", &k), 0);
+    assert_int_equal(rt_regf_value_set(h, k, "small", RT_REG_BINARY,
+                                       (const uint8_t *)"abc", 3), 0);
+    /* Unsaved edits leave the file as it was. */
+    uint8_t *now;
+    size_t now_len;
+    assert_int_equal(rt_os_read_file(path, &now, &now_len), 0);
+    assert_int_equal(now_len, before_len);
+    assert_memory_equal(now, before, before_len);
+    free(now);
+    size_t big_len = (size_t)24 << 20;      /* past 16 MB of growth room */
+    uint8_t *big = malloc(big_len);
+    assert_non_null(big);
+    for (size_t i = 0; i < big_len; i++)
+        big[i] = (uint8_t)(i % 251);
+    assert_int_equal(rt_regf_value_set(h, k, "big", RT_REG_BINARY, big,
+                                       big_len), 0);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+
+    assert_int_equal(rt_regf_open(path, 0, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), "k", &k), 0);
+    uint32_t type;
+    uint8_t *data;
+    size_t len;
+    assert_int_equal(rt_regf_get_value(h, k, "big", &type, &data, &len), 0);
+    assert_int_equal(len, big_len);
+    assert_memory_equal(data, big, big_len);
+    free(data);
+    assert_int_equal(rt_regf_get_value(h, k, "small", &type, &data, &len), 0);
+    assert_int_equal(len, 3);
+    assert_memory_equal(data, "abc", 3);
+    free(data);
+    rt_regf_close(h);
+    free(big);
+    free(before);
+    free(path);
+    tu_rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -363,6 +427,7 @@ int main(void)
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
         cmocka_unit_test(predefined_handle_keys),
         cmocka_unit_test(save_and_reopen),
+        cmocka_unit_test(mapped_file_edited_grown_and_saved_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

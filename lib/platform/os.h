@@ -182,9 +182,30 @@ struct rt_os_map {
     const uint8_t *data;
     size_t len;
     void *priv;          /* what rt_os_unmap needs */
+    size_t span;         /* bytes mapped, when more than LEN */
 };
 int rt_os_map_file(const char *path, struct rt_os_map *m);
 void rt_os_unmap_file(struct rt_os_map *m);
+
+/* A private, writable view of the first LEN bytes of PATH (a multiple of
+ * 4096, no more than the file holds) followed by SPARE bytes of zeros, in
+ * one range: writes stay in this process (copy on write), pages never
+ * touched are never read, and the data can grow into the zeros without
+ * moving. Whoever maps a file this way must keep other writers out of it
+ * while the view lives (the hive store's locks do). Freed with
+ * rt_os_unmap_file. -1 with errno set; ENOSYS where the system cannot
+ * (Windows: a file with a view cannot be extended, and hive commits
+ * extend it), and the caller reads the file instead. */
+int rt_os_map_cow(const char *path, size_t len, size_t spare,
+                  struct rt_os_map *m);
+
+/* A page of a mapped file that cannot be read (a disk's I/O error, or
+ * another program cutting the file short) stops the process with a
+ * signal instead of an error code. After this call such a fault prints
+ * MESSAGE (kept, not copied) on stderr and ends the process with EXIT
+ * CODE, rather than dying without a word; nothing else can be done
+ * safely at that point. No-op where files are not mapped (Windows). */
+void rt_os_report_map_faults(const char *message, int exit_code);
 
 /* Text in a Windows ANSI code page. CODEPAGE is its number ("1252",
  * "932") or a name with the number at its end ("windows-1251", "CP1250").

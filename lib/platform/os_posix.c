@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <iconv.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,8 +318,84 @@ int rt_os_map_file(const char *path, struct rt_os_map *m)
 void rt_os_unmap_file(struct rt_os_map *m)
 {
     if (m->priv)
-        munmap(m->priv, m->len);
+        munmap(m->priv, m->span ? m->span : m->len);
     memset(m, 0, sizeof *m);
+}
+
+static const char *map_fault_message;
+static int map_fault_code;
+
+static void on_map_fault(int sig)
+{
+    (void)sig;
+    /* Only async-signal-safe calls here. */
+    if (map_fault_message) {
+        ssize_t r = write(2, map_fault_message, strlen(map_fault_message));
+        (void)r;
+    }
+    _exit(map_fault_code);
+}
+
+void rt_os_report_map_faults(const char *message, int exit_code)
+{
+    map_fault_message = message;
+    map_fault_code = exit_code;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_map_fault;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+int rt_os_map_cow(const char *path, size_t len, size_t spare,
+                  struct rt_os_map *m)
+{
+    memset(m, 0, sizeof *m);
+    long page = sysconf(_SC_PAGESIZE);
+    if (len == 0 || page <= 0 || len % (size_t)page || spare % (size_t)page ||
+        len > SIZE_MAX - spare) {
+        errno = EINVAL;
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int serr = 0;
+    if (fstat(fd, &st) != 0)
+        serr = errno;
+    else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < len)
+        serr = EINVAL;
+    if (serr) {
+        close(fd);
+        errno = serr;
+        return -1;
+    }
+    /* The whole range as zeros first, then the file over its start: one
+     * range, so the data grows into the zeros in place. */
+    size_t span = len + spare;
+    void *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    void *f = mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+                   fd, 0);
+    int err = errno;
+    close(fd);
+    if (f == MAP_FAILED) {
+        munmap(p, span);
+        errno = err;
+        return -1;
+    }
+    m->data = p;
+    m->len = len;
+    m->priv = p;
+    m->span = span;
+    return 0;
 }
 
 uint64_t rt_os_filetime_now(void)

@@ -490,6 +490,23 @@ void rt_os_unmap_file(struct rt_os_map *m)
     memset(m, 0, sizeof *m);
 }
 
+void rt_os_report_map_faults(const char *message, int exit_code)
+{
+    (void)message;
+    (void)exit_code;
+}
+
+int rt_os_map_cow(const char *path, size_t len, size_t spare,
+                  struct rt_os_map *m)
+{
+    (void)path;
+    (void)len;
+    (void)spare;
+    memset(m, 0, sizeof *m);
+    errno = ENOSYS;
+    return -1;
+}
+
 uint64_t rt_os_filetime_now(void)
 {
     FILETIME ft;

@@ -303,7 +303,16 @@ static int append_bin(struct rt_regf *h, uint32_t need)
         size_t step = h->len / 8 > ((size_t)1 << 20) ? h->len / 8
                                                       : (size_t)1 << 20;
         size_t cap = h->len + size + step;
-        uint8_t *img = realloc(h->img, cap);
+        uint8_t *img;
+        if (h->map.priv) {
+            /* A view that has used up its growth room becomes a copy. */
+            if ((img = malloc(cap)) != NULL) {
+                memcpy(img, h->img, h->len);
+                rt_os_unmap_file(&h->map);
+            }
+        } else {
+            img = realloc(h->img, cap);
+        }
         if (!img)
             return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
         h->img = img;

@@ -41,7 +41,10 @@ void rt_regf_close(struct rt_regf *h)
 {
     if (!h)
         return;
-    free(h->img);
+    if (h->map.priv)
+        rt_os_unmap_file(&h->map);
+    else
+        free(h->img);
     free(h->cellmap);
     free(h->bins);
     free(h->free);
@@ -116,20 +119,28 @@ static int load(struct rt_regf *h, uint64_t file_size, unsigned flags)
     return 0;
 }
 
-static int open_image(uint8_t *img, size_t len, uint64_t file_size,
+/* Opens IMG (LEN bytes), owned from now on: malloc'd, or MAP's view when
+ * MAP is not NULL (CAP bytes in all). */
+static int open_image(uint8_t *img, size_t len, size_t cap,
+                      struct rt_os_map *map, uint64_t file_size,
                       unsigned flags, struct rt_regf **out, char *err,
                       size_t errsize)
 {
     *out = NULL;
     struct rt_regf *h = calloc(1, sizeof *h);
     if (!h) {
-        free(img);
+        if (map)
+            rt_os_unmap_file(map);
+        else
+            free(img);
         set_err(err, errsize, "out of memory");
         return RT_REGF_ENOMEM;
     }
     h->img = img;
-    h->cap = len;
+    h->cap = cap;
     h->len = len;
+    if (map)
+        h->map = *map;
     int rc = load(h, file_size, flags);
     if (rc) {
         set_err(err, errsize, h->err);
@@ -151,7 +162,7 @@ int rt_regf_open_memory(const void *buf, size_t len, unsigned flags,
     }
     if (len)
         memcpy(img, buf, len);
-    return open_image(img, len, len, flags, out, err, errsize);
+    return open_image(img, len, len, NULL, len, flags, out, err, errsize);
 }
 
 /* Reads what of the hive file PATH is the hive: the base block and the
@@ -242,6 +253,47 @@ int regf_read_hive(const char *path, uint64_t max, uint8_t **img,
     return 0;
 }
 
+/* Maps the hive file PATH copy-on-write where it is a plain hive whose
+ * bins the file holds (a view of just those bytes, pages read only when
+ * touched, growth room behind them). Returns 0 with *MAP, *LEN and
+ * *FILE_SIZE set; -1 when the file is to be read instead (any doubt, or
+ * a system without such views), which then says what is wrong with it. */
+static int map_hive(const char *path, struct rt_os_map *map, size_t *len,
+                    uint64_t *file_size)
+{
+    if (rt_os_is_dir(path))
+        return -1;
+    int fd = rt_os_open(path, RT_OS_READ);
+    if (fd < 0)
+        return -1;
+    uint8_t base[REGF_BASE_BLOCK_SIZE];
+    uint64_t size = 0;
+    int ok = rt_os_fsize(fd, &size) == 0 && size >= sizeof base &&
+             size <= 0x80001000u &&
+             rt_os_pread(fd, base, sizeof base, 0) == (long long)sizeof base &&
+             !memcmp(base, "regf", 4);
+    rt_os_close(fd);
+    uint32_t hbins = ok ? regf_le32(base + REGF_OFF_HBINS_SIZE) : 0;
+    uint64_t covered = REGF_BASE_BLOCK_SIZE + (uint64_t)hbins;
+    if (!ok || hbins == 0 || hbins % REGF_HBIN_ALIGN || covered > size)
+        return -1;
+    /* Room to grow by a quarter (at least 16 MB) without moving: address
+     * space only, no memory until a bin is appended there. */
+    size_t spare = ((size_t)covered / 4 + ((size_t)16 << 20)) &
+                   ~(size_t)(REGF_HBIN_ALIGN - 1);
+    if (rt_os_map_cow(path, (size_t)covered, spare, map) != 0)
+        return -1;
+    /* The file may have changed between the read and the view: the view's
+     * base block must be the one measured. */
+    if (memcmp(map->data, base, sizeof base)) {
+        rt_os_unmap_file(map);
+        return -1;
+    }
+    *len = (size_t)covered;
+    *file_size = size;
+    return 0;
+}
+
 int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
                  char *err, size_t errsize)
 {
@@ -250,6 +302,10 @@ int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
     uint8_t *img;
     size_t len;
     uint64_t file_size;
+    struct rt_os_map map;
+    if (map_hive(path, &map, &len, &file_size) == 0)
+        return open_image((uint8_t *)map.data, len, map.span, &map, file_size,
+                          flags, out, err, errsize);
     /* The format's 32-bit offsets bound a hive to 4 GB; Windows keeps them
      * under 2 GB. */
     if (regf_read_hive(path, 0x80001000u, &img, &len, &file_size) != 0) {
@@ -263,7 +319,8 @@ int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
         set_err(err, errsize, msg);
         return RT_REGF_EIO;
     }
-    return open_image(img, len, file_size, flags, out, err, errsize);
+    return open_image(img, len, len, NULL, file_size, flags, out, err,
+                      errsize);
 }
 
 void rt_regf_get_info(const struct rt_regf *h, struct rt_regf_info *info)
@@ -367,10 +424,26 @@ void rt_regf_image(const struct rt_regf *h, const uint8_t **data, size_t *len)
     *len = h->len;
 }
 
+/* Makes a mapped image a malloc'd copy: a file written whole may be the
+ * one the image maps, and truncating it would pull the pages away. */
+static int detach(struct rt_regf *h)
+{
+    if (!h->map.priv)
+        return 0;
+    uint8_t *img = malloc(h->len);
+    if (!img)
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    memcpy(img, h->img, h->len);
+    rt_os_unmap_file(&h->map);
+    h->img = img;
+    h->cap = h->len;
+    return 0;
+}
+
 int rt_regf_save_as(struct rt_regf *h, const char *path)
 {
     int rc = rt_regf_seal(h);
-    if (rc)
+    if (rc || (rc = detach(h)))
         return rc;
     int fd = rt_os_open(path, RT_OS_WRITE_TRUNC);
     if (fd < 0)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "platform/os.h"
 #include "regf/base_block.h"
 #include "regf/regf.h"
 
@@ -78,6 +79,9 @@ struct regf_free {
 struct rt_regf {
     uint8_t *img;                /* base block + hive bins */
     size_t len, cap;
+    /* When IMG is a copy-on-write view of the hive file with CAP - LEN
+     * bytes of zeros behind it (rt_os_map_cow), rather than malloc'd. */
+    struct rt_os_map map;
     uint64_t file_size;
     unsigned minor;
     int writable;

@@ -16,12 +16,13 @@
 # Needs root (debootstrap, chroot, mount) and Debian's package servers,
 # as `make deps` does. Without either it says so and exits 1.
 # FRESH_MIRROR overrides the mirror (default: the one apt uses here).
+# SHARED_DIR may be a symbolic link: its target is copied.
 # FRESH_TARGETS replaces `check` in step 3 (e.g. "deps wine-check" to
 # look into one stage on the fresh root); make fresh-check never sets it.
 set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-shared=$(cd "${1:-$repo/../shared}" 2>/dev/null && pwd) || {
+shared=$(cd "${1:-$repo/../shared}" 2>/dev/null && pwd -P) || {
     echo "fresh-check: no shared directory at ${1:-$repo/../shared}" >&2
     exit 1
 }

@@ -66,6 +66,70 @@ static void case_insensitive_compare(void **state)
     assert_int_equal(rt_upcase16(0x4E2D), 0x4E2D);  /* CJK unchanged */
 }
 
+/* The comparison by definition: both strings as UTF-16 code units,
+ * each through rt_upcase16, compared unit by unit, then by length. */
+static int casecmp_reference(const char *a, size_t alen, const char *b,
+                             size_t blen)
+{
+    uint8_t *ua, *ub;
+    size_t na, nb, off;
+    assert_int_equal(rt_utf8_to_utf16le(a, alen, &ua, &na, &off), 0);
+    assert_int_equal(rt_utf8_to_utf16le(b, blen, &ub, &nb, &off), 0);
+    int r = 0;
+    size_t i;
+    for (i = 0; i + 1 < na && i + 1 < nb && !r; i += 2) {
+        uint16_t x = rt_upcase16((uint16_t)(ua[i] | ua[i + 1] << 8));
+        uint16_t y = rt_upcase16((uint16_t)(ub[i] | ub[i + 1] << 8));
+        r = x == y ? 0 : x < y ? -1 : 1;
+    }
+    if (!r)
+        r = (na > nb) - (na < nb);
+    free(ua);
+    free(ub);
+    return r;
+}
+
+/* Random names of ASCII letters, digits and spaces with a few non-ASCII
+ * letters (Latin, Cyrillic, CJK, astral) mixed in at random places:
+ * rt_utf8_casecmp (with its ASCII fast path) orders them as the
+ * definition does. */
+static void case_insensitive_compare_matches_definition(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "a", "A", "b", "B", "z", "Z", "0", "9", " ", "_", "\xc3\xa9", "\xc3\x89",
+        "\xd0\xb1", "\xd0\x91", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xc3\xbf",
+        "\xc5\xb8", "\x7f", "~"};
+    const size_t np = sizeof pieces / sizeof *pieces;
+    srand(7);
+    for (int round = 0; round < 20000; round++) {
+        char a[64] = "", b[64] = "";
+        int la = rand() % 7, lb = rand() % 7;
+        for (int k = 0; k < la; k++)
+            strcat(a, pieces[rand() % np]);
+        /* Often a prefix of A, changed at one place, to reach deep. */
+        if (rand() % 2) {
+            strcpy(b, a);
+            if (lb && strlen(b))
+                b[rand() % strlen(b)] = (char)("aAzZ "[rand() % 5]);
+            /* A changed byte inside a multi-byte character makes invalid
+             * UTF-8; the definition does not cover it. */
+            uint8_t *u;
+            size_t n, off;
+            if (rt_utf8_to_utf16le(b, strlen(b), &u, &n, &off) != 0)
+                continue;
+            free(u);
+        } else {
+            for (int k = 0; k < lb; k++)
+                strcat(b, pieces[rand() % np]);
+        }
+        int got = rt_utf8_casecmp(a, strlen(a), b, strlen(b));
+        int want = casecmp_reference(a, strlen(a), b, strlen(b));
+        if ((got > 0) - (got < 0) != want)
+            fail_msg("'%s' vs '%s': %d, by definition %d", a, b, got, want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -73,6 +137,7 @@ int main(void)
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),
         cmocka_unit_test(case_insensitive_compare),
+        cmocka_unit_test(case_insensitive_compare_matches_definition),
     };
     return cmocka_run_group_tests_name("utf16", tests, NULL, NULL);
 }

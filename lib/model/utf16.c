@@ -243,6 +243,20 @@ int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen)
 {
     size_t i = 0, j = 0;
     uint16_t pa = 0, pb = 0;
+    /* ASCII first, a byte at a time (most counter names are ASCII; this
+     * is the inner loop of every name lookup); the rest by code unit. */
+    while (i < alen && j < blen) {
+        unsigned char ca = (unsigned char)a[i], cb = (unsigned char)b[j];
+        if ((ca | cb) & 0x80)
+            break;
+        if (ca != cb) {
+            uint16_t ua = rt_upcase16(ca), ub = rt_upcase16(cb);
+            if (ua != ub)
+                return ua < ub ? -1 : 1;
+        }
+        i++;
+        j++;
+    }
     while ((i < alen || pa) && (j < blen || pb)) {
         uint16_t ua, ub;
         i = next_unit(a, alen, i, &ua, &pa);

@@ -352,14 +352,14 @@ static void empty_file_and_missing_file(void **state)
     assert_int_equal(rt_ini_load("tests/no/such.ini", NULL, &t, &d), -2);
     assert_int_equal(rt_ini_load("tests", NULL, &t, &d), -2);
     /* The size limit is checked before any byte is looked at. */
-    assert_int_equal(rt_ini_decode("t.ini", "", (64u << 20) + 1, NULL, &t,
+    assert_int_equal(rt_ini_decode("t.ini", "", (16u << 20) + 1, NULL, &t,
                                    &d), -1);
     assert_int_equal(d.n, 3);
     assert_string_equal(d.v[0].message,
                         "cannot open: No such file or directory");
     assert_string_equal(d.v[1].file, "tests");
     assert_string_equal(d.v[1].message, "cannot read: Is a directory");
-    assert_string_equal(d.v[2].message, "file is larger than 64 MiB");
+    assert_string_equal(d.v[2].message, "file is larger than 16 MiB");
     rt_diags_free(&d);
 }
 

@@ -18,9 +18,12 @@
 #include "model/utf16.h"
 #include "provider/text_encoding.h"
 
-/* INI files are a few hundred kilobytes at most; the limit keeps every
- * size computation below far from overflow. */
-#define MAX_INI_BYTES (64u << 20)
+/* Providers' INI files are a few hundred kilobytes at most (every
+ * language's text of the largest, UTF-16, stays under 2 MB). Parsing
+ * holds about 9 bytes per byte of the file, so the limit is what bounds
+ * an INI's memory (about 150 MB at the limit); it also keeps every size
+ * computation below far from overflow. */
+#define MAX_INI_BYTES (16u << 20)
 
 static unsigned line_of_byte(const unsigned char *p, size_t off)
 {

@@ -7,9 +7,10 @@
 # Bounds asserted (peak RSS; not asserted under AddressSanitizer, whose
 # shadow memory and quarantine are no measure of regtool's own):
 #   small inputs (drivernames, symbol files, ranges)       64 MB
-#   10^6 symbols (a 50 MB INI, a 23 MB symbol file)       800 MB: the INI
-#       (at most 64 MiB, the reader's limit) is parsed whole, about 9 bytes
-#       held per byte, before its symbol file is refused (over 16 MiB)
+#   10^6 symbols (a 50 MB INI, a 23 MB symbol file)       64 MB: the INI
+#       is over the reader's 16 MiB and refused by its size, before it
+#       is read (an INI under it is parsed whole, about 9 bytes held per
+#       byte: 150 MB at most)
 #   a 100 MB help line                                     16 MB: the INI
 #       is refused by its size, before it is read
 #   a 2 GB sparse hive, a hive whose big-data list
@@ -169,23 +170,28 @@ ini Xfer far.h
 refused "an offset past the last index" 64 2 "^regtool: install .*p\.ini: no room for 2 counters above index [0-9]+$" \
     --store "hive:$W" install $CS "$D/p.ini"
 
-# 4. 10^6 symbols: the symbol file (23 MB) is over the reader's 16 MiB.
+# 4. 10^6 symbols: the INI (50 MB) is over the reader's 16 MiB, and so is
+# the symbol file (23 MB).
 fresh files
 awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "#define S%d %d\n", i, 2 * i }' >"$D/s.h"
 awk 'BEGIN { printf "[info]\ndrivername=Xfer\nsymbolfile=s.h\n[languages]\n009=English\n[text]\n"
              for (i = 0; i < 1000000; i++) printf "S%d_009_NAME=N%d\nS%d_009_HELP=H%d\n", i, i, i, i }' >"$D/big.ini"
-refused "10^6 symbols (install)" 800 2 "^s\.h: error: symbol file is larger than 16 MiB$" \
+refused "10^6 symbols (install)" 64 2 "^big\.ini: error: file is larger than 16 MiB$" \
     --store "hive:$W" install $CS big.ini
-refused "10^6 symbols (check-ini)" 800 2 "^s\.h: error: symbol file is larger than 16 MiB$" \
+refused "10^6 symbols (check-ini)" 64 2 "^big\.ini: error: file is larger than 16 MiB$" \
     check-ini big.ini
+# The same symbol file named by a small INI: refused by its size.
+awk 'BEGIN { printf "[info]\ndrivername=Xfer\nsymbolfile=s.h\n[languages]\n009=English\n[text]\nS0_009_NAME=N\nS0_009_HELP=H\n" }' >"$D/small.ini"
+refused "a 23 MB symbol file (check-ini)" 64 2 "^s\.h: error: symbol file is larger than 16 MiB$" \
+    check-ini small.ini
 
-# 5. A 100 MB help line: the INI is over the reader's 64 MiB.
+# 5. A 100 MB help line: the INI is over the reader's 16 MiB.
 fresh registry
 { printf '[info]\ndrivername=Xfer\nsymbolfile=o.h\n[languages]\n009=English\n[text]\nOBJ_009_NAME=X\nOBJ_009_HELP='
   head -c 100000000 /dev/zero | tr '\0' h
   printf '\nCNT_009_NAME=C\nCNT_009_HELP=C\n'
 } >"$D/long.ini"
-refused "a 100 MB help line" 16 2 "^long\.ini: error: file is larger than 64 MiB$" \
+refused "a 100 MB help line" 16 2 "^long\.ini: error: file is larger than 16 MiB$" \
     --store "hive:$W" install $CS long.ini
 
 # 6. A 2 GB sparse hive: a real SOFTWARE with 2 GB of holes behind its

@@ -610,6 +610,116 @@ static void win32_real_perflib_keeps_predefined_009(void **state)
     assert_int_equal(wt_wipe(NULL, svcs, 1), 0);
 }
 
+/* Side file REL as the store reads it: its bytes in a new string, or
+ * NULL when absent. */
+static char *side_file(struct rt_store *s, const char *rel)
+{
+    struct rt_value v = {0};
+    struct rt_error e = {0};
+    int present = 0;
+    if (s->ops->read_win_file(s, rel, &v, &present, &e) != 0)
+        fail_msg("read %s: %s", rel, e.message);
+    char *r = NULL;
+    if (present) {
+        r = malloc(v.len + 1);
+        assert_non_null(r);
+        memcpy(r, v.data, v.len);
+        r[v.len] = 0;
+    }
+    rt_value_free(&v);
+    return r;
+}
+
+/* Whether REL (a folder or a file under the Windows directory) exists. */
+static int win_exists(const char *rel)
+{
+    char path[MAX_PATH + 200];
+    UINT n = GetSystemWindowsDirectoryA(path, MAX_PATH);
+    assert_true(n > 0 && n < MAX_PATH);
+    snprintf(path + n, sizeof path - n, "\\%s", rel);
+    for (char *c = path; *c; c++)
+        if (*c == '/')
+            *c = '\\';
+    return GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES;
+}
+
+#define T_DIR "INF/RegtoolStoreTest"
+
+/* Side files join the commit: a change set that rewrites one file,
+ * deletes another (its folder then empty), creates a third in a new
+ * folder and sets a value, failed after each of its writes in turn,
+ * leaves the registry and every file as they were (no temporary file,
+ * no new folder); run whole, it does all of it. */
+static void win32_side_files_fail_midway_change_nothing(void **state)
+{
+    (void)state;
+    struct rt_store *s = open_clean();
+    base(s);
+    assert_true(rt_store_win_files(s));
+    struct rt_change_set prep = {0}, cs = {0}, undo = {0};
+    rt_change_set_write_file(&prep, T_DIR "/0009/kept.ini",
+                             (const uint8_t *)"old", 3);
+    rt_change_set_write_file(&prep, T_DIR "/0007/gone.h",
+                             (const uint8_t *)"#define X 0", 11);
+    apply_ok(s, &prep);
+    char *before = dump(s);
+
+    rt_change_set_write_file(&cs, T_DIR "/0009/kept.ini",
+                             (const uint8_t *)"new text", 8);
+    rt_change_set_delete_file(&cs, T_DIR "/0007/gone.h");
+    rt_change_set_write_file(&cs, T_DIR "/0C0C/new.ini",
+                             (const uint8_t *)"nouveau", 7);
+    struct rt_value v;
+    rt_value_from_dword(&v, 1900);
+    rt_change_set_perflib(&cs, "Last Counter", &v);
+    rt_value_free(&v);
+
+    size_t k;
+    for (k = 1; k < 100; k++) {
+        rt_store_win32_fail_after(s, k);
+        struct rt_error e = {0};
+        assert_int_equal(s->ops->begin(s, &e), 0);
+        int r = s->ops->apply(s, &cs, &e);
+        s->ops->end(s);
+        if (r == 0)
+            break;
+        assert_int_equal(e.code, RT_ERR_WRITE_FAULT);
+        char *now = dump(s);
+        assert_string_equal(now, before);
+        free(now);
+        char *f = side_file(s, T_DIR "/0009/kept.ini");
+        assert_string_equal(f, "old");
+        free(f);
+        f = side_file(s, T_DIR "/0007/gone.h");
+        assert_string_equal(f, "#define X 0");
+        free(f);
+        assert_null(side_file(s, T_DIR "/0C0C/new.ini"));
+        assert_false(win_exists(T_DIR "/0C0C"));
+        assert_false(win_exists(T_DIR "/0009/kept.ini.regtool-new"));
+    }
+    /* Two folders and two files written, one file and its folder
+     * removed, one value: at least six write points were failed. */
+    assert_true(k > 6);
+    char *f = side_file(s, T_DIR "/0009/kept.ini");
+    assert_string_equal(f, "new text");
+    free(f);
+    f = side_file(s, T_DIR "/0C0C/new.ini");
+    assert_string_equal(f, "nouveau");
+    free(f);
+    assert_null(side_file(s, T_DIR "/0007/gone.h"));
+    assert_false(win_exists(T_DIR "/0007"));
+
+    rt_change_set_delete_file(&undo, T_DIR "/0009/kept.ini");
+    rt_change_set_delete_file(&undo, T_DIR "/0C0C/new.ini");
+    apply_ok(s, &undo);
+    assert_false(win_exists(T_DIR));
+    rt_change_set_free(&prep);
+    rt_change_set_free(&cs);
+    rt_change_set_free(&undo);
+    free(before);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     contract = (struct contract_fixture){w32_open, w32_fail, w32_snapshot,
@@ -627,6 +737,7 @@ int main(void)
         cmocka_unit_test(win32_malformed_sealed_journal_stops_open),
         cmocka_unit_test(win32_tables_in_dat_files_are_not_written),
         cmocka_unit_test(win32_real_perflib_keeps_predefined_009),
+        cmocka_unit_test(win32_side_files_fail_midway_change_nothing),
     };
     return cmocka_run_group_tests_name("store_win32", tests, NULL, NULL);
 }

@@ -10,7 +10,15 @@ set -eu
 sweep=$1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-step() { "$WINE64" "$sweep" "$@" || { echo "crash sweep: sweep $*: exit $?" >&2; exit 1; }; }
+. wine-tests/wine_run.sh
+# Launches go through wine_run (wine-tests/wine_run.sh); a failure names
+# its step.
+step() {
+    wine_run "$scratch/step.out" "$scratch/step.err" "$sweep" "$@" ||
+        { echo "crash sweep: sweep $*: exit $?: $(cat "$scratch/step.err")" >&2; exit 1; }
+    cat "$scratch/step.err" >&2
+    cat "$scratch/step.out"
+}
 
 step reset
 step dump >"$scratch/before"
@@ -27,7 +35,9 @@ old=0; new=0; k=1
 while [ "$k" -le "$n" ]; do
     step reset
     rc=0
-    REGTOOL_FAULT_AFTER_WRITES=$k "$WINE64" "$sweep" apply >/dev/null || rc=$?
+    export REGTOOL_FAULT_AFTER_WRITES=$k
+    wine_run "$scratch/apply.out" "$scratch/apply.err" "$sweep" apply || rc=$?
+    unset REGTOOL_FAULT_AFTER_WRITES
     if [ "$rc" -ne 99 ]; then
         echo "crash sweep: k=$k: apply exited $rc, not at the fault" >&2; exit 1
     fi

@@ -16,10 +16,17 @@ sweep=$1
 regtool=$2
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+. wine-tests/wine_run.sh
 fail() { echo "crash sweep (verbs): $*" >&2; exit 1; }
 # Every failure names its step: a Wine process that dies without a word
-# would otherwise end the sweep silently (set -e).
-step() { "$WINE64" "$sweep" "$@" || fail "sweep $*: exit $?"; }
+# would otherwise end the sweep silently (set -e). Launches go through
+# wine_run (wine-tests/wine_run.sh).
+step() {
+    wine_run "$scratch/step.out" "$scratch/step.err" "$sweep" "$@" ||
+        fail "sweep $*: exit $?: $(cat "$scratch/step.err")"
+    cat "$scratch/step.err" >&2
+    cat "$scratch/step.out"
+}
 # The side files the verbs keep beside the registry (the provider's INF
 # copy, PerfStringBackup.INI) and any temporary file a crash left, each
 # with its checksum: part of the state that must be the before- or the
@@ -34,7 +41,13 @@ files() {
 }
 # The whole state: the registry as sweep.c dumps it, then the files.
 state() { step dump && files; }
-rt() { "$WINE64" "$regtool" --store live "$@" >"$scratch/out" 2>&1; }
+rt() {
+    rt_rc=0
+    wine_run "$scratch/rt.out" "$scratch/rt.err" "$regtool" --store live "$@" || rt_rc=$?
+    cat "$scratch/rt.out" "$scratch/rt.err" >"$scratch/out"
+    [ "$rt_rc" -eq 0 ] || echo "(exit $rt_rc)" >>"$scratch/out"
+    return "$rt_rc"
+}
 
 # A provider for the service sweep.c leaves alone (SweepNew), English only:
 # the languages without its text get English, 009 (Wine's stub) none.
@@ -65,9 +78,10 @@ prepare() {
         # shellcheck disable=SC2086
         rt install $install_args "$scratch/p.ini" || fail "prepare repair: $(cat "$scratch/out")"
         # Last Counter below the provider's names: repair raises it.
-        "$WINE64" reg add 'HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib' \
-            /v 'Last Counter' /t REG_DWORD /d 1847 /f >/dev/null 2>&1 ||
-            fail "prepare repair: reg add" ;;
+        wine_run "$scratch/reg.out" "$scratch/reg.err" reg add \
+            'HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib' \
+            /v 'Last Counter' /t REG_DWORD /d 1847 /f ||
+            fail "prepare repair: reg add: $(cat "$scratch/reg.out" "$scratch/reg.err")" ;;
     esac
 }
 

@@ -26,6 +26,7 @@ wine_prefix_cleanup() {
 }
 wine_prefix_cleanup
 trap wine_prefix_cleanup EXIT
+
 # One persistent wineserver for every run, started before any client: a
 # server that a client starts quits as soon as its last client exits, and
 # a process starting at that moment fails with "wine client error:

@@ -225,7 +225,9 @@ install: $(CLI_BIN) $(LIB_A) $(LIB_SO)
 	ln -sf regtool.1 $(MANDIR)/unlodctr.1
 
 clean:
-	rm -rf build
+	@# --one-file-system: a fresh-check root whose mounts outlived a killed
+	@# run must not take the host's /dev and /proc with it.
+	rm -rf --one-file-system build
 
 .SECONDARY:
 

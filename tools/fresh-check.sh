@@ -73,7 +73,7 @@ trap unmount_root EXIT INT TERM
 mkdir -p "$work"
 if [ ! -f "$base/.regtool-base-complete" ]; then
     phase "debootstrap --variant=minbase bookworm from $mirror (cached in $base)"
-    rm -rf "$base"
+    rm -rf --one-file-system "$base"
     if ! debootstrap --variant=minbase bookworm "$base" "$mirror" \
             >"$work/debootstrap.log" 2>&1; then
         tail -n 20 "$work/debootstrap.log" >&2
@@ -89,7 +89,9 @@ fi
 
 phase "a fresh copy of the minimal root, a clean clone and ../shared"
 unmount_root
-rm -rf "$root"
+# --one-file-system: a mount left in the root (by a run killed before its
+# trap) must not take the host's /dev with it.
+rm -rf --one-file-system "$root"
 cp -a "$base" "$root"
 mkdir -p "$root/src"
 git clone -q --no-hardlinks "$repo" "$root/src/main"
@@ -134,4 +136,4 @@ echo
 echo "fresh-check: passed on a minimal Debian 12 ($n0 packages with make)"
 echo "fresh-check: make demo installed $((n1 - n0)) packages, make check $((n2 - n1)) more"
 unmount_root
-rm -rf "$root"
+rm -rf --one-file-system "$root"

@@ -5,6 +5,7 @@
  * DLL, and, given the tree's file-existence facts, whether the DLL is
  * there at all. Pure: the files are asked through struct rt_audit_tree. */
 #include "engine/audit.h"
+#include "model/strbuf.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -205,15 +206,6 @@ static int program_files(const struct lib_path *p)
             starts_ci(p->rest, "PROGRA~"));
 }
 
-static const char *base_name(const char *path)
-{
-    const char *b = path;
-    for (const char *s = path; *s; s++)
-        if (*s == '\\' || *s == '/')
-            b = s + 1;
-    return b;
-}
-
 /* Built-in system objects (their indices are below Base Index) and the
  * DLL of Windows' own that serves each, in System32. */
 static const struct {
@@ -378,7 +370,8 @@ static void check_system_provider(struct libaudit *a,
          * under that name would have a range above Base Index. */
         if (s->has_range && s->first_counter > a->db->base_index)
             return;
-        int own = !strcasecmp(base_name(p->rest), system_providers[i].dll) &&
+        int own = !strcasecmp(rt_path_base_name(p->rest),
+                              system_providers[i].dll) &&
                   (p->where == LIB_BARE ||
                    (p->where == LIB_WINDOWS && first_is(p->rest, "System32") &&
                     !strchr(after_first(p->rest), '\\')));

@@ -285,14 +285,6 @@ static int emit_tables(struct rt_change_set *cs, struct work_lang *w, size_t n)
     return 0;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/'), *b = strrchr(path, '\\');
-    if (b && (!s || b > s))
-        s = b;
-    return s ? s + 1 : path;
-}
-
 static int check_service(const struct rt_service_info *svc,
                          const struct rt_install_options *opt,
                          struct rt_error *e)
@@ -505,7 +497,8 @@ int rt_engine_install(const struct rt_database *db,
     else if (svc->object_list)
         r = rt_change_set_delete_service(cs, sv, "Object List");
     free(objects);
-    const char *ini = opt->ini_name ? opt->ini_name : base_name(spec->ini_path);
+    const char *ini =
+        opt->ini_name ? opt->ini_name : rt_path_base_name(spec->ini_path);
     if (r || rt_change_set_string(cs, sv, "PerfIniFile", RT_REG_SZ, ini))
         goto nomem;
     rc = 0;

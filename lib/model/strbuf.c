@@ -74,3 +74,12 @@ void rt_strbuf_free(struct rt_strbuf *b)
     free(b->s);
     memset(b, 0, sizeof *b);
 }
+
+const char *rt_path_base_name(const char *path)
+{
+    const char *b = path;
+    for (const char *s = path; *s; s++)
+        if (*s == '\\' || *s == '/')
+            b = s + 1;
+    return b;
+}

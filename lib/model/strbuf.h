@@ -21,4 +21,9 @@ void rt_strbuf_append(struct rt_strbuf *b, const void *s, size_t n);
 char *rt_strbuf_take(struct rt_strbuf *b);
 void rt_strbuf_free(struct rt_strbuf *b);
 
+/* The last component of PATH, after its last '/' or '\\' (Windows and
+ * POSIX separators alike: paths here come from both); PATH itself when
+ * it has neither. */
+const char *rt_path_base_name(const char *path);
+
 #endif

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "provider/ini_reader.h"
+#include "model/strbuf.h"
 #include "provider/pos_index.h"
 #include "provider/symbol_file.h"
 
@@ -858,14 +859,6 @@ int rt_provider_spec_language(const struct rt_provider_spec *spec,
     return -1;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/'), *b = strrchr(path, '\\');
-    if (b && (!s || b > s))
-        s = b;
-    return s ? s + 1 : path;
-}
-
 int rt_inf_files_read(const struct rt_provider_spec *spec,
                       struct rt_inf_files *f, struct rt_error *e)
 {
@@ -882,8 +875,8 @@ int rt_inf_files_read(const struct rt_provider_spec *spec,
                             "cannot read %s again: %s", failed,
                             strerror(err));
     }
-    f->ini_name = base_name(spec->ini_path);
-    f->sym_name = base_name(spec->symbol_path);
+    f->ini_name = rt_path_base_name(spec->ini_path);
+    f->sym_name = rt_path_base_name(spec->symbol_path);
     return 0;
 }
 

@@ -136,7 +136,8 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt,
     /* Audit reads the tables as blobs (UTF-16, indexed): no decoding;
      * --libraries alone reads no table. */
     const struct rt_db_load_options load = {
-        libraries == 1 ? RT_DB_TABLES_NONE : RT_DB_TABLES_ALL, NULL, 0, 0};
+        libraries == 1 ? RT_DB_TABLES_NONE : RT_DB_TABLES_ALL, NULL, 0, 0,
+        NULL};
     int loaded = rt_database_load_with(s, &db, &load, &e) == 0;
     /* The store's other copies of the tables (SysWOW64's, a hive's). */
     if (loaded && libraries != 1 && rt_database_load_copies(s, &db, &e) != 0) {

@@ -138,7 +138,7 @@ struct rt_store *rt_cli_open_store(int *exit_code)
 struct rt_store *rt_cli_open_database(struct rt_database *db, int *exit_code)
 {
     static const struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1,
-                                                  0};
+                                                  0, NULL};
     return rt_cli_open_database_with(db, &all, exit_code);
 }
 

@@ -175,7 +175,8 @@ int cmd_install(int argc, char **argv)
     struct rt_error e = {0};
     char what[4200];
     snprintf(what, sizeof what, "install %s", argv[optind]);
-    if (rt_op_install(s, &spec, &opt, dry_run, &cs, &plan, &e) != 0) {
+    if (rt_op_install(s, &spec, &opt, rt_cli_op_flags(dry_run, emit), &cs,
+                      &plan, &e) != 0) {
         /* The engine knows no options; the way around a missing service
          * key is this command's. */
         if (e.code == RT_ERR_FILE_NOT_FOUND && !opt.create_service)

@@ -109,7 +109,7 @@ int cmd_names(int argc, char **argv)
     /* One language's one table is read. */
     const struct rt_db_load_options load = {
         RT_DB_TABLES_ONE, lang, 1,
-        1u << (help ? RT_TABLE_HELP : RT_TABLE_COUNTER)};
+        1u << (help ? RT_TABLE_HELP : RT_TABLE_COUNTER), NULL};
     struct rt_store *s = rt_cli_open_database_with(&db, &load, &rc);
     if (!s)
         return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "engine/ops.h"
 #include "engine/reg_patch.h"
 #include "platform/os.h"
 
@@ -19,6 +20,11 @@ void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs)
     }
     fputs(text, f);
     free(text);
+}
+
+int rt_cli_op_flags(int dry_run, const char *emit_reg)
+{
+    return (dry_run ? RT_OP_DRY_RUN : 0) | (emit_reg ? RT_OP_WHOLE_TABLES : 0);
 }
 
 int rt_cli_emit_reg(const char *file, struct rt_store *s,

@@ -130,6 +130,9 @@ int rt_cli_tables_in_files(struct rt_store *s);
  * through a temporary file) and says what it holds; on a store keeping its
  * tables in .dat files, only the registry part, said so. Returns a regtool
  * exit code. */
+/* The flags of rt_op_install/rt_op_uninstall for --dry-run and an
+ * --emit-reg FILE (NULL when not given: the patch needs whole tables). */
+int rt_cli_op_flags(int dry_run, const char *emit_reg);
 int rt_cli_emit_reg(const char *file, struct rt_store *s,
                     const struct rt_change_set *cs);
 /* Saves DB as a PerfStringBackup file (FILE, or FILE_001... unless FORCE;

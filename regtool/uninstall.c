@@ -54,7 +54,8 @@ int cmd_uninstall(int argc, char **argv)
     struct rt_error e = {0};
     char what[300];
     snprintf(what, sizeof what, "uninstall %s", argv[optind]);
-    int r = rt_op_uninstall(s, argv[optind], force, dry_run, &cs, &p, &e);
+    int r = rt_op_uninstall(s, argv[optind], force,
+                            rt_cli_op_flags(dry_run, emit), &cs, &p, &e);
     if (r != 0) {
         rc = rt_cli_report_error(what, r, &e);
     } else {

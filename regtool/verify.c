@@ -54,7 +54,7 @@ int cmd_verify(int argc, char **argv)
     struct rt_database db;
     /* Indices are looked up in the tables as stored: no decoding. */
     static const struct rt_db_load_options load = {RT_DB_TABLES_ALL, NULL, 0,
-                                                   0};
+                                                   0, NULL};
     struct rt_store *s = rt_cli_open_database_with(&db, &load, &rc);
     if (!s)
         return rc;

@@ -1047,6 +1047,163 @@ static void broken_invariant_is_refused(void **state)
     s->ops->close(s);
 }
 
+/* One splice of 009's Counter as DB holds it: EDIT, inserting INS (a
+ * UTF-16 multi-string of INS_LEN bytes), adding ADDED and removing
+ * REMOVED (NULL: none); checked against the table, or LEN instead of its
+ * length. Returns the check's result (E set). */
+static int check_splice(const struct rt_db_language *l, struct rt_table_edit ed,
+                        const void *ins, size_t ins_len, size_t len,
+                        const struct rt_pair_list *added,
+                        const struct rt_pair_list *removed, struct rt_error *e,
+                        uint8_t **made, size_t *made_len)
+{
+    struct rt_change_set cs = {0};
+    struct rt_pair_list a = {0}, r = {0};
+    if (added)
+        assert_int_equal(rt_pair_list_copy(&a, added), 0);
+    if (removed)
+        assert_int_equal(rt_pair_list_copy(&r, removed), 0);
+    struct rt_table_edit *edits = malloc(sizeof *edits);
+    uint8_t *bytes = malloc(ins_len + 1);
+    *edits = ed;
+    memcpy(bytes, ins, ins_len);
+    assert_int_equal(rt_change_set_table_splice(&cs, "009", RT_TABLE_COUNTER,
+                                                1, len, edits, 1, bytes,
+                                                ins_len, &a, &r), 0);
+    int rc = rt_engine_check_table_splice(&cs.v[0], &l->tab[0], 1, e);
+    if (made)
+        assert_int_equal(rt_change_splice(&cs.v[0], l->tab[0].blob,
+                                          l->tab[0].len, made, made_len), 0);
+    rt_change_set_free(&cs);
+    return rc;
+}
+
+/* The invariant of a splice (what install and uninstall hand a store
+ * that writes only what changes): an append of the added pairs passes and
+ * makes the stored table plus them; an edit off the pairs' boundaries, a
+ * cut of pairs other than the removed ones, inserted bytes that are no
+ * pairs and a table of another length are each refused as internal
+ * errors. */
+static void broken_splice_is_refused(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_database db = load(s);
+    const struct rt_db_language *l = rt_database_language(&db, "009");
+    const struct rt_table *t = &l->tab[0];
+    size_t len = t->len, first_end = t->v[0].text + t->v[0].text_bytes + 2;
+    size_t tail = t->v[t->n - 1].text + t->v[t->n - 1].text_bytes + 2;
+    static const char16_t add[] = u"1848\0Transfer\0";   /* with the list NUL */
+    struct rt_pair_list added = {0}, removed = {0}, wrong = {0};
+    assert_int_equal(rt_pair_list_append(&added, 1848, "Transfer"), 0);
+    assert_int_equal(rt_pair_list_append(&wrong, t->v[0].index, "Not it"), 0);
+    struct rt_error e = {0};
+
+    uint8_t *made;
+    size_t made_len;
+    struct rt_table_edit append = {tail, len - tail, 0, sizeof add};
+    assert_int_equal(check_splice(l, append, add, sizeof add, len, &added,
+                                  NULL, &e, &made, &made_len), 0);
+    struct rt_pair_list all = {0};
+    assert_int_equal(rt_pair_list_copy(&all, &l->table.counter), 0);
+    assert_int_equal(rt_pair_list_append(&all, 1848, "Transfer"), 0);
+    uint8_t *want;
+    size_t want_len;
+    assert_int_equal(rt_pair_list_encode(&all, &want, &want_len), 0);
+    assert_int_equal(made_len, want_len);
+    assert_memory_equal(made, want, want_len);
+    free(made);
+    free(want);
+    rt_pair_list_free(&all);
+
+    /* The first pair cut, as the removed list says: passes. */
+    struct rt_pair_list first = {0};
+    assert_int_equal(rt_pair_list_append(&first, t->v[0].index,
+                                         l->table.counter.v[0].text), 0);
+    struct rt_table_edit cut_first = {0, first_end, 0, 0};
+    assert_int_equal(check_splice(l, cut_first, "", 0, len, NULL, &first, &e,
+                                  NULL, NULL), 0);
+
+    struct {
+        struct rt_table_edit ed;
+        const void *ins;
+        size_t ins_len, len;
+        const struct rt_pair_list *added, *removed;
+        const char *says;
+    } bad[] = {
+        /* Begins inside the first index string. */
+        {{2, len - 2, 0, sizeof add}, add, sizeof add, len, &added, NULL,
+         "does not lie on the table's pairs"},
+        /* Cuts the first pair, claiming another text for it. */
+        {cut_first, "", 0, len, NULL, &wrong, "which the table as stored"},
+        /* Cuts the first pair, saying nothing of it. */
+        {cut_first, "", 0, len, NULL, NULL, "would leave"},
+        /* Inserts an index without its text. */
+        {{tail, len - tail, 0, 12}, u"1848\0\0", 12, len, &added, NULL,
+         "malformed"},
+        /* Computed from a table two bytes longer. */
+        {append, add, sizeof add, len + 2, &added, NULL,
+         "not the table the change was computed from"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        memset(&e, 0, sizeof e);
+        assert_int_equal(check_splice(l, bad[i].ed, bad[i].ins,
+                                      bad[i].ins_len, bad[i].len,
+                                      bad[i].added, bad[i].removed, &e, NULL,
+                                      NULL), -1);
+        assert_int_equal(e.code, RT_ERR_INTERNAL_ERROR);
+        if (!strstr(e.message, bad[i].says))
+            fail_msg("case %zu: \"%s\" does not say \"%s\"", i, e.message,
+                     bad[i].says);
+    }
+    rt_pair_list_free(&added);
+    rt_pair_list_free(&removed);
+    rt_pair_list_free(&wrong);
+    rt_pair_list_free(&first);
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
+/* A provider whose pairs lie apart in the stored tables (another
+ * provider's pair between them, as a tool that sorts tables can leave
+ * them): uninstall cuts each run and keeps the pair between, in both
+ * tables, whatever part of them the load kept. */
+static void uninstall_cuts_pairs_lying_apart(void **state)
+{
+    (void)state;
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    static const char16_t counter[] =
+        u"2\0System\0" "1848\0A\0" "1860\0Z\0" "1850\0B\0" "1847\0End\0";
+    static const char16_t help[] =
+        u"3\0System.\0" "1849\0a.\0" "1861\0z.\0" "1851\0b.\0";
+    static const char16_t counter_after[] =
+        u"2\0System\0" "1860\0Z\0" "1847\0End\0";
+    static const char16_t help_after[] = u"3\0System.\0" "1861\0z.\0";
+    PUT2(s, "009", counter, help);
+    put_dword(s, "Last Counter", 1860);
+    put_dword(s, "Last Help", 1861);
+    put_dword(s, "Base Index", 1847);
+    put_service(s, "Transfer");
+    put_range(s, "Transfer", 1848, 1850, 1849, 1851);
+    put_service(s, "Peer");
+    put_range(s, "Peer", 1860, 1860, 1861, 1861);
+    struct rt_error e = {0};
+    assert_int_equal(uninstall(s, "Transfer", 0, &e), 0);
+    struct rt_value v = {0};
+    int present;
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_COUNTER, &v,
+                                        &present, &e), 0);
+    assert_int_equal(v.len, sizeof counter_after);
+    assert_memory_equal(v.data, counter_after, v.len);
+    rt_value_free(&v);
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_HELP, &v, &present,
+                                        &e), 0);
+    assert_int_equal(v.len, sizeof help_after);
+    assert_memory_equal(v.data, help_after, v.len);
+    rt_value_free(&v);
+    s->ops->close(s);
+}
+
 #define ENGINE_SUITE_TESTS \
 cmocka_unit_test(broken_invariant_is_refused), \
 cmocka_unit_test(install_then_uninstall_restores_everything), \
@@ -1065,6 +1222,8 @@ cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(real_machine_install_uninstall_restores_last_counter), \
         cmocka_unit_test(two_providers_give_back_last_counter_top_first), \
         cmocka_unit_test(lying_last_counter_never_ends_below_highest), \
-        cmocka_unit_test(last_counter_never_below_base_index),
+        cmocka_unit_test(last_counter_never_below_base_index), \
+        cmocka_unit_test(broken_splice_is_refused), \
+        cmocka_unit_test(uninstall_cuts_pairs_lying_apart),
 
 #endif

@@ -257,6 +257,58 @@ static void mutated_blobs_never_crash(void **state)
     }
 }
 
+/* Tables held in pieces (a hive's big-data segments) scan as the whole
+ * blob does: the mutated blobs above, each cut at random even offsets,
+ * give the strict scan's entries when it accepts them and a refusal when
+ * it does not; a piece of odd length is never scanned in place. */
+static void pieces_scan_as_the_whole(void **state)
+{
+    (void)state;
+    static const char16_t base[] = u"1\0" "1847\0" "2\0System\0" "4\0Memory\0"
+                                   "6\0% Processor Time\0" "8\0\0";
+    for (int round = 0; round < 5000; round++) {
+        size_t len = sizeof base;
+        uint8_t b[sizeof base];
+        memcpy(b, base, len);
+        for (int f = 0; f < (int)(rng() % 3); f++) {
+            static const uint8_t vals[] = {0, '0', '9', 'a', 0xD8, 0xDC};
+            b[rng() % len] = vals[rng() % sizeof vals];
+        }
+        const uint8_t *piece[sizeof base];
+        size_t plen[sizeof base], n = 0;
+        for (size_t at = 0; at < len; n++) {
+            size_t l = 2 * (1 + rng() % 12);
+            if (l > len - at)
+                l = len - at;
+            piece[n] = b + at;
+            plen[n] = l;
+            at += l;
+        }
+        struct rt_msz_entry *pe, *se;
+        size_t pn, sn;
+        struct rt_msz_error e;
+        int whole = rt_multi_sz_scan(b, len, 0, &se, &sn, &e);
+        int cut = rt_multi_sz_scan_pieces(piece, plen, n, &pe, &pn);
+        assert_int_equal(cut, whole == 0 ? 0 : 1);
+        if (cut == 0) {
+            assert_int_equal(pn, sn);
+            for (size_t i = 0; i < pn; i++) {
+                assert_int_equal(pe[i].index, se[i].index);
+                assert_int_equal(pe[i].at, se[i].at);
+                assert_int_equal(pe[i].text, se[i].text);
+                assert_int_equal(pe[i].text_bytes, se[i].text_bytes);
+            }
+        }
+        free(pe);
+        free(se);
+    }
+    const uint8_t *odd[] = {(const uint8_t *)base, (const uint8_t *)base + 3};
+    size_t odd_len[] = {3, sizeof base - 3};
+    struct rt_msz_entry *pe;
+    size_t pn;
+    assert_int_equal(rt_multi_sz_scan_pieces(odd, odd_len, 2, &pe, &pn), 1);
+}
+
 /* The scanner steps over long texts several units at a time: an unpaired
  * surrogate, a paired one, and a NUL are each found at every position and
  * alignment of a long text, with the offset a unit-by-unit reading gives;
@@ -418,6 +470,7 @@ int main(void)
         cmocka_unit_test(mutated_blobs_never_crash),
         cmocka_unit_test(salvage_keeps_pairs_after_damage),
         cmocka_unit_test(long_texts_checked_at_every_alignment),
+        cmocka_unit_test(pieces_scan_as_the_whole),
     };
     return cmocka_run_group_tests_name("multi_sz", tests, NULL, NULL);
 }

@@ -85,6 +85,51 @@ static void put(struct rt_regf *h, struct model *m, const char *path,
     free(r);
 }
 
+/* D (N bytes) with EDITS made, composed here by hand: what
+ * rt_regf_value_splice must leave. */
+static uint8_t *spliced(const uint8_t *d, size_t n,
+                        const struct rt_regf_edit *edits, size_t k,
+                        size_t *out_n)
+{
+    uint8_t *o = malloc(n + 200000), *w = o;
+    size_t at = 0;
+    for (size_t i = 0; i < k; i++) {
+        memcpy(w, d + at, edits[i].at - at);
+        w += edits[i].at - at;
+        if (edits[i].ins_len)
+            memcpy(w, edits[i].ins, edits[i].ins_len);
+        w += edits[i].ins_len;
+        at = edits[i].at + edits[i].cut;
+    }
+    memcpy(w, d + at, n - at);
+    *out_n = (size_t)(w - o) + n - at;
+    return o;
+}
+
+/* Value NAME of Spliced set to N bytes, then EDITS made with
+ * rt_regf_value_splice; the referees must read what the edits make. */
+static void splice_case(struct rt_regf *h, struct model *m, const char *name,
+                        size_t n, const struct rt_regf_edit *edits, size_t k)
+{
+    uint8_t *d = pattern(n, (unsigned)n);
+    size_t want_n;
+    uint8_t *want = spliced(d, n, edits, k, &want_n);
+    put(h, m, "Spliced", name, RT_REG_BINARY, want, want_n);
+    uint32_t key = key_at(h, "Spliced");
+    assert_int_equal(rt_regf_value_set(h, key, name, RT_REG_BINARY, d, n), 0);
+    assert_int_equal(rt_regf_value_splice(h, key, name, RT_REG_BINARY, n,
+                                          edits, k), 0);
+    uint8_t *got;
+    size_t got_n;
+    uint32_t type;
+    assert_int_equal(rt_regf_get_value(h, key, name, &type, &got, &got_n), 0);
+    assert_int_equal(got_n, want_n);
+    assert_memory_equal(got, want, want_n);
+    free(got);
+    free(want);
+    free(d);
+}
+
 /* Replaces or drops the most recent line of every list. */
 static void retract_last(struct model *m, const char *path, const char *name,
                          uint32_t type, const uint8_t *d, size_t n)
@@ -115,7 +160,7 @@ static void build(struct rt_regf *h, struct model *m)
     static const char *const all_keys[] = {
         "Types", "Sizes", "\xd0\x9a\xd0\xbb\xd1\x8e\xd1\x87",
         "\xd0\x9a\xd0\xbb\xd1\x8e\xd1\x87\\\xe4\xb8\xad\xe6\x96\x87", "Deep",
-        "Wide", "Rewritten"};
+        "Wide", "Rewritten", "Spliced"};
     for (size_t i = 0; i < sizeof all_keys / sizeof *all_keys; i++)
         add_key(h, m, all_keys[i]);
 
@@ -219,6 +264,23 @@ static void build(struct rt_regf *h, struct model *m)
     put(h, m, "Rewritten", "V2", RT_REG_DWORD, five, 4);
     /* The stored name keeps the case it was created with. */
     retract_last(m, "Rewritten", "v2", RT_REG_DWORD, five, 4);
+
+    /* Splices: an append in the last segment (an install), cuts across
+     * segments (an uninstall), growth by whole segments, small to big and
+     * big to small. */
+    uint8_t *ins = pattern(60000, 5);
+    const struct rt_regf_edit append[] = {{99998, 2, ins, 5000}};
+    const struct rt_regf_edit cuts[] = {{20000, 40000, NULL, 0},
+                                        {90000, 10, ins, 7}};
+    const struct rt_regf_edit grow[] = {{16344, 0, ins, 60000}};
+    const struct rt_regf_edit to_big[] = {{500, 0, ins, 30000}};
+    const struct rt_regf_edit to_small[] = {{100, 39000, NULL, 0}};
+    splice_case(h, m, "append", 100000, append, 1);
+    splice_case(h, m, "cuts", 100000, cuts, 2);
+    splice_case(h, m, "grow", 50000, grow, 1);
+    splice_case(h, m, "to_big", 1000, to_big, 1);
+    splice_case(h, m, "to_small", 40000, to_small, 1);
+    free(ins);
     free(big);
 }
 

@@ -200,6 +200,61 @@ static void changed_pages_rebuild_the_new_image(void **state)
     rt_regf_close(h);
 }
 
+/* A splice of a 5 MB big value (an install's append, an uninstall's
+ * cut near the end) writes the pages of the segments from its first edit
+ * on, not the value: the segments before it stay where they are. A
+ * splice computed from another length is refused, nothing changed. */
+static void splice_writes_from_the_first_edit(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t key;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "K", &key), 0);
+    const size_t base = 5u << 20;
+    uint8_t *data = malloc(base + 40000);
+    for (size_t i = 0; i < base + 40000; i++)
+        data[i] = (uint8_t)(i ^ i >> 9);
+    assert_int_equal(rt_regf_value_set(h, key, "Help", RT_REG_MULTI_SZ, data,
+                                       base), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    rt_regf_changes_clear(h);
+
+    /* Refused: the value is not BASE + 1 bytes long. */
+    struct rt_regf_edit bad = {base - 2, 2, data, 10};
+    assert_int_equal(rt_regf_value_splice(h, key, "Help", RT_REG_MULTI_SZ,
+                                          base + 1, &bad, 1), RT_REGF_EINVAL);
+    assert_int_equal(rt_regf_changed_count(h), 0);
+
+    /* The last two bytes give way to 40,002 new ones. */
+    struct rt_regf_edit add = {base - 2, 2, data + base - 2, 40002};
+    assert_int_equal(rt_regf_value_splice(h, key, "Help", RT_REG_MULTI_SZ,
+                                          base, &add, 1), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    assert_true(rt_regf_changed_count(h) < 30);     /* of some 1300 */
+    uint32_t type;
+    uint8_t *back;
+    size_t n;
+    assert_int_equal(rt_regf_get_value(h, key, "Help", &type, &back, &n), 0);
+    assert_int_equal(n, base + 40000);
+    assert_memory_equal(back, data, n);
+    free(back);
+
+    /* Those bytes cut again, with 100 before them. */
+    rt_regf_changes_clear(h);
+    struct rt_regf_edit cut = {base - 102, 40102, data + base - 102, 102};
+    assert_int_equal(rt_regf_value_splice(h, key, "Help", RT_REG_MULTI_SZ,
+                                          base + 40000, &cut, 1), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    assert_true(rt_regf_changed_count(h) < 30);
+    assert_int_equal(rt_regf_get_value(h, key, "Help", &type, &back, &n), 0);
+    assert_int_equal(n, base);
+    assert_memory_equal(back, data, n);
+    assert_int_equal(type, RT_REG_MULTI_SZ);
+    free(back);
+    free(data);
+    rt_regf_close(h);
+}
+
 static uint32_t nk_field(struct rt_regf *h, uint32_t key, size_t field)
 {
     const uint8_t *img;
@@ -423,6 +478,7 @@ int main(void)
         cmocka_unit_test(free_space_is_reused),
         cmocka_unit_test(freed_neighbours_coalesce),
         cmocka_unit_test(changed_pages_rebuild_the_new_image),
+        cmocka_unit_test(splice_writes_from_the_first_edit),
         cmocka_unit_test(key_node_fields_stay_true),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
         cmocka_unit_test(predefined_handle_keys),

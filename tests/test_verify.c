@@ -99,7 +99,7 @@ static void run_verify(const struct block *b, size_t len, int more_data,
     struct rt_database db;
     struct rt_error e;
     static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0,
-                                                   0};
+                                                   0, NULL};
     assert_int_equal(rt_database_load_with(s, &db, &lean, &e), 0);
     struct rt_perf_data d;
     assert_int_equal(rt_perf_data_parse(b->b, len, sizeof b->b, &d), 0);

@@ -221,6 +221,22 @@ OLD='    for (int i = 0; i < 1 + RT_REGF_LOG_SLOTS && rc == 0; i++) {'
 NEW='    for (int i = 0; i < 1 && rc == 0; i++) {   /* the logs not copied */'
 mutant log-backup-skipped lib/store/store_hive.c cli:crash_sweep.sh
 
+OLD='        size_t end = last->text + last->text_bytes + 2;
+        ed[m++] = (struct rt_table_edit){t->v[i].at, end - t->v[i].at, 0, 0};'
+NEW='        size_t end = last->text + last->text_bytes;   /* its NUL kept */
+        ed[m++] = (struct rt_table_edit){t->v[i].at, end - t->v[i].at, 0, 0};'
+mutant splice-cut-short lib/engine/engine.c unit:test_engine
+
+OLD='    uint32_t keep = (uint32_t)(edits[0].at / RT_REGF_SEGMENT_MAX);'
+NEW='    uint32_t keep = (uint32_t)(edits[0].at / RT_REGF_SEGMENT_MAX + 1);'
+mutant splice-keeps-edited-segment lib/regf/write.c unit:test_regf_write
+
+OLD='        if (rt_lang_is_current(ids[i]))
+            tail.keep[RT_TABLE_COUNTER] = 0;'
+NEW='        if (rt_lang_is_current(ids[i]))
+            tail.keep[RT_TABLE_COUNTER] = 1;'
+mutant counter-tail-with-current lib/engine/database.c unit:test_engine_hive
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

@@ -401,7 +401,8 @@ int regtool_audit(regtool *rt, regtool_findings **out, regtool_error *err)
     struct rt_database db;
     struct rt_error e = {0};
     /* As regtool audit: the tables as blobs, no decoding. */
-    const struct rt_db_load_options load = {RT_DB_TABLES_ALL, NULL, 0, 0};
+    const struct rt_db_load_options load = {RT_DB_TABLES_ALL, NULL, 0, 0,
+                                            NULL};
     int failed = 0;
     int loaded = rt_database_load_with(rt->s, &db, &load, &e) == 0;
     /* The store's other copies of the tables, as regtool audit compares. */
@@ -492,7 +493,7 @@ int regtool_backup(regtool *rt, const char *file, int flags,
         return set_error(err, RT_ERR_INVALID_PARAMETER,
                          "regtool_backup: no handle or no file");
     static const struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1,
-                                                  0};
+                                                  0, NULL};
     struct rt_database db;
     struct rt_error e = {0};
     if (rt_database_load_with(rt->s, &db, &all, &e) != 0)

@@ -80,7 +80,7 @@ char *rt_api_change_set_text(const struct rt_change_set *cs)
         case RT_CHANGE_SET_TABLE:
             rt_strbuf_printf(f, "  Perflib\\%s\\%s: +%zu -%zu pairs (%zu bytes)\n",
                     c->lang, c->table == RT_TABLE_HELP ? "Help" : "Counter",
-                    c->added.n, c->removed.n, c->value.len);
+                    c->added.n, c->removed.n, rt_change_table_len(c));
             print_pairs(f, '-', &c->removed);
             print_pairs(f, '+', &c->added);
             break;

@@ -238,14 +238,96 @@ int rt_database_load_copies(struct rt_store *s, struct rt_database *db,
     return 0;
 }
 
+/* Where a lean load keeps T from: its first pair with an index in
+ * [FIRST, LAST] (stored order), else the end of its pairs. */
+static size_t tail_start(const struct rt_table *t, uint32_t first,
+                         uint32_t last)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->v[i].index >= first && t->v[i].index <= last)
+            return t->v[i].at;
+    return t->n ? t->v[t->n - 1].text + t->v[t->n - 1].text_bytes + 2 : 0;
+}
+
+/* A lean load's tables that keep only their tail: KEEP[k] for kind k
+ * (0: whole), from the first pair in [FIRST[k], LAST[k]]. */
+struct tail_range {
+    int keep[2];
+    uint32_t first[2], last[2];
+};
+
+/* Copies bytes [FROM, P->total) of a table in pieces into a new buffer. */
+static uint8_t *pieces_tail(const struct rt_table_pieces *p, size_t from)
+{
+    uint8_t *out = malloc(p->total - from + 1), *o = out;
+    size_t at = 0;
+    for (size_t i = 0; out && i < p->n; at += p->len[i], i++) {
+        if (at + p->len[i] <= from)
+            continue;
+        size_t skip = from > at ? from - at : 0;
+        memcpy(o, p->piece[i] + skip, p->len[i] - skip);
+        o += p->len[i] - skip;
+    }
+    return out;
+}
+
+/* A lean load's Help table scanned where the store holds it, keeping a
+ * copy of its tail only: 0 when done (*DONE 1), or not possible here
+ * (*DONE 0: damage, or a store that cannot; the caller reads a copy). */
+static int load_tail_in_place(struct rt_store *s, struct rt_db_language *l,
+                              int k, const struct tail_range *tail,
+                              int *present, int *done, struct rt_error *e)
+{
+    struct rt_table_pieces p;
+    *done = 0;
+    if (!s->ops->read_table_pieces)
+        return 0;
+    int r = s->ops->read_table_pieces(s, l->id, (enum rt_table_kind)k, &p,
+                                      present, e);
+    if (r < 0)
+        return -1;
+    if (r > 0 || !*present || !p.total) {
+        rt_table_pieces_free(&p);
+        return 0;
+    }
+    struct rt_msz_entry *v;
+    size_t n;
+    r = rt_multi_sz_scan_pieces(p.piece, p.len, p.n, &v, &n);
+    if (r == 0) {
+        struct rt_table t;
+        rt_table_set(&t, NULL, 0, p.total, v, n);
+        size_t from = tail_start(&t, tail->first[k], tail->last[k]);
+        uint8_t *bytes = pieces_tail(&p, from);
+        if (!bytes) {
+            free(v);
+            r = -1;
+        } else {
+            rt_table_set(&l->tab[k], bytes, from, p.total, v, n);
+            l->type[k] = p.type;
+            l->bytes[k] = p.total;
+            *done = 1;
+        }
+    }
+    rt_table_pieces_free(&p);
+    return r < 0 ? rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory")
+                 : 0;
+}
+
 static int load_language(struct rt_store *s, struct rt_db_language *l,
-                         int pairs, unsigned kinds, struct rt_error *e)
+                         int pairs, unsigned kinds,
+                         const struct tail_range *tail, struct rt_error *e)
 {
     int present[2] = {0, 0};
     l->loaded = 1;
     for (int k = 0; k < 2; k++) {
         struct rt_value v = {0};
         if (kinds && !(kinds & 1u << k))
+            continue;
+        int done = 0;
+        if (tail->keep[k] &&
+            load_tail_in_place(s, l, k, tail, &present[k], &done, e) != 0)
+            return -1;
+        if (done)
             continue;
         if (s->ops->read_table(s, l->id, (enum rt_table_kind)k, &v,
                                &present[k], e) != 0)
@@ -262,6 +344,12 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
             l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_EMPTY, 0};
         if (pairs)
             l->hash[k] = rt_blob_hash(v.data, v.len);
+        if (tail->keep[k] &&
+            l->blob_damage[k].status == RT_MSZ_OK &&
+            rt_table_keep_from(&l->tab[k], tail_start(&l->tab[k],
+                                                      tail->first[k],
+                                                      tail->last[k])) != 0)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         if (l->blob_damage[k].status != RT_MSZ_OK) {
             /* A damaged blob's bytes, for repair's salvage. */
             l->raw[k].type = v.type;
@@ -304,7 +392,8 @@ static size_t pick_language(char **ids, size_t n, const char *lang)
 int rt_database_load(struct rt_store *s, struct rt_database *db,
                      struct rt_error *e)
 {
-    static const struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1, 0};
+    static const struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1,
+                                                  0, NULL};
     return rt_database_load_with(s, db, &all, e);
 }
 
@@ -332,8 +421,29 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
                    &db->perflib_disable, &db->has_perflib_disable, e))
         return -1;
 
+    struct tail_range tail = {{0, 0}, {1, 1}, {0, 0}};
+    if (opt->tail_for && !opt->pairs) {
+        struct rt_service_info si;
+        if (rt_service_load(s, opt->tail_for, &si, e) != 0)
+            return -1;
+        tail.keep[RT_TABLE_HELP] = 1;
+        if (si.has_range && si.has_last_counter && si.has_first_help &&
+            si.has_last_help) {
+            tail.first[0] = si.first_counter;
+            tail.last[0] = si.last_counter;
+            tail.first[1] = si.first_help;
+            tail.last[1] = si.last_help;
+        }
+        rt_service_info_free(&si);
+    }
     if (s->ops->list_languages(s, &ids, &n, e) != 0)
         return -1;
+    /* Counter tables too, but where CurrentLanguage is: install finds the
+     * language it mirrors by comparing Counter texts. */
+    tail.keep[RT_TABLE_COUNTER] = tail.keep[RT_TABLE_HELP];
+    for (size_t i = 0; i < n; i++)
+        if (rt_lang_is_current(ids[i]))
+            tail.keep[RT_TABLE_COUNTER] = 0;
     db->langs = calloc(n ? n : 1, sizeof *db->langs);
     if (!db->langs) {
         rt_strings_free(ids, n);
@@ -352,7 +462,8 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
                 sizeof db->langs[i].fixed_why);
         int load = opt->tables == RT_DB_TABLES_ALL ||
                    (opt->tables == RT_DB_TABLES_ONE && i == one);
-        if (load && load_language(s, &db->langs[i], opt->pairs, opt->kinds, e) != 0)
+        if (load && load_language(s, &db->langs[i], opt->pairs, opt->kinds,
+                                  &tail, e) != 0)
             goto fail;
     }
     rt_strings_free(ids, n);

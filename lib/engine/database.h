@@ -104,6 +104,13 @@ struct rt_db_load_options {
                                work (audit, repair, backup) */
     unsigned kinds;         /* which of a language's two tables: 0 both,
                                else bits 1 << RT_TABLE_COUNTER / HELP */
+    /* Install and uninstall of this service (not with PAIRS): of each
+     * table keep only the bytes a change of its end can touch, from the
+     * first pair in the service's range (the pairs' end when none is, or
+     * the service has no range) on; every pair stays indexed. Counter
+     * tables are kept whole where Perflib has CurrentLanguage (install
+     * compares their texts). */
+    const char *tail_for;
 };
 
 /* Reads what OPT asks; every language is listed, those whose tables were

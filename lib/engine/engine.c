@@ -66,7 +66,15 @@ static int take_range(struct work_lang *w, int k, uint32_t first,
             r->v = v;
             r->cap = c;
         }
-        if (rt_msz_entry_pair(t->blob, &t->v[i], &r->v[r->n]) != 0)
+        /* The pair's bytes, where the table kept them (a lean load keeps
+         * a Help table from its provider's first pair on). */
+        struct rt_msz_entry x = t->v[i];
+        const uint8_t *at = rt_table_at(t, x.at);
+        if (!at)
+            return -1;
+        x.text -= x.at;
+        x.at = 0;
+        if (rt_msz_entry_pair(at, &x, &r->v[r->n]) != 0)
             return -1;
         r->n++;
     }
@@ -216,47 +224,60 @@ void rt_install_plan_free(struct rt_install_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-/* The new blob of table K of W: the stored bytes of every pair not cut,
- * copied as they are (digits, text, order), then the pairs added, then
- * the list terminator. Nothing is decoded or re-encoded. */
-static int splice(const struct work_lang *w, int k, uint8_t **blob,
-                  size_t *len)
+/* Table K of W as a splice of the stored bytes: one edit per run of
+ * pairs cut (a run lies contiguous in the blob), then what follows the
+ * last pair (the list terminator) gives way to the pairs added and a new
+ * terminator. Nothing is decoded, re-encoded or copied but the new pairs:
+ * the change costs what it changes, whatever the table's size. */
+static int emit_splice(struct rt_change_set *cs, struct work_lang *w, int k)
 {
-    uint8_t *tail = NULL;
-    size_t tail_len = 0;
-    if (rt_pair_list_encode(&w->added[k], &tail, &tail_len) != 0)
+    uint8_t *ins = NULL;
+    size_t ins_len = 0;
+    if (rt_pair_list_encode(&w->added[k], &ins, &ins_len) != 0)
         return -1;
     const struct rt_table *t = w->tab[k];
-    size_t kept = 0;
-    for (size_t i = 0; t && i < t->n; i++)
-        if (!is_cut(w, k, t->v[i].index))
-            kept += t->v[i].text + t->v[i].text_bytes + 2 - t->v[i].at;
-    uint8_t *out = malloc(kept + tail_len);
-    if (!out) {
-        free(tail);
+    size_t n = t ? t->n : 0, len = t ? t->len : 0, runs = 0;
+    for (size_t i = 0; i < n; i++)
+        runs += is_cut(w, k, t->v[i].index) &&
+                (i == 0 || !is_cut(w, k, t->v[i - 1].index));
+    struct rt_table_edit *ed = malloc((runs + 1) * sizeof *ed);
+    if (!ed) {
+        free(ins);
         return -1;
     }
-    size_t o = 0;
-    for (size_t i = 0; t && i < t->n;) {
-        if (is_cut(w, k, t->v[i].index)) {
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+        if (!is_cut(w, k, t->v[i].index)) {
             i++;
             continue;
         }
-        /* A run of kept pairs lies contiguous in the blob: one copy. */
         size_t j = i + 1;
-        while (j < t->n && !is_cut(w, k, t->v[j].index))
+        while (j < n && is_cut(w, k, t->v[j].index))
             j++;
         const struct rt_msz_entry *last = &t->v[j - 1];
         size_t end = last->text + last->text_bytes + 2;
-        memcpy(out + o, t->blob + t->v[i].at, end - t->v[i].at);
-        o += end - t->v[i].at;
+        ed[m++] = (struct rt_table_edit){t->v[i].at, end - t->v[i].at, 0, 0};
         i = j;
     }
-    memcpy(out + o, tail, tail_len);
-    free(tail);
-    *blob = out;
-    *len = o + tail_len;
-    return 0;
+    size_t tail = n ? t->v[n - 1].text + t->v[n - 1].text_bytes + 2 : 0;
+    const uint8_t *old_tail = t ? rt_table_at(t, tail) : NULL;
+    if (t && t->blob && !old_tail) {
+        free(ins);
+        free(ed);
+        return -1;
+    }
+    if (len - tail == ins_len && !memcmp(old_tail, ins, ins_len)) {
+        free(ins);      /* nothing added: the terminator stays */
+        ins = NULL;
+        ins_len = 0;
+    } else {
+        ed[m++] = (struct rt_table_edit){tail, len - tail, 0, ins_len};
+    }
+    const struct rt_db_language *o = w->orig;
+    int present = o && (k == RT_TABLE_COUNTER ? o->has_counter : o->has_help);
+    return rt_change_set_table_splice(cs, w->id, (enum rt_table_kind)k,
+                                      present, len, ed, m, ins, ins_len,
+                                      &w->added[k], &w->removed[k]);
 }
 
 /* Adds the table changes of every working language that changed. */
@@ -270,15 +291,7 @@ static int emit_tables(struct rt_change_set *cs, struct work_lang *w, size_t n)
         for (int t = 0; t < 2; t++) {
             if (!w[i].added[t].n && !w[i].removed[t].n)
                 continue;
-            uint8_t *blob;
-            size_t len;
-            if (splice(&w[i], t, &blob, &len) != 0)
-                return -1;
-            int r = rt_change_set_table_take(cs, w[i].id,
-                                             (enum rt_table_kind)t, blob, len,
-                                             &w[i].added[t],
-                                             &w[i].removed[t]);
-            if (r != 0)
+            if (emit_splice(cs, &w[i], t) != 0)
                 return -1;
         }
     }

@@ -130,4 +130,11 @@ int rt_engine_check_table_change(const struct rt_change *c,
                                  const struct rt_value *before, int present,
                                  struct rt_error *e);
 
+/* The same invariant for a splice C (C->n_edits > 0), against T, the
+ * table as read under the lock the change will be applied under (NULL or
+ * PRESENT 0: none): it looks only at the pairs the edits touch. */
+int rt_engine_check_table_splice(const struct rt_change *c,
+                                 const struct rt_table *t, int present,
+                                 struct rt_error *e);
+
 #endif

@@ -73,6 +73,98 @@ static int malformed(const struct rt_change *c, const struct rt_msz_error *me,
                         me->offset);
 }
 
+/* Whether the pairs NOW (in NOW_BLOB) are the pairs OLD (in OLD_BLOB)
+ * plus exactly C's added pairs, minus exactly its removed pairs, as
+ * multisets of (index, UTF-16 text); N_STORED is the table's pair count,
+ * for the message. Sorts items: n log n in the pairs compared. */
+static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
+                      const struct rt_msz_entry *old, size_t n_old,
+                      const uint8_t *now_blob, const struct rt_msz_entry *now,
+                      size_t n_now, size_t n_stored, struct rt_error *e)
+{
+    int rc = -1;
+    struct item *want = NULL, *got = NULL, *rem = NULL;
+    uint8_t **rem_buf = NULL, **add_buf = NULL;
+    char *used = NULL;
+    size_t n_want = 0;
+    want = malloc((n_old + c->added.n + 1) * sizeof *want);
+    got = malloc((n_now + 1) * sizeof *got);
+    rem = malloc((c->removed.n + 1) * sizeof *rem);
+    used = calloc(n_old + 1, 1);
+    if (!want || !got || !rem || !used ||
+        items_of(&c->removed, rem, &rem_buf) ||
+        items_of(&c->added, want + n_old, &add_buf)) {
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        goto out;
+    }
+    /* Before, sorted; each removed pair takes one equal pair of it (it
+     * must be there), the rest is wanted. */
+    for (size_t i = 0; i < n_old; i++)
+        want[i] = (struct item){old[i].index, old_blob + old[i].text,
+                                old[i].text_bytes};
+    qsort(want, n_old, sizeof *want, item_cmp);
+    for (size_t k = 0; k < c->removed.n; k++) {
+        size_t lo = 0, hi = n_old;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (item_cmp(&want[mid], &rem[k]) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        while (lo < n_old && used[lo] && !item_cmp(&want[lo], &rem[k]))
+            lo++;
+        if (lo == n_old || item_cmp(&want[lo], &rem[k])) {
+            rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                         "internal error: the change set removes pair %u "
+                         "from Perflib\\%s\\%s, which the table as stored "
+                         "does not hold; it was refused and nothing was "
+                         "written",
+                         c->removed.v[k].index, c->lang, table_name(c));
+            goto out;
+        }
+        used[lo] = 1;
+    }
+    for (size_t i = 0; i < n_old; i++)
+        if (!used[i])
+            want[n_want++] = want[i];
+    /* The added items were built after the old ones: move them down. */
+    memmove(want + n_want, want + n_old, c->added.n * sizeof *want);
+    n_want += c->added.n;
+    for (size_t i = 0; i < n_now; i++)
+        got[i] = (struct item){now[i].index, now_blob + now[i].text,
+                               now[i].text_bytes};
+    qsort(want, n_want, sizeof *want, item_cmp);
+    qsort(got, n_now, sizeof *got, item_cmp);
+    size_t i = 0;
+    while (i < n_want && i < n_now && !item_cmp(&want[i], &got[i]))
+        i++;
+    if (i < n_want || i < n_now) {
+        int extra = i < n_now && (i == n_want || item_cmp(&got[i], &want[i]) < 0);
+        const struct item *p = extra ? &got[i] : &want[i];
+        rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                     "internal error: the change set would leave %zu pairs "
+                     "in Perflib\\%s\\%s, not the %zu stored plus the %zu it "
+                     "adds minus the %zu it removes (first difference at "
+                     "index %u, %s); it was refused and nothing was written",
+                     n_now - n_old + n_stored, c->lang, table_name(c),
+                     n_stored, c->added.n,
+                     c->removed.n, p->index,
+                     extra ? "a pair it should not hold"
+                               : "a pair it should hold");
+        goto out;
+    }
+    rc = 0;
+out:
+    free(want);
+    free(got);
+    free(rem);
+    free(used);
+    bufs_free(rem_buf, c->removed.n);
+    bufs_free(add_buf, c->added.n);
+    return rc;
+}
+
 /* Works on the blobs as they are (UTF-16, located in one scan each) and
  * sorts (index, text) items: linear in the bytes, n log n in the pairs,
  * whatever the size of the tables. */
@@ -84,9 +176,11 @@ int rt_engine_check_table_change(const struct rt_change *c,
     size_t n_old = 0, n_now = 0;
     struct rt_msz_error me;
     int rc = -1;
-    struct item *want = NULL, *got = NULL, *rem = NULL;
-    uint8_t **rem_buf = NULL, **add_buf = NULL;
-    char *used = NULL;
+    if (c->n_edits)
+        return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                            "internal error: a splice of Perflib\\%s\\%s "
+                            "was checked as a whole table; nothing was "
+                            "written", c->lang, table_name(c));
     if (c->replace) {
         /* A whole replacement: the table must be the one it was computed
          * from, and the new one well-formed. */
@@ -120,82 +214,100 @@ int rt_engine_check_table_change(const struct rt_change *c,
         malformed(c, &me, e);
         goto out;
     }
-    size_t n_want = 0;
-    want = malloc((n_old + c->added.n + 1) * sizeof *want);
-    got = malloc((n_now + 1) * sizeof *got);
-    rem = malloc((c->removed.n + 1) * sizeof *rem);
-    used = calloc(n_old + 1, 1);
-    if (!want || !got || !rem || !used ||
-        items_of(&c->removed, rem, &rem_buf) ||
-        items_of(&c->added, want + n_old, &add_buf)) {
-        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-        goto out;
-    }
-    /* Before, sorted; each removed pair takes one equal pair of it (it
-     * must be there), the rest is wanted. */
-    for (size_t i = 0; i < n_old; i++)
-        want[i] = (struct item){old[i].index, before->data + old[i].text,
-                                old[i].text_bytes};
-    qsort(want, n_old, sizeof *want, item_cmp);
-    for (size_t k = 0; k < c->removed.n; k++) {
-        size_t lo = 0, hi = n_old;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (item_cmp(&want[mid], &rem[k]) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        while (lo < n_old && used[lo] && !item_cmp(&want[lo], &rem[k]))
-            lo++;
-        if (lo == n_old || item_cmp(&want[lo], &rem[k])) {
-            rt_error_set(e, RT_ERR_INTERNAL_ERROR,
-                         "internal error: the change set removes pair %u "
-                         "from Perflib\\%s\\%s, which the table as stored "
-                         "does not hold; it was refused and nothing was "
-                         "written",
-                         c->removed.v[k].index, c->lang, table_name(c));
-            goto out;
-        }
-        used[lo] = 1;
-    }
-    for (size_t i = 0; i < n_old; i++)
-        if (!used[i])
-            want[n_want++] = want[i];
-    /* The added items were built after the old ones: move them down. */
-    memmove(want + n_want, want + n_old, c->added.n * sizeof *want);
-    n_want += c->added.n;
-    for (size_t i = 0; i < n_now; i++)
-        got[i] = (struct item){now[i].index, c->value.data + now[i].text,
-                               now[i].text_bytes};
-    qsort(want, n_want, sizeof *want, item_cmp);
-    qsort(got, n_now, sizeof *got, item_cmp);
-    size_t i = 0;
-    while (i < n_want && i < n_now && !item_cmp(&want[i], &got[i]))
-        i++;
-    if (i < n_want || i < n_now) {
-        int extra = i < n_now && (i == n_want || item_cmp(&got[i], &want[i]) < 0);
-        const struct item *p = extra ? &got[i] : &want[i];
-        rt_error_set(e, RT_ERR_INTERNAL_ERROR,
-                     "internal error: the change set would leave %zu pairs "
-                     "in Perflib\\%s\\%s, not the %zu stored plus the %zu it "
-                     "adds minus the %zu it removes (first difference at "
-                     "index %u, %s); it was refused and nothing was written",
-                     n_now, c->lang, table_name(c), n_old, c->added.n,
-                     c->removed.n, p->index,
-                     extra ? "a pair it should not hold"
-                               : "a pair it should hold");
-        goto out;
-    }
-    rc = 0;
+    rc = same_pairs(c, before->data, old, n_old, c->value.data, now, n_now,
+                    n_old, e);
 out:
-    free(want);
-    free(got);
-    free(rem);
-    free(used);
-    bufs_free(rem_buf, c->removed.n);
-    bufs_free(add_buf, c->added.n);
     free(old);
+    free(now);
+    return rc;
+}
+
+/* The entry of T starting at byte AT, or T->n when none does. */
+static size_t entry_at(const struct rt_table *t, size_t at)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->v[mid].at < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n && t->v[lo].at == at ? lo : t->n;
+}
+
+/* The invariant of a splice, in the bytes and pairs it touches: every edit
+ * begins and ends on a pair boundary (or the pairs' end, or the table's),
+ * so each pair outside the edits stays as it is; the pairs the edits cut
+ * are exactly the removed ones, and the bytes they insert (only the last
+ * edit, at the table's end, inserts) decode strictly to exactly the added
+ * pairs and the list terminator. */
+int rt_engine_check_table_splice(const struct rt_change *c,
+                                 const struct rt_table *t, int present,
+                                 struct rt_error *e)
+{
+    static const struct rt_table none = {0};
+    if (!t)
+        t = &none;
+    if (!present != !c->before_present || t->len != c->before_len ||
+        !rt_change_edits_fit(c, t->len))
+        return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                            "internal error: Perflib\\%s\\%s is not the "
+                            "table the change was computed from; it was "
+                            "refused and nothing was written",
+                            c->lang, table_name(c));
+    size_t tail = t->n ? t->v[t->n - 1].text + t->v[t->n - 1].text_bytes + 2
+                       : 0;
+    struct rt_msz_entry *cut = malloc((t->n + 1) * sizeof *cut), *now = NULL;
+    size_t n_cut = 0, n_now = 0;
+    if (!cut)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    const struct rt_table_edit *last = &c->edits[c->n_edits - 1];
+    int reaches_end = last->at + last->cut == t->len;
+    for (size_t i = 0; i < c->n_edits; i++) {
+        const struct rt_table_edit *x = &c->edits[i];
+        size_t from = entry_at(t, x->at), to = entry_at(t, x->at + x->cut);
+        int head = from < t->n || x->at == tail;
+        int end = to < t->n || x->at + x->cut == tail ||
+                  x->at + x->cut == t->len;
+        if (!head || !end || (x->ins_len && !(x == last && reaches_end))) {
+            free(cut);
+            return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                                "internal error: an edit of Perflib\\%s\\%s "
+                                "at byte %zu does not lie on the table's "
+                                "pairs; it was refused and nothing was "
+                                "written",
+                                c->lang, table_name(c), x->at);
+        }
+        /* Cut pairs as offsets into the bytes T holds (all of them, or
+         * the tail a lean load kept, which holds every pair a change of
+         * the table's end cuts). */
+        for (size_t k = from; k < t->n && t->v[k].at < x->at + x->cut; k++) {
+            if (!rt_table_at(t, t->v[k].at)) {
+                free(cut);
+                return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                                    "internal error: Perflib\\%s\\%s was "
+                                    "not read where the change cuts it; "
+                                    "nothing was written",
+                                    c->lang, table_name(c));
+            }
+            cut[n_cut] = t->v[k];
+            cut[n_cut].at -= t->base;
+            cut[n_cut++].text -= t->base;
+        }
+    }
+    /* Where the last edit reaches the end, its bytes end the table: pairs
+     * and the list terminator. */
+    const uint8_t *ins = c->value.data ? c->value.data + last->ins : NULL;
+    size_t ins_len = reaches_end ? last->ins_len : 0;
+    struct rt_msz_error me = {RT_MSZ_NO_TERMINATOR, last->at};
+    int rc;
+    if (reaches_end && (ins_len < 2 || rt_multi_sz_scan(ins, ins_len, 0,
+                                                        &now, &n_now, &me)))
+        rc = malformed(c, &me, e);
+    else
+        rc = same_pairs(c, t->blob, cut, n_cut, ins, now, n_now, t->n, e);
+    free(cut);
     free(now);
     return rc;
 }

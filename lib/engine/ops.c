@@ -5,18 +5,82 @@
 
 #include "engine/side_files.h"
 
-/* Calls FN for each table change of CS with the table as the store holds
- * it now. */
+/* Where splice C was computed from: its table in DB, the database read
+ * under the lock it is applied under (NULL when the language is new). */
+static const struct rt_table *db_table(const struct rt_database *db,
+                                       const struct rt_change *c,
+                                       int *present)
+{
+    const struct rt_db_language *l =
+        db ? rt_database_language(db, c->lang) : NULL;
+    *present = l && (c->table == RT_TABLE_COUNTER ? l->has_counter
+                                                  : l->has_help);
+    return l ? &l->tab[c->table] : NULL;
+}
+
+static int not_computed_from(const struct rt_change *c, struct rt_error *e)
+{
+    return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                        "internal error: Perflib\\%s\\%s is not the table "
+                        "the change was computed from; nothing was written",
+                        c->lang, c->table == RT_TABLE_HELP ? "Help" : "Counter");
+}
+
+/* Turns CS's splices into whole tables, from DB, or from the store (under
+ * the same lock) where DB kept only a table's tail. */
+static int materialize(struct rt_store *s, const struct rt_database *db,
+                       struct rt_change_set *cs, struct rt_error *e)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        struct rt_change *c = &cs->v[i];
+        if (c->op != RT_CHANGE_SET_TABLE || !c->n_edits)
+            continue;
+        int present, r;
+        const struct rt_table *t = db_table(db, c, &present);
+        if (t && t->base) {
+            struct rt_value v = {0};
+            if (s->ops->read_table(s, c->lang, c->table, &v, &present, e))
+                return -1;
+            r = rt_change_materialize(c, v.data, v.len);
+            rt_value_free(&v);
+        } else {
+            r = rt_change_materialize(c, t ? t->blob : NULL, t ? t->len : 0);
+        }
+        if (r < 0)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        if (r > 0)
+            return not_computed_from(c, e);
+    }
+    return 0;
+}
+
+/* Checks each table change of CS: a whole table's with FN against the
+ * table as the store holds it now; a splice's with SPLICE_FN against DB's
+ * table. */
 static int each_table(struct rt_store *s, const struct rt_change_set *cs,
+                      const struct rt_database *db,
                       int (*fn)(const struct rt_change *c,
                                 const struct rt_value *v, int present,
                                 struct rt_error *e),
+                      int (*splice_fn)(struct rt_store *s,
+                                       const struct rt_change *c,
+                                       const struct rt_table *t, int present,
+                                       struct rt_error *e),
                       struct rt_error *e)
 {
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change *c = &cs->v[i];
         if (c->op != RT_CHANGE_SET_TABLE)
             continue;
+        if (c->n_edits) {
+            int present;
+            const struct rt_table *t = db_table(db, c, &present);
+            if (!db)
+                return not_computed_from(c, e);
+            if (splice_fn(s, c, t, present, e) != 0)
+                return -1;
+            continue;
+        }
         struct rt_value v = {0};
         int present = 0;
         if (s->ops->read_table(s, c->lang, c->table, &v, &present, e) != 0)
@@ -29,46 +93,98 @@ static int each_table(struct rt_store *s, const struct rt_change_set *cs,
     return 0;
 }
 
-/* A table change reads back exactly as it was meant to be written. */
-static int reads_back(const struct rt_change *c, const struct rt_value *v,
-                      int present, struct rt_error *e)
+static int written_wrong(const struct rt_change *c, struct rt_error *e)
 {
-    if (present && rt_value_equal(v, &c->value))
-        return 0;
     return rt_error_set(e, RT_ERR_WRITE_FAULT,
                         "verification failed: Perflib\\%s\\%s does not read "
                         "back as written",
                         c->lang, c->table == RT_TABLE_HELP ? "Help" : "Counter");
 }
 
-static int verify(struct rt_store *s, const struct rt_change_set *cs,
-                  struct rt_error *e)
+/* A table change reads back exactly as it was meant to be written. */
+static int reads_back(const struct rt_change *c, const struct rt_value *v,
+                      int present, struct rt_error *e)
 {
-    return each_table(s, cs, reads_back, e);
+    if (present && rt_value_equal(v, &c->value))
+        return 0;
+    return written_wrong(c, e);
+}
+
+/* A splice reads back as the table it was computed from with its edits
+ * made, compared range by range: from its first edit on where the store
+ * can read a table's tail (the bytes before it were not written). */
+static int splice_reads_back(struct rt_store *s, const struct rt_change *c,
+                             const struct rt_table *t, int present,
+                             struct rt_error *e)
+{
+    (void)present;
+    struct rt_value v = {0};
+    int now = 0, r;
+    size_t from = c->edits[0].at, total = 0, skip = 0;
+    if (s->ops->read_table_from) {
+        r = s->ops->read_table_from(s, c->lang, c->table, from, &v, &total,
+                                    &now, e);
+    } else {
+        r = s->ops->read_table(s, c->lang, c->table, &v, &now, e);
+        total = v.len;
+        skip = from < v.len ? from : v.len;
+    }
+    if (r != 0)
+        return -1;
+    int ok = now && v.type == c->value.type &&
+             rt_change_splice_equal_from(c, t ? t->blob : NULL,
+                                         t ? t->base : 0, t ? t->len : 0,
+                                         from, v.data + skip, v.len - skip,
+                                         total);
+    rt_value_free(&v);
+    return ok ? 0 : written_wrong(c, e);
+}
+
+static int splice_invariant(struct rt_store *s, const struct rt_change *c,
+                            const struct rt_table *t, int present,
+                            struct rt_error *e)
+{
+    (void)s;
+    return rt_engine_check_table_splice(c, t, present, e);
 }
 
 /* The engine's invariant on every table change, against the tables as
- * the store holds them now, where the change will write. */
+ * the store holds them now, where the change will write (a splice: as
+ * read under this lock, the bytes it keeps being the store's own). */
 static int check_invariant(struct rt_store *s, const struct rt_change_set *cs,
-                           struct rt_error *e)
+                           const struct rt_database *db, struct rt_error *e)
 {
-    return each_table(s, cs, rt_engine_check_table_change, e);
+    return each_table(s, cs, db, rt_engine_check_table_change,
+                      splice_invariant, e);
+}
+
+static int apply_checked(struct rt_store *s, const struct rt_change_set *cs,
+                         const struct rt_database *db, struct rt_error *e)
+{
+    if (check_invariant(s, cs, db, e) != 0 || s->ops->apply(s, cs, e) != 0)
+        return -1;
+    return each_table(s, cs, db, reads_back, splice_reads_back, e);
 }
 
 int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
                 struct rt_error *e)
 {
-    if (check_invariant(s, cs, e) != 0 || s->ops->apply(s, cs, e) != 0)
-        return -1;
-    return verify(s, cs, e);
+    return apply_checked(s, cs, NULL, e);
 }
 
-static int finish(struct rt_store *s, const struct rt_change_set *cs,
-                  int dry_run, struct rt_error *e)
+static int finish(struct rt_store *s, struct rt_change_set *cs,
+                  const struct rt_database *db, int dry_run, int whole,
+                  struct rt_error *e)
 {
-    if (dry_run)
-        return check_invariant(s, cs, e);
-    return rt_op_apply(s, cs, e);
+    /* Splices go to a store that writes only what they change; anywhere
+     * else (a dry run, a caller that wants whole tables, a store that
+     * writes whole tables) they are checked, then made whole. */
+    int keep = !dry_run && !whole && s->ops->splices && s->ops->splices(s);
+    if (!keep &&
+        (check_invariant(s, cs, db, e) != 0 ||
+         materialize(s, db, cs, e) != 0))
+        return -1;
+    return dry_run ? 0 : apply_checked(s, cs, db, e);
 }
 
 /* One operation's plan: computes CS from the database as read. */
@@ -79,6 +195,7 @@ typedef int (*plan_fn)(const struct rt_database *db, struct rt_store *s,
 struct transaction {
     struct rt_db_load_options load;  /* what the plan needs to read */
     int dry_run;
+    int whole;            /* table changes are given back whole */
     int lock_dry_run;     /* a dry run takes the lock too (and recovers):
                              restore and repair read under it */
     plan_fn plan;
@@ -117,7 +234,7 @@ static int transact(struct rt_store *s, struct transaction *t,
                                   "the backup could not be saved; nothing "
                                   "was written");
             else
-                rc = finish(s, cs, t->dry_run, e);
+                rc = finish(s, cs, &db, t->dry_run, t->whole, e);
         }
         rt_database_free(&db);
     }
@@ -129,10 +246,13 @@ static int transact(struct rt_store *s, struct transaction *t,
 }
 
 /* Install and uninstall read every table's bytes and index, never their
- * text: the engine splices UTF-16. */
-static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0, 0};
+ * text: the engine splices UTF-16; of the Help tables, the bulk of the
+ * database, they keep only the end a change can touch (tail_for). */
+static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0, 0,
+                                               NULL};
 /* Restore and repair compare and rebuild whole tables. */
-static const struct rt_db_load_options whole = {RT_DB_TABLES_ALL, NULL, 1, 0};
+static const struct rt_db_load_options whole = {RT_DB_TABLES_ALL, NULL, 1, 0,
+                                                NULL};
 
 struct install_ctx {
     const struct rt_provider_spec *spec;
@@ -162,7 +282,7 @@ static int plan_install(const struct rt_database *db, struct rt_store *s,
 }
 
 int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
-                  const struct rt_install_options *opt, int dry_run,
+                  const struct rt_install_options *opt, int flags,
                   struct rt_change_set *cs, struct rt_install_plan *plan,
                   struct rt_error *e)
 {
@@ -170,7 +290,10 @@ int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
     if (rt_service_name_check(spec->drivername, e) != 0)
         return -1;
     struct install_ctx c = {spec, opt, plan};
-    struct transaction t = {lean, dry_run, 0, plan_install, NULL, &c, 0};
+    struct transaction t = {lean, flags & RT_OP_DRY_RUN,
+                            (flags & RT_OP_WHOLE_TABLES) != 0, 0, plan_install,
+                            NULL, &c, 0};
+    t.load.tail_for = spec->drivername;
     int rc = transact(s, &t, cs, e);
     if (rc != 0 && t.planned)
         rt_install_plan_free(plan);
@@ -199,13 +322,16 @@ static int plan_uninstall(const struct rt_database *db, struct rt_store *s,
 }
 
 int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
-                    int dry_run, struct rt_change_set *cs,
+                    int flags, struct rt_change_set *cs,
                     struct rt_uninstall_plan *plan, struct rt_error *e)
 {
     if (rt_service_name_check(drivername, e) != 0)
         return -1;
     struct uninstall_ctx c = {drivername, force, plan};
-    struct transaction t = {lean, dry_run, 0, plan_uninstall, NULL, &c, 0};
+    struct transaction t = {lean, flags & RT_OP_DRY_RUN,
+                            (flags & RT_OP_WHOLE_TABLES) != 0, 0, plan_uninstall,
+                            NULL, &c, 0};
+    t.load.tail_for = drivername;
     return transact(s, &t, cs, e);
 }
 
@@ -268,7 +394,7 @@ int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
                   struct rt_error *e)
 {
     struct restore_ctx c = {psb, plan};
-    struct transaction t = {whole, dry_run, 1, plan_restore, NULL, &c, 0};
+    struct transaction t = {whole, dry_run, 0, 1, plan_restore, NULL, &c, 0};
     int rc = transact(s, &t, cs, e);
     if (rc != 0 && t.planned)
         rt_restore_plan_free(plan);
@@ -313,7 +439,7 @@ int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
 {
     memset(r, 0, sizeof *r);
     struct repair_ctx c = {opt, r, before_write, ctx};
-    struct transaction t = {whole, dry_run, 1, plan_repair,
+    struct transaction t = {whole, dry_run, 0, 1, plan_repair,
                             repair_before_write, &c, 0};
     int rc = transact(s, &t, cs, e);
     if (rc != 0 && t.planned)
@@ -358,7 +484,7 @@ int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
     memset(plan, 0, sizeof *plan);
     memset(src, 0, sizeof *src);
     struct rebuild_ctx c = {from, accept_loss, dry_run, plan, src, 0};
-    struct transaction t = {whole, dry_run, 1, plan_rebuild, NULL, &c, 0};
+    struct transaction t = {whole, dry_run, 0, 1, plan_rebuild, NULL, &c, 0};
     int rc = transact(s, &t, cs, e);
     *refused = c.refused;
     if (rc != 0 && !c.refused) {

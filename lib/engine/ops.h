@@ -11,15 +11,19 @@
 #include "engine/repair.h"
 #include "store/store.h"
 
-/* With DRY_RUN, computes *CS and *PLAN and writes nothing. On success the
- * caller owns *CS and *PLAN. */
+/* FLAGS of install and uninstall: RT_OP_DRY_RUN computes *CS and *PLAN
+ * and writes nothing; RT_OP_WHOLE_TABLES gives back table changes as
+ * whole tables (a .reg patch needs them), not as splices of the stored
+ * bytes. On success the caller owns *CS and *PLAN. */
+#define RT_OP_DRY_RUN 1
+#define RT_OP_WHOLE_TABLES 2
 int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
-                  const struct rt_install_options *opt, int dry_run,
+                  const struct rt_install_options *opt, int flags,
                   struct rt_change_set *cs, struct rt_install_plan *plan,
                   struct rt_error *e);
 
 int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
-                    int dry_run, struct rt_change_set *cs,
+                    int flags, struct rt_change_set *cs,
                     struct rt_uninstall_plan *plan, struct rt_error *e);
 
 /* Sets or deletes a service's Disable Performance Counters (lodctr /D /E). */

@@ -87,7 +87,26 @@ static int ov_read_table(struct rt_store *s, const char *lang,
         if (c->op == RT_CHANGE_SET_TABLE && c->table == t &&
             !strcmp(c->lang, lang)) {
             *present = 1;
-            return rt_value_copy(out, &c->value) ? oom(e) : 0;
+            if (!c->n_edits)
+                return rt_value_copy(out, &c->value) ? oom(e) : 0;
+            /* A splice: the table underneath with its edits made. */
+            struct rt_value before = {0};
+            int was = 0;
+            if (o->under->ops->read_table(o->under, lang, t, &before, &was,
+                                          e) != 0)
+                return -1;
+            int r = rt_change_splice(c, before.data, before.len, &out->data,
+                                     &out->len);
+            rt_value_free(&before);
+            if (r < 0)
+                return oom(e);
+            if (r > 0)
+                return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                                    "internal error: Perflib\\%s is not "
+                                    "the table the change was computed "
+                                    "from", lang);
+            out->type = c->value.type;
+            return 0;
         }
     }
     return o->under->ops->read_table(o->under, lang, t, out, present, e);

@@ -114,6 +114,7 @@ static void change_free(struct rt_change *c)
     free(c->service);
     free(c->name);
     rt_value_free(&c->value);
+    free(c->edits);
     rt_pair_list_free(&c->added);
     rt_pair_list_free(&c->removed);
 }
@@ -178,6 +179,175 @@ int rt_change_set_table_take(struct rt_change_set *cs, const char *lang,
     memset(added, 0, sizeof *added);
     memset(removed, 0, sizeof *removed);
     return finish(cs, c, 1);
+}
+
+int rt_change_set_table_splice(struct rt_change_set *cs, const char *lang,
+                               enum rt_table_kind table, int before_present,
+                               size_t before_len, struct rt_table_edit *edits,
+                               size_t n, uint8_t *ins, size_t ins_len,
+                               struct rt_pair_list *added,
+                               struct rt_pair_list *removed)
+{
+    if (rt_change_set_table_take(cs, lang, table, ins, ins_len, added,
+                                 removed) != 0) {
+        free(edits);
+        return -1;
+    }
+    struct rt_change *c = &cs->v[cs->n - 1];
+    c->edits = edits;
+    c->n_edits = n;
+    c->before_present = before_present;
+    c->before_len = before_len;
+    return 0;
+}
+
+size_t rt_change_table_len(const struct rt_change *c)
+{
+    if (!c->n_edits)
+        return c->value.len;
+    size_t len = c->before_len;
+    for (size_t i = 0; i < c->n_edits; i++)
+        len = len - c->edits[i].cut + c->edits[i].ins_len;
+    return len;
+}
+
+/* Calls FN for each run of the new table in order, from its byte FROM
+ * on: a run of the table kept, or an edit's inserted bytes. BEFORE holds
+ * the table's bytes from byte ORIGIN on (ORIGIN <= FROM, and no run kept
+ * before the first edit is wanted below ORIGIN). Stops at FN's first
+ * non-zero return. */
+static int each_run(const struct rt_change *c, const uint8_t *before,
+                    size_t origin, size_t from,
+                    int (*fn)(void *ctx, const uint8_t *p, size_t n),
+                    void *ctx)
+{
+    size_t at = 0, out = 0;     /* in the table before, in the new one */
+    for (size_t i = 0; i <= c->n_edits; i++) {
+        const struct rt_table_edit *x = i < c->n_edits ? &c->edits[i] : NULL;
+        size_t end = x ? x->at : c->before_len;
+        /* The kept run [AT, END), of which only what lies at or past FROM
+         * in the new table is wanted. */
+        if (end > at && out + (end - at) > from) {
+            size_t skip = from > out ? from - out : 0;
+            int r;
+            if (at + skip < origin)
+                return -1;
+            if ((r = fn(ctx, before + (at + skip - origin), end - at - skip)))
+                return r;
+        }
+        out += end - at;
+        if (!x)
+            break;
+        if (x->ins_len && out + x->ins_len > from) {
+            size_t skip = from > out ? from - out : 0;
+            int r = fn(ctx, c->value.data + x->ins + skip, x->ins_len - skip);
+            if (r)
+                return r;
+        }
+        out += x->ins_len;
+        at = x->at + x->cut;
+    }
+    return 0;
+}
+
+/* The edits lie within the table, ascending and disjoint, and take their
+ * bytes from within VALUE. */
+int rt_change_edits_fit(const struct rt_change *c, size_t len)
+{
+    if (len != c->before_len)
+        return 0;
+    size_t at = 0;
+    for (size_t i = 0; i < c->n_edits; i++) {
+        const struct rt_table_edit *x = &c->edits[i];
+        if (x->at < at || x->cut > len - x->at || x->ins > c->value.len ||
+            x->ins_len > c->value.len - x->ins)
+            return 0;
+        at = x->at + x->cut;
+    }
+    return 1;
+}
+
+static int put_run(void *ctx, const uint8_t *p, size_t n)
+{
+    uint8_t **o = ctx;
+    memcpy(*o, p, n);
+    *o += n;
+    return 0;
+}
+
+int rt_change_splice_from(const struct rt_change *c, const uint8_t *before,
+                          size_t len, size_t from, uint8_t **out,
+                          size_t *out_len)
+{
+    size_t n = rt_change_table_len(c);
+    if (!rt_change_edits_fit(c, len) || from > n)
+        return 1;
+    uint8_t *buf = malloc(n - from + 1), *o = buf;
+    if (!buf)
+        return -1;
+    each_run(c, before, 0, from, put_run, &o);
+    *out = buf;
+    *out_len = n - from;
+    return 0;
+}
+
+int rt_change_splice(const struct rt_change *c, const uint8_t *before,
+                     size_t len, uint8_t **out, size_t *out_len)
+{
+    return rt_change_splice_from(c, before, len, 0, out, out_len);
+}
+
+int rt_change_materialize(struct rt_change *c, const uint8_t *before,
+                          size_t len)
+{
+    if (!c->n_edits)
+        return 0;
+    uint8_t *buf;
+    size_t n;
+    int r = rt_change_splice(c, before, len, &buf, &n);
+    if (r != 0)
+        return r;
+    free(c->value.data);
+    c->value.data = buf;
+    c->value.len = n;
+    free(c->edits);
+    c->edits = NULL;
+    c->n_edits = 0;
+    return 0;
+}
+
+struct cmp_ctx {
+    const uint8_t *got;
+    size_t left;
+};
+
+static int cmp_run(void *ctx, const uint8_t *p, size_t n)
+{
+    struct cmp_ctx *x = ctx;
+    if (n > x->left || memcmp(x->got, p, n) != 0)
+        return 1;
+    x->got += n;
+    x->left -= n;
+    return 0;
+}
+
+int rt_change_splice_equal_from(const struct rt_change *c,
+                                const uint8_t *before, size_t origin,
+                                size_t len, size_t from, const uint8_t *got,
+                                size_t got_len, size_t total)
+{
+    if (!rt_change_edits_fit(c, len) || total != rt_change_table_len(c) ||
+        from > total || got_len != total - from || origin > from)
+        return 0;
+    struct cmp_ctx x = {got, got_len};
+    return each_run(c, before, origin, from, cmp_run, &x) == 0 && x.left == 0;
+}
+
+int rt_change_splice_equal(const struct rt_change *c, const uint8_t *before,
+                           size_t len, const uint8_t *got, size_t got_len)
+{
+    return rt_change_splice_equal_from(c, before, 0, len, 0, got, got_len,
+                                       got_len);
 }
 
 int rt_change_set_table_replace(struct rt_change_set *cs, const char *lang,

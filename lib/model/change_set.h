@@ -32,6 +32,13 @@ int rt_value_equal(const struct rt_value *a, const struct rt_value *b);
 
 enum rt_table_kind { RT_TABLE_COUNTER = 0, RT_TABLE_HELP = 1 };
 
+/* One byte range of a stored table replaced: CUT bytes at AT give way to
+ * INS_LEN bytes of the change's VALUE, taken from offset INS. */
+struct rt_table_edit {
+    size_t at, cut;
+    size_t ins, ins_len;
+};
+
 enum rt_change_op {
     RT_CHANGE_CREATE_LANGUAGE,  /* lang: create Perflib\LANG */
     RT_CHANGE_SET_TABLE,        /* lang, table, value (REG_MULTI_SZ blob) */
@@ -66,6 +73,13 @@ struct rt_change {
     int before_present;
     size_t before_len;
     uint64_t before_hash;
+    /* A table spliced (install, uninstall): N_EDITS > 0 edits, ascending
+     * and disjoint, of the table as stored (BEFORE_PRESENT, BEFORE_LEN);
+     * VALUE then holds only the bytes they insert, so a change costs what
+     * it changes, not the table's size. rt_change_splice makes the whole
+     * new table for whoever needs it. */
+    struct rt_table_edit *edits;
+    size_t n_edits;
 };
 
 struct rt_change_set {
@@ -93,6 +107,46 @@ int rt_change_set_table_replace(struct rt_change_set *cs, const char *lang,
                                 size_t before_len, uint64_t before_hash,
                                 const struct rt_pair_list *added,
                                 const struct rt_pair_list *removed);
+/* A splice of the table stored as BEFORE (PRESENT, LEN bytes): takes
+ * EDITS (N of them, malloc'd) and INS (INS_LEN bytes, malloc'd; both
+ * freed on failure too) and moves the lists in, as _take does. */
+int rt_change_set_table_splice(struct rt_change_set *cs, const char *lang,
+                               enum rt_table_kind table, int before_present,
+                               size_t before_len, struct rt_table_edit *edits,
+                               size_t n, uint8_t *ins, size_t ins_len,
+                               struct rt_pair_list *added,
+                               struct rt_pair_list *removed);
+/* The new table's length in bytes (a splice's or a whole value's). */
+size_t rt_change_table_len(const struct rt_change *c);
+/* Whether C's edits lie within a table of LEN bytes (C's BEFORE_LEN),
+ * ascending and disjoint, taking their bytes from within VALUE. */
+int rt_change_edits_fit(const struct rt_change *c, size_t len);
+/* The whole new table of splice C applied to BEFORE (LEN bytes), in a new
+ * buffer. Returns 0, 1 when BEFORE is not the table C was computed from
+ * (its length differs), -1 when out of memory. */
+int rt_change_splice(const struct rt_change *c, const uint8_t *before,
+                     size_t len, uint8_t **out, size_t *out_len);
+/* The same, of the new table's bytes from FROM on only. */
+int rt_change_splice_from(const struct rt_change *c, const uint8_t *before,
+                          size_t len, size_t from, uint8_t **out,
+                          size_t *out_len);
+/* Turns splice C into a whole-table change (VALUE the new table, no
+ * edits), from BEFORE; same returns. A whole-table change is left as it
+ * is (0). */
+int rt_change_materialize(struct rt_change *c, const uint8_t *before,
+                          size_t len);
+/* Whether GOT (GOT_LEN bytes) is exactly splice C applied to BEFORE,
+ * compared range by range, nothing built. _from: whether GOT is the bytes
+ * from FROM on of a table TOTAL bytes long that is, BEFORE holding the
+ * table of LEN bytes from byte ORIGIN on (not equal when a byte below
+ * ORIGIN would be needed). */
+int rt_change_splice_equal(const struct rt_change *c, const uint8_t *before,
+                           size_t len, const uint8_t *got, size_t got_len);
+int rt_change_splice_equal_from(const struct rt_change *c,
+                                const uint8_t *before, size_t origin,
+                                size_t len, size_t from, const uint8_t *got,
+                                size_t got_len, size_t total);
+
 /* A 64-bit fingerprint of a blob (FNV-1a): equal bytes, equal hash. */
 uint64_t rt_blob_hash(const uint8_t *data, size_t len);
 int rt_change_set_perflib(struct rt_change_set *cs, const char *name,

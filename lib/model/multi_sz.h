@@ -68,6 +68,16 @@ int rt_multi_sz_scan(const uint8_t *blob, size_t len, int lenient,
                      struct rt_msz_entry **entries, size_t *n,
                      struct rt_msz_error *err);
 
+/* rt_multi_sz_scan of a table held in N_PIECES pieces (a hive's big data
+ * segments, read where they lie), each of even length: the same entries,
+ * offsets in the whole table, with no copy of it. A fast path only: it
+ * returns 0 for a well-formed table, 1 for anything else (damage, odd
+ * pieces; the caller then scans a copy for the exact report), -1 when
+ * out of memory. */
+int rt_multi_sz_scan_pieces(const uint8_t *const *piece,
+                            const size_t *piece_len, size_t n_pieces,
+                            struct rt_msz_entry **entries, size_t *n);
+
 /* The pair at entry X of BLOB, decoded into P (new strings). Returns 0
  * or -1 when out of memory. */
 int rt_msz_entry_pair(const uint8_t *blob, const struct rt_msz_entry *x,

@@ -284,6 +284,43 @@ void rt_table_free(struct rt_table *t)
     memset(t, 0, sizeof *t);
 }
 
+void rt_table_set(struct rt_table *t, uint8_t *tail, size_t base, size_t len,
+                  struct rt_msz_entry *v, size_t n)
+{
+    memset(t, 0, sizeof *t);
+    t->blob = tail;
+    t->base = base;
+    t->len = len;
+    t->v = v;
+    t->n = n;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].index > t->highest)
+            t->highest = v[i].index;
+}
+
+int rt_table_keep_from(struct rt_table *t, size_t from)
+{
+    if (from <= t->base || !t->blob)
+        return 0;
+    if (from > t->len)
+        from = t->len;
+    uint8_t *tail = malloc(t->len - from + 1);
+    if (!tail)
+        return -1;
+    memcpy(tail, t->blob + (from - t->base), t->len - from);
+    free(t->blob);
+    t->blob = tail;
+    t->base = from;
+    return 0;
+}
+
+const uint8_t *rt_table_at(const struct rt_table *t, size_t at)
+{
+    if (!t->blob || at < t->base || at > t->len)
+        return NULL;
+    return t->blob + (at - t->base);
+}
+
 const struct rt_msz_entry *rt_table_find(const struct rt_table *t,
                                          uint32_t index)
 {
@@ -296,8 +333,9 @@ const struct rt_msz_entry *rt_table_find(const struct rt_table *t,
 int rt_table_text_equal(const struct rt_table *a, const struct rt_msz_entry *x,
                         const struct rt_table *b, const struct rt_msz_entry *y)
 {
-    return x->text_bytes == y->text_bytes &&
-           !memcmp(a->blob + x->text, b->blob + y->text, x->text_bytes);
+    const uint8_t *p = rt_table_at(a, x->text), *q = rt_table_at(b, y->text);
+    return p && q && x->text_bytes == y->text_bytes &&
+           !memcmp(p, q, x->text_bytes);
 }
 
 int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l)
@@ -305,6 +343,8 @@ int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l)
     memset(l, 0, sizeof *l);
     if (!t->n)
         return 0;
+    if (t->base)      /* a tail only: no pairs to give */
+        return -1;
     l->v = malloc(t->n * sizeof *l->v);
     if (!l->v)
         return -1;

@@ -91,6 +91,8 @@ int rt_pair_list_equal(const struct rt_pair_list *a,
 struct rt_table {
     uint8_t *blob;              /* owned; NULL when the value is absent */
     size_t len;
+    size_t base;                /* BLOB holds the bytes from BASE on (0
+                                   but after rt_table_keep_from) */
     struct rt_msz_entry *v;     /* the pairs before any damage, in order */
     size_t n;
     uint32_t highest;           /* highest index among them, 0 if none */
@@ -103,6 +105,20 @@ struct rt_table {
 int rt_table_load(struct rt_table *t, uint8_t *blob, size_t len,
                   struct rt_msz_error *err);
 void rt_table_free(struct rt_table *t);
+
+/* A table indexed elsewhere (rt_multi_sz_scan_pieces): its N entries V
+ * (taken), LEN bytes in all, of which TAIL (taken) holds those from BASE
+ * on. */
+void rt_table_set(struct rt_table *t, uint8_t *tail, size_t base, size_t len,
+                  struct rt_msz_entry *v, size_t n);
+
+/* Keeps only the bytes from FROM on (a lean load: what a change to the
+ * table's end can touch), the index of every pair staying. Returns 0 or
+ * -1 when out of memory (T unchanged). */
+int rt_table_keep_from(struct rt_table *t, size_t from);
+/* The byte at offset AT of T's table, NULL when T does not hold it (past
+ * its end, or before the bytes it kept). */
+const uint8_t *rt_table_at(const struct rt_table *t, size_t at);
 
 /* The first entry with INDEX, or NULL. */
 const struct rt_msz_entry *rt_table_find(const struct rt_table *t,

@@ -347,6 +347,22 @@ void rt_os_report_map_faults(const char *message, int exit_code)
     sigaction(SIGBUS, &sa, NULL);
 }
 
+void *rt_os_alloc_bulk(size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    const size_t huge = (size_t)2 << 20;
+    if (n >= huge) {
+        void *p;
+        if (posix_memalign(&p, huge, n) != 0)
+            return NULL;
+        /* Only a hint: without huge pages the buffer is as good. */
+        (void)madvise(p, n & ~(huge - 1), MADV_HUGEPAGE);
+        return p;
+    }
+#endif
+    return malloc(n ? n : 1);
+}
+
 int rt_os_map_cow(const char *path, size_t len, size_t spare,
                   struct rt_os_map *m)
 {

@@ -496,6 +496,11 @@ void rt_os_report_map_faults(const char *message, int exit_code)
     (void)exit_code;
 }
 
+void *rt_os_alloc_bulk(size_t n)
+{
+    return malloc(n ? n : 1);
+}
+
 int rt_os_map_cow(const char *path, size_t len, size_t spare,
                   struct rt_os_map *m)
 {

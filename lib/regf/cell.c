@@ -67,7 +67,10 @@ static size_t free_lower(const struct rt_regf *h, uint32_t size, uint32_t off)
     return lo;
 }
 
-static int free_insert(struct rt_regf *h, uint32_t size, uint32_t off)
+/* Appends a free cell, leaving the list unsorted: for indexing a whole
+ * hive, which sorts it once at the end (inserting in order there costs a
+ * move of the list per free cell). */
+static int free_reserve(struct rt_regf *h)
 {
     if (h->nfree == h->free_cap) {
         size_t cap = h->free_cap ? h->free_cap * 2 : 64;
@@ -77,6 +80,23 @@ static int free_insert(struct rt_regf *h, uint32_t size, uint32_t off)
         h->free = v;
         h->free_cap = cap;
     }
+    return 0;
+}
+
+static int free_push(struct rt_regf *h, uint32_t size, uint32_t off)
+{
+    if (free_reserve(h))
+        return RT_REGF_ENOMEM;
+    h->free[h->nfree].size = size;
+    h->free[h->nfree].off = off;
+    h->nfree++;
+    return 0;
+}
+
+static int free_insert(struct rt_regf *h, uint32_t size, uint32_t off)
+{
+    if (free_reserve(h))
+        return RT_REGF_ENOMEM;
     size_t i = free_lower(h, size, off);
     memmove(h->free + i + 1, h->free + i, (h->nfree - i) * sizeof *h->free);
     h->free[i].size = size;
@@ -223,7 +243,7 @@ int regf_index_bins(struct rt_regf *h)
                                  cs % 8 ? "not a multiple of 8" :
                                  "beyond the end of its hive bin");
             map_set(h, c);
-            if (!alloc && (rc = free_insert(h, cs, c)))
+            if (!alloc && (rc = free_push(h, cs, c)))
                 return regf_fail(h, rc, "out of memory");
             c += cs;
         }

@@ -125,6 +125,20 @@ int rt_regf_value_name(struct rt_regf *h, uint32_t value, char **name);
 /* Type and data (malloc'd, NULL when LEN is 0), big data reassembled. */
 int rt_regf_value_read(struct rt_regf *h, uint32_t value, uint32_t *type,
                        uint8_t **data, size_t *len);
+/* VALUE's data where it lies in the hive image, without a copy: *N
+ * pieces (one, or each big-data segment) of (*LEN)[i] bytes at
+ * (*PIECE)[i], *TOTAL bytes in all; the arrays are malloc'd, the bytes
+ * valid until the hive is next changed. */
+int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
+                         const uint8_t ***piece, size_t **len, size_t *n,
+                         size_t *total);
+/* Type, the bytes of VALUE's data from byte FROM on (malloc'd, NULL when
+ * none) and the data's whole length in *TOTAL: of big data, only the
+ * segments that hold them are read. RT_REGF_EINVAL when FROM is past the
+ * data. */
+int rt_regf_value_read_from(struct rt_regf *h, uint32_t value, size_t from,
+                            uint32_t *type, uint8_t **data, size_t *len,
+                            size_t *total);
 /* rt_regf_value_find + rt_regf_value_read. */
 int rt_regf_get_value(struct rt_regf *h, uint32_t key, const char *name,
                       uint32_t *type, uint8_t **data, size_t *len);
@@ -157,6 +171,22 @@ int rt_regf_key_delete(struct rt_regf *h, uint32_t key, unsigned flags);
 int rt_regf_value_set(struct rt_regf *h, uint32_t key, const char *name,
                       uint32_t type, const void *data, size_t len);
 int rt_regf_value_delete(struct rt_regf *h, uint32_t key, const char *name);
+
+/* One byte range of a value's data replaced: CUT bytes at AT give way to
+ * INS_LEN bytes from INS. */
+struct rt_regf_edit {
+    size_t at, cut;
+    const uint8_t *ins;
+    size_t ins_len;
+};
+/* Makes N EDITS (ascending, disjoint) to the data of value NAME of KEY,
+ * which must be OLD_LEN bytes long (else RT_REGF_EINVAL, nothing
+ * changed; no value is 0 bytes long), and sets its type. Of a big value,
+ * the segments before the first edit are neither read nor written: the
+ * work follows the edits, not the value's size. */
+int rt_regf_value_splice(struct rt_regf *h, uint32_t key, const char *name,
+                         uint32_t type, size_t old_len,
+                         const struct rt_regf_edit *edits, size_t n);
 
 /* --- Saving ---------------------------------------------------------- */
 

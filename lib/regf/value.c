@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/os.h"
 #include "regf/regf_internal.h"
 
 int regf_vk(struct rt_regf *h, uint32_t value, uint8_t **vk, uint32_t *len)
@@ -193,7 +194,7 @@ int rt_regf_value_read(struct rt_regf *h, uint32_t value, uint32_t *type,
     }
     if (dlen == 0)
         return 0;
-    uint8_t *out = malloc(dlen);
+    uint8_t *out = rt_os_alloc_bulk(dlen);
     if (!out)
         return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
     if (raw & VK_DATA_INLINE) {
@@ -246,6 +247,173 @@ int rt_regf_value_read(struct rt_regf *h, uint32_t value, uint32_t *type,
     }
     *data = out;
     *len = dlen;
+    return 0;
+}
+
+int regf_big_read_range(struct rt_regf *h, uint32_t value, size_t from,
+                        uint8_t *out, size_t n)
+{
+    uint8_t *vk, *list;
+    uint32_t vlen, count;
+    int rc = regf_vk(h, value, &vk, &vlen);
+    if (rc)
+        return rc;
+    uint32_t dlen = regf_le32(vk + VK_DATALEN) & ~VK_DATA_INLINE;
+    if (from > dlen || n > dlen - from)
+        return regf_fail(h, RT_REGF_EINVAL, "range past the value's data");
+    if ((rc = big_data(h, value, dlen, regf_le32(vk + VK_DATA), &list,
+                       &count)))
+        return rc;
+    while (n) {
+        uint32_t i = (uint32_t)(from / RT_REGF_SEGMENT_MAX);
+        size_t in = from % RT_REGF_SEGMENT_MAX;
+        size_t take = RT_REGF_SEGMENT_MAX - in;
+        if (take > n)
+            take = n;
+        uint8_t *seg;
+        uint32_t slen;
+        if ((rc = regf_cell(h, regf_le32(list + 4 * i), "big data segment",
+                            &seg, &slen)))
+            return rc;
+        if (slen < in + take)
+            return regf_fail(h, RT_REGF_ECORRUPT,
+                             "big data segment at file offset 0x%llx: cell "
+                             "of %u bytes, %zu expected",
+                             (unsigned long long)regf_file_off(
+                                 regf_le32(list + 4 * i)), slen, in + take);
+        memcpy(out, seg + in, take);
+        out += take;
+        from += take;
+        n -= take;
+    }
+    return 0;
+}
+
+int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
+                         const uint8_t ***piece, size_t **len, size_t *n,
+                         size_t *total)
+{
+    uint8_t *vk;
+    uint32_t vlen;
+    *piece = NULL;
+    *len = NULL;
+    *n = *total = 0;
+    int rc = regf_vk(h, value, &vk, &vlen);
+    if (rc)
+        return rc;
+    uint32_t raw = regf_le32(vk + VK_DATALEN), dlen = raw & ~VK_DATA_INLINE;
+    uint32_t doff = regf_le32(vk + VK_DATA);
+    if (type)
+        *type = regf_le32(vk + VK_TYPE);
+    if (dlen == 0)
+        return 0;
+    uint8_t *list = NULL, *one = NULL;
+    uint32_t count = 1, clen;
+    if (raw & VK_DATA_INLINE) {
+        if (dlen > 4)
+            return regf_fail(h, RT_REGF_ECORRUPT,
+                             "value at file offset 0x%llx: inline data of %u "
+                             "bytes (at most 4 fit)",
+                             (unsigned long long)regf_file_off(value), dlen);
+        one = vk + VK_DATA;
+    } else if (regf_is_big_data(h, dlen, doff)) {
+        if ((rc = big_data(h, value, dlen, doff, &list, &count)))
+            return rc;
+    } else {
+        if ((rc = regf_cell(h, doff, "value data", &one, &clen)))
+            return rc;
+        if (clen < dlen)
+            return regf_fail(h, RT_REGF_ECORRUPT,
+                             "value data at file offset 0x%llx: %u bytes do "
+                             "not fit in a cell of %u bytes (value at "
+                             "0x%llx)", (unsigned long long)regf_file_off(doff),
+                             dlen, clen,
+                             (unsigned long long)regf_file_off(value));
+    }
+    const uint8_t **p = malloc(count * sizeof *p);
+    size_t *l = malloc(count * sizeof *l);
+    if (!p || !l) {
+        free(p);
+        free(l);
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    }
+    uint32_t done = 0, k = 0;
+    for (uint32_t i = 0; i < count && done < dlen; i++, k++) {
+        uint32_t take = dlen - done;
+        if (!list) {
+            p[k] = one;
+        } else {
+            uint8_t *seg;
+            uint32_t slen;
+            if (take > RT_REGF_SEGMENT_MAX)
+                take = RT_REGF_SEGMENT_MAX;
+            if ((rc = regf_cell(h, regf_le32(list + 4 * i), "big data segment",
+                                &seg, &slen)) ||
+                (slen < take &&
+                 (rc = regf_fail(h, RT_REGF_ECORRUPT,
+                                 "big data segment at file offset 0x%llx: "
+                                 "cell of %u bytes, %u expected",
+                                 (unsigned long long)regf_file_off(
+                                     regf_le32(list + 4 * i)),
+                                 slen, take)))) {
+                free(p);
+                free(l);
+                return rc;
+            }
+            p[k] = seg;
+        }
+        l[k] = take;
+        done += take;
+    }
+    *piece = p;
+    *len = l;
+    *n = k;
+    *total = dlen;
+    return 0;
+}
+
+int rt_regf_value_read_from(struct rt_regf *h, uint32_t value, size_t from,
+                            uint32_t *type, uint8_t **data, size_t *len,
+                            size_t *total)
+{
+    uint8_t *vk;
+    uint32_t vlen;
+    *data = NULL;
+    *len = *total = 0;
+    int rc = regf_vk(h, value, &vk, &vlen);
+    if (rc)
+        return rc;
+    uint32_t raw = regf_le32(vk + VK_DATALEN), dlen = raw & ~VK_DATA_INLINE;
+    if (type)
+        *type = regf_le32(vk + VK_TYPE);
+    if (from > dlen)
+        return regf_fail(h, RT_REGF_EINVAL, "byte %zu is past the value's "
+                         "%u bytes", from, dlen);
+    if ((raw & VK_DATA_INLINE) || dlen == 0 ||
+        !regf_is_big_data(h, dlen, regf_le32(vk + VK_DATA))) {
+        uint8_t *whole;
+        size_t n;
+        if ((rc = rt_regf_value_read(h, value, NULL, &whole, &n)))
+            return rc;
+        if (from) {
+            memmove(whole, whole + from, n - from);
+            n -= from;
+        }
+        *data = whole;
+        *len = n;
+        *total = dlen;
+        return 0;
+    }
+    uint8_t *out = malloc(dlen - from + 1);
+    if (!out)
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    if ((rc = regf_big_read_range(h, value, from, out, dlen - from))) {
+        free(out);
+        return rc;
+    }
+    *data = out;
+    *len = dlen - from;
+    *total = dlen;
     return 0;
 }
 

@@ -757,9 +757,11 @@ static int new_data_cell(struct rt_regf *h, const uint8_t *data, uint32_t len,
  * them in that order. A new last segment gets a full segment's room, so
  * a value that grows (a provider's strings appended to Help) fills it in
  * place instead of moving it: the bytes a commit writes follow the
- * change, not the segment size. */
+ * change, not the segment size. The first KEEP segments (of an old big
+ * value that has them) stay as they are, unread; DATA then holds the
+ * bytes from segment KEEP on. */
 static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
-                     uint32_t len, int old_big, int old_inline)
+                     uint32_t len, int old_big, int old_inline, uint32_t keep)
 {
     uint32_t k = (len + RT_REGF_SEGMENT_MAX - 1) / RT_REGF_SEGMENT_MAX;
     if (k > 0xFFFF)
@@ -802,8 +804,15 @@ static int store_big(struct rt_regf *h, uint32_t vk, const uint8_t *data,
         return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
     }
     uint32_t floor = 0;
-    for (uint32_t i = 0; i < k && !rc; i++) {
-        const uint8_t *src = data + (size_t)i * RT_REGF_SEGMENT_MAX;
+    if (keep > m || keep > k) {
+        free(olds);
+        free(segs);
+        return regf_fail(h, RT_REGF_EINVAL, "segments to keep past the value");
+    }
+    for (uint32_t i = 0; i < keep; i++)
+        segs[i] = olds[i];
+    for (uint32_t i = keep; i < k && !rc; i++) {
+        const uint8_t *src = data + (size_t)(i - keep) * RT_REGF_SEGMENT_MAX;
         uint32_t t = len - i * RT_REGF_SEGMENT_MAX;
         if (t > RT_REGF_SEGMENT_MAX)
             t = RT_REGF_SEGMENT_MAX;
@@ -886,7 +895,7 @@ static int store_data(struct rt_regf *h, uint32_t vk, const uint8_t *data,
         return 0;
     }
     if (h->minor >= 4 && len > RT_REGF_SEGMENT_MAX)
-        return store_big(h, vk, data, (uint32_t)len, old_big, old_inline);
+        return store_big(h, vk, data, (uint32_t)len, old_big, old_inline, 0);
     if (!old_inline && !old_big) {
         uint32_t cap = regf_cell_capacity(h, doff);
         if (cap >= len && cap - len <= len / 2 + 64) {
@@ -984,6 +993,88 @@ int rt_regf_value_set(struct rt_regf *h, uint32_t key, const char *name,
         return rc;
     regf_set32(h, vk, VK_TYPE, type);
     if ((rc = store_data(h, vk, data, len)))
+        return rc;
+    touch_mtime(h, key);
+    return value_stats(h, key);
+}
+
+/* The new data of a splice from byte BASE on: OLD holds the old data
+ * from BASE on. */
+static void splice_from(const uint8_t *old, size_t base, size_t old_len,
+                        const struct rt_regf_edit *edits, size_t n,
+                        uint8_t *out)
+{
+    size_t pos = base;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(out, old + (pos - base), edits[i].at - pos);
+        out += edits[i].at - pos;
+        if (edits[i].ins_len)
+            memcpy(out, edits[i].ins, edits[i].ins_len);
+        out += edits[i].ins_len;
+        pos = edits[i].at + edits[i].cut;
+    }
+    memcpy(out, old + (pos - base), old_len - pos);
+}
+
+int rt_regf_value_splice(struct rt_regf *h, uint32_t key, const char *name,
+                         uint32_t type, size_t old_len,
+                         const struct rt_regf_edit *edits, size_t n)
+{
+    int rc = value_key(h, key);
+    if (rc)
+        return rc;
+    uint32_t vk;
+    if ((rc = rt_regf_value_find(h, key, name, &vk)))
+        return rc;
+    uint8_t *p;
+    uint32_t plen;
+    if ((rc = regf_vk(h, vk, &p, &plen)))
+        return rc;
+    uint32_t raw = regf_le32(p + VK_DATALEN), dlen = raw & ~VK_DATA_INLINE;
+    size_t new_len = old_len, at = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (edits[i].at < at || edits[i].cut > old_len - edits[i].at)
+            return regf_fail(h, RT_REGF_EINVAL, "edits of value '%s' out of "
+                             "order or past its data", name);
+        at = edits[i].at + edits[i].cut;
+        new_len = new_len - edits[i].cut + edits[i].ins_len;
+    }
+    if (dlen != old_len || !n)
+        return regf_fail(h, RT_REGF_EINVAL, "value '%s' holds %u bytes, not "
+                         "the %zu its edits were computed from", name, dlen,
+                         old_len);
+    int big = !(raw & VK_DATA_INLINE) && dlen &&
+              regf_is_big_data(h, dlen, regf_le32(p + VK_DATA));
+    uint32_t keep = (uint32_t)(edits[0].at / RT_REGF_SEGMENT_MAX);
+    if (!big || new_len <= RT_REGF_SEGMENT_MAX || new_len > 0x7FFFFFFFu)
+        keep = 0;       /* not big before or after: the whole value anew */
+    size_t base = (size_t)keep * RT_REGF_SEGMENT_MAX;
+    uint8_t *old = malloc(old_len - base + 1);
+    uint8_t *out = malloc(new_len - base + 1);
+    if (!old || !out) {
+        free(old);
+        free(out);
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    }
+    if (big) {
+        rc = regf_big_read_range(h, vk, base, old, old_len - base);
+    } else {
+        uint8_t *whole = NULL;
+        size_t got = 0;
+        rc = rt_regf_value_read(h, vk, NULL, &whole, &got);
+        if (!rc && got == old_len && old_len)
+            memcpy(old, whole, old_len);
+        free(whole);
+    }
+    if (!rc) {
+        splice_from(old, base, old_len, edits, n, out);
+        regf_set32(h, vk, VK_TYPE, type);
+        rc = keep ? store_big(h, vk, out, (uint32_t)new_len, 1, 0, keep)
+                  : store_data(h, vk, out, new_len);
+    }
+    free(old);
+    free(out);
+    if (rc)
         return rc;
     touch_mtime(h, key);
     return value_stats(h, key);

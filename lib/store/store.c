@@ -1,8 +1,10 @@
 /* Store layer: helpers shared by every backend. */
 #include "store/store.h"
+
 #include "model/lang_id.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void rt_strings_free(char **v, size_t n)
 {
@@ -14,6 +16,13 @@ void rt_strings_free(char **v, size_t n)
 int rt_is_language_key(const char *name)
 {
     return rt_lang_is_id(name);
+}
+
+void rt_table_pieces_free(struct rt_table_pieces *p)
+{
+    free(p->piece);
+    free(p->len);
+    memset(p, 0, sizeof *p);
 }
 
 int rt_store_win_files(struct rt_store *s)

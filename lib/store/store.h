@@ -20,6 +20,15 @@
 
 struct rt_store;
 
+/* A table as the store holds it: N pieces of bytes, TOTAL in all. */
+struct rt_table_pieces {
+    const uint8_t **piece;
+    size_t *len;
+    size_t n, total;
+    uint32_t type;
+};
+void rt_table_pieces_free(struct rt_table_pieces *p);
+
 struct rt_store_ops {
     const char *kind;                   /* "mem", "hive", "win32" */
 
@@ -37,6 +46,21 @@ struct rt_store_ops {
     int (*read_table)(struct rt_store *s, const char *lang,
                       enum rt_table_kind table, struct rt_value *out,
                       int *present, struct rt_error *e);
+    /* Optional: a table where the store holds it, without a copy (the
+     * bulk of what install and uninstall read): returns 0 with *OUT set
+     * (valid until the store next changes; rt_table_pieces_free), 1 when
+     * this store cannot here (read_table then), -1 with E set. */
+    int (*read_table_pieces)(struct rt_store *s, const char *lang,
+                             enum rt_table_kind table,
+                             struct rt_table_pieces *out, int *present,
+                             struct rt_error *e);
+    /* Optional: the bytes of a table from byte FROM on, and its whole
+     * length in *LEN, reading nothing before FROM where the store can:
+     * for checking a splice after it is made. */
+    int (*read_table_from)(struct rt_store *s, const char *lang,
+                           enum rt_table_kind table, size_t from,
+                           struct rt_value *out, size_t *len, int *present,
+                           struct rt_error *e);
     /* A Perflib value (Last Counter, Last Help, Base Index, ...). */
     int (*read_perflib)(struct rt_store *s, const char *name,
                         struct rt_value *out, int *present,
@@ -56,6 +80,10 @@ struct rt_store_ops {
     /* Applies every change of CS, or none (inside begin/end). */
     int (*apply)(struct rt_store *s, const struct rt_change_set *cs,
                  struct rt_error *e);
+    /* Optional: non-zero when apply() takes table splices (table changes
+     * with edits, change_set.h) and writes only the bytes they change;
+     * other stores are given whole tables. */
+    int (*splices)(struct rt_store *s);
 
     /* One line on where the tables were found, for `query`. */
     const char *(*layout)(struct rt_store *s);

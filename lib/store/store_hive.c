@@ -1011,6 +1011,17 @@ static struct dat_seen *dat_seen_map(struct hive_store *s, const char *path)
     return d;
 }
 
+/* DIR's .dat file of LANG's table T, as it is spelled there if it exists. */
+static char *dat_path(const char *dir, const char *lang, enum rt_table_kind t)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%s.dat", dat_prefix(t), lang);
+    char *path = find_ci(dir, name);
+    if (!path && asprintf(&path, "%s/%s", dir, name) < 0)
+        return NULL;
+    return path;
+}
+
 static int read_dat(struct hive_store *s, const char *dir, const char *lang,
                     enum rt_table_kind t, struct rt_value *out, int *present,
                     struct rt_error *e)
@@ -1059,6 +1070,127 @@ static int hive_read_table(struct rt_store *st, const char *lang,
     return get_value(&s->software, path,
                      t == RT_TABLE_COUNTER ? "Counter" : "Help", out, present,
                      e);
+}
+
+/* LANG's table T as a value of SOFTWARE (registry layout): its key's path
+ * into PATH and its value cell into *V; 0 when there is none. */
+static int table_cell(struct hive_store *s, const char *lang,
+                      enum rt_table_kind t, char *path, size_t size,
+                      uint32_t *v)
+{
+    uint32_t key;
+    snprintf(path, size, PERFLIB_PATH "\\%s", lang);
+    return lookup(s->software.h, path, &key) == 0 &&
+           rt_regf_value_find(s->software.h, key,
+                              t == RT_TABLE_COUNTER ? "Counter" : "Help",
+                              v) == 0;
+}
+
+static int hive_read_table_pieces(struct rt_store *st, const char *lang,
+                                  enum rt_table_kind t,
+                                  struct rt_table_pieces *out, int *present,
+                                  struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (s->files_layout) {
+        /* The .dat file as mapped; after a commit that the journal still
+         * overlays, a copy (read_table). */
+        if (s->overlay)
+            return 1;
+        char *file = dat_path(s->system32, lang, t);
+        if (!file)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        struct dat_seen *d = rt_os_exists(file) ? dat_seen_map(s, file) : NULL;
+        int r = 0;
+        if (d) {
+            out->piece = malloc(sizeof *out->piece);
+            out->len = malloc(sizeof *out->len);
+            if (!out->piece || !out->len) {
+                rt_table_pieces_free(out);
+                r = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            } else {
+                out->piece[0] = d->map.data;
+                out->len[0] = out->total = d->map.len;
+                out->n = d->map.len ? 1 : 0;
+                out->type = RT_REG_MULTI_SZ;
+                *present = 1;
+            }
+        } else if (rt_os_exists(file)) {
+            r = 1;      /* not mapped here: read_table says why */
+        }
+        free(file);
+        return r;
+    }
+    char path[256];
+    uint32_t v;
+    struct rt_regf *h = s->software.h;
+    if (!table_cell(s, lang, t, path, sizeof path, &v))
+        return 0;
+    if (rt_regf_value_pieces(h, v, &out->type, &out->piece, &out->len,
+                             &out->n, &out->total) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
+                            s->software.path,
+                            t == RT_TABLE_COUNTER ? "Counter" : "Help", path,
+                            rt_regf_errmsg(h));
+    *present = 1;
+    return 0;
+}
+
+static int hive_read_table_from(struct rt_store *st, const char *lang,
+                                enum rt_table_kind t, size_t from,
+                                struct rt_value *out, size_t *len,
+                                int *present, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    *len = 0;
+    if (s->files_layout && !s->overlay) {
+        char *file = dat_path(s->system32, lang, t);
+        if (!file)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        struct dat_seen *d = rt_os_exists(file) ? dat_seen_map(s, file) : NULL;
+        free(file);
+        if (d) {
+            size_t at = from < d->map.len ? from : d->map.len;
+            if (!(out->data = malloc(d->map.len - at + 1)))
+                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                    "out of memory");
+            memcpy(out->data, d->map.data + at, d->map.len - at);
+            out->len = d->map.len - at;
+            out->type = RT_REG_MULTI_SZ;
+            *len = d->map.len;
+            *present = 1;
+            return 0;
+        }
+    }
+    if (s->files_layout) {
+        /* A .dat file is read whole: its tail cut from it. */
+        if (read_dat(s, s->system32, lang, t, out, present, e) != 0)
+            return -1;
+        *len = out->len;
+        if (*present && from <= out->len) {
+            memmove(out->data, out->data + from, out->len - from);
+            out->len -= from;
+        }
+        return 0;
+    }
+    char path[256];
+    uint32_t v, type;
+    struct rt_regf *h = s->software.h;
+    if (!table_cell(s, lang, t, path, sizeof path, &v))
+        return 0;
+    if (rt_regf_value_read_from(h, v, from, &type, &out->data, &out->len,
+                                len) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
+                            s->software.path,
+                            t == RT_TABLE_COUNTER ? "Counter" : "Help", path,
+                            rt_regf_errmsg(h));
+    out->type = type;
+    *present = 1;
+    return 0;
 }
 
 /* The other copies of a table (store.h): with .dat tables, SysWOW64's
@@ -1144,6 +1276,10 @@ static int hive_read_service(struct rt_store *st, const char *service,
 struct dat_write {
     char *path;
     const struct rt_value *v;
+    /* A .dat table spliced instead (SPLICE's edits, made to the table
+     * BEFORE holds: System32's, for a SysWOW64 copy; NULL: PATH's own). */
+    const struct rt_change *splice;
+    char *before;
 };
 
 struct pending {
@@ -1179,36 +1315,43 @@ static int stage_file(struct hive_store *s, struct pending *p,
     return 0;
 }
 
-static int stage_dat(struct pending *p, const char *dir, const char *lang,
-                     enum rt_table_kind t, const struct rt_value *v)
+/* Stages C's table for the .dat file in DIR: its whole value, or its
+ * splice of the table in BEFORE_DIR's file (NULL: DIR's). */
+static int stage_dat(struct pending *p, const char *dir,
+                     const struct rt_change *c, const char *before_dir)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%s%s.dat", dat_prefix(t), lang);
-    char *path = find_ci(dir, name);
-    if (!path && asprintf(&path, "%s/%s", dir, name) < 0)
+    char *path = dat_path(dir, c->lang, c->table), *before = NULL;
+    if (!path || (c->n_edits && before_dir &&
+                  !(before = dat_path(before_dir, c->lang, c->table)))) {
+        free(path);
         return -1;
+    }
+    struct dat_write w = {path, c->n_edits ? NULL : &c->value,
+                          c->n_edits ? c : NULL, before};
     for (size_t i = 0; i < p->n_dats; i++)
         if (!strcmp(p->dats[i].path, path)) {
-            free(path);
-            p->dats[i].v = v;
+            free(p->dats[i].path);
+            free(p->dats[i].before);
+            p->dats[i] = w;
             return 0;
         }
     struct dat_write *nd = realloc(p->dats, (p->n_dats + 1) * sizeof *nd);
     if (!nd) {
         free(path);
+        free(before);
         return -1;
     }
     p->dats = nd;
-    nd[p->n_dats].path = path;
-    nd[p->n_dats].v = v;
-    p->n_dats++;
+    nd[p->n_dats++] = w;
     return 0;
 }
 
 static void pending_free(struct pending *p)
 {
-    for (size_t i = 0; i < p->n_dats; i++)
+    for (size_t i = 0; i < p->n_dats; i++) {
         free(p->dats[i].path);
+        free(p->dats[i].before);
+    }
     free(p->dats);
     for (size_t i = 0; i < p->n_files; i++)
         free(p->files[i].path);
@@ -1218,6 +1361,68 @@ static void pending_free(struct pending *p)
 static int regf_fail(struct rt_regf *h, const char *path, struct rt_error *e)
 {
     return rt_error_set(e, RT_ERR_BADDB, "%s: %s", path, rt_regf_errmsg(h));
+}
+
+static const char *table_value(const struct rt_change *c)
+{
+    return c->table == RT_TABLE_COUNTER ? "Counter" : "Help";
+}
+
+static int splice_table(struct hive_store *s, uint32_t key,
+                        const struct rt_change *c, struct rt_error *e);
+
+/* The hive's own copy of a .dat table (files layout) after splice C: the
+ * splice made in place when the copy is the table the change was computed
+ * from (same length), else the whole new table. */
+static int copy_spliced(struct hive_store *s, uint32_t key,
+                        const struct rt_change *c, struct rt_error *e)
+{
+    struct rt_regf *sw = s->software.h;
+    uint8_t *whole = NULL;
+    size_t n = 0;
+    struct rt_table_pieces tp;
+    uint32_t v;
+    if (rt_regf_value_find(sw, key, table_value(c), &v) ||
+        rt_regf_value_pieces(sw, v, &tp.type, &tp.piece, &tp.len, &tp.n,
+                             &tp.total))
+        return regf_fail(sw, s->software.path, e);
+    int same = tp.total == c->before_len;
+    rt_table_pieces_free(&tp);
+    if (same)
+        return splice_table(s, key, c, e);
+    struct rt_value dat;
+    int present;
+    if (read_dat(s, s->system32, c->lang, c->table, &dat, &present, e))
+        return -1;
+    int r = rt_change_splice(c, dat.data, dat.len, &whole, &n);
+    rt_value_free(&dat);
+    if (r != 0)
+        return rt_error_set(e, r < 0 ? RT_ERR_NOT_ENOUGH_MEMORY
+                                     : RT_ERR_INTERNAL_ERROR,
+                            "%s: the .dat table is not the one the change "
+                            "was computed from", s->software.path);
+    r = rt_regf_value_set(sw, key, table_value(c), c->value.type, whole, n);
+    free(whole);
+    return r == 0 ? 0 : regf_fail(sw, s->software.path, e);
+}
+
+/* A table splice made in place: of a big value, only the segments from
+ * the first edit on are rewritten. */
+static int splice_table(struct hive_store *s, uint32_t key,
+                        const struct rt_change *c, struct rt_error *e)
+{
+    struct rt_regf_edit *ed = malloc(c->n_edits * sizeof *ed);
+    if (!ed)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    for (size_t i = 0; i < c->n_edits; i++)
+        ed[i] = (struct rt_regf_edit){c->edits[i].at, c->edits[i].cut,
+                                      c->value.data ? c->value.data + c->edits[i].ins : NULL,
+                                      c->edits[i].ins_len};
+    int r = rt_regf_value_splice(s->software.h, key, table_value(c),
+                                 c->value.type, c->before_len, ed,
+                                 c->n_edits);
+    free(ed);
+    return r == 0 ? 0 : regf_fail(s->software.h, s->software.path, e);
 }
 
 static int apply_one(struct hive_store *s, const struct rt_change *c,
@@ -1234,28 +1439,39 @@ static int apply_one(struct hive_store *s, const struct rt_change *c,
         return 0;
     case RT_CHANGE_SET_TABLE:
         if (s->files_layout) {
-            if (stage_dat(p, s->system32, c->lang, c->table, &c->value) ||
-                (s->syswow64 &&
-                 stage_dat(p, s->syswow64, c->lang, c->table, &c->value)))
+            if (stage_dat(p, s->system32, c, NULL) ||
+                (s->syswow64 && stage_dat(p, s->syswow64, c, s->system32)))
                 return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
                                     "out of memory");
             /* A value the hive still holds for the table is kept a copy
              * of it (hive_read_table_copy), never left stale. */
-            const char *vn = c->table == RT_TABLE_COUNTER ? "Counter" : "Help";
+            const char *vn = table_value(c);
             uint32_t v;
             snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
-            if (lookup(sw, path, &key) == 0 &&
-                rt_regf_value_find(sw, key, vn, &v) == 0 &&
-                rt_regf_value_set(sw, key, vn, c->value.type, c->value.data,
-                                  c->value.len) != 0)
-                return regf_fail(sw, s->software.path, e);
-            return 0;
+            if (lookup(sw, path, &key) != 0 ||
+                rt_regf_value_find(sw, key, vn, &v) != 0)
+                return 0;
+            if (!c->n_edits)
+                return rt_regf_value_set(sw, key, vn, c->value.type,
+                                         c->value.data, c->value.len) == 0
+                           ? 0
+                           : regf_fail(sw, s->software.path, e);
+            return copy_spliced(s, key, c, e);
         }
         snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
-        if (rt_regf_key_create_path(sw, rt_regf_root(sw), path, &key) != 0 ||
-            rt_regf_value_set(sw, key,
-                              c->table == RT_TABLE_COUNTER ? "Counter" : "Help",
-                              c->value.type, c->value.data, c->value.len) != 0)
+        if (rt_regf_key_create_path(sw, rt_regf_root(sw), path, &key) != 0)
+            return regf_fail(sw, s->software.path, e);
+        if (c->n_edits && c->before_present)
+            return splice_table(s, key, c, e);
+        if (c->n_edits)     /* no table yet: the edit inserts it whole */
+            return c->n_edits == 1 && !c->before_len &&
+                           rt_regf_value_set(sw, key, table_value(c),
+                                             c->value.type, c->value.data,
+                                             c->value.len) == 0
+                       ? 0
+                       : regf_fail(sw, s->software.path, e);
+        if (rt_regf_value_set(sw, key, table_value(c), c->value.type,
+                              c->value.data, c->value.len) != 0)
             return regf_fail(sw, s->software.path, e);
         return 0;
     case RT_CHANGE_SET_PERFLIB:
@@ -1446,6 +1662,90 @@ static int commit_dat(struct hive_store *s, const struct dat_write *d,
     return r;
 }
 
+/* Whether the file at PATH holds at least N bytes and begins with DATA's
+ * N bytes, read a piece at a time; *SIZE gets its size. 1, 0, or -1 with
+ * errno set. */
+static int file_starts_with(const char *path, const uint8_t *data, size_t n,
+                            uint64_t *size)
+{
+    int fd = rt_os_open(path, RT_OS_READ);
+    if (fd < 0)
+        return -1;
+    static uint8_t buf[1 << 16];
+    int same = rt_os_fsize(fd, size) == 0 ? *size >= n : -1;
+    for (size_t off = 0; same == 1 && off < n;) {
+        size_t want = n - off < sizeof buf ? n - off : sizeof buf;
+        long long got = rt_os_pread(fd, buf, want, off);
+        if (got <= 0)
+            same = -1;
+        else if (memcmp(buf, data + off, (size_t)got) != 0)
+            same = 0;
+        else
+            off += (size_t)got;
+    }
+    rt_os_close(fd);
+    return same;
+}
+
+/* A .dat table spliced (D->splice): the bytes from its first edit on
+ * written, composed from the table the change was computed from
+ * (System32's file; D->before names it for a SysWOW64 copy). A copy that
+ * differs from it before that edit, or is missing, gets the whole new
+ * table instead, as commit_dat writes one. */
+static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
+                             struct rt_commit *cm, struct rt_error *e)
+{
+    const struct rt_change *c = d->splice;
+    struct dat_seen *src = NULL;
+    if (c->before_present &&
+        !(src = dat_seen_map(s, d->before ? d->before : d->path)))
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s",
+                            d->before ? d->before : d->path, strerror(errno));
+    const uint8_t *old = src ? src->map.data : NULL;
+    size_t old_len = src ? src->map.len : 0;
+    if (old_len != c->before_len)
+        return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                            "internal error: %s is not the table the change "
+                            "was computed from; nothing was written",
+                            d->before ? d->before : d->path);
+    size_t at = c->edits[0].at;
+    uint64_t dst_len = old_len;
+    int whole = 0;
+    if (d->before) {
+        /* SysWOW64's copy takes the splice where it is System32's table
+         * up to the first edit; read, not mapped: it costs no memory. */
+        int same = rt_os_exists(d->path)
+                       ? file_starts_with(d->path, old, at, &dst_len)
+                       : 0;
+        if (same < 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", d->path,
+                                strerror(errno));
+        whole = !same;
+    }
+    uint8_t *bytes;
+    size_t n;
+    int r = rt_change_splice_from(c, old, old_len, whole ? 0 : at, &bytes, &n);
+    if (r != 0)
+        return rt_error_set(e, r < 0 ? RT_ERR_NOT_ENOUGH_MEMORY
+                                     : RT_ERR_INTERNAL_ERROR,
+                            "%s: %s", d->path,
+                            r < 0 ? "out of memory"
+                                  : "the change does not fit the table");
+    if (whole) {
+        struct rt_value v = {c->value.type, bytes, n};
+        struct dat_write w = {d->path, &v, NULL, NULL};
+        r = commit_dat(s, &w, cm);
+    } else {
+        const char *rel = relative(s->base_dir, d->path);
+        r = rt_commit_write(cm, rel, at, bytes, n);
+        if (r == 0 && at + n != dst_len)
+            r = rt_commit_set_size(cm, rel, at + n);
+    }
+    free(bytes);
+    return r == 0 ? 0
+                  : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+}
+
 /* A side file's removal: the file, then the folders it leaves empty
  * below the top one ("INF/Xfer/0009/x.ini": 0009 and Xfer, never INF).
  * Nothing to do for a file that is not there. */
@@ -1573,11 +1873,15 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
                      rt_regf_errmsg(s->software.h));
         goto out;
     }
-    for (size_t i = 0; i < p.n_dats; i++)
-        if (commit_dat(s, &p.dats[i], c) != 0) {
+    for (size_t i = 0; i < p.n_dats; i++) {
+        if (p.dats[i].splice) {
+            if (commit_dat_splice(s, &p.dats[i], c, e) != 0)
+                goto out;
+        } else if (commit_dat(s, &p.dats[i], c) != 0) {
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             goto out;
         }
+    }
     for (size_t i = 0; i < p.n_files; i++)
         if ((p.files[i].v ? commit_dat(s, &p.files[i], c)
                           : commit_delete(s, &p.files[i], c)) != 0) {
@@ -1678,6 +1982,14 @@ static const char *hive_windows_dir(struct rt_store *st)
     return win;
 }
 
+/* Tables as registry values are spliced in place (rt_regf_value_splice),
+ * .dat files from their first edit on (commit_dat_splice). */
+static int hive_splices(struct rt_store *st)
+{
+    (void)st;
+    return 1;
+}
+
 static const struct rt_store_ops hive_ops = {
     .kind = "hive",
     .begin = hive_begin,
@@ -1688,7 +2000,10 @@ static const struct rt_store_ops hive_ops = {
     .list_perf_services = hive_list_perf_services,
     .service_state = hive_service_state,
     .read_service = hive_read_service,
+    .read_table_from = hive_read_table_from,
+    .read_table_pieces = hive_read_table_pieces,
     .apply = hive_apply,
+    .splices = hive_splices,
     .layout = hive_layout,
     .close = hive_close,
     .windows_dir = hive_windows_dir,

@@ -7,6 +7,10 @@
 command -v pkg-config >/dev/null || fail "pkg-config is needed (tools/deps.sh installs it)"
 
 B=$(dirname "$REGTOOL")
+# The build directory as the Makefile names it (relative to the tree): the
+# same objects named by an absolute path would get dependency files that a
+# later plain `make` never matches, and stale objects after a header edit.
+case $B in "$PWD"/*) B=${B#"$PWD"/} ;; esac
 I=$TMPDIR/dest
 P=/opt/rt
 expect_exit 0 make -s install BUILD="$B" DESTDIR="$I" PREFIX=$P

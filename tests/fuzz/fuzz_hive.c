@@ -1,8 +1,9 @@
 /* libFuzzer harness: a hive file (lib/regf) opened from a memory buffer,
- * every key walked, every key's name, class, subkeys and values read, each
- * value found again by its name, then the structural check over it all,
- * as `regtool hive check` runs it; a hive that checks clean is then
- * written to and must still check clean. */
+ * every key walked, every key's name, class, subkeys and values read (and
+ * read again in place, piece by piece: the same bytes), each value found
+ * again by its name, then the structural check over it all, as `regtool
+ * hive check` runs it; a hive that checks clean is then written to (a big
+ * value set, then spliced) and must still check clean. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,26 @@ static void read_values(struct rt_regf *h, uint32_t key)
         uint32_t type;
         uint8_t *d = NULL;
         size_t len = 0;
-        if (rt_regf_value_read(h, vals[i], &type, &d, &len) == 0)
+        int rr = rt_regf_value_read(h, vals[i], &type, &d, &len);
+        if (rr == 0)
             FUZZ_ASSERT(len == 0 || d != NULL);
+        /* The data in place, piece by piece, is the data read, and where
+         * reading fails so does this (or it gives the same bytes). */
+        const uint8_t **piece = NULL;
+        size_t *plen = NULL, np = 0, total = 0;
+        if (rt_regf_value_pieces(h, vals[i], NULL, &piece, &plen, &np,
+                                 &total) == 0) {
+            FUZZ_ASSERT(rr == 0 && total == len);
+            size_t at = 0;
+            for (size_t k = 0; k < np; k++) {
+                FUZZ_ASSERT(plen[k] <= len - at);
+                FUZZ_ASSERT(memcmp(piece[k], d + at, plen[k]) == 0);
+                at += plen[k];
+            }
+            FUZZ_ASSERT(at == len);
+        }
+        free(piece);
+        free(plen);
         free(d);
         if (rt_regf_value_name(h, vals[i], &name) == 0) {
             uint32_t found;
@@ -113,8 +132,11 @@ static void write_phase(const uint8_t *data, size_t size)
     static uint8_t big[20000];
     memset(big, 'x', sizeof big);
     uint32_t root = rt_regf_root(h), k;
+    const struct rt_regf_edit grow = {sizeof big - 2, 2, big, 20000};
     int ok = rt_regf_value_set(h, root, "FuzzValue", 1, "a\0b\0\0", 6) == 0 &&
              rt_regf_value_set(h, root, "FuzzBig", 3, big, sizeof big) == 0 &&
+             rt_regf_value_splice(h, root, "FuzzBig", 3, sizeof big, &grow,
+                                  1) == 0 &&
              rt_regf_key_create(h, root, "FuzzKey", &k) == 0 &&
              rt_regf_value_set(h, k, "", 4, "\1\0\0\0", 4) == 0 &&
              rt_regf_value_delete(h, root, "FuzzValue") == 0 &&

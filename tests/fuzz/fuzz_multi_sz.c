@@ -4,7 +4,9 @@
  * back to the same bytes; the scanner reports exactly the decoder's
  * status and offset, in both modes, and locates the same pairs; salvage
  * of a valid blob gives exactly what decoding gives; lenient decoding of
- * a valid blob is the strict result. */
+ * a valid blob is the strict result; the scanner of tables in pieces
+ * (big-data segments) accepts exactly the well-formed blobs, with the
+ * same entries, wherever the pieces are cut. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,44 @@ static void check_scan(const uint8_t *data, size_t size, int lenient,
     free(e);
 }
 
+/* The blob cut into pieces of even lengths taken from its own bytes
+ * (as a hive's segments cut a big value): rt_multi_sz_scan_pieces says
+ * well-formed exactly when the strict scan does, with its entries. */
+static void check_pieces(const uint8_t *data, size_t size, int strict_r)
+{
+    const uint8_t *piece[64];
+    size_t len[64], n = 0, at = 0;
+    while (at < size && n < 64) {
+        size_t l = 2 + 2 * (size_t)(data[at] % 24);
+        if (n == 63 || l > size - at)
+            l = size - at;
+        piece[n] = data + at;
+        len[n++] = l;
+        at += l;
+    }
+    struct rt_msz_entry *pe = NULL, *se = NULL;
+    size_t pn = 0, sn = 0;
+    struct rt_msz_error err;
+    int r = rt_multi_sz_scan_pieces(piece, len, n, &pe, &pn);
+    FUZZ_ASSERT(r == 0 || r == 1);
+    if (size % 2 == 0)
+        FUZZ_ASSERT((r == 0) == (strict_r == 0 && size > 0));
+    else
+        FUZZ_ASSERT(r == 1);
+    if (r == 0) {
+        FUZZ_ASSERT(rt_multi_sz_scan(data, size, 0, &se, &sn, &err) == 0);
+        FUZZ_ASSERT(pn == sn);
+        for (size_t i = 0; i < pn; i++)
+            FUZZ_ASSERT(pe[i].index == se[i].index && pe[i].at == se[i].at &&
+                        pe[i].text == se[i].text &&
+                        pe[i].text_bytes == se[i].text_bytes);
+    } else {
+        FUZZ_ASSERT(pe == NULL && pn == 0);
+    }
+    free(pe);
+    free(se);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -77,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     check_scan(data, size, 0, rs, &serr, strict, n_strict);
     check_scan(data, size, 1, rl, &lerr, lenient, n_lenient);
+    check_pieces(data, size, rs);
 
     FUZZ_ASSERT(rt_multi_sz_salvage(data, size, &salvaged, &n_salvaged,
                                     &dropped) == 0);

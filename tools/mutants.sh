@@ -129,10 +129,8 @@ NEW='    snprintf(s->services, sizeof s->services, "ControlSet%03u\\Services",
              1u);'
 mutant control-set-001 lib/store/store_hive.c unit:test_engine_hive
 
-OLD='                (s->syswow64 &&
-                 stage_dat(p, s->syswow64, c->lang, c->table, &c->value)))'
-NEW='                (0 && s->syswow64 &&
-                 stage_dat(p, s->syswow64, c->lang, c->table, &c->value)))'
+OLD='                (s->syswow64 && stage_dat(p, s->syswow64, c, s->system32)))'
+NEW='                (0 && s->syswow64 && stage_dat(p, s->syswow64, c, s->system32)))'
 mutant syswow64-unwritten lib/store/store_hive.c cli:install_hive.sh
 
 OLD='        if (take_range(&w[i], 0, plan->first_counter, plan->last_counter) ||'

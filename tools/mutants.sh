@@ -219,10 +219,8 @@ OLD='    for (int i = 0; i < 1 + RT_REGF_LOG_SLOTS && rc == 0; i++) {'
 NEW='    for (int i = 0; i < 1 && rc == 0; i++) {   /* the logs not copied */'
 mutant log-backup-skipped lib/store/store_hive.c cli:crash_sweep.sh
 
-OLD='        size_t end = last->text + last->text_bytes + 2;
-        ed[m++] = (struct rt_table_edit){t->v[i].at, end - t->v[i].at, 0, 0};'
-NEW='        size_t end = last->text + last->text_bytes;   /* its NUL kept */
-        ed[m++] = (struct rt_table_edit){t->v[i].at, end - t->v[i].at, 0, 0};'
+OLD='        size_t end = rt_msz_pairs_end(t->v, j);'
+NEW='        size_t end = rt_msz_pairs_end(t->v, j) - 2;   /* its NUL kept */'
 mutant splice-cut-short lib/engine/engine.c unit:test_engine
 
 OLD='    uint32_t keep = (uint32_t)(edits[0].at / RT_REGF_SEGMENT_MAX);'

@@ -240,13 +240,13 @@ int rt_database_load_copies(struct rt_store *s, struct rt_database *db,
 
 /* Where a lean load keeps T from: its first pair with an index in
  * [FIRST, LAST] (stored order), else the end of its pairs. */
-static size_t tail_start(const struct rt_table *t, uint32_t first,
-                         uint32_t last)
+static size_t tail_start(const struct rt_msz_entry *v, size_t n,
+                         uint32_t first, uint32_t last)
 {
-    for (size_t i = 0; i < t->n; i++)
-        if (t->v[i].index >= first && t->v[i].index <= last)
-            return t->v[i].at;
-    return t->n ? t->v[t->n - 1].text + t->v[t->n - 1].text_bytes + 2 : 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].index >= first && v[i].index <= last)
+            return v[i].at;
+    return rt_msz_pairs_end(v, n);
 }
 
 /* A lean load's tables that keep only their tail: KEEP[k] for kind k
@@ -259,15 +259,9 @@ struct tail_range {
 /* Copies bytes [FROM, P->total) of a table in pieces into a new buffer. */
 static uint8_t *pieces_tail(const struct rt_table_pieces *p, size_t from)
 {
-    uint8_t *out = malloc(p->total - from + 1), *o = out;
-    size_t at = 0;
-    for (size_t i = 0; out && i < p->n; at += p->len[i], i++) {
-        if (at + p->len[i] <= from)
-            continue;
-        size_t skip = from > at ? from - at : 0;
-        memcpy(o, p->piece[i] + skip, p->len[i] - skip);
-        o += p->len[i] - skip;
-    }
+    uint8_t *out = malloc(p->total - from + 1);
+    if (out)
+        rt_pieces_copy(p->piece, p->len, p->n, from, out, p->total - from);
     return out;
 }
 
@@ -294,9 +288,7 @@ static int load_tail_in_place(struct rt_store *s, struct rt_db_language *l,
     size_t n;
     r = rt_multi_sz_scan_pieces(p.piece, p.len, p.n, &v, &n);
     if (r == 0) {
-        struct rt_table t;
-        rt_table_set(&t, NULL, 0, p.total, v, n);
-        size_t from = tail_start(&t, tail->first[k], tail->last[k]);
+        size_t from = tail_start(v, n, tail->first[k], tail->last[k]);
         uint8_t *bytes = pieces_tail(&p, from);
         if (!bytes) {
             free(v);
@@ -346,9 +338,10 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
             l->hash[k] = rt_blob_hash(v.data, v.len);
         if (tail->keep[k] &&
             l->blob_damage[k].status == RT_MSZ_OK &&
-            rt_table_keep_from(&l->tab[k], tail_start(&l->tab[k],
-                                                      tail->first[k],
-                                                      tail->last[k])) != 0)
+            rt_table_keep_from(&l->tab[k],
+                               tail_start(l->tab[k].v, l->tab[k].n,
+                                          tail->first[k],
+                                          tail->last[k])) != 0)
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         if (l->blob_damage[k].status != RT_MSZ_OK) {
             /* A damaged blob's bytes, for repair's salvage. */

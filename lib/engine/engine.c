@@ -254,12 +254,11 @@ static int emit_splice(struct rt_change_set *cs, struct work_lang *w, int k)
         size_t j = i + 1;
         while (j < n && is_cut(w, k, t->v[j].index))
             j++;
-        const struct rt_msz_entry *last = &t->v[j - 1];
-        size_t end = last->text + last->text_bytes + 2;
+        size_t end = rt_msz_pairs_end(t->v, j);
         ed[m++] = (struct rt_table_edit){t->v[i].at, end - t->v[i].at, 0, 0};
         i = j;
     }
-    size_t tail = n ? t->v[n - 1].text + t->v[n - 1].text_bytes + 2 : 0;
+    size_t tail = t ? rt_msz_pairs_end(t->v, n) : 0;
     const uint8_t *old_tail = t ? rt_table_at(t, tail) : NULL;
     if (t && t->blob && !old_tail) {
         free(ins);

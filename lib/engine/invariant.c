@@ -256,8 +256,7 @@ int rt_engine_check_table_splice(const struct rt_change *c,
                             "table the change was computed from; it was "
                             "refused and nothing was written",
                             c->lang, table_name(c));
-    size_t tail = t->n ? t->v[t->n - 1].text + t->v[t->n - 1].text_bytes + 2
-                       : 0;
+    size_t tail = rt_msz_pairs_end(t->v, t->n);
     struct rt_msz_entry *cut = malloc((t->n + 1) * sizeof *cut), *now = NULL;
     size_t n_cut = 0, n_now = 0;
     if (!cut)

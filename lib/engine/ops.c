@@ -178,13 +178,12 @@ static int finish(struct rt_store *s, struct rt_change_set *cs,
 {
     /* Splices go to a store that writes only what they change; anywhere
      * else (a dry run, a caller that wants whole tables, a store that
-     * writes whole tables) they are checked, then made whole. */
+     * writes whole tables) they are made whole, and checked as such. */
     int keep = !dry_run && !whole && s->ops->splices && s->ops->splices(s);
-    if (!keep &&
-        (check_invariant(s, cs, db, e) != 0 ||
-         materialize(s, db, cs, e) != 0))
+    if (!keep && materialize(s, db, cs, e) != 0)
         return -1;
-    return dry_run ? 0 : apply_checked(s, cs, db, e);
+    return dry_run ? check_invariant(s, cs, db, e)
+                   : apply_checked(s, cs, db, e);
 }
 
 /* One operation's plan: computes CS from the database as read. */

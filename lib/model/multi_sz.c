@@ -345,6 +345,28 @@ static int carry_string(const uint8_t *const *piece, const size_t *piece_len,
     }
 }
 
+size_t rt_msz_pairs_end(const struct rt_msz_entry *v, size_t n)
+{
+    return n ? v[n - 1].text + v[n - 1].text_bytes + 2 : 0;
+}
+
+void rt_pieces_copy(const uint8_t *const *piece, const size_t *piece_len,
+                    size_t n_pieces, size_t from, uint8_t *out, size_t n)
+{
+    size_t at = 0;      /* where piece I begins */
+    for (size_t i = 0; i < n_pieces && n; at += piece_len[i], i++) {
+        if (from >= at + piece_len[i])
+            continue;
+        size_t skip = from - at, take = piece_len[i] - skip;
+        if (take > n)
+            take = n;
+        memcpy(out, piece[i] + skip, take);
+        out += take;
+        from += take;
+        n -= take;
+    }
+}
+
 int rt_multi_sz_scan_pieces(const uint8_t *const *piece,
                             const size_t *piece_len, size_t n_pieces,
                             struct rt_msz_entry **entries, size_t *n)

@@ -60,6 +60,10 @@ struct rt_msz_entry {
     size_t text_bytes;      /* the text's length in bytes, without NUL */
 };
 
+/* The byte just past the N pairs at V (their last text's NUL): where a
+ * table's list terminator begins; 0 for no pairs. */
+size_t rt_msz_pairs_end(const struct rt_msz_entry *v, size_t n);
+
 /* Locates every pair of LEN bytes in one pass, checking exactly what
  * rt_multi_sz_decode checks (the same statuses and offsets) but
  * converting nothing. Lenient mode keeps the entries before the first
@@ -77,6 +81,11 @@ int rt_multi_sz_scan(const uint8_t *blob, size_t len, int lenient,
 int rt_multi_sz_scan_pieces(const uint8_t *const *piece,
                             const size_t *piece_len, size_t n_pieces,
                             struct rt_msz_entry **entries, size_t *n);
+
+/* Copies N bytes from byte FROM of data held in N_PIECES pieces into OUT
+ * (the bytes must be there). */
+void rt_pieces_copy(const uint8_t *const *piece, const size_t *piece_len,
+                    size_t n_pieces, size_t from, uint8_t *out, size_t n);
 
 /* The pair at entry X of BLOB, decoded into P (new strings). Returns 0
  * or -1 when out of memory. */

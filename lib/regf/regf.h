@@ -132,13 +132,6 @@ int rt_regf_value_read(struct rt_regf *h, uint32_t value, uint32_t *type,
 int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
                          const uint8_t ***piece, size_t **len, size_t *n,
                          size_t *total);
-/* Type, the bytes of VALUE's data from byte FROM on (malloc'd, NULL when
- * none) and the data's whole length in *TOTAL: of big data, only the
- * segments that hold them are read. RT_REGF_EINVAL when FROM is past the
- * data. */
-int rt_regf_value_read_from(struct rt_regf *h, uint32_t value, size_t from,
-                            uint32_t *type, uint8_t **data, size_t *len,
-                            size_t *total);
 /* rt_regf_value_find + rt_regf_value_read. */
 int rt_regf_get_value(struct rt_regf *h, uint32_t key, const char *name,
                       uint32_t *type, uint8_t **data, size_t *len);

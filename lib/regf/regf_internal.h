@@ -193,10 +193,10 @@ int regf_find_value(struct rt_regf *h, uint32_t key, const uint16_t *up,
 int regf_value_data_cells(struct rt_regf *h, uint32_t value,
                           void (*fn)(void *ctx, uint32_t cell), void *ctx);
 int regf_is_big_data(struct rt_regf *h, uint32_t datalen, uint32_t dataoff);
-/* N bytes of big value VALUE's data from byte FROM into OUT, read from
- * the segments that hold them only. */
-int regf_big_read_range(struct rt_regf *h, uint32_t value, size_t from,
-                        uint8_t *out, size_t n);
+/* N bytes of VALUE's data from byte FROM in a new buffer (*OUT; NULL
+ * when N is 0), read from the cells that hold them only. */
+int regf_value_read_range(struct rt_regf *h, uint32_t value, size_t from,
+                          size_t n, uint8_t **out);
 
 /* security.c */
 int regf_sk_new_default(struct rt_regf *h, uint32_t *off);

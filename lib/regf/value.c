@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/multi_sz.h"
 #include "platform/os.h"
 #include "regf/regf_internal.h"
 
@@ -171,122 +172,48 @@ static int big_data(struct rt_regf *h, uint32_t value, uint32_t datalen,
     return 0;
 }
 
+/* N bytes of VALUE's data from byte FROM into a new buffer (*OUT; NULL
+ * when N is 0), copied from where they lie; *TOTAL gets the data's
+ * length. Every reader of value data goes through the pieces, so each
+ * checks a value alike. */
+static int read_range(struct rt_regf *h, uint32_t value, uint32_t *type,
+                      size_t from, size_t n, int whole, uint8_t **out,
+                      size_t *total)
+{
+    const uint8_t **piece;
+    size_t *len, np;
+    *out = NULL;
+    int rc = rt_regf_value_pieces(h, value, type, &piece, &len, &np, total);
+    if (rc)
+        return rc;
+    if (whole)
+        n = *total - (from < *total ? from : *total);
+    if (from > *total || n > *total - from)
+        rc = regf_fail(h, RT_REGF_EINVAL, "bytes %zu to %zu are past the "
+                       "value's %zu", from, from + n, *total);
+    else if (n && !(*out = rt_os_alloc_bulk(n)))
+        rc = regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    else if (n)
+        rt_pieces_copy(piece, len, np, from, *out, n);
+    free(piece);
+    free(len);
+    return rc;
+}
+
 int rt_regf_value_read(struct rt_regf *h, uint32_t value, uint32_t *type,
                        uint8_t **data, size_t *len)
 {
-    uint8_t *vk;
-    uint32_t vlen;
-    *data = NULL;
-    *len = 0;
-    int rc = regf_vk(h, value, &vk, &vlen);
+    int rc = read_range(h, value, type, 0, 0, 1, data, len);
     if (rc)
-        return rc;
-    unsigned long long fo = regf_file_off(value);
-    uint32_t raw = regf_le32(vk + VK_DATALEN), dlen = raw & ~VK_DATA_INLINE;
-    uint32_t doff = regf_le32(vk + VK_DATA);
-    if (type)
-        *type = regf_le32(vk + VK_TYPE);
-    if (raw & VK_DATA_INLINE) {
-        if (dlen > 4)
-            return regf_fail(h, RT_REGF_ECORRUPT,
-                             "value at file offset 0x%llx: inline data of %u "
-                             "bytes (at most 4 fit)", fo, dlen);
-    }
-    if (dlen == 0)
-        return 0;
-    uint8_t *out = rt_os_alloc_bulk(dlen);
-    if (!out)
-        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
-    if (raw & VK_DATA_INLINE) {
-        memcpy(out, vk + VK_DATA, dlen);
-    } else if (regf_is_big_data(h, dlen, doff)) {
-        uint8_t *list;
-        uint32_t n;
-        if ((rc = big_data(h, value, dlen, doff, &list, &n))) {
-            free(out);
-            return rc;
-        }
-        uint32_t done = 0;
-        for (uint32_t i = 0; i < n && done < dlen; i++) {
-            uint8_t *seg;
-            uint32_t slen, take = dlen - done;
-            if (take > RT_REGF_SEGMENT_MAX)
-                take = RT_REGF_SEGMENT_MAX;
-            if ((rc = regf_cell(h, regf_le32(list + 4 * i),
-                                "big data segment", &seg, &slen))) {
-                free(out);
-                return rc;
-            }
-            if (slen < take) {
-                free(out);
-                return regf_fail(h, RT_REGF_ECORRUPT,
-                                 "big data segment at file offset 0x%llx: "
-                                 "cell of %u bytes, %u expected",
-                                 (unsigned long long)regf_file_off(
-                                     regf_le32(list + 4 * i)), slen, take);
-            }
-            memcpy(out + done, seg, take);
-            done += take;
-        }
-    } else {
-        uint8_t *p;
-        uint32_t clen;
-        if ((rc = regf_cell(h, doff, "value data", &p, &clen))) {
-            free(out);
-            return rc;
-        }
-        if (clen < dlen) {
-            free(out);
-            return regf_fail(h, RT_REGF_ECORRUPT,
-                             "value data at file offset 0x%llx: %u bytes do "
-                             "not fit in a cell of %u bytes (value at "
-                             "0x%llx)", (unsigned long long)regf_file_off(doff),
-                             dlen, clen, fo);
-        }
-        memcpy(out, p, dlen);
-    }
-    *data = out;
-    *len = dlen;
-    return 0;
+        *len = 0;
+    return rc;
 }
 
-int regf_big_read_range(struct rt_regf *h, uint32_t value, size_t from,
-                        uint8_t *out, size_t n)
+int regf_value_read_range(struct rt_regf *h, uint32_t value, size_t from,
+                          size_t n, uint8_t **out)
 {
-    uint8_t *vk, *list;
-    uint32_t vlen, count;
-    int rc = regf_vk(h, value, &vk, &vlen);
-    if (rc)
-        return rc;
-    uint32_t dlen = regf_le32(vk + VK_DATALEN) & ~VK_DATA_INLINE;
-    if (from > dlen || n > dlen - from)
-        return regf_fail(h, RT_REGF_EINVAL, "range past the value's data");
-    if ((rc = big_data(h, value, dlen, regf_le32(vk + VK_DATA), &list,
-                       &count)))
-        return rc;
-    while (n) {
-        uint32_t i = (uint32_t)(from / RT_REGF_SEGMENT_MAX);
-        size_t in = from % RT_REGF_SEGMENT_MAX;
-        size_t take = RT_REGF_SEGMENT_MAX - in;
-        if (take > n)
-            take = n;
-        uint8_t *seg;
-        uint32_t slen;
-        if ((rc = regf_cell(h, regf_le32(list + 4 * i), "big data segment",
-                            &seg, &slen)))
-            return rc;
-        if (slen < in + take)
-            return regf_fail(h, RT_REGF_ECORRUPT,
-                             "big data segment at file offset 0x%llx: cell "
-                             "of %u bytes, %zu expected",
-                             (unsigned long long)regf_file_off(
-                                 regf_le32(list + 4 * i)), slen, in + take);
-        memcpy(out, seg + in, take);
-        out += take;
-        from += take;
-        n -= take;
-    }
-    return 0;
+    size_t total;
+    return read_range(h, value, NULL, from, n, 0, out, &total);
 }
 
 int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
@@ -368,51 +295,6 @@ int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
     *piece = p;
     *len = l;
     *n = k;
-    *total = dlen;
-    return 0;
-}
-
-int rt_regf_value_read_from(struct rt_regf *h, uint32_t value, size_t from,
-                            uint32_t *type, uint8_t **data, size_t *len,
-                            size_t *total)
-{
-    uint8_t *vk;
-    uint32_t vlen;
-    *data = NULL;
-    *len = *total = 0;
-    int rc = regf_vk(h, value, &vk, &vlen);
-    if (rc)
-        return rc;
-    uint32_t raw = regf_le32(vk + VK_DATALEN), dlen = raw & ~VK_DATA_INLINE;
-    if (type)
-        *type = regf_le32(vk + VK_TYPE);
-    if (from > dlen)
-        return regf_fail(h, RT_REGF_EINVAL, "byte %zu is past the value's "
-                         "%u bytes", from, dlen);
-    if ((raw & VK_DATA_INLINE) || dlen == 0 ||
-        !regf_is_big_data(h, dlen, regf_le32(vk + VK_DATA))) {
-        uint8_t *whole;
-        size_t n;
-        if ((rc = rt_regf_value_read(h, value, NULL, &whole, &n)))
-            return rc;
-        if (from) {
-            memmove(whole, whole + from, n - from);
-            n -= from;
-        }
-        *data = whole;
-        *len = n;
-        *total = dlen;
-        return 0;
-    }
-    uint8_t *out = malloc(dlen - from + 1);
-    if (!out)
-        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
-    if ((rc = regf_big_read_range(h, value, from, out, dlen - from))) {
-        free(out);
-        return rc;
-    }
-    *data = out;
-    *len = dlen - from;
     *total = dlen;
     return 0;
 }

@@ -1005,15 +1005,18 @@ static void splice_from(const uint8_t *old, size_t base, size_t old_len,
                         uint8_t *out)
 {
     size_t pos = base;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(out, old + (pos - base), edits[i].at - pos);
-        out += edits[i].at - pos;
+    for (size_t i = 0; i <= n; i++) {
+        size_t end = i < n ? edits[i].at : old_len;
+        if (end > pos)
+            memcpy(out, old + (pos - base), end - pos);
+        out += end - pos;
+        if (i == n)
+            break;
         if (edits[i].ins_len)
             memcpy(out, edits[i].ins, edits[i].ins_len);
         out += edits[i].ins_len;
         pos = edits[i].at + edits[i].cut;
     }
-    memcpy(out, old + (pos - base), old_len - pos);
 }
 
 int rt_regf_value_splice(struct rt_regf *h, uint32_t key, const char *name,
@@ -1049,23 +1052,11 @@ int rt_regf_value_splice(struct rt_regf *h, uint32_t key, const char *name,
     if (!big || new_len <= RT_REGF_SEGMENT_MAX || new_len > 0x7FFFFFFFu)
         keep = 0;       /* not big before or after: the whole value anew */
     size_t base = (size_t)keep * RT_REGF_SEGMENT_MAX;
-    uint8_t *old = malloc(old_len - base + 1);
-    uint8_t *out = malloc(new_len - base + 1);
-    if (!old || !out) {
-        free(old);
-        free(out);
-        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
-    }
-    if (big) {
-        rc = regf_big_read_range(h, vk, base, old, old_len - base);
-    } else {
-        uint8_t *whole = NULL;
-        size_t got = 0;
-        rc = rt_regf_value_read(h, vk, NULL, &whole, &got);
-        if (!rc && got == old_len && old_len)
-            memcpy(old, whole, old_len);
-        free(whole);
-    }
+    uint8_t *old = NULL, *out = NULL;
+    if ((rc = regf_value_read_range(h, vk, base, old_len - base, &old)))
+        return rc;
+    if (!(out = malloc(new_len - base + 1)))
+        rc = regf_fail(h, RT_REGF_ENOMEM, "out of memory");
     if (!rc) {
         splice_from(old, base, old_len, edits, n, out);
         regf_set32(h, vk, VK_TYPE, type);

@@ -1138,58 +1138,41 @@ static int hive_read_table_pieces(struct rt_store *st, const char *lang,
     return 0;
 }
 
+/* The table where it lies (hive_read_table_pieces), copied from FROM on;
+ * where it cannot be read in place, a copy cut. */
 static int hive_read_table_from(struct rt_store *st, const char *lang,
                                 enum rt_table_kind t, size_t from,
                                 struct rt_value *out, size_t *len,
                                 int *present, struct rt_error *e)
 {
-    struct hive_store *s = hs(st);
+    struct rt_table_pieces p;
     memset(out, 0, sizeof *out);
-    *present = 0;
     *len = 0;
-    if (s->files_layout && !s->overlay) {
-        char *file = dat_path(s->system32, lang, t);
-        if (!file)
+    int r = hive_read_table_pieces(st, lang, t, &p, present, e);
+    if (r < 0)
+        return -1;
+    if (r == 0) {
+        size_t at = from < p.total ? from : p.total;
+        if (*present && !(out->data = malloc(p.total - at + 1))) {
+            rt_table_pieces_free(&p);
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-        struct dat_seen *d = rt_os_exists(file) ? dat_seen_map(s, file) : NULL;
-        free(file);
-        if (d) {
-            size_t at = from < d->map.len ? from : d->map.len;
-            if (!(out->data = malloc(d->map.len - at + 1)))
-                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
-                                    "out of memory");
-            memcpy(out->data, d->map.data + at, d->map.len - at);
-            out->len = d->map.len - at;
-            out->type = RT_REG_MULTI_SZ;
-            *len = d->map.len;
-            *present = 1;
-            return 0;
         }
-    }
-    if (s->files_layout) {
-        /* A .dat file is read whole: its tail cut from it. */
-        if (read_dat(s, s->system32, lang, t, out, present, e) != 0)
-            return -1;
-        *len = out->len;
-        if (*present && from <= out->len) {
-            memmove(out->data, out->data + from, out->len - from);
-            out->len -= from;
+        if (*present) {
+            rt_pieces_copy(p.piece, p.len, p.n, at, out->data, p.total - at);
+            out->len = p.total - at;
+            out->type = p.type;
+            *len = p.total;
         }
+        rt_table_pieces_free(&p);
         return 0;
     }
-    char path[256];
-    uint32_t v, type;
-    struct rt_regf *h = s->software.h;
-    if (!table_cell(s, lang, t, path, sizeof path, &v))
-        return 0;
-    if (rt_regf_value_read_from(h, v, from, &type, &out->data, &out->len,
-                                len) != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
-                            s->software.path,
-                            t == RT_TABLE_COUNTER ? "Counter" : "Help", path,
-                            rt_regf_errmsg(h));
-    out->type = type;
-    *present = 1;
+    if (hive_read_table(st, lang, t, out, present, e) != 0)
+        return -1;
+    *len = out->len;
+    if (*present && from <= out->len) {
+        memmove(out->data, out->data + from, out->len - from);
+        out->len -= from;
+    }
     return 0;
 }
 

@@ -388,16 +388,31 @@ int rt_os_map_cow(const char *path, size_t len, size_t spare,
         return -1;
     }
     /* The whole range as zeros first, then the file over its start: one
-     * range, so the data grows into the zeros in place. */
+     * range, so the data grows into the zeros in place. It starts on a
+     * 2 MB boundary: the page cache holds a file in large pages where it
+     * can, and a view aligned like the file maps them a large page per
+     * fault; unaligned, each fault maps 64 KB, and a walk over a cold
+     * hive's cells spent three times as long (14 MB: 1.8 ms, not 0.56). */
     size_t span = len + spare;
-    void *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
+    const size_t align = (size_t)2 << 20;
+    if (span > SIZE_MAX - align) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    uint8_t *r = mmap(NULL, span + align, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (r == MAP_FAILED) {
         int err = errno;
         close(fd);
         errno = err;
         return -1;
     }
+    uint8_t *p = r + (align - (uintptr_t)r % align) % align;
+    if (p > r)
+        munmap(r, (size_t)(p - r));
+    if (p + span < r + span + align)
+        munmap(p + span, (size_t)(r + span + align - (p + span)));
     void *f = mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
                    fd, 0);
     int err = errno;

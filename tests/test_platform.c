@@ -239,9 +239,14 @@ static void copy_on_write_mapping(void **state)
     assert_int_equal(m.len, sizeof page2);
     assert_int_equal(m.span, sizeof page2 + 4096);
     assert_memory_equal(m.data, page2, sizeof page2);
+    /* On a 2 MB boundary, where the page cache's large pages map whole. */
+    assert_int_equal((uintptr_t)m.data % ((uintptr_t)2 << 20), 0);
     uint8_t *w = (uint8_t *)m.data;
     for (size_t i = sizeof page2; i < m.span; i++)
         assert_int_equal(w[i], 0);
+    /* Pages given back are read from the file again. */
+    rt_os_map_release(&m, 10, 5000);
+    assert_memory_equal(m.data, page2, sizeof page2);
     /* Written in the view and in the growth room: the file keeps its
      * bytes. */
     memset(w, 0xAB, 100);
@@ -252,6 +257,11 @@ static void copy_on_write_mapping(void **state)
     assert_int_equal(len, sizeof page2);
     assert_memory_equal(back, page2, sizeof page2);
     free(back);
+    /* A written page given back holds the file's bytes again (which is
+     * why only pages never written may be: regf_release). */
+    rt_os_map_release(&m, 0, 1);
+    assert_memory_equal(m.data, page2, sizeof page2);
+    assert_int_equal(w[sizeof page2 + 5], 7);
     rt_os_unmap_file(&m);
     assert_null(m.data);
 

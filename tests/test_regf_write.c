@@ -472,6 +472,110 @@ static void mapped_file_edited_grown_and_saved_over(void **state)
     tu_rmdir(dir);
 }
 
+static uint8_t *pattern(size_t len, unsigned seed)
+{
+    uint8_t *p = malloc(len);
+    assert_non_null(p);
+    for (size_t i = 0; i < len; i++)
+        p[i] = (uint8_t)(i * seed + seed / 3);
+    return p;
+}
+
+static void value_is(struct rt_regf *h, uint32_t key, const char *name,
+                     const uint8_t *want, size_t want_len)
+{
+    uint32_t type;
+    uint8_t *data;
+    size_t len;
+    assert_int_equal(rt_regf_get_value(h, key, name, &type, &data, &len), 0);
+    assert_int_equal(len, want_len);
+    assert_memory_equal(data, want, want_len);
+    free(data);
+}
+
+static void release_value(struct rt_regf *h, uint32_t key, const char *name)
+{
+    uint32_t v;
+    assert_int_equal(rt_regf_value_find(h, key, name, &v), 0);
+    assert_int_equal(rt_regf_value_release(h, v), 0);
+}
+
+struct page_writer {
+    const uint8_t *img;
+    const char *path;
+};
+
+/* Writes a changed page of the image into its file, as a commit does. */
+static int write_page(void *ctx, uint64_t off, size_t len)
+{
+    const struct page_writer *w = ctx;
+    int fd = rt_os_open(w->path, RT_OS_WRITE);
+    assert_true(fd >= 0);
+    assert_int_equal(rt_os_pwrite(fd, w->img + off, len, off), 0);
+    rt_os_close(fd);
+    return 0;
+}
+
+/* rt_regf_value_release gives back a view's pages, and the image still
+ * holds every value: pages the image changed are kept (a value written
+ * into cells freed in the file's part), and so are the bins appended in
+ * the growth room, also once a commit has written them to the file. */
+static void released_pages_keep_what_the_image_holds(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir(), *path;
+    assert_true(asprintf(&path, "%s/h", dir) > 0);
+    const size_t n = 100000, big = 300000;
+    uint8_t *a = pattern(n, 7), *b = pattern(n, 11), *c = pattern(n, 13),
+            *d = pattern(big, 17);
+    struct rt_regf *h;
+    char err[256];
+    uint32_t k;
+    assert_int_equal(rt_regf_create(0, NULL, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "k", &k), 0);
+    assert_int_equal(rt_regf_value_set(h, k, "a", RT_REG_BINARY, a, n), 0);
+    assert_int_equal(rt_regf_value_set(h, k, "b", RT_REG_BINARY, b, n), 0);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), "k", &k), 0);
+    value_is(h, k, "a", a, n);
+    release_value(h, k, "a");
+    value_is(h, k, "a", a, n);
+    /* C in A's cells: changed pages of the file's part. */
+    size_t before = image_len(h);
+    assert_int_equal(rt_regf_value_delete(h, k, "a"), 0);
+    assert_int_equal(rt_regf_value_set(h, k, "c", RT_REG_BINARY, c, n), 0);
+    assert_int_equal(image_len(h), before);
+    release_value(h, k, "c");
+    release_value(h, k, "b");
+    value_is(h, k, "c", c, n);
+    value_is(h, k, "b", b, n);
+    /* D past the file: the growth room. */
+    assert_int_equal(rt_regf_value_set(h, k, "d", RT_REG_BINARY, d, big), 0);
+    assert_true(image_len(h) > before);
+    /* Committed: the changed pages into the file (which grows), the
+     * change marks cleared. */
+    struct page_writer w = {NULL, path};
+    size_t len;
+    rt_regf_image(h, &w.img, &len);
+    assert_int_equal(rt_regf_changed_pages(h, write_page, &w), 0);
+    rt_regf_changes_clear(h);
+    release_value(h, k, "d");
+    release_value(h, k, "c");
+    value_is(h, k, "d", d, big);
+    value_is(h, k, "c", c, n);
+    value_is(h, k, "b", b, n);
+    rt_regf_close(h);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(path);
+    tu_rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -484,6 +588,7 @@ int main(void)
         cmocka_unit_test(predefined_handle_keys),
         cmocka_unit_test(save_and_reopen),
         cmocka_unit_test(mapped_file_edited_grown_and_saved_over),
+        cmocka_unit_test(released_pages_keep_what_the_image_holds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -233,6 +233,17 @@ NEW='        if (rt_lang_is_current(ids[i]))
             tail.keep[RT_TABLE_COUNTER] = 1;'
 mutant counter-tail-with-current lib/engine/database.c unit:test_engine_hive
 
+OLD='        int keep = p > last ||
+                   (p / 64 < h->changed_words &&
+                    (h->changed[p / 64] >> (p % 64) & 1));'
+NEW='        int keep = p > last;'
+mutant release-changed-page lib/regf/cell.c unit:test_regf_write
+
+OLD='    if (last >= file_pages)
+        last = file_pages - 1;'
+NEW='    (void)file_pages;'
+mutant release-growth-room lib/regf/cell.c unit:test_regf_write
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

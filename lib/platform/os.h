@@ -199,6 +199,14 @@ void rt_os_unmap_file(struct rt_os_map *m);
 int rt_os_map_cow(const char *path, size_t len, size_t spare,
                   struct rt_os_map *m);
 
+/* Gives back the memory of the pages of view M that bytes [OFF, OFF+LEN)
+ * lie on: touched again, they are read from the file again. For data
+ * copied out of a view and not needed there any more (a whole table read
+ * out of a hive), so that it is not held twice. Only for pages never
+ * written through the view: a copy-on-write page would lose its writes.
+ * (Windows: the pages leave the working set, which is what it offers.) */
+void rt_os_map_release(const struct rt_os_map *m, size_t off, size_t len);
+
 /* A buffer of N bytes that free() releases, for data about to be filled
  * whole (a table read out of a hive): where the system has transparent
  * huge pages (Linux), a large one is aligned and advised for them, so

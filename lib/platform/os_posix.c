@@ -322,6 +322,20 @@ void rt_os_unmap_file(struct rt_os_map *m)
     memset(m, 0, sizeof *m);
 }
 
+void rt_os_map_release(const struct rt_os_map *m, size_t off, size_t len)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t span = m->span ? m->span : m->len;
+    if (!m->priv || page <= 0 || !len || off >= span)
+        return;
+    if (len > span - off)
+        len = span - off;
+    uintptr_t base = (uintptr_t)m->data, p = (uintptr_t)page;
+    uintptr_t first = (base + off) / p * p;
+    uintptr_t end = (base + off + len + p - 1) / p * p;
+    (void)madvise((void *)first, end - first, MADV_DONTNEED);
+}
+
 static const char *map_fault_message;
 static int map_fault_code;
 

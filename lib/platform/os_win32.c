@@ -490,6 +490,16 @@ void rt_os_unmap_file(struct rt_os_map *m)
     memset(m, 0, sizeof *m);
 }
 
+void rt_os_map_release(const struct rt_os_map *m, size_t off, size_t len)
+{
+    /* Unlocking pages that are not locked takes them out of the working
+     * set (documented for VirtualUnlock); the call then fails, as it
+     * says, with ERROR_NOT_LOCKED. */
+    if (m->priv && len && off < m->len)
+        (void)VirtualUnlock((void *)(m->data + off),
+                            len < m->len - off ? len : m->len - off);
+}
+
 void rt_os_report_map_faults(const char *message, int exit_code)
 {
     (void)message;

@@ -187,7 +187,19 @@ int regf_grow_changed(struct rt_regf *h)
 }
 
 /* Walks every bin and every cell in it. Bins must follow each other
- * without gaps, each saying where it is; cells must tile their bin. */
+ * without gaps, each saying where it is; cells must tile their bin.
+ *
+ * The walk reads every page of a view, and most pages of small cells are
+ * not read again (an install reads a few keys): runs of bins of small
+ * cells are given back as the walk passes them (regf_release), read from
+ * the file again if used, so that a process holds what it uses rather
+ * than the whole hive. Bins holding a cell that a whole big-data segment
+ * fills (the name tables' bulk) stay: whoever opens a name database reads
+ * its tables next, and faulting them in twice made an install a quarter
+ * slower; those that copy a table give its pages back then
+ * (rt_regf_value_release). */
+#define REGF_WALK_RELEASE ((uint32_t)2 << 20)
+#define REGF_SEGMENT_CELL (RT_REGF_SEGMENT_MAX + 4u)
 int regf_index_bins(struct rt_regf *h)
 {
     uint32_t total = regf_hbins_size(h);
@@ -202,7 +214,7 @@ int regf_index_bins(struct rt_regf *h)
     if ((rc = regf_grow_changed(h)))
         return regf_fail(h, rc, "out of memory");
 
-    uint32_t off = 0;
+    uint32_t off = 0, released = 0;
     while (off < total) {
         const uint8_t *p = bins + off;
         uint64_t fo = regf_file_off(off);
@@ -230,10 +242,11 @@ int regf_index_bins(struct rt_regf *h)
                              total - off);
         if ((rc = bins_push(h, off, size)))
             return regf_fail(h, rc, "out of memory");
-        uint32_t end = off + size, c = off + REGF_HBIN_HEADER;
+        uint32_t end = off + size, c = off + REGF_HBIN_HEADER, largest = 0;
         while (c < end) {
             int alloc;
             uint32_t cs = cell_size(h, c, &alloc);
+            largest = cs > largest ? cs : largest;
             if (cs < 8 || cs % 8 || cs > end - c)
                 return regf_fail(h, RT_REGF_ECORRUPT,
                                  "file offset 0x%llx: cell size %s%u is %s",
@@ -247,8 +260,18 @@ int regf_index_bins(struct rt_regf *h)
                 return regf_fail(h, rc, "out of memory");
             c += cs;
         }
+        /* [RELEASED, OFF) is a run of small cells' bins not yet given
+         * back: it ends before this bin when this bin stays, and after it
+         * when it is long enough. */
+        int stays = largest >= REGF_SEGMENT_CELL;
+        if (stays || end - released >= REGF_WALK_RELEASE) {
+            uint32_t to = stays ? off : end;
+            regf_release(h, regf_file_off(released), to - released);
+            released = end;
+        }
         off = end;
     }
+    regf_release(h, regf_file_off(released), total - released);
     qsort(h->free, h->nfree, sizeof *h->free, free_cmp_qsort);
     return 0;
 }
@@ -291,6 +314,30 @@ void regf_touch(struct rt_regf *h, uint64_t fileoff, size_t len)
     for (uint64_t p = first; p <= last; p++)
         if (p / 64 < h->changed_words)
             h->changed[p / 64] |= (uint64_t)1 << (p % 64);
+}
+
+void regf_release(struct rt_regf *h, uint64_t fileoff, size_t len)
+{
+    /* Only the file's part of a view: the zeros behind it hold appended
+     * bins once they are used, whose pages have no file to come back
+     * from; and no page the image changed (the view holds the change). */
+    if (!h->map.priv || h->img != h->map.data || !len)
+        return;
+    uint64_t first = fileoff / REGF_PAGE, last = (fileoff + len - 1) / REGF_PAGE;
+    uint64_t file_pages = h->map.len / REGF_PAGE, run = first;
+    if (last >= file_pages)
+        last = file_pages - 1;
+    for (uint64_t p = first; p <= last + 1 && first <= last; p++) {
+        int keep = p > last ||
+                   (p / 64 < h->changed_words &&
+                    (h->changed[p / 64] >> (p % 64) & 1));
+        if (!keep)
+            continue;
+        if (p > run)
+            rt_os_map_release(&h->map, (size_t)(run * REGF_PAGE),
+                              (size_t)((p - run) * REGF_PAGE));
+        run = p + 1;
+    }
 }
 
 uint8_t *regf_cell_write(struct rt_regf *h, uint32_t off, size_t len)

@@ -132,6 +132,17 @@ int rt_regf_value_read(struct rt_regf *h, uint32_t value, uint32_t *type,
 int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
                          const uint8_t ***piece, size_t **len, size_t *n,
                          size_t *total);
+/* The same, but the pieces that hold only bytes before FROM are NULL,
+ * their segments neither read nor checked (a read of a value's end). */
+int rt_regf_value_pieces_from(struct rt_regf *h, uint32_t value, size_t from,
+                              uint32_t *type, const uint8_t ***piece,
+                              size_t **len, size_t *n, size_t *total);
+/* Gives back the memory that VALUE's data cells hold in a hive opened
+ * as a view of its file, where the image has not changed them: for data
+ * read out whole (rt_regf_value_read) and not needed in the hive any
+ * more, so that it is not held twice. Reading it again reads the file
+ * again; nothing changes. */
+int rt_regf_value_release(struct rt_regf *h, uint32_t value);
 /* rt_regf_value_find + rt_regf_value_read. */
 int rt_regf_get_value(struct rt_regf *h, uint32_t key, const char *name,
                       uint32_t *type, uint8_t **data, size_t *len);

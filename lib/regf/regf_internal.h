@@ -136,6 +136,10 @@ int regf_alloc(struct rt_regf *h, uint32_t datalen, uint32_t *off);
 int regf_alloc_above(struct rt_regf *h, uint32_t datalen, uint32_t floor,
                      uint32_t *off);
 void regf_free_cell(struct rt_regf *h, uint32_t off);
+/* Gives back the memory of the view's pages under image bytes [FILEOFF,
+ * FILEOFF+LEN) that the image has not changed (rt_os_map_release); no-op
+ * when the image is no view. */
+void regf_release(struct rt_regf *h, uint64_t fileoff, size_t len);
 /* Marks bytes [FILEOFF, FILEOFF+LEN) of the image changed. */
 void regf_touch(struct rt_regf *h, uint64_t fileoff, size_t len);
 /* Data pointer of an allocated cell we own (after regf_alloc), marked

@@ -172,6 +172,10 @@ static int big_data(struct rt_regf *h, uint32_t value, uint32_t datalen,
     return 0;
 }
 
+static int value_pieces(struct rt_regf *h, uint32_t value, size_t from,
+                        uint32_t *type, const uint8_t ***piece, size_t **len,
+                        size_t *n, size_t *total);
+
 /* N bytes of VALUE's data from byte FROM into a new buffer (*OUT; NULL
  * when N is 0), copied from where they lie; *TOTAL gets the data's
  * length. Every reader of value data goes through the pieces, so each
@@ -183,7 +187,7 @@ static int read_range(struct rt_regf *h, uint32_t value, uint32_t *type,
     const uint8_t **piece;
     size_t *len, np;
     *out = NULL;
-    int rc = rt_regf_value_pieces(h, value, type, &piece, &len, &np, total);
+    int rc = value_pieces(h, value, from, type, &piece, &len, &np, total);
     if (rc)
         return rc;
     if (whole)
@@ -216,9 +220,12 @@ int regf_value_read_range(struct rt_regf *h, uint32_t value, size_t from,
     return read_range(h, value, NULL, from, n, 0, out, &total);
 }
 
-int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
-                         const uint8_t ***piece, size_t **len, size_t *n,
-                         size_t *total)
+/* rt_regf_value_pieces, but the big-data segments that hold only bytes
+ * before FROM are neither looked at nor checked (their pieces are NULL):
+ * a read of a table's end does not bring its whole length into memory. */
+static int value_pieces(struct rt_regf *h, uint32_t value, size_t from,
+                        uint32_t *type, const uint8_t ***piece, size_t **len,
+                        size_t *n, size_t *total)
 {
     uint8_t *vk;
     uint32_t vlen;
@@ -274,6 +281,12 @@ int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
             uint32_t slen;
             if (take > RT_REGF_SEGMENT_MAX)
                 take = RT_REGF_SEGMENT_MAX;
+            if (done + take <= from) {
+                p[k] = NULL;
+                l[k] = take;
+                done += take;
+                continue;
+            }
             if ((rc = regf_cell(h, regf_le32(list + 4 * i), "big data segment",
                                 &seg, &slen)) ||
                 (slen < take &&
@@ -297,6 +310,20 @@ int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
     *n = k;
     *total = dlen;
     return 0;
+}
+
+int rt_regf_value_pieces(struct rt_regf *h, uint32_t value, uint32_t *type,
+                         const uint8_t ***piece, size_t **len, size_t *n,
+                         size_t *total)
+{
+    return value_pieces(h, value, 0, type, piece, len, n, total);
+}
+
+int rt_regf_value_pieces_from(struct rt_regf *h, uint32_t value, size_t from,
+                              uint32_t *type, const uint8_t ***piece,
+                              size_t **len, size_t *n, size_t *total)
+{
+    return value_pieces(h, value, from, type, piece, len, n, total);
 }
 
 int rt_regf_get_value(struct rt_regf *h, uint32_t key, const char *name,
@@ -349,4 +376,17 @@ int regf_value_data_cells(struct rt_regf *h, uint32_t value,
         return rc;
     fn(ctx, doff);
     return 0;
+}
+
+static void release_cell(void *ctx, uint32_t cell)
+{
+    struct rt_regf *h = ctx;
+    regf_release(h, regf_file_off(cell), regf_cell_capacity(h, cell) + 4);
+}
+
+int rt_regf_value_release(struct rt_regf *h, uint32_t value)
+{
+    if (!h->map.priv || h->img != h->map.data)
+        return 0;
+    return regf_value_data_cells(h, value, release_cell, h);
 }

@@ -1051,25 +1051,13 @@ static int read_dat(struct hive_store *s, const char *dir, const char *lang,
         }
         memcpy(out->data, d->map.data, d->map.len);
         out->len = d->map.len;
+        /* Held once: the copy, not also the view's pages. */
+        rt_os_map_release(&d->map, 0, d->map.len);
     }
     free(p);
     out->type = RT_REG_MULTI_SZ;
     *present = 1;
     return 0;
-}
-
-static int hive_read_table(struct rt_store *st, const char *lang,
-                           enum rt_table_kind t, struct rt_value *out,
-                           int *present, struct rt_error *e)
-{
-    struct hive_store *s = hs(st);
-    if (s->files_layout)
-        return read_dat(s, s->system32, lang, t, out, present, e);
-    char path[256];
-    snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
-    return get_value(&s->software, path,
-                     t == RT_TABLE_COUNTER ? "Counter" : "Help", out, present,
-                     e);
 }
 
 /* LANG's table T as a value of SOFTWARE (registry layout): its key's path
@@ -1086,10 +1074,34 @@ static int table_cell(struct hive_store *s, const char *lang,
                               v) == 0;
 }
 
-static int hive_read_table_pieces(struct rt_store *st, const char *lang,
-                                  enum rt_table_kind t,
-                                  struct rt_table_pieces *out, int *present,
-                                  struct rt_error *e)
+static int hive_read_table(struct rt_store *st, const char *lang,
+                           enum rt_table_kind t, struct rt_value *out,
+                           int *present, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    if (s->files_layout)
+        return read_dat(s, s->system32, lang, t, out, present, e);
+    char path[256];
+    snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
+    if (get_value(&s->software, path,
+                  t == RT_TABLE_COUNTER ? "Counter" : "Help", out, present,
+                  e) != 0)
+        return -1;
+    /* Held once: the copy, not also the hive view's pages under it (a
+     * whole-database read would otherwise hold every table twice). */
+    uint32_t v;
+    if (*present && table_cell(s, lang, t, path, sizeof path, &v))
+        (void)rt_regf_value_release(s->software.h, v);
+    return 0;
+}
+
+/* LANG's table T where it lies (store op read_table_pieces); of a value
+ * in segments, those holding only bytes before FROM are not read (their
+ * pieces are NULL). */
+static int table_pieces_from(struct rt_store *st, const char *lang,
+                             enum rt_table_kind t, size_t from,
+                             struct rt_table_pieces *out, int *present,
+                             struct rt_error *e)
 {
     struct hive_store *s = hs(st);
     memset(out, 0, sizeof *out);
@@ -1128,14 +1140,22 @@ static int hive_read_table_pieces(struct rt_store *st, const char *lang,
     struct rt_regf *h = s->software.h;
     if (!table_cell(s, lang, t, path, sizeof path, &v))
         return 0;
-    if (rt_regf_value_pieces(h, v, &out->type, &out->piece, &out->len,
-                             &out->n, &out->total) != 0)
+    if (rt_regf_value_pieces_from(h, v, from, &out->type, &out->piece,
+                                  &out->len, &out->n, &out->total) != 0)
         return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
                             s->software.path,
                             t == RT_TABLE_COUNTER ? "Counter" : "Help", path,
                             rt_regf_errmsg(h));
     *present = 1;
     return 0;
+}
+
+static int hive_read_table_pieces(struct rt_store *st, const char *lang,
+                                  enum rt_table_kind t,
+                                  struct rt_table_pieces *out, int *present,
+                                  struct rt_error *e)
+{
+    return table_pieces_from(st, lang, t, 0, out, present, e);
 }
 
 /* The table where it lies (hive_read_table_pieces), copied from FROM on;
@@ -1148,7 +1168,7 @@ static int hive_read_table_from(struct rt_store *st, const char *lang,
     struct rt_table_pieces p;
     memset(out, 0, sizeof *out);
     *len = 0;
-    int r = hive_read_table_pieces(st, lang, t, &p, present, e);
+    int r = table_pieces_from(st, lang, t, from, &p, present, e);
     if (r < 0)
         return -1;
     if (r == 0) {

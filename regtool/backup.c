@@ -28,26 +28,25 @@ static const char usage_text[] =
     "           tables byte for byte as hex(7) values, and every provider's\n"
     "           Performance values; reg import and regtool restore take it\n";
 
-int rt_cli_write_backup(const struct rt_database *db, const char *file,
-                        int force, int salvage, int *win32)
+static int write_part(void *ctx, const uint8_t *data, size_t len)
 {
-    int rc;
-    struct rt_psb psb;
+    return rt_os_saving_write(ctx, data, len);
+}
+
+int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
+                        const char *file, int force, int salvage, int *win32)
+{
+    struct rt_os_saving sv;
     struct rt_error e = {0};
-    uint8_t *data = NULL;
-    size_t len = 0;
+    struct rt_backup_stats st;
     char *used = NULL;
-    if ((salvage ? rt_engine_backup_salvaged(db, &psb, &e)
-                 : rt_engine_backup(db, &psb, &e)) != 0) {
-        rt_cli_error("backup: %s", e.message);
-        *win32 = e.code;
-        return rt_cli_exit_for(e.code);
-    }
-    if (rt_psb_write(&psb, &data, &len) != 0) {
-        rt_cli_error("backup: out of memory");
-        *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
-        rc = RT_EXIT_FAILURE;
-    } else if (rt_os_save_numbered(file, data, len, force, &used) != 0) {
+    int rc;
+    /* Written as it is made, a language at a time (a backup of a large
+     * database is hundreds of megabytes as text); a failure leaves no
+     * file. */
+    if (rt_os_saving_open(&sv, file,
+                          force ? RT_OS_SAVE_REPLACE : RT_OS_SAVE_NUMBERED,
+                          0644, &used) != 0) {
         int err = errno;
         *win32 = rt_error_code_for_errno(err);
         if (err == EEXIST) {
@@ -61,14 +60,34 @@ int rt_cli_write_backup(const struct rt_database *db, const char *file,
                          used ? used : file, strerror(err));
             rc = RT_EXIT_FAILURE;
         }
+    } else if (rt_engine_backup_stream(s, db, salvage, write_part, &sv, &st,
+                                       &e) != 0) {
+        int err = errno;
+        /* A write that failed has abandoned the file already. */
+        if (sv.fd >= 0)
+            rt_os_saving_abandon(&sv);
+        if (e.code == RT_ERR_WRITE_FAULT) {
+            rt_cli_error("cannot write %s: %s; nothing was saved", used,
+                         strerror(err));
+            *win32 = rt_error_code_for_errno(err);
+            rc = RT_EXIT_FAILURE;
+        } else {
+            rt_cli_error("backup: %s", e.message);
+            *win32 = e.code;
+            rc = rt_cli_exit_for(e.code);
+        }
+    } else if (rt_os_saving_finish(&sv) != 0) {
+        int err = errno;
+        rt_cli_error("cannot write %s: %s; nothing was saved", used,
+                     strerror(err));
+        *win32 = rt_error_code_for_errno(err);
+        rc = RT_EXIT_FAILURE;
     } else {
         printf("%s: saved %zu languages and %zu services to %s (%zu bytes)\n",
-               rt_cli_program(), psb.n_langs, psb.n_services, used, len);
+               rt_cli_program(), st.n_langs, st.n_services, used, st.bytes);
         *win32 = RT_ERR_SUCCESS;
         rc = RT_EXIT_OK;
     }
-    rt_psb_free(&psb);
-    free(data);
     free(used);
     return rc;
 }
@@ -134,7 +153,11 @@ int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
 {
     int rc;
     struct rt_database db;
-    struct rt_store *s = rt_cli_open_database(&db, &rc);
+    /* The .reg backup reads every table through the store itself; the
+     * PerfStringBackup reads them a language at a time as it writes. */
+    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
+                                                   0, 0, NULL};
+    struct rt_store *s = rt_cli_open_database_with(&db, &none, &rc);
     if (!s) {
         *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
                                      : RT_ERR_FILE_NOT_FOUND;
@@ -144,7 +167,7 @@ int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
         rc = write_reg_backup(s, &db, file, force);
         *win32 = rc == RT_EXIT_OK ? RT_ERR_SUCCESS : RT_ERR_WRITE_FAULT;
     } else {
-        rc = rt_cli_write_backup(&db, file, force, 0, win32);
+        rc = rt_cli_write_backup(s, &db, file, force, 0, win32);
     }
     rt_database_free(&db);
     s->ops->close(s);

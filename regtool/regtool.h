@@ -136,10 +136,13 @@ int rt_cli_op_flags(int dry_run, const char *emit_reg);
 int rt_cli_emit_reg(const char *file, struct rt_store *s,
                     const struct rt_change_set *cs);
 /* Saves DB as a PerfStringBackup file (FILE, or FILE_001... unless FORCE;
- * with SALVAGE a damaged table's readable pairs); prints the name used. */
+ * with SALVAGE a damaged table's readable pairs); prints the name used.
+ * The languages whose tables DB does not hold are read from S one at a
+ * time (S may be NULL when DB holds them all). */
 struct rt_database;
-int rt_cli_write_backup(const struct rt_database *db, const char *file,
-                        int force, int salvage, int *win32);
+struct rt_store;
+int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
+                        const char *file, int force, int salvage, int *win32);
 int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32);
 /* rebuild (lodctr /R): FROM a Windows directory or NULL; QUIET prints the
  * plan only when text would be lost. */

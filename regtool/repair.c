@@ -51,7 +51,8 @@ static int save_backup(const struct rt_database *db, void *ctx)
 {
     const struct backup_ctx *b = ctx;
     int win32;
-    return rt_cli_write_backup(db, b->file, 0, 1, &win32) == RT_EXIT_OK ? 0 : -1;
+    return rt_cli_write_backup(NULL, db, b->file, 0, 1, &win32) == RT_EXIT_OK
+               ? 0 : -1;
 }
 
 static void print_findings(const char *title, const struct rt_findings *f)

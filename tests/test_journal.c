@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "commit/crc32.h"
 #include "commit/journal.h"
 #include "platform/os.h"
 
@@ -106,6 +107,40 @@ static int which_state(void)
     free(a);
     free(b);
     return r;
+}
+
+/* The CRC seals every journal: the standard check value, the sliced
+ * steps equal to a byte at a time at every length and alignment, and a
+ * CRC continued over parts equal to the CRC of the whole. */
+static uint32_t crc_bytewise(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    while (n--) {
+        c ^= *p++;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return ~c;
+}
+
+static void crc_is_ieee(void **state)
+{
+    (void)state;
+    assert_int_equal(rt_crc32(0, "123456789", 9), 0xCBF43926u);
+    assert_int_equal(rt_crc32(0, "", 0), 0);
+    uint8_t buf[300];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)(i * 131 + 7);
+    for (size_t at = 0; at < 8; at++)
+        for (size_t n = 0; at + n <= sizeof buf; n += 1 + n / 8) {
+            assert_int_equal(rt_crc32(0, buf + at, n),
+                             crc_bytewise(buf + at, n));
+            size_t half = n / 3;
+            assert_int_equal(
+                rt_crc32(rt_crc32(0, buf + at, half), buf + at + half,
+                         n - half),
+                rt_crc32(0, buf + at, n));
+        }
 }
 
 static void commit_applies_and_retires(void **state)
@@ -348,6 +383,7 @@ static void lock_serializes_writers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(crc_is_ieee),
         cmocka_unit_test_setup_teardown(commit_applies_and_retires, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(fresh_bytes_are_written_once, setup,

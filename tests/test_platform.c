@@ -287,6 +287,75 @@ static void copy_on_write_mapping(void **state)
 #endif
 }
 
+static void file_is(const char *path, const char *want)
+{
+    uint8_t *d;
+    size_t len;
+    assert_int_equal(rt_os_read_file(path, &d, &len), 0);
+    assert_int_equal(len, strlen(want));
+    assert_memory_equal(d, want, len);
+    free(d);
+}
+
+static size_t entries(void)
+{
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(dir, &names, &n), 0);
+    rt_os_free_list(names, n);
+    return n;
+}
+
+/* A file written in parts: by each rule, finished whole, and abandoned
+ * without a trace; a replacement leaves the old file until it finishes. */
+static void files_saved_in_parts(void **state)
+{
+    (void)state;
+    struct rt_os_saving sv;
+    char *used;
+    assert_int_equal(rt_os_saving_open(&sv, at("b"), RT_OS_SAVE_NEW, 0644,
+                                       &used), 0);
+    free(used);
+    assert_int_equal(rt_os_saving_write(&sv, "one ", 4), 0);
+    assert_int_equal(rt_os_saving_write(&sv, "two", 3), 0);
+    assert_int_equal(rt_os_saving_finish(&sv), 0);
+    file_is(at("b"), "one two");
+    assert_int_equal(rt_os_saving_open(&sv, at("b"), RT_OS_SAVE_NEW, 0644,
+                                       &used), -1);
+    assert_int_equal(errno, EEXIST);
+    free(used);
+    size_t before = entries();
+
+    /* Numbered: B exists, so B_001; abandoned, nothing is left. */
+    assert_int_equal(rt_os_saving_open(&sv, at("b"), RT_OS_SAVE_NUMBERED,
+                                       0644, &used), 0);
+    assert_string_equal(used, at("b_001"));
+    free(used);
+    assert_int_equal(rt_os_saving_write(&sv, "part", 4), 0);
+    rt_os_saving_abandon(&sv);
+    assert_int_equal(entries(), before);
+    assert_false(rt_os_exists(at("b_001")));
+
+    /* Replaced: the old bytes until it is finished; abandoned, the old
+     * bytes and no temporary file. */
+    assert_int_equal(rt_os_saving_open(&sv, at("b"), RT_OS_SAVE_REPLACE,
+                                       0644, &used), 0);
+    assert_string_equal(used, at("b"));
+    free(used);
+    assert_int_equal(rt_os_saving_write(&sv, "new", 3), 0);
+    file_is(at("b"), "one two");
+    rt_os_saving_abandon(&sv);
+    file_is(at("b"), "one two");
+    assert_int_equal(entries(), before);
+    assert_int_equal(rt_os_saving_open(&sv, at("b"), RT_OS_SAVE_REPLACE,
+                                       0644, &used), 0);
+    free(used);
+    assert_int_equal(rt_os_saving_write(&sv, "new", 3), 0);
+    assert_int_equal(rt_os_saving_finish(&sv), 0);
+    file_is(at("b"), "new");
+    assert_int_equal(entries(), before);
+}
+
 static void lock_and_clock(void **state)
 {
     (void)state;
@@ -359,6 +428,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(copy_on_write_mapping, setup, teardown),
+        cmocka_unit_test_setup_teardown(files_saved_in_parts, setup, teardown),
         cmocka_unit_test_setup_teardown(lock_and_clock, setup, teardown),
         cmocka_unit_test_setup_teardown(trylock_reserve_and_interrupts, setup, teardown),
     };

@@ -244,6 +244,20 @@ OLD='    if (last >= file_pages)
 NEW='    (void)file_pages;'
 mutant release-growth-room lib/regf/cell.c unit:test_regf_write
 
+OLD='        if (sv.fd >= 0)
+            rt_os_saving_abandon(&sv);
+        if (e.code == RT_ERR_WRITE_FAULT) {'
+NEW='        if (sv.fd >= 0)
+            rt_os_close(sv.fd);
+        if (e.code == RT_ERR_WRITE_FAULT) {'
+mutant backup-refused-leaves-part regtool/backup.c cli:backup_restore.sh
+
+OLD='        if (rt_lang_is_current(l->id))
+            continue;
+        /* Read here, freed once written: one language at a time. */'
+NEW='        /* Read here, freed once written: one language at a time. */'
+mutant backup-stream-current-language lib/engine/backup.c unit:test_backup
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

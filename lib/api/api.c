@@ -485,6 +485,11 @@ void regtool_findings_free(regtool_findings *f)
     }
 }
 
+static int write_part(void *ctx, const uint8_t *data, size_t len)
+{
+    return rt_os_saving_write(ctx, data, len);
+}
+
 int regtool_backup(regtool *rt, const char *file, int flags,
                    regtool_error *err)
 {
@@ -492,25 +497,21 @@ int regtool_backup(regtool *rt, const char *file, int flags,
     if (!rt || !file || !*file)
         return set_error(err, RT_ERR_INVALID_PARAMETER,
                          "regtool_backup: no handle or no file");
-    static const struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1,
-                                                  0, NULL};
+    /* Read and written a language at a time (rt_engine_backup_stream). */
+    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
+                                                   0, 0, NULL};
     struct rt_database db;
     struct rt_error e = {0};
-    if (rt_database_load_with(rt->s, &db, &all, &e) != 0)
+    if (rt_database_load_with(rt->s, &db, &none, &e) != 0)
         return fail(err, "backup", &e);
-    struct rt_psb psb;
+    struct rt_os_saving sv;
+    struct rt_backup_stats st;
+    char *used = NULL;
     int rc = 0;
-    if (rt_engine_backup(&db, &psb, &e) != 0) {
-        rt_database_free(&db);
-        return fail(err, "backup", &e);
-    }
-    uint8_t *data = NULL;
-    size_t len = 0;
-    if (rt_psb_write(&psb, &data, &len) != 0) {
-        rc = set_error(err, RT_ERR_NOT_ENOUGH_MEMORY, "backup: out of memory");
-    } else if (((flags & REGTOOL_FORCE)
-                    ? rt_os_replace_file(file, data, len, 0644)
-                    : rt_os_write_new_file(file, data, len)) != 0) {
+    if (rt_os_saving_open(&sv, file,
+                          (flags & REGTOOL_FORCE) ? RT_OS_SAVE_REPLACE
+                                                  : RT_OS_SAVE_NEW,
+                          0644, &used) != 0) {
         int en = errno;
         if (en == EEXIST)
             rc = set_error(err, RT_ERR_FILE_EXISTS,
@@ -520,13 +521,27 @@ int regtool_backup(regtool *rt, const char *file, int flags,
             rc = set_error(err, rt_error_code_for_errno(en),
                            "cannot write %s: %s; nothing was saved", file,
                            strerror(en));
+    } else if (rt_engine_backup_stream(rt->s, &db, 0, write_part, &sv, &st,
+                                       &e) != 0) {
+        int en = errno;
+        if (sv.fd >= 0)
+            rt_os_saving_abandon(&sv);
+        rc = e.code == RT_ERR_WRITE_FAULT
+                 ? set_error(err, rt_error_code_for_errno(en),
+                             "cannot write %s: %s; nothing was saved", file,
+                             strerror(en))
+                 : fail(err, "backup", &e);
+    } else if (rt_os_saving_finish(&sv) != 0) {
+        int en = errno;
+        rc = set_error(err, rt_error_code_for_errno(en),
+                       "cannot write %s: %s; nothing was saved", file,
+                       strerror(en));
     } else {
         emitf(rt, REGTOOL_LINE_REPORT,
               "saved %zu languages and %zu services to %s (%zu bytes)",
-              psb.n_langs, psb.n_services, file, len);
+              st.n_langs, st.n_services, file, st.bytes);
     }
-    free(data);
-    rt_psb_free(&psb);
+    free(used);
     rt_database_free(&db);
     return rc;
 }

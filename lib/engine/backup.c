@@ -38,8 +38,8 @@ fail:
     return -1;
 }
 
-static int backup(const struct rt_database *db, int salvage,
-                  struct rt_psb *out, struct rt_error *e)
+int rt_engine_backup_head(const struct rt_database *db, struct rt_psb *out,
+                          struct rt_error *e)
 {
     memset(out, 0, sizeof *out);
     out->has_perflib = out->has_base_index = out->has_last_counter =
@@ -49,8 +49,7 @@ static int backup(const struct rt_database *db, int salvage,
     out->last_help = db->last_help;
     out->services = calloc(db->n_services ? db->n_services : 1,
                            sizeof *out->services);
-    out->langs = calloc(db->n_langs ? db->n_langs : 1, sizeof *out->langs);
-    if (!out->services || !out->langs)
+    if (!out->services)
         goto nomem;
     for (size_t i = 0; i < db->n_services; i++) {
         const struct rt_service_info *si = &db->services[i];
@@ -71,37 +70,128 @@ static int backup(const struct rt_database *db, int salvage,
         s->has_disable = si->has_disable;
         s->disable = si->disable;
     }
-    for (size_t i = 0; i < db->n_langs; i++) {
-        const struct rt_db_language *l = &db->langs[i];
-        if (rt_lang_is_current(l->id))
-            continue;
-        if (l->damaged && !salvage) {
-            rt_psb_free(out);
-            return rt_error_set(
-                e, RT_ERR_BADDB,
-                "Perflib\\%s\\%s is damaged at byte %zu (%s): a backup "
-                "would miss every string after it; nothing was saved",
-                l->id, l->damage_in_help ? "Help" : "Counter",
-                l->damage.offset, rt_msz_strerror(l->damage.status));
-        }
-        struct rt_psb_language *pl = &out->langs[out->n_langs];
-        if (!(pl->id = strdup(l->id)))
-            goto nomem;
-        out->n_langs++;
-        if (l->damaged) {
-            struct rt_name_table t;
-            int r = salvaged_table(l, &t) || rt_psb_merge(&t, &pl->strings);
-            rt_name_table_free(&t);
-            if (r)
-                goto nomem;
-        } else if (rt_psb_merge(&l->table, &pl->strings) != 0) {
-            goto nomem;
-        }
-    }
     return 0;
 nomem:
     rt_psb_free(out);
     return oom(e);
+}
+
+int rt_engine_backup_language(const struct rt_db_language *l, int salvage,
+                              struct rt_psb_language *out, struct rt_error *e)
+{
+    memset(out, 0, sizeof *out);
+    if (l->damaged && !salvage)
+        return rt_error_set(
+            e, RT_ERR_BADDB,
+            "Perflib\\%s\\%s is damaged at byte %zu (%s): a backup "
+            "would miss every string after it; nothing was saved",
+            l->id, l->damage_in_help ? "Help" : "Counter",
+            l->damage.offset, rt_msz_strerror(l->damage.status));
+    if (!(out->id = strdup(l->id)))
+        return oom(e);
+    int r;
+    if (l->damaged) {
+        struct rt_name_table t;
+        r = salvaged_table(l, &t) || rt_psb_merge(&t, &out->strings);
+        rt_name_table_free(&t);
+    } else {
+        r = rt_psb_merge(&l->table, &out->strings);
+    }
+    if (r) {
+        free(out->id);
+        rt_pair_list_free(&out->strings);
+        memset(out, 0, sizeof *out);
+        return oom(e);
+    }
+    return 0;
+}
+
+static int backup(const struct rt_database *db, int salvage,
+                  struct rt_psb *out, struct rt_error *e)
+{
+    if (rt_engine_backup_head(db, out, e) != 0)
+        return -1;
+    out->langs = calloc(db->n_langs ? db->n_langs : 1, sizeof *out->langs);
+    if (!out->langs) {
+        rt_psb_free(out);
+        return oom(e);
+    }
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const struct rt_db_language *l = &db->langs[i];
+        if (rt_lang_is_current(l->id))
+            continue;
+        if (rt_engine_backup_language(l, salvage, &out->langs[out->n_langs],
+                                      e) != 0) {
+            rt_psb_free(out);
+            return -1;
+        }
+        out->n_langs++;
+    }
+    return 0;
+}
+
+/* Writes PART (a new buffer, freed here) through WRITE. */
+static int emit(int (*write)(void *ctx, const uint8_t *data, size_t len),
+                void *ctx, uint8_t *part, size_t len, size_t *bytes,
+                struct rt_error *e)
+{
+    int r = write(ctx, part, len);
+    free(part);
+    if (r != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "writing the backup "
+                            "failed; nothing was saved");
+    *bytes += len;
+    return 0;
+}
+
+int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
+                            int salvage,
+                            int (*write)(void *ctx, const uint8_t *data,
+                                         size_t len),
+                            void *ctx, struct rt_backup_stats *stats,
+                            struct rt_error *e)
+{
+    struct rt_psb head;
+    uint8_t *part;
+    size_t len;
+    memset(stats, 0, sizeof *stats);
+    if (rt_engine_backup_head(db, &head, e) != 0)
+        return -1;
+    int r = rt_psb_write_head(&head, &part, &len);
+    stats->n_services = head.n_services;
+    rt_psb_free(&head);
+    if (r != 0)
+        return oom(e);
+    if (emit(write, ctx, part, len, &stats->bytes, e) != 0)
+        return -1;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const struct rt_db_language *l = &db->langs[i];
+        struct rt_db_language read;
+        if (rt_lang_is_current(l->id))
+            continue;
+        /* Read here, freed once written: one language at a time. */
+        int here = !l->loaded;
+        if (here) {
+            if (rt_database_read_language(s, l, 1, &read, e) != 0)
+                return -1;
+            l = &read;
+        }
+        struct rt_psb_language pl;
+        r = rt_engine_backup_language(l, salvage, &pl, e);
+        if (here)
+            rt_database_unload_language(&read);
+        if (r != 0)
+            return -1;
+        r = rt_psb_write_language(&pl, &part, &len);
+        free(pl.id);
+        rt_pair_list_free(&pl.strings);
+        if (r != 0)
+            return oom(e);
+        if (emit(write, ctx, part, len, &stats->bytes, e) != 0)
+            return -1;
+        stats->n_langs++;
+    }
+    return 0;
 }
 
 int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,

@@ -28,6 +28,35 @@ int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,
 int rt_engine_backup_salvaged(const struct rt_database *db, struct rt_psb *out,
                               struct rt_error *e);
 
+/* The parts of a backup: the head ([Perflib], the [PERF_] sections; OUT
+ * has no languages) and one language's section (L's tables loaded with
+ * PAIRS; a damaged one refused as rt_engine_backup does, or salvaged).
+ * rt_engine_backup is the head and each language but CurrentLanguage. */
+int rt_engine_backup_head(const struct rt_database *db, struct rt_psb *out,
+                          struct rt_error *e);
+int rt_engine_backup_language(const struct rt_db_language *l, int salvage,
+                              struct rt_psb_language *out,
+                              struct rt_error *e);
+
+struct rt_backup_stats {
+    size_t n_langs, n_services;
+    size_t bytes;
+};
+
+/* The backup of DB as rt_psb_write would write it, in parts handed to
+ * WRITE one after the other (which returns 0, or non-zero to stop: then
+ * RT_ERR_WRITE_FAULT). A language whose tables DB does not hold is read
+ * from S for its section and freed after it: DB read without tables
+ * (RT_DB_TABLES_NONE), a backup holds one language's tables at a time,
+ * not every one. Returns 0 with STATS set, or -1 with E set (a damaged
+ * table without SALVAGE: RT_ERR_BADDB, as rt_engine_backup). */
+int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
+                            int salvage,
+                            int (*write)(void *ctx, const uint8_t *data,
+                                         size_t len),
+                            void *ctx, struct rt_backup_stats *stats,
+                            struct rt_error *e);
+
 struct rt_restore_language {
     char *id;                   /* the store's language key */
     char *section;              /* the file's id for it; NULL: none, kept */

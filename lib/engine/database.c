@@ -132,15 +132,27 @@ fail:
     return -1;
 }
 
+void rt_database_unload_language(struct rt_db_language *l)
+{
+    rt_name_table_free(&l->table);
+    rt_table_free(&l->tab[0]);
+    rt_table_free(&l->tab[1]);
+    rt_value_free(&l->raw[0]);
+    rt_value_free(&l->raw[1]);
+    /* Back as listed without tables: the id, and what the store says of
+     * the language itself. */
+    struct rt_db_language kept = {0};
+    kept.id = l->id;
+    kept.fixed = l->fixed;
+    memcpy(kept.fixed_why, l->fixed_why, sizeof kept.fixed_why);
+    *l = kept;
+}
+
 void rt_database_free(struct rt_database *db)
 {
     for (size_t i = 0; i < db->n_langs; i++) {
+        rt_database_unload_language(&db->langs[i]);
         free(db->langs[i].id);
-        rt_name_table_free(&db->langs[i].table);
-        rt_table_free(&db->langs[i].tab[0]);
-        rt_table_free(&db->langs[i].tab[1]);
-        rt_value_free(&db->langs[i].raw[0]);
-        rt_value_free(&db->langs[i].raw[1]);
     }
     free(db->langs);
     for (size_t i = 0; i < db->n_services; i++)
@@ -388,6 +400,22 @@ int rt_database_load(struct rt_store *s, struct rt_database *db,
     static const struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1,
                                                   0, NULL};
     return rt_database_load_with(s, db, &all, e);
+}
+
+int rt_database_read_language(struct rt_store *s,
+                              const struct rt_db_language *l, int pairs,
+                              struct rt_db_language *out, struct rt_error *e)
+{
+    static const struct tail_range whole = {{0, 0}, {1, 1}, {0, 0}};
+    memset(out, 0, sizeof *out);
+    out->id = l->id;
+    out->fixed = l->fixed;
+    memcpy(out->fixed_why, l->fixed_why, sizeof out->fixed_why);
+    if (load_language(s, out, pairs, 0, &whole, e) != 0) {
+        rt_database_unload_language(out);
+        return -1;
+    }
+    return 0;
 }
 
 int rt_database_load_with(struct rt_store *s, struct rt_database *db,

@@ -125,6 +125,17 @@ int rt_database_load(struct rt_store *s, struct rt_database *db,
                      struct rt_error *e);
 void rt_database_free(struct rt_database *db);
 
+/* L (a language of a database read without its tables) with its tables
+ * read as RT_DB_TABLES_ALL reads them, with PAIRS or not, into OUT, which
+ * shares L's id; freed with rt_database_unload_language. For work that
+ * needs one language at a time (a backup), so that it holds one
+ * language's tables rather than every one. */
+int rt_database_read_language(struct rt_store *s,
+                              const struct rt_db_language *l, int pairs,
+                              struct rt_db_language *out, struct rt_error *e);
+/* Frees L's tables, leaving it as listed without them (its id stays). */
+void rt_database_unload_language(struct rt_db_language *l);
+
 /* Compares every loaded table with the store's other copies of it (none
  * when the store has no read_table_copy) and records those that differ in
  * DB->copy_diffs. Returns 0, or -1 with E set. */

@@ -502,13 +502,27 @@ int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
 
 /* --- writing ------------------------------------------------------------ */
 
-int rt_psb_write(const struct rt_psb *p, uint8_t **out, size_t *len)
+/* B (UTF-8) as UTF-16LE in a new buffer; frees B. */
+static int finish_utf16(struct rt_strbuf *b, uint8_t **out, size_t *len)
 {
-    struct rt_strbuf b = {0};
     *out = NULL;
     *len = 0;
-    /* Every record is CR LF, then its text; a section is an empty record,
-     * its header, its lines. */
+    if (b->failed) {
+        rt_strbuf_free(b);
+        return -1;
+    }
+    int r = rt_utf8_to_utf16le(b->s ? b->s : "", b->len, out, len, NULL);
+    rt_strbuf_free(b);
+    if (r == 0 && !*out && !(*out = malloc(1)))
+        return -1;
+    return r == 0 ? 0 : -1;
+}
+
+/* Every record is CR LF, then its text; a section is an empty record, its
+ * header, its lines. */
+int rt_psb_write_head(const struct rt_psb *p, uint8_t **out, size_t *len)
+{
+    struct rt_strbuf b = {0};
     if (p->has_perflib) {
         rt_strbuf_printf(&b, "\r\n\r\n[Perflib]");
         if (p->has_base_index)
@@ -533,24 +547,42 @@ int rt_psb_write(const struct rt_psb *p, uint8_t **out, size_t *len)
             rt_strbuf_printf(&b, "\r\nDisable Performance Counters=%u",
                              s->disable);
     }
-    for (size_t i = 0; i < p->n_langs; i++) {
-        const struct rt_psb_language *l = &p->langs[i];
-        rt_strbuf_printf(&b, "\r\n\r\n[PerfStrings_%s]", l->id);
-        for (size_t j = 0; j < l->strings.n; j++) {
-            rt_strbuf_printf(&b, "\r\n%u=", l->strings.v[j].index);
-            rt_strbuf_append(&b, l->strings.v[j].text,
-                             l->strings.v[j].text_len);
+    return finish_utf16(&b, out, len);
+}
+
+int rt_psb_write_language(const struct rt_psb_language *l, uint8_t **out,
+                          size_t *len)
+{
+    struct rt_strbuf b = {0};
+    rt_strbuf_printf(&b, "\r\n\r\n[PerfStrings_%s]", l->id);
+    for (size_t j = 0; j < l->strings.n; j++) {
+        rt_strbuf_printf(&b, "\r\n%u=", l->strings.v[j].index);
+        rt_strbuf_append(&b, l->strings.v[j].text, l->strings.v[j].text_len);
+    }
+    return finish_utf16(&b, out, len);
+}
+
+int rt_psb_write(const struct rt_psb *p, uint8_t **out, size_t *len)
+{
+    struct rt_strbuf all = {0};
+    uint8_t *part;
+    size_t n;
+    *out = NULL;
+    *len = 0;
+    for (size_t i = 0; i <= p->n_langs; i++) {
+        if ((i ? rt_psb_write_language(&p->langs[i - 1], &part, &n)
+               : rt_psb_write_head(p, &part, &n)) != 0) {
+            rt_strbuf_free(&all);
+            return -1;
         }
+        rt_strbuf_append(&all, (const char *)part, n);
+        free(part);
     }
-    if (b.failed) {
-        rt_strbuf_free(&b);
+    size_t total = all.len;
+    if (!(*out = (uint8_t *)rt_strbuf_take(&all)))
         return -1;
-    }
-    int r = rt_utf8_to_utf16le(b.s ? b.s : "", b.len, out, len, NULL);
-    rt_strbuf_free(&b);
-    if (r == 0 && !*out && !(*out = malloc(1)))
-        return -1;
-    return r == 0 ? 0 : -1;
+    *len = total;
+    return 0;
 }
 
 /* --- tables ------------------------------------------------------------- */

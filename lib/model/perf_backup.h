@@ -92,6 +92,13 @@ int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
  * written in their list order. Returns 0, or -1 when out of memory or a
  * text is not valid UTF-8. */
 int rt_psb_write(const struct rt_psb *p, uint8_t **out, size_t *len);
+/* The same in parts, whose bytes one after the other are rt_psb_write's:
+ * the head ([Perflib] and the [PERF_] sections: P's languages are not
+ * looked at), then each language's section. For a backup written a
+ * language at a time. */
+int rt_psb_write_head(const struct rt_psb *p, uint8_t **out, size_t *len);
+int rt_psb_write_language(const struct rt_psb_language *l, uint8_t **out,
+                          size_t *len);
 
 /* One language's tables as a backup lists them: Counter and Help merged,
  * sorted by index, one string per index (as lodctr builds it, through

@@ -177,6 +177,37 @@ int rt_os_replace_file_via(const char *path, const void *data, size_t len,
 int rt_os_save_numbered(const char *path, const void *data, size_t len,
                         int force, char **used);
 
+/* A file written in parts, for data too large to hold whole (a backup of
+ * every language's tables): opened by one of the rules above, written
+ * part after part, then finished (synced, and with a temporary file,
+ * renamed over PATH) or abandoned (removed: nothing is left). */
+enum rt_os_saving_rule {
+    RT_OS_SAVE_NEW,       /* PATH must not exist (rt_os_write_new_file) */
+    RT_OS_SAVE_NUMBERED,  /* lodctr /S's rule (rt_os_save_numbered) */
+    RT_OS_SAVE_REPLACE,   /* through a temporary file (rt_os_replace_file) */
+};
+struct rt_os_saving {
+    int fd;
+    char *path;           /* the file written: PATH, PATH_NNN, or the
+                             temporary file */
+    char *final;          /* RT_OS_SAVE_REPLACE: PATH, renamed to */
+    uint64_t written;
+};
+/* Opens PATH by RULE (MODE: the permission bits of a replacement, on
+ * POSIX). The name the data goes to (PATH or PATH_NNN) goes to *USED as
+ * rt_os_save_numbered gives it. 0, or -1 with errno (EEXIST as there). */
+int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
+                      enum rt_os_saving_rule rule, unsigned mode,
+                      char **used);
+/* Appends LEN bytes. 0, or -1 with errno (the file is then abandoned). */
+int rt_os_saving_write(struct rt_os_saving *sv, const void *data,
+                       size_t len);
+/* Syncs, closes and (RT_OS_SAVE_REPLACE) renames. 0, or -1 with errno
+ * (the file is then abandoned). */
+int rt_os_saving_finish(struct rt_os_saving *sv);
+/* Closes and removes the file: nothing of it is left. */
+void rt_os_saving_abandon(struct rt_os_saving *sv);
+
 /* A read-only view of a whole file, mapped where the system can. */
 struct rt_os_map {
     const uint8_t *data;

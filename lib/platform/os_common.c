@@ -220,23 +220,137 @@ int rt_os_write_new_file(const char *path, const void *data, size_t len)
 int rt_os_save_numbered(const char *path, const void *data, size_t len,
                         int force, char **used)
 {
+    struct rt_os_saving sv;
+    if (rt_os_saving_open(&sv, path,
+                          force ? RT_OS_SAVE_REPLACE : RT_OS_SAVE_NUMBERED,
+                          0644, used) != 0)
+        return -1;
+    if (rt_os_saving_write(&sv, data, len) != 0)
+        return -1;
+    return rt_os_saving_finish(&sv);
+}
+
+/* Creates a temporary file beside PATH (a name of our own: WRITE_NEW
+ * never takes over another's): its descriptor, and its name in *TMP (a
+ * new string); -1 with errno. */
+static int open_temporary(const char *path, char **tmp)
+{
+    size_t plen = strlen(path);
+    *tmp = malloc(plen + 32);
+    if (!*tmp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    static unsigned serial;
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        snprintf(*tmp, plen + 32, "%s.tmp.%08lx%04x", path,
+                 (unsigned long)time(NULL),
+                 (++serial + (unsigned)tries) & 0xffff);
+        fd = rt_os_open(*tmp, RT_OS_WRITE_NEW);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int err = errno;
+        free(*tmp);
+        *tmp = NULL;
+        errno = err;
+    }
+    return fd;
+}
+
+int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
+                      enum rt_os_saving_rule rule, unsigned mode,
+                      char **used)
+{
+    memset(sv, 0, sizeof *sv);
+    sv->fd = -1;
     size_t n = strlen(path);
-    *used = malloc(n + 8);
-    if (!*used) {
+    if (!(*used = malloc(n + 8))) {
         errno = ENOMEM;
         return -1;
     }
     memcpy(*used, path, n + 1);
-    if (force)
-        return rt_os_replace_file(path, data, len, 0644);
-    if (rt_os_write_new_file(path, data, len) == 0)
+    if (rule == RT_OS_SAVE_REPLACE) {
+        if (!(sv->final = strdup(path))) {
+            errno = ENOMEM;
+            return -1;
+        }
+        if ((sv->fd = open_temporary(path, &sv->path)) < 0 ||
+            rt_os_set_mode(sv->fd, mode) != 0) {
+            int err = errno;
+            rt_os_saving_abandon(sv);
+            errno = err;
+            return -1;
+        }
         return 0;
-    for (unsigned i = 1; errno == EEXIST && i <= 999; i++) {
-        snprintf(*used + n, 8, "_%03u", i);
-        if (rt_os_write_new_file(*used, data, len) == 0)
-            return 0;
     }
-    return -1;
+    sv->fd = rt_os_open(path, RT_OS_WRITE_NEW);
+    for (unsigned i = 1; rule == RT_OS_SAVE_NUMBERED && sv->fd < 0 &&
+                         errno == EEXIST && i <= 999; i++) {
+        snprintf(*used + n, 8, "_%03u", i);
+        sv->fd = rt_os_open(*used, RT_OS_WRITE_NEW);
+    }
+    if (sv->fd < 0)
+        return -1;
+    if (!(sv->path = strdup(*used))) {
+        rt_os_close(sv->fd);
+        rt_os_unlink(*used);
+        sv->fd = -1;
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
+int rt_os_saving_write(struct rt_os_saving *sv, const void *data, size_t len)
+{
+    if (rt_os_pwrite(sv->fd, data, len, sv->written) != 0) {
+        int err = errno;
+        rt_os_saving_abandon(sv);
+        errno = err;
+        return -1;
+    }
+    sv->written += len;
+    return 0;
+}
+
+int rt_os_saving_finish(struct rt_os_saving *sv)
+{
+    int r = rt_os_fsync(sv->fd);
+    if (rt_os_close(sv->fd) != 0)
+        r = -1;
+    sv->fd = -1;
+    if (r == 0 && sv->final) {
+        r = rt_os_rename(sv->path, sv->final);
+        /* The rename itself must reach the disk too. */
+        if (r == 0)
+            rt_os_fsync_dir_of(sv->final);
+    }
+    if (r != 0) {
+        int err = errno;
+        rt_os_saving_abandon(sv);
+        errno = err;
+        return -1;
+    }
+    free(sv->path);
+    free(sv->final);
+    memset(sv, 0, sizeof *sv);
+    sv->fd = -1;
+    return 0;
+}
+
+void rt_os_saving_abandon(struct rt_os_saving *sv)
+{
+    if (sv->fd >= 0)
+        rt_os_close(sv->fd);
+    if (sv->path)
+        rt_os_unlink(sv->path);
+    free(sv->path);
+    free(sv->final);
+    memset(sv, 0, sizeof *sv);
+    sv->fd = -1;
 }
 
 /* DIR's entry NAME, matched without regard to case: DIR/entry, a new
@@ -296,28 +410,10 @@ int rt_os_replace_file_via(const char *path, const void *data, size_t len,
         c && c->rename ? c->rename : rt_os_rename;
     int (*fsync_dir_fn)(const char *) =
         c && c->fsync_dir_of ? c->fsync_dir_of : rt_os_fsync_dir_of;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp) {
-        errno = ENOMEM;
+    char *tmp;
+    int fd = open_temporary(path, &tmp);
+    if (fd < 0)
         return -1;
-    }
-    /* A name of our own beside PATH; WRITE_NEW never takes over another's. */
-    static unsigned serial;
-    int fd = -1;
-    for (int tries = 0; fd < 0 && tries < 100; tries++) {
-        snprintf(tmp, plen + 32, "%s.tmp.%08lx%04x", path,
-                 (unsigned long)time(NULL), (++serial + (unsigned)tries) & 0xffff);
-        fd = rt_os_open(tmp, RT_OS_WRITE_NEW);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        int err = errno;
-        free(tmp);
-        errno = err;
-        return -1;
-    }
     if (pwrite_fn(fd, data, len, 0) != 0 || rt_os_set_mode(fd, mode) != 0 ||
         fsync_fn(fd) != 0)
         goto fail;

@@ -258,6 +258,14 @@ OLD='        if (rt_lang_is_current(l->id))
 NEW='        /* Read here, freed once written: one language at a time. */'
 mutant backup-stream-current-language lib/engine/backup.c unit:test_backup
 
+OLD='    if (w->own[k])
+        return 0;
+    struct rt_pair_list c;'
+NEW='    if (w->own[k] || 1)
+        return 0;
+    struct rt_pair_list c;'
+mutant repair-changes-lent-list lib/engine/repair.c unit:test_repair
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

@@ -13,7 +13,11 @@
  * the wrong type is rewritten well-formed). */
 struct rlang {
     const struct rt_db_language *l;
+    /* The pairs as the repair makes them: until a step changes them, the
+     * language's own, lent (OWN 0); copied on the first change
+     * (writable). Most tables of a healthy database are never copied. */
     struct rt_pair_list list[2];
+    int own[2];
     int rewrite[2];
 };
 
@@ -71,6 +75,7 @@ static int start(struct repair *rp)
                     return -1;
                 w->list[k].v = p;
                 w->list[k].n = w->list[k].cap = n;
+                w->own[k] = 1;
                 w->rewrite[k] = 1;
                 FIXED(rp, "blob-salvaged", l->id,
                       "Perflib\\%s\\%s: rewritten well-formed from the %zu "
@@ -79,8 +84,7 @@ static int start(struct repair *rp)
                       l->id, kind_name(k), n, orig->n, dropped);
                 continue;
             }
-            if (rt_pair_list_copy(&w->list[k], orig) != 0)
-                return -1;
+            w->list[k] = *orig;
             if (present && l->type[k] != 7) {
                 w->rewrite[k] = 1;
                 FIXED(rp, "blob-retyped", l->id,
@@ -90,6 +94,26 @@ static int start(struct repair *rp)
         }
     }
     return 0;
+}
+
+/* W's list K, made its own to change: 0, or -1 when out of memory. */
+static int writable(struct rlang *w, int k)
+{
+    if (w->own[k])
+        return 0;
+    struct rt_pair_list c;
+    if (rt_pair_list_copy(&c, &w->list[k]) != 0)
+        return -1;
+    w->list[k] = c;
+    w->own[k] = 1;
+    return 0;
+}
+
+static void rlang_free(struct rlang *w)
+{
+    for (int k = 0; k < 2; k++)
+        if (w->own[k])
+            rt_pair_list_free(&w->list[k]);
 }
 
 /* Removes the pairs whose KILL flag is set, keeping the others' order. */
@@ -194,11 +218,12 @@ static int dedupe(struct repair *rp, struct rlang *w, int k)
         }
         i = j;
     }
-    if (any)
+    int rc = any ? writable(w, k) : 0;
+    if (any && !rc)
         compact(l, kill);
     free(pos);
     free(kill);
-    return 0;
+    return rc;
 }
 
 static int owned(const struct rt_database *db, int k, uint32_t x)
@@ -235,6 +260,10 @@ static int prune_orphans(struct repair *rp)
                 FIXED(rp, "orphans-pruned", rp->w[i].l->id,
                       "Perflib\\%s\\%s: %zu strings above Base Index that no "
                       "provider owns removed", rp->w[i].l->id, kind_name(k), n);
+                if (writable(&rp->w[i], k) != 0) {
+                    free(kill);
+                    return -1;
+                }
                 compact(l, kill);
             }
             free(kill);
@@ -407,7 +436,8 @@ static int restore_provider(struct repair *rp, const struct rt_service_info *si,
                     lacking[k]++;
                     continue;
                 }
-                if (rt_pair_list_append(&w->list[k], lo + (uint32_t)off, t)) {
+                if (writable(w, k) ||
+                    rt_pair_list_append(&w->list[k], lo + (uint32_t)off, t)) {
                     free(p);
                     return -1;
                 }
@@ -500,7 +530,8 @@ static int fill_from_english(struct repair *rp)
                 if (p->index <= rp->db->base_index ||
                     rt_pair_list_find(&w->list[k], p->index))
                     continue;
-                if (rt_pair_list_append(&w->list[k], p->index, p->text) != 0)
+                if (writable(w, k) ||
+                    rt_pair_list_append(&w->list[k], p->index, p->text) != 0)
                     return -1;
                 added++;
             }
@@ -544,8 +575,10 @@ static int mirror_current(struct repair *rp)
             struct rt_pair_list copy;
             if (rt_pair_list_copy(&copy, &best->list[k]) != 0)
                 return -1;
-            rt_pair_list_free(&cur->list[k]);
+            if (cur->own[k])
+                rt_pair_list_free(&cur->list[k]);
             cur->list[k] = copy;
+            cur->own[k] = 1;
             FIXED(rp, "current-language-mirrored", cur->l->id,
                   "Perflib\\CurrentLanguage\\%s: made a copy of %s's, the "
                   "language it mirrors", kind_name(k), best->l->id);
@@ -761,12 +794,20 @@ static const char *left_reason(const struct rt_finding *x,
     return "needs a person's decision";
 }
 
-static void tabs_free(struct rt_db_language *langs, size_t n)
+/* Whether W's list K is the language's own, as read: then the table as
+ * read stands for it (nothing to encode; lent, not freed). */
+static int as_read(const struct rlang *w, int k)
 {
-    for (size_t i = 0; i < n; i++) {
-        rt_table_free(&langs[i].tab[0]);
-        rt_table_free(&langs[i].tab[1]);
-    }
+    return !w->own[k] && !w->rewrite[k];
+}
+
+static void tabs_free(const struct repair *rp, struct rt_db_language *langs,
+                      size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++)
+            if (!as_read(&rp->w[i], k))
+                rt_table_free(&langs[i].tab[k]);
 }
 
 /* What audit still finds once the repair is made: the database as it
@@ -790,16 +831,21 @@ static int report_left(struct repair *rp, const struct rt_change_set *cs)
         l->table.counter = rp->w[i].list[0];
         l->table.help = rp->w[i].list[1];
         l->damaged = l->help_damaged = 0;
-        /* Audit reads the tables as blobs: the repaired lists, encoded. */
-        memset(l->tab, 0, sizeof l->tab);
+        /* Audit reads the tables as blobs: the repaired lists, encoded
+         * (those the repair left as read: the tables as read). */
+        for (int k = 0; k < 2; k++)
+            if (!as_read(&rp->w[i], k))
+                memset(&l->tab[k], 0, sizeof l->tab[k]);
         for (int k = 0; k < 2; k++) {
             uint8_t *blob;
             size_t len;
             struct rt_msz_error me;
+            if (as_read(&rp->w[i], k))
+                continue;
             if (rt_pair_list_encode(&rp->w[i].list[k], &blob, &len) != 0 ||
                 (rt_table_load(&l->tab[k], blob, len, &me) != 0 &&
                  me.status == RT_MSZ_NOMEM)) {
-                tabs_free(langs, i + 1);
+                tabs_free(rp, langs, i + 1);
                 free(langs);
                 free(svcs);
                 return -1;
@@ -852,7 +898,7 @@ static int report_left(struct repair *rp, const struct rt_change_set *cs)
             rc = -1;
     }
     rt_findings_free(&f);
-    tabs_free(langs, db->n_langs);
+    tabs_free(rp, langs, db->n_langs);
     free(langs);
     free(svcs);
     return rc;
@@ -885,17 +931,13 @@ int rt_engine_repair(const struct rt_database *db,
         emit_tables(&rp, cs) != 0 || emit_values(&rp, cs) != 0 ||
         report_left(&rp, cs) != 0 || rp.failed)
         goto nomem;
-    for (size_t i = 0; i < rp.n; i++) {
-        rt_pair_list_free(&rp.w[i].list[0]);
-        rt_pair_list_free(&rp.w[i].list[1]);
-    }
+    for (size_t i = 0; i < rp.n; i++)
+        rlang_free(&rp.w[i]);
     free(rp.w);
     return 0;
 nomem:
-    for (size_t i = 0; rp.w && i < rp.n; i++) {
-        rt_pair_list_free(&rp.w[i].list[0]);
-        rt_pair_list_free(&rp.w[i].list[1]);
-    }
+    for (size_t i = 0; rp.w && i < rp.n; i++)
+        rlang_free(&rp.w[i]);
     free(rp.w);
     rt_change_set_free(cs);
     rt_repair_report_free(r);

@@ -202,8 +202,7 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
     struct rt_psb psb;
     struct rt_psb_error perr;
     enum rt_psb_encoding enc;
-    int r = rt_psb_parse(data, len, &psb, &enc, &perr);
-    free(data);
+    int r = rt_psb_parse_take(data, len, &psb, &enc, &perr);
     if (r != 0) {
         if (perr.nomem) {
             rt_cli_error("%s: out of memory; nothing was written", file);

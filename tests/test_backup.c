@@ -313,6 +313,45 @@ static void test_restore_plan(void **state)
     assert_int_equal(dels, 5);
     assert_int_equal(tables, 2);
     assert_int_equal(perflib, 2);
+
+    /* Planned from a database read without its tables (each language's
+     * read from the store in turn): the same plan, the same changes. */
+    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
+                                                   0, 0, NULL};
+    struct rt_database bare;
+    struct rt_change_set cs2;
+    struct rt_restore_plan plan2;
+    assert_int_equal(rt_database_load_with(s, &bare, &none, &e), 0);
+    assert_int_equal(rt_engine_restore_from(s, &bare, &p, &cs2, &plan2, &e),
+                     0);
+    assert_int_equal(plan2.n_langs, plan.n_langs);
+    for (size_t i = 0; i < plan.n_langs; i++) {
+        const struct rt_restore_language *x = &plan.langs[i], *y =
+            &plan2.langs[i];
+        assert_string_equal(x->id, y->id);
+        assert_int_equal(x->names_before, y->names_before);
+        assert_int_equal(x->helps_before, y->helps_before);
+        assert_int_equal(x->names_after, y->names_after);
+        assert_int_equal(x->helps_after, y->helps_after);
+        assert_int_equal(x->counter_changed, y->counter_changed);
+        assert_int_equal(x->help_changed, y->help_changed);
+    }
+    assert_int_equal(cs2.n, cs.n);
+    for (size_t i = 0; i < cs.n; i++) {
+        const struct rt_change *x = &cs.v[i], *y = &cs2.v[i];
+        assert_int_equal(x->op, y->op);
+        assert_int_equal(x->value.len, y->value.len);
+        if (x->value.len)
+            assert_memory_equal(x->value.data, y->value.data, x->value.len);
+        assert_int_equal(x->before_len, y->before_len);
+        assert_true(x->before_hash == y->before_hash);
+    }
+    for (size_t i = 0; i < bare.n_langs; i++)
+        assert_false(bare.langs[i].loaded);
+    rt_change_set_free(&cs2);
+    rt_restore_plan_free(&plan2);
+    rt_database_free(&bare);
+
     rt_change_set_free(&cs);
     rt_restore_plan_free(&plan);
     rt_psb_free(&p);

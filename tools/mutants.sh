@@ -266,6 +266,10 @@ NEW='    if (w->own[k] || 1)
     struct rt_pair_list c;'
 mutant repair-changes-lent-list lib/engine/repair.c unit:test_repair
 
+OLD='        int here = s && !l->loaded;'
+NEW='        int here = s && !l->loaded && !sec;'
+mutant restore-unread-language lib/engine/backup.c unit:test_backup
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

@@ -566,8 +566,7 @@ int regtool_restore(regtool *rt, const char *file, int flags,
     }
     struct rt_psb psb;
     struct rt_psb_error perr;
-    int r = rt_psb_parse(data, len, &psb, NULL, &perr);
-    free(data);
+    int r = rt_psb_parse_take(data, len, &psb, NULL, &perr);
     if (r != 0) {
         if (perr.nomem)
             return set_error(err, RT_ERR_NOT_ENOUGH_MEMORY,

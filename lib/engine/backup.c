@@ -352,6 +352,13 @@ int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
                       struct rt_change_set *cs, struct rt_restore_plan *plan,
                       struct rt_error *e)
 {
+    return rt_engine_restore_from(NULL, db, psb, cs, plan, e);
+}
+
+int rt_engine_restore_from(struct rt_store *s, const struct rt_database *db,
+                           const struct rt_psb *psb, struct rt_change_set *cs,
+                           struct rt_restore_plan *plan, struct rt_error *e)
+{
     memset(plan, 0, sizeof *plan);
     memset(cs, 0, sizeof *cs);
     if (!psb->has_perflib || !psb->has_last_counter || !psb->has_last_help)
@@ -444,22 +451,36 @@ int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
         if (!rt_database_service(db, psb->services[i].name))
             plan->extra_services[plan->n_extra_services++] = &psb->services[i];
 
-    /* Then every language's tables. */
+    /* Then every language's tables: where DB does not hold them, read
+     * from S one language at a time (pairs only where a section replaces
+     * them) and freed before the next. */
     for (size_t i = 0; i < db->n_langs; i++) {
         const struct rt_db_language *l = &db->langs[i];
         const struct rt_psb_language *sec = rt_psb_language_find(psb, l->id);
         struct rt_restore_language *rl = &plan->langs[i];
+        struct rt_db_language read;
         if (!(rl->id = strdup(l->id)))
             goto nomem;
         plan->n_langs++;
-        rl->names_before = rl->names_after = l->table.counter.n;
-        rl->helps_before = rl->helps_after = l->table.help.n;
-        if (!sec)
-            continue;
-        rl->line = sec->line;
-        if (!(rl->section = strdup(sec->id)))
-            goto nomem;
-        if (restore_language(l, sec, cs, rl, e) != 0)
+        int here = s && !l->loaded;
+        if (here) {
+            if (rt_database_read_language(s, l, sec != NULL, &read, e) != 0)
+                goto fail;
+            l = &read;
+        }
+        /* Every pair indexed (tab) is a pair decoded (table). */
+        rl->names_before = rl->names_after = l->tab[RT_TABLE_COUNTER].n;
+        rl->helps_before = rl->helps_after = l->tab[RT_TABLE_HELP].n;
+        int r = 0;
+        if (sec) {
+            rl->line = sec->line;
+            r = !(rl->section = strdup(sec->id))
+                    ? oom(e)
+                    : restore_language(l, sec, cs, rl, e);
+        }
+        if (here)
+            rt_database_unload_language(&read);
+        if (r != 0)
             goto fail;
     }
     for (size_t i = 0; i < psb->n_langs; i++)

@@ -127,5 +127,12 @@ void rt_restore_plan_free(struct rt_restore_plan *p);
 int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
                       struct rt_change_set *cs, struct rt_restore_plan *plan,
                       struct rt_error *e);
+/* The same for a DB read without its tables (RT_DB_TABLES_NONE): each
+ * language's are read from S, compared and freed in turn, so that a
+ * restore holds one language's old tables at a time. */
+struct rt_store;
+int rt_engine_restore_from(struct rt_store *s, const struct rt_database *db,
+                           const struct rt_psb *psb, struct rt_change_set *cs,
+                           struct rt_restore_plan *plan, struct rt_error *e);
 
 #endif

@@ -249,7 +249,10 @@ static int transact(struct rt_store *s, struct transaction *t,
  * database, they keep only the end a change can touch (tail_for). */
 static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0, 0,
                                                NULL};
-/* Restore and repair compare and rebuild whole tables. */
+/* Restore reads each language's tables as it comes to it. */
+static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL, 0, 0,
+                                               NULL};
+/* Repair compares and rebuilds whole tables. */
 static const struct rt_db_load_options whole = {RT_DB_TABLES_ALL, NULL, 1, 0,
                                                 NULL};
 
@@ -383,9 +386,8 @@ static int plan_restore(const struct rt_database *db, struct rt_store *s,
                         void *ctx, struct rt_change_set *cs,
                         struct rt_error *e)
 {
-    (void)s;
     struct restore_ctx *c = ctx;
-    return rt_engine_restore(db, c->psb, cs, c->plan, e);
+    return rt_engine_restore_from(s, db, c->psb, cs, c->plan, e);
 }
 
 int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
@@ -393,7 +395,7 @@ int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
                   struct rt_error *e)
 {
     struct restore_ctx c = {psb, plan};
-    struct transaction t = {whole, dry_run, 0, 1, plan_restore, NULL, &c, 0};
+    struct transaction t = {none, dry_run, 0, 1, plan_restore, NULL, &c, 0};
     int rc = transact(s, &t, cs, e);
     if (rc != 0 && t.planned)
         rt_restore_plan_free(plan);

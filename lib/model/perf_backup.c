@@ -478,7 +478,8 @@ static int parse_text(struct parser *ps, const char *t, size_t n)
     return finish_string(ps);
 }
 
-int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
+/* Parses DATA; with TAKE, DATA is freed once decoded. */
+static int parse(const uint8_t *data, size_t len, int take, struct rt_psb *out,
                  enum rt_psb_encoding *enc, struct rt_psb_error *err)
 {
     enum rt_psb_encoding e0;
@@ -486,7 +487,10 @@ int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
     size_t tlen = 0;
     memset(out, 0, sizeof *out);
     memset(err, 0, sizeof *err);
-    if (decode(data, len, &text, &tlen, enc ? enc : &e0, err) != 0)
+    int d = decode(data, len, &text, &tlen, enc ? enc : &e0, err);
+    if (take)
+        free((void *)data);
+    if (d != 0)
         return -1;
     struct parser ps = {0};
     ps.p = out;
@@ -498,6 +502,18 @@ int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
     if (r != 0)
         rt_psb_free(out);
     return r;
+}
+
+int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
+                 enum rt_psb_encoding *enc, struct rt_psb_error *err)
+{
+    return parse(data, len, 0, out, enc, err);
+}
+
+int rt_psb_parse_take(uint8_t *data, size_t len, struct rt_psb *out,
+                      enum rt_psb_encoding *enc, struct rt_psb_error *err)
+{
+    return parse(data, len, 1, out, enc, err);
 }
 
 /* --- writing ------------------------------------------------------------ */

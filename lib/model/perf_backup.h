@@ -86,6 +86,10 @@ struct rt_psb_error {
  * 0 or above 2^31, a text line with nothing before it to continue. */
 int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
                  enum rt_psb_encoding *enc, struct rt_psb_error *err);
+/* The same, taking DATA (malloc'd): it is freed as soon as it is decoded,
+ * before the parse, so that a large backup is not held twice. */
+int rt_psb_parse_take(uint8_t *data, size_t len, struct rt_psb *out,
+                      enum rt_psb_encoding *enc, struct rt_psb_error *err);
 
 /* Writes P as Windows does, byte for byte, into a new buffer. Values
  * absent from P (has_... 0) are left out; a language's strings are

@@ -52,6 +52,27 @@ static void read_values(struct rt_regf *h, uint32_t key)
         }
         free(piece);
         free(plen);
+        /* From a byte on (a value's end read without its start): the
+         * pieces before it are NULL, those after it the same bytes. */
+        size_t from = len ? (size_t)vals[i] % (len + 1) : 0;
+        piece = NULL;
+        plen = NULL;
+        if (rr == 0 && rt_regf_value_pieces_from(h, vals[i], from, NULL, &piece,
+                                                 &plen, &np, &total) == 0) {
+            FUZZ_ASSERT(total == len);
+            size_t at = 0;
+            for (size_t k = 0; k < np; k++) {
+                FUZZ_ASSERT(plen[k] <= len - at);
+                if (!piece[k])
+                    FUZZ_ASSERT(at + plen[k] <= from);
+                else
+                    FUZZ_ASSERT(memcmp(piece[k], d + at, plen[k]) == 0);
+                at += plen[k];
+            }
+            FUZZ_ASSERT(at == len);
+        }
+        free(piece);
+        free(plen);
         free(d);
         if (rt_regf_value_name(h, vals[i], &name) == 0) {
             uint32_t found;

@@ -12,6 +12,7 @@
 #include <uchar.h>
 
 #include "api/api.h"
+#include "model/perf_backup.h"
 #include "model/strbuf.h"
 #include "platform/os.h"
 #include "store/store.h"
@@ -235,6 +236,24 @@ static void backup_then_restore(void **state)
     assert_int_equal(regtool_backup(rt, file, 0, &err),
                      REGTOOL_ERR_FILE_EXISTS);
     assert_int_equal(regtool_backup(rt, file, REGTOOL_FORCE, &err), 0);
+    /* Written a language at a time, read back whole: a PerfStringBackup
+     * file with Perflib's values and a section per language. */
+    uint8_t *bytes;
+    size_t n_bytes;
+    struct rt_psb psb;
+    struct rt_psb_error perr;
+    assert_int_equal(rt_os_read_file(file, &bytes, &n_bytes), 0);
+    assert_int_equal(rt_psb_parse(bytes, n_bytes, &psb, NULL, &perr), 0);
+    assert_true(psb.has_perflib && psb.has_last_counter && psb.has_last_help);
+    assert_true(psb.n_langs >= 1);
+    assert_non_null(rt_psb_language_find(&psb, "009"));
+    rt_psb_free(&psb);
+    free(bytes);
+    /* Where it cannot be written: an error, and nothing left. */
+    char nodir[720];
+    snprintf(nodir, sizeof nodir, "%s/no/such/dir.ini", dir);
+    assert_int_not_equal(regtool_backup(rt, nodir, 0, &err), 0);
+    assert_false(rt_os_exists(nodir));
 
     assert_int_equal(regtool_install(rt, INI, &with_service, NULL, &err), 0);
     assert_int_equal(regtool_restore(rt, file, REGTOOL_DRY_RUN, &err), 0);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "engine/backup.h"
 #include "engine/reg_backup.h"
 #include "platform/os.h"
@@ -28,60 +29,36 @@ static const char usage_text[] =
     "           tables byte for byte as hex(7) values, and every provider's\n"
     "           Performance values; reg import and regtool restore take it\n";
 
-static int write_part(void *ctx, const uint8_t *data, size_t len)
-{
-    return rt_os_saving_write(ctx, data, len);
-}
-
 int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
                         const char *file, int force, int salvage, int *win32)
 {
-    struct rt_os_saving sv;
     struct rt_error e = {0};
     struct rt_backup_stats st;
     char *used = NULL;
-    int rc;
+    int en, rc;
     /* Written as it is made, a language at a time (a backup of a large
      * database is hundreds of megabytes as text); a failure leaves no
      * file. */
-    if (rt_os_saving_open(&sv, file,
-                          force ? RT_OS_SAVE_REPLACE : RT_OS_SAVE_NUMBERED,
-                          0644, &used) != 0) {
-        int err = errno;
-        *win32 = rt_error_code_for_errno(err);
-        if (err == EEXIST) {
+    if (rt_api_save_backup(s, db, file,
+                           force ? RT_OS_SAVE_REPLACE : RT_OS_SAVE_NUMBERED,
+                           salvage, &st, &used, &en, &e) != 0) {
+        if (e.code != RT_ERR_WRITE_FAULT) {
+            rt_cli_error("backup: %s", e.message);
+            *win32 = e.code;
+            rc = rt_cli_exit_for(e.code);
+        } else if (en == EEXIST) {
             rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
                          "saved%s", file, file, file,
                          strcmp(rt_cli_program(), "regtool")
                              ? "" : " (--force overwrites FILE)");
+            *win32 = rt_error_code_for_errno(en);
             rc = RT_EXIT_CONFLICT;
         } else {
             rt_cli_error("cannot write %s: %s; nothing was saved",
-                         used ? used : file, strerror(err));
+                         used ? used : file, strerror(en));
+            *win32 = rt_error_code_for_errno(en);
             rc = RT_EXIT_FAILURE;
         }
-    } else if (rt_engine_backup_stream(s, db, salvage, write_part, &sv, &st,
-                                       &e) != 0) {
-        int err = errno;
-        /* A write that failed has abandoned the file already. */
-        if (sv.fd >= 0)
-            rt_os_saving_abandon(&sv);
-        if (e.code == RT_ERR_WRITE_FAULT) {
-            rt_cli_error("cannot write %s: %s; nothing was saved", used,
-                         strerror(err));
-            *win32 = rt_error_code_for_errno(err);
-            rc = RT_EXIT_FAILURE;
-        } else {
-            rt_cli_error("backup: %s", e.message);
-            *win32 = e.code;
-            rc = rt_cli_exit_for(e.code);
-        }
-    } else if (rt_os_saving_finish(&sv) != 0) {
-        int err = errno;
-        rt_cli_error("cannot write %s: %s; nothing was saved", used,
-                     strerror(err));
-        *win32 = rt_error_code_for_errno(err);
-        rc = RT_EXIT_FAILURE;
     } else {
         printf("%s: saved %zu languages and %zu services to %s (%zu bytes)\n",
                rt_cli_program(), st.n_langs, st.n_services, used, st.bytes);
@@ -155,9 +132,8 @@ int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
     struct rt_database db;
     /* The .reg backup reads every table through the store itself; the
      * PerfStringBackup reads them a language at a time as it writes. */
-    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
-                                                   0, 0, NULL};
-    struct rt_store *s = rt_cli_open_database_with(&db, &none, &rc);
+    struct rt_store *s =
+        rt_cli_open_database_with(&db, &rt_db_load_no_tables, &rc);
     if (!s) {
         *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
                                      : RT_ERR_FILE_NOT_FOUND;

@@ -110,9 +110,8 @@ int cmd_query(int argc, char **argv)
     int rc;
     struct rt_database db;
     /* Perflib's values and the providers': no table is read. */
-    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
-                                                   0, 0, NULL};
-    struct rt_store *s = rt_cli_open_database_with(&db, &none, &rc);
+    struct rt_store *s =
+        rt_cli_open_database_with(&db, &rt_db_load_no_tables, &rc);
     if (!s)
         return rc;
     rc = RT_EXIT_OK;

@@ -246,11 +246,11 @@ mutant release-growth-room lib/regf/cell.c unit:test_regf_write
 
 OLD='        if (sv.fd >= 0)
             rt_os_saving_abandon(&sv);
-        if (e.code == RT_ERR_WRITE_FAULT) {'
+        return -1;'
 NEW='        if (sv.fd >= 0)
             rt_os_close(sv.fd);
-        if (e.code == RT_ERR_WRITE_FAULT) {'
-mutant backup-refused-leaves-part regtool/backup.c cli:backup_restore.sh
+        return -1;'
+mutant backup-refused-leaves-part lib/api/api.c cli:backup_restore.sh
 
 OLD='        if (rt_lang_is_current(l->id))
             continue;

@@ -490,6 +490,33 @@ static int write_part(void *ctx, const uint8_t *data, size_t len)
     return rt_os_saving_write(ctx, data, len);
 }
 
+int rt_api_save_backup(struct rt_store *s, const struct rt_database *db,
+                       const char *path, enum rt_os_saving_rule rule,
+                       int salvage, struct rt_backup_stats *st, char **used,
+                       int *err_no, struct rt_error *e)
+{
+    struct rt_os_saving sv;
+    *err_no = 0;
+    if (rt_os_saving_open(&sv, path, rule, 0644, used) != 0) {
+        *err_no = errno;
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "cannot write %s: %s",
+                            *used ? *used : path, strerror(*err_no));
+    }
+    if (rt_engine_backup_stream(s, db, salvage, write_part, &sv, st, e) != 0) {
+        *err_no = errno;
+        /* A write that failed has abandoned the file already. */
+        if (sv.fd >= 0)
+            rt_os_saving_abandon(&sv);
+        return -1;
+    }
+    if (rt_os_saving_finish(&sv) != 0) {
+        *err_no = errno;
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "cannot write %s: %s",
+                            *used, strerror(*err_no));
+    }
+    return 0;
+}
+
 int regtool_backup(regtool *rt, const char *file, int flags,
                    regtool_error *err)
 {
@@ -498,22 +525,20 @@ int regtool_backup(regtool *rt, const char *file, int flags,
         return set_error(err, RT_ERR_INVALID_PARAMETER,
                          "regtool_backup: no handle or no file");
     /* Read and written a language at a time (rt_engine_backup_stream). */
-    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
-                                                   0, 0, NULL};
     struct rt_database db;
     struct rt_error e = {0};
-    if (rt_database_load_with(rt->s, &db, &none, &e) != 0)
+    if (rt_database_load_with(rt->s, &db, &rt_db_load_no_tables, &e) != 0)
         return fail(err, "backup", &e);
-    struct rt_os_saving sv;
     struct rt_backup_stats st;
     char *used = NULL;
-    int rc = 0;
-    if (rt_os_saving_open(&sv, file,
-                          (flags & REGTOOL_FORCE) ? RT_OS_SAVE_REPLACE
-                                                  : RT_OS_SAVE_NEW,
-                          0644, &used) != 0) {
-        int en = errno;
-        if (en == EEXIST)
+    int en, rc = 0;
+    if (rt_api_save_backup(rt->s, &db, file,
+                           (flags & REGTOOL_FORCE) ? RT_OS_SAVE_REPLACE
+                                                   : RT_OS_SAVE_NEW,
+                           0, &st, &used, &en, &e) != 0) {
+        if (e.code != RT_ERR_WRITE_FAULT)
+            rc = fail(err, "backup", &e);
+        else if (en == EEXIST)
             rc = set_error(err, RT_ERR_FILE_EXISTS,
                            "%s exists; nothing was saved (REGTOOL_FORCE "
                            "overwrites it)", file);
@@ -521,21 +546,6 @@ int regtool_backup(regtool *rt, const char *file, int flags,
             rc = set_error(err, rt_error_code_for_errno(en),
                            "cannot write %s: %s; nothing was saved", file,
                            strerror(en));
-    } else if (rt_engine_backup_stream(rt->s, &db, 0, write_part, &sv, &st,
-                                       &e) != 0) {
-        int en = errno;
-        if (sv.fd >= 0)
-            rt_os_saving_abandon(&sv);
-        rc = e.code == RT_ERR_WRITE_FAULT
-                 ? set_error(err, rt_error_code_for_errno(en),
-                             "cannot write %s: %s; nothing was saved", file,
-                             strerror(en))
-                 : fail(err, "backup", &e);
-    } else if (rt_os_saving_finish(&sv) != 0) {
-        int en = errno;
-        rc = set_error(err, rt_error_code_for_errno(en),
-                       "cannot write %s: %s; nothing was saved", file,
-                       strerror(en));
     } else {
         emitf(rt, REGTOOL_LINE_REPORT,
               "saved %zu languages and %zu services to %s (%zu bytes)",

@@ -6,8 +6,10 @@
 
 #include <regtool.h>
 
+#include "engine/backup.h"
 #include "model/change_set.h"
 #include "model/error.h"
+#include "platform/os.h"
 #include "store/store.h"
 
 /* Opens the store SPEC names (regtool_open's specs) with OPT (NULL:
@@ -21,6 +23,19 @@ struct rt_store *rt_api_open_store(const char *spec,
 /* A handle on an open store, which regtool_close then closes. NULL when
  * out of memory (S is left open). */
 regtool *rt_api_wrap_store(struct rt_store *s);
+
+/* The PerfStringBackup of DB saved to PATH by RULE as it is made: each
+ * language's tables read from S, written and freed in turn
+ * (rt_engine_backup_stream; with SALVAGE a damaged table's readable
+ * pairs). Whatever fails leaves no file. Returns 0 with *ST set, or -1
+ * with E set: E->code RT_ERR_WRITE_FAULT when the file could not be
+ * opened, written or finished (*ERR_NO its errno: EEXIST when the rule
+ * found no free name), else the backup's own refusal. *USED: the name
+ * written to (rt_os_saving_open), also on failure; the caller frees it. */
+int rt_api_save_backup(struct rt_store *s, const struct rt_database *db,
+                       const char *path, enum rt_os_saving_rule rule,
+                       int salvage, struct rt_backup_stats *st, char **used,
+                       int *err_no, struct rt_error *e);
 
 /* CS as text, one line per change and per pair, each line ending in a
  * newline: a new string, or NULL when out of memory. */

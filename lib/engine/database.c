@@ -268,6 +268,9 @@ struct tail_range {
     uint32_t first[2], last[2];
 };
 
+/* Every table whole. */
+static const struct tail_range no_tail = {{0, 0}, {1, 1}, {0, 0}};
+
 /* Copies bytes [FROM, P->total) of a table in pieces into a new buffer. */
 static uint8_t *pieces_tail(const struct rt_table_pieces *p, size_t from)
 {
@@ -402,16 +405,18 @@ int rt_database_load(struct rt_store *s, struct rt_database *db,
     return rt_database_load_with(s, db, &all, e);
 }
 
+const struct rt_db_load_options rt_db_load_no_tables = {
+    RT_DB_TABLES_NONE, NULL, 0, 0, NULL};
+
 int rt_database_read_language(struct rt_store *s,
                               const struct rt_db_language *l, int pairs,
                               struct rt_db_language *out, struct rt_error *e)
 {
-    static const struct tail_range whole = {{0, 0}, {1, 1}, {0, 0}};
     memset(out, 0, sizeof *out);
     out->id = l->id;
     out->fixed = l->fixed;
     memcpy(out->fixed_why, l->fixed_why, sizeof out->fixed_why);
-    if (load_language(s, out, pairs, 0, &whole, e) != 0) {
+    if (load_language(s, out, pairs, 0, &no_tail, e) != 0) {
         rt_database_unload_language(out);
         return -1;
     }
@@ -442,7 +447,7 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
                    &db->perflib_disable, &db->has_perflib_disable, e))
         return -1;
 
-    struct tail_range tail = {{0, 0}, {1, 1}, {0, 0}};
+    struct tail_range tail = no_tail;
     if (opt->tail_for && !opt->pairs) {
         struct rt_service_info si;
         if (rt_service_load(s, opt->tail_for, &si, e) != 0)

@@ -113,6 +113,11 @@ struct rt_db_load_options {
     const char *tail_for;
 };
 
+/* Perflib's values, the services' and the list of languages, no table:
+ * for work that reads no table, or reads each language's in turn
+ * (rt_database_read_language). */
+extern const struct rt_db_load_options rt_db_load_no_tables;
+
 /* Reads what OPT asks; every language is listed, those whose tables were
  * not read have loaded 0. */
 int rt_database_load_with(struct rt_store *s, struct rt_database *db,

@@ -249,9 +249,6 @@ static int transact(struct rt_store *s, struct transaction *t,
  * database, they keep only the end a change can touch (tail_for). */
 static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0, 0,
                                                NULL};
-/* Restore reads each language's tables as it comes to it. */
-static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL, 0, 0,
-                                               NULL};
 /* Repair compares and rebuilds whole tables. */
 static const struct rt_db_load_options whole = {RT_DB_TABLES_ALL, NULL, 1, 0,
                                                 NULL};
@@ -395,7 +392,9 @@ int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
                   struct rt_error *e)
 {
     struct restore_ctx c = {psb, plan};
-    struct transaction t = {none, dry_run, 0, 1, plan_restore, NULL, &c, 0};
+    /* Each language's tables read as the plan comes to them. */
+    struct transaction t = {rt_db_load_no_tables, dry_run, 0, 1, plan_restore,
+                            NULL, &c, 0};
     int rc = transact(s, &t, cs, e);
     if (rc != 0 && t.planned)
         rt_restore_plan_free(plan);

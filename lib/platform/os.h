@@ -192,6 +192,7 @@ struct rt_os_saving {
                              temporary file */
     char *final;          /* RT_OS_SAVE_REPLACE: PATH, renamed to */
     uint64_t written;
+    const struct rt_os_write_calls *calls;  /* NULL: this layer's own */
 };
 /* Opens PATH by RULE (MODE: the permission bits of a replacement, on
  * POSIX). The name the data goes to (PATH or PATH_NNN) goes to *USED as

@@ -260,12 +260,15 @@ static int open_temporary(const char *path, char **tmp)
     return fd;
 }
 
-int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
-                      enum rt_os_saving_rule rule, unsigned mode,
-                      char **used)
+/* rt_os_saving_open, writing through C's calls (NULL members and a NULL
+ * C: this layer's own), as rt_os_replace_file_via does. */
+static int saving_open(struct rt_os_saving *sv, const char *path,
+                       enum rt_os_saving_rule rule, unsigned mode,
+                       const struct rt_os_write_calls *c, char **used)
 {
     memset(sv, 0, sizeof *sv);
     sv->fd = -1;
+    sv->calls = c;
     size_t n = strlen(path);
     if (!(*used = malloc(n + 8))) {
         errno = ENOMEM;
@@ -304,9 +307,18 @@ int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
     return 0;
 }
 
+int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
+                      enum rt_os_saving_rule rule, unsigned mode,
+                      char **used)
+{
+    return saving_open(sv, path, rule, mode, NULL, used);
+}
+
 int rt_os_saving_write(struct rt_os_saving *sv, const void *data, size_t len)
 {
-    if (rt_os_pwrite(sv->fd, data, len, sv->written) != 0) {
+    const struct rt_os_write_calls *c = sv->calls;
+    if ((c && c->pwrite ? c->pwrite : rt_os_pwrite)(sv->fd, data, len,
+                                                    sv->written) != 0) {
         int err = errno;
         rt_os_saving_abandon(sv);
         errno = err;
@@ -318,15 +330,17 @@ int rt_os_saving_write(struct rt_os_saving *sv, const void *data, size_t len)
 
 int rt_os_saving_finish(struct rt_os_saving *sv)
 {
-    int r = rt_os_fsync(sv->fd);
+    const struct rt_os_write_calls *c = sv->calls;
+    int r = (c && c->fsync ? c->fsync : rt_os_fsync)(sv->fd);
     if (rt_os_close(sv->fd) != 0)
         r = -1;
     sv->fd = -1;
     if (r == 0 && sv->final) {
-        r = rt_os_rename(sv->path, sv->final);
+        r = (c && c->rename ? c->rename : rt_os_rename)(sv->path, sv->final);
         /* The rename itself must reach the disk too. */
         if (r == 0)
-            rt_os_fsync_dir_of(sv->final);
+            (c && c->fsync_dir_of ? c->fsync_dir_of
+                                  : rt_os_fsync_dir_of)(sv->final);
     }
     if (r != 0) {
         int err = errno;
@@ -403,39 +417,16 @@ int rt_os_replace_file(const char *path, const void *data, size_t len,
 int rt_os_replace_file_via(const char *path, const void *data, size_t len,
                            unsigned mode, const struct rt_os_write_calls *c)
 {
-    int (*pwrite_fn)(int, const void *, size_t, uint64_t) =
-        c && c->pwrite ? c->pwrite : rt_os_pwrite;
-    int (*fsync_fn)(int) = c && c->fsync ? c->fsync : rt_os_fsync;
-    int (*rename_fn)(const char *, const char *) =
-        c && c->rename ? c->rename : rt_os_rename;
-    int (*fsync_dir_fn)(const char *) =
-        c && c->fsync_dir_of ? c->fsync_dir_of : rt_os_fsync_dir_of;
-    char *tmp;
-    int fd = open_temporary(path, &tmp);
-    if (fd < 0)
-        return -1;
-    if (pwrite_fn(fd, data, len, 0) != 0 || rt_os_set_mode(fd, mode) != 0 ||
-        fsync_fn(fd) != 0)
-        goto fail;
-    if (rt_os_close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename_fn(tmp, path) != 0)
-        goto fail;
-    /* The rename itself must reach the disk too. */
-    fsync_dir_fn(path);
-    free(tmp);
-    return 0;
-fail:;
+    struct rt_os_saving sv;
+    char *used;
+    int r = saving_open(&sv, path, RT_OS_SAVE_REPLACE, mode, c, &used);
+    if (r == 0)
+        r = rt_os_saving_write(&sv, data, len) || rt_os_saving_finish(&sv)
+                ? -1 : 0;
     int err = errno;
-    if (fd >= 0)
-        rt_os_close(fd);
-    rt_os_unlink(tmp);
-    free(tmp);
+    free(used);
     errno = err;
-    return -1;
+    return r;
 }
 
 /* --- interrupts (C standard signals, both systems) ------------------------ */

@@ -321,7 +321,7 @@ void regf_release(struct rt_regf *h, uint64_t fileoff, size_t len)
     /* Only the file's part of a view: the zeros behind it hold appended
      * bins once they are used, whose pages have no file to come back
      * from; and no page the image changed (the view holds the change). */
-    if (!h->map.priv || h->img != h->map.data || !len)
+    if (!h->map.priv || !len)
         return;
     uint64_t first = fileoff / REGF_PAGE, last = (fileoff + len - 1) / REGF_PAGE;
     uint64_t file_pages = h->map.len / REGF_PAGE, run = first;

@@ -80,7 +80,8 @@ struct rt_regf {
     uint8_t *img;                /* base block + hive bins */
     size_t len, cap;
     /* When IMG is a copy-on-write view of the hive file with CAP - LEN
-     * bytes of zeros behind it (rt_os_map_cow), rather than malloc'd. */
+     * bytes of zeros behind it (rt_os_map_cow), rather than malloc'd:
+     * MAP.priv is set exactly while IMG is the view (a copy unmaps it). */
     struct rt_os_map map;
     uint64_t file_size;
     unsigned minor;

@@ -386,7 +386,7 @@ static void release_cell(void *ctx, uint32_t cell)
 
 int rt_regf_value_release(struct rt_regf *h, uint32_t value)
 {
-    if (!h->map.priv || h->img != h->map.data)
+    if (!h->map.priv)      /* no view: nothing to give back */
         return 0;
     return regf_value_data_cells(h, value, release_cell, h);
 }

@@ -926,29 +926,46 @@ static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
                         NULL, langs, n, e);
 }
 
-/* HF's value NAME of key PATH. A value that does not read (a damaged
- * big-data list, a cell out of bounds) is named with its hive file and
- * key: the reader's message gives only the byte offset. */
-static int get_value(const struct hive_file *hf, const char *path,
-                     const char *name, struct rt_value *out, int *present,
-                     struct rt_error *e)
+/* HF's value NAME of key PATH, and (CELL not NULL) its value cell. A
+ * value that does not read (a damaged big-data list, a cell out of
+ * bounds) is named with its hive file and key: the reader's message gives
+ * only the byte offset. */
+static int get_value_cell(const struct hive_file *hf, const char *path,
+                          const char *name, struct rt_value *out,
+                          int *present, uint32_t *cell, struct rt_error *e)
 {
     struct rt_regf *h = hf->h;
-    uint32_t key;
+    uint32_t key, v, type;
     memset(out, 0, sizeof *out);
     *present = 0;
     if (lookup(h, path, &key) != 0)
         return 0;
-    uint32_t type;
-    int r = rt_regf_get_value(h, key, name, &type, &out->data, &out->len);
+    int r = rt_regf_value_find(h, key, name, &v);
     if (r == RT_REGF_ENOTFOUND)
         return 0;
+    if (r == 0)
+        r = rt_regf_value_read(h, v, &type, &out->data, &out->len);
     if (r != 0)
         return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
                             hf->path, name, path, rt_regf_errmsg(h));
     out->type = type;
     *present = 1;
+    if (cell)
+        *cell = v;
     return 0;
+}
+
+static int get_value(const struct hive_file *hf, const char *path,
+                     const char *name, struct rt_value *out, int *present,
+                     struct rt_error *e)
+{
+    return get_value_cell(hf, path, name, out, present, NULL, e);
+}
+
+/* The value in Perflib\LLL that holds table T (registry layout). */
+static const char *table_value_name(enum rt_table_kind t)
+{
+    return t == RT_TABLE_COUNTER ? "Counter" : "Help";
 }
 
 static const char *dat_prefix(enum rt_table_kind t)
@@ -1069,9 +1086,7 @@ static int table_cell(struct hive_store *s, const char *lang,
     uint32_t key;
     snprintf(path, size, PERFLIB_PATH "\\%s", lang);
     return lookup(s->software.h, path, &key) == 0 &&
-           rt_regf_value_find(s->software.h, key,
-                              t == RT_TABLE_COUNTER ? "Counter" : "Help",
-                              v) == 0;
+           rt_regf_value_find(s->software.h, key, table_value_name(t), v) == 0;
 }
 
 static int hive_read_table(struct rt_store *st, const char *lang,
@@ -1083,14 +1098,13 @@ static int hive_read_table(struct rt_store *st, const char *lang,
         return read_dat(s, s->system32, lang, t, out, present, e);
     char path[256];
     snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
-    if (get_value(&s->software, path,
-                  t == RT_TABLE_COUNTER ? "Counter" : "Help", out, present,
-                  e) != 0)
+    uint32_t v;
+    if (get_value_cell(&s->software, path, table_value_name(t), out, present,
+                       &v, e) != 0)
         return -1;
     /* Held once: the copy, not also the hive view's pages under it (a
      * whole-database read would otherwise hold every table twice). */
-    uint32_t v;
-    if (*present && table_cell(s, lang, t, path, sizeof path, &v))
+    if (*present)
         (void)rt_regf_value_release(s->software.h, v);
     return 0;
 }
@@ -1114,8 +1128,10 @@ static int table_pieces_from(struct rt_store *st, const char *lang,
         char *file = dat_path(s->system32, lang, t);
         if (!file)
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-        struct dat_seen *d = rt_os_exists(file) ? dat_seen_map(s, file) : NULL;
+        struct dat_seen *d = NULL;
         int r = 0;
+        if (rt_os_exists(file) && !(d = dat_seen_map(s, file)))
+            r = 1;      /* not mapped here: read_table says why */
         if (d) {
             out->piece = malloc(sizeof *out->piece);
             out->len = malloc(sizeof *out->len);
@@ -1129,8 +1145,6 @@ static int table_pieces_from(struct rt_store *st, const char *lang,
                 out->type = RT_REG_MULTI_SZ;
                 *present = 1;
             }
-        } else if (rt_os_exists(file)) {
-            r = 1;      /* not mapped here: read_table says why */
         }
         free(file);
         return r;
@@ -1143,8 +1157,7 @@ static int table_pieces_from(struct rt_store *st, const char *lang,
     if (rt_regf_value_pieces_from(h, v, from, &out->type, &out->piece,
                                   &out->len, &out->n, &out->total) != 0)
         return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
-                            s->software.path,
-                            t == RT_TABLE_COUNTER ? "Counter" : "Help", path,
+                            s->software.path, table_value_name(t), path,
                             rt_regf_errmsg(h));
     *present = 1;
     return 0;
@@ -1219,8 +1232,7 @@ static int hive_read_table_copy(struct rt_store *st, const char *lang,
         return 0;
     char path[256];
     snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
-    return get_value(&s->software, path,
-                     t == RT_TABLE_COUNTER ? "Counter" : "Help", out, present,
+    return get_value(&s->software, path, table_value_name(t), out, present,
                      e);
 }
 
@@ -1368,7 +1380,7 @@ static int regf_fail(struct rt_regf *h, const char *path, struct rt_error *e)
 
 static const char *table_value(const struct rt_change *c)
 {
-    return c->table == RT_TABLE_COUNTER ? "Counter" : "Help";
+    return table_value_name(c->table);
 }
 
 static int splice_table(struct hive_store *s, uint32_t key,

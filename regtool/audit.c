@@ -205,6 +205,7 @@ static int read_specs(const char *file, char ***v, size_t *n)
 
 int cmd_audit(int argc, char **argv)
 {
+    rt_cli_options()->read_once = 1;    /* each table checked once */
     int json = 0, libraries = 0;
     struct rt_audit_options opt = {0};
     char **specs = NULL;

@@ -129,6 +129,7 @@ int rt_cli_backup(const char *file, int force, int *win32)
 int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
 {
     int rc;
+    rt_cli_options()->read_once = 1;    /* each table copied once */
     struct rt_database db;
     /* The .reg backup reads every table through the store itself; the
      * PerfStringBackup reads them a language at a time as it writes. */

@@ -106,7 +106,7 @@ struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
         options.tables, options.force_dirty,
         !options.wait_set ? 0 : options.wait_seconds ? options.wait_seconds : -1,
         say};
-    return rt_api_open_store(spec, &o, e, bad_spec);
+    return rt_api_open_store(spec, &o, options.read_once, e, bad_spec);
 }
 
 struct rt_store *rt_cli_open_store(int *exit_code)

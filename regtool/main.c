@@ -95,13 +95,15 @@ int cmd_version(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    /* Hive files are mapped (regf): a page the disk cannot deliver ends
-     * the process with SIGBUS. Say so; a commit it interrupted is rolled
-     * back or finished by the next run, as after any crash. */
+    /* Hive files are mapped (regf), and backups read by restore: a page
+     * the disk cannot deliver ends the process with SIGBUS. Say so; a
+     * commit it interrupted is rolled back or finished by the next run,
+     * as after any crash. */
     rt_os_report_map_faults(
-        "regtool: a hive file could not be read (an I/O error, or another "
-        "program cut it short while regtool read it); stopped. Any commit "
-        "this interrupted is finished or rolled back by the next run\n",
+        "regtool: a mapped file (a hive, or the backup being restored) could "
+        "not be read (an I/O error, or another program cut it short while "
+        "regtool read it); stopped. Any commit this interrupted is finished "
+        "or rolled back by the next run\n",
         RT_EXIT_FAILURE);
     int dropin = rt_dropin_mode(argv[0]);
     if (dropin)

@@ -47,6 +47,10 @@ struct rt_cli_options {
     int force_dirty;        /* --force-dirty */
     int wait_seconds;       /* --wait SECONDS: for another regtool's lock */
     int wait_set;
+    /* Set by a command that reads each table once, copying it (backup,
+     * restore, audit, repair): the store's hives are opened to give every
+     * page back as their open passes it (RT_REGF_READ_ONCE). */
+    int read_once;
 };
 struct rt_cli_options *rt_cli_options(void);
 /* Consumes the global options at the start of ARGV (after argv[0]). */

@@ -220,6 +220,7 @@ static int load_inf(struct inis *l, struct rt_store *s)
 
 int cmd_repair(int argc, char **argv)
 {
+    rt_cli_options()->read_once = 1;    /* each table read once */
     static const struct option longopts[] = {
         {"dry-run", no_argument, 0, 'n'},
         {"prune-orphans", no_argument, 0, 'p'},

@@ -181,11 +181,23 @@ static int restore_reg(const char *file, const uint8_t *data, size_t len,
     return rc;
 }
 
+/* Pages of the backup's view the parser is done with: given back. */
+static void done_with(void *ctx, size_t off, size_t n)
+{
+    rt_os_map_release(ctx, off, n);
+}
+
 int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
 {
+    rt_cli_options()->read_once = 1;    /* each table compared once */
+    /* The file is mapped where it can be and given back as it is decoded
+     * (a backup is as large as the tables); else read. */
+    struct rt_os_map view;
     uint8_t *data = NULL;
     size_t len = 0;
-    if (rt_os_read_file(file, &data, &len) != 0) {
+    if (rt_os_map_file(file, &view) != 0)
+        view.data = NULL;
+    if (!view.data && rt_os_read_file(file, &data, &len) != 0) {
         int err = errno;
         rt_cli_error("cannot read %s: %s; nothing was written", file,
                      strerror(err));
@@ -194,15 +206,22 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
                                   : RT_ERR_ACCESS_DENIED;
         return RT_EXIT_FAILURE;
     }
-    if (rt_reg_sniff(data, len)) {
-        int rc = restore_reg(file, data, len, dry_run, quiet, win32);
+    const uint8_t *bytes = view.data ? view.data : data;
+    if (view.data)
+        len = view.len;
+    if (rt_reg_sniff(bytes, len)) {
+        int rc = restore_reg(file, bytes, len, dry_run, quiet, win32);
         free(data);
+        rt_os_unmap_file(&view);
         return rc;
     }
     struct rt_psb psb;
     struct rt_psb_error perr;
     enum rt_psb_encoding enc;
-    int r = rt_psb_parse_take(data, len, &psb, &enc, &perr);
+    int r = view.data ? rt_psb_parse_view(bytes, len, done_with, &view, &psb,
+                                          &enc, &perr)
+                      : rt_psb_parse_take(data, len, &psb, &enc, &perr);
+    rt_os_unmap_file(&view);
     if (r != 0) {
         if (perr.nomem) {
             rt_cli_error("%s: out of memory; nothing was written", file);

@@ -2,13 +2,15 @@
  * from the in-memory store: what lodctr /S saves (services with a range in
  * the store's order, every language but CurrentLanguage, tables merged),
  * what lodctr /R:file changes (ranges set or deleted, Disable Performance
- * Counters restored too, tables replaced, Perflib's values, sections the
- * store has nothing for reported), refusals that plan nothing, and a
- * backup -> damage -> restore round trip through rt_op_restore. */
+ * Counters restored too, tables spliced where they part or replaced,
+ * Perflib's values, sections the store has nothing for reported),
+ * refusals that plan nothing, and a backup -> damage -> restore round
+ * trip through rt_op_restore. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uchar.h>
@@ -384,6 +386,122 @@ static void test_restore_plan(void **state)
     s->ops->close(s);
 }
 
+/* The change restore plans for 009's Counter from a section S, applied
+ * through rt_op_restore: what it leaves is the section's names encoded.
+ * Returns the change's shape: edits, pairs added and removed. */
+static void restore_009(struct rt_store *s, const char *strings,
+                        size_t *edits, size_t *added, size_t *removed)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "[Perflib]\r\nLast Counter=3000\r\nLast Help=3001\r\n"
+             "[PerfStrings_009]\r\n%s", strings);
+    struct rt_psb p;
+    parse(text, &p);
+    struct rt_database db;
+    struct rt_change_set cs;
+    struct rt_restore_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    assert_int_equal(rt_engine_restore(&db, &p, &cs, &plan, &e), 0);
+    const struct rt_change *c = NULL;
+    for (size_t i = 0; i < cs.n; i++)
+        if (cs.v[i].op == RT_CHANGE_SET_TABLE && !strcmp(cs.v[i].lang, "009")
+            && cs.v[i].table == RT_TABLE_COUNTER)
+            c = &cs.v[i];
+    assert_non_null(c);
+    *edits = c->n_edits;
+    *added = c->added.n;
+    *removed = c->removed.n;
+    if (c->n_edits) {
+        /* One edit, from where the first pairs stop agreeing to the end;
+         * the value holds only the bytes it writes. */
+        const struct rt_table *t = &db.langs[0].tab[RT_TABLE_COUNTER];
+        assert_string_equal(db.langs[0].id, "009");
+        assert_int_equal(c->n_edits, 1);
+        assert_int_equal(c->edits[0].at + c->edits[0].cut, t->len);
+        assert_int_equal(c->value.len, c->edits[0].ins_len);
+        assert_true(c->value.len < rt_change_table_len(c));
+    }
+    struct rt_name_table want;
+    assert_int_equal(rt_psb_split(&p.langs[0].strings, &want), 0);
+    uint8_t *blob;
+    size_t len;
+    assert_int_equal(rt_pair_list_encode(&want.counter, &blob, &len), 0);
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    rt_database_free(&db);
+
+    assert_int_equal(rt_op_restore(s, &p, 0, &cs, &plan, &e), 0);
+    struct rt_value v = {0};
+    int present = 0;
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_COUNTER, &v,
+                                        &present, &e), 0);
+    assert_true(present);
+    assert_int_equal(v.len, len);
+    assert_memory_equal(v.data, blob, len);
+    rt_value_free(&v);
+    free(blob);
+    rt_name_table_free(&want);
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    rt_psb_free(&p);
+}
+
+/* A restore costs what it changes: where the backup's tables begin as
+ * the store's do, the table is spliced from where they part (pairs added
+ * at the end, pairs cut from it, both); where they part early, or the
+ * table is damaged, it is replaced whole. */
+static void test_restore_splices(void **state)
+{
+    (void)state;
+    struct rt_store *s = machine();
+    size_t edits, added, removed;
+    static const char base[] = "1=1847\r\n2=System\r\n3=System help\r\n"
+                               "4=Memory\r\n5=Memory help\r\n"
+                               "2000=Mine\r\n2001=Mine help\r\n";
+    char text[400];
+    /* Two names added after the store's. */
+    snprintf(text, sizeof text, "%s3000=New\r\n3001=New help\r\n"
+             "3002=Newer\r\n", base);
+    restore_009(s, text, &edits, &added, &removed);
+    assert_int_equal(edits, 1);
+    assert_int_equal(added, 2);
+    assert_int_equal(removed, 0);
+    /* Back: the two cut. */
+    restore_009(s, base, &edits, &added, &removed);
+    assert_int_equal(edits, 1);
+    assert_int_equal(added, 0);
+    assert_int_equal(removed, 2);
+    /* The last pair's text changed, then grown by a character (the bytes
+     * agree up to the old text's end): one cut, one added, each time. */
+    static const char *last[] = {"Minf", "Minf2"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(text, sizeof text, "1=1847\r\n2=System\r\n"
+                 "3=System help\r\n4=Memory\r\n5=Memory help\r\n"
+                 "2000=%s\r\n2001=Mine help\r\n", last[i]);
+        restore_009(s, text, &edits, &added, &removed);
+        assert_int_equal(edits, 1);
+        assert_int_equal(added, 1);
+        assert_int_equal(removed, 1);
+    }
+    /* The first name differs: replaced whole. */
+    snprintf(text, sizeof text, "1=1848\r\n2=System\r\n3=System help\r\n"
+             "4=Memory\r\n5=Memory help\r\n2000=Mine\r\n");
+    restore_009(s, text, &edits, &added, &removed);
+    assert_int_equal(edits, 0);
+    /* A damaged table (no terminator after its last pair) is replaced
+     * whole, though its pairs begin as the section's. */
+    static const char16_t torn[] = u"1\0" "1847\0" "2\0System\0"
+                                   "4\0Memory\0" "2000\0Mine";
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            (const uint8_t *)torn,
+                                            sizeof torn - 2), 0);
+    restore_009(s, base, &edits, &added, &removed);
+    assert_int_equal(edits, 0);
+    s->ops->close(s);
+}
+
 static void refused(struct rt_database *db, const char *text,
                     const char *words)
 {
@@ -488,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_backup),
         cmocka_unit_test(test_backup_stream),
         cmocka_unit_test(test_restore_plan),
+        cmocka_unit_test(test_restore_splices),
         cmocka_unit_test(test_restore_refused),
         cmocka_unit_test(test_round_trip),
     };

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model/perf_backup.h"
+#include "model/strbuf.h"
 #include "model/utf16.h"
 
 #define REAL "../shared/research-real/perfstringbackup/"
@@ -521,6 +522,114 @@ static void survive(const uint8_t *data, size_t len)
     rt_psb_free(&q);
 }
 
+/* What rt_psb_parse_view said it was done with: ranges in order, each
+ * starting where the one before ended. */
+struct done_log {
+    size_t next, calls;
+};
+
+static void log_done(void *ctx, size_t off, size_t n)
+{
+    struct done_log *d = ctx;
+    assert_int_equal(off, d->next);
+    assert_true(n > 0);
+    d->next = off + n;
+    d->calls++;
+}
+
+/* A backup of five decoding pieces (1 MiB of UTF-16 each): a text line
+ * longer than two pieces, a surrogate pair and a CR LF each on a piece's
+ * edge, and errors in the last piece, each on its line; the bytes said
+ * done front to back, all of them, past the byte-order mark. */
+static void test_pieces(void **state)
+{
+    (void)state;
+    struct rt_strbuf b = {0};
+    static const char head[] = "[Perflib]\r\nLast Counter=9\r\nLast Help=9"
+                               "\r\n[PerfStrings_009]\r\n";
+    rt_strbuf_append(&b, head, strlen(head));
+    /* Lines of 100 characters up to just before the 1 MiB edge (524,288
+     * units), then one that a 4-byte character straddles. */
+    unsigned index = 2, lines = 4;
+    char line[128];
+    while (b.len < 524288 - 150) {
+        int n = snprintf(line, sizeof line, "%u=%0*u\r\n", index, 90, index);
+        rt_strbuf_append(&b, line, (size_t)n);
+        index += 2;
+        lines++;
+    }
+    /* The pair's first unit the first piece's last (unit 524,287). */
+    snprintf(line, sizeof line, "%u=", index);
+    size_t fill = 524287 - b.len;
+    rt_strbuf_append(&b, line, strlen(line));
+    for (size_t i = strlen(line); i < fill; i++)
+        rt_strbuf_append(&b, "a", 1);
+    assert_int_equal(b.len, 524287);
+    rt_strbuf_append(&b, "\xF0\x9F\x98\x80\r\n", 6);
+    lines++;
+    uint32_t emoji = index;
+    index += 2;
+    /* A line of more than two pieces whose CR is the fourth piece's last
+     * unit (2,097,151) and its LF the fifth's first. */
+    snprintf(line, sizeof line, "%u=", index);
+    size_t units = b.len - 2;            /* the emoji: 4 bytes, 2 units */
+    size_t long_text = 2097151 - units - strlen(line);
+    rt_strbuf_append(&b, line, strlen(line));
+    for (size_t i = 0; i < long_text; i++)
+        rt_strbuf_append(&b, i % 7 ? "b" : "c", 1);
+    rt_strbuf_append(&b, "\r\n3=end", 8);
+    lines += 2;
+    assert_false(b.failed);
+    size_t len;
+    uint8_t *u = utf16(b.s, &len);
+    uint8_t *bom = malloc(len + 2);
+    bom[0] = 0xFF;
+    bom[1] = 0xFE;
+    memcpy(bom + 2, u, len);
+
+    struct rt_psb whole, piece;
+    struct rt_psb_error err;
+    struct done_log d = {2, 0};
+    enum rt_psb_encoding enc;
+    assert_int_equal(rt_psb_parse(u, len, &whole, NULL, &err), 0);
+    assert_int_equal(rt_psb_parse_view(bom, len + 2, log_done, &d, &piece,
+                                       &enc, &err), 0);
+    assert_int_equal(enc, RT_PSB_UTF16LE_BOM);
+    assert_int_equal(d.next, len + 2);
+    assert_int_equal(d.calls, 5);
+    const struct rt_pair_list *a = &whole.langs[0].strings,
+                              *c = &piece.langs[0].strings;
+    assert_int_equal(a->n, c->n);
+    assert_int_equal(a->n, (index - 2) / 2 + 2);
+    for (size_t i = 0; i < a->n; i++) {
+        assert_int_equal(a->v[i].index, c->v[i].index);
+        assert_string_equal(a->v[i].text, c->v[i].text);
+    }
+    const char *t = text_of(&piece, "009", emoji);
+    assert_string_equal(t + strlen(t) - 4, "\xF0\x9F\x98\x80");
+    assert_int_equal(strlen(text_of(&piece, "009", index)), long_text);
+    assert_string_equal(text_of(&piece, "009", 3), "end");
+    rt_psb_free(&whole);
+    rt_psb_free(&piece);
+
+    /* A NUL character and an unpaired surrogate, in the last piece: their
+     * line, counted across the pieces before. */
+    size_t at = len - 6;                 /* the 'e' of "end" */
+    u[at] = 0;
+    assert_int_equal(rt_psb_parse_view(u, len, NULL, NULL, &piece, NULL,
+                                       &err), -1);
+    assert_int_equal(err.line, lines);
+    assert_non_null(strstr(err.message, "NUL character"));
+    u[at] = 0x00;
+    u[at + 1] = 0xDC;
+    assert_int_equal(rt_psb_parse(u, len, &piece, NULL, &err), -1);
+    assert_int_equal(err.line, lines);
+    assert_non_null(strstr(err.message, "unpaired UTF-16 surrogate"));
+    free(u);
+    free(bom);
+    rt_strbuf_free(&b);
+}
+
 static void test_robust(void **state)
 {
     (void)state;
@@ -582,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_real_e),      cmocka_unit_test(test_real_f),
         cmocka_unit_test(test_edge_text),   cmocka_unit_test(test_edge_errors),
         cmocka_unit_test(test_merge_split), cmocka_unit_test(test_robust),
+        cmocka_unit_test(test_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,23 @@ static void service(struct rt_service_info *si, const char *name,
     si->has_last_counter = si->has_first_help = si->has_last_help = 1;
 }
 
+/* L's tables as a load reads them: their pairs (table) encoded and
+ * indexed (tab), as the engine compares them. */
+static void tables_of_pairs(struct rt_db_language *l)
+{
+    for (int k = 0; k < 2; k++) {
+        uint8_t *blob;
+        size_t len;
+        struct rt_msz_error err;
+        assert_int_equal(rt_pair_list_encode(k ? &l->table.help
+                                               : &l->table.counter,
+                                             &blob, &len), 0);
+        rt_table_free(&l->tab[k]);
+        assert_int_equal(rt_table_load(&l->tab[k], blob, len, &err), 0);
+        l->bytes[k] = len;
+    }
+}
+
 /* 009 (and CurrentLanguage when CUR) holding the base, B's strings, a
  * stale string in A's range and an orphan; providers A (INF copy), B
  * (current tables), C (backup), D (nowhere). */
@@ -62,6 +79,7 @@ static void database(struct rt_database *db, int cur)
         add(&l->table.counter, 2004, "B name");
         add(&l->table.help, 2005, "B help");
         add(&l->table.counter, 2100, "Orphan");
+        tables_of_pairs(l);
     }
     db->has_last_counter = db->has_last_help = db->has_base_index = 1;
     db->last_counter = 2100;
@@ -144,14 +162,26 @@ static const struct rt_change *table_change(const struct rt_change_set *cs,
     return NULL;
 }
 
-/* The pairs a change writes, as "index=text;" in order. */
-static char *pairs_text(const struct rt_change *c)
+/* The pairs a change of DB's table writes, as "index=text;" in order
+ * (a splice made whole first). */
+static char *pairs_text(const struct rt_database *db,
+                        const struct rt_change *c)
 {
     struct rt_name_table t;
     struct rt_msz_error err;
     int which;
-    assert_int_equal(rt_name_table_decode(&t, c->value.data, c->value.len,
-                                          NULL, 0, 0, &err, &which), 0);
+    uint8_t *blob = c->value.data;
+    size_t len = c->value.len;
+    if (c->n_edits) {
+        const struct rt_table *old =
+            &rt_database_language(db, c->lang)->tab[c->table];
+        assert_int_equal(rt_change_splice(c, old->blob, old->len, &blob,
+                                          &len), 0);
+    }
+    assert_int_equal(rt_name_table_decode(&t, blob, len, NULL, 0, 0, &err,
+                                          &which), 0);
+    if (blob != c->value.data)
+        free(blob);
     char *out = calloc(1, 4096);
     for (size_t i = 0; i < t.counter.n; i++)
         sprintf(out + strlen(out), "%u=%s;", t.counter.v[i].index,
@@ -179,11 +209,11 @@ static void each_provider_from_its_first_source(void **state)
     assert_int_equal(p.langs[0].base, RT_REBUILD_INSTALLED);
     /* The orphan goes; A's stale string is replaced by its INI's. */
     assert_int_equal(p.langs[0].dropped, 1);
-    char *c = pairs_text(table_change(&cs, "009", RT_TABLE_COUNTER));
+    char *c = pairs_text(&f.db, table_change(&cs, "009", RT_TABLE_COUNTER));
     assert_string_equal(c, "1=1847;2=System;4=Memory;2000=A object;"
                            "2002=A counter;2004=B name;2006=C name;");
     free(c);
-    char *h = pairs_text(table_change(&cs, "009", RT_TABLE_HELP));
+    char *h = pairs_text(&f.db, table_change(&cs, "009", RT_TABLE_HELP));
     assert_string_equal(h, "3=System help;5=Memory help;2001=A object help;"
                            "2003=A counter help;2005=B help;2007=C help;");
     free(h);
@@ -211,9 +241,11 @@ static void rebuilding_the_result_changes_nothing(void **state)
     int which;
     const struct rt_change *cc = table_change(&cs, "009", RT_TABLE_COUNTER);
     const struct rt_change *hc = table_change(&cs, "009", RT_TABLE_HELP);
+    assert_false(cc->n_edits || hc->n_edits);
     assert_int_equal(rt_name_table_decode(&l->table, cc->value.data,
                                           cc->value.len, hc->value.data,
                                           hc->value.len, 0, &err, &which), 0);
+    tables_of_pairs(l);
     assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs2, &p2, &e), 0);
     assert_null(table_change(&cs2, "009", RT_TABLE_COUNTER));
     assert_null(table_change(&cs2, "009", RT_TABLE_HELP));
@@ -242,7 +274,7 @@ static void current_language_takes_english_base(void **state)
     /* No backup section for it: C is lost there as D is everywhere. */
     assert_int_equal(p.providers[2].langs[1].source, RT_REBUILD_LOST);
     assert_int_equal(p.lost, 3);
-    char *c = pairs_text(table_change(&cs, "CurrentLanguage",
+    char *c = pairs_text(&f.db, table_change(&cs, "CurrentLanguage",
                                       RT_TABLE_COUNTER));
     assert_string_equal(c, "1=1847;2=System;4=Memory;2000=A object;"
                            "2002=A counter;2004=B name;");

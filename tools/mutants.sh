@@ -12,6 +12,8 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/rtmut.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT INT TERM
 T=$SCRATCH/tree
 mkdir -p "$T"
+# Tests that read ../shared from the tree find it beside the copy too.
+ln -s "$SHARED" "$SCRATCH/shared"
 # The working tree's tracked files as they are now (edits included).
 (cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$T") ||
     { echo "mutants: cannot copy the tree" >&2; exit 2; }
@@ -266,9 +268,27 @@ NEW='    if (w->own[k] || 1)
     struct rt_pair_list c;'
 mutant repair-changes-lent-list lib/engine/repair.c unit:test_repair
 
-OLD='        int here = s && !l->loaded;'
-NEW='        int here = s && !l->loaded && !sec;'
+OLD='        int here = s && keep && !l->loaded;'
+NEW='        int here = s && keep && !l->loaded && !sec;'
 mutant restore-unread-language lib/engine/backup.c unit:test_backup
+
+OLD='                                     : rt_msz_pairs_end(t->v, t->n)) <= p)'
+NEW='                                     : rt_msz_pairs_end(t->v, t->n)) <= p + 2)'
+mutant restore-splice-past-agreement lib/engine/database.c unit:test_backup
+
+OLD='        keep->tab[k] = read->tab[k];'
+NEW='        rt_table_free(&read->tab[k]);'
+mutant restore-drops-spliced-tail lib/engine/backup.c cli:backup_restore.sh
+
+OLD='        if (p + n < len && data[p + n - 1] >= 0xD8 && data[p + n - 1] <= 0xDB)
+            n -= 2;'
+NEW='        if (p + n < len && data[p + n - 1] >= 0xD8 && data[p + n - 1] <= 0xDB)
+            n -= 0;'
+mutant psb-piece-splits-pair lib/model/perf_backup.c unit:test_perf_backup
+
+OLD='            while (whole > 0 && buf[whole - 1] != '"'"'\n'"'"')'
+NEW='            while (0)'
+mutant psb-piece-reads-part-line lib/model/perf_backup.c unit:test_perf_backup
 
 # --- the table ---------------------------------------------------------
 

@@ -172,7 +172,7 @@ int regtool_open(const char *spec, const regtool_open_options *opt,
     *out = NULL;
     struct rt_error e = {0};
     int bad_spec;
-    struct rt_store *s = rt_api_open_store(spec, opt, &e, &bad_spec);
+    struct rt_store *s = rt_api_open_store(spec, opt, 0, &e, &bad_spec);
     if (!s)
         return set_error(err, e.code ? e.code : RT_ERR_INTERNAL_ERROR, "%s",
                          e.message);

@@ -13,12 +13,15 @@
 #include "store/store.h"
 
 /* Opens the store SPEC names (regtool_open's specs) with OPT (NULL:
- * defaults). Warnings of the opening (a dirty hive read without its logs)
- * go to OPT->notice. NULL with E set on failure, and *BAD_SPEC 1 when
- * SPEC names no store this build has (the CLI's usage error). */
+ * defaults); READ_ONCE: the caller reads each table once, copying it (a
+ * hive store's open then holds none of their pages). Warnings of the
+ * opening (a dirty hive read without its logs) go to OPT->notice. NULL
+ * with E set on failure, and *BAD_SPEC 1 when SPEC names no store this
+ * build has (the CLI's usage error). */
 struct rt_store *rt_api_open_store(const char *spec,
                                    const regtool_open_options *opt,
-                                   struct rt_error *e, int *bad_spec);
+                                   int read_once, struct rt_error *e,
+                                   int *bad_spec);
 
 /* A handle on an open store, which regtool_close then closes. NULL when
  * out of memory (S is left open). */

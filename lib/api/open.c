@@ -14,7 +14,8 @@
 
 struct rt_store *rt_api_open_store(const char *spec,
                                    const regtool_open_options *opt,
-                                   struct rt_error *e, int *bad_spec)
+                                   int read_once, struct rt_error *e,
+                                   int *bad_spec)
 {
     static const regtool_open_options defaults = {NULL, 0, 0, NULL};
     struct rt_store *s = NULL;
@@ -33,6 +34,7 @@ struct rt_store *rt_api_open_store(const char *spec,
             .wait_seconds = opt->wait_seconds == 0 ? 60
                             : opt->wait_seconds < 0 ? 0 : opt->wait_seconds,
             .notice = opt->notice,
+            .read_once = read_once,
         };
         struct rt_diags d = {0};
         s = rt_store_hive_open(spec + 5, &ho, &d, e);

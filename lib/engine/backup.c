@@ -226,10 +226,12 @@ void rt_restore_plan_free(struct rt_restore_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Plans L's tables from SEC's strings. *AT: where each changed table's
+ * splice starts (its length when it is replaced whole). */
 static int restore_language(const struct rt_db_language *l,
                             const struct rt_psb_language *sec,
                             struct rt_change_set *cs,
-                            struct rt_restore_language *rl,
+                            struct rt_restore_language *rl, size_t at[2],
                             struct rt_error *e)
 {
     struct rt_name_table t;
@@ -238,7 +240,7 @@ static int restore_language(const struct rt_db_language *l,
     rl->names_after = t.counter.n;
     rl->helps_after = t.help.n;
     int rc = -1, changed[2];
-    if (rt_db_replace_changed_tables(l, &t, cs, changed) != 0) {
+    if (rt_db_replace_changed_tables(l, &t, cs, changed, at) != 0) {
         oom(e);
         goto out;
     }
@@ -248,6 +250,28 @@ static int restore_language(const struct rt_db_language *l,
 out:
     rt_name_table_free(&t);
     return rc;
+}
+
+/* Moves into KEEP (a language listed without tables) the tables of READ
+ * that a splice starting at AT[k] changes, keeping only their bytes from
+ * there on; whatever else READ holds is freed. */
+static int keep_spliced(struct rt_db_language *read, const size_t at[2],
+                        const int changed[2], struct rt_db_language *keep)
+{
+    int r = 0;
+    keep->has_counter = read->has_counter;
+    keep->has_help = read->has_help;
+    for (int k = 0; k < 2 && !r; k++) {
+        if (!changed[k] || at[k] >= read->tab[k].len)
+            continue;
+        r = rt_table_keep_from(&read->tab[k], at[k]);
+        keep->tab[k] = read->tab[k];
+        keep->type[k] = read->type[k];
+        keep->bytes[k] = read->bytes[k];
+        memset(&read->tab[k], 0, sizeof read->tab[k]);
+    }
+    rt_database_unload_language(read);
+    return r;
 }
 
 /* Sets NAME to V unless the service already holds it. */
@@ -348,16 +372,12 @@ static int perflib_value(struct rt_change_set *cs,
     return rt_change_set_dword(cs, NULL, name, v);
 }
 
-int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
-                      struct rt_change_set *cs, struct rt_restore_plan *plan,
-                      struct rt_error *e)
-{
-    return rt_engine_restore_from(NULL, db, psb, cs, plan, e);
-}
-
-int rt_engine_restore_from(struct rt_store *s, const struct rt_database *db,
-                           const struct rt_psb *psb, struct rt_change_set *cs,
-                           struct rt_restore_plan *plan, struct rt_error *e)
+/* Both: KEEP is DB where languages are read from S here (and keep what
+ * their splices need), NULL where DB holds every table. */
+static int restore(struct rt_store *s, const struct rt_database *db,
+                   struct rt_database *keep, const struct rt_psb *psb,
+                   struct rt_change_set *cs, struct rt_restore_plan *plan,
+                   struct rt_error *e)
 {
     memset(plan, 0, sizeof *plan);
     memset(cs, 0, sizeof *cs);
@@ -462,9 +482,9 @@ int rt_engine_restore_from(struct rt_store *s, const struct rt_database *db,
         if (!(rl->id = strdup(l->id)))
             goto nomem;
         plan->n_langs++;
-        int here = s && !l->loaded;
+        int here = s && keep && !l->loaded;
         if (here) {
-            if (rt_database_read_language(s, l, sec != NULL, &read, e) != 0)
+            if (rt_database_read_language(s, l, 0, &read, e) != 0)
                 goto fail;
             l = &read;
         }
@@ -472,14 +492,17 @@ int rt_engine_restore_from(struct rt_store *s, const struct rt_database *db,
         rl->names_before = rl->names_after = l->tab[RT_TABLE_COUNTER].n;
         rl->helps_before = rl->helps_after = l->tab[RT_TABLE_HELP].n;
         int r = 0;
+        size_t at[2] = {0, 0};
         if (sec) {
             rl->line = sec->line;
             r = !(rl->section = strdup(sec->id))
                     ? oom(e)
-                    : restore_language(l, sec, cs, rl, e);
+                    : restore_language(l, sec, cs, rl, at, e);
         }
-        if (here)
-            rt_database_unload_language(&read);
+        int changed[2] = {rl->counter_changed, rl->help_changed};
+        if (here && keep_spliced(&read, at, changed, &keep->langs[i]) != 0 &&
+            r == 0)
+            r = oom(e);
         if (r != 0)
             goto fail;
     }
@@ -504,4 +527,18 @@ fail:
     rt_change_set_free(cs);
     rt_restore_plan_free(plan);
     return -1;
+}
+
+int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
+                      struct rt_change_set *cs, struct rt_restore_plan *plan,
+                      struct rt_error *e)
+{
+    return restore(NULL, db, NULL, psb, cs, plan, e);
+}
+
+int rt_engine_restore_from(struct rt_store *s, struct rt_database *db,
+                           const struct rt_psb *psb, struct rt_change_set *cs,
+                           struct rt_restore_plan *plan, struct rt_error *e)
+{
+    return restore(s, db, db, psb, cs, plan, e);
 }

@@ -129,9 +129,11 @@ int rt_engine_restore(const struct rt_database *db, const struct rt_psb *psb,
                       struct rt_error *e);
 /* The same for a DB read without its tables (RT_DB_TABLES_NONE): each
  * language's are read from S, compared and freed in turn, so that a
- * restore holds one language's old tables at a time. */
+ * restore holds one language's old tables at a time; of a table a change
+ * splices, DB keeps the bytes from the splice on (what the change is
+ * checked and applied against, as install's lean load keeps them). */
 struct rt_store;
-int rt_engine_restore_from(struct rt_store *s, const struct rt_database *db,
+int rt_engine_restore_from(struct rt_store *s, struct rt_database *db,
                            const struct rt_psb *psb, struct rt_change_set *cs,
                            struct rt_restore_plan *plan, struct rt_error *e);
 

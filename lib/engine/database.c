@@ -549,46 +549,114 @@ uint32_t rt_database_highest(const struct rt_database *db,
     return h;
 }
 
-/* Whether BLOB (LEN bytes), a new Counter (HELP 0) or Help table of L,
- * differs from what the store holds: *OUT 1 when it does, or when the
- * table is damaged or absent. */
-static int table_differs(const struct rt_db_language *l, int help,
-                         const uint8_t *blob, size_t len, int *out)
+/* Where the new table NEW (LEN bytes) stops agreeing with T (whole,
+ * well-formed) on a pair boundary: the start of T's first pair that does
+ * not lie wholly within the bytes both begin with, or the end of T's
+ * pairs; *SAME the number of T's pairs before it. Pairs parse the same
+ * way from the start, so NEW's first *SAME pairs are those same bytes. */
+static size_t agree_until(const struct rt_table *t, const uint8_t *new_blob,
+                          size_t len, size_t *same)
 {
-    int damaged = help ? l->help_damaged : l->damaged && !l->damage_in_help;
-    if (damaged || !(help ? l->has_help : l->has_counter)) {
-        *out = 1;
+    size_t n = t->len < len ? t->len : len, p = 0;
+    while (p < n && t->blob[p] == new_blob[p])
+        p++;
+    size_t i = 0;
+    while (i < t->n && (i + 1 < t->n ? t->v[i + 1].at
+                                     : rt_msz_pairs_end(t->v, t->n)) <= p)
+        i++;
+    *same = i;
+    return i < t->n ? t->v[i].at : rt_msz_pairs_end(t->v, t->n);
+}
+
+/* T's pairs from the I-th on, decoded into OUT. */
+static int pairs_from(const struct rt_table *t, size_t i,
+                      struct rt_pair_list *out)
+{
+    memset(out, 0, sizeof *out);
+    for (; i < t->n; i++) {
+        struct rt_pair p;
+        if (rt_msz_entry_pair(t->blob, &t->v[i], &p) != 0)
+            return -1;
+        int r = rt_pair_list_append(out, p.index, p.text);
+        free(p.text);
+        if (r != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Puts into CS the change that makes L's table K hold PAIRS (encoded:
+ * BLOB, LEN bytes). A well-formed table whose first pairs stay is spliced
+ * from where they end, as install splices (the change then holds what
+ * changes, and the store writes only that, under the same lock it read
+ * the table): *AT is then that byte. A damaged or absent table, or one
+ * that keeps less than half, is replaced whole (*AT the table's length).
+ * *CHANGED 0 when the table already holds these bytes. */
+static int change_table(const struct rt_db_language *l, int k,
+                        const struct rt_pair_list *pairs, uint8_t *blob,
+                        size_t len, struct rt_change_set *cs, int *changed,
+                        size_t *at)
+{
+    const struct rt_table *t = &l->tab[k];
+    int present = k ? l->has_help : l->has_counter;
+    int sound = present && l->blob_damage[k].status == RT_MSZ_OK;
+    enum rt_table_kind kind = k ? RT_TABLE_HELP : RT_TABLE_COUNTER;
+    *changed = 1;
+    *at = t->len;
+    if (sound && len == t->len && !memcmp(blob, t->blob, len)) {
+        *changed = 0;
+        free(blob);
         return 0;
     }
-    uint8_t *old = NULL;
-    size_t old_len = 0;
-    if (rt_pair_list_encode(help ? &l->table.help : &l->table.counter, &old,
-                            &old_len) != 0)
-        return -1;
-    *out = old_len != len || memcmp(old, blob, len);
-    free(old);
-    return 0;
+    size_t same = 0, from = sound ? agree_until(t, blob, len, &same) : 0;
+    if (!sound || from < len / 2) {
+        /* Replaced whole: the table must still be the one read (the
+         * hash of all its bytes, a damaged one's too). */
+        const uint8_t *old = l->raw[k].data ? l->raw[k].data : t->blob;
+        size_t old_len = l->raw[k].data ? l->raw[k].len : t->len;
+        int r = rt_change_set_table_replace(
+            cs, l->id, kind, blob, len, present, l->bytes[k],
+            present ? rt_blob_hash(old, old_len) : 0, NULL, NULL);
+        free(blob);
+        return r;
+    }
+    struct rt_pair_list added = {0}, removed = {0};
+    struct rt_table_edit *ed = malloc(sizeof *ed);
+    uint8_t *ins = malloc(len - from);
+    if (!ed || !ins || pairs_from(t, same, &removed) != 0)
+        goto nomem;
+    for (size_t i = same; i < pairs->n; i++)
+        if (rt_pair_list_append(&added, pairs->v[i].index,
+                                pairs->v[i].text) != 0)
+            goto nomem;
+    memcpy(ins, blob + from, len - from);
+    free(blob);
+    *ed = (struct rt_table_edit){from, t->len - from, 0, len - from};
+    *at = from;
+    return rt_change_set_table_splice(cs, l->id, kind, 1, t->len, ed, 1, ins,
+                                      len - from, &added, &removed);
+nomem:
+    free(ed);
+    free(ins);
+    free(blob);
+    rt_pair_list_free(&added);
+    rt_pair_list_free(&removed);
+    return -1;
 }
 
 int rt_db_replace_changed_tables(const struct rt_db_language *l,
                                  const struct rt_name_table *t,
-                                 struct rt_change_set *cs, int changed[2])
+                                 struct rt_change_set *cs, int changed[2],
+                                 size_t at[2])
 {
     for (int help = 0; help < 2; help++) {
         uint8_t *blob = NULL;
         size_t len = 0;
-        changed[help] = 0;
-        if (rt_pair_list_encode(help ? &t->help : &t->counter, &blob, &len) ||
-            table_differs(l, help, blob, len, &changed[help]) ||
-            (changed[help] &&
-             rt_change_set_table_replace(
-                 cs, l->id, help ? RT_TABLE_HELP : RT_TABLE_COUNTER, blob,
-                 len, help ? l->has_help : l->has_counter, l->bytes[help],
-                 l->hash[help], NULL, NULL) != 0)) {
-            free(blob);
+        const struct rt_pair_list *p = help ? &t->help : &t->counter;
+        if (rt_pair_list_encode(p, &blob, &len) != 0 ||
+            change_table(l, help, p, blob, len, cs, &changed[help],
+                         &at[help]) != 0)
             return -1;
-        }
-        free(blob);
     }
     return 0;
 }

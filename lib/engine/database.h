@@ -160,13 +160,17 @@ void rt_service_info_free(struct rt_service_info *si);
  * characters. */
 int rt_service_name_check(const char *name, struct rt_error *e);
 
-/* Puts into CS a replacement of each of L's tables (Counter, Help) that
- * T's pairs, encoded, make different from what the store holds (or that
- * is damaged or absent); CHANGED[0] and CHANGED[1] say which. Needs L's
- * pairs (loaded with PAIRS). Returns 0, or -1 when out of memory. */
+/* Puts into CS the change of each of L's tables (Counter, Help) that T's
+ * pairs, encoded, make different from what the store holds: a splice of
+ * the table from the byte where its first pairs stop agreeing (AT[k]),
+ * when at least half the new table stays; else, or when the table is
+ * damaged or absent, a whole replacement (AT[k] the table's length).
+ * CHANGED[0] and CHANGED[1] say which tables change. Needs L's tables
+ * read whole (not PAIRS). Returns 0, or -1 when out of memory. */
 int rt_db_replace_changed_tables(const struct rt_db_language *l,
                                  const struct rt_name_table *t,
-                                 struct rt_change_set *cs, int changed[2]);
+                                 struct rt_change_set *cs, int changed[2],
+                                 size_t at[2]);
 
 const struct rt_db_language *rt_database_language(const struct rt_database *db,
                                                   const char *id);

@@ -187,7 +187,7 @@ static int finish(struct rt_store *s, struct rt_change_set *cs,
 }
 
 /* One operation's plan: computes CS from the database as read. */
-typedef int (*plan_fn)(const struct rt_database *db, struct rt_store *s,
+typedef int (*plan_fn)(struct rt_database *db, struct rt_store *s,
                        void *ctx, struct rt_change_set *cs,
                        struct rt_error *e);
 
@@ -259,7 +259,7 @@ struct install_ctx {
     struct rt_install_plan *plan;
 };
 
-static int plan_install(const struct rt_database *db, struct rt_store *s,
+static int plan_install(struct rt_database *db, struct rt_store *s,
                         void *ctx, struct rt_change_set *cs,
                         struct rt_error *e)
 {
@@ -305,7 +305,7 @@ struct uninstall_ctx {
     struct rt_uninstall_plan *plan;
 };
 
-static int plan_uninstall(const struct rt_database *db, struct rt_store *s,
+static int plan_uninstall(struct rt_database *db, struct rt_store *s,
                           void *ctx, struct rt_change_set *cs,
                           struct rt_error *e)
 {
@@ -379,7 +379,7 @@ struct restore_ctx {
     struct rt_restore_plan *plan;
 };
 
-static int plan_restore(const struct rt_database *db, struct rt_store *s,
+static int plan_restore(struct rt_database *db, struct rt_store *s,
                         void *ctx, struct rt_change_set *cs,
                         struct rt_error *e)
 {
@@ -408,7 +408,7 @@ struct repair_ctx {
     void *ctx;
 };
 
-static int plan_repair(const struct rt_database *db, struct rt_store *s,
+static int plan_repair(struct rt_database *db, struct rt_store *s,
                        void *ctx, struct rt_change_set *cs,
                        struct rt_error *e)
 {
@@ -455,7 +455,7 @@ struct rebuild_ctx {
     int refused;
 };
 
-static int plan_rebuild(const struct rt_database *db, struct rt_store *s,
+static int plan_rebuild(struct rt_database *db, struct rt_store *s,
                         void *ctx, struct rt_change_set *cs,
                         struct rt_error *e)
 {

@@ -309,7 +309,8 @@ static int rebuild_language(const struct rt_database *db,
         plan->last_help = hh;
 
     int changed[2];
-    if (rt_db_replace_changed_tables(l, &nt, cs, changed) != 0)
+    size_t at[2];
+    if (rt_db_replace_changed_tables(l, &nt, cs, changed, at) != 0)
         goto nomem;
     rl->counter_changed = changed[0];
     rl->help_changed = changed[1];

@@ -68,64 +68,19 @@ static unsigned line_of16(const uint8_t *d, size_t off)
     return line;
 }
 
-/* The text of DATA as UTF-8 in a new buffer. */
-static int decode(const uint8_t *data, size_t len, char **text, size_t *tlen,
-                  enum rt_psb_encoding *enc, struct rt_psb_error *err)
+/* Who is told of the bytes of the file the reader is done with. */
+struct done_fn {
+    void (*fn)(void *ctx, size_t off, size_t n);
+    void *ctx;
+};
+
+static void done_with(const struct done_fn *d, size_t off, size_t n)
 {
-    *text = NULL;
-    if (len >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF) {
-        *enc = RT_PSB_UTF8_BOM;
-        data += 3;
-        len -= 3;
-    } else if (len >= 2 && data[0] == 0xFF && data[1] == 0xFE) {
-        *enc = RT_PSB_UTF16LE_BOM;
-        data += 2;
-        len -= 2;
-    } else if (len >= 2 && data[0] == 0xFE && data[1] == 0xFF) {
-        return fail(err, 1, "UTF-16 big-endian text: Windows writes "
-                            "these files in UTF-16LE");
-    } else {
-        /* No mark: UTF-16LE, as Windows writes it, when its first
-         * characters hold a NUL byte (ASCII in UTF-16LE always does;
-         * UTF-8 text never does). */
-        *enc = RT_PSB_UTF8;
-        for (size_t i = 0; i < len && i < 512; i++)
-            if (!data[i]) {
-                *enc = RT_PSB_UTF16LE;
-                break;
-            }
-    }
-    size_t bad = 0;
-    if (*enc == RT_PSB_UTF16LE || *enc == RT_PSB_UTF16LE_BOM) {
-        if (len % 2)
-            return fail(err, line_of16(data, len),
-                        "the file ends in the middle of a UTF-16 "
-                        "character (an odd number of bytes): truncated?");
-        int r = rt_utf16le_to_utf8(data, len, text, tlen, &bad);
-        if (r == -2)
-            return nomem(err, 0);
-        if (r != 0)
-            return fail(err, line_of16(data, bad),
-                        "unpaired UTF-16 surrogate at byte %zu", bad);
-    } else {
-        if (rt_utf8_validate((const char *)data, len, &bad) != 0)
-            return fail(err, line_of8((const char *)data, bad),
-                        "invalid UTF-8 at byte %zu", bad);
-        if (!(*text = malloc(len + 1)))
-            return nomem(err, 0);
-        memcpy(*text, data, len);
-        (*text)[len] = '\0';
-        *tlen = len;
-    }
-    const char *nul = memchr(*text, '\0', *tlen);
-    if (nul) {
-        unsigned line = line_of8(*text, (size_t)(nul - *text));
-        free(*text);
-        *text = NULL;
-        return fail(err, line, "a NUL character in the text");
-    }
-    return 0;
+    if (d && d->fn && n)
+        d->fn(d->ctx, off, n);
 }
+
+#define DECODE_PIECE ((size_t)1 << 20)
 
 enum section_kind { SEC_NONE, SEC_PERFLIB, SEC_SERVICE, SEC_STRINGS };
 
@@ -142,6 +97,7 @@ struct parser {
     unsigned cur_line;
     struct rt_strbuf cur_text;
     struct rt_strbuf pending;   /* line ends (and empty lines) since */
+    unsigned line;              /* lines read so far */
 };
 
 static int blank(char c)
@@ -426,10 +382,11 @@ static int strings_line(struct parser *ps, const char *s, const char *e,
     return ps->pending.failed ? nomem(ps->err, line) : 0;
 }
 
-static int parse_text(struct parser *ps, const char *t, size_t n)
+/* Reads the lines of T (N bytes: whole lines, but for the file's last). */
+static int parse_lines(struct parser *ps, const char *t, size_t n)
 {
     size_t pos = 0;
-    unsigned line = 0;
+    unsigned line = ps->line;
     while (pos < n) {
         const char *s = t + pos;
         const char *lf = memchr(s, '\n', n - pos);
@@ -440,7 +397,7 @@ static int parse_text(struct parser *ps, const char *t, size_t n)
             term = "\r\n";
         }
         pos = lf ? (size_t)(lf - t) + 1 : n;
-        line++;
+        ps->line = ++line;
         const char *hs = s, *he = e;
         trim(&hs, &he);
         if (he - hs >= 2 && *hs == '[' && he[-1] == ']') {
@@ -475,30 +432,152 @@ static int parse_text(struct parser *ps, const char *t, size_t n)
         if (ps->cur_text.failed || ps->pending.failed)
             return nomem(ps->err, line);
     }
-    return finish_string(ps);
+    return 0;
 }
 
-/* Parses DATA; with TAKE, DATA is freed once decoded. */
-static int parse(const uint8_t *data, size_t len, int take, struct rt_psb *out,
+static int parse_text(struct parser *ps, const char *t, size_t n)
+{
+    return parse_lines(ps, t, n) != 0 ? -1 : finish_string(ps);
+}
+
+/* The line of the NUL at byte AT of the text T (AT into it), the lines
+ * before T being PS's. */
+static int nul_in_text(struct parser *ps, const char *t, size_t at)
+{
+    return fail(ps->err, ps->line + line_of8(t, at),
+                "a NUL character in the text");
+}
+
+/* UTF-16LE DATA (LEN bytes, even; AT bytes into the file) decoded and
+ * read a piece at a time, each piece's bytes said done once decoded: the
+ * file is never held whole, nor its text, only the lines of a piece and
+ * what they make. Decoding errors, as decode() says them. */
+static int parse_utf16(struct parser *ps, const uint8_t *data, size_t len,
+                       size_t at, const struct done_fn *done)
+{
+    char *buf = NULL;
+    size_t used = 0, cap = 0;
+    int rc = -1;
+    for (size_t p = 0; p < len;) {
+        size_t n = len - p < DECODE_PIECE ? len - p : DECODE_PIECE;
+        if (p + n < len && data[p + n - 1] >= 0xD8 && data[p + n - 1] <= 0xDB)
+            n -= 2;
+        if (used + n / 2 * 3 + 1 > cap) {
+            /* A line longer than a piece grows the buffer. */
+            size_t c = (used + n / 2 * 3 + 1) * 2;
+            char *b = realloc(buf, c);
+            if (!b) {
+                nomem(ps->err, ps->line + 1);
+                goto out;
+            }
+            buf = b;
+            cap = c;
+        }
+        size_t got, off;
+        if (rt_utf16le_to_utf8_into(data + p, n, buf + used, &got, &off)) {
+            fail(ps->err, line_of16(data, p + off),
+                 "unpaired UTF-16 surrogate at byte %zu", p + off);
+            goto out;
+        }
+        const char *nul = memchr(buf + used, '\0', got);
+        if (nul) {
+            nul_in_text(ps, buf, (size_t)(nul - buf));
+            goto out;
+        }
+        used += got;
+        done_with(done, at + p, n);
+        p += n;
+        /* Whole lines are read now; the last one, unless it is the
+         * file's, waits for the rest of it. */
+        size_t whole = used;
+        if (p < len) {
+            while (whole > 0 && buf[whole - 1] != '\n')
+                whole--;
+        }
+        if (parse_lines(ps, buf, whole) != 0)
+            goto out;
+        memmove(buf, buf + whole, used - whole);
+        used -= whole;
+    }
+    rc = finish_string(ps);
+out:
+    free(buf);
+    return rc;
+}
+
+/* Reads DATA into PS: its encoding found (*ENC), then its text decoded
+ * and read; DONE is told of the bytes of DATA decoded. */
+static int read_data(struct parser *ps, const uint8_t *data, size_t len,
+                     enum rt_psb_encoding *enc, const struct done_fn *done)
+{
+    struct rt_psb_error *err = ps->err;
+    const uint8_t *start = data;
+    if (len >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF) {
+        *enc = RT_PSB_UTF8_BOM;
+        data += 3;
+        len -= 3;
+    } else if (len >= 2 && data[0] == 0xFF && data[1] == 0xFE) {
+        *enc = RT_PSB_UTF16LE_BOM;
+        data += 2;
+        len -= 2;
+    } else if (len >= 2 && data[0] == 0xFE && data[1] == 0xFF) {
+        return fail(err, 1, "UTF-16 big-endian text: Windows writes "
+                            "these files in UTF-16LE");
+    } else {
+        /* No mark: UTF-16LE, as Windows writes it, when its first
+         * characters hold a NUL byte (ASCII in UTF-16LE always does;
+         * UTF-8 text never does). */
+        *enc = RT_PSB_UTF8;
+        for (size_t i = 0; i < len && i < 512; i++)
+            if (!data[i]) {
+                *enc = RT_PSB_UTF16LE;
+                break;
+            }
+    }
+    if (*enc == RT_PSB_UTF16LE || *enc == RT_PSB_UTF16LE_BOM) {
+        if (len % 2)
+            return fail(err, line_of16(data, len),
+                        "the file ends in the middle of a UTF-16 "
+                        "character (an odd number of bytes): truncated?");
+        return parse_utf16(ps, data, len, (size_t)(data - start), done);
+    }
+    /* UTF-8 (an edited file): checked and read whole. */
+    size_t bad = 0;
+    if (rt_utf8_validate((const char *)data, len, &bad) != 0)
+        return fail(err, line_of8((const char *)data, bad),
+                    "invalid UTF-8 at byte %zu", bad);
+    const char *nul = memchr(data, '\0', len);
+    if (nul)
+        return nul_in_text(ps, (const char *)data,
+                           (size_t)(nul - (const char *)data));
+    char *text = malloc(len + 1);
+    if (!text)
+        return nomem(err, 0);
+    memcpy(text, data, len);
+    text[len] = '\0';
+    done_with(done, (size_t)(data - start), len);
+    int r = parse_text(ps, text, len);
+    free(text);
+    return r;
+}
+
+/* Parses DATA; with TAKE, DATA is freed once read; DONE told of the bytes
+ * decoded. */
+static int parse(const uint8_t *data, size_t len, int take,
+                 const struct done_fn *done, struct rt_psb *out,
                  enum rt_psb_encoding *enc, struct rt_psb_error *err)
 {
     enum rt_psb_encoding e0;
-    char *text;
-    size_t tlen = 0;
     memset(out, 0, sizeof *out);
     memset(err, 0, sizeof *err);
-    int d = decode(data, len, &text, &tlen, enc ? enc : &e0, err);
-    if (take)
-        free((void *)data);
-    if (d != 0)
-        return -1;
     struct parser ps = {0};
     ps.p = out;
     ps.err = err;
-    int r = parse_text(&ps, text, tlen);
+    int r = read_data(&ps, data, len, enc ? enc : &e0, done);
+    if (take)
+        free((void *)data);
     rt_strbuf_free(&ps.cur_text);
     rt_strbuf_free(&ps.pending);
-    free(text);
     if (r != 0)
         rt_psb_free(out);
     return r;
@@ -507,13 +586,22 @@ static int parse(const uint8_t *data, size_t len, int take, struct rt_psb *out,
 int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
                  enum rt_psb_encoding *enc, struct rt_psb_error *err)
 {
-    return parse(data, len, 0, out, enc, err);
+    return parse(data, len, 0, NULL, out, enc, err);
+}
+
+int rt_psb_parse_view(const uint8_t *data, size_t len,
+                      void (*done)(void *ctx, size_t off, size_t n), void *ctx,
+                      struct rt_psb *out, enum rt_psb_encoding *enc,
+                      struct rt_psb_error *err)
+{
+    struct done_fn d = {done, ctx};
+    return parse(data, len, 0, &d, out, enc, err);
 }
 
 int rt_psb_parse_take(uint8_t *data, size_t len, struct rt_psb *out,
                       enum rt_psb_encoding *enc, struct rt_psb_error *err)
 {
-    return parse(data, len, 1, out, enc, err);
+    return parse(data, len, 1, NULL, out, enc, err);
 }
 
 /* --- writing ------------------------------------------------------------ */

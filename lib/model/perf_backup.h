@@ -86,10 +86,20 @@ struct rt_psb_error {
  * 0 or above 2^31, a text line with nothing before it to continue. */
 int rt_psb_parse(const uint8_t *data, size_t len, struct rt_psb *out,
                  enum rt_psb_encoding *enc, struct rt_psb_error *err);
-/* The same, taking DATA (malloc'd): it is freed as soon as it is decoded,
- * before the parse, so that a large backup is not held twice. */
+/* The same, taking DATA (malloc'd), freed once read. Either way UTF-16
+ * text is decoded and read a piece at a time: the file's text is never
+ * held whole beside what it makes. */
 int rt_psb_parse_take(uint8_t *data, size_t len, struct rt_psb *out,
                       enum rt_psb_encoding *enc, struct rt_psb_error *err);
+/* The same, reading DATA front to back and telling DONE (CTX, OFF, N) of
+ * each range [OFF, OFF+N) of it as soon as it is decoded (but to name the
+ * line of an error, it is not read again): a caller holding DATA as a
+ * view of a file gives those pages back, so that a large backup is not
+ * held both as the file's bytes and as text. */
+int rt_psb_parse_view(const uint8_t *data, size_t len,
+                      void (*done)(void *ctx, size_t off, size_t n), void *ctx,
+                      struct rt_psb *out, enum rt_psb_encoding *enc,
+                      struct rt_psb_error *err);
 
 /* Writes P as Windows does, byte for byte, into a new buffer. Values
  * absent from P (has_... 0) are left out; a language's strings are

@@ -5,14 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
-                       size_t *out_len, size_t *err_off)
+int rt_utf16le_to_utf8_into(const uint8_t *in, size_t len, char *buf,
+                            size_t *out_len, size_t *err_off)
 {
     size_t units = len / 2, o = 0;
-    /* Each UTF-16 unit yields at most 3 UTF-8 bytes (a pair yields 4). */
-    char *buf = malloc(units * 3 + 1);
-    if (!buf)
-        return -2;
     for (size_t i = 0; i < units; i++) {
         uint32_t c = (uint32_t)in[2 * i] | (uint32_t)in[2 * i + 1] << 8;
         if (c >= 0xD800 && c <= 0xDBFF) {
@@ -20,7 +16,6 @@ int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
             if (i + 1 < units)
                 d = (uint32_t)in[2 * i + 2] | (uint32_t)in[2 * i + 3] << 8;
             if (d < 0xDC00 || d > 0xDFFF) {
-                free(buf);
                 if (err_off)
                     *err_off = 2 * i;
                 return -1;
@@ -28,7 +23,6 @@ int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
             c = 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00);
             i++;
         } else if (c >= 0xDC00 && c <= 0xDFFF) {
-            free(buf);
             if (err_off)
                 *err_off = 2 * i;
             return -1;
@@ -48,6 +42,22 @@ int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
             buf[o++] = (char)(0x80 | (c >> 6 & 0x3F));
             buf[o++] = (char)(0x80 | (c & 0x3F));
         }
+    }
+    *out_len = o;
+    return 0;
+}
+
+int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
+                       size_t *out_len, size_t *err_off)
+{
+    /* Each UTF-16 unit yields at most 3 UTF-8 bytes (a pair yields 4). */
+    char *buf = malloc(len / 2 * 3 + 1);
+    size_t o;
+    if (!buf)
+        return -2;
+    if (rt_utf16le_to_utf8_into(in, len, buf, &o, err_off) != 0) {
+        free(buf);
+        return -1;
     }
     buf[o] = '\0';
     *out = buf;

@@ -15,6 +15,11 @@
  * code unit (unpaired surrogate), or -2 when out of memory. */
 int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
                        size_t *out_len, size_t *err_off);
+/* The same into BUF (room for LEN / 2 * 3 bytes), no terminator: *OUT_LEN
+ * bytes written. For text converted a piece at a time (a piece must not
+ * end between the two units of a surrogate pair). 0 or -1 as above. */
+int rt_utf16le_to_utf8_into(const uint8_t *in, size_t len, char *buf,
+                            size_t *out_len, size_t *err_off);
 
 /* Whether LEN bytes of UTF-16LE (LEN even) are well-formed: 0, or -1 with
  * *ERR_OFF at the byte offset of the first unpaired surrogate (the offset

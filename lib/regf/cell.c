@@ -197,7 +197,9 @@ int regf_grow_changed(struct rt_regf *h)
  * fills (the name tables' bulk) stay: whoever opens a name database reads
  * its tables next, and faulting them in twice made an install a quarter
  * slower; those that copy a table give its pages back then
- * (rt_regf_value_release). */
+ * (rt_regf_value_release). Opened RT_REGF_READ_ONCE, those are given back
+ * too: a restore or an audit reads each table once, as it comes to it, so
+ * that the process never holds every table's pages at once. */
 #define REGF_WALK_RELEASE ((uint32_t)2 << 20)
 #define REGF_SEGMENT_CELL (RT_REGF_SEGMENT_MAX + 4u)
 int regf_index_bins(struct rt_regf *h)
@@ -263,7 +265,7 @@ int regf_index_bins(struct rt_regf *h)
         /* [RELEASED, OFF) is a run of small cells' bins not yet given
          * back: it ends before this bin when this bin stays, and after it
          * when it is long enough. */
-        int stays = largest >= REGF_SEGMENT_CELL;
+        int stays = !h->read_once && largest >= REGF_SEGMENT_CELL;
         if (stays || end - released >= REGF_WALK_RELEASE) {
             uint32_t to = stays ? off : end;
             regf_release(h, regf_file_off(released), to - released);

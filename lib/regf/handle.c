@@ -99,6 +99,7 @@ static int load(struct rt_regf *h, uint64_t file_size, unsigned flags)
     h->checksum_ok_at_open =
         regf_le32(b + REGF_OFF_CHECKSUM) == regf_base_checksum(b);
     h->dirty_at_open = regf_base_is_dirty(b);
+    h->read_once = (flags & RT_REGF_READ_ONCE) != 0;
     int rc = regf_index_bins(h);
     if (rc)
         return rc;

@@ -43,6 +43,10 @@ enum {
  * writing it would discard whatever its transaction logs hold. */
 #define RT_REGF_WRITE 0x1u
 #define RT_REGF_FORCE 0x2u
+/* The caller reads each big value once, copying it (a restore, a backup,
+ * an audit): a view's walk at open gives back every page it passes, the
+ * name tables' too, rather than keeping those for the reads to come. */
+#define RT_REGF_READ_ONCE 0x4u
 
 /* Opens a hive file (read entirely into memory). On failure *OUT is NULL
  * and ERR (if not NULL) holds the reason. */

@@ -86,6 +86,7 @@ struct rt_regf {
     uint64_t file_size;
     unsigned minor;
     int writable;
+    int read_once;               /* RT_REGF_READ_ONCE */
     int dirty_at_open, checksum_ok_at_open;
     uint64_t *cellmap;           /* 1 bit per 8 bytes of bins: a cell starts */
     size_t cellmap_words;

@@ -280,6 +280,11 @@ static int open_hive(struct hive_store *s, struct hive_file *hf,
     return r;
 }
 
+static unsigned once(const struct hive_store *s)
+{
+    return s->opt.read_once ? RT_REGF_READ_ONCE : 0;
+}
+
 static int open_hive_image(struct hive_store *s, struct hive_file *hf,
                            struct rt_error *e)
 {
@@ -314,7 +319,8 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
     if (is_dirty_file(hf->path, hf->seen_base, &dirty, e) != 0)
         return -1;
     if (!dirty) {
-        if (rt_regf_open(hf->path, RT_REGF_WRITE, &hf->h, err, sizeof err))
+        if (rt_regf_open(hf->path, RT_REGF_WRITE | once(s), &hf->h, err,
+                         sizeof err))
             return hive_open_error(e, hf->path, err);
         /* The base block the image was built from (the file may have
          * changed between the two reads; then they differ and the next
@@ -344,7 +350,8 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
     char why[300];
     snprintf(why, sizeof why, "%s", rep.message);
     rt_regf_replay_report_free(&rep);
-    unsigned flags = s->opt.force_dirty ? RT_REGF_WRITE | RT_REGF_FORCE : 0;
+    unsigned flags = (s->opt.force_dirty ? RT_REGF_WRITE | RT_REGF_FORCE : 0) |
+                     once(s);
     if (rt_regf_open(hf->path, flags, &hf->h, err, sizeof err))
         return hive_open_error(e, hf->path, err);
     if (!s->opt.force_dirty) {

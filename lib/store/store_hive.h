@@ -17,6 +17,9 @@ struct rt_hive_options {
     /* One line for the user: waiting for the lock, an unfinished commit
      * found, finished or discarded. NULL: say nothing. */
     void (*notice)(const char *line);
+    /* Each table is read once, copied (RT_REGF_READ_ONCE): a restore, a
+     * backup, an audit. */
+    int read_once;
 };
 
 /* Opens SPEC: "DIR" (a Windows tree: the disk's root, its Windows

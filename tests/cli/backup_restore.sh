@@ -106,6 +106,22 @@ for layout in files registry; do
     tables | cmp - "$TMPDIR/tables.before" || fail "$layout: tables differ after the second restore"
     expect_exit 0 "$REGTOOL" $S query --json Later
     expect_grep '"first_counter":null' "$OUT"
+
+    # Restores that cut and that add pairs at the tables' end (spliced
+    # there, the rest of each table left as it is): with Later installed
+    # again, a backup; the first backup restored (Later's strings cut);
+    # then the second (added back): the tables read by hivex as they
+    # were with Later installed.
+    # shellcheck disable=SC2086
+    expect_exit 0 "$REGTOOL" $S install $CS "$TMPDIR/later.ini"
+    tables >"$TMPDIR/tables.later"
+    expect_exit 0 "$REGTOOL" $S backup --force "$TMPDIR/later.$layout.ini"
+    expect_exit 0 "$REGTOOL" $S restore "$TMPDIR/$layout.ini"
+    tables | cmp - "$TMPDIR/tables.before" || fail "$layout: tables differ after cutting Later"
+    expect_exit 0 "$REGTOOL" $S restore "$TMPDIR/later.$layout.ini"
+    tables | cmp - "$TMPDIR/tables.later" || fail "$layout: tables differ after adding Later back"
+    expect_exit 0 "$REGTOOL" hive check "$C/SOFTWARE"
+    expect_exit 0 "$REGTOOL" $S restore "$TMPDIR/$layout.ini"
 done
 
 D=$TMPDIR/registry

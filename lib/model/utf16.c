@@ -60,6 +60,13 @@ int rt_utf16le_to_utf8(const uint8_t *in, size_t len, char **out,
         return -1;
     }
     buf[o] = '\0';
+    /* Given back what the text does not use: a table decoded pair by
+     * pair would otherwise hold half as much again as its UTF-16. */
+    if (o + 1 < len / 2 * 3 + 1) {
+        char *fit = realloc(buf, o + 1);
+        if (fit)
+            buf = fit;
+    }
     *out = buf;
     if (out_len)
         *out_len = o;

@@ -195,6 +195,42 @@ static void clean_database_needs_nothing(void **state)
     s->ops->close(s);
 }
 
+/* CurrentLanguage's Help differing from English's in one character (the
+ * same length, the same pairs but for a text) is made English's again;
+ * its Counter, the same, is left alone. */
+static void current_language_help_mirrored(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    struct rt_pair_list h;
+    cg_get_list(s, "CurrentLanguage", RT_TABLE_HELP, &h);
+    assert_true(h.n > 0);
+    char *t = h.v[h.n - 1].text;
+    t[0] = t[0] == 'x' ? 'y' : 'x';
+    cg_put_list(s, "CurrentLanguage", RT_TABLE_HELP, &h);
+    rt_pair_list_free(&h);
+    struct rt_repair_report r;
+    assert_int_equal(repair_once(s, NULL, &r), 1);
+    int mirrored = 0;
+    for (size_t i = 0; i < r.fixed.n; i++)
+        mirrored += !strcmp(r.fixed.v[i].id, "current-language-mirrored");
+    assert_int_equal(mirrored, 1);
+    rt_repair_report_free(&r);
+    struct rt_value a = {0}, b = {0};
+    struct rt_error e;
+    int present;
+    assert_int_equal(s->ops->read_table(s, "CurrentLanguage", RT_TABLE_HELP,
+                                        &a, &present, &e), 0);
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_HELP, &b,
+                                        &present, &e), 0);
+    assert_true(rt_value_equal(&a, &b));
+    rt_value_free(&a);
+    rt_value_free(&b);
+    assert_int_equal(repair_once(s, NULL, &r), 0);
+    rt_repair_report_free(&r);
+    s->ops->close(s);
+}
+
 /* --- --from-ini ---------------------------------------------------------- */
 
 /* A provider as its INI describes it, made in memory: N symbols at
@@ -475,6 +511,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clean_database_needs_nothing),
+        cmocka_unit_test(current_language_help_mirrored),
         cmocka_unit_test(fixes_what_needs_no_guessing),
         cmocka_unit_test(options_prune_and_enable),
         cmocka_unit_test(reports_what_it_cannot_fix),

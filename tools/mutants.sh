@@ -260,13 +260,25 @@ OLD='        if (rt_lang_is_current(l->id))
 NEW='        /* Read here, freed once written: one language at a time. */'
 mutant backup-stream-current-language lib/engine/backup.c unit:test_backup
 
-OLD='    if (w->own[k])
+OLD='    if (decoded(w, k) != 0)
+        return -1;
+    w->changed[k] = 1;'
+NEW='    if (decoded(w, k) != 0)
+        return -1;
+    w->changed[k] = 0;'
+mutant repair-change-unmarked lib/engine/repair.c unit:test_repair
+
+OLD='        if (nx == ny && (!nx || !memcmp(x->blob, y->blob, nx)))'
+NEW='        if (nx == ny)'
+mutant repair-mirror-by-length lib/engine/repair.c unit:test_repair
+
+OLD='    if (d == n)
         return 0;
-    struct rt_pair_list c;'
-NEW='    if (w->own[k] || 1)
+    if (decoded(w, k) != 0)'
+NEW='    if (d <= n)
         return 0;
-    struct rt_pair_list c;'
-mutant repair-changes-lent-list lib/engine/repair.c unit:test_repair
+    if (decoded(w, k) != 0)'
+mutant repair-duplicates-unseen lib/engine/repair.c unit:test_repair
 
 OLD='        int here = s && keep && !l->loaded;'
 NEW='        int here = s && keep && !l->loaded && !sec;'

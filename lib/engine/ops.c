@@ -249,9 +249,13 @@ static int transact(struct rt_store *s, struct transaction *t,
  * database, they keep only the end a change can touch (tail_for). */
 static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0, 0,
                                                NULL};
-/* Repair compares and rebuilds whole tables. */
+/* Rebuild compares and rebuilds whole tables, as pairs. */
 static const struct rt_db_load_options whole = {RT_DB_TABLES_ALL, NULL, 1, 0,
                                                 NULL};
+/* Repair reads every table as stored (UTF-16, indexed) and decodes only
+ * those its steps change or read the texts of. */
+static const struct rt_db_load_options as_stored = {RT_DB_TABLES_ALL, NULL, 0,
+                                                    0, NULL};
 
 struct install_ctx {
     const struct rt_provider_spec *spec;
@@ -439,7 +443,7 @@ int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
 {
     memset(r, 0, sizeof *r);
     struct repair_ctx c = {opt, r, before_write, ctx};
-    struct transaction t = {whole, dry_run, 0, 1, plan_repair,
+    struct transaction t = {as_stored, dry_run, 0, 1, plan_repair,
                             repair_before_write, &c, 0};
     int rc = transact(s, &t, cs, e);
     if (rc != 0 && t.planned)

@@ -7,17 +7,21 @@
 #include <strings.h>
 
 #include "model/lang_id.h"
+#include "model/utf16.h"
 
 /* One language being repaired: its new lists, and whether each must be
  * written even when its pairs are unchanged (a blob that was damaged or of
  * the wrong type is rewritten well-formed). */
 struct rlang {
     const struct rt_db_language *l;
-    /* The pairs as the repair makes them: until a step changes them, the
-     * language's own, lent (OWN 0); copied on the first change
-     * (writable). Most tables of a healthy database are never copied. */
+    /* The pairs as the repair makes them, decoded from the table as read
+     * (UTF-16, indexed) only where a step needs their texts or changes
+     * them (HAVE); until then the table's index stands for them (see
+     * count_of, index_at). Most tables of a healthy database are never
+     * decoded. CHANGED: a step changed them (writable). */
     struct rt_pair_list list[2];
-    int own[2];
+    int have[2];
+    int changed[2];
     int rewrite[2];
 };
 
@@ -57,15 +61,64 @@ static struct rlang *lang_of(struct repair *rp, const char *id)
     return NULL;
 }
 
-/* Starts from what is stored: decoded pairs, or, for a damaged blob,
- * every valid pair salvaged from its bytes. */
+/* W's list K decoded from the table as read, if it is not yet: 0, or -1
+ * when out of memory. */
+static int decoded(struct rlang *w, int k)
+{
+    if (w->have[k])
+        return 0;
+    if (rt_table_pairs(&w->l->tab[k], &w->list[k]) != 0)
+        return -1;
+    w->have[k] = 1;
+    return 0;
+}
+
+/* W's list K, decoded, to be changed: 0, or -1 when out of memory. */
+static int writable(struct rlang *w, int k)
+{
+    if (decoded(w, k) != 0)
+        return -1;
+    w->changed[k] = 1;
+    return 0;
+}
+
+/* The pairs of W's list K, and the index of the I-th: from the list once
+ * decoded, else from the table's index (the same pairs, in order). */
+static size_t count_of(const struct rlang *w, int k)
+{
+    return w->have[k] ? w->list[k].n : w->l->tab[k].n;
+}
+
+static uint32_t index_at(const struct rlang *w, int k, size_t i)
+{
+    return w->have[k] ? w->list[k].v[i].index : w->l->tab[k].v[i].index;
+}
+
+static int has_index(const struct rlang *w, int k, uint32_t x)
+{
+    size_t n = count_of(w, k);
+    for (size_t i = 0; i < n; i++)
+        if (index_at(w, k, i) == x)
+            return 1;
+    return 0;
+}
+
+/* The hash of table K of L as read (all its bytes: a damaged one's
+ * too), which a whole replacement names. */
+static uint64_t stored_hash(const struct rt_db_language *l, int k)
+{
+    return l->raw[k].data ? rt_blob_hash(l->raw[k].data, l->raw[k].len)
+                          : rt_blob_hash(l->tab[k].blob, l->tab[k].len);
+}
+
+/* Starts from what is stored: the tables as read, or, for a damaged
+ * blob, every valid pair salvaged from its bytes. */
 static int start(struct repair *rp)
 {
     for (size_t i = 0; i < rp->n; i++) {
         struct rlang *w = &rp->w[i];
         const struct rt_db_language *l = w->l;
         for (int k = 0; k < 2; k++) {
-            const struct rt_pair_list *orig = k ? &l->table.help : &l->table.counter;
             int present = k ? l->has_help : l->has_counter;
             if (l->raw[k].data || l->blob_damage[k].status != RT_MSZ_OK) {
                 struct rt_pair *p;
@@ -75,17 +128,18 @@ static int start(struct repair *rp)
                     return -1;
                 w->list[k].v = p;
                 w->list[k].n = w->list[k].cap = n;
-                w->own[k] = 1;
+                w->have[k] = 1;
                 w->rewrite[k] = 1;
                 FIXED(rp, "blob-salvaged", l->id,
                       "Perflib\\%s\\%s: rewritten well-formed from the %zu "
                       "valid pairs of the damaged blob (%zu before the damage; "
                       "%zu unreadable strings dropped)",
-                      l->id, kind_name(k), n, orig->n, dropped);
+                      l->id, kind_name(k), n, l->tab[k].n, dropped);
                 continue;
             }
-            w->list[k] = *orig;
             if (present && l->type[k] != 7) {
+                if (decoded(w, k) != 0)
+                    return -1;
                 w->rewrite[k] = 1;
                 FIXED(rp, "blob-retyped", l->id,
                       "Perflib\\%s\\%s: rewritten as REG_MULTI_SZ (it was type "
@@ -96,23 +150,10 @@ static int start(struct repair *rp)
     return 0;
 }
 
-/* W's list K, made its own to change: 0, or -1 when out of memory. */
-static int writable(struct rlang *w, int k)
-{
-    if (w->own[k])
-        return 0;
-    struct rt_pair_list c;
-    if (rt_pair_list_copy(&c, &w->list[k]) != 0)
-        return -1;
-    w->list[k] = c;
-    w->own[k] = 1;
-    return 0;
-}
-
 static void rlang_free(struct rlang *w)
 {
     for (int k = 0; k < 2; k++)
-        if (w->own[k])
+        if (w->have[k])
             rt_pair_list_free(&w->list[k]);
 }
 
@@ -143,6 +184,12 @@ static int cmp_ipos(const void *x, const void *y)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 static struct ipos *sorted_positions(const struct rt_pair_list *l)
 {
     struct ipos *v = malloc((l->n ? l->n : 1) * sizeof *v);
@@ -154,28 +201,62 @@ static struct ipos *sorted_positions(const struct rt_pair_list *l)
     return v;
 }
 
-/* Whether another language has TEXT at INDEX in table K. */
+/* Whether another language has CAND's text at INDEX in table K (its
+ * first pair there, as a reader finds it): 1, 0, or -1 when out of
+ * memory. A language not decoded is compared as stored, in UTF-16. */
 static int confirmed(struct repair *rp, const struct rlang *self, int k,
                      uint32_t index, const struct rt_pair *cand)
 {
-    for (size_t i = 0; i < rp->n; i++) {
-        if (&rp->w[i] == self)
+    uint8_t *u16 = NULL;
+    size_t u16_len = 0;
+    int found = 0;
+    for (size_t i = 0; i < rp->n && !found; i++) {
+        const struct rlang *o = &rp->w[i];
+        if (o == self)
             continue;
-        const struct rt_pair *o = rt_pair_list_find(&rp->w[i].list[k], index);
-        if (o && o->text_len == cand->text_len &&
-            !memcmp(o->text, cand->text, cand->text_len))
-            return 1;
+        if (o->have[k]) {
+            const struct rt_pair *p = rt_pair_list_find(&o->list[k], index);
+            found = p && p->text_len == cand->text_len &&
+                    !memcmp(p->text, cand->text, cand->text_len);
+            continue;
+        }
+        const struct rt_table *t = &o->l->tab[k];
+        const struct rt_msz_entry *x = rt_table_find(t, index);
+        if (!x)
+            continue;
+        if (!u16 && rt_utf8_to_utf16le(cand->text, cand->text_len, &u16,
+                                       &u16_len, NULL) != 0)
+            return -1;
+        found = x->text_bytes == u16_len &&
+                (!u16_len || !memcmp(t->blob + x->text, u16, u16_len));
     }
-    return 0;
+    free(u16);
+    return found;
 }
 
 /* A duplicated index keeps one text: the same text twice is one; else
  * the one another language confirms; else the first, said so. */
 static int dedupe(struct repair *rp, struct rlang *w, int k)
 {
-    struct rt_pair_list *l = &w->list[k];
-    if (l->n < 2)
+    /* Looked for in the table's index; decoded only where it has one. */
+    size_t n = count_of(w, k);
+    if (n < 2)
         return 0;
+    uint32_t *ix = malloc(n * sizeof *ix);
+    if (!ix)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        ix[i] = index_at(w, k, i);
+    qsort(ix, n, sizeof *ix, cmp_u32);
+    size_t d = 1;
+    while (d < n && ix[d] != ix[d - 1])
+        d++;
+    free(ix);
+    if (d == n)
+        return 0;
+    if (decoded(w, k) != 0)
+        return -1;
+    struct rt_pair_list *l = &w->list[k];
     struct ipos *pos = sorted_positions(l);
     unsigned char *kill = calloc(l->n, 1);
     if (!pos || !kill) {
@@ -191,11 +272,15 @@ static int dedupe(struct repair *rp, struct rlang *w, int k)
         if (j - i > 1) {
             size_t keep = pos[i].pos;   /* the first in table order */
             size_t confirmed_n = 0, which = keep;
-            for (size_t m = i; m < j; m++)
-                if (confirmed(rp, w, k, pos[m].index, &l->v[pos[m].pos])) {
+            for (size_t m = i; m < j; m++) {
+                int c = confirmed(rp, w, k, pos[m].index, &l->v[pos[m].pos]);
+                if (c < 0)
+                    rp->failed = 1;
+                if (c > 0) {
                     confirmed_n++;
                     which = pos[m].pos;
                 }
+            }
             if (confirmed_n == 1)
                 keep = which;
             int same = 1;
@@ -245,17 +330,20 @@ static int prune_orphans(struct repair *rp)
 {
     for (size_t i = 0; i < rp->n; i++)
         for (int k = 0; k < 2; k++) {
-            struct rt_pair_list *l = &rp->w[i].list[k];
-            unsigned char *kill = calloc(l->n ? l->n : 1, 1);
+            struct rlang *w = &rp->w[i];
+            size_t count = count_of(w, k);
+            unsigned char *kill = calloc(count ? count : 1, 1);
             if (!kill)
                 return -1;
             size_t n = 0;
-            for (size_t j = 0; j < l->n; j++)
-                if (l->v[j].index > rp->db->base_index &&
-                    !owned(rp->db, k, l->v[j].index)) {
+            for (size_t j = 0; j < count; j++) {
+                uint32_t x = index_at(w, k, j);
+                if (x > rp->db->base_index && !owned(rp->db, k, x)) {
                     kill[j] = 1;
                     n++;
                 }
+            }
+            struct rt_pair_list *l = &w->list[k];
             if (n) {
                 FIXED(rp, "orphans-pruned", rp->w[i].l->id,
                       "Perflib\\%s\\%s: %zu strings above Base Index that no "
@@ -277,16 +365,17 @@ static int prune_orphans(struct repair *rp)
  * provider's symbols, and a range wider than this is not one to fill. */
 #define INI_RANGE_MAX 2000000u
 
-/* Which indices of [LO, HI] (step 2) list L has: PRESENT[(x - LO) / 2]. */
-static unsigned char *present_in(const struct rt_pair_list *l, uint32_t lo,
+/* Which indices of [LO, HI] (step 2) W's list K has:
+ * PRESENT[(x - LO) / 2]. */
+static unsigned char *present_in(const struct rlang *w, int k, uint32_t lo,
                                  uint32_t hi)
 {
-    size_t n = (hi - lo) / 2 + 1;
+    size_t n = (hi - lo) / 2 + 1, count = count_of(w, k);
     unsigned char *p = calloc(n, 1);
     if (!p)
         return NULL;
-    for (size_t i = 0; i < l->n; i++) {
-        uint32_t x = l->v[i].index;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t x = index_at(w, k, i);
         if (x >= lo && x <= hi && (x - lo) % 2 == 0)
             p[(x - lo) / 2] = 1;
     }
@@ -308,7 +397,7 @@ static int strings_missing(struct repair *rp, uint32_t fc, uint32_t lc,
         int lacks = 0;
         for (int k = 0; k < 2 && !lacks; k++) {
             uint32_t lo = k ? fh : fc, hi = k ? lh : lc;
-            unsigned char *p = present_in(&rp->w[i].list[k], lo, hi);
+            unsigned char *p = present_in(&rp->w[i], k, lo, hi);
             if (!p)
                 return -1;
             size_t n = (hi - lo) / 2 + 1, have = 0;
@@ -423,7 +512,7 @@ static int restore_provider(struct repair *rp, const struct rt_service_info *si,
         for (int k = 0; k < 2; k++) {
             uint32_t lo = k ? si->first_help : si->first_counter;
             uint32_t hi = k ? si->last_help : si->last_counter;
-            unsigned char *p = present_in(&w->list[k], lo, hi);
+            unsigned char *p = present_in(w, k, lo, hi);
             if (!p)
                 return -1;
             for (size_t j = 0; j < sp->n_symbols; j++) {
@@ -524,12 +613,15 @@ static int fill_from_english(struct repair *rp)
             continue;
         for (int k = 0; k < 2; k++) {
             size_t added = 0;
-            size_t n_en = en->list[k].n;
+            size_t n_en = count_of(en, k);
             for (size_t j = 0; j < n_en; j++) {
-                const struct rt_pair *p = &en->list[k].v[j];
-                if (p->index <= rp->db->base_index ||
-                    rt_pair_list_find(&w->list[k], p->index))
+                uint32_t x = index_at(en, k, j);
+                if (x <= rp->db->base_index || has_index(w, k, x))
                     continue;
+                /* English's texts are decoded once one is needed. */
+                if (decoded(en, k) != 0)
+                    return -1;
+                const struct rt_pair *p = &en->list[k].v[j];
                 if (writable(w, k) ||
                     rt_pair_list_append(&w->list[k], p->index, p->text) != 0)
                     return -1;
@@ -545,6 +637,23 @@ static int fill_from_english(struct repair *rp)
     return 0;
 }
 
+/* Whether lists K of A and B are the same pairs: where neither was
+ * decoded, their tables' pairs being the same bytes says so; else, or
+ * when the bytes differ (an index spelt with leading zeros), the decoded
+ * pairs are compared. 1, 0, or -1 when out of memory. */
+static int stored_same(struct rlang *a, struct rlang *b, int k)
+{
+    if (!a->have[k] && !b->have[k]) {
+        const struct rt_table *x = &a->l->tab[k], *y = &b->l->tab[k];
+        size_t nx = rt_msz_pairs_end(x->v, x->n), ny = rt_msz_pairs_end(y->v, y->n);
+        if (nx == ny && (!nx || !memcmp(x->blob, y->blob, nx)))
+            return 1;
+    }
+    if (decoded(a, k) != 0 || decoded(b, k) != 0)
+        return -1;
+    return rt_pair_list_equal(&a->list[k], &b->list[k]);
+}
+
 /* CurrentLanguage becomes a copy of the language it mirrors (the one it
  * agrees with most). */
 static int mirror_current(struct repair *rp)
@@ -555,10 +664,15 @@ static int mirror_current(struct repair *rp)
             continue;
         struct rlang *best = NULL;
         size_t best_n = 0;
+        /* Counter tables, a small part of the database, decoded. */
+        if (decoded(cur, 0) != 0)
+            return -1;
         for (size_t j = 0; j < rp->n; j++) {
             struct rlang *o = &rp->w[j];
             if (o == cur || rt_lang_is_current(o->l->id))
                 continue;
+            if (decoded(o, 0) != 0)
+                return -1;
             size_t n = rt_pair_list_agreement(&cur->list[0], &o->list[0]);
             if (n == (size_t)-1)
                 return -1;
@@ -570,15 +684,19 @@ static int mirror_current(struct repair *rp)
         if (!best)
             continue;
         for (int k = 0; k < 2; k++) {
-            if (rt_pair_list_equal(&cur->list[k], &best->list[k]))
+            int same = stored_same(cur, best, k);
+            if (same < 0)
+                return -1;
+            if (same)
                 continue;
             struct rt_pair_list copy;
-            if (rt_pair_list_copy(&copy, &best->list[k]) != 0)
+            if (decoded(best, k) != 0 ||
+                rt_pair_list_copy(&copy, &best->list[k]) != 0)
                 return -1;
-            if (cur->own[k])
+            if (cur->have[k])
                 rt_pair_list_free(&cur->list[k]);
             cur->list[k] = copy;
-            cur->own[k] = 1;
+            cur->have[k] = cur->changed[k] = 1;
             FIXED(rp, "current-language-mirrored", cur->l->id,
                   "Perflib\\CurrentLanguage\\%s: made a copy of %s's, the "
                   "language it mirrors", kind_name(k), best->l->id);
@@ -649,7 +767,8 @@ static int resync_copies(struct repair *rp, struct rlang *w, int k,
     if (rt_change_set_table_replace(cs, l->id, (enum rt_table_kind)k,
                                     l->tab[k].blob, l->tab[k].len,
                                     k ? l->has_help : l->has_counter,
-                                    l->bytes[k], l->hash[k], &none, &none))
+                                    l->bytes[k], stored_hash(l, k), &none,
+                                    &none))
         return -1;
     if (wow)
         FIXED(rp, "table-copy-wow64-rewritten", l->id,
@@ -669,9 +788,17 @@ static int emit_tables(struct repair *rp, struct rt_change_set *cs)
     for (size_t i = 0; i < rp->n; i++) {
         struct rlang *w = &rp->w[i];
         for (int k = 0; k < 2; k++) {
-            const struct rt_pair_list *orig =
-                k ? &w->l->table.help : &w->l->table.counter;
-            if (!w->rewrite[k] && rt_pair_list_equal(&w->list[k], orig)) {
+            /* The pairs as read, to compare and tell what changed: only
+             * for a list a step changed or a table rewritten. */
+            struct rt_pair_list orig = {0};
+            int same = !w->rewrite[k] && !w->changed[k];
+            if (!same && rt_table_pairs(&w->l->tab[k], &orig) != 0)
+                return -1;
+            if (!same && !w->rewrite[k])
+                same = rt_pair_list_equal(&w->list[k], &orig);
+            if (same) {
+                rt_pair_list_free(&orig);
+                w->changed[k] = 0;      /* the table as read stands */
                 if (resync_copies(rp, w, k, cs) != 0)
                     return -1;
                 continue;
@@ -679,18 +806,20 @@ static int emit_tables(struct repair *rp, struct rt_change_set *cs)
             struct rt_pair_list added = {0}, removed = {0};
             uint8_t *blob = NULL;
             size_t len;
-            int rc = difference(&w->list[k], orig, &added) ||
-                     difference(orig, &w->list[k], &removed) ||
+            int rc = difference(&w->list[k], &orig, &added) ||
+                     difference(&orig, &w->list[k], &removed) ||
                      rt_pair_list_encode(&w->list[k], &blob, &len) ||
                      (w->rewrite[k]
                           ? rt_change_set_table_replace(
                                 cs, w->l->id, (enum rt_table_kind)k, blob, len,
                                 k ? w->l->has_help : w->l->has_counter,
-                                w->l->bytes[k], w->l->hash[k], &added, &removed)
+                                w->l->bytes[k], stored_hash(w->l, k), &added,
+                                &removed)
                           : rt_change_set_table(cs, w->l->id,
                                                 (enum rt_table_kind)k, blob,
                                                 len, &added, &removed));
             free(blob);
+            rt_pair_list_free(&orig);
             rt_pair_list_free(&added);
             rt_pair_list_free(&removed);
             if (rc)
@@ -798,7 +927,7 @@ static const char *left_reason(const struct rt_finding *x,
  * read stands for it (nothing to encode; lent, not freed). */
 static int as_read(const struct rlang *w, int k)
 {
-    return !w->own[k] && !w->rewrite[k];
+    return !w->changed[k] && !w->rewrite[k];
 }
 
 static void tabs_free(const struct repair *rp, struct rt_db_language *langs,

@@ -280,6 +280,10 @@ NEW='    if (d <= n)
     if (decoded(w, k) != 0)'
 mutant repair-duplicates-unseen lib/engine/repair.c unit:test_repair
 
+OLD='    return lo < n && ix[lo] == x;'
+NEW='    return lo + 1 < n && ix[lo] == x;'
+mutant repair-fill-misses-last lib/engine/repair.c unit:test_repair
+
 OLD='        int here = s && keep && !l->loaded;'
 NEW='        int here = s && keep && !l->loaded && !sec;'
 mutant restore-unread-language lib/engine/backup.c unit:test_backup

@@ -94,13 +94,37 @@ static uint32_t index_at(const struct rlang *w, int k, size_t i)
     return w->have[k] ? w->list[k].v[i].index : w->l->tab[k].v[i].index;
 }
 
-static int has_index(const struct rlang *w, int k, uint32_t x)
+static int cmp_u32(const void *x, const void *y)
 {
-    size_t n = count_of(w, k);
-    for (size_t i = 0; i < n; i++)
-        if (index_at(w, k, i) == x)
-            return 1;
-    return 0;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* W's list K's indices, sorted, in a new array of *N; NULL when out of
+ * memory. */
+static uint32_t *sorted_indices(const struct rlang *w, int k, size_t *n)
+{
+    *n = count_of(w, k);
+    uint32_t *ix = malloc((*n ? *n : 1) * sizeof *ix);
+    if (!ix)
+        return NULL;
+    for (size_t i = 0; i < *n; i++)
+        ix[i] = index_at(w, k, i);
+    qsort(ix, *n, sizeof *ix, cmp_u32);
+    return ix;
+}
+
+static int sorted_has(const uint32_t *ix, size_t n, uint32_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && ix[lo] == x;
 }
 
 /* The hash of table K of L as read (all its bytes: a damaged one's
@@ -184,12 +208,6 @@ static int cmp_ipos(const void *x, const void *y)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-static int cmp_u32(const void *x, const void *y)
-{
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 static struct ipos *sorted_positions(const struct rt_pair_list *l)
 {
     struct ipos *v = malloc((l->n ? l->n : 1) * sizeof *v);
@@ -239,15 +257,12 @@ static int confirmed(struct repair *rp, const struct rlang *self, int k,
 static int dedupe(struct repair *rp, struct rlang *w, int k)
 {
     /* Looked for in the table's index; decoded only where it has one. */
-    size_t n = count_of(w, k);
-    if (n < 2)
+    size_t n;
+    if (count_of(w, k) < 2)
         return 0;
-    uint32_t *ix = malloc(n * sizeof *ix);
+    uint32_t *ix = sorted_indices(w, k, &n);
     if (!ix)
         return -1;
-    for (size_t i = 0; i < n; i++)
-        ix[i] = index_at(w, k, i);
-    qsort(ix, n, sizeof *ix, cmp_u32);
     size_t d = 1;
     while (d < n && ix[d] != ix[d - 1])
         d++;
@@ -612,21 +627,30 @@ static int fill_from_english(struct repair *rp)
         if (w == en || rt_lang_is_current(w->l->id))
             continue;
         for (int k = 0; k < 2; k++) {
-            size_t added = 0;
+            /* W's indices as they were: English's, deduplicated before,
+             * adds each index once. */
+            size_t added = 0, n_have;
             size_t n_en = count_of(en, k);
+            uint32_t *have = sorted_indices(w, k, &n_have);
+            if (!have)
+                return -1;
             for (size_t j = 0; j < n_en; j++) {
                 uint32_t x = index_at(en, k, j);
-                if (x <= rp->db->base_index || has_index(w, k, x))
+                if (x <= rp->db->base_index || sorted_has(have, n_have, x))
                     continue;
                 /* English's texts are decoded once one is needed. */
-                if (decoded(en, k) != 0)
+                int r = decoded(en, k) || writable(w, k);
+                if (!r) {
+                    const struct rt_pair *p = &en->list[k].v[j];
+                    r = rt_pair_list_append(&w->list[k], p->index, p->text);
+                }
+                if (r) {
+                    free(have);
                     return -1;
-                const struct rt_pair *p = &en->list[k].v[j];
-                if (writable(w, k) ||
-                    rt_pair_list_append(&w->list[k], p->index, p->text) != 0)
-                    return -1;
+                }
                 added++;
             }
+            free(have);
             if (added)
                 FIXED(rp, "entries-filled", w->l->id,
                       "Perflib\\%s\\%s: %zu entries English has above Base "

@@ -7,6 +7,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "model/error.h"
 
@@ -95,6 +98,14 @@ int cmd_version(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+#ifdef __GLIBC__
+    /* Tables are megabytes each, read and freed a language at a time:
+     * glibc would raise its mmap threshold past them after the first
+     * free and keep the next ones in a heap that does not shrink, so
+     * that the process held every table it ever read. A fixed threshold
+     * gives each back to the system when freed. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
     /* Hive files are mapped (regf), and backups read by restore: a page
      * the disk cannot deliver ends the process with SIGBUS. Say so; a
      * commit it interrupted is rolled back or finished by the next run,

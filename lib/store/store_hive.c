@@ -1747,6 +1747,10 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
     uint8_t *bytes;
     size_t n;
     int r = rt_change_splice_from(c, old, old_len, whole ? 0 : at, &bytes, &n);
+    /* The view was read through (the copy compared up to the edit, the
+     * bytes after it spliced): given back, not held for every table. */
+    if (src)
+        rt_os_map_release(&src->map, 0, old_len);
     if (r != 0)
         return rt_error_set(e, r < 0 ? RT_ERR_NOT_ENOUGH_MEMORY
                                      : RT_ERR_INTERNAL_ERROR,

@@ -231,6 +231,48 @@ static void current_language_help_mirrored(void **state)
     s->ops->close(s);
 }
 
+/* Perflib's values from tables repair never decodes: a database without
+ * CurrentLanguage (nothing to mirror), Last Counter and Last Help below
+ * the highest indices and Base Index of the wrong type. Repair raises the
+ * two to the tables' highest and takes Base Index from English's "1"
+ * (1900 here, not the default). */
+static void perflib_values_from_undecoded_tables(void **state)
+{
+    (void)state;
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    cg_language(s, "009", "009", "English");
+    cg_language(s, "019", "019", "Russian");
+    /* English's "1" says 1900: what Base Index is taken from. */
+    cg_remove(s, "009", RT_TABLE_COUNTER, 1, 1);
+    cg_append(s, "009", RT_TABLE_COUNTER, 1, "1900");
+    cg_dword(s, NULL, "Last Counter", CG_A_LAST);
+    cg_dword(s, NULL, "Last Help", CG_A_LAST + 1);
+    struct rt_value v;
+    assert_int_equal(rt_value_from_string(&v, 1, "1847"), 0);
+    assert_int_equal(rt_store_mem_put_perflib(s, "Base Index", &v), 0);
+    rt_value_free(&v);
+    struct rt_database db;
+    load(s, &db);
+    struct rt_change_set cs;
+    struct rt_repair_report r;
+    struct rt_error e;
+    assert_int_equal(rt_engine_repair(&db, NULL, &cs, &r, &e), 0);
+    uint32_t want[3] = {CG_B_LAST, CG_B_LAST + 1, 1900}, got[3] = {0, 0, 0};
+    static const char *names[3] = {"Last Counter", "Last Help", "Base Index"};
+    for (size_t i = 0; i < cs.n; i++)
+        for (int k = 0; k < 3; k++)
+            if (cs.v[i].op == RT_CHANGE_SET_PERFLIB &&
+                !strcmp(cs.v[i].name, names[k]))
+                assert_int_equal(rt_value_dword(&cs.v[i].value, &got[k]), 0);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(got[k], want[k]);
+    rt_change_set_free(&cs);
+    rt_repair_report_free(&r);
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
 /* --- --from-ini ---------------------------------------------------------- */
 
 /* A provider as its INI describes it, made in memory: N symbols at
@@ -512,6 +554,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clean_database_needs_nothing),
         cmocka_unit_test(current_language_help_mirrored),
+        cmocka_unit_test(perflib_values_from_undecoded_tables),
         cmocka_unit_test(fixes_what_needs_no_guessing),
         cmocka_unit_test(options_prune_and_enable),
         cmocka_unit_test(reports_what_it_cannot_fix),

@@ -284,6 +284,14 @@ OLD='    return lo < n && ix[lo] == x;'
 NEW='    return lo + 1 < n && ix[lo] == x;'
 mutant repair-fill-misses-last lib/engine/repair.c unit:test_repair
 
+OLD='                                    : w->l->tab[k].highest;'
+NEW='                                    : 0;'
+mutant repair-highest-of-decoded-only lib/engine/repair.c unit:test_repair
+
+OLD='        if (en && decoded(en, 0) != 0)'
+NEW='        if (en && 0)'
+mutant repair-base-index-undecoded lib/engine/repair.c unit:test_repair
+
 OLD='        int here = s && keep && !l->loaded;'
 NEW='        int here = s && keep && !l->loaded && !sec;'
 mutant restore-unread-language lib/engine/backup.c unit:test_backup

@@ -859,7 +859,9 @@ static int emit_values(struct repair *rp, struct rt_change_set *cs)
     uint32_t high[2] = {0, 0};
     for (size_t i = 0; i < rp->n; i++)
         for (int k = 0; k < 2; k++) {
-            uint32_t h = rt_pair_list_highest(&rp->w[i].list[k]);
+            const struct rlang *w = &rp->w[i];
+            uint32_t h = w->have[k] ? rt_pair_list_highest(&w->list[k])
+                                    : w->l->tab[k].highest;
             if (h > high[k])
                 high[k] = h;
         }
@@ -879,6 +881,8 @@ static int emit_values(struct repair *rp, struct rt_change_set *cs)
     if (!db->has_base_index) {
         uint32_t base = RT_BASE_INDEX;
         struct rlang *en = lang_of(rp, "009");
+        if (en && decoded(en, 0) != 0)
+            return -1;
         const struct rt_pair *one = en ? rt_pair_list_find(&en->list[0], 1) : NULL;
         if (one) {
             char *end;

@@ -349,8 +349,6 @@ static int load_language(struct rt_store *s, struct rt_db_language *l,
          * every name it had: damage, not an empty language. */
         if (l->blob_damage[k].status == RT_MSZ_OK && present[k] && !v.len)
             l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_EMPTY, 0};
-        if (pairs)
-            l->hash[k] = rt_blob_hash(v.data, v.len);
         if (tail->keep[k] &&
             l->blob_damage[k].status == RT_MSZ_OK &&
             rt_table_keep_from(&l->tab[k],
@@ -568,21 +566,10 @@ static size_t agree_until(const struct rt_table *t, const uint8_t *new_blob,
     return i < t->n ? t->v[i].at : rt_msz_pairs_end(t->v, t->n);
 }
 
-/* T's pairs from the I-th on, decoded into OUT. */
-static int pairs_from(const struct rt_table *t, size_t i,
-                      struct rt_pair_list *out)
+uint64_t rt_db_table_hash(const struct rt_db_language *l, int k)
 {
-    memset(out, 0, sizeof *out);
-    for (; i < t->n; i++) {
-        struct rt_pair p;
-        if (rt_msz_entry_pair(t->blob, &t->v[i], &p) != 0)
-            return -1;
-        int r = rt_pair_list_append(out, p.index, p.text);
-        free(p.text);
-        if (r != 0)
-            return -1;
-    }
-    return 0;
+    return l->raw[k].data ? rt_blob_hash(l->raw[k].data, l->raw[k].len)
+                          : rt_blob_hash(l->tab[k].blob, l->tab[k].len);
 }
 
 /* Puts into CS the change that makes L's table K hold PAIRS (encoded:
@@ -610,20 +597,17 @@ static int change_table(const struct rt_db_language *l, int k,
     }
     size_t same = 0, from = sound ? agree_until(t, blob, len, &same) : 0;
     if (!sound || from < len / 2) {
-        /* Replaced whole: the table must still be the one read (the
-         * hash of all its bytes, a damaged one's too). */
-        const uint8_t *old = l->raw[k].data ? l->raw[k].data : t->blob;
-        size_t old_len = l->raw[k].data ? l->raw[k].len : t->len;
+        /* Replaced whole: the table must still be the one read. */
         int r = rt_change_set_table_replace(
             cs, l->id, kind, blob, len, present, l->bytes[k],
-            present ? rt_blob_hash(old, old_len) : 0, NULL, NULL);
+            present ? rt_db_table_hash(l, k) : 0, NULL, NULL);
         free(blob);
         return r;
     }
     struct rt_pair_list added = {0}, removed = {0};
     struct rt_table_edit *ed = malloc(sizeof *ed);
     uint8_t *ins = malloc(len - from);
-    if (!ed || !ins || pairs_from(t, same, &removed) != 0)
+    if (!ed || !ins || rt_table_pairs_from(t, same, &removed) != 0)
         goto nomem;
     for (size_t i = same; i < pairs->n; i++)
         if (rt_pair_list_append(&added, pairs->v[i].index,

@@ -32,8 +32,6 @@ struct rt_db_language {
      * own first damage (status RT_MSZ_OK when it decodes strictly). */
     uint32_t type[2];             /* [RT_TABLE_COUNTER], [RT_TABLE_HELP] */
     size_t bytes[2];
-    uint64_t hash[2];             /* rt_blob_hash of the bytes (only when
-                                     loaded with PAIRS) */
     struct rt_msz_error blob_damage[2];
     /* A damaged blob's bytes, kept so repair can salvage every valid pair
      * (type 0 and no data when the blob decoded strictly). */
@@ -100,8 +98,8 @@ struct rt_db_load_options {
     const char *lang;       /* RT_DB_TABLES_ONE: the language, matched as
                                rt_database_language matches */
     int pairs;              /* also decode every table into UTF-8 pairs
-                               (table) and hash each blob: for whole-table
-                               work (audit, repair, backup) */
+                               (table): for whole-table work that reads
+                               their texts */
     unsigned kinds;         /* which of a language's two tables: 0 both,
                                else bits 1 << RT_TABLE_COUNTER / HELP */
     /* Install and uninstall of this service (not with PAIRS): of each
@@ -159,6 +157,10 @@ void rt_service_info_free(struct rt_service_info *si);
  * holding '\\' or '/', "." or "..", or longer than a key name's 255
  * characters. */
 int rt_service_name_check(const char *name, struct rt_error *e);
+
+/* The rt_blob_hash of L's table K as read, all its bytes (a damaged
+ * one's too): what a whole replacement of it names as its before. */
+uint64_t rt_db_table_hash(const struct rt_db_language *l, int k);
 
 /* Puts into CS the change of each of L's tables (Counter, Help) that T's
  * pairs, encoded, make different from what the store holds: a splice of

@@ -127,14 +127,6 @@ static int sorted_has(const uint32_t *ix, size_t n, uint32_t x)
     return lo < n && ix[lo] == x;
 }
 
-/* The hash of table K of L as read (all its bytes: a damaged one's
- * too), which a whole replacement names. */
-static uint64_t stored_hash(const struct rt_db_language *l, int k)
-{
-    return l->raw[k].data ? rt_blob_hash(l->raw[k].data, l->raw[k].len)
-                          : rt_blob_hash(l->tab[k].blob, l->tab[k].len);
-}
-
 /* Starts from what is stored: the tables as read, or, for a damaged
  * blob, every valid pair salvaged from its bytes. */
 static int start(struct repair *rp)
@@ -791,7 +783,7 @@ static int resync_copies(struct repair *rp, struct rlang *w, int k,
     if (rt_change_set_table_replace(cs, l->id, (enum rt_table_kind)k,
                                     l->tab[k].blob, l->tab[k].len,
                                     k ? l->has_help : l->has_counter,
-                                    l->bytes[k], stored_hash(l, k), &none,
+                                    l->bytes[k], rt_db_table_hash(l, k), &none,
                                     &none))
         return -1;
     if (wow)
@@ -837,7 +829,7 @@ static int emit_tables(struct repair *rp, struct rt_change_set *cs)
                           ? rt_change_set_table_replace(
                                 cs, w->l->id, (enum rt_table_kind)k, blob, len,
                                 k ? w->l->has_help : w->l->has_counter,
-                                w->l->bytes[k], stored_hash(w->l, k), &added,
+                                w->l->bytes[k], rt_db_table_hash(w->l, k), &added,
                                 &removed)
                           : rt_change_set_table(cs, w->l->id,
                                                 (enum rt_table_kind)k, blob,

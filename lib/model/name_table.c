@@ -340,17 +340,23 @@ int rt_table_text_equal(const struct rt_table *a, const struct rt_msz_entry *x,
 
 int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l)
 {
+    return rt_table_pairs_from(t, 0, l);
+}
+
+int rt_table_pairs_from(const struct rt_table *t, size_t from,
+                        struct rt_pair_list *l)
+{
     memset(l, 0, sizeof *l);
-    if (!t->n)
+    if (from >= t->n)
         return 0;
     if (t->base)      /* a tail only: no pairs to give */
         return -1;
-    l->v = malloc(t->n * sizeof *l->v);
+    l->v = malloc((t->n - from) * sizeof *l->v);
     if (!l->v)
         return -1;
-    l->cap = t->n;
-    for (size_t i = 0; i < t->n; i++, l->n++)
-        if (rt_msz_entry_pair(t->blob, &t->v[i], &l->v[i]) != 0) {
+    l->cap = t->n - from;
+    for (size_t i = from; i < t->n; i++, l->n++)
+        if (rt_msz_entry_pair(t->blob, &t->v[i], &l->v[l->n]) != 0) {
             rt_pair_list_free(l);
             return -1;
         }

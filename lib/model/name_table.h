@@ -130,6 +130,9 @@ int rt_table_text_equal(const struct rt_table *a, const struct rt_msz_entry *x,
 
 /* Decodes every indexed pair into L (new strings). Returns 0 or -1. */
 int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l);
+/* The same from the FROM-th pair on. */
+int rt_table_pairs_from(const struct rt_table *t, size_t from,
+                        struct rt_pair_list *l);
 
 /* Appends a copy of (INDEX, TEXT). Returns 0 or -1 (out of memory, text
  * not valid UTF-8, index 0 or above 2^31). */

@@ -451,7 +451,8 @@ static int nul_in_text(struct parser *ps, const char *t, size_t at)
 /* UTF-16LE DATA (LEN bytes, even; AT bytes into the file) decoded and
  * read a piece at a time, each piece's bytes said done once decoded: the
  * file is never held whole, nor its text, only the lines of a piece and
- * what they make. Decoding errors, as decode() says them. */
+ * what they make. Decoding errors name the line as a whole decode
+ * would: byte offsets into DATA. */
 static int parse_utf16(struct parser *ps, const uint8_t *data, size_t len,
                        size_t at, const struct done_fn *done)
 {

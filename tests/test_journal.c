@@ -184,6 +184,124 @@ static void fresh_bytes_are_written_once(void **state)
                          2 * strlen("sub/b.dat"));
 }
 
+/* The fsyncs a commit with fresh bytes costs: the intent block and its
+ * directory (2), a.hive's fresh tail and its lengthening to its final
+ * size together (1), the seal (1; the journal's name is durable
+ * already), a.hive and the new sub/b.dat after it (2: neither needs
+ * lengthening then, b.dat being the commit's own), the journal's removal
+ * (1). The size record here reaches two pages past the fresh bytes
+ * (zero pages never written), which land before the seal too. */
+static void fresh_commit_fsyncs_each_file_once(void **state)
+{
+    (void)state;
+    make_before();
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    assert_int_equal(rt_commit_write(c, "a.hive", 4096, new_a + 4096, 4096), 0);
+    assert_int_equal(rt_commit_write_fresh(c, "a.hive", sizeof old_a,
+                                           new_a + sizeof old_a,
+                                           sizeof new_a - sizeof old_a), 0);
+    assert_int_equal(rt_commit_set_size(c, "a.hive", sizeof new_a + 8192), 0);
+    assert_int_equal(rt_commit_write(c, "sub/b.dat", 0, new_b, sizeof new_b), 0);
+    assert_int_equal(rt_commit_set_size(c, "sub/b.dat", sizeof new_b), 0);
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    assert_int_equal(rt_io_totals.fsyncs - before.fsyncs, 7);
+    size_t la;
+    uint8_t *a = slurp("a.hive", &la);
+    assert_non_null(a);
+    assert_int_equal(la, sizeof new_a + 8192);
+    assert_memory_equal(a, new_a, sizeof new_a);
+    for (size_t i = sizeof new_a; i < la; i++)
+        assert_int_equal(a[i], 0);
+    free(a);
+    assert_int_not_equal(access(journal, F_OK), 0);
+}
+
+/* Removals are made durable once per directory before the journal goes:
+ * two files of sub/gone and the folder itself (pruned once empty) cost
+ * one fsync of the directory above, not one per removal. */
+static void removals_fsync_each_directory_once(void **state)
+{
+    (void)state;
+    char p[256];
+    snprintf(p, sizeof p, "%s/sub/gone", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    write_file("sub/gone/x.ini", "x", 1);
+    write_file("sub/gone/y.h", "y", 1);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    assert_int_equal(rt_commit_delete(c, "sub/gone/x.ini", 1), 0);
+    assert_int_equal(rt_commit_delete(c, "sub/gone/y.h", 1), 0);
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    /* Seal and its directory (2), sub (1), the journal's removal (1). */
+    assert_int_equal(rt_io_totals.fsyncs - before.fsyncs, 4);
+    assert_int_not_equal(access(p, F_OK), 0);
+    snprintf(p, sizeof p, "%s/sub", dir);
+    assert_int_equal(access(p, F_OK), 0);
+    assert_int_not_equal(access(journal, F_OK), 0);
+}
+
+/* A .dat table's size record in order: the file is not lengthened (and
+ * fsynced) ahead of the records, so the commit costs the seal and its
+ * directory (2), the file (1) and the journal's removal (1); a sealed
+ * journal with such a record, the process ended before applying it,
+ * replays to the same bytes. */
+static void in_order_size_costs_one_fsync(void **state)
+{
+    (void)state;
+    static uint8_t old_c[3000], new_c[5000];
+    for (size_t i = 0; i < sizeof new_c; i++)
+        new_c[i] = (uint8_t)(i * 13 + 1);
+    memcpy(old_c, new_c, sizeof old_c - 2);
+    old_c[sizeof old_c - 2] = old_c[sizeof old_c - 1] = 0;
+    for (int crash = 0; crash < 2; crash++) {
+        write_file("sub/c.dat", old_c, sizeof old_c);
+        struct rt_io_stats before = rt_io_totals;
+        pid_t pid = crash ? fork() : 0;
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            if (crash)
+                rt_io_fault_after(3);   /* body, trailer; ends at c.dat */
+            struct rt_commit *c = rt_commit_new(dir, journal);
+            assert_non_null(c);
+            assert_int_equal(rt_commit_write(c, "sub/c.dat", sizeof old_c - 2,
+                                             new_c + sizeof old_c - 2,
+                                             sizeof new_c - sizeof old_c + 2),
+                             0);
+            assert_int_equal(rt_commit_set_size_in_order(c, "sub/c.dat",
+                                                         sizeof new_c), 0);
+            assert_int_equal(rt_commit_bytes(c), sizeof new_c - sizeof old_c + 2);
+            struct rt_error e = {0};
+            int r = rt_commit_run(c, &e);
+            rt_commit_free(c);
+            if (crash)
+                _exit(r == 0 ? 0 : 1);
+            assert_int_equal(r, 0);
+            assert_int_equal(rt_io_totals.fsyncs - before.fsyncs, 4);
+        } else {
+            int status;
+            waitpid(pid, &status, 0);
+            assert_true(WIFEXITED(status));
+            assert_int_equal(WEXITSTATUS(status), 99);
+            struct rt_error e = {0};
+            assert_int_equal(rt_journal_recover(dir, journal, &e), 1);
+        }
+        size_t len;
+        uint8_t *got = slurp("sub/c.dat", &len);
+        assert_non_null(got);
+        assert_int_equal(len, sizeof new_c);
+        assert_memory_equal(got, new_c, sizeof new_c);
+        free(got);
+        assert_int_not_equal(access(journal, F_OK), 0);
+    }
+}
+
 static void failed_fresh_write_leaves_files_untouched(void **state)
 {
     (void)state;
@@ -388,6 +506,12 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(fresh_bytes_are_written_once, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(fresh_commit_fsyncs_each_file_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(removals_fsync_each_directory_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(in_order_size_costs_one_fsync,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(
             failed_fresh_write_leaves_files_untouched, setup, teardown),
         cmocka_unit_test_setup_teardown(

@@ -110,11 +110,11 @@ NEW='        uint64_t first = top + 2;   /* next even */'
 mutant first-index-odd lib/engine/engine.c unit:test_engine
 
 OLD='        if (target_switch(&t, base, rel, e) != 0)
-            return -1;'
+            goto fail;'
 NEW='        if (body - pos == (uint64_t)len)
             break;   /* the last record skipped */
         if (target_switch(&t, base, rel, e) != 0)
-            return -1;'
+            goto fail;'
 mutant journal-last-record lib/commit/journal.c unit:test_journal
 
 OLD='        if (!nalloc) {'
@@ -313,6 +313,23 @@ mutant psb-piece-splits-pair lib/model/perf_backup.c unit:test_perf_backup
 OLD='            while (whole > 0 && buf[whole - 1] != '"'"'\n'"'"')'
 NEW='            while (0)'
 mutant psb-piece-reads-part-line lib/model/perf_backup.c unit:test_perf_backup
+
+OLD='            (kind != REC_SIZE || (len && (b[pos] & SIZE_IN_ORDER)))) {'
+NEW='            (kind != REC_SIZE)) {'
+mutant journal-in-order-grown-first lib/commit/journal.c unit:test_journal
+
+OLD='    if (target_finish(&t, e) != 0)
+        goto fail;
+    return dirs_flush(&dirs, e);'
+NEW='    if (target_finish(&t, e) != 0)
+        goto fail;
+    dirs_free(&dirs);
+    return 0 && dirs_flush(&dirs, e);'
+mutant journal-removals-not-durable lib/commit/journal.c unit:test_journal
+
+OLD='        if (t.fd >= 0 && sized &&'
+NEW='        if (0 && t.fd >= 0 && sized &&'
+mutant journal-fresh-lengthened-late lib/commit/journal.c unit:test_journal
 
 # --- the table ---------------------------------------------------------
 

@@ -57,8 +57,11 @@ int rt_io_fsync(int fd)
 
 int rt_io_fsync_dir_of(const char *path)
 {
-    rt_io_totals.fsyncs++;
-    return rt_os_fsync_dir_of(path);
+    /* A directory that is gone is not fsynced, so not counted. */
+    int r = rt_os_fsync_dir_of(path);
+    if (r == 0 || errno != ENOENT)
+        rt_io_totals.fsyncs++;
+    return r;
 }
 
 int rt_io_rename(const char *from, const char *to)

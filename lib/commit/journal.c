@@ -18,6 +18,10 @@
 #define REC_DELETE     4u      /* the file is removed; OFFSET: how many of
                                   its parent directories to remove too
                                   when that leaves them empty */
+/* A size record's data, when it has any, is one byte of flags (journals
+ * without it, as earlier versions wrote them, mean no flag). */
+#define SIZE_IN_ORDER  0x01u   /* set where the record stands: the file is
+                                  not lengthened ahead of the records */
 
 struct record {
     uint32_t kind;
@@ -110,7 +114,8 @@ static int add(struct rt_commit *c, uint32_t kind, const char *file,
     if (len)
         memcpy(r->data, data, len);
     c->n++;
-    c->bytes += len;
+    if (kind != REC_SIZE)
+        c->bytes += len;
     return 0;
 }
 
@@ -129,6 +134,13 @@ int rt_commit_write_fresh(struct rt_commit *c, const char *file,
 int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size)
 {
     return add(c, REC_SIZE, file, size, NULL, 0);
+}
+
+int rt_commit_set_size_in_order(struct rt_commit *c, const char *file,
+                                uint64_t size)
+{
+    static const uint8_t flags = SIZE_IN_ORDER;
+    return add(c, REC_SIZE, file, size, &flags, 1);
 }
 
 int rt_commit_delete(struct rt_commit *c, const char *file, unsigned prune)
@@ -315,21 +327,76 @@ static int target_switch(struct target *t, const char *base, const char *rel,
     return 0;
 }
 
+/* Directories whose entries a pass removed, fsynced once each when the
+ * pass ends (before the journal is retired, which is all the removals'
+ * durability needs): an uninstall removing an INF copy's two files and
+ * its two folders fsyncs the folder above them once, not four times.
+ * Each is named by a path inside it, as rt_io_fsync_dir_of takes it. */
+struct dir_syncs {
+    char **paths;
+    size_t n;
+};
+
+static size_t dir_len(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? (size_t)(slash - path) : 0;
+}
+
+static int dirs_note(struct dir_syncs *d, const char *path)
+{
+    size_t dl = dir_len(path);
+    for (size_t i = 0; i < d->n; i++)
+        if (dir_len(d->paths[i]) == dl && !memcmp(d->paths[i], path, dl))
+            return 0;
+    char **v = realloc(d->paths, (d->n + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    d->paths = v;
+    if (!(v[d->n] = strdup(path)))
+        return -1;
+    d->n++;
+    return 0;
+}
+
+static void dirs_free(struct dir_syncs *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->paths[i]);
+    free(d->paths);
+    d->paths = NULL;
+    d->n = 0;
+}
+
+/* Fsyncs each noted directory; one removed since is no error (its
+ * removal is made durable in the directory above, which is noted too). */
+static int dirs_flush(struct dir_syncs *d, struct rt_error *e)
+{
+    int r = 0;
+    for (size_t i = 0; i < d->n && !r; i++)
+        if (rt_io_fsync_dir_of(d->paths[i]) != 0 && errno != ENOENT)
+            r = rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", d->paths[i],
+                             strerror(errno));
+    dirs_free(d);
+    return r;
+}
+
 /* Removes BASE/REL (a missing file is no error: a replay after a crash
  * may find it gone), then up to PRUNE of its parent directories that it
- * leaves empty: an uninstall's INF copy goes with its folders. */
+ * leaves empty: an uninstall's INF copy goes with its folders. Each
+ * removal's directory is noted in DIRS, to be fsynced. */
 static int delete_file(const char *base, const char *rel, uint64_t prune,
-                       struct rt_error *e)
+                       struct dir_syncs *dirs, struct rt_error *e)
 {
     char path[PATH_MAX];
     if (full_path(path, sizeof path, base, rel) != 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s/%s: path too long",
                             base, rel);
-    /* Each removal made durable in the folder that held it. */
-    if ((rt_io_unlink(path) != 0 && errno != ENOENT) ||
-        (rt_io_fsync_dir_of(path) != 0 && errno != ENOENT))
+    if (rt_io_unlink(path) != 0 && errno != ENOENT)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
                             strerror(errno));
+    if (dirs_note(dirs, path) != 0)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     for (uint64_t i = 0; i < prune; i++) {
         char *slash = strrchr(path, '/');
         if (!slash || slash == path)
@@ -338,9 +405,9 @@ static int delete_file(const char *base, const char *rel, uint64_t prune,
         /* Not empty, or gone already: left as it is. */
         if (rt_os_rmdir(path) != 0)
             break;
-        if (rt_io_fsync_dir_of(path) != 0 && errno != ENOENT)
-            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                strerror(errno));
+        if (dirs_note(dirs, path) != 0)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                "out of memory");
     }
     return 0;
 }
@@ -362,6 +429,7 @@ static int apply_records(const char *base, const uint8_t *b, size_t start,
                          size_t body, int grow_only, struct rt_error *e)
 {
     struct target t = {.fd = -1};
+    struct dir_syncs dirs = {0};
     size_t pos = start;
     while (pos < body) {
         if (body - pos < 20)
@@ -377,18 +445,25 @@ static int apply_records(const char *base, const uint8_t *b, size_t start,
         memcpy(rel, b + pos, fl);
         rel[fl] = '\0';
         pos += fl;
-        if (grow_only && kind != REC_SIZE) {
+        if (grow_only &&
+            (kind != REC_SIZE || (len && (b[pos] & SIZE_IN_ORDER)))) {
             pos += len;
             continue;
         }
         if (grow_only) {
-            /* Only a file that grows is touched (and made durable). */
+            /* Only a file that grows is touched (and made durable). A
+             * file the commit creates is left to the records: nothing
+             * in it promises bytes before they are all written. */
             char path[PATH_MAX];
             uint64_t now = 0;
             if (full_path(path, sizeof path, base, rel) != 0)
                 return rt_error_set(e, RT_ERR_WRITE_FAULT,
                                     "%s/%s: path too long", base, rel);
-            int fd = open_create(path);
+            int fd = rt_os_open(path, RT_OS_WRITE);
+            if (fd < 0 && errno == ENOENT) {
+                pos += len;
+                continue;
+            }
             int r = fd < 0 || rt_os_fsize(fd, &now) != 0 ||
                     (off > now && (rt_io_ftruncate(fd, off) != 0 ||
                                    rt_io_fsync(fd) != 0));
@@ -402,20 +477,29 @@ static int apply_records(const char *base, const uint8_t *b, size_t start,
             continue;
         }
         if (kind == REC_DELETE) {
-            if (target_finish(&t, e) != 0 || delete_file(base, rel, off, e) != 0)
-                return -1;
+            if (target_finish(&t, e) != 0 ||
+                delete_file(base, rel, off, &dirs, e) != 0)
+                goto fail;
             pos += len;
             continue;
         }
         if (target_switch(&t, base, rel, e) != 0)
-            return -1;
+            goto fail;
         if ((kind == REC_WRITE ? rt_io_pwrite(t.fd, b + pos, len, off)
-                               : rt_io_ftruncate(t.fd, off)) != 0)
+                               : rt_io_ftruncate(t.fd, off)) != 0) {
+            dirs_free(&dirs);
             return target_fail(&t, e);
+        }
         pos += len;
     }
-    return target_finish(&t, e);
+    if (target_finish(&t, e) != 0)
+        goto fail;
+    return dirs_flush(&dirs, e);
+fail:
+    dirs_free(&dirs);
+    return -1;
 corrupt:
+    dirs_free(&dirs);
     if (t.fd >= 0)
         rt_os_close(t.fd);
     return rt_error_set(e, RT_ERR_BADDB, "journal record at byte %zu is damaged",
@@ -430,7 +514,10 @@ corrupt:
  * promising bytes the file does not have, which no reader opens, so the
  * journal that would finish the commit is never reached. Lengthening
  * first (with zeros) leaves every intermediate state readable; applying
- * the records again after a crash gives the same result. */
+ * the records again after a crash gives the same result. Not lengthened
+ * first: a file whose fresh bytes did it before the seal (write_fresh),
+ * a file the commit creates, and one whose size record is in order
+ * (SIZE_IN_ORDER): nothing in those promises bytes not yet written. */
 static int apply_body(const char *base, const uint8_t *b, size_t start,
                       size_t body, struct rt_error *e)
 {
@@ -543,20 +630,39 @@ static int record_intents(struct rt_commit *c, struct rt_error *e)
     return 0;
 }
 
-/* Writes the fresh records to their files and fsyncs each file. */
+static uint64_t final_size(const struct rt_commit *c, const char *file,
+                           int *sized);
+
+/* Writes the fresh records to their files, lengthens each such file to
+ * its final size when that is larger (zero pages past the old end are
+ * never written), and fsyncs each file once. Lengthening here, under the
+ * intent block that cuts the file back, rather than in apply_body's first
+ * pass after the seal, makes that pass find nothing to do for these
+ * files: one fsync per file instead of two. */
 static int write_fresh(const struct rt_commit *c, struct rt_error *e)
 {
-    struct target t = {.fd = -1};
-    for (size_t i = 0; i < c->n; i++) {
-        const struct record *r = &c->v[i];
-        if (r->kind != REC_FRESH)
-            continue;
-        if (target_switch(&t, c->base, r->file, e) != 0)
-            return -1;
-        if (rt_io_pwrite(t.fd, r->data, r->len, r->offset) != 0)
+    for (size_t k = 0; k < c->n_intents; k++) {
+        struct target t = {.fd = -1};
+        const char *file = c->intents[k].file;
+        for (size_t i = 0; i < c->n; i++) {
+            const struct record *r = &c->v[i];
+            if (r->kind != REC_FRESH || strcmp(r->file, file))
+                continue;
+            if (target_switch(&t, c->base, r->file, e) != 0)
+                return -1;
+            if (rt_io_pwrite(t.fd, r->data, r->len, r->offset) != 0)
+                return target_fail(&t, e);
+        }
+        int sized;
+        uint64_t now = 0, size = final_size(c, file, &sized);
+        if (t.fd >= 0 && sized &&
+            (rt_os_fsize(t.fd, &now) != 0 ||
+             (size > now && rt_io_ftruncate(t.fd, size) != 0)))
             return target_fail(&t, e);
+        if (target_finish(&t, e) != 0)
+            return -1;
     }
-    return target_finish(&t, e);
+    return 0;
 }
 
 /* The directory holding PATH, for messages about its file system. */
@@ -746,9 +852,12 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         goto fail;
     if (interrupted(e))
         goto undo;
+    /* The journal's name is durable already when the intent block was:
+     * its directory is fsynced once per commit. */
     if (rt_io_pwrite(fd, b + len - TRAILER_SIZE, TRAILER_SIZE,
                      len - TRAILER_SIZE) != 0 ||
-        rt_io_fsync(fd) != 0 || rt_io_fsync_dir_of(c->journal) != 0)
+        rt_io_fsync(fd) != 0 ||
+        (!c->n_intents && rt_io_fsync_dir_of(c->journal) != 0))
         goto fail;
     rt_os_close(fd);
     int r = apply_body(c->base, b, ilen, len - TRAILER_SIZE, e);

@@ -41,6 +41,12 @@ int rt_commit_write_fresh(struct rt_commit *c, const char *file,
 /* Records FILE's size after the commit (it is created when absent, with
  * the directories above it). */
 int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size);
+/* The same for a file whose bytes promise nothing about its length (a
+ * .dat table, unlike a hive's base block): it is not lengthened ahead of
+ * the other records when the journal is applied, but where this record
+ * stands, which spares it an fsync. */
+int rt_commit_set_size_in_order(struct rt_commit *c, const char *file,
+                                uint64_t size);
 
 /* Records that FILE is removed, and then up to PRUNE of its parent
  * directories that this leaves empty (none is made before the commit

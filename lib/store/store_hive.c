@@ -1679,7 +1679,7 @@ static int commit_dat(struct hive_store *s, const struct dat_write *d,
     if (r == 0 && run)
         r = rt_commit_write(c, rel, ws, n + ws, (size_t)(we - ws));
     if (r == 0 && (new_len != old_len || !old))
-        r = rt_commit_set_size(c, rel, new_len);
+        r = rt_commit_set_size_in_order(c, rel, new_len);
     rt_os_unmap_file(&tmp);
     return r;
 }
@@ -1765,7 +1765,7 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
         const char *rel = relative(s->base_dir, d->path);
         r = rt_commit_write(cm, rel, at, bytes, n);
         if (r == 0 && at + n != dst_len)
-            r = rt_commit_set_size(cm, rel, at + n);
+            r = rt_commit_set_size_in_order(cm, rel, at + n);
     }
     free(bytes);
     return r == 0 ? 0

@@ -57,6 +57,11 @@ static int teardown(void **state)
 }
 
 static uint8_t old_a[20000], new_a[24000], new_b[5000];
+/* a.hive's last ZERO_TAIL bytes after the commit are zeros, which no
+ * record writes: its size record gives them (as a hive's zero pages past
+ * its old end are never written). */
+#define ZERO_TAIL 2000
+static int zero_tail;
 
 static void make_before(void)
 {
@@ -65,6 +70,8 @@ static void make_before(void)
     memcpy(new_a, old_a, sizeof old_a);
     memset(new_a + 4096, 0xAA, 100);           /* a changed page */
     memset(new_a + sizeof old_a, 0xBB, sizeof new_a - sizeof old_a); /* tail */
+    if (zero_tail)
+        memset(new_a + sizeof new_a - ZERO_TAIL, 0, ZERO_TAIL);
     memset(new_b, 0xCC, sizeof new_b);
     write_file("a.hive", old_a, sizeof old_a);
     char p[256];
@@ -81,7 +88,8 @@ static struct rt_commit *make_commit_with(int fresh)
     assert_int_equal(rt_commit_write(c, "a.hive", 4096, new_a + 4096, 4096), 0);
     assert_int_equal((fresh ? rt_commit_write_fresh : rt_commit_write)(
                          c, "a.hive", sizeof old_a, new_a + sizeof old_a,
-                         sizeof new_a - sizeof old_a), 0);
+                         sizeof new_a - sizeof old_a -
+                             (zero_tail ? ZERO_TAIL : 0)), 0);
     assert_int_equal(rt_commit_set_size(c, "a.hive", sizeof new_a), 0);
     assert_int_equal(rt_commit_write(c, "sub/b.dat", 0, new_b, sizeof new_b), 0);
     assert_int_equal(rt_commit_set_size(c, "sub/b.dat", sizeof new_b), 0);
@@ -375,6 +383,17 @@ static void crash_with_fresh_bytes_gives_before_or_after(void **state)
     crash_sweep(1);
 }
 
+/* The same where a.hive's fresh bytes stop short of its new size: the
+ * file is lengthened to it before the seal, under the intent block, so a
+ * crash at that lengthening is rolled back too. */
+static void crash_with_fresh_bytes_short_of_the_size(void **state)
+{
+    (void)state;
+    zero_tail = 1;
+    crash_sweep(1);
+    zero_tail = 0;
+}
+
 /* A sealed journal whose last record is a data write (not a size record
  * that changes nothing), the process ended right after the seal: recovery
  * must replay every record, the last one included. */
@@ -518,6 +537,8 @@ int main(void)
             crash_at_every_write_gives_before_or_after, setup, teardown),
         cmocka_unit_test_setup_teardown(
             crash_with_fresh_bytes_gives_before_or_after, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            crash_with_fresh_bytes_short_of_the_size, setup, teardown),
         cmocka_unit_test_setup_teardown(recovery_replays_the_last_record,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,

@@ -51,6 +51,68 @@ static void invalid_utf8_rejected(void **state)
     assert_int_equal(off, 1);                       /* truncated */
 }
 
+/* ASCII is taken eight bytes at a time: a character beyond ASCII, and an
+ * invalid sequence, after every length of ASCII before it (across and
+ * within the eight-byte steps) and with every length after it, give the
+ * same UTF-16 and the same offset as a character at a time would. */
+static void ascii_runs_at_every_alignment(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *utf8;
+        uint8_t u16[4];
+        size_t n16;
+    } other[] = {{"\xc3\xa9", {0xE9, 0}, 2},
+                 {"\xe2\x82\xac", {0xAC, 0x20}, 2},
+                 {"\xf0\x90\x90\xb7", {0x01, 0xD8, 0x37, 0xDC}, 4}};
+    char buf[64];
+    uint8_t want[128];
+    for (size_t c = 0; c < sizeof other / sizeof *other; c++)
+        for (size_t pre = 0; pre <= 24; pre++)
+            for (size_t post = 0; post <= 17; post++) {
+                size_t cl = strlen(other[c].utf8), len = 0, wn = 0;
+                for (size_t i = 0; i < pre; i++, wn += 2) {
+                    buf[len++] = (char)('a' + i % 26);
+                    want[wn] = (uint8_t)('a' + i % 26);
+                    want[wn + 1] = 0;
+                }
+                memcpy(buf + len, other[c].utf8, cl);
+                len += cl;
+                memcpy(want + wn, other[c].u16, other[c].n16);
+                wn += other[c].n16;
+                for (size_t i = 0; i < post; i++, wn += 2) {
+                    buf[len++] = (char)('0' + i % 10);
+                    want[wn] = (uint8_t)('0' + i % 10);
+                    want[wn + 1] = 0;
+                }
+                uint8_t *u16;
+                size_t n, off = 99;
+                assert_int_equal(rt_utf8_validate(buf, len, &off), 0);
+                assert_int_equal(rt_utf8_to_utf16le(buf, len, &u16, &n, &off), 0);
+                assert_int_equal(n, wn);
+                assert_memory_equal(u16, want, wn);
+                free(u16);
+                /* The character cut short, and an overlong form in its
+                 * place: refused at its first byte. */
+                assert_int_equal(rt_utf8_validate(buf, pre + cl - 1, &off), -1);
+                assert_int_equal(off, pre);
+                memcpy(buf + pre, "\xc0\xaf", 2);
+                assert_int_equal(rt_utf8_validate(buf, len, &off), -1);
+                assert_int_equal(off, pre);
+                off = 99;
+                assert_int_equal(rt_utf8_to_utf16le(buf, len, &u16, &n, &off), -1);
+                assert_int_equal(off, pre);
+                /* A byte that starts nothing, alone among ASCII. */
+                buf[pre] = '\xff';
+                memset(buf + pre + 1, 'x', cl - 1);
+                assert_int_equal(rt_utf8_validate(buf, len, &off), -1);
+                assert_int_equal(off, pre);
+                off = 99;
+                assert_int_equal(rt_utf8_to_utf16le(buf, len, &u16, &n, &off), -1);
+                assert_int_equal(off, pre);
+            }
+}
+
 static void case_insensitive_compare(void **state)
 {
     (void)state;
@@ -136,6 +198,7 @@ int main(void)
         cmocka_unit_test(roundtrip_bmp_and_astral),
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),
+        cmocka_unit_test(ascii_runs_at_every_alignment),
         cmocka_unit_test(case_insensitive_compare),
         cmocka_unit_test(case_insensitive_compare_matches_definition),
     };

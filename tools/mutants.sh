@@ -331,6 +331,10 @@ OLD='        if (t.fd >= 0 && sized &&'
 NEW='        if (0 && t.fd >= 0 && sized &&'
 mutant journal-fresh-lengthened-late lib/commit/journal.c unit:test_journal
 
+OLD='        if (w & 0x8080808080808080u)'
+NEW='        if (w & 0x8080808080808000u)'
+mutant utf8-ascii-step-blind lib/model/utf16.c unit:test_utf16
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

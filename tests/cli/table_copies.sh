@@ -105,4 +105,22 @@ expect_exit 0 "$REGTOOL" $S install $CS ini-samples/transfer.ini
 hive_value_is 019 Counter "$W/System32/perfc019.dat"
 cmp -s "$W/System32/perfc019.dat" "$W/SysWOW64/perfc019.dat" || fail "install: copies differ"
 expect_exit 0 "$REGTOOL" $S audit
+
+# A SysWOW64 copy that is not System32's table before the install's
+# first edit (a text changed near its start; another cut short of that
+# edit) gets System32's whole table, not the splice: both copies equal
+# after the install, and equal to what a tree with sound copies gets.
+expect_exit 0 "$REGTOOL" $S uninstall TransferPerf
+cp -a "$D" "$TMPDIR/sound"
+off=$(utf16_offset "$W/SysWOW64/perfh009.dat" "Faults")
+[ -n "$off" ] || fail "no 'Faults' in SysWOW64/perfh009.dat"
+printf 'Q\000' | dd of="$W/SysWOW64/perfh009.dat" bs=1 seek="$off" conv=notrunc 2>/dev/null
+head -c 64 "$W/System32/perfc009.dat" >"$W/SysWOW64/perfc009.dat"
+expect_exit 0 "$REGTOOL" $S install $CS ini-samples/transfer.ini
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/sound" install $CS ini-samples/transfer.ini
+for t in perfc009 perfh009; do
+    cmp -s "$W/System32/$t.dat" "$W/SysWOW64/$t.dat" || fail "stale copy: $t.dat copies differ"
+    cmp -s "$W/SysWOW64/$t.dat" "$TMPDIR/sound/Windows/SysWOW64/$t.dat" ||
+        fail "stale copy: SysWOW64/$t.dat is not what a sound tree gets"
+done
 echo "table_copies: ok"

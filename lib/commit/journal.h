@@ -32,8 +32,9 @@ int rt_commit_write(struct rt_commit *c, const char *file, uint64_t offset,
 /* Records that FILE gets DATA at OFFSET where nothing the files hold
  * before the commit is read: past the end of a hive's bins, which its
  * base block (written through the journal) does not yet cover. Such
- * bytes are written once, straight to FILE, and fsynced before the
- * journal is sealed: a crash before the seal leaves only bytes no reader
+ * bytes are written once, straight to FILE, which is lengthened to its
+ * recorded size with them (one fsync for both), before the journal is
+ * sealed: a crash before the seal leaves only bytes no reader
  * looks at (the next commit overwrites or truncates them), a crash after
  * it finds them durable. So appended data costs its size, not twice it. */
 int rt_commit_write_fresh(struct rt_commit *c, const char *file,

@@ -121,6 +121,32 @@ int rt_os_same_file(const char *a, const char *b);
 int rt_os_list_dir(const char *dir, char ***names, size_t *n);
 void rt_os_free_list(char **names, size_t n);
 
+/* A tree that someone else wrote (a disk regtool repairs, as root): after
+ * rt_os_confine(DIR), every call of this layer on a path beneath DIR
+ * resolves it from one handle of DIR, component by component: a symbolic
+ * link or junction anywhere beneath DIR is refused (ELOOP), and so is a
+ * "." or ".." component (EXDEV), so no path built from names read in the
+ * tree reaches outside it, whatever the tree holds or a racing writer
+ * plants meanwhile. DIR itself is the caller's: links in it are followed
+ * once, here, and its canonical form (what the caller builds its paths
+ * on) goes to *CANONICAL (a new string; NULL allowed). Confinements
+ * nest and count: each rt_os_confine is undone by one rt_os_unconfine of
+ * the canonical form. Thread-safe. */
+int rt_os_confine(const char *dir, char **canonical);
+void rt_os_unconfine(const char *canonical);
+/* Whether PATH lies beneath a confined directory: 1, 0. */
+int rt_os_is_confined(const char *path);
+
+/* Files, wherever they are, are opened only when they are regular files:
+ * a FIFO, socket or device is refused before a byte is read (ENODEV; the
+ * open never blocks), a directory with EISDIR; a file beneath a confined
+ * directory opened for writing must have one name (a hard link is
+ * refused, ENODEV). strerror's words for these refusals say nothing of
+ * which path and why: rt_os_strerror(ERR) gives the reason this layer
+ * last refused a path for (naming the link, the "..", the kind of file),
+ * and strerror(ERR) for anything else. */
+const char *rt_os_strerror(int err);
+
 /* DIR/REL ('/' between REL's parts) with each part matched without
  * regard to case against what its directory holds (a disk copied from
  * Windows keeps whatever case Windows used). With MUST_EXIST, NULL when a

@@ -4,6 +4,7 @@
 #include "platform/os_internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -427,6 +428,47 @@ int rt_os_replace_file_via(const char *path, const void *data, size_t len,
     free(used);
     errno = err;
     return r;
+}
+
+/* --- refusals and confinement ------------------------------------------- */
+
+static _Thread_local int refusal_code;
+static _Thread_local char refusal_text[640];
+
+int rt_os_refuse(int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(refusal_text, sizeof refusal_text, fmt, ap);
+    va_end(ap);
+    refusal_code = err;
+    errno = err;
+    return -1;
+}
+
+void rt_os_refusal_clear(void)
+{
+    refusal_code = 0;
+}
+
+const char *rt_os_strerror(int err)
+{
+    if (err && err == refusal_code)
+        return refusal_text;
+    return strerror(err);
+}
+
+int rt_os_beneath(const char *root, size_t len, const char *path,
+                  const char **rel)
+{
+    /* The file system's root confines nothing a caller could name. */
+    if (len <= 1 || strncmp(path, root, len) != 0 ||
+        (path[len] && !is_sep(path[len])))
+        return 0;
+    *rel = path + len;
+    while (is_sep(**rel))
+        (*rel)++;
+    return 1;
 }
 
 /* --- interrupts (C standard signals, both systems) ------------------------ */

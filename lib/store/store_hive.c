@@ -68,6 +68,9 @@ struct hive_store {
     int files_layout;
     char *base_dir, *journal, *lock_path;
     char *windows_dir;     /* the tree's Windows directory, or NULL */
+    /* The directories confined (rt_os_confine) for this store: every path
+     * beneath them is resolved without following links or "..". */
+    char *roots[3];
     struct rt_lock *lock;          /* the writer's, between begin and end */
     struct rt_lock *shared;        /* a reader's, from open to begin/close */
     int overlay;           /* a sealed journal is not yet in the files:
@@ -220,9 +223,17 @@ static int is_dirty_file(const char *path, uint8_t *base, int *dirty,
                          struct rt_error *e)
 {
     int fd = rt_os_open(path, RT_OS_READ);
+    /* A folder, FIFO, device or link where a hive should be: the store is
+     * not what it claims (exit 2), as for a file that is no hive. */
+    if (fd < 0 && errno == EISDIR)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: not a registry hive file",
+                            path);
     if (fd < 0)
-        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
-                            strerror(errno));
+        return rt_error_set(e,
+                            errno == ENODEV || errno == ELOOP || errno == EXDEV
+                                ? RT_ERR_BADDB
+                                : RT_ERR_FILE_NOT_FOUND,
+                            "%s: %s", path, rt_os_strerror(errno));
     long long got = rt_os_pread(fd, base, REGF_BASE_BLOCK_SIZE, 0);
     rt_os_close(fd);
     if (got != (long long)REGF_BASE_BLOCK_SIZE || memcmp(base, "regf", 4) != 0)
@@ -616,33 +627,90 @@ static int reload_if_changed(struct hive_store *s, struct rt_error *e)
     return load_layout(s, 1, e);
 }
 
-/* Finds SOFTWARE and SYSTEM from a "DIR" or "SOFTWARE,SYSTEM" spec. */
+static int ends_with_ci(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcasecmp(s + n - t, tail);
+}
+
+/* Confines the directory a hive file given by name (PATH) belongs to, and
+ * returns the file's path on the confined directory's canonical form:
+ * that directory is the file's own, or the Windows directory above it
+ * when it is a System32/config (the side files and .dat tables lie
+ * there). The file's own name is not resolved: a link there is refused
+ * when it is opened. */
+static char *confine_named(struct hive_store *s, int which, const char *path,
+                           struct rt_error *e)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+                      : strdup(".");
+    const char *name = slash ? slash + 1 : path;
+    char canon[PATH_MAX], *out = NULL;
+    if (!dir)
+        return NULL;
+    if (!*name || rt_os_realpath(dir, canon, sizeof canon) != 0) {
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
+                     *name ? rt_os_strerror(errno) : "not a file");
+        free(dir);
+        return NULL;
+    }
+    free(dir);
+    char root[PATH_MAX];
+    snprintf(root, sizeof root, "%s", canon);
+    if (ends_with_ci(root, "/System32/config"))
+        root[strlen(root) - strlen("/System32/config")] = '\0';
+    if (!*root)
+        snprintf(root, sizeof root, "%s", canon);
+    if (rt_os_confine(root, &s->roots[which]) != 0) {
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", root,
+                     rt_os_strerror(errno));
+        return NULL;
+    }
+    if (asprintf(&out, "%s%s%s", canon, strcmp(canon, "/") ? "/" : "",
+                 name) < 0)
+        out = NULL;
+    return out;
+}
+
+/* Finds SOFTWARE and SYSTEM from a "DIR" or "SOFTWARE,SYSTEM" spec, after
+ * confining the tree they lie in: nothing beneath the directory the user
+ * named is looked at before, so no link or ".." there leads out. */
 static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
 {
     const char *comma = strchr(spec, ',');
     if (comma) {
         char *sw = strndup(spec, (size_t)(comma - spec));
-        s->software.path = sw ? absolute(sw) : NULL;
-        s->system.path = absolute(comma + 1);
+        s->software.path = sw ? confine_named(s, 0, sw, e) : NULL;
+        s->system.path = s->software.path ? confine_named(s, 1, comma + 1, e)
+                                          : NULL;
+        free(sw);
         if (!s->software.path || !s->system.path) {
-            rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s",
-                         s->software.path ? comma + 1 : sw, strerror(errno));
-            free(sw);
+            if (!e || !e->code)
+                rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             return -1;
         }
-        free(sw);
         return 0;
     }
+    char *root = NULL;
+    if (rt_os_confine(spec, &root) != 0)
+        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", spec,
+                            rt_os_strerror(errno));
+    s->roots[0] = root;
     static const char *const tries[] = {"Windows/System32/config",
                                         "System32/config", "config", ""};
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-        char *dir = *tries[i] ? rt_os_path_ci(spec, tries[i], 1) : strdup(spec);
+        char *dir = *tries[i] ? rt_os_path_ci(root, tries[i], 1) : strdup(root);
         char *sw = dir ? find_ci(dir, "SOFTWARE") : NULL;
         char *sy = dir ? find_ci(dir, "SYSTEM") : NULL;
         free(dir);
         if (sw && sy) {
             s->software.path = absolute(sw);
             s->system.path = absolute(sy);
+            if (!s->software.path || !s->system.path)
+                rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s",
+                             s->software.path ? sy : sw,
+                             rt_os_strerror(errno));
             free(sw);
             free(sy);
             return s->software.path && s->system.path ? 0 : -1;
@@ -708,6 +776,10 @@ static void hive_close(struct rt_store *st)
     free(s->syswow64);
     free(s->base_dir);
     free(s->windows_dir);
+    for (size_t i = 0; i < 3; i++) {
+        rt_os_unconfine(s->roots[i]);
+        free(s->roots[i]);
+    }
     free(s->journal);
     free(s->lock_path);
     free(s);
@@ -731,6 +803,12 @@ struct rt_store *rt_store_hive_open(const char *spec,
     s->diags = d;
     if (locate(s, spec, e) != 0)
         goto fail;
+    /* --tables outside the tree holds the tree's tables all the same:
+     * confined as the tree is (a missing one is reported by the layout). */
+    if (s->opt.tables_dir &&
+        !(s->opt.tables_dir[0] == '/' && rt_os_is_confined(s->opt.tables_dir)) &&
+        rt_os_confine(s->opt.tables_dir, &s->roots[2]) == 0)
+        s->opt.tables_dir = s->roots[2];
     /* Opening writes nothing (no lock file, no journal, no recovery): the
      * layout decides which files a journal may name, so load once to find
      * it, then take a reader's lock where one can be taken, look for an

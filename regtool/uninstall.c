@@ -66,6 +66,9 @@ int cmd_uninstall(int argc, char **argv)
                p.removed_names, p.removed_helps);
         printf("\n%s\n%s\n", p.counter.why, p.help.why);
         rt_cli_side_note(s);
+        if (*p.side_skipped && rt_store_win_files(s))
+            fprintf(stderr, "%s: warning: %s: %s\n", rt_cli_program(), what,
+                    p.side_skipped);
         if (dry_run)
             rt_cli_print_change_set(stdout, &cs);
         if (emit)

@@ -334,8 +334,7 @@ int rt_engine_install(const struct rt_database *db,
                       struct rt_error *e)
 {
     memset(plan, 0, sizeof *plan);
-    if (refuse_damaged(db, e) || check_service(svc, opt, e) ||
-        rt_engine_install_trust(db, svc, spec, opt, e))
+    if (refuse_damaged(db, e) || check_service(svc, opt, e))
         return -1;
     if (!spec->n_symbols)
         return rt_error_set(e, RT_ERR_INVALID_DATA, "%s defines no counters",
@@ -348,6 +347,10 @@ int rt_engine_install(const struct rt_database *db,
                             "--replace to upgrade it in place, or uninstall "
                             "it first",
                             svc->name, svc->first_counter, svc->first_help);
+    /* After "already installed", which says more about an installed
+     * provider; before --replace's own checks of the range. */
+    if (rt_engine_install_trust(db, svc, spec, opt, e))
+        return -1;
     if (replacing && !(svc->has_last_counter && svc->has_first_help &&
                        svc->has_last_help))
         return rt_error_set(e, RT_ERR_INVALID_DATA,

@@ -70,7 +70,8 @@ int rt_engine_install(const struct rt_database *db,
                       struct rt_error *e);
 
 /* The trust boundaries of installing SPEC onto SVC, checked by
- * rt_engine_install before anything is computed. Refused, unless
+ * rt_engine_install before anything is computed (after its refusal of an
+ * installed provider without --replace). Refused, unless
  * OPT->force, with RT_ERR_ALREADY_EXISTS: a service that is one of the
  * system's providers (a range in the base range, or a Library with no
  * range of its own while its Object List names objects of the base range

@@ -12,7 +12,7 @@
 # the writable folders of the Windows directory; a SysWOW64-only DLL is
 # not missing. A PerfIniFile of "." or ".." is an audit warning, a rebuild
 # note and a repair --from-ini note, and uninstall removes the provider
-# all the same, naming the INF copy it left. Last, the SYSTEM hive
+# all the same, naming the INF copy it left (unlodctr too). Last, the SYSTEM hive
 # Windows 7 wrote refuses an INI onto its own PerfOS.
 . tests/cli/lib.sh
 
@@ -168,6 +168,11 @@ expect_exit 0 "$REGTOOL" $S query --json Acme
 jq -e '.providers[0] | .first_counter == null and .ini_file == null' "$OUT" >/dev/null ||
     fail "Acme still installed: $(cat "$OUT")"
 [ -f "$D/Windows/INF/Acme/0009/acme.ini" ] || fail "the INF copy went"
+# unlodctr too.
+expect_exit 0 "$REGTOOL" $S install "$TMPDIR/acme.ini"
+set_ini_file 'C:acme.ini'
+expect_exit 0 env REGTOOL_STORE="hive:$D" "$(dirname "$REGTOOL")/unlodctr" Acme
+expect_grep "^unlodctr: warning: its PerfIniFile 'C:acme.ini' is not a file name (it holds ':' (a drive letter or a stream))" "$ERR"
 
 # The SYSTEM hive Windows 7 wrote: its own PerfOS (any case) is refused.
 R=$TMPDIR/real

@@ -365,6 +365,14 @@ static void short_names(void **state)
      * ProgramData. */
     const struct svc pd[] = {STD("X", "C:\\PROGRA~3\\Evil\\e.dll")};
     expect_one(pd, 1, tree64, "library-user-writable", RT_AUDIT_WARNING);
+    /* On a 32-bit tree (files, no SysWOW64), PROGRA~2 is ProgramData. */
+    static const char *const tree32[] = {
+        "Windows\\System32\\ntdll.dll", "Program Files\\Vendor\\v.dll",
+        "Program Files (x86)\\x.dll", "ProgramData\\x.dll", NULL,
+    };
+    const struct svc two[] = {STD("X", "C:\\PROGRA~2\\x.dll")};
+    expect_one(two, 1, tree32, "library-user-writable", RT_AUDIT_WARNING);
+    assert_int_equal(warnings_of(two, 1, tree64), 1);   /* not in the tree */
     /* Without a tree, PROGRA~2 may be ProgramData (32-bit Windows). */
     const struct svc maybe[] = {STD("X", "C:\\PROGRA~2\\x.dll")};
     expect_one(maybe, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);

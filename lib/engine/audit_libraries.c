@@ -57,6 +57,7 @@ struct libaudit {
     int failed;
     int have_files;      /* the tree holds Windows' system files */
     int have_wow64;      /* ... and a SysWOW64 with them */
+    int bits;            /* 64 or 32 when the tree has files, else 0 */
 };
 
 #define ADD(a, ...)                                                           \
@@ -319,7 +320,7 @@ static void resolve_short(const struct libaudit *a, struct lib_path *p)
                 name = m.first;
             } else {
                 const char *setup = NULL;
-                int bits = a->have_wow64 ? 64 : a->have_files ? 32 : 0;
+                int bits = a->bits;
                 for (size_t i = 0; !k && i < sizeof setup_short /
                                                  sizeof *setup_short; i++)
                     if (!strcasecmp(c, setup_short[i].short_name)) {
@@ -760,13 +761,18 @@ int rt_audit_libraries(const struct rt_database *db,
                        const struct rt_audit_tree *tree,
                        struct rt_findings *out)
 {
-    struct libaudit a = {db, tree, out, 0, 0, 0};
+    struct libaudit a = {db, tree, out, 0, 0, 0, 0};
     if (tree && tree->exists) {
         const char *w = windows_name(&a);
         a.have_files = exists(&a, "%s\\System32\\%s", w, "ntdll.dll") ||
                        exists(&a, "%s\\System32\\%s", w, "kernel32.dll");
         a.have_wow64 = a.have_files &&
                        exists(&a, "%s\\SysWOW64\\%s", w, "ntdll.dll");
+        /* A 64-bit Windows has a SysWOW64, whatever it holds. */
+        if (a.have_files)
+            a.bits = a.have_wow64 || exists(&a, "%s\\SysWOW64%s", w, "")
+                         ? 64
+                         : 32;
         if (!a.have_files)
             ADD(&a, "library-files-unchecked", RT_AUDIT_INFO, NULL, NULL, NULL,
                 "%s\\System32 holds no ntdll.dll or kernel32.dll: the tree "

@@ -84,7 +84,7 @@ struct lib_path {
     /* An 8.3 short name the tree could not resolve: its place and file
      * are not known. MAY_BE is a user-writable place it may stand for. */
     int unresolved;
-    char may_be[160];
+    char may_be[272];   /* C:\ and the name of a folder at the root */
 };
 
 static int starts_ci(const char *s, const char *prefix)

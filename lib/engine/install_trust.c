@@ -108,21 +108,25 @@ int rt_engine_install_trust(const struct rt_database *db,
     const char *ini = spec->ini_path;
     /* Names that become paths of the INF copy and of every later
      * uninstall and rebuild: input, never forced. */
+    char shown[100];
     const char *bad = rt_side_name_problem(spec->drivername);
-    if (bad)
+    if (bad) {
+        rt_side_name_shown(spec->drivername, shown, sizeof shown);
         return rt_error_set(e, RT_ERR_INVALID_DATA,
-                            "%s: drivername '%.100s' cannot name the INF "
-                            "folder INF\\<drivername>: %s; nothing was "
-                            "written",
-                            ini, spec->drivername, bad);
+                            "%s: drivername '%s' cannot name the INF folder "
+                            "INF\\<drivername>: %s; nothing was written",
+                            ini, shown, bad);
+    }
     const char *ini_name =
         opt->ini_name ? opt->ini_name : rt_path_base_name(spec->ini_path);
-    if ((bad = rt_side_name_problem(ini_name)))
+    if ((bad = rt_side_name_problem(ini_name))) {
+        rt_side_name_shown(ini_name, shown, sizeof shown);
         return rt_error_set(e, RT_ERR_INVALID_DATA,
-                            "%s: the INI's file name '%.100s' becomes the "
+                            "%s: the INI's file name '%s' becomes the "
                             "service's PerfIniFile, which must be one file "
                             "name: %s; nothing was written (rename the INI)",
-                            ini, ini_name, bad);
+                            ini, shown, bad);
+    }
     if (opt->force)
         return 0;
 

@@ -2,18 +2,18 @@
 # from `regtool init` has the system's PerfOS (its Library, no range); it
 # gets, with hivexsh, Acme, a third-party service whose installer wrote
 # its Library, and Vendor, whose Object List names base-range objects.
-# An INI whose drivername is PerfOS, perfos or "PerfOS " is refused
-# (exit 4, the store byte-identical), with or without --create-service,
-# and so are Vendor and a service with a range below Base Index;
-# lodctr refuses too (183); --create-service
-# never replaces Acme's Library; --force does both. Then audit
-# --libraries says system-library-replaced for a PerfOS with a range, and
-# library-user-writable for the Library values that lead into Users or
-# the writable folders of the Windows directory; a SysWOW64-only DLL is
-# not missing. A PerfIniFile of "." or ".." is an audit warning, a rebuild
-# note and a repair --from-ini note, and uninstall removes the provider
-# all the same, naming the INF copy it left (unlodctr too). Last, the SYSTEM hive
-# Windows 7 wrote refuses an INI onto its own PerfOS.
+# An INI whose drivername is PerfOS, perfos or "PerfOS " is refused (exit
+# 4, the store byte-identical), with or without --create-service, and so
+# are Vendor and a service with a range below Base Index; lodctr refuses
+# too (183). --create-service never replaces Acme's Library; --force does
+# both. Then audit --libraries says system-library-replaced for a PerfOS
+# with a range, and library-user-writable for the Library values that
+# lead into Users or the writable folders of the Windows directory; a
+# SysWOW64-only DLL is not missing. A PerfIniFile of "." or ".." is an
+# audit warning, a rebuild note and a repair --from-ini note, and
+# uninstall (and unlodctr) removes the provider all the same, naming the
+# INF copy it left. Last, the SYSTEM hive Windows 7 wrote refuses an INI
+# onto its own PerfOS.
 . tests/cli/lib.sh
 
 D=$TMPDIR/win

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "model/perf_data.h"
 
@@ -50,6 +51,14 @@
     "(offline tools, a registry export, a copy of the hive) see other names " \
     "than consumers get"
 
+#define SYMPTOM_INI_FILE                                                      \
+    "PerfIniFile names the provider's INF copy (INF\\<service>\\<LLLL>\\"   \
+    "<PerfIniFile>): lodctr /R finds none and rebuilds without the "        \
+    "provider's strings, and uninstall cannot remove the copy"
+#define FIX_INI_FILE                                                          \
+    "reinstall the provider (regtool install --replace INI: PerfIniFile "   \
+    "becomes the INI's file name), or uninstall it (the ranges go; the INF " \
+    "copy is left and named)"
 #define FIX_REPAIR "regtool repair"
 #define FIX_PRUNE "regtool repair --prune-orphans"
 #define FIX_RESTORE "regtool restore BACKUP, or regtool rebuild"
@@ -655,6 +664,16 @@ static void check_providers(struct audit *a)
             ADD(a, "counters-disabled", RT_AUDIT_WARNING, NULL, SYMPTOM_DISABLED,
                 fix, "%s: Disable Performance Counters is %u: consumers skip it",
                 s->name, s->disable);
+        }
+        const char *bad = s->ini_file ? rt_side_name_problem(s->ini_file)
+                                      : NULL;
+        if (bad) {
+            char shown[100];
+            rt_side_name_shown(s->ini_file, shown, sizeof shown);
+            ADD(a, "perfinifile-invalid", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_INI_FILE, FIX_INI_FILE,
+                "%s: PerfIniFile '%s' is not a file name (%s)", s->name,
+                shown, bad);
         }
         if (!s->has_range)
             continue;

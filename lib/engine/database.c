@@ -492,9 +492,14 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
     }
     rt_strings_free(ids, n);
     ids = NULL;
+    n = 0;
 
-    if (s->ops->list_perf_services(s, &svcs, &n_svcs, e) != 0)
+    if (s->ops->list_perf_services(s, &svcs, &n_svcs, e) != 0) {
+        /* Nothing of it is ours: a failed list gives nothing back. */
+        svcs = NULL;
+        n_svcs = 0;
         goto fail;
+    }
     db->services = calloc(n_svcs ? n_svcs : 1, sizeof *db->services);
     if (!db->services) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");

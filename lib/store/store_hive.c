@@ -1279,14 +1279,20 @@ static int hive_list_perf_services(struct rt_store *st, char ***names,
 static int hive_service_state(struct rt_store *st, const char *service,
                               int *exists, int *has_perf, struct rt_error *e)
 {
-    (void)e;
     struct hive_store *s = hs(st);
     char path[512];
     uint32_t key;
     snprintf(path, sizeof path, "%s\\%s", s->services, service);
-    *exists = lookup(s->system.h, path, &key) == 0;
-    *has_perf = *exists &&
-                rt_regf_lookup(s->system.h, key, "Performance", &key) == 0;
+    int r = lookup(s->system.h, path, &key);
+    *exists = r == 0;
+    *has_perf = 0;
+    if (*exists && (r = rt_regf_lookup(s->system.h, key, "Performance",
+                                       &key)) == 0)
+        *has_perf = 1;
+    /* A subkey list that does not read is no absent service. */
+    if (r != 0 && r != RT_REGF_ENOTFOUND)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", s->system.path,
+                            path, rt_regf_errmsg(s->system.h));
     return 0;
 }
 

@@ -1289,8 +1289,9 @@ static int hive_service_state(struct rt_store *st, const char *service,
     if (*exists && (r = rt_regf_lookup(s->system.h, key, "Performance",
                                        &key)) == 0)
         *has_perf = 1;
-    /* A subkey list that does not read is no absent service. */
-    if (r != 0 && r != RT_REGF_ENOTFOUND)
+    /* A subkey list that does not read is no absent service (a name
+     * that is no key name is). */
+    if (r == RT_REGF_ECORRUPT || r == RT_REGF_ENOMEM)
         return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", s->system.path,
                             path, rt_regf_errmsg(s->system.h));
     return 0;

@@ -11,44 +11,47 @@ struct overlay {
     struct rt_store base;
     struct rt_store *under;
     const struct rt_change_set *cs;
-    /* Positions in CS, sorted: table changes by language and table,
+    /* CS's changes, sorted: table changes by language and table,
      * service values by service and name, created Performance keys by
      * service; equals in change order. A read finds the last change of
      * its value by bisection: a change set that touches every one of
      * thousands of languages is not scanned once per read. */
-    size_t *tables, n_tables;
-    size_t *values, n_values;
-    size_t *created, n_created;
+    const struct rt_change **tables, **values, **created;
+    size_t n_tables, n_values, n_created;
 };
 
-/* qsort has no context argument: the change set being sorted. */
-static _Thread_local const struct rt_change_set *sorting;
+/* Equal keys keep the changes' order: their places in one array. */
+static int change_order(const struct rt_change *x, const struct rt_change *y)
+{
+    return x < y ? -1 : x > y;
+}
 
 static int table_cmp(const void *a, const void *b)
 {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const struct rt_change *x = &sorting->v[i], *y = &sorting->v[j];
+    const struct rt_change *x = *(const struct rt_change *const *)a;
+    const struct rt_change *y = *(const struct rt_change *const *)b;
     int c = strcmp(x->lang, y->lang);
     if (!c && x->table != y->table)
         c = x->table < y->table ? -1 : 1;
-    return c ? c : i < j ? -1 : i > j;
+    return c ? c : change_order(x, y);
 }
 
 static int value_cmp(const void *a, const void *b)
 {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const struct rt_change *x = &sorting->v[i], *y = &sorting->v[j];
+    const struct rt_change *x = *(const struct rt_change *const *)a;
+    const struct rt_change *y = *(const struct rt_change *const *)b;
     int c = strcmp(x->service, y->service);
     if (!c)
         c = strcmp(x->name, y->name);
-    return c ? c : i < j ? -1 : i > j;
+    return c ? c : change_order(x, y);
 }
 
 static int created_cmp(const void *a, const void *b)
 {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    int c = strcmp(sorting->v[i].service, sorting->v[j].service);
-    return c ? c : i < j ? -1 : i > j;
+    const struct rt_change *x = *(const struct rt_change *const *)a;
+    const struct rt_change *y = *(const struct rt_change *const *)b;
+    int c = strcmp(x->service, y->service);
+    return c ? c : change_order(x, y);
 }
 
 /* Whether change C sorts before the key (LANG, T) / (SERVICE, NAME). */
@@ -74,7 +77,7 @@ static const struct rt_change *last_table_change(const struct overlay *o,
     size_t lo = 0, hi = o->n_tables;
     while (lo < hi) {       /* first position past (LANG, T) */
         size_t mid = lo + (hi - lo) / 2;
-        const struct rt_change *c = &o->cs->v[o->tables[mid]];
+        const struct rt_change *c = o->tables[mid];
         if (table_below(c, lang, t) || (!strcmp(c->lang, lang) && c->table == t))
             lo = mid + 1;
         else
@@ -82,7 +85,7 @@ static const struct rt_change *last_table_change(const struct overlay *o,
     }
     if (!lo)
         return NULL;
-    const struct rt_change *c = &o->cs->v[o->tables[lo - 1]];
+    const struct rt_change *c = o->tables[lo - 1];
     return !strcmp(c->lang, lang) && c->table == t ? c : NULL;
 }
 
@@ -93,7 +96,7 @@ static const struct rt_change *last_value_change(const struct overlay *o,
     size_t lo = 0, hi = o->n_values;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const struct rt_change *c = &o->cs->v[o->values[mid]];
+        const struct rt_change *c = o->values[mid];
         if (value_below(c, service, name) ||
             (!strcmp(c->service, service) && !strcmp(c->name, name)))
             lo = mid + 1;
@@ -102,7 +105,7 @@ static const struct rt_change *last_value_change(const struct overlay *o,
     }
     if (!lo)
         return NULL;
-    const struct rt_change *c = &o->cs->v[o->values[lo - 1]];
+    const struct rt_change *c = o->values[lo - 1];
     return !strcmp(c->service, service) && !strcmp(c->name, name) ? c : NULL;
 }
 
@@ -305,7 +308,7 @@ static int created(const struct overlay *o, const char *service)
     size_t lo = 0, hi = o->n_created;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(o->cs->v[o->created[mid]].service, service);
+        int c = strcmp(o->created[mid]->service, service);
         if (!c)
             return 1;
         if (c < 0)
@@ -361,9 +364,9 @@ static const char *ov_layout(struct rt_store *s)
 static void ov_close(struct rt_store *s)
 {
     struct overlay *o = ov(s);
-    free(o->tables);
-    free(o->values);
-    free(o->created);
+    free((void *)o->tables);
+    free((void *)o->values);
+    free((void *)o->created);
     free(s);
 }
 
@@ -402,16 +405,14 @@ struct rt_store *rt_overlay_new(struct rt_store *base,
     for (size_t i = 0; i < cs->n; i++) {
         enum rt_change_op op = cs->v[i].op;
         if (op == RT_CHANGE_SET_TABLE)
-            o->tables[o->n_tables++] = i;
+            o->tables[o->n_tables++] = &cs->v[i];
         else if (op == RT_CHANGE_SET_SERVICE || op == RT_CHANGE_DELETE_SERVICE)
-            o->values[o->n_values++] = i;
+            o->values[o->n_values++] = &cs->v[i];
         else if (op == RT_CHANGE_CREATE_PERF_KEY)
-            o->created[o->n_created++] = i;
+            o->created[o->n_created++] = &cs->v[i];
     }
-    sorting = cs;
     qsort(o->tables, o->n_tables, sizeof *o->tables, table_cmp);
     qsort(o->values, o->n_values, sizeof *o->values, value_cmp);
     qsort(o->created, o->n_created, sizeof *o->created, created_cmp);
-    sorting = NULL;
     return &o->base;
 }

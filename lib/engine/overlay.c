@@ -297,6 +297,8 @@ static int ov_list_perf_services(struct rt_store *s, char ***names, size_t *n,
             at++;
         if (insert(names, n, at, c->service) != 0) {
             rt_strings_free(*names, *n);
+            *names = NULL;
+            *n = 0;
             return oom(e);
         }
     }

@@ -31,7 +31,8 @@
 #   BENCH_RESULTS      the JSON file (bench/results.json)
 #   BENCH_HOSTILE      the scale of the hostile inputs (1: the sizes of
 #                      tests/cli/hostile_scale.sh, which took regtool
-#                      quadratic time; 2: twice; 0: not run); rows
+#                      quadratic time; 2: twice, 0.01: a hundredth; 0:
+#                      not run); rows
 #                      "hostile-VERB" of workloads svcN (a SYSTEM of N
 #                      performance services), langN (a SOFTWARE of N
 #                      Perflib languages), pairsN (a perfc009.dat of N
@@ -322,6 +323,9 @@ hostile() {
     for layout in files registry; do
         "$REGTOOL" --store "hive:$H/init-$layout" init --layout $layout >/dev/null
     done
+    scaled() {   # scaled N: N times HOSTILE (a fraction too), at least 1
+        awk -v n="$1" -v s="$HOSTILE" 'BEGIN { n = int(n * s); print n < 1 ? 1 : n }'
+    }
     mk() {   # mk NAME LAYOUT: $H/NAME, a copy of the initialized tree
         rm -rf "${H:?}/$1"
         cp -a "$H/init-$2" "$H/$1"
@@ -336,7 +340,7 @@ hostile() {
         measure hostile-uninst-n "$1" "$2" "" ro "$REGTOOL" --store "$3" uninstall --dry-run ESENT
         OK_EXITS=0
     }
-    n=$((4000 * HOSTILE)); wl=svc$n
+    n=$(scaled 4000); wl=svc$n
     echo "== hostile: $wl (files)"
     mk "$wl" files && "$H/mkscale" services "$H/$wl/$CONFIG/SYSTEM" "$n"
     verbs "$wl" files "hive:$H/$wl"
@@ -344,12 +348,12 @@ hostile() {
     measure hostile-repair-n "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" repair --dry-run
     OK_EXITS=0
     rm -rf "${H:?}/$wl"
-    n=$((3000 * HOSTILE)); wl=lang$n
+    n=$(scaled 4000); wl=lang$n
     echo "== hostile: $wl (registry)"
     mk "$wl" registry && "$H/mkscale" languages "$H/$wl/$CONFIG/SOFTWARE" "$n"
     verbs "$wl" registry "hive:$H/$wl"
     rm -rf "${H:?}/$wl"
-    n=$((100000 * HOSTILE)); wl=pairs$n
+    n=$(scaled 100000); wl=pairs$n
     echo "== hostile: $wl (files)"
     mk "$wl" files
     awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "2\nx\n"; printf "\n" }' |
@@ -359,7 +363,7 @@ hostile() {
     measure hostile-audit "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" audit
     OK_EXITS=0
     rm -rf "${H:?}/$wl"
-    n=$((10000 * HOSTILE)); wl=psb$n
+    n=$(scaled 10000); wl=psb$n
     echo "== hostile: $wl"
     iconv -f UTF-16LE -t UTF-8 "$H/init-files/Windows/System32/PerfStringBackup.INI" | tr -d '\r' |
         awk -v n="$n" '/^\[PERF_ESENT\]/ && !done {
@@ -372,7 +376,7 @@ hostile() {
     rm -f "$H/$wl.ini"
     "$REGTOOL" --store "hive:$H/init-files" backup --format reg "$H/full.reg" >/dev/null
     iconv -f UTF-16 -t UTF-8 "$H/full.reg" >"$H/full8.reg"
-    n=$((40000 * HOSTILE)); wl=values$n
+    n=$(scaled 40000); wl=values$n
     echo "== hostile: $wl (.reg)"
     { cat "$H/full8.reg"
       printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Many\\Performance]\r\n'
@@ -380,7 +384,7 @@ hostile() {
     } >"$H/$wl.reg"
     verbs "$wl" reg "reg:$H/$wl.reg"
     rm -f "$H/$wl.reg"
-    n=$((50000 * HOSTILE)); wl=sections$n
+    n=$(scaled 50000); wl=sections$n
     echo "== hostile: $wl (.reg)"
     { cat "$H/full8.reg"
       awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++)

@@ -723,38 +723,115 @@ static void dll_key(const struct libaudit *a, const char *lib, char *out,
         snprintf(out, size, "%d:%s", (int)p.where, p.rest);
 }
 
-static int same_ci(const char *x, const char *y)
+/* Orders NULL before any text, texts case-insensitively. */
+static int cmp_ci(const char *x, const char *y)
 {
-    return x && y ? !strcasecmp(x, y) : x == y;
+    return x && y ? strcasecmp(x, y) : (x != NULL) - (y != NULL);
 }
 
+struct shared_ent {
+    char *key;          /* dll_key of its Library */
+    size_t i;           /* index in the database's services */
+    const struct rt_service_info *s;
+};
+
+static int procs_cmp(const struct rt_service_info *s,
+                     const struct rt_service_info *o)
+{
+    int c = cmp_ci(s->open, o->open);
+    if (!c)
+        c = cmp_ci(s->collect, o->collect);
+    return c ? c : cmp_ci(s->close, o->close);
+}
+
+/* By DLL, within a DLL by the three procedures, then in database order. */
+static int shared_ent_cmp(const void *x, const void *y)
+{
+    const struct shared_ent *a = x, *b = y;
+    int c = strcasecmp(a->key, b->key);
+    if (!c)
+        c = procs_cmp(a->s, b->s);
+    return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+struct pair {
+    size_t i, j;
+};
+
+static int pair_cmp(const void *x, const void *y)
+{
+    const struct pair *a = x, *b = y;
+    if (a->i != b->i)
+        return a->i < b->i ? -1 : 1;
+    return a->j < b->j ? -1 : a->j > b->j;
+}
+
+/* Providers whose Library names the same DLL with other procedures: each
+ * such pair once, in database order. The services are sorted by DLL and
+ * procedures, so that the work is O(n log n) plus the pairs reported,
+ * never a comparison of every two providers. */
 static void check_shared(struct libaudit *a)
 {
     const struct rt_database *db = a->db;
+    struct shared_ent *ent = calloc(db->n_services + 1, sizeof *ent);
+    struct pair *pairs = NULL;
+    size_t n = 0, np = 0, cap = 0;
+    if (!ent)
+        goto nomem;
     for (size_t i = 0; i < db->n_services; i++) {
-        const struct rt_service_info *s = &db->services[i];
-        if (empty(s->library))
+        if (empty(db->services[i].library))
             continue;
-        char ki[1100], kj[1100];
-        dll_key(a, s->library, ki, sizeof ki);
-        for (size_t j = i + 1; j < db->n_services; j++) {
-            const struct rt_service_info *o = &db->services[j];
-            if (empty(o->library))
-                continue;
-            dll_key(a, o->library, kj, sizeof kj);
-            if (strcasecmp(ki, kj) || (same_ci(s->open, o->open) &&
-                                       same_ci(s->collect, o->collect) &&
-                                       same_ci(s->close, o->close)))
-                continue;
-            ADD(a, "library-shared", RT_AUDIT_INFO, NULL, SYMPTOM_SHARED,
-                "check that the DLL exports both sets of procedures",
-                "%s (%s/%s/%s) and %s (%s/%s/%s) both load %s", s->name,
-                s->open ? s->open : "-", s->collect ? s->collect : "-",
-                s->close ? s->close : "-", o->name, o->open ? o->open : "-",
-                o->collect ? o->collect : "-", o->close ? o->close : "-",
-                s->library);
+        char key[1100];
+        dll_key(a, db->services[i].library, key, sizeof key);
+        if (!(ent[n].key = strdup(key)))
+            goto nomem;
+        ent[n].s = &db->services[i];
+        ent[n++].i = i;
+    }
+    qsort(ent, n, sizeof *ent, shared_ent_cmp);
+    for (size_t g = 0, end; g < n; g = end) {
+        for (end = g + 1; end < n && !strcasecmp(ent[g].key, ent[end].key);)
+            end++;
+        /* Within the DLL's group: every two of different procedures. */
+        for (size_t x = g, xe; x < end; x = xe) {
+            for (xe = x + 1; xe < end && !procs_cmp(ent[x].s, ent[xe].s);)
+                xe++;
+            for (size_t p = x; p < xe; p++)
+                for (size_t q = xe; q < end; q++) {
+                    if (np == cap) {
+                        size_t nc = cap ? 2 * cap : 16;
+                        struct pair *v = realloc(pairs, nc * sizeof *v);
+                        if (!v)
+                            goto nomem;
+                        pairs = v;
+                        cap = nc;
+                    }
+                    size_t i = ent[p].i, j = ent[q].i;
+                    pairs[np++] = i < j ? (struct pair){i, j}
+                                        : (struct pair){j, i};
+                }
         }
     }
+    qsort(pairs, np, sizeof *pairs, pair_cmp);
+    for (size_t k = 0; k < np; k++) {
+        const struct rt_service_info *s = &db->services[pairs[k].i];
+        const struct rt_service_info *o = &db->services[pairs[k].j];
+        ADD(a, "library-shared", RT_AUDIT_INFO, NULL, SYMPTOM_SHARED,
+            "check that the DLL exports both sets of procedures",
+            "%s (%s/%s/%s) and %s (%s/%s/%s) both load %s", s->name,
+            s->open ? s->open : "-", s->collect ? s->collect : "-",
+            s->close ? s->close : "-", o->name, o->open ? o->open : "-",
+            o->collect ? o->collect : "-", o->close ? o->close : "-",
+            s->library);
+    }
+    goto out;
+nomem:
+    a->failed = 1;
+out:
+    for (size_t k = 0; k < n; k++)
+        free(ent[k].key);
+    free(ent);
+    free(pairs);
 }
 
 int rt_audit_libraries(const struct rt_database *db,

@@ -939,12 +939,15 @@ static int push_string(char ***v, size_t *n, const char *str)
     return 0;
 }
 
-/* Names of the subkeys of PATH in H, filtered by KEEP (NULL: all). */
-static int list_subkeys(struct rt_regf *h, const char *path,
+/* Names of the subkeys of PATH in HF, filtered by KEEP (NULL: all). A
+ * list that does not read is named with its hive file and key: the
+ * reader's message gives only the byte offset. */
+static int list_subkeys(const struct hive_file *hf, const char *path,
                         int (*keep)(struct rt_regf *, uint32_t, const char *,
                                     void *),
                         void *ctx, char ***out, size_t *n, struct rt_error *e)
 {
+    struct rt_regf *h = hf->h;
     uint32_t key, *subs = NULL;
     size_t ns = 0;
     *out = NULL;
@@ -952,13 +955,17 @@ static int list_subkeys(struct rt_regf *h, const char *path,
     if (lookup(h, path, &key) != 0)
         return 0;
     if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                            rt_regf_errmsg(h));
     for (size_t i = 0; i < ns; i++) {
         struct rt_regf_key_info ki;
         if (rt_regf_key_info(h, subs[i], &ki) != 0) {
             free(subs);
             rt_strings_free(*out, *n);
-            return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
+            *out = NULL;
+            *n = 0;
+            return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                                rt_regf_errmsg(h));
         }
         int r = 0;
         if (!keep || keep(h, subs[i], ki.name, ctx))
@@ -967,6 +974,8 @@ static int list_subkeys(struct rt_regf *h, const char *path,
         if (r) {
             free(subs);
             rt_strings_free(*out, *n);
+            *out = NULL;
+            *n = 0;
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         }
     }
@@ -991,7 +1000,7 @@ static int hive_list_languages(struct rt_store *st, char ***langs, size_t *n,
                                struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    return list_subkeys(s->software.h, PERFLIB_PATH, keep_language, s, langs,
+    return list_subkeys(&s->software, PERFLIB_PATH, keep_language, s, langs,
                         n, e);
 }
 
@@ -1007,7 +1016,7 @@ static int keep_digit_language(struct rt_regf *h, uint32_t key,
 static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
                          struct rt_error *e)
 {
-    return list_subkeys(s->software.h, PERFLIB_PATH, keep_digit_language,
+    return list_subkeys(&s->software, PERFLIB_PATH, keep_digit_language,
                         NULL, langs, n, e);
 }
 
@@ -1341,21 +1350,28 @@ static int hive_list_perf_services(struct rt_store *st, char ***names,
                                    size_t *n, struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    return list_subkeys(s->system.h, s->services, keep_perf_service, NULL,
+    return list_subkeys(&s->system, s->services, keep_perf_service, NULL,
                         names, n, e);
 }
 
 static int hive_service_state(struct rt_store *st, const char *service,
                               int *exists, int *has_perf, struct rt_error *e)
 {
-    (void)e;
     struct hive_store *s = hs(st);
     char path[512];
     uint32_t key;
     snprintf(path, sizeof path, "%s\\%s", s->services, service);
-    *exists = lookup(s->system.h, path, &key) == 0;
-    *has_perf = *exists &&
-                rt_regf_lookup(s->system.h, key, "Performance", &key) == 0;
+    int r = lookup(s->system.h, path, &key);
+    *exists = r == 0;
+    *has_perf = 0;
+    if (*exists && (r = rt_regf_lookup(s->system.h, key, "Performance",
+                                       &key)) == 0)
+        *has_perf = 1;
+    /* A subkey list that does not read is no absent service (a name
+     * that is no key name is). */
+    if (r == RT_REGF_ECORRUPT || r == RT_REGF_ENOMEM)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", s->system.path,
+                            path, rt_regf_errmsg(s->system.h));
     return 0;
 }
 

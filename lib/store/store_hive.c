@@ -861,7 +861,17 @@ static int push_string(char ***v, size_t *n, const char *str)
     return 0;
 }
 
-/* Names of the subkeys of PATH in H, filtered by KEEP (NULL: all). */
+/* Frees the names listed so far and leaves the list empty, so that a
+ * caller freeing it again on its own failure path frees nothing twice. */
+static void strings_drop(char ***v, size_t *n)
+{
+    rt_strings_free(*v, *n);
+    *v = NULL;
+    *n = 0;
+}
+
+/* Names of the subkeys of PATH in H, filtered by KEEP (NULL: all); on
+ * failure none (*OUT NULL, *N 0). */
 static int list_subkeys(struct rt_regf *h, const char *path,
                         int (*keep)(struct rt_regf *, uint32_t, const char *,
                                     void *),
@@ -879,7 +889,7 @@ static int list_subkeys(struct rt_regf *h, const char *path,
         struct rt_regf_key_info ki;
         if (rt_regf_key_info(h, subs[i], &ki) != 0) {
             free(subs);
-            rt_strings_free(*out, *n);
+            strings_drop(out, n);
             return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
         }
         int r = 0;
@@ -888,7 +898,7 @@ static int list_subkeys(struct rt_regf *h, const char *path,
         rt_regf_key_info_free(&ki);
         if (r) {
             free(subs);
-            rt_strings_free(*out, *n);
+            strings_drop(out, n);
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         }
     }

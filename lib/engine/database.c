@@ -492,6 +492,7 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
     }
     rt_strings_free(ids, n);
     ids = NULL;
+    n = 0;
 
     if (s->ops->list_perf_services(s, &svcs, &n_svcs, e) != 0)
         goto fail;

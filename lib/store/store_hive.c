@@ -788,9 +788,9 @@ struct rt_store *rt_store_hive_open(const char *spec,
         s->opt.tables_dir = s->roots[2];
     /* Opening writes nothing (no lock file, no journal, no recovery): the
      * layout decides which files a journal may name, so load once to find
-     * it, then take a reader's lock where one can be taken, look for an
-     * unfinished commit, and load what is committed. A writer recovers in
-     * begin(). */
+     * it, then take a reader's lock where one can be taken, and say what
+     * an unfinished commit would change: the files are read as they are,
+     * never as a journal would leave them. A writer recovers in begin(). */
     if (load_all(s, 0, e) != 0 || place_journal(s) != 0)
         goto fail;
     if (rt_lock_acquire_shared(s->lock_path, &s->wait, &s->shared, e) != 0)
@@ -966,7 +966,8 @@ static void say_pending_journal(struct hive_store *s)
         list_journal_files(j, files, sizeof files);
         snprintf(line, sizeof line,
                  "%s: %s is not yet in the files, which are read as they "
-                 "are; it would change %s in %s; %s",
+                 "are (part-way through it, if a crash stopped it there); "
+                 "it would change %s in %s; %s",
                  s->journal, what, files, s->base_dir,
                  *need ? need : "the next install, uninstall, enable or "
                                 "disable finishes it");

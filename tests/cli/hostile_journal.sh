@@ -178,7 +178,7 @@ cmp -s "$OUT" "$TMPDIR/audit.clean" || {
     diff "$TMPDIR/audit.clean" "$OUT" >&2
     fail "a journal changed what audit sees (diff above)"
 }
-expect_grep "regtool.journal: the change of 1 values committed at .* is not yet in the files, which are read as they are; it would change System32/config/SYSTEM ($sys_size bytes) in $W/Windows" "$ERR"
+expect_grep "regtool.journal: the change of 1 values committed at .* is not yet in the files, which are read as they are (part-way through it, if a crash stopped it there); it would change System32/config/SYSTEM ($sys_size bytes) in $W/Windows" "$ERR"
 [ "$(wc -l <"$ERR")" -eq 1 ] || fail "more than one line: $(cat "$ERR")"
 for cmd in "names --json" "query Xfer" "uninstall --dry-run Xfer"; do
     # shellcheck disable=SC2086

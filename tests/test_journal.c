@@ -502,7 +502,8 @@ struct forged {
 static void f_put(struct forged *f, const void *p, size_t n)
 {
     assert_true(f->n + n <= sizeof f->b);
-    memcpy(f->b + f->n, p, n);
+    if (n)
+        memcpy(f->b + f->n, p, n);
     f->n += n;
 }
 

@@ -494,7 +494,7 @@ static void unsealed_or_damaged_journal_is_discarded(void **state)
 /* A journal as anyone can write one: the format of lib/commit/journal.c
  * with every CRC right, so that only what it names decides. */
 struct forged {
-    uint8_t b[8192];
+    uint8_t b[4u << 20];
     size_t n;
     unsigned records;
 };
@@ -525,7 +525,8 @@ static void f_put64(struct forged *f, uint64_t v)
 static void forge_start(struct forged *f, size_t n_intents,
                         const char *const *names)
 {
-    memset(f, 0, sizeof *f);
+    f->n = 0;
+    f->records = 0;
     f_put(f, "RTJOURN3", 8);
     f_put64(f, 1700000000u);
     f_put32(f, 15);
@@ -660,7 +661,7 @@ static void forged_journal_with_valid_crc(void **state)
     (void)state;
     make_before();
     make_victim();
-    struct forged f;
+    static struct forged f;
     forge_start(&f, 0, NULL);
     forge_record(&f, KIND_WRITE, "a.hive", 0, "forged");
     forge_seal(&f);
@@ -698,7 +699,7 @@ static void record_with_dotdot_is_refused(void **state)
     (void)state;
     make_before();
     make_victim();
-    struct forged f;
+    static struct forged f;
     forge_start(&f, 0, NULL);
     forge_record(&f, KIND_WRITE, victim_rel, 0, "evil\n");
     forge_seal(&f);
@@ -715,7 +716,7 @@ static void absolute_record_is_refused(void **state)
     (void)state;
     make_before();
     make_victim();
-    struct forged f;
+    static struct forged f;
     forge_start(&f, 0, NULL);
     forge_record(&f, KIND_WRITE, victim_abs, 0, "evil\n");
     forge_seal(&f);
@@ -729,7 +730,7 @@ static void delete_of_a_host_file_is_refused(void **state)
     (void)state;
     make_before();
     make_victim();
-    struct forged f;
+    static struct forged f;
     forge_start(&f, 0, NULL);
     forge_record(&f, KIND_DELETE, victim_rel, 0, NULL);
     forge_seal(&f);
@@ -751,7 +752,7 @@ static void intent_block_naming_a_host_file_is_refused(void **state)
     (void)state;
     make_before();
     make_victim();
-    struct forged f;
+    static struct forged f;
     const char *names[2] = {"a.hive", victim_rel};
     forge_start(&f, 2, names);
     write_file("regtool.journal", f.b, f.n);   /* never sealed */
@@ -781,7 +782,7 @@ static void journal_sizes_are_bounded(void **state)
     assert_int_equal(fputc(0, fp), 0);
     fclose(fp);
     expect_refused("more than the 1048576 any commit of this store writes");
-    struct forged f;
+    static struct forged f;
     forge_start(&f, 0, NULL);
     forge_record(&f, KIND_WRITE, "a.hive", ((uint64_t)1 << 32) - 2, "xyz");
     forge_seal(&f);
@@ -803,6 +804,41 @@ static void journal_sizes_are_bounded(void **state)
     f.b[f.n - 1 - 6 - 4] = 0xff;   /* the data length, far past the end */
     forge_seal(&f);
     expect_refused("runs past the end of the journal");
+}
+
+/* However many records a journal holds, it names at most 65536 files (a
+ * commit touches a few dozen): listing them is a look-up a record, and a
+ * journal naming more is refused. */
+static void journal_names_at_most_65536_files(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static const struct rt_journal_scope roomy = {test_file, NULL, 8u << 20};
+    for (unsigned extra = 0; extra < 2; extra++) {
+        static struct forged f;
+        forge_start(&f, 0, NULL);
+        for (unsigned i = 0; i < 65536u + extra; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "sub/gone/%u", i);
+            forge_record(&f, KIND_DELETE, name, 0, NULL);
+        }
+        forge_seal(&f);
+        struct rt_error e = {0};
+        struct rt_journal *j = NULL;
+        int r = rt_journal_load(journal, &roomy, &j, &e);
+        if (!extra) {
+            assert_int_equal(r, 1);
+            const struct rt_journal_file *files;
+            assert_int_equal(rt_journal_files(j, &files), 65536);
+            assert_string_equal(files[65535].rel, "sub/gone/65535");
+            assert_true(files[65535].removed);
+            rt_journal_free(j);
+        } else {
+            assert_int_equal(r, -1);
+            assert_non_null(strstr(e.message, "it names more than 65536 files"));
+        }
+    }
 }
 
 /* A commit naming a file outside its store is refused before anything is
@@ -912,6 +948,8 @@ int main(void)
             intent_block_naming_a_host_file_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(journal_sizes_are_bounded, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(journal_names_at_most_65536_files,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(commit_names_only_its_files, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(lock_serializes_writers, setup,

@@ -26,6 +26,9 @@
  * table's value length are 32-bit): a record saying more is no commit's,
  * and replayed it would make a sparse file of terabytes. */
 #define MAX_FILE_END   ((uint64_t)1 << 32)
+/* Nor does a commit touch more files than this: two hives, four tables
+ * a language, the backup and the INF copies of each language folder. */
+#define MAX_FILES      65536u
 
 struct record {
     uint32_t kind;
@@ -483,6 +486,13 @@ struct rt_journal {
     size_t n_recs;
     struct rt_journal_file *files;
     size_t n_files;
+    /* Per file (as FILES): the largest size a record not in order gives
+     * it, which the first pass of a replay lengthens it to; 0: none. */
+    uint64_t *grow_to;
+    /* FILES by name: a hash table of indexes + 1 (0: free), so that
+     * listing them costs a look-up per record, whatever the journal. */
+    uint32_t *slots;
+    size_t n_slots, max_files;
     char *names;            /* every name, NUL-ended, one after another */
     size_t names_used;
 };
@@ -596,16 +606,25 @@ static const char *take_name(struct rt_journal *j,
 }
 
 /* The entry of J->files for FILE, added when missing. */
-static struct rt_journal_file *file_entry(struct rt_journal *j,
-                                          const char *file)
+/* The index in J->files of FILE, added when missing; SIZE_MAX when J
+ * would name more files than J->max_files. */
+static size_t file_entry(struct rt_journal *j, const char *file)
 {
-    for (size_t i = j->n_files; i-- > 0;)
-        if (!strcmp(j->files[i].rel, file))
-            return &j->files[i];
-    struct rt_journal_file *f = &j->files[j->n_files++];
+    uint32_t h = 2166136261u;       /* FNV-1a */
+    for (const char *q = file; *q; q++)
+        h = (h ^ (uint8_t)*q) * 16777619u;
+    size_t at = h & (j->n_slots - 1);
+    while (j->slots[at] && strcmp(j->files[j->slots[at] - 1].rel, file))
+        at = (at + 1) & (j->n_slots - 1);
+    if (j->slots[at])
+        return j->slots[at] - 1;
+    if (j->n_files == j->max_files)
+        return SIZE_MAX;
+    struct rt_journal_file *f = &j->files[j->n_files];
     memset(f, 0, sizeof *f);
     f->rel = file;
-    return f;
+    j->slots[at] = (uint32_t)++j->n_files;
+    return j->n_files - 1;
 }
 
 /* Parses the intent block of J (ILEN bytes, checked by intent_len). */
@@ -708,20 +727,37 @@ static int parse_records(struct rt_journal *j,
 static int list_files(struct rt_journal *j, struct rt_error *e)
 {
     size_t most = j->info.sealed ? j->n_recs : j->n_intents;
+    if (most > MAX_FILES)
+        most = MAX_FILES;
+    j->max_files = most;
+    for (j->n_slots = 16; j->n_slots < 2 * most; j->n_slots *= 2)
+        ;
     j->files = calloc(most ? most : 1, sizeof *j->files);
-    if (!j->files)
+    j->grow_to = calloc(most ? most : 1, sizeof *j->grow_to);
+    j->slots = calloc(j->n_slots, sizeof *j->slots);
+    if (!j->files || !j->grow_to || !j->slots)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    if (!j->info.sealed) {
-        for (size_t i = 0; i < j->n_intents; i++) {
-            struct rt_journal_file *f = file_entry(j, j->intents[i].file);
+    size_t n = j->info.sealed ? j->n_recs : j->n_intents;
+    for (size_t i = 0; i < n; i++) {
+        const char *file = j->info.sealed ? j->recs[i].file
+                                          : j->intents[i].file;
+        size_t k = file_entry(j, file);
+        if (k == SIZE_MAX) {
+            char why[200];
+            snprintf(why, sizeof why,
+                     "it names more than %u files, more than any commit "
+                     "writes", (unsigned)MAX_FILES);
+            return refuse(j->path, e, why);
+        }
+        struct rt_journal_file *f = &j->files[k];
+        if (!j->info.sealed) {
             f->sized = 1;
             f->size = j->intents[i].size;
+            continue;
         }
-        return 0;
-    }
-    for (size_t i = 0; i < j->n_recs; i++) {
         const struct jrec *r = &j->recs[i];
-        struct rt_journal_file *f = file_entry(j, r->file);
+        if (r->kind == REC_SIZE && !r->in_order && r->offset > j->grow_to[k])
+            j->grow_to[k] = r->offset;
         if (r->kind == REC_DELETE) {
             f->removed = 1;
             continue;
@@ -780,6 +816,8 @@ void rt_journal_free(struct rt_journal *j)
     free(j->intents);
     free(j->recs);
     free(j->files);
+    free(j->grow_to);
+    free(j->slots);
     free(j->names);
     free(j);
 }
@@ -891,21 +929,23 @@ static int grow_file(const char *base, const char *rel, uint64_t size,
              : 0;
 }
 
-/* Applies the checked records of J to the files. GROW_ONLY: only the
- * size records that lengthen a file, nothing else. */
+/* Applies the checked records of J to the files. GROW_ONLY: only
+ * lengthens each file to the largest size its size records not in order
+ * give it (once a file, whatever the journal holds), nothing else. */
 static int apply_records(const char *base, const struct rt_journal *j,
                          int grow_only, struct rt_error *e)
 {
     struct target t = {.fd = -1};
     struct dir_syncs dirs = {0};
+    if (grow_only) {
+        for (size_t i = 0; i < j->n_files; i++)
+            if (j->grow_to[i] &&
+                grow_file(base, j->files[i].rel, j->grow_to[i], e) != 0)
+                return -1;
+        return 0;
+    }
     for (size_t i = 0; i < j->n_recs; i++) {
         const struct jrec *r = &j->recs[i];
-        if (grow_only) {
-            if (r->kind == REC_SIZE && !r->in_order &&
-                grow_file(base, r->file, r->offset, e) != 0)
-                return -1;
-            continue;
-        }
         if (r->kind == REC_DELETE) {
             if (target_finish(&t, e) != 0 ||
                 delete_file(base, r->file, r->offset, &dirs, e) != 0)

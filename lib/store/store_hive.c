@@ -73,8 +73,6 @@ struct hive_store {
     char *roots[3];
     struct rt_lock *lock;          /* the writer's, between begin and end */
     struct rt_lock *shared;        /* a reader's, from open to begin/close */
-    int overlay;           /* a sealed journal is not yet in the files:
-                              read the state it commits */
     char services[64];     /* "ControlSet001\\Services" */
     char layout[PATH_MAX + 128];
     size_t fail_after;
@@ -118,6 +116,8 @@ static void wait_notice(void *ctx, const char *line)
 {
     notice(ctx, line);
 }
+
+static void say_pending_journal(struct hive_store *s);
 
 /* --- paths --------------------------------------------------------------- */
 
@@ -305,28 +305,6 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
      * hive_unchanged() sees. */
     hf->seen_valid = rt_os_stat(hf->path, &hf->seen) == 0 &&
                      hf->seen.kind == RT_OS_FILE;
-    if (s->overlay) {
-        /* What the sealed journal commits, read without writing. */
-        uint8_t *img;
-        size_t len;
-        int touched;
-        if (rt_journal_read_after(s->base_dir, s->journal,
-                                  relative(s->base_dir, hf->path), &touched,
-                                  &img, &len, e) != 0)
-            return -1;
-        if (touched) {
-            int r = rt_regf_open_memory(img, len, RT_REGF_WRITE, &hf->h, err,
-                                        sizeof err);
-            free(img);
-            /* Not the file's bytes: begin() reads the files again. */
-            hf->seen_valid = 0;
-            if (r)
-                return rt_error_set(e, RT_ERR_BADDB,
-                                    "%s (as its journal commits it): %s",
-                                    hf->path, err);
-            return 0;
-        }
-    }
     if (is_dirty_file(hf->path, hf->seen_base, &dirty, e) != 0)
         return -1;
     if (!dirty) {
@@ -617,12 +595,11 @@ static int load_all(struct hive_store *s, int check, struct rt_error *e)
 }
 
 /* Like load_all, but keeps the images when neither file changed since
- * they were read (nor holds a journal's state instead of its own): the
- * tables' places are still checked, as .dat files live apart. */
+ * they were read: the tables' places are still checked, as .dat files
+ * live apart. */
 static int reload_if_changed(struct hive_store *s, struct rt_error *e)
 {
-    if (s->overlay || !hive_unchanged(&s->software) ||
-        !hive_unchanged(&s->system))
+    if (!hive_unchanged(&s->software) || !hive_unchanged(&s->system))
         return load_all(s, 1, e);
     return load_layout(s, 1, e);
 }
@@ -811,39 +788,16 @@ struct rt_store *rt_store_hive_open(const char *spec,
         s->opt.tables_dir = s->roots[2];
     /* Opening writes nothing (no lock file, no journal, no recovery): the
      * layout decides which files a journal may name, so load once to find
-     * it, then take a reader's lock where one can be taken, look for an
-     * unfinished commit, and load what is committed. A writer recovers in
-     * begin(). */
+     * it, then take a reader's lock where one can be taken, and say what
+     * an unfinished commit would change: the files are read as they are,
+     * never as a journal would leave them. A writer recovers in begin(). */
     if (load_all(s, 0, e) != 0 || place_journal(s) != 0)
         goto fail;
     if (rt_lock_acquire_shared(s->lock_path, &s->wait, &s->shared, e) != 0)
         goto fail;
-    struct rt_journal_info ji;
-    int found = rt_journal_inspect(s->journal, &ji, e);
-    if (found < 0)
-        goto fail;
-    if (found) {
-        char what[400], need[PATH_MAX + 200], line[2 * PATH_MAX + 800];
-        rt_journal_describe(&ji, what, sizeof what);
-        if (ji.sealed) {
-            rt_journal_needs(s->base_dir, s->journal, need, sizeof need);
-            snprintf(line, sizeof line,
-                     "%s: %s is not yet in the files; reading the state as "
-                     "committed; %s",
-                     s->journal, what,
-                     *need ? need : "the next install, uninstall, enable or "
-                                    "disable finishes it");
-            s->overlay = 1;
-        } else {
-            snprintf(line, sizeof line,
-                     "%s: %s never reached its commit point: nothing of it "
-                     "counts, and the next writer discards it",
-                     s->journal, what);
-        }
-        notice(s, line);
-    }
+    say_pending_journal(s);
     /* The first read came before the lock: read again only if a writer
-     * changed the files meanwhile, or a sealed journal is to be read. */
+     * changed the files meanwhile. */
     if (reload_if_changed(s, e) != 0)
         goto fail;
     /* Warnings belong to the open; later reloads would only repeat them. */
@@ -866,6 +820,229 @@ void rt_store_hive_stats(struct rt_io_stats *out)
     *out = rt_io_totals;
 }
 
+/* --- the journal: what it may name, what it does -------------------------- */
+
+/* The backup of the database Windows rewrites after every change, as the
+ * engine's side files name it (engine/side_files.h, RT_PSB_REL). */
+#define PSB_IN_WINDOWS "System32/PerfStringBackup.INI"
+
+/* Whether NAME is a .dat table's: perfcLLL.dat or perfhLLL.dat, LLL three
+ * or four hex digits (a language key's id). */
+static int is_table_name(const char *name)
+{
+    size_t n = strlen(name);
+    if ((n != 12 && n != 13) || strncasecmp(name, "perf", 4) != 0 ||
+        (name[4] != 'c' && name[4] != 'C' && name[4] != 'h' &&
+         name[4] != 'H') ||
+        strcasecmp(name + n - 4, ".dat") != 0)
+        return 0;
+    for (size_t i = 5; i < n - 4; i++)
+        if (!strchr("0123456789abcdefABCDEF", name[i]))
+            return 0;
+    return 1;
+}
+
+/* Whether REST, a path inside the Windows directory, is a side file the
+ * engine keeps: PerfStringBackup.INI, or a file of an INF copy,
+ * INF/<service>/<LLLL>/<name> (engine/side_files.c, rt_inf_path). Names
+ * of a disk copied from Windows keep whatever case it used. */
+static int is_side_file(const char *rest)
+{
+    if (!strcasecmp(rest, PSB_IN_WINDOWS))
+        return 1;
+    const char *p[4];
+    size_t len[4], n = 0;
+    for (const char *q = rest; n < 4; n++) {
+        const char *slash = strchr(q, '/');
+        p[n] = q;
+        len[n] = slash ? (size_t)(slash - q) : strlen(q);
+        if (!slash) {
+            n++;
+            break;
+        }
+        q = slash + 1;
+        if (n == 3)
+            return 0;       /* a fifth part */
+    }
+    if (n != 4 || len[0] != 3 || strncasecmp(p[0], "INF", 3) != 0 ||
+        len[2] != 4)
+        return 0;
+    for (size_t i = 0; i < 4; i++)
+        if (!strchr("0123456789abcdefABCDEF", p[2][i]))
+            return 0;
+    return 1;
+}
+
+/* The journal's scope (rt_journal_scope): REL, relative to the base
+ * directory, is a file this store's commits write: one of the two hives,
+ * a .dat table in the tables' directory or SysWOW64's copy, or a side
+ * file under the Windows directory. */
+static int is_store_file(void *ctx, const char *rel)
+{
+    struct hive_store *s = ctx;
+    char *full = NULL;
+    if (asprintf(&full, "%s/%s", strcmp(s->base_dir, "/") ? s->base_dir : "",
+                 rel) < 0)
+        return 0;
+    int ok = !strcmp(full, s->software.path) || !strcmp(full, s->system.path);
+    const char *slash = strrchr(full, '/');
+    size_t dl = (size_t)(slash - full);
+    const char *dirs[2] = {s->system32, s->syswow64};
+    for (int i = 0; i < 2 && !ok; i++)
+        ok = dirs[i] && strlen(dirs[i]) == dl &&
+             !strncmp(full, dirs[i], dl) && is_table_name(slash + 1);
+    const char *win = hive_windows_dir(&s->base);
+    size_t wl = win ? strlen(win) : 0;
+    if (!ok && win && !strncmp(full, win, wl) && full[wl] == '/')
+        ok = is_side_file(full + wl + 1);
+    free(full);
+    return ok;
+}
+
+/* No commit's journal holds more than twice the hives' bytes (each
+ * changed page of a hive once, the tables at most whole, which in the
+ * registry layout lie inside SOFTWARE) plus 256 MB (the .dat tables and
+ * the side files: an INF copy's INI and symbol file are read up to 16 MB
+ * each). A file larger than that is not read at all. */
+#define JOURNAL_SLACK ((uint64_t)256 << 20)
+
+static struct rt_journal_scope journal_scope(struct hive_store *s)
+{
+    struct rt_journal_scope scope = {
+        is_store_file, s,
+        2 * (s->software.file_end + s->system.file_end) + JOURNAL_SLACK};
+    return scope;
+}
+
+/* "the files ..." in BUF: each file J changes, relative to the base, with
+ * its bytes; cut short with "and N more" where BUF ends. */
+static void list_journal_files(const struct rt_journal *j, char *buf,
+                               size_t size)
+{
+    const struct rt_journal_file *f;
+    size_t n = rt_journal_files(j, &f), used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char one[RT_JOURNAL_NAME_MAX + 64];
+        if (f[i].removed)
+            snprintf(one, sizeof one, "%s (removed)", f[i].rel);
+        else
+            snprintf(one, sizeof one, "%s (%llu bytes)", f[i].rel,
+                     (unsigned long long)f[i].bytes);
+        size_t need = strlen(one) + 2;
+        if (used + need + 32 > size) {
+            snprintf(buf + used, size - used, "%sand %zu more",
+                     used ? ", " : "", n - i);
+            return;
+        }
+        used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                 used ? ", " : "", one);
+    }
+}
+
+/* A reader's one line about a journal it finds: a reader never acts on
+ * it, and reads the files as they are (a journal's after-image would let
+ * whoever wrote the disk show any state it likes, an audit's included),
+ * saying what is pending and which files it would change. */
+static void say_pending_journal(struct hive_store *s)
+{
+    struct rt_journal *j = NULL;
+    struct rt_error e = {0};
+    struct rt_journal_scope scope = journal_scope(s);
+    int found = rt_journal_load(s->journal, &scope, &j, &e);
+    char line[6 * PATH_MAX];
+    if (found < 0) {
+        snprintf(line, sizeof line, "%s (the files are read as they are)",
+                 e.message);
+        notice(s, line);
+        return;
+    }
+    if (!found)
+        return;
+    char what[400], need[PATH_MAX + 200], files[3 * PATH_MAX];
+    rt_journal_describe(rt_journal_about(j), what, sizeof what);
+    if (rt_journal_about(j)->sealed) {
+        rt_journal_needs(j, s->base_dir, need, sizeof need);
+        list_journal_files(j, files, sizeof files);
+        snprintf(line, sizeof line,
+                 "%s: %s is not yet in the files, which are read as they "
+                 "are (part-way through it, if a crash stopped it there); "
+                 "it would change %s in %s; %s",
+                 s->journal, what, files, s->base_dir,
+                 *need ? need : "the next install, uninstall, enable or "
+                                "disable finishes it");
+    } else {
+        snprintf(line, sizeof line,
+                 "%s: %s never reached its commit point: nothing of it "
+                 "counts, and the next writer discards it",
+                 s->journal, what);
+    }
+    rt_journal_free(j);
+    notice(s, line);
+}
+
+/* BASE_DIR/REL, for the user. */
+static void shown_path(const struct hive_store *s, const char *rel,
+                       char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s", strcmp(s->base_dir, "/") ? s->base_dir : "",
+             rel);
+}
+
+/* A writer finishes the checked journal J: first it says what it writes
+ * (each file and its bytes), then does it and says so. */
+static int finish_journal(struct hive_store *s, struct rt_journal *j,
+                          struct rt_error *e)
+{
+    const struct rt_journal_info *ji = rt_journal_about(j);
+    const struct rt_journal_file *f;
+    size_t n = rt_journal_files(j, &f);
+    char what[400], line[2 * PATH_MAX + 600], path[2 * PATH_MAX];
+    rt_journal_describe(ji, what, sizeof what);
+    if (n) {
+        snprintf(line, sizeof line,
+                 ji->sealed ? "%s: finishing %s, which changes %zu file%s:"
+                            : "%s: discarding %s, which never reached its "
+                              "commit point: its fresh bytes are cut from "
+                              "%zu file%s:",
+                 s->journal, what, n, n == 1 ? "" : "s");
+        notice(s, line);
+    }
+    for (size_t i = 0; i < n; i++) {
+        shown_path(s, f[i].rel, path, sizeof path);
+        if (!ji->sealed)
+            snprintf(line, sizeof line, "  %s: cut back to %llu bytes", path,
+                     (unsigned long long)f[i].size);
+        else if (f[i].removed)
+            snprintf(line, sizeof line, "  %s: removed", path);
+        else if (f[i].sized)
+            snprintf(line, sizeof line, "  %s: %llu bytes written, %llu "
+                     "bytes long after", path,
+                     (unsigned long long)f[i].bytes,
+                     (unsigned long long)f[i].size);
+        else
+            snprintf(line, sizeof line, "  %s: %llu bytes written", path,
+                     (unsigned long long)f[i].bytes);
+        notice(s, line);
+    }
+    struct rt_error e2 = {0};
+    if (rt_journal_finish(j, s->base_dir, &e2) < 0) {
+        char need[PATH_MAX + 200];
+        rt_journal_needs(j, s->base_dir, need, sizeof need);
+        return rt_error_set(e, e2.code ? e2.code : RT_ERR_WRITE_FAULT,
+                            "%s holds %s, which could not be finished (%s); "
+                            "%s", s->journal, what, e2.message,
+                            *need ? need : "try again");
+    }
+    snprintf(line, sizeof line,
+             ji->sealed ? "%s: finished %s, left unfinished"
+                        : "%s: discarded %s, which never reached its commit "
+                          "point",
+             s->journal, what);
+    notice(s, line);
+    return 0;
+}
+
 /* --- transactions -------------------------------------------------------- */
 
 static int hive_begin(struct rt_store *st, struct rt_error *e)
@@ -878,39 +1055,21 @@ static int hive_begin(struct rt_store *st, struct rt_error *e)
     if (rt_lock_acquire(s->lock_path, &s->wait, &s->lock, e) != 0)
         return -1;
     /* An unfinished commit (another writer's, or one that failed after its
-     * commit point) is finished or discarded first, saying so; then what
-     * changed is read afresh. */
-    struct rt_journal_info ji;
-    int found = rt_journal_inspect(s->journal, &ji, e);
-    char what[400], line[PATH_MAX + 600];
-    if (found > 0) {
-        rt_journal_describe(&ji, what, sizeof what);
-        struct rt_error e2 = {0};
-        if (rt_journal_recover(s->base_dir, s->journal, &e2) < 0) {
-            char need[PATH_MAX + 200];
-            rt_journal_needs(s->base_dir, s->journal, need, sizeof need);
-            rt_error_set(e, e2.code ? e2.code : RT_ERR_WRITE_FAULT,
-                         "%s holds %s, which could not be finished (%s); %s",
-                         s->journal, what, e2.message,
-                         *need ? need : "try again");
-            found = -1;
-        } else {
-            snprintf(line, sizeof line,
-                     ji.sealed ? "%s: finished %s, left unfinished"
-                               : "%s: discarded %s, which never reached its "
-                                 "commit point",
-                     s->journal, what);
-            notice(s, line);
-        }
-    }
-    /* After a recovery the files changed, and a journal's state read at
-     * open is not the files': read them again. Otherwise the images read
-     * at open (or left by our last commit) stand unless someone wrote
-     * the files since. */
-    int reload = found != 0 || s->overlay;
-    s->overlay = 0;
+     * commit point) is checked whole, then finished or discarded, saying
+     * what it writes before and what was done after; then what changed is
+     * read afresh. A journal naming anything but this store's files is
+     * refused: nothing of it is done. */
+    struct rt_journal *j = NULL;
+    struct rt_journal_scope scope = journal_scope(s);
+    int found = rt_journal_load(s->journal, &scope, &j, e);
+    if (found > 0 && finish_journal(s, j, e) != 0)
+        found = -1;
+    rt_journal_free(j);
+    /* After a recovery the files changed: read them again. Otherwise the
+     * images read at open (or left by our last commit) stand unless
+     * someone wrote the files since. */
     if (found < 0 ||
-        (reload ? load_all(s, 1, e) : reload_if_changed(s, e)) != 0) {
+        (found ? load_all(s, 1, e) : reload_if_changed(s, e)) != 0) {
         rt_lock_release(s->lock);
         s->lock = NULL;
         return -1;
@@ -1144,27 +1303,17 @@ static int read_dat(struct hive_store *s, const char *dir, const char *lang,
     *present = 0;
     if (!p)
         return 0;
-    int touched = 0;
-    if (s->overlay &&
-        rt_journal_read_after(s->base_dir, s->journal,
-                              relative(s->base_dir, p), &touched, &out->data,
-                              &out->len, e) != 0) {
+    struct dat_seen *d = dat_seen_map(s, p);
+    if (!d || !(out->data = malloc(d->map.len ? d->map.len : 1))) {
+        rt_error_set(e, d ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
+                     "%s: %s", p, d ? "out of memory" : strerror(errno));
         free(p);
         return -1;
     }
-    if (!touched) {
-        struct dat_seen *d = dat_seen_map(s, p);
-        if (!d || !(out->data = malloc(d->map.len ? d->map.len : 1))) {
-            rt_error_set(e, d ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
-                         "%s: %s", p, d ? "out of memory" : strerror(errno));
-            free(p);
-            return -1;
-        }
-        memcpy(out->data, d->map.data, d->map.len);
-        out->len = d->map.len;
-        /* Held once: the copy, not also the view's pages. */
-        rt_os_map_release(&d->map, 0, d->map.len);
-    }
+    memcpy(out->data, d->map.data, d->map.len);
+    out->len = d->map.len;
+    /* Held once: the copy, not also the view's pages. */
+    rt_os_map_release(&d->map, 0, d->map.len);
     free(p);
     out->type = RT_REG_MULTI_SZ;
     *present = 1;
@@ -1215,10 +1364,7 @@ static int table_pieces_from(struct rt_store *st, const char *lang,
     memset(out, 0, sizeof *out);
     *present = 0;
     if (s->files_layout) {
-        /* The .dat file as mapped; after a commit that the journal still
-         * overlays, a copy (read_table). */
-        if (s->overlay)
-            return 1;
+        /* The .dat file as mapped. */
         char *file = dat_path(s->system32, lang, t);
         if (!file)
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
@@ -1984,6 +2130,9 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
             goto out;
     }
     c = rt_commit_new(s->base_dir, s->journal);
+    struct rt_journal_scope scope = journal_scope(s);
+    if (c)
+        rt_commit_set_scope(c, &scope);
     char what[200];
     describe(cs, what, sizeof what);
     if (!c || rt_commit_set_note(c, what) || commit_hive(s, &s->software, c) ||
@@ -2041,7 +2190,6 @@ static int hive_read_win_file(struct rt_store *st, const char *rel,
                               struct rt_value *out, int *present,
                               struct rt_error *e)
 {
-    struct hive_store *s = hs(st);
     const char *win = hive_windows_dir(st);
     memset(out, 0, sizeof *out);
     *present = 0;
@@ -2050,16 +2198,8 @@ static int hive_read_win_file(struct rt_store *st, const char *rel,
     char *p = rt_os_path_ci(win, rel, 0);
     if (!p)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    int touched = 0, rc = 0;
-    /* A sealed journal not yet in the files: the file as it commits. */
-    if (s->overlay &&
-        rt_journal_read_after(s->base_dir, s->journal,
-                              relative(s->base_dir, p), &touched, &out->data,
-                              &out->len, e) != 0)
-        rc = -1;
-    else if (touched)
-        *present = touched > 0;
-    else if (rt_os_exists(p)) {
+    int rc = 0;
+    if (rt_os_exists(p)) {
         if (rt_os_read_file(p, &out->data, &out->len) != 0)
             rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
                               strerror(errno));

@@ -64,7 +64,7 @@ static int write_pair(const char *service, const char *folder,
 
 int rt_side_inf_copy(const struct rt_database *db,
                      const struct rt_provider_spec *spec,
-                     const struct rt_inf_files *f, struct rt_change_set *cs,
+                     struct rt_inf_files *f, struct rt_change_set *cs,
                      struct rt_error *e)
 {
     /* One copy: the INI holds every language's text, and a rebuild
@@ -83,6 +83,12 @@ int rt_side_inf_copy(const struct rt_database *db,
         }
     if (*folder && write_pair(spec->drivername, folder, f, cs) != 0)
         return oom(e);
+    /* The change set holds the bytes now: a big INI is not held once
+     * more until the commit is done. */
+    free(f->ini);
+    free(f->sym);
+    f->ini = f->sym = NULL;
+    f->ini_len = f->sym_len = 0;
     return 0;
 }
 

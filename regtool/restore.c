@@ -10,6 +10,7 @@
 #include "engine/ops.h"
 #include "engine/reg_backup.h"
 #include "model/reg_file.h"
+#include "model/size_caps.h"
 #include "platform/os.h"
 
 static const char usage_text[] =
@@ -195,6 +196,20 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
     struct rt_os_map view;
     uint8_t *data = NULL;
     size_t len = 0;
+    /* Refused by its size before it is mapped: a sparse file of any size
+     * maps, and its parse would read every page. Which format it is is
+     * not known yet: the larger of the two caps. */
+    uint64_t cap = RT_BACKUP_FILE_MAX > RT_REG_FILE_MAX ? RT_BACKUP_FILE_MAX
+                                                        : RT_REG_FILE_MAX;
+    struct rt_os_stat st;
+    if (rt_os_stat(file, &st) == 0 && st.kind == RT_OS_FILE && st.size > cap) {
+        struct rt_error e = {0};
+        rt_size_cap_error(&e, file, st.size, cap,
+                          "a PerfStringBackup or .reg file");
+        rt_cli_error("%s", e.message);
+        *win32 = e.code;
+        return RT_EXIT_INVALID;
+    }
     if (rt_os_map_file(file, &view) != 0)
         view.data = NULL;
     if (!view.data && rt_os_read_file(file, &data, &len) != 0) {

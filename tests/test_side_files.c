@@ -98,12 +98,18 @@ static void install_copies_uninstall_removes(void **state)
     assert_int_equal(rt_op_install(s, &spec, &opt, 0, &cs, &plan, &e), 0);
     rt_change_set_free(&cs);
     rt_install_plan_free(&plan);
+    /* The plan gave up the files' buffers once its change set held them. */
+    assert_null(inf.ini);
+    assert_null(inf.sym);
+    rt_inf_files_free(&inf);
+    assert_int_equal(rt_inf_files_read(&spec, &inf, &re), 0);
     const struct rt_value *f = file(s, "INF/TransferPerf/0009/transfer.ini");
     assert_non_null(f);
     assert_int_equal(f->len, inf.ini_len);
     assert_memory_equal(f->data, inf.ini, inf.ini_len);
     f = file(s, "INF/TransferPerf/0009/CounterOffsets.h");
     assert_non_null(f);
+    assert_int_equal(f->len, inf.sym_len);
     assert_memory_equal(f->data, inf.sym, inf.sym_len);
     psb_is_current(s);
 

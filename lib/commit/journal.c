@@ -248,8 +248,10 @@ static size_t header_len(const struct rt_commit *c)
 /* Serializes the records: the header, the intent block (count, then per
  * file path length, size before, path; a CRC of everything so far), then
  * per record kind, path length, offset, data length, path, data; then the
- * trailer. */
-static uint8_t *serialize(const struct rt_commit *c, size_t *out_len,
+ * trailer. Each record's data moves into the journal (freed as it is
+ * copied: what is applied is the journal's body), so that a commit's
+ * bytes are held once, not twice. */
+static uint8_t *serialize(struct rt_commit *c, size_t *out_len,
                           size_t *out_intent_len)
 {
     size_t hl = header_len(c);
@@ -283,7 +285,7 @@ static uint8_t *serialize(const struct rt_commit *c, size_t *out_len,
     put32(p, rt_crc32(0, b, (size_t)(p - b)));
     p += 4;
     for (size_t i = 0; i < c->n; i++) {
-        const struct record *r = &c->v[i];
+        struct record *r = &c->v[i];
         if (r->kind == REC_FRESH)
             continue;
         size_t fl = strlen(r->file);
@@ -297,6 +299,8 @@ static uint8_t *serialize(const struct rt_commit *c, size_t *out_len,
         if (r->len)
             memcpy(p, r->data, r->len);
         p += r->len;
+        free(r->data);
+        r->data = NULL;
     }
     size_t body = (size_t)(p - b);
     memcpy(p, COMMIT_MAGIC, 8);

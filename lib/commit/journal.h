@@ -57,7 +57,9 @@ int rt_commit_set_size_in_order(struct rt_commit *c, const char *file,
 int rt_commit_delete(struct rt_commit *c, const char *file, unsigned prune);
 
 /* Journal, fsync, apply, fsync, retire. Returns 0, or -1 with E set; if
- * the failure came after the seal, the journal stays for recovery. */
+ * the failure came after the seal, the journal stays for recovery. Once
+ * called, C's records have given their bytes to the journal: C is only
+ * to be freed. */
 int rt_commit_run(struct rt_commit *c, struct rt_error *e);
 void rt_commit_free(struct rt_commit *c);
 

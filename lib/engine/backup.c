@@ -1,10 +1,12 @@
 /* Engine: lodctr /S and /R:file over the database as read (SPEC 4.6). */
 #include "engine/backup.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/lang_id.h"
+#include "model/strbuf.h"
 
 static int oom(struct rt_error *e)
 {
@@ -130,6 +132,73 @@ static int backup(const struct rt_database *db, int salvage,
     return 0;
 }
 
+/* A pair of a language's merged list: where it lies in its table. */
+struct merged {
+    uint32_t index;
+    uint32_t kind;          /* its table: 0 Counter, 1 Help */
+    size_t seq;             /* its place in Counter then Help order */
+};
+
+static int merged_cmp(const void *pa, const void *pb)
+{
+    const struct merged *a = pa, *b = pb;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void put_ascii16(struct rt_strbuf *b, const char *s)
+{
+    for (; *s; s++) {
+        char u[2] = {*s, 0};
+        rt_strbuf_append(b, u, 2);
+    }
+}
+
+/* L's [PerfStrings_] section as rt_psb_write_language writes it (the
+ * tables merged as rt_psb_merge merges them), made from the tables' own
+ * UTF-16LE: what lodctr /S writes is their text as stored, so nothing is
+ * decoded, and a language's part costs its bytes and a small entry a
+ * pair, not every pair decoded and copied twice. L's tables are whole
+ * and undamaged (every string valid UTF-16, as the scan checked). */
+static int language_part(const struct rt_db_language *l, uint8_t **out,
+                         size_t *len)
+{
+    const struct rt_table *t = l->tab;
+    size_t n = t[0].n + t[1].n;
+    struct merged *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = i >= t[0].n;
+        v[i] = (struct merged){t[k].v[k ? i - t[0].n : i].index, k, i};
+    }
+    qsort(v, n, sizeof *v, merged_cmp);
+    struct rt_strbuf b = {0};
+    put_ascii16(&b, "\r\n\r\n[PerfStrings_");
+    put_ascii16(&b, l->id);
+    put_ascii16(&b, "]");
+    for (size_t i = 0; i < n && !b.failed; i++) {
+        /* The last of equal indices wins, as in lodctr's array by index. */
+        if (i + 1 < n && v[i + 1].index == v[i].index)
+            continue;
+        const struct rt_table *x = &t[v[i].kind];
+        const struct rt_msz_entry *en =
+            &x->v[v[i].kind ? v[i].seq - t[0].n : v[i].seq];
+        char head[24];
+        snprintf(head, sizeof head, "\r\n%u=", v[i].index);
+        put_ascii16(&b, head);
+        rt_strbuf_append(&b, x->blob + en->text, en->text_bytes);
+    }
+    free(v);
+    *len = b.len;
+    if (b.failed || !(*out = (uint8_t *)rt_strbuf_take(&b))) {
+        rt_strbuf_free(&b);
+        return -1;
+    }
+    return 0;
+}
+
 /* Writes PART (a new buffer, freed here) through WRITE. */
 static int emit(int (*write)(void *ctx, const uint8_t *data, size_t len),
                 void *ctx, uint8_t *part, size_t len, size_t *bytes,
@@ -169,24 +238,33 @@ int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
         struct rt_db_language read;
         if (rt_lang_is_current(l->id))
             continue;
-        /* Read here, freed once written: one language at a time. */
+        /* Read here, freed once written: one language at a time; its
+         * texts decoded only where a damaged table is salvaged. */
         int here = !l->loaded;
         if (here) {
-            if (rt_database_read_language(s, l, 1, &read, e) != 0)
+            if (rt_database_read_language(s, l, 0, &read, e) != 0)
                 return -1;
+            if (read.damaged) {
+                rt_database_unload_language(&read);
+                if (rt_database_read_language(s, l, 1, &read, e) != 0)
+                    return -1;
+            }
             l = &read;
         }
-        struct rt_psb_language pl;
-        r = rt_engine_backup_language(l, salvage, &pl, e);
+        if (!l->damaged && !l->tab[0].base && !l->tab[1].base) {
+            r = language_part(l, &part, &len) ? oom(e) : 0;
+        } else {
+            struct rt_psb_language pl;
+            r = rt_engine_backup_language(l, salvage, &pl, e);
+            if (r == 0 && rt_psb_write_language(&pl, &part, &len) != 0)
+                r = oom(e);
+            free(pl.id);
+            rt_pair_list_free(&pl.strings);
+        }
         if (here)
             rt_database_unload_language(&read);
         if (r != 0)
             return -1;
-        r = rt_psb_write_language(&pl, &part, &len);
-        free(pl.id);
-        rt_pair_list_free(&pl.strings);
-        if (r != 0)
-            return oom(e);
         if (emit(write, ctx, part, len, &stats->bytes, e) != 0)
             return -1;
         stats->n_langs++;

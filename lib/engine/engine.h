@@ -26,8 +26,10 @@ struct rt_install_options {
                                existing Library) */
     const char *ini_name;   /* PerfIniFile: the INI's file name */
     /* The INI's and symbol file's bytes, for the INF copy a store with
-     * side files keeps (engine/side_files.h); NULL: none is made. */
-    const struct rt_inf_files *inf;
+     * side files keeps (engine/side_files.h); NULL: none is made. Once
+     * the plan has copied them into its change set, their buffers are
+     * freed (an install is planned once). */
+    struct rt_inf_files *inf;
 };
 
 /* Where each machine language's text came from. */

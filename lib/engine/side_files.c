@@ -11,6 +11,7 @@
 #include "engine/overlay.h"
 #include "model/lang_id.h"
 #include "model/perf_backup.h"
+#include "model/strbuf.h"
 #include "provider/ini_reader.h"
 
 static int oom(struct rt_error *e)
@@ -125,7 +126,7 @@ static int write_pair(const char *service, const char *folder,
 
 int rt_side_inf_copy(const struct rt_database *db,
                      const struct rt_provider_spec *spec,
-                     const struct rt_inf_files *f, struct rt_change_set *cs,
+                     struct rt_inf_files *f, struct rt_change_set *cs,
                      struct rt_error *e)
 {
     /* One copy: the INI holds every language's text, and a rebuild
@@ -144,6 +145,12 @@ int rt_side_inf_copy(const struct rt_database *db,
         }
     if (*folder && write_pair(spec->drivername, folder, f, cs) != 0)
         return oom(e);
+    /* The change set holds the bytes now: a big INI is not held once
+     * more until the commit is done. */
+    free(f->ini);
+    free(f->sym);
+    f->ini = f->sym = NULL;
+    f->ini_len = f->sym_len = 0;
     return 0;
 }
 
@@ -238,6 +245,14 @@ int rt_side_inf_remove(struct rt_store *s, const struct rt_database *db,
     return 0;
 }
 
+/* Collects the backup's parts (rt_engine_backup_stream) in a buffer. */
+static int gather(void *ctx, const uint8_t *data, size_t len)
+{
+    struct rt_strbuf *b = ctx;
+    rt_strbuf_append(b, data, len);
+    return b->failed ? -1 : 0;
+}
+
 int rt_side_psb(struct rt_store *s, struct rt_change_set *cs,
                 struct rt_error *e)
 {
@@ -251,25 +266,30 @@ int rt_side_psb(struct rt_store *s, struct rt_change_set *cs,
         return 0;
     struct rt_store *after = rt_overlay_new(s, cs);
     struct rt_database db;
-    struct rt_psb psb;
+    struct rt_strbuf b = {0};
+    struct rt_backup_stats st;
     uint8_t *bytes = NULL;
-    size_t len = 0;
     int rc = -1;
     if (!after) {
         oom(e);
         goto out;
     }
-    if (rt_database_load(after, &db, e) != 0)
+    /* Made a language at a time, as regtool backup writes a file: the
+     * tables of one language are held at once, not the database's (the
+     * caller holds the database as read already). */
+    if (rt_database_load_with(after, &db, &rt_db_load_no_tables, e) != 0)
         goto out;
     /* A damaged table saves what can be read of it, as repair's backup
      * does: the change itself is not refused for the backup's sake. */
-    int r = rt_engine_backup_salvaged(&db, &psb, e);
+    int r = rt_engine_backup_stream(after, &db, 1, gather, &b, &st, e);
     rt_database_free(&db);
-    if (r != 0)
-        goto out;
-    r = rt_psb_write(&psb, &bytes, &len);
-    rt_psb_free(&psb);
     if (r != 0) {
+        if (b.failed)
+            oom(e);
+        goto out;
+    }
+    size_t len = b.len;
+    if (!(bytes = (uint8_t *)rt_strbuf_take(&b))) {
         oom(e);
         goto out;
     }
@@ -279,6 +299,7 @@ int rt_side_psb(struct rt_store *s, struct rt_change_set *cs,
         rc = oom(e);
 out:
     free(bytes);
+    rt_strbuf_free(&b);
     rt_value_free(&old);
     if (after)
         after->ops->close(after);

@@ -46,7 +46,7 @@ char *rt_inf_path(const char *service, const char *folder, const char *name);
  * CS. */
 int rt_side_inf_copy(const struct rt_database *db,
                      const struct rt_provider_spec *spec,
-                     const struct rt_inf_files *f, struct rt_change_set *cs,
+                     struct rt_inf_files *f, struct rt_change_set *cs,
                      struct rt_error *e);
 
 /* The removal of SVC's INF copy as the store holds it: in each

@@ -184,7 +184,8 @@ static int push_entry(struct rt_msz_entry **v, size_t *n, size_t *cap,
                       const struct rt_msz_entry *x)
 {
     if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 256;
+        /* Half as much again: never twice what a big table needs. */
+        size_t c = *cap ? *cap + *cap / 2 : 256;
         struct rt_msz_entry *w = realloc(*v, c * sizeof *w);
         if (!w)
             return -1;
@@ -379,6 +380,8 @@ int rt_multi_sz_scan_pieces(const uint8_t *const *piece,
             return 1;       /* units split across pieces: not for here */
         total += piece_len[k];
     }
+    if (total > UINT32_MAX)
+        return 1;           /* rt_multi_sz_scan refuses it */
     uint8_t *carry = NULL;
     size_t carry_cap = 0;
     int r = 2;
@@ -432,6 +435,13 @@ int rt_multi_sz_scan(const uint8_t *blob, size_t len, int lenient,
     struct rt_msz_error e = {RT_MSZ_OK, 0};
     *entries = NULL;
     *n = 0;
+    /* Entries hold 32-bit offsets (rt_msz_entry); the size caps keep
+     * every table far below this. */
+    if (len > UINT32_MAX) {
+        if (err)
+            *err = (struct rt_msz_error){RT_MSZ_NOMEM, 0};
+        return -1;
+    }
     if (len % 2) {
         e.status = RT_MSZ_ODD_LENGTH;
         e.offset = len - 1;

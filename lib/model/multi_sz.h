@@ -52,12 +52,16 @@ int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
                        struct rt_msz_error *err);
 
 /* One pair located in its blob, not decoded: what the database keeps of
- * each table (text is converted only where a person or JSON reads it). */
+ * each table (text is converted only where a person or JSON reads it).
+ * Sixteen bytes: a table of millions of short pairs is indexed in less
+ * than its own size. Offsets fit 32 bits: no table is over 4 GiB (a hive
+ * is refused past 2 GB, a .dat table or a backup past 256 MiB), and the
+ * scans refuse a blob that is. */
 struct rt_msz_entry {
     uint32_t index;
-    size_t at;              /* byte offset of its index string */
-    size_t text;            /* byte offset of its text (UTF-16LE) */
-    size_t text_bytes;      /* the text's length in bytes, without NUL */
+    uint32_t at;            /* byte offset of its index string */
+    uint32_t text;          /* byte offset of its text (UTF-16LE) */
+    uint32_t text_bytes;    /* the text's length in bytes, without NUL */
 };
 
 /* The byte just past the N pairs at V (their last text's NUL): where a

@@ -176,7 +176,9 @@ int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
         rt_utf8_validate(text, len, NULL) != 0)
         return -1;
     if (l->n == l->cap) {
-        size_t c = l->cap ? l->cap * 2 : 64;
+        /* Half as much again: a list of millions of pairs is never twice
+         * what it holds. */
+        size_t c = l->cap ? l->cap + l->cap / 2 : 64;
         struct rt_pair *v = realloc(l->v, c * sizeof *v);
         if (!v)
             return -1;

@@ -246,7 +246,7 @@ void rt_ini_text_free(struct rt_ini_text *t)
 enum line_kind { LINE_OTHER, LINE_KEY };
 
 struct feed {
-    const struct rt_ini_text *t;
+    struct rt_ini_text *t;
     size_t next;            /* index of the next line to hand to inih */
     unsigned line;          /* number of the line handed last */
     enum line_kind kind;    /* what that line was */
@@ -381,28 +381,29 @@ static int on_pair(void *user, const char *section, const char *name,
         f->delivered = false;   /* reported by check_delivered */
         return 1;
     }
-    const char *line = f->t->lines[f->line - 1];
-    const char *v = strchr(line, '=') + 1;
+    char *line = f->t->lines[f->line - 1];
+    char *v = strchr(line, '=') + 1;
     while (*v == ' ' || *v == '\t')
         v++;
     /* What follows stays as written, trailing spaces included: lodctr
-     * keeps them (Microsoft's appmem sample has names ending in spaces). */
-    char *val = strdup(v);
-    if (!val)
-        abort();
+     * keeps them (Microsoft's appmem sample has names ending in spaces).
+     * Name and value are handed as they lie in the line, the name cut
+     * there with a NUL (at its trailing blank or the '=', both before the
+     * value), so that a caller keeps a big INI's keys without a copy. */
+    char *own_name = (char *)f->name;
+    own_name[f->name_len] = '\0';
     struct rt_ini_entry e = {
         .section = section,
         .section_line = f->section_line,
-        .name = name,
-        .value = val,
+        .name = own_name,
+        .value = v,
         .line = f->line,
     };
     f->fn(f->user, &e);
-    free(val);
     return 1;
 }
 
-int rt_ini_parse(const struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
+int rt_ini_parse(struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
                  struct rt_diags *d)
 {
     struct feed f = {.t = t, .fn = fn, .user = user, .d = d};

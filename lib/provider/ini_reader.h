@@ -45,7 +45,8 @@ int rt_ini_load(const char *path, const char *codepage,
 
 void rt_ini_text_free(struct rt_ini_text *t);
 
-/* One name=value line as the parser delivers it. */
+/* One name=value line as the parser delivers it. NAME and VALUE lie in
+ * the parsed text's own line and stay valid as long as it does. */
 struct rt_ini_entry {
     const char *section;    /* as inih names it; "" before any header */
     unsigned section_line;  /* line of that section's header, 0 if none */
@@ -59,13 +60,15 @@ struct rt_ini_entry {
 typedef void (*rt_ini_entry_fn)(void *user, const struct rt_ini_entry *e);
 
 /* Parses T with inih, calling FN for each name=value line in file order.
+ * Each such line of T is cut after its name (a NUL where the name ends),
+ * so that the entry's NAME and VALUE point into it.
  * Leading whitespace never makes a continuation line; lines starting with
  * ';', '#' or '//' are comments; ';' inside a value is part of it. Lines
  * that are none of blank, comment, [section] or name=value are errors, as
  * are key names and section headers too long for inih's line buffer. Every
  * bad line is reported, and the good lines are still delivered. Returns 0,
  * or -1 when errors were added to D. */
-int rt_ini_parse(const struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
+int rt_ini_parse(struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
                  struct rt_diags *d);
 
 /* 1 when this build reads INIs (linked with inih), 0 when it was built

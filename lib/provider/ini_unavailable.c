@@ -39,7 +39,7 @@ void rt_ini_text_free(struct rt_ini_text *t)
     memset(t, 0, sizeof *t);
 }
 
-int rt_ini_parse(const struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
+int rt_ini_parse(struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
                  struct rt_diags *d)
 {
     (void)fn;

@@ -4,30 +4,34 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-/* Where HASH's chain starts: the hash's bits mixed, so that neither
- * FNV's weak low bits on names differing in one digit nor small integer
- * keys crowd neighbouring slots. */
-static size_t home(size_t hash, size_t mask)
+/* The hash's bits mixed and cut to 32, so that neither FNV's weak low
+ * bits on names differing in one digit nor small integer keys crowd
+ * neighbouring slots; a slot keeps this tag, which gives its chain's
+ * start again when the index grows. */
+static uint32_t tag_of(size_t hash)
 {
     unsigned long long h = hash;
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;
-    return (size_t)h & mask;
+    return (uint32_t)h;
 }
 
-static void insert(struct rt_pos_slot *slots, size_t n_slots, size_t hash,
-                   size_t pos1)
+static void insert(struct rt_pos_slot *slots, size_t n_slots, uint32_t tag,
+                   uint32_t pos1)
 {
     size_t mask = n_slots - 1;
-    size_t k = home(hash, mask);
+    size_t k = tag & mask;
     while (slots[k].pos1)
         k = (k + 1) & mask;
-    slots[k] = (struct rt_pos_slot){hash, pos1};
+    slots[k] = (struct rt_pos_slot){tag, pos1};
 }
 
 void rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos)
 {
+    /* Positions are array indices of parsed inputs far below 2^32. */
+    if (pos >= UINT32_MAX - 1)
+        abort();
     /* At most half full, so that probe chains stay short. */
     if (2 * (x->n + 1) > x->n_slots) {
         size_t n_slots = x->n_slots ? x->n_slots * 2 : 64;
@@ -36,12 +40,12 @@ void rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos)
             abort();
         for (size_t i = 0; i < x->n_slots; i++)
             if (x->slots[i].pos1)
-                insert(slots, n_slots, x->slots[i].hash, x->slots[i].pos1);
+                insert(slots, n_slots, x->slots[i].tag, x->slots[i].pos1);
         free(x->slots);
         x->slots = slots;
         x->n_slots = n_slots;
     }
-    insert(x->slots, x->n_slots, hash, pos + 1);
+    insert(x->slots, x->n_slots, tag_of(hash), (uint32_t)pos + 1);
     x->n++;
 }
 
@@ -51,13 +55,14 @@ size_t rt_pos_index_next(const struct rt_pos_index *x, size_t hash,
     if (!x->n_slots)
         return 0;
     size_t mask = x->n_slots - 1;
+    uint32_t tag = tag_of(hash);
     /* The cursor counts the slots of HASH's chain already looked at:
      * entries never move once added, so the chain is stable between
      * calls as long as nothing is added. */
-    for (size_t k = (home(hash, mask) + *cursor) & mask; x->slots[k].pos1;
+    for (size_t k = (tag + *cursor) & mask; x->slots[k].pos1;
          k = (k + 1) & mask) {
         ++*cursor;
-        if (x->slots[k].hash == hash)
+        if (x->slots[k].tag == tag)
             return x->slots[k].pos1;
     }
     return 0;

@@ -10,10 +10,14 @@
 #define RT_POS_INDEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+/* Eight bytes a slot: an index of a big INI holds a slot or two per key,
+ * and the positions of an input capped at 16 MiB fit in 32 bits. */
 struct rt_pos_slot {
-    size_t hash;
-    size_t pos1;            /* position + 1; 0 marks an empty slot */
+    uint32_t tag;           /* the hash, mixed and cut to 32 bits: where
+                               its chain starts and a first filter */
+    uint32_t pos1;          /* position + 1; 0 marks an empty slot */
 };
 
 struct rt_pos_index {
@@ -22,7 +26,8 @@ struct rt_pos_index {
     size_t n;
 };
 
-/* Records POS under HASH; several positions may share a hash. */
+/* Records POS (below UINT32_MAX - 1) under HASH; several positions may
+ * share a hash. */
 void rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos);
 
 /* The positions recorded under HASH, one a call: start with *CURSOR = 0;

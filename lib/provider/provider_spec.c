@@ -36,11 +36,21 @@ static char *xstrdup(const char *s)
 
 /* ---- collecting the INI's keys ---- */
 
+/* A key as it lies in the decoded INI (rt_ini_parse cuts each line after
+ * its name): a big INI's keys cost no copy, and its texts go to the spec
+ * the same way (rt_provider_spec.text_pool). */
 struct key {
-    char *name;
-    char *value;
+    const char *name;
+    const char *value;
     unsigned line;
 };
+
+/* The next capacity of a growing array: half as much again, so that an
+ * array of a big INI's keys or symbols is never twice what it holds. */
+static size_t grown(size_t cap)
+{
+    return cap ? cap + cap / 2 : 16;
+}
 
 struct keylist {
     struct key *v;
@@ -59,12 +69,9 @@ struct loader {
 
 static void keylist_free(struct keylist *k)
 {
-    for (size_t i = 0; i < k->n; i++) {
-        free(k->v[i].name);
-        free(k->v[i].value);
-    }
     free(k->v);
     rt_pos_index_free(&k->by_name);
+    memset(k, 0, sizeof *k);
 }
 
 /* The key of KL named NAME but for ASCII case; NULL when there is none.
@@ -123,15 +130,14 @@ static void on_entry(void *user, const struct rt_ini_entry *e)
         return;
     }
     if (kl->n == kl->cap) {
-        kl->cap = kl->cap ? kl->cap * 2 : 16;
+        kl->cap = grown(kl->cap);
         struct key *v = realloc(kl->v, kl->cap * sizeof *v);
         if (!v)
             abort();
         kl->v = v;
     }
     rt_pos_index_add(&kl->by_name, rt_hash_ci(e->name), kl->n);
-    kl->v[kl->n++] = (struct key){xstrdup(e->name), xstrdup(e->value),
-                                  e->line};
+    kl->v[kl->n++] = (struct key){e->name, e->value, e->line};
 }
 
 /* ---- checks on single values ---- */
@@ -273,7 +279,7 @@ static struct sym *sym_get(struct symlist *s, const char *name,
         }
     }
     if (s->n == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 16;
+        s->cap = grown(s->cap);
         struct sym *v = realloc(s->v, s->cap * sizeof *v);
         if (!v)
             abort();
@@ -288,9 +294,10 @@ static struct sym *sym_get(struct symlist *s, const char *name,
     return x;
 }
 
-static void text_free(struct rt_provider_text *t, size_t n)
+/* Frees a symbol's texts; OWNED 0: they lie in a text pool. */
+static void text_free(struct rt_provider_text *t, size_t n, int owned)
 {
-    for (size_t i = 0; t && i < n; i++) {
+    for (size_t i = 0; owned && t && i < n; i++) {
         free(t[i].name);
         free(t[i].help);
     }
@@ -301,7 +308,7 @@ static void symlist_free(struct symlist *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         free(s->v[i].symbol);
-        text_free(s->v[i].text, s->n_languages);
+        text_free(s->v[i].text, s->n_languages, 0);
     }
     free(s->v);
     rt_pos_index_free(&s->by_name);
@@ -588,11 +595,13 @@ static void collect_text(struct loader *L, struct checked *c,
             s->key_errors = true;
             continue;
         }
+        /* The value as it lies in the decoded INI, which the spec
+         * keeps as its text pool. */
         if (kind == TEXT_NAME) {
-            t->name = xstrdup(k->value);
+            t->name = (char *)k->value;
             t->name_line = k->line;
         } else {
-            t->help = xstrdup(k->value);
+            t->help = (char *)k->value;
             t->help_line = k->line;
         }
     }
@@ -746,9 +755,11 @@ static int cmp_sym_ptr_offset(const void *pa, const void *pb)
 }
 
 static void fill_spec(struct rt_provider_spec *spec, const char *ini_path,
-                      struct checked *c, struct symlist *syms)
+                      struct checked *c, struct symlist *syms,
+                      char *text_pool)
 {
     spec->ini_path = xstrdup(ini_path);
+    spec->text_pool = text_pool;
     spec->symbol_path = c->symbol_path;
     spec->drivername = c->drivername;
     spec->symbolfile = c->symbolfile;
@@ -798,7 +809,11 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
     size_t errors_before = d->errors;
     struct loader L = {.path = ini_path, .d = d, .symbol_dir = symbol_dir};
     rt_ini_parse(&text, on_entry, &L, d);
-    rt_ini_text_free(&text);
+    /* The keys lie in TEXT's buffer, which is kept (the spec's text
+     * pool); the line table is not needed any more. */
+    free(text.lines);
+    text.lines = NULL;
+    text.n_lines = 0;
 
     struct checked c = {0};
     check_info(&L, &c);
@@ -809,6 +824,10 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
     if (!L.text.n)
         rt_diags_add(d, RT_ERROR, ini_path, 0, NULL,
                      "[text] is missing or empty");
+    /* Done with: the symbols hold what the INI says of them, and the
+     * symbol file's table is about to be built beside them. */
+    keylist_free(&L.objects);
+    keylist_free(&L.text);
 
     struct rt_symbol_table table = {0};
     if (c.symbol_path && !rt_symbol_file_load(c.symbol_path, &table, d))
@@ -817,9 +836,11 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
 
     int rc = -1;
     if (d->errors == errors_before && c.symbol_path) {
-        fill_spec(spec, ini_path, &c, &syms);
+        fill_spec(spec, ini_path, &c, &syms, text.buf);
+        text.buf = NULL;
         rc = 0;
     }
+    rt_ini_text_free(&text);
     rt_symbol_table_free(&table);
     symlist_free(&syms);
     free(c.drivername);
@@ -839,8 +860,10 @@ void rt_provider_spec_free(struct rt_provider_spec *spec)
 {
     for (size_t i = 0; i < spec->n_symbols; i++) {
         free(spec->symbols[i].symbol);
-        text_free(spec->symbols[i].text, spec->n_languages);
+        text_free(spec->symbols[i].text, spec->n_languages,
+                  spec->text_pool == NULL);
     }
+    free(spec->text_pool);
     free(spec->symbols);
     free(spec->languages);
     free(spec->ini_path);

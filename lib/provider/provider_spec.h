@@ -55,6 +55,10 @@ struct rt_provider_spec {
     size_t n_languages;
     struct rt_provider_symbol *symbols;         /* by ascending offset */
     size_t n_symbols;
+    /* NULL: every NAME and HELP text is a string of its own (a spec built
+     * by hand). Else the loader's decoded INI, in which they all lie (a
+     * big INI's texts are then not copied one by one); freed with it. */
+    char *text_pool;
 };
 
 /* Loads and validates the INI at INI_PATH (CODEPAGE as rt_ini_decode: the

@@ -109,14 +109,19 @@ static bool is_ident_char(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
-/* Collapses whitespace runs, as C compares the values of a macro defined
- * twice. */
-static char *normalize_ws(const char *s)
+/* NAME (NLEN bytes) and, after its NUL, the value S with whitespace runs
+ * collapsed, as C compares the values of a macro defined twice: one
+ * allocation, as a header of many thousands of #defines has as many of
+ * each. */
+static char *name_and_value(const char *name, size_t nlen, const char *s)
 {
     size_t n = strlen(s);
-    char *r = malloc(n + 1);
+    char *r = malloc(nlen + 1 + n + 1);
     if (!r)
         abort();
+    memcpy(r, name, nlen);
+    r[nlen] = '\0';
+    r += nlen + 1;
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
         if (isspace((unsigned char)s[i])) {
@@ -129,7 +134,7 @@ static char *normalize_ws(const char *s)
     while (o && r[o - 1] == ' ')
         o--;
     r[o] = '\0';
-    return r;
+    return r - nlen - 1;
 }
 
 /* Headers with many thousands of #defines exist (generated ones): names
@@ -162,8 +167,8 @@ static struct rt_symbol_def *find_folded(const struct rt_symbol_table *t,
 static void add_define(struct rt_symbol_table *t, const char *name, size_t nlen, const char *expr,
                        unsigned line)
 {
-    char *nm = xstrndup(name, nlen);
-    char *ex = normalize_ws(expr);
+    char *nm = name_and_value(name, nlen, expr);
+    char *ex = nm + nlen + 1;
     struct rt_symbol_def *old = find_exact(t, nm);
     if (old) {
         if (strcmp(old->expr, ex) && !old->problem) {
@@ -173,11 +178,11 @@ static void add_define(struct rt_symbol_table *t, const char *name, size_t nlen,
             old->problem_line = line;
         }
         free(nm);
-        free(ex);
         return;
     }
     if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 16;
+        /* Half as much again: never twice what a big header needs. */
+        t->cap = t->cap ? t->cap + t->cap / 2 : 16;
         struct rt_symbol_def *v = realloc(t->v, t->cap * sizeof *v);
         if (!v)
             abort();
@@ -584,13 +589,15 @@ static void resolve_all(struct rt_symbol_table *t)
     free(r.root_detail);
 }
 
-int rt_symbol_file_parse(const char *path, const void *data, size_t len,
-                         struct rt_symbol_table *t, struct rt_diags *d)
+/* The text of LEN bytes of a symbol file at DATA, NUL-terminated, in
+ * *TEXT (*TLEN bytes before the NUL). OWNED: DATA is a malloc'd buffer
+ * given up to this call, which an 8-bit file becomes in place (a big
+ * header is then held once, not twice). 0, or -1 with errors in D. */
+static int symbol_text(const char *path, void *data, size_t len, int owned,
+                       char **text, size_t *tlen, struct rt_diags *d)
 {
-    const unsigned char *p = data;
-    char *text;
-    size_t tlen;
-    memset(t, 0, sizeof *t);
+    unsigned char *p = data;
+    int rc = -1;
     bool bom16 = len >= 2 && p[0] == 0xFF && p[1] == 0xFE;
     bool bom8 = len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF;
     enum rt_text_encoding enc = bom16 ? RT_TEXT_UTF16LE
@@ -599,39 +606,53 @@ int rt_symbol_file_parse(const char *path, const void *data, size_t len,
         rt_diags_add(d, RT_ERROR, path, 0, NULL,
                      "symbol file is UTF-16 big-endian; save it as UTF-16LE "
                      "or ASCII");
-        return -1;
-    }
-    if (enc == RT_TEXT_AMBIGUOUS) {
+    } else if (enc == RT_TEXT_AMBIGUOUS) {
         rt_diags_add(d, RT_ERROR, path, 1, NULL, "%s", RT_TEXT_AMBIGUOUS_MSG);
-        return -1;
-    }
-    if (enc == RT_TEXT_UTF16LE) {
+    } else if (enc == RT_TEXT_UTF16LE) {
         /* With a mark, or without one as rt_text_sniff tells. */
         size_t skip = bom16 ? 2 : 0, off = 0;
         size_t blen = len - skip;
-        int rc = -1;
+        int r = -1;
         if (blen % 2 == 0) {
             blen = rt_text_strip_dos_eof(p + skip, blen, 1);
-            rc = rt_utf16le_to_utf8(p + skip, blen, &text, &tlen, &off);
+            r = rt_utf16le_to_utf8(p + skip, blen, text, tlen, &off);
         }
-        if (rc == -2)
+        if (r == -2)
             abort();
-        if (rc) {
+        if (r)
             rt_diags_add(d, RT_ERROR, path, 0, NULL,
                          "invalid UTF-16LE symbol file");
-            return -1;
-        }
+        else
+            rc = 0;
     } else {
         size_t skip = bom8 ? 3 : 0;
         /* Only ASCII matters here: names and numbers. Comments may be in
          * any code page, so no decoding is attempted. */
-        tlen = rt_text_strip_dos_eof(p + skip, len - skip, 0);
-        text = malloc(tlen + 1);
-        if (!text)
-            abort();
-        memcpy(text, p + skip, tlen);
-        text[tlen] = '\0';
+        *tlen = rt_text_strip_dos_eof(p + skip, len - skip, 0);
+        if (owned) {
+            memmove(p, p + skip, *tlen);
+            *text = realloc(p, *tlen + 1);
+            if (!*text)
+                abort();
+            owned = 0;      /* it is *TEXT now */
+        } else {
+            *text = malloc(*tlen + 1);
+            if (!*text)
+                abort();
+            memcpy(*text, p + skip, *tlen);
+        }
+        (*text)[*tlen] = '\0';
+        rc = 0;
     }
+    if (owned)
+        free(data);
+    return rc;
+}
+
+/* Parses TEXT (TLEN bytes, NUL-terminated, freed here) into T. */
+static int parse_text(const char *path, char *text, size_t tlen,
+                      struct rt_symbol_table *t, struct rt_diags *d)
+{
     const char *nul = memchr(text, 0, tlen);
     if (nul) {
         rt_diags_add(d, RT_ERROR, path, line_at(text, (size_t)(nul - text)),
@@ -644,14 +665,14 @@ int rt_symbol_file_parse(const char *path, const void *data, size_t len,
         return -1;
     }
     t->path = xstrndup(path, strlen(path));
-    char *logical = malloc(tlen + 1);
-    if (!logical)
-        abort();
+    /* Each logical line is joined in place, behind where it is read
+     * from: joining only drops bytes, so it never overtakes the text. */
     unsigned line = 1;
     size_t i = 0;
     while (i < tlen) {
         /* Joins lines ending in a backslash, as the preprocessor does. */
         unsigned first = line;
+        char *logical = text + i;
         size_t o = 0;
         while (i < tlen) {
             size_t e = i;
@@ -661,7 +682,7 @@ int rt_symbol_file_parse(const char *path, const void *data, size_t len,
             if (end > i && text[end - 1] == '\r')
                 end--;
             bool cont = end > i && text[end - 1] == '\\';
-            memcpy(logical + o, text + i, end - i - cont);
+            memmove(logical + o, text + i, end - i - cont);
             o += end - i - cont;
             i = e < tlen ? e + 1 : e;
             if (e < tlen)
@@ -672,10 +693,20 @@ int rt_symbol_file_parse(const char *path, const void *data, size_t len,
         logical[o] = '\0';
         parse_logical_line(t, logical, first);
     }
-    free(logical);
     free(text);
     resolve_all(t);
     return 0;
+}
+
+int rt_symbol_file_parse(const char *path, const void *data, size_t len,
+                         struct rt_symbol_table *t, struct rt_diags *d)
+{
+    char *text;
+    size_t tlen;
+    memset(t, 0, sizeof *t);
+    if (symbol_text(path, (void *)data, len, 0, &text, &tlen, d) != 0)
+        return -1;
+    return parse_text(path, text, tlen, t, d);
 }
 
 int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
@@ -694,9 +725,11 @@ int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
                      rc == -1 ? "open" : "read", strerror(errno));
     if (rc != 0)
         return -1;
-    rc = rt_symbol_file_parse(path, data, len, t, d);
-    free(data);
-    return rc;
+    char *text;
+    size_t tlen;
+    if (symbol_text(path, data, len, 1, &text, &tlen, d) != 0)
+        return -1;
+    return parse_text(path, text, tlen, t, d);
 }
 
 const struct rt_symbol_def *rt_symbol_find(const struct rt_symbol_table *t,
@@ -714,8 +747,7 @@ const struct rt_symbol_def *rt_symbol_find(const struct rt_symbol_table *t,
 void rt_symbol_table_free(struct rt_symbol_table *t)
 {
     for (size_t i = 0; i < t->n; i++) {
-        free(t->v[i].name);
-        free(t->v[i].expr);
+        free(t->v[i].name);     /* and its expr, in the same block */
         free(t->v[i].problem);
     }
     free(t->v);

@@ -22,7 +22,8 @@
 struct rt_symbol_def {
     char *name;
     char *expr;         /* the value as written, comments removed; "" for
-                           a #define without value (an include guard) */
+                           a #define without value (an include guard);
+                           it lies in NAME's allocation, after its NUL */
     unsigned line;      /* of the #define */
     bool ok;            /* VALUE holds the resolved number */
     long long value;

@@ -10,6 +10,7 @@
  * SysWOW64, which lodctr /R rebuilds too, so we keep both identical. */
 #include "store/store_hive.h"
 #include "model/lang_id.h"
+#include "model/size_caps.h"
 #include "platform/compat.h"
 #include "platform/os.h"
 
@@ -1267,6 +1268,11 @@ static struct dat_seen *dat_seen_map(struct hive_store *s, const char *path)
         errno = d->st.kind == RT_OS_DIR ? EISDIR : ENOENT;
         return NULL;
     }
+    /* Refused before it is read (read_dat says so). */
+    if (d->st.size > RT_DAT_TABLE_MAX) {
+        errno = EFBIG;
+        return NULL;
+    }
     if (rt_os_map_file(path, &d->map) != 0)
         return NULL;
     if (!(d->path = strdup(path))) {
@@ -1304,6 +1310,12 @@ static int read_dat(struct hive_store *s, const char *dir, const char *lang,
     if (!p)
         return 0;
     struct dat_seen *d = dat_seen_map(s, p);
+    struct rt_os_stat big;
+    if (!d && errno == EFBIG && rt_os_stat(p, &big) == 0) {
+        rt_size_cap_error(e, p, big.size, RT_DAT_TABLE_MAX, "a .dat table");
+        free(p);
+        return -1;
+    }
     if (!d || !(out->data = malloc(d->map.len ? d->map.len : 1))) {
         rt_error_set(e, d ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
                      "%s: %s", p, d ? "out of memory" : strerror(errno));

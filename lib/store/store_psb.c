@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/perf_backup.h"
+#include "model/size_caps.h"
 #include "platform/os.h"
 
 struct psb_store {
@@ -197,10 +198,15 @@ struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
 {
     uint8_t *data = NULL;
     size_t len = 0;
-    if (rt_os_read_file(path, &data, &len) != 0) {
-        rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
-                                        : RT_ERR_ACCESS_DENIED,
-                     "cannot read %s: %s", path, strerror(errno));
+    struct rt_os_stat st;
+    if (rt_os_read_file_max(path, RT_BACKUP_FILE_MAX, &data, &len) != 0) {
+        if (errno == EFBIG && rt_os_stat(path, &st) == 0)
+            rt_size_cap_error(e, path, st.size, RT_BACKUP_FILE_MAX,
+                              "a PerfStringBackup file");
+        else
+            rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
+                                            : RT_ERR_ACCESS_DENIED,
+                         "cannot read %s: %s", path, strerror(errno));
         return NULL;
     }
     struct psb_store *s = calloc(1, sizeof *s);

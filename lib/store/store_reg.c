@@ -14,6 +14,7 @@
 #include "commit/journal.h"
 #include "model/reg_file.h"
 #include "model/regtree.h"
+#include "model/size_caps.h"
 #include "platform/compat.h"
 #include "platform/os.h"
 #include "store/tree_store.h"
@@ -288,7 +289,12 @@ static int load_file(struct reg_store *r, struct rt_error *e)
     const char *path = r->path;
     uint8_t *data = NULL;
     size_t len = 0;
-    if (rt_os_read_file(path, &data, &len) != 0)
+    struct rt_os_stat st;
+    int got = rt_os_read_file_max(path, RT_REG_FILE_MAX, &data, &len);
+    if (got != 0 && errno == EFBIG && rt_os_stat(path, &st) == 0)
+        return rt_size_cap_error(e, path, st.size, RT_REG_FILE_MAX,
+                                 "a .reg file");
+    if (got != 0)
         return rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
                                                : RT_ERR_ACCESS_DENIED,
                             "cannot read %s: %s", path, strerror(errno));

@@ -9,8 +9,9 @@
 #   small inputs (drivernames, symbol files, ranges)       64 MB
 #   10^6 symbols (a 50 MB INI, a 23 MB symbol file)       64 MB: the INI
 #       is over the reader's 16 MiB and refused by its size, before it
-#       is read (an INI under it is parsed whole, about 9 bytes held per
-#       byte: 150 MB at most)
+#       is read (under the limits, check-ini holds about 6 bytes per
+#       byte of INI and symbol file, 190 MB at most; install on an
+#       English machine about 9, 290 MB at most: hostile_memory.sh)
 #   a 100 MB help line                                     16 MB: the INI
 #       is refused by its size, before it is read
 #   a 2 GB sparse hive, a hive whose big-data list

@@ -110,6 +110,10 @@ struct rt_os_stat {
 };
 /* Stats PATH; a missing PATH is RT_OS_ABSENT and returns 0. */
 int rt_os_stat(const char *path, struct rt_os_stat *st);
+/* Stats the open file FD: what was opened, whatever its name names by
+ * now (a file checked by name may be swapped for a link or a FIFO before
+ * it is opened). */
+int rt_os_fstat(int fd, struct rt_os_stat *st);
 /* 1 when PATH names anything, else 0. */
 int rt_os_exists(const char *path);
 int rt_os_is_dir(const char *path);

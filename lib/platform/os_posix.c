@@ -243,6 +243,24 @@ int rt_os_stat(const char *path, struct rt_os_stat *out)
     return 0;
 }
 
+int rt_os_fstat(int fd, struct rt_os_stat *out)
+{
+    struct stat st;
+    memset(out, 0, sizeof *out);
+    if (fstat(fd, &st) != 0)
+        return -1;
+    out->kind = S_ISREG(st.st_mode)   ? RT_OS_FILE
+                : S_ISDIR(st.st_mode) ? RT_OS_DIR
+                                      : RT_OS_OTHER;
+    out->size = (uint64_t)st.st_size;
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    out->mode = (unsigned)st.st_mode & 07777;
+    out->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+                    (uint64_t)st.st_mtim.tv_nsec;
+    return 0;
+}
+
 int rt_os_list_dir(const char *dir, char ***names, size_t *n)
 {
     *names = NULL;

@@ -335,6 +335,30 @@ int rt_os_set_mode(int fd, unsigned mode)
     return 0;
 }
 
+int rt_os_fstat(int fd, struct rt_os_stat *st)
+{
+    memset(st, 0, sizeof *st);
+    HANDLE h = handle_of(fd);
+    st->mode = 0666;
+    if (GetFileType(h) != FILE_TYPE_DISK) {
+        st->kind = RT_OS_OTHER;   /* a pipe, a console, a device */
+        return 0;
+    }
+    BY_HANDLE_FILE_INFORMATION fi;
+    if (!GetFileInformationByHandle(h, &fi))
+        return set_errno_from_win32();
+    st->kind = fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? RT_OS_DIR
+               : fi.dwFileAttributes & FILE_ATTRIBUTE_DEVICE  ? RT_OS_OTHER
+                                                              : RT_OS_FILE;
+    st->size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
+    st->dev = fi.dwVolumeSerialNumber;
+    st->ino = ((uint64_t)fi.nFileIndexHigh << 32) | fi.nFileIndexLow;
+    st->mode = fi.dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
+    st->mtime_ns = (((uint64_t)fi.ftLastWriteTime.dwHighDateTime << 32) |
+                    fi.ftLastWriteTime.dwLowDateTime) * 100u;
+    return 0;
+}
+
 int rt_os_stat(const char *path, struct rt_os_stat *st)
 {
     memset(st, 0, sizeof *st);

@@ -42,7 +42,7 @@ long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off)
 {
     for (;;) {
         ssize_t r = pread(fd, buf, len, (off_t)off);
-        if (r < 0 && errno == EINTR)
+        if (r < 0 && errno == EINTR && !rt_os_interrupted())
             continue;
         return r;
     }
@@ -54,7 +54,7 @@ int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
     while (len > 0) {
         ssize_t w = pwrite(fd, p, len, (off_t)off);
         if (w < 0) {
-            if (errno == EINTR)
+            if (errno == EINTR && !rt_os_interrupted())
                 continue;
             return -1;
         }
@@ -377,6 +377,28 @@ void rt_os_report_map_faults(const char *message, int exit_code)
     sa.sa_handler = on_map_fault;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, NULL);
+}
+
+static const char *end_message;
+
+static void on_interrupt_end(int sig)
+{
+    if (end_message) {
+        ssize_t w = write(2, end_message, strlen(end_message));
+        (void)w;
+    }
+    _exit(128 + sig);
+}
+
+void rt_os_end_on_interrupts(const char *message)
+{
+    end_message = message;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt_end;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 void *rt_os_alloc_bulk(size_t n)

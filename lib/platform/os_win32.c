@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -528,6 +529,22 @@ void rt_os_report_map_faults(const char *message, int exit_code)
 {
     (void)message;
     (void)exit_code;
+}
+
+static const char *end_message;
+
+static void on_interrupt_end(int sig)
+{
+    if (end_message)
+        _write(2, end_message, (unsigned)strlen(end_message));
+    _exit(128 + sig);
+}
+
+void rt_os_end_on_interrupts(const char *message)
+{
+    end_message = message;
+    signal(SIGINT, on_interrupt_end);
+    signal(SIGTERM, on_interrupt_end);
 }
 
 void *rt_os_alloc_bulk(size_t n)

@@ -268,7 +268,8 @@ static int open_hive(struct hive_store *s, struct hive_file *hf,
         struct rt_regf_info info;
         rt_regf_get_info(hf->h, &info);
         hf->bins_end = (uint64_t)REGF_BASE_BLOCK_SIZE + info.hbins_size;
-        hf->file_end = info.file_size;
+        if (!hf->replayed || hf->file_end < info.file_size)
+            hf->file_end = info.file_size;
         if (hf->file_end > hf->bins_end + HIVE_SLACK_MAX && s->diags)
             rt_diags_add(s->diags, RT_WARNING, hf->path, 0, NULL,
                          "the file runs %llu bytes past the hive bins its "
@@ -344,6 +345,9 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
             return rt_error_set(e, RT_ERR_BADDB, "%s (after log replay): %s",
                                 hf->path, err);
         hf->replayed = 1;
+        /* The replay read the bins only of a file running far past them:
+         * the file's own size says so (open_hive). */
+        hf->file_end = rep.primary_file_size;
         return 0;
     }
     free(img);

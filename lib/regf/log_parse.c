@@ -126,7 +126,8 @@ static int check_base_block(const struct regf_log_view *v,
 enum entry_verdict { ENTRY_OK, ENTRY_END, ENTRY_BAD, ENTRY_FAILED };
 
 /* Hash-1 of the entry at POS (ESIZE bytes): its bytes after the header,
- * read a piece at a time through BUF (REGF_LOG_PIECE bytes). */
+ * read a piece at a time through BUF (REGF_LOG_PIECE bytes, or the
+ * file's size when smaller: no piece is larger than the entry). */
 static int entry_hash1(const struct regf_log_view *v, uint64_t pos,
                        uint32_t esize, uint8_t *buf, uint64_t *hash)
 {
@@ -148,7 +149,7 @@ static int entry_hash1(const struct regf_log_view *v, uint64_t pos,
 /* Checks the entry at POS; on ENTRY_OK stores its size in *ESIZE. On
  * ENTRY_BAD the reason is in INFO->problem; ENTRY_END (no signature) is
  * the ordinary end of the entries: zero padding or remnants; ENTRY_FAILED:
- * the file could not be read (errno). BUF: REGF_LOG_PIECE bytes. */
+ * the file could not be read (errno). BUF: as for entry_hash1. */
 static enum entry_verdict check_entry(const struct regf_log_view *v,
                                       uint64_t pos, uint32_t expected_seq,
                                       int first, uint8_t *buf,
@@ -269,9 +270,14 @@ static int parse_new(struct regf_log_view *v, struct rt_regf_log_info *info)
     size_t cap = 0;
     uint64_t pos = REGF_LOG_BASE_BLOCK_SIZE;
     uint32_t expected = v->sequence;
-    uint8_t *buf = malloc(REGF_LOG_PIECE);
-    if (!buf)
+    /* No piece is larger than the file (a log in memory, the fuzzer's,
+     * is often a few KB). */
+    size_t piece = v->size < REGF_LOG_PIECE ? (size_t)v->size : REGF_LOG_PIECE;
+    uint8_t *buf = malloc(piece ? piece : 1);
+    if (!buf) {
+        errno = ENOMEM;
         return -1;
+    }
     int rc = 0;
     while (pos < v->size) {
         uint32_t esize;

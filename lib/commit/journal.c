@@ -1488,6 +1488,18 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
                             "%s: %s; nothing was written: %s", lock_path,
                             strerror(err), why);
     }
+    /* The holder's note truncates and writes the file: never anything
+     * but a regular file (a FIFO or device planted there is not ours to
+     * write, and could block). */
+    struct rt_os_stat st;
+    if (rt_os_fstat(l->fd, &st) != 0 || st.kind != RT_OS_FILE) {
+        rt_os_close(l->fd);
+        free(l);
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                            "%s is not a regular file, so it cannot be the "
+                            "writer lock; nothing was written (remove it "
+                            "after checking what it is)", lock_path);
+    }
     uint64_t start = rt_os_monotonic_ms();
     int said = 0;
     char who[PATH_MAX + 160] = "";

@@ -67,14 +67,23 @@ uint64_t rt_os_monotonic_ms(void);
 /* This process's id. */
 long rt_os_getpid(void);
 
-/* Interrupts (SIGINT, Ctrl-C; SIGTERM), with the C library's signal():
- * after rt_os_catch_interrupts, they no longer end the process but are
- * noted, and rt_os_interrupted says which came first (RT_OS_SIGINT,
- * RT_OS_SIGTERM) or 0. Callers check it where stopping is safe. */
+/* Interrupts (SIGINT, Ctrl-C; SIGTERM): after rt_os_catch_interrupts,
+ * they no longer end the process but are noted, and rt_os_interrupted
+ * says which came first (RT_OS_SIGINT, RT_OS_SIGTERM) or 0. Callers check
+ * it where stopping is safe. On POSIX a call blocked in the kernel (an
+ * open or read that waits for a FIFO's other end, a stalled device) is
+ * not restarted after one: it fails with EINTR, and this layer's reads
+ * and writes give up with EINTR once an interrupt is noted, so that a
+ * blocked regtool still ends. */
 #define RT_OS_SIGINT  2
 #define RT_OS_SIGTERM 15
 void rt_os_catch_interrupts(void);
 int rt_os_interrupted(void);
+/* Before rt_os_catch_interrupts, for what changes nothing (a reader
+ * waiting for the lock, or blocked on a file): an interrupt prints
+ * MESSAGE (kept, not copied) on stderr and ends the process at once with
+ * 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). */
+void rt_os_end_on_interrupts(const char *message);
 /* Sends SIG to this process (a test hook's way to interrupt a commit at
  * a chosen point). */
 void rt_os_raise(int sig);
@@ -110,6 +119,10 @@ struct rt_os_stat {
 };
 /* Stats PATH; a missing PATH is RT_OS_ABSENT and returns 0. */
 int rt_os_stat(const char *path, struct rt_os_stat *st);
+/* Stats the open file FD: what was opened, whatever its name names by
+ * now (a file checked by name may be swapped for a link or a FIFO before
+ * it is opened). */
+int rt_os_fstat(int fd, struct rt_os_stat *st);
 /* 1 when PATH names anything, else 0. */
 int rt_os_exists(const char *path);
 int rt_os_is_dir(const char *path);

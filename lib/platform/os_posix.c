@@ -337,7 +337,7 @@ long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off)
 {
     for (;;) {
         ssize_t r = pread(fd, buf, len, (off_t)off);
-        if (r < 0 && errno == EINTR)
+        if (r < 0 && errno == EINTR && !rt_os_interrupted())
             continue;
         return r;
     }
@@ -349,7 +349,7 @@ int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
     while (len > 0) {
         ssize_t w = pwrite(fd, p, len, (off_t)off);
         if (w < 0) {
-            if (errno == EINTR)
+            if (errno == EINTR && !rt_os_interrupted())
                 continue;
             return -1;
         }
@@ -616,6 +616,24 @@ int rt_os_stat(const char *path, struct rt_os_stat *out)
     return 0;
 }
 
+int rt_os_fstat(int fd, struct rt_os_stat *out)
+{
+    struct stat st;
+    memset(out, 0, sizeof *out);
+    if (fstat(fd, &st) != 0)
+        return -1;
+    out->kind = S_ISREG(st.st_mode)   ? RT_OS_FILE
+                : S_ISDIR(st.st_mode) ? RT_OS_DIR
+                                      : RT_OS_OTHER;
+    out->size = (uint64_t)st.st_size;
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    out->mode = (unsigned)st.st_mode & 07777;
+    out->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+                    (uint64_t)st.st_mtim.tv_nsec;
+    return 0;
+}
+
 int rt_os_list_dir(const char *dir, char ***names, size_t *n)
 {
     *names = NULL;
@@ -767,6 +785,28 @@ void rt_os_report_map_faults(const char *message, int exit_code)
     sa.sa_handler = on_map_fault;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, NULL);
+}
+
+static const char *end_message;
+
+static void on_interrupt_end(int sig)
+{
+    if (end_message) {
+        ssize_t w = write(2, end_message, strlen(end_message));
+        (void)w;
+    }
+    _exit(128 + sig);
+}
+
+void rt_os_end_on_interrupts(const char *message)
+{
+    end_message = message;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt_end;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 void *rt_os_alloc_bulk(size_t n)

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -512,6 +513,30 @@ int rt_os_set_mode(int fd, unsigned mode)
     return 0;
 }
 
+int rt_os_fstat(int fd, struct rt_os_stat *st)
+{
+    memset(st, 0, sizeof *st);
+    HANDLE h = handle_of(fd);
+    st->mode = 0666;
+    if (GetFileType(h) != FILE_TYPE_DISK) {
+        st->kind = RT_OS_OTHER;   /* a pipe, a console, a device */
+        return 0;
+    }
+    BY_HANDLE_FILE_INFORMATION fi;
+    if (!GetFileInformationByHandle(h, &fi))
+        return set_errno_from_win32();
+    st->kind = fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? RT_OS_DIR
+               : fi.dwFileAttributes & FILE_ATTRIBUTE_DEVICE  ? RT_OS_OTHER
+                                                              : RT_OS_FILE;
+    st->size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
+    st->dev = fi.dwVolumeSerialNumber;
+    st->ino = ((uint64_t)fi.nFileIndexHigh << 32) | fi.nFileIndexLow;
+    st->mode = fi.dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
+    st->mtime_ns = (((uint64_t)fi.ftLastWriteTime.dwHighDateTime << 32) |
+                    fi.ftLastWriteTime.dwLowDateTime) * 100u;
+    return 0;
+}
+
 int rt_os_stat(const char *path, struct rt_os_stat *st)
 {
     memset(st, 0, sizeof *st);
@@ -691,6 +716,22 @@ void rt_os_report_map_faults(const char *message, int exit_code)
 {
     (void)message;
     (void)exit_code;
+}
+
+static const char *end_message;
+
+static void on_interrupt_end(int sig)
+{
+    if (end_message)
+        _write(2, end_message, (unsigned)strlen(end_message));
+    _exit(128 + sig);
+}
+
+void rt_os_end_on_interrupts(const char *message)
+{
+    end_message = message;
+    signal(SIGINT, on_interrupt_end);
+    signal(SIGTERM, on_interrupt_end);
 }
 
 void *rt_os_alloc_bulk(size_t n)

@@ -15,6 +15,11 @@
 
 #define REGF_HBIN_HEADER 32u
 #define REGF_PAGE 4096u
+/* Windows grows a hive file in steps of a few hundred KB, so real files
+ * run past their bins by that much (442,368 bytes in the samples). A
+ * file running more than this past the bins its base block covers is no
+ * file Windows wrote: only the bins are read (the hive store's rule too). */
+#define REGF_SLACK_MAX (16u << 20)
 
 /* Key node (nk) field offsets within the cell data. */
 #define NK_SIG 0

@@ -280,7 +280,8 @@ static int open_hive(struct hive_store *s, struct hive_file *hf,
         struct rt_regf_info info;
         rt_regf_get_info(hf->h, &info);
         hf->bins_end = (uint64_t)REGF_BASE_BLOCK_SIZE + info.hbins_size;
-        hf->file_end = info.file_size;
+        if (!hf->replayed || hf->file_end < info.file_size)
+            hf->file_end = info.file_size;
         if (hf->file_end > hf->bins_end + HIVE_SLACK_MAX && s->diags)
             rt_diags_add(s->diags, RT_WARNING, hf->path, 0, NULL,
                          "the file runs %llu bytes past the hive bins its "
@@ -334,6 +335,9 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
             return rt_error_set(e, RT_ERR_BADDB, "%s (after log replay): %s",
                                 hf->path, err);
         hf->replayed = 1;
+        /* The replay read the bins only of a file running far past them:
+         * the file's own size says so (open_hive). */
+        hf->file_end = rep.primary_file_size;
         return 0;
     }
     free(img);
@@ -2041,7 +2045,9 @@ static int commit_delete(struct hive_store *s, const struct dat_write *d,
 }
 
 /* Copies the original primary and its logs aside before a replayed hive
- * is written over them. */
+ * is written over them: what the replay read of each (rt_regf_copy_aside:
+ * never a log's sparse gigabytes, at the file's own permission bits, and
+ * nothing of a file that is not a regular one). */
 static int backup_replayed(struct hive_file *hf, struct rt_error *e)
 {
     struct rt_regf_log_paths logs;
@@ -2058,24 +2064,18 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
     for (int i = 0; i < 1 + RT_REGF_LOG_SLOTS && rc == 0; i++) {
         if (!files[i])
             continue;
-        uint8_t *data;
-        size_t len;
         char *dst = NULL;
-        if (rt_os_read_file(files[i], &data, &len) != 0) {
-            rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", files[i],
-                              strerror(errno));
-            break;
-        }
+        int made;
         if (asprintf(&dst, "%s.regtool-%s", files[i], stamp) < 0) {
-            free(data);
             rc = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             break;
         }
-        if (rt_os_write_new_file(dst, data, len) != 0)
-            rc = rt_error_set(e, RT_ERR_WRITE_FAULT, "backup %s: %s", dst,
+        if (rt_regf_copy_aside(files[i], i > 0, dst, &made) != 0)
+            rc = rt_error_set(e, errno == EINTR ? RT_ERR_CANCELLED
+                                                : RT_ERR_WRITE_FAULT,
+                              "backup of %s as %s: %s", files[i], dst,
                               strerror(errno));
         free(dst);
-        free(data);
     }
     rt_regf_log_paths_free(&logs);
     return rc;

@@ -148,11 +148,12 @@ int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
  * LOG 1, a transaction log (its base block and the entries or pages its
  * format records; nothing when its base block is no log's). PATH is
  * opened once and checked on that descriptor: a file that is not a
- * regular file is not copied. The copy has PATH's permission bits
- * (read and write bits only) from before its first byte, is written a
- * piece at a time (never held whole) with pieces of zeros left as holes,
- * and is synced. *MADE says whether a copy was made. Returns 0, or -1
- * with errno (DEST removed; EINTR after an interrupt). */
+ * regular file is refused (-1, EISDIR or ENODEV), nothing of it copied.
+ * The copy has PATH's permission bits (read and write bits only) from
+ * before its first byte, is written a piece at a time (never held whole)
+ * with pieces of zeros left as holes, and is synced. *MADE says whether
+ * a copy was made. Returns 0, or -1 with errno (DEST removed; EINTR after
+ * an interrupt). */
 int rt_regf_copy_aside(const char *path, int log, const char *dest,
                        int *made);
 

@@ -371,11 +371,17 @@ int rt_regf_copy_aside(const char *path, int log, const char *dest,
         return -1;
     struct rt_os_stat st;
     int rc = rt_os_fstat(fd, &st);
-    if (rc != 0 || st.kind != RT_OS_FILE) {
+    if (rc == 0 && st.kind != RT_OS_FILE) {
+        /* A file the replay read as a regular one is not one any more:
+         * nothing of it is copied, and the caller writes nothing. */
+        errno = st.kind == RT_OS_DIR ? EISDIR : ENODEV;
+        rc = -1;
+    }
+    if (rc != 0) {
         int e = errno;
         rt_os_close(fd);
         errno = e;
-        return rc;      /* not a regular file: nothing of it is copied */
+        return -1;
     }
     uint64_t extent;
     if (log) {

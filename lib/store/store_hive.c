@@ -2046,8 +2046,8 @@ static int commit_delete(struct hive_store *s, const struct dat_write *d,
 
 /* Copies the original primary and its logs aside before a replayed hive
  * is written over them: what the replay read of each (rt_regf_copy_aside:
- * never a log's sparse gigabytes, at the file's own permission bits, and
- * nothing of a file that is not a regular one). */
+ * never a log's sparse gigabytes, at the file's own permission bits; a
+ * file that is no longer a regular one stops the commit). */
 static int backup_replayed(struct hive_file *hf, struct rt_error *e)
 {
     struct rt_regf_log_paths logs;

@@ -238,8 +238,9 @@ grep -v regtool.lock "$TMPDIR/before" | diff - "$TMPDIR/after" >&2 ||
     fail "an interrupted wait changed the tree"
 
 # fifo LABEL NAME SIG WANT CMD...: with a FIFO as $W/$C/NAME, CMD (in the
-# background) is refused at once, the refusal naming NAME (exit 2 or 3),
-# or blocks on it and SIG ends it with WANT and a message. Nothing in the
+# background) refuses it at once, saying so with its name (exit 2 or 3;
+# 0 for a reader that goes on without it), or blocks on it and SIG ends
+# it with WANT and a message. Nothing in the
 # tree changes (the lock file is left empty, as a writer leaves it).
 fifo() {
     label=$1 name=$2 sig=$3 want=$4
@@ -256,7 +257,8 @@ fifo() {
     else
         wait $pid
         got=$?
-        case $got in 2 | 3) ;; *) cat "$OUT" "$ERR" >&2; fail "$label: exit $got" ;; esac
+        # 0: a reader that goes on without the file it refuses.
+        case $got in 0 | 2 | 3) ;; *) cat "$OUT" "$ERR" >&2; fail "$label: exit $got" ;; esac
         grep -q "$name" "$ERR" || fail "$label: the refusal does not name $name"
     fi
     echo "$label: exit $got"

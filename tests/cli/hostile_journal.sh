@@ -67,6 +67,7 @@ state() {
 }
 snapshot() { state >"$TMPDIR/before"; }
 unchanged() {
+    [ -f "$C/SOFTWARE" ] && [ -f "$V/keep" ] || fail "$1: no tree or victims to compare"
     state | diff "$TMPDIR/before" - >&2 ||
         fail "$1: the tree or a victim changed (diff above)"
     [ ! -f "$J" ] || [ -L "$J" ] || [ "$(wc -c <"$J")" -gt 100000 ] ||

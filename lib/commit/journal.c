@@ -838,11 +838,12 @@ int rt_journal_load(const char *journal_path,
     if (st.kind == RT_OS_ABSENT)
         return 0;
     char why[300];
-    /* A device or a FIFO would be read without end, or block. */
+    /* A device or a FIFO would be read without end, or block; a link
+     * (which a confined tree does not follow) reads another file. */
     if (st.kind != RT_OS_FILE)
         return refuse(journal_path, e,
-                      "not a regular file (a directory, a device or a "
-                      "pipe)");
+                      "not a regular file (a link, a directory, a device "
+                      "or a pipe)");
     uint64_t max = scope ? scope->max_bytes : 0;
     if (max && st.size > max) {
         snprintf(why, sizeof why,

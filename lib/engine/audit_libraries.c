@@ -812,7 +812,9 @@ static void check_shared(struct libaudit *a)
                 }
         }
     }
-    qsort(pairs, np, sizeof *pairs, pair_cmp);
+    /* No pairs, no array: qsort takes no NULL, even for nothing. */
+    if (np)
+        qsort(pairs, np, sizeof *pairs, pair_cmp);
     for (size_t k = 0; k < np; k++) {
         const struct rt_service_info *s = &db->services[pairs[k].i];
         const struct rt_service_info *o = &db->services[pairs[k].j];

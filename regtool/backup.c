@@ -55,7 +55,7 @@ int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
             rc = RT_EXIT_CONFLICT;
         } else {
             rt_cli_error("cannot write %s: %s; nothing was saved",
-                         used ? used : file, strerror(en));
+                         used ? used : file, rt_os_strerror(en));
             *win32 = rt_error_code_for_errno(en);
             rc = RT_EXIT_FAILURE;
         }
@@ -100,7 +100,7 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
             rc = RT_EXIT_CONFLICT;
         } else {
             rt_cli_error("cannot write %s: %s; nothing was saved",
-                         used ? used : file, strerror(err));
+                         used ? used : file, rt_os_strerror(err));
             rc = RT_EXIT_FAILURE;
         }
     } else {

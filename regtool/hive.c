@@ -1,7 +1,10 @@
 /* regtool hive: operations on offline hive files, one subverb per file. */
 #include "regtool.h"
+#include "platform/os.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct rt_command hive_verbs[] = {
@@ -34,4 +37,29 @@ int cmd_hive(int argc, char **argv)
     rt_cli_error("hive: unknown subcommand '%s' (try 'regtool hive --help')",
                  argv[1]);
     return RT_EXIT_USAGE;
+}
+
+char *rt_cli_hive_confine(const char *file, char **root)
+{
+    const char *slash = strrchr(file, '/');
+    char *dir = slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file))
+                      : strdup(".");
+    const char *name = slash ? slash + 1 : file;
+    char *out = NULL;
+    *root = NULL;
+    if (!dir || rt_os_confine(dir, root) != 0) {
+        rt_cli_error("cannot read '%s': %s", file,
+                     dir ? rt_os_strerror(errno) : "out of memory");
+        free(dir);
+        return NULL;
+    }
+    free(dir);
+    if (asprintf(&out, "%s%s%s", *root, strcmp(*root, "/") ? "/" : "", name) < 0) {
+        rt_cli_error("out of memory");
+        rt_os_unconfine(*root);
+        free(*root);
+        *root = NULL;
+        return NULL;
+    }
+    return out;
 }

@@ -77,6 +77,9 @@ static void print_cut(const char *file, const struct rt_regf_replay_report *r)
            (unsigned long long)r->primary_read);
 }
 
+static int recover_file(const char *file, const char *real, const char *out,
+                        int force);
+
 int hive_recover_main(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL;
@@ -107,15 +110,29 @@ int hive_recover_main(int argc, char **argv)
         fputs(usage_text, stderr);
         return RT_EXIT_USAGE;
     }
+    char *root, *real = rt_cli_hive_confine(file, &root);
+    if (!real)
+        return RT_EXIT_FAILURE;
+    int rc = recover_file(file, real, out, force);
+    free(real);
+    rt_os_unconfine(root);
+    free(root);
+    return rc;
+}
 
+/* Recovers the hive at REAL (beneath its confined folder: its logs lie
+ * there too), named FILE, into OUT. */
+static int recover_file(const char *file, const char *real, const char *out,
+                        int force)
+{
     struct rt_os_stat file_st;
-    if (rt_os_stat(file, &file_st) != 0 || file_st.kind == RT_OS_ABSENT) {
+    if (rt_os_stat(real, &file_st) != 0 || file_st.kind == RT_OS_ABSENT) {
         if (file_st.kind == RT_OS_ABSENT)
             errno = ENOENT;
-        rt_cli_error("cannot read '%s': %s", file, strerror(errno));
+        rt_cli_error("cannot read '%s': %s", file, rt_os_strerror(errno));
         return RT_EXIT_FAILURE;
     }
-    if (rt_os_same_file(out, file)) {
+    if (rt_os_same_file(out, real)) {
         rt_cli_error("refusing to write '%s': it is the hive '%s' itself; "
                      "write the recovered hive elsewhere", out, file);
         return RT_EXIT_USAGE;
@@ -124,7 +141,7 @@ int hive_recover_main(int argc, char **argv)
     uint8_t *image = NULL;
     size_t size = 0;
     struct rt_regf_replay_report r;
-    int rc = rt_regf_replay_file(file, &image, &size, &r);
+    int rc = rt_regf_replay_file(real, &image, &size, &r);
     int exit_code;
     if (rc != 0) {
         rt_cli_error("%s: %s", file, r.message);
@@ -150,7 +167,7 @@ int hive_recover_main(int argc, char **argv)
         goto done;
     }
     if (rt_os_replace_file(out, image, size, file_st.mode & 0666) != 0) {
-        rt_cli_error("cannot write '%s': %s", out, strerror(errno));
+        rt_cli_error("cannot write '%s': %s", out, rt_os_strerror(errno));
         exit_code = RT_EXIT_FAILURE;
         goto done;
     }

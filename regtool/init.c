@@ -148,7 +148,7 @@ static int write_backup(const char *path)
     rt_psb_free(&psb);
     if (r != 0 || write_file(path, bytes, len) != 0) {
         rt_cli_error("init: writing %s: %s", path,
-                     r ? "out of memory" : strerror(errno));
+                     r ? "out of memory" : rt_os_strerror(errno));
         free(bytes);
         return -1;
     }
@@ -343,7 +343,7 @@ int cmd_init(int argc, char **argv)
     }
     made = 1;
     if (rt_os_mkdirs(config) != 0 || (files && rt_os_mkdirs(wow) != 0)) {
-        rt_cli_error("init: %s: %s", config, strerror(errno));
+        rt_cli_error("init: %s: %s", config, rt_os_strerror(errno));
         goto out;
     }
     if (rt_regf_create(5, "ROOT", &sw, err, sizeof err) ||
@@ -357,7 +357,7 @@ int cmd_init(int argc, char **argv)
         goto out;
     }
     if (rt_regf_save_as(sw, sw_path) != 0 || rt_regf_save_as(sy, sy_path) != 0) {
-        rt_cli_error("init: writing %s: %s", config, strerror(errno));
+        rt_cli_error("init: writing %s: %s", config, rt_os_strerror(errno));
         goto out;
     }
     if (write_backup(psb_path) != 0)

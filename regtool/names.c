@@ -7,6 +7,7 @@
 
 #include "engine/database.h"
 #include "model/utf16.h"
+#include "platform/os.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] names [--lang L] [--help-text] [--json] "

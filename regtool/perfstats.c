@@ -38,7 +38,7 @@ static int load(const char *file, struct rt_reg_file *f)
     uint8_t *data;
     size_t len;
     if (rt_os_read_file(file, &data, &len) != 0) {
-        rt_cli_error("cannot read %s: %s", file, strerror(errno));
+        rt_cli_error("cannot read %s: %s", file, rt_os_strerror(errno));
         return RT_EXIT_FAILURE;
     }
     struct rt_reg_error re;
@@ -164,7 +164,7 @@ static int write_file(const char *path, const struct rt_reg_file *f)
     int r = rt_os_replace_file(path, data, len, 0644);
     free(data);
     if (r != 0) {
-        rt_cli_error("cannot write %s: %s", path, strerror(errno));
+        rt_cli_error("cannot write %s: %s", path, rt_os_strerror(errno));
         return RT_EXIT_FAILURE;
     }
     return RT_EXIT_OK;

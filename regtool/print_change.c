@@ -54,7 +54,7 @@ int rt_cli_emit_reg(const char *file, struct rt_store *s,
     } else {
         if (rt_os_replace_file(file, data, len, 0644) != 0) {
             rt_cli_error("--emit-reg: cannot write %s: %s", file,
-                         strerror(errno));
+                         rt_os_strerror(errno));
             rc = RT_EXIT_FAILURE;
         } else {
             printf("%s: wrote the change to %s as a .reg patch: %zu keys, "

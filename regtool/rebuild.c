@@ -3,11 +3,13 @@
  * provider's strings come from and what cannot be recovered. */
 #include "regtool.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/ops.h"
+#include "platform/os.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] rebuild [--dry-run] [--from DIR] "
@@ -87,8 +89,28 @@ static void print_plan(const struct rt_rebuild_plan *p,
     printf("Last Counter %u, Last Help %u\n", p->last_counter, p->last_help);
 }
 
+static int rebuild_from(const char *from, int dry_run, int accept_loss,
+                        int quiet, int *win32);
+
+/* --from DIR is another machine's Windows folder, written by whoever
+ * wrote it: confined (rt_os_confine) while its sources are read. */
 int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
                    int *win32)
+{
+    char *root = NULL;
+    if (from && rt_os_confine(from, &root) != 0) {
+        rt_cli_error("--from %s: %s", from, rt_os_strerror(errno));
+        *win32 = RT_ERR_FILE_NOT_FOUND;
+        return RT_EXIT_INVALID;
+    }
+    int rc = rebuild_from(root, dry_run, accept_loss, quiet, win32);
+    rt_os_unconfine(root);
+    free(root);
+    return rc;
+}
+
+static int rebuild_from(const char *from, int dry_run, int accept_loss,
+                        int quiet, int *win32)
 {
     int rc;
     if (!dry_run)

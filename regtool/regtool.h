@@ -38,6 +38,11 @@ int cmd_perfstats(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
 int hive_check_main(int argc, char **argv);
+/* The hive FILE's folder confined (rt_os_confine): its logs and journal
+ * lie beside it, written by whoever wrote the disk. FILE on the folder's
+ * canonical form, a new string, and the folder in *ROOT (for
+ * rt_os_unconfine); NULL with the error printed. */
+char *rt_cli_hive_confine(const char *file, char **root);
 
 /* Global options, given before the command. */
 struct rt_cli_options {

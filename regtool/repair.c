@@ -3,6 +3,7 @@
  * backup writes it), and says what it changed and what it left. */
 #include "regtool.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,7 +272,14 @@ int cmd_repair(int argc, char **argv)
         return rc;
     struct inis inis = {0};
     if (from_ini) {
-        int lr = load_dir(&inis, from_ini);
+        /* DIR may be another machine's: confined while it is read. */
+        char *root = NULL;
+        int lr = rt_os_confine(from_ini, &root) != 0 ? -2
+                                                      : load_dir(&inis, root);
+        if (!root)
+            rt_cli_error("--from-ini %s: %s", from_ini, rt_os_strerror(errno));
+        rt_os_unconfine(root);
+        free(root);
         if (lr == 0)
             lr = load_inf(&inis, s);
         if (lr != 0) {

@@ -215,7 +215,7 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
     if (!view.data && rt_os_read_file(file, &data, &len) != 0) {
         int err = errno;
         rt_cli_error("cannot read %s: %s; nothing was written", file,
-                     strerror(err));
+                     rt_os_strerror(err));
         *win32 = err == ENOENT ? RT_ERR_FILE_NOT_FOUND
                  : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
                                   : RT_ERR_ACCESS_DENIED;

@@ -1,22 +1,55 @@
 #!/bin/sh
 # Runs each tests/cli/*.sh, or the scripts named after it, against the
 # regtool binary given as $1. Each script gets REGTOOL, a scratch TMPDIR
-# of its own, and SHARED.
+# of its own, and SHARED. Scripts run CLI_JOBS at a time (default: the
+# machine's cores): most of their time is spent waiting on fsync and
+# child processes, not computing. The longest start first, so that the
+# last to finish is not one started late; the two that run make in the
+# build directory run after the others, one at a time.
 REGTOOL=$1; export REGTOOL
 shift
 [ $# -gt 0 ] || set -- tests/cli/*.sh
 SHARED=${SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}; export SHARED
+JOBS=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
+results=$(mktemp -d)
+slow=" crash_sweep.sh crash_sweep_verbs.sh concurrent.sh bad_catalog.sh
+       hostile_inputs.sh crash_side_files.sh backup_restore_real.sh "
+alone=" make_install.sh api_library.sh "
+in_list() { case "$(echo $2)" in *" $1 "*|"$1 "*|*" $1"|"$1") return 0 ;; esac; return 1; }
+
+run_one='s=$1; r=$2; name=$(basename "$s" .sh)
+    scratch=$(mktemp -d)
+    if TMPDIR=$scratch sh "$s" >"$r/$name.log" 2>&1; then
+        : >"$r/$name.pass"
+    fi
+    rm -rf "$scratch"'
+
+for s in "$@"; do
+    b=$(basename "$s")
+    [ "$b" = lib.sh ] && continue
+    in_list "$b" "$slow" && echo "$s"
+done >"$results/order"
+for s in "$@"; do
+    b=$(basename "$s")
+    [ "$b" = lib.sh ] && continue
+    in_list "$b" "$slow" || in_list "$b" "$alone" || echo "$s"
+done >>"$results/order"
+xargs -P "$JOBS" -I{} sh -c "$run_one" sh {} "$results" <"$results/order"
+for s in "$@"; do
+    in_list "$(basename "$s")" "$alone" && sh -c "$run_one" sh "$s" "$results"
+done
+
 passed=0; failed=0; failures=""
 for s in "$@"; do
-    case "$s" in */lib.sh) continue;; esac
-    scratch=$(mktemp -d)
-    if TMPDIR=$scratch sh "$s" >"$scratch.log" 2>&1; then
+    name=$(basename "$s" .sh)
+    [ "$name" = lib ] && continue
+    if [ -e "$results/$name.pass" ]; then
         passed=$((passed + 1))
     else
-        failed=$((failed + 1)); failures="$failures $(basename "$s")"
-        echo "--- $s"; cat "$scratch.log"
+        failed=$((failed + 1)); failures="$failures $name.sh"
+        echo "--- $s"; cat "$results/$name.log" 2>/dev/null
     fi
-    rm -rf "$scratch" "$scratch.log"
 done
+rm -rf "$results"
 echo "cli tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }

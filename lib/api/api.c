@@ -500,7 +500,7 @@ int rt_api_save_backup(struct rt_store *s, const struct rt_database *db,
     if (rt_os_saving_open(&sv, path, rule, 0644, used) != 0) {
         *err_no = errno;
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "cannot write %s: %s",
-                            *used ? *used : path, strerror(*err_no));
+                            *used ? *used : path, rt_os_strerror(*err_no));
     }
     if (rt_engine_backup_stream(s, db, salvage, write_part, &sv, st, e) != 0) {
         *err_no = errno;
@@ -512,7 +512,7 @@ int rt_api_save_backup(struct rt_store *s, const struct rt_database *db,
     if (rt_os_saving_finish(&sv) != 0) {
         *err_no = errno;
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "cannot write %s: %s",
-                            *used, strerror(*err_no));
+                            *used, rt_os_strerror(*err_no));
     }
     return 0;
 }
@@ -545,7 +545,7 @@ int regtool_backup(regtool *rt, const char *file, int flags,
         else
             rc = set_error(err, rt_error_code_for_errno(en),
                            "cannot write %s: %s; nothing was saved", file,
-                           strerror(en));
+                           rt_os_strerror(en));
     } else {
         emitf(rt, REGTOOL_LINE_REPORT,
               "saved %zu languages and %zu services to %s (%zu bytes)",
@@ -572,7 +572,7 @@ int regtool_restore(regtool *rt, const char *file, int flags,
                          : en == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
                                          : RT_ERR_ACCESS_DENIED,
                          "cannot read %s: %s; nothing was written", file,
-                         strerror(en));
+                         rt_os_strerror(en));
     }
     struct rt_psb psb;
     struct rt_psb_error perr;

@@ -355,7 +355,7 @@ static int target_finish(struct target *t, struct rt_error *e)
     rt_os_close(t->fd);
     t->fd = -1;
     return r ? rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", t->path,
-                            strerror(err))
+                            rt_os_strerror(err))
              : 0;
 }
 
@@ -374,7 +374,7 @@ static int target_switch(struct target *t, const char *base, const char *rel,
     t->fd = open_create(path);
     if (t->fd < 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                            strerror(errno));
+                            rt_os_strerror(errno));
     snprintf(t->path, sizeof t->path, "%s", path);
     return 0;
 }
@@ -428,7 +428,7 @@ static int dirs_flush(struct dir_syncs *d, struct rt_error *e)
     for (size_t i = 0; i < d->n && !r; i++)
         if (rt_io_fsync_dir_of(d->paths[i]) != 0 && errno != ENOENT)
             r = rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", d->paths[i],
-                             strerror(errno));
+                             rt_os_strerror(errno));
     dirs_free(d);
     return r;
 }
@@ -446,7 +446,7 @@ static int delete_file(const char *base, const char *rel, uint64_t prune,
                             base, rel);
     if (rt_io_unlink(path) != 0 && errno != ENOENT)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                            strerror(errno));
+                            rt_os_strerror(errno));
     if (dirs_note(dirs, path) != 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     for (uint64_t i = 0; i < prune; i++) {
@@ -834,7 +834,7 @@ int rt_journal_load(const char *journal_path,
     struct rt_os_stat st;
     if (rt_os_stat(journal_path, &st) != 0)
         return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
-                            strerror(errno));
+                            rt_os_strerror(errno));
     if (st.kind == RT_OS_ABSENT)
         return 0;
     char why[300];
@@ -872,7 +872,7 @@ int rt_journal_load(const char *journal_path,
             refuse(journal_path, e, why);
         } else {
             rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
-                         strerror(err));
+                         rt_os_strerror(err));
         }
         rt_journal_free(j);
         return -1;
@@ -906,7 +906,7 @@ static int target_fail(struct target *t, struct rt_error *e)
     rt_os_close(t->fd);
     t->fd = -1;
     return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", t->path,
-                        strerror(err));
+                        rt_os_strerror(err));
 }
 
 /* Lengthens BASE/REL to SIZE when it is shorter, and makes that durable;
@@ -930,7 +930,7 @@ static int grow_file(const char *base, const char *rel, uint64_t size,
     if (fd >= 0)
         rt_os_close(fd);
     return r ? rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                            strerror(err))
+                            rt_os_strerror(err))
              : 0;
 }
 
@@ -1011,7 +1011,7 @@ static int roll_back_fresh(const char *base, const struct intent *v,
             if (errno == ENOENT)
                 continue;
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                strerror(errno));
+                                rt_os_strerror(errno));
         }
         uint64_t now;
         int r = rt_os_fsize(fd, &now);
@@ -1021,7 +1021,7 @@ static int roll_back_fresh(const char *base, const struct intent *v,
         rt_os_close(fd);
         if (r != 0)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                strerror(err));
+                                rt_os_strerror(err));
     }
     return 0;
 }
@@ -1044,7 +1044,7 @@ static int record_intents(struct rt_commit *c, struct rt_error *e)
                                 c->v[i].file);
         if (rt_os_stat(path, &st) != 0)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                strerror(errno));
+                                rt_os_strerror(errno));
         uint64_t size = st.kind == RT_OS_ABSENT ? 0 : st.size;
         struct intent *v = realloc(c->intents, (k + 1) * sizeof *v);
         if (!v)
@@ -1128,7 +1128,7 @@ static void needs(int err, const char *path, uint64_t bytes, char *buf,
             snprintf(buf, size, "free space on the file system of %s (it "
                      "needs %llu bytes)", dir, (unsigned long long)bytes);
     } else
-        snprintf(buf, size, "%s to be writable (%s)", path, strerror(err));
+        snprintf(buf, size, "%s to be writable (%s)", path, rt_os_strerror(err));
 }
 
 /* Whether the directory holding PATH exists. */
@@ -1137,6 +1137,35 @@ static int parent_exists(const char *path)
     char dir[PATH_MAX];
     dir_of(path, dir, sizeof dir);
     return rt_os_is_dir(dir);
+}
+
+/* A file the commit creates in folders it makes from its commit point
+ * on: what is there of those folders must be folders, reached without a
+ * link (a planted INF\<driver> link would otherwise fail the commit
+ * after its commit point). 0, or -1 with E set. */
+static int folders_ok(const char *path, struct rt_error *e)
+{
+    char dir[PATH_MAX];
+    dir_of(path, dir, sizeof dir);
+    for (;;) {
+        struct rt_os_stat st;
+        if (rt_os_stat(dir, &st) != 0)
+            return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                                "%s: %s; nothing was written", dir,
+                                rt_os_strerror(errno));
+        if (st.kind == RT_OS_DIR)
+            return 0;
+        if (st.kind != RT_OS_ABSENT)
+            return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                                "%s is not a folder (a file, a link or a "
+                                "device stands where the commit makes one); "
+                                "nothing was written", dir);
+        char up[PATH_MAX];
+        dir_of(dir, up, sizeof up);
+        if (!strcmp(up, dir))
+            return 0;
+        snprintf(dir, sizeof dir, "%s", up);
+    }
 }
 
 /* The size FILE has after the commit, as far as C's records say. */
@@ -1167,9 +1196,10 @@ static uint64_t final_size(const struct rt_commit *c, const char *file,
  * the space its growth needs is reserved. *GROWTH gets the bytes. A
  * commit that cannot be finished is never started. */
 static int preflight(const struct rt_commit *c, uint64_t *growth,
-                     struct rt_error *e)
+                     uint64_t *later, struct rt_error *e)
 {
     *growth = 0;
+    *later = 0;
     for (size_t i = 0; i < c->n; i++) {
         const char *file = c->v[i].file;
         size_t k = 0;
@@ -1185,8 +1215,16 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
         /* A file in folders the commit makes from its commit point on
          * (an INF copy): nothing to open or reserve before. Fresh bytes
          * are written before the seal: their folder must be there. */
-        if (created && c->v[i].kind != REC_FRESH && !parent_exists(path))
+        if (created && c->v[i].kind != REC_FRESH && !parent_exists(path)) {
+            if (folders_ok(path, e) != 0)
+                return -1;
+            /* Its blocks and its folders', counted against the free
+             * space once the journal has its own (rt_commit_run). */
+            int sized;
+            uint64_t end = final_size(c, file, &sized);
+            *later += (end + 4095) / 4096 * 4096 + 3 * 4096;
             continue;
+        }
         int fd = rt_os_open(path, created ? RT_OS_WRITE_NEW : RT_OS_WRITE);
         if (fd < 0) {
             int err = errno;
@@ -1194,7 +1232,7 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_ACCESS_DENIED,
                                 "%s: %s; nothing was written: %s", path,
-                                strerror(err), why);
+                                rt_os_strerror(err), why);
         }
         uint64_t now = 0;
         int sized, r = rt_os_fsize(fd, &now);
@@ -1213,7 +1251,7 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_WRITE_FAULT,
                                 "%s: %s; nothing was written: %s", path,
-                                strerror(err), why);
+                                rt_os_strerror(err), why);
         }
     }
     return 0;
@@ -1266,14 +1304,14 @@ static int check_names(const struct rt_commit *c, size_t journal_len,
 
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
-    uint64_t growth;
+    uint64_t growth, later;
     if (interrupted(e) || record_intents(c, e) != 0)
         return -1;
     size_t len, ilen;
     uint8_t *b = serialize(c, &len, &ilen);
     if (!b)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    if (check_names(c, len, e) != 0 || preflight(c, &growth, e) != 0 ||
+    if (check_names(c, len, e) != 0 || preflight(c, &growth, &later, e) != 0 ||
         interrupted(e)) {
         free(b);
         return -1;
@@ -1286,7 +1324,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         free(b);
         return rt_error_set(e, RT_ERR_ACCESS_DENIED,
                             "%s: %s; nothing was written: %s", c->journal,
-                            strerror(err), why);
+                            rt_os_strerror(err), why);
     }
     /* The journal's own space, before a byte of it is written. */
     if (rt_os_reserve(fd, len) != 0) {
@@ -1299,7 +1337,22 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                              : RT_ERR_WRITE_FAULT,
                             "%s: %s; nothing was written: %s", c->journal,
-                            strerror(err), why);
+                            rt_os_strerror(err), why);
+    }
+    /* Files made in new folders (an INF copy) are written after the
+     * commit point: the room they need must be there now. */
+    uint64_t free_b;
+    if (later && rt_os_free_space(c->base, &free_b) == 0 && free_b < later) {
+        rt_os_close(fd);
+        rt_os_unlink(c->journal);
+        free(b);
+        return rt_error_set(e, RT_ERR_DISK_FULL,
+                            "%s: the new files this change makes need %llu "
+                            "bytes and %llu are free; nothing was written: "
+                            "free %llu bytes on the file system of %s",
+                            c->base, (unsigned long long)later,
+                            (unsigned long long)free_b,
+                            (unsigned long long)(later - free_b), c->base);
     }
     /* With fresh bytes, the intent block is durable before any of them is
      * written: a crash from then on until the seal is rolled back by
@@ -1352,7 +1405,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     return r;
 fail:
     rt_error_set(e, errno == ENOSPC ? RT_ERR_DISK_FULL : RT_ERR_WRITE_FAULT,
-                 "%s: %s; nothing was written", c->journal, strerror(errno));
+                 "%s: %s; nothing was written", c->journal, rt_os_strerror(errno));
 undo:
     rt_os_close(fd);
     if (c->n_intents) {
@@ -1421,7 +1474,7 @@ int rt_journal_finish(struct rt_journal *j, const char *base_dir,
     }
     if (rt_io_unlink(j->path) != 0 || rt_io_fsync_dir_of(j->path) != 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", j->path,
-                            strerror(errno));
+                            rt_os_strerror(errno));
     return j->info.sealed;
 }
 
@@ -1487,7 +1540,7 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
         needs(err, lock_path, 0, why, sizeof why);
         return rt_error_set(e, RT_ERR_ACCESS_DENIED,
                             "%s: %s; nothing was written: %s", lock_path,
-                            strerror(err), why);
+                            rt_os_strerror(err), why);
     }
     /* The holder's note truncates and writes the file: never anything
      * but a regular file (a FIFO or device planted there is not ours to
@@ -1510,7 +1563,7 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
             rt_os_close(l->fd);
             free(l);
             return rt_error_set(e, RT_ERR_LOCK_VIOLATION, "%s: %s", lock_path,
-                                strerror(err));
+                                rt_os_strerror(err));
         }
         holder(l->fd, lock_path, who, sizeof who);
         int limit = w ? w->seconds : -1;

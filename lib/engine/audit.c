@@ -11,6 +11,7 @@
 #include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "model/perf_data.h"
+#include "platform/os.h"
 
 /* What consumers show (SPEC 4.6), quoted where they print it. */
 #define SYMPTOM_NET_INDEX                                                     \

@@ -7,6 +7,7 @@
 
 #include "model/lang_id.h"
 #include "model/strbuf.h"
+#include "platform/os.h"
 
 static int oom(struct rt_error *e)
 {

@@ -4,6 +4,7 @@
 #include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "model/strbuf.h"
+#include "platform/os.h"
 
 #include <stdio.h>
 #include <stdlib.h>

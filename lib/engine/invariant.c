@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 
 #include "model/utf16.h"
+#include "platform/os.h"
 
 #include <stdlib.h>
 #include <string.h>

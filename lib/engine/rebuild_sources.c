@@ -64,7 +64,7 @@ static int read_rel(const struct where *w, const char *rel,
     if (rt_os_exists(p)) {
         if (rt_os_read_file(p, &out->data, &out->len) != 0)
             rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
-                              strerror(errno));
+                              rt_os_strerror(errno));
         else
             *present = 1;
     }

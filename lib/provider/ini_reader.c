@@ -225,7 +225,7 @@ int rt_ini_load(const char *path, const char *codepage,
     }
     if (r != 0) {
         rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot %s: %s",
-                     r == -1 ? "open" : "read", strerror(errno));
+                     r == -1 ? "open" : "read", rt_os_strerror(errno));
         return -2;
     }
     r = rt_ini_decode(path, data, len, codepage, out, d);

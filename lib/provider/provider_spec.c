@@ -404,7 +404,7 @@ static char *locate_symbol_file(struct loader *L, const struct key *k,
         rt_os_realpath(path, real_file, sizeof real_file) != 0) {
         rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
                      "cannot resolve symbol file %s: %s", path,
-                     strerror(errno));
+                     rt_os_strerror(errno));
         free(path);
         free(dir);
         return NULL;
@@ -896,7 +896,7 @@ int rt_inf_files_read(const struct rt_provider_spec *spec,
         rt_inf_files_free(f);
         return rt_error_set(e, rt_error_code_for_errno(err),
                             "cannot read %s again: %s", failed,
-                            strerror(err));
+                            rt_os_strerror(err));
     }
     f->ini_name = rt_path_base_name(spec->ini_path);
     f->sym_name = rt_path_base_name(spec->symbol_path);

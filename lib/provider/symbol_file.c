@@ -722,7 +722,7 @@ int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
                      MAX_SYMBOL_FILE_BYTES >> 20);
     else if (rc != 0)
         rt_diags_add(d, RT_ERROR, path, 0, NULL, "cannot %s: %s",
-                     rc == -1 ? "open" : "read", strerror(errno));
+                     rc == -1 ? "open" : "read", rt_os_strerror(errno));
     if (rc != 0)
         return -1;
     char *text;

@@ -317,7 +317,7 @@ int rt_regf_open(const char *path, unsigned flags, struct rt_regf **out,
         }
         snprintf(msg, sizeof msg, "%s: %s", path,
                  errno == EFBIG ? "larger than 2 GB, not a hive"
-                                : strerror(errno));
+                                : rt_os_strerror(errno));
         set_err(err, errsize, msg);
         return RT_REGF_EIO;
     }
@@ -449,15 +449,15 @@ int rt_regf_save_as(struct rt_regf *h, const char *path)
         return rc;
     int fd = rt_os_open(path, RT_OS_WRITE_TRUNC);
     if (fd < 0)
-        return regf_fail(h, RT_REGF_EIO, "%s: %s", path, strerror(errno));
+        return regf_fail(h, RT_REGF_EIO, "%s: %s", path, rt_os_strerror(errno));
     if (rt_os_pwrite(fd, h->img, h->len, 0) != 0) {
         int e = errno;
         rt_os_close(fd);
         return regf_fail(h, RT_REGF_EIO, "%s: write failed: %s", path,
-                         strerror(e));
+                         rt_os_strerror(e));
     }
     if (rt_os_fsync(fd) || rt_os_close(fd))
-        return regf_fail(h, RT_REGF_EIO, "%s: %s", path, strerror(errno));
+        return regf_fail(h, RT_REGF_EIO, "%s: %s", path, rt_os_strerror(errno));
     return 0;
 }
 

@@ -153,7 +153,7 @@ static void io_error(struct rt_regf_replay_report *r, const char *path,
 {
     r->status = RT_REGF_REPLAY_IO_ERROR;
     snprintf(r->message, sizeof r->message, "cannot %s '%s': %s", what, path,
-             strerror(err));
+             rt_os_strerror(err));
 }
 
 /* Opens PATH for reading and checks, on the descriptor, that it is a

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "regf/base_block.h"
+#include "platform/os.h"
 
 /* Hive bin header fields. */
 #define HBIN_OFF_OFFSET     4
@@ -76,7 +77,7 @@ static void failed_read(struct rt_regf_replay_report *r,
         return;
     r->status = RT_REGF_REPLAY_IO_ERROR;
     report_say(r, "cannot read '%s': %s", info->name ? info->name : "log",
-               strerror(err ? err : EIO));
+               rt_os_strerror(err ? err : EIO));
 }
 
 const char *rt_regf_log_slot_name(enum rt_regf_log_slot slot)

@@ -71,7 +71,8 @@ struct hive_store {
     char *windows_dir;     /* the tree's Windows directory, or NULL */
     /* The directories confined (rt_os_confine) for this store: every path
      * beneath them is resolved without following links or "..". */
-    char *roots[3];
+    char *roots[4];
+    char *tables_canon;    /* --tables DIR, canonical */
     struct rt_lock *lock;          /* the writer's, between begin and end */
     struct rt_lock *shared;        /* a reader's, from open to begin/close */
     char services[64];     /* "ControlSet001\\Services" */
@@ -121,6 +122,8 @@ static void wait_notice(void *ctx, const char *line)
 static void say_pending_journal(struct hive_store *s);
 
 /* --- paths --------------------------------------------------------------- */
+
+static int base_is(const char *path, const char *name);
 
 /* DIR/NAME, matching NAME without regard to case (a disk copied from
  * Windows keeps whatever case Windows used). New string or NULL. */
@@ -478,7 +481,7 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
                                 "--tables %s: %s; nothing was written",
                                 s->opt.tables_dir,
                                 s->system32 ? "not a directory"
-                                            : strerror(errno));
+                                            : rt_os_strerror(errno));
         s->files_layout = 1;
     } else if (system32_guess && (predefined || !has_tables)) {
         char *dat = find_ci(system32_guess, "perfc009.dat");
@@ -577,8 +580,12 @@ static int check_hives(struct hive_store *s, struct rt_error *e)
  * are all there. */
 static int load_layout(struct hive_store *s, int check, struct rt_error *e)
 {
+    /* Only a config folder's parent is taken for System32: hives given
+     * by name elsewhere name their tables with --tables (the folder above
+     * an arbitrary one is nothing of the tree's). */
     char *config = parent_dir(s->software.path);
-    char *guess = config ? parent_dir(config) : NULL;
+    char *guess = config && base_is(config, "config") ? parent_dir(config)
+                                                      : NULL;
     free(config);
     int r = find_layout(s, is_dir(guess) ? guess : NULL, check, e);
     free(guess);
@@ -681,8 +688,12 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
     s->roots[0] = root;
     static const char *const tries[] = {"Windows/System32/config",
                                         "System32/config", "config", ""};
+    char refused[700] = "";   /* a link or ".." on the way, said */
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        errno = 0;
         char *dir = *tries[i] ? rt_os_path_ci(root, tries[i], 1) : strdup(root);
+        if (!dir && !*refused && (errno == ELOOP || errno == EXDEV))
+            snprintf(refused, sizeof refused, ": %s", rt_os_strerror(errno));
         char *sw = dir ? find_ci(dir, "SOFTWARE") : NULL;
         char *sy = dir ? find_ci(dir, "SYSTEM") : NULL;
         free(dir);
@@ -703,8 +714,64 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
     return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
                         "%s: no SOFTWARE and SYSTEM hives found (looked in "
                         "Windows/System32/config, System32/config, config "
-                        "and the directory itself)",
-                        spec);
+                        "and the directory itself)%s",
+                        spec, refused);
+}
+
+/* Confines DIR's ancestor LEVELS folders up (stopping short of the file
+ * system's root) into slot SLOT, unless it lies beneath a confined folder
+ * already. DIR is canonical, so its ancestors are the real ones. */
+static int confine_above(struct hive_store *s, const char *dir, int levels,
+                         int slot, struct rt_error *e)
+{
+    char *top = strdup(dir);
+    for (int i = 0; i < levels && top; i++) {
+        char *up = parent_dir(top);
+        if (up && (!strcmp(up, "/") || !strcmp(up, "."))) {
+            free(up);
+            break;
+        }
+        free(top);
+        top = up;
+    }
+    if (!top)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int r = 0;
+    if (!rt_os_is_confined(top) && rt_os_confine(top, &s->roots[slot]) != 0)
+        r = rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", top,
+                         rt_os_strerror(errno));
+    free(top);
+    return r;
+}
+
+/* Confines every folder the store may read or write, before it reads
+ * anything but the hives' names: a config folder's two levels up (its
+ * System32 holds the .dat tables, its Windows folder the INF copies,
+ * PerfStringBackup.INI and SysWOW64), whatever the user named (the
+ * Windows folder, System32, config, or the hives themselves); hives in
+ * a folder of another name have only their own folder (confine_named);
+ * and --tables DIR with the folder above it (its SysWOW64 copy). */
+static int confine_scope(struct hive_store *s, struct rt_error *e)
+{
+    char *sw = parent_dir(s->software.path);
+    int r = !sw ? rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory")
+            : base_is(sw, "config") ? confine_above(s, sw, 2, 3, e)
+                                    : 0;
+    free(sw);
+    if (r != 0 || !s->opt.tables_dir)
+        return r;
+    char canon[PATH_MAX];
+    if (rt_os_realpath(s->opt.tables_dir, canon, sizeof canon) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "--tables %s: %s; nothing was "
+                            "written", s->opt.tables_dir,
+                            rt_os_strerror(errno));
+    if (confine_above(s, canon, 1, 2, e) != 0)
+        return -1;
+    /* The tables' folder on its canonical form, beneath what is confined. */
+    if (!(s->tables_canon = strdup(canon)))
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    s->opt.tables_dir = s->tables_canon;
+    return 0;
 }
 
 static const char *hive_windows_dir(struct rt_store *st);
@@ -758,7 +825,8 @@ static void hive_close(struct rt_store *st)
     free(s->syswow64);
     free(s->base_dir);
     free(s->windows_dir);
-    for (size_t i = 0; i < 3; i++) {
+    free(s->tables_canon);
+    for (size_t i = 0; i < 4; i++) {
         rt_os_unconfine(s->roots[i]);
         free(s->roots[i]);
     }
@@ -783,14 +851,8 @@ struct rt_store *rt_store_hive_open(const char *spec,
     s->wait.notice = wait_notice;
     s->wait.ctx = s;
     s->diags = d;
-    if (locate(s, spec, e) != 0)
+    if (locate(s, spec, e) != 0 || confine_scope(s, e) != 0)
         goto fail;
-    /* --tables outside the tree holds the tree's tables all the same:
-     * confined as the tree is (a missing one is reported by the layout). */
-    if (s->opt.tables_dir &&
-        !(s->opt.tables_dir[0] == '/' && rt_os_is_confined(s->opt.tables_dir)) &&
-        rt_os_confine(s->opt.tables_dir, &s->roots[2]) == 0)
-        s->opt.tables_dir = s->roots[2];
     /* Opening writes nothing (no lock file, no journal, no recovery): the
      * layout decides which files a journal may name, so load once to find
      * it, then take a reader's lock where one can be taken, and say what
@@ -1322,7 +1384,7 @@ static int read_dat(struct hive_store *s, const char *dir, const char *lang,
     }
     if (!d || !(out->data = malloc(d->map.len ? d->map.len : 1))) {
         rt_error_set(e, d ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
-                     "%s: %s", p, d ? "out of memory" : strerror(errno));
+                     "%s: %s", p, d ? "out of memory" : rt_os_strerror(errno));
         free(p);
         return -1;
     }
@@ -1976,7 +2038,7 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
     if (c->before_present &&
         !(src = dat_seen_map(s, d->before ? d->before : d->path)))
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s",
-                            d->before ? d->before : d->path, strerror(errno));
+                            d->before ? d->before : d->path, rt_os_strerror(errno));
     const uint8_t *old = src ? src->map.data : NULL;
     size_t old_len = src ? src->map.len : 0;
     if (old_len != c->before_len)
@@ -1996,7 +2058,7 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
                        : 0;
         if (same < 0)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", d->path,
-                                strerror(errno));
+                                rt_os_strerror(errno));
         whole = !same;
     }
     uint8_t *bytes;
@@ -2053,7 +2115,7 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
     struct rt_regf_log_paths logs;
     if (rt_regf_log_find(hf->path, &logs) != 0)
         return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", hf->path,
-                            strerror(errno));
+                            rt_os_strerror(errno));
     char stamp[32];
     time_t now = time(NULL);
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", gmtime(&now));
@@ -2074,7 +2136,7 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
             rc = rt_error_set(e, errno == EINTR ? RT_ERR_CANCELLED
                                                 : RT_ERR_WRITE_FAULT,
                               "backup of %s as %s: %s", files[i], dst,
-                              strerror(errno));
+                              rt_os_strerror(errno));
         free(dst);
     }
     rt_regf_log_paths_free(&logs);
@@ -2211,10 +2273,21 @@ static int hive_read_win_file(struct rt_store *st, const char *rel,
     if (!p)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     int rc = 0;
-    if (rt_os_exists(p)) {
+    struct rt_os_stat fst;
+    /* A link (or anything but a file) where a side file is looked for is
+     * refused, never taken for an absent file: an uninstall would leave
+     * it and say nothing. */
+    if (rt_os_stat(p, &fst) != 0)
+        rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s; nothing was written",
+                          p, rt_os_strerror(errno));
+    else if (fst.kind == RT_OS_OTHER || fst.kind == RT_OS_DIR)
+        rc = rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                          "%s is not a file (a link, a folder or a device); "
+                          "nothing was written", p);
+    else if (fst.kind == RT_OS_FILE) {
         if (rt_os_read_file(p, &out->data, &out->len) != 0)
             rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
-                              strerror(errno));
+                              rt_os_strerror(errno));
         else
             *present = 1;
     }

@@ -206,7 +206,7 @@ struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
         else
             rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
                                             : RT_ERR_ACCESS_DENIED,
-                         "cannot read %s: %s", path, strerror(errno));
+                         "cannot read %s: %s", path, rt_os_strerror(errno));
         return NULL;
     }
     struct psb_store *s = calloc(1, sizeof *s);

@@ -239,7 +239,7 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
         return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                              : RT_ERR_ACCESS_DENIED,
                             "cannot replace %s: %s: nothing was written",
-                            r->path, strerror(err));
+                            r->path, rt_os_strerror(err));
     }
     r->file_len = len;
     r->file_hash = rt_blob_hash(bytes, len);
@@ -297,7 +297,7 @@ static int load_file(struct reg_store *r, struct rt_error *e)
     if (got != 0)
         return rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
                                                : RT_ERR_ACCESS_DENIED,
-                            "cannot read %s: %s", path, strerror(errno));
+                            "cannot read %s: %s", path, rt_os_strerror(errno));
     struct rt_tree_key *root = rt_tree_new("");
     if (!root) {
         free(data);

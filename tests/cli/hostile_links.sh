@@ -1,0 +1,155 @@
+#!/bin/sh
+# A hostile tree cannot reach outside it (README, "Threat model"): links
+# planted where regtool writes or reads (the lock, the journal,
+# PerfStringBackup.INI, a .dat table's SysWOW64 copy, an INF folder, the
+# Windows folder itself, a .reg store's lock), and FIFOs where it reads
+# (PerfStringBackup.INI, the journal, a hive). Each is refused with a
+# message naming the link or the file, within a bound (timeout: a FIFO
+# must not block an open), and every file outside the tree keeps its
+# bytes; where regtool refuses, the tree keeps its bytes too.
+. tests/cli/lib.sh
+
+HOST=$TMPDIR/host
+mkdir -p "$HOST/etc"
+printf 'host file: must never change\n' >"$HOST/victim"
+printf 'root:x:0:0\n' >"$HOST/etc/passwd"
+printf '[info]\n' >"$HOST/etc/transfer.ini"
+chmod 600 "$HOST/victim"
+tree_state "$HOST" >"$TMPDIR/host.state"
+host_same() { expect_same_tree "$HOST" "$TMPDIR/host.state"; }
+T=$TMPDIR/t
+W=$T/Windows
+C=$W/System32/config
+INI=ini-samples/transfer.ini
+CS="--create-service --library x.dll --open O --collect C --close X"
+for layout in registry files; do
+    expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/pristine-$layout" init --layout $layout
+done
+# A tree as a writer leaves it: with its (empty) lock file, which a
+# writer creates before it reads anything else.
+fresh() { rm -rf "$T"; cp -a "$TMPDIR/pristine-$1" "$T"; : >"$C/regtool.lock"; }
+snap() { tree_state "$T" >"$TMPDIR/before"; }
+# refused_link CODE WHAT ARGS...: exit CODE, a message naming WHAT as a
+# link, the tree and the host unchanged; bounded in time.
+refused_link() {
+    code=$1; what=$2; shift 2
+    snap
+    expect_exit "$code" timeout 20 "$REGTOOL" "$@"
+    grep -Eq -- "$what (is a symbolic link|is not a file)" "$ERR" ||
+        { cat "$ERR" >&2; fail "no word of $what as a link in $ERR"; }
+    expect_same_tree "$T" "$TMPDIR/before"
+    host_same
+}
+
+# The writer's lock linked to a host file: not truncated, not written.
+for layout in registry files; do
+    fresh $layout
+    rm "$C/regtool.lock"
+    ln -s "$HOST/victim" "$C/regtool.lock"
+    refused_link 3 "$C/regtool.lock" --store "hive:$T" install $CS "$INI"
+    refused_link 3 "$C/regtool.lock" --store "hive:$T" uninstall PerfOS
+done
+
+# A dangling link as the journal: refused as a journal that is no
+# regular file (exit 2), nothing created at its target.
+fresh registry
+ln -s "$HOST/new-file" "$C/regtool.journal"
+snap
+expect_exit 2 timeout 20 "$REGTOOL" --store "hive:$T" install $CS "$INI"
+expect_grep "regtool.journal: not a regular file" "$ERR"
+expect_same_tree "$T" "$TMPDIR/before"
+[ ! -e "$HOST/new-file" ] || fail "the journal's link created $HOST/new-file"
+host_same
+# A reader given that link says so, reads no journal through it, and
+# reads the files.
+timeout 20 "$REGTOOL" --store "hive:$T" query >"$OUT" 2>"$ERR"
+expect_grep "regtool.journal: not a regular file" "$ERR"
+expect_grep "Last Counter" "$OUT"
+
+# PerfStringBackup.INI, which every change rewrites, linked to a host
+# file: the install is refused before its commit point.
+fresh registry
+[ -f "$W/System32/PerfStringBackup.INI" ] || fail "init made no PerfStringBackup.INI"
+rm "$W/System32/PerfStringBackup.INI"
+ln -s "$HOST/victim" "$W/System32/PerfStringBackup.INI"
+refused_link 3 "$W/System32/PerfStringBackup.INI" --store "hive:$T" install $CS "$INI"
+
+# A .dat table's SysWOW64 copy linked to a host file.
+fresh files
+rm "$W/SysWOW64/perfc009.dat"
+ln -s "$HOST/victim" "$W/SysWOW64/perfc009.dat"
+snap
+expect_exit 2 timeout 20 "$REGTOOL" --store "hive:$T" install $CS "$INI"
+expect_grep "SysWOW64/perfc009.dat is not a file" "$ERR"
+expect_same_tree "$T" "$TMPDIR/before"
+host_same
+
+# INF/<driver> linked to a host folder: the INI and symbol file are not
+# written into it.
+fresh registry
+mkdir -p "$W/INF"
+ln -s "$HOST/etc" "$W/INF/TransferPerf"
+refused_link 3 "$W/INF/TransferPerf" --store "hive:$T" install $CS "$INI"
+
+# An installed provider whose INF copy's folder is then replaced by a
+# link to a host folder holding a file of the INI's name: uninstall
+# removes nothing there (and says which link it refused).
+fresh registry
+expect_exit 0 "$REGTOOL" --store "hive:$T" install $CS "$INI"
+[ -f "$W/INF/TransferPerf/0009/transfer.ini" ] || fail "no INF copy after install"
+rm -r "$W/INF/TransferPerf/0009"
+ln -s "$HOST/etc" "$W/INF/TransferPerf/0009"
+refused_link 3 "$W/INF/TransferPerf/0009" --store "hive:$T" uninstall TransferPerf
+
+# The Windows folder itself a link (to a copy of a tree elsewhere): the
+# tree the user named holds a link where its Windows folder should be.
+fresh registry
+mv "$W" "$HOST/Windows"
+ln -s "$HOST/Windows" "$W"
+tree_state "$HOST" >"$TMPDIR/host.state"
+expect_exit 4 timeout 20 "$REGTOOL" --store "hive:$T" install $CS "$INI"
+expect_grep "$W is a symbolic link" "$ERR"
+expect_same_tree "$HOST" "$TMPDIR/host.state"
+rm -rf "$HOST/Windows"
+tree_state "$HOST" >"$TMPDIR/host.state"
+
+# FIFOs where regtool reads: each open returns at once and is refused.
+fresh registry
+rm "$W/System32/PerfStringBackup.INI"
+mkfifo "$W/System32/PerfStringBackup.INI"
+snap
+expect_exit 3 timeout 20 "$REGTOOL" --store "hive:$T" install $CS "$INI"
+expect_grep "PerfStringBackup.INI is not a file" "$ERR"
+expect_same_tree "$T" "$TMPDIR/before"
+fresh registry
+mkfifo "$C/regtool.journal"
+for verb in query names "install $CS $INI"; do
+    # shellcheck disable=SC2086
+    "$REGTOOL" --store "hive:$T" $verb >"$OUT" 2>"$ERR" </dev/null &
+    pid=$!
+    ( sleep 20; kill -9 $pid 2>/dev/null ) &
+    killer=$!
+    wait $pid; rc=$?
+    kill $killer 2>/dev/null
+    [ "$rc" -ne 137 ] || fail "$verb blocked on a FIFO journal"
+    # A reader reads the files and says what it could not read; a writer,
+    # which would have to finish a journal, refuses.
+    case "$verb" in install*) [ "$rc" -ne 0 ] || fail "$verb went on past a FIFO journal" ;; esac
+    expect_grep "regtool.journal: not a regular file" "$ERR"
+done
+fresh registry
+rm "$C/SYSTEM"
+mkfifo "$C/SYSTEM"
+expect_exit 2 timeout 20 "$REGTOOL" --store "hive:$T" query
+expect_grep "SYSTEM" "$ERR"
+
+# The .reg store's lock beside the file, linked to a host file.
+fresh registry
+expect_exit 0 "$REGTOOL" --store "hive:$T" backup --format reg "$TMPDIR/db.reg"
+ln -s "$HOST/victim" "$TMPDIR/db.reg.lock"
+cp "$TMPDIR/db.reg" "$TMPDIR/db.reg.before"
+expect_exit 3 timeout 20 "$REGTOOL" --store "reg:$TMPDIR/db.reg" install $CS "$INI"
+expect_grep "db.reg.lock is a symbolic link" "$ERR"
+cmp -s "$TMPDIR/db.reg" "$TMPDIR/db.reg.before" || fail "the .reg file changed"
+host_same
+echo "hostile links: every case refused, the host untouched"

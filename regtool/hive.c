@@ -1,5 +1,6 @@
 /* regtool hive: operations on offline hive files, one subverb per file. */
 #include "regtool.h"
+#include "platform/compat.h"
 #include "platform/os.h"
 
 #include <errno.h>

@@ -101,7 +101,7 @@ int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
     if (from && rt_os_confine(from, &root) != 0) {
         rt_cli_error("--from %s: %s", from, rt_os_strerror(errno));
         *win32 = RT_ERR_FILE_NOT_FOUND;
-        return RT_EXIT_INVALID;
+        return RT_EXIT_FAILURE;
     }
     int rc = rebuild_from(root, dry_run, accept_loss, quiet, win32);
     rt_os_unconfine(root);

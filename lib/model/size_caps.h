@@ -19,6 +19,12 @@
 
 /* A .dat table (System32\perfcLLL.dat, perfhLLL.dat, SysWOW64's). */
 #define RT_DAT_TABLE_MAX ((uint64_t)256 << 20)
+/* Every .dat table of a tree held at once (each language's Counter and
+ * Help, System32's and SysWOW64's): a machine with every language pack
+ * has a few hundred megabytes at most. Many tables each under the cap
+ * above (sparse files cost nothing on disk) would otherwise add up to
+ * more memory than a small machine has. */
+#define RT_DAT_TOTAL_MAX ((uint64_t)1 << 30)
 /* A PerfStringBackup file (lodctr /S, regtool backup, psb: stores). */
 #define RT_BACKUP_FILE_MAX ((uint64_t)256 << 20)
 /* A .reg file (reg: stores, restore FILE.reg). */

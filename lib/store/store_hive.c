@@ -1334,8 +1334,12 @@ static struct dat_seen *dat_seen_map(struct hive_store *s, const char *path)
         errno = d->st.kind == RT_OS_DIR ? EISDIR : ENOENT;
         return NULL;
     }
-    /* Refused before it is read (read_dat says so). */
-    if (d->st.size > RT_DAT_TABLE_MAX) {
+    /* Refused before it is read (read_dat says so), alone or with the
+     * tables mapped before it. */
+    uint64_t held = d->st.size;
+    for (size_t i = 0; i < s->n_dats; i++)
+        held += s->dats[i].map.len;
+    if (d->st.size > RT_DAT_TABLE_MAX || held > RT_DAT_TOTAL_MAX) {
         errno = EFBIG;
         return NULL;
     }
@@ -1378,7 +1382,15 @@ static int read_dat(struct hive_store *s, const char *dir, const char *lang,
     struct dat_seen *d = dat_seen_map(s, p);
     struct rt_os_stat big;
     if (!d && errno == EFBIG && rt_os_stat(p, &big) == 0) {
-        rt_size_cap_error(e, p, big.size, RT_DAT_TABLE_MAX, "a .dat table");
+        if (big.size > RT_DAT_TABLE_MAX)
+            rt_size_cap_error(e, p, big.size, RT_DAT_TABLE_MAX, "a .dat table");
+        else
+            rt_error_set(e, RT_ERR_INVALID_DATA,
+                         "%s: %llu bytes, which with the tables read before "
+                         "it is more than the %llu MiB the .dat tables of a "
+                         "tree may be together; nothing more was read", p,
+                         (unsigned long long)big.size,
+                         (unsigned long long)(RT_DAT_TOTAL_MAX >> 20));
         free(p);
         return -1;
     }

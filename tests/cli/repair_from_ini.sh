@@ -69,8 +69,9 @@ expect_exit 1 "$REGTOOL" $S names --lang 019 Xfer
 # The INF copy as install wrote it, the symbol file beside the INI in
 # INF\Xfer\0009, found when DIR has no INI of it.
 damage
-[ -f "$D/Windows/INF/Xfer/0009/o.h" ] && [ ! -e "$D/Windows/INF/Xfer/o.h" ] ||
+if [ ! -f "$D/Windows/INF/Xfer/0009/o.h" ] || [ -e "$D/Windows/INF/Xfer/o.h" ]; then
     fail "install's INF copy is not INF/Xfer/0009/{x.ini,o.h}"
+fi
 expect_exit 0 "$REGTOOL" $S repair --from-ini "$TMPDIR/empty" --backup "$TMPDIR/b0.ini"
 expect_grep "strings-restored \[009\]: .* from $D/Windows/INF/Xfer/0009/x.ini" "$OUT"
 restored "from install's INF copy"

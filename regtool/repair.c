@@ -91,8 +91,8 @@ static int ends_with_ci(const char *s, const char *tail)
     return n >= t && !strcasecmp(s + n - t, tail);
 }
 
-/* Loads INI (its symbol file in SYMBOL_DIR, NULL: beside it) into L; one
- * that does not load is skipped, saying why. */
+/* Loads INI (its symbol file beside it, or else in SYMBOL_DIR when that
+ * is not NULL) into L; one that does not load is skipped, saying why. */
 static int add_ini(struct inis *l, const char *ini, const char *symbol_dir)
 {
     struct rt_provider_spec *sp = calloc(1, sizeof *sp);
@@ -105,6 +105,20 @@ static int add_ini(struct inis *l, const char *ini, const char *symbol_dir)
     }
     l->v = nv;
     struct rt_diags d = {0};
+    /* An INF copy has its symbol file beside it where regtool's install
+     * wrote it (INF\<service>\<LLLL>\), in INF\<service> where Windows
+     * did (SPEC 4.6); when neither loads, the reason given is the
+     * latter's. */
+    if (symbol_dir) {
+        if (rt_provider_spec_load(ini, NULL, sp, &d) == 0) {
+            rt_diags_free(&d);
+            l->v[l->n++] = sp;
+            return 0;
+        }
+        rt_diags_free(&d);
+        rt_provider_spec_free(sp);
+        d = (struct rt_diags){0};
+    }
     if (rt_provider_spec_load_in(ini, symbol_dir, NULL, sp, &d) != 0) {
         char *first = NULL;
         for (size_t i = 0; i < d.n && !first; i++)
@@ -165,7 +179,8 @@ static int load_dir(struct inis *l, const char *dir)
 }
 
 /* The INF copies of each provider's INI (SPEC 4.6): WIN/INF/<service>/
- * <four hex digits>/<PerfIniFile>, the symbol file in WIN/INF/<service>. */
+ * <four hex digits>/<PerfIniFile>, the symbol file beside it (as install
+ * writes it) or in WIN/INF/<service> (as Windows does). */
 static int load_inf(struct inis *l, struct rt_store *s)
 {
     const char *win = s->ops->windows_dir ? s->ops->windows_dir(s) : NULL;

@@ -2,8 +2,9 @@
 # tables (its service values still there, as after a .dat table restored
 # from an older copy) gets them back from its INI, at the indices it has,
 # in every language (the INI's own text, else English); from its INF copy
-# in the tree (INF\<service>\<LLLL>\<PerfIniFile>, the symbol file in
-# INF\<service>) when DIR has none; not at all, said so, when there is no
+# in the tree (INF\<service>\<LLLL>\<PerfIniFile>, the symbol file beside
+# it as install writes it or in INF\<service> as Windows does) when DIR
+# has none; not at all, said so, when there is no
 # INI or the INI's offsets do not give the installed range. A second
 # repair changes nothing.
 . tests/cli/lib.sh
@@ -65,8 +66,18 @@ restored "from DIR"
 expect_exit 0 "$REGTOOL" $S names --lang 019 Иксфер Count2
 expect_exit 1 "$REGTOOL" $S names --lang 019 Xfer
 
-# The INF copy, with the INI's name in another case, found when DIR has
-# no INI of it.
+# The INF copy as install wrote it, the symbol file beside the INI in
+# INF\Xfer\0009, found when DIR has no INI of it.
+damage
+if [ ! -f "$D/Windows/INF/Xfer/0009/o.h" ] || [ -e "$D/Windows/INF/Xfer/o.h" ]; then
+    fail "install's INF copy is not INF/Xfer/0009/{x.ini,o.h}"
+fi
+expect_exit 0 "$REGTOOL" $S repair --from-ini "$TMPDIR/empty" --backup "$TMPDIR/b0.ini"
+expect_grep "strings-restored \[009\]: .* from $D/Windows/INF/Xfer/0009/x.ini" "$OUT"
+restored "from install's INF copy"
+
+# The INF copy as Windows keeps it, the symbol file in INF\Xfer, with the
+# INI's name in another case, found when DIR has no INI of it.
 damage
 mkdir -p "$D/Windows/INF/Xfer/0019"
 cp "$I/o.h" "$D/Windows/INF/Xfer/"
@@ -92,5 +103,5 @@ expect_same_tree "$D" "$TMPDIR/st"
 
 # A DIR that cannot be read.
 expect_exit 2 "$REGTOOL" $S repair --from-ini "$TMPDIR/nonexistent"
-expect_grep "cannot list it" "$ERR"
+expect_grep "from-ini $TMPDIR/nonexistent: No such file or directory" "$ERR"
 echo "repair_from_ini: ok"

@@ -152,7 +152,8 @@ bench: bench-deps
 mutants:
 	@sh tools/mutants.sh
 
-# Fuzzing (tests/fuzz/): one libFuzzer harness per parser, built with
+# Fuzzing (tests/fuzz/): one libFuzzer harness per parser, and fuzz_tree
+# for a whole tree through the stores and the engine, built with
 # Debian's clang into build/fuzz/ from library objects compiled with the
 # same flags (as SAN=1 builds build/san/). `make fuzz` replays every
 # regression input, then runs each harness FUZZ_SECONDS on seeds
@@ -161,7 +162,7 @@ mutants:
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_DIR     := build/fuzz
-FUZZ_NAMES   := ini symbol_file multi_sz hive log_replay perf_backup reg_file
+FUZZ_NAMES   := ini symbol_file multi_sz hive log_replay perf_backup reg_file tree
 FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_CFLAGS  := -std=c11 -Wall -Wextra -Werror -g -O1 -D_GNU_SOURCE \
@@ -183,8 +184,8 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/libregtool.a
 fuzz-build: $(FUZZ_BIN)
 
 # Seeds are generated, never committed (hives are megabytes).
-$(FUZZ_DIR)/seeds/.done: tests/fuzz/seeds.sh $(CLI_BIN) $(BENCH_BIN)
-	sh tests/fuzz/seeds.sh $(FUZZ_DIR)/seeds $(CLI_BIN) $(BENCH_BIN)
+$(FUZZ_DIR)/seeds/.done: tests/fuzz/seeds.sh tests/fuzz/mkregistry.c $(CLI_BIN) $(BENCH_BIN) $(LIB_A)
+	sh tests/fuzz/seeds.sh $(FUZZ_DIR)/seeds $(CLI_BIN) $(BENCH_BIN) $(LIB_A)
 	touch $@
 
 fuzz: fuzz-build $(FUZZ_DIR)/seeds/.done

@@ -29,13 +29,25 @@
 #   BENCH_NAMES        names resolved by one `names` (1000)
 #   BENCH_INI_SYMBOLS  symbols of the check-ini INI (4000)
 #   BENCH_RESULTS      the JSON file (bench/results.json)
+#   BENCH_HOSTILE      the scale of the hostile inputs (1: the sizes of
+#                      tests/cli/hostile_scale.sh, which took regtool
+#                      quadratic time; 2: twice, 0.01: a hundredth; 0:
+#                      not run); rows
+#                      "hostile-VERB" of workloads svcN (a SYSTEM of N
+#                      performance services), langN (a SOFTWARE of N
+#                      Perflib languages), pairsN (a perfc009.dat of N
+#                      equal pairs), psbN (a PerfStringBackup.INI of N
+#                      services), valuesN and sectionsN (.reg stores)
+# BENCH_WORKLOADS set empty (BENCH_WORKLOADS=) runs no tree: with it,
+# BENCH_HOSTILE alone.
 set -eu
 [ $# -ge 2 ] || { echo "usage: sh bench/run.sh REGTOOL MKBENCH [SYMBOLS]" >&2; exit 64; }
 REGTOOL=$1 MKBENCH=$2 SYMBOLS=${3:-200}
 BIN=$(cd "$(dirname "$MKBENCH")" && pwd)
 FLOOR=$BIN/floor TIMEIT=$BIN/timeit PEER=$BIN/hivexpeer
 RUNS=${BENCH_RUNS:-5}
-WORKLOADS=${BENCH_WORKLOADS:-W0 W1 W2 Ws}
+WORKLOADS=${BENCH_WORKLOADS-W0 W1 W2 Ws}
+HOSTILE=${BENCH_HOSTILE:-1}
 LAYOUTS=${BENCH_LAYOUTS:-registry files}
 CYCLES=${BENCH_CYCLES:-100}
 NAMES=${BENCH_NAMES:-1000}
@@ -101,6 +113,8 @@ measure() {
         [ -z "$m_src" ] || [ "$m_ro" = ro ] || fresh "$m_src"
         rc=0
         timed "$@" || rc=$?
+        # OK_EXITS: the statuses that are a success (audit's findings).
+        case " ${OK_EXITS:-0} " in *" $rc "*) rc=0 ;; esac
         if [ $rc -ne 0 ]; then
             status="failed (exit $rc)"
             sed 's/^/    /' "$W/err" | head -5 >&2
@@ -293,6 +307,93 @@ for tree in $TREES; do
     fi
     rm -rf "$W/$tree" "$RUN"
 done
+
+# The hostile inputs of tests/cli/hostile_scale.sh, HOSTILE times their
+# size: each verb's time and peak RSS. The hives are made with regtool's
+# own writer (tests/cli/mkscale.c, built here against libregtool.a).
+hostile() {
+    H=$W/hostile
+    mkdir -p "$H"
+    SRC=$(cd "$(dirname "$0")/.." && pwd)
+    LIBA=$(dirname "$REGTOOL")/libregtool.a
+    cc -O2 -I"$SRC/lib" -o "$H/mkscale" "$SRC/tests/cli/mkscale.c" "$LIBA" -linih ||
+        { echo "  cannot build mkscale: hostile inputs not measured" >&2; return 0; }
+    INI=$SRC/tests/bad/common/x.ini
+    CSX="--create-service --library x.dll --open O --collect C --close X"
+    for layout in files registry; do
+        "$REGTOOL" --store "hive:$H/init-$layout" init --layout $layout >/dev/null
+    done
+    scaled() {   # scaled N: N times HOSTILE (a fraction too), at least 1
+        awk -v n="$1" -v s="$HOSTILE" 'BEGIN { n = int(n * s); print n < 1 ? 1 : n }'
+    }
+    mk() {   # mk NAME LAYOUT: $H/NAME, a copy of the initialized tree
+        rm -rf "${H:?}/$1"
+        cp -a "$H/init-$2" "$H/$1"
+    }
+    verbs() {   # verbs WL LAYOUT STORE: the reading verbs and dry runs
+        OK_EXITS="0 1 2"
+        for v in query names audit; do
+            measure "hostile-$v" "$1" "$2" "" ro "$REGTOOL" --store "$3" $v
+        done
+        # shellcheck disable=SC2086
+        measure hostile-install-n "$1" "$2" "" ro "$REGTOOL" --store "$3" install --dry-run $CSX "$INI"
+        measure hostile-uninst-n "$1" "$2" "" ro "$REGTOOL" --store "$3" uninstall --dry-run ESENT
+        OK_EXITS=0
+    }
+    n=$(scaled 4000); wl=svc$n
+    echo "== hostile: $wl (files)"
+    mk "$wl" files && "$H/mkscale" services "$H/$wl/$CONFIG/SYSTEM" "$n"
+    verbs "$wl" files "hive:$H/$wl"
+    OK_EXITS="0 1 2"
+    measure hostile-repair-n "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" repair --dry-run
+    OK_EXITS=0
+    rm -rf "${H:?}/$wl"
+    n=$(scaled 4000); wl=lang$n
+    echo "== hostile: $wl (registry)"
+    mk "$wl" registry && "$H/mkscale" languages "$H/$wl/$CONFIG/SOFTWARE" "$n"
+    verbs "$wl" registry "hive:$H/$wl"
+    rm -rf "${H:?}/$wl"
+    n=$(scaled 100000); wl=pairs$n
+    echo "== hostile: $wl (files)"
+    mk "$wl" files
+    awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "2\nx\n"; printf "\n" }' |
+        tr '\n' '\0' | iconv -f ASCII -t UTF-16LE >"$H/$wl/Windows/System32/perfc009.dat"
+    OK_EXITS="0 1 2"
+    measure hostile-repair-n "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" repair --dry-run
+    measure hostile-audit "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" audit
+    OK_EXITS=0
+    rm -rf "${H:?}/$wl"
+    n=$(scaled 10000); wl=psb$n
+    echo "== hostile: $wl"
+    iconv -f UTF-16LE -t UTF-8 "$H/init-files/Windows/System32/PerfStringBackup.INI" | tr -d '\r' |
+        awk -v n="$n" '/^\[PERF_ESENT\]/ && !done {
+                for (i = 0; i < n; i++)
+                    printf "[PERF_Scale%06d]\nFirst Counter=%d\nFirst Help=%d\nLast Counter=%d\nLast Help=%d\n\n",
+                           i, 1000000 + 4 * i, 1000001 + 4 * i, 1000002 + 4 * i, 1000003 + 4 * i
+                done = 1 }
+            { print }' | sed 's/$/\r/' | iconv -f UTF-8 -t UTF-16LE >"$H/$wl.ini"
+    verbs "$wl" psb "psb:$H/$wl.ini"
+    rm -f "$H/$wl.ini"
+    "$REGTOOL" --store "hive:$H/init-files" backup --format reg "$H/full.reg" >/dev/null
+    iconv -f UTF-16 -t UTF-8 "$H/full.reg" >"$H/full8.reg"
+    n=$(scaled 40000); wl=values$n
+    echo "== hostile: $wl (.reg)"
+    { cat "$H/full8.reg"
+      printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Many\\Performance]\r\n'
+      awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "\"V%06d\"=dword:%08x\r\n", i, i }'
+    } >"$H/$wl.reg"
+    verbs "$wl" reg "reg:$H/$wl.reg"
+    rm -f "$H/$wl.reg"
+    n=$(scaled 50000); wl=sections$n
+    echo "== hostile: $wl (.reg)"
+    { cat "$H/full8.reg"
+      awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++)
+          printf "\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Rep\\Performance]\r\n\"Library\"=\"r%d.dll\"\r\n", i }'
+    } >"$H/$wl.reg"
+    verbs "$wl" reg "reg:$H/$wl.reg"
+    rm -rf "$H"
+}
+[ "$HOSTILE" = 0 ] || hostile
 
 echo "== check-ini of a $INI_SYMBOLS-symbol INI"
 "$MKBENCH" provider "$W/ini" --symbols "$INI_SYMBOLS" >/dev/null

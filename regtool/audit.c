@@ -51,11 +51,13 @@ struct tree_ctx {
     char root[4096];
 };
 
-static int tree_exists(void *ctx, const char *path)
+/* PATH's place on this system, into CUR; 0 when some component is not
+ * there. */
+static int tree_find(const struct tree_ctx *t, const char *path,
+                     char cur[8192])
 {
-    const struct tree_ctx *t = ctx;
-    char cur[8192], part[1024];
-    snprintf(cur, sizeof cur, "%s", t->root);
+    char part[1024];
+    snprintf(cur, 8192, "%s", t->root);
     const char *p = path;
     while (*p) {
         size_t n = strcspn(p, "\\/");
@@ -73,7 +75,7 @@ static int tree_exists(void *ctx, const char *path)
                     size_t len = strlen(cur);
                     int sep = len && (cur[len - 1] == '/' ||
                                       cur[len - 1] == '\\');
-                    snprintf(cur + len, sizeof cur - len, "%s%s",
+                    snprintf(cur + len, 8192 - len, "%s%s",
                              sep ? "" : "/", names[i]);
                     found = 1;
                 }
@@ -86,7 +88,27 @@ static int tree_exists(void *ctx, const char *path)
         while (*p == '\\' || *p == '/')
             p++;
     }
-    return rt_os_exists(cur) ? 1 : 0;
+    return 1;
+}
+
+static int tree_exists(void *ctx, const char *path)
+{
+    char cur[8192];
+    return tree_find(ctx, path, cur) && rt_os_exists(cur) ? 1 : 0;
+}
+
+static int tree_list(void *ctx, const char *dir,
+                     void (*each)(void *arg, const char *name), void *arg)
+{
+    char cur[8192];
+    char **names;
+    size_t count;
+    if (!tree_find(ctx, dir, cur) || rt_os_list_dir(cur, &names, &count) != 0)
+        return -1;
+    for (size_t i = 0; i < count; i++)
+        each(arg, names[i]);
+    rt_os_free_list(names, count);
+    return 0;
 }
 
 static int audit_libraries(struct rt_store *s, const struct rt_database *db,
@@ -94,7 +116,7 @@ static int audit_libraries(struct rt_store *s, const struct rt_database *db,
 {
     const char *win = s->ops->windows_dir ? s->ops->windows_dir(s) : NULL;
     struct tree_ctx t;
-    struct rt_audit_tree tree = {tree_exists, &t, NULL};
+    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list};
     if (win) {
         snprintf(t.root, sizeof t.root, "%s", win);
         char *slash = strrchr(t.root, '/');

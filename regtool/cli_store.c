@@ -161,6 +161,10 @@ struct rt_store *rt_cli_open_database_with(struct rt_database *db,
 
 int rt_cli_exit_for(int win32_code)
 {
+    /* A failure after an interrupt is the interrupt's doing: a call it
+     * ended (an open or read that was blocked) failed with EINTR. */
+    if (win32_code != RT_ERR_SUCCESS && rt_os_interrupted())
+        return 128 + rt_os_interrupted();
     switch (win32_code) {
     case RT_ERR_SUCCESS:
         return RT_EXIT_OK;
@@ -175,7 +179,7 @@ int rt_cli_exit_for(int win32_code)
     case RT_ERR_FILE_NOT_FOUND:
         return RT_EXIT_CONFLICT;
     case RT_ERR_CANCELLED:
-        return 128 + (rt_os_interrupted() ? rt_os_interrupted() : RT_OS_SIGINT);
+        return 128 + RT_OS_SIGINT;
     default:
         return RT_EXIT_FAILURE;
     }

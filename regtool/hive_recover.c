@@ -5,7 +5,9 @@
  *
  * Exit codes: 0 logs replayed; 1 FILE was not dirty, so Windows would
  * ignore its logs: OUT is then an identical copy of FILE, so that OUT is
- * always FILE's latest state after exit 0 or 1; 2 FILE is not a hive, or
+ * always FILE's latest state after exit 0 or 1 (of a FILE running more
+ * than 16 MiB past its hive bins, only the base block and the bins are
+ * read and written: nothing a hive holds lies past them); 2 FILE is not a hive, or
  * is dirty with no log that can be applied (nothing written); 3 a file
  * could not be read or OUT could not be written; 64 bad command line. */
 #include "regtool.h"
@@ -62,6 +64,18 @@ static void print_logs(FILE *f, const struct rt_regf_replay_report *r)
     }
 }
 
+/* A primary that runs far past its bins: what was left out. */
+static void print_cut(const char *file, const struct rt_regf_replay_report *r)
+{
+    if (r->primary_file_size <= r->primary_read)
+        return;
+    printf("note: '%s' is %llu bytes, %llu past the %llu its base block and "
+           "hive bins take up: far more than the unused tail Windows leaves, "
+           "so that part was neither read nor written\n", file,
+           (unsigned long long)r->primary_file_size,
+           (unsigned long long)(r->primary_file_size - r->primary_read),
+           (unsigned long long)r->primary_read);
+}
 
 int hive_recover_main(int argc, char **argv)
 {
@@ -140,11 +154,15 @@ int hive_recover_main(int argc, char **argv)
         exit_code = RT_EXIT_FAILURE;
         goto done;
     }
+    int cut = r.primary_file_size > r.primary_read;
     if (r.status == RT_REGF_REPLAY_CLEAN) {
         printf("%s: not dirty (sequence numbers %u/%u): its logs are ignored "
-               "as Windows ignores them; '%s' is an identical copy\n",
-               file, r.primary_seq1, r.primary_seq2, out);
+               "as Windows ignores them; '%s' is %s\n", file, r.primary_seq1,
+               r.primary_seq2, out,
+               cut ? "a copy of its base block and hive bins"
+                   : "an identical copy");
         print_logs(stdout, &r);
+        print_cut(file, &r);
         exit_code = RT_EXIT_WARN;
         goto done;
     }
@@ -159,6 +177,7 @@ int hive_recover_main(int argc, char **argv)
         printf("recovered: %zu dirty pages applied; ", r.pages_applied);
     printf("sequence numbers %u/%u, hive bins 0x%x bytes; written to '%s'\n",
            r.result_sequence, r.result_sequence, r.result_hbins_size, out);
+    print_cut(file, &r);
     exit_code = RT_EXIT_OK;
 done:
     free(image);

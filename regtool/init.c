@@ -277,7 +277,24 @@ int cmd_init(int argc, char **argv)
     size_t n_langs;
     if (split_languages(langs_arg, &langs, &n_langs) != 0)
         return RT_EXIT_USAGE;
-    const char *dir = store + 5;
+    /* The directory named is the user's; what lies beneath it may be
+     * someone else's (a disk's), so it is confined (rt_os_confine) before
+     * anything there is looked at or made: a planted link or "..",
+     * Windows -> /etc say, is refused, not written through. */
+    const char *shown = store + 5;
+    int dir_existed = rt_os_exists(shown);
+    char *canon = NULL;
+    if ((!dir_existed && rt_os_mkdirs(shown) != 0) ||
+        rt_os_confine(shown, &canon) != 0) {
+        rt_cli_error("init: %s: %s", shown, rt_os_strerror(errno));
+        if (!dir_existed)
+            rt_os_rmdir(shown);
+        for (size_t i = 0; i < n_langs; i++)
+            free(langs[i]);
+        free(langs);
+        return RT_EXIT_FAILURE;
+    }
+    const char *dir = canon;
     char config[4096], sys32[4096], wow[4096], sw_path[4200], sy_path[4200];
     snprintf(config, sizeof config, "%s/Windows/System32/config", dir);
     snprintf(sys32, sizeof sys32, "%s/Windows/System32", dir);
@@ -298,7 +315,7 @@ int cmd_init(int argc, char **argv)
     size_t n_dirs = files ? 5 : 4;
     int existed[5] = {0};
     for (size_t i = 0; i < n_dirs; i++)
-        existed[i] = rt_os_exists(dirs[i]);
+        existed[i] = i ? rt_os_exists(dirs[i]) : dir_existed;
     int made = 0;
     if (rt_os_exists(sw_path) || rt_os_exists(sy_path)) {
         rt_cli_error("init: %s already holds hives; nothing was written", config);
@@ -345,7 +362,7 @@ int cmd_init(int argc, char **argv)
     }
     if (write_backup(psb_path) != 0)
         goto out;
-    printf("created %s: SOFTWARE and SYSTEM, languages %s, tables %s\n", dir,
+    printf("created %s: SOFTWARE and SYSTEM, languages %s, tables %s\n", shown,
            langs_arg, files ? "in System32 and SysWOW64 .dat files"
                             : "as registry values");
     rc = RT_EXIT_OK;
@@ -366,10 +383,16 @@ out:
                                  files, d))
                         rt_os_unlink(path);
                 }
-        for (size_t i = n_dirs; i-- > 0;)
+        for (size_t i = n_dirs; i-- > 1;)
             if (!existed[i])
                 rt_os_rmdir(dirs[i]);
     }
+    rt_os_unconfine(canon);
+    free(canon);
+    /* The directory named, made here, goes last, once it is no longer
+     * confined (removing a confined directory itself is refused). */
+    if (rc != RT_EXIT_OK && !dir_existed)
+        rt_os_rmdir(shown);
     for (size_t i = 0; i < n_langs; i++)
         free(langs[i]);
     free(langs);

@@ -11,7 +11,7 @@
 #include "platform/os.h"
 
 static const char usage_text[] =
-    "Usage: regtool [--store SPEC] install [--replace] [--dry-run] "
+    "Usage: regtool [--store SPEC] install [--replace] [--force] [--dry-run] "
     "[--codepage CP]\n"
     "         [--create-service --library PATH --open FN --collect FN "
     "--close FN] INI\n"
@@ -26,6 +26,9 @@ static const char usage_text[] =
     "\n"
     "  --replace          reinstall an installed provider (in place when its\n"
     "                     new range fits)\n"
+    "  --force            install onto one of the system's providers (PerfOS\n"
+    "                     and the others whose objects are Windows' own), and\n"
+    "                     let --create-service replace an existing Library\n"
     "  --dry-run          print the exact change and write nothing\n"
     "  --emit-reg FILE    also write the exact change to FILE as a .reg patch\n"
     "                     (with or without --dry-run)\n"
@@ -116,6 +119,7 @@ int cmd_install(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"replace", no_argument, 0, 'r'},
+        {"force", no_argument, 0, 'f'},
         {"dry-run", no_argument, 0, 'n'},
         {"emit-reg", required_argument, 0, 'E'},
         {"codepage", required_argument, 0, 'c'},
@@ -134,6 +138,7 @@ int cmd_install(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'r': opt.replace = 1; break;
+        case 'f': opt.force = 1; break;
         case 'n': dry_run = 1; break;
         case 'E': emit = optarg; break;
         case 'c': codepage = optarg; break;

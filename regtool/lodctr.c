@@ -347,6 +347,8 @@ int rt_unlodctr_main(int argc, char **argv)
                "unlodctr: %s\nunlodctr: %s\n",
                argv[1], p.first_counter, p.last_counter, p.first_help,
                p.last_help, p.counter.why, p.help.why);
+        if (*p.side_skipped && rt_store_win_files(s))
+            fprintf(stderr, "unlodctr: warning: %s\n", p.side_skipped);
         rt_change_set_free(&cs);
     }
     s->ops->close(s);

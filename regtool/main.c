@@ -116,6 +116,14 @@ int main(int argc, char **argv)
         "regtool read it); stopped. Any commit this interrupted is finished "
         "or rolled back by the next run\n",
         RT_EXIT_FAILURE);
+    /* Until a verb takes interrupts over to stop where stopping is safe
+     * (the writers that commit), an interrupt, even one that comes while
+     * waiting for the lock or blocked on a file, ends the process at
+     * once: a reader has changed nothing, and a commit cut short is the
+     * journal's to finish or roll back, as after a crash. */
+    rt_os_end_on_interrupts("regtool: interrupted: stopped at once (a commit "
+                            "it cut short is finished or rolled back by the "
+                            "next run)\n");
     int dropin = rt_dropin_mode(argv[0]);
     if (dropin)
         rt_cli_set_program(dropin == 1 ? "lodctr" : "unlodctr");

@@ -10,6 +10,7 @@
 
 #include "engine/ops.h"
 #include "engine/repair.h"
+#include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "platform/os.h"
 
@@ -188,8 +189,20 @@ static int load_inf(struct inis *l, struct rt_store *s)
                                  &e) == 0 && present)
             ini_name = rt_value_string(&v);
         rt_value_free(&v);
-        if (ini_name && !strchr(ini_name, '\\') && !strchr(ini_name, '/') &&
-            (sdir = find_ci(inf, svcs[i])) != NULL) {
+        /* Both become path components: a name that is not one file's is
+         * never looked up, and said. */
+        const char *bad = ini_name ? rt_side_name_problem(ini_name) : NULL;
+        const char *bad_svc = ini_name ? rt_side_name_problem(svcs[i]) : NULL;
+        if (bad || bad_svc) {
+            char shown[100];
+            rt_side_name_shown(bad ? ini_name : svcs[i], shown, sizeof shown);
+            fprintf(stderr,
+                    "%s: warning: --from-ini: %s: its %s '%s' is not a file "
+                    "name (%s): its INF copy is not read\n",
+                    rt_cli_program(), svcs[i],
+                    bad ? "PerfIniFile" : "service name", shown,
+                    bad ? bad : bad_svc);
+        } else if (ini_name && (sdir = find_ci(inf, svcs[i])) != NULL) {
             char **langs;
             size_t n_langs;
             if (rt_os_list_dir(sdir, &langs, &n_langs) == 0) {

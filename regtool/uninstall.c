@@ -11,7 +11,9 @@ static const char usage_text[] =
     "\n"
     "Removes exactly the provider's ranges from every language and its\n"
     "service values; Last Counter and Last Help go back to where its install\n"
-    "found them when it was on top, never lower.\n"
+    "found them when it was on top, never lower. A PerfIniFile that is not\n"
+    "one file name ('..', 'C:x.ini') does not stop it: its INF copy is left,\n"
+    "and named in a warning.\n"
     "\n"
     "  --force    remove a range that is inverted, of the wrong parity or\n"
     "             overlapping the base range or another provider\n"
@@ -66,6 +68,9 @@ int cmd_uninstall(int argc, char **argv)
                p.removed_names, p.removed_helps);
         printf("\n%s\n%s\n", p.counter.why, p.help.why);
         rt_cli_side_note(s);
+        if (*p.side_skipped && rt_store_win_files(s))
+            fprintf(stderr, "%s: warning: %s: %s\n", rt_cli_program(), what,
+                    p.side_skipped);
         if (dry_run)
             rt_cli_print_change_set(stdout, &cs);
         if (emit)

@@ -530,16 +530,17 @@ static void refusals_leave_store_identical(void **state)
     assert_int_equal(uninstall(s, "Rogue", 1, &e), 0);
 
     /* --replace of a provider whose recorded range lies on the base
-     * range, or on another provider's: refused, as uninstall is. */
+     * range (one of the system's providers: install's trust check), or on
+     * another provider's: refused, as uninstall is. */
     put_service(s, "Squat");
     put_range(s, "Squat", 2, 4, 3, 5);
     free(before);
     before = snapshot_exact(s);
     struct rt_provider_spec *squat = make_spec("Squat", en_ru, 2, 2);
     assert_int_equal(install(s, squat, 1, NULL, &e), -1);
-    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
-    assert_non_null(strstr(e.message, "refusing to replace 'Squat': range "
-                                      "overlaps the system's base range"));
+    assert_int_equal(e.code, RT_ERR_ALREADY_EXISTS);
+    assert_non_null(strstr(e.message, "onto service 'Squat': it is one of "
+                                      "the system's providers: its range"));
     put_range(s, "Squat", 1850, 1852, 1851, 1853);
     free(before);
     before = snapshot_exact(s);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -52,6 +53,38 @@ static int table_exists(void *ctx, const char *path)
     return 0;
 }
 
+/* The entries of folder DIR of the table tree CTX: the next component
+ * of every path below it, once each. */
+static int table_list(void *ctx, const char *dir,
+                      void (*each)(void *arg, const char *name), void *arg)
+{
+    const char *const *files = ctx;
+    size_t n = strlen(dir);
+    int found = !n;
+    for (size_t i = 0; files[i]; i++) {
+        const char *f = files[i];
+        if (n && (strncasecmp(f, dir, n) || f[n] != '\\'))
+            continue;
+        found = 1;
+        const char *name = f + n + (n > 0);
+        size_t len = strcspn(name, "\\");
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const char *g = files[j];
+            if (n && (strncasecmp(g, dir, n) || g[n] != '\\'))
+                continue;
+            const char *other = g + n + (n > 0);
+            seen = strcspn(other, "\\") == len && !strncasecmp(other, name, len);
+        }
+        if (!seen) {
+            char one[260];
+            snprintf(one, sizeof one, "%.*s", (int)len, name);
+            each(arg, one);
+        }
+    }
+    return found ? 0 : -1;
+}
+
 static const char *const system_tree[] = {
     "Windows\\System32\\ntdll.dll",    "Windows\\System32\\perfos.dll",
     "Windows\\System32\\perfproc.dll", "Windows\\System32\\netfxperf.dll",
@@ -67,7 +100,8 @@ static void run(const struct svc *v, size_t n, const char *const *tree,
 {
     struct rt_database db;
     build(&db, v, n);
-    struct rt_audit_tree t = {table_exists, (void *)tree, "Windows"};
+    struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
+                              table_list};
     memset(f, 0, sizeof *f);
     assert_int_equal(rt_audit_libraries(&db, tree ? &t : NULL, f), 0);
     rt_findings_sort(f);
@@ -233,6 +267,176 @@ static void system_objects_and_sharing(void **state)
     expect_one(shared, 2, system_tree, "library-shared", RT_AUDIT_INFO);
 }
 
+/* The number of warnings and errors of V in TREE (the test's tree). */
+static size_t warnings_of(const struct svc *v, size_t n,
+                          const char *const *tree)
+{
+    struct rt_findings f;
+    run(v, n, tree, &f);
+    size_t w = f.warnings + f.errors;
+    if (w)
+        show(&f);
+    rt_findings_free(&f);
+    return w;
+}
+
+/* What Windows resolves before loading: "..", "." and doubled
+ * separators, environment strings anywhere, Win32's trimming of trailing
+ * dots and blanks; the place is judged where the path leads. */
+static void resolved_before_judging(void **state)
+{
+    (void)state;
+    static const char *const writable[] = {
+        "C:\\Program Files\\..\\Users\\Public\\x.dll",
+        "C:\\PROGRA~1\\..\\Users\\Public\\x.dll",
+        "%SystemRoot%\\System32\\..\\Temp\\x.dll",
+        "%ProgramFiles%\\..\\ProgramData\\x.dll",
+        "C:\\Windows\\.\\..\\\\Users\\x.dll",
+        "%HOMEDRIVE%%HOMEPATH%\\x.dll",
+        "%TEMP%\\x.dll",
+        "%LocalAppData%\\x.dll",
+        "C:\\Users.\\Public\\x.dll",
+        "C:\\Program Files\\..\\..\\..\\Users\\x.dll",
+    };
+    for (size_t i = 0; i < sizeof writable / sizeof *writable; i++) {
+        print_message("%s\n", writable[i]);
+        const struct svc v[] = {STD("X", writable[i])};
+        expect_one(v, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    }
+    /* Where ".." leads somewhere harmless, nothing is said. */
+    const struct svc fine[] = {
+        STD("A", "C:\\Users\\..\\Program Files\\Vendor\\v.dll"),
+        STD("B", "%SystemRoot%\\Temp\\..\\System32\\perfos.dll"),
+        STD("C", "%ProgramFiles%\\Vendor\\v.dll"),
+    };
+    assert_int_equal(warnings_of(fine, 3, system_tree), 0);
+}
+
+/* The folders below the Windows directory a standard user can write. */
+static void writable_below_windows(void **state)
+{
+    (void)state;
+    static const char *const writable[] = {
+        "%SystemRoot%\\Tracing\\x.dll",
+        "%SystemRoot%\\Registration\\CRMLog\\x.dll",
+        "%windir%\\System32\\spool\\drivers\\color\\x.dll",
+        "C:\\Windows\\System32\\Tasks\\x.dll",
+        "%SystemRoot%\\System32\\Microsoft\\Crypto\\RSA\\MachineKeys\\x.dll",
+        "%SystemRoot%\\SysWOW64\\com\\dmp\\x.dll",
+        "%SystemRoot%\\debug\\WIA\\x.dll",
+    };
+    for (size_t i = 0; i < sizeof writable / sizeof *writable; i++) {
+        print_message("%s\n", writable[i]);
+        const struct svc v[] = {STD("X", writable[i])};
+        expect_one(v, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    }
+    /* Names that only begin like them are not them. */
+    const struct svc fine[] = {
+        STD("A", "%SystemRoot%\\TracingTools\\x.dll"),
+        STD("B", "%SystemRoot%\\Registration\\x.dll"),
+    };
+    struct rt_findings f;
+    run(fine, 2, NULL, &f);
+    assert_null(find(&f, "library-user-writable"));
+    rt_findings_free(&f);
+}
+
+/* 8.3 short names, as far as the tree tells them. */
+static void short_names(void **state)
+{
+    (void)state;
+    static const char *const tree64[] = {
+        "Windows\\System32\\ntdll.dll",  "Windows\\SysWOW64\\ntdll.dll",
+        "Program Files\\Vendor Tools\\v.dll",
+        "Program Files (x86)\\Old\\o.dll", "ProgramData\\Evil\\e.dll",
+        NULL,
+    };
+    /* One entry of that short form in its folder: that entry. */
+    const struct svc one[] = {
+        STD("A", "C:\\PROGRA~1\\VENDOR~1\\v.dll"),
+        STD("B", "C:\\PROGRA~2\\Old\\o.dll"),
+    };
+    assert_int_equal(warnings_of(one, 2, tree64), 0);
+    struct rt_findings f;
+    run(one, 2, tree64, &f);
+    assert_null(find(&f, "library-unchecked"));
+    rt_findings_free(&f);
+    /* Several: Windows setup's order, on a 64-bit tree PROGRA~3 is
+     * ProgramData. */
+    const struct svc pd[] = {STD("X", "C:\\PROGRA~3\\Evil\\e.dll")};
+    expect_one(pd, 1, tree64, "library-user-writable", RT_AUDIT_WARNING);
+    /* On a 32-bit tree (files, no SysWOW64), PROGRA~2 is ProgramData. */
+    static const char *const tree32[] = {
+        "Windows\\System32\\ntdll.dll", "Program Files\\Vendor\\v.dll",
+        "Program Files (x86)\\x.dll", "ProgramData\\x.dll", NULL,
+    };
+    const struct svc two[] = {STD("X", "C:\\PROGRA~2\\x.dll")};
+    expect_one(two, 1, tree32, "library-user-writable", RT_AUDIT_WARNING);
+    assert_int_equal(warnings_of(two, 1, tree64), 1);   /* not in the tree */
+    /* Without a tree, PROGRA~2 may be ProgramData (32-bit Windows). */
+    const struct svc maybe[] = {STD("X", "C:\\PROGRA~2\\x.dll")};
+    expect_one(maybe, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    run(maybe, 1, NULL, &f);
+    assert_non_null(strstr(find(&f, "library-user-writable")->message,
+                           "ProgramData"));
+    rt_findings_free(&f);
+    /* PROGRA~1 is Program Files on every Windows; below it, a short name
+     * the tree cannot tell is info only. */
+    const struct svc pf[] = {STD("X", "C:\\PROGRA~1\\MICROS~2\\x.dll")};
+    run(pf, 1, tree64, &f);
+    assert_non_null(find(&f, "library-unchecked"));
+    rt_findings_free(&f);
+    assert_int_equal(warnings_of(pf, 1, tree64), 0);
+}
+
+/* A 32-bit provider's DLL: SysWOW64, or Program Files (x86) through
+ * %ProgramFiles%, is looked in before it is called missing. */
+static void thirty_two_bit_providers(void **state)
+{
+    (void)state;
+    /* The tree's SysWOW64 lacks ntdll.dll: the DLL is still there. */
+    static const char *const tree[] = {
+        "Windows\\System32\\ntdll.dll", "Windows\\SysWOW64\\only32.dll",
+        "Program Files (x86)\\Vendor\\v.dll", NULL,
+    };
+    const struct svc bare[] = {STD("X", "only32.dll")};
+    expect_one(bare, 1, tree, "library-only-in-syswow64", RT_AUDIT_WARNING);
+    const struct svc full[] = {
+        STD("X", "%SystemRoot%\\System32\\only32.dll")};
+    expect_one(full, 1, tree, "library-only-in-syswow64", RT_AUDIT_WARNING);
+    const struct svc pf[] = {STD("X", "%ProgramFiles%\\Vendor\\v.dll")};
+    expect_one(pf, 1, tree, "library-only-in-program-files-x86",
+               RT_AUDIT_WARNING);
+    struct rt_findings f;
+    run(bare, 1, tree, &f);
+    assert_null(find(&f, "library-not-found"));
+    rt_findings_free(&f);
+    run(pf, 1, tree, &f);
+    assert_null(find(&f, "library-not-found"));
+    rt_findings_free(&f);
+}
+
+/* A system provider that got a range (an INI installed onto it) is still
+ * checked, and the range is said. */
+static void system_provider_with_a_range(void **state)
+{
+    (void)state;
+    struct rt_database db;
+    const struct svc v[] = {STD("PerfOS", "C:\\Users\\Public\\evil.dll")};
+    build(&db, v, 1);
+    db.services[0].has_range = 1;
+    db.services[0].first_counter = RT_BASE_INDEX + 100;
+    struct rt_findings f = {0};
+    assert_int_equal(rt_audit_libraries(&db, NULL, &f), 0);
+    assert_non_null(find(&f, "system-library-replaced"));
+    assert_non_null(find(&f, "system-provider-range"));
+    assert_non_null(find(&f, "library-user-writable"));
+    rt_findings_free(&f);
+    rt_database_free(&db);
+    assert_string_equal(rt_audit_system_dll("perfos"), "perfos.dll");
+    assert_null(rt_audit_system_dll("PerfOS "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +446,11 @@ int main(void)
         cmocka_unit_test(hijackable_places),
         cmocka_unit_test(files_in_the_tree),
         cmocka_unit_test(system_objects_and_sharing),
+        cmocka_unit_test(resolved_before_judging),
+        cmocka_unit_test(writable_below_windows),
+        cmocka_unit_test(short_names),
+        cmocka_unit_test(thirty_two_bit_providers),
+        cmocka_unit_test(system_provider_with_a_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

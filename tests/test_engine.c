@@ -7,6 +7,7 @@
 
 #include "engine_suite.h"
 #include "engine/audit.h"
+#include "engine/side_files.h"
 
 static struct rt_store *mem_open(void *ctx)
 {
@@ -88,11 +89,210 @@ static void fixed_language_is_left_alone(void **state)
     s->ops->close(s);
 }
 
+static void put_string(struct rt_store *s, const char *svc, const char *name,
+                       const char *text)
+{
+    struct rt_value v;
+    rt_value_from_string(&v, RT_REG_SZ, text);
+    put_service_value(s, svc, name, &v);
+    rt_value_free(&v);
+}
+
+/* rt_op_install with the options install's trust checks read. */
+static int install_opt(struct rt_store *s, const char *driver, int replace,
+                       int force, const char *create_library,
+                       struct rt_error *e)
+{
+    struct rt_provider_spec *sp = make_spec(driver, en_ru, 2, 3);
+    struct rt_install_options opt = {.replace = replace, .force = force};
+    if (create_library) {
+        opt.create_service = 1;
+        opt.library = create_library;
+        opt.open = "O";
+        opt.collect = "C";
+        opt.close = "X";
+    }
+    struct rt_change_set cs;
+    struct rt_install_plan plan;
+    int r = rt_op_install(s, sp, &opt, 0, &cs, &plan, e);
+    if (r == 0) {
+        rt_change_set_free(&cs);
+        rt_install_plan_free(&plan);
+    }
+    free_spec(sp);
+    return r;
+}
+
+/* Refused with CODE, the message holding WANT, the store unchanged. */
+static void expect_refused(struct rt_store *s, const char *driver,
+                           int replace, const char *create_library, int code,
+                           const char *want)
+{
+    char *before = snapshot_exact(s);
+    struct rt_error e = {0};
+    assert_int_equal(install_opt(s, driver, replace, 0, create_library, &e),
+                     -1);
+    if (e.code != code || !strstr(e.message, want))
+        print_message("%s: %d %s\n", driver, e.code, e.message);
+    assert_int_equal(e.code, code);
+    assert_non_null(strstr(e.message, want));
+    char *after = snapshot_exact(s);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+}
+
+/* An INI onto one of the system's providers is refused without --force,
+ * whatever the case of its drivername; a third-party service whose
+ * installer wrote the Library first (the usual order) installs as ever. */
+static void system_providers_are_refused(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    put_service(s, "PerfOS");
+    put_string(s, "PerfOS", "Object List", "2 4 86 238");
+    put_service(s, "Vendor");
+    put_string(s, "Vendor", "Object List", "238");   /* base objects */
+    put_service(s, "Low");
+    put_range(s, "Low", 100, 104, 101, 105);
+    put_service(s, "Spooler");                         /* by its name */
+    expect_refused(s, "PerfOS", 0, NULL, RT_ERR_ALREADY_EXISTS,
+                   "one of Windows' built-in providers");
+    expect_refused(s, "perfos", 0, NULL, RT_ERR_ALREADY_EXISTS,
+                   "onto service 'PerfOS' (the INI's drivername 'perfos'");
+    expect_refused(s, "PERFOS", 0, "C:\\Users\\Public\\evil.dll",
+                   RT_ERR_ALREADY_EXISTS, "would replace its Library");
+    expect_refused(s, "Vendor", 0, NULL, RT_ERR_ALREADY_EXISTS,
+                   "Object List (238) names objects of the system's base");
+    expect_refused(s, "low", 1, NULL, RT_ERR_ALREADY_EXISTS,
+                   "lies in the system's base range");
+    expect_refused(s, "Spooler", 0, NULL, RT_ERR_ALREADY_EXISTS, "--force");
+    struct rt_error e = {0};
+    assert_int_equal(install_opt(s, "Transfer", 0, 0, NULL, &e), 0);
+    /* --force installs onto it; a second install still needs it. */
+    assert_int_equal(install_opt(s, "PerfOS", 0, 1, NULL, &e), 0);
+    expect_refused(s, "PerfOS", 1, NULL, RT_ERR_ALREADY_EXISTS,
+                   "with a range lodctr gave it");
+    assert_int_equal(install_opt(s, "PerfOS", 1, 1, NULL, &e), 0);
+    s->ops->close(s);
+}
+
+/* --create-service never replaces a service's Library without --force. */
+static void create_service_keeps_a_library(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    expect_refused(s, "Transfer", 0, "C:\\Users\\Public\\evil.dll",
+                   RT_ERR_ALREADY_EXISTS,
+                   "already has a Library (%SystemRoot%\\prov.dll)");
+    struct rt_error e = {0};
+    /* The same DLL (names ignore case) is no replacement. */
+    assert_int_equal(
+        install_opt(s, "Transfer", 0, 0, "%systemroot%\\PROV.DLL", &e), 0);
+    assert_int_equal(
+        install_opt(s, "Transfer", 1, 1, "C:\\Vendor\\new.dll", &e), 0);
+    struct rt_service_info si;
+    assert_int_equal(rt_service_load(s, "Transfer", &si, &e), 0);
+    assert_string_equal(si.library, "C:\\Vendor\\new.dll");
+    rt_service_info_free(&si);
+    /* A new service gets its Library with nothing to ask. */
+    assert_int_equal(install_opt(s, "Fresh", 0, 0, "fresh.dll", &e), 0);
+    s->ops->close(s);
+}
+
+/* A drivername that cannot name the INF folder is refused as input,
+ * even with --force. */
+static void names_that_become_paths(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    expect_refused(s, "a:b", 0, "x.dll", RT_ERR_INVALID_DATA,
+                   "drivername 'a:b' cannot name the INF folder");
+    expect_refused(s, "Transfer.", 0, "x.dll", RT_ERR_INVALID_DATA,
+                   "ends in a dot or a blank");
+    struct rt_error e = {0};
+    assert_int_equal(install_opt(s, "CON", 0, 1, "x.dll", &e), -1);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    assert_non_null(strstr(e.message, "device name"));
+    s->ops->close(s);
+
+    static const char *const bad[] = {
+        "", ".", "..", "a/b.ini", "a\\b.ini", "C:x.ini", "x:stream",
+        "a\x01.ini", "x.ini.", "x.ini ", "NUL", "nul.ini", "COM1.ini",
+        "lpt9", "a|b.ini", "a?.ini", "a*.ini", "a<b", "\"a\"",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        if (!rt_side_name_problem(bad[i]))
+            print_message("accepted: '%s'\n", bad[i]);
+        assert_non_null(rt_side_name_problem(bad[i]));
+    }
+    static const char *const good[] = {
+        "acme.ini", "Acme Perf.INI", "...x", "CONSOLE.ini", "COM0.ini",
+        "nul2.ini", "\xd0\xbf\xd1\x80\xd0\xbe.ini",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        if (rt_side_name_problem(good[i]))
+            print_message("refused: '%s'\n", good[i]);
+        assert_null(rt_side_name_problem(good[i]));
+    }
+    char longest[300];
+    memset(longest, 'a', 255);
+    longest[255] = '\0';
+    assert_null(rt_side_name_problem(longest));
+    strcat(longest, "b");
+    assert_non_null(rt_side_name_problem(longest));
+    char shown[32];
+    rt_side_name_shown("a\x1b[31m'.ini", shown, sizeof shown);
+    assert_string_equal(shown, "a\\x1B[31m\\x27.ini");
+    rt_side_name_shown("abcdefghijklmnopqrstuvwxyz0123456789", shown,
+                       sizeof shown);
+    assert_int_equal(strlen(shown), sizeof shown - 1);
+    assert_string_equal(shown + strlen(shown) - 4, "1...");
+}
+
+/* A PerfIniFile that is not one file name does not stop uninstall: the
+ * ranges and values go, and the plan says which INF copy was not looked
+ * for. */
+static void uninstall_goes_on_past_a_bad_perfinifile(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"..", ".", "C:\\x.ini", "a\x1b.ini"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct rt_store *s = base_store();
+        struct rt_error e = {0};
+        assert_int_equal(install_opt(s, "Transfer", 0, 0, NULL, &e), 0);
+        put_string(s, "Transfer", "PerfIniFile", bad[i]);
+        struct rt_uninstall_plan p;
+        assert_int_equal(uninstall_plan(s, "Transfer", 0, 0, &p, &e), 0);
+        print_message("%s\n", p.side_skipped);
+        assert_non_null(strstr(p.side_skipped, "PerfIniFile '"));
+        assert_non_null(strstr(p.side_skipped, "INF\\Transfer\\"));
+        assert_null(strchr(p.side_skipped, '\x1b'));
+        struct rt_service_info si;
+        assert_int_equal(rt_service_load(s, "Transfer", &si, &e), 0);
+        assert_false(si.has_range);
+        assert_null(si.ini_file);
+        rt_service_info_free(&si);
+        s->ops->close(s);
+    }
+    struct rt_store *s = base_store();
+    struct rt_error e = {0};
+    assert_int_equal(install_opt(s, "Transfer", 0, 0, NULL, &e), 0);
+    struct rt_uninstall_plan p;
+    assert_int_equal(uninstall_plan(s, "Transfer", 0, 0, &p, &e), 0);
+    assert_string_equal(p.side_skipped, "");
+    s->ops->close(s);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
     const struct CMUnitTest tests[] = {ENGINE_SUITE_TESTS
         cmocka_unit_test(fixed_language_is_left_alone),
+        cmocka_unit_test(system_providers_are_refused),
+        cmocka_unit_test(create_service_keeps_a_library),
+        cmocka_unit_test(names_that_become_paths),
+        cmocka_unit_test(uninstall_goes_on_past_a_bad_perfinifile),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
 /* Atomic commit: the journal's effect, its recovery after a crash at every
- * write, discarding unsealed journals, and the writer lock. */
+ * write, discarding unsealed journals, refusing journals that name what
+ * is not the store's (a journal on a disk others wrote is data), and the
+ * writer lock. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,16 @@
 #include "platform/os.h"
 
 static char dir[64], journal[128];
+
+/* The files this test's commits write, as a store names its own: any
+ * other path in a journal is refused. */
+static int test_file(void *ctx, const char *rel)
+{
+    (void)ctx;
+    return !strcmp(rel, "a.hive") || !strcmp(rel, "sub/b.dat") ||
+           !strcmp(rel, "sub/c.dat") || !strncmp(rel, "sub/gone/", 9);
+}
+static const struct rt_journal_scope scope = {test_file, NULL, 1u << 20};
 
 static void write_file(const char *name, const void *data, size_t len)
 {
@@ -298,7 +310,7 @@ static void in_order_size_costs_one_fsync(void **state)
             assert_true(WIFEXITED(status));
             assert_int_equal(WEXITSTATUS(status), 99);
             struct rt_error e = {0};
-            assert_int_equal(rt_journal_recover(dir, journal, &e), 1);
+            assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), 1);
         }
         size_t len;
         uint8_t *got = slurp("sub/c.dat", &len);
@@ -359,7 +371,7 @@ static void crash_sweep(int fresh)
         waitpid(pid, &status, 0);
         assert_true(WIFEXITED(status));
         assert_int_equal(WEXITSTATUS(status), 99);   /* ended by the hook */
-        assert_true(rt_journal_recover(dir, journal, &e) >= 0);
+        assert_true(rt_journal_recover(dir, journal, &scope, &e) >= 0);
         int st = which_state();
         assert_int_not_equal(st, -1);
         seen[st] = 1;
@@ -422,11 +434,12 @@ static void recovery_replays_the_last_record(void **state)
         waitpid(pid, &status, 0);
         assert_true(WIFEXITED(status));
         assert_int_equal(WEXITSTATUS(status), 99);
-        struct rt_journal_info ji;
         struct rt_error e = {0};
-        assert_int_equal(rt_journal_inspect(journal, &ji, &e), 1);
-        assert_true(ji.sealed);
-        assert_int_equal(rt_journal_recover(dir, journal, &e), 1);
+        struct rt_journal *j;
+        assert_int_equal(rt_journal_load(journal, &scope, &j, &e), 1);
+        assert_true(rt_journal_about(j)->sealed);
+        assert_int_equal(rt_journal_finish(j, dir, &e), 1);
+        rt_journal_free(j);
         assert_int_not_equal(access(journal, F_OK), 0);
         size_t la, lb;
         uint8_t *a = slurp("a.hive", &la), *b = slurp("sub/b.dat", &lb);
@@ -449,7 +462,7 @@ static void unsealed_or_damaged_journal_is_discarded(void **state)
     struct rt_error e = {0};
     make_before();
     write_file("regtool.journal", "RTJOURN1garbage", 15);
-    assert_int_equal(rt_journal_recover(dir, journal, &e), 0);
+    assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), 0);
     assert_int_equal(which_state(), 0);
     assert_int_not_equal(access(journal, F_OK), 0);
 
@@ -470,10 +483,389 @@ static void unsealed_or_damaged_journal_is_discarded(void **state)
     write_file("regtool.journal", j, len);
     free(j);
     make_before();
-    assert_int_equal(rt_journal_recover(dir, journal, &e), 0);
+    assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), 0);
     assert_int_equal(which_state(), 0);
     /* Nothing to recover. */
-    assert_int_equal(rt_journal_recover(dir, journal, &e), 0);
+    assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), 0);
+}
+
+/* --- journals from a disk others wrote ------------------------------------ */
+
+/* A journal as anyone can write one: the format of lib/commit/journal.c
+ * with every CRC right, so that only what it names decides. */
+struct forged {
+    uint8_t b[4u << 20];
+    size_t n;
+    unsigned records;
+};
+
+static void f_put(struct forged *f, const void *p, size_t n)
+{
+    assert_true(f->n + n <= sizeof f->b);
+    if (n)
+        memcpy(f->b + f->n, p, n);
+    f->n += n;
+}
+
+static void f_put32(struct forged *f, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
+                    (uint8_t)(v >> 24)};
+    f_put(f, b, 4);
+}
+
+static void f_put64(struct forged *f, uint64_t v)
+{
+    f_put32(f, (uint32_t)v);
+    f_put32(f, (uint32_t)(v >> 32));
+}
+
+/* The header and the intent block: N_INTENTS files (NAMES) that would be
+ * cut back to 0 bytes. */
+static void forge_start(struct forged *f, size_t n_intents,
+                        const char *const *names)
+{
+    f->n = 0;
+    f->records = 0;
+    f_put(f, "RTJOURN3", 8);
+    f_put64(f, 1700000000u);
+    f_put32(f, 15);
+    f_put(f, "install of Xfer", 15);
+    f_put32(f, (uint32_t)n_intents);
+    for (size_t i = 0; i < n_intents; i++) {
+        f_put32(f, (uint32_t)strlen(names[i]));
+        f_put64(f, 0);
+        f_put(f, names[i], strlen(names[i]));
+    }
+    f_put32(f, rt_crc32(0, f->b, f->n));
+}
+
+static void forge_record(struct forged *f, uint32_t kind, const char *file,
+                         uint64_t offset, const char *data)
+{
+    size_t dl = data ? strlen(data) : 0;
+    f_put32(f, kind);
+    f_put32(f, (uint32_t)strlen(file));
+    f_put64(f, offset);
+    f_put32(f, (uint32_t)dl);
+    f_put(f, file, strlen(file));
+    f_put(f, data, dl);
+    f->records++;
+}
+
+/* Seals F with a CRC that is valid, and writes it as the journal. */
+static void forge_seal(struct forged *f)
+{
+    size_t body = f->n;
+    f_put(f, "RTCOMMIT", 8);
+    f_put64(f, body);
+    f_put32(f, rt_crc32(0, f->b, body));
+    f_put32(f, f->records);
+    write_file("regtool.journal", f->b, f->n);
+}
+
+#define KIND_WRITE 1u
+#define KIND_SIZE 2u
+#define KIND_DELETE 4u
+
+/* A victim beside the tree: its path, relative to the base and absolute. */
+static char victim_rel[160], victim_abs[160];
+
+static void make_victim(void)
+{
+    write_file("victim", "keep me\n", 8);
+    snprintf(victim_abs, sizeof victim_abs, "%s/victim", dir);
+    /* Out of the base and back: the way out of any tree. */
+    snprintf(victim_rel, sizeof victim_rel, "../../../../../../..%s/victim",
+             dir);
+}
+
+/* The journal is refused whole, with a message naming it, SHOWN (the
+ * offending path) and what to do; nothing changed: a.hive, the victim
+ * and the journal are as they were. */
+static void expect_refused(const char *shown)
+{
+    size_t jl;
+    uint8_t *before = slurp("regtool.journal", &jl);
+    assert_non_null(before);
+    struct rt_error e = {0};
+    assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), -1);
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    assert_non_null(strstr(e.message, journal));
+    if (shown)
+        assert_non_null(strstr(e.message, shown));
+    assert_non_null(strstr(e.message, "refused whole"));
+    assert_non_null(strstr(e.message, "move it aside"));
+    size_t len;
+    uint8_t *after = slurp("regtool.journal", &len);
+    assert_non_null(after);
+    assert_int_equal(len, jl);
+    assert_memory_equal(after, before, jl);
+    free(after);
+    free(before);
+    uint8_t *v = slurp("victim", &len);
+    assert_non_null(v);
+    assert_int_equal(len, 8);
+    assert_memory_equal(v, "keep me\n", 8);
+    free(v);
+    assert_int_equal(which_state(), 0);
+}
+
+static void journal_paths_are_plain_names(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *path, *problem;
+    } cases[] = {
+        {"a.hive", NULL},
+        {"System32/config/SOFTWARE", NULL},
+        {"INF/Xfer/0009/x.ini", NULL},
+        {"..a/b..", NULL},
+        {"", "an empty path"},
+        {"/etc/cron.d/x", "an absolute path"},
+        {"..", "a '..' component"},
+        {"../../etc/passwd", "a '..' component"},
+        {"INF/../../etc/passwd", "a '..' component"},
+        {"INF/Xfer/..", "a '..' component"},
+        {"./a.hive", "a '.' component"},
+        {"INF/./x", "a '.' component"},
+        {"INF//x", "an empty component"},
+        {"INF/", "an empty component"},
+        {"..\\..\\etc\\passwd", "a backslash"},
+        {"C:/Windows/x", "a ':' (a drive letter or a stream)"},
+        {"a.hive:evil", "a ':' (a drive letter or a stream)"},
+        {"INF/x\x1b[2J/y", "a control character"},
+        {"a\nb", "a control character"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *got = rt_journal_path_problem(cases[i].path);
+        if (!cases[i].problem)
+            assert_null(got);
+        else
+            assert_string_equal(got, cases[i].problem);
+    }
+    static char longest[RT_JOURNAL_NAME_MAX + 2];
+    memset(longest, 'a', RT_JOURNAL_NAME_MAX);
+    assert_null(rt_journal_path_problem(longest));
+    longest[RT_JOURNAL_NAME_MAX] = 'a';
+    assert_string_equal(rt_journal_path_problem(longest),
+                        "a path longer than any a commit writes");
+}
+
+/* The CRC is no defence: anyone computes it. A forged sealed journal
+ * naming only the store's files is replayed; the same with one record
+ * naming a host file is refused whole, the good record before it not
+ * applied either. */
+static void forged_journal_with_valid_crc(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static struct forged f;
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_WRITE, "a.hive", 0, "forged");
+    forge_seal(&f);
+    struct rt_error e = {0};
+    struct rt_journal *j;
+    assert_int_equal(rt_journal_load(journal, &scope, &j, &e), 1);
+    assert_true(rt_journal_about(j)->sealed);
+    assert_string_equal(rt_journal_about(j)->what, "install of Xfer");
+    const struct rt_journal_file *files;
+    assert_int_equal(rt_journal_files(j, &files), 1);
+    assert_string_equal(files[0].rel, "a.hive");
+    assert_int_equal(files[0].bytes, 6);
+    assert_int_equal(rt_journal_finish(j, dir, &e), 1);
+    rt_journal_free(j);
+    size_t la;
+    uint8_t *a = slurp("a.hive", &la);
+    assert_non_null(a);
+    assert_memory_equal(a, "forged", 6);
+    free(a);
+
+    make_before();
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_WRITE, "a.hive", 0, "forged");
+    forge_record(&f, KIND_WRITE, victim_rel, 0, "* * * * * root evil\n");
+    forge_seal(&f);
+    expect_refused(victim_rel);
+    struct rt_error e2 = {0};
+    rt_journal_recover(dir, journal, &scope, &e2);
+    assert_non_null(strstr(e2.message, "record 2 names"));
+    assert_non_null(strstr(e2.message, "a '..' component"));
+}
+
+static void record_with_dotdot_is_refused(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static struct forged f;
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_WRITE, victim_rel, 0, "evil\n");
+    forge_seal(&f);
+    expect_refused(victim_rel);
+    /* A name inside the base that climbs out of it again. */
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_SIZE, "sub/../victim", 0, NULL);
+    forge_seal(&f);
+    expect_refused("sub/../victim");
+}
+
+static void absolute_record_is_refused(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static struct forged f;
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_WRITE, victim_abs, 0, "evil\n");
+    forge_seal(&f);
+    expect_refused(victim_abs);
+}
+
+/* A removal of a host file, by '..' and by a plain name that is not one
+ * of the store's files; a removal pruning folders above the base. */
+static void delete_of_a_host_file_is_refused(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static struct forged f;
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_DELETE, victim_rel, 0, NULL);
+    forge_seal(&f);
+    expect_refused(victim_rel);
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_DELETE, "victim", 0, NULL);
+    forge_seal(&f);
+    expect_refused("'victim': not a file this store's commits write");
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_DELETE, "sub/gone/x.ini", 3, NULL);
+    forge_seal(&f);
+    expect_refused("its removal would remove folders above the tree");
+}
+
+/* An unsealed journal is rolled back by cutting its intent block's files
+ * to their sizes before: naming a host file, that would empty it. */
+static void intent_block_naming_a_host_file_is_refused(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static struct forged f;
+    const char *names[2] = {"a.hive", victim_rel};
+    forge_start(&f, 2, names);
+    write_file("regtool.journal", f.b, f.n);   /* never sealed */
+    expect_refused(victim_rel);
+    struct rt_error e = {0};
+    rt_journal_recover(dir, journal, &scope, &e);
+    assert_non_null(strstr(e.message, "the intent block's entry 2 names"));
+    names[1] = victim_abs;
+    forge_start(&f, 2, names);
+    write_file("regtool.journal", f.b, f.n);
+    expect_refused(victim_abs);
+}
+
+/* Bounds: a journal larger than the store's commits write is not read; a
+ * record past 4 GiB, a size record with more than its flag byte, a kind
+ * no commit writes and a record running past the body are refused. */
+static void journal_sizes_are_bounded(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    char p[256];
+    snprintf(p, sizeof p, "%s/regtool.journal", dir);
+    FILE *fp = fopen(p, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fseek(fp, (long)scope.max_bytes, SEEK_SET), 0);
+    assert_int_equal(fputc(0, fp), 0);
+    fclose(fp);
+    expect_refused("more than the 1048576 any commit of this store writes");
+    static struct forged f;
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_WRITE, "a.hive", ((uint64_t)1 << 32) - 2, "xyz");
+    forge_seal(&f);
+    expect_refused("it writes past 4 GiB");
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_SIZE, "a.hive", ((uint64_t)1 << 40), NULL);
+    forge_seal(&f);
+    expect_refused("larger than 4 GiB");
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_SIZE, "a.hive", 100, "ab");
+    forge_seal(&f);
+    expect_refused("more than its one byte of flags");
+    forge_start(&f, 0, NULL);
+    forge_record(&f, 3, "a.hive", 0, "x");
+    forge_seal(&f);
+    expect_refused("of kind 3, which no commit writes");
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_WRITE, "a.hive", 0, "x");
+    f.b[f.n - 1 - 6 - 4] = 0xff;   /* the data length, far past the end */
+    forge_seal(&f);
+    expect_refused("runs past the end of the journal");
+}
+
+/* However many records a journal holds, it names at most 65536 files (a
+ * commit touches a few dozen): listing them is a look-up a record, and a
+ * journal naming more is refused. */
+static void journal_names_at_most_65536_files(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static const struct rt_journal_scope roomy = {test_file, NULL, 8u << 20};
+    for (unsigned extra = 0; extra < 2; extra++) {
+        static struct forged f;
+        forge_start(&f, 0, NULL);
+        for (unsigned i = 0; i < 65536u + extra; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "sub/gone/%u", i);
+            forge_record(&f, KIND_DELETE, name, 0, NULL);
+        }
+        forge_seal(&f);
+        struct rt_error e = {0};
+        struct rt_journal *j = NULL;
+        int r = rt_journal_load(journal, &roomy, &j, &e);
+        if (!extra) {
+            assert_int_equal(r, 1);
+            const struct rt_journal_file *files;
+            assert_int_equal(rt_journal_files(j, &files), 65536);
+            assert_string_equal(files[65535].rel, "sub/gone/65535");
+            assert_true(files[65535].removed);
+            rt_journal_free(j);
+        } else {
+            assert_int_equal(r, -1);
+            assert_non_null(strstr(e.message, "it names more than 65536 files"));
+        }
+    }
+}
+
+/* A commit naming a file outside its store is refused before anything is
+ * written: sealed, nobody could finish it. */
+static void commit_names_only_its_files(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static const char *const bad[] = {"victim", "../victim", "/tmp/x",
+                                      "sub/./b.dat"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct rt_commit *c = rt_commit_new(dir, journal);
+        assert_non_null(c);
+        rt_commit_set_scope(c, &scope);
+        assert_int_equal(rt_commit_write(c, "a.hive", 0, "x", 1), 0);
+        assert_int_equal(rt_commit_write(c, bad[i], 0, "x", 1), 0);
+        struct rt_io_stats before = rt_io_totals;
+        struct rt_error e = {0};
+        assert_int_equal(rt_commit_run(c, &e), -1);
+        rt_commit_free(c);
+        assert_int_equal(e.code, RT_ERR_INTERNAL_ERROR);
+        assert_non_null(strstr(e.message, bad[i]));
+        assert_int_equal(rt_io_totals.writes, before.writes);
+        assert_int_not_equal(access(journal, F_OK), 0);
+        assert_int_equal(which_state(), 0);
+    }
 }
 
 static void lock_serializes_writers(void **state)
@@ -543,6 +935,23 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,
                                         setup, teardown),
+        cmocka_unit_test(journal_paths_are_plain_names),
+        cmocka_unit_test_setup_teardown(forged_journal_with_valid_crc, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(record_with_dotdot_is_refused, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(absolute_record_is_refused, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(delete_of_a_host_file_is_refused,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            intent_block_naming_a_host_file_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(journal_sizes_are_bounded, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(journal_names_at_most_65536_files,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(commit_names_only_its_files, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(lock_serializes_writers, setup,
                                         teardown),
     };

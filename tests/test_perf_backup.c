@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cmocka.h>
 
 #include "model/perf_backup.h"
@@ -310,6 +311,53 @@ static void expect_error(const char *s, unsigned line, const char *words)
     assert_int_equal(rt_psb_parse(u, n, &p, NULL, &err), -1);
     assert_int_equal(err.line, line);
     free(u);
+}
+
+/* Sections are found by search in the parse's index as a scan finds
+ * them (names in any case, Cyrillic too; ids by value, 804 as 0804); a
+ * second section is refused at the earliest repeat in the file, whatever
+ * its name sorts as, and an error before it is reported instead. */
+static void test_many_sections(void **state)
+{
+    (void)state;
+    struct rt_strbuf b = {0};
+    for (unsigned i = 0; i < 500; i++)
+        rt_strbuf_printf(&b, "[PERF_svc%u]\r\nFirst Counter=%u\r\n",
+                         (i * 7919) % 500, 2000 + 2 * i);
+    rt_strbuf_printf(&b, "[PERF_\xd0\xb4\xd0\xb0]\r\n[PerfStrings_0804]\r\n"
+                     "1=1847\r\n[PerfStrings_009]\r\n1=1847\r\n");
+    char *text = rt_strbuf_take(&b);
+    struct rt_psb p;
+    struct rt_psb_error err;
+    assert_int_equal(parse8(text, &p, &err), 0);
+    assert_int_equal(p.n_services, 501);
+    for (unsigned i = 0; i < 500; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "SVC%u", i);
+        const struct rt_psb_service *s = rt_psb_service_find(&p, name);
+        assert_non_null(s);
+        assert_int_equal(strcasecmp(s->name, name), 0);
+    }
+    assert_null(rt_psb_service_find(&p, "svc500"));
+    assert_non_null(rt_psb_service_find(&p, "\xd0\x94\xd0\x90")); /* ДА */
+    const struct rt_psb_language *l = rt_psb_language_find(&p, "804");
+    assert_non_null(l);
+    assert_string_equal(l->id, "0804");
+    assert_null(rt_psb_language_find(&p, "9"));
+    assert_string_equal(rt_psb_language_find(&p, "0009")->id, "009");
+    assert_null(rt_psb_language_find(&p, "CurrentLanguage"));
+    rt_psb_free(&p);
+    free(text);
+    /* zeta repeats on line 4, alpha on line 5: zeta is the one named. */
+    expect_error("[PERF_zeta]\r\n[PERF_alpha]\r\n[PerfStrings_009]\r\n"
+                 "[PERF_Zeta]\r\n[PERF_ALPHA]\r\n", 4,
+                 "second section for service 'Zeta' (the first is on line 1)");
+    expect_error("[PerfStrings_009]\r\n[PERF_a]\r\n[PerfStrings_0009]\r\n"
+                 "[PERF_A]\r\n", 3, "language 0009 a second time (as 009 on "
+                 "line 1)");
+    /* A line the parse refuses before the repeat is the error. */
+    expect_error("[PERF_a]\r\nFirst Counter=x\r\n[PERF_a]\r\n", 2,
+                 "not a decimal");
 }
 
 static void test_edge_text(void **state)
@@ -691,7 +739,7 @@ int main(void)
         cmocka_unit_test(test_real_e),      cmocka_unit_test(test_real_f),
         cmocka_unit_test(test_edge_text),   cmocka_unit_test(test_edge_errors),
         cmocka_unit_test(test_merge_split), cmocka_unit_test(test_robust),
-        cmocka_unit_test(test_pieces),
+        cmocka_unit_test(test_pieces),      cmocka_unit_test(test_many_sections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 
 #include "model/reg_file.h"
 #include "model/reg_types.h"
+#include "model/regtree.h"
 
 static const char KEY[] = "HKEY_LOCAL_MACHINE\\SOFTWARE\\Test";
 
@@ -472,6 +473,58 @@ static void mutated_files_never_crash(void **state)
     }
 }
 
+/* A key of many values and subkeys: each found by name in any case (the
+ * tree's index), set again in place (order kept), deleted (the rest
+ * still found), and the same in a clone. */
+static void many_values_and_subkeys_found_by_name(void **state)
+{
+    (void)state;
+    struct rt_tree_key *k = rt_tree_new("K");
+    assert_non_null(k);
+    char name[32];
+    for (unsigned i = 0; i < 2000; i++) {
+        struct rt_value v;
+        assert_int_equal(rt_value_from_dword(&v, i), 0);
+        snprintf(name, sizeof name, "Value%u", i);
+        assert_int_equal(rt_tree_set_value(k, name, &v), 0);
+        rt_value_free(&v);
+        snprintf(name, sizeof name, "Sub%u\\Leaf", i);
+        assert_non_null(rt_tree_create(k, name));
+    }
+    struct rt_value seven;
+    assert_int_equal(rt_value_from_dword(&seven, 7), 0);
+    assert_int_equal(rt_tree_set_value(k, "VALUE1999", &seven), 0);
+    rt_value_free(&seven);
+    assert_int_equal(k->n_vals, 2000);
+    assert_string_equal(k->vals[1999].name, "Value1999");
+    assert_int_equal(rt_tree_delete_value(k, "value1000"), 1);
+    assert_int_equal(rt_tree_delete_child(k, "SUB1000"), 1);
+    struct rt_tree_key *c = rt_tree_clone(k);
+    assert_non_null(c);
+    for (int pass = 0; pass < 2; pass++) {
+        const struct rt_tree_key *t = pass ? c : k;
+        for (unsigned i = 0; i < 2000; i++) {
+            snprintf(name, sizeof name, "vALUE%u", i);
+            const struct rt_tree_value *v = rt_tree_value(t, name);
+            snprintf(name, sizeof name, "sub%u\\LEAF", i);
+            const struct rt_tree_key *leaf = rt_tree_find(t, name);
+            if (i == 1000) {
+                assert_null(v);
+                assert_null(leaf);
+                continue;
+            }
+            assert_non_null(v);
+            assert_non_null(leaf);
+            uint32_t x;
+            assert_int_equal(rt_value_dword(&v->v, &x), 0);
+            assert_int_equal(x, i == 1999 ? 7 : i);
+        }
+        assert_null(rt_tree_value(t, "Value2000"));
+    }
+    rt_tree_free(c);
+    rt_tree_free(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +535,7 @@ int main(void)
         cmocka_unit_test(reads_regedit4_in_its_code_page),
         cmocka_unit_test(malformed_files_name_their_line),
         cmocka_unit_test(applies_to_a_tree_and_back),
+        cmocka_unit_test(many_values_and_subkeys_found_by_name),
         cmocka_unit_test(mutated_files_never_crash),
     };
     return cmocka_run_group_tests_name("reg_file", tests, NULL, NULL);

@@ -1002,6 +1002,155 @@ static void mutated_old_logs_never_crash(void **state)
     free(log.p);
 }
 
+
+/* ---- files on disk: read as far as the format says, copied aside ---- */
+
+static void marvin32_in_pieces_equals_whole(void **state)
+{
+    (void)state;
+    uint8_t data[1031];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 131 + 7);
+    for (size_t len = 0; len < sizeof data; len += 37) {
+        size_t whole = len & ~(size_t)3;
+        struct regf_marvin32 m;
+        regf_marvin32_begin(&m, REGF_MARVIN32_LOG_SEED);
+        /* Pieces of 4, 8, 12, ... bytes, then the 0-3 left over. */
+        size_t at = 0;
+        for (size_t step = 4; at + step <= whole; step += 4) {
+            regf_marvin32_blocks(&m, data + at, step);
+            at += step;
+        }
+        regf_marvin32_blocks(&m, data + at, whole - at);
+        assert_int_equal(regf_marvin32_end(&m, data + whole, len - whole),
+                         regf_marvin32(data, len, REGF_MARVIN32_LOG_SEED));
+    }
+}
+
+static void write_file(const char *path, const struct buf *b, uint64_t size,
+                       mode_t mode)
+{
+    unlink(path);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b->p, 1, b->len, f), b->len);
+    assert_int_equal(fclose(f), 0);
+    /* The rest: a hole, as `truncate -s` makes one. */
+    if (size > b->len)
+        assert_int_equal(truncate(path, (off_t)size), 0);
+    assert_int_equal(chmod(path, mode), 0);
+}
+
+/* DEST holds exactly the first LEN bytes of WANT, in few blocks, at MODE. */
+static void expect_copy(const char *dest, const struct buf *want, size_t len,
+                        mode_t mode)
+{
+    struct stat st;
+    assert_int_equal(stat(dest, &st), 0);
+    assert_int_equal(st.st_size, (off_t)len);
+    assert_int_equal(st.st_mode & 07777, mode);
+    /* 512-byte blocks: the data and a little, never the source's holes. */
+    assert_true((uint64_t)st.st_blocks * 512 <= len + 65536);
+    FILE *f = fopen(dest, "rb");
+    assert_non_null(f);
+    uint8_t *got = malloc(len + 1);
+    assert_non_null(got);
+    assert_int_equal(fread(got, 1, len + 1, f), len);
+    fclose(f);
+    assert_memory_equal(got, want->p, len);
+    free(got);
+}
+
+static void logs_read_and_copied_as_far_as_their_format(void **state)
+{
+    struct fixture *fx = *state;
+    char *dir = path_in(fx, "aside");
+    run("mkdir -p '%s'", dir);
+    char *primary = path_in(fx, "aside/hive"), *log1 = path_in(fx, "aside/hive.LOG1");
+    char *copy = path_in(fx, "aside/copy");
+    struct buf p = syn_primary(2), log = syn_log();
+    /* A valid chain of three entries, then a gigabyte of sparse zeros. */
+    write_file(primary, &p, p.len, 0640);
+    write_file(log1, &log, (uint64_t)1 << 30, 0600);
+
+    uint8_t *img;
+    size_t n;
+    struct rt_regf_replay_report r;
+    assert_int_equal(rt_regf_replay_file(primary, &img, &n, &r), 0);
+    assert_int_equal(r.status, RT_REGF_REPLAY_APPLIED);
+    assert_int_equal(r.entries_applied, 3);
+    assert_int_equal(n, REGF_BASE_BLOCK_SIZE + 0x3000);
+    check_sealed(img, 12, 0x3000);
+    free(img);
+    rt_regf_replay_report_free(&r);
+
+    /* The log's copy: its base block and three entries, at its mode. */
+    int made = 0;
+    assert_int_equal(rt_regf_copy_aside(log1, 1, copy, &made), 0);
+    assert_true(made);
+    expect_copy(copy, &log, log.len, 0600);
+    unlink(copy);
+    /* The primary's: whole, at its mode. */
+    assert_int_equal(rt_regf_copy_aside(primary, 0, copy, &made), 0);
+    assert_true(made);
+    expect_copy(copy, &p, p.len, 0640);
+    /* DEST is never replaced. */
+    assert_int_equal(rt_regf_copy_aside(primary, 0, copy, &made), -1);
+    assert_false(made);
+    unlink(copy);
+
+    /* Old format: the base block, the dirty vector and the 16 pages it
+     * marks; the file after them is not the log's. */
+    struct buf old = old_log(0x3000, (int[]){0, 2}, 2, 0x77);
+    write_file(log1, &old, (uint64_t)1 << 30, 0600);
+    assert_int_equal(rt_regf_copy_aside(log1, 1, copy, &made), 0);
+    assert_true(made);
+    expect_copy(copy, &old, old.len, 0600);
+    unlink(copy);
+
+    /* No log at all (a secret, say): nothing of it is copied. */
+    struct buf text = {(uint8_t *)"root:$6$secret:19000:0:99999:7:::\n", 35};
+    write_file(log1, &text, text.len, 0600);
+    assert_int_equal(rt_regf_copy_aside(log1, 1, copy, &made), 0);
+    assert_false(made);
+    assert_int_equal(access(copy, F_OK), -1);
+    /* Not a regular file: refused (by the open, or on its descriptor),
+     * nothing copied. */
+    unlink(log1);
+    assert_int_equal(mkdir(log1, 0700), 0);
+    assert_int_equal(rt_regf_copy_aside(log1, 1, copy, &made), -1);
+    assert_false(made);
+    assert_int_equal(access(copy, F_OK), -1);
+    rmdir(log1);
+
+    /* A primary running a gigabyte past its bins: only the base block
+     * and the bins are read, and copied. */
+    write_file(primary, &p, (uint64_t)1 << 30, 0640);
+    assert_int_equal(rt_regf_replay_file(primary, &img, &n, &r), -1);
+    assert_int_equal(r.status, RT_REGF_REPLAY_NO_USABLE_LOG);
+    assert_int_equal(r.primary_file_size, (uint64_t)1 << 30);
+    assert_int_equal(r.primary_read, p.len);
+    rt_regf_replay_report_free(&r);
+    assert_int_equal(rt_regf_copy_aside(primary, 0, copy, &made), 0);
+    assert_true(made);
+    expect_copy(copy, &p, p.len, 0640);
+    unlink(copy);
+    /* Within Windows' unused tail (16 MiB), the file is read whole. */
+    write_file(primary, &p, p.len + ((uint64_t)1 << 20), 0640);
+    assert_int_equal(rt_regf_replay_file(primary, &img, &n, &r), -1);
+    assert_int_equal(r.primary_read, p.len + ((uint64_t)1 << 20));
+    rt_regf_replay_report_free(&r);
+
+    run("rm -rf '%s'", dir);
+    free(old.p);
+    free(log.p);
+    free(p.p);
+    free(copy);
+    free(log1);
+    free(primary);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1024,6 +1173,8 @@ int main(void)
         cmocka_unit_test(logs_found_in_any_letter_case),
         cmocka_unit_test(mutated_logs_never_crash),
         cmocka_unit_test(mutated_old_logs_never_crash),
+        cmocka_unit_test(marvin32_in_pieces_equals_whole),
+        cmocka_unit_test(logs_read_and_copied_as_far_as_their_format),
     };
     return cmocka_run_group_tests_name("regf_log", tests, group_setup,
                                        group_teardown);

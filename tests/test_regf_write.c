@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <strings.h>
 
 #include "platform/os.h"
 #include "regf/base_block.h"
@@ -335,6 +336,57 @@ static void subkeys_sorted_as_windows_sorts_them(void **state)
     rt_regf_close(h);
 }
 
+/* A key with many subkeys is searched in its index: every name is found
+ * in any case, in the key the creations kept it for (the index grows
+ * with them), after a deletion (which retires it) and after another key
+ * was filled; an absent name is not found; the longest-name field stays
+ * the recomputed one. */
+static void many_subkeys_found_by_the_index(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), a, b, k;
+    assert_int_equal(rt_regf_key_create(h, root, "A", &a), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "B", &b), 0);
+    char name[32], upper[32];
+    /* Created out of order, looked up between creations. */
+    for (unsigned i = 0; i < 600; i++) {
+        unsigned x = (i * 397) % 600;
+        snprintf(name, sizeof name, "key%04u%s", x, x % 7 ? "" : "-long-name");
+        assert_int_equal(rt_regf_key_create(h, a, name, &k), 0);
+        uint32_t found;
+        assert_int_equal(rt_regf_lookup(h, a, name, &found), 0);
+        assert_int_equal(found, k);
+        snprintf(name, sizeof name, "k%u", i);
+        assert_int_equal(rt_regf_key_create(h, b, name, &k), 0);
+    }
+    for (unsigned x = 0; x < 600; x++) {
+        snprintf(upper, sizeof upper, "KEY%04u%s", x, x % 7 ? "" : "-LONG-NAME");
+        assert_int_equal(rt_regf_lookup(h, a, upper, &k), 0);
+        struct rt_regf_key_info ki;
+        assert_int_equal(rt_regf_key_info(h, k, &ki), 0);
+        assert_int_equal(strcasecmp(ki.name, upper), 0);
+        rt_regf_key_info_free(&ki);
+    }
+    assert_int_equal(rt_regf_lookup(h, a, "key0600", &k), RT_REGF_ENOTFOUND);
+    assert_int_equal(rt_regf_key_create(h, a, "KEY0001", &k), RT_REGF_EEXIST);
+    /* Deleted: gone from the index; its neighbours still there. */
+    assert_int_equal(rt_regf_lookup(h, a, "key0300", &k), 0);
+    assert_int_equal(rt_regf_key_delete(h, k, 0), 0);
+    assert_int_equal(rt_regf_lookup(h, a, "key0300", &k), RT_REGF_ENOTFOUND);
+    assert_int_equal(rt_regf_lookup(h, a, "key0299", &k), 0);
+    assert_int_equal(rt_regf_lookup(h, a, "key0302", &k), 0);
+    assert_int_equal(rt_regf_lookup(h, b, "K599", &k), 0);
+    assert_int_equal(rt_regf_lookup(h, b, "k600", &k), RT_REGF_ENOTFOUND);
+    /* "key0007-long-name": 17 characters, 34 bytes of UTF-16. */
+    uint8_t *nk;
+    uint32_t len;
+    assert_int_equal(regf_nk(h, a, &nk, &len), 0);
+    assert_int_equal(regf_le32(nk + NK_MAX_SUBNAME) & 0xFFFF, 34);
+    assert_int_equal(regf_le32(nk + NK_NSUB), 599);
+    rt_regf_close(h);
+}
+
 /* A predefined-handle key (Perflib\009 on Vista and later) holds a
  * handle where the value count would be; it has no values to read or
  * write. */
@@ -585,6 +637,7 @@ int main(void)
         cmocka_unit_test(splice_writes_from_the_first_edit),
         cmocka_unit_test(key_node_fields_stay_true),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
+        cmocka_unit_test(many_subkeys_found_by_the_index),
         cmocka_unit_test(predefined_handle_keys),
         cmocka_unit_test(save_and_reopen),
         cmocka_unit_test(mapped_file_edited_grown_and_saved_over),

@@ -22,6 +22,13 @@
  * without it, as earlier versions wrote them, mean no flag). */
 #define SIZE_IN_ORDER  0x01u   /* set where the record stands: the file is
                                   not lengthened ahead of the records */
+/* No file a commit writes reaches past 4 GiB (a hive's bins size and a
+ * table's value length are 32-bit): a record saying more is no commit's,
+ * and replayed it would make a sparse file of terabytes. */
+#define MAX_FILE_END   ((uint64_t)1 << 32)
+/* Nor does a commit touch more files than this: two hives, four tables
+ * a language, the backup and the INF copies of each language folder. */
+#define MAX_FILES      65536u
 
 struct record {
     uint32_t kind;
@@ -47,6 +54,8 @@ struct rt_commit {
     struct record *v;
     size_t n, cap;
     uint64_t bytes;
+    struct rt_journal_scope scope;
+    int scoped;
 };
 
 struct rt_commit *rt_commit_new(const char *base_dir, const char *journal_path)
@@ -86,6 +95,57 @@ int rt_commit_set_note(struct rt_commit *c, const char *what)
     free(c->what);
     c->what = strdup(what ? what : "");
     return c->what ? 0 : -1;
+}
+
+void rt_commit_set_scope(struct rt_commit *c,
+                         const struct rt_journal_scope *scope)
+{
+    c->scope = *scope;
+    c->scoped = 1;
+}
+
+/* rt_journal_path_problem for the LEN bytes at NAME (not NUL-ended: a
+ * NUL inside is a problem too). */
+static const char *name_problem(const char *name, size_t len)
+{
+    if (len == 0)
+        return "an empty path";
+    if (len > RT_JOURNAL_NAME_MAX)
+        return "a path longer than any a commit writes";
+    if (name[0] == '/')
+        return "an absolute path";
+    size_t part = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || name[i] == '/') {
+            const char *p = name + i - part;
+            if (part == 0)
+                return "an empty component";
+            if (part == 1 && p[0] == '.')
+                return "a '.' component";
+            if (part == 2 && p[0] == '.' && p[1] == '.')
+                return "a '..' component";
+            part = 0;
+            continue;
+        }
+        unsigned char ch = (unsigned char)name[i];
+        /* '\\' and ':' are a separator, a drive and a stream to Windows,
+         * which reads the same disk. */
+        if (ch == '\\')
+            return "a backslash";
+        if (ch == ':')
+            return "a ':' (a drive letter or a stream)";
+        if (ch == 0)
+            return "a NUL byte";
+        if (ch < 0x20 || ch == 0x7f)
+            return "a control character";
+        part++;
+    }
+    return NULL;
+}
+
+const char *rt_journal_path_problem(const char *rel)
+{
+    return name_problem(rel, strlen(rel));
 }
 
 static int add(struct rt_commit *c, uint32_t kind, const char *file,
@@ -252,18 +312,6 @@ static uint8_t *serialize(struct rt_commit *c, size_t *out_len,
     return b;
 }
 
-/* Where the intent block of journal B (LEN bytes) starts: past the
- * header. 0 when the header is incomplete. */
-static size_t intents_at(const uint8_t *b, size_t len)
-{
-    if (len < 20 || memcmp(b, JOURNAL_MAGIC, 8) != 0)
-        return 0;
-    uint32_t wl = get32(b + 16);
-    if (wl > 4096 || len - 20 < wl)
-        return 0;
-    return 20 + wl;
-}
-
 static int full_path(char *buf, size_t size, const char *base, const char *rel)
 {
     int n = snprintf(buf, size, "%s/%s", base, rel);
@@ -416,6 +464,441 @@ static int delete_file(const char *base, const char *rel, uint64_t prune,
     return 0;
 }
 
+/* --- a journal read back ---------------------------------------------------- */
+
+/* A record of a journal body, checked: FILE a plain name of the store,
+ * DATA inside the journal's buffer. */
+struct jrec {
+    uint32_t kind;
+    int in_order;           /* REC_SIZE: SIZE_IN_ORDER */
+    const char *file;
+    uint64_t offset;
+    const uint8_t *data;
+    uint32_t len;
+};
+
+struct rt_journal {
+    char *path;
+    uint8_t *buf;
+    size_t len;
+    struct rt_journal_info info;
+    /* The intent block, when it is whole: what rolls an unsealed journal
+     * back. FILE points into NAMES. */
+    struct intent *intents;
+    size_t n_intents;
+    struct jrec *recs;      /* a sealed journal's records */
+    size_t n_recs;
+    struct rt_journal_file *files;
+    size_t n_files;
+    /* Per file (as FILES): the largest size a record not in order gives
+     * it, which the first pass of a replay lengthens it to; 0: none. */
+    uint64_t *grow_to;
+    /* FILES by name: a hash table of indexes + 1 (0: free), so that
+     * listing them costs a look-up per record, whatever the journal. */
+    uint32_t *slots;
+    size_t n_slots, max_files;
+    char *names;            /* every name, NUL-ended, one after another */
+    size_t names_used;
+};
+
+/* Where the intent block of journal B (LEN bytes) starts: past the
+ * header. 0 when the header is incomplete. */
+static size_t intents_at(const uint8_t *b, size_t len)
+{
+    if (len < 20 || memcmp(b, JOURNAL_MAGIC, 8) != 0)
+        return 0;
+    uint32_t wl = get32(b + 16);
+    if (wl > 4096 || len - 20 < wl)
+        return 0;
+    return 20 + wl;
+}
+
+/* Length of the intent block at the start of journal B (LEN bytes): the
+ * magic, the files that get fresh bytes with their sizes before the
+ * commit, and a CRC. 0 when it is incomplete or damaged. Each entry is
+ * at least 13 bytes of B, so the count is bounded by LEN. */
+static size_t intent_len(const uint8_t *b, size_t len)
+{
+    size_t pos = intents_at(b, len);
+    if (!pos || len - pos < 4)
+        return 0;
+    uint32_t n = get32(b + pos);
+    pos += 4;
+    for (uint32_t i = 0; i < n; i++) {
+        if (len - pos < 12)
+            return 0;
+        uint32_t fl = get32(b + pos);
+        if (fl == 0 || len - pos - 12 < fl)
+            return 0;
+        pos += 12 + fl;
+    }
+    if (len - pos < 4 || get32(b + pos) != rt_crc32(0, b, pos))
+        return 0;
+    return pos + 4;
+}
+
+/* Whether B (LEN bytes) is a sealed journal; *BODY its body length. */
+static int sealed(const uint8_t *b, size_t len, size_t *body)
+{
+    if (len < 20 + TRAILER_SIZE || memcmp(b, JOURNAL_MAGIC, 8) != 0)
+        return 0;
+    const uint8_t *t = b + len - TRAILER_SIZE;
+    if (memcmp(t, COMMIT_MAGIC, 8) != 0 || get64(t + 8) != len - TRAILER_SIZE)
+        return 0;
+    *body = len - TRAILER_SIZE;
+    return get32(t + 16) == rt_crc32(0, b, *body);
+}
+
+/* NAME (LEN bytes) as it can be printed: other than printable ASCII as
+ * \xNN, cut at about SIZE. */
+static void shown_name(const uint8_t *name, size_t len, char *buf,
+                       size_t size)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 8 < size; i++) {
+        if (name[i] >= 0x20 && name[i] < 0x7f && name[i] != '\\')
+            buf[o++] = (char)name[i];
+        else
+            o += (size_t)snprintf(buf + o, size - o, "\\x%02x", name[i]);
+    }
+    if (o + 8 >= size && o + 4 <= size)
+        memcpy(buf + o, "...", 3), o += 3;
+    buf[o] = '\0';
+}
+
+/* What a refused journal's message ends with: what happened, why it
+ * cannot be ours, and what to do. */
+#define REFUSED_TAIL                                                        \
+    "; the journal is refused whole: nothing was replayed, cut back or "   \
+    "removed, and it stays where it is. This store's commits never "       \
+    "write such a journal (it was planted, or damaged): check it, then "   \
+    "move it aside (mv %s %s.refused) and run again"
+
+static int refuse(const char *jpath, struct rt_error *e, const char *why)
+{
+    return rt_error_set(e, RT_ERR_BADDB, "%s: %s" REFUSED_TAIL, jpath, why,
+                        jpath, jpath);
+}
+
+/* Checks the name of the intent (INTENT) or record number I, FL bytes at
+ * NAME, and copies it into J->names. NULL with E when it is refused. */
+static const char *take_name(struct rt_journal *j,
+                             const struct rt_journal_scope *scope,
+                             int intent, size_t i, const uint8_t *name,
+                             uint32_t fl, struct rt_error *e)
+{
+    char shown[300], why[600];
+    const char *problem = name_problem((const char *)name, fl);
+    char *s = j->names + j->names_used;
+    if (!problem) {
+        memcpy(s, name, fl);
+        s[fl] = '\0';
+        if (scope && scope->is_store_file &&
+            !scope->is_store_file(scope->ctx, s))
+            problem = "not a file this store's commits write";
+    }
+    if (problem) {
+        shown_name(name, fl, shown, sizeof shown);
+        snprintf(why, sizeof why, "%s %zu names '%s': %s",
+                 intent ? "the intent block's entry" : "record", i + 1, shown,
+                 problem);
+        refuse(j->path, e, why);
+        return NULL;
+    }
+    j->names_used += fl + 1;
+    return s;
+}
+
+/* The entry of J->files for FILE, added when missing. */
+/* The index in J->files of FILE, added when missing; SIZE_MAX when J
+ * would name more files than J->max_files. */
+static size_t file_entry(struct rt_journal *j, const char *file)
+{
+    uint32_t h = 2166136261u;       /* FNV-1a */
+    for (const char *q = file; *q; q++)
+        h = (h ^ (uint8_t)*q) * 16777619u;
+    size_t at = h & (j->n_slots - 1);
+    while (j->slots[at] && strcmp(j->files[j->slots[at] - 1].rel, file))
+        at = (at + 1) & (j->n_slots - 1);
+    if (j->slots[at])
+        return j->slots[at] - 1;
+    if (j->n_files == j->max_files)
+        return SIZE_MAX;
+    struct rt_journal_file *f = &j->files[j->n_files];
+    memset(f, 0, sizeof *f);
+    f->rel = file;
+    j->slots[at] = (uint32_t)++j->n_files;
+    return j->n_files - 1;
+}
+
+/* Parses the intent block of J (ILEN bytes, checked by intent_len). */
+static int parse_intents(struct rt_journal *j,
+                         const struct rt_journal_scope *scope,
+                         struct rt_error *e)
+{
+    size_t pos = intents_at(j->buf, j->len);
+    uint32_t n = get32(j->buf + pos);
+    pos += 4;
+    j->intents = calloc(n ? n : 1, sizeof *j->intents);
+    if (!j->intents)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t fl = get32(j->buf + pos);
+        const char *file = take_name(j, scope, 1, i, j->buf + pos + 12, fl, e);
+        if (!file)
+            return -1;
+        j->intents[i].file = (char *)file;
+        j->intents[i].size = get64(j->buf + pos + 4);
+        j->n_intents++;
+        pos += 12 + fl;
+    }
+    return 0;
+}
+
+/* Parses and checks every record of J's sealed body, bytes START to
+ * BODY, before any is acted on. */
+static int parse_records(struct rt_journal *j,
+                         const struct rt_journal_scope *scope, size_t start,
+                         size_t body, struct rt_error *e)
+{
+    char why[700], shown[300];
+    /* Each record is at least 21 bytes: this bounds the count. */
+    size_t most = (body - start) / 21 + 1;
+    j->recs = calloc(most, sizeof *j->recs);
+    if (!j->recs)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    for (size_t pos = start; pos < body;) {
+        size_t i = j->n_recs;
+        if (body - pos < 20 || i == most) {
+            snprintf(why, sizeof why, "record %zu at byte %zu is cut short",
+                     i + 1, pos);
+            return refuse(j->path, e, why);
+        }
+        struct jrec *r = &j->recs[i];
+        r->kind = get32(j->buf + pos);
+        uint32_t fl = get32(j->buf + pos + 4);
+        r->offset = get64(j->buf + pos + 8);
+        r->len = get32(j->buf + pos + 16);
+        pos += 20;
+        if (r->kind != REC_WRITE && r->kind != REC_SIZE &&
+            r->kind != REC_DELETE) {
+            snprintf(why, sizeof why,
+                     "record %zu at byte %zu is of kind %u, which no commit "
+                     "writes", i + 1, pos - 20, (unsigned)r->kind);
+            return refuse(j->path, e, why);
+        }
+        if (body - pos < (uint64_t)fl + r->len) {
+            snprintf(why, sizeof why,
+                     "record %zu at byte %zu runs past the end of the "
+                     "journal", i + 1, pos - 20);
+            return refuse(j->path, e, why);
+        }
+        if (!(r->file = take_name(j, scope, 0, i, j->buf + pos, fl, e)))
+            return -1;
+        pos += fl;
+        r->data = j->buf + pos;
+        pos += r->len;
+        const char *bad = NULL;
+        uint64_t parts = 1;
+        for (const char *q = r->file; *q; q++)
+            parts += *q == '/';
+        if (r->kind == REC_WRITE && r->offset + r->len > MAX_FILE_END)
+            bad = "it writes past 4 GiB";
+        else if (r->kind == REC_SIZE && r->offset > MAX_FILE_END)
+            bad = "it makes the file larger than 4 GiB";
+        else if (r->kind == REC_SIZE && r->len > 1)
+            bad = "its size record carries more than its one byte of flags";
+        else if (r->kind == REC_DELETE && r->len)
+            bad = "its removal carries data";
+        /* Only folders inside the base: one fewer than the parts. */
+        else if (r->kind == REC_DELETE && r->offset >= parts)
+            bad = "its removal would remove folders above the tree";
+        if (bad) {
+            shown_name((const uint8_t *)r->file, strlen(r->file), shown,
+                       sizeof shown);
+            snprintf(why, sizeof why, "record %zu names '%s': %s", i + 1,
+                     shown, bad);
+            return refuse(j->path, e, why);
+        }
+        r->in_order = r->kind == REC_SIZE && r->len && (r->data[0] & SIZE_IN_ORDER);
+        j->n_recs++;
+    }
+    return 0;
+}
+
+/* J's files with what it does to each: a sealed journal's records, an
+ * unsealed one's roll-back. */
+static int list_files(struct rt_journal *j, struct rt_error *e)
+{
+    size_t most = j->info.sealed ? j->n_recs : j->n_intents;
+    if (most > MAX_FILES)
+        most = MAX_FILES;
+    j->max_files = most;
+    for (j->n_slots = 16; j->n_slots < 2 * most; j->n_slots *= 2)
+        ;
+    j->files = calloc(most ? most : 1, sizeof *j->files);
+    j->grow_to = calloc(most ? most : 1, sizeof *j->grow_to);
+    j->slots = calloc(j->n_slots, sizeof *j->slots);
+    if (!j->files || !j->grow_to || !j->slots)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    size_t n = j->info.sealed ? j->n_recs : j->n_intents;
+    for (size_t i = 0; i < n; i++) {
+        const char *file = j->info.sealed ? j->recs[i].file
+                                          : j->intents[i].file;
+        size_t k = file_entry(j, file);
+        if (k == SIZE_MAX) {
+            char why[200];
+            snprintf(why, sizeof why,
+                     "it names more than %u files, more than any commit "
+                     "writes", (unsigned)MAX_FILES);
+            return refuse(j->path, e, why);
+        }
+        struct rt_journal_file *f = &j->files[k];
+        if (!j->info.sealed) {
+            f->sized = 1;
+            f->size = j->intents[i].size;
+            continue;
+        }
+        const struct jrec *r = &j->recs[i];
+        if (r->kind == REC_SIZE && !r->in_order && r->offset > j->grow_to[k])
+            j->grow_to[k] = r->offset;
+        if (r->kind == REC_DELETE) {
+            f->removed = 1;
+            continue;
+        }
+        f->removed = 0;
+        if (r->kind == REC_WRITE) {
+            f->bytes += r->len;
+        } else {
+            f->sized = 1;
+            f->size = r->offset;
+        }
+    }
+    return 0;
+}
+
+/* Parses journal B (LEN bytes, taken over by J), checking it whole;
+ * SCOPE NULL: the names' structure only (a journal just written by this
+ * process, whose names were checked before). */
+static int parse(struct rt_journal *j, const struct rt_journal_scope *scope,
+                 struct rt_error *e)
+{
+    const uint8_t *b = j->buf;
+    size_t len = j->len, body = 0;
+    j->names = malloc(len + 1);
+    if (!j->names)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    size_t at = intents_at(b, len);
+    if (at) {
+        j->info.when = (int64_t)get64(b + 8);
+        /* The note is printed: nothing in it reaches the terminal as
+         * other than plain text. */
+        size_t n = at - 20 < sizeof j->info.what - 1 ? at - 20
+                                                     : sizeof j->info.what - 1;
+        for (size_t i = 0; i < n; i++)
+            j->info.what[i] = b[20 + i] >= 0x20 && b[20 + i] < 0x7f
+                                  ? (char)b[20 + i] : '?';
+        j->info.what[n] = '\0';
+    }
+    /* Without a whole intent block the commit wrote nothing before its
+     * journal, nor anything after: there is nothing to undo or redo. */
+    size_t ilen = intent_len(b, len);
+    j->info.sealed = ilen && sealed(b, len, &body) && ilen <= body;
+    if (ilen && parse_intents(j, scope, e) != 0)
+        return -1;
+    if (j->info.sealed && parse_records(j, scope, ilen, body, e) != 0)
+        return -1;
+    return list_files(j, e);
+}
+
+void rt_journal_free(struct rt_journal *j)
+{
+    if (!j)
+        return;
+    free(j->path);
+    free(j->buf);
+    free(j->intents);
+    free(j->recs);
+    free(j->files);
+    free(j->grow_to);
+    free(j->slots);
+    free(j->names);
+    free(j);
+}
+
+int rt_journal_load(const char *journal_path,
+                    const struct rt_journal_scope *scope,
+                    struct rt_journal **out, struct rt_error *e)
+{
+    *out = NULL;
+    struct rt_os_stat st;
+    if (rt_os_stat(journal_path, &st) != 0)
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
+                            strerror(errno));
+    if (st.kind == RT_OS_ABSENT)
+        return 0;
+    char why[300];
+    /* A device or a FIFO would be read without end, or block; a link
+     * (which a confined tree does not follow) reads another file. */
+    if (st.kind != RT_OS_FILE)
+        return refuse(journal_path, e,
+                      "not a regular file (a link, a directory, a device "
+                      "or a pipe)");
+    uint64_t max = scope ? scope->max_bytes : 0;
+    if (max && st.size > max) {
+        snprintf(why, sizeof why,
+                 "%llu bytes, more than the %llu any commit of this store "
+                 "writes", (unsigned long long)st.size,
+                 (unsigned long long)max);
+        return refuse(journal_path, e, why);
+    }
+    struct rt_journal *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(journal_path))) {
+        free(j);
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    }
+    int r = rt_os_read_file_max(journal_path, max ? (size_t)max : SIZE_MAX,
+                                &j->buf, &j->len);
+    if (r != 0) {
+        int err = errno;
+        if (err == ENOENT) {
+            rt_journal_free(j);
+            return 0;
+        }
+        if (err == EFBIG) {
+            snprintf(why, sizeof why,
+                     "grew past the %llu bytes any commit of this store "
+                     "writes while it was read", (unsigned long long)max);
+            refuse(journal_path, e, why);
+        } else {
+            rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
+                         strerror(err));
+        }
+        rt_journal_free(j);
+        return -1;
+    }
+    if (parse(j, scope, e) != 0) {
+        rt_journal_free(j);
+        return -1;
+    }
+    *out = j;
+    return 1;
+}
+
+const struct rt_journal_info *rt_journal_about(const struct rt_journal *j)
+{
+    return &j->info;
+}
+
+size_t rt_journal_files(const struct rt_journal *j,
+                        const struct rt_journal_file **files)
+{
+    *files = j->files;
+    return j->n_files;
+}
+
+/* --- replaying a journal ---------------------------------------------------- */
+
 /* Reports a failed write to the current file and closes it. */
 static int target_fail(struct target *t, struct rt_error *e)
 {
@@ -426,75 +909,62 @@ static int target_fail(struct target *t, struct rt_error *e)
                         strerror(err));
 }
 
-/* Applies the records of a journal body (already verified) to the files,
- * from byte START (past the intent block) to BODY. GROW_ONLY: only the
- * size records that lengthen a file, nothing else. */
-static int apply_records(const char *base, const uint8_t *b, size_t start,
-                         size_t body, int grow_only, struct rt_error *e)
+/* Lengthens BASE/REL to SIZE when it is shorter, and makes that durable;
+ * a file the commit creates is left to the records: nothing in it
+ * promises bytes before they are all written. */
+static int grow_file(const char *base, const char *rel, uint64_t size,
+                     struct rt_error *e)
+{
+    char path[PATH_MAX];
+    uint64_t now = 0;
+    if (full_path(path, sizeof path, base, rel) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s/%s: path too long",
+                            base, rel);
+    int fd = rt_os_open(path, RT_OS_WRITE);
+    if (fd < 0 && errno == ENOENT)
+        return 0;
+    int r = fd < 0 || rt_os_fsize(fd, &now) != 0 ||
+            (size > now && (rt_io_ftruncate(fd, size) != 0 ||
+                            rt_io_fsync(fd) != 0));
+    int err = errno;
+    if (fd >= 0)
+        rt_os_close(fd);
+    return r ? rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                            strerror(err))
+             : 0;
+}
+
+/* Applies the checked records of J to the files. GROW_ONLY: only
+ * lengthens each file to the largest size its size records not in order
+ * give it (once a file, whatever the journal holds), nothing else. */
+static int apply_records(const char *base, const struct rt_journal *j,
+                         int grow_only, struct rt_error *e)
 {
     struct target t = {.fd = -1};
     struct dir_syncs dirs = {0};
-    size_t pos = start;
-    while (pos < body) {
-        if (body - pos < 20)
-            goto corrupt;
-        uint32_t kind = get32(b + pos), fl = get32(b + pos + 4);
-        uint64_t off = get64(b + pos + 8);
-        uint32_t len = get32(b + pos + 16);
-        pos += 20;
-        if (fl == 0 || fl >= PATH_MAX || body - pos < (uint64_t)fl + len ||
-            (kind != REC_WRITE && kind != REC_SIZE && kind != REC_DELETE))
-            goto corrupt;
-        char rel[PATH_MAX];
-        memcpy(rel, b + pos, fl);
-        rel[fl] = '\0';
-        pos += fl;
-        if (grow_only &&
-            (kind != REC_SIZE || (len && (b[pos] & SIZE_IN_ORDER)))) {
-            pos += len;
-            continue;
-        }
-        if (grow_only) {
-            /* Only a file that grows is touched (and made durable). A
-             * file the commit creates is left to the records: nothing
-             * in it promises bytes before they are all written. */
-            char path[PATH_MAX];
-            uint64_t now = 0;
-            if (full_path(path, sizeof path, base, rel) != 0)
-                return rt_error_set(e, RT_ERR_WRITE_FAULT,
-                                    "%s/%s: path too long", base, rel);
-            int fd = rt_os_open(path, RT_OS_WRITE);
-            if (fd < 0 && errno == ENOENT) {
-                pos += len;
-                continue;
-            }
-            int r = fd < 0 || rt_os_fsize(fd, &now) != 0 ||
-                    (off > now && (rt_io_ftruncate(fd, off) != 0 ||
-                                   rt_io_fsync(fd) != 0));
-            int err = errno;
-            if (fd >= 0)
-                rt_os_close(fd);
-            if (r)
-                return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
-                                    strerror(err));
-            pos += len;
-            continue;
-        }
-        if (kind == REC_DELETE) {
+    if (grow_only) {
+        for (size_t i = 0; i < j->n_files; i++)
+            if (j->grow_to[i] &&
+                grow_file(base, j->files[i].rel, j->grow_to[i], e) != 0)
+                return -1;
+        return 0;
+    }
+    for (size_t i = 0; i < j->n_recs; i++) {
+        const struct jrec *r = &j->recs[i];
+        if (r->kind == REC_DELETE) {
             if (target_finish(&t, e) != 0 ||
-                delete_file(base, rel, off, &dirs, e) != 0)
+                delete_file(base, r->file, r->offset, &dirs, e) != 0)
                 goto fail;
-            pos += len;
             continue;
         }
-        if (target_switch(&t, base, rel, e) != 0)
+        if (target_switch(&t, base, r->file, e) != 0)
             goto fail;
-        if ((kind == REC_WRITE ? rt_io_pwrite(t.fd, b + pos, len, off)
-                               : rt_io_ftruncate(t.fd, off)) != 0) {
+        if ((r->kind == REC_WRITE ? rt_io_pwrite(t.fd, r->data, r->len,
+                                                 r->offset)
+                                  : rt_io_ftruncate(t.fd, r->offset)) != 0) {
             dirs_free(&dirs);
             return target_fail(&t, e);
         }
-        pos += len;
     }
     if (target_finish(&t, e) != 0)
         goto fail;
@@ -502,12 +972,6 @@ static int apply_records(const char *base, const uint8_t *b, size_t start,
 fail:
     dirs_free(&dirs);
     return -1;
-corrupt:
-    dirs_free(&dirs);
-    if (t.fd >= 0)
-        rt_os_close(t.fd);
-    return rt_error_set(e, RT_ERR_BADDB, "journal record at byte %zu is damaged",
-                        pos);
 }
 
 /* Applies a journal body: first every file that grows is lengthened to
@@ -522,52 +986,24 @@ corrupt:
  * first: a file whose fresh bytes did it before the seal (write_fresh),
  * a file the commit creates, and one whose size record is in order
  * (SIZE_IN_ORDER): nothing in those promises bytes not yet written. */
-static int apply_body(const char *base, const uint8_t *b, size_t start,
-                      size_t body, struct rt_error *e)
+static int apply_body(const char *base, const struct rt_journal *j,
+                      struct rt_error *e)
 {
-    if (apply_records(base, b, start, body, 1, e) != 0)
+    if (apply_records(base, j, 1, e) != 0)
         return -1;
-    return apply_records(base, b, start, body, 0, e);
+    return apply_records(base, j, 0, e);
 }
 
-/* Length of the intent block at the start of journal B (LEN bytes): the
- * magic, the files that get fresh bytes with their sizes before the
- * commit, and a CRC. 0 when it is incomplete or damaged. */
-static size_t intent_len(const uint8_t *b, size_t len)
+/* Cuts each file of the intent block V (N entries) back to its size
+ * before the commit, removing the fresh bytes a commit that never sealed
+ * left behind. */
+static int roll_back_fresh(const char *base, const struct intent *v,
+                           size_t n, struct rt_error *e)
 {
-    size_t pos = intents_at(b, len);
-    if (!pos || len - pos < 4)
-        return 0;
-    uint32_t n = get32(b + pos);
-    pos += 4;
-    for (uint32_t i = 0; i < n; i++) {
-        if (len - pos < 12)
-            return 0;
-        uint32_t fl = get32(b + pos);
-        if (fl == 0 || fl >= PATH_MAX || len - pos - 12 < fl)
-            return 0;
-        pos += 12 + fl;
-    }
-    if (len - pos < 4 || get32(b + pos) != rt_crc32(0, b, pos))
-        return 0;
-    return pos + 4;
-}
-
-/* Cuts each file of the intent block back to its size before the commit,
- * removing the fresh bytes a commit that never sealed left behind. */
-static int roll_back_fresh(const char *base, const uint8_t *b,
-                           struct rt_error *e)
-{
-    size_t pos = intents_at(b, SIZE_MAX);
-    uint32_t n = get32(b + pos);
-    pos += 4;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t fl = get32(b + pos);
-        uint64_t size = get64(b + pos + 4);
-        char rel[PATH_MAX], path[PATH_MAX];
-        memcpy(rel, b + pos + 12, fl);
-        rel[fl] = '\0';
-        pos += 12 + fl;
+    for (size_t i = 0; i < n; i++) {
+        const char *rel = v[i].file;
+        uint64_t size = v[i].size;
+        char path[PATH_MAX];
         if (full_path(path, sizeof path, base, rel) != 0)
             return rt_error_set(e, RT_ERR_BADDB, "journal: path too long");
         int fd = rt_os_open(path, RT_OS_WRITE);
@@ -588,18 +1024,6 @@ static int roll_back_fresh(const char *base, const uint8_t *b,
                                 strerror(err));
     }
     return 0;
-}
-
-/* Whether B (LEN bytes) is a sealed journal; *BODY its body length. */
-static int sealed(const uint8_t *b, size_t len, size_t *body)
-{
-    if (len < 20 + TRAILER_SIZE || memcmp(b, JOURNAL_MAGIC, 8) != 0)
-        return 0;
-    const uint8_t *t = b + len - TRAILER_SIZE;
-    if (memcmp(t, COMMIT_MAGIC, 8) != 0 || get64(t + 8) != len - TRAILER_SIZE)
-        return 0;
-    *body = len - TRAILER_SIZE;
-    return get32(t + 16) == rt_crc32(0, b, *body);
 }
 
 /* Notes the size before the commit of every file that gets fresh bytes. */
@@ -802,16 +1226,58 @@ static int interrupted(struct rt_error *e)
     return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing changed");
 }
 
+/* The commit's journal as the next writer checks it (parse): a commit
+ * whose journal would be refused is never started, since once sealed
+ * nobody could finish it. */
+static int check_names(const struct rt_commit *c, size_t journal_len,
+                       struct rt_error *e)
+{
+    if (c->scoped && c->scope.max_bytes && journal_len > c->scope.max_bytes)
+        return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                            "internal error: the journal of this commit "
+                            "would be %zu bytes, more than the %llu a "
+                            "journal of this store may hold; nothing was "
+                            "written", journal_len,
+                            (unsigned long long)c->scope.max_bytes);
+    for (size_t i = 0; i < c->n; i++) {
+        const struct record *r = &c->v[i];
+        const char *problem = rt_journal_path_problem(r->file);
+        uint64_t parts = 1;
+        for (const char *q = r->file; *q; q++)
+            parts += *q == '/';
+        if (!problem && c->scoped && c->scope.is_store_file &&
+            !c->scope.is_store_file(c->scope.ctx, r->file))
+            problem = "not a file this store's commits write";
+        if (!problem && r->kind != REC_SIZE && r->kind != REC_DELETE &&
+            r->offset + r->len > MAX_FILE_END)
+            problem = "a write past 4 GiB";
+        if (!problem && r->kind == REC_SIZE && r->offset > MAX_FILE_END)
+            problem = "a size past 4 GiB";
+        if (!problem && r->kind == REC_DELETE && r->offset >= parts)
+            problem = "a removal of folders above the tree";
+        if (problem)
+            return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                                "internal error: the commit names '%s' "
+                                "(%s); nothing was written", r->file,
+                                problem);
+    }
+    return 0;
+}
+
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
     uint64_t growth;
-    if (interrupted(e) || record_intents(c, e) != 0 ||
-        preflight(c, &growth, e) != 0 || interrupted(e))
+    if (interrupted(e) || record_intents(c, e) != 0)
         return -1;
     size_t len, ilen;
     uint8_t *b = serialize(c, &len, &ilen);
     if (!b)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    if (check_names(c, len, e) != 0 || preflight(c, &growth, e) != 0 ||
+        interrupted(e)) {
+        free(b);
+        return -1;
+    }
     int fd = rt_os_open(c->journal, RT_OS_WRITE_TRUNC);
     if (fd < 0) {
         int err = errno;
@@ -864,14 +1330,26 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         (!c->n_intents && rt_io_fsync_dir_of(c->journal) != 0))
         goto fail;
     rt_os_close(fd);
-    int r = apply_body(c->base, b, ilen, len - TRAILER_SIZE, e);
-    free(b);
-    if (r != 0)
-        return -1;  /* sealed: the next writer finishes it */
-    if (rt_io_unlink(c->journal) != 0 || rt_io_fsync_dir_of(c->journal) != 0)
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", c->journal,
-                            strerror(errno));
-    return 0;
+    /* Applied as the next writer would replay it: the same checks, the
+     * same code. A failure from here on leaves the sealed journal for the
+     * next writer. */
+    struct rt_journal *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(c->journal))) {
+        free(j);
+        free(b);
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    }
+    j->buf = b;
+    j->len = len;
+    int r = parse(j, NULL, e);
+    if (r == 0 && !j->info.sealed)
+        r = rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                         "internal error: %s does not read back as sealed",
+                         c->journal);
+    if (r == 0)
+        r = rt_journal_finish(j, c->base, e) < 0 ? -1 : 0;
+    rt_journal_free(j);
+    return r;
 fail:
     rt_error_set(e, errno == ENOSPC ? RT_ERR_DISK_FULL : RT_ERR_WRITE_FAULT,
                  "%s: %s; nothing was written", c->journal, strerror(errno));
@@ -879,7 +1357,7 @@ undo:
     rt_os_close(fd);
     if (c->n_intents) {
         struct rt_error e2 = {0};
-        if (roll_back_fresh(c->base, b, &e2) != 0) {
+        if (roll_back_fresh(c->base, c->intents, c->n_intents, &e2) != 0) {
             /* Keep the journal: the next open retries the roll-back. */
             free(b);
             return -1;
@@ -891,29 +1369,6 @@ undo:
 }
 
 /* --- finding a journal ---------------------------------------------------- */
-
-int rt_journal_inspect(const char *journal_path, struct rt_journal_info *ji,
-                       struct rt_error *e)
-{
-    uint8_t *b;
-    size_t len, body;
-    memset(ji, 0, sizeof *ji);
-    if (rt_os_read_file(journal_path, &b, &len) != 0) {
-        if (errno == ENOENT)
-            return 0;
-        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
-                            strerror(errno));
-    }
-    size_t at = intents_at(b, len);
-    if (at) {
-        ji->when = (int64_t)get64(b + 8);
-        snprintf(ji->what, sizeof ji->what, "%.*s", (int)(at - 20), b + 20);
-    }
-    size_t ilen = intent_len(b, len);
-    ji->sealed = ilen && sealed(b, len, &body) && ilen <= body;
-    free(b);
-    return 1;
-}
 
 void rt_journal_describe(const struct rt_journal_info *ji, char *buf,
                          size_t size)
@@ -928,194 +1383,59 @@ void rt_journal_describe(const struct rt_journal_info *ji, char *buf,
              ji->sealed ? "committed" : "started", when);
 }
 
-/* Calls FN for each distinct file a verified journal body writes. */
-static int each_file(const uint8_t *b, size_t start, size_t body,
-                     int (*fn)(void *ctx, const char *rel), void *ctx)
-{
-    char last[PATH_MAX] = "";
-    for (size_t pos = start; pos + 20 <= body;) {
-        uint32_t fl = get32(b + pos + 4), len = get32(b + pos + 16);
-        if (fl == 0 || fl >= PATH_MAX || body - pos - 20 < (uint64_t)fl + len)
-            return -1;
-        char rel[PATH_MAX];
-        memcpy(rel, b + pos + 20, fl);
-        rel[fl] = '\0';
-        if (strcmp(rel, last)) {
-            snprintf(last, sizeof last, "%s", rel);
-            int r = fn(ctx, rel);
-            if (r)
-                return r;
-        }
-        pos += 20 + fl + len;
-    }
-    return 0;
-}
-
-struct needs_ctx {
-    const char *base;
-    char *buf;
-    size_t size;
-};
-
-static int probe_file(void *ctx, const char *rel)
-{
-    struct needs_ctx *n = ctx;
-    char path[PATH_MAX];
-    if (full_path(path, sizeof path, n->base, rel) != 0 || !rt_os_exists(path))
-        return 0;
-    /* Opening for writing changes nothing in the file. */
-    int fd = rt_os_open(path, RT_OS_WRITE);
-    if (fd >= 0) {
-        rt_os_close(fd);
-        return 0;
-    }
-    needs(errno, path, 0, n->buf, n->size);
-    return 1;
-}
-
-void rt_journal_needs(const char *base_dir, const char *journal_path,
+void rt_journal_needs(const struct rt_journal *j, const char *base_dir,
                       char *buf, size_t size)
 {
-    uint8_t *b;
-    size_t len, body;
     snprintf(buf, size, "%s", "");
-    if (rt_os_read_file(journal_path, &b, &len) != 0)
+    for (size_t i = 0; j->info.sealed && i < j->n_files; i++) {
+        char path[PATH_MAX];
+        if (full_path(path, sizeof path, base_dir, j->files[i].rel) != 0 ||
+            !rt_os_exists(path))
+            continue;
+        /* Opening for writing changes nothing in the file. */
+        int fd = rt_os_open(path, RT_OS_WRITE);
+        if (fd >= 0) {
+            rt_os_close(fd);
+            continue;
+        }
+        needs(errno, path, 0, buf, size);
         return;
-    size_t ilen = intent_len(b, len);
-    if (ilen && sealed(b, len, &body) && ilen <= body) {
-        struct needs_ctx n = {base_dir, buf, size};
-        each_file(b, ilen, body, probe_file, &n);
     }
-    free(b);
     /* The journal itself is removed when done: its directory must be
      * writable. */
-    if (!*buf) {
-        char dir[PATH_MAX];
-        dir_of(journal_path, dir, sizeof dir);
-        int fd = rt_os_open(journal_path, RT_OS_WRITE);
-        if (fd < 0)
-            needs(errno, journal_path, 0, buf, size);
-        else
-            rt_os_close(fd);
-    }
+    int fd = rt_os_open(j->path, RT_OS_WRITE);
+    if (fd < 0)
+        needs(errno, j->path, 0, buf, size);
+    else
+        rt_os_close(fd);
 }
 
-int rt_journal_read_after(const char *base_dir, const char *journal_path,
-                          const char *rel, int *touched, uint8_t **data,
-                          size_t *len, struct rt_error *e)
+int rt_journal_finish(struct rt_journal *j, const char *base_dir,
+                      struct rt_error *e)
 {
-    uint8_t *b, *d = NULL;
-    size_t blen, body, dlen = 0;
-    char path[PATH_MAX];
-    *touched = 0;
-    *data = NULL;
-    *len = 0;
-    if (full_path(path, sizeof path, base_dir, rel) != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s: path too long", rel);
-    if (rt_os_read_file(journal_path, &b, &blen) != 0)
-        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
+    if (j->info.sealed) {
+        if (apply_body(base_dir, j, e) != 0)
+            return -1;
+    } else if (roll_back_fresh(base_dir, j->intents, j->n_intents, e) != 0) {
+        return -1;
+    }
+    if (rt_io_unlink(j->path) != 0 || rt_io_fsync_dir_of(j->path) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", j->path,
                             strerror(errno));
-    size_t ilen = intent_len(b, blen);
-    if (!ilen || !sealed(b, blen, &body) || ilen > body) {
-        free(b);
-        return 0;
-    }
-    int loaded = 0, deleted = 0;
-    for (size_t pos = ilen; pos + 20 <= body;) {
-        uint32_t kind = get32(b + pos), fl = get32(b + pos + 4);
-        uint64_t off = get64(b + pos + 8);
-        uint32_t n = get32(b + pos + 16);
-        if (fl == 0 || fl >= PATH_MAX || body - pos - 20 < (uint64_t)fl + n)
-            break;
-        const uint8_t *name = b + pos + 20, *payload = name + fl;
-        pos += 20 + fl + n;
-        if (strlen(rel) != fl || memcmp(rel, name, fl))
-            continue;
-        if (kind == REC_DELETE) {
-            free(d);
-            d = NULL;
-            dlen = 0;
-            loaded = deleted = 1;
-            continue;
-        }
-        deleted = 0;
-        if (!loaded) {
-            if (rt_os_read_file(path, &d, &dlen) != 0) {
-                if (errno != ENOENT) {
-                    free(b);
-                    return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s",
-                                        path, strerror(errno));
-                }
-                d = NULL;
-                dlen = 0;
-            }
-            loaded = 1;
-        }
-        uint64_t end = kind == REC_SIZE ? off : off + n;
-        if (end > SIZE_MAX / 2) {
-            free(b);
-            free(d);
-            return rt_error_set(e, RT_ERR_BADDB, "%s: damaged", journal_path);
-        }
-        if (end > dlen || kind == REC_SIZE) {
-            uint8_t *nd = realloc(d, end ? end : 1);
-            if (!nd) {
-                free(b);
-                free(d);
-                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
-                                    "out of memory");
-            }
-            if (end > dlen)
-                memset(nd + dlen, 0, end - dlen);
-            d = nd;
-            if (kind == REC_SIZE || end > dlen)
-                dlen = end;
-        }
-        if (kind == REC_WRITE)
-            memcpy(d + off, payload, n);
-    }
-    free(b);
-    if (!loaded)
-        return 0;
-    if (deleted) {
-        free(d);
-        *touched = -1;
-        return 0;
-    }
-    *touched = 1;
-    *data = d ? d : malloc(1);
-    *len = dlen;
-    return *data ? 0 : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    return j->info.sealed;
 }
 
 int rt_journal_recover(const char *base_dir, const char *journal_path,
+                       const struct rt_journal_scope *scope,
                        struct rt_error *e)
 {
-    uint8_t *b;
-    size_t len, body;
-    if (rt_os_read_file(journal_path, &b, &len) != 0) {
-        if (errno == ENOENT)
-            return 0;
-        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", journal_path,
-                            strerror(errno));
-    }
-    int replayed = 0;
-    size_t ilen = intent_len(b, len);
-    if (ilen && sealed(b, len, &body) && ilen <= body) {
-        if (apply_body(base_dir, b, ilen, body, e) != 0) {
-            free(b);
-            return -1;
-        }
-        replayed = 1;
-    } else if (ilen && roll_back_fresh(base_dir, b, e) != 0) {
-        free(b);
-        return -1;
-    }
-    free(b);
-    if (rt_io_unlink(journal_path) != 0 || rt_io_fsync_dir_of(journal_path) != 0)
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", journal_path,
-                            strerror(errno));
-    return replayed;
+    struct rt_journal *j;
+    int r = rt_journal_load(journal_path, scope, &j, e);
+    if (r <= 0)
+        return r;
+    r = rt_journal_finish(j, base_dir, e);
+    rt_journal_free(j);
+    return r;
 }
 
 /* --- the writer lock ------------------------------------------------------ */
@@ -1168,6 +1488,18 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
         return rt_error_set(e, RT_ERR_ACCESS_DENIED,
                             "%s: %s; nothing was written: %s", lock_path,
                             strerror(err), why);
+    }
+    /* The holder's note truncates and writes the file: never anything
+     * but a regular file (a FIFO or device planted there is not ours to
+     * write, and could block). */
+    struct rt_os_stat st;
+    if (rt_os_fstat(l->fd, &st) != 0 || st.kind != RT_OS_FILE) {
+        rt_os_close(l->fd);
+        free(l);
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                            "%s is not a regular file, so it cannot be the "
+                            "writer lock; nothing was written (remove it "
+                            "after checking what it is)", lock_path);
     }
     uint64_t start = rt_os_monotonic_ms();
     int said = 0;

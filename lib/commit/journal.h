@@ -9,7 +9,9 @@
  * written grow with the change, not with the files.
  *
  * File paths in the journal are relative to a base directory, so a disk
- * mounted elsewhere after a crash still recovers. */
+ * mounted elsewhere after a crash still recovers. Whoever wrote the disk
+ * wrote the journal too: recovery acts on no path the store does not
+ * name as its own (struct rt_journal_scope). */
 #ifndef RT_JOURNAL_H
 #define RT_JOURNAL_H
 
@@ -69,36 +71,90 @@ uint64_t rt_commit_bytes(const struct rt_commit *c);
  * the journal with the time, for whoever finds it unfinished. */
 int rt_commit_set_note(struct rt_commit *c, const char *what);
 
-/* Finishes or discards an interrupted commit. Returns 1 when a sealed
- * journal was replayed, 0 when there was nothing to do or an unsealed
- * journal was discarded, -1 on failure (E says which file). */
-int rt_journal_recover(const char *base_dir, const char *journal_path,
-                       struct rt_error *e);
+/* Which files a journal may name. A journal on a disk others wrote is
+ * data, not a command: its paths are checked before anything acts on it.
+ * Every path must be a plain relative name (rt_journal_path_problem), and
+ * IS_STORE_FILE(CTX, REL) must say 1 for it: REL is one of the files the
+ * store's commits write (its hives, tables, side files). MAX_BYTES: the
+ * largest journal the store's commits can write; a larger file is not
+ * read. */
+struct rt_journal_scope {
+    int (*is_store_file)(void *ctx, const char *rel);
+    void *ctx;
+    uint64_t max_bytes;
+};
+
+/* Why REL cannot be a path in a journal ("a '..' component", "an
+ * absolute path", ...), or NULL when it is a plain relative name: parts
+ * joined by '/', none empty, "." or "..", no backslash, ':', control
+ * character or NUL, at most RT_JOURNAL_NAME_MAX bytes. */
+#define RT_JOURNAL_NAME_MAX 1024
+const char *rt_journal_path_problem(const char *rel);
+
+/* The commit names only files of SCOPE (copied; its CTX must outlive C):
+ * rt_commit_run refuses, before writing anything, a commit whose journal
+ * the next writer would refuse. */
+void rt_commit_set_scope(struct rt_commit *c,
+                         const struct rt_journal_scope *scope);
 
 /* A journal found on disk. */
 struct rt_journal_info {
     int sealed;             /* past its commit point: to be finished */
     int64_t when;           /* when it was written (seconds since 1970) */
-    char what[256];         /* "install of Xfer" */
+    char what[256];         /* "install of Xfer", printable ASCII only */
 };
-/* Reads JOURNAL_PATH's header: 1 when there is one, 0 when not, -1. */
-int rt_journal_inspect(const char *journal_path, struct rt_journal_info *ji,
-                       struct rt_error *e);
 /* "the install of Xfer committed at 2024-05-01 10:00:00 UTC" and the like. */
 void rt_journal_describe(const struct rt_journal_info *ji, char *buf,
                          size_t size);
-/* What finishing the sealed journal needs, found without writing
+
+/* A journal read whole and checked whole (rt_journal_load). */
+struct rt_journal;
+
+/* What the journal does to one file: BYTES written over it; with SIZED,
+ * its length made SIZE (for an unsealed journal: cut back to SIZE, the
+ * roll-back of its fresh bytes); REMOVED when its last record removes
+ * it. REL is relative to the base directory. */
+struct rt_journal_file {
+    const char *rel;
+    uint64_t bytes;
+    int sized;
+    uint64_t size;
+    int removed;
+};
+
+/* Reads JOURNAL_PATH (a regular file of at most SCOPE->max_bytes) and
+ * checks every path, count, length and offset in it against SCOPE before
+ * anything acts on it: 0 when there is none (*OUT NULL), 1 with *OUT.
+ * A journal that names anything outside SCOPE, or whose sealed records do
+ * not parse, is refused whole: -1 with E (RT_ERR_BADDB) naming the
+ * journal, the offending path and what the user can do; nothing is
+ * changed, the journal included. A journal cut short before its commit
+ * point is no error: it is unsealed, and finishing it discards it. */
+int rt_journal_load(const char *journal_path,
+                    const struct rt_journal_scope *scope,
+                    struct rt_journal **out, struct rt_error *e);
+void rt_journal_free(struct rt_journal *j);
+const struct rt_journal_info *rt_journal_about(const struct rt_journal *j);
+/* The files J changes (sealed) or cuts back (unsealed), each once, in
+ * the order of the journal. */
+size_t rt_journal_files(const struct rt_journal *j,
+                        const struct rt_journal_file **files);
+/* Finishes J: a sealed one is replayed, an unsealed one's fresh bytes
+ * are cut back; then the journal is removed. 1 when replayed, 0 when
+ * discarded, -1 with E (the journal then stays for the next writer). */
+int rt_journal_finish(struct rt_journal *j, const char *base_dir,
+                      struct rt_error *e);
+/* What finishing the sealed journal J needs, found without writing
  * anything ("run as a user who can write FILE", "FILE is on a read-only
  * file system: ..."); empty when nothing stands in the way. */
-void rt_journal_needs(const char *base_dir, const char *journal_path,
+void rt_journal_needs(const struct rt_journal *j, const char *base_dir,
                       char *buf, size_t size);
-/* The after-image of BASE_DIR/REL: the file as the sealed journal will
- * leave it. *TOUCHED 0 (and nothing read) when the journal does not
- * write REL or is not sealed; -1 (and no data) when the journal removes
- * it. A new buffer in *DATA. */
-int rt_journal_read_after(const char *base_dir, const char *journal_path,
-                          const char *rel, int *touched, uint8_t **data,
-                          size_t *len, struct rt_error *e);
+
+/* rt_journal_load, then rt_journal_finish: 1 replayed, 0 nothing to do
+ * or discarded, -1 (refused, or it could not be finished). */
+int rt_journal_recover(const char *base_dir, const char *journal_path,
+                       const struct rt_journal_scope *scope,
+                       struct rt_error *e);
 
 /* One writer at a time: an exclusive lock on LOCK_PATH (created when
  * missing). While another process holds it, NOTICE is called once with

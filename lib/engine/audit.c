@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "model/perf_data.h"
 
@@ -50,6 +51,14 @@
     "(offline tools, a registry export, a copy of the hive) see other names " \
     "than consumers get"
 
+#define SYMPTOM_INI_FILE                                                      \
+    "PerfIniFile names the provider's INF copy (INF\\<service>\\<LLLL>\\"   \
+    "<PerfIniFile>): lodctr /R finds none and rebuilds without the "        \
+    "provider's strings, and uninstall cannot remove the copy"
+#define FIX_INI_FILE                                                          \
+    "reinstall the provider (regtool install --replace INI: PerfIniFile "   \
+    "becomes the INI's file name), or uninstall it (the ranges go; the INF " \
+    "copy is left and named)"
 #define FIX_REPAIR "regtool repair"
 #define FIX_PRUNE "regtool repair --prune-orphans"
 #define FIX_RESTORE "regtool restore BACKUP, or regtool rebuild"
@@ -443,7 +452,67 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
     }
 }
 
-/* Strings above Base Index inside no provider's range, in runs. */
+struct span {
+    uint32_t lo, hi;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+    const struct span *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The union of the providers' ranges of table K (help when K), as
+ * disjoint spans in ascending order: *N of them, malloc'd; NULL when out
+ * of memory. */
+static struct span *owned_spans(const struct rt_database *db, int k,
+                                size_t *n)
+{
+    struct span *v = malloc((db->n_services + 1) * sizeof *v);
+    *n = 0;
+    if (!v)
+        return NULL;
+    for (size_t s = 0; s < db->n_services; s++) {
+        const struct rt_service_info *si = &db->services[s];
+        if (!si->has_range)
+            continue;
+        uint32_t lo = k ? si->first_help : si->first_counter;
+        uint32_t hi = k ? (si->has_last_help ? si->last_help : lo)
+                        : (si->has_last_counter ? si->last_counter : lo);
+        if ((k && !si->has_first_help) || lo > hi)
+            continue;
+        v[(*n)++] = (struct span){lo, hi};
+    }
+    qsort(v, *n, sizeof *v, span_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (m && v[i].lo <= v[m - 1].hi) {
+            if (v[i].hi > v[m - 1].hi)
+                v[m - 1].hi = v[i].hi;
+        } else {
+            v[m++] = v[i];
+        }
+    }
+    *n = m;
+    return v;
+}
+
+static int in_spans(const struct span *v, size_t n, uint32_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {       /* the first span ending at or after X */
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].hi < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].lo <= x;
+}
+
+/* Strings above Base Index inside no provider's range, in runs. Each
+ * string is looked up in the union of the ranges, not compared with
+ * every provider's. */
 static void check_orphans(struct audit *a, const struct lang_views *v)
 {
     const struct rt_database *db = a->db;
@@ -451,23 +520,17 @@ static void check_orphans(struct audit *a, const struct lang_views *v)
         const struct view *w = k ? &v->help : &v->counter;
         int open_run = 0;
         uint32_t last = 0;
+        size_t n_spans;
+        struct span *spans = owned_spans(db, k, &n_spans);
+        if (!spans) {
+            a->failed = 1;
+            return;
+        }
         for (size_t i = 0; i < w->n; i++) {
             uint32_t x = w->p[i]->index;
             if (x <= db->base_index)
                 continue;
-            int owned = 0;
-            for (size_t s = 0; s < db->n_services && !owned; s++) {
-                const struct rt_service_info *si = &db->services[s];
-                if (!si->has_range)
-                    continue;
-                uint32_t lo = k ? si->first_help : si->first_counter;
-                uint32_t hi = k ? (si->has_last_help ? si->last_help : lo)
-                                : (si->has_last_counter ? si->last_counter : lo);
-                if ((k && !si->has_first_help) || lo > hi)
-                    continue;
-                owned = x >= lo && x <= hi;
-            }
-            if (owned) {
+            if (in_spans(spans, n_spans, x)) {
                 open_run = 0;
                 continue;
             }
@@ -483,6 +546,7 @@ static void check_orphans(struct audit *a, const struct lang_views *v)
             evidence_at(a, w->t, w->p[i]);
             last = x;
         }
+        free(spans);
     }
 }
 
@@ -639,14 +703,160 @@ static void check_perflib_values(struct audit *a)
             "off", db->perflib_disable);
 }
 
-static int overlaps(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2)
+/* A provider whose range is judged against the others': complete, and
+ * neither its counter nor its help range inverted (those are errors of
+ * their own). */
+static int range_comparable(const struct rt_service_info *s)
 {
-    return a1 <= b2 && b1 <= a2;
+    return s->has_range && s->has_last_counter && s->has_first_help &&
+           s->has_last_help && s->first_counter <= s->last_counter &&
+           s->first_help <= s->last_help;
+}
+
+/* At most this many pairs of providers that share indices are listed: a
+ * database of thousands of providers over one range would otherwise give
+ * millions of findings. */
+#define OVERLAP_MAX 1000u
+
+struct ivl {
+    uint32_t lo, hi;
+    size_t svc;
+};
+
+static int ivl_cmp(const void *a, const void *b)
+{
+    const struct ivl *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return x->svc < y->svc ? -1 : x->svc > y->svc;
+}
+
+struct overlaps {
+    struct pair_at {
+        size_t i, j;
+    } *v;
+    size_t n;
+    int more;       /* pairs beyond OVERLAP_MAX were not kept */
+    int nomem;
+};
+
+static int pair_at_cmp(const void *a, const void *b)
+{
+    const struct pair_at *x = a, *y = b;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* Adds to O every pair of the N intervals IV that overlap: a sweep in
+ * order of their starts that keeps the intervals still open (a heap by
+ * their ends), so that each new one overlaps exactly those open. Stops
+ * past 2 * OVERLAP_MAX pairs (counter and help pairs may coincide). */
+static void sweep_overlaps(struct ivl *iv, size_t n, struct overlaps *o)
+{
+    size_t *heap = malloc((n + 1) * sizeof *heap);   /* by iv[].hi */
+    size_t *open = malloc((n + 1) * sizeof *open);   /* open intervals */
+    size_t *where = malloc((n + 1) * sizeof *where); /* each one's place */
+    size_t nh = 0, no = 0;
+    if (!heap || !open || !where) {
+        o->nomem = 1;
+        goto out;
+    }
+    qsort(iv, n, sizeof *iv, ivl_cmp);
+    for (size_t x = 0; x < n && !o->more; x++) {
+        while (nh && iv[heap[0]].hi < iv[x].lo) {
+            size_t gone = heap[0];
+            heap[0] = heap[--nh];
+            for (size_t h = 0;;) {      /* sift down */
+                size_t c = 2 * h + 1;
+                if (c >= nh)
+                    break;
+                if (c + 1 < nh && iv[heap[c + 1]].hi < iv[heap[c]].hi)
+                    c++;
+                if (iv[heap[h]].hi <= iv[heap[c]].hi)
+                    break;
+                size_t t = heap[h];
+                heap[h] = heap[c];
+                heap[c] = t;
+                h = c;
+            }
+            open[where[gone]] = open[--no];
+            where[open[where[gone]]] = where[gone];
+        }
+        for (size_t k = 0; k < no; k++) {
+            if (o->n == 2 * OVERLAP_MAX) {
+                o->more = 1;
+                break;
+            }
+            size_t i = iv[open[k]].svc, j = iv[x].svc;
+            o->v[o->n++] = i < j ? (struct pair_at){i, j}
+                                 : (struct pair_at){j, i};
+        }
+        where[x] = no;
+        open[no++] = x;
+        size_t h = nh++;
+        heap[h] = x;
+        while (h && iv[heap[(h - 1) / 2]].hi > iv[heap[h]].hi) {
+            size_t p = (h - 1) / 2, t = heap[p];
+            heap[p] = heap[h];
+            heap[h] = t;
+            h = p;
+        }
+    }
+out:
+    free(heap);
+    free(open);
+    free(where);
+}
+
+/* The pairs of comparable providers whose counter or help ranges share
+ * indices, each once, in database order; at most OVERLAP_MAX. */
+static void find_overlaps(const struct rt_database *db, struct overlaps *o)
+{
+    memset(o, 0, sizeof *o);
+    struct ivl *iv = malloc((db->n_services + 1) * sizeof *iv);
+    o->v = malloc(4 * OVERLAP_MAX * sizeof *o->v);
+    if (!iv || !o->v) {
+        o->nomem = 1;
+        free(iv);
+        return;
+    }
+    for (int help = 0; help < 2; help++) {
+        size_t n = 0;
+        for (size_t i = 0; i < db->n_services; i++) {
+            const struct rt_service_info *s = &db->services[i];
+            if (range_comparable(s))
+                iv[n++] = help ? (struct ivl){s->first_help, s->last_help, i}
+                               : (struct ivl){s->first_counter,
+                                              s->last_counter, i};
+        }
+        struct overlaps part = {o->v + o->n, 0, 0, 0};
+        sweep_overlaps(iv, n, &part);
+        o->n += part.n;
+        o->more |= part.more;
+        o->nomem |= part.nomem;
+    }
+    free(iv);
+    qsort(o->v, o->n, sizeof *o->v, pair_at_cmp);
+    size_t m = 0;
+    for (size_t k = 0; k < o->n; k++)
+        if (!m || pair_at_cmp(&o->v[m - 1], &o->v[k]))
+            o->v[m++] = o->v[k];
+    if (m > OVERLAP_MAX) {
+        m = OVERLAP_MAX;
+        o->more = 1;
+    }
+    o->n = m;
 }
 
 static void check_providers(struct audit *a)
 {
     const struct rt_database *db = a->db;
+    struct overlaps ov;
+    find_overlaps(db, &ov);
+    if (ov.nomem)
+        a->failed = 1;
+    size_t next = 0;    /* the first pair of OV not yet listed */
     for (size_t i = 0; i < db->n_services; i++) {
         const struct rt_service_info *s = &db->services[i];
         if (s->has_disable && s->disable) {
@@ -655,6 +865,16 @@ static void check_providers(struct audit *a)
             ADD(a, "counters-disabled", RT_AUDIT_WARNING, NULL, SYMPTOM_DISABLED,
                 fix, "%s: Disable Performance Counters is %u: consumers skip it",
                 s->name, s->disable);
+        }
+        const char *bad = s->ini_file ? rt_side_name_problem(s->ini_file)
+                                      : NULL;
+        if (bad) {
+            char shown[100];
+            rt_side_name_shown(s->ini_file, shown, sizeof shown);
+            ADD(a, "perfinifile-invalid", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_INI_FILE, FIX_INI_FILE,
+                "%s: PerfIniFile '%s' is not a file name (%s)", s->name,
+                shown, bad);
         }
         if (!s->has_range)
             continue;
@@ -691,22 +911,16 @@ static void check_providers(struct audit *a)
                 SYMPTOM_CONSISTENCY, FIX_REPAIR,
                 "%s: range ends at %u/%u, above Last Counter %u / Last Help %u",
                 s->name, lc, lh, db->last_counter, db->last_help);
-        for (size_t j = i + 1; j < db->n_services; j++) {
-            const struct rt_service_info *o = &db->services[j];
-            if (!o->has_range || !o->has_last_counter || !o->has_first_help ||
-                !o->has_last_help || o->first_counter > o->last_counter)
-                continue;
-            if (overlaps(fc, lc, o->first_counter, o->last_counter) ||
-                overlaps(fh, lh, o->first_help, o->last_help))
-                /* Seen on real machines; consumers read each index once,
-                 * but uninstalling either would cut the other's strings. */
-                ADD(a, "provider-overlap", RT_AUDIT_WARNING, NULL, NULL,
-                    FIX_REINSTALL,
-                    "%s (counter %u-%u) and %s (counter %u-%u) share indices: "
-                    "uninstalling either would remove the other's strings "
-                    "(regtool refuses it without --force)",
-                    s->name, fc, lc, o->name, o->first_counter,
-                    o->last_counter);
+        for (; next < ov.n && ov.v[next].i == i; next++) {
+            const struct rt_service_info *o = &db->services[ov.v[next].j];
+            /* Seen on real machines; consumers read each index once,
+             * but uninstalling either would cut the other's strings. */
+            ADD(a, "provider-overlap", RT_AUDIT_WARNING, NULL, NULL,
+                FIX_REINSTALL,
+                "%s (counter %u-%u) and %s (counter %u-%u) share indices: "
+                "uninstalling either would remove the other's strings "
+                "(regtool refuses it without --force)",
+                s->name, fc, lc, o->name, o->first_counter, o->last_counter);
         }
         /* Its names in every language. */
         for (size_t l = 0; l < a->n; l++) {
@@ -747,6 +961,11 @@ static void check_providers(struct audit *a)
             free(list);
         }
     }
+    if (ov.more)
+        ADD(a, "provider-overlap", RT_AUDIT_WARNING, NULL, NULL, FIX_REINSTALL,
+            "more than %u pairs of providers share indices: only %u are "
+            "listed", OVERLAP_MAX, OVERLAP_MAX);
+    free(ov.v);
 }
 
 /* The store's other copies of a table that are not the table (SPEC 1.1):

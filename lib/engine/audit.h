@@ -59,6 +59,11 @@ struct rt_audit_tree {
     int (*exists)(void *ctx, const char *path);
     void *ctx;
     const char *windows_dir;   /* its name below the root: "Windows" */
+    /* Calls EACH with the name of every entry of the folder DIR (as for
+     * exists; "" is the root), for 8.3 short names; -1 when DIR is not
+     * there. NULL: the tree cannot list folders. */
+    int (*list)(void *ctx, const char *dir,
+                void (*each)(void *arg, const char *name), void *arg);
 };
 
 /* Appends the findings about who gets loaded: each provider's Library,
@@ -72,6 +77,12 @@ struct rt_audit_tree {
 int rt_audit_libraries(const struct rt_database *db,
                        const struct rt_audit_tree *tree,
                        struct rt_findings *out);
+
+/* The DLL of Windows' own, in System32, that serves SERVICE when SERVICE
+ * is one of Windows' built-in providers (PerfOS, PerfProc, PerfDisk,
+ * PerfNet, Tcpip, Spooler, Lsa; matched without regard to case), else
+ * NULL. Their objects have indices of the base range. */
+const char *rt_audit_system_dll(const char *service);
 
 /* Adds one finding (used by rt_audit, and by callers that report what
  * they found around the database, such as a store that cannot be opened).

@@ -37,6 +37,10 @@
 #define SYMPTOM_WOW64_64                                                      \
     "64-bit consumers, and Perflib itself on a 64-bit Windows, cannot load " \
     "it: the objects show up in 32-bit programs only"
+#define SYMPTOM_SYSTEM_RANGE                                                  \
+    "the system's objects are served by a Performance key an installer "    \
+    "took over: its Library, Open, Collect and Close are whatever the INI's " \
+    "installer wrote, loaded by every program that reads performance data"
 #define SYMPTOM_SHARED                                                        \
     "one DLL serves several providers through different entry points; if "  \
     "that is not intended, one provider's values were overwritten"
@@ -53,6 +57,7 @@ struct libaudit {
     int failed;
     int have_files;      /* the tree holds Windows' system files */
     int have_wow64;      /* ... and a SysWOW64 with them */
+    int bits;            /* 64 or 32 when the tree has files, else 0 */
 };
 
 #define ADD(a, ...)                                                           \
@@ -73,6 +78,13 @@ enum lib_where {
 struct lib_path {
     enum lib_where where;
     char rest[1024];   /* '\\'-separated, no leading separator */
+    /* It came through %ProgramFiles% or %CommonProgramFiles%, which a
+     * 32-bit process reads as Program Files (x86). */
+    int program_files_var;
+    /* An 8.3 short name the tree could not resolve: its place and file
+     * are not known. MAY_BE is a user-writable place it may stand for. */
+    int unresolved;
+    char may_be[272];   /* C:\ and the name of a folder at the root */
 };
 
 static int starts_ci(const char *s, const char *prefix)
@@ -90,55 +102,121 @@ static void copy_rest(struct lib_path *p, const char *s)
     p->rest[k] = '\0';
 }
 
-/* The environment variables Windows setups write into Library values. */
+/* The environment strings Windows setups write into Library values, as
+ * ExpandEnvironmentStrings gives them to the process that loads the DLL
+ * (system drive C:). A user's profile stands for any user's: "(user)".
+ * NULL: the Windows directory. */
 static const struct {
     const char *var;
-    const char *as;   /* what it stands for, below the drive's root */
+    const char *as;
+    int program_files;   /* a 32-bit process reads Program Files (x86) */
 } env_vars[] = {
-    {"%systemroot%", NULL},  {"%windir%", NULL},
-    {"%programfiles%", "Program Files"},
-    {"%programfiles(x86)%", "Program Files (x86)"},
-    {"%commonprogramfiles%", "Program Files\\Common Files"},
-    {"%programdata%", "ProgramData"}, {"%allusersprofile%", "ProgramData"},
-    {"%public%", "Users\\Public"},    {"%systemdrive%", ""},
+    {"%systemroot%", NULL, 0},
+    {"%windir%", NULL, 0},
+    {"%systemdrive%", "C:", 0},
+    {"%programfiles%", "C:\\Program Files", 1},
+    {"%programw6432%", "C:\\Program Files", 0},
+    {"%programfiles(x86)%", "C:\\Program Files (x86)", 0},
+    {"%commonprogramfiles%", "C:\\Program Files\\Common Files", 1},
+    {"%commonprogramw6432%", "C:\\Program Files\\Common Files", 0},
+    {"%commonprogramfiles(x86)%", "C:\\Program Files (x86)\\Common Files", 0},
+    {"%programdata%", "C:\\ProgramData", 0},
+    {"%allusersprofile%", "C:\\ProgramData", 0},
+    {"%public%", "C:\\Users\\Public", 0},
+    {"%userprofile%", "C:\\Users\\(user)", 0},
+    {"%homedrive%", "C:", 0},
+    {"%homepath%", "\\Users\\(user)", 0},
+    {"%appdata%", "C:\\Users\\(user)\\AppData\\Roaming", 0},
+    {"%localappdata%", "C:\\Users\\(user)\\AppData\\Local", 0},
+    {"%temp%", "C:\\Users\\(user)\\AppData\\Local\\Temp", 0},
+    {"%tmp%", "C:\\Users\\(user)\\AppData\\Local\\Temp", 0},
 };
 
-static void classify(const char *lib, struct lib_path *p)
+static const char *windows_name(const struct libaudit *a)
 {
-    memset(p, 0, sizeof *p);
-    for (size_t i = 0; i < sizeof env_vars / sizeof *env_vars; i++) {
-        if (!starts_ci(lib, env_vars[i].var))
+    return a->tree && a->tree->windows_dir && *a->tree->windows_dir
+               ? a->tree->windows_dir
+               : "Windows";
+}
+
+/* LIB with every known %VAR% replaced, wherever it stands (an unknown one
+ * is kept, as Windows keeps it), into OUT. */
+static void expand(const struct libaudit *a, const char *lib, char *out,
+                   size_t size, int *program_files_var)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    *program_files_var = 0;
+    while (*lib && k + 1 < size) {
+        size_t i = 0, n = sizeof env_vars / sizeof *env_vars;
+        if (*lib == '%')
+            for (; i < n && !starts_ci(lib, env_vars[i].var); i++)
+                ;
+        if (*lib != '%' || i == n) {
+            out[k++] = *lib++;
+            out[k] = '\0';
             continue;
-        const char *tail = lib + strlen(env_vars[i].var);
-        if (!env_vars[i].as) {
-            p->where = LIB_WINDOWS;
-            copy_rest(p, tail);
-        } else {
-            char buf[1024];
-            snprintf(buf, sizeof buf, "%s\\%s", env_vars[i].as, tail);
-            p->where = LIB_DRIVE;
-            copy_rest(p, buf);
         }
-        return;
+        char windows[300];
+        snprintf(windows, sizeof windows, "C:\\%s", windows_name(a));
+        const char *as = env_vars[i].as ? env_vars[i].as : windows;
+        *program_files_var |= env_vars[i].program_files;
+        k += (size_t)snprintf(out + k, size - k, "%s", as);
+        if (k >= size)
+            k = size - 1;
+        lib += strlen(env_vars[i].var);
     }
-    if (lib[0] == '%' || (lib[0] == '\\' && lib[1] == '\\')) {
-        p->where = LIB_OTHER_DRIVE;   /* %TEMP%, %USERPROFILE%, UNC */
-        copy_rest(p, lib);
-        return;
+}
+
+/* Drops "." and empty components and resolves ".." (never above the
+ * root, as Windows does: C:\..\x is C:\x; a relative path keeps a leading
+ * ".."), then trims as Win32 path normalization does: a component's one
+ * trailing dot, and the last component's trailing dots and blanks. */
+static void resolve_steps(struct lib_path *p)
+{
+    char out[sizeof p->rest];
+    size_t k = 0, kept = 0;   /* KEPT: components that ".." may pop */
+    const char *s = p->rest;
+    while (*s) {
+        size_t n = strcspn(s, "\\");
+        const char *next = s[n] ? s + n + 1 : s + n;
+        int last = !*next;
+        char c[sizeof p->rest];
+        memcpy(c, s, n);
+        c[n] = '\0';
+        s = next;
+        if (!strcmp(c, ".") || !n)
+            continue;
+        if (!strcmp(c, "..")) {
+            if (kept) {
+                while (k && out[k - 1] != '\\')
+                    k--;
+                if (k)
+                    k--;
+                kept--;
+                continue;
+            }
+            if (p->where != LIB_RELATIVE)
+                continue;
+        } else {
+            size_t m = strlen(c);
+            if (last)
+                while (m && (c[m - 1] == '.' || c[m - 1] == ' '))
+                    m--;
+            else if (m >= 2 && c[m - 1] == '.' && c[m - 2] != '.')
+                m--;
+            c[m] = '\0';
+            if (!m)
+                continue;
+            kept++;
+        }
+        k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", k ? "\\" : "",
+                              c);
+        if (k >= sizeof out)
+            k = sizeof out - 1;
     }
-    if (isalpha((unsigned char)lib[0]) && lib[1] == ':') {
-        p->where = toupper((unsigned char)lib[0]) == 'C' ? LIB_DRIVE
-                                                         : LIB_OTHER_DRIVE;
-        copy_rest(p, lib + 2);
-        return;
-    }
-    if (lib[0] == '\\' || lib[0] == '/') {
-        p->where = LIB_DRIVE;         /* the current drive: the system's */
-        copy_rest(p, lib);
-        return;
-    }
-    p->where = strpbrk(lib, "\\/") ? LIB_RELATIVE : LIB_BARE;
-    copy_rest(p, lib);
+    out[k] = '\0';
+    memcpy(p->rest, out, k + 1);
 }
 
 /* The first component of REST and whether it equals NAME. */
@@ -154,16 +232,157 @@ static const char *after_first(const char *rest)
     return s ? s + 1 : rest + strlen(rest);
 }
 
-static const char *windows_name(const struct libaudit *a)
+/* Whether LONG_NAME may have the 8.3 short name SHORT_NAME ("PROGRA~1"):
+ * Windows forms it from the name upper-cased without blanks and inner
+ * dots, its first six (or fewer) characters, "~N", and the first three
+ * characters of the extension. N is handed out in creation order, which
+ * the tree does not keep. */
+static int short_name_of(const char *long_name, const char *short_name)
 {
-    return a->tree && a->tree->windows_dir && *a->tree->windows_dir
-               ? a->tree->windows_dir
-               : "Windows";
+    const char *tilde = strchr(short_name, '~');
+    const char *sdot = strrchr(short_name, '.');
+    if (!tilde || tilde == short_name || (sdot && sdot < tilde))
+        return 0;
+    char base[300], ext[300];
+    size_t nb = 0, ne = 0;
+    const char *ldot = strrchr(long_name, '.');
+    for (const char *c = long_name; *c && nb + 1 < sizeof base; c++) {
+        if (c == ldot)
+            break;
+        if (*c != ' ' && *c != '.')
+            base[nb++] = (char)toupper((unsigned char)*c);
+    }
+    base[nb] = '\0';
+    for (const char *c = ldot ? ldot + 1 : ""; *c && ne < 3; c++)
+        if (*c != ' ')
+            ext[ne++] = (char)toupper((unsigned char)*c);
+    ext[ne] = '\0';
+    size_t prefix = (size_t)(tilde - short_name);
+    if (prefix > 6 || prefix > nb || strncasecmp(base, short_name, prefix))
+        return 0;
+    return !strcasecmp(ext, sdot ? sdot + 1 : "");
 }
 
-/* A drive path below the Windows directory becomes LIB_WINDOWS. */
-static void normalize(const struct libaudit *a, struct lib_path *p)
+struct short_match {
+    const char *short_name;
+    char first[260];
+    size_t n;
+    char writable[260];   /* a candidate users can write to, at the root */
+};
+
+static int writable_at_root(const char *name);
+
+static void on_name(void *arg, const char *name)
 {
+    struct short_match *m = arg;
+    if (!short_name_of(name, m->short_name) ||
+        (m->n && !strcasecmp(m->first, name)))
+        return;
+    if (!m->n++)
+        snprintf(m->first, sizeof m->first, "%s", name);
+    if (!*m->writable && writable_at_root(name))
+        snprintf(m->writable, sizeof m->writable, "%s", name);
+}
+
+/* Windows setup's own folders at a drive's root, with their short names
+ * in the order setup creates them (64-bit, then 32-bit Windows). */
+static const struct {
+    const char *short_name, *name64, *name32;
+} setup_short[] = {
+    {"PROGRA~1", "Program Files", "Program Files"},
+    {"PROGRA~2", "Program Files (x86)", "ProgramData"},
+    {"PROGRA~3", "ProgramData", NULL},
+    {"DOCUME~1", "Documents and Settings", "Documents and Settings"},
+};
+
+/* Replaces the 8.3 short names of a drive path by the names they stand
+ * for, as far as the tree tells them: a folder with one entry of that
+ * short form, else (at the root) Windows setup's order, on a tree of
+ * known bitness. What stays unresolved is said in P. */
+static void resolve_short(const struct libaudit *a, struct lib_path *p)
+{
+    if (!strchr(p->rest, '~'))
+        return;
+    char out[sizeof p->rest] = "";
+    size_t k = 0;
+    for (const char *s = p->rest; *s;) {
+        size_t n = strcspn(s, "\\");
+        char c[sizeof p->rest];
+        memcpy(c, s, n);
+        c[n] = '\0';
+        s += n + (s[n] == '\\');
+        const char *name = c;
+        struct short_match m = {c, "", 0, ""};
+        if (strchr(c, '~') && !p->unresolved) {
+            if (a->tree && a->tree->list)
+                a->tree->list(a->tree->ctx, out, on_name, &m);
+            if (m.n == 1) {
+                name = m.first;
+            } else {
+                const char *setup = NULL;
+                int bits = a->bits;
+                for (size_t i = 0; !k && i < sizeof setup_short /
+                                                 sizeof *setup_short; i++)
+                    if (!strcasecmp(c, setup_short[i].short_name)) {
+                        const char *n64 = setup_short[i].name64;
+                        const char *n32 = setup_short[i].name32;
+                        if (bits == 64 || (n32 && !strcmp(n64, n32)))
+                            setup = n64;
+                        else if (bits == 32)
+                            setup = n32;
+                        else if (!*m.writable && writable_at_root(n64))
+                            snprintf(m.writable, sizeof m.writable, "%s", n64);
+                        else if (!*m.writable && n32 && writable_at_root(n32))
+                            snprintf(m.writable, sizeof m.writable, "%s", n32);
+                    }
+                if (setup) {
+                    name = setup;
+                } else {
+                    p->unresolved = 1;
+                    if (!k && *m.writable)
+                        snprintf(p->may_be, sizeof p->may_be, "C:\\%s",
+                                 m.writable);
+                }
+            }
+        }
+        k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", k ? "\\" : "",
+                              name);
+        if (k >= sizeof out)
+            k = sizeof out - 1;
+    }
+    memcpy(p->rest, out, sizeof out);
+}
+
+/* Where LIB leads, resolved as Windows resolves it before loading:
+ * environment strings expanded, "." and ".." taken, short names replaced
+ * as far as the tree tells them, and a drive path below the Windows
+ * directory made LIB_WINDOWS. */
+static void classify(const struct libaudit *a, const char *lib,
+                     struct lib_path *p)
+{
+    memset(p, 0, sizeof *p);
+    char x[sizeof p->rest];
+    expand(a, lib, x, sizeof x, &p->program_files_var);
+    if (x[0] == '%' || ((x[0] == '\\' || x[0] == '/') &&
+                        (x[1] == '\\' || x[1] == '/'))) {
+        p->where = LIB_OTHER_DRIVE;   /* an unknown variable, UNC, \\?\ */
+        copy_rest(p, x);
+    } else if (isalpha((unsigned char)x[0]) && x[1] == ':') {
+        p->where = toupper((unsigned char)x[0]) == 'C' ? LIB_DRIVE
+                                                       : LIB_OTHER_DRIVE;
+        copy_rest(p, x + 2);
+    } else if (x[0] == '\\' || x[0] == '/') {
+        p->where = LIB_DRIVE;         /* the current drive: the system's */
+        copy_rest(p, x);
+    } else {
+        p->where = strpbrk(x, "\\/") ? LIB_RELATIVE : LIB_BARE;
+        copy_rest(p, x);
+    }
+    if (p->where == LIB_BARE)
+        return;
+    resolve_steps(p);
+    if (p->where == LIB_DRIVE)
+        resolve_short(a, p);
     if (p->where == LIB_DRIVE && first_is(p->rest, windows_name(a))) {
         char tmp[sizeof p->rest];
         snprintf(tmp, sizeof tmp, "%s", after_first(p->rest));
@@ -180,30 +399,71 @@ static int has_component(const char *rest, const char *name)
     return 0;
 }
 
+/* The folders below the Windows directory that a standard user can
+ * create files in (their default ACLs grant it, and they are the ones
+ * known to be used to plant DLLs and bypass allow-lists). */
+static const char *const windows_writable[] = {
+    "Temp",
+    "Tasks",
+    "Tracing",
+    "Registration\\CRMLog",
+    "debug\\WIA",
+    "PLA\\Reports",
+    "PLA\\Rules",
+    "PLA\\Templates",
+    "System32\\spool",
+    "System32\\Tasks",
+    "System32\\Tasks_Migrated",
+    "System32\\FxsTmp",
+    "System32\\com\\dmp",
+    "System32\\Microsoft\\Crypto\\RSA\\MachineKeys",
+    "SysWOW64\\Tasks",
+    "SysWOW64\\FxsTmp",
+    "SysWOW64\\com\\dmp",
+};
+
+/* Whether REST lies in the folder PREFIX ('\\'-separated). */
+static int below(const char *rest, const char *prefix)
+{
+    while (*prefix) {
+        size_t n = strcspn(prefix, "\\");
+        if (strncasecmp(rest, prefix, n) || (rest[n] != '\\' && rest[n]))
+            return 0;
+        rest = after_first(rest);
+        prefix += n + (prefix[n] == '\\');
+    }
+    return 1;
+}
+
+static int writable_at_root(const char *name)
+{
+    return first_is(name, "Users") ||
+           first_is(name, "Documents and Settings") ||
+           first_is(name, "ProgramData") || first_is(name, "Temp") ||
+           first_is(name, "Tmp");
+}
+
 /* Places a standard user (or any program run by one) can write to. */
 static int user_writable(const struct lib_path *p)
 {
-    if (p->where == LIB_WINDOWS)
-        return first_is(p->rest, "Temp") || first_is(p->rest, "Tasks") ||
-               (first_is(p->rest, "System32") &&
-                (first_is(after_first(p->rest), "spool") ||
-                 first_is(after_first(p->rest), "Tasks")));
+    if (p->where == LIB_WINDOWS) {
+        for (size_t i = 0;
+             i < sizeof windows_writable / sizeof *windows_writable; i++)
+            if (below(p->rest, windows_writable[i]))
+                return 1;
+        return 0;
+    }
     if (p->where != LIB_DRIVE)
         return 0;
-    return first_is(p->rest, "Users") ||
-           first_is(p->rest, "Documents and Settings") ||
-           first_is(p->rest, "ProgramData") || first_is(p->rest, "Temp") ||
-           first_is(p->rest, "Tmp") || has_component(p->rest, "AppData") ||
-           has_component(p->rest, "Temp");
+    return writable_at_root(p->rest) || has_component(p->rest, "AppData") ||
+           has_component(p->rest, "Temp") || *p->may_be;
 }
 
 static int program_files(const struct lib_path *p)
 {
-    /* PROGRA~1 and PROGRA~2: the 8.3 names of Program Files (x86). */
     return p->where == LIB_DRIVE &&
            (first_is(p->rest, "Program Files") ||
-            first_is(p->rest, "Program Files (x86)") ||
-            starts_ci(p->rest, "PROGRA~"));
+            first_is(p->rest, "Program Files (x86)"));
 }
 
 /* Built-in system objects (their indices are below Base Index) and the
@@ -216,6 +476,15 @@ static const struct {
     {"Tcpip", "perfctrs.dll"},    {"Spooler", "winspool.drv"},
     {"Lsa", "secur32.dll"},
 };
+
+const char *rt_audit_system_dll(const char *service)
+{
+    for (size_t i = 0; i < sizeof system_providers / sizeof *system_providers;
+         i++)
+        if (!strcasecmp(service, system_providers[i].service))
+            return system_providers[i].dll;
+    return NULL;
+}
 
 static int exists(const struct libaudit *a, const char *fmt, const char *x,
                   const char *y)
@@ -233,16 +502,18 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
     const char *w = windows_name(a);
     int in32 = 0, in64 = 0, found = 0;
     const char *sub = NULL;   /* below System32, for the SysWOW64 twin */
-    if (strchr(p->rest, '~')) {
+    if (p->unresolved) {
         ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
             "check the file on the machine itself",
-            "%s: Library %s is an 8.3 short name; whether it exists is not "
-            "checked offline", s->name, s->library);
+            "%s: Library %s is an 8.3 short name the tree does not resolve; "
+            "whether it exists is not checked offline", s->name, s->library);
         return;
     }
+    /* SysWOW64 is looked in whether or not the tree has its ntdll.dll: a
+     * 32-bit provider's DLL there is not missing. */
     if (p->where == LIB_BARE) {
         in32 = exists(a, "%s\\System32\\%s", w, p->rest);
-        in64 = a->have_wow64 && exists(a, "%s\\SysWOW64\\%s", w, p->rest);
+        in64 = exists(a, "%s\\SysWOW64\\%s", w, p->rest);
         found = in32 || in64 || exists(a, "%s\\%s", w, p->rest);
         sub = p->rest;
         if (found && !in32 && !in64)
@@ -262,7 +533,7 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
         if (first_is(p->rest, "System32")) {
             sub = after_first(p->rest);
             in32 = exists(a, "%s\\System32\\%s", w, sub);
-            in64 = a->have_wow64 && exists(a, "%s\\SysWOW64\\%s", w, sub);
+            in64 = exists(a, "%s\\SysWOW64\\%s", w, sub);
             found = in32 || in64;
         } else {
             found = exists(a, "%s\\%s", w, p->rest);
@@ -273,21 +544,31 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
                 "%s: Library %s: %s\\%s is not in the tree", s->name,
                 s->library, w, p->rest);
     } else {
-        if (!exists(a, "%s%s", "", p->rest))
+        /* %ProgramFiles% leads a 32-bit process to Program Files (x86). */
+        if (!exists(a, "%s%s", "", p->rest) && p->program_files_var &&
+            first_is(p->rest, "Program Files") &&
+            exists(a, "Program Files (x86)\\%s%s", after_first(p->rest), ""))
+            ADD(a, "library-only-in-program-files-x86", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_WOW64_64, CHECK_FILE,
+                "%s: Library %s: C:\\%s is not in the tree, but C:\\Program "
+                "Files (x86)\\%s is, where %%ProgramFiles%% leads 32-bit "
+                "processes only", s->name, s->library, p->rest,
+                after_first(p->rest));
+        else if (!exists(a, "%s%s", "", p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
                 "%s: Library %s: C:\\%s is not in the tree", s->name,
                 s->library, p->rest);
         return;
     }
-    if (!sub || !a->have_wow64 || (in32 && in64) || (!in32 && !in64))
+    if (!sub || (in32 && in64) || (!in32 && !in64))
         return;
     if (in64)
         ADD(a, "library-only-in-syswow64", RT_AUDIT_WARNING, NULL,
             SYMPTOM_WOW64_64, CHECK_FILE,
             "%s: Library %s is in %s\\SysWOW64 (32-bit) but not in "
             "%s\\System32", s->name, s->library, w, w);
-    else
+    else if (a->have_wow64)
         ADD(a, "library-only-in-system32", RT_AUDIT_INFO, NULL,
             SYMPTOM_WOW64_32, CHECK_FILE,
             "%s: Library %s is in %s\\System32 but has no 32-bit twin in "
@@ -335,14 +616,40 @@ static void check_values(struct libaudit *a, const struct rt_service_info *s)
             n > 2 ? missing[2] : "");
 }
 
+/* " (C:\\...)": where P resolved, when that is not what LIB says. */
+static void resolved_note(const struct libaudit *a, const char *lib,
+                          const struct lib_path *p, char *out, size_t size)
+{
+    char full[1400];
+    if (p->where == LIB_WINDOWS)
+        snprintf(full, sizeof full, "C:\\%s%s%s", windows_name(a),
+                 *p->rest ? "\\" : "", p->rest);
+    else if (p->where == LIB_DRIVE)
+        snprintf(full, sizeof full, "C:\\%s", p->rest);
+    else
+        full[0] = '\0';
+    if (*full && strcasecmp(full, lib))
+        snprintf(out, size, " (%s)", full);
+    else
+        out[0] = '\0';
+}
+
 static void check_place(struct libaudit *a, const struct rt_service_info *s,
                         const struct lib_path *p)
 {
-    if (user_writable(p)) {
+    char at[1500];
+    resolved_note(a, s->library, p, at, sizeof at);
+    if (*p->may_be) {
         ADD(a, "library-user-writable", RT_AUDIT_WARNING, NULL, SYMPTOM_HIJACK,
             CHECK_PLACE,
-            "%s: Library %s is in a place users can write to", s->name,
-            s->library);
+            "%s: Library %s is an 8.3 short name the tree does not resolve, "
+            "and it may stand for %s, a place users can write to", s->name,
+            s->library, p->may_be);
+    } else if (user_writable(p)) {
+        ADD(a, "library-user-writable", RT_AUDIT_WARNING, NULL, SYMPTOM_HIJACK,
+            CHECK_PLACE,
+            "%s: Library %s%s is in a place users can write to", s->name,
+            s->library, at);
     } else if (p->where == LIB_RELATIVE) {
         ADD(a, "library-relative", RT_AUDIT_WARNING, NULL, SYMPTOM_SEARCH,
             CHECK_PLACE,
@@ -353,8 +660,8 @@ static void check_place(struct libaudit *a, const struct rt_service_info *s,
                (p->where == LIB_DRIVE && !program_files(p))) {
         ADD(a, "library-outside-system-dirs", RT_AUDIT_WARNING, NULL,
             SYMPTOM_HIJACK, CHECK_PLACE,
-            "%s: Library %s is outside the Windows directory and Program "
-            "Files", s->name, s->library);
+            "%s: Library %s%s is outside the Windows directory and Program "
+            "Files", s->name, s->library, at);
     }
 }
 
@@ -366,10 +673,20 @@ static void check_system_provider(struct libaudit *a,
          i++) {
         if (strcasecmp(s->name, system_providers[i].service))
             continue;
-        /* Its own objects are in the base range; one installed by lodctr
-         * under that name would have a range above Base Index. */
-        if (s->has_range && s->first_counter > a->db->base_index)
-            return;
+        /* Its own objects are in the base range: a range of its own
+         * means an INI was installed onto it (install refuses that without
+         * --force), and whatever its Library is, it is still checked. */
+        if (s->has_range) {
+            char fix[300];
+            snprintf(fix, sizeof fix,
+                     "check the INI that was installed onto it; 'regtool "
+                     "uninstall %s' removes the range", s->name);
+            ADD(a, "system-provider-range", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_SYSTEM_RANGE, fix,
+                "%s serves a built-in system object, but has a range of its "
+                "own (First Counter %u): an INI was installed onto it",
+                s->name, s->first_counter);
+        }
         int own = !strcasecmp(rt_path_base_name(p->rest),
                               system_providers[i].dll) &&
                   (p->where == LIB_BARE ||
@@ -397,8 +714,7 @@ static void dll_key(const struct libaudit *a, const char *lib, char *out,
                     size_t size)
 {
     struct lib_path p;
-    classify(lib, &p);
-    normalize(a, &p);
+    classify(a, lib, &p);
     if (p.where == LIB_WINDOWS && first_is(p.rest, "System32"))
         snprintf(out, size, "%s", after_first(p.rest));
     else if (p.where == LIB_BARE)
@@ -407,51 +723,135 @@ static void dll_key(const struct libaudit *a, const char *lib, char *out,
         snprintf(out, size, "%d:%s", (int)p.where, p.rest);
 }
 
-static int same_ci(const char *x, const char *y)
+/* Orders NULL before any text, texts case-insensitively. */
+static int cmp_ci(const char *x, const char *y)
 {
-    return x && y ? !strcasecmp(x, y) : x == y;
+    return x && y ? strcasecmp(x, y) : (x != NULL) - (y != NULL);
 }
 
+struct shared_ent {
+    char *key;          /* dll_key of its Library */
+    size_t i;           /* index in the database's services */
+    const struct rt_service_info *s;
+};
+
+static int procs_cmp(const struct rt_service_info *s,
+                     const struct rt_service_info *o)
+{
+    int c = cmp_ci(s->open, o->open);
+    if (!c)
+        c = cmp_ci(s->collect, o->collect);
+    return c ? c : cmp_ci(s->close, o->close);
+}
+
+/* By DLL, within a DLL by the three procedures, then in database order. */
+static int shared_ent_cmp(const void *x, const void *y)
+{
+    const struct shared_ent *a = x, *b = y;
+    int c = strcasecmp(a->key, b->key);
+    if (!c)
+        c = procs_cmp(a->s, b->s);
+    return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+struct pair {
+    size_t i, j;
+};
+
+static int pair_cmp(const void *x, const void *y)
+{
+    const struct pair *a = x, *b = y;
+    if (a->i != b->i)
+        return a->i < b->i ? -1 : 1;
+    return a->j < b->j ? -1 : a->j > b->j;
+}
+
+/* Providers whose Library names the same DLL with other procedures: each
+ * such pair once, in database order. The services are sorted by DLL and
+ * procedures, so that the work is O(n log n) plus the pairs reported,
+ * never a comparison of every two providers. */
 static void check_shared(struct libaudit *a)
 {
     const struct rt_database *db = a->db;
+    struct shared_ent *ent = calloc(db->n_services + 1, sizeof *ent);
+    struct pair *pairs = NULL;
+    size_t n = 0, np = 0, cap = 0;
+    if (!ent)
+        goto nomem;
     for (size_t i = 0; i < db->n_services; i++) {
-        const struct rt_service_info *s = &db->services[i];
-        if (empty(s->library))
+        if (empty(db->services[i].library))
             continue;
-        char ki[1100], kj[1100];
-        dll_key(a, s->library, ki, sizeof ki);
-        for (size_t j = i + 1; j < db->n_services; j++) {
-            const struct rt_service_info *o = &db->services[j];
-            if (empty(o->library))
-                continue;
-            dll_key(a, o->library, kj, sizeof kj);
-            if (strcasecmp(ki, kj) || (same_ci(s->open, o->open) &&
-                                       same_ci(s->collect, o->collect) &&
-                                       same_ci(s->close, o->close)))
-                continue;
-            ADD(a, "library-shared", RT_AUDIT_INFO, NULL, SYMPTOM_SHARED,
-                "check that the DLL exports both sets of procedures",
-                "%s (%s/%s/%s) and %s (%s/%s/%s) both load %s", s->name,
-                s->open ? s->open : "-", s->collect ? s->collect : "-",
-                s->close ? s->close : "-", o->name, o->open ? o->open : "-",
-                o->collect ? o->collect : "-", o->close ? o->close : "-",
-                s->library);
+        char key[1100];
+        dll_key(a, db->services[i].library, key, sizeof key);
+        if (!(ent[n].key = strdup(key)))
+            goto nomem;
+        ent[n].s = &db->services[i];
+        ent[n++].i = i;
+    }
+    qsort(ent, n, sizeof *ent, shared_ent_cmp);
+    for (size_t g = 0, end; g < n; g = end) {
+        for (end = g + 1; end < n && !strcasecmp(ent[g].key, ent[end].key);)
+            end++;
+        /* Within the DLL's group: every two of different procedures. */
+        for (size_t x = g, xe; x < end; x = xe) {
+            for (xe = x + 1; xe < end && !procs_cmp(ent[x].s, ent[xe].s);)
+                xe++;
+            for (size_t p = x; p < xe; p++)
+                for (size_t q = xe; q < end; q++) {
+                    if (np == cap) {
+                        size_t nc = cap ? 2 * cap : 16;
+                        struct pair *v = realloc(pairs, nc * sizeof *v);
+                        if (!v)
+                            goto nomem;
+                        pairs = v;
+                        cap = nc;
+                    }
+                    size_t i = ent[p].i, j = ent[q].i;
+                    pairs[np++] = i < j ? (struct pair){i, j}
+                                        : (struct pair){j, i};
+                }
         }
     }
+    /* No pairs, no array: qsort takes no NULL, even for nothing. */
+    if (np)
+        qsort(pairs, np, sizeof *pairs, pair_cmp);
+    for (size_t k = 0; k < np; k++) {
+        const struct rt_service_info *s = &db->services[pairs[k].i];
+        const struct rt_service_info *o = &db->services[pairs[k].j];
+        ADD(a, "library-shared", RT_AUDIT_INFO, NULL, SYMPTOM_SHARED,
+            "check that the DLL exports both sets of procedures",
+            "%s (%s/%s/%s) and %s (%s/%s/%s) both load %s", s->name,
+            s->open ? s->open : "-", s->collect ? s->collect : "-",
+            s->close ? s->close : "-", o->name, o->open ? o->open : "-",
+            o->collect ? o->collect : "-", o->close ? o->close : "-",
+            s->library);
+    }
+    goto out;
+nomem:
+    a->failed = 1;
+out:
+    for (size_t k = 0; k < n; k++)
+        free(ent[k].key);
+    free(ent);
+    free(pairs);
 }
 
 int rt_audit_libraries(const struct rt_database *db,
                        const struct rt_audit_tree *tree,
                        struct rt_findings *out)
 {
-    struct libaudit a = {db, tree, out, 0, 0, 0};
+    struct libaudit a = {db, tree, out, 0, 0, 0, 0};
     if (tree && tree->exists) {
         const char *w = windows_name(&a);
         a.have_files = exists(&a, "%s\\System32\\%s", w, "ntdll.dll") ||
                        exists(&a, "%s\\System32\\%s", w, "kernel32.dll");
         a.have_wow64 = a.have_files &&
                        exists(&a, "%s\\SysWOW64\\%s", w, "ntdll.dll");
+        /* A 64-bit Windows has a SysWOW64, whatever it holds. */
+        if (a.have_files)
+            a.bits = a.have_wow64 || exists(&a, "%s\\SysWOW64%s", w, "")
+                         ? 64
+                         : 32;
         if (!a.have_files)
             ADD(&a, "library-files-unchecked", RT_AUDIT_INFO, NULL, NULL, NULL,
                 "%s\\System32 holds no ntdll.dll or kernel32.dll: the tree "
@@ -468,8 +868,7 @@ int rt_audit_libraries(const struct rt_database *db,
         if (empty(s->library))
             continue;
         struct lib_path p;
-        classify(s->library, &p);
-        normalize(&a, &p);
+        classify(&a, s->library, &p);
         check_place(&a, s, &p);
         check_system_provider(&a, s, &p);
         if (a.have_files && p.where != LIB_RELATIVE &&

@@ -148,6 +148,148 @@ void rt_database_unload_language(struct rt_db_language *l)
     *l = kept;
 }
 
+/* Positions in the database's arrays, sorted: languages by id ignoring
+ * case and by their number, services by name ignoring case; equals in
+ * database order, so that a search finds what a scan from the start
+ * finds. Valid for the arrays (and counts) it was built from. */
+struct rt_db_index {
+    const struct rt_db_language *langs;
+    size_t n_langs;
+    const struct rt_service_info *services;
+    size_t n_services;
+    struct lang_at {
+        const char *id;
+        unsigned value;
+        size_t at;
+    } *lang_by_id, *lang_by_value;
+    size_t n_by_value;
+    struct service_at {
+        const char *name;
+        size_t at;
+    } *service_by_name;
+};
+
+static int lang_id_cmp(const void *a, const void *b)
+{
+    const struct lang_at *x = a, *y = b;
+    int c = strcasecmp(x->id, y->id);
+    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int lang_value_cmp(const void *a, const void *b)
+{
+    const struct lang_at *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int service_name_cmp(const void *a, const void *b)
+{
+    const struct service_at *x = a, *y = b;
+    int c = strcasecmp(x->name, y->name);
+    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Builds DB's index; without memory for it, the lookups scan. */
+static void index_database(struct rt_database *db)
+{
+    struct rt_db_index *x = calloc(1, sizeof *x);
+    if (!x)
+        return;
+    x->lang_by_id = malloc((db->n_langs + 1) * sizeof *x->lang_by_id);
+    x->lang_by_value = malloc((db->n_langs + 1) * sizeof *x->lang_by_value);
+    x->service_by_name =
+        malloc((db->n_services + 1) * sizeof *x->service_by_name);
+    if (!x->lang_by_id || !x->lang_by_value || !x->service_by_name) {
+        free(x->lang_by_id);
+        free(x->lang_by_value);
+        free(x->service_by_name);
+        free(x);
+        return;
+    }
+    for (size_t i = 0; i < db->n_langs; i++) {
+        const char *id = db->langs[i].id;
+        x->lang_by_id[i] = (struct lang_at){id, 0, i};
+        unsigned v;
+        if (!rt_lang_is_current(id) && rt_lang_value(id, &v) == 0)
+            x->lang_by_value[x->n_by_value++] = (struct lang_at){id, v, i};
+    }
+    for (size_t i = 0; i < db->n_services; i++)
+        x->service_by_name[i] = (struct service_at){db->services[i].name, i};
+    qsort(x->lang_by_id, db->n_langs, sizeof *x->lang_by_id, lang_id_cmp);
+    qsort(x->lang_by_value, x->n_by_value, sizeof *x->lang_by_value,
+          lang_value_cmp);
+    qsort(x->service_by_name, db->n_services, sizeof *x->service_by_name,
+          service_name_cmp);
+    x->langs = db->langs;
+    x->n_langs = db->n_langs;
+    x->services = db->services;
+    x->n_services = db->n_services;
+    db->index = x;
+}
+
+static const struct rt_db_index *current_index(const struct rt_database *db)
+{
+    const struct rt_db_index *x = db->index;
+    return x && x->langs == db->langs && x->n_langs == db->n_langs &&
+                   x->services == db->services &&
+                   x->n_services == db->n_services
+               ? x
+               : NULL;
+}
+
+/* The first of the N sorted entries of size SIZE at V for which
+ * BELOW(entry, key) is false. */
+static size_t lower_bound(const void *v, size_t n, size_t size,
+                          int (*below)(const void *entry, const void *key),
+                          const void *key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (below((const char *)v + mid * size, key))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int id_below(const void *entry, const void *key)
+{
+    return strcasecmp(((const struct lang_at *)entry)->id, key) < 0;
+}
+
+static int value_below(const void *entry, const void *key)
+{
+    return ((const struct lang_at *)entry)->value < *(const unsigned *)key;
+}
+
+static int name_below(const void *entry, const void *key)
+{
+    return strcasecmp(((const struct service_at *)entry)->name, key) < 0;
+}
+
+static const struct rt_db_language *
+indexed_language(const struct rt_database *db, const struct rt_db_index *x,
+                 const char *id)
+{
+    size_t i = lower_bound(x->lang_by_id, x->n_langs, sizeof *x->lang_by_id,
+                           id_below, id);
+    if (i < x->n_langs && !strcasecmp(x->lang_by_id[i].id, id))
+        return &db->langs[x->lang_by_id[i].at];
+    unsigned v;
+    /* CurrentLanguage is the same only as itself, found above. */
+    if (rt_lang_is_current(id) || rt_lang_value(id, &v) != 0)
+        return NULL;
+    i = lower_bound(x->lang_by_value, x->n_by_value, sizeof *x->lang_by_value,
+                    value_below, &v);
+    if (i < x->n_by_value && x->lang_by_value[i].value == v)
+        return &db->langs[x->lang_by_value[i].at];
+    return NULL;
+}
+
 void rt_database_free(struct rt_database *db)
 {
     for (size_t i = 0; i < db->n_langs; i++) {
@@ -159,6 +301,12 @@ void rt_database_free(struct rt_database *db)
         rt_service_info_free(&db->services[i]);
     free(db->services);
     rt_database_copies_free(db);
+    if (db->index) {
+        free(db->index->lang_by_id);
+        free(db->index->lang_by_value);
+        free(db->index->service_by_name);
+        free(db->index);
+    }
     memset(db, 0, sizeof *db);
 }
 
@@ -492,9 +640,14 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
     }
     rt_strings_free(ids, n);
     ids = NULL;
+    n = 0;
 
-    if (s->ops->list_perf_services(s, &svcs, &n_svcs, e) != 0)
+    if (s->ops->list_perf_services(s, &svcs, &n_svcs, e) != 0) {
+        /* Nothing of it is ours: a failed list gives nothing back. */
+        svcs = NULL;
+        n_svcs = 0;
         goto fail;
+    }
     db->services = calloc(n_svcs ? n_svcs : 1, sizeof *db->services);
     if (!db->services) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
@@ -506,6 +659,7 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
         db->n_services++;
     }
     rt_strings_free(svcs, n_svcs);
+    index_database(db);
     return 0;
 fail:
     rt_strings_free(ids, n);
@@ -517,6 +671,9 @@ fail:
 const struct rt_db_language *rt_database_language(const struct rt_database *db,
                                                   const char *id)
 {
+    const struct rt_db_index *x = current_index(db);
+    if (x)
+        return indexed_language(db, x, id);
     /* The subkey of that name first: a machine may have both 804 and
      * 0804; else the language of that value. */
     for (size_t i = 0; i < db->n_langs; i++)
@@ -531,6 +688,15 @@ const struct rt_db_language *rt_database_language(const struct rt_database *db,
 const struct rt_service_info *rt_database_service(const struct rt_database *db,
                                                   const char *name)
 {
+    const struct rt_db_index *x = current_index(db);
+    if (x) {
+        size_t i = lower_bound(x->service_by_name, x->n_services,
+                               sizeof *x->service_by_name, name_below, name);
+        return i < x->n_services && !strcasecmp(x->service_by_name[i].name,
+                                                 name)
+                   ? &db->services[x->service_by_name[i].at]
+                   : NULL;
+    }
     for (size_t i = 0; i < db->n_services; i++)
         if (!strcasecmp(db->services[i].name, name))
             return &db->services[i];

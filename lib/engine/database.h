@@ -75,6 +75,10 @@ struct rt_database {
      * differ from the table: none until rt_database_load_copies. */
     struct rt_db_copy_diff *copy_diffs;
     size_t n_copy_diffs;
+    /* Languages and services sorted for rt_database_language and
+     * rt_database_service, built by the load; NULL (or one built for
+     * other arrays: a database put together by hand) and they scan. */
+    struct rt_db_index *index;
 };
 
 /* A copy of LANG's table KIND (RT_COPY_WOW64, RT_COPY_HIVE) that is not

@@ -1,6 +1,7 @@
 /* Engine layer: install and uninstall as change sets (SPEC 4.1, 4.2).
  * Pure computation over the database as read; no I/O. */
 #include "engine/engine.h"
+#include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "model/strbuf.h"
 
@@ -346,6 +347,10 @@ int rt_engine_install(const struct rt_database *db,
                             "--replace to upgrade it in place, or uninstall "
                             "it first",
                             svc->name, svc->first_counter, svc->first_help);
+    /* After "already installed", which says more about an installed
+     * provider; before --replace's own checks of the range. */
+    if (rt_engine_install_trust(db, svc, spec, opt, e))
+        return -1;
     if (replacing && !(svc->has_last_counter && svc->has_first_help &&
                        svc->has_last_help))
         return rt_error_set(e, RT_ERR_INVALID_DATA,
@@ -697,6 +702,31 @@ static void settle_last(const struct rt_database *db,
     }
 }
 
+/* Why SVC's INF copy cannot be looked for (side_files.h), as a sentence
+ * that says what to do instead, or "". A bad name is shown escaped: it
+ * came from the tree and may hold anything. */
+static void side_skipped(const struct rt_service_info *svc, char *out,
+                         size_t size)
+{
+    const char *why, *what, *value;
+    if (svc->ini_file && (why = rt_side_name_problem(svc->ini_file))) {
+        what = "its PerfIniFile";
+        value = svc->ini_file;
+    } else if ((why = rt_side_name_problem(svc->name))) {
+        what = "its service name";
+        value = svc->name;
+    } else {
+        *out = '\0';
+        return;
+    }
+    char shown[100];
+    rt_side_name_shown(value, shown, sizeof shown);
+    snprintf(out, size,
+             "%s '%s' is not a file name (%s): its INF copy was not looked "
+             "for; remove INF\\%.80s\\ by hand if it is there",
+             what, shown, why, svc->name);
+}
+
 int rt_engine_uninstall(const struct rt_database *db,
                         const struct rt_service_info *svc, int force,
                         struct rt_change_set *cs,
@@ -731,6 +761,7 @@ int rt_engine_uninstall(const struct rt_database *db,
     plan->last_counter = svc->last_counter;
     plan->first_help = svc->first_help;
     plan->last_help = svc->last_help;
+    side_skipped(svc, plan->side_skipped, sizeof plan->side_skipped);
     size_t n = 0;
     struct work_lang *w = work_new(db, &n, 0);
     if (!w)

@@ -21,6 +21,9 @@ struct rt_install_options {
     int create_service;     /* write the Performance key and the values
                                below, lodctr would refuse instead */
     const char *library, *open, *collect, *close;
+    int force;              /* past the trust checks below (install onto a
+                               system provider, --create-service over an
+                               existing Library) */
     const char *ini_name;   /* PerfIniFile: the INI's file name */
     /* The INI's and symbol file's bytes, for the INF copy a store with
      * side files keeps (engine/side_files.h); NULL: none is made. Once
@@ -68,6 +71,25 @@ int rt_engine_install(const struct rt_database *db,
                       struct rt_change_set *cs, struct rt_install_plan *plan,
                       struct rt_error *e);
 
+/* The trust boundaries of installing SPEC onto SVC, checked by
+ * rt_engine_install before anything is computed (after its refusal of an
+ * installed provider without --replace). Refused, unless
+ * OPT->force, with RT_ERR_ALREADY_EXISTS: a service that is one of the
+ * system's providers (a range in the base range, or a Library with no
+ * range of its own while its Object List names objects of the base range
+ * or its name is one of Windows' built-in providers, audit.h
+ * rt_audit_system_dll), and --create-service over a service's existing,
+ * different Library. Refused always, with RT_ERR_INVALID_DATA: a
+ * drivername or INI file name that cannot be one file name of the INF
+ * copy (side_files.h, rt_side_name_problem). SVC's name is matched
+ * without regard to case, as Windows matches service names; messages give
+ * the registry's spelling. */
+int rt_engine_install_trust(const struct rt_database *db,
+                            const struct rt_service_info *svc,
+                            const struct rt_provider_spec *spec,
+                            const struct rt_install_options *opt,
+                            struct rt_error *e);
+
 /* The text of SYM for machine language KEY whose table is LANG's (both
  * the same but for CurrentLanguage): KEY's own, else LANG's, else
  * English, else the INI's languages in order (SPEC 4.1 step 6); NULL
@@ -101,6 +123,10 @@ struct rt_uninstall_plan {
     uint32_t first_counter, last_counter, first_help, last_help;
     size_t removed_names, removed_helps;   /* over all languages */
     struct rt_last_change counter, help;   /* Perflib Last Counter/Help */
+    /* Why the INF copy was not looked for (its PerfIniFile, or the
+     * service's name, is not one file name: side_files.h), for people;
+     * "" when it was. The ranges and values go all the same. */
+    char side_skipped[400];
 };
 
 /* Computes the removal of SVC's ranges. A range that is inverted, odd,

@@ -130,6 +130,23 @@ static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
         in->why = "its Performance key has no PerfIniFile value";
         return 0;
     }
+    /* Both become components of the path read: one file name each. */
+    const char *bad = rt_side_name_problem(si->ini_file);
+    const char *what = "PerfIniFile";
+    const char *value = si->ini_file;
+    if (!bad) {
+        bad = rt_side_name_problem(si->name);
+        what = "service name";
+        value = si->name;
+    }
+    if (bad) {
+        char shown_name[100], why[400];
+        rt_side_name_shown(value, shown_name, sizeof shown_name);
+        snprintf(why, sizeof why, "its %s '%s' is not a file name (%s), so "
+                 "no INF copy is read", what, shown_name, bad);
+        in->why = keep(src, strdup(why));
+        return in->why ? 0 : oom(e);
+    }
     if (!w->root) {
         in->why = "the store's INF copies cannot be read as files here";
         return 0;

@@ -28,6 +28,68 @@ int rt_inf_folder(const char *lang, char out[8])
     return 0;
 }
 
+const char *rt_side_name_problem(const char *name)
+{
+    if (!name || !*name)
+        return "it is empty";
+    if (!strcmp(name, ".") || !strcmp(name, ".."))
+        return "it is a path step";
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            return "it holds a control character";
+        if (*p == '\\' || *p == '/')
+            return "it holds a path separator";
+        if (*p == ':')
+            return "it holds ':' (a drive letter or a stream)";
+        if (strchr("<>\"|?*", *p))
+            return "it holds a character Windows forbids in file names";
+        chars += (*p & 0xc0) != 0x80;   /* UTF-8 lead bytes */
+    }
+    char last = name[strlen(name) - 1];
+    if (last == '.' || last == ' ')
+        return "it ends in a dot or a blank, which Windows drops (it would "
+               "name another file)";
+    if (chars > 255)
+        return "it is longer than 255 characters";
+    /* Windows opens a device for these, whatever the extension. */
+    static const char *const devices[] = {"CON", "PRN", "AUX", "NUL",
+                                          "COM", "LPT"};
+    size_t stem = strcspn(name, ".");
+    while (stem && name[stem - 1] == ' ')
+        stem--;
+    for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
+        int numbered = i >= 4;
+        if (stem == 3 + (size_t)numbered &&
+            !strncasecmp(name, devices[i], 3) &&
+            (!numbered || (name[3] >= '1' && name[3] <= '9')))
+            return "it is a device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9)";
+    }
+    return NULL;
+}
+
+void rt_side_name_shown(const char *name, char *out, size_t size)
+{
+    size_t k = 0;
+    if (!size)
+        return;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        char one[8];
+        if (*p < 0x20 || *p == 0x7f || *p == '\'')
+            snprintf(one, sizeof one, "\\x%02X", *p);
+        else
+            snprintf(one, sizeof one, "%c", *p);
+        size_t n = strlen(one);
+        if (k + n + 4 > size) {
+            snprintf(out + k, size - k, "...");
+            return;
+        }
+        memcpy(out + k, one, n);
+        k += n;
+    }
+    out[k] = '\0';
+}
+
 char *rt_inf_path(const char *service, const char *folder, const char *name)
 {
     char *p = NULL;
@@ -117,11 +179,11 @@ static char *symbol_file_of(const struct rt_value *ini)
     }
     rt_diags_free(&d);
     if (f.value) {
-        /* A bare name: anything else is not a file of this folder. */
+        /* One file of this folder, or none. */
         size_t n = strlen(f.value);
         while (n && (f.value[n - 1] == ' ' || f.value[n - 1] == '\t'))
             f.value[--n] = '\0';
-        if (!n || strchr(f.value, '/') || strchr(f.value, '\\')) {
+        if (rt_side_name_problem(f.value)) {
             free(f.value);
             f.value = NULL;
         }
@@ -152,8 +214,10 @@ int rt_side_inf_remove(struct rt_store *s, const struct rt_database *db,
                        const struct rt_service_info *svc,
                        struct rt_change_set *cs, struct rt_error *e)
 {
-    if (!svc->ini_file || !*svc->ini_file || strchr(svc->ini_file, '/') ||
-        strchr(svc->ini_file, '\\'))
+    /* A name that is not one file of the folder is never made a path:
+     * uninstall says so (engine.h, rt_uninstall_plan) and goes on. */
+    if (!svc->ini_file || rt_side_name_problem(svc->ini_file) ||
+        rt_side_name_problem(svc->name))
         return 0;
     for (size_t i = 0; i < db->n_langs; i++) {
         char folder[8];

@@ -21,6 +21,19 @@
  * "804" -> "0804"). -1 for CurrentLanguage (it has no folder). */
 int rt_inf_folder(const char *lang, char out[8]);
 
+/* Why NAME, read from the tree (a PerfIniFile value, a service name that
+ * becomes an INF folder, an INF copy's symbolfile=), cannot be one file
+ * of one folder, or NULL when it can: empty, "." or "..", a separator, a
+ * drive letter or stream (':'), a control character or another character
+ * Windows forbids in file names, a trailing dot or blank (Windows drops
+ * them: another file), a device name (CON, NUL, COM1, ...), or longer than
+ * 255 characters. A static string. */
+const char *rt_side_name_problem(const char *name);
+
+/* NAME for a message: control characters and quotes as \xNN, cut to
+ * SIZE with "..." (a name read from the tree may hold anything). */
+void rt_side_name_shown(const char *name, char *out, size_t size);
+
 /* "INF/<service>/<LLLL>/<name>" in a new string, or NULL. */
 char *rt_inf_path(const char *service, const char *folder, const char *name);
 

@@ -14,6 +14,22 @@
 #include "model/strbuf.h"
 #include "model/utf16.h"
 
+/* Positions of the sections, sorted: services by name as
+ * rt_utf8_casecmp orders them, languages by id value (CurrentLanguage
+ * first); equals in file order, so that a search finds the first. */
+struct rt_psb_index {
+    const struct rt_psb_service *services;
+    size_t n_services;
+    const struct rt_psb_language *langs;
+    size_t n_langs;
+    struct psb_at {
+        const char *name;
+        int current;
+        unsigned value;
+        size_t at;
+    } *service, *lang;
+};
+
 void rt_psb_free(struct rt_psb *p)
 {
     for (size_t i = 0; i < p->n_services; i++)
@@ -24,6 +40,11 @@ void rt_psb_free(struct rt_psb *p)
         rt_pair_list_free(&p->langs[i].strings);
     }
     free(p->langs);
+    if (p->index) {
+        free(p->index->service);
+        free(p->index->lang);
+        free(p->index);
+    }
     memset(p, 0, sizeof *p);
 }
 
@@ -98,6 +119,7 @@ struct parser {
     struct rt_strbuf cur_text;
     struct rt_strbuf pending;   /* line ends (and empty lines) since */
     unsigned line;              /* lines read so far */
+    size_t services_cap, langs_cap;
 };
 
 static int blank(char c)
@@ -192,19 +214,18 @@ static int header(struct parser *ps, const char *s, const char *e,
             return fail(ps->err, line, "[PERF_] section without a service "
                         "name, or with a '\\' in it");
         }
-        const struct rt_psb_service *old = rt_psb_service_find(p, svc);
-        if (old) {
-            fail(ps->err, line, "a second section for service '%s' (the "
-                 "first is on line %u)", svc, old->line);
-            free(name);
-            return -1;
+        /* A second section of a service is found once all are read
+         * (index_sections), not by comparing each with those before. */
+        struct rt_psb_service *v = p->services;
+        if (p->n_services == ps->services_cap) {
+            size_t cap = ps->services_cap ? 2 * ps->services_cap : 16;
+            if ((v = realloc(p->services, cap * sizeof *v))) {
+                p->services = v;
+                ps->services_cap = cap;
+            }
         }
-        struct rt_psb_service *v =
-            realloc(p->services, (p->n_services + 1) * sizeof *v);
         char *n = strdup(svc);
         free(name);
-        if (v)
-            p->services = v;
         if (!v || !n) {
             free(n);
             return nomem(ps->err, line);
@@ -224,19 +245,16 @@ static int header(struct parser *ps, const char *s, const char *e,
             free(name);
             return -1;
         }
-        const struct rt_psb_language *old = rt_psb_language_find(p, id);
-        if (old) {
-            fail(ps->err, line, "language %s a second time (as %s on line "
-                 "%u)", id, old->id, old->line);
-            free(name);
-            return -1;
+        struct rt_psb_language *v = p->langs;
+        if (p->n_langs == ps->langs_cap) {
+            size_t cap = ps->langs_cap ? 2 * ps->langs_cap : 16;
+            if ((v = realloc(p->langs, cap * sizeof *v))) {
+                p->langs = v;
+                ps->langs_cap = cap;
+            }
         }
-        struct rt_psb_language *v =
-            realloc(p->langs, (p->n_langs + 1) * sizeof *v);
         char *n = strdup(id);
         free(name);
-        if (v)
-            p->langs = v;
         if (!v || !n) {
             free(n);
             return nomem(ps->err, line);
@@ -562,6 +580,107 @@ static int read_data(struct parser *ps, const uint8_t *data, size_t len,
     return r;
 }
 
+static int service_at_cmp(const void *a, const void *b)
+{
+    const struct psb_at *x = a, *y = b;
+    int c = rt_utf8_casecmp(x->name, strlen(x->name), y->name,
+                            strlen(y->name));
+    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The key of language id ID: CurrentLanguage, else its value. */
+static void lang_key(const char *id, int *current, unsigned *value)
+{
+    *current = rt_lang_is_current(id);
+    *value = 0;
+    if (!*current && rt_lang_value(id, value) != 0)
+        *value = 0;
+}
+
+static int lang_key_cmp(int xc, unsigned xv, int yc, unsigned yv)
+{
+    if (xc != yc)
+        return xc ? -1 : 1;
+    return xv < yv ? -1 : xv > yv;
+}
+
+static int lang_at_cmp(const void *a, const void *b)
+{
+    const struct psb_at *x = a, *y = b;
+    int c = lang_key_cmp(x->current, x->value, y->current, y->value);
+    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Sorts P's sections into its index and refuses a second section of a
+ * service or a language, at the second's line: the first such in the
+ * file, unless the parse already failed at an earlier line (FAILED_AT; 0
+ * when it did not fail, or failed for want of memory). */
+static int index_sections(struct rt_psb *p, unsigned failed_at,
+                          struct rt_psb_error *err)
+{
+    struct rt_psb_index *x = calloc(1, sizeof *x);
+    if (x) {
+        x->service = malloc((p->n_services + 1) * sizeof *x->service);
+        x->lang = malloc((p->n_langs + 1) * sizeof *x->lang);
+    }
+    if (!x || !x->service || !x->lang) {
+        if (x) {
+            free(x->service);
+            free(x->lang);
+        }
+        free(x);
+        return failed_at || err->nomem ? 0 : nomem(err, 0);
+    }
+    for (size_t i = 0; i < p->n_services; i++)
+        x->service[i] = (struct psb_at){p->services[i].name, 0, 0, i};
+    for (size_t i = 0; i < p->n_langs; i++) {
+        x->lang[i] = (struct psb_at){p->langs[i].id, 0, 0, i};
+        lang_key(p->langs[i].id, &x->lang[i].current, &x->lang[i].value);
+    }
+    qsort(x->service, p->n_services, sizeof *x->service, service_at_cmp);
+    qsort(x->lang, p->n_langs, sizeof *x->lang, lang_at_cmp);
+    /* The earliest second section: in a run of equals (in file order)
+     * the second is the earliest repeat, and the first is what it
+     * repeats. */
+    const struct psb_at *dup = NULL, *first = NULL;
+    int dup_lang = 0;
+    for (size_t i = 1; i < p->n_services; i++) {
+        const struct psb_at *a = &x->service[i - 1], *b = &x->service[i];
+        if (rt_utf8_casecmp(a->name, strlen(a->name), b->name,
+                            strlen(b->name)))
+            continue;
+        if (!dup || p->services[b->at].line < p->services[dup->at].line)
+            dup = b, first = a;
+    }
+    for (size_t i = 1; i < p->n_langs; i++) {
+        const struct psb_at *a = &x->lang[i - 1], *b = &x->lang[i];
+        if (lang_key_cmp(a->current, a->value, b->current, b->value))
+            continue;
+        unsigned line = p->langs[b->at].line;
+        if (!dup || line < (dup_lang ? p->langs[dup->at].line
+                                     : p->services[dup->at].line))
+            dup = b, first = a, dup_lang = 1;
+    }
+    x->services = p->services;
+    x->n_services = p->n_services;
+    x->langs = p->langs;
+    x->n_langs = p->n_langs;
+    p->index = x;
+    if (!dup)
+        return 0;
+    unsigned line = dup_lang ? p->langs[dup->at].line
+                             : p->services[dup->at].line;
+    if (failed_at && failed_at < line)
+        return 0;
+    if (dup_lang)
+        return fail(err, line, "language %s a second time (as %s on line %u)",
+                    p->langs[dup->at].id, p->langs[first->at].id,
+                    p->langs[first->at].line);
+    return fail(err, line, "a second section for service '%s' (the first is "
+                "on line %u)", p->services[dup->at].name,
+                p->services[first->at].line);
+}
+
 /* Parses DATA; with TAKE, DATA is freed once read; DONE told of the bytes
  * decoded. */
 static int parse(const uint8_t *data, size_t len, int take,
@@ -575,6 +694,8 @@ static int parse(const uint8_t *data, size_t len, int take,
     ps.p = out;
     ps.err = err;
     int r = read_data(&ps, data, len, enc ? enc : &e0, done);
+    if (index_sections(out, r != 0 && !err->nomem ? err->line : 0, err) != 0)
+        r = -1;
     if (take)
         free((void *)data);
     rt_strbuf_free(&ps.cur_text);
@@ -747,10 +868,37 @@ int rt_psb_split(const struct rt_pair_list *strings, struct rt_name_table *out)
     return 0;
 }
 
+static const struct rt_psb_index *current_index(const struct rt_psb *p)
+{
+    const struct rt_psb_index *x = p->index;
+    return x && x->services == p->services &&
+                   x->n_services == p->n_services && x->langs == p->langs &&
+                   x->n_langs == p->n_langs
+               ? x
+               : NULL;
+}
+
 const struct rt_psb_service *rt_psb_service_find(const struct rt_psb *p,
                                                  const char *name)
 {
     size_t n = strlen(name);
+    const struct rt_psb_index *x = current_index(p);
+    if (x) {
+        size_t lo = 0, hi = p->n_services;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            const char *m = x->service[mid].name;
+            if (rt_utf8_casecmp(m, strlen(m), name, n) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < p->n_services &&
+            !rt_utf8_casecmp(x->service[lo].name,
+                             strlen(x->service[lo].name), name, n))
+            return &p->services[x->service[lo].at];
+        return NULL;
+    }
     for (size_t i = 0; i < p->n_services; i++)
         if (!rt_utf8_casecmp(p->services[i].name,
                              strlen(p->services[i].name), name, n))
@@ -761,6 +909,28 @@ const struct rt_psb_service *rt_psb_service_find(const struct rt_psb *p,
 const struct rt_psb_language *rt_psb_language_find(const struct rt_psb *p,
                                                    const char *id)
 {
+    const struct rt_psb_index *x = current_index(p);
+    if (x) {
+        if (!rt_lang_is_id(id))
+            return NULL;
+        int current;
+        unsigned value;
+        lang_key(id, &current, &value);
+        size_t lo = 0, hi = p->n_langs;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (lang_key_cmp(x->lang[mid].current, x->lang[mid].value,
+                             current, value) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < p->n_langs && !lang_key_cmp(x->lang[lo].current,
+                                             x->lang[lo].value, current,
+                                             value))
+            return &p->langs[x->lang[lo].at];
+        return NULL;
+    }
     for (size_t i = 0; i < p->n_langs; i++)
         if (rt_lang_same(p->langs[i].id, id))
             return &p->langs[i];

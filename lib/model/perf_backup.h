@@ -59,6 +59,10 @@ struct rt_psb {
     size_t n_services;
     struct rt_psb_language *langs;
     size_t n_langs;
+    /* Sections sorted for rt_psb_service_find and rt_psb_language_find,
+     * built by the parse; NULL (or built for other arrays: a backup put
+     * together by hand) and they scan. */
+    struct rt_psb_index *index;
 };
 
 /* How the bytes read were encoded. */

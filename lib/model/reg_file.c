@@ -65,13 +65,27 @@ void rt_reg_file_free(struct rt_reg_file *f)
     f->n_keys = 0;
 }
 
+/* The room an array of N entries has, when only the functions here have
+ * grown it: doubled at each power of two, so that appending n entries
+ * copies O(n) bytes (a file of 100,000 sections). */
+static size_t room_for(size_t n)
+{
+    size_t cap = 4;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
 struct rt_reg_key *rt_reg_add_key(struct rt_reg_file *f, const char *path,
                                   int del)
 {
-    struct rt_reg_key *v = realloc(f->keys, (f->n_keys + 1) * sizeof *v);
-    if (!v)
-        return NULL;
-    f->keys = v;
+    struct rt_reg_key *v = f->keys;
+    if (!v || f->n_keys == room_for(f->n_keys)) {
+        v = realloc(f->keys, 2 * room_for(f->n_keys) * sizeof *v);
+        if (!v)
+            return NULL;
+        f->keys = v;
+    }
     struct rt_reg_key *k = &v[f->n_keys];
     memset(k, 0, sizeof *k);
     if (!(k->path = strdup(path)))
@@ -85,13 +99,16 @@ struct rt_reg_key *rt_reg_add_key(struct rt_reg_file *f, const char *path,
 static int add_value_take(struct rt_reg_key *k, char *name, int del,
                           struct rt_value *v, unsigned line)
 {
-    struct rt_reg_value *nv = realloc(k->vals, (k->n_vals + 1) * sizeof *nv);
-    if (!nv) {
-        free(name);
-        rt_value_free(v);
-        return -1;
+    struct rt_reg_value *nv = k->vals;
+    if (!nv || k->n_vals == room_for(k->n_vals)) {
+        nv = realloc(k->vals, 2 * room_for(k->n_vals) * sizeof *nv);
+        if (!nv) {
+            free(name);
+            rt_value_free(v);
+            return -1;
+        }
+        k->vals = nv;
     }
-    k->vals = nv;
     nv[k->n_vals] = (struct rt_reg_value){name, del, *v, line};
     k->n_vals++;
     memset(v, 0, sizeof *v);

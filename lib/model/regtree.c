@@ -2,11 +2,142 @@
 #include "model/regtree.h"
 #include "model/strbuf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/utf16.h"
+
+/* --- indexes by name -------------------------------------------------
+ * Open addressing over positions (+1; 0 is an empty slot), at most half
+ * full, hashed by rt_utf8_casehash: equal names (rt_utf8_casecmp) hash
+ * alike. Kept from INDEX_MIN entries on; a deletion, which moves the
+ * entries after it anyway, rebuilds it. The seed is the key's address:
+ * names chosen to collide in one run do not in another. */
+
+#define INDEX_MIN 16u
+
+struct rt_tree_index {
+    size_t *slot;
+    size_t cap;         /* a power of two */
+};
+
+static const char *sub_name(const struct rt_tree_key *k, size_t i)
+{
+    return k->sub[i]->name;
+}
+
+static const char *val_name(const struct rt_tree_key *k, size_t i)
+{
+    return k->vals[i].name;
+}
+
+static size_t index_home(const struct rt_tree_key *k,
+                         const struct rt_tree_index *x, const char *name)
+{
+    uint64_t h = rt_utf8_casehash(name, strlen(name), (uintptr_t)k);
+    return (size_t)h & (x->cap - 1);
+}
+
+static void index_free(struct rt_tree_index **x)
+{
+    if (*x)
+        free((*x)->slot);
+    free(*x);
+    *x = NULL;
+}
+
+static void index_put(const struct rt_tree_key *k, struct rt_tree_index *x,
+                      const char *name, size_t pos)
+{
+    size_t i = index_home(k, x, name);
+    while (x->slot[i])
+        i = (i + 1) & (x->cap - 1);
+    x->slot[i] = pos + 1;
+}
+
+/* (Re)builds the index *X of the N entries NAME_AT names, room for twice
+ * as many; without memory, none (lookups scan). */
+static void index_build(const struct rt_tree_key *k, struct rt_tree_index **x,
+                        const char *(*name_at)(const struct rt_tree_key *,
+                                               size_t),
+                        size_t n)
+{
+    index_free(x);
+    if (n < INDEX_MIN)
+        return;
+    size_t cap = 4 * INDEX_MIN;
+    while (cap < 4 * n)
+        cap *= 2;
+    struct rt_tree_index *nx = malloc(sizeof *nx);
+    if (!nx || !(nx->slot = calloc(cap, sizeof *nx->slot))) {
+        free(nx);
+        return;
+    }
+    nx->cap = cap;
+    for (size_t i = 0; i < n; i++)
+        index_put(k, nx, name_at(k, i), i);
+    *x = nx;
+}
+
+/* Entry N - 1 was appended: into the index, which grows at half full. */
+static void index_added(const struct rt_tree_key *k, struct rt_tree_index **x,
+                        const char *(*name_at)(const struct rt_tree_key *,
+                                               size_t),
+                        size_t n)
+{
+    if (!*x || 2 * n > (*x)->cap)
+        index_build(k, x, name_at, n);
+    else
+        index_put(k, *x, name_at(k, n - 1), n - 1);
+}
+
+/* The position of the first entry named NAME, or N when none is. */
+static size_t index_find(const struct rt_tree_key *k,
+                         const struct rt_tree_index *x,
+                         const char *(*name_at)(const struct rt_tree_key *,
+                                                size_t),
+                         size_t n, const char *name)
+{
+    size_t len = strlen(name);
+    if (!x) {
+        for (size_t i = 0; i < n; i++) {
+            const char *m = name_at(k, i);
+            if (!rt_utf8_casecmp(m, strlen(m), name, len))
+                return i;
+        }
+        return n;
+    }
+    /* Equal names may both be present (entries added before the index,
+     * by a caller that checked): the lowest position is the first. */
+    size_t best = n;
+    for (size_t i = index_home(k, x, name); x->slot[i];
+         i = (i + 1) & (x->cap - 1)) {
+        size_t pos = x->slot[i] - 1;
+        const char *m = name_at(k, pos);
+        if (pos < best && !rt_utf8_casecmp(m, strlen(m), name, len))
+            best = pos;
+    }
+    return best;
+}
+
+/* Room for one more in *V (N entries of SIZE bytes, *CAP allocated):
+ * doubled when full, so that appending n entries copies O(n) bytes. */
+static int grow(void **v, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? 2 * *cap : 4;
+    if (nc < n + 1)
+        nc = n + 1;
+    void *nv = realloc(*v, nc * size);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = nc;
+    return 0;
+}
 
 struct rt_tree_key *rt_tree_new(const char *name)
 {
@@ -34,6 +165,8 @@ void rt_tree_free(struct rt_tree_key *k)
     free(k->sub);
     free(k->vals);
     free(k->name);
+    index_free(&k->sub_index);
+    index_free(&k->val_index);
     free(k);
 }
 
@@ -60,24 +193,21 @@ struct rt_tree_key *rt_tree_clone(const struct rt_tree_key *k)
         }
         c->n_vals++;
     }
+    c->sub_cap = k->n_sub ? k->n_sub : 1;
+    c->val_cap = k->n_vals ? k->n_vals : 1;
+    index_build(c, &c->sub_index, sub_name, c->n_sub);
+    index_build(c, &c->val_index, val_name, c->n_vals);
     return c;
 fail:
     rt_tree_free(c);
     return NULL;
 }
 
-static int name_eq(const char *a, const char *b)
-{
-    return rt_utf8_casecmp(a, strlen(a), b, strlen(b)) == 0;
-}
-
 struct rt_tree_key *rt_tree_child(const struct rt_tree_key *k,
                                   const char *name)
 {
-    for (size_t i = 0; i < k->n_sub; i++)
-        if (name_eq(k->sub[i]->name, name))
-            return k->sub[i];
-    return NULL;
+    size_t i = index_find(k, k->sub_index, sub_name, k->n_sub, name);
+    return i < k->n_sub ? k->sub[i] : NULL;
 }
 
 /* Walks PATH; with CREATE, adds the keys that are missing. */
@@ -91,16 +221,14 @@ static struct rt_tree_key *walk(struct rt_tree_key *k, const char *path,
          part = strtok_r(NULL, "\\", &save)) {
         struct rt_tree_key *c = rt_tree_child(k, part);
         if (!c && create) {
-            struct rt_tree_key **v =
-                realloc(k->sub, (k->n_sub + 1) * sizeof *v);
-            if (!v || !(c = rt_tree_new(part))) {
-                if (v)
-                    k->sub = v;
+            if (grow((void **)&k->sub, k->n_sub, &k->sub_cap,
+                     sizeof *k->sub) != 0 ||
+                !(c = rt_tree_new(part))) {
                 free(copy);
                 return NULL;
             }
-            k->sub = v;
             k->sub[k->n_sub++] = c;
+            index_added(k, &k->sub_index, sub_name, k->n_sub);
         }
         k = c;
     }
@@ -121,10 +249,8 @@ struct rt_tree_key *rt_tree_create(struct rt_tree_key *k, const char *path)
 struct rt_tree_value *rt_tree_value(const struct rt_tree_key *k,
                                     const char *name)
 {
-    for (size_t i = 0; i < k->n_vals; i++)
-        if (name_eq(k->vals[i].name, name))
-            return &k->vals[i];
-    return NULL;
+    size_t i = index_find(k, k->val_index, val_name, k->n_vals, name);
+    return i < k->n_vals ? &k->vals[i] : NULL;
 }
 
 int rt_tree_set_value(struct rt_tree_key *k, const char *name,
@@ -139,19 +265,17 @@ int rt_tree_set_value(struct rt_tree_key *k, const char *name,
         old->v = copy;
         return 0;
     }
-    struct rt_tree_value *vals = realloc(k->vals, (k->n_vals + 1) * sizeof *vals);
     char *n = strdup(name);
-    if (!vals || !n) {
-        if (vals)
-            k->vals = vals;
+    if (!n || grow((void **)&k->vals, k->n_vals, &k->val_cap,
+                   sizeof *k->vals) != 0) {
         free(n);
         rt_value_free(&copy);
         return -1;
     }
-    k->vals = vals;
     k->vals[k->n_vals].name = n;
     k->vals[k->n_vals].v = copy;
     k->n_vals++;
+    index_added(k, &k->val_index, val_name, k->n_vals);
     return 0;
 }
 
@@ -165,6 +289,7 @@ int rt_tree_delete_value(struct rt_tree_key *k, const char *name)
     rt_value_free(&v->v);
     memmove(&k->vals[i], &k->vals[i + 1], (k->n_vals - i - 1) * sizeof *v);
     k->n_vals--;
+    index_build(k, &k->val_index, val_name, k->n_vals);
     return 1;
 }
 
@@ -179,6 +304,7 @@ int rt_tree_delete_child(struct rt_tree_key *k, const char *name)
     rt_tree_free(c);
     memmove(&k->sub[i], &k->sub[i + 1], (k->n_sub - i - 1) * sizeof *k->sub);
     k->n_sub--;
+    index_build(k, &k->sub_index, sub_name, k->n_sub);
     return 1;
 }
 

@@ -19,6 +19,10 @@ struct rt_tree_key {
     size_t n_sub;
     struct rt_tree_value *vals;
     size_t n_vals;
+    /* SUB and VALS by name (regtree.c), for keys with many of them: a
+     * lookup is not a scan. Only the functions here change a key. */
+    struct rt_tree_index *sub_index, *val_index;
+    size_t sub_cap, val_cap;
 };
 
 struct rt_tree_key *rt_tree_new(const char *name);

@@ -283,6 +283,20 @@ static size_t next_unit(const char *s, size_t n, size_t i, uint16_t *u,
     return i + k;
 }
 
+uint64_t rt_utf8_casehash(const char *s, size_t n, uint64_t seed)
+{
+    uint64_t h = seed ^ 0xcbf29ce484222325u;
+    uint16_t pending = 0;
+    for (size_t i = 0; i < n || pending;) {
+        uint16_t u;
+        i = next_unit(s, n, i, &u, &pending);
+        u = rt_upcase16(u);
+        h = (h ^ (u & 0xFF)) * 0x100000001b3u;
+        h = (h ^ (u >> 8)) * 0x100000001b3u;
+    }
+    return h ^ h >> 29;
+}
+
 int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen)
 {
     size_t i = 0, j = 0;

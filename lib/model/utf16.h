@@ -49,4 +49,9 @@ uint16_t rt_upcase16(uint16_t c);
  * UTF-16 code units. Returns <0, 0, >0. Invalid UTF-8 compares bytewise. */
 int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen);
 
+/* A hash of a UTF-8 string that rt_utf8_casecmp calls equal to another
+ * only when theirs are equal: of the rt_upcase16 of its code units, from
+ * SEED. */
+uint64_t rt_utf8_casehash(const char *s, size_t n, uint64_t seed);
+
 #endif

@@ -67,14 +67,23 @@ uint64_t rt_os_monotonic_ms(void);
 /* This process's id. */
 long rt_os_getpid(void);
 
-/* Interrupts (SIGINT, Ctrl-C; SIGTERM), with the C library's signal():
- * after rt_os_catch_interrupts, they no longer end the process but are
- * noted, and rt_os_interrupted says which came first (RT_OS_SIGINT,
- * RT_OS_SIGTERM) or 0. Callers check it where stopping is safe. */
+/* Interrupts (SIGINT, Ctrl-C; SIGTERM): after rt_os_catch_interrupts,
+ * they no longer end the process but are noted, and rt_os_interrupted
+ * says which came first (RT_OS_SIGINT, RT_OS_SIGTERM) or 0. Callers check
+ * it where stopping is safe. On POSIX a call blocked in the kernel (an
+ * open or read that waits for a FIFO's other end, a stalled device) is
+ * not restarted after one: it fails with EINTR, and this layer's reads
+ * and writes give up with EINTR once an interrupt is noted, so that a
+ * blocked regtool still ends. */
 #define RT_OS_SIGINT  2
 #define RT_OS_SIGTERM 15
 void rt_os_catch_interrupts(void);
 int rt_os_interrupted(void);
+/* Before rt_os_catch_interrupts, for what changes nothing (a reader
+ * waiting for the lock, or blocked on a file): an interrupt prints
+ * MESSAGE (kept, not copied) on stderr and ends the process at once with
+ * 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). */
+void rt_os_end_on_interrupts(const char *message);
 /* Sends SIG to this process (a test hook's way to interrupt a commit at
  * a chosen point). */
 void rt_os_raise(int sig);
@@ -110,6 +119,10 @@ struct rt_os_stat {
 };
 /* Stats PATH; a missing PATH is RT_OS_ABSENT and returns 0. */
 int rt_os_stat(const char *path, struct rt_os_stat *st);
+/* Stats the open file FD: what was opened, whatever its name names by
+ * now (a file checked by name may be swapped for a link or a FIFO before
+ * it is opened). */
+int rt_os_fstat(int fd, struct rt_os_stat *st);
 /* 1 when PATH names anything, else 0. */
 int rt_os_exists(const char *path);
 int rt_os_is_dir(const char *path);
@@ -120,6 +133,32 @@ int rt_os_same_file(const char *a, const char *b);
  * system gives them: a new array of new strings (rt_os_free_list). */
 int rt_os_list_dir(const char *dir, char ***names, size_t *n);
 void rt_os_free_list(char **names, size_t n);
+
+/* A tree that someone else wrote (a disk regtool repairs, as root): after
+ * rt_os_confine(DIR), every call of this layer on a path beneath DIR
+ * resolves it from one handle of DIR, component by component: a symbolic
+ * link or junction anywhere beneath DIR is refused (ELOOP), and so is a
+ * "." or ".." component (EXDEV), so no path built from names read in the
+ * tree reaches outside it, whatever the tree holds or a racing writer
+ * plants meanwhile. DIR itself is the caller's: links in it are followed
+ * once, here, and its canonical form (what the caller builds its paths
+ * on) goes to *CANONICAL (a new string; NULL allowed). Confinements
+ * nest and count: each rt_os_confine is undone by one rt_os_unconfine of
+ * the canonical form. Thread-safe. */
+int rt_os_confine(const char *dir, char **canonical);
+void rt_os_unconfine(const char *canonical);
+/* Whether PATH lies beneath a confined directory: 1, 0. */
+int rt_os_is_confined(const char *path);
+
+/* Files, wherever they are, are opened only when they are regular files:
+ * a FIFO, socket or device is refused before a byte is read (ENODEV; the
+ * open never blocks), a directory with EISDIR; a file beneath a confined
+ * directory opened for writing must have one name (a hard link is
+ * refused, ENODEV). strerror's words for these refusals say nothing of
+ * which path and why: rt_os_strerror(ERR) gives the reason this layer
+ * last refused a path for (naming the link, the "..", the kind of file),
+ * and strerror(ERR) for anything else. */
+const char *rt_os_strerror(int err);
 
 /* DIR/REL ('/' between REL's parts) with each part matched without
  * regard to case against what its directory holds (a disk copied from

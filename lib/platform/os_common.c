@@ -4,6 +4,7 @@
 #include "platform/os_internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -429,6 +430,47 @@ int rt_os_replace_file_via(const char *path, const void *data, size_t len,
     return r;
 }
 
+/* --- refusals and confinement ------------------------------------------- */
+
+static _Thread_local int refusal_code;
+static _Thread_local char refusal_text[640];
+
+int rt_os_refuse(int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(refusal_text, sizeof refusal_text, fmt, ap);
+    va_end(ap);
+    refusal_code = err;
+    errno = err;
+    return -1;
+}
+
+void rt_os_refusal_clear(void)
+{
+    refusal_code = 0;
+}
+
+const char *rt_os_strerror(int err)
+{
+    if (err && err == refusal_code)
+        return refusal_text;
+    return strerror(err);
+}
+
+int rt_os_beneath(const char *root, size_t len, const char *path,
+                  const char **rel)
+{
+    /* The file system's root confines nothing a caller could name. */
+    if (len <= 1 || strncmp(path, root, len) != 0 ||
+        (path[len] && !is_sep(path[len])))
+        return 0;
+    *rel = path + len;
+    while (is_sep(**rel))
+        (*rel)++;
+    return 1;
+}
+
 /* --- interrupts (C standard signals, both systems) ------------------------ */
 
 static volatile sig_atomic_t interrupted;
@@ -437,13 +479,26 @@ static void on_interrupt(int sig)
 {
     if (!interrupted)
         interrupted = sig == SIGTERM ? RT_OS_SIGTERM : RT_OS_SIGINT;
-    signal(sig, on_interrupt);
+#ifndef RT_OS_POSIX
+    signal(sig, on_interrupt);   /* the C library may have reset it */
+#endif
 }
 
 void rt_os_catch_interrupts(void)
 {
+#ifdef RT_OS_POSIX
+    /* Without SA_RESTART: glibc's signal() restarts an interrupted
+     * open() of a FIFO, which then waits for a writer forever. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+#else
     signal(SIGINT, on_interrupt);
     signal(SIGTERM, on_interrupt);
+#endif
 }
 
 int rt_os_interrupted(void)

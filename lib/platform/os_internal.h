@@ -21,6 +21,20 @@ int rt_os_names_add(struct rt_os_names *l, const char *name);
 int rt_os_names_finish(struct rt_os_names *l, int err, char ***names,
                        size_t *n);
 
+/* Records why a path was refused (rt_os_strerror gives it back for ERR),
+ * sets errno to ERR and returns -1. */
+int rt_os_refuse(int err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Forgets the last refusal: called as a call on a path begins, so that a
+ * later error of the same number is not given an old reason. */
+void rt_os_refusal_clear(void);
+
+/* Where PATH lies beneath ROOT (a directory's canonical path, LEN bytes):
+ * the part after it ("" for ROOT itself) in *REL, and 1; 0 when PATH
+ * does not lie beneath ROOT. */
+int rt_os_beneath(const char *root, size_t len, const char *path,
+                  const char **rel);
+
 /* The number in a code page's name, 0 when it has none. */
 unsigned rt_os_codepage_number(const char *codepage);
 

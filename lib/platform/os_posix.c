@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <iconv.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,249 @@
 #include <time.h>
 #include <unistd.h>
 
+/* --- confinement ----------------------------------------------------------- */
+
+/* The confined directories: few (a store or two), so a list. */
+struct confined {
+    char *path;
+    size_t len;
+    int fd;
+    unsigned refs;
+};
+static struct confined roots[16];
+static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int rt_os_confine(const char *dir, char **canonical)
+{
+    if (canonical)
+        *canonical = NULL;
+    char *real = realpath(dir, NULL);
+    if (!real)
+        return -1;
+    int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        int err = errno;
+        free(real);
+        errno = err;
+        return -1;
+    }
+    pthread_mutex_lock(&roots_lock);
+    struct confined *slot = NULL;
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        if (roots[i].path && !strcmp(roots[i].path, real)) {
+            slot = &roots[i];
+            break;
+        }
+        if (!roots[i].path && !slot)
+            slot = &roots[i];
+    }
+    int r = 0;
+    struct stat was, now;
+    if (!slot) {
+        errno = EMFILE;
+        r = -1;
+    } else if (slot->path) {
+        /* The same path, confined again: by now it may name another
+         * directory (the first removed, a new one made), which is what
+         * the path means from now on. */
+        slot->refs++;
+        if (fstat(slot->fd, &was) == 0 && fstat(fd, &now) == 0 &&
+            (was.st_dev != now.st_dev || was.st_ino != now.st_ino)) {
+            int old = slot->fd;
+            slot->fd = fd;
+            fd = old;
+        }
+        close(fd);
+    } else {
+        slot->path = strdup(real);
+        if (!slot->path) {
+            errno = ENOMEM;
+            r = -1;
+        } else {
+            slot->len = strlen(real);
+            slot->fd = fd;
+            slot->refs = 1;
+        }
+    }
+    pthread_mutex_unlock(&roots_lock);
+    if (r != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+    }
+    if (r == 0 && canonical)
+        *canonical = real;
+    else
+        free(real);
+    return r;
+}
+
+void rt_os_unconfine(const char *canonical)
+{
+    if (!canonical)
+        return;
+    pthread_mutex_lock(&roots_lock);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        struct confined *c = &roots[i];
+        if (c->path && !strcmp(c->path, canonical) && --c->refs == 0) {
+            close(c->fd);
+            free(c->path);
+            memset(c, 0, sizeof *c);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&roots_lock);
+}
+
+/* A new descriptor of the outermost confined directory PATH lies beneath
+ * (every component past it is then checked), with the part of PATH after
+ * it in *REL and the directory's path in ROOT; -2 when PATH lies beneath
+ * none, -1 with errno. */
+static int root_of(const char *path, const char **rel, char *root,
+                   size_t size)
+{
+    int fd = -2;
+    size_t best = 0;
+    rt_os_refusal_clear();
+    pthread_mutex_lock(&roots_lock);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        const char *r;
+        if (roots[i].path && (fd == -2 || roots[i].len < best) &&
+            rt_os_beneath(roots[i].path, roots[i].len, path, &r)) {
+            if (fd >= 0)
+                close(fd);
+            fd = fcntl(roots[i].fd, F_DUPFD_CLOEXEC, 0);
+            best = roots[i].len;
+            *rel = r;
+            snprintf(root, size, "%s", roots[i].path);
+            if (fd < 0)
+                break;
+        }
+    }
+    pthread_mutex_unlock(&roots_lock);
+    return fd;
+}
+
+int rt_os_is_confined(const char *path)
+{
+    const char *rel;
+    char root[PATH_MAX];
+    int fd = root_of(path, &rel, root, sizeof root);
+    if (fd >= 0)
+        close(fd);
+    return fd != -2;
+}
+
+/* Why opening COMP (the path PATH up to it) beneath DIRFD failed with ERR:
+ * a link is refused by name; anything else keeps its errno. */
+static int walk_failed(int dirfd, const char *comp, const char *path,
+                       size_t upto, int err)
+{
+    struct stat st;
+    if ((err == ELOOP || err == ENOTDIR || err == EMLINK) &&
+        fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(st.st_mode))
+        return rt_os_refuse(ELOOP,
+                            "%.*s is a symbolic link, which regtool does "
+                            "not follow inside a tree it did not write",
+                            (int)upto, path);
+    errno = err;
+    return -1;
+}
+
+/* A path resolved beneath a confined directory: the directory holding its
+ * last component (a descriptor) and that component's name. */
+struct beneath {
+    int dir;           /* -1: the path is not confined */
+    const char *leaf;  /* "" when the path is the confined directory */
+    char buf[PATH_MAX];
+};
+
+/* Resolves PATH: B->dir -1 when it is not confined (0 returned; the
+ * caller uses PATH as it is), else the open parent; -1 with errno when a
+ * component is a link, "." or "..", or cannot be opened. */
+static int resolve(const char *path, struct beneath *b)
+{
+    const char *rel;
+    char root[PATH_MAX];
+    b->dir = -1;
+    b->leaf = "";
+    int fd = root_of(path, &rel, root, sizeof root);
+    if (fd == -2)
+        return 0;
+    if (fd < 0)
+        return -1;
+    if (strlen(rel) >= sizeof b->buf) {
+        close(fd);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(b->buf, rel);
+    size_t base = (size_t)(rel - path);
+    char *p = b->buf;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        char *end = strchr(p, '/');
+        char *next = end;
+        while (next && *next == '/')
+            next++;
+        if (end)
+            *end = '\0';
+        if (!strcmp(p, ".") || !strcmp(p, "..")) {
+            close(fd);
+            return rt_os_refuse(EXDEV,
+                                "%s: the name \"%s\" in it would lead out of "
+                                "%s, the tree regtool works in",
+                                path, p, root);
+        }
+        if (!next || !*next) {
+            b->dir = fd;
+            b->leaf = p;
+            return 0;
+        }
+        int nfd = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                                    O_NONBLOCK | O_CLOEXEC);
+        if (nfd < 0) {
+            int err = errno;
+            walk_failed(fd, p, path, base + (size_t)(p - b->buf) + strlen(p),
+                        err);
+            err = errno;
+            close(fd);
+            errno = err;
+            return -1;
+        }
+        close(fd);
+        fd = nfd;
+        p = next;
+    }
+}
+
+static void resolved_done(struct beneath *b)
+{
+    if (b->dir >= 0) {
+        int err = errno;
+        close(b->dir);
+        errno = err;
+        b->dir = -1;
+    }
+}
+
+static const char *kind_name(mode_t m)
+{
+    return S_ISFIFO(m)  ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISLNK(m)  ? "a symbolic link"
+                         : "not a regular file";
+}
+
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
-    int flags = O_CLOEXEC;
+    /* O_NONBLOCK: a FIFO or device opens at once (and is refused below)
+     * instead of waiting for a writer that never comes. */
+    int flags = O_CLOEXEC | O_NONBLOCK;
     switch (mode) {
     case RT_OS_READ: flags |= O_RDONLY; break;
     case RT_OS_WRITE: flags |= O_RDWR; break;
@@ -30,7 +271,61 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     case RT_OS_WRITE_TRUNC: flags |= O_RDWR | O_CREAT | O_TRUNC; break;
     case RT_OS_WRITE_NEW: flags |= O_RDWR | O_CREAT | O_EXCL; break;
     }
-    return open(path, flags, 0644);
+    struct beneath b;
+    if (resolve(path, &b) != 0)
+        return -1;
+    int fd;
+    if (b.dir < 0) {
+        fd = open(path, flags, 0644);
+    } else {
+        if (!*b.leaf) {
+            resolved_done(&b);
+            errno = EISDIR;
+            return -1;
+        }
+        /* O_TRUNC waits until the file is known to be a regular file of
+         * one name: a hard link's other name must not lose its bytes. */
+        fd = openat(b.dir, b.leaf, (flags & ~O_TRUNC) | O_NOFOLLOW, 0644);
+        if (fd < 0)
+            walk_failed(b.dir, b.leaf, path, strlen(path), errno);
+    }
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) != 0) {
+        int err = errno;
+        close(fd);
+        fd = -1;
+        errno = err;
+    }
+    if (fd >= 0) {
+        int refused = 0;
+        if (S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            refused = 1;
+        } else if (!S_ISREG(st.st_mode)) {
+            rt_os_refuse(ENODEV, "%s is %s, not a regular file: refused",
+                         path, kind_name(st.st_mode));
+            refused = 1;
+        } else if (b.dir >= 0 && mode != RT_OS_READ && st.st_nlink > 1) {
+            rt_os_refuse(ENODEV,
+                         "%s has %lu names (hard links): regtool writes no "
+                         "file of a tree that another name shares",
+                         path, (unsigned long)st.st_nlink);
+            refused = 1;
+        } else if (b.dir >= 0 && (flags & O_TRUNC) && ftruncate(fd, 0) != 0) {
+            refused = 1;
+        }
+        if (refused) {
+            int err = errno;
+            close(fd);
+            fd = -1;
+            errno = err;
+        } else {
+            /* Regular files ignore O_NONBLOCK; cleared all the same. */
+            (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        }
+    }
+    resolved_done(&b);
+    return fd;
 }
 
 int rt_os_close(int fd)
@@ -42,7 +337,7 @@ long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off)
 {
     for (;;) {
         ssize_t r = pread(fd, buf, len, (off_t)off);
-        if (r < 0 && errno == EINTR)
+        if (r < 0 && errno == EINTR && !rt_os_interrupted())
             continue;
         return r;
     }
@@ -54,7 +349,7 @@ int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
     while (len > 0) {
         ssize_t w = pwrite(fd, p, len, (off_t)off);
         if (w < 0) {
-            if (errno == EINTR)
+            if (errno == EINTR && !rt_os_interrupted())
                 continue;
             return -1;
         }
@@ -159,6 +454,24 @@ long rt_os_getpid(void)
     return (long)getpid();
 }
 
+/* Opens directory PATH for reading its entries or syncing it. */
+static int open_dir(const char *path)
+{
+    struct beneath b;
+    if (resolve(path, &b) != 0)
+        return -1;
+    if (b.dir < 0)
+        return open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+    /* The confined directory itself is opened anew, not duplicated: a
+     * duplicate shares the directory's read position with every other. */
+    int fd = openat(b.dir, *b.leaf ? b.leaf : ".",
+                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        walk_failed(b.dir, b.leaf, path, strlen(path), errno);
+    resolved_done(&b);
+    return fd;
+}
+
 int rt_os_fsync_dir_of(const char *path)
 {
     char dir[PATH_MAX];
@@ -169,7 +482,7 @@ int rt_os_fsync_dir_of(const char *path)
         snprintf(dir, sizeof dir, "/");
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = open_dir(dir);
     if (fd < 0)
         return -1;
     int r = fsync(fd);
@@ -202,29 +515,89 @@ char *rt_os_user_path(const char *arg)
 
 int rt_os_rename(const char *from, const char *to)
 {
-    return rename(from, to);
+    struct beneath bf, bt;
+    if (resolve(from, &bf) != 0)
+        return -1;
+    if (resolve(to, &bt) != 0) {
+        resolved_done(&bf);
+        return -1;
+    }
+    int r;
+    if (bf.dir < 0 && bt.dir < 0)
+        r = rename(from, to);
+    else if ((bf.dir >= 0 && !*bf.leaf) || (bt.dir >= 0 && !*bt.leaf))
+        r = (errno = EBUSY, -1);
+    else
+        r = renameat(bf.dir < 0 ? AT_FDCWD : bf.dir, bf.dir < 0 ? from : bf.leaf,
+                     bt.dir < 0 ? AT_FDCWD : bt.dir, bt.dir < 0 ? to : bt.leaf);
+    resolved_done(&bf);
+    resolved_done(&bt);
+    return r;
+}
+
+/* unlinkat(FLAGS) of PATH; a link beneath a confined directory is
+ * refused, not removed, as anything else there that is not what the
+ * caller takes it for. */
+static int remove_path(const char *path, int flags)
+{
+    struct beneath b;
+    if (resolve(path, &b) != 0)
+        return -1;
+    if (b.dir < 0)
+        return flags ? rmdir(path) : unlink(path);
+    int r;
+    struct stat st;
+    if (!*b.leaf)
+        r = (errno = EBUSY, -1);
+    else if (fstatat(b.dir, b.leaf, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        r = -1;
+    else if (S_ISLNK(st.st_mode))
+        r = walk_failed(b.dir, b.leaf, path, strlen(path), ELOOP);
+    else
+        r = unlinkat(b.dir, b.leaf, flags);
+    resolved_done(&b);
+    return r;
 }
 
 int rt_os_unlink(const char *path)
 {
-    return unlink(path);
+    return remove_path(path, 0);
 }
 
 int rt_os_rmdir(const char *path)
 {
-    return rmdir(path);
+    return remove_path(path, AT_REMOVEDIR);
 }
 
 int rt_os_mkdir(const char *path)
 {
-    return mkdir(path, 0755);
+    struct beneath b;
+    if (resolve(path, &b) != 0)
+        return -1;
+    if (b.dir < 0)
+        return mkdir(path, 0755);
+    int r = *b.leaf ? mkdirat(b.dir, b.leaf, 0755) : (errno = EEXIST, -1);
+    resolved_done(&b);
+    return r;
 }
 
 int rt_os_stat(const char *path, struct rt_os_stat *out)
 {
     struct stat st;
     memset(out, 0, sizeof *out);
-    if (stat(path, &st) != 0) {
+    struct beneath b;
+    int r;
+    if (resolve(path, &b) != 0)
+        r = -1;
+    else if (b.dir < 0)
+        r = stat(path, &st);
+    else if (!*b.leaf)
+        r = fstat(b.dir, &st);
+    else
+        /* A link is not followed: it is reported as what it is (OTHER). */
+        r = fstatat(b.dir, b.leaf, &st, AT_SYMLINK_NOFOLLOW);
+    resolved_done(&b);
+    if (r != 0) {
         if (errno == ENOENT || errno == ENOTDIR) {
             out->kind = RT_OS_ABSENT;
             return 0;
@@ -243,13 +616,38 @@ int rt_os_stat(const char *path, struct rt_os_stat *out)
     return 0;
 }
 
+int rt_os_fstat(int fd, struct rt_os_stat *out)
+{
+    struct stat st;
+    memset(out, 0, sizeof *out);
+    if (fstat(fd, &st) != 0)
+        return -1;
+    out->kind = S_ISREG(st.st_mode)   ? RT_OS_FILE
+                : S_ISDIR(st.st_mode) ? RT_OS_DIR
+                                      : RT_OS_OTHER;
+    out->size = (uint64_t)st.st_size;
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    out->mode = (unsigned)st.st_mode & 07777;
+    out->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+                    (uint64_t)st.st_mtim.tv_nsec;
+    return 0;
+}
+
 int rt_os_list_dir(const char *dir, char ***names, size_t *n)
 {
     *names = NULL;
     *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = open_dir(dir);
+    if (fd < 0)
         return -1;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
     struct rt_os_names l = {0};
     struct dirent *de;
     int err = 0;
@@ -267,6 +665,34 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
 
 int rt_os_realpath(const char *path, char *buf, size_t size)
 {
+    struct beneath b;
+    if (resolve(path, &b) != 0)
+        return -1;
+    if (b.dir >= 0) {
+        /* Beneath a confined directory the path is already canonical
+         * once every component is known to be no link: "." and ".." are
+         * refused, so only repeated separators are to be dropped. */
+        struct stat st;
+        int r = *b.leaf ? fstatat(b.dir, b.leaf, &st, AT_SYMLINK_NOFOLLOW)
+                        : fstat(b.dir, &st);
+        if (r == 0 && S_ISLNK(st.st_mode))
+            r = walk_failed(b.dir, b.leaf, path, strlen(path), ELOOP);
+        resolved_done(&b);
+        if (r != 0)
+            return -1;
+        size_t o = 0;
+        for (const char *p = path; *p; p++) {
+            if (*p == '/' && (p[1] == '/' || (!p[1] && o > 0)))
+                continue;
+            if (o + 1 >= size) {
+                errno = ENAMETOOLONG;
+                return -1;
+            }
+            buf[o++] = *p;
+        }
+        buf[o] = '\0';
+        return 0;
+    }
     char *r = realpath(path, NULL);
     if (!r)
         return -1;
@@ -287,12 +713,12 @@ int rt_os_set_mode(int fd, unsigned mode)
 int rt_os_map_file(const char *path, struct rt_os_map *m)
 {
     memset(m, 0, sizeof *m);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = rt_os_open(path, RT_OS_READ);
     if (fd < 0)
         return -1;
     struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
         close(fd);
         errno = err;
         return -1;
@@ -361,6 +787,28 @@ void rt_os_report_map_faults(const char *message, int exit_code)
     sigaction(SIGBUS, &sa, NULL);
 }
 
+static const char *end_message;
+
+static void on_interrupt_end(int sig)
+{
+    if (end_message) {
+        ssize_t w = write(2, end_message, strlen(end_message));
+        (void)w;
+    }
+    _exit(128 + sig);
+}
+
+void rt_os_end_on_interrupts(const char *message)
+{
+    end_message = message;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt_end;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 void *rt_os_alloc_bulk(size_t n)
 {
 #ifdef MADV_HUGEPAGE
@@ -387,7 +835,7 @@ int rt_os_map_cow(const char *path, size_t len, size_t spare,
         errno = EINVAL;
         return -1;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = rt_os_open(path, RT_OS_READ);
     if (fd < 0)
         return -1;
     struct stat st;

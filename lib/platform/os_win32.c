@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -86,6 +87,151 @@ static HANDLE handle_of(int fd)
     return (HANDLE)_get_osfhandle(fd);
 }
 
+/* --- confinement ----------------------------------------------------------
+ * Windows has no openat with O_NOFOLLOW; every component beneath a
+ * confined directory is checked for a reparse point (symbolic link,
+ * junction, mount point) before the path is used, and "." and ".." are
+ * refused by name. The check and the use are two calls, so a writer
+ * racing regtool on the same disk could swap a folder for a junction
+ * between them: the offline case the POSIX build serves has no such
+ * writer, and on a live system the tree is the system's own. */
+
+struct confined {
+    char *path;
+    size_t len;
+    unsigned refs;
+};
+static struct confined roots[16];
+static SRWLOCK roots_lock = SRWLOCK_INIT;
+
+int rt_os_confine(const char *dir, char **canonical)
+{
+    char buf[4096];
+    if (canonical)
+        *canonical = NULL;
+    if (!rt_os_is_dir(dir) || rt_os_realpath(dir, buf, sizeof buf) != 0) {
+        if (!errno)
+            errno = ENOTDIR;
+        return -1;
+    }
+    AcquireSRWLockExclusive(&roots_lock);
+    struct confined *slot = NULL;
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        if (roots[i].path && !strcasecmp(roots[i].path, buf)) {
+            slot = &roots[i];
+            break;
+        }
+        if (!roots[i].path && !slot)
+            slot = &roots[i];
+    }
+    int r = 0;
+    if (!slot)
+        r = (errno = EMFILE, -1);
+    else if (slot->path)
+        slot->refs++;
+    else if (!(slot->path = strdup(buf)))
+        r = (errno = ENOMEM, -1);
+    else {
+        slot->len = strlen(buf);
+        slot->refs = 1;
+    }
+    ReleaseSRWLockExclusive(&roots_lock);
+    if (r == 0 && canonical && !(*canonical = strdup(buf)))
+        return errno = ENOMEM, -1;
+    return r;
+}
+
+void rt_os_unconfine(const char *canonical)
+{
+    if (!canonical)
+        return;
+    AcquireSRWLockExclusive(&roots_lock);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        struct confined *c = &roots[i];
+        if (c->path && !strcasecmp(c->path, canonical) && --c->refs == 0) {
+            free(c->path);
+            memset(c, 0, sizeof *c);
+            break;
+        }
+    }
+    ReleaseSRWLockExclusive(&roots_lock);
+}
+
+/* The length of the outermost confined directory PATH lies beneath, 0
+ * when none. */
+static size_t confined_len(const char *path)
+{
+    size_t best = 0;
+    AcquireSRWLockShared(&roots_lock);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        const char *rel;
+        if (roots[i].path && (!best || roots[i].len < best) &&
+            rt_os_beneath(roots[i].path, roots[i].len, path, &rel))
+            best = roots[i].len;
+    }
+    ReleaseSRWLockShared(&roots_lock);
+    return best;
+}
+
+int rt_os_is_confined(const char *path)
+{
+    return confined_len(path) != 0;
+}
+
+/* 0 when PATH may be used: not confined, or every component beneath the
+ * confined directory a plain name and no reparse point (a missing one
+ * ends the check: what does not exist cannot lead out). */
+static int check_confined(const char *path)
+{
+    rt_os_refusal_clear();
+    size_t base = confined_len(path);
+    if (!base)
+        return 0;
+    size_t n = strlen(path);
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return errno = ENOMEM, -1;
+    memcpy(buf, path, n + 1);
+    int r = 0;
+    for (size_t i = base; i < n && r == 0;) {
+        while (i < n && (buf[i] == '/' || buf[i] == '\\'))
+            i++;
+        size_t end = i;
+        while (end < n && buf[end] != '/' && buf[end] != '\\')
+            end++;
+        if (end == i)
+            break;
+        size_t len = end - i;
+        if ((len == 1 && buf[i] == '.') ||
+            (len == 2 && buf[i] == '.' && buf[i + 1] == '.')) {
+            r = rt_os_refuse(EXDEV,
+                             "%s: the name \"%.*s\" in it would lead out of "
+                             "the tree regtool works in",
+                             path, (int)len, buf + i);
+            break;
+        }
+        char c = buf[end];
+        buf[end] = '\0';
+        wchar_t *w = wide(buf);
+        DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+        free(w);
+        if (a == INVALID_FILE_ATTRIBUTES) {
+            buf[end] = c;
+            break;
+        }
+        if (a & FILE_ATTRIBUTE_REPARSE_POINT)
+            r = rt_os_refuse(ELOOP,
+                             "%s is a symbolic link or junction, which "
+                             "regtool does not follow inside a tree it did "
+                             "not write",
+                             buf);
+        buf[end] = c;
+        i = end;
+    }
+    free(buf);
+    return r;
+}
+
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
     int flags = _O_BINARY | _O_NOINHERIT;
@@ -96,11 +242,35 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     case RT_OS_WRITE_TRUNC: flags |= _O_RDWR | _O_CREAT | _O_TRUNC; break;
     case RT_OS_WRITE_NEW: flags |= _O_RDWR | _O_CREAT | _O_EXCL; break;
     }
+    if (check_confined(path) != 0)
+        return -1;
     wchar_t *w = wide(path);
     if (!w)
         return -1;
     int fd = _wopen(w, flags, _S_IREAD | _S_IWRITE);
     free(w);
+    if (fd < 0)
+        return fd;
+    /* Only files on disk: a pipe, console or device is refused. */
+    BY_HANDLE_FILE_INFORMATION info;
+    HANDLE h = handle_of(fd);
+    int refused = 0;
+    if (GetFileType(h) != FILE_TYPE_DISK)
+        refused = rt_os_refuse(ENODEV, "%s is not a regular file: refused",
+                               path);
+    else if (mode != RT_OS_READ && confined_len(path) &&
+             GetFileInformationByHandle(h, &info) &&
+             info.nNumberOfLinks > 1)
+        refused = rt_os_refuse(ENODEV,
+                               "%s has %lu names (hard links): regtool writes "
+                               "no file of a tree that another name shares",
+                               path, (unsigned long)info.nNumberOfLinks);
+    if (refused) {
+        int err = errno;
+        _close(fd);
+        errno = err;
+        return -1;
+    }
     return fd;
 }
 
@@ -286,6 +456,8 @@ int rt_os_fsync_dir_of(const char *path)
 
 int rt_os_rename(const char *from, const char *to)
 {
+    if (check_confined(from) != 0 || check_confined(to) != 0)
+        return -1;
     wchar_t *wf = wide(from), *wt = wide(to);
     int r = 0;
     if (!wf || !wt)
@@ -300,6 +472,8 @@ int rt_os_rename(const char *from, const char *to)
 
 int rt_os_unlink(const char *path)
 {
+    if (check_confined(path) != 0)
+        return -1;
     wchar_t *w = wide(path);
     if (!w)
         return -1;
@@ -310,6 +484,8 @@ int rt_os_unlink(const char *path)
 
 int rt_os_rmdir(const char *path)
 {
+    if (check_confined(path) != 0)
+        return -1;
     wchar_t *w = wide(path);
     if (!w)
         return -1;
@@ -320,6 +496,8 @@ int rt_os_rmdir(const char *path)
 
 int rt_os_mkdir(const char *path)
 {
+    if (check_confined(path) != 0)
+        return -1;
     wchar_t *w = wide(path);
     if (!w)
         return -1;
@@ -335,8 +513,35 @@ int rt_os_set_mode(int fd, unsigned mode)
     return 0;
 }
 
+int rt_os_fstat(int fd, struct rt_os_stat *st)
+{
+    memset(st, 0, sizeof *st);
+    HANDLE h = handle_of(fd);
+    st->mode = 0666;
+    if (GetFileType(h) != FILE_TYPE_DISK) {
+        st->kind = RT_OS_OTHER;   /* a pipe, a console, a device */
+        return 0;
+    }
+    BY_HANDLE_FILE_INFORMATION fi;
+    if (!GetFileInformationByHandle(h, &fi))
+        return set_errno_from_win32();
+    st->kind = fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? RT_OS_DIR
+               : fi.dwFileAttributes & FILE_ATTRIBUTE_DEVICE  ? RT_OS_OTHER
+                                                              : RT_OS_FILE;
+    st->size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
+    st->dev = fi.dwVolumeSerialNumber;
+    st->ino = ((uint64_t)fi.nFileIndexHigh << 32) | fi.nFileIndexLow;
+    st->mode = fi.dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
+    st->mtime_ns = (((uint64_t)fi.ftLastWriteTime.dwHighDateTime << 32) |
+                    fi.ftLastWriteTime.dwLowDateTime) * 100u;
+    return 0;
+}
+
 int rt_os_stat(const char *path, struct rt_os_stat *st)
 {
+    memset(st, 0, sizeof *st);
+    if (check_confined(path) != 0)
+        return -1;
     memset(st, 0, sizeof *st);
     wchar_t *w = wide(path);
     if (!w)
@@ -381,6 +586,10 @@ int rt_os_stat(const char *path, struct rt_os_stat *st)
 
 int rt_os_list_dir(const char *dir, char ***names, size_t *n)
 {
+    *names = NULL;
+    *n = 0;
+    if (check_confined(dir) != 0)
+        return -1;
     *names = NULL;
     *n = 0;
     size_t len = strlen(dir);
@@ -450,6 +659,9 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
 int rt_os_map_file(const char *path, struct rt_os_map *m)
 {
     memset(m, 0, sizeof *m);
+    if (check_confined(path) != 0)
+        return -1;
+    memset(m, 0, sizeof *m);
     wchar_t *w = wide(path);
     if (!w)
         return -1;
@@ -504,6 +716,22 @@ void rt_os_report_map_faults(const char *message, int exit_code)
 {
     (void)message;
     (void)exit_code;
+}
+
+static const char *end_message;
+
+static void on_interrupt_end(int sig)
+{
+    if (end_message)
+        _write(2, end_message, (unsigned)strlen(end_message));
+    _exit(128 + sig);
+}
+
+void rt_os_end_on_interrupts(const char *message)
+{
+    end_message = message;
+    signal(SIGINT, on_interrupt_end);
+    signal(SIGTERM, on_interrupt_end);
 }
 
 void *rt_os_alloc_bulk(size_t n)

@@ -214,6 +214,16 @@ int rt_regf_check(struct rt_regf *h,
         report(&c, RT_REGF_WARNING, REGF_OFF_SEQ1,
                "sequence numbers differ (%u/%u): the hive is dirty, its "
                "transaction logs may hold newer data", s1, s2);
+    uint64_t covered = REGF_BASE_BLOCK_SIZE + (uint64_t)regf_hbins_size(h);
+    if (h->file_size > covered + REGF_SLACK_MAX)
+        report(&c, RT_REGF_WARNING, REGF_OFF_HBINS_SIZE,
+               "the file is %llu bytes, %llu past the hive bins its base "
+               "block covers (%llu bytes): far more than the unused tail "
+               "Windows leaves, so no hive Windows wrote; only the bins are "
+               "read, and neither a store nor hive recover writes the rest",
+               (unsigned long long)h->file_size,
+               (unsigned long long)(h->file_size - covered),
+               (unsigned long long)covered);
     int rc = rt_regf_walk(h, rt_regf_root(h), check_key, &c);
     if (rc) {
         unsigned long long at = 0;

@@ -49,6 +49,7 @@ void rt_regf_close(struct rt_regf *h)
     free(h->bins);
     free(h->free);
     free(h->changed);
+    regf_subidx_drop_all(h);
     free(h);
 }
 

@@ -103,6 +103,11 @@ struct rt_regf_replay_report {
     /* What is wrong, when status is neither CLEAN nor APPLIED (the
      * primary's name is not repeated in it). */
     char message[300];
+    /* rt_regf_replay_file: the primary file's size, and how much of it
+     * was read (less when it runs past its bins further than Windows'
+     * unused tail: see rt_regf_replay_file). */
+    uint64_t primary_file_size;
+    uint64_t primary_read;
 };
 
 /* Replays the logs onto the primary image PRIMARY (PRIMARY_SIZE bytes).
@@ -123,11 +128,34 @@ int rt_regf_replay(const uint8_t *primary, size_t primary_size,
                    struct rt_regf_replay_report *report);
 
 /* Reads the primary file at PATH and the logs rt_regf_log_find finds
- * beside it, then replays as rt_regf_replay does. A file that cannot be
- * read gives -1 with status IO_ERROR (a log left out silently could hold
- * the only copy of recent changes). */
+ * beside it, then replays as rt_regf_replay does. Every file is opened
+ * once and checked on its descriptor to be a regular file of at most
+ * 4 GiB. Of the primary, only the base block, the bins it covers and the
+ * unused tail Windows leaves after them (up to 16 MiB) are read: the
+ * image of a file running further past its bins ends with them. A log is
+ * read only as far as its format says, a piece at a time: its base
+ * block, then its valid entries (new format), or its dirty vector and
+ * the pages it marks (old format); the rest of the file is never read,
+ * and a log is never held whole. A file that cannot be read gives -1
+ * with status IO_ERROR (a log left out silently could hold the only copy
+ * of recent changes). */
 int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
                         struct rt_regf_replay_report *report);
+
+/* Copies aside, as DEST (which must not exist), what a replay of the
+ * hive file PATH reads of it (see rt_regf_replay_file): with LOG 0, PATH
+ * is a primary (its base block, its bins and Windows' unused tail); with
+ * LOG 1, a transaction log (its base block and the entries or pages its
+ * format records; nothing when its base block is no log's). PATH is
+ * opened once and checked on that descriptor: a file that is not a
+ * regular file is refused (-1, EISDIR or ENODEV), nothing of it copied.
+ * The copy has PATH's permission bits (read and write bits only) from
+ * before its first byte, is written a piece at a time (never held whole)
+ * with pieces of zeros left as holes, and is synced. *MADE says whether
+ * a copy was made. Returns 0, or -1 with errno (DEST removed; EINTR after
+ * an interrupt). */
+int rt_regf_copy_aside(const char *path, int log, const char *dest,
+                       int *made);
 
 void rt_regf_replay_report_free(struct rt_regf_replay_report *report);
 

@@ -148,7 +148,6 @@ void rt_regf_log_paths_free(struct rt_regf_log_paths *paths)
     }
 }
 
-/* Reads a whole regular file. Returns 0, or -1 with errno set. */
 static void io_error(struct rt_regf_replay_report *r, const char *path,
                      const char *what, int err)
 {
@@ -157,30 +156,129 @@ static void io_error(struct rt_regf_replay_report *r, const char *path,
              strerror(err));
 }
 
+/* Opens PATH for reading and checks, on the descriptor, that it is a
+ * regular file no larger than MAX_FILE_SIZE: what was opened is what is
+ * read, whatever the name names by now. A descriptor, or -1 with the
+ * status and message set in R. */
+static int open_regular(const char *path, struct rt_os_stat *st,
+                        struct rt_regf_replay_report *r)
+{
+    int fd = rt_os_open(path, RT_OS_READ);
+    if (fd < 0) {
+        io_error(r, path, "read", errno);
+        return -1;
+    }
+    if (rt_os_fstat(fd, st) != 0)
+        io_error(r, path, "read", errno);
+    else if (st->kind != RT_OS_FILE)
+        snprintf(r->message, sizeof r->message, "cannot read '%s': not a "
+                 "regular file", path);
+    else if (st->size > MAX_FILE_SIZE)
+        io_error(r, path, "read", EFBIG);
+    else
+        return fd;
+    r->status = RT_REGF_REPLAY_IO_ERROR;
+    rt_os_close(fd);
+    return -1;
+}
+
+/* How much of a primary file of SIZE bytes, its base block BASE (the
+ * first bytes of the file, HAVE of them), a replay reads: the base block
+ * and the bins it covers, and the tail Windows leaves after them when it
+ * is no longer than REGF_SLACK_MAX; a file running further is read only
+ * as far as its bins. */
+static uint64_t primary_extent(const uint8_t *base, size_t have, uint64_t size)
+{
+    if (have < REGF_BASE_BLOCK_SIZE || memcmp(base, "regf", 4) != 0)
+        return size < REGF_BASE_BLOCK_SIZE ? size : REGF_BASE_BLOCK_SIZE;
+    uint64_t covered = REGF_BASE_BLOCK_SIZE +
+                       (uint64_t)regf_le32(base + REGF_OFF_HBINS_SIZE);
+    if (size <= covered + REGF_SLACK_MAX)
+        return size;
+    return covered;
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+    return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+/* Reads the part of the primary at FD (SIZE bytes) that a replay reads
+ * into a new buffer. Pieces of zeros are not copied into it, so the
+ * pages of a sparse stretch are never touched. */
+static int read_primary(int fd, uint64_t size, uint8_t **out, size_t *len)
+{
+    uint8_t base[REGF_BASE_BLOCK_SIZE];
+    long long got = rt_os_pread(fd, base, sizeof base, 0);
+    if (got < 0)
+        return -1;
+    uint64_t want = primary_extent(base, (size_t)got, size);
+    uint8_t *buf = calloc(1, want ? (size_t)want : 1);
+    uint8_t *piece = malloc(REGF_LOG_PIECE);
+    if (!buf || !piece) {
+        free(buf);
+        free(piece);
+        errno = ENOMEM;
+        return -1;
+    }
+    struct regf_log_source src = {NULL, fd, size};
+    for (uint64_t at = 0; at < want;) {
+        size_t n = want - at < REGF_LOG_PIECE ? (size_t)(want - at)
+                                              : REGF_LOG_PIECE;
+        if (regf_log_read(&src, at, piece, n) != 0) {
+            int e = errno;
+            free(buf);
+            free(piece);
+            errno = e;
+            return -1;
+        }
+        if (!all_zero(piece, n))
+            memcpy(buf + at, piece, n);
+        at += n;
+    }
+    free(piece);
+    *out = buf;
+    *len = (size_t)want;
+    return 0;
+}
+
 int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
                         struct rt_regf_replay_report *r)
 {
     struct rt_regf_log_paths paths;
-    struct rt_regf_log_input in[RT_REGF_LOG_SLOTS];
+    struct regf_log_source in[RT_REGF_LOG_SLOTS];
+    const struct regf_log_source *src[RT_REGF_LOG_SLOTS] = {NULL};
     uint8_t *primary = NULL;
     size_t primary_size = 0;
+    uint64_t file_size = 0;
     int ret = -1;
     memset(r, 0, sizeof *r);
-    memset(in, 0, sizeof in);
     memset(&paths, 0, sizeof paths);
+    for (int s = 0; s < RT_REGF_LOG_SLOTS; s++)
+        in[s] = (struct regf_log_source){NULL, -1, 0};
     if (image)
         *image = NULL;
     if (image_size)
         *image_size = 0;
-    /* Without IMAGE (hive check asks what a replay would apply) only
-     * the part of the primary that is the hive is needed: a hive with
-     * 2 GB of sparse zeros behind it is not read whole. With IMAGE the
-     * file is copied as it is (hive recover of a clean hive). */
-    uint64_t file_size;
-    if ((image ? rt_os_read_file_max(path, MAX_FILE_SIZE, &primary,
-                                     &primary_size)
-               : regf_read_hive(path, MAX_FILE_SIZE, &primary, &primary_size,
-                                &file_size)) != 0) {
+    /* Without IMAGE (hive check asks what a replay would apply) only the
+     * bins are needed, and not even those past the last real one: a base
+     * block claiming 2 GB of sparse zeros is not read whole. With IMAGE
+     * (hive recover, a store's replay) the file is read as the hive it
+     * is: its bins and Windows' unused tail, never gigabytes past them. */
+    if (image) {
+        struct rt_os_stat st;
+        int fd = open_regular(path, &st, r);
+        if (fd < 0)
+            goto out;
+        if (read_primary(fd, st.size, &primary, &primary_size) != 0) {
+            io_error(r, path, "read", errno);
+            rt_os_close(fd);
+            goto out;
+        }
+        rt_os_close(fd);
+        file_size = st.size;
+    } else if (regf_read_hive(path, MAX_FILE_SIZE, &primary, &primary_size,
+                              &file_size) != 0) {
         io_error(r, path, "read", errno);
         goto out;
     }
@@ -191,23 +289,121 @@ int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
         if (!paths.path[s])
             continue;
-        uint8_t *d;
-        size_t n;
-        if (rt_os_read_file_max(paths.path[s], MAX_FILE_SIZE, &d, &n) != 0) {
-            io_error(r, paths.path[s], "read", errno);
+        struct rt_os_stat st;
+        in[s].fd = open_regular(paths.path[s], &st, r);
+        if (in[s].fd < 0)
             goto out;
-        }
-        in[s].name = paths.path[s];
-        in[s].data = d;
-        in[s].size = n;
+        in[s].size = st.size;
+        src[s] = &in[s];
     }
-    ret = rt_regf_replay(primary, primary_size, path, in, image, image_size, r);
+    uint8_t *handed = primary;
+    primary = NULL;
+    ret = regf_replay_sources(handed, primary_size, 1, path, src,
+                              (const char *const *)paths.path, image,
+                              image_size, r);
+    r->primary_file_size = file_size;
+    r->primary_read = primary_size;
 out:
     if (r->status == RT_REGF_REPLAY_IO_ERROR && !r->primary_name)
         r->primary_name = strdup(path);
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++)
-        free((void *)in[s].data);
+        if (in[s].fd >= 0)
+            rt_os_close(in[s].fd);
     rt_regf_log_paths_free(&paths);
     free(primary);
     return ret;
+}
+
+/* Copies [0, EXTENT) of SRC (SIZE bytes) to the new file DEST, a piece at
+ * a time, pieces of zeros left as holes; DEST gets MODE before a byte is
+ * written. */
+static int copy_extent(int src, uint64_t size, uint64_t extent,
+                       const char *dest, unsigned mode)
+{
+    struct regf_log_source in = {NULL, src, size};
+    uint8_t *piece = malloc(REGF_LOG_PIECE);
+    if (!piece) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int fd = rt_os_open(dest, RT_OS_WRITE_NEW);
+    if (fd < 0) {
+        int e = errno;
+        free(piece);
+        errno = e;
+        return -1;
+    }
+    int rc = rt_os_set_mode(fd, mode);
+    for (uint64_t at = 0; rc == 0 && at < extent;) {
+        size_t n = extent - at < REGF_LOG_PIECE ? (size_t)(extent - at)
+                                                : REGF_LOG_PIECE;
+        if (rt_os_interrupted()) {
+            errno = EINTR;
+            rc = -1;
+        } else if (regf_log_read(&in, at, piece, n) != 0 ||
+                   (!all_zero(piece, n) &&
+                    rt_os_pwrite(fd, piece, n, at) != 0)) {
+            rc = -1;
+        }
+        at += n;
+    }
+    /* The holes at the end make the size, then the bytes reach the disk. */
+    if (rc == 0 && (rt_os_ftruncate(fd, extent) != 0 || rt_os_fsync(fd) != 0))
+        rc = -1;
+    int e = errno;
+    if (rt_os_close(fd) != 0 && rc == 0) {
+        e = errno;
+        rc = -1;
+    }
+    if (rc != 0)
+        rt_os_unlink(dest);
+    free(piece);
+    errno = e;
+    return rc;
+}
+
+int rt_regf_copy_aside(const char *path, int log, const char *dest,
+                       int *made)
+{
+    *made = 0;
+    int fd = rt_os_open(path, RT_OS_READ);
+    if (fd < 0)
+        return -1;
+    struct rt_os_stat st;
+    int rc = rt_os_fstat(fd, &st);
+    if (rc == 0 && st.kind != RT_OS_FILE) {
+        /* A file the replay read as a regular one is not one any more:
+         * nothing of it is copied, and the caller writes nothing. */
+        errno = st.kind == RT_OS_DIR ? EISDIR : ENODEV;
+        rc = -1;
+    }
+    if (rc != 0) {
+        int e = errno;
+        rt_os_close(fd);
+        errno = e;
+        return -1;
+    }
+    uint64_t extent;
+    if (log) {
+        struct regf_log_source in = {NULL, fd, st.size};
+        struct regf_log_view v;
+        struct rt_regf_log_info info;
+        memset(&info, 0, sizeof info);
+        rc = regf_log_parse(&in, &v, &info);
+        extent = v.extent;
+        regf_log_view_free(&v);
+    } else {
+        uint8_t base[REGF_BASE_BLOCK_SIZE];
+        long long got = rt_os_pread(fd, base, sizeof base, 0);
+        rc = got < 0 ? -1 : 0;
+        extent = rc == 0 ? primary_extent(base, (size_t)got, st.size) : 0;
+    }
+    if (rc == 0 && extent > 0) {
+        rc = copy_extent(fd, st.size, extent, dest, st.mode & 0666);
+        *made = rc == 0;
+    }
+    int e = errno;
+    rt_os_close(fd);
+    errno = e;
+    return rc;
 }

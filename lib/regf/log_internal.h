@@ -25,27 +25,66 @@
  * each log entry and restored from it. */
 #define REGF_OFF_FLAGS            144
 
+/* Where a log's bytes are: a buffer (rt_regf_replay's inputs), or an open
+ * regular file (rt_regf_replay_file) read a piece at a time as the format
+ * asks, so that a log is never held whole and a file far larger than
+ * its entries (3 GB of sparse zeros behind one entry) costs what the
+ * entries cost. */
+struct regf_log_source {
+    const uint8_t *data;    /* the bytes, or NULL: read from FD */
+    int fd;
+    uint64_t size;
+};
+
+/* LEN bytes at OFF of SRC into BUF (OFF + LEN within SRC->size). 0, or -1
+ * with errno (EIO when the file holds fewer bytes than it did). */
+int regf_log_read(const struct regf_log_source *src, uint64_t off, void *buf,
+                  size_t len);
+
+/* The piece a log is read in: entries and pages are hashed and copied
+ * through a buffer of this size, whatever their own size. */
+#define REGF_LOG_PIECE (1u << 20)
+
 struct regf_log_view {
-    const uint8_t *data;
-    size_t size;
+    struct regf_log_source src;
+    uint64_t size;
     enum rt_regf_log_format format;
     uint32_t sequence;
     uint64_t timestamp;
     uint32_t hbins_size;
     uint32_t flags;
+    uint8_t base[REGF_LOG_BASE_BLOCK_SIZE];   /* its base block */
     /* New format: file offsets of the entries of the valid chain. */
-    size_t *entry_off;
+    uint64_t *entry_off;
     size_t n_entries;
-    /* Old format: where the bitmap and the dirty pages start. */
-    size_t bitmap_off, bitmap_len, pages_off;
+    /* Old format: the dirty vector's bitmap (a copy) and where the dirty
+     * pages start. */
+    uint8_t *bitmap;
+    size_t bitmap_len;
+    uint64_t pages_off;
+    /* How far into the file the format reaches: the base block and the
+     * valid entries, or the base block, dirty vector and dirty pages; 0
+     * when the base block is no log's. Nothing past it is ever read. */
+    uint64_t extent;
 };
 
-/* Parses LOG (may be absent) into VIEW and fills INFO's format, base
- * block fields, chain and problem. Returns 0, or -1 when out of memory. */
-int regf_log_parse(const struct rt_regf_log_input *log,
+/* Parses the log in SRC (NULL: absent) into VIEW and fills INFO's format,
+ * base block fields, chain and problem. Returns 0, or -1 with errno
+ * (ENOMEM, or the file could not be read). */
+int regf_log_parse(const struct regf_log_source *src,
                    struct regf_log_view *view, struct rt_regf_log_info *info);
 
 void regf_log_view_free(struct regf_log_view *view);
+
+/* rt_regf_replay over log sources (SRC[s] NULL: that log is absent;
+ * NAMES[s] its name in messages). OWNED: PRIMARY is a malloc'd buffer
+ * handed over, used as the image and freed (no second copy of the hive). */
+int regf_replay_sources(const uint8_t *primary, size_t primary_size,
+                        int owned, const char *primary_name,
+                        const struct regf_log_source *const src[RT_REGF_LOG_SLOTS],
+                        const char *const names[RT_REGF_LOG_SLOTS],
+                        uint8_t **image_out, size_t *image_size,
+                        struct rt_regf_replay_report *r);
 
 /* a - b as a signed distance, so that sequence numbers that wrapped past
  * 0xFFFFFFFF still compare in the order they were written. */

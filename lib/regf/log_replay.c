@@ -13,6 +13,7 @@
  * hive bins size of the last entry, checksum recomputed. */
 #include "regf/log_internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,19 @@ static void log_say(struct rt_regf_log_info *info, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A log that could not be read (ERR: an errno value) ends the replay:
+ * a log left out could hold the only copy of recent changes. Out of
+ * memory is reported as such by the caller. */
+static void failed_read(struct rt_regf_replay_report *r,
+                        const struct rt_regf_log_info *info, int err)
+{
+    if (err == ENOMEM || r->status == RT_REGF_REPLAY_IO_ERROR)
+        return;
+    r->status = RT_REGF_REPLAY_IO_ERROR;
+    report_say(r, "cannot read '%s': %s", info->name ? info->name : "log",
+               strerror(err ? err : EIO));
+}
+
 const char *rt_regf_log_slot_name(enum rt_regf_log_slot slot)
 {
     switch (slot) {
@@ -80,27 +94,42 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-/* Writes the pages of every entry of V's chain, in order. */
+/* Writes the pages of every entry of V's chain, in order, read from the
+ * log straight into the image. *FAILED: an errno value when it cannot. */
 static void apply_new_log(struct image *im, const struct regf_log_view *v,
                           struct rt_regf_log_info *info,
                           struct rt_regf_replay_report *r, uint32_t *hbins,
                           uint32_t *flags, int *failed)
 {
     *flags = v->flags;
+    uint8_t e[REGF_LOG_ENTRY_HEADER], ref[8];
     for (size_t k = 0; k < v->n_entries; k++) {
-        const uint8_t *e = v->data + v->entry_off[k];
+        uint64_t pos = v->entry_off[k];
+        if (regf_log_read(&v->src, pos, e, sizeof e) != 0) {
+            failed_read(r, info, *failed = errno ? errno : EIO);
+            return;
+        }
         uint32_t entry_hbins = regf_le32(e + REGF_LE_OFF_HBINS_SIZE);
         uint32_t count = regf_le32(e + REGF_LE_OFF_PAGE_COUNT);
         /* The spec: the primary grows to the entry's hive bins size. */
         if (image_grow(im, REGF_BASE_BLOCK_SIZE + (size_t)entry_hbins) != 0) {
-            *failed = 1;
+            *failed = ENOMEM;
             return;
         }
-        const uint8_t *page = e + REGF_LOG_ENTRY_HEADER + 8 * (size_t)count;
+        uint64_t page = pos + REGF_LOG_ENTRY_HEADER + 8 * (uint64_t)count;
         for (uint32_t i = 0; i < count; i++) {
-            const uint8_t *ref = e + REGF_LOG_ENTRY_HEADER + 8 * (size_t)i;
+            if (regf_log_read(&v->src,
+                              pos + REGF_LOG_ENTRY_HEADER + 8 * (uint64_t)i,
+                              ref, sizeof ref) != 0) {
+                failed_read(r, info, *failed = errno ? errno : EIO);
+                return;
+            }
             uint32_t off = regf_le32(ref), psz = regf_le32(ref + 4);
-            memcpy(im->buf + REGF_BASE_BLOCK_SIZE + off, page, psz);
+            if (regf_log_read(&v->src, page,
+                              im->buf + REGF_BASE_BLOCK_SIZE + off, psz) != 0) {
+                failed_read(r, info, *failed = errno ? errno : EIO);
+                return;
+            }
             page += psz;
             r->pages_applied++;
         }
@@ -211,16 +240,23 @@ static int replay_old_pages(struct image *im, const struct regf_log_view *v,
                             struct rt_regf_log_info *info,
                             struct rt_regf_replay_report *r)
 {
-    if (image_grow(im, REGF_BASE_BLOCK_SIZE + (size_t)v->hbins_size) != 0)
+    if (image_grow(im, REGF_BASE_BLOCK_SIZE + (size_t)v->hbins_size) != 0) {
+        errno = ENOMEM;
         return -1;
+    }
     size_t npages = v->hbins_size / REGF_LOG_SECTOR;
     size_t next_page = 0;           /* index of the next page in the log */
     uint64_t bin_end = 0;
+    uint8_t log_page[REGF_LOG_SECTOR];
     for (size_t p = 0; p < npages; p++) {
         size_t off = p * REGF_LOG_SECTOR;
-        int dirty = (v->data[v->bitmap_off + p / 8] >> (p % 8)) & 1;
-        const uint8_t *log_page =
-            v->data + v->pages_off + next_page * REGF_LOG_SECTOR;
+        int dirty = (v->bitmap[p / 8] >> (p % 8)) & 1;
+        uint64_t log_off = v->pages_off + (uint64_t)next_page * REGF_LOG_SECTOR;
+        if (dirty && regf_log_read(&v->src, log_off, log_page,
+                                   sizeof log_page) != 0) {
+            failed_read(r, info, errno ? errno : EIO);
+            return -1;
+        }
         if (off >= bin_end) {
             const uint8_t *hdr =
                 dirty ? log_page : im->buf + REGF_BASE_BLOCK_SIZE + off;
@@ -229,9 +265,8 @@ static int replay_old_pages(struct image *im, const struct regf_log_view *v,
                 bin_end = off + (uint64_t)size;
             } else if (dirty) {
                 log_say(info, "dirty hive bin at hive offset 0x%zx (log "
-                        "offset 0x%zx) is not a valid hive bin; the replay "
-                        "stops there", off,
-                        v->pages_off + next_page * REGF_LOG_SECTOR);
+                        "offset 0x%llx) is not a valid hive bin; the replay "
+                        "stops there", off, (unsigned long long)log_off);
                 break;
             } else {
                 /* No bin layout known here: go on block by block. */
@@ -300,7 +335,7 @@ replay_old(struct image *im, const uint8_t *primary, size_t primary_size,
     if (chosen < 0)
         return NULL;
     if (replay_old_pages(im, &views[chosen], &r->log[chosen], r) != 0) {
-        *failed = 1;
+        *failed = errno ? errno : EIO;
         return NULL;
     }
     if (r->pages_applied == 0) {
@@ -323,7 +358,7 @@ static void seal(struct image *im, const struct regf_log_view *from_log,
     if (from_log) {
         /* A log keeps only the first 512 bytes of the base block. */
         memset(b, 0, REGF_BASE_BLOCK_SIZE);
-        memcpy(b, from_log->data, REGF_LOG_BASE_BLOCK_SIZE);
+        memcpy(b, from_log->base, REGF_LOG_BASE_BLOCK_SIZE);
     }
     regf_put32(b + REGF_OFF_SEQ1, seq);
     regf_put32(b + REGF_OFF_SEQ2, seq);
@@ -370,11 +405,12 @@ static void describe_unusable(struct rt_regf_replay_report *r)
                    r->primary_checksum_ok ? "" : ", bad checksum");
 }
 
-int rt_regf_replay(const uint8_t *primary, size_t primary_size,
-                   const char *primary_name,
-                   const struct rt_regf_log_input logs[RT_REGF_LOG_SLOTS],
-                   uint8_t **image_out, size_t *image_size,
-                   struct rt_regf_replay_report *r)
+int regf_replay_sources(const uint8_t *primary, size_t primary_size,
+                        int owned, const char *primary_name,
+                        const struct regf_log_source *const src[RT_REGF_LOG_SLOTS],
+                        const char *const names[RT_REGF_LOG_SLOTS],
+                        uint8_t **image_out, size_t *image_size,
+                        struct rt_regf_replay_report *r)
 {
     memset(r, 0, sizeof *r);
     struct regf_log_view views[RT_REGF_LOG_SLOTS];
@@ -388,10 +424,11 @@ int rt_regf_replay(const uint8_t *primary, size_t primary_size,
 
     r->primary_name = dup_or_null(primary_name);
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
-        const struct rt_regf_log_input *in = logs ? &logs[s] : NULL;
-        r->log[s].name = dup_or_null(in ? in->name : NULL);
-        if (regf_log_parse(in, &views[s], &r->log[s]) != 0)
-            goto no_memory;
+        r->log[s].name = dup_or_null(names ? names[s] : NULL);
+        if (regf_log_parse(src ? src[s] : NULL, &views[s], &r->log[s]) != 0) {
+            failed_read(r, &r->log[s], errno);
+            goto failed;
+        }
     }
     if (!primary || check_primary(primary, primary_size, r) != 0) {
         if (!primary)
@@ -407,9 +444,13 @@ int rt_regf_replay(const uint8_t *primary, size_t primary_size,
 
     /* A clean primary is copied only for a caller that wants the image
      * (hive recover); a report alone (hive check) need not hold the hive
-     * twice. */
-    if (r->primary_dirty || image_out) {
-        im.buf = malloc(primary_size);
+     * twice, and a primary handed over is the image itself. */
+    if (owned) {
+        im.buf = (uint8_t *)primary;
+        im.len = primary_size;
+        owned = 0;
+    } else if (r->primary_dirty || image_out) {
+        im.buf = malloc(primary_size ? primary_size : 1);
         if (!im.buf)
             goto no_memory;
         memcpy(im.buf, primary, primary_size);
@@ -455,7 +496,7 @@ int rt_regf_replay(const uint8_t *primary, size_t primary_size,
                                                         : base_from->sequence;
     }
     if (failed)
-        goto no_memory;
+        goto failed;
     if (r->format_applied == RT_REGF_LOG_ABSENT) {
         r->status = RT_REGF_REPLAY_NO_USABLE_LOG;
         describe_unusable(r);
@@ -468,6 +509,13 @@ int rt_regf_replay(const uint8_t *primary, size_t primary_size,
     ret = 0;
     goto out;
 
+failed:
+    /* The status and message say which log could not be read; out of
+     * memory says so itself. */
+    if (r->status != RT_REGF_REPLAY_IO_ERROR)
+        goto no_memory;
+    ret = -1;
+    goto out;
 no_memory:
     r->status = RT_REGF_REPLAY_NO_MEMORY;
     report_say(r, "out of memory");
@@ -475,6 +523,8 @@ no_memory:
 out:
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++)
         regf_log_view_free(&views[s]);
+    if (owned)
+        free((void *)primary);
     if (ret == 0 && image_out) {
         *image_out = im.buf;
         if (image_size)
@@ -483,6 +533,26 @@ out:
         free(im.buf);
     }
     return ret;
+}
+
+int rt_regf_replay(const uint8_t *primary, size_t primary_size,
+                   const char *primary_name,
+                   const struct rt_regf_log_input logs[RT_REGF_LOG_SLOTS],
+                   uint8_t **image_out, size_t *image_size,
+                   struct rt_regf_replay_report *r)
+{
+    struct regf_log_source in[RT_REGF_LOG_SLOTS];
+    const struct regf_log_source *src[RT_REGF_LOG_SLOTS] = {NULL};
+    const char *names[RT_REGF_LOG_SLOTS] = {NULL};
+    for (int s = 0; logs && s < RT_REGF_LOG_SLOTS; s++) {
+        names[s] = logs[s].name;
+        if (!logs[s].data)
+            continue;
+        in[s] = (struct regf_log_source){logs[s].data, -1, logs[s].size};
+        src[s] = &in[s];
+    }
+    return regf_replay_sources(primary, primary_size, 0, primary_name, src,
+                               names, image_out, image_size, r);
 }
 
 void rt_regf_replay_report_free(struct rt_regf_replay_report *r)

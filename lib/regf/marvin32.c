@@ -21,19 +21,38 @@ static void mix(uint32_t *lo, uint32_t *hi, uint32_t block)
     *hi = rotl32(*hi, 19);
 }
 
-uint64_t regf_marvin32(const uint8_t *data, size_t len, uint64_t seed)
+void regf_marvin32_begin(struct regf_marvin32 *m, uint64_t seed)
 {
-    uint32_t lo = (uint32_t)seed, hi = (uint32_t)(seed >> 32);
-    size_t i = 0;
-    for (; len - i >= 4; i += 4)
-        mix(&lo, &hi, (uint32_t)data[i] | (uint32_t)data[i + 1] << 8 |
-                      (uint32_t)data[i + 2] << 16 |
-                      (uint32_t)data[i + 3] << 24);
+    m->lo = (uint32_t)seed;
+    m->hi = (uint32_t)(seed >> 32);
+}
+
+void regf_marvin32_blocks(struct regf_marvin32 *m, const uint8_t *data,
+                          size_t len)
+{
+    for (size_t i = 0; i + 4 <= len; i += 4)
+        mix(&m->lo, &m->hi, (uint32_t)data[i] | (uint32_t)data[i + 1] << 8 |
+                                (uint32_t)data[i + 2] << 16 |
+                                (uint32_t)data[i + 3] << 24);
+}
+
+uint64_t regf_marvin32_end(struct regf_marvin32 *m, const uint8_t *tail,
+                           size_t len)
+{
     /* The tail bytes sit below the marker, in their little-endian places. */
     uint32_t last = 0x80;
-    for (size_t k = len - i; k-- > 0;)
-        last = (last << 8) | data[i + k];
-    mix(&lo, &hi, last);
-    mix(&lo, &hi, 0);
-    return (uint64_t)hi << 32 | lo;
+    for (size_t k = len; k-- > 0;)
+        last = (last << 8) | tail[k];
+    mix(&m->lo, &m->hi, last);
+    mix(&m->lo, &m->hi, 0);
+    return (uint64_t)m->hi << 32 | m->lo;
+}
+
+uint64_t regf_marvin32(const uint8_t *data, size_t len, uint64_t seed)
+{
+    struct regf_marvin32 m;
+    regf_marvin32_begin(&m, seed);
+    size_t whole = len & ~(size_t)3;
+    regf_marvin32_blocks(&m, data, whole);
+    return regf_marvin32_end(&m, data + whole, len - whole);
 }

@@ -286,8 +286,238 @@ int rt_regf_subkeys(struct rt_regf *h, uint32_t key, uint32_t **keys,
     return regf_subkey_list(h, key, keys, n);
 }
 
-int regf_find_subkey(struct rt_regf *h, uint32_t key, const uint16_t *up,
-                     size_t upn, uint32_t *found)
+/* --- subkey index ----------------------------------------------------
+ * A key's subkeys sorted by upper-cased name, built from its validated
+ * subkey list the first time a name is looked up in it: a key with
+ * thousands of subkeys (Services, Perflib) is then searched by bisection
+ * instead of having its list read, checked and scanned again for every
+ * value read below it. Only keys with more than REGF_SUBIDX_MIN subkeys
+ * get one: a short list is scanned as fast as an index is searched.
+ *
+ * An index holds cell offsets and copies of names, never pointers into
+ * the image (which moves when it grows). It is used while the hive's
+ * key generation (bumped by key deletion, which frees lists and key
+ * nodes, write.c) and the key node's list and count fields are those it
+ * was built from. Key creation changes one list only, its parent's, and
+ * adds the new key to the parent's index rather than dropping it, so that
+ * filling a key with subkeys stays O(n log n). A hit is confirmed against
+ * the key node it names before it is returned. */
+
+#define REGF_SUBIDX_MIN 8u
+
+struct subidx_item {
+    uint32_t cell;
+    uint32_t len;       /* name length in UTF-16 units */
+    size_t at;          /* name's first unit in the index's NAMES */
+};
+
+struct regf_subidx {
+    uint32_t key, list, count;
+    uint64_t gen;
+    struct subidx_item *item;
+    size_t n, cap;
+    uint16_t *names;    /* upper-cased names, one after the other */
+    size_t names_len, names_cap;
+};
+
+struct regf_subidx_map {
+    struct regf_subidx **slot;   /* open addressing by key cell */
+    size_t cap, used;
+};
+
+static void subidx_free(struct regf_subidx *x)
+{
+    if (!x)
+        return;
+    free(x->item);
+    free(x->names);
+    free(x);
+}
+
+void regf_subidx_drop_all(struct rt_regf *h)
+{
+    struct regf_subidx_map *m = h->subidx;
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->cap; i++)
+        subidx_free(m->slot[i]);
+    free(m->slot);
+    free(m);
+    h->subidx = NULL;
+}
+
+static size_t subidx_home(uint32_t key, size_t cap)
+{
+    /* Cells are 8-byte aligned: mix before masking. */
+    return (size_t)((key >> 3) * 2654435761u) & (cap - 1);
+}
+
+/* The slot of KEY's index in M (empty when it has none). */
+static struct regf_subidx **subidx_slot(struct regf_subidx_map *m,
+                                        uint32_t key)
+{
+    size_t i = subidx_home(key, m->cap);
+    while (m->slot[i] && m->slot[i]->key != key)
+        i = (i + 1) & (m->cap - 1);
+    return &m->slot[i];
+}
+
+static struct regf_subidx *subidx_find(struct rt_regf *h, uint32_t key)
+{
+    return h->subidx ? *subidx_slot(h->subidx, key) : NULL;
+}
+
+/* Stores X (for X->key) in the map, replacing an older index of the key;
+ * the map grows at half full. */
+static int subidx_put(struct rt_regf *h, struct regf_subidx *x)
+{
+    struct regf_subidx_map *m = h->subidx;
+    if (!m) {
+        if (!(m = calloc(1, sizeof *m)) ||
+            !(m->slot = calloc(64, sizeof *m->slot))) {
+            free(m);
+            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        }
+        m->cap = 64;
+        h->subidx = m;
+    }
+    if (2 * (m->used + 1) > m->cap) {
+        struct regf_subidx_map grown = {NULL, 2 * m->cap, m->used};
+        if (!(grown.slot = calloc(grown.cap, sizeof *grown.slot)))
+            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i])
+                *subidx_slot(&grown, m->slot[i]->key) = m->slot[i];
+        free(m->slot);
+        *m = grown;
+    }
+    struct regf_subidx **s = subidx_slot(m, x->key);
+    if (*s)
+        subidx_free(*s);
+    else
+        m->used++;
+    *s = x;
+    return 0;
+}
+
+struct sort_item {
+    const uint16_t *name;
+    uint32_t len, pos, cell;
+};
+
+static int sort_item_cmp(const void *a, const void *b)
+{
+    const struct sort_item *x = a, *y = b;
+    int c = regf_name_cmp16(x->name, x->len, y->name, y->len);
+    /* Equal names (a damaged hive) keep their stored order: the first
+     * is found, as a scan of the list finds it. */
+    return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static const uint16_t *item_name(const struct regf_subidx *x, size_t i)
+{
+    return x->names + x->item[i].at;
+}
+
+/* The first position in X whose name is not below UP. */
+static size_t subidx_lower(const struct regf_subidx *x, const uint16_t *up,
+                           size_t upn)
+{
+    size_t lo = 0, hi = x->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (regf_name_cmp16(item_name(x, mid), x->item[mid].len, up, upn) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Builds KEY's index from its subkey list (checked as regf_subkey_list
+ * checks it) with LIST and COUNT its key node's fields. */
+static int subidx_build(struct rt_regf *h, uint32_t key, uint32_t list,
+                        uint32_t count, struct regf_subidx **out)
+{
+    uint32_t *subs;
+    size_t n;
+    int rc = regf_subkey_list(h, key, &subs, &n);
+    if (rc)
+        return rc;
+    struct regf_subidx *x = calloc(1, sizeof *x);
+    struct sort_item *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t units = 0;
+    if (!x || !tmp) {
+        rc = regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        uint8_t *nk;
+        uint32_t len;
+        if (!(rc = regf_nk(h, subs[i], &nk, &len)))
+            units += regf_le16(nk + NK_FLAGS) & KEY_COMP_NAME
+                         ? regf_le16(nk + NK_NAMELEN)
+                         : regf_le16(nk + NK_NAMELEN) / 2u;
+    }
+    if (rc)
+        goto out;
+    x->item = malloc((n ? n : 1) * sizeof *x->item);
+    x->names = malloc((units ? units : 1) * sizeof *x->names);
+    if (!x->item || !x->names) {
+        rc = regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+        goto out;
+    }
+    x->cap = n ? n : 1;
+    x->names_cap = units ? units : 1;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *nk;
+        uint32_t len;
+        regf_nk(h, subs[i], &nk, &len);
+        int comp = regf_le16(nk + NK_FLAGS) & KEY_COMP_NAME;
+        size_t nl = regf_le16(nk + NK_NAMELEN), un = comp ? nl : nl / 2;
+        uint16_t *dst = x->names + x->names_len;
+        for (size_t k = 0; k < un; k++)
+            dst[k] = rt_upcase16(stored_unit(nk + NK_NAME, comp, k));
+        tmp[i] = (struct sort_item){dst, (uint32_t)un, (uint32_t)i, subs[i]};
+        x->names_len += un;
+    }
+    qsort(tmp, n, sizeof *tmp, sort_item_cmp);
+    for (size_t i = 0; i < n; i++)
+        x->item[i] = (struct subidx_item){tmp[i].cell, tmp[i].len,
+                                          (size_t)(tmp[i].name - x->names)};
+    x->n = n;
+    x->key = key;
+    x->list = list;
+    x->count = count;
+    x->gen = h->keys_gen;
+    rc = subidx_put(h, x);
+out:
+    free(tmp);
+    free(subs);
+    if (rc) {
+        subidx_free(x);
+        return rc;
+    }
+    *out = x;
+    return 0;
+}
+
+/* KEY's index as its key node (NK) now is: kept, or built anew. */
+static int subidx_current(struct rt_regf *h, uint32_t key, const uint8_t *nk,
+                          struct regf_subidx **out)
+{
+    uint32_t count = regf_le32(nk + NK_NSUB), list = regf_le32(nk + NK_SUBLIST);
+    struct regf_subidx *x = subidx_find(h, key);
+    if (x && x->gen == h->keys_gen && x->list == list && x->count == count) {
+        *out = x;
+        return 0;
+    }
+    return subidx_build(h, key, list, count, out);
+}
+
+/* The scan of KEY's list, for short lists. */
+static int find_by_scan(struct rt_regf *h, uint32_t key, const uint16_t *up,
+                        size_t upn, uint32_t *found)
 {
     uint32_t *subs;
     size_t n;
@@ -313,6 +543,90 @@ int regf_find_subkey(struct rt_regf *h, uint32_t key, const uint16_t *up,
     }
     free(subs);
     return rc;
+}
+
+int regf_find_subkey(struct rt_regf *h, uint32_t key, const uint16_t *up,
+                     size_t upn, uint32_t *found)
+{
+    uint8_t *nk;
+    uint32_t len;
+    int rc = regf_nk(h, key, &nk, &len);
+    if (rc)
+        return rc;
+    if (regf_le32(nk + NK_NSUB) <= REGF_SUBIDX_MIN)
+        return find_by_scan(h, key, up, upn, found);
+    struct regf_subidx *x;
+    if ((rc = subidx_current(h, key, nk, &x)))
+        return rc;
+    size_t i = subidx_lower(x, up, upn);
+    if (i == x->n || regf_name_cmp16(item_name(x, i), x->item[i].len, up, upn))
+        return RT_REGF_ENOTFOUND;
+    /* The key node must still say so: else the index is not this hive's
+     * any more, and the list is read as it is. */
+    uint8_t *sub;
+    if (regf_nk(h, x->item[i].cell, &sub, &len) ||
+        regf_stored_name_cmp(sub + NK_NAME, regf_le16(sub + NK_NAMELEN),
+                             regf_le16(sub + NK_FLAGS) & KEY_COMP_NAME, up,
+                             upn)) {
+        h->keys_gen++;
+        return find_by_scan(h, key, up, upn, found);
+    }
+    *found = x->item[i].cell;
+    return 0;
+}
+
+void regf_subidx_prepare(struct rt_regf *h, uint32_t key,
+                         struct regf_subidx_mark *mark)
+{
+    uint8_t *nk;
+    uint32_t len;
+    struct regf_subidx *x = subidx_find(h, key);
+    mark->kept = x && x->gen == h->keys_gen && !regf_nk(h, key, &nk, &len) &&
+                 x->list == regf_le32(nk + NK_SUBLIST) &&
+                 x->count == regf_le32(nk + NK_NSUB);
+}
+
+void regf_subidx_added(struct rt_regf *h, uint32_t parent, uint32_t child,
+                       const uint16_t *up, size_t upn,
+                       const struct regf_subidx_mark *mark)
+{
+    /* Only PARENT's list changed (the new key and list cells came from
+     * free space): the other indexes stay. PARENT's gets the new key, or
+     * is retired when it was not current or cannot grow. */
+    struct regf_subidx *x = subidx_find(h, parent);
+    uint8_t *nk;
+    uint32_t len;
+    if (!x)
+        return;
+    x->gen = h->keys_gen - 1;
+    if (!mark->kept || regf_nk(h, parent, &nk, &len))
+        return;
+    if (x->n == x->cap) {
+        size_t cap = 2 * x->cap;
+        struct subidx_item *v = realloc(x->item, cap * sizeof *v);
+        if (!v)
+            return;
+        x->item = v;
+        x->cap = cap;
+    }
+    if (x->names_len + upn > x->names_cap) {
+        size_t cap = 2 * (x->names_len + upn);
+        uint16_t *v = realloc(x->names, cap * sizeof *v);
+        if (!v)
+            return;
+        x->names = v;
+        x->names_cap = cap;
+    }
+    memcpy(x->names + x->names_len, up, upn * sizeof *up);
+    /* After the names equal to it: a new key's name is new, so none. */
+    size_t i = subidx_lower(x, up, upn);
+    memmove(x->item + i + 1, x->item + i, (x->n - i) * sizeof *x->item);
+    x->item[i] = (struct subidx_item){child, (uint32_t)upn, x->names_len};
+    x->names_len += upn;
+    x->n++;
+    x->list = regf_le32(nk + NK_SUBLIST);
+    x->count = regf_le32(nk + NK_NSUB);
+    x->gen = h->keys_gen;
 }
 
 int rt_regf_lookup(struct rt_regf *h, uint32_t from, const char *path,

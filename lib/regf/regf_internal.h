@@ -15,6 +15,11 @@
 
 #define REGF_HBIN_HEADER 32u
 #define REGF_PAGE 4096u
+/* Windows grows a hive file in steps of a few hundred KB, so real files
+ * run past their bins by that much (442,368 bytes in the samples). A
+ * file running more than this past the bins its base block covers is no
+ * file Windows wrote: only the bins are read (the hive store's rule too). */
+#define REGF_SLACK_MAX (16u << 20)
 
 /* Key node (nk) field offsets within the cell data. */
 #define NK_SIG 0
@@ -96,6 +101,10 @@ struct rt_regf {
     size_t nfree, free_cap;
     uint64_t *changed;           /* 1 bit per 4 KB page of the image */
     size_t changed_words;
+    /* Subkey indexes (node.c) and the generation of subkey lists and key
+     * names they hold while it is unchanged. */
+    struct regf_subidx_map *subidx;
+    uint64_t keys_gen;
     char err[256];
 };
 
@@ -181,8 +190,23 @@ int regf_name_to_utf8(struct rt_regf *h, const uint8_t *name, size_t len,
 int regf_utf8_upcase16(struct rt_regf *h, const char *name, size_t len,
                        uint16_t **out, size_t *n);
 uint32_t regf_lh_hash(const uint16_t *up, size_t n);
+/* Finds the subkey of KEY named UP (upper-cased); RT_REGF_ENOTFOUND when
+ * there is none. A key with many subkeys is searched in its index. */
 int regf_find_subkey(struct rt_regf *h, uint32_t key, const uint16_t *up,
                      size_t upn, uint32_t *found);
+/* Key deletion bumps h->keys_gen, which retires every index. Key
+ * creation, which changes its parent's list only, notes before its change
+ * whether the parent's index is current (regf_subidx_prepare) and adds
+ * the new key to it after (regf_subidx_added). */
+struct regf_subidx_mark {
+    int kept;
+};
+void regf_subidx_prepare(struct rt_regf *h, uint32_t key,
+                         struct regf_subidx_mark *mark);
+void regf_subidx_added(struct rt_regf *h, uint32_t parent, uint32_t child,
+                       const uint16_t *up, size_t upn,
+                       const struct regf_subidx_mark *mark);
+void regf_subidx_drop_all(struct rt_regf *h);
 
 /* write.c: a new key node (not yet linked into a subkey list). */
 int regf_nk_new(struct rt_regf *h, uint32_t parent, const char *name,

@@ -485,6 +485,7 @@ static int subkey_stats(struct rt_regf *h, uint32_t parent)
     uint32_t len;
     if ((rc = regf_nk(h, parent, &nk, &len)))
         return rc;
+    regf_nk(h, parent, &nk, &len);     /* the image may have moved */
     uint32_t field = regf_le32(nk + NK_MAX_SUBNAME);
     regf_set32(h, parent, NK_MAX_SUBNAME, (field & 0xFFFF0000u) | maxname);
     regf_set32(h, parent, NK_MAX_CLASS, maxclass);
@@ -526,19 +527,30 @@ int rt_regf_key_create(struct rt_regf *h, uint32_t parent, const char *name,
         name_free(&nm);
         return regf_fail(h, RT_REGF_ETOOBIG, "too many subkeys");
     }
+    struct regf_subidx_mark mark;
+    regf_subidx_prepare(h, parent, &mark);
     uint32_t child;
     if ((rc = regf_nk_new(h, parent, name, 0, sk, &child)) ||
         (rc = sublist_insert(h, parent, child, &nm))) {
+        /* A list may be half written: no index is trusted. */
+        h->keys_gen++;
         name_free(&nm);
         return rc;
     }
     regf_set32(h, parent, NK_NSUB, count + 1);
-    rc = subkey_stats(h, parent);
+    /* The longest subkey name grows with this one or stays (a new key has
+     * no class): not recomputed over every sibling, which would make
+     * filling a key quadratic. */
+    regf_nk(h, parent, &nk, &len);     /* the image may have moved */
+    uint32_t field = regf_le32(nk + NK_MAX_SUBNAME);
+    if (2 * nm.n > (field & 0xFFFFu))
+        regf_set32(h, parent, NK_MAX_SUBNAME,
+                   (field & 0xFFFF0000u) | (uint32_t)(2 * nm.n));
     touch_mtime(h, parent);
+    regf_subidx_added(h, parent, child, nm.up, nm.n, &mark);
     name_free(&nm);
-    if (!rc)
-        *key = child;
-    return rc;
+    *key = child;
+    return 0;
 }
 
 int rt_regf_key_create_path(struct rt_regf *h, uint32_t from,
@@ -676,6 +688,7 @@ int rt_regf_key_delete(struct rt_regf *h, uint32_t key, unsigned flags)
         free(c.v);
         return rc;
     }
+    h->keys_gen++;
     rc = sublist_remove(h, parent, key);
     if (rc == RT_REGF_ENOTFOUND)
         rc = regf_fail(h, RT_REGF_ECORRUPT,

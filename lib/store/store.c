@@ -8,6 +8,9 @@
 
 void rt_strings_free(char **v, size_t n)
 {
+    /* A failed list may leave a count with no array: nothing to free. */
+    if (!v)
+        return;
     for (size_t i = 0; i < n; i++)
         free(v[i]);
     free(v);

@@ -69,10 +69,11 @@ struct hive_store {
     int files_layout;
     char *base_dir, *journal, *lock_path;
     char *windows_dir;     /* the tree's Windows directory, or NULL */
+    /* The directories confined (rt_os_confine) for this store: every path
+     * beneath them is resolved without following links or "..". */
+    char *roots[3];
     struct rt_lock *lock;          /* the writer's, between begin and end */
     struct rt_lock *shared;        /* a reader's, from open to begin/close */
-    int overlay;           /* a sealed journal is not yet in the files:
-                              read the state it commits */
     char services[64];     /* "ControlSet001\\Services" */
     char layout[PATH_MAX + 128];
     size_t fail_after;
@@ -116,6 +117,8 @@ static void wait_notice(void *ctx, const char *line)
 {
     notice(ctx, line);
 }
+
+static void say_pending_journal(struct hive_store *s);
 
 /* --- paths --------------------------------------------------------------- */
 
@@ -221,9 +224,17 @@ static int is_dirty_file(const char *path, uint8_t *base, int *dirty,
                          struct rt_error *e)
 {
     int fd = rt_os_open(path, RT_OS_READ);
+    /* A folder, FIFO, device or link where a hive should be: the store is
+     * not what it claims (exit 2), as for a file that is no hive. */
+    if (fd < 0 && errno == EISDIR)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: not a registry hive file",
+                            path);
     if (fd < 0)
-        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
-                            strerror(errno));
+        return rt_error_set(e,
+                            errno == ENODEV || errno == ELOOP || errno == EXDEV
+                                ? RT_ERR_BADDB
+                                : RT_ERR_FILE_NOT_FOUND,
+                            "%s: %s", path, rt_os_strerror(errno));
     long long got = rt_os_pread(fd, base, REGF_BASE_BLOCK_SIZE, 0);
     rt_os_close(fd);
     if (got != (long long)REGF_BASE_BLOCK_SIZE || memcmp(base, "regf", 4) != 0)
@@ -269,7 +280,8 @@ static int open_hive(struct hive_store *s, struct hive_file *hf,
         struct rt_regf_info info;
         rt_regf_get_info(hf->h, &info);
         hf->bins_end = (uint64_t)REGF_BASE_BLOCK_SIZE + info.hbins_size;
-        hf->file_end = info.file_size;
+        if (!hf->replayed || hf->file_end < info.file_size)
+            hf->file_end = info.file_size;
         if (hf->file_end > hf->bins_end + HIVE_SLACK_MAX && s->diags)
             rt_diags_add(s->diags, RT_WARNING, hf->path, 0, NULL,
                          "the file runs %llu bytes past the hive bins its "
@@ -295,28 +307,6 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
      * hive_unchanged() sees. */
     hf->seen_valid = rt_os_stat(hf->path, &hf->seen) == 0 &&
                      hf->seen.kind == RT_OS_FILE;
-    if (s->overlay) {
-        /* What the sealed journal commits, read without writing. */
-        uint8_t *img;
-        size_t len;
-        int touched;
-        if (rt_journal_read_after(s->base_dir, s->journal,
-                                  relative(s->base_dir, hf->path), &touched,
-                                  &img, &len, e) != 0)
-            return -1;
-        if (touched) {
-            int r = rt_regf_open_memory(img, len, RT_REGF_WRITE, &hf->h, err,
-                                        sizeof err);
-            free(img);
-            /* Not the file's bytes: begin() reads the files again. */
-            hf->seen_valid = 0;
-            if (r)
-                return rt_error_set(e, RT_ERR_BADDB,
-                                    "%s (as its journal commits it): %s",
-                                    hf->path, err);
-            return 0;
-        }
-    }
     if (is_dirty_file(hf->path, hf->seen_base, &dirty, e) != 0)
         return -1;
     if (!dirty) {
@@ -345,6 +335,9 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
             return rt_error_set(e, RT_ERR_BADDB, "%s (after log replay): %s",
                                 hf->path, err);
         hf->replayed = 1;
+        /* The replay read the bins only of a file running far past them:
+         * the file's own size says so (open_hive). */
+        hf->file_end = rep.primary_file_size;
         return 0;
     }
     free(img);
@@ -607,43 +600,99 @@ static int load_all(struct hive_store *s, int check, struct rt_error *e)
 }
 
 /* Like load_all, but keeps the images when neither file changed since
- * they were read (nor holds a journal's state instead of its own): the
- * tables' places are still checked, as .dat files live apart. */
+ * they were read: the tables' places are still checked, as .dat files
+ * live apart. */
 static int reload_if_changed(struct hive_store *s, struct rt_error *e)
 {
-    if (s->overlay || !hive_unchanged(&s->software) ||
-        !hive_unchanged(&s->system))
+    if (!hive_unchanged(&s->software) || !hive_unchanged(&s->system))
         return load_all(s, 1, e);
     return load_layout(s, 1, e);
 }
 
-/* Finds SOFTWARE and SYSTEM from a "DIR" or "SOFTWARE,SYSTEM" spec. */
+static int ends_with_ci(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcasecmp(s + n - t, tail);
+}
+
+/* Confines the directory a hive file given by name (PATH) belongs to, and
+ * returns the file's path on the confined directory's canonical form:
+ * that directory is the file's own, or the Windows directory above it
+ * when it is a System32/config (the side files and .dat tables lie
+ * there). The file's own name is not resolved: a link there is refused
+ * when it is opened. */
+static char *confine_named(struct hive_store *s, int which, const char *path,
+                           struct rt_error *e)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+                      : strdup(".");
+    const char *name = slash ? slash + 1 : path;
+    char canon[PATH_MAX], *out = NULL;
+    if (!dir)
+        return NULL;
+    if (!*name || rt_os_realpath(dir, canon, sizeof canon) != 0) {
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
+                     *name ? rt_os_strerror(errno) : "not a file");
+        free(dir);
+        return NULL;
+    }
+    free(dir);
+    char root[PATH_MAX];
+    snprintf(root, sizeof root, "%s", canon);
+    if (ends_with_ci(root, "/System32/config"))
+        root[strlen(root) - strlen("/System32/config")] = '\0';
+    if (!*root)
+        snprintf(root, sizeof root, "%s", canon);
+    if (rt_os_confine(root, &s->roots[which]) != 0) {
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", root,
+                     rt_os_strerror(errno));
+        return NULL;
+    }
+    if (asprintf(&out, "%s%s%s", canon, strcmp(canon, "/") ? "/" : "",
+                 name) < 0)
+        out = NULL;
+    return out;
+}
+
+/* Finds SOFTWARE and SYSTEM from a "DIR" or "SOFTWARE,SYSTEM" spec, after
+ * confining the tree they lie in: nothing beneath the directory the user
+ * named is looked at before, so no link or ".." there leads out. */
 static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
 {
     const char *comma = strchr(spec, ',');
     if (comma) {
         char *sw = strndup(spec, (size_t)(comma - spec));
-        s->software.path = sw ? absolute(sw) : NULL;
-        s->system.path = absolute(comma + 1);
+        s->software.path = sw ? confine_named(s, 0, sw, e) : NULL;
+        s->system.path = s->software.path ? confine_named(s, 1, comma + 1, e)
+                                          : NULL;
+        free(sw);
         if (!s->software.path || !s->system.path) {
-            rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s",
-                         s->software.path ? comma + 1 : sw, strerror(errno));
-            free(sw);
+            if (!e || !e->code)
+                rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             return -1;
         }
-        free(sw);
         return 0;
     }
+    char *root = NULL;
+    if (rt_os_confine(spec, &root) != 0)
+        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", spec,
+                            rt_os_strerror(errno));
+    s->roots[0] = root;
     static const char *const tries[] = {"Windows/System32/config",
                                         "System32/config", "config", ""};
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-        char *dir = *tries[i] ? rt_os_path_ci(spec, tries[i], 1) : strdup(spec);
+        char *dir = *tries[i] ? rt_os_path_ci(root, tries[i], 1) : strdup(root);
         char *sw = dir ? find_ci(dir, "SOFTWARE") : NULL;
         char *sy = dir ? find_ci(dir, "SYSTEM") : NULL;
         free(dir);
         if (sw && sy) {
             s->software.path = absolute(sw);
             s->system.path = absolute(sy);
+            if (!s->software.path || !s->system.path)
+                rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s",
+                             s->software.path ? sy : sw,
+                             rt_os_strerror(errno));
             free(sw);
             free(sy);
             return s->software.path && s->system.path ? 0 : -1;
@@ -709,6 +758,10 @@ static void hive_close(struct rt_store *st)
     free(s->syswow64);
     free(s->base_dir);
     free(s->windows_dir);
+    for (size_t i = 0; i < 3; i++) {
+        rt_os_unconfine(s->roots[i]);
+        free(s->roots[i]);
+    }
     free(s->journal);
     free(s->lock_path);
     free(s);
@@ -732,41 +785,24 @@ struct rt_store *rt_store_hive_open(const char *spec,
     s->diags = d;
     if (locate(s, spec, e) != 0)
         goto fail;
+    /* --tables outside the tree holds the tree's tables all the same:
+     * confined as the tree is (a missing one is reported by the layout). */
+    if (s->opt.tables_dir &&
+        !(s->opt.tables_dir[0] == '/' && rt_os_is_confined(s->opt.tables_dir)) &&
+        rt_os_confine(s->opt.tables_dir, &s->roots[2]) == 0)
+        s->opt.tables_dir = s->roots[2];
     /* Opening writes nothing (no lock file, no journal, no recovery): the
      * layout decides which files a journal may name, so load once to find
-     * it, then take a reader's lock where one can be taken, look for an
-     * unfinished commit, and load what is committed. A writer recovers in
-     * begin(). */
+     * it, then take a reader's lock where one can be taken, and say what
+     * an unfinished commit would change: the files are read as they are,
+     * never as a journal would leave them. A writer recovers in begin(). */
     if (load_all(s, 0, e) != 0 || place_journal(s) != 0)
         goto fail;
     if (rt_lock_acquire_shared(s->lock_path, &s->wait, &s->shared, e) != 0)
         goto fail;
-    struct rt_journal_info ji;
-    int found = rt_journal_inspect(s->journal, &ji, e);
-    if (found < 0)
-        goto fail;
-    if (found) {
-        char what[400], need[PATH_MAX + 200], line[2 * PATH_MAX + 800];
-        rt_journal_describe(&ji, what, sizeof what);
-        if (ji.sealed) {
-            rt_journal_needs(s->base_dir, s->journal, need, sizeof need);
-            snprintf(line, sizeof line,
-                     "%s: %s is not yet in the files; reading the state as "
-                     "committed; %s",
-                     s->journal, what,
-                     *need ? need : "the next install, uninstall, enable or "
-                                    "disable finishes it");
-            s->overlay = 1;
-        } else {
-            snprintf(line, sizeof line,
-                     "%s: %s never reached its commit point: nothing of it "
-                     "counts, and the next writer discards it",
-                     s->journal, what);
-        }
-        notice(s, line);
-    }
+    say_pending_journal(s);
     /* The first read came before the lock: read again only if a writer
-     * changed the files meanwhile, or a sealed journal is to be read. */
+     * changed the files meanwhile. */
     if (reload_if_changed(s, e) != 0)
         goto fail;
     /* Warnings belong to the open; later reloads would only repeat them. */
@@ -789,6 +825,229 @@ void rt_store_hive_stats(struct rt_io_stats *out)
     *out = rt_io_totals;
 }
 
+/* --- the journal: what it may name, what it does -------------------------- */
+
+/* The backup of the database Windows rewrites after every change, as the
+ * engine's side files name it (engine/side_files.h, RT_PSB_REL). */
+#define PSB_IN_WINDOWS "System32/PerfStringBackup.INI"
+
+/* Whether NAME is a .dat table's: perfcLLL.dat or perfhLLL.dat, LLL three
+ * or four hex digits (a language key's id). */
+static int is_table_name(const char *name)
+{
+    size_t n = strlen(name);
+    if ((n != 12 && n != 13) || strncasecmp(name, "perf", 4) != 0 ||
+        (name[4] != 'c' && name[4] != 'C' && name[4] != 'h' &&
+         name[4] != 'H') ||
+        strcasecmp(name + n - 4, ".dat") != 0)
+        return 0;
+    for (size_t i = 5; i < n - 4; i++)
+        if (!strchr("0123456789abcdefABCDEF", name[i]))
+            return 0;
+    return 1;
+}
+
+/* Whether REST, a path inside the Windows directory, is a side file the
+ * engine keeps: PerfStringBackup.INI, or a file of an INF copy,
+ * INF/<service>/<LLLL>/<name> (engine/side_files.c, rt_inf_path). Names
+ * of a disk copied from Windows keep whatever case it used. */
+static int is_side_file(const char *rest)
+{
+    if (!strcasecmp(rest, PSB_IN_WINDOWS))
+        return 1;
+    const char *p[4];
+    size_t len[4], n = 0;
+    for (const char *q = rest; n < 4; n++) {
+        const char *slash = strchr(q, '/');
+        p[n] = q;
+        len[n] = slash ? (size_t)(slash - q) : strlen(q);
+        if (!slash) {
+            n++;
+            break;
+        }
+        q = slash + 1;
+        if (n == 3)
+            return 0;       /* a fifth part */
+    }
+    if (n != 4 || len[0] != 3 || strncasecmp(p[0], "INF", 3) != 0 ||
+        len[2] != 4)
+        return 0;
+    for (size_t i = 0; i < 4; i++)
+        if (!strchr("0123456789abcdefABCDEF", p[2][i]))
+            return 0;
+    return 1;
+}
+
+/* The journal's scope (rt_journal_scope): REL, relative to the base
+ * directory, is a file this store's commits write: one of the two hives,
+ * a .dat table in the tables' directory or SysWOW64's copy, or a side
+ * file under the Windows directory. */
+static int is_store_file(void *ctx, const char *rel)
+{
+    struct hive_store *s = ctx;
+    char *full = NULL;
+    if (asprintf(&full, "%s/%s", strcmp(s->base_dir, "/") ? s->base_dir : "",
+                 rel) < 0)
+        return 0;
+    int ok = !strcmp(full, s->software.path) || !strcmp(full, s->system.path);
+    const char *slash = strrchr(full, '/');
+    size_t dl = (size_t)(slash - full);
+    const char *dirs[2] = {s->system32, s->syswow64};
+    for (int i = 0; i < 2 && !ok; i++)
+        ok = dirs[i] && strlen(dirs[i]) == dl &&
+             !strncmp(full, dirs[i], dl) && is_table_name(slash + 1);
+    const char *win = hive_windows_dir(&s->base);
+    size_t wl = win ? strlen(win) : 0;
+    if (!ok && win && !strncmp(full, win, wl) && full[wl] == '/')
+        ok = is_side_file(full + wl + 1);
+    free(full);
+    return ok;
+}
+
+/* No commit's journal holds more than twice the hives' bytes (each
+ * changed page of a hive once, the tables at most whole, which in the
+ * registry layout lie inside SOFTWARE) plus 256 MB (the .dat tables and
+ * the side files: an INF copy's INI and symbol file are read up to 16 MB
+ * each). A file larger than that is not read at all. */
+#define JOURNAL_SLACK ((uint64_t)256 << 20)
+
+static struct rt_journal_scope journal_scope(struct hive_store *s)
+{
+    struct rt_journal_scope scope = {
+        is_store_file, s,
+        2 * (s->software.file_end + s->system.file_end) + JOURNAL_SLACK};
+    return scope;
+}
+
+/* "the files ..." in BUF: each file J changes, relative to the base, with
+ * its bytes; cut short with "and N more" where BUF ends. */
+static void list_journal_files(const struct rt_journal *j, char *buf,
+                               size_t size)
+{
+    const struct rt_journal_file *f;
+    size_t n = rt_journal_files(j, &f), used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char one[RT_JOURNAL_NAME_MAX + 64];
+        if (f[i].removed)
+            snprintf(one, sizeof one, "%s (removed)", f[i].rel);
+        else
+            snprintf(one, sizeof one, "%s (%llu bytes)", f[i].rel,
+                     (unsigned long long)f[i].bytes);
+        size_t need = strlen(one) + 2;
+        if (used + need + 32 > size) {
+            snprintf(buf + used, size - used, "%sand %zu more",
+                     used ? ", " : "", n - i);
+            return;
+        }
+        used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                 used ? ", " : "", one);
+    }
+}
+
+/* A reader's one line about a journal it finds: a reader never acts on
+ * it, and reads the files as they are (a journal's after-image would let
+ * whoever wrote the disk show any state it likes, an audit's included),
+ * saying what is pending and which files it would change. */
+static void say_pending_journal(struct hive_store *s)
+{
+    struct rt_journal *j = NULL;
+    struct rt_error e = {0};
+    struct rt_journal_scope scope = journal_scope(s);
+    int found = rt_journal_load(s->journal, &scope, &j, &e);
+    char line[6 * PATH_MAX];
+    if (found < 0) {
+        snprintf(line, sizeof line, "%s (the files are read as they are)",
+                 e.message);
+        notice(s, line);
+        return;
+    }
+    if (!found)
+        return;
+    char what[400], need[PATH_MAX + 200], files[3 * PATH_MAX];
+    rt_journal_describe(rt_journal_about(j), what, sizeof what);
+    if (rt_journal_about(j)->sealed) {
+        rt_journal_needs(j, s->base_dir, need, sizeof need);
+        list_journal_files(j, files, sizeof files);
+        snprintf(line, sizeof line,
+                 "%s: %s is not yet in the files, which are read as they "
+                 "are (part-way through it, if a crash stopped it there); "
+                 "it would change %s in %s; %s",
+                 s->journal, what, files, s->base_dir,
+                 *need ? need : "the next install, uninstall, enable or "
+                                "disable finishes it");
+    } else {
+        snprintf(line, sizeof line,
+                 "%s: %s never reached its commit point: nothing of it "
+                 "counts, and the next writer discards it",
+                 s->journal, what);
+    }
+    rt_journal_free(j);
+    notice(s, line);
+}
+
+/* BASE_DIR/REL, for the user. */
+static void shown_path(const struct hive_store *s, const char *rel,
+                       char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s", strcmp(s->base_dir, "/") ? s->base_dir : "",
+             rel);
+}
+
+/* A writer finishes the checked journal J: first it says what it writes
+ * (each file and its bytes), then does it and says so. */
+static int finish_journal(struct hive_store *s, struct rt_journal *j,
+                          struct rt_error *e)
+{
+    const struct rt_journal_info *ji = rt_journal_about(j);
+    const struct rt_journal_file *f;
+    size_t n = rt_journal_files(j, &f);
+    char what[400], line[2 * PATH_MAX + 600], path[2 * PATH_MAX];
+    rt_journal_describe(ji, what, sizeof what);
+    if (n) {
+        snprintf(line, sizeof line,
+                 ji->sealed ? "%s: finishing %s, which changes %zu file%s:"
+                            : "%s: discarding %s, which never reached its "
+                              "commit point: its fresh bytes are cut from "
+                              "%zu file%s:",
+                 s->journal, what, n, n == 1 ? "" : "s");
+        notice(s, line);
+    }
+    for (size_t i = 0; i < n; i++) {
+        shown_path(s, f[i].rel, path, sizeof path);
+        if (!ji->sealed)
+            snprintf(line, sizeof line, "  %s: cut back to %llu bytes", path,
+                     (unsigned long long)f[i].size);
+        else if (f[i].removed)
+            snprintf(line, sizeof line, "  %s: removed", path);
+        else if (f[i].sized)
+            snprintf(line, sizeof line, "  %s: %llu bytes written, %llu "
+                     "bytes long after", path,
+                     (unsigned long long)f[i].bytes,
+                     (unsigned long long)f[i].size);
+        else
+            snprintf(line, sizeof line, "  %s: %llu bytes written", path,
+                     (unsigned long long)f[i].bytes);
+        notice(s, line);
+    }
+    struct rt_error e2 = {0};
+    if (rt_journal_finish(j, s->base_dir, &e2) < 0) {
+        char need[PATH_MAX + 200];
+        rt_journal_needs(j, s->base_dir, need, sizeof need);
+        return rt_error_set(e, e2.code ? e2.code : RT_ERR_WRITE_FAULT,
+                            "%s holds %s, which could not be finished (%s); "
+                            "%s", s->journal, what, e2.message,
+                            *need ? need : "try again");
+    }
+    snprintf(line, sizeof line,
+             ji->sealed ? "%s: finished %s, left unfinished"
+                        : "%s: discarded %s, which never reached its commit "
+                          "point",
+             s->journal, what);
+    notice(s, line);
+    return 0;
+}
+
 /* --- transactions -------------------------------------------------------- */
 
 static int hive_begin(struct rt_store *st, struct rt_error *e)
@@ -801,39 +1060,21 @@ static int hive_begin(struct rt_store *st, struct rt_error *e)
     if (rt_lock_acquire(s->lock_path, &s->wait, &s->lock, e) != 0)
         return -1;
     /* An unfinished commit (another writer's, or one that failed after its
-     * commit point) is finished or discarded first, saying so; then what
-     * changed is read afresh. */
-    struct rt_journal_info ji;
-    int found = rt_journal_inspect(s->journal, &ji, e);
-    char what[400], line[PATH_MAX + 600];
-    if (found > 0) {
-        rt_journal_describe(&ji, what, sizeof what);
-        struct rt_error e2 = {0};
-        if (rt_journal_recover(s->base_dir, s->journal, &e2) < 0) {
-            char need[PATH_MAX + 200];
-            rt_journal_needs(s->base_dir, s->journal, need, sizeof need);
-            rt_error_set(e, e2.code ? e2.code : RT_ERR_WRITE_FAULT,
-                         "%s holds %s, which could not be finished (%s); %s",
-                         s->journal, what, e2.message,
-                         *need ? need : "try again");
-            found = -1;
-        } else {
-            snprintf(line, sizeof line,
-                     ji.sealed ? "%s: finished %s, left unfinished"
-                               : "%s: discarded %s, which never reached its "
-                                 "commit point",
-                     s->journal, what);
-            notice(s, line);
-        }
-    }
-    /* After a recovery the files changed, and a journal's state read at
-     * open is not the files': read them again. Otherwise the images read
-     * at open (or left by our last commit) stand unless someone wrote
-     * the files since. */
-    int reload = found != 0 || s->overlay;
-    s->overlay = 0;
+     * commit point) is checked whole, then finished or discarded, saying
+     * what it writes before and what was done after; then what changed is
+     * read afresh. A journal naming anything but this store's files is
+     * refused: nothing of it is done. */
+    struct rt_journal *j = NULL;
+    struct rt_journal_scope scope = journal_scope(s);
+    int found = rt_journal_load(s->journal, &scope, &j, e);
+    if (found > 0 && finish_journal(s, j, e) != 0)
+        found = -1;
+    rt_journal_free(j);
+    /* After a recovery the files changed: read them again. Otherwise the
+     * images read at open (or left by our last commit) stand unless
+     * someone wrote the files since. */
     if (found < 0 ||
-        (reload ? load_all(s, 1, e) : reload_if_changed(s, e)) != 0) {
+        (found ? load_all(s, 1, e) : reload_if_changed(s, e)) != 0) {
         rt_lock_release(s->lock);
         s->lock = NULL;
         return -1;
@@ -862,12 +1103,15 @@ static int push_string(char ***v, size_t *n, const char *str)
     return 0;
 }
 
-/* Names of the subkeys of PATH in H, filtered by KEEP (NULL: all). */
-static int list_subkeys(struct rt_regf *h, const char *path,
+/* Names of the subkeys of PATH in HF, filtered by KEEP (NULL: all). A
+ * list that does not read is named with its hive file and key: the
+ * reader's message gives only the byte offset. */
+static int list_subkeys(const struct hive_file *hf, const char *path,
                         int (*keep)(struct rt_regf *, uint32_t, const char *,
                                     void *),
                         void *ctx, char ***out, size_t *n, struct rt_error *e)
 {
+    struct rt_regf *h = hf->h;
     uint32_t key, *subs = NULL;
     size_t ns = 0;
     *out = NULL;
@@ -875,13 +1119,17 @@ static int list_subkeys(struct rt_regf *h, const char *path,
     if (lookup(h, path, &key) != 0)
         return 0;
     if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                            rt_regf_errmsg(h));
     for (size_t i = 0; i < ns; i++) {
         struct rt_regf_key_info ki;
         if (rt_regf_key_info(h, subs[i], &ki) != 0) {
             free(subs);
             rt_strings_free(*out, *n);
-            return rt_error_set(e, RT_ERR_BADDB, "%s", rt_regf_errmsg(h));
+            *out = NULL;
+            *n = 0;
+            return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                                rt_regf_errmsg(h));
         }
         int r = 0;
         if (!keep || keep(h, subs[i], ki.name, ctx))
@@ -890,6 +1138,8 @@ static int list_subkeys(struct rt_regf *h, const char *path,
         if (r) {
             free(subs);
             rt_strings_free(*out, *n);
+            *out = NULL;
+            *n = 0;
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         }
     }
@@ -914,7 +1164,7 @@ static int hive_list_languages(struct rt_store *st, char ***langs, size_t *n,
                                struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    return list_subkeys(s->software.h, PERFLIB_PATH, keep_language, s, langs,
+    return list_subkeys(&s->software, PERFLIB_PATH, keep_language, s, langs,
                         n, e);
 }
 
@@ -930,7 +1180,7 @@ static int keep_digit_language(struct rt_regf *h, uint32_t key,
 static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
                          struct rt_error *e)
 {
-    return list_subkeys(s->software.h, PERFLIB_PATH, keep_digit_language,
+    return list_subkeys(&s->software, PERFLIB_PATH, keep_digit_language,
                         NULL, langs, n, e);
 }
 
@@ -1063,33 +1313,23 @@ static int read_dat(struct hive_store *s, const char *dir, const char *lang,
     *present = 0;
     if (!p)
         return 0;
-    int touched = 0;
-    if (s->overlay &&
-        rt_journal_read_after(s->base_dir, s->journal,
-                              relative(s->base_dir, p), &touched, &out->data,
-                              &out->len, e) != 0) {
+    struct dat_seen *d = dat_seen_map(s, p);
+    struct rt_os_stat big;
+    if (!d && errno == EFBIG && rt_os_stat(p, &big) == 0) {
+        rt_size_cap_error(e, p, big.size, RT_DAT_TABLE_MAX, "a .dat table");
         free(p);
         return -1;
     }
-    if (!touched) {
-        struct dat_seen *d = dat_seen_map(s, p);
-        struct rt_os_stat big;
-        if (!d && errno == EFBIG && rt_os_stat(p, &big) == 0) {
-            rt_size_cap_error(e, p, big.size, RT_DAT_TABLE_MAX, "a .dat table");
-            free(p);
-            return -1;
-        }
-        if (!d || !(out->data = malloc(d->map.len ? d->map.len : 1))) {
-            rt_error_set(e, d ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
-                         "%s: %s", p, d ? "out of memory" : strerror(errno));
-            free(p);
-            return -1;
-        }
-        memcpy(out->data, d->map.data, d->map.len);
-        out->len = d->map.len;
-        /* Held once: the copy, not also the view's pages. */
-        rt_os_map_release(&d->map, 0, d->map.len);
+    if (!d || !(out->data = malloc(d->map.len ? d->map.len : 1))) {
+        rt_error_set(e, d ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
+                     "%s: %s", p, d ? "out of memory" : strerror(errno));
+        free(p);
+        return -1;
     }
+    memcpy(out->data, d->map.data, d->map.len);
+    out->len = d->map.len;
+    /* Held once: the copy, not also the view's pages. */
+    rt_os_map_release(&d->map, 0, d->map.len);
     free(p);
     out->type = RT_REG_MULTI_SZ;
     *present = 1;
@@ -1140,10 +1380,7 @@ static int table_pieces_from(struct rt_store *st, const char *lang,
     memset(out, 0, sizeof *out);
     *present = 0;
     if (s->files_layout) {
-        /* The .dat file as mapped; after a commit that the journal still
-         * overlays, a copy (read_table). */
-        if (s->overlay)
-            return 1;
+        /* The .dat file as mapped. */
         char *file = dat_path(s->system32, lang, t);
         if (!file)
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
@@ -1275,21 +1512,28 @@ static int hive_list_perf_services(struct rt_store *st, char ***names,
                                    size_t *n, struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    return list_subkeys(s->system.h, s->services, keep_perf_service, NULL,
+    return list_subkeys(&s->system, s->services, keep_perf_service, NULL,
                         names, n, e);
 }
 
 static int hive_service_state(struct rt_store *st, const char *service,
                               int *exists, int *has_perf, struct rt_error *e)
 {
-    (void)e;
     struct hive_store *s = hs(st);
     char path[512];
     uint32_t key;
     snprintf(path, sizeof path, "%s\\%s", s->services, service);
-    *exists = lookup(s->system.h, path, &key) == 0;
-    *has_perf = *exists &&
-                rt_regf_lookup(s->system.h, key, "Performance", &key) == 0;
+    int r = lookup(s->system.h, path, &key);
+    *exists = r == 0;
+    *has_perf = 0;
+    if (*exists && (r = rt_regf_lookup(s->system.h, key, "Performance",
+                                       &key)) == 0)
+        *has_perf = 1;
+    /* A subkey list that does not read is no absent service (a name
+     * that is no key name is). */
+    if (r == RT_REGF_ECORRUPT || r == RT_REGF_ENOMEM)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", s->system.path,
+                            path, rt_regf_errmsg(s->system.h));
     return 0;
 }
 
@@ -1801,7 +2045,9 @@ static int commit_delete(struct hive_store *s, const struct dat_write *d,
 }
 
 /* Copies the original primary and its logs aside before a replayed hive
- * is written over them. */
+ * is written over them: what the replay read of each (rt_regf_copy_aside:
+ * never a log's sparse gigabytes, at the file's own permission bits; a
+ * file that is no longer a regular one stops the commit). */
 static int backup_replayed(struct hive_file *hf, struct rt_error *e)
 {
     struct rt_regf_log_paths logs;
@@ -1818,24 +2064,18 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
     for (int i = 0; i < 1 + RT_REGF_LOG_SLOTS && rc == 0; i++) {
         if (!files[i])
             continue;
-        uint8_t *data;
-        size_t len;
         char *dst = NULL;
-        if (rt_os_read_file(files[i], &data, &len) != 0) {
-            rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", files[i],
-                              strerror(errno));
-            break;
-        }
+        int made;
         if (asprintf(&dst, "%s.regtool-%s", files[i], stamp) < 0) {
-            free(data);
             rc = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             break;
         }
-        if (rt_os_write_new_file(dst, data, len) != 0)
-            rc = rt_error_set(e, RT_ERR_WRITE_FAULT, "backup %s: %s", dst,
+        if (rt_regf_copy_aside(files[i], i > 0, dst, &made) != 0)
+            rc = rt_error_set(e, errno == EINTR ? RT_ERR_CANCELLED
+                                                : RT_ERR_WRITE_FAULT,
+                              "backup of %s as %s: %s", files[i], dst,
                               strerror(errno));
         free(dst);
-        free(data);
     }
     rt_regf_log_paths_free(&logs);
     return rc;
@@ -1902,6 +2142,9 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
             goto out;
     }
     c = rt_commit_new(s->base_dir, s->journal);
+    struct rt_journal_scope scope = journal_scope(s);
+    if (c)
+        rt_commit_set_scope(c, &scope);
     char what[200];
     describe(cs, what, sizeof what);
     if (!c || rt_commit_set_note(c, what) || commit_hive(s, &s->software, c) ||
@@ -1959,7 +2202,6 @@ static int hive_read_win_file(struct rt_store *st, const char *rel,
                               struct rt_value *out, int *present,
                               struct rt_error *e)
 {
-    struct hive_store *s = hs(st);
     const char *win = hive_windows_dir(st);
     memset(out, 0, sizeof *out);
     *present = 0;
@@ -1968,16 +2210,8 @@ static int hive_read_win_file(struct rt_store *st, const char *rel,
     char *p = rt_os_path_ci(win, rel, 0);
     if (!p)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    int touched = 0, rc = 0;
-    /* A sealed journal not yet in the files: the file as it commits. */
-    if (s->overlay &&
-        rt_journal_read_after(s->base_dir, s->journal,
-                              relative(s->base_dir, p), &touched, &out->data,
-                              &out->len, e) != 0)
-        rc = -1;
-    else if (touched)
-        *present = touched > 0;
-    else if (rt_os_exists(p)) {
+    int rc = 0;
+    if (rt_os_exists(p)) {
         if (rt_os_read_file(p, &out->data, &out->len) != 0)
             rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
                               strerror(errno));

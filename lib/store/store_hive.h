@@ -27,9 +27,10 @@ struct rt_hive_options {
  * hive files). Warnings (a dirty hive read without its logs) go to D.
  * Returns NULL with E set on failure. Opening writes nothing: a reader's
  * shared lock is taken only where config/regtool.lock exists and can be
- * opened for writing, and a sealed journal not yet in the files is read
- * as committed (its after-image), said through the notice; begin()
- * finishes it. */
+ * opened for writing, and a journal found is never read as the database:
+ * the files are read as they are, and what the journal would change is
+ * said through the notice; begin() checks it whole and finishes it, or
+ * refuses it when it names anything but the store's files. */
 struct rt_store *rt_store_hive_open(const char *spec,
                                     const struct rt_hive_options *opt,
                                     struct rt_diags *d, struct rt_error *e);

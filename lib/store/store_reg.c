@@ -40,6 +40,9 @@ struct reg_store {
      * two writers that read the same file could both pass the check
      * above and the second rename would drop the first one's change. */
     struct rt_lock *lock;
+    /* FILE's directory, confined (rt_os_confine): whoever can write there
+     * may plant links as FILE.lock or a temporary file's name. */
+    char *dir;
 };
 
 static int load_file(struct reg_store *r, struct rt_error *e);
@@ -256,6 +259,8 @@ static void reg_close(struct rt_store *s)
     if (!s)
         return;
     rt_lock_release(rs(s)->lock);
+    rt_os_unconfine(rs(s)->dir);
+    free(rs(s)->dir);
     rt_tree_free(rs(s)->root);
     free(rs(s)->path);
     free(rs(s)->codepage);
@@ -344,11 +349,42 @@ static int load_file(struct reg_store *r, struct rt_error *e)
     return 0;
 }
 
+/* Confines PATH's directory and sets R->path to PATH on its canonical
+ * form (the file's own name is not resolved: a link there is refused
+ * when it is opened). */
+static int confine_dir_of(struct reg_store *r, const char *path,
+                          struct rt_error *e)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+                      : strdup(".");
+    if (!dir)
+        return oom(e);
+    int rc = rt_os_confine(dir, &r->dir);
+    int err = errno;
+    free(dir);
+    if (rc != 0)
+        return rt_error_set(e, err == ENOENT ? RT_ERR_FILE_NOT_FOUND
+                                             : RT_ERR_ACCESS_DENIED,
+                            "cannot read %s: %s", path, rt_os_strerror(err));
+    const char *name = slash ? slash + 1 : path;
+    if (asprintf(&r->path, "%s%s%s", r->dir, strcmp(r->dir, "/") ? "/" : "",
+                 name) < 0) {
+        r->path = NULL;
+        return oom(e);
+    }
+    return 0;
+}
+
 struct rt_store *rt_store_reg_open(const char *path, const char *codepage,
                                    struct rt_error *e)
 {
     struct reg_store *r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path)) ||
+    if (r && confine_dir_of(r, path, e) != 0) {
+        reg_close(&r->base);
+        return NULL;
+    }
+    if (!r || !r->path ||
         !(r->codepage = strdup(codepage ? codepage
                                         : RT_REG_DEFAULT_CODEPAGE))) {
         if (r)

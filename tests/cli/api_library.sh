@@ -59,7 +59,9 @@ cmp -s "$TMPDIR/names.before" "$TMPDIR/names.after" ||
 
 # A failure: the provider installed already. The example exits with the
 # Win32 code and prints the message regtool install prints.
-expect_exit 0 "$REGTOOL" --store "hive:$T" install --create-service --library x.dll \
+# (The service keeps the Library the example wrote: --create-service
+# replaces none without --force.)
+expect_exit 0 "$REGTOOL" --store "hive:$T" install --create-service --library 'C:\transferperf.dll' \
     --open OpenTransfer --collect CollectTransfer --close CloseTransfer ini-samples/transfer.ini
 expect_exit 4 "$REGTOOL" --store "hive:$T" install ini-samples/transfer.ini
 cli_msg=$(sed -n 's/^regtool: //p' "$ERR")

@@ -4,7 +4,9 @@
  * whose path holds CRASH_OPEN_MATCH: the journal's creation
  * ("regtool.journal"), the backup copies of a dirty hive (".regtool-").
  * Those opens are not writes regtool counts, so REGTOOL_FAULT_AFTER_WRITES
- * cannot stop there. Built by the test with cc -shared. */
+ * cannot stop there. A file of a confined tree is opened with openat()
+ * by its last name alone, which is what is matched there. Built by the
+ * test with cc -shared. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -56,4 +58,38 @@ int open64(const char *path, int flags, ...)
         va_end(ap);
     }
     return call("open64", path, flags, mode);
+}
+
+static int call_at(const char *name, int dirfd, const char *path, int flags,
+                   mode_t mode)
+{
+    int (*real)(int, const char *, int, ...) =
+        (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, name);
+    if (!real)
+        _exit(98);
+    return after_open(path, flags, real(dirfd, path, flags, mode));
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return call_at("openat", dirfd, path, flags, mode);
+}
+
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return call_at("openat64", dirfd, path, flags, mode);
 }

@@ -158,10 +158,16 @@ for where in base provider; do
     } >"$D/store.reg"
     # Its lock file, as a writer before leaves it (empty).
     : >"$D/store.reg.lock"
+    # Over the base range, Xfer is one of the system's providers to
+    # install (exit 4, tests/cli/trust_boundaries.sh); uninstall says why.
     if [ $where = base ]; then why="range overlaps the system's base range \(Base Index 1847\)"
-    else why="range overlaps provider '\.NETFramework'"; fi
-    refused "install --replace over the $where range" 64 2 \
-        "refusing to replace 'Xfer': $why" --store "reg:$D/store.reg" install --replace "$D/x.ini"
+        refused "install --replace over the $where range" 64 4 \
+            "onto service 'Xfer': it is one of the system's providers: its range \(First Counter 2, First Help 3\) lies in the system's base range" \
+            --store "reg:$D/store.reg" install --replace "$D/x.ini"
+    else why="range overlaps provider '\.NETFramework'"
+        refused "install --replace over the $where range" 64 2 \
+            "refusing to replace 'Xfer': $why" --store "reg:$D/store.reg" install --replace "$D/x.ini"
+    fi
     refused "uninstall over the $where range" 64 2 \
         "refusing to uninstall 'Xfer': $why" --store "reg:$D/store.reg" uninstall Xfer
 done

@@ -26,12 +26,14 @@ max_len() {
     # what breaks a line parser shows in far less, and runs faster.
     perf_backup | reg_file) echo 262144 ;;
     multi_sz) echo 131072 ;;
+    # A whole tree: the seeds are trees of 20 to 45 KB (seeds.sh).
+    tree) echo 131072 ;;
     *) echo 65536 ;;
     esac
 }
 
-# The harnesses write only under TMPDIR (fuzz_ini's two files): a scratch
-# directory removed at the end.
+# The harnesses write only under TMPDIR (fuzz_ini's two files, fuzz_tree's
+# tree): a scratch directory removed at the end.
 TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/regtool-fuzz.XXXXXX")
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT

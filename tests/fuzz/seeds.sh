@@ -6,18 +6,19 @@
 # mkbench. Inputs that hold several files (an INI and its symbol file, a
 # hive and its logs) are joined by the separator tests/fuzz/fuzz.h splits
 # at; the INI and .reg harnesses read a code-page byte first.
-#   sh tests/fuzz/seeds.sh OUT REGTOOL MKBENCH
+#   sh tests/fuzz/seeds.sh OUT REGTOOL MKBENCH LIBREGTOOL
 set -eu
 OUT=$1
 REGTOOL=$2
 MKBENCH=$3
+LIBREGTOOL=$4
 SHARED=${SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
 REAL=$SHARED/research-real
 SEP='\n--regtool-fuzz-split--\n'
 export LC_ALL=C
 
 rm -rf "$OUT"
-for h in ini symbol_file multi_sz hive log_replay perf_backup reg_file; do
+for h in ini symbol_file multi_sz hive log_replay perf_backup reg_file tree; do
     mkdir -p "$OUT/$h"
 done
 W=$(mktemp -d "${TMPDIR:-/tmp}/regtool-seeds.XXXXXX")
@@ -139,6 +140,97 @@ xz -dc "$SHARED/samples/transactions_NTUSER.DAT.xz" >"$W/p"
 { xz -dc "$SHARED/samples/UsrClass.dat.xz"; printf "$SEP"
   xz -dc "$SHARED/samples/UsrClass.dat.LOG1.xz"; printf "$SEP"
   xz -dc "$SHARED/samples/UsrClass.dat.LOG2.xz"; } >"$OUT/log_replay/UsrClass"
+
+# --- whole trees (fuzz_tree) -----------------------------------------------
+# Trees made by `regtool init` in both layouts, cut small so that each run
+# takes milliseconds, not the 200 ms of the base tables' 1.4 MB: a restore
+# from their own PerfStringBackup keeping the first 40 indices, with short
+# texts, and one provider (ESENT) given a range of five pairs among them
+# (the others lose theirs). The registry layout's SOFTWARE is made from
+# the files layout's (mkregistry.c), as a hive never shrinks: init's own
+# stays 1.5 MB after the restore. Each tree then also with TransferPerf
+# installed, and with the journal a crash leaves in that install
+# (REGTOOL_FAULT_AFTER_WRITES): before its commit point, and after it
+# with none of it yet in the files. The parts are those fuzz_tree.c reads: SOFTWARE,
+# SYSTEM, perfc009.dat, perfh009.dat (empty: none), regtool.journal.
+cc -std=c11 -D_GNU_SOURCE -Ilib -o "$W/mkregistry" tests/fuzz/mkregistry.c \
+    "$LIBREGTOOL" -linih
+"$REGTOOL" --store "hive:$W/tree-files" init --languages 009 --layout files >/dev/null
+"$REGTOOL" --store "hive:$W/tree-files" backup "$W/files.psb" >/dev/null
+iconv -f UTF-16LE -t UTF-8 "$W/files.psb" | tr -d '\r' | awk -F= '
+    /^\[/ { keep = $0 == "[Perflib]" || $0 ~ /^\[PerfStrings_/ }
+    /^\[PerfStrings_/ {
+        print "[PERF_ESENT]\nFirst Counter=30\nFirst Help=31\nLast Counter=38\nLast Help=39\n"
+    }
+    !keep { next }
+    /^[0-9]+=/ && $1 > 1 {
+        if ($1 <= 40) print $1 "=" ($1 % 2 ? "Help text " : "Name ") $1
+        next
+    }
+    { print }' | sed 's/$/\r/' | iconv -f UTF-8 -t UTF-16LE >"$W/tiny.psb"
+"$REGTOOL" --store "hive:$W/tree-files" restore "$W/tiny.psb" >/dev/null
+TC=Windows/System32/config
+F=$W/tree-files/Windows/System32
+R=$W/tree-registry/$TC
+mkdir -p "$R"
+cp "$F/config/SYSTEM" "$R/SYSTEM"
+"$W/mkregistry" "$F/config/SOFTWARE" "$F/perfc009.dat" "$F/perfh009.dat" \
+    "$R/SOFTWARE"
+
+# tree_seed DIR NAME: DIR's files as one fuzz_tree input.
+tree_seed() {
+    d=$1/Windows/System32
+    {
+        cat "$d/config/SOFTWARE"
+        printf "$SEP"
+        cat "$d/config/SYSTEM"
+        printf "$SEP"
+        [ ! -e "$d/perfc009.dat" ] || cat "$d/perfc009.dat"
+        printf "$SEP"
+        [ ! -e "$d/perfh009.dat" ] || cat "$d/perfh009.dat"
+        if [ -e "$d/config/regtool.journal" ]; then
+            printf "$SEP"
+            cat "$d/config/regtool.journal"
+        fi
+    } >"$OUT/tree/$2"
+}
+# install_transfer DIR [K]: TransferPerf installed in DIR; with K, the
+# process ends at its K-th write as a power cut would.
+install_transfer() {
+    env ${2:+REGTOOL_FAULT_AFTER_WRITES=$2} "$REGTOOL" --store "hive:$1" \
+        install --create-service --library transferperf.dll \
+        --open OpenTransfer --collect CollectTransfer --close CloseTransfer \
+        ini-samples/transfer-utf8.ini >/dev/null 2>&1
+}
+for layout in files registry; do
+    t=$W/tree-$layout
+    tree_seed "$t" "$layout"
+    # The first crash that leaves a journal short of its commit point,
+    # and the first that leaves it sealed (the registry layout writes
+    # more before its seal: big data past the hive's end).
+    k=0 open="" sealed=""
+    while [ -z "$sealed" ] && [ $k -lt 60 ]; do
+        k=$((k + 1))
+        rm -rf "$W/crash"
+        cp -R "$t" "$W/crash"
+        install_transfer "$W/crash" "$k" || true
+        [ -e "$W/crash/$TC/regtool.journal" ] || continue
+        if "$REGTOOL" --store "hive:$W/crash" query 2>&1 >/dev/null |
+            grep -q 'is not yet in the files'; then
+            sealed=$k
+            tree_seed "$W/crash" "$layout-journal-sealed"
+        elif [ -z "$open" ]; then
+            open=$k
+            tree_seed "$W/crash" "$layout-journal-open"
+        fi
+    done
+    [ -n "$open" ] && [ -n "$sealed" ] || {
+        echo "seeds: no crash of an install left both journals ($layout)" >&2
+        exit 1
+    }
+    install_transfer "$t" || { echo "seeds: install in $t failed" >&2; exit 1; }
+    tree_seed "$t" "$layout-installed"
+done
 
 for h in "$OUT"/*; do
     echo "seeds: $(basename "$h"): $(ls "$h" | wc -l) files, $(du -sk "$h" | cut -f1) KB"

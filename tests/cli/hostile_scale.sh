@@ -1,0 +1,193 @@
+#!/bin/sh
+# Small hostile inputs that made regtool quadratic or crash it: each is
+# made here (hives with regtool's own writer, tests/cli/mkscale.c; text
+# with awk) and every verb that reads it must finish within a bound about
+# ten times what it takes (a quadratic takes a hundred times more at these
+# sizes), and write nothing.
+#   a SYSTEM of N performance services     a value read below Services
+#                                          re-read and sorted the list
+#   a SOFTWARE of N Perflib languages      the overlay of an install's
+#                                          change set scanned per read,
+#                                          each language looked up by a
+#                                          scan
+#   a perfc009.dat of N equal pairs        repair's check of its change
+#                                          walked the pairs taken
+#   a PerfStringBackup.INI of N services   each section compared with
+#                                          every other
+#   a .reg key of N values, a .reg of N    each value looked up by a scan
+#   sections of one key
+# And the crash: a SYSTEM whose Services key lists itself is refused by
+# every verb (exit 2, the hive, the key and what is wrong), a subkey list
+# cycle by hive check; nothing loops.
+#
+# Under AddressSanitizer (several times slower) the inputs are a quarter
+# of the size, under the same bounds.
+. tests/cli/lib.sh
+
+ASAN=0
+ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
+MKSCALE=$TMPDIR/mkscale
+SANFLAGS=""
+[ "$ASAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
+# shellcheck disable=SC2086
+cc $SANFLAGS -Ilib -o "$MKSCALE" tests/cli/mkscale.c \
+    "$(dirname "$REGTOOL")/libregtool.a" -linih || fail "cannot build mkscale"
+# size N: N, or a quarter of it under AddressSanitizer.
+size() { if [ "$ASAN" = 1 ]; then echo $(($1 / 4)); else echo "$1"; fi; }
+
+CS="--create-service --library x.dll --open O --collect C --close X"
+INI=$PWD/tests/bad/common/x.ini
+TIME=/usr/bin/time
+[ -x "$TIME" ] || fail "no $TIME (Debian package time: tools/deps.sh installs it)"
+n=0
+# bounded LABEL SECONDS EXITS ARGS...: regtool ARGS takes at most SECONDS
+# of processor time (user and system: the machine's load does not count)
+# and ends with one of the exit statuses EXITS ("0 1"); stdout to $OUT.
+# A minute of wall time stops it whatever it is doing.
+bounded() {
+    label=$1 secs=$2 exits=$3
+    shift 3
+    "$TIME" -f '%U %S' -o "$TMPDIR/cpu" timeout -k 1 60 "$REGTOOL" "$@" \
+        </dev/null >"$OUT" 2>"$ERR"
+    got=$?
+    [ "$got" -ne 124 ] && [ "$got" -ne 137 ] ||
+        fail "$label: still running after a minute"
+    case " $exits " in
+    *" $got "*) ;;
+    *) head -c 2000 "$ERR" >&2; fail "$label: exit $got, want one of $exits" ;;
+    esac
+    ms=$(tail -n 1 "$TMPDIR/cpu" | awk '{ printf "%d", ($1 + $2) * 1000 }')
+    printf '%s: exit %s, %s ms of processor time (bound %s s)\n' "$label" "$got" "$ms" "$secs"
+    [ "$ms" -le $((secs * 1000)) ] ||
+        fail "$label: $ms ms of processor time, over $secs s (a quadratic?)"
+    n=$((n + 1))
+}
+
+# Every reading verb, and the dry runs of the writing ones, on store $1.
+# all_verbs WHAT STORE SECONDS [AUDIT_SECONDS]
+all_verbs() {
+    what=$1 st=$2 secs=$3
+    bounded "$what: query" "$secs" "0" --store "$st" query
+    bounded "$what: names" "$secs" "0" --store "$st" names
+    bounded "$what: audit" "${4:-$secs}" "0 1 2" --store "$st" audit
+    bounded "$what: install --dry-run" "$secs" "0" --store "$st" install --dry-run $CS "$INI"
+    bounded "$what: uninstall --dry-run" "$secs" "0" --store "$st" uninstall --dry-run ESENT
+    bounded "$what: backup" "$secs" "0" --store "$st" backup "$TMPDIR/backup.ini"
+    rm -f "$TMPDIR/backup.ini"
+}
+
+# Each pristine store has its lock file already (a writer leaves it).
+for layout in files registry; do
+    expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/pristine-$layout" init --layout $layout
+    expect_exit 4 "$REGTOOL" --store "hive:$TMPDIR/pristine-$layout" disable NoSuchService
+done
+# fresh LAYOUT: a new store in $W, its hives in $CFG.
+fresh() {
+    rm -rf "$TMPDIR/w"
+    cp -a "$TMPDIR/pristine-$1" "$TMPDIR/w"
+    W=$TMPDIR/w CFG=$TMPDIR/w/Windows/System32/config
+}
+
+# 1. A SYSTEM whose Services key lists itself: refused by every verb with
+# the hive and the key named, nothing written (it crashed every verb).
+fresh files
+"$MKSCALE" selfloop "$CFG/SYSTEM" || fail "mkscale selfloop"
+tree_state "$W" >"$TMPDIR/before"
+# (audit reports it as its finding database-unreadable)
+why="^(regtool: .*|error +database-unreadable: )$CFG/SYSTEM: ControlSet001\\\\Services(\\\\[A-Za-z]+)?: key node at file offset 0x[0-9a-f]+: lists itself as a subkey"
+for verb in query names audit "install $CS $INI" "uninstall ESENT" "repair" \
+            "backup $TMPDIR/b.ini" "disable ESENT"; do
+    # shellcheck disable=SC2086
+    bounded "Services lists itself: ${verb%% *}" 5 2 --store "hive:$W" $verb
+    cat "$OUT" "$ERR" | grep -Eq "$why" ||
+        { cat "$OUT" "$ERR" >&2; fail "Services lists itself: ${verb%% *}: no line matches $why"; }
+done
+expect_same_tree "$W" "$TMPDIR/before"
+# A cycle of two keys (Services\ALoop lists Services): hive check refuses
+# it; the verbs, which never walk below a service, finish.
+fresh files
+"$MKSCALE" cycle "$CFG/SYSTEM" || fail "mkscale cycle"
+tree_state "$W" >"$TMPDIR/before"
+bounded "a cycle of two keys: hive check" 5 2 hive check "$CFG/SYSTEM"
+expect_grep "reached twice (cycle in the key tree)" "$OUT"
+bounded "a cycle of two keys: query" 5 0 --store "hive:$W" query
+bounded "a cycle of two keys: audit" 5 "0 1" --store "hive:$W" audit
+expect_same_tree "$W" "$TMPDIR/before"
+
+# 2. Performance services: 4,000 (the review's 8,000 took 49 s to query).
+fresh files
+N=$(size 4000)
+"$MKSCALE" services "$CFG/SYSTEM" "$N" || fail "mkscale services"
+tree_state "$W" >"$TMPDIR/before"
+all_verbs "$N services" "hive:$W" 4
+bounded "$N services: repair --dry-run" 4 "0 1 2" --store "hive:$W" repair --dry-run
+expect_same_tree "$W" "$TMPDIR/before"
+
+# 3. Perflib languages (registry layout, no tables): 4,000. Audit lists
+# English's names as missing from each, linear in languages but ample.
+fresh registry
+N=$(size 4000)
+"$MKSCALE" languages "$CFG/SOFTWARE" "$N" || fail "mkscale languages"
+tree_state "$W" >"$TMPDIR/before"
+all_verbs "$N languages" "hive:$W" 3 12
+expect_same_tree "$W" "$TMPDIR/before"
+
+# 4. perfc009.dat of 100,000 pairs "2=x": repair's dry run checks its
+# change against them.
+fresh files
+N=$(size 100000)
+awk -v n="$N" 'BEGIN { for (i = 0; i < n; i++) printf "2\nx\n"; printf "\n" }' |
+    tr '\n' '\0' | iconv -f ASCII -t UTF-16LE >"$W/Windows/System32/perfc009.dat" ||
+    fail "cannot write perfc009.dat"
+tree_state "$W" >"$TMPDIR/before"
+bounded "$N equal pairs: repair --dry-run" 4 "0 1 2" --store "hive:$W" repair --dry-run
+bounded "$N equal pairs: audit" 4 "0 1 2" --store "hive:$W" audit
+expect_same_tree "$W" "$TMPDIR/before"
+
+# 5. A PerfStringBackup.INI of 10,000 [PERF_] sections, read as a store
+# and restored (dry run) into a tree.
+fresh files
+N=$(size 10000)
+PSB=$TMPDIR/many.ini
+iconv -f UTF-16LE -t UTF-8 "$W/Windows/System32/PerfStringBackup.INI" | tr -d '\r' |
+    awk -v n="$N" '/^\[PERF_ESENT\]/ && !done {
+            for (i = 0; i < n; i++)
+                printf "[PERF_Scale%06d]\nFirst Counter=%d\nFirst Help=%d\nLast Counter=%d\nLast Help=%d\n\n",
+                       i, 1000000 + 4 * i, 1000001 + 4 * i, 1000002 + 4 * i, 1000003 + 4 * i
+            done = 1 }
+        { print }' | sed 's/$/\r/' | iconv -f UTF-8 -t UTF-16LE >"$PSB" ||
+    fail "cannot write $PSB"
+tree_state "$W" >"$TMPDIR/before"
+bounded "$N sections: query" 4 0 --store "psb:$PSB" query
+bounded "$N sections: audit" 4 "0 1 2" --store "psb:$PSB" audit
+bounded "$N sections: restore --dry-run" 4 "0 1" --store "hive:$W" restore --dry-run "$PSB"
+# A second section of a service is still refused at its line.
+printf '[PERF_Scale000001]\r\nFirst Counter=4\r\n' | iconv -f UTF-8 -t UTF-16LE >>"$PSB"
+bounded "$N sections, one twice" 4 2 --store "psb:$PSB" query
+expect_grep "a second section for service 'Scale000001' (the first is on line" "$ERR"
+expect_same_tree "$W" "$TMPDIR/before"
+
+# 6. .reg stores: a key of 40,000 values; 50,000 sections of one key.
+fresh files
+"$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/full.reg" >/dev/null ||
+    fail "backup --format reg"
+iconv -f UTF-16 -t UTF-8 "$TMPDIR/full.reg" >"$TMPDIR/full8.reg"
+N=$(size 40000)
+{ cat "$TMPDIR/full8.reg"
+  printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Many\\Performance]\r\n'
+  awk -v n="$N" 'BEGIN { for (i = 0; i < n; i++) printf "\"V%06d\"=dword:%08x\r\n", i, i }'
+} >"$TMPDIR/values.reg"
+bounded "a key of $N values: query" 4 0 --store "reg:$TMPDIR/values.reg" query
+bounded "a key of $N values: audit" 4 "0 1 2" --store "reg:$TMPDIR/values.reg" audit
+N=$(size 50000)
+{ cat "$TMPDIR/full8.reg"
+  awk -v n="$N" 'BEGIN { for (i = 0; i < n; i++)
+      printf "\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Rep\\Performance]\r\n\"Library\"=\"r%d.dll\"\r\n", i }'
+} >"$TMPDIR/sections.reg"
+bounded "$N sections of one key: query" 4 0 --store "reg:$TMPDIR/sections.reg" query Rep
+expect_grep "r$((N - 1))\.dll" "$OUT"
+bounded "$N sections of one key: install --dry-run" 4 0 --store "reg:$TMPDIR/sections.reg" install --dry-run $CS "$INI"
+
+echo "hostile scale: $n runs"
+[ "$n" -ge 34 ] || fail "only $n runs"
+exit 0

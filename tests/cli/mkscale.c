@@ -1,0 +1,169 @@
+/* mkscale: makes the big hostile hives of tests/cli/hostile_scale.sh and
+ * bench/run.sh from a store that `regtool init` made, with regtool's own
+ * hive writer (linked from libregtool.a), so that no such hive is kept in
+ * the tree.
+ *
+ *   mkscale services SYSTEM N    N more services under
+ *                                ControlSet001\Services, each with a
+ *                                Performance key: library, entry points
+ *                                and a counter range of its own above
+ *                                every table's (names nowhere)
+ *   mkscale languages SOFTWARE N N more Perflib language subkeys (ids
+ *                                1000 hex on), without tables
+ *   mkscale selfloop SYSTEM      Services' subkey list names Services
+ *                                itself
+ *   mkscale cycle SYSTEM         a subkey of Services lists Services
+ *                                (a cycle of two keys)
+ * Exit 0 done, 1 on any failure (with the writer's message). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regf/regf.h"
+
+#define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
+#define SERVICES "ControlSet001\\Services"
+
+static int fail(struct rt_regf *h, const char *what)
+{
+    fprintf(stderr, "mkscale: %s: %s\n", what, h ? rt_regf_errmsg(h) : "");
+    return 1;
+}
+
+static int dword(struct rt_regf *h, uint32_t key, const char *name,
+                 uint32_t v)
+{
+    uint8_t b[4] = {v & 0xFF, v >> 8 & 0xFF, v >> 16 & 0xFF, v >> 24};
+    return rt_regf_value_set(h, key, name, RT_REG_DWORD, b, 4);
+}
+
+/* TEXT as REG_SZ: UTF-16LE of ASCII, with its terminator. */
+static int text(struct rt_regf *h, uint32_t key, const char *name,
+                const char *s)
+{
+    uint8_t b[128];
+    size_t n = strlen(s);
+    for (size_t i = 0; i <= n; i++) {
+        b[2 * i] = (uint8_t)s[i];
+        b[2 * i + 1] = 0;
+    }
+    return rt_regf_value_set(h, key, name, RT_REG_SZ, b, 2 * (n + 1));
+}
+
+static int services(struct rt_regf *h, long n)
+{
+    uint32_t svcs;
+    if (rt_regf_lookup(h, rt_regf_root(h), SERVICES, &svcs))
+        return fail(h, SERVICES);
+    for (long i = 0; i < n; i++) {
+        char name[32];
+        uint32_t svc, perf, first = 1000000 + 4 * (uint32_t)i;
+        snprintf(name, sizeof name, "Scale%06ld", i);
+        if (rt_regf_key_create(h, svcs, name, &svc) ||
+            rt_regf_key_create(h, svc, "Performance", &perf) ||
+            text(h, perf, "Library", "scale.dll") ||
+            text(h, perf, "Open", "Open") ||
+            text(h, perf, "Collect", "Collect") ||
+            text(h, perf, "Close", "Close") ||
+            dword(h, perf, "First Counter", first) ||
+            dword(h, perf, "Last Counter", first + 2) ||
+            dword(h, perf, "First Help", first + 1) ||
+            dword(h, perf, "Last Help", first + 3))
+            return fail(h, name);
+    }
+    return 0;
+}
+
+static int languages(struct rt_regf *h, long n)
+{
+    uint32_t perflib, lang;
+    if (n > 0xF000)
+        return fail(NULL, "at most 61440 languages have a 4-digit id");
+    if (rt_regf_lookup(h, rt_regf_root(h), PERFLIB, &perflib))
+        return fail(h, PERFLIB);
+    for (long i = 0; i < n; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "%04lx", 0x1000 + i);
+        if (rt_regf_key_create(h, perflib, name, &lang))
+            return fail(h, name);
+    }
+    return 0;
+}
+
+/* Makes a new subkey CHILD of PARENT, then points the entry of PARENT's or
+ * CHILD's subkey list (WHOSE) that holds... see the callers: the entry
+ * that names CHILD in PARENT's list is made to name TARGET. Only the list
+ * entry changes (the hash hint stays CHILD's): a reader must refuse the
+ * hive by its structure, not by a hint. */
+static int repoint(struct rt_regf *h, uint32_t parent, uint32_t child,
+                   uint32_t target)
+{
+    const uint8_t *img;
+    size_t len;
+    rt_regf_image(h, &img, &len);
+    /* PARENT's subkey list cell: the key node's field at 28 (4096 base
+     * block + 4 size bytes before the cell data). */
+    const uint8_t *nk = img + 4096 + parent + 4;
+    uint32_t list = nk[28] | nk[29] << 8 | nk[30] << 16 | (uint32_t)nk[31] << 24;
+    uint8_t *p = (uint8_t *)img + 4096 + list + 4;
+    if (memcmp(p, "lh", 2) && memcmp(p, "lf", 2))
+        return fail(NULL, "the subkey list is no lh or lf leaf");
+    unsigned count = p[2] | p[3] << 8;
+    for (unsigned i = 0; i < count; i++) {
+        uint8_t *e = p + 4 + 8 * i;
+        if ((e[0] | e[1] << 8 | e[2] << 16 | (uint32_t)e[3] << 24) != child)
+            continue;
+        for (int b = 0; b < 4; b++)
+            e[b] = (uint8_t)(target >> 8 * b);
+        return 0;
+    }
+    return fail(NULL, "the new key is not in its parent's list");
+}
+
+static int loop(struct rt_regf *h, int cycle)
+{
+    uint32_t svcs, a, b;
+    if (rt_regf_lookup(h, rt_regf_root(h), SERVICES, &svcs))
+        return fail(h, SERVICES);
+    if (!cycle) {
+        /* Services' list: its entry for a new key A names Services. */
+        if (rt_regf_key_create(h, svcs, "ALoop", &a))
+            return fail(h, "ALoop");
+        return repoint(h, svcs, a, svcs);
+    }
+    /* Services\ALoop\B: ALoop's only entry names Services instead. */
+    if (rt_regf_key_create(h, svcs, "ALoop", &a) ||
+        rt_regf_key_create(h, a, "B", &b))
+        return fail(h, "ALoop\\B");
+    return repoint(h, a, b, svcs);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || (argc != 4 && (!strcmp(argv[1], "services") ||
+                                   !strcmp(argv[1], "languages")))) {
+        fprintf(stderr, "usage: mkscale services|languages HIVE N | "
+                        "selfloop|cycle HIVE\n");
+        return 2;
+    }
+    char err[256];
+    struct rt_regf *h;
+    if (rt_regf_open(argv[2], RT_REGF_WRITE, &h, err, sizeof err)) {
+        fprintf(stderr, "mkscale: %s: %s\n", argv[2], err);
+        return 1;
+    }
+    long n = argc == 4 ? strtol(argv[3], NULL, 10) : 0;
+    int rc;
+    if (!strcmp(argv[1], "services"))
+        rc = services(h, n);
+    else if (!strcmp(argv[1], "languages"))
+        rc = languages(h, n);
+    else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))
+        rc = loop(h, !strcmp(argv[1], "cycle"));
+    else
+        rc = fail(NULL, "unknown case");
+    if (!rc && rt_regf_save_as(h, argv[2]))
+        rc = fail(h, argv[2]);
+    rt_regf_close(h);
+    return rc;
+}

@@ -1,0 +1,252 @@
+/* The platform layer's confinement of a tree someone else wrote
+ * (rt_os_confine): beneath a confined directory no call follows a link,
+ * walks "..", or reads or writes anything but a regular file, and each
+ * refusal says which path and why. Files outside stay untouched: each
+ * test plants a victim outside the tree and checks its bytes after.
+ * POSIX only (links and FIFOs as Linux makes them). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "platform/os.h"
+
+static char top[256], tree[300], canon[600], victim[300], victim_dir[300];
+static const char victim_bytes[] = "host file: must never change\n";
+
+static const char *in_tree(const char *rel)
+{
+    static char p[4][800];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", canon, rel);
+    return p[k];
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void victim_unchanged(void)
+{
+    uint8_t *d;
+    size_t n;
+    assert_int_equal(rt_os_read_file(victim, &d, &n), 0);
+    assert_int_equal(n, strlen(victim_bytes));
+    assert_memory_equal(d, victim_bytes, n);
+    free(d);
+    char p[400];
+    snprintf(p, sizeof p, "%s/passwd", victim_dir);
+    assert_true(rt_os_exists(p));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(top, sizeof top, "%s/rt-confine-%ld-%d", tmp && *tmp ? tmp : "/tmp",
+             (long)time(NULL), rand());
+    snprintf(tree, sizeof tree, "%s/tree", top);
+    snprintf(victim, sizeof victim, "%s/victim", top);
+    snprintf(victim_dir, sizeof victim_dir, "%s/etc", top);
+    char p[700];
+    snprintf(p, sizeof p, "%s/Windows/System32/config", tree);
+    if (rt_os_mkdirs(p) != 0 || rt_os_mkdirs(victim_dir) != 0)
+        return -1;
+    write_file(victim, victim_bytes);
+    snprintf(p, sizeof p, "%s/passwd", victim_dir);
+    write_file(p, "root:x:0:0\n");
+    char *c = NULL;
+    if (rt_os_confine(tree, &c) != 0)
+        return -1;
+    snprintf(canon, sizeof canon, "%s", c);
+    free(c);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rt_os_unconfine(canon);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A link anywhere beneath the tree, to a file or a folder outside it, is
+ * refused by every call, and the message names the link. */
+static void links_are_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(symlink(victim, in_tree("Windows/System32/config/regtool.lock")), 0);
+    assert_int_equal(symlink(victim_dir, in_tree("Windows/INF")), 0);
+    assert_int_equal(symlink("../../../../victim-new",
+                             in_tree("Windows/System32/config/regtool.journal")), 0);
+
+    errno = 0;
+    assert_int_equal(rt_os_open(in_tree("Windows/System32/config/regtool.lock"),
+                                RT_OS_WRITE_TRUNC), -1);
+    assert_int_equal(errno, ELOOP);
+    assert_non_null(strstr(rt_os_strerror(errno), "regtool.lock is a symbolic link"));
+
+    /* A dangling link creates nothing at its target. */
+    assert_int_equal(rt_os_open(in_tree("Windows/System32/config/regtool.journal"),
+                                RT_OS_WRITE_NEW), -1);
+    assert_int_equal(rt_os_open(in_tree("Windows/System32/config/regtool.journal"),
+                                RT_OS_WRITE_CREATE), -1);
+    char p[400];
+    snprintf(p, sizeof p, "%s/victim-new", top);
+    assert_false(rt_os_exists(p));
+
+    /* Through a linked folder: no read, write, removal, listing or new
+     * folder. */
+    assert_int_equal(rt_os_unlink(in_tree("Windows/INF/passwd")), -1);
+    assert_int_equal(errno, ELOOP);
+    assert_non_null(strstr(rt_os_strerror(errno), "/Windows/INF is a symbolic link"));
+    assert_int_equal(rt_os_open(in_tree("Windows/INF/passwd"), RT_OS_READ), -1);
+    assert_int_equal(rt_os_write_new_file(in_tree("Windows/INF/x.ini"), "x", 1), -1);
+    assert_int_equal(rt_os_mkdir(in_tree("Windows/INF/X")), -1);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(in_tree("Windows/INF"), &names, &n), -1);
+    assert_null(rt_os_path_ci(canon, "windows/inf/PASSWD", 1));
+    char buf[1024];
+    assert_int_equal(rt_os_realpath(in_tree("Windows/INF/passwd"), buf, sizeof buf), -1);
+    assert_int_equal(rt_os_replace_file(in_tree("Windows/INF/passwd"), "x", 1, 0644), -1);
+
+    /* The link itself is neither removed nor renamed over as if it were
+     * the file it names; stat reports it as what it is. */
+    assert_int_equal(rt_os_unlink(in_tree("Windows/System32/config/regtool.lock")), -1);
+    struct rt_os_stat st;
+    assert_int_equal(rt_os_stat(in_tree("Windows/INF"), &st), 0);
+    assert_int_equal(st.kind, RT_OS_OTHER);
+    assert_false(rt_os_is_dir(in_tree("Windows/INF")));
+
+    victim_unchanged();
+}
+
+/* ".." never leads out, whatever the path's text. */
+static void dot_dot_is_refused(void **state)
+{
+    (void)state;
+    char p[900];
+    snprintf(p, sizeof p, "%s/Windows/System32/config/../../../victim", canon);
+    assert_int_equal(rt_os_open(p, RT_OS_WRITE_TRUNC), -1);
+    assert_int_equal(errno, EXDEV);
+    assert_non_null(strstr(rt_os_strerror(errno), "\"..\""));
+    assert_int_equal(rt_os_unlink(p), -1);
+    snprintf(p, sizeof p, "%s/../etc/passwd", canon);
+    assert_int_equal(rt_os_unlink(p), -1);
+    assert_int_equal(rt_os_rename(in_tree("Windows"), p), -1);
+    victim_unchanged();
+    /* Outside the tree, paths are the caller's: ".." is followed. */
+    snprintf(p, sizeof p, "%s/../victim", victim_dir);
+    uint8_t *d;
+    size_t n;
+    assert_int_equal(rt_os_read_file(p, &d, &n), 0);
+    free(d);
+}
+
+/* A FIFO opens at once and is refused before a byte is read (no wait
+ * for a writer); so is a device, inside the tree or out. */
+static void special_files_are_refused(void **state)
+{
+    (void)state;
+    const char *fifo = in_tree("Windows/System32/PerfStringBackup.INI");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    assert_int_equal(rt_os_open(fifo, RT_OS_READ), -1);
+    assert_int_equal(errno, ENODEV);
+    assert_non_null(strstr(rt_os_strerror(errno), "is a FIFO"));
+    uint8_t *d;
+    size_t n;
+    assert_int_equal(rt_os_read_file(fifo, &d, &n), -1);
+    struct rt_os_map m;
+    assert_int_equal(rt_os_map_file(fifo, &m), -1);
+    assert_int_equal(rt_os_open("/dev/zero", RT_OS_READ), -1);
+    assert_int_equal(errno, ENODEV);
+    assert_non_null(strstr(rt_os_strerror(errno), "character device"));
+    assert_int_equal(rt_os_read_file_max("/dev/zero", 1 << 20, &d, &n), -1);
+}
+
+/* A file of the tree that shares its bytes with another name (a hard
+ * link to a file outside) is never written: reading it is harmless. */
+static void hard_links_are_not_written(void **state)
+{
+    (void)state;
+    const char *sw = in_tree("Windows/System32/config/SOFTWARE");
+    assert_int_equal(link(victim, sw), 0);
+    assert_int_equal(rt_os_open(sw, RT_OS_WRITE), -1);
+    assert_int_equal(errno, ENODEV);
+    assert_non_null(strstr(rt_os_strerror(errno), "hard links"));
+    assert_int_equal(rt_os_open(sw, RT_OS_WRITE_TRUNC), -1);
+    int fd = rt_os_open(sw, RT_OS_READ);
+    assert_true(fd >= 0);
+    rt_os_close(fd);
+    victim_unchanged();
+}
+
+/* Regular work inside the tree goes on as before: create, replace,
+ * rename, list, remove, realpath, directories. */
+static void ordinary_files_work(void **state)
+{
+    (void)state;
+    assert_true(rt_os_is_confined(in_tree("Windows")));
+    assert_true(rt_os_is_confined(canon));
+    assert_false(rt_os_is_confined(victim));
+    assert_int_equal(rt_os_mkdirs(in_tree("Windows/INF/Xfer/0009")), 0);
+    assert_int_equal(rt_os_write_new_file(in_tree("Windows/INF/Xfer/0009/x.ini"), "ab", 2), 0);
+    assert_int_equal(rt_os_replace_file(in_tree("Windows/INF/Xfer/0009/x.ini"), "abc", 3, 0600), 0);
+    assert_int_equal(rt_os_rename(in_tree("Windows/INF/Xfer/0009/x.ini"),
+                                  in_tree("Windows/INF/Xfer/0009/y.ini")), 0);
+    char buf[1024];
+    assert_int_equal(rt_os_realpath(in_tree("Windows//INF/Xfer/0009/y.ini"), buf, sizeof buf), 0);
+    assert_string_equal(buf, in_tree("Windows/INF/Xfer/0009/y.ini"));
+    char *p = rt_os_path_ci(canon, "WINDOWS/inf/xfer/0009/Y.INI", 1);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/INF/Xfer/0009/y.ini"));
+    free(p);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(canon, &names, &n), 0);
+    assert_int_equal(n, 1);
+    rt_os_free_list(names, n);
+    /* Listed twice: each listing reads the directory from its start. */
+    assert_int_equal(rt_os_list_dir(canon, &names, &n), 0);
+    assert_int_equal(n, 1);
+    rt_os_free_list(names, n);
+    assert_int_equal(rt_os_fsync_dir_of(in_tree("Windows/INF/Xfer/0009/y.ini")), 0);
+    assert_int_equal(rt_os_fsync_dir_of(in_tree("Windows")), 0);
+    assert_int_equal(rt_os_unlink(in_tree("Windows/INF/Xfer/0009/y.ini")), 0);
+    assert_int_equal(rt_os_rmdir(in_tree("Windows/INF/Xfer/0009")), 0);
+    /* Confined twice and released once: still confined. */
+    char *again = NULL;
+    assert_int_equal(rt_os_confine(tree, &again), 0);
+    assert_string_equal(again, canon);
+    rt_os_unconfine(again);
+    free(again);
+    assert_true(rt_os_is_confined(in_tree("Windows")));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(links_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(dot_dot_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(hard_links_are_not_written, setup, teardown),
+        cmocka_unit_test_setup_teardown(ordinary_files_work, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -239,10 +239,10 @@ int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
         struct rt_db_language read;
         if (rt_lang_is_current(l->id))
             continue;
-        /* Read here, freed once written: one language at a time; its
-         * texts decoded only where a damaged table is salvaged. */
+        /* Read here, freed once written: one language at a time. */
         int here = !l->loaded;
         if (here) {
+            /* Its texts decoded only where a damaged table is salvaged. */
             if (rt_database_read_language(s, l, 0, &read, e) != 0)
                 return -1;
             if (read.damaged) {

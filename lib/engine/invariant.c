@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A pair as the invariant compares it: index and UTF-16 text bytes. */
+/* A pair as the invariant compares it: index and UTF-16 text bytes.
+ * Sixteen bytes: a change that removes a table of millions of pairs
+ * compares as many items (a text is under the 4 GiB of a table). */
 struct item {
     uint32_t index;
+    uint32_t bytes;
     const uint8_t *text;
-    size_t bytes;
 };
 
 static int item_cmp(const void *a, const void *b)
@@ -37,30 +39,51 @@ static const char *table_name(const struct rt_change *c)
     return c->table == RT_TABLE_HELP ? "Help" : "Counter";
 }
 
-/* The pairs of L as items, their texts converted to UTF-16 into *BUF
- * (freed by the caller). Returns 0 or -1 when out of memory. */
-static int items_of(const struct rt_pair_list *l, struct item *out,
-                    uint8_t ***buf)
+/* Bytes of the UTF-16 of valid UTF-8 text S (LEN bytes): a unit per
+ * character, two for one beyond the BMP (a four-byte sequence). */
+static size_t utf16_bytes(const char *s, size_t len)
 {
-    *buf = calloc(l->n + 1, sizeof **buf);
-    if (!*buf)
-        return -1;
-    for (size_t i = 0; i < l->n; i++) {
-        size_t n = 0;
-        if (l->v[i].text_len &&
-            rt_utf8_to_utf16le(l->v[i].text, l->v[i].text_len, &(*buf)[i],
-                               &n, NULL) != 0)
-            return -1;
-        out[i] = (struct item){l->v[i].index, (*buf)[i], n};
+    size_t units = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char b = (unsigned char)s[i];
+        units += (b & 0xC0) != 0x80;
+        units += b >= 0xF0;
     }
-    return 0;
+    return 2 * units;
 }
 
-static void bufs_free(uint8_t **buf, size_t n)
+/* The pairs of L as items, their texts converted to UTF-16 into one
+ * buffer, *BUF (freed by the caller): not an allocation a pair. Returns
+ * 0 or -1 when out of memory or a text is not valid UTF-8. */
+static int items_of(const struct rt_pair_list *l, struct item *out,
+                    uint8_t **buf)
 {
-    for (size_t i = 0; buf && i < n; i++)
-        free(buf[i]);
-    free(buf);
+    size_t total = 0;
+    for (size_t i = 0; i < l->n; i++)
+        total += utf16_bytes(l->v[i].text, l->v[i].text_len);
+    *buf = malloc(total ? total : 1);
+    if (!*buf)
+        return -1;
+    size_t at = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        uint8_t *u16 = NULL;
+        size_t n = 0;
+        if (l->v[i].text_len &&
+            rt_utf8_to_utf16le(l->v[i].text, l->v[i].text_len, &u16, &n,
+                               NULL) != 0)
+            return -1;
+        if (n > total - at) {
+            free(u16);
+            return -1;
+        }
+        if (n)
+            memcpy(*buf + at, u16, n);
+        free(u16);
+        out[i] = (struct item){.index = l->v[i].index, .bytes = (uint32_t)n,
+                               .text = *buf + at};
+        at += n;
+    }
+    return 0;
 }
 
 static int malformed(const struct rt_change *c, const struct rt_msz_error *me,
@@ -85,7 +108,7 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
 {
     int rc = -1;
     struct item *want = NULL, *got = NULL, *rem = NULL;
-    uint8_t **rem_buf = NULL, **add_buf = NULL;
+    uint8_t *rem_buf = NULL, *add_buf = NULL;
     char *used = NULL;
     size_t *taken = NULL, n_want = 0;
     want = malloc((n_old + c->added.n + 1) * sizeof *want);
@@ -102,8 +125,9 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
     /* Before, sorted; each removed pair takes one equal pair of it (it
      * must be there), the rest is wanted. */
     for (size_t i = 0; i < n_old; i++)
-        want[i] = (struct item){old[i].index, old_blob + old[i].text,
-                                old[i].text_bytes};
+        want[i] = (struct item){.index = old[i].index,
+                                .bytes = old[i].text_bytes,
+                                .text = old_blob + old[i].text};
     qsort(want, n_old, sizeof *want, item_cmp);
     for (size_t k = 0; k < c->removed.n; k++) {
         size_t lo = 0, hi = n_old;
@@ -138,8 +162,9 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
     memmove(want + n_want, want + n_old, c->added.n * sizeof *want);
     n_want += c->added.n;
     for (size_t i = 0; i < n_now; i++)
-        got[i] = (struct item){now[i].index, now_blob + now[i].text,
-                               now[i].text_bytes};
+        got[i] = (struct item){.index = now[i].index,
+                               .bytes = now[i].text_bytes,
+                               .text = now_blob + now[i].text};
     qsort(want, n_want, sizeof *want, item_cmp);
     qsort(got, n_now, sizeof *got, item_cmp);
     size_t i = 0;
@@ -167,8 +192,8 @@ out:
     free(rem);
     free(used);
     free(taken);
-    bufs_free(rem_buf, c->removed.n);
-    bufs_free(add_buf, c->added.n);
+    free(rem_buf);
+    free(add_buf);
     return rc;
 }
 

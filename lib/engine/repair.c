@@ -184,6 +184,15 @@ static void compact(struct rt_pair_list *l, const unsigned char *kill)
             l->v[o++] = l->v[i];
     }
     l->n = o;
+    /* A list pruned of most of its pairs gives their room back (a
+     * table of millions of orphans keeps a few hundred). */
+    if (o < l->cap / 2) {
+        struct rt_pair *v = realloc(l->v, (o ? o : 1) * sizeof *v);
+        if (v) {
+            l->v = v;
+            l->cap = o ? o : 1;
+        }
+    }
 }
 
 /* A list's positions in index order (ties in table order). */
@@ -721,9 +730,32 @@ static int mirror_current(struct repair *rp)
     return 0;
 }
 
-/* The multiset difference A - B of (index, text) pairs, appended to OUT. */
-static int difference(const struct rt_pair_list *a, const struct rt_pair_list *b,
-                      struct rt_pair_list *out)
+/* Moves pair P to the end of L (P's strings are L's then): no copy of
+ * a text that is about to be freed. 0, or -1 when out of memory. */
+static int move_pair(struct rt_pair_list *l, struct rt_pair *p)
+{
+    if (l->n == l->cap) {
+        size_t c = l->cap ? l->cap + l->cap / 2 : 64;
+        struct rt_pair *v = realloc(l->v, c * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = c;
+    }
+    /* As rt_pair_list_append makes it: the index in canonical form. */
+    free(p->index_raw);
+    l->v[l->n++] = (struct rt_pair){p->index, p->text, p->text_len, NULL};
+    p->text = p->index_raw = NULL;
+    p->text_len = 0;
+    return 0;
+}
+
+/* The multiset difference A - B of (index, text) pairs, appended to OUT:
+ * copies, or with TAKE, A's own pairs moved out of A (a list about to be
+ * freed: the pairs a repair removes are a whole table's when it prunes
+ * every string, and are not held twice). */
+static int difference(struct rt_pair_list *a, const struct rt_pair_list *b,
+                      struct rt_pair_list *out, int take)
 {
     struct ipos *pa = sorted_positions(a), *pb = sorted_positions(b);
     if (!pa || !pb) {
@@ -735,7 +767,7 @@ static int difference(const struct rt_pair_list *a, const struct rt_pair_list *b
     int rc = used ? 0 : -1;
     size_t j = 0;
     for (size_t i = 0; i < a->n && !rc; i++) {
-        const struct rt_pair *x = &a->v[pa[i].pos];
+        struct rt_pair *x = &a->v[pa[i].pos];
         while (j < b->n && pb[j].index < x->index)
             j++;
         int found = 0;
@@ -748,7 +780,8 @@ static int difference(const struct rt_pair_list *a, const struct rt_pair_list *b
                 break;
             }
         }
-        if (!found && rt_pair_list_append(out, x->index, x->text) != 0)
+        if (!found && (take ? move_pair(out, x)
+                            : rt_pair_list_append(out, x->index, x->text)) != 0)
             rc = -1;
     }
     free(used);
@@ -822,20 +855,26 @@ static int emit_tables(struct repair *rp, struct rt_change_set *cs)
             struct rt_pair_list added = {0}, removed = {0};
             uint8_t *blob = NULL;
             size_t len;
-            int rc = difference(&w->list[k], &orig, &added) ||
-                     difference(&orig, &w->list[k], &removed) ||
-                     rt_pair_list_encode(&w->list[k], &blob, &len) ||
-                     (w->rewrite[k]
-                          ? rt_change_set_table_replace(
-                                cs, w->l->id, (enum rt_table_kind)k, blob, len,
-                                k ? w->l->has_help : w->l->has_counter,
-                                w->l->bytes[k], rt_db_table_hash(w->l, k), &added,
-                                &removed)
-                          : rt_change_set_table(cs, w->l->id,
-                                                (enum rt_table_kind)k, blob,
-                                                len, &added, &removed));
-            free(blob);
+            /* ORIG gives its pairs to REMOVED, and goes before the new
+             * table is encoded. */
+            int rc = difference(&w->list[k], &orig, &added, 0) ||
+                     difference(&orig, &w->list[k], &removed, 1);
             rt_pair_list_free(&orig);
+            if (!rc)
+                rc = rt_pair_list_encode(&w->list[k], &blob, &len) != 0;
+            if (!rc && w->rewrite[k])
+                rc = rt_change_set_table_replace(
+                    cs, w->l->id, (enum rt_table_kind)k, blob, len,
+                    k ? w->l->has_help : w->l->has_counter, w->l->bytes[k],
+                    rt_db_table_hash(w->l, k), &added, &removed);
+            else if (!rc) {
+                /* The blob and the lists are the change set's now. */
+                rc = rt_change_set_table_take(cs, w->l->id,
+                                              (enum rt_table_kind)k, blob,
+                                              len, &added, &removed);
+                blob = NULL;
+            }
+            free(blob);
             rt_pair_list_free(&added);
             rt_pair_list_free(&removed);
             if (rc)

@@ -426,8 +426,10 @@ static int dat_languages(struct hive_store *s, char ***langs, size_t *n,
                          struct rt_error *e);
 
 /* In the .dat layout, every language has both its tables in DIR. */
+/* Checks that every language has both its tables in DIR, adding their
+ * sizes to *TOTAL. */
 static int check_dat_files(struct hive_store *s, const char *dir,
-                           struct rt_error *e)
+                           uint64_t *total, struct rt_error *e)
 {
     char **langs;
     size_t n;
@@ -451,6 +453,8 @@ static int check_dat_files(struct hive_store *s, const char *dir,
             else if (rt_os_stat(p, &st) != 0 || st.kind != RT_OS_FILE)
                 rc = rt_error_set(e, RT_ERR_BADDB,
                                   "%s is not a file; nothing was written", p);
+            else
+                *total += st.size;
             free(p);
         }
     rt_strings_free(langs, n);
@@ -516,8 +520,9 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
         if (rc)
             return -1;
     }
+    uint64_t total = 0;
     if (s->files_layout && s->system32) {
-        if (check && check_dat_files(s, s->system32, e) != 0)
+        if (check && check_dat_files(s, s->system32, &total, e) != 0)
             return -1;
         char *windows = parent_dir(s->system32);
         char *wow = windows ? find_ci(windows, "SysWOW64") : NULL;
@@ -534,8 +539,19 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
             free(wow);
         free(wdat);
         free(windows);
-        if (check && s->syswow64 && check_dat_files(s, s->syswow64, e) != 0)
+        if (check && s->syswow64 &&
+            check_dat_files(s, s->syswow64, &total, e) != 0)
             return -1;
+        /* Refused before a table is read: sparse tables each under their
+         * own cap cost nothing on disk and would add up to gigabytes. */
+        if (total > RT_DAT_TOTAL_MAX)
+            return rt_error_set(e, RT_ERR_INVALID_DATA,
+                                "%s: the .dat tables of its languages come "
+                                "to %llu bytes, more than the %llu MiB a "
+                                "tree's tables may be together; nothing was "
+                                "read",
+                                s->system32, (unsigned long long)total,
+                                (unsigned long long)(RT_DAT_TOTAL_MAX >> 20));
     }
     if (s->files_layout)
         snprintf(s->layout, sizeof s->layout,

@@ -143,6 +143,28 @@ mkfifo "$C/SYSTEM"
 expect_exit 2 timeout 20 "$REGTOOL" --store "hive:$T" query
 expect_grep "SYSTEM" "$ERR"
 
+# A dirty SOFTWARE whose LOG1 is a link to a root-only secret: the log is
+# not read through the link, and no copy of it (NAME.regtool-STAMP) is
+# made in the tree.
+MKDIRTY=$TMPDIR/mkdirty
+cc -Ilib -o "$MKDIRTY" tests/cli/mkdirty.c lib/regf/marvin32.c \
+    lib/regf/base_block.c || fail "cannot build mkdirty"
+fresh registry
+"$MKDIRTY" "$C/SOFTWARE" || fail "mkdirty failed"
+rm -f "$C/SOFTWARE.LOG1" "$C/SOFTWARE.LOG2"
+printf 'root:$6$secret-hash:19000::::::\n' >"$HOST/shadow"
+chmod 600 "$HOST/shadow"
+tree_state "$HOST" >"$TMPDIR/host.state"
+ln -s "$HOST/shadow" "$C/SOFTWARE.LOG1"
+for verb in query "install $CS $INI"; do
+    # shellcheck disable=SC2086
+    timeout 20 "$REGTOOL" --store "hive:$T" $verb >"$OUT" 2>"$ERR" </dev/null
+    [ $? -ne 124 ] || fail "$verb on a dirty hive with a linked log did not end"
+    ! grep -rqs 'secret-hash' "$T" || fail "$verb copied the secret into the tree"
+    ! grep -qs 'secret-hash' "$OUT" "$ERR" || fail "$verb printed the secret"
+    host_same
+done
+
 # The .reg store's lock beside the file, linked to a host file.
 fresh registry
 expect_exit 0 "$REGTOOL" --store "hive:$T" backup --format reg "$TMPDIR/db.reg"

@@ -169,4 +169,18 @@ refused "psb: store of 257 MiB" 2 \
 refused "reg: store of 257 MiB" 2 \
     "big\.reg: 269484032 bytes, larger than the 256 MiB a \.reg file may be; nothing was read" \
     "$I" "$REGTOOL" --store "reg:$I/big.reg" install $CS "$TMPDIR/replication.ini"
+# Tables each under their cap that add up past what a tree's tables may
+# be together (1 GiB): sparse, they cost nothing on disk. Refused at the
+# open, before any is read.
+rm -rf "$W"
+expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files --languages 009,019,00C,007
+for f in "$W"/Windows/System32/perf[ch]0*.dat "$W"/Windows/SysWOW64/perf[ch]0*.dat; do
+    truncate -s 200M "$f"
+done
+for verb in audit "repair --dry-run" "install $CS $TMPDIR/replication.ini"; do
+    # shellcheck disable=SC2086
+    refused "$verb, 16 sparse tables of 200 MB" 2 \
+        "come to 3355443200 bytes, more than the 1024 MiB a tree's tables may be together; nothing was read" \
+        "$W" "$REGTOOL" --store "hive:$W" $verb
+done
 echo "hostile_memory: ok"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/owned_ranges.h"
 #include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "model/perf_data.h"
@@ -453,64 +454,6 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
     }
 }
 
-struct span {
-    uint32_t lo, hi;
-};
-
-static int span_cmp(const void *a, const void *b)
-{
-    const struct span *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* The union of the providers' ranges of table K (help when K), as
- * disjoint spans in ascending order: *N of them, malloc'd; NULL when out
- * of memory. */
-static struct span *owned_spans(const struct rt_database *db, int k,
-                                size_t *n)
-{
-    struct span *v = malloc((db->n_services + 1) * sizeof *v);
-    *n = 0;
-    if (!v)
-        return NULL;
-    for (size_t s = 0; s < db->n_services; s++) {
-        const struct rt_service_info *si = &db->services[s];
-        if (!si->has_range)
-            continue;
-        uint32_t lo = k ? si->first_help : si->first_counter;
-        uint32_t hi = k ? (si->has_last_help ? si->last_help : lo)
-                        : (si->has_last_counter ? si->last_counter : lo);
-        if ((k && !si->has_first_help) || lo > hi)
-            continue;
-        v[(*n)++] = (struct span){lo, hi};
-    }
-    qsort(v, *n, sizeof *v, span_cmp);
-    size_t m = 0;
-    for (size_t i = 0; i < *n; i++) {
-        if (m && v[i].lo <= v[m - 1].hi) {
-            if (v[i].hi > v[m - 1].hi)
-                v[m - 1].hi = v[i].hi;
-        } else {
-            v[m++] = v[i];
-        }
-    }
-    *n = m;
-    return v;
-}
-
-static int in_spans(const struct span *v, size_t n, uint32_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {       /* the first span ending at or after X */
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].hi < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && v[lo].lo <= x;
-}
-
 /* Strings above Base Index inside no provider's range, in runs. Each
  * string is looked up in the union of the ranges, not compared with
  * every provider's. */
@@ -522,7 +465,7 @@ static void check_orphans(struct audit *a, const struct lang_views *v)
         int open_run = 0;
         uint32_t last = 0;
         size_t n_spans;
-        struct span *spans = owned_spans(db, k, &n_spans);
+        struct rt_span *spans = rt_owned_spans(db, k, &n_spans);
         if (!spans) {
             a->failed = 1;
             return;
@@ -531,7 +474,7 @@ static void check_orphans(struct audit *a, const struct lang_views *v)
             uint32_t x = w->p[i]->index;
             if (x <= db->base_index)
                 continue;
-            if (in_spans(spans, n_spans, x)) {
+            if (rt_spans_have(spans, n_spans, x)) {
                 open_run = 0;
                 continue;
             }

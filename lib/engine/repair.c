@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/owned_ranges.h"
 #include "model/lang_id.h"
 #include "model/utf16.h"
 
@@ -327,52 +328,47 @@ static int dedupe(struct repair *rp, struct rlang *w, int k)
     return rc;
 }
 
-static int owned(const struct rt_database *db, int k, uint32_t x)
-{
-    for (size_t s = 0; s < db->n_services; s++) {
-        const struct rt_service_info *si = &db->services[s];
-        if (!si->has_range)
-            continue;
-        uint32_t lo = k ? si->first_help : si->first_counter;
-        uint32_t hi = k ? (si->has_last_help ? si->last_help : lo)
-                        : (si->has_last_counter ? si->last_counter : lo);
-        if ((!k || si->has_first_help) && x >= lo && x <= hi)
-            return 1;
-    }
-    return 0;
-}
-
+/* Strings above Base Index that no provider's range owns go. Each is
+ * looked up in the union of the ranges, sorted once per table kind, not
+ * compared with every provider's range. */
 static int prune_orphans(struct repair *rp)
 {
-    for (size_t i = 0; i < rp->n; i++)
-        for (int k = 0; k < 2; k++) {
+    size_t n_spans[2];
+    struct rt_span *spans[2] = {rt_owned_spans(rp->db, 0, &n_spans[0]),
+                                rt_owned_spans(rp->db, 1, &n_spans[1])};
+    int rc = spans[0] && spans[1] ? 0 : -1;
+    for (size_t i = 0; i < rp->n && !rc; i++)
+        for (int k = 0; k < 2 && !rc; k++) {
             struct rlang *w = &rp->w[i];
             size_t count = count_of(w, k);
             unsigned char *kill = calloc(count ? count : 1, 1);
-            if (!kill)
-                return -1;
+            if (!kill) {
+                rc = -1;
+                break;
+            }
             size_t n = 0;
             for (size_t j = 0; j < count; j++) {
                 uint32_t x = index_at(w, k, j);
-                if (x > rp->db->base_index && !owned(rp->db, k, x)) {
+                if (x > rp->db->base_index &&
+                    !rt_spans_have(spans[k], n_spans[k], x)) {
                     kill[j] = 1;
                     n++;
                 }
             }
-            struct rt_pair_list *l = &w->list[k];
             if (n) {
-                FIXED(rp, "orphans-pruned", rp->w[i].l->id,
+                FIXED(rp, "orphans-pruned", w->l->id,
                       "Perflib\\%s\\%s: %zu strings above Base Index that no "
-                      "provider owns removed", rp->w[i].l->id, kind_name(k), n);
-                if (writable(&rp->w[i], k) != 0) {
-                    free(kill);
-                    return -1;
-                }
-                compact(l, kill);
+                      "provider owns removed", w->l->id, kind_name(k), n);
+                if (writable(w, k) != 0)
+                    rc = -1;
+                else
+                    compact(&w->list[k], kill);
             }
             free(kill);
         }
-    return 0;
+    free(spans[0]);
+    free(spans[1]);
+    return rc;
 }
 
 /* --- --from-ini ------------------------------------------------------- */

@@ -12,6 +12,7 @@
 #include "corrupt.h"
 #include "engine/audit.h"
 #include "engine/ops.h"
+#include "engine/owned_ranges.h"
 #include "engine/repair.h"
 
 static void load(struct rt_store *s, struct rt_database *db)
@@ -549,6 +550,66 @@ static void copies_reported_and_rewritten(void **state)
     s->ops->close(s);
 }
 
+/* The union of the ranges --prune-orphans looks each string up in: out
+ * of order, overlapping, nested and touching ranges merge; an inverted
+ * range, one without First Counter and (for help) one without First Help
+ * own nothing; one without its Last owns its First alone. */
+static void owned_spans_merge_ranges(void **state)
+{
+    (void)state;
+    struct rt_service_info sv[] = {
+        {.has_range = 1, .first_counter = 3000, .last_counter = 3010,
+         .first_help = 3001, .last_help = 3011, .has_last_counter = 1,
+         .has_first_help = 1, .has_last_help = 1},
+        {.has_range = 1, .first_counter = 2000, .last_counter = 2020,
+         .first_help = 2001, .last_help = 2021, .has_last_counter = 1,
+         .has_first_help = 1, .has_last_help = 1},
+        {.has_range = 1, .first_counter = 2010, .last_counter = 2030,
+         .first_help = 2011, .last_help = 2031, .has_last_counter = 1,
+         .has_first_help = 1, .has_last_help = 1},
+        {.has_range = 1, .first_counter = 2004, .last_counter = 2006,
+         .first_help = 2005, .last_help = 2007, .has_last_counter = 1,
+         .has_first_help = 1, .has_last_help = 1},
+        {.has_range = 1, .first_counter = 3010, .last_counter = 3020,
+         .first_help = 3011, .last_help = 3021, .has_last_counter = 1,
+         .has_first_help = 1, .has_last_help = 1},
+        {.has_range = 1, .first_counter = 5000, .last_counter = 4000,
+         .first_help = 5001, .last_help = 4001, .has_last_counter = 1,
+         .has_first_help = 1, .has_last_help = 1},
+        {.has_range = 0, .first_counter = 6000, .last_counter = 6010,
+         .has_last_counter = 1},
+        {.has_range = 1, .first_counter = 7000, .first_help = 7001,
+         .has_first_help = 1},
+        {.has_range = 1, .first_counter = 8000, .last_counter = 8010,
+         .has_last_counter = 1},
+    };
+    struct rt_database db = {.services = sv,
+                             .n_services = sizeof sv / sizeof *sv};
+    static const struct rt_span want[2][4] = {
+        {{2000, 2030}, {3000, 3020}, {7000, 7000}, {8000, 8010}},
+        {{2001, 2031}, {3001, 3021}, {7001, 7001}, {0, 0}},
+    };
+    static const size_t want_n[2] = {4, 3};
+    for (int k = 0; k < 2; k++) {
+        size_t n;
+        struct rt_span *v = rt_owned_spans(&db, k, &n);
+        assert_non_null(v);
+        assert_int_equal(n, want_n[k]);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(v[i].lo, want[k][i].lo);
+            assert_int_equal(v[i].hi, want[k][i].hi);
+        }
+        uint32_t inside[] = {2000, 2015, 2030, 3000, 3015, 3020, 7000};
+        uint32_t outside[] = {1999, 2032, 2999, 3022, 4500, 6004, 6999, 7002};
+        for (size_t i = 0; i < sizeof inside / sizeof *inside; i++)
+            assert_true(rt_spans_have(v, n, inside[i] + (uint32_t)k));
+        for (size_t i = 0; i < sizeof outside / sizeof *outside; i++)
+            assert_false(rt_spans_have(v, n, outside[i] + (uint32_t)k));
+        assert_int_equal(rt_spans_have(v, n, 8004), !k);
+        free(v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -557,6 +618,7 @@ int main(void)
         cmocka_unit_test(perflib_values_from_undecoded_tables),
         cmocka_unit_test(fixes_what_needs_no_guessing),
         cmocka_unit_test(options_prune_and_enable),
+        cmocka_unit_test(owned_spans_merge_ranges),
         cmocka_unit_test(reports_what_it_cannot_fix),
         cmocka_unit_test(from_ini_restores_missing_strings),
         cmocka_unit_test(from_ini_refuses_what_does_not_fit),

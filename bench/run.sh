@@ -37,7 +37,12 @@
 #                      performance services), langN (a SOFTWARE of N
 #                      Perflib languages), pairsN (a perfc009.dat of N
 #                      equal pairs), psbN (a PerfStringBackup.INI of N
-#                      services), valuesN and sectionsN (.reg stores)
+#                      services), valuesN and sectionsN (.reg stores),
+#                      and the memory cases of tests/cli/hostile_memory.sh:
+#                      "hostile-check-ini" and "hostile-install" of iniN
+#                      (an INI of N symbols in three languages; -3lang:
+#                      on a tree with the three), "hostile-repair" of
+#                      longcN (a perfc009.dat N pairs past Last Counter)
 # BENCH_WORKLOADS set empty (BENCH_WORKLOADS=) runs no tree: with it,
 # BENCH_HOSTILE alone.
 set -eu
@@ -391,6 +396,52 @@ hostile() {
           printf "\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Rep\\Performance]\r\n\"Library\"=\"r%d.dll\"\r\n", i }'
     } >"$H/$wl.reg"
     verbs "$wl" reg "reg:$H/$wl.reg"
+    rm -f "$H/full.reg" "$H/full8.reg" "$H/$wl.reg"
+    # The memory cases of tests/cli/hostile_memory.sh: a big INI (N
+    # symbols, NAME and HELP in three languages) and its symbol file,
+    # checked and installed for real on an English tree and on one with
+    # its three languages; a real repair of a perfc009.dat N pairs longer
+    # than Last Counter says (System32's and SysWOW64's).
+    n=$(scaled 20000); wl=ini$n
+    echo "== hostile: $wl (files)"
+    mkdir -p "$H/$wl"
+    awk -v n="$n" 'BEGIN { print "#ifndef BIG_H"; print "#define BIG_H"
+                 for (i = 0; i < n; i++) printf "#define COUNTER_%05d %d\n", i, 2 * i
+                 print "#endif" }' >"$H/$wl/big.h"
+    awk -v n="$n" 'BEGIN { m = split("009 007 00C", L, " ")
+                 printf "[info]\ndrivername=BigProvider\nsymbolfile=big.h\n"
+                 printf "[languages]\n009=English\n007=German\n00C=French\n"
+                 printf "[objects]\nCOUNTER_00000_009_NAME=Big\n[text]\n"
+                 for (i = 0; i < n; i++) for (j = 1; j <= m; j++)
+                     printf "COUNTER_%05d_%s_NAME=Counter %d (%s)\nCOUNTER_%05d_%s_HELP=What counter %d of the big provider counts, in language %s.\n",
+                         i, L[j], i, L[j], i, L[j], i, L[j] }' >"$H/$wl/big.ini"
+    measure hostile-check-ini "$wl" none "" ro "$REGTOOL" check-ini "$H/$wl/big.ini"
+    # shellcheck disable=SC2086
+    measure hostile-install "$wl" files "$H/init-files" rw \
+        "$REGTOOL" --verbose --store "hive:$RUN" install $CSX "$H/$wl/big.ini"
+    "$REGTOOL" --store "hive:$H/init-3lang" init --layout files \
+        --languages 009,007,00C >/dev/null
+    # shellcheck disable=SC2086
+    measure hostile-install "$wl-3lang" files "$H/init-3lang" rw \
+        "$REGTOOL" --verbose --store "hive:$RUN" install $CSX "$H/$wl/big.ini"
+    rm -rf "${H:?}/$wl" "$H/init-3lang"
+    n=$(scaled 400000); wl=longc$n
+    echo "== hostile: $wl (files)"
+    mk "$wl" files
+    for dir in System32 SysWOW64; do
+        c=$H/$wl/Windows/$dir/perfc009.dat
+        size=$(stat -c %s "$c")
+        { head -c $((size - 2)) "$c"
+          awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "%d\n%d\n", 10000 + 2 * i, i % 100 }' |
+              tr '\n' '\000' | iconv -f ASCII -t UTF-16LE
+          printf '\000\000'
+        } >"$H/c.dat"
+        mv "$H/c.dat" "$c"
+    done
+    OK_EXITS="0 1"
+    measure hostile-repair "$wl" files "$H/$wl" rw \
+        "$REGTOOL" --verbose --store "hive:$RUN" repair --backup "$RUN/repair-backup.ini"
+    OK_EXITS=0
     rm -rf "$H"
 }
 [ "$HOSTILE" = 0 ] || hostile

@@ -13,13 +13,18 @@
 
 void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs)
 {
-    char *text = rt_api_change_set_text(cs);
-    if (!text) {
-        rt_cli_error("out of memory printing the change");
-        return;
+    /* A change at a time: the text of thousands of tables' pairs is
+     * never held whole (each change's text stands alone). */
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change_set one = {&cs->v[i], 1, 1};
+        char *text = rt_api_change_set_text(&one);
+        if (!text) {
+            rt_cli_error("out of memory printing the change");
+            return;
+        }
+        fputs(text, f);
+        free(text);
     }
-    fputs(text, f);
-    free(text);
 }
 
 int rt_cli_op_flags(int dry_run, const char *emit_reg)

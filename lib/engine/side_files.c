@@ -294,9 +294,17 @@ int rt_side_psb(struct rt_store *s, struct rt_change_set *cs,
         goto out;
     }
     rc = 0;
-    if ((len != old.len || memcmp(bytes, old.data, len)) &&
-        rt_change_set_write_file(cs, RT_PSB_REL, bytes, len) != 0)
-        rc = oom(e);
+    if (len != old.len || memcmp(bytes, old.data, len)) {
+        /* The buffer grew by doubling: its slack is given back, and the
+         * bytes are the change set's, not copied (with thousands of
+         * languages the file is most of what a change holds). */
+        uint8_t *fit = realloc(bytes, len ? len : 1);
+        if (fit)
+            bytes = fit;
+        if (rt_change_set_write_file_take(cs, RT_PSB_REL, bytes, len) != 0)
+            rc = oom(e);
+        bytes = NULL;
+    }
 out:
     free(bytes);
     rt_strbuf_free(&b);

@@ -426,6 +426,18 @@ int rt_change_set_write_file(struct rt_change_set *cs, const char *rel,
     return finish(cs, c, c->value.data && dup_ok(&c->name, rel));
 }
 
+int rt_change_set_write_file_take(struct rt_change_set *cs, const char *rel,
+                                  uint8_t *data, size_t len)
+{
+    struct rt_change *c = push(cs, RT_CHANGE_WRITE_FILE);
+    if (!c) {
+        free(data);
+        return -1;
+    }
+    c->value = (struct rt_value){RT_REG_BINARY, data, len};
+    return finish(cs, c, dup_ok(&c->name, rel));
+}
+
 int rt_change_set_delete_file(struct rt_change_set *cs, const char *rel)
 {
     struct rt_change *c = push(cs, RT_CHANGE_DELETE_FILE);

@@ -159,6 +159,10 @@ int rt_change_set_delete_service(struct rt_change_set *cs,
                                  const char *service, const char *name);
 
 /* A side file's whole new content, or its removal (REL as above). */
+/* The same, taking DATA (malloc'd; freed on failure too): a file as big
+ * as PerfStringBackup.INI of thousands of languages is not held twice. */
+int rt_change_set_write_file_take(struct rt_change_set *cs, const char *rel,
+                                  uint8_t *data, size_t len);
 int rt_change_set_write_file(struct rt_change_set *cs, const char *rel,
                              const uint8_t *data, size_t len);
 int rt_change_set_delete_file(struct rt_change_set *cs, const char *rel);

@@ -8,6 +8,7 @@
 
 #include "engine/owned_ranges.h"
 #include "model/lang_id.h"
+#include "model/size_caps.h"
 #include "model/utf16.h"
 
 /* One language being repaired: its new lists, and whether each must be
@@ -24,6 +25,13 @@ struct rlang {
     int have[2];
     int changed[2];
     int rewrite[2];
+    /* Once emit_tables has made list K's change: its position in the
+     * change set + 1 (0: none), where report_left finds the new table's
+     * bytes, and the list's highest index, for emit_values. The list
+     * itself is freed then: with thousands of languages each filled from
+     * English, holding every list besides its change doubled the peak. */
+    size_t change[2];
+    uint32_t highest[2];
 };
 
 struct repair {
@@ -612,6 +620,81 @@ static int restore_from_inis(struct repair *rp)
     return 0;
 }
 
+/* The bytes of the pair (INDEX, TEXT of LEN bytes of UTF-8) in a table:
+ * both strings in UTF-16LE with their NULs. */
+static uint64_t pair_bytes16(uint32_t index, const char *text, size_t len)
+{
+    char digits[16];
+    uint64_t units = (uint64_t)snprintf(digits, sizeof digits, "%u", index) + 1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char b = (unsigned char)text[i];
+        if ((b & 0xC0) != 0x80)
+            units += b >= 0xF0 ? 2 : 1;     /* a surrogate pair */
+    }
+    return 2 * (units + 1);
+}
+
+/* What the name tables would hold together once fill_from_english has
+ * run, in bytes: each table as it is, and English's entries each
+ * language gets; *FILLED: how many languages get some. Sized from the
+ * indices alone, before a text is copied: -1 when out of memory. */
+static int filled_size(struct repair *rp, uint64_t *total, size_t *filled)
+{
+    struct rlang *en = lang_of(rp, "009");
+    *total = 0;
+    *filled = 0;
+    for (size_t i = 0; i < rp->n; i++)
+        for (int k = 0; k < 2; k++)
+            *total += rp->w[i].l->tab[k].len;
+    if (!en)
+        return 0;
+    /* English's entries above Base Index, with their sizes. */
+    uint64_t *size[2] = {NULL, NULL};
+    int rc = 0;
+    for (int k = 0; k < 2 && !rc; k++) {
+        size_t n_en = count_of(en, k);
+        if (!(size[k] = malloc((n_en ? n_en : 1) * sizeof *size[k]))) {
+            rc = -1;
+            break;
+        }
+        for (size_t j = 0; j < n_en; j++) {
+            if (en->have[k]) {
+                const struct rt_pair *p = &en->list[k].v[j];
+                size[k][j] = pair_bytes16(p->index, p->text, p->text_len);
+            } else {
+                const struct rt_msz_entry *x = &en->l->tab[k].v[j];
+                size[k][j] = (uint64_t)(x->text - x->at) + x->text_bytes + 2;
+            }
+        }
+    }
+    for (size_t i = 0; i < rp->n && !rc; i++) {
+        struct rlang *w = &rp->w[i];
+        if (w == en || rt_lang_is_current(w->l->id))
+            continue;
+        int gets = 0;
+        for (int k = 0; k < 2 && !rc; k++) {
+            size_t n_have, n_en = count_of(en, k);
+            uint32_t *have = sorted_indices(w, k, &n_have);
+            if (!have) {
+                rc = -1;
+                break;
+            }
+            for (size_t j = 0; j < n_en; j++) {
+                uint32_t x = index_at(en, k, j);
+                if (x <= rp->db->base_index || sorted_has(have, n_have, x))
+                    continue;
+                *total += size[k][j];
+                gets = 1;
+            }
+            free(have);
+        }
+        *filled += gets;
+    }
+    free(size[0]);
+    free(size[1]);
+    return rc;
+}
+
 /* Entries English has above Base Index that a language lacks get the
  * English text, as install gives a language the INI lacks. */
 static int fill_from_english(struct repair *rp)
@@ -875,6 +958,13 @@ static int emit_tables(struct repair *rp, struct rt_change_set *cs)
             rt_pair_list_free(&removed);
             if (rc)
                 return -1;
+            w->change[k] = cs->n;
+            w->highest[k] = rt_pair_list_highest(&w->list[k]);
+            /* English's stays: emit_values reads its "1" for Base Index. */
+            if (w->have[k] && !rt_lang_same(w->l->id, "009")) {
+                rt_pair_list_free(&w->list[k]);
+                w->have[k] = 0;
+            }
         }
     }
     return 0;
@@ -887,8 +977,9 @@ static int emit_values(struct repair *rp, struct rt_change_set *cs)
     for (size_t i = 0; i < rp->n; i++)
         for (int k = 0; k < 2; k++) {
             const struct rlang *w = &rp->w[i];
-            uint32_t h = w->have[k] ? rt_pair_list_highest(&w->list[k])
-                                    : w->l->tab[k].highest;
+            uint32_t h = w->change[k] ? w->highest[k]
+                         : w->have[k] ? rt_pair_list_highest(&w->list[k])
+                                      : w->l->tab[k].highest;
             if (h > high[k])
                 high[k] = h;
         }
@@ -985,13 +1076,17 @@ static int as_read(const struct rlang *w, int k)
     return !w->changed[k] && !w->rewrite[k];
 }
 
+/* Frees the indexes report_left made of the new tables; their bytes are
+ * the change set's. */
 static void tabs_free(const struct repair *rp, struct rt_db_language *langs,
                       size_t n)
 {
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 2; k++)
-            if (!as_read(&rp->w[i], k))
+            if (!as_read(&rp->w[i], k)) {
+                langs[i].tab[k].blob = NULL;
                 rt_table_free(&langs[i].tab[k]);
+            }
 }
 
 /* What audit still finds once the repair is made: the database as it
@@ -1015,20 +1110,19 @@ static int report_left(struct repair *rp, const struct rt_change_set *cs)
         l->table.counter = rp->w[i].list[0];
         l->table.help = rp->w[i].list[1];
         l->damaged = l->help_damaged = 0;
-        /* Audit reads the tables as blobs: the repaired lists, encoded
-         * (those the repair left as read: the tables as read). */
+        /* Audit reads the tables as blobs: the new tables of the change
+         * set, borrowed (those the repair left as read: the tables as
+         * read). Every list not as read has its change (emit_tables). */
         for (int k = 0; k < 2; k++)
             if (!as_read(&rp->w[i], k))
                 memset(&l->tab[k], 0, sizeof l->tab[k]);
         for (int k = 0; k < 2; k++) {
-            uint8_t *blob;
-            size_t len;
             struct rt_msz_error me;
             if (as_read(&rp->w[i], k))
                 continue;
-            if (rt_pair_list_encode(&rp->w[i].list[k], &blob, &len) != 0 ||
-                (rt_table_load(&l->tab[k], blob, len, &me) != 0 &&
-                 me.status == RT_MSZ_NOMEM)) {
+            const struct rt_value *v = &cs->v[rp->w[i].change[k] - 1].value;
+            if (rt_table_load(&l->tab[k], v->data, v->len, &me) != 0 &&
+                me.status == RT_MSZ_NOMEM) {
                 tabs_free(rp, langs, i + 1);
                 free(langs);
                 free(svcs);
@@ -1110,8 +1204,32 @@ int rt_engine_repair(const struct rt_database *db,
             if (dedupe(&rp, &rp.w[i], k) != 0)
                 goto nomem;
     if ((opt && opt->prune_orphans && prune_orphans(&rp) != 0) ||
-        (opt && opt->from_ini && restore_from_inis(&rp) != 0) ||
-        fill_from_english(&rp) != 0 || mirror_current(&rp) != 0 ||
+        (opt && opt->from_ini && restore_from_inis(&rp) != 0))
+        goto nomem;
+    /* Each language's change holds its own copy of what it gets from
+     * English (its new tables, the pairs shown), and PerfStringBackup.INI
+     * all of them again: thousands of languages would make gigabytes of
+     * tables, more than a store reads of a tree's tables (size_caps.h).
+     * Such a repair is refused before a text is copied. */
+    uint64_t total;
+    size_t filled;
+    if (filled_size(&rp, &total, &filled) != 0)
+        goto nomem;
+    if (total > RT_DAT_TOTAL_MAX) {
+        for (size_t i = 0; i < rp.n; i++)
+            rlang_free(&rp.w[i]);
+        free(rp.w);
+        rt_repair_report_free(r);
+        return rt_error_set(
+            e, RT_ERR_INVALID_DATA,
+            "Perflib\\009's entries above Base Index given to the %zu "
+            "languages that lack them would make the name tables %llu MiB "
+            "together, more than the %llu MiB a tree's tables may be; "
+            "nothing was written", filled,
+            (unsigned long long)(total >> 20),
+            (unsigned long long)(RT_DAT_TOTAL_MAX >> 20));
+    }
+    if (fill_from_english(&rp) != 0 || mirror_current(&rp) != 0 ||
         emit_tables(&rp, cs) != 0 || emit_values(&rp, cs) != 0 ||
         report_left(&rp, cs) != 0 || rp.failed)
         goto nomem;

@@ -1121,6 +1121,15 @@ static int report_left(struct repair *rp, const struct rt_change_set *cs)
             if (as_read(&rp->w[i], k))
                 continue;
             const struct rt_value *v = &cs->v[rp->w[i].change[k] - 1].value;
+            /* A table the repair makes (a language that had none gets
+             * English's entries) is there, well-formed, once written. */
+            int *present = k ? &l->has_help : &l->has_counter;
+            if (!*present) {
+                *present = 1;
+                l->type[k] = 7;
+                l->blob_damage[k] = (struct rt_msz_error){RT_MSZ_OK, 0};
+                l->bytes[k] = v->len;
+            }
             if (rt_table_load(&l->tab[k], v->data, v->len, &me) != 0 &&
                 me.status == RT_MSZ_NOMEM) {
                 tabs_free(rp, langs, i + 1);

@@ -208,7 +208,8 @@ N=$(size 30000)
 # Counter indices 1000000 + 2j, help 1000001 + 2j: the first 2N of each
 # are the providers' (4 indices from 1000000 + 4i), the next 2N no one's.
 for k in c h; do
-    awk -v n="$N" -v odd=$([ $k = h ] && echo 1 || echo 0) 'BEGIN {
+    case $k in h) odd=1 ;; *) odd=0 ;; esac
+    awk -v n="$N" -v odd="$odd" 'BEGIN {
             for (j = 0; j < 4 * n; j++) printf "%d\ns%d\n", 1000000 + odd + 2 * j, j
             printf "\n" }' |
         tr '\n' '\0' | iconv -f ASCII -t UTF-16LE >"$W/Windows/System32/perf${k}009.dat" ||

@@ -220,6 +220,7 @@ int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
     }
     /* An interrupt that came once the file was whole: it stays. */
     if ((rc == RT_EXIT_OK || rc == RT_EXIT_WARN) && rt_os_interrupted()) {
+        fflush(stdout);     /* after the line that says what was saved */
         rt_cli_error("interrupted after the backup was saved: the file is "
                      "complete");
         rc = 128 + rt_os_interrupted();

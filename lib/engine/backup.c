@@ -308,10 +308,10 @@ int rt_engine_backup_to(struct rt_store *s, const struct rt_database *db,
     for (size_t i = 0; i < db->n_langs; i++) {
         const struct rt_db_language *l = &db->langs[i];
         struct rt_db_language read;
-        if (rt_lang_is_current(l->id))
-            continue;
         if (interrupted(e))
             return -1;
+        if (rt_lang_is_current(l->id))
+            continue;
         /* Read here, freed once written: one language at a time. */
         int here = !l->loaded;
         if (here) {

@@ -28,7 +28,7 @@ tree_state "$T" >"$TMPDIR/tree.start"
 # one a file: too slow for a loop).
 sums() { (cd "$1" && find . -type f -exec sha256sum {} + | LC_ALL=C sort); }
 # The files whose name starts with $1's in its folder, one a line.
-left() { (cd "$(dirname "$1")" && ls -a | grep -F "$(basename "$1")" || true); }
+left() { for f in "$1"*; do if [ -e "$f" ]; then basename "$f"; fi; done; }
 
 # --- 1. every write point ----------------------------------------------------
 # sweep HOW WANT FMT CMD...: runs CMD (which writes $B) with HOW=k for
@@ -65,9 +65,9 @@ sweep() {
         if [ "$how" = crash ]; then
             # A crash cleans nothing up: at most the temporary file.
             [ -z "$(left "$B" | grep -v -x -e "b" -e 'b\.tmp\..*')" ] ||
-                fail "crash at write $k: left $(left "$B")"
+                fail "crash at write $k: left $(left "$B" | tr "\n" " ")"
         else
-            [ -z "$(left "$B" | grep -v -x b)" ] || fail "$how at write $k of $*: left $(left "$B")"
+            [ -z "$(left "$B" | grep -v -x b)" ] || fail "$how at write $k of $*: left $(left "$B" | tr "\n" " ")"
         fi
         k=$((k + 1))
         [ $k -lt 100 ] || fail "$*: still stopped at write 100"
@@ -89,7 +89,7 @@ REGTOOL_SIGNAL_AT_WRITE=1 "$REGTOOL" --store "hive:$R1" backup --format reg "$B"
 rc=$?
 [ $rc -eq 130 ] || { cat "$ERR"; fail ".reg backup, SIGINT at its write: exit $rc"; }
 expect_grep "^regtool: interrupted: nothing was saved (no part of $B was left)$" "$ERR"
-[ -z "$(left "$B")" ] || fail ".reg backup interrupted left $(left "$B")"
+[ -z "$(left "$B")" ] || fail ".reg backup interrupted left $(left "$B" | tr "\n" " ")"
 REGTOOL_FAULT_AFTER_WRITES=1 "$REGTOOL" --store "hive:$R1" backup --format reg "$B" >"$OUT" 2>"$ERR"
 [ $? -eq 99 ] || fail ".reg backup, crash at its write: not stopped"
 [ ! -e "$B" ] || fail ".reg backup, crash at its write: $B is there"
@@ -106,7 +106,7 @@ rm -f "$B" "$B".tmp.*
 REGTOOL_SIGNAL_AT_WRITE=2 REGTOOL_STORE="hive:$T" "$L" "/S:$B" >"$OUT" 2>"$ERR"
 [ $? -ne 0 ] || fail "lodctr /S interrupted exited 0"
 expect_grep "^lodctr: interrupted: nothing was saved" "$ERR"
-[ -z "$(left "$B")" ] || fail "lodctr /S interrupted left $(left "$B")"
+[ -z "$(left "$B")" ] || fail "lodctr /S interrupted left $(left "$B" | tr "\n" " ")"
 # --- 2. a real interrupt, mid-backup --------------------------------------------
 W=$TMPDIR/w0
 expect_exit 0 "$MKBENCH" hives "$W" --extra 0 --size 20 --layout registry
@@ -135,7 +135,7 @@ for sig in INT TERM; do
     done
     [ $rc -eq $want ] || { cat "$ERR"; fail "SIG$sig mid-backup: exit $rc, want $want"; }
     expect_grep "^regtool: interrupted: nothing was saved (no part of $B was left)$" "$ERR"
-    [ -z "$(left "$B")" ] || fail "SIG$sig mid-backup left $(left "$B")"
+    [ -z "$(left "$B")" ] || fail "SIG$sig mid-backup left $(left "$B" | tr "\n" " ")"
 done
 
 # --- 3. repair's backup gives back what repair found ----------------------------
@@ -166,7 +166,7 @@ while :; do
     REGTOOL_SIGNAL_AT_WRITE=$k "$REGTOOL" --store "hive:$R" repair --backup "$B" >"$OUT" 2>"$ERR"
     rc=$?
     [ $rc -eq 130 ] || { cat "$ERR"; fail "repair, SIGINT at write $k: exit $rc"; }
-    [ -z "$(left "$B" | grep -v -x b)" ] || fail "repair at write $k: left $(left "$B")"
+    [ -z "$(left "$B" | grep -v -x b)" ] || fail "repair at write $k: left $(left "$B" | tr "\n" " ")"
     sums "$R" | cmp -s - "$TMPDIR/tree.found" || fail "repair at write $k: the tree changed"
     if [ -e "$B" ]; then
         cmp -s "$B" "$TMPDIR/found.ini" || fail "repair at write $k: a partial backup"

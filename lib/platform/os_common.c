@@ -328,8 +328,9 @@ int rt_os_saving_write(struct rt_os_saving *sv, const void *data, size_t len)
 
 /* NEW and NUMBERED: claims SV's name (or, NUMBERED, the next free one)
  * by creating it empty, for the rename to replace at once: a rename
- * alone would replace a file another process made there meanwhile. 0,
- * or -1 with errno (EEXIST when no name is left). */
+ * alone would replace a file another process made there meanwhile. A
+ * crash between the two leaves the name empty, which no reader takes
+ * for a whole file. 0, or -1 with errno (EEXIST when no name is left). */
 static int claim_name(struct rt_os_saving *sv)
 {
     unsigned i = 0;
@@ -356,8 +357,10 @@ int rt_os_saving_finish(struct rt_os_saving *sv)
     sv->fd = -1;
     const char *to = sv->final ? sv->final : sv->name;
     int claimed = 0;
-    if (r == 0 && !sv->final)
-        r = claim_name(sv), claimed = r == 0;
+    if (r == 0 && !sv->final) {
+        r = claim_name(sv);
+        claimed = r == 0;
+    }
     if (r == 0) {
         r = (c && c->rename ? c->rename : rt_os_rename)(sv->path, to);
         /* The rename itself must reach the disk too. */

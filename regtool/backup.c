@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "commit/io.h"
 #include "engine/backup.h"
 #include "engine/reg_backup.h"
 #include "platform/os.h"
@@ -20,29 +21,63 @@ static const char usage_text[] =
     "First/Last Counter/Help (and Disable Performance Counters), and every\n"
     "language's names and help texts. Only reads the store. When FILE\n"
     "exists, saves to FILE_001, FILE_002, ... FILE_999 instead, the first\n"
-    "that does not exist, as lodctr does.\n"
+    "that does not exist, as lodctr does. Written to a temporary file that\n"
+    "becomes FILE only when whole: a failure or an interrupt (exit 130,\n"
+    "143) leaves no file. A damaged table gives every pair readable in it,\n"
+    "named on stderr, and exit status 1.\n"
     "\n"
-    "  --force  overwrite FILE instead (through a temporary file: FILE is\n"
-    "           never seen half-written)\n"
+    "  --force  overwrite FILE instead\n"
     "  --format reg  save a .reg file instead (Version 5.00, UTF-16LE, as reg\n"
     "           export writes): the whole Perflib key, every language's\n"
     "           tables byte for byte as hex(7) values, and every provider's\n"
     "           Performance values; reg import and regtool restore take it\n";
 
-int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
-                        const char *file, int force, int salvage, int *win32)
+static void say_damaged(void *ctx, const struct rt_backup_damage *d)
+{
+    (void)ctx;
+    char dropped[80] = "";
+    if (d->dropped)
+        snprintf(dropped, sizeof dropped, "; %zu strings that read as no "
+                 "pair left out", d->dropped);
+    rt_cli_error("backup: Perflib\\%s\\%s is damaged at byte %zu of %zu "
+                 "(%s): saved the %zu pairs readable in it, also past the "
+                 "damage%s", d->lang, d->table, d->damage.offset, d->bytes,
+                 rt_msz_strerror(d->damage.status), d->pairs, dropped);
+}
+
+/* The failure of a save that an interrupt cut short: nothing of the file
+ * is left (rt_api_save_backup removed it). */
+static int interrupted_save(const char *file, int *win32)
+{
+    rt_cli_error("interrupted: nothing was saved (no part of %s was left)",
+                 file);
+    *win32 = RT_ERR_CANCELLED;
+    return 128 + rt_os_interrupted();
+}
+
+/* rt_cli_write_backup; REPORT: each damaged table is named (salvaged
+ * then, as repair's backup is), *N_DAMAGED their number. */
+static int write_backup(struct rt_store *s, const struct rt_database *db,
+                        const char *file, int force, int salvage, int report,
+                        size_t *n_damaged, int *win32)
 {
     struct rt_error e = {0};
     struct rt_backup_stats st;
     char *used = NULL;
     int en, rc;
+    /* Ctrl-C or SIGTERM stops the backup between two parts, and the
+     * temporary file it was writing is removed. */
+    rt_cli_catch_interrupts();
     /* Written as it is made, a language at a time (a backup of a large
-     * database is hundreds of megabytes as text); a failure leaves no
-     * file. */
+     * database is hundreds of megabytes as text), to a temporary file
+     * renamed to FILE when whole: a failure leaves no file. */
     if (rt_api_save_backup(s, db, file,
                            force ? RT_OS_SAVE_REPLACE : RT_OS_SAVE_NUMBERED,
-                           salvage, &st, &used, &en, &e) != 0) {
-        if (e.code != RT_ERR_WRITE_FAULT) {
+                           salvage, report ? say_damaged : NULL, NULL, &st,
+                           &used, &en, &e) != 0) {
+        if (rt_os_interrupted()) {
+            rc = interrupted_save(used ? used : file, win32);
+        } else if (e.code != RT_ERR_WRITE_FAULT) {
             rt_cli_error("backup: %s", e.message);
             *win32 = e.code;
             rc = rt_cli_exit_for(e.code);
@@ -62,11 +97,19 @@ int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
     } else {
         printf("%s: saved %zu languages and %zu services to %s (%zu bytes)\n",
                rt_cli_program(), st.n_langs, st.n_services, used, st.bytes);
+        *n_damaged = st.n_damaged;
         *win32 = RT_ERR_SUCCESS;
         rc = RT_EXIT_OK;
     }
     free(used);
     return rc;
+}
+
+int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
+                        const char *file, int force, int salvage, int *win32)
+{
+    size_t n_damaged = 0;
+    return write_backup(s, db, file, force, salvage, 0, &n_damaged, win32);
 }
 
 int rt_cli_tables_in_files(struct rt_store *s)
@@ -89,12 +132,27 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     char *used = NULL;
     struct rt_reg_error re;
     int rc = RT_EXIT_OK;
+    /* Counted writes, to a temporary file renamed to FILE when whole, as
+     * the PerfStringBackup's (rt_api_save_backup). */
+    static const struct rt_os_write_calls counted = {
+        rt_io_pwrite, rt_io_fsync, rt_io_rename, rt_io_fsync_dir_of};
+    struct rt_os_saving sv;
+    int win32;
+    rt_cli_catch_interrupts();
     if (rt_reg_write(&f, NULL, &data, &len, &re) != 0) {
         rt_cli_error("backup: %s; nothing was saved", re.message);
         rc = RT_EXIT_FAILURE;
-    } else if (rt_os_save_numbered(file, data, len, force, &used) != 0) {
+    } else if (rt_os_saving_open_via(&sv, file,
+                                     force ? RT_OS_SAVE_REPLACE
+                                           : RT_OS_SAVE_NUMBERED,
+                                     0644, &counted, &used) != 0 ||
+               rt_os_saving_write(&sv, data, len) != 0 ||
+               (rt_os_interrupted() ? (rt_os_saving_abandon(&sv), -1)
+                                    : rt_os_saving_finish(&sv)) != 0) {
         int err = errno;
-        if (err == EEXIST) {
+        if (rt_os_interrupted()) {
+            rc = interrupted_save(used ? used : file, &win32);
+        } else if (err == EEXIST) {
             rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
                          "saved (--force overwrites FILE)", file, file, file);
             rc = RT_EXIT_CONFLICT;
@@ -140,11 +198,32 @@ int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
                                      : RT_ERR_FILE_NOT_FOUND;
         return rc;
     }
+    size_t n_damaged = 0;
     if (reg) {
         rc = write_reg_backup(s, &db, file, force);
-        *win32 = rc == RT_EXIT_OK ? RT_ERR_SUCCESS : RT_ERR_WRITE_FAULT;
+        *win32 = rc == RT_EXIT_OK ? RT_ERR_SUCCESS
+                 : rc > 128       ? RT_ERR_CANCELLED
+                                  : RT_ERR_WRITE_FAULT;
     } else {
-        rc = rt_cli_write_backup(s, &db, file, force, 0, win32);
+        /* A damaged table gives every pair readable in it (what repair
+         * will keep), named on stderr: the one complete save of a
+         * damaged database, exit 1. */
+        rc = write_backup(s, &db, file, force, 1, 1, &n_damaged, win32);
+    }
+    if (rc == RT_EXIT_OK && n_damaged) {
+        rt_cli_error("backup: %zu damaged table%s: the file holds every pair "
+                     "readable in %s; regtool repair rewrites %s "
+                     "well-formed", n_damaged, n_damaged == 1 ? "" : "s",
+                     n_damaged == 1 ? "it" : "them",
+                     n_damaged == 1 ? "it" : "them");
+        rc = RT_EXIT_WARN;
+    }
+    /* An interrupt that came once the file was whole: it stays. */
+    if ((rc == RT_EXIT_OK || rc == RT_EXIT_WARN) && rt_os_interrupted()) {
+        fflush(stdout);     /* after the line that says what was saved */
+        rt_cli_error("interrupted after the backup was saved: the file is "
+                     "complete");
+        rc = 128 + rt_os_interrupted();
     }
     rt_database_free(&db);
     s->ops->close(s);

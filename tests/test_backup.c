@@ -219,9 +219,67 @@ static void test_backup_stream(void **state)
     assert_int_equal(rt_engine_backup_stream(s, &db, 1, to_sink, &k, &st, &e),
                      0);
     assert_int_equal(st.n_langs, 2);
+    assert_int_equal(st.n_damaged, 1);
     free(k.v);
     rt_database_free(&db);
     free(whole);
+    s->ops->close(s);
+}
+
+struct damage_seen {
+    size_t n;
+    char what[64];
+    size_t pairs, bytes;
+};
+
+static void seen(void *ctx, const struct rt_backup_damage *d)
+{
+    struct damage_seen *x = ctx;
+    x->n++;
+    snprintf(x->what, sizeof x->what, "%s %s", d->lang, d->table);
+    x->pairs = d->pairs;
+    x->bytes = d->bytes;
+}
+
+/* A salvaged backup of a database read as repair reads it (every table,
+ * its pairs not decoded) holds the undamaged tables' pairs too, not only
+ * the salvaged ones, and names each damaged table to the sink. */
+static void test_backup_salvaged_undecoded(void **state)
+{
+    (void)state;
+    struct rt_store *s = machine();
+    static const char16_t damaged[] = u"3\0Справка\0" "5";
+    /* No terminator: damaged; 3 still reads, "5" has no text. */
+    assert_int_equal(rt_store_mem_put_table(s, "019", RT_TABLE_HELP,
+                                            (const uint8_t *)damaged,
+                                            sizeof damaged - 2), 0);
+    static const struct rt_db_load_options as_stored = {RT_DB_TABLES_ALL,
+                                                        NULL, 0, 0, NULL};
+    struct rt_database db;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load_with(s, &db, &as_stored, &e), 0);
+    struct sink k = {0};
+    struct damage_seen d = {0};
+    const struct rt_backup_sink to = {to_sink, &k, seen, &d};
+    struct rt_backup_stats st;
+    assert_int_equal(rt_engine_backup_to(s, &db, 1, &to, &st, &e), 0);
+    assert_int_equal(st.n_damaged, 1);
+    assert_int_equal(d.n, 1);
+    assert_string_equal(d.what, "019 Help");
+    assert_int_equal(d.bytes, sizeof damaged - 2);
+    assert_int_equal(d.pairs, 1);
+    char *t = NULL;
+    size_t tn;
+    assert_int_equal(rt_utf16le_to_utf8(k.v, k.n, &t, &tn, NULL), 0);
+    /* 019's Counter from its bytes, and 3 salvaged from the Help. */
+    assert_non_null(strstr(t, "[PerfStrings_019]\r\n1=1847\r\n"
+                              "2=\xD0\xA1\xD0\xB8\xD1\x81\xD1\x82\xD0\xB5"
+                              "\xD0\xBC\xD0\xB0\r\n3="));
+    assert_non_null(strstr(t, "[PerfStrings_009]\r\n1=1847\r\n2=System\r\n"
+                              "3=System help\r\n4=Memory\r\n"));
+    free(t);
+    free(k.v);
+    rt_database_free(&db);
     s->ops->close(s);
 }
 
@@ -605,6 +663,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backup),
         cmocka_unit_test(test_backup_stream),
+        cmocka_unit_test(test_backup_salvaged_undecoded),
         cmocka_unit_test(test_restore_plan),
         cmocka_unit_test(test_restore_splices),
         cmocka_unit_test(test_restore_refused),

@@ -307,7 +307,9 @@ static size_t entries(void)
 }
 
 /* A file written in parts: by each rule, finished whole, and abandoned
- * without a trace; a replacement leaves the old file until it finishes. */
+ * without a trace; a replacement leaves the old file until it finishes;
+ * a new or numbered file is not under its name until it is whole, and a
+ * name another process took meanwhile is not overwritten. */
 static void files_saved_in_parts(void **state)
 {
     (void)state;
@@ -315,10 +317,10 @@ static void files_saved_in_parts(void **state)
     char *used;
     assert_int_equal(rt_os_saving_open(&sv, at("b"), RT_OS_SAVE_NEW, 0644,
                                        &used), 0);
-    free(used);
     assert_int_equal(rt_os_saving_write(&sv, "one ", 4), 0);
     assert_int_equal(rt_os_saving_write(&sv, "two", 3), 0);
     assert_int_equal(rt_os_saving_finish(&sv), 0);
+    free(used);     /* the name is taken when finished */
     file_is(at("b"), "one two");
     assert_int_equal(rt_os_saving_open(&sv, at("b"), RT_OS_SAVE_NEW, 0644,
                                        &used), -1);
@@ -354,6 +356,43 @@ static void files_saved_in_parts(void **state)
     assert_int_equal(rt_os_saving_finish(&sv), 0);
     file_is(at("b"), "new");
     assert_int_equal(entries(), before);
+
+    /* A new file is not under its name until it is whole. */
+    assert_int_equal(rt_os_saving_open(&sv, at("c"), RT_OS_SAVE_NEW, 0644,
+                                       &used), 0);
+    assert_int_equal(rt_os_saving_write(&sv, "whole", 5), 0);
+    assert_false(rt_os_exists(at("c")));
+    assert_int_equal(rt_os_saving_finish(&sv), 0);
+    free(used);
+    file_is(at("c"), "whole");
+    before = entries();
+
+    /* Numbered: b_001 taken by another while it was written: finished
+     * as b_002, *USED says so, the other's file kept. */
+    assert_int_equal(rt_os_saving_open(&sv, at("b"), RT_OS_SAVE_NUMBERED,
+                                       0644, &used), 0);
+    assert_string_equal(used, at("b_001"));
+    assert_int_equal(rt_os_saving_write(&sv, "mine", 4), 0);
+    assert_false(rt_os_exists(at("b_001")));
+    assert_int_equal(rt_os_write_new_file(at("b_001"), "theirs", 6), 0);
+    assert_int_equal(rt_os_saving_finish(&sv), 0);
+    assert_string_equal(used, at("b_002"));
+    free(used);
+    file_is(at("b_001"), "theirs");
+    file_is(at("b_002"), "mine");
+    assert_int_equal(entries(), before + 2);
+
+    /* New: its name taken meanwhile: refused, the other's file kept,
+     * nothing of this one left. */
+    assert_int_equal(rt_os_saving_open(&sv, at("d"), RT_OS_SAVE_NEW, 0644,
+                                       &used), 0);
+    assert_int_equal(rt_os_saving_write(&sv, "mine", 4), 0);
+    assert_int_equal(rt_os_write_new_file(at("d"), "theirs", 6), 0);
+    assert_int_equal(rt_os_saving_finish(&sv), -1);
+    assert_int_equal(errno, EEXIST);
+    free(used);
+    file_is(at("d"), "theirs");
+    assert_int_equal(entries(), before + 3);
 }
 
 static void lock_and_clock(void **state)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit/io.h"
 #include "engine/audit.h"
 #include "engine/ops.h"
 #include "model/diag.h"
@@ -492,17 +493,25 @@ static int write_part(void *ctx, const uint8_t *data, size_t len)
 
 int rt_api_save_backup(struct rt_store *s, const struct rt_database *db,
                        const char *path, enum rt_os_saving_rule rule,
-                       int salvage, struct rt_backup_stats *st, char **used,
-                       int *err_no, struct rt_error *e)
+                       int salvage,
+                       void (*damaged)(void *ctx,
+                                       const struct rt_backup_damage *d),
+                       void *damaged_ctx, struct rt_backup_stats *st,
+                       char **used, int *err_no, struct rt_error *e)
 {
+    /* Counted as a commit's writes are: a test can stop the backup at
+     * each (REGTOOL_FAULT_AFTER_WRITES, REGTOOL_SIGNAL_AT_WRITE). */
+    static const struct rt_os_write_calls counted = {
+        rt_io_pwrite, rt_io_fsync, rt_io_rename, rt_io_fsync_dir_of};
     struct rt_os_saving sv;
     *err_no = 0;
-    if (rt_os_saving_open(&sv, path, rule, 0644, used) != 0) {
+    if (rt_os_saving_open_via(&sv, path, rule, 0644, &counted, used) != 0) {
         *err_no = errno;
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "cannot write %s: %s",
                             *used ? *used : path, rt_os_strerror(*err_no));
     }
-    if (rt_engine_backup_stream(s, db, salvage, write_part, &sv, st, e) != 0) {
+    const struct rt_backup_sink k = {write_part, &sv, damaged, damaged_ctx};
+    if (rt_engine_backup_to(s, db, salvage, &k, st, e) != 0) {
         *err_no = errno;
         /* A write that failed has abandoned the file already. */
         if (sv.fd >= 0)
@@ -535,7 +544,7 @@ int regtool_backup(regtool *rt, const char *file, int flags,
     if (rt_api_save_backup(rt->s, &db, file,
                            (flags & REGTOOL_FORCE) ? RT_OS_SAVE_REPLACE
                                                    : RT_OS_SAVE_NEW,
-                           0, &st, &used, &en, &e) != 0) {
+                           0, NULL, NULL, &st, &used, &en, &e) != 0) {
         if (e.code != RT_ERR_WRITE_FAULT)
             rc = fail(err, "backup", &e);
         else if (en == EEXIST)

@@ -29,16 +29,22 @@ regtool *rt_api_wrap_store(struct rt_store *s);
 
 /* The PerfStringBackup of DB saved to PATH by RULE as it is made: each
  * language's tables read from S, written and freed in turn
- * (rt_engine_backup_stream; with SALVAGE a damaged table's readable
- * pairs). Whatever fails leaves no file. Returns 0 with *ST set, or -1
- * with E set: E->code RT_ERR_WRITE_FAULT when the file could not be
- * opened, written or finished (*ERR_NO its errno: EEXIST when the rule
- * found no free name), else the backup's own refusal. *USED: the name
- * written to (rt_os_saving_open), also on failure; the caller frees it. */
+ * (rt_engine_backup_to; with SALVAGE a damaged table's readable pairs,
+ * each such table told to DAMAGED when not NULL). It is written to a
+ * temporary file, each write counted (commit/io.h), and renamed to its
+ * name only when whole: whatever fails, an interrupt included
+ * (RT_ERR_CANCELLED), leaves no file. Returns 0 with *ST set, or -1 with
+ * E set: E->code RT_ERR_WRITE_FAULT when the file could not be opened,
+ * written or finished (*ERR_NO its errno: EEXIST when the rule found no
+ * free name), else the backup's own refusal. *USED: the name written to
+ * (rt_os_saving_open), also on failure; the caller frees it. */
 int rt_api_save_backup(struct rt_store *s, const struct rt_database *db,
                        const char *path, enum rt_os_saving_rule rule,
-                       int salvage, struct rt_backup_stats *st, char **used,
-                       int *err_no, struct rt_error *e);
+                       int salvage,
+                       void (*damaged)(void *ctx,
+                                       const struct rt_backup_damage *d),
+                       void *damaged_ctx, struct rt_backup_stats *st,
+                       char **used, int *err_no, struct rt_error *e);
 
 /* CS as text, one line per change and per pair, each line ending in a
  * newline: a new string, or NULL when out of memory. */

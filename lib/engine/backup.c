@@ -16,27 +16,39 @@ static int oom(struct rt_error *e)
 
 /* --- backup -------------------------------------------------------------- */
 
-/* Each table of L as a list: decoded, or, with SALVAGE, every valid pair
- * of a damaged blob (rt_multi_sz_salvage). */
-static int salvaged_table(const struct rt_db_language *l, struct rt_name_table *t)
+/* Table K of L as a list: decoded, or, with its blob damaged, every
+ * valid pair of it (rt_multi_sz_salvage; the strings that could not be
+ * read counted in *DROPPED). A database read without pairs (repair's)
+ * holds an undamaged table as its bytes only: its pairs are decoded from
+ * them, or the backup would hold none of them. */
+static int table_list(const struct rt_db_language *l, int k,
+                      struct rt_pair_list *dst, size_t *dropped)
+{
+    const struct rt_pair_list *src = k ? &l->table.help : &l->table.counter;
+    const struct rt_table *t = &l->tab[k];
+    memset(dst, 0, sizeof *dst);
+    *dropped = 0;
+    if (l->blob_damage[k].status != RT_MSZ_OK) {
+        if (rt_multi_sz_salvage(l->raw[k].data, l->raw[k].len, &dst->v,
+                                &dst->n, dropped) != 0)
+            return -1;
+        dst->cap = dst->n;
+        return 0;
+    }
+    if (src->n == t->n)
+        return rt_pair_list_copy(dst, src);
+    /* Fails where the table is held from a splice on only (t->base):
+     * the pairs before it are in neither form. */
+    return rt_table_pairs(t, dst);
+}
+
+static int salvaged_table(const struct rt_db_language *l,
+                          struct rt_name_table *t, size_t dropped[2])
 {
     memset(t, 0, sizeof *t);
-    for (int k = 0; k < 2; k++) {
-        struct rt_pair_list *dst = k ? &t->help : &t->counter;
-        const struct rt_pair_list *src = k ? &l->table.help : &l->table.counter;
-        if (l->blob_damage[k].status == RT_MSZ_OK) {
-            if (rt_pair_list_copy(dst, src) != 0)
-                goto fail;
-            continue;
-        }
-        size_t dropped;
-        if (rt_multi_sz_salvage(l->raw[k].data, l->raw[k].len, &dst->v,
-                                &dst->n, &dropped) != 0)
-            goto fail;
-        dst->cap = dst->n;
-    }
-    return 0;
-fail:
+    if (table_list(l, 0, &t->counter, &dropped[0]) == 0 &&
+        table_list(l, 1, &t->help, &dropped[1]) == 0)
+        return 0;
     rt_name_table_free(t);
     return -1;
 }
@@ -79,8 +91,11 @@ nomem:
     return oom(e);
 }
 
-int rt_engine_backup_language(const struct rt_db_language *l, int salvage,
-                              struct rt_psb_language *out, struct rt_error *e)
+/* rt_engine_backup_language, with the pairs each table gave and the
+ * strings a damaged one's salvage dropped. */
+static int language_section(const struct rt_db_language *l, int salvage,
+                            struct rt_psb_language *out, size_t pairs[2],
+                            size_t dropped[2], struct rt_error *e)
 {
     memset(out, 0, sizeof *out);
     if (l->damaged && !salvage)
@@ -93,12 +108,22 @@ int rt_engine_backup_language(const struct rt_db_language *l, int salvage,
     if (!(out->id = strdup(l->id)))
         return oom(e);
     int r;
-    if (l->damaged) {
-        struct rt_name_table t;
-        r = salvaged_table(l, &t) || rt_psb_merge(&t, &out->strings);
-        rt_name_table_free(&t);
-    } else {
+    if (!l->damaged && l->table.counter.n == l->tab[0].n &&
+        l->table.help.n == l->tab[1].n) {
+        /* Decoded whole already: merged as it is, not copied first. */
         r = rt_psb_merge(&l->table, &out->strings);
+        pairs[0] = l->tab[0].n;
+        pairs[1] = l->tab[1].n;
+        dropped[0] = dropped[1] = 0;
+    } else {
+        struct rt_name_table t;
+        r = salvaged_table(l, &t, dropped);
+        if (r == 0) {
+            pairs[0] = t.counter.n;
+            pairs[1] = t.help.n;
+            r = rt_psb_merge(&t, &out->strings);
+        }
+        rt_name_table_free(&t);
     }
     if (r) {
         free(out->id);
@@ -107,6 +132,13 @@ int rt_engine_backup_language(const struct rt_db_language *l, int salvage,
         return oom(e);
     }
     return 0;
+}
+
+int rt_engine_backup_language(const struct rt_db_language *l, int salvage,
+                              struct rt_psb_language *out, struct rt_error *e)
+{
+    size_t pairs[2], dropped[2];
+    return language_section(l, salvage, out, pairs, dropped, e);
 }
 
 static int backup(const struct rt_database *db, int salvage,
@@ -200,26 +232,65 @@ static int language_part(const struct rt_db_language *l, uint8_t **out,
     return 0;
 }
 
-/* Writes PART (a new buffer, freed here) through WRITE. */
-static int emit(int (*write)(void *ctx, const uint8_t *data, size_t len),
-                void *ctx, uint8_t *part, size_t len, size_t *bytes,
-                struct rt_error *e)
+/* An interrupt (Ctrl-C, SIGTERM) noted by a caller that catches them
+ * (rt_os_catch_interrupts) stops the backup before its next read or
+ * write: the caller removes what was written. */
+static int interrupted(struct rt_error *e)
 {
-    int r = write(ctx, part, len);
+    if (!rt_os_interrupted())
+        return 0;
+    return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing was "
+                        "saved");
+}
+
+/* Writes PART (a new buffer, freed here) through the sink. */
+static int emit(const struct rt_backup_sink *k, uint8_t *part, size_t len,
+                size_t *bytes, struct rt_error *e)
+{
+    if (interrupted(e)) {
+        free(part);
+        return -1;
+    }
+    int r = k->write(k->ctx, part, len);
     free(part);
     if (r != 0)
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "writing the backup "
-                            "failed; nothing was saved");
+        return interrupted(e) ? -1
+                              : rt_error_set(e, RT_ERR_WRITE_FAULT,
+                                             "writing the backup failed; "
+                                             "nothing was saved");
     *bytes += len;
     return 0;
 }
 
-int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
-                            int salvage,
-                            int (*write)(void *ctx, const uint8_t *data,
-                                         size_t len),
-                            void *ctx, struct rt_backup_stats *stats,
-                            struct rt_error *e)
+/* L's section with its damaged tables salvaged, each told to the sink. */
+static int salvaged_part(const struct rt_db_language *l, int salvage,
+                         const struct rt_backup_sink *k, size_t *n_damaged,
+                         uint8_t **part, size_t *len, struct rt_error *e)
+{
+    struct rt_psb_language pl;
+    size_t pairs[2], dropped[2];
+    if (language_section(l, salvage, &pl, pairs, dropped, e) != 0)
+        return -1;
+    int r = rt_psb_write_language(&pl, part, len) != 0 ? oom(e) : 0;
+    free(pl.id);
+    rt_pair_list_free(&pl.strings);
+    for (int t = 0; t < 2 && r == 0; t++) {
+        if (l->blob_damage[t].status == RT_MSZ_OK)
+            continue;
+        (*n_damaged)++;
+        if (k->damaged) {
+            struct rt_backup_damage d = {l->id, t ? "Help" : "Counter",
+                                         l->blob_damage[t], l->bytes[t],
+                                         pairs[t], dropped[t]};
+            k->damaged(k->damaged_ctx, &d);
+        }
+    }
+    return r;
+}
+
+int rt_engine_backup_to(struct rt_store *s, const struct rt_database *db,
+                        int salvage, const struct rt_backup_sink *k,
+                        struct rt_backup_stats *stats, struct rt_error *e)
 {
     struct rt_psb head;
     uint8_t *part;
@@ -232,11 +303,13 @@ int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
     rt_psb_free(&head);
     if (r != 0)
         return oom(e);
-    if (emit(write, ctx, part, len, &stats->bytes, e) != 0)
+    if (emit(k, part, len, &stats->bytes, e) != 0)
         return -1;
     for (size_t i = 0; i < db->n_langs; i++) {
         const struct rt_db_language *l = &db->langs[i];
         struct rt_db_language read;
+        if (interrupted(e))
+            return -1;
         if (rt_lang_is_current(l->id))
             continue;
         /* Read here, freed once written: one language at a time. */
@@ -252,25 +325,31 @@ int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
             }
             l = &read;
         }
-        if (!l->damaged && !l->tab[0].base && !l->tab[1].base) {
+        if (!l->damaged && !l->tab[0].base && !l->tab[1].base)
             r = language_part(l, &part, &len) ? oom(e) : 0;
-        } else {
-            struct rt_psb_language pl;
-            r = rt_engine_backup_language(l, salvage, &pl, e);
-            if (r == 0 && rt_psb_write_language(&pl, &part, &len) != 0)
-                r = oom(e);
-            free(pl.id);
-            rt_pair_list_free(&pl.strings);
-        }
+        else
+            r = salvaged_part(l, salvage, k, &stats->n_damaged, &part, &len,
+                              e);
         if (here)
             rt_database_unload_language(&read);
         if (r != 0)
             return -1;
-        if (emit(write, ctx, part, len, &stats->bytes, e) != 0)
+        if (emit(k, part, len, &stats->bytes, e) != 0)
             return -1;
         stats->n_langs++;
     }
-    return 0;
+    return interrupted(e);
+}
+
+int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
+                            int salvage,
+                            int (*write)(void *ctx, const uint8_t *data,
+                                         size_t len),
+                            void *ctx, struct rt_backup_stats *stats,
+                            struct rt_error *e)
+{
+    const struct rt_backup_sink k = {write, ctx, NULL, NULL};
+    return rt_engine_backup_to(s, db, salvage, &k, stats, e);
 }
 
 int rt_engine_backup(const struct rt_database *db, struct rt_psb *out,

@@ -41,6 +41,17 @@ int rt_engine_backup_language(const struct rt_db_language *l, int salvage,
 struct rt_backup_stats {
     size_t n_langs, n_services;
     size_t bytes;
+    size_t n_damaged;       /* damaged tables, their readable pairs saved */
+};
+
+/* A damaged table of which a salvaged backup holds the readable pairs. */
+struct rt_backup_damage {
+    const char *lang;               /* the language's id */
+    const char *table;              /* "Counter" or "Help" */
+    struct rt_msz_error damage;     /* its first damage */
+    size_t bytes;                   /* the table's size */
+    size_t pairs;                   /* pairs read from it, saved */
+    size_t dropped;                 /* strings that read as no pair */
 };
 
 /* The backup of DB as rt_psb_write would write it, in parts handed to
@@ -56,6 +67,23 @@ int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,
                                          size_t len),
                             void *ctx, struct rt_backup_stats *stats,
                             struct rt_error *e);
+
+/* Where rt_engine_backup_to sends the backup: its parts to WRITE, in
+ * order, and (DAMAGED not NULL) each damaged table salvaged, as its
+ * language is written. */
+struct rt_backup_sink {
+    int (*write)(void *ctx, const uint8_t *data, size_t len);
+    void *ctx;
+    void (*damaged)(void *ctx, const struct rt_backup_damage *d);
+    void *damaged_ctx;
+};
+/* rt_engine_backup_stream through K. An interrupt noted by
+ * rt_os_interrupted (a caller that catches them) stops it before its next
+ * read or write and after its last one: -1 with RT_ERR_CANCELLED, and the
+ * caller removes what was written. */
+int rt_engine_backup_to(struct rt_store *s, const struct rt_database *db,
+                        int salvage, const struct rt_backup_sink *k,
+                        struct rt_backup_stats *stats, struct rt_error *e);
 
 struct rt_restore_language {
     char *id;                   /* the store's language key */

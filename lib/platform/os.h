@@ -218,32 +218,47 @@ int rt_os_save_numbered(const char *path, const void *data, size_t len,
 
 /* A file written in parts, for data too large to hold whole (a backup of
  * every language's tables): opened by one of the rules above, written
- * part after part, then finished (synced, and with a temporary file,
- * renamed over PATH) or abandoned (removed: nothing is left). */
+ * part after part into a temporary file beside PATH, then finished
+ * (synced and renamed to its name) or abandoned (removed: nothing is
+ * left). Until it is finished nothing is seen under its name, so that a
+ * file cut short by a crash or an interrupt is never taken for a whole
+ * one; a crash leaves at most the temporary file (PATH.tmp.*). */
 enum rt_os_saving_rule {
     RT_OS_SAVE_NEW,       /* PATH must not exist (rt_os_write_new_file) */
     RT_OS_SAVE_NUMBERED,  /* lodctr /S's rule (rt_os_save_numbered) */
-    RT_OS_SAVE_REPLACE,   /* through a temporary file (rt_os_replace_file) */
+    RT_OS_SAVE_REPLACE,   /* replaces PATH (rt_os_replace_file) */
 };
 struct rt_os_saving {
     int fd;
-    char *path;           /* the file written: PATH, PATH_NNN, or the
-                             temporary file */
-    char *final;          /* RT_OS_SAVE_REPLACE: PATH, renamed to */
+    char *path;           /* the temporary file written */
+    char *final;          /* REPLACE: PATH, renamed to */
+    char *name;           /* NEW, NUMBERED: the caller's *USED (PATH or
+                             PATH_NNN), taken only when finished */
+    size_t name_len;      /* PATH's length, where _NNN goes */
+    enum rt_os_saving_rule rule;
     uint64_t written;
     const struct rt_os_write_calls *calls;  /* NULL: this layer's own */
 };
 /* Opens PATH by RULE (MODE: the permission bits of a replacement, on
- * POSIX). The name the data goes to (PATH or PATH_NNN) goes to *USED as
- * rt_os_save_numbered gives it. 0, or -1 with errno (EEXIST as there). */
+ * POSIX). The name the data is meant for (PATH or PATH_NNN, the first
+ * free one now) goes to *USED as rt_os_save_numbered gives it; with
+ * NUMBERED, finishing moves on to the next free name when another
+ * process took it meanwhile, and updates *USED (which must live until
+ * then). 0, or -1 with errno (EEXIST as there, found at once). */
 int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
                       enum rt_os_saving_rule rule, unsigned mode,
                       char **used);
+/* The same, writing through C's calls (NULL members: this layer's own),
+ * for a caller that counts or stops its writes (commit/io.c). */
+int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
+                          enum rt_os_saving_rule rule, unsigned mode,
+                          const struct rt_os_write_calls *c, char **used);
 /* Appends LEN bytes. 0, or -1 with errno (the file is then abandoned). */
 int rt_os_saving_write(struct rt_os_saving *sv, const void *data,
                        size_t len);
-/* Syncs, closes and (RT_OS_SAVE_REPLACE) renames. 0, or -1 with errno
- * (the file is then abandoned). */
+/* Syncs, closes and renames to its name. 0, or -1 with errno (the file
+ * is then abandoned; EEXIST: NEW's PATH, or every numbered name, was
+ * taken meanwhile). */
 int rt_os_saving_finish(struct rt_os_saving *sv);
 /* Closes and removes the file: nothing of it is left. */
 void rt_os_saving_abandon(struct rt_os_saving *sv);

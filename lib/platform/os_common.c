@@ -261,15 +261,14 @@ static int open_temporary(const char *path, char **tmp)
     return fd;
 }
 
-/* rt_os_saving_open, writing through C's calls (NULL members and a NULL
- * C: this layer's own), as rt_os_replace_file_via does. */
-static int saving_open(struct rt_os_saving *sv, const char *path,
-                       enum rt_os_saving_rule rule, unsigned mode,
-                       const struct rt_os_write_calls *c, char **used)
+int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
+                          enum rt_os_saving_rule rule, unsigned mode,
+                          const struct rt_os_write_calls *c, char **used)
 {
     memset(sv, 0, sizeof *sv);
     sv->fd = -1;
     sv->calls = c;
+    sv->rule = rule;
     size_t n = strlen(path);
     if (!(*used = malloc(n + 8))) {
         errno = ENOMEM;
@@ -281,28 +280,26 @@ static int saving_open(struct rt_os_saving *sv, const char *path,
             errno = ENOMEM;
             return -1;
         }
-        if ((sv->fd = open_temporary(path, &sv->path)) < 0 ||
-            rt_os_set_mode(sv->fd, mode) != 0) {
-            int err = errno;
-            rt_os_saving_abandon(sv);
-            errno = err;
-            return -1;
+    } else {
+        /* The name is taken when the file is whole (finish); a name in
+         * use now is refused, or passed over, before anything is
+         * written. */
+        unsigned i = 0;
+        while (rt_os_exists(*used)) {
+            if (rule == RT_OS_SAVE_NEW || ++i > 999) {
+                errno = EEXIST;
+                return -1;
+            }
+            snprintf(*used + n, 8, "_%03u", i);
         }
-        return 0;
+        sv->name = *used;
+        sv->name_len = n;
     }
-    sv->fd = rt_os_open(path, RT_OS_WRITE_NEW);
-    for (unsigned i = 1; rule == RT_OS_SAVE_NUMBERED && sv->fd < 0 &&
-                         errno == EEXIST && i <= 999; i++) {
-        snprintf(*used + n, 8, "_%03u", i);
-        sv->fd = rt_os_open(*used, RT_OS_WRITE_NEW);
-    }
-    if (sv->fd < 0)
-        return -1;
-    if (!(sv->path = strdup(*used))) {
-        rt_os_close(sv->fd);
-        rt_os_unlink(*used);
-        sv->fd = -1;
-        errno = ENOMEM;
+    if ((sv->fd = open_temporary(*used, &sv->path)) < 0 ||
+        (rule == RT_OS_SAVE_REPLACE && rt_os_set_mode(sv->fd, mode) != 0)) {
+        int err = errno;
+        rt_os_saving_abandon(sv);
+        errno = err;
         return -1;
     }
     return 0;
@@ -312,7 +309,7 @@ int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
                       enum rt_os_saving_rule rule, unsigned mode,
                       char **used)
 {
-    return saving_open(sv, path, rule, mode, NULL, used);
+    return rt_os_saving_open_via(sv, path, rule, mode, NULL, used);
 }
 
 int rt_os_saving_write(struct rt_os_saving *sv, const void *data, size_t len)
@@ -329,6 +326,28 @@ int rt_os_saving_write(struct rt_os_saving *sv, const void *data, size_t len)
     return 0;
 }
 
+/* NEW and NUMBERED: claims SV's name (or, NUMBERED, the next free one)
+ * by creating it empty, for the rename to replace at once: a rename
+ * alone would replace a file another process made there meanwhile. A
+ * crash between the two leaves the name empty, which no reader takes
+ * for a whole file. 0, or -1 with errno (EEXIST when no name is left). */
+static int claim_name(struct rt_os_saving *sv)
+{
+    unsigned i = 0;
+    if (sv->name[sv->name_len])
+        i = (unsigned)strtoul(sv->name + sv->name_len + 1, NULL, 10);
+    for (;;) {
+        int fd = rt_os_open(sv->name, RT_OS_WRITE_NEW);
+        if (fd >= 0) {
+            rt_os_close(fd);
+            return 0;
+        }
+        if (errno != EEXIST || sv->rule == RT_OS_SAVE_NEW || ++i > 999)
+            return -1;
+        snprintf(sv->name + sv->name_len, 8, "_%03u", i);
+    }
+}
+
 int rt_os_saving_finish(struct rt_os_saving *sv)
 {
     const struct rt_os_write_calls *c = sv->calls;
@@ -336,15 +355,23 @@ int rt_os_saving_finish(struct rt_os_saving *sv)
     if (rt_os_close(sv->fd) != 0)
         r = -1;
     sv->fd = -1;
-    if (r == 0 && sv->final) {
-        r = (c && c->rename ? c->rename : rt_os_rename)(sv->path, sv->final);
+    const char *to = sv->final ? sv->final : sv->name;
+    int claimed = 0;
+    if (r == 0 && !sv->final) {
+        r = claim_name(sv);
+        claimed = r == 0;
+    }
+    if (r == 0) {
+        r = (c && c->rename ? c->rename : rt_os_rename)(sv->path, to);
         /* The rename itself must reach the disk too. */
         if (r == 0)
             (c && c->fsync_dir_of ? c->fsync_dir_of
-                                  : rt_os_fsync_dir_of)(sv->final);
+                                  : rt_os_fsync_dir_of)(to);
     }
     if (r != 0) {
         int err = errno;
+        if (claimed)
+            rt_os_unlink(to);
         rt_os_saving_abandon(sv);
         errno = err;
         return -1;
@@ -420,7 +447,8 @@ int rt_os_replace_file_via(const char *path, const void *data, size_t len,
 {
     struct rt_os_saving sv;
     char *used;
-    int r = saving_open(&sv, path, RT_OS_SAVE_REPLACE, mode, c, &used);
+    int r = rt_os_saving_open_via(&sv, path, RT_OS_SAVE_REPLACE, mode, c,
+                                  &used);
     if (r == 0)
         r = rt_os_saving_write(&sv, data, len) || rt_os_saving_finish(&sv)
                 ? -1 : 0;

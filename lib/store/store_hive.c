@@ -655,7 +655,8 @@ static char *confine_named(struct hive_store *s, int which, const char *path,
     if (!dir)
         return NULL;
     if (!*name || rt_os_realpath(dir, canon, sizeof canon) != 0) {
-        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s hive %s: %s",
+                     which ? "SYSTEM" : "SOFTWARE", path,
                      *name ? rt_os_strerror(errno) : "not a file");
         free(dir);
         return NULL;
@@ -695,6 +696,18 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
                 rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             return -1;
         }
+        /* Which of the two is missing, by its role: the spec's order is
+         * easy to get wrong, and a bare path does not say. */
+        for (int i = 0; i < 2; i++) {
+            const char *p = i ? s->system.path : s->software.path;
+            struct rt_os_stat st;
+            if (rt_os_stat(p, &st) == 0 && st.kind == RT_OS_ABSENT)
+                return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                                    "%s: the %s hive %s does not exist "
+                                    "(hive:SOFTWARE,SYSTEM names SOFTWARE "
+                                    "first)", spec, i ? "SYSTEM" : "SOFTWARE",
+                                    p);
+        }
         return 0;
     }
     char *root = NULL;
@@ -705,6 +718,7 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
     static const char *const tries[] = {"Windows/System32/config",
                                         "System32/config", "config", ""};
     char refused[700] = "";   /* a link or ".." on the way, said */
+    char half[200] = "";      /* one hive found without the other, said */
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
         errno = 0;
         char *dir = *tries[i] ? rt_os_path_ci(root, tries[i], 1) : strdup(root);
@@ -724,14 +738,19 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
             free(sy);
             return s->software.path && s->system.path ? 0 : -1;
         }
+        if ((sw || sy) && !*half)
+            snprintf(half, sizeof half, ": %s is in %s but %s is missing "
+                     "there", sw ? "SOFTWARE" : "SYSTEM",
+                     *tries[i] ? tries[i] : "the directory itself",
+                     sw ? "SYSTEM" : "SOFTWARE");
         free(sw);
         free(sy);
     }
     return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
                         "%s: no SOFTWARE and SYSTEM hives found (looked in "
                         "Windows/System32/config, System32/config, config "
-                        "and the directory itself)%s",
-                        spec, refused);
+                        "and the directory itself)%s%s",
+                        spec, half, refused);
 }
 
 /* Confines DIR's ancestor LEVELS folders up (stopping short of the file

@@ -31,6 +31,18 @@ if grep -q 'prune-orphans\|at index - 1' "$OUT"; then
     fail "help-without-name in a range: $(cat "$OUT")"
 fi
 
+# A store that is not there says which hive is missing: by its role in
+# hive:SOFTWARE,SYSTEM, and in a tree that holds only one of them.
+C=$D/Windows/System32/config
+expect_exit 4 "$REGTOOL" --store "hive:$TMPDIR/nonexist,$C/SYSTEM" query
+expect_grep "^regtool: $TMPDIR/nonexist,$C/SYSTEM: the SOFTWARE hive $TMPDIR/nonexist does not exist (hive:SOFTWARE,SYSTEM names SOFTWARE first)$" "$ERR"
+expect_exit 4 "$REGTOOL" --store "hive:$C/SOFTWARE,$TMPDIR/nonexist" query
+expect_grep ": the SYSTEM hive $TMPDIR/nonexist does not exist" "$ERR"
+mkdir -p "$TMPDIR/half/Windows/System32/config"
+cp "$C/SYSTEM" "$TMPDIR/half/Windows/System32/config/"
+expect_exit 4 "$REGTOOL" --store "hive:$TMPDIR/half" query
+expect_grep "no SOFTWARE and SYSTEM hives found .*: SYSTEM is in Windows/System32/config but SOFTWARE is missing there$" "$ERR"
+
 # lodctr and unlodctr take no --replace or --force (lodctr's syntax has
 # none): their refusals name the regtool command that does it, in full.
 mkdir -p "$TMPDIR/bin"

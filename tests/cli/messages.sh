@@ -43,6 +43,21 @@ cp "$C/SYSTEM" "$TMPDIR/half/Windows/System32/config/"
 expect_exit 4 "$REGTOOL" --store "hive:$TMPDIR/half" query
 expect_grep "no SOFTWARE and SYSTEM hives found .*: SYSTEM is in Windows/System32/config but SOFTWARE is missing there$" "$ERR"
 
+# A dirty SOFTWARE replayed from its log by a writer: one line names the
+# log replayed and the copies of the files as they were, which exist.
+MKDIRTY=$TMPDIR/mkdirty
+cc -Ilib -o "$MKDIRTY" tests/cli/mkdirty.c lib/regf/marvin32.c \
+    lib/regf/base_block.c || fail "cannot build mkdirty"
+DZ=$TMPDIR/dirty
+expect_exit 0 "$REGTOOL" --store "hive:$DZ" init --languages 009 --layout registry
+"$MKDIRTY" "$DZ/Windows/System32/config/SOFTWARE" || fail "mkdirty"
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" --store "hive:$DZ" install $CS ini-samples/transfer.ini
+expect_grep "^regtool: $DZ/Windows/System32/config/SOFTWARE was dirty: its transaction logs (SOFTWARE.LOG1) were replayed into it for this change; the files as they were are kept beside it as SOFTWARE.regtool-[0-9T]*, SOFTWARE.LOG1.regtool-[0-9T]*$" "$ERR"
+for f in $(sed -n 's/.*kept beside it as //p' "$ERR" | tr -d ,); do
+    [ -s "$DZ/Windows/System32/config/$f" ] || fail "$f is named but not there"
+done
+
 # lodctr and unlodctr take no --replace or --force (lodctr's syntax has
 # none): their refusals name the regtool command that does it, in full.
 mkdir -p "$TMPDIR/bin"

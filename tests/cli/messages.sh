@@ -70,6 +70,10 @@ expect_exit 183 "$L" ini-samples/transfer.ini
 expect_grep "^lodctr: 'TransferPerf' is already installed .*'regtool install --replace' upgrades it in place, or uninstall it first ('regtool uninstall', unlodctr)$" "$ERR"
 if grep -q 'use --replace' "$ERR"; then fail "lodctr suggests an option it lacks"; fi
 expect_exit 87 "$L" --replace ini-samples/transfer.ini
+# The refused writer's lock file stays, empty: removing it is unsafe
+# (README, "One writer at a time").
+[ -f "$C/regtool.lock" ] && [ ! -s "$C/regtool.lock" ] ||
+    fail "the lock file after a refused writer: $(ls -l "$C/regtool.lock" 2>&1)"
 expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/store16.reg"
 iconv -f UTF-16 -t UTF-8 "$TMPDIR/store16.reg" >"$TMPDIR/store.reg" || fail "iconv"
 { printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer]\r\n'

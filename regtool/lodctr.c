@@ -418,6 +418,7 @@ int rt_dropin_mode(const char *argv0)
     return 0;
 }
 
+#ifndef _WIN32
 /* Win32 codes above 255, which an 8-bit exit status cannot carry. */
 static const struct {
     int code;
@@ -428,6 +429,7 @@ static const struct {
     {RT_ERR_CANCELLED, "ERROR_CANCELLED", "interrupted"},
     {RT_ERR_INTERNAL_ERROR, "ERROR_INTERNAL_ERROR", "an internal error"},
 };
+#endif
 
 int rt_dropin_exit(int code)
 {

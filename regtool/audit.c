@@ -174,7 +174,19 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt,
         int failed = 0;
         if (libraries != 1 && rt_audit(&db, opt, &r->f) != 0)
             failed = 1;
-        if ((libraries || !opt->language) &&
+        /* A PerfStringBackup file holds each provider's ranges and
+         * strings, never its Library or procedures: who gets loaded is
+         * not in it to check, and its absence is no finding. */
+        int holds_libraries = strcmp(s->ops->kind, "psb") != 0;
+        if (libraries && !holds_libraries &&
+            rt_findings_add(&r->f, "libraries-not-in-store", RT_AUDIT_INFO,
+                            NULL, NULL, NULL,
+                            "%s is a PerfStringBackup file: it holds no "
+                            "provider's Library, Open, Collect or Close, so "
+                            "who gets loaded is not checked (audit the "
+                            "machine's hives for that)", r->spec) != 0)
+            failed = 1;
+        if (holds_libraries && (libraries || !opt->language) &&
             audit_libraries(s, &db, &r->f) != 0)
             failed = 1;
         if (failed)

@@ -159,8 +159,17 @@ struct rt_store *rt_cli_open_database_with(struct rt_database *db,
     return s;
 }
 
+static int last_error;
+
+int rt_cli_last_error(void)
+{
+    return last_error;
+}
+
 int rt_cli_exit_for(int win32_code)
 {
+    if (win32_code != RT_ERR_SUCCESS)
+        last_error = win32_code;
     /* A failure after an interrupt is the interrupt's doing: a call it
      * ended (an open or read that was blocked) failed with EINTR. */
     if (win32_code != RT_ERR_SUCCESS && rt_os_interrupted())

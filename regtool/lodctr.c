@@ -22,14 +22,32 @@ static int not_supported(const char *tool, const char *sw, const char *item)
     return RT_ERR_NOT_SUPPORTED;
 }
 
+/* The Win32 code of a store that could not be opened: the store's own
+ * (a damaged hive is ERROR_BADDB, a read-only one ERROR_ACCESS_DENIED),
+ * not "not found" for every failure. */
+static int open_failure_code(int exit_code)
+{
+    if (exit_code == RT_EXIT_USAGE)
+        return RT_ERR_INVALID_PARAMETER;
+    return rt_cli_last_error() ? rt_cli_last_error() : RT_ERR_FILE_NOT_FOUND;
+}
+
+/* CODE from a regtool verb run for /S, /R or /R:file, which call a store
+ * that cannot be opened "not found": the store's own code instead. */
+static int verb_code(int code)
+{
+    return code == RT_ERR_FILE_NOT_FOUND && rt_cli_last_error()
+               ? rt_cli_last_error()
+               : code;
+}
+
 static struct rt_store *open_store(const char *tool, int *code)
 {
     int exit_code;
     struct rt_store *s = rt_cli_open_store(&exit_code);
     if (!s) {
         fprintf(stderr, "%s: cannot open the name database\n", tool);
-        *code = exit_code == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
-                                           : RT_ERR_FILE_NOT_FOUND;
+        *code = open_failure_code(exit_code);
     }
     return s;
 }
@@ -81,11 +99,14 @@ static int lodctr_install(const char *ini)
 }
 
 
-/* Runs a regtool command as lodctr would, mapping its exit code. */
+/* Runs a regtool command as lodctr would: its failure's Win32 code, or
+ * for a failure that had none, its exit status mapped. */
 static int run_as(int (*cmd)(int, char **), const char *name, const char *arg)
 {
     char *argv[] = {(char *)name, (char *)arg, NULL};
     int rc = cmd(arg ? 2 : 1, argv);
+    if (rc != RT_EXIT_OK && rt_cli_last_error())
+        return rt_cli_last_error();
     switch (rc) {
     case RT_EXIT_OK: return RT_ERR_SUCCESS;
     case RT_EXIT_WARN:
@@ -133,6 +154,32 @@ static void lodctr_usage(FILE *f)
           "gives the code page of an ANSI INI file.\n", f);
 }
 
+/* The file of /S:file or /R:file as a path of this system. A Windows
+ * path (a drive letter, a UNC name, a backslash) means nothing on a POSIX
+ * system that is not Wine: taken as it is, "C:\\Windows\\Temp\\x.ini"
+ * would be one file of that name in the current directory. Refused with
+ * ERROR_PATH_NOT_FOUND; under Wine it is mapped to the Unix path. */
+static char *file_argument(const char *sw, const char *arg, int *code)
+{
+#if !defined(_WIN32) && !defined(__WINE__)
+    int drive = ((arg[0] | 0x20) >= 'a' && (arg[0] | 0x20) <= 'z') &&
+                arg[1] == ':';
+    if (drive || strchr(arg, '\\')) {
+        fprintf(stderr, "lodctr: /%s:%s: a Windows path, which names no file "
+                "on this system; nothing was done: give the file's path "
+                "here (with / between folders)\n", sw, arg);
+        *code = RT_ERR_PATH_NOT_FOUND;
+        return NULL;
+    }
+#else
+    (void)sw;
+#endif
+    char *file = rt_os_user_path(arg);
+    if (!file)
+        *code = RT_ERR_NOT_ENOUGH_MEMORY;
+    return file;
+}
+
 /* "/X:value" or "-X:value": the switch letter and its value (may be ""). */
 static int parse_switch(const char *a, char *letter, const char **value)
 {
@@ -156,8 +203,7 @@ static int lodctr_query(const char *only)
     struct rt_database db;
     struct rt_store *s = rt_cli_open_database(&db, &exit_code);
     if (!s)
-        return exit_code == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
-                                          : RT_ERR_FILE_NOT_FOUND;
+        return open_failure_code(exit_code);
     int code = RT_ERR_SUCCESS;
     if (only && !rt_database_service(&db, only)) {
         fprintf(stderr, "lodctr: no service '%s' with performance counters\n",
@@ -254,12 +300,12 @@ int rt_lodctr_main(int argc, char **argv)
             fprintf(stderr, "lodctr: /S needs a file: /S:file\n");
             return RT_ERR_INVALID_PARAMETER;
         }
-        int code = RT_ERR_NOT_ENOUGH_MEMORY;
-        char *file = rt_os_user_path(val);
+        int code = RT_ERR_SUCCESS;
+        char *file = file_argument("S", val, &code);
         if (file)
             rt_cli_backup(file, 0, &code);
         free(file);
-        return code;
+        return verb_code(code);
     }
     case 'r': {
         int code = RT_ERR_NOT_ENOUGH_MEMORY;
@@ -267,13 +313,13 @@ int rt_lodctr_main(int argc, char **argv)
             /* Windows says "error code is 2" and no more: the plan printed
              * names each file that could not be found. */
             rt_cli_rebuild(NULL, 0, 0, 1, &code);
-            return code;
+            return verb_code(code);
         }
-        char *file = rt_os_user_path(val);
+        char *file = file_argument("R", val, &code);
         if (file)
             rt_cli_restore(file, 0, 1, &code);
         free(file);
-        return code;
+        return verb_code(code);
     }
     case 't':
         return not_supported("lodctr", "/T (trusted)", "trusted providers");
@@ -370,4 +416,46 @@ int rt_dropin_mode(const char *argv0)
     if (n == 8 && !strncasecmp(base, "unlodctr", 8))
         return 2;
     return 0;
+}
+
+#ifndef _WIN32
+/* Win32 codes above 255, which an 8-bit exit status cannot carry. */
+static const struct {
+    int code;
+    const char *name, *meaning;
+} wide_codes[] = {
+    {RT_ERR_BADDB, "ERROR_BADDB", "the name database is damaged"},
+    {RT_ERR_BADKEY, "ERROR_BADKEY", "a registry key is damaged"},
+    {RT_ERR_CANCELLED, "ERROR_CANCELLED", "interrupted"},
+    {RT_ERR_INTERNAL_ERROR, "ERROR_INTERNAL_ERROR", "an internal error"},
+};
+#endif
+
+int rt_dropin_exit(int code)
+{
+#ifdef _WIN32
+    return code;
+#else
+    if (code >= 0 && code < 256)
+        return code;
+    /* An interrupt ends with the shell's status for it, as regtool's
+     * commands do; any other code keeps its low 8 bits, which is what a
+     * POSIX parent sees of the same lodctr.exe under Wine, so both builds
+     * agree (README, "As lodctr and unlodctr"). */
+    int status = code == RT_ERR_CANCELLED
+                     ? 128 + (rt_os_interrupted() ? rt_os_interrupted()
+                                                  : RT_OS_SIGINT)
+                     : code & 0xff;
+    const char *name = "", *meaning = "";
+    for (size_t i = 0; i < sizeof wide_codes / sizeof *wide_codes; i++)
+        if (wide_codes[i].code == code) {
+            name = wide_codes[i].name;
+            meaning = wide_codes[i].meaning;
+        }
+    fprintf(stderr, "%s: Win32 error %d%s%s%s%s%s; exit status %d (exit "
+            "statuses here are 8 bits)\n", rt_cli_program(), code,
+            *name ? " (" : "", name, *meaning ? ": " : "", meaning,
+            *name ? ")" : "", status);
+    return status;
+#endif
 }

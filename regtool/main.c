@@ -130,9 +130,9 @@ int main(int argc, char **argv)
     if (rt_cli_parse_global(&argc, &argv) != 0)
         return dropin ? RT_ERR_INVALID_PARAMETER : RT_EXIT_USAGE;
     if (dropin == 1)
-        return rt_lodctr_main(argc, argv);
+        return rt_dropin_exit(rt_lodctr_main(argc, argv));
     if (dropin == 2)
-        return rt_unlodctr_main(argc, argv);
+        return rt_dropin_exit(rt_unlodctr_main(argc, argv));
     if (argc < 2) {
         usage(stderr);
         return RT_EXIT_USAGE;

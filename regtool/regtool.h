@@ -106,6 +106,10 @@ int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e);
 void rt_cli_print_line(void *ctx, int kind, const char *line);
 /* The regtool exit code for a Win32 error code from the library. */
 int rt_cli_exit_for(int win32_code);
+/* The Win32 code of the last failure rt_cli_exit_for mapped, 0 when none:
+ * lodctr's modes run regtool's commands and return the code itself, not
+ * regtool's coarser exit status. */
+int rt_cli_last_error(void);
 /* With --verbose, prints the bytes written and fsyncs made. */
 void rt_cli_report_io(int ok);
 /* Prints a change set, one line per change and per pair. */
@@ -162,6 +166,10 @@ int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
 int rt_dropin_mode(const char *argv0);
 int rt_lodctr_main(int argc, char **argv);
 int rt_unlodctr_main(int argc, char **argv);
+/* The exit status for a drop-in mode's Win32 CODE: on Windows the code
+ * itself; on POSIX, where exit statuses are 8 bits, the code when under
+ * 256, else as README's table says (after a line naming the code). */
+int rt_dropin_exit(int code);
 
 /* Prints "regtool: " and the message to stderr. */
 void rt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

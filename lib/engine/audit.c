@@ -63,6 +63,10 @@
     "copy is left and named)"
 #define FIX_REPAIR "regtool repair"
 #define FIX_PRUNE "regtool repair --prune-orphans"
+#define FIX_FROM_INI                                                          \
+    "regtool repair --from-ini DIR (DIR holding the provider's INI and "    \
+    "symbol file; its INF copy is read when DIR has none), or reinstall "   \
+    "the provider (regtool install --replace INI)"
 #define FIX_RESTORE "regtool restore BACKUP, or regtool rebuild"
 #define FIX_REINSTALL "reinstall the provider (regtool install --replace INI)"
 
@@ -386,6 +390,11 @@ static void check_duplicates(struct audit *a, const struct lang_views *v)
     }
 }
 
+struct span;
+static struct span *owned_spans(const struct rt_database *db, int k,
+                                size_t *n);
+static int in_spans(const struct span *v, size_t n, uint32_t x);
+
 /* Names at even indices and help at odd ones, each with its counterpart:
  * above Base Index a gap is a provider's mistake; below it, Windows' base
  * tables have some (SPEC 4.6), which is info only. */
@@ -411,30 +420,58 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
             evidence_at(a, w->t, w->p[i]);
         }
     }
-    /* Counterparts, counted below Base Index and listed above it. */
+    /* Counterparts, counted below Base Index and listed above it. A help
+     * text without its name in a provider's range is that provider's
+     * lost name, which only its INI gives back; outside every range it
+     * is an orphan, which pruning removes. */
+    size_t n_spans = 0;
+    struct span *spans = owned_spans(a->db, 1, &n_spans);
+    if (!spans) {
+        a->failed = 1;
+        return;
+    }
     for (int k = 0; k < 2; k++) {
         const struct view *w = k ? &v->help : &v->counter;
         const struct view *other = k ? &v->counter : &v->help;
-        size_t below = 0, listed = 0;
-        for (size_t i = 0; i < w->n; i++) {
-            uint32_t x = w->p[i]->index;
-            if ((x == 1 && !k) || (x % 2 == 0) != (k == 0))
-                continue;
-            uint32_t want = k ? x - 1 : x + 1;
-            if (view_find(other, want))
-                continue;
-            if (x <= base) {
-                below++;
-                continue;
+        size_t below = 0;
+        for (int owned = k; owned >= 0; owned--) {
+            size_t listed = 0;
+            for (size_t i = 0; i < w->n; i++) {
+                uint32_t x = w->p[i]->index;
+                if ((x == 1 && !k) || (x % 2 == 0) != (k == 0))
+                    continue;
+                uint32_t want = k ? x - 1 : x + 1;
+                if (view_find(other, want))
+                    continue;
+                if (x <= base) {
+                    below += owned == 0;
+                    continue;
+                }
+                if (k && in_spans(spans, n_spans, x) != owned)
+                    continue;
+                if (!listed++) {
+                    if (!k)
+                        ADD(a, "name-without-help", RT_AUDIT_WARNING, id,
+                            SYMPTOM_HELP, FIX_REPAIR,
+                            "Perflib\\%s: names above Base Index %u without "
+                            "a help text at the next index (name's index + 1)",
+                            id, base);
+                    else if (owned)
+                        ADD(a, "help-without-name", RT_AUDIT_WARNING, id,
+                            SYMPTOM_NOT_FOUND, FIX_FROM_INI,
+                            "Perflib\\%s: help texts in a provider's range "
+                            "without a name at the index before them (help "
+                            "text's index - 1): the provider's names are lost",
+                            id);
+                    else
+                        ADD(a, "help-without-name", RT_AUDIT_WARNING, id,
+                            SYMPTOM_NOT_FOUND, FIX_PRUNE,
+                            "Perflib\\%s: help texts above Base Index %u in no "
+                            "provider's range without a name at the index "
+                            "before them (help text's index - 1)", id, base);
+                }
+                evidence_at(a, w->t, w->p[i]);
             }
-            if (!listed++)
-                ADD(a, k ? "help-without-name" : "name-without-help",
-                    RT_AUDIT_WARNING, id, k ? SYMPTOM_NOT_FOUND : SYMPTOM_HELP,
-                    k ? FIX_PRUNE : FIX_REPAIR,
-                    "Perflib\\%s: %s above Base Index %u without %s", id,
-                    k ? "help texts" : "names", base,
-                    k ? "a name at index - 1" : "a help text at index + 1");
-            evidence_at(a, w->t, w->p[i]);
         }
         /* A few are normal; most of a table's counterparts gone is a
          * table that lost its text. */
@@ -452,6 +489,7 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
                 "Windows' own tables)", id, below, k ? "help texts" : "names",
                 base, k ? "a name" : "a help text");
     }
+    free(spans);
 }
 
 /* Strings above Base Index inside no provider's range, in runs. Each

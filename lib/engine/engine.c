@@ -344,9 +344,10 @@ int rt_engine_install(const struct rt_database *db,
     if (replacing && !opt->replace)
         return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
                             "'%s' is already installed (First Counter %u, "
-                            "First Help %u); nothing was written: use "
-                            "--replace to upgrade it in place, or uninstall "
-                            "it first",
+                            "First Help %u); nothing was written: "
+                            "'regtool install --replace' upgrades it in "
+                            "place, or uninstall it first ('regtool "
+                            "uninstall', unlodctr)",
                             svc->name, svc->first_counter, svc->first_help);
     /* After "already installed", which says more about an installed
      * provider; before --replace's own checks of the range. */
@@ -755,7 +756,8 @@ int rt_engine_uninstall(const struct rt_database *db,
     if (*problems && !force)
         return rt_error_set(e, RT_ERR_INVALID_DATA,
                             "refusing to uninstall '%s': %s; nothing was "
-                            "written (--force removes the range anyway)",
+                            "written ('regtool uninstall --force' removes "
+                            "the range anyway)",
                             svc->name, problems);
 
     plan->first_counter = svc->first_counter;

@@ -655,7 +655,8 @@ static char *confine_named(struct hive_store *s, int which, const char *path,
     if (!dir)
         return NULL;
     if (!*name || rt_os_realpath(dir, canon, sizeof canon) != 0) {
-        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", path,
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s hive %s: %s",
+                     which ? "SYSTEM" : "SOFTWARE", path,
                      *name ? rt_os_strerror(errno) : "not a file");
         free(dir);
         return NULL;
@@ -695,6 +696,18 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
                 rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             return -1;
         }
+        /* Which of the two is missing, by its role: the spec's order is
+         * easy to get wrong, and a bare path does not say. */
+        for (int i = 0; i < 2; i++) {
+            const char *p = i ? s->system.path : s->software.path;
+            struct rt_os_stat st;
+            if (rt_os_stat(p, &st) == 0 && st.kind == RT_OS_ABSENT)
+                return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
+                                    "%s: the %s hive %s does not exist "
+                                    "(hive:SOFTWARE,SYSTEM names SOFTWARE "
+                                    "first)", spec, i ? "SYSTEM" : "SOFTWARE",
+                                    p);
+        }
         return 0;
     }
     char *root = NULL;
@@ -705,6 +718,7 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
     static const char *const tries[] = {"Windows/System32/config",
                                         "System32/config", "config", ""};
     char refused[700] = "";   /* a link or ".." on the way, said */
+    char half[200] = "";      /* one hive found without the other, said */
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
         errno = 0;
         char *dir = *tries[i] ? rt_os_path_ci(root, tries[i], 1) : strdup(root);
@@ -724,14 +738,19 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
             free(sy);
             return s->software.path && s->system.path ? 0 : -1;
         }
+        if ((sw || sy) && !*half)
+            snprintf(half, sizeof half, ": %s is in %s but %s is missing "
+                     "there", sw ? "SOFTWARE" : "SYSTEM",
+                     *tries[i] ? tries[i] : "the directory itself",
+                     sw ? "SYSTEM" : "SOFTWARE");
         free(sw);
         free(sy);
     }
     return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
                         "%s: no SOFTWARE and SYSTEM hives found (looked in "
                         "Windows/System32/config, System32/config, config "
-                        "and the directory itself)%s",
-                        spec, refused);
+                        "and the directory itself)%s%s",
+                        spec, half, refused);
 }
 
 /* Confines DIR's ancestor LEVELS folders up (stopping short of the file
@@ -2138,7 +2157,8 @@ static int commit_delete(struct hive_store *s, const struct dat_write *d,
  * is written over them: what the replay read of each (rt_regf_copy_aside:
  * never a log's sparse gigabytes, at the file's own permission bits; a
  * file that is no longer a regular one stops the commit). */
-static int backup_replayed(struct hive_file *hf, struct rt_error *e)
+static int backup_replayed(struct hive_store *s, struct hive_file *hf,
+                           struct rt_error *e)
 {
     struct rt_regf_log_paths logs;
     if (rt_regf_log_find(hf->path, &logs) != 0)
@@ -2151,6 +2171,10 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
     for (int i = 0; i < RT_REGF_LOG_SLOTS; i++)
         files[1 + i] = logs.path[i];
     int rc = 0;
+    /* The user is told which logs were replayed and where the originals
+     * went: the copies are the only way back to the files as they were,
+     * and files appearing unannounced look like a fault. */
+    char logs_said[1200] = "", copies[1600] = "";
     for (int i = 0; i < 1 + RT_REGF_LOG_SLOTS && rc == 0; i++) {
         if (!files[i])
             continue;
@@ -2165,7 +2189,28 @@ static int backup_replayed(struct hive_file *hf, struct rt_error *e)
                                                 : RT_ERR_WRITE_FAULT,
                               "backup of %s as %s: %s", files[i], dst,
                               rt_os_strerror(errno));
+        else if (made) {
+            const char *base = strrchr(dst, '/');
+            size_t at = strlen(copies);
+            snprintf(copies + at, sizeof copies - at, "%s%s",
+                     *copies ? ", " : "", base ? base + 1 : dst);
+            if (i > 0) {
+                const char *lb = strrchr(files[i], '/');
+                at = strlen(logs_said);
+                snprintf(logs_said + at, sizeof logs_said - at, "%s%s",
+                         *logs_said ? " and " : "", lb ? lb + 1 : files[i]);
+            }
+        }
         free(dst);
+    }
+    if (rc == 0 && *copies) {
+        char line[3200];
+        snprintf(line, sizeof line,
+                 "%s was dirty: its transaction logs (%s) were replayed "
+                 "into it for this change; the files as they were are kept "
+                 "beside it as %s", hf->path, *logs_said ? logs_said : "none",
+                 copies);
+        notice(s, line);
     }
     rt_regf_log_paths_free(&logs);
     return rc;
@@ -2262,7 +2307,7 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
      * change (Windows cannot resize a mapped file). */
     dats_drop(s);
     for (int i = 0; i < 2; i++)
-        if (hives[i]->replayed && backup_replayed(hives[i], e) != 0)
+        if (hives[i]->replayed && backup_replayed(s, hives[i], e) != 0)
             goto out;
     if (rt_commit_run(c, e) != 0)
         goto out;

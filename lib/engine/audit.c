@@ -390,11 +390,6 @@ static void check_duplicates(struct audit *a, const struct lang_views *v)
     }
 }
 
-struct span;
-static struct span *owned_spans(const struct rt_database *db, int k,
-                                size_t *n);
-static int in_spans(const struct span *v, size_t n, uint32_t x);
-
 /* Names at even indices and help at odd ones, each with its counterpart:
  * above Base Index a gap is a provider's mistake; below it, Windows' base
  * tables have some (SPEC 4.6), which is info only. */
@@ -425,7 +420,7 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
      * lost name, which only its INI gives back; outside every range it
      * is an orphan, which pruning removes. */
     size_t n_spans = 0;
-    struct span *spans = owned_spans(a->db, 1, &n_spans);
+    struct rt_span *spans = rt_owned_spans(a->db, 1, &n_spans);
     if (!spans) {
         a->failed = 1;
         return;
@@ -447,7 +442,7 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
                     below += owned == 0;
                     continue;
                 }
-                if (k && in_spans(spans, n_spans, x) != owned)
+                if (k && rt_spans_have(spans, n_spans, x) != owned)
                     continue;
                 if (!listed++) {
                     if (!k)

@@ -194,6 +194,13 @@ static int check_file(const char *shown, const char *real, int json)
     char journal[4200];
     uint64_t journal_bytes = 0;
     int pending = pending_journal(path, journal, sizeof journal, &journal_bytes);
+    /* Named beside the hive as the user named the hive. */
+    const char *slash = strrchr(shown, '/');
+    if (pending && slash)
+        snprintf(journal, sizeof journal, "%.*s/regtool.journal",
+                 (int)(slash - shown), shown);
+    else if (pending)
+        snprintf(journal, sizeof journal, "regtool.journal");
     FILE *out = stdout;
     if (json) {
         fputs("{\"file\":", out);

@@ -109,11 +109,12 @@ int rt_os_confine(const char *dir, char **canonical)
     char buf[4096];
     if (canonical)
         *canonical = NULL;
-    if (!rt_os_is_dir(dir) || rt_os_realpath(dir, buf, sizeof buf) != 0) {
-        if (!errno)
-            errno = ENOTDIR;
+    if (!rt_os_is_dir(dir)) {
+        errno = rt_os_exists(dir) ? ENOTDIR : ENOENT;
         return -1;
     }
+    if (rt_os_realpath(dir, buf, sizeof buf) != 0)
+        return -1;
     AcquireSRWLockExclusive(&roots_lock);
     struct confined *slot = NULL;
     for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {

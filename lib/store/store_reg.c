@@ -41,8 +41,9 @@ struct reg_store {
      * above and the second rename would drop the first one's change. */
     struct rt_lock *lock;
     /* FILE's directory, confined (rt_os_confine): whoever can write there
-     * may plant links as FILE.lock or a temporary file's name. */
-    char *dir;
+     * may plant links as FILE.lock or a temporary file's name. PATH is
+     * FILE beneath it, SHOWN as the user gave it (for messages). */
+    char *dir, *shown;
 };
 
 static int load_file(struct reg_store *r, struct rt_error *e);
@@ -193,7 +194,7 @@ static int serialize(struct reg_store *r, const struct rt_tree_key *root,
     if (rc != 0)
         return re.nomem ? oom(e)
                         : rt_error_set(e, RT_ERR_INVALID_DATA,
-                                       "%s: %s: nothing was written", r->path,
+                                       "%s: %s: nothing was written", r->shown,
                                        re.message);
     return 0;
 }
@@ -228,7 +229,7 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
         rt_tree_free(work);
         return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
                             "%s changed since regtool read it: nothing was "
-                            "written (run the command again)", r->path);
+                            "written (run the command again)", r->shown);
     }
     unsigned mode = rt_os_stat(r->path, &st) == 0 ? st.mode : 0644;
     /* Counted, so that a test can stop the process at each step. */
@@ -239,7 +240,7 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
         return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                              : RT_ERR_ACCESS_DENIED,
                             "cannot replace %s: %s: nothing was written",
-                            r->path, rt_os_strerror(err));
+                            r->shown, rt_os_strerror(err));
     }
     r->file_len = len;
     r->file_hash = rt_blob_hash(bytes, len);
@@ -263,6 +264,7 @@ static void reg_close(struct rt_store *s)
     free(rs(s)->dir);
     rt_tree_free(rs(s)->root);
     free(rs(s)->path);
+    free(rs(s)->shown);
     free(rs(s)->codepage);
     free(rs(s)->layout);
     free(s);
@@ -286,12 +288,12 @@ static const struct rt_store_ops reg_ops = {
 /* Reads and parses the file into a new tree, replacing R's. */
 static int load_file(struct reg_store *r, struct rt_error *e)
 {
-    const char *path = r->path;
+    const char *path = r->shown;
     uint8_t *data = NULL;
     size_t len = 0;
     struct rt_os_stat st;
-    int got = rt_os_read_file_max(path, RT_REG_FILE_MAX, &data, &len);
-    if (got != 0 && errno == EFBIG && rt_os_stat(path, &st) == 0)
+    int got = rt_os_read_file_max(r->path, RT_REG_FILE_MAX, &data, &len);
+    if (got != 0 && errno == EFBIG && rt_os_stat(r->path, &st) == 0)
         return rt_size_cap_error(e, path, st.size, RT_REG_FILE_MAX,
                                  "a .reg file");
     if (got != 0)
@@ -368,6 +370,8 @@ static int confine_dir_of(struct reg_store *r, const char *path,
                                              : RT_ERR_ACCESS_DENIED,
                             "cannot read %s: %s", path, rt_os_strerror(err));
     const char *name = slash ? slash + 1 : path;
+    if (!(r->shown = strdup(path)))
+        return oom(e);
     if (asprintf(&r->path, "%s%s%s", r->dir, strcmp(r->dir, "/") ? "/" : "",
                  name) < 0) {
         r->path = NULL;

@@ -581,6 +581,20 @@ int rt_os_mkdir(const char *path)
     return r;
 }
 
+/* What rt_os_stat and rt_os_fstat report of ST. */
+static void from_stat(const struct stat *st, struct rt_os_stat *out)
+{
+    out->kind = S_ISREG(st->st_mode)   ? RT_OS_FILE
+                : S_ISDIR(st->st_mode) ? RT_OS_DIR
+                                       : RT_OS_OTHER;
+    out->size = (uint64_t)st->st_size;
+    out->dev = (uint64_t)st->st_dev;
+    out->ino = (uint64_t)st->st_ino;
+    out->mode = (unsigned)st->st_mode & 07777;
+    out->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u +
+                    (uint64_t)st->st_mtim.tv_nsec;
+}
+
 int rt_os_stat(const char *path, struct rt_os_stat *out)
 {
     struct stat st;
@@ -604,15 +618,7 @@ int rt_os_stat(const char *path, struct rt_os_stat *out)
         }
         return -1;
     }
-    out->kind = S_ISREG(st.st_mode)   ? RT_OS_FILE
-                : S_ISDIR(st.st_mode) ? RT_OS_DIR
-                                      : RT_OS_OTHER;
-    out->size = (uint64_t)st.st_size;
-    out->dev = (uint64_t)st.st_dev;
-    out->ino = (uint64_t)st.st_ino;
-    out->mode = (unsigned)st.st_mode & 07777;
-    out->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
-                    (uint64_t)st.st_mtim.tv_nsec;
+    from_stat(&st, out);
     return 0;
 }
 
@@ -622,15 +628,7 @@ int rt_os_fstat(int fd, struct rt_os_stat *out)
     memset(out, 0, sizeof *out);
     if (fstat(fd, &st) != 0)
         return -1;
-    out->kind = S_ISREG(st.st_mode)   ? RT_OS_FILE
-                : S_ISDIR(st.st_mode) ? RT_OS_DIR
-                                      : RT_OS_OTHER;
-    out->size = (uint64_t)st.st_size;
-    out->dev = (uint64_t)st.st_dev;
-    out->ino = (uint64_t)st.st_ino;
-    out->mode = (unsigned)st.st_mode & 07777;
-    out->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
-                    (uint64_t)st.st_mtim.tv_nsec;
+    from_stat(&st, out);
     return 0;
 }
 

@@ -632,18 +632,10 @@ static int reload_if_changed(struct hive_store *s, struct rt_error *e)
     return load_layout(s, 1, e);
 }
 
-static int ends_with_ci(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && !strcasecmp(s + n - t, tail);
-}
-
-/* Confines the directory a hive file given by name (PATH) belongs to, and
- * returns the file's path on the confined directory's canonical form:
- * that directory is the file's own, or the Windows directory above it
- * when it is a System32/config (the side files and .dat tables lie
- * there). The file's own name is not resolved: a link there is refused
- * when it is opened. */
+/* Confines the directory a hive file given by name (PATH) lies in, and
+ * returns the file's path on that directory's canonical form (the
+ * folders above a config folder are confine_scope's). The file's own name
+ * is not resolved: a link there is refused when it is opened. */
 static char *confine_named(struct hive_store *s, int which, const char *path,
                            struct rt_error *e)
 {
@@ -662,14 +654,8 @@ static char *confine_named(struct hive_store *s, int which, const char *path,
         return NULL;
     }
     free(dir);
-    char root[PATH_MAX];
-    snprintf(root, sizeof root, "%s", canon);
-    if (ends_with_ci(root, "/System32/config"))
-        root[strlen(root) - strlen("/System32/config")] = '\0';
-    if (!*root)
-        snprintf(root, sizeof root, "%s", canon);
-    if (rt_os_confine(root, &s->roots[which]) != 0) {
-        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", root,
+    if (rt_os_confine(canon, &s->roots[which]) != 0) {
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", canon,
                      rt_os_strerror(errno));
         return NULL;
     }

@@ -42,25 +42,8 @@ int cmd_hive(int argc, char **argv)
 
 char *rt_cli_hive_confine(const char *file, char **root)
 {
-    const char *slash = strrchr(file, '/');
-    char *dir = slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file))
-                      : strdup(".");
-    const char *name = slash ? slash + 1 : file;
-    char *out = NULL;
-    *root = NULL;
-    if (!dir || rt_os_confine(dir, root) != 0) {
-        rt_cli_error("cannot read '%s': %s", file,
-                     dir ? rt_os_strerror(errno) : "out of memory");
-        free(dir);
-        return NULL;
-    }
-    free(dir);
-    if (asprintf(&out, "%s%s%s", *root, strcmp(*root, "/") ? "/" : "", name) < 0) {
-        rt_cli_error("out of memory");
-        rt_os_unconfine(*root);
-        free(*root);
-        *root = NULL;
-        return NULL;
-    }
+    char *out = rt_os_confine_folder_of(file, root);
+    if (!out)
+        rt_cli_error("cannot read '%s': %s", file, rt_os_strerror(errno));
     return out;
 }

@@ -147,6 +147,12 @@ void rt_os_free_list(char **names, size_t n);
  * the canonical form. Thread-safe. */
 int rt_os_confine(const char *dir, char **canonical);
 void rt_os_unconfine(const char *canonical);
+/* rt_os_confine of the folder FILE lies in (the user's: "." when FILE
+ * names none), and FILE on that folder's canonical form, a new string;
+ * the folder's canonical form goes to *ROOT for rt_os_unconfine. FILE's
+ * own name is not resolved: a link there is refused when it is opened.
+ * NULL with errno, and nothing confined, on failure. */
+char *rt_os_confine_folder_of(const char *file, char **root);
 /* Whether PATH lies beneath a confined directory: 1, 0. */
 int rt_os_is_confined(const char *path);
 

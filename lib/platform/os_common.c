@@ -1,6 +1,7 @@
 /* Platform layer: the parts of os.h written once on top of the system
  * calls of os_posix.c or os_win32.c. */
 #include "platform/os.h"
+#include "platform/compat.h"
 #include "platform/os_internal.h"
 
 #include <errno.h>
@@ -484,6 +485,36 @@ const char *rt_os_strerror(int err)
     if (err && err == refusal_code)
         return refusal_text;
     return strerror(err);
+}
+
+char *rt_os_confine_folder_of(const char *file, char **root)
+{
+    const char *slash = strrchr(file, '/');
+    char *dir = slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file))
+                      : strdup(".");
+    const char *name = slash ? slash + 1 : file;
+    char *out = NULL;
+    *root = NULL;
+    if (!dir) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    int r = rt_os_confine(dir, root);
+    int err = errno;
+    free(dir);
+    if (r != 0) {
+        errno = err;
+        return NULL;
+    }
+    if (asprintf(&out, "%s%s%s", *root, strcmp(*root, "/") ? "/" : "",
+                 name) < 0) {
+        rt_os_unconfine(*root);
+        free(*root);
+        *root = NULL;
+        errno = ENOMEM;
+        return NULL;
+    }
+    return out;
 }
 
 int rt_os_beneath(const char *root, size_t len, const char *path,

@@ -640,28 +640,14 @@ static char *confine_named(struct hive_store *s, int which, const char *path,
                            struct rt_error *e)
 {
     const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
-                      : strdup(".");
-    const char *name = slash ? slash + 1 : path;
-    char canon[PATH_MAX], *out = NULL;
-    if (!dir)
-        return NULL;
-    if (!*name || rt_os_realpath(dir, canon, sizeof canon) != 0) {
+    char *out = *(slash ? slash + 1 : path)
+                    ? rt_os_confine_folder_of(path, &s->roots[which])
+                    : NULL;
+    if (!out)
         rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s hive %s: %s",
                      which ? "SYSTEM" : "SOFTWARE", path,
-                     *name ? rt_os_strerror(errno) : "not a file");
-        free(dir);
-        return NULL;
-    }
-    free(dir);
-    if (rt_os_confine(canon, &s->roots[which]) != 0) {
-        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", canon,
-                     rt_os_strerror(errno));
-        return NULL;
-    }
-    if (asprintf(&out, "%s%s%s", canon, strcmp(canon, "/") ? "/" : "",
-                 name) < 0)
-        out = NULL;
+                     *(slash ? slash + 1 : path) ? rt_os_strerror(errno)
+                                                 : "not a file");
     return out;
 }
 

@@ -357,26 +357,15 @@ static int load_file(struct reg_store *r, struct rt_error *e)
 static int confine_dir_of(struct reg_store *r, const char *path,
                           struct rt_error *e)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
-                      : strdup(".");
-    if (!dir)
-        return oom(e);
-    int rc = rt_os_confine(dir, &r->dir);
-    int err = errno;
-    free(dir);
-    if (rc != 0)
-        return rt_error_set(e, err == ENOENT ? RT_ERR_FILE_NOT_FOUND
-                                             : RT_ERR_ACCESS_DENIED,
-                            "cannot read %s: %s", path, rt_os_strerror(err));
-    const char *name = slash ? slash + 1 : path;
+    if (!(r->path = rt_os_confine_folder_of(path, &r->dir)))
+        return errno == ENOMEM
+                   ? oom(e)
+                   : rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
+                                                     : RT_ERR_ACCESS_DENIED,
+                                  "cannot read %s: %s", path,
+                                  rt_os_strerror(errno));
     if (!(r->shown = strdup(path)))
         return oom(e);
-    if (asprintf(&r->path, "%s%s%s", r->dir, strcmp(r->dir, "/") ? "/" : "",
-                 name) < 0) {
-        r->path = NULL;
-        return oom(e);
-    }
     return 0;
 }
 

@@ -155,6 +155,43 @@ static void copy_is_deep(void **state)
     rt_pair_list_free(&c);
 }
 
+/* The difference of two tables as multisets of (index, text): a pair
+ * that moves is neither added nor removed, a text replaced is one of
+ * each, and of an index's repeated pairs only those in excess count;
+ * each list in its own table's order. */
+static void diff_is_the_multiset_difference(void **state)
+{
+    struct rt_name_table *t = *state;
+    struct rt_pair_list now = {0}, added = {0}, removed = {0};
+    /* The table reordered, System's text replaced, one "4" pair of two
+     * gone, 2002 gone, a new pair and a second 2000. */
+    assert_int_equal(rt_pair_list_append(&now, 2000, "Bytes Sent"), 0);
+    assert_int_equal(rt_pair_list_append(&now, 1, "1847"), 0);
+    assert_int_equal(rt_pair_list_append(&now, 2, "The System"), 0);
+    assert_int_equal(rt_pair_list_append(&now, 4, "Memory"), 0);
+    assert_int_equal(rt_pair_list_append(&now, 6, "% Processor Time"), 0);
+    assert_int_equal(rt_pair_list_append(&now, 1846, "End Marker"), 0);
+    assert_int_equal(rt_pair_list_append(&now, 3000, "New"), 0);
+    assert_int_equal(rt_pair_list_append(&now, 2000, "Bytes Sent"), 0);
+    assert_int_equal(rt_pair_list_diff(&t->counter, &now, &added, &removed),
+                     0);
+    assert_int_equal(added.n, 3);
+    assert_int_equal(added.v[0].index, 2);
+    assert_string_equal(added.v[0].text, "The System");
+    assert_int_equal(added.v[1].index, 3000);
+    assert_int_equal(added.v[2].index, 2000);
+    assert_int_equal(removed.n, 3);
+    assert_string_equal(removed.v[0].text, "System");
+    assert_string_equal(removed.v[1].text, "BYTES SENT");
+    assert_string_equal(removed.v[2].text, "Memory (dup)");
+    rt_pair_list_free(&added);
+    rt_pair_list_free(&removed);
+    /* Equal tables: nothing either way. */
+    assert_int_equal(rt_pair_list_diff(&now, &now, &added, &removed), 0);
+    assert_int_equal(added.n + removed.n, 0);
+    rt_pair_list_free(&now);
+}
+
 static void damaged_table_reports_which_blob(void **state)
 {
     (void)state;
@@ -197,6 +234,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(append_rejects_bad_pairs, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(copy_is_deep, setup, teardown),
+        cmocka_unit_test_setup_teardown(diff_is_the_multiset_difference,
+                                        setup, teardown),
         cmocka_unit_test(damaged_table_reports_which_blob),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);

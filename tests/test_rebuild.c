@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "engine/engine.h"
 #include "engine/rebuild.h"
 
 static void add(struct rt_pair_list *l, uint32_t i, const char *text)
@@ -225,6 +226,92 @@ static void each_provider_from_its_first_source(void **state)
     fixture_free(&f);
 }
 
+/* L as "index=text;" in order. */
+static char *list_text(const struct rt_pair_list *l)
+{
+    char *out = calloc(1, 4096);
+    for (size_t i = 0; i < l->n; i++)
+        sprintf(out + strlen(out), "%u=%s;", l->v[i].index, l->v[i].text);
+    return out;
+}
+
+static void assert_list(const struct rt_pair_list *l, const char *want)
+{
+    char *got = list_text(l);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+/* What a table change says it adds and removes is the true difference of
+ * the tables (the preview --dry-run prints), and what it loses is the
+ * orphan alone: a stale text replaced at its index is not lost. The
+ * same whether the table is replaced whole (the fixture's short tables)
+ * or spliced (a long base that stays), and a splice's lists keep the
+ * invariant checked before every commit. Before, a whole replacement
+ * said "+0 -0" and a splice listed every pair from the first that
+ * differs, and the loss was counted apart from the change. */
+static void change_says_what_it_adds_removes_and_loses(void **state)
+{
+    (void)state;
+    for (int long_base = 0; long_base < 2; long_base++) {
+        struct fixture f;
+        fixture(&f, 0);
+        if (long_base) {
+            struct rt_db_language *l = &f.db.langs[0];
+            struct rt_name_table old = l->table;
+            memset(&l->table, 0, sizeof l->table);
+            rt_name_table_free(&f.inst);
+            installed(&f.inst);
+            for (uint32_t i = 6; i < 206; i += 2) {
+                add(&f.inst.counter, i, "A long base name that stays");
+                add(&f.inst.help, i + 1, "A long base help that stays");
+            }
+            assert_int_equal(rt_pair_list_copy(&l->table.counter,
+                                               &f.inst.counter), 0);
+            assert_int_equal(rt_pair_list_copy(&l->table.help,
+                                               &f.inst.help), 0);
+            for (size_t i = 3; i < old.counter.n; i++)
+                add(&l->table.counter, old.counter.v[i].index,
+                    old.counter.v[i].text);
+            for (size_t i = 2; i < old.help.n; i++)
+                add(&l->table.help, old.help.v[i].index, old.help.v[i].text);
+            rt_name_table_free(&old);
+            tables_of_pairs(l);
+        }
+        struct rt_change_set cs;
+        struct rt_rebuild_plan p;
+        struct rt_error e = {0};
+        assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs, &p, &e), 0);
+        const struct rt_change *cc = table_change(&cs, "009",
+                                                  RT_TABLE_COUNTER);
+        const struct rt_change *hc = table_change(&cs, "009", RT_TABLE_HELP);
+        assert_non_null(cc);
+        assert_non_null(hc);
+        assert_int_equal(cc->n_edits != 0, long_base);
+        assert_list(&cc->added, "2000=A object;2002=A counter;2006=C name;");
+        assert_list(&cc->removed, "2000=Old A;2100=Orphan;");
+        assert_list(&hc->added, "2001=A object help;2003=A counter help;"
+                                "2007=C help;");
+        assert_list(&hc->removed, "");
+        struct rt_pair_list lost = {0};
+        assert_int_equal(rt_change_lost(cc, &lost), 1);
+        assert_list(&lost, "2100=Orphan;");
+        rt_pair_list_free(&lost);
+        assert_int_equal(rt_change_lost(hc, NULL), 0);
+        assert_int_equal(p.langs[0].dropped, 1);
+        const struct rt_db_language *l = &f.db.langs[0];
+        for (int k = 0; k < 2; k++) {
+            const struct rt_change *c = k ? hc : cc;
+            if (c->n_edits)
+                assert_int_equal(rt_engine_check_table_splice(c, &l->tab[k],
+                                                              1, &e), 0);
+        }
+        rt_change_set_free(&cs);
+        rt_rebuild_plan_free(&p);
+        fixture_free(&f);
+    }
+}
+
 /* The result rebuilt again (every source still there) changes nothing. */
 static void rebuilding_the_result_changes_nothing(void **state)
 {
@@ -347,6 +434,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_provider_from_its_first_source),
+        cmocka_unit_test(change_says_what_it_adds_removes_and_loses),
         cmocka_unit_test(rebuilding_the_result_changes_nothing),
         cmocka_unit_test(current_language_takes_english_base),
         cmocka_unit_test(base_from_tables_or_lost),

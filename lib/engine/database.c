@@ -762,23 +762,45 @@ static int change_table(const struct rt_db_language *l, int k,
         return 0;
     }
     size_t same = 0, from = sound ? agree_until(t, blob, len, &same) : 0;
+    /* ADDED and REMOVED are the true difference of the pairs from where
+     * the tables stop agreeing (all of them for a whole replacement):
+     * what --dry-run shows and what is lost (rt_change_lost) are exactly
+     * what the change writes. The pairs before agree byte for byte. */
+    struct rt_pair_list added = {0}, removed = {0}, cut = {0};
+    if (!sound || from < len / 2)
+        same = 0;
+    const struct rt_pair_list kept_from = {
+        pairs->v + (same < pairs->n ? same : pairs->n),
+        same < pairs->n ? pairs->n - same : 0, 0};
+    if (rt_table_pairs_from(t, same, &cut) != 0 ||
+        rt_pair_list_diff(&cut, &kept_from, &added, &removed) != 0) {
+        rt_pair_list_free(&cut);
+        rt_pair_list_free(&added);
+        rt_pair_list_free(&removed);
+        free(blob);
+        return -1;
+    }
+    rt_pair_list_free(&cut);
     if (!sound || from < len / 2) {
         /* Replaced whole: the table must still be the one read. */
         int r = rt_change_set_table_replace(
             cs, l->id, kind, blob, len, present, l->bytes[k],
             present ? rt_db_table_hash(l, k) : 0, NULL, NULL);
         free(blob);
+        if (r == 0) {
+            /* The lists are the change's now: no table held twice. */
+            cs->v[cs->n - 1].added = added;
+            cs->v[cs->n - 1].removed = removed;
+        } else {
+            rt_pair_list_free(&added);
+            rt_pair_list_free(&removed);
+        }
         return r;
     }
-    struct rt_pair_list added = {0}, removed = {0};
     struct rt_table_edit *ed = malloc(sizeof *ed);
     uint8_t *ins = malloc(len - from);
-    if (!ed || !ins || rt_table_pairs_from(t, same, &removed) != 0)
+    if (!ed || !ins)
         goto nomem;
-    for (size_t i = same; i < pairs->n; i++)
-        if (rt_pair_list_append(&added, pairs->v[i].index,
-                                pairs->v[i].text) != 0)
-            goto nomem;
     memcpy(ins, blob + from, len - from);
     free(blob);
     *ed = (struct rt_table_edit){from, t->len - from, 0, len - from};

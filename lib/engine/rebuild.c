@@ -191,17 +191,6 @@ static int take_ranges(struct rt_name_table *nt, const struct rt_name_table *t,
     return 0;
 }
 
-/* How many pairs of OLD have an index NEW lacks. */
-static size_t dropped(const struct rt_pair_list *old,
-                      const struct rt_pair_list *nl)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < old->n; i++)
-        if (!rt_pair_list_find(nl, old->v[i].index))
-            n++;
-    return n;
-}
-
 static int rebuild_language(const struct rt_database *db,
                             const struct rt_rebuild_input *in, size_t li,
                             struct rt_change_set *cs,
@@ -299,8 +288,6 @@ static int rebuild_language(const struct rt_database *db,
         goto nomem;
     rl->names_after = nt.counter.n;
     rl->helps_after = nt.help.n;
-    rl->dropped = dropped(&l->table.counter, &nt.counter) +
-                  dropped(&l->table.help, &nt.help);
     uint32_t hc = rt_pair_list_highest(&nt.counter);
     uint32_t hh = rt_pair_list_highest(&nt.help);
     if (hc > plan->last_counter)
@@ -309,11 +296,18 @@ static int rebuild_language(const struct rt_database *db,
         plan->last_help = hh;
 
     int changed[2];
-    size_t at[2];
+    size_t at[2], first = cs->n;
     if (rt_db_replace_changed_tables(l, &nt, cs, changed, at) != 0)
         goto nomem;
     rl->counter_changed = changed[0];
     rl->help_changed = changed[1];
+    /* What is lost is read from the change itself, the one written. */
+    for (size_t i = first; i < cs->n; i++) {
+        size_t n = rt_change_lost(&cs->v[i], NULL);
+        if (n == (size_t)-1)
+            goto nomem;
+        rl->dropped += n;
+    }
     rc = 0;
     goto out;
 nomem:

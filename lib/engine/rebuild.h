@@ -19,7 +19,9 @@
  *      that came with the system).
  * A provider none of these has for a language loses its text there.
  * Pairs of the current tables that none of this keeps (strings no
- * provider owns) are dropped and counted. Pairs are written sorted by
+ * provider owns, base strings the tables as installed lack) are dropped
+ * and counted from the change set itself (rt_change_lost), so what a
+ * dry run says is lost is what the rebuild loses. Pairs are written sorted by
  * index; Last Counter / Last Help are raised to the highest index
  * written when below it, never lowered. */
 #ifndef RT_REBUILD_H
@@ -92,7 +94,10 @@ struct rt_rebuild_language {
                                        nowhere (the language is lost) */
     const struct rt_rebuild_base *installed;   /* its input, or NULL */
     size_t names_before, helps_before, names_after, helps_after;
-    size_t dropped;                 /* current pairs no source keeps */
+    size_t dropped;                 /* strings of the current tables
+                                       its changes lose: removed, their
+                                       index given no other text
+                                       (rt_change_lost) */
     int counter_changed, help_changed;
 };
 

@@ -474,3 +474,94 @@ void rt_change_set_free(struct rt_change_set *cs)
     free(cs->v);
     memset(cs, 0, sizeof *cs);
 }
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_index_then_pos(const void *pa, const void *pb)
+{
+    const size_t *a = pa, *b = pb;   /* [index, position] */
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* The first of the N sorted values V that is X or above (ABOVE 0), or
+ * above X (ABOVE 1). */
+static size_t bound(const uint32_t *v, size_t n, uint32_t x, int above)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x || (above && v[mid] == x))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int append_copy(struct rt_pair_list *l, const struct rt_pair *p)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        struct rt_pair *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    if (rt_pair_copy(&l->v[l->n], p) != 0)
+        return -1;
+    l->n++;
+    return 0;
+}
+
+size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost)
+{
+    if (c->op != RT_CHANGE_SET_TABLE || !c->removed.n)
+        return 0;
+    const struct rt_pair_list *rm = &c->removed, *ad = &c->added;
+    uint32_t *a = malloc((ad->n ? ad->n : 1) * sizeof *a);
+    /* [index, position] of each removed pair, sorted: an index's removed
+     * pairs in table order. */
+    size_t *r = malloc(2 * rm->n * sizeof *r);
+    unsigned char *is_lost = calloc(rm->n, 1);
+    size_t n = (size_t)-1;
+    if (!a || !r || !is_lost)
+        goto out;
+    for (size_t i = 0; i < ad->n; i++)
+        a[i] = ad->v[i].index;
+    qsort(a, ad->n, sizeof *a, cmp_u32);
+    for (size_t i = 0; i < rm->n; i++) {
+        r[2 * i] = rm->v[i].index;
+        r[2 * i + 1] = i;
+    }
+    qsort(r, rm->n, 2 * sizeof *r, cmp_index_then_pos);
+    n = 0;
+    for (size_t i = 0; i < rm->n;) {
+        size_t j = i;
+        while (j < rm->n && r[2 * j] == r[2 * i])
+            j++;
+        uint32_t x = (uint32_t)r[2 * i];
+        size_t given = bound(a, ad->n, x, 1) - bound(a, ad->n, x, 0);
+        for (size_t k = i + given; k < j; k++) {
+            is_lost[r[2 * k + 1]] = 1;
+            n++;
+        }
+        i = j;
+    }
+    for (size_t i = 0; lost && i < rm->n; i++)
+        if (is_lost[i] && append_copy(lost, &rm->v[i]) != 0) {
+            n = (size_t)-1;
+            break;
+        }
+out:
+    free(a);
+    free(r);
+    free(is_lost);
+    return n;
+}

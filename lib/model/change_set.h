@@ -147,6 +147,13 @@ int rt_change_splice_equal_from(const struct rt_change *c,
                                 size_t len, size_t from, const uint8_t *got,
                                 size_t got_len, size_t total);
 
+/* The strings table change C loses: of its removed pairs at an index,
+ * those beyond the number of pairs it adds at that index (a text
+ * replaced is not lost; an index left without a text is), the later
+ * ones in the table's order. Appended to LOST (copies) when not NULL.
+ * Returns how many, or (size_t)-1 when out of memory. O(n log n). */
+size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost);
+
 /* A 64-bit fingerprint of a blob (FNV-1a): equal bytes, equal hash. */
 uint64_t rt_blob_hash(const uint8_t *data, size_t len);
 int rt_change_set_perflib(struct rt_change_set *cs, const char *name,

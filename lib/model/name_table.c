@@ -250,6 +250,100 @@ size_t rt_pair_list_agreement(const struct rt_pair_list *a,
     return n;
 }
 
+/* Orders pairs by index, then text bytes, then length: equal pairs are
+ * neighbours. */
+static int cmp_pair_ptr(const void *pa, const void *pb)
+{
+    const struct rt_pair *a = *(const struct rt_pair *const *)pa;
+    const struct rt_pair *b = *(const struct rt_pair *const *)pb;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    size_t n = a->text_len < b->text_len ? a->text_len : b->text_len;
+    int c = memcmp(a->text, b->text, n);
+    if (c)
+        return c;
+    if (a->text_len != b->text_len)
+        return a->text_len < b->text_len ? -1 : 1;
+    return a < b ? -1 : a > b;     /* table order among equal pairs */
+}
+
+static const struct rt_pair **sorted_pairs(const struct rt_pair_list *l)
+{
+    const struct rt_pair **v = malloc((l->n ? l->n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < l->n; i++)
+        v[i] = &l->v[i];
+    qsort(v, l->n, sizeof *v, cmp_pair_ptr);
+    return v;
+}
+
+/* Appends to OUT the pairs of L not marked in MATCHED, in L's order. */
+static int append_unmatched(const struct rt_pair_list *l,
+                            const unsigned char *matched,
+                            struct rt_pair_list *out)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        if (matched[i])
+            continue;
+        if (out->n == out->cap) {
+            size_t cap = out->cap ? out->cap * 2 : 16;
+            struct rt_pair *v = realloc(out->v, cap * sizeof *v);
+            if (!v)
+                return -1;
+            out->v = v;
+            out->cap = cap;
+        }
+        if (rt_pair_copy(&out->v[out->n], &l->v[i]) != 0)
+            return -1;
+        out->n++;
+    }
+    return 0;
+}
+
+static int same_pair(const struct rt_pair *a, const struct rt_pair *b)
+{
+    return a->index == b->index && a->text_len == b->text_len &&
+           !memcmp(a->text, b->text, a->text_len);
+}
+
+int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
+                      const struct rt_pair_list *new_pairs,
+                      struct rt_pair_list *added, struct rt_pair_list *removed)
+{
+    const struct rt_pair **o = sorted_pairs(old_pairs);
+    const struct rt_pair **w = sorted_pairs(new_pairs);
+    unsigned char *o_matched = calloc(old_pairs->n ? old_pairs->n : 1, 1);
+    unsigned char *w_matched = calloc(new_pairs->n ? new_pairs->n : 1, 1);
+    int rc = -1;
+    if (!o || !w || !o_matched || !w_matched)
+        goto out;
+    /* One walk of both sorted lists: equal pairs meet, one for one. */
+    for (size_t i = 0, j = 0; i < old_pairs->n && j < new_pairs->n;) {
+        int c = same_pair(o[i], w[j]) ? 0 : cmp_pair_ptr(&o[i], &w[j]);
+        if (c == 0) {
+            o_matched[o[i] - old_pairs->v] = 1;
+            w_matched[w[j] - new_pairs->v] = 1;
+            i++;
+            j++;
+        } else if (c < 0) {
+            i++;
+        } else {
+            j++;
+        }
+    }
+    rc = append_unmatched(new_pairs, w_matched, added) ||
+                 append_unmatched(old_pairs, o_matched, removed)
+             ? -1
+             : 0;
+out:
+    free(o);
+    free(w);
+    free(o_matched);
+    free(w_matched);
+    return rc;
+}
+
 int rt_pair_list_equal(const struct rt_pair_list *a,
                        const struct rt_pair_list *b)
 {

@@ -79,6 +79,16 @@ size_t rt_pair_list_duplicates(const struct rt_pair_list *l,
 size_t rt_pair_list_agreement(const struct rt_pair_list *a,
                               const struct rt_pair_list *b);
 
+/* The difference of two tables as multisets of (index, text) pairs: the
+ * pairs of NEW that OLD lacks are appended to ADDED, those of OLD that
+ * NEW lacks to REMOVED, each in its own table's order (copies). A text
+ * replaced at an index is one pair removed and one added; a pair that
+ * only moves is neither. O((n + m) log(n + m)). Returns 0, or -1 when out
+ * of memory (the lists then hold what was appended). */
+int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
+                      const struct rt_pair_list *new_pairs,
+                      struct rt_pair_list *added, struct rt_pair_list *removed);
+
 /* Whether A and B hold the same pairs in the same order (index, text and
  * the index's digits as written). */
 int rt_pair_list_equal(const struct rt_pair_list *a,

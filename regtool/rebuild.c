@@ -27,12 +27,16 @@ static const char usage_text[] =
     "where the strings come from, and every file it could not find (what\n"
     "Windows reports as \"error code is 2\").\n"
     "\n"
+    "Strings of the current tables that no source gives a text at their\n"
+    "index are dropped; their count is printed before anything is written.\n"
     "When any provider or language would lose its text, nothing is\n"
     "written and the exit status is 4 (lodctr /R: 2) unless --accept-loss.\n"
     "winmgmt /resyncperf (WMI's copy of the counters) has no offline\n"
     "counterpart: run it on the machine after its next start.\n"
     "\n"
-    "  --dry-run      print the plan and the change, write nothing\n"
+    "  --dry-run      print the plan and the change a rebuild commits (each\n"
+    "                 table's pairs added and removed, the strings lost),\n"
+    "                 write nothing\n"
     "  --from DIR     read the sources from the Windows directory DIR (an\n"
     "                 identical machine's) instead of the store's own\n"
     "  --accept-loss  rebuild even though some text cannot be recovered\n";
@@ -58,8 +62,9 @@ static void print_plan(const struct rt_rebuild_plan *p,
                    l->helps_after, l->names_before, l->helps_before,
                    l->counter_changed || l->help_changed ? "" : ", unchanged");
         if (l->dropped)
-            printf("language %s: %zu strings of the current tables no "
-                   "provider owns are not kept\n", l->id, l->dropped);
+            printf("language %s: %zu strings of the current tables are not "
+                   "kept: no source gives their index a text\n", l->id,
+                   l->dropped);
     }
     for (size_t i = 0; i < p->n_providers; i++) {
         const struct rt_rebuild_provider *pv = &p->providers[i];
@@ -87,6 +92,66 @@ static void print_plan(const struct rt_rebuild_plan *p,
                    src->in.psb_path);
     }
     printf("Last Counter %u, Last Help %u\n", p->last_counter, p->last_help);
+}
+
+/* The strings CS loses (rt_change_lost): the change set the rebuild
+ * commits, never an estimate of it. With LIST, each is printed as
+ * "  lost Perflib\LANG\TABLE INDEX TEXT". (size_t)-1: out of memory. */
+static size_t strings_lost(const struct rt_change_set *cs, int list)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change *c = &cs->v[i];
+        struct rt_pair_list lost = {0};
+        size_t k = rt_change_lost(c, list ? &lost : NULL);
+        if (k == (size_t)-1) {
+            rt_pair_list_free(&lost);
+            return k;
+        }
+        for (size_t j = 0; j < lost.n; j++)
+            printf("  lost Perflib\\%s\\%s %u %s\n", c->lang,
+                   c->table == RT_TABLE_HELP ? "Help" : "Counter",
+                   lost.v[j].index, lost.v[j].text);
+        rt_pair_list_free(&lost);
+        n += k;
+    }
+    return n;
+}
+
+/* The loss line of a rebuild about to be written (WHEN "will") or
+ * previewed ("would"): the same words for rebuild, its dry run and
+ * lodctr /R. Returns the number of strings lost, (size_t)-1 when out of
+ * memory (said). */
+static size_t say_strings_lost(const struct rt_change_set *cs,
+                               const char *when)
+{
+    size_t n = strings_lost(cs, 0);
+    if (n == (size_t)-1)
+        rt_cli_error("out of memory counting what the rebuild loses");
+    else if (n)
+        printf("%s: %zu strings of the current tables %s be lost: no "
+               "source gives their index a text\n", rt_cli_program(), n,
+               when);
+    return n;
+}
+
+struct before_write_ctx {
+    const struct rt_rebuild_sources *src;
+    int quiet;
+    int printed;        /* the plan and the loss line were said */
+};
+
+/* Before the commit: the plan (unless QUIET) and what will be lost. */
+static int before_write(const struct rt_rebuild_plan *plan,
+                        const struct rt_change_set *cs, void *ctx)
+{
+    struct before_write_ctx *c = ctx;
+    if (!c->quiet || plan->lost)
+        print_plan(plan, c->src);
+    say_strings_lost(cs, "will");
+    fflush(stdout);
+    c->printed = 1;
+    return 0;
 }
 
 static int rebuild_from(const char *from, int dry_run, int accept_loss,
@@ -126,9 +191,10 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
     struct rt_rebuild_sources src;
     struct rt_error e = {0};
     int refused = 0;
-    int r = rt_op_rebuild(s, from, accept_loss, dry_run, &cs, &plan, &src,
-                          &refused, &e);
-    if (r == 0 || refused) {
+    struct before_write_ctx bw = {&src, quiet, 0};
+    int r = rt_op_rebuild(s, from, accept_loss, dry_run, before_write, &bw,
+                          &cs, &plan, &src, &refused, &e);
+    if ((r == 0 || refused) && !bw.printed) {
         if (!quiet || plan.lost)
             print_plan(&plan, &src);
     }
@@ -140,10 +206,16 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
             printf("%s: %zu provider or language texts %s lost "
                    "(--accept-loss)\n", rt_cli_program(), plan.lost,
                    dry_run ? "would be" : "were");
-        else if (dry_run)
+        /* The dry run's count of the strings lost is read from the very
+         * change set a rebuild commits, as the "will" line before it. */
+        size_t lost = dry_run ? say_strings_lost(&cs, "would") : 0;
+        if (dry_run && !plan.lost && !lost)
             printf("%s: nothing would be lost\n", rt_cli_program());
-        if (dry_run && !quiet)
+        if (dry_run && !quiet) {
             rt_cli_print_change_set(stdout, &cs);
+            if (lost && lost != (size_t)-1)
+                strings_lost(&cs, 1);
+        }
         printf("%s: winmgmt /resyncperf has no offline counterpart: run it "
                "on the machine after its next start\n", rt_cli_program());
         rt_change_set_free(&cs);

@@ -457,6 +457,10 @@ struct rebuild_ctx {
     struct rt_rebuild_plan *plan;
     struct rt_rebuild_sources *src;
     int refused;
+    int (*before_write)(const struct rt_rebuild_plan *plan,
+                        const struct rt_change_set *cs, void *ctx);
+    void *ctx;
+    const struct rt_change_set *cs;     /* the one planned */
 };
 
 static int plan_rebuild(struct rt_database *db, struct rt_store *s,
@@ -464,6 +468,7 @@ static int plan_rebuild(struct rt_database *db, struct rt_store *s,
                         struct rt_error *e)
 {
     struct rebuild_ctx *c = ctx;
+    c->cs = cs;
     if (rt_rebuild_sources_read(s, db, c->from, c->src, e) != 0)
         return -1;
     if (rt_engine_rebuild(db, &c->src->in, cs, c->plan, e) != 0)
@@ -480,15 +485,28 @@ static int plan_rebuild(struct rt_database *db, struct rt_store *s,
     return 0;
 }
 
+static int rebuild_before_write(const struct rt_database *db, void *ctx)
+{
+    (void)db;
+    struct rebuild_ctx *c = ctx;
+    return c->before_write ? c->before_write(c->plan, c->cs, c->ctx) : 0;
+}
+
 int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
-                  int dry_run, struct rt_change_set *cs,
+                  int dry_run,
+                  int (*before_write)(const struct rt_rebuild_plan *plan,
+                                      const struct rt_change_set *cs,
+                                      void *ctx),
+                  void *ctx, struct rt_change_set *cs,
                   struct rt_rebuild_plan *plan, struct rt_rebuild_sources *src,
                   int *refused, struct rt_error *e)
 {
     memset(plan, 0, sizeof *plan);
     memset(src, 0, sizeof *src);
-    struct rebuild_ctx c = {from, accept_loss, dry_run, plan, src, 0};
-    struct transaction t = {whole, dry_run, 0, 1, plan_rebuild, NULL, &c, 0};
+    struct rebuild_ctx c = {from, accept_loss, dry_run, plan, src, 0,
+                            before_write, ctx, NULL};
+    struct transaction t = {whole, dry_run, 0, 1, plan_rebuild,
+                            rebuild_before_write, &c, 0};
     int rc = transact(s, &t, cs, e);
     *refused = c.refused;
     if (rc != 0 && !c.refused) {

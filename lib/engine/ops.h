@@ -62,9 +62,16 @@ int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
  * points into (free both, the plan first). When text would be lost
  * (PLAN->lost) and ACCEPT_LOSS is 0, nothing is written: -1 with
  * RT_ERR_FILE_NOT_FOUND, *REFUSED 1 and *PLAN filled for the caller to
- * print; a dry run plans and refuses nothing. */
+ * print; a dry run plans and refuses nothing. When anything is to be
+ * written (not DRY_RUN), BEFORE_WRITE(PLAN, CS, CTX), when not NULL, runs
+ * first with the change set about to be committed (the CLI says there
+ * what will be lost); when it fails, nothing is written. */
 int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
-                  int dry_run, struct rt_change_set *cs,
+                  int dry_run,
+                  int (*before_write)(const struct rt_rebuild_plan *plan,
+                                      const struct rt_change_set *cs,
+                                      void *ctx),
+                  void *ctx, struct rt_change_set *cs,
                   struct rt_rebuild_plan *plan, struct rt_rebuild_sources *src,
                   int *refused, struct rt_error *e);
 

@@ -144,7 +144,7 @@ void rt_database_unload_language(struct rt_db_language *l)
     struct rt_db_language kept = {0};
     kept.id = l->id;
     kept.fixed = l->fixed;
-    memcpy(kept.fixed_why, l->fixed_why, sizeof kept.fixed_why);
+    kept.fixed_why = l->fixed_why;
     *l = kept;
 }
 
@@ -295,6 +295,7 @@ void rt_database_free(struct rt_database *db)
     for (size_t i = 0; i < db->n_langs; i++) {
         rt_database_unload_language(&db->langs[i]);
         free(db->langs[i].id);
+        free(db->langs[i].fixed_why);
     }
     free(db->langs);
     for (size_t i = 0; i < db->n_services; i++)
@@ -561,7 +562,7 @@ int rt_database_read_language(struct rt_store *s,
     memset(out, 0, sizeof *out);
     out->id = l->id;
     out->fixed = l->fixed;
-    memcpy(out->fixed_why, l->fixed_why, sizeof out->fixed_why);
+    out->fixed_why = l->fixed_why;
     if (load_language(s, out, pairs, 0, &no_tail, e) != 0) {
         rt_database_unload_language(out);
         return -1;
@@ -628,10 +629,14 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
         db->langs[i].id = ids[i];
         ids[i] = NULL;
         db->n_langs++;
-        if (s->ops->language_fixed)
-            db->langs[i].fixed = s->ops->language_fixed(
-                s, db->langs[i].id, db->langs[i].fixed_why,
-                sizeof db->langs[i].fixed_why);
+        char why[160];
+        if (s->ops->language_fixed &&
+            (db->langs[i].fixed = s->ops->language_fixed(
+                 s, db->langs[i].id, why, sizeof why)) &&
+            !(db->langs[i].fixed_why = strdup(why))) {
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            goto fail;
+        }
         int load = opt->tables == RT_DB_TABLES_ALL ||
                    (opt->tables == RT_DB_TABLES_ONE && i == one);
         if (load && load_language(s, &db->langs[i], opt->pairs, opt->kinds,
@@ -657,6 +662,10 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
         if (rt_service_load(s, svcs[i], &db->services[i], e) != 0)
             goto fail;
         db->n_services++;
+        /* The service has its own copy: the list's goes as it is read,
+         * so that a store of many services holds their names once. */
+        free(svcs[i]);
+        svcs[i] = NULL;
     }
     rt_strings_free(svcs, n_svcs);
     index_database(db);

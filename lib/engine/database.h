@@ -39,9 +39,11 @@ struct rt_db_language {
     int help_damaged;             /* the Help blob is damaged (whichever
                                      blob the first damage is in) */
     /* The store serves a fixed table here that nothing can change
-     * (store op language_fixed): install and uninstall leave it alone. */
+     * (store op language_fixed): install and uninstall leave it alone.
+     * FIXED_WHY says why; owned as ID is (NULL unless FIXED): a database
+     * of thousands of languages holds no text for those that are not. */
     int fixed;
-    char fixed_why[160];
+    char *fixed_why;
 };
 
 /* A service's Performance values, as lodctr and the provider wrote them. */

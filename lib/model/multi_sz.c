@@ -169,7 +169,8 @@ static int push_pair(struct rt_pair **pairs, size_t *n, size_t *cap,
                      const struct rt_pair *p)
 {
     if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
+        /* From one: a table of one pair costs what one pair does. */
+        size_t c = *cap ? *cap * 2 : 1;
         struct rt_pair *v = realloc(*pairs, c * sizeof *v);
         if (!v)
             return -1;
@@ -184,8 +185,10 @@ static int push_entry(struct rt_msz_entry **v, size_t *n, size_t *cap,
                       const struct rt_msz_entry *x)
 {
     if (*n == *cap) {
-        /* Half as much again: never twice what a big table needs. */
-        size_t c = *cap ? *cap + *cap / 2 : 256;
+        /* Half as much again: never twice what a big table needs; from
+         * one, so that thousands of tables of one pair each (a hostile
+         * store's) cost in proportion to their bytes. */
+        size_t c = *cap + *cap / 2 + 1;
         struct rt_msz_entry *w = realloc(*v, c * sizeof *w);
         if (!w)
             return -1;
@@ -544,7 +547,9 @@ static int put_string(uint8_t **buf, size_t *pos, size_t *cap, const char *s,
 int rt_multi_sz_encode(const struct rt_pair *pairs, size_t n_pairs,
                        uint8_t **blob, size_t *len)
 {
-    size_t cap = 256, pos = 0;
+    /* From a few bytes, doubling: a table of one short pair takes what
+     * its bytes do. */
+    size_t cap = 16, pos = 0;
     uint8_t *buf = malloc(cap);
     if (!buf)
         return -1;

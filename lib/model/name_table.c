@@ -177,8 +177,9 @@ int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
         return -1;
     if (l->n == l->cap) {
         /* Half as much again: a list of millions of pairs is never twice
-         * what it holds. */
-        size_t c = l->cap ? l->cap + l->cap / 2 : 64;
+         * what it holds; from one, so that a list of one pair (each of
+         * thousands of tiny sections) costs what one pair does. */
+        size_t c = l->cap + l->cap / 2 + 1;
         struct rt_pair *v = realloc(l->v, c * sizeof *v);
         if (!v)
             return -1;

@@ -16,7 +16,9 @@
 
 /* Positions of the sections, sorted: services by name as
  * rt_utf8_casecmp orders them, languages by id value (CurrentLanguage
- * first); equals in file order, so that a search finds the first. */
+ * first); equals in file order, so that a search finds the first. Sixteen
+ * bytes a section: a file of hundreds of thousands of tiny sections is
+ * indexed in less than its own size. */
 struct rt_psb_index {
     const struct rt_psb_service *services;
     size_t n_services;
@@ -24,9 +26,11 @@ struct rt_psb_index {
     size_t n_langs;
     struct psb_at {
         const char *name;
-        int current;
-        unsigned value;
-        size_t at;
+        uint32_t key;           /* a language's: 0 CurrentLanguage, else
+                                   its id value + 1 */
+        uint32_t at;            /* position in the file's sections (a
+                                   backup is under 256 MiB: fewer than
+                                   2^32 sections) */
     } *service, *lang;
 };
 
@@ -177,6 +181,13 @@ static char *dup_range(const char *s, const char *e)
     return r;
 }
 
+/* The next capacity of the section arrays: half as much again (cut to
+ * size once the file is read, shrink_sections). */
+static size_t grown(size_t cap)
+{
+    return cap ? cap + cap / 2 : 16;
+}
+
 static const char *section_name(struct parser *ps, char *buf, size_t size)
 {
     if (ps->kind == SEC_PERFLIB)
@@ -218,7 +229,7 @@ static int header(struct parser *ps, const char *s, const char *e,
          * (index_sections), not by comparing each with those before. */
         struct rt_psb_service *v = p->services;
         if (p->n_services == ps->services_cap) {
-            size_t cap = ps->services_cap ? 2 * ps->services_cap : 16;
+            size_t cap = grown(ps->services_cap);
             if ((v = realloc(p->services, cap * sizeof *v))) {
                 p->services = v;
                 ps->services_cap = cap;
@@ -247,7 +258,7 @@ static int header(struct parser *ps, const char *s, const char *e,
         }
         struct rt_psb_language *v = p->langs;
         if (p->n_langs == ps->langs_cap) {
-            size_t cap = ps->langs_cap ? 2 * ps->langs_cap : 16;
+            size_t cap = grown(ps->langs_cap);
             if ((v = realloc(p->langs, cap * sizeof *v))) {
                 p->langs = v;
                 ps->langs_cap = cap;
@@ -588,27 +599,42 @@ static int service_at_cmp(const void *a, const void *b)
     return c ? c : x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* The key of language id ID: CurrentLanguage, else its value. */
-static void lang_key(const char *id, int *current, unsigned *value)
+/* The key of language id ID: 0 for CurrentLanguage, else its value + 1
+ * (ids are at most four hex digits), so that CurrentLanguage sorts
+ * first. */
+static uint32_t lang_key(const char *id)
 {
-    *current = rt_lang_is_current(id);
-    *value = 0;
-    if (!*current && rt_lang_value(id, value) != 0)
-        *value = 0;
-}
-
-static int lang_key_cmp(int xc, unsigned xv, int yc, unsigned yv)
-{
-    if (xc != yc)
-        return xc ? -1 : 1;
-    return xv < yv ? -1 : xv > yv;
+    unsigned value = 0;
+    if (rt_lang_is_current(id))
+        return 0;
+    if (rt_lang_value(id, &value) != 0)
+        value = 0;
+    return (uint32_t)value + 1;
 }
 
 static int lang_at_cmp(const void *a, const void *b)
 {
     const struct psb_at *x = a, *y = b;
-    int c = lang_key_cmp(x->current, x->value, y->current, y->value);
-    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Cuts P's section arrays to their size: what the parse grew them to
+ * ahead is not held while the index is built, nor after. */
+static void shrink_sections(struct rt_psb *p)
+{
+    if (p->n_services) {
+        struct rt_psb_service *v =
+            realloc(p->services, p->n_services * sizeof *v);
+        if (v)
+            p->services = v;
+    }
+    if (p->n_langs) {
+        struct rt_psb_language *v = realloc(p->langs, p->n_langs * sizeof *v);
+        if (v)
+            p->langs = v;
+    }
 }
 
 /* Sorts P's sections into its index and refuses a second section of a
@@ -632,11 +658,10 @@ static int index_sections(struct rt_psb *p, unsigned failed_at,
         return failed_at || err->nomem ? 0 : nomem(err, 0);
     }
     for (size_t i = 0; i < p->n_services; i++)
-        x->service[i] = (struct psb_at){p->services[i].name, 0, 0, i};
-    for (size_t i = 0; i < p->n_langs; i++) {
-        x->lang[i] = (struct psb_at){p->langs[i].id, 0, 0, i};
-        lang_key(p->langs[i].id, &x->lang[i].current, &x->lang[i].value);
-    }
+        x->service[i] = (struct psb_at){p->services[i].name, 0, (uint32_t)i};
+    for (size_t i = 0; i < p->n_langs; i++)
+        x->lang[i] = (struct psb_at){p->langs[i].id, lang_key(p->langs[i].id),
+                                     (uint32_t)i};
     qsort(x->service, p->n_services, sizeof *x->service, service_at_cmp);
     qsort(x->lang, p->n_langs, sizeof *x->lang, lang_at_cmp);
     /* The earliest second section: in a run of equals (in file order)
@@ -654,7 +679,7 @@ static int index_sections(struct rt_psb *p, unsigned failed_at,
     }
     for (size_t i = 1; i < p->n_langs; i++) {
         const struct psb_at *a = &x->lang[i - 1], *b = &x->lang[i];
-        if (lang_key_cmp(a->current, a->value, b->current, b->value))
+        if (a->key != b->key)
             continue;
         unsigned line = p->langs[b->at].line;
         if (!dup || line < (dup_lang ? p->langs[dup->at].line
@@ -694,6 +719,7 @@ static int parse(const uint8_t *data, size_t len, int take,
     ps.p = out;
     ps.err = err;
     int r = read_data(&ps, data, len, enc ? enc : &e0, done);
+    shrink_sections(out);
     if (index_sections(out, r != 0 && !err->nomem ? err->line : 0, err) != 0)
         r = -1;
     if (take)
@@ -913,21 +939,16 @@ const struct rt_psb_language *rt_psb_language_find(const struct rt_psb *p,
     if (x) {
         if (!rt_lang_is_id(id))
             return NULL;
-        int current;
-        unsigned value;
-        lang_key(id, &current, &value);
+        uint32_t key = lang_key(id);
         size_t lo = 0, hi = p->n_langs;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (lang_key_cmp(x->lang[mid].current, x->lang[mid].value,
-                             current, value) < 0)
+            if (x->lang[mid].key < key)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        if (lo < p->n_langs && !lang_key_cmp(x->lang[lo].current,
-                                             x->lang[lo].value, current,
-                                             value))
+        if (lo < p->n_langs && x->lang[lo].key == key)
             return &p->langs[x->lang[lo].at];
         return NULL;
     }

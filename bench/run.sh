@@ -37,7 +37,12 @@
 #                      performance services), langN (a SOFTWARE of N
 #                      Perflib languages), pairsN (a perfc009.dat of N
 #                      equal pairs), psbN (a PerfStringBackup.INI of N
-#                      services), valuesN and sectionsN (.reg stores),
+#                      services), repeatN (a PerfStringBackup.INI whose
+#                      strings repeat one index N times: restore
+#                      --dry-run refuses it), statsN (a Windows 95 .reg
+#                      export of N statistics under 1,000 servers, each
+#                      exported twice: hostile-ps-list and -ps-audit),
+#                      valuesN and sectionsN (.reg stores),
 #                      and the memory cases of tests/cli/hostile_memory.sh:
 #                      "hostile-check-ini" and "hostile-install" of iniN
 #                      (an INI of N symbols in three languages; -3lang:
@@ -384,6 +389,27 @@ hostile() {
             { print }' | sed 's/$/\r/' | iconv -f UTF-8 -t UTF-16LE >"$H/$wl.ini"
     verbs "$wl" psb "psb:$H/$wl.ini"
     rm -f "$H/$wl.ini"
+    n=$(scaled 200000); wl=repeat$n
+    echo "== hostile: $wl (files)"
+    iconv -f UTF-16LE -t UTF-8 "$H/init-files/Windows/System32/PerfStringBackup.INI" | tr -d '\r' |
+        awk -v n="$n" '{ print } /^\[PerfStrings_009\]/ && !done {
+                for (i = 0; i < n; i++) print "2=x"
+                done = 1 }' | sed 's/$/\r/' | iconv -f UTF-8 -t UTF-16LE >"$H/$wl.ini"
+    OK_EXITS=2    # refused: the index repeated
+    measure hostile-restore-n "$wl" files "" ro "$REGTOOL" --store "hive:$H/init-files" restore --dry-run "$H/$wl.ini"
+    OK_EXITS=0
+    rm -f "$H/$wl.ini"
+    n=$(scaled 40000); wl=stats$n
+    echo "== hostile: $wl (.reg)"
+    awk -v n="$n" 'BEGIN { printf "REGEDIT4\r\n\r\n"
+        for (i = 0; i < n; i++)
+            printf "[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum\\S%06d\\%s%06d]\r\n\"Name\"=\"s\"\r\n\r\n", int(i / 2) % 1000, (i % 2 ? "t" : "T"), int(i / 2) }' \
+        >"$H/$wl.reg"
+    measure hostile-ps-list "$wl" none "" ro "$REGTOOL" perfstats list "$H/$wl.reg"
+    OK_EXITS="0 1 2"
+    measure hostile-ps-audit "$wl" none "" ro "$REGTOOL" perfstats audit "$H/$wl.reg"
+    OK_EXITS=0
+    rm -f "$H/$wl.reg"
     "$REGTOOL" --store "hive:$H/init-files" backup --format reg "$H/full.reg" >/dev/null
     iconv -f UTF-16 -t UTF-8 "$H/full.reg" >"$H/full8.reg"
     n=$(scaled 40000); wl=values$n

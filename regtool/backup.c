@@ -11,6 +11,7 @@
 #include "commit/io.h"
 #include "engine/backup.h"
 #include "engine/reg_backup.h"
+#include "model/size_caps.h"
 #include "platform/os.h"
 
 static const char usage_text[] =
@@ -117,6 +118,18 @@ int rt_cli_tables_in_files(struct rt_store *s)
     return !strncmp(s->ops->layout(s), "tables in .dat files", 20);
 }
 
+/* The least a .reg file of F takes: each byte of a REG_MULTI_SZ (a
+ * table) is written as hex, "xx," in UTF-16LE, 6 bytes. */
+static uint64_t reg_size_at_least(const struct rt_reg_file *f)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < f->n_keys; i++)
+        for (size_t j = 0; j < f->keys[i].n_vals; j++)
+            if (!f->keys[i].vals[j].del && f->keys[i].vals[j].v.type == 7)
+                n += 6 * (uint64_t)f->keys[i].vals[j].v.len;
+    return n;
+}
+
 /* The .reg backup: read through the store, as the tables' exact bytes. */
 static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
                             const char *file, int force)
@@ -139,7 +152,24 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     struct rt_os_saving sv;
     int win32;
     rt_cli_catch_interrupts();
-    if (rt_reg_write(&f, NULL, &data, &len, &re) != 0) {
+    /* Restore and reg: stores read no .reg file over RT_REG_FILE_MAX: a
+     * backup that could not be restored is not saved (refused before
+     * its text is made where the tables alone are too large). */
+    uint64_t least = reg_size_at_least(&f);
+    int wrote = least > RT_REG_FILE_MAX
+                    ? 0
+                    : rt_reg_write(&f, NULL, &data, &len, &re) == 0;
+    if (least > RT_REG_FILE_MAX || (wrote && len > RT_REG_FILE_MAX)) {
+        rt_cli_error("backup: the .reg file would be %llu bytes or more, "
+                     "larger than the %llu MiB a .reg file may be (restore "
+                     "reads no larger one); nothing was saved: a "
+                     "PerfStringBackup file (without --format reg) holds "
+                     "this database",
+                     (unsigned long long)(least > RT_REG_FILE_MAX ? least
+                                                                  : len),
+                     (unsigned long long)(RT_REG_FILE_MAX >> 20));
+        rc = RT_EXIT_INVALID;
+    } else if (!wrote) {
         rt_cli_error("backup: %s; nothing was saved", re.message);
         rc = RT_EXIT_FAILURE;
     } else if (rt_os_saving_open_via(&sv, file,

@@ -198,7 +198,8 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
     size_t len = 0;
     /* Refused by its size before it is mapped: a sparse file of any size
      * maps, and its parse would read every page. Which format it is is
-     * not known yet: the larger of the two caps. */
+     * not known yet: the larger of the two caps here, the .reg file's
+     * once its first bytes say it is one. */
     uint64_t cap = RT_BACKUP_FILE_MAX > RT_REG_FILE_MAX ? RT_BACKUP_FILE_MAX
                                                         : RT_REG_FILE_MAX;
     struct rt_os_stat st;
@@ -225,7 +226,16 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
     if (view.data)
         len = view.len;
     if (rt_reg_sniff(bytes, len)) {
-        int rc = restore_reg(file, bytes, len, dry_run, quiet, win32);
+        int rc;
+        if (len > RT_REG_FILE_MAX) {
+            struct rt_error e = {0};
+            rt_size_cap_error(&e, file, len, RT_REG_FILE_MAX, "a .reg file");
+            rt_cli_error("%s", e.message);
+            *win32 = e.code;
+            rc = RT_EXIT_INVALID;
+        } else {
+            rc = restore_reg(file, bytes, len, dry_run, quiet, win32);
+        }
         free(data);
         rt_os_unmap_file(&view);
         return rc;

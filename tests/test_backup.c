@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/ops.h"
+#include "model/size_caps.h"
 #include "model/utf16.h"
 
 #define BLOB(lit) ((const uint8_t *)(lit)), sizeof(lit)
@@ -658,6 +659,85 @@ static void test_round_trip(void **state)
     s->ops->close(s);
 }
 
+/* The size of the backup of S through rt_engine_backup_stream, and of its
+ * first part (the head). */
+static size_t backup_size(struct rt_store *s, size_t *head)
+{
+    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
+                                                   0, 0, NULL};
+    struct rt_database db;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load_with(s, &db, &none, &e), 0);
+    /* The head alone: a write past the first part fails (there is none
+     * without languages). */
+    struct sink k = {NULL, 0, 0, 2};
+    struct rt_backup_stats st;
+    int r = rt_engine_backup_stream(s, &db, 0, to_sink, &k, &st, &e);
+    assert_int_equal(r, db.n_langs ? -1 : 0);
+    *head = k.n;
+    free(k.v);
+    k = (struct sink){0};
+    assert_int_equal(rt_engine_backup_stream(s, &db, 0, to_sink, &k, &st, &e),
+                     0);
+    free(k.v);
+    rt_database_free(&db);
+    return k.n;
+}
+
+/* Every backup regtool writes of a tree within the .dat caps is one
+ * restore reads: RT_BACKUP_FILE_MAX covers 4/3 of RT_DAT_TOTAL_MAX (a
+ * 256 MiB cap refused the backup of a 316 MB database) and the head's
+ * room; the tables that grow most in a backup (one-digit indices,
+ * one-character texts) grow by no more than 4/3, a language's header
+ * is under 64 bytes, and a provider with a 255-character name and its
+ * five values takes at most 806 bytes (size_caps.h). */
+static void test_backup_cap_holds_any_backup(void **state)
+{
+    (void)state;
+    assert_true(RT_BACKUP_FILE_MAX >=
+                RT_DAT_TOTAL_MAX * RT_BACKUP_PAIR_GROWTH_NUM /
+                        RT_BACKUP_PAIR_GROWTH_DEN +
+                    RT_BACKUP_HEAD_ROOM);
+    assert_true(RT_BACKUP_HEAD_ROOM / 806 >= 200000);
+
+    static const char16_t shortest_c[] = u"2\0x\0" "4\0x\0" "6\0x\0"
+                                         "8\0x\0" "0010\0x\0";
+    static const char16_t shortest_h[] = u"3\0y\0" "5\0y\0" "7\0y\0"
+                                         "9\0y\0";
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    put_dword(s, NULL, "Base Index", 1847);
+    put_dword(s, NULL, "Last Counter", 10);
+    put_dword(s, NULL, "Last Help", 9);
+    size_t head0, none = backup_size(s, &head0);
+    assert_int_equal(none, head0);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            BLOB(shortest_c)), 0);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_HELP,
+                                            BLOB(shortest_h)), 0);
+    size_t head, all = backup_size(s, &head);
+    assert_int_equal(head, head0);
+    size_t header = 2 * strlen("\r\n\r\n[PerfStrings_009]");
+    assert_true(header < 64);
+    size_t tables = sizeof shortest_c + sizeof shortest_h;
+    size_t strings = all - head - header;
+    /* 2=x ... 10=x: 8 pairs of 10 bytes, 10 of 12 (its table's 0010 is
+     * 14 bytes). */
+    assert_int_equal(strings, 8 * 10 + 12);
+    assert_true(strings * RT_BACKUP_PAIR_GROWTH_DEN <=
+                tables * RT_BACKUP_PAIR_GROWTH_NUM);
+
+    char name[256];
+    memset(name, 'N', 255);
+    name[255] = 0;
+    put_range(s, name, 2000000000, 2000000000);
+    put_dword(s, name, "Disable Performance Counters", 4000000000u);
+    size_t head1;
+    backup_size(s, &head1);
+    assert_int_equal(head1 - head0, 806);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -668,6 +748,7 @@ int main(void)
         cmocka_unit_test(test_restore_splices),
         cmocka_unit_test(test_restore_refused),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_backup_cap_holds_any_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,6 +101,17 @@ static void duplicates_found_with_positions(void **state)
     assert_int_equal(d[1].first, 0);
     assert_int_equal(d[1].second, 3);
     free(d);
+    /* Runs of two indices side by side once sorted (10 then 12): each
+     * repeat points at its own index's first, not the other's. */
+    assert_int_equal(rt_pair_list_append(&l, 12, "e"), 0);
+    assert_int_equal(rt_pair_list_append(&l, 12, "f"), 0);
+    assert_int_equal(rt_pair_list_duplicates(&l, &d), 4);
+    assert_int_equal(d[2].index, 12);
+    assert_int_equal(d[2].first, 1);
+    assert_int_equal(d[2].second, 4);
+    assert_int_equal(d[3].first, 1);
+    assert_int_equal(d[3].second, 5);
+    free(d);
     rt_pair_list_free(&l);
 }
 

@@ -71,10 +71,61 @@ static void reads_audits_and_removes(void **state)
     rt_reg_file_free(&f);
 }
 
+/* Many servers, keys of one server in any case and anywhere in the file,
+ * and a stat exported three times: each key joins its server (the first
+ * seen, in file order), and each repeat names the first's line. */
+static void servers_and_repeats_by_key(void **state)
+{
+    (void)state;
+    static const char many[] =
+        "REGEDIT4\r\n\r\n"
+        ENUM "\\A\\X]\r\n\"Name\"=\"x\"\r\n\r\n"           /* line 3 */
+        ENUM "\\B]\r\n\r\n"                                   /* 6 */
+        ENUM "\\C\\Y]\r\n\"Name\"=\"y\"\r\n\r\n"           /* 8 */
+        ENUM "\\a\\x]\r\n\"Name\"=\"x\"\r\n\r\n"           /* 11 */
+        ENUM "\\D]\r\n\r\n"                                   /* 14 */
+        ENUM "\\A\\Z]\r\n\"Name\"=\"z\"\r\n\r\n"           /* 16 */
+        ENUM "\\A\\X]\r\n\"Name\"=\"x\"\r\n\r\n"           /* 19 */
+        ENUM "\\c]\r\n\"Name\"=\"Cee\"\r\n\r\n";             /* 22 */
+    struct rt_reg_file f;
+    struct rt_reg_error e;
+    assert_int_equal(rt_reg_parse((const uint8_t *)many, sizeof many - 1,
+                                  NULL, &f, &e), 0);
+    struct rt_perfstats p;
+    assert_int_equal(rt_perfstats_read(&f, &p), 0);
+    assert_int_equal(p.n_servers, 4);
+    static const char *const order[] = {"A", "B", "C", "D"};
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(p.servers[i].key, order[i]);
+    assert_int_equal(p.servers[0].n_stats, 4);
+    assert_int_equal(p.servers[2].n_stats, 1);
+    assert_string_equal(p.servers[2].name, "Cee");
+    assert_int_equal(p.servers[2].line, 22);
+
+    struct rt_perfstats_finding *x;
+    size_t n;
+    assert_int_equal(rt_perfstats_audit(&p, &x, &n), 0);
+    /* x at 11 and X at 19 repeat X at 3; B and D have no stats. */
+    assert_int_equal(n, 4);
+    assert_string_equal(x[0].id, "stat-duplicate");
+    assert_int_equal(x[0].line, 11);
+    assert_non_null(strstr(x[0].message, "first at line 3"));
+    assert_string_equal(x[1].id, "stat-duplicate");
+    assert_int_equal(x[1].line, 19);
+    assert_non_null(strstr(x[1].message, "first at line 3"));
+    assert_string_equal(x[2].id, "server-no-stats");
+    assert_string_equal(x[2].server, "B");
+    assert_string_equal(x[3].server, "D");
+    free(x);
+    rt_perfstats_free(&p);
+    rt_reg_file_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_audits_and_removes),
+        cmocka_unit_test(servers_and_repeats_by_key),
     };
     return cmocka_run_group_tests_name("perfstats", tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/lang_id.h"
+#include "model/size_caps.h"
 #include "model/strbuf.h"
 #include "platform/os.h"
 
@@ -250,6 +251,19 @@ static int emit(const struct rt_backup_sink *k, uint8_t *part, size_t len,
     if (interrupted(e)) {
         free(part);
         return -1;
+    }
+    /* Restore reads a backup of at most RT_BACKUP_FILE_MAX bytes, which
+     * holds the tables of any tree within the .dat caps (size_caps.h):
+     * one larger (thousands of providers more, or tables kept in a
+     * SOFTWARE of gigabytes) is not written, so that every backup saved
+     * can be restored. */
+    if (len > RT_BACKUP_FILE_MAX - *bytes) {
+        free(part);
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "the backup would be more than the %llu MiB "
+                            "a PerfStringBackup file may be (restore "
+                            "reads no larger one); nothing was saved",
+                            (unsigned long long)(RT_BACKUP_FILE_MAX >> 20));
     }
     int r = k->write(k->ctx, part, len);
     free(part);

@@ -55,7 +55,8 @@ int rt_multi_sz_decode(const uint8_t *blob, size_t len, int lenient,
  * each table (text is converted only where a person or JSON reads it).
  * Sixteen bytes: a table of millions of short pairs is indexed in less
  * than its own size. Offsets fit 32 bits: no table is over 4 GiB (a hive
- * is refused past 2 GB, a .dat table or a backup past 256 MiB), and the
+ * is refused past 2 GB, a .dat table past 256 MiB, a backup past
+ * 1536 MiB), and the
  * scans refuse a blob that is. */
 struct rt_msz_entry {
     uint32_t index;

@@ -143,23 +143,30 @@ size_t rt_pair_list_duplicates(const struct rt_pair_list *l,
         keys[2 * i + 1] = i;
     }
     qsort(keys, l->n, 2 * sizeof *keys, cmp_by_index_then_pos);
-    size_t count = 0;
+    /* Each later pair of a run of equal indices repeats the run's first:
+     * one pass, the run's start carried along (a walk back from each
+     * repeat to the start was quadratic in the run: 200,000 of one index
+     * took 20 s). */
+    size_t count = 0, cap = 0, run = 0;
     struct rt_duplicate *d = NULL;
     for (size_t i = 1; i < l->n; i++) {
-        if (keys[2 * i] != keys[2 * i - 2])
+        if (keys[2 * i] != keys[2 * run]) {
+            run = i;
             continue;
-        size_t first = i;
-        while (first > 0 && keys[2 * first - 2] == keys[2 * i])
-            first--;
-        struct rt_duplicate *nd = realloc(d, (count + 1) * sizeof *d);
-        if (!nd) {
-            free(d);
-            free(keys);
-            return (size_t)-1;
         }
-        d = nd;
+        if (count == cap) {
+            size_t c = cap ? cap + cap / 2 : 16;
+            struct rt_duplicate *nd = realloc(d, c * sizeof *d);
+            if (!nd) {
+                free(d);
+                free(keys);
+                return (size_t)-1;
+            }
+            d = nd;
+            cap = c;
+        }
         d[count].index = (uint32_t)keys[2 * i];
-        d[count].first = keys[2 * first + 1];
+        d[count].first = keys[2 * run + 1];
         d[count].second = keys[2 * i + 1];
         count++;
     }

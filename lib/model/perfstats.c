@@ -1,6 +1,7 @@
 /* Model layer: Windows 95 System Monitor registrations (model/perfstats.h). */
 #include "model/perfstats.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,28 +67,86 @@ rt_perfstats_server(const struct rt_perfstats *p, const char *key)
     return NULL;
 }
 
+/* The servers read so far by key, for rt_perfstats_read: open addressing
+ * over positions (+1; 0 is an empty slot), at most half full, hashed by
+ * rt_utf8_casehash (keys rt_utf8_casecmp calls equal hash alike), as
+ * regtree.c indexes a key's subkeys. Each of an export's keys is placed in
+ * its server in constant time: a scan of the servers per key made an
+ * export of 20,000 servers take seconds. The seed is the index's address:
+ * keys chosen to collide in one run do not in another. */
+struct server_index {
+    size_t *slot;
+    size_t cap;         /* a power of two */
+};
+
+static size_t server_home(const struct server_index *x, const char *key,
+                          size_t len)
+{
+    return (size_t)rt_utf8_casehash(key, len, (uintptr_t)x) & (x->cap - 1);
+}
+
+static void server_put(struct server_index *x, const char *key, size_t len,
+                       size_t pos)
+{
+    size_t i = server_home(x, key, len);
+    while (x->slot[i])
+        i = (i + 1) & (x->cap - 1);
+    x->slot[i] = pos + 1;
+}
+
+/* Room for the N servers of P and one more; -1 when out of memory. */
+static int server_room(struct server_index *x, const struct rt_perfstats *p)
+{
+    size_t n = p->n_servers + 1;
+    if (2 * n <= x->cap)
+        return 0;
+    size_t cap = x->cap ? 2 * x->cap : 64;
+    size_t *slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return -1;
+    free(x->slot);
+    x->slot = slot;
+    x->cap = cap;
+    for (size_t i = 0; i < p->n_servers; i++)
+        server_put(x, p->servers[i].key, strlen(p->servers[i].key), i);
+    return 0;
+}
+
+/* The server KEY (LEN bytes) of P, a new one at the end when P has none;
+ * NULL when out of memory. */
 static struct rt_perfstats_server *server_for(struct rt_perfstats *p,
+                                              struct server_index *x,
                                               const char *key, size_t len)
 {
-    for (size_t i = 0; i < p->n_servers; i++)
-        if (same(p->servers[i].key, strlen(p->servers[i].key), key, len))
-            return &p->servers[i];
-    struct rt_perfstats_server *v =
-        realloc(p->servers, (p->n_servers + 1) * sizeof *v);
-    if (!v)
+    if (server_room(x, p) != 0)
         return NULL;
-    p->servers = v;
-    struct rt_perfstats_server *s = &v[p->n_servers];
+    size_t i = server_home(x, key, len);
+    for (; x->slot[i]; i = (i + 1) & (x->cap - 1)) {
+        struct rt_perfstats_server *s = &p->servers[x->slot[i] - 1];
+        if (same(s->key, strlen(s->key), key, len))
+            return s;
+    }
+    if (p->n_servers == p->cap_servers) {
+        /* Half as much again: never twice what it holds. */
+        size_t c = p->cap_servers ? p->cap_servers + p->cap_servers / 2 : 16;
+        struct rt_perfstats_server *v = realloc(p->servers, c * sizeof *v);
+        if (!v)
+            return NULL;
+        p->servers = v;
+        p->cap_servers = c;
+    }
+    struct rt_perfstats_server *s = &p->servers[p->n_servers];
     memset(s, 0, sizeof *s);
     if (!(s->key = strndup(key, len)))
         return NULL;
-    p->n_servers++;
+    x->slot[i] = ++p->n_servers;
     return s;
 }
 
 int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out)
 {
     memset(out, 0, sizeof *out);
+    struct server_index index = {NULL, 0};
     for (size_t i = 0; i < f->n_keys; i++) {
         const struct rt_reg_key *k = &f->keys[i];
         const char *rest = k->del ? NULL : below_enum(k->path);
@@ -95,7 +154,8 @@ int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out)
             continue;
         const char *sep = strchr(rest, '\\');
         struct rt_perfstats_server *s =
-            server_for(out, rest, sep ? (size_t)(sep - rest) : strlen(rest));
+            server_for(out, &index, rest,
+                       sep ? (size_t)(sep - rest) : strlen(rest));
         if (!s)
             goto fail;
         if (!sep) {
@@ -109,11 +169,15 @@ int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out)
         /* Keys below a statistic are none of System Monitor's. */
         if (strchr(sep + 1, '\\'))
             continue;
-        struct rt_perfstat *v = realloc(s->stats, (s->n_stats + 1) * sizeof *v);
-        if (!v)
-            goto fail;
-        s->stats = v;
-        struct rt_perfstat *st = &v[s->n_stats++];
+        if (s->n_stats == s->cap_stats) {
+            size_t c = s->cap_stats ? s->cap_stats + s->cap_stats / 2 : 16;
+            struct rt_perfstat *v = realloc(s->stats, c * sizeof *v);
+            if (!v)
+                goto fail;
+            s->stats = v;
+            s->cap_stats = c;
+        }
+        struct rt_perfstat *st = &s->stats[s->n_stats++];
         memset(st, 0, sizeof *st);
         st->line = k->line;
         if (!(st->key = strdup(sep + 1)))
@@ -126,22 +190,34 @@ int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out)
         else if (st->differentiate && !strcasecmp(st->differentiate, "FALSE"))
             st->kind = RT_STAT_COUNT;
     }
+    free(index.slot);
     return 0;
 fail:
+    free(index.slot);
     rt_perfstats_free(out);
     return -1;
 }
 
-static struct rt_perfstats_finding *add(struct rt_perfstats_finding **v,
-                                        size_t *n, const char *id, int error,
+/* The audit's findings so far. */
+struct findings {
+    struct rt_perfstats_finding *v;
+    size_t n, cap;
+};
+
+static struct rt_perfstats_finding *add(struct findings *f, const char *id,
+                                        int error,
                                         const struct rt_perfstats_server *s,
                                         const struct rt_perfstat *st)
 {
-    struct rt_perfstats_finding *nv = realloc(*v, (*n + 1) * sizeof *nv);
-    if (!nv)
-        return NULL;
-    *v = nv;
-    struct rt_perfstats_finding *x = &nv[(*n)++];
+    if (f->n == f->cap) {
+        size_t c = f->cap ? f->cap + f->cap / 2 : 16;
+        struct rt_perfstats_finding *nv = realloc(f->v, c * sizeof *nv);
+        if (!nv)
+            return NULL;
+        f->v = nv;
+        f->cap = c;
+    }
+    struct rt_perfstats_finding *x = &f->v[f->n++];
     memset(x, 0, sizeof *x);
     x->id = id;
     x->error = error;
@@ -151,44 +227,94 @@ static struct rt_perfstats_finding *add(struct rt_perfstats_finding **v,
     return x;
 }
 
+/* A server's stats, by key (rt_utf8_casecmp) and, among equal keys, in
+ * file order: the first of a run of equals is the one the others repeat. */
+struct stat_at {
+    const struct rt_perfstat *stat;
+    size_t at;
+};
+
+static int stat_at_cmp(const void *a, const void *b)
+{
+    const struct stat_at *x = a, *y = b;
+    int c = rt_utf8_casecmp(x->stat->key, strlen(x->stat->key), y->stat->key,
+                            strlen(y->stat->key));
+    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* For each stat of S, the position of the earlier stat of the same key
+ * it repeats, or SIZE_MAX: in FIRST (S->n_stats entries). Sorted once,
+ * O(n log n): each stat compared with every earlier one made 20,000
+ * stats of one server take seconds. -1 when out of memory. */
+static int repeated_stats(const struct rt_perfstats_server *s, size_t *first)
+{
+    if (!s->n_stats)
+        return 0;
+    struct stat_at *v = malloc(s->n_stats * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t j = 0; j < s->n_stats; j++) {
+        v[j] = (struct stat_at){&s->stats[j], j};
+        first[j] = SIZE_MAX;
+    }
+    qsort(v, s->n_stats, sizeof *v, stat_at_cmp);
+    size_t run = 0;
+    for (size_t j = 1; j < s->n_stats; j++) {
+        if (!same(v[run].stat->key, strlen(v[run].stat->key),
+                  v[j].stat->key, strlen(v[j].stat->key)))
+            run = j;
+        else
+            first[v[j].at] = v[run].at;
+    }
+    free(v);
+    return 0;
+}
+
 int rt_perfstats_audit(const struct rt_perfstats *p,
                        struct rt_perfstats_finding **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
+    struct findings f = {NULL, 0, 0};
+    size_t most = 0;
+    for (size_t i = 0; i < p->n_servers; i++)
+        if (p->servers[i].n_stats > most)
+            most = p->servers[i].n_stats;
+    size_t *first = malloc((most ? most : 1) * sizeof *first);
+    if (!first)
+        return -1;
     for (size_t i = 0; i < p->n_servers; i++) {
         const struct rt_perfstats_server *s = &p->servers[i];
         struct rt_perfstats_finding *x;
         if (!s->n_stats) {
-            if (!(x = add(out, n, "server-no-stats", 0, s, NULL)))
+            if (!(x = add(&f, "server-no-stats", 0, s, NULL)))
                 goto fail;
             snprintf(x->message, sizeof x->message,
                      "stat server %s%s%s%s has no statistics: System Monitor "
                      "offers nothing from it", s->key, s->name ? " (" : "",
                      s->name ? s->name : "", s->name ? ")" : "");
         }
+        if (repeated_stats(s, first) != 0)
+            goto fail;
         for (size_t j = 0; j < s->n_stats; j++) {
             const struct rt_perfstat *st = &s->stats[j];
             if (!st->name || !*st->name) {
-                if (!(x = add(out, n, "stat-no-name", 1, s, st)))
+                if (!(x = add(&f, "stat-no-name", 1, s, st)))
                     goto fail;
                 snprintf(x->message, sizeof x->message,
                          "statistic %s\\%s has no Name: System Monitor lists "
                          "it without a label", s->key, st->key);
             }
-            for (size_t k = 0; k < j; k++)
-                if (same(s->stats[k].key, strlen(s->stats[k].key), st->key,
-                         strlen(st->key))) {
-                    if (!(x = add(out, n, "stat-duplicate", 1, s, st)))
-                        goto fail;
-                    snprintf(x->message, sizeof x->message,
-                             "statistic %s\\%s is exported again (first at "
-                             "line %u): on import the second overwrites the "
-                             "first", s->key, st->key, s->stats[k].line);
-                    break;
-                }
+            if (first[j] != SIZE_MAX) {
+                if (!(x = add(&f, "stat-duplicate", 1, s, st)))
+                    goto fail;
+                snprintf(x->message, sizeof x->message,
+                         "statistic %s\\%s is exported again (first at "
+                         "line %u): on import the second overwrites the "
+                         "first", s->key, st->key, s->stats[first[j]].line);
+            }
             if (st->differentiate && st->kind == RT_STAT_UNKNOWN) {
-                if (!(x = add(out, n, "stat-bad-differentiate", 0, s, st)))
+                if (!(x = add(&f, "stat-bad-differentiate", 0, s, st)))
                     goto fail;
                 snprintf(x->message, sizeof x->message,
                          "statistic %s\\%s has Differentiate \"%.60s\": "
@@ -197,11 +323,13 @@ int rt_perfstats_audit(const struct rt_perfstats *p,
             }
         }
     }
+    free(first);
+    *out = f.v;
+    *n = f.n;
     return 0;
 fail:
-    free(*out);
-    *out = NULL;
-    *n = 0;
+    free(first);
+    free(f.v);
     return -1;
 }
 

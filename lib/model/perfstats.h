@@ -32,15 +32,16 @@ struct rt_perfstats_server {
     unsigned line;               /* of its [KEY]; 0 when only its stats
                                     have keys */
     struct rt_perfstat *stats;   /* in file order, duplicates included */
-    size_t n_stats;
+    size_t n_stats, cap_stats;
 };
 
 struct rt_perfstats {
     struct rt_perfstats_server *servers;   /* in file order */
-    size_t n_servers;
+    size_t n_servers, cap_servers;
 };
 
-/* Reads every server and statistic of F. -1 when out of memory. */
+/* Reads every server and statistic of F, in time linear in F's keys.
+ * -1 when out of memory. */
 int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out);
 void rt_perfstats_free(struct rt_perfstats *p);
 const struct rt_perfstats_server *
@@ -59,7 +60,7 @@ struct rt_perfstats_finding {
  * empty label), a stat key exported twice under its server (the second
  * overwrites the first on import), servers without statistics, and a
  * Differentiate that is neither TRUE nor FALSE (a warning). A new array in
- * *OUT; -1 when out of memory. */
+ * *OUT; -1 when out of memory. O(n log n) in the statistics. */
 int rt_perfstats_audit(const struct rt_perfstats *p,
                        struct rt_perfstats_finding **out, size_t *n);
 

@@ -9,7 +9,8 @@
  * regedit's hex: tens of megabytes for a machine with every language
  * pack. 256 MiB is far beyond all of these, and what regtool holds for
  * such a file (a few times its size) still fits a small machine; a file
- * over it is not a table or a backup Windows wrote. */
+ * over it is not a table Windows wrote. A backup's cap follows from the
+ * tables' (below). */
 #ifndef RT_SIZE_CAPS_H
 #define RT_SIZE_CAPS_H
 
@@ -25,9 +26,44 @@
  * above (sparse files cost nothing on disk) would otherwise add up to
  * more memory than a small machine has. */
 #define RT_DAT_TOTAL_MAX ((uint64_t)1 << 30)
-/* A PerfStringBackup file (lodctr /S, regtool backup, psb: stores). */
-#define RT_BACKUP_FILE_MAX ((uint64_t)256 << 20)
-/* A .reg file (reg: stores, restore FILE.reg). */
+/* A PerfStringBackup file (lodctr /S, regtool backup, psb: stores):
+ * whatever regtool backup writes of a tree whose .dat tables are within
+ * the caps above, so that every backup it writes can be restored (a
+ * 256 MiB cap refused the backup of a 316 MB database regtool itself
+ * read). The bound, per pair of a table (UTF-16LE code units):
+ *   in the .dat table  INDEX NUL TEXT NUL          d + t + 2 units,
+ *   in the backup      CR LF INDEX' '=' TEXT       d' + t + 3 units,
+ * with d >= 1 the index's digits as written, d' <= d the same index
+ * written by %u (no leading zeros), t >= 0 the text's units, copied as
+ * they are. A pair grows by one unit at most, so by a third at most (a
+ * one-digit index with an empty text: 6 bytes to 8). Counter and Help
+ * are merged into one list (a repeated index once), each language once
+ * (System32's tables; SysWOW64's copies are not written again). So a
+ * language's strings take at most 4/3 of its tables' bytes, and every
+ * language's at most 4/3 of RT_DAT_TOTAL_MAX: 1365.4 MiB. The rest of
+ * the file, [Perflib], a [PERF_] section a provider (806 bytes with a
+ * 255-character name and its five values) and a section header a
+ * language (under 64 bytes), comes from the hives; RT_BACKUP_HEAD_ROOM
+ * leaves it 170 MiB (over 200,000 providers).
+ * A backup that would be larger all the same (a hive of more providers,
+ * or tables kept as values in SOFTWARE, up to a hive's 2 GB) is refused
+ * by the writer before its bytes past the cap are written: nothing is
+ * saved. Restore maps the file and gives its pages back as it decodes
+ * them, so the cap bounds time, not memory held at once. */
+#define RT_BACKUP_PAIR_GROWTH_NUM 4   /* a pair's backup bytes over its */
+#define RT_BACKUP_PAIR_GROWTH_DEN 3   /* table bytes, at most */
+#define RT_BACKUP_HEAD_ROOM ((uint64_t)170 << 20)
+#define RT_BACKUP_FILE_MAX ((uint64_t)1536 << 20)
+_Static_assert(RT_BACKUP_FILE_MAX >=
+                   RT_DAT_TOTAL_MAX * RT_BACKUP_PAIR_GROWTH_NUM /
+                           RT_BACKUP_PAIR_GROWTH_DEN +
+                       RT_BACKUP_HEAD_ROOM,
+               "a backup of tables within RT_DAT_TOTAL_MAX must fit under "
+               "RT_BACKUP_FILE_MAX");
+/* A .reg file (reg: stores, restore FILE.reg): read whole. regtool backup
+ * --format reg writes each table byte as hex, about 6.5 bytes of UTF-16
+ * text a byte, and refuses a file over this cap (the PerfStringBackup
+ * format holds any tree within the caps). */
 #define RT_REG_FILE_MAX ((uint64_t)256 << 20)
 
 /* Sets E (RT_ERR_INVALID_DATA: exit status 2, lodctr's 13) to say that

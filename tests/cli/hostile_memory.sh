@@ -26,10 +26,10 @@
 # (audit of the psb: store is not bounded so: it finds two errors in each
 # language, and holds them, 22 MB of text for its 3.3 MB.)
 #
-# Caps: a .dat table, a PerfStringBackup file and a .reg file over
-# 256 MiB (sparse files here) are refused by their size before a byte is
-# read: exit 2 (lodctr 13), a message naming the file, its size and the
-# cap, nothing written, in a few MB.
+# Caps: a .dat table and a .reg file over 256 MiB, a PerfStringBackup
+# file over 1536 MiB (sparse files here) are refused by their size before
+# a byte is read: exit 2 (lodctr 13), a message naming the file, its size
+# and the cap, nothing written, in a few MB.
 . tests/cli/lib.sh
 
 TIME=/usr/bin/time
@@ -202,22 +202,50 @@ expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
 expect_exit 4 "$REGTOOL" --store "hive:$W" disable NoSuchService
 I=$TMPDIR/in
 mkdir "$I"
-truncate -s 257M "$I/big.psb" "$I/big.reg"
-for f in big.psb big.reg; do
-    refused "restore $f (257 MiB)" 2 \
-        "^regtool: .*$f: 269484032 bytes, larger than the 256 MiB a PerfStringBackup or \.reg file may be; nothing was read$" \
-        "$W" "$REGTOOL" --store "hive:$W" restore "$I/$f"
-done
+# A PerfStringBackup file may be 1536 MiB: what regtool backup writes of
+# any tree whose .dat tables are within their 1 GiB (test_backup's
+# test_backup_cap_holds_any_backup); one byte more is refused, before it
+# is mapped. A .reg file may be 256 MiB: one that starts as a .reg file
+# and is larger is refused once its first bytes say so, before it is
+# parsed.
+truncate -s $((1536 * MB + 1)) "$I/big.psb"
+printf 'Windows Registry Editor Version 5.00\r\n\r\n' | iconv -f UTF-8 -t UTF-16LE |
+    { printf '\377\376'; cat; } >"$I/big.reg"
+truncate -s 257M "$I/big.reg"
+refused "restore big.psb (1536 MiB and a byte)" 2 \
+    "^regtool: .*big\.psb: 1610612737 bytes, larger than the 1536 MiB a PerfStringBackup or \.reg file may be; nothing was read$" \
+    "$W" "$REGTOOL" --store "hive:$W" restore "$I/big.psb"
+refused "restore big.reg (257 MiB)" 2 \
+    "^regtool: .*big\.reg: 269484032 bytes, larger than the 256 MiB a \.reg file may be; nothing was read$" \
+    "$W" "$REGTOOL" --store "hive:$W" restore "$I/big.reg"
 ln -s "$REGTOOL" "$TMPDIR/lodctr"
-refused "lodctr /R:big.psb (257 MiB)" 13 \
-    "^lodctr: .*big\.psb: 269484032 bytes, larger than the 256 MiB" \
+refused "lodctr /R:big.psb (1536 MiB and a byte)" 13 \
+    "^lodctr: .*big\.psb: 1610612737 bytes, larger than the 1536 MiB" \
     "$W" env REGTOOL_STORE="hive:$W" "$TMPDIR/lodctr" "/R:$I/big.psb"
-refused "psb: store of 257 MiB" 2 \
-    "big\.psb: 269484032 bytes, larger than the 256 MiB a PerfStringBackup file may be; nothing was read" \
+refused "psb: store of 1536 MiB and a byte" 2 \
+    "big\.psb: 1610612737 bytes, larger than the 1536 MiB a PerfStringBackup file may be; nothing was read" \
     "$I" "$REGTOOL" --store "psb:$I/big.psb" names 2
 refused "reg: store of 257 MiB" 2 \
     "big\.reg: 269484032 bytes, larger than the 256 MiB a \.reg file may be; nothing was read" \
     "$I" "$REGTOOL" --store "reg:$I/big.reg" install $CS "$TMPDIR/replication.ini"
+# backup --format reg writes each table byte as 6 bytes of hex text: a
+# tree of 44 MB of tables would make a .reg file of 290 MB, which restore
+# and reg: stores refuse. It is not saved (it was, and could not be
+# restored); a PerfStringBackup file of the same tree is, and restores.
+rm -rf "$W"
+expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
+awk 'BEGIN { t = sprintf("%5000s", ""); gsub(/ /, "h", t)
+             for (i = 0; i < 4400; i++) printf "%d\n%s\n", 3 + 2 * i, t
+             printf "\n" }' | tr '\n' '\0' | iconv -f ASCII -t UTF-16LE \
+    >"$W/Windows/System32/perfh009.dat" || fail "cannot write perfh009.dat"
+cp "$W/Windows/System32/perfh009.dat" "$W/Windows/SysWOW64/perfh009.dat"
+expect_exit 2 "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/big-backup.reg"
+expect_grep "^regtool: backup: the \.reg file would be [0-9]* bytes or more, larger than the 256 MiB a \.reg file may be (restore reads no larger one); nothing was saved: a PerfStringBackup file (without --format reg) holds this database$" "$ERR"
+[ ! -e "$TMPDIR/big-backup.reg" ] || fail "backup --format reg saved a file restore refuses"
+expect_exit 0 "$REGTOOL" --store "hive:$W" backup "$TMPDIR/big-backup.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$W" restore --dry-run "$TMPDIR/big-backup.ini"
+expect_grep "would restore from .*big-backup.ini (UTF-16LE): 0 changes" "$OUT"
+rm -f "$TMPDIR/big-backup.ini"
 # Tables each under their cap that add up past what a tree's tables may
 # be together (1 GiB): sparse, they cost nothing on disk. Refused at the
 # open, before any is read.

@@ -23,6 +23,11 @@
 #                                          every other
 #   a .reg key of N values, a .reg of N    each value looked up by a scan
 #   sections of one key
+#   a .reg export of N stat servers, of    perfstats found each key's
+#   one server with N statistics           server by a scan, compared each
+#                                          statistic with every earlier one
+#   a PerfStringBackup.INI repeating one   restore's duplicate check walked
+#   index N times                          back over the equal indices
 # And the crash: a SYSTEM whose Services key lists itself is refused by
 # every verb (exit 2, the hive, the key and what is wrong), a subkey list
 # cycle by hive check; nothing loops.
@@ -266,6 +271,48 @@ bounded "$N sections of one key: query" 4 0 --store "reg:$TMPDIR/sections.reg" q
 expect_grep "r$((N - 1))\.dll" "$OUT"
 bounded "$N sections of one key: install --dry-run" 4 0 --store "reg:$TMPDIR/sections.reg" install --dry-run $CS "$INI"
 
+# 7. perfstats of a .reg export of 40,000 stat servers, and of one server
+# with 40,000 statistics, each exported twice (as T000000 and t000000):
+# each key's server was found by a scan of the servers, and each
+# statistic compared with every earlier one of its server (20,000 took 3
+# and 4 s).
+N=$(size 40000)
+awk -v n="$N" 'BEGIN { printf "REGEDIT4\r\n\r\n"
+    for (i = 0; i < n; i++)
+        printf "[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum\\S%06d]\r\n\"Name\"=\"s\"\r\n\r\n", i }' \
+    >"$TMPDIR/servers.reg"
+bounded "$N stat servers: perfstats list" 3 0 perfstats list "$TMPDIR/servers.reg"
+[ "$(grep -c '^S[0-9]' "$OUT")" -eq "$N" ] || fail "$N stat servers: not every server listed"
+bounded "$N stat servers: perfstats audit" 3 1 perfstats audit "$TMPDIR/servers.reg"
+expect_grep "^$N servers, 0 errors, $N warnings" "$OUT"
+awk -v n="$N" 'BEGIN { printf "REGEDIT4\r\n\r\n"
+    for (i = 0; i < n; i++)
+        printf "[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum\\K\\%s%06d]\r\n\"Name\"=\"s\"\r\n\r\n", (i % 2 ? "t" : "T"), i / 2 }' \
+    >"$TMPDIR/stats.reg"
+bounded "$N statistics: perfstats list" 3 0 perfstats list "$TMPDIR/stats.reg"
+bounded "$N statistics: perfstats audit" 3 2 perfstats audit "$TMPDIR/stats.reg"
+expect_grep "^1 servers, $((N / 2)) errors, 0 warnings" "$OUT"
+expect_grep "statistic K.t000001 is exported again (first at line 9)" "$OUT"
+
+# 8. A PerfStringBackup.INI whose [PerfStrings_009] repeats index 2
+# 200,000 times: restore refuses it at once (each repeat was placed by a
+# walk back over the equal indices before it: 20 s), and writes nothing.
+fresh files
+N=$(size 200000)
+PSB=$TMPDIR/repeat.ini
+iconv -f UTF-16LE -t UTF-8 "$W/Windows/System32/PerfStringBackup.INI" | tr -d '\r' |
+    awk -v n="$N" '{ print } /^\[PerfStrings_009\]/ && !done {
+            for (i = 0; i < n; i++) print "2=x"
+            done = 1 }' | sed 's/$/\r/' | iconv -f UTF-8 -t UTF-16LE >"$PSB" ||
+    fail "cannot write $PSB"
+tree_state "$W" >"$TMPDIR/before"
+for dry in --dry-run ""; do
+    # shellcheck disable=SC2086
+    bounded "index 2 $N times: restore${dry:+ $dry}" 3 2 --store "hive:$W" restore $dry "$PSB"
+    expect_grep "\[PerfStrings_009\] has index 2 twice: restoring it would write a table with a duplicate index; nothing was changed" "$ERR"
+done
+expect_same_tree "$W" "$TMPDIR/before"
+
 echo "hostile scale: $n runs"
-[ "$n" -ge 38 ] || fail "only $n runs"
+[ "$n" -ge 44 ] || fail "only $n runs"
 exit 0

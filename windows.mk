@@ -37,7 +37,7 @@ endif
 # The unit tests that run natively: every layer's but the INI reader's
 # (which needs inih), and those that start helper processes or the Linux
 # referees (hivexsh, regfexport, reglookup) or xz.
-WIN_TESTS := test_platform test_lang_id test_multi_sz test_reg_file test_store_reg test_reg_patch test_perfstats test_name_table test_utf16 test_backup \
+WIN_TESTS := test_platform test_lang_id test_multi_sz test_printable test_reg_file test_store_reg test_reg_patch test_perfstats test_name_table test_utf16 test_backup \
              test_base_tables test_store_mem test_audit test_repair test_engine test_store_hive \
              test_engine_hive test_regf_write test_regf_corrupt
 ifneq ($(INIH),)

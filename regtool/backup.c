@@ -97,7 +97,8 @@ static int write_backup(struct rt_store *s, const struct rt_database *db,
         }
     } else {
         printf("%s: saved %zu languages and %zu services to %s (%zu bytes)\n",
-               rt_cli_program(), st.n_langs, st.n_services, used, st.bytes);
+               rt_cli_program(), st.n_langs, st.n_services, rt_cli_shown(used),
+               st.bytes);
         *n_damaged = st.n_damaged;
         *win32 = RT_ERR_SUCCESS;
         rc = RT_EXIT_OK;
@@ -194,7 +195,7 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     } else {
         printf("%s: saved %zu languages and %zu services to %s (%zu bytes, "
                ".reg)\n", rt_cli_program(), db->n_langs, db->n_services,
-               used, len);
+               rt_cli_shown(used), len);
         /* Windows Vista and later keep the tables in .dat files and do
          * not read them from Perflib\LLL values. */
         if (rt_cli_tables_in_files(s))

@@ -77,25 +77,27 @@ static void print_json(FILE *f, const struct rt_provider_spec *spec,
 
 static void print_text(FILE *f, const struct rt_provider_spec *spec)
 {
-    fprintf(f, "drivername: %s\n", spec->drivername);
-    fprintf(f, "symbolfile: %s\n", spec->symbolfile);
+    fprintf(f, "drivername: %s\n", rt_cli_shown(spec->drivername));
+    fprintf(f, "symbolfile: %s\n", rt_cli_shown(spec->symbolfile));
     fprintf(f, "trusted: %s\n", spec->trusted ? "yes" : "no");
     fputs("languages:", f);
     for (size_t i = 0; i < spec->n_languages; i++)
-        fprintf(f, " %s", spec->languages[i].id);
+        fprintf(f, " %s", rt_cli_shown(spec->languages[i].id));
     fputs("\nsymbols:\n", f);
     for (size_t i = 0; i < spec->n_symbols; i++) {
         const struct rt_provider_symbol *s = &spec->symbols[i];
-        fprintf(f, "  %ld %s %s\n", s->offset, s->symbol,
+        fprintf(f, "  %ld %s %s\n", s->offset, rt_cli_shown(s->symbol),
                 s->is_object ? "object" : "counter");
         for (size_t j = 0; j < spec->n_languages; j++) {
             const struct rt_provider_text *t = &s->text[j];
             if (t->name)
-                fprintf(f, "    %s name: %s\n", spec->languages[j].id,
-                        t->name);
+                fprintf(f, "    %s name: %s\n",
+                        rt_cli_shown(spec->languages[j].id),
+                        rt_cli_shown(t->name));
             if (t->help)
-                fprintf(f, "    %s help: %s\n", spec->languages[j].id,
-                        t->help);
+                fprintf(f, "    %s help: %s\n",
+                        rt_cli_shown(spec->languages[j].id),
+                        rt_cli_shown(t->help));
         }
     }
 }
@@ -105,7 +107,8 @@ static void print_diags(struct rt_diags *d)
     rt_diags_sort(d);
     for (size_t i = 0; i < d->n; i++) {
         char *msg = rt_diag_format(&d->v[i]);
-        fprintf(stderr, "%s\n", msg);
+        rt_cli_put_shown(stderr, msg); /* quotes the INI's names */
+        fputc('\n', stderr);
         free(msg);
     }
 }

@@ -95,7 +95,9 @@ const char *rt_cli_store_spec(void)
  * commit found, finished or discarded. */
 static void say(const char *line)
 {
-    fprintf(stderr, "%s: %s\n", rt_cli_program(), line);
+    fprintf(stderr, "%s: ", rt_cli_program());
+    rt_cli_put_shown(stderr, line);     /* names the tree's files */
+    fputc('\n', stderr);
 }
 
 struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,

@@ -35,7 +35,8 @@ static int set_disabled(int argc, char **argv, int disable)
     struct rt_error e = {0};
     int r = rt_op_set_disabled(s, argv[1], disable, &e);
     if (r == 0)
-        printf("%s %s\n", disable ? "disabled" : "enabled", argv[1]);
+        printf("%s %s\n", disable ? "disabled" : "enabled",
+               rt_cli_shown(argv[1]));
     char what[300];
     snprintf(what, sizeof what, "%s %s", argv[0], argv[1]);
     rc = rt_cli_report_error(what, r, &e);

@@ -50,31 +50,45 @@ void rt_cli_findings_json(const char *spec, const char *layout,
 }
 
 /* For people: most severe first, evidence under each finding (a long list
- * is cut, --json has it all), then a summary line. */
+ * is cut, --json has it all), then a summary line. Every text is escaped
+ * (rt_cli_shown): a finding quotes the tree's names and values, and one
+ * holding a newline must not forge a finding or the summary. */
 void rt_cli_findings_text(const char *spec, const char *layout,
                           const struct rt_findings *f)
 {
-    printf("%s%s%s\n", spec, layout ? ": " : "",
-           layout ? layout : "");
+    printf("%s%s%s\n", rt_cli_shown(spec), layout ? ": " : "",
+           layout ? rt_cli_shown(layout) : "");
     for (size_t i = 0; i < f->n; i++) {
         const struct rt_finding *x = &f->v[i];
-        printf("%-7s %s%s%s%s: %s\n", rt_audit_severity_name(x->severity),
-               x->id, x->language ? " [" : "", x->language ? x->language : "",
-               x->language ? "]" : "", x->message);
+        printf("%-7s %s%s%s%s: ", rt_audit_severity_name(x->severity),
+               x->id, x->language ? " [" : "",
+               x->language ? rt_cli_shown(x->language) : "",
+               x->language ? "]" : "");
+        rt_cli_put_shown(stdout, x->message);
+        putchar('\n');
         size_t shown = x->n_indices < 8 ? x->n_indices : 8;
         for (size_t k = 0; k < shown; k++) {
-            if (k < x->n_texts)
-                printf("        %u \"%s\"\n", x->indices[k], x->texts[k]);
-            else
+            if (k < x->n_texts) {
+                printf("        %u \"", x->indices[k]);
+                rt_cli_put_shown(stdout, x->texts[k]);
+                fputs("\"\n", stdout);
+            } else {
                 printf("        %u\n", x->indices[k]);
+            }
         }
         if (shown < x->n_indices)
             printf("        ... %zu more (--json lists them all)\n",
                    x->n_indices - shown);
-        if (x->symptom)
-            printf("        symptom: %s\n", x->symptom);
-        if (x->fix)
-            printf("        fix: %s\n", x->fix);
+        if (x->symptom) {
+            fputs("        symptom: ", stdout);
+            rt_cli_put_shown(stdout, x->symptom);
+            putchar('\n');
+        }
+        if (x->fix) {
+            fputs("        fix: ", stdout);
+            rt_cli_put_shown(stdout, x->fix);
+            putchar('\n');
+        }
     }
     printf("%zu error%s, %zu warning%s, %zu info\n", f->errors,
            f->errors == 1 ? "" : "s", f->warnings,

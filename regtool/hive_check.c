@@ -253,7 +253,7 @@ static int check_file(const char *shown, const char *real, int json)
         }
         fputs("]}\n", out);
     } else {
-        fprintf(out, "%s: ", shown);
+        fprintf(out, "%s: ", rt_cli_shown(shown));
         if (hd.have)
             fprintf(out, "version %u.%u, %lld bytes, %s, sequence %u/%u\n",
                     hd.major, hd.minor, hd.size, hd.dirty ? "dirty" : "clean",
@@ -264,28 +264,31 @@ static int check_file(const char *shown, const char *real, int json)
             const struct rt_regf_log_info *l = &rep.log[i];
             if (l->format == RT_REGF_LOG_ABSENT || !l->name)
                 continue;
-            fprintf(out, "log %s: %s, %zu valid entries%s%s\n", l->name,
-                    log_format_name(l->format), l->valid_entries,
-                    *l->problem ? "; " : "", l->problem);
+            fprintf(out, "log %s: %s, %zu valid entries%s%s\n",
+                    rt_cli_shown(l->name), log_format_name(l->format),
+                    l->valid_entries, *l->problem ? "; " : "",
+                    rt_cli_shown(l->problem));
         }
         if (rep.status == RT_REGF_REPLAY_APPLIED)
             fprintf(out, "replay would apply %zu entries, sequence %u to %u\n",
                     rep.entries_applied, rep.first_sequence, rep.last_sequence);
         else if (hd.have && hd.dirty)
-            fprintf(out, "replay: nothing usable (%s)\n", rep.message);
+            fprintf(out, "replay: nothing usable (%s)\n",
+                    rt_cli_shown(rep.message));
         if (pending)
             fprintf(out, "pending regtool commit: %s (%llu bytes); the next "
                     "regtool command that opens this tree finishes or "
-                    "discards it\n", journal,
+                    "discards it\n", rt_cli_shown(journal),
                     (unsigned long long)journal_bytes);
         for (size_t i = 0; i < f.n; i++) {
             const char *sev = f.v[i].sev == RT_REGF_ERROR ? "error" : "warning";
             const char *m = f.v[i].message;
             if (!strncmp(m, "file offset ", 12))
-                fprintf(out, "%s at file offset %s\n", sev, m + 12);
+                fprintf(out, "%s at file offset %s\n", sev,
+                        rt_cli_shown(m + 12));
             else
                 fprintf(out, "%s at file offset 0x%llx: %s\n", sev,
-                        (unsigned long long)f.v[i].offset, m);
+                        (unsigned long long)f.v[i].offset, rt_cli_shown(m));
         }
         fprintf(out, "%zu error%s, %zu warning%s\n", f.errors,
                 f.errors == 1 ? "" : "s", f.warnings,

@@ -46,7 +46,7 @@ static void print_logs(FILE *f, const struct rt_regf_replay_report *r)
         const struct rt_regf_log_info *l = &r->log[s];
         if (l->format == RT_REGF_LOG_ABSENT)
             continue;
-        fprintf(f, "  %s %s: %s", rt_regf_log_slot_name(s), l->name,
+        fprintf(f, "  %s %s: %s", rt_regf_log_slot_name(s), rt_cli_shown(l->name),
                 format_name(l->format));
         if (l->format == RT_REGF_LOG_NEW)
             fprintf(f, ", sequence %u, %zu valid entr%s", l->sequence,
@@ -59,7 +59,7 @@ static void print_logs(FILE *f, const struct rt_regf_replay_report *r)
         else if (l->used)
             fputs(", applied", f);
         if (l->problem[0])
-            fprintf(f, "; %s", l->problem);
+            fprintf(f, "; %s", rt_cli_shown(l->problem));
         fputc('\n', f);
     }
 }
@@ -71,7 +71,7 @@ static void print_cut(const char *file, const struct rt_regf_replay_report *r)
         return;
     printf("note: '%s' is %llu bytes, %llu past the %llu its base block and "
            "hive bins take up: far more than the unused tail Windows leaves, "
-           "so that part was neither read nor written\n", file,
+           "so that part was neither read nor written\n", rt_cli_shown(file),
            (unsigned long long)r->primary_file_size,
            (unsigned long long)(r->primary_file_size - r->primary_read),
            (unsigned long long)r->primary_read);
@@ -174,8 +174,8 @@ static int recover_file(const char *file, const char *real, const char *out,
     int cut = r.primary_file_size > r.primary_read;
     if (r.status == RT_REGF_REPLAY_CLEAN) {
         printf("%s: not dirty (sequence numbers %u/%u): its logs are ignored "
-               "as Windows ignores them; '%s' is %s\n", file, r.primary_seq1,
-               r.primary_seq2, out,
+               "as Windows ignores them; '%s' is %s\n", rt_cli_shown(file),
+               r.primary_seq1, r.primary_seq2, rt_cli_shown(out),
                cut ? "a copy of its base block and hive bins"
                    : "an identical copy");
         print_logs(stdout, &r);
@@ -183,7 +183,8 @@ static int recover_file(const char *file, const char *real, const char *out,
         exit_code = RT_EXIT_WARN;
         goto done;
     }
-    printf("%s: dirty (sequence numbers %u/%u%s)\n", file, r.primary_seq1,
+    printf("%s: dirty (sequence numbers %u/%u%s)\n", rt_cli_shown(file),
+           r.primary_seq1,
            r.primary_seq2, r.primary_checksum_ok ? "" : ", bad checksum");
     print_logs(stdout, &r);
     if (r.format_applied == RT_REGF_LOG_NEW)
@@ -193,7 +194,8 @@ static int recover_file(const char *file, const char *real, const char *out,
     else
         printf("recovered: %zu dirty pages applied; ", r.pages_applied);
     printf("sequence numbers %u/%u, hive bins 0x%x bytes; written to '%s'\n",
-           r.result_sequence, r.result_sequence, r.result_hbins_size, out);
+           r.result_sequence, r.result_sequence, r.result_hbins_size,
+           rt_cli_shown(out));
     print_cut(file, &r);
     exit_code = RT_EXIT_OK;
 done:

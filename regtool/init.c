@@ -362,8 +362,8 @@ int cmd_init(int argc, char **argv)
     }
     if (write_backup(psb_path) != 0)
         goto out;
-    printf("created %s: SOFTWARE and SYSTEM, languages %s, tables %s\n", shown,
-           langs_arg, files ? "in System32 and SysWOW64 .dat files"
+    printf("created %s: SOFTWARE and SYSTEM, languages %s, tables %s\n",
+           rt_cli_shown(shown), rt_cli_shown(langs_arg), files ? "in System32 and SysWOW64 .dat files"
                             : "as registry values");
     rc = RT_EXIT_OK;
 out:

@@ -44,7 +44,8 @@ static size_t print_diags(struct rt_diags *d)
     rt_diags_sort(d);
     for (size_t i = 0; i < d->n; i++) {
         char *m = rt_diag_format(&d->v[i]);
-        fprintf(stderr, "%s\n", m);
+        rt_cli_put_shown(stderr, m);   /* quotes the INI's names */
+        fputc('\n', stderr);
         free(m);
     }
     return d->errors;
@@ -93,7 +94,7 @@ static void print_plan(const struct rt_install_plan *p, const char *driver,
                        int dry_run)
 {
     printf("%s %s: names %u-%u, help %u-%u", dry_run ? "would install" :
-           "installed", driver, p->first_counter, p->last_counter,
+           "installed", rt_cli_shown(driver), p->first_counter, p->last_counter,
            p->first_help, p->last_help);
     if (p->replaced)
         printf(" (replacing %u-%u/%u-%u%s)", p->old_first_counter,
@@ -102,17 +103,18 @@ static void print_plan(const struct rt_install_plan *p, const char *driver,
     printf("\n");
     for (size_t i = 0; i < p->n_langs; i++)
         if (p->langs[i].fixed[0])
-            printf("  %-16s not written: %s\n", p->langs[i].lang,
-                   p->langs[i].fixed);
+            printf("  %-16s not written: %s\n", rt_cli_shown(p->langs[i].lang),
+                   rt_cli_shown(p->langs[i].fixed));
         else
-            printf("  %-16s %zu names, text from %s%s\n", p->langs[i].lang,
-                   p->pairs_per_language, p->langs[i].source,
+            printf("  %-16s %zu names, text from %s%s\n",
+                   rt_cli_shown(p->langs[i].lang), p->pairs_per_language,
+                   rt_cli_shown(p->langs[i].source),
                    p->langs[i].created ? " (key created)" : "");
     for (size_t i = 0; i < p->n_missing; i++)
         fprintf(stderr,
                 "%s: warning: language %s is in the INI but not on "
                 "this machine: not installed\n",
-                rt_cli_program(), p->missing[i]);
+                rt_cli_program(), rt_cli_shown(p->missing[i]));
 }
 
 int cmd_install(int argc, char **argv)

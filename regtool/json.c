@@ -1,12 +1,22 @@
 /* CLI: JSON output helpers. Strings are UTF-8 and pass through unchanged,
- * so text reads back byte for byte; only what RFC 8259 requires (and DEL)
- * is escaped. */
+ * so text reads back byte for byte; what RFC 8259 requires is escaped, and
+ * so is every other character a terminal acts on (DEL, the C1 controls,
+ * the bidirectional overrides and isolates, the line and paragraph
+ * separators: model/printable.h), as \uXXXX, which a JSON reader decodes
+ * to the same character: a --json output shown on a terminal is as
+ * harmless as the text one. A byte that begins no UTF-8 sequence (no text
+ * regtool reads makes one) passes through. */
 #include "regtool.h"
+
+#include "model/printable.h"
 
 void rt_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    size_t used;
+    for (const char *p = s; *p; p += used) {
+        uint32_t c;
+        used = 1;
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;
@@ -14,10 +24,11 @@ void rt_json_string(FILE *f, const char *s)
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            if (*p < 0x20 || *p == 0x7F)
-                fprintf(f, "\\u%04x", *p);
+            if (rt_printable_unsafe(p, &c, &used) &&
+                !(c & RT_PRINTABLE_BAD_BYTE))
+                fprintf(f, "\\u%04x", (unsigned)c);
             else
-                fputc(*p, f);
+                fwrite(p, 1, used, f);
         }
     }
     fputc('"', f);

@@ -78,16 +78,18 @@ static int lodctr_install(const char *ini)
         struct rt_install_plan plan;
         struct rt_error e = {0};
         if (rt_op_install(s, &spec, &opt, 0, &cs, &plan, &e) != 0) {
-            fprintf(stderr, "lodctr: %s\n", e.message);
+            fprintf(stderr, "lodctr: %s\n", rt_cli_shown(e.message));
             code = e.code;
         } else {
             printf("lodctr: installed %s: names %u-%u, help %u-%u\n",
-                   spec.drivername, plan.first_counter, plan.last_counter,
+                   rt_cli_shown(spec.drivername), plan.first_counter,
+                   plan.last_counter,
                    plan.first_help, plan.last_help);
             for (size_t i = 0; i < plan.n_langs; i++)
                 if (plan.langs[i].fixed[0])
-                    printf("lodctr: %s not written: %s\n", plan.langs[i].lang,
-                           plan.langs[i].fixed);
+                    printf("lodctr: %s not written: %s\n",
+                           rt_cli_shown(plan.langs[i].lang),
+                           rt_cli_shown(plan.langs[i].fixed));
             rt_change_set_free(&cs);
             rt_install_plan_free(&plan);
         }
@@ -167,7 +169,7 @@ static char *file_argument(const char *sw, const char *arg, int *code)
     if (drive || strchr(arg, '\\')) {
         fprintf(stderr, "lodctr: /%s:%s: a Windows path, which names no file "
                 "on this system; nothing was done: give the file's path "
-                "here (with / between folders)\n", sw, arg);
+                "here (with / between folders)\n", sw, rt_cli_shown(arg));
         *code = RT_ERR_PATH_NOT_FOUND;
         return NULL;
     }
@@ -207,7 +209,7 @@ static int lodctr_query(const char *only)
     int code = RT_ERR_SUCCESS;
     if (only && !rt_database_service(&db, only)) {
         fprintf(stderr, "lodctr: no service '%s' with performance counters\n",
-                only);
+                rt_cli_shown(only));
         code = RT_ERR_FILE_NOT_FOUND;
         goto out;
     }
@@ -219,12 +221,15 @@ static int lodctr_query(const char *only)
         const struct rt_service_info *p = &db.services[i];
         if (only && strcasecmp(only, p->name))
             continue;
-        printf("\n[%s] Performance Counters (%s)\n", p->name,
+        /* The names as rt_cli_shown shows them: the tree chose them. */
+        printf("\n[%s] Performance Counters (%s)\n", rt_cli_shown(p->name),
                p->has_disable && p->disable ? "Disabled" : "Enabled");
-        printf("    DLL Name: %s\n", p->library ? p->library : "");
-        printf("    Open Procedure: %s\n", p->open ? p->open : "");
-        printf("    Collect Procedure: %s\n", p->collect ? p->collect : "");
-        printf("    Close Procedure: %s\n", p->close ? p->close : "");
+        printf("    DLL Name: %s\n", p->library ? rt_cli_shown(p->library) : "");
+        printf("    Open Procedure: %s\n", p->open ? rt_cli_shown(p->open) : "");
+        printf("    Collect Procedure: %s\n",
+               p->collect ? rt_cli_shown(p->collect) : "");
+        printf("    Close Procedure: %s\n",
+               p->close ? rt_cli_shown(p->close) : "");
         if (!p->has_range)
             continue;
         print_id("First Counter ID", p->first_counter);
@@ -386,15 +391,17 @@ int rt_unlodctr_main(int argc, char **argv)
     struct rt_uninstall_plan p;
     struct rt_error e = {0};
     if (rt_op_uninstall(s, argv[1], 0, 0, &cs, &p, &e) != 0) {
-        fprintf(stderr, "unlodctr: %s\n", e.message);
+        fprintf(stderr, "unlodctr: %s\n", rt_cli_shown(e.message));
         code = e.code;
     } else {
         printf("unlodctr: removed %s: names %u-%u, help %u-%u\n"
                "unlodctr: %s\nunlodctr: %s\n",
-               argv[1], p.first_counter, p.last_counter, p.first_help,
-               p.last_help, p.counter.why, p.help.why);
+               rt_cli_shown(argv[1]), p.first_counter, p.last_counter,
+               p.first_help, p.last_help, rt_cli_shown(p.counter.why),
+               rt_cli_shown(p.help.why));
         if (*p.side_skipped && rt_store_win_files(s))
-            fprintf(stderr, "unlodctr: warning: %s\n", p.side_skipped);
+            fprintf(stderr, "unlodctr: warning: %s\n",
+                    rt_cli_shown(p.side_skipped));
         rt_change_set_free(&cs);
     }
     s->ops->close(s);

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -56,10 +57,17 @@ void rt_cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", program);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char *message = NULL;
+    int n = vasprintf(&message, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "%s: ", program);
+    /* One line, whatever the names in it hold. */
+    if (n >= 0)
+        rt_cli_put_shown(stderr, message);
+    else
+        fputs("(message not shown: out of memory)", stderr);
+    fputc('\n', stderr);
+    free(message);
 }
 
 static void usage(FILE *f)

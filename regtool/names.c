@@ -32,7 +32,7 @@ static void emit(struct out *o, uint32_t index, const char *text)
         rt_json_string(stdout, text);
         putchar('}');
     } else {
-        printf("%u\t%s\n", index, text);
+        printf("%u\t%s\n", index, rt_cli_shown(text));
     }
     o->first = 0;
 }
@@ -155,15 +155,17 @@ int cmd_names(int argc, char **argv)
                 emit(&o, p->index, p->text);
             } else {
                 fprintf(stderr, "regtool: index %s not found in %s %s\n",
-                        argv[a], lang, help ? "Help" : "Counter");
+                        rt_cli_shown(argv[a]), rt_cli_shown(lang),
+                        help ? "Help" : "Counter");
                 rc = RT_EXIT_WARN;
             }
             continue;
         }
         size_t n, first = find_name(t, by, argv[a], &n);
         if (!n) {
-            fprintf(stderr, "regtool: name '%s' not found in %s %s\n", argv[a],
-                    lang, help ? "Help" : "Counter");
+            fprintf(stderr, "regtool: name '%s' not found in %s %s\n",
+                    rt_cli_shown(argv[a]), rt_cli_shown(lang),
+                    help ? "Help" : "Counter");
             rc = RT_EXIT_WARN;
             continue;
         }

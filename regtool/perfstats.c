@@ -95,19 +95,20 @@ static void list_text(const struct rt_perfstats *p)
 {
     for (size_t i = 0; i < p->n_servers; i++) {
         const struct rt_perfstats_server *s = &p->servers[i];
-        printf("%s", s->key);
+        printf("%s", rt_cli_shown(s->key));
         if (s->name)
-            printf("  %s", s->name);
+            printf("  %s", rt_cli_shown(s->name));
         if (s->vxd)
-            printf("  (VxD %s)", s->vxd);
+            printf("  (VxD %s)", rt_cli_shown(s->vxd));
         printf("\n");
         for (size_t j = 0; j < s->n_stats; j++) {
             const struct rt_perfstat *st = &s->stats[j];
             const char *k = kind_name(st->kind);
-            printf("  %-20s %-6s %s\n", st->key, k ? k : "?",
-                   st->name ? st->name : "(no name)");
+            printf("  %-20s %-6s %s\n", rt_cli_shown(st->key), k ? k : "?",
+                   st->name ? rt_cli_shown(st->name) : "(no name)");
             if (st->description)
-                printf("  %-20s        %s\n", "", st->description);
+                printf("  %-20s        %s\n", "",
+                       rt_cli_shown(st->description));
         }
     }
 }
@@ -142,8 +143,9 @@ static int audit(const char *file, const struct rt_perfstats *p, int json)
                warnings);
     } else {
         for (size_t i = 0; i < n; i++)
-            printf("%s:%u: %s: %s [%s]\n", file, v[i].line,
-                   v[i].error ? "error" : "warning", v[i].message, v[i].id);
+            printf("%s:%u: %s: %s [%s]\n", rt_cli_shown(file), v[i].line,
+                   v[i].error ? "error" : "warning",
+                   rt_cli_shown(v[i].message), v[i].id);
         printf("%zu servers, %zu errors, %zu warnings\n", p->n_servers,
                errors, warnings);
     }
@@ -193,8 +195,8 @@ static int remove_server(const char *server, const char *file,
             rc = write_file(file, &out);
         if (rc == RT_EXIT_OK)
             printf("removed stat server %s from %s (%zu keys left)%s%s\n",
-                   server, file, out.n_keys, emit ? "; patch: " : "",
-                   emit ? emit : "");
+                   rt_cli_shown(server), rt_cli_shown(file), out.n_keys,
+                   emit ? "; patch: " : "", emit ? rt_cli_shown(emit) : "");
         rt_reg_file_free(&out);
         rt_reg_file_free(&patch);
     }

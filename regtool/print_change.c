@@ -22,7 +22,7 @@ void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs)
             rt_cli_error("out of memory printing the change");
             return;
         }
-        fputs(text, f);
+        fputs(text, f);     /* escaped where it quotes the tree */
         free(text);
     }
 }
@@ -63,7 +63,8 @@ int rt_cli_emit_reg(const char *file, struct rt_store *s,
             rc = RT_EXIT_FAILURE;
         } else {
             printf("%s: wrote the change to %s as a .reg patch: %zu keys, "
-                   "%zu values\n", rt_cli_program(), file, f.n_keys, values);
+                   "%zu values\n", rt_cli_program(), rt_cli_shown(file),
+                   f.n_keys, values);
             if (left_out)
                 printf("%s: note: this store keeps its tables in .dat "
                        "files, which a .reg file cannot change: the patch "

@@ -71,21 +71,25 @@ static void print_range(const char *label, int has_first, uint32_t first,
         printf("-\n");
 }
 
+/* Every name and value as rt_cli_shown shows it: the tree chose them. */
 static void print_provider_text(const struct rt_service_info *p)
 {
-    printf("  %s%s\n", p->name,
+    printf("  %s%s\n", rt_cli_shown(p->name),
            p->has_disable && p->disable ? "  [disabled]" : "");
-    printf("    Library       %s\n", p->library ? p->library : "-");
-    printf("    Open/Collect/Close  %s / %s / %s\n", p->open ? p->open : "-",
-           p->collect ? p->collect : "-", p->close ? p->close : "-");
+    printf("    Library       %s\n",
+           p->library ? rt_cli_shown(p->library) : "-");
+    printf("    Open/Collect/Close  %s / %s / %s\n",
+           p->open ? rt_cli_shown(p->open) : "-",
+           p->collect ? rt_cli_shown(p->collect) : "-",
+           p->close ? rt_cli_shown(p->close) : "-");
     print_range("Counter", p->has_range, p->first_counter, p->has_last_counter,
                 p->last_counter);
     print_range("Help", p->has_first_help, p->first_help, p->has_last_help,
                 p->last_help);
     if (p->object_list)
-        printf("    Object List   %s\n", p->object_list);
+        printf("    Object List   %s\n", rt_cli_shown(p->object_list));
     if (p->ini_file)
-        printf("    PerfIniFile   %s\n", p->ini_file);
+        printf("    PerfIniFile   %s\n", rt_cli_shown(p->ini_file));
 }
 
 int cmd_query(int argc, char **argv)
@@ -143,7 +147,7 @@ int cmd_query(int argc, char **argv)
         }
         puts("]}");
     } else {
-        printf("Layout        %s\n", s->ops->layout(s));
+        printf("Layout        %s\n", rt_cli_shown(s->ops->layout(s)));
         printf("Base Index    %u%s\n", db.base_index,
                db.has_base_index ? "" : " (absent: Windows' base)");
         printf("Last Counter  %u%s\n", db.last_counter,
@@ -152,7 +156,7 @@ int cmd_query(int argc, char **argv)
                db.has_last_help ? "" : " (absent: Windows' base)");
         printf("Languages    ");
         for (size_t i = 0; i < db.n_langs; i++)
-            printf(" %s", db.langs[i].id);
+            printf(" %s", rt_cli_shown(db.langs[i].id));
         printf("\nProviders\n");
         for (size_t i = 0; i < db.n_services; i++)
             if (!only || !strcasecmp(only, db.services[i].name))

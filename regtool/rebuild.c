@@ -41,39 +41,44 @@ static const char usage_text[] =
     "                 identical machine's) instead of the store's own\n"
     "  --accept-loss  rebuild even though some text cannot be recovered\n";
 
+/* Every name and path as rt_cli_shown shows it: the tree chose them. */
 static void print_plan(const struct rt_rebuild_plan *p,
                        const struct rt_rebuild_sources *src)
 {
     for (size_t i = 0; i < src->in.n_base; i++)
         if (!src->base[i].t)
-            printf("missing: %s\n", src->base[i].missing);
+            printf("missing: %s\n", rt_cli_shown(src->base[i].missing));
     if (!src->in.psb)
-        printf("missing: %s: %s\n", src->in.psb_path, src->in.psb_why);
+        printf("missing: %s: %s\n", rt_cli_shown(src->in.psb_path),
+               rt_cli_shown(src->in.psb_why));
     for (size_t i = 0; i < p->n_langs; i++) {
         const struct rt_rebuild_language *l = &p->langs[i];
         if (l->base == RT_REBUILD_LOST)
             printf("language %s: base strings LOST: no tables as installed, "
                    "no base strings in the current tables or the backup\n",
-                   l->id);
+                   rt_cli_shown(l->id));
         else
             printf("language %s: base from the %s; %zu names and %zu help "
                    "texts (were %zu and %zu)%s\n",
-                   l->id, rt_rebuild_source_name(l->base), l->names_after,
+                   rt_cli_shown(l->id), rt_rebuild_source_name(l->base),
+                   l->names_after,
                    l->helps_after, l->names_before, l->helps_before,
                    l->counter_changed || l->help_changed ? "" : ", unchanged");
         if (l->dropped)
             printf("language %s: %zu strings of the current tables are not "
-                   "kept: no source gives their index a text\n", l->id,
+                   "kept: no source gives their index a text\n",
+                   rt_cli_shown(l->id),
                    l->dropped);
     }
     for (size_t i = 0; i < p->n_providers; i++) {
         const struct rt_rebuild_provider *pv = &p->providers[i];
-        printf("provider %s (names %u-%u, help %u-%u):", pv->service,
+        printf("provider %s (names %u-%u, help %u-%u):",
+               rt_cli_shown(pv->service),
                pv->first_counter, pv->last_counter, pv->first_help,
                pv->last_help);
         for (size_t k = 0; k < pv->n_langs; k++) {
             const struct rt_rebuild_choice *c = &pv->langs[k];
-            printf(" %s %s%s%s", c->lang,
+            printf(" %s %s%s%s", rt_cli_shown(c->lang),
                    c->source == RT_REBUILD_LOST ? "" : "from the ",
                    rt_rebuild_source_name(c->source),
                    k + 1 < pv->n_langs ? ";" : "");
@@ -81,15 +86,16 @@ static void print_plan(const struct rt_rebuild_plan *p,
         printf("\n");
         const struct rt_rebuild_inf *inf = pv->inf;
         if (inf && inf->spec)
-            printf("  INF copy: %s\n", inf->path);
+            printf("  INF copy: %s\n", rt_cli_shown(inf->path));
         else if (inf)
-            printf("  no INF copy: %s%s%s\n", inf->path ? inf->path : "",
-                   inf->path ? ": " : "", inf->why);
+            printf("  no INF copy: %s%s%s\n",
+                   inf->path ? rt_cli_shown(inf->path) : "",
+                   inf->path ? ": " : "", rt_cli_shown(inf->why));
         if (pv->lost)
             printf("  LOST: %s has no text in %zu language%s: no INF copy, "
                    "no strings in the current tables, none in %s\n",
-                   pv->service, pv->lost, pv->lost == 1 ? "" : "s",
-                   src->in.psb_path);
+                   rt_cli_shown(pv->service), pv->lost,
+                   pv->lost == 1 ? "" : "s", rt_cli_shown(src->in.psb_path));
     }
     printf("Last Counter %u, Last Help %u\n", p->last_counter, p->last_help);
 }
@@ -109,9 +115,9 @@ static size_t strings_lost(const struct rt_change_set *cs, int list)
             return k;
         }
         for (size_t j = 0; j < lost.n; j++)
-            printf("  lost Perflib\\%s\\%s %u %s\n", c->lang,
+            printf("  lost Perflib\\%s\\%s %u %s\n", rt_cli_shown(c->lang),
                    c->table == RT_TABLE_HELP ? "Help" : "Counter",
-                   lost.v[j].index, lost.v[j].text);
+                   lost.v[j].index, rt_cli_shown(lost.v[j].text));
         rt_pair_list_free(&lost);
         n += k;
     }
@@ -200,7 +206,8 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
     }
     if (r == 0) {
         printf("%s: %s the tables from %s: %zu changes%s\n", rt_cli_program(),
-               dry_run ? "would rebuild" : "rebuilt", src.root, cs.n,
+               dry_run ? "would rebuild" : "rebuilt", rt_cli_shown(src.root),
+               cs.n,
                cs.n || dry_run ? "" : ", nothing to write");
         if (plan.lost)
             printf("%s: %zu provider or language texts %s lost "

@@ -171,7 +171,18 @@ int rt_unlodctr_main(int argc, char **argv);
  * 256, else as README's table says (after a line naming the code). */
 int rt_dropin_exit(int code);
 
-/* Prints "regtool: " and the message to stderr. */
+/* TEXT (a name or value from the tree, an INI or a journal, or a message
+ * holding one) as the terminal may show it: TEXT itself when it has no
+ * character a terminal acts on, else its escaped form (model/printable.h),
+ * valid until RT_CLI_SHOWN_SLOTS more calls; so one printf may show at
+ * most that many. NULL for NULL. */
+#define RT_CLI_SHOWN_SLOTS 16
+const char *rt_cli_shown(const char *text);
+/* Writes TEXT's escaped form to F, however long it is. */
+void rt_cli_put_shown(FILE *f, const char *text);
+
+/* Prints "regtool: " and the message to stderr, the message escaped as
+ * rt_cli_shown does: the names in it may come from the tree. */
 void rt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The name messages begin with: "regtool", or "lodctr"/"unlodctr" in the
  * drop-in modes. */

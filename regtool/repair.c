@@ -64,9 +64,12 @@ static void print_findings(const char *title, const struct rt_findings *f)
     printf("%s\n", title);
     for (size_t i = 0; i < f->n; i++) {
         const struct rt_finding *x = &f->v[i];
-        printf("  %s%s%s%s: %s\n", x->id, x->language ? " [" : "",
-               x->language ? x->language : "", x->language ? "]" : "",
-               x->message);
+        /* The message quotes the tree's names: one line, escaped. */
+        printf("  %s%s%s%s: ", x->id, x->language ? " [" : "",
+               x->language ? rt_cli_shown(x->language) : "",
+               x->language ? "]" : "");
+        rt_cli_put_shown(stdout, x->message);
+        putchar('\n');
     }
 }
 
@@ -215,7 +218,7 @@ static int load_inf(struct inis *l, struct rt_store *s)
             fprintf(stderr,
                     "%s: warning: --from-ini: %s: its %s '%s' is not a file "
                     "name (%s): its INF copy is not read\n",
-                    rt_cli_program(), svcs[i],
+                    rt_cli_program(), rt_cli_shown(svcs[i]),
                     bad ? "PerfIniFile" : "service name", shown,
                     bad ? bad : bad_svc);
         } else if (ini_name && (sdir = find_ci(inf, svcs[i])) != NULL) {

@@ -45,6 +45,8 @@ static const char *encoding_name(enum rt_psb_encoding enc)
     }
 }
 
+/* The file's names as rt_cli_shown shows them: whoever wrote the backup
+ * chose them. */
 static void print_plan(const struct rt_restore_plan *p)
 {
     for (int i = 0; i < 3; i++) {
@@ -65,15 +67,17 @@ static void print_plan(const struct rt_restore_plan *p)
         if (!l->section)
             printf("language %s: kept, %zu names and %zu help texts (the "
                    "file has no [PerfStrings_%s])\n",
-                   l->id, l->names_before, l->helps_before, l->id);
+                   rt_cli_shown(l->id), l->names_before, l->helps_before,
+                   rt_cli_shown(l->id));
         else if (!l->counter_changed && !l->help_changed)
             printf("language %s: %zu names and %zu help texts, unchanged\n",
-                   l->id, l->names_after, l->helps_after);
+                   rt_cli_shown(l->id), l->names_after, l->helps_after);
         else
             printf("language %s: %zu names and %zu help texts (were %zu and "
                    "%zu) from [PerfStrings_%s], line %u\n",
-                   l->id, l->names_after, l->helps_after, l->names_before,
-                   l->helps_before, l->section, l->line);
+                   rt_cli_shown(l->id), l->names_after, l->helps_after,
+                   l->names_before, l->helps_before, rt_cli_shown(l->section),
+                   l->line);
     }
     size_t set = 0, deleted = 0, same = 0;
     for (size_t i = 0; i < p->n_services; i++) {
@@ -82,7 +86,8 @@ static void print_plan(const struct rt_restore_plan *p)
             same++;
         } else if (s->action == RT_RESTORE_SET) {
             set++;
-            printf("service %s: names %u-%u, help %u-%u%s\n", s->name,
+            printf("service %s: names %u-%u, help %u-%u%s\n",
+                   rt_cli_shown(s->name),
                    s->first_counter, s->last_counter, s->first_help,
                    s->last_help, s->had_range ? "" : " (had no range)");
         } else {
@@ -90,29 +95,30 @@ static void print_plan(const struct rt_restore_plan *p)
             if (s->line)
                 printf("service %s: First/Last Counter/Help deleted (its "
                        "section, line %u, lacks some of them)\n",
-                       s->name, s->line);
+                       rt_cli_shown(s->name), s->line);
             else
                 printf("service %s: First/Last Counter/Help deleted (the "
-                       "file has no [PERF_%s])\n", s->name, s->name);
+                       "file has no [PERF_%s])\n", rt_cli_shown(s->name),
+                       rt_cli_shown(s->name));
         }
         if (s->disable_changed) {
             if (s->has_disable)
                 printf("service %s: Disable Performance Counters %u\n",
-                       s->name, s->disable);
+                       rt_cli_shown(s->name), s->disable);
             else
                 printf("service %s: Disable Performance Counters deleted\n",
-                       s->name);
+                       rt_cli_shown(s->name));
         }
     }
     printf("services: %zu ranges set, %zu deleted, %zu unchanged\n", set,
            deleted, same);
     for (size_t i = 0; i < p->n_extra_services; i++)
         printf("skipped [PERF_%s] (line %u): the service has no Performance "
-               "key here\n", p->extra_services[i]->name,
+               "key here\n", rt_cli_shown(p->extra_services[i]->name),
                p->extra_services[i]->line);
     for (size_t i = 0; i < p->n_extra_langs; i++)
         printf("skipped [PerfStrings_%s] (line %u): no such language here; "
-               "not created\n", p->extra_langs[i]->id,
+               "not created\n", rt_cli_shown(p->extra_langs[i]->id),
                p->extra_langs[i]->line);
     for (size_t i = 0; i < p->n_unnamed; i++)
         rt_cli_error("warning: %s: its First Counter has no name in the "
@@ -161,7 +167,8 @@ static int restore_reg(const char *file, const uint8_t *data, size_t len,
         rc = rt_cli_exit_for(e.code);
     } else {
         printf("%s: %s %s (.reg): %zu changes%s\n", rt_cli_program(),
-               dry_run ? "would restore from" : "restored from", file, cs.n,
+               dry_run ? "would restore from" : "restored from",
+               rt_cli_shown(file), cs.n,
                cs.n || dry_run ? "" : ", nothing to write");
         if (!quiet) {
             printf("tables: %zu replaced\nPerflib values: %zu set\n"
@@ -169,7 +176,7 @@ static int restore_reg(const char *file, const uint8_t *data, size_t len,
                    r.perflib_values, r.service_values);
             for (size_t i = 0; i < r.n_skipped; i++)
                 printf("skipped %s: not in this store; not created\n",
-                       r.skipped[i]);
+                       rt_cli_shown(r.skipped[i]));
         }
         rt_reg_restore_report_free(&r);
         rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
@@ -282,8 +289,8 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
         rc = rt_cli_exit_for(e.code);
     } else {
         printf("%s: %s %s (%s): %zu changes%s\n", rt_cli_program(),
-               dry_run ? "would restore from" : "restored from", file,
-               encoding_name(enc), cs.n,
+               dry_run ? "would restore from" : "restored from",
+               rt_cli_shown(file), encoding_name(enc), cs.n,
                cs.n || dry_run ? "" : ", nothing to write");
         if (!quiet)
             print_plan(&plan);

@@ -63,14 +63,16 @@ int cmd_uninstall(int argc, char **argv)
     } else {
         printf("%s %s: names %u-%u, help %u-%u (%zu names, %zu help texts "
                "in all languages)",
-               dry_run ? "would uninstall" : "uninstalled", argv[optind],
+               dry_run ? "would uninstall" : "uninstalled",
+               rt_cli_shown(argv[optind]),
                p.first_counter, p.last_counter, p.first_help, p.last_help,
                p.removed_names, p.removed_helps);
-        printf("\n%s\n%s\n", p.counter.why, p.help.why);
+        printf("\n%s\n%s\n", rt_cli_shown(p.counter.why),
+               rt_cli_shown(p.help.why));
         rt_cli_side_note(s);
         if (*p.side_skipped && rt_store_win_files(s))
-            fprintf(stderr, "%s: warning: %s: %s\n", rt_cli_program(), what,
-                    p.side_skipped);
+            fprintf(stderr, "%s: warning: %s: %s\n", rt_cli_program(),
+                    rt_cli_shown(what), rt_cli_shown(p.side_skipped));
         if (dry_run)
             rt_cli_print_change_set(stdout, &cs);
         if (emit)

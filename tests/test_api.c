@@ -170,6 +170,47 @@ static void install_query_uninstall(void **state)
     rt_strbuf_free(&lines);
 }
 
+/* A service name from the tree holding an ESC sequence, a BEL and a
+ * newline: each report line and the error message hold its escaped form
+ * (model/printable.h), one line each, with no raw control character. */
+#define HOSTILE "Evil\x1b]0;pwned\x07\n0 errors"
+#define HOSTILE_SHOWN "Evil\\x1b]0;pwned\\x07\\n0 errors"
+static void hostile_names_are_reported_escaped(void **state)
+{
+    (void)state;
+    regtool *rt = base(counter_009, sizeof counter_009);
+    assert_int_equal(rt_store_mem_put_service(base_store, HOSTILE, 1), 0);
+    static const char *const names[] = {"First Counter", "First Help",
+                                        "Last Counter", "Last Help"};
+    for (int i = 0; i < 4; i++) {
+        struct rt_value v;
+        assert_int_equal(rt_value_from_dword(&v, 1848 + (uint32_t)i), 0);
+        assert_int_equal(rt_store_mem_put_service_value(base_store, HOSTILE,
+                                                        names[i], &v), 0);
+        rt_value_free(&v);
+    }
+    regtool_error err;
+    assert_int_equal(regtool_uninstall(rt, HOSTILE, REGTOOL_DRY_RUN, NULL,
+                                       &err), 0);
+    assert_true(reported(REGTOOL_LINE_REPORT,
+                         "would uninstall " HOSTILE_SHOWN ": names 1848-1850, "
+                         "help 1849-1851 (0 names, 0 help texts in all "
+                         "languages)"));
+    assert_true(reported(REGTOOL_LINE_REPORT,
+                         "  Services\\" HOSTILE_SHOWN
+                         "\\Performance: delete First Counter"));
+    assert_non_null(lines.s);
+    assert_null(strpbrk(lines.s, "\x1b\x07"));
+    assert_null(strstr(lines.s, "\n0 errors"));
+    assert_int_equal(regtool_uninstall(rt, "No" HOSTILE, 0, NULL, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+    assert_string_equal(err.message, "uninstall No" HOSTILE_SHOWN
+                                     ": service 'No" HOSTILE_SHOWN
+                                     "' does not exist");
+    regtool_close(rt);
+    rt_strbuf_free(&lines);
+}
+
 static void unreadable_ini_is_reported_as_its_diagnostic(void **state)
 {
     (void)state;
@@ -300,6 +341,7 @@ int main(void)
         cmocka_unit_test(audit_lists_findings),
         cmocka_unit_test(backup_then_restore),
         cmocka_unit_test(open_errors),
+        cmocka_unit_test(hostile_names_are_reported_escaped),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }

@@ -243,7 +243,7 @@ static void names_that_become_paths(void **state)
     assert_non_null(rt_side_name_problem(longest));
     char shown[32];
     rt_side_name_shown("a\x1b[31m'.ini", shown, sizeof shown);
-    assert_string_equal(shown, "a\\x1B[31m\\x27.ini");
+    assert_string_equal(shown, "a\\x1b[31m\\x27.ini");
     rt_side_name_shown("abcdefghijklmnopqrstuvwxyz0123456789", shown,
                        sizeof shown);
     assert_int_equal(strlen(shown), sizeof shown - 1);

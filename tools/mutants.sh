@@ -350,6 +350,10 @@ OLD='        same = !memcmp(m.data + off, data + off, k);'
 NEW='        same = !memcmp(m.data + off, data + off, 0 * k);'
 mutant syswow64-stale-copy-spliced lib/store/store_hive.c cli:table_copies.sh
 
+OLD='    return c < 0x20 || (c >= 0x7F && c <= 0x9F) ||'
+NEW='    return c < 0x20 || c == 0x7F ||'
+mutant c1-controls-printed lib/model/printable.c unit:test_printable
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

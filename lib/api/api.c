@@ -15,6 +15,7 @@
 #include "engine/audit.h"
 #include "engine/ops.h"
 #include "model/diag.h"
+#include "model/printable.h"
 #include "model/strbuf.h"
 #include "platform/os.h"
 
@@ -70,8 +71,11 @@ static int set_error(regtool_error *err, int code, const char *fmt, ...)
         va_list ap;
         va_start(ap, fmt);
         err->code = code;
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        /* Escaped: the message names the tree's services and files. */
+        char raw[sizeof err->message];
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        rt_text_printable(err->message, sizeof err->message, raw);
     }
     return code;
 }
@@ -91,8 +95,9 @@ static int fail(regtool_error *err, const char *what, const struct rt_error *e)
     return set_error(err, code, "%s: %s", what, e->message);
 }
 
-/* One line to the handle's output; TEXT may hold several, split here so
- * the callback always gets one line without its newline. */
+/* Lines to the handle's output: TEXT, already escaped where it quotes
+ * the tree (the change set's text), may hold several, split here so the
+ * callback always gets one line without its newline. */
 static void emit(regtool *rt, int kind, const char *text)
 {
     if (!rt->out || !text)
@@ -116,6 +121,23 @@ static void emit(regtool *rt, int kind, const char *text)
     }
 }
 
+/* TEXT as one line to the handle's output, escaped (model/printable.h):
+ * the names in it come from the tree or the INI, and a newline or an ESC
+ * sequence in one must neither forge a line nor act on a terminal. */
+static void emit_line(regtool *rt, int kind, const char *text)
+{
+    if (!rt->out || !text || !*text)
+        return;
+    if (rt_text_is_printable(text)) {
+        rt->out(rt->ctx, kind, text);
+        return;
+    }
+    char *shown = rt_text_printable_dup(text);
+    if (shown)
+        rt->out(rt->ctx, kind, shown);
+    free(shown);
+}
+
 static void emitf(regtool *rt, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void emitf(regtool *rt, int kind, const char *fmt, ...)
@@ -130,7 +152,7 @@ static void emitf(regtool *rt, int kind, const char *fmt, ...)
     if (n < 0)
         return;
     if ((size_t)n < sizeof small) {
-        emit(rt, kind, small);
+        emit_line(rt, kind, small);
         return;
     }
     char *big = malloc((size_t)n + 1);
@@ -139,7 +161,7 @@ static void emitf(regtool *rt, int kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    emit(rt, kind, big);
+    emit_line(rt, kind, big);
     free(big);
 }
 
@@ -223,10 +245,11 @@ static void report_diags(regtool *rt, struct rt_diags *d, regtool_error *err)
         if (!m)
             continue;
         int is_error = d->v[i].severity == RT_ERROR;
-        emit(rt, is_error ? REGTOOL_LINE_INI_ERROR : REGTOOL_LINE_INI_WARNING,
-             m);
+        emit_line(rt,
+                  is_error ? REGTOOL_LINE_INI_ERROR : REGTOOL_LINE_INI_WARNING,
+                  m);
         if (is_error && first && err) {
-            snprintf(err->message, sizeof err->message, "%s", m);
+            rt_text_printable(err->message, sizeof err->message, m);
             first = 0;
         }
         free(m);
@@ -348,8 +371,8 @@ int regtool_uninstall(regtool *rt, const char *drivername, int flags,
           dry_run ? "would uninstall" : "uninstalled", drivername,
           p.first_counter, p.last_counter, p.first_help, p.last_help,
           p.removed_names, p.removed_helps);
-    emit(rt, REGTOOL_LINE_REPORT, p.counter.why);
-    emit(rt, REGTOOL_LINE_REPORT, p.help.why);
+    emit_line(rt, REGTOOL_LINE_REPORT, p.counter.why);
+    emit_line(rt, REGTOOL_LINE_REPORT, p.help.why);
     if (dry_run)
         emit_change_set(rt, &cs);
     put_ranges(ranges, p.first_counter, p.last_counter, p.first_help,

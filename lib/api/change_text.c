@@ -1,10 +1,14 @@
 /* A change set as text for people: --dry-run shows exactly what would be
- * written, in the CLI and through the API's report lines alike. */
+ * written, in the CLI and through the API's report lines alike. Every
+ * name, value and table text in it is escaped (model/printable.h): the
+ * tree and the INI chose them, and one holding a newline or an ESC
+ * sequence must neither forge a line nor act on the terminal. */
 #include "api/api.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/printable.h"
 #include "model/strbuf.h"
 
 static void print_value(struct rt_strbuf *f, const struct rt_value *v)
@@ -14,7 +18,9 @@ static void print_value(struct rt_strbuf *f, const struct rt_value *v)
     if (rt_value_dword(v, &d) == 0) {
         rt_strbuf_printf(f, "%u (REG_DWORD)", d);
     } else if ((s = rt_value_string(v))) {
-        rt_strbuf_printf(f, "\"%s\" (%s)", s,
+        rt_strbuf_append(f, "\"", 1);
+        rt_strbuf_append_printable(f, s);
+        rt_strbuf_printf(f, "\" (%s)",
                 v->type == RT_REG_EXPAND_SZ ? "REG_EXPAND_SZ" : "REG_SZ");
         free(s);
     } else {
@@ -35,8 +41,16 @@ static size_t columns(const char *s, size_t n)
  * following lines indented under its first character. A word longer than
  * a line stays whole. */
 #define FOLD_WIDTH 79
-static void print_pair(struct rt_strbuf *f, char sign, uint32_t index, const char *text)
+static void print_pair(struct rt_strbuf *f, char sign, uint32_t index,
+                       const char *raw)
 {
+    /* Folded as shown: an escape is as wide as its characters. */
+    char *shown = rt_text_printable_dup(raw);
+    if (!shown) {
+        f->failed = 1;
+        return;
+    }
+    const char *text = shown;
     size_t before = f->len;
     rt_strbuf_printf(f, "      %c %u ", sign, index);
     size_t col = f->len - before, start_col = col;
@@ -60,12 +74,19 @@ static void print_pair(struct rt_strbuf *f, char sign, uint32_t index, const cha
         first = 0;
     }
     rt_strbuf_append(f, "\n", 1);
+    free(shown);
 }
 
 static void print_pairs(struct rt_strbuf *f, char sign, const struct rt_pair_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
         print_pair(f, sign, l->v[i].index, l->v[i].text);
+}
+
+/* Text from the tree or the INI, escaped. */
+static void put(struct rt_strbuf *f, const char *text)
+{
+    rt_strbuf_append_printable(f, text);
 }
 
 char *rt_api_change_set_text(const struct rt_change_set *cs)
@@ -75,38 +96,56 @@ char *rt_api_change_set_text(const struct rt_change_set *cs)
         const struct rt_change *c = &cs->v[i];
         switch (c->op) {
         case RT_CHANGE_CREATE_LANGUAGE:
-            rt_strbuf_printf(f, "  create key Perflib\\%s\n", c->lang);
+            rt_strbuf_printf(f, "  create key Perflib\\");
+            put(f, c->lang);
+            rt_strbuf_append(f, "\n", 1);
             break;
         case RT_CHANGE_SET_TABLE:
-            rt_strbuf_printf(f, "  Perflib\\%s\\%s: +%zu -%zu pairs (%zu bytes)\n",
-                    c->lang, c->table == RT_TABLE_HELP ? "Help" : "Counter",
+            rt_strbuf_printf(f, "  Perflib\\");
+            put(f, c->lang);
+            rt_strbuf_printf(f, "\\%s: +%zu -%zu pairs (%zu bytes)\n",
+                    c->table == RT_TABLE_HELP ? "Help" : "Counter",
                     c->added.n, c->removed.n, rt_change_table_len(c));
             print_pairs(f, '-', &c->removed);
             print_pairs(f, '+', &c->added);
             break;
         case RT_CHANGE_SET_PERFLIB:
-            rt_strbuf_printf(f, "  Perflib: %s = ", c->name);
+            rt_strbuf_printf(f, "  Perflib: ");
+            put(f, c->name);
+            rt_strbuf_printf(f, " = ");
             print_value(f, &c->value);
             rt_strbuf_append(f, "\n", 1);
             break;
         case RT_CHANGE_CREATE_PERF_KEY:
-            rt_strbuf_printf(f, "  create key Services\\%s\\Performance\n", c->service);
+            rt_strbuf_printf(f, "  create key Services\\");
+            put(f, c->service);
+            rt_strbuf_printf(f, "\\Performance\n");
             break;
         case RT_CHANGE_SET_SERVICE:
-            rt_strbuf_printf(f, "  Services\\%s\\Performance: %s = ", c->service,
-                    c->name);
+            rt_strbuf_printf(f, "  Services\\");
+            put(f, c->service);
+            rt_strbuf_printf(f, "\\Performance: ");
+            put(f, c->name);
+            rt_strbuf_printf(f, " = ");
             print_value(f, &c->value);
             rt_strbuf_append(f, "\n", 1);
             break;
         case RT_CHANGE_DELETE_SERVICE:
-            rt_strbuf_printf(f, "  Services\\%s\\Performance: delete %s\n", c->service,
-                    c->name);
+            rt_strbuf_printf(f, "  Services\\");
+            put(f, c->service);
+            rt_strbuf_printf(f, "\\Performance: delete ");
+            put(f, c->name);
+            rt_strbuf_append(f, "\n", 1);
             break;
         case RT_CHANGE_WRITE_FILE:
-            rt_strbuf_printf(f, "  file %s: %zu bytes\n", c->name, c->value.len);
+            rt_strbuf_printf(f, "  file ");
+            put(f, c->name);
+            rt_strbuf_printf(f, ": %zu bytes\n", c->value.len);
             break;
         case RT_CHANGE_DELETE_FILE:
-            rt_strbuf_printf(f, "  file %s: removed\n", c->name);
+            rt_strbuf_printf(f, "  file ");
+            put(f, c->name);
+            rt_strbuf_printf(f, ": removed\n");
             break;
         }
     }

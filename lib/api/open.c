@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/diag.h"
+#include "model/printable.h"
 #include "store/store_hive.h"
 #include "store/store_psb.h"
 #include "store/store_reg.h"
@@ -40,8 +41,11 @@ struct rt_store *rt_api_open_store(const char *spec,
         s = rt_store_hive_open(spec + 5, &ho, &d, e);
         for (size_t i = 0; i < d.n; i++) {
             char *m = rt_diag_format(&d.v[i]);
-            if (m && opt->notice)
-                opt->notice(m);
+            /* Escaped: it names the tree's files (model/printable.h). */
+            char *shown = m ? rt_text_printable_dup(m) : NULL;
+            if (shown && opt->notice)
+                opt->notice(shown);
+            free(shown);
             free(m);
         }
         rt_diags_free(&d);

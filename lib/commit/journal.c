@@ -1,5 +1,6 @@
 /* Commit layer: redo journal, recovery and the writer lock. */
 #include "commit/journal.h"
+#include "model/printable.h"
 #include "platform/os.h"
 
 #include <errno.h>
@@ -791,14 +792,13 @@ static int parse(struct rt_journal *j, const struct rt_journal_scope *scope,
     size_t at = intents_at(b, len);
     if (at) {
         j->info.when = (int64_t)get64(b + 8);
-        /* The note is printed: nothing in it reaches the terminal as
-         * other than plain text. */
-        size_t n = at - 20 < sizeof j->info.what - 1 ? at - 20
-                                                     : sizeof j->info.what - 1;
-        for (size_t i = 0; i < n; i++)
-            j->info.what[i] = b[20 + i] >= 0x20 && b[20 + i] < 0x7f
-                                  ? (char)b[20 + i] : '?';
-        j->info.what[n] = '\0';
+        /* The note is printed: escaped (model/printable.h), nothing in
+         * it reaches the terminal as other than plain text. */
+        char raw[sizeof j->info.what];
+        size_t n = at - 20 < sizeof raw - 1 ? at - 20 : sizeof raw - 1;
+        memcpy(raw, b + 20, n);
+        raw[n] = '\0';
+        rt_text_printable(j->info.what, sizeof j->info.what, raw);
     }
     /* Without a whole intent block the commit wrote nothing before its
      * journal, nor anything after: there is nothing to undo or redo. */

@@ -101,7 +101,7 @@ void rt_commit_set_scope(struct rt_commit *c,
 struct rt_journal_info {
     int sealed;             /* past its commit point: to be finished */
     int64_t when;           /* when it was written (seconds since 1970) */
-    char what[256];         /* "install of Xfer", printable ASCII only */
+    char what[256];         /* "install of Xfer", escaped (model/printable.h) */
 };
 /* "the install of Xfer committed at 2024-05-01 10:00:00 UTC" and the like. */
 void rt_journal_describe(const struct rt_journal_info *ji, char *buf,

@@ -11,6 +11,7 @@
 #include "engine/overlay.h"
 #include "model/lang_id.h"
 #include "model/perf_backup.h"
+#include "model/printable.h"
 #include "model/strbuf.h"
 #include "provider/ini_reader.h"
 
@@ -70,16 +71,20 @@ const char *rt_side_name_problem(const char *name)
 
 void rt_side_name_shown(const char *name, char *out, size_t size)
 {
-    size_t k = 0;
+    size_t k = 0, used;
     if (!size)
         return;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-        char one[8];
-        if (*p < 0x20 || *p == 0x7f || *p == '\'')
-            snprintf(one, sizeof one, "\\x%02X", *p);
-        else
-            snprintf(one, sizeof one, "%c", *p);
-        size_t n = strlen(one);
+    for (const char *p = name; *p; p += used) {
+        char one[RT_PRINTABLE_MAX];
+        size_t n;
+        /* The name is shown between quotes: its own quote is escaped. */
+        if (*p == '\'') {
+            memcpy(one, "\\x27", 4);
+            n = 4;
+            used = 1;
+        } else {
+            n = rt_printable_char(p, one, &used);
+        }
         if (k + n + 4 > size) {
             snprintf(out + k, size - k, "...");
             return;

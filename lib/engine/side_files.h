@@ -30,8 +30,9 @@ int rt_inf_folder(const char *lang, char out[8]);
  * 255 characters. A static string. */
 const char *rt_side_name_problem(const char *name);
 
-/* NAME for a message: control characters and quotes as \xNN, cut to
- * SIZE with "..." (a name read from the tree may hold anything). */
+/* NAME for a message, between quotes: as model/printable.h shows it (a
+ * name read from the tree may hold anything), its quotes as \x27, cut to
+ * SIZE with "..." at a whole character. */
 void rt_side_name_shown(const char *name, char *out, size_t size);
 
 /* "INF/<service>/<LLLL>/<name>" in a new string, or NULL. */

@@ -10,6 +10,7 @@
  * SysWOW64, which lodctr /R rebuilds too, so we keep both identical. */
 #include "store/store_hive.h"
 #include "model/lang_id.h"
+#include "model/printable.h"
 #include "model/size_caps.h"
 #include "platform/compat.h"
 #include "platform/os.h"
@@ -108,10 +109,19 @@ static struct hive_store *hs(struct rt_store *s)
     return (struct hive_store *)s;
 }
 
+/* One line, escaped (model/printable.h): it names the journal's files
+ * and the tree's, which whoever wrote the disk chose. */
 static void notice(struct hive_store *s, const char *line)
 {
-    if (s->opt.notice)
+    if (!s->opt.notice)
+        return;
+    if (rt_text_is_printable(line)) {
         s->opt.notice(line);
+        return;
+    }
+    char *shown = rt_text_printable_dup(line);
+    s->opt.notice(shown ? shown : "(notice not shown: out of memory)");
+    free(shown);
 }
 
 static void wait_notice(void *ctx, const char *line)

@@ -1,0 +1,163 @@
+#!/bin/sh
+# A hostile tree's names reach the terminal escaped (issue 37): a service
+# whose name holds an OSC title sequence, a BEL, a newline followed by a
+# forged summary line, a right-to-left override and a C1 CSI; a Library
+# holding a clear-screen sequence; a PerfIniFile holding an OSC sequence
+# (planted with regtool's own hive writer, tests/cli/mkhostile.c: a newline
+# in a key name is beyond hivexsh and .reg files); a counter name in
+# perfc009.dat holding an OSC sequence and a newline; a journal whose note
+# holds the same. For query, names, audit, audit --libraries, repair
+# --dry-run, uninstall (dry run and real), install --dry-run and
+# check-ini, and the journal's pending-change lines: no raw ESC, BEL or
+# CSI byte, no raw U+202E, no forged line, and the escaped form
+# (\x1b, \x07, \n, \u202e, \u009b) where the name is shown. French,
+# Russian and Chinese text is printed as it is. --json keeps the exact
+# text, escaped as JSON (\u001b), and reads back byte for byte.
+. tests/cli/lib.sh
+
+ASAN=0
+ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
+SANFLAGS=""
+[ "$ASAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
+MKH=$TMPDIR/mkhostile
+# shellcheck disable=SC2086
+cc $SANFLAGS -Ilib -o "$MKH" tests/cli/mkhostile.c \
+    "$(dirname "$REGTOOL")/libregtool.a" -linih || fail "cannot build mkhostile"
+MKJ=$TMPDIR/mkjournal
+cc -Ilib -o "$MKJ" tests/cli/mkjournal.c lib/commit/crc32.c ||
+    fail "cannot build mkjournal"
+
+# The forged line each hostile text carries after its newline.
+FORGED='0 errors, 0 warnings, 0 info'
+SVC=$(printf 'Evil\033]0;pwned\007\n%s\342\200\256\302\233X' "$FORGED")
+SVC_SHOWN="Evil\\x1b]0;pwned\\x07\\n$FORGED\\u202e\\u009bX"
+LIB=$(printf 'C:\\Users\\Public\\e\033[2J\007.dll')
+LIB_SHOWN='C:\Users\Public\e\x1b[2J\x07.dll'
+INIF=$(printf 'x\033]0;t\007.ini')
+INIF_SHOWN='x\x1b]0;t\x07.ini'
+CTR_SHOWN="Ctr\\x1b]0;pwned\\x07\\n$FORGED"
+
+D=$TMPDIR/w
+C=$D/Windows/System32/config
+expect_exit 0 "$REGTOOL" --store "hive:$D" init --languages 009
+"$MKH" "$C/SYSTEM" "$SVC" "$LIB" "$INIF" 5000 || fail "mkhostile"
+# Index 4000 in perfc009.dat: above Last Counter, in no provider's range.
+F=$D/Windows/System32/perfc009.dat
+head -c -2 "$F" >"$F.new"
+printf '4000\000Ctr\033]0;pwned\007\n%s\000\000' "$FORGED" |
+    iconv -f UTF-8 -t UTF-16LE >>"$F.new" || fail "iconv"
+mv "$F.new" "$F"
+cp -a "$D" "$TMPDIR/pristine"
+
+# clean LABEL: neither output holds a byte a terminal acts on (ESC, BEL,
+# the C1 CSI 0x9b alone or as UTF-8, U+202E) or a line that begins with
+# the forged summary.
+clean() {
+    for f in "$OUT" "$ERR"; do
+        if LC_ALL=C grep -q "$(printf '[\033\007\233]')" "$f" ||
+            LC_ALL=C grep -qF "$(printf '\342\200\256')" "$f"; then
+            od -c "$f" | head -40 >&2
+            fail "$1: a raw control character in $f"
+        fi
+        if grep -q "^$FORGED" "$f"; then
+            cat "$f" >&2
+            fail "$1: a forged line in $f"
+        fi
+    done
+}
+# shows LABEL FILE TEXT: FILE holds TEXT as it is (no pattern).
+shows() { grep -qF -- "$3" "$2" || { cat "$2" >&2; fail "$1: no '$3' in $2"; }; }
+
+expect_exit 0 "$REGTOOL" --store "hive:$D" query
+clean query
+shows query "$OUT" "  $SVC_SHOWN"
+shows query "$OUT" "    Library       $LIB_SHOWN"
+shows query "$OUT" "    PerfIniFile   $INIF_SHOWN"
+
+# JSON: the exact text, escaped as JSON; jq reads back the planted bytes.
+expect_exit 0 "$REGTOOL" --store "hive:$D" query --json
+clean "query --json"
+shows "query --json" "$OUT" '"Evil\u001b]0;pwned\u0007\n0 errors, 0 warnings, 0 info\u202e\u009bX"'
+[ "$(jq -r '.providers[] | select(.name | startswith("Evil")) | .library' "$OUT")" = "$LIB" ] ||
+    fail "query --json: the Library does not read back"
+jq -r '.providers[] | select(.name | startswith("Evil")) | .name' "$OUT" >"$TMPDIR/name.json"
+printf '%s\n' "$SVC" | cmp -s - "$TMPDIR/name.json" || fail "query --json: the name does not read back"
+
+expect_exit 2 "$REGTOOL" --store "hive:$D" audit
+clean audit
+shows audit "$OUT" "error   provider-above-last-counter: $SVC_SHOWN: range ends at 5002/5003"
+shows audit "$OUT" "warning library-user-writable: $SVC_SHOWN: Library $LIB_SHOWN is in a place"
+shows audit "$OUT" "PerfIniFile '$INIF_SHOWN' is not a file name"
+shows audit "$OUT" "        4000 \"$CTR_SHOWN\""
+expect_grep '^4 errors, 4 warnings, 1 info$' "$OUT"
+
+expect_exit 2 "$REGTOOL" --store "hive:$D" audit --json
+clean "audit --json"
+jq -e --arg lib "$LIB" '[.findings[] | select(.id == "library-user-writable") |
+        .message | contains($lib)] == [true]' "$OUT" >/dev/null ||
+    fail "audit --json: the message does not hold the Library as it is"
+
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries
+clean "audit --libraries"
+shows "audit --libraries" "$OUT" "warning library-user-writable: $SVC_SHOWN: Library $LIB_SHOWN"
+
+expect_exit 0 "$REGTOOL" --store "hive:$D" names 4000
+clean names
+shows names "$OUT" "4000	$CTR_SHOWN"
+
+expect_exit 2 "$REGTOOL" --store "hive:$D" repair --dry-run --prune-orphans
+clean "repair --dry-run"
+shows "repair --dry-run" "$OUT" "  perfinifile-invalid: $SVC_SHOWN: PerfIniFile '$INIF_SHOWN'"
+shows "repair --dry-run" "$OUT" "      - 4000 $CTR_SHOWN"
+
+expect_exit 0 "$REGTOOL" --store "hive:$D" uninstall --dry-run "$SVC"
+clean "uninstall --dry-run"
+shows "uninstall --dry-run" "$OUT" "would uninstall $SVC_SHOWN: names 5000-5002"
+shows "uninstall --dry-run" "$OUT" "  Services\\$SVC_SHOWN\\Performance: delete First Counter"
+shows "uninstall --dry-run" "$ERR" "remove INF\\$SVC_SHOWN\\ by hand"
+expect_exit 0 "$REGTOOL" --store "hive:$D" uninstall "$SVC"
+clean uninstall
+shows uninstall "$OUT" "uninstalled $SVC_SHOWN: names 5000-5002"
+shows uninstall "$OUT" "Last Counter 3990 -> 4998: '$SVC_SHOWN' was on top"
+
+# An INI: a bidirectional override is no control character to the INI
+# reader, and is escaped in the dry run; French, Russian and Chinese
+# names are printed as they are. A symbol holding ESC is an error that
+# names it escaped.
+P=$TMPDIR/prov
+mkdir -p "$P"
+printf '#define OBJ 0\n#define CTR 2\n' >"$P/p.h"
+{
+    printf '[info]\ndrivername=Hostile\nsymbolfile=p.h\n[languages]\n009=English\n'
+    printf '[objects]\nOBJ_009_NAME=Obj\n[text]\n'
+    printf 'OBJ_009_NAME=Obj \342\200\256dlrow\nOBJ_009_HELP=Help text\n'
+    printf 'CTR_009_NAME=Caf\303\251 \320\241\321\207\321\221\321\202 \350\256\241\346\225\260\n'
+    printf 'CTR_009_HELP=Ctr help\n'
+} >"$P/p.ini"
+cp -a "$TMPDIR/pristine" "$TMPDIR/w2"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w2" install --dry-run \
+    --create-service --library p.dll --open O --collect C --close X "$P/p.ini"
+clean "install --dry-run"
+shows "install --dry-run" "$OUT" ' Obj \u202edlrow'
+shows "install --dry-run" "$OUT" "$(printf ' Caf\303\251 \320\241\321\207\321\221\321\202 \350\256\241\346\225\260')"
+printf 'CTR\033[2J_009_NAME=x\n' >>"$P/p.ini"
+expect_exit 2 "$REGTOOL" check-ini "$P/p.ini"
+clean check-ini
+shows check-ini "$ERR" 'CTR\x1b[2J is not defined in p.h'
+
+# A journal whose note holds the same: the pending-change line of a
+# reader and the lines of the writer that finishes it.
+W=$TMPDIR/w3
+cp -a "$TMPDIR/pristine" "$W"
+size=$(wc -c <"$W/Windows/System32/config/SYSTEM")
+"$MKJ" "$W/Windows/System32/config/regtool.journal" \
+    -n "$(printf 'install of Caf\303\251\033]0;pwned\007\n%s' "$FORGED")" \
+    "s|System32/config/SYSTEM|$size" || fail "mkjournal"
+expect_exit 0 "$REGTOOL" --store "hive:$W" query PerfOS
+clean "query with a journal"
+shows "query with a journal" "$ERR" "$(printf 'the install of Caf\303\251\\x1b]0;pwned\\x07\\n%s committed at' "$FORGED")"
+expect_exit 0 "$REGTOOL" --store "hive:$W" disable PerfOS
+clean "disable with a journal"
+shows "disable with a journal" "$ERR" "finished the install of Caf"
+
+echo "hostile_names: ok"

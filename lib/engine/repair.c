@@ -814,7 +814,7 @@ static int mirror_current(struct repair *rp)
 static int move_pair(struct rt_pair_list *l, struct rt_pair *p)
 {
     if (l->n == l->cap) {
-        size_t c = l->cap ? l->cap + l->cap / 2 : 64;
+        size_t c = l->cap < 64 ? 64 : l->cap + l->cap / 2;
         struct rt_pair *v = realloc(l->v, c * sizeof *v);
         if (!v)
             return -1;

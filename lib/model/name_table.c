@@ -177,8 +177,9 @@ int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
         return -1;
     if (l->n == l->cap) {
         /* Half as much again: a list of millions of pairs is never twice
-         * what it holds. */
-        size_t c = l->cap ? l->cap + l->cap / 2 : 64;
+         * what it holds. A list sized to what it held (a copy, a salvage)
+         * may have room for one: half of it is nothing. */
+        size_t c = l->cap < 64 ? 64 : l->cap + l->cap / 2;
         struct rt_pair *v = realloc(l->v, c * sizeof *v);
         if (!v)
             return -1;

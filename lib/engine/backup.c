@@ -30,7 +30,7 @@ static int table_list(const struct rt_db_language *l, int k,
     *dropped = 0;
     if (l->blob_damage[k].status != RT_MSZ_OK) {
         if (rt_multi_sz_salvage(l->raw[k].data, l->raw[k].len, &dst->v,
-                                &dst->n, dropped) != 0)
+                                &dst->n, dropped, NULL) != 0)
             return -1;
         dst->cap = dst->n;
         return 0;

@@ -64,4 +64,35 @@ expect_grep "provider-enabled" "$OUT"
 expect_exit 0 "$REGTOOL" $S audit
 expect_exit 0 "$REGTOOL" $S repair
 expect_grep "^nothing to repair" "$OUT"
+
+# A Help table cut short in the middle of a text (perfh00C.dat cut at half
+# its length plus one, in both folders): repair drops what is left of the
+# cut text and names its index, English's text takes its place, and the
+# tables read back by iconv (not regtool) hold no trace of the cut text.
+C=$TMPDIR/cut
+expect_exit 0 "$REGTOOL" --store "hive:$C" init --languages 009,00C --layout files
+strings_of() { iconv -f UTF-16LE -t UTF-8 "$1" | tr '\000' '\n'; }
+h=$C/Windows/System32/perfh00C.dat
+half=$(( $(stat -c %s "$h") / 2 + 1 ))
+for d in System32 SysWOW64; do
+    truncate -s "$half" "$C/Windows/$d/perfh00C.dat"
+done
+# The cut string is the last of the cut file, its index the one before.
+strings_of "$h" >"$TMPDIR/cut.strings" 2>/dev/null
+cut_text=$(tail -n 1 "$TMPDIR/cut.strings")
+cut_index=$(tail -n 2 "$TMPDIR/cut.strings" | head -n 1)
+case $cut_index in ''|*[!0-9]*) fail "the cut fell outside a text: '$cut_index'" ;; esac
+[ -n "$cut_text" ] || fail "the cut left no text of index $cut_index"
+expect_exit 0 "$REGTOOL" --store "hive:$C" repair --backup "$TMPDIR/cut-backup.ini"
+expect_grep "blob-salvaged \[00C\]: Perflib\\\\00C\\\\Help: .* 2 unreadable strings dropped, among them index $cut_index, whose text the damage cut: English's text takes its place" "$OUT"
+for d in System32 SysWOW64; do
+    strings_of "$C/Windows/$d/perfh00C.dat" >"$TMPDIR/after.strings"
+    strings_of "$C/Windows/$d/perfh009.dat" >"$TMPDIR/en.strings"
+    ! grep -qxF -- "$cut_text" "$TMPDIR/after.strings" ||
+        fail "$d/perfh00C.dat still holds the cut text of index $cut_index"
+    now=$(awk -v i="$cut_index" 'NR % 2 == 1 && $0 == i { getline; print; exit }' "$TMPDIR/after.strings")
+    en=$(awk -v i="$cut_index" 'NR % 2 == 1 && $0 == i { getline; print; exit }' "$TMPDIR/en.strings")
+    [ -n "$en" ] && [ "$now" = "$en" ] ||
+        fail "$d/perfh00C.dat: index $cut_index is '$now', not English's '$en'"
+done
 echo "repair: ok"

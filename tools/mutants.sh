@@ -350,6 +350,14 @@ OLD='        same = !memcmp(m.data + off, data + off, k);'
 NEW='        same = !memcmp(m.data + off, data + off, 0 * k);'
 mutant syswow64-stale-copy-spliced lib/store/store_hive.c cli:table_copies.sh
 
+OLD='        if (text_end >= even) {'
+NEW='        if (0 && text_end >= even) {'
+mutant salvage-keeps-cut-text lib/model/multi_sz.c unit:test_multi_sz
+
+OLD='                rl->base_differ++;'
+NEW='                rl->base_differ += 0;'
+mutant restore-base-texts-unchecked lib/engine/backup.c unit:test_backup
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

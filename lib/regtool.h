@@ -54,7 +54,8 @@ extern "C" {
 #define REGTOOL_ERR_INVALID_PARAMETER 87   /* a bad argument or store spec */
 #define REGTOOL_ERR_DISK_FULL         112
 #define REGTOOL_ERR_CALL_NOT_IMPLEMENTED 120
-#define REGTOOL_ERR_ALREADY_EXISTS    183  /* installed already */
+#define REGTOOL_ERR_ALREADY_EXISTS    183  /* installed already; another
+                                              machine's backup */
 #define REGTOOL_ERR_BADDB             1009 /* a damaged table: repair first */
 #define REGTOOL_ERR_BADKEY            1010
 #define REGTOOL_ERR_CANCELLED         1223
@@ -146,7 +147,8 @@ REGTOOL_API int regtool_install(regtool *rt, const char *ini,
 /* Flags of regtool_uninstall, regtool_backup, regtool_restore. */
 #define REGTOOL_DRY_RUN 1   /* compute and report, write nothing */
 #define REGTOOL_FORCE   2   /* uninstall: remove a damaged range;
-                               backup: overwrite the file */
+                               backup: overwrite the file;
+                               restore: another machine's backup */
 
 /* Removes exactly the provider's ranges from every language and its
  * service's values (regtool uninstall). RANGES (or NULL) receives what
@@ -193,7 +195,10 @@ REGTOOL_API int regtool_backup(regtool *rt, const char *file, int flags,
                                regtool_error *err);
 
 /* Restores the database from a PerfStringBackup file (lodctr /R) in one
- * atomic commit; REGTOOL_DRY_RUN writes nothing. */
+ * atomic commit; REGTOOL_DRY_RUN writes nothing. A file whose base texts
+ * (indices 1 to Base Index) differ from the database's is another
+ * machine's backup: refused (REGTOOL_ERR_ALREADY_EXISTS, the message
+ * naming how many differ), nothing written, unless REGTOOL_FORCE. */
 REGTOOL_API int regtool_restore(regtool *rt, const char *file, int flags,
                                 regtool_error *err);
 

@@ -322,7 +322,9 @@ int rt_lodctr_main(int argc, char **argv)
         }
         char *file = file_argument("R", val, &code);
         if (file)
-            rt_cli_restore(file, 0, 1, &code);
+            /* Windows restores another machine's backup: so does
+             * lodctr, saying so (regtool restore needs --force). */
+            rt_cli_restore(file, 1, 0, 1, &code);
         free(file);
         return verb_code(code);
     }

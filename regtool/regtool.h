@@ -156,7 +156,10 @@ struct rt_database;
 struct rt_store;
 int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
                         const char *file, int force, int salvage, int *win32);
-int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32);
+/* FORCE: restore another machine's backup (lodctr /R:FILE always does,
+ * as Windows' does, with a warning line). */
+int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
+                   int *win32);
 /* rebuild (lodctr /R): FROM a Windows directory or NULL; QUIET prints the
  * plan only when text would be lost. */
 int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,

@@ -14,7 +14,8 @@
 #include "platform/os.h"
 
 static const char usage_text[] =
-    "Usage: regtool [--store SPEC] restore [--dry-run] [--emit-reg FILE] FILE\n"
+    "Usage: regtool [--store SPEC] restore [--force] [--dry-run] [--emit-reg FILE]\n"
+    "       FILE\n"
     "\n"
     "Restores the name database from a PerfStringBackup file (what lodctr /S\n"
     "and regtool backup write, or Windows' PerfStringBackup.INI) in one\n"
@@ -24,13 +25,18 @@ static const char usage_text[] =
     "gets its Counter and Help tables from it (other languages are kept);\n"
     "then Perflib's Base Index, Last Counter and Last Help. Unlike Windows,\n"
     "Disable Performance Counters comes back too. A malformed file is\n"
-    "refused naming its line, and nothing is written.\n"
+    "refused naming its line, and nothing is written. So is another\n"
+    "machine's backup: one whose base texts (indices 1 to Base Index) differ\n"
+    "from the database's, which would replace this machine's texts and the\n"
+    "ranges of the providers installed here (exit 4, naming how many\n"
+    "differ), unless --force.\n"
     "\n"
     "FILE may also be a .reg file (regtool backup --format reg, or a reg\n"
     "export of Perflib and Services), told by its first line: each language\n"
     "it has gets its tables byte for byte, Perflib's values are set as it\n"
     "has them, and each provider's Performance values as its key has them.\n"
     "\n"
+    "  --force    restore another machine's backup (said in a warning line)\n"
     "  --dry-run  print what would change and write nothing\n"
     "  --emit-reg FILE  also write the exact change to FILE as a .reg patch\n"
     "             (with or without --dry-run)\n";
@@ -125,6 +131,29 @@ static void print_plan(const struct rt_restore_plan *p)
                      "file (a truncated backup?)", p->unnamed[i]);
 }
 
+/* A warning line when the file's base texts differ from the database's
+ * (another machine's backup): restored as asked (FORCE), or, in a dry
+ * run, what a restore without --force does. */
+static void say_base_differ(const char *file, const struct rt_restore_plan *p,
+                            int force)
+{
+    if (!p->base_differ)
+        return;
+    const struct rt_restore_language *first = NULL;
+    for (size_t i = 0; i < p->n_langs && !first; i++)
+        if (p->langs[i].base_differ)
+            first = &p->langs[i];
+    rt_cli_error("warning: %s: its base texts (indices 1 to Base Index %u) "
+                 "differ from the database's in %zu of the %zu they both "
+                 "have (the first: index %u of language %s): another "
+                 "machine's backup, %s", file,
+                 (unsigned)p->perflib[2].old_value, p->base_differ,
+                 p->base_compared, (unsigned)first->base_first_differ,
+                 first->id,
+                 force ? "restored as asked"
+                       : "which restore refuses without --force");
+}
+
 /* --emit-reg FILE: the restore's change set as a .reg patch. */
 static const char *emit_reg;
 
@@ -195,7 +224,8 @@ static void done_with(void *ctx, size_t off, size_t n)
     rt_os_map_release(ctx, off, n);
 }
 
-int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
+int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
+                   int *win32)
 {
     rt_cli_options()->read_once = 1;    /* each table compared once */
     /* The file is mapped where it can be and given back as it is decoded
@@ -276,7 +306,7 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
     struct rt_change_set cs;
     struct rt_restore_plan plan;
     struct rt_error e = {0};
-    if (rt_op_restore(s, &psb, dry_run, &cs, &plan, &e) != 0) {
+    if (rt_op_restore(s, &psb, force, dry_run, &cs, &plan, &e) != 0) {
         /* The engine names a section by its line ("line 5: ..."): said
          * as FILE:LINE, as the reader's own errors are. */
         unsigned ln = 0;
@@ -294,6 +324,7 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
                cs.n || dry_run ? "" : ", nothing to write");
         if (!quiet)
             print_plan(&plan);
+        say_base_differ(file, &plan, force);
         rt_restore_plan_free(&plan);
         rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
         rt_change_set_free(&cs);
@@ -308,14 +339,16 @@ int rt_cli_restore(const char *file, int dry_run, int quiet, int *win32)
 int cmd_restore(int argc, char **argv)
 {
     static const struct option longopts[] = {
+        {"force", no_argument, 0, 'f'},
         {"dry-run", no_argument, 0, 'n'},
         {"emit-reg", required_argument, 0, 'E'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    int dry_run = 0, c;
+    int force = 0, dry_run = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
+        case 'f': force = 1; break;
         case 'n': dry_run = 1; break;
         case 'E': emit_reg = optarg; break;
         case 'h': fputs(usage_text, stdout); return RT_EXIT_OK;
@@ -327,5 +360,5 @@ int cmd_restore(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
     int win32;
-    return rt_cli_restore(argv[optind], dry_run, 0, &win32);
+    return rt_cli_restore(argv[optind], force, dry_run, 0, &win32);
 }

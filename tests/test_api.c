@@ -311,6 +311,32 @@ static void backup_then_restore(void **state)
                      REGTOOL_ERR_FILE_NOT_FOUND);
     assert_true(strncmp(err.message, "cannot read ", 12) == 0);
     regtool_close(rt);
+
+    /* The same file restored on another machine (two of its base names
+     * differ): refused without REGTOOL_FORCE, naming how many differ,
+     * nothing written; restored with it, said in a warning line. */
+    static const char16_t other_009[] = u"1\0" "1847\0" "2\0Sistema\0"
+                                        "4\0Memoria\0" "1846\0End Marker\0";
+    rt = base(other_009, sizeof other_009);
+    char *before = rt_store_mem_dump(base_store);
+    assert_int_equal(regtool_restore(rt, file, 0, &err),
+                     REGTOOL_ERR_ALREADY_EXISTS);
+    if (!strstr(err.message, "differ from the database's in 2 of the 7 they "
+                             "both have (the first: index 2 of language "
+                             "009): it is another machine's backup; nothing "
+                             "was written"))
+        fail_msg("refusal: %s", err.message);
+    char *after = rt_store_mem_dump(base_store);
+    assert_string_equal(after, before);
+    free(after);
+    assert_int_equal(regtool_restore(rt, file, REGTOOL_FORCE, &err), 0);
+    assert_non_null(strstr(lines.s, "another machine's backup, restored as "
+                                    "asked\n"));
+    after = rt_store_mem_dump(base_store);
+    assert_string_not_equal(after, before);
+    free(after);
+    free(before);
+    regtool_close(rt);
     rt_strbuf_free(&lines);
     assert_int_equal(scratch_remove(dir), 0);
     free(dir);

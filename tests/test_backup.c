@@ -491,7 +491,8 @@ static void restore_009(struct rt_store *s, const char *strings,
     rt_restore_plan_free(&plan);
     rt_database_free(&db);
 
-    assert_int_equal(rt_op_restore(s, &p, 0, &cs, &plan, &e), 0);
+    /* Forced: the first name differing (1=1848) is a base text. */
+    assert_int_equal(rt_op_restore(s, &p, 1, 0, &cs, &plan, &e), 0);
     struct rt_value v = {0};
     int present = 0;
     assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_COUNTER, &v,
@@ -633,20 +634,20 @@ static void test_round_trip(void **state)
     struct rt_change_set cs;
     struct rt_restore_plan plan;
     struct rt_error e = {0};
-    assert_int_equal(rt_op_restore(s, &p, 1, &cs, &plan, &e), 0);
+    assert_int_equal(rt_op_restore(s, &p, 0, 1, &cs, &plan, &e), 0);
     assert_int_equal(cs.n, 3);       /* dry run: the three changes */
     rt_change_set_free(&cs);
     rt_restore_plan_free(&plan);
     char *dry = rt_store_mem_dump(s);
     assert_string_not_equal(dry, before_dump);
 
-    assert_int_equal(rt_op_restore(s, &p, 0, &cs, &plan, &e), 0);
+    assert_int_equal(rt_op_restore(s, &p, 0, 0, &cs, &plan, &e), 0);
     rt_change_set_free(&cs);
     rt_restore_plan_free(&plan);
     char *after = rt_store_mem_dump(s);
     assert_string_equal(after, before_dump);
 
-    assert_int_equal(rt_op_restore(s, &p, 0, &cs, &plan, &e), 0);
+    assert_int_equal(rt_op_restore(s, &p, 0, 0, &cs, &plan, &e), 0);
     assert_int_equal(cs.n, 0);
     rt_change_set_free(&cs);
     rt_restore_plan_free(&plan);
@@ -738,6 +739,73 @@ static void test_backup_cap_holds_any_backup(void **state)
     s->ops->close(s);
 }
 
+/* Another machine's backup: its base texts (1 to Base Index) differ from
+ * the database's. Refused without FORCE, naming how many differ and the
+ * first, nothing written; a dry run plans it and counts them; FORCE
+ * restores it. A base text the file lacks (009's 5 here) or the database
+ * lacks is no difference: a damaged database restored from its own
+ * backup (test_round_trip) needs no FORCE. Before, the restore went
+ * through with no word. */
+static void test_restore_other_machine(void **state)
+{
+    (void)state;
+    struct rt_store *s = machine();
+    char *before = rt_store_mem_dump(s);
+    struct rt_psb p;
+    parse("[Perflib]\r\nBase Index=1847\r\nLast Counter=2000\r\n"
+          "Last Help=2001\r\n"
+          "[PerfStrings_009]\r\n1=1847\r\n2=Sistema\r\n3=System help\r\n"
+          "4=Memoria\r\n2000=Mine\r\n2001=Mine help\r\n"
+          "[PerfStrings_019]\r\n1=1847\r\n2=Система\r\n3=Справка\r\n", &p);
+    struct rt_change_set cs;
+    struct rt_restore_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_restore(s, &p, 0, 0, &cs, &plan, &e), -1);
+    assert_int_equal(e.code, RT_ERR_ALREADY_EXISTS);
+    static const char *const said[] = {
+        "base texts (indices 1 to Base Index 1847) differ from the "
+        "database's in 2 of the 7 they both have (the first: index 2 of "
+        "language 009)",
+        "another machine's backup", "nothing was written", "--force"};
+    for (size_t i = 0; i < sizeof said / sizeof *said; i++)
+        if (!strstr(e.message, said[i]))
+            fail_msg("want '%s' in '%s'", said[i], e.message);
+    assert_int_equal(cs.n, 0);
+    char *now = rt_store_mem_dump(s);
+    assert_string_equal(now, before);
+    free(now);
+
+    /* A dry run says what a restore would do, and how many differ. */
+    assert_int_equal(rt_op_restore(s, &p, 0, 1, &cs, &plan, &e), 0);
+    assert_int_equal(plan.base_differ, 2);
+    assert_int_equal(plan.base_compared, 7);
+    assert_int_equal(plan.langs[0].base_first_differ, 2);
+    assert_true(cs.n > 0);
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    now = rt_store_mem_dump(s);
+    assert_string_equal(now, before);
+    free(now);
+
+    /* Forced: restored. */
+    assert_int_equal(rt_op_restore(s, &p, 1, 0, &cs, &plan, &e), 0);
+    assert_int_equal(plan.base_differ, 2);
+    rt_change_set_free(&cs);
+    rt_restore_plan_free(&plan);
+    struct rt_value v = {0};
+    int present = 0;
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_COUNTER, &v,
+                                        &present, &e), 0);
+    static const char16_t want[] = u"1\0" "1847\0" "2\0Sistema\0"
+                                   "4\0Memoria\0" "2000\0Mine\0";
+    assert_int_equal(v.len, sizeof want);
+    assert_memory_equal(v.data, want, sizeof want);
+    rt_value_free(&v);
+    free(before);
+    rt_psb_free(&p);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -749,6 +817,7 @@ int main(void)
         cmocka_unit_test(test_restore_refused),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_backup_cap_holds_any_backup),
+        cmocka_unit_test(test_restore_other_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -386,20 +386,35 @@ static void salvage_keeps_pairs_after_damage(void **state)
     struct rt_pair *p;
     size_t n, dropped;
     /* A garbage string, an index without text, an embedded NUL that
-     * splits a text, a missing terminator: the good pairs around them. */
+     * splits a text, a last text cut (no NUL): the good pairs around
+     * them, and never the cut text, whose index is named. */
     static const char16_t b1[] = u"2\0System\0" "junk\0" "4\0Memory\0"
                                  "6\0\0" "8\0Pro\0cessor\0" "10\0Disk";
-    assert_int_equal(rt_multi_sz_salvage(BLOB(b1) - 2, &p, &n, &dropped), 0);
-    assert_int_equal(n, 4);
+    uint32_t cut;
+    assert_int_equal(rt_multi_sz_salvage(BLOB(b1) - 2, &p, &n, &dropped, &cut),
+                     0);
+    assert_int_equal(n, 3);
     assert_int_equal(p[0].index, 2);
     assert_string_equal(p[0].text, "System");
     assert_int_equal(p[1].index, 4);
     assert_int_equal(p[2].index, 8);
     assert_string_equal(p[2].text, "Pro");
-    assert_int_equal(p[3].index, 10);
-    assert_string_equal(p[3].text, "Disk");
-    /* "junk", the 6 without text and "cessor". */
-    assert_int_equal(dropped, 3);
+    /* "junk", the 6 without text, "cessor", and 10 with its cut text. */
+    assert_int_equal(dropped, 5);
+    assert_int_equal(cut, 10);
+    rt_pairs_free(p, n);
+
+    /* Cut within the index's NUL, and just after it: not named, named. */
+    static const char16_t b5[] = u"2\0A\0" "14\0";
+    assert_int_equal(rt_multi_sz_salvage(BLOB(b5) - 3, &p, &n, &dropped, &cut),
+                     0);
+    assert_int_equal(n, 1);
+    assert_int_equal(cut, 0);
+    rt_pairs_free(p, n);
+    assert_int_equal(rt_multi_sz_salvage(BLOB(b5) - 2, &p, &n, &dropped, &cut),
+                     0);
+    assert_int_equal(n, 1);
+    assert_int_equal(cut, 14);
     rt_pairs_free(p, n);
 
     /* Odd length: the last byte is ignored. */
@@ -407,7 +422,7 @@ static void salvage_keeps_pairs_after_damage(void **state)
     uint8_t odd[sizeof b2 + 1];
     memcpy(odd, b2, sizeof b2);
     odd[sizeof b2] = 'x';
-    assert_int_equal(rt_multi_sz_salvage(odd, sizeof odd, &p, &n, &dropped), 0);
+    assert_int_equal(rt_multi_sz_salvage(odd, sizeof odd, &p, &n, &dropped, NULL), 0);
     assert_int_equal(n, 2);
     assert_string_equal(p[1].text, "B");
     rt_pairs_free(p, n);
@@ -418,7 +433,7 @@ static void salvage_keeps_pairs_after_damage(void **state)
     size_t m;
     struct rt_msz_error e;
     assert_int_equal(rt_multi_sz_decode(BLOB(b3), 0, &q, &m, &e), 0);
-    assert_int_equal(rt_multi_sz_salvage(BLOB(b3), &p, &n, &dropped), 0);
+    assert_int_equal(rt_multi_sz_salvage(BLOB(b3), &p, &n, &dropped, NULL), 0);
     assert_int_equal(n, m);
     assert_int_equal(dropped, 0);
     for (size_t i = 0; i < n; i++) {
@@ -431,7 +446,7 @@ static void salvage_keeps_pairs_after_damage(void **state)
     /* An index with an empty text is a valid pair: kept, as decoding keeps
      * it (found by fuzz_multi_sz). */
     static const char16_t b4[] = u"2\0\0" "4\0B\0";
-    assert_int_equal(rt_multi_sz_salvage(BLOB(b4), &p, &n, &dropped), 0);
+    assert_int_equal(rt_multi_sz_salvage(BLOB(b4), &p, &n, &dropped, NULL), 0);
     assert_int_equal(n, 2);
     assert_int_equal(dropped, 0);
     assert_int_equal(p[0].index, 2);
@@ -447,7 +462,7 @@ static void salvage_keeps_pairs_after_damage(void **state)
         memcpy(b, base, len);
         for (int f = 0; f < 1 + (int)(rng() % 3); f++)
             b[rng() % len] = (uint8_t)(rng() % 3 ? 0 : 0xD8);
-        assert_int_equal(rt_multi_sz_salvage(b, len, &p, &n, &dropped), 0);
+        assert_int_equal(rt_multi_sz_salvage(b, len, &p, &n, &dropped, NULL), 0);
         uint8_t *out;
         size_t out_len;
         assert_int_equal(rt_multi_sz_encode(p, n, &out, &out_len), 0);

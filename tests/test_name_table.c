@@ -229,6 +229,27 @@ static void damaged_table_reports_which_blob(void **state)
     rt_name_table_free(&t);
 }
 
+/* A list sized to the one pair it holds (a copy: cap 1) takes appends:
+ * growing by half of 1 gave room for none, and the append wrote past the
+ * array (found by the sanitizer build of test_repair's cut sweep, where
+ * a salvage kept one pair and English filled the rest). */
+static void append_after_copy_of_one(void **state)
+{
+    (void)state;
+    struct rt_pair_list one = {0}, c;
+    assert_int_equal(rt_pair_list_append(&one, 2, "System"), 0);
+    assert_int_equal(rt_pair_list_copy(&c, &one), 0);
+    assert_int_equal(c.cap, 1);
+    for (uint32_t i = 4; i <= 400; i += 2)
+        assert_int_equal(rt_pair_list_append(&c, i, "x"), 0);
+    assert_int_equal(c.n, 200);
+    assert_true(c.cap >= c.n);
+    assert_string_equal(c.v[0].text, "System");
+    assert_int_equal(c.v[199].index, 400);
+    rt_pair_list_free(&c);
+    rt_pair_list_free(&one);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +269,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(diff_is_the_multiset_difference,
                                         setup, teardown),
         cmocka_unit_test(damaged_table_reports_which_blob),
+        cmocka_unit_test(append_after_copy_of_one),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "engine/ops.h"
 #include "engine/owned_ranges.h"
 #include "engine/repair.h"
+#include "model/utf16.h"
 
 static void load(struct rt_store *s, struct rt_database *db)
 {
@@ -72,7 +73,7 @@ static void assert_nothing_valid_lost(const struct rt_database *before,
             if (b->raw[k].data)
                 assert_int_equal(rt_multi_sz_salvage(b->raw[k].data,
                                                      b->raw[k].len, &p, &n,
-                                                     &dropped), 0);
+                                                     &dropped, NULL), 0);
             const struct rt_pair_list *was = k ? &b->table.help : &b->table.counter;
             const struct rt_pair_list *now = k ? &a->table.help : &a->table.counter;
             for (size_t j = 0; j < (p ? n : was->n); j++) {
@@ -610,6 +611,110 @@ static void owned_spans_merge_ranges(void **state)
     }
 }
 
+/* A small database (009 and 019, Base Index 21, help texts up to 41) for
+ * the cut sweep: every cut length is a repair. */
+static struct rt_store *small_database(void)
+{
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    static const char *const langs[2][3] = {{"009", "Name", "Help text"},
+                                            {"019", "Имя", "Текст помощи"}};
+    for (int l = 0; l < 2; l++) {
+        struct rt_name_table t = {0};
+        char text[64];
+        for (uint32_t i = 2; i <= 40; i += 2) {
+            snprintf(text, sizeof text, "%s %u", langs[l][1], i);
+            assert_int_equal(rt_pair_list_append(&t.counter, i, text), 0);
+            snprintf(text, sizeof text, "%s %u", langs[l][2], i + 1);
+            assert_int_equal(rt_pair_list_append(&t.help, i + 1, text), 0);
+        }
+        rt_store_mem_put_language(s, langs[l][0]);
+        cg_put_list(s, langs[l][0], RT_TABLE_COUNTER, &t.counter);
+        cg_put_list(s, langs[l][0], RT_TABLE_HELP, &t.help);
+        rt_name_table_free(&t);
+    }
+    cg_dword(s, NULL, "Last Counter", 40);
+    cg_dword(s, NULL, "Last Help", 41);
+    cg_dword(s, NULL, "Base Index", 21);
+    return s;
+}
+
+/* 019's Help cut short (a perfh019.dat truncated, a value cut) at every
+ * length from its second pair to its list terminator: repair keeps every
+ * pair whose text ended before the cut, never keeps what is left of the
+ * cut text (above Base Index English's text takes its place, else the
+ * index is gone), and names the cut index once its index string is whole.
+ * Before, the cut text was kept as if whole ("0 unreadable strings
+ * dropped"). */
+static void cut_text_is_never_kept(void **state)
+{
+    (void)state;
+    struct rt_store *s = small_database();
+    uint8_t *whole;
+    size_t whole_len;
+    cg_raw(s, "019", RT_TABLE_HELP, &whole, &whole_len);
+    struct rt_pair_list en;
+    cg_get_list(s, "009", RT_TABLE_HELP, &en);
+    struct rt_msz_entry *v;
+    size_t n;
+    struct rt_msz_error err;
+    assert_int_equal(rt_multi_sz_scan(whole, whole_len, 0, &v, &n, &err), 0);
+    assert_int_equal(n, 20);
+    for (size_t len = v[1].at; len < whole_len; len++) {
+        assert_int_equal(rt_store_mem_put_table(s, "019", RT_TABLE_HELP,
+                                                whole, len), 0);
+        struct rt_repair_report r;
+        repair_once(s, NULL, &r);
+        struct rt_pair_list now;
+        cg_get_list(s, "019", RT_TABLE_HELP, &now);
+        /* The pairs the cut left whole are kept as they were. */
+        size_t j = 0;
+        while (j < n && v[j].text + v[j].text_bytes + 2 <= len) {
+            const struct rt_pair *p = rt_pair_list_find(&now, v[j].index);
+            assert_non_null(p);
+            uint8_t *u16;
+            size_t u16_len;
+            assert_int_equal(rt_utf8_to_utf16le(p->text, p->text_len, &u16,
+                                                &u16_len, NULL), 0);
+            assert_int_equal(u16_len, v[j].text_bytes);
+            assert_memory_equal(u16, whole + v[j].text, u16_len);
+            free(u16);
+            j++;
+        }
+        int named = report_has(&r.fixed, "blob-salvaged", "019",
+                               "whose text the damage cut");
+        if (j == n) {
+            /* Only the list terminator was cut. */
+            assert_false(named);
+        } else {
+            /* Pair J was cut: never kept; named once its index is whole. */
+            uint32_t cut = v[j].index;
+            const struct rt_pair *p = rt_pair_list_find(&now, cut);
+            if (cut > 21)
+                assert_string_equal(p ? p->text : "(none)",
+                                    rt_pair_list_find(&en, cut)->text);
+            else if (p)
+                fail_msg("cut at %zu: index %u kept as \"%s\"", len,
+                         (unsigned)cut, p->text);
+            char said[96];
+            snprintf(said, sizeof said, "index %u, whose text the damage cut: %s",
+                     (unsigned)cut, cut > 21 ? "English's text takes its place"
+                                             : "it is no longer in the table");
+            int want = (len & ~(size_t)1) >= v[j].text;
+            if (want != report_has(&r.fixed, "blob-salvaged", "019", said) ||
+                want != named)
+                fail_msg("cut at %zu in index %u: %s", len, (unsigned)cut,
+                         want ? "not named" : "named though its index was cut");
+        }
+        rt_pair_list_free(&now);
+        rt_repair_report_free(&r);
+    }
+    free(v);
+    rt_pair_list_free(&en);
+    free(whole);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -623,6 +728,7 @@ int main(void)
         cmocka_unit_test(from_ini_restores_missing_strings),
         cmocka_unit_test(from_ini_refuses_what_does_not_fit),
         cmocka_unit_test(copies_reported_and_rewritten),
+        cmocka_unit_test(cut_text_is_never_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -354,6 +354,14 @@ OLD='    return c < 0x20 || (c >= 0x7F && c <= 0x9F) ||'
 NEW='    return c < 0x20 || c == 0x7F ||'
 mutant c1-controls-printed lib/model/printable.c unit:test_printable
 
+OLD='        if (text_end >= even) {'
+NEW='        if (0 && text_end >= even) {'
+mutant salvage-keeps-cut-text lib/model/multi_sz.c unit:test_multi_sz
+
+OLD='                rl->base_differ++;'
+NEW='                rl->base_differ += 0;'
+mutant restore-base-texts-unchecked lib/engine/backup.c unit:test_backup
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

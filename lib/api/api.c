@@ -618,11 +618,12 @@ int regtool_restore(regtool *rt, const char *file, int flags,
                          perr.message);
     }
     int dry_run = (flags & REGTOOL_DRY_RUN) != 0;
+    int force = (flags & REGTOOL_FORCE) != 0;
     struct rt_change_set cs;
     struct rt_restore_plan plan;
     struct rt_error e = {0};
     int rc = 0;
-    if (rt_op_restore(rt->s, &psb, dry_run, &cs, &plan, &e) != 0) {
+    if (rt_op_restore(rt->s, &psb, force, dry_run, &cs, &plan, &e) != 0) {
         char what[300];
         snprintf(what, sizeof what, "restore from %s", file);
         rc = fail(err, what, &e);
@@ -630,6 +631,13 @@ int regtool_restore(regtool *rt, const char *file, int flags,
         emitf(rt, REGTOOL_LINE_REPORT, "%s %s: %zu changes%s",
               dry_run ? "would restore from" : "restored from", file, cs.n,
               cs.n || dry_run ? "" : ", nothing to write");
+        if (plan.base_differ)
+            emitf(rt, REGTOOL_LINE_WARNING,
+                  "%s: its base texts differ from the database's in %zu of "
+                  "the %zu they both have: another machine's backup, %s",
+                  file, plan.base_differ, plan.base_compared,
+                  force ? "restored as asked"
+                        : "which a restore refuses without REGTOOL_FORCE");
         if (dry_run)
             emit_change_set(rt, &cs);
         rt_restore_plan_free(&plan);

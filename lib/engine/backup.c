@@ -8,6 +8,7 @@
 #include "model/lang_id.h"
 #include "model/size_caps.h"
 #include "model/strbuf.h"
+#include "model/utf16.h"
 #include "platform/os.h"
 
 static int oom(struct rt_error *e)
@@ -31,7 +32,7 @@ static int table_list(const struct rt_db_language *l, int k,
     *dropped = 0;
     if (l->blob_damage[k].status != RT_MSZ_OK) {
         if (rt_multi_sz_salvage(l->raw[k].data, l->raw[k].len, &dst->v,
-                                &dst->n, dropped) != 0)
+                                &dst->n, dropped, NULL) != 0)
             return -1;
         dst->cap = dst->n;
         return 0;
@@ -398,10 +399,87 @@ void rt_restore_plan_free(struct rt_restore_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Plans L's tables from SEC's strings. *AT: where each changed table's
- * splice starts (its length when it is replaced whole). */
+/* A base pair (index 1 to Base Index) and where it is in its list. */
+struct base_pos {
+    uint32_t index;
+    size_t pos;
+};
+
+static int cmp_base_pos(const void *x, const void *y)
+{
+    const struct base_pos *a = x, *b = y;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Counts into RL the base indices (1 to BASE) both table T and the
+ * section's list P hold (the first pair of each, as a reader finds it)
+ * whose texts differ. Sorted, then merged: O(n log n). 0, or -1 when out
+ * of memory. */
+static int compare_base(const struct rt_table *t, const struct rt_pair_list *p,
+                        uint32_t base, struct rt_restore_language *rl)
+{
+    struct base_pos *a = malloc((t->n ? t->n : 1) * sizeof *a);
+    struct base_pos *b = malloc((p->n ? p->n : 1) * sizeof *b);
+    size_t na = 0, nb = 0;
+    int rc = a && b ? 0 : -1;
+    for (size_t i = 0; i < t->n && !rc; i++)
+        if (t->v[i].index <= base)
+            a[na++] = (struct base_pos){t->v[i].index, i};
+    for (size_t i = 0; i < p->n && !rc; i++)
+        if (p->v[i].index <= base)
+            b[nb++] = (struct base_pos){p->v[i].index, i};
+    if (!rc) {
+        qsort(a, na, sizeof *a, cmp_base_pos);
+        qsort(b, nb, sizeof *b, cmp_base_pos);
+    }
+    size_t i = 0, j = 0;
+    while (!rc && i < na && j < nb) {
+        uint32_t ix = a[i].index;
+        if (ix != b[j].index) {
+            if (ix < b[j].index)
+                i++;
+            else
+                j++;
+            continue;
+        }
+        const struct rt_msz_entry *x = &t->v[a[i].pos];
+        const struct rt_pair *q = &p->v[b[j].pos];
+        const uint8_t *stored = rt_table_at(t, x->text);
+        uint8_t *u16 = NULL;
+        size_t u16_len = 0;
+        if (stored) {
+            if (rt_utf8_to_utf16le(q->text, q->text_len, &u16, &u16_len,
+                                   NULL) != 0) {
+                rc = -1;
+                break;
+            }
+            rl->base_compared++;
+            if (u16_len != x->text_bytes ||
+                (u16_len && memcmp(u16, stored, u16_len))) {
+                if (!rl->base_differ || ix < rl->base_first_differ)
+                    rl->base_first_differ = ix;
+                rl->base_differ++;
+            }
+            free(u16);
+        }
+        /* The first pair of the index only. */
+        while (i < na && a[i].index == ix)
+            i++;
+        while (j < nb && b[j].index == ix)
+            j++;
+    }
+    free(a);
+    free(b);
+    return rc;
+}
+
+/* Plans L's tables from SEC's strings, comparing their base texts (1 to
+ * BASE). *AT: where each changed table's splice starts (its length when
+ * it is replaced whole). */
 static int restore_language(const struct rt_db_language *l,
-                            const struct rt_psb_language *sec,
+                            const struct rt_psb_language *sec, uint32_t base,
                             struct rt_change_set *cs,
                             struct rt_restore_language *rl, size_t at[2],
                             struct rt_error *e)
@@ -412,7 +490,9 @@ static int restore_language(const struct rt_db_language *l,
     rl->names_after = t.counter.n;
     rl->helps_after = t.help.n;
     int rc = -1, changed[2];
-    if (rt_db_replace_changed_tables(l, &t, cs, changed, at) != 0) {
+    if (compare_base(&l->tab[RT_TABLE_COUNTER], &t.counter, base, rl) != 0 ||
+        compare_base(&l->tab[RT_TABLE_HELP], &t.help, base, rl) != 0 ||
+        rt_db_replace_changed_tables(l, &t, cs, changed, at) != 0) {
         oom(e);
         goto out;
     }
@@ -669,7 +749,10 @@ static int restore(struct rt_store *s, const struct rt_database *db,
             rl->line = sec->line;
             r = !(rl->section = strdup(sec->id))
                     ? oom(e)
-                    : restore_language(l, sec, cs, rl, at, e);
+                    : restore_language(l, sec, db->base_index, cs, rl, at,
+                                       e);
+            plan->base_compared += rl->base_compared;
+            plan->base_differ += rl->base_differ;
         }
         int changed[2] = {rl->counter_changed, rl->help_changed};
         if (here && keep_spliced(&read, at, changed, &keep->langs[i]) != 0 &&

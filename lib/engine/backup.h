@@ -91,6 +91,13 @@ struct rt_restore_language {
     unsigned line;              /* of the section */
     size_t names_before, helps_before, names_after, helps_after;
     int counter_changed, help_changed;
+    /* The base texts (indices 1 to the database's Base Index) both the
+     * tables and the section hold: how many, how many of them the
+     * section has another text for, and the lowest such index. A backup
+     * of this database differs in none; another machine's (another
+     * Windows version or language pack) differs in most. */
+    size_t base_compared, base_differ;
+    uint32_t base_first_differ;
 };
 
 enum rt_restore_service_action {
@@ -135,6 +142,8 @@ struct rt_restore_plan {
      * file: what a truncated backup looks like (KB 2554336). */
     char **unnamed;
     size_t n_unnamed;
+    /* The languages' base_compared and base_differ summed. */
+    size_t base_compared, base_differ;
 };
 
 void rt_restore_plan_free(struct rt_restore_plan *p);
@@ -145,7 +154,9 @@ void rt_restore_plan_free(struct rt_restore_plan *p);
  * are deleted; every language that has a [PerfStrings_] section gets its
  * Counter and Help replaced by the section's strings (names at even
  * indices and 1, help at odd ones); then Perflib's Base Index, Last
- * Counter and Last Help. Unlike Windows, Disable Performance Counters is
+ * Counter and Last Help. The plan counts the base texts the file would
+ * change (base_differ: a sign of another machine's backup, which
+ * rt_op_restore refuses without FORCE). Unlike Windows, Disable Performance Counters is
  * restored too for each service with a section: set as the file has it,
  * deleted when the section has none. Only what differs goes into CS.
  * Refused with RT_ERR_INVALID_DATA, nothing planned: a file without

@@ -381,6 +381,7 @@ end:
 struct restore_ctx {
     const struct rt_psb *psb;
     struct rt_restore_plan *plan;
+    int force, dry_run;
 };
 
 static int plan_restore(struct rt_database *db, struct rt_store *s,
@@ -388,14 +389,37 @@ static int plan_restore(struct rt_database *db, struct rt_store *s,
                         struct rt_error *e)
 {
     struct restore_ctx *c = ctx;
-    return rt_engine_restore_from(s, db, c->psb, cs, c->plan, e);
+    if (rt_engine_restore_from(s, db, c->psb, cs, c->plan, e) != 0)
+        return -1;
+    const struct rt_restore_plan *p = c->plan;
+    if (!p->base_differ || c->force || c->dry_run)
+        return 0;
+    /* Another machine's backup: its base texts (another Windows version,
+     * another language pack) would replace this machine's, and its
+     * ranges those of the providers installed here. Said before anything
+     * is written. */
+    const struct rt_restore_language *first = NULL;
+    for (size_t i = 0; i < p->n_langs && !first; i++)
+        if (p->langs[i].base_differ)
+            first = &p->langs[i];
+    rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                 "the file's base texts (indices 1 to Base Index %u) differ "
+                 "from the database's in %zu of the %zu they both have "
+                 "(the first: index %u of language %s): it is another "
+                 "machine's backup; nothing was written (--force restores "
+                 "it anyway)",
+                 (unsigned)db->base_index, p->base_differ, p->base_compared,
+                 (unsigned)first->base_first_differ, first->id);
+    rt_change_set_free(cs);
+    rt_restore_plan_free(c->plan);
+    return -1;
 }
 
-int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
-                  struct rt_change_set *cs, struct rt_restore_plan *plan,
-                  struct rt_error *e)
+int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int force,
+                  int dry_run, struct rt_change_set *cs,
+                  struct rt_restore_plan *plan, struct rt_error *e)
 {
-    struct restore_ctx c = {psb, plan};
+    struct restore_ctx c = {psb, plan, force, dry_run};
     /* Each language's tables read as the plan comes to them. */
     struct transaction t = {rt_db_load_no_tables, dry_run, 0, 1, plan_restore,
                             NULL, &c, 0};

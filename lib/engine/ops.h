@@ -40,10 +40,14 @@ int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
 /* lodctr /R:file: restores the database from a backup file's content PSB
  * in one atomic commit (engine/backup.h). With DRY_RUN, computes *CS and
  * *PLAN and writes nothing; nothing is written either when nothing
- * differs. On success the caller owns *CS and *PLAN. */
-int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int dry_run,
-                  struct rt_change_set *cs, struct rt_restore_plan *plan,
-                  struct rt_error *e);
+ * differs. A file whose base texts differ from the database's (the
+ * plan's base_differ: another machine's backup) is refused with
+ * RT_ERR_ALREADY_EXISTS, naming how many differ and the first, nothing
+ * written, unless FORCE (or DRY_RUN, whose plan says it). On success the
+ * caller owns *CS and *PLAN. */
+int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int force,
+                  int dry_run, struct rt_change_set *cs,
+                  struct rt_restore_plan *plan, struct rt_error *e);
 
 /* Repair (engine/repair.h) in one atomic commit: the database is read
  * under the store's lock, and when anything is to change (and not

@@ -136,35 +136,84 @@ static int sorted_has(const uint32_t *ix, size_t n, uint32_t x)
     return lo < n && ix[lo] == x;
 }
 
+/* Whether English has INDEX in list K: what fill_from_english gives a
+ * language that lacks an index above Base Index. */
+static int english_has(struct repair *rp, int k, uint32_t index)
+{
+    const struct rlang *en = lang_of(rp, "009");
+    if (!en)
+        return 0;
+    return en->have[k] ? rt_pair_list_find(&en->list[k], index) != NULL
+                       : rt_table_find(&en->l->tab[k], index) != NULL;
+}
+
+/* What salvaging W's list K dropped, said: the count, and the index whose
+ * text the damage cut (the salvage dropped it: what is left of a cut
+ * text is not the text that was stored) with what takes its place. */
+static void say_salvaged(struct repair *rp, const struct rlang *w, int k,
+                         size_t dropped, uint32_t cut)
+{
+    const struct rt_db_language *l = w->l;
+    char cut_said[160] = "";
+    if (cut) {
+        int filled = !rt_lang_same(l->id, "009") &&
+                     !rt_lang_is_current(l->id) &&
+                     cut > rp->db->base_index && english_has(rp, k, cut);
+        snprintf(cut_said, sizeof cut_said,
+                 ", among them index %u, whose text the damage cut: %s",
+                 (unsigned)cut,
+                 filled ? "English's text takes its place"
+                        : "it is no longer in the table");
+    }
+    FIXED(rp, "blob-salvaged", l->id,
+          "Perflib\\%s\\%s: rewritten well-formed from the %zu valid pairs "
+          "of the damaged blob (%zu before the damage; %zu unreadable "
+          "strings dropped%s)",
+          l->id, kind_name(k), w->list[k].n, l->tab[k].n, dropped, cut_said);
+}
+
 /* Starts from what is stored: the tables as read, or, for a damaged
  * blob, every valid pair salvaged from its bytes. */
 static int start(struct repair *rp)
 {
-    for (size_t i = 0; i < rp->n; i++) {
+    size_t (*dropped)[2] = calloc(rp->n ? rp->n : 1, sizeof *dropped);
+    uint32_t (*cut)[2] = calloc(rp->n ? rp->n : 1, sizeof *cut);
+    int rc = dropped && cut ? 0 : -1;
+    for (size_t i = 0; i < rp->n && !rc; i++) {
+        struct rlang *w = &rp->w[i];
+        const struct rt_db_language *l = w->l;
+        for (int k = 0; k < 2; k++) {
+            if (!l->raw[k].data && l->blob_damage[k].status == RT_MSZ_OK)
+                continue;
+            struct rt_pair *p;
+            size_t n;
+            if (rt_multi_sz_salvage(l->raw[k].data, l->raw[k].len, &p, &n,
+                                    &dropped[i][k], &cut[i][k]) != 0) {
+                rc = -1;
+                break;
+            }
+            w->list[k].v = p;
+            w->list[k].n = w->list[k].cap = n;
+            w->have[k] = 1;
+            w->rewrite[k] = 1;
+        }
+    }
+    /* Said once every table is salvaged: whether English fills a cut
+     * index is read from English's salvaged list. */
+    for (size_t i = 0; i < rp->n && !rc; i++) {
         struct rlang *w = &rp->w[i];
         const struct rt_db_language *l = w->l;
         for (int k = 0; k < 2; k++) {
             int present = k ? l->has_help : l->has_counter;
             if (l->raw[k].data || l->blob_damage[k].status != RT_MSZ_OK) {
-                struct rt_pair *p;
-                size_t n, dropped;
-                if (rt_multi_sz_salvage(l->raw[k].data, l->raw[k].len, &p, &n,
-                                        &dropped) != 0)
-                    return -1;
-                w->list[k].v = p;
-                w->list[k].n = w->list[k].cap = n;
-                w->have[k] = 1;
-                w->rewrite[k] = 1;
-                FIXED(rp, "blob-salvaged", l->id,
-                      "Perflib\\%s\\%s: rewritten well-formed from the %zu "
-                      "valid pairs of the damaged blob (%zu before the damage; "
-                      "%zu unreadable strings dropped)",
-                      l->id, kind_name(k), n, l->tab[k].n, dropped);
+                say_salvaged(rp, w, k, dropped[i][k], cut[i][k]);
                 continue;
             }
             if (present && l->type[k] != 7) {
-                if (decoded(w, k) != 0)
-                    return -1;
+                if (decoded(w, k) != 0) {
+                    rc = -1;
+                    break;
+                }
                 w->rewrite[k] = 1;
                 FIXED(rp, "blob-retyped", l->id,
                       "Perflib\\%s\\%s: rewritten as REG_MULTI_SZ (it was type "
@@ -172,7 +221,9 @@ static int start(struct repair *rp)
             }
         }
     }
-    return 0;
+    free(dropped);
+    free(cut);
+    return rc;
 }
 
 static void rlang_free(struct rlang *w)
@@ -814,7 +865,7 @@ static int mirror_current(struct repair *rp)
 static int move_pair(struct rt_pair_list *l, struct rt_pair *p)
 {
     if (l->n == l->cap) {
-        size_t c = l->cap ? l->cap + l->cap / 2 : 64;
+        size_t c = l->cap < 64 ? 64 : l->cap + l->cap / 2;
         struct rt_pair *v = realloc(l->v, c * sizeof *v);
         if (!v)
             return -1;

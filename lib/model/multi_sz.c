@@ -577,11 +577,13 @@ int rt_multi_sz_encode(const struct rt_pair *pairs, size_t n_pairs,
 
 int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
                         struct rt_pair **pairs, size_t *n_pairs,
-                        size_t *dropped)
+                        size_t *dropped, uint32_t *cut_index)
 {
     *pairs = NULL;
     *n_pairs = 0;
     *dropped = 0;
+    if (cut_index)
+        *cut_index = 0;
     /* A valid blob gives exactly what strict decoding gives. The string by
      * string reading below drops an index whose text is empty, which a
      * valid table may hold ("12","" decodes as a pair): without this, a
@@ -589,8 +591,10 @@ int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
     if (rt_multi_sz_decode(blob, len, 0, pairs, n_pairs, NULL) == 0)
         return 0;
     size_t cap = 0, even = len & ~(size_t)1, pos = 0;
-    /* The strings of the blob, a string at a time; a string that runs to
-     * the end without its NUL still counts. */
+    /* The strings of the blob, a string at a time. A string that runs to
+     * the end without its NUL was cut by the damage (a table cut short,
+     * a .dat file truncated): it is never kept, as what remains of it is
+     * not the text that was stored. */
     while (pos < even) {
         size_t idx_end = find_nul(blob, even, pos);
         if (idx_end == pos) {           /* an empty string: noise or the end */
@@ -605,13 +609,24 @@ int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
             index_raw(blob + pos, (idx_end - pos) / 2, &p.index_raw) != 0)
             goto nomem;
         if (st != RT_MSZ_OK || next >= even) {
-            /* Not an index, or an index with nothing after it. */
+            /* Not an index, or an index with nothing after it: whole, its
+             * text cut away. */
+            if (st == RT_MSZ_OK && idx_end < even && cut_index)
+                *cut_index = p.index;
             free(p.index_raw);
             (*dropped)++;
             pos = next;
             continue;
         }
         size_t text_end = find_nul(blob, even, next);
+        if (text_end >= even) {
+            /* The text was cut: the index and what is left of its text. */
+            if (cut_index)
+                *cut_index = p.index;
+            free(p.index_raw);
+            (*dropped) += 2;
+            break;
+        }
         if (text_end == next) {
             /* An index followed by an empty string: its text is lost. */
             free(p.index_raw);

@@ -98,15 +98,18 @@ int rt_msz_entry_pair(const uint8_t *blob, const struct rt_msz_entry *x,
                       struct rt_pair *p);
 
 /* Every valid pair of a damaged blob, for repair: reads string by string
- * to the end (an odd last byte and a missing terminator are ignored),
- * takes a string that is a valid index with the non-empty string after it
- * as a pair, and drops what cannot be one (counted in *DROPPED, in
- * strings), then goes on: a pair after the damage is kept too. A valid
- * blob gives exactly what rt_multi_sz_decode gives. Returns 0, or -1 when
- * out of memory. */
+ * to the end (an odd last byte and a missing list terminator are
+ * ignored), takes a string that is a valid index with the non-empty
+ * string after it as a pair, and drops what cannot be one (counted in
+ * *DROPPED, in strings), then goes on: a pair after the damage is kept
+ * too. A text that runs to the end without its NUL was cut by the damage
+ * and is dropped with its index (two strings in *DROPPED); *CUT_INDEX
+ * (when not NULL) is that index, 0 when no text was cut. A valid blob
+ * gives exactly what rt_multi_sz_decode gives. Returns 0, or -1 when out
+ * of memory. */
 int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
                         struct rt_pair **pairs, size_t *n_pairs,
-                        size_t *dropped);
+                        size_t *dropped, uint32_t *cut_index);
 
 /* Encodes pairs into a new blob; an empty table is the lone list NUL
  * (2 bytes). Returns 0, or -1 when out of memory or a text is invalid

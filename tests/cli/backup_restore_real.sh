@@ -1,6 +1,10 @@
 # Real PerfStringBackup files (../shared/research-real/perfstringbackup,
 # SPEC 4.6) restored into a tree with the same services and languages,
-# then saved again: the same bytes. A to D exactly; E lists its [PERF_]
+# then saved again: the same bytes. Each is another machine's backup (its
+# base texts are Windows' own, the tree's are init's): restore refuses it,
+# naming how many base texts differ (for B the count iconv and awk find),
+# with nothing written, and restores it with --force, or lodctr /R:file
+# (D) as Windows' does, each with a warning line. A to D exactly; E lists its [PERF_]
 # sections in descending order, which no hive gives (a Services key's
 # subkeys are kept sorted), so its services come back in the hive's
 # ascending order and nothing else differs; F was converted to UTF-8 by
@@ -10,6 +14,9 @@
 
 PSB=$SHARED/research-real/perfstringbackup
 printf '#define OBJ 0\n' >"$TMPDIR/sym.h"
+L=$TMPDIR/bin/lodctr
+mkdir -p "$TMPDIR/bin"
+ln -s "$REGTOOL" "$L"
 
 # utf8 FILE: the text of a backup file, in UTF-8 without byte-order mark.
 utf8() {
@@ -17,6 +24,29 @@ utf8() {
     *utf8bom*) sed '1s/^\xEF\xBB\xBF//' "$1" ;;
     *) iconv -f UTF-16LE -t UTF-8 "$1" ;;
     esac
+}
+
+# base_differ TREE FILE: "in X of the N", the base texts (indices 1 to
+# 1847) a files-layout TREE's .dat tables and FILE's sections both have
+# (the first of each index), and how many of them differ, read with iconv
+# and awk, not regtool.
+base_differ() {
+    for _l in $(ls "$1/Windows/System32" | sed -n 's/^perfc\(.*\)\.dat$/\1/p'); do
+        for _k in c h; do
+            iconv -f UTF-16LE -t UTF-8 "$1/Windows/System32/perf$_k$_l.dat" |
+                tr '\000' '\n' | awk -v l="$_l" 'NR % 2 == 1 { i = $0; next } { print l "\t" i "\t" $0 }'
+        done
+    done >"$TMPDIR/db.tsv"
+    utf8 "$2" | tr -d '\r' | awk '
+        /^\[/ { sec = "" }
+        /^\[PerfStrings_/ { sec = substr($0, 14, length($0) - 14); next }
+        sec != "" && /=/ { p = index($0, "="); print sec "\t" substr($0, 1, p - 1) "\t" substr($0, p + 1) }' \
+        >"$TMPDIR/file.tsv"
+    awk -F '\t' -v base=1847 '
+        NR == FNR { k = $1 SUBSEP $2; if ($2 + 0 <= base && !(k in d)) d[k] = $3; next }
+        { k = $1 SUBSEP $2 }
+        $2 + 0 <= base && (k in d) && !(k in seen) { seen[k] = 1; n++; if (d[k] != $3) x++ }
+        END { print "in " x + 0 " of the " n + 0 }' "$TMPDIR/db.tsv" "$TMPDIR/file.tsv"
 }
 
 # Services of the file: a Performance key each (install --create-service
@@ -44,12 +74,31 @@ for spec in A:registry B:files C:registry D:files E:registry F:files; do
     S="hive:$D"
     expect_exit 0 "$REGTOOL" --store "$S" init --languages "$langs" --layout "$layout"
     make_services "$S" "$f"
-    expect_exit 0 "$REGTOOL" --store "$S" restore "$f"
-    expect_grep "^regtool: restored from $f" "$OUT"
+    # Another machine's backup: refused, nothing written.
+    tree_state "$D" >"$TMPDIR/before"
+    expect_exit 4 "$REGTOOL" --store "$S" restore "$f"
+    expect_grep "^regtool: restore from $f: the file's base texts (indices 1 to Base Index 1847) differ from the database's in [1-9][0-9]* of the [1-9][0-9]* they both have (the first: index [0-9]* of language [0-9A-F]*): it is another machine's backup; nothing was written (--force restores it anyway)$" "$ERR"
+    expect_same_tree "$D" "$TMPDIR/before"
+    if [ "$letter" = B ]; then
+        want=$(base_differ "$D" "$f")
+        expect_grep "differ from the database's $want they both have" "$ERR"
+    fi
+    # Restored when asked: --force, or lodctr /R:file, with a warning line.
+    if [ "$letter" = D ]; then
+        expect_exit 0 env REGTOOL_STORE="$S" "$L" "/R:$f"
+        expect_grep "^lodctr: restored from $f" "$OUT"
+        who=lodctr
+    else
+        expect_exit 0 "$REGTOOL" --store "$S" restore --force "$f"
+        expect_grep "^regtool: restored from $f" "$OUT"
+        who=regtool
+    fi
+    expect_grep "^$who: warning: $f: its base texts (indices 1 to Base Index 1847) differ from the database's in [1-9][0-9]* of the [1-9][0-9]* they both have (the first: index [0-9]* of language [0-9A-F]*): another machine's backup, restored as asked$" "$ERR"
     expect_exit 0 "$REGTOOL" --store "$S" backup "$TMPDIR/$letter.out"
-    # Restoring it again changes nothing.
+    # Restoring it again changes nothing: its own texts now, no --force.
     expect_exit 0 "$REGTOOL" --store "$S" restore "$f"
     expect_grep ": 0 changes, nothing to write" "$OUT"
+    grep -q "another machine" "$ERR" && fail "$letter: restored again, still another machine's: $(cat "$ERR")"
 
     case $letter in
     E)  # The [PERF_] blocks (header to the empty line after) reversed.

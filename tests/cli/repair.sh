@@ -64,4 +64,65 @@ expect_grep "provider-enabled" "$OUT"
 expect_exit 0 "$REGTOOL" $S audit
 expect_exit 0 "$REGTOOL" $S repair
 expect_grep "^nothing to repair" "$OUT"
+
+# A Help table cut short in the middle of a text (perfh00C.dat cut at half
+# its length plus one, in both folders): repair drops what is left of the
+# cut text and names its index, English's text takes its place, and the
+# tables read back by iconv (not regtool) hold no trace of the cut text.
+C=$TMPDIR/cut
+expect_exit 0 "$REGTOOL" --store "hive:$C" init --languages 009,00C --layout files
+strings_of() { iconv -f UTF-16LE -t UTF-8 "$1" | tr '\000' '\n'; }
+h=$C/Windows/System32/perfh00C.dat
+half=$(( $(stat -c %s "$h") / 2 + 1 ))
+for d in System32 SysWOW64; do
+    truncate -s "$half" "$C/Windows/$d/perfh00C.dat"
+done
+# The cut string is the last of the cut file, its index the one before.
+strings_of "$h" >"$TMPDIR/cut.strings" 2>/dev/null
+cut_text=$(tail -n 1 "$TMPDIR/cut.strings")
+cut_index=$(tail -n 2 "$TMPDIR/cut.strings" | head -n 1)
+case $cut_index in ''|*[!0-9]*) fail "the cut fell outside a text: '$(printf %.40s "$cut_index")'" ;; esac
+[ -n "$cut_text" ] || fail "the cut left no text of index $cut_index"
+expect_exit 0 "$REGTOOL" --store "hive:$C" repair --backup "$TMPDIR/cut-backup.ini"
+expect_grep "blob-salvaged \[00C\]: Perflib\\\\00C\\\\Help: .* 2 unreadable strings dropped, among them index $cut_index, whose text the damage cut: English's text takes its place" "$OUT"
+for d in System32 SysWOW64; do
+    strings_of "$C/Windows/$d/perfh00C.dat" >"$TMPDIR/after.strings"
+    strings_of "$C/Windows/$d/perfh009.dat" >"$TMPDIR/en.strings"
+    ! grep -qxF -- "$cut_text" "$TMPDIR/after.strings" ||
+        fail "$d/perfh00C.dat still holds the cut text of index $cut_index"
+    now=$(awk -v i="$cut_index" 'NR % 2 == 1 && $0 == i { getline; print; exit }' "$TMPDIR/after.strings")
+    en=$(awk -v i="$cut_index" 'NR % 2 == 1 && $0 == i { getline; print; exit }' "$TMPDIR/en.strings")
+    [ -n "$en" ] && [ "$now" = "$en" ] ||
+        fail "$d/perfh00C.dat: index $cut_index is '$now', not English's '$en'"
+done
+
+# The same cut in a registry-layout tree: Perflib\00C's Help value itself
+# cut at half its length plus one (written with hivexregedit, read back
+# with hivexget).
+G=$TMPDIR/cutreg
+expect_exit 0 "$REGTOOL" --store "hive:$G" init --languages 009,00C --layout registry
+GS=$G/Windows/System32/config/SOFTWARE
+PL='\Microsoft\Windows NT\CurrentVersion\Perflib'
+help_of() { hivexget "$GS" "$PL\\$1" Help; }
+# The value's bytes: its strings, each with its NUL, and the list's NUL.
+{ help_of 00C | tr '\n' '\000'; printf '\000'; } | iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/h00C.bin"
+half=$(( $(stat -c %s "$TMPDIR/h00C.bin") / 2 + 1 ))
+head -c "$half" "$TMPDIR/h00C.bin" >"$TMPDIR/h00C.cut"
+iconv -f UTF-16LE -t UTF-8 <"$TMPDIR/h00C.cut" 2>/dev/null | tr '\000' '\n' >"$TMPDIR/cut.strings"
+cut_text=$(tail -n 1 "$TMPDIR/cut.strings")
+cut_index=$(tail -n 2 "$TMPDIR/cut.strings" | head -n 1)
+case $cut_index in ''|*[!0-9]*) fail "the value's cut fell outside a text: '$(printf %.40s "$cut_index")'" ;; esac
+{ printf 'Windows Registry Editor Version 5.00\n\n[%s\\00C]\n"Help"=hex(7):' "$PL"
+  od -An -v -tx1 "$TMPDIR/h00C.cut" | tr -s ' \n' ',,' | sed 's/^,//; s/,$//'
+  printf '\n'; } >"$TMPDIR/cut.reg"
+hivexregedit --merge --prefix 'HKEY_LOCAL_MACHINE\SOFTWARE' "$GS" "$TMPDIR/cut.reg" ||
+    fail "hivexregedit could not cut 00C's Help"
+expect_exit 0 "$REGTOOL" --store "hive:$G" repair --backup "$TMPDIR/cutreg-backup.ini"
+expect_grep "blob-salvaged \[00C\]: .* 2 unreadable strings dropped, among them index $cut_index, whose text the damage cut: English's text takes its place" "$OUT"
+help_of 00C >"$TMPDIR/after.strings"
+help_of 009 >"$TMPDIR/en.strings"
+! grep -qxF -- "$cut_text" "$TMPDIR/after.strings" || fail "00C's Help still holds the cut text of index $cut_index"
+now=$(awk -v i="$cut_index" 'NR % 2 == 1 && $0 == i { getline; print; exit }' "$TMPDIR/after.strings")
+en=$(awk -v i="$cut_index" 'NR % 2 == 1 && $0 == i { getline; print; exit }' "$TMPDIR/en.strings")
+[ -n "$en" ] && [ "$now" = "$en" ] || fail "00C's Help: index $cut_index is '$now', not English's '$en'"
 echo "repair: ok"

@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_pieces(data, size, rs);
 
     FUZZ_ASSERT(rt_multi_sz_salvage(data, size, &salvaged, &n_salvaged,
-                                    &dropped) == 0);
+                                    &dropped, NULL) == 0);
     if (rs == 0) {
         FUZZ_ASSERT(same_pairs(strict, n_strict, salvaged, n_salvaged));
         FUZZ_ASSERT(dropped == 0);

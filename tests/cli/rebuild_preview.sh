@@ -158,7 +158,8 @@ for spec in A:registry B:files C:registry D:files E:registry F:files; do
     D=$TMPDIR/tree$letter
     expect_exit 0 "$REGTOOL" --store "hive:$D" init --languages "$langs" --layout "$layout"
     cp "$SYS" "$D/Windows/System32/config/SYSTEM"
-    expect_exit 0 "$REGTOOL" --store "hive:$D" restore "$f"
+    # Another machine's backup: its base texts differ from the init tree's.
+    expect_exit 0 "$REGTOOL" --store "hive:$D" restore --force "$f"
     [ "$letter" = C ] && cp -a "$D" "$TMPDIR/treeC.lodctr"
     check "$letter" "$D"
 done

@@ -116,6 +116,10 @@ struct rt_os_stat {
      * was last looked at (a write within the file system's timestamp
      * granularity may not change it, so callers check content too). */
     uint64_t mtime_ns;
+    /* What it is, in words for a message: "a regular file", "a folder",
+     * "a symbolic link", "a FIFO", "a socket", "a character device", "a
+     * block device", "a device"; NULL when ABSENT. */
+    const char *what;
 };
 /* Stats PATH; a missing PATH is RT_OS_ABSENT and returns 0. */
 int rt_os_stat(const char *path, struct rt_os_stat *st);

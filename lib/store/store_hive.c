@@ -38,6 +38,7 @@ struct hive_file {
     uint64_t bins_end;     /* end of the hive bins as opened: what the
                               file's base block covers */
     int dirty_unusable;    /* dirty, no usable logs, not forced */
+    char dirty_why[300];   /* why its logs cannot be replayed */
     /* The file as the image was read from it (or as our last commit left
      * it): its identity, size and time, and its base block. Every commit
      * writes a new base block (new sequence numbers), and ours write it
@@ -353,6 +354,8 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
         return hive_open_error(e, hf->path, err);
     if (!s->opt.force_dirty) {
         hf->dirty_unusable = 1;
+        snprintf(hf->dirty_why, sizeof hf->dirty_why, "%s",
+                 *why ? why : "no logs");
         if (s->diags)
             rt_diags_add(s->diags, RT_WARNING, hf->path, 0, NULL,
                          "hive is dirty and its logs cannot be replayed (%s); "
@@ -2219,10 +2222,10 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
         if (hives[i]->dirty_unusable)
             return rt_error_set(
                 e, RT_ERR_BADDB,
-                "%s is dirty and its transaction logs cannot be replayed; "
-                "writing it would discard changes only the logs hold. "
+                "%s is dirty and its transaction logs cannot be replayed "
+                "(%s); writing it would discard changes only the logs hold. "
                 "Nothing was written (--force-dirty writes it anyway)",
-                hives[i]->path);
+                hives[i]->path, hives[i]->dirty_why);
     for (int i = 0; i < 2; i++)
         if (hives[i]->file_end > hives[i]->bins_end + HIVE_SLACK_MAX)
             return rt_error_set(

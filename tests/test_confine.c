@@ -239,6 +239,39 @@ static void ordinary_files_work(void **state)
     assert_true(rt_os_is_confined(in_tree("Windows")));
 }
 
+/* rt_os_mkdirs beneath a tree: something not a folder (a link, a file)
+ * where a folder goes is refused by name, and the folders it made before
+ * are noted, those that were there not. */
+static void mkdirs_refuses_what_is_no_folder(void **state)
+{
+    (void)state;
+    char **made = NULL;
+    size_t n = 0;
+    assert_int_equal(symlink(victim_dir, in_tree("Windows/SysWOW64")), 0);
+    assert_int_equal(rt_os_mkdirs_noting(in_tree("Windows/SysWOW64/x"), &made,
+                                         &n), -1);
+    assert_int_equal(errno, ENOTDIR);
+    assert_non_null(strstr(rt_os_strerror(errno),
+                           "/Windows/SysWOW64 is a symbolic link, not a "
+                           "folder: refused"));
+    assert_int_equal(n, 0);
+    assert_int_equal(rt_os_mkdirs(in_tree("Windows/SysWOW64")), -1);
+    assert_int_equal(errno, ENOTDIR);
+    /* Made before the refusal: noted, parents first. */
+    write_file(in_tree("Windows/INF"), "a file");
+    assert_int_equal(rt_os_mkdirs_noting(in_tree("Windows/System32/a/b"),
+                                         &made, &n), 0);
+    assert_int_equal(rt_os_mkdirs_noting(in_tree("Windows/INF/Xfer"), &made,
+                                         &n), -1);
+    assert_non_null(strstr(rt_os_strerror(errno),
+                           "/Windows/INF is a regular file, not a folder"));
+    assert_int_equal(n, 2);
+    assert_string_equal(made[0], in_tree("Windows/System32/a"));
+    assert_string_equal(made[1], in_tree("Windows/System32/a/b"));
+    rt_os_free_list(made, n);
+    victim_unchanged();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +280,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(hard_links_are_not_written, setup, teardown),
         cmocka_unit_test_setup_teardown(ordinary_files_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(mkdirs_refuses_what_is_no_folder,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,9 +98,17 @@ int rt_os_unlink(const char *path);
 /* Removes the empty directory PATH. */
 int rt_os_rmdir(const char *path);
 /* Creates directory PATH (its parent exists); then with its missing
- * parents. An existing directory is no error for rt_os_mkdirs. */
+ * parents. An existing directory is no error for rt_os_mkdirs; anything
+ * else of that name (a file, or beneath a confined directory a link) is
+ * refused with ENOTDIR, rt_os_strerror naming it and what it is. */
 int rt_os_mkdir(const char *path);
 int rt_os_mkdirs(const char *path);
+/* rt_os_mkdirs, noting the directories it made: each new one's path is
+ * appended to the list *MADE of *N_MADE new strings (NULL and 0 to begin
+ * with; rt_os_free_list), parents first, on failure too, so that a
+ * caller undoing its work removes those, deepest first, and nothing that
+ * was there before. */
+int rt_os_mkdirs_noting(const char *path, char ***made, size_t *n_made);
 /* Sets the permission bits of an open file (nothing on Windows). */
 int rt_os_set_mode(int fd, unsigned mode);
 

@@ -181,9 +181,14 @@ const char *rt_os_strerror(int err);
 /* DIR/REL ('/' between REL's parts) with each part matched without
  * regard to case against what its directory holds (a disk copied from
  * Windows keeps whatever case Windows used). With MUST_EXIST, NULL when a
- * part is not there; otherwise the parts from the first missing one on
- * are taken as given (where a file is to be written). A new string, or
- * NULL (also when out of memory). */
+ * part is not there (errno ENOENT); otherwise the parts from the first
+ * missing one on are taken as given (where a file is to be written). A
+ * folder holding two entries that differ only in case where a part is
+ * looked for (perfc009.dat and PERFC009.DAT) is ambiguous, since Windows
+ * sees one name there: NULL with errno EEXIST, rt_os_strerror naming
+ * both, whatever MUST_EXIST. Each part costs one pass over its folder's
+ * entries. A new string, or NULL with errno (ENOMEM when out of
+ * memory). */
 char *rt_os_path_ci(const char *dir, const char *rel, int must_exist);
 
 /* The absolute, canonical form of PATH (which must exist) in BUF, with

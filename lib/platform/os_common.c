@@ -435,21 +435,46 @@ void rt_os_saving_abandon(struct rt_os_saving *sv)
     sv->fd = -1;
 }
 
-/* DIR's entry NAME, matched without regard to case: DIR/entry, a new
- * string, or NULL when there is none. */
-static char *entry_ci(const char *dir, const char *name)
+/* DIR's entry NAME, matched without regard to case, in *FOUND
+ * (DIR/entry, a new string): 0, or -1 with errno: ENOENT when there is
+ * none, EEXIST (a refusal naming both) when two entries match, since
+ * Windows, whose file system does not tell them apart, sees one name
+ * there and no one can say which of the two it would use. One pass over
+ * the folder, however many entries it has (an INF folder has thousands). */
+static int entry_ci(const char *dir, const char *name, char **found)
 {
     char **names;
     size_t n;
+    *found = NULL;
     if (rt_os_list_dir(dir, &names, &n) != 0)
-        return NULL;
-    char *found = NULL;
-    for (size_t i = 0; i < n && !found; i++)
-        if (!strcasecmp(names[i], name) &&
-            asprintf(&found, "%s/%s", dir, names[i]) < 0)
-            found = NULL;
+        return -1;
+    const char *match = NULL;
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++) {
+        if (strcasecmp(names[i], name))
+            continue;
+        if (match)
+            r = rt_os_refuse(EEXIST,
+                             "%s holds both %s and %s, names that differ "
+                             "only in letter case: Windows sees one name "
+                             "there, and which of the two it would use is "
+                             "not known: refused",
+                             dir, match, names[i]);
+        match = names[i];
+    }
+    if (r == 0 && !match) {
+        errno = ENOENT;
+        r = -1;
+    }
+    if (r == 0 && asprintf(found, "%s/%s", dir, match) < 0) {
+        *found = NULL;
+        errno = ENOMEM;
+        r = -1;
+    }
+    int err = errno;
     rt_os_free_list(names, n);
-    return found;
+    errno = err;
+    return r;
 }
 
 char *rt_os_path_ci(const char *dir, const char *rel, int must_exist)
@@ -459,20 +484,34 @@ char *rt_os_path_ci(const char *dir, const char *rel, int must_exist)
     if (!cur || !copy) {
         free(cur);
         free(copy);
+        errno = ENOMEM;
         return NULL;
     }
     for (char *p = strtok_r(copy, "/", &save); p && cur;
          p = strtok_r(NULL, "/", &save)) {
-        char *next = found ? entry_ci(cur, p) : NULL;
+        char *next = NULL;
+        if (found && entry_ci(cur, p, &next) != 0) {
+            /* Two names for one is refused even where a file is to be
+             * written: a write to either would leave Windows the other. */
+            if (errno == EEXIST || errno == ENOMEM || must_exist) {
+                free(cur);
+                cur = NULL;
+                break;
+            }
+        }
         if (!next && !must_exist) {
             found = 0;
-            if (asprintf(&next, "%s/%s", cur, p) < 0)
+            if (asprintf(&next, "%s/%s", cur, p) < 0) {
                 next = NULL;
+                errno = ENOMEM;
+            }
         }
         free(cur);
         cur = next;
     }
+    int err = errno;
     free(copy);
+    errno = err;
     return cur;
 }
 

@@ -36,9 +36,17 @@ static const char usage_text[] =
 #define HKEY_PERFORMANCE_TEXT    0x80000050u
 #define HKEY_PERFORMANCE_NLSTEXT 0x80000060u
 
+/* Whether a write_file failed and said why: the failure of a step that
+ * wrote files is then told once, naming the file. */
+static int write_said;
+
 static int write_file(const char *path, const uint8_t *data, size_t len)
 {
-    return rt_os_write_new_file(path, data, len);
+    if (rt_os_write_new_file(path, data, len) == 0)
+        return 0;
+    rt_cli_error("init: writing %s: %s", path, rt_os_strerror(errno));
+    write_said = 1;
+    return -1;
 }
 
 /* The tables as installed, which lodctr /R rebuilds from (SPEC 4.6):
@@ -146,9 +154,9 @@ static int write_backup(const char *path)
     }
     r = rt_psb_write(&psb, &bytes, &len);
     rt_psb_free(&psb);
+    if (r != 0)
+        rt_cli_error("init: writing %s: out of memory", path);
     if (r != 0 || write_file(path, bytes, len) != 0) {
-        rt_cli_error("init: writing %s: %s", path,
-                     r ? "out of memory" : rt_os_strerror(errno));
         free(bytes);
         return -1;
     }
@@ -282,13 +290,20 @@ int cmd_init(int argc, char **argv)
      * anything there is looked at or made: a planted link or "..",
      * Windows -> /etc say, is refused, not written through. */
     const char *shown = store + 5;
-    int dir_existed = rt_os_exists(shown);
+    /* The folders init makes, noted as they are made: a failure removes
+     * those, deepest first, and nothing that was there before. Those of
+     * the path the user named (OUTSIDE) are removed once the tree is no
+     * longer confined; those beneath it (INSIDE) while it still is, so
+     * that a link planted meanwhile is refused, not followed. */
+    char **outside = NULL, **inside = NULL;
+    size_t n_outside = 0, n_inside = 0;
     char *canon = NULL;
-    if ((!dir_existed && rt_os_mkdirs(shown) != 0) ||
+    if (rt_os_mkdirs_noting(shown, &outside, &n_outside) != 0 ||
         rt_os_confine(shown, &canon) != 0) {
         rt_cli_error("init: %s: %s", shown, rt_os_strerror(errno));
-        if (!dir_existed)
-            rt_os_rmdir(shown);
+        for (size_t i = n_outside; i-- > 0;)
+            rt_os_rmdir(outside[i]);
+        rt_os_free_list(outside, n_outside);
         for (size_t i = 0; i < n_langs; i++)
             free(langs[i]);
         free(langs);
@@ -307,15 +322,7 @@ int cmd_init(int argc, char **argv)
     struct rt_regf *sw = NULL, *sy = NULL;
     char err[512] = "";
     char *dat_dirs[2] = {sys32, wow};
-    /* Every directory init may create, parents first, and whether it was
-     * there: a failure removes what init made and nothing else. */
-    char windows[4096];
-    snprintf(windows, sizeof windows, "%s/Windows", dir);
-    const char *dirs[] = {dir, windows, sys32, config, wow};
-    size_t n_dirs = files ? 5 : 4;
-    int existed[5] = {0};
-    for (size_t i = 0; i < n_dirs; i++)
-        existed[i] = i ? rt_os_exists(dirs[i]) : dir_existed;
+    const char *making;
     int made = 0;
     if (rt_os_exists(sw_path) || rt_os_exists(sy_path)) {
         rt_cli_error("init: %s already holds hives; nothing was written", config);
@@ -342,8 +349,15 @@ int cmd_init(int argc, char **argv)
         goto out;
     }
     made = 1;
-    if (rt_os_mkdirs(config) != 0 || (files && rt_os_mkdirs(wow) != 0)) {
-        rt_cli_error("init: %s: %s", config, rt_os_strerror(errno));
+    making = config;
+    int r = rt_os_mkdirs_noting(config, &inside, &n_inside);
+    if (r == 0 && files) {
+        making = wow;
+        r = rt_os_mkdirs_noting(wow, &inside, &n_inside);
+    }
+    if (r != 0) {
+        /* The reason names the link or file found where a folder goes. */
+        rt_cli_error("init: making %s: %s", making, rt_os_strerror(errno));
         goto out;
     }
     if (rt_regf_create(5, "ROOT", &sw, err, sizeof err) ||
@@ -351,13 +365,24 @@ int cmd_init(int argc, char **argv)
         rt_cli_error("init: %s", err);
         goto out;
     }
-    if (build_software(sw, langs, n_langs, files, dat_dirs, 2) != 0 ||
-        rt_base_build_system(sy, 0) != 0) {
-        rt_cli_error("init: building the hives: %s", rt_regf_errmsg(sw));
+    write_said = 0;
+    if (build_software(sw, langs, n_langs, files, dat_dirs, 2) != 0) {
+        /* A file it wrote has said why; else the hive's own error. */
+        if (!write_said)
+            rt_cli_error("init: building SOFTWARE: %s",
+                         *rt_regf_errmsg(sw) ? rt_regf_errmsg(sw)
+                                             : "out of memory");
+        goto out;
+    }
+    if (rt_base_build_system(sy, 0) != 0) {
+        rt_cli_error("init: building SYSTEM: %s",
+                     *rt_regf_errmsg(sy) ? rt_regf_errmsg(sy) : "out of memory");
         goto out;
     }
     if (rt_regf_save_as(sw, sw_path) != 0 || rt_regf_save_as(sy, sy_path) != 0) {
-        rt_cli_error("init: writing %s: %s", config, rt_os_strerror(errno));
+        /* The hive's error names the file and why. */
+        rt_cli_error("init: writing %s",
+                     rt_regf_errmsg(*rt_regf_errmsg(sw) ? sw : sy));
         goto out;
     }
     if (write_backup(psb_path) != 0)
@@ -383,16 +408,20 @@ out:
                                  files, d))
                         rt_os_unlink(path);
                 }
-        for (size_t i = n_dirs; i-- > 1;)
-            if (!existed[i])
-                rt_os_rmdir(dirs[i]);
     }
+    if (rc != RT_EXIT_OK)
+        for (size_t i = n_inside; i-- > 0;)
+            rt_os_rmdir(inside[i]);
+    rt_os_free_list(inside, n_inside);
     rt_os_unconfine(canon);
     free(canon);
-    /* The directory named, made here, goes last, once it is no longer
-     * confined (removing a confined directory itself is refused). */
-    if (rc != RT_EXIT_OK && !dir_existed)
-        rt_os_rmdir(shown);
+    /* The directory named and its parents, made here, go last, once it
+     * is no longer confined (removing a confined directory itself is
+     * refused). */
+    if (rc != RT_EXIT_OK)
+        for (size_t i = n_outside; i-- > 0;)
+            rt_os_rmdir(outside[i]);
+    rt_os_free_list(outside, n_outside);
     for (size_t i = 0; i < n_langs; i++)
         free(langs[i]);
     free(langs);

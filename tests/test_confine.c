@@ -239,6 +239,97 @@ static void ordinary_files_work(void **state)
     assert_true(rt_os_is_confined(in_tree("Windows")));
 }
 
+/* Two entries of one folder that differ only in letter case are one
+ * name to Windows: looked up without regard to case, either is
+ * ambiguous and refused with both named, whether the file must exist
+ * or is to be written; a folder of many entries costs one pass. */
+static void names_differing_in_case_are_refused(void **state)
+{
+    (void)state;
+    write_file(in_tree("Windows/System32/perfc009.dat"), "a");
+    write_file(in_tree("Windows/System32/PERFC009.DAT"), "b");
+    write_file(in_tree("Windows/System32/perfh009.dat"), "c");
+    for (int must_exist = 0; must_exist < 2; must_exist++) {
+        errno = 0;
+        assert_null(rt_os_path_ci(canon, "windows/system32/Perfc009.Dat",
+                                  must_exist));
+        assert_int_equal(errno, EEXIST);
+        const char *why = rt_os_strerror(errno);
+        assert_non_null(strstr(why, "/Windows/System32 holds both "));
+        assert_non_null(strstr(why, "perfc009.dat"));
+        assert_non_null(strstr(why, "PERFC009.DAT"));
+        assert_non_null(strstr(why, "differ only in letter case"));
+    }
+    /* A folder on the way: Windows and windows. */
+    assert_int_equal(mkdir(in_tree("windows"), 0755), 0);
+    assert_null(rt_os_path_ci(canon, "Windows/System32/perfh009.dat", 1));
+    assert_int_equal(errno, EEXIST);
+    assert_non_null(strstr(rt_os_strerror(errno), "holds both"));
+    assert_int_equal(rmdir(in_tree("windows")), 0);
+    /* One match is found; none is ENOENT, or the name as given. */
+    char *p = rt_os_path_ci(canon, "WINDOWS/system32/PERFH009.dat", 1);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/System32/perfh009.dat"));
+    free(p);
+    errno = 0;
+    assert_null(rt_os_path_ci(canon, "Windows/System32/perfc019.dat", 1));
+    assert_int_equal(errno, ENOENT);
+    p = rt_os_path_ci(canon, "windows/System32/perfc019.dat", 0);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/System32/perfc019.dat"));
+    free(p);
+    /* 20,000 entries (an INF folder has thousands), then the two: found
+     * ambiguous in one pass per lookup, well under a second. */
+    assert_int_equal(mkdir(in_tree("Windows/INF"), 0755), 0);
+    char name[64];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(name, sizeof name, "Windows/INF/p%05d.inf", i);
+        write_file(in_tree(name), "");
+    }
+    write_file(in_tree("Windows/INF/Xfer"), "");
+    write_file(in_tree("Windows/INF/XFER"), "");
+    clock_t t0 = clock();
+    for (int i = 0; i < 10; i++) {
+        assert_null(rt_os_path_ci(canon, "Windows/INF/xfer", 1));
+        assert_int_equal(errno, EEXIST);
+    }
+    assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 5.0);
+    victim_unchanged();
+}
+
+/* rt_os_mkdirs beneath a tree: something not a folder (a link, a file)
+ * where a folder goes is refused by name, and the folders it made before
+ * are noted, those that were there not. */
+static void mkdirs_refuses_what_is_no_folder(void **state)
+{
+    (void)state;
+    char **made = NULL;
+    size_t n = 0;
+    assert_int_equal(symlink(victim_dir, in_tree("Windows/SysWOW64")), 0);
+    assert_int_equal(rt_os_mkdirs_noting(in_tree("Windows/SysWOW64/x"), &made,
+                                         &n), -1);
+    assert_int_equal(errno, ENOTDIR);
+    assert_non_null(strstr(rt_os_strerror(errno),
+                           "/Windows/SysWOW64 is a symbolic link, not a "
+                           "folder: refused"));
+    assert_int_equal(n, 0);
+    assert_int_equal(rt_os_mkdirs(in_tree("Windows/SysWOW64")), -1);
+    assert_int_equal(errno, ENOTDIR);
+    /* Made before the refusal: noted, parents first. */
+    write_file(in_tree("Windows/INF"), "a file");
+    assert_int_equal(rt_os_mkdirs_noting(in_tree("Windows/System32/a/b"),
+                                         &made, &n), 0);
+    assert_int_equal(rt_os_mkdirs_noting(in_tree("Windows/INF/Xfer"), &made,
+                                         &n), -1);
+    assert_non_null(strstr(rt_os_strerror(errno),
+                           "/Windows/INF is a regular file, not a folder"));
+    assert_int_equal(n, 2);
+    assert_string_equal(made[0], in_tree("Windows/System32/a"));
+    assert_string_equal(made[1], in_tree("Windows/System32/a/b"));
+    rt_os_free_list(made, n);
+    victim_unchanged();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +338,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(hard_links_are_not_written, setup, teardown),
         cmocka_unit_test_setup_teardown(ordinary_files_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(names_differing_in_case_are_refused,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(mkdirs_refuses_what_is_no_folder,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -878,6 +878,10 @@ static void logs_found_in_any_letter_case(void **state)
     assert_string_equal(tail(p.path[RT_REGF_LOG1]), "hive.dat.log1");
     assert_string_equal(tail(p.path[RT_REGF_LOG2]), "HIVE.DAT.Log2");
     assert_null(p.path[RT_REGF_LOG]);
+    /* The folder is noted as what it is, for a dirty hive to refuse. */
+    assert_string_equal(tail(p.not_file[RT_REGF_LOG]), "Hive.dat.LOG");
+    assert_string_equal(p.not_file_what[RT_REGF_LOG], "a folder");
+    assert_null(p.not_file[RT_REGF_LOG1]);
     assert_int_equal(strncmp(p.path[RT_REGF_LOG1], dir, strlen(dir)), 0);
     rt_regf_log_paths_free(&p);
 
@@ -1151,6 +1155,62 @@ static void logs_read_and_copied_as_far_as_their_format(void **state)
     free(dir);
 }
 
+/* A FIFO (or a folder, a link, a device) named like a log is never
+ * opened: beside a dirty primary it is refused by name, and no log is
+ * replayed without it, even a good LOG2; beside a clean one it is listed
+ * as not read, as Windows ignores a clean hive's logs. */
+static void log_that_is_no_file_is_refused_by_name(void **state)
+{
+    struct fixture *fx = *state;
+    char *dir = path_in(fx, "nofile");
+    run("mkdir -p '%s'", dir);
+    char *primary = path_in(fx, "nofile/hive");
+    char *log1 = path_in(fx, "nofile/hive.LOG1");
+    char *log2 = path_in(fx, "nofile/hive.LOG2");
+    struct buf p = syn_primary(2), log = syn_log();
+    write_file(primary, &p, p.len, 0644);
+    write_file(log2, &log, log.len, 0644);
+    assert_int_equal(mkfifo(log1, 0644), 0);
+
+    uint8_t *img = (uint8_t *)"unset";
+    size_t n = 1;
+    struct rt_regf_replay_report r;
+    assert_int_equal(rt_regf_replay_file(primary, &img, &n, &r), -1);
+    assert_int_equal(r.status, RT_REGF_REPLAY_NO_USABLE_LOG);
+    assert_null(img);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(r.message, "nofile/hive.LOG1 is a FIFO, not a "
+                                      "regular file: refused"));
+    assert_string_equal(tail(r.log[RT_REGF_LOG1].name), "hive.LOG1");
+    assert_int_equal(r.log[RT_REGF_LOG1].format, RT_REGF_LOG_INVALID);
+    rt_regf_replay_report_free(&r);
+    /* Without an image (hive check): the same. */
+    assert_int_equal(rt_regf_replay_file(primary, NULL, NULL, &r), -1);
+    assert_int_equal(r.status, RT_REGF_REPLAY_NO_USABLE_LOG);
+    rt_regf_replay_report_free(&r);
+
+    /* Clean: replayed as clean, the FIFO listed as not read. */
+    regf_put32(p.p + REGF_OFF_SEQ2, regf_le32(p.p + REGF_OFF_SEQ1));
+    regf_base_seal(p.p);
+    write_file(primary, &p, p.len, 0644);
+    assert_int_equal(rt_regf_replay_file(primary, &img, &n, &r), 0);
+    assert_int_equal(r.status, RT_REGF_REPLAY_CLEAN);
+    assert_int_equal(n, p.len);
+    free(img);
+    assert_int_equal(r.log[RT_REGF_LOG1].format, RT_REGF_LOG_INVALID);
+    assert_string_equal(r.log[RT_REGF_LOG1].problem,
+                        "a FIFO, not a regular file: not read");
+    rt_regf_replay_report_free(&r);
+
+    run("rm -rf '%s'", dir);
+    free(log.p);
+    free(p.p);
+    free(log2);
+    free(log1);
+    free(primary);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1175,6 +1235,7 @@ int main(void)
         cmocka_unit_test(mutated_old_logs_never_crash),
         cmocka_unit_test(marvin32_in_pieces_equals_whole),
         cmocka_unit_test(logs_read_and_copied_as_far_as_their_format),
+        cmocka_unit_test(log_that_is_no_file_is_refused_by_name),
     };
     return cmocka_run_group_tests_name("regf_log", tests, group_setup,
                                        group_teardown);

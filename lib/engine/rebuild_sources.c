@@ -18,6 +18,16 @@ static int oom(struct rt_error *e)
 
 /* Keeps STR (a new string) for the sources' lifetime; NULL when out of
  * memory (STR freed). */
+/* After rt_os_path_ci gave NULL: a folder of the sources holding two
+ * names that differ only in case where REL was looked for is refused
+ * (which of them Windows would use is not known); else out of memory. */
+static int path_failed(struct rt_error *e)
+{
+    if (errno == EEXIST)
+        return rt_error_set(e, RT_ERR_BADDB, "%s", rt_os_strerror(EEXIST));
+    return oom(e);
+}
+
 static const char *keep(struct rt_rebuild_sources *src, char *str)
 {
     if (!str)
@@ -59,7 +69,7 @@ static int read_rel(const struct where *w, const char *rel,
         return w->s->ops->read_win_file(w->s, rel, out, present, e);
     char *p = rt_os_path_ci(w->from, rel, 0);
     if (!p)
-        return oom(e);
+        return path_failed(e);
     int rc = 0;
     if (rt_os_exists(p)) {
         if (rt_os_read_file(p, &out->data, &out->len) != 0)
@@ -158,8 +168,11 @@ static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
             continue;
         char *rel = rt_inf_path(si->name, folder, si->ini_file);
         char *path = rel ? rt_os_path_ci(w->root, rel, 0) : NULL;
+        int looked = rel != NULL;
         free(rel);
-        if (!path || !keep(src, path))
+        if (!path)
+            return looked ? path_failed(e) : oom(e);
+        if (!keep(src, path))
             return oom(e);
         if (!in->path)
             in->path = path;

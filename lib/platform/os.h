@@ -98,9 +98,17 @@ int rt_os_unlink(const char *path);
 /* Removes the empty directory PATH. */
 int rt_os_rmdir(const char *path);
 /* Creates directory PATH (its parent exists); then with its missing
- * parents. An existing directory is no error for rt_os_mkdirs. */
+ * parents. An existing directory is no error for rt_os_mkdirs; anything
+ * else of that name (a file, or beneath a confined directory a link) is
+ * refused with ENOTDIR, rt_os_strerror naming it and what it is. */
 int rt_os_mkdir(const char *path);
 int rt_os_mkdirs(const char *path);
+/* rt_os_mkdirs, noting the directories it made: each new one's path is
+ * appended to the list *MADE of *N_MADE new strings (NULL and 0 to begin
+ * with; rt_os_free_list), parents first, on failure too, so that a
+ * caller undoing its work removes those, deepest first, and nothing that
+ * was there before. */
+int rt_os_mkdirs_noting(const char *path, char ***made, size_t *n_made);
 /* Sets the permission bits of an open file (nothing on Windows). */
 int rt_os_set_mode(int fd, unsigned mode);
 
@@ -116,6 +124,10 @@ struct rt_os_stat {
      * was last looked at (a write within the file system's timestamp
      * granularity may not change it, so callers check content too). */
     uint64_t mtime_ns;
+    /* What it is, in words for a message: "a regular file", "a folder",
+     * "a symbolic link", "a FIFO", "a socket", "a character device", "a
+     * block device", "a device"; NULL when ABSENT. */
+    const char *what;
 };
 /* Stats PATH; a missing PATH is RT_OS_ABSENT and returns 0. */
 int rt_os_stat(const char *path, struct rt_os_stat *st);
@@ -169,9 +181,14 @@ const char *rt_os_strerror(int err);
 /* DIR/REL ('/' between REL's parts) with each part matched without
  * regard to case against what its directory holds (a disk copied from
  * Windows keeps whatever case Windows used). With MUST_EXIST, NULL when a
- * part is not there; otherwise the parts from the first missing one on
- * are taken as given (where a file is to be written). A new string, or
- * NULL (also when out of memory). */
+ * part is not there (errno ENOENT); otherwise the parts from the first
+ * missing one on are taken as given (where a file is to be written). A
+ * folder holding two entries that differ only in case where a part is
+ * looked for (perfc009.dat and PERFC009.DAT) is ambiguous, since Windows
+ * sees one name there: NULL with errno EEXIST, rt_os_strerror naming
+ * both, whatever MUST_EXIST. Each part costs one pass over its folder's
+ * entries. A new string, or NULL with errno (ENOMEM when out of
+ * memory). */
 char *rt_os_path_ci(const char *dir, const char *rel, int must_exist);
 
 /* The absolute, canonical form of PATH (which must exist) in BUF, with

@@ -88,7 +88,31 @@ void rt_os_free_list(char **names, size_t n)
     free(names);
 }
 
-int rt_os_mkdirs(const char *path)
+/* Makes directory PATH unless one is there: 0 (*MADE 1 when it was
+ * made), -1 with errno. Something else of that name is refused, named
+ * with what it is: a link planted in a tree where a folder goes would
+ * otherwise pass here and fail later with a reason no one can place. */
+static int mkdir_once(const char *path, int *made)
+{
+    *made = 0;
+    if (rt_os_mkdir(path) == 0) {
+        *made = 1;
+        return 0;
+    }
+    int err = errno;
+    struct rt_os_stat st;
+    if (rt_os_stat(path, &st) != 0)
+        return -1;      /* its reason (a link on the way) is the one */
+    if (st.kind == RT_OS_DIR)
+        return 0;
+    if (err == EEXIST && st.kind != RT_OS_ABSENT)
+        return rt_os_refuse(ENOTDIR, "%s is %s, not a folder: refused",
+                            path, st.what ? st.what : "not a folder");
+    errno = err;
+    return -1;
+}
+
+int rt_os_mkdirs_noting(const char *path, char ***made, size_t *n_made)
 {
     size_t len = strlen(path);
     char *buf = malloc(len + 1);
@@ -97,24 +121,39 @@ int rt_os_mkdirs(const char *path)
         return -1;
     }
     memcpy(buf, path, len + 1);
-    /* Each parent in turn; the root and a drive ("C:") are never made. */
-    for (size_t i = 1; i < len; i++) {
-        if (!is_sep(buf[i]) || buf[i - 1] == ':' || is_sep(buf[i - 1]))
+    struct rt_os_names noted = {*made, *n_made, *n_made};
+    int r = 0;
+    /* Each parent in turn, then PATH; the root and a drive ("C:") are
+     * never made. */
+    for (size_t i = 1; i <= len && r == 0; i++) {
+        if (i < len && (!is_sep(buf[i]) || buf[i - 1] == ':' ||
+                        is_sep(buf[i - 1])))
             continue;
+        if (i == len && len > 1 && is_sep(buf[len - 1]))
+            break;      /* "a/b/": b was the last one */
         char c = buf[i];
         buf[i] = '\0';
-        if (rt_os_mkdir(buf) != 0 && errno != EEXIST && !rt_os_is_dir(buf)) {
-            int err = errno;
-            free(buf);
-            errno = err;
-            return -1;
-        }
+        int new_dir;
+        r = mkdir_once(buf, &new_dir);
+        if (r == 0 && new_dir && rt_os_names_add(&noted, buf) != 0)
+            r = -1;
         buf[i] = c;
     }
-    int r = rt_os_mkdir(buf) != 0 && errno != EEXIST && !rt_os_is_dir(buf)
-                ? -1 : 0;
     int err = errno;
+    *made = noted.v;
+    *n_made = noted.n;
     free(buf);
+    errno = err;
+    return r;
+}
+
+int rt_os_mkdirs(const char *path)
+{
+    char **made = NULL;
+    size_t n = 0;
+    int r = rt_os_mkdirs_noting(path, &made, &n);
+    int err = errno;
+    rt_os_free_list(made, n);
     errno = err;
     return r;
 }
@@ -396,21 +435,46 @@ void rt_os_saving_abandon(struct rt_os_saving *sv)
     sv->fd = -1;
 }
 
-/* DIR's entry NAME, matched without regard to case: DIR/entry, a new
- * string, or NULL when there is none. */
-static char *entry_ci(const char *dir, const char *name)
+/* DIR's entry NAME, matched without regard to case, in *FOUND
+ * (DIR/entry, a new string): 0, or -1 with errno: ENOENT when there is
+ * none, EEXIST (a refusal naming both) when two entries match, since
+ * Windows, whose file system does not tell them apart, sees one name
+ * there and no one can say which of the two it would use. One pass over
+ * the folder, however many entries it has (an INF folder has thousands). */
+static int entry_ci(const char *dir, const char *name, char **found)
 {
     char **names;
     size_t n;
+    *found = NULL;
     if (rt_os_list_dir(dir, &names, &n) != 0)
-        return NULL;
-    char *found = NULL;
-    for (size_t i = 0; i < n && !found; i++)
-        if (!strcasecmp(names[i], name) &&
-            asprintf(&found, "%s/%s", dir, names[i]) < 0)
-            found = NULL;
+        return -1;
+    const char *match = NULL;
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++) {
+        if (strcasecmp(names[i], name))
+            continue;
+        if (match)
+            r = rt_os_refuse(EEXIST,
+                             "%s holds both %s and %s, names that differ "
+                             "only in letter case: Windows sees one name "
+                             "there, and which of the two it would use is "
+                             "not known: refused",
+                             dir, match, names[i]);
+        match = names[i];
+    }
+    if (r == 0 && !match) {
+        errno = ENOENT;
+        r = -1;
+    }
+    if (r == 0 && asprintf(found, "%s/%s", dir, match) < 0) {
+        *found = NULL;
+        errno = ENOMEM;
+        r = -1;
+    }
+    int err = errno;
     rt_os_free_list(names, n);
-    return found;
+    errno = err;
+    return r;
 }
 
 char *rt_os_path_ci(const char *dir, const char *rel, int must_exist)
@@ -420,20 +484,34 @@ char *rt_os_path_ci(const char *dir, const char *rel, int must_exist)
     if (!cur || !copy) {
         free(cur);
         free(copy);
+        errno = ENOMEM;
         return NULL;
     }
     for (char *p = strtok_r(copy, "/", &save); p && cur;
          p = strtok_r(NULL, "/", &save)) {
-        char *next = found ? entry_ci(cur, p) : NULL;
+        char *next = NULL;
+        if (found && entry_ci(cur, p, &next) != 0) {
+            /* Two names for one is refused even where a file is to be
+             * written: a write to either would leave Windows the other. */
+            if (errno == EEXIST || errno == ENOMEM || must_exist) {
+                free(cur);
+                cur = NULL;
+                break;
+            }
+        }
         if (!next && !must_exist) {
             found = 0;
-            if (asprintf(&next, "%s/%s", cur, p) < 0)
+            if (asprintf(&next, "%s/%s", cur, p) < 0) {
                 next = NULL;
+                errno = ENOMEM;
+            }
         }
         free(cur);
         cur = next;
     }
+    int err = errno;
     free(copy);
+    errno = err;
     return cur;
 }
 

@@ -249,9 +249,12 @@ static void resolved_done(struct beneath *b)
     }
 }
 
+/* What a file of mode M is, in words (rt_os_stat's WHAT). */
 static const char *kind_name(mode_t m)
 {
-    return S_ISFIFO(m)  ? "a FIFO"
+    return S_ISREG(m)    ? "a regular file"
+           : S_ISDIR(m)  ? "a folder"
+           : S_ISFIFO(m) ? "a FIFO"
            : S_ISSOCK(m) ? "a socket"
            : S_ISCHR(m)  ? "a character device"
            : S_ISBLK(m)  ? "a block device"
@@ -593,6 +596,7 @@ static void from_stat(const struct stat *st, struct rt_os_stat *out)
     out->mode = (unsigned)st->st_mode & 07777;
     out->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u +
                     (uint64_t)st->st_mtim.tv_nsec;
+    out->what = kind_name(st->st_mode);
 }
 
 int rt_os_stat(const char *path, struct rt_os_stat *out)

@@ -27,6 +27,11 @@ const char *rt_regf_log_slot_name(enum rt_regf_log_slot slot);
 /* Paths of the logs found beside a primary; NULL where none exists. */
 struct rt_regf_log_paths {
     char *path[RT_REGF_LOG_SLOTS];
+    /* An entry named like the slot's log that is not a regular file (a
+     * link, a FIFO, a folder, a device): its path, and what it is in
+     * words ("a FIFO"); NULL where there is none. Never opened. */
+    char *not_file[RT_REGF_LOG_SLOTS];
+    const char *not_file_what[RT_REGF_LOG_SLOTS];
 };
 
 /* Looks in the primary's directory for regular files named like the
@@ -35,8 +40,10 @@ struct rt_regf_log_paths {
  * Windows created). When several names match one slot, the one spelled
  * exactly like the primary with an upper-case extension wins, then the
  * primary's spelling with a lower-case extension, then the first in byte
- * order. Returns 0, or -1 with errno set when the directory cannot be
- * read or memory runs out. */
+ * order. A matching entry that is not a regular file is not taken for a
+ * log but noted in NOT_FILE (by the same order), for the caller to
+ * refuse by name. Returns 0, or -1 with errno set when the directory
+ * cannot be read or memory runs out. */
 int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out);
 void rt_regf_log_paths_free(struct rt_regf_log_paths *paths);
 
@@ -138,7 +145,12 @@ int rt_regf_replay(const uint8_t *primary, size_t primary_size,
  * the pages it marks (old format); the rest of the file is never read,
  * and a log is never held whole. A file that cannot be read gives -1
  * with status IO_ERROR (a log left out silently could hold the only copy
- * of recent changes). */
+ * of recent changes). An entry named like a log that is not a regular
+ * file (rt_regf_log_find's NOT_FILE) is never opened: its slot's info
+ * says what it is ("a FIFO, not a regular file: not read", format
+ * INVALID), and beside a dirty primary it makes the replay -1 with
+ * status NO_USABLE_LOG and a message naming it ("PATH is a FIFO, not a
+ * regular file: refused"). */
 int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
                         struct rt_regf_replay_report *report);
 

@@ -88,6 +88,8 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
         return -1;
     }
     struct candidate best[RT_REGF_LOG_SLOTS] = {{NULL, 0}};
+    struct candidate odd[RT_REGF_LOG_SLOTS] = {{NULL, 0}};
+    const char *odd_what[RT_REGF_LOG_SLOTS] = {NULL};
     int err = 0;
     for (size_t i = 0; !err && i < n_names; i++) {
         const char *name = names[i];
@@ -101,23 +103,38 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
             if (rt_utf8_casecmp(name, nl, want, nl) != 0)
                 continue;
             char *full = join(primary_path, (size_t)(base - primary_path), name);
+            if (!full) {
+                err = ENOMEM;
+                break;
+            }
+            /* Not followed: beneath a confined folder a link is reported
+             * as one (and on Windows refused by name, ELOOP). */
             struct rt_os_stat st;
-            int regular = full && rt_os_stat(full, &st) == 0 &&
-                          st.kind == RT_OS_FILE;
+            const char *what = NULL;
+            if (rt_os_stat(full, &st) != 0)
+                what = errno == ELOOP ? "a symbolic link or junction"
+                                      : "an entry that cannot be looked at";
+            else if (st.kind == RT_OS_ABSENT)
+                what = "";      /* gone meanwhile: nothing to say */
+            else if (st.kind != RT_OS_FILE)
+                what = st.what ? st.what : "not a regular file";
             free(full);
-            if (!regular)
+            if (what && !*what)
                 continue;
+            struct candidate *c = what ? &odd[s] : &best[s];
             int rank = rank_of(name, base, log_ext[s]);
-            if (!better(&best[s], name, rank))
+            if (!better(c, name, rank))
                 continue;
             char *copy = strdup(name);
             if (!copy) {
                 err = ENOMEM;
                 break;
             }
-            free(best[s].name);
-            best[s].name = copy;
-            best[s].rank = rank;
+            free(c->name);
+            c->name = copy;
+            c->rank = rank;
+            if (what)
+                odd_what[s] = what;
         }
     }
     rt_os_free_list(names, n_names);
@@ -129,6 +146,15 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
                 err = ENOMEM;
         }
         free(best[s].name);
+        if (!err && odd[s].name) {
+            out->not_file[s] = join(primary_path,
+                                    (size_t)(base - primary_path),
+                                    odd[s].name);
+            out->not_file_what[s] = odd_what[s];
+            if (!out->not_file[s])
+                err = ENOMEM;
+        }
+        free(odd[s].name);
     }
     free(dir);
     free(want);
@@ -144,7 +170,9 @@ void rt_regf_log_paths_free(struct rt_regf_log_paths *paths)
 {
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
         free(paths->path[s]);
-        paths->path[s] = NULL;
+        free(paths->not_file[s]);
+        paths->path[s] = paths->not_file[s] = NULL;
+        paths->not_file_what[s] = NULL;
     }
 }
 
@@ -242,6 +270,41 @@ static int read_primary(int fd, uint64_t size, uint8_t **out, size_t *len)
     return 0;
 }
 
+/* Entries named like a log that are not regular files (PATHS' NOT_FILE),
+ * in R: a slot with no log of its own says what its entry is. A dirty
+ * primary needs its logs, and one of them is a link, a FIFO or a folder
+ * where Windows keeps a file: what the others replayed is not used
+ * (their entries may continue the refused one's), the first such entry
+ * is named in R's message, and the status becomes NO_USABLE_LOG; 1
+ * then. A clean primary's logs are ignored, as Windows ignores them: 0. */
+static int say_not_files(const struct rt_regf_log_paths *paths,
+                         struct rt_regf_replay_report *r)
+{
+    int first = -1;
+    for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
+        if (!paths->not_file[s])
+            continue;
+        if (first < 0)
+            first = s;
+        struct rt_regf_log_info *l = &r->log[s];
+        if (l->name)
+            continue;
+        l->name = strdup(paths->not_file[s]);
+        l->format = RT_REGF_LOG_INVALID;
+        snprintf(l->problem, sizeof l->problem, "%s, not a regular file: "
+                 "not read", paths->not_file_what[s]);
+    }
+    if (first < 0 || !r->primary_dirty ||
+        (r->status != RT_REGF_REPLAY_APPLIED &&
+         r->status != RT_REGF_REPLAY_NO_USABLE_LOG))
+        return 0;
+    r->status = RT_REGF_REPLAY_NO_USABLE_LOG;
+    snprintf(r->message, sizeof r->message,
+             "%s is %s, not a regular file: refused",
+             paths->not_file[first], paths->not_file_what[first]);
+    return 1;
+}
+
 int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
                         struct rt_regf_replay_report *r)
 {
@@ -303,6 +366,14 @@ int rt_regf_replay_file(const char *path, uint8_t **image, size_t *image_size,
                               image_size, r);
     r->primary_file_size = file_size;
     r->primary_read = primary_size;
+    if (say_not_files(&paths, r) != 0 && ret == 0 && image) {
+        free(*image);
+        *image = NULL;
+        if (image_size)
+            *image_size = 0;
+    }
+    if (r->status == RT_REGF_REPLAY_NO_USABLE_LOG)
+        ret = -1;
 out:
     if (r->status == RT_REGF_REPLAY_IO_ERROR && !r->primary_name)
         r->primary_name = strdup(path);

@@ -39,6 +39,7 @@ struct hive_file {
     uint64_t bins_end;     /* end of the hive bins as opened: what the
                               file's base block covers */
     int dirty_unusable;    /* dirty, no usable logs, not forced */
+    char dirty_why[300];   /* why its logs cannot be replayed */
     /* The file as the image was read from it (or as our last commit left
      * it): its identity, size and time, and its base block. Every commit
      * writes a new base block (new sequence numbers), and ours write it
@@ -136,10 +137,25 @@ static void say_pending_journal(struct hive_store *s);
 static int base_is(const char *path, const char *name);
 
 /* DIR/NAME, matching NAME without regard to case (a disk copied from
- * Windows keeps whatever case Windows used). New string or NULL. */
+ * Windows keeps whatever case Windows used). New string or NULL (see
+ * ambiguous()). */
 static char *find_ci(const char *dir, const char *name)
 {
     return rt_os_path_ci(dir, name, 1);
+}
+
+/* After rt_os_path_ci gave NULL: 1, with E set, when that was a folder
+ * holding two names that differ only in case where the path was looked
+ * for (Windows sees one name there; which file it would use is not
+ * known, so the store refuses the tree, reader or writer); else 0, for
+ * the caller to take the file for absent. */
+static int ambiguous(struct rt_error *e)
+{
+    if (errno != EEXIST)
+        return 0;
+    rt_error_set(e, RT_ERR_BADDB, "%s. Nothing was written",
+                 rt_os_strerror(EEXIST));
+    return 1;
 }
 
 static int is_dir(const char *p)
@@ -363,6 +379,8 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
         return hive_open_error(e, hf->path, err);
     if (!s->opt.force_dirty) {
         hf->dirty_unusable = 1;
+        snprintf(hf->dirty_why, sizeof hf->dirty_why, "%s",
+                 *why ? why : "no logs");
         if (s->diags)
             rt_diags_add(s->diags, RT_WARNING, hf->path, 0, NULL,
                          "hive is dirty and its logs cannot be replayed (%s); "
@@ -453,7 +471,9 @@ static int check_dat_files(struct hive_store *s, const char *dir,
                      langs[i]);
             char *p = find_ci(dir, name);
             struct rt_os_stat st;
-            if (!p)
+            if (!p && ambiguous(e))
+                rc = -1;
+            else if (!p)
                 rc = rt_error_set(
                     e, RT_ERR_BADDB,
                     "%s/%s is missing: Perflib\\%s in %s is a language whose "
@@ -499,6 +519,8 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
         s->files_layout = 1;
     } else if (system32_guess && (predefined || !has_tables)) {
         char *dat = find_ci(system32_guess, "perfc009.dat");
+        if (!dat && ambiguous(e))
+            return -1;
         if (dat) {
             s->system32 = strdup(system32_guess);
             s->files_layout = 1;
@@ -536,13 +558,21 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
             return -1;
         char *windows = parent_dir(s->system32);
         char *wow = windows ? find_ci(windows, "SysWOW64") : NULL;
+        int refused = windows && !wow && ambiguous(e);
         /* SysWOW64 holds a copy when it has either table of English: one
          * of the two alone is a copy damaged, refused by check_dat_files
          * below, not a directory to leave out of every commit (which
          * would let the copies drift apart). */
         char *wdat = wow ? find_ci(wow, "perfc009.dat") : NULL;
-        if (wow && !wdat)
+        refused = refused || (wow && !wdat && ambiguous(e));
+        if (wow && !wdat && !refused)
             wdat = find_ci(wow, "perfh009.dat");
+        refused = refused || (wow && !wdat && ambiguous(e));
+        if (refused) {
+            free(wow);
+            free(windows);
+            return -1;
+        }
         if (wdat)
             s->syswow64 = wow;
         else
@@ -704,11 +734,20 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
         errno = 0;
         char *dir = *tries[i] ? rt_os_path_ci(root, tries[i], 1) : strdup(root);
+        if (!dir && ambiguous(e))
+            return -1;
         if (!dir && !*refused && (errno == ELOOP || errno == EXDEV))
             snprintf(refused, sizeof refused, ": %s", rt_os_strerror(errno));
         char *sw = dir ? find_ci(dir, "SOFTWARE") : NULL;
-        char *sy = dir ? find_ci(dir, "SYSTEM") : NULL;
+        int refuse = dir && !sw && ambiguous(e);
+        char *sy = dir && !refuse ? find_ci(dir, "SYSTEM") : NULL;
+        refuse = refuse || (dir && !sy && ambiguous(e));
         free(dir);
+        if (refuse) {
+            free(sw);
+            free(sy);
+            return -1;
+        }
         if (sw && sy) {
             s->software.path = absolute(sw);
             s->system.path = absolute(sy);
@@ -1380,8 +1419,12 @@ static char *dat_path(const char *dir, const char *lang, enum rt_table_kind t)
     char name[64];
     snprintf(name, sizeof name, "%s%s.dat", dat_prefix(t), lang);
     char *path = find_ci(dir, name);
-    if (!path && asprintf(&path, "%s/%s", dir, name) < 0)
+    if (!path && errno == EEXIST)
         return NULL;
+    if (!path && asprintf(&path, "%s/%s", dir, name) < 0) {
+        errno = ENOMEM;
+        return NULL;
+    }
     return path;
 }
 
@@ -1395,7 +1438,7 @@ static int read_dat(struct hive_store *s, const char *dir, const char *lang,
     memset(out, 0, sizeof *out);
     *present = 0;
     if (!p)
-        return 0;
+        return ambiguous(e) ? -1 : 0;
     struct dat_seen *d = dat_seen_map(s, p);
     struct rt_os_stat big;
     if (!d && errno == EFBIG && rt_os_stat(p, &big) == 0) {
@@ -1474,7 +1517,9 @@ static int table_pieces_from(struct rt_store *st, const char *lang,
         /* The .dat file as mapped. */
         char *file = dat_path(s->system32, lang, t);
         if (!file)
-            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            return ambiguous(e) ? -1
+                                : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                               "out of memory");
         struct dat_seen *d = NULL;
         int r = 0;
         if (rt_os_exists(file) && !(d = dat_seen_map(s, file)))
@@ -1670,6 +1715,8 @@ static int stage_file(struct hive_store *s, struct pending *p,
                             "directory for %s; nothing was written",
                             s->software.path, c->name);
     char *path = rt_os_path_ci(win, c->name, 0);
+    if (!path && ambiguous(e))
+        return -1;
     struct dat_write *nf = path ? realloc(p->files, (p->n_files + 1) *
                                                         sizeof *nf)
                                 : NULL;
@@ -1692,7 +1739,9 @@ static int stage_dat(struct pending *p, const char *dir,
     char *path = dat_path(dir, c->lang, c->table), *before = NULL;
     if (!path || (c->n_edits && before_dir &&
                   !(before = dat_path(before_dir, c->lang, c->table)))) {
+        int err = errno;
         free(path);
+        errno = err;
         return -1;
     }
     struct dat_write w = {path, c->n_edits ? NULL : &c->value,
@@ -1708,6 +1757,7 @@ static int stage_dat(struct pending *p, const char *dir,
     if (!nd) {
         free(path);
         free(before);
+        errno = ENOMEM;
         return -1;
     }
     p->dats = nd;
@@ -1810,8 +1860,9 @@ static int apply_one(struct hive_store *s, const struct rt_change *c,
         if (s->files_layout) {
             if (stage_dat(p, s->system32, c, NULL) ||
                 (s->syswow64 && stage_dat(p, s->syswow64, c, s->system32)))
-                return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
-                                    "out of memory");
+                return ambiguous(e) ? -1
+                                    : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                                   "out of memory");
             /* A value the hive still holds for the table is kept a copy
              * of it (hive_read_table_copy), never left stale. */
             const char *vn = table_value(c);
@@ -2229,10 +2280,10 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
         if (hives[i]->dirty_unusable)
             return rt_error_set(
                 e, RT_ERR_BADDB,
-                "%s is dirty and its transaction logs cannot be replayed; "
-                "writing it would discard changes only the logs hold. "
+                "%s is dirty and its transaction logs cannot be replayed "
+                "(%s); writing it would discard changes only the logs hold. "
                 "Nothing was written (--force-dirty writes it anyway)",
-                hives[i]->path);
+                hives[i]->path, hives[i]->dirty_why);
     for (int i = 0; i < 2; i++)
         if (hives[i]->file_end > hives[i]->bins_end + HIVE_SLACK_MAX)
             return rt_error_set(
@@ -2326,7 +2377,9 @@ static int hive_read_win_file(struct rt_store *st, const char *rel,
         return 0;
     char *p = rt_os_path_ci(win, rel, 0);
     if (!p)
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        return ambiguous(e) ? -1
+                            : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                           "out of memory");
     int rc = 0;
     struct rt_os_stat fst;
     /* A link (or anything but a file) where a side file is looked for is

@@ -3,10 +3,11 @@
 # planted where regtool writes or reads (the lock, the journal,
 # PerfStringBackup.INI, a .dat table's SysWOW64 copy, an INF folder, the
 # Windows folder itself, a .reg store's lock), and FIFOs where it reads
-# (PerfStringBackup.INI, the journal, a hive). Each is refused with a
-# message naming the link or the file, within a bound (timeout: a FIFO
-# must not block an open), and every file outside the tree keeps its
-# bytes; where regtool refuses, the tree keeps its bytes too.
+# (PerfStringBackup.INI, the journal, a hive), and links planted as the
+# folders init makes a tree in. Each is refused with a message naming
+# the link or the file, within a bound (timeout: a FIFO must not block
+# an open), and every file outside the tree keeps its bytes; where
+# regtool refuses, the tree keeps its bytes too.
 . tests/cli/lib.sh
 
 HOST=$TMPDIR/host
@@ -174,4 +175,32 @@ expect_exit 3 timeout 20 "$REGTOOL" --store "reg:$TMPDIR/db.reg" install $CS "$I
 expect_grep "db.reg.lock is a symbolic link" "$ERR"
 cmp -s "$TMPDIR/db.reg" "$TMPDIR/db.reg.before" || fail "the .reg file changed"
 host_same
+# init into a tree whose folders are planted as links (Windows, System32,
+# config, SysWOW64, to a host folder; SysWOW64 also dangling): refused
+# with exit 3 and a message naming the link as one, nothing written
+# through it, and the folders init made before it met the link removed:
+# the tree as it was, the host untouched.
+for planted in Windows Windows/System32 Windows/System32/config \
+    Windows/SysWOW64 dangling; do
+    rm -rf "$T"
+    link=$planted target=$HOST/etc
+    [ "$planted" = dangling ] && link=Windows/SysWOW64 target=$HOST/none
+    mkdir -p "$T/$(dirname "$link")"
+    ln -s "$target" "$T/$link"
+    snap
+    expect_exit 3 timeout 20 "$REGTOOL" --store "hive:$T" init
+    expect_grep "^regtool: init: .*: $T/$link is a symbolic link" "$ERR"
+    expect_same_tree "$T" "$TMPDIR/before"
+    [ ! -e "$HOST/none" ] || fail "init through a dangling $link made its target"
+    host_same
+done
+# A failed init removes the folders it made for the path it was given,
+# and only those: $TMPDIR/made/new/<a name too long for the system>/t
+# fails after making new, which goes; made, there before, stays.
+mkdir "$TMPDIR/made"
+long=$(printf '%0300d' 0)
+expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/made/new/$long/t" init
+expect_grep "File name too long" "$ERR"
+[ -d "$TMPDIR/made" ] || fail "a failed init removed a folder that was there before"
+[ ! -e "$TMPDIR/made/new" ] || fail "a failed init left the folder it made: $TMPDIR/made/new"
 echo "hostile links: every case refused, the host untouched"

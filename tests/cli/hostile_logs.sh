@@ -281,3 +281,84 @@ expect_exit 3 "$REGTOOL" --store "hive:$W" disable PerfOS
 expect_grep "regtool.lock.*nothing was written" "$ERR"
 expect_same_tree "$W" "$TMPDIR/before"
 rm -f "$W/$C/regtool.lock"
+
+# 5. Something that is not a file named like a log (a FIFO, a folder, a
+# dangling link, a link to a host file) as SOFTWARE.LOG1 beside a dirty
+# SOFTWARE: refused by name, never opened or read. A writer refuses the
+# hive as one whose logs cannot be replayed (exit 2, --force-dirty
+# writes it anyway), naming the entry and what it is; a reader reads the
+# hive as it is with a warning naming it (exit 0); hive check names it
+# (exit 1, dirty); hive recover refuses it (exit 2). Each within
+# `timeout 20` (a FIFO must not block), the tree and the host file
+# byte-identical. Beside a clean hive the same entry is never read (as
+# Windows ignores a clean hive's logs): a writer goes on (exit 0), and
+# hive check lists it as not read.
+HOST=$TMPDIR/host
+mkdir -p "$HOST"
+printf 'host file: must never change\n' >"$HOST/victim"
+chmod 600 "$HOST/victim"
+tree_state "$HOST" >"$TMPDIR/host.state"
+W=$TMPDIR/w5
+# plant KIND: SOFTWARE.LOG1 as KIND in $W/$C, with the lock file a
+# writer leaves.
+plant() {
+    rm -rf "$W/$C/SOFTWARE.LOG1"
+    case $1 in
+    fifo) mkfifo "$W/$C/SOFTWARE.LOG1" ;;
+    folder) mkdir "$W/$C/SOFTWARE.LOG1" ;;
+    dangling) ln -s "$HOST/no-such-file" "$W/$C/SOFTWARE.LOG1" ;;
+    host-link) ln -s "$HOST/victim" "$W/$C/SOFTWARE.LOG1" ;;
+    esac
+    : >"$W/$C/regtool.lock"
+}
+# bounded WANT LABEL CMD...: CMD exits WANT within 20 s.
+bounded() {
+    want=$1 label=$2
+    shift 2
+    timeout 20 "$@" </dev/null >"$OUT" 2>"$ERR"
+    got=$?
+    [ "$got" -ne 124 ] || fail "$label: still running after 20 s"
+    [ "$got" -eq "$want" ] || { cat "$OUT" "$ERR" >&2; fail "$label: exit $got, want $want"; }
+    echo "$label: exit $got"
+}
+for kind in fifo folder dangling host-link; do
+    case $kind in
+    fifo) what="a FIFO" ;;
+    folder) what="a folder" ;;
+    *) what="a symbolic link" ;;
+    esac
+    said="$C/SOFTWARE.LOG1 is $what, not a regular file: refused"
+    rm -rf "$W"
+    cp -a "$PRISTINE" "$W"
+    "$MKDIRTY" "$W/$C/SOFTWARE" || fail "mkdirty failed"
+    plant $kind
+    tree_state "$W" >"$TMPDIR/before"
+    bounded 2 "disable beside a dirty SOFTWARE whose LOG1 is $kind" \
+        "$REGTOOL" --store "hive:$W" disable PerfOS
+    expect_grep "SOFTWARE is dirty and its transaction logs cannot be replayed ($W/$said)" "$ERR"
+    bounded 0 "query beside a dirty SOFTWARE whose LOG1 is $kind" \
+        "$REGTOOL" --store "hive:$W" query
+    expect_grep "warning: hive is dirty and its logs cannot be replayed ($W/$said)" "$ERR"
+    bounded 1 "hive check of a dirty SOFTWARE whose LOG1 is $kind" \
+        "$REGTOOL" hive check "$W/$C/SOFTWARE"
+    expect_grep "^replay: nothing usable ($W/$said)" "$OUT"
+    bounded 2 "hive recover of a dirty SOFTWARE whose LOG1 is $kind" \
+        "$REGTOOL" hive recover "$W/$C/SOFTWARE" -o "$TMPDIR/recovered"
+    expect_grep "$said" "$ERR"
+    [ ! -e "$TMPDIR/recovered" ] || fail "hive recover wrote its output beside a LOG1 that is $kind"
+    expect_same_tree "$W" "$TMPDIR/before"
+    expect_same_tree "$HOST" "$TMPDIR/host.state"
+    [ ! -e "$HOST/no-such-file" ] || fail "the dangling LOG1 created its target"
+    # A clean SOFTWARE: the entry is never read, the writer goes on.
+    rm -rf "$W"
+    cp -a "$PRISTINE" "$W"
+    plant $kind
+    bounded 0 "disable beside a clean SOFTWARE whose LOG1 is $kind" \
+        "$REGTOOL" --store "hive:$W" disable PerfOS
+    bounded 0 "hive check of a clean SOFTWARE whose LOG1 is $kind" \
+        "$REGTOOL" hive check "$W/$C/SOFTWARE"
+    expect_grep "^log $W/$C/SOFTWARE.LOG1: invalid, 0 valid entries; $what, not a regular file: not read" "$OUT"
+    expect_same_tree "$HOST" "$TMPDIR/host.state"
+    [ ! -e "$HOST/no-such-file" ] || fail "the dangling LOG1 created its target"
+done
+rm -rf "$W"

@@ -5,12 +5,14 @@
 # of DIR" and nothing written).
 #
 # The tree lies on a small tmpfs whose free space a filler file sets to N
-# exactly, each run on a fresh copy of the tree. tmpfs gives space a page at a time, so every N that can differ
+# exactly. tmpfs gives space a page at a time, so every N that can differ
 # is a multiple of 4096: the sweep finds the first N that fits, runs
 # every page from 256 KB below it to 64 KB above it, and every 64th page
 # below that, in both layouts. Each run either
 # - exits 3 with the documented refusal, every file of the tree
-#   byte-identical (diff -r: no file made, removed or changed); or
+#   byte-identical (diff -r: no file made, removed or changed), with its
+#   size, blocks and modification time, and N bytes still free (the space
+#   the commit reserved given back); or
 # - exits 0 with the whole install: no journal, the INF copy equal to the
 #   INI and its symbol file, names and query as a reference install on a
 #   roomy disk gives them, PerfStringBackup.INI as the reference's, audit
@@ -53,7 +55,15 @@ views() {
     done | sed "s|$1|TREE|g" >"$2"
 }
 
-fresh_copy() { rm -rf "$W" "$MNT/filler"; cp -a "$PRISTINE" "$W"; }
+fresh_copy() {
+    rm -rf "$W" "$MNT/filler"
+    cp -a "$PRISTINE" "$W"
+    meta >"$TMPDIR/meta"
+}
+# meta: each file's size, blocks and modification time, the lock aside.
+meta() {
+    (cd "$W" && find . -type f ! -name regtool.lock -exec stat -c '%n %s %b %y' {} + | LC_ALL=C sort)
+}
 
 # try N: an install with N bytes free; returns 0 when it completed (the
 # tree checked whole, then put back as it was), 1 when it was refused (the
@@ -69,10 +79,12 @@ try() {
         # Byte for byte against the tree it was copied from (diff -r also
         # names a file or folder made or removed).
         diff -r --no-dereference "$PRISTINE" "$W" >&2 || fail "$layout: refused at $1 bytes free, but the tree changed (diff above)"
-        # A refusal keeps the blocks its reservation took past the files'
-        # ends (their bytes unchanged): the next run starts from a fresh
-        # copy, so that each N is tried on the same tree.
-        fresh_copy
+        # Nor is space kept: what the refused commit reserved past the
+        # files' ends is given back, their times untouched (the lock
+        # file, whose note a writer writes, aside), so the next N is
+        # tried on the tree as it was.
+        [ "$(free_bytes)" -eq "$1" ] || fail "$layout: refused at $1 bytes free, it left $(free_bytes) free"
+        meta | diff "$TMPDIR/meta" - >&2 || fail "$layout: refused at $1 bytes free, the files' blocks or times changed (diff above)"
         return 1
         ;;
     0)

@@ -1645,7 +1645,8 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
                                     "nothing changed", who);
             return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
                                 "gave up after %d s waiting for %s; nothing "
-                                "was written (--wait SECONDS waits longer)",
+                                "was written ('regtool --wait SECONDS' waits "
+                                "longer)",
                                 limit, who);
         }
         rt_os_sleep_ms(100);

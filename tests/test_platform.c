@@ -463,8 +463,10 @@ static void trylock_reserve_and_interrupts(void **state)
     assert_int_equal(rt_os_unreserve(fd), 0);
     assert_int_equal(rt_os_fstat(fd, &after), 0);
     assert_int_equal(after.size, 4);
-    assert_int_equal(after.mtime_ns, before.mtime_ns);
 #ifndef _WIN32
+    /* (On Windows the allocation goes with the last handle's close, and
+     * the time is the file system's business.) */
+    assert_int_equal(after.mtime_ns, before.mtime_ns);
     assert_int_equal(fstat(fd, &raw), 0);
     /* 1 MiB is 2048 blocks of 512 bytes; where fallocate reserved them
      * they are gone again (a file system without it reserved none). */

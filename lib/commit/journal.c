@@ -1191,12 +1191,55 @@ static uint64_t final_size(const struct rt_commit *c, const char *file,
     return end;
 }
 
+/* The existing files preflight reserved space in: a commit refused
+ * before its seal gives that space back (reservations_release), so that
+ * a refusal leaves the disk's free space as it found it. */
+struct reservations {
+    char **paths;
+    size_t n;
+};
+
+static void reservations_free(struct reservations *rv)
+{
+    for (size_t i = 0; i < rv->n; i++)
+        free(rv->paths[i]);
+    free(rv->paths);
+    rv->paths = NULL;
+    rv->n = 0;
+}
+
+static void reservations_release(struct reservations *rv)
+{
+    for (size_t i = 0; i < rv->n; i++) {
+        int fd = rt_os_open(rv->paths[i], RT_OS_WRITE);
+        if (fd >= 0) {
+            (void)rt_os_unreserve(fd);
+            rt_os_close(fd);
+        }
+    }
+    reservations_free(rv);
+}
+
+static int reservations_add(struct reservations *rv, const char *path)
+{
+    char **v = realloc(rv->paths, (rv->n + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    rv->paths = v;
+    if (!(v[rv->n] = strdup(path)))
+        return -1;
+    rv->n++;
+    return 0;
+}
+
 /* Before anything is written: every file the commit touches can be
  * opened for writing (a file it creates, created and removed again), and
- * the space its growth needs is reserved. *GROWTH gets the bytes. A
- * commit that cannot be finished is never started. */
+ * the space its growth needs is reserved (the files in RV). *GROWTH gets
+ * the bytes. A commit that cannot be finished is never started; a
+ * refusal here gives back what it reserved. */
 static int preflight(const struct rt_commit *c, uint64_t *growth,
-                     uint64_t *later, struct rt_error *e)
+                     uint64_t *later, struct reservations *rv,
+                     struct rt_error *e)
 {
     *growth = 0;
     *later = 0;
@@ -1229,6 +1272,7 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
         if (fd < 0) {
             int err = errno;
             needs(err, path, 0, why, sizeof why);
+            reservations_release(rv);
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_ACCESS_DENIED,
                                 "%s: %s; nothing was written: %s", path,
@@ -1243,11 +1287,19 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
                 *growth += end - now;
         }
         int err = errno;
+        /* A reservation that failed may have taken part of the space. */
+        if (r != 0 && !created)
+            (void)rt_os_unreserve(fd);
         rt_os_close(fd);
         if (created)
             rt_os_unlink(path);
+        else if (r == 0 && end > now && reservations_add(rv, path) != 0) {
+            reservations_release(rv);
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        }
         if (r != 0) {
             needs(err, path, end - now, why, sizeof why);
+            reservations_release(rv);
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_WRITE_FAULT,
                                 "%s: %s; nothing was written: %s", path,
@@ -1305,14 +1357,16 @@ static int check_names(const struct rt_commit *c, size_t journal_len,
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
     uint64_t growth, later;
+    struct reservations rv = {0};
     if (interrupted(e) || record_intents(c, e) != 0)
         return -1;
     size_t len, ilen;
     uint8_t *b = serialize(c, &len, &ilen);
     if (!b)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    if (check_names(c, len, e) != 0 || preflight(c, &growth, &later, e) != 0 ||
-        interrupted(e)) {
+    if (check_names(c, len, e) != 0 ||
+        preflight(c, &growth, &later, &rv, e) != 0 || interrupted(e)) {
+        reservations_release(&rv);
         free(b);
         return -1;
     }
@@ -1321,6 +1375,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         int err = errno;
         char why[PATH_MAX + 200];
         needs(err, c->journal, len, why, sizeof why);
+        reservations_release(&rv);
         free(b);
         return rt_error_set(e, RT_ERR_ACCESS_DENIED,
                             "%s: %s; nothing was written: %s", c->journal,
@@ -1333,6 +1388,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         needs(err, c->journal, len + growth, why, sizeof why);
         rt_os_close(fd);
         rt_os_unlink(c->journal);
+        reservations_release(&rv);
         free(b);
         return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                              : RT_ERR_WRITE_FAULT,
@@ -1345,6 +1401,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     if (later && rt_os_free_space(c->base, &free_b) == 0 && free_b < later) {
         rt_os_close(fd);
         rt_os_unlink(c->journal);
+        reservations_release(&rv);
         free(b);
         return rt_error_set(e, RT_ERR_DISK_FULL,
                             "%s: the new files this change makes need %llu "
@@ -1383,6 +1440,8 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         (!c->n_intents && rt_io_fsync_dir_of(c->journal) != 0))
         goto fail;
     rt_os_close(fd);
+    /* Sealed: the space reserved is the commit's to use now. */
+    reservations_free(&rv);
     /* Applied as the next writer would replay it: the same checks, the
      * same code. A failure from here on leaves the sealed journal for the
      * next writer. */
@@ -1412,11 +1471,13 @@ undo:
         struct rt_error e2 = {0};
         if (roll_back_fresh(c->base, c->intents, c->n_intents, &e2) != 0) {
             /* Keep the journal: the next open retries the roll-back. */
+            reservations_release(&rv);
             free(b);
             return -1;
         }
     }
     rt_os_unlink(c->journal);
+    reservations_release(&rv);
     free(b);
     return -1;
 }
@@ -1584,7 +1645,8 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
                                     "nothing changed", who);
             return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
                                 "gave up after %d s waiting for %s; nothing "
-                                "was written (--wait SECONDS waits longer)",
+                                "was written ('regtool --wait SECONDS' waits "
+                                "longer)",
                                 limit, who);
         }
         rt_os_sleep_ms(100);

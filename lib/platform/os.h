@@ -57,6 +57,10 @@ int rt_os_trylock(int fd, int shared);
  * system can, else the free space is checked): -1 with ENOSPC when it
  * cannot. */
 int rt_os_reserve(int fd, uint64_t size);
+/* Gives back what rt_os_reserve reserved past the file's end, its size,
+ * bytes and modification time unchanged: a change refused after its
+ * reservation leaves the disk's free space as it found it. */
+int rt_os_unreserve(int fd);
 /* The bytes free for an unprivileged user on the file system of PATH. */
 int rt_os_free_space(const char *path, uint64_t *bytes);
 /* Sleeps for MS milliseconds. */

@@ -410,9 +410,13 @@ int rt_os_reserve(int fd, uint64_t size)
         return -1;
 #ifdef __linux__
     /* Blocks reserved past the end, the size unchanged (FALLOC_FL_KEEP_SIZE
-     * is 1); a file system without fallocate is checked below instead. */
-    if (fallocate(fd, 1, 0, (off_t)size) == 0)
+     * is 1); a file system without fallocate is checked below instead.
+     * The modification time stays: no byte changed. */
+    if (fallocate(fd, 1, 0, (off_t)size) == 0) {
+        struct timespec times[2] = {st.st_atim, st.st_mtim};
+        (void)futimens(fd, times);
         return 0;
+    }
     if (errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL)
         return -1;
 #endif
@@ -425,6 +429,19 @@ int rt_os_reserve(int fd, uint64_t size)
         return -1;
     }
     return 0;
+}
+
+int rt_os_unreserve(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    /* Cutting a file to its own size frees the blocks reserved past its
+     * end (tmpfs, ext4); the times it sets are put back. */
+    if (ftruncate(fd, st.st_size) != 0)
+        return -1;
+    struct timespec times[2] = {st.st_atim, st.st_mtim};
+    return futimens(fd, times);
 }
 
 int rt_os_free_space(const char *path, uint64_t *bytes)

@@ -153,6 +153,19 @@ expect_grep "empty.ini:7: \[PerfStrings_009\] holds no strings" "$ERR"
 expect_exit 3 "$REGTOOL" restore "$TMPDIR/missing.ini"
 expect_exit 2 "$L" "/R:$TMPDIR/missing.ini"
 tree "$D" | cmp -s - "$TMPDIR/before" || fail "a refused restore wrote"
+# The file restored last, restored again: nothing to write, nothing written.
+expect_exit 0 "$REGTOOL" restore "$B"
+expect_grep "^regtool: restored from $B (UTF-16LE): 0 changes, nothing to write$" "$OUT"
+tree "$D" | cmp -s - "$TMPDIR/before" || fail "restoring the same file again wrote"
+# A backup cut short looks whole; a service whose First Counter has no
+# string in it is what gives it away, and restore says so.
+first=$(iconv -f UTF-16LE -t UTF-8 "$B" | tr -d '\r' |
+    sed -n '/^\[PERF_ReplicationPerf\]/,/^$/s/^First Counter=//p')
+[ -n "$first" ] || fail "no First Counter for ReplicationPerf in $B"
+iconv -f UTF-16LE -t UTF-8 "$B" | grep -v "^$first=" | iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/cut.ini"
+expect_exit 0 "$REGTOOL" restore --dry-run "$TMPDIR/cut.ini"
+expect_grep "^regtool: warning: ReplicationPerf: its First Counter has no name in the file (a truncated backup?)$" "$ERR"
+tree "$D" | cmp -s - "$TMPDIR/before" || fail "a dry run wrote"
 
 # As a store: read, never written.
 expect_exit 0 "$REGTOOL" --store "psb:$B" names 1846 "end marker"
@@ -163,6 +176,9 @@ expect_grep "ReplicationPerf" "$OUT"
 # shellcheck disable=SC2086
 expect_exit 4 "$REGTOOL" --store "psb:$B" uninstall ReplicationPerf
 expect_grep "is a backup file, read-only as a store: nothing was written" "$ERR"
+ln -s "$REGTOOL" "$TMPDIR/bin/unlodctr"
+expect_exit 19 env REGTOOL_STORE="psb:$B" "$TMPDIR/bin/unlodctr" ReplicationPerf   # ERROR_WRITE_PROTECT
+expect_grep "^unlodctr: $B is a backup file, read-only as a store: nothing was written" "$ERR"
 expect_exit 2 "$REGTOOL" --store "psb:$TMPDIR/bad.ini" names 2
 expect_grep "bad.ini:$line: " "$ERR"
 

@@ -59,8 +59,6 @@ expect_grep "cannot write" "$ERR"
 ls "$TMPDIR" | grep -q '\.tmp\.' && fail "temporary file left behind"
 expect_exit 64 "$REGTOOL" hive recover "$d/UsrClass.dat"
 expect_exit 64 "$REGTOOL" hive frobnicate
-expect_exit 0 "$REGTOOL" hive recover --help
-exit 0
 
 # An existing OUT is replaced only with --force.
 echo keep >"$TMPDIR/taken"
@@ -71,3 +69,27 @@ expect_exit 0 "$REGTOOL" hive recover --force "$d/transactions_NTUSER.DAT" -o "$
 cmp -s "$TMPDIR/taken" "$TMPDIR/ntuser" || fail "--force did not write the recovered hive"
 expect_exit 0 "$REGTOOL" hive recover --help
 expect_grep "--force" "$OUT"
+
+# A log over 4 GiB, which Windows never writes, is refused (a sparse file
+# here): hive check says so, hive recover exits 3 and writes no OUT; the
+# hive and its logs are not touched.
+big=$TMPDIR/big; mkdir "$big"
+for f in transactions_NTUSER.DAT transactions_ntuser.dat.log1 transactions_ntuser.dat.log2; do
+    xz -dc "$S/$f.xz" >"$big/$f" || fail "cannot decompress $f"
+done
+truncate -s $((4 * 1024 * 1024 * 1024 + 1)) "$big/transactions_ntuser.dat.log1"
+# (sha256 of all but the sparse log, whose 4 GiB would take minutes: its
+# size, time and blocks)
+big_state() {
+    sha256sum "$big/transactions_NTUSER.DAT" "$big/transactions_ntuser.dat.log2"
+    stat -c '%n %s %b %Y' "$big/transactions_ntuser.dat.log1"
+    ls -A "$big"
+}
+big_state >"$TMPDIR/big.state"
+expect_exit 1 "$REGTOOL" hive check "$big/transactions_NTUSER.DAT"
+expect_grep "cannot read '$big/transactions_ntuser.dat.log1': File too large" "$OUT"
+expect_exit 3 "$REGTOOL" hive recover "$big/transactions_NTUSER.DAT" -o "$TMPDIR/big.out"
+expect_grep "cannot read '$big/transactions_ntuser.dat.log1': File too large" "$ERR"
+[ ! -e "$TMPDIR/big.out" ] || fail "hive recover wrote OUT from a hive whose log is over 4 GiB"
+ls "$TMPDIR" | grep -q '^big\.out' && fail "hive recover left $(ls "$TMPDIR" | grep '^big\.out')"
+big_state | diff "$TMPDIR/big.state" - >&2 || fail "the hive or its logs changed (diff above)"

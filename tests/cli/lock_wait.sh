@@ -42,7 +42,7 @@ ms=$(((t1 - t0) / 1000000))
 [ $ms -ge 2000 ] && [ $ms -le 15000 ] || fail "waited $ms ms, not about 2 s"
 expect_grep "^regtool: waiting for another regtool (pid 4242, started $started) holding $C/regtool.lock$" "$ERR"
 [ "$(grep -c "^regtool: waiting" "$ERR")" -eq 1 ] || fail "said more than once: $(cat "$ERR")"
-expect_grep "gave up after 2 s waiting for another regtool (pid 4242, started $started) holding .*regtool.lock; nothing was written (--wait SECONDS waits longer)" "$ERR"
+expect_grep "gave up after 2 s waiting for another regtool (pid 4242, started $started) holding .*regtool.lock; nothing was written ('regtool --wait SECONDS' waits longer)" "$ERR"
 expect_same_tree "$W" "$TMPDIR/before"
 # A reader behind the writer.
 expect_exit 3 $REGTOOL --wait 1 --store "hive:$W" names

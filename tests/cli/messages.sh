@@ -101,6 +101,10 @@ for a in ini-samples/transfer.ini /Q /E:PerfOS /R; do
 done
 expect_exit 241 env REGTOOL_STORE="hive:$TMPDIR/bad" "$U" TransferPerf
 expect_grep "^unlodctr: Win32 error 1009 " "$ERR"
+# lodctr /S of that store: the same code, and no file.
+expect_exit 241 env REGTOOL_STORE="hive:$TMPDIR/bad" "$L" "/S:$TMPDIR/bad-save.ini"
+expect_grep "^lodctr: Win32 error 1009 (ERROR_BADDB: the name database is damaged); exit status 241" "$ERR"
+[ -z "$(ls "$TMPDIR" | grep '^bad-save')" ] || fail "lodctr /S of a damaged store left $(ls "$TMPDIR" | grep '^bad-save')"
 expect_same_tree "$TMPDIR/bad" "$TMPDIR/bad.state"
 
 # A Windows path means nothing on Linux: /S:C:\... is refused with
@@ -130,3 +134,14 @@ for a in ini-samples/transfer.ini /E:PerfOS /D:PerfOS /R "/R:$TMPDIR/cwd/x.ini";
     expect_grep 'read-only file system' "$ERR"
 done
 expect_exit 5 env REGTOOL_STORE="hive:$MNT/w" "$U" PerfOS
+# lodctr /S to a read-only file system: 5 too, nothing saved; to a full
+# one: 112 (ERROR_DISK_FULL), nothing left under the name or beside it.
+expect_exit 5 env REGTOOL_STORE="hive:$D" "$L" "/S:$MNT/save.ini"
+expect_grep "^lodctr: cannot write $MNT/save.ini: Read-only file system; nothing was saved" "$ERR"
+umount "$MNT"
+mount -t tmpfs -o size=64k tmpfs "$MNT" || fail "cannot mount a tmpfs"
+expect_exit 112 env REGTOOL_STORE="hive:$D" "$L" "/S:$MNT/save.ini"
+expect_grep "^lodctr: cannot write $MNT/save.ini: No space left on device; nothing was saved" "$ERR"
+[ -z "$(ls -A "$MNT")" ] || fail "lodctr /S on a full disk left $(ls -A "$MNT")"
+expect_exit 3 "$REGTOOL" $S backup "$MNT/save.ini"
+[ -z "$(ls -A "$MNT")" ] || fail "backup on a full disk left $(ls -A "$MNT")"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-ini on every file in ini-samples/broken/ exits 2 with an error at
-# the line and naming the symbol its first line expects:
+# the line and naming the symbol its first line expects (with --json, the
+# same errors and warnings also on stdout, as {"errors":[],"warnings":[]}):
 #   ; expect: [FILE:]LINE SYMBOL      (FILE: the symbol file, else the INI)
 # and on ini-samples/warnings/ exits 0, or 1 with --strict, with a warning
 # expected the same way. Every message of the broken samples is, word for
@@ -31,7 +32,18 @@ for f in ini-samples/broken/*.ini; do
     expectation "$f"
     for json in "" --json; do
         expect_exit 2 "$REGTOOL" check-ini $json "$f"
-        [ ! -s "$OUT" ] || fail "$f: stdout not empty despite errors"
+        if [ -n "$json" ]; then
+            # The errors on stdout too, as the lines stderr shows.
+            jq -e --arg w "$where: error: " \
+                '(keys == ["errors", "warnings"]) and
+                 any(.errors[]; startswith($w))' "$OUT" >/dev/null ||
+                { cat "$OUT" >&2; fail "$f: --json has no error at $where"; }
+            jq -r '.errors[], .warnings[]' "$OUT" | sort >"$TMPDIR/json-lines"
+            sort "$ERR" | diff - "$TMPDIR/json-lines" >&2 ||
+                fail "$f: --json's errors and warnings differ from stderr"
+        else
+            [ ! -s "$OUT" ] || fail "$f: stdout not empty despite errors"
+        fi
         grep -F -- "$where: error: " "$ERR" | grep -Fq -- "$symbol" || {
             cat "$ERR" >&2
             fail "$f: no error at $where naming $symbol"

@@ -85,7 +85,7 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
     int r = rt_provider_spec_load(ini, codepage, spec, &d);
     print_diags(&d);
     if (r == 0 && strict && d.warnings) {
-        rt_cli_error("%s: %zu warning%s, refused with --strict; nothing was "
+        rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
                      "written", ini, d.warnings, d.warnings == 1 ? "" : "s");
         r = -1;
     }

@@ -5,7 +5,9 @@
 # provider uninstalls back to identical tables. `install --strict`, and
 # the drop-in with REGTOOL_STRICT=1, refuse the same INI on its warning
 # and write nothing. The profile API's trimming: a name written with a
-# trailing tab is stored without it, a tab inside a help text is kept.
+# trailing tab is stored without it, a tab inside a help text is kept;
+# .NET 2.0's corperfmonsymbols.ini installs with its Greek name that ends
+# in a TAB stored without it.
 . tests/cli/lib.sh
 
 D=$TMPDIR/win
@@ -67,6 +69,28 @@ expect_exit 0 "$REGTOOL" $S names --help-text --json $((f + 1)) $((f + 3))
 expect_grep '"text":"Help"}' "$OUT"
 expect_grep '"text":"a\\tb"}' "$OUT"
 expect_exit 0 "$REGTOOL" $S uninstall TabEnd
+
+# The real case: .NET 2.0's corperfmonsymbols.ini ($SHARED's provider
+# corpus, read where it is), whose Greek EXCEP_THROWN_TOTAL_008_NAME ends
+# in a TAB. It replaces a fresh tree's .NETFramework; the 008 name is the
+# file's text without its trailing blanks, read here with iconv, not the
+# loader.
+N=$SHARED/research-real/provider-corpus/netfx20-clr
+G=$TMPDIR/greek
+expect_exit 0 "$REGTOOL" --store "hive:$G" init --languages 009,008 --layout files
+expect_exit 0 "$REGTOOL" --store "hive:$G" install --replace "$N/corperfmonsymbols.ini"
+expect_grep "corperfmonsymbols.ini:1887: warning: EXCEP_THROWN_TOTAL_008_NAME ends in a tab" "$ERR"
+written=$(iconv -f UTF-16 -t UTF-8 "$N/corperfmonsymbols.ini" | tr -d '\r' |
+    sed -n 's/^EXCEP_THROWN_TOTAL_008_NAME=//p')
+trimmed=$(printf '%s' "$written" | sed 's/[[:space:]]*$//')
+[ "$written" != "$trimmed" ] || fail "corperfmonsymbols.ini: no trailing blank to drop"
+offset=$(sed -n 's/^#define EXCEP_THROWN_TOTAL  *\([0-9]*\).*/\1/p' "$N/CORPerfMonSymbols.h")
+f=$("$REGTOOL" --store "hive:$G" query --json .NETFramework |
+    sed -n 's/.*"first_counter":\([0-9]*\).*/\1/p')
+expect_exit 0 "$REGTOOL" --store "hive:$G" names --lang 008 --json $((f + offset))
+got=$(jq -r '.[0].text' "$OUT")
+[ "$got" = "$trimmed" ] || fail "008 name: '$got', want '$trimmed'"
+expect_exit 0 "$REGTOOL" --store "hive:$G" audit
 
 # The lodctr drop-in: loads what lodctr loads, refuses it with
 # REGTOOL_STRICT=1 (ERROR_INVALID_DATA, 13), writing nothing.

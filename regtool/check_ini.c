@@ -12,6 +12,37 @@
 
 #define USAGE "check-ini [--json] [--strict] [--codepage CP] INI"
 
+/* "warnings":[...] (or "errors"): each diagnostic of SEV as the line
+ * stderr shows, "FILE:LINE: warning: ...". */
+static void print_json_diags(FILE *f, const struct rt_diags *d,
+                             enum rt_severity sev)
+{
+    fprintf(f, "\"%s\":[", sev == RT_WARNING ? "warnings" : "errors");
+    bool first = true;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->v[i].severity != sev)
+            continue;
+        if (!first)
+            fputc(',', f);
+        first = false;
+        char *msg = rt_diag_format(&d->v[i]);
+        rt_json_string(f, msg);
+        free(msg);
+    }
+    fputc(']', f);
+}
+
+/* An INI with errors: what a program reading --json needs to report
+ * them, on stdout as the valid INI's object is. */
+static void print_json_errors(FILE *f, const struct rt_diags *d)
+{
+    fputc('{', f);
+    print_json_diags(f, d, RT_ERROR);
+    fputc(',', f);
+    print_json_diags(f, d, RT_WARNING);
+    fputs("}\n", f);
+}
+
 static void print_json(FILE *f, const struct rt_provider_spec *spec,
                        const struct rt_diags *d)
 {
@@ -60,19 +91,9 @@ static void print_json(FILE *f, const struct rt_provider_spec *spec,
         }
         fputs("}}", f);
     }
-    fputs("],\"warnings\":[", f);
-    first = true;
-    for (size_t i = 0; i < d->n; i++) {
-        if (d->v[i].severity != RT_WARNING)
-            continue;
-        if (!first)
-            fputc(',', f);
-        first = false;
-        char *msg = rt_diag_format(&d->v[i]);
-        rt_json_string(f, msg);
-        free(msg);
-    }
-    fputs("]}\n", f);
+    fputs("],", f);
+    print_json_diags(f, d, RT_WARNING);
+    fputs("}\n", f);
 }
 
 static void print_text(FILE *f, const struct rt_provider_spec *spec)
@@ -139,7 +160,8 @@ int cmd_check_ini(int argc, char **argv)
                   "and reports every problem at once as FILE:LINE: error|warning:\n"
                   "...; prints the provider when the INI is valid. Writes nothing.\n"
                   "\n"
-                  "  --json         the provider and its warnings as one object\n"
+                  "  --json         the provider and its warnings as one object;\n"
+                  "                 with errors, {\"errors\":[...],\"warnings\":[...]}\n"
                   "  --strict       warnings fail too (exit 1)\n"
                   "  --codepage CP  the code page of an ANSI INI (1251,\n"
                   "                 windows-1252); UTF-16 and UTF-8 need none\n"
@@ -166,12 +188,11 @@ int cmd_check_ini(int argc, char **argv)
     struct rt_provider_spec spec;
     int r = rt_provider_spec_load(ini, codepage, &spec, &d);
     int rc;
-    if (r == -2) {
+    if (r) {
         print_diags(&d);
-        rc = RT_EXIT_FAILURE;
-    } else if (r) {
-        print_diags(&d);
-        rc = RT_EXIT_INVALID;
+        if (json)
+            print_json_errors(stdout, &d);
+        rc = r == -2 ? RT_EXIT_FAILURE : RT_EXIT_INVALID;
     } else {
         if (json) {
             print_json(stdout, &spec, &d);

@@ -13,7 +13,7 @@
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] install [--replace] [--force] [--dry-run] "
     "[--codepage CP]\n"
-    "         [--create-service --library PATH --open FN --collect FN "
+    "         [--strict] [--create-service --library PATH --open FN --collect FN "
     "--close FN] INI\n"
     "\n"
     "Validates the lodctr INI and its symbol file (as check-ini), then adds\n"
@@ -33,6 +33,8 @@ static const char usage_text[] =
     "  --emit-reg FILE    also write the exact change to FILE as a .reg patch\n"
     "                     (with or without --dry-run)\n"
     "  --codepage CP      the code page of an ANSI INI (1251, windows-1252)\n"
+    "  --strict           refuse the INI on any warning, such as a key\n"
+    "                     Windows' lodctr skips (README, INI files)\n"
     "  --create-service   create Services\\DRIVER\\Performance, with:\n"
     "  --library PATH     the provider DLL\n"
     "  --open FN, --collect FN, --close FN\n"
@@ -69,7 +71,7 @@ void rt_cli_side_note(struct rt_store *s)
                "no PerfStringBackup.INI are kept\n");
 }
 
-int rt_cli_load_spec(const char *ini_arg, const char *codepage,
+int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
                      struct rt_provider_spec *spec)
 {
     struct rt_diags d = {0};
@@ -82,8 +84,13 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage,
         return RT_EXIT_FAILURE;
     }
     int r = rt_provider_spec_load(ini, codepage, spec, &d);
-    free(ini);
     print_diags(&d);
+    if (r == 0 && strict && d.warnings) {
+        rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
+                     "written", ini, d.warnings, d.warnings == 1 ? "" : "s");
+        r = -1;
+    }
+    free(ini);
     rt_diags_free(&d);
     if (r == -2)
         return RT_EXIT_FAILURE;
@@ -130,10 +137,11 @@ int cmd_install(int argc, char **argv)
         {"open", required_argument, 0, 'O'},
         {"collect", required_argument, 0, 'C'},
         {"close", required_argument, 0, 'X'},
+        {"strict", no_argument, 0, 'S'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct rt_install_options opt = {0};
-    int dry_run = 0, c, emit_rc = RT_EXIT_OK;
+    int dry_run = 0, strict = 0, c, emit_rc = RT_EXIT_OK;
     const char *emit = NULL;
     const char *codepage = NULL;
     optind = 1;
@@ -144,6 +152,7 @@ int cmd_install(int argc, char **argv)
         case 'n': dry_run = 1; break;
         case 'E': emit = optarg; break;
         case 'c': codepage = optarg; break;
+        case 'S': strict = 1; break;
         case 's': opt.create_service = 1; break;
         case 'L': opt.library = optarg; break;
         case 'O': opt.open = optarg; break;
@@ -158,7 +167,7 @@ int cmd_install(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
     struct rt_provider_spec spec;
-    int rc = rt_cli_load_spec(argv[optind], codepage, &spec);
+    int rc = rt_cli_load_spec(argv[optind], codepage, strict, &spec);
     if (rc != RT_EXIT_OK) {
         rt_provider_spec_free(&spec);
         return rc;

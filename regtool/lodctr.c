@@ -54,10 +54,13 @@ static struct rt_store *open_store(const char *tool, int *code)
 
 static int lodctr_install(const char *ini)
 {
-    /* lodctr has no switch for an ANSI INI's code page. */
+    /* lodctr has no switch for an ANSI INI's code page, nor one that
+     * refuses what it loads with a key skipped: the environment says. */
     const char *codepage = getenv("REGTOOL_CODEPAGE");
+    const char *strict = getenv("REGTOOL_STRICT");
     struct rt_provider_spec spec;
     int rc = rt_cli_load_spec(ini, codepage && *codepage ? codepage : NULL,
+                              strict && *strict && strcmp(strict, "0"),
                               &spec);
     if (rc != RT_EXIT_OK) {
         rt_provider_spec_free(&spec);

@@ -20,7 +20,7 @@ static const struct rt_command commands[] = {
     {"init", cmd_init,
      "init [--languages 009,019,...] [--layout files|registry]"},
     {"install", cmd_install,
-     "install [--replace] [--dry-run] [--emit-reg FILE] [--codepage CP] [--create-service ...] INI"},
+     "install [--replace] [--dry-run] [--emit-reg FILE] [--codepage CP] [--strict] [--create-service ...] INI"},
     {"uninstall", cmd_uninstall,
      "uninstall [--force] [--dry-run] [--emit-reg FILE] DRIVER"},
     {"names", cmd_names,

@@ -124,8 +124,10 @@ int rt_cli_inf_files(const struct rt_provider_spec *spec,
  * PerfStringBackup.INI). */
 void rt_cli_side_note(struct rt_store *s);
 /* Loads and validates an INI, printing its diagnostics; returns an exit
- * code (RT_EXIT_OK when the spec is usable). */
-int rt_cli_load_spec(const char *ini, const char *codepage,
+ * code (RT_EXIT_OK when the spec is usable). STRICT: a warning refuses
+ * the INI too (RT_EXIT_INVALID), for authors who want it clean: what
+ * lodctr loads with a key skipped is then refused. */
+int rt_cli_load_spec(const char *ini, const char *codepage, int strict,
                      struct rt_provider_spec *spec);
 void rt_json_string(FILE *f, const char *s);
 void rt_json_string_or_null(FILE *f, const char *s);

@@ -14,7 +14,7 @@ JOBS=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 results=$(mktemp -d)
 slow=" crash_sweep.sh crash_sweep_verbs.sh concurrent.sh bad_catalog.sh
        hostile_inputs.sh crash_side_files.sh backup_restore_real.sh
-       full_disk_sweep.sh "
+       full_disk_sweep.sh provider_corpus.sh "
 alone=" make_install.sh api_library.sh "
 in_list() { case "$(echo $2)" in *" $1 "*|"$1 "*|*" $1"|"$1") return 0 ;; esac; return 1; }
 

@@ -18,6 +18,7 @@ struct got {
     size_t n;
     char *section[64], *name[64], *value[64];
     unsigned line[64], section_line[64];
+    char trimmed[64];   /* 't' a tab among the blanks dropped, 's' spaces */
 };
 
 static void collect(void *user, const struct rt_ini_entry *e)
@@ -29,6 +30,7 @@ static void collect(void *user, const struct rt_ini_entry *e)
     g->value[g->n] = strdup(e->value);
     g->line[g->n] = e->line;
     g->section_line[g->n] = e->section_line;
+    g->trimmed[g->n] = e->trimmed_tab ? 't' : e->trimmed_space ? 's' : 0;
     g->n++;
 }
 
@@ -133,9 +135,10 @@ static void indented_line_is_not_a_continuation(void **state)
     assert_string_equal(g.name[1], "B");
     assert_string_equal(g.value[1], "second");
     assert_string_equal(g.name[2], "C");
-    /* Leading blanks go; trailing ones are the value's (lodctr keeps
-     * them). */
-    assert_string_equal(g.value[2], "third \t");
+    /* Blanks go at both ends, as the profile API trims them (Wine's
+     * PROFILE_Load), and the entry says so. */
+    assert_string_equal(g.value[2], "third");
+    assert_string_equal(g.value[1], "second");
     got_free(&g);
 }
 
@@ -159,6 +162,32 @@ static void sections_and_lines(void **state)
     got_free(&g);
 }
 
+/* The value as GetPrivateProfileString returns it: blanks (space, tab,
+ * CR, VT, FF, 0x1A) dropped at both ends, and the entry tells which
+ * kind went, for the loader's warning. A line without '=' alone is no
+ * error. */
+static void trailing_blanks_trimmed_as_profile_api(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string("[text]\nA=name\t\nB=\x0b name  \x0c\n"
+                                  "C=in\tside\nD=plain\nno equals\n",
+                                  &g, &d), 0);
+    assert_int_equal(d.errors, 0);
+    assert_int_equal(d.warnings, 1);
+    assert_int_equal(g.n, 4);
+    assert_string_equal(g.value[0], "name");
+    assert_int_equal(g.trimmed[0], 't');
+    assert_string_equal(g.value[1], "name");
+    assert_int_equal(g.trimmed[1], 's');
+    assert_string_equal(g.value[2], "in\tside");
+    assert_int_equal(g.trimmed[2], 0);
+    assert_int_equal(g.trimmed[3], 0);
+    got_free(&g);
+    rt_diags_free(&d);
+}
+
 static void bad_lines_all_reported(void **state)
 {
     (void)state;
@@ -167,8 +196,14 @@ static void bad_lines_all_reported(void **state)
     assert_int_equal(parse_string("[text]\nno equals sign\nA:B=1\n"
                                   "C ;D=2\n[open\nE=3\nF=4\n", &g, &d), -1);
     assert_int_equal(d.n, 4);
-    assert_diag(&d, 0, 2,
-                "line is not a [section], a name=value pair or a comment");
+    /* A line without '=' is only skipped, as the profile API makes it a
+     * key without a value that lodctr never reads. */
+    assert_int_equal(d.v[0].severity, RT_WARNING);
+    assert_int_equal(d.v[0].line, 2);
+    assert_string_equal(d.v[0].message,
+                        "line is not a [section], a name=value pair or a "
+                        "comment; skipped, as lodctr skips it");
+    assert_int_equal(d.errors, 3);
     assert_diag(&d, 1, 3, "'A:B' is not a valid key name");
     assert_diag(&d, 2, 4, "'C ;D' is not a valid key name");
     assert_diag(&d, 3, 5, "section header has no closing ']'");
@@ -608,6 +643,7 @@ int main(void)
         cmocka_unit_test(comment_lines_are_skipped),
         cmocka_unit_test(indented_line_is_not_a_continuation),
         cmocka_unit_test(sections_and_lines),
+        cmocka_unit_test(trailing_blanks_trimmed_as_profile_api),
         cmocka_unit_test(bad_lines_all_reported),
         cmocka_unit_test(long_key_names_and_headers),
         cmocka_unit_test(utf16le_with_bom),

@@ -346,8 +346,11 @@ static char *feed_line(char *str, int num, void *stream)
     }
     const char *eq = memchr(s, '=', len);
     if (!eq) {
-        line_error(f, "line is not a [section], a name=value pair or a "
-                      "comment");
+        /* The profile API keeps it as a key without a value, which
+         * lodctr never asks for: skipped, as lodctr skips it. */
+        rt_diags_add(f->d, RT_WARNING, f->t->path, f->line, NULL,
+                     "line is not a [section], a name=value pair or a "
+                     "comment; skipped, as lodctr skips it");
         return hand(str, ";", 1);
     }
     size_t nlen = (size_t)(eq - s);
@@ -369,6 +372,17 @@ static char *feed_line(char *str, int num, void *stream)
     return str;
 }
 
+/* A character the Windows profile API (GetPrivateProfileString and
+ * GetPrivateProfileSection, through which lodctr reads INIs) strips
+ * around names and values: space, tab, CR, LF, VT, FF and the DOS
+ * end-of-file byte 0x1A (Wine's dlls/kernel32/profile.c, PROFILE_Load
+ * with PROFILE_isspaceW). */
+static bool profile_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+           c == '\f' || c == 0x1A;
+}
+
 static int on_pair(void *user, const char *section, const char *name,
                    const char *value)
 {
@@ -383,13 +397,24 @@ static int on_pair(void *user, const char *section, const char *name,
     }
     char *line = f->t->lines[f->line - 1];
     char *v = strchr(line, '=') + 1;
-    while (*v == ' ' || *v == '\t')
+    while (profile_blank((unsigned char)*v))
         v++;
-    /* What follows stays as written, trailing spaces included: lodctr
-     * keeps them (Microsoft's appmem sample has names ending in spaces).
+    /* The value as the profile API returns it to lodctr: blanks at both
+     * ends go (Wine's PROFILE_Load trims the line, then around the '=').
      * Name and value are handed as they lie in the line, the name cut
      * there with a NUL (at its trailing blank or the '=', both before the
-     * value), so that a caller keeps a big INI's keys without a copy. */
+     * value) and the value at its trailing blanks, so that a caller keeps
+     * a big INI's keys without a copy. */
+    size_t vlen = strlen(v);
+    bool tab = false, space = false;
+    while (vlen && profile_blank((unsigned char)v[vlen - 1])) {
+        if (v[vlen - 1] == '\t')
+            tab = true;
+        else
+            space = true;
+        vlen--;
+    }
+    v[vlen] = '\0';
     char *own_name = (char *)f->name;
     own_name[f->name_len] = '\0';
     struct rt_ini_entry e = {
@@ -398,6 +423,8 @@ static int on_pair(void *user, const char *section, const char *name,
         .name = own_name,
         .value = v,
         .line = f->line,
+        .trimmed_tab = tab,
+        .trimmed_space = space && !tab,
     };
     f->fn(f->user, &e);
     return 1;
@@ -432,3 +459,4 @@ int rt_ini_available(void)
 {
     return 1;
 }
+

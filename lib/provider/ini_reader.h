@@ -10,6 +10,7 @@
 #ifndef RT_INI_READER_H
 #define RT_INI_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "model/diag.h"
@@ -51,11 +52,14 @@ struct rt_ini_entry {
     const char *section;    /* as inih names it; "" before any header */
     unsigned section_line;  /* line of that section's header, 0 if none */
     const char *name;       /* text before the first '=', whitespace trimmed */
-    const char *value;      /* text after the first '=', leading spaces
-                               and tabs skipped, the rest (trailing spaces
-                               included) as written */
+    const char *value;      /* text after the first '=', blanks trimmed at
+                               both ends as the profile API trims them,
+                               the rest as written */
     unsigned line;
+    bool trimmed_tab;       /* the value ended in blanks, a tab among them */
+    bool trimmed_space;     /* ... other blanks (spaces) only */
 };
+
 
 typedef void (*rt_ini_entry_fn)(void *user, const struct rt_ini_entry *e);
 
@@ -63,11 +67,13 @@ typedef void (*rt_ini_entry_fn)(void *user, const struct rt_ini_entry *e);
  * Each such line of T is cut after its name (a NUL where the name ends),
  * so that the entry's NAME and VALUE point into it.
  * Leading whitespace never makes a continuation line; lines starting with
- * ';', '#' or '//' are comments; ';' inside a value is part of it. Lines
- * that are none of blank, comment, [section] or name=value are errors, as
- * are key names and section headers too long for inih's line buffer. Every
- * bad line is reported, and the good lines are still delivered. Returns 0,
- * or -1 when errors were added to D. */
+ * ';', '#' or '//' are comments; ';' inside a value is part of it. A line
+ * that is none of blank, comment, [section] or name=value (no '=') is a
+ * warning and skipped: the profile API makes it a key without a value,
+ * which lodctr never reads. Key names and section headers too long for
+ * inih's line buffer, names inih would split and headers without ']' are
+ * errors. Every bad line is reported, and the good lines are still
+ * delivered. Returns 0, or -1 when errors were added to D. */
 int rt_ini_parse(struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
                  struct rt_diags *d);
 

@@ -43,6 +43,7 @@ struct key {
     const char *name;
     const char *value;
     unsigned line;
+    bool trimmed_tab, trimmed_space;    /* as rt_ini_entry's */
 };
 
 /* The next capacity of a growing array: half as much again, so that an
@@ -137,7 +138,8 @@ static void on_entry(void *user, const struct rt_ini_entry *e)
         kl->v = v;
     }
     rt_pos_index_add(&kl->by_name, rt_hash_ci(e->name), kl->n);
-    kl->v[kl->n++] = (struct key){e->name, e->value, e->line};
+    kl->v[kl->n++] = (struct key){e->name, e->value, e->line,
+                                  e->trimmed_tab, e->trimmed_space};
 }
 
 /* ---- checks on single values ---- */
@@ -155,13 +157,25 @@ static unsigned control_char(const char *s)
     return 0;
 }
 
+/* A tab inside text is kept, as lodctr keeps it (the profile API only
+ * trims blanks at the ends, and the registry holds any character); any
+ * other control character is refused: a CR or U+0085 would end the line
+ * of PerfStringBackup.INI that install keeps the text in, and no real
+ * producer writes one. */
 static void check_text(struct loader *L, const struct key *k)
 {
-    unsigned c = control_char(k->value);
-    if (c == '\t')
-        rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
-                     "%s contains a tab", k->name);
-    else if (c)
+    const char *v = k->value;
+    unsigned c;
+    bool tab_told = false;
+    while ((c = control_char(v)) == '\t') {
+        if (!tab_told)
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "%s contains a tab; it is kept, as lodctr keeps "
+                         "it", k->name);
+        tab_told = true;
+        v = strchr(v, '\t') + 1;
+    }
+    if (c)
         rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
                      "%s contains control character U+%04X", k->name, c);
 }
@@ -253,6 +267,8 @@ struct sym {
     unsigned object_line;
     bool has_text;
     bool key_errors;        /* a key of it was already reported */
+    bool skipped_keys;      /* a key of it was skipped, as lodctr skips it */
+    bool dropped;           /* not installed: lodctr would not install it */
     struct rt_provider_text *text;
     const struct rt_symbol_def *def;
 };
@@ -548,16 +564,19 @@ static void collect_text(struct loader *L, struct checked *c,
         char *symbol = NULL, lang[RT_LANG_ID_SIZE];
         enum text_kind kind;
         enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
+        /* lodctr finds a text by its symbol and language: a key it
+         * cannot take apart names neither, and is skipped. */
         if (r == SPLIT_FORM) {
-            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
                          "[text] key %s is not SYMBOL_LLL_NAME or "
-                         "SYMBOL_LLL_HELP", k->name);
+                         "SYMBOL_LLL_HELP; skipped, as lodctr skips it",
+                         k->name);
             continue;
         }
         if (r == SPLIT_LANG) {
-            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
-                         "language id '%s' in %s is not 3 hex digits",
-                         symbol, k->name);
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "language id '%s' in %s is not 3 hex digits; "
+                         "skipped, as lodctr skips it", symbol, k->name);
             free(symbol);
             continue;
         }
@@ -566,21 +585,24 @@ static void collect_text(struct loader *L, struct checked *c,
         s->has_text = true;
         int li = lang_index(c, lang);
         if (li < 0) {
-            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
-                         "%s: language %s is not in [languages]", k->name,
-                         lang);
-            s->key_errors = true;
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "%s: language %s is not in [languages]; skipped, "
+                         "as lodctr skips it", k->name, lang);
+            s->skipped_keys = true;
             continue;
         }
         size_t before = L->d->errors;
         check_text(L, k);
         if (L->d->errors > before)
             s->key_errors = true;
-        size_t vlen = strlen(k->value);
-        if (vlen && k->value[vlen - 1] == ' ')
+        if (k->trimmed_tab)
             rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
-                         "%s ends in spaces; they are kept, as lodctr keeps "
-                         "them", k->name);
+                         "%s ends in a tab; the blanks at its end are "
+                         "dropped, as the profile API drops them", k->name);
+        else if (k->trimmed_space)
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "%s ends in spaces; they are dropped, as the "
+                         "profile API drops them", k->name);
         struct rt_provider_text *t = &s->text[li];
         c->lang_used[li] = true;
         /* Keys spelled differently can name one text: the language as
@@ -615,31 +637,37 @@ static void collect_objects(struct loader *L, const struct checked *c,
         char *symbol = NULL, lang[RT_LANG_ID_SIZE];
         enum text_kind kind = TEXT_HELP;
         enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
+        /* [objects] only feeds the service's Object List: a key that
+         * names no symbol is skipped, as lodctr skips it. */
         if (r == SPLIT_LANG) {
-            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
-                         "language id '%s' in %s is not 3 hex digits",
-                         symbol, k->name);
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "language id '%s' in %s is not 3 hex digits; "
+                         "skipped, as lodctr skips it", symbol, k->name);
             free(symbol);
             continue;
         }
         if (r == SPLIT_FORM || kind != TEXT_NAME) {
-            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
-                         "[objects] key %s is not SYMBOL_LLL_NAME", k->name);
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "[objects] key %s is not SYMBOL_LLL_NAME; skipped, "
+                         "as lodctr skips it", k->name);
             free(symbol);
             continue;
         }
         if (lang_index(c, lang) < 0) {
-            rt_diags_add(L->d, RT_ERROR, L->path, k->line, k->name,
-                         "%s: language %s is not in [languages]", k->name,
-                         lang);
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "%s: language %s is not in [languages]; the "
+                         "object is listed all the same", k->name, lang);
         }
         struct sym *s = sym_get(syms, symbol, k->line);
         free(symbol);
         if (!s->has_text) {
-            rt_diags_add(L->d, RT_ERROR, L->path, k->line, s->symbol,
-                         "[objects] names %s, which has no [text] entries",
-                         s->symbol);
-            s->key_errors = true;
+            /* No text: no index of its own to list. */
+            if (!s->dropped)
+                rt_diags_add(L->d, RT_WARNING, L->path, k->line, s->symbol,
+                             "[objects] names %s, which has no [text] "
+                             "entries; it is not installed", s->symbol);
+            s->dropped = true;
+            continue;
         }
         if (!s->is_object) {
             s->is_object = true;
@@ -665,13 +693,19 @@ static void check_offsets(struct loader *L, const struct checked *c,
     size_t n_ok = 0;
     for (size_t i = 0; i < syms->n; i++) {
         struct sym *s = &syms->v[i];
+        if (s->dropped)
+            continue;
         s->def = rt_symbol_find(table, s->symbol);
         const struct rt_symbol_def *def = s->def;
         if (!def) {
-            if (s->has_text)
-                rt_diags_add(L->d, RT_ERROR, L->path, s->first_line,
-                             s->symbol, "%s is not defined in %s",
-                             s->symbol, c->symbolfile);
+            /* lodctr looks each key's symbol up and skips the keys it
+             * cannot find (pywin32's perf_install.ini has THREADS_*
+             * keys its perf_install.h never defines). */
+            rt_diags_add(L->d, RT_WARNING, L->path, s->first_line,
+                         s->symbol, "%s is not defined in %s; its keys are "
+                         "skipped, as lodctr skips them", s->symbol,
+                         c->symbolfile);
+            s->dropped = true;
             continue;
         }
         if (!def->ok) {
@@ -716,11 +750,32 @@ static void check_offsets(struct loader *L, const struct checked *c,
     free(ok);
 }
 
+/* Drops the symbols whose every key was skipped (each one warned
+ * about): nothing of them reaches the tables, as nothing would with
+ * lodctr. Before the offsets are checked, since such a symbol takes no
+ * index. */
+static void drop_symbols_without_text(const struct checked *c,
+                                      struct symlist *syms)
+{
+    for (size_t i = 0; i < syms->n; i++) {
+        struct sym *s = &syms->v[i];
+        bool any_text = false;
+        for (size_t j = 0; j < c->n_languages; j++)
+            any_text |= s->text[j].name || s->text[j].help;
+        if (!any_text && s->skipped_keys)
+            s->dropped = true;
+    }
+}
+
 static void check_symbol_text(struct loader *L, const struct checked *c,
                               const struct symlist *syms)
 {
+    size_t kept = 0, named_in_text = 0;
     for (size_t i = 0; i < syms->n; i++) {
         const struct sym *s = &syms->v[i];
+        named_in_text += s->has_text;
+        if (s->dropped)
+            continue;
         bool any_name = false;
         for (size_t j = 0; j < c->n_languages; j++) {
             const struct rt_provider_text *t = &s->text[j];
@@ -737,7 +792,13 @@ static void check_symbol_text(struct loader *L, const struct checked *c,
         if (!any_name && !s->key_errors)
             rt_diags_add(L->d, RT_ERROR, L->path, s->first_line, s->symbol,
                          "%s has no NAME in any language", s->symbol);
+        kept++;
     }
+    /* Only skipped keys: an install of nothing, which no one meant. */
+    if (named_in_text && !kept)
+        rt_diags_add(L->d, RT_ERROR, L->path, 0, NULL,
+                     "every [text] key is skipped: nothing would be "
+                     "installed");
     /* A listed language without strings once zeroed Last Counter
      * (Q128404); here it only gets the fallback text, but say so. */
     for (size_t j = 0; j < c->n_languages; j++) {
@@ -772,10 +833,12 @@ static void fill_spec(struct rt_provider_spec *spec, const char *ini_path,
     free(c->lang_used);
     memset(c, 0, sizeof *c);
     spec->symbols = xcalloc(syms->n, sizeof *spec->symbols);
-    spec->n_symbols = syms->n;
+    spec->n_symbols = 0;
     for (size_t i = 0; i < syms->n; i++) {
         struct sym *s = &syms->v[i];
-        spec->symbols[i] = (struct rt_provider_symbol){
+        if (s->dropped)
+            continue;
+        spec->symbols[spec->n_symbols++] = (struct rt_provider_symbol){
             .symbol = s->symbol,
             .offset = (long)s->def->value,
             .define_line = s->def->line,
@@ -821,6 +884,7 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
     struct symlist syms = {.n_languages = c.n_languages};
     collect_text(&L, &c, &syms);
     collect_objects(&L, &c, &syms);
+    drop_symbols_without_text(&c, &syms);
     if (!L.text.n)
         rt_diags_add(d, RT_ERROR, ini_path, 0, NULL,
                      "[text] is missing or empty");

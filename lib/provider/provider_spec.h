@@ -23,9 +23,10 @@ struct rt_provider_language {
 };
 
 /* A symbol's text in one language; NAME or HELP is NULL when the INI has
- * no such key (line 0). Text is UTF-8 exactly as written after the '=',
- * leading whitespace skipped and trailing spaces kept (as lodctr keeps
- * them; a warning says so), never with a tab or other control character. */
+ * no such key (line 0). Text is UTF-8 as the profile API gives it to
+ * lodctr: as written after the '=', blanks at both ends dropped (a warning
+ * says so); a tab inside is kept (a warning too), no other control
+ * character ever. */
 struct rt_provider_text {
     char *name;
     char *help;
@@ -64,7 +65,11 @@ struct rt_provider_spec {
 /* Loads and validates the INI at INI_PATH (CODEPAGE as rt_ini_decode: the
  * ANSI code page of a file without byte-order mark, or NULL) and its
  * symbol file, which must be in the INI's directory. Every error and
- * warning goes to D with its file, line and symbol. Returns 0 when the
+ * warning goes to D with its file, line and symbol. What Windows' lodctr
+ * loads loads, with lodctr's result: a [text] key whose symbol the symbol
+ * file lacks or whose language [languages] lacks, an [objects] entry
+ * without text and a line without '=' are skipped with a warning; only
+ * what would damage the tables is an error (README, INI files). Returns 0 when the
  * provider is valid (warnings possible) and fills *SPEC; -1 when there
  * are errors; -2 when the INI cannot be read at all. On failure *SPEC is
  * left empty (safe to free). */

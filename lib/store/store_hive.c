@@ -696,7 +696,11 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
         char *dir = *tries[i] ? rt_os_path_ci(root, tries[i], 1) : strdup(root);
         if (!dir && !*refused && (errno == ELOOP || errno == EXDEV))
             snprintf(refused, sizeof refused, ": %s", rt_os_strerror(errno));
+        /* The folder itself may refuse to be listed (a mount point). */
+        errno = 0;
         char *sw = dir ? find_ci(dir, "SOFTWARE") : NULL;
+        if (dir && !sw && !*refused && (errno == ELOOP || errno == EXDEV))
+            snprintf(refused, sizeof refused, ": %s", rt_os_strerror(errno));
         char *sy = dir ? find_ci(dir, "SYSTEM") : NULL;
         free(dir);
         if (sw && sy) {

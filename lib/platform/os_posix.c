@@ -206,7 +206,7 @@ static int same_mount(int dirfd, int fd)
 }
 
 /* 1 until a kernel says it has no openat2 (ENOSYS: before Linux 5.6, or
- * a sandbox that filters it); then every open walks by components. */
+ * a sandbox that filters it so); then every open walks by components. */
 static volatile int use_openat2 = 1;
 
 void rt_os_walk_by_components(int on)
@@ -234,9 +234,13 @@ static int open_beneath(int dirfd, const char *name, int flags, mode_t mode)
         how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
                       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
         long fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
-        if (fd >= 0 || errno != ENOSYS)
+        /* EPERM: some container sandboxes answer a system call they do
+         * not know so; the walk below then decides (a file that may not
+         * be opened gives EPERM there too). */
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
             return (int)fd;
-        use_openat2 = 0;
+        if (errno == ENOSYS)
+            use_openat2 = 0;
     }
 #endif
     int fd = openat(dirfd, name, flags, mode);

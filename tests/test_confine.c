@@ -3,7 +3,8 @@
  * walks "..", or reads or writes anything but a regular file, and each
  * refusal says which path and why. Files outside stay untouched: each
  * test plants a victim outside the tree and checks its bytes after.
- * POSIX only (links and FIFOs as Linux makes them). */
+ * POSIX only (links, FIFOs and mounts as Linux makes them; the mounts
+ * need root, and are skipped, saying so, without it). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,10 +15,12 @@
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "platform/os.h"
+#include "platform/os_internal.h"
 
 static char top[256], tree[300], canon[600], victim[300], victim_dir[300];
 static const char victim_bytes[] = "host file: must never change\n";
@@ -29,6 +32,16 @@ static const char *in_tree(const char *rel)
     k = (k + 1) % 4;
     snprintf(p[k], sizeof p[k], "%s/%s", canon, rel);
     return p[k];
+}
+
+/* The mounts a test made, undone however it ends (teardown). */
+static char mounted[4][800];
+static int n_mounted;
+
+static void unmount_all(void)
+{
+    while (n_mounted > 0)
+        umount2(mounted[--n_mounted], MNT_DETACH);
 }
 
 static void write_file(const char *path, const char *text)
@@ -79,6 +92,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    rt_os_walk_by_components(0);
+    unmount_all();
     rt_os_unconfine(canon);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
@@ -330,6 +345,124 @@ static void mkdirs_refuses_what_is_no_folder(void **state)
     victim_unchanged();
 }
 
+/* Mounts SRC (a folder or file; NULL: a new tmpfs) at DST, or skips the
+ * test, saying why, where mounts cannot be made (not root, or a
+ * container that forbids them). */
+static void mount_or_skip(const char *src, const char *dst)
+{
+    int r = src ? mount(src, dst, NULL, MS_BIND, NULL)
+                : mount("rt-confine", dst, "tmpfs", 0, "size=1m");
+    if (r != 0) {
+        fprintf(stderr, "SKIP: cannot mount at %s (%s): %s\n", dst,
+                geteuid() ? "not root" : "mounts forbidden here",
+                strerror(errno));
+        skip();
+    }
+    snprintf(mounted[n_mounted++], sizeof mounted[0], "%s", dst);
+}
+
+
+/* Every call that opens beneath DIR/NAME (a mount point below the
+ * tree's root) is refused, naming it; nothing is read or written on the
+ * mount. */
+static void crossing_refused(const char *folder, const char *file)
+{
+    char p[900];
+    snprintf(p, sizeof p, "%s/%s", folder, file);
+    errno = 0;
+    assert_int_equal(rt_os_open(p, RT_OS_WRITE_TRUNC), -1);
+    assert_int_equal(errno, EXDEV);
+    char want[900];
+    snprintf(want, sizeof want, "%s is a mount point: refused", folder);
+    assert_non_null(strstr(rt_os_strerror(errno), want));
+    assert_int_equal(rt_os_open(p, RT_OS_READ), -1);
+    assert_int_equal(errno, EXDEV);
+    assert_int_equal(rt_os_write_new_file(p, "x", 1), -1);
+    assert_int_equal(rt_os_replace_file(p, "x", 1, 0644), -1);
+    snprintf(p, sizeof p, "%s/X", folder);
+    assert_int_equal(rt_os_mkdir(p), -1);
+    assert_int_equal(errno, EXDEV);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(folder, &names, &n), -1);
+    assert_int_equal(errno, EXDEV);
+}
+
+/* A host folder bound into the tree (same file system: only the mount
+ * id tells it apart), a tmpfs mounted in it (another file system), and
+ * a host file bound over a file of the tree: each refused as a mount
+ * point, whether the kernel resolves (openat2) or this layer walks. */
+static void mounts_below_the_root_are_refused(void **state)
+{
+    (void)state;
+    char inf[800], config[800], backup[800];
+    snprintf(inf, sizeof inf, "%s", in_tree("Windows/INF"));
+    snprintf(config, sizeof config, "%s", in_tree("Windows/System32/config"));
+    snprintf(backup, sizeof backup, "%s",
+             in_tree("Windows/System32/PerfStringBackup.INI"));
+    assert_int_equal(rt_os_mkdirs(inf), 0);
+    write_file(backup, "[PERF_]\n");
+    mount_or_skip(victim_dir, inf);
+    mount_or_skip(NULL, config);
+    mount_or_skip(victim, backup);
+    for (int walk = 0; walk <= 1; walk++) {
+        rt_os_walk_by_components(walk);
+        crossing_refused(inf, "passwd");
+        crossing_refused(config, "SYSTEM");
+        errno = 0;
+        assert_int_equal(rt_os_open(backup, RT_OS_WRITE_TRUNC), -1);
+        assert_int_equal(errno, EXDEV);
+        assert_non_null(strstr(rt_os_strerror(errno),
+                               "PerfStringBackup.INI is a mount point"));
+        assert_int_equal(rt_os_open(backup, RT_OS_READ), -1);
+        assert_int_equal(rt_os_replace_file(backup, "x", 1, 0644), -1);
+        /* The tree beside the mounts works as before. */
+        assert_int_equal(rt_os_write_new_file(in_tree("Windows/x.ini"), "ab", 2), 0);
+        assert_int_equal(rt_os_unlink(in_tree("Windows/x.ini")), 0);
+    }
+    rt_os_walk_by_components(0);
+    unmount_all();
+    victim_unchanged();
+}
+
+/* The tree's root may itself be a mount point (a Windows disk mounted at
+ * /mnt/win): only crossings below it are refused. */
+static void a_root_that_is_a_mount_point_works(void **state)
+{
+    (void)state;
+    rt_os_unconfine(canon);
+    mount_or_skip(tree, tree);
+    char *c = NULL;
+    assert_int_equal(rt_os_confine(tree, &c), 0);
+    assert_string_equal(c, canon);
+    free(c);
+    char inf[800];
+    snprintf(inf, sizeof inf, "%s", in_tree("Windows/INF"));
+    for (int walk = 0; walk <= 1; walk++) {
+        rt_os_walk_by_components(walk);
+        assert_int_equal(rt_os_mkdirs(in_tree("Windows/INF/Xfer")), 0);
+        assert_int_equal(rt_os_write_new_file(in_tree("Windows/INF/Xfer/x.ini"), "ab", 2), 0);
+        uint8_t *d;
+        size_t n;
+        assert_int_equal(rt_os_read_file(in_tree("Windows/INF/Xfer/x.ini"), &d, &n), 0);
+        free(d);
+        char **names;
+        assert_int_equal(rt_os_list_dir(canon, &names, &n), 0);
+        rt_os_free_list(names, n);
+        assert_int_equal(rt_os_unlink(in_tree("Windows/INF/Xfer/x.ini")), 0);
+        assert_int_equal(rt_os_rmdir(in_tree("Windows/INF/Xfer")), 0);
+    }
+    /* Below that root, a mount is still refused. */
+    mount_or_skip(victim_dir, inf);
+    for (int walk = 0; walk <= 1; walk++) {
+        rt_os_walk_by_components(walk);
+        crossing_refused(inf, "passwd");
+    }
+    rt_os_walk_by_components(0);
+    unmount_all();
+    victim_unchanged();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +475,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(mkdirs_refuses_what_is_no_folder,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(mounts_below_the_root_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_root_that_is_a_mount_point_works, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

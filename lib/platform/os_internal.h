@@ -38,6 +38,14 @@ int rt_os_beneath(const char *root, size_t len, const char *path,
 /* The number in a code page's name, 0 when it has none. */
 unsigned rt_os_codepage_number(const char *codepage);
 
+#ifdef RT_OS_POSIX
+/* With ON, every path beneath a confined directory is resolved as on a
+ * kernel without openat2: component by component, each checked for a
+ * link and for a mount point by this layer (os_posix.c). For the tests
+ * of that walk; 0 (the default) uses openat2 where the kernel has it. */
+void rt_os_walk_by_components(int on);
+#endif
+
 #ifdef __WINE__
 /* The Unix path Wine maps Windows path PATH to, as a new string; NULL
  * when Wine cannot map it or out of memory (os_wine.c). */

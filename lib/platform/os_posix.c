@@ -20,6 +20,10 @@
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#endif
 
 /* --- confinement ----------------------------------------------------------- */
 
@@ -155,7 +159,8 @@ int rt_os_is_confined(const char *path)
 }
 
 /* Why opening COMP (the path PATH up to it) beneath DIRFD failed with ERR:
- * a link is refused by name; anything else keeps its errno. */
+ * a link or a mount point is refused by name; anything else keeps its
+ * errno. */
 static int walk_failed(int dirfd, const char *comp, const char *path,
                        size_t upto, int err)
 {
@@ -167,8 +172,90 @@ static int walk_failed(int dirfd, const char *comp, const char *path,
                             "%.*s is a symbolic link, which regtool does "
                             "not follow inside a tree it did not write",
                             (int)upto, path);
+    if (err == EXDEV)
+        return rt_os_refuse(EXDEV,
+                            "%.*s is a mount point: refused (regtool does "
+                            "not cross into another mount inside a tree it "
+                            "did not write)",
+                            (int)upto, path);
     errno = err;
     return -1;
+}
+
+/* 1 when FD and DIRFD (the directory FD was opened from) lie on one
+ * mount, 0 when FD is another mount's (a file system, or a folder or
+ * file bound there), -1 with errno. st_dev tells file systems apart; a
+ * bind mount of a folder of the same file system shares its st_dev, and
+ * only the mount id (statx, Linux 5.8) tells it apart. */
+static int same_mount(int dirfd, int fd)
+{
+    struct stat a, b;
+    if (fstat(dirfd, &a) != 0 || fstat(fd, &b) != 0)
+        return -1;
+    if (a.st_dev != b.st_dev)
+        return 0;
+#if defined(__linux__) && defined(STATX_MNT_ID)
+    struct statx sa, sb;
+    if (statx(dirfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sa) == 0 &&
+        statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sb) == 0 &&
+        (sa.stx_mask & sb.stx_mask & STATX_MNT_ID) &&
+        sa.stx_mnt_id != sb.stx_mnt_id)
+        return 0;
+#endif
+    return 1;
+}
+
+/* 1 until a kernel says it has no openat2 (ENOSYS: before Linux 5.6, or
+ * a sandbox that filters it so); then every open walks by components. */
+static volatile int use_openat2 = 1;
+
+void rt_os_walk_by_components(int on)
+{
+    use_openat2 = !on;
+}
+
+/* NAME (one component: no '/', no "." or "..") opened beneath DIRFD with
+ * FLAGS (O_NOFOLLOW added) and MODE, refusing what leads elsewhere: a
+ * symbolic link (ELOOP) or a mount point (EXDEV), which a tree on a disk
+ * cannot make but the machine regtool runs on can (a host folder bound
+ * into a container's copy of the tree). With openat2 the kernel refuses
+ * both as it resolves NAME (RESOLVE_NO_XDEV); without it, O_NOFOLLOW
+ * refuses the link and the opened file's mount is compared with DIRFD's.
+ * -1 with errno on failure, the reason not yet recorded (walk_failed). */
+static int open_beneath(int dirfd, const char *name, int flags, mode_t mode)
+{
+    flags |= O_NOFOLLOW;
+#if defined(__linux__) && defined(SYS_openat2)
+    if (use_openat2) {
+        struct open_how how;
+        memset(&how, 0, sizeof how);
+        how.flags = (uint64_t)flags;
+        how.mode = (flags & O_CREAT) ? (uint64_t)mode : 0;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+                      RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+        long fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
+        /* EPERM: some container sandboxes answer a system call they do
+         * not know so; the walk below then decides (a file that may not
+         * be opened gives EPERM there too). */
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+            return (int)fd;
+        if (errno == ENOSYS)
+            use_openat2 = 0;
+    }
+#endif
+    int fd = openat(dirfd, name, flags, mode);
+    if (fd < 0)
+        return -1;
+    int same = same_mount(dirfd, fd);
+    if (same != 1) {
+        int err = same < 0 ? errno : EXDEV;
+        /* Nothing was created on the other mount: O_CREAT there opened
+         * the mount's root, which exists. */
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
 }
 
 /* A path resolved beneath a confined directory: the directory holding its
@@ -222,8 +309,8 @@ static int resolve(const char *path, struct beneath *b)
             b->leaf = p;
             return 0;
         }
-        int nfd = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                    O_NONBLOCK | O_CLOEXEC);
+        int nfd = open_beneath(fd, p, O_RDONLY | O_DIRECTORY | O_NONBLOCK |
+                                          O_CLOEXEC, 0);
         if (nfd < 0) {
             int err = errno;
             walk_failed(fd, p, path, base + (size_t)(p - b->buf) + strlen(p),
@@ -288,7 +375,7 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
         }
         /* O_TRUNC waits until the file is known to be a regular file of
          * one name: a hard link's other name must not lose its bytes. */
-        fd = openat(b.dir, b.leaf, (flags & ~O_TRUNC) | O_NOFOLLOW, 0644);
+        fd = open_beneath(b.dir, b.leaf, flags & ~O_TRUNC, 0644);
         if (fd < 0)
             walk_failed(b.dir, b.leaf, path, strlen(path), errno);
     }
@@ -484,8 +571,8 @@ static int open_dir(const char *path)
         return open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
     /* The confined directory itself is opened anew, not duplicated: a
      * duplicate shares the directory's read position with every other. */
-    int fd = openat(b.dir, *b.leaf ? b.leaf : ".",
-                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    int fd = open_beneath(b.dir, *b.leaf ? b.leaf : ".",
+                          O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC, 0);
     if (fd < 0)
         walk_failed(b.dir, b.leaf, path, strlen(path), errno);
     resolved_done(&b);

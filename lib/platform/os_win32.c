@@ -88,13 +88,16 @@ static HANDLE handle_of(int fd)
 }
 
 /* --- confinement ----------------------------------------------------------
- * Windows has no openat with O_NOFOLLOW; every component beneath a
- * confined directory is checked for a reparse point (symbolic link,
- * junction, mount point) before the path is used, and "." and ".." are
- * refused by name. The check and the use are two calls, so a writer
- * racing regtool on the same disk could swap a folder for a junction
- * between them: the offline case the POSIX build serves has no such
- * writer, and on a live system the tree is the system's own. */
+ * Win32 has no openat with O_NOFOLLOW. Beneath a confined directory each
+ * folder on a path is opened as itself (FILE_FLAG_OPEN_REPARSE_POINT:
+ * a symbolic link, junction or mount point is opened, not followed) and
+ * checked on that handle; the handle is held, without FILE_SHARE_DELETE,
+ * until the call on the path is done, so no folder checked can be
+ * renamed, removed and replaced by a junction meanwhile (one emptied
+ * and turned into a junction in place is caught by checking the held
+ * handles again once the file is open). The file or folder the call
+ * acts on is opened the same way and checked on the handle that is then
+ * used; "." and ".." are refused by name. */
 
 struct confined {
     char *path;
@@ -179,13 +182,96 @@ int rt_os_is_confined(const char *path)
     return confined_len(path) != 0;
 }
 
-/* 0 when PATH may be used: not confined, or every component beneath the
- * confined directory a plain name and no reparse point (a missing one
- * ends the check: what does not exist cannot lead out). */
-static int check_confined(const char *path)
+/* The folders of a path beneath a confined directory, held open while a
+ * call uses the path (hold_beneath). */
+#define HELD_MAX 64
+struct held {
+    int confined;      /* 0: the path is the caller's, used as it is */
+    size_t n;
+    HANDLE h[HELD_MAX];
+};
+
+static void release(struct held *hd)
+{
+    DWORD err = GetLastError();
+    int e = errno;
+    for (size_t i = 0; i < hd->n; i++)
+        CloseHandle(hd->h[i]);
+    hd->n = 0;
+    SetLastError(err);
+    errno = e;
+}
+
+/* -1 with a refusal naming PATH when handle H (opened with
+ * FILE_FLAG_OPEN_REPARSE_POINT) is a reparse point: what regtool opened
+ * is what it checked, whatever the path names by now. */
+static int refuse_reparse(HANDLE h, const char *path)
+{
+    FILE_ATTRIBUTE_TAG_INFO tag;
+    if (!GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag,
+                                      sizeof tag))
+        return set_errno_from_win32();
+    if (tag.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+        return rt_os_refuse(ELOOP,
+                            "%s is a symbolic link or junction, which "
+                            "regtool does not follow inside a tree it did "
+                            "not write",
+                            path);
+    return 0;
+}
+
+/* Opens PATH as itself, never through a reparse point, with ACCESS,
+ * SHARE, DISPOSITION and FLAGS (FILE_FLAG_OPEN_REPARSE_POINT and
+ * FILE_FLAG_BACKUP_SEMANTICS added: a folder opens too). */
+static HANDLE open_as_itself(const char *path, DWORD access, DWORD share,
+                             DWORD disposition, DWORD flags)
+{
+    wchar_t *w = wide(path);
+    if (!w)
+        return INVALID_HANDLE_VALUE;
+    HANDLE h = CreateFileW(w, access, share, NULL, disposition,
+                           flags | FILE_FLAG_OPEN_REPARSE_POINT |
+                               FILE_FLAG_BACKUP_SEMANTICS,
+                           NULL);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        set_errno_from_win32();
+    return h;
+}
+
+/* -1 with a refusal naming PATH when a folder held for it has become a
+ * reparse point since it was checked: a held folder cannot be renamed
+ * or removed, but one emptied meanwhile can be turned into a junction
+ * in place, and the path, opened by name, would have gone through it. */
+static int held_still_plain(const struct held *hd, const char *path)
+{
+    for (size_t i = 0; i < hd->n; i++) {
+        FILE_ATTRIBUTE_TAG_INFO tag;
+        if (!GetFileInformationByHandleEx(hd->h[i], FileAttributeTagInfo,
+                                          &tag, sizeof tag))
+            return set_errno_from_win32();
+        if (tag.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+            return rt_os_refuse(ELOOP,
+                                "%s: a folder on its way became a symbolic "
+                                "link or junction while regtool used it",
+                                path);
+    }
+    return 0;
+}
+
+/* Holds the folders of PATH beneath its confined directory: with
+ * WHOLE, PATH's last component too (a folder to be listed). Each is
+ * opened as itself, refused when a reparse point, and held without
+ * FILE_SHARE_DELETE; "." and ".." are refused by name. A component that
+ * does not exist ends the walk: what does not exist cannot lead out,
+ * and the call on the path then fails as it would anyway. 0, or -1 with
+ * errno (nothing held). */
+static int hold_beneath(const char *path, int whole, struct held *hd)
 {
     rt_os_refusal_clear();
+    hd->n = 0;
     size_t base = confined_len(path);
+    hd->confined = base != 0;
     if (!base)
         return 0;
     size_t n = strlen(path);
@@ -193,7 +279,7 @@ static int check_confined(const char *path)
     if (!buf)
         return errno = ENOMEM, -1;
     memcpy(buf, path, n + 1);
-    int r = 0;
+    int r = 0, missing = 0;
     for (size_t i = base; i < n && r == 0;) {
         while (i < n && (buf[i] == '/' || buf[i] == '\\'))
             i++;
@@ -211,64 +297,106 @@ static int check_confined(const char *path)
                              path, (int)len, buf + i);
             break;
         }
+        size_t next = end;
+        while (next < n && (buf[next] == '/' || buf[next] == '\\'))
+            next++;
+        int last = next >= n;
+        if (missing || (last && !whole)) {
+            i = end;
+            continue;
+        }
         char c = buf[end];
         buf[end] = '\0';
-        wchar_t *w = wide(buf);
-        DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
-        free(w);
-        if (a == INVALID_FILE_ATTRIBUTES) {
-            buf[end] = c;
-            break;
+        HANDLE h = open_as_itself(buf, FILE_READ_ATTRIBUTES,
+                                  FILE_SHARE_READ | FILE_SHARE_WRITE,
+                                  OPEN_EXISTING, 0);
+        if (h == INVALID_HANDLE_VALUE) {
+            DWORD err = GetLastError();
+            if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND)
+                missing = 1;
+            else
+                r = -1;
+        } else if (hd->n == HELD_MAX) {
+            CloseHandle(h);
+            r = (errno = ENAMETOOLONG, -1);
+        } else {
+            hd->h[hd->n++] = h;
+            r = refuse_reparse(h, buf);
         }
-        if (a & FILE_ATTRIBUTE_REPARSE_POINT)
-            r = rt_os_refuse(ELOOP,
-                             "%s is a symbolic link or junction, which "
-                             "regtool does not follow inside a tree it did "
-                             "not write",
-                             buf);
         buf[end] = c;
         i = end;
     }
     free(buf);
+    if (r != 0)
+        release(hd);
     return r;
 }
 
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
-    int flags = _O_BINARY | _O_NOINHERIT;
+    DWORD access = GENERIC_READ | GENERIC_WRITE, disposition = OPEN_EXISTING;
+    int flags = _O_BINARY | _O_RDWR;
     switch (mode) {
-    case RT_OS_READ: flags |= _O_RDONLY; break;
-    case RT_OS_WRITE: flags |= _O_RDWR; break;
-    case RT_OS_WRITE_CREATE: flags |= _O_RDWR | _O_CREAT; break;
-    case RT_OS_WRITE_TRUNC: flags |= _O_RDWR | _O_CREAT | _O_TRUNC; break;
-    case RT_OS_WRITE_NEW: flags |= _O_RDWR | _O_CREAT | _O_EXCL; break;
+    case RT_OS_READ:
+        access = GENERIC_READ;
+        flags = _O_BINARY | _O_RDONLY;
+        break;
+    case RT_OS_WRITE: break;
+    /* A truncation waits until the file is known to be a regular file
+     * of one name: a hard link's other name must not lose its bytes. */
+    case RT_OS_WRITE_CREATE:
+    case RT_OS_WRITE_TRUNC: disposition = OPEN_ALWAYS; break;
+    case RT_OS_WRITE_NEW: disposition = CREATE_NEW; break;
     }
-    if (check_confined(path) != 0)
+    struct held hd;
+    if (hold_beneath(path, 0, &hd) != 0)
         return -1;
-    wchar_t *w = wide(path);
-    if (!w)
+    HANDLE h;
+    if (hd.confined) {
+        h = open_as_itself(path, access, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                           disposition, FILE_ATTRIBUTE_NORMAL);
+    } else {
+        wchar_t *w = wide(path);
+        h = w ? CreateFileW(w, access, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                            NULL, disposition, FILE_ATTRIBUTE_NORMAL, NULL)
+              : INVALID_HANDLE_VALUE;
+        if (w && h == INVALID_HANDLE_VALUE)
+            set_errno_from_win32();
+        free(w);
+    }
+    if (h == INVALID_HANDLE_VALUE) {
+        release(&hd);
         return -1;
-    int fd = _wopen(w, flags, _S_IREAD | _S_IWRITE);
-    free(w);
-    if (fd < 0)
-        return fd;
-    /* Only files on disk: a pipe, console or device is refused. */
+    }
+    /* Only files on disk: a pipe, console, device or folder is refused;
+     * beneath a confined directory, a reparse point and, for writing, a
+     * file of more than one name. All of it on the handle used below. */
     BY_HANDLE_FILE_INFORMATION info;
-    HANDLE h = handle_of(fd);
     int refused = 0;
     if (GetFileType(h) != FILE_TYPE_DISK)
         refused = rt_os_refuse(ENODEV, "%s is not a regular file: refused",
                                path);
-    else if (mode != RT_OS_READ && confined_len(path) &&
-             GetFileInformationByHandle(h, &info) &&
-             info.nNumberOfLinks > 1)
+    else if (!GetFileInformationByHandle(h, &info))
+        refused = set_errno_from_win32();
+    else if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+        refused = (errno = EISDIR, -1);
+    else if (hd.confined && (refuse_reparse(h, path) != 0 ||
+                             held_still_plain(&hd, path) != 0))
+        refused = -1;
+    else if (mode != RT_OS_READ && hd.confined && info.nNumberOfLinks > 1)
         refused = rt_os_refuse(ENODEV,
                                "%s has %lu names (hard links): regtool writes "
                                "no file of a tree that another name shares",
                                path, (unsigned long)info.nNumberOfLinks);
+    else if (mode == RT_OS_WRITE_TRUNC && !SetEndOfFile(h))
+        refused = set_errno_from_win32();
+    release(&hd);
+    int fd = -1;
+    if (!refused && (fd = _open_osfhandle((intptr_t)h, flags)) < 0)
+        refused = (errno = EMFILE, -1);
     if (refused) {
         int err = errno;
-        _close(fd);
+        CloseHandle(h);
         errno = err;
         return -1;
     }
@@ -465,8 +593,15 @@ int rt_os_fsync_dir_of(const char *path)
 
 int rt_os_rename(const char *from, const char *to)
 {
-    if (check_confined(from) != 0 || check_confined(to) != 0)
+    /* The folders of both held: the name moved is the one in the folder
+     * checked (a link there is moved as itself, never followed). */
+    struct held hf, ht;
+    if (hold_beneath(from, 0, &hf) != 0)
         return -1;
+    if (hold_beneath(to, 0, &ht) != 0) {
+        release(&hf);
+        return -1;
+    }
     wchar_t *wf = wide(from), *wt = wide(to);
     int r = 0;
     if (!wf || !wt)
@@ -476,42 +611,74 @@ int rt_os_rename(const char *from, const char *to)
         r = set_errno_from_win32();
     free(wf);
     free(wt);
+    release(&hf);
+    release(&ht);
+    return r;
+}
+
+/* Removes PATH, a folder when DIR: beneath a confined directory the
+ * file or folder is opened as itself, checked on that handle (a link or
+ * junction is refused, not removed, as anything that is not what the
+ * caller takes it for) and removed through it. */
+static int remove_path(const char *path, int dir)
+{
+    struct held hd;
+    if (hold_beneath(path, 0, &hd) != 0)
+        return -1;
+    int r = 0;
+    if (!hd.confined) {
+        wchar_t *w = wide(path);
+        if (!w)
+            return -1;
+        BOOL ok = dir ? RemoveDirectoryW(w) : DeleteFileW(w);
+        free(w);
+        return ok ? 0 : set_errno_from_win32();
+    }
+    HANDLE h = open_as_itself(path, DELETE | FILE_READ_ATTRIBUTES,
+                              FILE_SHARE_READ | FILE_SHARE_WRITE |
+                                  FILE_SHARE_DELETE,
+                              OPEN_EXISTING, 0);
+    BY_HANDLE_FILE_INFORMATION info;
+    FILE_DISPOSITION_INFO gone = {TRUE};
+    if (h == INVALID_HANDLE_VALUE)
+        r = -1;
+    else if (refuse_reparse(h, path) != 0)
+        r = -1;
+    else if (!GetFileInformationByHandle(h, &info))
+        r = set_errno_from_win32();
+    else if (!(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != !dir)
+        r = (errno = dir ? ENOTDIR : EISDIR, -1);
+    else if (!SetFileInformationByHandle(h, FileDispositionInfo, &gone,
+                                         sizeof gone))
+        r = set_errno_from_win32();
+    if (h != INVALID_HANDLE_VALUE) {
+        int err = errno;
+        CloseHandle(h);
+        errno = err;
+    }
+    release(&hd);
     return r;
 }
 
 int rt_os_unlink(const char *path)
 {
-    if (check_confined(path) != 0)
-        return -1;
-    wchar_t *w = wide(path);
-    if (!w)
-        return -1;
-    int r = DeleteFileW(w) ? 0 : set_errno_from_win32();
-    free(w);
-    return r;
+    return remove_path(path, 0);
 }
 
 int rt_os_rmdir(const char *path)
 {
-    if (check_confined(path) != 0)
-        return -1;
-    wchar_t *w = wide(path);
-    if (!w)
-        return -1;
-    int r = RemoveDirectoryW(w) ? 0 : set_errno_from_win32();
-    free(w);
-    return r;
+    return remove_path(path, 1);
 }
 
 int rt_os_mkdir(const char *path)
 {
-    if (check_confined(path) != 0)
+    struct held hd;
+    if (hold_beneath(path, 0, &hd) != 0)
         return -1;
     wchar_t *w = wide(path);
-    if (!w)
-        return -1;
-    int r = CreateDirectoryW(w, NULL) ? 0 : set_errno_from_win32();
+    int r = !w ? -1 : CreateDirectoryW(w, NULL) ? 0 : set_errno_from_win32();
     free(w);
+    release(&hd);
     return r;
 }
 
@@ -523,12 +690,29 @@ int rt_os_set_mode(int fd, unsigned mode)
 }
 
 /* rt_os_stat's WHAT for KIND (a reparse point beneath a confined folder
- * never gets here: check_confined refuses it by name). */
+ * is said by rt_os_stat itself). */
 static const char *kind_words(enum rt_os_kind kind)
 {
     return kind == RT_OS_DIR    ? "a folder"
            : kind == RT_OS_FILE ? "a regular file"
                                 : "a device";
+}
+
+/* What rt_os_stat and rt_os_fstat report of a file's information. */
+static void from_info(const BY_HANDLE_FILE_INFORMATION *fi,
+                      struct rt_os_stat *st)
+{
+    st->kind = fi->dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? RT_OS_DIR
+               : fi->dwFileAttributes & FILE_ATTRIBUTE_DEVICE  ? RT_OS_OTHER
+                                                               : RT_OS_FILE;
+    st->what = kind_words(st->kind);
+    st->size = ((uint64_t)fi->nFileSizeHigh << 32) | fi->nFileSizeLow;
+    st->dev = fi->dwVolumeSerialNumber;
+    st->ino = ((uint64_t)fi->nFileIndexHigh << 32) | fi->nFileIndexLow;
+    st->mode = fi->dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
+    /* FILETIME: 100 ns units. */
+    st->mtime_ns = (((uint64_t)fi->ftLastWriteTime.dwHighDateTime << 32) |
+                    fi->ftLastWriteTime.dwLowDateTime) * 100u;
 }
 
 int rt_os_fstat(int fd, struct rt_os_stat *st)
@@ -544,32 +728,32 @@ int rt_os_fstat(int fd, struct rt_os_stat *st)
     BY_HANDLE_FILE_INFORMATION fi;
     if (!GetFileInformationByHandle(h, &fi))
         return set_errno_from_win32();
-    st->kind = fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? RT_OS_DIR
-               : fi.dwFileAttributes & FILE_ATTRIBUTE_DEVICE  ? RT_OS_OTHER
-                                                              : RT_OS_FILE;
-    st->what = kind_words(st->kind);
-    st->size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
-    st->dev = fi.dwVolumeSerialNumber;
-    st->ino = ((uint64_t)fi.nFileIndexHigh << 32) | fi.nFileIndexLow;
-    st->mode = fi.dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
-    st->mtime_ns = (((uint64_t)fi.ftLastWriteTime.dwHighDateTime << 32) |
-                    fi.ftLastWriteTime.dwLowDateTime) * 100u;
+    from_info(&fi, st);
     return 0;
 }
 
 int rt_os_stat(const char *path, struct rt_os_stat *st)
 {
     memset(st, 0, sizeof *st);
-    if (check_confined(path) != 0)
+    struct held hd;
+    if (hold_beneath(path, 0, &hd) != 0)
         return -1;
-    memset(st, 0, sizeof *st);
+    /* Beneath a confined directory a link is not followed: it is
+     * reported as what it is (OTHER). */
+    DWORD flags = hd.confined ? FILE_FLAG_OPEN_REPARSE_POINT : 0;
     wchar_t *w = wide(path);
+    HANDLE h = w ? CreateFileW(w, FILE_READ_ATTRIBUTES,
+                               FILE_SHARE_READ | FILE_SHARE_WRITE |
+                                   FILE_SHARE_DELETE,
+                               NULL, OPEN_EXISTING,
+                               FILE_FLAG_BACKUP_SEMANTICS | flags, NULL)
+                 : INVALID_HANDLE_VALUE;
+    DWORD err = GetLastError();
+    free(w);
+    release(&hd);
     if (!w)
         return -1;
-    WIN32_FILE_ATTRIBUTE_DATA a;
-    if (!GetFileAttributesExW(w, GetFileExInfoStandard, &a)) {
-        DWORD err = GetLastError();
-        free(w);
+    if (h == INVALID_HANDLE_VALUE) {
         if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ||
             err == ERROR_INVALID_NAME) {
             st->kind = RT_OS_ABSENT;
@@ -578,44 +762,37 @@ int rt_os_stat(const char *path, struct rt_os_stat *st)
         SetLastError(err);
         return set_errno_from_win32();
     }
-    st->kind = a.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? RT_OS_DIR
-               : a.dwFileAttributes & FILE_ATTRIBUTE_DEVICE  ? RT_OS_OTHER
-                                                             : RT_OS_FILE;
-    st->what = kind_words(st->kind);
-    st->size = ((uint64_t)a.nFileSizeHigh << 32) | a.nFileSizeLow;
-    st->mode = a.dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
-    /* FILETIME: 100 ns units. */
-    st->mtime_ns = (((uint64_t)a.ftLastWriteTime.dwHighDateTime << 32) |
-                    a.ftLastWriteTime.dwLowDateTime) * 100u;
-    /* The identity: volume serial number and file index. */
-    HANDLE h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE |
-                                     FILE_SHARE_DELETE,
-                           NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS,
-                           NULL);
-    free(w);
-    if (h != INVALID_HANDLE_VALUE) {
-        BY_HANDLE_FILE_INFORMATION info;
-        if (GetFileInformationByHandle(h, &info)) {
-            st->dev = info.dwVolumeSerialNumber;
-            st->ino = ((uint64_t)info.nFileIndexHigh << 32) |
-                      info.nFileIndexLow;
-        }
-        CloseHandle(h);
+    BY_HANDLE_FILE_INFORMATION fi;
+    FILE_ATTRIBUTE_TAG_INFO tag;
+    int r = 0;
+    if (!GetFileInformationByHandle(h, &fi))
+        r = set_errno_from_win32();
+    else
+        from_info(&fi, st);
+    if (r == 0 && flags &&
+        GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag,
+                                     sizeof tag) &&
+        (tag.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+        st->kind = RT_OS_OTHER;
+        st->what = "a reparse point (a link or junction)";
     }
-    return 0;
+    CloseHandle(h);
+    return r;
 }
 
 int rt_os_list_dir(const char *dir, char ***names, size_t *n)
 {
     *names = NULL;
     *n = 0;
-    if (check_confined(dir) != 0)
+    /* The folder and those above it held while it is read: none of them
+     * can be replaced by a junction meanwhile. */
+    struct held hd;
+    if (hold_beneath(dir, 1, &hd) != 0)
         return -1;
-    *names = NULL;
-    *n = 0;
     size_t len = strlen(dir);
     char *pattern = malloc(len + 3);
     if (!pattern) {
+        release(&hd);
         errno = ENOMEM;
         return -1;
     }
@@ -627,13 +804,18 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
         memcpy(pattern + len, "\\*", 3);
     wchar_t *w = wide(pattern);
     free(pattern);
-    if (!w)
+    if (!w) {
+        release(&hd);
         return -1;
+    }
     WIN32_FIND_DATAW fd;
     HANDLE h = FindFirstFileW(w, &fd);
     free(w);
-    if (h == INVALID_HANDLE_VALUE)
-        return set_errno_from_win32();
+    if (h == INVALID_HANDLE_VALUE) {
+        set_errno_from_win32();
+        release(&hd);
+        return -1;
+    }
     struct rt_os_names l = {0};
     int err = 0;
     do {
@@ -652,6 +834,9 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
         err = errno;
     }
     FindClose(h);
+    if (!err && held_still_plain(&hd, dir) != 0)
+        err = errno;
+    release(&hd);
     return rt_os_names_finish(&l, err, names, n);
 }
 
@@ -680,32 +865,32 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
 int rt_os_map_file(const char *path, struct rt_os_map *m)
 {
     memset(m, 0, sizeof *m);
-    if (check_confined(path) != 0)
+    /* Opened as every file is (rt_os_open: beneath a confined directory
+     * no reparse point, only a regular file), and mapped from that
+     * handle; the mapping keeps its own reference to the file. */
+    int fd = rt_os_open(path, RT_OS_READ);
+    if (fd < 0)
         return -1;
-    memset(m, 0, sizeof *m);
-    wchar_t *w = wide(path);
-    if (!w)
-        return -1;
-    HANDLE f = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                           NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
-    free(w);
-    if (f == INVALID_HANDLE_VALUE)
-        return set_errno_from_win32();
+    HANDLE f = handle_of(fd);
     LARGE_INTEGER size;
     if (!GetFileSizeEx(f, &size)) {
         set_errno_from_win32();
-        CloseHandle(f);
+        _close(fd);
         return -1;
     }
     if (size.QuadPart == 0) {
-        CloseHandle(f);
+        _close(fd);
         m->data = (const uint8_t *)"";
         return 0;
     }
     HANDLE map = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0, NULL);
-    CloseHandle(f);
     if (!map)
-        return set_errno_from_win32();
+        set_errno_from_win32();
+    int err = errno;
+    _close(fd);
+    errno = err;
+    if (!map)
+        return -1;
     void *p = MapViewOfFile(map, FILE_MAP_READ, 0, 0, 0);
     CloseHandle(map);   /* the view keeps the mapping alive */
     if (!p)

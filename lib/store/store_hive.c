@@ -738,8 +738,13 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
             return -1;
         if (!dir && !*refused && (errno == ELOOP || errno == EXDEV))
             snprintf(refused, sizeof refused, ": %s", rt_os_strerror(errno));
+        /* The folder itself may refuse to be listed (a mount point). */
+        errno = 0;
         char *sw = dir ? find_ci(dir, "SOFTWARE") : NULL;
         int refuse = dir && !sw && ambiguous(e);
+        if (dir && !sw && !refuse && !*refused &&
+            (errno == ELOOP || errno == EXDEV))
+            snprintf(refused, sizeof refused, ": %s", rt_os_strerror(errno));
         char *sy = dir && !refuse ? find_ci(dir, "SYSTEM") : NULL;
         refuse = refuse || (dir && !sy && ambiguous(e));
         free(dir);

@@ -1,0 +1,111 @@
+#!/bin/sh
+# A mount inside a tree is not crossed (README, "Threat model"): a tree on
+# a disk cannot make mounts, but regtool run in a container or chroot
+# whose copy of the tree has a host folder bound into it would otherwise
+# write to the host. A host folder bound at Windows/INF, at an installed
+# provider's INF folder, at System32/config, and a host file bound over
+# PerfStringBackup.INI: install, uninstall and query refuse, naming the
+# mount point, and the host folder keeps its bytes. A tree whose root is
+# itself a mount point (a Windows disk mounted at /mnt/win) works as any.
+# Needs root and mounts: without them it says SKIP and passes.
+. tests/cli/lib.sh
+
+HOST=$TMPDIR/host
+T=$TMPDIR/t
+W=$T/Windows
+C=$W/System32/config
+INI=ini-samples/transfer.ini
+CS="--create-service --library x.dll --open O --collect C --close X"
+
+# Every mount made here, undone however the script ends: the scratch
+# folder is removed after it, and a mount left there would take the
+# host folder's files with it.
+MOUNTS=
+unmount_all() {
+    for m in $MOUNTS; do umount -l "$m" 2>/dev/null; done
+    MOUNTS=
+}
+trap 'unmount_all' EXIT
+trap 'unmount_all; exit 1' INT TERM HUP
+bind() {
+    mount --bind "$1" "$2" || fail "mount --bind $1 $2 failed after a first one worked"
+    MOUNTS="$2 $MOUNTS"
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIP: hostile_mounts needs root to make mounts"
+    exit 0
+fi
+mkdir -p "$TMPDIR/probe-a" "$TMPDIR/probe-b"
+if ! mount --bind "$TMPDIR/probe-a" "$TMPDIR/probe-b" 2>/dev/null; then
+    echo "SKIP: hostile_mounts: mount --bind is not allowed here"
+    exit 0
+fi
+umount "$TMPDIR/probe-b"
+
+mkdir -p "$HOST/etc"
+printf 'host file: must never change\n' >"$HOST/victim"
+printf 'root:x:0:0\n' >"$HOST/etc/passwd"
+printf '[info]\n' >"$HOST/etc/transfer.ini"
+tree_state "$HOST" >"$TMPDIR/host.state"
+host_same() { expect_same_tree "$HOST" "$TMPDIR/host.state"; }
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/pristine" init --layout registry
+fresh() { unmount_all; rm -rf "$T"; cp -a "$TMPDIR/pristine" "$T"; }
+# refused_mount WHAT ARGS...: regtool fails, within a bound, naming WHAT
+# as a mount point; the host keeps its bytes.
+refused_mount() {
+    what=$1; shift
+    timeout 20 "$REGTOOL" "$@" >"$OUT" 2>"$ERR"; rc=$?
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] ||
+        { cat "$OUT" "$ERR" >&2; fail "$* exited $rc past the mount at $what"; }
+    expect_grep "$what is a mount point: refused" "$ERR"
+    host_same
+}
+
+# A host folder bound at Windows/INF: the install writes no INI or
+# symbol file into it.
+fresh
+mkdir -p "$W/INF"
+bind "$HOST/etc" "$W/INF"
+refused_mount "$W/INF" --store "hive:$T" install $CS "$INI"
+
+# An installed provider whose INF folder is then a host folder holding a
+# file of the INI's name: uninstall removes nothing there.
+fresh
+expect_exit 0 "$REGTOOL" --store "hive:$T" install $CS "$INI"
+[ -f "$W/INF/TransferPerf/0009/transfer.ini" ] || fail "no INF copy after install"
+bind "$HOST/etc" "$W/INF/TransferPerf/0009"
+refused_mount "$W/INF/TransferPerf/0009" --store "hive:$T" uninstall TransferPerf
+
+# A host folder bound at System32/config, where the hives are: no verb
+# reads or writes through it, a reader included.
+fresh
+cp -a "$C" "$TMPDIR/config-copy"
+bind "$TMPDIR/config-copy" "$C"
+tree_state "$TMPDIR/config-copy" >"$TMPDIR/config.state"
+refused_mount "$C" --store "hive:$T" query
+refused_mount "$C" --store "hive:$T" install $CS "$INI"
+expect_same_tree "$TMPDIR/config-copy" "$TMPDIR/config.state"
+
+# A host file bound over PerfStringBackup.INI, which every change
+# rewrites.
+fresh
+bind "$HOST/victim" "$W/System32/PerfStringBackup.INI"
+refused_mount "$W/System32/PerfStringBackup.INI" --store "hive:$T" install $CS "$INI"
+
+# The tree's root itself a mount point: install, query and uninstall
+# work as on any tree.
+fresh
+bind "$T" "$T"
+expect_exit 0 timeout 20 "$REGTOOL" --store "hive:$T" install $CS "$INI"
+[ -f "$W/INF/TransferPerf/0009/transfer.ini" ] || fail "no INF copy after install on a mounted root"
+expect_exit 0 timeout 20 "$REGTOOL" --store "hive:$T" query
+expect_grep "TransferPerf" "$OUT"
+expect_exit 0 timeout 20 "$REGTOOL" --store "hive:$T" uninstall TransferPerf
+# ... and a mount below that root is still refused.
+mkdir -p "$W/INF"
+bind "$HOST/etc" "$W/INF"
+refused_mount "$W/INF" --store "hive:$T" install $CS "$INI"
+unmount_all
+host_same
+echo "hostile mounts: every crossing refused, the host untouched; a mounted root works"

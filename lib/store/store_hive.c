@@ -2051,13 +2051,25 @@ static int file_starts_with(const char *path, const uint8_t *data, size_t n,
     return same;
 }
 
+/* The splice last written from its first edit on: the bytes the commit
+ * holds for PATH's record. */
+struct made_splice {
+    const struct rt_change *c;
+    const char *path;
+    const uint8_t *bytes;
+    size_t n;
+};
+
 /* A .dat table spliced (D->splice): the bytes from its first edit on
  * written, composed from the table the change was computed from
  * (System32's file; D->before names it for a SysWOW64 copy). A copy that
  * differs from it before that edit, or is missing, gets the whole new
- * table instead, as commit_dat writes one. */
+ * table instead, as commit_dat writes one. A copy staged right after
+ * System32's table (LAST) gets the very bytes of its record: the same
+ * splice of the same table, held once. */
 static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
-                             struct rt_commit *cm, struct rt_error *e)
+                             struct rt_commit *cm, struct made_splice *last,
+                             struct rt_error *e)
 {
     const struct rt_change *c = d->splice;
     struct dat_seen *src = NULL;
@@ -2087,9 +2099,17 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
                                 rt_os_strerror(errno));
         whole = !same;
     }
-    uint8_t *bytes;
-    size_t n;
-    int r = rt_change_splice_from(c, old, old_len, whole ? 0 : at, &bytes, &n);
+    uint8_t *bytes = NULL;
+    const uint8_t *shared = NULL;
+    size_t n = 0;
+    int r = 0;
+    if (!whole && d->before && last->c == c && last->path &&
+        !strcmp(last->path, d->before)) {
+        shared = last->bytes;
+        n = last->n;
+    } else {
+        r = rt_change_splice_from(c, old, old_len, whole ? 0 : at, &bytes, &n);
+    }
     /* The view was read through (the copy compared up to the edit, the
      * bytes after it spliced): given back, not held for every table. */
     if (src)
@@ -2106,8 +2126,17 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
         r = commit_dat(s, &w, cm, 0);
     } else {
         const char *rel = relative(s->base_dir, d->path);
-        r = rt_commit_write_taken(cm, rel, at, bytes, n);
-        bytes = NULL;
+        if (shared) {
+            r = rt_commit_write_borrowed(cm, rel, at, shared, n);
+        } else {
+            /* The commit frees them, after the copy's record borrowed
+             * them. */
+            const uint8_t *made = bytes;
+            r = rt_commit_write_taken(cm, rel, at, bytes, n);
+            bytes = NULL;
+            if (r == 0)
+                *last = (struct made_splice){c, d->path, made, n};
+        }
         if (r == 0 && at + n != dst_len)
             r = rt_commit_set_size_in_order(cm, rel, at + n);
     }
@@ -2268,9 +2297,10 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
                      rt_regf_errmsg(s->software.h));
         goto out;
     }
+    struct made_splice last = {0};
     for (size_t i = 0; i < p.n_dats; i++) {
         if (p.dats[i].splice) {
-            if (commit_dat_splice(s, &p.dats[i], c, e) != 0)
+            if (commit_dat_splice(s, &p.dats[i], c, &last, e) != 0)
                 goto out;
         } else if (commit_dat(s, &p.dats[i], c, 1) != 0) {
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");

@@ -456,6 +456,100 @@ static void recovery_replays_the_last_record(void **state)
     }
 }
 
+/* A commit of borrowed and taken bytes (the hive store's: a hive image,
+ * a change's tables, a splice made for the commit) journals them as it
+ * would copies: big records written straight from where they are, runs
+ * of small ones gathered across the gathering buffer's 64 KB, and the
+ * journal replayed after a crash at its seal gives the same file as the
+ * commit run whole. WAY 0: copies; 1: borrowed; 2: taken. */
+#define BIG_LEN 200000
+#define SMALL_LEN 1000
+#define SMALLS 100
+#define TAKEN_LEN 5000
+#define C_LEN (BIG_LEN + SMALLS * SMALL_LEN + TAKEN_LEN)
+static uint8_t new_c[C_LEN];
+
+static struct rt_commit *commit_of_c(int way)
+{
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    int (*write)(struct rt_commit *, const char *, uint64_t, const void *,
+                 size_t) = way ? rt_commit_write_borrowed : rt_commit_write;
+    assert_int_equal(write(c, "sub/c.dat", 0, new_c, BIG_LEN), 0);
+    for (size_t i = 0; i < SMALLS; i++) {
+        size_t at = BIG_LEN + i * SMALL_LEN;
+        assert_int_equal(write(c, "sub/c.dat", at, new_c + at, SMALL_LEN), 0);
+    }
+    size_t at = C_LEN - TAKEN_LEN;
+    if (way == 2) {
+        uint8_t *taken = malloc(TAKEN_LEN);
+        assert_non_null(taken);
+        memcpy(taken, new_c + at, TAKEN_LEN);
+        assert_int_equal(rt_commit_write_taken(c, "sub/c.dat", at, taken,
+                                               TAKEN_LEN), 0);
+    } else {
+        assert_int_equal(write(c, "sub/c.dat", at, new_c + at, TAKEN_LEN), 0);
+    }
+    assert_int_equal(rt_commit_set_size(c, "sub/c.dat", C_LEN), 0);
+    return c;
+}
+
+static void borrowed_bytes_journal_as_copies(void **state)
+{
+    (void)state;
+    static const struct rt_journal_scope big = {test_file, NULL, 1u << 22};
+    for (size_t i = 0; i < C_LEN; i++)
+        new_c[i] = (uint8_t)(i * 31 + (i >> 9));
+    uint64_t written[3];
+    for (int way = 0; way < 3; way++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/sub/c.dat", dir);
+        unlink(p);
+        struct rt_commit *c = commit_of_c(way);
+        assert_int_equal(rt_commit_bytes(c), C_LEN);
+        struct rt_io_stats before = rt_io_totals;
+        struct rt_error e = {0};
+        assert_int_equal(rt_commit_run(c, &e), 0);
+        rt_commit_free(c);
+        written[way] = rt_io_totals.bytes_written - before.bytes_written;
+        assert_int_equal(written[way], written[0]);
+        size_t len;
+        uint8_t *got = slurp("sub/c.dat", &len);
+        assert_non_null(got);
+        assert_int_equal(len, C_LEN);
+        assert_memory_equal(got, new_c, C_LEN);
+        free(got);
+        assert_int_not_equal(access(journal, F_OK), 0);
+
+        /* Ended right after the seal (body 1, trailer 2): the journal
+         * read back replays to the same file. */
+        unlink(p);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            rt_io_fault_after(2);
+            struct rt_commit *cc = commit_of_c(way);
+            struct rt_error ee;
+            _exit(rt_commit_run(cc, &ee));
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 99);
+        assert_int_not_equal(access(p, F_OK), 0);
+        struct rt_journal *j;
+        assert_int_equal(rt_journal_load(journal, &big, &j, &e), 1);
+        assert_true(rt_journal_about(j)->sealed);
+        assert_int_equal(rt_journal_finish(j, dir, &e), 1);
+        rt_journal_free(j);
+        got = slurp("sub/c.dat", &len);
+        assert_non_null(got);
+        assert_int_equal(len, C_LEN);
+        assert_memory_equal(got, new_c, C_LEN);
+        free(got);
+    }
+}
+
 static void unsealed_or_damaged_journal_is_discarded(void **state)
 {
     (void)state;
@@ -934,6 +1028,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(recovery_replays_the_last_record,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(borrowed_bytes_journal_as_copies,
                                         setup, teardown),
         cmocka_unit_test(journal_paths_are_plain_names),
         cmocka_unit_test_setup_teardown(forged_journal_with_valid_crc, setup,

@@ -29,6 +29,18 @@ void rt_io_count_write(void);
 
 /* pwrite of all LEN bytes; -1 with errno on failure. Counts one write. */
 int rt_io_pwrite(int fd, const void *buf, size_t len, uint64_t off);
+/* A run of bytes of a write made of pieces. */
+struct rt_io_piece {
+    const void *data;
+    size_t len;
+};
+/* The N pieces one after another from OFF, counted as one write, as
+ * rt_io_pwrite counts its one buffer: what is written whole from bytes
+ * held in many places (a journal's records) needs no copy of them all
+ * first. Small pieces are gathered into a buffer of a few KB, so a run of
+ * them costs one system call, not one each. -1 with errno on failure. */
+int rt_io_pwrite_pieces(int fd, const struct rt_io_piece *v, size_t n,
+                        uint64_t off);
 int rt_io_ftruncate(int fd, uint64_t size);
 int rt_io_fsync(int fd);
 /* fsync of the directory holding PATH, so a rename or unlink is durable. */

@@ -36,9 +36,14 @@ struct record {
     char *file;
     uint64_t offset;    /* REC_WRITE: where; REC_SIZE: the final size;
                            REC_DELETE: parents to prune */
-    uint8_t *data;
+    const uint8_t *data;
     size_t len;
+    uint8_t *owned;     /* DATA when the commit frees it; NULL when it
+                           is the caller's (borrowed) */
 };
+
+/* How a record holds the bytes it is given. */
+enum hold { COPY, BORROW, TAKE };
 
 /* A file that gets fresh bytes, and its size before the commit: an
  * unsealed journal is rolled back by cutting the file to that size. */
@@ -79,7 +84,7 @@ void rt_commit_free(struct rt_commit *c)
         return;
     for (size_t i = 0; i < c->n; i++) {
         free(c->v[i].file);
-        free(c->v[i].data);
+        free(c->v[i].owned);
     }
     free(c->v);
     for (size_t i = 0; i < c->n_intents; i++)
@@ -150,13 +155,16 @@ const char *rt_journal_path_problem(const char *rel)
 }
 
 static int add(struct rt_commit *c, uint32_t kind, const char *file,
-               uint64_t offset, const void *data, size_t len)
+               uint64_t offset, const void *data, size_t len, enum hold hold)
 {
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
         struct record *v = realloc(c->v, cap * sizeof *v);
-        if (!v)
+        if (!v) {
+            if (hold == TAKE)
+                free((void *)data);
             return -1;
+        }
         c->v = v;
         c->cap = cap;
     }
@@ -166,14 +174,16 @@ static int add(struct rt_commit *c, uint32_t kind, const char *file,
     r->offset = offset;
     r->len = len;
     r->file = strdup(file);
-    r->data = len ? malloc(len) : NULL;
+    if (hold == TAKE)
+        r->owned = (uint8_t *)data;
+    else if (hold == COPY && len && (r->owned = malloc(len)) != NULL)
+        memcpy(r->owned, data, len);
+    r->data = hold == BORROW ? data : r->owned;
     if (!r->file || (len && !r->data)) {
         free(r->file);
-        free(r->data);
+        free(r->owned);
         return -1;
     }
-    if (len)
-        memcpy(r->data, data, len);
     c->n++;
     if (kind != REC_SIZE)
         c->bytes += len;
@@ -183,30 +193,49 @@ static int add(struct rt_commit *c, uint32_t kind, const char *file,
 int rt_commit_write(struct rt_commit *c, const char *file, uint64_t offset,
                     const void *data, size_t len)
 {
-    return add(c, REC_WRITE, file, offset, data, len);
+    return add(c, REC_WRITE, file, offset, data, len, COPY);
+}
+
+int rt_commit_write_borrowed(struct rt_commit *c, const char *file,
+                             uint64_t offset, const void *data, size_t len)
+{
+    return add(c, REC_WRITE, file, offset, data, len, BORROW);
+}
+
+int rt_commit_write_taken(struct rt_commit *c, const char *file,
+                          uint64_t offset, void *data, size_t len)
+{
+    return add(c, REC_WRITE, file, offset, data, len, TAKE);
 }
 
 int rt_commit_write_fresh(struct rt_commit *c, const char *file,
                           uint64_t offset, const void *data, size_t len)
 {
-    return add(c, REC_FRESH, file, offset, data, len);
+    return add(c, REC_FRESH, file, offset, data, len, COPY);
+}
+
+int rt_commit_write_fresh_borrowed(struct rt_commit *c, const char *file,
+                                   uint64_t offset, const void *data,
+                                   size_t len)
+{
+    return add(c, REC_FRESH, file, offset, data, len, BORROW);
 }
 
 int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size)
 {
-    return add(c, REC_SIZE, file, size, NULL, 0);
+    return add(c, REC_SIZE, file, size, NULL, 0, COPY);
 }
 
 int rt_commit_set_size_in_order(struct rt_commit *c, const char *file,
                                 uint64_t size)
 {
     static const uint8_t flags = SIZE_IN_ORDER;
-    return add(c, REC_SIZE, file, size, &flags, 1);
+    return add(c, REC_SIZE, file, size, &flags, 1, COPY);
 }
 
 int rt_commit_delete(struct rt_commit *c, const char *file, unsigned prune)
 {
-    return add(c, REC_DELETE, file, prune, NULL, 0);
+    return add(c, REC_DELETE, file, prune, NULL, 0, COPY);
 }
 
 size_t rt_commit_records(const struct rt_commit *c)
@@ -246,28 +275,55 @@ static size_t header_len(const struct rt_commit *c)
     return 8 + 8 + 4 + (c->what ? strlen(c->what) : 0);
 }
 
-/* Serializes the records: the header, the intent block (count, then per
- * file path length, size before, path; a CRC of everything so far), then
- * per record kind, path length, offset, data length, path, data; then the
- * trailer. Each record's data moves into the journal (freed as it is
- * copied: what is applied is the journal's body), so that a commit's
- * bytes are held once, not twice. */
-static uint8_t *serialize(struct rt_commit *c, size_t *out_len,
-                          size_t *out_intent_len)
+/* The journal of a commit, as it is written: the header and the intent
+ * block (count, then per file path length, size before, path; a CRC of
+ * everything so far), then per record kind, path length, offset, data
+ * length, path, data; then the trailer. Only what frames the records is
+ * made here: their data is written from where the records hold it (the
+ * change's own bytes, mostly borrowed), so a commit's bytes are held
+ * once, not twice. */
+struct journal_image {
+    uint8_t *head;              /* header and intent block: ILEN bytes */
+    size_t ilen;
+    uint8_t *frames;            /* each record's kind, lengths, offset and
+                                   path, one after another */
+    /* The body: HEAD, then each record's frame and data. */
+    struct rt_io_piece *pieces;
+    size_t n_pieces;
+    uint8_t trailer[TRAILER_SIZE];
+    size_t len;                 /* the whole journal */
+};
+
+static void image_free(struct journal_image *im)
 {
-    size_t hl = header_len(c);
-    size_t len = hl + 4 + 4 + TRAILER_SIZE, n = 0;
+    free(im->head);
+    free(im->frames);
+    free(im->pieces);
+    memset(im, 0, sizeof *im);
+}
+
+static int make_image(const struct rt_commit *c, struct journal_image *im)
+{
+    memset(im, 0, sizeof *im);
+    size_t hl = header_len(c), ilen = hl + 4 + 4, flen = 0, n = 0;
     for (size_t i = 0; i < c->n_intents; i++)
-        len += 12 + strlen(c->intents[i].file);
-    size_t ilen = len - TRAILER_SIZE;
+        ilen += 12 + strlen(c->intents[i].file);
+    size_t len = ilen + TRAILER_SIZE;
     for (size_t i = 0; i < c->n; i++)
         if (c->v[i].kind != REC_FRESH) {
-            len += 20 + strlen(c->v[i].file) + c->v[i].len;
+            size_t fl = strlen(c->v[i].file);
+            flen += 20 + fl;
+            len += 20 + fl + c->v[i].len;
             n++;
         }
-    uint8_t *b = malloc(len), *p = b;
-    if (!b)
-        return NULL;
+    im->head = malloc(ilen);
+    im->frames = malloc(flen ? flen : 1);
+    im->pieces = malloc((1 + 2 * n) * sizeof *im->pieces);
+    if (!im->head || !im->frames || !im->pieces) {
+        image_free(im);
+        return -1;
+    }
+    uint8_t *p = im->head;
     memcpy(p, JOURNAL_MAGIC, 8);
     put64(p + 8, (uint64_t)time(NULL));
     put32(p + 16, (uint32_t)(hl - 20));
@@ -283,34 +339,36 @@ static uint8_t *serialize(struct rt_commit *c, size_t *out_len,
         memcpy(p + 12, c->intents[i].file, fl);
         p += 12 + fl;
     }
-    put32(p, rt_crc32(0, b, (size_t)(p - b)));
-    p += 4;
+    put32(p, rt_crc32(0, im->head, (size_t)(p - im->head)));
+    im->ilen = ilen;
+    uint32_t crc = rt_crc32(0, im->head, ilen);
+    im->pieces[im->n_pieces++] = (struct rt_io_piece){im->head, ilen};
+    uint8_t *f = im->frames;
     for (size_t i = 0; i < c->n; i++) {
-        struct record *r = &c->v[i];
+        const struct record *r = &c->v[i];
         if (r->kind == REC_FRESH)
             continue;
         size_t fl = strlen(r->file);
-        put32(p, r->kind);
-        put32(p + 4, (uint32_t)fl);
-        put64(p + 8, r->offset);
-        put32(p + 16, (uint32_t)r->len);
-        p += 20;
-        memcpy(p, r->file, fl);
-        p += fl;
-        if (r->len)
-            memcpy(p, r->data, r->len);
-        p += r->len;
-        free(r->data);
-        r->data = NULL;
+        put32(f, r->kind);
+        put32(f + 4, (uint32_t)fl);
+        put64(f + 8, r->offset);
+        put32(f + 16, (uint32_t)r->len);
+        memcpy(f + 20, r->file, fl);
+        crc = rt_crc32(crc, f, 20 + fl);
+        im->pieces[im->n_pieces++] = (struct rt_io_piece){f, 20 + fl};
+        f += 20 + fl;
+        if (r->len) {
+            crc = rt_crc32(crc, r->data, r->len);
+            im->pieces[im->n_pieces++] = (struct rt_io_piece){r->data, r->len};
+        }
     }
-    size_t body = (size_t)(p - b);
-    memcpy(p, COMMIT_MAGIC, 8);
-    put64(p + 8, body);
-    put32(p + 16, rt_crc32(0, b, body));
-    put32(p + 20, (uint32_t)n);
-    *out_len = len;
-    *out_intent_len = ilen;
-    return b;
+    size_t body = len - TRAILER_SIZE;
+    memcpy(im->trailer, COMMIT_MAGIC, 8);
+    put64(im->trailer + 8, body);
+    put32(im->trailer + 16, crc);
+    put32(im->trailer + 20, (uint32_t)n);
+    im->len = len;
+    return 0;
 }
 
 static int full_path(char *buf, size_t size, const char *base, const char *rel)
@@ -1354,20 +1412,57 @@ static int check_names(const struct rt_commit *c, size_t journal_len,
     return 0;
 }
 
+/* The sealed journal C wrote, as parse would read it back: its records
+ * point at the bytes C holds (the names were checked by check_names, the
+ * sizes by construction), so it is applied by the same code as a journal
+ * the next writer finds, with no copy of it read back. */
+static struct rt_journal *written_journal(const struct rt_commit *c,
+                                          struct rt_error *e)
+{
+    struct rt_journal *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(c->journal)) ||
+        !(j->recs = calloc(c->n ? c->n : 1, sizeof *j->recs))) {
+        if (j)
+            free(j->path);
+        free(j);
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        return NULL;
+    }
+    j->info.sealed = 1;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct record *r = &c->v[i];
+        if (r->kind == REC_FRESH)
+            continue;
+        struct jrec *jr = &j->recs[j->n_recs++];
+        jr->kind = r->kind;
+        jr->file = r->file;
+        jr->offset = r->offset;
+        jr->data = r->data;
+        jr->len = (uint32_t)r->len;
+        jr->in_order = r->kind == REC_SIZE && r->len &&
+                       (r->data[0] & SIZE_IN_ORDER);
+    }
+    if (list_files(j, e) != 0) {
+        rt_journal_free(j);
+        return NULL;
+    }
+    return j;
+}
+
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
     uint64_t growth, later;
     struct reservations rv = {0};
     if (interrupted(e) || record_intents(c, e) != 0)
         return -1;
-    size_t len, ilen;
-    uint8_t *b = serialize(c, &len, &ilen);
-    if (!b)
+    struct journal_image im;
+    if (make_image(c, &im) != 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    size_t len = im.len, ilen = im.ilen;
     if (check_names(c, len, e) != 0 ||
         preflight(c, &growth, &later, &rv, e) != 0 || interrupted(e)) {
         reservations_release(&rv);
-        free(b);
+        image_free(&im);
         return -1;
     }
     int fd = rt_os_open(c->journal, RT_OS_WRITE_TRUNC);
@@ -1376,7 +1471,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         char why[PATH_MAX + 200];
         needs(err, c->journal, len, why, sizeof why);
         reservations_release(&rv);
-        free(b);
+        image_free(&im);
         return rt_error_set(e, RT_ERR_ACCESS_DENIED,
                             "%s: %s; nothing was written: %s", c->journal,
                             rt_os_strerror(err), why);
@@ -1389,7 +1484,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         rt_os_close(fd);
         rt_os_unlink(c->journal);
         reservations_release(&rv);
-        free(b);
+        image_free(&im);
         return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                              : RT_ERR_WRITE_FAULT,
                             "%s: %s; nothing was written: %s", c->journal,
@@ -1402,7 +1497,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         rt_os_close(fd);
         rt_os_unlink(c->journal);
         reservations_release(&rv);
-        free(b);
+        image_free(&im);
         return rt_error_set(e, RT_ERR_DISK_FULL,
                             "%s: the new files this change makes need %llu "
                             "bytes and %llu are free; nothing was written: "
@@ -1415,51 +1510,42 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
      * written: a crash from then on until the seal is rolled back by
      * cutting those files to their old sizes, so the old state comes back
      * byte for byte. */
-    size_t from = 0;
+    size_t from = 0, first = 0;
     if (c->n_intents) {
-        if (rt_io_pwrite(fd, b, ilen, 0) != 0 || rt_io_fsync(fd) != 0 ||
+        if (rt_io_pwrite(fd, im.head, ilen, 0) != 0 || rt_io_fsync(fd) != 0 ||
             rt_io_fsync_dir_of(c->journal) != 0)
             goto fail;
         if (interrupted(e) || write_fresh(c, e) != 0)
             goto undo;
         from = ilen;
+        first = 1;
     }
     /* The body, then the trailer, in two writes: a crash between them
      * leaves an unsealed journal, which recovery rolls back. An interrupt
      * before the trailer rolls back too; from the trailer on, the commit
      * is finished whatever comes. */
-    if (rt_io_pwrite(fd, b + from, len - TRAILER_SIZE - from, from) != 0)
+    if (rt_io_pwrite_pieces(fd, im.pieces + first, im.n_pieces - first,
+                            from) != 0)
         goto fail;
     if (interrupted(e))
         goto undo;
     /* The journal's name is durable already when the intent block was:
      * its directory is fsynced once per commit. */
-    if (rt_io_pwrite(fd, b + len - TRAILER_SIZE, TRAILER_SIZE,
-                     len - TRAILER_SIZE) != 0 ||
+    if (rt_io_pwrite(fd, im.trailer, TRAILER_SIZE, len - TRAILER_SIZE) != 0 ||
         rt_io_fsync(fd) != 0 ||
         (!c->n_intents && rt_io_fsync_dir_of(c->journal) != 0))
         goto fail;
     rt_os_close(fd);
+    image_free(&im);
     /* Sealed: the space reserved is the commit's to use now. */
     reservations_free(&rv);
-    /* Applied as the next writer would replay it: the same checks, the
-     * same code. A failure from here on leaves the sealed journal for the
-     * next writer. */
-    struct rt_journal *j = calloc(1, sizeof *j);
-    if (!j || !(j->path = strdup(c->journal))) {
-        free(j);
-        free(b);
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    }
-    j->buf = b;
-    j->len = len;
-    int r = parse(j, NULL, e);
-    if (r == 0 && !j->info.sealed)
-        r = rt_error_set(e, RT_ERR_INTERNAL_ERROR,
-                         "internal error: %s does not read back as sealed",
-                         c->journal);
-    if (r == 0)
-        r = rt_journal_finish(j, c->base, e) < 0 ? -1 : 0;
+    /* Applied as the next writer would replay it: the same code. A
+     * failure from here on leaves the sealed journal for the next
+     * writer. */
+    struct rt_journal *j = written_journal(c, e);
+    if (!j)
+        return -1;
+    int r = rt_journal_finish(j, c->base, e) < 0 ? -1 : 0;
     rt_journal_free(j);
     return r;
 fail:
@@ -1467,18 +1553,17 @@ fail:
                  "%s: %s; nothing was written", c->journal, rt_os_strerror(errno));
 undo:
     rt_os_close(fd);
+    image_free(&im);
     if (c->n_intents) {
         struct rt_error e2 = {0};
         if (roll_back_fresh(c->base, c->intents, c->n_intents, &e2) != 0) {
             /* Keep the journal: the next open retries the roll-back. */
             reservations_release(&rv);
-            free(b);
             return -1;
         }
     }
     rt_os_unlink(c->journal);
     reservations_release(&rv);
-    free(b);
     return -1;
 }
 

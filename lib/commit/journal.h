@@ -31,6 +31,16 @@ struct rt_commit *rt_commit_new(const char *base_dir, const char *journal_path);
 /* Records that FILE (relative to the base) gets DATA at OFFSET. */
 int rt_commit_write(struct rt_commit *c, const char *file, uint64_t offset,
                     const void *data, size_t len);
+/* The same, DATA borrowed, not copied: it stays the caller's, unchanged
+ * until rt_commit_run returns (or C is freed). The journal is written
+ * from it, so a commit of bytes the caller holds anyway (a hive's image,
+ * a change's tables) holds them once. */
+int rt_commit_write_borrowed(struct rt_commit *c, const char *file,
+                             uint64_t offset, const void *data, size_t len);
+/* The same, DATA (from malloc) taken over: C frees it, even when this
+ * fails. */
+int rt_commit_write_taken(struct rt_commit *c, const char *file,
+                          uint64_t offset, void *data, size_t len);
 /* Records that FILE gets DATA at OFFSET where nothing the files hold
  * before the commit is read: past the end of a hive's bins, which its
  * base block (written through the journal) does not yet cover. Such
@@ -41,6 +51,10 @@ int rt_commit_write(struct rt_commit *c, const char *file, uint64_t offset,
  * it finds them durable. So appended data costs its size, not twice it. */
 int rt_commit_write_fresh(struct rt_commit *c, const char *file,
                           uint64_t offset, const void *data, size_t len);
+/* rt_commit_write_fresh with DATA borrowed (rt_commit_write_borrowed). */
+int rt_commit_write_fresh_borrowed(struct rt_commit *c, const char *file,
+                                   uint64_t offset, const void *data,
+                                   size_t len);
 /* Records FILE's size after the commit (it is created when absent, with
  * the directories above it). */
 int rt_commit_set_size(struct rt_commit *c, const char *file, uint64_t size);
@@ -57,8 +71,9 @@ int rt_commit_set_size_in_order(struct rt_commit *c, const char *file,
 int rt_commit_delete(struct rt_commit *c, const char *file, unsigned prune);
 
 /* Journal, fsync, apply, fsync, retire. Returns 0, or -1 with E set; if
- * the failure came after the seal, the journal stays for recovery. Once
- * called, C's records have given their bytes to the journal: C is only
+ * the failure came after the seal, the journal stays for recovery. The
+ * journal is written, and the files then changed, from the bytes C's
+ * records hold (nothing copies them all at once). Once called, C is only
  * to be freed. */
 int rt_commit_run(struct rt_commit *c, struct rt_error *e);
 void rt_commit_free(struct rt_commit *c);

@@ -1987,8 +1987,10 @@ static int add_page(void *ctx, uint64_t off, size_t len)
         }
     }
     int r = off >= pc->bins_end
-                ? rt_commit_write_fresh(pc->c, pc->rel, off, img + off, len)
-                : rt_commit_write(pc->c, pc->rel, off, img + off, len);
+                ? rt_commit_write_fresh_borrowed(pc->c, pc->rel, off,
+                                                 img + off, len)
+                : rt_commit_write_borrowed(pc->c, pc->rel, off, img + off,
+                                           len);
     if (r != 0) {
         pc->failed = 1;
         return 1;
@@ -2010,7 +2012,7 @@ static int commit_hive(struct hive_store *s, struct hive_file *hf,
     rt_regf_image(hf->h, &img, &len);
     const char *rel = relative(s->base_dir, hf->path);
     if (hf->replayed) {
-        if (rt_commit_write(c, rel, 0, img, len) != 0)
+        if (rt_commit_write_borrowed(c, rel, 0, img, len) != 0)
             return -1;
     } else {
         /* The base block (sealed: always changed) is written after
@@ -2037,10 +2039,15 @@ static int commit_hive(struct hive_store *s, struct hive_file *hf,
  * compared page by page and trimmed to the bytes that differ: an
  * install's appended pairs cost their own bytes, the unchanged prefix
  * nothing. The old bytes are those read_table mapped; a file it did not
- * read (the SysWOW64 copy) is mapped here, once. */
+ * read (the SysWOW64 copy) is mapped here, once. BORROW: D's bytes last
+ * until the commit is run (a change's own value), so the records point
+ * at them instead of copying them. */
 static int commit_dat(struct hive_store *s, const struct dat_write *d,
-                      struct rt_commit *c)
+                      struct rt_commit *c, int borrow)
 {
+    int (*record)(struct rt_commit *, const char *, uint64_t, const void *,
+                  size_t) = borrow ? rt_commit_write_borrowed
+                                   : rt_commit_write;
     struct rt_os_map tmp = {0};
     const struct rt_os_map *old = NULL;
     struct dat_seen *seen = dat_seen_find(s, d->path);
@@ -2074,13 +2081,13 @@ static int commit_dat(struct hive_store *s, const struct dat_write *d,
             continue;
         }
         if (run)
-            r = rt_commit_write(c, rel, ws, n + ws, (size_t)(we - ws));
+            r = record(c, rel, ws, n + ws, (size_t)(we - ws));
         ws = off + a;
         we = off + b;
         run = 1;
     }
     if (r == 0 && run)
-        r = rt_commit_write(c, rel, ws, n + ws, (size_t)(we - ws));
+        r = record(c, rel, ws, n + ws, (size_t)(we - ws));
     if (r == 0 && (new_len != old_len || !old))
         r = rt_commit_set_size_in_order(c, rel, new_len);
     rt_os_unmap_file(&tmp);
@@ -2110,13 +2117,25 @@ static int file_starts_with(const char *path, const uint8_t *data, size_t n,
     return same;
 }
 
+/* The splice last written from its first edit on: the bytes the commit
+ * holds for PATH's record. */
+struct made_splice {
+    const struct rt_change *c;
+    const char *path;
+    const uint8_t *bytes;
+    size_t n;
+};
+
 /* A .dat table spliced (D->splice): the bytes from its first edit on
  * written, composed from the table the change was computed from
  * (System32's file; D->before names it for a SysWOW64 copy). A copy that
  * differs from it before that edit, or is missing, gets the whole new
- * table instead, as commit_dat writes one. */
+ * table instead, as commit_dat writes one. A copy staged right after
+ * System32's table (LAST) gets the very bytes of its record: the same
+ * splice of the same table, held once. */
 static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
-                             struct rt_commit *cm, struct rt_error *e)
+                             struct rt_commit *cm, struct made_splice *last,
+                             struct rt_error *e)
 {
     const struct rt_change *c = d->splice;
     struct dat_seen *src = NULL;
@@ -2146,9 +2165,17 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
                                 rt_os_strerror(errno));
         whole = !same;
     }
-    uint8_t *bytes;
-    size_t n;
-    int r = rt_change_splice_from(c, old, old_len, whole ? 0 : at, &bytes, &n);
+    uint8_t *bytes = NULL;
+    const uint8_t *shared = NULL;
+    size_t n = 0;
+    int r = 0;
+    if (!whole && d->before && last->c == c && last->path &&
+        !strcmp(last->path, d->before)) {
+        shared = last->bytes;
+        n = last->n;
+    } else {
+        r = rt_change_splice_from(c, old, old_len, whole ? 0 : at, &bytes, &n);
+    }
     /* The view was read through (the copy compared up to the edit, the
      * bytes after it spliced): given back, not held for every table. */
     if (src)
@@ -2162,10 +2189,20 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
     if (whole) {
         struct rt_value v = {c->value.type, bytes, n};
         struct dat_write w = {d->path, &v, NULL, NULL};
-        r = commit_dat(s, &w, cm);
+        r = commit_dat(s, &w, cm, 0);
     } else {
         const char *rel = relative(s->base_dir, d->path);
-        r = rt_commit_write(cm, rel, at, bytes, n);
+        if (shared) {
+            r = rt_commit_write_borrowed(cm, rel, at, shared, n);
+        } else {
+            /* The commit frees them, after the copy's record borrowed
+             * them. */
+            const uint8_t *made = bytes;
+            r = rt_commit_write_taken(cm, rel, at, bytes, n);
+            bytes = NULL;
+            if (r == 0)
+                *last = (struct made_splice){c, d->path, made, n};
+        }
         if (r == 0 && at + n != dst_len)
             r = rt_commit_set_size_in_order(cm, rel, at + n);
     }
@@ -2326,17 +2363,18 @@ static int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
                      rt_regf_errmsg(s->software.h));
         goto out;
     }
+    struct made_splice last = {0};
     for (size_t i = 0; i < p.n_dats; i++) {
         if (p.dats[i].splice) {
-            if (commit_dat_splice(s, &p.dats[i], c, e) != 0)
+            if (commit_dat_splice(s, &p.dats[i], c, &last, e) != 0)
                 goto out;
-        } else if (commit_dat(s, &p.dats[i], c) != 0) {
+        } else if (commit_dat(s, &p.dats[i], c, 1) != 0) {
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             goto out;
         }
     }
     for (size_t i = 0; i < p.n_files; i++)
-        if ((p.files[i].v ? commit_dat(s, &p.files[i], c)
+        if ((p.files[i].v ? commit_dat(s, &p.files[i], c, 1)
                           : commit_delete(s, &p.files[i], c)) != 0) {
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             goto out;

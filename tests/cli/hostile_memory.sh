@@ -7,10 +7,8 @@
 # regtool's own, and the big inputs are not made there):
 #   check-ini of a big INI (20000 symbols, NAME and HELP in three
 #       languages) and its symbol file, and its install on an English
-#       machine                                   10 x (INI + symbol file)
-#                                                 + 24 MB
-#   its install on a machine with its three languages
-#                                                 16 x (INI + symbol file)
+#       machine and on one with its three languages, in both layouts
+#                                                 10 x (INI + symbol file)
 #                                                 + 24 MB
 #   repair of a perfc009.dat of 400000 more pairs (short texts: the most
 #       pairs a byte)                             10 x the tables + 24 MB
@@ -106,19 +104,21 @@ if [ "$ASAN" = 0 ]; then
     in=$(( $(stat -c %s "$D/big.ini") + $(stat -c %s "$D/big.h") ))
     peak "check-ini of $((in / 1024)) KB of INI and symbol file" \
         $((10 * in + 24 * MB)) "$REGTOOL" check-ini "$D/big.ini"
-    expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w1" init --layout files
-    peak "install of $((in / 1024)) KB of INI and symbol file (English)" \
-        $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$TMPDIR/w1" install $CS "$D/big.ini"
-    expect_grep "installed BigProvider" "$OUT"
     # Every language of the INI on the machine: each gets its text, in
-    # System32's and SysWOW64's tables, and PerfStringBackup.INI all of
-    # it again; the commit holds what it writes twice (the change set
-    # and the journal).
-    expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w3" init --layout files --languages 009,007,00C
-    peak "install of $((in / 1024)) KB of INI and symbol file (three languages)" \
-        $((16 * in + 24 * MB)) "$REGTOOL" --store "hive:$TMPDIR/w3" install $CS "$D/big.ini"
-    expect_grep "installed BigProvider" "$OUT"
-    rm -rf "$D" "$TMPDIR/w1" "$TMPDIR/w3"
+    # System32's and SysWOW64's tables (or Perflib's values), and
+    # PerfStringBackup.INI all of it again; the journal is written from
+    # the change's own bytes, not from a copy of them.
+    for layout in files registry; do
+        for langs in 009 009,007,00C; do
+            W=$TMPDIR/w-$layout-$(echo "$langs" | tr , -)
+            expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout "$layout" --languages "$langs"
+            peak "install of $((in / 1024)) KB of INI and symbol file ($layout layout, languages $langs)" \
+                $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" install $CS "$D/big.ini"
+            expect_grep "installed BigProvider" "$OUT"
+            rm -rf "$W"
+        done
+    done
+    rm -rf "$D"
 
     # 2. repair of a perfc009.dat 400000 pairs longer, past Last Counter.
     W=$TMPDIR/rep

@@ -5,14 +5,17 @@
  * ("regtool.journal"), the backup copies of a dirty hive (".regtool-").
  * Those opens are not writes regtool counts, so REGTOOL_FAULT_AFTER_WRITES
  * cannot stop there. A file of a confined tree is opened with openat()
- * by its last name alone, which is what is matched there. Built by the
- * test with cc -shared. */
+ * by its last name alone, which is what is matched there; where the
+ * kernel has openat2 it is opened through syscall(SYS_openat2), caught
+ * here too. Built by the test with cc -shared. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -93,3 +96,29 @@ int openat64(int dirfd, const char *path, int flags, ...)
     }
     return call_at("openat64", dirfd, path, flags, mode);
 }
+
+#ifdef SYS_openat2
+/* struct open_how's first member: the open flags (linux/openat2.h). */
+struct how_flags {
+    uint64_t flags;
+};
+
+long syscall(long number, ...)
+{
+    long (*real)(long, ...) = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+    if (!real)
+        _exit(98);
+    va_list ap;
+    va_start(ap, number);
+    long a[6];
+    for (int i = 0; i < 6; i++)
+        a[i] = va_arg(ap, long);
+    va_end(ap);
+    long r = real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+    if (number == SYS_openat2 && r >= 0) {
+        const struct how_flags *how = (const struct how_flags *)a[2];
+        after_open((const char *)a[1], (int)how->flags, (int)r);
+    }
+    return r;
+}
+#endif

@@ -88,7 +88,8 @@ static void assert_nothing_valid_lost(const struct rt_database *before,
 
 static const enum corruption fixable[] = {
     CG_ODD_LENGTH, CG_NO_TERMINATOR, CG_ODD_COUNT, CG_BAD_INDEX,
-    CG_ZERO_INDEX, CG_NOT_MULTI_SZ, CG_DUPLICATE, CG_LAST_COUNTER_LOW,
+    CG_ZERO_INDEX, CG_NOT_MULTI_SZ, CG_DUPLICATE, CG_DUPLICATE_HELP,
+    CG_LAST_COUNTER_LOW,
     CG_BASE_INDEX_MISSING, CG_CURRENT_DIFFERS, CG_LANGUAGE_MISSING_ENTRIES,
 };
 

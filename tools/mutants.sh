@@ -350,6 +350,30 @@ OLD='        same = !memcmp(m.data + off, data + off, k);'
 NEW='        same = !memcmp(m.data + off, data + off, 0 * k);'
 mutant syswow64-stale-copy-spliced lib/store/store_hive.c cli:table_copies.sh
 
+OLD='    for (int k = 0; k < 2; k++) {
+        const struct view *w = k ? &v->help : &v->counter;
+        for (size_t i = 1; i < w->n; i++) {'
+NEW='    for (int k = 0; k < 1; k++) {   /* Help tables not looked at */
+        const struct view *w = k ? &v->help : &v->counter;
+        for (size_t i = 1; i < w->n; i++) {'
+mutant audit-duplicates-counter-only lib/engine/audit.c unit:test_audit
+
+OLD='            if (dedupe(&rp, &rp.w[i], k) != 0)'
+NEW='            if (!k && dedupe(&rp, &rp.w[i], k) != 0)'
+mutant repair-dedupe-counter-only lib/engine/repair.c unit:test_repair
+
+OLD='                english ? RT_AUDIT_ERROR : RT_AUDIT_INFO, a->lv[l].l->id,'
+NEW='                english ? RT_AUDIT_WARNING : RT_AUDIT_INFO, a->lv[l].l->id,'
+mutant audit-strings-missing-warning lib/engine/audit.c unit:test_audit
+
+OLD='        ADD(a, "perfinifile-invalid", RT_AUDIT_WARNING, NULL,'
+NEW='        ADD(a, "perfinifile-invalid", RT_AUDIT_INFO, NULL,'
+mutant audit-perfinifile-info lib/engine/audit.c unit:test_audit
+
+OLD='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_INFO, id,'
+NEW='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_WARNING, id,'
+mutant audit-parity-below-base-warning lib/engine/audit.c unit:test_audit
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

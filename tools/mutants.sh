@@ -374,6 +374,24 @@ OLD='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_INFO, id,'
 NEW='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_WARNING, id,'
 mutant audit-parity-below-base-warning lib/engine/audit.c unit:test_audit
 
+OLD='        span <= svc->last_counter - svc->first_counter &&'
+NEW='        span < svc->last_counter - svc->first_counter &&'
+mutant replace-same-size-moves lib/engine/engine.c unit:test_engine
+
+OLD='        plan->first_help = svc->first_help;'
+NEW='        plan->first_help = svc->first_help + 2 * (span == 0);'
+mutant replace-first-help-moves lib/engine/engine.c unit:test_engine
+
+OLD='    uint32_t lc = db->last_counter > plan->last_counter ? db->last_counter
+                                                        : plan->last_counter;'
+NEW='    uint32_t lc = plan->last_counter;'
+mutant install-last-counter-down lib/engine/engine.c unit:test_engine
+
+OLD='    uint32_t lh = db->last_help > plan->last_help ? db->last_help
+                                                  : plan->last_help;'
+NEW='    uint32_t lh = plan->last_help;'
+mutant install-last-help-down lib/engine/engine.c unit:test_engine
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

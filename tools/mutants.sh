@@ -392,6 +392,14 @@ OLD='    uint32_t lh = db->last_help > plan->last_help ? db->last_help
 NEW='    uint32_t lh = plan->last_help;'
 mutant install-last-help-down lib/engine/engine.c unit:test_engine
 
+OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'
+NEW='                    !rt_spans_have(spans[k], n_spans[k], x + 2)) {'
+mutant prune-last-pair-orphan lib/engine/repair.c unit:test_repair
+
+OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'
+NEW='                    !rt_spans_have(spans[k], n_spans[k], x - 2)) {'
+mutant prune-keeps-pair-past-range lib/engine/repair.c unit:test_repair
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

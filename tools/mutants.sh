@@ -400,6 +400,10 @@ OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'
 NEW='                    !rt_spans_have(spans[k], n_spans[k], x - 2)) {'
 mutant prune-keeps-pair-past-range lib/engine/repair.c unit:test_repair
 
+OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
+NEW='    while (rt_os_trylock(l->fd, 0) != 0) {   /* readers exclusive */'
+mutant readers-lock-exclusive lib/commit/journal.c cli:readers_share_lock.sh
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

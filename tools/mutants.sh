@@ -404,6 +404,16 @@ OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
 NEW='    while (rt_os_trylock(l->fd, 0) != 0) {   /* readers exclusive */'
 mutant readers-lock-exclusive lib/commit/journal.c cli:readers_share_lock.sh
 
+OLD='    uint32_t seq = (s1 > s2 ? s1 : s2) + 1;'
+NEW='    uint32_t seq = (s1 > s2 ? s2 : s1) + 1;   /* the lower one */'
+mutant seal-from-lower-number lib/regf/handle.c unit:test_regf_write
+
+OLD='    regf_put32(b + REGF_OFF_SEQ2, seq);
+    regf_put64(b + REGF_OFF_TIMESTAMP, regf_now_filetime());'
+NEW='    regf_put32(b + REGF_OFF_SEQ2, s2 + 1);
+    regf_put64(b + REGF_OFF_TIMESTAMP, regf_now_filetime());'
+mutant seal-secondary-own-step lib/regf/handle.c unit:test_regf_write
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

@@ -55,6 +55,7 @@ enum corruption {
     CG_DISABLED,
     CG_PERFLIB_DISABLED,
     CG_ORPHANS,
+    CG_DUPLICATE_HELP,
     CG_COUNT
 };
 
@@ -93,6 +94,7 @@ static const struct {
     [CG_DISABLED] = {"counters-disabled", NULL},
     [CG_PERFLIB_DISABLED] = {"perflib-disabled", NULL},
     [CG_ORPHANS] = {"orphan-strings", "009"},
+    [CG_DUPLICATE_HELP] = {"duplicate-index", "009"},
 };
 
 static uint32_t cg_next(uint32_t *seed)
@@ -305,6 +307,10 @@ static void cg_inject(struct rt_store *s, enum corruption c, uint32_t seed)
         break;
     case CG_DUPLICATE:
         cg_append(s, "009", RT_TABLE_COUNTER, pick, "Second text");
+        break;
+    case CG_DUPLICATE_HELP:
+        /* The same damage in a Help table: audit and repair read both. */
+        cg_append(s, "009", RT_TABLE_HELP, pick + 1, "Second help text");
         break;
     case CG_NAME_AT_ODD:
         cg_append(s, "009", RT_TABLE_COUNTER, CG_B_LAST + 1, "Odd name");

@@ -494,6 +494,72 @@ static void replace_keeps_first_index(void **state)
     s->ops->close(s);
 }
 
+/* --replace into its own slot: the provider keeps its First Counter and
+ * First Help when the new version has as many counters as the old or
+ * fewer, and Perflib's Last Counter and Last Help never go down (indices
+ * the old version used may be cached by consumers, SPEC 4.1). */
+static void assert_range(struct rt_store *s, uint32_t fc, uint32_t lc,
+                         uint32_t fh, uint32_t lh, uint32_t perflib_lc,
+                         uint32_t perflib_lh)
+{
+    struct rt_database db = load(s);
+    const struct rt_service_info *t = rt_database_service(&db, "Transfer");
+    assert_non_null(t);
+    assert_int_equal(t->first_counter, fc);
+    assert_int_equal(t->last_counter, lc);
+    assert_int_equal(t->first_help, fh);
+    assert_int_equal(t->last_help, lh);
+    assert_int_equal(db.last_counter, perflib_lc);
+    assert_int_equal(db.last_help, perflib_lh);
+    assert_no_duplicates(&db);
+    rt_database_free(&db);
+}
+
+static void replace_in_own_slot_keeps_indices(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *a = make_spec("Transfer", en_ru, 2, 3);
+    struct rt_error e = {0};
+    assert_int_equal(install(s, a, 0, NULL, &e), 0);
+    assert_range(s, 1848, 1852, 1849, 1853, 1852, 1853);
+
+    /* The same number of counters: the same slot, to the last pair. */
+    struct rt_provider_spec *same = make_spec("Transfer", en_ru, 2, 3);
+    free(same->symbols[2].text[0].help);
+    same->symbols[2].text[0].help = strdup("New last help");
+    struct rt_install_plan plan;
+    assert_int_equal(install(s, same, 1, &plan, &e), 0);
+    assert_true(plan.replaced && plan.kept_position);
+    assert_int_equal(plan.first_counter, 1848);
+    assert_int_equal(plan.first_help, 1849);
+    rt_install_plan_free(&plan);
+    assert_range(s, 1848, 1852, 1849, 1853, 1852, 1853);
+    struct rt_database db = load(s);
+    assert_string_equal(
+        rt_pair_list_find(&rt_database_language(&db, "009")->table.help, 1853)
+            ->text,
+        "New last help");
+    rt_database_free(&db);
+
+    /* Fewer: the same first indices; Perflib's Last Counter and Last
+     * Help stay where the old version's range ended. */
+    struct rt_provider_spec *one = make_spec("Transfer", en_ru, 2, 1);
+    assert_int_equal(install(s, one, 1, &plan, &e), 0);
+    assert_true(plan.kept_position);
+    rt_install_plan_free(&plan);
+    assert_range(s, 1848, 1848, 1849, 1849, 1852, 1853);
+    db = load(s);
+    const struct rt_db_language *en = rt_database_language(&db, "009");
+    assert_null(rt_pair_list_find(&en->table.counter, 1850));
+    assert_null(rt_pair_list_find(&en->table.help, 1853));
+    rt_database_free(&db);
+    free_spec(a);
+    free_spec(same);
+    free_spec(one);
+    s->ops->close(s);
+}
+
 static void refusals_leave_store_identical(void **state)
 {
     (void)state;
@@ -1225,6 +1291,10 @@ cmocka_unit_test(install_then_uninstall_restores_everything), \
         cmocka_unit_test(lying_last_counter_never_ends_below_highest), \
         cmocka_unit_test(last_counter_never_below_base_index), \
         cmocka_unit_test(broken_splice_is_refused), \
-        cmocka_unit_test(uninstall_cuts_pairs_lying_apart),
+        cmocka_unit_test(uninstall_cuts_pairs_lying_apart), \
+        /* Last: test_store_reg picks each store's dialect by its serial \
+         * number, and refusals_leave_store_identical's damaged table \
+         * cannot be written in REGEDIT4. */ \
+        cmocka_unit_test(replace_in_own_slot_keeps_indices),
 
 #endif

@@ -106,6 +106,22 @@ static void findings_carry_their_evidence(void **state)
     rt_findings_free(&f);
     s->ops->close(s);
 
+    /* The same in a Help table: its index (odd) and both its texts. */
+    s = cg_build(CG_DUPLICATE_HELP, seed);
+    audit_store(s, &f, NULL);
+    x = find(&f, "duplicate-index", "009");
+    assert_non_null(x);
+    assert_int_equal(x->severity, RT_AUDIT_ERROR);
+    assert_non_null(strstr(x->message, "Perflib\\009\\Help has index"));
+    assert_int_equal(x->n_indices, 2);
+    assert_int_equal(x->indices[0], pick + 1);
+    assert_int_equal(x->indices[1], pick + 1);
+    snprintf(want, sizeof want, "English help %u", pick + 1);
+    assert_string_equal(x->texts[0], want);
+    assert_string_equal(x->texts[1], "Second help text");
+    rt_findings_free(&f);
+    s->ops->close(s);
+
     s = cg_build(CG_ODD_LENGTH, 1);
     audit_store(s, &f, NULL);
     x = find(&f, "blob-odd-length", "019");
@@ -180,6 +196,324 @@ static void combined_and_sorted(void **state)
     s->ops->close(s);
 }
 
+/* --- each finding class and its severity -------------------------------
+ * Every id (and, where one id has two severities, each of them) rt_audit
+ * can emit, produced from a crafted database, with its exact severity and
+ * language. rt_audit's finding ids, from lib/engine/audit.c; the one it
+ * cannot be made to emit here: "blob-damaged" (blob_id's default), which
+ * only RT_MSZ_NOMEM reaches, and the load fails on that before audit.
+ * audit_libraries.c's findings are asserted in test_audit_libraries.c. */
+
+/* A UTF-16LE blob of N code units. */
+static void put_units(struct rt_store *s, const char *lang,
+                      enum rt_table_kind k, const uint16_t *u, size_t n)
+{
+    uint8_t b[64];
+    assert_true(2 * n <= sizeof b);
+    for (size_t i = 0; i < n; i++) {
+        b[2 * i] = (uint8_t)(u[i] & 0xff);
+        b[2 * i + 1] = (uint8_t)(u[i] >> 8);
+    }
+    assert_int_equal(rt_store_mem_put_table(s, lang, k, b, 2 * n), 0);
+}
+
+static void mk_table_missing(struct rt_store *s)
+{
+    /* 007 has a Counter table and no Help table. */
+    struct rt_pair_list c;
+    cg_get_list(s, "019", RT_TABLE_COUNTER, &c);
+    rt_store_mem_put_language(s, "007");
+    cg_put_list(s, "007", RT_TABLE_COUNTER, &c);
+    rt_pair_list_free(&c);
+}
+
+static void mk_blob_empty(struct rt_store *s)
+{
+    static const uint8_t none[1];
+    assert_int_equal(rt_store_mem_put_table(s, "019", RT_TABLE_HELP, none, 0),
+                     0);
+}
+
+static void mk_blob_empty_index(struct rt_store *s)
+{
+    /* "2" "a" "" "4" "b" "": an empty string before the list's end. */
+    static const uint16_t u[] = {'2', 0, 'a', 0, 0, '4', 0, 'b', 0, 0};
+    put_units(s, "019", RT_TABLE_COUNTER, u, sizeof u / sizeof *u);
+}
+
+static void mk_blob_index_range(struct rt_store *s)
+{
+    static const uint16_t u[] = {'9', '9', '9', '9', '9', '9', '9', '9', '9',
+                                 '9', '9', 0, 'a', 0, 0};
+    put_units(s, "019", RT_TABLE_COUNTER, u, sizeof u / sizeof *u);
+}
+
+static void mk_blob_bad_surrogate(struct rt_store *s)
+{
+    static const uint16_t u[] = {'2', 0, 0xD800, 'a', 0, 0};
+    put_units(s, "019", RT_TABLE_COUNTER, u, sizeof u / sizeof *u);
+}
+
+static void mk_help_even_above(struct rt_store *s)
+{
+    cg_append(s, "009", RT_TABLE_HELP, CG_B_LAST + 2, "Help at even");
+}
+
+static void mk_help_even_below(struct rt_store *s)
+{
+    cg_append(s, "009", RT_TABLE_HELP, 1000, "Help at even");
+}
+
+static void mk_name_odd_below(struct rt_store *s)
+{
+    cg_append(s, "009", RT_TABLE_COUNTER, 1001, "Name at odd");
+}
+
+static void mk_help_without_name_orphan(struct rt_store *s)
+{
+    /* Above every provider's range, and its name not there. */
+    cg_append(s, "009", RT_TABLE_HELP, CG_B_LAST + 3, "Lone help");
+}
+
+static void mk_help_missing_base(struct rt_store *s)
+{
+    /* 019's help texts of the base range gone. */
+    cg_remove(s, "019", RT_TABLE_HELP, 2, CG_BASE_LAST + 1);
+}
+
+static void mk_name_without_help_base(struct rt_store *s)
+{
+    cg_remove(s, "019", RT_TABLE_HELP, 3, 3);
+}
+
+static void mk_help_without_name_base(struct rt_store *s)
+{
+    cg_remove(s, "019", RT_TABLE_COUNTER, 2, 2);
+}
+
+static void mk_language_smaller_base(struct rt_store *s)
+{
+    cg_remove(s, "019", RT_TABLE_COUNTER, 4, 4);
+}
+
+static void mk_last_help_low(struct rt_store *s)
+{
+    cg_dword(s, NULL, "Last Help", CG_A_LAST + 1);
+}
+
+static void mk_last_help_high(struct rt_store *s)
+{
+    cg_dword(s, NULL, "Last Help", CG_B_LAST + 101);
+}
+
+static void mk_perfinifile_invalid(struct rt_store *s)
+{
+    cg_string(s, "ProvA", "PerfIniFile", "..\\evil.ini");
+}
+
+static void mk_range_incomplete(struct rt_store *s)
+{
+    struct rt_change_set cs = {0};
+    struct rt_error e;
+    assert_int_equal(rt_change_set_delete_service(&cs, "ProvA", "Last Help"), 0);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+}
+
+static void mk_english_strings_missing(struct rt_store *s)
+{
+    cg_remove(s, "009", RT_TABLE_COUNTER, CG_B_FIRST, CG_B_LAST);
+}
+
+static void mk_overlap_many(struct rt_store *s)
+{
+    /* 50 providers over one range: 1225 pairs, above the 1000 listed. */
+    char name[16];
+    for (int i = 0; i < 50; i++) {
+        snprintf(name, sizeof name, "Over%02d", i);
+        cg_provider(s, name, CG_A_FIRST, CG_A_LAST);
+    }
+}
+
+static void mk_fixed(struct rt_store *s)
+{
+    rt_store_mem_set_fixed(s, "019");
+}
+
+/* The copies of a table are the hive store's (System32 and SysWOW64 .dat
+ * files, the SOFTWARE hive's value); here they are put into the loaded
+ * database as that store's load would. */
+static void add_copy_diff(struct rt_database *db, int which)
+{
+    struct rt_db_copy_diff *d =
+        realloc(db->copy_diffs, (db->n_copy_diffs + 1) * sizeof *d);
+    assert_non_null(d);
+    db->copy_diffs = d;
+    d[db->n_copy_diffs] = (struct rt_db_copy_diff){
+        strdup("019"), RT_TABLE_COUNTER, which, CG_A_FIRST, 1000, 990};
+    assert_non_null(d[db->n_copy_diffs].lang);
+    db->n_copy_diffs++;
+}
+
+static void db_wow64_differs(struct rt_database *db)
+{
+    add_copy_diff(db, RT_COPY_WOW64);
+}
+
+static void db_hive_differs(struct rt_database *db)
+{
+    add_copy_diff(db, RT_COPY_HIVE);
+}
+
+#define NO_CG (-1)
+
+static const struct severity_case {
+    const char *id, *lang;          /* lang NULL: the finding has none */
+    enum rt_audit_severity severity;
+    int cg;                         /* a class of corrupt.h, or NO_CG */
+    void (*make)(struct rt_store *);
+    void (*edit)(struct rt_database *);
+} severity_cases[] = {
+    {"table-missing", "007", RT_AUDIT_ERROR, NO_CG, mk_table_missing, NULL},
+    {"blob-not-multi-sz", "019", RT_AUDIT_ERROR, CG_NOT_MULTI_SZ, NULL, NULL},
+    {"blob-odd-length", "019", RT_AUDIT_ERROR, CG_ODD_LENGTH, NULL, NULL},
+    {"blob-no-terminator", "019", RT_AUDIT_ERROR, CG_NO_TERMINATOR, NULL, NULL},
+    {"blob-empty-index", "019", RT_AUDIT_ERROR, NO_CG, mk_blob_empty_index,
+     NULL},
+    {"blob-bad-index", "019", RT_AUDIT_ERROR, CG_BAD_INDEX, NULL, NULL},
+    {"blob-index-zero", "019", RT_AUDIT_ERROR, CG_ZERO_INDEX, NULL, NULL},
+    {"blob-index-range", "019", RT_AUDIT_ERROR, NO_CG, mk_blob_index_range,
+     NULL},
+    {"blob-odd-count", "019", RT_AUDIT_ERROR, CG_ODD_COUNT, NULL, NULL},
+    {"blob-bad-surrogate", "019", RT_AUDIT_ERROR, NO_CG,
+     mk_blob_bad_surrogate, NULL},
+    {"blob-empty", "019", RT_AUDIT_ERROR, NO_CG, mk_blob_empty, NULL},
+    {"table-empty", "019", RT_AUDIT_ERROR, CG_EMPTY_TABLE, NULL, NULL},
+    {"duplicate-index", "009", RT_AUDIT_ERROR, CG_DUPLICATE, NULL, NULL},
+    {"duplicate-index", "009", RT_AUDIT_ERROR, CG_DUPLICATE_HELP, NULL, NULL},
+    {"name-at-odd-index", "009", RT_AUDIT_WARNING, CG_NAME_AT_ODD, NULL, NULL},
+    {"name-at-odd-index", "009", RT_AUDIT_INFO, NO_CG, mk_name_odd_below,
+     NULL},
+    {"help-at-even-index", "009", RT_AUDIT_WARNING, NO_CG, mk_help_even_above,
+     NULL},
+    {"help-at-even-index", "009", RT_AUDIT_INFO, NO_CG, mk_help_even_below,
+     NULL},
+    {"name-without-help", "009", RT_AUDIT_WARNING, CG_NAME_WITHOUT_HELP, NULL,
+     NULL},
+    /* In a provider's range (its names lost) and outside every range. */
+    {"help-without-name", "009", RT_AUDIT_WARNING, CG_HELP_WITHOUT_NAME, NULL,
+     NULL},
+    {"help-without-name", "009", RT_AUDIT_WARNING, NO_CG,
+     mk_help_without_name_orphan, NULL},
+    {"help-missing-base", "019", RT_AUDIT_WARNING, NO_CG, mk_help_missing_base,
+     NULL},
+    {"name-without-help-base", "019", RT_AUDIT_INFO, NO_CG,
+     mk_name_without_help_base, NULL},
+    {"help-without-name-base", "019", RT_AUDIT_INFO, NO_CG,
+     mk_help_without_name_base, NULL},
+    {"orphan-strings", "009", RT_AUDIT_WARNING, CG_ORPHANS, NULL, NULL},
+    {"english-missing", "009", RT_AUDIT_ERROR, CG_ENGLISH_MISSING, NULL, NULL},
+    {"english-overwritten", "009", RT_AUDIT_ERROR, CG_ENGLISH_OVERWRITTEN, NULL,
+     NULL},
+    {"current-language-differs", "CurrentLanguage", RT_AUDIT_WARNING,
+     CG_CURRENT_DIFFERS, NULL, NULL},
+    {"language-missing-entries", "019", RT_AUDIT_INFO,
+     CG_LANGUAGE_MISSING_ENTRIES, NULL, NULL},
+    {"language-extra-entries", "019", RT_AUDIT_WARNING,
+     CG_LANGUAGE_EXTRA_ENTRIES, NULL, NULL},
+    {"language-smaller-base", "019", RT_AUDIT_INFO, NO_CG,
+     mk_language_smaller_base, NULL},
+    {"last-counter-below-highest", NULL, RT_AUDIT_ERROR, CG_LAST_COUNTER_LOW,
+     NULL, NULL},
+    {"last-counter-above-highest", NULL, RT_AUDIT_INFO, CG_LAST_COUNTER_HIGH,
+     NULL, NULL},
+    {"last-help-below-highest", NULL, RT_AUDIT_ERROR, NO_CG, mk_last_help_low,
+     NULL},
+    {"last-help-above-highest", NULL, RT_AUDIT_INFO, NO_CG, mk_last_help_high,
+     NULL},
+    {"base-index-missing", NULL, RT_AUDIT_WARNING, CG_BASE_INDEX_MISSING, NULL,
+     NULL},
+    {"base-index-mismatch", "009", RT_AUDIT_WARNING, CG_BASE_INDEX_MISMATCH,
+     NULL, NULL},
+    {"perflib-disabled", NULL, RT_AUDIT_WARNING, CG_PERFLIB_DISABLED, NULL,
+     NULL},
+    {"counters-disabled", NULL, RT_AUDIT_WARNING, CG_DISABLED, NULL, NULL},
+    {"perfinifile-invalid", NULL, RT_AUDIT_WARNING, NO_CG,
+     mk_perfinifile_invalid, NULL},
+    {"provider-range-incomplete", NULL, RT_AUDIT_ERROR, NO_CG,
+     mk_range_incomplete, NULL},
+    {"provider-range-inverted", NULL, RT_AUDIT_ERROR, CG_PROVIDER_INVERTED,
+     NULL, NULL},
+    {"provider-range-parity", NULL, RT_AUDIT_ERROR, CG_PROVIDER_PARITY, NULL,
+     NULL},
+    {"provider-overlaps-base", NULL, RT_AUDIT_ERROR, CG_PROVIDER_OVERLAPS_BASE,
+     NULL, NULL},
+    {"provider-above-last-counter", NULL, RT_AUDIT_ERROR,
+     CG_PROVIDER_ABOVE_LAST, NULL, NULL},
+    /* One pair, and more pairs than are listed. */
+    {"provider-overlap", NULL, RT_AUDIT_WARNING, CG_PROVIDER_OVERLAP, NULL,
+     NULL},
+    {"provider-overlap", NULL, RT_AUDIT_WARNING, NO_CG, mk_overlap_many, NULL},
+    /* English must have a provider's names; another language need not. */
+    {"provider-strings-missing", "009", RT_AUDIT_ERROR, NO_CG,
+     mk_english_strings_missing, NULL},
+    {"provider-strings-missing", "019", RT_AUDIT_INFO,
+     CG_PROVIDER_STRINGS_MISSING, NULL, NULL},
+    {"object-list-outside-range", NULL, RT_AUDIT_WARNING,
+     CG_OBJECT_LIST_OUTSIDE, NULL, NULL},
+    {"table-copy-wow64-differs", "019", RT_AUDIT_ERROR, NO_CG, NULL,
+     db_wow64_differs},
+    {"table-copy-hive-differs", "019", RT_AUDIT_WARNING, NO_CG, NULL,
+     db_hive_differs},
+    {"language-fixed", "019", RT_AUDIT_INFO, NO_CG, mk_fixed, NULL},
+};
+
+static int same_lang(const struct rt_finding *x, const char *lang)
+{
+    return !lang ? !x->language : x->language && !strcmp(x->language, lang);
+}
+
+static void each_class_has_its_severity(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < sizeof severity_cases / sizeof *severity_cases;
+         c++) {
+        const struct severity_case *k = &severity_cases[c];
+        struct rt_store *s = k->cg == NO_CG
+                                 ? cg_clean()
+                                 : cg_build((enum corruption)k->cg, 1);
+        if (k->make)
+            k->make(s);
+        struct rt_database db;
+        struct rt_error e;
+        assert_int_equal(rt_database_load(s, &db, &e), 0);
+        if (k->edit)
+            k->edit(&db);
+        struct rt_findings f = {0};
+        assert_int_equal(rt_audit(&db, NULL, &f), 0);
+        size_t seen = 0, right = 0;
+        for (size_t i = 0; i < f.n; i++)
+            if (!strcmp(f.v[i].id, k->id) && same_lang(&f.v[i], k->lang)) {
+                seen++;
+                right += f.v[i].severity == k->severity;
+            }
+        if (!seen || right != seen) {
+            print_message("case %zu: %s [%s] as %s: %zu found, %zu of that "
+                          "severity; found:\n", c, k->id,
+                          k->lang ? k->lang : "-",
+                          rt_audit_severity_name(k->severity), seen, right);
+            print_findings(&f);
+        }
+        assert_true(seen > 0);
+        assert_int_equal(right, seen);
+        rt_findings_free(&f);
+        rt_database_free(&db);
+        s->ops->close(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +522,7 @@ int main(void)
         cmocka_unit_test(findings_carry_their_evidence),
         cmocka_unit_test(normal_things_are_info),
         cmocka_unit_test(combined_and_sorted),
+        cmocka_unit_test(each_class_has_its_severity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

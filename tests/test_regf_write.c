@@ -463,6 +463,71 @@ static void save_and_reopen(void **state)
     tu_rmdir(dir);
 }
 
+/* Sets PATH's base block sequence numbers to S1/S2 (a dirty hive when
+ * they differ), its checksum right, as a crash between Windows' two
+ * sequence-number writes leaves it. */
+static void set_sequences(const char *path, uint32_t s1, uint32_t s2)
+{
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    uint8_t b[REGF_BASE_BLOCK_SIZE];
+    assert_int_equal(fread(b, 1, sizeof b, f), sizeof b);
+    regf_put32(b + REGF_OFF_SEQ1, s1);
+    regf_put32(b + REGF_OFF_SEQ2, s2);
+    regf_base_seal(b);
+    assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+    assert_int_equal(fwrite(b, 1, sizeof b, f), sizeof b);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Sealing a dirty hive (written with --force-dirty): both sequence numbers
+ * become one more than the higher of the two: equal, so that the hive is
+ * clean (the registry format raises the primary number before a write and
+ * the secondary after it; they differ in a hive whose write did not
+ * finish), and above both, so that no log entry numbered from either
+ * (a log replays from the secondary number up) counts as newer. The usual
+ * dirty state (primary one ahead) and the reverse both. */
+static void seal_of_dirty_hive_sequences(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t s1, s2, sealed;
+    } cases[] = {{10, 9, 11}, {7, 9, 10}, {0xFFFFFFF0u, 0xFFFFFFEFu,
+                                           0xFFFFFFF1u}};
+    char *dir = tu_tmpdir(), *path;
+    assert_true(asprintf(&path, "%s/h", dir) > 0);
+    char err[256];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct rt_regf *h;
+        assert_int_equal(rt_regf_create(5, NULL, &h, err, sizeof err), 0);
+        assert_int_equal(rt_regf_save_as(h, path), 0);
+        rt_regf_close(h);
+        set_sequences(path, cases[i].s1, cases[i].s2);
+        /* Dirty: writable only when forced. */
+        assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err),
+                         RT_REGF_EREADONLY);
+        assert_int_equal(rt_regf_open(path, RT_REGF_WRITE | RT_REGF_FORCE, &h,
+                                      err, sizeof err), 0);
+        uint32_t k;
+        assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "x", &k), 0);
+        assert_int_equal(rt_regf_save_as(h, path), 0);
+        rt_regf_close(h);
+        assert_int_equal(rt_regf_open(path, 0, &h, err, sizeof err), 0);
+        struct rt_regf_info info;
+        rt_regf_get_info(h, &info);
+        assert_int_equal(info.seq1, cases[i].sealed);
+        assert_int_equal(info.seq2, cases[i].sealed);
+        assert_true(info.checksum_ok);
+        rt_regf_close(h);
+        /* Opened for writing again without force: it is clean. */
+        assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err),
+                         0);
+        rt_regf_close(h);
+    }
+    free(path);
+    tu_rmdir(dir);
+}
+
 /* A hive opened from its file (a copy-on-write view of it where the
  * system maps files) is edited without touching the file: values set,
  * then one larger than the view's growth room (the image then moves to
@@ -640,6 +705,7 @@ int main(void)
         cmocka_unit_test(many_subkeys_found_by_the_index),
         cmocka_unit_test(predefined_handle_keys),
         cmocka_unit_test(save_and_reopen),
+        cmocka_unit_test(seal_of_dirty_hive_sequences),
         cmocka_unit_test(mapped_file_edited_grown_and_saved_over),
         cmocka_unit_test(released_pages_keep_what_the_image_holds),
     };

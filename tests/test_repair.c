@@ -89,7 +89,8 @@ static void assert_nothing_valid_lost(const struct rt_database *before,
 
 static const enum corruption fixable[] = {
     CG_ODD_LENGTH, CG_NO_TERMINATOR, CG_ODD_COUNT, CG_BAD_INDEX,
-    CG_ZERO_INDEX, CG_NOT_MULTI_SZ, CG_DUPLICATE, CG_LAST_COUNTER_LOW,
+    CG_ZERO_INDEX, CG_NOT_MULTI_SZ, CG_DUPLICATE, CG_DUPLICATE_HELP,
+    CG_LAST_COUNTER_LOW,
     CG_BASE_INDEX_MISSING, CG_CURRENT_DIFFERS, CG_LANGUAGE_MISSING_ENTRIES,
 };
 
@@ -151,6 +152,40 @@ static void options_prune_and_enable(void **state)
         assert_false(has_finding(s, cg_expect[dis[i]].id));
         s->ops->close(s);
     }
+}
+
+/* --prune-orphans: a range's ends are its own (Last Counter and Last Help
+ * inclusive): ProvA's last pair (4000/4001) stays in every language, and
+ * the pair just past it (4002/4003, ProvB's, whose registration is gone)
+ * is an orphan and goes, to the last orphan (4006/4007). */
+static void prune_keeps_last_pair_of_a_range(void **state)
+{
+    (void)state;
+    struct rt_repair_options prune = {.prune_orphans = 1};
+    struct rt_repair_report r;
+    struct rt_store *s = cg_build(CG_ORPHANS, 1);
+    assert_true(repair_once(s, &prune, &r) > 0);
+    rt_repair_report_free(&r);
+    struct rt_database db;
+    load(s, &db);
+    static const char *const langs[] = {"009", "019", "CurrentLanguage"};
+    for (size_t i = 0; i < 3; i++) {
+        const struct rt_db_language *l = rt_database_language(&db, langs[i]);
+        assert_non_null(l);
+        const struct rt_pair_list *c = &l->table.counter, *h = &l->table.help;
+        if (!rt_pair_list_find(c, CG_A_LAST) ||
+            !rt_pair_list_find(h, CG_A_LAST + 1))
+            fail_msg("%s: ProvA's last pair %u/%u pruned", langs[i],
+                     CG_A_LAST, CG_A_LAST + 1);
+        assert_non_null(rt_pair_list_find(c, CG_A_FIRST));
+        assert_non_null(rt_pair_list_find(h, CG_A_FIRST + 1));
+        for (uint32_t x = CG_B_FIRST; x <= CG_B_LAST; x += 2)
+            if (rt_pair_list_find(c, x) || rt_pair_list_find(h, x + 1))
+                fail_msg("%s: orphan pair %u/%u kept", langs[i], x, x + 1);
+    }
+    rt_database_free(&db);
+    assert_false(has_finding(s, "orphan-strings"));
+    s->ops->close(s);
 }
 
 /* What needs a decision stays, reported with why; the rest is untouched. */
@@ -723,6 +758,7 @@ int main(void)
         cmocka_unit_test(perflib_values_from_undecoded_tables),
         cmocka_unit_test(fixes_what_needs_no_guessing),
         cmocka_unit_test(options_prune_and_enable),
+        cmocka_unit_test(prune_keeps_last_pair_of_a_range),
         cmocka_unit_test(owned_spans_merge_ranges),
         cmocka_unit_test(reports_what_it_cannot_fix),
         cmocka_unit_test(from_ini_restores_missing_strings),

@@ -362,6 +362,70 @@ OLD='                rl->base_differ++;'
 NEW='                rl->base_differ += 0;'
 mutant restore-base-texts-unchecked lib/engine/backup.c unit:test_backup
 
+OLD='    for (int k = 0; k < 2; k++) {
+        const struct view *w = k ? &v->help : &v->counter;
+        for (size_t i = 1; i < w->n; i++) {'
+NEW='    for (int k = 0; k < 1; k++) {   /* Help tables not looked at */
+        const struct view *w = k ? &v->help : &v->counter;
+        for (size_t i = 1; i < w->n; i++) {'
+mutant audit-duplicates-counter-only lib/engine/audit.c unit:test_audit
+
+OLD='            if (dedupe(&rp, &rp.w[i], k) != 0)'
+NEW='            if (!k && dedupe(&rp, &rp.w[i], k) != 0)'
+mutant repair-dedupe-counter-only lib/engine/repair.c unit:test_repair
+
+OLD='                english ? RT_AUDIT_ERROR : RT_AUDIT_INFO, a->lv[l].l->id,'
+NEW='                english ? RT_AUDIT_WARNING : RT_AUDIT_INFO, a->lv[l].l->id,'
+mutant audit-strings-missing-warning lib/engine/audit.c unit:test_audit
+
+OLD='        ADD(a, "perfinifile-invalid", RT_AUDIT_WARNING, NULL,'
+NEW='        ADD(a, "perfinifile-invalid", RT_AUDIT_INFO, NULL,'
+mutant audit-perfinifile-info lib/engine/audit.c unit:test_audit
+
+OLD='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_INFO, id,'
+NEW='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_WARNING, id,'
+mutant audit-parity-below-base-warning lib/engine/audit.c unit:test_audit
+
+OLD='        span <= svc->last_counter - svc->first_counter &&'
+NEW='        span < svc->last_counter - svc->first_counter &&'
+mutant replace-same-size-moves lib/engine/engine.c unit:test_engine
+
+OLD='        plan->first_help = svc->first_help;'
+NEW='        plan->first_help = svc->first_help + 2 * (span == 0);'
+mutant replace-first-help-moves lib/engine/engine.c unit:test_engine
+
+OLD='    uint32_t lc = db->last_counter > plan->last_counter ? db->last_counter
+                                                        : plan->last_counter;'
+NEW='    uint32_t lc = plan->last_counter;'
+mutant install-last-counter-down lib/engine/engine.c unit:test_engine
+
+OLD='    uint32_t lh = db->last_help > plan->last_help ? db->last_help
+                                                  : plan->last_help;'
+NEW='    uint32_t lh = plan->last_help;'
+mutant install-last-help-down lib/engine/engine.c unit:test_engine
+
+OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'
+NEW='                    !rt_spans_have(spans[k], n_spans[k], x + 2)) {'
+mutant prune-last-pair-orphan lib/engine/repair.c unit:test_repair
+
+OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'
+NEW='                    !rt_spans_have(spans[k], n_spans[k], x - 2)) {'
+mutant prune-keeps-pair-past-range lib/engine/repair.c unit:test_repair
+
+OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
+NEW='    while (rt_os_trylock(l->fd, 0) != 0) {   /* readers exclusive */'
+mutant readers-lock-exclusive lib/commit/journal.c cli:readers_share_lock.sh
+
+OLD='    uint32_t seq = (s1 > s2 ? s1 : s2) + 1;'
+NEW='    uint32_t seq = (s1 > s2 ? s2 : s1) + 1;   /* the lower one */'
+mutant seal-from-lower-number lib/regf/handle.c unit:test_regf_write
+
+OLD='    regf_put32(b + REGF_OFF_SEQ2, seq);
+    regf_put64(b + REGF_OFF_TIMESTAMP, regf_now_filetime());'
+NEW='    regf_put32(b + REGF_OFF_SEQ2, s2 + 1);
+    regf_put64(b + REGF_OFF_TIMESTAMP, regf_now_filetime());'
+mutant seal-secondary-own-step lib/regf/handle.c unit:test_regf_write
+
 # --- the table ---------------------------------------------------------
 
 for n in $ONLY; do

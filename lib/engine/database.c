@@ -2,6 +2,7 @@
  * only I/O is through the store interface. */
 #include "engine/database.h"
 #include "model/lang_id.h"
+#include "model/sort_positions.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,15 +56,21 @@ static int read_string(struct rt_store *s, const char *svc, const char *name,
     return 0;
 }
 
-void rt_service_info_free(struct rt_service_info *si)
+/* Frees SI's values, all but its name. */
+static void free_values(struct rt_service_info *si)
 {
-    free(si->name);
     free(si->library);
     free(si->open);
     free(si->collect);
     free(si->close);
     free(si->object_list);
     free(si->ini_file);
+}
+
+void rt_service_info_free(struct rt_service_info *si)
+{
+    free(si->name);
+    free_values(si);
     memset(si, 0, sizeof *si);
 }
 
@@ -93,26 +100,34 @@ int rt_service_name_check(const char *name, struct rt_error *e)
                         chars > 80 ? "..." : "", why);
 }
 
-int rt_service_load(struct rt_store *s, const char *name,
-                    struct rt_service_info *si, struct rt_error *e)
+/* Reads service NAME's values into SI, whose name the caller set (and
+ * keeps on failure: the values read are freed, and SI's fields other than
+ * its name zeroed). */
+static int load_values(struct rt_store *s, const char *name,
+                       struct rt_service_info *si, struct rt_error *e)
 {
+    char *own_name = si->name;
     memset(si, 0, sizeof *si);
-    if (!(si->name = strdup(name)))
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    if (s->ops->service_state(s, name, &si->exists, &si->has_perf, e) != 0)
+    si->name = own_name;
+    /* The flags are single bits: each is read into an int first. */
+    int exists = 0, has_perf = 0, has_range = 0, has_last_counter = 0,
+        has_first_help = 0, has_last_help = 0, has_disable = 0,
+        has_validation_code = 0;
+    if (s->ops->service_state(s, name, &exists, &has_perf, e) != 0)
         goto fail;
-    if (!si->has_perf)
+    si->exists = exists;
+    si->has_perf = has_perf;
+    if (!has_perf)
         return 0;
-    if (read_dword(s, name, "First Counter", &si->first_counter,
-                   &si->has_range, e) ||
+    if (read_dword(s, name, "First Counter", &si->first_counter, &has_range,
+                   e) ||
         read_dword(s, name, "Last Counter", &si->last_counter,
-                   &si->has_last_counter, e) ||
-        read_dword(s, name, "First Help", &si->first_help, &si->has_first_help,
+                   &has_last_counter, e) ||
+        read_dword(s, name, "First Help", &si->first_help, &has_first_help,
                    e) ||
-        read_dword(s, name, "Last Help", &si->last_help, &si->has_last_help,
-                   e) ||
+        read_dword(s, name, "Last Help", &si->last_help, &has_last_help, e) ||
         read_dword(s, name, "Disable Performance Counters", &si->disable,
-                   &si->has_disable, e) ||
+                   &has_disable, e) ||
         read_string_typed(s, name, "Library", &si->library, &si->library_type,
                           e) ||
         read_string(s, name, "Open", &si->open, e) ||
@@ -123,13 +138,34 @@ int rt_service_load(struct rt_store *s, const char *name,
         goto fail;
     struct rt_value v = {0};
     if (s->ops->read_service(s, name, "Library Validation Code", &v,
-                             &si->has_validation_code, e) != 0)
+                             &has_validation_code, e) != 0)
         goto fail;
     rt_value_free(&v);
+    si->has_range = has_range;
+    si->has_last_counter = has_last_counter;
+    si->has_first_help = has_first_help;
+    si->has_last_help = has_last_help;
+    si->has_disable = has_disable;
+    si->has_validation_code = has_validation_code;
     return 0;
 fail:
-    rt_service_info_free(si);
+    free_values(si);
+    memset(si, 0, sizeof *si);
+    si->name = own_name;
     return -1;
+}
+
+int rt_service_load(struct rt_store *s, const char *name,
+                    struct rt_service_info *si, struct rt_error *e)
+{
+    memset(si, 0, sizeof *si);
+    if (!(si->name = strdup(name)))
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    if (load_values(s, name, si, e) != 0) {
+        rt_service_info_free(si);
+        return -1;
+    }
+    return 0;
 }
 
 void rt_database_unload_language(struct rt_db_language *l)
@@ -163,10 +199,10 @@ struct rt_db_index {
         size_t at;
     } *lang_by_id, *lang_by_value;
     size_t n_by_value;
-    struct service_at {
-        const char *name;
-        size_t at;
-    } *service_by_name;
+    /* Positions in services: four bytes a service, sorted in place
+     * (rt_sort_positions), so that a database of hundreds of thousands
+     * of services is indexed without a second copy of them. */
+    uint32_t *service_by_name;
 };
 
 static int lang_id_cmp(const void *a, const void *b)
@@ -184,19 +220,23 @@ static int lang_value_cmp(const void *a, const void *b)
     return x->at < y->at ? -1 : x->at > y->at;
 }
 
-static int service_name_cmp(const void *a, const void *b)
+static int service_name_cmp(uint32_t a, uint32_t b, const void *ctx)
 {
-    const struct service_at *x = a, *y = b;
-    int c = strcasecmp(x->name, y->name);
-    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+    const struct rt_service_info *v = ctx;
+    int c = strcasecmp(v[a].name, v[b].name);
+    return c ? c : a < b ? -1 : a > b;
 }
 
 /* Builds DB's index; without memory for it, the lookups scan. */
 static void index_database(struct rt_database *db)
 {
     struct rt_db_index *x = calloc(1, sizeof *x);
-    if (!x)
+    /* A position is 32 bits: a database of more services (never a real
+     * one: a hive holds far fewer keys) is scanned. */
+    if (!x || db->n_services > UINT32_MAX) {
+        free(x);
         return;
+    }
     x->lang_by_id = malloc((db->n_langs + 1) * sizeof *x->lang_by_id);
     x->lang_by_value = malloc((db->n_langs + 1) * sizeof *x->lang_by_value);
     x->service_by_name =
@@ -216,12 +256,12 @@ static void index_database(struct rt_database *db)
             x->lang_by_value[x->n_by_value++] = (struct lang_at){id, v, i};
     }
     for (size_t i = 0; i < db->n_services; i++)
-        x->service_by_name[i] = (struct service_at){db->services[i].name, i};
+        x->service_by_name[i] = (uint32_t)i;
     qsort(x->lang_by_id, db->n_langs, sizeof *x->lang_by_id, lang_id_cmp);
     qsort(x->lang_by_value, x->n_by_value, sizeof *x->lang_by_value,
           lang_value_cmp);
-    qsort(x->service_by_name, db->n_services, sizeof *x->service_by_name,
-          service_name_cmp);
+    rt_sort_positions(x->service_by_name, db->n_services, service_name_cmp,
+                      db->services);
     x->langs = db->langs;
     x->n_langs = db->n_langs;
     x->services = db->services;
@@ -266,10 +306,6 @@ static int value_below(const void *entry, const void *key)
     return ((const struct lang_at *)entry)->value < *(const unsigned *)key;
 }
 
-static int name_below(const void *entry, const void *key)
-{
-    return strcasecmp(((const struct service_at *)entry)->name, key) < 0;
-}
 
 static const struct rt_db_language *
 indexed_language(const struct rt_database *db, const struct rt_db_index *x,
@@ -298,9 +334,14 @@ void rt_database_free(struct rt_database *db)
         free(db->langs[i].fixed_why);
     }
     free(db->langs);
-    for (size_t i = 0; i < db->n_services; i++)
+    for (size_t i = 0; i < db->n_services; i++) {
+        /* A loaded database's names are in its pool, freed below. */
+        if (db->service_names.head)
+            db->services[i].name = NULL;
         rt_service_info_free(&db->services[i]);
+    }
     free(db->services);
+    rt_str_pool_free(&db->service_names);
     rt_database_copies_free(db);
     if (db->index) {
         free(db->index->lang_by_id);
@@ -575,7 +616,7 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
                           struct rt_error *e)
 {
     memset(db, 0, sizeof *db);
-    char **ids = NULL, **svcs = NULL;
+    char **ids = NULL, **svcs = NULL, **pooled = NULL;
     size_t n = 0, n_svcs = 0;
     if (read_dword(s, NULL, "Last Counter", &db->last_counter,
                    &db->has_last_counter, e) ||
@@ -647,9 +688,16 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
     ids = NULL;
     n = 0;
 
-    if (s->ops->list_perf_services(s, &svcs, &n_svcs, e) != 0) {
+    /* The names go into the database's pool: straight from a store
+     * that can put them there, else copied from its list, the list's
+     * copy going as it is read. Either way a store of many services
+     * leaves their names held once, in their bytes. */
+    if (s->ops->list_perf_services_into
+            ? s->ops->list_perf_services_into(s, &db->service_names, &pooled,
+                                              &n_svcs, e) != 0
+            : s->ops->list_perf_services(s, &svcs, &n_svcs, e) != 0) {
         /* Nothing of it is ours: a failed list gives nothing back. */
-        svcs = NULL;
+        svcs = pooled = NULL;
         n_svcs = 0;
         goto fail;
     }
@@ -659,20 +707,33 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
         goto fail;
     }
     for (size_t i = 0; i < n_svcs; i++) {
-        if (rt_service_load(s, svcs[i], &db->services[i], e) != 0)
+        struct rt_service_info *si = &db->services[i];
+        si->name = pooled ? pooled[i]
+                          : rt_str_pool_add(&db->service_names, svcs[i],
+                                            strlen(svcs[i]));
+        if (!si->name) {
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             goto fail;
+        }
         db->n_services++;
-        /* The service has its own copy: the list's goes as it is read,
-         * so that a store of many services holds their names once. */
-        free(svcs[i]);
-        svcs[i] = NULL;
+        if (load_values(s, si->name, si, e) != 0)
+            goto fail;
+        if (svcs) {
+            free(svcs[i]);
+            svcs[i] = NULL;
+        }
     }
-    rt_strings_free(svcs, n_svcs);
+    if (svcs)
+        rt_strings_free(svcs, n_svcs);
+    svcs = NULL;
+    free(pooled);
+    pooled = NULL;
     index_database(db);
     return 0;
 fail:
     rt_strings_free(ids, n);
     rt_strings_free(svcs, n_svcs);
+    free(pooled);
     rt_database_free(db);
     return -1;
 }
@@ -699,11 +760,18 @@ const struct rt_service_info *rt_database_service(const struct rt_database *db,
 {
     const struct rt_db_index *x = current_index(db);
     if (x) {
-        size_t i = lower_bound(x->service_by_name, x->n_services,
-                               sizeof *x->service_by_name, name_below, name);
-        return i < x->n_services && !strcasecmp(x->service_by_name[i].name,
-                                                 name)
-                   ? &db->services[x->service_by_name[i].at]
+        size_t lo = 0, hi = x->n_services;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcasecmp(db->services[x->service_by_name[mid]].name, name) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo < x->n_services &&
+                       !strcasecmp(db->services[x->service_by_name[lo]].name,
+                                   name)
+                   ? &db->services[x->service_by_name[lo]]
                    : NULL;
     }
     for (size_t i = 0; i < db->n_services; i++)

@@ -4,11 +4,13 @@
 #ifndef RT_DATABASE_H
 #define RT_DATABASE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/change_set.h"
 #include "model/name_table.h"
+#include "model/str_pool.h"
 #include "store/store.h"
 
 /* Windows' base values, used when Perflib lacks them (a fresh Wine prefix). */
@@ -46,21 +48,24 @@ struct rt_db_language {
     char *fixed_why;
 };
 
-/* A service's Performance values, as lodctr and the provider wrote them. */
+/* A service's Performance values, as lodctr and the provider wrote them.
+ * Pointers first, then the numbers, then the flags, one bit each: a
+ * database of hundreds of thousands of services holds 88 bytes for
+ * each, not 120. */
 struct rt_service_info {
     char *name;
-    int exists, has_perf;
-    int has_range;                /* First Counter present */
-    uint32_t first_counter, last_counter, first_help, last_help;
-    int has_last_counter, has_first_help, has_last_help;
     char *library, *open, *collect, *close;   /* NULL when absent */
+    char *object_list, *ini_file;
+    uint32_t first_counter, last_counter, first_help, last_help;
     uint32_t library_type;        /* Library's value type (0 when absent):
                                      Perflib loads only REG_SZ and
                                      REG_EXPAND_SZ */
-    char *object_list, *ini_file;
-    int has_validation_code;      /* Library Validation Code */
-    int has_disable;
     uint32_t disable;             /* Disable Performance Counters */
+    bool exists : 1, has_perf : 1;
+    bool has_range : 1;           /* First Counter present */
+    bool has_last_counter : 1, has_first_help : 1, has_last_help : 1;
+    bool has_validation_code : 1; /* Library Validation Code */
+    bool has_disable : 1;
 };
 
 struct rt_database {
@@ -70,6 +75,10 @@ struct rt_database {
     uint32_t last_counter, last_help, base_index;   /* as stored, or base */
     struct rt_service_info *services;               /* with a Performance key */
     size_t n_services;
+    /* The services' names when the load put them here (one pool rather
+     * than a heap block each); empty, and each name its own heap block,
+     * in a database put together by hand. */
+    struct rt_str_pool service_names;
     /* Perflib's own Disable Performance Counters (every provider off). */
     int has_perflib_disable;
     uint32_t perflib_disable;

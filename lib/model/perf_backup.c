@@ -11,14 +11,15 @@
 #include <strings.h>
 
 #include "model/lang_id.h"
+#include "model/sort_positions.h"
 #include "model/strbuf.h"
 #include "model/utf16.h"
 
 /* Positions of the sections, sorted: services by name as
  * rt_utf8_casecmp orders them, languages by id value (CurrentLanguage
- * first); equals in file order, so that a search finds the first. Sixteen
- * bytes a section: a file of hundreds of thousands of tiny sections is
- * indexed in less than its own size. */
+ * first); equals in file order, so that a search finds the first. Four
+ * bytes a service, sixteen a language: a file of hundreds of thousands of
+ * tiny sections is indexed in less than its own size. */
 struct rt_psb_index {
     const struct rt_psb_service *services;
     size_t n_services;
@@ -31,14 +32,19 @@ struct rt_psb_index {
         uint32_t at;            /* position in the file's sections (a
                                    backup is under 256 MiB: fewer than
                                    2^32 sections) */
-    } *service, *lang;
+    } *lang;
+    uint32_t *service;          /* positions in services, sorted in place
+                                   (rt_sort_positions) */
 };
 
 void rt_psb_free(struct rt_psb *p)
 {
-    for (size_t i = 0; i < p->n_services; i++)
-        free(p->services[i].name);
+    /* A parsed backup's names are in its pool. */
+    if (!p->service_names.head)
+        for (size_t i = 0; i < p->n_services; i++)
+            free(p->services[i].name);
     free(p->services);
+    rt_str_pool_free(&p->service_names);
     for (size_t i = 0; i < p->n_langs; i++) {
         free(p->langs[i].id);
         rt_pair_list_free(&p->langs[i].strings);
@@ -235,12 +241,11 @@ static int header(struct parser *ps, const char *s, const char *e,
                 ps->services_cap = cap;
             }
         }
-        char *n = strdup(svc);
+        char *n = v ? rt_str_pool_add(&p->service_names, svc, strlen(svc))
+                    : NULL;
         free(name);
-        if (!v || !n) {
-            free(n);
+        if (!n)
             return nomem(ps->err, line);
-        }
         memset(&v[p->n_services], 0, sizeof *v);
         v[p->n_services].name = n;
         v[p->n_services].line = line;
@@ -336,7 +341,10 @@ static int key_value(struct parser *ps, const char *s, const char *e,
                         "from 0 to 4294967295",
                         section_name(ps, sec, sizeof sec), keys[i].name);
         ps->seen |= 1u << i;
-        *(int *)(base + keys[i].off_has) = 1;
+        if (ps->kind == SEC_PERFLIB)
+            *(int *)(base + keys[i].off_has) = 1;
+        else
+            *(bool *)(base + keys[i].off_has) = true;
         *(uint32_t *)(base + keys[i].off_val) = v;
         return 0;
     }
@@ -591,12 +599,12 @@ static int read_data(struct parser *ps, const uint8_t *data, size_t len,
     return r;
 }
 
-static int service_at_cmp(const void *a, const void *b)
+static int service_at_cmp(uint32_t a, uint32_t b, const void *ctx)
 {
-    const struct psb_at *x = a, *y = b;
-    int c = rt_utf8_casecmp(x->name, strlen(x->name), y->name,
-                            strlen(y->name));
-    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+    const struct rt_psb_service *v = ctx;
+    int c = rt_utf8_casecmp(v[a].name, strlen(v[a].name), v[b].name,
+                            strlen(v[b].name));
+    return c ? c : a < b ? -1 : a > b;
 }
 
 /* The key of language id ID: 0 for CurrentLanguage, else its value + 1
@@ -658,52 +666,53 @@ static int index_sections(struct rt_psb *p, unsigned failed_at,
         return failed_at || err->nomem ? 0 : nomem(err, 0);
     }
     for (size_t i = 0; i < p->n_services; i++)
-        x->service[i] = (struct psb_at){p->services[i].name, 0, (uint32_t)i};
+        x->service[i] = (uint32_t)i;
     for (size_t i = 0; i < p->n_langs; i++)
         x->lang[i] = (struct psb_at){p->langs[i].id, lang_key(p->langs[i].id),
                                      (uint32_t)i};
-    qsort(x->service, p->n_services, sizeof *x->service, service_at_cmp);
+    rt_sort_positions(x->service, p->n_services, service_at_cmp, p->services);
     qsort(x->lang, p->n_langs, sizeof *x->lang, lang_at_cmp);
     /* The earliest second section: in a run of equals (in file order)
      * the second is the earliest repeat, and the first is what it
      * repeats. */
-    const struct psb_at *dup = NULL, *first = NULL;
-    int dup_lang = 0;
+    /* DUP and FIRST: positions in services, or in langs with DUP_LANG. */
+    int found = 0, dup_lang = 0;
+    uint32_t dup = 0, first = 0;
     for (size_t i = 1; i < p->n_services; i++) {
-        const struct psb_at *a = &x->service[i - 1], *b = &x->service[i];
+        const struct rt_psb_service *a = &p->services[x->service[i - 1]],
+                                    *b = &p->services[x->service[i]];
         if (rt_utf8_casecmp(a->name, strlen(a->name), b->name,
                             strlen(b->name)))
             continue;
-        if (!dup || p->services[b->at].line < p->services[dup->at].line)
-            dup = b, first = a;
+        if (!found || b->line < p->services[dup].line)
+            found = 1, dup = x->service[i], first = x->service[i - 1];
     }
     for (size_t i = 1; i < p->n_langs; i++) {
         const struct psb_at *a = &x->lang[i - 1], *b = &x->lang[i];
         if (a->key != b->key)
             continue;
         unsigned line = p->langs[b->at].line;
-        if (!dup || line < (dup_lang ? p->langs[dup->at].line
-                                     : p->services[dup->at].line))
-            dup = b, first = a, dup_lang = 1;
+        if (!found || line < (dup_lang ? p->langs[dup].line
+                                       : p->services[dup].line))
+            found = 1, dup = b->at, first = a->at, dup_lang = 1;
     }
     x->services = p->services;
     x->n_services = p->n_services;
     x->langs = p->langs;
     x->n_langs = p->n_langs;
     p->index = x;
-    if (!dup)
+    if (!found)
         return 0;
-    unsigned line = dup_lang ? p->langs[dup->at].line
-                             : p->services[dup->at].line;
+    unsigned line = dup_lang ? p->langs[dup].line : p->services[dup].line;
     if (failed_at && failed_at < line)
         return 0;
     if (dup_lang)
         return fail(err, line, "language %s a second time (as %s on line %u)",
-                    p->langs[dup->at].id, p->langs[first->at].id,
-                    p->langs[first->at].line);
+                    p->langs[dup].id, p->langs[first].id,
+                    p->langs[first].line);
     return fail(err, line, "a second section for service '%s' (the first is "
-                "on line %u)", p->services[dup->at].name,
-                p->services[first->at].line);
+                "on line %u)", p->services[dup].name,
+                p->services[first].line);
 }
 
 /* Parses DATA; with TAKE, DATA is freed once read; DONE told of the bytes
@@ -913,16 +922,17 @@ const struct rt_psb_service *rt_psb_service_find(const struct rt_psb *p,
         size_t lo = 0, hi = p->n_services;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            const char *m = x->service[mid].name;
+            const char *m = p->services[x->service[mid]].name;
             if (rt_utf8_casecmp(m, strlen(m), name, n) < 0)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        if (lo < p->n_services &&
-            !rt_utf8_casecmp(x->service[lo].name,
-                             strlen(x->service[lo].name), name, n))
-            return &p->services[x->service[lo].at];
+        if (lo < p->n_services) {
+            const struct rt_psb_service *v = &p->services[x->service[lo]];
+            if (!rt_utf8_casecmp(v->name, strlen(v->name), name, n))
+                return v;
+        }
         return NULL;
     }
     for (size_t i = 0; i < p->n_services; i++)

@@ -30,18 +30,22 @@
 #ifndef RT_PERF_BACKUP_H
 #define RT_PERF_BACKUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/name_table.h"
+#include "model/str_pool.h"
 
+/* The numbers before the flags, each flag a byte: a file of hundreds of
+ * thousands of bare [PERF_] sections holds 40 bytes for each, not 56. */
 struct rt_psb_service {
     char *name;                 /* the Services subkey, verbatim */
     unsigned line;              /* of its section header */
-    int has_first_counter, has_first_help, has_last_counter, has_last_help;
     uint32_t first_counter, first_help, last_counter, last_help;
-    int has_disable;            /* Disable Performance Counters */
-    uint32_t disable;
+    uint32_t disable;           /* Disable Performance Counters */
+    bool has_first_counter, has_first_help, has_last_counter, has_last_help;
+    bool has_disable;
 };
 
 struct rt_psb_language {
@@ -57,6 +61,10 @@ struct rt_psb {
     uint32_t base_index, last_counter, last_help;
     struct rt_psb_service *services;
     size_t n_services;
+    /* The services' names when the parse put them here (one pool rather
+     * than a heap block each); empty, and each name its own heap block,
+     * in a backup put together by hand. */
+    struct rt_str_pool service_names;
     struct rt_psb_language *langs;
     size_t n_langs;
     /* Sections sorted for rt_psb_service_find and rt_psb_language_find,

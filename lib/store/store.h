@@ -17,6 +17,7 @@
 
 #include "model/change_set.h"
 #include "model/error.h"
+#include "model/str_pool.h"
 
 struct rt_store;
 
@@ -69,6 +70,14 @@ struct rt_store_ops {
     /* Services with a Performance key, as a new array of new strings. */
     int (*list_perf_services)(struct rt_store *s, char ***names, size_t *n,
                               struct rt_error *e);
+    /* Optional: the same names, each added to POOL (the caller's: it
+     * frees them, whatever this returns), listed in *NAMES, an array
+     * freed with free(). For a store of hundreds of thousands of
+     * services, whose names a heap block each would cost several times
+     * their bytes. */
+    int (*list_perf_services_into)(struct rt_store *s,
+                                   struct rt_str_pool *pool, char ***names,
+                                   size_t *n, struct rt_error *e);
     /* Whether Services\NAME exists, and whether it has a Performance key. */
     int (*service_state)(struct rt_store *s, const char *service,
                          int *exists, int *has_perf, struct rt_error *e);

@@ -20,6 +20,12 @@
 #       (a Counter and a Help of one pair each; each table's index
 #       started at 256 entries: audit took 276 MB for 5.1 MB)
 #                                                 10 x the file + 24 MB
+#   query, names and audit of a psb: store of 400000 bare [PERF_x]
+#       sections (about 13 bytes each, UTF-8; the database's 120-byte
+#       record of each service, the parse's and the database's heap
+#       block for each name and their 16-byte index entries: 114 MB for
+#       5.1 MB), and query of it in UTF-16LE (twice the bytes)
+#                                                 10 x the file + 24 MB
 # A regtool that holds each input byte ten times over fails them.
 # (audit of the psb: store is not bounded so: it finds two errors in each
 # language, and holds them, 22 MB of text for its 3.3 MB.)
@@ -179,9 +185,37 @@ if [ "$ASAN" = 0 ]; then
     expect_grep "^error  *english-missing \\[009\\]: Perflib has no 009" "$OUT"
     expect_grep "^1 error, 0 warnings, 0 info$" "$OUT"
     rm -f "$R"
+
+    # 5. A PerfStringBackup file of 400000 [PERF_] sections with nothing
+    # in them, after an English section of three strings, read as a
+    # store: each service costs its section's dozen bytes.
+    P=$TMPDIR/services.psb
+    awk 'BEGIN { printf "[Perflib]\nBase Index=1847\nLast Counter=2\nLast Help=3"
+                 printf "\n\n[PerfStrings_009]\n1=1847\n2=x\n3=y"
+                 for (i = 0; i < 400000; i++) printf "\n[PERF_%x]", i }' >"$P" ||
+        fail "cannot write $P"
+    in=$(stat -c %s "$P")
+    peak "query of a psb: store of 400000 bare services ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "psb:$P" query
+    expect_grep "^Languages  *009$" "$OUT"
+    [ "$(grep -c '^  [0-9a-f]*$' "$OUT")" -eq 400000 ] ||
+        fail "query does not list the 400000 services"
+    expect_grep "^  61a7f$" "$OUT"
+    peak "names of a psb: store of 400000 bare services ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "psb:$P" names
+    expect_grep "^2	x$" "$OUT"
+    peak "audit of a psb: store of 400000 bare services ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "psb:$P" audit
+    expect_grep "^0 errors, 0 warnings, 0 info$" "$OUT"
+    iconv -f UTF-8 -t UTF-16LE "$P" >"$P.16" || fail "cannot write $P.16"
+    in=$(stat -c %s "$P.16")
+    peak "query of a psb: store of 400000 bare services, UTF-16LE ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "psb:$P.16" query
+    expect_grep "^  61a7f$" "$OUT"
+    rm -f "$P" "$P.16"
 fi
 
-# 5. Caps, on sparse files: refused before they are read.
+# 6. Caps, on sparse files: refused before they are read.
 W=$TMPDIR/caps
 expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
 # Its lock file, as a writer before leaves it (empty).

@@ -46,7 +46,9 @@ CFLAGS_COMMON += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS_SAN   := -fsanitize=address,undefined
 else ifeq ($(COV),1)
 # -O0: every line and branch gcov counts is one the source shows.
-CFLAGS_COMMON += -O0 --coverage
+# RT_COVERAGE: a simulated power cut (REGTOOL_FAULT_AFTER_WRITES) writes
+# the counters before it ends the process (lib/commit/io_count.c).
+CFLAGS_COMMON += -O0 --coverage -DRT_COVERAGE
 LDFLAGS       += --coverage
 else
 CFLAGS_COMMON += -O2

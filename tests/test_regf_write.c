@@ -533,6 +533,35 @@ static void predefined_handle_keys(void **state)
     rt_regf_close(h);
 }
 
+/* rt_regf_key_set_predefined makes a key a predefined handle only when
+ * it has no values: its value count becomes the handle, so values there
+ * would be lost and the count misread. A key with values is refused and
+ * left as it was; one without takes the flag and the handle. */
+static void predefined_handle_refused_on_a_key_with_values(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), k, empty;
+    assert_int_equal(rt_regf_key_create(h, root, "009", &k), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "00C", &empty), 0);
+    assert_int_equal(rt_regf_value_set(h, k, "Counter", RT_REG_MULTI_SZ,
+                                       "\0\0", 2), 0);
+    uint32_t flags = nk_field(h, k, 0) >> 16;
+    assert_int_equal(rt_regf_key_set_predefined(h, k, 0x80000050u),
+                     RT_REGF_EINVAL);
+    assert_non_null(strstr(rt_regf_errmsg(h), "has values"));
+    assert_int_equal(nk_field(h, k, 0) >> 16, flags);
+    assert_int_equal(nk_field(h, k, 36), 1);                    /* values */
+
+    assert_int_equal(rt_regf_key_set_predefined(h, empty, 0x80000050u), 0);
+    struct rt_regf_key_info ki;
+    assert_int_equal(rt_regf_key_info(h, empty, &ki), 0);
+    assert_true(ki.predefined);
+    assert_int_equal(ki.predef_handle, 0x80000050u);
+    rt_regf_key_info_free(&ki);
+    rt_regf_close(h);
+}
+
 /* Saved hives: sequence numbers advance together, the checksum holds,
  * and a read-only handle refuses to write. */
 static void save_and_reopen(void **state)
@@ -749,6 +778,7 @@ int main(void)
         cmocka_unit_test(released_pages_keep_what_the_image_holds),
         cmocka_unit_test(security_cells_leave_the_ring_with_their_last_key),
         cmocka_unit_test(security_count_overflow_is_refused),
+        cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

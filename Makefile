@@ -18,6 +18,11 @@
 #   make mutants  plants each of a list of one-line bugs in a scratch copy
 #                 and runs the test that must catch it (tools/mutants.sh,
 #                 not part of make check); fails if one survives
+#   make coverage the unit and CLI suites under gcov in build/cov/ (COV=1),
+#                 a gcovr report in build/coverage/ (index.html, per-file
+#                 table), and a check that every lib/ file under 85% lines
+#                 or 75% branches is explained in docs/testing.md
+#                 (tools/coverage.sh; not part of make check: it takes long)
 #   make fuzz     the libFuzzer harnesses (tests/fuzz/), FUZZ_SECONDS each
 #                 (default 60) after replaying tests/fuzz/regressions/
 #   make deps     install missing Debian packages (make deps-demo: the
@@ -27,6 +32,7 @@
 
 BUILD   ?= build
 SAN     ?=
+COV     ?=
 CC      ?= cc
 PKGS    := inih cmocka
 
@@ -38,8 +44,18 @@ ifeq ($(SAN),1)
 CFLAGS_COMMON += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
                  -fno-omit-frame-pointer
 LDFLAGS_SAN   := -fsanitize=address,undefined
+else ifeq ($(COV),1)
+# -O0: every line and branch gcov counts is one the source shows.
+# RT_COVERAGE: a simulated power cut (REGTOOL_FAULT_AFTER_WRITES) writes
+# the counters before it ends the process (lib/commit/io_count.c).
+CFLAGS_COMMON += -O0 --coverage -DRT_COVERAGE
+LDFLAGS       += --coverage
 else
 CFLAGS_COMMON += -O2
+endif
+# Instrumented objects must never mix with the plain or sanitized ones.
+ifeq ($(COV)$(BUILD),1build)
+$(error COV=1 needs its own BUILD directory (make coverage uses build/cov))
 endif
 
 LIB_SRC   := $(filter-out lib/provider/ini_unavailable.c,$(sort $(wildcard lib/*/*.c)))
@@ -67,7 +83,7 @@ LDLIBS    := -linih
 
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
         fresh-check install bench-deps mutants api-example fuzz fuzz-build \
-        fuzz-short
+        fuzz-short coverage coverage-deps
 all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
@@ -151,6 +167,21 @@ bench: bench-deps
 
 mutants:
 	@sh tools/mutants.sh
+
+# Coverage: counters are zeroed, the unit and CLI suites run on the
+# instrumented build (COV=1 in the environment, so that the CLI scripts
+# that run make in the build directory keep its flags), then
+# tools/coverage.sh writes build/coverage/ and checks the targets against
+# docs/testing.md. CLI_JOBS: tests/run-cli.sh.
+COV_BUILD := build/cov
+coverage-deps:
+	@sh tools/deps.sh coverage
+
+coverage: coverage-deps
+	$(MAKE) BUILD=$(COV_BUILD) COV=1 $(COV_BUILD)/regtool
+	find $(COV_BUILD) -name '*.gcda' -delete
+	COV=1 $(MAKE) BUILD=$(COV_BUILD) unit cli-tests
+	@sh tools/coverage.sh $(COV_BUILD) build/coverage docs/testing.md
 
 # Fuzzing (tests/fuzz/): one libFuzzer harness per parser, and fuzz_tree
 # for a whole tree through the stores and the engine, built with

@@ -331,6 +331,8 @@ hostile() {
     SANFLAGS=
     ldd "$REGTOOL" 2>/dev/null | grep -q libasan &&
         SANFLAGS="-fsanitize=address,undefined"
+    # A gcov-instrumented one (make coverage) links only with libgcov.
+    nm "$REGTOOL" 2>/dev/null | grep -q __gcov_init && SANFLAGS="--coverage"
     cc -O2 $SANFLAGS -I"$SRC/lib" -o "$H/mkscale" "$SRC/tests/cli/mkscale.c" "$LIBA" -linih ||
         { echo "  cannot build mkscale: hostile inputs not measured" >&2; return 0; }
     INI=$SRC/tests/bad/common/x.ini

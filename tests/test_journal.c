@@ -634,17 +634,25 @@ static void forge_start(struct forged *f, size_t n_intents,
     f_put32(f, rt_crc32(0, f->b, f->n));
 }
 
-static void forge_record(struct forged *f, uint32_t kind, const char *file,
-                         uint64_t offset, const char *data)
+/* A record naming the FL bytes at FILE (a NUL among them if need be). */
+static void forge_record_named(struct forged *f, uint32_t kind,
+                               const char *file, size_t fl, uint64_t offset,
+                               const char *data)
 {
     size_t dl = data ? strlen(data) : 0;
     f_put32(f, kind);
-    f_put32(f, (uint32_t)strlen(file));
+    f_put32(f, (uint32_t)fl);
     f_put64(f, offset);
     f_put32(f, (uint32_t)dl);
-    f_put(f, file, strlen(file));
+    f_put(f, file, fl);
     f_put(f, data, dl);
     f->records++;
+}
+
+static void forge_record(struct forged *f, uint32_t kind, const char *file,
+                         uint64_t offset, const char *data)
+{
+    forge_record_named(f, kind, file, strlen(file), offset, data);
 }
 
 /* Seals F with a CRC that is valid, and writes it as the journal. */
@@ -803,6 +811,26 @@ static void record_with_dotdot_is_refused(void **state)
     forge_record(&f, KIND_SIZE, "sub/../victim", 0, NULL);
     forge_seal(&f);
     expect_refused("sub/../victim");
+}
+
+/* A record name with a NUL inside: read as a C string it would be
+ * "a.hive", a store file, and the bytes behind the NUL would go unseen.
+ * The whole journal is refused, naming the NUL, and nothing is applied. */
+static void record_name_with_a_nul_is_refused(void **state)
+{
+    (void)state;
+    make_before();
+    make_victim();
+    static struct forged f;
+    static const char name[] = "a.hive\0/../../victim";
+    forge_start(&f, 0, NULL);
+    forge_record_named(&f, KIND_WRITE, name, sizeof name - 1, 0, "evil\n");
+    forge_seal(&f);
+    expect_refused(NULL);
+    struct rt_error e = {0};
+    assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), -1);
+    assert_non_null(strstr(e.message, "record 1 names"));
+    assert_non_null(strstr(e.message, "a NUL byte"));
 }
 
 static void absolute_record_is_refused(void **state)
@@ -1036,6 +1064,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(record_with_dotdot_is_refused, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(record_name_with_a_nul_is_refused,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(absolute_record_is_refused, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(delete_of_a_host_file_is_refused,

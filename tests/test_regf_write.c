@@ -306,6 +306,111 @@ static void key_node_fields_stay_true(void **state)
     rt_regf_close(h);
 }
 
+/* A field of the security cell SK (its data, past the 4-byte size). */
+static uint32_t sk_field(struct rt_regf *h, uint32_t sk, size_t field)
+{
+    return nk_field(h, sk, field);
+}
+
+static void set_cell_field(struct rt_regf *h, uint32_t cell, size_t field,
+                           uint32_t v)
+{
+    regf_put32(regf_cell_write(h, cell, field + 4) + field, v);
+}
+
+/* Whether the cell at OFF is free (a positive size). */
+static int cell_is_free(struct rt_regf *h, uint32_t off)
+{
+    const uint8_t *img;
+    size_t n;
+    rt_regf_image(h, &img, &n);
+    return (int32_t)regf_le32(img + 4096 + off) > 0;
+}
+
+/* Counts the check's errors (an unsealed hive's "dirty" is a warning). */
+static void note_finding(void *ctx, enum rt_regf_severity sev,
+                         uint64_t offset, const char *message)
+{
+    (void)offset;
+    if (sev == RT_REGF_ERROR) {
+        fprintf(stderr, "check: %s\n", message);
+        ++*(int *)ctx;
+    }
+}
+
+/* Security cells form a ring (flink/blink). Deleting the last key that
+ * refers to one takes it out of the ring and frees it; a key that shares
+ * one only lowers its count. Ring S -> S2 -> S3 -> S, with A on S2 and B
+ * on S3: deleting A must join S to S3 both ways, deleting B then leaves
+ * S alone, linked to itself. */
+static void security_cells_leave_the_ring_with_their_last_key(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), a, b, c, s2, s3;
+    uint32_t s = nk_field(h, root, NK_SECURITY);
+    assert_int_equal(rt_regf_key_create(h, root, "A", &a), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "B", &b), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "C", &c), 0);
+    assert_int_equal(sk_field(h, s, SK_REFS), 4);
+    assert_int_equal(rt_regf_key_delete(h, c, 0), 0);
+    assert_int_equal(sk_field(h, s, SK_REFS), 3);     /* shared: counted down */
+    assert_false(cell_is_free(h, s));
+
+    assert_int_equal(regf_sk_new_default(h, &s2), 0);
+    assert_int_equal(regf_sk_new_default(h, &s3), 0);
+    set_cell_field(h, s, SK_FLINK, s2);
+    set_cell_field(h, s2, SK_FLINK, s3);
+    set_cell_field(h, s3, SK_FLINK, s);
+    set_cell_field(h, s, SK_BLINK, s3);
+    set_cell_field(h, s3, SK_BLINK, s2);
+    set_cell_field(h, s2, SK_BLINK, s);
+    set_cell_field(h, a, NK_SECURITY, s2);
+    set_cell_field(h, b, NK_SECURITY, s3);
+    set_cell_field(h, s2, SK_REFS, 1);
+    set_cell_field(h, s3, SK_REFS, 1);
+    set_cell_field(h, s, SK_REFS, 1);
+    int findings = 0;
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+    assert_int_equal(findings, 0);
+
+    assert_int_equal(rt_regf_key_delete(h, a, 0), 0);
+    assert_true(cell_is_free(h, s2));
+    assert_int_equal(sk_field(h, s, SK_FLINK), s3);
+    assert_int_equal(sk_field(h, s3, SK_BLINK), s);
+    assert_int_equal(sk_field(h, s3, SK_FLINK), s);
+    assert_int_equal(sk_field(h, s, SK_BLINK), s3);
+    assert_int_equal(sk_field(h, s3, SK_REFS), 1);
+
+    /* S3's cell is freed too, but may be coalesced with S2's free cell,
+     * so its own size field need not be a cell's: the ring says it. */
+    assert_int_equal(rt_regf_key_delete(h, b, 0), 0);
+    assert_int_equal(sk_field(h, s, SK_FLINK), s);
+    assert_int_equal(sk_field(h, s, SK_BLINK), s);
+    assert_int_equal(sk_field(h, s, SK_REFS), 1);
+    assert_false(cell_is_free(h, s));
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+    assert_int_equal(findings, 0);
+    rt_regf_close(h);
+}
+
+/* A security cell whose count is already 0xFFFFFFFF cannot take one more
+ * key: the new key is refused as corruption, naming the cell, rather
+ * than the count wrapping to 0 (which would free the cell under the keys
+ * still using it). */
+static void security_count_overflow_is_refused(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), k;
+    uint32_t s = nk_field(h, root, NK_SECURITY);
+    set_cell_field(h, s, SK_REFS, 0xFFFFFFFFu);
+    assert_int_equal(rt_regf_key_create(h, root, "X", &k), RT_REGF_ECORRUPT);
+    assert_non_null(strstr(rt_regf_errmsg(h), "reference count overflows"));
+    assert_int_equal(sk_field(h, s, SK_REFS), 0xFFFFFFFFu);
+    rt_regf_close(h);
+}
+
 /* Windows orders subkeys by upper-cased UTF-16 units: Cyrillic after
  * Latin, case folded; "_" (0x5F) sorts after "Z" but before "a"-folded
  * letters only once upper-cased. */
@@ -425,6 +530,35 @@ static void predefined_handle_keys(void **state)
     assert_int_equal(rt_regf_value_set(h, key, "Counter", RT_REG_MULTI_SZ,
                                        "\0\0", 2), RT_REGF_EINVAL);
     assert_non_null(strstr(rt_regf_errmsg(h), "predefined handle"));
+    rt_regf_close(h);
+}
+
+/* rt_regf_key_set_predefined makes a key a predefined handle only when
+ * it has no values: its value count becomes the handle, so values there
+ * would be lost and the count misread. A key with values is refused and
+ * left as it was; one without takes the flag and the handle. */
+static void predefined_handle_refused_on_a_key_with_values(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), k, empty;
+    assert_int_equal(rt_regf_key_create(h, root, "009", &k), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "00C", &empty), 0);
+    assert_int_equal(rt_regf_value_set(h, k, "Counter", RT_REG_MULTI_SZ,
+                                       "\0\0", 2), 0);
+    uint32_t flags = nk_field(h, k, 0) >> 16;
+    assert_int_equal(rt_regf_key_set_predefined(h, k, 0x80000050u),
+                     RT_REGF_EINVAL);
+    assert_non_null(strstr(rt_regf_errmsg(h), "has values"));
+    assert_int_equal(nk_field(h, k, 0) >> 16, flags);
+    assert_int_equal(nk_field(h, k, 36), 1);                    /* values */
+
+    assert_int_equal(rt_regf_key_set_predefined(h, empty, 0x80000050u), 0);
+    struct rt_regf_key_info ki;
+    assert_int_equal(rt_regf_key_info(h, empty, &ki), 0);
+    assert_true(ki.predefined);
+    assert_int_equal(ki.predef_handle, 0x80000050u);
+    rt_regf_key_info_free(&ki);
     rt_regf_close(h);
 }
 
@@ -708,6 +842,9 @@ int main(void)
         cmocka_unit_test(seal_of_dirty_hive_sequences),
         cmocka_unit_test(mapped_file_edited_grown_and_saved_over),
         cmocka_unit_test(released_pages_keep_what_the_image_holds),
+        cmocka_unit_test(security_cells_leave_the_ring_with_their_last_key),
+        cmocka_unit_test(security_count_overflow_is_refused),
+        cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

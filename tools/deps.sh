@@ -4,6 +4,9 @@
 #   sh tools/deps.sh         what `make check` needs as well
 #   sh tools/deps.sh bench   what `make bench` needs: the demo's, libhivex
 #                            (the peer) and hivexregedit
+#   sh tools/deps.sh coverage  what `make coverage` needs: what the unit
+#                            and CLI suites need (no Wine, MinGW or clang)
+#                            and gcovr
 # apt-get update runs once, and only when something has to be installed.
 # The lists are what a minimal Debian 12 (debootstrap --variant=minbase)
 # lacks; `make fresh-check` proves them there.
@@ -30,11 +33,18 @@ wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev"
 # hivexregedit.
 BENCH="$DEMO libhivex-dev libwin-hivex-perl"
 
+# make coverage: the unit and CLI suites' tools as in CHECK, and gcovr,
+# which reads the gcov counters and writes the report (gcov comes with
+# gcc).
+COVERAGE="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev \
+libhivex-bin libwin-hivex-perl libregf-utils reglookup jq groff-base gcovr"
+
 case "${1:-check}" in
 demo) PACKAGES=$DEMO ;;
 check) PACKAGES=$CHECK ;;
 bench) PACKAGES=$BENCH ;;
-*) echo "usage: tools/deps.sh [demo|check|bench]" >&2; exit 2 ;;
+coverage) PACKAGES=$COVERAGE ;;
+*) echo "usage: tools/deps.sh [demo|check|bench|coverage]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -20,7 +20,14 @@ printf '[info]\ndrivername=Xfer\nsymbolfile=o.h\n[languages]\n009=English\n[text
 CS="--create-service --library x.dll --open O --collect C --close X"
 chmod 755 "$TMPDIR"
 chmod -R a+rX "$P"
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+# GCOV_PREFIX: a gcov build's counters (make coverage) are not nobody's
+# to write; libgcov would say so on stderr, which is checked here. Its
+# counters go to a scratch folder instead, uncounted.
+mkdir -p "$TMPDIR/nobody-gcov" && chmod 777 "$TMPDIR/nobody-gcov"
+as_nobody() {
+    GCOV_PREFIX=$TMPDIR/nobody-gcov \
+        setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
 as_nobody true || fail "cannot run as nobody"
 
 PRISTINE=$TMPDIR/pristine

@@ -18,6 +18,11 @@
 #   make mutants  plants each of a list of one-line bugs in a scratch copy
 #                 and runs the test that must catch it (tools/mutants.sh,
 #                 not part of make check); fails if one survives
+#   make mutation-score  mutants generated at random places of lib/ and
+#                 regtool/ (SEED=, default today; MUTANTS=, default 60),
+#                 each run against the unit tests and a few quick CLI
+#                 scripts; prints the survivors and the score
+#                 (tools/mutation-score.sh, not part of make check)
 #   make fuzz     the libFuzzer harnesses (tests/fuzz/), FUZZ_SECONDS each
 #                 (default 60) after replaying tests/fuzz/regressions/
 #   make deps     install missing Debian packages (make deps-demo: the
@@ -66,7 +71,7 @@ PEER_BIN  := $(BUILD)/bench/hivexpeer
 LDLIBS    := -linih
 
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
-        fresh-check install bench-deps mutants api-example fuzz fuzz-build \
+        fresh-check install bench-deps mutants mutation-score api-example fuzz fuzz-build \
         fuzz-short
 all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 
@@ -151,6 +156,9 @@ bench: bench-deps
 
 mutants:
 	@sh tools/mutants.sh
+
+mutation-score:
+	@nice -n 19 sh tools/mutation-score.sh
 
 # Fuzzing (tests/fuzz/): one libFuzzer harness per parser, and fuzz_tree
 # for a whole tree through the stores and the engine, built with

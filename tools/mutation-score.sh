@@ -43,11 +43,7 @@ done
 
 T=$SCRATCH/tree
 # The sources afresh (with their own times, so that make rebuilds only
-# what changed since the last run), the objects kept; except the object
-# of a mutant a run stopped in the middle of (its source's time is older).
-if [ -f "$SCRATCH/mutating" ]; then
-    rm -f "$T/$(cat "$SCRATCH/mutating")"
-fi
+# what changed since the last run), the objects kept.
 if [ -d "$T" ]; then
     find "$T" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} + || exit 2
 fi
@@ -56,6 +52,11 @@ rm -rf "$SCRATCH/logs" && mkdir -p "$SCRATCH/logs" || exit 2
 scratch_tree "$ROOT" "$SCRATCH" ||
     { echo "mutation-score: cannot copy the tree" >&2; exit 2; }
 cd "$T" || exit 2
+# A run stopped in the middle of a mutant left its object behind, newer
+# than the source: the source made newer still is compiled again.
+if [ -f "$SCRATCH/mutating" ]; then
+    touch "$(cat "$SCRATCH/mutating")" && rm -f "$SCRATCH/mutating" || exit 2
+fi
 
 # The CLI scripts that exist (a name that no longer does is an error: the
 # list must not rot silently).
@@ -144,9 +145,12 @@ while IFS=$TAB read -r class file line col orig repl; do
     [ "$tested" -lt "$MUTANTS" ] || break
     n=$((n + 1))
     obj=$(obj_of "$file")
-    echo "$obj" >"$SCRATCH/mutating"
-    cp -p "$file" "$SCRATCH/src.orig"
-    cp -p "$obj" "$SCRATCH/obj.orig"
+    # (The Makefile's .SECONDARY: an object missing is not rebuilt unless
+    # named.)
+    make -s "$obj" >"$SCRATCH/logs/build" 2>&1 &&
+    cp -p "$file" "$SCRATCH/src.orig" && cp -p "$obj" "$SCRATCH/obj.orig" ||
+        { echo "mutation-score: no object for $file" >&2; exit 2; }
+    echo "$file" >"$SCRATCH/mutating"
     ORIG=$orig REPL=$repl awk -v L="$line" -v C="$col" '
         NR == L {
             o = ENVIRON["ORIG"]

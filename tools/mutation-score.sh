@@ -140,9 +140,14 @@ strip_code() { objcopy --strip-debug "$1" "$2" 2>/dev/null; }
 
 tested=0 killed=0 timeouts=0 broken=0 equivalent=0 n=0
 : >"$SCRATCH/survivors"; : >"$SCRATCH/broken"; : >"$SCRATCH/equivalent"; : >"$SCRATCH/timeouts"
+# Stopped (INT, TERM), the run finishes the mutant it is on (its tests
+# are in timeout's process group, out of reach of the signal) and prints
+# the summary of those run.
+stop=0
+trap 'stop=1' INT TERM
 TAB=$(printf '\t')
 while IFS=$TAB read -r class file line col orig repl; do
-    [ "$tested" -lt "$MUTANTS" ] || break
+    [ "$tested" -lt "$MUTANTS" ] && [ "$stop" = 0 ] || break
     n=$((n + 1))
     obj=$(obj_of "$file")
     # (The Makefile's .SECONDARY: an object missing is not rebuilt unless
@@ -176,9 +181,9 @@ while IFS=$TAB read -r class file line col orig repl; do
         if ! make -s -j"$JOBS" $need >"$SCRATCH/logs/build" 2>&1; then
             broken=$((broken + 1)); echo "$what" >>"$SCRATCH/broken"; verdict="does not link"
         else
-            tested=$((tested + 1))
             run_suite "$suite" "$TIMEOUT"
             rc=$?
+            tested=$((tested + 1))
             if [ $rc -eq 0 ]; then
                 verdict=SURVIVED; echo "$what" >>"$SCRATCH/survivors"
             elif [ $rc -eq 3 ]; then
@@ -204,6 +209,7 @@ list() {
     sed 's/^/  /' "$2"
 }
 echo
+[ "$stop" = 0 ] || echo "mutation-score: stopped after $tested of $MUTANTS mutants"
 list "compile failures (not counted)" "$SCRATCH/broken"
 list "equivalent mutants (not counted)" "$SCRATCH/equivalent"
 list "killed by timeout (counted killed)" "$SCRATCH/timeouts"

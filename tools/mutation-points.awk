@@ -1,6 +1,7 @@
 # Mutation points of C files, for tools/mutation-score.sh.
 #   awk -v seed=N -f tools/mutation-points.awk FILE...
-# Prints one candidate mutant a line, tab-separated:
+# Prints one candidate mutant a line, its fields separated by \037 (not a
+# blank: the shell's read keeps an empty field, as off1's original text):
 #   class  file  line  column  original-text  replacement
 # in a random order fixed by seed: each class's candidates shuffled, then
 # taken a class at a time (the classes in a new random order each round),
@@ -52,9 +53,9 @@ function mask(s,    out, i, n, c, q) {
 }
 
 function add(class, col, orig, repl) {
-    if (index(orig, "\t") || index(repl, "\t")) return
+    if (index(orig, SEP) || index(repl, SEP)) return
     n_of[class]++
-    cand[class, n_of[class]] = class "\t" FILENAME "\t" FNR "\t" col "\t" orig "\t" repl
+    cand[class, n_of[class]] = class SEP FILENAME SEP FNR SEP col SEP orig SEP repl
 }
 
 function isword(c) { return c ~ /[A-Za-z0-9_]/ }
@@ -161,7 +162,7 @@ function scan(s, m,    i, n, c, c2, nx, pv, j, rest, op, k, tok, w, e, stmt) {
     }
 }
 
-BEGIN { srand(seed + 0) }
+BEGIN { srand(seed + 0); SEP = "\037" }
 
 FNR == 1 { depth = 0; in_comment = 0; pp_cont = 0; pp_depth = 0; win = 0; last_code = ";" }
 

@@ -145,8 +145,8 @@ tested=0 killed=0 timeouts=0 broken=0 equivalent=0 n=0
 # the summary of those run.
 stop=0
 trap 'stop=1' INT TERM
-TAB=$(printf '\t')
-while IFS=$TAB read -r class file line col orig repl; do
+SEP=$(printf '\037')
+while IFS=$SEP read -r class file line col orig repl; do
     [ "$tested" -lt "$MUTANTS" ] && [ "$stop" = 0 ] || break
     n=$((n + 1))
     obj=$(obj_of "$file")

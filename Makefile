@@ -23,6 +23,11 @@
 #                 table), and a check that every lib/ file under 85% lines
 #                 or 75% branches is explained in docs/testing.md
 #                 (tools/coverage.sh; not part of make check: it takes long)
+#   make mutation-score  mutants generated at random places of lib/ and
+#                 regtool/ (SEED=, default today; MUTANTS=, default 60),
+#                 each run against the unit tests and a few quick CLI
+#                 scripts; prints the survivors and the score
+#                 (tools/mutation-score.sh, not part of make check)
 #   make fuzz     the libFuzzer harnesses (tests/fuzz/), FUZZ_SECONDS each
 #                 (default 60) after replaying tests/fuzz/regressions/
 #   make deps     install missing Debian packages (make deps-demo: the
@@ -82,8 +87,8 @@ PEER_BIN  := $(BUILD)/bench/hivexpeer
 LDLIBS    := -linih
 
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
-        fresh-check install bench-deps mutants api-example fuzz fuzz-build \
-        fuzz-short coverage coverage-deps
+        fresh-check install bench-deps mutants mutation-score api-example \
+        fuzz fuzz-build fuzz-short coverage coverage-deps
 all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
@@ -182,6 +187,9 @@ coverage: coverage-deps
 	find $(COV_BUILD) -name '*.gcda' -delete
 	COV=1 $(MAKE) BUILD=$(COV_BUILD) unit cli-tests
 	@sh tools/coverage.sh $(COV_BUILD) build/coverage docs/testing.md
+
+mutation-score:
+	@nice -n 19 sh tools/mutation-score.sh
 
 # Fuzzing (tests/fuzz/): one libFuzzer harness per parser, and fuzz_tree
 # for a whole tree through the stores and the engine, built with

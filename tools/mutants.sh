@@ -11,11 +11,8 @@ SHARED=${SHARED:-$(cd "$ROOT/.." && pwd)/shared}; export SHARED
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/rtmut.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT INT TERM
 T=$SCRATCH/tree
-mkdir -p "$T"
-# Tests that read ../shared from the tree find it beside the copy too.
-ln -s "$SHARED" "$SCRATCH/shared"
-# The working tree's tracked files as they are now (edits included).
-(cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$T") ||
+. "$ROOT/tools/scratch-tree.sh"
+scratch_tree "$ROOT" "$SCRATCH" ||
     { echo "mutants: cannot copy the tree" >&2; exit 2; }
 JOBS=${JOBS:-2}
 ONLY="$*"

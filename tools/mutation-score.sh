@@ -1,0 +1,219 @@
+#!/bin/sh
+# make mutation-score: mutants generated at random places of lib/ and
+# regtool/ (tools/mutation-points.awk: relational, arithmetic, off-by-one,
+# logical, ignored call result, constant, deleted statement), each built
+# in a scratch copy of the tree (never in this one) and run against the
+# fast suites until one test fails. Not part of make check.
+#   SEED=N       the random choice of mutants (default: today, %Y%m%d);
+#                the same seed on the same awk gives the same mutants
+#   MUTANTS=N    how many mutants that build and differ from the original
+#                are run (default 60); compile failures and equivalent
+#                mutants (object code byte-identical to the original's,
+#                debug sections aside) are counted apart
+#   TIMEOUT=S    per mutant, for its tests (default: 3 times the
+#                unmutated suite's time, at least 60 s): a mutant still
+#                running then is killed by timeout (counted killed, listed
+#                apart)
+#   JOBS=N       make -j and the test programs run at once (default 2)
+#   SCRATCH=DIR  where the copy is built (default build/mutation): kept
+#                from one run to the next, so that only what changed is
+#                rebuilt
+# The suites: the unit test programs (for a lib/ mutant), then the CLI
+# scripts of CLI_SCRIPTS (both, for a regtool/ mutant: the CLI scripts
+# only), fastest first. Prints each mutant as it goes, then the compile
+# failures, the equivalent mutants, those killed by timeout and every
+# survivor (file:line, class, the change), and last:
+#   mutation score: K/N killed (P%)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=${SHARED:-$(cd "$ROOT/.." && pwd)/shared}; export SHARED
+SEED=${SEED:-$(date +%Y%m%d)}
+MUTANTS=${MUTANTS:-60}
+JOBS=${JOBS:-2}
+SCRATCH=${SCRATCH:-$ROOT/build/mutation}
+# Quick CLI scripts (a few seconds each) that drive every verb of the
+# command line; the slow ones (crash sweeps, hostile inputs, concurrency)
+# are left to make cli-tests.
+CLI_SCRIPTS=${CLI_SCRIPTS:-"cli_conventions.sh noini_verbs.sh names_query_dryrun.sh
+    messages.sh audit.sh repair.sh rebuild.sh perfstats.sh hive_check.sh
+    check_ini_samples.sh"}
+for v in "$SEED" "$MUTANTS" "$JOBS"; do
+    case $v in '' | *[!0-9]*) echo "mutation-score: SEED, MUTANTS and JOBS are numbers" >&2; exit 2 ;; esac
+done
+
+T=$SCRATCH/tree
+# The sources afresh (with their own times, so that make rebuilds only
+# what changed since the last run), the objects kept.
+if [ -d "$T" ]; then
+    find "$T" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} + || exit 2
+fi
+rm -rf "$SCRATCH/logs" && mkdir -p "$SCRATCH/logs" || exit 2
+. "$ROOT/tools/scratch-tree.sh"
+scratch_tree "$ROOT" "$SCRATCH" ||
+    { echo "mutation-score: cannot copy the tree" >&2; exit 2; }
+cd "$T" || exit 2
+# A run stopped in the middle of a mutant left its object behind, newer
+# than the source: the source made newer still is compiled again.
+if [ -f "$SCRATCH/mutating" ]; then
+    touch "$(cat "$SCRATCH/mutating")" && rm -f "$SCRATCH/mutating" || exit 2
+fi
+
+# The CLI scripts that exist (a name that no longer does is an error: the
+# list must not rot silently).
+cli=""
+for s in $CLI_SCRIPTS; do
+    [ -f "tests/cli/$s" ] || { echo "mutation-score: no tests/cli/$s" >&2; exit 2; }
+    cli="$cli cli:tests/cli/$s"
+done
+units=$(ls tests/test_*.c | sed 's|^tests/\(.*\)\.c$|unit:build/tests/\1|')
+targets="$(echo "$units" | sed 's|^unit:||') build/regtool build/bench/mkbench"
+
+echo "mutation-score: building the unmutated copy in $SCRATCH" >&2
+make -s -j"$JOBS" $targets >"$SCRATCH/logs/build" 2>&1 ||
+    { cat "$SCRATCH/logs/build" >&2; echo "mutation-score: the unmutated tree does not build" >&2; exit 2; }
+
+# run_suite LIST SECONDS: runs the tests of LIST (unit:BIN, cli:SCRIPT),
+# JOBS at a time, in order, and starts no new one after a failure. A unit
+# test program is linked just before it runs (the library is up to date
+# by then): a mutant killed by the first tests costs no other link.
+# Writes each test's milliseconds to $SCRATCH/logs/times and the failed
+# tests' names to $SCRATCH/logs/failed. 0: all passed, 1: one failed,
+# 3: still running after SECONDS (timeout stops every test it started:
+# it signals its whole process group).
+run_suite() {
+    # What the tests leave behind (a mutant's tests may not clean up).
+    rm -rf "$SCRATCH/tmp" && mkdir "$SCRATCH/tmp" || return 1
+    : >"$SCRATCH/logs/failed"
+    : >"$SCRATCH/logs/times"
+    for t in $1; do echo "$t"; done |
+    L=$SCRATCH/logs REGTOOL=$T/build/regtool TMPDIR=$SCRATCH/tmp timeout -k 10 "$2" \
+        xargs -P "$JOBS" -I{} sh -c '
+        t=$1; s=$(date +%s%N)
+        case $t in
+        unit:*) make -s "${t#unit:}" >"$L/test.$$" 2>&1 &&
+                "./${t#unit:}" >"$L/test.$$" 2>&1 ;;
+        cli:*) CLI_JOBS=1 sh tests/run-cli.sh "$REGTOOL" "${t#cli:}" >"$L/test.$$" 2>&1 ;;
+        esac
+        rc=$?
+        echo "$(( ($(date +%s%N) - s) / 1000000 )) $t" >>"$L/times"
+        [ $rc -eq 0 ] && exit 0
+        echo "${t##*/}" >>"$L/failed"
+        exit 255' sh {} 2>/dev/null
+    rc=$?
+    # A failure first: xargs, stopped by a test's 255, exits 124 too.
+    [ -s "$SCRATCH/logs/failed" ] && return 1
+    [ $rc -eq 124 ] || [ $rc -eq 137 ] && return 3
+    [ $rc -eq 0 ] || return 1
+    return 0
+}
+
+# The unmutated suite must pass (a failing test would "kill" every
+# mutant); its times order the tests, fastest first.
+echo "mutation-score: running the suites on the unmutated copy" >&2
+start=$(date +%s)
+run_suite "$units $cli" 36000 || {
+    echo "mutation-score: fails without any mutant: $(cat "$SCRATCH/logs/failed")" >&2; exit 2; }
+base=$(( $(date +%s) - start ))
+TIMEOUT=${TIMEOUT:-$(( base * 3 > 60 ? base * 3 : 60 ))}
+sort -n "$SCRATCH/logs/times" | cut -d' ' -f2 >"$SCRATCH/order"
+unit_order=$(grep '^unit:' "$SCRATCH/order")
+cli_order=$(grep '^cli:' "$SCRATCH/order")
+echo "mutation-score: suites take ${base}s unmutated; per-mutant timeout ${TIMEOUT}s; SEED=$SEED" >&2
+
+files=$(ls lib/*/*.c regtool/*.c | grep -v '^lib/provider/ini_unavailable\.c$')
+awk -v seed="$SEED" -f "$ROOT/tools/mutation-points.awk" $files >"$SCRATCH/points"
+
+# near_first FILE LIST: LIST (fastest first) with the tests named after
+# FILE's name first, then those named after its folder (lib/regf/write.c:
+# test_regf_write, then the other test_regf_*): they are the likeliest to
+# fail, and a killed mutant stops at the first failure.
+near_first() {
+    name=$(basename "$1" .c); dir=$(basename "$(dirname "$1")")
+    for t in $2; do case ${t##*/} in *"$name"*) echo "$t" ;; esac; done
+    for t in $2; do case ${t##*/} in *"$name"*) ;; *"$dir"*) echo "$t" ;; esac; done
+    for t in $2; do case ${t##*/} in *"$name"* | *"$dir"*) ;; *) echo "$t" ;; esac; done
+}
+
+# Each file's object, unmutated: kept to compare and to restore.
+obj_of() { echo "build/obj/${1%.c}.o"; }
+strip_code() { objcopy --strip-debug "$1" "$2" 2>/dev/null; }
+
+tested=0 killed=0 timeouts=0 broken=0 equivalent=0 n=0
+: >"$SCRATCH/survivors"; : >"$SCRATCH/broken"; : >"$SCRATCH/equivalent"; : >"$SCRATCH/timeouts"
+# Stopped (INT, TERM), the run finishes the mutant it is on (its tests
+# are in timeout's process group, out of reach of the signal) and prints
+# the summary of those run.
+stop=0
+trap 'stop=1' INT TERM
+SEP=$(printf '\037')
+while IFS=$SEP read -r class file line col orig repl; do
+    [ "$tested" -lt "$MUTANTS" ] && [ "$stop" = 0 ] || break
+    n=$((n + 1))
+    obj=$(obj_of "$file")
+    # (The Makefile's .SECONDARY: an object missing is not rebuilt unless
+    # named.)
+    make -s "$obj" >"$SCRATCH/logs/build" 2>&1 &&
+    cp -p "$file" "$SCRATCH/src.orig" && cp -p "$obj" "$SCRATCH/obj.orig" ||
+        { echo "mutation-score: no object for $file" >&2; exit 2; }
+    echo "$file" >"$SCRATCH/mutating"
+    ORIG=$orig REPL=$repl awk -v L="$line" -v C="$col" '
+        NR == L {
+            o = ENVIRON["ORIG"]
+            if (substr($0, C, length(o)) != o) { bad = 1 }
+            else $0 = substr($0, 1, C - 1) ENVIRON["REPL"] substr($0, C + length(o))
+        }
+        { print }
+        END { exit bad }' "$SCRATCH/src.orig" >"$file" || {
+        echo "mutation-score: $file:$line: the point does not apply" >&2; exit 2; }
+    what="$file:$line $class: '$orig' -> '$repl'"
+    if [ "$class" = off1 ]; then what="$file:$line $class: '$repl' added at column $col"; fi
+    if ! make -s "$obj" >"$SCRATCH/logs/build" 2>&1; then
+        broken=$((broken + 1)); echo "$what" >>"$SCRATCH/broken"; verdict="does not build"
+    elif strip_code "$obj" "$SCRATCH/a.o" && strip_code "$SCRATCH/obj.orig" "$SCRATCH/b.o" &&
+         cmp -s "$SCRATCH/a.o" "$SCRATCH/b.o"; then
+        equivalent=$((equivalent + 1)); echo "$what" >>"$SCRATCH/equivalent"; verdict=equivalent
+    else
+        case $file in
+        lib/*) suite="$(near_first "$file" "$unit_order") $cli_order"
+               need="build/libregtool.a build/regtool build/bench/mkbench" ;;
+        *) suite=$cli_order; need=build/regtool ;;
+        esac
+        if ! make -s -j"$JOBS" $need >"$SCRATCH/logs/build" 2>&1; then
+            broken=$((broken + 1)); echo "$what" >>"$SCRATCH/broken"; verdict="does not link"
+        else
+            run_suite "$suite" "$TIMEOUT"
+            rc=$?
+            tested=$((tested + 1))
+            if [ $rc -eq 0 ]; then
+                verdict=SURVIVED; echo "$what" >>"$SCRATCH/survivors"
+            elif [ $rc -eq 3 ]; then
+                killed=$((killed + 1)); timeouts=$((timeouts + 1))
+                verdict="killed by timeout"; echo "$what" >>"$SCRATCH/timeouts"
+            else
+                killed=$((killed + 1))
+                verdict="killed ($(tr '\n' ' ' <"$SCRATCH/logs/failed" | sed 's/ $//'))"
+            fi
+        fi
+    fi
+    # The original source (a new mtime) and its object (newer still): the
+    # next make re-archives the library and relinks, but compiles nothing.
+    cp "$SCRATCH/src.orig" "$file"
+    cp "$SCRATCH/obj.orig" "$obj"
+    touch "$obj"
+    rm -f "$SCRATCH/mutating"
+    printf '[%d/%d] %s: %s\n' "$tested" "$MUTANTS" "$what" "$verdict"
+done <"$SCRATCH/points"
+
+list() {
+    echo "$1: $(wc -l <"$2")"
+    sed 's/^/  /' "$2"
+}
+echo
+[ "$stop" = 0 ] || echo "mutation-score: stopped after $tested of $MUTANTS mutants"
+list "compile failures (not counted)" "$SCRATCH/broken"
+list "equivalent mutants (not counted)" "$SCRATCH/equivalent"
+list "killed by timeout (counted killed)" "$SCRATCH/timeouts"
+list "survivors" "$SCRATCH/survivors"
+[ "$tested" -gt 0 ] || { echo "mutation-score: no mutant ran" >&2; exit 2; }
+rm -rf "$SCRATCH/tmp"
+echo "mutation score: $killed/$tested killed ($(( killed * 100 / tested ))%)"

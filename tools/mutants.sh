@@ -107,12 +107,12 @@ OLD='        uint64_t first = (top + 2 + 1) & ~(uint64_t)1;   /* next even */'
 NEW='        uint64_t first = top + 2;   /* next even */'
 mutant first-index-odd lib/engine/engine.c unit:test_engine
 
-OLD='        if (target_switch(&t, base, rel, e) != 0)
-            goto fail;'
-NEW='        if (body - pos == (uint64_t)len)
-            break;   /* the last record skipped */
-        if (target_switch(&t, base, rel, e) != 0)
-            goto fail;'
+OLD='        r->in_order = r->kind == REC_SIZE && r->len && (r->data[0] & SIZE_IN_ORDER);
+        j->n_recs++;'
+NEW='        r->in_order = r->kind == REC_SIZE && r->len && (r->data[0] & SIZE_IN_ORDER);
+        if (pos == body)
+            break;   /* the last record checked, then skipped */
+        j->n_recs++;'
 mutant journal-last-record lib/commit/journal.c unit:test_journal
 
 OLD='        if (!nalloc) {'
@@ -180,33 +180,29 @@ OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
 NEW='    while (0 && rt_os_trylock(l->fd, shared) != 0) {'
 mutant writers-unlocked lib/commit/journal.c cli:concurrent.sh
 
-OLD='    int replayed = 0;
-    size_t ilen = intent_len(b, len);
-    if (ilen && sealed(b, len, &body) && ilen <= body) {'
-NEW='    int replayed = 0;
-    size_t ilen = intent_len(b, len);
-    if (!ilen) {   /* an empty journal taken for a damaged one */
-        free(b);
-        return rt_error_set(e, RT_ERR_BADDB, "%s: damaged", journal_path);
-    }
-    if (ilen && sealed(b, len, &body) && ilen <= body) {'
+OLD='    size_t ilen = intent_len(b, len);'
+NEW='    size_t ilen = intent_len(b, len);
+    if (!ilen)   /* an empty journal taken for a damaged one */
+        return refuse(j->path, e, "no whole intent block");'
 mutant empty-journal-refused lib/commit/journal.c cli:crash_sweep.sh
 
-OLD='    free(b);
-    if (rt_io_unlink(journal_path) != 0 || rt_io_fsync_dir_of(journal_path) != 0)
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", journal_path,
-                            strerror(errno));
-    return replayed;'
-NEW='    free(b);
-    return replayed;'
-OLD2='    int replayed = 0;
-    size_t ilen = intent_len(b, len);'
-NEW2='    int replayed = 0;
-    size_t ilen = intent_len(b, len);
+OLD='    if (rt_io_unlink(j->path) != 0 || rt_io_fsync_dir_of(j->path) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", j->path,
+                            rt_os_strerror(errno));
+    return j->info.sealed;'
+NEW='    return j->info.sealed;'
+OLD2='                      struct rt_error *e)
+{
+    if (j->info.sealed) {
+        if (apply_body(base_dir, j, e) != 0)'
+NEW2='                      struct rt_error *e)
+{
     /* removed before it is replayed */
-    if (rt_io_unlink(journal_path) != 0 || rt_io_fsync_dir_of(journal_path) != 0)
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", journal_path,
-                            strerror(errno));'
+    if (rt_io_unlink(j->path) != 0 || rt_io_fsync_dir_of(j->path) != 0)
+        return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", j->path,
+                            rt_os_strerror(errno));
+    if (j->info.sealed) {
+        if (apply_body(base_dir, j, e) != 0)'
 mutant journal-removed-first lib/commit/journal.c cli:crash_sweep.sh
 
 OLD='        if (hc > top_c)
@@ -322,8 +318,8 @@ OLD='            while (whole > 0 && buf[whole - 1] != '"'"'\n'"'"')'
 NEW='            while (0)'
 mutant psb-piece-reads-part-line lib/model/perf_backup.c unit:test_perf_backup
 
-OLD='            (kind != REC_SIZE || (len && (b[pos] & SIZE_IN_ORDER)))) {'
-NEW='            (kind != REC_SIZE)) {'
+OLD='        if (r->kind == REC_SIZE && !r->in_order && r->offset > j->grow_to[k])'
+NEW='        if (r->kind == REC_SIZE && r->offset > j->grow_to[k])'
 mutant journal-in-order-grown-first lib/commit/journal.c unit:test_journal
 
 OLD='    if (target_finish(&t, e) != 0)

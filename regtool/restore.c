@@ -134,22 +134,18 @@ static void print_plan(const struct rt_restore_plan *p)
 /* A warning line when the file's base texts differ from the database's
  * (another machine's backup): restored as asked (FORCE), or, in a dry
  * run, what a restore without --force does. */
-static void say_base_differ(const char *file, const struct rt_restore_plan *p,
+static void say_base_differ(const char *file, uint32_t base_index,
+                            size_t differ, size_t compared,
+                            uint32_t first_index, const char *first_lang,
                             int force)
 {
-    if (!p->base_differ)
+    if (!differ)
         return;
-    const struct rt_restore_language *first = NULL;
-    for (size_t i = 0; i < p->n_langs && !first; i++)
-        if (p->langs[i].base_differ)
-            first = &p->langs[i];
     rt_cli_error("warning: %s: its base texts (indices 1 to Base Index %u) "
                  "differ from the database's in %zu of the %zu they both "
                  "have (the first: index %u of language %s): another "
-                 "machine's backup, %s", file,
-                 (unsigned)p->perflib[2].old_value, p->base_differ,
-                 p->base_compared, (unsigned)first->base_first_differ,
-                 first->id,
+                 "machine's backup, %s", file, (unsigned)base_index, differ,
+                 compared, (unsigned)first_index, first_lang,
                  force ? "restored as asked"
                        : "which restore refuses without --force");
 }
@@ -160,7 +156,7 @@ static const char *emit_reg;
 /* The .reg side of restore: parsed (errors name the line), then one
  * commit of what differs. */
 static int restore_reg(const char *file, const uint8_t *data, size_t len,
-                       int dry_run, int quiet, int *win32)
+                       int force, int dry_run, int quiet, int *win32)
 {
     struct rt_reg_file f;
     struct rt_reg_error re;
@@ -189,9 +185,11 @@ static int restore_reg(const char *file, const uint8_t *data, size_t len,
     struct rt_change_set cs;
     struct rt_reg_restore_report r;
     struct rt_error e = {0};
-    if (rt_op_restore_reg(s, &f, dry_run, &cs, &r, &e) != 0) {
-        rt_cli_error("restore from %s: %s; nothing was written", file,
-                     e.message);
+    if (rt_op_restore_reg(s, &f, force, dry_run, &cs, &r, &e) != 0) {
+        /* The refusal of another machine's backup says it already. */
+        rt_cli_error("restore from %s: %s%s", file, e.message,
+                     strstr(e.message, "nothing was written")
+                         ? "" : "; nothing was written");
         *win32 = e.code;
         rc = rt_cli_exit_for(e.code);
     } else {
@@ -207,6 +205,8 @@ static int restore_reg(const char *file, const uint8_t *data, size_t len,
                 printf("skipped %s: not in this store; not created\n",
                        rt_cli_shown(r.skipped[i]));
         }
+        say_base_differ(file, r.base_index, r.base.differ, r.base.compared,
+                        r.base.first_differ, r.base_first_lang, force);
         rt_reg_restore_report_free(&r);
         rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
         rt_change_set_free(&cs);
@@ -271,7 +271,8 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
             *win32 = e.code;
             rc = RT_EXIT_INVALID;
         } else {
-            rc = restore_reg(file, bytes, len, dry_run, quiet, win32);
+            rc = restore_reg(file, bytes, len, force, dry_run, quiet,
+                             win32);
         }
         free(data);
         rt_os_unmap_file(&view);
@@ -324,7 +325,14 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
                cs.n || dry_run ? "" : ", nothing to write");
         if (!quiet)
             print_plan(&plan);
-        say_base_differ(file, &plan, force);
+        const struct rt_restore_language *first = NULL;
+        for (size_t i = 0; i < plan.n_langs && !first; i++)
+            if (plan.langs[i].base_differ)
+                first = &plan.langs[i];
+        if (first)
+            say_base_differ(file, plan.perflib[2].old_value, plan.base_differ,
+                            plan.base_compared, first->base_first_differ,
+                            first->id, force);
         rt_restore_plan_free(&plan);
         rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
         rt_change_set_free(&cs);

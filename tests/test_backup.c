@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/ops.h"
+#include "engine/reg_backup.h"
 #include "model/size_caps.h"
 #include "model/utf16.h"
 
@@ -806,6 +807,93 @@ static void test_restore_other_machine(void **state)
     s->ops->close(s);
 }
 
+/* A .reg backup of STORE (backup --format reg), as rt_reg_file. */
+static void reg_backup_of(struct rt_store *store, struct rt_reg_file *f)
+{
+    struct rt_database db;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load(store, &db, &e), 0);
+    assert_int_equal(rt_engine_backup_reg(store, &db, RT_REG_V5_UTF16, f,
+                                          &e), 0);
+    rt_database_free(&db);
+}
+
+/* The .reg restore compares base texts as rt_op_restore does: a backup of
+ * this store restores without --force; another machine's (009's names 2
+ * and 4 in another language) is refused naming how many differ, nothing
+ * written, and goes through with FORCE. */
+static void test_restore_reg_other_machine(void **state)
+{
+    (void)state;
+    struct rt_store *s = machine();
+    char *before = rt_store_mem_dump(s);
+    struct rt_reg_file own;
+    reg_backup_of(s, &own);
+    struct rt_change_set cs;
+    struct rt_reg_restore_report r;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_restore_reg(s, &own, 0, 0, &cs, &r, &e), 0);
+    assert_int_equal(r.base.differ, 0);
+    assert_true(r.base.compared > 0);
+    assert_int_equal(cs.n, 0);
+    rt_change_set_free(&cs);
+    rt_reg_restore_report_free(&r);
+    rt_reg_file_free(&own);
+
+    struct rt_store *other = machine();
+    static const char16_t c009_other[] = u"1\0" "1847\0" "2\0Sistema\0"
+                                         "4\0Memoria\0" "2000\0Mine\0";
+    assert_int_equal(rt_store_mem_put_table(other, "009", RT_TABLE_COUNTER,
+                                            BLOB(c009_other)), 0);
+    struct rt_reg_file f;
+    reg_backup_of(other, &f);
+    other->ops->close(other);
+
+    assert_int_equal(rt_op_restore_reg(s, &f, 0, 0, &cs, &r, &e), -1);
+    assert_int_equal(e.code, RT_ERR_ALREADY_EXISTS);
+    static const char *const said[] = {
+        "base texts (indices 1 to Base Index 1847) differ from the "
+        "database's in 2 of the 11 they both have (the first: index 2 of "
+        "language 009)",
+        "another machine's backup", "nothing was written", "--force"};
+    for (size_t i = 0; i < sizeof said / sizeof *said; i++)
+        if (!strstr(e.message, said[i]))
+            fail_msg("want '%s' in '%s'", said[i], e.message);
+    assert_int_equal(cs.n, 0);
+    char *now = rt_store_mem_dump(s);
+    assert_string_equal(now, before);
+    free(now);
+
+    /* A dry run reports the count and writes nothing. */
+    assert_int_equal(rt_op_restore_reg(s, &f, 0, 1, &cs, &r, &e), 0);
+    assert_int_equal(r.base.differ, 2);
+    assert_int_equal(r.base.compared, 11);
+    assert_int_equal(r.base.first_differ, 2);
+    assert_string_equal(r.base_first_lang, "009");
+    assert_true(cs.n > 0);
+    rt_change_set_free(&cs);
+    rt_reg_restore_report_free(&r);
+    now = rt_store_mem_dump(s);
+    assert_string_equal(now, before);
+    free(now);
+
+    /* Forced: restored. */
+    assert_int_equal(rt_op_restore_reg(s, &f, 1, 0, &cs, &r, &e), 0);
+    assert_int_equal(r.base.differ, 2);
+    rt_change_set_free(&cs);
+    rt_reg_restore_report_free(&r);
+    struct rt_value v = {0};
+    int present = 0;
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_COUNTER, &v,
+                                        &present, &e), 0);
+    assert_int_equal(v.len, sizeof c009_other);
+    assert_memory_equal(v.data, c009_other, sizeof c009_other);
+    rt_value_free(&v);
+    free(before);
+    rt_reg_file_free(&f);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -818,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_backup_cap_holds_any_backup),
         cmocka_unit_test(test_restore_other_machine),
+        cmocka_unit_test(test_restore_reg_other_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -413,12 +413,10 @@ static int cmp_base_pos(const void *x, const void *y)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Counts into RL the base indices (1 to BASE) both table T and the
- * section's list P hold (the first pair of each, as a reader finds it)
- * whose texts differ. Sorted, then merged: O(n log n). 0, or -1 when out
- * of memory. */
-static int compare_base(const struct rt_table *t, const struct rt_pair_list *p,
-                        uint32_t base, struct rt_restore_language *rl)
+/* Sorted, then merged: O(n log n). */
+int rt_engine_compare_base(const struct rt_table *t,
+                           const struct rt_pair_list *p, uint32_t base,
+                           struct rt_base_texts *out)
 {
     struct base_pos *a = malloc((t->n ? t->n : 1) * sizeof *a);
     struct base_pos *b = malloc((p->n ? p->n : 1) * sizeof *b);
@@ -455,12 +453,12 @@ static int compare_base(const struct rt_table *t, const struct rt_pair_list *p,
                 rc = -1;
                 break;
             }
-            rl->base_compared++;
+            out->compared++;
             if (u16_len != x->text_bytes ||
                 (u16_len && memcmp(u16, stored, u16_len))) {
-                if (!rl->base_differ || ix < rl->base_first_differ)
-                    rl->base_first_differ = ix;
-                rl->base_differ++;
+                if (!out->differ || ix < out->first_differ)
+                    out->first_differ = ix;
+                out->differ++;
             }
             free(u16);
         }
@@ -490,12 +488,18 @@ static int restore_language(const struct rt_db_language *l,
     rl->names_after = t.counter.n;
     rl->helps_after = t.help.n;
     int rc = -1, changed[2];
-    if (compare_base(&l->tab[RT_TABLE_COUNTER], &t.counter, base, rl) != 0 ||
-        compare_base(&l->tab[RT_TABLE_HELP], &t.help, base, rl) != 0 ||
+    struct rt_base_texts b = {0};
+    if (rt_engine_compare_base(&l->tab[RT_TABLE_COUNTER], &t.counter, base,
+                               &b) != 0 ||
+        rt_engine_compare_base(&l->tab[RT_TABLE_HELP], &t.help, base,
+                               &b) != 0 ||
         rt_db_replace_changed_tables(l, &t, cs, changed, at) != 0) {
         oom(e);
         goto out;
     }
+    rl->base_compared = b.compared;
+    rl->base_differ = b.differ;
+    rl->base_first_differ = b.first_differ;
     rl->counter_changed = changed[0];
     rl->help_changed = changed[1];
     rc = 0;

@@ -85,6 +85,24 @@ int rt_engine_backup_to(struct rt_store *s, const struct rt_database *db,
                         int salvage, const struct rt_backup_sink *k,
                         struct rt_backup_stats *stats, struct rt_error *e);
 
+/* The base texts (indices 1 to the database's Base Index) a backup's
+ * table and the database's both hold: how many, how many of them the
+ * backup has another text for, and the lowest such index. A backup of
+ * this database differs in none; another machine's (another Windows
+ * version or language pack) differs in most. */
+struct rt_base_texts {
+    size_t compared, differ;
+    uint32_t first_differ;
+};
+
+/* Adds to OUT the base indices (1 to BASE) both table T (the database's)
+ * and the backup's list P hold (the first pair of each, as a reader finds
+ * it), counting those whose texts differ. 0, or -1 when out of memory.
+ * Both restores (PerfStringBackup and .reg) compare with it. */
+int rt_engine_compare_base(const struct rt_table *t,
+                           const struct rt_pair_list *p, uint32_t base,
+                           struct rt_base_texts *out);
+
 struct rt_restore_language {
     char *id;                   /* the store's language key */
     char *section;              /* the file's id for it; NULL: none, kept */

@@ -378,6 +378,24 @@ end:
     return rc;
 }
 
+int rt_op_refuse_other_machine(uint32_t base_index, size_t differ,
+                               size_t compared, uint32_t first_index,
+                               const char *first_lang, struct rt_error *e)
+{
+    /* Another machine's backup: its base texts (another Windows version,
+     * another language pack) would replace this machine's, and its
+     * ranges those of the providers installed here. Said before anything
+     * is written. */
+    return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                        "the file's base texts (indices 1 to Base Index %u) "
+                        "differ from the database's in %zu of the %zu they "
+                        "both have (the first: index %u of language %s): it "
+                        "is another machine's backup; nothing was written "
+                        "(--force restores it anyway)",
+                        (unsigned)base_index, differ, compared,
+                        (unsigned)first_index, first_lang);
+}
+
 struct restore_ctx {
     const struct rt_psb *psb;
     struct rt_restore_plan *plan;
@@ -394,22 +412,13 @@ static int plan_restore(struct rt_database *db, struct rt_store *s,
     const struct rt_restore_plan *p = c->plan;
     if (!p->base_differ || c->force || c->dry_run)
         return 0;
-    /* Another machine's backup: its base texts (another Windows version,
-     * another language pack) would replace this machine's, and its
-     * ranges those of the providers installed here. Said before anything
-     * is written. */
     const struct rt_restore_language *first = NULL;
     for (size_t i = 0; i < p->n_langs && !first; i++)
         if (p->langs[i].base_differ)
             first = &p->langs[i];
-    rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                 "the file's base texts (indices 1 to Base Index %u) differ "
-                 "from the database's in %zu of the %zu they both have "
-                 "(the first: index %u of language %s): it is another "
-                 "machine's backup; nothing was written (--force restores "
-                 "it anyway)",
-                 (unsigned)db->base_index, p->base_differ, p->base_compared,
-                 (unsigned)first->base_first_differ, first->id);
+    rt_op_refuse_other_machine(db->base_index, p->base_differ,
+                               p->base_compared, first->base_first_differ,
+                               first->id, e);
     rt_change_set_free(cs);
     rt_restore_plan_free(c->plan);
     return -1;

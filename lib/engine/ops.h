@@ -37,6 +37,13 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
 int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
                 struct rt_error *e);
 
+/* Sets E to a restore's refusal of another machine's backup:
+ * RT_ERR_ALREADY_EXISTS naming how many of the base texts (DIFFER of
+ * COMPARED, the first FIRST_INDEX of FIRST_LANG) differ. Returns -1. */
+int rt_op_refuse_other_machine(uint32_t base_index, size_t differ,
+                               size_t compared, uint32_t first_index,
+                               const char *first_lang, struct rt_error *e);
+
 /* lodctr /R:file: restores the database from a backup file's content PSB
  * in one atomic commit (engine/backup.h). With DRY_RUN, computes *CS and
  * *PLAN and writes nothing; nothing is written either when nothing

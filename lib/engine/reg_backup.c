@@ -120,6 +120,7 @@ void rt_reg_restore_report_free(struct rt_reg_restore_report *r)
     for (size_t i = 0; i < r->n_skipped; i++)
         free(r->skipped[i]);
     free(r->skipped);
+    free(r->base_first_lang);
     memset(r, 0, sizeof *r);
 }
 
@@ -147,6 +148,39 @@ static struct rt_tree_key *file_language(const struct rt_tree_key *perflib,
     return NULL;
 }
 
+/* Adds to B the base texts of the file's table FILE against the
+ * database's T. 0, or -1 when out of memory. */
+static int compare_base(const struct rt_table *t, const struct rt_value *file,
+                        uint32_t base, struct rt_base_texts *b)
+{
+    /* Leniently: the pairs before any damage are compared. */
+    struct rt_name_table nt;
+    struct rt_msz_error err = {0};
+    int which;
+    int rc = 0;
+    if (rt_name_table_decode(&nt, file->data, file->len, NULL, 0, 1, &err,
+                             &which) != 0 &&
+        err.status == RT_MSZ_NOMEM)
+        rc = -1;
+    if (rc == 0)
+        rc = rt_engine_compare_base(t, &nt.counter, base, b);
+    rt_name_table_free(&nt);
+    return rc;
+}
+
+/* Sums language ID's comparison LB into R, naming the first language
+ * (in the store's order) that differs, as rt_op_restore does. */
+static int add_base(struct rt_reg_restore_report *r, const char *id,
+                    const struct rt_base_texts *lb)
+{
+    r->base.compared += lb->compared;
+    r->base.differ += lb->differ;
+    if (!lb->differ || r->base_first_lang)
+        return 0;
+    r->base.first_differ = lb->first_differ;
+    return (r->base_first_lang = strdup(id)) ? 0 : -1;
+}
+
 static int plan_tables(struct rt_store *s, const struct rt_database *db,
                        const struct rt_tree_key *perflib,
                        struct rt_change_set *cs,
@@ -159,6 +193,7 @@ static int plan_tables(struct rt_store *s, const struct rt_database *db,
         if (!fk)
             continue;
         matched++;
+        struct rt_base_texts lb = {0};
         for (int t = RT_TABLE_COUNTER; t <= RT_TABLE_HELP; t++) {
             const char *vn = t == RT_TABLE_COUNTER ? "Counter" : "Help";
             struct rt_tree_value *fv = rt_tree_value(fk, vn);
@@ -171,6 +206,9 @@ static int plan_tables(struct rt_store *s, const struct rt_database *db,
                                     "strings", fk->name, vn,
                                     fv->v.type != RT_REG_MULTI_SZ
                                         ? "not hex(7)" : "empty");
+            if (compare_base(&db->langs[i].tab[t], &fv->v, db->base_index,
+                             &lb) != 0)
+                return oom(e);
             struct rt_value cur;
             int present;
             if (s->ops->read_table(s, id, t, &cur, &present, e) != 0)
@@ -187,6 +225,8 @@ static int plan_tables(struct rt_store *s, const struct rt_database *db,
                 return oom(e);
             r->tables++;
         }
+        if (add_base(r, id, &lb) != 0)
+            return oom(e);
     }
     for (size_t i = 0; i < perflib->n_sub; i++) {
         const char *n = perflib->sub[i]->name;
@@ -240,7 +280,7 @@ static int plan_services(struct rt_store *s, const struct rt_database *db,
 }
 
 int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
-                      int dry_run, struct rt_change_set *cs,
+                      int force, int dry_run, struct rt_change_set *cs,
                       struct rt_reg_restore_report *r, struct rt_error *e)
 {
     memset(cs, 0, sizeof *cs);
@@ -267,7 +307,13 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
     struct rt_database db;
     int rc = rt_database_load(s, &db, e);
     if (rc == 0) {
+        r->base_index = db.base_index;
         rc = plan_tables(s, &db, perflib, cs, r, e);
+        if (rc == 0 && r->base.differ && !force && !dry_run)
+            rc = rt_op_refuse_other_machine(db.base_index, r->base.differ,
+                                            r->base.compared,
+                                            r->base.first_differ,
+                                            r->base_first_lang, e);
         if (rc == 0)
             rc = plan_services(s, &db, services, cs, r, e);
         for (size_t i = 0; rc == 0 && rt_reg_perflib_values[i]; i++) {

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "engine/backup.h"
 #include "engine/database.h"
 #include "model/change_set.h"
 #include "model/error.h"
@@ -35,6 +36,12 @@ int rt_engine_backup_reg(struct rt_store *s, const struct rt_database *db,
 
 struct rt_reg_restore_report {
     size_t tables, perflib_values, service_values;  /* changes of each */
+    /* The file's base texts against the database's (engine/backup.h),
+     * every language summed; the first differing one is in language
+     * BASE_FIRST_LANG (owned; NULL when none differs). */
+    uint32_t base_index;
+    struct rt_base_texts base;
+    char *base_first_lang;
     char **skipped;          /* keys of the file the store has nothing
                                 for: reported, not created */
     size_t n_skipped;
@@ -49,9 +56,12 @@ void rt_reg_restore_report_free(struct rt_reg_restore_report *r);
  * Counter/Help as lodctr /R does. Only what differs is written; with
  * DRY_RUN nothing is. Refused (RT_ERR_INVALID_DATA, nothing written): a
  * file without the Perflib key, a table that is not REG_MULTI_SZ or is
- * empty, a file with tables for none of the store's languages. */
+ * empty, a file with tables for none of the store's languages. A file
+ * whose base texts differ from the database's (another machine's backup,
+ * as rt_op_restore compares them) is refused with RT_ERR_ALREADY_EXISTS,
+ * nothing written, unless FORCE (or DRY_RUN, whose report says it). */
 int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
-                      int dry_run, struct rt_change_set *cs,
+                      int force, int dry_run, struct rt_change_set *cs,
                       struct rt_reg_restore_report *r, struct rt_error *e);
 
 #endif

@@ -5,7 +5,8 @@
 # enabled, a table cut short) restore brings back every table byte for
 # byte and every value, as hivexregedit and hivexsh read them; a second
 # restore writes nothing; a dry run writes nothing; a malformed file is
-# refused naming its line, exit 2, the tree untouched.
+# refused naming its line, exit 2, the tree untouched; another machine's
+# .reg backup is refused without --force.
 . tests/cli/lib.sh
 
 CS="--create-service --library x.dll --open O --collect C --close X"
@@ -99,6 +100,32 @@ for layout in files registry; do
     expect_grep "0 changes, nothing to write" "$OUT"
     expect_same_tree "$D" "$TMPDIR/restored"
 done
+
+# Another machine's .reg backup: tree W holds Windows' own base texts
+# (a real PerfStringBackup restored with --force), tree I init's. W's .reg
+# restored onto I is refused as restore refuses another machine's
+# PerfStringBackup: exit 4, how many differ named, nothing written; with
+# --dry-run it is said; with --force it is restored, with a warning line.
+W=$TMPDIR/windows
+I=$TMPDIR/init
+xz -dc "$SHARED/research-real/perfstringbackup/psb-C-009.PerfStringBackup.INI.xz" >"$TMPDIR/C.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$W" init --languages 009 --layout files
+expect_exit 0 "$REGTOOL" --store "hive:$W" restore --force "$TMPDIR/C.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/w.reg"
+expect_exit 0 "$REGTOOL" --store "hive:$I" init --languages 009 --layout files
+differ="differ from the database's in [1-9][0-9]* of the [1-9][0-9]* they both have (the first: index [0-9]* of language 009)"
+expect_exit 0 "$REGTOOL" --store "hive:$I" restore --dry-run "$TMPDIR/w.reg"
+expect_grep "^regtool: warning: $TMPDIR/w.reg: its base texts (indices 1 to Base Index 1847) $differ: another machine's backup, which restore refuses without --force$" "$ERR"
+tree_state "$I" >"$TMPDIR/init_before"
+expect_exit 4 "$REGTOOL" --store "hive:$I" restore "$TMPDIR/w.reg"
+expect_grep "^regtool: restore from $TMPDIR/w.reg: the file's base texts (indices 1 to Base Index 1847) $differ: it is another machine's backup; nothing was written (--force restores it anyway)$" "$ERR"
+expect_same_tree "$I" "$TMPDIR/init_before"
+expect_exit 0 "$REGTOOL" --store "hive:$I" restore --force "$TMPDIR/w.reg"
+expect_grep "^regtool: restored from $TMPDIR/w.reg (.reg)" "$OUT"
+expect_grep "^regtool: warning: $TMPDIR/w.reg: its base texts (indices 1 to Base Index 1847) $differ: another machine's backup, restored as asked$" "$ERR"
+# Its own texts now: again without --force, nothing to write.
+expect_exit 0 "$REGTOOL" --store "hive:$I" restore "$TMPDIR/w.reg"
+expect_grep "0 changes, nothing to write" "$OUT"
 
 expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/files" backup --format xml "$TMPDIR/x"
 expect_grep "give ini" "$ERR"

@@ -86,10 +86,11 @@ big_state() {
     ls -A "$big"
 }
 big_state >"$TMPDIR/big.state"
+# The log named by its last components: Windows shows the folder as Z:/tmp/...
 expect_exit 1 "$REGTOOL" hive check "$big/transactions_NTUSER.DAT"
-expect_grep "cannot read '$big/transactions_ntuser.dat.log1': File too large" "$OUT"
+expect_grep "/transactions_ntuser.dat.log1': File too large" "$OUT"
 expect_exit 3 "$REGTOOL" hive recover "$big/transactions_NTUSER.DAT" -o "$TMPDIR/big.out"
-expect_grep "cannot read '$big/transactions_ntuser.dat.log1': File too large" "$ERR"
+expect_grep "/transactions_ntuser.dat.log1': File too large" "$ERR"
 [ ! -e "$TMPDIR/big.out" ] || fail "hive recover wrote OUT from a hive whose log is over 4 GiB"
 ls "$TMPDIR" | grep -q '^big\.out' && fail "hive recover left $(ls "$TMPDIR" | grep '^big\.out')"
 big_state | diff "$TMPDIR/big.state" - >&2 || fail "the hive or its logs changed (diff above)"

@@ -168,7 +168,7 @@ iconv -f UTF-16LE -t UTF-8 "$W/files.psb" | tr -d '\r' | awk -F= '
         next
     }
     { print }' | sed 's/$/\r/' | iconv -f UTF-8 -t UTF-16LE >"$W/tiny.psb"
-"$REGTOOL" --store "hive:$W/tree-files" restore "$W/tiny.psb" >/dev/null
+"$REGTOOL" --store "hive:$W/tree-files" restore --force "$W/tiny.psb" >/dev/null
 TC=Windows/System32/config
 F=$W/tree-files/Windows/System32
 R=$W/tree-registry/$TC

@@ -5,37 +5,13 @@
 #include <string.h>
 
 #include "model/strbuf.h"
+#include "model/utf16.h"
 
 /* The code point of the UTF-8 sequence at S and its length, or 0 when S
- * begins none (a stray continuation byte, an overlong form, a surrogate,
- * past U+10FFFF, or cut short by the end of the string). */
+ * begins none; the NUL ending the string ends a sequence cut short. */
 static size_t utf8_sequence(const unsigned char *s, uint32_t *cp)
 {
-    uint32_t c = s[0], min;
-    size_t need;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if ((c & 0xE0) == 0xC0) {
-        need = 2; c &= 0x1F; min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        need = 3; c &= 0x0F; min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        need = 4; c &= 0x07; min = 0x10000;
-    } else {
-        return 0;
-    }
-    /* The NUL ending the string is no continuation byte: a sequence cut
-     * short stops there. */
-    for (size_t k = 1; k < need; k++) {
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-        c = c << 6 | (s[k] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return need;
+    return rt_utf8_decode_one(s, strnlen((const char *)s, 4), cp);
 }
 
 static int acted_on(uint32_t c)

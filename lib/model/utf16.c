@@ -93,9 +93,7 @@ int rt_utf16le_check(const uint8_t *in, size_t len, size_t *err_off)
     return 0;
 }
 
-/* Decodes one UTF-8 sequence at S (N bytes left). Returns its length and
- * the code point in *CP, or 0 when the sequence is invalid. */
-static size_t utf8_decode_one(const unsigned char *s, size_t n, uint32_t *cp)
+size_t rt_utf8_decode_one(const unsigned char *s, size_t n, uint32_t *cp)
 {
     uint32_t c = s[0];
     size_t need;
@@ -127,7 +125,7 @@ static size_t utf8_decode_one(const unsigned char *s, size_t n, uint32_t *cp)
 
 /* Bytes of ASCII from U[I] on, up to LEN, taken eight at a time: INI
  * files and most text in them are ASCII, and a byte at a time through
- * utf8_decode_one made validating a 2 MB INI a tenth of reading it. */
+ * rt_utf8_decode_one made validating a 2 MB INI a tenth of reading it. */
 static size_t ascii_run(const unsigned char *u, size_t i, size_t len)
 {
     size_t from = i;
@@ -151,7 +149,7 @@ int rt_utf8_validate(const char *s, size_t len, size_t *err_off)
         if (i == len)
             break;
         uint32_t cp;
-        size_t k = utf8_decode_one(u + i, len - i, &cp);
+        size_t k = rt_utf8_decode_one(u + i, len - i, &cp);
         if (!k) {
             if (err_off)
                 *err_off = i;
@@ -178,7 +176,7 @@ int rt_utf8_to_utf16le(const char *in, size_t len, uint8_t **out,
         if (i == len)
             break;
         uint32_t cp;
-        size_t k = utf8_decode_one(u + i, len - i, &cp);
+        size_t k = rt_utf8_decode_one(u + i, len - i, &cp);
         if (!k) {
             free(buf);
             if (err_off)
@@ -269,7 +267,7 @@ static size_t next_unit(const char *s, size_t n, size_t i, uint16_t *u,
         return i;
     }
     uint32_t cp;
-    size_t k = utf8_decode_one((const unsigned char *)s + i, n - i, &cp);
+    size_t k = rt_utf8_decode_one((const unsigned char *)s + i, n - i, &cp);
     if (!k) {
         *u = (unsigned char)s[i];
         return i + 1;

@@ -39,6 +39,12 @@ uint16_t *rt_utf8_to_utf16z(const char *s);
  * UTF-8 (no overlongs, no surrogates), else -1 with *ERR_OFF set. */
 int rt_utf8_validate(const char *s, size_t len, size_t *err_off);
 
+/* Decodes one UTF-8 sequence at S (N bytes left). Returns its length and
+ * the code point in *CP, or 0 when the sequence is invalid (a stray
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF, or
+ * cut short by N). */
+size_t rt_utf8_decode_one(const unsigned char *s, size_t n, uint32_t *cp);
+
 /* Upper-case mapping of one UTF-16 code unit, as Windows compares registry
  * key names and performance-counter names: ASCII, Latin-1, Latin
  * Extended-A, Greek and Cyrillic. Units outside those ranges map to

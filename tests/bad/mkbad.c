@@ -11,6 +11,12 @@
  *   mkbad fixsum FILE              recompute the base block's checksum, so
  *                                  that a changed base block is not read
  *                                  as a dirty hive's
+ *   mkbad badsum FILE              write a base-block checksum that is
+ *                                  wrong whatever the header holds (the
+ *                                  right one with its low bit flipped: a
+ *                                  fixed byte would match the right sum
+ *                                  once in 256 headers, as the header
+ *                                  carries the time it was written)
  *   mkbad selfbig FILE list|db     the first big-data cell ("db") of a hive:
  *                                  list: its segment list's first entry
  *                                  points at the list itself; db: its list
@@ -86,7 +92,7 @@ static int find(const char *text, int wide, long nth)
 int main(int argc, char **argv)
 {
     if (argc < 3)
-        return die("usage: mkbad patch|find|find16|fixsum|selfbig FILE ...");
+        return die("usage: mkbad patch|find|find16|fixsum|badsum|selfbig FILE ...");
     const char *cmd = argv[1], *path = argv[2];
     if (load(path) != 0)
         return die("cannot read the file");
@@ -106,7 +112,7 @@ int main(int argc, char **argv)
     }
     if ((!strcmp(cmd, "find") || !strcmp(cmd, "find16")) && argc >= 4)
         return find(argv[3], cmd[4] == '1', argc > 4 ? atol(argv[4]) : 1);
-    if (!strcmp(cmd, "fixsum") && argc == 3) {
+    if ((!strcmp(cmd, "fixsum") || !strcmp(cmd, "badsum")) && argc == 3) {
         if (size < 512)
             return die("shorter than a base block");
         uint32_t x = 0;
@@ -114,6 +120,8 @@ int main(int argc, char **argv)
             x ^= le32(i);
         if (x == 0xffffffffu) x = 0xfffffffeu;
         if (x == 0) x = 1;
+        if (cmd[0] == 'b')
+            x ^= 1;
         unsigned char b[4];
         put32(b, x);
         return store(path, 508, b, 4) ? die("cannot write") : 0;
@@ -150,5 +158,5 @@ int main(int argc, char **argv)
         }
         return 1;
     }
-    return die("usage: mkbad patch|find|find16|fixsum|selfbig FILE ...");
+    return die("usage: mkbad patch|find|find16|fixsum|badsum|selfbig FILE ...");
 }

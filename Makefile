@@ -12,9 +12,12 @@
 #                 W0, W1 (79 MB SOFTWARE), W2, Ws in both layouts, medians,
 #                 the floor, the libhivex peers; bench/results.json
 #   make install  regtool, its lodctr/unlodctr links and regtool(1) under
-#                 $(DESTDIR)$(PREFIX) (PREFIX: /usr/local), and the library:
-#                 libregtool.so (built here, not by make: the demo has no
-#                 use for it), libregtool.a, regtool.h, regtool.pc
+#                 $(DESTDIR)$(PREFIX) (PREFIX: /usr/local; BINDIR, LIBDIR,
+#                 INCLUDEDIR, MANDIR, PKGCONFIGDIR each overridable), and
+#                 the library: libregtool.so, libregtool.a, regtool.h,
+#                 regtool.pc; make uninstall removes them again
+#   CFLAGS, CPPFLAGS, LDFLAGS are the caller's (CFLAGS: -g -O2 unless
+#   given); WERROR=1 turns warnings into errors (make check sets it)
 #   make mutants  plants each of a list of one-line bugs in a scratch copy
 #                 and runs the test that must catch it (tools/mutants.sh,
 #                 not part of make check); fails if one survives
@@ -41,27 +44,58 @@ COV     ?=
 CC      ?= cc
 PKGS    := inih cmocka
 
-CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
+# Packagers' variables are theirs: CFLAGS (optimisation, hardening),
+# CPPFLAGS and LDFLAGS are taken as given, after what the code needs
+# (C11, the feature macros, warnings). -Werror only when asked: a newer
+# compiler's new warning must not break a distribution's build, while
+# make check asks for it (WERROR=1) so that no warning lands here.
+CFLAGS   ?= -g -O2
+CPPFLAGS ?=
+WERROR   ?=
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -D_GNU_SOURCE \
                  -D_FILE_OFFSET_BITS=64 -Ilib -MMD -MP
-# The shared library is never sanitized: programs that link it are not.
-CFLAGS_PIC    := $(CFLAGS_COMMON) -O2 -fPIC
+ifeq ($(WERROR),1)
+CFLAGS_COMMON += -Werror
+endif
+# The sanitizer and coverage builds' own flags come after CFLAGS, so that
+# theirs (-O1, -O0) win over a packager's -O2.
+CFLAGS_MODE :=
 ifeq ($(SAN),1)
-CFLAGS_COMMON += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+CFLAGS_MODE   := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
                  -fno-omit-frame-pointer
 LDFLAGS_SAN   := -fsanitize=address,undefined
 else ifeq ($(COV),1)
 # -O0: every line and branch gcov counts is one the source shows.
 # RT_COVERAGE: a simulated power cut (REGTOOL_FAULT_AFTER_WRITES) writes
 # the counters before it ends the process (lib/commit/io_count.c).
-CFLAGS_COMMON += -O0 --coverage -DRT_COVERAGE
+CFLAGS_MODE   := -O0 --coverage -DRT_COVERAGE
 LDFLAGS       += --coverage
-else
-CFLAGS_COMMON += -O2
 endif
 # Instrumented objects must never mix with the plain or sanitized ones.
 ifeq ($(COV)$(BUILD),1build)
 $(error COV=1 needs its own BUILD directory (make coverage uses build/cov))
 endif
+COMPILE     := $(CC) $(CFLAGS_COMMON) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_MODE)
+# The shared library is never sanitized: programs that link it are not.
+COMPILE_PIC := $(CC) $(CFLAGS_COMMON) $(CPPFLAGS) $(CFLAGS) -fPIC
+
+# Objects are rebuilt when the flags they were built with change (make
+# demo, then make check with WERROR=1; another CFLAGS): the command line
+# is kept in the build directory and compared on every run.
+FLAGS_FILE  := $(BUILD)/.flags
+FLAGS_NOW   := $(COMPILE) | $(COMPILE_PIC)
+# Not on a dry run (make -n): that writes nothing.
+ifneq ($(MAKECMDGOALS),clean)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
+ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_FILE),$(FLAGS_NOW))
+endif
+endif
+endif
+# Written above; a dry run leaves it missing, and objects are then shown
+# as to be rebuilt.
+$(FLAGS_FILE): ;
 
 LIB_SRC   := $(filter-out lib/provider/ini_unavailable.c,$(sort $(wildcard lib/*/*.c)))
 CLI_SRC   := $(sort $(wildcard regtool/*.c))
@@ -87,21 +121,21 @@ PEER_BIN  := $(BUILD)/bench/hivexpeer
 LDLIBS    := -linih
 
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
-        fresh-check install bench-deps mutants mutation-score api-example \
+        fresh-check install uninstall bench-deps mutants mutation-score api-example \
         fuzz fuzz-build fuzz-short coverage coverage-deps
-all: $(LIB_A) $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
+all: $(LIB_A) $(LIB_SO) $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c $< -o $@
+	$(COMPILE) -c $< -o $@
 
 $(LIB_A): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/pic/%.o: %.c
+$(BUILD)/pic/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_PIC) $(CFLAGS) -c $< -o $@
+	$(COMPILE_PIC) -c $< -o $@
 
 # Only the public functions (lib/regtool.h) are exported.
 $(LIB_SO): $(PIC_OBJ) lib/api/libregtool.map
@@ -143,12 +177,12 @@ fresh-check:
 # each, then the Wine build and its tests (wine.mk) and the native Windows
 # build and its tests (windows.mk).
 check: deps
-	$(MAKE) unit cli-tests
-	$(MAKE) valgrind
-	$(MAKE) BUILD=build/san SAN=1 unit cli-tests
-	$(MAKE) fuzz-short
-	$(MAKE) wine-check
-	$(MAKE) windows-check
+	$(MAKE) WERROR=1 unit cli-tests
+	$(MAKE) WERROR=1 valgrind
+	$(MAKE) WERROR=1 BUILD=build/san SAN=1 unit cli-tests
+	$(MAKE) WERROR=1 fuzz-short
+	$(MAKE) WERROR=1 wine-check
+	$(MAKE) WERROR=1 windows-check
 
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
@@ -236,33 +270,50 @@ fuzz-short:
 demo: deps-demo all
 	@sh tools/demo.sh $(abspath $(CLI_BIN))
 
-PREFIX  ?= /usr/local
-DESTDIR ?=
-BINDIR  := $(DESTDIR)$(PREFIX)/bin
-MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
-LIBDIR  := $(DESTDIR)$(PREFIX)/lib
-INCDIR  := $(DESTDIR)$(PREFIX)/include
-PCDIR   := $(LIBDIR)/pkgconfig
+# Where make install puts things: each directory its own variable, as
+# Debian's rules set them (LIBDIR=/usr/lib/$(DEB_HOST_MULTIARCH), say);
+# DESTDIR is prefixed at install time only, never written into a file.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 # The binary answers as lodctr and unlodctr by its name: relative links.
 # The library: the shared one with its soname and development links, the
-# static one, the public header and regtool.pc (its prefix is PREFIX, not
-# DESTDIR: pkg-config's PKG_CONFIG_SYSROOT_DIR adds that).
-install: $(CLI_BIN) $(LIB_A) $(LIB_SO)
-	install -d $(BINDIR) $(MANDIR) $(LIBDIR) $(INCDIR) $(PCDIR)
-	install -m 0755 $(LIB_SO) $(LIBDIR)/$(notdir $(LIB_SO))
-	ln -sf $(notdir $(LIB_SO)) $(LIBDIR)/$(SO_NAME)
-	ln -sf $(SO_NAME) $(LIBDIR)/libregtool.so
-	install -m 0644 $(LIB_A) $(LIBDIR)/libregtool.a
-	install -m 0644 lib/regtool.h $(INCDIR)/regtool.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(API_VERSION)|' \
-	    lib/api/regtool.pc.in >$(PCDIR)/regtool.pc
-	install -m 0755 $(CLI_BIN) $(BINDIR)/regtool
-	ln -sf regtool $(BINDIR)/lodctr
-	ln -sf regtool $(BINDIR)/unlodctr
-	install -m 0644 regtool/regtool.1 $(MANDIR)/regtool.1
-	ln -sf regtool.1 $(MANDIR)/lodctr.1
-	ln -sf regtool.1 $(MANDIR)/unlodctr.1
+# static one, the public header and regtool.pc (its paths are LIBDIR's
+# and INCLUDEDIR's, not DESTDIR's: pkg-config's PKG_CONFIG_SYSROOT_DIR
+# adds that). make all builds all of it.
+INSTALLED_LIB := $(notdir $(LIB_SO)) $(SO_NAME) libregtool.so libregtool.a
+INSTALLED_MAN := regtool.1 lodctr.1 unlodctr.1
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_SO))
+	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(LIBDIR)/libregtool.so
+	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libregtool.a
+	install -m 0644 lib/regtool.h $(DESTDIR)$(INCLUDEDIR)/regtool.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(API_VERSION)|' \
+	    lib/api/regtool.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/regtool.pc
+	install -m 0755 $(CLI_BIN) $(DESTDIR)$(BINDIR)/regtool
+	ln -sf regtool $(DESTDIR)$(BINDIR)/lodctr
+	ln -sf regtool $(DESTDIR)$(BINDIR)/unlodctr
+	install -m 0644 regtool/regtool.1 $(DESTDIR)$(MANDIR)/man1/regtool.1
+	ln -sf regtool.1 $(DESTDIR)$(MANDIR)/man1/lodctr.1
+	ln -sf regtool.1 $(DESTDIR)$(MANDIR)/man1/unlodctr.1
+
+# Removes exactly the files and links install put there (the same
+# variables); directories stay, as they may be shared.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,regtool lodctr unlodctr) \
+	    $(addprefix $(DESTDIR)$(LIBDIR)/,$(INSTALLED_LIB)) \
+	    $(DESTDIR)$(INCLUDEDIR)/regtool.h $(DESTDIR)$(PKGCONFIGDIR)/regtool.pc \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(INSTALLED_MAN))
 
 clean:
 	@# --one-file-system: a fresh-check root whose mounts outlived a killed

@@ -15,6 +15,8 @@ T=$SCRATCH/tree
 scratch_tree "$ROOT" "$SCRATCH" ||
     { echo "mutants: cannot copy the tree" >&2; exit 2; }
 JOBS=${JOBS:-2}
+# Built as make check builds: a mutant that draws a warning does not build.
+WERROR=1; export WERROR
 ONLY="$*"
 LOG=$SCRATCH/log
 TABLE=$SCRATCH/table

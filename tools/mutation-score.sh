@@ -30,6 +30,8 @@ SHARED=${SHARED:-$(cd "$ROOT/.." && pwd)/shared}; export SHARED
 SEED=${SEED:-$(date +%Y%m%d)}
 MUTANTS=${MUTANTS:-60}
 JOBS=${JOBS:-2}
+# Built as make check builds: a mutant that draws a warning does not build.
+WERROR=1; export WERROR
 SCRATCH=${SCRATCH:-$ROOT/build/mutation}
 # Quick CLI scripts (a few seconds each) that drive every verb of the
 # command line; the slow ones (crash sweeps, hostile inputs, concurrency)

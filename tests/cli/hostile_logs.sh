@@ -203,20 +203,8 @@ blocked_on_fifo() { grep -q wait_for_partner "/proc/$pid/wchan" 2>/dev/null; }
 W=$TMPDIR/w4
 cp -a "$PRISTINE" "$W"
 tree_state "$W" >"$TMPDIR/before"
-held() {
-    i=0
-    while flock -n -x "$W/$C/regtool.lock" true; do
-        i=$((i + 1))
-        [ $i -le 600 ] || fail "the background flock never took the lock"
-        sleep 0.05
-    done
-}
-# The holder is the process that holds the lock (flock(1) would leave it
-# to a child that outlives a kill).
-sh -c 'exec 9>>"$1" && flock -x 9 && exec sleep 60' sh "$W/$C/regtool.lock" &
-holder=$!
+hold_lock -x "$W/$C/regtool.lock"
 trap 'kill $holder 2>/dev/null' EXIT
-held
 # A reader waiting behind the writer, then a writer.
 "$REGTOOL" --store "hive:$W" query >"$OUT" 2>"$ERR" &
 pid=$!

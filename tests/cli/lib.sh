@@ -9,6 +9,22 @@ expect_exit() {
     [ "$got" -eq "$want" ] || { cat "$OUT" "$ERR" >&2; fail "$* exited $got, want $want"; }
 }
 expect_grep() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "no '$1' in $2"; }; }
+# hold_lock -s|-x FILE [SECONDS]: a background process that holds FILE's
+# flock (shared or exclusive) itself, for SECONDS (60) at most; its pid in
+# $holder once it holds it. Killing it lets go at once (flock(1) CMD would
+# leave CMD, a child that outlives the kill, holding the lock).
+hold_lock() {
+    sh -c 'exec 9>>"$2" && flock "$1" 9 && exec sleep "$3"' sh "$1" "$2" "${3:-60}" &
+    holder=$!
+    # Until it holds it: an exclusive try fails from then on (a fixed
+    # sleep is too short on a loaded machine).
+    _i=0
+    while flock -n -x "$2" true; do
+        _i=$((_i + 1))
+        [ $_i -le 600 ] || fail "the background flock never took $2"
+        sleep 0.05
+    done
+}
 # tree_state DIR: every file and directory under DIR, with each file's
 # sha256, one per line: equal output means nothing was written, created or
 # removed there.

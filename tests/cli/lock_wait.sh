@@ -11,25 +11,13 @@ printf '[info]\ndrivername=Xfer\nsymbolfile=o.h\n[languages]\n009=English\n[text
 CS="--create-service --library x.dll --open O --collect C --close X"
 W=$TMPDIR/w
 C=$W/Windows/System32/config
-# Until flock(1) in the background holds the lock (a fixed sleep is too
-# short on a loaded machine).
-held() {
-    i=0
-    while flock -n -x "$C/regtool.lock" true; do
-        i=$((i + 1))
-        [ $i -le 600 ] || fail "the background flock never took the lock"
-        sleep 0.05
-    done
-}
 expect_exit 0 $REGTOOL --store "hive:$W" init --languages 009
 # Another regtool holds the lock: its note, as a holder writes it, and an
-# exclusive flock held by flock(1) for 30 seconds.
+# exclusive flock held for 30 seconds.
 now=$(date +%s)
 printf 'pid 4242 started %s\n' "$now" >"$C/regtool.lock"
-flock -x "$C/regtool.lock" sleep 30 &
-holder=$!
+hold_lock -x "$C/regtool.lock" 30
 trap 'kill $holder 2>/dev/null' EXIT
-held
 tree_state "$W" >"$TMPDIR/before"
 started=$(date -u -d "@$now" '+%Y-%m-%d %H:%M:%S UTC')
 t0=$(date +%s%N)
@@ -58,9 +46,7 @@ kill $holder; wait $holder 2>/dev/null
 
 # The holder lets go within the wait: the writer says it waits, then
 # installs.
-flock -x "$C/regtool.lock" sleep 3 &
-holder=$!
-held
+hold_lock -x "$C/regtool.lock" 3
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL --store "hive:$W" install $CS "$P/x.ini"
 expect_grep "^regtool: waiting for another regtool" "$ERR"

@@ -16,25 +16,7 @@ L=$C/regtool.lock
 expect_exit 0 $REGTOOL --store "hive:$W" init --languages 009
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL --store "hive:$W" install $CS "$P/x.ini"
-# hold MODE: a background process holding the lock (-s shared, -x
-# exclusive) itself, so that killing it lets go (flock(1) CMD would leave
-# CMD holding it). Its pid in $holder once held.
-hold() {
-    (exec 9<"$L" && flock "$1" 9 && exec sleep 60) &
-    holder=$!
-    held
-}
-# Until the background process holds the lock: an exclusive try fails
-# from then on (a fixed sleep is too short on a loaded machine).
-held() {
-    i=0
-    while flock -n -x "$L" true; do
-        i=$((i + 1))
-        [ $i -le 600 ] || fail "the background flock never took the lock"
-        sleep 0.05
-    done
-}
-hold -s
+hold_lock -s "$L"
 trap 'kill $holder 2>/dev/null' EXIT
 tree_state "$W" >"$TMPDIR/before"
 expect_exit 0 $REGTOOL --wait 0 --store "hive:$W" query Xfer
@@ -53,7 +35,7 @@ expect_same_tree "$W" "$TMPDIR/before"
 kill $holder; wait $holder 2>/dev/null
 
 # A writer (exclusive) keeps readers out.
-hold -x
+hold_lock -x "$L"
 expect_exit 3 $REGTOOL --wait 0 --store "hive:$W" names Count
 expect_grep "gave up after 0 s waiting for another regtool" "$ERR"
 kill $holder; wait $holder 2>/dev/null

@@ -94,7 +94,8 @@ endif
 endif
 endif
 # Written above; a dry run leaves it missing, and objects are then shown
-# as to be rebuilt.
+# as to be rebuilt. (Not the default goal: that is all.)
+.DEFAULT_GOAL := all
 $(FLAGS_FILE): ;
 
 LIB_SRC   := $(filter-out lib/provider/ini_unavailable.c,$(sort $(wildcard lib/*/*.c)))

@@ -63,4 +63,8 @@ grep -q -- '-O2' "$OUT" && fail "CFLAGS given, yet the default -O2 is there"
 make -n BUILD="$F" WERROR=1 "$F/obj/lib/model/multi_sz.o" >"$OUT" 2>&1
 expect_grep ' -Werror .*-g -O2 ' "$OUT"
 [ ! -e "$F/.flags" ] || fail "a dry run wrote the build directory's flags"
+# Plain make builds the CLI and the shared library.
+make -n BUILD="$F" >"$OUT" 2>&1
+expect_grep "-o $F/regtool " "$OUT"
+expect_grep "-o $F/libregtool.so" "$OUT"
 echo "make install: ok"

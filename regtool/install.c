@@ -124,6 +124,54 @@ static void print_plan(const struct rt_install_plan *p, const char *driver,
                 rt_cli_program(), rt_cli_shown(p->missing[i]));
 }
 
+/* One argument as a POSIX shell reads it back: as it is when it holds
+ * only characters no shell treats specially, else in single quotes
+ * (control characters shown escaped, as everywhere else). */
+static void print_shell_word(FILE *f, const char *word)
+{
+    const char *w = rt_cli_shown(word);
+    if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                        "0123456789_./:=@%+,-") == strlen(w)) {
+        fputs(w, f);
+        return;
+    }
+    fputc('\'', f);
+    for (; *w; w++) {
+        if (*w == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*w, f);
+    }
+    fputc('\'', f);
+}
+
+/* A new provider's service does not exist yet: the command that creates
+ * it with the install, as the user typed theirs (store, options, INI),
+ * with the four values only the provider's documentation knows left for
+ * them to fill in. */
+static void print_create_service_hint(int argc, char **argv, int ini_at)
+{
+    const char *spec = rt_cli_store_spec();
+    fprintf(stderr, "%s: to create the service with the install, name the "
+            "provider's DLL and its open, collect and close functions:\n  %s",
+            rt_cli_program(), rt_cli_program());
+    if (spec) {
+        fputs(" --store ", stderr);
+        print_shell_word(stderr, spec);
+    }
+    fputs(" install --create-service --library DLL --open FUNCTION "
+          "--collect FUNCTION --close FUNCTION", stderr);
+    for (int i = 1; i < argc; i++) {
+        if (i == ini_at)
+            continue;
+        fputc(' ', stderr);
+        print_shell_word(stderr, argv[i]);
+    }
+    fputc(' ', stderr);
+    print_shell_word(stderr, argv[ini_at]);
+    fputc('\n', stderr);
+}
+
 int cmd_install(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -201,6 +249,9 @@ int cmd_install(int argc, char **argv)
                      ", or use --create-service with --library, --open, "
                      "--collect and --close");
         rc = rt_cli_report_error(what, -1, &e);
+        if (e.code == RT_ERR_FILE_NOT_FOUND && !opt.create_service &&
+            !strstr(e.message, "has no Performance key"))
+            print_create_service_hint(argc, argv, optind);
     } else {
         print_plan(&plan, spec.drivername, dry_run);
         rt_cli_side_note(s);

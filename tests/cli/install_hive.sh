@@ -90,6 +90,23 @@ counters() {
 }
 
 CS="--create-service --library %SystemRoot%\\xfer.dll --open Open --collect Collect --close Close"
+# A new provider without --create-service: refused, nothing written, and
+# the command that creates the service is printed; filled in, it installs.
+D=$TMPDIR/hint
+expect_exit 0 $REGTOOL --store "hive:$D" init --languages 009
+: >"$D/Windows/System32/config/regtool.lock"   # as any writer leaves it
+tree_state "$D" >"$TMPDIR/before"
+expect_exit 4 $REGTOOL --store "hive:$D" install --replace "$P/xfer.ini"
+expect_grep "service 'Xfer' does not exist" "$ERR"
+expect_same_tree "$D" "$TMPDIR/before"
+hint=$(sed -n 's/^  \(.*install --create-service .*\)$/\1/p' "$ERR")
+[ "$hint" = "regtool --store hive:$D install --create-service --library DLL --open FUNCTION --collect FUNCTION --close FUNCTION --replace $P/xfer.ini" ] ||
+    fail "no create-service command after the error: $(cat "$ERR")"
+hint=$(echo "$hint" | sed -e 's/^regtool //' -e 's/DLL/xfer.dll/' -e 's/FUNCTION/Open/' \
+    -e 's/FUNCTION/Collect/' -e 's/FUNCTION/Close/')
+eval "expect_exit 0 \$REGTOOL $hint"
+expect_grep "^installed Xfer" "$OUT"
+
 for layout in registry files; do
     D=$TMPDIR/$layout
     expect_exit 0 $REGTOOL --store "hive:$D" init --languages 009,019,00C --layout $layout

@@ -160,9 +160,28 @@ $(PEER_BIN): $(BUILD)/obj/bench/hivexpeer.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< -lhivex
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
+# The test hooks (lib/commit/io_count.c with RT_TESTING: a simulated
+# power cut or signal at the k-th write) are built only into what tests
+# run: the unit test programs and build/testing/regtool, the CLI the crash
+# scripts drive. That object comes before the library, so the library's
+# own io_count.o is not linked. The product (build/regtool,
+# libregtool.so/.a) has no hook.
+TESTING_OBJ := $(BUILD)/obj/testing/lib/commit/io_count.o
+TESTING_CLI := $(BUILD)/testing/regtool
+
+$(TESTING_OBJ): lib/commit/io_count.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS) -lcmocka
+	$(COMPILE) -DRT_TESTING -c $< -o $@
+
+$(TESTING_CLI): $(CLI_OBJ) $(TESTING_OBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TESTING_OBJ) $(LIB_A) $(LDLIBS)
+	ln -sf regtool $(dir $@)lodctr
+	ln -sf regtool $(dir $@)unlodctr
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TESTING_OBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(TESTING_OBJ) $(LIB_A) $(LDLIBS) -lcmocka
 
 deps:
 	@sh tools/deps.sh check
@@ -188,7 +207,7 @@ check: deps
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
 
-cli-tests: $(CLI_BIN) $(BENCH_BIN) $(BENCH_TOOLS)
+cli-tests: $(CLI_BIN) $(TESTING_CLI) $(LIB_SO) $(BENCH_BIN) $(BENCH_TOOLS)
 	@sh tests/run-cli.sh $(abspath $(CLI_BIN))
 
 valgrind: $(TEST_BIN) $(CLI_BIN)
@@ -258,8 +277,9 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/libregtool.a
 fuzz-build: $(FUZZ_BIN)
 
 # Seeds are generated, never committed (hives are megabytes).
-$(FUZZ_DIR)/seeds/.done: tests/fuzz/seeds.sh tests/fuzz/mkregistry.c $(CLI_BIN) $(BENCH_BIN) $(LIB_A)
-	sh tests/fuzz/seeds.sh $(FUZZ_DIR)/seeds $(CLI_BIN) $(BENCH_BIN) $(LIB_A)
+# The seeds include trees a simulated crash left: the test build of the CLI.
+$(FUZZ_DIR)/seeds/.done: tests/fuzz/seeds.sh tests/fuzz/mkregistry.c $(TESTING_CLI) $(BENCH_BIN) $(LIB_A)
+	sh tests/fuzz/seeds.sh $(FUZZ_DIR)/seeds $(TESTING_CLI) $(BENCH_BIN) $(LIB_A)
 	touch $@
 
 fuzz: fuzz-build $(FUZZ_DIR)/seeds/.done
@@ -327,6 +347,7 @@ include windows.mk
 include wine.mk
 
 -include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/bench/mkbench.d \
+         $(TESTING_OBJ:.o=.d) \
          $(BENCH_TOOLS:$(BUILD)/bench/%=$(BUILD)/obj/bench/%.d) \
          $(BUILD)/obj/bench/hivexpeer.d $(TEST_SRC:%.c=$(BUILD)/obj/%.d) \
          $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_NAMES:%=$(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.d)

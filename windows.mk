@@ -97,9 +97,16 @@ $(WINBUILD)/tests/api_header.exe: tests/api_header.c lib/regtool.h $(WIN_DLL)
 $(WIN_EXE): $(WIN_CLI_OBJ) $(WIN_LIB_A)
 	$(WIN_CC) -o $@ $(WIN_CLI_OBJ) $(WIN_LIB_A) $(WIN_LIBS)
 
-$(WINBUILD)/tests/%.exe: $(WINBUILD)/obj/tests/%.o $(WIN_LIB_A)
+# The test hooks, for the test programs only (as WIN_TESTING_OBJ in the
+# Makefile): regtool.exe and regtool.dll have none.
+WIN_TESTING_OBJ := $(WINBUILD)/obj/testing/lib/commit/io_count.o
+$(WIN_TESTING_OBJ): lib/commit/io_count.c
 	@mkdir -p $(dir $@)
-	$(WIN_CC) -o $@ $< $(WIN_LIB_A) $(WIN_CMOCKA)/lib/libcmocka.a $(WIN_LIBS)
+	$(WIN_CC) $(WIN_CFLAGS) -DRT_TESTING -c $< -o $@
+
+$(WINBUILD)/tests/%.exe: $(WINBUILD)/obj/tests/%.o $(WIN_TESTING_OBJ) $(WIN_LIB_A)
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -o $@ $< $(WIN_TESTING_OBJ) $(WIN_LIB_A) $(WIN_CMOCKA)/lib/libcmocka.a $(WIN_LIBS)
 
 -include $(WIN_LIB_OBJ:.o=.d) $(WIN_CLI_OBJ:.o=.d) \
          $(WIN_TESTS:%=$(WINBUILD)/obj/tests/%.d)

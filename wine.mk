@@ -28,9 +28,11 @@ wine-build: $(WINE_PROGRAMS)
 wine-check: wine-build
 	@sh wine-tests/run.sh $(WBUILD)
 
+# A test build throughout: its regtool.exe is the one the crash sweeps
+# end at the k-th write (RT_TESTING: lib/commit/io_count.c's hooks).
 $(WBUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(WINEGCC) $(CFLAGS_COMMON) -Iwine-tests $(CFLAGS) -c $< -o $@
+	$(WINEGCC) $(CFLAGS_COMMON) -DRT_TESTING -Iwine-tests $(CFLAGS) -c $< -o $@
 
 $(WINE_LIB_A): $(WINE_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -48,10 +50,10 @@ $(WBUILD)/sweep.exe.so: $(WBUILD)/obj/wine-tests/sweep.o $(WINE_FIXTURE) \
 	$(WINEGCC) -o $(WBUILD)/sweep.exe $^ $(WINE_LIBS)
 
 $(WBUILD)/mingw/sweep.exe: wine-tests/sweep.c wine-tests/win32_fixture.c \
-                           $(WIN_LIB_A)
+                           $(WIN_TESTING_OBJ) $(WIN_LIB_A)
 	@mkdir -p $(dir $@)
 	$(WIN_CC) $(WIN_CFLAGS) -Iwine-tests -o $@ wine-tests/sweep.c \
-	    wine-tests/win32_fixture.c $(WIN_LIB_A) -ladvapi32
+	    wine-tests/win32_fixture.c $(WIN_TESTING_OBJ) $(WIN_LIB_A) -ladvapi32
 
 # The sample provider DLL of ini-samples/transfer.ini and the consumer
 # that reads it through HKEY_PERFORMANCE_DATA (wine-tests/provider_e2e.sh).

@@ -32,8 +32,9 @@ build_and_run() {
         (cd "$T" && make -s -j"$JOBS" "$bin") >"$LOG" 2>&1 || return 2
         (cd "$T" && "./$bin") >>"$LOG" 2>&1 || return 1 ;;
     cli:*)
-        # mkbench: the CLI scripts that need a large tree make it.
-        (cd "$T" && make -s -j"$JOBS" build/regtool build/bench/mkbench) >"$LOG" 2>&1 || return 2
+        # mkbench: the CLI scripts that need a large tree make it;
+        # testing/regtool: the crash scripts' CLI (with the test hooks).
+        (cd "$T" && make -s -j"$JOBS" build/regtool build/testing/regtool build/bench/mkbench) >"$LOG" 2>&1 || return 2
         (cd "$T" && sh tests/run-cli.sh "$T/build/regtool" "tests/cli/${1#cli:}") \
             >>"$LOG" 2>&1 || return 1 ;;
     *) echo "mutants: unknown target $1" >&2; return 2 ;;

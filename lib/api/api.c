@@ -522,8 +522,8 @@ int rt_api_save_backup(struct rt_store *s, const struct rt_database *db,
                        void *damaged_ctx, struct rt_backup_stats *st,
                        char **used, int *err_no, struct rt_error *e)
 {
-    /* Counted as a commit's writes are: a test can stop the backup at
-     * each (REGTOOL_FAULT_AFTER_WRITES, REGTOOL_SIGNAL_AT_WRITE). */
+    /* Counted as a commit's writes are: the test build can stop the
+     * backup at each (lib/commit/io_count.c's hooks). */
     static const struct rt_os_write_calls counted = {
         rt_io_pwrite, rt_io_fsync, rt_io_rename, rt_io_fsync_dir_of};
     struct rt_os_saving sv;

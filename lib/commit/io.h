@@ -1,8 +1,8 @@
 /* File I/O for commits: every write that changes a store's files goes
  * through here, so that bytes written and fsyncs are counted (--verbose)
  * and tests can end the process after the k-th write
- * (REGTOOL_FAULT_AFTER_WRITES=k) to prove that a crash at any point leaves
- * the old state or the new one. */
+ * (REGTOOL_FAULT_AFTER_WRITES=k, in the test build only: io_count.c) to
+ * prove that a crash at any point leaves the old state or the new one. */
 #ifndef RT_IO_H
 #define RT_IO_H
 
@@ -20,7 +20,8 @@ struct rt_io_stats {
 extern struct rt_io_stats rt_io_totals;
 
 /* Test hook: end the process at the K-th write from now (0: never),
- * overriding REGTOOL_FAULT_AFTER_WRITES. */
+ * overriding REGTOOL_FAULT_AFTER_WRITES. Defined only in the test build
+ * of io_count.c (RT_TESTING), which the test programs link. */
 void rt_io_fault_after(unsigned long k);
 
 /* Counts one write made outside this file (a registry write by the win32

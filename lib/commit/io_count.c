@@ -10,10 +10,18 @@
 
 struct rt_io_stats rt_io_totals;
 
-#ifdef RT_COVERAGE
+#if defined RT_COVERAGE && defined RT_TESTING
 /* libgcov's: writes this process's counters (make coverage, COV=1). */
 void __gcov_dump(void);
 #endif
+
+#ifdef RT_TESTING
+/* The test hooks below are built only into the test programs and the
+ * test build of the CLI (build/testing/regtool: the Makefile compiles
+ * this file a second time with RT_TESTING and links that object before
+ * the library). The product never reads REGTOOL_FAULT_AFTER_WRITES or
+ * REGTOOL_SIGNAL_AT_WRITE: an installer that inherits them must not die
+ * mid-commit. */
 
 /* Ends the process once the number of writes reaches
  * REGTOOL_FAULT_AFTER_WRITES, as a power cut would: no cleanup, no flush. */
@@ -43,9 +51,8 @@ static void signal_hook(void)
     }
 }
 
-void rt_io_count_write(void)
+static void fault_hooks(void)
 {
-    rt_io_totals.writes++;
     signal_hook();
     long limit = fault_limit;
     if (limit < 0) {
@@ -66,4 +73,13 @@ void rt_io_count_write(void)
         /* Runs, but after the counters were written: never counted. */
         _Exit(99); /* LCOV_EXCL_LINE */
     }
+}
+#endif
+
+void rt_io_count_write(void)
+{
+    rt_io_totals.writes++;
+#ifdef RT_TESTING
+    fault_hooks();
+#endif
 }

@@ -16,6 +16,8 @@
 . tests/cli/lib.sh
 
 MKBENCH=$(dirname "$REGTOOL")/bench/mkbench
+# Simulated crashes and signals: the CLI with the test hooks.
+REGTOOL=$REGTOOL_TESTING
 L=$TMPDIR/bin/lodctr
 mkdir -p "$TMPDIR/bin" && ln -s "$REGTOOL" "$L"
 T=$TMPDIR/t

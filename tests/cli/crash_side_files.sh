@@ -8,6 +8,8 @@
 # with tables as hive values) and an uninstall (the INF copy removed with
 # its folders). The pattern of crash_sweep.sh.
 . tests/cli/lib.sh
+# Simulated crashes and signals: the CLI with the test hooks.
+REGTOOL=$REGTOOL_TESTING
 
 C=Windows/System32/config
 CS="--create-service --library x.dll --open O --collect C --close X"

@@ -12,6 +12,8 @@
 # data in SOFTWARE that grows past the hive's end (bytes written ahead of
 # the journal, cut back when a crash comes before the seal).
 . tests/cli/lib.sh
+# Simulated crashes and signals: the CLI with the test hooks.
+REGTOOL=$REGTOOL_TESTING
 
 P=$TMPDIR/prov
 mkdir -p "$P"

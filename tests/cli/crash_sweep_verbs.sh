@@ -11,6 +11,8 @@
 # counted write, and the next writer removes a temporary file a crash
 # left. Prints the points covered per verb.
 . tests/cli/lib.sh
+# Simulated crashes and signals: the CLI with the test hooks.
+REGTOOL=$REGTOOL_TESTING
 
 P=$TMPDIR/prov
 mkdir -p "$P"

@@ -10,6 +10,8 @@
 . tests/cli/lib.sh
 
 MKBENCH=$(dirname "$REGTOOL")/bench/mkbench
+# Simulated crashes and signals: the CLI with the test hooks.
+REGTOOL=$REGTOOL_TESTING
 expect_exit 0 "$MKBENCH" provider "$TMPDIR/prov" --symbols 200
 INI=$TMPDIR/prov/bench.ini
 install() {

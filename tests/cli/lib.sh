@@ -1,6 +1,10 @@
 # Helpers for CLI tests: sourced by tests/cli/*.sh.
 set -u
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# The CLI built with the test hooks (REGTOOL_FAULT_AFTER_WRITES,
+# REGTOOL_SIGNAL_AT_WRITE: lib/commit/io_count.c), beside the product's
+# build; the scripts that simulate crashes and signals run it.
+REGTOOL_TESTING=${REGTOOL_TESTING:-$(dirname "$REGTOOL")/testing/regtool}
 # expect_exit CODE CMD...: runs CMD, stdout to $OUT, stderr to $ERR.
 OUT=$TMPDIR/out; ERR=$TMPDIR/err
 expect_exit() {

@@ -12,6 +12,8 @@
 # - disk full (a small tmpfs): exit 3, "free N bytes", nothing written;
 #   after space is freed the install succeeds.
 . tests/cli/lib.sh
+# Simulated crashes and signals: the CLI with the test hooks.
+REGTOOL=$REGTOOL_TESTING
 
 P=$TMPDIR/prov
 mkdir -p "$P"

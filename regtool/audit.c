@@ -2,7 +2,7 @@
  * the programs that read it. Read-only. One store (the global --store),
  * or several given as arguments or in a file, each a JSON object of one
  * array; a store that cannot be opened is a finding, not an abort. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>

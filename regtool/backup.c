@@ -1,6 +1,6 @@
 /* regtool backup: the whole name database in the PerfStringBackup format,
  * as lodctr /S:file saves it (SPEC 4.6). Read-only on the store. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,6 +1,6 @@
 /* CLI: `regtool check-ini` validates a lodctr INI and its symbol file and
  * prints the provider they describe, as text or as one JSON object. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* CLI: global options and store selection (--store SPEC, REGTOOL_STORE). */
-#include "regtool.h"
+#include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

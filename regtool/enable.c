@@ -1,5 +1,5 @@
 /* regtool enable / disable: Disable Performance Counters (lodctr /E /D). */
-#include "regtool.h"
+#include "cli.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* Printing findings (audit's format, also verify's): JSON for programs,
  * text for people. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <stdio.h>
 

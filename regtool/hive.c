@@ -1,5 +1,5 @@
 /* regtool hive: operations on offline hive files, one subverb per file. */
-#include "regtool.h"
+#include "cli.h"
 #include "platform/compat.h"
 #include "platform/os.h"
 

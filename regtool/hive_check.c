@@ -10,7 +10,7 @@
 #include "regf/base_block.h"
 #include "regf/log.h"
 #include "regf/regf.h"
-#include "regtool.h"
+#include "cli.h"
 #include "platform/os.h"
 
 struct finding {

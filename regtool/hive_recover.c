@@ -10,7 +10,7 @@
  * read and written: nothing a hive holds lies past them); 2 FILE is not a hive, or
  * is dirty with no log that can be applied (nothing written); 3 a file
  * could not be read or OUT could not be written; 64 bad command line. */
-#include "regtool.h"
+#include "cli.h"
 #include "platform/os.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* regtool init: create an offline Windows tree with a realistic base name
  * database, for trying regtool, for tests and for benchmarks. */
-#include "regtool.h"
+#include "cli.h"
 #include "model/lang_id.h"
 #include "platform/compat.h"
 #include "platform/os.h"

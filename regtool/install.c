@@ -1,5 +1,5 @@
 /* regtool install: load, validate and install a provider (lodctr INI). */
-#include "regtool.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -6,7 +6,7 @@
  * to the same character: a --json output shown on a terminal is as
  * harmless as the text one. A byte that begins no UTF-8 sequence (no text
  * regtool reads makes one) passes through. */
-#include "regtool.h"
+#include "cli.h"
 
 #include "model/printable.h"
 

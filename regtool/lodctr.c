@@ -3,7 +3,7 @@
  * error codes, as installers calling them expect. Switches not built yet
  * say which roadmap item covers them and fail with ERROR_NOT_SUPPORTED:
  * nothing silently succeeds. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* regtool entry point: dispatches to one subcommand per file. */
-#include "regtool.h"
+#include "cli.h"
+#include "regtool.h"   /* lib/regtool.h: REGTOOL_VERSION */
 
 #include "platform/os.h"
 #include "provider/ini_reader.h"
@@ -99,7 +100,7 @@ int cmd_version(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    printf("regtool %s%s\n", RT_VERSION,
+    printf("regtool %s%s\n", REGTOOL_VERSION,
            rt_ini_available() ? "" : " (without inih: the verbs that read INIs are unavailable)");
     return RT_EXIT_OK;
 }

@@ -1,5 +1,5 @@
 /* regtool names: list a language's table, or resolve indices and names. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <getopt.h>
 #include <stdlib.h>

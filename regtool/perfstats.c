@@ -1,6 +1,6 @@
 /* regtool perfstats: Windows 95 System Monitor registrations in a .reg
  * export (SPEC 1.3): list, audit, remove a stat server. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,6 +1,6 @@
 /* CLI: printing a change set (--dry-run shows exactly what would be
  * written); the text is the library's, which the API reports too. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* regtool query: the database's counters and every provider's values
  * (lodctr /Q). */
-#include "regtool.h"
+#include "cli.h"
 
 #include <getopt.h>
 #include <strings.h>

@@ -1,7 +1,7 @@
 /* regtool repair: fixes what needs no guessing in one atomic commit,
  * after saving the database as it is (a PerfStringBackup.INI, as regtool
  * backup writes it), and says what it changed and what it left. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>

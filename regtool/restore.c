@@ -1,6 +1,6 @@
 /* regtool restore: the name database from a PerfStringBackup file, as
  * lodctr /R:file restores it (SPEC 4.6), in one atomic commit. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -2,7 +2,7 @@
  * terminal may show them (model/printable.h): whoever wrote the tree chose
  * them, and printed raw their control characters would act on the
  * terminal or forge lines of the report. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <stdlib.h>
 

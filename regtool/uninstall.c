@@ -1,5 +1,5 @@
 /* regtool uninstall: remove a provider's names and help exactly. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <getopt.h>
 #include <string.h>

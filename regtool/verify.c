@@ -1,7 +1,7 @@
 /* regtool verify: what a provider's own data says about its registration,
  * on a running system (--store live): its objects and counters, read the
  * way a consumer reads them, checked against the name database. */
-#include "regtool.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>

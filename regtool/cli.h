@@ -17,8 +17,6 @@ struct rt_command {
     const char *usage;                  /* one line, after "regtool " */
 };
 
-#define RT_VERSION "0.1"
-
 int cmd_version(int argc, char **argv);
 int cmd_hive(int argc, char **argv);
 int cmd_init(int argc, char **argv);

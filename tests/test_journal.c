@@ -928,6 +928,103 @@ static void journal_sizes_are_bounded(void **state)
     expect_refused("runs past the end of the journal");
 }
 
+/* What stands at a journal's paths is checked before any record is
+ * applied or any file cut back: a journal whose second file is a link to
+ * a host file (written or removed), a dangling link, a FIFO, a file of
+ * two names, or whose folder is a link, is refused whole with a message
+ * naming the journal and that file; the first file, a.hive, stays
+ * byte-identical (before, it was written, or cut to 0 bytes by an
+ * unsealed journal's intent block, and the refusal came at the second
+ * file's turn), the victim too, and the journal stays. */
+static void journal_targets_are_checked_before_any_record(void **state)
+{
+    (void)state;
+    char *root = NULL;
+    assert_int_equal(rt_os_confine(dir, &root), 0);
+    char c[256], victim[256], gone[256];
+    snprintf(c, sizeof c, "%s/sub/c.dat", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(gone, sizeof gone, "%s/sub/gone", dir);
+    enum { LINK, DELETE_LINK, DANGLING, FIFO, HARD_LINK, FOLDER_LINK,
+           INTENT_LINK, CASES };
+    for (int k = 0; k < CASES; k++) {
+        make_before();
+        make_victim();
+        unlink(c);
+        unlink(gone);
+        const char *second = k == FOLDER_LINK ? "sub/gone/x.ini" : "sub/c.dat";
+        switch (k) {
+        case LINK:
+        case DELETE_LINK:
+        case INTENT_LINK:
+            assert_int_equal(symlink(victim, c), 0);
+            break;
+        case DANGLING:
+            assert_int_equal(symlink("/nonexistent/regtool-victim", c), 0);
+            break;
+        case FIFO:
+            assert_int_equal(mkfifo(c, 0644), 0);
+            break;
+        case HARD_LINK:
+            assert_int_equal(link(victim, c), 0);
+            break;
+        case FOLDER_LINK:
+            assert_int_equal(symlink(dir, gone), 0);
+            break;
+        }
+        static struct forged f;
+        if (k == INTENT_LINK) {
+            /* Unsealed: its roll-back would cut both to 0 bytes. */
+            const char *names[2] = {"a.hive", "sub/c.dat"};
+            forge_start(&f, 2, names);
+            write_file("regtool.journal", f.b, f.n);
+        } else {
+            forge_start(&f, 0, NULL);
+            forge_record(&f, KIND_WRITE, "a.hive", 0, "forged");
+            if (k == DELETE_LINK)
+                forge_record(&f, KIND_DELETE, second, 0, NULL);
+            else
+                forge_record(&f, KIND_WRITE, second, 0, "evil\n");
+            forge_seal(&f);
+        }
+        size_t jl, len;
+        uint8_t *before = slurp("regtool.journal", &jl);
+        assert_non_null(before);
+        struct rt_error e = {0};
+        assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), -1);
+        assert_int_equal(e.code, RT_ERR_BADDB);
+        assert_non_null(strstr(e.message, journal));
+        assert_non_null(strstr(e.message, second));
+        assert_non_null(strstr(e.message, "nothing was replayed, cut back "
+                                          "or removed"));
+        assert_int_equal(which_state(), 0);
+        uint8_t *v = slurp("victim", &len);
+        assert_non_null(v);
+        assert_int_equal(len, 8);
+        assert_memory_equal(v, "keep me\n", 8);
+        free(v);
+        uint8_t *after = slurp("regtool.journal", &len);
+        assert_non_null(after);
+        assert_int_equal(len, jl);
+        assert_memory_equal(after, before, jl);
+        free(after);
+        free(before);
+        struct stat st;
+        assert_int_equal(lstat(k == FOLDER_LINK ? gone : c, &st), 0);
+        if (k == FIFO)
+            assert_true(S_ISFIFO(st.st_mode));
+        else if (k == HARD_LINK)
+            assert_int_equal(st.st_nlink, 2);
+        else
+            assert_true(S_ISLNK(st.st_mode));
+    }
+    unlink(c);
+    unlink(gone);
+    unlink(journal);
+    rt_os_unconfine(root);
+    free(root);
+}
+
 /* However many records a journal holds, it names at most 65536 files (a
  * commit touches a few dozen): listing them is a look-up a record, and a
  * journal naming more is refused. */
@@ -1074,6 +1171,8 @@ int main(void)
             intent_block_naming_a_host_file_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(journal_sizes_are_bounded, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            journal_targets_are_checked_before_any_record, setup, teardown),
         cmocka_unit_test_setup_teardown(journal_names_at_most_65536_files,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(commit_names_only_its_files, setup,

@@ -1609,9 +1609,80 @@ void rt_journal_needs(const struct rt_journal *j, const char *base_dir,
         rt_os_close(fd);
 }
 
+/* Whether ERR is a refusal of what stands at a path (a link, a mount
+ * point, a special file, a folder, a hard link), not a failure of the
+ * system: the tree's writer put it there. */
+static int refusal(int err)
+{
+    return err == ELOOP || err == EXDEV || err == ENODEV || err == EISDIR ||
+           err == ENOTDIR;
+}
+
+/* Before a byte of J is replayed or cut back: every file it acts on can
+ * be acted on as its step will find it. An existing one opens for
+ * writing (which, beneath a confined tree, refuses a link, a mount point,
+ * a special file and a file of several names); a missing one is reached
+ * through folders only, no link or mount point among them. A journal
+ * whose second file is a link would otherwise be refused only at that
+ * file's turn, its first file already written. 0, or -1 with E naming
+ * the journal, the file and what stands there. */
+static int check_targets(const struct rt_journal *j, const char *base,
+                         struct rt_error *e)
+{
+    for (size_t i = 0; i < j->n_files; i++) {
+        const struct rt_journal_file *f = &j->files[i];
+        char path[PATH_MAX], why[PATH_MAX + 400];
+        struct rt_os_stat st;
+        int err = 0;
+        why[0] = '\0';
+        if (full_path(path, sizeof path, base, f->rel) != 0) {
+            snprintf(why, sizeof why, "%s/%s: path too long", base, f->rel);
+        } else if (rt_os_stat(path, &st) != 0) {
+            err = errno;
+        } else if (st.kind == RT_OS_ABSENT) {
+            /* A roll-back or a removal skips a missing file; a write
+             * creates it, with the folders above it. */
+            struct rt_error e2 = {0};
+            if (j->info.sealed && !f->removed && folders_ok(path, &e2) != 0) {
+                err = ENOTDIR;
+                snprintf(why, sizeof why, "%s", e2.message);
+            }
+        } else if (st.kind != RT_OS_FILE) {
+            err = ENODEV;
+            snprintf(why, sizeof why, "%s is %s, not a regular file", path,
+                     st.what ? st.what : "not a regular file");
+        } else {
+            int fd = rt_os_open(path, RT_OS_WRITE);
+            if (fd < 0)
+                err = errno;
+            else
+                rt_os_close(fd);
+        }
+        if (!err && !why[0])
+            continue;
+        /* A refusal's words name the path already. */
+        if (!why[0])
+            snprintf(why, sizeof why, "%s%s%s", refusal(err) ? "" : path,
+                     refusal(err) ? "" : ": ", rt_os_strerror(err));
+        return rt_error_set(e, refusal(err) ? RT_ERR_BADDB : RT_ERR_WRITE_FAULT,
+                            "%s: it would %s %s, but %s; nothing was "
+                            "replayed, cut back or removed, and the journal "
+                            "stays where it is: check what stands at that "
+                            "path, then run again",
+                            j->path,
+                            !j->info.sealed ? "cut back"
+                            : f->removed    ? "remove"
+                                            : "write",
+                            f->rel, why);
+    }
+    return 0;
+}
+
 int rt_journal_finish(struct rt_journal *j, const char *base_dir,
                       struct rt_error *e)
 {
+    if (check_targets(j, base_dir, e) != 0)
+        return -1;
     if (j->info.sealed) {
         if (apply_body(base_dir, j, e) != 0)
             return -1;

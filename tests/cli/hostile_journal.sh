@@ -9,7 +9,8 @@
 # - the same for an unsealed journal whose intent block names a host file
 #   (its roll-back would cut the file to 0 bytes);
 # - a good record before the bad one is not applied either: everything is
-#   checked before anything is done;
+#   checked before anything is done, what stands at each path too (a
+#   later record's file a link: the first record's file byte-identical);
 # - a journal that is a device, a FIFO, a link or larger than any commit
 #   writes is refused without being read (no hang, no unbounded memory);
 # - readers (names, query, audit, backup, dry runs) never replay, say in
@@ -116,6 +117,19 @@ expect_grep "the intent block's entry 1 names" "$ERR"
 refused "checked first" "$OUT_OF$V/keep" "w|System32/config/SYSTEM|0|regf-but-not" \
     "d|$OUT_OF$V/keep|0"
 expect_grep "record 2 names" "$ERR"
+# What stands at a record's path is checked before any record is
+# applied: a second record whose file is a link to a host file leaves
+# the first record's SYSTEM byte-identical (it was written before the
+# refusal at the second record's turn).
+fresh
+rm -f "$W/Windows/System32/PerfStringBackup.INI"
+ln -s "$V/keep" "$W/Windows/System32/PerfStringBackup.INI"
+plant "w|System32/config/SYSTEM|4096|EVIL" "w|System32/PerfStringBackup.INI|0|evil"
+snapshot
+expect_exit 2 $REGTOOL --store "hive:$W" enable Xfer
+expect_grep "it would write System32/PerfStringBackup.INI, but .*PerfStringBackup.INI is a symbolic link, not a regular file; nothing was replayed, cut back or removed, and the journal stays" "$ERR"
+grep -q ": finished the" "$ERR" && fail "a journal with a linked file was finished"
+unchanged "second record a link"
 # A removal pruning folders above the tree.
 fresh
 plant "d|INF/Xfer/0009/x.ini|9"

@@ -555,7 +555,7 @@ static void unsealed_or_damaged_journal_is_discarded(void **state)
     (void)state;
     struct rt_error e = {0};
     make_before();
-    write_file("regtool.journal", "RTJOURN1garbage", 15);
+    write_file("regtool.journal", "RTJOURN3garbage", 15);
     assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), 0);
     assert_int_equal(which_state(), 0);
     assert_int_not_equal(access(journal, F_OK), 0);
@@ -581,6 +581,57 @@ static void unsealed_or_damaged_journal_is_discarded(void **state)
     assert_int_equal(which_state(), 0);
     /* Nothing to recover. */
     assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), 0);
+}
+
+/* A file in the journal's place that is no journal of this format (a
+ * hive, an executable, random bytes, a journal of another format
+ * version) is not an unfinished change: it is refused with a message
+ * naming it and its first bytes, and left in place byte for byte. An
+ * unfinished journal of ours, down to an empty file, part of the magic
+ * or zeros a crash left, is still discarded. */
+static void a_file_that_is_no_journal_is_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        size_t len;
+        const char *said;   /* NULL: discarded */
+    } cases[] = {
+        {"regf\x01\0\0\0\x01\0\0\0", 12, "not a journal of regtool"},
+        {"MZ\x90\0\x03\0\0\0\x04\0", 10, "not a journal of regtool"},
+        {"\x8f\x13\xa7\x55\xe0\x01\x9c\x42\x7b\x3d", 10,
+         "not a journal of regtool"},
+        {"x", 1, "not a journal of regtool"},
+        {"RTJOURN1garbage", 15, "a journal of another format version"},
+        {"", 0, NULL},
+        {"RTJOU", 5, NULL},
+        {"RTJOURN3", 8, NULL},
+        {"\0\0\0\0\0\0\0\0\0\0\0\0", 12, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        make_before();
+        write_file("regtool.journal", cases[i].bytes, cases[i].len);
+        struct rt_error e = {0};
+        int r = rt_journal_recover(dir, journal, &scope, &e);
+        assert_int_equal(which_state(), 0);
+        size_t len;
+        uint8_t *after = slurp("regtool.journal", &len);
+        if (!cases[i].said) {
+            assert_int_equal(r, 0);
+            assert_null(after);
+            continue;
+        }
+        assert_int_equal(r, -1);
+        assert_int_equal(e.code, RT_ERR_BADDB);
+        assert_non_null(strstr(e.message, journal));
+        assert_non_null(strstr(e.message, cases[i].said));
+        assert_non_null(strstr(e.message, "left where it is, not discarded"));
+        assert_non_null(after);
+        assert_int_equal(len, cases[i].len);
+        assert_memory_equal(after, cases[i].bytes, len);
+        free(after);
+    }
+    unlink(journal);
 }
 
 /* --- journals from a disk others wrote ------------------------------------ */
@@ -1153,6 +1204,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(recovery_replays_the_last_record,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(a_file_that_is_no_journal_is_refused,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(borrowed_bytes_journal_as_copies,
                                         setup, teardown),

@@ -836,6 +836,33 @@ static int list_files(struct rt_journal *j, struct rt_error *e)
     return 0;
 }
 
+/* Whether J's bytes can be a journal of this format: they begin with
+ * its magic, or with as much of it as a commit cut short wrote (an empty
+ * file, part of the magic), or with zeros (bytes a crash left unwritten
+ * read as zeros on some file systems). Anything else is no journal of
+ * ours: not an unfinished change to discard, but a file someone put
+ * there (or a journal of another format version), refused and left in
+ * place. 0, or -1 with E naming it and its first bytes. */
+static int check_magic(const struct rt_journal *j, struct rt_error *e)
+{
+    static const uint8_t zeros[8];
+    size_t n = j->len < 8 ? j->len : 8;
+    if (!n || !memcmp(j->buf, JOURNAL_MAGIC, n) || !memcmp(j->buf, zeros, n))
+        return 0;
+    char shown[80];
+    shown_name(j->buf, n, shown, sizeof shown);
+    const char *what = n == 8 && !memcmp(j->buf, JOURNAL_MAGIC, 7)
+                           ? "a journal of another format version"
+                           : "not a journal of regtool";
+    return rt_error_set(e, RT_ERR_BADDB,
+                        "%s: %s (it begins with '%s', not '%s'): it is "
+                        "refused and left where it is, not discarded as an "
+                        "unfinished change; nothing was written. Check what "
+                        "it is, then move it aside (mv %s %s.refused) and "
+                        "run again",
+                        j->path, what, shown, JOURNAL_MAGIC, j->path, j->path);
+}
+
 /* Parses journal B (LEN bytes, taken over by J), checking it whole;
  * SCOPE NULL: the names' structure only (a journal just written by this
  * process, whose names were checked before). */
@@ -844,6 +871,8 @@ static int parse(struct rt_journal *j, const struct rt_journal_scope *scope,
 {
     const uint8_t *b = j->buf;
     size_t len = j->len, body = 0;
+    if (check_magic(j, e) != 0)
+        return -1;
     j->names = malloc(len + 1);
     if (!j->names)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");

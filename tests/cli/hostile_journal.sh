@@ -13,6 +13,8 @@
 #   later record's file a link: the first record's file byte-identical);
 # - a journal that is a device, a FIFO, a link or larger than any commit
 #   writes is refused without being read (no hang, no unbounded memory);
+# - a file that is no journal of ours (a hive, random bytes) is refused and
+#   left in place, not discarded; an unsealed journal of ours is discarded;
 # - readers (names, query, audit, backup, dry runs) never replay, say in
 #   one line what is pending, and read the files as they are: a journal
 #   that would put back a clean SYSTEM does not hide a provider whose
@@ -166,6 +168,34 @@ expect_exit 2 timeout 10 $REGTOOL --store "hive:$W" enable Xfer
 expect_grep "regtool.journal: not a regular file" "$ERR"
 unchanged "fifo"
 rm "$J"
+
+# A file that is no journal of ours (a hive copied there, random bytes)
+# is not an unfinished change: a writer refuses it (exit 2) naming it and
+# its first bytes, and leaves it, byte for byte; a reader says so in one
+# line. An unsealed journal of ours is still discarded.
+for junk in hive random; do
+    fresh
+    case $junk in
+    hive) cp "$C/SOFTWARE" "$J" ;;
+    random) printf '\217\023\247U\340\001\234B{=garbage\n' >"$J" ;;
+    esac
+    cp "$J" "$TMPDIR/planted"
+    snapshot
+    expect_exit 2 $REGTOOL --store "hive:$W" enable Xfer
+    expect_grep "regtool.journal: not a journal of regtool (it begins with '.*', not 'RTJOURN3'): it is refused and left where it is, not discarded as an unfinished change; nothing was written" "$ERR"
+    expect_grep "move it aside (mv $J $J.refused)" "$ERR"
+    unchanged "$junk as the journal"
+    cmp -s "$J" "$TMPDIR/planted" || fail "$junk as the journal: not left in place"
+    expect_exit 0 $REGTOOL --store "hive:$W" names --json
+    expect_grep "not a journal of regtool" "$ERR"
+    unchanged "$junk as the journal, read"
+done
+fresh
+sys_size=$(wc -c <"$C/SYSTEM")
+plant -u "i|System32/config/SYSTEM|$sys_size"
+expect_exit 0 $REGTOOL --store "hive:$W" disable Xfer
+expect_grep "regtool.journal: discarded .*, which never reached its commit point" "$ERR"
+[ ! -e "$J" ] || fail "an unsealed journal of ours was not discarded"
 
 # Readers never replay. Their output and status with a planted journal
 # are what they are without one; the journal costs one line on stderr.

@@ -1191,6 +1191,15 @@ static void dir_of(const char *path, char *buf, size_t size)
                  path);
 }
 
+/* Whether ERR is a refusal of what stands at a path (a link, a mount
+ * point, a special file, a folder, a hard link), not a failure of the
+ * system: the tree's writer put it there. */
+static int refusal(int err)
+{
+    return err == ELOOP || err == EXDEV || err == ENODEV || err == EISDIR ||
+           err == ENOTDIR;
+}
+
 /* What a commit failing with ERR on PATH needs, in a few words. */
 static void needs(int err, const char *path, uint64_t bytes, char *buf,
                   size_t size)
@@ -1358,12 +1367,20 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
         int fd = rt_os_open(path, created ? RT_OS_WRITE_NEW : RT_OS_WRITE);
         if (fd < 0) {
             int err = errno;
+            /* The refusal's words (a hard link, a link, a FIFO) before
+             * the release, whose opens clear them. */
+            char reason[700];
+            snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
             needs(err, path, 0, why, sizeof why);
             reservations_release(rv);
+            /* A refusal's words name the path and what stands there. */
+            if (refusal(err))
+                return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                                    "%s; nothing was written", reason);
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_ACCESS_DENIED,
                                 "%s: %s; nothing was written: %s", path,
-                                rt_os_strerror(err), why);
+                                reason, why);
         }
         uint64_t now = 0;
         int sized, r = rt_os_fsize(fd, &now);
@@ -1374,6 +1391,8 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
                 *growth += end - now;
         }
         int err = errno;
+        char reason[700];
+        snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
         /* A reservation that failed may have taken part of the space. */
         if (r != 0 && !created)
             (void)rt_os_unreserve(fd);
@@ -1390,7 +1409,7 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_WRITE_FAULT,
                                 "%s: %s; nothing was written: %s", path,
-                                rt_os_strerror(err), why);
+                                reason, why);
         }
     }
     return 0;
@@ -1636,15 +1655,6 @@ void rt_journal_needs(const struct rt_journal *j, const char *base_dir,
         needs(errno, j->path, 0, buf, size);
     else
         rt_os_close(fd);
-}
-
-/* Whether ERR is a refusal of what stands at a path (a link, a mount
- * point, a special file, a folder, a hard link), not a failure of the
- * system: the tree's writer put it there. */
-static int refusal(int err)
-{
-    return err == ELOOP || err == EXDEV || err == ENODEV || err == EISDIR ||
-           err == ENOTDIR;
 }
 
 /* Before a byte of J is replayed or cut back: every file it acts on can

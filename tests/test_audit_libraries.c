@@ -437,6 +437,128 @@ static void system_provider_with_a_range(void **state)
     assert_null(rt_audit_system_dll("PerfOS "));
 }
 
+/* The finding ID among F's, with a message holding TEXT. */
+static void expect_said(const struct rt_findings *f, const char *id,
+                        const char *text)
+{
+    const struct rt_finding *x = find(f, id);
+    if (!x || !strstr(x->message, text)) {
+        print_message("want %s saying '%s'; found:\n", id, text);
+        show(f);
+    }
+    assert_non_null(x);
+    assert_non_null(strstr(x->message, text));
+}
+
+/* A Library of any length is judged whole or said to be too long, never
+ * judged on a copy cut at 1024 bytes: a value that leaves Program Files
+ * by ".." past the cut, one whose environment strings grow past it, and
+ * two that differ only past it. One of exactly 1023 bytes is judged. */
+static void long_values_are_never_cut(void **state)
+{
+    (void)state;
+    static char past[4096], grown[2048], at_cap[1100], twin_a[1300],
+        twin_b[1300];
+    strcpy(past, "C:\\Program Files\\Vendor\\");
+    for (int i = 0; i < 600; i++)
+        strcat(past, "a\\");
+    for (int i = 0; i < 602; i++)
+        strcat(past, "..\\");
+    strcat(past, "Users\\Public\\evil.dll");
+    for (int i = 0; i < 30; i++)
+        strcat(grown, "%CommonProgramFiles(x86)%");
+    strcat(grown, "\\x.dll");
+    strcpy(at_cap, "C:\\Users\\Public\\");
+    while (strlen(at_cap) < 1023 - 6)
+        strcat(at_cap, "a");
+    strcat(at_cap, "\\x.dll");
+    assert_int_equal(strlen(at_cap), 1023);
+    memset(twin_a, 'a', 1200);
+    memcpy(twin_a, "C:\\Program Files\\", 17);
+    memcpy(twin_b, twin_a, 1200);
+    strcpy(twin_a + 1200, "\\a.dll");
+    strcpy(twin_b + 1200, "\\b.dll");
+    const char *const too_long[] = {past, grown};
+    for (size_t i = 0; i < 2; i++) {
+        const struct svc v[] = {STD("X", too_long[i])};
+        expect_one(v, 1, NULL, "library-too-long", RT_AUDIT_WARNING);
+        struct rt_findings f;
+        run(v, 1, system_tree, &f);
+        char said[64];
+        snprintf(said, sizeof said, "Library is %zu bytes long, more than "
+                 "the 1023", strlen(too_long[i]));
+        expect_said(&f, "library-too-long", said);
+        /* Nothing judged of a cut copy: no file looked for. */
+        assert_null(find(&f, "library-not-found"));
+        rt_findings_free(&f);
+    }
+    const struct svc cap[] = {STD("X", at_cap)};
+    expect_one(cap, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    struct rt_findings f;
+    run(cap, 1, NULL, &f);
+    assert_null(find(&f, "library-too-long"));
+    rt_findings_free(&f);
+    /* A system provider's Library too long to judge is not its own. */
+    const struct svc sys[] = {STD("PerfOS", past)};
+    run(sys, 1, NULL, &f);
+    assert_non_null(find(&f, "library-too-long"));
+    assert_non_null(find(&f, "system-library-replaced"));
+    rt_findings_free(&f);
+    /* Two values equal for their first 1200 bytes are two DLLs. */
+    const struct svc twins[] = {{"A", twin_a, "O1", "C1", "Z1", 0},
+                                {"B", twin_b, "O2", "C2", "Z2", 0}};
+    run(twins, 2, NULL, &f);
+    assert_null(find(&f, "library-shared"));
+    rt_findings_free(&f);
+}
+
+/* A Library naming an NTFS alternate data stream (of a folder or of a
+ * file) is said to be no plain file, and the place of what holds the
+ * stream is judged: user-writable when that is. */
+static void stream_names_are_judged(void **state)
+{
+    (void)state;
+    static const char *const streams[] = {
+        "C:\\Windows\\System32:evil.dll",
+        "%SystemRoot%\\System32\\perfos.dll:evil",
+        "foo.dll:stream",
+        "C:\\Program Files\\Vendor\\v.dll:x",
+        "C:\\Users\\Public:evil.dll",
+        "%SystemRoot%\\Tasks:x.dll",
+        "C:\\Users\\Public\\p.dll::$DATA",
+    };
+    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++) {
+        print_message("%s\n", streams[i]);
+        const struct svc v[] = {STD("X", streams[i])};
+        expect_one(v, 1, system_tree, "library-stream", RT_AUDIT_WARNING);
+        struct rt_findings f;
+        run(v, 1, system_tree, &f);
+        expect_said(&f, "library-stream", "an NTFS alternate data stream");
+        /* Where users can write the file or folder holding it. */
+        if (i >= 4)
+            expect_said(&f, "library-user-writable", streams[i]);
+        else
+            assert_null(find(&f, "library-user-writable"));
+        rt_findings_free(&f);
+    }
+    /* The system's own DLL by a stream of it is not its own. */
+    const struct svc sys[] = {STD("PerfOS", "perfos.dll:evil")};
+    struct rt_findings f;
+    run(sys, 1, system_tree, &f);
+    assert_non_null(find(&f, "library-stream"));
+    assert_non_null(find(&f, "system-library-replaced"));
+    rt_findings_free(&f);
+    /* A drive's colon, another drive's and a \\?\ path's are no stream. */
+    const struct svc plain[] = {
+        STD("A", "C:\\Program Files\\Vendor\\v.dll"),
+        STD("B", "D:\\tools\\p.dll"),
+        STD("C", "\\\\?\\C:\\Program Files\\Vendor\\v.dll"),
+    };
+    run(plain, 3, system_tree, &f);
+    assert_null(find(&f, "library-stream"));
+    rt_findings_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +573,8 @@ int main(void)
         cmocka_unit_test(short_names),
         cmocka_unit_test(thirty_two_bit_providers),
         cmocka_unit_test(system_provider_with_a_range),
+        cmocka_unit_test(long_values_are_never_cut),
+        cmocka_unit_test(stream_names_are_judged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

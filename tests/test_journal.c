@@ -555,7 +555,7 @@ static void unsealed_or_damaged_journal_is_discarded(void **state)
     (void)state;
     struct rt_error e = {0};
     make_before();
-    write_file("regtool.journal", "RTJOURN1garbage", 15);
+    write_file("regtool.journal", "RTJOURN3garbage", 15);
     assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), 0);
     assert_int_equal(which_state(), 0);
     assert_int_not_equal(access(journal, F_OK), 0);
@@ -581,6 +581,57 @@ static void unsealed_or_damaged_journal_is_discarded(void **state)
     assert_int_equal(which_state(), 0);
     /* Nothing to recover. */
     assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), 0);
+}
+
+/* A file in the journal's place that is no journal of this format (a
+ * hive, an executable, random bytes, a journal of another format
+ * version) is not an unfinished change: it is refused with a message
+ * naming it and its first bytes, and left in place byte for byte. An
+ * unfinished journal of ours, down to an empty file, part of the magic
+ * or zeros a crash left, is still discarded. */
+static void a_file_that_is_no_journal_is_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        size_t len;
+        const char *said;   /* NULL: discarded */
+    } cases[] = {
+        {"regf\x01\0\0\0\x01\0\0\0", 12, "not a journal of regtool"},
+        {"MZ\x90\0\x03\0\0\0\x04\0", 10, "not a journal of regtool"},
+        {"\x8f\x13\xa7\x55\xe0\x01\x9c\x42\x7b\x3d", 10,
+         "not a journal of regtool"},
+        {"x", 1, "not a journal of regtool"},
+        {"RTJOURN1garbage", 15, "a journal of another format version"},
+        {"", 0, NULL},
+        {"RTJOU", 5, NULL},
+        {"RTJOURN3", 8, NULL},
+        {"\0\0\0\0\0\0\0\0\0\0\0\0", 12, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        make_before();
+        write_file("regtool.journal", cases[i].bytes, cases[i].len);
+        struct rt_error e = {0};
+        int r = rt_journal_recover(dir, journal, &scope, &e);
+        assert_int_equal(which_state(), 0);
+        size_t len;
+        uint8_t *after = slurp("regtool.journal", &len);
+        if (!cases[i].said) {
+            assert_int_equal(r, 0);
+            assert_null(after);
+            continue;
+        }
+        assert_int_equal(r, -1);
+        assert_int_equal(e.code, RT_ERR_BADDB);
+        assert_non_null(strstr(e.message, journal));
+        assert_non_null(strstr(e.message, cases[i].said));
+        assert_non_null(strstr(e.message, "left where it is, not discarded"));
+        assert_non_null(after);
+        assert_int_equal(len, cases[i].len);
+        assert_memory_equal(after, cases[i].bytes, len);
+        free(after);
+    }
+    unlink(journal);
 }
 
 /* --- journals from a disk others wrote ------------------------------------ */
@@ -928,6 +979,103 @@ static void journal_sizes_are_bounded(void **state)
     expect_refused("runs past the end of the journal");
 }
 
+/* What stands at a journal's paths is checked before any record is
+ * applied or any file cut back: a journal whose second file is a link to
+ * a host file (written or removed), a dangling link, a FIFO, a file of
+ * two names, or whose folder is a link, is refused whole with a message
+ * naming the journal and that file; the first file, a.hive, stays
+ * byte-identical (before, it was written, or cut to 0 bytes by an
+ * unsealed journal's intent block, and the refusal came at the second
+ * file's turn), the victim too, and the journal stays. */
+static void journal_targets_are_checked_before_any_record(void **state)
+{
+    (void)state;
+    char *root = NULL;
+    assert_int_equal(rt_os_confine(dir, &root), 0);
+    char c[256], victim[256], gone[256];
+    snprintf(c, sizeof c, "%s/sub/c.dat", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(gone, sizeof gone, "%s/sub/gone", dir);
+    enum { LINK, DELETE_LINK, DANGLING, FIFO, HARD_LINK, FOLDER_LINK,
+           INTENT_LINK, CASES };
+    for (int k = 0; k < CASES; k++) {
+        make_before();
+        make_victim();
+        unlink(c);
+        unlink(gone);
+        const char *second = k == FOLDER_LINK ? "sub/gone/x.ini" : "sub/c.dat";
+        switch (k) {
+        case LINK:
+        case DELETE_LINK:
+        case INTENT_LINK:
+            assert_int_equal(symlink(victim, c), 0);
+            break;
+        case DANGLING:
+            assert_int_equal(symlink("/nonexistent/regtool-victim", c), 0);
+            break;
+        case FIFO:
+            assert_int_equal(mkfifo(c, 0644), 0);
+            break;
+        case HARD_LINK:
+            assert_int_equal(link(victim, c), 0);
+            break;
+        case FOLDER_LINK:
+            assert_int_equal(symlink(dir, gone), 0);
+            break;
+        }
+        static struct forged f;
+        if (k == INTENT_LINK) {
+            /* Unsealed: its roll-back would cut both to 0 bytes. */
+            const char *names[2] = {"a.hive", "sub/c.dat"};
+            forge_start(&f, 2, names);
+            write_file("regtool.journal", f.b, f.n);
+        } else {
+            forge_start(&f, 0, NULL);
+            forge_record(&f, KIND_WRITE, "a.hive", 0, "forged");
+            if (k == DELETE_LINK)
+                forge_record(&f, KIND_DELETE, second, 0, NULL);
+            else
+                forge_record(&f, KIND_WRITE, second, 0, "evil\n");
+            forge_seal(&f);
+        }
+        size_t jl, len;
+        uint8_t *before = slurp("regtool.journal", &jl);
+        assert_non_null(before);
+        struct rt_error e = {0};
+        assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), -1);
+        assert_int_equal(e.code, RT_ERR_BADDB);
+        assert_non_null(strstr(e.message, journal));
+        assert_non_null(strstr(e.message, second));
+        assert_non_null(strstr(e.message, "nothing was replayed, cut back "
+                                          "or removed"));
+        assert_int_equal(which_state(), 0);
+        uint8_t *v = slurp("victim", &len);
+        assert_non_null(v);
+        assert_int_equal(len, 8);
+        assert_memory_equal(v, "keep me\n", 8);
+        free(v);
+        uint8_t *after = slurp("regtool.journal", &len);
+        assert_non_null(after);
+        assert_int_equal(len, jl);
+        assert_memory_equal(after, before, jl);
+        free(after);
+        free(before);
+        struct stat st;
+        assert_int_equal(lstat(k == FOLDER_LINK ? gone : c, &st), 0);
+        if (k == FIFO)
+            assert_true(S_ISFIFO(st.st_mode));
+        else if (k == HARD_LINK)
+            assert_int_equal(st.st_nlink, 2);
+        else
+            assert_true(S_ISLNK(st.st_mode));
+    }
+    unlink(c);
+    unlink(gone);
+    unlink(journal);
+    rt_os_unconfine(root);
+    free(root);
+}
+
 /* However many records a journal holds, it names at most 65536 files (a
  * commit touches a few dozen): listing them is a look-up a record, and a
  * journal naming more is refused. */
@@ -1057,6 +1205,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(a_file_that_is_no_journal_is_refused,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(borrowed_bytes_journal_as_copies,
                                         setup, teardown),
         cmocka_unit_test(journal_paths_are_plain_names),
@@ -1074,6 +1224,8 @@ int main(void)
             intent_block_naming_a_host_file_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(journal_sizes_are_bounded, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            journal_targets_are_checked_before_any_record, setup, teardown),
         cmocka_unit_test_setup_teardown(journal_names_at_most_65536_files,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(commit_names_only_its_files, setup,

@@ -836,6 +836,33 @@ static int list_files(struct rt_journal *j, struct rt_error *e)
     return 0;
 }
 
+/* Whether J's bytes can be a journal of this format: they begin with
+ * its magic, or with as much of it as a commit cut short wrote (an empty
+ * file, part of the magic), or with zeros (bytes a crash left unwritten
+ * read as zeros on some file systems). Anything else is no journal of
+ * ours: not an unfinished change to discard, but a file someone put
+ * there (or a journal of another format version), refused and left in
+ * place. 0, or -1 with E naming it and its first bytes. */
+static int check_magic(const struct rt_journal *j, struct rt_error *e)
+{
+    static const uint8_t zeros[8];
+    size_t n = j->len < 8 ? j->len : 8;
+    if (!n || !memcmp(j->buf, JOURNAL_MAGIC, n) || !memcmp(j->buf, zeros, n))
+        return 0;
+    char shown[80];
+    shown_name(j->buf, n, shown, sizeof shown);
+    const char *what = n == 8 && !memcmp(j->buf, JOURNAL_MAGIC, 7)
+                           ? "a journal of another format version"
+                           : "not a journal of regtool";
+    return rt_error_set(e, RT_ERR_BADDB,
+                        "%s: %s (it begins with '%s', not '%s'): it is "
+                        "refused and left where it is, not discarded as an "
+                        "unfinished change; nothing was written. Check what "
+                        "it is, then move it aside (mv %s %s.refused) and "
+                        "run again",
+                        j->path, what, shown, JOURNAL_MAGIC, j->path, j->path);
+}
+
 /* Parses journal B (LEN bytes, taken over by J), checking it whole;
  * SCOPE NULL: the names' structure only (a journal just written by this
  * process, whose names were checked before). */
@@ -844,6 +871,8 @@ static int parse(struct rt_journal *j, const struct rt_journal_scope *scope,
 {
     const uint8_t *b = j->buf;
     size_t len = j->len, body = 0;
+    if (check_magic(j, e) != 0)
+        return -1;
     j->names = malloc(len + 1);
     if (!j->names)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
@@ -1162,6 +1191,15 @@ static void dir_of(const char *path, char *buf, size_t size)
                  path);
 }
 
+/* Whether ERR is a refusal of what stands at a path (a link, a mount
+ * point, a special file, a folder, a hard link), not a failure of the
+ * system: the tree's writer put it there. */
+static int refusal(int err)
+{
+    return err == ELOOP || err == EXDEV || err == ENODEV || err == EISDIR ||
+           err == ENOTDIR;
+}
+
 /* What a commit failing with ERR on PATH needs, in a few words. */
 static void needs(int err, const char *path, uint64_t bytes, char *buf,
                   size_t size)
@@ -1329,12 +1367,20 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
         int fd = rt_os_open(path, created ? RT_OS_WRITE_NEW : RT_OS_WRITE);
         if (fd < 0) {
             int err = errno;
+            /* The refusal's words (a hard link, a link, a FIFO) before
+             * the release, whose opens clear them. */
+            char reason[700];
+            snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
             needs(err, path, 0, why, sizeof why);
             reservations_release(rv);
+            /* A refusal's words name the path and what stands there. */
+            if (refusal(err))
+                return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                                    "%s; nothing was written", reason);
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_ACCESS_DENIED,
                                 "%s: %s; nothing was written: %s", path,
-                                rt_os_strerror(err), why);
+                                reason, why);
         }
         uint64_t now = 0;
         int sized, r = rt_os_fsize(fd, &now);
@@ -1345,6 +1391,8 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
                 *growth += end - now;
         }
         int err = errno;
+        char reason[700];
+        snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
         /* A reservation that failed may have taken part of the space. */
         if (r != 0 && !created)
             (void)rt_os_unreserve(fd);
@@ -1361,7 +1409,7 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_WRITE_FAULT,
                                 "%s: %s; nothing was written: %s", path,
-                                rt_os_strerror(err), why);
+                                reason, why);
         }
     }
     return 0;
@@ -1609,9 +1657,71 @@ void rt_journal_needs(const struct rt_journal *j, const char *base_dir,
         rt_os_close(fd);
 }
 
+/* Before a byte of J is replayed or cut back: every file it acts on can
+ * be acted on as its step will find it. An existing one opens for
+ * writing (which, beneath a confined tree, refuses a link, a mount point,
+ * a special file and a file of several names); a missing one is reached
+ * through folders only, no link or mount point among them. A journal
+ * whose second file is a link would otherwise be refused only at that
+ * file's turn, its first file already written. 0, or -1 with E naming
+ * the journal, the file and what stands there. */
+static int check_targets(const struct rt_journal *j, const char *base,
+                         struct rt_error *e)
+{
+    for (size_t i = 0; i < j->n_files; i++) {
+        const struct rt_journal_file *f = &j->files[i];
+        char path[PATH_MAX], why[PATH_MAX + 400];
+        struct rt_os_stat st;
+        int err = 0;
+        why[0] = '\0';
+        if (full_path(path, sizeof path, base, f->rel) != 0) {
+            snprintf(why, sizeof why, "%s/%s: path too long", base, f->rel);
+        } else if (rt_os_stat(path, &st) != 0) {
+            err = errno;
+        } else if (st.kind == RT_OS_ABSENT) {
+            /* A roll-back or a removal skips a missing file; a write
+             * creates it, with the folders above it. */
+            struct rt_error e2 = {0};
+            if (j->info.sealed && !f->removed && folders_ok(path, &e2) != 0) {
+                err = ENOTDIR;
+                snprintf(why, sizeof why, "%s", e2.message);
+            }
+        } else if (st.kind != RT_OS_FILE) {
+            err = ENODEV;
+            snprintf(why, sizeof why, "%s is %s, not a regular file", path,
+                     st.what ? st.what : "not a regular file");
+        } else {
+            int fd = rt_os_open(path, RT_OS_WRITE);
+            if (fd < 0)
+                err = errno;
+            else
+                rt_os_close(fd);
+        }
+        if (!err && !why[0])
+            continue;
+        /* A refusal's words name the path already. */
+        if (!why[0])
+            snprintf(why, sizeof why, "%s%s%s", refusal(err) ? "" : path,
+                     refusal(err) ? "" : ": ", rt_os_strerror(err));
+        return rt_error_set(e, refusal(err) ? RT_ERR_BADDB : RT_ERR_WRITE_FAULT,
+                            "%s: it would %s %s, but %s; nothing was "
+                            "replayed, cut back or removed, and the journal "
+                            "stays where it is: check what stands at that "
+                            "path, then run again",
+                            j->path,
+                            !j->info.sealed ? "cut back"
+                            : f->removed    ? "remove"
+                                            : "write",
+                            f->rel, why);
+    }
+    return 0;
+}
+
 int rt_journal_finish(struct rt_journal *j, const char *base_dir,
                       struct rt_error *e)
 {
+    if (check_targets(j, base_dir, e) != 0)
+        return -1;
     if (j->info.sealed) {
         if (apply_body(base_dir, j, e) != 0)
             return -1;

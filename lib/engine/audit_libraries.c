@@ -41,6 +41,15 @@
     "the system's objects are served by a Performance key an installer "    \
     "took over: its Library, Open, Collect and Close are whatever the INI's " \
     "installer wrote, loaded by every program that reads performance data"
+#define SYMPTOM_TOO_LONG                                                      \
+    "no Windows path is this long (a DLL's path has at most 32,767 "         \
+    "characters, and without long-path support 260): the value was made to " \
+    "be seen cut short, and where it leads is not known"
+#define SYMPTOM_STREAM                                                        \
+    "an alternate data stream is not seen by a directory listing or by "    \
+    "most file checks: a DLL kept in one hides from whoever looks at the "   \
+    "folder, and whoever can write the file or folder holding the stream "  \
+    "can plant it"
 #define SYMPTOM_SHARED                                                        \
     "one DLL serves several providers through different entry points; if "  \
     "that is not intended, one provider's values were overwritten"
@@ -75,9 +84,22 @@ enum lib_where {
     LIB_OTHER_DRIVE, /* another drive letter, UNC, or an unknown variable */
 };
 
+/* The longest Library regtool judges, once environment strings are
+ * expanded and short names replaced (README, "Who gets loaded"): four
+ * times the MAX_PATH of a DLL loaded without long-path support. A longer
+ * one is said to be too long and where it leads is not judged: a copy
+ * cut short could end anywhere (a harmless folder instead of the
+ * user-writable one further on). */
+#define LIBRARY_MAX 1023
+
 struct lib_path {
     enum lib_where where;
-    char rest[1024];   /* '\\'-separated, no leading separator */
+    char rest[LIBRARY_MAX + 1];   /* '\\'-separated, no leading separator */
+    /* Longer than LIBRARY_MAX once expanded: REST means nothing. */
+    int too_long;
+    /* It names an NTFS alternate data stream ("x.dll:s", "System32:s"):
+     * REST is cut to the file or folder holding it. */
+    int stream;
     /* It came through %ProgramFiles% or %CommonProgramFiles%, which a
      * 32-bit process reads as Program Files (x86). */
     int program_files_var;
@@ -141,8 +163,8 @@ static const char *windows_name(const struct libaudit *a)
 
 /* LIB with every known %VAR% replaced, wherever it stands (an unknown one
  * is kept, as Windows keeps it), into OUT. */
-static void expand(const struct libaudit *a, const char *lib, char *out,
-                   size_t size, int *program_files_var)
+static int expand(const struct libaudit *a, const char *lib, char *out,
+                  size_t size, int *program_files_var)
 {
     size_t k = 0;
     out[0] = '\0';
@@ -163,9 +185,11 @@ static void expand(const struct libaudit *a, const char *lib, char *out,
         *program_files_var |= env_vars[i].program_files;
         k += (size_t)snprintf(out + k, size - k, "%s", as);
         if (k >= size)
-            k = size - 1;
+            return -1;
         lib += strlen(env_vars[i].var);
     }
+    /* What did not fit is said, never judged cut short. */
+    return *lib ? -1 : 0;
 }
 
 /* Drops "." and empty components and resolves ".." (never above the
@@ -347,8 +371,11 @@ static void resolve_short(const struct libaudit *a, struct lib_path *p)
         }
         k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", k ? "\\" : "",
                               name);
-        if (k >= sizeof out)
-            k = sizeof out - 1;
+        if (k >= sizeof out) {
+            /* The long names did not fit where the short ones did. */
+            p->too_long = 1;
+            return;
+        }
     }
     memcpy(p->rest, out, sizeof out);
 }
@@ -362,7 +389,11 @@ static void classify(const struct libaudit *a, const char *lib,
 {
     memset(p, 0, sizeof *p);
     char x[sizeof p->rest];
-    expand(a, lib, x, sizeof x, &p->program_files_var);
+    if (expand(a, lib, x, sizeof x, &p->program_files_var) != 0) {
+        p->too_long = 1;
+        p->where = LIB_OTHER_DRIVE;
+        return;
+    }
     if (x[0] == '%' || ((x[0] == '\\' || x[0] == '/') &&
                         (x[1] == '\\' || x[1] == '/'))) {
         p->where = LIB_OTHER_DRIVE;   /* an unknown variable, UNC, \\?\ */
@@ -378,11 +409,23 @@ static void classify(const struct libaudit *a, const char *lib,
         p->where = strpbrk(x, "\\/") ? LIB_RELATIVE : LIB_BARE;
         copy_rest(p, x);
     }
+    /* A ':' past the drive is a stream's (a '\\\\?\\' or UNC path is
+     * judged as being elsewhere already). */
+    char *colon = strchr(p->rest, ':');
+    if (colon && (p->where != LIB_OTHER_DRIVE || x[1] == ':')) {
+        *colon = '\0';
+        p->stream = 1;
+    }
     if (p->where == LIB_BARE)
         return;
     resolve_steps(p);
     if (p->where == LIB_DRIVE)
         resolve_short(a, p);
+    if (p->too_long) {
+        p->where = LIB_OTHER_DRIVE;
+        p->rest[0] = '\0';
+        return;
+    }
     if (p->where == LIB_DRIVE && first_is(p->rest, windows_name(a))) {
         char tmp[sizeof p->rest];
         snprintf(tmp, sizeof tmp, "%s", after_first(p->rest));
@@ -687,7 +730,8 @@ static void check_system_provider(struct libaudit *a,
                 "own (First Counter %u): an INI was installed onto it",
                 s->name, s->first_counter);
         }
-        int own = !strcasecmp(rt_path_base_name(p->rest),
+        int own = !p->stream && !p->too_long &&
+                  !strcasecmp(rt_path_base_name(p->rest),
                               system_providers[i].dll) &&
                   (p->where == LIB_BARE ||
                    (p->where == LIB_WINDOWS && first_is(p->rest, "System32") &&
@@ -709,18 +753,24 @@ static void check_system_provider(struct libaudit *a,
 }
 
 /* The DLL a Library names, for comparing two providers' values: bare
- * names and System32 paths of the same file are the same DLL. */
-static void dll_key(const struct libaudit *a, const char *lib, char *out,
-                    size_t size)
+ * names and System32 paths of the same file are the same DLL; a value
+ * too long to resolve, or naming a stream, is compared as it is. A new
+ * string, or NULL when out of memory. */
+static char *dll_key(const struct libaudit *a, const char *lib)
 {
     struct lib_path p;
     classify(a, lib, &p);
-    if (p.where == LIB_WINDOWS && first_is(p.rest, "System32"))
-        snprintf(out, size, "%s", after_first(p.rest));
-    else if (p.where == LIB_BARE)
-        snprintf(out, size, "%s", p.rest);
-    else
-        snprintf(out, size, "%d:%s", (int)p.where, p.rest);
+    const char *key = p.rest;
+    int kind = (int)p.where;
+    if (p.too_long || p.stream) {
+        key = lib;
+        kind = -1;
+    } else if (p.where == LIB_WINDOWS && first_is(p.rest, "System32")) {
+        key = after_first(p.rest);
+        kind = LIB_BARE;
+    }
+    char *out = NULL;
+    return asprintf(&out, "%d:%s", kind, key) < 0 ? NULL : out;
 }
 
 /* Orders NULL before any text, texts case-insensitively. */
@@ -781,9 +831,7 @@ static void check_shared(struct libaudit *a)
     for (size_t i = 0; i < db->n_services; i++) {
         if (empty(db->services[i].library))
             continue;
-        char key[1100];
-        dll_key(a, db->services[i].library, key, sizeof key);
-        if (!(ent[n].key = strdup(key)))
+        if (!(ent[n].key = dll_key(a, db->services[i].library)))
             goto nomem;
         ent[n].s = &db->services[i];
         ent[n++].i = i;
@@ -869,9 +917,29 @@ int rt_audit_libraries(const struct rt_database *db,
             continue;
         struct lib_path p;
         classify(&a, s->library, &p);
+        if (p.too_long) {
+            /* Judged on no copy cut short: said, and left at that. */
+            ADD(&a, "library-too-long", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_TOO_LONG, CHECK_VALUES,
+                "%s: Library is %zu bytes long, more than the %d regtool "
+                "judges once environment strings and short names are "
+                "expanded: where it leads is not checked (it begins "
+                "%.60s...)", s->name, strlen(s->library), LIBRARY_MAX,
+                s->library);
+            check_system_provider(&a, s, &p);
+            continue;
+        }
+        if (p.stream)
+            ADD(&a, "library-stream", RT_AUDIT_WARNING, NULL, SYMPTOM_STREAM,
+                "check the stream on the machine itself (dir /R, or "
+                "Get-Item -Stream * in PowerShell); a provider's Library "
+                "names a plain file",
+                "%s: Library %s names an NTFS alternate data stream, not a "
+                "plain file; streams are not checked offline", s->name,
+                s->library);
         check_place(&a, s, &p);
         check_system_provider(&a, s, &p);
-        if (a.have_files && p.where != LIB_RELATIVE &&
+        if (a.have_files && !p.stream && p.where != LIB_RELATIVE &&
             p.where != LIB_OTHER_DRIVE)
             check_file(&a, s, &p);
         else if (p.where == LIB_BARE) {

@@ -176,7 +176,16 @@ static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
             return oom(e);
         if (!in->path)
             in->path = path;
-        if (!rt_os_exists(path))
+        /* A folder on the way that is a mount point or a link is refused
+         * by the platform layer: said as what it is, not "not found". */
+        struct rt_os_stat st;
+        if (rt_os_stat(path, &st) != 0) {
+            in->path = path;
+            if (!(in->why = keep(src, strdup(rt_os_strerror(errno)))))
+                return oom(e);
+            continue;
+        }
+        if (st.kind == RT_OS_ABSENT)
             continue;
         in->path = path;
         struct rt_diags d = {0};

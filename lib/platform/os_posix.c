@@ -397,8 +397,9 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
             refused = 1;
         } else if (b.dir >= 0 && mode != RT_OS_READ && st.st_nlink > 1) {
             rt_os_refuse(ENODEV,
-                         "%s has %lu names (hard links): regtool writes no "
-                         "file of a tree that another name shares",
+                         "%s is a hard link (%lu links): refused (regtool "
+                         "writes no file of a tree that another name "
+                         "shares)",
                          path, (unsigned long)st.st_nlink);
             refused = 1;
         } else if (b.dir >= 0 && (flags & O_TRUNC) && ftruncate(fd, 0) != 0) {

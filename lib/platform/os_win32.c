@@ -385,8 +385,9 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
         refused = -1;
     else if (mode != RT_OS_READ && hd.confined && info.nNumberOfLinks > 1)
         refused = rt_os_refuse(ENODEV,
-                               "%s has %lu names (hard links): regtool writes "
-                               "no file of a tree that another name shares",
+                               "%s is a hard link (%lu links): refused "
+                               "(regtool writes no file of a tree that "
+                               "another name shares)",
                                path, (unsigned long)info.nNumberOfLinks);
     else if (mode == RT_OS_WRITE_TRUNC && !SetEndOfFile(h))
         refused = set_errno_from_win32();

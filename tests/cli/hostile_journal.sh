@@ -9,9 +9,12 @@
 # - the same for an unsealed journal whose intent block names a host file
 #   (its roll-back would cut the file to 0 bytes);
 # - a good record before the bad one is not applied either: everything is
-#   checked before anything is done;
+#   checked before anything is done, what stands at each path too (a
+#   later record's file a link: the first record's file byte-identical);
 # - a journal that is a device, a FIFO, a link or larger than any commit
 #   writes is refused without being read (no hang, no unbounded memory);
+# - a file that is no journal of ours (a hive, random bytes) is refused and
+#   left in place, not discarded; an unsealed journal of ours is discarded;
 # - readers (names, query, audit, backup, dry runs) never replay, say in
 #   one line what is pending, and read the files as they are: a journal
 #   that would put back a clean SYSTEM does not hide a provider whose
@@ -116,6 +119,19 @@ expect_grep "the intent block's entry 1 names" "$ERR"
 refused "checked first" "$OUT_OF$V/keep" "w|System32/config/SYSTEM|0|regf-but-not" \
     "d|$OUT_OF$V/keep|0"
 expect_grep "record 2 names" "$ERR"
+# What stands at a record's path is checked before any record is
+# applied: a second record whose file is a link to a host file leaves
+# the first record's SYSTEM byte-identical (it was written before the
+# refusal at the second record's turn).
+fresh
+rm -f "$W/Windows/System32/PerfStringBackup.INI"
+ln -s "$V/keep" "$W/Windows/System32/PerfStringBackup.INI"
+plant "w|System32/config/SYSTEM|4096|EVIL" "w|System32/PerfStringBackup.INI|0|evil"
+snapshot
+expect_exit 2 $REGTOOL --store "hive:$W" enable Xfer
+expect_grep "it would write System32/PerfStringBackup.INI, but .*PerfStringBackup.INI is a symbolic link, not a regular file; nothing was replayed, cut back or removed, and the journal stays" "$ERR"
+grep -q ": finished the" "$ERR" && fail "a journal with a linked file was finished"
+unchanged "second record a link"
 # A removal pruning folders above the tree.
 fresh
 plant "d|INF/Xfer/0009/x.ini|9"
@@ -152,6 +168,34 @@ expect_exit 2 timeout 10 $REGTOOL --store "hive:$W" enable Xfer
 expect_grep "regtool.journal: not a regular file" "$ERR"
 unchanged "fifo"
 rm "$J"
+
+# A file that is no journal of ours (a hive copied there, random bytes)
+# is not an unfinished change: a writer refuses it (exit 2) naming it and
+# its first bytes, and leaves it, byte for byte; a reader says so in one
+# line. An unsealed journal of ours is still discarded.
+for junk in hive random; do
+    fresh
+    case $junk in
+    hive) cp "$C/SOFTWARE" "$J" ;;
+    random) printf '\217\023\247U\340\001\234B{=garbage\n' >"$J" ;;
+    esac
+    cp "$J" "$TMPDIR/planted"
+    snapshot
+    expect_exit 2 $REGTOOL --store "hive:$W" enable Xfer
+    expect_grep "regtool.journal: not a journal of regtool (it begins with '.*', not 'RTJOURN3'): it is refused and left where it is, not discarded as an unfinished change; nothing was written" "$ERR"
+    expect_grep "move it aside (mv $J $J.refused)" "$ERR"
+    unchanged "$junk as the journal"
+    cmp -s "$J" "$TMPDIR/planted" || fail "$junk as the journal: not left in place"
+    expect_exit 0 $REGTOOL --store "hive:$W" names --json
+    expect_grep "not a journal of regtool" "$ERR"
+    unchanged "$junk as the journal, read"
+done
+fresh
+sys_size=$(wc -c <"$C/SYSTEM")
+plant -u "i|System32/config/SYSTEM|$sys_size"
+expect_exit 0 $REGTOOL --store "hive:$W" disable Xfer
+expect_grep "regtool.journal: discarded .*, which never reached its commit point" "$ERR"
+[ ! -e "$J" ] || fail "an unsealed journal of ours was not discarded"
 
 # Readers never replay. Their output and status with a planted journal
 # are what they are without one; the journal costs one line on stderr.

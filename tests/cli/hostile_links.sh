@@ -2,7 +2,8 @@
 # A hostile tree cannot reach outside it (README, "Threat model"): links
 # planted where regtool writes or reads (the lock, the journal,
 # PerfStringBackup.INI, a .dat table's SysWOW64 copy, an INF folder, the
-# Windows folder itself, a .reg store's lock), and FIFOs where it reads
+# Windows folder itself, a .reg store's lock), hard links where it writes
+# (PerfStringBackup.INI, a .dat table, a hive), and FIFOs where it reads
 # (PerfStringBackup.INI, the journal, a hive), and links planted as the
 # folders init makes a tree in. Each is refused with a message naming
 # the link or the file, within a bound (timeout: a FIFO must not block
@@ -74,6 +75,29 @@ fresh registry
 rm "$W/System32/PerfStringBackup.INI"
 ln -s "$HOST/victim" "$W/System32/PerfStringBackup.INI"
 refused_link 3 "$W/System32/PerfStringBackup.INI" --store "hive:$T" install $CS "$INI"
+
+# A file of the tree that is a hard link (a second name of a file outside
+# the tree, on the same file system): never written, and the message
+# says what it is, not "No such device" (the refusal's words were lost
+# when the space reserved in the files before it was given back: the
+# files layout's perfh009.dat and PerfStringBackup.INI come after
+# perfc009.dat).
+for case in registry:System32/PerfStringBackup.INI files:System32/perfh009.dat \
+    files:System32/PerfStringBackup.INI registry:System32/config/SOFTWARE; do
+    fresh "${case%%:*}"
+    f=$W/${case#*:}
+    cp "$f" "$TMPDIR/twin"
+    ln -f "$TMPDIR/twin" "$f"
+    cp "$TMPDIR/twin" "$TMPDIR/twin.before"
+    snap
+    expect_exit 3 timeout 20 "$REGTOOL" --store "hive:$T" install $CS "$INI"
+    expect_grep "$f is a hard link (2 links): refused" "$ERR"
+    grep -q "No such device" "$ERR" && fail "${case#*:}: a hard link called 'No such device'"
+    expect_same_tree "$T" "$TMPDIR/before"
+    cmp -s "$TMPDIR/twin" "$TMPDIR/twin.before" || fail "${case#*:}: its other name was written"
+    rm -f "$TMPDIR/twin" "$TMPDIR/twin.before"
+    host_same
+done
 
 # A .dat table's SysWOW64 copy linked to a host file.
 fresh files

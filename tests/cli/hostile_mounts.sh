@@ -5,7 +5,8 @@
 # write to the host. A host folder bound at Windows/INF, at an installed
 # provider's INF folder, at System32/config, and a host file bound over
 # PerfStringBackup.INI: install, uninstall and query refuse, naming the
-# mount point, and the host folder keeps its bytes. A tree whose root is
+# mount point, rebuild says the INF copy behind one is behind a mount
+# point, and the host folder keeps its bytes. A tree whose root is
 # itself a mount point (a Windows disk mounted at /mnt/win) works as any.
 # Needs root and mounts: without them it says SKIP and passes.
 . tests/cli/lib.sh
@@ -76,6 +77,12 @@ expect_exit 0 "$REGTOOL" --store "hive:$T" install $CS "$INI"
 [ -f "$W/INF/TransferPerf/0009/transfer.ini" ] || fail "no INF copy after install"
 bind "$HOST/etc" "$W/INF/TransferPerf/0009"
 refused_mount "$W/INF/TransferPerf/0009" --store "hive:$T" uninstall TransferPerf
+# rebuild, which reads the INF copies, says the copy's folder is a mount
+# point (it called it "not found") and reads nothing through it.
+expect_exit 0 timeout 20 "$REGTOOL" --store "hive:$T" rebuild --dry-run
+expect_grep "no INF copy: .*$W/INF/TransferPerf/0009 is a mount point: refused" "$OUT"
+grep -q "transfer.ini: not found" "$OUT" && fail "rebuild called a mount point's INF copy not found"
+host_same
 
 # A host folder bound at System32/config, where the hives are: no verb
 # reads or writes through it, a reader included.

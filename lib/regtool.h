@@ -22,8 +22,8 @@
 
 /* The version of this header: MAJOR changes break callers, MINOR adds. */
 #define REGTOOL_VERSION_MAJOR 0
-#define REGTOOL_VERSION_MINOR 1
-#define REGTOOL_VERSION "0.1"
+#define REGTOOL_VERSION_MINOR 2
+#define REGTOOL_VERSION "0.2"
 
 /* Functions are exported from regtool.dll when the library itself is
  * compiled (REGTOOL_BUILD); callers need nothing, as mingw and MSVC
@@ -132,6 +132,13 @@ typedef struct regtool_install_options {
      * given), instead of refusing a service without one. */
     int create_service;
     const char *library, *open, *collect, *close;
+    /* Refuse an INI with any warning (regtool install --strict), with
+     * REGTOOL_ERR_INVALID_DATA, writing nothing. Without it an INI loads
+     * as Windows' lodctr loads it: a key lodctr skips (a symbol the symbol
+     * file lacks, a language [languages] does not list) is skipped,
+     * trailing blanks and enclosing quotes are dropped, each reported as
+     * an INI_WARNING line, and the install goes on. Since 0.2. */
+    int strict;
 } regtool_install_options;
 
 /* Validates the lodctr INI (and its symbol file, beside it) and installs
@@ -139,7 +146,9 @@ typedef struct regtool_install_options {
  * database, in one atomic commit (regtool install). OPT and RANGES may be
  * NULL; RANGES receives the indices given. An invalid INI fails with
  * REGTOOL_ERR_INVALID_DATA, its diagnostics reported as INI_ERROR lines
- * and the first in ERR. */
+ * and the first in ERR; its warnings are INI_WARNING lines, and with
+ * OPT->strict they fail it too (REGTOOL_ERR_INVALID_DATA, ERR saying how
+ * many warnings refused it). */
 REGTOOL_API int regtool_install(regtool *rt, const char *ini,
                                 const regtool_install_options *opt,
                                 regtool_ranges *ranges, regtool_error *err);

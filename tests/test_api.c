@@ -104,7 +104,7 @@ static int inf_copy_present(void)
 
 static const regtool_install_options with_service = {
     0, 0, NULL, 1, "C:\\transferperf.dll", "OpenTransfer", "CollectTransfer",
-    "CloseTransfer"};
+    "CloseTransfer", 0};
 
 static void install_query_uninstall(void **state)
 {
@@ -222,6 +222,50 @@ static void unreadable_ini_is_reported_as_its_diagnostic(void **state)
     /* The first error is the message, and it was reported as a line. */
     assert_non_null(strstr(err.message, "no-such.ini"));
     assert_true(reported(REGTOOL_LINE_INI_ERROR, err.message));
+    regtool_close(rt);
+    rt_strbuf_free(&lines);
+}
+
+/* An INI Windows' lodctr loads, skipping a key whose symbol the symbol
+ * file lacks: by default installed without that key, the skip reported as
+ * an INI_WARNING line; with strict refused (INVALID_DATA), the warning
+ * still reported, nothing written. */
+#define SKIPPING_INI "ini-samples/skipped/undefined_offset.ini"
+static void strict_refuses_what_lenient_installs_with_a_warning(void **state)
+{
+    (void)state;
+    regtool *rt = base(counter_009, sizeof counter_009);
+    regtool_error err;
+    regtool_ranges r = {0, 0, 0, 0};
+    static const char warning[] =
+        SKIPPING_INI ":17: warning: MISSING_COUNTER is not defined in "
+        "CounterOffsets.h; its keys are skipped, as lodctr skips them";
+
+    regtool_install_options strict = with_service;
+    strict.strict = 1;
+    assert_int_equal(regtool_install(rt, SKIPPING_INI, &strict, &r, &err),
+                     REGTOOL_ERR_INVALID_DATA);
+    assert_int_equal(err.code, REGTOOL_ERR_INVALID_DATA);
+    assert_string_equal(err.message, SKIPPING_INI ": 1 warning, refused as "
+                                     "strict; nothing was written");
+    assert_true(reported(REGTOOL_LINE_INI_WARNING, warning));
+    assert_int_equal(r.first_counter, 0);
+    assert_int_equal(regtool_query(rt, "BrokenSample", &r, &err),
+                     REGTOOL_ERR_FILE_NOT_FOUND);
+
+    rt_strbuf_free(&lines);
+    assert_int_equal(regtool_install(rt, SKIPPING_INI, &with_service, &r,
+                                     &err),
+                     0);
+    assert_string_equal(err.message, "");
+    assert_true(reported(REGTOOL_LINE_INI_WARNING, warning));
+    /* Two symbols (offsets 0 and 2) without the skipped one (4). */
+    assert_true(reported(REGTOOL_LINE_REPORT, "installed BrokenSample: names "
+                                              "1848-1850, help 1849-1851"));
+    regtool_ranges q;
+    assert_int_equal(regtool_query(rt, "BrokenSample", &q, &err), 0);
+    assert_int_equal(q.first_counter, 1848);
+    assert_int_equal(q.last_counter, 1850);
     regtool_close(rt);
     rt_strbuf_free(&lines);
 }
@@ -364,6 +408,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(install_query_uninstall),
         cmocka_unit_test(unreadable_ini_is_reported_as_its_diagnostic),
+        cmocka_unit_test(strict_refuses_what_lenient_installs_with_a_warning),
         cmocka_unit_test(audit_lists_findings),
         cmocka_unit_test(backup_then_restore),
         cmocka_unit_test(open_errors),

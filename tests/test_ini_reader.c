@@ -19,6 +19,7 @@ struct got {
     char *section[64], *name[64], *value[64];
     unsigned line[64], section_line[64];
     char trimmed[64];   /* 't' a tab among the blanks dropped, 's' spaces */
+    bool unquoted[64];
 };
 
 static void collect(void *user, const struct rt_ini_entry *e)
@@ -31,6 +32,7 @@ static void collect(void *user, const struct rt_ini_entry *e)
     g->line[g->n] = e->line;
     g->section_line[g->n] = e->section_line;
     g->trimmed[g->n] = e->trimmed_tab ? 't' : e->trimmed_space ? 's' : 0;
+    g->unquoted[g->n] = e->unquoted;
     g->n++;
 }
 
@@ -184,6 +186,34 @@ static void trailing_blanks_trimmed_as_profile_api(void **state)
     assert_string_equal(g.value[2], "in\tside");
     assert_int_equal(g.trimmed[2], 0);
     assert_int_equal(g.trimmed[3], 0);
+    got_free(&g);
+    rt_diags_free(&d);
+}
+
+/* GetPrivateProfileString drops one pair of enclosing quotes, " or ',
+ * from the trimmed value (Wine's PROFILE_CopyEntry with strip_quote):
+ * only when the value has two characters or more and ends with the
+ * quote it starts with; blanks inside the quotes stay. */
+static void enclosing_quotes_dropped_as_profile_api(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string("[text]\nA=\"text\"\nB='text'\n"
+                                  "C=\"mixed'\nD=\"\nE=\"\"\n"
+                                  "F=  \" in \"  \t\nG=\"a\"b\"\n"
+                                  "H=\"\"x\"\"\nI=say \"x\"\n",
+                                  &g, &d), 0);
+    assert_int_equal(d.errors + d.warnings, 0);
+    assert_int_equal(g.n, 9);
+    static const char *const want[] = {"text", "text", "\"mixed'", "\"", "",
+                                       " in ", "a\"b", "\"x\"", "say \"x\""};
+    static const bool unquoted[] = {1, 1, 0, 0, 1, 1, 1, 1, 0};
+    for (size_t i = 0; i < 9; i++) {
+        assert_string_equal(g.value[i], want[i]);
+        assert_int_equal(g.unquoted[i], unquoted[i]);
+    }
+    assert_int_equal(g.trimmed[5], 't');
     got_free(&g);
     rt_diags_free(&d);
 }
@@ -644,6 +674,7 @@ int main(void)
         cmocka_unit_test(indented_line_is_not_a_continuation),
         cmocka_unit_test(sections_and_lines),
         cmocka_unit_test(trailing_blanks_trimmed_as_profile_api),
+        cmocka_unit_test(enclosing_quotes_dropped_as_profile_api),
         cmocka_unit_test(bad_lines_all_reported),
         cmocka_unit_test(long_key_names_and_headers),
         cmocka_unit_test(utf16le_with_bom),

@@ -289,7 +289,7 @@ int regtool_install(regtool *rt, const char *ini,
                     regtool_ranges *ranges, regtool_error *err)
 {
     static const regtool_install_options none = {0, 0, NULL, 0, NULL, NULL,
-                                                 NULL, NULL};
+                                                 NULL, NULL, 0};
     clear_error(err);
     if (!rt || !ini)
         return set_error(err, RT_ERR_INVALID_PARAMETER,
@@ -300,7 +300,14 @@ int regtool_install(regtool *rt, const char *ini,
     struct rt_diags d = {0};
     int r = rt_provider_spec_load(ini, opt->codepage, &spec, &d);
     report_diags(rt, &d, err);
+    size_t warnings = d.warnings;
     rt_diags_free(&d);
+    if (r == 0 && opt->strict && warnings) {
+        rt_provider_spec_free(&spec);
+        return set_error(err, RT_ERR_INVALID_DATA,
+                         "%s: %zu warning%s, refused as strict; nothing was "
+                         "written", ini, warnings, warnings == 1 ? "" : "s");
+    }
     if (r != 0) {
         rt_provider_spec_free(&spec);
         /* -2: the INI could not be read at all (said in its diagnostic). */

@@ -414,6 +414,18 @@ static int on_pair(void *user, const char *section, const char *name,
             space = true;
         vlen--;
     }
+    /* GetPrivateProfileString, through which lodctr reads a key's value,
+     * then drops one pair of enclosing quotes: a value of two characters
+     * or more that starts with ' or " and ends with the same character
+     * loses both (Wine's PROFILE_GetString calls PROFILE_CopyEntry with
+     * strip_quote; Microsoft's documentation of GetPrivateProfileString:
+     * "the marks are discarded"). Blanks inside the quotes stay. */
+    bool unquoted = false;
+    if (vlen >= 2 && (v[0] == '"' || v[0] == '\'') && v[vlen - 1] == v[0]) {
+        v++;
+        vlen -= 2;
+        unquoted = true;
+    }
     v[vlen] = '\0';
     char *own_name = (char *)f->name;
     own_name[f->name_len] = '\0';
@@ -425,6 +437,7 @@ static int on_pair(void *user, const char *section, const char *name,
         .line = f->line,
         .trimmed_tab = tab,
         .trimmed_space = space && !tab,
+        .unquoted = unquoted,
     };
     f->fn(f->user, &e);
     return 1;

@@ -52,12 +52,15 @@ struct rt_ini_entry {
     const char *section;    /* as inih names it; "" before any header */
     unsigned section_line;  /* line of that section's header, 0 if none */
     const char *name;       /* text before the first '=', whitespace trimmed */
-    const char *value;      /* text after the first '=', blanks trimmed at
-                               both ends as the profile API trims them,
-                               the rest as written */
+    const char *value;      /* text after the first '=' as
+                               GetPrivateProfileString returns it: blanks
+                               trimmed at both ends, then one pair of
+                               enclosing quotes (" or ') dropped, the rest
+                               as written */
     unsigned line;
     bool trimmed_tab;       /* the value ended in blanks, a tab among them */
     bool trimmed_space;     /* ... other blanks (spaces) only */
+    bool unquoted;          /* enclosing quotes were dropped */
 };
 
 

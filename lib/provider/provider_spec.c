@@ -44,6 +44,7 @@ struct key {
     const char *value;
     unsigned line;
     bool trimmed_tab, trimmed_space;    /* as rt_ini_entry's */
+    bool unquoted;                      /* as rt_ini_entry's */
 };
 
 /* The next capacity of a growing array: half as much again, so that an
@@ -139,7 +140,8 @@ static void on_entry(void *user, const struct rt_ini_entry *e)
     }
     rt_pos_index_add(&kl->by_name, rt_hash_ci(e->name), kl->n);
     kl->v[kl->n++] = (struct key){e->name, e->value, e->line,
-                                  e->trimmed_tab, e->trimmed_space};
+                                  e->trimmed_tab, e->trimmed_space,
+                                  e->unquoted};
 }
 
 /* ---- checks on single values ---- */
@@ -603,6 +605,10 @@ static void collect_text(struct loader *L, struct checked *c,
             rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
                          "%s ends in spaces; they are dropped, as the "
                          "profile API drops them", k->name);
+        if (k->unquoted)
+            rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
+                         "%s is enclosed in quotes; they are dropped, as "
+                         "the profile API drops them", k->name);
         struct rt_provider_text *t = &s->text[li];
         c->lang_used[li] = true;
         /* Keys spelled differently can name one text: the language as

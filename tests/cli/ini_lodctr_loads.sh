@@ -51,6 +51,21 @@ expect_exit 0 "$REGTOOL" $S names --help-text --json $((f + 5))
 grep -q '\\t' "$OUT" || fail "tab_in_text: the tab inside the help is not kept"
 expect_exit 0 "$REGTOOL" $S uninstall BrokenSample
 
+# What quoted_text.ini stores: values as GetPrivateProfileString returns
+# them, one pair of enclosing quotes dropped (its symbolfile= too), quotes
+# inside a text or unmatched kept.
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" $S install $CS ini-samples/skipped/quoted_text.ini
+f=$(first_of QuotedSample)
+expect_exit 0 "$REGTOOL" $S names --json $((f + 2)) $((f + 4))
+expect_grep '"text":"Bytes Sent"}' "$OUT"
+expect_grep '"text":"Available"}' "$OUT"
+expect_exit 0 "$REGTOOL" $S names --help-text --json $((f + 1)) $((f + 3)) $((f + 5))
+expect_grep '"text":"Provides information related to transferring files."}' "$OUT"
+expect_grep '"text":"Number of \\"bytes\\" sent in the last transfer."}' "$OUT"
+expect_grep '"text":"\\"Bytes still to send.'"'"'"}' "$OUT"
+expect_exit 0 "$REGTOOL" $S uninstall QuotedSample
+
 # A name ending in a tab (as .NET 2.0's Greek EXCEP_THROWN_TOTAL_008_NAME)
 # and in spaces: stored without them.
 T=$TMPDIR/tab

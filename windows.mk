@@ -37,15 +37,22 @@ WIN_CFLAGS   += -I$(INIH)/include
 WIN_INI_LIBS := -L$(INIH)/lib -linih
 endif
 
-# The unit tests that run natively: every layer's but the INI reader's
-# (which needs inih), and those that start helper processes or the Linux
-# referees (hivexsh, regfexport, reglookup) or xz.
-WIN_TESTS := test_platform test_lang_id test_multi_sz test_printable test_reg_file test_store_reg test_reg_patch test_perfstats test_name_table test_utf16 test_backup \
-             test_base_tables test_store_mem test_audit test_repair test_engine test_store_hive \
-             test_engine_hive test_regf_write test_regf_corrupt
-ifneq ($(INIH),)
-WIN_TESTS += test_ini_reader test_provider_spec test_symbol_file
-endif
+# The unit tests that run natively: every tests/test_*.c (a new one runs
+# there too) but those listed here, each list with why.
+# - POSIX only: fork and wait, mounts, FIFOs, POSIX links and modes.
+WIN_TESTS_POSIX    := test_confine test_journal test_regf_log
+# - The Linux referees (hivexsh, regfexport, reglookup), xz, or the
+#   samples of ../shared by their Linux paths.
+WIN_TESTS_REFEREES := test_regf_referees test_referee_init_install \
+                      test_perf_backup test_regf_sample
+# - The live registry's store: Winelib, run by wine.mk (make wine-check).
+WIN_TESTS_WINE     := test_store_win32
+# - INIs, read through inih: run only when INIH= names a mingw build of it.
+WIN_TESTS_INI      := test_ini_reader test_provider_spec test_symbol_file \
+                      test_api test_provider_scale test_side_files
+WIN_TESTS := $(filter-out $(WIN_TESTS_POSIX) $(WIN_TESTS_REFEREES) \
+                          $(WIN_TESTS_WINE) $(if $(INIH),,$(WIN_TESTS_INI)), \
+                          $(TEST_SRC:tests/%.c=%))
 
 WIN_LIB_OBJ := $(WIN_LIB_SRC:%.c=$(WINBUILD)/obj/%.o)
 WIN_CLI_OBJ := $(CLI_SRC:%.c=$(WINBUILD)/obj/%.o)

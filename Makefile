@@ -106,11 +106,14 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB_A     := $(BUILD)/libregtool.a
-# The shared library: its soname changes with REGTOOL_VERSION_MAJOR, its
-# file name with REGTOOL_VERSION, both read from lib/regtool.h.
+# The shared library: its soname changes with REGTOOL_VERSION_MAJOR, and
+# before 1.0 with the minor version too (0.x minors may change a
+# structure's size: a program built against 0.1's header must not load
+# 0.2's library); its file name is REGTOOL_VERSION. All from lib/regtool.h.
 API_VERSION := $(shell sed -n 's/^\#define REGTOOL_VERSION "\(.*\)"/\1/p' lib/regtool.h)
 SO_MAJOR  := $(shell sed -n 's/^\#define REGTOOL_VERSION_MAJOR //p' lib/regtool.h)
-SO_NAME   := libregtool.so.$(SO_MAJOR)
+SO_MINOR  := $(shell sed -n 's/^\#define REGTOOL_VERSION_MINOR //p' lib/regtool.h)
+SO_NAME   := libregtool.so.$(if $(filter 0,$(SO_MAJOR)),0.$(SO_MINOR),$(SO_MAJOR))
 LIB_SO    := $(BUILD)/libregtool.so.$(API_VERSION)
 PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 CLI_BIN   := $(BUILD)/regtool
@@ -314,7 +317,7 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_SO))
-	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
+	$(if $(filter $(SO_NAME),$(notdir $(LIB_SO))),,ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(SO_NAME))
 	ln -sf $(SO_NAME) $(DESTDIR)$(LIBDIR)/libregtool.so
 	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libregtool.a
 	install -m 0644 lib/regtool.h $(DESTDIR)$(INCLUDEDIR)/regtool.h

@@ -20,7 +20,11 @@
 
 #include <stddef.h>
 
-/* The version of this header: MAJOR changes break callers, MINOR adds. */
+/* The version of this header: MAJOR changes break callers, MINOR adds.
+ * Before 1.0 a minor version may change a structure (0.2 added
+ * regtool_install_options.strict), so the shared library's soname is
+ * libregtool.so.0.MINOR: a program is linked against the minor it was
+ * built for. */
 #define REGTOOL_VERSION_MAJOR 0
 #define REGTOOL_VERSION_MINOR 2
 #define REGTOOL_VERSION "0.2"

@@ -37,7 +37,7 @@ set -- BUILD="$B" DESTDIR="$D" PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu \
     INCLUDEDIR=/usr/include/rt MANDIR=/usr/share/man
 expect_exit 0 make -s install "$@"
 for f in usr/bin/regtool usr/bin/lodctr usr/share/man/man1/unlodctr.1 \
-         usr/lib/x86_64-linux-gnu/libregtool.so.0 usr/lib/x86_64-linux-gnu/libregtool.a \
+         usr/lib/x86_64-linux-gnu/libregtool.so usr/lib/x86_64-linux-gnu/libregtool.a \
          usr/lib/x86_64-linux-gnu/pkgconfig/regtool.pc usr/include/rt/regtool.h; do
     [ -e "$D/$f" ] || fail "make install with LIBDIR, INCLUDEDIR, MANDIR did not install $f"
 done

@@ -12,11 +12,31 @@
 # characters), the line and paragraph separators (Zl, Zp) and every
 # Default_Ignorable_Code_Point (variation selectors, Hangul fillers, ...),
 # as sorted, disjoint, merged ranges.
+#
+# rt_unicode_upcase: the upper case of a UTF-16 code unit as Windows
+# compares registry key and value names (RtlUpcaseUnicodeChar): Unicode's
+# simple uppercase mapping, within the BMP, of the characters Unicode had
+# by version 5.0 (Windows' table has not followed later additions:
+# Georgian Mtavruli, Cherokee small letters, most of Latin Extended-D),
+# and only where the upper case maps back to the character (a letter and
+# its capital, one to one): the micro sign, dotless i, long s, the Greek
+# symbol variants, titlecase digraphs and the iota subscript keep their
+# own case, as in Windows', whose table maps no other letter onto ASCII
+# or Greek capitals. The one exception Windows makes is final sigma,
+# upper-cased to capital sigma like sigma. Checked against the table that
+# NTFS volumes formatted by Windows Vista carry ($UpCase, of
+# RtlUpcaseUnicodeChar): the same characters compare equal over the whole
+# BMP; of four pairs, Windows' table keeps the small letter as the common
+# form (U+2C65 for U+023A, U+2C66 for U+023E, U+1FC3 for U+1FCC, U+1FF3
+# for U+1FFC), and so does this one, as the form decides the hash and
+# order of a hive's subkey lists. As ranges of FIRST..LAST (every code
+# unit, or every other one: STRIDE 1 or 2) mapped by adding DELTA.
 set -eu
 UCD=${1:-/usr/share/unicode}
 DATA=$UCD/UnicodeData.txt
 DERIVED=$UCD/DerivedCoreProperties.txt
-for f in "$DATA" "$DERIVED"; do
+AGE=$UCD/DerivedAge.txt
+for f in "$DATA" "$DERIVED" "$AGE"; do
     [ -r "$f" ] || { echo "gen-unicode-tables: cannot read $f (apt-get install unicode-data)" >&2; exit 1; }
 done
 VERSION=$(sed -n '1s/^# DerivedCoreProperties-\([0-9.]*\)\.txt.*/\1/p' "$DERIVED")
@@ -33,11 +53,33 @@ function hex(s,    i, n, d) {
     }
     return n
 }
+# A version "M.N" as a number that orders versions.
+function vnum(v,    p) {
+    split(v, p, ".")
+    return p[1] * 1000 + p[2]
+}
 FNR == 1 { file++ }
 file == 1 {
     split($0, f, ";")
+    c = hex(f[1])
     if (f[3] == "Cf" || f[3] == "Zl" || f[3] == "Zp")
-        hidden[hex(f[1])] = 1
+        hidden[c] = 1
+    if (c < 65536 && f[13] != "")
+        upper[c] = hex(f[13])
+    if (c < 65536 && f[14] != "")
+        lower[c] = hex(f[14])
+    next
+}
+file == 3 && /^[0-9A-F]/ {
+    split($0, f, "[ \t]*[;#][ \t]*")
+    n = split(f[1], r, "\\.\\.")
+    lo = hex(r[1]); hi = n > 1 ? hex(r[2]) : lo
+    if (lo > 65535)
+        next
+    if (hi > 65535)
+        hi = 65535
+    for (c = lo; c <= hi; c++)
+        age[c] = vnum(f[2])
     next
 }
 file == 2 && /^[0-9A-F]/ {
@@ -67,4 +109,44 @@ END {
     }
     print "};"
     print "const size_t rt_unicode_hidden_count = " count ";"
-}' "$DATA" "$DERIVED"
+    print ""
+    old = vnum("5.0")
+    for (c = 0; c < 65536; c++) {
+        if (!(c in upper))
+            continue
+        u = upper[c]
+        if (u > 65535 || !(c in age) || !(u in age) || age[c] > old || age[u] > old)
+            continue
+        if (lower[u] != c && c != 962)      # U+03C2 final sigma
+            continue
+        map[c] = u - c
+    }
+    split("023A:2C65 023E:2C66 1FCC:1FC3 1FFC:1FF3", kept, " ")
+    for (k in kept) {
+        split(kept[k], pair, ":")
+        capital = hex(pair[1]); small = hex(pair[2])
+        delete map[small]
+        map[capital] = small - capital
+    }
+    print "const struct rt_unicode_case_range rt_unicode_upcase[] = {"
+    count = 0
+    for (c = 0; c < 65536; c++) {
+        if (!(c in map))
+            continue
+        first = c; last = c; stride = 0
+        while (1) {
+            if ((stride == 0 || stride == 1) && (last + 1) in map && map[last + 1] == map[first]) {
+                stride = 1; last++
+            } else if ((stride == 0 || stride == 2) && !((last + 1) in map) && (last + 2) in map && map[last + 2] == map[first]) {
+                stride = 2; last += 2
+            } else {
+                break
+            }
+        }
+        printf "    {0x%04X, 0x%04X, %d, %d},\n", first, last, map[first], stride ? stride : 1
+        count++
+        c = last
+    }
+    print "};"
+    print "const size_t rt_unicode_upcase_count = " count ";"
+}' "$DATA" "$DERIVED" "$AGE"

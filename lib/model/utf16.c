@@ -277,6 +277,11 @@ uint64_t rt_utf8_casehash(const char *s, size_t n, uint64_t seed)
     return h ^ h >> 29;
 }
 
+int rt_name_casecmp(const char *a, const char *b)
+{
+    return rt_utf8_casecmp(a, strlen(a), b, strlen(b));
+}
+
 int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen)
 {
     size_t i = 0, j = 0;

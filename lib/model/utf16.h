@@ -57,6 +57,11 @@ uint16_t rt_upcase16(uint16_t c);
  * UTF-16 code units. Returns <0, 0, >0. Invalid UTF-8 compares bytewise. */
 int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen);
 
+/* rt_utf8_casecmp of two NUL-terminated names: how Windows compares
+ * service, key and value names (strcasecmp folds ASCII alone: "PERFOS" is
+ * PerfOS to both, but "ΌΜΙΚΡΟΝ" is Όμικρον only to Windows). */
+int rt_name_casecmp(const char *a, const char *b);
+
 /* A hash of a UTF-8 string that rt_utf8_casecmp calls equal to another
  * only when theirs are equal: of the rt_upcase16 of its code units, from
  * SEED. */

@@ -47,7 +47,9 @@
 #                      "hostile-check-ini" and "hostile-install" of iniN
 #                      (an INI of N symbols in three languages; -3lang:
 #                      on a tree with the three), "hostile-repair" of
-#                      longcN (a perfc009.dat N pairs past Last Counter)
+#                      longcN (a perfc009.dat N pairs past Last Counter),
+#                      "hostile-audit" of tinylangN (a PerfStringBackup
+#                      file of N one-string languages, two findings each)
 # BENCH_WORKLOADS set empty (BENCH_WORKLOADS=) runs no tree: with it,
 # BENCH_HOSTILE alone.
 set -eu
@@ -474,6 +476,18 @@ hostile() {
     OK_EXITS="0 1"
     measure hostile-repair "$wl" files "$H/$wl" rw \
         "$REGTOOL" --verbose --store "hive:$RUN" repair --backup "$RUN/repair-backup.ini"
+    OK_EXITS=0
+    rm -rf "${H:?}/$wl"
+    # An audit whose findings outnumber its input's lines: a
+    # PerfStringBackup file of N one-string languages, two findings in
+    # each (the memory case of tests/cli/hostile_memory.sh).
+    n=$(scaled 65536); wl=tinylang$n
+    echo "== hostile: $wl"
+    awk -v n="$n" 'BEGIN { printf "\r\n\r\n[Perflib]\r\nBase Index=1847\r\nLast Counter=2\r\nLast Help=3"
+                 for (i = 0; i < n; i++) printf "\r\n\r\n[PerfStrings_%04x]\r\n2=x", i }' |
+        iconv -f UTF-8 -t UTF-16LE >"$H/$wl.ini"
+    OK_EXITS="0 1 2"
+    measure hostile-audit "$wl" psb "" ro "$REGTOOL" --store "psb:$H/$wl.ini" audit
     OK_EXITS=0
     rm -rf "$H"
 }

@@ -15,13 +15,13 @@ static void json_finding(const struct rt_finding *x)
     fputs(",\"language\":", stdout);
     rt_json_string_or_null(stdout, x->language);
     fputs(",\"indices\":[", stdout);
-    for (size_t i = 0; i < x->n_indices; i++)
-        printf("%s%u", i ? "," : "", x->indices[i]);
+    for (size_t i = 0; i < rt_finding_n_indices(x); i++)
+        printf("%s%u", i ? "," : "", rt_finding_index(x, i));
     fputs("],\"texts\":[", stdout);
-    for (size_t i = 0; i < x->n_texts; i++) {
+    for (size_t i = 0; i < rt_finding_n_texts(x); i++) {
         if (i)
             putchar(',');
-        rt_json_string(stdout, x->texts[i]);
+        rt_json_string(stdout, rt_finding_text(x, i));
     }
     fputs("],\"message\":", stdout);
     rt_json_string(stdout, x->message);
@@ -66,19 +66,19 @@ void rt_cli_findings_text(const char *spec, const char *layout,
                x->language ? "]" : "");
         rt_cli_put_shown(stdout, x->message);
         putchar('\n');
-        size_t shown = x->n_indices < 8 ? x->n_indices : 8;
+        size_t shown = rt_finding_n_indices(x) < 8 ? rt_finding_n_indices(x) : 8;
         for (size_t k = 0; k < shown; k++) {
-            if (k < x->n_texts) {
-                printf("        %u \"", x->indices[k]);
-                rt_cli_put_shown(stdout, x->texts[k]);
+            if (k < rt_finding_n_texts(x)) {
+                printf("        %u \"", rt_finding_index(x, k));
+                rt_cli_put_shown(stdout, rt_finding_text(x, k));
                 fputs("\"\n", stdout);
             } else {
-                printf("        %u\n", x->indices[k]);
+                printf("        %u\n", rt_finding_index(x, k));
             }
         }
-        if (shown < x->n_indices)
+        if (shown < rt_finding_n_indices(x))
             printf("        ... %zu more (--json lists them all)\n",
-                   x->n_indices - shown);
+                   rt_finding_n_indices(x) - shown);
         if (x->symptom) {
             fputs("        symptom: ", stdout);
             rt_cli_put_shown(stdout, x->symptom);

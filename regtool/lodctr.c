@@ -5,6 +5,8 @@
  * nothing silently succeeds. */
 #include "cli.h"
 
+#include "model/utf16.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -222,7 +224,7 @@ static int lodctr_query(const char *only)
     print_id("Last Help Text ID", db.last_help);
     for (size_t i = 0; i < db.n_services; i++) {
         const struct rt_service_info *p = &db.services[i];
-        if (only && strcasecmp(only, p->name))
+        if (only && rt_name_casecmp(only, p->name))
             continue;
         /* The names as rt_cli_shown shows them: the tree chose them. */
         printf("\n[%s] Performance Counters (%s)\n", rt_cli_shown(p->name),

@@ -2,6 +2,8 @@
  * (lodctr /Q). */
 #include "cli.h"
 
+#include "model/utf16.h"
+
 #include <getopt.h>
 #include <strings.h>
 
@@ -138,7 +140,7 @@ int cmd_query(int argc, char **argv)
         fputs("],\"providers\":[", stdout);
         int first = 1;
         for (size_t i = 0; i < db.n_services; i++) {
-            if (only && strcasecmp(only, db.services[i].name))
+            if (only && rt_name_casecmp(only, db.services[i].name))
                 continue;
             if (!first)
                 putchar(',');
@@ -159,7 +161,7 @@ int cmd_query(int argc, char **argv)
             printf(" %s", rt_cli_shown(db.langs[i].id));
         printf("\nProviders\n");
         for (size_t i = 0; i < db.n_services; i++)
-            if (!only || !strcasecmp(only, db.services[i].name))
+            if (!only || !rt_name_casecmp(only, db.services[i].name))
                 print_provider_text(&db.services[i]);
     }
 out:

@@ -93,14 +93,14 @@ static void findings_carry_their_evidence(void **state)
     const struct rt_finding *x = find(&f, "duplicate-index", "009");
     assert_non_null(x);
     assert_int_equal(x->severity, RT_AUDIT_ERROR);
-    assert_int_equal(x->n_indices, 2);
-    assert_int_equal(x->indices[0], pick);
-    assert_int_equal(x->indices[1], pick);
-    assert_int_equal(x->n_texts, 2);
+    assert_int_equal(rt_finding_n_indices(x), 2);
+    assert_int_equal(rt_finding_index(x, 0), pick);
+    assert_int_equal(rt_finding_index(x, 1), pick);
+    assert_int_equal(rt_finding_n_texts(x), 2);
     char want[64];
     snprintf(want, sizeof want, "English counter %u", pick);
-    assert_string_equal(x->texts[0], want);
-    assert_string_equal(x->texts[1], "Second text");
+    assert_string_equal(rt_finding_text(x, 0), want);
+    assert_string_equal(rt_finding_text(x, 1), "Second text");
     assert_non_null(x->symptom);
     assert_string_equal(x->fix, "regtool repair");
     rt_findings_free(&f);
@@ -113,12 +113,12 @@ static void findings_carry_their_evidence(void **state)
     assert_non_null(x);
     assert_int_equal(x->severity, RT_AUDIT_ERROR);
     assert_non_null(strstr(x->message, "Perflib\\009\\Help has index"));
-    assert_int_equal(x->n_indices, 2);
-    assert_int_equal(x->indices[0], pick + 1);
-    assert_int_equal(x->indices[1], pick + 1);
+    assert_int_equal(rt_finding_n_indices(x), 2);
+    assert_int_equal(rt_finding_index(x, 0), pick + 1);
+    assert_int_equal(rt_finding_index(x, 1), pick + 1);
     snprintf(want, sizeof want, "English help %u", pick + 1);
-    assert_string_equal(x->texts[0], want);
-    assert_string_equal(x->texts[1], "Second help text");
+    assert_string_equal(rt_finding_text(x, 0), want);
+    assert_string_equal(rt_finding_text(x, 1), "Second help text");
     rt_findings_free(&f);
     s->ops->close(s);
 
@@ -136,9 +136,9 @@ static void findings_carry_their_evidence(void **state)
     assert_non_null(x);
     assert_int_equal(x->severity, RT_AUDIT_WARNING);
     /* ProvB's names 1858-1862, one run. */
-    assert_int_equal(x->n_indices, 3);
-    assert_int_equal(x->indices[0], CG_B_FIRST);
-    assert_int_equal(x->indices[2], CG_B_LAST);
+    assert_int_equal(rt_finding_n_indices(x), 3);
+    assert_int_equal(rt_finding_index(x, 0), CG_B_FIRST);
+    assert_int_equal(rt_finding_index(x, 2), CG_B_LAST);
     rt_findings_free(&f);
     s->ops->close(s);
 
@@ -153,6 +153,78 @@ static void findings_carry_their_evidence(void **state)
 }
 
 /* What SPEC 4.6 calls normal is info, never an error or a warning. */
+/* Findings added one by one keep their texts and evidence whatever comes
+ * after them: a long list of evidence, texts longer than the formatting
+ * buffer, a language and a fix repeated (kept once) or changed. */
+static void findings_keep_what_they_were_given(void **state)
+{
+    (void)state;
+    struct rt_findings f = {0};
+    char fix[64], lang[16];
+    char *long_text = malloc(3000);
+    assert_non_null(long_text);
+    memset(long_text, 'L', 2999);
+    long_text[2999] = '\0';
+    enum { N = 3000, EVIDENCE_N = 1000 };
+    for (int i = 0; i < N; i++) {
+        snprintf(fix, sizeof fix, "regtool fix %d", i % 3);
+        snprintf(lang, sizeof lang, "%04x", i % 7);
+        assert_int_equal(rt_findings_add(&f, "some-id", (enum rt_audit_severity)(i % 3),
+                                         i % 5 ? lang : NULL, NULL, fix,
+                                         "finding %d %s", i,
+                                         i == 17 ? long_text : ""),
+                         0);
+        int evidence = i == 100 ? EVIDENCE_N : i % 4;
+        for (int k = 0; k < evidence; k++) {
+            char text[32];
+            snprintf(text, sizeof text, "text %d.%d", i, k);
+            assert_int_equal(rt_findings_evidence(&f, (uint32_t)(i * 10000 + k),
+                                                  k % 2 ? NULL : text), 0);
+        }
+    }
+    assert_int_equal(f.n, N);
+    assert_int_equal(f.errors + f.warnings + f.infos, N);
+    for (int i = 0; i < N; i++) {
+        const struct rt_finding *x = &f.v[i];
+        char want[64];
+        snprintf(want, sizeof want, "finding %d ", i);
+        assert_memory_equal(x->message, want, strlen(want));
+        if (i == 17)
+            assert_string_equal(x->message + strlen(want), long_text);
+        else
+            assert_int_equal(strlen(x->message), strlen(want));
+        snprintf(fix, sizeof fix, "regtool fix %d", i % 3);
+        assert_string_equal(x->fix, fix);
+        if (i % 5) {
+            snprintf(lang, sizeof lang, "%04x", i % 7);
+            assert_string_equal(x->language, lang);
+        } else {
+            assert_null(x->language);
+        }
+        size_t evidence = i == 100 ? EVIDENCE_N : (size_t)(i % 4);
+        assert_int_equal(rt_finding_n_indices(x), evidence);
+        assert_int_equal(rt_finding_n_texts(x), (evidence + 1) / 2);
+        if (!evidence)
+            assert_null(x->evidence);
+        for (size_t k = 0; k < evidence; k++)
+            assert_int_equal(rt_finding_index(x, k), i * 10000 + (int)k);
+        for (size_t k = 0; k < rt_finding_n_texts(x); k++) {
+            /* Texts belong to the indices that came with one: 0, 2, 4... */
+            char text[32];
+            snprintf(text, sizeof text, "text %d.%zu", i, 2 * k);
+            assert_string_equal(rt_finding_text(x, k), text);
+        }
+    }
+    /* The same fix for every third finding is one copy. */
+    assert_ptr_equal(f.v[0].fix, f.v[3].fix);
+    assert_ptr_equal(f.v[1].language, f.v[8].language);
+    rt_findings_sort(&f);
+    assert_int_equal(f.v[0].severity, RT_AUDIT_ERROR);
+    rt_findings_free(&f);
+    assert_int_equal(f.n, 0);
+    free(long_text);
+}
+
 static void normal_things_are_info(void **state)
 {
     (void)state;
@@ -520,6 +592,7 @@ int main(void)
         cmocka_unit_test(clean_database_has_no_error_or_warning),
         cmocka_unit_test(each_class_is_found),
         cmocka_unit_test(findings_carry_their_evidence),
+        cmocka_unit_test(findings_keep_what_they_were_given),
         cmocka_unit_test(normal_things_are_info),
         cmocka_unit_test(combined_and_sorted),
         cmocka_unit_test(each_class_has_its_severity),

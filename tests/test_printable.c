@@ -46,23 +46,55 @@ static void bidi_overrides_and_separators_are_escaped(void **state)
     expect_shown("exe.\xe2\x80\xae" "txt", "exe.\\u202etxt");
     expect_shown("\xe2\x81\xa6x\xe2\x81\xa9\xe2\x80\xaa\xe2\x80\xa8",
                  "\\u2066x\\u2069\\u202a\\u2028");
-    /* Their neighbours are ordinary text. */
     expect_shown("\xe2\x80\xa9", "\\u2029");
-    expect_shown("\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa",
-                 "\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+    /* Their neighbours are ordinary text: U+2027 HYPHENATION POINT,
+     * U+202F NARROW NO-BREAK SPACE, U+2070 SUPERSCRIPT ZERO. */
+    expect_shown("\xe2\x80\xa7\xe2\x80\xaf\xe2\x81\xb0",
+                 "\xe2\x80\xa7\xe2\x80\xaf\xe2\x81\xb0");
+}
+
+static void hidden_format_characters_are_escaped(void **state)
+{
+    (void)state;
+    /* The marks that reorder text: U+200E LRM, U+200F RLM, U+061C ALM. */
+    expect_shown("a\xe2\x80\x8e" "b\xe2\x80\x8f" "c\xd8\x9c",
+                 "a\\u200eb\\u200fc\\u061c");
+    /* The zero-width ones, which make "Perf<ZWSP>OS" look like "PerfOS":
+     * U+200B..U+200D, U+2060 WORD JOINER, U+FEFF, U+00AD SOFT HYPHEN. */
+    expect_shown("Perf\xe2\x80\x8bOS", "Perf\\u200bOS");
+    expect_shown("\xe2\x80\x8c\xe2\x80\x8d\xe2\x81\xa0\xef\xbb\xbf\xc2\xad",
+                 "\\u200c\\u200d\\u2060\\ufeff\\u00ad");
+    /* Other format characters and default-ignorables: U+206A, U+FFF9
+     * (interlinear annotation), U+FE0F VARIATION SELECTOR-16, U+3164
+     * HANGUL FILLER, U+180E. */
+    expect_shown("\xe2\x81\xaa\xef\xbf\xb9\xef\xb8\x8f\xe3\x85\xa4\xe1\xa0\x8e",
+                 "\\u206a\\ufff9\\ufe0f\\u3164\\u180e");
+    /* Past the BMP: U+E0041 TAG LATIN CAPITAL LETTER A (hides ASCII
+     * text), U+1D173 MUSICAL SYMBOL BEGIN BEAM. */
+    expect_shown("x\xf3\xa0\x81\x81y\xf0\x9d\x85\xb3",
+                 "x\\U000e0041y\\U0001d173");
+    /* Their neighbours are ordinary text: U+00AC, U+00AE, U+200A HAIR
+     * SPACE, U+2010 HYPHEN, U+FEFE, U+FFFC, U+E1000 (unassigned). */
+    const char *kept = "\xc2\xac\xc2\xae\xe2\x80\x8a\xe2\x80\x90\xef\xbb\xbe"
+                       "\xef\xbf\xbc\xf3\xa1\x80\x80";
+    expect_shown(kept, kept);
 }
 
 static void ordinary_text_is_kept(void **state)
 {
     (void)state;
-    /* French, Russian, Chinese counter names, a Windows path, an emoji,
-     * U+00A0 just past the C1 block. */
+    /* French, Russian, Chinese, Greek, Hebrew, Arabic, Japanese counter
+     * names, a Windows path, an emoji, U+00A0 just past the C1 block. */
     const char *kept[] = {
         "Caf\xc3\xa9 \xc3\xa0 d\xc3\xa9" "bit",
         "\xd0\xa1\xd1\x87\xd1\x91\xd1\x82\xd1\x87\xd0\xb8\xd0\xba",
         "\xe8\xae\xa1\xe6\x95\xb0\xe5\x99\xa8",
         "C:\\Windows\\System32\\perfos.dll",
         "\xf0\x9f\x98\x80 \xc2\xa0",
+        "\xce\x95\xcf\x80\xce\xb5\xce\xbe\xce\xb5\xcf\x81\xce\xb3\xce\xb1\xcf\x83\xcf\x84\xce\xae\xcf\x82",
+        "\xd7\x9e\xd7\xa2\xd7\x91\xd7\x93",
+        "\xd9\x85\xd8\xb9\xd8\xa7\xd9\x84\xd8\xac",
+        "\xe3\x83\x97\xe3\x83\xad\xe3\x82\xbb\xe3\x83\x83\xe3\x82\xb5",
         "",
     };
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
@@ -93,6 +125,9 @@ static void each_character_alone(void **state)
     assert_int_equal(rt_printable_char("\xe2\x80\xae!", out, &used), 6);
     assert_int_equal(used, 3);
     assert_memory_equal(out, "\\u202e", 6);
+    assert_int_equal(rt_printable_char("\xf3\xa0\x81\x81", out, &used), 10);
+    assert_int_equal(used, 4);
+    assert_memory_equal(out, "\\U000e0041", 10);
     assert_int_equal(rt_printable_char("\xe8\xae\xa1", out, &used), 3);
     assert_int_equal(used, 3);
     assert_memory_equal(out, "\xe8\xae\xa1", 3);
@@ -147,6 +182,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(control_characters_are_escaped),
         cmocka_unit_test(bidi_overrides_and_separators_are_escaped),
+        cmocka_unit_test(hidden_format_characters_are_escaped),
         cmocka_unit_test(ordinary_text_is_kept),
         cmocka_unit_test(bytes_of_no_utf8_sequence_are_escaped),
         cmocka_unit_test(each_character_alone),

@@ -435,6 +435,14 @@ static void subkeys_sorted_as_windows_sorts_them(void **state)
     }
     free(subs);
     assert_int_equal(rt_regf_lookup(h, root, "\xd0\xb0", &k), 0); /* а -> А */
+    /* Greek with tonos and Vietnamese, in the other case. */
+    uint32_t greek, found;
+    assert_int_equal(rt_regf_key_create(h, root, "\xce\x8c\xe1\xba\xa0", &greek), 0);
+    assert_int_equal(rt_regf_lookup(h, root, "\xcf\x8c\xe1\xba\xa1", &found), 0);
+    assert_int_equal(found, greek);
+    assert_int_equal(rt_regf_key_create(h, root, "\xcf\x8c\xe1\xba\xa1", &k),
+                     RT_REGF_EEXIST);
+    assert_int_equal(k, greek);
     assert_int_equal(rt_regf_key_create(h, root, "bad\\name", &k),
                      RT_REGF_EINVAL);
     assert_int_equal(rt_regf_key_create(h, root, "", &k), RT_REGF_EINVAL);

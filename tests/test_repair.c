@@ -527,8 +527,8 @@ static void copies_reported_and_rewritten(void **state)
             wow++;
             assert_int_equal(f.v[i].severity, RT_AUDIT_ERROR);
             assert_string_equal(f.v[i].language, "019");
-            assert_int_equal(f.v[i].n_indices, 1);
-            assert_int_equal(f.v[i].indices[0], 3995);
+            assert_int_equal(rt_finding_n_indices(&f.v[i]), 1);
+            assert_int_equal(rt_finding_index(&f.v[i], 0), 3995);
             assert_non_null(strstr(f.v[i].message, "SysWOW64\\perfh019.dat"));
             assert_non_null(strstr(f.v[i].message, "System32\\perfh019.dat"));
             assert_non_null(f.v[i].symptom);

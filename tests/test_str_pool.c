@@ -52,6 +52,38 @@ static void test_pool_keeps_strings(void **state)
     free(at);
 }
 
+/* Arrays beside the strings: at a multiple of 8 whatever came before; a
+ * request larger than a block gets a block of its own behind the head, so
+ * the strings that follow still fill the head block. */
+static void test_pool_arrays_and_big_blocks(void **state)
+{
+    (void)state;
+    struct rt_str_pool pool = {0};
+    char *a = rt_str_pool_add(&pool, "abc", 3);
+    uint64_t *words = rt_str_pool_alloc(&pool, 5 * sizeof *words);
+    assert_non_null(words);
+    assert_int_equal((uintptr_t)words % 8, 0);
+    assert_true((char *)words >= a + 4 && (char *)words < a + 12);
+    for (int i = 0; i < 5; i++)
+        words[i] = 0x0102030405060708ull * (uint64_t)i;
+    char *b = rt_str_pool_add(&pool, "de", 2);
+    assert_ptr_equal(b, (char *)(words + 5));
+    size_t big = 3 * 65536;
+    char *huge = rt_str_pool_alloc(&pool, big);
+    assert_non_null(huge);
+    memset(huge, 'h', big);
+    char *c = rt_str_pool_add(&pool, "f", 1);
+    assert_ptr_equal(c, b + 3);
+    assert_string_equal(a, "abc");
+    assert_string_equal(b, "de");
+    assert_string_equal(c, "f");
+    for (int i = 0; i < 5; i++)
+        assert_true(words[i] == 0x0102030405060708ull * (uint64_t)i);
+    assert_int_equal(huge[big - 1], 'h');
+    rt_str_pool_free(&pool);
+    assert_null(pool.head);
+}
+
 static int by_key_then_position(uint32_t a, uint32_t b, const void *ctx)
 {
     const unsigned *key = ctx;
@@ -102,6 +134,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pool_keeps_strings),
+        cmocka_unit_test(test_pool_arrays_and_big_blocks),
         cmocka_unit_test(test_sort_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,6 +128,68 @@ static void case_insensitive_compare(void **state)
     assert_int_equal(rt_upcase16(0x4E2D), 0x4E2D);  /* CJK unchanged */
 }
 
+/* The upper case Windows gives each UTF-16 unit (RtlUpcaseUnicodeChar):
+ * every script of its table, not Latin-1, Latin Extended-A, Greek and
+ * Cyrillic alone; the letters it leaves in their own case stay. */
+static void upcase_covers_windows_scripts(void **state)
+{
+    (void)state;
+    static const uint16_t pairs[][2] = {
+        {0x3CC, 0x38C},     /* ό -> Ό (tonos) */
+        {0x3CE, 0x38F},     /* ώ -> Ώ */
+        {0x3C2, 0x3A3},     /* ς -> Σ: final sigma as sigma */
+        {0x1F00, 0x1F08},   /* ἀ -> Ἀ (Greek Extended) */
+        {0x1EA1, 0x1EA0},   /* ạ -> Ạ (Vietnamese) */
+        {0x1EF9, 0x1EF8},   /* ỹ -> Ỹ */
+        {0x1C6, 0x1C4},     /* ǆ -> Ǆ */
+        {0x253, 0x181},     /* ɓ -> Ɓ */
+        {0x561, 0x531},     /* ա -> Ա (Armenian) */
+        {0x2D00, 0x10A0},   /* ⴀ -> Ⴀ (Georgian Nuskhuri) */
+        {0x2C30, 0x2C00},   /* Glagolitic */
+        {0x2C81, 0x2C80},   /* Coptic */
+        {0x4D1, 0x4D0},     /* ӑ -> Ӑ */
+        {0x50F, 0x50E},     /* Cyrillic Supplement */
+        {0x24D0, 0x24B6},   /* ⓐ -> Ⓐ */
+        {0x2170, 0x2160},   /* ⅰ -> Ⅰ */
+        {0xFF41, 0xFF21},   /* ａ -> Ａ */
+        {0xFF, 0x178},      /* ÿ -> Ÿ */
+        {0x23A, 0x2C65},    /* Windows keeps the small ⱥ as the common form */
+        {0x2C65, 0x2C65},
+        /* Their own case in Windows' table: */
+        {0xB5, 0xB5},       /* µ (not Μ) */
+        {0x131, 0x131},     /* ı (not I) */
+        {0x17F, 0x17F},     /* ſ (not S) */
+        {0x1C5, 0x1C5},     /* ǅ titlecase */
+        {0x3D0, 0x3D0},     /* ϐ */
+        {0x10D0, 0x10D0},   /* ა: Mkhedruli has no capitals in it */
+        {0xAB70, 0xAB70},   /* Cherokee small letters: later than it */
+        {0x212A, 0x212A},   /* Kelvin sign */
+        {0xDF, 0xDF},       /* ß */
+        {0x4E2D, 0x4E2D},
+        {0xD800, 0xD800},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        if (rt_upcase16(pairs[i][0]) != pairs[i][1])
+            fail_msg("U+%04X -> U+%04X, want U+%04X", pairs[i][0],
+                     rt_upcase16(pairs[i][0]), pairs[i][1]);
+    /* Over the whole BMP: upper-casing twice changes nothing more, and
+     * 874 units change (as many as in Windows' table). */
+    unsigned changed = 0;
+    for (uint32_t c = 0; c < 0x10000; c++) {
+        uint16_t u = rt_upcase16((uint16_t)c);
+        assert_int_equal(rt_upcase16(u), u);
+        changed += u != c;
+    }
+    assert_int_equal(changed, 874);
+    /* Names that differ in the case of such letters compare equal:
+     * "όνομα ạ" and "ΌΝΟΜΑ Ạ". */
+    const char *a = "\xcf\x8c\xce\xbd\xce\xbf\xce\xbc\xce\xb1 \xe1\xba\xa1";
+    const char *b = "\xce\x8c\xce\x9d\xce\x9f\xce\x9c\xce\x91 \xe1\xba\xa0";
+    assert_int_equal(rt_utf8_casecmp(a, strlen(a), b, strlen(b)), 0);
+    assert_int_equal(rt_utf8_casehash(a, strlen(a), 0),
+                     rt_utf8_casehash(b, strlen(b), 0));
+}
+
 /* The comparison by definition: both strings as UTF-16 code units,
  * each through rt_upcase16, compared unit by unit, then by length. */
 static int casecmp_reference(const char *a, size_t alen, const char *b,
@@ -200,6 +262,7 @@ int main(void)
         cmocka_unit_test(invalid_utf8_rejected),
         cmocka_unit_test(ascii_runs_at_every_alignment),
         cmocka_unit_test(case_insensitive_compare),
+        cmocka_unit_test(upcase_covers_windows_scripts),
         cmocka_unit_test(case_insensitive_compare_matches_definition),
     };
     return cmocka_run_group_tests_name("utf16", tests, NULL, NULL);

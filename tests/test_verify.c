@@ -123,8 +123,8 @@ static const struct rt_finding *find(const struct rt_findings *f,
 
 static int has_index(const struct rt_finding *x, uint32_t index)
 {
-    for (size_t i = 0; i < x->n_indices; i++)
-        if (x->indices[i] == index)
+    for (size_t i = 0; i < rt_finding_n_indices(x); i++)
+        if (rt_finding_index(x, i) == index)
             return 1;
     return 0;
 }

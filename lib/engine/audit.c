@@ -78,6 +78,22 @@ const char *rt_audit_severity_name(enum rt_audit_severity s)
 
 /* --- findings -------------------------------------------------------- */
 
+/* S kept in F's pool, once for all the findings that repeat it while it
+ * stays in its slot of F->recent; NULL when out of memory. */
+static const char *kept_once(struct rt_findings *f, const char *s)
+{
+    size_t hash = 5381, len = 0;
+    for (; s[len]; len++)
+        hash = hash * 33 + (unsigned char)s[len];
+    const char **slot = &f->recent[hash % RT_FINDINGS_RECENT];
+    if (*slot && !strcmp(*slot, s))
+        return *slot;
+    const char *kept = rt_str_pool_add(&f->pool, s, len);
+    if (kept)
+        *slot = kept;
+    return kept;
+}
+
 int rt_findings_add(struct rt_findings *f, const char *id,
                     enum rt_audit_severity severity, const char *language,
                     const char *symptom, const char *fix, const char *fmt, ...)
@@ -90,30 +106,31 @@ int rt_findings_add(struct rt_findings *f, const char *id,
         f->v = v;
         f->cap = cap;
     }
-    struct rt_finding *x = &f->v[f->n];
-    memset(x, 0, sizeof *x);
-    x->id = id;
-    x->severity = severity;
-    x->symptom = symptom;
-    if (fix && !(x->fix = strdup(fix)))
+    struct rt_finding x = {.id = id, .severity = severity, .symptom = symptom};
+    if (fix && !(x.fix = kept_once(f, fix)))
         return -1;
+    if (language && !(x.language = kept_once(f, language)))
+        return -1;
+    /* Most messages fit the buffer: formatted once, then copied. */
+    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
+    int len = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (len < 0 || !(x->message = malloc((size_t)len + 1))) {
-        free(x->fix);
+    if (len < 0)
         return -1;
+    char *message;
+    if ((size_t)len < sizeof buf) {
+        message = rt_str_pool_add(&f->pool, buf, (size_t)len);
+    } else if ((message = rt_str_pool_alloc(&f->pool, (size_t)len + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(message, (size_t)len + 1, fmt, ap);
+        va_end(ap);
     }
-    va_start(ap, fmt);
-    vsnprintf(x->message, (size_t)len + 1, fmt, ap);
-    va_end(ap);
-    if (language && !(x->language = strdup(language))) {
-        free(x->message);
-        free(x->fix);
+    if (!message)
         return -1;
-    }
-    f->n++;
+    x.message = message;
+    f->v[f->n++] = x;
     if (severity == RT_AUDIT_ERROR)
         f->errors++;
     else if (severity == RT_AUDIT_WARNING)
@@ -123,26 +140,50 @@ int rt_findings_add(struct rt_findings *f, const char *id,
     return 0;
 }
 
+/* Room for one more item in ARRAY (*N items of SIZE bytes, in F's pool):
+ * it moves to a block twice as large when *N is 0 or a power of two
+ * (at least 2), so each item is copied once on average. Returns the
+ * array, or NULL when out of memory. */
+static void *evidence_room(struct rt_findings *f, const void *array, size_t n,
+                           size_t size)
+{
+    if (n == 1 || (n & (n - 1)))
+        return (void *)array;
+    size_t cap = n ? 2 * n : 2;
+    void *grown = rt_str_pool_alloc(&f->pool, cap * size);
+    if (grown && n)
+        memcpy(grown, array, n * size);
+    return grown;
+}
+
 int rt_findings_evidence(struct rt_findings *f, uint32_t index,
                          const char *text)
 {
     if (!f->n)
         return -1;
     struct rt_finding *x = &f->v[f->n - 1];
-    uint32_t *ni = realloc(x->indices, (x->n_indices + 1) * sizeof *ni);
+    struct rt_evidence *ev = (struct rt_evidence *)x->evidence;
+    if (!ev) {
+        if (!(ev = rt_str_pool_alloc(&f->pool, sizeof *ev)))
+            return -1;
+        memset(ev, 0, sizeof *ev);
+        x->evidence = ev;
+    }
+    uint32_t *ni = evidence_room(f, ev->indices, ev->n_indices, sizeof *ni);
     if (!ni)
         return -1;
-    x->indices = ni;
-    x->indices[x->n_indices++] = index;
+    ni[ev->n_indices] = index;
+    ev->indices = ni;
+    ev->n_indices++;
     if (!text)
         return 0;
-    char **nt = realloc(x->texts, (x->n_texts + 1) * sizeof *nt);
-    if (!nt)
+    const char **nt = evidence_room(f, ev->texts, ev->n_texts, sizeof *nt);
+    const char *kept = nt ? rt_str_pool_add(&f->pool, text, strlen(text)) : NULL;
+    if (!kept)
         return -1;
-    x->texts = nt;
-    if (!(x->texts[x->n_texts] = strdup(text)))
-        return -1;
-    x->n_texts++;
+    nt[ev->n_texts] = kept;
+    ev->texts = nt;
+    ev->n_texts++;
     return 0;
 }
 
@@ -157,8 +198,8 @@ static int cmp_finding(const void *a, const void *b)
     c = strcmp(x->language ? x->language : "", y->language ? y->language : "");
     if (c)
         return c;
-    uint32_t ix = x->n_indices ? x->indices[0] : 0;
-    uint32_t iy = y->n_indices ? y->indices[0] : 0;
+    uint32_t ix = rt_finding_n_indices(x) ? rt_finding_index(x, 0) : 0;
+    uint32_t iy = rt_finding_n_indices(y) ? rt_finding_index(y, 0) : 0;
     return ix < iy ? -1 : ix > iy;
 }
 
@@ -170,17 +211,8 @@ void rt_findings_sort(struct rt_findings *f)
 
 void rt_findings_free(struct rt_findings *f)
 {
-    for (size_t i = 0; i < f->n; i++) {
-        struct rt_finding *x = &f->v[i];
-        free(x->language);
-        free(x->indices);
-        for (size_t k = 0; k < x->n_texts; k++)
-            free(x->texts[k]);
-        free(x->texts);
-        free(x->message);
-        free(x->fix);
-    }
     free(f->v);
+    rt_str_pool_free(&f->pool);
     memset(f, 0, sizeof *f);
 }
 

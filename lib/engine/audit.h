@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "engine/database.h"
+#include "model/str_pool.h"
 
 enum rt_audit_severity {
     RT_AUDIT_ERROR,
@@ -19,23 +20,57 @@ enum rt_audit_severity {
     RT_AUDIT_INFO,
 };
 
-struct rt_finding {
-    const char *id;                 /* stable, e.g. "duplicate-index" */
-    enum rt_audit_severity severity;
-    char *language;                 /* NULL when not about one language */
+/* The indices a finding is about, and the texts of the first N_TEXTS of
+ * them (a finding's evidence). */
+struct rt_evidence {
+    size_t n_indices, n_texts;
     uint32_t *indices;
-    size_t n_indices;
-    char **texts;
-    size_t n_texts;
-    char *message;                  /* what was found, with the evidence */
-    const char *symptom;            /* what consumers show, or NULL */
-    char *fix;                      /* the regtool command, or NULL */
+    const char **texts;
 };
 
+/* A finding's texts and evidence are kept in its list's pool (struct
+ * rt_findings): valid until the list is freed. */
+struct rt_finding {
+    const char *id;                 /* stable, e.g. "duplicate-index" */
+    const char *language;           /* NULL when not about one language */
+    const char *message;            /* what was found, with the evidence */
+    const char *symptom;            /* what consumers show, or NULL */
+    const char *fix;                /* the regtool command, or NULL */
+    const struct rt_evidence *evidence; /* NULL when it has none */
+    enum rt_audit_severity severity;
+};
+
+static inline size_t rt_finding_n_indices(const struct rt_finding *x)
+{
+    return x->evidence ? x->evidence->n_indices : 0;
+}
+static inline uint32_t rt_finding_index(const struct rt_finding *x, size_t k)
+{
+    return x->evidence->indices[k];
+}
+static inline size_t rt_finding_n_texts(const struct rt_finding *x)
+{
+    return x->evidence ? x->evidence->n_texts : 0;
+}
+static inline const char *rt_finding_text(const struct rt_finding *x,
+                                          size_t k)
+{
+    return x->evidence->texts[k];
+}
+
+/* An audit of a hostile tree may find hundreds of thousands of things (two
+ * in each of 65536 languages): each finding costs its record (56 bytes)
+ * and its message's bytes. Messages and evidence are kept in one pool, not
+ * a heap block each, and a language or fix text repeated from finding to finding
+ * is kept once (RECENT: the last text kept in each of a few slots, by
+ * hash). */
+#define RT_FINDINGS_RECENT 32
 struct rt_findings {
     struct rt_finding *v;
     size_t n, cap;
     size_t errors, warnings, infos;
+    struct rt_str_pool pool;
+    const char *recent[RT_FINDINGS_RECENT];
 };
 
 struct rt_audit_options {

@@ -3,6 +3,7 @@
 #include "engine/database.h"
 #include "model/lang_id.h"
 #include "model/sort_positions.h"
+#include "model/utf16.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -223,7 +224,7 @@ static int lang_value_cmp(const void *a, const void *b)
 static int service_name_cmp(uint32_t a, uint32_t b, const void *ctx)
 {
     const struct rt_service_info *v = ctx;
-    int c = strcasecmp(v[a].name, v[b].name);
+    int c = rt_name_casecmp(v[a].name, v[b].name);
     return c ? c : a < b ? -1 : a > b;
 }
 
@@ -763,19 +764,19 @@ const struct rt_service_info *rt_database_service(const struct rt_database *db,
         size_t lo = 0, hi = x->n_services;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (strcasecmp(db->services[x->service_by_name[mid]].name, name) < 0)
+            if (rt_name_casecmp(db->services[x->service_by_name[mid]].name, name) < 0)
                 lo = mid + 1;
             else
                 hi = mid;
         }
         return lo < x->n_services &&
-                       !strcasecmp(db->services[x->service_by_name[lo]].name,
-                                   name)
+                       !rt_name_casecmp(db->services[x->service_by_name[lo]].name,
+                                       name)
                    ? &db->services[x->service_by_name[lo]]
                    : NULL;
     }
     for (size_t i = 0; i < db->n_services; i++)
-        if (!strcasecmp(db->services[i].name, name))
+        if (!rt_name_casecmp(db->services[i].name, name))
             return &db->services[i];
     return NULL;
 }

@@ -5,6 +5,7 @@
 #include "model/lang_id.h"
 #include "model/strbuf.h"
 #include "platform/os.h"
+#include "model/utf16.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -562,7 +563,7 @@ static void range_problems(const struct rt_database *db,
     }
     for (size_t i = 0; i < db->n_services; i++) {
         const struct rt_service_info *o = &db->services[i];
-        if (!strcasecmp(o->name, svc->name) || !o->has_range ||
+        if (!rt_name_casecmp(o->name, svc->name) || !o->has_range ||
             !o->has_last_counter || !o->has_first_help || !o->has_last_help)
             continue;
         if (overlaps(fc, lc, o->first_counter, o->last_counter) ||
@@ -607,7 +608,7 @@ static void settle_last(const struct rt_database *db,
     uint32_t other = 0;
     for (size_t i = 0; i < db->n_services; i++) {
         const struct rt_service_info *o = &db->services[i];
-        if (!strcasecmp(o->name, svc->name) || !o->has_range)
+        if (!rt_name_casecmp(o->name, svc->name) || !o->has_range)
             continue;
         int known = help ? o->has_first_help && o->has_last_help &&
                                o->first_help <= o->last_help

@@ -9,6 +9,7 @@
 #include "engine/side_files.h"
 #include "model/perf_data.h"
 #include "model/strbuf.h"
+#include "model/utf16.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ static const char *registry_name(const struct rt_database *db,
                                  const struct rt_service_info *svc)
 {
     for (size_t i = 0; i < db->n_services; i++)
-        if (!strcasecmp(db->services[i].name, svc->name))
+        if (!rt_name_casecmp(db->services[i].name, svc->name))
             return db->services[i].name;
     return svc->name;
 }

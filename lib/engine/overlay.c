@@ -2,6 +2,7 @@
  * Each read looks for the change set's last word on the value first, as
  * the store applies changes in order, then asks the store. */
 #include "engine/overlay.h"
+#include "model/utf16.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -293,7 +294,7 @@ static int ov_list_perf_services(struct rt_store *s, char ***names, size_t *n,
         if (c->op != RT_CHANGE_CREATE_PERF_KEY || has(*names, *n, c->service))
             continue;
         size_t at = 0;
-        while (at < *n && strcasecmp((*names)[at], c->service) < 0)
+        while (at < *n && rt_name_casecmp((*names)[at], c->service) < 0)
             at++;
         if (insert(names, n, at, c->service) != 0) {
             rt_strings_free(*names, *n);

@@ -651,7 +651,7 @@ static int restore_from_inis(struct repair *rp)
             return -1;
         size_t n = 0, fit = 1;
         for (size_t i = 0; i < o->n_inis; i++)
-            if (!strcasecmp(o->inis[i]->drivername, si->name)) {
+            if (!rt_name_casecmp(o->inis[i]->drivername, si->name)) {
                 v[n++] = o->inis[i];
                 if (!ini_fits(rp, si, o->inis[i]))
                     fit = 0;

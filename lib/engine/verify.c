@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "model/lang_id.h"
+#include "model/utf16.h"
 
 #define SYMPTOM_UNRESOLVED                                                    \
     "consumers show the bare index or skip the counter: .NET's "             \
@@ -70,7 +71,7 @@ static int ours(const struct verify *v, const struct rt_perf_object *x)
     for (size_t i = 0; i < v->db->n_services; i++) {
         const struct rt_service_info *o = &v->db->services[i];
         if (o->has_range && o->has_last_counter &&
-            strcasecmp(o->name, s->name) &&
+            rt_name_casecmp(o->name, s->name) &&
             in_range(x->name_index, o->first_counter, o->last_counter))
             return 0;
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/strbuf.h"
+#include "model/unicode_tables.h"
 #include "model/utf16.h"
 
 /* The code point of the UTF-8 sequence at S and its length, or 0 when S
@@ -17,8 +18,8 @@ static size_t utf8_sequence(const unsigned char *s, uint32_t *cp)
 static int acted_on(uint32_t c)
 {
     return c < 0x20 || (c >= 0x7F && c <= 0x9F) ||
-           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
-           c == 0x2028 || c == 0x2029;
+           (c >= 0xAD && rt_unicode_in_ranges(rt_unicode_hidden,
+                                              rt_unicode_hidden_count, c));
 }
 
 int rt_printable_unsafe(const char *s, uint32_t *cp, size_t *used)
@@ -60,10 +61,12 @@ size_t rt_printable_char(const char *s, char out[RT_PRINTABLE_MAX],
         out[3] = hex[b & 15];
         return 4;
     }
-    out[1] = 'u';
-    for (int k = 0; k < 4; k++)
-        out[2 + k] = hex[(c >> (12 - 4 * k)) & 15];
-    return 6;
+    /* \uXXXX in the BMP, \UXXXXXXXX past it (the tag characters). */
+    int digits = c > 0xFFFF ? 8 : 4;
+    out[1] = c > 0xFFFF ? 'U' : 'u';
+    for (int k = 0; k < digits; k++)
+        out[2 + k] = hex[(c >> (4 * (digits - 1 - k))) & 15];
+    return 2 + (size_t)digits;
 }
 
 int rt_text_is_printable(const char *s)

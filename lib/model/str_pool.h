@@ -15,6 +15,10 @@ struct rt_str_pool {
 /* A copy of the N bytes at S and a NUL in POOL, or NULL when out of
  * memory. */
 char *rt_str_pool_add(struct rt_str_pool *pool, const char *s, size_t n);
+/* N bytes (uninitialised) in POOL at a multiple of 8, for arrays of
+ * integers or pointers kept beside the strings, or NULL when out of
+ * memory. */
+void *rt_str_pool_alloc(struct rt_str_pool *pool, size_t n);
 /* Frees every string of POOL, leaving it empty. */
 void rt_str_pool_free(struct rt_str_pool *pool);
 

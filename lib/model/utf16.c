@@ -2,6 +2,8 @@
  * for name comparisons. */
 #include "model/utf16.h"
 
+#include "model/unicode_tables.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,39 +222,19 @@ uint16_t rt_upcase16(uint16_t c)
 {
     if (c < 0x80)
         return (c >= 'a' && c <= 'z') ? (uint16_t)(c - 32) : c;
-    if (c < 0x100) {
-        if (c == 0xFF)
-            return 0x178;
-        if ((c >= 0xE0 && c <= 0xFE && c != 0xF7))
-            return (uint16_t)(c - 32);
-        return c;
+    size_t lo = 0, hi = rt_unicode_upcase_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct rt_unicode_case_range *r = &rt_unicode_upcase[mid];
+        if (c < r->first)
+            hi = mid;
+        else if (c > r->last)
+            lo = mid + 1;
+        else
+            return (r->stride == 1 || (c - r->first) % 2 == 0)
+                       ? (uint16_t)(c + r->delta)
+                       : c;
     }
-    if (c >= 0x100 && c <= 0x17F) {     /* Latin Extended-A */
-        if (c == 0x131 || c == 0x138 || c == 0x149 || c == 0x17F)
-            return c;
-        if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E))
-            return (c & 1) ? c : (uint16_t)(c - 1);
-        return (c & 1) ? (uint16_t)(c - 1) : c;
-    }
-    if (c >= 0x3B1 && c <= 0x3CB && c != 0x3C2)   /* Greek */
-        return (uint16_t)(c - 32);
-    if (c >= 0x3AC && c <= 0x3AF) {
-        static const uint16_t g[] = {0x386, 0x388, 0x389, 0x38A};
-        return g[c - 0x3AC];
-    }
-    if (c >= 0x430 && c <= 0x44F)       /* Cyrillic а..я */
-        return (uint16_t)(c - 32);
-    if (c >= 0x450 && c <= 0x45F)       /* ѐ..џ */
-        return (uint16_t)(c - 80);
-    if (c >= 0x460 && c <= 0x4FF && c != 0x482 && !(c >= 0x483 && c <= 0x489)) {
-        if (c >= 0x4C1 && c <= 0x4CE)
-            return (c & 1) ? c : (uint16_t)(c - 1);
-        if (c == 0x4CF)
-            return 0x4C0;
-        return (c & 1) ? (uint16_t)(c - 1) : c;
-    }
-    if (c >= 0xFF41 && c <= 0xFF5A)     /* fullwidth a..z */
-        return (uint16_t)(c - 32);
     return c;
 }
 
@@ -293,6 +275,11 @@ uint64_t rt_utf8_casehash(const char *s, size_t n, uint64_t seed)
         h = (h ^ (u >> 8)) * 0x100000001b3u;
     }
     return h ^ h >> 29;
+}
+
+int rt_name_casecmp(const char *a, const char *b)
+{
+    return rt_utf8_casecmp(a, strlen(a), b, strlen(b));
 }
 
 int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen)

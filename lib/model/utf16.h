@@ -46,14 +46,21 @@ int rt_utf8_validate(const char *s, size_t len, size_t *err_off);
 size_t rt_utf8_decode_one(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* Upper-case mapping of one UTF-16 code unit, as Windows compares registry
- * key names and performance-counter names: ASCII, Latin-1, Latin
- * Extended-A, Greek and Cyrillic. Units outside those ranges map to
- * themselves. */
+ * key and value names and performance-counter names
+ * (RtlUpcaseUnicodeChar): the generated table of model/unicode_tables.h,
+ * every script of the BMP Windows' table covers (Latin, Greek, Cyrillic,
+ * Armenian, Georgian, Coptic, Glagolitic, fullwidth, ...). A unit with no
+ * upper case maps to itself. */
 uint16_t rt_upcase16(uint16_t c);
 
 /* Compares two UTF-8 strings case-insensitively by rt_upcase16 of their
  * UTF-16 code units. Returns <0, 0, >0. Invalid UTF-8 compares bytewise. */
 int rt_utf8_casecmp(const char *a, size_t alen, const char *b, size_t blen);
+
+/* rt_utf8_casecmp of two NUL-terminated names: how Windows compares
+ * service, key and value names (strcasecmp folds ASCII alone: "PERFOS" is
+ * PerfOS to both, but "ΌΜΙΚΡΟΝ" is Όμικρον only to Windows). */
+int rt_name_casecmp(const char *a, const char *b);
 
 /* A hash of a UTF-8 string that rt_utf8_casecmp calls equal to another
  * only when theirs are equal: of the rt_upcase16 of its code units, from

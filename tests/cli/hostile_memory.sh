@@ -16,6 +16,11 @@
 #       (one short string each, UTF-16LE as Windows writes it; each
 #       language's lists and tables started at 64 and 256 slots: 178 MB
 #       for 3.3 MB)                               10 x the file + 24 MB
+#   audit of it (two findings in each language, held to be sorted: each
+#       finding's message, language and fix were heap blocks of their
+#       own: 82 MB)                               10 x the file + 24 MB
+#                                                 + the messages' bytes
+#                                                 + 64 bytes a finding
 #   query and audit of a .reg store of 30000 tiny Perflib language keys
 #       (a Counter and a Help of one pair each; each table's index
 #       started at 256 entries: audit took 276 MB for 5.1 MB)
@@ -27,8 +32,6 @@
 #       5.1 MB), and query of it in UTF-16LE (twice the bytes)
 #                                                 10 x the file + 24 MB
 # A regtool that holds each input byte ten times over fails them.
-# (audit of the psb: store is not bounded so: it finds two errors in each
-# language, and holds them, 22 MB of text for its 3.3 MB.)
 #
 # Caps: a .dat table and a .reg file over 256 MiB, a PerfStringBackup
 # file over 1536 MiB (sparse files here) are refused by their size before
@@ -163,6 +166,19 @@ if [ "$ASAN" = 0 ]; then
     peak "names of a psb: store of 65536 tiny languages ($((in / 1024)) KB)" \
         $((10 * in + 24 * MB)) "$REGTOOL" --store "psb:$P" names
     expect_grep "^2	x$" "$OUT"
+    # Its audit finds two things in each language (131073 findings), and
+    # holds them all to sort them: each may cost its message's bytes and
+    # a record of 64 bytes beyond the bound (it took 82 MB when each
+    # finding's message, language and fix were heap blocks of their own).
+    expect_exit 2 "$REGTOOL" --store "psb:$P" audit --json
+    n_found=$(jq '.findings | length' "$OUT")
+    said=$(jq -j '.findings[].message' "$OUT" | wc -c)
+    [ "$n_found" -eq 131073 ] || fail "audit of 65536 tiny languages: $n_found findings"
+    PEAK_EXIT_MAX=2
+    peak "audit of a psb: store of 65536 tiny languages ($((in / 1024)) KB, $n_found findings, $((said / 1024)) KB of messages)" \
+        $((10 * in + 24 * MB + said + 64 * n_found)) "$REGTOOL" --store "psb:$P" audit
+    PEAK_EXIT_MAX=1
+    expect_grep "^65536 errors, 0 warnings, 65537 info$" "$OUT"
     rm -f "$P"
 
     # 4. A .reg store of 30000 Perflib language keys, each with a Counter

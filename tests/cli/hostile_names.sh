@@ -10,8 +10,10 @@
 # --dry-run, uninstall (dry run and real), install --dry-run and
 # check-ini, and the journal's pending-change lines: no raw ESC, BEL or
 # CSI byte, no raw U+202E, no forged line, and the escaped form
-# (\x1b, \x07, \n, \u202e, \u009b) where the name is shown. French,
-# Russian and Chinese text is printed as it is. --json keeps the exact
+# (\x1b, \x07, \n, \u202e, \u009b) where the name is shown; nor a raw
+# invisible character (U+200F, U+200B, U+FEFF, U+00AD, the tag U+E0041),
+# each escaped (\u200f, ..., \U000e0041). French, Russian, Chinese and
+# Greek text is printed as it is. --json keeps the exact
 # text, escaped as JSON (\u001b), and reads back byte for byte.
 . tests/cli/lib.sh
 
@@ -29,8 +31,12 @@ cc -Ilib -o "$MKJ" tests/cli/mkjournal.c lib/commit/crc32.c ||
 
 # The forged line each hostile text carries after its newline.
 FORGED='0 errors, 0 warnings, 0 info'
-SVC=$(printf 'Evil\033]0;pwned\007\n%s\342\200\256\302\233X' "$FORGED")
-SVC_SHOWN="Evil\\x1b]0;pwned\\x07\\n$FORGED\\u202e\\u009bX"
+# After them, the invisible characters that make one name look like
+# another or reorder it: U+200F RIGHT-TO-LEFT MARK, U+200B ZERO WIDTH
+# SPACE, U+FEFF, U+00AD SOFT HYPHEN and U+E0041 TAG LATIN CAPITAL A.
+HIDDEN=$(printf '\342\200\217\342\200\213\357\273\277\302\255\363\240\201\201')
+SVC=$(printf 'Evil\033]0;pwned\007\n%s\342\200\256\302\233X%sY' "$FORGED" "$HIDDEN")
+SVC_SHOWN="Evil\\x1b]0;pwned\\x07\\n$FORGED\\u202e\\u009bX\\u200f\\u200b\\ufeff\\u00ad\\U000e0041Y"
 LIB=$(printf 'C:\\Users\\Public\\e\033[2J\007.dll')
 LIB_SHOWN='C:\Users\Public\e\x1b[2J\x07.dll'
 INIF=$(printf 'x\033]0;t\007.ini')
@@ -50,12 +56,17 @@ mv "$F.new" "$F"
 cp -a "$D" "$TMPDIR/pristine"
 
 # clean LABEL: neither output holds a byte a terminal acts on (ESC, BEL,
-# the C1 CSI 0x9b alone or as UTF-8, U+202E) or a line that begins with
-# the forged summary.
+# the C1 CSI 0x9b alone or as UTF-8, U+202E), one of the invisible
+# characters of HIDDEN, or a line that begins with the forged summary.
 clean() {
     for f in "$OUT" "$ERR"; do
         if LC_ALL=C grep -q "$(printf '[\033\007\233]')" "$f" ||
-            LC_ALL=C grep -qF "$(printf '\342\200\256')" "$f"; then
+            LC_ALL=C grep -qF "$(printf '\342\200\256')" "$f" ||
+            LC_ALL=C grep -qF "$(printf '\342\200\217')" "$f" ||
+            LC_ALL=C grep -qF "$(printf '\342\200\213')" "$f" ||
+            LC_ALL=C grep -qF "$(printf '\357\273\277')" "$f" ||
+            LC_ALL=C grep -qF "$(printf '\302\255')" "$f" ||
+            LC_ALL=C grep -qF "$(printf '\363\240\201\201')" "$f"; then
             od -c "$f" | head -40 >&2
             fail "$1: a raw control character in $f"
         fi
@@ -77,7 +88,7 @@ shows query "$OUT" "    PerfIniFile   $INIF_SHOWN"
 # JSON: the exact text, escaped as JSON; jq reads back the planted bytes.
 expect_exit 0 "$REGTOOL" --store "hive:$D" query --json
 clean "query --json"
-shows "query --json" "$OUT" '"Evil\u001b]0;pwned\u0007\n0 errors, 0 warnings, 0 info\u202e\u009bX"'
+shows "query --json" "$OUT" '"Evil\u001b]0;pwned\u0007\n0 errors, 0 warnings, 0 info\u202e\u009bX\u200f\u200b\ufeff\u00ad\udb40\udc41Y"'
 [ "$(jq -r '.providers[] | select(.name | startswith("Evil")) | .library' "$OUT")" = "$LIB" ] ||
     fail "query --json: the Library does not read back"
 jq -r '.providers[] | select(.name | startswith("Evil")) | .name' "$OUT" >"$TMPDIR/name.json"
@@ -131,7 +142,7 @@ printf '#define OBJ 0\n#define CTR 2\n' >"$P/p.h"
     printf '[info]\ndrivername=Hostile\nsymbolfile=p.h\n[languages]\n009=English\n'
     printf '[objects]\nOBJ_009_NAME=Obj\n[text]\n'
     printf 'OBJ_009_NAME=Obj \342\200\256dlrow\nOBJ_009_HELP=Help text\n'
-    printf 'CTR_009_NAME=Caf\303\251 \320\241\321\207\321\221\321\202 \350\256\241\346\225\260\n'
+    printf 'CTR_009_NAME=Caf\303\251 \320\241\321\207\321\221\321\202 \350\256\241\346\225\260 \316\225\317\200\316\265\316\276\n'
     printf 'CTR_009_HELP=Ctr help\n'
 } >"$P/p.ini"
 cp -a "$TMPDIR/pristine" "$TMPDIR/w2"
@@ -139,7 +150,7 @@ expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w2" install --dry-run \
     --create-service --library p.dll --open O --collect C --close X "$P/p.ini"
 clean "install --dry-run"
 shows "install --dry-run" "$OUT" ' Obj \u202edlrow'
-shows "install --dry-run" "$OUT" "$(printf ' Caf\303\251 \320\241\321\207\321\221\321\202 \350\256\241\346\225\260')"
+shows "install --dry-run" "$OUT" "$(printf ' Caf\303\251 \320\241\321\207\321\221\321\202 \350\256\241\346\225\260 \316\225\317\200\316\265\316\276')"
 printf 'CTR\033[2J_009_NAME=x\n' >>"$P/p.ini"
 # A key of an undefined symbol is skipped with a warning, as lodctr skips
 # it; --strict refuses it: both name it escaped.

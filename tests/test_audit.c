@@ -152,7 +152,8 @@ static void findings_carry_their_evidence(void **state)
     s->ops->close(s);
 }
 
-/* What SPEC 4.6 calls normal is info, never an error or a warning. */
+/* What is normal on real machines (docs/design.md, "What real machines look
+ * like") is info, never an error or a warning. */
 static void normal_things_are_info(void **state)
 {
     (void)state;

@@ -1,5 +1,6 @@
 /* regtool backup: the whole name database in the PerfStringBackup format,
- * as lodctr /S:file saves it (SPEC 4.6). Read-only on the store. */
+ * as lodctr /S:file saves it (docs/design.md, "The backup store").
+ * Read-only on the store. */
 #include "cli.h"
 
 #include <errno.h>

@@ -67,8 +67,8 @@ int rt_cli_parse_global(int *argc, char ***argv);
 
 /* Opens the chosen store, or prints why not and sets *EXIT_CODE. */
 struct rt_store *rt_cli_open_store(int *exit_code);
-/* Opens the store SPEC names; NULL with E set, and *BAD_SPEC 1 when SPEC
- * names no store this build has. */
+/* Opens the store SPEC names; NULL with E set, and *BAD_SPEC set to 1
+ * when SPEC names no store this build has. */
 struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
                                   int *bad_spec);
 /* Opens the chosen store and reads its database, or prints why not, sets

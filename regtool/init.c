@@ -32,7 +32,8 @@ static const char usage_text[] =
     "                     Server 2003 and Wine keep them\n";
 
 #define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
-/* Predefined handles of Perflib\009 and Perflib\CurrentLanguage (SPEC 1.1). */
+/* Predefined handles of Perflib\009 and Perflib\CurrentLanguage
+ * (docs/design.md, "Where the tables live"). */
 #define HKEY_PERFORMANCE_TEXT    0x80000050u
 #define HKEY_PERFORMANCE_NLSTEXT 0x80000060u
 
@@ -49,11 +50,11 @@ static int write_file(const char *path, const uint8_t *data, size_t len)
     return -1;
 }
 
-/* The tables as installed, which lodctr /R rebuilds from (SPEC 4.6):
- * perfdLLL.dat (names) and perfiLLL.dat (help) beside perfcLLL.dat and
- * perfhLLL.dat, in the same REG_MULTI_SZ blob format, in each of
- * DAT_DIRS; written in both layouts, as the system's installation
- * leaves them whatever keeps the current tables. */
+/* The tables as installed, which lodctr /R rebuilds from (docs/design.md,
+ * "Rebuilding: lodctr /R"): perfdLLL.dat (names) and perfiLLL.dat (help)
+ * beside perfcLLL.dat and perfhLLL.dat, in the same REG_MULTI_SZ blob
+ * format, in each of DAT_DIRS; written in both layouts, as the system's
+ * installation leaves them whatever keeps the current tables. */
 static int write_installed(const char *lang, const uint8_t *c, size_t cl,
                            const uint8_t *h, size_t hl, char **dat_dirs,
                            size_t n_dirs)
@@ -131,9 +132,9 @@ static int dat_file(char *path, size_t size, const char *dir,
     return 1;
 }
 
-/* System32\PerfStringBackup.INI as Windows keeps it (SPEC 4.6): the
- * database just made, saved as lodctr /S saves it, read back through
- * the store as any later backup will be. */
+/* System32\PerfStringBackup.INI as Windows keeps it (docs/design.md, "The
+ * backup store"): the database just made, saved as lodctr /S saves it, read
+ * back through the store as any later backup will be. */
 static int write_backup(const char *path)
 {
     int rc;

@@ -198,7 +198,7 @@ static int parse_switch(const char *a, char *letter, const char **value)
 }
 
 /* lodctr /Q[:service], in the words and layout Windows prints, which
- * scripts parse (SPEC 4.6). */
+ * scripts parse (docs/design.md, "Query output (lodctr /Q)"). */
 static void print_id(const char *label, uint32_t v)
 {
     printf("    %s: 0x%08X (%u)\n", label, v, v);

@@ -1,5 +1,6 @@
 /* regtool perfstats: Windows 95 System Monitor registrations in a .reg
- * export (SPEC 1.3): list, audit, remove a stat server. */
+ * export (docs/design.md, "Windows 95 System Monitor"): list, audit, remove
+ * a stat server. */
 #include "cli.h"
 
 #include <errno.h>

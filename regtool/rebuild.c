@@ -1,6 +1,7 @@
 /* regtool rebuild: lodctr /R, the name tables rebuilt from the system's
- * backup store (SPEC 4.6; engine/rebuild.h), saying first where every
- * provider's strings come from and what cannot be recovered. */
+ * backup store (docs/design.md, "Rebuilding: lodctr /R";
+ * engine/rebuild.h), saying first where every provider's strings come
+ * from and what cannot be recovered. */
 #include "cli.h"
 
 #include <errno.h>

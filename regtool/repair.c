@@ -110,8 +110,8 @@ static int add_ini(struct inis *l, const char *ini, const char *symbol_dir)
     struct rt_diags d = {0};
     /* An INF copy has its symbol file beside it where regtool's install
      * wrote it (INF\<service>\<LLLL>\), in INF\<service> where Windows
-     * did (SPEC 4.6); when neither loads, the reason given is the
-     * latter's. */
+     * did (docs/design.md, "Rebuilding: lodctr /R"); when neither loads,
+     * the reason given is the latter's. */
     if (symbol_dir) {
         if (rt_provider_spec_load(ini, NULL, sp, &d) == 0) {
             rt_diags_free(&d);
@@ -181,9 +181,10 @@ static int load_dir(struct inis *l, const char *dir)
     return rc;
 }
 
-/* The INF copies of each provider's INI (SPEC 4.6): WIN/INF/<service>/
- * <four hex digits>/<PerfIniFile>, the symbol file beside it (as install
- * writes it) or in WIN/INF/<service> (as Windows does). */
+/* The INF copies of each provider's INI (docs/design.md, "Rebuilding:
+ * lodctr /R"): WIN/INF/<service>/<four hex digits>/<PerfIniFile>, the
+ * symbol file beside it (as install writes it) or in WIN/INF/<service> (as
+ * Windows does). */
 static int load_inf(struct inis *l, struct rt_store *s)
 {
     const char *win = s->ops->windows_dir ? s->ops->windows_dir(s) : NULL;

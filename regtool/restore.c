@@ -1,5 +1,6 @@
 /* regtool restore: the name database from a PerfStringBackup file, as
- * lodctr /R:file restores it (SPEC 4.6), in one atomic commit. */
+ * lodctr /R:file restores it (docs/design.md, "The backup store"), in one
+ * atomic commit. */
 #include "cli.h"
 
 #include <errno.h>

@@ -146,10 +146,11 @@ static struct rt_store *base_store(void)
 }
 
 /* A real machine's Perflib, as a real PerfStringBackup.INI has it
- * (psb-C-009 in ../shared/research-real, SPEC 4.6): Last Counter 11174 and
- * Last Help 11175 while the highest index present is 6137, the end of the
- * highest provider's range (.NET CLR Networking 4.0.0.0, names 6110-6136,
- * help 6111-6137; "Net" here), in every language. */
+ * (psb-C-009 in ../shared/research-real, docs/design.md, "What real
+ * machines look like"): Last Counter 11174 and Last Help 11175 while the
+ * highest index present is 6137, the end of the highest provider's range
+ * (.NET CLR Networking 4.0.0.0, names 6110-6136, help 6111-6137; "Net"
+ * here), in every language. */
 static struct rt_store *real_machine_store(void)
 {
     struct rt_store *s = base_store();
@@ -497,7 +498,8 @@ static void replace_keeps_first_index(void **state)
 /* --replace into its own slot: the provider keeps its First Counter and
  * First Help when the new version has as many counters as the old or
  * fewer, and Perflib's Last Counter and Last Help never go down (indices
- * the old version used may be cached by consumers, SPEC 4.1). */
+ * the old version used may be cached by consumers, docs/design.md,
+ * "Allocating indices"). */
 static void assert_range(struct rt_store *s, uint32_t fc, uint32_t lc,
                          uint32_t fh, uint32_t lh, uint32_t perflib_lc,
                          uint32_t perflib_lh)
@@ -798,10 +800,11 @@ static void assert_last(const struct rt_last_change *c, int on_top,
     assert_int_equal(c->new_value, now);
 }
 
-/* SPEC 4.2 on a real machine's values (SPEC 4.6): install then uninstall
- * leaves every table and Perflib value as before, a second install gets
- * the same indices, and the highest range on the machine, far below Last
- * Counter, is not on top. */
+/* Uninstall's rules (docs/design.md, "Uninstall") on a real machine's
+ * values (docs/design.md, "What real machines look like"): install then
+ * uninstall leaves every table and Perflib value as before, a second
+ * install gets the same indices, and the highest range on the machine, far
+ * below Last Counter, is not on top. */
 static void real_machine_install_uninstall_restores_last_counter(void **state)
 {
     (void)state;

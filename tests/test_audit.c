@@ -152,7 +152,6 @@ static void findings_carry_their_evidence(void **state)
     s->ops->close(s);
 }
 
-/* What SPEC 4.6 calls normal is info, never an error or a warning. */
 /* Findings added one by one keep their texts and evidence whatever comes
  * after them: a long list of evidence, texts longer than the formatting
  * buffer, a language and a fix repeated (kept once) or changed. */
@@ -225,6 +224,8 @@ static void findings_keep_what_they_were_given(void **state)
     free(long_text);
 }
 
+/* What is normal on real machines (docs/design.md, "What real machines look
+ * like") is info, never an error or a warning. */
 static void normal_things_are_info(void **state)
 {
     (void)state;

@@ -876,8 +876,9 @@ static void sdk_sample_appmem(void **state)
 static void dotnet_current_language(void **state)
 {
     (void)state;
-    /* PerformanceCounterCategory.Create's layout (SPEC 2), with a symbol
-     * file named .tmp whose values end in ';'. */
+    /* PerformanceCounterCategory.Create's layout (docs/design.md, "The
+     * lodctr input"), with a symbol file named .tmp whose values end in
+     * ';'. */
     write_file("tmp1A2B.tmp", "#define OBJECT_1 0;\r\n"
                               "#define DEVICE_COUNTER_1 2;\r\n\r\n");
     const char *ini =
@@ -968,9 +969,10 @@ static void dotnet_current_language(void **state)
     free(u16);
 }
 
-/* An INF copy (SPEC 4.6): the INI in INF\<service>\<LLLL>, its symbol
- * file one level up. Loaded with that directory named, it is valid; on
- * its own, the symbol file is not beside it. */
+/* An INF copy (docs/design.md, "Rebuilding: lodctr /R"): the INI in
+ * INF\<service>\<LLLL>, its symbol file one level up. Loaded with that
+ * directory named, it is valid; on its own, the symbol file is not beside
+ * it. */
 static void symbol_file_in_another_directory(void **state)
 {
     (void)state;

@@ -16,8 +16,8 @@
  * defaults); READ_ONCE: the caller reads each table once, copying it (a
  * hive store's open then holds none of their pages). Warnings of the
  * opening (a dirty hive read without its logs) go to OPT->notice. NULL
- * with E set on failure, and *BAD_SPEC 1 when SPEC names no store this
- * build has (the CLI's usage error). */
+ * with E set on failure, and *BAD_SPEC set to 1 when SPEC names no store
+ * this build has (the CLI's usage error). */
 struct rt_store *rt_api_open_store(const char *spec,
                                    const regtool_open_options *opt,
                                    int read_once, struct rt_error *e,

@@ -14,7 +14,8 @@
 #include "model/perf_data.h"
 #include "platform/os.h"
 
-/* What consumers show (SPEC 4.6), quoted where they print it. */
+/* What consumers show (docs/design.md, "What consumers say"), quoted where
+ * they print it. */
 #define SYMPTOM_NET_INDEX                                                     \
     ".NET: \"Cannot load Counter Name data because an invalid index '' was " \
     "read from the registry\""
@@ -424,7 +425,8 @@ static void check_duplicates(struct audit *a, const struct lang_views *v)
 
 /* Names at even indices and help at odd ones, each with its counterpart:
  * above Base Index a gap is a provider's mistake; below it, Windows' base
- * tables have some (SPEC 4.6), which is info only. */
+ * tables have some (docs/design.md, "What real machines look like"), which
+ * is info only. */
 static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
 {
     uint32_t base = a->db->base_index;
@@ -977,10 +979,11 @@ static void check_providers(struct audit *a)
     free(ov.v);
 }
 
-/* The store's other copies of a table that are not the table (SPEC 1.1):
- * 64-bit Windows keeps the .dat tables in System32 and SysWOW64, and
- * lodctr /R is run in both; Vista and later serve the .dat files, so a
- * Counter or Help value the hive still holds is a stale copy. */
+/* The store's other copies of a table that are not the table
+ * (docs/design.md, "Where the tables live"): 64-bit Windows keeps the .dat
+ * tables in System32 and SysWOW64, and lodctr /R is run in both; Vista and
+ * later serve the .dat files, so a Counter or Help value the hive still
+ * holds is a stale copy. */
 static void check_copies(struct audit *a, const char *only)
 {
     const struct rt_database *db = a->db;

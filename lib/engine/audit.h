@@ -2,9 +2,10 @@
  * (engine/database.h) to a list of findings, each with a stable id, a
  * severity, the language and indices involved, what it means for the
  * programs that read performance data (the symptom they show) and the
- * regtool command that fixes it. What SPEC 4.6 calls normal on real
- * machines (gaps below Base Index, Last Counter far above the highest
- * index, localized tables smaller than English) is info at most. */
+ * regtool command that fixes it. What is normal on real machines (gaps
+ * below Base Index, Last Counter far above the highest index, localized
+ * tables smaller than English: docs/design.md, "What real machines look
+ * like") is info at most. */
 #ifndef RT_AUDIT_H
 #define RT_AUDIT_H
 

@@ -1,4 +1,5 @@
-/* Engine: lodctr /S and /R:file over the database as read (SPEC 4.6). */
+/* Engine: lodctr /S and /R:file over the database as read (docs/design.md,
+ * "The backup store"). */
 #include "engine/backup.h"
 
 #include <stdio.h>

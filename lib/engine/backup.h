@@ -1,7 +1,8 @@
 /* Backup and restore of the whole name database in the PerfStringBackup
- * format: `lodctr /S:file` and `lodctr /R:file` (SPEC 4.6), as pure
- * functions of the database as read. Restore is a change set the caller
- * applies atomically (engine/ops.h, rt_op_restore). */
+ * format: `lodctr /S:file` and `lodctr /R:file` (docs/design.md, "The
+ * backup store"), as pure functions of the database as read. Restore is a
+ * change set the caller applies atomically (engine/ops.h,
+ * rt_op_restore). */
 #ifndef RT_BACKUP_H
 #define RT_BACKUP_H
 

@@ -1,4 +1,5 @@
-/* Engine layer: install and uninstall as change sets (SPEC 4.1, 4.2).
+/* Engine layer: install and uninstall as change sets (docs/design.md,
+ * "Install" and "Uninstall").
  * Pure computation over the database as read; no I/O. */
 #include "engine/engine.h"
 #include "engine/side_files.h"
@@ -106,7 +107,8 @@ static int refuse_damaged(const struct rt_database *db, struct rt_error *e)
 }
 
 /* Builds the working copies of every machine language, adding 009 when
- * the machine lacks it (SPEC 1.1: 009 always exists). */
+ * the machine lacks it (docs/design.md, "The name database": 009 always
+ * exists). */
 static struct work_lang *work_new(const struct rt_database *db, size_t *n,
                                   int add_english)
 {
@@ -158,7 +160,8 @@ static uint32_t highest(const struct work_lang *w, size_t n, int help)
 
 /* The language CurrentLanguage mirrors: the language of digits whose
  * Counter text agrees with it at its lowest common index, English first.
- * CurrentLanguage holds the UI language's table (SPEC 1.1). */
+ * CurrentLanguage holds the UI language's table (docs/design.md, "The name
+ * database"). */
 static const char *current_language_source(const struct work_lang *w,
                                            size_t n, size_t cur)
 {
@@ -191,7 +194,7 @@ static const char *current_language_source(const struct work_lang *w,
 /* The symbol's text for machine language KEY, whose table is LANG's
  * (CurrentLanguage mirrors a three-digit language): KEY's own, as .NET's
  * INIs give CurrentLanguage text, else LANG's, else English, else the
- * INI's languages in order (SPEC 4.1 step 6). */
+ * INI's languages in order (docs/design.md, "What install writes"). */
 const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
                                 const struct rt_provider_symbol *sym,
                                 const char *key, const char *lang, int help,
@@ -393,7 +396,8 @@ int rt_engine_install(const struct rt_database *db,
                 goto nomem;
     }
 
-    /* Allocation (SPEC 4.1 step 5): never trust Last Counter alone. */
+    /* Allocation (docs/design.md, "Allocating indices"): never trust Last
+     * Counter alone. */
     uint32_t span = (uint32_t)spec->symbols[spec->n_symbols - 1].offset;
     if (replacing && svc->first_counter <= svc->last_counter &&
         svc->first_help <= svc->last_help &&
@@ -468,8 +472,9 @@ int rt_engine_install(const struct rt_database *db,
     if (emit_tables(cs, w, n) != 0)
         goto nomem;
 
-    /* Perflib values: written when they change or are missing (SPEC 4.1
-     * step 6: missing means Windows' base, and gets written). */
+    /* Perflib values: written when they change or are missing
+     * (docs/design.md, "What install writes": missing means Windows' base,
+     * and gets written). */
     uint32_t lc = db->last_counter > plan->last_counter ? db->last_counter
                                                         : plan->last_counter;
     uint32_t lh = db->last_help > plan->last_help ? db->last_help
@@ -579,14 +584,14 @@ static void range_problems(const struct rt_database *db,
 }
 
 /* Perflib's Last Counter (HELP: Last Help) once SVC's range is gone from
- * W (SPEC 4.2; the rule in engine.h). The provider is on top when the
- * value lies within its range (the install set it there), or below its
- * range while nothing else, neither another provider's range nor a string,
- * lies above it (the value lies low; the install still set it, to the
- * provider's Last). A value above the range is never lowered: real
- * machines keep Last Counter far above their highest string (11174 vs
- * 6137 in a real PerfStringBackup.INI, SPEC 4.6) and the indices in
- * between are handed out. */
+ * W (docs/design.md, "Uninstall"; the rule in engine.h). The provider is on
+ * top when the value lies within its range (the install set it there), or
+ * below its range while nothing else, neither another provider's range nor
+ * a string, lies above it (the value lies low; the install still set it, to
+ * the provider's Last). A value above the range is never lowered: real
+ * machines keep Last Counter far above their highest string (11174 vs 6137
+ * in a real PerfStringBackup.INI, docs/design.md, "What real machines look
+ * like") and the indices in between are handed out. */
 static void settle_last(const struct rt_database *db,
                         const struct rt_service_info *svc,
                         const struct work_lang *w, size_t n, int help,
@@ -600,7 +605,8 @@ static void settle_last(const struct rt_database *db,
     uint32_t last = help ? svc->last_help : svc->last_counter;
     uint32_t old = help ? db->last_help : db->last_counter;
     /* Windows' own base is Last Counter 1846, Last Help 1847 with Base
-     * Index 1847 (SPEC 4.1 step 6): names are even, help odd. */
+     * Index 1847 (docs/design.md, "What install writes"): names are even,
+     * help odd. */
     uint32_t base = help ? db->base_index | 1u : db->base_index & ~1u;
 
     /* The highest other provider's range end. */
@@ -781,7 +787,7 @@ int rt_engine_uninstall(const struct rt_database *db,
     if (emit_tables(cs, w, n) != 0)
         goto nomem;
 
-    /* Last Counter and Last Help (SPEC 4.2). */
+    /* Last Counter and Last Help (docs/design.md, "Uninstall"). */
     settle_last(db, svc, w, n, 0, &plan->counter);
     settle_last(db, svc, w, n, 1, &plan->help);
     if (plan->counter.new_value != db->last_counter &&
@@ -791,7 +797,8 @@ int rt_engine_uninstall(const struct rt_database *db,
         rt_change_set_dword(cs, NULL, "Last Help", plan->help.new_value))
         goto nomem;
 
-    /* The values lodctr wrote (SPEC 1.2). */
+    /* The values lodctr wrote (docs/design.md, "The provider's service
+     * key"). */
     static const char *const written[] = {"First Counter", "Last Counter",
                                           "First Help", "Last Help"};
     for (size_t i = 0; i < 4; i++)

@@ -1,7 +1,7 @@
 /* The engine: install and uninstall computed as change sets from the
- * database as read, following SPEC 4.1 and 4.2. Pure: no I/O, no store;
- * the caller reads the database, calls the engine, and hands the change
- * set to the store to apply atomically. */
+ * database as read, following docs/design.md, "Install" and "Uninstall".
+ * Pure: no I/O, no store; the caller reads the database, calls the engine,
+ * and hands the change set to the store to apply atomically. */
 #ifndef RT_ENGINE_H
 #define RT_ENGINE_H
 
@@ -92,16 +92,16 @@ int rt_engine_install_trust(const struct rt_database *db,
 
 /* The text of SYM for machine language KEY whose table is LANG's (both
  * the same but for CurrentLanguage): KEY's own, else LANG's, else
- * English, else the INI's languages in order (SPEC 4.1 step 6); NULL
- * when no language has one. SRC gets the INI language used. Install and
- * rebuild (engine/rebuild.h) choose alike. */
+ * English, else the INI's languages in order (docs/design.md, "What install
+ * writes"); NULL when no language has one. SRC gets the INI language used.
+ * Install and rebuild (engine/rebuild.h) choose alike. */
 const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
                                 const struct rt_provider_symbol *sym,
                                 const char *key, const char *lang, int help,
                                 char src[RT_LANG_ID_SIZE]);
 
 /* What uninstall does with Perflib's Last Counter (or Last Help), and why
- * (SPEC 4.2). */
+ * (docs/design.md, "Uninstall"). */
 enum rt_last_rule {
     RT_LAST_KEPT,       /* not on top: left where it was */
     RT_LAST_FOUND,      /* on top: First - 2, where its install found it */
@@ -133,16 +133,17 @@ struct rt_uninstall_plan {
  * overlaps the base range or another provider is refused
  * (RT_ERR_INVALID_DATA) unless FORCE; a service without a range is
  * RT_ERR_FILE_NOT_FOUND.
- * Last Counter and Last Help (SPEC 4.2): when the provider is on top, back
- * to First - 2, where its install found them (install allocates 2 above),
- * but never below the highest index still present in any language, another
- * provider's range, or the base range; a provider not on top leaves them
- * alone, unless they lie below the highest index still present or the base
- * range, where they are raised to it. Each value is decided by itself: the
- * provider is on top for Last Counter when Last Counter lies within its
- * names, or below them while its range is the highest of all (a Last
- * Counter that lies low); a Last Counter above its names (real machines
- * keep it far above their highest string, SPEC 4.6) is never lowered. */
+ * Last Counter and Last Help (docs/design.md, "Uninstall"): when the
+ * provider is on top, back to First - 2, where its install found them
+ * (install allocates 2 above), but never below the highest index still
+ * present in any language, another provider's range, or the base range; a
+ * provider not on top leaves them alone, unless they lie below the highest
+ * index still present or the base range, where they are raised to it. Each
+ * value is decided by itself: the provider is on top for Last Counter when
+ * Last Counter lies within its names, or below them while its range is the
+ * highest of all (a Last Counter that lies low); a Last Counter above its
+ * names (real machines keep it far above their highest string,
+ * docs/design.md, "What real machines look like") is never lowered. */
 int rt_engine_uninstall(const struct rt_database *db,
                         const struct rt_service_info *svc, int force,
                         struct rt_change_set *cs,

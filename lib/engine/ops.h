@@ -1,6 +1,6 @@
 /* Operations: one transaction on a store each. Read the database under
  * the store's lock, compute the change with the engine, apply it
- * atomically, then read back and verify (SPEC 4.1 steps 2-8). */
+ * atomically, then read back and verify (docs/design.md, "Install"). */
 #ifndef RT_OPS_H
 #define RT_OPS_H
 

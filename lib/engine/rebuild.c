@@ -357,7 +357,8 @@ int rt_engine_rebuild(const struct rt_database *db,
             goto fail;
     }
     /* Perflib's values: raised to what the tables now hold, never
-     * lowered (SPEC 4.2: the indices in between are handed out). */
+     * lowered (docs/design.md, "Uninstall": the indices in between are
+     * handed out). */
     uint32_t lc = db->last_counter, lh = db->last_help;
     if (plan->last_counter < lc)
         plan->last_counter = lc;

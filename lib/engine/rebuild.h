@@ -1,9 +1,10 @@
-/* lodctr /R: the name tables rebuilt from scratch (SPEC 4.6), as a pure
- * function of the database as read and of the sources the caller found:
- * the tables as installed (System32\perfdLLL.dat, perfiLLL.dat), each
- * provider's INF copy, and PerfStringBackup.INI. Windows' own algorithm
- * is not public; this one says, before anything is written, where every
- * string comes from and what cannot be recovered.
+/* lodctr /R: the name tables rebuilt from scratch (docs/design.md,
+ * "Rebuilding: lodctr /R"), as a pure function of the database as read and
+ * of the sources the caller found: the tables as installed
+ * (System32\perfdLLL.dat, perfiLLL.dat), each provider's INF copy, and
+ * PerfStringBackup.INI. Windows' own algorithm is not public; this one
+ * says, before anything is written, where every string comes from and what
+ * cannot be recovered.
  *
  * Each language's new tables are its base (the tables as installed;
  * else its current tables' base range, else its backup section's) plus,

@@ -1,9 +1,9 @@
 /* The files Windows keeps beside the name database, kept by regtool in
- * the same commit as the database itself (SPEC 4.6): each provider's INF
- * copy, which Windows' own `lodctr /R` rebuilds it from, and
- * System32\PerfStringBackup.INI, the backup of the whole database
- * Windows rewrites after every change. For stores with side files
- * (store.h, rt_store_win_files); the others keep neither. */
+ * the same commit as the database itself (docs/design.md, "The backup
+ * store"): each provider's INF copy, which Windows' own `lodctr /R`
+ * rebuilds it from, and System32\PerfStringBackup.INI, the backup of the
+ * whole database Windows rewrites after every change. For stores with side
+ * files (store.h, rt_store_win_files); the others keep neither. */
 #ifndef RT_SIDE_FILES_H
 #define RT_SIDE_FILES_H
 

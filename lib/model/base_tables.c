@@ -164,7 +164,8 @@ int rt_base_tables_generate_scaled(const char *lang, unsigned extra,
     memset(t, 0, sizeof *t);
     struct vocab v = vocab_for(lang);
     /* The first Counter pair is "1" with the base index as its text, and
-     * both tables end their base range with "End Marker" (SPEC 1.1). */
+     * both tables end their base range with "End Marker" (docs/design.md,
+     * "The name database"). */
     if (rt_pair_list_append(&t->counter, 1, "1847") ||
         add_range(t, &v, 2, 1844, 0, 0) ||
         rt_pair_list_append(&t->counter, 1846, "End Marker") ||

@@ -1,9 +1,10 @@
 /* Model layer: Perflib language ids. A language subkey of Perflib is named
  * by three or four hex digits ("009", "00C", "804", "0804": real Chinese
- * and Portuguese systems carry both forms, SPEC 1.1), or is
- * CurrentLanguage, which holds the UI language's tables. Ids of digits are
- * one language when their values are equal, so an INI's "804" serves a
- * machine's "0804". Any other subkey (_V2Providers, ...) is no language. */
+ * and Portuguese systems carry both forms, docs/design.md, "The name
+ * database"), or is CurrentLanguage, which holds the UI language's tables.
+ * Ids of digits are one language when their values are equal, so an INI's
+ * "804" serves a machine's "0804". Any other subkey (_V2Providers, ...) is
+ * no language. */
 #ifndef RT_LANG_ID_H
 #define RT_LANG_ID_H
 

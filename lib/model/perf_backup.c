@@ -1,7 +1,8 @@
-/* Model layer: the PerfStringBackup codec (SPEC 4.6). The layout rules
- * come from the six real files in ../shared/research-real/perfstringbackup
- * (README there): records written as CR LF then text, [Perflib] first,
- * [PERF_] sections, [PerfStrings_] sections of merged sorted strings. */
+/* Model layer: the PerfStringBackup codec (docs/design.md, "The backup
+ * store"). The layout rules come from the six real files in
+ * ../shared/research-real/perfstringbackup (README there): records written
+ * as CR LF then text, [Perflib] first, [PERF_] sections, [PerfStrings_]
+ * sections of merged sorted strings. */
 #include "model/perf_backup.h"
 
 #include <stdarg.h>

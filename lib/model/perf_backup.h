@@ -1,7 +1,7 @@
 /* Model layer: the PerfStringBackup format, what `lodctr /S:file` writes
  * and `lodctr /R:file` reads, and what Windows keeps as
- * System32\PerfStringBackup.INI (SPEC 4.6). A pure codec: bytes in,
- * bytes out, no I/O.
+ * System32\PerfStringBackup.INI (docs/design.md, "The backup store"). A
+ * pure codec: bytes in, bytes out, no I/O.
  *
  * As Windows writes it: UTF-16LE without byte-order mark; every record is
  * CR LF followed by its text, so the file starts with two empty lines,

@@ -1,11 +1,12 @@
-/* Windows 95 System Monitor registrations (SPEC 1.3), read from a .reg
- * export: Windows 95 has no name database; its PERF VxD records each stat
- * server under HKLM\System\CurrentControlSet\Control\PerfStats\Enum\SERVER
- * (values Name, VxDName) and each statistic under SERVER\STAT (Name,
- * Description, Differentiate: "TRUE" for a rate the monitor turns into a
- * per-second value, "FALSE" for a count shown as it is). Read from the
- * file's entries, not the registry they describe, so that a key exported
- * twice is seen and every finding names its line. */
+/* Windows 95 System Monitor registrations (docs/design.md, "Windows 95
+ * System Monitor"), read from a .reg export: Windows 95 has no name
+ * database; its PERF VxD records each stat server under
+ * HKLM\System\CurrentControlSet\Control\PerfStats\Enum\SERVER (values Name,
+ * VxDName) and each statistic under SERVER\STAT (Name, Description,
+ * Differentiate: "TRUE" for a rate the monitor turns into a per-second
+ * value, "FALSE" for a count shown as it is). Read from the file's entries,
+ * not the registry they describe, so that a key exported twice is seen and
+ * every finding names its line. */
 #ifndef RT_PERFSTATS_H
 #define RT_PERFSTATS_H
 

@@ -184,8 +184,8 @@ static void check_text(struct loader *L, const struct key *k)
 
 /* An [info] value without its trailing comment. lodctr itself would keep
  * a " ;comment" as part of the value, but a service name or a file name
- * never contains one, and annotated [info] sections (as in SPEC 2) are
- * common; in [text], ';' is always text. */
+ * never contains one, and annotated [info] sections ("drivername=X ; a
+ * note") are common; in [text], ';' is always text. */
 static char *info_value(const char *v)
 {
     size_t n = 0;
@@ -201,9 +201,10 @@ static char *info_value(const char *v)
 }
 
 /* The language id of the N bytes at S in canonical form: three or four
- * hex digits in upper case ("009", "0804": SPEC 1.1), or
- * "CurrentLanguage" (any case), the Perflib subkey .NET lists in
- * [languages] (SPEC 2). False when S is neither. */
+ * hex digits in upper case ("009", "0804": docs/design.md, "The name
+ * database"), or "CurrentLanguage" (any case), the Perflib subkey .NET
+ * lists in [languages] (docs/design.md, "The lodctr input"). False when S
+ * is neither. */
 static bool lang_id(const char *s, size_t n, char out[RT_LANG_ID_SIZE])
 {
     if (n >= RT_LANG_ID_SIZE)

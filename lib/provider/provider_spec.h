@@ -1,5 +1,6 @@
 /* INI layer, public model: a performance-counter provider as a lodctr INI
- * file and its symbol file describe it, validated (SPEC 4.1 step 1).
+ * file and its symbol file describe it, validated (docs/design.md, "The
+ * lodctr input").
  *
  * The loader reads and checks everything and reports every problem in one
  * pass; the spec it fills is plain data, so that the install engine never
@@ -78,7 +79,8 @@ int rt_provider_spec_load(const char *ini_path, const char *codepage,
 
 /* The same, with the symbol file in SYMBOL_DIR instead of the INI's
  * directory: Windows keeps a provider's INF copy as INF\<service>\<LLLL>\
- * <ini> with the symbol file in INF\<service> (SPEC 4.6). */
+ * <ini> with the symbol file in INF\<service> (docs/design.md, "Rebuilding:
+ * lodctr /R"). */
 int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
                              const char *codepage,
                              struct rt_provider_spec *spec, struct rt_diags *d);

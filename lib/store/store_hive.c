@@ -1,13 +1,14 @@
 /* Store layer: offline hive files on our regf layer, with the .dat tables
  * of Vista and later, committed atomically through the journal.
  *
- * Where the tables live (SPEC 1.1): NT 4 to Server 2003 (and Wine) keep
- * Counter and Help as values of Perflib\LLL. From Vista on, Perflib\009
- * and Perflib\CurrentLanguage are predefined-handle keys (KEY_PREDEF_HANDLE,
- * HKEY_PERFORMANCE_TEXT / _NLSTEXT) with no values, and what consumers read
- * is served from System32\perfcLLL.dat (names) and perfhLLL.dat (help), in
- * the same REG_MULTI_SZ format; 64-bit systems keep a second copy in
- * SysWOW64, which lodctr /R rebuilds too, so we keep both identical. */
+ * Where the tables live (docs/design.md, "Where the tables live"): NT 4 to
+ * Server 2003 (and Wine) keep Counter and Help as values of Perflib\LLL.
+ * From Vista on, Perflib\009 and Perflib\CurrentLanguage are
+ * predefined-handle keys (KEY_PREDEF_HANDLE, HKEY_PERFORMANCE_TEXT /
+ * _NLSTEXT) with no values, and what consumers read is served from
+ * System32\perfcLLL.dat (names) and perfhLLL.dat (help), in the same
+ * REG_MULTI_SZ format; 64-bit systems keep a second copy in SysWOW64, which
+ * lodctr /R rebuilds too, so we keep both identical. */
 #include "store/store_hive.h"
 #include "model/lang_id.h"
 #include "model/printable.h"
@@ -412,7 +413,7 @@ static int read_dword(struct rt_regf *h, uint32_t key, const char *name,
 }
 
 /* CurrentControlSet does not exist offline: it is ControlSetNNN with NNN
- * from Select\Current (SPEC 1.2). */
+ * from Select\Current (docs/design.md, "The provider's service key"). */
 static int find_services(struct hive_store *s, struct rt_error *e)
 {
     uint32_t sel, current;
@@ -1608,10 +1609,11 @@ static int hive_read_table_from(struct rt_store *st, const char *lang,
 
 /* The other copies of a table (store.h): with .dat tables, SysWOW64's
  * file, and a Counter or Help value Perflib\LANG still holds in the hive
- * (Vista and later serve the .dat files, SPEC 1.1; such a value is what
- * an offline reader or an older tool sees). In the registry layout the
- * .dat files beside an XP or Server 2003 hive hold the tables as the
- * system was installed, not a copy of the live ones: none. */
+ * (Vista and later serve the .dat files, docs/design.md, "Where the tables
+ * live"; such a value is what an offline reader or an older tool sees). In
+ * the registry layout the .dat files beside an XP or Server 2003 hive hold
+ * the tables as the system was installed, not a copy of the live ones:
+ * none. */
 static int hive_read_table_copy(struct rt_store *st, const char *lang,
                                 enum rt_table_kind t, int which,
                                 struct rt_value *out, int *present,

@@ -1,7 +1,8 @@
 /* Store layer: the win32 store, the live registry through advapi32 (local,
  * or remote through RegConnectRegistry).
  *
- * Where things are (SPEC 1.1, 1.2):
+ * Where things are (docs/design.md, "The name database" and
+ * "The provider's service key"):
  *   HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib: Last
  *     Counter, Last Help, Base Index, one subkey per language with Counter
  *     and Help (REG_MULTI_SZ);
@@ -20,15 +21,15 @@
  * 2003). A language whose key opens as a predefined handle
  * (HKEY_PERFORMANCE_TEXT/NLSTEXT), or whose System32\perfcLLL.dat exists,
  * has its tables where the system keeps them, not in values; writing
- * values there would put the strings where nothing reads them (SPEC 1.1),
- * so apply() refuses such table changes; the hive store writes .dat
- * tables offline. Wine 8 makes Perflib\009 such a key (the server flags
- * it predefined; RegQueryValueEx answers a fixed stub table "1 1847 1846
- * End Marker", RegSetValueEx and RegDeleteKey fail with
- * ERROR_INVALID_HANDLE); its other language keys are plain keys with
- * values.
+ * values there would put the strings where nothing reads them
+ * (docs/design.md, "Where the tables live"), so apply() refuses such table
+ * changes; the hive store writes .dat tables offline. Wine 8 makes
+ * Perflib\009 such a key (the server flags it predefined; RegQueryValueEx
+ * answers a fixed stub table "1 1847 1846 End Marker", RegSetValueEx and
+ * RegDeleteKey fail with ERROR_INVALID_HANDLE); its other language keys are
+ * plain keys with values.
  *
- * Commit (SPEC 5.2): a KTM transaction (CreateTransaction,
+ * Commit (docs/design.md, "Stores"): a KTM transaction (CreateTransaction,
  * RegCreateKeyTransactedW; Vista and later, local registry only), looked
  * up with GetProcAddress so the binary still loads without them. Wine
  * exports RegCreateKeyTransactedW as a stub answering
@@ -255,10 +256,11 @@ fail:
 
 /* ---- where a language's tables live --------------------------------------- */
 
-/* A handle the system hands out for a predefined-handle key (SPEC 1.1):
- * opening Perflib\009 gives HKEY_PERFORMANCE_TEXT, CurrentLanguage
- * HKEY_PERFORMANCE_NLSTEXT. Wine 8 does the same for 009 (kernelbase
- * maps the server's STATUS_PREDEFINED_HANDLE to HKEY_PERFORMANCE_TEXT). */
+/* A handle the system hands out for a predefined-handle key
+ * (docs/design.md, "Where the tables live"): opening Perflib\009 gives
+ * HKEY_PERFORMANCE_TEXT, CurrentLanguage HKEY_PERFORMANCE_NLSTEXT. Wine 8
+ * does the same for 009 (kernelbase maps the server's
+ * STATUS_PREDEFINED_HANDLE to HKEY_PERFORMANCE_TEXT). */
 static int is_predefined(HKEY k)
 {
     return k == HKEY_PERFORMANCE_TEXT || k == HKEY_PERFORMANCE_NLSTEXT;
@@ -288,7 +290,7 @@ static const char *table_home_text(enum table_home h)
 
 /* Where the tables of language LANG live. Writing is only right for
  * TABLES_IN_VALUES: anywhere else the system reads them from a place this
- * store does not write (SPEC 1.1). */
+ * store does not write (docs/design.md, "Where the tables live"). */
 static int table_home(struct w32_store *w, const char *lang,
                       enum table_home *home, struct rt_error *e)
 {

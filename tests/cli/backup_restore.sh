@@ -1,11 +1,12 @@
-# backup and restore (lodctr /S, /R:file; SPEC 4.6) on a tree in both
-# layouts: a backup, then damage (a table truncated, a provider's First
-# Counter changed, a provider enabled), then --dry-run (says what would
-# change, writes nothing) and restore: every table byte for byte as
-# before, the services' values as before, Disable Performance Counters
-# included. Then malformed files: an error naming the line, exit 2 (lodctr:
-# 13), and the tree byte-identical. Then the file names backup takes when
-# FILE exists, --force, and lodctr /S:file and /R:file with Win32 codes.
+# backup and restore (lodctr /S, /R:file; docs/design.md, "The backup
+# store") on a tree in both layouts: a backup, then damage (a table
+# truncated, a provider's First Counter changed, a provider enabled), then
+# --dry-run (says what would change, writes nothing) and restore: every
+# table byte for byte as before, the services' values as before, Disable
+# Performance Counters included. Then malformed files: an error naming the
+# line, exit 2 (lodctr: 13), and the tree byte-identical. Then the file
+# names backup takes when FILE exists, --force, and lodctr /S:file and
+# /R:file with Win32 codes.
 . tests/cli/lib.sh
 
 CS="--create-service --library x.dll --open O --collect C --close X"
@@ -53,8 +54,9 @@ for layout in files registry; do
         head -c 1001 "$D/Windows/System32/perfc009.dat" >"$TMPDIR/cut"
         cp "$TMPDIR/cut" "$D/Windows/System32/perfc009.dat"
     else
-        # hivex cannot rewrite a key with a Help value this big (SPEC 5.3):
-        # the byte is changed in place.
+        # hivex cannot rewrite a key with a Help value this big
+        # (docs/design.md, "Why our own hive reader and writer"): the byte
+        # is changed in place.
         at=$(grep -obUaP '1\x008\x004\x006\x00\x00\x00E\x00n\x00d\x00 \x00M' "$C/SOFTWARE" |
             head -n 1 | cut -d: -f1)
         [ -n "$at" ] || fail "no 1846 End Marker in the hive"

@@ -1,15 +1,16 @@
 # Real PerfStringBackup files (../shared/research-real/perfstringbackup,
-# SPEC 4.6) restored into a tree with the same services and languages,
-# then saved again: the same bytes. Each is another machine's backup (its
-# base texts are Windows' own, the tree's are init's): restore refuses it,
-# naming how many base texts differ (for B the count iconv and awk find),
-# with nothing written, and restores it with --force, or lodctr /R:file
-# (D) as Windows' does, each with a warning line. A to D exactly; E lists its [PERF_]
-# sections in descending order, which no hive gives (a Services key's
-# subkeys are kept sorted), so its services come back in the hive's
-# ascending order and nothing else differs; F was converted to UTF-8 by
-# its uploader: the same text, in Windows' encoding. Each file also reads
-# as a psb: store, whose backup is the file (F: its text) byte for byte.
+# (docs/design.md, "The backup store")) restored into a tree with the same
+# services and languages, then saved again: the same bytes. Each is another
+# machine's backup (its base texts are Windows' own, the tree's are init's):
+# restore refuses it, naming how many base texts differ (for B the count
+# iconv and awk find), with nothing written, and restores it with --force,
+# or lodctr /R:file (D) as Windows' does, each with a warning line. A to D
+# exactly; E lists its [PERF_] sections in descending order, which no hive
+# gives (a Services key's subkeys are kept sorted), so its services come
+# back in the hive's ascending order and nothing else differs; F was
+# converted to UTF-8 by its uploader: the same text, in Windows' encoding.
+# Each file also reads as a psb: store, whose backup is the file (F: its
+# text) byte for byte.
 . tests/cli/lib.sh
 
 PSB=$SHARED/research-real/perfstringbackup

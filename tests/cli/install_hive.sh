@@ -37,11 +37,11 @@ BYTES_RECV_019_HELP=Байт получено.
 I
 
 # Content of both hives as independent readers see them, without key times
-# and cell offsets, which may differ (SPEC 4.2). With tables as values,
-# libhivex's hivexml (it reads 1 MB values in full; regfexport takes
-# seconds on them, reglookup stops at 1 MB). With .dat tables, libregf's
-# regfexport: Perflib\009 is then a predefined-handle key, which hivex
-# cannot read ("Numerical result out of range").
+# and cell offsets, which may differ (docs/design.md, "Uninstall"). With
+# tables as values, libhivex's hivexml (it reads 1 MB values in full;
+# regfexport takes seconds on them, reglookup stops at 1 MB). With .dat
+# tables, libregf's regfexport: Perflib\009 is then a predefined-handle key,
+# which hivex cannot read ("Numerical result out of range").
 content() {
     for h in SOFTWARE SYSTEM; do
         f="$1/Windows/System32/config/$h"

@@ -1,8 +1,9 @@
 # Language subkeys of four hex digits (0404, 0804: real Chinese systems
-# carry them, SPEC 1.1) are languages like 404 and 804: init makes them,
-# names and query list them, an INI's 404 text serves a 0404 subkey, and
-# uninstall gives every table back byte for byte. A Perflib subkey that is
-# no language (_V2Providers) is left alone, as an independent reader sees.
+# carry them, docs/design.md, "The name database") are languages like 404
+# and 804: init makes them, names and query list them, an INI's 404 text
+# serves a 0404 subkey, and uninstall gives every table back byte for byte.
+# A Perflib subkey that is no language (_V2Providers) is left alone, as an
+# independent reader sees.
 . tests/cli/lib.sh
 
 D=$TMPDIR/win

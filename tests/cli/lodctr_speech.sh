@@ -1,10 +1,11 @@
 # The lodctr drop-in speaks as lodctr does: /Q and /Q:svc print Windows'
-# text line for line (SPEC 4.6) for providers with and without First
-# Counter, enabled and disabled; `lodctr \\computer file.ini` works on the
-# live store only and is refused with ERROR_BAD_NETPATH (53) elsewhere,
-# writing nothing; /? lists every switch; no message says "regtool:" or
-# suggests an option lodctr lacks; unlodctr removes Object List too; and
-# REGTOOL_CODEPAGE gives an ANSI INI's code page.
+# text line for line (docs/design.md, "Query output (lodctr /Q)") for
+# providers with and without First Counter, enabled and disabled; `lodctr
+# \\computer file.ini` works on the live store only and is refused with
+# ERROR_BAD_NETPATH (53) elsewhere, writing nothing; /? lists every switch;
+# no message says "regtool:" or suggests an option lodctr lacks; unlodctr
+# removes Object List too; and REGTOOL_CODEPAGE gives an ANSI INI's code
+# page.
 . tests/cli/lib.sh
 
 mkdir -p "$TMPDIR/bin"

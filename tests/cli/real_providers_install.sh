@@ -1,12 +1,13 @@
-# Real producers' INIs install as they are (SPEC 2): Microsoft's SDK
-# samples perfgen and appmem (0x1A at the end, symbol file names in
-# another case, appmem without [objects] and with names ending in
-# spaces, stored without them), Transfer as UTF-16LE without byte-order mark, a .NET-style INI
-# (CurrentLanguage in [languages] and [text], '#define X 0;'), and an INI
-# with a four-digit language, into a tree whose Perflib has 009, 0804 and
-# CurrentLanguage. Every language gets the right text, names --lang 0804
-# finds it, and uninstalling everything gives every table back byte for
-# byte; hivexget, an independent reader, sees the texts.
+# Real producers' INIs install as they are (docs/design.md, "The lodctr
+# input"): Microsoft's SDK samples perfgen and appmem (0x1A at the end,
+# symbol file names in another case, appmem without [objects] and with names
+# ending in spaces, stored without them), Transfer as UTF-16LE without
+# byte-order mark, a .NET-style INI (CurrentLanguage in [languages] and
+# [text], '#define X 0;'), and an INI with a four-digit language, into a
+# tree whose Perflib has 009, 0804 and CurrentLanguage. Every language gets
+# the right text, names --lang 0804 finds it, and uninstalling everything
+# gives every table back byte for byte; hivexget, an independent reader,
+# sees the texts.
 . tests/cli/lib.sh
 
 R=$SHARED/research-real/providers

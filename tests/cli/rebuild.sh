@@ -1,7 +1,7 @@
-# regtool rebuild (lodctr /R, SPEC 4.6) from the backup store install
-# keeps (tests/cli/side_files.sh), judged by independent readers
-# (reglookup for the hives, iconv for the .dat tables) and by every
-# file's bytes:
+# regtool rebuild (lodctr /R, docs/design.md, "Rebuilding: lodctr /R") from
+# the backup store install keeps (tests/cli/side_files.sh), judged by
+# independent readers (reglookup for the hives, iconv for the .dat tables)
+# and by every file's bytes:
 # - three providers installed, every Counter and Help table emptied (both
 #   System32 and SysWOW64): the dry run names each provider's source and
 #   loses nothing, writes nothing; rebuild gives back every table byte

@@ -1,5 +1,6 @@
-# The backup store install keeps for Windows' own lodctr /R (SPEC 4.6),
-# in the same commit as the change, judged by the files' bytes:
+# The backup store install keeps for Windows' own lodctr /R (docs/design.md,
+# "The backup store"), in the same commit as the change, judged by the
+# files' bytes:
 # - init writes the tables as installed (perfdLLL.dat, perfiLLL.dat) in
 #   System32 and SysWOW64 and System32/PerfStringBackup.INI;
 # - install copies the INI and its symbol file to Windows/INF/<driver>/

@@ -1,12 +1,13 @@
 # The copies of the tables a Windows tree keeps beside the ones Windows
-# serves (SPEC 1.1): SysWOW64's .dat files, which 32-bit programs read,
-# and Counter/Help values a Vista-or-later SOFTWARE hive still holds under
-# Perflib\LLL (Windows serves the .dat files). A difference planted in
-# each, by editing the bytes: audit reports it (id, language, first
-# differing index, both places named); repair writes the stale copy from
-# System32's table in its one commit; audit is then clean of it, the
-# copies read back equal (cmp; the hive's value through hivexget), a
-# second repair changes nothing, and an install keeps every copy equal.
+# serves (docs/design.md, "Where the tables live"): SysWOW64's .dat files,
+# which 32-bit programs read, and Counter/Help values a Vista-or-later
+# SOFTWARE hive still holds under Perflib\LLL (Windows serves the .dat
+# files). A difference planted in each, by editing the bytes: audit reports
+# it (id, language, first differing index, both places named); repair writes
+# the stale copy from System32's table in its one commit; audit is then
+# clean of it, the copies read back equal (cmp; the hive's value through
+# hivexget), a second repair changes nothing, and an install keeps every
+# copy equal.
 . tests/cli/lib.sh
 
 D=$TMPDIR/win

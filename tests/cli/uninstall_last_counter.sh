@@ -1,9 +1,10 @@
-# Uninstall gives Last Counter and Last Help back (SPEC 4.2) on a real
-# machine's name database: the 009 tables and the [Perflib] values of a real
-# PerfStringBackup.INI (SPEC 4.6: Last Counter 11174, Last Help 11175,
-# highest index present 6137) in a hive store's .dat tables. Tables are
-# compared byte for byte, the hives and Perflib values through independent
-# readers (regfexport, reglookup); the values are set with hivexsh.
+# Uninstall gives Last Counter and Last Help back (docs/design.md,
+# "Uninstall") on a real machine's name database: the 009 tables and the
+# [Perflib] values of a real PerfStringBackup.INI (docs/design.md, "What
+# real machines look like": Last Counter 11174, Last Help 11175, highest
+# index present 6137) in a hive store's .dat tables. Tables are compared
+# byte for byte, the hives and Perflib values through independent readers
+# (regfexport, reglookup); the values are set with hivexsh.
 . tests/cli/lib.sh
 
 PSB=$SHARED/research-real/perfstringbackup/psb-C-009.PerfStringBackup.INI.xz

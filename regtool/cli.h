@@ -2,7 +2,7 @@
 #ifndef REGTOOL_CLI_H
 #define REGTOOL_CLI_H
 
-/* Exit codes, documented in README.md. */
+/* Exit codes, documented in docs/reference.md ("Exit codes"). */
 #define RT_EXIT_OK       0  /* success */
 #define RT_EXIT_WARN     1  /* warnings only (with --strict), not found, dirty */
 #define RT_EXIT_INVALID  2  /* invalid input or structural errors; nothing written */
@@ -171,7 +171,7 @@ int rt_lodctr_main(int argc, char **argv);
 int rt_unlodctr_main(int argc, char **argv);
 /* The exit status for a drop-in mode's Win32 CODE: on Windows the code
  * itself; on POSIX, where exit statuses are 8 bits, the code when under
- * 256, else as README's table says (after a line naming the code). */
+ * 256, else as the table of docs/reference.md says (after a line naming the code). */
 int rt_dropin_exit(int code);
 
 /* TEXT (a name or value from the tree, an INI or a journal, or a message

@@ -34,7 +34,7 @@ static const char usage_text[] =
     "                     (with or without --dry-run)\n"
     "  --codepage CP      the code page of an ANSI INI (1251, windows-1252)\n"
     "  --strict           refuse the INI on any warning, such as a key\n"
-    "                     Windows' lodctr skips (README, INI files)\n"
+    "                     Windows' lodctr skips (docs/reference.md)\n"
     "  --create-service   create Services\\DRIVER\\Performance, with:\n"
     "  --library PATH     the provider DLL\n"
     "  --open FN, --collect FN, --close FN\n"

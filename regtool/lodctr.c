@@ -455,7 +455,7 @@ int rt_dropin_exit(int code)
     /* An interrupt ends with the shell's status for it, as regtool's
      * commands do; any other code keeps its low 8 bits, which is what a
      * POSIX parent sees of the same lodctr.exe under Wine, so both builds
-     * agree (README, "As lodctr and unlodctr"). */
+     * agree (docs/reference.md, "As lodctr and unlodctr"). */
     int status = code == RT_ERR_CANCELLED
                      ? 128 + (rt_os_interrupted() ? rt_os_interrupted()
                                                   : RT_OS_SIGINT)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Checks that includes only point down the layers (README, "Layers"):
+# Checks that includes only point down the layers (docs/design.md, "Layers"):
 #
 #   regtool/  the CLI                       7
 #   api/      the public API (lib/regtool.h) 6

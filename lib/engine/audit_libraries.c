@@ -85,7 +85,7 @@ enum lib_where {
 };
 
 /* The longest Library regtool judges, once environment strings are
- * expanded and short names replaced (README, "Who gets loaded"): four
+ * expanded and short names replaced (docs/reference.md, "Who gets loaded"): four
  * times the MAX_PATH of a DLL loaded without long-path support. A longer
  * one is said to be too long and where it leads is not judged: a copy
  * cut short could end anywhere (a harmless folder instead of the

@@ -1,5 +1,5 @@
 /* The largest name-database files regtool reads, each refused by its size
- * before a byte of it is read (README "Tests for bad input").
+ * before a byte of it is read (docs/testing.md "Tests for bad input").
  *
  * Windows keeps a language's Counter or Help table as one registry value
  * or one .dat file: on real machines a few hundred kilobytes to a few

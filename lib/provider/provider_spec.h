@@ -70,7 +70,7 @@ struct rt_provider_spec {
  * loads loads, with lodctr's result: a [text] key whose symbol the symbol
  * file lacks or whose language [languages] lacks, an [objects] entry
  * without text and a line without '=' are skipped with a warning; only
- * what would damage the tables is an error (README, INI files). Returns 0 when the
+ * what would damage the tables is an error (docs/reference.md, "What lodctr loads"). Returns 0 when the
  * provider is valid (warnings possible) and fills *SPEC; -1 when there
  * are errors; -2 when the INI cannot be read at all. On failure *SPEC is
  * left empty (safe to free). */

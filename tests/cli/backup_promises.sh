@@ -104,7 +104,7 @@ REGTOOL_FAULT_AFTER_WRITES=2 "$REGTOOL" $S backup "$B" >"$OUT" 2>&1
 expect_exit 0 "$REGTOOL" $S backup "$B"
 cmp -s "$B" "$TMPDIR/full.ini" || fail "the backup after a crash differs"
 # lodctr /S: the same writes, the same promise, and the exit status of
-# README's table: 1223 (ERROR_CANCELLED), 130 on SIGINT and 143 on
+# docs/reference.md's table: 1223 (ERROR_CANCELLED), 130 on SIGINT and 143 on
 # SIGTERM, named in a line (one point of each signal).
 for sig in INT TERM; do
     want=130; [ $sig = TERM ] && want=143
@@ -231,7 +231,7 @@ helps "$TMPDIR/damaged.pairs" >"$TMPDIR/b"
 [ -z "$(LC_ALL=C comm -23 "$TMPDIR/b" "$TMPDIR/full.pairs")" ] ||
     fail "00C's help texts saved are not the table's"
 # lodctr /S saves it as well, names the damaged table the same way, and
-# returns 0 (Win32 has no "done with warnings" code; README's table).
+# returns 0 (Win32 has no "done with warnings" code; docs/reference.md's table).
 REGTOOL_STORE="hive:$T" expect_exit 0 "$L" "/S:$TMPDIR/damaged-lodctr.ini"
 cmp -s "$TMPDIR/damaged-lodctr.ini" "$TMPDIR/damaged.ini" || fail "lodctr /S saved another file"
 expect_grep "^lodctr: backup: Perflib\\\\00C\\\\Help is damaged at byte $((at + 2)) of $n (.*): saved the $saved pairs readable in it" "$ERR"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The bad-input catalog (tests/bad/catalog.tsv, whose header says the
 # format): each entry on a fresh store, in the layouts it names, through
-# the real binary. For each: the exit status README documents, the message
+# the real binary. For each: the exit status docs/reference.md documents, the message
 # (naming the file and line, or the key and byte offset, or the hive file
 # and file offset), and every file of the store's tree and of the input
 # directory byte-identical afterwards, none added or removed.

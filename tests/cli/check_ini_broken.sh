@@ -7,7 +7,7 @@
 # expected the same way. Every message of the broken samples is, word for
 # word, one of ini-samples/broken/messages.txt, and each line there is met.
 # ini-samples/skipped/ holds what was refused once and Windows' lodctr
-# loads (README, "What lodctr loads"): each exits 0 with the key or line
+# loads (docs/reference.md, "What lodctr loads"): each exits 0 with the key or line
 # skipped (or the tab kept) in a warning, word for word one of
 # ini-samples/skipped/messages.txt, and 1 with --strict.
 . tests/cli/lib.sh

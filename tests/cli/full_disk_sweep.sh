@@ -1,5 +1,5 @@
 # An install on a disk with N bytes free, for every N from "refused" to
-# "fits", either refuses with nothing written or completes (README,
+# "fits", either refuses with nothing written or completes (docs/reference.md,
 # "Choosing the database: stores": a commit that could not be finished is
 # never started; a full disk gets exit 3, "free N bytes on the file system
 # of DIR" and nothing written).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile inputs: each gets a clear refusal (the exit status README
+# Hostile inputs: each gets a clear refusal (the exit status docs/reference.md
 # documents and a message saying what and where), in bounded memory (peak
 # RSS from /usr/bin/time, package `time`), with the store and the inputs
 # byte-identical afterwards (nothing written, created or removed).

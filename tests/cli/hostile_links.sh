@@ -1,5 +1,5 @@
 #!/bin/sh
-# A hostile tree cannot reach outside it (README, "Threat model"): links
+# A hostile tree cannot reach outside it (docs/threat-model.md): links
 # planted where regtool writes or reads (the lock, the journal,
 # PerfStringBackup.INI, a .dat table's SysWOW64 copy, an INF folder, the
 # Windows folder itself, a .reg store's lock), hard links where it writes

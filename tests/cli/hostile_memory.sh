@@ -1,5 +1,5 @@
 #!/bin/sh
-# Memory in proportion to the input, and size caps (README "Tests for bad
+# Memory in proportion to the input, and size caps (docs/testing.md "Tests for bad
 # input, crashes and concurrency").
 #
 # Bounds asserted (peak RSS from /usr/bin/time; not asserted under

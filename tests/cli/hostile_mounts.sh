@@ -1,5 +1,5 @@
 #!/bin/sh
-# A mount inside a tree is not crossed (README, "Threat model"): a tree on
+# A mount inside a tree is not crossed (docs/threat-model.md): a tree on
 # a disk cannot make mounts, but regtool run in a container or chroot
 # whose copy of the tree has a host folder bound into it would otherwise
 # write to the host. A host folder bound at Windows/INF, at an installed

@@ -19,7 +19,7 @@
 #     file: the next writer (disable) writes no byte through the link;
 #  09 hives named directly: the .dat tables are not taken from the folder
 #     above theirs, and a link among tables named with --tables is refused.
-# Each: the exit status the README gives, the message naming the link or
+# Each: the exit status docs/reference.md gives, the message naming the link or
 # the refusal, within `timeout 20`, the host folder byte-identical, and the
 # tree too where regtool refuses.
 . tests/cli/lib.sh

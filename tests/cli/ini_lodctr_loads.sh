@@ -1,5 +1,5 @@
 # What Windows' lodctr loads, install and the lodctr drop-in load, with
-# lodctr's result (README, "What lodctr loads"): each sample of
+# lodctr's result (docs/reference.md, "What lodctr loads"): each sample of
 # ini-samples/skipped/ installs with its warning naming the file and line,
 # the texts it keeps are installed and the skipped ones are not, and the
 # provider uninstalls back to identical tables. `install --strict`, and

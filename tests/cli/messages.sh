@@ -71,7 +71,7 @@ expect_grep "^lodctr: 'TransferPerf' is already installed .*'regtool install --r
 if grep -q 'use --replace' "$ERR"; then fail "lodctr suggests an option it lacks"; fi
 expect_exit 87 "$L" --replace ini-samples/transfer.ini
 # The refused writer's lock file stays, empty: removing it is unsafe
-# (README, "One writer at a time").
+# (docs/reference.md, "One writer at a time").
 [ -f "$C/regtool.lock" ] && [ ! -s "$C/regtool.lock" ] ||
     fail "the lock file after a refused writer: $(ls -l "$C/regtool.lock" 2>&1)"
 expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/store16.reg"
@@ -87,7 +87,7 @@ expect_grep "^unlodctr: refusing to uninstall 'Xfer': .*nothing was written ('re
 expect_exit 87 env REGTOOL_STORE="reg:$TMPDIR/store.reg" "$U" --force Xfer
 
 # Exit statuses on POSIX are 8 bits: a Win32 code above 255 is named in a
-# line and exits as README's table says (1009, a damaged database: 241,
+# line and exits as docs/reference.md's table says (1009, a damaged database: 241,
 # as a POSIX parent sees lodctr.exe's 1009 under Wine); a damaged SYSTEM
 # hive is not "not found".
 cp -a "$D" "$TMPDIR/bad"

@@ -600,7 +600,8 @@ static int entry_ci(const char *dir, const char *name, char **found)
             errno = err;
             return -1;
         }
-        qsort(names, n, sizeof *names, by_folded_name);
+        if (n > 1)      /* an empty folder's NAMES is NULL */
+            qsort(names, n, sizeof *names, by_folded_name);
         own = !kept.scopes || keep_listing(dir, names, n) != 0;
     }
     size_t lo = 0, hi = n;

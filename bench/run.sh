@@ -35,7 +35,11 @@
 #                      not run); rows
 #                      "hostile-VERB" of workloads svcN (a SYSTEM of N
 #                      performance services), langN (a SOFTWARE of N
-#                      Perflib languages), pairsN (a perfc009.dat of N
+#                      Perflib languages), langtabN (N languages with
+#                      their .dat tables in System32 and SysWOW64),
+#                      dllN (N services each with a DLL of its own in
+#                      System32 and an INF copy: hostile-audit-libs and
+#                      hostile-rebuild-n), pairsN (a perfc009.dat of N
 #                      equal pairs), psbN (a PerfStringBackup.INI of N
 #                      services), repeatN (a PerfStringBackup.INI whose
 #                      strings repeat one index N times: restore
@@ -371,6 +375,30 @@ hostile() {
     echo "== hostile: $wl (registry)"
     mk "$wl" registry && "$H/mkscale" languages "$H/$wl/$CONFIG/SOFTWARE" "$n"
     verbs "$wl" registry "hive:$H/$wl"
+    rm -rf "${H:?}/$wl"
+    # Files beside the keys (each was found by a pass over its folder).
+    n=$(scaled 3000); wl=langtab$n
+    echo "== hostile: $wl (files)"
+    mk "$wl" files && "$H/mkscale" languages "$H/$wl/$CONFIG/SOFTWARE" "$n" &&
+        "$H/mkscale" tables "$H/$wl/Windows/System32" "$n" &&
+        "$H/mkscale" tables "$H/$wl/Windows/SysWOW64" "$n"
+    verbs "$wl" files "hive:$H/$wl"
+    rm -rf "${H:?}/$wl"
+    n=$(scaled 5000); wl=dll$n
+    echo "== hostile: $wl (files)"
+    mk "$wl" files && "$H/mkscale" libraries "$H/$wl/$CONFIG/SYSTEM" "$n"
+    (cd "$H/$wl/Windows/System32" &&
+        awk -v n="$n" 'BEGIN { print "ntdll.dll"; print "kernel32.dll"
+            for (i = 0; i < n; i++) printf "scale%06d.dll\n", i }' | xargs touch)
+    mkdir "$H/$wl/Windows/INF" && (cd "$H/$wl/Windows/INF" &&
+        awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "Scale%06d/0009\n", i }' |
+            xargs mkdir -p &&
+        awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "Scale%06d/0009/scale%06d.ini\n", i, i }' |
+            xargs touch)
+    OK_EXITS="0 1 2"
+    measure hostile-audit-libs "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" audit --libraries
+    OK_EXITS=0
+    measure hostile-rebuild-n "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" rebuild --dry-run
     rm -rf "${H:?}/$wl"
     n=$(scaled 100000); wl=pairs$n
     echo "== hostile: $wl (files)"

@@ -4,6 +4,7 @@
  * array; a store that cannot be opened is a finding, not an abort. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -51,59 +52,48 @@ struct tree_ctx {
     char root[4096];
 };
 
-/* PATH's place on this system, into CUR; 0 when some component is not
- * there. */
-static int tree_find(const struct tree_ctx *t, const char *path,
-                     char cur[8192])
+/* PATH's place on this system, a new string; NULL when some component
+ * is not there (errno ENOENT), when a folder on the way holds two names
+ * of it that differ only in case (EEXIST), or out of memory. Looked up
+ * by rt_os_path_ci: each folder listed once, not once per DLL (thousands
+ * of providers' DLLs sit beside each other in System32). */
+static char *tree_find(const struct tree_ctx *t, const char *path)
 {
-    char part[1024];
-    snprintf(cur, 8192, "%s", t->root);
-    const char *p = path;
-    while (*p) {
-        size_t n = strcspn(p, "\\/");
-        if (n && n < sizeof part) {
-            memcpy(part, p, n);
-            part[n] = '\0';
-            char **names;
-            size_t count;
-            if (rt_os_list_dir(cur, &names, &count) != 0)
-                return 0;
-            int found = 0;
-            for (size_t i = 0; i < count && !found; i++) {
-                if (!strcasecmp(names[i], part)) {
-                    /* A root (/, or a drive's) already ends in a separator. */
-                    size_t len = strlen(cur);
-                    int sep = len && (cur[len - 1] == '/' ||
-                                      cur[len - 1] == '\\');
-                    snprintf(cur + len, 8192 - len, "%s%s",
-                             sep ? "" : "/", names[i]);
-                    found = 1;
-                }
-            }
-            rt_os_free_list(names, count);
-            if (!found)
-                return 0;
-        }
-        p += n;
-        while (*p == '\\' || *p == '/')
-            p++;
+    char rel[4096];
+    size_t n = 0;
+    while (*path == '\\' || *path == '/')
+        path++;
+    for (; *path && n + 1 < sizeof rel; path++)
+        rel[n++] = *path == '\\' ? '/' : *path;
+    rel[n] = '\0';
+    if (*path) {
+        errno = ENOENT;
+        return NULL;
     }
-    return 1;
+    return n ? rt_os_path_ci(t->root, rel, 1) : strdup(t->root);
 }
 
 static int tree_exists(void *ctx, const char *path)
 {
-    char cur[8192];
-    return tree_find(ctx, path, cur) && rt_os_exists(cur) ? 1 : 0;
+    char *cur = tree_find(ctx, path);
+    /* Two names of it that differ only in case: one of them is what
+     * Windows loads, and it is there. */
+    if (!cur)
+        return errno == EEXIST ? 1 : 0;
+    int r = rt_os_exists(cur) ? 1 : 0;
+    free(cur);
+    return r;
 }
 
 static int tree_list(void *ctx, const char *dir,
                      void (*each)(void *arg, const char *name), void *arg)
 {
-    char cur[8192];
+    char *cur = tree_find(ctx, dir);
     char **names;
     size_t count;
-    if (!tree_find(ctx, dir, cur) || rt_os_list_dir(cur, &names, &count) != 0)
+    int r = cur && rt_os_list_dir(cur, &names, &count) == 0 ? 0 : -1;
+    free(cur);
+    if (r != 0)
         return -1;
     for (size_t i = 0; i < count; i++)
         each(arg, names[i]);

@@ -257,7 +257,10 @@ static void ordinary_files_work(void **state)
 /* Two entries of one folder that differ only in letter case are one
  * name to Windows: looked up without regard to case, either is
  * ambiguous and refused with both named, whether the file must exist
- * or is to be written; a folder of many entries costs one pass. */
+ * or is to be written; a folder of many entries is listed once, however
+ * many names are looked up in it. (The tree is confined, so listings are
+ * kept: the folders made here after a lookup are made through the
+ * layer, which forgets them.) */
 static void names_differing_in_case_are_refused(void **state)
 {
     (void)state;
@@ -276,11 +279,11 @@ static void names_differing_in_case_are_refused(void **state)
         assert_non_null(strstr(why, "differ only in letter case"));
     }
     /* A folder on the way: Windows and windows. */
-    assert_int_equal(mkdir(in_tree("windows"), 0755), 0);
+    assert_int_equal(rt_os_mkdir(in_tree("windows")), 0);
     assert_null(rt_os_path_ci(canon, "Windows/System32/perfh009.dat", 1));
     assert_int_equal(errno, EEXIST);
     assert_non_null(strstr(rt_os_strerror(errno), "holds both"));
-    assert_int_equal(rmdir(in_tree("windows")), 0);
+    assert_int_equal(rt_os_rmdir(in_tree("windows")), 0);
     /* One match is found; none is ENOENT, or the name as given. */
     char *p = rt_os_path_ci(canon, "WINDOWS/system32/PERFH009.dat", 1);
     assert_non_null(p);
@@ -293,9 +296,10 @@ static void names_differing_in_case_are_refused(void **state)
     assert_non_null(p);
     assert_string_equal(p, in_tree("Windows/System32/perfc019.dat"));
     free(p);
-    /* 20,000 entries (an INF folder has thousands), then the two: found
-     * ambiguous in one pass per lookup, well under a second. */
-    assert_int_equal(mkdir(in_tree("Windows/INF"), 0755), 0);
+    /* 20,000 entries (an INF folder has thousands), then the two: each
+     * of the 20,000 found and the two found ambiguous, well under a
+     * second (a pass over the folder per lookup took minutes). */
+    assert_int_equal(rt_os_mkdir(in_tree("Windows/INF")), 0);
     char name[64];
     for (int i = 0; i < 20000; i++) {
         snprintf(name, sizeof name, "Windows/INF/p%05d.inf", i);
@@ -304,11 +308,101 @@ static void names_differing_in_case_are_refused(void **state)
     write_file(in_tree("Windows/INF/Xfer"), "");
     write_file(in_tree("Windows/INF/XFER"), "");
     clock_t t0 = clock();
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 20000; i++) {
+        snprintf(name, sizeof name, "windows/inf/P%05d.INF", i);
+        p = rt_os_path_ci(canon, name, 1);
+        assert_non_null(p);
+        snprintf(name, sizeof name, "Windows/INF/p%05d.inf", i);
+        assert_string_equal(p, in_tree(name));
+        free(p);
+        if (i % 1000)
+            continue;
         assert_null(rt_os_path_ci(canon, "Windows/INF/xfer", 1));
         assert_int_equal(errno, EEXIST);
+        assert_non_null(strstr(rt_os_strerror(errno), "Xfer"));
+        assert_non_null(strstr(rt_os_strerror(errno), "XFER"));
     }
     assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 5.0);
+    victim_unchanged();
+}
+
+/* The listings rt_os_path_ci keeps while a tree is confined never hide
+ * a change regtool makes: each file or folder the layer creates,
+ * renames or removes is seen by the next lookup, and so is what another
+ * process changed before a lock was taken. Without a confined directory
+ * nothing is kept: every lookup sees the folder as it is. */
+static void kept_listings_follow_every_change(void **state)
+{
+    (void)state;
+    char *p;
+    errno = 0;
+    assert_null(rt_os_path_ci(canon, "windows/system32/PERFC00A.DAT", 1));
+    assert_int_equal(errno, ENOENT);
+    /* Created (rt_os_open), then found. */
+    int fd = rt_os_open(in_tree("Windows/System32/perfc00a.dat"),
+                        RT_OS_WRITE_NEW);
+    assert_true(fd >= 0);
+    rt_os_close(fd);
+    p = rt_os_path_ci(canon, "windows/system32/PERFC00A.DAT", 1);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/System32/perfc00a.dat"));
+    free(p);
+    /* Renamed: found by its new spelling. */
+    assert_int_equal(rt_os_rename(in_tree("Windows/System32/perfc00a.dat"),
+                                  in_tree("Windows/System32/PerfC00A.dat")), 0);
+    p = rt_os_path_ci(canon, "windows/system32/perfc00a.dat", 1);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/System32/PerfC00A.dat"));
+    free(p);
+    /* A second spelling written beside it (rt_os_replace_file): both
+     * named, refused. */
+    assert_int_equal(rt_os_replace_file(in_tree("Windows/System32/PERFC00A.DAT"),
+                                        "x", 1, 0644), 0);
+    assert_null(rt_os_path_ci(canon, "Windows/System32/perfc00a.dat", 0));
+    assert_int_equal(errno, EEXIST);
+    /* One removed: the other found. */
+    assert_int_equal(rt_os_unlink(in_tree("Windows/System32/PerfC00A.dat")), 0);
+    p = rt_os_path_ci(canon, "Windows/System32/perfc00a.dat", 1);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/System32/PERFC00A.DAT"));
+    free(p);
+    /* A folder made, then removed. */
+    assert_int_equal(rt_os_mkdirs(in_tree("Windows/INF/Xfer/0009")), 0);
+    p = rt_os_path_ci(canon, "windows/inf/XFER/0009", 1);
+    assert_non_null(p);
+    free(p);
+    assert_int_equal(rt_os_rmdir(in_tree("Windows/INF/Xfer/0009")), 0);
+    assert_null(rt_os_path_ci(canon, "windows/inf/XFER/0009", 1));
+    assert_int_equal(errno, ENOENT);
+    /* Another process's file (made here without the layer), then a lock
+     * taken: seen. */
+    fd = rt_os_open(in_tree("Windows/System32/config/regtool.lock"),
+                    RT_OS_WRITE_CREATE);
+    assert_true(fd >= 0);
+    assert_null(rt_os_path_ci(canon, "Windows/System32/perfh00a.dat", 1));
+    assert_int_equal(errno, ENOENT);
+    write_file(in_tree("Windows/System32/perfh00a.dat"), "");
+    write_file(in_tree("Windows/System32/PERFH00A.DAT"), "");
+    assert_null(rt_os_path_ci(canon, "Windows/System32/perfh00a.dat", 1));
+    assert_int_equal(errno, ENOENT);     /* not yet: System32 kept */
+    assert_int_equal(rt_os_trylock(fd, 1), 0);
+    assert_null(rt_os_path_ci(canon, "Windows/System32/perfh00a.dat", 1));
+    assert_int_equal(errno, EEXIST);
+    rt_os_close(fd);
+    /* No directory confined: nothing kept, a change made without the
+     * layer is seen at once. */
+    rt_os_unconfine(canon);
+    assert_int_equal(rt_os_is_confined(canon), 0);
+    p = rt_os_path_ci(canon, "windows/system32/PERFC019.DAT", 0);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/System32/PERFC019.DAT"));
+    free(p);
+    write_file(in_tree("Windows/System32/perfc019.dat"), "");
+    p = rt_os_path_ci(canon, "windows/system32/PERFC019.DAT", 0);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/System32/perfc019.dat"));
+    free(p);
+    assert_int_equal(rt_os_confine(canon, NULL), 0);
     victim_unchanged();
 }
 
@@ -473,6 +567,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(hard_links_are_not_written, setup, teardown),
         cmocka_unit_test_setup_teardown(ordinary_files_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(kept_listings_follow_every_change,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(names_differing_in_case_are_refused,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(mkdirs_refuses_what_is_no_folder,

@@ -190,9 +190,15 @@ const char *rt_os_strerror(int err);
  * folder holding two entries that differ only in case where a part is
  * looked for (perfc009.dat and PERFC009.DAT) is ambiguous, since Windows
  * sees one name there: NULL with errno EEXIST, rt_os_strerror naming
- * both, whatever MUST_EXIST. Each part costs one pass over its folder's
- * entries. A new string, or NULL with errno (ENOMEM when out of
- * memory). */
+ * both, whatever MUST_EXIST. While a directory is confined
+ * (rt_os_confine), each folder is listed once and its names kept sorted
+ * without regard to case, so a part costs a binary search, not a pass
+ * over a folder of thousands of entries; what is kept is forgotten when
+ * this layer creates, renames or removes anything, takes a lock
+ * (rt_os_lock, rt_os_trylock: another process's changes are seen from
+ * then on), or confines or unconfines a directory. Without a confined
+ * directory each part costs one pass over its folder. A new string, or
+ * NULL with errno (ENOMEM when out of memory). */
 char *rt_os_path_ci(const char *dir, const char *rel, int must_exist);
 
 /* The absolute, canonical form of PATH (which must exist) in BUF, with

@@ -12,6 +12,11 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#ifdef RT_OS_POSIX
+#include <pthread.h>
+#else
+#include <windows.h>
+#endif
 
 static int is_sep(char c)
 {
@@ -435,44 +440,198 @@ void rt_os_saving_abandon(struct rt_os_saving *sv)
     sv->fd = -1;
 }
 
+/* --- folder listings kept for rt_os_path_ci ------------------------------ */
+
+/* A folder's names, sorted without regard to case (equal ones in byte
+ * order), so that a name is found by a binary search and two names that
+ * differ only in case lie side by side. */
+struct listing {
+    char *dir;              /* the folder's path, as rt_os_path_ci built it */
+    char **names;
+    size_t n;
+    struct listing *next;   /* in its hash bucket */
+};
+
+/* The listings kept while a directory is confined (rt_os_listings_scope),
+ * by the folder's path: each folder of a tree is listed once however many
+ * names are looked up in it (thousands of .dat tables, INF copies and
+ * DLLs beside as many keys), until this layer changes something in the
+ * file system or takes a lock. */
+static struct {
+    unsigned scopes;
+    struct listing **buckets;
+    size_t n_buckets, n;
+} kept;
+#ifdef RT_OS_POSIX
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static void kept_acquire(void) { pthread_mutex_lock(&kept_lock); }
+static void kept_release(void) { pthread_mutex_unlock(&kept_lock); }
+#else
+static SRWLOCK kept_lock = SRWLOCK_INIT;
+static void kept_acquire(void) { AcquireSRWLockExclusive(&kept_lock); }
+static void kept_release(void) { ReleaseSRWLockExclusive(&kept_lock); }
+#endif
+
+static void forget_kept(void)
+{
+    for (size_t b = 0; b < kept.n_buckets; b++)
+        for (struct listing *l = kept.buckets[b], *next; l; l = next) {
+            next = l->next;
+            rt_os_free_list(l->names, l->n);
+            free(l->dir);
+            free(l);
+        }
+    free(kept.buckets);
+    kept.buckets = NULL;
+    kept.n_buckets = kept.n = 0;
+}
+
+void rt_os_listings_forget(void)
+{
+    int err = errno;
+    kept_acquire();
+    forget_kept();
+    kept_release();
+    errno = err;
+}
+
+void rt_os_listings_scope(int delta)
+{
+    int err = errno;
+    kept_acquire();
+    forget_kept();
+    if (delta > 0)
+        kept.scopes++;
+    else if (kept.scopes > 0)
+        kept.scopes--;
+    kept_release();
+    errno = err;
+}
+
+static size_t path_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037u;     /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (size_t)h;
+}
+
+static struct listing *find_kept(const char *dir)
+{
+    if (!kept.n_buckets)
+        return NULL;
+    struct listing *l = kept.buckets[path_hash(dir) % kept.n_buckets];
+    while (l && strcmp(l->dir, dir))
+        l = l->next;
+    return l;
+}
+
+/* Keeps DIR's NAMES (N of them, sorted; owned by the listing from now
+ * on): 0, or -1 when out of memory (NAMES stay the caller's). */
+static int keep_listing(const char *dir, char **names, size_t n)
+{
+    if (kept.n >= kept.n_buckets) {
+        /* Doubled, so that a tree of many folders is rehashed a few
+         * times, not once per folder. */
+        size_t nb = kept.n_buckets ? kept.n_buckets * 2 : 64;
+        struct listing **b = calloc(nb, sizeof *b);
+        if (!b)
+            return -1;
+        for (size_t i = 0; i < kept.n_buckets; i++)
+            for (struct listing *l = kept.buckets[i], *next; l; l = next) {
+                next = l->next;
+                size_t h = path_hash(l->dir) % nb;
+                l->next = b[h];
+                b[h] = l;
+            }
+        free(kept.buckets);
+        kept.buckets = b;
+        kept.n_buckets = nb;
+    }
+    struct listing *l = malloc(sizeof *l);
+    char *copy = strdup(dir);
+    if (!l || !copy) {
+        free(l);
+        free(copy);
+        return -1;
+    }
+    size_t h = path_hash(dir) % kept.n_buckets;
+    *l = (struct listing){copy, names, n, kept.buckets[h]};
+    kept.buckets[h] = l;
+    kept.n++;
+    return 0;
+}
+
+/* What goes between folder DIR and a name in it: nothing after a root
+ * ("/", "C:/"), which ends in its separator. */
+static const char *joiner(const char *dir)
+{
+    size_t n = strlen(dir);
+    return n && is_sep(dir[n - 1]) ? "" : "/";
+}
+
+static int by_folded_name(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    int c = strcasecmp(x, y);
+    return c ? c : strcmp(x, y);
+}
+
 /* DIR's entry NAME, matched without regard to case, in *FOUND
  * (DIR/entry, a new string): 0, or -1 with errno: ENOENT when there is
  * none, EEXIST (a refusal naming both) when two entries match, since
  * Windows, whose file system does not tell them apart, sees one name
- * there and no one can say which of the two it would use. One pass over
- * the folder, however many entries it has (an INF folder has thousands). */
+ * there and no one can say which of the two it would use. The folder is
+ * listed and sorted once, then kept while a directory is confined: a
+ * lookup is a binary search however many entries it has (System32 and
+ * INF hold thousands). */
 static int entry_ci(const char *dir, const char *name, char **found)
 {
-    char **names;
-    size_t n;
     *found = NULL;
-    if (rt_os_list_dir(dir, &names, &n) != 0)
-        return -1;
-    const char *match = NULL;
-    int r = 0;
-    for (size_t i = 0; i < n && r == 0; i++) {
-        if (strcasecmp(names[i], name))
-            continue;
-        if (match)
-            r = rt_os_refuse(EEXIST,
-                             "%s holds both %s and %s, names that differ "
-                             "only in letter case: Windows sees one name "
-                             "there, and which of the two it would use is "
-                             "not known: refused",
-                             dir, match, names[i]);
-        match = names[i];
+    kept_acquire();
+    struct listing *l = kept.scopes ? find_kept(dir) : NULL;
+    char **names = l ? l->names : NULL;
+    size_t n = l ? l->n : 0;
+    int own = 0;
+    if (!l) {
+        if (rt_os_list_dir(dir, &names, &n) != 0) {
+            int err = errno;
+            kept_release();
+            errno = err;
+            return -1;
+        }
+        if (n > 1)      /* an empty folder's NAMES is NULL */
+            qsort(names, n, sizeof *names, by_folded_name);
+        own = !kept.scopes || keep_listing(dir, names, n) != 0;
     }
-    if (r == 0 && !match) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcasecmp(names[mid], name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int r = 0;
+    if (lo == n || strcasecmp(names[lo], name)) {
         errno = ENOENT;
         r = -1;
-    }
-    if (r == 0 && asprintf(found, "%s/%s", dir, match) < 0) {
+    } else if (lo + 1 < n && !strcasecmp(names[lo + 1], name)) {
+        r = rt_os_refuse(EEXIST,
+                         "%s holds both %s and %s, names that differ "
+                         "only in letter case: Windows sees one name "
+                         "there, and which of the two it would use is "
+                         "not known: refused",
+                         dir, names[lo], names[lo + 1]);
+    } else if (asprintf(found, "%s%s%s", dir, joiner(dir), names[lo]) < 0) {
         *found = NULL;
         errno = ENOMEM;
         r = -1;
     }
     int err = errno;
-    rt_os_free_list(names, n);
+    if (own)
+        rt_os_free_list(names, n);
+    kept_release();
     errno = err;
     return r;
 }
@@ -501,7 +660,7 @@ char *rt_os_path_ci(const char *dir, const char *rel, int must_exist)
         }
         if (!next && !must_exist) {
             found = 0;
-            if (asprintf(&next, "%s/%s", cur, p) < 0) {
+            if (asprintf(&next, "%s%s%s", cur, joiner(cur), p) < 0) {
                 next = NULL;
                 errno = ENOMEM;
             }

@@ -94,6 +94,8 @@ int rt_os_confine(const char *dir, char **canonical)
         int err = errno;
         close(fd);
         errno = err;
+    } else {
+        rt_os_listings_scope(+1);
     }
     if (r == 0 && canonical)
         *canonical = real;
@@ -106,17 +108,23 @@ void rt_os_unconfine(const char *canonical)
 {
     if (!canonical)
         return;
+    int held = 0;
     pthread_mutex_lock(&roots_lock);
     for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
         struct confined *c = &roots[i];
-        if (c->path && !strcmp(c->path, canonical) && --c->refs == 0) {
-            close(c->fd);
-            free(c->path);
-            memset(c, 0, sizeof *c);
+        if (c->path && !strcmp(c->path, canonical)) {
+            held = 1;
+            if (--c->refs == 0) {
+                close(c->fd);
+                free(c->path);
+                memset(c, 0, sizeof *c);
+            }
             break;
         }
     }
     pthread_mutex_unlock(&roots_lock);
+    if (held)
+        rt_os_listings_scope(-1);
 }
 
 /* A new descriptor of the outermost confined directory PATH lies beneath
@@ -416,6 +424,9 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
         }
     }
     resolved_done(&b);
+    /* A file it may have made leaves every kept listing old. */
+    if (flags & O_CREAT)
+        rt_os_listings_forget();
     return fd;
 }
 
@@ -470,12 +481,15 @@ int rt_os_fsize(int fd, uint64_t *size)
     return 0;
 }
 
+/* A lock taken: another process's changes, made before, are seen from
+ * now on, so no listing kept from before is used (rt_os_path_ci). */
 int rt_os_lock(int fd)
 {
     while (flock(fd, LOCK_EX) != 0) {
         if (errno != EINTR)
             return -1;
     }
+    rt_os_listings_forget();
     return 0;
 }
 
@@ -488,6 +502,7 @@ int rt_os_trylock(int fd, int shared)
             errno = EWOULDBLOCK;
         return -1;
     }
+    rt_os_listings_forget();
     return 0;
 }
 
@@ -640,6 +655,7 @@ int rt_os_rename(const char *from, const char *to)
                      bt.dir < 0 ? AT_FDCWD : bt.dir, bt.dir < 0 ? to : bt.leaf);
     resolved_done(&bf);
     resolved_done(&bt);
+    rt_os_listings_forget();
     return r;
 }
 
@@ -651,9 +667,12 @@ static int remove_path(const char *path, int flags)
     struct beneath b;
     if (resolve(path, &b) != 0)
         return -1;
-    if (b.dir < 0)
-        return flags ? rmdir(path) : unlink(path);
     int r;
+    if (b.dir < 0) {
+        r = flags ? rmdir(path) : unlink(path);
+        rt_os_listings_forget();
+        return r;
+    }
     struct stat st;
     if (!*b.leaf)
         r = (errno = EBUSY, -1);
@@ -664,6 +683,7 @@ static int remove_path(const char *path, int flags)
     else
         r = unlinkat(b.dir, b.leaf, flags);
     resolved_done(&b);
+    rt_os_listings_forget();
     return r;
 }
 
@@ -682,10 +702,11 @@ int rt_os_mkdir(const char *path)
     struct beneath b;
     if (resolve(path, &b) != 0)
         return -1;
-    if (b.dir < 0)
-        return mkdir(path, 0755);
-    int r = *b.leaf ? mkdirat(b.dir, b.leaf, 0755) : (errno = EEXIST, -1);
+    int r = b.dir < 0  ? mkdir(path, 0755)
+            : *b.leaf ? mkdirat(b.dir, b.leaf, 0755)
+                      : (errno = EEXIST, -1);
     resolved_done(&b);
+    rt_os_listings_forget();
     return r;
 }
 

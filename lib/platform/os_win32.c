@@ -140,6 +140,8 @@ int rt_os_confine(const char *dir, char **canonical)
         slot->refs = 1;
     }
     ReleaseSRWLockExclusive(&roots_lock);
+    if (r == 0)
+        rt_os_listings_scope(+1);
     if (r == 0 && canonical && !(*canonical = strdup(buf)))
         return errno = ENOMEM, -1;
     return r;
@@ -149,16 +151,22 @@ void rt_os_unconfine(const char *canonical)
 {
     if (!canonical)
         return;
+    int held = 0;
     AcquireSRWLockExclusive(&roots_lock);
     for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
         struct confined *c = &roots[i];
-        if (c->path && !strcasecmp(c->path, canonical) && --c->refs == 0) {
-            free(c->path);
-            memset(c, 0, sizeof *c);
+        if (c->path && !strcasecmp(c->path, canonical)) {
+            held = 1;
+            if (--c->refs == 0) {
+                free(c->path);
+                memset(c, 0, sizeof *c);
+            }
             break;
         }
     }
     ReleaseSRWLockExclusive(&roots_lock);
+    if (held)
+        rt_os_listings_scope(-1);
 }
 
 /* The length of the outermost confined directory PATH lies beneath, 0
@@ -392,6 +400,9 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     else if (mode == RT_OS_WRITE_TRUNC && !SetEndOfFile(h))
         refused = set_errno_from_win32();
     release(&hd);
+    /* A file it may have made leaves every kept listing old. */
+    if (disposition != OPEN_EXISTING)
+        rt_os_listings_forget();
     int fd = -1;
     if (!refused && (fd = _open_osfhandle((intptr_t)h, flags)) < 0)
         refused = (errno = EMFILE, -1);
@@ -491,6 +502,8 @@ int rt_os_fsize(int fd, uint64_t *size)
 /* Windows byte-range locks are mandatory: the lock covers one byte at
  * 2^62, far past the holder's note at the start of the file, which others
  * must read. */
+/* A lock taken: another process's changes, made before, are seen from
+ * now on, so no listing kept from before is used (rt_os_path_ci). */
 static int lock_range(int fd, DWORD flags)
 {
     OVERLAPPED ov = {0};
@@ -502,6 +515,7 @@ static int lock_range(int fd, DWORD flags)
             errno = EWOULDBLOCK;
         return -1;
     }
+    rt_os_listings_forget();
     return 0;
 }
 
@@ -614,6 +628,7 @@ int rt_os_rename(const char *from, const char *to)
     free(wt);
     release(&hf);
     release(&ht);
+    rt_os_listings_forget();
     return r;
 }
 
@@ -621,7 +636,16 @@ int rt_os_rename(const char *from, const char *to)
  * file or folder is opened as itself, checked on that handle (a link or
  * junction is refused, not removed, as anything that is not what the
  * caller takes it for) and removed through it. */
+static int remove_path_once(const char *path, int dir);
+
 static int remove_path(const char *path, int dir)
+{
+    int r = remove_path_once(path, dir);
+    rt_os_listings_forget();
+    return r;
+}
+
+static int remove_path_once(const char *path, int dir)
 {
     struct held hd;
     if (hold_beneath(path, 0, &hd) != 0)
@@ -680,6 +704,7 @@ int rt_os_mkdir(const char *path)
     int r = !w ? -1 : CreateDirectoryW(w, NULL) ? 0 : set_errno_from_win32();
     free(w);
     release(&hd);
+    rt_os_listings_forget();
     return r;
 }
 

@@ -61,6 +61,7 @@ struct dat_seen {
     char *path;
     struct rt_os_stat st;
     struct rt_os_map map;
+    size_t next;        /* the next in its bucket (dats_by_path), + 1; 0 */
 };
 
 struct hive_store {
@@ -83,9 +84,13 @@ struct hive_store {
     size_t fail_after;
     struct rt_lock_wait wait;
     struct rt_diags *diags;
-    /* The .dat tables read_table read, kept mapped (read_dat). */
+    /* The .dat tables read_table read, kept mapped (read_dat), found by
+     * path through DAT_BUCKETS (each an index of DATS + 1, 0 for none):
+     * a tree has thousands of tables, each looked for several times. */
     struct dat_seen *dats;
-    size_t n_dats;
+    size_t n_dats, cap_dats;
+    size_t *dat_buckets, n_dat_buckets;
+    uint64_t dats_held;    /* the bytes of their maps together */
 };
 
 static int same_file_state(const struct rt_os_stat *a,
@@ -103,7 +108,11 @@ static void dats_drop(struct hive_store *s)
     }
     free(s->dats);
     s->dats = NULL;
-    s->n_dats = 0;
+    s->n_dats = s->cap_dats = 0;
+    free(s->dat_buckets);
+    s->dat_buckets = NULL;
+    s->n_dat_buckets = 0;
+    s->dats_held = 0;
 }
 
 static struct hive_store *hs(struct rt_store *s)
@@ -1355,24 +1364,92 @@ static const char *dat_prefix(enum rt_table_kind t)
     return t == RT_TABLE_COUNTER ? "perfc" : "perfh";
 }
 
+/* Where the chain of PATH's bucket starts (dat_buckets has buckets). */
+static size_t *dat_bucket(struct hive_store *s, const char *path)
+{
+    uint64_t h = 14695981039346656037u;     /* FNV-1a */
+    for (const char *c = path; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211u;
+    return &s->dat_buckets[h % s->n_dat_buckets];
+}
+
+static void dat_link(struct hive_store *s, size_t i)
+{
+    size_t *head = dat_bucket(s, s->dats[i].path);
+    s->dats[i].next = *head;
+    *head = i + 1;
+}
+
+static void dat_unlink(struct hive_store *s, size_t i)
+{
+    size_t *at = dat_bucket(s, s->dats[i].path);
+    while (*at && *at != i + 1)
+        at = &s->dats[*at - 1].next;
+    if (*at)
+        *at = s->dats[i].next;
+}
+
+/* Drops view I: unmapped, and the last one moved into its place. */
+static void dat_forget(struct hive_store *s, size_t i)
+{
+    struct dat_seen *d = &s->dats[i];
+    size_t last = s->n_dats - 1;
+    dat_unlink(s, i);
+    s->dats_held -= d->map.len;
+    rt_os_unmap_file(&d->map);
+    free(d->path);
+    if (i != last) {
+        dat_unlink(s, last);
+        *d = s->dats[last];
+        dat_link(s, i);
+    }
+    s->n_dats--;
+}
+
 /* The view of PATH kept since read_table mapped it, if the file is still
  * as it was then; NULL otherwise. */
 static struct dat_seen *dat_seen_find(struct hive_store *s, const char *path)
 {
-    for (size_t i = 0; i < s->n_dats; i++) {
-        struct dat_seen *d = &s->dats[i];
+    if (!s->n_dat_buckets)
+        return NULL;
+    for (size_t k = *dat_bucket(s, path); k; k = s->dats[k - 1].next) {
+        struct dat_seen *d = &s->dats[k - 1];
         if (strcmp(d->path, path))
             continue;
         struct rt_os_stat st;
         if (rt_os_stat(path, &st) == 0 && same_file_state(&st, &d->st))
             return d;
         /* Written since: the view no longer says what the file holds. */
-        rt_os_unmap_file(&d->map);
-        free(d->path);
-        *d = s->dats[--s->n_dats];
+        dat_forget(s, k - 1);
         return NULL;
     }
     return NULL;
+}
+
+/* Room for one more view, its bucket table at least as large as the
+ * views (doubled, so thousands of tables are rehashed a few times). */
+static int dat_room(struct hive_store *s)
+{
+    if (s->n_dats == s->cap_dats) {
+        size_t cap = s->cap_dats ? 2 * s->cap_dats : 16;
+        struct dat_seen *nv = realloc(s->dats, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        s->dats = nv;
+        s->cap_dats = cap;
+    }
+    if (s->n_dats + 1 > s->n_dat_buckets) {
+        size_t nb = s->n_dat_buckets ? 2 * s->n_dat_buckets : 64;
+        size_t *b = calloc(nb, sizeof *b);
+        if (!b)
+            return -1;
+        free(s->dat_buckets);
+        s->dat_buckets = b;
+        s->n_dat_buckets = nb;
+        for (size_t i = 0; i < s->n_dats; i++)
+            dat_link(s, i);
+    }
+    return 0;
 }
 
 /* Maps PATH and keeps the view (dat_seen). NULL with errno on failure. */
@@ -1381,13 +1458,11 @@ static struct dat_seen *dat_seen_map(struct hive_store *s, const char *path)
     struct dat_seen *d = dat_seen_find(s, path);
     if (d)
         return d;
-    struct dat_seen *nv = realloc(s->dats, (s->n_dats + 1) * sizeof *nv);
-    if (!nv) {
+    if (dat_room(s) != 0) {
         errno = ENOMEM;
         return NULL;
     }
-    s->dats = nv;
-    d = &nv[s->n_dats];
+    d = &s->dats[s->n_dats];
     memset(d, 0, sizeof *d);
     /* Looked at before mapping: a write after this changes the time. */
     if (rt_os_stat(path, &d->st) != 0)
@@ -1398,9 +1473,7 @@ static struct dat_seen *dat_seen_map(struct hive_store *s, const char *path)
     }
     /* Refused before it is read (read_dat says so), alone or with the
      * tables mapped before it. */
-    uint64_t held = d->st.size;
-    for (size_t i = 0; i < s->n_dats; i++)
-        held += s->dats[i].map.len;
+    uint64_t held = s->dats_held + d->st.size;
     if (d->st.size > RT_DAT_TABLE_MAX || held > RT_DAT_TOTAL_MAX) {
         errno = EFBIG;
         return NULL;
@@ -1415,7 +1488,8 @@ static struct dat_seen *dat_seen_map(struct hive_store *s, const char *path)
     /* Changed between the stat and the map: usable now, never again. */
     if (d->map.len != d->st.size)
         d->st.kind = RT_OS_ABSENT;
-    s->n_dats++;
+    s->dats_held += d->map.len;
+    dat_link(s, s->n_dats++);
     return d;
 }
 

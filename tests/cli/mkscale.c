@@ -8,8 +8,16 @@
  *                                Performance key: library, entry points
  *                                and a counter range of its own above
  *                                every table's (names nowhere)
+ *   mkscale libraries SYSTEM N   the same, each service's Library a DLL
+ *                                of its own, scaleNNNNNN.dll, and its
+ *                                PerfIniFile scaleNNNNNN.ini (the caller
+ *                                plants the DLLs in System32, the INF
+ *                                copies in INF\ScaleNNNNNN\0009)
  *   mkscale languages SOFTWARE N N more Perflib language subkeys (ids
  *                                1000 hex on), without tables
+ *   mkscale tables DIR N         the .dat tables of those N languages in
+ *                                DIR, perfcLLLL.dat and perfhLLLL.dat,
+ *                                each an empty table (its end alone)
  *   mkscale selfloop SYSTEM      Services' subkey list names Services
  *                                itself
  *   mkscale cycle SYSTEM         a subkey of Services lists Services
@@ -50,7 +58,7 @@ static int text(struct rt_regf *h, uint32_t key, const char *name,
     return rt_regf_value_set(h, key, name, RT_REG_SZ, b, 2 * (n + 1));
 }
 
-static int services(struct rt_regf *h, long n)
+static int services(struct rt_regf *h, long n, int own_library)
 {
     uint32_t svcs;
     if (rt_regf_lookup(h, rt_regf_root(h), SERVICES, &svcs))
@@ -58,10 +66,13 @@ static int services(struct rt_regf *h, long n)
     for (long i = 0; i < n; i++) {
         char name[32];
         uint32_t svc, perf, first = 1000000 + 4 * (uint32_t)i;
+        char library[32] = "scale.dll";
         snprintf(name, sizeof name, "Scale%06ld", i);
+        if (own_library)
+            snprintf(library, sizeof library, "scale%06ld.dll", i);
         if (rt_regf_key_create(h, svcs, name, &svc) ||
             rt_regf_key_create(h, svc, "Performance", &perf) ||
-            text(h, perf, "Library", "scale.dll") ||
+            text(h, perf, "Library", library) ||
             text(h, perf, "Open", "Open") ||
             text(h, perf, "Collect", "Collect") ||
             text(h, perf, "Close", "Close") ||
@@ -69,6 +80,10 @@ static int services(struct rt_regf *h, long n)
             dword(h, perf, "Last Counter", first + 2) ||
             dword(h, perf, "First Help", first + 1) ||
             dword(h, perf, "Last Help", first + 3))
+            return fail(h, name);
+        char ini[32];
+        snprintf(ini, sizeof ini, "scale%06ld.ini", i);
+        if (own_library && text(h, perf, "PerfIniFile", ini))
             return fail(h, name);
     }
     return 0;
@@ -87,6 +102,24 @@ static int languages(struct rt_regf *h, long n)
         if (rt_regf_key_create(h, perflib, name, &lang))
             return fail(h, name);
     }
+    return 0;
+}
+
+/* The .dat tables of the N languages of languages(), in DIR: each two
+ * zero bytes, an empty UTF-16 string, which ends a table. */
+static int tables(const char *dir, long n)
+{
+    for (long i = 0; i < n; i++)
+        for (int t = 0; t < 2; t++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/perf%c%04lx.dat", dir,
+                     t ? 'h' : 'c', 0x1000 + i);
+            FILE *f = fopen(path, "wb");
+            if (!f || fwrite("\0\0", 1, 2, f) != 2 || fclose(f) != 0) {
+                perror(path);
+                return 1;
+            }
+        }
     return 0;
 }
 
@@ -141,11 +174,16 @@ static int loop(struct rt_regf *h, int cycle)
 int main(int argc, char **argv)
 {
     if (argc < 3 || (argc != 4 && (!strcmp(argv[1], "services") ||
+                                   !strcmp(argv[1], "libraries") ||
+                                   !strcmp(argv[1], "tables") ||
                                    !strcmp(argv[1], "languages")))) {
-        fprintf(stderr, "usage: mkscale services|languages HIVE N | "
+        fprintf(stderr, "usage: mkscale services|libraries|languages HIVE N | "
+                        "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
     }
+    if (!strcmp(argv[1], "tables"))
+        return tables(argv[2], strtol(argv[3], NULL, 10));
     char err[256];
     struct rt_regf *h;
     if (rt_regf_open(argv[2], RT_REGF_WRITE, &h, err, sizeof err)) {
@@ -154,8 +192,8 @@ int main(int argc, char **argv)
     }
     long n = argc == 4 ? strtol(argv[3], NULL, 10) : 0;
     int rc;
-    if (!strcmp(argv[1], "services"))
-        rc = services(h, n);
+    if (!strcmp(argv[1], "services") || !strcmp(argv[1], "libraries"))
+        rc = services(h, n, !strcmp(argv[1], "libraries"));
     else if (!strcmp(argv[1], "languages"))
         rc = languages(h, n);
     else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))

@@ -296,19 +296,19 @@ static void names_differing_in_case_are_refused(void **state)
     assert_non_null(p);
     assert_string_equal(p, in_tree("Windows/System32/perfc019.dat"));
     free(p);
-    /* 20,000 entries (an INF folder has thousands), then the two: each
-     * of the 20,000 found and the two found ambiguous, well under a
-     * second (a pass over the folder per lookup took minutes). */
+    /* 5,000 entries (an INF folder has thousands), then the two: each
+     * of the 5,000 found, and the two found ambiguous whichever lookups
+     * came before (the time this takes is bench/run.sh's and
+     * tests/cli/hostile_scale.sh's to watch, not a unit test's). */
     assert_int_equal(rt_os_mkdir(in_tree("Windows/INF")), 0);
     char name[64];
-    for (int i = 0; i < 20000; i++) {
+    for (int i = 0; i < 5000; i++) {
         snprintf(name, sizeof name, "Windows/INF/p%05d.inf", i);
         write_file(in_tree(name), "");
     }
     write_file(in_tree("Windows/INF/Xfer"), "");
     write_file(in_tree("Windows/INF/XFER"), "");
-    clock_t t0 = clock();
-    for (int i = 0; i < 20000; i++) {
+    for (int i = 0; i < 5000; i++) {
         snprintf(name, sizeof name, "windows/inf/P%05d.INF", i);
         p = rt_os_path_ci(canon, name, 1);
         assert_non_null(p);
@@ -322,7 +322,6 @@ static void names_differing_in_case_are_refused(void **state)
         assert_non_null(strstr(rt_os_strerror(errno), "Xfer"));
         assert_non_null(strstr(rt_os_strerror(errno), "XFER"));
     }
-    assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 5.0);
     victim_unchanged();
 }
 

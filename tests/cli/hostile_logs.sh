@@ -205,12 +205,17 @@ cp -a "$PRISTINE" "$W"
 tree_state "$W" >"$TMPDIR/before"
 hold_lock -x "$W/$C/regtool.lock"
 trap 'kill $holder 2>/dev/null' EXIT
-# A reader waiting behind the writer, then a writer.
+# A reader waiting behind the writer, then a writer. $ERR is emptied
+# before each starts: the background shell opens it only when it gets to
+# it, and a "waiting" line left by the one before would be taken for the
+# new one's (the signal then comes before it has taken interrupts over).
+: >"$ERR"
 "$REGTOOL" --store "hive:$W" query >"$OUT" 2>"$ERR" &
 pid=$!
 until_ $pid waiting || fail "the reader never said it waits"
 ends $pid TERM 143 "query waiting for the lock"
 expect_grep "^regtool: interrupted: stopped at once" "$ERR"
+: >"$ERR"
 "$REGTOOL" --store "hive:$W" disable PerfOS >"$OUT" 2>"$ERR" &
 pid=$!
 until_ $pid waiting || fail "the writer never said it waits"

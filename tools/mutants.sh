@@ -116,7 +116,7 @@ NEW='        r->in_order = r->kind == REC_SIZE && r->len && (r->data[0] & SIZE_I
         if (pos == body)
             break;   /* the last record checked, then skipped */
         j->n_recs++;'
-mutant journal-last-record lib/commit/journal.c unit:test_journal
+mutant journal-last-record lib/commit/journal_read.c unit:test_journal
 
 OLD='        if (!nalloc) {'
 NEW='        if (0 && !nalloc) {'
@@ -142,7 +142,7 @@ mutant uninstall-one-short lib/engine/engine.c unit:test_engine
 
 OLD='    return get32(t + 16) == rt_crc32(0, b, *body);'
 NEW='    return get32(t + 16) == get32(t + 16);'
-mutant journal-crc-skipped lib/commit/journal.c unit:test_journal
+mutant journal-crc-skipped lib/commit/journal_read.c unit:test_journal
 
 OLD='    if (v == 0)
         return RT_MSZ_INDEX_ZERO;'
@@ -170,7 +170,7 @@ OLD='    if (c->n_intents) {
         struct rt_error e2 = {0};'
 NEW='    if (0 && c->n_intents) {
         struct rt_error e2 = {0};'
-mutant failed-commit-keeps-fresh lib/commit/journal.c unit:test_store_hive
+mutant failed-commit-keeps-fresh lib/commit/commit_run.c unit:test_store_hive
 
 OLD='    return regf_value_list(h, key, values, n);'
 NEW='    int rc = regf_value_list(h, key, values, n);
@@ -181,32 +181,30 @@ mutant reader-drops-value lib/regf/value.c unit:test_regf_referees
 
 OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
 NEW='    while (0 && rt_os_trylock(l->fd, shared) != 0) {'
-mutant writers-unlocked lib/commit/journal.c cli:concurrent.sh
+mutant writers-unlocked lib/commit/writer_lock.c cli:concurrent.sh
 
 OLD='    size_t ilen = intent_len(b, len);'
 NEW='    size_t ilen = intent_len(b, len);
     if (!ilen)   /* an empty journal taken for a damaged one */
         return refuse(j->path, e, "no whole intent block");'
-mutant empty-journal-refused lib/commit/journal.c cli:crash_sweep.sh
+mutant empty-journal-refused lib/commit/journal_read.c cli:crash_sweep.sh
 
 OLD='    if (rt_io_unlink(j->path) != 0 || rt_io_fsync_dir_of(j->path) != 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", j->path,
                             rt_os_strerror(errno));
     return j->info.sealed;'
 NEW='    return j->info.sealed;'
-OLD2='                      struct rt_error *e)
-{
+OLD2='        return -1;
     if (j->info.sealed) {
         if (apply_body(base_dir, j, e) != 0)'
-NEW2='                      struct rt_error *e)
-{
+NEW2='        return -1;
     /* removed before it is replayed */
     if (rt_io_unlink(j->path) != 0 || rt_io_fsync_dir_of(j->path) != 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", j->path,
                             rt_os_strerror(errno));
     if (j->info.sealed) {
         if (apply_body(base_dir, j, e) != 0)'
-mutant journal-removed-first lib/commit/journal.c cli:crash_sweep.sh
+mutant journal-removed-first lib/commit/journal_replay.c cli:crash_sweep.sh
 
 OLD='        if (hc > top_c)
             top_c = hc;'
@@ -323,20 +321,20 @@ mutant psb-piece-reads-part-line lib/model/perf_backup.c unit:test_perf_backup
 
 OLD='        if (r->kind == REC_SIZE && !r->in_order && r->offset > j->grow_to[k])'
 NEW='        if (r->kind == REC_SIZE && r->offset > j->grow_to[k])'
-mutant journal-in-order-grown-first lib/commit/journal.c unit:test_journal
+mutant journal-in-order-grown-first lib/commit/journal_read.c unit:test_journal
 
-OLD='    if (target_finish(&t, e) != 0)
+OLD='    if (rt_target_finish(&t, e) != 0)
         goto fail;
-    return dirs_flush(&dirs, e);'
-NEW='    if (target_finish(&t, e) != 0)
+    return rt_dir_syncs_flush(&dirs, e);'
+NEW='    if (rt_target_finish(&t, e) != 0)
         goto fail;
-    dirs_free(&dirs);
-    return 0 && dirs_flush(&dirs, e);'
-mutant journal-removals-not-durable lib/commit/journal.c unit:test_journal
+    rt_dir_syncs_free(&dirs);
+    return 0 && rt_dir_syncs_flush(&dirs, e);'
+mutant journal-removals-not-durable lib/commit/journal_replay.c unit:test_journal
 
 OLD='        if (t.fd >= 0 && sized &&'
 NEW='        if (0 && t.fd >= 0 && sized &&'
-mutant journal-fresh-lengthened-late lib/commit/journal.c unit:test_journal
+mutant journal-fresh-lengthened-late lib/commit/commit_run.c unit:test_journal
 
 OLD='        if (w & 0x8080808080808080u)'
 NEW='        if (w & 0x8080808080808000u)'
@@ -410,7 +408,7 @@ mutant prune-keeps-pair-past-range lib/engine/repair.c unit:test_repair
 
 OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
 NEW='    while (rt_os_trylock(l->fd, 0) != 0) {   /* readers exclusive */'
-mutant readers-lock-exclusive lib/commit/journal.c cli:readers_share_lock.sh
+mutant readers-lock-exclusive lib/commit/writer_lock.c cli:readers_share_lock.sh
 
 OLD='    uint32_t seq = (s1 > s2 ? s1 : s2) + 1;'
 NEW='    uint32_t seq = (s1 > s2 ? s2 : s1) + 1;   /* the lower one */'

@@ -384,18 +384,19 @@ OLD='        span <= svc->last_counter - svc->first_counter &&'
 NEW='        span < svc->last_counter - svc->first_counter &&'
 mutant replace-same-size-moves lib/engine/engine.c unit:test_engine
 
-OLD='        plan->first_help = svc->first_help;'
-NEW='        plan->first_help = svc->first_help + 2 * (span == 0);'
+OLD='        out->first_help = svc->first_help;'
+NEW='        out->first_help = svc->first_help + 2 * (span == 0);'
 mutant replace-first-help-moves lib/engine/engine.c unit:test_engine
 
-OLD='    uint32_t lc = db->last_counter > plan->last_counter ? db->last_counter
-                                                        : plan->last_counter;'
-NEW='    uint32_t lc = plan->last_counter;'
+OLD='    out->perflib_last_counter = rq->last_counter > out->last_counter
+                                    ? rq->last_counter
+                                    : out->last_counter;'
+NEW='    out->perflib_last_counter = out->last_counter;'
 mutant install-last-counter-down lib/engine/engine.c unit:test_engine
 
-OLD='    uint32_t lh = db->last_help > plan->last_help ? db->last_help
-                                                  : plan->last_help;'
-NEW='    uint32_t lh = plan->last_help;'
+OLD='    out->perflib_last_help = rq->last_help > out->last_help ? rq->last_help
+                                                            : out->last_help;'
+NEW='    out->perflib_last_help = out->last_help;'
 mutant install-last-help-down lib/engine/engine.c unit:test_engine
 
 OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'

@@ -265,24 +265,24 @@ OLD='        rc = write_backup(s, &db, file, force, 1, 1, &n_damaged, win32);'
 NEW='        rc = write_backup(s, &db, file, force, 0, 1, &n_damaged, win32);'
 mutant backup-damaged-refused regtool/backup.c cli:backup_promises.sh
 
-OLD='    if (decoded(w, k) != 0)
+OLD='    if (rt_repair_decoded(w, k) != 0)
         return -1;
     w->changed[k] = 1;'
-NEW='    if (decoded(w, k) != 0)
+NEW='    if (rt_repair_decoded(w, k) != 0)
         return -1;
     w->changed[k] = 0;'
 mutant repair-change-unmarked lib/engine/repair.c unit:test_repair
 
 OLD='        if (nx == ny && (!nx || !memcmp(x->blob, y->blob, nx)))'
 NEW='        if (nx == ny)'
-mutant repair-mirror-by-length lib/engine/repair.c unit:test_repair
+mutant repair-mirror-by-length lib/engine/repair_fill.c unit:test_repair
 
 OLD='    if (d == n)
         return 0;
-    if (decoded(w, k) != 0)'
+    if (rt_repair_decoded(w, k) != 0)'
 NEW='    if (d <= n)
         return 0;
-    if (decoded(w, k) != 0)'
+    if (rt_repair_decoded(w, k) != 0)'
 mutant repair-duplicates-unseen lib/engine/repair.c unit:test_repair
 
 OLD='    return lo < n && ix[lo] == x;'
@@ -291,11 +291,11 @@ mutant repair-fill-misses-last lib/engine/repair.c unit:test_repair
 
 OLD='                                    : w->l->tab[k].highest;'
 NEW='                                    : 0;'
-mutant repair-highest-of-decoded-only lib/engine/repair.c unit:test_repair
+mutant repair-highest-of-decoded-only lib/engine/repair_emit.c unit:test_repair
 
-OLD='        if (en && decoded(en, 0) != 0)'
+OLD='        if (en && rt_repair_decoded(en, 0) != 0)'
 NEW='        if (en && 0)'
-mutant repair-base-index-undecoded lib/engine/repair.c unit:test_repair
+mutant repair-base-index-undecoded lib/engine/repair_emit.c unit:test_repair
 
 OLD='        int here = s && keep && !l->loaded;'
 NEW='        int here = s && keep && !l->loaded && !sec;'

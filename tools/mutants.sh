@@ -222,7 +222,7 @@ mutant splice-cut-short lib/engine/engine.c unit:test_engine
 
 OLD='    uint32_t keep = (uint32_t)(edits[0].at / RT_REGF_SEGMENT_MAX);'
 NEW='    uint32_t keep = (uint32_t)(edits[0].at / RT_REGF_SEGMENT_MAX + 1);'
-mutant splice-keeps-edited-segment lib/regf/write.c unit:test_regf_write
+mutant splice-keeps-edited-segment lib/regf/write_value.c unit:test_regf_write
 
 OLD='        if (rt_lang_is_current(ids[i]))
             tail.keep[RT_TABLE_COUNTER] = 0;'

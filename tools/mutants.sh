@@ -352,8 +352,8 @@ OLD='        if (text_end >= even) {'
 NEW='        if (0 && text_end >= even) {'
 mutant salvage-keeps-cut-text lib/model/multi_sz.c unit:test_multi_sz
 
-OLD='                rl->base_differ++;'
-NEW='                rl->base_differ += 0;'
+OLD='    rl->base_differ = b.differ;'
+NEW='    rl->base_differ = 0 * b.differ;'
 mutant restore-base-texts-unchecked lib/engine/backup.c unit:test_backup
 
 OLD='    for (int k = 0; k < 2; k++) {

@@ -160,6 +160,113 @@ int hive_check_main(int argc, char **argv)
     return rc;
 }
 
+/* The report of check_file as JSON: the header HD, the logs and what a
+ * replay would apply (REP), a pending regtool journal (JOURNAL, NULL:
+ * none) and the findings F. */
+static void print_json(FILE *out, const char *shown, const struct header *hd,
+                       const struct rt_regf_replay_report *rep,
+                       const struct findings *f, const char *journal,
+                       uint64_t journal_bytes)
+{
+    fputs("{\"file\":", out);
+    rt_json_string(out, shown);
+    if (hd->have)
+        fprintf(out, ",\"version\":\"%u.%u\"", hd->major, hd->minor);
+    else
+        fputs(",\"version\":null", out);
+    fprintf(out, ",\"size\":%lld,\"dirty\":%s", hd->size,
+            hd->have && hd->dirty ? "true" : "false");
+    if (hd->have)
+        fprintf(out, ",\"sequence\":[%u,%u]", hd->seq1, hd->seq2);
+    else
+        fputs(",\"sequence\":null", out);
+    fputs(",\"logs\":[", out);
+    int first = 1;
+    for (int i = 0; i < RT_REGF_LOG_SLOTS; i++) {
+        const struct rt_regf_log_info *l = &rep->log[i];
+        if (l->format == RT_REGF_LOG_ABSENT || !l->name)
+            continue;
+        fprintf(out, "%s{\"file\":", first ? "" : ",");
+        rt_json_string(out, l->name);
+        fprintf(out, ",\"format\":\"%s\",\"entries\":%zu}",
+                log_format_name(l->format), l->valid_entries);
+        first = 0;
+    }
+    fputs("],\"replay\":", out);
+    if (rep->status == RT_REGF_REPLAY_APPLIED)
+        fprintf(out, "{\"entries\":%zu,\"sequence\":[%u,%u]}",
+                rep->entries_applied, rep->first_sequence,
+                rep->last_sequence);
+    else
+        fputs("null", out);
+    fputs(",\"journal\":", out);
+    if (journal) {
+        fputs("{\"file\":", out);
+        rt_json_string(out, journal);
+        fprintf(out, ",\"bytes\":%llu}", (unsigned long long)journal_bytes);
+    } else {
+        fputs("null", out);
+    }
+    fputs(",\"findings\":[", out);
+    for (size_t i = 0; i < f->n; i++) {
+        fprintf(out, "%s{\"severity\":\"%s\",\"offset\":%llu,\"message\":",
+                i ? "," : "",
+                f->v[i].sev == RT_REGF_ERROR ? "error" : "warning",
+                (unsigned long long)f->v[i].offset);
+        rt_json_string(out, f->v[i].message);
+        fputc('}', out);
+    }
+    fputs("]}\n", out);
+}
+
+/* The same report for people. */
+static void print_text(FILE *out, const char *shown, const struct header *hd,
+                       const struct rt_regf_replay_report *rep,
+                       const struct findings *f, const char *journal,
+                       uint64_t journal_bytes)
+{
+    fprintf(out, "%s: ", rt_cli_shown(shown));
+    if (hd->have)
+        fprintf(out, "version %u.%u, %lld bytes, %s, sequence %u/%u\n",
+                hd->major, hd->minor, hd->size, hd->dirty ? "dirty" : "clean",
+                hd->seq1, hd->seq2);
+    else
+        fprintf(out, "not a hive, %lld bytes\n", hd->size);
+    for (int i = 0; i < RT_REGF_LOG_SLOTS; i++) {
+        const struct rt_regf_log_info *l = &rep->log[i];
+        if (l->format == RT_REGF_LOG_ABSENT || !l->name)
+            continue;
+        fprintf(out, "log %s: %s, %zu valid entries%s%s\n",
+                rt_cli_shown(l->name), log_format_name(l->format),
+                l->valid_entries, *l->problem ? "; " : "",
+                rt_cli_shown(l->problem));
+    }
+    if (rep->status == RT_REGF_REPLAY_APPLIED)
+        fprintf(out, "replay would apply %zu entries, sequence %u to %u\n",
+                rep->entries_applied, rep->first_sequence, rep->last_sequence);
+    else if (hd->have && hd->dirty)
+        fprintf(out, "replay: nothing usable (%s)\n",
+                rt_cli_shown(rep->message));
+    if (journal)
+        fprintf(out, "pending regtool commit: %s (%llu bytes); the next "
+                "regtool command that opens this tree finishes or "
+                "discards it\n", rt_cli_shown(journal),
+                (unsigned long long)journal_bytes);
+    for (size_t i = 0; i < f->n; i++) {
+        const char *sev = f->v[i].sev == RT_REGF_ERROR ? "error" : "warning";
+        const char *m = f->v[i].message;
+        if (!strncmp(m, "file offset ", 12))
+            fprintf(out, "%s at file offset %s\n", sev,
+                    rt_cli_shown(m + 12));
+        else
+            fprintf(out, "%s at file offset 0x%llx: %s\n", sev,
+                    (unsigned long long)f->v[i].offset, rt_cli_shown(m));
+    }
+    fprintf(out, "%zu error%s, %zu warning%s\n", f->errors,
+            f->errors == 1 ? "" : "s", f->warnings,
+            f->warnings == 1 ? "" : "s");
+}
+
 /* Checks the hive at REAL (beneath its confined folder), named SHOWN. */
 static int check_file(const char *shown, const char *real, int json)
 {
@@ -201,99 +308,12 @@ static int check_file(const char *shown, const char *real, int json)
                  (int)(slash - shown), shown);
     else if (pending)
         snprintf(journal, sizeof journal, "regtool.journal");
-    FILE *out = stdout;
-    if (json) {
-        fputs("{\"file\":", out);
-        rt_json_string(out, shown);
-        if (hd.have)
-            fprintf(out, ",\"version\":\"%u.%u\"", hd.major, hd.minor);
-        else
-            fputs(",\"version\":null", out);
-        fprintf(out, ",\"size\":%lld,\"dirty\":%s", hd.size,
-                hd.have && hd.dirty ? "true" : "false");
-        if (hd.have)
-            fprintf(out, ",\"sequence\":[%u,%u]", hd.seq1, hd.seq2);
-        else
-            fputs(",\"sequence\":null", out);
-        fputs(",\"logs\":[", out);
-        int first = 1;
-        for (int i = 0; i < RT_REGF_LOG_SLOTS; i++) {
-            const struct rt_regf_log_info *l = &rep.log[i];
-            if (l->format == RT_REGF_LOG_ABSENT || !l->name)
-                continue;
-            fprintf(out, "%s{\"file\":", first ? "" : ",");
-            rt_json_string(out, l->name);
-            fprintf(out, ",\"format\":\"%s\",\"entries\":%zu}",
-                    log_format_name(l->format), l->valid_entries);
-            first = 0;
-        }
-        fputs("],\"replay\":", out);
-        if (rep.status == RT_REGF_REPLAY_APPLIED)
-            fprintf(out, "{\"entries\":%zu,\"sequence\":[%u,%u]}",
-                    rep.entries_applied, rep.first_sequence,
-                    rep.last_sequence);
-        else
-            fputs("null", out);
-        fputs(",\"journal\":", out);
-        if (pending) {
-            fputs("{\"file\":", out);
-            rt_json_string(out, journal);
-            fprintf(out, ",\"bytes\":%llu}", (unsigned long long)journal_bytes);
-        } else {
-            fputs("null", out);
-        }
-        fputs(",\"findings\":[", out);
-        for (size_t i = 0; i < f.n; i++) {
-            fprintf(out, "%s{\"severity\":\"%s\",\"offset\":%llu,\"message\":",
-                    i ? "," : "",
-                    f.v[i].sev == RT_REGF_ERROR ? "error" : "warning",
-                    (unsigned long long)f.v[i].offset);
-            rt_json_string(out, f.v[i].message);
-            fputc('}', out);
-        }
-        fputs("]}\n", out);
-    } else {
-        fprintf(out, "%s: ", rt_cli_shown(shown));
-        if (hd.have)
-            fprintf(out, "version %u.%u, %lld bytes, %s, sequence %u/%u\n",
-                    hd.major, hd.minor, hd.size, hd.dirty ? "dirty" : "clean",
-                    hd.seq1, hd.seq2);
-        else
-            fprintf(out, "not a hive, %lld bytes\n", hd.size);
-        for (int i = 0; i < RT_REGF_LOG_SLOTS; i++) {
-            const struct rt_regf_log_info *l = &rep.log[i];
-            if (l->format == RT_REGF_LOG_ABSENT || !l->name)
-                continue;
-            fprintf(out, "log %s: %s, %zu valid entries%s%s\n",
-                    rt_cli_shown(l->name), log_format_name(l->format),
-                    l->valid_entries, *l->problem ? "; " : "",
-                    rt_cli_shown(l->problem));
-        }
-        if (rep.status == RT_REGF_REPLAY_APPLIED)
-            fprintf(out, "replay would apply %zu entries, sequence %u to %u\n",
-                    rep.entries_applied, rep.first_sequence, rep.last_sequence);
-        else if (hd.have && hd.dirty)
-            fprintf(out, "replay: nothing usable (%s)\n",
-                    rt_cli_shown(rep.message));
-        if (pending)
-            fprintf(out, "pending regtool commit: %s (%llu bytes); the next "
-                    "regtool command that opens this tree finishes or "
-                    "discards it\n", rt_cli_shown(journal),
-                    (unsigned long long)journal_bytes);
-        for (size_t i = 0; i < f.n; i++) {
-            const char *sev = f.v[i].sev == RT_REGF_ERROR ? "error" : "warning";
-            const char *m = f.v[i].message;
-            if (!strncmp(m, "file offset ", 12))
-                fprintf(out, "%s at file offset %s\n", sev,
-                        rt_cli_shown(m + 12));
-            else
-                fprintf(out, "%s at file offset 0x%llx: %s\n", sev,
-                        (unsigned long long)f.v[i].offset, rt_cli_shown(m));
-        }
-        fprintf(out, "%zu error%s, %zu warning%s\n", f.errors,
-                f.errors == 1 ? "" : "s", f.warnings,
-                f.warnings == 1 ? "" : "s");
-    }
+    if (json)
+        print_json(stdout, shown, &hd, &rep, &f, pending ? journal : NULL,
+                   journal_bytes);
+    else
+        print_text(stdout, shown, &hd, &rep, &f, pending ? journal : NULL,
+                   journal_bytes);
     int code = f.errors ? RT_EXIT_INVALID
              : (f.warnings || pending || (hd.have && hd.dirty)) ? RT_EXIT_WARN
              : RT_EXIT_OK;

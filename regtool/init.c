@@ -255,6 +255,95 @@ static int split_languages(const char *list, char ***out, size_t *n)
     return rc;
 }
 
+/* Whether a file init would write is there already (said, naming it):
+ * init writes a new tree, never over one. */
+static int already_there(const char *config, const char *sw_path,
+                         const char *sy_path, const char *psb_path,
+                         char **langs, size_t n_langs, int files,
+                         char **dat_dirs)
+{
+    if (rt_os_exists(sw_path) || rt_os_exists(sy_path)) {
+        rt_cli_error("init: %s already holds hives; nothing was written", config);
+        return 1;
+    }
+    for (size_t i = 0; i < n_langs; i++)
+        for (size_t d = 0; d < 2; d++)
+            for (int k = 0; k < 4; k++) {
+                char path[4200];
+                if (!dat_file(path, sizeof path, dat_dirs[d], langs[i], k,
+                              files, d))
+                    continue;
+                if (rt_os_exists(path)) {
+                    rt_cli_error("init: %s already exists; nothing was written",
+                                 path);
+                    return 1;
+                }
+            }
+    if (rt_os_exists(psb_path)) {
+        rt_cli_error("init: %s already exists; nothing was written", psb_path);
+        return 1;
+    }
+    return 0;
+}
+
+/* Builds SOFTWARE (LANGS' tables, in .dat files of DAT_DIRS when FILES)
+ * and SYSTEM, and writes them to SW_PATH and SY_PATH. 0, or -1 said. */
+static int write_hives(const char *sw_path, const char *sy_path, char **langs,
+                       size_t n_langs, int files, char **dat_dirs)
+{
+    struct rt_regf *sw = NULL, *sy = NULL;
+    char err[512] = "";
+    int rc = -1;
+    if (rt_regf_create(5, "ROOT", &sw, err, sizeof err) ||
+        rt_regf_create(5, "ROOT", &sy, err, sizeof err)) {
+        rt_cli_error("init: %s", err);
+        goto out;
+    }
+    write_said = 0;
+    if (build_software(sw, langs, n_langs, files, dat_dirs, 2) != 0) {
+        /* A file it wrote has said why; else the hive's own error. */
+        if (!write_said)
+            rt_cli_error("init: building SOFTWARE: %s",
+                         *rt_regf_errmsg(sw) ? rt_regf_errmsg(sw)
+                                             : "out of memory");
+        goto out;
+    }
+    if (rt_base_build_system(sy, 0) != 0) {
+        rt_cli_error("init: building SYSTEM: %s",
+                     *rt_regf_errmsg(sy) ? rt_regf_errmsg(sy) : "out of memory");
+        goto out;
+    }
+    if (rt_regf_save_as(sw, sw_path) != 0 || rt_regf_save_as(sy, sy_path) != 0) {
+        /* The hive's error names the file and why. */
+        rt_cli_error("init: writing %s",
+                     rt_regf_errmsg(*rt_regf_errmsg(sw) ? sw : sy));
+        goto out;
+    }
+    rc = 0;
+out:
+    rt_regf_close(sw);
+    rt_regf_close(sy);
+    return rc;
+}
+
+/* Removes the files a failed init wrote (none was there before). */
+static void remove_written(const char *sw_path, const char *sy_path,
+                           const char *psb_path, char **langs,
+                           size_t n_langs, int files, char **dat_dirs)
+{
+    rt_os_unlink(sw_path);
+    rt_os_unlink(sy_path);
+    rt_os_unlink(psb_path);
+    for (size_t i = 0; i < n_langs; i++)
+        for (size_t d = 0; d < 2; d++)
+            for (int k = 0; k < 4; k++) {
+                char path[4200];
+                if (dat_file(path, sizeof path, dat_dirs[d], langs[i], k,
+                             files, d))
+                    rt_os_unlink(path);
+            }
+}
+
 int cmd_init(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -320,32 +409,11 @@ int cmd_init(int argc, char **argv)
     char psb_path[4200];
     snprintf(psb_path, sizeof psb_path, "%s/PerfStringBackup.INI", sys32);
     int rc = RT_EXIT_FAILURE;
-    struct rt_regf *sw = NULL, *sy = NULL;
-    char err[512] = "";
     char *dat_dirs[2] = {sys32, wow};
     const char *making;
     int made = 0;
-    if (rt_os_exists(sw_path) || rt_os_exists(sy_path)) {
-        rt_cli_error("init: %s already holds hives; nothing was written", config);
-        rc = RT_EXIT_CONFLICT;
-        goto out;
-    }
-    for (size_t i = 0; i < n_langs; i++)
-        for (size_t d = 0; d < 2; d++)
-            for (int k = 0; k < 4; k++) {
-                char path[4200];
-                if (!dat_file(path, sizeof path, dat_dirs[d], langs[i], k,
-                              files, d))
-                    continue;
-                if (rt_os_exists(path)) {
-                    rt_cli_error("init: %s already exists; nothing was written",
-                                 path);
-                    rc = RT_EXIT_CONFLICT;
-                    goto out;
-                }
-            }
-    if (rt_os_exists(psb_path)) {
-        rt_cli_error("init: %s already exists; nothing was written", psb_path);
+    if (already_there(config, sw_path, sy_path, psb_path, langs, n_langs,
+                      files, dat_dirs)) {
         rc = RT_EXIT_CONFLICT;
         goto out;
     }
@@ -361,55 +429,19 @@ int cmd_init(int argc, char **argv)
         rt_cli_error("init: making %s: %s", making, rt_os_strerror(errno));
         goto out;
     }
-    if (rt_regf_create(5, "ROOT", &sw, err, sizeof err) ||
-        rt_regf_create(5, "ROOT", &sy, err, sizeof err)) {
-        rt_cli_error("init: %s", err);
-        goto out;
-    }
-    write_said = 0;
-    if (build_software(sw, langs, n_langs, files, dat_dirs, 2) != 0) {
-        /* A file it wrote has said why; else the hive's own error. */
-        if (!write_said)
-            rt_cli_error("init: building SOFTWARE: %s",
-                         *rt_regf_errmsg(sw) ? rt_regf_errmsg(sw)
-                                             : "out of memory");
-        goto out;
-    }
-    if (rt_base_build_system(sy, 0) != 0) {
-        rt_cli_error("init: building SYSTEM: %s",
-                     *rt_regf_errmsg(sy) ? rt_regf_errmsg(sy) : "out of memory");
-        goto out;
-    }
-    if (rt_regf_save_as(sw, sw_path) != 0 || rt_regf_save_as(sy, sy_path) != 0) {
-        /* The hive's error names the file and why. */
-        rt_cli_error("init: writing %s",
-                     rt_regf_errmsg(*rt_regf_errmsg(sw) ? sw : sy));
-        goto out;
-    }
-    if (write_backup(psb_path) != 0)
+    if (write_hives(sw_path, sy_path, langs, n_langs, files, dat_dirs) != 0 ||
+        write_backup(psb_path) != 0)
         goto out;
     printf("created %s: SOFTWARE and SYSTEM, languages %s, tables %s\n",
            rt_cli_shown(shown), rt_cli_shown(langs_arg), files ? "in System32 and SysWOW64 .dat files"
                             : "as registry values");
     rc = RT_EXIT_OK;
 out:
-    rt_regf_close(sw);
-    rt_regf_close(sy);
-    if (rc != RT_EXIT_OK && made) {
-        /* Nothing left behind: the files init wrote (none of them was
-         * there before), then the directories it created, deepest first. */
-        rt_os_unlink(sw_path);
-        rt_os_unlink(sy_path);
-        rt_os_unlink(psb_path);
-        for (size_t i = 0; i < n_langs; i++)
-            for (size_t d = 0; d < 2; d++)
-                for (int k = 0; k < 4; k++) {
-                    char path[4200];
-                    if (dat_file(path, sizeof path, dat_dirs[d], langs[i], k,
-                                 files, d))
-                        rt_os_unlink(path);
-                }
-    }
+    /* Nothing left behind: the files init wrote (none of them was there
+     * before), then the directories it created, deepest first. */
+    if (rc != RT_EXIT_OK && made)
+        remove_written(sw_path, sy_path, psb_path, langs, n_langs, files,
+                       dat_dirs);
     if (rc != RT_EXIT_OK)
         for (size_t i = n_inside; i-- > 0;)
             rt_os_rmdir(inside[i]);

@@ -284,6 +284,123 @@ static void uninstall_goes_on_past_a_bad_perfinifile(void **state)
     s->ops->close(s);
 }
 
+/* The index allocation of an install, on its own (docs/design.md, "Allocating indices"). */
+static struct rt_index_allocation allocate(uint32_t last_counter,
+                                           uint32_t last_help,
+                                           uint32_t highest_counter,
+                                           uint32_t highest_help,
+                                           const struct rt_service_info *old,
+                                           uint32_t span)
+{
+    struct rt_index_request rq = {last_counter, last_help, highest_counter,
+                                  highest_help, old, span + 1, span};
+    struct rt_index_allocation at;
+    struct rt_error e = {0};
+    assert_int_equal(rt_engine_allocate_indices(&rq, &at, &e), 0);
+    assert_int_equal(e.code, 0);
+    return at;
+}
+
+/* A fresh install takes the first even index above Last Counter, Last
+ * Help - 1 and every table's highest index, whichever is highest; its
+ * help index is the next one; Perflib's values rise to its range. */
+static void allocation_takes_a_fresh_range_on_top(void **state)
+{
+    (void)state;
+    struct rt_index_allocation at = allocate(1846, 1847, 1846, 1847, NULL, 4);
+    assert_int_equal(at.first_counter, 1848);
+    assert_int_equal(at.first_help, 1849);
+    assert_int_equal(at.last_counter, 1852);
+    assert_int_equal(at.last_help, 1853);
+    assert_int_equal(at.kept_position, 0);
+    assert_int_equal(at.perflib_last_counter, 1852);
+    assert_int_equal(at.perflib_last_help, 1853);
+    /* A table holding more than Last Counter says: the table counts. */
+    at = allocate(1846, 1847, 2000, 1847, NULL, 0);
+    assert_int_equal(at.first_counter, 2002);
+    assert_int_equal(at.last_counter, 2002);
+    assert_int_equal(at.perflib_last_counter, 2002);
+    /* Last Help above Last Counter: the range starts above it. */
+    at = allocate(1846, 2101, 1846, 1847, NULL, 2);
+    assert_int_equal(at.first_counter, 2102);
+    assert_int_equal(at.first_help, 2103);
+    assert_int_equal(at.perflib_last_help, 2105);
+}
+
+/* Whatever the highest index, odd (a counter some tool gave an odd
+ * index) or even, the range starts on an even counter index with its
+ * help right above, and above every index in use. */
+static void allocation_pairs_even_counters_with_odd_helps(void **state)
+{
+    (void)state;
+    for (uint32_t top = 1840; top < 1860; top++) {
+        struct rt_index_allocation at = allocate(1700, 1701, top, 1701,
+                                                 NULL, 6);
+        assert_int_equal(at.first_counter % 2, 0);
+        assert_int_equal(at.first_help, at.first_counter + 1);
+        assert_true(at.first_counter > top);
+        assert_true(at.first_counter <= top + 3);
+        at = allocate(1700, 1701, 1700, top, NULL, 6);
+        assert_int_equal(at.first_counter % 2, 0);
+        assert_true(at.first_help > top);
+    }
+}
+
+/* --replace keeps the first indices when the new range fits in the old
+ * one (as long, or shorter), and never lowers Perflib's values, which
+ * stay above a range kept below them. */
+static void allocation_keeps_a_replaced_range_that_fits(void **state)
+{
+    (void)state;
+    struct rt_service_info old = {.first_counter = 2000, .last_counter = 2010,
+                                  .first_help = 2001, .last_help = 2011};
+    struct rt_index_allocation at = allocate(3000, 3001, 2998, 2999, &old, 10);
+    assert_int_equal(at.kept_position, 1);
+    assert_int_equal(at.first_counter, 2000);
+    assert_int_equal(at.first_help, 2001);
+    assert_int_equal(at.last_counter, 2010);
+    assert_int_equal(at.last_help, 2011);
+    assert_int_equal(at.perflib_last_counter, 3000);
+    assert_int_equal(at.perflib_last_help, 3001);
+    /* Shorter, down to one counter. */
+    at = allocate(3000, 3001, 2998, 2999, &old, 0);
+    assert_int_equal(at.kept_position, 1);
+    assert_int_equal(at.first_counter, 2000);
+    assert_int_equal(at.first_help, 2001);
+    assert_int_equal(at.last_counter, 2000);
+    assert_int_equal(at.last_help, 2001);
+    assert_int_equal(at.perflib_last_counter, 3000);
+    assert_int_equal(at.perflib_last_help, 3001);
+    /* Longer: a fresh range on top, Perflib's values raised to it. */
+    at = allocate(3000, 3001, 2998, 2999, &old, 12);
+    assert_int_equal(at.kept_position, 0);
+    assert_int_equal(at.first_counter, 3002);
+    assert_int_equal(at.last_counter, 3014);
+    assert_int_equal(at.perflib_last_counter, 3014);
+    assert_int_equal(at.perflib_last_help, 3015);
+}
+
+/* A range whose last help index would pass RT_INDEX_MAX is refused,
+ * naming how many counters and the index they would go above; one
+ * ending at it is taken. */
+static void allocation_refuses_a_range_past_the_index_limit(void **state)
+{
+    (void)state;
+    struct rt_index_request rq = {RT_INDEX_MAX - 8, RT_INDEX_MAX - 7,
+                                  RT_INDEX_MAX - 8, RT_INDEX_MAX - 7, NULL,
+                                  7, 6};
+    struct rt_index_allocation at;
+    struct rt_error e = {0};
+    assert_int_equal(rt_engine_allocate_indices(&rq, &at, &e), -1);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    assert_non_null(strstr(e.message, "no room for 7 counters above index "
+                                      "2147483640"));
+    rq.span = 5;
+    assert_int_equal(rt_engine_allocate_indices(&rq, &at, &e), 0);
+    assert_int_equal(at.first_counter, RT_INDEX_MAX - 6);
+    assert_int_equal(at.last_help, RT_INDEX_MAX);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
@@ -293,6 +410,10 @@ int main(void)
         cmocka_unit_test(create_service_keeps_a_library),
         cmocka_unit_test(names_that_become_paths),
         cmocka_unit_test(uninstall_goes_on_past_a_bad_perfinifile),
+        cmocka_unit_test(allocation_takes_a_fresh_range_on_top),
+        cmocka_unit_test(allocation_pairs_even_counters_with_odd_helps),
+        cmocka_unit_test(allocation_keeps_a_replaced_range_that_fits),
+        cmocka_unit_test(allocation_refuses_a_range_past_the_index_limit),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

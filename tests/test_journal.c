@@ -636,7 +636,7 @@ static void a_file_that_is_no_journal_is_refused(void **state)
 
 /* --- journals from a disk others wrote ------------------------------------ */
 
-/* A journal as anyone can write one: the format of lib/commit/journal.c
+/* A journal as anyone can write one: the format of lib/commit/commit_build.c
  * with every CRC right, so that only what it names decides. */
 struct forged {
     uint8_t b[4u << 20];

@@ -5,7 +5,7 @@
  * unavailable.
  *
  * Wine 8 keeps Perflib\009 as a predefined-handle key with a fixed stub
- * table that cannot be written or deleted (store_win32.c), so the
+ * table that cannot be written or deleted (win32_plan.c), so the
  * contract, which writes 009 and starts from no languages at all, runs on
  * the same registry under a sandbox key (rt_store_win32_open_at); the
  * real Perflib is tested for what Wine allows there. */

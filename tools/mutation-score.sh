@@ -126,8 +126,8 @@ files=$(ls lib/*/*.c regtool/*.c | grep -v '^lib/provider/ini_unavailable\.c$')
 awk -v seed="$SEED" -f "$ROOT/tools/mutation-points.awk" $files >"$SCRATCH/points"
 
 # near_first FILE LIST: LIST (fastest first) with the tests named after
-# FILE's name first, then those named after its folder (lib/regf/write.c:
-# test_regf_write, then the other test_regf_*): they are the likeliest to
+# FILE's name first, then those named after its folder (lib/regf/check.c:
+# a test_*check*, then the test_regf_*): they are the likeliest to
 # fail, and a killed mutant stops at the first failure.
 near_first() {
     name=$(basename "$1" .c); dir=$(basename "$(dirname "$1")")

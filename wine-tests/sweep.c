@@ -10,7 +10,7 @@
  *                 that no journal is left, print the canonical dump
  *
  * It works on the real Perflib and Services keys. Wine keeps Perflib\009
- * as a predefined-handle key that cannot be written (store_win32.c), so
+ * as a predefined-handle key that cannot be written (win32_plan.c), so
  * the languages written are 007, 019, CurrentLanguage and a new 00C.
  *
  * Exit status: 0 done, 1 failure (message on stderr); a process ended by

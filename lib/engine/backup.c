@@ -629,21 +629,18 @@ static int perflib_value(struct rt_change_set *cs,
     return rt_change_set_dword(cs, NULL, name, v);
 }
 
-/* Both: KEEP is DB where languages are read from S here (and keep what
- * their splices need), NULL where DB holds every table. */
-static int restore(struct rt_store *s, const struct rt_database *db,
-                   struct rt_database *keep, const struct rt_psb *psb,
-                   struct rt_change_set *cs, struct rt_restore_plan *plan,
-                   struct rt_error *e)
+/* The file checked against the store before anything is planned: a
+ * complete backup ([Perflib] with Last Counter and Last Help) with
+ * strings for at least one of DB's languages, and no section that would
+ * write a table audit calls damaged or empty one. 0, or -1 with E. */
+static int check_backup(const struct rt_database *db,
+                        const struct rt_psb *psb, struct rt_error *e)
 {
-    memset(plan, 0, sizeof *plan);
-    memset(cs, 0, sizeof *cs);
     if (!psb->has_perflib || !psb->has_last_counter || !psb->has_last_help)
         return rt_error_set(e, RT_ERR_INVALID_DATA,
                             "the file has no [Perflib] section with Last "
                             "Counter and Last Help: it is no complete backup; "
                             "nothing was changed");
-    /* Check the file against the store before planning anything. */
     size_t matched = 0;
     for (size_t i = 0; i < db->n_langs; i++) {
         const struct rt_psb_language *sec =
@@ -694,6 +691,20 @@ static int restore(struct rt_store *s, const struct rt_database *db,
         return rt_error_set(e, RT_ERR_INVALID_DATA,
                             "the file has strings for none of the "
                             "database's languages; nothing was changed");
+    return 0;
+}
+
+/* Both: KEEP is DB where languages are read from S here (and keep what
+ * their splices need), NULL where DB holds every table. */
+static int restore(struct rt_store *s, const struct rt_database *db,
+                   struct rt_database *keep, const struct rt_psb *psb,
+                   struct rt_change_set *cs, struct rt_restore_plan *plan,
+                   struct rt_error *e)
+{
+    memset(plan, 0, sizeof *plan);
+    memset(cs, 0, sizeof *cs);
+    if (check_backup(db, psb, e) != 0)
+        return -1;
 
     plan->services = calloc(db->n_services ? db->n_services : 1,
                             sizeof *plan->services);

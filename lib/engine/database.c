@@ -612,13 +612,11 @@ int rt_database_read_language(struct rt_store *s,
     return 0;
 }
 
-int rt_database_load_with(struct rt_store *s, struct rt_database *db,
-                          const struct rt_db_load_options *opt,
-                          struct rt_error *e)
+/* Perflib's own values into DB: Last Counter, Last Help and Base Index
+ * (the base's when absent) and Disable Performance Counters. */
+static int load_perflib_values(struct rt_store *s, struct rt_database *db,
+                               struct rt_error *e)
 {
-    memset(db, 0, sizeof *db);
-    char **ids = NULL, **svcs = NULL, **pooled = NULL;
-    size_t n = 0, n_svcs = 0;
     if (read_dword(s, NULL, "Last Counter", &db->last_counter,
                    &db->has_last_counter, e) ||
         read_dword(s, NULL, "Last Help", &db->last_help, &db->has_last_help,
@@ -632,25 +630,43 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
         db->last_help = RT_BASE_LAST_HELP;
     if (!db->has_base_index)
         db->base_index = RT_BASE_INDEX;
-    if (read_dword(s, NULL, "Disable Performance Counters",
-                   &db->perflib_disable, &db->has_perflib_disable, e))
-        return -1;
+    return read_dword(s, NULL, "Disable Performance Counters",
+                      &db->perflib_disable, &db->has_perflib_disable, e);
+}
 
-    struct tail_range tail = no_tail;
-    if (opt->tail_for && !opt->pairs) {
-        struct rt_service_info si;
-        if (rt_service_load(s, opt->tail_for, &si, e) != 0)
-            return -1;
-        tail.keep[RT_TABLE_HELP] = 1;
-        if (si.has_range && si.has_last_counter && si.has_first_help &&
-            si.has_last_help) {
-            tail.first[0] = si.first_counter;
-            tail.last[0] = si.last_counter;
-            tail.first[1] = si.first_help;
-            tail.last[1] = si.last_help;
-        }
-        rt_service_info_free(&si);
+/* The tail of the tables OPT->tail_for's install needs (its installed
+ * range, Help tables), or none. */
+static int tail_of(struct rt_store *s, const struct rt_db_load_options *opt,
+                   struct tail_range *tail, struct rt_error *e)
+{
+    *tail = no_tail;
+    if (!opt->tail_for || opt->pairs)
+        return 0;
+    struct rt_service_info si;
+    if (rt_service_load(s, opt->tail_for, &si, e) != 0)
+        return -1;
+    tail->keep[RT_TABLE_HELP] = 1;
+    if (si.has_range && si.has_last_counter && si.has_first_help &&
+        si.has_last_help) {
+        tail->first[0] = si.first_counter;
+        tail->last[0] = si.last_counter;
+        tail->first[1] = si.first_help;
+        tail->last[1] = si.last_help;
     }
+    rt_service_info_free(&si);
+    return 0;
+}
+
+int rt_database_load_with(struct rt_store *s, struct rt_database *db,
+                          const struct rt_db_load_options *opt,
+                          struct rt_error *e)
+{
+    memset(db, 0, sizeof *db);
+    char **ids = NULL, **svcs = NULL, **pooled = NULL;
+    size_t n = 0, n_svcs = 0;
+    struct tail_range tail;
+    if (load_perflib_values(s, db, e) != 0 || tail_of(s, opt, &tail, e) != 0)
+        return -1;
     if (s->ops->list_languages(s, &ids, &n, e) != 0)
         return -1;
     /* Counter tables too, but where CurrentLanguage is: install finds the

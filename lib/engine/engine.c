@@ -107,8 +107,8 @@ static int refuse_damaged(const struct rt_database *db, struct rt_error *e)
 }
 
 /* Builds the working copies of every machine language, adding 009 when
- * the machine lacks it (docs/design.md, "The name database": 009 always
- * exists). */
+ * the machine lacks it (docs/design.md, "The name database": 009
+ * always exists). */
 static struct work_lang *work_new(const struct rt_database *db, size_t *n,
                                   int add_english)
 {
@@ -160,8 +160,7 @@ static uint32_t highest(const struct work_lang *w, size_t n, int help)
 
 /* The language CurrentLanguage mirrors: the language of digits whose
  * Counter text agrees with it at its lowest common index, English first.
- * CurrentLanguage holds the UI language's table (docs/design.md, "The name
- * database"). */
+ * CurrentLanguage holds the UI language's table (docs/design.md, "The name database"). */
 static const char *current_language_source(const struct work_lang *w,
                                            size_t n, size_t cur)
 {
@@ -331,20 +330,63 @@ static void range_problems(const struct rt_database *db,
                            const struct rt_service_info *svc, char *buf,
                            size_t size);
 
-int rt_engine_install(const struct rt_database *db,
-                      const struct rt_service_info *svc,
-                      const struct rt_provider_spec *spec,
-                      const struct rt_install_options *opt,
-                      struct rt_change_set *cs, struct rt_install_plan *plan,
-                      struct rt_error *e)
+int rt_engine_allocate_indices(const struct rt_index_request *rq,
+                               struct rt_index_allocation *out,
+                               struct rt_error *e)
 {
-    memset(plan, 0, sizeof *plan);
+    const struct rt_service_info *svc = rq->replaced;
+    uint32_t span = rq->span;
+    memset(out, 0, sizeof *out);
+    /* Never trust Last Counter alone: the tables' highest indices count. */
+    if (svc && svc->first_counter <= svc->last_counter &&
+        svc->first_help <= svc->last_help &&
+        span <= svc->last_counter - svc->first_counter &&
+        span <= svc->last_help - svc->first_help) {
+        out->first_counter = svc->first_counter;
+        out->first_help = svc->first_help;
+        out->kept_position = 1;
+    } else {
+        uint64_t top_c = rq->last_counter, top_h = rq->last_help;
+        uint64_t hc = rq->highest_counter, hh = rq->highest_help;
+        if (hc > top_c)
+            top_c = hc;
+        if (hh > top_h)
+            top_h = hh;
+        uint64_t top = top_c > top_h - 1 ? top_c : top_h - 1;
+        uint64_t first = (top + 2 + 1) & ~(uint64_t)1;   /* next even */
+        if (first + span + 1 > RT_INDEX_MAX)
+            return rt_error_set(e, RT_ERR_INVALID_DATA,
+                                "no room for %zu counters above index %llu",
+                                rq->n_symbols, (unsigned long long)top);
+        out->first_counter = (uint32_t)first;
+        out->first_help = (uint32_t)first + 1;
+    }
+    out->last_counter = out->first_counter + span;
+    out->last_help = out->first_help + span;
+    /* Perflib's values never go down: a range kept below them leaves them
+     * where they are. */
+    out->perflib_last_counter = rq->last_counter > out->last_counter
+                                    ? rq->last_counter
+                                    : out->last_counter;
+    out->perflib_last_help = rq->last_help > out->last_help ? rq->last_help
+                                                            : out->last_help;
+    return 0;
+}
+
+/* Refuses an install of SPEC onto SVC that must not go ahead: a damaged
+ * database, a service that cannot take it, an installed provider without
+ * --replace, one whose recorded range --replace cannot take out. */
+static int refuse_install(const struct rt_database *db,
+                          const struct rt_service_info *svc,
+                          const struct rt_provider_spec *spec,
+                          const struct rt_install_options *opt, int replacing,
+                          struct rt_error *e)
+{
     if (refuse_damaged(db, e) || check_service(svc, opt, e))
         return -1;
     if (!spec->n_symbols)
         return rt_error_set(e, RT_ERR_INVALID_DATA, "%s defines no counters",
                             spec->ini_path);
-    int replacing = svc->has_perf && svc->has_range;
     if (replacing && !opt->replace)
         return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
                             "'%s' is already installed (First Counter %u, "
@@ -377,64 +419,23 @@ int rt_engine_install(const struct rt_database *db,
                                 "written (uninstall it with --force first)",
                                 svc->name, problems);
     }
+    return 0;
+}
 
-    size_t n = 0;
-    struct work_lang *w = work_new(db, &n, 1);
-    if (!w)
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    int rc = -1;
-
-    if (replacing) {
-        plan->replaced = 1;
-        plan->old_first_counter = svc->first_counter;
-        plan->old_last_counter = svc->last_counter;
-        plan->old_first_help = svc->first_help;
-        plan->old_last_help = svc->last_help;
-        for (size_t i = 0; i < n; i++)
-            if (take_range(&w[i], 0, svc->first_counter, svc->last_counter) ||
-                take_range(&w[i], 1, svc->first_help, svc->last_help))
-                goto nomem;
-    }
-
-    /* Allocation (docs/design.md, "Allocating indices"): never trust Last
-     * Counter alone. */
-    uint32_t span = (uint32_t)spec->symbols[spec->n_symbols - 1].offset;
-    if (replacing && svc->first_counter <= svc->last_counter &&
-        svc->first_help <= svc->last_help &&
-        span <= svc->last_counter - svc->first_counter &&
-        span <= svc->last_help - svc->first_help) {
-        plan->first_counter = svc->first_counter;
-        plan->first_help = svc->first_help;
-        plan->kept_position = 1;
-    } else {
-        uint64_t top_c = db->last_counter, top_h = db->last_help;
-        uint64_t hc = highest(w, n, 0), hh = highest(w, n, 1);
-        if (hc > top_c)
-            top_c = hc;
-        if (hh > top_h)
-            top_h = hh;
-        uint64_t top = top_c > top_h - 1 ? top_c : top_h - 1;
-        uint64_t first = (top + 2 + 1) & ~(uint64_t)1;   /* next even */
-        if (first + span + 1 > RT_INDEX_MAX) {
-            rt_error_set(e, RT_ERR_INVALID_DATA,
-                         "no room for %zu counters above index %llu",
-                         spec->n_symbols, (unsigned long long)top);
-            goto out;
-        }
-        plan->first_counter = (uint32_t)first;
-        plan->first_help = (uint32_t)first + 1;
-    }
-    plan->last_counter = plan->first_counter + span;
-    plan->last_help = plan->first_help + span;
-    plan->pairs_per_language = spec->n_symbols;
-
+/* Appends SPEC's names and helps at PLAN's indices to each language of W
+ * (N) but a fixed one, noting in PLAN where each language's texts come
+ * from and which INI languages the machine lacks. -1: out of memory. */
+static int add_texts(struct work_lang *w, size_t n,
+                     const struct rt_provider_spec *spec,
+                     struct rt_install_plan *plan)
+{
     /* INI languages the machine lacks are reported, never created (a
      * created language without base tables is what broke Q128404). */
     plan->missing = calloc(spec->n_languages ? spec->n_languages : 1,
                            sizeof *plan->missing);
     plan->langs = calloc(n, sizeof *plan->langs);
     if (!plan->missing || !plan->langs)
-        goto nomem;
+        return -1;
     for (size_t i = 0; i < spec->n_languages; i++) {
         int found = 0;
         for (size_t j = 0; j < n; j++)
@@ -466,30 +467,21 @@ int rt_engine_install(const struct rt_database *db,
             uint32_t hi = plan->first_help + (uint32_t)sym->offset;
             if ((name && append(&w[i], 0, ni, name)) ||
                 (help && append(&w[i], 1, hi, help)))
-                goto nomem;
+                return -1;
         }
     }
-    if (emit_tables(cs, w, n) != 0)
-        goto nomem;
+    return 0;
+}
 
-    /* Perflib values: written when they change or are missing
-     * (docs/design.md, "What install writes": missing means Windows' base,
-     * and gets written). */
-    uint32_t lc = db->last_counter > plan->last_counter ? db->last_counter
-                                                        : plan->last_counter;
-    uint32_t lh = db->last_help > plan->last_help ? db->last_help
-                                                  : plan->last_help;
-    if ((lc != db->last_counter || !db->has_last_counter) &&
-        rt_change_set_dword(cs, NULL, "Last Counter", lc))
-        goto nomem;
-    if ((lh != db->last_help || !db->has_last_help) &&
-        rt_change_set_dword(cs, NULL, "Last Help", lh))
-        goto nomem;
-    if (!db->has_base_index && rt_change_set_dword(cs, NULL, "Base Index",
-                                         db->base_index))
-        goto nomem;
-
-    /* The service's values. */
+/* The service's values an install of SPEC at PLAN's range writes: its
+ * Performance key when it is created, the range, Object List and
+ * PerfIniFile. -1: out of memory. */
+static int emit_service_values(struct rt_change_set *cs,
+                               const struct rt_service_info *svc,
+                               const struct rt_provider_spec *spec,
+                               const struct rt_install_options *opt,
+                               const struct rt_install_plan *plan)
+{
     const char *sv = svc->name;
     if (opt->create_service &&
         (rt_change_set_create_perf_key(cs, sv) ||
@@ -498,12 +490,12 @@ int rt_engine_install(const struct rt_database *db,
          rt_change_set_string(cs, sv, "Open", RT_REG_SZ, opt->open) ||
          rt_change_set_string(cs, sv, "Collect", RT_REG_SZ, opt->collect) ||
          rt_change_set_string(cs, sv, "Close", RT_REG_SZ, opt->close)))
-        goto nomem;
+        return -1;
     if (rt_change_set_dword(cs, sv, "First Counter", plan->first_counter) ||
         rt_change_set_dword(cs, sv, "Last Counter", plan->last_counter) ||
         rt_change_set_dword(cs, sv, "First Help", plan->first_help) ||
         rt_change_set_dword(cs, sv, "Last Help", plan->last_help))
-        goto nomem;
+        return -1;
     struct rt_strbuf list = {0};
     const char *space = "";
     for (size_t k = 0; k < spec->n_symbols; k++)
@@ -515,7 +507,7 @@ int rt_engine_install(const struct rt_database *db,
         }
     char *objects = rt_strbuf_take(&list);
     if (!objects)
-        goto nomem;
+        return -1;
     int r = 0;
     if (*objects)
         r = rt_change_set_string(cs, sv, "Object List", RT_REG_SZ, objects);
@@ -525,6 +517,78 @@ int rt_engine_install(const struct rt_database *db,
     const char *ini =
         opt->ini_name ? opt->ini_name : rt_path_base_name(spec->ini_path);
     if (r || rt_change_set_string(cs, sv, "PerfIniFile", RT_REG_SZ, ini))
+        return -1;
+    return 0;
+}
+
+int rt_engine_install(const struct rt_database *db,
+                      const struct rt_service_info *svc,
+                      const struct rt_provider_spec *spec,
+                      const struct rt_install_options *opt,
+                      struct rt_change_set *cs, struct rt_install_plan *plan,
+                      struct rt_error *e)
+{
+    memset(plan, 0, sizeof *plan);
+    int replacing = svc->has_perf && svc->has_range;
+    if (refuse_install(db, svc, spec, opt, replacing, e) != 0)
+        return -1;
+
+    size_t n = 0;
+    struct work_lang *w = work_new(db, &n, 1);
+    if (!w)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int rc = -1;
+
+    if (replacing) {
+        plan->replaced = 1;
+        plan->old_first_counter = svc->first_counter;
+        plan->old_last_counter = svc->last_counter;
+        plan->old_first_help = svc->first_help;
+        plan->old_last_help = svc->last_help;
+        for (size_t i = 0; i < n; i++)
+            if (take_range(&w[i], 0, svc->first_counter, svc->last_counter) ||
+                take_range(&w[i], 1, svc->first_help, svc->last_help))
+                goto nomem;
+    }
+
+    /* Allocation (docs/design.md, "Allocating indices"), above what the tables hold once the
+     * replaced range is cut. */
+    struct rt_index_request rq = {
+        .last_counter = db->last_counter,
+        .last_help = db->last_help,
+        .highest_counter = highest(w, n, 0),
+        .highest_help = highest(w, n, 1),
+        .replaced = replacing ? svc : NULL,
+        .n_symbols = spec->n_symbols,
+        .span = (uint32_t)spec->symbols[spec->n_symbols - 1].offset,
+    };
+    struct rt_index_allocation at;
+    if (rt_engine_allocate_indices(&rq, &at, e) != 0)
+        goto out;
+    plan->first_counter = at.first_counter;
+    plan->last_counter = at.last_counter;
+    plan->first_help = at.first_help;
+    plan->last_help = at.last_help;
+    plan->kept_position = at.kept_position;
+    plan->pairs_per_language = spec->n_symbols;
+
+    if (add_texts(w, n, spec, plan) != 0 || emit_tables(cs, w, n) != 0)
+        goto nomem;
+
+    /* Perflib values: written when they change or are missing
+     * (docs/design.md, "What install writes": missing means Windows' base,
+     * and gets written). */
+    uint32_t lc = at.perflib_last_counter, lh = at.perflib_last_help;
+    if ((lc != db->last_counter || !db->has_last_counter) &&
+        rt_change_set_dword(cs, NULL, "Last Counter", lc))
+        goto nomem;
+    if ((lh != db->last_help || !db->has_last_help) &&
+        rt_change_set_dword(cs, NULL, "Last Help", lh))
+        goto nomem;
+    if (!db->has_base_index && rt_change_set_dword(cs, NULL, "Base Index",
+                                         db->base_index))
+        goto nomem;
+    if (emit_service_values(cs, svc, spec, opt, plan) != 0)
         goto nomem;
     rc = 0;
     goto out;
@@ -584,14 +648,15 @@ static void range_problems(const struct rt_database *db,
 }
 
 /* Perflib's Last Counter (HELP: Last Help) once SVC's range is gone from
- * W (docs/design.md, "Uninstall"; the rule in engine.h). The provider is on
- * top when the value lies within its range (the install set it there), or
- * below its range while nothing else, neither another provider's range nor
- * a string, lies above it (the value lies low; the install still set it, to
- * the provider's Last). A value above the range is never lowered: real
- * machines keep Last Counter far above their highest string (11174 vs 6137
- * in a real PerfStringBackup.INI, docs/design.md, "What real machines look
- * like") and the indices in between are handed out. */
+ * W (docs/design.md, "Uninstall"; the rule in engine.h). The provider is on top when the
+ * value lies within its range (the install set it there), or below its
+ * range while nothing else, neither another provider's range nor a string,
+ * lies above it (the value lies low; the install still set it, to the
+ * provider's Last). A value above the range is never lowered: real
+ * machines keep Last Counter far above their highest string (11174 vs
+ * 6137 in a real PerfStringBackup.INI, docs/design.md,
+ * "What real machines look like") and the indices in
+ * between are handed out. */
 static void settle_last(const struct rt_database *db,
                         const struct rt_service_info *svc,
                         const struct work_lang *w, size_t n, int help,
@@ -605,8 +670,7 @@ static void settle_last(const struct rt_database *db,
     uint32_t last = help ? svc->last_help : svc->last_counter;
     uint32_t old = help ? db->last_help : db->last_counter;
     /* Windows' own base is Last Counter 1846, Last Help 1847 with Base
-     * Index 1847 (docs/design.md, "What install writes"): names are even,
-     * help odd. */
+     * Index 1847 (docs/design.md, "What install writes"): names are even, help odd. */
     uint32_t base = help ? db->base_index | 1u : db->base_index & ~1u;
 
     /* The highest other provider's range end. */
@@ -797,8 +861,7 @@ int rt_engine_uninstall(const struct rt_database *db,
         rt_change_set_dword(cs, NULL, "Last Help", plan->help.new_value))
         goto nomem;
 
-    /* The values lodctr wrote (docs/design.md, "The provider's service
-     * key"). */
+    /* The values lodctr wrote (docs/design.md, "The provider's service key"). */
     static const char *const written[] = {"First Counter", "Last Counter",
                                           "First Help", "Last Help"};
     for (size_t i = 0; i < 4; i++)

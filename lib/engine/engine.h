@@ -71,6 +71,38 @@ int rt_engine_install(const struct rt_database *db,
                       struct rt_change_set *cs, struct rt_install_plan *plan,
                       struct rt_error *e);
 
+/* What the index allocation of an install (docs/design.md, "Allocating indices") is given. */
+struct rt_index_request {
+    /* Perflib's Last Counter and Last Help, as read (or the base's). */
+    uint32_t last_counter, last_help;
+    /* The highest index any Counter (Help) table holds, the range
+     * replaced cut out: the tables count, not Last Counter alone. */
+    uint32_t highest_counter, highest_help;
+    /* The installed service whose range --replace takes out, or NULL. */
+    const struct rt_service_info *replaced;
+    size_t n_symbols;       /* how many the INI defines (messages) */
+    uint32_t span;          /* the last symbol's offset */
+};
+
+/* The indices an install takes, and Perflib's values after it. */
+struct rt_index_allocation {
+    uint32_t first_counter, last_counter, first_help, last_help;
+    int kept_position;      /* the replaced range's first indices kept */
+    /* Perflib's Last Counter and Last Help: never lower than before. */
+    uint32_t perflib_last_counter, perflib_last_help;
+};
+
+/* Allocates RQ's range: the replaced one's first indices when the new
+ * range fits in it (each of its two ranges as long or longer), else the
+ * first even counter index above the highest of Last Counter, Last Help
+ * - 1 and every table's indices, with the help index one above it (a
+ * counter is even, its help odd). 0, or -1 with E (RT_ERR_INVALID_DATA)
+ * when the range would reach RT_INDEX_MAX. Pure: install's step alone,
+ * tested on its own. */
+int rt_engine_allocate_indices(const struct rt_index_request *rq,
+                               struct rt_index_allocation *out,
+                               struct rt_error *e);
+
 /* The trust boundaries of installing SPEC onto SVC, checked by
  * rt_engine_install before anything is computed (after its refusal of an
  * installed provider without --replace). Refused, unless

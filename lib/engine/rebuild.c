@@ -191,6 +191,68 @@ static int take_ranges(struct rt_name_table *nt, const struct rt_name_table *t,
     return 0;
 }
 
+/* Puts provider PV's strings for language L into NT at its own indices,
+ * from its first source: its INF (the text for LANG), L's tables,
+ * BACKUP (PerfStringBackup.INI's strings of L; NULL: none), or the base
+ * when BASE is the tables as installed and they hold its range already.
+ * Noted in PV's choice for L; a provider found nowhere is counted lost.
+ * 0, or -1 when out of memory. */
+static int place_provider(const struct rt_database *db,
+                          const struct rt_db_language *l, const char *lang,
+                          const struct rt_name_table *backup,
+                          enum rt_rebuild_source base,
+                          struct rt_name_table *nt,
+                          struct rt_rebuild_provider *pv,
+                          struct rt_rebuild_plan *plan)
+{
+    const struct rt_service_info *si = rt_database_service(db, pv->service);
+    struct ranges r = ranges_of(si);
+    struct rt_rebuild_choice *ch = &pv->langs[pv->n_langs];
+    if (!(ch->lang = strdup(l->id)))
+        return -1;
+    pv->n_langs++;
+    struct rt_name_table got = {0};
+    if (pv->inf && pv->inf->spec) {
+        ch->source = RT_REBUILD_INF;
+        if (inf_pairs(pv->inf->spec, l->id, lang, &r, &got, &ch->names,
+                      &ch->helps)) {
+            rt_name_table_free(&got);
+            return -1;
+        }
+    } else if (covers(&l->table, &r)) {
+        ch->source = RT_REBUILD_TABLES;
+        if (take_ranges(&got, &l->table, &r, &ch->names, &ch->helps)) {
+            rt_name_table_free(&got);
+            return -1;
+        }
+    } else if (backup && covers(backup, &r)) {
+        ch->source = RT_REBUILD_BACKUP;
+        if (take_ranges(&got, backup, &r, &ch->names, &ch->helps)) {
+            rt_name_table_free(&got);
+            return -1;
+        }
+    } else if (base == RT_REBUILD_INSTALLED && covers(nt, &r)) {
+        /* Already in the base: a provider that came with the system. */
+        ch->source = RT_REBUILD_INSTALLED;
+        ch->names = take(NULL, &nt->counter, r.fc, r.lc);
+        ch->helps = take(NULL, &nt->help, r.fh, r.lh);
+        return 0;
+    } else {
+        ch->source = RT_REBUILD_LOST;
+        pv->lost++;
+        plan->lost++;
+    }
+    /* Its ranges hold its own strings and nothing else. */
+    cut(&nt->counter, r.fc, r.lc);
+    cut(&nt->help, r.fh, r.lh);
+    size_t a, b;
+    int fail = take_ranges(nt, &got, &(struct ranges){0, UINT32_MAX, 0,
+                                                      UINT32_MAX},
+                           &a, &b);
+    rt_name_table_free(&got);
+    return fail ? -1 : 0;
+}
+
 static int rebuild_language(const struct rt_database *db,
                             const struct rt_rebuild_input *in, size_t li,
                             struct rt_change_set *cs,
@@ -234,56 +296,10 @@ static int rebuild_language(const struct rt_database *db,
     }
 
     /* Each provider at its own indices, from its first source. */
-    for (size_t p = 0; p < plan->n_providers; p++) {
-        struct rt_rebuild_provider *pv = &plan->providers[p];
-        const struct rt_service_info *si = rt_database_service(db, pv->service);
-        struct ranges r = ranges_of(si);
-        struct rt_rebuild_choice *ch = &pv->langs[pv->n_langs];
-        if (!(ch->lang = strdup(l->id)))
+    for (size_t p = 0; p < plan->n_providers; p++)
+        if (place_provider(db, l, lang, sec ? &backup : NULL, rl->base, &nt,
+                           &plan->providers[p], plan) != 0)
             goto nomem;
-        pv->n_langs++;
-        struct rt_name_table got = {0};
-        if (pv->inf && pv->inf->spec) {
-            ch->source = RT_REBUILD_INF;
-            if (inf_pairs(pv->inf->spec, l->id, lang, &r, &got, &ch->names,
-                          &ch->helps)) {
-                rt_name_table_free(&got);
-                goto nomem;
-            }
-        } else if (covers(&l->table, &r)) {
-            ch->source = RT_REBUILD_TABLES;
-            if (take_ranges(&got, &l->table, &r, &ch->names, &ch->helps)) {
-                rt_name_table_free(&got);
-                goto nomem;
-            }
-        } else if (sec && covers(&backup, &r)) {
-            ch->source = RT_REBUILD_BACKUP;
-            if (take_ranges(&got, &backup, &r, &ch->names, &ch->helps)) {
-                rt_name_table_free(&got);
-                goto nomem;
-            }
-        } else if (rl->base == RT_REBUILD_INSTALLED && covers(&nt, &r)) {
-            /* Already in the base: a provider that came with the system. */
-            ch->source = RT_REBUILD_INSTALLED;
-            ch->names = take(NULL, &nt.counter, r.fc, r.lc);
-            ch->helps = take(NULL, &nt.help, r.fh, r.lh);
-            continue;
-        } else {
-            ch->source = RT_REBUILD_LOST;
-            pv->lost++;
-            plan->lost++;
-        }
-        /* Its ranges hold its own strings and nothing else. */
-        cut(&nt.counter, r.fc, r.lc);
-        cut(&nt.help, r.fh, r.lh);
-        size_t a, b;
-        int fail = take_ranges(&nt, &got, &(struct ranges){0, UINT32_MAX, 0,
-                                                           UINT32_MAX},
-                               &a, &b);
-        rt_name_table_free(&got);
-        if (fail)
-            goto nomem;
-    }
     if (sort_pairs(&nt.counter) || sort_pairs(&nt.help))
         goto nomem;
     rl->names_after = nt.counter.n;

@@ -406,6 +406,54 @@ static void describe_unusable(struct rt_regf_replay_report *r)
                    r->primary_checksum_ok ? "" : ", bad checksum");
 }
 
+/* Applies the logs of VIEWS to IM, the image of the dirty PRIMARY
+ * (PRIMARY_SIZE bytes), and seals it: the new-format logs when there is
+ * one, else the old format. 0 applied (R's status RT_REGF_REPLAY_APPLIED),
+ * 1 when no log could be applied (RT_REGF_REPLAY_NO_USABLE_LOG, said
+ * why), -1 when a log could not be read or memory ran out. */
+static int apply_logs(struct image *im, const uint8_t *primary,
+                      size_t primary_size, struct regf_log_view *views,
+                      struct rt_regf_replay_report *r)
+{
+    uint32_t hbins = 0, flags = 0;
+    int failed = 0, any_new = 0;
+    const struct regf_log_view *base_from = NULL;
+    for (int s = 0; s < RT_REGF_LOG_SLOTS; s++)
+        any_new |= views[s].format == RT_REGF_LOG_NEW;
+    if (any_new) {
+        /* Windows 8.1 and later write only the new format; an old-format
+         * file beside new ones is a leftover (spec, "Multiple transaction
+         * log files"). */
+        base_from = replay_new(im, views, r, &hbins, &flags, &failed);
+        for (int s = 0; s < RT_REGF_LOG_SLOTS; s++)
+            if (views[s].format == RT_REGF_LOG_OLD)
+                log_say(&r->log[s], "not used: old format beside new-format "
+                        "logs");
+        if (r->entries_applied > 0) {
+            r->format_applied = RT_REGF_LOG_NEW;
+            r->result_sequence = r->last_sequence;
+        }
+    } else {
+        base_from = replay_old(im, primary, primary_size, views, r, &hbins,
+                               &flags, &failed);
+        if (base_from)
+            r->result_sequence = r->primary_checksum_ok ? r->primary_seq1
+                                                        : base_from->sequence;
+    }
+    if (failed)
+        return -1;
+    if (r->format_applied == RT_REGF_LOG_ABSENT) {
+        r->status = RT_REGF_REPLAY_NO_USABLE_LOG;
+        describe_unusable(r);
+        return 1;
+    }
+    seal(im, r->primary_checksum_ok ? NULL : base_from, r->result_sequence,
+         hbins, flags);
+    r->result_hbins_size = hbins;
+    r->status = RT_REGF_REPLAY_APPLIED;
+    return 0;
+}
+
 int regf_replay_sources(const uint8_t *primary, size_t primary_size,
                         int owned, const char *primary_name,
                         const struct regf_log_source *const src[RT_REGF_LOG_SLOTS],
@@ -471,43 +519,10 @@ int regf_replay_sources(const uint8_t *primary, size_t primary_size,
         goto out;
     }
 
-    uint32_t hbins = 0, flags = 0;
-    int failed = 0, any_new = 0;
-    const struct regf_log_view *base_from = NULL;
-    for (int s = 0; s < RT_REGF_LOG_SLOTS; s++)
-        any_new |= views[s].format == RT_REGF_LOG_NEW;
-    if (any_new) {
-        /* Windows 8.1 and later write only the new format; an old-format
-         * file beside new ones is a leftover (spec, "Multiple transaction
-         * log files"). */
-        base_from = replay_new(&im, views, r, &hbins, &flags, &failed);
-        for (int s = 0; s < RT_REGF_LOG_SLOTS; s++)
-            if (views[s].format == RT_REGF_LOG_OLD)
-                log_say(&r->log[s], "not used: old format beside new-format "
-                        "logs");
-        if (r->entries_applied > 0) {
-            r->format_applied = RT_REGF_LOG_NEW;
-            r->result_sequence = r->last_sequence;
-        }
-    } else {
-        base_from = replay_old(&im, primary, primary_size, views, r, &hbins,
-                               &flags, &failed);
-        if (base_from)
-            r->result_sequence = r->primary_checksum_ok ? r->primary_seq1
-                                                        : base_from->sequence;
-    }
-    if (failed)
+    int applied = apply_logs(&im, primary, primary_size, views, r);
+    if (applied < 0)
         goto failed;
-    if (r->format_applied == RT_REGF_LOG_ABSENT) {
-        r->status = RT_REGF_REPLAY_NO_USABLE_LOG;
-        describe_unusable(r);
-        goto out;
-    }
-    seal(&im, r->primary_checksum_ok ? NULL : base_from, r->result_sequence,
-         hbins, flags);
-    r->result_hbins_size = hbins;
-    r->status = RT_REGF_REPLAY_APPLIED;
-    ret = 0;
+    ret = applied == 0 ? 0 : -1;
     goto out;
 
 failed:

@@ -297,7 +297,7 @@ int rt_regf_subkeys(struct rt_regf *h, uint32_t key, uint32_t **keys,
  * An index holds cell offsets and copies of names, never pointers into
  * the image (which moves when it grows). It is used while the hive's
  * key generation (bumped by key deletion, which frees lists and key
- * nodes, write.c) and the key node's list and count fields are those it
+ * nodes, write_key.c) and the key node's list and count fields are those it
  * was built from. Key creation changes one list only, its parent's, and
  * adds the new key to the parent's index rather than dropping it, so that
  * filling a key with subkeys stays O(n log n). A hit is confirmed against

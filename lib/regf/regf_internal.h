@@ -1,7 +1,8 @@
 /* Hive-file layer, internal: the handle, record layouts and the helpers
- * shared by handle.c, cell.c, node.c, value.c, write.c, security.c and
- * check.c. Offsets named "off" are relative to the first hive bin (as
- * stored in cells); file offsets are off + 4096. */
+ * shared by handle.c, cell.c, node.c, value.c, write_key.c,
+ * write_subkeys.c, write_value.c, security.c and check.c. Offsets named
+ * "off" are relative to the first hive bin (as stored in cells); file
+ * offsets are off + 4096. */
 #ifndef REGF_INTERNAL_H
 #define REGF_INTERNAL_H
 
@@ -208,7 +209,7 @@ void regf_subidx_added(struct rt_regf *h, uint32_t parent, uint32_t child,
                        const struct regf_subidx_mark *mark);
 void regf_subidx_drop_all(struct rt_regf *h);
 
-/* write.c: a new key node (not yet linked into a subkey list). */
+/* write_key.c: a new key node (not yet linked into a subkey list). */
 int regf_nk_new(struct rt_regf *h, uint32_t parent, const char *name,
                 uint16_t flags, uint32_t sk, uint32_t *off);
 

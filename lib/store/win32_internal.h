@@ -1,9 +1,11 @@
 /* Store layer, internal: what the pieces of the win32 store share.
- * store_win32.c (planning, applying, the store operations, opening,
- * dump), win32_journal.c (the journal of pre-images and its rollback),
- * win32_files.c (the side files under the Windows directory) and
- * win32_registry.c (Win32 errors, UTF-8/UTF-16 strings and the
- * registry calls both of them make) each keep their own helpers static;
+ * store_win32.c (where the tables live, the lock, the store operations,
+ * opening), win32_plan.c (planning a commit), win32_apply.c (applying
+ * it), win32_journal.c (the journal of pre-images and its rollback),
+ * win32_files.c (the side files under the Windows directory),
+ * win32_dump.c (the tests' dump) and win32_registry.c (Win32 errors,
+ * UTF-8/UTF-16 strings and the registry calls the others make) each keep
+ * their own helpers static;
  * this header holds the store's state and the few helpers that cross
  * between them, so that the journal can be read on its own. Not for use
  * outside lib/store/. Everything here is Windows (or Winelib) only; on
@@ -96,7 +98,87 @@ struct plan {
     size_t n_dirs;
 };
 
+/* Far above any real Perflib (a Help table is a few MB). */
+#define MAX_VALUE_BYTES (256u << 20)
+
+static inline struct w32_store *w32(struct rt_store *s)
+{
+    return (struct w32_store *)s;
+}
+
+/* ---- store_win32.c ------------------------------------------------------- */
+
+/* Where a language's tables live (docs/design.md, "Where the tables
+ * live"). */
+enum table_home {
+    TABLES_IN_VALUES,       /* Counter/Help values of Perflib\LLL */
+    TABLES_PREDEFINED,      /* served by the system through the key */
+    TABLES_IN_DAT,          /* System32\perfcLLL.dat exists */
+    TABLES_UNKNOWN,         /* System32 unreachable */
+};
+
+/* Whether K is a handle the system hands out for a predefined-handle key
+ * (HKEY_PERFORMANCE_TEXT, HKEY_PERFORMANCE_NLSTEXT). */
+int w32_is_predefined(HKEY k);
+
+/* H in words, for messages and the layout. */
+const char *w32_table_home_text(enum table_home h);
+
+/* Where the tables of language LANG live. Writing is only right for
+ * TABLES_IN_VALUES. */
+int w32_table_home(struct w32_store *w, const char *lang,
+                   enum table_home *home, struct rt_error *e);
+
+/* ---- win32_plan.c -------------------------------------------------------- */
+
+/* The value name of table T: "Counter" or "Help". */
+const char *w32_table_value_name(enum rt_table_kind t);
+
+/* The key a change writes to, as a new string, and the value name (NULL
+ * for a change that only creates the key). */
+char *w32_change_key(const struct w32_store *w, const struct rt_change *c,
+                     const char **value);
+
+/* Checks every change and records what it will touch, before any write. */
+int w32_make_plan(struct w32_store *w, const struct rt_change_set *cs,
+                  struct plan *p, struct rt_error *e);
+
+/* ---- win32_apply.c ------------------------------------------------------- */
+
+/* The store's apply operation: CS in a transaction, or under the journal. */
+int w32_apply(struct rt_store *s, const struct rt_change_set *cs,
+              struct rt_error *e);
+
 /* ---- win32_registry.c ---------------------------------------------------- */
+
+/* A new string "A\B"; NULL when out of memory. */
+char *w32_join(const char *a, const char *b);
+
+/* Appends SRC to the NUL-terminated DST of CAP units, truncating. */
+void w32_wappend(WCHAR *dst, size_t cap, const WCHAR *src);
+
+/* The length of S in UTF-16 units. */
+size_t w32_wlen(const WCHAR *s);
+
+/* Whether A and B name the same key or value (the registry ignores case). */
+int w32_same_name(const char *a, const char *b);
+
+/* A key name the engine handed us: one path component. */
+int w32_valid_component(const char *s);
+
+/* Whether PATH exists: 1, 0, or -1 with E set. */
+int w32_key_exists(struct w32_store *w, const char *path, struct rt_error *e);
+
+/* Reads value NAME of open key K into OUT (type and bytes as stored). */
+LONG w32_query_value(HKEY k, const char *name, struct rt_value *out);
+
+/* Value NAME of key PATH; *PRESENT 0 when the key or value is absent. */
+int w32_read_value(struct w32_store *w, const char *path, const char *name,
+                   struct rt_value *out, int *present, struct rt_error *e);
+
+/* The subkey names of PATH (none when PATH is absent). */
+int w32_list_subkeys(struct w32_store *w, const char *path, char ***names,
+                     size_t *n, struct rt_error *e);
 
 /* Sets E to Win32 error ERR with "FMT...: <system text>"; returns -1. */
 int w32_error(struct rt_error *e, DWORD err, const char *fmt, ...)

@@ -14,7 +14,7 @@
  * simply done again. Undoing needs nothing but the journal: the change
  * set itself dies with the process that was applying it.
  *
- * Order of a commit (apply_journal in store_win32.c), with the writer
+ * Order of a commit (apply_journal in win32_apply.c), with the writer
  * lock held:
  *   1. w32_journal_write: the records, FlushFileBuffers, the seal,
  *      FlushFileBuffers; the registry is untouched until the seal is on

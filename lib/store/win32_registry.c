@@ -1,9 +1,11 @@
 /* Store layer: the helpers the win32 store's files share (declared in
  * win32_internal.h). Text: a Win32 error as a message, UTF-8 to and from
- * UTF-16 for the W entry points. Registry: the calls both the commit
- * (store_win32.c) and the rollback (win32_journal.c) make, opening a key
- * in the 64-bit view, setting a value byte for byte and flushing the
- * hives. Helpers only one file uses stay static in that file. */
+ * UTF-16 for the W entry points, key paths joined and compared, wide
+ * strings appended. Registry: the calls the commit (win32_plan.c,
+ * win32_apply.c), the store operations (store_win32.c) and the rollback
+ * (win32_journal.c) make, opening a key in the 64-bit view, reading a
+ * value or a key's subkeys, setting a value byte for byte and flushing
+ * the hives. Helpers only one file uses stay static in that file. */
 #include "store/win32_internal.h"
 
 #ifdef _WIN32
@@ -124,6 +126,182 @@ void w32_flush_hives(struct w32_store *w)
             RegCloseKey(k);
         }
     }
+}
+
+/* ---- names and wide strings ------------------------------------------ */
+
+char *w32_join(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, a, la);
+    s[la] = '\\';
+    memcpy(s + la + 1, b, lb + 1);
+    return s;
+}
+
+/* Appends SRC to the NUL-terminated DST of CAP units, truncating.
+ * (glibc's wcs* functions assume a 32-bit wchar_t, which Winelib's
+ * WCHAR is not, so wide strings are handled here.) */
+void w32_wappend(WCHAR *dst, size_t cap, const WCHAR *src)
+{
+    size_t n = 0;
+    while (n < cap && dst[n])
+        n++;
+    while (*src && n + 1 < cap)
+        dst[n++] = *src++;
+    if (n < cap)
+        dst[n] = 0;
+}
+
+size_t w32_wlen(const WCHAR *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+int w32_same_name(const char *a, const char *b)
+{
+    return rt_utf8_casecmp(a, strlen(a), b, strlen(b)) == 0;
+}
+
+/* A key name the engine handed us: one path component. */
+int w32_valid_component(const char *s)
+{
+    return s && *s && !strchr(s, '\\') && strlen(s) <= 255;
+}
+
+/* ---- reading the registry ---------------------------------------------- */
+
+/* Whether PATH exists: 1, 0, or -1 with E set. */
+int w32_key_exists(struct w32_store *w, const char *path, struct rt_error *e)
+{
+    HKEY k;
+    LONG r = w32_open_key(w, path, KEY_QUERY_VALUE, &k);
+    if (r == ERROR_SUCCESS) {
+        RegCloseKey(k);
+        return 1;
+    }
+    if (r == ERROR_FILE_NOT_FOUND)
+        return 0;
+    return w32_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine, path);
+}
+
+/* Reads value NAME of open key K into OUT (type and bytes as stored). */
+LONG w32_query_value(HKEY k, const char *name, struct rt_value *out)
+{
+    WCHAR *n = w32_wide(name);
+    if (!n)
+        return ERROR_INVALID_PARAMETER;
+    DWORD cap = 4096;
+    uint8_t *buf = malloc(cap);
+    LONG r = buf ? ERROR_MORE_DATA : ERROR_NOT_ENOUGH_MEMORY;
+    for (;;) {
+        if (!buf)
+            break;
+        DWORD type = 0, size = cap;
+        r = RegQueryValueExW(k, n, NULL, &type, buf, &size);
+        if (r == ERROR_SUCCESS) {
+            out->type = (uint32_t)type;
+            out->len = size;
+            out->data = buf;
+            buf = NULL;
+            break;
+        }
+        if (r != ERROR_MORE_DATA)
+            break;
+        /* Performance keys answer ERROR_MORE_DATA without a size. */
+        DWORD next = size > cap ? size : cap * 2;
+        if (next > MAX_VALUE_BYTES) {
+            r = ERROR_INVALID_DATA;
+            break;
+        }
+        uint8_t *nb = realloc(buf, next);
+        if (!nb) {
+            r = ERROR_NOT_ENOUGH_MEMORY;
+            break;
+        }
+        buf = nb;
+        cap = next;
+    }
+    free(buf);
+    free(n);
+    return r;
+}
+
+/* Value NAME of key PATH; *PRESENT 0 when the key or value is absent. */
+int w32_read_value(struct w32_store *w, const char *path, const char *name,
+                   struct rt_value *out, int *present, struct rt_error *e)
+{
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    HKEY k;
+    LONG r = w32_open_key(w, path, KEY_QUERY_VALUE, &k);
+    if (r == ERROR_FILE_NOT_FOUND)
+        return 0;
+    if (r != ERROR_SUCCESS)
+        return w32_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine,
+                         path);
+    r = w32_query_value(k, name, out);
+    RegCloseKey(k);
+    if (r == ERROR_FILE_NOT_FOUND)
+        return 0;
+    if (r != ERROR_SUCCESS)
+        return w32_error(e, (DWORD)r, "%s: cannot read HKLM\\%s\\%s",
+                         w->machine, path, name);
+    *present = 1;
+    return 0;
+}
+
+/* The subkey names of PATH (none when PATH is absent). */
+int w32_list_subkeys(struct w32_store *w, const char *path, char ***names,
+                     size_t *n, struct rt_error *e)
+{
+    *names = NULL;
+    *n = 0;
+    HKEY k;
+    LONG r = w32_open_key(w, path, KEY_ENUMERATE_SUB_KEYS, &k);
+    if (r == ERROR_FILE_NOT_FOUND)
+        return 0;
+    if (r != ERROR_SUCCESS)
+        return w32_error(e, (DWORD)r, "%s: cannot open HKLM\\%s", w->machine,
+                         path);
+    for (DWORD i = 0;; i++) {
+        WCHAR name[256];
+        DWORD len = 256;
+        r = RegEnumKeyExW(k, i, name, &len, NULL, NULL, NULL, NULL);
+        if (r == ERROR_NO_MORE_ITEMS)
+            break;
+        if (r != ERROR_SUCCESS) {
+            w32_error(e, (DWORD)r, "%s: cannot list HKLM\\%s", w->machine,
+                      path);
+            goto fail;
+        }
+        char *u = w32_narrow(name, len);
+        char **v = u ? realloc(*names, (*n + 1) * sizeof *v) : NULL;
+        if (!v) {
+            free(u);
+            rt_error_set(e, u ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_BADKEY,
+                         "%s: HKLM\\%s: subkey %lu: %s", w->machine, path,
+                         (unsigned long)i,
+                         u ? "out of memory" : "name is not valid UTF-16");
+            goto fail;
+        }
+        *names = v;
+        v[(*n)++] = u;
+    }
+    RegCloseKey(k);
+    return 0;
+fail:
+    RegCloseKey(k);
+    rt_strings_free(*names, *n);
+    *names = NULL;
+    *n = 0;
+    return -1;
 }
 
 #endif /* _WIN32 */

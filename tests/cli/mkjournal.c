@@ -1,5 +1,5 @@
 /* Writes a regtool.journal as anyone could: the format of
- * lib/commit/journal.c, every CRC computed, so that what the journal
+ * lib/commit/commit_build.c, every CRC computed, so that what the journal
  * says, not a checksum, is what regtool must judge (hostile_journal.sh).
  *
  *   mkjournal OUT [-u] [-n NOTE] ITEM...

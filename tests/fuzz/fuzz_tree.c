@@ -139,10 +139,10 @@ static void write_file(const char *path, const uint8_t *data, size_t len)
     }
 }
 
-/* A journal part sealed again as its writer seals one (commit/journal.c):
- * the CRC that ends its intent block and, when it ends in a commit
- * trailer ("RTCOMMIT", body length, CRC, record count), the trailer's
- * length and CRC. A journal cut short or without the trailer's magic
+/* A journal part sealed again as its writer seals one
+ * (commit/commit_build.c): the CRC that ends its intent block and, when
+ * it ends in a commit trailer ("RTCOMMIT", body length, CRC, record
+ * count), the trailer's length and CRC. A journal cut short or without the trailer's magic
  * stays as it is: an unfinished commit. */
 static void seal_journal(uint8_t *b, size_t len)
 {

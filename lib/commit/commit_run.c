@@ -1,0 +1,425 @@
+/* Commit layer: running a commit: its intents, the preflight and its
+ * reservations, the journal written and sealed, then applied. */
+#include "commit/journal_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The size FILE has after the commit, as far as C's records say. */
+static uint64_t final_size(const struct rt_commit *c, const char *file,
+                           int *sized)
+{
+    uint64_t end = 0;
+    *sized = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct record *r = &c->v[i];
+        if (strcmp(r->file, file))
+            continue;
+        if (r->kind == REC_DELETE) {
+            end = 0;
+            *sized = 1;
+        } else if (r->kind == REC_SIZE) {
+            end = r->offset;
+            *sized = 1;
+        } else if (!*sized && r->offset + r->len > end) {
+            end = r->offset + r->len;
+        }
+    }
+    return end;
+}
+
+/* Notes the size before the commit of every file that gets fresh bytes. */
+static int record_intents(struct rt_commit *c, struct rt_error *e)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->v[i].kind != REC_FRESH)
+            continue;
+        size_t k = 0;
+        while (k < c->n_intents && strcmp(c->intents[k].file, c->v[i].file))
+            k++;
+        if (k < c->n_intents)
+            continue;
+        char path[PATH_MAX];
+        struct rt_os_stat st;
+        if (rt_journal_full_path(path, sizeof path, c->base, c->v[i].file) != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
+                                c->v[i].file);
+        if (rt_os_stat(path, &st) != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
+                                rt_os_strerror(errno));
+        uint64_t size = st.kind == RT_OS_ABSENT ? 0 : st.size;
+        struct intent *v = realloc(c->intents, (k + 1) * sizeof *v);
+        if (!v)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        c->intents = v;
+        if (!(v[k].file = strdup(c->v[i].file)))
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        v[k].size = size;
+        c->n_intents++;
+    }
+    return 0;
+}
+
+/* Writes the fresh records to their files, lengthens each such file to
+ * its final size when that is larger (zero pages past the old end are
+ * never written), and fsyncs each file once. Lengthening here, under the
+ * intent block that cuts the file back, rather than in the first pass of
+ * apply_body (journal_replay.c) after the seal, makes that pass find
+ * nothing to do for these files: one fsync per file instead of two. */
+static int write_fresh(const struct rt_commit *c, struct rt_error *e)
+{
+    for (size_t k = 0; k < c->n_intents; k++) {
+        struct target t = {.fd = -1};
+        const char *file = c->intents[k].file;
+        for (size_t i = 0; i < c->n; i++) {
+            const struct record *r = &c->v[i];
+            if (r->kind != REC_FRESH || strcmp(r->file, file))
+                continue;
+            if (rt_target_switch(&t, c->base, r->file, e) != 0)
+                return -1;
+            if (rt_io_pwrite(t.fd, r->data, r->len, r->offset) != 0)
+                return rt_target_fail(&t, e);
+        }
+        int sized;
+        uint64_t now = 0, size = final_size(c, file, &sized);
+        if (t.fd >= 0 && sized &&
+            (rt_os_fsize(t.fd, &now) != 0 ||
+             (size > now && rt_io_ftruncate(t.fd, size) != 0)))
+            return rt_target_fail(&t, e);
+        if (rt_target_finish(&t, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The existing files preflight reserved space in: a commit refused
+ * before its seal gives that space back (reservations_release), so that
+ * a refusal leaves the disk's free space as it found it. */
+struct reservations {
+    char **paths;
+    size_t n;
+};
+
+static void reservations_free(struct reservations *rv)
+{
+    for (size_t i = 0; i < rv->n; i++)
+        free(rv->paths[i]);
+    free(rv->paths);
+    rv->paths = NULL;
+    rv->n = 0;
+}
+
+static void reservations_release(struct reservations *rv)
+{
+    for (size_t i = 0; i < rv->n; i++) {
+        int fd = rt_os_open(rv->paths[i], RT_OS_WRITE);
+        if (fd >= 0) {
+            (void)rt_os_unreserve(fd);
+            rt_os_close(fd);
+        }
+    }
+    reservations_free(rv);
+}
+
+static int reservations_add(struct reservations *rv, const char *path)
+{
+    char **v = realloc(rv->paths, (rv->n + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    rv->paths = v;
+    if (!(v[rv->n] = strdup(path)))
+        return -1;
+    rv->n++;
+    return 0;
+}
+
+/* Before anything is written: every file the commit touches can be
+ * opened for writing (a file it creates, created and removed again), and
+ * the space its growth needs is reserved (the files in RV). *GROWTH gets
+ * the bytes. A commit that cannot be finished is never started; a
+ * refusal here gives back what it reserved. */
+static int preflight(const struct rt_commit *c, uint64_t *growth,
+                     uint64_t *later, struct reservations *rv,
+                     struct rt_error *e)
+{
+    *growth = 0;
+    *later = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const char *file = c->v[i].file;
+        size_t k = 0;
+        while (k < i && strcmp(c->v[k].file, file))
+            k++;
+        if (k < i)
+            continue;   /* seen */
+        char path[PATH_MAX], why[PATH_MAX + 200];
+        if (rt_journal_full_path(path, sizeof path, c->base, file) != 0)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
+                                file);
+        int created = !rt_os_exists(path);
+        /* A file in folders the commit makes from its commit point on
+         * (an INF copy): nothing to open or reserve before. Fresh bytes
+         * are written before the seal: their folder must be there. */
+        if (created && c->v[i].kind != REC_FRESH && !rt_parent_exists(path)) {
+            if (rt_folders_ok(path, e) != 0)
+                return -1;
+            /* Its blocks and its folders', counted against the free
+             * space once the journal has its own (rt_commit_run). */
+            int sized;
+            uint64_t end = final_size(c, file, &sized);
+            *later += (end + 4095) / 4096 * 4096 + 3 * 4096;
+            continue;
+        }
+        int fd = rt_os_open(path, created ? RT_OS_WRITE_NEW : RT_OS_WRITE);
+        if (fd < 0) {
+            int err = errno;
+            /* The refusal's words (a hard link, a link, a FIFO) before
+             * the release, whose opens clear them. */
+            char reason[700];
+            snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
+            rt_failure_needs(err, path, 0, why, sizeof why);
+            reservations_release(rv);
+            /* A refusal's words name the path and what stands there. */
+            if (rt_is_refusal(err))
+                return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                                    "%s; nothing was written", reason);
+            return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                                 : RT_ERR_ACCESS_DENIED,
+                                "%s: %s; nothing was written: %s", path,
+                                reason, why);
+        }
+        uint64_t now = 0;
+        int sized, r = rt_os_fsize(fd, &now);
+        uint64_t end = final_size(c, file, &sized);
+        if (r == 0 && end > now) {
+            r = rt_os_reserve(fd, end);
+            if (r == 0)
+                *growth += end - now;
+        }
+        int err = errno;
+        char reason[700];
+        snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
+        /* A reservation that failed may have taken part of the space. */
+        if (r != 0 && !created)
+            (void)rt_os_unreserve(fd);
+        rt_os_close(fd);
+        if (created)
+            rt_os_unlink(path);
+        else if (r == 0 && end > now && reservations_add(rv, path) != 0) {
+            reservations_release(rv);
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        }
+        if (r != 0) {
+            rt_failure_needs(err, path, end - now, why, sizeof why);
+            reservations_release(rv);
+            return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                                 : RT_ERR_WRITE_FAULT,
+                                "%s: %s; nothing was written: %s", path,
+                                reason, why);
+        }
+    }
+    return 0;
+}
+
+static int interrupted(struct rt_error *e)
+{
+    if (!rt_os_interrupted())
+        return 0;
+    return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing changed");
+}
+
+/* The commit's journal as the next writer checks it (parse, in
+ * journal_read.c): a commit whose journal would be refused is never
+ * started, since once sealed nobody could finish it. */
+static int check_names(const struct rt_commit *c, size_t journal_len,
+                       struct rt_error *e)
+{
+    if (c->scoped && c->scope.max_bytes && journal_len > c->scope.max_bytes)
+        return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                            "internal error: the journal of this commit "
+                            "would be %zu bytes, more than the %llu a "
+                            "journal of this store may hold; nothing was "
+                            "written", journal_len,
+                            (unsigned long long)c->scope.max_bytes);
+    for (size_t i = 0; i < c->n; i++) {
+        const struct record *r = &c->v[i];
+        const char *problem = rt_journal_path_problem(r->file);
+        uint64_t parts = 1;
+        for (const char *q = r->file; *q; q++)
+            parts += *q == '/';
+        if (!problem && c->scoped && c->scope.is_store_file &&
+            !c->scope.is_store_file(c->scope.ctx, r->file))
+            problem = "not a file this store's commits write";
+        if (!problem && r->kind != REC_SIZE && r->kind != REC_DELETE &&
+            r->offset + r->len > MAX_FILE_END)
+            problem = "a write past 4 GiB";
+        if (!problem && r->kind == REC_SIZE && r->offset > MAX_FILE_END)
+            problem = "a size past 4 GiB";
+        if (!problem && r->kind == REC_DELETE && r->offset >= parts)
+            problem = "a removal of folders above the tree";
+        if (problem)
+            return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                                "internal error: the commit names '%s' "
+                                "(%s); nothing was written", r->file,
+                                problem);
+    }
+    return 0;
+}
+
+/* The sealed journal C wrote, as parse would read it back: its records
+ * point at the bytes C holds (the names were checked by check_names, the
+ * sizes by construction), so it is applied by the same code as a journal
+ * the next writer finds, with no copy of it read back. */
+static struct rt_journal *written_journal(const struct rt_commit *c,
+                                          struct rt_error *e)
+{
+    struct rt_journal *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(c->journal)) ||
+        !(j->recs = calloc(c->n ? c->n : 1, sizeof *j->recs))) {
+        if (j)
+            free(j->path);
+        free(j);
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        return NULL;
+    }
+    j->info.sealed = 1;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct record *r = &c->v[i];
+        if (r->kind == REC_FRESH)
+            continue;
+        struct jrec *jr = &j->recs[j->n_recs++];
+        jr->kind = r->kind;
+        jr->file = r->file;
+        jr->offset = r->offset;
+        jr->data = r->data;
+        jr->len = (uint32_t)r->len;
+        jr->in_order = r->kind == REC_SIZE && r->len &&
+                       (r->data[0] & SIZE_IN_ORDER);
+    }
+    if (rt_journal_list_files(j, e) != 0) {
+        rt_journal_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+int rt_commit_run(struct rt_commit *c, struct rt_error *e)
+{
+    uint64_t growth, later;
+    struct reservations rv = {0};
+    if (interrupted(e) || record_intents(c, e) != 0)
+        return -1;
+    struct journal_image im;
+    if (rt_journal_image_make(c, &im) != 0)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    size_t len = im.len, ilen = im.ilen;
+    if (check_names(c, len, e) != 0 ||
+        preflight(c, &growth, &later, &rv, e) != 0 || interrupted(e)) {
+        reservations_release(&rv);
+        rt_journal_image_free(&im);
+        return -1;
+    }
+    int fd = rt_os_open(c->journal, RT_OS_WRITE_TRUNC);
+    if (fd < 0) {
+        int err = errno;
+        char why[PATH_MAX + 200];
+        rt_failure_needs(err, c->journal, len, why, sizeof why);
+        reservations_release(&rv);
+        rt_journal_image_free(&im);
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                            "%s: %s; nothing was written: %s", c->journal,
+                            rt_os_strerror(err), why);
+    }
+    /* The journal's own space, before a byte of it is written. */
+    if (rt_os_reserve(fd, len) != 0) {
+        int err = errno;
+        char why[PATH_MAX + 200];
+        rt_failure_needs(err, c->journal, len + growth, why, sizeof why);
+        rt_os_close(fd);
+        rt_os_unlink(c->journal);
+        reservations_release(&rv);
+        rt_journal_image_free(&im);
+        return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                             : RT_ERR_WRITE_FAULT,
+                            "%s: %s; nothing was written: %s", c->journal,
+                            rt_os_strerror(err), why);
+    }
+    /* Files made in new folders (an INF copy) are written after the
+     * commit point: the room they need must be there now. */
+    uint64_t free_b;
+    if (later && rt_os_free_space(c->base, &free_b) == 0 && free_b < later) {
+        rt_os_close(fd);
+        rt_os_unlink(c->journal);
+        reservations_release(&rv);
+        rt_journal_image_free(&im);
+        return rt_error_set(e, RT_ERR_DISK_FULL,
+                            "%s: the new files this change makes need %llu "
+                            "bytes and %llu are free; nothing was written: "
+                            "free %llu bytes on the file system of %s",
+                            c->base, (unsigned long long)later,
+                            (unsigned long long)free_b,
+                            (unsigned long long)(later - free_b), c->base);
+    }
+    /* With fresh bytes, the intent block is durable before any of them is
+     * written: a crash from then on until the seal is rolled back by
+     * cutting those files to their old sizes, so the old state comes back
+     * byte for byte. */
+    size_t from = 0, first = 0;
+    if (c->n_intents) {
+        if (rt_io_pwrite(fd, im.head, ilen, 0) != 0 || rt_io_fsync(fd) != 0 ||
+            rt_io_fsync_dir_of(c->journal) != 0)
+            goto fail;
+        if (interrupted(e) || write_fresh(c, e) != 0)
+            goto undo;
+        from = ilen;
+        first = 1;
+    }
+    /* The body, then the trailer, in two writes: a crash between them
+     * leaves an unsealed journal, which recovery rolls back. An interrupt
+     * before the trailer rolls back too; from the trailer on, the commit
+     * is finished whatever comes. */
+    if (rt_io_pwrite_pieces(fd, im.pieces + first, im.n_pieces - first,
+                            from) != 0)
+        goto fail;
+    if (interrupted(e))
+        goto undo;
+    /* The journal's name is durable already when the intent block was:
+     * its directory is fsynced once per commit. */
+    if (rt_io_pwrite(fd, im.trailer, TRAILER_SIZE, len - TRAILER_SIZE) != 0 ||
+        rt_io_fsync(fd) != 0 ||
+        (!c->n_intents && rt_io_fsync_dir_of(c->journal) != 0))
+        goto fail;
+    rt_os_close(fd);
+    rt_journal_image_free(&im);
+    /* Sealed: the space reserved is the commit's to use now. */
+    reservations_free(&rv);
+    /* Applied as the next writer would replay it: the same code. A
+     * failure from here on leaves the sealed journal for the next
+     * writer. */
+    struct rt_journal *j = written_journal(c, e);
+    if (!j)
+        return -1;
+    int r = rt_journal_finish(j, c->base, e) < 0 ? -1 : 0;
+    rt_journal_free(j);
+    return r;
+fail:
+    rt_error_set(e, errno == ENOSPC ? RT_ERR_DISK_FULL : RT_ERR_WRITE_FAULT,
+                 "%s: %s; nothing was written", c->journal, rt_os_strerror(errno));
+undo:
+    rt_os_close(fd);
+    rt_journal_image_free(&im);
+    if (c->n_intents) {
+        struct rt_error e2 = {0};
+        if (rt_journal_roll_back_fresh(c->base, c->intents, c->n_intents,
+                                       &e2) != 0) {
+            /* Keep the journal: the next open retries the roll-back. */
+            reservations_release(&rv);
+            return -1;
+        }
+    }
+    rt_os_unlink(c->journal);
+    reservations_release(&rv);
+    return -1;
+}

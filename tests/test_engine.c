@@ -284,7 +284,8 @@ static void uninstall_goes_on_past_a_bad_perfinifile(void **state)
     s->ops->close(s);
 }
 
-/* The index allocation of an install, on its own (docs/design.md, "Allocating indices"). */
+/* The index allocation of an install, on its own (docs/design.md,
+ * "Allocating indices"). */
 static struct rt_index_allocation allocate(uint32_t last_counter,
                                            uint32_t last_help,
                                            uint32_t highest_counter,

@@ -160,7 +160,8 @@ static uint32_t highest(const struct work_lang *w, size_t n, int help)
 
 /* The language CurrentLanguage mirrors: the language of digits whose
  * Counter text agrees with it at its lowest common index, English first.
- * CurrentLanguage holds the UI language's table (docs/design.md, "The name database"). */
+ * CurrentLanguage holds the UI language's table (docs/design.md, "The name
+ * database"). */
 static const char *current_language_source(const struct work_lang *w,
                                            size_t n, size_t cur)
 {
@@ -551,8 +552,8 @@ int rt_engine_install(const struct rt_database *db,
                 goto nomem;
     }
 
-    /* Allocation (docs/design.md, "Allocating indices"), above what the tables hold once the
-     * replaced range is cut. */
+    /* Allocation (docs/design.md, "Allocating indices"), above what the
+     * tables hold once the replaced range is cut. */
     struct rt_index_request rq = {
         .last_counter = db->last_counter,
         .last_help = db->last_help,

@@ -71,7 +71,8 @@ int rt_engine_install(const struct rt_database *db,
                       struct rt_change_set *cs, struct rt_install_plan *plan,
                       struct rt_error *e);
 
-/* What the index allocation of an install (docs/design.md, "Allocating indices") is given. */
+/* What the index allocation of an install (docs/design.md, "Allocating
+ * indices") is given. */
 struct rt_index_request {
     /* Perflib's Last Counter and Last Help, as read (or the base's). */
     uint32_t last_counter, last_help;

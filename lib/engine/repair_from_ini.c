@@ -79,7 +79,8 @@ static const struct rt_provider_symbol *symbol_at(
 
 /* The text of the symbol at OFFSET for language LANG among the provider's
  * INIs V: one that has LANG's own text, else English, else any language's
- * (install's order, docs/design.md, "What install writes"). *FROM: the INI it came from. */
+ * (install's order, docs/design.md, "What install writes"). *FROM: the
+ * INI it came from. */
 static const char *ini_text(const struct rt_provider_spec *const *v,
                             size_t n, long offset, const char *lang, int help,
                             const struct rt_provider_spec **from)

@@ -21,7 +21,8 @@
  * 2003). A language whose key opens as a predefined handle
  * (HKEY_PERFORMANCE_TEXT/NLSTEXT), or whose System32\perfcLLL.dat exists,
  * has its tables where the system keeps them, not in values; writing
- * values there would put the strings where nothing reads them (docs/design.md, "Where the tables live"),
+ * values there would put the strings where nothing reads them
+ * (docs/design.md, "Where the tables live"),
  * so apply() refuses such table changes; the hive store writes .dat
  * tables offline. Wine 8 makes Perflib\009 such a key (the server flags
  * it predefined; RegQueryValueEx answers a fixed stub table "1 1847 1846

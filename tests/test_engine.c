@@ -284,6 +284,50 @@ static void uninstall_goes_on_past_a_bad_perfinifile(void **state)
     s->ops->close(s);
 }
 
+/* A language is found by its subkey's name or, spelled otherwise, by its
+ * value: 404 finds the subkey 0404 and 0804 finds 804 (a real Chinese
+ * machine has four-digit subkeys; an INI or a user says 404), the
+ * lowest and the highest value of the store included; a value no subkey
+ * has finds nothing, nor does its neighbour. With a subkey of each
+ * spelling, the one of that very name. */
+static void language_found_by_value_in_another_spelling(void **state)
+{
+    (void)state;
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    const char *const have[] = {"009", "0404", "804", "0C0A"};
+    for (size_t i = 0; i < sizeof have / sizeof *have; i++)
+        put_language(s, have[i]);
+    struct rt_database db = load(s);
+    static const struct {
+        const char *asked, *found;
+    } cases[] = {
+        {"009", "009"},   {"0009", "009"},
+        {"404", "0404"},  {"0404", "0404"}, {"0804", "804"},
+        {"804", "804"},   {"C0A", "0C0A"},  {"c0a", "0C0A"},
+        {"405", NULL},    {"403", NULL},    {"0805", NULL},
+        {"008", NULL},    {"C0B", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const struct rt_db_language *l =
+            rt_database_language(&db, cases[i].asked);
+        if (!cases[i].found) {
+            if (l)
+                fail_msg("%s found %s", cases[i].asked, l->id);
+        } else if (!l || strcmp(l->id, cases[i].found)) {
+            fail_msg("%s found %s, not %s", cases[i].asked,
+                     l ? l->id : "nothing", cases[i].found);
+        }
+    }
+    rt_database_free(&db);
+    /* Both spellings present: each name finds its own subkey. */
+    put_language(s, "0804");
+    db = load(s);
+    assert_string_equal(rt_database_language(&db, "0804")->id, "0804");
+    assert_string_equal(rt_database_language(&db, "804")->id, "804");
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
@@ -293,6 +337,7 @@ int main(void)
         cmocka_unit_test(create_service_keeps_a_library),
         cmocka_unit_test(names_that_become_paths),
         cmocka_unit_test(uninstall_goes_on_past_a_bad_perfinifile),
+        cmocka_unit_test(language_found_by_value_in_another_spelling),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 
 #include "engine_suite.h"
 #include "engine/audit.h"
+#include "engine/overlay.h"
 #include "engine/side_files.h"
 
 static struct rt_store *mem_open(void *ctx)
@@ -328,6 +329,54 @@ static void language_found_by_value_in_another_spelling(void **state)
     s->ops->close(s);
 }
 
+/* The view of a store after a change set (what PerfStringBackup.INI is
+ * written from in the same commit) lists the store's languages, then
+ * each language the change set adds once, in the order of its first
+ * change (not by name): a later change to one of them, or a change to a
+ * language the store has, moves nothing. */
+static void overlay_lists_added_languages_in_change_order(void **state)
+{
+    (void)state;
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    put_language(s, "019");
+    put_language(s, "009");
+    struct rt_error e = {0};
+    char **under;
+    size_t n_under;
+    assert_int_equal(s->ops->list_languages(s, &under, &n_under, &e), 0);
+    assert_int_equal(n_under, 2);
+
+    struct rt_change_set cs = {0};
+    static const char16_t text[] = u"1\0Top\0\0";
+    assert_int_equal(rt_change_set_create_language(&cs, "0C0A"), 0);
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER, (const uint8_t *)text,
+                                         sizeof text, NULL, NULL), 0);
+    assert_int_equal(rt_change_set_table(&cs, "407", RT_TABLE_COUNTER, (const uint8_t *)text,
+                                         sizeof text, NULL, NULL), 0);
+    assert_int_equal(rt_change_set_create_language(&cs, "00A"), 0);
+    assert_int_equal(rt_change_set_table(&cs, "0C0A", RT_TABLE_HELP, (const uint8_t *)text,
+                                         sizeof text, NULL, NULL), 0);
+    assert_int_equal(rt_change_set_create_language(&cs, "019"), 0);
+    assert_int_equal(rt_change_set_create_language(&cs, "007"), 0);
+    assert_int_equal(rt_change_set_create_language(&cs, "407"), 0);
+    struct rt_store *view = rt_overlay_new(s, &cs);
+    assert_non_null(view);
+    char **langs;
+    size_t n;
+    assert_int_equal(view->ops->list_languages(view, &langs, &n, &e), 0);
+    const char *const added[] = {"0C0A", "407", "00A", "007"};
+    assert_int_equal(n, n_under + 4);
+    for (size_t i = 0; i < n_under; i++)
+        assert_string_equal(langs[i], under[i]);
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(langs[n_under + i], added[i]);
+    rt_strings_free(langs, n);
+    rt_strings_free(under, n_under);
+    view->ops->close(view);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
@@ -338,6 +387,7 @@ int main(void)
         cmocka_unit_test(names_that_become_paths),
         cmocka_unit_test(uninstall_goes_on_past_a_bad_perfinifile),
         cmocka_unit_test(language_found_by_value_in_another_spelling),
+        cmocka_unit_test(overlay_lists_added_languages_in_change_order),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

@@ -827,6 +827,79 @@ static void released_pages_keep_what_the_image_holds(void **state)
     tu_rmdir(dir);
 }
 
+/* The bytes of the hive's allocated cells (and how many there are), read
+ * from the bins as a reader of the file would. */
+static uint64_t allocated_bytes(struct rt_regf *h, size_t *cells)
+{
+    const uint8_t *img;
+    size_t n;
+    rt_regf_image(h, &img, &n);
+    uint64_t used = 0;
+    *cells = 0;
+    for (size_t bin = 4096; bin + 32 <= n;) {
+        assert_memory_equal(img + bin, "hbin", 4);
+        uint32_t size = regf_le32(img + bin + 8);
+        assert_true(size >= 4096 && bin + size <= n);
+        for (size_t at = bin + 32; at < bin + size;) {
+            int32_t raw = (int32_t)regf_le32(img + at);
+            uint32_t len = raw < 0 ? (uint32_t)0 - (uint32_t)raw : (uint32_t)raw;
+            assert_true(len >= 8 && at + len <= bin + size);
+            if (raw < 0) {
+                used += len;
+                ++*cells;
+            }
+            at += len;
+        }
+        bin += size;
+    }
+    return used;
+}
+
+/* Deleting a subtree gives back every cell it owned: key nodes, value
+ * lists, values and their data, and the subkey lists of keys that still
+ * had subkeys when freed (children are freed before their parents, whose
+ * counts are not lowered first), an index of leaves ("ri") and its
+ * leaves included. The hive's allocated cells are then the ones it had
+ * before the subtree was made. */
+static void deleting_a_subtree_frees_every_cell_it_owned(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), keep, tree, k;
+    assert_int_equal(rt_regf_key_create(h, root, "Keep", &keep), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "Tree", &tree), 0);
+    size_t cells0;
+    uint64_t bytes0 = allocated_bytes(h, &cells0);
+    uint8_t data[200];
+    memset(data, 7, sizeof data);
+    char name[32];
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "Tree\\A%d\\B", i);
+        assert_int_equal(rt_regf_key_create_path(h, root, name, &k), 0);
+        assert_int_equal(rt_regf_value_set(h, k, "v", RT_REG_BINARY, data,
+                                           sizeof data), 0);
+        snprintf(name, sizeof name, "Tree\\A%d\\C", i);
+        assert_int_equal(rt_regf_key_create_path(h, root, name, &k), 0);
+    }
+    uint32_t many;
+    assert_int_equal(rt_regf_key_create(h, tree, "Many", &many), 0);
+    for (unsigned i = 0; i < REGF_LEAF_MAX + 10; i++) {
+        snprintf(name, sizeof name, "K%04u", i);
+        assert_int_equal(rt_regf_key_create(h, many, name, &k), 0);
+    }
+    size_t cells1;
+    assert_true(allocated_bytes(h, &cells1) > bytes0);
+    assert_int_equal(rt_regf_key_delete(h, tree, RT_REGF_RECURSIVE), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "Tree", &tree), 0);
+    size_t cells2;
+    assert_int_equal(allocated_bytes(h, &cells2), bytes0);
+    assert_int_equal(cells2, cells0);
+    int findings = 0;
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+    assert_int_equal(findings, 0);
+    rt_regf_close(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -845,6 +918,7 @@ int main(void)
         cmocka_unit_test(security_cells_leave_the_ring_with_their_last_key),
         cmocka_unit_test(security_count_overflow_is_refused),
         cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),
+        cmocka_unit_test(deleting_a_subtree_frees_every_cell_it_owned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

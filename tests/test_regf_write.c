@@ -900,6 +900,67 @@ static void deleting_a_subtree_frees_every_cell_it_owned(void **state)
     rt_regf_close(h);
 }
 
+struct offset_finding {
+    enum rt_regf_severity sev;
+    uint64_t offset;
+    char message[200];
+};
+
+struct offset_findings {
+    struct offset_finding v[8];
+    size_t n;
+};
+
+static void keep_finding(void *ctx, enum rt_regf_severity sev,
+                         uint64_t offset, const char *message)
+{
+    struct offset_findings *f = ctx;
+    if (f->n < sizeof f->v / sizeof *f->v) {
+        f->v[f->n].sev = sev;
+        f->v[f->n].offset = offset;
+        snprintf(f->v[f->n].message, sizeof f->v[f->n].message, "%s",
+                 message);
+    }
+    f->n++;
+}
+
+/* A wrong hash in a subkey list is reported at the file offset of its own
+ * entry (the list cell's offset, its 8-byte head, 8 bytes an entry), for
+ * every entry, not only the first: that offset is where a user looks
+ * with a hex editor. */
+static void wrong_hashes_reported_at_their_entries(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), k;
+    const char *names[] = {"Alpha", "Beta", "Gamma", "Delta"};
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(rt_regf_key_create(h, root, names[i], &k), 0);
+    uint32_t list = nk_field(h, root, NK_SUBLIST);
+    assert_int_equal(nk_field(h, list, 0) & 0xFFFF, 'l' | 'h' << 8);
+    /* Entries 1 and 3: the hash is the entry's second field. */
+    for (uint32_t i = 1; i < 4; i += 2)
+        set_cell_field(h, list, 4 + 8 * i + 4,
+                       nk_field(h, list, 4 + 8 * i + 4) ^ 0x10);
+    struct offset_findings f = {0};
+    rt_regf_check(h, keep_finding, &f);
+    size_t seen = 0;
+    for (size_t i = 0; i < f.n && i < 8; i++) {
+        if (!strstr(f.v[i].message, "subkey list entry"))
+            continue;
+        uint32_t entry = seen ? 3 : 1;
+        char want[32];
+        snprintf(want, sizeof want, "subkey list entry %u: hash", entry);
+        if (!strstr(f.v[i].message, want))
+            fail_msg("%s", f.v[i].message);
+        assert_int_equal(f.v[i].sev, RT_REGF_WARNING);
+        assert_int_equal(f.v[i].offset, 4096 + list + 8 + 8 * entry);
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    rt_regf_close(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -919,6 +980,7 @@ int main(void)
         cmocka_unit_test(security_count_overflow_is_refused),
         cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),
         cmocka_unit_test(deleting_a_subtree_frees_every_cell_it_owned),
+        cmocka_unit_test(wrong_hashes_reported_at_their_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
+#endif
+
 #include "commit/crc32.h"
 #include "commit/journal.h"
 #include "platform/os.h"
@@ -404,6 +408,82 @@ static void crash_with_fresh_bytes_short_of_the_size(void **state)
     zero_tail = 1;
     crash_sweep(1);
     zero_tail = 0;
+}
+
+/* A file longer than where a commit appends (a hive whose file runs past
+ * its bins: the commit appends bins at their end, inside the file, and
+ * sets a final size below the file's length). The fresh bytes land
+ * before the seal, but the file is cut to its final size only after it:
+ * a crash before the seal is rolled back to the file as long as it was,
+ * every byte outside the appended range as it was; a crash after it
+ * rolls forward to the new bytes and size. */
+static void longer_file_is_cut_only_after_the_seal(void **state)
+{
+    (void)state;
+    enum { OLD = 30000, AT = 20000, FRESH = 4000, FINAL = AT + FRESH };
+    static uint8_t old[OLD], page[4096], fresh[FRESH];
+    for (size_t i = 0; i < OLD; i++)
+        old[i] = (uint8_t)(i * 11 + 3);
+    memset(page, 0x5A, sizeof page);
+    memset(fresh, 0xB7, sizeof fresh);
+    unsigned total = 0;
+    int seen[2] = {0, 0};
+    for (unsigned k = 0; k == 0 || k <= total; k++) {
+        write_file("a.hive", old, OLD);
+        unsigned w0 = rt_io_totals.writes;
+        pid_t pid = k ? fork() : 0;
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            if (k)
+                rt_io_fault_after(k);
+            struct rt_commit *c = rt_commit_new(dir, journal);
+            assert_non_null(c);
+            assert_int_equal(rt_commit_write(c, "a.hive", 4096, page,
+                                             sizeof page), 0);
+            assert_int_equal(rt_commit_write_fresh(c, "a.hive", AT, fresh,
+                                                   FRESH), 0);
+            assert_int_equal(rt_commit_set_size(c, "a.hive", FINAL), 0);
+            struct rt_error e = {0};
+            int r = rt_commit_run(c, &e);
+            rt_commit_free(c);
+            if (k)
+                _exit(r == 0 ? 0 : 1);
+            assert_int_equal(r, 0);
+            total = rt_io_totals.writes - w0;
+        } else {
+            int status;
+            waitpid(pid, &status, 0);
+            assert_true(WIFEXITED(status));
+            assert_int_equal(WEXITSTATUS(status), 99);
+            struct rt_error e = {0};
+            assert_true(rt_journal_recover(dir, journal, &scope, &e) >= 0);
+        }
+        size_t len;
+        uint8_t *got = slurp("a.hive", &len);
+        assert_non_null(got);
+        if (len == OLD) {
+            /* Rolled back: the appended range may hold the fresh bytes
+             * (no reader looks past the old bins), nothing else changed. */
+            assert_memory_equal(got, old, AT);
+            assert_memory_equal(got + FINAL, old + FINAL, OLD - FINAL);
+            seen[0] = 1;
+        } else {
+            assert_int_equal(len, FINAL);
+            assert_memory_equal(got, old, 4096);
+            assert_memory_equal(got + 4096, page, sizeof page);
+            assert_memory_equal(got + 8192, old + 8192, AT - 8192);
+            assert_memory_equal(got + AT, fresh, FRESH);
+            seen[1] = 1;
+        }
+        free(got);
+        assert_int_not_equal(access(journal, F_OK), 0);
+        if (k == 0) {
+            assert_int_equal(len, FINAL);
+            seen[1] = 0;
+        }
+    }
+    assert_true(total >= 4);
+    assert_true(seen[0] && seen[1]);
 }
 
 /* A sealed journal whose last record is a data write (not a size record
@@ -1053,6 +1133,8 @@ int main(void)
             crash_with_fresh_bytes_gives_before_or_after, setup, teardown),
         cmocka_unit_test_setup_teardown(
             crash_with_fresh_bytes_short_of_the_size, setup, teardown),
+        cmocka_unit_test_setup_teardown(longer_file_is_cut_only_after_the_seal,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(recovery_replays_the_last_record,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,

@@ -2,6 +2,7 @@
  * write, discarding unsealed journals, refusing journals that name what
  * is not the store's (a journal on a disk others wrote is data), and the
  * writer lock. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,6 +72,35 @@ static int teardown(void **state)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd);
 }
+
+#if defined(__linux__) && defined(__GLIBC__)
+/* Test hook: fstat of a.hive fails (EIO) at its FSTAT_FAIL_AT-th call
+ * from when it was set (0: never), and the calls are counted in
+ * fstat_calls: how a size that cannot be read is handled. The library
+ * calls fstat64 (-D_FILE_OFFSET_BITS=64), which this definition takes
+ * over in the test program; every other call goes to the C library's. */
+static unsigned fstat_fail_at, fstat_calls;
+
+int fstat64(int fd, struct stat64 *st);
+int fstat64(int fd, struct stat64 *st)
+{
+    static int (*real)(int, struct stat64 *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "fstat64");
+    char link[64], target[512];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n > 7 && !memcmp(target + n - 7, "/a.hive", 7)) {
+        fstat_calls++;
+        if (fstat_fail_at && fstat_calls == fstat_fail_at) {
+            errno = EIO;
+            return -1;
+        }
+    }
+    return real(fd, st);
+}
+#define HAVE_FSTAT_HOOK 1
+#endif
 
 static uint8_t old_a[20000], new_a[24000], new_b[5000];
 /* a.hive's last ZERO_TAIL bytes after the commit are zeros, which no
@@ -485,6 +515,65 @@ static void longer_file_is_cut_only_after_the_seal(void **state)
     assert_true(total >= 4);
     assert_true(seen[0] && seen[1]);
 }
+
+#ifdef HAVE_FSTAT_HOOK
+/* A file's size that cannot be read (fstat failing) while a commit
+ * writes its fresh bytes is an error naming the file, never taken for 0:
+ * taken for 0, the file (longer than its final size here) would be cut
+ * to that size before the seal. Each fstat of a.hive in turn fails: the
+ * commit stops with a.hive's name (no journal left before the seal), or
+ * reports it after the seal and recovery rolls forward; either way the
+ * file ends as before or as after, never another length. */
+static void unreadable_size_stops_the_commit(void **state)
+{
+    (void)state;
+    enum { OLD = 30000, AT = 20000, FRESH = 4000, FINAL = AT + FRESH };
+    static uint8_t old[OLD], fresh[FRESH];
+    for (size_t i = 0; i < OLD; i++)
+        old[i] = (uint8_t)(i * 13 + 5);
+    memset(fresh, 0xE1, sizeof fresh);
+    unsigned calls = 0;
+    for (unsigned k = 0; k == 0 || k <= calls; k++) {
+        write_file("a.hive", old, OLD);
+        struct rt_commit *c = rt_commit_new(dir, journal);
+        assert_non_null(c);
+        assert_int_equal(rt_commit_write_fresh(c, "a.hive", AT, fresh, FRESH),
+                         0);
+        assert_int_equal(rt_commit_set_size(c, "a.hive", FINAL), 0);
+        struct rt_error e = {0};
+        fstat_calls = 0;
+        fstat_fail_at = k;
+        int r = rt_commit_run(c, &e);
+        fstat_fail_at = 0;
+        rt_commit_free(c);
+        if (k == 0) {
+            assert_int_equal(r, 0);
+            calls = fstat_calls;
+            assert_true(calls >= 1);
+        } else {
+            if (r == 0)
+                fail_msg("fstat %u of %u of a.hive failed unreported", k,
+                         calls);
+            if (!strstr(e.message, "a.hive"))
+                fail_msg("fstat %u: %s", k, e.message);
+            assert_true(rt_journal_recover(dir, journal, &scope, &e) >= 0);
+        }
+        size_t len;
+        uint8_t *got = slurp("a.hive", &len);
+        assert_non_null(got);
+        if (len == OLD) {
+            assert_memory_equal(got, old, AT);
+            assert_memory_equal(got + FINAL, old + FINAL, OLD - FINAL);
+        } else {
+            assert_int_equal(len, FINAL);
+            assert_memory_equal(got, old, AT);
+            assert_memory_equal(got + AT, fresh, FRESH);
+        }
+        free(got);
+        assert_int_not_equal(access(journal, F_OK), 0);
+    }
+}
+#endif
 
 /* A sealed journal whose last record is a data write (not a size record
  * that changes nothing), the process ended right after the seal: recovery
@@ -1135,6 +1224,10 @@ int main(void)
             crash_with_fresh_bytes_short_of_the_size, setup, teardown),
         cmocka_unit_test_setup_teardown(longer_file_is_cut_only_after_the_seal,
                                         setup, teardown),
+#ifdef HAVE_FSTAT_HOOK
+        cmocka_unit_test_setup_teardown(unreadable_size_stops_the_commit,
+                                        setup, teardown),
+#endif
         cmocka_unit_test_setup_teardown(recovery_replays_the_last_record,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,

@@ -35,6 +35,23 @@ void *realloc(void *p, size_t n)
     }
     return next(p, n);
 }
+
+/* Test hook: the STRDUP_FAIL_AT-th strdup from when it was set fails as
+ * out of memory (0: never); the others copy with malloc. */
+static unsigned long strdup_fail_at, strdup_calls;
+
+char *strdup(const char *s)
+{
+    if (strdup_fail_at && ++strdup_calls == strdup_fail_at) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
 #define HAVE_REALLOC_HOOK 1
 #endif
 
@@ -558,6 +575,39 @@ static void out_of_memory_is_reported_not_a_shorter_table(void **state)
 }
 #endif
 
+#ifdef HAVE_REALLOC_HOOK
+/* A pair whose index is spelled otherwise than its value ("0012") keeps
+ * that spelling when copied (a table written back keeps its bytes); when
+ * there is no memory for it, the copy fails as out of memory rather than
+ * giving a pair that would be written "12". */
+static void pair_copy_keeps_the_index_spelling_or_fails(void **state)
+{
+    (void)state;
+    struct rt_pair *p;
+    size_t n;
+    struct rt_msz_error e;
+    assert_int_equal(rt_multi_sz_decode(BLOB(u"0012\0Twelve\0"), 0, &p, &n,
+                                        &e), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(p[0].index, 12);
+    assert_string_equal(p[0].index_raw, "0012");
+    struct rt_pair copy;
+    assert_int_equal(rt_pair_copy(&copy, &p[0]), 0);
+    assert_string_equal(copy.index_raw, "0012");
+    assert_string_equal(copy.text, "Twelve");
+    rt_pair_free(&copy);
+    strdup_calls = 0;
+    strdup_fail_at = 1;
+    int r = rt_pair_copy(&copy, &p[0]);
+    strdup_fail_at = 0;
+    assert_int_equal(strdup_calls, 1);
+    if (r == 0)
+        fail_msg("copied without its index's spelling: '%s'",
+                 copy.index_raw ? copy.index_raw : "(none)");
+    rt_pairs_free(p, n);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,6 +624,7 @@ int main(void)
         cmocka_unit_test(pieces_scan_as_the_whole),
 #ifdef HAVE_REALLOC_HOOK
         cmocka_unit_test(out_of_memory_is_reported_not_a_shorter_table),
+        cmocka_unit_test(pair_copy_keeps_the_index_spelling_or_fails),
 #endif
     };
     return cmocka_run_group_tests_name("multi_sz", tests, NULL, NULL);

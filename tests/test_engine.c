@@ -377,6 +377,50 @@ static void overlay_lists_added_languages_in_change_order(void **state)
     s->ops->close(s);
 }
 
+/* The store's services cannot be listed (a hive that cannot be read
+ * there): the view after a change set says so, with the store's error,
+ * rather than listing only the services the change set creates (a
+ * PerfStringBackup.INI written from that would lose every other one). */
+static int services_unreadable(struct rt_store *s, char ***names, size_t *n,
+                               struct rt_error *e)
+{
+    (void)s;
+    *names = NULL;
+    *n = 0;
+    return rt_error_set(e, RT_ERR_BADDB, "Services: cannot be read");
+}
+
+static void overlay_passes_on_a_store_that_cannot_list_services(void **state)
+{
+    (void)state;
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    put_service(s, "Transfer");
+    const struct rt_store_ops *ops = s->ops;
+    struct rt_store_ops failing = *ops;
+    failing.list_perf_services = services_unreadable;
+    failing.list_perf_services_into = NULL;
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_perf_key(&cs, "Peer"), 0);
+    struct rt_store *view = rt_overlay_new(s, &cs);
+    assert_non_null(view);
+    struct rt_error e = {0};
+    char **names;
+    size_t n;
+    assert_int_equal(view->ops->list_perf_services(view, &names, &n, &e), 0);
+    assert_int_equal(n, 2);
+    rt_strings_free(names, n);
+    s->ops = &failing;
+    names = (void *)1;
+    n = 9;
+    assert_int_equal(view->ops->list_perf_services(view, &names, &n, &e), -1);
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    assert_string_equal(e.message, "Services: cannot be read");
+    s->ops = ops;
+    view->ops->close(view);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
@@ -388,6 +432,7 @@ int main(void)
         cmocka_unit_test(uninstall_goes_on_past_a_bad_perfinifile),
         cmocka_unit_test(language_found_by_value_in_another_spelling),
         cmocka_unit_test(overlay_lists_added_languages_in_change_order),
+        cmocka_unit_test(overlay_passes_on_a_store_that_cannot_list_services),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

@@ -51,6 +51,41 @@ static void invalid_utf8_rejected(void **state)
     assert_int_equal(off, 1);                       /* truncated */
 }
 
+/* The last code point, U+10FFFF, is text; U+110000, one past it (a
+ * four-byte form UTF-8 does not allow), is not, nor is a surrogate's
+ * neighbour counted wrongly: each edge exactly. */
+static void code_point_edges(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        uint32_t cp;                /* 0: invalid */
+    } cases[] = {
+        {"\xf4\x8f\xbf\xbf", 0x10FFFF}, {"\xf4\x90\x80\x80", 0},
+        {"\xed\x9f\xbf", 0xD7FF},       {"\xed\xa0\x80", 0},
+        {"\xed\xbf\xbf", 0},            {"\xee\x80\x80", 0xE000},
+        {"\xf0\x90\x80\x80", 0x10000},  {"\xf0\x8f\xbf\xbf", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const unsigned char *u = (const unsigned char *)cases[i].s;
+        size_t len = strlen(cases[i].s);
+        uint32_t cp = 0;
+        size_t got = rt_utf8_decode_one(u, len, &cp);
+        if (cases[i].cp) {
+            assert_int_equal(got, len);
+            assert_int_equal(cp, cases[i].cp);
+        } else if (got != 0) {
+            fail_msg("case %zu decoded to U+%04X", i, (unsigned)cp);
+        }
+        uint8_t *o;
+        size_t n, off = 99;
+        int r = rt_utf8_to_utf16le(cases[i].s, len, &o, &n, &off);
+        assert_int_equal(r, cases[i].cp ? 0 : -1);
+        if (r == 0)
+            free(o);
+    }
+}
+
 /* ASCII is taken eight bytes at a time: a character beyond ASCII, and an
  * invalid sequence, after every length of ASCII before it (across and
  * within the eight-byte steps) and with every length after it, give the
@@ -198,6 +233,7 @@ int main(void)
         cmocka_unit_test(roundtrip_bmp_and_astral),
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),
+        cmocka_unit_test(code_point_edges),
         cmocka_unit_test(ascii_runs_at_every_alignment),
         cmocka_unit_test(case_insensitive_compare),
         cmocka_unit_test(case_insensitive_compare_matches_definition),

@@ -900,6 +900,42 @@ static void deleting_a_subtree_frees_every_cell_it_owned(void **state)
     rt_regf_close(h);
 }
 
+/* A key's subkeys deleted one by one until none is left, its list an
+ * index of leaves ("ri": more subkeys than a leaf holds): each leaf is
+ * freed when its last entry goes, and the index itself with the last
+ * leaf. The hive's allocated cells are then those it had before the
+ * subkeys were made. */
+static void emptied_index_of_leaves_is_freed(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), many, k;
+    assert_int_equal(rt_regf_key_create(h, root, "Many", &many), 0);
+    size_t cells0;
+    uint64_t bytes0 = allocated_bytes(h, &cells0);
+    char name[32];
+    const unsigned count = REGF_LEAF_MAX + 10;
+    for (unsigned i = 0; i < count; i++) {
+        snprintf(name, sizeof name, "K%04u", i);
+        assert_int_equal(rt_regf_key_create(h, many, name, &k), 0);
+    }
+    uint32_t list = nk_field(h, many, NK_SUBLIST);
+    assert_int_equal(nk_field(h, list, 0) & 0xFFFF, 'r' | 'i' << 8);
+    for (unsigned i = 0; i < count; i++) {
+        snprintf(name, sizeof name, "K%04u", i);
+        assert_int_equal(rt_regf_lookup(h, many, name, &k), 0);
+        assert_int_equal(rt_regf_key_delete(h, k, 0), 0);
+    }
+    assert_int_equal(nk_field(h, many, NK_NSUB), 0);
+    size_t cells1;
+    assert_int_equal(allocated_bytes(h, &cells1), bytes0);
+    assert_int_equal(cells1, cells0);
+    int findings = 0;
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+    assert_int_equal(findings, 0);
+    rt_regf_close(h);
+}
+
 struct offset_finding {
     enum rt_regf_severity sev;
     uint64_t offset;
@@ -981,6 +1017,7 @@ int main(void)
         cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),
         cmocka_unit_test(deleting_a_subtree_frees_every_cell_it_owned),
         cmocka_unit_test(wrong_hashes_reported_at_their_entries),
+        cmocka_unit_test(emptied_index_of_leaves_is_freed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -923,6 +923,39 @@ static void journal_paths_are_plain_names(void **state)
                         "a path longer than any a commit writes");
 }
 
+/* A journal cut short after its note (the time and "install of Xfer")
+ * still says what it was for, whatever comes after the note: no more
+ * (cut just past it), part of the intent block, or all of it; cut
+ * inside the note it says nothing. Either way it is unsealed, and
+ * finishing it discards it. */
+static void journal_cut_after_its_note_still_names_it(void **state)
+{
+    (void)state;
+    make_before();
+    static struct forged f;
+    forge_start(&f, 0, NULL);
+    const size_t note_end = 20 + strlen("install of Xfer");
+    for (size_t len = note_end - 2; len <= f.n; len++) {
+        write_file("regtool.journal", f.b, len);
+        struct rt_error e = {0};
+        struct rt_journal *j;
+        assert_int_equal(rt_journal_load(journal, &scope, &j, &e), 1);
+        const struct rt_journal_info *ji = rt_journal_about(j);
+        assert_false(ji->sealed);
+        if (len >= note_end) {
+            if (strcmp(ji->what, "install of Xfer"))
+                fail_msg("cut at %zu of %zu: note '%s'", len, f.n, ji->what);
+            assert_int_equal(ji->when, 1700000000);
+        } else {
+            assert_string_equal(ji->what, "");
+        }
+        assert_int_equal(rt_journal_finish(j, dir, &e), 0);
+        rt_journal_free(j);
+        assert_int_not_equal(access(journal, F_OK), 0);
+        assert_int_equal(which_state(), 0);
+    }
+}
+
 /* The CRC is no defence: anyone computes it. A forged sealed journal
  * naming only the store's files is replayed; the same with one record
  * naming a host file is refused whole, the good record before it not
@@ -1235,6 +1268,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(borrowed_bytes_journal_as_copies,
                                         setup, teardown),
         cmocka_unit_test(journal_paths_are_plain_names),
+        cmocka_unit_test_setup_teardown(journal_cut_after_its_note_still_names_it,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(forged_journal_with_valid_crc, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(record_with_dotdot_is_refused, setup,

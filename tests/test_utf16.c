@@ -227,6 +227,35 @@ static void case_insensitive_compare_matches_definition(void **state)
     }
 }
 
+/* The case-insensitive hash (of the name lookups in key trees and
+ * perfstats) gives names equal ignoring case (rt_utf8_casecmp) one hash,
+ * astral characters and invalid bytes included, and tells these
+ * different names apart: a hash of the seed alone would put every name
+ * in one bucket, each lookup then a scan. */
+static void case_hash_follows_the_comparison(void **state)
+{
+    (void)state;
+    static const char *const same[][2] = {
+        {"Transfer", "TRANSFER"}, {"\xd0\xbf\xd0\xb0\xd0\xbc", "\xd0\x9f\xd0\x90\xd0\x9c"},
+        {"x\xf0\x9f\x98\x80", "X\xf0\x9f\x98\x80"}, {"a\xff", "A\xff"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        size_t la = strlen(same[i][0]), lb = strlen(same[i][1]);
+        assert_int_equal(rt_utf8_casecmp(same[i][0], la, same[i][1], lb), 0);
+        assert_true(rt_utf8_casehash(same[i][0], la, 7) ==
+                    rt_utf8_casehash(same[i][1], lb, 7));
+    }
+    static const char *const names[] = {"", "Transfer", "Peer", "009", "019",
+                                        "Perflib", "Performance", "a", "b",
+                                        "\xf0\x9f\x98\x80"};
+    const size_t n = sizeof names / sizeof *names;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (rt_utf8_casehash(names[i], strlen(names[i]), 7) ==
+                rt_utf8_casehash(names[j], strlen(names[j]), 7))
+                fail_msg("'%s' and '%s' hash alike", names[i], names[j]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +263,7 @@ int main(void)
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),
         cmocka_unit_test(code_point_edges),
+        cmocka_unit_test(case_hash_follows_the_comparison),
         cmocka_unit_test(ascii_runs_at_every_alignment),
         cmocka_unit_test(case_insensitive_compare),
         cmocka_unit_test(case_insensitive_compare_matches_definition),

@@ -7,6 +7,7 @@
 
 #include "engine_suite.h"
 #include "engine/audit.h"
+#include "engine/overlay.h"
 #include "engine/side_files.h"
 
 static struct rt_store *mem_open(void *ctx)
@@ -402,6 +403,142 @@ static void allocation_refuses_a_range_past_the_index_limit(void **state)
     assert_int_equal(at.last_help, RT_INDEX_MAX);
 }
 
+/* A language is found by its subkey's name or, spelled otherwise, by its
+ * value: 404 finds the subkey 0404 and 0804 finds 804 (a real Chinese
+ * machine has four-digit subkeys; an INI or a user says 404), the
+ * lowest and the highest value of the store included; a value no subkey
+ * has finds nothing, nor does its neighbour. With a subkey of each
+ * spelling, the one of that very name. */
+static void language_found_by_value_in_another_spelling(void **state)
+{
+    (void)state;
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    const char *const have[] = {"009", "0404", "804", "0C0A"};
+    for (size_t i = 0; i < sizeof have / sizeof *have; i++)
+        put_language(s, have[i]);
+    struct rt_database db = load(s);
+    static const struct {
+        const char *asked, *found;
+    } cases[] = {
+        {"009", "009"},   {"0009", "009"},
+        {"404", "0404"},  {"0404", "0404"}, {"0804", "804"},
+        {"804", "804"},   {"C0A", "0C0A"},  {"c0a", "0C0A"},
+        {"405", NULL},    {"403", NULL},    {"0805", NULL},
+        {"008", NULL},    {"C0B", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const struct rt_db_language *l =
+            rt_database_language(&db, cases[i].asked);
+        if (!cases[i].found) {
+            if (l)
+                fail_msg("%s found %s", cases[i].asked, l->id);
+        } else if (!l || strcmp(l->id, cases[i].found)) {
+            fail_msg("%s found %s, not %s", cases[i].asked,
+                     l ? l->id : "nothing", cases[i].found);
+        }
+    }
+    rt_database_free(&db);
+    /* Both spellings present: each name finds its own subkey. */
+    put_language(s, "0804");
+    db = load(s);
+    assert_string_equal(rt_database_language(&db, "0804")->id, "0804");
+    assert_string_equal(rt_database_language(&db, "804")->id, "804");
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
+/* The view of a store after a change set (what PerfStringBackup.INI is
+ * written from in the same commit) lists the store's languages, then
+ * each language the change set adds once, in the order of its first
+ * change (not by name): a later change to one of them, or a change to a
+ * language the store has, moves nothing. */
+static void overlay_lists_added_languages_in_change_order(void **state)
+{
+    (void)state;
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    put_language(s, "019");
+    put_language(s, "009");
+    struct rt_error e = {0};
+    char **under;
+    size_t n_under;
+    assert_int_equal(s->ops->list_languages(s, &under, &n_under, &e), 0);
+    assert_int_equal(n_under, 2);
+
+    struct rt_change_set cs = {0};
+    static const char16_t text[] = u"1\0Top\0\0";
+    assert_int_equal(rt_change_set_create_language(&cs, "0C0A"), 0);
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER, (const uint8_t *)text,
+                                         sizeof text, NULL, NULL), 0);
+    assert_int_equal(rt_change_set_table(&cs, "407", RT_TABLE_COUNTER, (const uint8_t *)text,
+                                         sizeof text, NULL, NULL), 0);
+    assert_int_equal(rt_change_set_create_language(&cs, "00A"), 0);
+    assert_int_equal(rt_change_set_table(&cs, "0C0A", RT_TABLE_HELP, (const uint8_t *)text,
+                                         sizeof text, NULL, NULL), 0);
+    assert_int_equal(rt_change_set_create_language(&cs, "019"), 0);
+    assert_int_equal(rt_change_set_create_language(&cs, "007"), 0);
+    assert_int_equal(rt_change_set_create_language(&cs, "407"), 0);
+    struct rt_store *view = rt_overlay_new(s, &cs);
+    assert_non_null(view);
+    char **langs;
+    size_t n;
+    assert_int_equal(view->ops->list_languages(view, &langs, &n, &e), 0);
+    const char *const added[] = {"0C0A", "407", "00A", "007"};
+    assert_int_equal(n, n_under + 4);
+    for (size_t i = 0; i < n_under; i++)
+        assert_string_equal(langs[i], under[i]);
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(langs[n_under + i], added[i]);
+    rt_strings_free(langs, n);
+    rt_strings_free(under, n_under);
+    view->ops->close(view);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+}
+
+/* The store's services cannot be listed (a hive that cannot be read
+ * there): the view after a change set says so, with the store's error,
+ * rather than listing only the services the change set creates (a
+ * PerfStringBackup.INI written from that would lose every other one). */
+static int services_unreadable(struct rt_store *s, char ***names, size_t *n,
+                               struct rt_error *e)
+{
+    (void)s;
+    *names = NULL;
+    *n = 0;
+    return rt_error_set(e, RT_ERR_BADDB, "Services: cannot be read");
+}
+
+static void overlay_passes_on_a_store_that_cannot_list_services(void **state)
+{
+    (void)state;
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    put_service(s, "Transfer");
+    const struct rt_store_ops *ops = s->ops;
+    struct rt_store_ops failing = *ops;
+    failing.list_perf_services = services_unreadable;
+    failing.list_perf_services_into = NULL;
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_perf_key(&cs, "Peer"), 0);
+    struct rt_store *view = rt_overlay_new(s, &cs);
+    assert_non_null(view);
+    struct rt_error e = {0};
+    char **names;
+    size_t n;
+    assert_int_equal(view->ops->list_perf_services(view, &names, &n, &e), 0);
+    assert_int_equal(n, 2);
+    rt_strings_free(names, n);
+    s->ops = &failing;
+    names = (void *)1;
+    n = 9;
+    assert_int_equal(view->ops->list_perf_services(view, &names, &n, &e), -1);
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    assert_string_equal(e.message, "Services: cannot be read");
+    s->ops = ops;
+    view->ops->close(view);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
@@ -415,6 +552,9 @@ int main(void)
         cmocka_unit_test(allocation_pairs_even_counters_with_odd_helps),
         cmocka_unit_test(allocation_keeps_a_replaced_range_that_fits),
         cmocka_unit_test(allocation_refuses_a_range_past_the_index_limit),
+        cmocka_unit_test(language_found_by_value_in_another_spelling),
+        cmocka_unit_test(overlay_lists_added_languages_in_change_order),
+        cmocka_unit_test(overlay_passes_on_a_store_that_cannot_list_services),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

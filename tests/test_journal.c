@@ -2,6 +2,7 @@
  * write, discarding unsealed journals, refusing journals that name what
  * is not the store's (a journal on a disk others wrote is data), and the
  * writer lock. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
+#endif
 
 #include "commit/crc32.h"
 #include "commit/journal.h"
@@ -67,6 +72,35 @@ static int teardown(void **state)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd);
 }
+
+#if defined(__linux__) && defined(__GLIBC__)
+/* Test hook: fstat of a.hive fails (EIO) at its FSTAT_FAIL_AT-th call
+ * from when it was set (0: never), and the calls are counted in
+ * fstat_calls: how a size that cannot be read is handled. The library
+ * calls fstat64 (-D_FILE_OFFSET_BITS=64), which this definition takes
+ * over in the test program; every other call goes to the C library's. */
+static unsigned fstat_fail_at, fstat_calls;
+
+int fstat64(int fd, struct stat64 *st);
+int fstat64(int fd, struct stat64 *st)
+{
+    static int (*real)(int, struct stat64 *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "fstat64");
+    char link[64], target[512];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n > 7 && !memcmp(target + n - 7, "/a.hive", 7)) {
+        fstat_calls++;
+        if (fstat_fail_at && fstat_calls == fstat_fail_at) {
+            errno = EIO;
+            return -1;
+        }
+    }
+    return real(fd, st);
+}
+#define HAVE_FSTAT_HOOK 1
+#endif
 
 static uint8_t old_a[20000], new_a[24000], new_b[5000];
 /* a.hive's last ZERO_TAIL bytes after the commit are zeros, which no
@@ -405,6 +439,141 @@ static void crash_with_fresh_bytes_short_of_the_size(void **state)
     crash_sweep(1);
     zero_tail = 0;
 }
+
+/* A file longer than where a commit appends (a hive whose file runs past
+ * its bins: the commit appends bins at their end, inside the file, and
+ * sets a final size below the file's length). The fresh bytes land
+ * before the seal, but the file is cut to its final size only after it:
+ * a crash before the seal is rolled back to the file as long as it was,
+ * every byte outside the appended range as it was; a crash after it
+ * rolls forward to the new bytes and size. */
+static void longer_file_is_cut_only_after_the_seal(void **state)
+{
+    (void)state;
+    enum { OLD = 30000, AT = 20000, FRESH = 4000, FINAL = AT + FRESH };
+    static uint8_t old[OLD], page[4096], fresh[FRESH];
+    for (size_t i = 0; i < OLD; i++)
+        old[i] = (uint8_t)(i * 11 + 3);
+    memset(page, 0x5A, sizeof page);
+    memset(fresh, 0xB7, sizeof fresh);
+    unsigned total = 0;
+    int seen[2] = {0, 0};
+    for (unsigned k = 0; k == 0 || k <= total; k++) {
+        write_file("a.hive", old, OLD);
+        unsigned w0 = rt_io_totals.writes;
+        pid_t pid = k ? fork() : 0;
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            if (k)
+                rt_io_fault_after(k);
+            struct rt_commit *c = rt_commit_new(dir, journal);
+            assert_non_null(c);
+            assert_int_equal(rt_commit_write(c, "a.hive", 4096, page,
+                                             sizeof page), 0);
+            assert_int_equal(rt_commit_write_fresh(c, "a.hive", AT, fresh,
+                                                   FRESH), 0);
+            assert_int_equal(rt_commit_set_size(c, "a.hive", FINAL), 0);
+            struct rt_error e = {0};
+            int r = rt_commit_run(c, &e);
+            rt_commit_free(c);
+            if (k)
+                _exit(r == 0 ? 0 : 1);
+            assert_int_equal(r, 0);
+            total = rt_io_totals.writes - w0;
+        } else {
+            int status;
+            waitpid(pid, &status, 0);
+            assert_true(WIFEXITED(status));
+            assert_int_equal(WEXITSTATUS(status), 99);
+            struct rt_error e = {0};
+            assert_true(rt_journal_recover(dir, journal, &scope, &e) >= 0);
+        }
+        size_t len;
+        uint8_t *got = slurp("a.hive", &len);
+        assert_non_null(got);
+        if (len == OLD) {
+            /* Rolled back: the appended range may hold the fresh bytes
+             * (no reader looks past the old bins), nothing else changed. */
+            assert_memory_equal(got, old, AT);
+            assert_memory_equal(got + FINAL, old + FINAL, OLD - FINAL);
+            seen[0] = 1;
+        } else {
+            assert_int_equal(len, FINAL);
+            assert_memory_equal(got, old, 4096);
+            assert_memory_equal(got + 4096, page, sizeof page);
+            assert_memory_equal(got + 8192, old + 8192, AT - 8192);
+            assert_memory_equal(got + AT, fresh, FRESH);
+            seen[1] = 1;
+        }
+        free(got);
+        assert_int_not_equal(access(journal, F_OK), 0);
+        if (k == 0) {
+            assert_int_equal(len, FINAL);
+            seen[1] = 0;
+        }
+    }
+    assert_true(total >= 4);
+    assert_true(seen[0] && seen[1]);
+}
+
+#ifdef HAVE_FSTAT_HOOK
+/* A file's size that cannot be read (fstat failing) while a commit
+ * writes its fresh bytes is an error naming the file, never taken for 0:
+ * taken for 0, the file (longer than its final size here) would be cut
+ * to that size before the seal. Each fstat of a.hive in turn fails: the
+ * commit stops with a.hive's name (no journal left before the seal), or
+ * reports it after the seal and recovery rolls forward; either way the
+ * file ends as before or as after, never another length. */
+static void unreadable_size_stops_the_commit(void **state)
+{
+    (void)state;
+    enum { OLD = 30000, AT = 20000, FRESH = 4000, FINAL = AT + FRESH };
+    static uint8_t old[OLD], fresh[FRESH];
+    for (size_t i = 0; i < OLD; i++)
+        old[i] = (uint8_t)(i * 13 + 5);
+    memset(fresh, 0xE1, sizeof fresh);
+    unsigned calls = 0;
+    for (unsigned k = 0; k == 0 || k <= calls; k++) {
+        write_file("a.hive", old, OLD);
+        struct rt_commit *c = rt_commit_new(dir, journal);
+        assert_non_null(c);
+        assert_int_equal(rt_commit_write_fresh(c, "a.hive", AT, fresh, FRESH),
+                         0);
+        assert_int_equal(rt_commit_set_size(c, "a.hive", FINAL), 0);
+        struct rt_error e = {0};
+        fstat_calls = 0;
+        fstat_fail_at = k;
+        int r = rt_commit_run(c, &e);
+        fstat_fail_at = 0;
+        rt_commit_free(c);
+        if (k == 0) {
+            assert_int_equal(r, 0);
+            calls = fstat_calls;
+            assert_true(calls >= 1);
+        } else {
+            if (r == 0)
+                fail_msg("fstat %u of %u of a.hive failed unreported", k,
+                         calls);
+            if (!strstr(e.message, "a.hive"))
+                fail_msg("fstat %u: %s", k, e.message);
+            assert_true(rt_journal_recover(dir, journal, &scope, &e) >= 0);
+        }
+        size_t len;
+        uint8_t *got = slurp("a.hive", &len);
+        assert_non_null(got);
+        if (len == OLD) {
+            assert_memory_equal(got, old, AT);
+            assert_memory_equal(got + FINAL, old + FINAL, OLD - FINAL);
+        } else {
+            assert_int_equal(len, FINAL);
+            assert_memory_equal(got, old, AT);
+            assert_memory_equal(got + AT, fresh, FRESH);
+        }
+        free(got);
+        assert_int_not_equal(access(journal, F_OK), 0);
+    }
+}
+#endif
 
 /* A sealed journal whose last record is a data write (not a size record
  * that changes nothing), the process ended right after the seal: recovery
@@ -805,6 +974,39 @@ static void journal_paths_are_plain_names(void **state)
                         "a path longer than any a commit writes");
 }
 
+/* A journal cut short after its note (the time and "install of Xfer")
+ * still says what it was for, whatever comes after the note: no more
+ * (cut just past it), part of the intent block, or all of it; cut
+ * inside the note it says nothing. Either way it is unsealed, and
+ * finishing it discards it. */
+static void journal_cut_after_its_note_still_names_it(void **state)
+{
+    (void)state;
+    make_before();
+    static struct forged f;
+    forge_start(&f, 0, NULL);
+    const size_t note_end = 20 + strlen("install of Xfer");
+    for (size_t len = note_end - 2; len <= f.n; len++) {
+        write_file("regtool.journal", f.b, len);
+        struct rt_error e = {0};
+        struct rt_journal *j;
+        assert_int_equal(rt_journal_load(journal, &scope, &j, &e), 1);
+        const struct rt_journal_info *ji = rt_journal_about(j);
+        assert_false(ji->sealed);
+        if (len >= note_end) {
+            if (strcmp(ji->what, "install of Xfer"))
+                fail_msg("cut at %zu of %zu: note '%s'", len, f.n, ji->what);
+            assert_int_equal(ji->when, 1700000000);
+        } else {
+            assert_string_equal(ji->what, "");
+        }
+        assert_int_equal(rt_journal_finish(j, dir, &e), 0);
+        rt_journal_free(j);
+        assert_int_not_equal(access(journal, F_OK), 0);
+        assert_int_equal(which_state(), 0);
+    }
+}
+
 /* The CRC is no defence: anyone computes it. A forged sealed journal
  * naming only the store's files is replayed; the same with one record
  * naming a host file is refused whole, the good record before it not
@@ -1201,6 +1403,12 @@ int main(void)
             crash_with_fresh_bytes_gives_before_or_after, setup, teardown),
         cmocka_unit_test_setup_teardown(
             crash_with_fresh_bytes_short_of_the_size, setup, teardown),
+        cmocka_unit_test_setup_teardown(longer_file_is_cut_only_after_the_seal,
+                                        setup, teardown),
+#ifdef HAVE_FSTAT_HOOK
+        cmocka_unit_test_setup_teardown(unreadable_size_stops_the_commit,
+                                        setup, teardown),
+#endif
         cmocka_unit_test_setup_teardown(recovery_replays_the_last_record,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(unsealed_or_damaged_journal_is_discarded,
@@ -1210,6 +1418,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(borrowed_bytes_journal_as_copies,
                                         setup, teardown),
         cmocka_unit_test(journal_paths_are_plain_names),
+        cmocka_unit_test_setup_teardown(journal_cut_after_its_note_still_names_it,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(forged_journal_with_valid_crc, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(record_with_dotdot_is_refused, setup,

@@ -1,6 +1,8 @@
 /* The Counter/Help blob codec: every error class with its offset, lenient
  * recovery, and the byte-identity properties. */
+#include <errno.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +12,48 @@
 #include <cmocka.h>
 
 #include "model/multi_sz.h"
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
+
+/* Test hook: the REALLOC_FAIL_AT-th realloc from when it was set fails
+ * as out of memory (0: never); calls are counted in realloc_calls. This
+ * definition takes the C library's realloc over in the test program (and
+ * the library linked into it) and hands every call to the next one (the
+ * C library's, or a sanitizer's). */
+static unsigned long realloc_fail_at, realloc_calls;
+
+void *realloc(void *p, size_t n)
+{
+    static void *(*next)(void *, size_t);
+    if (!next)
+        *(void **)&next = dlsym(RTLD_NEXT, "realloc");
+    realloc_calls++;
+    if (realloc_fail_at && realloc_calls == realloc_fail_at) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return next(p, n);
+}
+
+/* Test hook: the STRDUP_FAIL_AT-th strdup from when it was set fails as
+ * out of memory (0: never); the others copy with malloc. */
+static unsigned long strdup_fail_at, strdup_calls;
+
+char *strdup(const char *s)
+{
+    if (strdup_fail_at && ++strdup_calls == strdup_fail_at) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+#define HAVE_REALLOC_HOOK 1
+#endif
 
 /* A u"" literal's bytes, its implicit final NUL included: u"2\0A\0" is
  * the blob "2", "A", list end. Tests run on little-endian hosts, where
@@ -472,6 +516,98 @@ static void salvage_keeps_pairs_after_damage(void **state)
     }
 }
 
+#ifdef HAVE_REALLOC_HOOK
+/* Memory running out while a table's pairs are listed is reported as out
+ * of memory, strict or lenient, with no pairs: never a table cut short
+ * at the pair where it ran out and taken for the whole (a table read so
+ * and written back would lose every pair after it). Each growth of the
+ * list fails in turn. */
+static void out_of_memory_is_reported_not_a_shorter_table(void **state)
+{
+    (void)state;
+    enum { PAIRS = 200 };
+    uint8_t blob[PAIRS * 32 + 2];
+    size_t len = 0;
+    for (unsigned i = 0; i < PAIRS; i++) {
+        char text[32];
+        int tl = snprintf(text, sizeof text, "%u%cName %u%c", 2 * i + 2, 0,
+                          i, 0);
+        for (int k = 0; k < tl; k++) {
+            blob[len++] = (uint8_t)text[k];
+            blob[len++] = 0;
+        }
+    }
+    blob[len++] = 0;
+    blob[len++] = 0;
+    struct rt_msz_entry *x;
+    size_t n;
+    struct rt_msz_error e;
+    realloc_calls = 0;
+    assert_int_equal(rt_multi_sz_scan(blob, len, 0, &x, &n, &e), 0);
+    assert_int_equal(n, PAIRS);
+    free(x);
+    unsigned long growths = realloc_calls;
+    assert_true(growths >= 2);
+    for (unsigned long k = 1; k <= growths; k++)
+        for (int lenient = 0; lenient < 2; lenient++) {
+            x = (void *)1;
+            n = 99;
+            realloc_calls = 0;
+            realloc_fail_at = k;
+            int r = rt_multi_sz_scan(blob, len, lenient, &x, &n, &e);
+            realloc_fail_at = 0;
+            if (r != -1 || e.status != RT_MSZ_NOMEM)
+                fail_msg("growth %lu of %lu failed%s: returned %d, %s, %zu "
+                         "pairs", k, growths, lenient ? " (lenient)" : "", r,
+                         rt_msz_strerror(e.status), n);
+            assert_null(x);
+            assert_int_equal(n, 0);
+            struct rt_pair *p = (void *)1;
+            realloc_calls = 0;
+            realloc_fail_at = k;
+            r = rt_multi_sz_decode(blob, len, lenient, &p, &n, &e);
+            realloc_fail_at = 0;
+            assert_int_equal(r, -1);
+            assert_int_equal(e.status, RT_MSZ_NOMEM);
+            assert_null(p);
+            assert_int_equal(n, 0);
+        }
+}
+#endif
+
+#ifdef HAVE_REALLOC_HOOK
+/* A pair whose index is spelled otherwise than its value ("0012") keeps
+ * that spelling when copied (a table written back keeps its bytes); when
+ * there is no memory for it, the copy fails as out of memory rather than
+ * giving a pair that would be written "12". */
+static void pair_copy_keeps_the_index_spelling_or_fails(void **state)
+{
+    (void)state;
+    struct rt_pair *p;
+    size_t n;
+    struct rt_msz_error e;
+    assert_int_equal(rt_multi_sz_decode(BLOB(u"0012\0Twelve\0"), 0, &p, &n,
+                                        &e), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(p[0].index, 12);
+    assert_string_equal(p[0].index_raw, "0012");
+    struct rt_pair copy;
+    assert_int_equal(rt_pair_copy(&copy, &p[0]), 0);
+    assert_string_equal(copy.index_raw, "0012");
+    assert_string_equal(copy.text, "Twelve");
+    rt_pair_free(&copy);
+    strdup_calls = 0;
+    strdup_fail_at = 1;
+    int r = rt_pair_copy(&copy, &p[0]);
+    strdup_fail_at = 0;
+    assert_int_equal(strdup_calls, 1);
+    if (r == 0)
+        fail_msg("copied without its index's spelling: '%s'",
+                 copy.index_raw ? copy.index_raw : "(none)");
+    rt_pairs_free(p, n);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -486,6 +622,10 @@ int main(void)
         cmocka_unit_test(salvage_keeps_pairs_after_damage),
         cmocka_unit_test(long_texts_checked_at_every_alignment),
         cmocka_unit_test(pieces_scan_as_the_whole),
+#ifdef HAVE_REALLOC_HOOK
+        cmocka_unit_test(out_of_memory_is_reported_not_a_shorter_table),
+        cmocka_unit_test(pair_copy_keeps_the_index_spelling_or_fails),
+#endif
     };
     return cmocka_run_group_tests_name("multi_sz", tests, NULL, NULL);
 }

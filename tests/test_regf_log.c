@@ -910,6 +910,50 @@ static void logs_found_in_any_letter_case(void **state)
     free(dir);
 }
 
+/* Several logs of one slot and of the same rank (none spelled like the
+ * primary): the first in byte order is used, whatever order the
+ * directory lists them in. Created in ascending order in one folder and
+ * descending in another, for several primaries, so that the listing's
+ * own order (creation order on some file systems, a hash of the name on
+ * others) gives the first in byte order last somewhere. */
+static void logs_of_the_same_rank_first_in_byte_order(void **state)
+{
+    struct fixture *fx = *state;
+    static const char *const spelled[] = {"HIVE%d.DAT.LOG1", "HiVe%d.dat.LoG1",
+                                          "hIVE%d.dat.log1", "hive%d.DAT.Log1",
+                                          "hive%d.dat.lOG1"};
+    const size_t n_spelled = sizeof spelled / sizeof *spelled;
+    for (int order = 0; order < 2; order++) {
+        char folder[32];
+        snprintf(folder, sizeof folder, "same-rank-%d", order);
+        char *dir = path_in(fx, folder);
+        assert_int_equal(mkdir(dir, 0700), 0);
+        for (int base = 0; base < 6; base++) {
+            char name[64];
+            snprintf(name, sizeof name, "Hive%d.dat", base);
+            touch(dir, name);
+            for (size_t i = 0; i < n_spelled; i++) {
+                size_t k = order ? n_spelled - 1 - i : i;
+                snprintf(name, sizeof name, spelled[k], base);
+                touch(dir, name);
+            }
+        }
+        for (int base = 0; base < 6; base++) {
+            char *primary, want[64];
+            assert_true(asprintf(&primary, "%s/Hive%d.dat", dir, base) > 0);
+            snprintf(want, sizeof want, spelled[0], base);
+            struct rt_regf_log_paths p;
+            assert_int_equal(rt_regf_log_find(primary, &p), 0);
+            assert_string_equal(tail(p.path[RT_REGF_LOG1]), want);
+            assert_null(p.path[RT_REGF_LOG2]);
+            rt_regf_log_paths_free(&p);
+            free(primary);
+        }
+        run("rm -rf '%s'", dir);
+        free(dir);
+    }
+}
+
 /* ---- mutation fuzzing: never a crash or an out-of-bounds read ---- */
 
 static uint64_t xorshift(uint64_t *s)
@@ -1231,6 +1275,7 @@ int main(void)
         cmocka_unit_test(bad_primary_and_missing_logs),
         cmocka_unit_test(old_format_log_replays_dirty_bins),
         cmocka_unit_test(logs_found_in_any_letter_case),
+        cmocka_unit_test(logs_of_the_same_rank_first_in_byte_order),
         cmocka_unit_test(mutated_logs_never_crash),
         cmocka_unit_test(mutated_old_logs_never_crash),
         cmocka_unit_test(marvin32_in_pieces_equals_whole),

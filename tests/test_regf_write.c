@@ -835,6 +835,176 @@ static void released_pages_keep_what_the_image_holds(void **state)
     tu_rmdir(dir);
 }
 
+/* The bytes of the hive's allocated cells (and how many there are), read
+ * from the bins as a reader of the file would. */
+static uint64_t allocated_bytes(struct rt_regf *h, size_t *cells)
+{
+    const uint8_t *img;
+    size_t n;
+    rt_regf_image(h, &img, &n);
+    uint64_t used = 0;
+    *cells = 0;
+    for (size_t bin = 4096; bin + 32 <= n;) {
+        assert_memory_equal(img + bin, "hbin", 4);
+        uint32_t size = regf_le32(img + bin + 8);
+        assert_true(size >= 4096 && bin + size <= n);
+        for (size_t at = bin + 32; at < bin + size;) {
+            int32_t raw = (int32_t)regf_le32(img + at);
+            uint32_t len = raw < 0 ? (uint32_t)0 - (uint32_t)raw : (uint32_t)raw;
+            assert_true(len >= 8 && at + len <= bin + size);
+            if (raw < 0) {
+                used += len;
+                ++*cells;
+            }
+            at += len;
+        }
+        bin += size;
+    }
+    return used;
+}
+
+/* Deleting a subtree gives back every cell it owned: key nodes, value
+ * lists, values and their data, and the subkey lists of keys that still
+ * had subkeys when freed (children are freed before their parents, whose
+ * counts are not lowered first), an index of leaves ("ri") and its
+ * leaves included. The hive's allocated cells are then the ones it had
+ * before the subtree was made. */
+static void deleting_a_subtree_frees_every_cell_it_owned(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), keep, tree, k;
+    assert_int_equal(rt_regf_key_create(h, root, "Keep", &keep), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "Tree", &tree), 0);
+    size_t cells0;
+    uint64_t bytes0 = allocated_bytes(h, &cells0);
+    uint8_t data[200];
+    memset(data, 7, sizeof data);
+    char name[32];
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "Tree\\A%d\\B", i);
+        assert_int_equal(rt_regf_key_create_path(h, root, name, &k), 0);
+        assert_int_equal(rt_regf_value_set(h, k, "v", RT_REG_BINARY, data,
+                                           sizeof data), 0);
+        snprintf(name, sizeof name, "Tree\\A%d\\C", i);
+        assert_int_equal(rt_regf_key_create_path(h, root, name, &k), 0);
+    }
+    uint32_t many;
+    assert_int_equal(rt_regf_key_create(h, tree, "Many", &many), 0);
+    for (unsigned i = 0; i < REGF_LEAF_MAX + 10; i++) {
+        snprintf(name, sizeof name, "K%04u", i);
+        assert_int_equal(rt_regf_key_create(h, many, name, &k), 0);
+    }
+    size_t cells1;
+    assert_true(allocated_bytes(h, &cells1) > bytes0);
+    assert_int_equal(rt_regf_key_delete(h, tree, RT_REGF_RECURSIVE), 0);
+    assert_int_equal(rt_regf_key_create(h, root, "Tree", &tree), 0);
+    size_t cells2;
+    assert_int_equal(allocated_bytes(h, &cells2), bytes0);
+    assert_int_equal(cells2, cells0);
+    int findings = 0;
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+    assert_int_equal(findings, 0);
+    rt_regf_close(h);
+}
+
+/* A key's subkeys deleted one by one until none is left, its list an
+ * index of leaves ("ri": more subkeys than a leaf holds): each leaf is
+ * freed when its last entry goes, and the index itself with the last
+ * leaf. The hive's allocated cells are then those it had before the
+ * subkeys were made. */
+static void emptied_index_of_leaves_is_freed(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), many, k;
+    assert_int_equal(rt_regf_key_create(h, root, "Many", &many), 0);
+    size_t cells0;
+    uint64_t bytes0 = allocated_bytes(h, &cells0);
+    char name[32];
+    const unsigned count = REGF_LEAF_MAX + 10;
+    for (unsigned i = 0; i < count; i++) {
+        snprintf(name, sizeof name, "K%04u", i);
+        assert_int_equal(rt_regf_key_create(h, many, name, &k), 0);
+    }
+    uint32_t list = nk_field(h, many, NK_SUBLIST);
+    assert_int_equal(nk_field(h, list, 0) & 0xFFFF, 'r' | 'i' << 8);
+    for (unsigned i = 0; i < count; i++) {
+        snprintf(name, sizeof name, "K%04u", i);
+        assert_int_equal(rt_regf_lookup(h, many, name, &k), 0);
+        assert_int_equal(rt_regf_key_delete(h, k, 0), 0);
+    }
+    assert_int_equal(nk_field(h, many, NK_NSUB), 0);
+    size_t cells1;
+    assert_int_equal(allocated_bytes(h, &cells1), bytes0);
+    assert_int_equal(cells1, cells0);
+    int findings = 0;
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+    assert_int_equal(findings, 0);
+    rt_regf_close(h);
+}
+
+struct offset_finding {
+    enum rt_regf_severity sev;
+    uint64_t offset;
+    char message[200];
+};
+
+struct offset_findings {
+    struct offset_finding v[8];
+    size_t n;
+};
+
+static void keep_finding(void *ctx, enum rt_regf_severity sev,
+                         uint64_t offset, const char *message)
+{
+    struct offset_findings *f = ctx;
+    if (f->n < sizeof f->v / sizeof *f->v) {
+        f->v[f->n].sev = sev;
+        f->v[f->n].offset = offset;
+        snprintf(f->v[f->n].message, sizeof f->v[f->n].message, "%s",
+                 message);
+    }
+    f->n++;
+}
+
+/* A wrong hash in a subkey list is reported at the file offset of its own
+ * entry (the list cell's offset, its 8-byte head, 8 bytes an entry), for
+ * every entry, not only the first: that offset is where a user looks
+ * with a hex editor. */
+static void wrong_hashes_reported_at_their_entries(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), k;
+    const char *names[] = {"Alpha", "Beta", "Gamma", "Delta"};
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(rt_regf_key_create(h, root, names[i], &k), 0);
+    uint32_t list = nk_field(h, root, NK_SUBLIST);
+    assert_int_equal(nk_field(h, list, 0) & 0xFFFF, 'l' | 'h' << 8);
+    /* Entries 1 and 3: the hash is the entry's second field. */
+    for (uint32_t i = 1; i < 4; i += 2)
+        set_cell_field(h, list, 4 + 8 * i + 4,
+                       nk_field(h, list, 4 + 8 * i + 4) ^ 0x10);
+    struct offset_findings f = {0};
+    rt_regf_check(h, keep_finding, &f);
+    size_t seen = 0;
+    for (size_t i = 0; i < f.n && i < 8; i++) {
+        if (!strstr(f.v[i].message, "subkey list entry"))
+            continue;
+        uint32_t entry = seen ? 3 : 1;
+        char want[32];
+        snprintf(want, sizeof want, "subkey list entry %u: hash", entry);
+        if (!strstr(f.v[i].message, want))
+            fail_msg("%s", f.v[i].message);
+        assert_int_equal(f.v[i].sev, RT_REGF_WARNING);
+        assert_int_equal(f.v[i].offset, 4096 + list + 8 + 8 * entry);
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    rt_regf_close(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -853,6 +1023,9 @@ int main(void)
         cmocka_unit_test(security_cells_leave_the_ring_with_their_last_key),
         cmocka_unit_test(security_count_overflow_is_refused),
         cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),
+        cmocka_unit_test(deleting_a_subtree_frees_every_cell_it_owned),
+        cmocka_unit_test(wrong_hashes_reported_at_their_entries),
+        cmocka_unit_test(emptied_index_of_leaves_is_freed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

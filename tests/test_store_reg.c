@@ -7,6 +7,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#ifndef _WIN32
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+#include "commit/io.h"
 #include "engine_suite.h"
 #include "model/reg_file.h"
 #include "scratch.h"
@@ -192,6 +198,65 @@ static void second_writer_keeps_the_first_ones_change(void **state)
     free(path);
 }
 
+/* A commit replaces the file whole: its bytes into a temporary file, then
+ * the rename over it. Both are writes (the rename counted too), so the
+ * crash hook (REGTOOL_FAULT_AFTER_WRITES, here rt_io_fault_after) stops
+ * the process after either: after the first the file is the old one,
+ * after the rename the new one (tried where fork is). Uncounted, the
+ * rename would be no write of the commit and no crash would be tried
+ * after it. */
+static void commit_is_two_writes_and_each_is_a_crash_point(void **state)
+{
+    (void)state;
+    struct rt_store *s = reg_open(NULL);
+    char *path;
+    if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+        abort();
+    uint8_t *old;
+    size_t old_len;
+    assert_int_equal(rt_os_read_file(path, &old, &old_len), 0);
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, "009"), 0);
+    struct rt_error e = {0};
+#ifndef _WIN32
+    for (unsigned k = 1; k <= 2; k++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            rt_io_fault_after(k);
+            int r = s->ops->begin(s, &e) == 0 &&
+                    s->ops->apply(s, &cs, &e) == 0;
+            _exit(r ? 0 : 1);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 99);   /* ended by the hook */
+        uint8_t *now;
+        size_t len;
+        assert_int_equal(rt_os_read_file(path, &now, &len), 0);
+        if (k == 1) {
+            assert_int_equal(len, old_len);
+            assert_memory_equal(now, old, len);
+        } else {
+            assert_true(len != old_len || memcmp(now, old, len) != 0);
+            assert_int_equal(rt_os_replace_file(path, old, old_len, 0644), 0);
+        }
+        free(now);
+    }
+#endif
+    unsigned w0 = rt_io_totals.writes;
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (s->ops->apply(s, &cs, &e) != 0)
+        fail_msg("%s", e.message);
+    s->ops->end(s);
+    assert_int_equal(rt_io_totals.writes - w0, 2);
+    free(old);
+    free(path);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -218,6 +283,7 @@ int main(void)
         cmocka_unit_test(bad_files_are_refused_with_their_line),
         cmocka_unit_test(file_changed_underneath_is_not_overwritten),
         cmocka_unit_test(second_writer_keeps_the_first_ones_change),
+        cmocka_unit_test(commit_is_two_writes_and_each_is_a_crash_point),
     };
     return cmocka_run_group_tests_name("store_reg", tests, setup, teardown);
 }

@@ -51,6 +51,41 @@ static void invalid_utf8_rejected(void **state)
     assert_int_equal(off, 1);                       /* truncated */
 }
 
+/* The last code point, U+10FFFF, is text; U+110000, one past it (a
+ * four-byte form UTF-8 does not allow), is not, nor is a surrogate's
+ * neighbour counted wrongly: each edge exactly. */
+static void code_point_edges(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        uint32_t cp;                /* 0: invalid */
+    } cases[] = {
+        {"\xf4\x8f\xbf\xbf", 0x10FFFF}, {"\xf4\x90\x80\x80", 0},
+        {"\xed\x9f\xbf", 0xD7FF},       {"\xed\xa0\x80", 0},
+        {"\xed\xbf\xbf", 0},            {"\xee\x80\x80", 0xE000},
+        {"\xf0\x90\x80\x80", 0x10000},  {"\xf0\x8f\xbf\xbf", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const unsigned char *u = (const unsigned char *)cases[i].s;
+        size_t len = strlen(cases[i].s);
+        uint32_t cp = 0;
+        size_t got = rt_utf8_decode_one(u, len, &cp);
+        if (cases[i].cp) {
+            assert_int_equal(got, len);
+            assert_int_equal(cp, cases[i].cp);
+        } else if (got != 0) {
+            fail_msg("case %zu decoded to U+%04X", i, (unsigned)cp);
+        }
+        uint8_t *o;
+        size_t n, off = 99;
+        int r = rt_utf8_to_utf16le(cases[i].s, len, &o, &n, &off);
+        assert_int_equal(r, cases[i].cp ? 0 : -1);
+        if (r == 0)
+            free(o);
+    }
+}
+
 /* ASCII is taken eight bytes at a time: a character beyond ASCII, and an
  * invalid sequence, after every length of ASCII before it (across and
  * within the eight-byte steps) and with every length after it, give the
@@ -254,12 +289,43 @@ static void case_insensitive_compare_matches_definition(void **state)
     }
 }
 
+/* The case-insensitive hash (of the name lookups in key trees and
+ * perfstats) gives names equal ignoring case (rt_utf8_casecmp) one hash,
+ * astral characters and invalid bytes included, and tells these
+ * different names apart: a hash of the seed alone would put every name
+ * in one bucket, each lookup then a scan. */
+static void case_hash_follows_the_comparison(void **state)
+{
+    (void)state;
+    static const char *const same[][2] = {
+        {"Transfer", "TRANSFER"}, {"\xd0\xbf\xd0\xb0\xd0\xbc", "\xd0\x9f\xd0\x90\xd0\x9c"},
+        {"x\xf0\x9f\x98\x80", "X\xf0\x9f\x98\x80"}, {"a\xff", "A\xff"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        size_t la = strlen(same[i][0]), lb = strlen(same[i][1]);
+        assert_int_equal(rt_utf8_casecmp(same[i][0], la, same[i][1], lb), 0);
+        assert_true(rt_utf8_casehash(same[i][0], la, 7) ==
+                    rt_utf8_casehash(same[i][1], lb, 7));
+    }
+    static const char *const names[] = {"", "Transfer", "Peer", "009", "019",
+                                        "Perflib", "Performance", "a", "b",
+                                        "\xf0\x9f\x98\x80"};
+    const size_t n = sizeof names / sizeof *names;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (rt_utf8_casehash(names[i], strlen(names[i]), 7) ==
+                rt_utf8_casehash(names[j], strlen(names[j]), 7))
+                fail_msg("'%s' and '%s' hash alike", names[i], names[j]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(roundtrip_bmp_and_astral),
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),
+        cmocka_unit_test(code_point_edges),
+        cmocka_unit_test(case_hash_follows_the_comparison),
         cmocka_unit_test(ascii_runs_at_every_alignment),
         cmocka_unit_test(case_insensitive_compare),
         cmocka_unit_test(upcase_covers_windows_scripts),

@@ -38,6 +38,21 @@ printf 'hello' > "$TMPDIR/text"
 expect_exit 2 "$REGTOOL" hive check --json "$TMPDIR/text"
 expect_grep '"version":null' "$OUT"
 expect_grep 'shorter than the 4096-byte base block' "$OUT"
+# A hive cut inside its base block (its "regf" there, the rest missing)
+# and a file as long as a base block that does not start with "regf":
+# neither is a hive, and no version or sequence is read from them.
+head -c 1000 "$TMPDIR/SYSTEM" > "$TMPDIR/cut"
+expect_exit 2 "$REGTOOL" hive check --json "$TMPDIR/cut"
+expect_grep '"version":null,"size":1000,"dirty":false,"sequence":null' "$OUT"
+expect_grep 'file is 1000 bytes, shorter than the 4096-byte base block' "$OUT"
+expect_exit 2 "$REGTOOL" hive check "$TMPDIR/cut"
+expect_grep "^$TMPDIR/cut: not a hive, 1000 bytes$" "$OUT"
+yes 'not a hive at all' | head -c 8192 > "$TMPDIR/foreign"
+expect_exit 2 "$REGTOOL" hive check --json "$TMPDIR/foreign"
+expect_grep '"version":null,"size":8192,"dirty":false,"sequence":null' "$OUT"
+expect_grep "file offset 0x0: signature is not 'regf'" "$OUT"
+expect_exit 2 "$REGTOOL" hive check "$TMPDIR/foreign"
+expect_grep "^$TMPDIR/foreign: not a hive, 8192 bytes$" "$OUT"
 expect_exit 3 "$REGTOOL" hive check "$TMPDIR/missing"
 expect_grep "No such file" "$ERR"
 expect_exit 64 "$REGTOOL" hive check

@@ -30,6 +30,16 @@ expect_grep "14 log entries applied (sequence 287 to 300)" "$OUT"
 expect_exit 1 "$REGTOOL" hive recover "$TMPDIR/ntuser" -o "$TMPDIR/again"
 cmp -s "$TMPDIR/ntuser" "$TMPDIR/again" || fail "copy of a clean hive differs"
 expect_grep "not dirty" "$OUT"
+# With its logs beside it: each is listed, read and not used, for the
+# reason said (Windows ignores the logs of a clean hive).
+mkdir "$TMPDIR/clean"; cp "$TMPDIR/ntuser" "$TMPDIR/clean/NTUSER.DAT"
+cp "$d/transactions_ntuser.dat.log1" "$TMPDIR/clean/NTUSER.DAT.LOG1"
+cp "$d/transactions_ntuser.dat.log2" "$TMPDIR/clean/NTUSER.DAT.LOG2"
+expect_exit 1 "$REGTOOL" hive recover "$TMPDIR/clean/NTUSER.DAT" -o "$TMPDIR/again2"
+cmp -s "$TMPDIR/ntuser" "$TMPDIR/again2" || fail "copy of a clean hive with logs differs"
+expect_grep "not dirty (sequence numbers 588/588): its logs are ignored" "$OUT"
+expect_grep "^  LOG1 .*/clean/NTUSER.DAT.LOG1: new format, sequence 566, 23 valid entries; not used: the primary is not dirty" "$OUT"
+expect_grep "^  LOG2 .*/clean/NTUSER.DAT.LOG2: new format, sequence 562, 1 valid entry; not used: the primary is not dirty" "$OUT"
 
 # Overwriting the hive itself or one of its logs is refused.
 expect_exit 64 "$REGTOOL" hive recover "$d/transactions_NTUSER.DAT" -o "$d/transactions_NTUSER.DAT"

@@ -29,6 +29,8 @@ void rt_commit_free(struct rt_commit *c)
         free(c->v[i].owned);
     }
     free(c->v);
+    free(c->files);
+    free(c->slots);
     for (size_t i = 0; i < c->n_intents; i++)
         free(c->intents[i].file);
     free(c->intents);

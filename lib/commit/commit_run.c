@@ -8,40 +8,83 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The size FILE has after the commit, as far as C's records say. */
-static uint64_t final_size(const struct rt_commit *c, const char *file,
-                           int *sized)
+/* Record R taken into the size its file F has after the commit, as far
+ * as the records say (taken in order, each file's from the first). */
+static void final_size(struct commit_file *f, const struct record *r)
 {
-    uint64_t end = 0;
-    *sized = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const struct record *r = &c->v[i];
-        if (strcmp(r->file, file))
-            continue;
-        if (r->kind == REC_DELETE) {
-            end = 0;
-            *sized = 1;
-        } else if (r->kind == REC_SIZE) {
-            end = r->offset;
-            *sized = 1;
-        } else if (!*sized && r->offset + r->len > end) {
-            end = r->offset + r->len;
-        }
+    if (r->kind == REC_DELETE) {
+        f->end = 0;
+        f->sized = 1;
+    } else if (r->kind == REC_SIZE) {
+        f->end = r->offset;
+        f->sized = 1;
+    } else if (!f->sized && r->offset + r->len > f->end) {
+        f->end = r->offset + r->len;
     }
-    return end;
+}
+
+/* Where FILE's slot is in C's table of files: its own, or the empty one
+ * where it goes. */
+static size_t *commit_file_slot(const struct rt_commit *c, const char *file)
+{
+    size_t at = rt_journal_name_hash(file) & (c->n_slots - 1);
+    while (c->slots[at] && strcmp(c->files[c->slots[at] - 1].name, file))
+        at = (at + 1) & (c->n_slots - 1);
+    return &c->slots[at];
+}
+
+/* The index in C->files of FILE, which a record names. */
+static size_t commit_file_find(const struct rt_commit *c, const char *file)
+{
+    return *commit_file_slot(c, file) - 1;
+}
+
+/* Finds the file of every record of C (C->files, each record's file_no
+ * and next), and each file's size after the commit: done once, so that
+ * no step looks for a file's records by a pass over all of them (a
+ * commit writing thousands of tables was quadratic). */
+static int index_files(struct rt_commit *c)
+{
+    size_t n_slots = 16;
+    while (n_slots < 2 * c->n)
+        n_slots *= 2;
+    free(c->files);
+    free(c->slots);
+    c->n_files = 0;
+    c->n_slots = n_slots;
+    c->files = malloc((c->n ? c->n : 1) * sizeof *c->files);
+    c->slots = calloc(n_slots, sizeof *c->slots);
+    size_t *last = malloc((c->n ? c->n : 1) * sizeof *last);
+    if (!c->files || !c->slots || !last) {
+        free(last);
+        return -1;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        struct record *r = &c->v[i];
+        size_t *slot = commit_file_slot(c, r->file);
+        if (!*slot) {
+            c->files[c->n_files] = (struct commit_file){r->file, i, 0, 0, 0};
+            *slot = ++c->n_files;
+        } else
+            c->v[last[*slot - 1]].next = i + 1;
+        r->file_no = *slot - 1;
+        r->next = 0;
+        last[r->file_no] = i;
+        final_size(&c->files[r->file_no], r);
+    }
+    free(last);
+    return 0;
 }
 
 /* Notes the size before the commit of every file that gets fresh bytes. */
 static int record_intents(struct rt_commit *c, struct rt_error *e)
 {
+    for (size_t k = 0; k < c->n_intents; k++)
+        c->files[commit_file_find(c, c->intents[k].file)].has_intent = 1;
     for (size_t i = 0; i < c->n; i++) {
-        if (c->v[i].kind != REC_FRESH)
+        if (c->v[i].kind != REC_FRESH || c->files[c->v[i].file_no].has_intent)
             continue;
-        size_t k = 0;
-        while (k < c->n_intents && strcmp(c->intents[k].file, c->v[i].file))
-            k++;
-        if (k < c->n_intents)
-            continue;
+        size_t k = c->n_intents;
         char path[PATH_MAX];
         struct rt_os_stat st;
         if (rt_journal_full_path(path, sizeof path, c->base, c->v[i].file) != 0)
@@ -59,6 +102,7 @@ static int record_intents(struct rt_commit *c, struct rt_error *e)
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         v[k].size = size;
         c->n_intents++;
+        c->files[c->v[i].file_no].has_intent = 1;
     }
     return 0;
 }
@@ -73,18 +117,18 @@ static int write_fresh(const struct rt_commit *c, struct rt_error *e)
 {
     for (size_t k = 0; k < c->n_intents; k++) {
         struct target t = {.fd = -1};
-        const char *file = c->intents[k].file;
-        for (size_t i = 0; i < c->n; i++) {
-            const struct record *r = &c->v[i];
-            if (r->kind != REC_FRESH || strcmp(r->file, file))
+        size_t f = commit_file_find(c, c->intents[k].file);
+        for (size_t i = c->files[f].first + 1; i; i = c->v[i - 1].next) {
+            const struct record *r = &c->v[i - 1];
+            if (r->kind != REC_FRESH)
                 continue;
             if (rt_target_switch(&t, c->base, r->file, e) != 0)
                 return -1;
             if (rt_io_pwrite(t.fd, r->data, r->len, r->offset) != 0)
                 return rt_target_fail(&t, e);
         }
-        int sized;
-        uint64_t now = 0, size = final_size(c, file, &sized);
+        int sized = c->files[f].sized;
+        uint64_t now = 0, size = c->files[f].end;
         if (t.fd >= 0 && sized &&
             (rt_os_fsize(t.fd, &now) != 0 ||
              (size > now && rt_io_ftruncate(t.fd, size) != 0)))
@@ -149,10 +193,8 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
     *later = 0;
     for (size_t i = 0; i < c->n; i++) {
         const char *file = c->v[i].file;
-        size_t k = 0;
-        while (k < i && strcmp(c->v[k].file, file))
-            k++;
-        if (k < i)
+        const struct commit_file *f = &c->files[c->v[i].file_no];
+        if (f->first != i)
             continue;   /* seen */
         char path[PATH_MAX], why[PATH_MAX + 200];
         if (rt_journal_full_path(path, sizeof path, c->base, file) != 0)
@@ -167,8 +209,7 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
                 return -1;
             /* Its blocks and its folders', counted against the free
              * space once the journal has its own (rt_commit_run). */
-            int sized;
-            uint64_t end = final_size(c, file, &sized);
+            uint64_t end = f->end;
             *later += (end + 4095) / 4096 * 4096 + 3 * 4096;
             continue;
         }
@@ -191,8 +232,8 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
                                 reason, why);
         }
         uint64_t now = 0;
-        int sized, r = rt_os_fsize(fd, &now);
-        uint64_t end = final_size(c, file, &sized);
+        int r = rt_os_fsize(fd, &now);
+        uint64_t end = f->end;
         if (r == 0 && end > now) {
             r = rt_os_reserve(fd, end);
             if (r == 0)
@@ -309,6 +350,8 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
     uint64_t growth, later;
     struct reservations rv = {0};
+    if (index_files(c) != 0)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     if (interrupted(e) || record_intents(c, e) != 0)
         return -1;
     struct journal_image im;

@@ -43,6 +43,18 @@ struct record {
     size_t len;
     uint8_t *owned;     /* DATA when the commit frees it; NULL when it
                            is the caller's (borrowed) */
+    size_t file_no;     /* its file in the commit's files (index_files) */
+    size_t next;        /* the next record of its file, + 1; 0 */
+};
+
+/* A file the commit's records name, as index_files found it: where its
+ * records start, and its size after the commit. */
+struct commit_file {
+    const char *name;   /* the first record's */
+    size_t first;       /* its first record */
+    uint64_t end;
+    int sized;
+    int has_intent;
 };
 
 /* How a record holds the bytes it is given. */
@@ -62,6 +74,13 @@ struct rt_commit {
     size_t n_intents;
     struct record *v;
     size_t n, cap;
+    /* The files the records name, each found by name through SLOTS (an
+     * index of FILES + 1, 0 for none): a commit over thousands of
+     * tables finds each record's file at once, not by a pass over the
+     * records. Made by rt_commit_run, once every record is in. */
+    struct commit_file *files;
+    size_t n_files;
+    size_t *slots, n_slots;
     uint64_t bytes;
     struct rt_journal_scope scope;
     int scoped;
@@ -188,5 +207,15 @@ int rt_journal_list_files(struct rt_journal *j, struct rt_error *e);
  * before the commit. */
 int rt_journal_roll_back_fresh(const char *base, const struct intent *v,
                                size_t n, struct rt_error *e);
+
+/* FILE's hash (FNV-1a), for the tables of files found by name: the
+ * journal reader's and the commit's. */
+static inline uint32_t rt_journal_name_hash(const char *file)
+{
+    uint32_t h = 2166136261u;
+    for (const char *q = file; *q; q++)
+        h = (h ^ (uint8_t)*q) * 16777619u;
+    return h;
+}
 
 #endif

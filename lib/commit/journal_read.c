@@ -130,10 +130,7 @@ static const char *take_name(struct rt_journal *j,
  * would name more files than J->max_files. */
 static size_t file_entry(struct rt_journal *j, const char *file)
 {
-    uint32_t h = 2166136261u;       /* FNV-1a */
-    for (const char *q = file; *q; q++)
-        h = (h ^ (uint8_t)*q) * 16777619u;
-    size_t at = h & (j->n_slots - 1);
+    size_t at = rt_journal_name_hash(file) & (j->n_slots - 1);
     while (j->slots[at] && strcmp(j->files[j->slots[at] - 1].rel, file))
         at = (at + 1) & (j->n_slots - 1);
     if (j->slots[at])

@@ -1364,13 +1364,19 @@ static const char *dat_prefix(enum rt_table_kind t)
     return t == RT_TABLE_COUNTER ? "perfc" : "perfh";
 }
 
-/* Where the chain of PATH's bucket starts (dat_buckets has buckets). */
-static size_t *dat_bucket(struct hive_store *s, const char *path)
+/* PATH's hash, for the tables found by path (dat_bucket, pending_bucket). */
+static uint64_t path_hash(const char *path)
 {
     uint64_t h = 14695981039346656037u;     /* FNV-1a */
     for (const char *c = path; *c; c++)
         h = (h ^ (unsigned char)*c) * 1099511628211u;
-    return &s->dat_buckets[h % s->n_dat_buckets];
+    return h;
+}
+
+/* Where the chain of PATH's bucket starts (dat_buckets has buckets). */
+static size_t *dat_bucket(struct hive_store *s, const char *path)
+{
+    return &s->dat_buckets[path_hash(path) % s->n_dat_buckets];
 }
 
 static void dat_link(struct hive_store *s, size_t i)
@@ -1775,11 +1781,16 @@ struct dat_write {
      * BEFORE holds: System32's, for a SysWOW64 copy; NULL: PATH's own). */
     const struct rt_change *splice;
     char *before;
+    size_t next;        /* the next in its bucket (pending_bucket), + 1; 0 */
 };
 
 struct pending {
+    /* The tables to write, found by path through BUCKETS (each an index
+     * of DATS + 1, 0 for none): a commit over thousands of languages
+     * stages thousands, each looked for among those before. */
     struct dat_write *dats;
-    size_t n_dats;
+    size_t n_dats, cap_dats;
+    size_t *buckets, n_buckets;
     /* Side files: written whole (as .dat files are, bytes that differ)
      * or, with V NULL, removed. */
     struct dat_write *files;
@@ -1812,6 +1823,45 @@ static int stage_file(struct hive_store *s, struct pending *p,
     return 0;
 }
 
+/* Where the chain of PATH's bucket starts (P has buckets). */
+static size_t *pending_bucket(struct pending *p, const char *path)
+{
+    return &p->buckets[path_hash(path) % p->n_buckets];
+}
+
+static void pending_link(struct pending *p, size_t i)
+{
+    size_t *head = pending_bucket(p, p->dats[i].path);
+    p->dats[i].next = *head;
+    *head = i + 1;
+}
+
+/* Room for one more table, the buckets at least as many as the tables
+ * (doubled, so thousands of tables are rehashed a few times). */
+static int pending_room(struct pending *p)
+{
+    if (p->n_dats == p->cap_dats) {
+        size_t cap = p->cap_dats ? 2 * p->cap_dats : 16;
+        struct dat_write *nd = realloc(p->dats, cap * sizeof *nd);
+        if (!nd)
+            return -1;
+        p->dats = nd;
+        p->cap_dats = cap;
+    }
+    if (p->n_dats + 1 > p->n_buckets) {
+        size_t nb = p->n_buckets ? 2 * p->n_buckets : 64;
+        size_t *b = calloc(nb, sizeof *b);
+        if (!b)
+            return -1;
+        free(p->buckets);
+        p->buckets = b;
+        p->n_buckets = nb;
+        for (size_t i = 0; i < p->n_dats; i++)
+            pending_link(p, i);
+    }
+    return 0;
+}
+
 /* Stages C's table for the .dat file in DIR: its whole value, or its
  * splice of the table in BEFORE_DIR's file (NULL: DIR's). */
 static int stage_dat(struct pending *p, const char *dir,
@@ -1826,23 +1876,25 @@ static int stage_dat(struct pending *p, const char *dir,
         return -1;
     }
     struct dat_write w = {path, c->n_edits ? NULL : &c->value,
-                          c->n_edits ? c : NULL, before};
-    for (size_t i = 0; i < p->n_dats; i++)
-        if (!strcmp(p->dats[i].path, path)) {
-            free(p->dats[i].path);
-            free(p->dats[i].before);
-            p->dats[i] = w;
-            return 0;
-        }
-    struct dat_write *nd = realloc(p->dats, (p->n_dats + 1) * sizeof *nd);
-    if (!nd) {
+                          c->n_edits ? c : NULL, before, 0};
+    if (p->n_buckets)
+        for (size_t k = *pending_bucket(p, path); k; k = p->dats[k - 1].next)
+            if (!strcmp(p->dats[k - 1].path, path)) {
+                struct dat_write *d = &p->dats[k - 1];
+                free(d->path);
+                free(d->before);
+                w.next = d->next;
+                *d = w;
+                return 0;
+            }
+    if (pending_room(p) != 0) {
         free(path);
         free(before);
         errno = ENOMEM;
         return -1;
     }
-    p->dats = nd;
-    nd[p->n_dats++] = w;
+    p->dats[p->n_dats] = w;
+    pending_link(p, p->n_dats++);
     return 0;
 }
 
@@ -1853,6 +1905,7 @@ static void pending_free(struct pending *p)
         free(p->dats[i].before);
     }
     free(p->dats);
+    free(p->buckets);
     for (size_t i = 0; i < p->n_files; i++)
         free(p->files[i].path);
     free(p->files);
@@ -2264,7 +2317,7 @@ static int commit_dat_splice(struct hive_store *s, const struct dat_write *d,
                                   : "the change does not fit the table");
     if (whole) {
         struct rt_value v = {c->value.type, bytes, n};
-        struct dat_write w = {d->path, &v, NULL, NULL};
+        struct dat_write w = {d->path, &v, NULL, NULL, 0};
         r = commit_dat(s, &w, cm, 0);
     } else {
         const char *rel = relative(s->base_dir, d->path);

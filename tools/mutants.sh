@@ -116,7 +116,7 @@ NEW='        r->in_order = r->kind == REC_SIZE && r->len && (r->data[0] & SIZE_I
         if (pos == body)
             break;   /* the last record checked, then skipped */
         j->n_recs++;'
-mutant journal-last-record lib/commit/journal.c unit:test_journal
+mutant journal-last-record lib/commit/journal_read.c unit:test_journal
 
 OLD='        if (!nalloc) {'
 NEW='        if (0 && !nalloc) {'
@@ -142,7 +142,7 @@ mutant uninstall-one-short lib/engine/engine.c unit:test_engine
 
 OLD='    return get32(t + 16) == rt_crc32(0, b, *body);'
 NEW='    return get32(t + 16) == get32(t + 16);'
-mutant journal-crc-skipped lib/commit/journal.c unit:test_journal
+mutant journal-crc-skipped lib/commit/journal_read.c unit:test_journal
 
 OLD='    if (v == 0)
         return RT_MSZ_INDEX_ZERO;'
@@ -170,7 +170,7 @@ OLD='    if (c->n_intents) {
         struct rt_error e2 = {0};'
 NEW='    if (0 && c->n_intents) {
         struct rt_error e2 = {0};'
-mutant failed-commit-keeps-fresh lib/commit/journal.c unit:test_store_hive
+mutant failed-commit-keeps-fresh lib/commit/commit_run.c unit:test_store_hive
 
 OLD='    return regf_value_list(h, key, values, n);'
 NEW='    int rc = regf_value_list(h, key, values, n);
@@ -181,32 +181,30 @@ mutant reader-drops-value lib/regf/value.c unit:test_regf_referees
 
 OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
 NEW='    while (0 && rt_os_trylock(l->fd, shared) != 0) {'
-mutant writers-unlocked lib/commit/journal.c cli:concurrent.sh
+mutant writers-unlocked lib/commit/writer_lock.c cli:concurrent.sh
 
 OLD='    size_t ilen = intent_len(b, len);'
 NEW='    size_t ilen = intent_len(b, len);
     if (!ilen)   /* an empty journal taken for a damaged one */
         return refuse(j->path, e, "no whole intent block");'
-mutant empty-journal-refused lib/commit/journal.c cli:crash_sweep.sh
+mutant empty-journal-refused lib/commit/journal_read.c cli:crash_sweep.sh
 
 OLD='    if (rt_io_unlink(j->path) != 0 || rt_io_fsync_dir_of(j->path) != 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", j->path,
                             rt_os_strerror(errno));
     return j->info.sealed;'
 NEW='    return j->info.sealed;'
-OLD2='                      struct rt_error *e)
-{
+OLD2='        return -1;
     if (j->info.sealed) {
         if (apply_body(base_dir, j, e) != 0)'
-NEW2='                      struct rt_error *e)
-{
+NEW2='        return -1;
     /* removed before it is replayed */
     if (rt_io_unlink(j->path) != 0 || rt_io_fsync_dir_of(j->path) != 0)
         return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", j->path,
                             rt_os_strerror(errno));
     if (j->info.sealed) {
         if (apply_body(base_dir, j, e) != 0)'
-mutant journal-removed-first lib/commit/journal.c cli:crash_sweep.sh
+mutant journal-removed-first lib/commit/journal_replay.c cli:crash_sweep.sh
 
 OLD='        if (hc > top_c)
             top_c = hc;'
@@ -224,7 +222,7 @@ mutant splice-cut-short lib/engine/engine.c unit:test_engine
 
 OLD='    uint32_t keep = (uint32_t)(edits[0].at / RT_REGF_SEGMENT_MAX);'
 NEW='    uint32_t keep = (uint32_t)(edits[0].at / RT_REGF_SEGMENT_MAX + 1);'
-mutant splice-keeps-edited-segment lib/regf/write.c unit:test_regf_write
+mutant splice-keeps-edited-segment lib/regf/write_value.c unit:test_regf_write
 
 OLD='        if (rt_lang_is_current(ids[i]))
             tail.keep[RT_TABLE_COUNTER] = 0;'
@@ -267,24 +265,24 @@ OLD='        rc = write_backup(s, &db, file, force, 1, 1, &n_damaged, win32);'
 NEW='        rc = write_backup(s, &db, file, force, 0, 1, &n_damaged, win32);'
 mutant backup-damaged-refused regtool/backup.c cli:backup_promises.sh
 
-OLD='    if (decoded(w, k) != 0)
+OLD='    if (rt_repair_decoded(w, k) != 0)
         return -1;
     w->changed[k] = 1;'
-NEW='    if (decoded(w, k) != 0)
+NEW='    if (rt_repair_decoded(w, k) != 0)
         return -1;
     w->changed[k] = 0;'
 mutant repair-change-unmarked lib/engine/repair.c unit:test_repair
 
 OLD='        if (nx == ny && (!nx || !memcmp(x->blob, y->blob, nx)))'
 NEW='        if (nx == ny)'
-mutant repair-mirror-by-length lib/engine/repair.c unit:test_repair
+mutant repair-mirror-by-length lib/engine/repair_fill.c unit:test_repair
 
 OLD='    if (d == n)
         return 0;
-    if (decoded(w, k) != 0)'
+    if (rt_repair_decoded(w, k) != 0)'
 NEW='    if (d <= n)
         return 0;
-    if (decoded(w, k) != 0)'
+    if (rt_repair_decoded(w, k) != 0)'
 mutant repair-duplicates-unseen lib/engine/repair.c unit:test_repair
 
 OLD='    return lo < n && ix[lo] == x;'
@@ -293,11 +291,11 @@ mutant repair-fill-misses-last lib/engine/repair.c unit:test_repair
 
 OLD='                                    : w->l->tab[k].highest;'
 NEW='                                    : 0;'
-mutant repair-highest-of-decoded-only lib/engine/repair.c unit:test_repair
+mutant repair-highest-of-decoded-only lib/engine/repair_emit.c unit:test_repair
 
-OLD='        if (en && decoded(en, 0) != 0)'
+OLD='        if (en && rt_repair_decoded(en, 0) != 0)'
 NEW='        if (en && 0)'
-mutant repair-base-index-undecoded lib/engine/repair.c unit:test_repair
+mutant repair-base-index-undecoded lib/engine/repair_emit.c unit:test_repair
 
 OLD='        int here = s && keep && !l->loaded;'
 NEW='        int here = s && keep && !l->loaded && !sec;'
@@ -323,20 +321,20 @@ mutant psb-piece-reads-part-line lib/model/perf_backup.c unit:test_perf_backup
 
 OLD='        if (r->kind == REC_SIZE && !r->in_order && r->offset > j->grow_to[k])'
 NEW='        if (r->kind == REC_SIZE && r->offset > j->grow_to[k])'
-mutant journal-in-order-grown-first lib/commit/journal.c unit:test_journal
+mutant journal-in-order-grown-first lib/commit/journal_read.c unit:test_journal
 
-OLD='    if (target_finish(&t, e) != 0)
+OLD='    if (rt_target_finish(&t, e) != 0)
         goto fail;
-    return dirs_flush(&dirs, e);'
-NEW='    if (target_finish(&t, e) != 0)
+    return rt_dir_syncs_flush(&dirs, e);'
+NEW='    if (rt_target_finish(&t, e) != 0)
         goto fail;
-    dirs_free(&dirs);
-    return 0 && dirs_flush(&dirs, e);'
-mutant journal-removals-not-durable lib/commit/journal.c unit:test_journal
+    rt_dir_syncs_free(&dirs);
+    return 0 && rt_dir_syncs_flush(&dirs, e);'
+mutant journal-removals-not-durable lib/commit/journal_replay.c unit:test_journal
 
 OLD='        if (t.fd >= 0 && sized &&'
 NEW='        if (0 && t.fd >= 0 && sized &&'
-mutant journal-fresh-lengthened-late lib/commit/journal.c unit:test_journal
+mutant journal-fresh-lengthened-late lib/commit/commit_run.c unit:test_journal
 
 OLD='        if (w & 0x8080808080808080u)'
 NEW='        if (w & 0x8080808080808000u)'
@@ -354,8 +352,8 @@ OLD='        if (text_end >= even) {'
 NEW='        if (0 && text_end >= even) {'
 mutant salvage-keeps-cut-text lib/model/multi_sz.c unit:test_multi_sz
 
-OLD='                out->differ++;'
-NEW='                out->differ += 0;'
+OLD='    rl->base_differ = b.differ;'
+NEW='    rl->base_differ = 0 * b.differ;'
 mutant restore-base-texts-unchecked lib/engine/backup.c unit:test_backup
 
 OLD='    for (int k = 0; k < 2; k++) {
@@ -386,18 +384,19 @@ OLD='        span <= svc->last_counter - svc->first_counter &&'
 NEW='        span < svc->last_counter - svc->first_counter &&'
 mutant replace-same-size-moves lib/engine/engine.c unit:test_engine
 
-OLD='        plan->first_help = svc->first_help;'
-NEW='        plan->first_help = svc->first_help + 2 * (span == 0);'
+OLD='        out->first_help = svc->first_help;'
+NEW='        out->first_help = svc->first_help + 2 * (span == 0);'
 mutant replace-first-help-moves lib/engine/engine.c unit:test_engine
 
-OLD='    uint32_t lc = db->last_counter > plan->last_counter ? db->last_counter
-                                                        : plan->last_counter;'
-NEW='    uint32_t lc = plan->last_counter;'
+OLD='    out->perflib_last_counter = rq->last_counter > out->last_counter
+                                    ? rq->last_counter
+                                    : out->last_counter;'
+NEW='    out->perflib_last_counter = out->last_counter;'
 mutant install-last-counter-down lib/engine/engine.c unit:test_engine
 
-OLD='    uint32_t lh = db->last_help > plan->last_help ? db->last_help
-                                                  : plan->last_help;'
-NEW='    uint32_t lh = plan->last_help;'
+OLD='    out->perflib_last_help = rq->last_help > out->last_help ? rq->last_help
+                                                            : out->last_help;'
+NEW='    out->perflib_last_help = out->last_help;'
 mutant install-last-help-down lib/engine/engine.c unit:test_engine
 
 OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'
@@ -410,7 +409,7 @@ mutant prune-keeps-pair-past-range lib/engine/repair.c unit:test_repair
 
 OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
 NEW='    while (rt_os_trylock(l->fd, 0) != 0) {   /* readers exclusive */'
-mutant readers-lock-exclusive lib/commit/journal.c cli:readers_share_lock.sh
+mutant readers-lock-exclusive lib/commit/writer_lock.c cli:readers_share_lock.sh
 
 OLD='    uint32_t seq = (s1 > s2 ? s1 : s2) + 1;'
 NEW='    uint32_t seq = (s1 > s2 ? s2 : s1) + 1;   /* the lower one */'

@@ -27,7 +27,7 @@ static void final_size(struct commit_file *f, const struct record *r)
  * where it goes. */
 static size_t *commit_file_slot(const struct rt_commit *c, const char *file)
 {
-    size_t at = rt_journal_name_hash(file) & (c->n_slots - 1);
+    size_t at = (size_t)rt_os_path_hash(file) & (c->n_slots - 1);
     while (c->slots[at] && strcmp(c->files[c->slots[at] - 1].name, file))
         at = (at + 1) & (c->n_slots - 1);
     return &c->slots[at];

@@ -208,14 +208,4 @@ int rt_journal_list_files(struct rt_journal *j, struct rt_error *e);
 int rt_journal_roll_back_fresh(const char *base, const struct intent *v,
                                size_t n, struct rt_error *e);
 
-/* FILE's hash (FNV-1a), for the tables of files found by name: the
- * journal reader's and the commit's. */
-static inline uint32_t rt_journal_name_hash(const char *file)
-{
-    uint32_t h = 2166136261u;
-    for (const char *q = file; *q; q++)
-        h = (h ^ (uint8_t)*q) * 16777619u;
-    return h;
-}
-
 #endif

@@ -130,7 +130,7 @@ static const char *take_name(struct rt_journal *j,
  * would name more files than J->max_files. */
 static size_t file_entry(struct rt_journal *j, const char *file)
 {
-    size_t at = rt_journal_name_hash(file) & (j->n_slots - 1);
+    size_t at = (size_t)rt_os_path_hash(file) & (j->n_slots - 1);
     while (j->slots[at] && strcmp(j->files[j->slots[at] - 1].rel, file))
         at = (at + 1) & (j->n_slots - 1);
     if (j->slots[at])

@@ -508,19 +508,19 @@ void rt_os_listings_scope(int delta)
     errno = err;
 }
 
-static size_t path_hash(const char *s)
+uint64_t rt_os_path_hash(const char *s)
 {
     uint64_t h = 14695981039346656037u;     /* FNV-1a */
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return (size_t)h;
+    return h;
 }
 
 static struct listing *find_kept(const char *dir)
 {
     if (!kept.n_buckets)
         return NULL;
-    struct listing *l = kept.buckets[path_hash(dir) % kept.n_buckets];
+    struct listing *l = kept.buckets[rt_os_path_hash(dir) % kept.n_buckets];
     while (l && strcmp(l->dir, dir))
         l = l->next;
     return l;
@@ -540,7 +540,7 @@ static int keep_listing(const char *dir, char **names, size_t n)
         for (size_t i = 0; i < kept.n_buckets; i++)
             for (struct listing *l = kept.buckets[i], *next; l; l = next) {
                 next = l->next;
-                size_t h = path_hash(l->dir) % nb;
+                size_t h = rt_os_path_hash(l->dir) % nb;
                 l->next = b[h];
                 b[h] = l;
             }
@@ -555,7 +555,7 @@ static int keep_listing(const char *dir, char **names, size_t n)
         free(copy);
         return -1;
     }
-    size_t h = path_hash(dir) % kept.n_buckets;
+    size_t h = rt_os_path_hash(dir) % kept.n_buckets;
     *l = (struct listing){copy, names, n, kept.buckets[h]};
     kept.buckets[h] = l;
     kept.n++;

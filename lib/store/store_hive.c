@@ -1365,18 +1365,10 @@ static const char *dat_prefix(enum rt_table_kind t)
 }
 
 /* PATH's hash, for the tables found by path (dat_bucket, pending_bucket). */
-static uint64_t path_hash(const char *path)
-{
-    uint64_t h = 14695981039346656037u;     /* FNV-1a */
-    for (const char *c = path; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211u;
-    return h;
-}
-
 /* Where the chain of PATH's bucket starts (dat_buckets has buckets). */
 static size_t *dat_bucket(struct hive_store *s, const char *path)
 {
-    return &s->dat_buckets[path_hash(path) % s->n_dat_buckets];
+    return &s->dat_buckets[rt_os_path_hash(path) % s->n_dat_buckets];
 }
 
 static void dat_link(struct hive_store *s, size_t i)
@@ -1826,7 +1818,7 @@ static int stage_file(struct hive_store *s, struct pending *p,
 /* Where the chain of PATH's bucket starts (P has buckets). */
 static size_t *pending_bucket(struct pending *p, const char *path)
 {
-    return &p->buckets[path_hash(path) % p->n_buckets];
+    return &p->buckets[rt_os_path_hash(path) % p->n_buckets];
 }
 
 static void pending_link(struct pending *p, size_t i)

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
+#include "ops/ops.h"
 #include "commit/io.h"
 #include "engine/backup.h"
-#include "engine/reg_backup.h"
+#include "ops/reg_backup.h"
 #include "model/size_caps.h"
 #include "platform/os.h"
 
@@ -48,7 +48,7 @@ static void say_damaged(void *ctx, const struct rt_backup_damage *d)
 }
 
 /* The failure of a save that an interrupt cut short: nothing of the file
- * is left (rt_api_save_backup removed it). */
+ * is left (rt_op_save_backup removed it). */
 static int interrupted_save(const char *file, int *win32)
 {
     rt_cli_error("interrupted: nothing was saved (no part of %s was left)",
@@ -73,7 +73,7 @@ static int write_backup(struct rt_store *s, const struct rt_database *db,
     /* Written as it is made, a language at a time (a backup of a large
      * database is hundreds of megabytes as text), to a temporary file
      * renamed to FILE when whole: a failure leaves no file. */
-    if (rt_api_save_backup(s, db, file,
+    if (rt_op_save_backup(s, db, file,
                            force ? RT_OS_SAVE_REPLACE : RT_OS_SAVE_NUMBERED,
                            salvage, report ? say_damaged : NULL, NULL, &st,
                            &used, &en, &e) != 0) {
@@ -148,7 +148,7 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     struct rt_reg_error re;
     int rc = RT_EXIT_OK;
     /* Counted writes, to a temporary file renamed to FILE when whole, as
-     * the PerfStringBackup's (rt_api_save_backup). */
+     * the PerfStringBackup's (rt_op_save_backup). */
     static const struct rt_os_write_calls counted = {
         rt_io_pwrite, rt_io_fsync, rt_io_rename, rt_io_fsync_dir_of};
     struct rt_os_saving sv;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
+#include "ops/ops.h"
 #include "engine/database.h"
 #include "platform/os.h"
 #include "commit/io.h"
@@ -108,7 +108,7 @@ struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
         options.tables, options.force_dirty,
         !options.wait_set ? 0 : options.wait_seconds ? options.wait_seconds : -1,
         say};
-    return rt_api_open_store(spec, &o, options.read_once, e, bad_spec);
+    return rt_op_open_store(spec, &o, options.read_once, e, bad_spec);
 }
 
 struct rt_store *rt_cli_open_store(int *exit_code)

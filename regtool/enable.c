@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 
 static void usage(FILE *f, const char *verb)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "engine/side_files.h"
 #include "platform/os.h"
 

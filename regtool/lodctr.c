@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "engine/side_files.h"
 #include "platform/os.h"
 

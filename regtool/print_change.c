@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
-#include "engine/ops.h"
+#include "ops/ops.h"
+#include "ops/ops.h"
 #include "engine/reg_patch.h"
 #include "platform/os.h"
 
@@ -17,7 +17,7 @@ void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs)
      * never held whole (each change's text stands alone). */
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change_set one = {&cs->v[i], 1, 1};
-        char *text = rt_api_change_set_text(&one);
+        char *text = rt_op_change_set_text(&one);
         if (!text) {
             rt_cli_error("out of memory printing the change");
             return;

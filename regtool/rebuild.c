@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "platform/os.h"
 
 static const char usage_text[] =

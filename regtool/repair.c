@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "engine/repair.h"
 #include "engine/side_files.h"
 #include "model/lang_id.h"

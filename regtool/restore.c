@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ops.h"
-#include "engine/reg_backup.h"
+#include "ops/ops.h"
+#include "ops/reg_backup.h"
 #include "model/reg_file.h"
 #include "model/size_caps.h"
 #include "platform/os.h"

@@ -4,7 +4,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] uninstall [--force] [--dry-run] DRIVER\n"

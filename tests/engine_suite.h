@@ -11,7 +11,7 @@
 #include <string.h>
 #include <uchar.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "store_snapshot.h"
 
 /* --- fixtures ---------------------------------------------------------- */

@@ -16,8 +16,8 @@
 #include <uchar.h>
 #include <cmocka.h>
 
-#include "engine/ops.h"
-#include "engine/reg_backup.h"
+#include "ops/ops.h"
+#include "ops/reg_backup.h"
 #include "model/size_caps.h"
 #include "model/utf16.h"
 

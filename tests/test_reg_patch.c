@@ -9,7 +9,7 @@
 #include <uchar.h>
 #include <cmocka.h>
 
-#include "engine/reg_backup.h"
+#include "ops/reg_backup.h"
 #include "engine/reg_patch.h"
 
 static const char16_t table[] = u"1\0" "1847\0";

@@ -11,7 +11,7 @@
 
 #include "corrupt.h"
 #include "engine/audit.h"
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "engine/owned_ranges.h"
 #include "engine/repair.h"
 #include "model/utf16.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "engine/side_files.h"
 #include "model/base_tables.h"
 #include "platform/os.h"

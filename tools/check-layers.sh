@@ -1,9 +1,11 @@
 #!/bin/sh
 # Checks that includes only point down the layers (docs/design.md, "Layers"):
 #
-#   regtool/  the CLI                       7
-#   api/      the public API (lib/regtool.h) 6
-#   engine/   operations on a store         5
+#   regtool/  the CLI                       8
+#   api/      the public API (lib/regtool.h) 7
+#   ops/      the operations the CLI and    6
+#             the API call (ops/ops.h)
+#   engine/   planning on a database        5
 #   store/    the stores                    4
 #   regf/     hive files   provider/ INIs   3  (neither uses the other)
 #   commit/   journal, lock, counted I/O    2
@@ -28,7 +30,7 @@ rank() {
     case "$1" in
     platform) echo 0 ;; model) echo 1 ;; commit) echo 2 ;;
     regf | provider) echo 3 ;; store) echo 4 ;; engine) echo 5 ;;
-    api) echo 6 ;; regtool) echo 7 ;; *) echo "" ;;
+    ops) echo 6 ;; api) echo 7 ;; regtool) echo 8 ;; *) echo "" ;;
     esac
 }
 

@@ -247,7 +247,7 @@ OLD='        if (sv.fd >= 0)
 NEW='        if (sv.fd >= 0)
             rt_os_close(sv.fd);
         return -1;'
-mutant backup-refused-leaves-part lib/api/api.c cli:backup_promises.sh
+mutant backup-refused-leaves-part lib/ops/save_backup.c cli:backup_promises.sh
 
 OLD='        if (rt_lang_is_current(l->id))
             continue;

@@ -13,7 +13,7 @@
 
 #include "commit/io.h"
 #include "engine/audit.h"
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "model/diag.h"
 #include "model/printable.h"
 #include "model/strbuf.h"
@@ -169,7 +169,7 @@ static void emit_change_set(regtool *rt, const struct rt_change_set *cs)
 {
     if (!rt->out)
         return;
-    char *text = rt_api_change_set_text(cs);
+    char *text = rt_op_change_set_text(cs);
     if (text)
         emit(rt, REGTOOL_LINE_REPORT, text);
     else
@@ -195,7 +195,7 @@ int regtool_open(const char *spec, const regtool_open_options *opt,
     *out = NULL;
     struct rt_error e = {0};
     int bad_spec;
-    struct rt_store *s = rt_api_open_store(spec, opt, 0, &e, &bad_spec);
+    struct rt_store *s = rt_op_open_store(spec, opt, 0, &e, &bad_spec);
     if (!s)
         return set_error(err, e.code ? e.code : RT_ERR_INTERNAL_ERROR, "%s",
                          e.message);
@@ -516,46 +516,6 @@ void regtool_findings_free(regtool_findings *f)
     }
 }
 
-static int write_part(void *ctx, const uint8_t *data, size_t len)
-{
-    return rt_os_saving_write(ctx, data, len);
-}
-
-int rt_api_save_backup(struct rt_store *s, const struct rt_database *db,
-                       const char *path, enum rt_os_saving_rule rule,
-                       int salvage,
-                       void (*damaged)(void *ctx,
-                                       const struct rt_backup_damage *d),
-                       void *damaged_ctx, struct rt_backup_stats *st,
-                       char **used, int *err_no, struct rt_error *e)
-{
-    /* Counted as a commit's writes are: the test build can stop the
-     * backup at each (lib/commit/io_count.c's hooks). */
-    static const struct rt_os_write_calls counted = {
-        rt_io_pwrite, rt_io_fsync, rt_io_rename, rt_io_fsync_dir_of};
-    struct rt_os_saving sv;
-    *err_no = 0;
-    if (rt_os_saving_open_via(&sv, path, rule, 0644, &counted, used) != 0) {
-        *err_no = errno;
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "cannot write %s: %s",
-                            *used ? *used : path, rt_os_strerror(*err_no));
-    }
-    const struct rt_backup_sink k = {write_part, &sv, damaged, damaged_ctx};
-    if (rt_engine_backup_to(s, db, salvage, &k, st, e) != 0) {
-        *err_no = errno;
-        /* A write that failed has abandoned the file already. */
-        if (sv.fd >= 0)
-            rt_os_saving_abandon(&sv);
-        return -1;
-    }
-    if (rt_os_saving_finish(&sv) != 0) {
-        *err_no = errno;
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "cannot write %s: %s",
-                            *used, rt_os_strerror(*err_no));
-    }
-    return 0;
-}
-
 int regtool_backup(regtool *rt, const char *file, int flags,
                    regtool_error *err)
 {
@@ -571,7 +531,7 @@ int regtool_backup(regtool *rt, const char *file, int flags,
     struct rt_backup_stats st;
     char *used = NULL;
     int en, rc = 0;
-    if (rt_api_save_backup(rt->s, &db, file,
+    if (rt_op_save_backup(rt->s, &db, file,
                            (flags & REGTOOL_FORCE) ? RT_OS_SAVE_REPLACE
                                                    : RT_OS_SAVE_NEW,
                            0, NULL, NULL, &st, &used, &en, &e) != 0) {

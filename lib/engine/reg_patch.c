@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/reg_backup.h"
 #include "model/utf16.h"
 
 /* The key to write under: the last one when it is the same path. */

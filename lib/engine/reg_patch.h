@@ -9,6 +9,12 @@
 #include "model/change_set.h"
 #include "model/reg_file.h"
 
+/* The keys of a .reg file that hold Perflib and the services. */
+#define RT_REG_PERFLIB_KEY \
+    "HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
+#define RT_REG_SERVICES_KEY \
+    "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services"
+
 /* CS as a patch of FORMAT: each change under its key (keys created as
  * [KEY] lines, values set, deleted values as "name"=-), consecutive
  * changes of one key under one [KEY]. With TABLES 0 (a store keeping its

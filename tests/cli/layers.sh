@@ -13,9 +13,9 @@ copy() {
 
 # model/utf16.c reaching up into the engine, on a new line 2.
 copy
-sed -i '1a #include "engine/ops.h"' "$TMPDIR/tree/lib/model/utf16.c"
+sed -i '1a #include "engine/engine.h"' "$TMPDIR/tree/lib/model/utf16.c"
 expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
-expect_grep 'lib/model/utf16.c:2: model (rank 1) includes "engine/ops.h" from engine (rank 5)' "$OUT"
+expect_grep 'lib/model/utf16.c:2: model (rank 1) includes "engine/engine.h" from engine (rank 5)' "$OUT"
 
 # regf using the INI reader: same rank, other layer.
 copy
@@ -38,11 +38,15 @@ copy
 sed -i '1a #include <windows.h>' "$TMPDIR/tree/regtool/init.c"
 expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
 expect_grep 'regtool/init.c:2: includes <windows.h>' "$OUT"
-# The engine calling up into the API layer.
+# The engine calling up into the operations, and those into the API.
 copy
-sed -i '1a #include "api/api.h"' "$TMPDIR/tree/lib/engine/ops.c"
+sed -i '1a #include "ops/ops.h"' "$TMPDIR/tree/lib/engine/engine.c"
 expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
-expect_grep 'lib/engine/ops.c:2: engine (rank 5) includes "api/api.h" from api (rank 6)' "$OUT"
+expect_grep 'lib/engine/engine.c:2: engine (rank 5) includes "ops/ops.h" from ops (rank 6)' "$OUT"
+copy
+sed -i '1a #include "api/api.h"' "$TMPDIR/tree/lib/ops/transaction.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'lib/ops/transaction.c:2: ops (rank 6) includes "api/api.h" from api (rank 7)' "$OUT"
 # The public header showing an internal one.
 copy
 sed -i '/#include <stddef.h>/a #include "model/error.h"' "$TMPDIR/tree/lib/regtool.h"

@@ -1,6 +1,6 @@
 /* libFuzzer harness: a whole Windows tree through the stores and the
  * engine, as the CLI reaches it: the tree is opened as `--store hive:DIR`
- * opens it (rt_api_open_store), then `query` (Perflib's and the
+ * opens it (rt_op_open_store), then `query` (Perflib's and the
  * providers' values), `audit` (every table, the copies, the libraries),
  * `install --dry-run --create-service` of a fixed provider
  * (ini-samples/transfer-utf8.ini) and `uninstall --dry-run` of it and of
@@ -40,7 +40,7 @@
 #include "commit/crc32.h"
 #include "engine/audit.h"
 #include "engine/database.h"
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "fuzz.h"
 #include "platform/os.h"
 #include "provider/provider_spec.h"
@@ -250,7 +250,7 @@ static struct rt_store *open_tree(int read_once)
     const regtool_open_options o = {NULL, 0, -1, on_notice};
     struct rt_error e = {0};
     int bad_spec = 0;
-    struct rt_store *s = rt_api_open_store(spec_hive, &o, read_once, &e,
+    struct rt_store *s = rt_op_open_store(spec_hive, &o, read_once, &e,
                                            &bad_spec);
     FUZZ_ASSERT(!bad_spec);
     if (!s)
@@ -347,7 +347,7 @@ static void install_dry_run(void)
                     plan.first_help == plan.first_counter + 1);
         FUZZ_ASSERT(plan.last_counter >= plan.first_counter &&
                     plan.last_help == plan.last_counter + 1);
-        char *text = rt_api_change_set_text(&cs);
+        char *text = rt_op_change_set_text(&cs);
         FUZZ_ASSERT(text != NULL);
         free(text);
         rt_change_set_free(&cs);
@@ -367,7 +367,7 @@ static void uninstall_dry_run(const char *driver)
     struct rt_uninstall_plan plan;
     struct rt_error e = {0};
     if (rt_op_uninstall(s, driver, 0, RT_OP_DRY_RUN, &cs, &plan, &e) == 0) {
-        char *text = rt_api_change_set_text(&cs);
+        char *text = rt_op_change_set_text(&cs);
         FUZZ_ASSERT(text != NULL);
         free(text);
         rt_change_set_free(&cs);

@@ -4,22 +4,18 @@
  * PerfStringBackup format, the tables are kept as the exact bytes of
  * their hex(7) values, and a provider's Library, procedures, Object List
  * and the rest come back too. */
-#ifndef RT_REG_BACKUP_H
-#define RT_REG_BACKUP_H
+#ifndef RT_OPS_REG_BACKUP_H
+#define RT_OPS_REG_BACKUP_H
 
 #include <stddef.h>
 
 #include "engine/backup.h"
 #include "engine/database.h"
+#include "engine/reg_patch.h"
 #include "model/change_set.h"
 #include "model/error.h"
 #include "model/reg_file.h"
 #include "store/store.h"
-
-#define RT_REG_PERFLIB_KEY \
-    "HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
-#define RT_REG_SERVICES_KEY \
-    "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services"
 
 /* The values saved and restored. The store interface reads values by
  * name, so these are the names Windows, lodctr, the providers and WMI's

@@ -1,11 +1,11 @@
 /* Engine: .reg backups and their restore (engine/reg_backup.h). */
-#include "engine/reg_backup.h"
+#include "ops/reg_backup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ops.h"
+#include "ops/ops.h"
 #include "model/lang_id.h"
 #include "model/reg_types.h"
 #include "model/regtree.h"

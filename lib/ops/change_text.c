@@ -3,7 +3,7 @@
  * name, value and table text in it is escaped (model/printable.h): the
  * tree and the INI chose them, and one holding a newline or an ESC
  * sequence must neither forge a line nor act on the terminal. */
-#include "api/api.h"
+#include "ops/ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +89,7 @@ static void put(struct rt_strbuf *f, const char *text)
     rt_strbuf_append_printable(f, text);
 }
 
-char *rt_api_change_set_text(const struct rt_change_set *cs)
+char *rt_op_change_set_text(const struct rt_change_set *cs)
 {
     struct rt_strbuf buf = {0}, *f = &buf;
     for (size_t i = 0; i < cs->n; i++) {

@@ -1,5 +1,6 @@
-/* Operations layer: transactions that tie the engine to a store. */
-#include "engine/ops.h"
+/* The operations layer's transactions: each ties the engine's plan to a
+ * store's lock, apply and read-back. */
+#include "ops/ops.h"
 
 #include <string.h>
 

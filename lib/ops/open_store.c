@@ -1,6 +1,6 @@
 /* Store specs: the one place that turns "hive:DIR", "live", "psb:FILE"
  * into a store, for the CLI's --store and for regtool_open alike. */
-#include "api/api.h"
+#include "ops/ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +13,10 @@
 #include "store/store_reg.h"
 #include "store/store_win32.h"
 
-struct rt_store *rt_api_open_store(const char *spec,
-                                   const regtool_open_options *opt,
-                                   int read_once, struct rt_error *e,
-                                   int *bad_spec)
+struct rt_store *rt_op_open_store(const char *spec,
+                                  const regtool_open_options *opt,
+                                  int read_once, struct rt_error *e,
+                                  int *bad_spec)
 {
     static const regtool_open_options defaults = {NULL, 0, 0, NULL};
     struct rt_store *s = NULL;

@@ -104,7 +104,7 @@ static int tree_list(void *ctx, const char *dir,
 static int audit_libraries(struct rt_store *s, const struct rt_database *db,
                            struct rt_findings *f)
 {
-    const char *win = s->ops->windows_dir ? s->ops->windows_dir(s) : NULL;
+    const char *win = rt_op_windows_dir(s);
     struct tree_ctx t;
     struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list};
     if (win) {
@@ -143,7 +143,7 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt,
             rt_cli_error("out of memory");
         return;
     }
-    r->layout = strdup(s->ops->layout(s));
+    r->layout = strdup(rt_op_layout_text(s));
     struct rt_database db;
     /* Audit reads the tables as blobs (UTF-16, indexed): no decoding;
      * --libraries alone reads no table. */
@@ -167,7 +167,7 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt,
         /* A PerfStringBackup file holds each provider's ranges and
          * strings, never its Library or procedures: who gets loaded is
          * not in it to check, and its absence is no finding. */
-        int holds_libraries = strcmp(s->ops->kind, "psb") != 0;
+        int holds_libraries = rt_op_holds_libraries(s);
         if (libraries && !holds_libraries &&
             rt_findings_add(&r->f, "libraries-not-in-store", RT_AUDIT_INFO,
                             NULL, NULL, NULL,
@@ -184,7 +184,7 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt,
                          r->spec);
         rt_database_free(&db);
     }
-    s->ops->close(s);
+    rt_op_close(s);
     rt_findings_sort(&r->f);
 }
 

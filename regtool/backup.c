@@ -117,7 +117,7 @@ int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
 
 int rt_cli_tables_in_files(struct rt_store *s)
 {
-    return !strncmp(s->ops->layout(s), "tables in .dat files", 20);
+    return rt_op_tables_layout(s) == RT_TABLES_IN_FILES;
 }
 
 /* The least a .reg file of F takes: each byte of a REG_MULTI_SZ (a
@@ -258,7 +258,7 @@ int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
         rc = 128 + rt_os_interrupted();
     }
     rt_database_free(&db);
-    s->ops->close(s);
+    rt_op_close(s);
     return rc;
 }
 

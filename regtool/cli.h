@@ -61,9 +61,8 @@ int rt_cli_parse_global(int *argc, char ***argv);
 
 #include <stdio.h>
 
-#include "model/change_set.h"
-#include "provider/provider_spec.h"
-#include "store/store.h"
+/* The operations the verbs call, and the types they print. */
+#include "ops/ops.h"
 
 /* Opens the chosen store, or prints why not and sets *EXIT_CODE. */
 struct rt_store *rt_cli_open_store(int *exit_code);

@@ -154,7 +154,7 @@ struct rt_store *rt_cli_open_database_with(struct rt_database *db,
     struct rt_error e = {0};
     if (rt_database_load_with(s, db, o, &e) != 0) {
         rt_cli_error("%s", e.message);
-        s->ops->close(s);
+        rt_op_close(s);
         *exit_code = rt_cli_exit_for(e.code);
         return NULL;
     }

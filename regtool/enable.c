@@ -41,7 +41,7 @@ static int set_disabled(int argc, char **argv, int disable)
     snprintf(what, sizeof what, "%s %s", argv[0], argv[1]);
     rc = rt_cli_report_error(what, r, &e);
     rt_cli_report_io(rc == RT_EXIT_OK);
-    s->ops->close(s);
+    rt_op_close(s);
     return rc;
 }
 

@@ -148,7 +148,7 @@ static int write_backup(const char *path)
     size_t len = 0;
     int r = rt_engine_backup(&db, &psb, &e);
     rt_database_free(&db);
-    s->ops->close(s);
+    rt_op_close(s);
     if (r != 0) {
         rt_cli_error("init: %s", e.message);
         return -1;

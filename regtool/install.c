@@ -266,7 +266,7 @@ int cmd_install(int argc, char **argv)
     if (rc == RT_EXIT_OK)
         rc = emit_rc;
     rt_cli_report_io(rc == RT_EXIT_OK);
-    s->ops->close(s);
+    rt_op_close(s);
     rt_inf_files_free(&inf);
     rt_provider_spec_free(&spec);
     return rc;

@@ -98,7 +98,7 @@ static int lodctr_install(const char *ini)
             rt_change_set_free(&cs);
             rt_install_plan_free(&plan);
         }
-        s->ops->close(s);
+        rt_op_close(s);
     }
     rt_inf_files_free(&inf);
     rt_provider_spec_free(&spec);
@@ -247,7 +247,7 @@ static int lodctr_query(const char *only)
     }
 out:
     rt_database_free(&db);
-    s->ops->close(s);
+    rt_op_close(s);
     return code;
 }
 
@@ -411,7 +411,7 @@ int rt_unlodctr_main(int argc, char **argv)
                     rt_cli_shown(p.side_skipped));
         rt_change_set_free(&cs);
     }
-    s->ops->close(s);
+    rt_op_close(s);
     return code;
 }
 

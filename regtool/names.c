@@ -178,6 +178,6 @@ int cmd_names(int argc, char **argv)
 out:
     free(by);
     rt_database_free(&db);
-    s->ops->close(s);
+    rt_op_close(s);
     return rc;
 }

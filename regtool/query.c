@@ -128,7 +128,7 @@ int cmd_query(int argc, char **argv)
     }
     if (json) {
         fputs("{\"layout\":", stdout);
-        rt_json_string(stdout, s->ops->layout(s));
+        rt_json_string(stdout, rt_op_layout_text(s));
         printf(",\"base_index\":%u,\"last_counter\":%u,\"last_help\":%u,"
                "\"languages\":[",
                db.base_index, db.last_counter, db.last_help);
@@ -149,7 +149,7 @@ int cmd_query(int argc, char **argv)
         }
         puts("]}");
     } else {
-        printf("Layout        %s\n", rt_cli_shown(s->ops->layout(s)));
+        printf("Layout        %s\n", rt_cli_shown(rt_op_layout_text(s)));
         printf("Base Index    %u%s\n", db.base_index,
                db.has_base_index ? "" : " (absent: Windows' base)");
         printf("Last Counter  %u%s\n", db.last_counter,
@@ -166,6 +166,6 @@ int cmd_query(int argc, char **argv)
     }
 out:
     rt_database_free(&db);
-    s->ops->close(s);
+    rt_op_close(s);
     return rc;
 }

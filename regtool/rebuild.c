@@ -239,7 +239,7 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
     rc = rt_cli_report_error("rebuild", r, &e);
     *win32 = r == 0 ? RT_ERR_SUCCESS : e.code;
     rt_cli_report_io(rc == RT_EXIT_OK);
-    s->ops->close(s);
+    rt_op_close(s);
     return rc;
 }
 

@@ -187,14 +187,14 @@ static int load_dir(struct inis *l, const char *dir)
  * Windows does). */
 static int load_inf(struct inis *l, struct rt_store *s)
 {
-    const char *win = s->ops->windows_dir ? s->ops->windows_dir(s) : NULL;
+    const char *win = rt_op_windows_dir(s);
     char *inf = win ? find_ci(win, "INF") : NULL;
     char **svcs = NULL;
     size_t n_svcs = 0;
     struct rt_error e = {0};
     if (!inf)
         return 0;
-    if (s->ops->list_perf_services(s, &svcs, &n_svcs, &e) != 0) {
+    if (rt_op_list_perf_services(s, &svcs, &n_svcs, &e) != 0) {
         rt_cli_error("--from-ini: the services cannot be listed: %s",
                      e.message);
         free(inf);
@@ -202,13 +202,9 @@ static int load_inf(struct inis *l, struct rt_store *s)
     }
     int rc = 0;
     for (size_t i = 0; i < n_svcs && !rc; i++) {
-        struct rt_value v = {0};
-        int present = 0;
         char *ini_name = NULL, *sdir = NULL;
-        if (s->ops->read_service(s, svcs[i], "PerfIniFile", &v, &present,
-                                 &e) == 0 && present)
-            ini_name = rt_value_string(&v);
-        rt_value_free(&v);
+        /* One that cannot be read is passed over, as one without it. */
+        rt_op_service_string(s, svcs[i], "PerfIniFile", &ini_name, &e);
         /* Both become path components: a name that is not one file's is
          * never looked up, and said. */
         const char *bad = ini_name ? rt_side_name_problem(ini_name) : NULL;
@@ -306,7 +302,7 @@ int cmd_repair(int argc, char **argv)
                 rt_cli_error("out of memory");
             /* -2: DIR cannot be read (input); -3, -1: the system. */
             inis_free(&inis);
-            s->ops->close(s);
+            rt_op_close(s);
             return lr == -2 ? RT_EXIT_INVALID : RT_EXIT_FAILURE;
         }
         opt.from_ini = 1;
@@ -347,7 +343,7 @@ int cmd_repair(int argc, char **argv)
         rt_change_set_free(&cs);
     }
     rt_cli_report_io(op == 0);
-    s->ops->close(s);
+    rt_op_close(s);
     inis_free(&inis);
     return rc;
 }

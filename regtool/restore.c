@@ -214,7 +214,7 @@ static int restore_reg(const char *file, const uint8_t *data, size_t len,
         *win32 = RT_ERR_SUCCESS;
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
-    s->ops->close(s);
+    rt_op_close(s);
     rt_reg_file_free(&f);
     return rc;
 }
@@ -340,7 +340,7 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
         *win32 = RT_ERR_SUCCESS;
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
-    s->ops->close(s);
+    rt_op_close(s);
     rt_psb_free(&psb);
     return rc;
 }

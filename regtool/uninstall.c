@@ -83,6 +83,6 @@ int cmd_uninstall(int argc, char **argv)
     if (rc == RT_EXIT_OK)
         rc = emit_rc;
     rt_cli_report_io(rc == RT_EXIT_OK);
-    s->ops->close(s);
+    rt_op_close(s);
     return rc;
 }

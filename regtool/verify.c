@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/audit.h"
-#include "engine/database.h"
-#include "engine/verify.h"
-#include "model/perf_data.h"
+#include "ops/ops.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store live] verify [--json] [--query Q] DRIVER\n"
@@ -58,48 +55,39 @@ int cmd_verify(int argc, char **argv)
     struct rt_store *s = rt_cli_open_database_with(&db, &load, &rc);
     if (!s)
         return rc;
-    if (!s->ops->perf_data) {
-        rt_cli_error("verify: the %s store has no running system to load "
-                     "providers; use --store live (on Windows or under Wine)",
-                     s->ops->kind);
-        rc = RT_EXIT_USAGE;
-        goto out;
-    }
     if (!query)
         query = "Global";
     struct rt_error e = {0};
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    int more_data = -1;
-    if (s->ops->perf_data(s, query, &buf, &len, &cap, &more_data, &e) != 0) {
+    struct rt_findings f = {0};
+    switch (rt_op_verify(s, &db, driver, query, &f, &e)) {
+    case RT_VERIFY_NO_SYSTEM:
+        rt_cli_error("verify: %s", e.message);
+        rc = RT_EXIT_USAGE;
+        goto out;
+    case RT_VERIFY_READ_FAILED:
         rt_cli_error("verify: %s", e.message);
         rc = rt_cli_exit_for(e.code);
         goto out;
-    }
-    struct rt_perf_data data;
-    struct rt_findings f = {0};
-    if (rt_perf_data_parse(buf, len, cap, &data) != 0) {
-        free(buf);
-        rt_cli_error("out of memory");
+    case RT_VERIFY_NO_MEMORY:
+        rt_cli_error("%s", e.message);
         rc = RT_EXIT_FAILURE;
         goto out;
-    }
-    struct rt_verify_input in = {driver, query, &data, more_data};
-    if (rt_verify(&db, &in, &f) != 0)
+    case RT_VERIFY_INCOMPLETE:
         rt_cli_error("verify: out of memory; findings incomplete");
-    rt_findings_sort(&f);
+        break;
+    case RT_VERIFY_DONE:
+        break;
+    }
     if (json) {
-        rt_cli_findings_json(driver, s->ops->layout(s), &f);
+        rt_cli_findings_json(driver, rt_op_layout_text(s), &f);
         putchar('\n');
     } else {
-        rt_cli_findings_text(driver, s->ops->layout(s), &f);
+        rt_cli_findings_text(driver, rt_op_layout_text(s), &f);
     }
     rc = f.errors || f.warnings ? RT_EXIT_WARN : RT_EXIT_OK;
     rt_findings_free(&f);
-    rt_perf_data_free(&data);
-    free(buf);
 out:
     rt_database_free(&db);
-    s->ops->close(s);
+    rt_op_close(s);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "commit/io.h"
 #include "engine/database.h"
 #include "hive_fixture.h"
+#include "ops/ops.h"
 #include "store_contract.h"
 #include "commit/io.h"
 
@@ -567,6 +568,19 @@ static void table_copies_read_and_written(void **state)
     s->ops->close(s);
 }
 
+/* The layout as the operations layer gives it (ops/ops.h), typed: .dat
+ * files or registry values, as the fixture laid the tables out. */
+static void layout_is_typed(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_fixture_open(c);
+    assert_int_equal(rt_op_tables_layout(s), c->files_layout
+                                                 ? RT_TABLES_IN_FILES
+                                                 : RT_TABLES_IN_VALUES);
+    rt_op_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -575,6 +589,7 @@ int main(void)
         cmocka_unit_test(table_append_writes_the_tail),
         cmocka_unit_test(failing_write_mid_commit),
         cmocka_unit_test(table_copies_read_and_written),
+        cmocka_unit_test(layout_is_typed),
     };
     int failed = cmocka_run_group_tests_name("store_hive (registry layout)",
                                              tests, use_registry, NULL);

@@ -4,7 +4,9 @@
 #ifndef RT_OPS_OPS_H
 #define RT_OPS_OPS_H
 
+#include "engine/audit.h"
 #include "engine/backup.h"
+#include "engine/database.h"
 #include "engine/engine.h"
 #include "engine/rebuild.h"
 #include "engine/rebuild_sources.h"
@@ -124,5 +126,57 @@ int rt_op_save_backup(struct rt_store *s, const struct rt_database *db,
 /* CS as text, one line per change and per pair, each line ending in a
  * newline: a new string, or NULL when out of memory. */
 char *rt_op_change_set_text(const struct rt_change_set *cs);
+
+/* Queries on an open store, for the CLI to print. */
+
+/* Closes S (NULL: nothing). */
+void rt_op_close(struct rt_store *s);
+
+/* Where S keeps the tables: registry values (every store but a hive
+ * tree's from Vista on), or .dat files in System32, which no .reg file
+ * reaches. */
+enum rt_tables_layout {
+    RT_TABLES_IN_VALUES,
+    RT_TABLES_IN_FILES,
+};
+enum rt_tables_layout rt_op_tables_layout(struct rt_store *s);
+
+/* One line on where the tables were found, for people (query, audit). */
+const char *rt_op_layout_text(struct rt_store *s);
+
+/* The Windows directory of S's tree as a path of this machine, or NULL
+ * when S reads no tree (hive files given by name, psb:, reg:). */
+const char *rt_op_windows_dir(struct rt_store *s);
+
+/* 0 when S is a PerfStringBackup file, which holds each provider's
+ * ranges and strings but never its Library or procedures: who gets
+ * loaded is not in it to check. 1 otherwise. */
+int rt_op_holds_libraries(struct rt_store *s);
+
+/* The services with a Performance key, in *NAMES (rt_strings_free). */
+int rt_op_list_perf_services(struct rt_store *s, char ***names, size_t *n,
+                             struct rt_error *e);
+
+/* Service SVC's Performance value NAME as a string in *OUT (a new one;
+ * NULL when absent or not a string). -1 with E when it cannot be read. */
+int rt_op_service_string(struct rt_store *s, const char *svc,
+                         const char *name, char **out, struct rt_error *e);
+
+/* verify: the provider DRIVER's performance data, read as a consumer
+ * reads it (QUERY: "Global", "Costly" or indices) from S's running
+ * system, checked against DB (engine/verify.h) into *F, sorted. */
+enum rt_verify_status {
+    RT_VERIFY_DONE,         /* *F holds every finding */
+    RT_VERIFY_INCOMPLETE,   /* out of memory while checking: *F holds
+                               those found before */
+    RT_VERIFY_NO_SYSTEM,    /* S is offline: no system runs providers
+                               (E says which store and what to use) */
+    RT_VERIFY_READ_FAILED,  /* the data could not be read (E) */
+    RT_VERIFY_NO_MEMORY,    /* out of memory before checking (E) */
+};
+enum rt_verify_status rt_op_verify(struct rt_store *s,
+                                   const struct rt_database *db,
+                                   const char *driver, const char *query,
+                                   struct rt_findings *f, struct rt_error *e);
 
 #endif

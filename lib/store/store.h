@@ -96,6 +96,10 @@ struct rt_store_ops {
 
     /* One line on where the tables were found, for `query`. */
     const char *(*layout)(struct rt_store *s);
+    /* Optional (NULL: registry values): non-zero when the tables are
+     * .dat files (perfcLLL.dat, perfhLLL.dat) rather than registry
+     * values, which a .reg file cannot reach. */
+    int (*tables_in_files)(struct rt_store *s);
 
     void (*close)(struct rt_store *s);
 

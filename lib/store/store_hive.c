@@ -2573,6 +2573,11 @@ static const char *hive_layout(struct rt_store *st)
     return hs(st)->layout;
 }
 
+static int hive_tables_in_files(struct rt_store *st)
+{
+    return hs(st)->files_layout;
+}
+
 static int base_is(const char *path, const char *name)
 {
     const char *slash = strrchr(path, '/');
@@ -2621,6 +2626,7 @@ static const struct rt_store_ops hive_ops = {
     .apply = hive_apply,
     .splices = hive_splices,
     .layout = hive_layout,
+    .tables_in_files = hive_tables_in_files,
     .close = hive_close,
     .windows_dir = hive_windows_dir,
     .has_win_files = hive_has_win_files,

@@ -22,18 +22,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "store/base_hive.h"
+#include "ops/ops.h"
 #include "platform/os.h"
-#include "model/base_tables.h"
-#include "commit/io.h"
-#include "model/name_table.h"
 #include "regf/regf.h"
+#include "store/base_hive.h"
 
-#define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
 #define MIB (1024u * 1024u)
-/* Predefined handles of Perflib\009 and Perflib\CurrentLanguage. */
-#define HKEY_PERFORMANCE_TEXT    0x80000050u
-#define HKEY_PERFORMANCE_NLSTEXT 0x80000060u
 
 static const char default_languages[] =
     "009,007,00C,010,019,011,404,804,416,816,00A,013";
@@ -52,78 +46,6 @@ static int fail(struct rt_regf *h, const char *what)
 {
     fprintf(stderr, "mkbench: %s: %s\n", what, h ? rt_regf_errmsg(h) : "");
     return 3;
-}
-
-/* Cuts every text of L to at most MAX bytes, on a UTF-8 boundary. */
-static void cut_texts(struct rt_pair_list *l, size_t max)
-{
-    for (size_t i = 0; i < l->n; i++) {
-        struct rt_pair *p = &l->v[i];
-        if (p->text_len <= max)
-            continue;
-        size_t cut = max;
-        while (cut > 0 && ((unsigned char)p->text[cut] & 0xC0) == 0x80)
-            cut--;
-        p->text[cut] = 0;
-        p->text_len = cut;
-    }
-}
-
-static int write_dat(const char *dir, const char *kind, const char *lang,
-                     const uint8_t *data, size_t len)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/perf%s%s.dat", dir, kind, lang);
-    if (rt_os_write_new_file(path, data, len) != 0) {
-        fprintf(stderr, "mkbench: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* One language's Counter and Help: values of Perflib\LLL, or with
- * DAT_DIRS (NULL-terminated) .dat files in each. *HELP_LEN gets the Help
- * table's size, *TABLES_LEN both tables'. */
-static int write_language(struct rt_regf *sw, uint32_t perflib,
-                          const char *lang, unsigned extra, size_t help_chars,
-                          char *const *dat_dirs, size_t *help_len,
-                          size_t *tables_len)
-{
-    struct rt_name_table t;
-    uint8_t *c = NULL, *h = NULL;
-    size_t cl, hl;
-    uint32_t key;
-    int rc = -1;
-    if (rt_base_tables_generate_scaled(lang, extra, &t) != 0)
-        goto out;
-    if (help_chars)
-        cut_texts(&t.help, help_chars);
-    if (rt_pair_list_encode(&t.counter, &c, &cl) != 0 ||
-        rt_pair_list_encode(&t.help, &h, &hl) != 0 ||
-        rt_regf_key_create(sw, perflib, lang, &key) != 0)
-        goto out;
-    if (dat_dirs) {
-        if (!strcmp(lang, "009") &&
-            rt_regf_key_set_predefined(sw, key, HKEY_PERFORMANCE_TEXT) != 0)
-            goto out;
-        for (char *const *d = dat_dirs; *d; d++)
-            if (write_dat(*d, "c", lang, c, cl) != 0 ||
-                write_dat(*d, "h", lang, h, hl) != 0)
-                goto out;
-    } else if (rt_regf_value_set(sw, key, "Counter", RT_REG_MULTI_SZ, c,
-                                 cl) != 0 ||
-               rt_regf_value_set(sw, key, "Help", RT_REG_MULTI_SZ, h,
-                                 hl) != 0) {
-        goto out;
-    }
-    *help_len = hl;
-    *tables_len = cl + hl;
-    rc = 0;
-out:
-    rt_name_table_free(&t);
-    free(c);
-    free(h);
-    return rc;
 }
 
 /* Filler the size of what else a SOFTWARE hive holds: COM classes, each
@@ -172,11 +94,13 @@ static int add_filler(struct rt_regf *sw, size_t target, unsigned *n_keys)
     }
 }
 
+/* The tree `regtool init` makes (rt_op_init_build), at scale: EXTRA
+ * providers, each help text cut to HELP_CHARS, SOFTWARE filled to
+ * SIZE_MB. */
 static int cmd_hives(const char *dir, const char *langs, unsigned extra,
                      unsigned size_mb, int files, unsigned help_chars)
 {
     char config[4096], path[4200], sys32[4096], wow[4096];
-    char *dat_dirs[] = {sys32, wow, NULL};
     snprintf(config, sizeof config, "%s/Windows/System32/config", dir);
     snprintf(sys32, sizeof sys32, "%s/Windows/System32", dir);
     snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", dir);
@@ -184,74 +108,55 @@ static int cmd_hives(const char *dir, const char *langs, unsigned extra,
         fprintf(stderr, "mkbench: %s: %s\n", config, strerror(errno));
         return 3;
     }
-    struct rt_regf *sw = NULL, *sy = NULL;
-    char err[512];
-    if (rt_regf_create(5, "ROOT", &sw, err, sizeof err) ||
-        rt_regf_create(5, "ROOT", &sy, err, sizeof err)) {
-        fprintf(stderr, "mkbench: %s\n", err);
+    char *list = strdup(langs), *save = NULL, *ids[64];
+    size_t n_langs = 0;
+    for (char *l = list ? strtok_r(list, ",", &save) : NULL; l;
+         l = strtok_r(NULL, ",", &save)) {
+        if (n_langs == sizeof ids / sizeof *ids) {
+            fprintf(stderr, "mkbench: more than %zu languages\n", n_langs);
+            free(list);
+            return 64;
+        }
+        ids[n_langs++] = l;
+    }
+    const struct rt_init_tree t = {ids, n_langs, files, {sys32, wow}, 0,
+                                   extra, help_chars};
+    struct rt_init_hives h;
+    struct rt_error e = {0};
+    int rc = 0;
+    if (rt_op_init_build(&t, &h, &e) != 0) {
+        fprintf(stderr, "mkbench: %s\n", e.message);
+        free(list);
         return 3;
     }
-    int rc = 0;
-    uint32_t perflib;
-    if (rt_regf_key_create_path(sw, rt_regf_root(sw), PERFLIB, &perflib) ||
-        rt_base_set_dword(sw, perflib, "Last Counter",
-                          rt_base_last_counter_scaled(extra)) ||
-        rt_base_set_dword(sw, perflib, "Last Help",
-                          rt_base_last_help_scaled(extra)) ||
-        rt_base_set_dword(sw, perflib, "Base Index", 1847) ||
-        rt_base_set_dword(sw, perflib, "Version", 0x00050001)) {
-        rc = fail(sw, "Perflib");
-        goto out;
-    }
-    char *list = strdup(langs), *save = NULL;
-    size_t n_langs = 0, help_min = SIZE_MAX, help_max = 0, tables = 0;
-    for (char *l = strtok_r(list, ",", &save); l && !rc;
-         l = strtok_r(NULL, ",", &save)) {
-        size_t hl = 0, tl = 0;
-        if (write_language(sw, perflib, l, extra, help_chars,
-                           files ? dat_dirs : NULL, &hl, &tl) != 0)
-            rc = fail(sw, l);
-        help_min = hl < help_min ? hl : help_min;
-        help_max = hl > help_max ? hl : help_max;
-        tables += tl;
-        n_langs++;
-    }
     free(list);
-    uint32_t cur;
-    if (!rc && files &&
-        (rt_regf_key_create(sw, perflib, "CurrentLanguage", &cur) != 0 ||
-         rt_regf_key_set_predefined(sw, cur, HKEY_PERFORMANCE_NLSTEXT) != 0))
-        rc = fail(sw, "CurrentLanguage");
     /* The files layout keeps the registry layout's filler: its target is
      * smaller by the tables that went to the .dat files. */
     size_t target = (size_t)size_mb * MIB;
     if (files)
-        target = target > tables ? target - tables : 0;
+        target = target > h.tables_bytes ? target - h.tables_bytes : 0;
     unsigned n_keys = 0;
-    if (!rc && add_filler(sw, target, &n_keys) != 0)
-        rc = fail(sw, "filler");
-    if (!rc && rt_base_build_system(sy, extra) != 0)
-        rc = fail(sy, "SYSTEM");
+    if (add_filler(h.software, target, &n_keys) != 0)
+        rc = fail(h.software, "filler");
     snprintf(path, sizeof path, "%s/SOFTWARE", config);
-    if (!rc && rt_regf_save_as(sw, path) != 0)
-        rc = fail(NULL, path);
-    snprintf(path, sizeof path, "%s/SYSTEM", config);
-    if (!rc && rt_regf_save_as(sy, path) != 0)
-        rc = fail(NULL, path);
+    char sy_path[4200];
+    snprintf(sy_path, sizeof sy_path, "%s/SYSTEM", config);
+    if (!rc && rt_op_init_save(&h, path, sy_path, &e) != 0) {
+        fprintf(stderr, "mkbench: %s\n", e.message);
+        rc = 3;
+    }
     if (!rc) {
         const uint8_t *img;
         size_t len;
-        rt_regf_image(sw, &img, &len);
+        rt_regf_image(h.software, &img, &len);
         printf("SOFTWARE %.1f MB: %zu languages, Help %.2f-%.2f MB each%s, "
                "%u providers above the built-in ones, %u filler classes\n",
-               (double)len / MIB, n_langs, (double)help_min / MIB,
-               (double)help_max / MIB,
+               (double)len / MIB, n_langs, (double)h.help_min / MIB,
+               (double)h.help_max / MIB,
                files ? " in System32 and SysWOW64 .dat files" : "", extra,
                n_keys);
     }
-out:
-    rt_regf_close(sw);
-    rt_regf_close(sy);
+    rt_op_init_free(&h);
     return rc;
 }
 

@@ -11,10 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/backup.h"
-#include "store/base_hive.h"
-#include "model/base_tables.h"
-#include "regf/regf.h"
 
 static const char usage_text[] =
     "Usage: regtool --store hive:DIR init [--languages L,...] "
@@ -30,92 +26,6 @@ static const char usage_text[] =
     "                     perfhLLL.dat, as Vista and later keep them (default)\n"
     "  --layout registry  tables as values of Perflib\\LLL, as NT 4 to\n"
     "                     Server 2003 and Wine keep them\n";
-
-#define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
-/* Predefined handles of Perflib\009 and Perflib\CurrentLanguage
- * (docs/design.md, "Where the tables live"). */
-#define HKEY_PERFORMANCE_TEXT    0x80000050u
-#define HKEY_PERFORMANCE_NLSTEXT 0x80000060u
-
-/* Whether a write_file failed and said why: the failure of a step that
- * wrote files is then told once, naming the file. */
-static int write_said;
-
-static int write_file(const char *path, const uint8_t *data, size_t len)
-{
-    if (rt_os_write_new_file(path, data, len) == 0)
-        return 0;
-    rt_cli_error("init: writing %s: %s", path, rt_os_strerror(errno));
-    write_said = 1;
-    return -1;
-}
-
-/* The tables as installed, which lodctr /R rebuilds from (docs/design.md,
- * "Rebuilding: lodctr /R"): perfdLLL.dat (names) and perfiLLL.dat (help)
- * beside perfcLLL.dat and perfhLLL.dat, in the same REG_MULTI_SZ blob
- * format, in each of DAT_DIRS; written in both layouts, as the system's
- * installation leaves them whatever keeps the current tables. */
-static int write_installed(const char *lang, const uint8_t *c, size_t cl,
-                           const uint8_t *h, size_t hl, char **dat_dirs,
-                           size_t n_dirs)
-{
-    for (size_t i = 0; i < n_dirs; i++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/perfd%s.dat", dat_dirs[i], lang);
-        if (write_file(path, c, cl) != 0)
-            return -1;
-        snprintf(path, sizeof path, "%s/perfi%s.dat", dat_dirs[i], lang);
-        if (write_file(path, h, hl) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* Writes one language's tables: as values, or as .dat files in each of
- * DAT_DIRS; and the tables as installed (write_installed). */
-static int write_language(struct rt_regf *sw, uint32_t perflib,
-                          const char *lang, int files, char **dat_dirs,
-                          size_t n_dirs)
-{
-    struct rt_name_table t;
-    uint8_t *c = NULL, *h = NULL;
-    size_t cl, hl;
-    uint32_t key;
-    int rc = -1;
-    /* CurrentLanguage holds the UI language's tables: English here. */
-    if (rt_base_tables_generate(rt_lang_is_current(lang) ? "009" : lang, &t) != 0 ||
-        rt_pair_list_encode(&t.counter, &c, &cl) != 0 ||
-        rt_pair_list_encode(&t.help, &h, &hl) != 0 ||
-        rt_regf_key_create(sw, perflib, lang, &key) != 0)
-        goto out;
-    /* CurrentLanguage has no files of its own. */
-    if (!rt_lang_is_current(lang) &&
-        write_installed(lang, c, cl, h, hl, dat_dirs, files ? n_dirs : 1) != 0)
-        goto out;
-    if (files) {
-        if (rt_lang_same(lang, "009") &&
-            rt_regf_key_set_predefined(sw, key, HKEY_PERFORMANCE_TEXT) != 0)
-            goto out;
-        for (size_t i = 0; i < n_dirs; i++) {
-            char path[4200];
-            snprintf(path, sizeof path, "%s/perfc%s.dat", dat_dirs[i], lang);
-            if (write_file(path, c, cl) != 0)
-                goto out;
-            snprintf(path, sizeof path, "%s/perfh%s.dat", dat_dirs[i], lang);
-            if (write_file(path, h, hl) != 0)
-                goto out;
-        }
-    } else if (rt_regf_value_set(sw, key, "Counter", RT_REG_MULTI_SZ, c, cl) ||
-               rt_regf_value_set(sw, key, "Help", RT_REG_MULTI_SZ, h, hl)) {
-        goto out;
-    }
-    rc = 0;
-out:
-    rt_name_table_free(&t);
-    free(c);
-    free(h);
-    return rc;
-}
 
 /* Whether init writes .dat file K (0 perfc, 1 perfh, 2 perfd, 3 perfi)
  * of LANG in DIR (DIR_INDEX 0 System32, 1 SysWOW64), and its path:
@@ -142,48 +52,22 @@ static int write_backup(const char *path)
     struct rt_store *s = rt_cli_open_database(&db, &rc);
     if (!s)
         return -1;
-    struct rt_psb psb;
     struct rt_error e = {0};
     uint8_t *bytes = NULL;
     size_t len = 0;
-    int r = rt_engine_backup(&db, &psb, &e);
+    int r = rt_op_backup_image(&db, &bytes, &len, &e);
     rt_database_free(&db);
     rt_op_close(s);
-    if (r != 0) {
+    if (r < 0)
         rt_cli_error("init: %s", e.message);
-        return -1;
-    }
-    r = rt_psb_write(&psb, &bytes, &len);
-    rt_psb_free(&psb);
-    if (r != 0)
+    else if (r > 0)
         rt_cli_error("init: writing %s: out of memory", path);
-    if (r != 0 || write_file(path, bytes, len) != 0) {
-        free(bytes);
-        return -1;
+    else if (rt_os_write_new_file(path, bytes, len) != 0) {
+        rt_cli_error("init: writing %s: %s", path, rt_os_strerror(errno));
+        r = -1;
     }
     free(bytes);
-    return 0;
-}
-
-static int build_software(struct rt_regf *sw, char **langs, size_t n_langs,
-                          int files, char **dat_dirs, size_t n_dirs)
-{
-    uint32_t perflib, cur;
-    if (rt_regf_key_create_path(sw, rt_regf_root(sw), PERFLIB, &perflib) ||
-        rt_base_set_dword(sw, perflib, "Last Counter", rt_base_last_counter()) ||
-        rt_base_set_dword(sw, perflib, "Last Help", rt_base_last_help()) ||
-        rt_base_set_dword(sw, perflib, "Base Index", 1847) ||
-        rt_base_set_dword(sw, perflib, "Version", 0x00050001))
-        return -1;
-    for (size_t i = 0; i < n_langs; i++)
-        if (!(files && rt_lang_is_current(langs[i])) &&
-            write_language(sw, perflib, langs[i], files, dat_dirs, n_dirs))
-            return -1;
-    if (files &&
-        (rt_regf_key_create(sw, perflib, "CurrentLanguage", &cur) != 0 ||
-         rt_regf_key_set_predefined(sw, cur, HKEY_PERFORMANCE_NLSTEXT) != 0))
-        return -1;
-    return 0;
+    return r != 0 ? -1 : 0;
 }
 
 /* The comma-separated language ids of LIST, upper-cased: each three or
@@ -291,38 +175,16 @@ static int already_there(const char *config, const char *sw_path,
 static int write_hives(const char *sw_path, const char *sy_path, char **langs,
                        size_t n_langs, int files, char **dat_dirs)
 {
-    struct rt_regf *sw = NULL, *sy = NULL;
-    char err[512] = "";
-    int rc = -1;
-    if (rt_regf_create(5, "ROOT", &sw, err, sizeof err) ||
-        rt_regf_create(5, "ROOT", &sy, err, sizeof err)) {
-        rt_cli_error("init: %s", err);
-        goto out;
-    }
-    write_said = 0;
-    if (build_software(sw, langs, n_langs, files, dat_dirs, 2) != 0) {
-        /* A file it wrote has said why; else the hive's own error. */
-        if (!write_said)
-            rt_cli_error("init: building SOFTWARE: %s",
-                         *rt_regf_errmsg(sw) ? rt_regf_errmsg(sw)
-                                             : "out of memory");
-        goto out;
-    }
-    if (rt_base_build_system(sy, 0) != 0) {
-        rt_cli_error("init: building SYSTEM: %s",
-                     *rt_regf_errmsg(sy) ? rt_regf_errmsg(sy) : "out of memory");
-        goto out;
-    }
-    if (rt_regf_save_as(sw, sw_path) != 0 || rt_regf_save_as(sy, sy_path) != 0) {
-        /* The hive's error names the file and why. */
-        rt_cli_error("init: writing %s",
-                     rt_regf_errmsg(*rt_regf_errmsg(sw) ? sw : sy));
-        goto out;
-    }
-    rc = 0;
-out:
-    rt_regf_close(sw);
-    rt_regf_close(sy);
+    const struct rt_init_tree t = {langs, n_langs, files,
+                                   {dat_dirs[0], dat_dirs[1]}, 1, 0, 0};
+    struct rt_init_hives h;
+    struct rt_error e = {0};
+    int rc = rt_op_init_build(&t, &h, &e);
+    if (rc == 0)
+        rc = rt_op_init_save(&h, sw_path, sy_path, &e);
+    if (rc != 0)
+        rt_cli_error("init: %s", e.message);
+    rt_op_init_free(&h);
     return rc;
 }
 

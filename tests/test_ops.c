@@ -2,7 +2,10 @@
  * layout as a type (no store but a hive tree's .dat layout keeps tables
  * in files; tests/test_store_hive.c checks both of its layouts), a
  * service's string value, and verify refusing an offline store with the
- * CLI's message before it reads anything. */
+ * CLI's message before it reads anything; the tree init and the
+ * benchmarks build (rt_op_init_build): its files per layout, the tables
+ * as installed only when asked, help texts cut, an existing file refused
+ * by name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +15,9 @@
 #include <cmocka.h>
 
 #include "ops/ops.h"
+#include "platform/os.h"
+#include "regf/regf.h"
+#include "scratch.h"
 
 static void store_queries_typed(void **state)
 {
@@ -63,11 +69,75 @@ static void verify_refuses_offline_store(void **state)
     rt_op_close(s);
 }
 
+static int exists_in(const char *dir, const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return rt_os_exists(path);
+}
+
+static void init_tree_layouts(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char sys32[4096], wow[4096], sw[4200], sy[4200];
+    snprintf(sys32, sizeof sys32, "%s/System32", root);
+    snprintf(wow, sizeof wow, "%s/SysWOW64", root);
+    snprintf(sw, sizeof sw, "%s/SOFTWARE", root);
+    snprintf(sy, sizeof sy, "%s/SYSTEM", root);
+    assert_int_equal(rt_os_mkdirs(sys32), 0);
+    assert_int_equal(rt_os_mkdirs(wow), 0);
+    char *langs[] = {"009", "019", "CurrentLanguage"};
+
+    /* The files layout as init makes it: current and installed tables in
+     * both folders, none for CurrentLanguage. */
+    struct rt_init_tree t = {langs, 3, 1, {sys32, wow}, 1, 0, 0};
+    struct rt_init_hives h;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_init_build(&t, &h, &e), 0);
+    assert_int_equal(rt_op_init_save(&h, sw, sy, &e), 0);
+    size_t whole_help = h.help_max;
+    rt_op_init_free(&h);
+    const char *dirs[] = {sys32, wow};
+    for (int d = 0; d < 2; d++)
+        for (const char *k = "cdhi"; *k; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "perf%c019.dat", *k);
+            assert_true(exists_in(dirs[d], name));
+            snprintf(name, sizeof name, "perf%cCurrentLanguage.dat", *k);
+            assert_false(exists_in(dirs[d], name));
+        }
+    assert_true(rt_os_exists(sw));
+    assert_true(rt_os_exists(sy));
+
+    /* Run again over it: the first file there already is refused, named. */
+    assert_int_equal(rt_op_init_build(&t, &h, &e), -1);
+    assert_non_null(strstr(e.message, "writing "));
+    assert_non_null(strstr(e.message, "perfd009.dat"));
+    assert_null(h.software);
+    assert_int_equal(scratch_remove(root), 0);
+
+    /* The benchmarks' registry layout: no .dat file at all without the
+     * installed tables, help texts cut. */
+    root = scratch_dir_new("rtops");
+    snprintf(sys32, sizeof sys32, "%s/System32", root);
+    assert_int_equal(rt_os_mkdirs(sys32), 0);
+    struct rt_init_tree b = {langs, 2, 0, {sys32, NULL}, 0, 2, 8};
+    assert_int_equal(rt_op_init_build(&b, &h, &e), 0);
+    assert_true(h.help_max < whole_help);
+    assert_true(h.tables_bytes > 0);
+    rt_op_init_free(&h);
+    assert_false(exists_in(sys32, "perfd009.dat"));
+    assert_false(exists_in(sys32, "perfc009.dat"));
+    assert_int_equal(scratch_remove(root), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(store_queries_typed),
         cmocka_unit_test(verify_refuses_offline_store),
+        cmocka_unit_test(init_tree_layouts),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -162,6 +162,50 @@ int rt_op_list_perf_services(struct rt_store *s, char ***names, size_t *n,
 int rt_op_service_string(struct rt_store *s, const char *svc,
                          const char *name, char **out, struct rt_error *e);
 
+/* init: the tree `regtool init` creates, and the benchmarks' trees
+ * (bench/mkbench.c) at scale. SOFTWARE with Perflib's values and each
+ * language's base tables (model/base_tables.h), SYSTEM with the base
+ * providers (store/base_hive.h). */
+struct rt_init_tree {
+    char *const *langs;        /* language ids, or CurrentLanguage (which
+                                  gets 009's tables in the registry layout,
+                                  and a predefined-handle key in the files
+                                  layout) */
+    size_t n_langs;
+    int files;                 /* tables in .dat files in DAT_DIRS (System32
+                                  then SysWOW64), else registry values */
+    const char *dat_dirs[2];   /* existing folders */
+    int installed;             /* also the tables as installed, perfdLLL.dat
+                                  and perfiLLL.dat, which lodctr /R rebuilds
+                                  from (in System32, and SysWOW64 with the
+                                  files layout) */
+    unsigned extra;            /* providers above the built-in ones */
+    size_t help_chars;         /* each help text cut to at most this many
+                                  bytes; 0 whole */
+};
+struct rt_regf;
+struct rt_init_hives {
+    struct rt_regf *software, *system;    /* built in memory */
+    size_t help_min, help_max;            /* of a language's Help table */
+    size_t tables_bytes;                  /* every language's two tables */
+};
+/* Builds T's hives in *H and writes its .dat files (each new: an existing
+ * one is refused). -1 with E when a file or a hive could not be made
+ * (E names the file or hive and why); the .dat files written stay, for
+ * the caller to remove. */
+int rt_op_init_build(const struct rt_init_tree *t, struct rt_init_hives *h,
+                     struct rt_error *e);
+/* Saves H's hives to their paths. -1 with E naming the file. */
+int rt_op_init_save(struct rt_init_hives *h, const char *software_path,
+                    const char *system_path, struct rt_error *e);
+void rt_op_init_free(struct rt_init_hives *h);
+
+/* The PerfStringBackup.INI bytes of DB (a new buffer in *BYTES), as lodctr
+ * /S writes them. -1 with E when DB cannot be backed up; 1 when out of
+ * memory for the file's bytes. */
+int rt_op_backup_image(const struct rt_database *db, uint8_t **bytes,
+                       size_t *len, struct rt_error *e);
+
 /* verify: the provider DRIVER's performance data, read as a consumer
  * reads it (QUERY: "Global", "Costly" or indices) from S's running
  * system, checked against DB (engine/verify.h) into *F, sorted. */

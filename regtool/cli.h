@@ -136,8 +136,6 @@ int rt_cli_backup(const char *file, int force, int *win32);
 int rt_cli_backup_as(const char *file, int force, int reg, int *win32);
 struct rt_store;
 struct rt_change_set;
-/* Whether S keeps its tables in .dat files rather than registry values. */
-int rt_cli_tables_in_files(struct rt_store *s);
 /* --emit-reg FILE: writes CS as a .reg patch over FILE (replacing it
  * through a temporary file) and says what it holds; on a store keeping its
  * tables in .dat files, only the registry part, said so. Returns a regtool
@@ -156,9 +154,10 @@ struct rt_store;
 int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
                         const char *file, int force, int salvage, int *win32);
 /* FORCE: restore another machine's backup (lodctr /R:FILE always does,
- * as Windows' does, with a warning line). */
+ * as Windows' does, with a warning line). EMIT_REG: a file to write the
+ * change to as a .reg patch (--emit-reg), or NULL. */
 int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
-                   int *win32);
+                   const char *emit_reg, int *win32);
 /* rebuild (lodctr /R): FROM a Windows directory or NULL; QUIET prints the
  * plan only when text would be lost. */
 int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,

@@ -1,6 +1,7 @@
 /* CLI: global options and store selection (--store SPEC, REGTOOL_STORE). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,4 +229,12 @@ int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e)
     else if (e->code == RT_ERR_CANCELLED)
         rt_cli_error("interrupted: nothing changed");
     return 128 + sig;
+}
+
+char *rt_cli_hive_confine(const char *file, char **root)
+{
+    char *out = rt_os_confine_folder_of(file, root);
+    if (!out)
+        rt_cli_error("cannot read '%s': %s", file, rt_os_strerror(errno));
+    return out;
 }

@@ -1,11 +1,7 @@
 /* regtool hive: operations on offline hive files, one subverb per file. */
 #include "cli.h"
-#include "platform/compat.h"
-#include "platform/os.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const struct rt_command hive_verbs[] = {
@@ -38,12 +34,4 @@ int cmd_hive(int argc, char **argv)
     rt_cli_error("hive: unknown subcommand '%s' (try 'regtool hive --help')",
                  argv[1]);
     return RT_EXIT_USAGE;
-}
-
-char *rt_cli_hive_confine(const char *file, char **root)
-{
-    char *out = rt_os_confine_folder_of(file, root);
-    if (!out)
-        rt_cli_error("cannot read '%s': %s", file, rt_os_strerror(errno));
-    return out;
 }

@@ -41,62 +41,6 @@ static const char usage_text[] =
     "                     its Open, Collect and Close procedures\n";
 
 /* Prints the INI's diagnostics; returns the number of errors. */
-static size_t print_diags(struct rt_diags *d)
-{
-    rt_diags_sort(d);
-    for (size_t i = 0; i < d->n; i++) {
-        char *m = rt_diag_format(&d->v[i]);
-        rt_cli_put_shown(stderr, m);   /* quotes the INI's names */
-        fputc('\n', stderr);
-        free(m);
-    }
-    return d->errors;
-}
-
-int rt_cli_inf_files(const struct rt_provider_spec *spec,
-                     struct rt_inf_files *f)
-{
-    struct rt_error e = {0};
-    if (rt_inf_files_read(spec, f, &e) != 0) {
-        rt_cli_error("%s; nothing was written", e.message);
-        return RT_EXIT_FAILURE;
-    }
-    return RT_EXIT_OK;
-}
-
-void rt_cli_side_note(struct rt_store *s)
-{
-    if (!rt_store_win_files(s))
-        printf("note: this store has no Windows directory: no INF copy and "
-               "no PerfStringBackup.INI are kept\n");
-}
-
-int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
-                     struct rt_provider_spec *spec)
-{
-    struct rt_diags d = {0};
-    /* As given: C:\dir\x.ini on Windows, and from the Windows programs
-     * that run a Winelib regtool as lodctr. */
-    char *ini = rt_os_user_path(ini_arg);
-    if (!ini) {
-        memset(spec, 0, sizeof *spec);
-        rt_cli_error("out of memory");
-        return RT_EXIT_FAILURE;
-    }
-    int r = rt_provider_spec_load(ini, codepage, spec, &d);
-    print_diags(&d);
-    if (r == 0 && strict && d.warnings) {
-        rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
-                     "written", ini, d.warnings, d.warnings == 1 ? "" : "s");
-        r = -1;
-    }
-    free(ini);
-    rt_diags_free(&d);
-    if (r == -2)
-        return RT_EXIT_FAILURE;
-    return r == 0 ? RT_EXIT_OK : RT_EXIT_INVALID;
-}
-
 static void print_plan(const struct rt_install_plan *p, const char *driver,
                        int dry_run)
 {

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "ops/ops.h"
-#include "ops/ops.h"
 #include "engine/reg_patch.h"
 #include "platform/os.h"
 
@@ -37,7 +36,7 @@ int rt_cli_emit_reg(const char *file, struct rt_store *s,
 {
     /* The .dat files are no registry values: the patch carries what a
      * .reg file can reach, and says what it leaves out. */
-    int tables = !rt_cli_tables_in_files(s);
+    int tables = rt_op_tables_layout(s) != RT_TABLES_IN_FILES;
     struct rt_reg_file f;
     size_t left_out;
     if (rt_reg_patch(cs, RT_REG_V5_UTF16, tables, &f, &left_out) != 0) {

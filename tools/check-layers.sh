@@ -89,5 +89,32 @@ if [ -f lib/regtool.h ]; then
         bad=1
     done
 fi
+# No circle among the CLI's files: a verb file (one defining a command,
+# cmd_* or *_main) calls the operations layer and the CLI's common files
+# (cli_*.c, print_change.c, findings.c, ...), never a function another
+# verb file defines; only main.c, the dispatcher, calls into verb files.
+verb_files=$(grep -l '^int \(cmd_[a-z_]*\|[a-z_]*_main\)(' regtool/*.c 2>/dev/null |
+             grep -v '^regtool/main\.c$' || true)
+for v in $verb_files; do
+    # Each function V defines for others: a line at column 0 naming it
+    # before its parameters, not static, not a declaration.
+    for fn in $(awk '/^[a-z]/ && !/^static/ && !/;[ \t]*$/ &&
+                     match($0, /[a-z_0-9]+\(/) {
+                         print substr($0, RSTART, RLENGTH - 1) }' "$v"); do
+        for f in regtool/*.c; do
+            [ "$f" = "$v" ] || [ "$f" = regtool/main.c ] && continue
+            awk -v fn="$fn" -v f="$f" -v v="$v" '
+                { line = $0; sub(/\/\/.*/, "", line) }
+                match(line, "(^|[^a-z_0-9])" fn "[ \t]*\\(") {
+                    print f ":" FNR ": calls " fn "(), which the verb file " v \
+                          " defines: a verb calls operations (lib/ops/ops.h) and the CLI'"'"'s common files, not another verb" }' "$f"
+        done
+    done
+done >"${TMPDIR:-/tmp}/check-layers.$$"
+if [ -s "${TMPDIR:-/tmp}/check-layers.$$" ]; then
+    cat "${TMPDIR:-/tmp}/check-layers.$$"
+    bad=1
+fi
+rm -f "${TMPDIR:-/tmp}/check-layers.$$"
 [ "$bad" -eq 0 ] && echo "layers: every include points down"
 exit "$bad"

@@ -263,7 +263,7 @@ mutant backup-salvage-undecoded-empty lib/engine/backup.c unit:test_backup
 
 OLD='        rc = write_backup(s, &db, file, force, 1, 1, &n_damaged, win32);'
 NEW='        rc = write_backup(s, &db, file, force, 0, 1, &n_damaged, win32);'
-mutant backup-damaged-refused regtool/backup.c cli:backup_promises.sh
+mutant backup-damaged-refused regtool/cli_backup.c cli:backup_promises.sh
 
 OLD='    if (rt_repair_decoded(w, k) != 0)
         return -1;

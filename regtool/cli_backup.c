@@ -1,0 +1,238 @@
+/* Saving the name database to a file, as regtool backup, lodctr /S:FILE
+ * and repair (before it writes) say it: the PerfStringBackup or .reg
+ * file, its damaged tables, an interrupt's outcome. The saving itself is
+ * the operations layer's (rt_op_save_backup, rt_engine_backup_reg). */
+#include "cli.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ops/ops.h"
+#include "commit/io.h"
+#include "engine/backup.h"
+#include "ops/reg_backup.h"
+#include "model/size_caps.h"
+#include "platform/os.h"
+
+static void say_damaged(void *ctx, const struct rt_backup_damage *d)
+{
+    (void)ctx;
+    char dropped[80] = "";
+    if (d->dropped)
+        snprintf(dropped, sizeof dropped, "; %zu strings that read as no "
+                 "pair left out", d->dropped);
+    rt_cli_error("backup: Perflib\\%s\\%s is damaged at byte %zu of %zu "
+                 "(%s): saved the %zu pairs readable in it, also past the "
+                 "damage%s", d->lang, d->table, d->damage.offset, d->bytes,
+                 rt_msz_strerror(d->damage.status), d->pairs, dropped);
+}
+
+/* The failure of a save that an interrupt cut short: nothing of the file
+ * is left (rt_op_save_backup removed it). */
+static int interrupted_save(const char *file, int *win32)
+{
+    rt_cli_error("interrupted: nothing was saved (no part of %s was left)",
+                 file);
+    *win32 = RT_ERR_CANCELLED;
+    return 128 + rt_os_interrupted();
+}
+
+/* rt_cli_write_backup; REPORT: each damaged table is named (salvaged
+ * then, as repair's backup is), *N_DAMAGED their number. */
+static int write_backup(struct rt_store *s, const struct rt_database *db,
+                        const char *file, int force, int salvage, int report,
+                        size_t *n_damaged, int *win32)
+{
+    struct rt_error e = {0};
+    struct rt_backup_stats st;
+    char *used = NULL;
+    int en, rc;
+    /* Ctrl-C or SIGTERM stops the backup between two parts, and the
+     * temporary file it was writing is removed. */
+    rt_cli_catch_interrupts();
+    /* Written as it is made, a language at a time (a backup of a large
+     * database is hundreds of megabytes as text), to a temporary file
+     * renamed to FILE when whole: a failure leaves no file. */
+    if (rt_op_save_backup(s, db, file,
+                           force ? RT_OS_SAVE_REPLACE : RT_OS_SAVE_NUMBERED,
+                           salvage, report ? say_damaged : NULL, NULL, &st,
+                           &used, &en, &e) != 0) {
+        if (rt_os_interrupted()) {
+            rc = interrupted_save(used ? used : file, win32);
+        } else if (e.code != RT_ERR_WRITE_FAULT) {
+            rt_cli_error("backup: %s", e.message);
+            *win32 = e.code;
+            rc = rt_cli_exit_for(e.code);
+        } else if (en == EEXIST) {
+            rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
+                         "saved%s", file, file, file,
+                         strcmp(rt_cli_program(), "regtool")
+                             ? "" : " (--force overwrites FILE)");
+            *win32 = rt_error_code_for_errno(en);
+            rc = RT_EXIT_CONFLICT;
+        } else {
+            rt_cli_error("cannot write %s: %s; nothing was saved",
+                         used ? used : file, rt_os_strerror(en));
+            *win32 = rt_error_code_for_errno(en);
+            rc = RT_EXIT_FAILURE;
+        }
+    } else {
+        printf("%s: saved %zu languages and %zu services to %s (%zu bytes)\n",
+               rt_cli_program(), st.n_langs, st.n_services, rt_cli_shown(used),
+               st.bytes);
+        *n_damaged = st.n_damaged;
+        *win32 = RT_ERR_SUCCESS;
+        rc = RT_EXIT_OK;
+    }
+    free(used);
+    return rc;
+}
+
+int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
+                        const char *file, int force, int salvage, int *win32)
+{
+    size_t n_damaged = 0;
+    return write_backup(s, db, file, force, salvage, 0, &n_damaged, win32);
+}
+
+/* The least a .reg file of F takes: each byte of a REG_MULTI_SZ (a
+ * table) is written as hex, "xx," in UTF-16LE, 6 bytes. */
+static uint64_t reg_size_at_least(const struct rt_reg_file *f)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < f->n_keys; i++)
+        for (size_t j = 0; j < f->keys[i].n_vals; j++)
+            if (!f->keys[i].vals[j].del && f->keys[i].vals[j].v.type == 7)
+                n += 6 * (uint64_t)f->keys[i].vals[j].v.len;
+    return n;
+}
+
+/* The .reg backup: read through the store, as the tables' exact bytes. */
+static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
+                            const char *file, int force)
+{
+    struct rt_reg_file f;
+    struct rt_error e = {0};
+    if (rt_engine_backup_reg(s, db, RT_REG_V5_UTF16, &f, &e) != 0) {
+        rt_cli_error("backup: %s", e.message);
+        return rt_cli_exit_for(e.code);
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    char *used = NULL;
+    struct rt_reg_error re;
+    int rc = RT_EXIT_OK;
+    /* Counted writes, to a temporary file renamed to FILE when whole, as
+     * the PerfStringBackup's (rt_op_save_backup). */
+    static const struct rt_os_write_calls counted = {
+        rt_io_pwrite, rt_io_fsync, rt_io_rename, rt_io_fsync_dir_of};
+    struct rt_os_saving sv;
+    int win32;
+    rt_cli_catch_interrupts();
+    /* Restore and reg: stores read no .reg file over RT_REG_FILE_MAX: a
+     * backup that could not be restored is not saved (refused before
+     * its text is made where the tables alone are too large). */
+    uint64_t least = reg_size_at_least(&f);
+    int wrote = least > RT_REG_FILE_MAX
+                    ? 0
+                    : rt_reg_write(&f, NULL, &data, &len, &re) == 0;
+    if (least > RT_REG_FILE_MAX || (wrote && len > RT_REG_FILE_MAX)) {
+        rt_cli_error("backup: the .reg file would be %llu bytes or more, "
+                     "larger than the %llu MiB a .reg file may be (restore "
+                     "reads no larger one); nothing was saved: a "
+                     "PerfStringBackup file (without --format reg) holds "
+                     "this database",
+                     (unsigned long long)(least > RT_REG_FILE_MAX ? least
+                                                                  : len),
+                     (unsigned long long)(RT_REG_FILE_MAX >> 20));
+        rc = RT_EXIT_INVALID;
+    } else if (!wrote) {
+        rt_cli_error("backup: %s; nothing was saved", re.message);
+        rc = RT_EXIT_FAILURE;
+    } else if (rt_os_saving_open_via(&sv, file,
+                                     force ? RT_OS_SAVE_REPLACE
+                                           : RT_OS_SAVE_NUMBERED,
+                                     0644, &counted, &used) != 0 ||
+               rt_os_saving_write(&sv, data, len) != 0 ||
+               (rt_os_interrupted() ? (rt_os_saving_abandon(&sv), -1)
+                                    : rt_os_saving_finish(&sv)) != 0) {
+        int err = errno;
+        if (rt_os_interrupted()) {
+            rc = interrupted_save(used ? used : file, &win32);
+        } else if (err == EEXIST) {
+            rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
+                         "saved (--force overwrites FILE)", file, file, file);
+            rc = RT_EXIT_CONFLICT;
+        } else {
+            rt_cli_error("cannot write %s: %s; nothing was saved",
+                         used ? used : file, rt_os_strerror(err));
+            rc = RT_EXIT_FAILURE;
+        }
+    } else {
+        printf("%s: saved %zu languages and %zu services to %s (%zu bytes, "
+               ".reg)\n", rt_cli_program(), db->n_langs, db->n_services,
+               rt_cli_shown(used), len);
+        /* Windows Vista and later keep the tables in .dat files and do
+         * not read them from Perflib\LLL values. */
+        if (rt_op_tables_layout(s) == RT_TABLES_IN_FILES)
+            printf("%s: note: this store keeps its tables in .dat files; the "
+                   "file holds them as Perflib\\LLL values, which reg "
+                   "import writes but Windows Vista and later do not read: "
+                   "restore them with regtool restore\n", rt_cli_program());
+    }
+    rt_reg_file_free(&f);
+    free(data);
+    free(used);
+    return rc;
+}
+
+int rt_cli_backup(const char *file, int force, int *win32)
+{
+    return rt_cli_backup_as(file, force, 0, win32);
+}
+
+int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
+{
+    int rc;
+    rt_cli_options()->read_once = 1;    /* each table copied once */
+    struct rt_database db;
+    /* The .reg backup reads every table through the store itself; the
+     * PerfStringBackup reads them a language at a time as it writes. */
+    struct rt_store *s =
+        rt_cli_open_database_with(&db, &rt_db_load_no_tables, &rc);
+    if (!s) {
+        *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                     : RT_ERR_FILE_NOT_FOUND;
+        return rc;
+    }
+    size_t n_damaged = 0;
+    if (reg) {
+        rc = write_reg_backup(s, &db, file, force);
+        *win32 = rc == RT_EXIT_OK ? RT_ERR_SUCCESS
+                 : rc > 128       ? RT_ERR_CANCELLED
+                                  : RT_ERR_WRITE_FAULT;
+    } else {
+        /* A damaged table gives every pair readable in it (what repair
+         * will keep), named on stderr: the one complete save of a
+         * damaged database, exit 1. */
+        rc = write_backup(s, &db, file, force, 1, 1, &n_damaged, win32);
+    }
+    if (rc == RT_EXIT_OK && n_damaged) {
+        rt_cli_error("backup: %zu damaged table%s: the file holds every pair "
+                     "readable in %s; regtool repair rewrites %s "
+                     "well-formed", n_damaged, n_damaged == 1 ? "" : "s",
+                     n_damaged == 1 ? "it" : "them",
+                     n_damaged == 1 ? "it" : "them");
+        rc = RT_EXIT_WARN;
+    }
+    /* An interrupt that came once the file was whole: it stays. */
+    if ((rc == RT_EXIT_OK || rc == RT_EXIT_WARN) && rt_os_interrupted()) {
+        fflush(stdout);     /* after the line that says what was saved */
+        rt_cli_error("interrupted after the backup was saved: the file is "
+                     "complete");
+        rc = 128 + rt_os_interrupted();
+    }
+    rt_database_free(&db);
+    rt_op_close(s);
+    return rc;
+}

@@ -1,0 +1,316 @@
+/* Restoring the name database from a file, as regtool restore and lodctr
+ * /R:FILE say it: the file read and parsed (errors name its line), the
+ * restore's plan printed, another machine's backup warned of. The
+ * restore itself is the operations layer's (rt_op_restore,
+ * rt_op_restore_reg). */
+#include "cli.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ops/ops.h"
+#include "ops/reg_backup.h"
+#include "model/reg_file.h"
+#include "model/size_caps.h"
+#include "platform/os.h"
+
+static const char *encoding_name(enum rt_psb_encoding enc)
+{
+    switch (enc) {
+    case RT_PSB_UTF16LE: return "UTF-16LE";
+    case RT_PSB_UTF16LE_BOM: return "UTF-16LE with byte-order mark";
+    case RT_PSB_UTF8: return "UTF-8";
+    default: return "UTF-8 with byte-order mark";
+    }
+}
+
+/* The file's names as rt_cli_shown shows them: whoever wrote the backup
+ * chose them. */
+static void print_plan(const struct rt_restore_plan *p)
+{
+    for (int i = 0; i < 3; i++) {
+        const struct rt_restore_perflib *v = &p->perflib[i];
+        if (!v->in_file)
+            printf("Perflib %s: kept at %u (not in the file)\n", v->name,
+                   v->old_value);
+        else if (v->had && v->old_value == v->new_value)
+            printf("Perflib %s: %u, unchanged\n", v->name, v->new_value);
+        else if (v->had)
+            printf("Perflib %s: %u -> %u\n", v->name, v->old_value,
+                   v->new_value);
+        else
+            printf("Perflib %s: %u (was absent)\n", v->name, v->new_value);
+    }
+    for (size_t i = 0; i < p->n_langs; i++) {
+        const struct rt_restore_language *l = &p->langs[i];
+        if (!l->section)
+            printf("language %s: kept, %zu names and %zu help texts (the "
+                   "file has no [PerfStrings_%s])\n",
+                   rt_cli_shown(l->id), l->names_before, l->helps_before,
+                   rt_cli_shown(l->id));
+        else if (!l->counter_changed && !l->help_changed)
+            printf("language %s: %zu names and %zu help texts, unchanged\n",
+                   rt_cli_shown(l->id), l->names_after, l->helps_after);
+        else
+            printf("language %s: %zu names and %zu help texts (were %zu and "
+                   "%zu) from [PerfStrings_%s], line %u\n",
+                   rt_cli_shown(l->id), l->names_after, l->helps_after,
+                   l->names_before, l->helps_before, rt_cli_shown(l->section),
+                   l->line);
+    }
+    size_t set = 0, deleted = 0, same = 0;
+    for (size_t i = 0; i < p->n_services; i++) {
+        const struct rt_restore_service *s = &p->services[i];
+        if (!s->values_changed) {
+            same++;
+        } else if (s->action == RT_RESTORE_SET) {
+            set++;
+            printf("service %s: names %u-%u, help %u-%u%s\n",
+                   rt_cli_shown(s->name),
+                   s->first_counter, s->last_counter, s->first_help,
+                   s->last_help, s->had_range ? "" : " (had no range)");
+        } else {
+            deleted++;
+            if (s->line)
+                printf("service %s: First/Last Counter/Help deleted (its "
+                       "section, line %u, lacks some of them)\n",
+                       rt_cli_shown(s->name), s->line);
+            else
+                printf("service %s: First/Last Counter/Help deleted (the "
+                       "file has no [PERF_%s])\n", rt_cli_shown(s->name),
+                       rt_cli_shown(s->name));
+        }
+        if (s->disable_changed) {
+            if (s->has_disable)
+                printf("service %s: Disable Performance Counters %u\n",
+                       rt_cli_shown(s->name), s->disable);
+            else
+                printf("service %s: Disable Performance Counters deleted\n",
+                       rt_cli_shown(s->name));
+        }
+    }
+    printf("services: %zu ranges set, %zu deleted, %zu unchanged\n", set,
+           deleted, same);
+    for (size_t i = 0; i < p->n_extra_services; i++)
+        printf("skipped [PERF_%s] (line %u): the service has no Performance "
+               "key here\n", rt_cli_shown(p->extra_services[i]->name),
+               p->extra_services[i]->line);
+    for (size_t i = 0; i < p->n_extra_langs; i++)
+        printf("skipped [PerfStrings_%s] (line %u): no such language here; "
+               "not created\n", rt_cli_shown(p->extra_langs[i]->id),
+               p->extra_langs[i]->line);
+    for (size_t i = 0; i < p->n_unnamed; i++)
+        rt_cli_error("warning: %s: its First Counter has no name in the "
+                     "file (a truncated backup?)", p->unnamed[i]);
+}
+
+/* A warning line when the file's base texts differ from the database's
+ * (another machine's backup): restored as asked (FORCE), or, in a dry
+ * run, what a restore without --force does. */
+static void say_base_differ(const char *file, uint32_t base_index,
+                            size_t differ, size_t compared,
+                            uint32_t first_index, const char *first_lang,
+                            int force)
+{
+    if (!differ)
+        return;
+    rt_cli_error("warning: %s: its base texts (indices 1 to Base Index %u) "
+                 "differ from the database's in %zu of the %zu they both "
+                 "have (the first: index %u of language %s): another "
+                 "machine's backup, %s", file, (unsigned)base_index, differ,
+                 compared, (unsigned)first_index, first_lang,
+                 force ? "restored as asked"
+                       : "which restore refuses without --force");
+}
+
+/* The .reg side of restore: parsed (errors name the line), then one
+ * commit of what differs. */
+static int restore_reg(const char *file, const uint8_t *data, size_t len,
+                       int force, int dry_run, int quiet, const char *emit_reg,
+                       int *win32)
+{
+    struct rt_reg_file f;
+    struct rt_reg_error re;
+    if (rt_reg_parse(data, len, getenv("REGTOOL_CODEPAGE"), &f, &re) != 0) {
+        if (re.nomem) {
+            rt_cli_error("%s: out of memory; nothing was written", file);
+            *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
+            return RT_EXIT_FAILURE;
+        }
+        if (re.line)
+            rt_cli_error("%s:%u: %s; nothing was written", file, re.line,
+                         re.message);
+        else
+            rt_cli_error("%s: %s; nothing was written", file, re.message);
+        *win32 = RT_ERR_INVALID_DATA;
+        return RT_EXIT_INVALID;
+    }
+    int rc;
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s) {
+        *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                     : RT_ERR_FILE_NOT_FOUND;
+        rt_reg_file_free(&f);
+        return rc;
+    }
+    struct rt_change_set cs;
+    struct rt_reg_restore_report r;
+    struct rt_error e = {0};
+    if (rt_op_restore_reg(s, &f, force, dry_run, &cs, &r, &e) != 0) {
+        /* The refusal of another machine's backup says it already. */
+        rt_cli_error("restore from %s: %s%s", file, e.message,
+                     strstr(e.message, "nothing was written")
+                         ? "" : "; nothing was written");
+        *win32 = e.code;
+        rc = rt_cli_exit_for(e.code);
+    } else {
+        printf("%s: %s %s (.reg): %zu changes%s\n", rt_cli_program(),
+               dry_run ? "would restore from" : "restored from",
+               rt_cli_shown(file), cs.n,
+               cs.n || dry_run ? "" : ", nothing to write");
+        if (!quiet) {
+            printf("tables: %zu replaced\nPerflib values: %zu set\n"
+                   "service values: %zu set or deleted\n", r.tables,
+                   r.perflib_values, r.service_values);
+            for (size_t i = 0; i < r.n_skipped; i++)
+                printf("skipped %s: not in this store; not created\n",
+                       rt_cli_shown(r.skipped[i]));
+        }
+        say_base_differ(file, r.base_index, r.base.differ, r.base.compared,
+                        r.base.first_differ, r.base_first_lang, force);
+        rt_reg_restore_report_free(&r);
+        rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
+        rt_change_set_free(&cs);
+        *win32 = RT_ERR_SUCCESS;
+    }
+    rt_cli_report_io(rc == RT_EXIT_OK);
+    rt_op_close(s);
+    rt_reg_file_free(&f);
+    return rc;
+}
+
+/* Pages of the backup's view the parser is done with: given back. */
+static void done_with(void *ctx, size_t off, size_t n)
+{
+    rt_os_map_release(ctx, off, n);
+}
+
+int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
+                   const char *emit_reg, int *win32)
+{
+    rt_cli_options()->read_once = 1;    /* each table compared once */
+    /* The file is mapped where it can be and given back as it is decoded
+     * (a backup is as large as the tables); else read. */
+    struct rt_os_map view;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    /* Refused by its size before it is mapped: a sparse file of any size
+     * maps, and its parse would read every page. Which format it is is
+     * not known yet: the larger of the two caps here, the .reg file's
+     * once its first bytes say it is one. */
+    uint64_t cap = RT_BACKUP_FILE_MAX > RT_REG_FILE_MAX ? RT_BACKUP_FILE_MAX
+                                                        : RT_REG_FILE_MAX;
+    struct rt_os_stat st;
+    if (rt_os_stat(file, &st) == 0 && st.kind == RT_OS_FILE && st.size > cap) {
+        struct rt_error e = {0};
+        rt_size_cap_error(&e, file, st.size, cap,
+                          "a PerfStringBackup or .reg file");
+        rt_cli_error("%s", e.message);
+        *win32 = e.code;
+        return RT_EXIT_INVALID;
+    }
+    if (rt_os_map_file(file, &view) != 0)
+        view.data = NULL;
+    if (!view.data && rt_os_read_file(file, &data, &len) != 0) {
+        int err = errno;
+        rt_cli_error("cannot read %s: %s; nothing was written", file,
+                     rt_os_strerror(err));
+        *win32 = err == ENOENT ? RT_ERR_FILE_NOT_FOUND
+                 : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
+                                  : RT_ERR_ACCESS_DENIED;
+        return RT_EXIT_FAILURE;
+    }
+    const uint8_t *bytes = view.data ? view.data : data;
+    if (view.data)
+        len = view.len;
+    if (rt_reg_sniff(bytes, len)) {
+        int rc;
+        if (len > RT_REG_FILE_MAX) {
+            struct rt_error e = {0};
+            rt_size_cap_error(&e, file, len, RT_REG_FILE_MAX, "a .reg file");
+            rt_cli_error("%s", e.message);
+            *win32 = e.code;
+            rc = RT_EXIT_INVALID;
+        } else {
+            rc = restore_reg(file, bytes, len, force, dry_run, quiet,
+                             emit_reg, win32);
+        }
+        free(data);
+        rt_os_unmap_file(&view);
+        return rc;
+    }
+    struct rt_psb psb;
+    struct rt_psb_error perr;
+    enum rt_psb_encoding enc;
+    int r = view.data ? rt_psb_parse_view(bytes, len, done_with, &view, &psb,
+                                          &enc, &perr)
+                      : rt_psb_parse_take(data, len, &psb, &enc, &perr);
+    rt_os_unmap_file(&view);
+    if (r != 0) {
+        if (perr.nomem) {
+            rt_cli_error("%s: out of memory; nothing was written", file);
+            *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
+            return RT_EXIT_FAILURE;
+        }
+        rt_cli_error("%s:%u: %s; nothing was written", file, perr.line,
+                     perr.message);
+        *win32 = RT_ERR_INVALID_DATA;
+        return RT_EXIT_INVALID;
+    }
+    int rc;
+    struct rt_store *s = rt_cli_open_store(&rc);
+    if (!s) {
+        *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                     : RT_ERR_FILE_NOT_FOUND;
+        rt_psb_free(&psb);
+        return rc;
+    }
+    struct rt_change_set cs;
+    struct rt_restore_plan plan;
+    struct rt_error e = {0};
+    if (rt_op_restore(s, &psb, force, dry_run, &cs, &plan, &e) != 0) {
+        /* The engine names a section by its line ("line 5: ..."): said
+         * as FILE:LINE, as the reader's own errors are. */
+        unsigned ln = 0;
+        int at = 0;
+        if (sscanf(e.message, "line %u: %n", &ln, &at) == 1 && at > 0)
+            rt_cli_error("%s:%u: %s", file, ln, e.message + at);
+        else
+            rt_cli_error("restore from %s: %s", file, e.message);
+        *win32 = e.code;
+        rc = rt_cli_exit_for(e.code);
+    } else {
+        printf("%s: %s %s (%s): %zu changes%s\n", rt_cli_program(),
+               dry_run ? "would restore from" : "restored from",
+               rt_cli_shown(file), encoding_name(enc), cs.n,
+               cs.n || dry_run ? "" : ", nothing to write");
+        if (!quiet)
+            print_plan(&plan);
+        const struct rt_restore_language *first = NULL;
+        for (size_t i = 0; i < plan.n_langs && !first; i++)
+            if (plan.langs[i].base_differ)
+                first = &plan.langs[i];
+        if (first)
+            say_base_differ(file, plan.perflib[2].old_value, plan.base_differ,
+                            plan.base_compared, first->base_first_differ,
+                            first->id, force);
+        rt_restore_plan_free(&plan);
+        rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
+        rt_change_set_free(&cs);
+        *win32 = RT_ERR_SUCCESS;
+    }
+    rt_cli_report_io(rc == RT_EXIT_OK);
+    rt_op_close(s);
+    rt_psb_free(&psb);
+    return rc;
+}

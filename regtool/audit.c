@@ -9,8 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/audit.h"
-#include "engine/database.h"
 #include "platform/os.h"
 
 static const char usage_text[] =

@@ -9,10 +9,6 @@
 #include <string.h>
 
 #include "ops/ops.h"
-#include "commit/io.h"
-#include "engine/backup.h"
-#include "ops/reg_backup.h"
-#include "model/size_caps.h"
 #include "platform/os.h"
 
 static const char usage_text[] =

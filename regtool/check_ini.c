@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/diag.h"
-#include "provider/provider_spec.h"
-
 #define USAGE "check-ini [--json] [--strict] [--codepage CP] INI"
 
 /* "warnings":[...] (or "errors"): each diagnostic of SEV as the line

@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ops/ops.h"
-#include "commit/io.h"
-#include "engine/backup.h"
-#include "ops/reg_backup.h"
-#include "model/size_caps.h"
 #include "platform/os.h"
 
 static void say_damaged(void *ctx, const struct rt_backup_damage *d)
@@ -124,8 +120,6 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     int rc = RT_EXIT_OK;
     /* Counted writes, to a temporary file renamed to FILE when whole, as
      * the PerfStringBackup's (rt_op_save_backup). */
-    static const struct rt_os_write_calls counted = {
-        rt_io_pwrite, rt_io_fsync, rt_io_rename, rt_io_fsync_dir_of};
     struct rt_os_saving sv;
     int win32;
     rt_cli_catch_interrupts();
@@ -152,7 +146,8 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     } else if (rt_os_saving_open_via(&sv, file,
                                      force ? RT_OS_SAVE_REPLACE
                                            : RT_OS_SAVE_NUMBERED,
-                                     0644, &counted, &used) != 0 ||
+                                     0644, rt_op_counted_writes(),
+                                     &used) != 0 ||
                rt_os_saving_write(&sv, data, len) != 0 ||
                (rt_os_interrupted() ? (rt_os_saving_abandon(&sv), -1)
                                     : rt_os_saving_finish(&sv)) != 0) {

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ops/ops.h"
-#include "engine/side_files.h"
 #include "platform/os.h"
 
 static size_t print_diags(struct rt_diags *d)

@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ops/ops.h"
-#include "ops/reg_backup.h"
-#include "model/reg_file.h"
-#include "model/size_caps.h"
 #include "platform/os.h"
 
 static const char *encoding_name(enum rt_psb_encoding enc)

@@ -7,9 +7,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
-#include "engine/database.h"
 #include "platform/os.h"
-#include "commit/io.h"
 
 static struct rt_cli_options options;
 
@@ -199,12 +197,14 @@ int rt_cli_exit_for(int win32_code)
 
 void rt_cli_report_io(int ok)
 {
+    uint64_t bytes;
+    unsigned writes, fsyncs;
+    rt_op_io_totals(&bytes, &writes, &fsyncs);
     /* After a failure, only what was written before it is worth a line. */
-    if (options.verbose && (ok || rt_io_totals.writes))
+    if (options.verbose && (ok || writes))
         fprintf(stderr,
                 "%s: %llu bytes written in %u writes, %u fsyncs\n", rt_cli_program(),
-                (unsigned long long)rt_io_totals.bytes_written,
-                rt_io_totals.writes, rt_io_totals.fsyncs);
+                (unsigned long long)bytes, writes, fsyncs);
 }
 
 void rt_cli_catch_interrupts(void)

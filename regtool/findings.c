@@ -4,8 +4,6 @@
 
 #include <stdio.h>
 
-#include "engine/audit.h"
-
 static void json_finding(const struct rt_finding *x)
 {
     fputs("{\"id\":", stdout);

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regf/base_block.h"
-#include "regf/log.h"
-#include "regf/regf.h"
+#include "ops/hive_files.h"
 #include "cli.h"
 #include "platform/os.h"
 

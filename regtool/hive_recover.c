@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regf/log.h"
+#include "ops/hive_files.h"
 
 static const char usage_text[] =
     "Usage: regtool hive recover [--force] FILE -o OUT\n\n"

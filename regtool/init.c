@@ -1,7 +1,6 @@
 /* regtool init: create an offline Windows tree with a realistic base name
  * database, for trying regtool, for tests and for benchmarks. */
 #include "cli.h"
-#include "model/lang_id.h"
 #include "platform/compat.h"
 #include "platform/os.h"
 
@@ -10,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
 
 static const char usage_text[] =
     "Usage: regtool --store hive:DIR init [--languages L,...] "

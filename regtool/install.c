@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "ops/ops.h"
-#include "engine/side_files.h"
 #include "platform/os.h"
 
 static const char usage_text[] =

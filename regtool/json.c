@@ -10,8 +10,6 @@
  * regtool reads makes one) passes through. */
 #include "cli.h"
 
-#include "model/printable.h"
-
 void rt_json_string(FILE *f, const char *s)
 {
     fputc('"', f);

@@ -5,14 +5,11 @@
  * nothing silently succeeds. */
 #include "cli.h"
 
-#include "model/utf16.h"
-
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "ops/ops.h"
-#include "engine/side_files.h"
 #include "platform/os.h"
 
 static int not_supported(const char *tool, const char *sw, const char *item)

@@ -3,7 +3,6 @@
 #include "regtool.h"   /* lib/regtool.h: REGTOOL_VERSION */
 
 #include "platform/os.h"
-#include "provider/ini_reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,8 +11,6 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-
-#include "model/error.h"
 
 static const struct rt_command commands[] = {
     /* RT_COMMANDS: one line per subcommand file */
@@ -101,7 +98,7 @@ int cmd_version(int argc, char **argv)
     (void)argc;
     (void)argv;
     printf("regtool %s%s\n", REGTOOL_VERSION,
-           rt_ini_available() ? "" : " (without inih: the verbs that read INIs are unavailable)");
+           rt_op_ini_available() ? "" : " (without inih: the verbs that read INIs are unavailable)");
     return RT_EXIT_OK;
 }
 

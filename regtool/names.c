@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/database.h"
-#include "model/utf16.h"
 #include "platform/os.h"
 
 static const char usage_text[] =

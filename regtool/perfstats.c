@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/perfstats.h"
 #include "platform/os.h"
 
 static const char usage_text[] =

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "ops/ops.h"
-#include "engine/reg_patch.h"
 #include "platform/os.h"
 
 void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs)

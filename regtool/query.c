@@ -2,12 +2,8 @@
  * (lodctr /Q). */
 #include "cli.h"
 
-#include "model/utf16.h"
-
 #include <getopt.h>
 #include <strings.h>
-
-#include "engine/database.h"
 
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] query [--json] [DRIVER]\n"

@@ -10,9 +10,6 @@
 #include <strings.h>
 
 #include "ops/ops.h"
-#include "engine/repair.h"
-#include "engine/side_files.h"
-#include "model/lang_id.h"
 #include "platform/os.h"
 
 static const char usage_text[] =

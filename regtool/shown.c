@@ -6,8 +6,6 @@
 
 #include <stdlib.h>
 
-#include "model/printable.h"
-
 /* The escaped forms given out last: a printf may hold several, each kept
  * until RT_CLI_SHOWN_SLOTS later ones have been asked for. Text with
  * nothing to escape, nearly all of it, is given back as it is. */

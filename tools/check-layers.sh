@@ -1,7 +1,8 @@
 #!/bin/sh
 # Checks that includes only point down the layers (docs/design.md, "Layers"):
 #
-#   regtool/  the CLI                       8
+#   regtool/  the CLI (only ops/, platform/, 8
+#             lib/regtool.h and its cli.h)
 #   api/      the public API (lib/regtool.h) 7
 #   ops/      the operations the CLI and    6
 #             the API call (ops/ops.h)
@@ -19,7 +20,12 @@
 # platform layer alone; the live-registry store (store/store_win32*,
 # store/win32_*) may include <windows.h> for advapi32. The public header
 # lib/regtool.h includes no header of the library: installers get it
-# alone, and none of the internal structures may show through. Prints each
+# alone, and none of the internal structures may show through. The CLI
+# stands on the operations layer alone: regtool/ includes only its cli.h,
+# lib/regtool.h, ops/ and platform/ headers, calls no store's function
+# table (->ops->), and no file of it calls a function a verb file (one
+# defining cmd_* or *_main) defines, main.c the dispatcher aside: verbs
+# share the CLI's common files, never each other. Prints each
 # violation as FILE:LINE and exits 1 when there is one.
 #   sh tools/check-layers.sh [REPO]   (REPO: this repository)
 set -eu
@@ -54,9 +60,21 @@ for f in lib/*/*.[ch] regtool/*.[ch]; do
         target=${hit#*:}
         case "$target" in
         */*) tlayer=${target%%/*} ;;
+        regtool.h) tlayer=api ;;  # the public header, -Ilib
         *) tlayer=$layer ;;   # a header beside the file
         esac
         trank=$(rank "$tlayer")
+        # The CLI's door to the library is the operations layer: its own
+        # header, the public one, the ops headers and the platform's.
+        if [ "$layer" = regtool ]; then
+            case "$target" in
+            cli.h | regtool.h | ops/*.h | platform/*.h) ;;
+            *)
+                echo "$f:$line: the CLI includes \"$target\": regtool/ includes only cli.h, regtool.h, ops/ and platform/ headers (what it needs of the rest, lib/ops/ops.h gives it)"
+                bad=1
+                continue ;;
+            esac
+        fi
         if [ -z "$trank" ]; then
             echo "$f:$line: includes \"$target\", which is in no layer"
             bad=1
@@ -89,6 +107,11 @@ if [ -f lib/regtool.h ]; then
         bad=1
     done
 fi
+# The CLI calls operations, not the store's function table.
+for hit in $(grep -n -- '->ops->' regtool/*.c 2>/dev/null | cut -d: -f1,2); do
+    echo "$hit: the CLI calls a store's function table (->ops->): call the operation (lib/ops/ops.h)"
+    bad=1
+done
 # No circle among the CLI's files: a verb file (one defining a command,
 # cmd_* or *_main) calls the operations layer and the CLI's common files
 # (cli_*.c, print_change.c, findings.c, ...), never a function another

@@ -4,19 +4,33 @@
 #ifndef RT_OPS_OPS_H
 #define RT_OPS_OPS_H
 
+#include <regtool.h>
+
+/* What the operations take and give back, and so what the CLI prints:
+ * the database as read, findings, plans and change sets, name tables,
+ * .reg and PerfStringBackup files, diagnostics, the platform's calls. */
 #include "engine/audit.h"
 #include "engine/backup.h"
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "engine/rebuild.h"
 #include "engine/rebuild_sources.h"
+#include "engine/reg_patch.h"
 #include "engine/repair.h"
-#include "store/store.h"
-
-#include <regtool.h>
+#include "engine/side_files.h"
 #include "model/change_set.h"
+#include "model/diag.h"
 #include "model/error.h"
+#include "model/lang_id.h"
+#include "model/perfstats.h"
+#include "model/printable.h"
+#include "model/reg_file.h"
+#include "model/size_caps.h"
+#include "model/utf16.h"
+#include "ops/reg_backup.h"
 #include "platform/os.h"
+#include "provider/provider_spec.h"
+#include "store/store.h"
 
 /* FLAGS of install and uninstall: RT_OP_DRY_RUN computes *CS and *PLAN
  * and writes nothing; RT_OP_WHOLE_TABLES gives back table changes as
@@ -126,6 +140,16 @@ int rt_op_save_backup(struct rt_store *s, const struct rt_database *db,
 /* CS as text, one line per change and per pair, each line ending in a
  * newline: a new string, or NULL when out of memory. */
 char *rt_op_change_set_text(const struct rt_change_set *cs);
+
+/* The writes this process's commits and saved files have made so far
+ * (--verbose): bytes, write calls, fsyncs. */
+void rt_op_io_totals(uint64_t *bytes_written, unsigned *writes,
+                     unsigned *fsyncs);
+/* The platform's saving calls (rt_os_saving_open_via) with each write
+ * counted as a commit's are, for a file the CLI saves. */
+const struct rt_os_write_calls *rt_op_counted_writes(void);
+/* Whether this build reads INI files (built with inih). */
+int rt_op_ini_available(void);
 
 /* Queries on an open store, for the CLI to print. */
 

@@ -60,4 +60,12 @@ copy
 printf 'int verify_restores(void)\n{\n    return cmd_restore(0, 0);\n}\n' >>"$TMPDIR/tree/regtool/verify.c"
 expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
 expect_grep 'regtool/verify.c:[0-9]*: calls cmd_restore(), which the verb file regtool/restore.c defines' "$OUT"
+# The CLI past the operations layer: an engine header, and a call through
+# the store's function table.
+copy
+sed -i '1a #include "engine/database.h"' "$TMPDIR/tree/regtool/query.c"
+printf 'void query_close(struct rt_store *s)\n{\n    s->ops->close(s);\n}\n' >>"$TMPDIR/tree/regtool/query.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'regtool/query.c:2: the CLI includes "engine/database.h": regtool/ includes only' "$OUT"
+expect_grep "regtool/query.c:[0-9]*: the CLI calls a store's function table" "$OUT"
 echo "layers: ok"

@@ -222,11 +222,12 @@ int cmd_init(int argc, char **argv)
         default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
         }
     }
-    const char *store = rt_cli_options()->store;
-    if (!store)
-        store = getenv("REGTOOL_STORE");
-    if (optind != argc || !store || strncmp(store, "hive:", 5) ||
-        strchr(store, ',') || (strcmp(layout, "files") && strcmp(layout, "registry"))) {
+    /* init makes a Windows tree: only hive:DIR names one. */
+    const char *store = rt_cli_store_spec();
+    struct rt_store_spec spec;
+    if (optind != argc || !store || rt_op_parse_spec(store, &spec) != 0 ||
+        spec.kind != RT_SPEC_HIVE_TREE ||
+        (strcmp(layout, "files") && strcmp(layout, "registry"))) {
         fputs(usage_text, stderr);
         return RT_EXIT_USAGE;
     }
@@ -239,7 +240,7 @@ int cmd_init(int argc, char **argv)
      * someone else's (a disk's), so it is confined (rt_os_confine) before
      * anything there is looked at or made: a planted link or "..",
      * Windows -> /etc say, is refused, not written through. */
-    const char *shown = store + 5;
+    const char *shown = spec.arg;
     /* The folders init makes, noted as they are made: a failure removes
      * those, deepest first, and nothing that was there before. Those of
      * the path the user named (OUTSIDE) are removed once the tree is no

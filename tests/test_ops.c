@@ -5,7 +5,7 @@
  * CLI's message before it reads anything; the tree init and the
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
- * by name. */
+ * by name; the store specs parsed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +67,32 @@ static void verify_refuses_offline_store(void **state)
                         "Wine)");
     assert_int_equal(f.n, 0);
     rt_op_close(s);
+}
+
+/* Every kind of spec, and what follows its prefix; a spec of no store
+ * refused (init and rt_op_open_store both parse through it). */
+static void store_specs_parsed(void **state)
+{
+    (void)state;
+    struct rt_store_spec p;
+    assert_int_equal(rt_op_parse_spec("hive:/mnt/c", &p), 0);
+    assert_int_equal(p.kind, RT_SPEC_HIVE_TREE);
+    assert_string_equal(p.arg, "/mnt/c");
+    assert_int_equal(rt_op_parse_spec("hive:SOFTWARE,SYSTEM", &p), 0);
+    assert_int_equal(p.kind, RT_SPEC_HIVE_FILES);
+    assert_int_equal(rt_op_parse_spec("psb:b.ini", &p), 0);
+    assert_int_equal(p.kind, RT_SPEC_PSB);
+    assert_string_equal(p.arg, "b.ini");
+    assert_int_equal(rt_op_parse_spec("reg:b.reg", &p), 0);
+    assert_int_equal(p.kind, RT_SPEC_REG);
+    assert_int_equal(rt_op_parse_spec("live", &p), 0);
+    assert_int_equal(p.kind, RT_SPEC_LIVE);
+    assert_null(p.arg);
+    assert_int_equal(rt_op_parse_spec("live:HOST", &p), 0);
+    assert_string_equal(p.arg, "HOST");
+    assert_int_equal(rt_op_parse_spec("livex", &p), -1);
+    assert_int_equal(rt_op_parse_spec("Hive:/mnt/c", &p), -1);
+    assert_int_equal(rt_op_parse_spec("", &p), -1);
 }
 
 static int exists_in(const char *dir, const char *name)
@@ -138,6 +164,7 @@ int main(void)
         cmocka_unit_test(store_queries_typed),
         cmocka_unit_test(verify_refuses_offline_store),
         cmocka_unit_test(init_tree_layouts),
+        cmocka_unit_test(store_specs_parsed),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

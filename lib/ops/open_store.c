@@ -13,6 +13,24 @@
 #include "store/store_reg.h"
 #include "store/store_win32.h"
 
+int rt_op_parse_spec(const char *spec, struct rt_store_spec *out)
+{
+    if (!strncmp(spec, "hive:", 5)) {
+        out->kind = strchr(spec + 5, ',') ? RT_SPEC_HIVE_FILES
+                                          : RT_SPEC_HIVE_TREE;
+        out->arg = spec + 5;
+    } else if (!strncmp(spec, "psb:", 4) || !strncmp(spec, "reg:", 4)) {
+        out->kind = spec[0] == 'p' ? RT_SPEC_PSB : RT_SPEC_REG;
+        out->arg = spec + 4;
+    } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
+        out->kind = RT_SPEC_LIVE;
+        out->arg = spec[4] ? spec + 5 : NULL;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
 struct rt_store *rt_op_open_store(const char *spec,
                                   const regtool_open_options *opt,
                                   int read_once, struct rt_error *e,
@@ -28,7 +46,13 @@ struct rt_store *rt_op_open_store(const char *spec,
         rt_error_set(e, RT_ERR_INVALID_PARAMETER, "no store given");
         return NULL;
     }
-    if (!strncmp(spec, "hive:", 5)) {
+    struct rt_store_spec p;
+    if (rt_op_parse_spec(spec, &p) != 0) {
+        *bad_spec = 1;
+        rt_error_set(e, RT_ERR_INVALID_PARAMETER,
+                     "unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM, "
+                     "live, psb:FILE or reg:FILE", spec);
+    } else if (p.kind == RT_SPEC_HIVE_TREE || p.kind == RT_SPEC_HIVE_FILES) {
         struct rt_hive_options ho = {
             .tables_dir = opt->tables,
             .force_dirty = opt->force_dirty,
@@ -38,7 +62,7 @@ struct rt_store *rt_op_open_store(const char *spec,
             .read_once = read_once,
         };
         struct rt_diags d = {0};
-        s = rt_store_hive_open(spec + 5, &ho, &d, e);
+        s = rt_store_hive_open(p.arg, &ho, &d, e);
         for (size_t i = 0; i < d.n; i++) {
             char *m = rt_diag_format(&d.v[i]);
             /* Escaped: it names the tree's files (model/printable.h). */
@@ -49,25 +73,20 @@ struct rt_store *rt_op_open_store(const char *spec,
             free(m);
         }
         rt_diags_free(&d);
-    } else if (!strncmp(spec, "psb:", 4)) {
-        s = rt_store_psb_open(spec + 4, e);
-    } else if (!strncmp(spec, "reg:", 4)) {
+    } else if (p.kind == RT_SPEC_PSB) {
+        s = rt_store_psb_open(p.arg, e);
+    } else if (p.kind == RT_SPEC_REG) {
         /* A REGEDIT4 file's code page, as for an ANSI INI. */
-        s = rt_store_reg_open(spec + 4, getenv("REGTOOL_CODEPAGE"), e);
-    } else if (!strcmp(spec, "live") || !strncmp(spec, "live:", 5)) {
+        s = rt_store_reg_open(p.arg, getenv("REGTOOL_CODEPAGE"), e);
+    } else {
         /* Elsewhere than Windows and Wine this fails, saying so. */
-        s = rt_store_win32_open(spec[4] ? spec + 5 : NULL, e);
+        s = rt_store_win32_open(p.arg, e);
         if (!s && e->code == RT_ERR_NOT_SUPPORTED) {
             char why[sizeof e->message];
             snprintf(why, sizeof why, "%s", e->message);
             rt_error_set(e, RT_ERR_NOT_SUPPORTED, "store '%s': %s", spec, why);
             *bad_spec = 1;
         }
-    } else {
-        *bad_spec = 1;
-        rt_error_set(e, RT_ERR_INVALID_PARAMETER,
-                     "unknown store '%s': use hive:DIR, hive:SOFTWARE,SYSTEM, "
-                     "live, psb:FILE or reg:FILE", spec);
     }
     return s;
 }

@@ -107,6 +107,22 @@ int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
                   struct rt_rebuild_plan *plan, struct rt_rebuild_sources *src,
                   int *refused, struct rt_error *e);
 
+/* A store spec as regtool_open and --store take it. */
+enum rt_store_spec_kind {
+    RT_SPEC_HIVE_TREE,      /* hive:DIR, a Windows tree */
+    RT_SPEC_HIVE_FILES,     /* hive:SOFTWARE,SYSTEM, two hive files */
+    RT_SPEC_PSB,            /* psb:FILE */
+    RT_SPEC_REG,            /* reg:FILE */
+    RT_SPEC_LIVE,           /* live, live:MACHINE */
+};
+struct rt_store_spec {
+    enum rt_store_spec_kind kind;
+    const char *arg;        /* what follows the prefix, within SPEC (the
+                               machine's name for live:, NULL for live) */
+};
+/* Parses SPEC into *OUT: 0, or -1 when it names no kind of store. */
+int rt_op_parse_spec(const char *spec, struct rt_store_spec *out);
+
 /* Opens the store SPEC names (regtool_open's specs) with OPT (NULL:
  * defaults); READ_ONCE: the caller reads each table once, copying it (a
  * hive store's open then holds none of their pages). Warnings of the

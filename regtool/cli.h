@@ -163,6 +163,11 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
 int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
                    int *win32);
 
+/* Sets (DISABLE) or removes Disable Performance Counters of DRIVER in the
+ * chosen store, printing the outcome; VERB names it in a failure's
+ * message. A regtool exit code (regtool enable/disable, lodctr /E /D). */
+int rt_cli_set_disabled(const char *verb, const char *driver, int disable);
+
 /* Drop-in modes: 1 for lodctr, 2 for unlodctr, 0 otherwise. */
 int rt_dropin_mode(const char *argv0);
 int rt_lodctr_main(int argc, char **argv);

@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include "ops/ops.h"
-
 static void usage(FILE *f, const char *verb)
 {
     fprintf(f,
@@ -27,22 +25,7 @@ static int set_disabled(int argc, char **argv, int disable)
         usage(stderr, argv[0]);
         return RT_EXIT_USAGE;
     }
-    int rc;
-    rt_cli_catch_interrupts();
-    struct rt_store *s = rt_cli_open_store(&rc);
-    if (!s)
-        return rc;
-    struct rt_error e = {0};
-    int r = rt_op_set_disabled(s, argv[1], disable, &e);
-    if (r == 0)
-        printf("%s %s\n", disable ? "disabled" : "enabled",
-               rt_cli_shown(argv[1]));
-    char what[300];
-    snprintf(what, sizeof what, "%s %s", argv[0], argv[1]);
-    rc = rt_cli_report_error(what, r, &e);
-    rt_cli_report_io(rc == RT_EXIT_OK);
-    rt_op_close(s);
-    return rc;
+    return rt_cli_set_disabled(argv[0], argv[1], disable);
 }
 
 int cmd_enable(int argc, char **argv)

@@ -103,12 +103,10 @@ static int lodctr_install(const char *ini)
 }
 
 
-/* Runs a regtool command as lodctr would: its failure's Win32 code, or
- * for a failure that had none, its exit status mapped. */
-static int run_as(int (*cmd)(int, char **), const char *name, const char *arg)
+/* A regtool exit status RC as lodctr returns it: the failure's Win32
+ * code, or for a failure that had none, the status mapped. */
+static int lodctr_code(int rc)
 {
-    char *argv[] = {(char *)name, (char *)arg, NULL};
-    int rc = cmd(arg ? 2 : 1, argv);
     if (rc != RT_EXIT_OK && rt_cli_last_error())
         return rt_cli_last_error();
     switch (rc) {
@@ -300,8 +298,8 @@ int rt_lodctr_main(int argc, char **argv)
                     sw & ~0x20, sw & ~0x20);
             return RT_ERR_INVALID_PARAMETER;
         }
-        return run_as(sw == 'e' ? cmd_enable : cmd_disable,
-                      sw == 'e' ? "enable" : "disable", val);
+        return lodctr_code(rt_cli_set_disabled(
+            sw == 'e' ? "enable" : "disable", val, sw == 'd'));
     case 's': {
         if (!*val) {
             fprintf(stderr, "lodctr: /S needs a file: /S:file\n");

@@ -59,7 +59,12 @@ expect_grep 'lib/regtool.h:[0-9]*: the public header includes "model/error.h"' "
 copy
 printf 'int verify_restores(void)\n{\n    return cmd_restore(0, 0);\n}\n' >>"$TMPDIR/tree/regtool/verify.c"
 expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
-expect_grep 'regtool/verify.c:[0-9]*: calls cmd_restore(), which the verb file regtool/restore.c defines' "$OUT"
+expect_grep 'regtool/verify.c:[0-9]*: uses cmd_restore(), which the verb file regtool/restore.c defines' "$OUT"
+# ... or takes it as a pointer, as lodctr.c once ran regtool enable.
+copy
+printf 'int (*verify_runs)(int, char **) = cmd_enable;\n' >>"$TMPDIR/tree/regtool/verify.c"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+expect_grep 'regtool/verify.c:[0-9]*: uses cmd_enable(), which the verb file regtool/enable.c defines' "$OUT"
 # The CLI past the operations layer: an engine header, and a call through
 # the store's function table.
 copy

@@ -120,40 +120,22 @@ static void say_base_differ(const char *file, uint32_t base_index,
                        : "which restore refuses without --force");
 }
 
-/* The .reg side of restore: parsed (errors name the line), then one
- * commit of what differs. */
-static int restore_reg(const char *file, const uint8_t *data, size_t len,
+/* The .reg side of restore: one commit of what differs. */
+static int restore_reg(const char *file, const struct rt_reg_file *f,
                        int force, int dry_run, int quiet, const char *emit_reg,
                        int *win32)
 {
-    struct rt_reg_file f;
-    struct rt_reg_error re;
-    if (rt_reg_parse(data, len, getenv("REGTOOL_CODEPAGE"), &f, &re) != 0) {
-        if (re.nomem) {
-            rt_cli_error("%s: out of memory; nothing was written", file);
-            *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
-            return RT_EXIT_FAILURE;
-        }
-        if (re.line)
-            rt_cli_error("%s:%u: %s; nothing was written", file, re.line,
-                         re.message);
-        else
-            rt_cli_error("%s: %s; nothing was written", file, re.message);
-        *win32 = RT_ERR_INVALID_DATA;
-        return RT_EXIT_INVALID;
-    }
     int rc;
     struct rt_store *s = rt_cli_open_store(&rc);
     if (!s) {
         *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
                                      : RT_ERR_FILE_NOT_FOUND;
-        rt_reg_file_free(&f);
         return rc;
     }
     struct rt_change_set cs;
     struct rt_reg_restore_report r;
     struct rt_error e = {0};
-    if (rt_op_restore_reg(s, &f, force, dry_run, &cs, &r, &e) != 0) {
+    if (rt_op_restore_reg(s, f, force, dry_run, &cs, &r, &e) != 0) {
         /* The refusal of another machine's backup says it already. */
         rt_cli_error("restore from %s: %s%s", file, e.message,
                      strstr(e.message, "nothing was written")
@@ -182,100 +164,58 @@ static int restore_reg(const char *file, const uint8_t *data, size_t len,
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     rt_op_close(s);
-    rt_reg_file_free(&f);
     return rc;
-}
-
-/* Pages of the backup's view the parser is done with: given back. */
-static void done_with(void *ctx, size_t off, size_t n)
-{
-    rt_os_map_release(ctx, off, n);
 }
 
 int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
                    const char *emit_reg, int *win32)
 {
     rt_cli_options()->read_once = 1;    /* each table compared once */
-    /* The file is mapped where it can be and given back as it is decoded
-     * (a backup is as large as the tables); else read. */
-    struct rt_os_map view;
-    uint8_t *data = NULL;
-    size_t len = 0;
-    /* Refused by its size before it is mapped: a sparse file of any size
-     * maps, and its parse would read every page. Which format it is is
-     * not known yet: the larger of the two caps here, the .reg file's
-     * once its first bytes say it is one. */
-    uint64_t cap = RT_BACKUP_FILE_MAX > RT_REG_FILE_MAX ? RT_BACKUP_FILE_MAX
-                                                        : RT_REG_FILE_MAX;
-    struct rt_os_stat st;
-    if (rt_os_stat(file, &st) == 0 && st.kind == RT_OS_FILE && st.size > cap) {
-        struct rt_error e = {0};
-        rt_size_cap_error(&e, file, st.size, cap,
-                          "a PerfStringBackup or .reg file");
-        rt_cli_error("%s", e.message);
-        *win32 = e.code;
+    struct rt_backup_file bf;
+    struct rt_error re = {0};
+    switch (rt_op_read_backup_file(file, &bf, &re)) {
+    case RT_BACKUP_READ_OK:
+        break;
+    case RT_BACKUP_READ_TOO_LARGE:
+        rt_cli_error("%s", re.message);
+        *win32 = re.code;
         return RT_EXIT_INVALID;
-    }
-    if (rt_os_map_file(file, &view) != 0)
-        view.data = NULL;
-    if (!view.data && rt_os_read_file(file, &data, &len) != 0) {
-        int err = errno;
+    case RT_BACKUP_READ_UNREADABLE:
         rt_cli_error("cannot read %s: %s; nothing was written", file,
-                     rt_os_strerror(err));
-        *win32 = err == ENOENT ? RT_ERR_FILE_NOT_FOUND
-                 : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
-                                  : RT_ERR_ACCESS_DENIED;
+                     re.message);
+        *win32 = re.code;
         return RT_EXIT_FAILURE;
-    }
-    const uint8_t *bytes = view.data ? view.data : data;
-    if (view.data)
-        len = view.len;
-    if (rt_reg_sniff(bytes, len)) {
-        int rc;
-        if (len > RT_REG_FILE_MAX) {
-            struct rt_error e = {0};
-            rt_size_cap_error(&e, file, len, RT_REG_FILE_MAX, "a .reg file");
-            rt_cli_error("%s", e.message);
-            *win32 = e.code;
-            rc = RT_EXIT_INVALID;
-        } else {
-            rc = restore_reg(file, bytes, len, force, dry_run, quiet,
-                             emit_reg, win32);
-        }
-        free(data);
-        rt_os_unmap_file(&view);
-        return rc;
-    }
-    struct rt_psb psb;
-    struct rt_psb_error perr;
-    enum rt_psb_encoding enc;
-    int r = view.data ? rt_psb_parse_view(bytes, len, done_with, &view, &psb,
-                                          &enc, &perr)
-                      : rt_psb_parse_take(data, len, &psb, &enc, &perr);
-    rt_os_unmap_file(&view);
-    if (r != 0) {
-        if (perr.nomem) {
-            rt_cli_error("%s: out of memory; nothing was written", file);
-            *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
-            return RT_EXIT_FAILURE;
-        }
-        rt_cli_error("%s:%u: %s; nothing was written", file, perr.line,
-                     perr.message);
+    case RT_BACKUP_READ_NO_MEMORY:
+        rt_cli_error("%s: out of memory; nothing was written", file);
+        *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
+        return RT_EXIT_FAILURE;
+    case RT_BACKUP_READ_MALFORMED:
+        if (bf.with_line)
+            rt_cli_error("%s:%u: %s; nothing was written", file, bf.line,
+                         re.message);
+        else
+            rt_cli_error("%s: %s; nothing was written", file, re.message);
         *win32 = RT_ERR_INVALID_DATA;
         return RT_EXIT_INVALID;
+    }
+    if (bf.kind == RT_BACKUP_FILE_REG) {
+        int rc = restore_reg(file, &bf.reg, force, dry_run, quiet, emit_reg,
+                             win32);
+        rt_backup_file_free(&bf);
+        return rc;
     }
     int rc;
     struct rt_store *s = rt_cli_open_store(&rc);
     if (!s) {
         *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
                                      : RT_ERR_FILE_NOT_FOUND;
-        rt_psb_free(&psb);
+        rt_backup_file_free(&bf);
         return rc;
     }
     struct rt_change_set cs;
     struct rt_restore_plan plan;
     struct rt_error e = {0};
-    if (rt_op_restore(s, &psb, force, dry_run, &cs, &plan, &e) != 0) {
+    if (rt_op_restore(s, &bf.psb, force, dry_run, &cs, &plan, &e) != 0) {
         /* The engine names a section by its line ("line 5: ..."): said
          * as FILE:LINE, as the reader's own errors are. */
         unsigned ln = 0;
@@ -289,7 +229,7 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
     } else {
         printf("%s: %s %s (%s): %zu changes%s\n", rt_cli_program(),
                dry_run ? "would restore from" : "restored from",
-               rt_cli_shown(file), encoding_name(enc), cs.n,
+               rt_cli_shown(file), encoding_name(bf.enc), cs.n,
                cs.n || dry_run ? "" : ", nothing to write");
         if (!quiet)
             print_plan(&plan);
@@ -308,6 +248,6 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     rt_op_close(s);
-    rt_psb_free(&psb);
+    rt_backup_file_free(&bf);
     return rc;
 }

@@ -5,7 +5,7 @@
  * CLI's message before it reads anything; the tree init and the
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
- * by name; the store specs parsed. */
+ * by name; the store specs parsed; a backup file read for restore. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -142,6 +142,7 @@ static void init_tree_layouts(void **state)
     assert_non_null(strstr(e.message, "perfd009.dat"));
     assert_null(h.software);
     assert_int_equal(scratch_remove(root), 0);
+    free(root);
 
     /* The benchmarks' registry layout: no .dat file at all without the
      * installed tables, help texts cut. */
@@ -156,6 +157,48 @@ static void init_tree_layouts(void **state)
     assert_false(exists_in(sys32, "perfd009.dat"));
     assert_false(exists_in(sys32, "perfc009.dat"));
     assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+/* A backup file as restore reads it: a missing one said as the system
+ * says it with the Win32 code lodctr returns, a PerfStringBackup file
+ * with a bad line refused at that line, a .reg file told by its first
+ * line. */
+static void backup_file_read(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200];
+    struct rt_backup_file f;
+    struct rt_error e = {0};
+    snprintf(path, sizeof path, "%s/missing.ini", root);
+    assert_int_equal(rt_op_read_backup_file(path, &f, &e),
+                     RT_BACKUP_READ_UNREADABLE);
+    assert_int_equal(e.code, RT_ERR_FILE_NOT_FOUND);
+    rt_backup_file_free(&f);
+
+    static const char bad[] = "[Perflib]\r\nBase Index=1847\r\nnot a "
+                              "key line\r\n";
+    snprintf(path, sizeof path, "%s/bad.ini", root);
+    assert_int_equal(rt_os_write_new_file(path, bad, sizeof bad - 1), 0);
+    assert_int_equal(rt_op_read_backup_file(path, &f, &e),
+                     RT_BACKUP_READ_MALFORMED);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    assert_true(f.with_line);
+    assert_true(f.line >= 1);
+    rt_backup_file_free(&f);
+
+    static const char reg[] =
+        "REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\SOFTWARE\\X]\r\n"
+        "\"A\"=\"b\"\r\n";
+    snprintf(path, sizeof path, "%s/b.reg", root);
+    assert_int_equal(rt_os_write_new_file(path, reg, sizeof reg - 1), 0);
+    assert_int_equal(rt_op_read_backup_file(path, &f, &e), RT_BACKUP_READ_OK);
+    assert_int_equal(f.kind, RT_BACKUP_FILE_REG);
+    assert_int_equal(f.reg.n_keys, 1);
+    rt_backup_file_free(&f);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
 }
 
 int main(void)
@@ -165,6 +208,7 @@ int main(void)
         cmocka_unit_test(verify_refuses_offline_store),
         cmocka_unit_test(init_tree_layouts),
         cmocka_unit_test(store_specs_parsed),
+        cmocka_unit_test(backup_file_read),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -167,6 +167,38 @@ const struct rt_os_write_calls *rt_op_counted_writes(void);
 /* Whether this build reads INI files (built with inih). */
 int rt_op_ini_available(void);
 
+/* A backup file read for restore (lodctr /R:FILE, regtool restore): a
+ * PerfStringBackup file parsed, or a .reg file parsed, told by its first
+ * bytes. */
+enum rt_backup_file_kind {
+    RT_BACKUP_FILE_NONE,
+    RT_BACKUP_FILE_PSB,
+    RT_BACKUP_FILE_REG,
+};
+struct rt_backup_file {
+    enum rt_backup_file_kind kind;
+    struct rt_psb psb;              /* RT_BACKUP_FILE_PSB */
+    enum rt_psb_encoding enc;
+    struct rt_reg_file reg;         /* RT_BACKUP_FILE_REG */
+    unsigned line;                  /* RT_BACKUP_READ_MALFORMED: where, */
+    int with_line;                  /* when the reader knows it */
+};
+enum rt_backup_read {
+    RT_BACKUP_READ_OK,
+    RT_BACKUP_READ_TOO_LARGE,   /* E says the size and the cap (whole) */
+    RT_BACKUP_READ_UNREADABLE,  /* E: the system's reason; E->code the
+                                   Win32 code (file or path not found,
+                                   access denied) */
+    RT_BACKUP_READ_NO_MEMORY,   /* E */
+    RT_BACKUP_READ_MALFORMED,   /* E: what is wrong, at F->line */
+};
+/* Reads FILE into *F; the caller frees it with rt_backup_file_free
+ * (whatever the outcome). Nothing is written. */
+enum rt_backup_read rt_op_read_backup_file(const char *file,
+                                           struct rt_backup_file *f,
+                                           struct rt_error *e);
+void rt_backup_file_free(struct rt_backup_file *f);
+
 /* Queries on an open store, for the CLI to print. */
 
 /* Closes S (NULL: nothing). */

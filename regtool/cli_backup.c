@@ -91,18 +91,6 @@ int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
     return write_backup(s, db, file, force, salvage, 0, &n_damaged, win32);
 }
 
-/* The least a .reg file of F takes: each byte of a REG_MULTI_SZ (a
- * table) is written as hex, "xx," in UTF-16LE, 6 bytes. */
-static uint64_t reg_size_at_least(const struct rt_reg_file *f)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < f->n_keys; i++)
-        for (size_t j = 0; j < f->keys[i].n_vals; j++)
-            if (!f->keys[i].vals[j].del && f->keys[i].vals[j].v.type == 7)
-                n += 6 * (uint64_t)f->keys[i].vals[j].v.len;
-    return n;
-}
-
 /* The .reg backup: read through the store, as the tables' exact bytes. */
 static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
                             const char *file, int force)
@@ -116,32 +104,25 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     uint8_t *data = NULL;
     size_t len = 0;
     char *used = NULL;
-    struct rt_reg_error re;
     int rc = RT_EXIT_OK;
     /* Counted writes, to a temporary file renamed to FILE when whole, as
      * the PerfStringBackup's (rt_op_save_backup). */
     struct rt_os_saving sv;
     int win32;
     rt_cli_catch_interrupts();
-    /* Restore and reg: stores read no .reg file over RT_REG_FILE_MAX: a
-     * backup that could not be restored is not saved (refused before
-     * its text is made where the tables alone are too large). */
-    uint64_t least = reg_size_at_least(&f);
-    int wrote = least > RT_REG_FILE_MAX
-                    ? 0
-                    : rt_reg_write(&f, NULL, &data, &len, &re) == 0;
-    if (least > RT_REG_FILE_MAX || (wrote && len > RT_REG_FILE_MAX)) {
+    uint64_t too_large = 0;
+    int made = rt_op_reg_backup_text(&f, &data, &len, &too_large, &e);
+    if (made > 0) {
         rt_cli_error("backup: the .reg file would be %llu bytes or more, "
                      "larger than the %llu MiB a .reg file may be (restore "
                      "reads no larger one); nothing was saved: a "
                      "PerfStringBackup file (without --format reg) holds "
                      "this database",
-                     (unsigned long long)(least > RT_REG_FILE_MAX ? least
-                                                                  : len),
+                     (unsigned long long)too_large,
                      (unsigned long long)(RT_REG_FILE_MAX >> 20));
         rc = RT_EXIT_INVALID;
-    } else if (!wrote) {
-        rt_cli_error("backup: %s; nothing was saved", re.message);
+    } else if (made < 0) {
+        rt_cli_error("backup: %s; nothing was saved", e.message);
         rc = RT_EXIT_FAILURE;
     } else if (rt_os_saving_open_via(&sv, file,
                                      force ? RT_OS_SAVE_REPLACE

@@ -5,7 +5,8 @@
  * CLI's message before it reads anything; the tree init and the
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
- * by name; the store specs parsed; a backup file read for restore. */
+ * by name; the store specs parsed; a backup file read for restore; the
+ * .reg backup's size cap. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -201,6 +202,38 @@ static void backup_file_read(void **state)
     free(root);
 }
 
+/* The .reg backup's text: refused, before any text is made, when its
+ * tables alone would make a file larger than restore reads (each byte of
+ * a hex(7) value is six in the file: the table's bytes are never read);
+ * else the file's bytes. */
+static void reg_backup_text_capped(void **state)
+{
+    (void)state;
+    uint8_t tab[] = {'a', 0, 0, 0};
+    struct rt_reg_value big = {"Counter", 0,
+                               {RT_REG_MULTI_SZ, NULL,
+                                (size_t)(RT_REG_FILE_MAX / 6) + 1}, 0};
+    struct rt_reg_key k = {"HKEY_LOCAL_MACHINE\\SOFTWARE\\X", 0, &big, 1, 0};
+    struct rt_reg_file f = {RT_REG_V5_UTF16, &k, 1};
+    uint8_t *data = (uint8_t *)"";
+    size_t len = 1;
+    uint64_t too_large = 0;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_reg_backup_text(&f, &data, &len, &too_large, &e),
+                     1);
+    assert_int_equal(too_large, 6 * ((RT_REG_FILE_MAX / 6) + 1));
+    assert_null(data);
+    assert_int_equal(len, 0);
+
+    big.v.data = tab;
+    big.v.len = sizeof tab;
+    assert_int_equal(rt_op_reg_backup_text(&f, &data, &len, &too_large, &e),
+                     0);
+    assert_non_null(data);
+    assert_true(len > 0);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +242,7 @@ int main(void)
         cmocka_unit_test(init_tree_layouts),
         cmocka_unit_test(store_specs_parsed),
         cmocka_unit_test(backup_file_read),
+        cmocka_unit_test(reg_backup_text_capped),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

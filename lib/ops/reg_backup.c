@@ -345,3 +345,45 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
     }
     return rc;
 }
+
+/* The least a .reg file of F takes: each byte of a REG_MULTI_SZ (a
+ * table) is written as hex, "xx," in UTF-16LE, 6 bytes. */
+static uint64_t reg_size_at_least(const struct rt_reg_file *f)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < f->n_keys; i++)
+        for (size_t j = 0; j < f->keys[i].n_vals; j++)
+            if (!f->keys[i].vals[j].del &&
+                f->keys[i].vals[j].v.type == RT_REG_MULTI_SZ)
+                n += 6 * (uint64_t)f->keys[i].vals[j].v.len;
+    return n;
+}
+
+int rt_op_reg_backup_text(const struct rt_reg_file *f, uint8_t **data,
+                          size_t *len, uint64_t *too_large,
+                          struct rt_error *e)
+{
+    *data = NULL;
+    *len = 0;
+    /* Restore and reg: stores read no .reg file over RT_REG_FILE_MAX: a
+     * backup that could not be restored is not saved (refused before
+     * its text is made where the tables alone are too large). */
+    uint64_t least = reg_size_at_least(f);
+    if (least > RT_REG_FILE_MAX) {
+        *too_large = least;
+        return 1;
+    }
+    struct rt_reg_error re;
+    if (rt_reg_write(f, NULL, data, len, &re) != 0)
+        return rt_error_set(e, re.nomem ? RT_ERR_NOT_ENOUGH_MEMORY
+                                        : RT_ERR_WRITE_FAULT,
+                            "%s", re.message);
+    if (*len > RT_REG_FILE_MAX) {
+        *too_large = *len;
+        free(*data);
+        *data = NULL;
+        *len = 0;
+        return 1;
+    }
+    return 0;
+}

@@ -15,6 +15,7 @@
 #include "model/change_set.h"
 #include "model/error.h"
 #include "model/reg_file.h"
+#include "model/size_caps.h"
 #include "store/store.h"
 
 /* The values saved and restored. The store interface reads values by
@@ -59,5 +60,14 @@ void rt_reg_restore_report_free(struct rt_reg_restore_report *r);
 int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
                       int force, int dry_run, struct rt_change_set *cs,
                       struct rt_reg_restore_report *r, struct rt_error *e);
+
+/* F (rt_engine_backup_reg's) as a .reg file's bytes in *DATA (a new
+ * buffer). 1 when the file would be larger than RT_REG_FILE_MAX, which
+ * no store's restore reads (*TOO_LARGE then at least its size; told
+ * before the text is made where the tables alone are too large); -1
+ * with E when the text cannot be made. */
+int rt_op_reg_backup_text(const struct rt_reg_file *f, uint8_t **data,
+                          size_t *len, uint64_t *too_large,
+                          struct rt_error *e);
 
 #endif

@@ -33,52 +33,34 @@ int rt_cli_op_flags(int dry_run, const char *emit_reg)
 int rt_cli_emit_reg(const char *file, struct rt_store *s,
                     const struct rt_change_set *cs)
 {
-    /* The .dat files are no registry values: the patch carries what a
-     * .reg file can reach, and says what it leaves out. */
-    int tables = rt_op_tables_layout(s) != RT_TABLES_IN_FILES;
-    struct rt_reg_file f;
-    size_t left_out;
-    if (rt_reg_patch(cs, RT_REG_V5_UTF16, tables, &f, &left_out) != 0) {
-        rt_cli_error("--emit-reg %s: out of memory; nothing was written",
-                     file);
+    uint8_t *data;
+    size_t len, keys, values, left_out, files;
+    struct rt_error e = {0};
+    if (rt_op_reg_patch_text(s, cs, &data, &len, &keys, &values, &left_out,
+                             &files, &e) != 0) {
+        rt_cli_error("--emit-reg %s: %s; nothing was written", file,
+                     e.message);
         return RT_EXIT_FAILURE;
     }
-    uint8_t *data;
-    size_t len;
-    struct rt_reg_error re;
     int rc = RT_EXIT_OK;
-    size_t values = 0;
-    for (size_t i = 0; i < f.n_keys; i++)
-        values += f.keys[i].n_vals;
-    if (rt_reg_write(&f, NULL, &data, &len, &re) != 0) {
-        rt_cli_error("--emit-reg %s: %s; nothing was written", file,
-                     re.message);
+    if (rt_os_replace_file(file, data, len, 0644) != 0) {
+        rt_cli_error("--emit-reg: cannot write %s: %s", file,
+                     rt_os_strerror(errno));
         rc = RT_EXIT_FAILURE;
     } else {
-        if (rt_os_replace_file(file, data, len, 0644) != 0) {
-            rt_cli_error("--emit-reg: cannot write %s: %s", file,
-                         rt_os_strerror(errno));
-            rc = RT_EXIT_FAILURE;
-        } else {
-            printf("%s: wrote the change to %s as a .reg patch: %zu keys, "
-                   "%zu values\n", rt_cli_program(), rt_cli_shown(file),
-                   f.n_keys, values);
-            if (left_out)
-                printf("%s: note: this store keeps its tables in .dat "
-                       "files, which a .reg file cannot change: the patch "
-                       "holds only the registry part (%zu table changes "
-                       "left out)\n", rt_cli_program(), left_out);
-            size_t files = 0;
-            for (size_t i = 0; i < cs->n; i++)
-                files += cs->v[i].op == RT_CHANGE_WRITE_FILE ||
-                         cs->v[i].op == RT_CHANGE_DELETE_FILE;
-            if (files)
-                printf("%s: note: %zu file changes (INF copy, "
-                       "PerfStringBackup.INI) are not in the patch\n",
-                       rt_cli_program(), files);
-        }
-        free(data);
+        printf("%s: wrote the change to %s as a .reg patch: %zu keys, "
+               "%zu values\n", rt_cli_program(), rt_cli_shown(file), keys,
+               values);
+        if (left_out)
+            printf("%s: note: this store keeps its tables in .dat "
+                   "files, which a .reg file cannot change: the patch "
+                   "holds only the registry part (%zu table changes "
+                   "left out)\n", rt_cli_program(), left_out);
+        if (files)
+            printf("%s: note: %zu file changes (INF copy, "
+                   "PerfStringBackup.INI) are not in the patch\n",
+                   rt_cli_program(), files);
     }
-    rt_reg_file_free(&f);
+    free(data);
     return rc;
 }

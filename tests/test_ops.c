@@ -6,7 +6,7 @@
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
- * .reg backup's size cap. */
+ * .reg backup's size cap; --emit-reg's counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,6 +234,38 @@ static void reg_backup_text_capped(void **state)
     free(data);
 }
 
+/* --emit-reg's patch: what it holds counted, and the file changes no
+ * .reg file holds counted apart. */
+static void reg_patch_counts(void **state)
+{
+    (void)state;
+    struct rt_store *s = rt_store_mem_new();
+    struct rt_change_set cs = {0};
+    struct rt_value v;
+    assert_int_equal(rt_value_from_dword(&v, 1), 0);
+    assert_int_equal(rt_change_set_service(&cs, "Svc", "First Counter", &v),
+                     0);
+    assert_int_equal(rt_change_set_service(&cs, "Svc", "Last Counter", &v),
+                     0);
+    rt_value_free(&v);
+    assert_int_equal(rt_change_set_write_file(&cs, "INF/Svc/0009/svc.ini",
+                                              (const uint8_t *)"x", 1), 0);
+    uint8_t *data;
+    size_t len, keys, values, left_out, files;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_reg_patch_text(s, &cs, &data, &len, &keys,
+                                          &values, &left_out, &files, &e),
+                     0);
+    assert_int_equal(keys, 1);
+    assert_int_equal(values, 2);
+    assert_int_equal(left_out, 0);
+    assert_int_equal(files, 1);
+    assert_true(len > 0);
+    free(data);
+    rt_change_set_free(&cs);
+    rt_op_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +275,7 @@ int main(void)
         cmocka_unit_test(store_specs_parsed),
         cmocka_unit_test(backup_file_read),
         cmocka_unit_test(reg_backup_text_capped),
+        cmocka_unit_test(reg_patch_counts),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

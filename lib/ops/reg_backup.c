@@ -387,3 +387,34 @@ int rt_op_reg_backup_text(const struct rt_reg_file *f, uint8_t **data,
     }
     return 0;
 }
+
+int rt_op_reg_patch_text(struct rt_store *s, const struct rt_change_set *cs,
+                         uint8_t **data, size_t *len, size_t *keys,
+                         size_t *values, size_t *left_out, size_t *files,
+                         struct rt_error *e)
+{
+    /* The .dat files are no registry values: the patch carries what a
+     * .reg file can reach, and says what it leaves out. */
+    int tables = rt_op_tables_layout(s) != RT_TABLES_IN_FILES;
+    struct rt_reg_file f;
+    *data = NULL;
+    *len = 0;
+    if (rt_reg_patch(cs, RT_REG_V5_UTF16, tables, &f, left_out) != 0)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    *keys = f.n_keys;
+    *values = 0;
+    for (size_t i = 0; i < f.n_keys; i++)
+        *values += f.keys[i].n_vals;
+    *files = 0;
+    for (size_t i = 0; i < cs->n; i++)
+        *files += cs->v[i].op == RT_CHANGE_WRITE_FILE ||
+                  cs->v[i].op == RT_CHANGE_DELETE_FILE;
+    struct rt_reg_error re;
+    int rc = 0;
+    if (rt_reg_write(&f, NULL, data, len, &re) != 0)
+        rc = rt_error_set(e, re.nomem ? RT_ERR_NOT_ENOUGH_MEMORY
+                                      : RT_ERR_INVALID_DATA,
+                          "%s", re.message);
+    rt_reg_file_free(&f);
+    return rc;
+}

@@ -70,4 +70,15 @@ int rt_op_reg_backup_text(const struct rt_reg_file *f, uint8_t **data,
                           size_t *len, uint64_t *too_large,
                           struct rt_error *e);
 
+/* --emit-reg: CS as a .reg patch's bytes (Version 5.00, UTF-16LE) in
+ * *DATA (a new buffer), for a store S: where S keeps its tables in .dat
+ * files, which no .reg file reaches, the table changes are left out and
+ * counted in *LEFT_OUT. *KEYS and *VALUES: what the patch holds;
+ * *FILES: the file changes (INF copy, PerfStringBackup.INI) no patch
+ * holds. -1 with E (out of memory, or the text's error). */
+int rt_op_reg_patch_text(struct rt_store *s, const struct rt_change_set *cs,
+                         uint8_t **data, size_t *len, size_t *keys,
+                         size_t *values, size_t *left_out, size_t *files,
+                         struct rt_error *e);
+
 #endif

@@ -40,95 +40,6 @@ struct result {
     struct rt_findings f;
 };
 
-/* The tree's files, for rt_audit_libraries: ROOT is the parent of the
- * Windows directory the store reports (store.h, windows_dir). The store
- * already knows which directory of a "hive:DIR" spec is the tree, so the
- * CLI asks it rather than guessing again, and looks the engine's
- * Windows-style paths up here, through platform/os.h, one component at a
- * time without regard to case, as Windows would. */
-struct tree_ctx {
-    char root[4096];
-};
-
-/* PATH's place on this system, a new string; NULL when some component
- * is not there (errno ENOENT), when a folder on the way holds two names
- * of it that differ only in case (EEXIST), or out of memory. Looked up
- * by rt_os_path_ci: each folder listed once, not once per DLL (thousands
- * of providers' DLLs sit beside each other in System32). */
-static char *tree_find(const struct tree_ctx *t, const char *path)
-{
-    char rel[4096];
-    size_t n = 0;
-    while (*path == '\\' || *path == '/')
-        path++;
-    for (; *path && n + 1 < sizeof rel; path++)
-        rel[n++] = *path == '\\' ? '/' : *path;
-    rel[n] = '\0';
-    if (*path) {
-        errno = ENOENT;
-        return NULL;
-    }
-    return n ? rt_os_path_ci(t->root, rel, 1) : strdup(t->root);
-}
-
-static int tree_exists(void *ctx, const char *path)
-{
-    char *cur = tree_find(ctx, path);
-    /* Two names of it that differ only in case: one of them is what
-     * Windows loads, and it is there. */
-    if (!cur)
-        return errno == EEXIST ? 1 : 0;
-    int r = rt_os_exists(cur) ? 1 : 0;
-    free(cur);
-    return r;
-}
-
-static int tree_list(void *ctx, const char *dir,
-                     void (*each)(void *arg, const char *name), void *arg)
-{
-    char *cur = tree_find(ctx, dir);
-    char **names;
-    size_t count;
-    int r = cur && rt_os_list_dir(cur, &names, &count) == 0 ? 0 : -1;
-    free(cur);
-    if (r != 0)
-        return -1;
-    for (size_t i = 0; i < count; i++)
-        each(arg, names[i]);
-    rt_os_free_list(names, count);
-    return 0;
-}
-
-static int audit_libraries(struct rt_store *s, const struct rt_database *db,
-                           struct rt_findings *f)
-{
-    const char *win = rt_op_windows_dir(s);
-    struct tree_ctx t;
-    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list};
-    if (win) {
-        snprintf(t.root, sizeof t.root, "%s", win);
-        char *slash = strrchr(t.root, '/');
-#ifdef _WIN32
-        char *bs = strrchr(t.root, '\\');
-        if (bs && (!slash || bs > slash))
-            slash = bs;
-#endif
-        tree.windows_dir = win + (slash ? (size_t)(slash - t.root) + 1 : 0);
-        /* A root keeps its separator: / and, on Windows, a drive's. */
-        int drive_root = 0;
-#ifdef _WIN32
-        drive_root = slash == t.root + 2 && t.root[1] == ':';
-#endif
-        if (!slash)
-            snprintf(t.root, sizeof t.root, ".");
-        else if (slash == t.root || drive_root)
-            slash[1] = '\0';
-        else
-            *slash = '\0';
-    }
-    return rt_audit_libraries(db, win ? &tree : NULL, f);
-}
-
 static void audit_one(struct result *r, const struct rt_audit_options *opt,
                       int libraries)
 {
@@ -142,46 +53,27 @@ static void audit_one(struct result *r, const struct rt_audit_options *opt,
         return;
     }
     r->layout = strdup(rt_op_layout_text(s));
-    struct rt_database db;
-    /* Audit reads the tables as blobs (UTF-16, indexed): no decoding;
-     * --libraries alone reads no table. */
-    const struct rt_db_load_options load = {
-        libraries == 1 ? RT_DB_TABLES_NONE : RT_DB_TABLES_ALL, NULL, 0, 0,
-        NULL};
-    int loaded = rt_database_load_with(s, &db, &load, &e) == 0;
-    /* The store's other copies of the tables (SysWOW64's, a hive's). */
-    if (loaded && libraries != 1 && rt_database_load_copies(s, &db, &e) != 0) {
-        rt_database_free(&db);
-        loaded = 0;
-    }
-    if (!loaded) {
-        if (rt_findings_add(&r->f, "database-unreadable", RT_AUDIT_ERROR, NULL,
-                            NULL, NULL, "%s", e.message) != 0)
-            rt_cli_error("out of memory");
-    } else {
-        int failed = 0;
-        if (libraries != 1 && rt_audit(&db, opt, &r->f) != 0)
-            failed = 1;
-        /* A PerfStringBackup file holds each provider's ranges and
-         * strings, never its Library or procedures: who gets loaded is
-         * not in it to check, and its absence is no finding. */
-        int holds_libraries = rt_op_holds_libraries(s);
-        if (libraries && !holds_libraries &&
-            rt_findings_add(&r->f, "libraries-not-in-store", RT_AUDIT_INFO,
-                            NULL, NULL, NULL,
-                            "%s is a PerfStringBackup file: it holds no "
-                            "provider's Library, Open, Collect or Close, so "
-                            "who gets loaded is not checked (audit the "
-                            "machine's hives for that)", r->spec) != 0)
-            failed = 1;
-        if (holds_libraries && (libraries || !opt->language) &&
-            audit_libraries(s, &db, &r->f) != 0)
-            failed = 1;
-        if (failed)
-            rt_cli_error("audit of %s: out of memory; findings incomplete",
-                         r->spec);
-        rt_database_free(&db);
-    }
+    /* A PerfStringBackup file holds each provider's ranges and strings,
+     * never its Library or procedures: who gets loaded is not in it to
+     * check, and its absence is no finding. */
+    int holds_libraries = rt_op_holds_libraries(s);
+    unsigned scope = libraries == 1 ? 0 : RT_OP_AUDIT_TABLES;
+    if (holds_libraries && (libraries || !opt->language))
+        scope |= RT_OP_AUDIT_LIBRARIES;
+    int rc = rt_op_audit(s, opt, scope, 1, &r->f);
+    if (rc == 0 && libraries && !holds_libraries &&
+        rt_findings_add(&r->f, "libraries-not-in-store", RT_AUDIT_INFO,
+                        NULL, NULL, NULL,
+                        "%s is a PerfStringBackup file: it holds no "
+                        "provider's Library, Open, Collect or Close, so "
+                        "who gets loaded is not checked (audit the "
+                        "machine's hives for that)", r->spec) != 0)
+        rc = -1;
+    if (rc == -2)
+        rt_cli_error("out of memory");
+    else if (rc < 0)
+        rt_cli_error("audit of %s: out of memory; findings incomplete",
+                     r->spec);
     rt_op_close(s);
     rt_findings_sort(&r->f);
 }

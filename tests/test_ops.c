@@ -6,7 +6,7 @@
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
- * .reg backup's size cap; --emit-reg's counts. */
+ * .reg backup's size cap; --emit-reg's counts; audit's scope. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -266,6 +266,24 @@ static void reg_patch_counts(void **state)
     rt_op_close(s);
 }
 
+/* audit's scope: an empty Perflib (no language, no counters) is a
+ * finding of the table checks, and only of them: with the libraries'
+ * checks alone nothing is read of the tables and nothing found. */
+static void audit_scope(void **state)
+{
+    (void)state;
+    struct rt_store *s = rt_store_mem_new();
+    struct rt_findings f = {0};
+    assert_int_equal(rt_op_audit(s, NULL, RT_OP_AUDIT_LIBRARIES, 1, &f), 0);
+    assert_int_equal(f.n, 0);
+    rt_findings_free(&f);
+    memset(&f, 0, sizeof f);
+    assert_int_equal(rt_op_audit(s, NULL, RT_OP_AUDIT_TABLES, 1, &f), 0);
+    assert_true(f.n > 0);
+    rt_findings_free(&f);
+    rt_op_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +294,7 @@ int main(void)
         cmocka_unit_test(backup_file_read),
         cmocka_unit_test(reg_backup_text_capped),
         cmocka_unit_test(reg_patch_counts),
+        cmocka_unit_test(audit_scope),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

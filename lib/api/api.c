@@ -429,29 +429,12 @@ int regtool_audit(regtool *rt, regtool_findings **out, regtool_error *err)
     if (!*out)
         return set_error(err, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     struct rt_findings *f = &(*out)->f;
-    struct rt_database db;
-    struct rt_error e = {0};
-    /* As regtool audit: the tables as blobs, no decoding. */
-    const struct rt_db_load_options load = {RT_DB_TABLES_ALL, NULL, 0, 0,
-                                            NULL};
-    int failed = 0;
-    int loaded = rt_database_load_with(rt->s, &db, &load, &e) == 0;
-    /* The store's other copies of the tables, as regtool audit compares. */
-    if (loaded && rt_database_load_copies(rt->s, &db, &e) != 0) {
-        rt_database_free(&db);
-        loaded = 0;
-    }
-    if (!loaded) {
-        /* As regtool audit reports it: a finding, not a failure to audit. */
-        failed = rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR,
-                                 NULL, NULL, NULL, "%s", e.message) != 0;
-    } else {
-        /* No file tree here (the CLI looks at the disk's files): the
-         * library checks of audit --libraries that need none. */
-        failed = rt_audit(&db, NULL, f) != 0 ||
-                 rt_audit_libraries(&db, NULL, f) != 0;
-        rt_database_free(&db);
-    }
+    /* As regtool audit, and a database that cannot be read a finding, not
+     * a failure to audit; but no file tree here (the CLI looks at the
+     * disk's files): the library checks that need none. */
+    int failed = rt_op_audit(rt->s, NULL,
+                             RT_OP_AUDIT_TABLES | RT_OP_AUDIT_LIBRARIES, 0,
+                             f) < 0;
     rt_findings_sort(f);
     if (failed) {
         regtool_findings_free(*out);

@@ -278,6 +278,19 @@ void rt_op_init_free(struct rt_init_hives *h);
 int rt_op_backup_image(const struct rt_database *db, uint8_t **bytes,
                        size_t *len, struct rt_error *e);
 
+/* audit of S into F (unsorted): with RT_OP_AUDIT_TABLES the tables and
+ * the store's other copies of them checked (engine/audit.h, OPT: NULL
+ * for the defaults), with RT_OP_AUDIT_LIBRARIES who gets loaded; with
+ * LOOK_AT_DISK each provider's DLL is looked up in S's Windows tree on
+ * this machine (where S has one), one component at a time, ignoring case
+ * as Windows does. 0; 1 when the database could not be read (said as
+ * the finding database-unreadable); -1 out of memory, F incomplete; -2
+ * out of memory saying the database could not be read. */
+#define RT_OP_AUDIT_TABLES 1u
+#define RT_OP_AUDIT_LIBRARIES 2u
+int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
+                unsigned scope, int look_at_disk, struct rt_findings *f);
+
 /* verify: the provider DRIVER's performance data, read as a consumer
  * reads it (QUERY: "Global", "Costly" or indices) from S's running
  * system, checked against DB (engine/verify.h) into *F, sorted. */

@@ -1,0 +1,126 @@
+/* audit on a store: the database read as audit reads it (the tables as
+ * blobs, and the store's other copies of them), the engine's checks,
+ * and the providers' libraries looked up in the store's Windows tree on
+ * this machine's disk. For regtool audit and regtool_audit alike. */
+#include "ops/ops.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tree's files, for rt_audit_libraries: ROOT is the parent of the
+ * Windows directory the store reports (store.h, windows_dir). The store
+ * already knows which directory of a "hive:DIR" spec is the tree, so the
+ * CLI asks it rather than guessing again, and looks the engine's
+ * Windows-style paths up here, through platform/os.h, one component at a
+ * time without regard to case, as Windows would. */
+struct tree_ctx {
+    char root[4096];
+};
+
+/* PATH's place on this system, a new string; NULL when some component
+ * is not there (errno ENOENT), when a folder on the way holds two names
+ * of it that differ only in case (EEXIST), or out of memory. Looked up
+ * by rt_os_path_ci: each folder listed once, not once per DLL (thousands
+ * of providers' DLLs sit beside each other in System32). */
+static char *tree_find(const struct tree_ctx *t, const char *path)
+{
+    char rel[4096];
+    size_t n = 0;
+    while (*path == '\\' || *path == '/')
+        path++;
+    for (; *path && n + 1 < sizeof rel; path++)
+        rel[n++] = *path == '\\' ? '/' : *path;
+    rel[n] = '\0';
+    if (*path) {
+        errno = ENOENT;
+        return NULL;
+    }
+    return n ? rt_os_path_ci(t->root, rel, 1) : strdup(t->root);
+}
+
+static int tree_exists(void *ctx, const char *path)
+{
+    char *cur = tree_find(ctx, path);
+    /* Two names of it that differ only in case: one of them is what
+     * Windows loads, and it is there. */
+    if (!cur)
+        return errno == EEXIST ? 1 : 0;
+    int r = rt_os_exists(cur) ? 1 : 0;
+    free(cur);
+    return r;
+}
+
+static int tree_list(void *ctx, const char *dir,
+                     void (*each)(void *arg, const char *name), void *arg)
+{
+    char *cur = tree_find(ctx, dir);
+    char **names;
+    size_t count;
+    int r = cur && rt_os_list_dir(cur, &names, &count) == 0 ? 0 : -1;
+    free(cur);
+    if (r != 0)
+        return -1;
+    for (size_t i = 0; i < count; i++)
+        each(arg, names[i]);
+    rt_os_free_list(names, count);
+    return 0;
+}
+
+static int library_checks(struct rt_store *s, const struct rt_database *db,
+                          struct rt_findings *f)
+{
+    const char *win = rt_op_windows_dir(s);
+    struct tree_ctx t;
+    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list};
+    if (win) {
+        snprintf(t.root, sizeof t.root, "%s", win);
+        char *slash = strrchr(t.root, '/');
+#ifdef _WIN32
+        char *bs = strrchr(t.root, '\\');
+        if (bs && (!slash || bs > slash))
+            slash = bs;
+#endif
+        tree.windows_dir = win + (slash ? (size_t)(slash - t.root) + 1 : 0);
+        /* A root keeps its separator: / and, on Windows, a drive's. */
+        int drive_root = 0;
+#ifdef _WIN32
+        drive_root = slash == t.root + 2 && t.root[1] == ':';
+#endif
+        if (!slash)
+            snprintf(t.root, sizeof t.root, ".");
+        else if (slash == t.root || drive_root)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    return rt_audit_libraries(db, win ? &tree : NULL, f);
+}
+
+int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
+                unsigned scope, int look_at_disk, struct rt_findings *f)
+{
+    struct rt_error e = {0};
+    struct rt_database db;
+    int tables = (scope & RT_OP_AUDIT_TABLES) != 0;
+    /* The tables as blobs (UTF-16, indexed): no decoding; the libraries
+     * alone read no table. */
+    const struct rt_db_load_options load = {
+        tables ? RT_DB_TABLES_ALL : RT_DB_TABLES_NONE, NULL, 0, 0, NULL};
+    int loaded = rt_database_load_with(s, &db, &load, &e) == 0;
+    /* The store's other copies of the tables (SysWOW64's, a hive's). */
+    if (loaded && tables && rt_database_load_copies(s, &db, &e) != 0) {
+        rt_database_free(&db);
+        loaded = 0;
+    }
+    if (!loaded)
+        return rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR, NULL,
+                               NULL, NULL, "%s", e.message) != 0 ? -2 : 1;
+    int failed = tables && rt_audit(&db, opt, f) != 0;
+    if (scope & RT_OP_AUDIT_LIBRARIES)
+        failed |= (look_at_disk ? library_checks(s, &db, f)
+                                : rt_audit_libraries(&db, NULL, f)) != 0;
+    rt_database_free(&db);
+    return failed ? -1 : 0;
+}

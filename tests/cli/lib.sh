@@ -30,21 +30,26 @@ hold_lock() {
     done
 }
 # tree_state DIR: every file, directory, link and other node under DIR,
-# each file with its sha256 (one sha256sum for all, not one per file: a
-# tree of 24,000 tables is hashed in a second), one per line, sorted:
-# equal output means nothing was written, created or removed there. A file
+# one per line as "WHAT ./PATH" sorted by path: a file's WHAT is its
+# sha256, a directory's "dir", a link's "link" (its target after the
+# path), another node's its find type letter. Equal output means nothing
+# was written, created or removed there. One sha256sum hashes every file
+# (not one process per file: a tree of 24,000 tables in a second). A file
 # over 64 MB (the sparse caps of the hostile tests) counts by its size,
-# time and blocks rather than by hashing gigabytes of zeros. TREE_IGNORE
-# names a file left out wherever it is (regtool.lock: a reader may create
-# the lock file).
+# time and blocks ("big:S:T:B") rather than by gigabytes of zeros.
+# TREE_IGNORE names a file left out wherever it is (regtool.lock: a reader
+# may create the lock file).
 tree_state() {
     (cd "$1" && {
-        find . ${TREE_IGNORE:+! -name "$TREE_IGNORE"} ! -type f -printf '%y %p %l\n'
+        find . ${TREE_IGNORE:+! -name "$TREE_IGNORE"} -type d -printf 'dir %p\n'
+        find . ${TREE_IGNORE:+! -name "$TREE_IGNORE"} -type l -printf 'link %p -> %l\n'
+        find . ${TREE_IGNORE:+! -name "$TREE_IGNORE"} ! -type d ! -type l ! -type f \
+            -printf '%y %p\n'
         find . ${TREE_IGNORE:+! -name "$TREE_IGNORE"} -type f -size +65536k \
-            -printf 'big %s %T@ %b %p\n'
+            -printf 'big:%s:%T@:%b %p\n'
         find . ${TREE_IGNORE:+! -name "$TREE_IGNORE"} -type f -size -65537k \
-            -print0 | xargs -0 -r sha256sum
-    } | LC_ALL=C sort) || fail "tree_state: cannot read $1"
+            -print0 | xargs -0 -r sha256sum | sed 's/^\(\\\{0,1\}[0-9a-f]\{64\}\)  /\1 /'
+    } | LC_ALL=C sort -k2) || fail "tree_state: cannot read $1"
 }
 # expect_same_tree DIR FILE [WHAT]: DIR is exactly as tree_state saved it
 # in FILE; else fails saying WHAT (default: DIR changed) and the diff.

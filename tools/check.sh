@@ -11,9 +11,9 @@
 #   A: unit-valgrind  the unit test programs under valgrind: their plain
 #                     run and memcheck's in one
 #      valgrind-cli   a CLI round trip with every run under valgrind
-#      unit-san       the unit test programs under the sanitizers
 #      fuzz           each harness's regressions and FUZZ_SECONDS (20)
 #   B: cli-san        every CLI script on the sanitizer build
+#      unit-san       the unit test programs under the sanitizers
 #      cli-plain      the scripts whose bounds only the plain build shows
 #                     (peak RSS and full sizes are not measured under
 #                     AddressSanitizer): PLAIN_CLI
@@ -77,11 +77,11 @@ stage builds builds || { show builds; exit 1; }
 chain_a() {
     stage unit-valgrind $MAKE WERROR=1 valgrind-unit &&
     stage valgrind-cli $MAKE WERROR=1 valgrind-cli &&
-    stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit &&
     stage fuzz $MAKE WERROR=1 fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
 }
 chain_b() {
     stage cli-san $MAKE WERROR=1 BUILD=build/san SAN=1 cli-tests &&
+    stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit &&
     stage cli-plain $MAKE WERROR=1 cli-tests CLI_SCRIPTS="$(echo $PLAIN_CLI)" &&
     stage wine $MAKE WERROR=1 wine-check &&
     stage windows $MAKE WERROR=1 windows-check
@@ -90,11 +90,11 @@ chain_a & a=$!
 chain_b & b=$!
 wait $a; wait $b
 
-show unit-valgrind valgrind-cli unit-san fuzz cli-san cli-plain wine windows
+show unit-valgrind valgrind-cli fuzz cli-san unit-san cli-plain wine windows
 echo
 echo "make check: the stages' times (seconds; chains A and B ran at once, $JOBS cores):"
 failed=""
-for s in builds unit-valgrind valgrind-cli unit-san fuzz cli-san cli-plain wine windows; do
+for s in builds unit-valgrind valgrind-cli fuzz cli-san unit-san cli-plain wine windows; do
     if [ -f "$LOGS/$s.rc" ]; then
         rc=$(cat "$LOGS/$s.rc")
         if [ "$rc" -eq 0 ]; then st=passed; else st="FAILED (exit $rc)"; failed="$failed $s"; fi

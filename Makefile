@@ -1,12 +1,14 @@
 # regtool: one entry point for building, testing and the demo.
 #   make          library and CLI in build/
-#   make check    deps, unit tests, CLI tests, the unit tests and a CLI
-#                 round trip under valgrind (tests/valgrind-cli.sh),
-#                 unit and CLI tests again under AddressSanitizer +
-#                 UndefinedBehaviorSanitizer, then the win32 store under
-#                 Wine (make wine-check) and the native Windows build
-#                 under wine64 (make windows-check, windows.mk); between
-#                 them, each fuzz harness for 20 seconds (make fuzz-short)
+#   make check    deps, then tools/check.sh: every build, then the unit
+#                 tests under valgrind and under AddressSanitizer +
+#                 UndefinedBehaviorSanitizer, a CLI round trip under
+#                 valgrind, every CLI script on the sanitizer build (and
+#                 the memory-bound ones on the plain build), each fuzz
+#                 harness 20 seconds, the win32 store under Wine and the
+#                 native Windows build under wine64; each stage's time
+#                 printed (make unit, cli-tests, valgrind, wine-check,
+#                 windows-check, fuzz-short run one of them)
 #   make demo     deps, build, the demo on an embedded default store
 #   make bench    the benchmarks (bench/, not part of make check): workloads
 #                 W0, W1 (79 MB SOFTWARE), W2, Ws in both layouts, medians,
@@ -124,6 +126,7 @@ PEER_BIN  := $(BUILD)/bench/hivexpeer
 
 LDLIBS    := -linih
 
+.PHONY: check-programs valgrind-unit valgrind-cli fuzz-seeds fuzz-run
 .PHONY: all check unit cli-tests deps deps-demo demo clean valgrind bench \
         fresh-check install uninstall bench-deps mutants mutation-score api-example \
         fuzz fuzz-build fuzz-short coverage coverage-deps
@@ -195,26 +198,31 @@ deps-demo:
 fresh-check:
 	@sh tools/fresh-check.sh
 
-# Unit tests, then the CLI tests, the unit tests under valgrind,
-# everything again under the sanitizers, the fuzz harnesses 20 seconds
-# each, then the Wine build and its tests (wine.mk) and the native Windows
-# build and its tests (windows.mk).
+# make check: tools/check.sh builds everything (the plain and sanitizer
+# builds, fuzz, Wine, Windows), then runs each suite once where once is
+# enough, in two chains at once, and prints each stage's time: the unit
+# tests under valgrind and under the sanitizers, the CLI round trip under
+# valgrind, every CLI script on the sanitizer build and the few whose
+# memory bounds need the plain one, the fuzz harnesses 20 s each, Wine's
+# and the native Windows tests.
 check: deps
-	$(MAKE) WERROR=1 unit cli-tests
-	$(MAKE) WERROR=1 valgrind
-	$(MAKE) WERROR=1 BUILD=build/san SAN=1 unit cli-tests
-	$(MAKE) WERROR=1 fuzz-short
-	$(MAKE) WERROR=1 wine-check
-	$(MAKE) WERROR=1 windows-check
+	@sh tools/check.sh
+
+# What the suites run, built (check builds it twice: plain and SAN=1).
+check-programs: $(TEST_BIN) $(CLI_BIN) $(TESTING_CLI) $(LIB_SO) $(BENCH_BIN) $(BENCH_TOOLS)
 
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
 
+# CLI_SCRIPTS: only these (default: every tests/cli/*.sh).
+CLI_SCRIPTS ?=
 cli-tests: $(CLI_BIN) $(TESTING_CLI) $(LIB_SO) $(BENCH_BIN) $(BENCH_TOOLS)
-	@sh tests/run-cli.sh $(abspath $(CLI_BIN))
+	@sh tests/run-cli.sh $(abspath $(CLI_BIN)) $(CLI_SCRIPTS)
 
-valgrind: $(TEST_BIN) $(CLI_BIN)
+valgrind: valgrind-unit valgrind-cli
+valgrind-unit: $(TEST_BIN) $(CLI_BIN)
 	@VALGRIND=1 sh tests/run-unit.sh $(TEST_BIN)
+valgrind-cli: $(CLI_BIN)
 	@sh tests/valgrind-cli.sh $(CLI_BIN)
 
 # Times are printed, never asserted (tests/cli/bench_bytes.sh asserts the
@@ -285,7 +293,13 @@ $(FUZZ_DIR)/seeds/.done: tests/fuzz/seeds.sh tests/fuzz/mkregistry.c $(TESTING_C
 	sh tests/fuzz/seeds.sh $(FUZZ_DIR)/seeds $(TESTING_CLI) $(BENCH_BIN) $(LIB_A)
 	touch $@
 
-fuzz: fuzz-build $(FUZZ_DIR)/seeds/.done
+fuzz-seeds: $(FUZZ_DIR)/seeds/.done
+
+fuzz: fuzz-build fuzz-seeds
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+# The harnesses as built (make check builds them first).
+fuzz-run:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 fuzz-short:

@@ -12,6 +12,7 @@ shift
 SHARED=${SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}; export SHARED
 JOBS=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 results=$(mktemp -d)
+suite_start=$(date +%s)
 slow=" crash_sweep.sh crash_sweep_verbs.sh concurrent.sh bad_catalog.sh
        hostile_inputs.sh crash_side_files.sh backup_restore_real.sh
        full_disk_sweep.sh provider_corpus.sh "
@@ -20,9 +21,11 @@ in_list() { case "$(echo $2)" in *" $1 "*|"$1 "*|*" $1"|"$1") return 0 ;; esac; 
 
 run_one='s=$1; r=$2; name=$(basename "$s" .sh)
     scratch=$(mktemp -d)
+    start=$(date +%s)
     if TMPDIR=$scratch sh "$s" >"$r/$name.log" 2>&1; then
         : >"$r/$name.pass"
     fi
+    echo "$(( $(date +%s) - start )) $name.sh" >"$r/$name.time"
     rm -rf "$scratch"'
 
 for s in "$@"; do
@@ -51,6 +54,10 @@ for s in "$@"; do
         echo "--- $s"; cat "$results/$name.log" 2>/dev/null
     fi
 done
+# The slowest scripts, so that the time a change adds shows where it went.
+echo "cli tests: the slowest (seconds, each script's wall time):"
+cat "$results"/*.time 2>/dev/null | sort -rn | head -n "${CLI_SLOWEST:-8}" | sed 's/^/    /'
+echo "cli tests: $(( $(date +%s) - suite_start )) s in all, $JOBS at a time"
 rm -rf "$results"
 echo "cli tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }

@@ -6,7 +6,7 @@
 set -eu
 build=$(cd "$1" && pwd); shift
 PREFIX_DIR=$build/prefix
-. wine-tests/prefix.sh
+. tests/wine/prefix.sh
 
 passed=0; failed=0; failures=""
 for t in "$@"; do

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "under_valgrind.h"
 
 #include "corrupt.h"
 #include "engine/audit.h"
@@ -98,7 +99,7 @@ static void fixes_what_needs_no_guessing(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof fixable / sizeof *fixable; i++)
-        for (uint32_t seed = 1; seed <= 2; seed++) {
+        for (uint32_t seed = 1; seed <= repetitions(2, 1); seed++) {
             enum corruption c = fixable[i];
             struct rt_store *s = cg_build(c, seed);
             assert_true(has_finding(s, cg_expect[c].id));

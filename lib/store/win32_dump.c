@@ -1,6 +1,6 @@
 /* Store layer: the dump of the win32 store, a text of every key and
  * value under Perflib and the named services, sorted, for the tests (its
- * users are tests/test_store_win32.c and wine-tests/sweep.c, which
+ * users are tests/test_store_win32.c and tests/wine/sweep.c, which
  * compare the registry before and after). */
 #include "store/win32_internal.h"
 

@@ -53,7 +53,7 @@
  *
  * Every journal write and every registry write of a rollback is counted
  * by rt_io_count_write, so REGTOOL_FAULT_AFTER_WRITES can end the process
- * at any of them (the crash sweeps in wine-tests/). */
+ * at any of them (the crash sweeps in tests/wine/). */
 #include "store/win32_internal.h"
 
 #ifdef _WIN32

@@ -7,7 +7,6 @@
 . tests/cli/lib.sh
 
 CS="--create-service --library x.dll --open O --collect C --close X"
-tree() { find "$1" -type f -exec sha256sum {} + | sort; }
 for layout in files registry; do
     D=$TMPDIR/$layout
     expect_exit 0 "$REGTOOL" --store "hive:$D" init --languages 009,019,00C --layout $layout
@@ -15,13 +14,13 @@ for layout in files registry; do
         # shellcheck disable=SC2086
         expect_exit 0 "$REGTOOL" --store "hive:$D" install $CS "$ini"
     done
-    tree "$D" >"$TMPDIR/before"
+    tree_state "$D" >"$TMPDIR/before"
     expect_exit 0 "$REGTOOL" --store "hive:$D" audit
     expect_grep "^0 errors, 0 warnings, " "$OUT"
     expect_exit 0 "$REGTOOL" --store "hive:$D" audit --json
     jq -e '.summary.errors == 0 and .summary.warnings == 0 and (.findings | type) == "array"' \
         "$OUT" >/dev/null || fail "$layout: audit --json: $(cat "$OUT")"
-    tree "$D" | cmp -s - "$TMPDIR/before" || fail "$layout: audit wrote to the store"
+    expect_same_tree "$D" "$TMPDIR/before" "$layout: audit wrote to the store"
 done
 
 D=$TMPDIR/registry

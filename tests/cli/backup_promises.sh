@@ -26,9 +26,6 @@ expect_exit 0 "$REGTOOL" $S init --languages 009,00C,019
 expect_exit 0 "$REGTOOL" $S backup "$TMPDIR/full.ini"
 tree_state "$T" >"$TMPDIR/tree.start"
 
-# Every file under $1 with its sha256, in one process (tree_state's is
-# one a file: too slow for a loop).
-sums() { (cd "$1" && find . -type f -exec sha256sum {} + | LC_ALL=C sort); }
 # The files whose name starts with $1's in its folder, one a line.
 left() { for f in "$1"*; do if [ -e "$f" ]; then basename "$f"; fi; done; }
 
@@ -164,7 +161,7 @@ state() {
 }
 state >"$TMPDIR/found"
 expect_exit 0 "$REGTOOL" $S backup "$TMPDIR/found.ini"
-sums "$T" >"$TMPDIR/tree.found"
+tree_state "$T" >"$TMPDIR/tree.found"
 # repair's backup, stopped at each of its writes: no backup file and the
 # tree untouched, or the whole backup, and then the repair stops before
 # its commit: nothing changed.
@@ -176,7 +173,7 @@ while :; do
     rc=$?
     [ $rc -eq 130 ] || { cat "$ERR"; fail "repair, SIGINT at write $k: exit $rc"; }
     [ -z "$(left "$B" | grep -v -x b)" ] || fail "repair at write $k: left $(left "$B" | tr "\n" " ")"
-    sums "$R" | cmp -s - "$TMPDIR/tree.found" || fail "repair at write $k: the tree changed"
+    tree_state "$R" | cmp -s - "$TMPDIR/tree.found" || fail "repair at write $k: the tree changed"
     if [ -e "$B" ]; then
         cmp -s "$B" "$TMPDIR/found.ini" || fail "repair at write $k: a partial backup"
         expect_grep "^regtool: interrupted: nothing changed$" "$ERR"

@@ -10,7 +10,7 @@
 . tests/cli/lib.sh
 
 CS="--create-service --library x.dll --open O --collect C --close X"
-tree() { find "$1" -type f ! -name regtool.lock -exec sha256sum {} + | sort; }
+TREE_IGNORE=regtool.lock
 PERFLIB='\Microsoft\Windows NT\CurrentVersion\Perflib'
 
 mkdir -p "$TMPDIR/bin"
@@ -44,8 +44,8 @@ for layout in files registry; do
 
     expect_exit 0 "$REGTOOL" $S backup "$TMPDIR/$layout.ini"
     expect_grep "saved 2 languages and 5 services to $TMPDIR/$layout.ini" "$OUT"
-    tree "$D" >"$TMPDIR/tree.backup"
-    tree "$D" | cmp -s - "$TMPDIR/tree.backup" || fail "$layout: backup wrote to the store"
+    tree_state "$D" >"$TMPDIR/tree.backup"
+    expect_same_tree "$D" "$TMPDIR/tree.backup" "$layout: backup wrote to the store"
 
     # Damage: a Counter table cut short (009's .dat file; in the hive, an
     # index made non-decimal, which ends the table there for a reader),
@@ -68,7 +68,7 @@ for layout in files registry; do
     expect_exit 0 "$REGTOOL" $S enable ESENT
     tables | cmp -s - "$TMPDIR/tables.before" && fail "$layout: the damage did not happen"
 
-    tree "$D" >"$TMPDIR/tree.damaged"
+    tree_state "$D" >"$TMPDIR/tree.damaged"
     # A backup of the damaged database holds every pair readable in it
     # and names the damaged table, exit 1 (backup_promises.sh holds the
     # pairs it saves).
@@ -85,7 +85,7 @@ for layout in files registry; do
     expect_grep "^service ReplicationPerf: names [0-9]*-[0-9]*, help [0-9]*-[0-9]*$" "$OUT"
     expect_grep "^service ESENT: Disable Performance Counters 1$" "$OUT"
     expect_grep "^services: 1 ranges set, 0 deleted, 5 unchanged$" "$OUT"
-    tree "$D" | cmp -s - "$TMPDIR/tree.damaged" || fail "$layout: --dry-run wrote"
+    expect_same_tree "$D" "$TMPDIR/tree.damaged" "$layout: --dry-run wrote"
 
     expect_exit 0 "$REGTOOL" $S restore "$TMPDIR/$layout.ini"
     expect_grep "^regtool: restored from $TMPDIR/$layout.ini (UTF-16LE): 4 changes$" "$OUT"
@@ -131,7 +131,7 @@ B=$TMPDIR/registry.ini
 export REGTOOL_STORE="hive:$D"
 
 # Malformed files: the line named, exit 2 (lodctr 13), nothing written.
-tree "$D" >"$TMPDIR/before"
+tree_state "$D" >"$TMPDIR/before"
 iconv -f UTF-16LE -t UTF-8 "$B" | sed 's/^First Help=2401\r$/First Help=24O1\r/' |
     iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/bad.ini"
 line=$(iconv -f UTF-16LE -t UTF-8 "$TMPDIR/bad.ini" | grep -n '^First Help=24O1' | cut -d: -f1)
@@ -154,11 +154,11 @@ expect_exit 2 "$REGTOOL" restore "$TMPDIR/empty.ini"
 expect_grep "empty.ini:7: \[PerfStrings_009\] holds no strings" "$ERR"
 expect_exit 3 "$REGTOOL" restore "$TMPDIR/missing.ini"
 expect_exit 2 "$L" "/R:$TMPDIR/missing.ini"
-tree "$D" | cmp -s - "$TMPDIR/before" || fail "a refused restore wrote"
+expect_same_tree "$D" "$TMPDIR/before" "a refused restore wrote"
 # The file restored last, restored again: nothing to write, nothing written.
 expect_exit 0 "$REGTOOL" restore "$B"
 expect_grep "^regtool: restored from $B (UTF-16LE): 0 changes, nothing to write$" "$OUT"
-tree "$D" | cmp -s - "$TMPDIR/before" || fail "restoring the same file again wrote"
+expect_same_tree "$D" "$TMPDIR/before" "restoring the same file again wrote"
 # A backup cut short looks whole; a service whose First Counter has no
 # string in it is what gives it away, and restore says so.
 first=$(iconv -f UTF-16LE -t UTF-8 "$B" | tr -d '\r' |
@@ -167,7 +167,7 @@ first=$(iconv -f UTF-16LE -t UTF-8 "$B" | tr -d '\r' |
 iconv -f UTF-16LE -t UTF-8 "$B" | grep -v "^$first=" | iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/cut.ini"
 expect_exit 0 "$REGTOOL" restore --dry-run "$TMPDIR/cut.ini"
 expect_grep "^regtool: warning: ReplicationPerf: its First Counter has no name in the file (a truncated backup?)$" "$ERR"
-tree "$D" | cmp -s - "$TMPDIR/before" || fail "a dry run wrote"
+expect_same_tree "$D" "$TMPDIR/before" "a dry run wrote"
 
 # As a store: read, never written.
 expect_exit 0 "$REGTOOL" --store "psb:$B" names 1846 "end marker"
@@ -205,7 +205,7 @@ grep -q -- '--' "$ERR" && fail "lodctr suggests an option: $(cat "$ERR")"
 expect_exit 3 "$REGTOOL" backup "$TMPDIR/no/such/dir/x.ini"
 expect_exit 3 "$L" "/S:$TMPDIR/no/such/dir/x.ini"     # ERROR_PATH_NOT_FOUND
 expect_exit 87 "$L" /S
-tree "$D" | cmp -s - "$TMPDIR/before" || fail "backup wrote to the store"
+expect_same_tree "$D" "$TMPDIR/before" "backup wrote to the store"
 
 # lodctr /R:file restores, quietly; /R alone rebuilds (tests/cli/rebuild.sh).
 expect_exit 0 "$L" /E:ESENT

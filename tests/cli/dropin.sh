@@ -18,11 +18,11 @@ expect_exit 0 $REGTOOL install --create-service --library x.dll --open O --colle
 expect_exit 0 $REGTOOL uninstall Xfer
 
 expect_exit 0 "$TMPDIR/bin/lodctr" "$P/x.ini"
-tree() { find "$TMPDIR/win" -type f ! -name regtool.lock -exec sha256sum {} + | sort; }
-tree >"$TMPDIR/installed"
+TREE_IGNORE=regtool.lock
+tree_state "$TMPDIR/win" >"$TMPDIR/installed"
 expect_exit 183 "$TMPDIR/bin/lodctr" "$P/x.ini"        # ERROR_ALREADY_EXISTS
 expect_grep "already installed" "$ERR"
-tree | cmp -s - "$TMPDIR/installed" || fail "refused lodctr wrote to the store"
+expect_same_tree "$TMPDIR/win" "$TMPDIR/installed" "refused lodctr wrote to the store"
 expect_exit 0 "$TMPDIR/bin/LODCTR.EXE" /Q:Xfer
 expect_grep "Xfer" "$OUT"
 expect_exit 0 "$TMPDIR/bin/lodctr" /D:Xfer
@@ -38,7 +38,7 @@ done
 expect_exit 87 "$TMPDIR/bin/lodctr" /X                    # ERROR_INVALID_PARAMETER
 expect_exit 2 "$TMPDIR/bin/lodctr" "$P/missing.ini"          # ERROR_FILE_NOT_FOUND
 expect_exit 0 "$TMPDIR/bin/unlodctr.exe" Xfer
-tree >"$TMPDIR/removed"
+tree_state "$TMPDIR/win" >"$TMPDIR/removed"
 expect_exit 2 "$TMPDIR/bin/unlodctr.exe" Xfer             # not installed
 expect_grep "not installed" "$ERR"
-tree | cmp -s - "$TMPDIR/removed" || fail "refused unlodctr wrote to the store"
+expect_same_tree "$TMPDIR/win" "$TMPDIR/removed" "refused unlodctr wrote to the store"

@@ -6,7 +6,7 @@
 # and which file Windows would use is not known. Every verb refuses it,
 # reader or writer, with exit 2 (a store that is not what it claims) and
 # a message naming both names, before anything is written: every file
-# of the tree keeps its bytes (sha256), within `timeout 20`.
+# of the tree keeps its bytes (tree_state), within `timeout 20`.
 . tests/cli/lib.sh
 
 T=$TMPDIR/t

@@ -46,17 +46,6 @@ ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
 CS="--create-service --library x.dll --open O --collect C --close X"
 MB=1048576
 
-# state DIR: tree_state, but a file over 64 MB (a sparse file of the
-# caps) by its size, time and blocks rather than its 256 MB of zeros.
-state() {
-    (cd "$1" && find . | LC_ALL=C sort | while IFS= read -r f; do
-        if [ -f "$f" ] && [ "$(stat -c %s "$f")" -gt $((64 * MB)) ]; then
-            echo "big $(stat -c '%s %y %b' "$f") $f"
-        elif [ -f "$f" ]; then echo "$(sha256sum <"$f" | cut -c1-64) $f"
-        else echo "dir $f"; fi
-    done)
-}
-
 # peak LABEL BOUND_BYTES CMD...: CMD exits 0 or 1 (repair's warnings
 # left; up to $PEAK_EXIT_MAX when set: audit's errors) within BOUND_BYTES
 # of peak RSS.
@@ -80,14 +69,13 @@ peak() {
 refused() {
     label=$1 code=$2 re=$3 dir=$4
     shift 4
-    state "$dir" >"$TMPDIR/before"
+    tree_state "$dir" >"$TMPDIR/before"
     "$TIME" -f %M -o "$TMPDIR/rss" "$@" </dev/null >"$OUT" 2>"$ERR"
     got=$?
     [ "$got" -eq "$code" ] || { cat "$OUT" "$ERR" >&2; fail "$label: exit $got, want $code"; }
     cat "$OUT" "$ERR" | grep -Eq -- "$re" ||
         { cat "$OUT" "$ERR" >&2; fail "$label: no line matches $re"; }
-    state "$dir" | diff "$TMPDIR/before" - >&2 ||
-        fail "$label: $dir changed (diff above)"
+    expect_same_tree "$dir" "$TMPDIR/before" "$label: $dir changed"
     kb=$(tail -n 1 "$TMPDIR/rss")
     printf '%s: exit %s, peak RSS %s MB\n' "$label" "$got" $((kb / 1024))
     if [ "$ASAN" = 0 ] && [ "$kb" -gt $((16 * 1024)) ]; then

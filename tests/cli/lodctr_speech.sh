@@ -60,11 +60,11 @@ expect_exit 2 "$L" /Q:NoSuchService
 expect_grep "^lodctr: " "$ERR"
 
 # A remote computer: only the live registry has one.
-tree() { find "$D" -type f ! -name regtool.lock -exec sha256sum {} + | sort; }
-tree >"$TMPDIR/before"
+TREE_IGNORE=regtool.lock
+tree_state "$D" >"$TMPDIR/before"
 expect_exit 53 "$L" '\\SERVER' ini-samples/replication.ini
 expect_grep '^lodctr: cannot connect to \\\\SERVER: the network path was not found' "$ERR"
-tree | cmp -s - "$TMPDIR/before" || fail "a refused remote lodctr wrote"
+expect_same_tree "$D" "$TMPDIR/before" "a refused remote lodctr wrote"
 
 # Usage lists every switch; messages name lodctr, never regtool or --options.
 expect_exit 0 "$L" '/?'

@@ -9,12 +9,12 @@ expect_exit 0 $REGTOOL init --languages 009,019 --layout registry
 CS="--create-service --library %SystemRoot%\\xfer.dll --open Open --collect Collect --close Close"
 
 # --dry-run: the change set, and not one byte written.
-tree() { find "$D" -type f ! -name regtool.lock -exec sha256sum {} + | sort; }
-tree >"$TMPDIR/before"
+TREE_IGNORE=regtool.lock
+tree_state "$D" >"$TMPDIR/before"
 # init over an existing tree is refused and changes nothing.
 expect_exit 4 $REGTOOL init --languages 009 --layout files
 expect_grep "already holds hives; nothing was written" "$ERR"
-tree | cmp -s - "$TMPDIR/before" || fail "refused init wrote to the store"
+expect_same_tree "$D" "$TMPDIR/before" "refused init wrote to the store"
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL install --dry-run $CS ini-samples/transfer.ini
 expect_grep "^would install TransferPerf: names 3992-4004, help 3993-4005" "$OUT"
@@ -22,7 +22,7 @@ expect_grep "^  Perflib\\\\019\\\\Counter: +7 -0 pairs" "$OUT"
 expect_grep "^      + 3994 Bytes Sent$" "$OUT"
 expect_grep "^  Perflib: Last Counter = 4004 (REG_DWORD)" "$OUT"
 expect_grep '^  Services\\TransferPerf\\Performance: Object List = "3992 4000" (REG_SZ)' "$OUT"
-tree | cmp -s - "$TMPDIR/before" || fail "--dry-run wrote to the store"
+expect_same_tree "$D" "$TMPDIR/before" "--dry-run wrote to the store"
 
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL install $CS ini-samples/transfer.ini
@@ -52,8 +52,8 @@ expect_grep '"name":"TransferPerf","library":"%SystemRoot%\\\\xfer.dll","open":"
 expect_exit 4 $REGTOOL query NoSuchService
 
 # uninstall --dry-run lists what would go, writes nothing.
-tree >"$TMPDIR/installed"
+tree_state "$D" >"$TMPDIR/installed"
 expect_exit 0 $REGTOOL uninstall --dry-run TransferPerf
 expect_grep "^      - 4004 Active Peers$" "$OUT"
 expect_grep "delete PerfIniFile" "$OUT"
-tree | cmp -s - "$TMPDIR/installed" || fail "uninstall --dry-run wrote to the store"
+expect_same_tree "$D" "$TMPDIR/installed" "uninstall --dry-run wrote to the store"

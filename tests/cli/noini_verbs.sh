@@ -5,7 +5,7 @@
 # an INI verb must fail naming the missing INI library instead.
 . tests/cli/lib.sh
 
-tree() { find "$1" -type f ! -name regtool.lock -exec sha256sum {} + | sort; }
+TREE_IGNORE=regtool.lock
 
 for layout in files registry; do
     D=$TMPDIR/$layout
@@ -33,7 +33,7 @@ for layout in files registry; do
     expect_grep '"index":1846,"text":"End Marker"' "$OUT"
 
     # disable and enable change one value and give the bytes back.
-    tree "$D" >"$TMPDIR/before"
+    tree_state "$D" >"$TMPDIR/before"
     expect_exit 0 "$REGTOOL" $S disable ESENT
     expect_exit 0 "$REGTOOL" $S query --json ESENT
     expect_grep '"disabled":true' "$OUT"
@@ -43,10 +43,10 @@ for layout in files registry; do
 
     # A provider that has no range is refused, and the store keeps
     # every byte.
-    tree "$D" >"$TMPDIR/before"
+    tree_state "$D" >"$TMPDIR/before"
     expect_exit 4 "$REGTOOL" $S uninstall PerfOS
     expect_grep "'PerfOS' is not installed" "$ERR"
-    tree "$D" | cmp -s - "$TMPDIR/before" || fail "$layout: refused uninstall wrote"
+    expect_same_tree "$D" "$TMPDIR/before" "$layout: refused uninstall wrote"
 
     # The top provider removed: its strings leave every language.
     expect_exit 0 "$REGTOOL" $S names --json 2822
@@ -61,12 +61,12 @@ for layout in files registry; do
 
     # An INI verb: installs on the full build; refused, writing nothing,
     # where the INI library is missing.
-    tree "$D" >"$TMPDIR/before"
+    tree_state "$D" >"$TMPDIR/before"
     if [ "${REGTOOL_WINDOWS:-}" = 1 ] && "$REGTOOL" version | grep -q 'without inih'; then
         expect_exit 3 "$REGTOOL" $S install --create-service --library x.dll \
             --open O --collect C --close X ini-samples/transfer.ini
         expect_grep "built without inih" "$ERR"
-        tree "$D" | cmp -s - "$TMPDIR/before" || fail "$layout: refused install wrote"
+        expect_same_tree "$D" "$TMPDIR/before" "$layout: refused install wrote"
     else
         expect_exit 0 "$REGTOOL" $S install --create-service --library x.dll \
             --open O --collect C --close X ini-samples/transfer.ini

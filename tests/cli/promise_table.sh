@@ -1,6 +1,6 @@
 # docs/promises.md, the table of README's promises and the tests that
 # hold them, cannot name a test that is not there. Every `tests/...` or
-# `wine-tests/...` reference in its rows must resolve:
+# `tests/wine/...` reference in its rows must resolve:
 #   `FILE`            the file exists;
 #   `FILE#TEXT`       the file holds TEXT word for word (the check);
 #   `FILE:FUNCTION`   FUNCTION is defined in FILE as a test function

@@ -97,7 +97,7 @@ same_tables() {
     done
 }
 database >"$TMPDIR/real"
-tree() { find "$D" -type f ! -name regtool.lock -exec sha256sum {} + | sort; }
+TREE_IGNORE=regtool.lock
 
 P=$TMPDIR/prov
 mkdir -p "$P"
@@ -124,13 +124,13 @@ expect_grep "names 11176-11180, help 11177-11181" "$OUT"
 values 11180 11181
 
 # --dry-run says what Last Counter and Last Help become, and why.
-tree >"$TMPDIR/installed"
+tree_state "$D" >"$TMPDIR/installed"
 expect_exit 0 $REGTOOL uninstall --dry-run Xfer
 expect_grep "^Last Counter 11180 -> 11174: 'Xfer' was on top (Last Counter 11180 is within its names 11176-11180), back to where its install found it (First Counter 11176 - 2)$" "$OUT"
 expect_grep "^Last Help 11181 -> 11175: 'Xfer' was on top (Last Help 11181 is within its help texts 11177-11181), back to where its install found it (First Help 11177 - 2)$" "$OUT"
 expect_grep "^  Perflib: Last Counter = 11174 (REG_DWORD)$" "$OUT"
 expect_grep "^  Perflib: Last Help = 11175 (REG_DWORD)$" "$OUT"
-tree | cmp -s - "$TMPDIR/installed" || fail "uninstall --dry-run wrote to the store"
+expect_same_tree "$D" "$TMPDIR/installed" "uninstall --dry-run wrote to the store"
 
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL install $CS "$P/Peer.ini"

@@ -1,4 +1,4 @@
-# A throwaway Wine prefix for one test run, sourced by wine-tests/run.sh
+# A throwaway Wine prefix for one test run, sourced by tests/wine/run.sh
 # and tests/run-windows.sh with PREFIX_DIR set: exports WINE64 and the
 # Wine variables, makes the prefix, starts one wineserver, and removes
 # both when the sourcing script exits.

@@ -2,7 +2,7 @@
 # Makes regtool the lodctr.exe and unlodctr.exe of a Wine prefix, in place
 # of Wine's stubs (which change nothing and report success): programs in
 # the prefix that shell out to lodctr then get a real one.
-# Usage: WINEPREFIX=... sh wine-tests/dropin.sh BUILD_DIR (build/wine)
+# Usage: WINEPREFIX=... sh tests/wine/dropin.sh BUILD_DIR (build/wine)
 #
 # The Winelib regtool (BUILD_DIR/regtool.exe.so) answers as lodctr or
 # unlodctr by the name it is run under (regtool/lodctr.c), so it is copied
@@ -28,7 +28,7 @@ for name in lodctr unlodctr; do
         # the old one meanwhile sees either.
         cat >"$sysdir/$name.exe.new" <<LAUNCHER
 #!/bin/sh
-# $name.exe of this Wine prefix: regtool's $name (wine-tests/dropin.sh).
+# $name.exe of this Wine prefix: regtool's $name (tests/wine/dropin.sh).
 exec "$loader" "$build/dropin/$name.exe.so" "\$@"
 LAUNCHER
         chmod 755 "$sysdir/$name.exe.new"

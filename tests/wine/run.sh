@@ -5,28 +5,28 @@
 # Winelib regtool (crash_sweep_verbs.sh), the provider end to end and a
 # smoke run of the Winelib regtool, all in a
 # throwaway prefix that is made here and removed afterwards.
-# Usage: wine-tests/run.sh BUILD_DIR (build/wine), from the repository root.
+# Usage: tests/wine/run.sh BUILD_DIR (build/wine), from the repository root.
 set -eu
 build=$1
 PREFIX_DIR=$(cd "$build" && pwd)/prefix
-. wine-tests/prefix.sh
+. tests/wine/prefix.sh
 
 # The CLI on the live store of the fresh prefix: Wine's own Perflib, as
 # lodctr /Q would show it (009 is Wine's predefined-handle stub table).
 out=$("$WINE64" "$build/regtool.exe.so" --store live query --json)
 case "$out" in
 *'"base_index":1847'*'"languages":["009"'*) echo "wine regtool --store live query: ok" ;;
-*) echo "wine-tests: --store live query printed '$out'" >&2; exit 1 ;;
+*) echo "tests/wine: --store live query printed '$out'" >&2; exit 1 ;;
 esac
 
-sh wine-tests/provider_e2e.sh "$build" "$build/regtool.exe.so"
+sh tests/wine/provider_e2e.sh "$build" "$build/regtool.exe.so"
 
 "$WINE64" "$build/test_store_win32.exe.so"
-sh wine-tests/crash_sweep.sh "$build/sweep.exe.so"
-sh wine-tests/crash_sweep.sh "$build/mingw/sweep.exe"
-sh wine-tests/crash_sweep_verbs.sh "$build/sweep.exe.so" "$build/regtool.exe.so"
+sh tests/wine/crash_sweep.sh "$build/sweep.exe.so"
+sh tests/wine/crash_sweep.sh "$build/mingw/sweep.exe"
+sh tests/wine/crash_sweep_verbs.sh "$build/sweep.exe.so" "$build/regtool.exe.so"
 out=$("$WINE64" "$build/regtool.exe.so" version)
 case "$out" in
 regtool\ *) echo "wine regtool: $out" ;;
-*) echo "wine-tests: regtool.exe.so version printed '$out'" >&2; exit 1 ;;
+*) echo "tests/wine: regtool.exe.so version printed '$out'" >&2; exit 1 ;;
 esac

@@ -10,8 +10,8 @@ set -eu
 sweep=$1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-. wine-tests/wine_run.sh
-# Launches go through wine_run (wine-tests/wine_run.sh); a failure names
+. tests/wine/wine_run.sh
+# Launches go through wine_run (tests/wine/wine_run.sh); a failure names
 # its step.
 step() {
     wine_run "$scratch/step.out" "$scratch/step.err" "$sweep" "$@" ||

@@ -16,11 +16,11 @@ sweep=$1
 regtool=$2
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-. wine-tests/wine_run.sh
+. tests/wine/wine_run.sh
 fail() { echo "crash sweep (verbs): $*" >&2; exit 1; }
 # Every failure names its step: a Wine process that dies without a word
 # would otherwise end the sweep silently (set -e). Launches go through
-# wine_run (wine-tests/wine_run.sh).
+# wine_run (tests/wine/wine_run.sh).
 step() {
     wine_run "$scratch/step.out" "$scratch/step.err" "$sweep" "$@" ||
         fail "sweep $*: exit $?: $(cat "$scratch/step.err")"

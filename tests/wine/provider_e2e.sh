@@ -1,15 +1,15 @@
 #!/bin/sh
 # The sample provider (ini-samples/provider/transferperf.dll) under Wine,
-# read by wine-tests/perfconsumer.exe through HKEY_PERFORMANCE_DATA, in
-# the prefix that wine-tests/run.sh made (WINE64, WINEPREFIX exported).
-# Usage: wine-tests/provider_e2e.sh BUILD_DIR REGTOOL_EXE_SO
+# read by tests/wine/perfconsumer.exe through HKEY_PERFORMANCE_DATA, in
+# the prefix that tests/wine/run.sh made (WINE64, WINEPREFIX exported).
+# Usage: tests/wine/provider_e2e.sh BUILD_DIR REGTOOL_EXE_SO
 #
 # Wine 8 serves Perflib\009 through a predefined handle: a fixed stub
 # table that nothing can write. regtool --store live install leaves it
 # alone and says so, and writes the languages Wine lets be written:
 # CurrentLanguage and, here, French (00C), whose keys the test makes with
 # the base tables first. The provider's INI is English and French
-# (wine-tests/transfer-fr.ini, the objects of ini-samples/transfer.ini).
+# (tests/wine/transfer-fr.ini, the objects of ini-samples/transfer.ini).
 set -eu
 build=$1
 regtool=$2
@@ -17,7 +17,7 @@ consumer="$build/mingw/perfconsumer.exe"
 dll_dir="$WINEPREFIX/drive_c/regtool-perf"
 svc='HKLM\SYSTEM\CurrentControlSet\Services\TransferPerf'
 lang='HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib\CurrentLanguage'
-fail() { echo "wine-tests: provider: $*" >&2; exit 1; }
+fail() { echo "tests/wine: provider: $*" >&2; exit 1; }
 reg() { "$WINE64" reg "$@" >/dev/null 2>&1 || fail "reg $*"; }
 expect() {  # NAME OUTPUT PATTERN...: every pattern is a line of OUTPUT
     what=$1 out=$2
@@ -41,7 +41,7 @@ reg add "$perflib\\00C" /v Counter /t REG_MULTI_SZ /d '1\01847\01846\0Marqueur d
 reg add "$perflib\\00C" /v Help /t REG_MULTI_SZ /d '1847\0Marqueur de fin' /f
 ini_dir=$(mktemp -d)
 trap 'rm -rf "$ini_dir"' EXIT
-cp wine-tests/transfer-fr.ini ini-samples/CounterOffsets.h "$ini_dir/"
+cp tests/wine/transfer-fr.ini ini-samples/CounterOffsets.h "$ini_dir/"
 install_args="--create-service --library C:\\regtool-perf\\transferperf.dll \
     --open OpenTransfer --collect CollectTransfer --close CloseTransfer"
 
@@ -236,10 +236,10 @@ case "$out" in
 esac
 
 # The same through lodctr.exe and unlodctr.exe, as a program that shells
-# out to them runs them (cmd /c): wine-tests/dropin.sh made regtool the
+# out to them runs them (cmd /c): tests/wine/dropin.sh made regtool the
 # prefix's lodctr and unlodctr. lodctr registers what the service's key
 # already says (an installer writes Library, Open, Collect, Close first).
-sh wine-tests/dropin.sh "$build"
+sh tests/wine/dropin.sh "$build"
 cp "$ini_dir/transfer-fr.ini" "$ini_dir/CounterOffsets.h" "$dll_dir/"
 reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
 reg add "$svc\\Performance" /v Open /t REG_SZ /d OpenTransfer /f

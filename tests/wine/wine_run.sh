@@ -1,4 +1,4 @@
-# Sourced by the Wine sweeps (wine-tests/crash_sweep*.sh), with $WINE64
+# Sourced by the Wine sweeps (tests/wine/crash_sweep*.sh), with $WINE64
 # set by prefix.sh in run.sh.
 # wine_run OUT ERR PROGRAM ARGS...: PROGRAM under wine64, its output in
 # files OUT and ERR; its exit status. A run that fails without a word
@@ -15,7 +15,7 @@ wine_run() {
     "$WINE64" "$@" >"$wr_out" 2>"$wr_err" || wr_rc=$?
     if [ "$wr_rc" -ne 0 ] && [ "$wr_rc" -ne 99 ] && [ ! -s "$wr_out" ] &&
         [ ! -s "$wr_err" ]; then
-        echo "wine-tests: $(basename "$1") $2 exited $wr_rc without a word (Wine did not start it); run again" >&2
+        echo "tests/wine: $(basename "$1") $2 exited $wr_rc without a word (Wine did not start it); run again" >&2
         wr_rc=0
         "$WINE64" "$@" >"$wr_out" 2>"$wr_err" || wr_rc=$?
     fi

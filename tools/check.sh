@@ -1,0 +1,113 @@
+#!/bin/sh
+# make check: every build, then every suite once where once is enough,
+# each stage timed, the times printed at the end with the whole.
+#
+#   builds      the plain library, CLI, test programs and bench tools,
+#               the fuzz harnesses (clang), the Wine and the native Windows
+#               builds, in one make -j; beside it the sanitizer build
+#               (ASan+UBSan, build/san), as a second make
+#   then two chains at once (the CLI scripts spend much of their time
+#   waiting on fsync and child processes; the others compute):
+#   A: unit-valgrind  the unit test programs under valgrind: their plain
+#                     run and memcheck's in one
+#      valgrind-cli   a CLI round trip with every run under valgrind
+#      fuzz           each harness's regressions and FUZZ_SECONDS (20)
+#   B: cli-san        every CLI script on the sanitizer build
+#      unit-san       the unit test programs under the sanitizers
+#      cli-plain      the scripts whose bounds only the plain build shows
+#                     (peak RSS and full sizes are not measured under
+#                     AddressSanitizer): PLAIN_CLI
+#      wine           the win32 store and the CLI under Wine (wine.mk)
+#      windows        the native Windows test programs under wine64
+# A stage's output is printed whole when the chain ends; a failed stage
+# stops its chain, and make check fails naming it.
+#   sh tools/check.sh       (from the Makefile's check target, after deps)
+# CHECK_JOBS: make -j and the programs run at once (default: the cores).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+JOBS=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 2)}
+MAKE=${MAKE:-make}
+PLAIN_CLI="tests/cli/hostile_memory.sh tests/cli/hostile_inputs.sh
+tests/cli/hostile_logs.sh tests/cli/hostile_scale.sh tests/cli/no_test_hooks.sh"
+LOGS=build/check
+rm -rf "$LOGS" && mkdir -p "$LOGS" || exit 2
+all_start=$(date +%s)
+
+# stage NAME CMD...: CMD's output in $LOGS/NAME.log, its time in
+# $LOGS/NAME.time, its status in $LOGS/NAME.rc.
+stage() {
+    name=$1; shift
+    start=$(date +%s)
+    echo "== make check: $name started"
+    "$@" >"$LOGS/$name.log" 2>&1
+    rc=$?
+    echo $(( $(date +%s) - start )) >"$LOGS/$name.time"
+    echo "$rc" >"$LOGS/$name.rc"
+    if [ "$rc" -eq 0 ]; then
+        echo "== make check: $name passed ($(cat "$LOGS/$name.time") s)"
+    else
+        echo "== make check: $name FAILED (exit $rc, $(cat "$LOGS/$name.time") s)"
+    fi
+    return "$rc"
+}
+show() {
+    for s in "$@"; do
+        [ -f "$LOGS/$s.log" ] || continue
+        echo; echo "======== $s"; cat "$LOGS/$s.log"
+    done
+}
+
+san_build() {
+    $MAKE -j"$JOBS" WERROR=1 BUILD=build/san SAN=1 check-programs
+}
+plain_build() {
+    $MAKE -j"$JOBS" WERROR=1 check-programs fuzz-build fuzz-seeds wine-build windows-build
+}
+builds() {
+    plain_build >"$LOGS/build-plain.log" 2>&1 & p=$!
+    san_build >"$LOGS/build-san.log" 2>&1 & q=$!
+    rp=0; rq=0
+    wait $p || rp=$?
+    wait $q || rq=$?
+    cat "$LOGS/build-plain.log" "$LOGS/build-san.log"
+    [ "$rp" -eq 0 ] && [ "$rq" -eq 0 ]
+}
+stage builds builds || { show builds; exit 1; }
+
+chain_a() {
+    stage unit-valgrind $MAKE WERROR=1 valgrind-unit &&
+    stage valgrind-cli $MAKE WERROR=1 valgrind-cli &&
+    stage fuzz $MAKE WERROR=1 fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+}
+chain_b() {
+    stage cli-san $MAKE WERROR=1 BUILD=build/san SAN=1 cli-tests &&
+    stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit &&
+    stage cli-plain $MAKE WERROR=1 cli-tests CLI_SCRIPTS="$(echo $PLAIN_CLI)" &&
+    stage wine $MAKE WERROR=1 wine-check &&
+    stage windows $MAKE WERROR=1 windows-check
+}
+chain_a & a=$!
+chain_b & b=$!
+wait $a; wait $b
+
+show unit-valgrind valgrind-cli fuzz cli-san unit-san cli-plain wine windows
+echo
+echo "make check: the stages' times (seconds; chains A and B ran at once, $JOBS cores):"
+failed=""
+for s in builds unit-valgrind valgrind-cli fuzz cli-san unit-san cli-plain wine windows; do
+    if [ -f "$LOGS/$s.rc" ]; then
+        rc=$(cat "$LOGS/$s.rc")
+        if [ "$rc" -eq 0 ]; then st=passed; else st="FAILED (exit $rc)"; failed="$failed $s"; fi
+        printf '  %-14s %5s  %s\n' "$s" "$(cat "$LOGS/$s.time")" "$st"
+    else
+        printf '  %-14s %5s  %s\n' "$s" - "not run (an earlier stage failed)"
+        failed="$failed $s"
+    fi
+done
+total=$(( $(date +%s) - all_start ))
+printf 'make check: %d min %02d s in all\n' $((total / 60)) $((total % 60))
+if [ -n "$failed" ]; then
+    echo "make check: FAILED:$failed"
+    exit 1
+fi
+echo "make check: passed"

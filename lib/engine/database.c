@@ -43,18 +43,11 @@ static int read_string_typed(struct rt_store *s, const char *svc,
     return 0;
 }
 
-static int read_string(struct rt_store *s, const char *svc, const char *name,
-                       char **out, struct rt_error *e)
+int rt_database_service_string(struct rt_store *s, const char *svc,
+                               const char *name, char **out,
+                               struct rt_error *e)
 {
-    struct rt_value v = {0};
-    int present = 0;
-    *out = NULL;
-    if (s->ops->read_service(s, svc, name, &v, &present, e) != 0)
-        return -1;
-    if (present)
-        *out = rt_value_string(&v);
-    rt_value_free(&v);
-    return 0;
+    return read_string_typed(s, svc, name, out, NULL, e);
 }
 
 /* Frees SI's values, all but its name. */
@@ -131,11 +124,11 @@ static int load_values(struct rt_store *s, const char *name,
                    &has_disable, e) ||
         read_string_typed(s, name, "Library", &si->library, &si->library_type,
                           e) ||
-        read_string(s, name, "Open", &si->open, e) ||
-        read_string(s, name, "Collect", &si->collect, e) ||
-        read_string(s, name, "Close", &si->close, e) ||
-        read_string(s, name, "Object List", &si->object_list, e) ||
-        read_string(s, name, "PerfIniFile", &si->ini_file, e))
+        rt_database_service_string(s, name, "Open", &si->open, e) ||
+        rt_database_service_string(s, name, "Collect", &si->collect, e) ||
+        rt_database_service_string(s, name, "Close", &si->close, e) ||
+        rt_database_service_string(s, name, "Object List", &si->object_list, e) ||
+        rt_database_service_string(s, name, "PerfIniFile", &si->ini_file, e))
         goto fail;
     struct rt_value v = {0};
     if (s->ops->read_service(s, name, "Library Validation Code", &v,

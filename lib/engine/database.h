@@ -162,6 +162,12 @@ int rt_database_load_copies(struct rt_store *s, struct rt_database *db,
 /* Frees DB->copy_diffs alone. */
 void rt_database_copies_free(struct rt_database *db);
 
+/* Service SVC's value NAME as a string in *OUT (malloc'd; NULL when it is
+ * not there). 0; -1 with E when the store cannot be read. */
+int rt_database_service_string(struct rt_store *s, const char *svc,
+                               const char *name, char **out,
+                               struct rt_error *e);
+
 /* Reads one service's Performance values (exists/has_perf set even when
  * the service or its key is absent). */
 int rt_service_load(struct rt_store *s, const char *name,

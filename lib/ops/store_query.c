@@ -46,15 +46,7 @@ int rt_op_list_perf_services(struct rt_store *s, char ***names, size_t *n,
 int rt_op_service_string(struct rt_store *s, const char *svc,
                          const char *name, char **out, struct rt_error *e)
 {
-    struct rt_value v = {0};
-    int present = 0;
-    *out = NULL;
-    if (s->ops->read_service(s, svc, name, &v, &present, e) != 0)
-        return -1;
-    if (present)
-        *out = rt_value_string(&v);
-    rt_value_free(&v);
-    return 0;
+    return rt_database_service_string(s, svc, name, out, e);
 }
 
 enum rt_verify_status rt_op_verify(struct rt_store *s,

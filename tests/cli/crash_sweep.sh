@@ -85,10 +85,7 @@ content() {
     for h in SOFTWARE SYSTEM; do
         f=$1/$C/$h
         if [ "$layout" = registry ]; then
-            # Values over 1 MB: hivexml reads them whole (reglookup stops).
-            hivexml "$f" >"$TMPDIR/xml" || fail "hivexml cannot read $f"
-            sed -e 's/<mtime>[^<]*<\/mtime>//g' \
-                -e 's/<byte_runs>\(<byte_run [^>]*\/>\)*<\/byte_runs>//g' "$TMPDIR/xml"
+            hive_xml "$f"
         else
             reglookup -H "$f" >"$TMPDIR/rl" 2>"$TMPDIR/rl.err" ||
                 fail "reglookup cannot read $f: $(cat "$TMPDIR/rl.err")"

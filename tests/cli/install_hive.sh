@@ -46,9 +46,7 @@ content() {
     for h in SOFTWARE SYSTEM; do
         f="$1/Windows/System32/config/$h"
         if [ "$layout" = registry ]; then
-            hivexml "$f" >"$TMPDIR/xml" || fail "hivexml $h"
-            sed -e 's/<mtime>[^<]*<\/mtime>//g' \
-                -e 's/<byte_runs>\(<byte_run [^>]*\/>\)*<\/byte_runs>//g' "$TMPDIR/xml"
+            hive_xml "$f"
         else
             regfexport "$f" || fail "regfexport $h"
         fi

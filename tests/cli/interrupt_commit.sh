@@ -22,8 +22,7 @@ install() {
 state() {
     for h in SOFTWARE SYSTEM; do
         if [ "$layout" = registry ]; then
-            hivexml "$1/Windows/System32/config/$h" | sed -e 's/<mtime>[^<]*<\/mtime>//g' \
-                -e 's/<byte_runs>\(<byte_run [^>]*\/>\)*<\/byte_runs>//g'
+            hive_xml "$1/Windows/System32/config/$h"
         else
             reglookup -H "$1/Windows/System32/config/$h" | sed 's/,[^,]*$//'
         fi

@@ -120,17 +120,6 @@ static void print_text(FILE *f, const struct rt_provider_spec *spec)
     }
 }
 
-static void print_diags(struct rt_diags *d)
-{
-    rt_diags_sort(d);
-    for (size_t i = 0; i < d->n; i++) {
-        char *msg = rt_diag_format(&d->v[i]);
-        rt_cli_put_shown(stderr, msg); /* quotes the INI's names */
-        fputc('\n', stderr);
-        free(msg);
-    }
-}
-
 int cmd_check_ini(int argc, char **argv)
 {
     bool json = false, strict = false;
@@ -186,7 +175,7 @@ int cmd_check_ini(int argc, char **argv)
     int r = rt_provider_spec_load(ini, codepage, &spec, &d);
     int rc;
     if (r) {
-        print_diags(&d);
+        rt_cli_print_diags(&d);
         if (json)
             print_json_errors(stdout, &d);
         rc = r == -2 ? RT_EXIT_FAILURE : RT_EXIT_INVALID;
@@ -195,7 +184,7 @@ int cmd_check_ini(int argc, char **argv)
             print_json(stdout, &spec, &d);
         } else {
             print_text(stdout, &spec);
-            print_diags(&d);
+            rt_cli_print_diags(&d);
         }
         rc = d.warnings && strict ? RT_EXIT_WARN : RT_EXIT_OK;
     }

@@ -112,6 +112,9 @@ void rt_cli_report_io(int ok);
 /* Prints a change set, one line per change and per pair. */
 void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs);
 struct rt_inf_files;
+/* Prints D's diagnostics to stderr, sorted, the INI's names quoted as
+ * shown; the number of errors among them. */
+size_t rt_cli_print_diags(struct rt_diags *d);
 /* The INF copy's files for SPEC (rt_inf_files_read; the caller frees
  * them with rt_inf_files_free). RT_EXIT_OK, or RT_EXIT_FAILURE with the
  * reason printed. */

@@ -9,7 +9,7 @@
 #include "ops/ops.h"
 #include "platform/os.h"
 
-static size_t print_diags(struct rt_diags *d)
+size_t rt_cli_print_diags(struct rt_diags *d)
 {
     rt_diags_sort(d);
     for (size_t i = 0; i < d->n; i++) {
@@ -52,7 +52,7 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
         return RT_EXIT_FAILURE;
     }
     int r = rt_provider_spec_load(ini, codepage, spec, &d);
-    print_diags(&d);
+    rt_cli_print_diags(&d);
     if (r == 0 && strict && d.warnings) {
         rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
                      "written", ini, d.warnings, d.warnings == 1 ? "" : "s");

@@ -94,6 +94,17 @@ static inline struct hive_store *hs(struct rt_store *s)
     return (struct hive_store *)s;
 }
 
+/* The room for an array of elements of SIZE bytes that holds CAP and
+ * needs one more: doubled (FIRST when it has none), so that N elements
+ * cost a few reallocs, not N; 0 when the doubled array's bytes would
+ * not fit a size_t (the caller says out of memory). */
+static inline size_t hive_grown(size_t cap, size_t first, size_t size)
+{
+    if (!cap)
+        return first;
+    return cap > SIZE_MAX / 2 / size ? 0 : 2 * cap;
+}
+
 
 /* Windows grows a hive file in steps of a few hundred KB, so real files
  * run past their bins by that much (442,368 bytes in the samples). Far
@@ -125,7 +136,7 @@ struct pending {
     /* Side files: written whole (as .dat files are, bytes that differ)
      * or, with V NULL, removed. */
     struct dat_write *files;
-    size_t n_files;
+    size_t n_files, cap_files;
 };
 
 /* --- store_hive.c: paths, notices, the Windows directory ----------------- */

@@ -20,17 +20,22 @@ static int stage_file(struct hive_store *s, struct pending *p,
     char *path = rt_os_path_ci(win, c->name, 0);
     if (!path && hive_ambiguous(e))
         return -1;
-    struct dat_write *nf = path ? realloc(p->files, (p->n_files + 1) *
-                                                        sizeof *nf)
-                                : NULL;
-    if (!nf) {
+    if (path && p->n_files == p->cap_files) {
+        size_t cap = hive_grown(p->cap_files, 16, sizeof *p->files);
+        struct dat_write *nf =
+            cap ? realloc(p->files, cap * sizeof *nf) : NULL;
+        if (nf) {
+            p->files = nf;
+            p->cap_files = cap;
+        }
+    }
+    if (!path || p->n_files == p->cap_files) {
         free(path);
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     }
-    p->files = nf;
-    nf[p->n_files].path = path;
-    nf[p->n_files].v = c->op == RT_CHANGE_WRITE_FILE ? &c->value : NULL;
-    p->n_files++;
+    p->files[p->n_files++] = (struct dat_write){
+        path, c->op == RT_CHANGE_WRITE_FILE ? &c->value : NULL, NULL, NULL,
+        0};
     return 0;
 }
 
@@ -52,16 +57,17 @@ static void pending_link(struct pending *p, size_t i)
 static int pending_room(struct pending *p)
 {
     if (p->n_dats == p->cap_dats) {
-        size_t cap = p->cap_dats ? 2 * p->cap_dats : 16;
-        struct dat_write *nd = realloc(p->dats, cap * sizeof *nd);
+        size_t cap = hive_grown(p->cap_dats, 16, sizeof *p->dats);
+        struct dat_write *nd = cap ? realloc(p->dats, cap * sizeof *nd)
+                                   : NULL;
         if (!nd)
             return -1;
         p->dats = nd;
         p->cap_dats = cap;
     }
     if (p->n_dats + 1 > p->n_buckets) {
-        size_t nb = p->n_buckets ? 2 * p->n_buckets : 64;
-        size_t *b = calloc(nb, sizeof *b);
+        size_t nb = hive_grown(p->n_buckets, 64, sizeof *p->buckets);
+        size_t *b = nb ? calloc(nb, sizeof *b) : NULL;
         if (!b)
             return -1;
         free(p->buckets);

@@ -38,6 +38,29 @@ static char *hive_snapshot(struct rt_store *s, void *ctx)
     return snap_take(&b);
 }
 
+#if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
+
+/* Test hook: calls of realloc are counted in realloc_calls, and those
+ * of 16 KB or more in realloc_large (an array of thousands of entries
+ * growing; a path or a message is far smaller). This definition takes
+ * the C library's realloc over in the test program (and the library
+ * linked into it) and hands every call to the next one (the C library's,
+ * or a sanitizer's). */
+static unsigned long realloc_calls, realloc_large;
+
+void *realloc(void *p, size_t n)
+{
+    static void *(*next)(void *, size_t);
+    if (!next)
+        *(void **)&next = dlsym(RTLD_NEXT, "realloc");
+    realloc_calls++;
+    realloc_large += n >= 16384;
+    return next(p, n);
+}
+#define COUNTS_REALLOC 1
+#endif
+
 /* lib/commit/io.c's test hook: the K-th write from now fails with EIO. */
 void rt_io_fail_at_write(unsigned long k);
 
@@ -581,6 +604,50 @@ static void layout_is_typed(void **state)
     rt_op_close(s);
 }
 
+/* An apply that stages thousands of side files grows its list of them
+ * by doubling: a few reallocs of it in all, not one a file (4096 files of
+ * 40 bytes each: past 16 KB, the list grew 3,700 times). The apply is
+ * made to stop after staging them (rt_store_hive_fail_after), before
+ * anything is written. */
+static void staging_many_files_grows_by_doubling(void **state)
+{
+    (void)state;
+#ifdef COUNTS_REALLOC
+    enum { FILES = 4096 };
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_fixture_open(c);
+    struct rt_change_set cs = {0};
+    for (int i = 0; i < FILES; i++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "INF/Svc%d/0009/Svc%d.ini", i, i);
+        assert_int_equal(rt_change_set_write_file(&cs, rel,
+                                                  (const uint8_t *)"x", 1),
+                         0);
+    }
+    /* Never staged: the apply stops before it. */
+    assert_int_equal(rt_change_set_dword(&cs, NULL, "Last Counter", 2), 0);
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    rt_store_hive_fail_after(s, FILES);
+    realloc_calls = realloc_large = 0;
+    assert_int_equal(s->ops->apply(s, &cs, &e), -1);
+    unsigned long calls = realloc_calls, growths = realloc_large;
+    assert_non_null(strstr(e.message, "injected failure"));
+    s->ops->end(s);
+    s->ops->close(s);
+    rt_change_set_free(&cs);
+    /* Under valgrind, whose allocator takes realloc over in every object
+     * (this hook's included), no call reaches the hook. */
+    if (calls == 0)
+        skip();
+    if (growths > 64)
+        fail_msg("%lu reallocs of 16 KB or more staging %d side files",
+                 growths, FILES);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -590,6 +657,7 @@ int main(void)
         cmocka_unit_test(failing_write_mid_commit),
         cmocka_unit_test(table_copies_read_and_written),
         cmocka_unit_test(layout_is_typed),
+        cmocka_unit_test(staging_many_files_grows_by_doubling),
     };
     int failed = cmocka_run_group_tests_name("store_hive (registry layout)",
                                              tests, use_registry, NULL);

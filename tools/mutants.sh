@@ -130,11 +130,11 @@ OLD='    snprintf(s->services, sizeof s->services, "ControlSet%03u\\Services",
              current);'
 NEW='    snprintf(s->services, sizeof s->services, "ControlSet%03u\\Services",
              1u);'
-mutant control-set-001 lib/store/store_hive.c unit:test_engine_hive
+mutant control-set-001 lib/store/hive_layout.c unit:test_engine_hive
 
 OLD='                (s->syswow64 && stage_dat(p, s->syswow64, c, s->system32)))'
 NEW='                (0 && s->syswow64 && stage_dat(p, s->syswow64, c, s->system32)))'
-mutant syswow64-unwritten lib/store/store_hive.c cli:install_hive.sh
+mutant syswow64-unwritten lib/store/hive_stage.c cli:install_hive.sh
 
 OLD='        if (take_range(&w[i], 0, plan->first_counter, plan->last_counter) ||'
 NEW='        if (take_range(&w[i], 0, plan->first_counter, plan->last_counter - 2) ||'
@@ -214,7 +214,7 @@ mutant odd-counter-index-ignored lib/engine/engine.c unit:test_engine
 
 OLD='    for (int i = 0; i < 1 + RT_REGF_LOG_SLOTS && rc == 0; i++) {'
 NEW='    for (int i = 0; i < 1 && rc == 0; i++) {   /* the logs not copied */'
-mutant log-backup-skipped lib/store/store_hive.c cli:crash_sweep.sh
+mutant log-backup-skipped lib/store/hive_commit.c cli:crash_sweep.sh
 
 OLD='        size_t end = rt_msz_pairs_end(t->v, j);'
 NEW='        size_t end = rt_msz_pairs_end(t->v, j) - 2;   /* its NUL kept */'
@@ -342,7 +342,7 @@ mutant utf8-ascii-step-blind lib/model/utf16.c unit:test_utf16
 
 OLD='        same = !memcmp(m.data + off, data + off, k);'
 NEW='        same = !memcmp(m.data + off, data + off, 0 * k);'
-mutant syswow64-stale-copy-spliced lib/store/store_hive.c cli:table_copies.sh
+mutant syswow64-stale-copy-spliced lib/store/hive_commit.c cli:table_copies.sh
 
 OLD='    return c < 0x20 || (c >= 0x7F && c <= 0x9F) ||'
 NEW='    return c < 0x20 || c == 0x7F ||'

@@ -1,10 +1,11 @@
 /* Platform layer: every call regtool makes to the operating system's file
  * system, behind one small interface, so that the layers above build for
- * Linux and natively for Windows alike. os_posix.c implements it with
- * POSIX calls, os_win32.c with Win32 (paths are UTF-8 on both; the Win32
- * side converts them to UTF-16). Nothing outside this folder includes
- * <unistd.h>, <fcntl.h>, <dirent.h> or <sys/...> (tools/check-layers.sh);
- * only the win32 store talks to the Windows registry itself.
+ * Linux and natively for Windows alike. os_posix*.c implement it with
+ * POSIX calls, os_win32*.c with Win32 (paths are UTF-8 on both; the Win32
+ * side converts them to UTF-16); os_common.c holds what both share.
+ * Nothing outside this folder includes <unistd.h>, <fcntl.h>, <dirent.h>
+ * or <sys/...> (tools/check-layers.sh); only the win32 store talks to the
+ * Windows registry itself.
  *
  * Files are plain int descriptors (CRT descriptors on Windows, always in
  * binary mode). Every call returns 0 (or a count) on success and -1 with

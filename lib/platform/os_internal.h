@@ -1,4 +1,4 @@
-/* Platform layer, internal: what os_posix.c and os_win32.c share from
+/* Platform layer, internal: what os_posix*.c and os_win32*.c share from
  * os_common.c. */
 #ifndef RT_PLATFORM_OS_INTERNAL_H
 #define RT_PLATFORM_OS_INTERNAL_H
@@ -51,8 +51,9 @@ unsigned rt_os_codepage_number(const char *codepage);
 #ifdef RT_OS_POSIX
 /* With ON, every path beneath a confined directory is resolved as on a
  * kernel without openat2: component by component, each checked for a
- * link and for a mount point by this layer (os_posix.c). For the tests
- * of that walk; 0 (the default) uses openat2 where the kernel has it. */
+ * link and for a mount point by this layer (os_posix_confine.c). For the
+ * tests of that walk; 0 (the default) uses openat2 where the kernel has
+ * it. */
 void rt_os_walk_by_components(int on);
 #endif
 

@@ -1,12 +1,16 @@
 /* Platform layer: the Win32 implementation of os.h, for the native
- * Windows build (mingw-w64). Paths arrive as UTF-8 and go to the wide
- * (UTF-16) calls, so names outside the ANSI code page work; descriptors
- * are the C runtime's, always binary, with positional I/O and flushing
- * done on their Win32 handles. */
+ * Windows build (mingw-w64): files, folders, locks, time and signals.
+ * Paths arrive as UTF-8 and go to the wide (UTF-16) calls, so names
+ * outside the ANSI code page work; descriptors are the C runtime's,
+ * always binary, with positional I/O and flushing done on their Win32
+ * handles. Paths beneath a confined directory are held by
+ * os_win32_confine.c; mapped files are os_win32_map.c's, code pages
+ * os_win32_codepage.c's. */
 #include "platform/os.h"
 #ifdef RT_OS_WIN32
-#include "platform/compat.h"
 #include "platform/os_internal.h"
+#include "platform/os_win32_internal.h"
+#include "platform/compat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +22,7 @@
 #include <windows.h>
 
 /* errno for the calling thread's last Win32 error. */
-static int set_errno_from_win32(void)
+int os_win32_set_errno(void)
 {
     switch (GetLastError()) {
     case ERROR_FILE_NOT_FOUND:
@@ -55,7 +59,7 @@ static int set_errno_from_win32(void)
 }
 
 /* UTF-8 to a new wide string; NULL with errno on bad UTF-8. */
-static wchar_t *wide(const char *s)
+wchar_t *os_win32_wide(const char *s)
 {
     int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
     if (n <= 0) {
@@ -82,263 +86,11 @@ static int narrow_into(const wchar_t *w, char *buf, size_t size)
     return 0;
 }
 
-static HANDLE handle_of(int fd)
+HANDLE os_win32_handle_of(int fd)
 {
     return (HANDLE)_get_osfhandle(fd);
 }
 
-/* --- confinement ----------------------------------------------------------
- * Win32 has no openat with O_NOFOLLOW. Beneath a confined directory each
- * folder on a path is opened as itself (FILE_FLAG_OPEN_REPARSE_POINT:
- * a symbolic link, junction or mount point is opened, not followed) and
- * checked on that handle; the handle is held, without FILE_SHARE_DELETE,
- * until the call on the path is done, so no folder checked can be
- * renamed, removed and replaced by a junction meanwhile (one emptied
- * and turned into a junction in place is caught by checking the held
- * handles again once the file is open). The file or folder the call
- * acts on is opened the same way and checked on the handle that is then
- * used; "." and ".." are refused by name. */
-
-struct confined {
-    char *path;
-    size_t len;
-    unsigned refs;
-};
-static struct confined roots[16];
-static SRWLOCK roots_lock = SRWLOCK_INIT;
-
-int rt_os_confine(const char *dir, char **canonical)
-{
-    char buf[4096];
-    if (canonical)
-        *canonical = NULL;
-    if (!rt_os_is_dir(dir)) {
-        errno = rt_os_exists(dir) ? ENOTDIR : ENOENT;
-        return -1;
-    }
-    if (rt_os_realpath(dir, buf, sizeof buf) != 0)
-        return -1;
-    AcquireSRWLockExclusive(&roots_lock);
-    struct confined *slot = NULL;
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
-        if (roots[i].path && !strcasecmp(roots[i].path, buf)) {
-            slot = &roots[i];
-            break;
-        }
-        if (!roots[i].path && !slot)
-            slot = &roots[i];
-    }
-    int r = 0;
-    if (!slot)
-        r = (errno = EMFILE, -1);
-    else if (slot->path)
-        slot->refs++;
-    else if (!(slot->path = strdup(buf)))
-        r = (errno = ENOMEM, -1);
-    else {
-        slot->len = strlen(buf);
-        slot->refs = 1;
-    }
-    ReleaseSRWLockExclusive(&roots_lock);
-    if (r == 0)
-        rt_os_listings_scope(+1);
-    if (r == 0 && canonical && !(*canonical = strdup(buf)))
-        return errno = ENOMEM, -1;
-    return r;
-}
-
-void rt_os_unconfine(const char *canonical)
-{
-    if (!canonical)
-        return;
-    int held = 0;
-    AcquireSRWLockExclusive(&roots_lock);
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
-        struct confined *c = &roots[i];
-        if (c->path && !strcasecmp(c->path, canonical)) {
-            held = 1;
-            if (--c->refs == 0) {
-                free(c->path);
-                memset(c, 0, sizeof *c);
-            }
-            break;
-        }
-    }
-    ReleaseSRWLockExclusive(&roots_lock);
-    if (held)
-        rt_os_listings_scope(-1);
-}
-
-/* The length of the outermost confined directory PATH lies beneath, 0
- * when none. */
-static size_t confined_len(const char *path)
-{
-    size_t best = 0;
-    AcquireSRWLockShared(&roots_lock);
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
-        const char *rel;
-        if (roots[i].path && (!best || roots[i].len < best) &&
-            rt_os_beneath(roots[i].path, roots[i].len, path, &rel))
-            best = roots[i].len;
-    }
-    ReleaseSRWLockShared(&roots_lock);
-    return best;
-}
-
-int rt_os_is_confined(const char *path)
-{
-    return confined_len(path) != 0;
-}
-
-/* The folders of a path beneath a confined directory, held open while a
- * call uses the path (hold_beneath). */
-#define HELD_MAX 64
-struct held {
-    int confined;      /* 0: the path is the caller's, used as it is */
-    size_t n;
-    HANDLE h[HELD_MAX];
-};
-
-static void release(struct held *hd)
-{
-    DWORD err = GetLastError();
-    int e = errno;
-    for (size_t i = 0; i < hd->n; i++)
-        CloseHandle(hd->h[i]);
-    hd->n = 0;
-    SetLastError(err);
-    errno = e;
-}
-
-/* -1 with a refusal naming PATH when handle H (opened with
- * FILE_FLAG_OPEN_REPARSE_POINT) is a reparse point: what regtool opened
- * is what it checked, whatever the path names by now. */
-static int refuse_reparse(HANDLE h, const char *path)
-{
-    FILE_ATTRIBUTE_TAG_INFO tag;
-    if (!GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag,
-                                      sizeof tag))
-        return set_errno_from_win32();
-    if (tag.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
-        return rt_os_refuse(ELOOP,
-                            "%s is a symbolic link or junction, which "
-                            "regtool does not follow inside a tree it did "
-                            "not write",
-                            path);
-    return 0;
-}
-
-/* Opens PATH as itself, never through a reparse point, with ACCESS,
- * SHARE, DISPOSITION and FLAGS (FILE_FLAG_OPEN_REPARSE_POINT and
- * FILE_FLAG_BACKUP_SEMANTICS added: a folder opens too). */
-static HANDLE open_as_itself(const char *path, DWORD access, DWORD share,
-                             DWORD disposition, DWORD flags)
-{
-    wchar_t *w = wide(path);
-    if (!w)
-        return INVALID_HANDLE_VALUE;
-    HANDLE h = CreateFileW(w, access, share, NULL, disposition,
-                           flags | FILE_FLAG_OPEN_REPARSE_POINT |
-                               FILE_FLAG_BACKUP_SEMANTICS,
-                           NULL);
-    free(w);
-    if (h == INVALID_HANDLE_VALUE)
-        set_errno_from_win32();
-    return h;
-}
-
-/* -1 with a refusal naming PATH when a folder held for it has become a
- * reparse point since it was checked: a held folder cannot be renamed
- * or removed, but one emptied meanwhile can be turned into a junction
- * in place, and the path, opened by name, would have gone through it. */
-static int held_still_plain(const struct held *hd, const char *path)
-{
-    for (size_t i = 0; i < hd->n; i++) {
-        FILE_ATTRIBUTE_TAG_INFO tag;
-        if (!GetFileInformationByHandleEx(hd->h[i], FileAttributeTagInfo,
-                                          &tag, sizeof tag))
-            return set_errno_from_win32();
-        if (tag.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
-            return rt_os_refuse(ELOOP,
-                                "%s: a folder on its way became a symbolic "
-                                "link or junction while regtool used it",
-                                path);
-    }
-    return 0;
-}
-
-/* Holds the folders of PATH beneath its confined directory: with
- * WHOLE, PATH's last component too (a folder to be listed). Each is
- * opened as itself, refused when a reparse point, and held without
- * FILE_SHARE_DELETE; "." and ".." are refused by name. A component that
- * does not exist ends the walk: what does not exist cannot lead out,
- * and the call on the path then fails as it would anyway. 0, or -1 with
- * errno (nothing held). */
-static int hold_beneath(const char *path, int whole, struct held *hd)
-{
-    rt_os_refusal_clear();
-    hd->n = 0;
-    size_t base = confined_len(path);
-    hd->confined = base != 0;
-    if (!base)
-        return 0;
-    size_t n = strlen(path);
-    char *buf = malloc(n + 1);
-    if (!buf)
-        return errno = ENOMEM, -1;
-    memcpy(buf, path, n + 1);
-    int r = 0, missing = 0;
-    for (size_t i = base; i < n && r == 0;) {
-        while (i < n && (buf[i] == '/' || buf[i] == '\\'))
-            i++;
-        size_t end = i;
-        while (end < n && buf[end] != '/' && buf[end] != '\\')
-            end++;
-        if (end == i)
-            break;
-        size_t len = end - i;
-        if ((len == 1 && buf[i] == '.') ||
-            (len == 2 && buf[i] == '.' && buf[i + 1] == '.')) {
-            r = rt_os_refuse(EXDEV,
-                             "%s: the name \"%.*s\" in it would lead out of "
-                             "the tree regtool works in",
-                             path, (int)len, buf + i);
-            break;
-        }
-        size_t next = end;
-        while (next < n && (buf[next] == '/' || buf[next] == '\\'))
-            next++;
-        int last = next >= n;
-        if (missing || (last && !whole)) {
-            i = end;
-            continue;
-        }
-        char c = buf[end];
-        buf[end] = '\0';
-        HANDLE h = open_as_itself(buf, FILE_READ_ATTRIBUTES,
-                                  FILE_SHARE_READ | FILE_SHARE_WRITE,
-                                  OPEN_EXISTING, 0);
-        if (h == INVALID_HANDLE_VALUE) {
-            DWORD err = GetLastError();
-            if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND)
-                missing = 1;
-            else
-                r = -1;
-        } else if (hd->n == HELD_MAX) {
-            CloseHandle(h);
-            r = (errno = ENAMETOOLONG, -1);
-        } else {
-            hd->h[hd->n++] = h;
-            r = refuse_reparse(h, buf);
-        }
-        buf[end] = c;
-        i = end;
-    }
-    free(buf);
-    if (r != 0)
-        release(hd);
-    return r;
-}
 
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
@@ -357,23 +109,24 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     case RT_OS_WRITE_NEW: disposition = CREATE_NEW; break;
     }
     struct held hd;
-    if (hold_beneath(path, 0, &hd) != 0)
+    if (os_win32_hold_beneath(path, 0, &hd) != 0)
         return -1;
     HANDLE h;
     if (hd.confined) {
-        h = open_as_itself(path, access, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                           disposition, FILE_ATTRIBUTE_NORMAL);
+        h = os_win32_open_as_itself(path, access,
+                                    FILE_SHARE_READ | FILE_SHARE_WRITE,
+                                    disposition, FILE_ATTRIBUTE_NORMAL);
     } else {
-        wchar_t *w = wide(path);
+        wchar_t *w = os_win32_wide(path);
         h = w ? CreateFileW(w, access, FILE_SHARE_READ | FILE_SHARE_WRITE,
                             NULL, disposition, FILE_ATTRIBUTE_NORMAL, NULL)
               : INVALID_HANDLE_VALUE;
         if (w && h == INVALID_HANDLE_VALUE)
-            set_errno_from_win32();
+            os_win32_set_errno();
         free(w);
     }
     if (h == INVALID_HANDLE_VALUE) {
-        release(&hd);
+        os_win32_release(&hd);
         return -1;
     }
     /* Only files on disk: a pipe, console, device or folder is refused;
@@ -385,11 +138,11 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
         refused = rt_os_refuse(ENODEV, "%s is not a regular file: refused",
                                path);
     else if (!GetFileInformationByHandle(h, &info))
-        refused = set_errno_from_win32();
+        refused = os_win32_set_errno();
     else if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
         refused = (errno = EISDIR, -1);
-    else if (hd.confined && (refuse_reparse(h, path) != 0 ||
-                             held_still_plain(&hd, path) != 0))
+    else if (hd.confined && (os_win32_refuse_reparse(h, path) != 0 ||
+                             os_win32_held_still_plain(&hd, path) != 0))
         refused = -1;
     else if (mode != RT_OS_READ && hd.confined && info.nNumberOfLinks > 1)
         refused = rt_os_refuse(ENODEV,
@@ -398,8 +151,8 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
                                "another name shares)",
                                path, (unsigned long)info.nNumberOfLinks);
     else if (mode == RT_OS_WRITE_TRUNC && !SetEndOfFile(h))
-        refused = set_errno_from_win32();
-    release(&hd);
+        refused = os_win32_set_errno();
+    os_win32_release(&hd);
     /* A file it may have made leaves every kept listing old. */
     if (disposition != OPEN_EXISTING)
         rt_os_listings_forget();
@@ -422,7 +175,7 @@ int rt_os_close(int fd)
 
 long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off)
 {
-    HANDLE h = handle_of(fd);
+    HANDLE h = os_win32_handle_of(fd);
     if (h == INVALID_HANDLE_VALUE) {
         errno = EBADF;
         return -1;
@@ -435,14 +188,14 @@ long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off)
     if (!ReadFile(h, buf, want, &got, &ov)) {
         if (GetLastError() == ERROR_HANDLE_EOF)
             return 0;
-        return set_errno_from_win32();
+        return os_win32_set_errno();
     }
     return (long long)got;
 }
 
 int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 {
-    HANDLE h = handle_of(fd);
+    HANDLE h = os_win32_handle_of(fd);
     if (h == INVALID_HANDLE_VALUE) {
         errno = EBADF;
         return -1;
@@ -454,7 +207,7 @@ int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
         ov.OffsetHigh = (DWORD)(off >> 32);
         DWORD chunk = len > 0x40000000u ? 0x40000000u : (DWORD)len, done = 0;
         if (!WriteFile(h, p, chunk, &done, &ov))
-            return set_errno_from_win32();
+            return os_win32_set_errno();
         if (done == 0) {
             errno = EIO;
             return -1;
@@ -468,7 +221,7 @@ int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 
 int rt_os_fsync(int fd)
 {
-    HANDLE h = handle_of(fd);
+    HANDLE h = os_win32_handle_of(fd);
     if (h == INVALID_HANDLE_VALUE) {
         errno = EBADF;
         return -1;
@@ -476,25 +229,25 @@ int rt_os_fsync(int fd)
     /* A handle opened read-only cannot be flushed; nothing of it is
      * dirty then. */
     if (!FlushFileBuffers(h) && GetLastError() != ERROR_ACCESS_DENIED)
-        return set_errno_from_win32();
+        return os_win32_set_errno();
     return 0;
 }
 
 int rt_os_ftruncate(int fd, uint64_t size)
 {
-    HANDLE h = handle_of(fd);
+    HANDLE h = os_win32_handle_of(fd);
     FILE_END_OF_FILE_INFO eof;
     eof.EndOfFile.QuadPart = (LONGLONG)size;
     if (!SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof))
-        return set_errno_from_win32();
+        return os_win32_set_errno();
     return 0;
 }
 
 int rt_os_fsize(int fd, uint64_t *size)
 {
     LARGE_INTEGER li;
-    if (!GetFileSizeEx(handle_of(fd), &li))
-        return set_errno_from_win32();
+    if (!GetFileSizeEx(os_win32_handle_of(fd), &li))
+        return os_win32_set_errno();
     *size = (uint64_t)li.QuadPart;
     return 0;
 }
@@ -508,9 +261,9 @@ static int lock_range(int fd, DWORD flags)
 {
     OVERLAPPED ov = {0};
     ov.OffsetHigh = 0x40000000u;
-    if (!LockFileEx(handle_of(fd), flags, 0, 1, 0, &ov)) {
+    if (!LockFileEx(os_win32_handle_of(fd), flags, 0, 1, 0, &ov)) {
         DWORD err = GetLastError();
-        set_errno_from_win32();
+        os_win32_set_errno();
         if (err == ERROR_LOCK_VIOLATION || err == ERROR_IO_PENDING)
             errno = EWOULDBLOCK;
         return -1;
@@ -532,10 +285,10 @@ int rt_os_trylock(int fd, int shared)
 
 int rt_os_reserve(int fd, uint64_t size)
 {
-    HANDLE h = handle_of(fd);
+    HANDLE h = os_win32_handle_of(fd);
     LARGE_INTEGER cur;
     if (!GetFileSizeEx(h, &cur))
-        return set_errno_from_win32();
+        return os_win32_set_errno();
     if (size <= (uint64_t)cur.QuadPart)
         return 0;
     /* The allocation grows, the size does not; NTFS frees what is past
@@ -562,14 +315,14 @@ int rt_os_unreserve(int fd)
 
 int rt_os_free_space(const char *path, uint64_t *bytes)
 {
-    wchar_t *w = wide(path);
+    wchar_t *w = os_win32_wide(path);
     ULARGE_INTEGER avail;
     if (!w)
         return -1;
     BOOL ok = GetDiskFreeSpaceExW(w, &avail, NULL, NULL);
     free(w);
     if (!ok)
-        return set_errno_from_win32();
+        return os_win32_set_errno();
     *bytes = avail.QuadPart;
     return 0;
 }
@@ -611,23 +364,23 @@ int rt_os_rename(const char *from, const char *to)
     /* The folders of both held: the name moved is the one in the folder
      * checked (a link there is moved as itself, never followed). */
     struct held hf, ht;
-    if (hold_beneath(from, 0, &hf) != 0)
+    if (os_win32_hold_beneath(from, 0, &hf) != 0)
         return -1;
-    if (hold_beneath(to, 0, &ht) != 0) {
-        release(&hf);
+    if (os_win32_hold_beneath(to, 0, &ht) != 0) {
+        os_win32_release(&hf);
         return -1;
     }
-    wchar_t *wf = wide(from), *wt = wide(to);
+    wchar_t *wf = os_win32_wide(from), *wt = os_win32_wide(to);
     int r = 0;
     if (!wf || !wt)
         r = -1;
     else if (!MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING |
                                       MOVEFILE_WRITE_THROUGH))
-        r = set_errno_from_win32();
+        r = os_win32_set_errno();
     free(wf);
     free(wt);
-    release(&hf);
-    release(&ht);
+    os_win32_release(&hf);
+    os_win32_release(&ht);
     rt_os_listings_forget();
     return r;
 }
@@ -648,40 +401,40 @@ static int remove_path(const char *path, int dir)
 static int remove_path_once(const char *path, int dir)
 {
     struct held hd;
-    if (hold_beneath(path, 0, &hd) != 0)
+    if (os_win32_hold_beneath(path, 0, &hd) != 0)
         return -1;
     int r = 0;
     if (!hd.confined) {
-        wchar_t *w = wide(path);
+        wchar_t *w = os_win32_wide(path);
         if (!w)
             return -1;
         BOOL ok = dir ? RemoveDirectoryW(w) : DeleteFileW(w);
         free(w);
-        return ok ? 0 : set_errno_from_win32();
+        return ok ? 0 : os_win32_set_errno();
     }
-    HANDLE h = open_as_itself(path, DELETE | FILE_READ_ATTRIBUTES,
-                              FILE_SHARE_READ | FILE_SHARE_WRITE |
-                                  FILE_SHARE_DELETE,
-                              OPEN_EXISTING, 0);
+    HANDLE h = os_win32_open_as_itself(path, DELETE | FILE_READ_ATTRIBUTES,
+                                       FILE_SHARE_READ | FILE_SHARE_WRITE |
+                                           FILE_SHARE_DELETE,
+                                       OPEN_EXISTING, 0);
     BY_HANDLE_FILE_INFORMATION info;
     FILE_DISPOSITION_INFO gone = {TRUE};
     if (h == INVALID_HANDLE_VALUE)
         r = -1;
-    else if (refuse_reparse(h, path) != 0)
+    else if (os_win32_refuse_reparse(h, path) != 0)
         r = -1;
     else if (!GetFileInformationByHandle(h, &info))
-        r = set_errno_from_win32();
+        r = os_win32_set_errno();
     else if (!(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != !dir)
         r = (errno = dir ? ENOTDIR : EISDIR, -1);
     else if (!SetFileInformationByHandle(h, FileDispositionInfo, &gone,
                                          sizeof gone))
-        r = set_errno_from_win32();
+        r = os_win32_set_errno();
     if (h != INVALID_HANDLE_VALUE) {
         int err = errno;
         CloseHandle(h);
         errno = err;
     }
-    release(&hd);
+    os_win32_release(&hd);
     return r;
 }
 
@@ -698,12 +451,12 @@ int rt_os_rmdir(const char *path)
 int rt_os_mkdir(const char *path)
 {
     struct held hd;
-    if (hold_beneath(path, 0, &hd) != 0)
+    if (os_win32_hold_beneath(path, 0, &hd) != 0)
         return -1;
-    wchar_t *w = wide(path);
-    int r = !w ? -1 : CreateDirectoryW(w, NULL) ? 0 : set_errno_from_win32();
+    wchar_t *w = os_win32_wide(path);
+    int r = !w ? -1 : CreateDirectoryW(w, NULL) ? 0 : os_win32_set_errno();
     free(w);
-    release(&hd);
+    os_win32_release(&hd);
     rt_os_listings_forget();
     return r;
 }
@@ -744,7 +497,7 @@ static void from_info(const BY_HANDLE_FILE_INFORMATION *fi,
 int rt_os_fstat(int fd, struct rt_os_stat *st)
 {
     memset(st, 0, sizeof *st);
-    HANDLE h = handle_of(fd);
+    HANDLE h = os_win32_handle_of(fd);
     st->mode = 0666;
     if (GetFileType(h) != FILE_TYPE_DISK) {
         st->kind = RT_OS_OTHER;   /* a pipe, a console, a device */
@@ -753,7 +506,7 @@ int rt_os_fstat(int fd, struct rt_os_stat *st)
     }
     BY_HANDLE_FILE_INFORMATION fi;
     if (!GetFileInformationByHandle(h, &fi))
-        return set_errno_from_win32();
+        return os_win32_set_errno();
     from_info(&fi, st);
     return 0;
 }
@@ -762,12 +515,12 @@ int rt_os_stat(const char *path, struct rt_os_stat *st)
 {
     memset(st, 0, sizeof *st);
     struct held hd;
-    if (hold_beneath(path, 0, &hd) != 0)
+    if (os_win32_hold_beneath(path, 0, &hd) != 0)
         return -1;
     /* Beneath a confined directory a link is not followed: it is
      * reported as what it is (OTHER). */
     DWORD flags = hd.confined ? FILE_FLAG_OPEN_REPARSE_POINT : 0;
-    wchar_t *w = wide(path);
+    wchar_t *w = os_win32_wide(path);
     HANDLE h = w ? CreateFileW(w, FILE_READ_ATTRIBUTES,
                                FILE_SHARE_READ | FILE_SHARE_WRITE |
                                    FILE_SHARE_DELETE,
@@ -776,7 +529,7 @@ int rt_os_stat(const char *path, struct rt_os_stat *st)
                  : INVALID_HANDLE_VALUE;
     DWORD err = GetLastError();
     free(w);
-    release(&hd);
+    os_win32_release(&hd);
     if (!w)
         return -1;
     if (h == INVALID_HANDLE_VALUE) {
@@ -786,13 +539,13 @@ int rt_os_stat(const char *path, struct rt_os_stat *st)
             return 0;
         }
         SetLastError(err);
-        return set_errno_from_win32();
+        return os_win32_set_errno();
     }
     BY_HANDLE_FILE_INFORMATION fi;
     FILE_ATTRIBUTE_TAG_INFO tag;
     int r = 0;
     if (!GetFileInformationByHandle(h, &fi))
-        r = set_errno_from_win32();
+        r = os_win32_set_errno();
     else
         from_info(&fi, st);
     if (r == 0 && flags &&
@@ -813,12 +566,12 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
     /* The folder and those above it held while it is read: none of them
      * can be replaced by a junction meanwhile. */
     struct held hd;
-    if (hold_beneath(dir, 1, &hd) != 0)
+    if (os_win32_hold_beneath(dir, 1, &hd) != 0)
         return -1;
     size_t len = strlen(dir);
     char *pattern = malloc(len + 3);
     if (!pattern) {
-        release(&hd);
+        os_win32_release(&hd);
         errno = ENOMEM;
         return -1;
     }
@@ -828,18 +581,18 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
         memcpy(pattern + len, "*", 2);
     else
         memcpy(pattern + len, "\\*", 3);
-    wchar_t *w = wide(pattern);
+    wchar_t *w = os_win32_wide(pattern);
     free(pattern);
     if (!w) {
-        release(&hd);
+        os_win32_release(&hd);
         return -1;
     }
     WIN32_FIND_DATAW fd;
     HANDLE h = FindFirstFileW(w, &fd);
     free(w);
     if (h == INVALID_HANDLE_VALUE) {
-        set_errno_from_win32();
-        release(&hd);
+        os_win32_set_errno();
+        os_win32_release(&hd);
         return -1;
     }
     struct rt_os_names l = {0};
@@ -856,13 +609,13 @@ int rt_os_list_dir(const char *dir, char ***names, size_t *n)
         }
     } while (FindNextFileW(h, &fd));
     if (!err && GetLastError() != ERROR_NO_MORE_FILES) {
-        set_errno_from_win32();
+        os_win32_set_errno();
         err = errno;
     }
     FindClose(h);
-    if (!err && held_still_plain(&hd, dir) != 0)
+    if (!err && os_win32_held_still_plain(&hd, dir) != 0)
         err = errno;
-    release(&hd);
+    os_win32_release(&hd);
     return rt_os_names_finish(&l, err, names, n);
 }
 
@@ -872,14 +625,14 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
         errno = ENOENT;
         return -1;
     }
-    wchar_t *w = wide(path);
+    wchar_t *w = os_win32_wide(path);
     if (!w)
         return -1;
     wchar_t full[32768];
     DWORD n = GetFullPathNameW(w, 32768, full, NULL);
     free(w);
     if (n == 0 || n >= 32768)
-        return set_errno_from_win32();
+        return os_win32_set_errno();
     /* Forward slashes, which Windows takes as well: the layers above
      * split and join paths at '/' on every system. */
     for (wchar_t *c = full; *c; c++)
@@ -888,67 +641,6 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
     return narrow_into(full, buf, size);
 }
 
-int rt_os_map_file(const char *path, struct rt_os_map *m)
-{
-    memset(m, 0, sizeof *m);
-    /* Opened as every file is (rt_os_open: beneath a confined directory
-     * no reparse point, only a regular file), and mapped from that
-     * handle; the mapping keeps its own reference to the file. */
-    int fd = rt_os_open(path, RT_OS_READ);
-    if (fd < 0)
-        return -1;
-    HANDLE f = handle_of(fd);
-    LARGE_INTEGER size;
-    if (!GetFileSizeEx(f, &size)) {
-        set_errno_from_win32();
-        _close(fd);
-        return -1;
-    }
-    if (size.QuadPart == 0) {
-        _close(fd);
-        m->data = (const uint8_t *)"";
-        return 0;
-    }
-    HANDLE map = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0, NULL);
-    if (!map)
-        set_errno_from_win32();
-    int err = errno;
-    _close(fd);
-    errno = err;
-    if (!map)
-        return -1;
-    void *p = MapViewOfFile(map, FILE_MAP_READ, 0, 0, 0);
-    CloseHandle(map);   /* the view keeps the mapping alive */
-    if (!p)
-        return set_errno_from_win32();
-    m->data = p;
-    m->len = (size_t)size.QuadPart;
-    m->priv = p;
-    return 0;
-}
-
-void rt_os_unmap_file(struct rt_os_map *m)
-{
-    if (m->priv)
-        UnmapViewOfFile(m->priv);
-    memset(m, 0, sizeof *m);
-}
-
-void rt_os_map_release(const struct rt_os_map *m, size_t off, size_t len)
-{
-    /* Unlocking pages that are not locked takes them out of the working
-     * set (documented for VirtualUnlock); the call then fails, as it
-     * says, with ERROR_NOT_LOCKED. */
-    if (m->priv && len && off < m->len)
-        (void)VirtualUnlock((void *)(m->data + off),
-                            len < m->len - off ? len : m->len - off);
-}
-
-void rt_os_report_map_faults(const char *message, int exit_code)
-{
-    (void)message;
-    (void)exit_code;
-}
 
 static const char *end_message;
 
@@ -966,137 +658,12 @@ void rt_os_end_on_interrupts(const char *message)
     signal(SIGTERM, on_interrupt_end);
 }
 
-void *rt_os_alloc_bulk(size_t n)
-{
-    return malloc(n ? n : 1);
-}
-
-int rt_os_map_cow(const char *path, size_t len, size_t spare,
-                  struct rt_os_map *m)
-{
-    (void)path;
-    (void)len;
-    (void)spare;
-    memset(m, 0, sizeof *m);
-    errno = ENOSYS;
-    return -1;
-}
 
 uint64_t rt_os_filetime_now(void)
 {
     FILETIME ft;
     GetSystemTimeAsFileTime(&ft);
     return ((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime;
-}
-/* Where a conversion from code page CP failed: MultiByteToWideChar does
- * not say, so the input is walked a character at a time (one byte, or two
- * from a lead byte) on this error path only. -4 when the input ends after
- * a lead byte; -1 with *ERR_OFF at the first byte that does not convert
- * (0 where the walk cannot tell: code pages of more than two bytes). */
-static int find_bad_byte(unsigned cp, const uint8_t *in, size_t len,
-                         size_t *err_off)
-{
-    CPINFO info;
-    *err_off = 0;
-    if (!GetCPInfo(cp, &info) || info.MaxCharSize > 2)
-        return -1;
-    wchar_t w[2];
-    for (size_t i = 0; i < len;) {
-        int n = info.MaxCharSize == 2 && IsDBCSLeadByteEx(cp, in[i]) ? 2 : 1;
-        if (i + (size_t)n > len)
-            return *err_off = i, -4;
-        if (MultiByteToWideChar(cp, MB_ERR_INVALID_CHARS,
-                                (const char *)in + i, n, w, 2) <= 0) {
-            *err_off = i;
-            return -1;
-        }
-        i += (size_t)n;
-    }
-    return -1;
-}
-
-/* Both directions go through UTF-16, as Windows converts. A character
- * with no mapping fails (MB_ERR_INVALID_CHARS, WC_NO_BEST_FIT_CHARS and
- * the default-character check) instead of turning into '?'. Windows
- * knows code pages by number only. */
-int rt_os_codepage_to_utf8(const char *codepage, const uint8_t *in,
-                           size_t len, char **out, size_t *out_len,
-                           size_t *err_off)
-{
-    unsigned cp = rt_os_codepage_number(codepage);
-    if (!cp || !IsValidCodePage(cp))
-        return -3;
-    if (len > 0x3fffffff)
-        return -2;
-    *err_off = 0;
-    int wn = len ? MultiByteToWideChar(cp, MB_ERR_INVALID_CHARS,
-                                       (const char *)in, (int)len, NULL, 0)
-                 : 0;
-    if (len && wn <= 0)
-        return find_bad_byte(cp, in, len, err_off);
-    wchar_t *w = malloc(((size_t)wn + 1) * sizeof *w);
-    if (!w)
-        return -2;
-    if (len)
-        MultiByteToWideChar(cp, MB_ERR_INVALID_CHARS, (const char *)in,
-                            (int)len, w, wn);
-    int un = wn ? WideCharToMultiByte(CP_UTF8, 0, w, wn, NULL, 0, NULL, NULL)
-                : 0;
-    char *u = malloc((size_t)un + 1);
-    if (!u) {
-        free(w);
-        return -2;
-    }
-    if (wn)
-        WideCharToMultiByte(CP_UTF8, 0, w, wn, u, un, NULL, NULL);
-    free(w);
-    u[un] = '\0';
-    *out = u;
-    *out_len = (size_t)un;
-    return 0;
-}
-
-int rt_os_utf8_to_codepage(const char *codepage, const char *in, size_t len,
-                           uint8_t **out, size_t *out_len, size_t *err_off)
-{
-    unsigned cp = rt_os_codepage_number(codepage);
-    if (!cp || !IsValidCodePage(cp))
-        return -3;
-    if (len > 0x3fffffff)
-        return -2;
-    *err_off = 0;
-    int wn = len ? MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, in,
-                                       (int)len, NULL, 0)
-                 : 0;
-    if (len && wn <= 0)
-        return -1;
-    wchar_t *w = malloc(((size_t)wn + 1) * sizeof *w);
-    if (!w)
-        return -2;
-    if (len)
-        MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, in, (int)len, w,
-                            wn);
-    /* UTF-8 takes neither the flag nor the default-character check. */
-    BOOL lossy = FALSE;
-    DWORD flags = cp == CP_UTF8 ? 0 : WC_NO_BEST_FIT_CHARS;
-    int an = wn ? WideCharToMultiByte(cp, flags, w, wn, NULL, 0, NULL,
-                                      cp == CP_UTF8 ? NULL : &lossy)
-                : 0;
-    if (wn && (an <= 0 || lossy)) {
-        free(w);
-        return -1;
-    }
-    uint8_t *a = malloc((size_t)an + 1);
-    if (!a) {
-        free(w);
-        return -2;
-    }
-    if (wn)
-        WideCharToMultiByte(cp, flags, w, wn, (char *)a, an, NULL, NULL);
-    free(w);
-    *out = a;
-    *out_len = (size_t)an;
-    return 0;
 }
 
 char *strndup(const char *s, size_t n)

@@ -1,0 +1,335 @@
+/* Platform layer: confinement on POSIX systems (os.h, rt_os_confine):
+ * every path beneath a confined directory resolved from that directory's
+ * descriptor, component by component or by openat2, refusing a symbolic
+ * link, a mount point, "." and ".."; os_posix.c's calls on paths go
+ * through it (platform/os_posix_internal.h). */
+#include "platform/os.h"
+#ifdef RT_OS_POSIX
+#include "platform/os_internal.h"
+#include "platform/os_posix_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#endif
+
+/* The confined directories: few (a store or two), so a list. */
+struct confined {
+    char *path;
+    size_t len;
+    int fd;
+    unsigned refs;
+};
+static struct confined roots[16];
+static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int rt_os_confine(const char *dir, char **canonical)
+{
+    if (canonical)
+        *canonical = NULL;
+    char *real = realpath(dir, NULL);
+    if (!real)
+        return -1;
+    int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        int err = errno;
+        free(real);
+        errno = err;
+        return -1;
+    }
+    pthread_mutex_lock(&roots_lock);
+    struct confined *slot = NULL;
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        if (roots[i].path && !strcmp(roots[i].path, real)) {
+            slot = &roots[i];
+            break;
+        }
+        if (!roots[i].path && !slot)
+            slot = &roots[i];
+    }
+    int r = 0;
+    struct stat was, now;
+    if (!slot) {
+        errno = EMFILE;
+        r = -1;
+    } else if (slot->path) {
+        /* The same path, confined again: by now it may name another
+         * directory (the first removed, a new one made), which is what
+         * the path means from now on. */
+        slot->refs++;
+        if (fstat(slot->fd, &was) == 0 && fstat(fd, &now) == 0 &&
+            (was.st_dev != now.st_dev || was.st_ino != now.st_ino)) {
+            int old = slot->fd;
+            slot->fd = fd;
+            fd = old;
+        }
+        close(fd);
+    } else {
+        slot->path = strdup(real);
+        if (!slot->path) {
+            errno = ENOMEM;
+            r = -1;
+        } else {
+            slot->len = strlen(real);
+            slot->fd = fd;
+            slot->refs = 1;
+        }
+    }
+    pthread_mutex_unlock(&roots_lock);
+    if (r != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+    } else {
+        rt_os_listings_scope(+1);
+    }
+    if (r == 0 && canonical)
+        *canonical = real;
+    else
+        free(real);
+    return r;
+}
+
+void rt_os_unconfine(const char *canonical)
+{
+    if (!canonical)
+        return;
+    int held = 0;
+    pthread_mutex_lock(&roots_lock);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        struct confined *c = &roots[i];
+        if (c->path && !strcmp(c->path, canonical)) {
+            held = 1;
+            if (--c->refs == 0) {
+                close(c->fd);
+                free(c->path);
+                memset(c, 0, sizeof *c);
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&roots_lock);
+    if (held)
+        rt_os_listings_scope(-1);
+}
+
+/* A new descriptor of the outermost confined directory PATH lies beneath
+ * (every component past it is then checked), with the part of PATH after
+ * it in *REL and the directory's path in ROOT; -2 when PATH lies beneath
+ * none, -1 with errno. */
+static int root_of(const char *path, const char **rel, char *root,
+                   size_t size)
+{
+    int fd = -2;
+    size_t best = 0;
+    rt_os_refusal_clear();
+    pthread_mutex_lock(&roots_lock);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        const char *r;
+        if (roots[i].path && (fd == -2 || roots[i].len < best) &&
+            rt_os_beneath(roots[i].path, roots[i].len, path, &r)) {
+            if (fd >= 0)
+                close(fd);
+            fd = fcntl(roots[i].fd, F_DUPFD_CLOEXEC, 0);
+            best = roots[i].len;
+            *rel = r;
+            snprintf(root, size, "%s", roots[i].path);
+            if (fd < 0)
+                break;
+        }
+    }
+    pthread_mutex_unlock(&roots_lock);
+    return fd;
+}
+
+int rt_os_is_confined(const char *path)
+{
+    const char *rel;
+    char root[PATH_MAX];
+    int fd = root_of(path, &rel, root, sizeof root);
+    if (fd >= 0)
+        close(fd);
+    return fd != -2;
+}
+
+/* Why opening COMP (the path PATH up to it) beneath DIRFD failed with ERR:
+ * a link or a mount point is refused by name; anything else keeps its
+ * errno. */
+int os_posix_walk_failed(int dirfd, const char *comp, const char *path,
+                         size_t upto, int err)
+{
+    struct stat st;
+    if ((err == ELOOP || err == ENOTDIR || err == EMLINK) &&
+        fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(st.st_mode))
+        return rt_os_refuse(ELOOP,
+                            "%.*s is a symbolic link, which regtool does "
+                            "not follow inside a tree it did not write",
+                            (int)upto, path);
+    if (err == EXDEV)
+        return rt_os_refuse(EXDEV,
+                            "%.*s is a mount point: refused (regtool does "
+                            "not cross into another mount inside a tree it "
+                            "did not write)",
+                            (int)upto, path);
+    errno = err;
+    return -1;
+}
+
+/* 1 when FD and DIRFD (the directory FD was opened from) lie on one
+ * mount, 0 when FD is another mount's (a file system, or a folder or
+ * file bound there), -1 with errno. st_dev tells file systems apart; a
+ * bind mount of a folder of the same file system shares its st_dev, and
+ * only the mount id (statx, Linux 5.8) tells it apart. */
+static int same_mount(int dirfd, int fd)
+{
+    struct stat a, b;
+    if (fstat(dirfd, &a) != 0 || fstat(fd, &b) != 0)
+        return -1;
+    if (a.st_dev != b.st_dev)
+        return 0;
+#if defined(__linux__) && defined(STATX_MNT_ID)
+    struct statx sa, sb;
+    if (statx(dirfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sa) == 0 &&
+        statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sb) == 0 &&
+        (sa.stx_mask & sb.stx_mask & STATX_MNT_ID) &&
+        sa.stx_mnt_id != sb.stx_mnt_id)
+        return 0;
+#endif
+    return 1;
+}
+
+/* 1 until a kernel says it has no openat2 (ENOSYS: before Linux 5.6, or
+ * a sandbox that filters it so); then every open walks by components. */
+static volatile int use_openat2 = 1;
+
+void rt_os_walk_by_components(int on)
+{
+    use_openat2 = !on;
+}
+
+/* NAME (one component: no '/', no "." or "..") opened beneath DIRFD with
+ * FLAGS (O_NOFOLLOW added) and MODE, refusing what leads elsewhere: a
+ * symbolic link (ELOOP) or a mount point (EXDEV), which a tree on a disk
+ * cannot make but the machine regtool runs on can (a host folder bound
+ * into a container's copy of the tree). With openat2 the kernel refuses
+ * both as it resolves NAME (RESOLVE_NO_XDEV); without it, O_NOFOLLOW
+ * refuses the link and the opened file's mount is compared with DIRFD's.
+ * -1 with errno on failure, the reason not yet recorded
+ * (os_posix_walk_failed). */
+int os_posix_open_beneath(int dirfd, const char *name, int flags, mode_t mode)
+{
+    flags |= O_NOFOLLOW;
+#if defined(__linux__) && defined(SYS_openat2)
+    if (use_openat2) {
+        struct open_how how;
+        memset(&how, 0, sizeof how);
+        how.flags = (uint64_t)flags;
+        how.mode = (flags & O_CREAT) ? (uint64_t)mode : 0;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+                      RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+        long fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
+        /* EPERM: some container sandboxes answer a system call they do
+         * not know so; the walk below then decides (a file that may not
+         * be opened gives EPERM there too). */
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+            return (int)fd;
+        if (errno == ENOSYS)
+            use_openat2 = 0;
+    }
+#endif
+    int fd = openat(dirfd, name, flags, mode);
+    if (fd < 0)
+        return -1;
+    int same = same_mount(dirfd, fd);
+    if (same != 1) {
+        int err = same < 0 ? errno : EXDEV;
+        /* Nothing was created on the other mount: O_CREAT there opened
+         * the mount's root, which exists. */
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+/* Resolves PATH: B->dir -1 when it is not confined (0 returned; the
+ * caller uses PATH as it is), else the open parent; -1 with errno when a
+ * component is a link, "." or "..", or cannot be opened. */
+int os_posix_resolve(const char *path, struct beneath *b)
+{
+    const char *rel;
+    char root[PATH_MAX];
+    b->dir = -1;
+    b->leaf = "";
+    int fd = root_of(path, &rel, root, sizeof root);
+    if (fd == -2)
+        return 0;
+    if (fd < 0)
+        return -1;
+    if (strlen(rel) >= sizeof b->buf) {
+        close(fd);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(b->buf, rel);
+    size_t base = (size_t)(rel - path);
+    char *p = b->buf;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        char *end = strchr(p, '/');
+        char *next = end;
+        while (next && *next == '/')
+            next++;
+        if (end)
+            *end = '\0';
+        if (!strcmp(p, ".") || !strcmp(p, "..")) {
+            close(fd);
+            return rt_os_refuse(EXDEV,
+                                "%s: the name \"%s\" in it would lead out of "
+                                "%s, the tree regtool works in",
+                                path, p, root);
+        }
+        if (!next || !*next) {
+            b->dir = fd;
+            b->leaf = p;
+            return 0;
+        }
+        int nfd = os_posix_open_beneath(fd, p, O_RDONLY | O_DIRECTORY |
+                                                   O_NONBLOCK | O_CLOEXEC,
+                                        0);
+        if (nfd < 0) {
+            int err = errno;
+            os_posix_walk_failed(fd, p, path,
+                                 base + (size_t)(p - b->buf) + strlen(p), err);
+            err = errno;
+            close(fd);
+            errno = err;
+            return -1;
+        }
+        close(fd);
+        fd = nfd;
+        p = next;
+    }
+}
+
+void os_posix_resolved_done(struct beneath *b)
+{
+    if (b->dir >= 0) {
+        int err = errno;
+        close(b->dir);
+        errno = err;
+        b->dir = -1;
+    }
+}
+#endif

@@ -1,0 +1,44 @@
+/* Platform layer, internal: what the POSIX files share (os_posix.c:
+ * files, folders, locks, time, signals; os_posix_confine.c: confinement
+ * and the resolution of paths beneath a confined directory;
+ * os_posix_map.c: mapped files and memory; os_posix_codepage.c: code
+ * pages). Each keeps its own helpers static; this header holds how a
+ * call on a path reaches the file beneath a confined directory. Not for
+ * use outside lib/platform/. */
+#ifndef RT_PLATFORM_OS_POSIX_INTERNAL_H
+#define RT_PLATFORM_OS_POSIX_INTERNAL_H
+
+#include "platform/os.h"
+
+#ifdef RT_OS_POSIX
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* A path resolved beneath a confined directory: the directory holding its
+ * last component (a descriptor) and that component's name. */
+struct beneath {
+    int dir;           /* -1: the path is not confined */
+    const char *leaf;  /* "" when the path is the confined directory */
+    char buf[PATH_MAX];
+};
+
+/* Resolves PATH: B->dir -1 when it is not confined (0 returned; the
+ * caller uses PATH as it is), else the open parent; -1 with errno when a
+ * component is a link, "." or "..", or cannot be opened. */
+int os_posix_resolve(const char *path, struct beneath *b);
+/* Closes what os_posix_resolve opened (keeping errno). */
+void os_posix_resolved_done(struct beneath *b);
+/* NAME (one component) opened beneath DIRFD with FLAGS (O_NOFOLLOW added)
+ * and MODE, refusing a symbolic link (ELOOP) or a mount point (EXDEV);
+ * -1 with errno, the reason not yet recorded (os_posix_walk_failed). */
+int os_posix_open_beneath(int dirfd, const char *name, int flags,
+                          mode_t mode);
+/* Why opening COMP (the path PATH up to UPTO bytes) beneath DIRFD failed
+ * with ERR: a link or a mount point is refused by name (rt_os_refuse);
+ * anything else keeps its errno. Returns -1. */
+int os_posix_walk_failed(int dirfd, const char *comp, const char *path,
+                         size_t upto, int err);
+#endif
+
+#endif

@@ -1,0 +1,274 @@
+/* Store layer: the hive store and its journal: which files a journal may
+ * name (the two hives, the .dat tables, the side files under the Windows
+ * directory), what a reader says of one it finds, and how a writer
+ * finishes or discards it in begin() before it reads anything. */
+#include "store/hive_internal.h"
+#include "platform/compat.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The backup of the database Windows rewrites after every change, as the
+ * engine's side files name it (engine/side_files.h, RT_PSB_REL). */
+#define PSB_IN_WINDOWS "System32/PerfStringBackup.INI"
+
+/* Whether NAME is a .dat table's: perfcLLL.dat or perfhLLL.dat, LLL three
+ * or four hex digits (a language key's id). */
+static int is_table_name(const char *name)
+{
+    size_t n = strlen(name);
+    if ((n != 12 && n != 13) || strncasecmp(name, "perf", 4) != 0 ||
+        (name[4] != 'c' && name[4] != 'C' && name[4] != 'h' &&
+         name[4] != 'H') ||
+        strcasecmp(name + n - 4, ".dat") != 0)
+        return 0;
+    for (size_t i = 5; i < n - 4; i++)
+        if (!strchr("0123456789abcdefABCDEF", name[i]))
+            return 0;
+    return 1;
+}
+
+/* Whether REST, a path inside the Windows directory, is a side file the
+ * engine keeps: PerfStringBackup.INI, or a file of an INF copy,
+ * INF/<service>/<LLLL>/<name> (engine/side_files.c, rt_inf_path). Names
+ * of a disk copied from Windows keep whatever case it used. */
+static int is_side_file(const char *rest)
+{
+    if (!strcasecmp(rest, PSB_IN_WINDOWS))
+        return 1;
+    const char *p[4];
+    size_t len[4], n = 0;
+    for (const char *q = rest; n < 4; n++) {
+        const char *slash = strchr(q, '/');
+        p[n] = q;
+        len[n] = slash ? (size_t)(slash - q) : strlen(q);
+        if (!slash) {
+            n++;
+            break;
+        }
+        q = slash + 1;
+        if (n == 3)
+            return 0;       /* a fifth part */
+    }
+    if (n != 4 || len[0] != 3 || strncasecmp(p[0], "INF", 3) != 0 ||
+        len[2] != 4)
+        return 0;
+    for (size_t i = 0; i < 4; i++)
+        if (!strchr("0123456789abcdefABCDEF", p[2][i]))
+            return 0;
+    return 1;
+}
+
+/* The journal's scope (rt_journal_scope): REL, relative to the base
+ * directory, is a file this store's commits write: one of the two hives,
+ * a .dat table in the tables' directory or SysWOW64's copy, or a side
+ * file under the Windows directory. */
+static int is_store_file(void *ctx, const char *rel)
+{
+    struct hive_store *s = ctx;
+    char *full = NULL;
+    if (asprintf(&full, "%s/%s", strcmp(s->base_dir, "/") ? s->base_dir : "",
+                 rel) < 0)
+        return 0;
+    int ok = !strcmp(full, s->software.path) || !strcmp(full, s->system.path);
+    const char *slash = strrchr(full, '/');
+    size_t dl = (size_t)(slash - full);
+    const char *dirs[2] = {s->system32, s->syswow64};
+    for (int i = 0; i < 2 && !ok; i++)
+        ok = dirs[i] && strlen(dirs[i]) == dl &&
+             !strncmp(full, dirs[i], dl) && is_table_name(slash + 1);
+    const char *win = hive_windows_dir(&s->base);
+    size_t wl = win ? strlen(win) : 0;
+    if (!ok && win && !strncmp(full, win, wl) && full[wl] == '/')
+        ok = is_side_file(full + wl + 1);
+    free(full);
+    return ok;
+}
+
+/* No commit's journal holds more than twice the hives' bytes (each
+ * changed page of a hive once, the tables at most whole, which in the
+ * registry layout lie inside SOFTWARE) plus 256 MB (the .dat tables and
+ * the side files: an INF copy's INI and symbol file are read up to 16 MB
+ * each). A file larger than that is not read at all. */
+#define JOURNAL_SLACK ((uint64_t)256 << 20)
+
+struct rt_journal_scope hive_journal_scope(struct hive_store *s)
+{
+    struct rt_journal_scope scope = {
+        is_store_file, s,
+        2 * (s->software.file_end + s->system.file_end) + JOURNAL_SLACK};
+    return scope;
+}
+
+/* "the files ..." in BUF: each file J changes, relative to the base, with
+ * its bytes; cut short with "and N more" where BUF ends. */
+static void list_journal_files(const struct rt_journal *j, char *buf,
+                               size_t size)
+{
+    const struct rt_journal_file *f;
+    size_t n = rt_journal_files(j, &f), used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char one[RT_JOURNAL_NAME_MAX + 64];
+        if (f[i].removed)
+            snprintf(one, sizeof one, "%s (removed)", f[i].rel);
+        else
+            snprintf(one, sizeof one, "%s (%llu bytes)", f[i].rel,
+                     (unsigned long long)f[i].bytes);
+        size_t need = strlen(one) + 2;
+        if (used + need + 32 > size) {
+            snprintf(buf + used, size - used, "%sand %zu more",
+                     used ? ", " : "", n - i);
+            return;
+        }
+        used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                 used ? ", " : "", one);
+    }
+}
+
+/* A reader's one line about a journal it finds: a reader never acts on
+ * it, and reads the files as they are (a journal's after-image would let
+ * whoever wrote the disk show any state it likes, an audit's included),
+ * saying what is pending and which files it would change. */
+void hive_say_pending_journal(struct hive_store *s)
+{
+    struct rt_journal *j = NULL;
+    struct rt_error e = {0};
+    struct rt_journal_scope scope = hive_journal_scope(s);
+    int found = rt_journal_load(s->journal, &scope, &j, &e);
+    char line[6 * PATH_MAX];
+    if (found < 0) {
+        snprintf(line, sizeof line, "%s (the files are read as they are)",
+                 e.message);
+        hive_notice(s, line);
+        return;
+    }
+    if (!found)
+        return;
+    char what[400], need[PATH_MAX + 200], files[3 * PATH_MAX];
+    rt_journal_describe(rt_journal_about(j), what, sizeof what);
+    if (rt_journal_about(j)->sealed) {
+        rt_journal_needs(j, s->base_dir, need, sizeof need);
+        list_journal_files(j, files, sizeof files);
+        snprintf(line, sizeof line,
+                 "%s: %s is not yet in the files, which are read as they "
+                 "are (part-way through it, if a crash stopped it there); "
+                 "it would change %s in %s; %s",
+                 s->journal, what, files, s->base_dir,
+                 *need ? need : "the next install, uninstall, enable or "
+                                "disable finishes it");
+    } else {
+        snprintf(line, sizeof line,
+                 "%s: %s never reached its commit point: nothing of it "
+                 "counts, and the next writer discards it",
+                 s->journal, what);
+    }
+    rt_journal_free(j);
+    hive_notice(s, line);
+}
+
+/* BASE_DIR/REL, for the user. */
+static void shown_path(const struct hive_store *s, const char *rel,
+                       char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s", strcmp(s->base_dir, "/") ? s->base_dir : "",
+             rel);
+}
+
+/* A writer finishes the checked journal J: first it says what it writes
+ * (each file and its bytes), then does it and says so. */
+static int finish_journal(struct hive_store *s, struct rt_journal *j,
+                          struct rt_error *e)
+{
+    const struct rt_journal_info *ji = rt_journal_about(j);
+    const struct rt_journal_file *f;
+    size_t n = rt_journal_files(j, &f);
+    char what[400], line[2 * PATH_MAX + 600], path[2 * PATH_MAX];
+    rt_journal_describe(ji, what, sizeof what);
+    if (n) {
+        snprintf(line, sizeof line,
+                 ji->sealed ? "%s: finishing %s, which changes %zu file%s:"
+                            : "%s: discarding %s, which never reached its "
+                              "commit point: its fresh bytes are cut from "
+                              "%zu file%s:",
+                 s->journal, what, n, n == 1 ? "" : "s");
+        hive_notice(s, line);
+    }
+    for (size_t i = 0; i < n; i++) {
+        shown_path(s, f[i].rel, path, sizeof path);
+        if (!ji->sealed)
+            snprintf(line, sizeof line, "  %s: cut back to %llu bytes", path,
+                     (unsigned long long)f[i].size);
+        else if (f[i].removed)
+            snprintf(line, sizeof line, "  %s: removed", path);
+        else if (f[i].sized)
+            snprintf(line, sizeof line, "  %s: %llu bytes written, %llu "
+                     "bytes long after", path,
+                     (unsigned long long)f[i].bytes,
+                     (unsigned long long)f[i].size);
+        else
+            snprintf(line, sizeof line, "  %s: %llu bytes written", path,
+                     (unsigned long long)f[i].bytes);
+        hive_notice(s, line);
+    }
+    struct rt_error e2 = {0};
+    if (rt_journal_finish(j, s->base_dir, &e2) < 0) {
+        char need[PATH_MAX + 200];
+        rt_journal_needs(j, s->base_dir, need, sizeof need);
+        return rt_error_set(e, e2.code ? e2.code : RT_ERR_WRITE_FAULT,
+                            "%s holds %s, which could not be finished (%s); "
+                            "%s", s->journal, what, e2.message,
+                            *need ? need : "try again");
+    }
+    snprintf(line, sizeof line,
+             ji->sealed ? "%s: finished %s, left unfinished"
+                        : "%s: discarded %s, which never reached its commit "
+                          "point",
+             s->journal, what);
+    hive_notice(s, line);
+    return 0;
+}
+
+/* --- transactions -------------------------------------------------------- */
+
+int hive_begin(struct rt_store *st, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    rt_lock_release(s->shared);
+    s->shared = NULL;
+    /* Tables read before the lock are read again under it. */
+    hive_dats_drop(s);
+    if (rt_lock_acquire(s->lock_path, &s->wait, &s->lock, e) != 0)
+        return -1;
+    /* An unfinished commit (another writer's, or one that failed after its
+     * commit point) is checked whole, then finished or discarded, saying
+     * what it writes before and what was done after; then what changed is
+     * read afresh. A journal naming anything but this store's files is
+     * refused: nothing of it is done. */
+    struct rt_journal *j = NULL;
+    struct rt_journal_scope scope = hive_journal_scope(s);
+    int found = rt_journal_load(s->journal, &scope, &j, e);
+    if (found > 0 && finish_journal(s, j, e) != 0)
+        found = -1;
+    rt_journal_free(j);
+    /* After a recovery the files changed: read them again. Otherwise the
+     * images read at open (or left by our last commit) stand unless
+     * someone wrote the files since. */
+    if (found < 0 ||
+        (found ? hive_load_all(s, 1, e) : hive_reload_if_changed(s, e)) != 0) {
+        rt_lock_release(s->lock);
+        s->lock = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void hive_end(struct rt_store *st)
+{
+    struct hive_store *s = hs(st);
+    rt_lock_release(s->lock);
+    s->lock = NULL;
+}

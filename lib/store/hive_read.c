@@ -1,0 +1,390 @@
+/* Store layer: the hive store's reads: Perflib's languages and values,
+ * a language's tables where they lie (a value of SOFTWARE, in place or
+ * copied, or a .dat file), their other copies, the services with
+ * counters and their values, and the side files under the Windows
+ * directory. */
+#include "store/hive_internal.h"
+#include "model/lang_id.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int push_string(char ***v, size_t *n, const char *str)
+{
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    *v = nv;
+    if (!(nv[*n] = strdup(str)))
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+/* Names of the subkeys of PATH in HF, filtered by KEEP (NULL: all). A
+ * list that does not read is named with its hive file and key: the
+ * reader's message gives only the byte offset. */
+int hive_list_subkeys(const struct hive_file *hf, const char *path,
+                      int (*keep)(struct rt_regf *, uint32_t, const char *,
+                                  void *),
+                      void *ctx, char ***out, size_t *n, struct rt_error *e)
+{
+    struct rt_regf *h = hf->h;
+    uint32_t key, *subs = NULL;
+    size_t ns = 0;
+    *out = NULL;
+    *n = 0;
+    if (hive_lookup(h, path, &key) != 0)
+        return 0;
+    if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                            rt_regf_errmsg(h));
+    for (size_t i = 0; i < ns; i++) {
+        struct rt_regf_key_info ki;
+        if (rt_regf_key_info(h, subs[i], &ki) != 0) {
+            free(subs);
+            rt_strings_free(*out, *n);
+            *out = NULL;
+            *n = 0;
+            return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                                rt_regf_errmsg(h));
+        }
+        int r = 0;
+        if (!keep || keep(h, subs[i], ki.name, ctx))
+            r = push_string(out, n, ki.name);
+        rt_regf_key_info_free(&ki);
+        if (r) {
+            free(subs);
+            rt_strings_free(*out, *n);
+            *out = NULL;
+            *n = 0;
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        }
+    }
+    free(subs);
+    return 0;
+}
+
+static int keep_language(struct rt_regf *h, uint32_t key, const char *name,
+                         void *ctx)
+{
+    (void)h;
+    (void)key;
+    struct hive_store *s = ctx;
+    /* With .dat tables, CurrentLanguage has no files of its own: it is
+     * served from the UI language's, which we write anyway. */
+    if (s->files_layout && rt_lang_is_current(name))
+        return 0;
+    return rt_is_language_key(name);
+}
+
+int hive_list_languages(struct rt_store *st, char ***langs, size_t *n,
+                        struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    return hive_list_subkeys(&s->software, PERFLIB_PATH, keep_language, s,
+                             langs, n, e);
+}
+
+/* HF's value NAME of key PATH, and (CELL not NULL) its value cell. A
+ * value that does not read (a damaged big-data list, a cell out of
+ * bounds) is named with its hive file and key: the reader's message gives
+ * only the byte offset. */
+static int get_value_cell(const struct hive_file *hf, const char *path,
+                          const char *name, struct rt_value *out,
+                          int *present, uint32_t *cell, struct rt_error *e)
+{
+    struct rt_regf *h = hf->h;
+    uint32_t key, v, type;
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (hive_lookup(h, path, &key) != 0)
+        return 0;
+    int r = rt_regf_value_find(h, key, name, &v);
+    if (r == RT_REGF_ENOTFOUND)
+        return 0;
+    if (r == 0)
+        r = rt_regf_value_read(h, v, &type, &out->data, &out->len);
+    if (r != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
+                            hf->path, name, path, rt_regf_errmsg(h));
+    out->type = type;
+    *present = 1;
+    if (cell)
+        *cell = v;
+    return 0;
+}
+
+static int get_value(const struct hive_file *hf, const char *path,
+                     const char *name, struct rt_value *out, int *present,
+                     struct rt_error *e)
+{
+    return get_value_cell(hf, path, name, out, present, NULL, e);
+}
+
+/* The value in Perflib\LLL that holds table T (registry layout). */
+const char *hive_table_value_name(enum rt_table_kind t)
+{
+    return t == RT_TABLE_COUNTER ? "Counter" : "Help";
+}
+
+/* LANG's table T as a value of SOFTWARE (registry layout): its key's path
+ * into PATH and its value cell into *V; 0 when there is none. */
+static int table_cell(struct hive_store *s, const char *lang,
+                      enum rt_table_kind t, char *path, size_t size,
+                      uint32_t *v)
+{
+    uint32_t key;
+    snprintf(path, size, PERFLIB_PATH "\\%s", lang);
+    return hive_lookup(s->software.h, path, &key) == 0 &&
+           rt_regf_value_find(s->software.h, key, hive_table_value_name(t),
+                              v) == 0;
+}
+
+int hive_read_table(struct rt_store *st, const char *lang,
+                    enum rt_table_kind t, struct rt_value *out,
+                    int *present, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    if (s->files_layout)
+        return hive_read_dat(s, s->system32, lang, t, out, present, e);
+    char path[256];
+    snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
+    uint32_t v;
+    if (get_value_cell(&s->software, path, hive_table_value_name(t), out,
+                       present, &v, e) != 0)
+        return -1;
+    /* Held once: the copy, not also the hive view's pages under it (a
+     * whole-database read would otherwise hold every table twice). */
+    if (*present)
+        (void)rt_regf_value_release(s->software.h, v);
+    return 0;
+}
+
+/* LANG's table T where it lies (store op read_table_pieces); of a value
+ * in segments, those holding only bytes before FROM are not read (their
+ * pieces are NULL). */
+static int table_pieces_from(struct rt_store *st, const char *lang,
+                             enum rt_table_kind t, size_t from,
+                             struct rt_table_pieces *out, int *present,
+                             struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (s->files_layout) {
+        /* The .dat file as mapped. */
+        char *file = hive_dat_path(s->system32, lang, t);
+        if (!file)
+            return hive_ambiguous(e) ? -1
+                                : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                               "out of memory");
+        struct dat_seen *d = NULL;
+        int r = 0;
+        if (rt_os_exists(file) && !(d = hive_dat_seen_map(s, file)))
+            r = 1;      /* not mapped here: read_table says why */
+        if (d) {
+            out->piece = malloc(sizeof *out->piece);
+            out->len = malloc(sizeof *out->len);
+            if (!out->piece || !out->len) {
+                rt_table_pieces_free(out);
+                r = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            } else {
+                out->piece[0] = d->map.data;
+                out->len[0] = out->total = d->map.len;
+                out->n = d->map.len ? 1 : 0;
+                out->type = RT_REG_MULTI_SZ;
+                *present = 1;
+            }
+        }
+        free(file);
+        return r;
+    }
+    char path[256];
+    uint32_t v;
+    struct rt_regf *h = s->software.h;
+    if (!table_cell(s, lang, t, path, sizeof path, &v))
+        return 0;
+    if (rt_regf_value_pieces_from(h, v, from, &out->type, &out->piece,
+                                  &out->len, &out->n, &out->total) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
+                            s->software.path, hive_table_value_name(t), path,
+                            rt_regf_errmsg(h));
+    *present = 1;
+    return 0;
+}
+
+int hive_read_table_pieces(struct rt_store *st, const char *lang,
+                           enum rt_table_kind t,
+                           struct rt_table_pieces *out, int *present,
+                           struct rt_error *e)
+{
+    return table_pieces_from(st, lang, t, 0, out, present, e);
+}
+
+/* The table where it lies (hive_read_table_pieces), copied from FROM on;
+ * where it cannot be read in place, a copy cut. */
+int hive_read_table_from(struct rt_store *st, const char *lang,
+                         enum rt_table_kind t, size_t from,
+                         struct rt_value *out, size_t *len,
+                         int *present, struct rt_error *e)
+{
+    struct rt_table_pieces p;
+    memset(out, 0, sizeof *out);
+    *len = 0;
+    int r = table_pieces_from(st, lang, t, from, &p, present, e);
+    if (r < 0)
+        return -1;
+    if (r == 0) {
+        size_t at = from < p.total ? from : p.total;
+        if (*present && !(out->data = malloc(p.total - at + 1))) {
+            rt_table_pieces_free(&p);
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        }
+        if (*present) {
+            rt_pieces_copy(p.piece, p.len, p.n, at, out->data, p.total - at);
+            out->len = p.total - at;
+            out->type = p.type;
+            *len = p.total;
+        }
+        rt_table_pieces_free(&p);
+        return 0;
+    }
+    if (hive_read_table(st, lang, t, out, present, e) != 0)
+        return -1;
+    *len = out->len;
+    if (*present && from <= out->len) {
+        memmove(out->data, out->data + from, out->len - from);
+        out->len -= from;
+    }
+    return 0;
+}
+
+/* The other copies of a table (store.h): with .dat tables, SysWOW64's
+ * file, and a Counter or Help value Perflib\LANG still holds in the hive
+ * (Vista and later serve the .dat files, docs/design.md, "Where the tables
+ * live"; such a value is what an offline reader or an older tool sees). In
+ * the registry layout the .dat files beside an XP or Server 2003 hive hold
+ * the tables as the system was installed, not a copy of the live ones:
+ * none. */
+int hive_read_table_copy(struct rt_store *st, const char *lang,
+                         enum rt_table_kind t, int which,
+                         struct rt_value *out, int *present,
+                         struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (!s->files_layout)
+        return 0;
+    if (which == RT_COPY_WOW64)
+        return s->syswow64
+                   ? hive_read_dat(s, s->syswow64, lang, t, out, present, e)
+                   : 0;
+    if (which != RT_COPY_HIVE)
+        return 0;
+    char path[256];
+    snprintf(path, sizeof path, PERFLIB_PATH "\\%s", lang);
+    return get_value(&s->software, path, hive_table_value_name(t), out, present,
+                     e);
+}
+
+int hive_read_perflib(struct rt_store *st, const char *name,
+                      struct rt_value *out, int *present,
+                      struct rt_error *e)
+{
+    return get_value(&hs(st)->software, PERFLIB_PATH, name, out, present, e);
+}
+
+static int keep_perf_service(struct rt_regf *h, uint32_t key, const char *name,
+                             void *ctx)
+{
+    (void)name;
+    (void)ctx;
+    uint32_t perf;
+    return rt_regf_lookup(h, key, "Performance", &perf) == 0;
+}
+
+int hive_list_perf_services(struct rt_store *st, char ***names,
+                            size_t *n, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    return hive_list_subkeys(&s->system, s->services, keep_perf_service,
+                             NULL, names, n, e);
+}
+
+int hive_service_state(struct rt_store *st, const char *service,
+                       int *exists, int *has_perf, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    char path[512];
+    uint32_t key;
+    snprintf(path, sizeof path, "%s\\%s", s->services, service);
+    int r = hive_lookup(s->system.h, path, &key);
+    *exists = r == 0;
+    *has_perf = 0;
+    if (*exists && (r = rt_regf_lookup(s->system.h, key, "Performance",
+                                       &key)) == 0)
+        *has_perf = 1;
+    /* A subkey list that does not read is no absent service (a name
+     * that is no key name is). */
+    if (r == RT_REGF_ECORRUPT || r == RT_REGF_ENOMEM)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", s->system.path,
+                            path, rt_regf_errmsg(s->system.h));
+    return 0;
+}
+
+int hive_read_service(struct rt_store *st, const char *service,
+                      const char *name, struct rt_value *out,
+                      int *present, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    char path[512];
+    snprintf(path, sizeof path, "%s\\%s\\Performance", s->services, service);
+    return get_value(&s->system, path, name, out, present, e);
+}
+
+int hive_has_win_files(struct rt_store *st)
+{
+    return hive_windows_dir(st) != NULL;
+}
+
+int hive_read_win_file(struct rt_store *st, const char *rel,
+                       struct rt_value *out, int *present,
+                       struct rt_error *e)
+{
+    const char *win = hive_windows_dir(st);
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    if (!win)
+        return 0;
+    char *p = rt_os_path_ci(win, rel, 0);
+    if (!p)
+        return hive_ambiguous(e) ? -1
+                            : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                           "out of memory");
+    int rc = 0;
+    struct rt_os_stat fst;
+    /* A link (or anything but a file) where a side file is looked for is
+     * refused, never taken for an absent file: an uninstall would leave
+     * it and say nothing. */
+    if (rt_os_stat(p, &fst) != 0)
+        rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s; nothing was written",
+                          p, rt_os_strerror(errno));
+    else if (fst.kind == RT_OS_OTHER || fst.kind == RT_OS_DIR)
+        rc = rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                          "%s is not a file (a link, a folder or a device); "
+                          "nothing was written", p);
+    else if (fst.kind == RT_OS_FILE) {
+        if (rt_os_read_file(p, &out->data, &out->len) != 0)
+            rc = rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
+                              rt_os_strerror(errno));
+        else
+            *present = 1;
+    }
+    free(p);
+    out->type = RT_REG_BINARY;
+    return rc;
+}

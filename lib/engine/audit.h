@@ -64,7 +64,26 @@ static inline const char *rt_finding_text(const struct rt_finding *x,
  * and its message's bytes. Messages and evidence are kept in one pool, not
  * a heap block each, and a language or fix text repeated from finding to finding
  * is kept once (RECENT: the last text kept in each of a few slots, by
- * hash). */
+ * hash).
+ *
+ * Evidence is what grows with the tree: 3,000 languages each lacking
+ * English's thousand names are three million indices and texts. The last
+ * finding's evidence grows in OPEN (heap arrays reused from finding to
+ * finding); the next finding, a sort or the end seals it into the pool at
+ * its exact size, or shares an identical list sealed before (SEALED, by
+ * hash), and each evidence text is kept once (TEXTS, by hash). */
+struct rt_findings_open {
+    uint32_t *indices;
+    const char **texts;
+    size_t cap_indices, cap_texts;
+    size_t at;                      /* 1 + the finding whose evidence is
+                                       open here, or 0 */
+    struct rt_evidence *spare;      /* a record a shared list left free */
+};
+struct rt_findings_set {
+    const void **slot;              /* NULL: empty */
+    size_t n, cap;                  /* cap: 0 or a power of two */
+};
 #define RT_FINDINGS_RECENT 32
 struct rt_findings {
     struct rt_finding *v;
@@ -72,6 +91,8 @@ struct rt_findings {
     size_t errors, warnings, infos;
     struct rt_str_pool pool;
     const char *recent[RT_FINDINGS_RECENT];
+    struct rt_findings_open open;
+    struct rt_findings_set texts, sealed;
 };
 
 struct rt_audit_options {
@@ -130,6 +151,11 @@ int rt_findings_add(struct rt_findings *f, const char *id,
 /* Attaches an index and its text (TEXT may be NULL) to the last finding. */
 int rt_findings_evidence(struct rt_findings *f, uint32_t index,
                          const char *text);
+
+/* Seals the last finding's evidence (see struct rt_findings); the next
+ * add, the sort and the free do it too. Returns 0, or -1 when out of
+ * memory (the evidence stays where it is, readable). */
+int rt_findings_seal(struct rt_findings *f);
 
 /* Most severe first, then by id, language and first index: a stable order
  * for people and for machines. */

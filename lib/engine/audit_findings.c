@@ -1,0 +1,348 @@
+/* Engine layer: the list of findings an audit, a repair or a verify makes
+ * (audit.h, struct rt_findings): compact, because a hostile tree's audit
+ * finds millions of things. */
+#include "engine/audit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *rt_audit_severity_name(enum rt_audit_severity s)
+{
+    return s == RT_AUDIT_ERROR ? "error" : s == RT_AUDIT_WARNING ? "warning"
+                                                                 : "info";
+}
+
+/* S kept in F's pool, once for all the findings that repeat it while it
+ * stays in its slot of F->recent; NULL when out of memory. */
+static const char *kept_once(struct rt_findings *f, const char *s)
+{
+    size_t hash = 5381, len = 0;
+    for (; s[len]; len++)
+        hash = hash * 33 + (unsigned char)s[len];
+    const char **slot = &f->recent[hash % RT_FINDINGS_RECENT];
+    if (*slot && !strcmp(*slot, s))
+        return *slot;
+    const char *kept = rt_str_pool_add(&f->pool, s, len);
+    if (kept)
+        *slot = kept;
+    return kept;
+}
+
+/* --- sets kept by hash (open addressing, linear probing) --------------- */
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+    return (h ^ x) * 0x100000001b3ull;
+}
+
+static uint64_t text_hash(const char *s, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++)
+        h = mix(h, (unsigned char)s[i]);
+    return h;
+}
+
+static uint64_t evidence_hash(const struct rt_evidence *ev)
+{
+    uint64_t h = mix(0xcbf29ce484222325ull, ev->n_indices);
+    h = mix(h, ev->n_texts);
+    for (size_t i = 0; i < ev->n_indices; i++)
+        h = mix(h, ev->indices[i]);
+    /* Texts are kept once: the same text is the same pointer. */
+    for (size_t i = 0; i < ev->n_texts; i++)
+        h = mix(h, (uint64_t)(uintptr_t)ev->texts[i]);
+    return h;
+}
+
+static int evidence_equal(const struct rt_evidence *a,
+                          const struct rt_evidence *b)
+{
+    return a->n_indices == b->n_indices && a->n_texts == b->n_texts &&
+           (!a->n_indices ||
+            !memcmp(a->indices, b->indices, a->n_indices * sizeof *a->indices)) &&
+           (!a->n_texts ||
+            !memcmp(a->texts, b->texts, a->n_texts * sizeof *a->texts));
+}
+
+/* The slot of SET where an item of hash H equal to KEY (by EQUAL) is, or
+ * the empty slot where it would go. SET has room (cap > n). */
+static const void **set_slot(struct rt_findings_set *set, uint64_t h,
+                             const void *key,
+                             int (*equal)(const void *item, const void *key))
+{
+    size_t mask = set->cap - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask)
+        if (!set->slot[i] || equal(set->slot[i], key))
+            return &set->slot[i];
+}
+
+/* Room in SET for one more item, at most half full; HASH rehashes. */
+static int set_room(struct rt_findings_set *set,
+                    uint64_t (*hash)(const void *item))
+{
+    if (2 * (set->n + 1) <= set->cap)
+        return 0;
+    size_t cap = set->cap ? 2 * set->cap : 64;
+    const void **slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < set->cap; i++) {
+        if (!set->slot[i])
+            continue;
+        size_t j = (size_t)hash(set->slot[i]) & (cap - 1);
+        while (slot[j])
+            j = (j + 1) & (cap - 1);
+        slot[j] = set->slot[i];
+    }
+    free(set->slot);
+    set->slot = slot;
+    set->cap = cap;
+    return 0;
+}
+
+static void set_free(struct rt_findings_set *set)
+{
+    free(set->slot);
+    memset(set, 0, sizeof *set);
+}
+
+static uint64_t text_item_hash(const void *item)
+{
+    return text_hash(item, strlen(item));
+}
+
+static int text_item_equal(const void *item, const void *key)
+{
+    return !strcmp(item, key);
+}
+
+static uint64_t evidence_item_hash(const void *item)
+{
+    return evidence_hash(item);
+}
+
+static int evidence_item_equal(const void *item, const void *key)
+{
+    return evidence_equal(item, key);
+}
+
+/* TEXT kept in F's pool once for every evidence that shows it; NULL when
+ * out of memory. */
+static const char *text_kept(struct rt_findings *f, const char *text)
+{
+    if (set_room(&f->texts, text_item_hash) != 0)
+        return NULL;
+    size_t len = strlen(text);
+    const void **slot =
+        set_slot(&f->texts, text_hash(text, len), text, text_item_equal);
+    if (!*slot) {
+        if (!(*slot = rt_str_pool_add(&f->pool, text, len)))
+            return NULL;
+        f->texts.n++;
+    }
+    return *slot;
+}
+
+/* --- findings ----------------------------------------------------------- */
+
+int rt_findings_add(struct rt_findings *f, const char *id,
+                    enum rt_audit_severity severity, const char *language,
+                    const char *symptom, const char *fix, const char *fmt, ...)
+{
+    if (rt_findings_seal(f) != 0)
+        return -1;
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 16;
+        struct rt_finding *v = realloc(f->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        f->v = v;
+        f->cap = cap;
+    }
+    struct rt_finding x = {.id = id, .severity = severity, .symptom = symptom};
+    if (fix && !(x.fix = kept_once(f, fix)))
+        return -1;
+    if (language && !(x.language = kept_once(f, language)))
+        return -1;
+    /* Most messages fit the buffer: formatted once, then copied. */
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (len < 0)
+        return -1;
+    char *message;
+    if ((size_t)len < sizeof buf) {
+        message = rt_str_pool_add(&f->pool, buf, (size_t)len);
+    } else if ((message = rt_str_pool_alloc(&f->pool, (size_t)len + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(message, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (!message)
+        return -1;
+    x.message = message;
+    f->v[f->n++] = x;
+    if (severity == RT_AUDIT_ERROR)
+        f->errors++;
+    else if (severity == RT_AUDIT_WARNING)
+        f->warnings++;
+    else
+        f->infos++;
+    return 0;
+}
+
+/* Room in F's open evidence for N_INDICES indices and N_TEXTS texts. */
+static int open_room(struct rt_findings_open *o, size_t n_indices,
+                     size_t n_texts)
+{
+    if (n_indices > o->cap_indices) {
+        size_t cap = o->cap_indices ? o->cap_indices : 16;
+        while (cap < n_indices)
+            cap *= 2;
+        uint32_t *v = realloc(o->indices, cap * sizeof *v);
+        if (!v)
+            return -1;
+        o->indices = v;
+        o->cap_indices = cap;
+    }
+    if (n_texts > o->cap_texts) {
+        size_t cap = o->cap_texts ? o->cap_texts : 16;
+        while (cap < n_texts)
+            cap *= 2;
+        const char **v = realloc(o->texts, cap * sizeof *v);
+        if (!v)
+            return -1;
+        o->texts = v;
+        o->cap_texts = cap;
+    }
+    return 0;
+}
+
+/* Opens the last finding's evidence in F->open: a new one, or a sealed
+ * one copied back (evidence added after a sort). NULL when out of
+ * memory. */
+static struct rt_evidence *open_evidence(struct rt_findings *f)
+{
+    struct rt_finding *x = &f->v[f->n - 1];
+    struct rt_findings_open *o = &f->open;
+    if (o->at == f->n)
+        return (struct rt_evidence *)x->evidence;
+    if (rt_findings_seal(f) != 0)
+        return NULL;
+    const struct rt_evidence *had = x->evidence;
+    size_t n_indices = had ? had->n_indices : 0, n_texts = had ? had->n_texts : 0;
+    struct rt_evidence *ev = o->spare;
+    if (open_room(o, n_indices, n_texts) != 0 ||
+        (!ev && !(ev = rt_str_pool_alloc(&f->pool, sizeof *ev))))
+        return NULL;
+    o->spare = NULL;
+    if (n_indices)
+        memcpy(o->indices, had->indices, n_indices * sizeof *o->indices);
+    if (n_texts)
+        memcpy(o->texts, had->texts, n_texts * sizeof *o->texts);
+    *ev = (struct rt_evidence){n_indices, n_texts, o->indices, o->texts};
+    x->evidence = ev;
+    o->at = f->n;
+    return ev;
+}
+
+int rt_findings_evidence(struct rt_findings *f, uint32_t index,
+                         const char *text)
+{
+    if (!f->n)
+        return -1;
+    struct rt_evidence *ev = open_evidence(f);
+    if (!ev || open_room(&f->open, ev->n_indices + 1, ev->n_texts + 1) != 0)
+        return -1;
+    const char *kept = text ? text_kept(f, text) : NULL;
+    if (text && !kept)
+        return -1;
+    ev->indices = f->open.indices;
+    ev->texts = f->open.texts;
+    ev->indices[ev->n_indices++] = index;
+    if (kept)
+        ev->texts[ev->n_texts++] = kept;
+    return 0;
+}
+
+int rt_findings_seal(struct rt_findings *f)
+{
+    struct rt_findings_open *o = &f->open;
+    if (!o->at)
+        return 0;
+    struct rt_finding *x = &f->v[o->at - 1];
+    struct rt_evidence *ev = (struct rt_evidence *)x->evidence;
+    if (set_room(&f->sealed, evidence_item_hash) != 0)
+        return -1;
+    const void **slot = set_slot(&f->sealed, evidence_hash(ev), ev,
+                                 evidence_item_equal);
+    if (*slot) {
+        /* The same list as an earlier finding's: one copy for both. */
+        x->evidence = *slot;
+        o->spare = ev;
+        o->at = 0;
+        return 0;
+    }
+    uint32_t *indices = rt_str_pool_alloc(&f->pool,
+                                          (ev->n_indices + 1) * sizeof *indices);
+    const char **texts = indices ? rt_str_pool_alloc(
+                                       &f->pool, (ev->n_texts + 1) * sizeof *texts)
+                                 : NULL;
+    if (!texts)
+        return -1;
+    if (ev->n_indices)
+        memcpy(indices, ev->indices, ev->n_indices * sizeof *indices);
+    if (ev->n_texts)
+        memcpy(texts, ev->texts, ev->n_texts * sizeof *texts);
+    ev->indices = indices;
+    ev->texts = texts;
+    *slot = ev;
+    f->sealed.n++;
+    o->at = 0;
+    return 0;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+    const struct rt_finding *x = a, *y = b;
+    if (x->severity != y->severity)
+        return x->severity < y->severity ? -1 : 1;
+    int c = strcmp(x->id, y->id);
+    if (c)
+        return c;
+    c = strcmp(x->language ? x->language : "", y->language ? y->language : "");
+    if (c)
+        return c;
+    uint32_t ix = rt_finding_n_indices(x) ? rt_finding_index(x, 0) : 0;
+    uint32_t iy = rt_finding_n_indices(y) ? rt_finding_index(y, 0) : 0;
+    return ix < iy ? -1 : ix > iy;
+}
+
+void rt_findings_sort(struct rt_findings *f)
+{
+    /* Out of memory, the open evidence stays open, readable, and follows
+     * its finding to where the sort puts it. */
+    const struct rt_evidence *open =
+        rt_findings_seal(f) != 0 ? f->v[f->open.at - 1].evidence : NULL;
+    if (f->n > 1)
+        qsort(f->v, f->n, sizeof *f->v, cmp_finding);
+    for (size_t i = 0; open && i < f->n; i++)
+        if (f->v[i].evidence == open)
+            f->open.at = i + 1;
+}
+
+void rt_findings_free(struct rt_findings *f)
+{
+    free(f->v);
+    rt_str_pool_free(&f->pool);
+    free(f->open.indices);
+    free(f->open.texts);
+    set_free(&f->texts);
+    set_free(&f->sealed);
+    memset(f, 0, sizeof *f);
+}

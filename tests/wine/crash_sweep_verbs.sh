@@ -16,31 +16,19 @@ sweep=$1
 regtool=$2
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+. tests/common.sh
 . tests/wine/wine_run.sh
-fail() { echo "crash sweep (verbs): $*" >&2; exit 1; }
-# Every failure names its step: a Wine process that dies without a word
-# would otherwise end the sweep silently (set -e). Launches go through
-# wine_run (tests/wine/wine_run.sh).
-step() {
-    wine_run "$scratch/step.out" "$scratch/step.err" "$sweep" "$@" ||
-        fail "sweep $*: exit $?: $(cat "$scratch/step.err")"
-    cat "$scratch/step.err" >&2
-    cat "$scratch/step.out"
-}
+FAIL_WHO="crash sweep (verbs)"
 # The side files the verbs keep beside the registry (the provider's INF
 # copy, PerfStringBackup.INI) and any temporary file a crash left, each
 # with its checksum: part of the state that must be the before- or the
 # after-state as a whole.
 files() {
-    (cd "$WINEPREFIX/drive_c/windows" &&
-        find . \( -ipath './inf/sweepnew*' -o -iname '*.regtool-new' \
-            -o -iname 'perfstringbackup.ini' \) -print | LC_ALL=C sort |
-        while read -r f; do
-            if [ -d "$f" ]; then echo "dir $f"; else echo "file $f $(sha256sum <"$f" | cut -c1-16)"; fi
-        done)
+    tree_state "$WINEPREFIX/drive_c/windows" -ipath './inf/sweepnew*' \
+        -o -iname '*.regtool-new' -o -iname 'perfstringbackup.ini'
 }
 # The whole state: the registry as sweep.c dumps it, then the files.
-state() { step dump && files; }
+state() { wine_step "$sweep" dump && files; }
 rt() {
     rt_rc=0
     wine_run "$scratch/rt.out" "$scratch/rt.err" "$regtool" --store live "$@" || rt_rc=$?
@@ -58,7 +46,7 @@ install_args="--create-service --library sweepnew.dll --open O --collect C --clo
 
 # prepare VERB: the state the verb starts from.
 prepare() {
-    step reset
+    wine_step "$sweep" reset
     (cd "$WINEPREFIX/drive_c/windows" &&
         find . \( -ipath './inf/sweepnew' -o -iname '*.regtool-new' \) \
             -prune -exec rm -rf {} +)
@@ -121,14 +109,7 @@ for verb in install disable enable uninstall restore repair; do
             break
         }
         state >"$scratch/got"
-        if cmp -s "$scratch/got" "$scratch/before"; then
-            old=$((old + 1))
-        elif cmp -s "$scratch/got" "$scratch/after"; then
-            new=$((new + 1))
-        else
-            diff "$scratch/before" "$scratch/got" >&2 || true
-            fail "$verb, k=$k: the registry is neither the state before nor after"
-        fi
+        sweep_outcome "$scratch/got" "$scratch/before" "$scratch/after" "$verb, k=$k"
         k=$((k + 1))
     done
     [ "$old" -gt 0 ] || fail "$verb: no crash point rolled back (k=$k, exit $rc)"

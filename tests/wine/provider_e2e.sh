@@ -17,7 +17,8 @@ consumer="$build/mingw/perfconsumer.exe"
 dll_dir="$WINEPREFIX/drive_c/regtool-perf"
 svc='HKLM\SYSTEM\CurrentControlSet\Services\TransferPerf'
 lang='HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib\CurrentLanguage'
-fail() { echo "tests/wine: provider: $*" >&2; exit 1; }
+. tests/common.sh
+FAIL_WHO="tests/wine: provider"
 reg() { "$WINE64" reg "$@" >/dev/null 2>&1 || fail "reg $*"; }
 expect() {  # NAME OUTPUT PATTERN...: every pattern is a line of OUTPUT
     what=$1 out=$2

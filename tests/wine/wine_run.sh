@@ -21,3 +21,13 @@ wine_run() {
     fi
     return "$wr_rc"
 }
+# wine_step PROGRAM ARGS...: PROGRAM's output, its messages on stderr;
+# a failure names the step (a Wine process that dies without a word would
+# otherwise end a sweep silently under set -e). Needs $scratch and fail
+# (tests/common.sh).
+wine_step() {
+    wine_run "$scratch/step.out" "$scratch/step.err" "$@" ||
+        fail "$(basename "$1") $2: exit $?: $(cat "$scratch/step.err")"
+    cat "$scratch/step.err" >&2
+    cat "$scratch/step.out"
+}

@@ -2,37 +2,32 @@
 # Runs each cmocka test binary (under valgrind when VALGRIND=1) from the
 # repository root, so fixtures resolve as tests/fixtures/... and the shared
 # samples as ../shared/samples. UNIT_JOBS programs run at once (default:
-# the machine's processors; each makes its own scratch directories), and
-# each one's output is printed whole, in the order given.
+# the machine's processors; each makes its own scratch directories), the
+# next starting as soon as any one ends, and each one's output is printed
+# whole, in the order given, then the slowest programs' times.
 jobs=${UNIT_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
-# run_one N TEST: TEST's output into $logs/N.out, its exit status into
-# $logs/N.rc.
-run_one() {
+# One program: N TEST, its output into $logs/N.out, its exit status into
+# $logs/N.rc, its wall time in seconds into $logs/N.time.
+run_one='logs=$1; n=$2; t=$3
+    start=$(date +%s)
     if [ "${VALGRIND:-}" = 1 ]; then
         valgrind -q --error-exitcode=99 --leak-check=full \
-            --child-silent-after-fork=yes "$2" >"$logs/$1.out" 2>&1
+            --child-silent-after-fork=yes "$t" >"$logs/$n.out" 2>&1
     else
-        "$2" >"$logs/$1.out" 2>&1
+        "$t" >"$logs/$n.out" 2>&1
     fi
-    echo $? >"$logs/$1.rc"
-}
+    echo $? >"$logs/$n.rc"
+    echo "$(( $(date +%s) - start )) $(basename "$t")" >"$logs/$n.time"'
 
 n=0
 for t in "$@"; do
     n=$((n + 1))
-    run_one "$n" "$t" &
-    # At most $jobs running: wait for the oldest before starting more.
-    if [ "$n" -ge "$jobs" ]; then
-        while [ ! -f "$logs/$((n - jobs + 1)).rc" ]; do
-            sleep 0.1
-        done
-    fi
-done
-wait
+    printf '%s %s\n' "$n" "$t"
+done | xargs -P "$jobs" -L 1 sh -c "$run_one" sh "$logs"
 
 passed=0; failed=0; failures=""; n=0
 for t in "$@"; do
@@ -44,5 +39,10 @@ for t in "$@"; do
         failed=$((failed + 1)); failures="$failures $(basename "$t")"
     fi
 done
+# The slowest, so that the time a change adds shows where it went.
+if [ $# -gt 1 ]; then
+    echo "unit test programs: the slowest (seconds, each program's wall time):"
+    cat "$logs"/*.time 2>/dev/null | sort -rn | head -5 | sed 's/^/    /'
+fi
 echo "unit test programs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }

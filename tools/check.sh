@@ -1,24 +1,30 @@
 #!/bin/sh
-# make check: every build, then every suite once where once is enough,
-# each stage timed, the times printed at the end with the whole.
+# make check: the builds the first suites need, then every suite once
+# where once is enough, each stage timed, the times printed at the end
+# with the whole.
 #
-#   builds      the plain library, CLI, test programs and bench tools,
-#               the fuzz harnesses (clang), the Wine and the native Windows
-#               builds, in one make -j; beside it the sanitizer build
-#               (ASan+UBSan, build/san), as a second make
+#   builds      the plain library, CLI, test programs and bench tools in
+#               one make -j; beside it the sanitizer build (ASan+UBSan,
+#               build/san), as a second make
 #   then two chains at once (the CLI scripts spend much of their time
-#   waiting on fsync and child processes; the others compute):
+#   waiting on fsync and child processes; the others compute, the later
+#   builds among them, which so fill that time instead of delaying the
+#   first suites):
 #   A: unit-valgrind  the unit test programs under valgrind: their plain
 #                     run and memcheck's in one
 #      valgrind-cli   a CLI round trip with every run under valgrind
-#      fuzz           each harness's regressions and FUZZ_SECONDS (20)
+#      fuzz           the harnesses (clang) and their seeds built, then
+#                     each harness's regressions and FUZZ_SECONDS (10) of
+#                     fuzzing (make fuzz runs longer)
+#      windows        the native Windows build and its test programs
+#                     under wine64
 #   B: cli-san        every CLI script on the sanitizer build
 #      unit-san       the unit test programs under the sanitizers
 #      cli-plain      the scripts whose bounds only the plain build shows
 #                     (peak RSS and full sizes are not measured under
 #                     AddressSanitizer): PLAIN_CLI
-#      wine           the win32 store and the CLI under Wine (wine.mk)
-#      windows        the native Windows test programs under wine64
+#      wine           the Wine build, the win32 store and the CLI under
+#                     Wine (wine.mk)
 # A stage's output is printed whole when the chain ends; a failed stage
 # stops its chain, and make check fails naming it.
 #   sh tools/check.sh       (from the Makefile's check target, after deps)
@@ -61,7 +67,7 @@ san_build() {
     $MAKE -j"$JOBS" WERROR=1 BUILD=build/san SAN=1 check-programs
 }
 plain_build() {
-    $MAKE -j"$JOBS" WERROR=1 check-programs fuzz-build fuzz-seeds wine-build windows-build
+    $MAKE -j"$JOBS" WERROR=1 check-programs
 }
 builds() {
     plain_build >"$LOGS/build-plain.log" 2>&1 & p=$!
@@ -77,24 +83,24 @@ stage builds builds || { show builds; exit 1; }
 chain_a() {
     stage unit-valgrind $MAKE WERROR=1 valgrind-unit &&
     stage valgrind-cli $MAKE WERROR=1 valgrind-cli &&
-    stage fuzz $MAKE WERROR=1 fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+    stage fuzz $MAKE -j"$JOBS" WERROR=1 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}" &&
+    stage windows $MAKE -j"$JOBS" WERROR=1 windows-check
 }
 chain_b() {
     stage cli-san $MAKE WERROR=1 BUILD=build/san SAN=1 cli-tests &&
     stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit &&
     stage cli-plain $MAKE WERROR=1 cli-tests CLI_SCRIPTS="$(echo $PLAIN_CLI)" &&
-    stage wine $MAKE WERROR=1 wine-check &&
-    stage windows $MAKE WERROR=1 windows-check
+    stage wine $MAKE -j"$JOBS" WERROR=1 wine-check
 }
 chain_a & a=$!
 chain_b & b=$!
 wait $a; wait $b
 
-show unit-valgrind valgrind-cli fuzz cli-san unit-san cli-plain wine windows
+show unit-valgrind valgrind-cli fuzz windows cli-san unit-san cli-plain wine
 echo
 echo "make check: the stages' times (seconds; chains A and B ran at once, $JOBS cores):"
 failed=""
-for s in builds unit-valgrind valgrind-cli fuzz cli-san unit-san cli-plain wine windows; do
+for s in builds unit-valgrind valgrind-cli fuzz windows cli-san unit-san cli-plain wine; do
     if [ -f "$LOGS/$s.rc" ]; then
         rc=$(cat "$LOGS/$s.rc")
         if [ "$rc" -eq 0 ]; then st=passed; else st="FAILED (exit $rc)"; failed="$failed $s"; fi

@@ -1,6 +1,7 @@
 /* Commit layer: running a commit: its intents, the preflight and its
  * reservations, the journal written and sealed, then applied. */
 #include "commit/journal_internal.h"
+#include "platform/grow.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -81,6 +82,13 @@ static int record_intents(struct rt_commit *c, struct rt_error *e)
 {
     for (size_t k = 0; k < c->n_intents; k++)
         c->files[commit_file_find(c, c->intents[k].file)].has_intent = 1;
+    /* One intent a file at most: room for all of them at once. */
+    if (c->n_intents < c->n_files) {
+        struct intent *v = realloc(c->intents, c->n_files * sizeof *v);
+        if (!v)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        c->intents = v;
+    }
     for (size_t i = 0; i < c->n; i++) {
         if (c->v[i].kind != REC_FRESH || c->files[c->v[i].file_no].has_intent)
             continue;
@@ -94,10 +102,7 @@ static int record_intents(struct rt_commit *c, struct rt_error *e)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: %s", path,
                                 rt_os_strerror(errno));
         uint64_t size = st.kind == RT_OS_ABSENT ? 0 : st.size;
-        struct intent *v = realloc(c->intents, (k + 1) * sizeof *v);
-        if (!v)
-            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-        c->intents = v;
+        struct intent *v = c->intents;
         if (!(v[k].file = strdup(c->v[i].file)))
             return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         v[k].size = size;
@@ -144,7 +149,7 @@ static int write_fresh(const struct rt_commit *c, struct rt_error *e)
  * a refusal leaves the disk's free space as it found it. */
 struct reservations {
     char **paths;
-    size_t n;
+    size_t n, cap;
 };
 
 static void reservations_free(struct reservations *rv)
@@ -170,10 +175,15 @@ static void reservations_release(struct reservations *rv)
 
 static int reservations_add(struct reservations *rv, const char *path)
 {
-    char **v = realloc(rv->paths, (rv->n + 1) * sizeof *v);
-    if (!v)
-        return -1;
-    rv->paths = v;
+    if (rv->n == rv->cap) {
+        size_t cap = rt_grown(rv->cap, 16, sizeof *rv->paths);
+        char **v = cap ? realloc(rv->paths, cap * sizeof *v) : NULL;
+        if (!v)
+            return -1;
+        rv->paths = v;
+        rv->cap = cap;
+    }
+    char **v = rv->paths;
     if (!(v[rv->n] = strdup(path)))
         return -1;
     rv->n++;

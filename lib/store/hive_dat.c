@@ -103,7 +103,7 @@ struct dat_seen *hive_dat_seen_find(struct hive_store *s, const char *path)
 static int dat_room(struct hive_store *s)
 {
     if (s->n_dats == s->cap_dats) {
-        size_t cap = hive_grown(s->cap_dats, 16, sizeof *s->dats);
+        size_t cap = rt_grown(s->cap_dats, 16, sizeof *s->dats);
         struct dat_seen *nv = cap ? realloc(s->dats, cap * sizeof *nv)
                                   : NULL;
         if (!nv)
@@ -112,7 +112,7 @@ static int dat_room(struct hive_store *s)
         s->cap_dats = cap;
     }
     if (s->n_dats + 1 > s->n_dat_buckets) {
-        size_t nb = hive_grown(s->n_dat_buckets, 64, sizeof *s->dat_buckets);
+        size_t nb = rt_grown(s->n_dat_buckets, 64, sizeof *s->dat_buckets);
         size_t *b = nb ? calloc(nb, sizeof *b) : NULL;
         if (!b)
             return -1;

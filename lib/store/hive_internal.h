@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "commit/journal.h"
+#include "platform/grow.h"
 #include "platform/os.h"
 #include "regf/base_block.h"
 #include "regf/regf.h"
@@ -94,16 +95,6 @@ static inline struct hive_store *hs(struct rt_store *s)
     return (struct hive_store *)s;
 }
 
-/* The room for an array of elements of SIZE bytes that holds CAP and
- * needs one more: doubled (FIRST when it has none), so that N elements
- * cost a few reallocs, not N; 0 when the doubled array's bytes would
- * not fit a size_t (the caller says out of memory). */
-static inline size_t hive_grown(size_t cap, size_t first, size_t size)
-{
-    if (!cap)
-        return first;
-    return cap > SIZE_MAX / 2 / size ? 0 : 2 * cap;
-}
 
 
 /* Windows grows a hive file in steps of a few hundred KB, so real files

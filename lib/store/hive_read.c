@@ -11,13 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int push_string(char ***v, size_t *n, const char *str)
+/* Appends a copy of STR to V, which has room for it (the caller sized
+ * it for every subkey at once). */
+static int push_string(char **v, size_t *n, const char *str)
 {
-    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
-    if (!nv)
-        return -1;
-    *v = nv;
-    if (!(nv[*n] = strdup(str)))
+    if (!(v[*n] = strdup(str)))
         return -1;
     (*n)++;
     return 0;
@@ -41,6 +39,11 @@ int hive_list_subkeys(const struct hive_file *hf, const char *path,
     if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
         return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
                             rt_regf_errmsg(h));
+    /* Room for every name at once: one allocation, not one a subkey. */
+    if (ns && !(*out = calloc(ns, sizeof **out))) {
+        free(subs);
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    }
     for (size_t i = 0; i < ns; i++) {
         struct rt_regf_key_info ki;
         if (rt_regf_key_info(h, subs[i], &ki) != 0) {
@@ -53,7 +56,7 @@ int hive_list_subkeys(const struct hive_file *hf, const char *path,
         }
         int r = 0;
         if (!keep || keep(h, subs[i], ki.name, ctx))
-            r = push_string(out, n, ki.name);
+            r = push_string(*out, n, ki.name);
         rt_regf_key_info_free(&ki);
         if (r) {
             free(subs);
@@ -64,6 +67,10 @@ int hive_list_subkeys(const struct hive_file *hf, const char *path,
         }
     }
     free(subs);
+    if (!*n) {
+        free(*out);   /* none kept: no list, as for a key without subkeys */
+        *out = NULL;
+    }
     return 0;
 }
 

@@ -21,7 +21,7 @@ static int stage_file(struct hive_store *s, struct pending *p,
     if (!path && hive_ambiguous(e))
         return -1;
     if (path && p->n_files == p->cap_files) {
-        size_t cap = hive_grown(p->cap_files, 16, sizeof *p->files);
+        size_t cap = rt_grown(p->cap_files, 16, sizeof *p->files);
         struct dat_write *nf =
             cap ? realloc(p->files, cap * sizeof *nf) : NULL;
         if (nf) {
@@ -57,7 +57,7 @@ static void pending_link(struct pending *p, size_t i)
 static int pending_room(struct pending *p)
 {
     if (p->n_dats == p->cap_dats) {
-        size_t cap = hive_grown(p->cap_dats, 16, sizeof *p->dats);
+        size_t cap = rt_grown(p->cap_dats, 16, sizeof *p->dats);
         struct dat_write *nd = cap ? realloc(p->dats, cap * sizeof *nd)
                                    : NULL;
         if (!nd)
@@ -66,7 +66,7 @@ static int pending_room(struct pending *p)
         p->cap_dats = cap;
     }
     if (p->n_dats + 1 > p->n_buckets) {
-        size_t nb = hive_grown(p->n_buckets, 64, sizeof *p->buckets);
+        size_t nb = rt_grown(p->n_buckets, 64, sizeof *p->buckets);
         size_t *b = nb ? calloc(nb, sizeof *b) : NULL;
         if (!b)
             return -1;

@@ -11,84 +11,10 @@
 #include "cli.h"
 #include "platform/os.h"
 
-struct finding {
-    enum rt_regf_severity sev;
-    uint64_t offset;
-    char *message;
-};
-
-struct findings {
-    struct finding *v;
-    size_t n, cap;
-    size_t errors, warnings;
-};
-
-static void add(struct findings *f, enum rt_regf_severity sev,
-                uint64_t offset, const char *message)
+static const char *log_format_name(enum rt_op_log_format f)
 {
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 16;
-        struct finding *v = realloc(f->v, cap * sizeof *v);
-        if (!v)
-            abort();
-        f->v = v;
-        f->cap = cap;
-    }
-    char *m = strdup(message);
-    if (!m)
-        abort();
-    f->v[f->n++] = (struct finding){sev, offset, m};
-    if (sev == RT_REGF_ERROR)
-        f->errors++;
-    else
-        f->warnings++;
-}
-
-static void on_finding(void *ctx, enum rt_regf_severity sev, uint64_t offset,
-                       const char *message)
-{
-    add(ctx, sev, offset, message);
-}
-
-static const char *log_format_name(enum rt_regf_log_format f)
-{
-    return f == RT_REGF_LOG_NEW ? "new" : f == RT_REGF_LOG_OLD ? "old"
-                                                             : "invalid";
-}
-
-/* Header fields read straight from the file, so that even a hive too
- * broken to open reports its version and sequence numbers. */
-struct header {
-    int have;
-    unsigned major, minor;
-    uint32_t seq1, seq2;
-    int dirty;
-    long long size;
-};
-
-static void read_header(const char *path, struct header *hd)
-{
-    memset(hd, 0, sizeof *hd);
-    hd->size = -1;
-    /* Through the platform layer: a FIFO or device is refused at its
-     * open, never waited on. */
-    int fd = rt_os_open(path, RT_OS_READ);
-    if (fd < 0)
-        return;
-    uint8_t b[REGF_BASE_BLOCK_SIZE];
-    long long got = rt_os_pread(fd, b, sizeof b, 0);
-    uint64_t size;
-    if (rt_os_fsize(fd, &size) == 0)
-        hd->size = (long long)size;
-    rt_os_close(fd);
-    if (got == (long long)sizeof b && !memcmp(b, "regf", 4)) {
-        hd->have = 1;
-        hd->major = regf_le32(b + REGF_OFF_MAJOR);
-        hd->minor = regf_le32(b + REGF_OFF_MINOR);
-        hd->seq1 = regf_le32(b + REGF_OFF_SEQ1);
-        hd->seq2 = regf_le32(b + REGF_OFF_SEQ2);
-        hd->dirty = regf_base_is_dirty(b);
-    }
+    return f == RT_OP_LOG_NEW ? "new" : f == RT_OP_LOG_OLD ? "old"
+                                                         : "invalid";
 }
 
 static const char usage_text[] =
@@ -104,23 +30,6 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 clean; 1 dirty, a pending journal, or warnings;\n"
     "2 errors; 3 the file cannot be read.\n";
-
-/* The journal of an unfinished regtool commit beside PATH, if any: its
- * path in BUF and its size. */
-static int pending_journal(const char *path, char *buf, size_t size,
-                           uint64_t *bytes)
-{
-    const char *slash = strrchr(path, '/');
-    if (slash)
-        snprintf(buf, size, "%.*s/regtool.journal", (int)(slash - path), path);
-    else
-        snprintf(buf, size, "regtool.journal");
-    struct rt_os_stat st;
-    if (rt_os_stat(buf, &st) != 0 || st.kind != RT_OS_FILE)
-        return 0;
-    *bytes = st.size;
-    return 1;
-}
 
 static int check_file(const char *shown, const char *real, int json);
 
@@ -158,31 +67,29 @@ int hive_check_main(int argc, char **argv)
     return rc;
 }
 
-/* The report of check_file as JSON: the header HD, the logs and what a
- * replay would apply (REP), a pending regtool journal (JOURNAL, NULL:
- * none) and the findings F. */
-static void print_json(FILE *out, const char *shown, const struct header *hd,
-                       const struct rt_regf_replay_report *rep,
-                       const struct findings *f, const char *journal,
-                       uint64_t journal_bytes)
+/* The report C as JSON; JOURNAL: the pending regtool journal's name as
+ * shown (NULL: none). */
+static void print_json(FILE *out, const char *shown,
+                       const struct rt_op_hive_check *c, const char *journal)
 {
+    const struct rt_op_hive_replay *rep = &c->replay;
     fputs("{\"file\":", out);
     rt_json_string(out, shown);
-    if (hd->have)
-        fprintf(out, ",\"version\":\"%u.%u\"", hd->major, hd->minor);
+    if (c->have_header)
+        fprintf(out, ",\"version\":\"%u.%u\"", c->major, c->minor);
     else
         fputs(",\"version\":null", out);
-    fprintf(out, ",\"size\":%lld,\"dirty\":%s", hd->size,
-            hd->have && hd->dirty ? "true" : "false");
-    if (hd->have)
-        fprintf(out, ",\"sequence\":[%u,%u]", hd->seq1, hd->seq2);
+    fprintf(out, ",\"size\":%lld,\"dirty\":%s", c->size,
+            c->have_header && c->dirty ? "true" : "false");
+    if (c->have_header)
+        fprintf(out, ",\"sequence\":[%u,%u]", c->seq1, c->seq2);
     else
         fputs(",\"sequence\":null", out);
     fputs(",\"logs\":[", out);
     int first = 1;
-    for (int i = 0; i < RT_REGF_LOG_SLOTS; i++) {
-        const struct rt_regf_log_info *l = &rep->log[i];
-        if (l->format == RT_REGF_LOG_ABSENT || !l->name)
+    for (int i = 0; i < RT_OP_HIVE_LOG_SLOTS; i++) {
+        const struct rt_op_hive_log *l = &rep->log[i];
+        if (l->format == RT_OP_LOG_ABSENT || !l->name)
             continue;
         fprintf(out, "%s{\"file\":", first ? "" : ",");
         rt_json_string(out, l->name);
@@ -191,7 +98,7 @@ static void print_json(FILE *out, const char *shown, const struct header *hd,
         first = 0;
     }
     fputs("],\"replay\":", out);
-    if (rep->status == RT_REGF_REPLAY_APPLIED)
+    if (rep->status == RT_OP_REPLAY_APPLIED)
         fprintf(out, "{\"entries\":%zu,\"sequence\":[%u,%u]}",
                 rep->entries_applied, rep->first_sequence,
                 rep->last_sequence);
@@ -201,123 +108,98 @@ static void print_json(FILE *out, const char *shown, const struct header *hd,
     if (journal) {
         fputs("{\"file\":", out);
         rt_json_string(out, journal);
-        fprintf(out, ",\"bytes\":%llu}", (unsigned long long)journal_bytes);
+        fprintf(out, ",\"bytes\":%llu}", (unsigned long long)c->journal_bytes);
     } else {
         fputs("null", out);
     }
     fputs(",\"findings\":[", out);
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = 0; i < c->n_findings; i++) {
+        const struct rt_op_hive_finding *f = &c->findings[i];
         fprintf(out, "%s{\"severity\":\"%s\",\"offset\":%llu,\"message\":",
                 i ? "," : "",
-                f->v[i].sev == RT_REGF_ERROR ? "error" : "warning",
-                (unsigned long long)f->v[i].offset);
-        rt_json_string(out, f->v[i].message);
+                f->severity == RT_OP_HIVE_ERROR ? "error" : "warning",
+                (unsigned long long)f->offset);
+        rt_json_string(out, f->message);
         fputc('}', out);
     }
     fputs("]}\n", out);
 }
 
 /* The same report for people. */
-static void print_text(FILE *out, const char *shown, const struct header *hd,
-                       const struct rt_regf_replay_report *rep,
-                       const struct findings *f, const char *journal,
-                       uint64_t journal_bytes)
+static void print_text(FILE *out, const char *shown,
+                       const struct rt_op_hive_check *c, const char *journal)
 {
+    const struct rt_op_hive_replay *rep = &c->replay;
     fprintf(out, "%s: ", rt_cli_shown(shown));
-    if (hd->have)
+    if (c->have_header)
         fprintf(out, "version %u.%u, %lld bytes, %s, sequence %u/%u\n",
-                hd->major, hd->minor, hd->size, hd->dirty ? "dirty" : "clean",
-                hd->seq1, hd->seq2);
+                c->major, c->minor, c->size, c->dirty ? "dirty" : "clean",
+                c->seq1, c->seq2);
     else
-        fprintf(out, "not a hive, %lld bytes\n", hd->size);
-    for (int i = 0; i < RT_REGF_LOG_SLOTS; i++) {
-        const struct rt_regf_log_info *l = &rep->log[i];
-        if (l->format == RT_REGF_LOG_ABSENT || !l->name)
+        fprintf(out, "not a hive, %lld bytes\n", c->size);
+    for (int i = 0; i < RT_OP_HIVE_LOG_SLOTS; i++) {
+        const struct rt_op_hive_log *l = &rep->log[i];
+        if (l->format == RT_OP_LOG_ABSENT || !l->name)
             continue;
         fprintf(out, "log %s: %s, %zu valid entries%s%s\n",
                 rt_cli_shown(l->name), log_format_name(l->format),
                 l->valid_entries, *l->problem ? "; " : "",
                 rt_cli_shown(l->problem));
     }
-    if (rep->status == RT_REGF_REPLAY_APPLIED)
+    if (rep->status == RT_OP_REPLAY_APPLIED)
         fprintf(out, "replay would apply %zu entries, sequence %u to %u\n",
                 rep->entries_applied, rep->first_sequence, rep->last_sequence);
-    else if (hd->have && hd->dirty)
+    else if (c->have_header && c->dirty)
         fprintf(out, "replay: nothing usable (%s)\n",
                 rt_cli_shown(rep->message));
     if (journal)
         fprintf(out, "pending regtool commit: %s (%llu bytes); the next "
                 "regtool command that opens this tree finishes or "
                 "discards it\n", rt_cli_shown(journal),
-                (unsigned long long)journal_bytes);
-    for (size_t i = 0; i < f->n; i++) {
-        const char *sev = f->v[i].sev == RT_REGF_ERROR ? "error" : "warning";
-        const char *m = f->v[i].message;
+                (unsigned long long)c->journal_bytes);
+    for (size_t i = 0; i < c->n_findings; i++) {
+        const struct rt_op_hive_finding *f = &c->findings[i];
+        const char *sev = f->severity == RT_OP_HIVE_ERROR ? "error"
+                                                          : "warning";
+        const char *m = f->message;
         if (!strncmp(m, "file offset ", 12))
             fprintf(out, "%s at file offset %s\n", sev,
                     rt_cli_shown(m + 12));
         else
             fprintf(out, "%s at file offset 0x%llx: %s\n", sev,
-                    (unsigned long long)f->v[i].offset, rt_cli_shown(m));
+                    (unsigned long long)f->offset, rt_cli_shown(m));
     }
-    fprintf(out, "%zu error%s, %zu warning%s\n", f->errors,
-            f->errors == 1 ? "" : "s", f->warnings,
-            f->warnings == 1 ? "" : "s");
+    fprintf(out, "%zu error%s, %zu warning%s\n", c->errors,
+            c->errors == 1 ? "" : "s", c->warnings,
+            c->warnings == 1 ? "" : "s");
 }
 
 /* Checks the hive at REAL (beneath its confined folder), named SHOWN. */
 static int check_file(const char *shown, const char *real, int json)
 {
-    const char *path = real;
-    struct header hd;
-    read_header(path, &hd);
-    /* What the logs hold and what a replay would apply, without keeping
-     * the replayed image. */
-    struct rt_regf_replay_report rep;
-    rt_regf_replay_file(path, NULL, NULL, &rep);
-    struct findings f = {0};
-    char err[512];
-    struct rt_regf *h;
-    int rc = rt_regf_open(path, 0, &h, err, sizeof err);
-    if (rc == RT_REGF_EIO || rc == RT_REGF_ENOMEM) {
-        rt_cli_error("%s", err);
-        rt_regf_replay_report_free(&rep);
+    struct rt_op_hive_check c;
+    if (rt_op_hive_check(real, &c) != 0) {
+        rt_cli_error("%s", c.error);
+        rt_op_hive_check_free(&c);
         return RT_EXIT_FAILURE;
     }
-    if (rc) {
-        /* The message names the offset it is about; report it there. */
-        unsigned long long at = 0;
-        const char *o = strstr(err, "file offset 0x");
-        if (o)
-            sscanf(o + 12, "%llx", &at);
-        add(&f, RT_REGF_ERROR, at, err);
-    } else {
-        rt_regf_check(h, on_finding, &f);
-        rt_regf_close(h);
-    }
-
+    /* The journal named beside the hive as the user named the hive. */
     char journal[4200];
-    uint64_t journal_bytes = 0;
-    int pending = pending_journal(path, journal, sizeof journal, &journal_bytes);
-    /* Named beside the hive as the user named the hive. */
     const char *slash = strrchr(shown, '/');
-    if (pending && slash)
+    if (slash)
         snprintf(journal, sizeof journal, "%.*s/regtool.journal",
                  (int)(slash - shown), shown);
-    else if (pending)
-        snprintf(journal, sizeof journal, "regtool.journal");
-    if (json)
-        print_json(stdout, shown, &hd, &rep, &f, pending ? journal : NULL,
-                   journal_bytes);
     else
-        print_text(stdout, shown, &hd, &rep, &f, pending ? journal : NULL,
-                   journal_bytes);
-    int code = f.errors ? RT_EXIT_INVALID
-             : (f.warnings || pending || (hd.have && hd.dirty)) ? RT_EXIT_WARN
-             : RT_EXIT_OK;
-    for (size_t i = 0; i < f.n; i++)
-        free(f.v[i].message);
-    free(f.v);
-    rt_regf_replay_report_free(&rep);
+        snprintf(journal, sizeof journal, "regtool.journal");
+    const char *pending = c.journal_pending ? journal : NULL;
+    if (json)
+        print_json(stdout, shown, &c, pending);
+    else
+        print_text(stdout, shown, &c, pending);
+    int code = c.errors ? RT_EXIT_INVALID
+             : (c.warnings || c.journal_pending || (c.have_header && c.dirty))
+                 ? RT_EXIT_WARN
+                 : RT_EXIT_OK;
+    rt_op_hive_check_free(&c);
     return code;
 }

@@ -13,7 +13,6 @@
 #include "cli.h"
 #include "platform/os.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,31 +29,31 @@ static const char usage_text[] =
     "Exit status: 0 recovered; 1 FILE was not dirty (OUT is a copy of it);\n"
     "2 FILE unusable or no log applicable (nothing written); 3 I/O error.\n";
 
-static const char *format_name(enum rt_regf_log_format f)
+static const char *format_name(enum rt_op_log_format f)
 {
     switch (f) {
-    case RT_REGF_LOG_NEW: return "new format";
-    case RT_REGF_LOG_OLD: return "old format";
-    case RT_REGF_LOG_INVALID: return "not a usable log";
+    case RT_OP_LOG_NEW: return "new format";
+    case RT_OP_LOG_OLD: return "old format";
+    case RT_OP_LOG_INVALID: return "not a usable log";
     default: return "absent";
     }
 }
 
-static void print_logs(FILE *f, const struct rt_regf_replay_report *r)
+static void print_logs(FILE *f, const struct rt_op_hive_replay *r)
 {
-    for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
-        const struct rt_regf_log_info *l = &r->log[s];
-        if (l->format == RT_REGF_LOG_ABSENT)
+    for (int s = 0; s < RT_OP_HIVE_LOG_SLOTS; s++) {
+        const struct rt_op_hive_log *l = &r->log[s];
+        if (l->format == RT_OP_LOG_ABSENT)
             continue;
-        fprintf(f, "  %s %s: %s", rt_regf_log_slot_name(s), rt_cli_shown(l->name),
+        fprintf(f, "  %s %s: %s", l->slot, rt_cli_shown(l->name),
                 format_name(l->format));
-        if (l->format == RT_REGF_LOG_NEW)
+        if (l->format == RT_OP_LOG_NEW)
             fprintf(f, ", sequence %u, %zu valid entr%s", l->sequence,
                     l->valid_entries, l->valid_entries == 1 ? "y" : "ies");
-        else if (l->format == RT_REGF_LOG_OLD)
+        else if (l->format == RT_OP_LOG_OLD)
             fprintf(f, ", sequence %u, %zu dirty pages", l->sequence,
                     l->dirty_pages);
-        if (l->used && l->format == RT_REGF_LOG_NEW)
+        if (l->used && l->format == RT_OP_LOG_NEW)
             fprintf(f, ", %zu applied", l->entries_applied);
         else if (l->used)
             fputs(", applied", f);
@@ -65,7 +64,7 @@ static void print_logs(FILE *f, const struct rt_regf_replay_report *r)
 }
 
 /* A primary that runs far past its bins: what was left out. */
-static void print_cut(const char *file, const struct rt_regf_replay_report *r)
+static void print_cut(const char *file, const struct rt_op_hive_replay *r)
 {
     if (r->primary_file_size <= r->primary_read)
         return;
@@ -120,86 +119,79 @@ int hive_recover_main(int argc, char **argv)
     return rc;
 }
 
+/* What was recovered from FILE into OUT, R's replay, on stdout; the
+ * exit code: 1 when FILE was not dirty, 0 when its logs were applied. */
+static int print_recovered(const char *file, const char *out,
+                           const struct rt_op_hive_replay *r)
+{
+    int cut = r->primary_file_size > r->primary_read;
+    if (r->status == RT_OP_REPLAY_CLEAN) {
+        printf("%s: not dirty (sequence numbers %u/%u): its logs are ignored "
+               "as Windows ignores them; '%s' is %s\n", rt_cli_shown(file),
+               r->primary_seq1, r->primary_seq2, rt_cli_shown(out),
+               cut ? "a copy of its base block and hive bins"
+                   : "an identical copy");
+        print_logs(stdout, r);
+        print_cut(file, r);
+        return RT_EXIT_WARN;
+    }
+    printf("%s: dirty (sequence numbers %u/%u%s)\n", rt_cli_shown(file),
+           r->primary_seq1,
+           r->primary_seq2, r->primary_checksum_ok ? "" : ", bad checksum");
+    print_logs(stdout, r);
+    if (r->format_applied == RT_OP_LOG_NEW)
+        printf("recovered: %zu log entries applied (sequence %u to %u), "
+               "%zu pages; ", r->entries_applied, r->first_sequence,
+               r->last_sequence, r->pages_applied);
+    else
+        printf("recovered: %zu dirty pages applied; ", r->pages_applied);
+    printf("sequence numbers %u/%u, hive bins 0x%x bytes; written to '%s'\n",
+           r->result_sequence, r->result_sequence, r->result_hbins_size,
+           rt_cli_shown(out));
+    print_cut(file, r);
+    return RT_EXIT_OK;
+}
+
 /* Recovers the hive at REAL (beneath its confined folder: its logs lie
  * there too), named FILE, into OUT. */
 static int recover_file(const char *file, const char *real, const char *out,
                         int force)
 {
-    struct rt_os_stat file_st;
-    if (rt_os_stat(real, &file_st) != 0 || file_st.kind == RT_OS_ABSENT) {
-        if (file_st.kind == RT_OS_ABSENT)
-            errno = ENOENT;
-        rt_cli_error("cannot read '%s': %s", file, rt_os_strerror(errno));
-        return RT_EXIT_FAILURE;
-    }
-    if (rt_os_same_file(out, real)) {
+    struct rt_op_hive_recover r;
+    int exit_code = RT_EXIT_USAGE;
+    switch (rt_op_hive_recover(real, out, force, &r)) {
+    case RT_OP_RECOVER_UNREADABLE:
+        rt_cli_error("cannot read '%s': %s", file, rt_os_strerror(r.err_no));
+        exit_code = RT_EXIT_FAILURE;
+        break;
+    case RT_OP_RECOVER_OUT_IS_HIVE:
         rt_cli_error("refusing to write '%s': it is the hive '%s' itself; "
                      "write the recovered hive elsewhere", out, file);
-        return RT_EXIT_USAGE;
-    }
-
-    uint8_t *image = NULL;
-    size_t size = 0;
-    struct rt_regf_replay_report r;
-    int rc = rt_regf_replay_file(real, &image, &size, &r);
-    int exit_code;
-    if (rc != 0) {
-        rt_cli_error("%s: %s", file, r.message);
-        print_logs(stderr, &r);
-        exit_code = r.status == RT_REGF_REPLAY_IO_ERROR ||
-                            r.status == RT_REGF_REPLAY_NO_MEMORY
+        break;
+    case RT_OP_RECOVER_NOT_REPLAYED:
+        rt_cli_error("%s: %s", file, r.replay.message);
+        print_logs(stderr, &r.replay);
+        exit_code = r.replay.status == RT_OP_REPLAY_IO_ERROR ||
+                            r.replay.status == RT_OP_REPLAY_NO_MEMORY
                         ? RT_EXIT_FAILURE
                         : RT_EXIT_INVALID;
-        goto done;
-    }
-    for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
-        if (r.log[s].name && rt_os_same_file(out, r.log[s].name)) {
-            rt_cli_error("refusing to write '%s': it is the transaction log "
-                         "'%s' of the hive", out, r.log[s].name);
-            exit_code = RT_EXIT_USAGE;
-            goto done;
-        }
-    }
-    if (!force && rt_os_exists(out)) {
+        break;
+    case RT_OP_RECOVER_OUT_IS_LOG:
+        rt_cli_error("refusing to write '%s': it is the transaction log "
+                     "'%s' of the hive", out, r.replay.log[r.out_log].name);
+        break;
+    case RT_OP_RECOVER_OUT_EXISTS:
         rt_cli_error("refusing to overwrite '%s': it exists (--force replaces "
                      "it)", out);
-        exit_code = RT_EXIT_USAGE;
-        goto done;
-    }
-    if (rt_os_replace_file(out, image, size, file_st.mode & 0666) != 0) {
-        rt_cli_error("cannot write '%s': %s", out, rt_os_strerror(errno));
+        break;
+    case RT_OP_RECOVER_UNWRITABLE:
+        rt_cli_error("cannot write '%s': %s", out, rt_os_strerror(r.err_no));
         exit_code = RT_EXIT_FAILURE;
-        goto done;
+        break;
+    case RT_OP_RECOVER_WRITTEN:
+        exit_code = print_recovered(file, out, &r.replay);
+        break;
     }
-    int cut = r.primary_file_size > r.primary_read;
-    if (r.status == RT_REGF_REPLAY_CLEAN) {
-        printf("%s: not dirty (sequence numbers %u/%u): its logs are ignored "
-               "as Windows ignores them; '%s' is %s\n", rt_cli_shown(file),
-               r.primary_seq1, r.primary_seq2, rt_cli_shown(out),
-               cut ? "a copy of its base block and hive bins"
-                   : "an identical copy");
-        print_logs(stdout, &r);
-        print_cut(file, &r);
-        exit_code = RT_EXIT_WARN;
-        goto done;
-    }
-    printf("%s: dirty (sequence numbers %u/%u%s)\n", rt_cli_shown(file),
-           r.primary_seq1,
-           r.primary_seq2, r.primary_checksum_ok ? "" : ", bad checksum");
-    print_logs(stdout, &r);
-    if (r.format_applied == RT_REGF_LOG_NEW)
-        printf("recovered: %zu log entries applied (sequence %u to %u), "
-               "%zu pages; ", r.entries_applied, r.first_sequence,
-               r.last_sequence, r.pages_applied);
-    else
-        printf("recovered: %zu dirty pages applied; ", r.pages_applied);
-    printf("sequence numbers %u/%u, hive bins 0x%x bytes; written to '%s'\n",
-           r.result_sequence, r.result_sequence, r.result_hbins_size,
-           rt_cli_shown(out));
-    print_cut(file, &r);
-    exit_code = RT_EXIT_OK;
-done:
-    free(image);
-    rt_regf_replay_report_free(&r);
+    rt_op_hive_recover_free(&r);
     return exit_code;
 }

@@ -6,7 +6,9 @@
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
- * .reg backup's size cap; --emit-reg's counts; audit's scope. */
+ * .reg backup's size cap; --emit-reg's counts; audit's scope; hive check
+ * and hive recover on one hive file. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ops/hive_files.h"
 #include "ops/ops.h"
 #include "platform/os.h"
+#include "regf/base_block.h"
 #include "regf/regf.h"
 #include "scratch.h"
 
@@ -284,6 +288,138 @@ static void audit_scope(void **state)
     rt_op_close(s);
 }
 
+/* A new, empty hive saved at DIR/NAME; its path in PATH. */
+static void write_hive(const char *dir, const char *name, char *path,
+                       size_t size)
+{
+    struct rt_regf *h;
+    char err[256];
+    uint32_t key;
+    assert_int_equal(rt_regf_create(5, "ROOT", &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h), "Software",
+                                             &key), 0);
+    snprintf(path, size, "%s/%s", dir, name);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+}
+
+/* PATH rewritten as its first LEN bytes, or with its base block's
+ * primary sequence number bumped (LEN 0: dirty, as a crash mid-write
+ * leaves it, its checksum sealed again). */
+static void damage_hive(const char *path, size_t len)
+{
+    uint8_t *data;
+    size_t n;
+    assert_int_equal(rt_os_read_file(path, &data, &n), 0);
+    assert_true(n > REGF_BASE_BLOCK_SIZE);
+    if (len) {
+        assert_true(len < n);
+        n = len;
+    } else {
+        regf_put32(data + REGF_OFF_SEQ1, regf_le32(data + REGF_OFF_SEQ2) + 1);
+        regf_base_seal(data);
+    }
+    assert_int_equal(rt_os_replace_file(path, data, n, 0644), 0);
+    free(data);
+}
+
+/* hive check: a whole hive is clean with its base block read; a regtool
+ * journal beside it is reported with its size; cut inside its bins, the
+ * hive gives one error at the base block's hive bins size (0x28), saying
+ * it is truncated, its header still read. */
+static void hive_check_findings(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200], journal[4200];
+    write_hive(root, "HIVE", path, sizeof path);
+    struct rt_op_hive_check c;
+    assert_int_equal(rt_op_hive_check(path, &c), 0);
+    assert_true(c.have_header);
+    assert_int_equal(c.major, 1);
+    assert_int_equal(c.minor, 5);
+    assert_false(c.dirty);
+    assert_int_equal(c.errors + c.warnings, 0);
+    assert_int_equal(c.replay.status, RT_OP_REPLAY_CLEAN);
+    assert_false(c.journal_pending);
+    long long whole = c.size;
+    rt_op_hive_check_free(&c);
+
+    snprintf(journal, sizeof journal, "%s/regtool.journal", root);
+    assert_int_equal(rt_os_write_new_file(journal, "RTJOURN2", 8), 0);
+    assert_int_equal(rt_op_hive_check(path, &c), 0);
+    assert_true(c.journal_pending);
+    assert_int_equal(c.journal_bytes, 8);
+    rt_op_hive_check_free(&c);
+
+    damage_hive(path, (size_t)whole - 1024);
+    assert_int_equal(rt_op_hive_check(path, &c), 0);
+    assert_true(c.have_header);
+    assert_int_equal(c.size, whole - 1024);
+    assert_int_equal(c.errors, 1);
+    assert_int_equal(c.n_findings, 1);
+    assert_int_equal(c.findings[0].severity, RT_OP_HIVE_ERROR);
+    assert_int_equal(c.findings[0].offset, 0x28);
+    assert_non_null(strstr(c.findings[0].message, "(truncated)"));
+    rt_op_hive_check_free(&c);
+
+    snprintf(path, sizeof path, "%s/missing", root);
+    assert_int_equal(rt_op_hive_check(path, &c), -1);
+    assert_true(c.error[0] != 0);
+    rt_op_hive_check_free(&c);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+/* hive recover: a clean hive is copied whole (CLEAN), an existing OUT is
+ * kept without FORCE, the hive itself is never OUT, and a dirty hive with
+ * no log beside it is refused with nothing written. */
+static void hive_recover_outcomes(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200], out[4200];
+    write_hive(root, "HIVE", path, sizeof path);
+    snprintf(out, sizeof out, "%s/out", root);
+    struct rt_op_hive_recover r;
+    assert_int_equal(rt_op_hive_recover(path, out, 0, &r),
+                     RT_OP_RECOVER_WRITTEN);
+    assert_int_equal(r.replay.status, RT_OP_REPLAY_CLEAN);
+    rt_op_hive_recover_free(&r);
+    uint8_t *a, *b;
+    size_t na, nb;
+    assert_int_equal(rt_os_read_file(path, &a, &na), 0);
+    assert_int_equal(rt_os_read_file(out, &b, &nb), 0);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na);
+    free(a);
+    free(b);
+
+    assert_int_equal(rt_op_hive_recover(path, out, 0, &r),
+                     RT_OP_RECOVER_OUT_EXISTS);
+    rt_op_hive_recover_free(&r);
+    assert_int_equal(rt_op_hive_recover(path, path, 1, &r),
+                     RT_OP_RECOVER_OUT_IS_HIVE);
+    rt_op_hive_recover_free(&r);
+
+    damage_hive(path, 0);
+    assert_int_equal(rt_os_unlink(out), 0);
+    assert_int_equal(rt_op_hive_recover(path, out, 1, &r),
+                     RT_OP_RECOVER_NOT_REPLAYED);
+    assert_int_equal(r.replay.status, RT_OP_REPLAY_NO_USABLE_LOG);
+    assert_non_null(strstr(r.replay.message, "dirty"));
+    rt_op_hive_recover_free(&r);
+    assert_false(rt_os_exists(out));
+
+    snprintf(path, sizeof path, "%s/missing", root);
+    assert_int_equal(rt_op_hive_recover(path, out, 1, &r),
+                     RT_OP_RECOVER_UNREADABLE);
+    assert_int_equal(r.err_no, ENOENT);
+    rt_op_hive_recover_free(&r);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +431,8 @@ int main(void)
         cmocka_unit_test(reg_backup_text_capped),
         cmocka_unit_test(reg_patch_counts),
         cmocka_unit_test(audit_scope),
+        cmocka_unit_test(hive_check_findings),
+        cmocka_unit_test(hive_recover_outcomes),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -3,12 +3,11 @@
  * a stat server. */
 #include "cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform/os.h"
+#include "ops/perfstats_reg.h"
 
 static const char usage_text[] =
     "Usage: regtool perfstats list [--json] FILE.reg\n"
@@ -32,41 +31,30 @@ static const char *codepage(void)
     return cp && *cp ? cp : NULL;
 }
 
-/* Reads FILE; a regtool exit code (the error said) or RT_EXIT_OK. */
-static int load(const char *file, struct rt_reg_file *f)
+/* The exit code for an operation's STATUS, its message WHY printed. */
+static int failed(enum rt_op_perfstats_status status, char *why)
 {
-    uint8_t *data;
-    size_t len;
-    if (rt_os_read_file(file, &data, &len) != 0) {
-        rt_cli_error("cannot read %s: %s", file, rt_os_strerror(errno));
-        return RT_EXIT_FAILURE;
+    rt_cli_error("%s", why ? why : "out of memory");
+    free(why);
+    switch (status) {
+    case RT_OP_PERFSTATS_OK: return RT_EXIT_OK;
+    case RT_OP_PERFSTATS_MALFORMED: return RT_EXIT_INVALID;
+    case RT_OP_PERFSTATS_NO_SERVER: return RT_EXIT_CONFLICT;
+    default: return RT_EXIT_FAILURE;
     }
-    struct rt_reg_error re;
-    int r = rt_reg_parse(data, len, codepage(), f, &re);
-    free(data);
-    if (r == 0)
-        return RT_EXIT_OK;
-    if (re.nomem) {
-        rt_cli_error("%s: out of memory", file);
-        return RT_EXIT_FAILURE;
-    }
-    if (re.line)
-        rt_cli_error("%s:%u: %s", file, re.line, re.message);
-    else
-        rt_cli_error("%s: %s", file, re.message);
-    return RT_EXIT_INVALID;
 }
 
-static const char *kind_name(enum rt_perfstat_kind k)
+static const char *kind_name(enum rt_op_stat_kind k)
 {
-    return k == RT_STAT_RATE ? "rate" : k == RT_STAT_COUNT ? "count" : NULL;
+    return k == RT_OP_STAT_RATE ? "rate" : k == RT_OP_STAT_COUNT ? "count"
+                                                                 : NULL;
 }
 
-static void list_json(const struct rt_perfstats *p)
+static void list_json(const struct rt_op_perfstats *p)
 {
     printf("{\"servers\":[");
     for (size_t i = 0; i < p->n_servers; i++) {
-        const struct rt_perfstats_server *s = &p->servers[i];
+        const struct rt_op_stat_server *s = &p->servers[i];
         printf("%s{\"key\":", i ? "," : "");
         rt_json_string(stdout, s->key);
         printf(",\"name\":");
@@ -75,7 +63,7 @@ static void list_json(const struct rt_perfstats *p)
         rt_json_string_or_null(stdout, s->vxd);
         printf(",\"stats\":[");
         for (size_t j = 0; j < s->n_stats; j++) {
-            const struct rt_perfstat *st = &s->stats[j];
+            const struct rt_op_stat *st = &s->stats[j];
             printf("%s{\"key\":", j ? "," : "");
             rt_json_string(stdout, st->key);
             printf(",\"name\":");
@@ -91,10 +79,10 @@ static void list_json(const struct rt_perfstats *p)
     printf("]}\n");
 }
 
-static void list_text(const struct rt_perfstats *p)
+static void list_text(const struct rt_op_perfstats *p)
 {
     for (size_t i = 0; i < p->n_servers; i++) {
-        const struct rt_perfstats_server *s = &p->servers[i];
+        const struct rt_op_stat_server *s = &p->servers[i];
         printf("%s", rt_cli_shown(s->key));
         if (s->name)
             printf("  %s", rt_cli_shown(s->name));
@@ -102,7 +90,7 @@ static void list_text(const struct rt_perfstats *p)
             printf("  (VxD %s)", rt_cli_shown(s->vxd));
         printf("\n");
         for (size_t j = 0; j < s->n_stats; j++) {
-            const struct rt_perfstat *st = &s->stats[j];
+            const struct rt_op_stat *st = &s->stats[j];
             const char *k = kind_name(st->kind);
             printf("  %-20s %-6s %s\n", rt_cli_shown(st->key), k ? k : "?",
                    st->name ? rt_cli_shown(st->name) : "(no name)");
@@ -113,18 +101,11 @@ static void list_text(const struct rt_perfstats *p)
     }
 }
 
-static int audit(const char *file, const struct rt_perfstats *p, int json)
+static int print_audit(const char *file, const struct rt_op_perfstats *p,
+                       int json)
 {
-    struct rt_perfstats_finding *v;
-    size_t n, errors = 0, warnings = 0;
-    if (rt_perfstats_audit(p, &v, &n) != 0) {
-        rt_cli_error("out of memory");
-        return RT_EXIT_FAILURE;
-    }
-    for (size_t i = 0; i < n; i++) {
-        errors += v[i].error;
-        warnings += !v[i].error;
-    }
+    const struct rt_op_stat_finding *v = p->findings;
+    size_t n = p->n_findings;
     if (json) {
         printf("{\"file\":");
         rt_json_string(stdout, file);
@@ -139,69 +120,35 @@ static int audit(const char *file, const struct rt_perfstats *p, int json)
             rt_json_string(stdout, v[i].message);
             printf("}");
         }
-        printf("],\"summary\":{\"errors\":%zu,\"warnings\":%zu}}\n", errors,
-               warnings);
+        printf("],\"summary\":{\"errors\":%zu,\"warnings\":%zu}}\n",
+               p->errors, p->warnings);
     } else {
         for (size_t i = 0; i < n; i++)
             printf("%s:%u: %s: %s [%s]\n", rt_cli_shown(file), v[i].line,
                    v[i].error ? "error" : "warning",
                    rt_cli_shown(v[i].message), v[i].id);
         printf("%zu servers, %zu errors, %zu warnings\n", p->n_servers,
-               errors, warnings);
+               p->errors, p->warnings);
     }
-    free(v);
-    return errors ? RT_EXIT_INVALID : warnings ? RT_EXIT_WARN : RT_EXIT_OK;
-}
-
-/* Writes F over PATH through a temporary file. */
-static int write_file(const char *path, const struct rt_reg_file *f)
-{
-    uint8_t *data;
-    size_t len;
-    struct rt_reg_error re;
-    if (rt_reg_write(f, codepage(), &data, &len, &re) != 0) {
-        rt_cli_error("%s: %s; nothing was written", path, re.message);
-        return RT_EXIT_FAILURE;
-    }
-    int r = rt_os_replace_file(path, data, len, 0644);
-    free(data);
-    if (r != 0) {
-        rt_cli_error("cannot write %s: %s", path, rt_os_strerror(errno));
-        return RT_EXIT_FAILURE;
-    }
-    return RT_EXIT_OK;
+    return p->errors ? RT_EXIT_INVALID
+         : p->warnings ? RT_EXIT_WARN
+                       : RT_EXIT_OK;
 }
 
 static int remove_server(const char *server, const char *file,
                          const char *emit)
 {
-    struct rt_reg_file f, out, patch;
-    int rc = load(file, &f);
-    if (rc != RT_EXIT_OK)
-        return rc;
-    int r = rt_perfstats_remove(&f, server, &out, &patch);
-    if (r < 0) {
-        rt_cli_error("out of memory");
-        rc = RT_EXIT_FAILURE;
-    } else if (r > 0) {
-        rt_cli_error("%s has no stat server %s: nothing was written", file,
-                     server);
-        rc = RT_EXIT_CONFLICT;
-    } else {
-        /* The patch first: when it cannot be written, FILE stays. */
-        if (emit)
-            rc = write_file(emit, &patch);
-        if (rc == RT_EXIT_OK)
-            rc = write_file(file, &out);
-        if (rc == RT_EXIT_OK)
-            printf("removed stat server %s from %s (%zu keys left)%s%s\n",
-                   rt_cli_shown(server), rt_cli_shown(file), out.n_keys,
-                   emit ? "; patch: " : "", emit ? rt_cli_shown(emit) : "");
-        rt_reg_file_free(&out);
-        rt_reg_file_free(&patch);
-    }
-    rt_reg_file_free(&f);
-    return rc;
+    size_t keys_left;
+    char *why;
+    enum rt_op_perfstats_status st =
+        rt_op_perfstats_remove(file, server, codepage(), emit, &keys_left,
+                               &why);
+    if (st != RT_OP_PERFSTATS_OK)
+        return failed(st, why);
+    printf("removed stat server %s from %s (%zu keys left)%s%s\n",
+           rt_cli_shown(server), rt_cli_shown(file), keys_left,
+           emit ? "; patch: " : "", emit ? rt_cli_shown(emit) : "");
+    return RT_EXIT_OK;
 }
 
 int cmd_perfstats(int argc, char **argv)
@@ -245,23 +192,21 @@ int cmd_perfstats(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
     const char *file = argv[optind];
-    struct rt_reg_file f;
-    int rc = load(file, &f);
-    if (rc != RT_EXIT_OK)
-        return rc;
-    struct rt_perfstats p;
-    if (rt_perfstats_read(&f, &p) != 0) {
-        rt_reg_file_free(&f);
-        rt_cli_error("out of memory");
-        return RT_EXIT_FAILURE;
-    }
-    if (!strcmp(verb, "audit"))
-        rc = audit(file, &p, json);
+    int audit = !strcmp(verb, "audit");
+    struct rt_op_perfstats p;
+    char *why;
+    enum rt_op_perfstats_status st =
+        rt_op_perfstats_read(file, codepage(), audit ? RT_OP_PERFSTATS_AUDIT
+                                                     : 0, &p, &why);
+    int rc = RT_EXIT_OK;
+    if (st != RT_OP_PERFSTATS_OK)
+        rc = failed(st, why);
+    else if (audit)
+        rc = print_audit(file, &p, json);
     else if (json)
         list_json(&p);
     else
         list_text(&p);
-    rt_perfstats_free(&p);
-    rt_reg_file_free(&f);
+    rt_op_perfstats_free(&p);
     return rc;
 }

@@ -7,7 +7,7 @@
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
  * .reg backup's size cap; --emit-reg's counts; audit's scope; hive check
- * and hive recover on one hive file. */
+ * and hive recover on one hive file; perfstats on a .reg export. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +19,7 @@
 
 #include "ops/hive_files.h"
 #include "ops/ops.h"
+#include "ops/perfstats_reg.h"
 #include "platform/os.h"
 #include "regf/base_block.h"
 #include "regf/regf.h"
@@ -420,6 +421,132 @@ static void hive_recover_outcomes(void **state)
     free(root);
 }
 
+#define ENUM_KEY "[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\" \
+                 "PerfStats\\Enum"
+/* A Windows 95 export: KERNEL with a rate and, at line 10, a statistic
+ * without a Name at line 11; VFAT with none. */
+static const char stats_reg[] =
+    "REGEDIT4\r\n\r\n"
+    ENUM_KEY "\\KERNEL]\r\n\"Name\"=\"Kernel\"\r\n\"VxDName\"=\"VMM\"\r\n\r\n"
+    ENUM_KEY "\\KERNEL\\CPUUsage]\r\n\"Name\"=\"Processor Usage\"\r\n"
+    "\"Differentiate\"=\"TRUE\"\r\n\r\n"
+    ENUM_KEY "\\KERNEL\\Threads]\r\n\"Differentiate\"=\"FALSE\"\r\n\r\n"
+    ENUM_KEY "\\VFAT]\r\n\"Name\"=\"File System\"\r\n\r\n";
+
+/* perfstats list and audit: the servers and statistics typed, the
+ * nameless statistic an error at its line, the server without statistics
+ * a warning, nothing audited unless asked; a malformed file refused at
+ * its line, a missing one as unreadable. */
+static void perfstats_read_audit(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/stats.reg", root);
+    assert_int_equal(rt_os_write_new_file(path, stats_reg,
+                                          sizeof stats_reg - 1), 0);
+    struct rt_op_perfstats p;
+    char *why;
+    assert_int_equal(rt_op_perfstats_read(path, NULL, 0, &p, &why),
+                     RT_OP_PERFSTATS_OK);
+    assert_int_equal(p.n_servers, 2);
+    assert_string_equal(p.servers[0].key, "KERNEL");
+    assert_string_equal(p.servers[0].vxd, "VMM");
+    assert_int_equal(p.servers[0].n_stats, 2);
+    assert_int_equal(p.servers[0].stats[0].kind, RT_OP_STAT_RATE);
+    assert_int_equal(p.servers[0].stats[1].kind, RT_OP_STAT_COUNT);
+    assert_null(p.servers[0].stats[1].name);
+    assert_int_equal(p.servers[1].n_stats, 0);
+    assert_int_equal(p.n_findings, 0);
+    rt_op_perfstats_free(&p);
+
+    assert_int_equal(rt_op_perfstats_read(path, NULL, RT_OP_PERFSTATS_AUDIT,
+                                          &p, &why),
+                     RT_OP_PERFSTATS_OK);
+    assert_int_equal(p.errors, 1);
+    assert_int_equal(p.warnings, 1);
+    int seen_no_name = 0;
+    for (size_t i = 0; i < p.n_findings; i++) {
+        if (strcmp(p.findings[i].id, "stat-no-name"))
+            continue;
+        seen_no_name = 1;
+        assert_true(p.findings[i].error);
+        assert_int_equal(p.findings[i].line, 11);
+        assert_string_equal(p.findings[i].stat, "Threads");
+    }
+    assert_true(seen_no_name);
+    rt_op_perfstats_free(&p);
+
+    static const char bad[] =
+        "REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System]\r\n\"x\"=hex:0g\r\n";
+    snprintf(path, sizeof path, "%s/bad.reg", root);
+    assert_int_equal(rt_os_write_new_file(path, bad, sizeof bad - 1), 0);
+    assert_int_equal(rt_op_perfstats_read(path, NULL, 0, &p, &why),
+                     RT_OP_PERFSTATS_MALFORMED);
+    char at[4300];
+    snprintf(at, sizeof at, "%s:4: ", path);
+    assert_non_null(why);
+    assert_memory_equal(why, at, strlen(at));
+    free(why);
+    rt_op_perfstats_free(&p);
+
+    snprintf(path, sizeof path, "%s/missing.reg", root);
+    assert_int_equal(rt_op_perfstats_read(path, NULL, 0, &p, &why),
+                     RT_OP_PERFSTATS_UNREADABLE);
+    assert_non_null(strstr(why, "cannot read"));
+    free(why);
+    rt_op_perfstats_free(&p);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+/* perfstats remove: a server the file lacks is refused and nothing is
+ * written; one it has goes with its statistics, the [-KEY] patch beside. */
+static void perfstats_remove_server(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200], patch[4200];
+    snprintf(path, sizeof path, "%s/stats.reg", root);
+    snprintf(patch, sizeof patch, "%s/patch.reg", root);
+    assert_int_equal(rt_os_write_new_file(path, stats_reg,
+                                          sizeof stats_reg - 1), 0);
+    size_t left;
+    char *why;
+    assert_int_equal(rt_op_perfstats_remove(path, "VMM", NULL, patch, &left,
+                                            &why),
+                     RT_OP_PERFSTATS_NO_SERVER);
+    assert_non_null(strstr(why, "has no stat server VMM"));
+    free(why);
+    assert_false(rt_os_exists(patch));
+    uint8_t *data;
+    size_t n;
+    assert_int_equal(rt_os_read_file(path, &data, &n), 0);
+    assert_int_equal(n, sizeof stats_reg - 1);
+    assert_memory_equal(data, stats_reg, n);
+    free(data);
+
+    assert_int_equal(rt_op_perfstats_remove(path, "KERNEL", NULL, patch,
+                                            &left, &why),
+                     RT_OP_PERFSTATS_OK);
+    assert_int_equal(left, 1);
+    struct rt_op_perfstats p;
+    assert_int_equal(rt_op_perfstats_read(path, NULL, 0, &p, &why),
+                     RT_OP_PERFSTATS_OK);
+    assert_int_equal(p.n_servers, 1);
+    assert_string_equal(p.servers[0].key, "VFAT");
+    rt_op_perfstats_free(&p);
+    static const char want_patch[] =
+        "REGEDIT4\r\n\r\n[-HKEY_LOCAL_MACHINE\\System\\CurrentControlSet"
+        "\\Control\\PerfStats\\Enum\\KERNEL]\r\n\r\n";
+    assert_int_equal(rt_os_read_file(patch, &data, &n), 0);
+    assert_int_equal(n, sizeof want_patch - 1);
+    assert_memory_equal(data, want_patch, n);
+    free(data);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +560,8 @@ int main(void)
         cmocka_unit_test(audit_scope),
         cmocka_unit_test(hive_check_findings),
         cmocka_unit_test(hive_recover_outcomes),
+        cmocka_unit_test(perfstats_read_audit),
+        cmocka_unit_test(perfstats_remove_server),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -1,0 +1,211 @@
+/* Operations on the Windows 95 System Monitor registrations of a .reg
+ * export (ops/perfstats_reg.h), on the model's reader (model/perfstats.h)
+ * and .reg files (model/reg_file.h). */
+#include "ops/perfstats_reg.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/perfstats.h"
+#include "model/reg_file.h"
+#include "platform/os.h"
+
+struct rt_op_perfstats_held {
+    struct rt_reg_file file;
+    struct rt_perfstats stats;
+    struct rt_perfstats_finding *audit;
+    struct rt_op_stat_server *servers;
+    struct rt_op_stat *all_stats;          /* every server's, one array */
+    struct rt_op_stat_finding *findings;
+};
+
+/* *WHY as FMT says, NULL when out of memory for it; returns STATUS. */
+static enum rt_op_perfstats_status say(char **why,
+                                       enum rt_op_perfstats_status status,
+                                       const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum rt_op_perfstats_status say(char **why,
+                                       enum rt_op_perfstats_status status,
+                                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(why, fmt, ap) < 0)
+        *why = NULL;
+    va_end(ap);
+    return status;
+}
+
+/* Reads and parses FILE into *F. */
+static enum rt_op_perfstats_status load(const char *file, const char *codepage,
+                                        struct rt_reg_file *f, char **why)
+{
+    uint8_t *data;
+    size_t len;
+    if (rt_os_read_file(file, &data, &len) != 0)
+        return say(why, RT_OP_PERFSTATS_UNREADABLE, "cannot read %s: %s",
+                   file, rt_os_strerror(errno));
+    struct rt_reg_error re;
+    int r = rt_reg_parse(data, len, codepage, f, &re);
+    free(data);
+    if (r == 0)
+        return RT_OP_PERFSTATS_OK;
+    if (re.nomem)
+        return say(why, RT_OP_PERFSTATS_NO_MEMORY, "%s: out of memory", file);
+    if (re.line)
+        return say(why, RT_OP_PERFSTATS_MALFORMED, "%s:%u: %s", file, re.line,
+                   re.message);
+    return say(why, RT_OP_PERFSTATS_MALFORMED, "%s: %s", file, re.message);
+}
+
+static enum rt_op_stat_kind stat_kind(enum rt_perfstat_kind k)
+{
+    return k == RT_STAT_RATE ? RT_OP_STAT_RATE
+         : k == RT_STAT_COUNT ? RT_OP_STAT_COUNT
+                              : RT_OP_STAT_UNKNOWN;
+}
+
+/* The model's servers and statistics in H as the operations' types in
+ * *OUT: -1 when out of memory. */
+static int give_servers(struct rt_op_perfstats_held *h,
+                        struct rt_op_perfstats *out)
+{
+    const struct rt_perfstats *p = &h->stats;
+    size_t total = 0;
+    for (size_t i = 0; i < p->n_servers; i++)
+        total += p->servers[i].n_stats;
+    h->servers = calloc(p->n_servers ? p->n_servers : 1, sizeof *h->servers);
+    h->all_stats = calloc(total ? total : 1, sizeof *h->all_stats);
+    if (!h->servers || !h->all_stats)
+        return -1;
+    struct rt_op_stat *next = h->all_stats;
+    for (size_t i = 0; i < p->n_servers; i++) {
+        const struct rt_perfstats_server *s = &p->servers[i];
+        h->servers[i] = (struct rt_op_stat_server){
+            s->key, s->name, s->vxd, next, s->n_stats};
+        for (size_t j = 0; j < s->n_stats; j++) {
+            const struct rt_perfstat *st = &s->stats[j];
+            *next++ = (struct rt_op_stat){st->key, st->name, st->description,
+                                          stat_kind(st->kind)};
+        }
+    }
+    out->servers = h->servers;
+    out->n_servers = p->n_servers;
+    return 0;
+}
+
+/* The audit of H's statistics in *OUT: -1 when out of memory. */
+static int give_audit(struct rt_op_perfstats_held *h,
+                      struct rt_op_perfstats *out)
+{
+    size_t n;
+    if (rt_perfstats_audit(&h->stats, &h->audit, &n) != 0)
+        return -1;
+    h->findings = calloc(n ? n : 1, sizeof *h->findings);
+    if (!h->findings)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const struct rt_perfstats_finding *x = &h->audit[i];
+        h->findings[i] = (struct rt_op_stat_finding){
+            x->id, x->error, x->server, x->stat, x->line, x->message};
+        out->errors += x->error != 0;
+        out->warnings += x->error == 0;
+    }
+    out->findings = h->findings;
+    out->n_findings = n;
+    return 0;
+}
+
+enum rt_op_perfstats_status rt_op_perfstats_read(const char *file,
+                                                 const char *codepage,
+                                                 unsigned flags,
+                                                 struct rt_op_perfstats *out,
+                                                 char **why)
+{
+    *out = (struct rt_op_perfstats){0};
+    *why = NULL;
+    struct rt_op_perfstats_held *h = calloc(1, sizeof *h);
+    if (!h)
+        return say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
+    out->held = h;
+    enum rt_op_perfstats_status st = load(file, codepage, &h->file, why);
+    if (st != RT_OP_PERFSTATS_OK)
+        return st;
+    if (rt_perfstats_read(&h->file, &h->stats) != 0 ||
+        give_servers(h, out) != 0 ||
+        ((flags & RT_OP_PERFSTATS_AUDIT) && give_audit(h, out) != 0))
+        return say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
+    return RT_OP_PERFSTATS_OK;
+}
+
+void rt_op_perfstats_free(struct rt_op_perfstats *p)
+{
+    struct rt_op_perfstats_held *h = p->held;
+    if (h) {
+        free(h->findings);
+        free(h->all_stats);
+        free(h->servers);
+        free(h->audit);
+        rt_perfstats_free(&h->stats);
+        rt_reg_file_free(&h->file);
+        free(h);
+    }
+    *p = (struct rt_op_perfstats){0};
+}
+
+/* Writes F over PATH through a temporary file. */
+static enum rt_op_perfstats_status write_file(const char *path,
+                                              const struct rt_reg_file *f,
+                                              const char *codepage, char **why)
+{
+    uint8_t *data;
+    size_t len;
+    struct rt_reg_error re;
+    if (rt_reg_write(f, codepage, &data, &len, &re) != 0)
+        return say(why, RT_OP_PERFSTATS_UNWRITABLE,
+                   "%s: %s; nothing was written", path, re.message);
+    int r = rt_os_replace_file(path, data, len, 0644);
+    int err = errno;
+    free(data);
+    if (r != 0)
+        return say(why, RT_OP_PERFSTATS_UNWRITABLE, "cannot write %s: %s",
+                   path, rt_os_strerror(err));
+    return RT_OP_PERFSTATS_OK;
+}
+
+enum rt_op_perfstats_status rt_op_perfstats_remove(const char *file,
+                                                   const char *server,
+                                                   const char *codepage,
+                                                   const char *patch,
+                                                   size_t *keys_left,
+                                                   char **why)
+{
+    *why = NULL;
+    *keys_left = 0;
+    struct rt_reg_file f, out, removal;
+    enum rt_op_perfstats_status st = load(file, codepage, &f, why);
+    if (st != RT_OP_PERFSTATS_OK)
+        return st;
+    int r = rt_perfstats_remove(&f, server, &out, &removal);
+    if (r < 0) {
+        st = say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
+    } else if (r > 0) {
+        st = say(why, RT_OP_PERFSTATS_NO_SERVER,
+                 "%s has no stat server %s: nothing was written", file,
+                 server);
+    } else {
+        /* The patch first: when it cannot be written, FILE stays. */
+        if (patch)
+            st = write_file(patch, &removal, codepage, why);
+        if (st == RT_OP_PERFSTATS_OK)
+            st = write_file(file, &out, codepage, why);
+        *keys_left = out.n_keys;
+        rt_reg_file_free(&out);
+        rt_reg_file_free(&removal);
+    }
+    rt_reg_file_free(&f);
+    return st;
+}

@@ -73,4 +73,18 @@ printf 'void query_close(struct rt_store *s)\n{\n    s->ops->close(s);\n}\n' >>"
 expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
 expect_grep 'regtool/query.c:2: the CLI includes "engine/database.h": regtool/ includes only' "$OUT"
 expect_grep "regtool/query.c:[0-9]*: the CLI calls a store's function table" "$OUT"
+# An ops header that gives the CLI only the operations' own types
+# (OPS_OWN_TYPES) showing a lower layer through: the hive layer's header
+# hive_files.h once re-exported, ops.h (which still does), a library's
+# header; the public header, a platform header, another header of the
+# list (bare or as ops/) and the C library's stay allowed.
+copy
+sed -i '/#include <stdint.h>/a #include "regf/log.h"\n#include "ops/ops.h"\n#include <ini.h>\n#include "perfstats_reg.h"\n#include "ops/perfstats_reg.h"\n#include "platform/os.h"\n#include <regtool.h>\n#include <stdio.h>' \
+    "$TMPDIR/tree/lib/ops/hive_files.h"
+expect_exit 1 sh tools/check-layers.sh "$TMPDIR/tree"
+line=$(grep -n '^#include "regf/log.h"' "$TMPDIR/tree/lib/ops/hive_files.h" | cut -d: -f1)
+expect_grep "lib/ops/hive_files.h:$line: includes \"regf/log.h\": an ops header of OPS_OWN_TYPES gives the CLI only the operations' own types" "$OUT"
+expect_grep "lib/ops/hive_files.h:$((line + 1)): includes \"ops/ops.h\"" "$OUT"
+expect_grep "lib/ops/hive_files.h:$((line + 2)): includes <ini.h>" "$OUT"
+[ "$(grep -c 'OPS_OWN_TYPES' "$OUT")" -eq 3 ] || fail "an allowed include was refused, or one too many: $(cat "$OUT")"
 echo "layers: ok"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/grow.h"
 #include "platform/os.h"
 #include "regf/base_block.h"
 #include "regf/log.h"
@@ -97,10 +98,9 @@ static void add_finding(struct findings_sink *k, enum rt_op_hive_severity sev,
     if (k->no_memory)
         return;
     if (c->n_findings == k->cap) {
-        size_t cap = k->cap ? k->cap * 2 : 16;
+        size_t cap = rt_grown(k->cap, 16, sizeof *c->findings);
         struct rt_op_hive_finding *v =
-            cap <= SIZE_MAX / sizeof *v ? realloc(c->findings, cap * sizeof *v)
-                                        : NULL;
+            cap ? realloc(c->findings, cap * sizeof *v) : NULL;
         if (!v) {
             k->no_memory = 1;
             return;

@@ -389,6 +389,83 @@ static void short_names(void **state)
     assert_int_equal(warnings_of(pf, 1, tree64), 0);
 }
 
+/* A tree that counts its listings: table_list on FILES. */
+struct counted_tree {
+    const char *const *files;
+    size_t listings;
+};
+
+static int counted_exists(void *ctx, const char *path)
+{
+    return table_exists((void *)((struct counted_tree *)ctx)->files, path);
+}
+
+static int counted_list(void *ctx, const char *dir,
+                        void (*each)(void *arg, const char *name), void *arg)
+{
+    struct counted_tree *t = ctx;
+    t->listings++;
+    return table_list((void *)t->files, dir, each, arg);
+}
+
+/* Thousands of providers whose Library paths go through the same folders
+ * by short names (in any case) list each folder once, not once each, and
+ * are judged as one alone is: the root and Program Files, two listings
+ * for all of them (12,000 before: each of the two folders once for
+ * each provider, and again for the shared-DLL check). */
+static void short_names_list_each_folder_once(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "Windows\\System32\\ntdll.dll", "Windows\\SysWOW64\\ntdll.dll",
+        "Program Files\\Vendor Tools\\v.dll",
+        "Program Files\\Vendor Tools\\w.dll",
+        "Program Files\\Other Things\\o.dll", "ProgramData\\Evil\\e.dll",
+        NULL,
+    };
+    enum { N = 3000 };
+    static const char *const libs[] = {
+        "C:\\PROGRA~1\\VENDOR~1\\v.dll", "C:\\progra~1\\Vendor~1\\w.dll",
+        "C:\\PROGRA~1\\OTHERT~1\\o.dll",
+    };
+    struct svc *v = calloc(N, sizeof *v);
+    char(*names)[16] = calloc(N, sizeof *names);
+    assert_non_null(v);
+    assert_non_null(names);
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "P%zu", i);
+        v[i] = (struct svc)STD(names[i], libs[i % 3]);
+    }
+    struct rt_database db;
+    build(&db, v, N);
+    struct counted_tree t = {tree, 0};
+    struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list};
+    struct rt_findings f = {0};
+    assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
+    if (f.warnings + f.errors)
+        show(&f);
+    assert_int_equal(f.warnings + f.errors, 0);
+    assert_null(find(&f, "library-unchecked"));
+    assert_int_equal(t.listings, 2);
+    rt_findings_free(&f);
+    rt_database_free(&db);
+    /* Several short forms in one folder: still one listing of it. */
+    const struct svc three[] = {
+        STD("A", "C:\\PROGRA~1\\VENDOR~1\\v.dll"),
+        STD("B", "C:\\PROGRA~3\\Evil\\e.dll"),
+        STD("C", "C:\\PROGRA~1\\OTHERT~1\\o.dll"),
+    };
+    build(&db, three, 3);
+    t.listings = 0;
+    assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
+    assert_non_null(find(&f, "library-user-writable"));   /* ProgramData */
+    assert_int_equal(t.listings, 2);
+    rt_findings_free(&f);
+    rt_database_free(&db);
+    free(v);
+    free(names);
+}
+
 /* A 32-bit provider's DLL: SysWOW64, or Program Files (x86) through
  * %ProgramFiles%, is looked in before it is called missing. */
 static void thirty_two_bit_providers(void **state)
@@ -571,6 +648,7 @@ int main(void)
         cmocka_unit_test(resolved_before_judging),
         cmocka_unit_test(writable_below_windows),
         cmocka_unit_test(short_names),
+        cmocka_unit_test(short_names_list_each_folder_once),
         cmocka_unit_test(thirty_two_bit_providers),
         cmocka_unit_test(system_provider_with_a_range),
         cmocka_unit_test(long_values_are_never_cut),

@@ -39,7 +39,10 @@
 #                      their .dat tables in System32 and SysWOW64),
 #                      dllN (N services each with a DLL of its own in
 #                      System32 and an INF copy: hostile-audit-libs and
-#                      hostile-rebuild-n), pairsN (a perfc009.dat of N
+#                      hostile-rebuild-n), shortN (N services whose
+#                      Library goes through 8.3 short names, beside N
+#                      folders in Program Files: hostile-audit-libs),
+#                      pairsN (a perfc009.dat of N
 #                      equal pairs), psbN (a PerfStringBackup.INI of N
 #                      services), repeatN (a PerfStringBackup.INI whose
 #                      strings repeat one index N times: restore
@@ -399,6 +402,19 @@ hostile() {
     measure hostile-audit-libs "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" audit --libraries
     OK_EXITS=0
     measure hostile-rebuild-n "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" rebuild --dry-run
+    rm -rf "${H:?}/$wl"
+    n=$(scaled 5000); wl=short$n
+    echo "== hostile: $wl (files)"
+    mk "$wl" files && "$H/mkscale" shortnames "$H/$wl/$CONFIG/SYSTEM" "$n"
+    (cd "$H/$wl/Windows/System32" && touch ntdll.dll kernel32.dll)
+    mkdir "$H/$wl/Program Files" && (cd "$H/$wl/Program Files" &&
+        awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "S%05d Scale\n", i }' |
+            tr '\n' '\0' | xargs -0 mkdir &&
+        awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "S%05d Scale/scale.dll\n", i }' |
+            tr '\n' '\0' | xargs -0 touch)
+    OK_EXITS="0 1 2"
+    measure hostile-audit-libs "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" audit --libraries
+    OK_EXITS=0
     rm -rf "${H:?}/$wl"
     n=$(scaled 100000); wl=pairs$n
     echo "== hostile: $wl (files)"

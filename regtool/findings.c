@@ -3,13 +3,27 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+/* Calls PUT with X's message, spelt out now (the findings keep the words
+ * said of thousands of languages once: struct rt_finding). */
+static void put_message(const struct rt_finding *x,
+                        void (*put)(FILE *f, const char *text))
+{
+    const char *kept = rt_finding_message_kept(x);
+    char *spelt = kept ? NULL : rt_finding_message(x);
+    if (!kept && !spelt)
+        rt_cli_error("out of memory: a finding's message is left out");
+    put(stdout, kept ? kept : spelt ? spelt : "(out of memory)");
+    free(spelt);
+}
 
 static void json_finding(const struct rt_finding *x)
 {
     fputs("{\"id\":", stdout);
-    rt_json_string(stdout, x->id);
+    rt_json_string(stdout, rt_finding_id(x));
     fputs(",\"severity\":", stdout);
-    rt_json_string(stdout, rt_audit_severity_name(x->severity));
+    rt_json_string(stdout, rt_audit_severity_name(rt_finding_severity(x)));
     fputs(",\"language\":", stdout);
     rt_json_string_or_null(stdout, x->language);
     fputs(",\"indices\":[", stdout);
@@ -22,11 +36,11 @@ static void json_finding(const struct rt_finding *x)
         rt_json_string(stdout, rt_finding_text(x, i));
     }
     fputs("],\"message\":", stdout);
-    rt_json_string(stdout, x->message);
+    put_message(x, rt_json_string);
     fputs(",\"symptom\":", stdout);
-    rt_json_string_or_null(stdout, x->symptom);
+    rt_json_string_or_null(stdout, rt_finding_symptom(x));
     fputs(",\"fix\":", stdout);
-    rt_json_string_or_null(stdout, x->fix);
+    rt_json_string_or_null(stdout, rt_finding_fix(x));
     putchar('}');
 }
 
@@ -58,11 +72,11 @@ void rt_cli_findings_text(const char *spec, const char *layout,
            layout ? rt_cli_shown(layout) : "");
     for (size_t i = 0; i < f->n; i++) {
         const struct rt_finding *x = &f->v[i];
-        printf("%-7s %s%s%s%s: ", rt_audit_severity_name(x->severity),
-               x->id, x->language ? " [" : "",
+        printf("%-7s %s%s%s%s: ", rt_audit_severity_name(rt_finding_severity(x)),
+               rt_finding_id(x), x->language ? " [" : "",
                x->language ? rt_cli_shown(x->language) : "",
                x->language ? "]" : "");
-        rt_cli_put_shown(stdout, x->message);
+        put_message(x, rt_cli_put_shown);
         putchar('\n');
         size_t shown = rt_finding_n_indices(x) < 8 ? rt_finding_n_indices(x) : 8;
         for (size_t k = 0; k < shown; k++) {
@@ -77,14 +91,14 @@ void rt_cli_findings_text(const char *spec, const char *layout,
         if (shown < rt_finding_n_indices(x))
             printf("        ... %zu more (--json lists them all)\n",
                    rt_finding_n_indices(x) - shown);
-        if (x->symptom) {
+        if (rt_finding_symptom(x)) {
             fputs("        symptom: ", stdout);
-            rt_cli_put_shown(stdout, x->symptom);
+            rt_cli_put_shown(stdout, rt_finding_symptom(x));
             putchar('\n');
         }
-        if (x->fix) {
+        if (rt_finding_fix(x)) {
             fputs("        fix: ", stdout);
-            rt_cli_put_shown(stdout, x->fix);
+            rt_cli_put_shown(stdout, rt_finding_fix(x));
             putchar('\n');
         }
     }

@@ -62,10 +62,14 @@ static void print_findings(const char *title, const struct rt_findings *f)
     for (size_t i = 0; i < f->n; i++) {
         const struct rt_finding *x = &f->v[i];
         /* The message quotes the tree's names: one line, escaped. */
-        printf("  %s%s%s%s: ", x->id, x->language ? " [" : "",
+        printf("  %s%s%s%s: ", rt_finding_id(x), x->language ? " [" : "",
                x->language ? rt_cli_shown(x->language) : "",
                x->language ? "]" : "");
-        rt_cli_put_shown(stdout, x->message);
+        char *message = rt_finding_message(x);
+        if (!message)
+            rt_cli_error("out of memory: a finding's message is left out");
+        rt_cli_put_shown(stdout, message ? message : "(out of memory)");
+        free(message);
         putchar('\n');
     }
 }
@@ -331,8 +335,8 @@ int cmd_repair(int argc, char **argv)
     } else if (op == 0) {
         size_t errors = 0, warnings = 0;
         for (size_t i = 0; i < r.left.n; i++) {
-            errors += r.left.v[i].severity == RT_AUDIT_ERROR;
-            warnings += r.left.v[i].severity == RT_AUDIT_WARNING;
+            errors += rt_finding_severity(&r.left.v[i]) == RT_AUDIT_ERROR;
+            warnings += rt_finding_severity(&r.left.v[i]) == RT_AUDIT_WARNING;
         }
         rc = emit_rc != RT_EXIT_OK ? emit_rc
              : errors ? RT_EXIT_INVALID : warnings ? RT_EXIT_WARN : RT_EXIT_OK;

@@ -16,6 +16,7 @@
 
 #include "engine/audit.h"
 #include "model/reg_types.h"
+#include "finding_message.h"
 
 struct svc {
     const char *name, *library, *open, *collect, *close;
@@ -112,7 +113,7 @@ static const struct rt_finding *find(const struct rt_findings *f,
                                      const char *id)
 {
     for (size_t i = 0; i < f->n; i++)
-        if (!strcmp(f->v[i].id, id))
+        if (!strcmp(rt_finding_id(&f->v[i]), id))
             return &f->v[i];
     return NULL;
 }
@@ -120,8 +121,8 @@ static const struct rt_finding *find(const struct rt_findings *f,
 static void show(const struct rt_findings *f)
 {
     for (size_t i = 0; i < f->n; i++)
-        print_message("  %s %s %s\n", rt_audit_severity_name(f->v[i].severity),
-                      f->v[i].id, f->v[i].message);
+        print_message("  %s %s %s\n", rt_audit_severity_name(rt_finding_severity(&f->v[i])),
+                      rt_finding_id(&f->v[i]), message_of(&f->v[i]));
 }
 
 /* One service with VALUE gives finding ID of SEVERITY (and no error). */
@@ -131,15 +132,15 @@ static void expect_one(const struct svc *v, size_t n, const char *const *tree,
     struct rt_findings f;
     run(v, n, tree, &f);
     const struct rt_finding *x = find(&f, id);
-    if (!x || x->severity != sev) {
+    if (!x || rt_finding_severity(x) != sev) {
         print_message("want %s %s; found:\n", rt_audit_severity_name(sev), id);
         show(&f);
     }
     assert_non_null(x);
-    assert_int_equal(x->severity, sev);
-    assert_non_null(x->message);
-    assert_non_null(x->symptom);
-    assert_non_null(x->fix);
+    assert_int_equal(rt_finding_severity(x), sev);
+    assert_non_null(message_of(x));
+    assert_non_null(rt_finding_symptom(x));
+    assert_non_null(rt_finding_fix(x));
     assert_int_equal(f.errors, 0);
     rt_findings_free(&f);
 }
@@ -177,7 +178,7 @@ static void values_missing_empty_wrong_type(void **state)
     expect_one(procs, 1, NULL, "procedures-missing", RT_AUDIT_WARNING);
     struct rt_findings f;
     run(procs, 1, NULL, &f);
-    assert_non_null(strstr(find(&f, "procedures-missing")->message,
+    assert_non_null(strstr(message_of(find(&f, "procedures-missing")),
                            "Collect and Close"));
     rt_findings_free(&f);
 }
@@ -219,9 +220,9 @@ static void hijackable_places(void **state)
     struct rt_findings f;
     run(bare, 2, NULL, &f);
     assert_int_equal(f.n, 1);
-    assert_string_equal(f.v[0].id, "library-relative");
-    assert_int_equal(f.v[0].severity, RT_AUDIT_INFO);
-    assert_non_null(strstr(f.v[0].message, "2 providers"));
+    assert_string_equal(rt_finding_id(&f.v[0]), "library-relative");
+    assert_int_equal(rt_finding_severity(&f.v[0]), RT_AUDIT_INFO);
+    assert_non_null(strstr(message_of(&f.v[0]), "2 providers"));
     rt_findings_free(&f);
 }
 
@@ -377,7 +378,7 @@ static void short_names(void **state)
     const struct svc maybe[] = {STD("X", "C:\\PROGRA~2\\x.dll")};
     expect_one(maybe, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
     run(maybe, 1, NULL, &f);
-    assert_non_null(strstr(find(&f, "library-user-writable")->message,
+    assert_non_null(strstr(message_of(find(&f, "library-user-writable")),
                            "ProgramData"));
     rt_findings_free(&f);
     /* PROGRA~1 is Program Files on every Windows; below it, a short name
@@ -387,6 +388,83 @@ static void short_names(void **state)
     assert_non_null(find(&f, "library-unchecked"));
     rt_findings_free(&f);
     assert_int_equal(warnings_of(pf, 1, tree64), 0);
+}
+
+/* A tree that counts its listings: table_list on FILES. */
+struct counted_tree {
+    const char *const *files;
+    size_t listings;
+};
+
+static int counted_exists(void *ctx, const char *path)
+{
+    return table_exists((void *)((struct counted_tree *)ctx)->files, path);
+}
+
+static int counted_list(void *ctx, const char *dir,
+                        void (*each)(void *arg, const char *name), void *arg)
+{
+    struct counted_tree *t = ctx;
+    t->listings++;
+    return table_list((void *)t->files, dir, each, arg);
+}
+
+/* Thousands of providers whose Library paths go through the same folders
+ * by short names (in any case) list each folder once, not once each, and
+ * are judged as one alone is: the root and Program Files, two listings
+ * for all of them (12,000 before: each of the two folders once for
+ * each provider, and again for the shared-DLL check). */
+static void short_names_list_each_folder_once(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "Windows\\System32\\ntdll.dll", "Windows\\SysWOW64\\ntdll.dll",
+        "Program Files\\Vendor Tools\\v.dll",
+        "Program Files\\Vendor Tools\\w.dll",
+        "Program Files\\Other Things\\o.dll", "ProgramData\\Evil\\e.dll",
+        NULL,
+    };
+    enum { N = 3000 };
+    static const char *const libs[] = {
+        "C:\\PROGRA~1\\VENDOR~1\\v.dll", "C:\\progra~1\\Vendor~1\\w.dll",
+        "C:\\PROGRA~1\\OTHERT~1\\o.dll",
+    };
+    struct svc *v = calloc(N, sizeof *v);
+    char(*names)[16] = calloc(N, sizeof *names);
+    assert_non_null(v);
+    assert_non_null(names);
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "P%zu", i);
+        v[i] = (struct svc)STD(names[i], libs[i % 3]);
+    }
+    struct rt_database db;
+    build(&db, v, N);
+    struct counted_tree t = {tree, 0};
+    struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list};
+    struct rt_findings f = {0};
+    assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
+    if (f.warnings + f.errors)
+        show(&f);
+    assert_int_equal(f.warnings + f.errors, 0);
+    assert_null(find(&f, "library-unchecked"));
+    assert_int_equal(t.listings, 2);
+    rt_findings_free(&f);
+    rt_database_free(&db);
+    /* Several short forms in one folder: still one listing of it. */
+    const struct svc three[] = {
+        STD("A", "C:\\PROGRA~1\\VENDOR~1\\v.dll"),
+        STD("B", "C:\\PROGRA~3\\Evil\\e.dll"),
+        STD("C", "C:\\PROGRA~1\\OTHERT~1\\o.dll"),
+    };
+    build(&db, three, 3);
+    t.listings = 0;
+    assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
+    assert_non_null(find(&f, "library-user-writable"));   /* ProgramData */
+    assert_int_equal(t.listings, 2);
+    rt_findings_free(&f);
+    rt_database_free(&db);
+    free(v);
+    free(names);
 }
 
 /* A 32-bit provider's DLL: SysWOW64, or Program Files (x86) through
@@ -442,12 +520,12 @@ static void expect_said(const struct rt_findings *f, const char *id,
                         const char *text)
 {
     const struct rt_finding *x = find(f, id);
-    if (!x || !strstr(x->message, text)) {
+    if (!x || !strstr(message_of(x), text)) {
         print_message("want %s saying '%s'; found:\n", id, text);
         show(f);
     }
     assert_non_null(x);
-    assert_non_null(strstr(x->message, text));
+    assert_non_null(strstr(message_of(x), text));
 }
 
 /* A Library of any length is judged whole or said to be too long, never
@@ -571,6 +649,7 @@ int main(void)
         cmocka_unit_test(resolved_before_judging),
         cmocka_unit_test(writable_below_windows),
         cmocka_unit_test(short_names),
+        cmocka_unit_test(short_names_list_each_folder_once),
         cmocka_unit_test(thirty_two_bit_providers),
         cmocka_unit_test(system_provider_with_a_range),
         cmocka_unit_test(long_values_are_never_cut),

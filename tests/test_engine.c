@@ -26,7 +26,7 @@ static int has_finding(const struct rt_findings *f, const char *id,
                        const char *lang)
 {
     for (size_t i = 0; i < f->n; i++)
-        if (!strcmp(f->v[i].id, id) &&
+        if (!strcmp(rt_finding_id(&f->v[i]), id) &&
             (!lang || (f->v[i].language && !strcmp(f->v[i].language, lang))))
             return 1;
     return 0;

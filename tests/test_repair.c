@@ -16,6 +16,7 @@
 #include "engine/owned_ranges.h"
 #include "engine/repair.h"
 #include "model/utf16.h"
+#include "finding_message.h"
 
 static void load(struct rt_store *s, struct rt_database *db)
 {
@@ -31,7 +32,7 @@ static int has_finding(struct rt_store *s, const char *id)
     assert_int_equal(rt_audit(&db, NULL, &f), 0);
     int found = 0;
     for (size_t i = 0; i < f.n; i++)
-        found |= !strcmp(f.v[i].id, id);
+        found |= !strcmp(rt_finding_id(&f.v[i]), id);
     rt_findings_free(&f);
     rt_database_free(&db);
     return found;
@@ -133,8 +134,8 @@ static void options_prune_and_enable(void **state)
     assert_true(has_finding(s, "orphan-strings"));
     int said = 0;
     for (size_t i = 0; i < r.left.n; i++)
-        said |= !strcmp(r.left.v[i].id, "orphan-strings") &&
-                strstr(r.left.v[i].message, "--prune-orphans") != NULL;
+        said |= !strcmp(rt_finding_id(&r.left.v[i]), "orphan-strings") &&
+                strstr(message_of(&r.left.v[i]), "--prune-orphans") != NULL;
     assert_true(said);
     rt_repair_report_free(&r);
     assert_true(repair_once(s, &prune, &r) > 0);
@@ -206,7 +207,7 @@ static void reports_what_it_cannot_fix(void **state)
         const char *id = left[i] == CG_EMPTY_TABLE ? "help-missing-base"
                                                    : cg_expect[left[i]].id;
         for (size_t k = 0; k < r.left.n; k++)
-            reported |= !strcmp(r.left.v[k].id, id);
+            reported |= !strcmp(rt_finding_id(&r.left.v[k]), id);
         if (!reported)
             fail_msg("%s not reported as left", id);
         rt_repair_report_free(&r);
@@ -251,7 +252,7 @@ static void current_language_help_mirrored(void **state)
     assert_int_equal(repair_once(s, NULL, &r), 1);
     int mirrored = 0;
     for (size_t i = 0; i < r.fixed.n; i++)
-        mirrored += !strcmp(r.fixed.v[i].id, "current-language-mirrored");
+        mirrored += !strcmp(rt_finding_id(&r.fixed.v[i]), "current-language-mirrored");
     assert_int_equal(mirrored, 1);
     rt_repair_report_free(&r);
     struct rt_value a = {0}, b = {0};
@@ -373,9 +374,9 @@ static int report_has(const struct rt_findings *f, const char *id,
                       const char *lang, const char *needle)
 {
     for (size_t i = 0; i < f->n; i++)
-        if (!strcmp(f->v[i].id, id) &&
+        if (!strcmp(rt_finding_id(&f->v[i]), id) &&
             (!lang || (f->v[i].language && !strcmp(f->v[i].language, lang))) &&
-            (!needle || strstr(f->v[i].message, needle)))
+            (!needle || strstr(message_of(&f->v[i]), needle)))
             return 1;
     return 0;
 }
@@ -524,22 +525,22 @@ static void copies_reported_and_rewritten(void **state)
     assert_int_equal(rt_audit(&db, NULL, &f), 0);
     int wow = 0, hive = 0;
     for (size_t i = 0; i < f.n; i++) {
-        if (!strcmp(f.v[i].id, "table-copy-wow64-differs")) {
+        if (!strcmp(rt_finding_id(&f.v[i]), "table-copy-wow64-differs")) {
             wow++;
-            assert_int_equal(f.v[i].severity, RT_AUDIT_ERROR);
+            assert_int_equal(rt_finding_severity(&f.v[i]), RT_AUDIT_ERROR);
             assert_string_equal(f.v[i].language, "019");
             assert_int_equal(rt_finding_n_indices(&f.v[i]), 1);
             assert_int_equal(rt_finding_index(&f.v[i], 0), 3995);
-            assert_non_null(strstr(f.v[i].message, "SysWOW64\\perfh019.dat"));
-            assert_non_null(strstr(f.v[i].message, "System32\\perfh019.dat"));
-            assert_non_null(f.v[i].symptom);
-            assert_string_equal(f.v[i].fix, "regtool repair");
+            assert_non_null(strstr(message_of(&f.v[i]), "SysWOW64\\perfh019.dat"));
+            assert_non_null(strstr(message_of(&f.v[i]), "System32\\perfh019.dat"));
+            assert_non_null(rt_finding_symptom(&f.v[i]));
+            assert_string_equal(rt_finding_fix(&f.v[i]), "regtool repair");
         }
-        if (!strcmp(f.v[i].id, "table-copy-hive-differs")) {
+        if (!strcmp(rt_finding_id(&f.v[i]), "table-copy-hive-differs")) {
             hive++;
-            assert_int_equal(f.v[i].severity, RT_AUDIT_WARNING);
-            assert_non_null(strstr(f.v[i].message, "after the last pair"));
-            assert_non_null(strstr(f.v[i].message, "Windows serves the .dat"));
+            assert_int_equal(rt_finding_severity(&f.v[i]), RT_AUDIT_WARNING);
+            assert_non_null(strstr(message_of(&f.v[i]), "after the last pair"));
+            assert_non_null(strstr(message_of(&f.v[i]), "Windows serves the .dat"));
         }
     }
     assert_int_equal(wow, 1);
@@ -549,7 +550,7 @@ static void copies_reported_and_rewritten(void **state)
     struct rt_audit_options only = {"019"};
     assert_int_equal(rt_audit(&db, &only, &f), 0);
     for (size_t i = 0; i < f.n; i++)
-        assert_string_not_equal(f.v[i].id, "table-copy-hive-differs");
+        assert_string_not_equal(rt_finding_id(&f.v[i]), "table-copy-hive-differs");
     rt_findings_free(&f);
 
     struct rt_change_set cs;

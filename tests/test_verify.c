@@ -116,7 +116,7 @@ static const struct rt_finding *find(const struct rt_findings *f,
                                      const char *id)
 {
     for (size_t i = 0; i < f->n; i++)
-        if (!strcmp(f->v[i].id, id))
+        if (!strcmp(rt_finding_id(&f->v[i]), id))
             return &f->v[i];
     return NULL;
 }
@@ -206,7 +206,7 @@ static void each_mistake_gives_its_finding(void **state)
         const struct rt_finding *x = find(&f, cases[i].id);
         if (!x)
             fail_msg("case %zu: no %s", i, cases[i].id);
-        assert_int_equal(x->severity, RT_AUDIT_ERROR);
+        assert_int_equal(rt_finding_severity(x), RT_AUDIT_ERROR);
         assert_true(has_index(x, cases[i].evidence));
         rt_findings_free(&f);
     }
@@ -223,7 +223,7 @@ static void object_list_and_more_data(void **state)
     run_verify(&b, b.n, 0, &f);
     const struct rt_finding *x = find(&f, "verify-object-not-listed");
     assert_non_null(x);
-    assert_int_equal(x->severity, RT_AUDIT_WARNING);
+    assert_int_equal(rt_finding_severity(x), RT_AUDIT_WARNING);
     assert_true(has_index(x, 3998));
     assert_false(has_index(x, 3992));
     assert_non_null(find(&f, "verify-more-data-ignored"));

@@ -436,6 +436,8 @@ int regtool_audit(regtool *rt, regtool_findings **out, regtool_error *err)
                              RT_OP_AUDIT_TABLES | RT_OP_AUDIT_LIBRARIES, 0,
                              f) < 0;
     rt_findings_sort(f);
+    /* Each message whole, for regtool_finding_message to hand out. */
+    failed |= rt_findings_spell_out(f) != 0;
     if (failed) {
         regtool_findings_free(*out);
         *out = NULL;
@@ -458,13 +460,13 @@ static const struct rt_finding *finding(const regtool_findings *f, size_t i)
 const char *regtool_finding_id(const regtool_findings *f, size_t i)
 {
     const struct rt_finding *x = finding(f, i);
-    return x ? x->id : NULL;
+    return x ? rt_finding_id(x) : NULL;
 }
 
 int regtool_finding_severity(const regtool_findings *f, size_t i)
 {
     const struct rt_finding *x = finding(f, i);
-    return x ? (int)x->severity : -1;
+    return x ? (int)rt_finding_severity(x) : -1;
 }
 
 const char *regtool_finding_language(const regtool_findings *f, size_t i)
@@ -476,19 +478,19 @@ const char *regtool_finding_language(const regtool_findings *f, size_t i)
 const char *regtool_finding_message(const regtool_findings *f, size_t i)
 {
     const struct rt_finding *x = finding(f, i);
-    return x ? x->message : NULL;
+    return x ? rt_finding_message_kept(x) : NULL;
 }
 
 const char *regtool_finding_symptom(const regtool_findings *f, size_t i)
 {
     const struct rt_finding *x = finding(f, i);
-    return x ? x->symptom : NULL;
+    return x ? rt_finding_symptom(x) : NULL;
 }
 
 const char *regtool_finding_fix(const regtool_findings *f, size_t i)
 {
     const struct rt_finding *x = finding(f, i);
-    return x ? x->fix : NULL;
+    return x ? rt_finding_fix(x) : NULL;
 }
 
 void regtool_findings_free(regtool_findings *f)

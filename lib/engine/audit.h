@@ -29,17 +29,52 @@ struct rt_evidence {
     const char **texts;
 };
 
-/* A finding's texts and evidence are kept in its list's pool (struct
- * rt_findings): valid until the list is freed. */
-struct rt_finding {
+/* What a finding is, shared by every finding of that id, severity,
+ * symptom and fix (struct rt_findings keeps each once, by hash). */
+struct rt_finding_kind {
     const char *id;                 /* stable, e.g. "duplicate-index" */
-    const char *language;           /* NULL when not about one language */
-    const char *message;            /* what was found, with the evidence */
     const char *symptom;            /* what consumers show, or NULL */
     const char *fix;                /* the regtool command, or NULL */
-    const struct rt_evidence *evidence; /* NULL when it has none */
     enum rt_audit_severity severity;
 };
+
+/* A finding's texts and evidence are kept in its list's pool (struct
+ * rt_findings): valid until the list is freed. Its message is read
+ * through rt_finding_message: SAID holds it with each place the
+ * language's id stands in it marked, so that the same words about
+ * thousands of languages are kept once (32 bytes a finding, not its
+ * message's bytes and 56). */
+struct rt_finding {
+    const struct rt_finding_kind *kind;
+    const char *language;           /* NULL when not about one language */
+    const char *said;               /* the message (rt_finding_message) */
+    const struct rt_evidence *evidence; /* NULL when it has none */
+};
+
+static inline const char *rt_finding_id(const struct rt_finding *x)
+{
+    return x->kind->id;
+}
+static inline enum rt_audit_severity
+rt_finding_severity(const struct rt_finding *x)
+{
+    return x->kind->severity;
+}
+static inline const char *rt_finding_symptom(const struct rt_finding *x)
+{
+    return x->kind->symptom;
+}
+static inline const char *rt_finding_fix(const struct rt_finding *x)
+{
+    return x->kind->fix;
+}
+
+/* What was found, with the evidence: a new string, NULL when out of
+ * memory. */
+char *rt_finding_message(const struct rt_finding *x);
+/* The message when it is kept whole (always after
+ * rt_findings_spell_out), else NULL. */
+const char *rt_finding_message_kept(const struct rt_finding *x);
 
 static inline size_t rt_finding_n_indices(const struct rt_finding *x)
 {
@@ -60,11 +95,13 @@ static inline const char *rt_finding_text(const struct rt_finding *x,
 }
 
 /* An audit of a hostile tree may find hundreds of thousands of things (two
- * in each of 65536 languages): each finding costs its record (56 bytes)
- * and its message's bytes. Messages and evidence are kept in one pool, not
- * a heap block each, and a language or fix text repeated from finding to finding
- * is kept once (RECENT: the last text kept in each of a few slots, by
- * hash).
+ * in each of 65536 languages): each finding costs its record (32 bytes)
+ * and, unless its words are the same as an earlier finding's but for the
+ * language, its message's bytes. Messages and evidence are kept in one
+ * pool, not a heap block each; a language or kind repeated from finding
+ * to finding is kept once (RECENT: the last text kept in each of a few
+ * slots, by hash; KINDS likewise), and so are each fix text and the
+ * words of a message with its language marked (in TEXTS, below).
  *
  * Evidence is what grows with the tree: 3,000 languages each lacking
  * English's thousand names are three million indices and texts. The last
@@ -91,6 +128,7 @@ struct rt_findings {
     size_t errors, warnings, infos;
     struct rt_str_pool pool;
     const char *recent[RT_FINDINGS_RECENT];
+    const struct rt_finding_kind *kinds[RT_FINDINGS_RECENT];
     struct rt_findings_open open;
     struct rt_findings_set texts, sealed;
 };
@@ -156,6 +194,10 @@ int rt_findings_evidence(struct rt_findings *f, uint32_t index,
  * add, the sort and the free do it too. Returns 0, or -1 when out of
  * memory (the evidence stays where it is, readable). */
 int rt_findings_seal(struct rt_findings *f);
+
+/* Keeps every message of F whole, for callers that hand out its text
+ * (rt_finding_message_kept): 0, or -1 when out of memory. */
+int rt_findings_spell_out(struct rt_findings *f);
 
 /* Most severe first, then by id, language and first index: a stable order
  * for people and for machines. */

@@ -146,6 +146,133 @@ static const char *text_kept(struct rt_findings *f, const char *text)
     return *slot;
 }
 
+/* --- kinds and messages ------------------------------------------------- */
+
+/* The first byte of a finding's SAID: the message follows whole, or with
+ * LANGUAGE_MARK wherever the finding's language id stood in it. A
+ * message that holds the mark's byte itself is kept whole. */
+#define SAID_WHOLE '\x02'
+#define SAID_MARKED '\x01'
+#define LANGUAGE_MARK '\x01'
+
+/* The kind of ID, SEVERITY, SYMPTOM and FIX (kept) in F, once for the
+ * findings that repeat it while it stays in its slot of F->kinds; NULL
+ * when out of memory. */
+static const struct rt_finding_kind *
+kind_kept(struct rt_findings *f, const char *id, enum rt_audit_severity severity,
+          const char *symptom, const char *fix)
+{
+    uint64_t h = mix(mix(mix(mix(0xcbf29ce484222325ull, (uintptr_t)id),
+                             (uintptr_t)symptom),
+                         (uintptr_t)fix),
+                     (uint64_t)severity);
+    const struct rt_finding_kind **slot = &f->kinds[h % RT_FINDINGS_RECENT];
+    const struct rt_finding_kind *k = *slot;
+    if (k && k->id == id && k->symptom == symptom && k->fix == fix &&
+        k->severity == severity)
+        return k;
+    struct rt_finding_kind *x = rt_str_pool_alloc(&f->pool, sizeof *x);
+    if (!x)
+        return NULL;
+    *x = (struct rt_finding_kind){id, symptom, fix, severity};
+    return *slot = x;
+}
+
+/* MESSAGE (LEN bytes) as a finding about LANGUAGE (NULL: none) keeps it:
+ * in F's pool, with LANGUAGE marked once for the findings that repeat
+ * it; NULL when out of memory. */
+static const char *said_kept(struct rt_findings *f, const char *language,
+                             const char *message, size_t len)
+{
+    char stack[512], *said = len + 2 <= sizeof stack ? stack : malloc(len + 2);
+    if (!said)
+        return NULL;
+    size_t n = 0, lang_len = language ? strlen(language) : 0;
+    if (lang_len && !memchr(message, LANGUAGE_MARK, len) &&
+        strstr(message, language)) {
+        said[n++] = SAID_MARKED;
+        for (const char *m = message; *m;) {
+            if (!strncmp(m, language, lang_len)) {
+                said[n++] = LANGUAGE_MARK;
+                m += lang_len;
+            } else {
+                said[n++] = *m++;
+            }
+        }
+    } else {
+        said[n++] = SAID_WHOLE;
+        memcpy(said + n, message, len);
+        n += len;
+    }
+    said[n] = '\0';
+    /* Words with a language marked repeat from language to language:
+     * kept once (by hash, TEXTS). A message kept whole is as a rule said
+     * once: it costs its bytes, as before. */
+    const char *kept = said[0] == SAID_MARKED ? text_kept(f, said)
+                                              : rt_str_pool_add(&f->pool, said, n);
+    if (said != stack)
+        free(said);
+    return kept;
+}
+
+/* X's message in OUT (room for it and a NUL, when OUT is not NULL); its
+ * length. */
+static size_t spell(const struct rt_finding *x, char *out)
+{
+    const char *s = x->said + 1;
+    if (x->said[0] == SAID_WHOLE) {
+        size_t len = strlen(s);
+        if (out)
+            memcpy(out, s, len + 1);
+        return len;
+    }
+    size_t lang_len = strlen(x->language), n = 0;
+    for (; *s; s++) {
+        if (*s == LANGUAGE_MARK) {
+            if (out)
+                memcpy(out + n, x->language, lang_len);
+            n += lang_len;
+        } else {
+            if (out)
+                out[n] = *s;
+            n++;
+        }
+    }
+    if (out)
+        out[n] = '\0';
+    return n;
+}
+
+char *rt_finding_message(const struct rt_finding *x)
+{
+    char *out = malloc(spell(x, NULL) + 1);
+    if (out)
+        spell(x, out);
+    return out;
+}
+
+const char *rt_finding_message_kept(const struct rt_finding *x)
+{
+    return x->said[0] == SAID_WHOLE ? x->said + 1 : NULL;
+}
+
+int rt_findings_spell_out(struct rt_findings *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        struct rt_finding *x = &f->v[i];
+        if (x->said[0] == SAID_WHOLE)
+            continue;
+        size_t len = spell(x, NULL);
+        char *said = rt_str_pool_alloc(&f->pool, len + 2);
+        if (!said)
+            return -1;
+        said[0] = SAID_WHOLE;
+        spell(x, said + 1);
+        x->said = said;
+    }
+    return 0;
+}
+
 /* --- findings ----------------------------------------------------------- */
 
 int rt_findings_add(struct rt_findings *f, const char *id,
@@ -162,30 +289,35 @@ int rt_findings_add(struct rt_findings *f, const char *id,
         f->v = v;
         f->cap = cap;
     }
-    struct rt_finding x = {.id = id, .severity = severity, .symptom = symptom};
-    if (fix && !(x.fix = kept_once(f, fix)))
+    struct rt_finding x = {0};
+    /* A fix text kept once (by hash, TEXTS): the same fix is the same
+     * pointer, and so its kind is one. */
+    if (fix && !(fix = text_kept(f, fix)))
+        return -1;
+    if (!(x.kind = kind_kept(f, id, severity, symptom, fix)))
         return -1;
     if (language && !(x.language = kept_once(f, language)))
         return -1;
-    /* Most messages fit the buffer: formatted once, then copied. */
-    char buf[512];
+    /* Most messages fit the buffer: formatted once. */
+    char buf[512], *message = buf;
     va_list ap;
     va_start(ap, fmt);
     int len = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (len < 0)
         return -1;
-    char *message;
-    if ((size_t)len < sizeof buf) {
-        message = rt_str_pool_add(&f->pool, buf, (size_t)len);
-    } else if ((message = rt_str_pool_alloc(&f->pool, (size_t)len + 1))) {
+    if ((size_t)len >= sizeof buf) {
+        if (!(message = malloc((size_t)len + 1)))
+            return -1;
         va_start(ap, fmt);
         vsnprintf(message, (size_t)len + 1, fmt, ap);
         va_end(ap);
     }
-    if (!message)
+    x.said = said_kept(f, x.language, message, (size_t)len);
+    if (message != buf)
+        free(message);
+    if (!x.said)
         return -1;
-    x.message = message;
     f->v[f->n++] = x;
     if (severity == RT_AUDIT_ERROR)
         f->errors++;
@@ -310,9 +442,9 @@ int rt_findings_seal(struct rt_findings *f)
 static int cmp_finding(const void *a, const void *b)
 {
     const struct rt_finding *x = a, *y = b;
-    if (x->severity != y->severity)
-        return x->severity < y->severity ? -1 : 1;
-    int c = strcmp(x->id, y->id);
+    if (rt_finding_severity(x) != rt_finding_severity(y))
+        return rt_finding_severity(x) < rt_finding_severity(y) ? -1 : 1;
+    int c = strcmp(rt_finding_id(x), rt_finding_id(y));
     if (c)
         return c;
     c = strcmp(x->language ? x->language : "", y->language ? y->language : "");

@@ -5,6 +5,7 @@
  * DLL, and, given the tree's file-existence facts, whether the DLL is
  * there at all. Pure: the files are asked through struct rt_audit_tree. */
 #include "engine/audit.h"
+#include "engine/audit_short_names.h"
 #include "model/strbuf.h"
 
 #include <ctype.h>
@@ -67,6 +68,7 @@ struct libaudit {
     int have_files;      /* the tree holds Windows' system files */
     int have_wow64;      /* ... and a SysWOW64 with them */
     int bits;            /* 64 or 32 when the tree has files, else 0 */
+    struct rt_short_names *shorts;   /* the tree's folders, each listed once */
 };
 
 #define ADD(a, ...)                                                           \
@@ -256,58 +258,6 @@ static const char *after_first(const char *rest)
     return s ? s + 1 : rest + strlen(rest);
 }
 
-/* Whether LONG_NAME may have the 8.3 short name SHORT_NAME ("PROGRA~1"):
- * Windows forms it from the name upper-cased without blanks and inner
- * dots, its first six (or fewer) characters, "~N", and the first three
- * characters of the extension. N is handed out in creation order, which
- * the tree does not keep. */
-static int short_name_of(const char *long_name, const char *short_name)
-{
-    const char *tilde = strchr(short_name, '~');
-    const char *sdot = strrchr(short_name, '.');
-    if (!tilde || tilde == short_name || (sdot && sdot < tilde))
-        return 0;
-    char base[300], ext[300];
-    size_t nb = 0, ne = 0;
-    const char *ldot = strrchr(long_name, '.');
-    for (const char *c = long_name; *c && nb + 1 < sizeof base; c++) {
-        if (c == ldot)
-            break;
-        if (*c != ' ' && *c != '.')
-            base[nb++] = (char)toupper((unsigned char)*c);
-    }
-    base[nb] = '\0';
-    for (const char *c = ldot ? ldot + 1 : ""; *c && ne < 3; c++)
-        if (*c != ' ')
-            ext[ne++] = (char)toupper((unsigned char)*c);
-    ext[ne] = '\0';
-    size_t prefix = (size_t)(tilde - short_name);
-    if (prefix > 6 || prefix > nb || strncasecmp(base, short_name, prefix))
-        return 0;
-    return !strcasecmp(ext, sdot ? sdot + 1 : "");
-}
-
-struct short_match {
-    const char *short_name;
-    char first[260];
-    size_t n;
-    char writable[260];   /* a candidate users can write to, at the root */
-};
-
-static int writable_at_root(const char *name);
-
-static void on_name(void *arg, const char *name)
-{
-    struct short_match *m = arg;
-    if (!short_name_of(name, m->short_name) ||
-        (m->n && !strcasecmp(m->first, name)))
-        return;
-    if (!m->n++)
-        snprintf(m->first, sizeof m->first, "%s", name);
-    if (!*m->writable && writable_at_root(name))
-        snprintf(m->writable, sizeof m->writable, "%s", name);
-}
-
 /* Windows setup's own folders at a drive's root, with their short names
  * in the order setup creates them (64-bit, then 32-bit Windows). */
 static const struct {
@@ -323,7 +273,7 @@ static const struct {
  * for, as far as the tree tells them: a folder with one entry of that
  * short form, else (at the root) Windows setup's order, on a tree of
  * known bitness. What stays unresolved is said in P. */
-static void resolve_short(const struct libaudit *a, struct lib_path *p)
+static void resolve_short(struct libaudit *a, struct lib_path *p)
 {
     if (!strchr(p->rest, '~'))
         return;
@@ -336,10 +286,10 @@ static void resolve_short(const struct libaudit *a, struct lib_path *p)
         c[n] = '\0';
         s += n + (s[n] == '\\');
         const char *name = c;
-        struct short_match m = {c, "", 0, ""};
+        struct rt_short_match m = {"", 0, ""};
         if (strchr(c, '~') && !p->unresolved) {
-            if (a->tree && a->tree->list)
-                a->tree->list(a->tree->ctx, out, on_name, &m);
+            if (rt_short_names_match(a->shorts, out, c, &m) != 0)
+                a->failed = 1;
             if (m.n == 1) {
                 name = m.first;
             } else {
@@ -354,9 +304,9 @@ static void resolve_short(const struct libaudit *a, struct lib_path *p)
                             setup = n64;
                         else if (bits == 32)
                             setup = n32;
-                        else if (!*m.writable && writable_at_root(n64))
+                        else if (!*m.writable && rt_audit_writable_at_root(n64))
                             snprintf(m.writable, sizeof m.writable, "%s", n64);
-                        else if (!*m.writable && n32 && writable_at_root(n32))
+                        else if (!*m.writable && n32 && rt_audit_writable_at_root(n32))
                             snprintf(m.writable, sizeof m.writable, "%s", n32);
                     }
                 if (setup) {
@@ -384,7 +334,7 @@ static void resolve_short(const struct libaudit *a, struct lib_path *p)
  * environment strings expanded, "." and ".." taken, short names replaced
  * as far as the tree tells them, and a drive path below the Windows
  * directory made LIB_WINDOWS. */
-static void classify(const struct libaudit *a, const char *lib,
+static void classify(struct libaudit *a, const char *lib,
                      struct lib_path *p)
 {
     memset(p, 0, sizeof *p);
@@ -478,14 +428,6 @@ static int below(const char *rest, const char *prefix)
     return 1;
 }
 
-static int writable_at_root(const char *name)
-{
-    return first_is(name, "Users") ||
-           first_is(name, "Documents and Settings") ||
-           first_is(name, "ProgramData") || first_is(name, "Temp") ||
-           first_is(name, "Tmp");
-}
-
 /* Places a standard user (or any program run by one) can write to. */
 static int user_writable(const struct lib_path *p)
 {
@@ -498,7 +440,7 @@ static int user_writable(const struct lib_path *p)
     }
     if (p->where != LIB_DRIVE)
         return 0;
-    return writable_at_root(p->rest) || has_component(p->rest, "AppData") ||
+    return rt_audit_writable_at_root(p->rest) || has_component(p->rest, "AppData") ||
            has_component(p->rest, "Temp") || *p->may_be;
 }
 
@@ -756,7 +698,7 @@ static void check_system_provider(struct libaudit *a,
  * names and System32 paths of the same file are the same DLL; a value
  * too long to resolve, or naming a stream, is compared as it is. A new
  * string, or NULL when out of memory. */
-static char *dll_key(const struct libaudit *a, const char *lib)
+static char *dll_key(struct libaudit *a, const char *lib)
 {
     struct lib_path p;
     classify(a, lib, &p);
@@ -888,7 +830,10 @@ int rt_audit_libraries(const struct rt_database *db,
                        const struct rt_audit_tree *tree,
                        struct rt_findings *out)
 {
-    struct libaudit a = {db, tree, out, 0, 0, 0, 0};
+    struct libaudit a = {db, tree, out, 0, 0, 0, 0,
+                         rt_short_names_new(tree)};
+    if (!a.shorts)
+        return -1;
     if (tree && tree->exists) {
         const char *w = windows_name(&a);
         a.have_files = exists(&a, "%s\\System32\\%s", w, "ntdll.dll") ||
@@ -959,5 +904,6 @@ int rt_audit_libraries(const struct rt_database *db,
             "the DLL search order: %s", n_bare, n_bare == 1 ? "" : "s",
             n_bare == 1 ? "names its" : "name their", bare);
     check_shared(&a);
+    rt_short_names_free(a.shorts);
     return a.failed ? -1 : 0;
 }

@@ -247,24 +247,24 @@ static const char *left_reason(const struct rt_finding *x,
         "current-language-differs", "language-missing-entries",
         "table-copy-wow64-differs", "table-copy-hive-differs"};
     for (size_t i = 0; i < sizeof fixed_ids / sizeof *fixed_ids; i++)
-        if (!strcmp(x->id, fixed_ids[i]))
+        if (!strcmp(rt_finding_id(x), fixed_ids[i]))
             return NULL;
-    if (!strcmp(x->id, "orphan-strings"))
+    if (!strcmp(rt_finding_id(x), "orphan-strings"))
         return opt && opt->prune_orphans ? NULL
                : "kept: --prune-orphans removes them";
-    if (!strcmp(x->id, "counters-disabled") || !strcmp(x->id, "perflib-disabled"))
+    if (!strcmp(rt_finding_id(x), "counters-disabled") || !strcmp(rt_finding_id(x), "perflib-disabled"))
         return opt && opt->enable_disabled ? NULL
                : "kept: --enable-disabled re-enables them";
-    if (!strcmp(x->id, "provider-strings-missing"))
+    if (!strcmp(rt_finding_id(x), "provider-strings-missing"))
         return opt && opt->from_ini
                    ? "its INI did not give them back (above, why)"
                    : "--from-ini DIR restores them from the provider's INI";
-    if (!strncmp(x->id, "provider-", 9) || !strcmp(x->id, "object-list-outside-range"))
+    if (!strncmp(rt_finding_id(x), "provider-", 9) || !strcmp(rt_finding_id(x), "object-list-outside-range"))
         return "a provider's registration is wrong: its INI says what it "
                "should be (reinstall it)";
-    if (!strcmp(x->id, "english-overwritten") || !strcmp(x->id, "english-missing") ||
-        !strcmp(x->id, "blob-empty") || !strcmp(x->id, "help-missing-base") ||
-        !strcmp(x->id, "table-missing") || !strcmp(x->id, "table-empty"))
+    if (!strcmp(rt_finding_id(x), "english-overwritten") || !strcmp(rt_finding_id(x), "english-missing") ||
+        !strcmp(rt_finding_id(x), "blob-empty") || !strcmp(rt_finding_id(x), "help-missing-base") ||
+        !strcmp(rt_finding_id(x), "table-missing") || !strcmp(rt_finding_id(x), "table-empty"))
         return "the text itself is gone: restore a backup or rebuild";
     return "needs a person's decision";
 }
@@ -377,13 +377,17 @@ int rt_repair_report_left(struct repair *rp, const struct rt_change_set *cs)
     int rc = rt_audit(&after, NULL, &f);
     for (size_t i = 0; i < f.n && rc == 0; i++) {
         const struct rt_finding *x = &f.v[i];
-        if (x->severity == RT_AUDIT_INFO)
+        if (rt_finding_severity(x) == RT_AUDIT_INFO)
             continue;
         const char *why = left_reason(x, rp->opt);
-        if (rt_findings_add(&rp->r->left, x->id, x->severity, x->language,
-                            x->symptom, x->fix, "%s: %s", x->message,
-                            why ? why : "needs a person's decision") != 0)
+        char *message = rt_finding_message(x);
+        if (!message ||
+            rt_findings_add(&rp->r->left, rt_finding_id(x),
+                            rt_finding_severity(x), x->language,
+                            rt_finding_symptom(x), rt_finding_fix(x), "%s: %s",
+                            message, why ? why : "needs a person's decision") != 0)
             rc = -1;
+        free(message);
     }
     rt_findings_free(&f);
     tabs_free(rp, langs, db->n_langs);

@@ -13,6 +13,10 @@
  *                                PerfIniFile scaleNNNNNN.ini (the caller
  *                                plants the DLLs in System32, the INF
  *                                copies in INF\ScaleNNNNNN\0009)
+ *   mkscale shortnames SYSTEM N  the same as services, each service's
+ *                                Library C:\PROGRA~1\SNNNNN~1\scale.dll,
+ *                                8.3 short names (the caller plants
+ *                                Program Files\SNNNNN Scale\scale.dll)
  *   mkscale languages SOFTWARE N N more Perflib language subkeys (ids
  *                                1000 hex on), without tables
  *   mkscale tables DIR N         the .dat tables of those N languages in
@@ -58,7 +62,9 @@ static int text(struct rt_regf *h, uint32_t key, const char *name,
     return rt_regf_value_set(h, key, name, RT_REG_SZ, b, 2 * (n + 1));
 }
 
-static int services(struct rt_regf *h, long n, int own_library)
+enum library_kind { LIB_SHARED, LIB_OWN, LIB_SHORT };
+
+static int services(struct rt_regf *h, long n, enum library_kind kind)
 {
     uint32_t svcs;
     if (rt_regf_lookup(h, rt_regf_root(h), SERVICES, &svcs))
@@ -66,10 +72,13 @@ static int services(struct rt_regf *h, long n, int own_library)
     for (long i = 0; i < n; i++) {
         char name[32];
         uint32_t svc, perf, first = 1000000 + 4 * (uint32_t)i;
-        char library[32] = "scale.dll";
+        char library[48] = "scale.dll";
         snprintf(name, sizeof name, "Scale%06ld", i);
-        if (own_library)
+        if (kind == LIB_OWN)
             snprintf(library, sizeof library, "scale%06ld.dll", i);
+        else if (kind == LIB_SHORT)
+            snprintf(library, sizeof library, "C:\\PROGRA~1\\S%05ld~1\\scale.dll",
+                     i);
         if (rt_regf_key_create(h, svcs, name, &svc) ||
             rt_regf_key_create(h, svc, "Performance", &perf) ||
             text(h, perf, "Library", library) ||
@@ -83,7 +92,7 @@ static int services(struct rt_regf *h, long n, int own_library)
             return fail(h, name);
         char ini[32];
         snprintf(ini, sizeof ini, "scale%06ld.ini", i);
-        if (own_library && text(h, perf, "PerfIniFile", ini))
+        if (kind == LIB_OWN && text(h, perf, "PerfIniFile", ini))
             return fail(h, name);
     }
     return 0;
@@ -175,9 +184,10 @@ int main(int argc, char **argv)
 {
     if (argc < 3 || (argc != 4 && (!strcmp(argv[1], "services") ||
                                    !strcmp(argv[1], "libraries") ||
+                                   !strcmp(argv[1], "shortnames") ||
                                    !strcmp(argv[1], "tables") ||
                                    !strcmp(argv[1], "languages")))) {
-        fprintf(stderr, "usage: mkscale services|libraries|languages HIVE N | "
+        fprintf(stderr, "usage: mkscale services|libraries|shortnames|languages HIVE N | "
                         "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
@@ -192,8 +202,12 @@ int main(int argc, char **argv)
     }
     long n = argc == 4 ? strtol(argv[3], NULL, 10) : 0;
     int rc;
-    if (!strcmp(argv[1], "services") || !strcmp(argv[1], "libraries"))
-        rc = services(h, n, !strcmp(argv[1], "libraries"));
+    if (!strcmp(argv[1], "services"))
+        rc = services(h, n, LIB_SHARED);
+    else if (!strcmp(argv[1], "libraries"))
+        rc = services(h, n, LIB_OWN);
+    else if (!strcmp(argv[1], "shortnames"))
+        rc = services(h, n, LIB_SHORT);
     else if (!strcmp(argv[1], "languages"))
         rc = languages(h, n);
     else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))

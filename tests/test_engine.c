@@ -285,6 +285,30 @@ static void uninstall_goes_on_past_a_bad_perfinifile(void **state)
     s->ops->close(s);
 }
 
+/* A range that starts at index 1 (damaged: it lies on the base range;
+ * only --force removes it) has no "First Counter - 2" to go back to:
+ * Last Counter, which it held, goes to the highest name left, never past
+ * the index space's end. */
+static void uninstall_of_a_range_from_index_1(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    put_range(s, "Transfer", 1, 3, 2, 4);
+    put_dword(s, "Last Counter", 3);
+    put_dword(s, "Last Help", 4);
+    struct rt_error e = {0};
+    struct rt_uninstall_plan p;
+    assert_int_equal(uninstall_plan(s, "Transfer", 1, 1, &p, &e), 0);
+    assert_true(p.counter.on_top);
+    assert_int_equal(p.counter.found_at, 0);
+    assert_int_equal(p.counter.rule, RT_LAST_HIGHEST);
+    assert_int_equal(p.counter.new_value, 1846);
+    assert_int_equal(p.help.found_at, 0);
+    assert_int_equal(p.help.new_value, 1847);
+    assert_non_null(strstr(p.counter.why, "Last Counter 3 -> 1846"));
+    s->ops->close(s);
+}
+
 /* The index allocation of an install, on its own (docs/design.md,
  * "Allocating indices"). */
 static struct rt_index_allocation allocate(uint32_t last_counter,
@@ -548,6 +572,7 @@ int main(void)
         cmocka_unit_test(create_service_keeps_a_library),
         cmocka_unit_test(names_that_become_paths),
         cmocka_unit_test(uninstall_goes_on_past_a_bad_perfinifile),
+        cmocka_unit_test(uninstall_of_a_range_from_index_1),
         cmocka_unit_test(allocation_takes_a_fresh_range_on_top),
         cmocka_unit_test(allocation_pairs_even_counters_with_odd_helps),
         cmocka_unit_test(allocation_keeps_a_replaced_range_that_fits),

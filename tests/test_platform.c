@@ -23,6 +23,16 @@
 
 #include "platform/os.h"
 
+#ifdef __SANITIZE_ADDRESS__
+/* An allocation that cannot be had returns NULL, as the C library's
+ * does, instead of ending the program: the tests check that NULL. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
+#endif
+
 static char dir[256];
 
 static const char *at(const char *name)
@@ -127,6 +137,11 @@ static void stat_identity_and_listing(void **state)
     assert_int_equal(rt_os_mkdirs(at("d1/d2/d3")), 0);   /* already there */
     assert_true(rt_os_is_dir(at("d1/d2/d3")));
     assert_int_equal(rt_os_mkdirs(at("one/sub")), -1);   /* a file on the way */
+    /* Beneath a file nothing exists (ENOTDIR on POSIX): absent, as a
+     * missing name is, not an error that stops the caller. */
+    assert_int_equal(rt_os_stat(at("one/sub"), &st), 0);
+    assert_int_equal(st.kind, RT_OS_ABSENT);
+    assert_false(rt_os_exists(at("one/sub")));
 
     char **names;
     size_t n;
@@ -198,6 +213,22 @@ static void whole_files_new_and_replaced(void **state)
     assert_int_equal(rt_os_unlink(at("w")), 0);
     assert_int_equal(rt_os_unlink(at("w")), -1);
     assert_int_equal(errno, ENOENT);
+}
+
+/* A bulk buffer too large for any machine is NULL, as malloc's would be
+ * (the huge-page path included: its aligned allocation can fail too). */
+static void bulk_allocation_that_cannot_be_had(void **state)
+{
+    (void)state;
+    /* A petabyte: past any machine's memory, yet no negative size to a
+     * checker (valgrind) that reads it as signed. */
+    void *p = rt_os_alloc_bulk(SIZE_MAX > 0xffffffffu ? (size_t)1 << 50
+                                                       : SIZE_MAX - 4096);
+    assert_null(p);
+    p = rt_os_alloc_bulk((size_t)4 << 20);
+    assert_non_null(p);
+    memset(p, 1, (size_t)4 << 20);
+    free(p);
 }
 
 static void mapping(void **state)
@@ -637,6 +668,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(open_modes_and_positional_io, setup, teardown),
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
+        cmocka_unit_test(bulk_allocation_that_cannot_be_had),
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(copy_on_write_mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(files_saved_in_parts, setup, teardown),

@@ -4,7 +4,9 @@
  * installed) at its own indices, what is lost counted, strings no
  * provider owns dropped, tables sorted by index, a second rebuild of the
  * result changing nothing, CurrentLanguage taking English's base, and
- * Last Counter raised but never lowered. */
+ * Last Counter raised but never lowered; and the sources read from a
+ * Windows directory (engine/rebuild_sources.h), out of memory at each
+ * allocation in turn. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,34 @@
 
 #include "engine/engine.h"
 #include "engine/rebuild.h"
+#include "engine/rebuild_sources.h"
+#include "scratch.h"
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
+#include <errno.h>
+
+/* Test hook: the REALLOC_FAIL_AT-th realloc from when it was set fails
+ * as out of memory (0: never); calls are counted in realloc_calls. This
+ * definition takes the C library's realloc over in the test program (and
+ * the library linked into it) and hands every call to the next one (the
+ * C library's, or a sanitizer's). */
+static unsigned long realloc_fail_at, realloc_calls;
+
+void *realloc(void *p, size_t n)
+{
+    static void *(*next)(void *, size_t);
+    if (!next)
+        *(void **)&next = dlsym(RTLD_NEXT, "realloc");
+    realloc_calls++;
+    if (realloc_fail_at && realloc_calls == realloc_fail_at) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return next(p, n);
+}
+#define FAILS_REALLOC 1
+#endif
 
 static void add(struct rt_pair_list *l, uint32_t i, const char *text)
 {
@@ -430,6 +460,72 @@ static void last_counter_raised(void **state)
     fixture_free(&f);
 }
 
+/* Sources read from a Windows directory without perfd009.dat, out of
+ * memory at each realloc in turn: the read fails as out of memory, or
+ * gives what it gives with memory (the base recorded as missing, with
+ * the file it lacks), never a base neither found nor missing. */
+static void sources_out_of_memory_fail_whole(void **state)
+{
+    (void)state;
+#ifdef FAILS_REALLOC
+    struct rt_database db;
+    database(&db, 0);
+    char *from = scratch_dir_new("rtrb");
+    char sys32[600];
+    snprintf(sys32, sizeof sys32, "%s/System32", from);
+    assert_int_equal(rt_os_mkdirs(sys32), 0);
+    struct rt_store *s = rt_store_mem_new();
+    struct rt_rebuild_sources src;
+    struct rt_error e = {0};
+    realloc_calls = 0;
+    assert_int_equal(rt_rebuild_sources_read(s, &db, from, &src, &e), 0);
+    unsigned long calls = realloc_calls;
+    assert_int_equal(src.in.n_base, 1);
+    assert_null(src.in.base[0].t);
+    assert_non_null(src.in.base[0].missing);
+    char *want = strdup(src.in.base[0].missing);
+    assert_non_null(strstr(want, "System32/perfd009.dat: not found"));
+    rt_rebuild_sources_free(&src);
+    /* Under valgrind, whose allocator takes realloc over in every object
+     * (this hook's included), no call reaches the hook: nothing to fail. */
+    if (calls == 0) {
+        free(want);
+        scratch_remove(from);
+        free(from);
+        s->ops->close(s);
+        rt_database_free(&db);
+        skip();
+    }
+    for (unsigned long k = 1; k <= calls; k++) {
+        struct rt_error ek = {0};
+        realloc_calls = 0;
+        realloc_fail_at = k;
+        int r = rt_rebuild_sources_read(s, &db, from, &src, &ek);
+        realloc_fail_at = 0;
+        if (r != 0) {
+            if (ek.code != RT_ERR_NOT_ENOUGH_MEMORY)
+                fail_msg("realloc %lu of %lu failed: %s", k, calls,
+                         ek.message);
+            continue;
+        }
+        const struct rt_rebuild_base *b = &src.in.base[0];
+        if (src.in.n_base != 1 || b->t || !b->missing ||
+            strcmp(b->missing, want))
+            fail_msg("realloc %lu of %lu failed, and the read succeeded "
+                     "with English's base %s", k, calls,
+                     b->missing ? b->missing : "neither found nor missing");
+        rt_rebuild_sources_free(&src);
+    }
+    free(want);
+    assert_int_equal(scratch_remove(from), 0);
+    free(from);
+    s->ops->close(s);
+    rt_database_free(&db);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +535,7 @@ int main(void)
         cmocka_unit_test(current_language_takes_english_base),
         cmocka_unit_test(base_from_tables_or_lost),
         cmocka_unit_test(last_counter_raised),
+        cmocka_unit_test(sources_out_of_memory_fail_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

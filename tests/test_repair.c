@@ -500,6 +500,44 @@ static void from_ini_refuses_what_does_not_fit(void **state)
     s->ops->close(s);
 }
 
+/* An INI fits only when it ends at both installed ends: one whose last
+ * symbol lands on Last Counter but not on Last Help (here two below the
+ * INI's end) is refused, naming the first symbol past the help range,
+ * and nothing is restored. */
+static void from_ini_refuses_an_ini_that_fits_only_the_counters(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    cg_dword(s, "ProvA", "Last Help", CG_A_LAST - 1);
+    cg_remove(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
+    cg_remove(s, "CurrentLanguage", RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
+    struct rt_provider_spec *a5 = ini_spec("ProvA", "/ini/a.ini", 5, 0);
+    const struct rt_provider_spec *v[] = {a5};
+    struct rt_repair_options o = {0};
+    o.from_ini = 1;
+    o.inis = v;
+    o.n_inis = 1;
+    struct rt_repair_report r;
+    char *dump = rt_store_mem_dump(s);
+    repair_once(s, &o, &r);
+    assert_true(report_has(&r.left, "ini-range-mismatch", NULL,
+                           "ProvA: not restored from /ini/a.ini: its symbol "
+                           "SYM4 (offset 8) would be at index 4000/4001, but "
+                           "the installed range is 3992-4000 (help "
+                           "3993-3999)"));
+    assert_false(report_has(&r.fixed, "strings-restored", NULL, "ProvA"));
+    rt_repair_report_free(&r);
+    char buf[64];
+    assert_string_equal(text_at(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, buf,
+                                sizeof buf), "(none)");
+    char *after = rt_store_mem_dump(s);
+    assert_string_equal(after, dump);
+    free(after);
+    free(dump);
+    spec_drop(a5);
+    s->ops->close(s);
+}
+
 /* --- copies of the tables ------------------------------------------------ */
 
 /* The store's other copies of a table that differ (SysWOW64's .dat, a
@@ -765,6 +803,7 @@ int main(void)
         cmocka_unit_test(reports_what_it_cannot_fix),
         cmocka_unit_test(from_ini_restores_missing_strings),
         cmocka_unit_test(from_ini_refuses_what_does_not_fit),
+        cmocka_unit_test(from_ini_refuses_an_ini_that_fits_only_the_counters),
         cmocka_unit_test(copies_reported_and_rewritten),
         cmocka_unit_test(cut_text_is_never_kept),
     };

@@ -10,10 +10,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "commit/crc32.h"
 #include "commit/io.h"
 #include "engine/database.h"
 #include "hive_fixture.h"
 #include "ops/ops.h"
+#include "regf/base_block.h"
+#include "regf/marvin32.h"
 #include "store_contract.h"
 #include "commit/io.h"
 
@@ -59,6 +62,37 @@ void *realloc(void *p, size_t n)
     return next(p, n);
 }
 #define COUNTS_REALLOC 1
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__) && \
+    !(defined(_FORTIFY_SOURCE) && _FORTIFY_SOURCE > 0)
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Test hook: while ASPRINTF_FAIL_FORMAT is set, an asprintf call with
+ * that format fails as out of memory (counted in asprintf_failed), its
+ * *STRP left as it was; every other call is the C library's. This
+ * definition takes asprintf over in the test program and the library
+ * linked into it. */
+static const char *asprintf_fail_format;
+static unsigned long asprintf_failed;
+
+int asprintf(char **strp, const char *fmt, ...)
+{
+    if (asprintf_fail_format && !strcmp(fmt, asprintf_fail_format)) {
+        asprintf_failed++;
+        errno = ENOMEM;
+        return -1;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vasprintf(strp, fmt, ap);
+    va_end(ap);
+    return r;
+}
+#define FAILS_ASPRINTF 1
 #endif
 
 /* lib/commit/io.c's test hook: the K-th write from now fails with EIO. */
@@ -648,6 +682,348 @@ static void staging_many_files_grows_by_doubling(void **state)
 #endif
 }
 
+/* Config holding SYSTEM and system (Windows sees one name there; which
+ * file it would use is not known): the tree is refused at open, as a
+ * store that is not what it claims, naming both; not passed over as a
+ * tree where no hive was found. */
+static void system_hive_twice_is_refused(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    rt_op_close(hive_fixture_open(c));
+    char from[700], to[700];
+    snprintf(from, sizeof from, "%s/Windows/System32/config/SYSTEM", c->dir);
+    snprintf(to, sizeof to, "%s/Windows/System32/config/system", c->dir);
+    uint8_t *data;
+    size_t len;
+    assert_int_equal(rt_os_read_file(from, &data, &len), 0);
+    assert_int_equal(rt_os_write_new_file(to, data, len), 0);
+    free(data);
+    struct rt_error e = {0};
+    struct rt_store *s = try_reopen(c, &e);
+    if (s)
+        fail_msg("a tree with SYSTEM and system was opened");
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    if (!strstr(e.message, "SYSTEM") || !strstr(e.message, "system") ||
+        !strstr(e.message, "differ only in letter case"))
+        fail_msg("the refusal does not name SYSTEM and system: %s",
+                 e.message);
+    assert_int_equal(rt_os_unlink(to), 0);
+}
+
+struct journal_bytes {
+    uint8_t b[4096];
+    size_t n;
+};
+
+static void jb_put(struct journal_bytes *j, const void *p, size_t k)
+{
+    assert_true(j->n + k <= sizeof j->b);
+    memcpy(j->b + j->n, p, k);
+    j->n += k;
+}
+
+static void jb_put32(struct journal_bytes *j, uint32_t x)
+{
+    uint8_t q[4] = {(uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16),
+                    (uint8_t)(x >> 24)};
+    jb_put(j, q, 4);
+}
+
+/* Writes an unsealed journal (a commit cut before its commit point) in
+ * C's config folder, as commit_build.c lays one out: header, note and an
+ * intent block of N files (NAMES, relative to the store's base, each
+ * SIZES[i] bytes before), with its checksum, and no record after. */
+static char *plant_unsealed_journal(struct fixture_ctx *c, size_t n,
+                                    const char *const *names,
+                                    const uint64_t *sizes)
+{
+    static struct journal_bytes j;
+    j.n = 0;
+    jb_put(&j, "RTJOURN3", 8);
+    jb_put32(&j, 1700000000u);      /* the time, 64 bits */
+    jb_put32(&j, 0);
+    jb_put32(&j, 15);
+    jb_put(&j, "install of Xfer", 15);
+    jb_put32(&j, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        jb_put32(&j, (uint32_t)strlen(names[i]));
+        jb_put32(&j, (uint32_t)sizes[i]);
+        jb_put32(&j, (uint32_t)(sizes[i] >> 32));
+        jb_put(&j, names[i], strlen(names[i]));
+    }
+    jb_put32(&j, rt_crc32(0, j.b, j.n));
+    char *path;
+    assert_true(asprintf(&path, "%s/Windows/System32/config/regtool.journal",
+                         c->dir) > 0);
+    assert_int_equal(rt_os_write_new_file(path, j.b, j.n), 0);
+    return path;
+}
+
+static char notices[8192];
+
+static void keep_notice(const char *line)
+{
+    size_t at = strlen(notices);
+    snprintf(notices + at, sizeof notices - at, "%s\n", line);
+}
+
+/* A writer that finds an unsealed journal discards it (its fresh bytes
+ * cut off, here none) and goes on with its own commit, saying so. */
+static void unsealed_journal_is_discarded_by_the_next_writer(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    rt_op_close(hive_fixture_open(c));
+    char sw[700];
+    snprintf(sw, sizeof sw, "%s/Windows/System32/config/SOFTWARE", c->dir);
+    struct rt_os_stat st;
+    assert_int_equal(rt_os_stat(sw, &st), 0);
+    /* SOFTWARE at its present size: cutting it back changes nothing. */
+    const char *names[] = {"System32/config/SOFTWARE"};
+    const uint64_t sizes[] = {st.size};
+    char *journal = plant_unsealed_journal(c, 1, names, sizes);
+    notices[0] = '\0';
+    struct rt_hive_options o = {.tables_dir = c->files_layout ? c->tables : NULL,
+                                .wait_seconds = -1, .notice = keep_notice};
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_hive_open(c->dir, &o, NULL, &e);
+    if (!s)
+        fail_msg("open: %s", e.message);
+    if (s->ops->begin(s, &e) != 0)
+        fail_msg("begin: %s\n%s", e.message, notices);
+    s->ops->end(s);
+    assert_false(rt_os_exists(journal));
+    if (!strstr(notices, "discarded an unfinished install of Xfer"))
+        fail_msg("no notice of the discarded journal:\n%s", notices);
+    set_last_counter(s, 1900);
+    assert_int_equal(last_counter(s), 1900);
+    s->ops->close(s);
+    free(journal);
+}
+
+/* A journal may name a .dat table only in the tables' folder (or
+ * SysWOW64's copy): perfc009.dat in a folder above System32, whose path
+ * System32's begins with, is outside the store and refused whole, the
+ * journal left where it is. */
+static void journal_naming_a_table_above_system32_is_refused(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    rt_op_close(hive_fixture_open(c));
+    const char *names[] = {"perfc009.dat"};
+    const uint64_t sizes[] = {0};
+    char *journal = plant_unsealed_journal(c, 1, names, sizes);
+    struct rt_store *s = open_again(c);
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->begin(s, &e), -1);
+    if (!strstr(e.message, "perfc009.dat"))
+        fail_msg("the refusal does not name perfc009.dat: %s", e.message);
+    assert_true(rt_os_exists(journal));
+    char wrong[700];
+    snprintf(wrong, sizeof wrong, "%s/Windows/perfc009.dat", c->dir);
+    assert_false(rt_os_exists(wrong));
+    s->ops->close(s);
+    assert_int_equal(rt_os_unlink(journal), 0);
+    free(journal);
+}
+
+/* A side file given the bytes it already holds costs the commit nothing:
+ * no write to it and no fsync of it (a commit of the same change without
+ * it does as many of each). */
+static void unchanged_side_file_is_not_touched(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_fixture_open(c);
+    static const char rel[] = "INF/Xfer/0009/xfer.ini";
+    static const char ini[] = "[info]\r\ndrivername=Xfer\r\n";
+    unsigned writes[2], fsyncs[2];
+    for (int round = 0; round < 3; round++) {
+        struct rt_change_set cs = {0};
+        struct rt_value v;
+        rt_value_from_dword(&v, 1900 + 2 * (uint32_t)round);
+        assert_int_equal(rt_change_set_perflib(&cs, "Last Counter", &v), 0);
+        rt_value_free(&v);
+        if (round != 1)
+            assert_int_equal(rt_change_set_write_file(
+                                 &cs, rel, (const uint8_t *)ini,
+                                 sizeof ini - 1), 0);
+        struct rt_error e = {0};
+        unsigned w0 = rt_io_totals.writes, f0 = rt_io_totals.fsyncs;
+        assert_int_equal(s->ops->begin(s, &e), 0);
+        if (s->ops->apply(s, &cs, &e) != 0)
+            fail_msg("round %d: %s", round, e.message);
+        s->ops->end(s);
+        rt_change_set_free(&cs);
+        if (round) {
+            writes[round - 1] = rt_io_totals.writes - w0;
+            fsyncs[round - 1] = rt_io_totals.fsyncs - f0;
+        }
+    }
+    if (writes[1] != writes[0] || fsyncs[1] != fsyncs[0])
+        fail_msg("the unchanged side file cost %u writes and %u fsyncs more",
+                 writes[1] - writes[0], fsyncs[1] - fsyncs[0]);
+    assert_int_equal(last_counter(s), 1904);
+    s->ops->close(s);
+}
+
+/* Makes the clean hive at PATH dirty as Windows leaves one whose last
+ * write is only in its transaction log (tests/cli/mkdirty.c): sequence
+ * numbers S+1/S, and PATH.LOG1 holding one entry of sequence S+1 that
+ * rewrites the first bins page, its timestamp changed. */
+static void make_dirty(const char *path)
+{
+    enum { PAGE = 4096 };
+    uint8_t *hive;
+    size_t len;
+    assert_int_equal(rt_os_read_file(path, &hive, &len), 0);
+    assert_true(len >= REGF_BASE_BLOCK_SIZE + PAGE);
+    uint8_t *base = hive, *page = hive + REGF_BASE_BLOCK_SIZE;
+    uint32_t seq = regf_le32(base + REGF_OFF_SEQ2);
+    assert_false(regf_base_is_dirty(base));
+    static uint8_t log[512 + 4608];
+    memset(log, 0, sizeof log);
+    memcpy(log, base, 512);
+    regf_put32(log + REGF_OFF_SEQ1, seq + 1);
+    regf_put32(log + REGF_OFF_SEQ2, seq + 1);
+    regf_put32(log + REGF_OFF_FILE_TYPE, REGF_FILE_TYPE_LOG_NEW);
+    regf_base_seal(log);
+    uint8_t *e = log + 512;
+    memcpy(e, "HvLE", 4);
+    regf_put32(e + 4, 4608);
+    regf_put32(e + 12, seq + 1);
+    regf_put32(e + 16, regf_le32(base + REGF_OFF_HBINS_SIZE));
+    regf_put32(e + 20, 1);
+    regf_put32(e + 40, 0);
+    regf_put32(e + 44, PAGE);
+    memcpy(e + 48, page, PAGE);
+    regf_put64(e + 48 + 20, regf_le64(page + 20) + 10000000u);
+    regf_put64(e + 24, regf_marvin32(e + 40, 4608 - 40,
+                                     REGF_MARVIN32_LOG_SEED));
+    regf_put64(e + 32, regf_marvin32(e, 32, REGF_MARVIN32_LOG_SEED));
+    char log_path[900];
+    snprintf(log_path, sizeof log_path, "%s.LOG1", path);
+    assert_int_equal(rt_os_write_new_file(log_path, log, sizeof log), 0);
+    regf_put32(base + REGF_OFF_SEQ1, seq + 1);
+    regf_base_seal(base);
+    assert_int_equal(rt_os_replace_file(path, hive, len, 0644), 0);
+    free(hive);
+}
+
+/* The names in DIR that hold ".regtool-" (the copies a replay keeps). */
+static size_t copies_aside(const char *dir)
+{
+    char **names;
+    size_t n, k = 0;
+    assert_int_equal(rt_os_list_dir(dir, &names, &n), 0);
+    for (size_t i = 0; i < n; i++)
+        k += strstr(names[i], ".regtool-") != NULL;
+    rt_os_free_list(names, n);
+    return k;
+}
+
+/* A dirty SOFTWARE is replayed from its log by the writer, which first
+ * copies the hive and the log aside (FILE.regtool-STAMP). A copy whose
+ * name cannot be made (out of memory) stops the commit before anything
+ * is written: the error says so, the hive and its log keep their bytes,
+ * no copy is left; with memory the same commit is made, the copies
+ * beside the files. */
+static void replay_copies_out_of_memory_stop_the_commit(void **state)
+{
+    (void)state;
+#ifdef FAILS_ASPRINTF
+    struct fixture_ctx *c = contract.ctx;
+    rt_op_close(hive_fixture_open(c));
+    char config[700], sw[800], log1[800];
+    snprintf(config, sizeof config, "%s/Windows/System32/config", c->dir);
+    snprintf(sw, sizeof sw, "%s/SOFTWARE", config);
+    snprintf(log1, sizeof log1, "%s/SOFTWARE.LOG1", config);
+    make_dirty(sw);
+    uint8_t *hive0, *log0, *now;
+    size_t hive0_len, log0_len, len;
+    assert_int_equal(rt_os_read_file(sw, &hive0, &hive0_len), 0);
+    assert_int_equal(rt_os_read_file(log1, &log0, &log0_len), 0);
+
+    struct rt_change_set cs = {0};
+    struct rt_value v;
+    rt_value_from_dword(&v, 1900);
+    assert_int_equal(rt_change_set_perflib(&cs, "Last Counter", &v), 0);
+    rt_value_free(&v);
+    struct rt_error e = {0};
+    /* In a child: a commit that went on without its copy's name could
+     * end the process, and with it this test program. Exit 0: refused
+     * as out of memory; 1: it was not; 3: the hook was never reached
+     * (the library does not call this asprintf). */
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* A fault ends the child here, not in cmocka's handler, which
+         * would go on to the next test in this copy of the program. */
+        static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+                                     SIGABRT};
+        for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
+            signal(faults[i], SIG_DFL);
+        struct rt_error ce = {0};
+        struct rt_store *child = rt_store_hive_open(
+            c->dir,
+            &(struct rt_hive_options){.tables_dir = c->files_layout
+                                                        ? c->tables
+                                                        : NULL,
+                                      .wait_seconds = -1},
+            NULL, &ce);
+        if (!child || child->ops->begin(child, &e) != 0)
+            _exit(1);
+        asprintf_fail_format = "%s.regtool-%s";
+        int r = child->ops->apply(child, &cs, &e);
+        asprintf_fail_format = NULL;
+        if (!asprintf_failed)
+            _exit(3);
+        if (r != -1 || e.code != RT_ERR_NOT_ENOUGH_MEMORY) {
+            fprintf(stderr, "apply: %d, %s\n", r, e.message);
+            _exit(1);
+        }
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+        rt_change_set_free(&cs);
+        free(hive0);
+        free(log0);
+        skip();
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("the commit without its copy's name was not refused as "
+                 "out of memory (%s %d)",
+                 WIFEXITED(status) ? "exit" : "signal",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    assert_int_equal(copies_aside(config), 0);
+    assert_int_equal(rt_os_read_file(sw, &now, &len), 0);
+    assert_int_equal(len, hive0_len);
+    assert_memory_equal(now, hive0, len);
+    free(now);
+    assert_int_equal(rt_os_read_file(log1, &now, &len), 0);
+    assert_int_equal(len, log0_len);
+    assert_memory_equal(now, log0, len);
+    free(now);
+
+    struct rt_store *s = open_again(c);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (s->ops->apply(s, &cs, &e) != 0)
+        fail_msg("with memory: %s", e.message);
+    s->ops->end(s);
+    assert_int_equal(copies_aside(config), 2);
+    assert_int_equal(last_counter(s), 1900);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+    free(hive0);
+    free(log0);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -658,6 +1034,11 @@ int main(void)
         cmocka_unit_test(table_copies_read_and_written),
         cmocka_unit_test(layout_is_typed),
         cmocka_unit_test(staging_many_files_grows_by_doubling),
+        cmocka_unit_test(system_hive_twice_is_refused),
+        cmocka_unit_test(unsealed_journal_is_discarded_by_the_next_writer),
+        cmocka_unit_test(journal_naming_a_table_above_system32_is_refused),
+        cmocka_unit_test(unchanged_side_file_is_not_touched),
+        cmocka_unit_test(replay_copies_out_of_memory_stop_the_commit),
     };
     int failed = cmocka_run_group_tests_name("store_hive (registry layout)",
                                              tests, use_registry, NULL);

@@ -257,6 +257,47 @@ static void commit_is_two_writes_and_each_is_a_crash_point(void **state)
     s->ops->close(s);
 }
 
+/* A writer that crashed between writing its replacement and renaming it
+ * over the file left FILE.tmp. and twelve hex digits: the next writer's
+ * begin removes it, under the lock. Names only like it (another file's,
+ * eleven or thirteen digits, a letter past f) are someone else's: kept. */
+static void begin_removes_a_crashed_writers_temporary(void **state)
+{
+    (void)state;
+    struct rt_store *s = reg_open(NULL);
+    char base[64];
+    snprintf(base, sizeof base, "s%u.reg", serial);
+    static const char *const tails[] = {
+        ".tmp.0123456789ab",        /* stale: removed */
+        ".tmp.0123456789a", ".tmp.0123456789abc", ".tmp.0123456789ag",
+        ".tmp_0123456789ab", "x.tmp.0123456789ab"};
+    char *paths[6];
+    for (size_t i = 0; i < 6; i++) {
+        if (asprintf(&paths[i], "%s/%s%s", dir, base, tails[i]) < 0)
+            abort();
+        assert_int_equal(rt_os_write_new_file(paths[i], "x", 1), 0);
+    }
+    char *other;
+    if (asprintf(&other, "%s/other.reg.tmp.0123456789ab", dir) < 0)
+        abort();
+    assert_int_equal(rt_os_write_new_file(other, "x", 1), 0);
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    s->ops->end(s);
+    assert_false(rt_os_exists(paths[0]));
+    for (size_t i = 1; i < 6; i++) {
+        if (!rt_os_exists(paths[i]))
+            fail_msg("%s was removed", paths[i]);
+        rt_os_unlink(paths[i]);
+    }
+    for (size_t i = 0; i < 6; i++)
+        free(paths[i]);
+    assert_true(rt_os_exists(other));
+    rt_os_unlink(other);
+    free(other);
+    s->ops->close(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -284,6 +325,7 @@ int main(void)
         cmocka_unit_test(file_changed_underneath_is_not_overwritten),
         cmocka_unit_test(second_writer_keeps_the_first_ones_change),
         cmocka_unit_test(commit_is_two_writes_and_each_is_a_crash_point),
+        cmocka_unit_test(begin_removes_a_crashed_writers_temporary),
     };
     return cmocka_run_group_tests_name("store_reg", tests, setup, teardown);
 }

@@ -212,6 +212,33 @@ static void each_mistake_gives_its_finding(void **state)
     }
 }
 
+/* The misaligned finding names the lengths that can be wrong: an object
+ * without instances has only its own, one with instances theirs too. */
+static void misaligned_names_the_lengths_that_can_be_wrong(void **state)
+{
+    (void)state;
+    static const struct {
+        struct obj o;
+        const char *says;
+    } cases[] = {
+        {{3992, 3993, 3994, 2, -1, 4}, "(object 164 bytes)"},
+        {{3992, 3993, 3994, 2, 2, 4}, "(object 244 bytes, or an instance's)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct block b;
+        build(&b, &cases[i].o, 1, 0);
+        struct rt_findings f;
+        run_verify(&b, b.n, 1, &f);
+        const struct rt_finding *x = find(&f, "verify-misaligned");
+        assert_non_null(x);
+        const char *end = strrchr(x->message, '(');
+        if (!end || strcmp(end, cases[i].says))
+            fail_msg("case %zu: \"%s\" does not end with \"%s\"", i,
+                     x->message, cases[i].says);
+        rt_findings_free(&f);
+    }
+}
+
 static void object_list_and_more_data(void **state)
 {
     (void)state;
@@ -298,6 +325,7 @@ int main(void)
         cmocka_unit_test(finds_objects_at_wines_offset),
         cmocka_unit_test(clean_provider_verifies_clean),
         cmocka_unit_test(each_mistake_gives_its_finding),
+        cmocka_unit_test(misaligned_names_the_lengths_that_can_be_wrong),
         cmocka_unit_test(object_list_and_more_data),
         cmocka_unit_test(broken_blocks_are_described),
         cmocka_unit_test(mutated_blocks_never_crash),

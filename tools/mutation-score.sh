@@ -35,11 +35,13 @@ WERROR=1; export WERROR
 SCRATCH=${SCRATCH:-$ROOT/build/mutation}
 # Quick CLI scripts (a few seconds each) that drive every verb of the
 # command line, and the quick ones of the behaviours beyond that (four-
-# digit languages, init's language list, dirty hives and their logs, the
+# digit languages, init's language list, the INF copies repair
+# --from-ini reads, dirty hives and their logs, the
 # side files a commit writes); the slow ones (crash sweeps, hostile
 # inputs, concurrency) are left to make cli-tests.
 CLI_SCRIPTS=${CLI_SCRIPTS:-"cli_conventions.sh noini_verbs.sh names_query_dryrun.sh
-    messages.sh audit.sh repair.sh rebuild.sh perfstats.sh hive_check.sh
+    messages.sh audit.sh repair.sh repair_from_ini.sh rebuild.sh
+    perfstats.sh hive_check.sh
     check_ini_samples.sh languages_four_digit.sh init_languages.sh
     dirty_hive_policy.sh hive_recover.sh side_files.sh"}
 for v in "$SEED" "$MUTANTS" "$JOBS"; do

@@ -51,16 +51,15 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
         rt_cli_error("out of memory");
         return RT_EXIT_FAILURE;
     }
-    int r = rt_provider_spec_load(ini, codepage, spec, &d);
+    const struct rt_ini_load_options opt = {codepage, NULL, strict};
+    enum rt_ini_load r = rt_op_load_ini(ini, &opt, spec, &d);
     rt_cli_print_diags(&d);
-    if (r == 0 && strict && d.warnings) {
+    if (r == RT_INI_REFUSED_STRICT)
         rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
                      "written", ini, d.warnings, d.warnings == 1 ? "" : "s");
-        r = -1;
-    }
     free(ini);
     rt_diags_free(&d);
-    if (r == -2)
+    if (r == RT_INI_UNREADABLE)
         return RT_EXIT_FAILURE;
-    return r == 0 ? RT_EXIT_OK : RT_EXIT_INVALID;
+    return r == RT_INI_LOADED ? RT_EXIT_OK : RT_EXIT_INVALID;
 }

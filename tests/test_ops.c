@@ -6,7 +6,8 @@
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
- * .reg backup's size cap; --emit-reg's counts; audit's scope. */
+ * .reg backup's size cap; --emit-reg's counts; audit's scope; an INI
+ * loaded (strict refusing warnings) and repair --from-ini's search. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -284,6 +285,126 @@ static void audit_scope(void **state)
     rt_op_close(s);
 }
 
+/* A provider's INI and its symbol file, written in DIR as NAME and s.h;
+ * SUFFIX ends the object's name line (spaces there are a warning). */
+static void write_ini(const char *dir, const char *name, const char *driver,
+                      const char *suffix)
+{
+    char path[4200], text[512];
+    static const char sym[] = "#define OBJ 0\n";
+    snprintf(path, sizeof path, "%s/s.h", dir);
+    if (!rt_os_exists(path))
+        assert_int_equal(rt_os_write_new_file(path, sym, sizeof sym - 1), 0);
+    int n = snprintf(text, sizeof text,
+                     "[info]\r\n%s%s%ssymbolfile=s.h\r\n"
+                     "[languages]\r\n009=English\r\n[objects]\r\n"
+                     "OBJ_009_NAME=\r\n[text]\r\nOBJ_009_NAME=Object%s\r\n"
+                     "OBJ_009_HELP=The object.\r\n",
+                     driver ? "drivername=" : "", driver ? driver : "",
+                     driver ? "\r\n" : "", suffix);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(rt_os_write_new_file(path, text, (size_t)n), 0);
+}
+
+/* One INI loaded as install loads it: valid, with warnings (refused
+ * only when strict, the spec then freed), with errors, unreadable. */
+static void ini_loaded(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200];
+    write_ini(root, "ok.ini", "Prov", "");
+    write_ini(root, "warn.ini", "Prov", "   ");
+    write_ini(root, "bad.ini", NULL, "");
+    struct rt_provider_spec spec;
+    struct rt_diags d = {0};
+    const struct rt_ini_load_options strict = {NULL, NULL, 1};
+
+    snprintf(path, sizeof path, "%s/ok.ini", root);
+    assert_int_equal(rt_op_load_ini(path, &strict, &spec, &d), RT_INI_LOADED);
+    assert_string_equal(spec.drivername, "Prov");
+    assert_int_equal(d.n, 0);
+    rt_provider_spec_free(&spec);
+
+    snprintf(path, sizeof path, "%s/warn.ini", root);
+    assert_int_equal(rt_op_load_ini(path, NULL, &spec, &d), RT_INI_LOADED);
+    assert_int_equal(d.warnings, 1);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    d = (struct rt_diags){0};
+    assert_int_equal(rt_op_load_ini(path, &strict, &spec, &d),
+                     RT_INI_REFUSED_STRICT);
+    assert_int_equal(d.warnings, 1);
+    assert_null(spec.drivername);
+    assert_null(spec.symbols);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    d = (struct rt_diags){0};
+
+    snprintf(path, sizeof path, "%s/bad.ini", root);
+    assert_int_equal(rt_op_load_ini(path, NULL, &spec, &d), RT_INI_INVALID);
+    assert_true(d.errors > 0);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    d = (struct rt_diags){0};
+
+    snprintf(path, sizeof path, "%s/missing.ini", root);
+    assert_int_equal(rt_op_load_ini(path, NULL, &spec, &d),
+                     RT_INI_UNREADABLE);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+struct notes {
+    size_t n;
+    char path[4200], why[512];
+};
+
+static void keep_note(void *ctx, const struct rt_ini_note *n)
+{
+    struct notes *k = ctx;
+    assert_int_equal(n->kind, RT_INI_NOTE_SKIPPED);
+    snprintf(k->path, sizeof k->path, "%s", n->path);
+    snprintf(k->why, sizeof k->why, "%s", n->why ? n->why : "");
+    k->n++;
+}
+
+/* repair --from-ini's search: every loadable *.ini of the folder, one
+ * that does not load told (with its first error) and left out; a folder
+ * that cannot be read refused, naming it. */
+static void inis_found(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200];
+    write_ini(root, "a.INI", "A", "");
+    write_ini(root, "b.ini", NULL, "");
+    write_ini(root, "c.txt", "C", "");
+    struct rt_store *s = rt_store_mem_new();
+    struct rt_ini_set set;
+    struct rt_error e = {0};
+    struct notes k = {0};
+    assert_int_equal(rt_op_find_inis(s, root, keep_note, &k, &set, &e), 0);
+    assert_int_equal(set.n, 1);
+    assert_string_equal(set.v[0]->drivername, "A");
+    assert_int_equal(k.n, 1);
+    assert_non_null(strstr(k.path, "/b.ini"));
+    assert_non_null(strstr(k.why, "b.ini:"));
+    assert_non_null(strstr(k.why, "error"));
+    rt_ini_set_free(&set);
+
+    snprintf(path, sizeof path, "%s/none", root);
+    assert_int_equal(rt_op_find_inis(s, path, NULL, NULL, &set, &e), -2);
+    assert_int_equal(set.n, 0);
+    assert_int_equal(strncmp(e.message, path, strlen(path)), 0);
+    rt_ini_set_free(&set);
+    rt_op_close(s);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +416,8 @@ int main(void)
         cmocka_unit_test(reg_backup_text_capped),
         cmocka_unit_test(reg_patch_counts),
         cmocka_unit_test(audit_scope),
+        cmocka_unit_test(ini_loaded),
+        cmocka_unit_test(inis_found),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

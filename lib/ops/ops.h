@@ -107,6 +107,67 @@ int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
                   struct rt_rebuild_plan *plan, struct rt_rebuild_sources *src,
                   int *refused, struct rt_error *e);
 
+/* A provider's INI as install, lodctr and check-ini load it (the
+ * provider layer's parser and checks): CODEPAGE the code page of an
+ * ANSI INI (NULL: none given), SYMBOL_DIR where its symbol file is (NULL:
+ * beside the INI). With STRICT, an INI that loads with warnings is
+ * refused (RT_INI_REFUSED_STRICT, *SPEC freed and zeroed). Every
+ * diagnostic goes to D, unsorted, for the caller to print. *SPEC is the
+ * caller's to free whatever the outcome. */
+struct rt_ini_load_options {
+    const char *codepage;
+    const char *symbol_dir;
+    int strict;
+};
+enum rt_ini_load {
+    RT_INI_LOADED,
+    RT_INI_INVALID,          /* errors, in D */
+    RT_INI_UNREADABLE,       /* the INI or its symbol file cannot be read
+                                (D says why) */
+    RT_INI_REFUSED_STRICT,   /* loaded with D->warnings warnings */
+};
+enum rt_ini_load rt_op_load_ini(const char *path,
+                                const struct rt_ini_load_options *opt,
+                                struct rt_provider_spec *spec,
+                                struct rt_diags *d);
+
+/* repair --from-ini: the INIs of every provider that can be found, each
+ * loaded (rt_op_load_ini): every *.ini of DIR (confined while it is read:
+ * another machine's folder), then, when S reads a Windows tree, each
+ * service's INF copy, WIN/INF/<service>/<four hex digits>/<PerfIniFile>
+ * (names matched without regard to case), its symbol file beside it (as
+ * install writes it) or in WIN/INF/<service> (as Windows does). An INI
+ * that does not load is skipped and a service whose PerfIniFile or name
+ * is no file name is not looked up: each told to NOTE, in the order
+ * found, when NOTE is not NULL. */
+struct rt_ini_set {
+    struct rt_provider_spec **v;
+    size_t n;
+};
+void rt_ini_set_free(struct rt_ini_set *l);
+enum rt_ini_note_kind {
+    RT_INI_NOTE_SKIPPED,      /* PATH did not load: WHY, its first error
+                                 as rt_diag_format gives it, or NULL when
+                                 it cannot be read */
+    RT_INI_NOTE_NOT_A_NAME,   /* SERVICE's VALUE ("PerfIniFile" or
+                                 "service name") SHOWN (as
+                                 rt_side_name_shown gives it) is no file
+                                 name: WHY */
+};
+struct rt_ini_note {
+    enum rt_ini_note_kind kind;
+    const char *path;
+    const char *service, *value, *shown;
+    const char *why;
+};
+/* 0 with *OUT (the caller frees it with rt_ini_set_free, whatever the
+ * outcome); -1 out of memory; -2 DIR cannot be read or listed (E: "DIR:
+ * why"); -3 S's services cannot be listed (E). */
+int rt_op_find_inis(struct rt_store *s, const char *dir,
+                    void (*note)(void *ctx, const struct rt_ini_note *n),
+                    void *note_ctx, struct rt_ini_set *out,
+                    struct rt_error *e);
+
 /* A store spec as regtool_open and --store take it. */
 enum rt_store_spec_kind {
     RT_SPEC_HIVE_TREE,      /* hive:DIR, a Windows tree */

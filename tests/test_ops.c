@@ -7,7 +7,8 @@
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
  * .reg backup's size cap; --emit-reg's counts; audit's scope; an INI
- * loaded (strict refusing warnings) and repair --from-ini's search. */
+ * loaded (strict refusing warnings) and repair --from-ini's search; a
+ * store opened with its database read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -405,6 +406,58 @@ static void inis_found(void **state)
     free(root);
 }
 
+/* A tree's store opened and its database read in one call; a language
+ * whose Help table file is gone is refused naming the file, the store
+ * closed, and that is not a bad spec; a spec of no store is. */
+static void database_opened(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char sys32[4096], wow[4096], cfg[4200], sw[4300], sy[4300], spec[4200];
+    snprintf(sys32, sizeof sys32, "%s/Windows/System32", root);
+    snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", root);
+    snprintf(cfg, sizeof cfg, "%s/config", sys32);
+    snprintf(sw, sizeof sw, "%s/SOFTWARE", cfg);
+    snprintf(sy, sizeof sy, "%s/SYSTEM", cfg);
+    assert_int_equal(rt_os_mkdirs(cfg), 0);
+    assert_int_equal(rt_os_mkdirs(wow), 0);
+    char *langs[] = {"009"};
+    struct rt_init_tree t = {langs, 1, 1, {sys32, wow}, 0, 0, 0};
+    struct rt_init_hives h;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_init_build(&t, &h, &e), 0);
+    assert_int_equal(rt_op_init_save(&h, sw, sy, &e), 0);
+    rt_op_init_free(&h);
+
+    snprintf(spec, sizeof spec, "hive:%s", root);
+    struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1, 0, NULL};
+    struct rt_database db;
+    int bad_spec = 1;
+    struct rt_store *s = rt_op_open_database(spec, NULL, 1, &all, &db, &e,
+                                             &bad_spec);
+    assert_non_null(s);
+    assert_int_equal(bad_spec, 0);
+    assert_int_equal(db.n_langs, 1);
+    assert_true(db.langs[0].loaded);
+    rt_database_free(&db);
+    rt_op_close(s);
+
+    char help[4200];
+    snprintf(help, sizeof help, "%s/perfh009.dat", sys32);
+    assert_int_equal(rt_os_unlink(help), 0);
+    bad_spec = 1;
+    assert_null(rt_op_open_database(spec, NULL, 1, &all, &db, &e, &bad_spec));
+    assert_int_equal(bad_spec, 0);
+    assert_non_null(strstr(e.message, "perfh009.dat is missing"));
+    rt_database_free(&db);
+
+    assert_null(rt_op_open_database("nothing:x", NULL, 1, &all, &db, &e,
+                                    &bad_spec));
+    assert_int_equal(bad_spec, 1);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -418,6 +471,7 @@ int main(void)
         cmocka_unit_test(audit_scope),
         cmocka_unit_test(ini_loaded),
         cmocka_unit_test(inis_found),
+        cmocka_unit_test(database_opened),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

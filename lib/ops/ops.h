@@ -195,6 +195,18 @@ struct rt_store *rt_op_open_store(const char *spec,
                                   int read_once, struct rt_error *e,
                                   int *bad_spec);
 
+/* rt_op_open_store, then the database read from it as LOAD asks
+ * (engine/database.h) into *DB, which the caller frees with
+ * rt_database_free after closing nothing else: the store is returned
+ * open. When the database cannot be read, the store is closed: NULL
+ * with E set and *BAD_SPEC 0. */
+struct rt_store *rt_op_open_database(const char *spec,
+                                     const regtool_open_options *opt,
+                                     int read_once,
+                                     const struct rt_db_load_options *load,
+                                     struct rt_database *db,
+                                     struct rt_error *e, int *bad_spec);
+
 /* The PerfStringBackup of DB saved to PATH by RULE as it is made: each
  * language's tables read from S, written and freed in turn
  * (rt_engine_backup_to; with SALVAGE a damaged table's readable pairs,

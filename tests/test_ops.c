@@ -8,7 +8,8 @@
  * by name; the store specs parsed; a backup file read for restore; the
  * .reg backup's size cap; --emit-reg's counts; audit's scope; an INI
  * loaded (strict refusing warnings) and repair --from-ini's search; a
- * store opened with its database read. */
+ * store opened with its database read; the .reg backup saved. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -458,6 +459,69 @@ static void database_opened(void **state)
     free(root);
 }
 
+/* The .reg backup saved whole: its bytes as the file (UTF-16LE with its
+ * mark), the numbered rule's next free name; a file it may not replace
+ * and a folder that is not there refused with the system's reason, no
+ * temporary file left. */
+static void reg_backup_saved(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    struct rt_store *s = rt_store_mem_new();
+    static const uint8_t counter[] = "1\0001847\0002\000System\000";
+    static const uint8_t help[] = "3\000The system.\000";
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            counter, sizeof counter), 0);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_HELP, help,
+                                            sizeof help), 0);
+    struct rt_database db;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/b.reg", root);
+    size_t len = 0;
+    uint64_t too_large = 0;
+    char *used = NULL;
+    int err = -1;
+    assert_int_equal(rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_NUMBERED,
+                                           &len, &too_large, &used, &err,
+                                           &e), RT_REG_SAVE_OK);
+    assert_string_equal(used, path);
+    free(used);
+    uint8_t *data;
+    size_t got;
+    assert_int_equal(rt_os_read_file(path, &data, &got), 0);
+    assert_int_equal(got, len);
+    assert_true(len > 2 && data[0] == 0xff && data[1] == 0xfe);
+    free(data);
+    assert_int_equal(rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_NUMBERED,
+                                           &len, &too_large, &used, &err,
+                                           &e), RT_REG_SAVE_OK);
+    assert_non_null(strstr(used, "/b.reg_001"));
+    free(used);
+
+    assert_int_equal(rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_NEW,
+                                           &len, &too_large, &used, &err,
+                                           &e), RT_REG_SAVE_WRITE_FAILED);
+    assert_int_equal(err, EEXIST);
+    free(used);
+    snprintf(path, sizeof path, "%s/none/b.reg", root);
+    assert_int_equal(rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_REPLACE,
+                                           &len, &too_large, &used, &err,
+                                           &e), RT_REG_SAVE_WRITE_FAILED);
+    assert_int_equal(err, ENOENT);
+    free(used);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(root, &names, &n), 0);
+    assert_int_equal(n, 2);     /* b.reg, b.reg_001 */
+    rt_os_free_list(names, n);
+    rt_database_free(&db);
+    rt_op_close(s);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -472,6 +536,7 @@ int main(void)
         cmocka_unit_test(ini_loaded),
         cmocka_unit_test(inis_found),
         cmocka_unit_test(database_opened),
+        cmocka_unit_test(reg_backup_saved),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -226,6 +226,30 @@ int rt_op_save_backup(struct rt_store *s, const struct rt_database *db,
                       void *damaged_ctx, struct rt_backup_stats *st,
                       char **used, int *err_no, struct rt_error *e);
 
+/* The .reg backup of DB (rt_engine_backup_reg: Version 5.00, UTF-16LE,
+ * the tables' exact bytes read through S) saved to PATH by RULE as
+ * rt_op_save_backup saves: each write counted, a temporary file renamed
+ * to its name only when whole; an interrupt that came before then
+ * (rt_os_interrupted) leaves no file. *USED: the name written to, also
+ * on failure (the caller frees it); *LEN: the file's bytes. */
+enum rt_reg_save {
+    RT_REG_SAVE_OK,
+    RT_REG_SAVE_REFUSED,        /* the database cannot be backed up (E) */
+    RT_REG_SAVE_TOO_LARGE,      /* larger than RT_REG_FILE_MAX, which no
+                                   restore reads: *TOO_LARGE at least its
+                                   size; nothing written */
+    RT_REG_SAVE_NO_TEXT,        /* the text could not be made (E) */
+    RT_REG_SAVE_WRITE_FAILED,   /* not written (*ERR_NO; EEXIST: RULE
+                                   found no free name), or interrupted */
+};
+enum rt_reg_save rt_op_save_reg_backup(struct rt_store *s,
+                                       const struct rt_database *db,
+                                       const char *path,
+                                       enum rt_os_saving_rule rule,
+                                       size_t *len, uint64_t *too_large,
+                                       char **used, int *err_no,
+                                       struct rt_error *e);
+
 /* CS as text, one line per change and per pair, each line ending in a
  * newline: a new string, or NULL when out of memory. */
 char *rt_op_change_set_text(const struct rt_change_set *cs);
@@ -234,9 +258,6 @@ char *rt_op_change_set_text(const struct rt_change_set *cs);
  * (--verbose): bytes, write calls, fsyncs. */
 void rt_op_io_totals(uint64_t *bytes_written, unsigned *writes,
                      unsigned *fsyncs);
-/* The platform's saving calls (rt_os_saving_open_via) with each write
- * counted as a commit's are, for a file the CLI saves. */
-const struct rt_os_write_calls *rt_op_counted_writes(void);
 /* Whether this build reads INI files (built with inih). */
 int rt_op_ini_available(void);
 

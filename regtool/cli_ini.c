@@ -34,7 +34,7 @@ int rt_cli_inf_files(const struct rt_provider_spec *spec,
 
 void rt_cli_side_note(struct rt_store *s)
 {
-    if (!rt_store_win_files(s))
+    if (!rt_op_keeps_side_files(s))
         printf("note: this store has no Windows directory: no INF copy and "
                "no PerfStringBackup.INI are kept\n");
 }

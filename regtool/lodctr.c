@@ -401,7 +401,7 @@ int rt_unlodctr_main(int argc, char **argv)
                rt_cli_shown(argv[1]), p.first_counter, p.last_counter,
                p.first_help, p.last_help, rt_cli_shown(p.counter.why),
                rt_cli_shown(p.help.why));
-        if (*p.side_skipped && rt_store_win_files(s))
+        if (*p.side_skipped && rt_op_keeps_side_files(s))
             fprintf(stderr, "unlodctr: warning: %s\n",
                     rt_cli_shown(p.side_skipped));
         rt_change_set_free(&cs);

@@ -8,7 +8,8 @@
  * by name; the store specs parsed; a backup file read for restore; the
  * .reg backup's size cap; --emit-reg's counts; audit's scope; an INI
  * loaded (strict refusing warnings) and repair --from-ini's search; a
- * store opened with its database read; the .reg backup saved. */
+ * store opened with its database read, and whether it keeps side files;
+ * the .reg backup saved; the strings a change set loses. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -407,14 +408,15 @@ static void inis_found(void **state)
     free(root);
 }
 
-/* A tree's store opened and its database read in one call; a language
+/* A tree's store opened and its database read in one call (a tree keeps
+ * side files, its hives given by name do not); a language
  * whose Help table file is gone is refused naming the file, the store
  * closed, and that is not a bad spec; a spec of no store is. */
 static void database_opened(void **state)
 {
     (void)state;
     char *root = scratch_dir_new("rtops");
-    char sys32[4096], wow[4096], cfg[4200], sw[4300], sy[4300], spec[4200];
+    char sys32[4096], wow[4096], cfg[4200], sw[4300], sy[4300], spec[8700];
     snprintf(sys32, sizeof sys32, "%s/Windows/System32", root);
     snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", root);
     snprintf(cfg, sizeof cfg, "%s/config", sys32);
@@ -440,8 +442,29 @@ static void database_opened(void **state)
     assert_int_equal(bad_spec, 0);
     assert_int_equal(db.n_langs, 1);
     assert_true(db.langs[0].loaded);
+    assert_int_equal(rt_op_keeps_side_files(s), 1);
     rt_database_free(&db);
     rt_op_close(s);
+    /* Copies of its hives given by name, outside any tree: no Windows
+     * directory, no side files. */
+    char loose_sw[4200], loose_sy[4200];
+    snprintf(loose_sw, sizeof loose_sw, "%s/SOFTWARE", root);
+    snprintf(loose_sy, sizeof loose_sy, "%s/SYSTEM", root);
+    const char *from[] = {sw, sy}, *to[] = {loose_sw, loose_sy};
+    for (int i = 0; i < 2; i++) {
+        uint8_t *data;
+        size_t len;
+        assert_int_equal(rt_os_read_file(from[i], &data, &len), 0);
+        assert_int_equal(rt_os_write_new_file(to[i], data, len), 0);
+        free(data);
+    }
+    snprintf(spec, sizeof spec, "hive:%s,%s", loose_sw, loose_sy);
+    const regtool_open_options tables = {sys32, 0, 0, NULL};
+    s = rt_op_open_store(spec, &tables, 1, &e, &bad_spec);
+    assert_non_null(s);
+    assert_int_equal(rt_op_keeps_side_files(s), 0);
+    rt_op_close(s);
+    snprintf(spec, sizeof spec, "hive:%s", root);
 
     char help[4200];
     snprintf(help, sizeof help, "%s/perfh009.dat", sys32);
@@ -522,6 +545,44 @@ static void reg_backup_saved(void **state)
     free(root);
 }
 
+struct lost_seen {
+    size_t n;
+    char line[200];
+};
+
+static void keep_lost(void *ctx, const char *lang, enum rt_table_kind table,
+                      uint32_t index, const char *text)
+{
+    struct lost_seen *k = ctx;
+    snprintf(k->line, sizeof k->line, "%s %s %u %s", lang,
+             table == RT_TABLE_HELP ? "Help" : "Counter", index, text);
+    k->n++;
+}
+
+/* The strings a change set loses: a text replaced at its index is not
+ * lost, an index left with none is; counted alike with and without the
+ * list, each told with its language and table. */
+static void strings_lost_counted(void **state)
+{
+    (void)state;
+    struct rt_change_set cs = {0};
+    struct rt_pair_list added = {0}, removed = {0};
+    assert_int_equal(rt_pair_list_append(&added, 2000, "New A"), 0);
+    assert_int_equal(rt_pair_list_append(&removed, 2000, "Old A"), 0);
+    assert_int_equal(rt_pair_list_append(&removed, 2100, "Orphan"), 0);
+    static const uint8_t blob[] = "2000\000New A\000";
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER, blob,
+                                         sizeof blob, &added, &removed), 0);
+    assert_int_equal(rt_op_strings_lost(&cs, NULL, NULL), 1);
+    struct lost_seen k = {0};
+    assert_int_equal(rt_op_strings_lost(&cs, keep_lost, &k), 1);
+    assert_int_equal(k.n, 1);
+    assert_string_equal(k.line, "009 Counter 2100 Orphan");
+    rt_pair_list_free(&added);
+    rt_pair_list_free(&removed);
+    rt_change_set_free(&cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -537,6 +598,7 @@ int main(void)
         cmocka_unit_test(inis_found),
         cmocka_unit_test(database_opened),
         cmocka_unit_test(reg_backup_saved),
+        cmocka_unit_test(strings_lost_counted),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

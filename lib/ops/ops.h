@@ -254,6 +254,17 @@ enum rt_reg_save rt_op_save_reg_backup(struct rt_store *s,
  * newline: a new string, or NULL when out of memory. */
 char *rt_op_change_set_text(const struct rt_change_set *cs);
 
+/* The strings CS loses (rt_change_lost), read from the very change set
+ * a commit writes: for each table change, each pair removed at an index
+ * beyond those it adds there. With EACH not NULL, each is told to it
+ * (LANG, TABLE, INDEX, TEXT as the table has it), in the change set's
+ * order. Returns how many, or (size_t)-1 when out of memory. */
+size_t rt_op_strings_lost(const struct rt_change_set *cs,
+                          void (*each)(void *ctx, const char *lang,
+                                       enum rt_table_kind table,
+                                       uint32_t index, const char *text),
+                          void *ctx);
+
 /* The writes this process's commits and saved files have made so far
  * (--verbose): bytes, write calls, fsyncs. */
 void rt_op_io_totals(uint64_t *bytes_written, unsigned *writes,
@@ -313,6 +324,10 @@ const char *rt_op_layout_text(struct rt_store *s);
 /* The Windows directory of S's tree as a path of this machine, or NULL
  * when S reads no tree (hive files given by name, psb:, reg:). */
 const char *rt_op_windows_dir(struct rt_store *s);
+
+/* 1 when S keeps side files (a provider's INF copy, PerfStringBackup.INI)
+ * in a Windows directory, 0 when it has none to keep them in. */
+int rt_op_keeps_side_files(struct rt_store *s);
 
 /* 0 when S is a PerfStringBackup file, which holds each provider's
  * ranges and strings but never its Library or procedures: who gets

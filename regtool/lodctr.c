@@ -58,18 +58,14 @@ static int lodctr_install(const char *ini)
     const char *codepage = getenv("REGTOOL_CODEPAGE");
     const char *strict = getenv("REGTOOL_STRICT");
     struct rt_provider_spec spec;
+    struct rt_inf_files inf;
     int rc = rt_cli_load_spec(ini, codepage && *codepage ? codepage : NULL,
                               strict && *strict && strcmp(strict, "0"),
-                              &spec);
+                              &spec, &inf);
     if (rc != RT_EXIT_OK) {
         rt_provider_spec_free(&spec);
         return rc == RT_EXIT_FAILURE ? RT_ERR_FILE_NOT_FOUND
                                      : RT_ERR_INVALID_DATA;
-    }
-    struct rt_inf_files inf;
-    if (rt_cli_inf_files(&spec, &inf) != RT_EXIT_OK) {
-        rt_provider_spec_free(&spec);
-        return RT_ERR_FILE_NOT_FOUND;
     }
     int code = 0;
     struct rt_store *s = open_store("lodctr", &code);

@@ -310,7 +310,8 @@ static void write_ini(const char *dir, const char *name, const char *driver,
 }
 
 /* One INI loaded as install loads it: valid, with warnings (refused
- * only when strict, the spec then freed), with errors, unreadable. */
+ * only when strict, the spec then freed), with errors, unreadable; with
+ * the files of its INF copy, read only for an INI loaded. */
 static void ini_loaded(void **state)
 {
     (void)state;
@@ -354,6 +355,32 @@ static void ini_loaded(void **state)
     snprintf(path, sizeof path, "%s/missing.ini", root);
     assert_int_equal(rt_op_load_ini(path, NULL, &spec, &d),
                      RT_INI_UNREADABLE);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    d = (struct rt_diags){0};
+
+    /* install's load: the files its INF copy holds read with it, the
+     * bytes validated; none read for an INI refused. */
+    struct rt_inf_files inf;
+    struct rt_error e = {0};
+    snprintf(path, sizeof path, "%s/ok.ini", root);
+    assert_int_equal(rt_op_load_provider(path, &strict, &spec, &inf, &d, &e),
+                     RT_INI_LOADED);
+    uint8_t *bytes;
+    size_t len;
+    assert_int_equal(rt_os_read_file(path, &bytes, &len), 0);
+    assert_int_equal(inf.ini_len, len);
+    assert_memory_equal(inf.ini, bytes, len);
+    free(bytes);
+    assert_string_equal(inf.sym_name, "s.h");
+    assert_int_equal(inf.sym_len, strlen("#define OBJ 0\n"));
+    rt_inf_files_free(&inf);
+    rt_provider_spec_free(&spec);
+    snprintf(path, sizeof path, "%s/warn.ini", root);
+    assert_int_equal(rt_op_load_provider(path, &strict, &spec, &inf, &d, &e),
+                     RT_INI_REFUSED_STRICT);
+    assert_null(inf.ini);
+    assert_null(inf.sym);
     rt_provider_spec_free(&spec);
     rt_diags_free(&d);
     assert_int_equal(scratch_remove(root), 0);

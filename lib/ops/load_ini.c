@@ -1,5 +1,6 @@
 /* Loading providers' INIs: one INI as install, lodctr and check-ini load
- * it, and every INI repair --from-ini can find, in a folder given and in
+ * it (with the files its INF copy holds, for install and lodctr), and
+ * every INI repair --from-ini can find, in a folder given and in
  * a Windows tree's INF copies. */
 #include "ops/ops.h"
 
@@ -29,6 +30,19 @@ enum rt_ini_load rt_op_load_ini(const char *path,
         return RT_INI_REFUSED_STRICT;
     }
     return RT_INI_LOADED;
+}
+
+enum rt_ini_load rt_op_load_provider(const char *path,
+                                     const struct rt_ini_load_options *opt,
+                                     struct rt_provider_spec *spec,
+                                     struct rt_inf_files *inf,
+                                     struct rt_diags *d, struct rt_error *e)
+{
+    memset(inf, 0, sizeof *inf);
+    enum rt_ini_load r = rt_op_load_ini(path, opt, spec, d);
+    if (r == RT_INI_LOADED && rt_inf_files_read(spec, inf, e) != 0)
+        r = RT_INI_FILES_UNREADABLE;
+    return r;
 }
 
 void rt_ini_set_free(struct rt_ini_set *l)

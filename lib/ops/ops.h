@@ -125,11 +125,24 @@ enum rt_ini_load {
     RT_INI_UNREADABLE,       /* the INI or its symbol file cannot be read
                                 (D says why) */
     RT_INI_REFUSED_STRICT,   /* loaded with D->warnings warnings */
+    RT_INI_FILES_UNREADABLE, /* rt_op_load_provider: loaded, but the files
+                                could not be read again (E) */
 };
 enum rt_ini_load rt_op_load_ini(const char *path,
                                 const struct rt_ini_load_options *opt,
                                 struct rt_provider_spec *spec,
                                 struct rt_diags *d);
+
+/* install's and lodctr's INI: rt_op_load_ini, then, once loaded, the INI
+ * and its symbol file read again whole into *INF (rt_inf_files_read):
+ * what the INF copy holds is what was validated. When they cannot be
+ * read: RT_INI_FILES_UNREADABLE with E (the file and why), *INF empty.
+ * On RT_INI_LOADED the caller frees *INF (rt_inf_files_free). */
+enum rt_ini_load rt_op_load_provider(const char *path,
+                                     const struct rt_ini_load_options *opt,
+                                     struct rt_provider_spec *spec,
+                                     struct rt_inf_files *inf,
+                                     struct rt_diags *d, struct rt_error *e);
 
 /* repair --from-ini: the INIs of every provider that can be found, each
  * loaded (rt_op_load_ini): every *.ini of DIR (confined while it is read:

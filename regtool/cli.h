@@ -66,10 +66,9 @@ int rt_cli_parse_global(int *argc, char ***argv);
 
 /* Opens the chosen store, or prints why not and sets *EXIT_CODE. */
 struct rt_store *rt_cli_open_store(int *exit_code);
-/* Opens the store SPEC names; NULL with E set, and *BAD_SPEC set to 1
- * when SPEC names no store this build has. */
-struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
-                                  int *bad_spec);
+/* The library's options for opening a store, from the global options
+ * (--tables, --force-dirty, --wait; the store's notices on stderr). */
+regtool_open_options rt_cli_open_options(void);
 /* Opens the chosen store and reads its database, or prints why not, sets
  * *EXIT_CODE and returns NULL. */
 struct rt_database;

@@ -99,8 +99,7 @@ static void say(const char *line)
     fputc('\n', stderr);
 }
 
-/* The library's open options from the global ones. */
-static regtool_open_options open_options(void)
+regtool_open_options rt_cli_open_options(void)
 {
     /* --wait 0 is "do not wait", which the library spells negative. */
     regtool_open_options o = {
@@ -108,13 +107,6 @@ static regtool_open_options open_options(void)
         !options.wait_set ? 0 : options.wait_seconds ? options.wait_seconds : -1,
         say};
     return o;
-}
-
-struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
-                                  int *bad_spec)
-{
-    regtool_open_options o = open_options();
-    return rt_op_open_store(spec, &o, options.read_once, e, bad_spec);
 }
 
 /* The store chosen (--store, REGTOOL_STORE), or NULL having said that
@@ -156,7 +148,9 @@ struct rt_store *rt_cli_open_store(int *exit_code)
         return NULL;
     struct rt_error e = {0};
     int bad_spec;
-    struct rt_store *s = rt_cli_open_spec(spec, &e, &bad_spec);
+    regtool_open_options o = rt_cli_open_options();
+    struct rt_store *s = rt_op_open_store(spec, &o, options.read_once, &e,
+                                          &bad_spec);
     return opened(s, &e, bad_spec, exit_code);
 }
 
@@ -176,7 +170,7 @@ struct rt_store *rt_cli_open_database_with(struct rt_database *db,
         return NULL;
     struct rt_error e = {0};
     int bad_spec;
-    regtool_open_options oo = open_options();
+    regtool_open_options oo = rt_cli_open_options();
     struct rt_store *s = rt_op_open_database(spec, &oo, options.read_once, o,
                                              db, &e, &bad_spec);
     return opened(s, &e, bad_spec, exit_code);

@@ -9,7 +9,8 @@
  * .reg backup's size cap; --emit-reg's counts; audit's scope; an INI
  * loaded (strict refusing warnings) and repair --from-ini's search; a
  * store opened with its database read, and whether it keeps side files;
- * the .reg backup saved; the strings a change set loses. */
+ * the .reg backup saved; the strings a change set loses; audit of a
+ * store by its spec. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -509,6 +510,28 @@ static void database_opened(void **state)
     free(root);
 }
 
+/* Language 009's two tables in S, as Windows stores them (UTF-16LE). */
+static void put_tables(struct rt_store *s)
+{
+    struct rt_pair_list counter = {0}, help = {0};
+    assert_int_equal(rt_pair_list_append(&counter, 1, "1847"), 0);
+    assert_int_equal(rt_pair_list_append(&counter, 2, "System"), 0);
+    assert_int_equal(rt_pair_list_append(&help, 3, "The system."), 0);
+    const struct rt_pair_list *l[] = {&counter, &help};
+    for (int k = 0; k < 2; k++) {
+        uint8_t *blob;
+        size_t len;
+        assert_int_equal(rt_pair_list_encode(l[k], &blob, &len), 0);
+        assert_int_equal(rt_store_mem_put_table(s, "009",
+                                                k ? RT_TABLE_HELP
+                                                  : RT_TABLE_COUNTER,
+                                                blob, len), 0);
+        free(blob);
+    }
+    rt_pair_list_free(&counter);
+    rt_pair_list_free(&help);
+}
+
 /* The .reg backup saved whole: its bytes as the file (UTF-16LE with its
  * mark), the numbered rule's next free name; a file it may not replace
  * and a folder that is not there refused with the system's reason, no
@@ -518,12 +541,7 @@ static void reg_backup_saved(void **state)
     (void)state;
     char *root = scratch_dir_new("rtops");
     struct rt_store *s = rt_store_mem_new();
-    static const uint8_t counter[] = "1\0001847\0002\000System\000";
-    static const uint8_t help[] = "3\000The system.\000";
-    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
-                                            counter, sizeof counter), 0);
-    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_HELP, help,
-                                            sizeof help), 0);
+    put_tables(s);
     struct rt_database db;
     struct rt_error e = {0};
     assert_int_equal(rt_database_load(s, &db, &e), 0);
@@ -610,6 +628,70 @@ static void strings_lost_counted(void **state)
     rt_change_set_free(&cs);
 }
 
+/* Whether F has a finding ID. */
+static int has_finding(const struct rt_findings *f, const char *id)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!strcmp(f->v[i].id, id))
+            return 1;
+    return 0;
+}
+
+/* audit of stores by their specs: one that cannot be opened is a
+ * finding, with no layout; a PerfStringBackup file audited for who gets
+ * loaded says it holds no libraries, and its tables are audited
+ * otherwise. */
+static void audit_by_spec(void **state)
+{
+    (void)state;
+    struct rt_audit_options opt = {0};
+    struct rt_findings f = {0};
+    char *layout = (char *)"";
+    assert_int_equal(rt_op_audit_spec("nothing:x", NULL, 1, &opt, 0, &layout,
+                                      &f), 0);
+    assert_null(layout);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(f.v[0].id, "store-unreadable");
+    assert_non_null(strstr(f.v[0].message, "unknown store 'nothing:x'"));
+    rt_findings_free(&f);
+
+    char *root = scratch_dir_new("rtops");
+    struct rt_store *s = rt_store_mem_new();
+    put_tables(s);
+    struct rt_database db;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    char path[4200], spec[4300];
+    snprintf(path, sizeof path, "%s/b.ini", root);
+    struct rt_backup_stats st;
+    char *used = NULL;
+    int err;
+    assert_int_equal(rt_op_save_backup(s, &db, path, RT_OS_SAVE_NEW, 0, NULL,
+                                       NULL, &st, &used, &err, &e), 0);
+    free(used);
+    rt_database_free(&db);
+    rt_op_close(s);
+
+    snprintf(spec, sizeof spec, "psb:%s", path);
+    memset(&f, 0, sizeof f);
+    assert_int_equal(rt_op_audit_spec(spec, NULL, 1, &opt, 1, &layout, &f),
+                     0);
+    assert_non_null(layout);
+    free(layout);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(f.v[0].id, "libraries-not-in-store");
+    rt_findings_free(&f);
+    memset(&f, 0, sizeof f);
+    assert_int_equal(rt_op_audit_spec(spec, NULL, 1, &opt, 0, &layout, &f),
+                     0);
+    free(layout);
+    assert_false(has_finding(&f, "libraries-not-in-store"));
+    assert_true(f.n > 0);
+    rt_findings_free(&f);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -626,6 +708,7 @@ int main(void)
         cmocka_unit_test(database_opened),
         cmocka_unit_test(reg_backup_saved),
         cmocka_unit_test(strings_lost_counted),
+        cmocka_unit_test(audit_by_spec),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

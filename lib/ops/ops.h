@@ -413,6 +413,23 @@ int rt_op_backup_image(const struct rt_database *db, uint8_t **bytes,
 int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
                 unsigned scope, int look_at_disk, struct rt_findings *f);
 
+/* audit of the store SPEC names (opened with OPT and READ_ONCE as
+ * rt_op_open_store opens it, then closed) into F, sorted: a store that
+ * cannot be opened is the finding store-unreadable, not a failure. With
+ * LIBRARIES_ONLY (--libraries) only who gets loaded is checked, else the
+ * tables, and who gets loaded too unless OPT->language narrows the
+ * audit to one language; a PerfStringBackup file holds no provider's
+ * library (rt_op_holds_libraries), which with LIBRARIES_ONLY is the
+ * finding libraries-not-in-store. Each provider's DLL is looked up in
+ * the store's Windows tree (rt_op_audit's LOOK_AT_DISK). *LAYOUT: where
+ * the tables were found (rt_op_layout_text, a new string), NULL when the
+ * store could not be opened. 0; -1 out of memory, F incomplete; -2 out
+ * of memory before anything was checked. */
+int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
+                     int read_once, const struct rt_audit_options *opt,
+                     int libraries_only, char **layout,
+                     struct rt_findings *f);
+
 /* verify: the provider DRIVER's performance data, read as a consumer
  * reads it (QUERY: "Global", "Costly" or indices) from S's running
  * system, checked against DB (engine/verify.h) into *F, sorted. */

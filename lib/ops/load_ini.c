@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/side_files.h"
+
 enum rt_ini_load rt_op_load_ini(const char *path,
                                 const struct rt_ini_load_options *opt,
                                 struct rt_provider_spec *spec,

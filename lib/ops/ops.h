@@ -17,7 +17,6 @@
 #include "engine/rebuild_sources.h"
 #include "engine/reg_patch.h"
 #include "engine/repair.h"
-#include "engine/side_files.h"
 #include "model/change_set.h"
 #include "model/diag.h"
 #include "model/error.h"

@@ -43,39 +43,14 @@ struct result {
 static void audit_one(struct result *r, const struct rt_audit_options *opt,
                       int libraries)
 {
-    struct rt_error e = {0};
-    int bad_spec;
-    struct rt_store *s = rt_cli_open_spec(r->spec, &e, &bad_spec);
-    if (!s) {
-        if (rt_findings_add(&r->f, "store-unreadable", RT_AUDIT_ERROR, NULL,
-                            NULL, NULL, "%s", e.message) != 0)
-            rt_cli_error("out of memory");
-        return;
-    }
-    r->layout = strdup(rt_op_layout_text(s));
-    /* A PerfStringBackup file holds each provider's ranges and strings,
-     * never its Library or procedures: who gets loaded is not in it to
-     * check, and its absence is no finding. */
-    int holds_libraries = rt_op_holds_libraries(s);
-    unsigned scope = libraries == 1 ? 0 : RT_OP_AUDIT_TABLES;
-    if (holds_libraries && (libraries || !opt->language))
-        scope |= RT_OP_AUDIT_LIBRARIES;
-    int rc = rt_op_audit(s, opt, scope, 1, &r->f);
-    if (rc == 0 && libraries && !holds_libraries &&
-        rt_findings_add(&r->f, "libraries-not-in-store", RT_AUDIT_INFO,
-                        NULL, NULL, NULL,
-                        "%s is a PerfStringBackup file: it holds no "
-                        "provider's Library, Open, Collect or Close, so "
-                        "who gets loaded is not checked (audit the "
-                        "machine's hives for that)", r->spec) != 0)
-        rc = -1;
+    regtool_open_options o = rt_cli_open_options();
+    int rc = rt_op_audit_spec(r->spec, &o, rt_cli_options()->read_once, opt,
+                              libraries, &r->layout, &r->f);
     if (rc == -2)
         rt_cli_error("out of memory");
     else if (rc < 0)
         rt_cli_error("audit of %s: out of memory; findings incomplete",
                      r->spec);
-    rt_op_close(s);
-    rt_findings_sort(&r->f);
 }
 
 /* The store specs of FILE, one a line; blank lines and '#' comments

@@ -172,13 +172,15 @@ int cmd_check_ini(int argc, char **argv)
 
     struct rt_diags d = {0};
     struct rt_provider_spec spec;
-    int r = rt_provider_spec_load(ini, codepage, &spec, &d);
+    /* --strict is the exit status here: the provider is printed. */
+    const struct rt_ini_load_options opt = {codepage, NULL, 0};
+    enum rt_ini_load r = rt_op_load_ini(ini, &opt, &spec, &d);
     int rc;
-    if (r) {
+    if (r != RT_INI_LOADED) {
         rt_cli_print_diags(&d);
         if (json)
             print_json_errors(stdout, &d);
-        rc = r == -2 ? RT_EXIT_FAILURE : RT_EXIT_INVALID;
+        rc = r == RT_INI_UNREADABLE ? RT_EXIT_FAILURE : RT_EXIT_INVALID;
     } else {
         if (json) {
             print_json(stdout, &spec, &d);

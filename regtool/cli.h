@@ -66,10 +66,9 @@ int rt_cli_parse_global(int *argc, char ***argv);
 
 /* Opens the chosen store, or prints why not and sets *EXIT_CODE. */
 struct rt_store *rt_cli_open_store(int *exit_code);
-/* Opens the store SPEC names; NULL with E set, and *BAD_SPEC set to 1
- * when SPEC names no store this build has. */
-struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
-                                  int *bad_spec);
+/* The library's options for opening a store, from the global options
+ * (--tables, --force-dirty, --wait; the store's notices on stderr). */
+regtool_open_options rt_cli_open_options(void);
 /* Opens the chosen store and reads its database, or prints why not, sets
  * *EXIT_CODE and returns NULL. */
 struct rt_database;
@@ -115,20 +114,18 @@ struct rt_inf_files;
 /* Prints D's diagnostics to stderr, sorted, the INI's names quoted as
  * shown; the number of errors among them. */
 size_t rt_cli_print_diags(struct rt_diags *d);
-/* The INF copy's files for SPEC (rt_inf_files_read; the caller frees
- * them with rt_inf_files_free). RT_EXIT_OK, or RT_EXIT_FAILURE with the
- * reason printed. */
-int rt_cli_inf_files(const struct rt_provider_spec *spec,
-                     struct rt_inf_files *f);
 /* One line on stdout when S keeps no side files (no INF copy, no
  * PerfStringBackup.INI). */
 void rt_cli_side_note(struct rt_store *s);
-/* Loads and validates an INI, printing its diagnostics; returns an exit
- * code (RT_EXIT_OK when the spec is usable). STRICT: a warning refuses
- * the INI too (RT_EXIT_INVALID), for authors who want it clean: what
- * lodctr loads with a key skipped is then refused. */
+/* Loads and validates an INI, printing its diagnostics, and reads it
+ * and its symbol file again into *INF for the INF copy
+ * (rt_op_load_provider); returns an exit code (RT_EXIT_OK when the spec
+ * is usable; the caller frees SPEC whatever the outcome, INF on
+ * RT_EXIT_OK). STRICT: a warning refuses the INI too (RT_EXIT_INVALID),
+ * for authors who want it clean: what lodctr loads with a key skipped is
+ * then refused. Files that cannot be read: RT_EXIT_FAILURE. */
 int rt_cli_load_spec(const char *ini, const char *codepage, int strict,
-                     struct rt_provider_spec *spec);
+                     struct rt_provider_spec *spec, struct rt_inf_files *inf);
 void rt_json_string(FILE *f, const char *s);
 void rt_json_string_or_null(FILE *f, const char *s);
 

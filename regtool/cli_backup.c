@@ -1,7 +1,7 @@
 /* Saving the name database to a file, as regtool backup, lodctr /S:FILE
  * and repair (before it writes) say it: the PerfStringBackup or .reg
  * file, its damaged tables, an interrupt's outcome. The saving itself is
- * the operations layer's (rt_op_save_backup, rt_engine_backup_reg). */
+ * the operations layer's (rt_op_save_backup, rt_op_save_reg_backup). */
 #include "cli.h"
 #include <errno.h>
 #include <getopt.h>
@@ -95,24 +95,21 @@ int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
 static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
                             const char *file, int force)
 {
-    struct rt_reg_file f;
     struct rt_error e = {0};
-    if (rt_engine_backup_reg(s, db, RT_REG_V5_UTF16, &f, &e) != 0) {
-        rt_cli_error("backup: %s", e.message);
-        return rt_cli_exit_for(e.code);
-    }
-    uint8_t *data = NULL;
-    size_t len = 0;
-    char *used = NULL;
-    int rc = RT_EXIT_OK;
-    /* Counted writes, to a temporary file renamed to FILE when whole, as
-     * the PerfStringBackup's (rt_op_save_backup). */
-    struct rt_os_saving sv;
-    int win32;
-    rt_cli_catch_interrupts();
+    size_t len;
     uint64_t too_large = 0;
-    int made = rt_op_reg_backup_text(&f, &data, &len, &too_large, &e);
-    if (made > 0) {
+    char *used = NULL;
+    int err, win32, rc = RT_EXIT_OK;
+    rt_cli_catch_interrupts();
+    switch (rt_op_save_reg_backup(s, db, file,
+                                  force ? RT_OS_SAVE_REPLACE
+                                        : RT_OS_SAVE_NUMBERED,
+                                  &len, &too_large, &used, &err, &e)) {
+    case RT_REG_SAVE_REFUSED:
+        rt_cli_error("backup: %s", e.message);
+        rc = rt_cli_exit_for(e.code);
+        break;
+    case RT_REG_SAVE_TOO_LARGE:
         rt_cli_error("backup: the .reg file would be %llu bytes or more, "
                      "larger than the %llu MiB a .reg file may be (restore "
                      "reads no larger one); nothing was saved: a "
@@ -121,18 +118,12 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
                      (unsigned long long)too_large,
                      (unsigned long long)(RT_REG_FILE_MAX >> 20));
         rc = RT_EXIT_INVALID;
-    } else if (made < 0) {
+        break;
+    case RT_REG_SAVE_NO_TEXT:
         rt_cli_error("backup: %s; nothing was saved", e.message);
         rc = RT_EXIT_FAILURE;
-    } else if (rt_os_saving_open_via(&sv, file,
-                                     force ? RT_OS_SAVE_REPLACE
-                                           : RT_OS_SAVE_NUMBERED,
-                                     0644, rt_op_counted_writes(),
-                                     &used) != 0 ||
-               rt_os_saving_write(&sv, data, len) != 0 ||
-               (rt_os_interrupted() ? (rt_os_saving_abandon(&sv), -1)
-                                    : rt_os_saving_finish(&sv)) != 0) {
-        int err = errno;
+        break;
+    case RT_REG_SAVE_WRITE_FAILED:
         if (rt_os_interrupted()) {
             rc = interrupted_save(used ? used : file, &win32);
         } else if (err == EEXIST) {
@@ -144,7 +135,8 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
                          used ? used : file, rt_os_strerror(err));
             rc = RT_EXIT_FAILURE;
         }
-    } else {
+        break;
+    case RT_REG_SAVE_OK:
         printf("%s: saved %zu languages and %zu services to %s (%zu bytes, "
                ".reg)\n", rt_cli_program(), db->n_langs, db->n_services,
                rt_cli_shown(used), len);
@@ -155,9 +147,8 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
                    "file holds them as Perflib\\LLL values, which reg "
                    "import writes but Windows Vista and later do not read: "
                    "restore them with regtool restore\n", rt_cli_program());
+        break;
     }
-    rt_reg_file_free(&f);
-    free(data);
     free(used);
     return rc;
 }

@@ -1,6 +1,6 @@
-/* Loading a provider's INI as install and lodctr load it, its
- * diagnostics printed; the INF copy's files; the note on a store that
- * keeps no side files. */
+/* Loading a provider's INI and its INF copy's files as install and lodctr
+ * load them, its diagnostics printed; the note on a store that keeps no
+ * side files. */
 #include "cli.h"
 #include <errno.h>
 #include <getopt.h>
@@ -21,46 +21,38 @@ size_t rt_cli_print_diags(struct rt_diags *d)
     return d->errors;
 }
 
-int rt_cli_inf_files(const struct rt_provider_spec *spec,
-                     struct rt_inf_files *f)
-{
-    struct rt_error e = {0};
-    if (rt_inf_files_read(spec, f, &e) != 0) {
-        rt_cli_error("%s; nothing was written", e.message);
-        return RT_EXIT_FAILURE;
-    }
-    return RT_EXIT_OK;
-}
-
 void rt_cli_side_note(struct rt_store *s)
 {
-    if (!rt_store_win_files(s))
+    if (!rt_op_keeps_side_files(s))
         printf("note: this store has no Windows directory: no INF copy and "
                "no PerfStringBackup.INI are kept\n");
 }
 
 int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
-                     struct rt_provider_spec *spec)
+                     struct rt_provider_spec *spec, struct rt_inf_files *inf)
 {
     struct rt_diags d = {0};
+    struct rt_error e = {0};
     /* As given: C:\dir\x.ini on Windows, and from the Windows programs
      * that run a Winelib regtool as lodctr. */
     char *ini = rt_os_user_path(ini_arg);
     if (!ini) {
         memset(spec, 0, sizeof *spec);
+        memset(inf, 0, sizeof *inf);
         rt_cli_error("out of memory");
         return RT_EXIT_FAILURE;
     }
-    int r = rt_provider_spec_load(ini, codepage, spec, &d);
+    const struct rt_ini_load_options opt = {codepage, NULL, strict};
+    enum rt_ini_load r = rt_op_load_provider(ini, &opt, spec, inf, &d, &e);
     rt_cli_print_diags(&d);
-    if (r == 0 && strict && d.warnings) {
+    if (r == RT_INI_REFUSED_STRICT)
         rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
                      "written", ini, d.warnings, d.warnings == 1 ? "" : "s");
-        r = -1;
-    }
+    else if (r == RT_INI_FILES_UNREADABLE)
+        rt_cli_error("%s; nothing was written", e.message);
     free(ini);
     rt_diags_free(&d);
-    if (r == -2)
+    if (r == RT_INI_UNREADABLE || r == RT_INI_FILES_UNREADABLE)
         return RT_EXIT_FAILURE;
-    return r == 0 ? RT_EXIT_OK : RT_EXIT_INVALID;
+    return r == RT_INI_LOADED ? RT_EXIT_OK : RT_EXIT_INVALID;
 }

@@ -68,28 +68,22 @@ static void print_plan(const struct rt_rebuild_plan *p,
     printf("Last Counter %u, Last Help %u\n", p->last_counter, p->last_help);
 }
 
-/* The strings CS loses (rt_change_lost): the change set the rebuild
- * commits, never an estimate of it. With LIST, each is printed as
- * "  lost Perflib\LANG\TABLE INDEX TEXT". (size_t)-1: out of memory. */
+/* "  lost Perflib\LANG\TABLE INDEX TEXT". */
+static void print_lost(void *ctx, const char *lang, enum rt_table_kind table,
+                       uint32_t index, const char *text)
+{
+    (void)ctx;
+    printf("  lost Perflib\\%s\\%s %u %s\n", rt_cli_shown(lang),
+           table == RT_TABLE_HELP ? "Help" : "Counter", index,
+           rt_cli_shown(text));
+}
+
+/* The strings CS loses (rt_op_strings_lost): the change set the rebuild
+ * commits, never an estimate of it. With LIST, each is printed.
+ * (size_t)-1: out of memory. */
 static size_t strings_lost(const struct rt_change_set *cs, int list)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < cs->n; i++) {
-        const struct rt_change *c = &cs->v[i];
-        struct rt_pair_list lost = {0};
-        size_t k = rt_change_lost(c, list ? &lost : NULL);
-        if (k == (size_t)-1) {
-            rt_pair_list_free(&lost);
-            return k;
-        }
-        for (size_t j = 0; j < lost.n; j++)
-            printf("  lost Perflib\\%s\\%s %u %s\n", rt_cli_shown(c->lang),
-                   c->table == RT_TABLE_HELP ? "Help" : "Counter",
-                   lost.v[j].index, rt_cli_shown(lost.v[j].text));
-        rt_pair_list_free(&lost);
-        n += k;
-    }
-    return n;
+    return rt_op_strings_lost(cs, list ? print_lost : NULL, NULL);
 }
 
 /* The loss line of a rebuild about to be written (WHEN "will") or

@@ -99,18 +99,19 @@ static void say(const char *line)
     fputc('\n', stderr);
 }
 
-struct rt_store *rt_cli_open_spec(const char *spec, struct rt_error *e,
-                                  int *bad_spec)
+regtool_open_options rt_cli_open_options(void)
 {
     /* --wait 0 is "do not wait", which the library spells negative. */
     regtool_open_options o = {
         options.tables, options.force_dirty,
         !options.wait_set ? 0 : options.wait_seconds ? options.wait_seconds : -1,
         say};
-    return rt_op_open_store(spec, &o, options.read_once, e, bad_spec);
+    return o;
 }
 
-struct rt_store *rt_cli_open_store(int *exit_code)
+/* The store chosen (--store, REGTOOL_STORE), or NULL having said that
+ * none is. */
+static const char *chosen_spec(int *exit_code)
 {
     const char *spec = rt_cli_store_spec();
     if (!spec) {
@@ -124,16 +125,33 @@ struct rt_store *rt_cli_open_store(int *exit_code)
                          "files), or --store live (the Windows registry), "
                          "or set REGTOOL_STORE");
         *exit_code = RT_EXIT_USAGE;
-        return NULL;
     }
-    struct rt_error e = {0};
-    int bad_spec;
-    struct rt_store *s = rt_cli_open_spec(spec, &e, &bad_spec);
+    return spec;
+}
+
+/* S, or the failure to open it (or read its database) said, with
+ * *EXIT_CODE. */
+static struct rt_store *opened(struct rt_store *s, const struct rt_error *e,
+                               int bad_spec, int *exit_code)
+{
     if (!s) {
-        rt_cli_error("%s", e.message);
-        *exit_code = bad_spec ? RT_EXIT_USAGE : rt_cli_exit_for(e.code);
+        rt_cli_error("%s", e->message);
+        *exit_code = bad_spec ? RT_EXIT_USAGE : rt_cli_exit_for(e->code);
     }
     return s;
+}
+
+struct rt_store *rt_cli_open_store(int *exit_code)
+{
+    const char *spec = chosen_spec(exit_code);
+    if (!spec)
+        return NULL;
+    struct rt_error e = {0};
+    int bad_spec;
+    regtool_open_options o = rt_cli_open_options();
+    struct rt_store *s = rt_op_open_store(spec, &o, options.read_once, &e,
+                                          &bad_spec);
+    return opened(s, &e, bad_spec, exit_code);
 }
 
 struct rt_store *rt_cli_open_database(struct rt_database *db, int *exit_code)
@@ -147,17 +165,15 @@ struct rt_store *rt_cli_open_database_with(struct rt_database *db,
                                            const struct rt_db_load_options *o,
                                            int *exit_code)
 {
-    struct rt_store *s = rt_cli_open_store(exit_code);
-    if (!s)
+    const char *spec = chosen_spec(exit_code);
+    if (!spec)
         return NULL;
     struct rt_error e = {0};
-    if (rt_database_load_with(s, db, o, &e) != 0) {
-        rt_cli_error("%s", e.message);
-        rt_op_close(s);
-        *exit_code = rt_cli_exit_for(e.code);
-        return NULL;
-    }
-    return s;
+    int bad_spec;
+    regtool_open_options oo = rt_cli_open_options();
+    struct rt_store *s = rt_op_open_database(spec, &oo, options.read_once, o,
+                                             db, &e, &bad_spec);
+    return opened(s, &e, bad_spec, exit_code);
 }
 
 static int last_error;

@@ -158,13 +158,9 @@ int cmd_install(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
     struct rt_provider_spec spec;
-    int rc = rt_cli_load_spec(argv[optind], codepage, strict, &spec);
-    if (rc != RT_EXIT_OK) {
-        rt_provider_spec_free(&spec);
-        return rc;
-    }
     struct rt_inf_files inf;
-    if ((rc = rt_cli_inf_files(&spec, &inf)) != RT_EXIT_OK) {
+    int rc = rt_cli_load_spec(argv[optind], codepage, strict, &spec, &inf);
+    if (rc != RT_EXIT_OK) {
         rt_provider_spec_free(&spec);
         return rc;
     }

@@ -58,18 +58,14 @@ static int lodctr_install(const char *ini)
     const char *codepage = getenv("REGTOOL_CODEPAGE");
     const char *strict = getenv("REGTOOL_STRICT");
     struct rt_provider_spec spec;
+    struct rt_inf_files inf;
     int rc = rt_cli_load_spec(ini, codepage && *codepage ? codepage : NULL,
                               strict && *strict && strcmp(strict, "0"),
-                              &spec);
+                              &spec, &inf);
     if (rc != RT_EXIT_OK) {
         rt_provider_spec_free(&spec);
         return rc == RT_EXIT_FAILURE ? RT_ERR_FILE_NOT_FOUND
                                      : RT_ERR_INVALID_DATA;
-    }
-    struct rt_inf_files inf;
-    if (rt_cli_inf_files(&spec, &inf) != RT_EXIT_OK) {
-        rt_provider_spec_free(&spec);
-        return RT_ERR_FILE_NOT_FOUND;
     }
     int code = 0;
     struct rt_store *s = open_store("lodctr", &code);
@@ -401,7 +397,7 @@ int rt_unlodctr_main(int argc, char **argv)
                rt_cli_shown(argv[1]), p.first_counter, p.last_counter,
                p.first_help, p.last_help, rt_cli_shown(p.counter.why),
                rt_cli_shown(p.help.why));
-        if (*p.side_skipped && rt_store_win_files(s))
+        if (*p.side_skipped && rt_op_keeps_side_files(s))
             fprintf(stderr, "unlodctr: warning: %s\n",
                     rt_cli_shown(p.side_skipped));
         rt_change_set_free(&cs);

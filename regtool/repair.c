@@ -3,11 +3,9 @@
  * backup writes it), and says what it changed and what it left. */
 #include "cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "ops/ops.h"
 #include "platform/os.h"
@@ -74,178 +72,19 @@ static void print_findings(const char *title, const struct rt_findings *f)
     }
 }
 
-/* The INIs --from-ini found: DIR's, then the Windows tree's INF copies. */
-struct inis {
-    struct rt_provider_spec **v;
-    size_t n;
-};
-
-static void inis_free(struct inis *l)
+/* What --from-ini passed over, on stderr as it is found. */
+static void say_ini_note(void *ctx, const struct rt_ini_note *n)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        rt_provider_spec_free(l->v[i]);
-        free(l->v[i]);
-    }
-    free(l->v);
-}
-
-static int ends_with_ci(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && !strcasecmp(s + n - t, tail);
-}
-
-/* Loads INI (its symbol file beside it, or else in SYMBOL_DIR when that
- * is not NULL) into L; one that does not load is skipped, saying why. */
-static int add_ini(struct inis *l, const char *ini, const char *symbol_dir)
-{
-    struct rt_provider_spec *sp = calloc(1, sizeof *sp);
-    struct rt_provider_spec **nv = realloc(l->v, (l->n + 1) * sizeof *nv);
-    if (!sp || !nv) {
-        free(sp);
-        if (nv)
-            l->v = nv;
-        return -1;
-    }
-    l->v = nv;
-    struct rt_diags d = {0};
-    /* An INF copy has its symbol file beside it where regtool's install
-     * wrote it (INF\<service>\<LLLL>\), in INF\<service> where Windows
-     * did (docs/design.md, "Rebuilding: lodctr /R"); when neither loads,
-     * the reason given is the latter's. */
-    if (symbol_dir) {
-        if (rt_provider_spec_load(ini, NULL, sp, &d) == 0) {
-            rt_diags_free(&d);
-            l->v[l->n++] = sp;
-            return 0;
-        }
-        rt_diags_free(&d);
-        rt_provider_spec_free(sp);
-        d = (struct rt_diags){0};
-    }
-    if (rt_provider_spec_load_in(ini, symbol_dir, NULL, sp, &d) != 0) {
-        char *first = NULL;
-        for (size_t i = 0; i < d.n && !first; i++)
-            if (d.v[i].severity == RT_ERROR)
-                first = rt_diag_format(&d.v[i]);
-        rt_cli_error("--from-ini: %s skipped: %s", ini,
-                     first ? first : "it cannot be read");
-        free(first);
-        rt_diags_free(&d);
-        rt_provider_spec_free(sp);
-        free(sp);
-        return 0;
-    }
-    rt_diags_free(&d);
-    l->v[l->n++] = sp;
-    return 0;
-}
-
-/* DIR/NAME, NAME matched without regard to case (a Windows tree copied
- * to Linux keeps Windows' case). New string or NULL. */
-static char *find_ci(const char *dir, const char *name)
-{
-    char **names;
-    size_t n;
-    char *found = NULL;
-    if (rt_os_list_dir(dir, &names, &n) != 0)
-        return NULL;
-    for (size_t i = 0; i < n && !found; i++)
-        if (!strcasecmp(names[i], name) &&
-            asprintf(&found, "%s/%s", dir, names[i]) < 0)
-            found = NULL;
-    rt_os_free_list(names, n);
-    return found;
-}
-
-/* Every *.ini of DIR. */
-static int load_dir(struct inis *l, const char *dir)
-{
-    char **names;
-    size_t n;
-    if (rt_os_list_dir(dir, &names, &n) != 0) {
-        rt_cli_error("--from-ini %s: cannot list it", dir);
-        return -2;
-    }
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        char *p = NULL;
-        if (!ends_with_ci(names[i], ".ini"))
-            continue;
-        if (asprintf(&p, "%s/%s", dir, names[i]) < 0)
-            rc = -1;
-        else if (!rt_os_is_dir(p))
-            rc = add_ini(l, p, NULL);
-        free(p);
-    }
-    rt_os_free_list(names, n);
-    return rc;
-}
-
-/* The INF copies of each provider's INI (docs/design.md, "Rebuilding:
- * lodctr /R"): WIN/INF/<service>/<four hex digits>/<PerfIniFile>, the
- * symbol file beside it (as install writes it) or in WIN/INF/<service> (as
- * Windows does). */
-static int load_inf(struct inis *l, struct rt_store *s)
-{
-    const char *win = rt_op_windows_dir(s);
-    char *inf = win ? find_ci(win, "INF") : NULL;
-    char **svcs = NULL;
-    size_t n_svcs = 0;
-    struct rt_error e = {0};
-    if (!inf)
-        return 0;
-    if (rt_op_list_perf_services(s, &svcs, &n_svcs, &e) != 0) {
-        rt_cli_error("--from-ini: the services cannot be listed: %s",
-                     e.message);
-        free(inf);
-        return -3;
-    }
-    int rc = 0;
-    for (size_t i = 0; i < n_svcs && !rc; i++) {
-        char *ini_name = NULL, *sdir = NULL;
-        /* One that cannot be read is passed over, as one without it. */
-        rt_op_service_string(s, svcs[i], "PerfIniFile", &ini_name, &e);
-        /* Both become path components: a name that is not one file's is
-         * never looked up, and said. */
-        const char *bad = ini_name ? rt_side_name_problem(ini_name) : NULL;
-        const char *bad_svc = ini_name ? rt_side_name_problem(svcs[i]) : NULL;
-        if (bad || bad_svc) {
-            char shown[100];
-            rt_side_name_shown(bad ? ini_name : svcs[i], shown, sizeof shown);
-            fprintf(stderr,
-                    "%s: warning: --from-ini: %s: its %s '%s' is not a file "
-                    "name (%s): its INF copy is not read\n",
-                    rt_cli_program(), rt_cli_shown(svcs[i]),
-                    bad ? "PerfIniFile" : "service name", shown,
-                    bad ? bad : bad_svc);
-        } else if (ini_name && (sdir = find_ci(inf, svcs[i])) != NULL) {
-            char **langs;
-            size_t n_langs;
-            if (rt_os_list_dir(sdir, &langs, &n_langs) == 0) {
-                for (size_t j = 0; j < n_langs && !rc; j++) {
-                    char *ldir = NULL, *ini = NULL;
-                    if (strlen(langs[j]) != 4 ||
-                        strspn(langs[j], "0123456789abcdefABCDEF") != 4)
-                        continue;
-                    if (asprintf(&ldir, "%s/%s", sdir, langs[j]) < 0) {
-                        rc = -1;
-                        break;
-                    }
-                    if ((ini = find_ci(ldir, ini_name)) != NULL)
-                        rc = add_ini(l, ini, sdir);
-                    free(ini);
-                    free(ldir);
-                }
-                rt_os_free_list(langs, n_langs);
-            }
-        }
-        free(sdir);
-        free(ini_name);
-    }
-    rt_strings_free(svcs, n_svcs);
-    free(inf);
-    return rc;
+    (void)ctx;
+    if (n->kind == RT_INI_NOTE_SKIPPED)
+        rt_cli_error("--from-ini: %s skipped: %s", n->path,
+                     n->why ? n->why : "it cannot be read");
+    else
+        fprintf(stderr,
+                "%s: warning: --from-ini: %s: its %s '%s' is not a file "
+                "name (%s): its INF copy is not read\n",
+                rt_cli_program(), rt_cli_shown(n->service), n->value,
+                n->shown, n->why);
 }
 
 int cmd_repair(int argc, char **argv)
@@ -286,23 +125,15 @@ int cmd_repair(int argc, char **argv)
     struct rt_store *s = rt_cli_open_store(&rc);
     if (!s)
         return rc;
-    struct inis inis = {0};
+    struct rt_ini_set inis = {0};
     if (from_ini) {
-        /* DIR may be another machine's: confined while it is read. */
-        char *root = NULL;
-        int lr = rt_os_confine(from_ini, &root) != 0 ? -2
-                                                      : load_dir(&inis, root);
-        if (!root)
-            rt_cli_error("--from-ini %s: %s", from_ini, rt_os_strerror(errno));
-        rt_os_unconfine(root);
-        free(root);
-        if (lr == 0)
-            lr = load_inf(&inis, s);
+        struct rt_error le = {0};
+        int lr = rt_op_find_inis(s, from_ini, say_ini_note, NULL, &inis, &le);
         if (lr != 0) {
-            if (lr == -1)
-                rt_cli_error("out of memory");
             /* -2: DIR cannot be read (input); -3, -1: the system. */
-            inis_free(&inis);
+            rt_cli_error(lr == -2 ? "--from-ini %s" : lr == -3
+                         ? "--from-ini: %s" : "%s", le.message);
+            rt_ini_set_free(&inis);
             rt_op_close(s);
             return lr == -2 ? RT_EXIT_INVALID : RT_EXIT_FAILURE;
         }
@@ -345,6 +176,6 @@ int cmd_repair(int argc, char **argv)
     }
     rt_cli_report_io(op == 0);
     rt_op_close(s);
-    inis_free(&inis);
+    rt_ini_set_free(&inis);
     return rc;
 }

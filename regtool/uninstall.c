@@ -70,7 +70,7 @@ int cmd_uninstall(int argc, char **argv)
         printf("\n%s\n%s\n", rt_cli_shown(p.counter.why),
                rt_cli_shown(p.help.why));
         rt_cli_side_note(s);
-        if (*p.side_skipped && rt_store_win_files(s))
+        if (*p.side_skipped && rt_op_keeps_side_files(s))
             fprintf(stderr, "%s: warning: %s: %s\n", rt_cli_program(),
                     rt_cli_shown(what), rt_cli_shown(p.side_skipped));
         if (dry_run)

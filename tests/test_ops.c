@@ -7,7 +7,11 @@
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
  * .reg backup's size cap; --emit-reg's counts; audit's scope; hive check
- * and hive recover on one hive file; perfstats on a .reg export. */
+ * and hive recover on one hive file; perfstats on a .reg export; an INI
+ * loaded (strict refusing warnings) and repair --from-ini's search; a
+ * store opened with its database read, and whether it keeps side files;
+ * the .reg backup saved; the strings a change set loses; audit of a
+ * store by its spec. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +27,7 @@
 #include "platform/os.h"
 #include "regf/base_block.h"
 #include "regf/regf.h"
+#include "finding_message.h"
 #include "scratch.h"
 
 static void store_queries_typed(void **state)
@@ -547,6 +552,410 @@ static void perfstats_remove_server(void **state)
     free(root);
 }
 
+/* A provider's INI and its symbol file, written in DIR as NAME and s.h;
+ * SUFFIX ends the object's name line (spaces there are a warning). */
+static void write_ini(const char *dir, const char *name, const char *driver,
+                      const char *suffix)
+{
+    char path[4200], text[512];
+    static const char sym[] = "#define OBJ 0\n";
+    snprintf(path, sizeof path, "%s/s.h", dir);
+    if (!rt_os_exists(path))
+        assert_int_equal(rt_os_write_new_file(path, sym, sizeof sym - 1), 0);
+    int n = snprintf(text, sizeof text,
+                     "[info]\r\n%s%s%ssymbolfile=s.h\r\n"
+                     "[languages]\r\n009=English\r\n[objects]\r\n"
+                     "OBJ_009_NAME=\r\n[text]\r\nOBJ_009_NAME=Object%s\r\n"
+                     "OBJ_009_HELP=The object.\r\n",
+                     driver ? "drivername=" : "", driver ? driver : "",
+                     driver ? "\r\n" : "", suffix);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(rt_os_write_new_file(path, text, (size_t)n), 0);
+}
+
+/* One INI loaded as install loads it: valid, with warnings (refused
+ * only when strict, the spec then freed), with errors, unreadable; with
+ * the files of its INF copy, read only for an INI loaded. */
+static void ini_loaded(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200];
+    write_ini(root, "ok.ini", "Prov", "");
+    write_ini(root, "warn.ini", "Prov", "   ");
+    write_ini(root, "bad.ini", NULL, "");
+    struct rt_provider_spec spec;
+    struct rt_diags d = {0};
+    const struct rt_ini_load_options strict = {NULL, NULL, 1};
+
+    snprintf(path, sizeof path, "%s/ok.ini", root);
+    assert_int_equal(rt_op_load_ini(path, &strict, &spec, &d), RT_INI_LOADED);
+    assert_string_equal(spec.drivername, "Prov");
+    assert_int_equal(d.n, 0);
+    rt_provider_spec_free(&spec);
+
+    snprintf(path, sizeof path, "%s/warn.ini", root);
+    assert_int_equal(rt_op_load_ini(path, NULL, &spec, &d), RT_INI_LOADED);
+    assert_int_equal(d.warnings, 1);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    d = (struct rt_diags){0};
+    assert_int_equal(rt_op_load_ini(path, &strict, &spec, &d),
+                     RT_INI_REFUSED_STRICT);
+    assert_int_equal(d.warnings, 1);
+    assert_null(spec.drivername);
+    assert_null(spec.symbols);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    d = (struct rt_diags){0};
+
+    snprintf(path, sizeof path, "%s/bad.ini", root);
+    assert_int_equal(rt_op_load_ini(path, NULL, &spec, &d), RT_INI_INVALID);
+    assert_true(d.errors > 0);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    d = (struct rt_diags){0};
+
+    snprintf(path, sizeof path, "%s/missing.ini", root);
+    assert_int_equal(rt_op_load_ini(path, NULL, &spec, &d),
+                     RT_INI_UNREADABLE);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    d = (struct rt_diags){0};
+
+    /* install's load: the files its INF copy holds read with it, the
+     * bytes validated; none read for an INI refused. */
+    struct rt_inf_files inf;
+    struct rt_error e = {0};
+    snprintf(path, sizeof path, "%s/ok.ini", root);
+    assert_int_equal(rt_op_load_provider(path, &strict, &spec, &inf, &d, &e),
+                     RT_INI_LOADED);
+    uint8_t *bytes;
+    size_t len;
+    assert_int_equal(rt_os_read_file(path, &bytes, &len), 0);
+    assert_int_equal(inf.ini_len, len);
+    assert_memory_equal(inf.ini, bytes, len);
+    free(bytes);
+    assert_string_equal(inf.sym_name, "s.h");
+    assert_int_equal(inf.sym_len, strlen("#define OBJ 0\n"));
+    rt_inf_files_free(&inf);
+    rt_provider_spec_free(&spec);
+    snprintf(path, sizeof path, "%s/warn.ini", root);
+    assert_int_equal(rt_op_load_provider(path, &strict, &spec, &inf, &d, &e),
+                     RT_INI_REFUSED_STRICT);
+    assert_null(inf.ini);
+    assert_null(inf.sym);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+struct notes {
+    size_t n;
+    char path[4200], why[512];
+};
+
+static void keep_note(void *ctx, const struct rt_ini_note *n)
+{
+    struct notes *k = ctx;
+    assert_int_equal(n->kind, RT_INI_NOTE_SKIPPED);
+    snprintf(k->path, sizeof k->path, "%s", n->path);
+    snprintf(k->why, sizeof k->why, "%s", n->why ? n->why : "");
+    k->n++;
+}
+
+/* repair --from-ini's search: every loadable *.ini of the folder, one
+ * that does not load told (with its first error) and left out; a folder
+ * that cannot be read refused, naming it. */
+static void inis_found(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200];
+    write_ini(root, "a.INI", "A", "");
+    write_ini(root, "b.ini", NULL, "");
+    write_ini(root, "c.txt", "C", "");
+    struct rt_store *s = rt_store_mem_new();
+    struct rt_ini_set set;
+    struct rt_error e = {0};
+    struct notes k = {0};
+    assert_int_equal(rt_op_find_inis(s, root, keep_note, &k, &set, &e), 0);
+    assert_int_equal(set.n, 1);
+    assert_string_equal(set.v[0]->drivername, "A");
+    assert_int_equal(k.n, 1);
+    assert_non_null(strstr(k.path, "/b.ini"));
+    assert_non_null(strstr(k.why, "b.ini:"));
+    assert_non_null(strstr(k.why, "error"));
+    rt_ini_set_free(&set);
+
+    snprintf(path, sizeof path, "%s/none", root);
+    assert_int_equal(rt_op_find_inis(s, path, NULL, NULL, &set, &e), -2);
+    assert_int_equal(set.n, 0);
+    assert_int_equal(strncmp(e.message, path, strlen(path)), 0);
+    rt_ini_set_free(&set);
+    rt_op_close(s);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+/* A tree's store opened and its database read in one call (a tree keeps
+ * side files, its hives given by name do not); a language
+ * whose Help table file is gone is refused naming the file, the store
+ * closed, and that is not a bad spec; a spec of no store is. */
+static void database_opened(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char sys32[4096], wow[4096], cfg[4200], sw[4300], sy[4300], spec[8700];
+    snprintf(sys32, sizeof sys32, "%s/Windows/System32", root);
+    snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", root);
+    snprintf(cfg, sizeof cfg, "%s/config", sys32);
+    snprintf(sw, sizeof sw, "%s/SOFTWARE", cfg);
+    snprintf(sy, sizeof sy, "%s/SYSTEM", cfg);
+    assert_int_equal(rt_os_mkdirs(cfg), 0);
+    assert_int_equal(rt_os_mkdirs(wow), 0);
+    char *langs[] = {"009"};
+    struct rt_init_tree t = {langs, 1, 1, {sys32, wow}, 0, 0, 0};
+    struct rt_init_hives h;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_init_build(&t, &h, &e), 0);
+    assert_int_equal(rt_op_init_save(&h, sw, sy, &e), 0);
+    rt_op_init_free(&h);
+
+    snprintf(spec, sizeof spec, "hive:%s", root);
+    struct rt_db_load_options all = {RT_DB_TABLES_ALL, NULL, 1, 0, NULL};
+    struct rt_database db;
+    int bad_spec = 1;
+    struct rt_store *s = rt_op_open_database(spec, NULL, 1, &all, &db, &e,
+                                             &bad_spec);
+    assert_non_null(s);
+    assert_int_equal(bad_spec, 0);
+    assert_int_equal(db.n_langs, 1);
+    assert_true(db.langs[0].loaded);
+    assert_int_equal(rt_op_keeps_side_files(s), 1);
+    rt_database_free(&db);
+    rt_op_close(s);
+    /* Copies of its hives given by name, outside any tree: no Windows
+     * directory, no side files. */
+    char loose_sw[4200], loose_sy[4200];
+    snprintf(loose_sw, sizeof loose_sw, "%s/SOFTWARE", root);
+    snprintf(loose_sy, sizeof loose_sy, "%s/SYSTEM", root);
+    const char *from[] = {sw, sy}, *to[] = {loose_sw, loose_sy};
+    for (int i = 0; i < 2; i++) {
+        uint8_t *data;
+        size_t len;
+        assert_int_equal(rt_os_read_file(from[i], &data, &len), 0);
+        assert_int_equal(rt_os_write_new_file(to[i], data, len), 0);
+        free(data);
+    }
+    snprintf(spec, sizeof spec, "hive:%s,%s", loose_sw, loose_sy);
+    const regtool_open_options tables = {sys32, 0, 0, NULL};
+    s = rt_op_open_store(spec, &tables, 1, &e, &bad_spec);
+    assert_non_null(s);
+    assert_int_equal(rt_op_keeps_side_files(s), 0);
+    rt_op_close(s);
+    snprintf(spec, sizeof spec, "hive:%s", root);
+
+    char help[4200];
+    snprintf(help, sizeof help, "%s/perfh009.dat", sys32);
+    assert_int_equal(rt_os_unlink(help), 0);
+    bad_spec = 1;
+    assert_null(rt_op_open_database(spec, NULL, 1, &all, &db, &e, &bad_spec));
+    assert_int_equal(bad_spec, 0);
+    assert_non_null(strstr(e.message, "perfh009.dat is missing"));
+    rt_database_free(&db);
+
+    assert_null(rt_op_open_database("nothing:x", NULL, 1, &all, &db, &e,
+                                    &bad_spec));
+    assert_int_equal(bad_spec, 1);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+/* Language 009's two tables in S, as Windows stores them (UTF-16LE). */
+static void put_tables(struct rt_store *s)
+{
+    struct rt_pair_list counter = {0}, help = {0};
+    assert_int_equal(rt_pair_list_append(&counter, 1, "1847"), 0);
+    assert_int_equal(rt_pair_list_append(&counter, 2, "System"), 0);
+    assert_int_equal(rt_pair_list_append(&help, 3, "The system."), 0);
+    const struct rt_pair_list *l[] = {&counter, &help};
+    for (int k = 0; k < 2; k++) {
+        uint8_t *blob;
+        size_t len;
+        assert_int_equal(rt_pair_list_encode(l[k], &blob, &len), 0);
+        assert_int_equal(rt_store_mem_put_table(s, "009",
+                                                k ? RT_TABLE_HELP
+                                                  : RT_TABLE_COUNTER,
+                                                blob, len), 0);
+        free(blob);
+    }
+    rt_pair_list_free(&counter);
+    rt_pair_list_free(&help);
+}
+
+/* The .reg backup saved whole: its bytes as the file (UTF-16LE with its
+ * mark), the numbered rule's next free name; a file it may not replace
+ * and a folder that is not there refused with the system's reason, no
+ * temporary file left. */
+static void reg_backup_saved(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    struct rt_store *s = rt_store_mem_new();
+    put_tables(s);
+    struct rt_database db;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/b.reg", root);
+    size_t len = 0;
+    uint64_t too_large = 0;
+    char *used = NULL;
+    int err = -1;
+    assert_int_equal(rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_NUMBERED,
+                                           &len, &too_large, &used, &err,
+                                           &e), RT_REG_SAVE_OK);
+    assert_string_equal(used, path);
+    free(used);
+    uint8_t *data;
+    size_t got;
+    assert_int_equal(rt_os_read_file(path, &data, &got), 0);
+    assert_int_equal(got, len);
+    assert_true(len > 2 && data[0] == 0xff && data[1] == 0xfe);
+    free(data);
+    assert_int_equal(rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_NUMBERED,
+                                           &len, &too_large, &used, &err,
+                                           &e), RT_REG_SAVE_OK);
+    assert_non_null(strstr(used, "/b.reg_001"));
+    free(used);
+
+    assert_int_equal(rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_NEW,
+                                           &len, &too_large, &used, &err,
+                                           &e), RT_REG_SAVE_WRITE_FAILED);
+    assert_int_equal(err, EEXIST);
+    free(used);
+    snprintf(path, sizeof path, "%s/none/b.reg", root);
+    assert_int_equal(rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_REPLACE,
+                                           &len, &too_large, &used, &err,
+                                           &e), RT_REG_SAVE_WRITE_FAILED);
+    assert_int_equal(err, ENOENT);
+    free(used);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(root, &names, &n), 0);
+    assert_int_equal(n, 2);     /* b.reg, b.reg_001 */
+    rt_os_free_list(names, n);
+    rt_database_free(&db);
+    rt_op_close(s);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+struct lost_seen {
+    size_t n;
+    char line[200];
+};
+
+static void keep_lost(void *ctx, const char *lang, enum rt_table_kind table,
+                      uint32_t index, const char *text)
+{
+    struct lost_seen *k = ctx;
+    snprintf(k->line, sizeof k->line, "%s %s %u %s", lang,
+             table == RT_TABLE_HELP ? "Help" : "Counter", index, text);
+    k->n++;
+}
+
+/* The strings a change set loses: a text replaced at its index is not
+ * lost, an index left with none is; counted alike with and without the
+ * list, each told with its language and table. */
+static void strings_lost_counted(void **state)
+{
+    (void)state;
+    struct rt_change_set cs = {0};
+    struct rt_pair_list added = {0}, removed = {0};
+    assert_int_equal(rt_pair_list_append(&added, 2000, "New A"), 0);
+    assert_int_equal(rt_pair_list_append(&removed, 2000, "Old A"), 0);
+    assert_int_equal(rt_pair_list_append(&removed, 2100, "Orphan"), 0);
+    static const uint8_t blob[] = "2000\000New A\000";
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER, blob,
+                                         sizeof blob, &added, &removed), 0);
+    assert_int_equal(rt_op_strings_lost(&cs, NULL, NULL), 1);
+    struct lost_seen k = {0};
+    assert_int_equal(rt_op_strings_lost(&cs, keep_lost, &k), 1);
+    assert_int_equal(k.n, 1);
+    assert_string_equal(k.line, "009 Counter 2100 Orphan");
+    rt_pair_list_free(&added);
+    rt_pair_list_free(&removed);
+    rt_change_set_free(&cs);
+}
+
+/* Whether F has a finding ID. */
+static int has_finding(const struct rt_findings *f, const char *id)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!strcmp(rt_finding_id(&f->v[i]), id))
+            return 1;
+    return 0;
+}
+
+/* audit of stores by their specs: one that cannot be opened is a
+ * finding, with no layout; a PerfStringBackup file audited for who gets
+ * loaded says it holds no libraries, and its tables are audited
+ * otherwise. */
+static void audit_by_spec(void **state)
+{
+    (void)state;
+    struct rt_audit_options opt = {0};
+    struct rt_findings f = {0};
+    char *layout = (char *)"";
+    assert_int_equal(rt_op_audit_spec("nothing:x", NULL, 1, &opt, 0, &layout,
+                                      &f), 0);
+    assert_null(layout);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(rt_finding_id(&f.v[0]), "store-unreadable");
+    assert_non_null(strstr(message_of(&f.v[0]), "unknown store 'nothing:x'"));
+    rt_findings_free(&f);
+
+    char *root = scratch_dir_new("rtops");
+    struct rt_store *s = rt_store_mem_new();
+    put_tables(s);
+    struct rt_database db;
+    struct rt_error e = {0};
+    assert_int_equal(rt_database_load(s, &db, &e), 0);
+    char path[4200], spec[4300];
+    snprintf(path, sizeof path, "%s/b.ini", root);
+    struct rt_backup_stats st;
+    char *used = NULL;
+    int err;
+    assert_int_equal(rt_op_save_backup(s, &db, path, RT_OS_SAVE_NEW, 0, NULL,
+                                       NULL, &st, &used, &err, &e), 0);
+    free(used);
+    rt_database_free(&db);
+    rt_op_close(s);
+
+    snprintf(spec, sizeof spec, "psb:%s", path);
+    memset(&f, 0, sizeof f);
+    assert_int_equal(rt_op_audit_spec(spec, NULL, 1, &opt, 1, &layout, &f),
+                     0);
+    assert_non_null(layout);
+    free(layout);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(rt_finding_id(&f.v[0]), "libraries-not-in-store");
+    rt_findings_free(&f);
+    memset(&f, 0, sizeof f);
+    assert_int_equal(rt_op_audit_spec(spec, NULL, 1, &opt, 0, &layout, &f),
+                     0);
+    free(layout);
+    assert_false(has_finding(&f, "libraries-not-in-store"));
+    assert_true(f.n > 0);
+    rt_findings_free(&f);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -562,6 +971,12 @@ int main(void)
         cmocka_unit_test(hive_recover_outcomes),
         cmocka_unit_test(perfstats_read_audit),
         cmocka_unit_test(perfstats_remove_server),
+        cmocka_unit_test(ini_loaded),
+        cmocka_unit_test(inis_found),
+        cmocka_unit_test(database_opened),
+        cmocka_unit_test(reg_backup_saved),
+        cmocka_unit_test(strings_lost_counted),
+        cmocka_unit_test(audit_by_spec),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "corrupt.h"
+#include "finding_message.h"
 #include "engine/verify.h"
 #include "model/perf_data.h"
 
@@ -231,10 +232,11 @@ static void misaligned_names_the_lengths_that_can_be_wrong(void **state)
         run_verify(&b, b.n, 1, &f);
         const struct rt_finding *x = find(&f, "verify-misaligned");
         assert_non_null(x);
-        const char *end = strrchr(x->message, '(');
+        const char *message = message_of(x);
+        const char *end = strrchr(message, '(');
         if (!end || strcmp(end, cases[i].says))
             fail_msg("case %zu: \"%s\" does not end with \"%s\"", i,
-                     x->message, cases[i].says);
+                     message, cases[i].says);
         rt_findings_free(&f);
     }
 }

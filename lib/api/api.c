@@ -298,20 +298,32 @@ int regtool_install(regtool *rt, const char *ini,
         opt = &none;
     struct rt_provider_spec spec;
     struct rt_diags d = {0};
-    int r = rt_provider_spec_load(ini, opt->codepage, &spec, &d);
+    /* The INI and symbol file as validated, for the INF copy the same
+     * commit makes where the store keeps side files. */
+    struct rt_inf_files inf;
+    struct rt_error e = {0};
+    const struct rt_ini_load_options lo = {opt->codepage, NULL, opt->strict};
+    enum rt_ini_load r = rt_op_load_provider(ini, &lo, &spec, &inf, &d, &e);
     report_diags(rt, &d, err);
     size_t warnings = d.warnings;
     rt_diags_free(&d);
-    if (r == 0 && opt->strict && warnings) {
+    if (r == RT_INI_REFUSED_STRICT) {
         rt_provider_spec_free(&spec);
         return set_error(err, RT_ERR_INVALID_DATA,
                          "%s: %zu warning%s, refused as strict; nothing was "
                          "written", ini, warnings, warnings == 1 ? "" : "s");
     }
-    if (r != 0) {
+    if (r == RT_INI_FILES_UNREADABLE) {
         rt_provider_spec_free(&spec);
-        /* -2: the INI could not be read at all (said in its diagnostic). */
-        int code = r == -2 ? RT_ERR_FILE_NOT_FOUND : RT_ERR_INVALID_DATA;
+        char what[300];
+        snprintf(what, sizeof what, "install %s", ini);
+        return fail(err, what, &e);
+    }
+    if (r != RT_INI_LOADED) {
+        rt_provider_spec_free(&spec);
+        /* The INI could not be read at all (said in its diagnostic). */
+        int code = r == RT_INI_UNREADABLE ? RT_ERR_FILE_NOT_FOUND
+                                          : RT_ERR_INVALID_DATA;
         if (err) {
             err->code = code;
             if (!err->message[0])
@@ -319,16 +331,6 @@ int regtool_install(regtool *rt, const char *ini,
                          "%s: not a valid provider INI", ini);
         }
         return code;
-    }
-    /* The INI and symbol file as validated, for the INF copy the same
-     * commit makes where the store keeps side files. */
-    struct rt_inf_files inf;
-    struct rt_error e = {0};
-    if (rt_inf_files_read(&spec, &inf, &e) != 0) {
-        rt_provider_spec_free(&spec);
-        char what[300];
-        snprintf(what, sizeof what, "install %s", ini);
-        return fail(err, what, &e);
     }
     struct rt_install_options io = {
         .replace = opt->replace, .create_service = opt->create_service,

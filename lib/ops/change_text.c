@@ -1,5 +1,6 @@
 /* A change set as text for people: --dry-run shows exactly what would be
- * written, in the CLI and through the API's report lines alike. Every
+ * written, in the CLI and through the API's report lines alike, and the
+ * strings it loses. Every
  * name, value and table text in it is escaped (model/printable.h): the
  * tree and the INI chose them, and one holding a newline or an ESC
  * sequence must neither forge a line nor act on the terminal. */
@@ -150,4 +151,27 @@ char *rt_op_change_set_text(const struct rt_change_set *cs)
         }
     }
     return rt_strbuf_take(f);
+}
+
+size_t rt_op_strings_lost(const struct rt_change_set *cs,
+                          void (*each)(void *ctx, const char *lang,
+                                       enum rt_table_kind table,
+                                       uint32_t index, const char *text),
+                          void *ctx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct rt_change *c = &cs->v[i];
+        struct rt_pair_list lost = {0};
+        size_t k = rt_change_lost(c, each ? &lost : NULL);
+        if (k == (size_t)-1) {
+            rt_pair_list_free(&lost);
+            return k;
+        }
+        for (size_t j = 0; j < lost.n; j++)
+            each(ctx, c->lang, c->table, lost.v[j].index, lost.v[j].text);
+        rt_pair_list_free(&lost);
+        n += k;
+    }
+    return n;
 }

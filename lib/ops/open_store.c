@@ -90,3 +90,20 @@ struct rt_store *rt_op_open_store(const char *spec,
     }
     return s;
 }
+
+struct rt_store *rt_op_open_database(const char *spec,
+                                     const regtool_open_options *opt,
+                                     int read_once,
+                                     const struct rt_db_load_options *load,
+                                     struct rt_database *db,
+                                     struct rt_error *e, int *bad_spec)
+{
+    struct rt_store *s = rt_op_open_store(spec, opt, read_once, e, bad_spec);
+    if (!s)
+        return NULL;
+    if (rt_database_load_with(s, db, load, e) != 0) {
+        rt_op_close(s);
+        return NULL;
+    }
+    return s;
+}

@@ -17,7 +17,6 @@
 #include "engine/rebuild_sources.h"
 #include "engine/reg_patch.h"
 #include "engine/repair.h"
-#include "engine/side_files.h"
 #include "model/change_set.h"
 #include "model/diag.h"
 #include "model/error.h"
@@ -107,6 +106,80 @@ int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
                   struct rt_rebuild_plan *plan, struct rt_rebuild_sources *src,
                   int *refused, struct rt_error *e);
 
+/* A provider's INI as install, lodctr and check-ini load it (the
+ * provider layer's parser and checks): CODEPAGE the code page of an
+ * ANSI INI (NULL: none given), SYMBOL_DIR where its symbol file is (NULL:
+ * beside the INI). With STRICT, an INI that loads with warnings is
+ * refused (RT_INI_REFUSED_STRICT, *SPEC freed and zeroed). Every
+ * diagnostic goes to D, unsorted, for the caller to print. *SPEC is the
+ * caller's to free whatever the outcome. */
+struct rt_ini_load_options {
+    const char *codepage;
+    const char *symbol_dir;
+    int strict;
+};
+enum rt_ini_load {
+    RT_INI_LOADED,
+    RT_INI_INVALID,          /* errors, in D */
+    RT_INI_UNREADABLE,       /* the INI or its symbol file cannot be read
+                                (D says why) */
+    RT_INI_REFUSED_STRICT,   /* loaded with D->warnings warnings */
+    RT_INI_FILES_UNREADABLE, /* rt_op_load_provider: loaded, but the files
+                                could not be read again (E) */
+};
+enum rt_ini_load rt_op_load_ini(const char *path,
+                                const struct rt_ini_load_options *opt,
+                                struct rt_provider_spec *spec,
+                                struct rt_diags *d);
+
+/* install's and lodctr's INI: rt_op_load_ini, then, once loaded, the INI
+ * and its symbol file read again whole into *INF (rt_inf_files_read):
+ * what the INF copy holds is what was validated. When they cannot be
+ * read: RT_INI_FILES_UNREADABLE with E (the file and why), *INF empty.
+ * On RT_INI_LOADED the caller frees *INF (rt_inf_files_free). */
+enum rt_ini_load rt_op_load_provider(const char *path,
+                                     const struct rt_ini_load_options *opt,
+                                     struct rt_provider_spec *spec,
+                                     struct rt_inf_files *inf,
+                                     struct rt_diags *d, struct rt_error *e);
+
+/* repair --from-ini: the INIs of every provider that can be found, each
+ * loaded (rt_op_load_ini): every *.ini of DIR (confined while it is read:
+ * another machine's folder), then, when S reads a Windows tree, each
+ * service's INF copy, WIN/INF/<service>/<four hex digits>/<PerfIniFile>
+ * (names matched without regard to case), its symbol file beside it (as
+ * install writes it) or in WIN/INF/<service> (as Windows does). An INI
+ * that does not load is skipped and a service whose PerfIniFile or name
+ * is no file name is not looked up: each told to NOTE, in the order
+ * found, when NOTE is not NULL. */
+struct rt_ini_set {
+    struct rt_provider_spec **v;
+    size_t n;
+};
+void rt_ini_set_free(struct rt_ini_set *l);
+enum rt_ini_note_kind {
+    RT_INI_NOTE_SKIPPED,      /* PATH did not load: WHY, its first error
+                                 as rt_diag_format gives it, or NULL when
+                                 it cannot be read */
+    RT_INI_NOTE_NOT_A_NAME,   /* SERVICE's VALUE ("PerfIniFile" or
+                                 "service name") SHOWN (as
+                                 rt_side_name_shown gives it) is no file
+                                 name: WHY */
+};
+struct rt_ini_note {
+    enum rt_ini_note_kind kind;
+    const char *path;
+    const char *service, *value, *shown;
+    const char *why;
+};
+/* 0 with *OUT (the caller frees it with rt_ini_set_free, whatever the
+ * outcome); -1 out of memory; -2 DIR cannot be read or listed (E: "DIR:
+ * why"); -3 S's services cannot be listed (E). */
+int rt_op_find_inis(struct rt_store *s, const char *dir,
+                    void (*note)(void *ctx, const struct rt_ini_note *n),
+                    void *note_ctx, struct rt_ini_set *out,
+                    struct rt_error *e);
+
 /* A store spec as regtool_open and --store take it. */
 enum rt_store_spec_kind {
     RT_SPEC_HIVE_TREE,      /* hive:DIR, a Windows tree */
@@ -134,6 +207,18 @@ struct rt_store *rt_op_open_store(const char *spec,
                                   int read_once, struct rt_error *e,
                                   int *bad_spec);
 
+/* rt_op_open_store, then the database read from it as LOAD asks
+ * (engine/database.h) into *DB, which the caller frees with
+ * rt_database_free after closing nothing else: the store is returned
+ * open. When the database cannot be read, the store is closed: NULL
+ * with E set and *BAD_SPEC 0. */
+struct rt_store *rt_op_open_database(const char *spec,
+                                     const regtool_open_options *opt,
+                                     int read_once,
+                                     const struct rt_db_load_options *load,
+                                     struct rt_database *db,
+                                     struct rt_error *e, int *bad_spec);
+
 /* The PerfStringBackup of DB saved to PATH by RULE as it is made: each
  * language's tables read from S, written and freed in turn
  * (rt_engine_backup_to; with SALVAGE a damaged table's readable pairs,
@@ -153,17 +238,49 @@ int rt_op_save_backup(struct rt_store *s, const struct rt_database *db,
                       void *damaged_ctx, struct rt_backup_stats *st,
                       char **used, int *err_no, struct rt_error *e);
 
+/* The .reg backup of DB (rt_engine_backup_reg: Version 5.00, UTF-16LE,
+ * the tables' exact bytes read through S) saved to PATH by RULE as
+ * rt_op_save_backup saves: each write counted, a temporary file renamed
+ * to its name only when whole; an interrupt that came before then
+ * (rt_os_interrupted) leaves no file. *USED: the name written to, also
+ * on failure (the caller frees it); *LEN: the file's bytes. */
+enum rt_reg_save {
+    RT_REG_SAVE_OK,
+    RT_REG_SAVE_REFUSED,        /* the database cannot be backed up (E) */
+    RT_REG_SAVE_TOO_LARGE,      /* larger than RT_REG_FILE_MAX, which no
+                                   restore reads: *TOO_LARGE at least its
+                                   size; nothing written */
+    RT_REG_SAVE_NO_TEXT,        /* the text could not be made (E) */
+    RT_REG_SAVE_WRITE_FAILED,   /* not written (*ERR_NO; EEXIST: RULE
+                                   found no free name), or interrupted */
+};
+enum rt_reg_save rt_op_save_reg_backup(struct rt_store *s,
+                                       const struct rt_database *db,
+                                       const char *path,
+                                       enum rt_os_saving_rule rule,
+                                       size_t *len, uint64_t *too_large,
+                                       char **used, int *err_no,
+                                       struct rt_error *e);
+
 /* CS as text, one line per change and per pair, each line ending in a
  * newline: a new string, or NULL when out of memory. */
 char *rt_op_change_set_text(const struct rt_change_set *cs);
+
+/* The strings CS loses (rt_change_lost), read from the very change set
+ * a commit writes: for each table change, each pair removed at an index
+ * beyond those it adds there. With EACH not NULL, each is told to it
+ * (LANG, TABLE, INDEX, TEXT as the table has it), in the change set's
+ * order. Returns how many, or (size_t)-1 when out of memory. */
+size_t rt_op_strings_lost(const struct rt_change_set *cs,
+                          void (*each)(void *ctx, const char *lang,
+                                       enum rt_table_kind table,
+                                       uint32_t index, const char *text),
+                          void *ctx);
 
 /* The writes this process's commits and saved files have made so far
  * (--verbose): bytes, write calls, fsyncs. */
 void rt_op_io_totals(uint64_t *bytes_written, unsigned *writes,
                      unsigned *fsyncs);
-/* The platform's saving calls (rt_os_saving_open_via) with each write
- * counted as a commit's are, for a file the CLI saves. */
-const struct rt_os_write_calls *rt_op_counted_writes(void);
 /* Whether this build reads INI files (built with inih). */
 int rt_op_ini_available(void);
 
@@ -219,6 +336,10 @@ const char *rt_op_layout_text(struct rt_store *s);
 /* The Windows directory of S's tree as a path of this machine, or NULL
  * when S reads no tree (hive files given by name, psb:, reg:). */
 const char *rt_op_windows_dir(struct rt_store *s);
+
+/* 1 when S keeps side files (a provider's INF copy, PerfStringBackup.INI)
+ * in a Windows directory, 0 when it has none to keep them in. */
+int rt_op_keeps_side_files(struct rt_store *s);
 
 /* 0 when S is a PerfStringBackup file, which holds each provider's
  * ranges and strings but never its Library or procedures: who gets
@@ -290,6 +411,23 @@ int rt_op_backup_image(const struct rt_database *db, uint8_t **bytes,
 #define RT_OP_AUDIT_LIBRARIES 2u
 int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
                 unsigned scope, int look_at_disk, struct rt_findings *f);
+
+/* audit of the store SPEC names (opened with OPT and READ_ONCE as
+ * rt_op_open_store opens it, then closed) into F, sorted: a store that
+ * cannot be opened is the finding store-unreadable, not a failure. With
+ * LIBRARIES_ONLY (--libraries) only who gets loaded is checked, else the
+ * tables, and who gets loaded too unless OPT->language narrows the
+ * audit to one language; a PerfStringBackup file holds no provider's
+ * library (rt_op_holds_libraries), which with LIBRARIES_ONLY is the
+ * finding libraries-not-in-store. Each provider's DLL is looked up in
+ * the store's Windows tree (rt_op_audit's LOOK_AT_DISK). *LAYOUT: where
+ * the tables were found (rt_op_layout_text, a new string), NULL when the
+ * store could not be opened. 0; -1 out of memory, F incomplete; -2 out
+ * of memory before anything was checked. */
+int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
+                     int read_once, const struct rt_audit_options *opt,
+                     int libraries_only, char **layout,
+                     struct rt_findings *f);
 
 /* verify: the provider DRIVER's performance data, read as a consumer
  * reads it (QUERY: "Global", "Costly" or indices) from S's running

@@ -1,7 +1,8 @@
 /* audit on a store: the database read as audit reads it (the tables as
  * blobs, and the store's other copies of them), the engine's checks,
  * and the providers' libraries looked up in the store's Windows tree on
- * this machine's disk. For regtool audit and regtool_audit alike. */
+ * this machine's disk. For regtool audit and regtool_audit alike, and
+ * for regtool audit's stores named by their specs. */
 #include "ops/ops.h"
 
 #include <errno.h>
@@ -123,4 +124,39 @@ int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
                                 : rt_audit_libraries(&db, NULL, f)) != 0;
     rt_database_free(&db);
     return failed ? -1 : 0;
+}
+
+int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
+                     int read_once, const struct rt_audit_options *opt,
+                     int libraries_only, char **layout,
+                     struct rt_findings *f)
+{
+    struct rt_error e = {0};
+    int bad_spec;
+    *layout = NULL;
+    struct rt_store *s = rt_op_open_store(spec, open, read_once, &e,
+                                          &bad_spec);
+    if (!s)
+        return rt_findings_add(f, "store-unreadable", RT_AUDIT_ERROR, NULL,
+                               NULL, NULL, "%s", e.message) != 0 ? -2 : 0;
+    *layout = strdup(rt_op_layout_text(s));
+    /* A PerfStringBackup file holds each provider's ranges and strings,
+     * never its Library or procedures: who gets loaded is not in it to
+     * check, and its absence is no finding. */
+    int holds_libraries = rt_op_holds_libraries(s);
+    unsigned scope = libraries_only ? 0 : RT_OP_AUDIT_TABLES;
+    if (holds_libraries && (libraries_only || !opt->language))
+        scope |= RT_OP_AUDIT_LIBRARIES;
+    int rc = rt_op_audit(s, opt, scope, 1, f);
+    if (rc == 0 && libraries_only && !holds_libraries &&
+        rt_findings_add(f, "libraries-not-in-store", RT_AUDIT_INFO, NULL,
+                        NULL, NULL,
+                        "%s is a PerfStringBackup file: it holds no "
+                        "provider's Library, Open, Collect or Close, so "
+                        "who gets loaded is not checked (audit the "
+                        "machine's hives for that)", spec) != 0)
+        rc = -1;
+    rt_op_close(s);
+    rt_findings_sort(f);
+    return rc == 1 ? 0 : rc;
 }

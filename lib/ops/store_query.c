@@ -1,5 +1,6 @@
 /* What the CLI asks of an open store, typed: where its tables are, its
- * Windows directory, whether it holds the providers' libraries; and
+ * Windows directory, whether it keeps side files, whether it holds the
+ * providers' libraries; and
  * verify, which needs the store's running system. */
 #include "ops/ops.h"
 
@@ -30,6 +31,11 @@ const char *rt_op_layout_text(struct rt_store *s)
 const char *rt_op_windows_dir(struct rt_store *s)
 {
     return s->ops->windows_dir ? s->ops->windows_dir(s) : NULL;
+}
+
+int rt_op_keeps_side_files(struct rt_store *s)
+{
+    return rt_store_win_files(s);
 }
 
 int rt_op_holds_libraries(struct rt_store *s)

@@ -1,0 +1,267 @@
+/* Loading providers' INIs: one INI as install, lodctr and check-ini load
+ * it (with the files its INF copy holds, for install and lodctr), and
+ * every INI repair --from-ini can find, in a folder given and in
+ * a Windows tree's INF copies. */
+#include "ops/ops.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine/side_files.h"
+
+enum rt_ini_load rt_op_load_ini(const char *path,
+                                const struct rt_ini_load_options *opt,
+                                struct rt_provider_spec *spec,
+                                struct rt_diags *d)
+{
+    static const struct rt_ini_load_options defaults = {0};
+    if (!opt)
+        opt = &defaults;
+    int r = rt_provider_spec_load_in(path, opt->symbol_dir, opt->codepage,
+                                     spec, d);
+    if (r == -2)
+        return RT_INI_UNREADABLE;
+    if (r != 0)
+        return RT_INI_INVALID;
+    if (opt->strict && d->warnings) {
+        rt_provider_spec_free(spec);
+        memset(spec, 0, sizeof *spec);
+        return RT_INI_REFUSED_STRICT;
+    }
+    return RT_INI_LOADED;
+}
+
+enum rt_ini_load rt_op_load_provider(const char *path,
+                                     const struct rt_ini_load_options *opt,
+                                     struct rt_provider_spec *spec,
+                                     struct rt_inf_files *inf,
+                                     struct rt_diags *d, struct rt_error *e)
+{
+    memset(inf, 0, sizeof *inf);
+    enum rt_ini_load r = rt_op_load_ini(path, opt, spec, d);
+    if (r == RT_INI_LOADED && rt_inf_files_read(spec, inf, e) != 0)
+        r = RT_INI_FILES_UNREADABLE;
+    return r;
+}
+
+void rt_ini_set_free(struct rt_ini_set *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        rt_provider_spec_free(l->v[i]);
+        free(l->v[i]);
+    }
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+struct finder {
+    struct rt_ini_set *set;
+    void (*note)(void *ctx, const struct rt_ini_note *n);
+    void *note_ctx;
+};
+
+static void tell(const struct finder *f, const struct rt_ini_note *n)
+{
+    if (f->note)
+        f->note(f->note_ctx, n);
+}
+
+static int ends_with_ci(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcasecmp(s + n - t, tail);
+}
+
+/* Loads INI (its symbol file beside it, or else in SYMBOL_DIR when that
+ * is not NULL) into the set; one that does not load is skipped, told.
+ * 0, or -1 out of memory. */
+static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
+{
+    struct rt_ini_set *l = f->set;
+    struct rt_provider_spec *sp = calloc(1, sizeof *sp);
+    struct rt_provider_spec **nv = realloc(l->v, (l->n + 1) * sizeof *nv);
+    if (!sp || !nv) {
+        free(sp);
+        if (nv)
+            l->v = nv;
+        return -1;
+    }
+    l->v = nv;
+    struct rt_diags d = {0};
+    /* An INF copy has its symbol file beside it where regtool's install
+     * wrote it (INF\<service>\<LLLL>\), in INF\<service> where Windows
+     * did (docs/design.md, "Rebuilding: lodctr /R"); when neither loads,
+     * the reason given is the latter's. */
+    if (symbol_dir) {
+        if (rt_op_load_ini(ini, NULL, sp, &d) == RT_INI_LOADED) {
+            rt_diags_free(&d);
+            l->v[l->n++] = sp;
+            return 0;
+        }
+        rt_diags_free(&d);
+        rt_provider_spec_free(sp);
+        d = (struct rt_diags){0};
+    }
+    const struct rt_ini_load_options in_dir = {NULL, symbol_dir, 0};
+    if (rt_op_load_ini(ini, &in_dir, sp, &d) != RT_INI_LOADED) {
+        char *first = NULL;
+        for (size_t i = 0; i < d.n && !first; i++)
+            if (d.v[i].severity == RT_ERROR)
+                first = rt_diag_format(&d.v[i]);
+        struct rt_ini_note n = {RT_INI_NOTE_SKIPPED, ini, NULL, NULL, NULL,
+                                first};
+        tell(f, &n);
+        free(first);
+        rt_diags_free(&d);
+        rt_provider_spec_free(sp);
+        free(sp);
+        return 0;
+    }
+    rt_diags_free(&d);
+    l->v[l->n++] = sp;
+    return 0;
+}
+
+/* DIR/NAME, NAME matched without regard to case (a Windows tree copied
+ * to Linux keeps Windows' case). New string or NULL. */
+static char *find_ci(const char *dir, const char *name)
+{
+    char **names;
+    size_t n;
+    char *found = NULL;
+    if (rt_os_list_dir(dir, &names, &n) != 0)
+        return NULL;
+    for (size_t i = 0; i < n && !found; i++)
+        if (!strcasecmp(names[i], name) &&
+            asprintf(&found, "%s/%s", dir, names[i]) < 0)
+            found = NULL;
+    rt_os_free_list(names, n);
+    return found;
+}
+
+/* Every *.ini of DIR (confined already). */
+static int load_dir(struct finder *f, const char *dir, struct rt_error *e)
+{
+    char **names;
+    size_t n;
+    if (rt_os_list_dir(dir, &names, &n) != 0) {
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: cannot list it", dir);
+        return -2;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        char *p = NULL;
+        if (!ends_with_ci(names[i], ".ini"))
+            continue;
+        if (asprintf(&p, "%s/%s", dir, names[i]) < 0)
+            rc = -1;
+        else if (!rt_os_is_dir(p))
+            rc = add_ini(f, p, NULL);
+        free(p);
+    }
+    rt_os_free_list(names, n);
+    return rc;
+}
+
+/* The INF copies of service SVC's INI, named INI_NAME, in INF/SVC. */
+static int load_inf_copies(struct finder *f, const char *inf, const char *svc,
+                           const char *ini_name)
+{
+    char *sdir = find_ci(inf, svc);
+    char **langs;
+    size_t n_langs;
+    int rc = 0;
+    if (sdir && rt_os_list_dir(sdir, &langs, &n_langs) == 0) {
+        for (size_t j = 0; j < n_langs && !rc; j++) {
+            char *ldir = NULL, *ini = NULL;
+            if (strlen(langs[j]) != 4 ||
+                strspn(langs[j], "0123456789abcdefABCDEF") != 4)
+                continue;
+            if (asprintf(&ldir, "%s/%s", sdir, langs[j]) < 0) {
+                rc = -1;
+                break;
+            }
+            if ((ini = find_ci(ldir, ini_name)) != NULL)
+                rc = add_ini(f, ini, sdir);
+            free(ini);
+            free(ldir);
+        }
+        rt_os_free_list(langs, n_langs);
+    }
+    free(sdir);
+    return rc;
+}
+
+/* Each service's INF copies in S's Windows tree, when it has one. */
+static int load_inf(struct finder *f, struct rt_store *s, struct rt_error *e)
+{
+    const char *win = rt_op_windows_dir(s);
+    char *inf = win ? find_ci(win, "INF") : NULL;
+    char **svcs = NULL;
+    size_t n_svcs = 0;
+    if (!inf)
+        return 0;
+    struct rt_error le = {0};
+    if (rt_op_list_perf_services(s, &svcs, &n_svcs, &le) != 0) {
+        rt_error_set(e, le.code, "the services cannot be listed: %s",
+                     le.message);
+        free(inf);
+        return -3;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n_svcs && !rc; i++) {
+        char *ini_name = NULL;
+        struct rt_error ignored = {0};
+        /* One that cannot be read is passed over, as one without it. */
+        rt_op_service_string(s, svcs[i], "PerfIniFile", &ini_name, &ignored);
+        /* Both become path components: a name that is not one file's is
+         * never looked up, and said. */
+        const char *bad = ini_name ? rt_side_name_problem(ini_name) : NULL;
+        const char *bad_svc = ini_name ? rt_side_name_problem(svcs[i]) : NULL;
+        if (bad || bad_svc) {
+            char shown[100];
+            rt_side_name_shown(bad ? ini_name : svcs[i], shown, sizeof shown);
+            struct rt_ini_note n = {
+                RT_INI_NOTE_NOT_A_NAME, NULL, svcs[i],
+                bad ? "PerfIniFile" : "service name", shown,
+                bad ? bad : bad_svc};
+            tell(f, &n);
+        } else if (ini_name) {
+            rc = load_inf_copies(f, inf, svcs[i], ini_name);
+        }
+        free(ini_name);
+    }
+    rt_strings_free(svcs, n_svcs);
+    free(inf);
+    return rc;
+}
+
+int rt_op_find_inis(struct rt_store *s, const char *dir,
+                    void (*note)(void *ctx, const struct rt_ini_note *n),
+                    void *note_ctx, struct rt_ini_set *out,
+                    struct rt_error *e)
+{
+    *out = (struct rt_ini_set){0};
+    struct finder f = {out, note, note_ctx};
+    /* DIR may be another machine's: confined while it is read. */
+    char *root = NULL;
+    int rc;
+    if (rt_os_confine(dir, &root) != 0) {
+        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", dir,
+                     rt_os_strerror(errno));
+        rc = -2;
+    } else {
+        rc = load_dir(&f, root, e);
+    }
+    rt_os_unconfine(root);
+    free(root);
+    if (rc == 0)
+        rc = load_inf(&f, s, e);
+    if (rc == -1)
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    return rc;
+}

@@ -5,6 +5,7 @@
  * UTF-8 with and without mark, LF line ends), errors naming the line, the
  * Counter/Help merge and split, and random and mutated input that must
  * never crash the reader. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,51 @@
 #include "model/utf16.h"
 
 #define REAL "../shared/research-real/perfstringbackup/"
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
+
+/* Test hooks, taking the C library's malloc and realloc over in the test
+ * program (and the library linked into it, and the C library's own
+ * calls) and handing every call to the next (the C library's, or a
+ * sanitizer's): ALLOC_FAIL_AT-th call of either from when it was set
+ * fails as out of memory (0: never), calls counted in alloc_calls; with
+ * MALLOC_FILL set, each block malloc gives is filled with that 32-bit
+ * word, as garbage the code must never read. */
+static unsigned long alloc_fail_at, alloc_calls;
+static uint32_t malloc_fill;
+
+void *malloc(size_t n)
+{
+    static void *(*next)(size_t);
+    if (!next)
+        *(void **)&next = dlsym(RTLD_NEXT, "malloc");
+    alloc_calls++;
+    if (alloc_fail_at && alloc_calls == alloc_fail_at) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    void *p = next(n);
+    if (p && malloc_fill)
+        for (size_t i = 0; i + 4 <= n; i += 4)
+            memcpy((char *)p + i, &malloc_fill, 4);
+    return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+    static void *(*next)(void *, size_t);
+    if (!next)
+        *(void **)&next = dlsym(RTLD_NEXT, "realloc");
+    alloc_calls++;
+    if (alloc_fail_at && alloc_calls == alloc_fail_at) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return next(old, n);
+}
+#define HAVE_ALLOC_HOOK 1
+#endif
 
 /* The decompressed bytes of a real file (xz -dc). */
 static uint8_t *load_real(const char *name, size_t *len)
@@ -537,6 +583,126 @@ static void test_merge_split(void **state)
     rt_name_table_free(&t);
 }
 
+#ifdef HAVE_ALLOC_HOOK
+/* The tables of a 200-pair string list, each allocation of the split
+ * failing in turn: out of memory is reported (-1, the tables emptied),
+ * never tables short of the pairs that found no room. */
+static void split_reports_out_of_memory(void **state)
+{
+    (void)state;
+    struct rt_pair_list strings = {0};
+    for (uint32_t i = 1; i <= 200; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "text %u", i);
+        assert_int_equal(rt_pair_list_append(&strings, i, text), 0);
+    }
+    struct rt_name_table t;
+    alloc_calls = 0;
+    assert_int_equal(rt_psb_split(&strings, &t), 0);
+    unsigned long calls = alloc_calls;
+    assert_int_equal(t.counter.n + t.help.n, 200);
+    rt_name_table_free(&t);
+    /* Under valgrind, whose allocator takes malloc over in every object
+     * (this hook's included), no call reaches the hook. */
+    if (calls == 0) {
+        rt_pair_list_free(&strings);
+        skip();
+    }
+    for (unsigned long k = 1; k <= calls; k++) {
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_psb_split(&strings, &t);
+        alloc_fail_at = 0;
+        if (r != -1)
+            fail_msg("allocation %lu of %lu failed: returned %d, %zu + %zu "
+                     "pairs", k, calls, r, t.counter.n, t.help.n);
+        assert_int_equal(t.counter.n + t.help.n, 0);
+    }
+    rt_pair_list_free(&strings);
+}
+
+/* The merge of tables of 120 indices, each twice (in Counter, or in
+ * Counter and Help, in an order that is not the indices'), each of its
+ * allocations failing in turn (the C library's sort takes scratch space
+ * too, and sorts without it when there is none): out of memory reported
+ * with an empty list, or the whole list in index order with the last of
+ * equal indices, never another text. */
+static void merge_keeps_the_last_of_equal_indices_or_fails(void **state)
+{
+    (void)state;
+    enum { N = 120 };
+    struct rt_name_table t = {0};
+    char text[32];
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t index = 2 + 2 * ((i * 37) % N);
+            struct rt_pair_list *l = pass && i % 2 ? &t.help : &t.counter;
+            snprintf(text, sizeof text, "%s %u", pass ? "last" : "first",
+                     index);
+            assert_int_equal(rt_pair_list_append(l, index, text), 0);
+        }
+    alloc_calls = 0;
+    struct rt_pair_list m;
+    assert_int_equal(rt_psb_merge(&t, &m), 0);
+    unsigned long calls = alloc_calls;
+    rt_pair_list_free(&m);
+    if (calls == 0) {
+        rt_name_table_free(&t);
+        skip();     /* valgrind's allocator: the hook sees nothing */
+    }
+    for (unsigned long k = 0; k <= calls; k++) {
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_psb_merge(&t, &m);
+        alloc_fail_at = 0;
+        if (r != 0) {
+            assert_int_equal(r, -1);
+            assert_int_equal(m.n, 0);
+            continue;
+        }
+        assert_int_equal(m.n, N);
+        for (uint32_t i = 0; i < N; i++) {
+            snprintf(text, sizeof text, "last %u", 2 + 2 * i);
+            assert_int_equal(m.v[i].index, 2 + 2 * i);
+            if (strcmp(m.v[i].text, text))
+                fail_msg("allocation %lu failed: index %u is '%s'", k,
+                         m.v[i].index, m.v[i].text);
+        }
+        rt_pair_list_free(&m);
+    }
+    rt_name_table_free(&t);
+}
+
+/* A language looked up in the index of a file's sections: one past the
+ * last (FFFF, after 009 and 0804) is not found, whatever lies in memory
+ * past the index's entries (every block malloc gives while the file is
+ * read is filled with FFFF's key), and each present one is. */
+static void language_past_the_last_not_found(void **state)
+{
+    (void)state;
+    const char *text = "[PERF_svc]\r\nFirst Counter=2000\r\n"
+                       "[PerfStrings_009]\r\n1=1847\r\n"
+                       "[PerfStrings_0804]\r\n1=1847\r\n";
+    struct rt_psb p;
+    struct rt_psb_error err;
+    alloc_calls = 0;
+    malloc_fill = 0xFFFF + 1;
+    int r = parse8(text, &p, &err);
+    malloc_fill = 0;
+    assert_int_equal(r, 0);
+    if (alloc_calls == 0) {
+        rt_psb_free(&p);
+        skip();     /* valgrind's allocator: the hook sees nothing */
+    }
+    assert_string_equal(rt_psb_language_find(&p, "009")->id, "009");
+    assert_string_equal(rt_psb_language_find(&p, "804")->id, "0804");
+    assert_null(rt_psb_language_find(&p, "FFFF"));
+    assert_null(rt_psb_language_find(&p, "0805"));
+    assert_null(rt_psb_language_find(&p, "001"));
+    rt_psb_free(&p);
+}
+#endif
+
 /* --- robustness ---------------------------------------------------------- */
 
 static uint32_t rng = 12345;
@@ -740,6 +906,11 @@ int main(void)
         cmocka_unit_test(test_edge_text),   cmocka_unit_test(test_edge_errors),
         cmocka_unit_test(test_merge_split), cmocka_unit_test(test_robust),
         cmocka_unit_test(test_pieces),      cmocka_unit_test(test_many_sections),
+#ifdef HAVE_ALLOC_HOOK
+        cmocka_unit_test(split_reports_out_of_memory),
+        cmocka_unit_test(merge_keeps_the_last_of_equal_indices_or_fails),
+        cmocka_unit_test(language_past_the_last_not_found),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

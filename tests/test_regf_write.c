@@ -1007,6 +1007,184 @@ static void wrong_hashes_reported_at_their_entries(void **state)
     rt_regf_close(h);
 }
 
+/* Every leaf of an index of leaves (an "ri" list) has its hashes
+ * checked, the last included: a key of 266 subkeys has two leaves, and
+ * a wrong hash at the first entry of each is reported at that entry. */
+static void hashes_checked_in_every_leaf_of_an_index(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), many, k;
+    assert_int_equal(rt_regf_key_create(h, root, "Many", &many), 0);
+    char name[32];
+    for (unsigned i = 0; i < REGF_LEAF_MAX + 10; i++) {
+        snprintf(name, sizeof name, "K%04u", i);
+        assert_int_equal(rt_regf_key_create(h, many, name, &k), 0);
+    }
+    uint32_t index = nk_field(h, many, NK_SUBLIST);
+    assert_int_equal(nk_field(h, index, 0) & 0xFFFF, 'r' | 'i' << 8);
+    uint32_t leaves = nk_field(h, index, 0) >> 16;
+    assert_int_equal(leaves, 2);
+    uint32_t leaf[2];
+    for (uint32_t i = 0; i < leaves; i++) {
+        leaf[i] = nk_field(h, index, 4 + 4 * i);
+        assert_int_equal(nk_field(h, leaf[i], 0) & 0xFFFF, 'l' | 'h' << 8);
+        set_cell_field(h, leaf[i], 8, nk_field(h, leaf[i], 8) ^ 0x10);
+    }
+    struct offset_findings f = {0};
+    rt_regf_check(h, keep_finding, &f);
+    size_t seen = 0;
+    for (size_t i = 0; i < f.n && i < 8; i++) {
+        if (!strstr(f.v[i].message, "subkey list entry"))
+            continue;
+        if (!strstr(f.v[i].message, "subkey list entry 0: hash") ||
+            seen >= leaves)
+            fail_msg("%s", f.v[i].message);
+        assert_int_equal(f.v[i].sev, RT_REGF_WARNING);
+        assert_int_equal(f.v[i].offset, 4096 + leaf[seen] + 8);
+        seen++;
+    }
+    assert_int_equal(seen, leaves);
+    rt_regf_close(h);
+}
+
+/* Allocates every free cell of H but the one at KEEP (RT_REGF_NONE:
+ * all): what is allocated next goes there, or into a new bin. */
+static void fill_free_space(struct rt_regf *h, uint32_t keep)
+{
+    const uint8_t *img;
+    size_t n;
+    rt_regf_image(h, &img, &n);
+    for (size_t bin = 4096; bin < n; bin += regf_le32(img + bin + 8))
+        for (size_t c = bin + REGF_HBIN_HEADER; c < bin + regf_le32(img + bin + 8);) {
+            int32_t size = (int32_t)regf_le32(img + c);
+            uint32_t off;
+            if (size > 0 && c - 4096 != keep)
+                assert_int_equal(regf_alloc_above(h, (uint32_t)size - 4,
+                                                  (uint32_t)(c - 4096), &off),
+                                 0);
+            c += size > 0 ? (uint32_t)size : 0 - (uint32_t)size;
+        }
+}
+
+/* A new key's cell is written within the pages the hive reports changed
+ * (a save writes those pages only, a dirty hive's log holds those): the
+ * old image with the changed pages laid over it is the new image. The
+ * key goes into the hole a deleted key of the same name length left, the
+ * only free space, after a cell of 3.5 to 4 KB at the start of a bin of
+ * two pages: the key's cell starts at each place of the first page's
+ * last half kilobyte, and some straddle its end (where nothing but the
+ * key writes the second page). */
+static void new_key_written_within_its_changed_pages(void **state)
+{
+    (void)state;
+    static struct pages p;
+    char hole[61], key[61];
+    memset(hole, 'H', 60);
+    memset(key, 'N', 60);
+    hole[60] = key[60] = '\0';
+    unsigned straddling = 0;
+    for (uint32_t len = 3584; len <= 4096; len += 8) {
+        struct rt_regf *h = new_hive();
+        uint32_t root = rt_regf_root(h), parent, big, pad, x, y, k;
+        /* The parent's subkey list, with room for one more, made first:
+         * it stays where it is, away from the key. */
+        assert_int_equal(rt_regf_key_create(h, root, "P", &parent), 0);
+        assert_int_equal(rt_regf_key_create(h, parent, "A", &k), 0);
+        assert_int_equal(rt_regf_key_create(h, parent, "B", &k), 0);
+        assert_int_equal(rt_regf_key_delete(h, k, 0), 0);
+        fill_free_space(h, RT_REGF_NONE);
+        /* A bin of two pages, all free: the pad first, the key after. */
+        assert_int_equal(regf_alloc(h, 8000, &big), 0);
+        regf_free_cell(h, big);
+        assert_int_equal(regf_alloc(h, len, &pad), 0);
+        assert_int_equal(rt_regf_key_create(h, parent, hole, &x), 0);
+        /* Its hole the only free space, of its size. */
+        fill_free_space(h, RT_REGF_NONE);
+        assert_int_equal(rt_regf_key_delete(h, x, 0), 0);
+        fill_free_space(h, x);
+        assert_int_equal(rt_regf_seal(h), 0);
+        const uint8_t *img;
+        size_t old_len, new_len;
+        rt_regf_image(h, &img, &old_len);
+        uint8_t *old = malloc(old_len);
+        assert_non_null(old);
+        memcpy(old, img, old_len);
+        rt_regf_changes_clear(h);
+        assert_int_equal(rt_regf_key_create(h, parent, key, &y), 0);
+        assert_int_equal(y, x);
+        assert_int_equal(rt_regf_seal(h), 0);
+        p.n = 0;
+        assert_int_equal(rt_regf_changed_pages(h, collect_page, &p), 0);
+        rt_regf_image(h, &img, &new_len);
+        assert_true(new_len >= old_len);
+        uint8_t *rebuilt = calloc(1, new_len);
+        assert_non_null(rebuilt);
+        memcpy(rebuilt, old, old_len);
+        for (size_t i = 0; i < p.n; i++)
+            memcpy(rebuilt + p.off[i], img + p.off[i],
+                   new_len - p.off[i] < 4096 ? new_len - p.off[i] : 4096);
+        uint64_t start = 4096 + (uint64_t)y;
+        uint32_t size = 0 - raw_size(h, y);
+        straddling += start / 4096 != (start + size - 1) / 4096;
+        if (memcmp(rebuilt, img, new_len))
+            fail_msg("after a cell of %u bytes: the key at file offset "
+                     "0x%llx (%u bytes) is not all in the changed pages",
+                     len, (unsigned long long)start, size);
+        free(rebuilt);
+        free(old);
+        rt_regf_close(h);
+    }
+    assert_true(straddling > 0);
+}
+
+/* A class name whose cell cannot be had (no cell at its offset, beyond
+ * the bins, a free cell) is an error naming the class name and what is
+ * wrong at its offset, not a length that does not fit a cell that was
+ * never found. */
+static void class_name_without_a_cell_is_named(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), k, freed;
+    assert_int_equal(rt_regf_key_create(h, root, "Classy", &k), 0);
+    uint8_t data[40] = {0};
+    assert_int_equal(rt_regf_value_set(h, k, "v", RT_REG_BINARY, data,
+                                       sizeof data), 0);
+    assert_int_equal(rt_regf_value_set(h, k, "w", RT_REG_BINARY, data,
+                                       sizeof data), 0);
+    /* The data cell of "v", freed by its deletion ("w" after it keeps
+     * it from joining the free space at the bin's end). */
+    uint32_t vals = nk_field(h, k, NK_VALLIST);
+    uint32_t vk = nk_field(h, vals, 0);
+    freed = nk_field(h, vk, VK_DATA);
+    assert_int_equal(rt_regf_value_delete(h, k, "v"), 0);
+    /* (Joined to the value's own cell when that lay just before it.) */
+    if (!cell_is_free(h, freed))
+        freed = vk;
+    assert_true(cell_is_free(h, freed));
+    const struct {
+        uint32_t off;
+        const char *says;
+    } cases[] = {
+        {RT_REGF_NONE, "class name: no cell"},
+        {0x7FFF0000u, "class name: offset 0x7fff0000 is beyond the hive bins"},
+        {freed + 8, "not the start of a cell"},
+        {freed, "the cell is free"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        set_cell_field(h, k, NK_CLASS, cases[i].off);
+        regf_put16(regf_cell_write(h, k, NK_CLASSLEN + 2) + NK_CLASSLEN, 8);
+        char *cls = (char *)1;
+        assert_int_equal(rt_regf_key_class(h, k, &cls), RT_REGF_ECORRUPT);
+        assert_null(cls);
+        const char *msg = rt_regf_errmsg(h);
+        if (!strstr(msg, cases[i].says) || !strstr(msg, "class name"))
+            fail_msg("class at 0x%x: '%s'", cases[i].off, msg);
+    }
+    rt_regf_close(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1028,6 +1206,9 @@ int main(void)
         cmocka_unit_test(deleting_a_subtree_frees_every_cell_it_owned),
         cmocka_unit_test(wrong_hashes_reported_at_their_entries),
         cmocka_unit_test(emptied_index_of_leaves_is_freed),
+        cmocka_unit_test(hashes_checked_in_every_leaf_of_an_index),
+        cmocka_unit_test(new_key_written_within_its_changed_pages),
+        cmocka_unit_test(class_name_without_a_cell_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

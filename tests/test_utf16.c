@@ -9,6 +9,26 @@
 
 #include "model/utf16.h"
 
+#if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
+
+/* Test hook: realloc calls counted in realloc_calls. This definition
+ * takes the C library's realloc over in the test program (and the
+ * library linked into it) and hands every call to the next one (the C
+ * library's, or a sanitizer's). */
+static unsigned long realloc_calls;
+
+void *realloc(void *p, size_t n)
+{
+    static void *(*next)(void *, size_t);
+    if (!next)
+        *(void **)&next = dlsym(RTLD_NEXT, "realloc");
+    realloc_calls++;
+    return next(p, n);
+}
+#define HAVE_REALLOC_HOOK 1
+#endif
+
 static void roundtrip_bmp_and_astral(void **state)
 {
     (void)state;
@@ -318,6 +338,61 @@ static void case_hash_follows_the_comparison(void **state)
                 fail_msg("'%s' and '%s' hash alike", names[i], names[j]);
 }
 
+/* Comparison is in UTF-16 code unit order, as Windows compares names: a
+ * character beyond U+FFFF (a surrogate pair, 0xD83D 0xDE00 for U+1F600)
+ * sorts after U+D7FF and before U+E000, and U+10000 before U+1F600. And
+ * a length that ends inside a character ends the text there, whatever
+ * bytes follow in memory: "x\xc3" of "x\xc3\xa9" (é) and of "x\xc3\xa8"
+ * (è) are the same text, compared and hashed alike. */
+static void compared_by_utf16_units_within_the_length(void **state)
+{
+    (void)state;
+    const char *astral = "\xf0\x9f\x98\x80", *d7ff = "\xed\x9f\xbf",
+               *e000 = "\xee\x80\x80", *first_astral = "\xf0\x90\x80\x80";
+    assert_true(rt_utf8_casecmp(astral, 4, d7ff, 3) > 0);
+    assert_true(rt_utf8_casecmp(d7ff, 3, astral, 4) < 0);
+    assert_true(rt_utf8_casecmp(astral, 4, e000, 3) < 0);
+    assert_true(rt_utf8_casecmp(first_astral, 4, astral, 4) < 0);
+    assert_true(rt_utf8_casecmp(first_astral, 4, d7ff, 3) > 0);
+    const char *e_acute = "x\xc3\xa9", *e_grave = "x\xc3\xa8";
+    assert_true(rt_utf8_casecmp(e_acute, 3, e_grave, 3) != 0);
+    assert_int_equal(rt_utf8_casecmp(e_acute, 2, e_grave, 2), 0);
+    assert_true(rt_utf8_casehash(e_acute, 2, 7) ==
+                rt_utf8_casehash(e_grave, 2, 7));
+    assert_true(rt_utf8_casecmp(e_acute, 2, "x", 1) > 0);
+}
+
+#ifdef HAVE_REALLOC_HOOK
+/* A decoded text is given back what it does not use (its buffer is made
+ * for 3 bytes a unit): ASCII is cut to fit, one realloc; a text of
+ * three-byte characters fills its buffer and is not copied again. */
+static void decoded_text_cut_to_fit_only_when_shorter(void **state)
+{
+    (void)state;
+    const uint8_t ascii[] = {'a', 0, 'b', 0, 'c', 0, 'd', 0};
+    const uint8_t cjk[] = {0x2D, 0x4E, 0x87, 0x65, 0x2D, 0x4E};
+    char *out;
+    size_t n;
+    realloc_calls = 0;
+    assert_int_equal(rt_utf16le_to_utf8(ascii, sizeof ascii, &out, &n, NULL), 0);
+    assert_string_equal(out, "abcd");
+    free(out);
+    /* Under valgrind, whose allocator takes realloc over in every object
+     * (this hook's included), no call reaches the hook. */
+    if (realloc_calls == 0)
+        skip();
+    assert_int_equal(realloc_calls, 1);
+    realloc_calls = 0;
+    assert_int_equal(rt_utf16le_to_utf8(cjk, sizeof cjk, &out, &n, NULL), 0);
+    assert_int_equal(n, 9);
+    assert_string_equal(out, "\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad");
+    free(out);
+    if (realloc_calls)
+        fail_msg("a text that fills its buffer reallocated %lu times",
+                 realloc_calls);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -330,6 +405,10 @@ int main(void)
         cmocka_unit_test(case_insensitive_compare),
         cmocka_unit_test(upcase_covers_windows_scripts),
         cmocka_unit_test(case_insensitive_compare_matches_definition),
+        cmocka_unit_test(compared_by_utf16_units_within_the_length),
+#ifdef HAVE_REALLOC_HOOK
+        cmocka_unit_test(decoded_text_cut_to_fit_only_when_shorter),
+#endif
     };
     return cmocka_run_group_tests_name("utf16", tests, NULL, NULL);
 }

@@ -18,6 +18,14 @@
 #   SCRATCH=DIR  where the copy is built (default build/mutation): kept
 #                from one run to the next, so that only what changed is
 #                rebuilt
+#   LEAKS=0|1    the unit test programs linked with LeakSanitizer alone
+#                (default 1; -fsanitize=leak at link time: the objects
+#                are the same, a leak at exit fails the program)
+# Run as root, the tests run as nobody (setpriv, or runuser): a mutant of
+# the platform layer can then change no file of the system (one that
+# chmod'ed its argument once made /dev/null 0600). They write only to a
+# private TMPDIR (owned by nobody, also their HOME); the tree and its
+# builds, made by root, they only read.
 # The suites: the unit test programs (for a lib/ mutant), then the CLI
 # scripts of CLI_SCRIPTS (both, for a regtool/ mutant: the CLI scripts
 # only), fastest first. Prints each mutant as it goes, then the compile
@@ -44,9 +52,26 @@ CLI_SCRIPTS=${CLI_SCRIPTS:-"cli_conventions.sh noini_verbs.sh names_query_dryrun
     perfstats.sh hive_check.sh
     check_ini_samples.sh languages_four_digit.sh init_languages.sh
     dirty_hive_policy.sh hive_recover.sh side_files.sh"}
-for v in "$SEED" "$MUTANTS" "$JOBS"; do
-    case $v in '' | *[!0-9]*) echo "mutation-score: SEED, MUTANTS and JOBS are numbers" >&2; exit 2 ;; esac
+LEAKS=${LEAKS:-1}
+for v in "$SEED" "$MUTANTS" "$JOBS" "$LEAKS"; do
+    case $v in '' | *[!0-9]*) echo "mutation-score: SEED, MUTANTS, JOBS and LEAKS are numbers" >&2; exit 2 ;; esac
 done
+
+# AS_TESTER CMD...: runs CMD as the user the tests run as.
+AS_TESTER=""
+if [ "$(id -u)" = 0 ]; then
+    TESTER=nobody
+    TESTER_GROUP=$(id -gn "$TESTER" 2>/dev/null) ||
+        { echo "mutation-score: run as root, and there is no user $TESTER to run the tests as" >&2; exit 2; }
+    if command -v setpriv >/dev/null 2>&1; then
+        AS_TESTER="setpriv --reuid=$TESTER --regid=$TESTER_GROUP --clear-groups --"
+    elif command -v runuser >/dev/null 2>&1; then
+        AS_TESTER="runuser -u $TESTER --"
+    else
+        echo "mutation-score: run as root, and neither setpriv nor runuser is there to run the tests as $TESTER" >&2
+        exit 2
+    fi
+fi
 
 T=$SCRATCH/tree
 # The sources afresh (with their own times, so that make rebuilds only
@@ -73,11 +98,38 @@ for s in $CLI_SCRIPTS; do
     cli="$cli cli:tests/cli/$s"
 done
 units=$(ls tests/test_*.c | sed 's|^tests/\(.*\)\.c$|unit:build/tests/\1|')
-targets="$(echo "$units" | sed 's|^unit:||') build/regtool build/bench/mkbench"
+
+# A deleted free() changes no result a test asserts: the unit tests find
+# it by leak checking (LeakSanitizer alone costs little: its allocator
+# and a scan at exit, some tens of milliseconds a program). Linked so, or
+# not, since the last run: the programs are linked afresh.
+UNIT_LINK=""
+if [ "$LEAKS" = 1 ]; then
+    if printf 'int main(void) { return 0; }\n' >"$SCRATCH/leak-probe.c" &&
+       ${CC:-cc} -fsanitize=leak -o "$SCRATCH/leak-probe" "$SCRATCH/leak-probe.c" \
+           >/dev/null 2>&1 && "$SCRATCH/leak-probe"; then
+        UNIT_LINK="LDFLAGS_SAN=-fsanitize=leak"
+    else
+        echo "mutation-score: the compiler cannot link -fsanitize=leak: no leak checks" >&2
+    fi
+    rm -f "$SCRATCH/leak-probe" "$SCRATCH/leak-probe.c"
+fi
+if [ "$(cat "$SCRATCH/unit-link" 2>/dev/null)" != "$UNIT_LINK" ]; then
+    rm -f build/tests/test_* && echo "$UNIT_LINK" >"$SCRATCH/unit-link" || exit 2
+fi
 
 echo "mutation-score: building the unmutated copy in $SCRATCH" >&2
-make -s -j"$JOBS" $targets >"$SCRATCH/logs/build" 2>&1 ||
+{ make -s -j"$JOBS" $UNIT_LINK $(echo "$units" | sed 's|^unit:||') &&
+  make -s -j"$JOBS" build/regtool build/bench/mkbench; } >"$SCRATCH/logs/build" 2>&1 ||
     { cat "$SCRATCH/logs/build" >&2; echo "mutation-score: the unmutated tree does not build" >&2; exit 2; }
+
+# The tester reads the tree, runs its programs and reads ../shared (the
+# folders above SCRATCH open to all).
+if [ -n "$AS_TESTER" ] &&
+   ! $AS_TESTER sh -c 'test -r Makefile && test -x build/regtool && test -r "$SHARED"'; then
+    echo "mutation-score: $TESTER cannot read $T or $SHARED (or run its programs): put SCRATCH= where all may read" >&2
+    exit 2
+fi
 
 # run_suite LIST SECONDS: runs the tests of LIST (unit:BIN, cli:SCRIPT),
 # JOBS at a time, in order, and starts no new one after a failure. A unit
@@ -90,16 +142,24 @@ make -s -j"$JOBS" $targets >"$SCRATCH/logs/build" 2>&1 ||
 run_suite() {
     # What the tests leave behind (a mutant's tests may not clean up).
     rm -rf "$SCRATCH/tmp" && mkdir "$SCRATCH/tmp" || return 1
+    if [ -n "$AS_TESTER" ]; then
+        chown "$TESTER:$TESTER_GROUP" "$SCRATCH/tmp" && chmod 700 "$SCRATCH/tmp" ||
+            return 1
+    fi
     : >"$SCRATCH/logs/failed"
     : >"$SCRATCH/logs/times"
     for t in $1; do echo "$t"; done |
-    L=$SCRATCH/logs REGTOOL=$T/build/regtool TMPDIR=$SCRATCH/tmp timeout -k 10 "$2" \
-        xargs -P "$JOBS" -I{} sh -c '
+    L=$SCRATCH/logs REGTOOL=$T/build/regtool TMPDIR=$SCRATCH/tmp AS="$AS_TESTER" \
+        UL="$UNIT_LINK" timeout -k 10 "$2" xargs -P "$JOBS" -I{} sh -c '
         t=$1; s=$(date +%s%N)
+        # The test is linked as the caller; it runs as $AS (the tester,
+        # when run as root, its HOME the TMPDIR), its output kept by the
+        # caller.
+        if [ -n "$AS" ]; then HOME=$TMPDIR; export HOME; fi
         case $t in
-        unit:*) make -s "${t#unit:}" >"$L/test.$$" 2>&1 &&
-                "./${t#unit:}" >"$L/test.$$" 2>&1 ;;
-        cli:*) CLI_JOBS=1 sh tests/run-cli.sh "$REGTOOL" "${t#cli:}" >"$L/test.$$" 2>&1 ;;
+        unit:*) make -s $UL "${t#unit:}" >"$L/test.$$" 2>&1 &&
+                $AS "./${t#unit:}" >"$L/test.$$" 2>&1 ;;
+        cli:*) CLI_JOBS=1 $AS sh tests/run-cli.sh "$REGTOOL" "${t#cli:}" >"$L/test.$$" 2>&1 ;;
         esac
         rc=$?
         echo "$(( ($(date +%s%N) - s) / 1000000 )) $t" >>"$L/times"

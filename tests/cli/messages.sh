@@ -120,7 +120,12 @@ expect_exit 0 "$L" "/S:$TMPDIR/cwd/x.ini"
 [ -s "$TMPDIR/cwd/x.ini" ] || fail "lodctr /S:/path saved nothing"
 
 # A read-only mount: every writer of lodctr exits 5 (ERROR_ACCESS_DENIED,
-# which the message explains), none 29 or 2.
+# which the message explains), none 29 or 2. Mounts need root (make
+# mutation-score, run as root, runs this script as nobody).
+if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIP: the read-only and full mounts need root"
+    exit 0
+fi
 MNT=$TMPDIR/ro
 mkdir -p "$MNT"
 cleanup() { umount "$MNT" 2>/dev/null; }

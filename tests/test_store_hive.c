@@ -868,6 +868,7 @@ static void unchanged_side_file_is_not_touched(void **state)
     s->ops->close(s);
 }
 
+#ifdef FAILS_ASPRINTF
 /* Makes the clean hive at PATH dirty as Windows leaves one whose last
  * write is only in its transaction log (tests/cli/mkdirty.c): sequence
  * numbers S+1/S, and PATH.LOG1 holding one entry of sequence S+1 that
@@ -922,6 +923,8 @@ static size_t copies_aside(const char *dir)
     rt_os_free_list(names, n);
     return k;
 }
+
+#endif
 
 /* A dirty SOFTWARE is replayed from its log by the writer, which first
  * copies the hive and the log aside (FILE.regtool-STAMP). A copy whose

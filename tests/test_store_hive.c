@@ -689,6 +689,10 @@ static void staging_many_files_grows_by_doubling(void **state)
 static void system_hive_twice_is_refused(void **state)
 {
     (void)state;
+#ifdef RT_OS_WIN32
+    /* Windows' file names ignore case: "system" is SYSTEM itself. */
+    skip();
+#endif
     struct fixture_ctx *c = contract.ctx;
     rt_op_close(hive_fixture_open(c));
     char from[700], to[700];

@@ -12,19 +12,21 @@
 #   first suites):
 #   A: unit-valgrind  the unit test programs under valgrind: their plain
 #                     run and memcheck's in one
+#      unit-san       the unit test programs under the sanitizers
 #      valgrind-cli   a CLI round trip with every run under valgrind
 #      fuzz           the harnesses (clang) and their seeds built, then
 #                     each harness's regressions and FUZZ_SECONDS (10) of
 #                     fuzzing (make fuzz runs longer)
 #      windows        the native Windows build and its test programs
 #                     under wine64
+#      wine           the Wine build, the win32 store and the CLI under
+#                     Wine (wine.mk)
 #   B: cli-san        every CLI script on the sanitizer build
-#      unit-san       the unit test programs under the sanitizers
 #      cli-plain      the scripts whose bounds only the plain build shows
 #                     (peak RSS and full sizes are not measured under
 #                     AddressSanitizer): PLAIN_CLI
-#      wine           the Wine build, the win32 store and the CLI under
-#                     Wine (wine.mk)
+#   (the CLI scripts under the sanitizers are the longest stage: chain A
+#   holds the rest)
 # A stage's output is printed whole when the chain ends; a failed stage
 # stops its chain, and make check fails naming it.
 #   sh tools/check.sh       (from the Makefile's check target, after deps)
@@ -82,25 +84,25 @@ stage builds builds || { show builds; exit 1; }
 
 chain_a() {
     stage unit-valgrind $MAKE WERROR=1 valgrind-unit &&
+    stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit &&
     stage valgrind-cli $MAKE WERROR=1 valgrind-cli &&
     stage fuzz $MAKE -j"$JOBS" WERROR=1 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}" &&
-    stage windows $MAKE -j"$JOBS" WERROR=1 windows-check
+    stage windows $MAKE -j"$JOBS" WERROR=1 windows-check &&
+    stage wine $MAKE -j"$JOBS" WERROR=1 wine-check
 }
 chain_b() {
     stage cli-san $MAKE WERROR=1 BUILD=build/san SAN=1 cli-tests &&
-    stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit &&
-    stage cli-plain $MAKE WERROR=1 cli-tests CLI_SCRIPTS="$(echo $PLAIN_CLI)" &&
-    stage wine $MAKE -j"$JOBS" WERROR=1 wine-check
+    stage cli-plain $MAKE WERROR=1 cli-tests CLI_SCRIPTS="$(echo $PLAIN_CLI)"
 }
 chain_a & a=$!
 chain_b & b=$!
 wait $a; wait $b
 
-show unit-valgrind valgrind-cli fuzz windows cli-san unit-san cli-plain wine
+show unit-valgrind unit-san valgrind-cli fuzz windows wine cli-san cli-plain
 echo
 echo "make check: the stages' times (seconds; chains A and B ran at once, $JOBS cores):"
 failed=""
-for s in builds unit-valgrind valgrind-cli fuzz windows cli-san unit-san cli-plain wine; do
+for s in builds unit-valgrind unit-san valgrind-cli fuzz windows wine cli-san cli-plain; do
     if [ -f "$LOGS/$s.rc" ]; then
         rc=$(cat "$LOGS/$s.rc")
         if [ "$rc" -eq 0 ]; then st=passed; else st="FAILED (exit $rc)"; failed="$failed $s"; fi

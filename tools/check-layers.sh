@@ -161,22 +161,37 @@ done
 verb_files=$(grep -l '^int \(cmd_[a-z_]*\|[a-z_]*_main\)(' regtool/*.c 2>/dev/null |
              grep -v '^regtool/main\.c$' || true)
 circle=${TMPDIR:-/tmp}/check-layers.$$
-for v in $verb_files; do
-    # Each function V defines for others: a line at column 0 naming it
-    # before its parameters, not static, not a declaration.
-    for fn in $(awk '/^[a-z]/ && !/^static/ && !/;[ \t]*$/ &&
-                     match($0, /[a-z_0-9]+\(/) {
-                         print substr($0, RSTART, RLENGTH - 1) }' "$v"); do
-        for f in regtool/*.c; do
-            case "$f" in "$v" | regtool/main.c | regtool/hive.c) continue ;; esac
-            awk -v fn="$fn" -v f="$f" -v v="$v" '
-                { line = $0; sub(/\/\/.*/, "", line); sub(/\/\*.*/, "", line) }
-                match(line, "(^|[^a-z_0-9])" fn "([^a-z_0-9]|$)") {
-                    print f ":" FNR ": uses " fn "(), which the verb file " v \
-                          " defines: a verb calls operations (lib/ops/ops.h) and the CLI'"'"'s common files, not another verb" }' "$f"
-        done
-    done
-done >"$circle"
+# Each function a verb file defines for others ("NAME FILE": a line at
+# column 0 naming it before its parameters, not static, not a
+# declaration), then one pass over the CLI's files for any use of one
+# outside its own file (main.c and hive.c aside): an awk a file, not one
+# a file and function.
+defined=$(for v in $verb_files; do
+    awk -v v="$v" '/^[a-z]/ && !/^static/ && !/;[ \t]*$/ &&
+                   match($0, /[a-z_0-9]+\(/) {
+                       print substr($0, RSTART, RLENGTH - 1) " " v }' "$v"
+done)
+awk -v defined="$defined" '
+    BEGIN {
+        n = split(defined, rows, "\n")
+        for (i = 1; i <= n; i++) {
+            split(rows[i], w, " ")
+            if (w[1] != "") def[w[1]] = w[2]
+        }
+    }
+    FILENAME == "regtool/main.c" || FILENAME == "regtool/hive.c" { next }
+    {
+        line = $0; sub(/\/\/.*/, "", line); sub(/\/\*.*/, "", line)
+        while (match(line, /[a-z_0-9]+/)) {
+            id = substr(line, RSTART, RLENGTH)
+            line = substr(line, RSTART + RLENGTH)
+            if ((id in def) && def[id] != FILENAME && !((FILENAME, FNR, id) in said)) {
+                said[FILENAME, FNR, id] = 1
+                print FILENAME ":" FNR ": uses " id "(), which the verb file " def[id] \
+                      " defines: a verb calls operations (lib/ops/ops.h) and the CLI'"'"'s common files, not another verb"
+            }
+        }
+    }' regtool/*.c >"$circle"
 if [ -s "$circle" ]; then
     cat "$circle"
     bad=1

@@ -711,6 +711,102 @@ static void each_class_has_its_severity(void **state)
     }
 }
 
+/* Each check of a provider's range and of Perflib's Last Counter / Last
+ * Help at its edge: one value past it gives the finding (at its
+ * severity), the value at it gives none. The clean database (corrupt.h):
+ * ProvA names 3992-4000, help 3993-4001; ProvB 4002-4006/4003-4007; Last
+ * Counter 4006, Last Help 4007 (the highest in use); Base Index 1847.
+ * Where a check tests two values (names or help, First Counter or First
+ * Help), each is taken alone: a check that wanted both to be wrong
+ * passes neither. */
+static const struct edge_case {
+    const char *id;
+    enum rt_audit_severity severity;
+    const char *service; /* NULL: Perflib's value */
+    const char *name;
+    uint32_t holds, fails;               /* a DWORD value's */
+    const char *holds_text, *fails_text; /* or a string's */
+} edge_cases[] = {
+    {"provider-range-inverted", RT_AUDIT_ERROR, "ProvA", "Last Counter",
+     CG_A_FIRST - 1, CG_A_FIRST, NULL, NULL},
+    {"provider-range-inverted", RT_AUDIT_ERROR, "ProvA", "Last Help",
+     CG_A_FIRST, CG_A_FIRST + 1, NULL, NULL},
+    {"provider-range-parity", RT_AUDIT_ERROR, "ProvA", "First Counter",
+     CG_A_FIRST + 1, CG_A_FIRST + 2, NULL, NULL},
+    {"provider-range-parity", RT_AUDIT_ERROR, "ProvA", "First Help",
+     CG_A_FIRST + 2, CG_A_FIRST + 3, NULL, NULL},
+    {"provider-overlaps-base", RT_AUDIT_ERROR, "ProvA", "First Counter", 1847,
+     1848, NULL, NULL},
+    {"provider-overlaps-base", RT_AUDIT_ERROR, "ProvA", "First Help", 1847,
+     1848, NULL, NULL},
+    {"provider-above-last-counter", RT_AUDIT_ERROR, "ProvB", "Last Counter",
+     CG_B_LAST + 1, CG_B_LAST, NULL, NULL},
+    {"provider-above-last-counter", RT_AUDIT_ERROR, "ProvB", "Last Help",
+     CG_B_LAST + 2, CG_B_LAST + 1, NULL, NULL},
+    {"object-list-outside-range", RT_AUDIT_WARNING, "ProvA", "Object List", 0,
+     0, "3991", "3992"},
+    {"object-list-outside-range", RT_AUDIT_WARNING, "ProvA", "Object List", 0,
+     0, "4001", "4000"},
+    {"last-counter-below-highest", RT_AUDIT_ERROR, NULL, "Last Counter",
+     CG_B_LAST - 1, CG_B_LAST, NULL, NULL},
+    {"last-counter-above-highest", RT_AUDIT_INFO, NULL, "Last Counter",
+     CG_B_LAST + 3, CG_B_LAST + 2, NULL, NULL},
+    {"last-help-below-highest", RT_AUDIT_ERROR, NULL, "Last Help", CG_B_LAST,
+     CG_B_LAST + 1, NULL, NULL},
+    {"last-help-above-highest", RT_AUDIT_INFO, NULL, "Last Help",
+     CG_B_LAST + 4, CG_B_LAST + 3, NULL, NULL},
+};
+
+/* How many findings ID (of no language) the clean database with K's
+ * value set to its HOLDS (or FAILS) value gives; *RIGHT: how many of
+ * them have K's severity. */
+static size_t edge_findings(const struct edge_case *k, int holds,
+                            size_t *right)
+{
+    struct rt_store *s = cg_clean();
+    const char *text = holds ? k->holds_text : k->fails_text;
+    if (text)
+        cg_string(s, k->service, k->name, text);
+    else
+        cg_dword(s, k->service, k->name, holds ? k->holds : k->fails);
+    struct rt_findings f;
+    audit_store(s, &f, NULL);
+    size_t seen = 0;
+    *right = 0;
+    for (size_t i = 0; i < f.n; i++)
+        if (!strcmp(rt_finding_id(&f.v[i]), k->id) && !f.v[i].language) {
+            seen++;
+            *right += rt_finding_severity(&f.v[i]) == k->severity;
+        }
+    if (seen != *right || !seen != !holds) {
+        print_message("%s %s set to %s:\n", k->service ? k->service
+                                                         : "Perflib",
+                      k->name, holds ? "hold" : "just fail");
+        print_findings(&f);
+    }
+    rt_findings_free(&f);
+    s->ops->close(s);
+    return seen;
+}
+
+static void each_range_check_at_its_edge(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < sizeof edge_cases / sizeof *edge_cases; c++) {
+        const struct edge_case *k = &edge_cases[c];
+        size_t right;
+        if (edge_findings(k, 1, &right) == 0)
+            fail_msg("case %zu: %s not found with %s %s past its edge", c,
+                     k->id, k->service ? k->service : "Perflib", k->name);
+        if (edge_findings(k, 1, &right) != right)
+            fail_msg("case %zu: %s not all %s", c, k->id,
+                     rt_audit_severity_name(k->severity));
+        if (edge_findings(k, 0, &right) != 0)
+            fail_msg("case %zu: %s found with %s %s at its edge", c, k->id,
+                     k->service ? k->service : "Perflib", k->name);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -723,6 +819,7 @@ int main(void)
         cmocka_unit_test(normal_things_are_info),
         cmocka_unit_test(combined_and_sorted),
         cmocka_unit_test(each_class_has_its_severity),
+        cmocka_unit_test(each_range_check_at_its_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

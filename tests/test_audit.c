@@ -711,6 +711,311 @@ static void each_class_has_its_severity(void **state)
     }
 }
 
+/* Each check of a provider's range and of Perflib's Last Counter / Last
+ * Help at its edge: one value past it gives the finding (at its
+ * severity), the value at it gives none. The clean database (corrupt.h):
+ * ProvA names 3992-4000, help 3993-4001; ProvB 4002-4006/4003-4007; Last
+ * Counter 4006, Last Help 4007 (the highest in use); Base Index 1847.
+ * Where a check tests two values (names or help, First Counter or First
+ * Help), each is taken alone: a check that wanted both to be wrong
+ * passes neither. */
+static const struct edge_case {
+    const char *id;
+    enum rt_audit_severity severity;
+    const char *service; /* NULL: Perflib's value */
+    const char *name;
+    uint32_t holds, fails;               /* a DWORD value's */
+    const char *holds_text, *fails_text; /* or a string's */
+} edge_cases[] = {
+    {"provider-range-inverted", RT_AUDIT_ERROR, "ProvA", "Last Counter",
+     CG_A_FIRST - 1, CG_A_FIRST, NULL, NULL},
+    {"provider-range-inverted", RT_AUDIT_ERROR, "ProvA", "Last Help",
+     CG_A_FIRST, CG_A_FIRST + 1, NULL, NULL},
+    {"provider-range-parity", RT_AUDIT_ERROR, "ProvA", "First Counter",
+     CG_A_FIRST + 1, CG_A_FIRST + 2, NULL, NULL},
+    {"provider-range-parity", RT_AUDIT_ERROR, "ProvA", "First Help",
+     CG_A_FIRST + 2, CG_A_FIRST + 3, NULL, NULL},
+    {"provider-overlaps-base", RT_AUDIT_ERROR, "ProvA", "First Counter", 1847,
+     1848, NULL, NULL},
+    {"provider-overlaps-base", RT_AUDIT_ERROR, "ProvA", "First Help", 1847,
+     1848, NULL, NULL},
+    {"provider-above-last-counter", RT_AUDIT_ERROR, "ProvB", "Last Counter",
+     CG_B_LAST + 1, CG_B_LAST, NULL, NULL},
+    {"provider-above-last-counter", RT_AUDIT_ERROR, "ProvB", "Last Help",
+     CG_B_LAST + 2, CG_B_LAST + 1, NULL, NULL},
+    {"object-list-outside-range", RT_AUDIT_WARNING, "ProvA", "Object List", 0,
+     0, "3991", "3992"},
+    {"object-list-outside-range", RT_AUDIT_WARNING, "ProvA", "Object List", 0,
+     0, "4001", "4000"},
+    {"last-counter-below-highest", RT_AUDIT_ERROR, NULL, "Last Counter",
+     CG_B_LAST - 1, CG_B_LAST, NULL, NULL},
+    {"last-counter-above-highest", RT_AUDIT_INFO, NULL, "Last Counter",
+     CG_B_LAST + 3, CG_B_LAST + 2, NULL, NULL},
+    {"last-help-below-highest", RT_AUDIT_ERROR, NULL, "Last Help", CG_B_LAST,
+     CG_B_LAST + 1, NULL, NULL},
+    {"last-help-above-highest", RT_AUDIT_INFO, NULL, "Last Help",
+     CG_B_LAST + 4, CG_B_LAST + 3, NULL, NULL},
+};
+
+/* How many findings ID (of no language) the clean database with K's
+ * value set to its HOLDS (or FAILS) value gives; *RIGHT: how many of
+ * them have K's severity. */
+static size_t edge_findings(const struct edge_case *k, int holds,
+                            size_t *right)
+{
+    struct rt_store *s = cg_clean();
+    const char *text = holds ? k->holds_text : k->fails_text;
+    if (text)
+        cg_string(s, k->service, k->name, text);
+    else
+        cg_dword(s, k->service, k->name, holds ? k->holds : k->fails);
+    struct rt_findings f;
+    audit_store(s, &f, NULL);
+    size_t seen = 0;
+    *right = 0;
+    for (size_t i = 0; i < f.n; i++)
+        if (!strcmp(rt_finding_id(&f.v[i]), k->id) && !f.v[i].language) {
+            seen++;
+            *right += rt_finding_severity(&f.v[i]) == k->severity;
+        }
+    if (seen != *right || !seen != !holds) {
+        print_message("%s %s set to %s:\n", k->service ? k->service
+                                                         : "Perflib",
+                      k->name, holds ? "hold" : "just fail");
+        print_findings(&f);
+    }
+    rt_findings_free(&f);
+    s->ops->close(s);
+    return seen;
+}
+
+static void each_range_check_at_its_edge(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < sizeof edge_cases / sizeof *edge_cases; c++) {
+        const struct edge_case *k = &edge_cases[c];
+        size_t right;
+        if (edge_findings(k, 1, &right) == 0)
+            fail_msg("case %zu: %s not found with %s %s past its edge", c,
+                     k->id, k->service ? k->service : "Perflib", k->name);
+        if (edge_findings(k, 1, &right) != right)
+            fail_msg("case %zu: %s not all %s", c, k->id,
+                     rt_audit_severity_name(k->severity));
+        if (edge_findings(k, 0, &right) != 0)
+            fail_msg("case %zu: %s found with %s %s at its edge", c, k->id,
+                     k->service ? k->service : "Perflib", k->name);
+    }
+}
+
+/* How many findings ID of LANG the audit of S gives (S closed after);
+ * *RIGHT: how many of them at SEVERITY. The findings are printed when
+ * some are not at SEVERITY, or when there are some and EXPECT_NONE. */
+static size_t count_findings(struct rt_store *s, const char *id,
+                             const char *lang,
+                             enum rt_audit_severity severity, int expect_none,
+                             size_t *right)
+{
+    struct rt_findings f;
+    audit_store(s, &f, NULL);
+    size_t seen = 0;
+    *right = 0;
+    for (size_t i = 0; i < f.n; i++)
+        if (!strcmp(rt_finding_id(&f.v[i]), id) && same_lang(&f.v[i], lang)) {
+            seen++;
+            *right += rt_finding_severity(&f.v[i]) == severity;
+        }
+    if (seen != *right || (expect_none && seen))
+        print_findings(&f);
+    rt_findings_free(&f);
+    s->ops->close(s);
+    return seen;
+}
+
+static void expect_finding(struct rt_store *s, const char *id,
+                           const char *lang, enum rt_audit_severity severity,
+                           const char *what)
+{
+    size_t right, seen = count_findings(s, id, lang, severity, 0, &right);
+    if (!seen || right != seen)
+        fail_msg("%s: %zu %s finding(s) [%s], %zu of them %s", what, seen, id,
+                 lang ? lang : "-", right, rt_audit_severity_name(severity));
+}
+
+static void expect_no_finding(struct rt_store *s, const char *id,
+                              const char *lang, const char *what)
+{
+    size_t right,
+        seen = count_findings(s, id, lang, RT_AUDIT_INFO, 1, &right);
+    if (seen)
+        fail_msg("%s: %zu %s finding(s) [%s], none expected", what, seen, id,
+                 lang ? lang : "-");
+}
+
+/* A name at an odd index, a help text at an even one: a warning above
+ * Base Index (1847), info at or below it, where Windows' own tables have
+ * some. */
+static void misplaced_string_severity_at_base_index(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    cg_append(s, "009", RT_TABLE_COUNTER, 1847, "Name at Base Index");
+    expect_finding(s, "name-at-odd-index", "009", RT_AUDIT_INFO,
+                   "a name at 1847");
+    s = cg_clean();
+    cg_append(s, "009", RT_TABLE_COUNTER, 1849, "Name above Base Index");
+    expect_finding(s, "name-at-odd-index", "009", RT_AUDIT_WARNING,
+                   "a name at 1849");
+    s = cg_clean();
+    cg_append(s, "009", RT_TABLE_HELP, 1846, "Help below Base Index");
+    expect_finding(s, "help-at-even-index", "009", RT_AUDIT_INFO,
+                   "a help text at 1846");
+    s = cg_clean();
+    cg_append(s, "009", RT_TABLE_HELP, 1848, "Help above Base Index");
+    expect_finding(s, "help-at-even-index", "009", RT_AUDIT_WARNING,
+                   "a help text at 1848");
+}
+
+/* 009 with its names from 2 to Base Index: the first KEEP of them (all
+ * if KEEP is 0), the first FOREIGN of those in Cyrillic; the rest of the
+ * table as it was. */
+static struct rt_store *english_partly_foreign(size_t keep, size_t foreign,
+                                               size_t *base_names)
+{
+    struct rt_store *s = cg_clean();
+    struct rt_pair_list old, now = {0};
+    cg_get_list(s, "009", RT_TABLE_COUNTER, &old);
+    size_t in_base = 0;
+    for (size_t i = 0; i < old.n; i++) {
+        const struct rt_pair *p = &old.v[i];
+        int base = p->index >= 2 && p->index <= 1847;
+        if (base && keep && in_base == keep)
+            continue;
+        const char *text = base && in_base < foreign
+                               ? "\xd0\xa1\xd1\x87\xd1\x91\xd1\x82\xd1\x87\xd0"
+                                 "\xb8\xd0\xba"
+                               : p->text;
+        in_base += base;
+        assert_int_equal(rt_pair_list_append(&now, p->index, text), 0);
+    }
+    cg_put_list(s, "009", RT_TABLE_COUNTER, &now);
+    rt_pair_list_free(&old);
+    rt_pair_list_free(&now);
+    *base_names = in_base;
+    return s;
+}
+
+/* English overwritten: of at least 10 names in the base range, more than
+ * half not ASCII. Half is not enough, nor are 9 names all foreign. */
+static void english_overwritten_at_its_edge(void **state)
+{
+    (void)state;
+    size_t base;
+    struct rt_store *s = english_partly_foreign(0, 0, &base);
+    s->ops->close(s);
+    assert_true(base >= 20);
+    /* An even number of them, so that half is exactly half. */
+    size_t even = base - base % 2;
+    s = english_partly_foreign(even, even / 2 + 1, &base);
+    assert_int_equal(base, even);
+    expect_finding(s, "english-overwritten", "009", RT_AUDIT_ERROR,
+                   "more than half the base names foreign");
+    s = english_partly_foreign(even, even / 2, &base);
+    expect_no_finding(s, "english-overwritten", "009",
+                      "half the base names foreign");
+    s = english_partly_foreign(10, 10, &base);
+    assert_int_equal(base, 10);
+    expect_finding(s, "english-overwritten", "009", RT_AUDIT_ERROR,
+                   "10 base names, all foreign");
+    s = english_partly_foreign(9, 9, &base);
+    assert_int_equal(base, 9);
+    expect_no_finding(s, "english-overwritten", "009",
+                      "9 base names, all foreign");
+}
+
+/* 019 with its first KEEP names (all if KEEP is 0) and its help texts,
+ * less those of the first DROP names in the base range (even, 2 to Base
+ * Index) that have one. *WHOLE: its names; *BELOW: its names in the
+ * base range without a help text after. */
+static struct rt_store *help_lost_below_base(size_t keep, size_t drop,
+                                             size_t *whole, size_t *below)
+{
+    struct rt_store *s = cg_clean();
+    struct rt_pair_list c, h, names = {0}, helps = {0};
+    cg_get_list(s, "019", RT_TABLE_COUNTER, &c);
+    cg_get_list(s, "019", RT_TABLE_HELP, &h);
+    static unsigned char had_help[1849], dropped[1849];
+    memset(had_help, 0, sizeof had_help);
+    memset(dropped, 0, sizeof dropped);
+    for (size_t i = 0; i < h.n; i++)
+        if (h.v[i].index <= 1848)
+            had_help[h.v[i].index] = 1;
+    size_t n = keep ? keep : c.n;
+    *below = 0;
+    for (size_t i = 0; i < c.n && i < n; i++) {
+        uint32_t x = c.v[i].index;
+        assert_int_equal(rt_pair_list_append(&names, x, c.v[i].text), 0);
+        if (x < 2 || x % 2 || x > 1847)
+            continue;
+        if (had_help[x + 1] && drop) {
+            dropped[x + 1] = 1;
+            drop--;
+        }
+        *below += !had_help[x + 1] || dropped[x + 1];
+    }
+    assert_int_equal(drop, 0);
+    for (size_t i = 0; i < h.n; i++)
+        if (h.v[i].index > 1848 || !dropped[h.v[i].index])
+            assert_int_equal(rt_pair_list_append(&helps, h.v[i].index,
+                                                 h.v[i].text), 0);
+    cg_put_list(s, "019", RT_TABLE_COUNTER, &names);
+    cg_put_list(s, "019", RT_TABLE_HELP, &helps);
+    *whole = names.n;
+    rt_pair_list_free(&c);
+    rt_pair_list_free(&h);
+    rt_pair_list_free(&names);
+    rt_pair_list_free(&helps);
+    return s;
+}
+
+/* A Help table that lost its text: more than 50 of the names in the base
+ * range without a help text, and more than a tenth of all names; at
+ * the edge it is the info Windows' own tables give. Both edges: the
+ * table's first names, a multiple of ten of them (a tenth of them the
+ * larger, exactly a tenth at the edge), and its first 400 (50 the
+ * larger). */
+static void help_missing_base_at_its_edge(void **state)
+{
+    (void)state;
+    size_t all, unused;
+    struct rt_store *whole_table = help_lost_below_base(0, 0, &all, &unused);
+    whole_table->ops->close(whole_table);
+    size_t keeps[] = {all - all % 10, 400};
+    for (size_t t = 0; t < 2; t++) {
+        size_t whole, below0, whole_now, below;
+        struct rt_store *s = help_lost_below_base(keeps[t], 0, &whole,
+                                                  &below0);
+        s->ops->close(s);
+        size_t edge = whole / 10 > 50 ? whole / 10 : 50;
+        if (t == 0)
+            assert_true(whole / 10 > 50);
+        else
+            assert_true(whole / 10 < 50);
+        assert_true(below0 < edge);
+        s = help_lost_below_base(keeps[t], edge - below0, &whole_now, &below);
+        assert_int_equal(below, edge);
+        expect_no_finding(s, "help-missing-base", "019",
+                          "help texts lost at the edge");
+        s = help_lost_below_base(keeps[t], edge - below0, &whole_now, &below);
+        expect_finding(s, "name-without-help-base", "019", RT_AUDIT_INFO,
+                       "help texts lost at the edge");
+        s = help_lost_below_base(keeps[t], edge + 1 - below0, &whole_now,
+                                 &below);
+        assert_int_equal(below, edge + 1);
+        expect_finding(s, "help-missing-base", "019", RT_AUDIT_WARNING,
+                       "help texts lost one past the edge");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -723,6 +1028,10 @@ int main(void)
         cmocka_unit_test(normal_things_are_info),
         cmocka_unit_test(combined_and_sorted),
         cmocka_unit_test(each_class_has_its_severity),
+        cmocka_unit_test(each_range_check_at_its_edge),
+        cmocka_unit_test(misplaced_string_severity_at_base_index),
+        cmocka_unit_test(english_overwritten_at_its_edge),
+        cmocka_unit_test(help_missing_base_at_its_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

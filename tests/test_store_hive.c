@@ -3,6 +3,7 @@
  * (Vista and later). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -872,6 +873,67 @@ static void unchanged_side_file_is_not_touched(void **state)
     s->ops->close(s);
 }
 
+/* A .dat table that grows past the page its old end lies in, the bytes
+ * it gains zeros up to the end of the next page: they are written, into
+ * the journal and the file, the commit costing them (twice) and little
+ * more, and the file ends up as the change says. Each page is compared
+ * with the old file's view only up to the old end: compared beyond it,
+ * the view's zero padding past the end would pass for the new zeros and
+ * they would go unwritten (left to the file's growth), or the comparison
+ * would run past the view and the new bytes (a sanitizer's overflow,
+ * or a fault). */
+static void dat_growth_past_its_old_page_is_written(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    if (!c->files_layout)
+        skip();
+    enum { PAGE = 4096, OLD = PAGE + 100, NEW = 2 * PAGE };
+    static uint8_t old_table[OLD], new_table[NEW];
+    for (size_t i = 0; i < OLD; i++)
+        old_table[i] = (uint8_t)('a' + i % 23);
+    memcpy(new_table, old_table, OLD);
+    memset(new_table + OLD, 0, NEW - OLD);
+    struct rt_store *s = hive_fixture_open(c);
+    char path[700];
+    snprintf(path, sizeof path, "%s/perfc009.dat", c->tables);
+    struct rt_change_set cs = {0};
+    struct rt_error e = {0};
+    contract_base_set(&cs);
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                         old_table, OLD, NULL, NULL), 0);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+
+    struct rt_io_stats before, after;
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    table_eq(s, old_table, OLD);
+    rt_store_hive_stats(&before);
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER,
+                                         new_table, NEW, NULL, NULL), 0);
+    if (s->ops->apply(s, &cs, &e) != 0)
+        fail_msg("apply: %s", e.message);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+    rt_store_hive_stats(&after);
+    uint64_t cost = after.bytes_written - before.bytes_written;
+    if (cost < 2 * (NEW - OLD) || cost > 2 * (NEW - OLD) + 2048)
+        fail_msg("growing the table by %d bytes wrote %llu bytes, not "
+                 "twice those and a little more", NEW - OLD,
+                 (unsigned long long)cost);
+    uint8_t *data;
+    size_t got;
+    if (rt_os_read_file(path, &data, &got) != 0)
+        fail_msg("%s: %s", path, rt_os_strerror(errno));
+    assert_int_equal(got, NEW);
+    assert_memory_equal(data, new_table, NEW);
+    free(data);
+    table_eq(s, new_table, NEW);
+    s->ops->close(s);
+}
+
 #ifdef FAILS_ASPRINTF
 /* Makes the clean hive at PATH dirty as Windows leaves one whose last
  * write is only in its transaction log (tests/cli/mkdirty.c): sequence
@@ -1045,6 +1107,7 @@ int main(void)
         cmocka_unit_test(unsealed_journal_is_discarded_by_the_next_writer),
         cmocka_unit_test(journal_naming_a_table_above_system32_is_refused),
         cmocka_unit_test(unchanged_side_file_is_not_touched),
+        cmocka_unit_test(dat_growth_past_its_old_page_is_written),
         cmocka_unit_test(replay_copies_out_of_memory_stop_the_commit),
     };
     int failed = cmocka_run_group_tests_name("store_hive (registry layout)",

@@ -87,4 +87,16 @@ expect_grep "lib/ops/hive_files.h:$line: includes \"regf/log.h\": an ops header 
 expect_grep "lib/ops/hive_files.h:$((line + 1)): includes \"ops/ops.h\"" "$OUT"
 expect_grep "lib/ops/hive_files.h:$((line + 2)): includes <ini.h>" "$OUT"
 [ "$(grep -c 'OPS_OWN_TYPES' "$OUT")" -eq 3 ] || fail "an allowed include was refused, or one too many: $(cat "$OUT")"
+# The calls: the CLI's objects call the layers below ops only to read,
+# print and free what operations return (tools/check-cli-calls.sh); one
+# that loads the database itself is named.
+OBJ=$(dirname "$REGTOOL")/obj
+expect_exit 0 sh tools/check-cli-calls.sh "$OBJ"
+expect_grep "only operations" "$OUT"
+rm -rf "$TMPDIR/obj" && mkdir -p "$TMPDIR/obj/lib" && cp -r "$OBJ/regtool" "$TMPDIR/obj/" &&
+    cp -r "$OBJ"/lib/* "$TMPDIR/obj/lib/" || fail "cannot copy $OBJ"
+printf 'int rt_database_load();\nint cli_loads(void) { return rt_database_load(0, 0, 0); }\n' >"$TMPDIR/loads.c"
+cc -c -o "$TMPDIR/obj/regtool/loads.o" "$TMPDIR/loads.c" || fail "cannot build loads.o"
+expect_exit 1 sh tools/check-cli-calls.sh "$TMPDIR/obj"
+expect_grep "regtool/loads.o: calls rt_database_load (engine): the CLI calls operations" "$OUT"
 echo "layers: ok"

@@ -118,7 +118,18 @@ int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
     if (!loaded)
         return rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR, NULL,
                                NULL, NULL, "%s", e.message) != 0 ? -2 : 1;
-    int failed = tables && rt_audit(&db, opt, f) != 0;
+    /* Keys Windows reads otherwise than this load did (a link, two
+     * names for one key): each an error, whatever else is checked. */
+    struct rt_key_anomaly *odd = NULL;
+    size_t n_odd = 0;
+    if (s->ops->key_anomalies && s->ops->key_anomalies(s, &odd, &n_odd, &e)) {
+        rt_database_free(&db);
+        return rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR, NULL,
+                               NULL, NULL, "%s", e.message) != 0 ? -2 : 1;
+    }
+    int failed = rt_audit_key_anomalies(odd, n_odd, f) != 0;
+    rt_key_anomalies_free(odd, n_odd);
+    failed |= tables && rt_audit(&db, opt, f) != 0;
     if (scope & RT_OP_AUDIT_LIBRARIES)
         failed |= (look_at_disk ? library_checks(s, &db, f)
                                 : rt_audit_libraries(&db, NULL, f)) != 0;

@@ -413,6 +413,11 @@ int rt_op_backup_image(const struct rt_database *db, uint8_t **bytes,
  * out of memory saying the database could not be read. */
 #define RT_OP_AUDIT_TABLES 1u
 #define RT_OP_AUDIT_LIBRARIES 2u
+/* Appends to F audit's errors about S's key anomalies (store.h: link
+ * keys, keys of one name among Services and Perflib's subkeys): 0, 1
+ * with E set when the keys do not read, -1 when out of memory. */
+int rt_op_key_findings(struct rt_store *s, struct rt_findings *f,
+                       struct rt_error *e);
 int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
                 unsigned scope, int look_at_disk, struct rt_findings *f);
 

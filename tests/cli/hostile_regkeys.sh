@@ -9,7 +9,8 @@
 # warns of each, naming the key (and the link's target); audit and audit
 # --libraries report each as an error (exit 2), never clean; every writer
 # (install, uninstall, enable, disable, repair, restore, rebuild, dry runs
-# too) refuses with exit 2 naming the keys, and the tree keeps every byte.
+# too) refuses with exit 2 naming the keys, and the tree keeps every byte;
+# query says so on stderr.
 . tests/cli/lib.sh
 
 ASAN=0
@@ -92,6 +93,9 @@ expect_grep 'key ControlSet001\\Services\\Linky is a symbolic link (KEY_SYM_LINK
 audited service-key-is-link 'SYSTEM\ControlSet001\Services\Linky' \
     '\REGISTRY\MACHINE\SYSTEM\ControlSet002\Hidden'
 writers_refused 'SYSTEM\ControlSet001\Services\Linky is a symbolic link key'
+# query lists what it can, and says what it cannot show.
+expect_exit 0 "$REGTOOL" --store "hive:$T" query
+expect_grep 'warning: SYSTEM\\ControlSet001\\Services\\Linky is a symbolic link key' "$ERR"
 
 # A service's Performance key that is a link: the Performance key
 # Windows reads is elsewhere.

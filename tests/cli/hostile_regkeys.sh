@@ -62,8 +62,10 @@ refused() {
     timeout 20 "$REGTOOL" --store "hive:$T" "$@" >"$OUT" 2>"$ERR"
     got=$?
     [ "$got" -eq 2 ] || { cat "$OUT" "$ERR" >&2; fail "$label: exit $got, want 2"; }
-    grep -qF -- "$text" "$ERR" && grep -q "nothing was written" "$ERR" ||
+    grep -qF -- "$text" "$ERR" ||
         { cat "$ERR" >&2; fail "$label: the refusal does not name $text"; }
+    grep -q "nothing was written" "$ERR" ||
+        { cat "$ERR" >&2; fail "$label: the refusal does not say nothing was written"; }
     expect_same_tree "$T" "$TMPDIR/before" "$label wrote to the tree"
     echo "$label: exit 2, refused"
 }
@@ -130,6 +132,7 @@ fresh
 "$MKR" "$W/System32/config/SOFTWARE" twin "$PERFLIB" CurrentLanguage "$EVIL" ||
     fail "mkregkeys twin (Perflib)"
 audited perflib-keys-differ-in-case "Perflib\\CurrentLanguage" "Perflib\\cURRENTlANGUAGE"
+# shellcheck disable=SC2086
 refused "install, Perflib twins" "differ only in letter case" install $CS "$INI"
 
 echo "hostile registry keys: each reported by hive check and audit, every writer refused, nothing written"

@@ -3,6 +3,8 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 static const char usage_text[] =
@@ -117,6 +119,21 @@ int cmd_query(int argc, char **argv)
     if (!s)
         return rc;
     rc = RT_EXIT_OK;
+    /* What this listing cannot show (a link key, two keys of one name)
+     * is said, not left for the reader to miss: audit reports it. */
+    struct rt_findings odd;
+    struct rt_error e = {0};
+    memset(&odd, 0, sizeof odd);
+    if (rt_op_key_findings(s, &odd, &e) > 0)
+        rt_cli_error("warning: %s", e.message);
+    for (size_t i = 0; i < odd.n; i++) {
+        char *m = rt_finding_message(&odd.v[i]);
+        rt_cli_error("warning: %s (%s: regtool audit reports it; writers "
+                     "refuse this tree)",
+                     m ? m : "(out of memory)", rt_finding_id(&odd.v[i]));
+        free(m);
+    }
+    rt_findings_free(&odd);
     if (only && !rt_database_service(&db, only)) {
         rt_cli_error("no service '%s' with a Performance key", only);
         rc = RT_EXIT_CONFLICT;

@@ -1016,6 +1016,44 @@ static void help_missing_base_at_its_edge(void **state)
     }
 }
 
+/* Each key anomaly of a store (store.h) is an error of its own id, naming
+ * both keys (the link's target), so that an audit of such a tree is
+ * never clean; a writer's refusal names the first and writes nothing. */
+static void key_anomalies_are_errors(void **state)
+{
+    (void)state;
+    struct rt_key_anomaly v[] = {
+        {RT_KEY_LINK, 0, "SYSTEM\\S\\Linky", "\\REGISTRY\\X"},
+        {RT_KEY_LINK, 1, "SOFTWARE\\P\\Linked", NULL},
+        {RT_KEY_CASE_TWINS, 0, "SYSTEM\\S\\PERFOS", "SYSTEM\\S\\PerfOS"},
+        {RT_KEY_CASE_TWINS, 1, "SOFTWARE\\P\\cURRENTlANGUAGE",
+         "SOFTWARE\\P\\CurrentLanguage"},
+    };
+    static const char *const ids[] = {
+        "service-key-is-link", "perflib-key-is-link",
+        "service-keys-differ-in-case", "perflib-keys-differ-in-case"};
+    struct rt_findings f;
+    memset(&f, 0, sizeof f);
+    assert_int_equal(rt_audit_key_anomalies(v, 4, &f), 0);
+    assert_int_equal(f.n, 4);
+    assert_int_equal(f.errors, 4);
+    for (size_t i = 0; i < 4; i++) {
+        const struct rt_finding *x = find(&f, ids[i], NULL);
+        assert_non_null(x);
+        assert_int_equal(rt_finding_severity(x), RT_AUDIT_ERROR);
+        assert_non_null(strstr(message_of(x), v[i].key));
+        if (v[i].other)
+            assert_non_null(strstr(message_of(x), v[i].other));
+    }
+    rt_findings_free(&f);
+    struct rt_error e = {0};
+    assert_int_equal(rt_refuse_key_anomalies(v, 0, &e), 0);
+    assert_int_equal(rt_refuse_key_anomalies(v + 2, 2, &e), -1);
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    assert_non_null(strstr(e.message, "SYSTEM\\S\\PERFOS and SYSTEM\\S\\PerfOS"));
+    assert_non_null(strstr(e.message, "nothing was written"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1032,6 +1070,7 @@ int main(void)
         cmocka_unit_test(misplaced_string_severity_at_base_index),
         cmocka_unit_test(english_overwritten_at_its_edge),
         cmocka_unit_test(help_missing_base_at_its_edge),
+        cmocka_unit_test(key_anomalies_are_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

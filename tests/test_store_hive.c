@@ -18,6 +18,7 @@
 #include "ops/ops.h"
 #include "regf/base_block.h"
 #include "regf/marvin32.h"
+#include "regf/regf_internal.h"
 #include "store_contract.h"
 #include "commit/io.h"
 
@@ -716,6 +717,123 @@ static void system_hive_twice_is_refused(void **state)
     assert_int_equal(rt_os_unlink(to), 0);
 }
 
+/* Sets FLAGS on KEY's key node and, NAME not NULL, rewrites its name
+ * (a compressed name of the same length): what no writer makes, as a
+ * hand-made hive holds it. */
+static void patch_key(struct rt_regf *h, uint32_t key, uint16_t flags,
+                      const char *name)
+{
+    uint8_t *nk;
+    uint32_t len;
+    assert_int_equal(regf_nk(h, key, &nk, &len), 0);
+    uint16_t f = regf_le16(nk + NK_FLAGS) | flags;
+    nk[NK_FLAGS] = f & 0xFF;
+    nk[NK_FLAGS + 1] = f >> 8;
+    if (name) {
+        assert_true(f & KEY_COMP_NAME);
+        assert_int_equal(regf_le16(nk + NK_NAMELEN), strlen(name));
+        memcpy(nk + NK_NAME, name, strlen(name));
+    }
+}
+
+/* Link keys (a service's key, a service's Performance key, a Perflib
+ * subkey) and subkeys equal but for case (two services, two Perflib
+ * languages) are each listed by key_anomalies, with the link's target;
+ * a plain tree has none. Before, the store had no way to say so and
+ * such a tree audited clean (issue 37). */
+static void link_keys_and_case_twins_are_listed(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_fixture_open(c);
+    struct rt_key_anomaly *v;
+    size_t n;
+    struct rt_error e = {0};
+    assert_non_null(s->ops->key_anomalies);
+    assert_int_equal(s->ops->key_anomalies(s, &v, &n, &e), 0);
+    assert_int_equal(n, 0);
+    rt_key_anomalies_free(v, n);
+    rt_op_close(s);
+
+    char path[700], err[256];
+    struct rt_regf *h;
+    uint32_t svcs, key, sub;
+    uint8_t target[64];
+    size_t tlen = 0;
+    for (const char *t = "\\REGISTRY\\MACHINE\\SYSTEM\\Hidden"; *t; t++) {
+        target[tlen++] = (uint8_t)*t;
+        target[tlen++] = 0;
+    }
+    snprintf(path, sizeof path, "%s/Windows/System32/config/SYSTEM", c->dir);
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), "ControlSet001\\Services",
+                                    &svcs), 0);
+    assert_int_equal(rt_regf_key_create(h, svcs, "Linky", &key), 0);
+    assert_int_equal(rt_regf_value_set(h, key, "SymbolicLinkValue",
+                                       RT_REG_LINK, target, tlen), 0);
+    patch_key(h, key, RT_REGF_KEY_SYM_LINK, NULL);
+    assert_int_equal(rt_regf_key_create(h, svcs, "Sneaky", &key), 0);
+    assert_int_equal(rt_regf_key_create(h, key, "Performance", &sub), 0);
+    patch_key(h, sub, RT_REGF_KEY_SYM_LINK, NULL);
+    assert_int_equal(rt_regf_key_create(h, svcs, "PerfOS", &key), 0);
+    assert_int_equal(rt_regf_key_create(h, svcs, "PERFOT", &key), 0);
+    patch_key(h, key, 0, "PERFOS");
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    snprintf(path, sizeof path, "%s/Windows/System32/config/SOFTWARE", c->dir);
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "Microsoft\\Windows NT\\CurrentVersion\\Perflib",
+                                    &svcs), 0);
+    assert_int_equal(rt_regf_key_create(h, svcs, "CurrentLanguage", &key), 0);
+    assert_int_equal(rt_regf_key_create(h, svcs, "CURRENTLANGUAGF", &key), 0);
+    patch_key(h, key, 0, "CURRENTLANGUAGE");
+    assert_int_equal(rt_regf_key_create(h, svcs, "Linked", &key), 0);
+    patch_key(h, key, RT_REGF_KEY_SYM_LINK, NULL);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+
+    s = reopen(c);
+    assert_int_equal(s->ops->key_anomalies(s, &v, &n, &e), 0);
+    static const struct {
+        enum rt_key_anomaly_kind kind;
+        int in_perflib;
+        const char *key, *other;
+    } want[] = {
+        {RT_KEY_LINK, 0, "SYSTEM\\ControlSet001\\Services\\Linky",
+         "\\REGISTRY\\MACHINE\\SYSTEM\\Hidden"},
+        {RT_KEY_LINK, 0, "SYSTEM\\ControlSet001\\Services\\Sneaky\\Performance",
+         NULL},
+        {RT_KEY_CASE_TWINS, 0, "SYSTEM\\ControlSet001\\Services\\PERFOS",
+         "SYSTEM\\ControlSet001\\Services\\PerfOS"},
+        {RT_KEY_LINK, 1,
+         "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\Linked", NULL},
+        {RT_KEY_CASE_TWINS, 1,
+         "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\CURRENTLANGUAGE",
+         "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\CurrentLanguage"},
+    };
+    assert_int_equal(n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < n && strcmp(want[k].key, v[i].key))
+            k++;
+        if (k == n)
+            fail_msg("unexpected anomaly %s", v[i].key);
+        assert_int_equal(v[i].kind, want[k].kind);
+        assert_int_equal(v[i].in_perflib, want[k].in_perflib);
+        if (want[k].other)
+            assert_string_equal(v[i].other, want[k].other);
+        else
+            assert_null(v[i].other);
+    }
+    /* A writer refuses the tree, naming the first. */
+    assert_int_equal(rt_op_refuse_key_anomalies(s, &e), -1);
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    assert_non_null(strstr(e.message, "nothing was written"));
+    rt_key_anomalies_free(v, n);
+    rt_op_close(s);
+}
+
 struct journal_bytes {
     uint8_t b[4096];
     size_t n;
@@ -1104,6 +1222,7 @@ int main(void)
         cmocka_unit_test(layout_is_typed),
         cmocka_unit_test(staging_many_files_grows_by_doubling),
         cmocka_unit_test(system_hive_twice_is_refused),
+        cmocka_unit_test(link_keys_and_case_twins_are_listed),
         cmocka_unit_test(unsealed_journal_is_discarded_by_the_next_writer),
         cmocka_unit_test(journal_naming_a_table_above_system32_is_refused),
         cmocka_unit_test(unchanged_side_file_is_not_touched),

@@ -179,6 +179,22 @@ int rt_audit_libraries(const struct rt_database *db,
  * NULL. Their objects have indices of the base range. */
 const char *rt_audit_system_dll(const char *service);
 
+/* Appends an error for each key of the store's registry that a plain
+ * read misses (store.h, struct rt_key_anomaly): a link key among
+ * Services or Perflib's subkeys (service-key-is-link, perflib-key-is-link:
+ * Windows reads the key it points to, which no check here sees) and two
+ * keys whose names differ only in case (service-keys-differ-in-case,
+ * perflib-keys-differ-in-case: Windows reads one of them by either name).
+ * Returns 0, or -1 when out of memory. */
+int rt_audit_key_anomalies(const struct rt_key_anomaly *v, size_t n,
+                           struct rt_findings *out);
+
+/* Refuses a write to a store with key anomalies (N > 0): E names them
+ * (the first few) and says nothing was written; returns -1. 0 when N is
+ * 0. */
+int rt_refuse_key_anomalies(const struct rt_key_anomaly *v, size_t n,
+                            struct rt_error *e);
+
 /* Adds one finding (used by rt_audit, and by callers that report what
  * they found around the database, such as a store that cannot be opened).
  * LANGUAGE may be NULL; MESSAGE is printf-style. Returns 0 or -1. */

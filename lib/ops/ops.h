@@ -60,6 +60,10 @@ int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
 /* Sets E to a restore's refusal of another machine's backup:
  * RT_ERR_ALREADY_EXISTS naming how many of the base texts (DIFFER of
  * COMPARED, the first FIRST_INDEX of FIRST_LANG) differ. Returns -1. */
+/* -1 with E naming them when S has key anomalies (store.h: a link key
+ * or two keys of one name among Services or Perflib's subkeys): every
+ * writer refuses such a tree before it reads or writes anything else. */
+int rt_op_refuse_key_anomalies(struct rt_store *s, struct rt_error *e);
 int rt_op_refuse_other_machine(uint32_t base_index, size_t differ,
                                size_t compared, uint32_t first_index,
                                const char *first_lang, struct rt_error *e);
@@ -409,6 +413,11 @@ int rt_op_backup_image(const struct rt_database *db, uint8_t **bytes,
  * out of memory saying the database could not be read. */
 #define RT_OP_AUDIT_TABLES 1u
 #define RT_OP_AUDIT_LIBRARIES 2u
+/* Appends to F audit's errors about S's key anomalies (store.h: link
+ * keys, keys of one name among Services and Perflib's subkeys): 0, 1
+ * with E set when the keys do not read, -1 when out of memory. */
+int rt_op_key_findings(struct rt_store *s, struct rt_findings *f,
+                       struct rt_error *e);
 int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
                 unsigned scope, int look_at_disk, struct rt_findings *f);
 

@@ -304,6 +304,11 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
         rt_tree_free(root);
         return -1;
     }
+    if (rt_op_refuse_key_anomalies(s, e) != 0) {
+        s->ops->end(s);
+        rt_tree_free(root);
+        return -1;
+    }
     struct rt_database db;
     int rc = rt_database_load(s, &db, e);
     if (rc == 0) {

@@ -99,6 +99,20 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
     return rt_audit_libraries(db, win ? &tree : NULL, f);
 }
 
+int rt_op_key_findings(struct rt_store *s, struct rt_findings *f,
+                       struct rt_error *e)
+{
+    struct rt_key_anomaly *v = NULL;
+    size_t n = 0;
+    if (!s->ops->key_anomalies)
+        return 0;
+    if (s->ops->key_anomalies(s, &v, &n, e) != 0)
+        return 1;
+    int r = rt_audit_key_anomalies(v, n, f) != 0 ? -1 : 0;
+    rt_key_anomalies_free(v, n);
+    return r;
+}
+
 int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
                 unsigned scope, int look_at_disk, struct rt_findings *f)
 {
@@ -118,7 +132,16 @@ int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
     if (!loaded)
         return rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR, NULL,
                                NULL, NULL, "%s", e.message) != 0 ? -2 : 1;
-    int failed = tables && rt_audit(&db, opt, f) != 0;
+    /* Keys Windows reads otherwise than this load did (a link, two
+     * names for one key): each an error, whatever else is checked. */
+    int r = rt_op_key_findings(s, f, &e);
+    if (r > 0) {
+        rt_database_free(&db);
+        return rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR, NULL,
+                               NULL, NULL, "%s", e.message) != 0 ? -2 : 1;
+    }
+    int failed = r != 0;
+    failed |= tables && rt_audit(&db, opt, f) != 0;
     if (scope & RT_OP_AUDIT_LIBRARIES)
         failed |= (look_at_disk ? library_checks(s, &db, f)
                                 : rt_audit_libraries(&db, NULL, f)) != 0;

@@ -206,6 +206,19 @@ struct transaction {
     int planned;          /* out: PLAN succeeded (its report is filled) */
 };
 
+int rt_op_refuse_key_anomalies(struct rt_store *s, struct rt_error *e)
+{
+    struct rt_key_anomaly *v;
+    size_t n;
+    if (!s->ops->key_anomalies)
+        return 0;
+    if (s->ops->key_anomalies(s, &v, &n, e) != 0)
+        return -1;
+    int rc = rt_refuse_key_anomalies(v, n, e);
+    rt_key_anomalies_free(v, n);
+    return rc;
+}
+
 /* begin, load, plan, check (dry run) or apply, end: every operation's
  * frame. A dry run without LOCK_DRY_RUN reads the store as opened: no
  * lock, nothing written. On failure *CS is freed. */
@@ -219,7 +232,10 @@ static int transact(struct rt_store *s, struct transaction *t,
     if (locked && s->ops->begin(s, e) != 0)
         return -1;
     int rc = -1;
-    if (rt_database_load_with(s, &db, &t->load, e) == 0) {
+    /* A link key or two keys of one name where the database lies: what
+     * Windows reads there is not what a plan would be made from. */
+    if (rt_op_refuse_key_anomalies(s, e) == 0 &&
+        rt_database_load_with(s, &db, &t->load, e) == 0) {
         if (t->plan(&db, s, t->ctx, cs, e) == 0) {
             t->planned = 1;
             /* Windows rewrites PerfStringBackup.INI after every change:
@@ -349,7 +365,9 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
     if (s->ops->begin(s, e) != 0)
         return -1;
     int rc = -1;
-    if (rt_service_load(s, drivername, &svc, e) != 0)
+    memset(&svc, 0, sizeof svc);
+    if (rt_op_refuse_key_anomalies(s, e) != 0 ||
+        rt_service_load(s, drivername, &svc, e) != 0)
         goto end;
     if (!svc.has_perf) {
         rt_error_set(e, RT_ERR_FILE_NOT_FOUND,

@@ -138,6 +138,43 @@ static void check_values(struct checker *c, uint32_t key)
     free(vals);
 }
 
+/* A symbolic link key: Windows opens its target in its place, so what
+ * lies below it is not what a reader of this file sees there. */
+static void report_link(struct checker *c, uint32_t key)
+{
+    char *path = NULL, *target = NULL;
+    rt_regf_key_path(c->h, key, &path);
+    rt_regf_key_link_target(c->h, key, &target);
+    report(c, RT_REGF_WARNING, regf_file_off(key),
+           "key %s is a symbolic link (KEY_SYM_LINK) to %s: Windows opens "
+           "that key in its place; regtool does not follow it",
+           path ? path : "(path unreadable)",
+           target ? target : "a target its SymbolicLinkValue does not name");
+    free(path);
+    free(target);
+}
+
+/* Two subkeys of KEY whose names differ only in letter case: Windows
+ * finds one of them by either name, and the other is out of its reach. */
+static void report_twins(struct checker *c, uint32_t key, uint32_t a,
+                         uint32_t b)
+{
+    char *path = NULL;
+    struct rt_regf_key_info x, y;
+    int xa = rt_regf_key_info(c->h, a, &x), yb = rt_regf_key_info(c->h, b, &y);
+    rt_regf_key_path(c->h, key, &path);
+    report(c, RT_REGF_WARNING, regf_file_off(key),
+           "key %s holds both %s and %s, names that differ only in letter "
+           "case: Windows reaches one of them by either name",
+           path ? (*path ? path : "(root)") : "(path unreadable)",
+           xa ? "(unreadable)" : x.name, yb ? "(unreadable)" : y.name);
+    if (!xa)
+        rt_regf_key_info_free(&x);
+    if (!yb)
+        rt_regf_key_info_free(&y);
+    free(path);
+}
+
 static int check_key(void *ctx, uint32_t key, unsigned depth)
 {
     (void)depth;
@@ -160,6 +197,8 @@ static int check_key(void *ctx, uint32_t key, unsigned depth)
     struct rt_regf_key_info info;
     if (rt_regf_key_info(h, key, &info))
         report(c, RT_REGF_ERROR, regf_file_off(key), "%s", h->err);
+    else if (info.flags & RT_REGF_KEY_SYM_LINK)
+        report_link(c, key);
     rt_regf_key_info_free(&info);
     check_values(c, key);
     uint32_t *subs;
@@ -182,7 +221,10 @@ static int check_key(void *ctx, uint32_t key, unsigned depth)
                    "key at 0x%x", regf_le32(sub + NK_PARENT), key);
         for (size_t k = 0; k < nn; k++)
             name[k] = rt_upcase16(name[k]);
-        if (prev && regf_name_cmp16(prev, prevn, name, nn) >= 0)
+        int order = prev ? regf_name_cmp16(prev, prevn, name, nn) : -1;
+        if (order == 0)
+            report_twins(c, key, subs[i - 1], subs[i]);
+        else if (order > 0)
             report(c, RT_REGF_WARNING, regf_file_off(key),
                    "key node: subkeys %zu and %zu are not in Windows' "
                    "(upper-case) order", i - 1, i);

@@ -713,6 +713,74 @@ int rt_regf_key_class(struct rt_regf *h, uint32_t key, char **cls)
     return regf_name_to_utf8(h, p, clen, 0, off, "class name", cls);
 }
 
+int rt_regf_key_link_target(struct rt_regf *h, uint32_t key, char **target)
+{
+    uint32_t v, type;
+    uint8_t *data = NULL;
+    size_t len, at;
+    *target = NULL;
+    int rc = rt_regf_value_find(h, key, "SymbolicLinkValue", &v);
+    if (rc == RT_REGF_ENOTFOUND)
+        return 0;
+    if (rc || (rc = rt_regf_value_read(h, v, &type, &data, &len)))
+        return rc;
+    /* Stored without a terminator; one there is not part of the name. */
+    while (len >= 2 && !data[len - 2] && !data[len - 1])
+        len -= 2;
+    int r = len && len % 2 == 0 ? rt_utf16le_to_utf8(data, len, target, NULL, &at)
+                                : -1;
+    free(data);
+    if (r == -2)
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    if (r != 0)
+        *target = NULL;
+    return 0;
+}
+
+int rt_regf_key_path(struct rt_regf *h, uint32_t key, char **path)
+{
+    char *names[REGF_MAX_DEPTH];
+    size_t depth = 0, total = 1;
+    int rc = 0;
+    *path = NULL;
+    for (uint32_t at = key;; depth++) {
+        struct rt_regf_key_info ki;
+        if (depth == REGF_MAX_DEPTH) {
+            rc = regf_fail(h, RT_REGF_ECORRUPT,
+                           "key node at file offset 0x%llx: its parents do "
+                           "not reach the root within %u levels",
+                           (unsigned long long)regf_file_off(key),
+                           REGF_MAX_DEPTH);
+            break;
+        }
+        if ((rc = rt_regf_key_info(h, at, &ki)))
+            break;
+        if (at == rt_regf_root(h) || (ki.flags & KEY_HIVE_ENTRY)) {
+            rt_regf_key_info_free(&ki);
+            break;
+        }
+        names[depth] = ki.name;   /* kept: freed below */
+        total += strlen(ki.name) + 1;
+        at = ki.parent;
+    }
+    if (!rc && !(*path = malloc(total)))
+        rc = regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    if (*path) {
+        char *p = *path;
+        for (size_t i = depth; i-- > 0;) {
+            size_t n = strlen(names[i]);
+            memcpy(p, names[i], n);
+            p += n;
+            if (i)
+                *p++ = '\\';
+        }
+        *p = '\0';
+    }
+    for (size_t i = 0; i < depth; i++)
+        free(names[i]);
+    return rc;
+}
+
 void rt_regf_key_info_free(struct rt_regf_key_info *info)
 {
     free(info->name);

@@ -78,6 +78,10 @@ void rt_regf_get_info(const struct rt_regf *h, struct rt_regf_info *info);
 /* --- Keys ------------------------------------------------------------ */
 
 #define RT_REGF_KEY_PREDEF_HANDLE 0x0040u
+/* A symbolic link key (KEY_SYM_LINK): Windows opens the key its value
+ * SymbolicLinkValue (REG_LINK) names in its place. regtool never follows
+ * one; it reports it (hive check, audit) and refuses to write beside it. */
+#define RT_REGF_KEY_SYM_LINK 0x0010u
 
 uint32_t rt_regf_root(const struct rt_regf *h);
 
@@ -101,6 +105,15 @@ struct rt_regf_key_info {
 int rt_regf_key_info(struct rt_regf *h, uint32_t key,
                      struct rt_regf_key_info *info);
 void rt_regf_key_info_free(struct rt_regf_key_info *info);
+/* KEY's link target (a key with RT_REGF_KEY_SYM_LINK): its value
+ * SymbolicLinkValue as UTF-8 text in *TARGET (malloc'd), or NULL when
+ * that value is missing, empty or no UTF-16 text. 0, or an RT_REGF_E*
+ * code when the key or value does not read. */
+int rt_regf_key_link_target(struct rt_regf *h, uint32_t key, char **target);
+/* KEY's path below the root ('\'-separated, "" for the root), from its
+ * parent fields, in *PATH (malloc'd). 0, or an RT_REGF_E* code (a parent
+ * chain that does not reach the root within 512 levels is corrupt). */
+int rt_regf_key_path(struct rt_regf *h, uint32_t key, char **path);
 /* Class name (UTF-8, malloc'd; NULL when the key has none). */
 int rt_regf_key_class(struct rt_regf *h, uint32_t key, char **cls);
 

@@ -226,6 +226,8 @@ int hive_service_state(struct rt_store *st, const char *service,
 int hive_read_service(struct rt_store *st, const char *service,
                       const char *name, struct rt_value *out, int *present,
                       struct rt_error *e);
+int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
+                       size_t *n, struct rt_error *e);
 int hive_has_win_files(struct rt_store *st);
 int hive_read_win_file(struct rt_store *st, const char *rel,
                        struct rt_value *out, int *present,

@@ -5,6 +5,7 @@
  * directory. */
 #include "store/hive_internal.h"
 #include "model/lang_id.h"
+#include "model/utf16.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -351,6 +352,149 @@ int hive_read_service(struct rt_store *st, const char *service,
     char path[512];
     snprintf(path, sizeof path, "%s\\%s\\Performance", s->services, service);
     return get_value(&s->system, path, name, out, present, e);
+}
+
+/* What hive_key_anomalies finds, as it finds it. */
+struct anomalies {
+    struct rt_key_anomaly *v;
+    size_t n, cap;
+};
+
+/* Adds one (KEY and OTHER are taken, freed when it cannot be added). */
+static int anomaly_add(struct anomalies *a, enum rt_key_anomaly_kind kind,
+                       const char *hive, char *key, char *other,
+                       struct rt_error *e)
+{
+    if (key && a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 8;
+        struct rt_key_anomaly *v = realloc(a->v, cap * sizeof *v);
+        if (v) {
+            a->v = v;
+            a->cap = cap;
+        }
+    }
+    if (!key || a->n == a->cap) {
+        free(key);
+        free(other);
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    }
+    a->v[a->n++] = (struct rt_key_anomaly){kind, !strcmp(hive, "SOFTWARE"),
+                                           key, other};
+    return 0;
+}
+
+/* "HIVE\PATH\NAME" (NAME may be NULL), a new string. */
+static char *key_name(const char *hive, const char *path, const char *name)
+{
+    size_t len = strlen(hive) + strlen(path) + (name ? strlen(name) : 0) + 3;
+    char *out = malloc(len);
+    if (out)
+        snprintf(out, len, "%s\\%s%s%s", hive, path, name ? "\\" : "",
+                 name ? name : "");
+    return out;
+}
+
+/* KEY of HF (at PATH, named NAME below it) when it is a link. */
+static int note_link(const struct hive_file *hf, const char *hive,
+                     const char *path, const char *name, uint32_t key,
+                     struct anomalies *a, struct rt_error *e)
+{
+    struct rt_regf_key_info ki;
+    char *target = NULL;
+    int r = rt_regf_key_info(hf->h, key, &ki);
+    if (r == 0) {
+        int link = (ki.flags & RT_REGF_KEY_SYM_LINK) != 0;
+        rt_regf_key_info_free(&ki);
+        if (!link)
+            return 0;
+        r = rt_regf_key_link_target(hf->h, key, &target);
+    }
+    if (r != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s\\%s: %s", hf->path, path,
+                            name ? name : "", rt_regf_errmsg(hf->h));
+    return anomaly_add(a, RT_KEY_LINK, hive, key_name(hive, path, name), target, e);
+}
+
+struct named_key {
+    char *name;
+    uint32_t key;
+};
+
+static int named_key_cmp(const void *x, const void *y)
+{
+    const struct named_key *a = x, *b = y;
+    int c = rt_name_casecmp(a->name, b->name);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+/* The subkeys of PATH in HF (the hive HIVE): each that is a link, and
+ * with PERFORMANCE each one's Performance key that is; and each two whose
+ * names differ only in case (sorted by name as Windows compares them:
+ * such names lie side by side). */
+static int scan_children(const struct hive_file *hf, const char *hive,
+                         const char *path, int performance,
+                         struct anomalies *a, struct rt_error *e)
+{
+    struct rt_regf *h = hf->h;
+    uint32_t key, *subs = NULL;
+    size_t ns = 0, got = 0;
+    if (hive_lookup(h, path, &key) != 0)
+        return 0;
+    if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
+        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                            rt_regf_errmsg(h));
+    struct named_key *v = calloc(ns ? ns : 1, sizeof *v);
+    int rc = v ? 0 : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    for (size_t i = 0; i < ns && !rc; i++) {
+        struct rt_regf_key_info ki;
+        if (rt_regf_key_info(h, subs[i], &ki) != 0) {
+            rc = rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                              rt_regf_errmsg(h));
+            break;
+        }
+        v[got++] = (struct named_key){ki.name, subs[i]};
+        rc = note_link(hf, hive, path, ki.name, subs[i], a, e);
+        uint32_t perf;
+        if (!rc && performance &&
+            rt_regf_lookup(h, subs[i], "Performance", &perf) == 0) {
+            char *sub = key_name(hive, path, ki.name);
+            rc = sub ? note_link(hf, hive, sub + strlen(hive) + 1,
+                                 "Performance", perf, a, e)
+                     : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                    "out of memory");
+            free(sub);
+        }
+    }
+    if (!rc) {
+        qsort(v, got, sizeof *v, named_key_cmp);
+        for (size_t i = 1; i < got && !rc; i++)
+            if (!rt_name_casecmp(v[i - 1].name, v[i].name))
+                rc = anomaly_add(a, RT_KEY_CASE_TWINS, hive,
+                                 key_name(hive, path, v[i - 1].name),
+                                 key_name(hive, path, v[i].name), e);
+    }
+    for (size_t i = 0; i < got; i++)
+        free(v[i].name);
+    free(v);
+    free(subs);
+    return rc;
+}
+
+int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
+                       size_t *n, struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    struct anomalies a = {NULL, 0, 0};
+    *out = NULL;
+    *n = 0;
+    if (scan_children(&s->system, "SYSTEM", s->services, 1, &a, e) != 0 ||
+        scan_children(&s->software, "SOFTWARE", PERFLIB_PATH, 0, &a, e) != 0) {
+        rt_key_anomalies_free(a.v, a.n);
+        return -1;
+    }
+    *out = a.v;
+    *n = a.n;
+    return 0;
 }
 
 int hive_has_win_files(struct rt_store *st)

@@ -33,3 +33,12 @@ int rt_store_win_files(struct rt_store *s)
     return s->ops->has_win_files && s->ops->read_win_file &&
            s->ops->has_win_files(s);
 }
+
+void rt_key_anomalies_free(struct rt_key_anomaly *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].key);
+        free(v[i].other);
+    }
+    free(v);
+}

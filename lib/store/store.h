@@ -30,6 +30,24 @@ struct rt_table_pieces {
 };
 void rt_table_pieces_free(struct rt_table_pieces *p);
 
+/* A key of the database's part of the registry that a plain listing
+ * misreads (a hostile tree's): a symbolic link key (KEY_SYM_LINK), which
+ * Windows follows to another key and regtool does not, or two subkeys
+ * whose names differ only in letter case, of which Windows reaches one
+ * by either name. KEY and OTHER name the keys with their hive ("SYSTEM\
+ * ControlSet001\Services\Linky"). */
+enum rt_key_anomaly_kind {
+    RT_KEY_LINK,            /* KEY is a link; OTHER its target, or NULL
+                               when its SymbolicLinkValue names none */
+    RT_KEY_CASE_TWINS,      /* KEY and OTHER differ only in case */
+};
+struct rt_key_anomaly {
+    enum rt_key_anomaly_kind kind;
+    int in_perflib;         /* under Perflib (else under Services) */
+    char *key, *other;
+};
+void rt_key_anomalies_free(struct rt_key_anomaly *v, size_t n);
+
 struct rt_store_ops {
     const char *kind;                   /* "mem", "hive", "win32" */
 
@@ -85,6 +103,14 @@ struct rt_store_ops {
     int (*read_service)(struct rt_store *s, const char *service,
                         const char *name, struct rt_value *out, int *present,
                         struct rt_error *e);
+
+    /* Optional (NULL: the store's keys can be neither links nor two of
+     * one name): the link keys among Services (a service's key or its
+     * Performance key) and among Perflib's subkeys, and the subkeys of
+     * Services and of Perflib whose names differ only in case, as a new
+     * array (rt_key_anomalies_free). */
+    int (*key_anomalies)(struct rt_store *s, struct rt_key_anomaly **out,
+                         size_t *n, struct rt_error *e);
 
     /* Applies every change of CS, or none (inside begin/end). */
     int (*apply)(struct rt_store *s, const struct rt_change_set *cs,

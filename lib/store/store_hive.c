@@ -444,6 +444,7 @@ static const struct rt_store_ops hive_ops = {
     .list_perf_services = hive_list_perf_services,
     .service_state = hive_service_state,
     .read_service = hive_read_service,
+    .key_anomalies = hive_key_anomalies,
     .read_table_from = hive_read_table_from,
     .read_table_pieces = hive_read_table_pieces,
     .apply = hive_apply,

@@ -32,6 +32,14 @@ const char *__asan_default_options(void)
     return "allocator_may_return_null=1";
 }
 #endif
+/* The same where LeakSanitizer alone is linked in (make mutation-score
+ * links the unit tests so, their objects plain): its allocator too. A
+ * program without it never calls this. */
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
 
 static char dir[256];
 

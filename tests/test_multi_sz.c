@@ -13,29 +13,9 @@
 
 #include "model/multi_sz.h"
 
-#if defined(__linux__) && defined(__GLIBC__)
-#include <dlfcn.h>
+#include "alloc_hook.h"
 
-/* Test hook: the REALLOC_FAIL_AT-th realloc from when it was set fails
- * as out of memory (0: never); calls are counted in realloc_calls. This
- * definition takes the C library's realloc over in the test program (and
- * the library linked into it) and hands every call to the next one (the
- * C library's, or a sanitizer's). */
-static unsigned long realloc_fail_at, realloc_calls;
-
-void *realloc(void *p, size_t n)
-{
-    static void *(*next)(void *, size_t);
-    if (!next)
-        *(void **)&next = dlsym(RTLD_NEXT, "realloc");
-    realloc_calls++;
-    if (realloc_fail_at && realloc_calls == realloc_fail_at) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return next(p, n);
-}
-
+#ifdef HAVE_ALLOC_HOOK
 /* Test hook: the STRDUP_FAIL_AT-th strdup from when it was set fails as
  * out of memory (0: never); the others copy with malloc. */
 static unsigned long strdup_fail_at, strdup_calls;
@@ -52,7 +32,6 @@ char *strdup(const char *s)
         memcpy(d, s, n);
     return d;
 }
-#define HAVE_REALLOC_HOOK 1
 #endif
 
 /* A u"" literal's bytes, its implicit final NUL included: u"2\0A\0" is
@@ -516,7 +495,7 @@ static void salvage_keeps_pairs_after_damage(void **state)
     }
 }
 
-#ifdef HAVE_REALLOC_HOOK
+#ifdef HAVE_ALLOC_HOOK
 /* Memory running out while a table's pairs are listed is reported as out
  * of memory, strict or lenient, with no pairs: never a table cut short
  * at the pair where it ran out and taken for the whole (a table read so
@@ -542,11 +521,11 @@ static void out_of_memory_is_reported_not_a_shorter_table(void **state)
     struct rt_msz_entry *x;
     size_t n;
     struct rt_msz_error e;
-    realloc_calls = 0;
+    alloc_calls = 0;
     assert_int_equal(rt_multi_sz_scan(blob, len, 0, &x, &n, &e), 0);
     assert_int_equal(n, PAIRS);
     free(x);
-    unsigned long growths = realloc_calls;
+    unsigned long growths = alloc_calls;
     /* Under valgrind, whose allocator takes realloc over in every object
      * (this hook's included), no call reaches the hook: nothing to fail.
      * The plain and sanitizer builds run it. */
@@ -557,10 +536,10 @@ static void out_of_memory_is_reported_not_a_shorter_table(void **state)
         for (int lenient = 0; lenient < 2; lenient++) {
             x = (void *)1;
             n = 99;
-            realloc_calls = 0;
-            realloc_fail_at = k;
+            alloc_calls = 0;
+            alloc_fail_at = k;
             int r = rt_multi_sz_scan(blob, len, lenient, &x, &n, &e);
-            realloc_fail_at = 0;
+            alloc_fail_at = 0;
             if (r != -1 || e.status != RT_MSZ_NOMEM)
                 fail_msg("growth %lu of %lu failed%s: returned %d, %s, %zu "
                          "pairs", k, growths, lenient ? " (lenient)" : "", r,
@@ -568,10 +547,10 @@ static void out_of_memory_is_reported_not_a_shorter_table(void **state)
             assert_null(x);
             assert_int_equal(n, 0);
             struct rt_pair *p = (void *)1;
-            realloc_calls = 0;
-            realloc_fail_at = k;
+            alloc_calls = 0;
+            alloc_fail_at = k;
             r = rt_multi_sz_decode(blob, len, lenient, &p, &n, &e);
-            realloc_fail_at = 0;
+            alloc_fail_at = 0;
             assert_int_equal(r, -1);
             assert_int_equal(e.status, RT_MSZ_NOMEM);
             assert_null(p);
@@ -580,7 +559,7 @@ static void out_of_memory_is_reported_not_a_shorter_table(void **state)
 }
 #endif
 
-#ifdef HAVE_REALLOC_HOOK
+#ifdef HAVE_ALLOC_HOOK
 /* A pair whose index is spelled otherwise than its value ("0012") keeps
  * that spelling when copied (a table written back keeps its bytes); when
  * there is no memory for it, the copy fails as out of memory rather than
@@ -627,7 +606,7 @@ int main(void)
         cmocka_unit_test(salvage_keeps_pairs_after_damage),
         cmocka_unit_test(long_texts_checked_at_every_alignment),
         cmocka_unit_test(pieces_scan_as_the_whole),
-#ifdef HAVE_REALLOC_HOOK
+#ifdef HAVE_ALLOC_HOOK
         cmocka_unit_test(out_of_memory_is_reported_not_a_shorter_table),
         cmocka_unit_test(pair_copy_keeps_the_index_spelling_or_fails),
 #endif

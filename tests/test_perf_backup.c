@@ -22,50 +22,8 @@
 
 #define REAL "../shared/research-real/perfstringbackup/"
 
-#if defined(__linux__) && defined(__GLIBC__)
-#include <dlfcn.h>
-
-/* Test hooks, taking the C library's malloc and realloc over in the test
- * program (and the library linked into it, and the C library's own
- * calls) and handing every call to the next (the C library's, or a
- * sanitizer's): ALLOC_FAIL_AT-th call of either from when it was set
- * fails as out of memory (0: never), calls counted in alloc_calls; with
- * MALLOC_FILL set, each block malloc gives is filled with that 32-bit
- * word, as garbage the code must never read. */
-static unsigned long alloc_fail_at, alloc_calls;
-static uint32_t malloc_fill;
-
-void *malloc(size_t n)
-{
-    static void *(*next)(size_t);
-    if (!next)
-        *(void **)&next = dlsym(RTLD_NEXT, "malloc");
-    alloc_calls++;
-    if (alloc_fail_at && alloc_calls == alloc_fail_at) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    void *p = next(n);
-    if (p && malloc_fill)
-        for (size_t i = 0; i + 4 <= n; i += 4)
-            memcpy((char *)p + i, &malloc_fill, 4);
-    return p;
-}
-
-void *realloc(void *old, size_t n)
-{
-    static void *(*next)(void *, size_t);
-    if (!next)
-        *(void **)&next = dlsym(RTLD_NEXT, "realloc");
-    alloc_calls++;
-    if (alloc_fail_at && alloc_calls == alloc_fail_at) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return next(old, n);
-}
-#define HAVE_ALLOC_HOOK 1
-#endif
+#define ALLOC_HOOK_MALLOC 1
+#include "alloc_hook.h"
 
 /* The decompressed bytes of a real file (xz -dc). */
 static uint8_t *load_real(const char *name, size_t *len)

@@ -21,31 +21,7 @@
 #include "engine/rebuild_sources.h"
 #include "scratch.h"
 
-#if defined(__linux__) && defined(__GLIBC__)
-#include <dlfcn.h>
-#include <errno.h>
-
-/* Test hook: the REALLOC_FAIL_AT-th realloc from when it was set fails
- * as out of memory (0: never); calls are counted in realloc_calls. This
- * definition takes the C library's realloc over in the test program (and
- * the library linked into it) and hands every call to the next one (the
- * C library's, or a sanitizer's). */
-static unsigned long realloc_fail_at, realloc_calls;
-
-void *realloc(void *p, size_t n)
-{
-    static void *(*next)(void *, size_t);
-    if (!next)
-        *(void **)&next = dlsym(RTLD_NEXT, "realloc");
-    realloc_calls++;
-    if (realloc_fail_at && realloc_calls == realloc_fail_at) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return next(p, n);
-}
-#define FAILS_REALLOC 1
-#endif
+#include "alloc_hook.h"
 
 static void add(struct rt_pair_list *l, uint32_t i, const char *text)
 {
@@ -467,7 +443,7 @@ static void last_counter_raised(void **state)
 static void sources_out_of_memory_fail_whole(void **state)
 {
     (void)state;
-#ifdef FAILS_REALLOC
+#ifdef HAVE_ALLOC_HOOK
     struct rt_database db;
     database(&db, 0);
     char *from = scratch_dir_new("rtrb");
@@ -477,9 +453,9 @@ static void sources_out_of_memory_fail_whole(void **state)
     struct rt_store *s = rt_store_mem_new();
     struct rt_rebuild_sources src;
     struct rt_error e = {0};
-    realloc_calls = 0;
+    alloc_calls = 0;
     assert_int_equal(rt_rebuild_sources_read(s, &db, from, &src, &e), 0);
-    unsigned long calls = realloc_calls;
+    unsigned long calls = alloc_calls;
     assert_int_equal(src.in.n_base, 1);
     assert_null(src.in.base[0].t);
     assert_non_null(src.in.base[0].missing);
@@ -498,10 +474,10 @@ static void sources_out_of_memory_fail_whole(void **state)
     }
     for (unsigned long k = 1; k <= calls; k++) {
         struct rt_error ek = {0};
-        realloc_calls = 0;
-        realloc_fail_at = k;
+        alloc_calls = 0;
+        alloc_fail_at = k;
         int r = rt_rebuild_sources_read(s, &db, from, &src, &ek);
-        realloc_fail_at = 0;
+        alloc_fail_at = 0;
         if (r != 0) {
             if (ek.code != RT_ERR_NOT_ENOUGH_MEMORY)
                 fail_msg("realloc %lu of %lu failed: %s", k, calls,

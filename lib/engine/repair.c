@@ -220,7 +220,7 @@ struct ipos *rt_repair_sorted_positions(const struct rt_pair_list *l)
     if (!v)
         return NULL;
     for (size_t i = 0; i < l->n; i++)
-        v[i] = (struct ipos){l->v[i].index, i};
+        v[i] = (struct ipos){l->v[i].index, (uint32_t)i};
     qsort(v, l->n, sizeof *v, cmp_ipos);
     return v;
 }

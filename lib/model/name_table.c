@@ -286,10 +286,13 @@ static const struct rt_pair **sorted_pairs(const struct rt_pair_list *l)
     return v;
 }
 
-/* Appends to OUT the pairs of L not marked in MATCHED, in L's order. */
-static int append_unmatched(const struct rt_pair_list *l,
+/* Appends to OUT the pairs of L not marked in MATCHED, in L's order:
+ * copies, or with TAKE, L's own pairs moved out of it (L's texts are
+ * OUT's then; L is about to be freed: a table of millions of tiny pairs
+ * is not held twice). */
+static int append_unmatched(struct rt_pair_list *l,
                             const unsigned char *matched,
-                            struct rt_pair_list *out)
+                            struct rt_pair_list *out, int take)
 {
     for (size_t i = 0; i < l->n; i++) {
         if (matched[i])
@@ -302,7 +305,11 @@ static int append_unmatched(const struct rt_pair_list *l,
             out->v = v;
             out->cap = cap;
         }
-        if (rt_pair_copy(&out->v[out->n], &l->v[i]) != 0)
+        if (take) {
+            out->v[out->n] = l->v[i];
+            l->v[i].text = l->v[i].index_raw = NULL;
+            l->v[i].text_len = 0;
+        } else if (rt_pair_copy(&out->v[out->n], &l->v[i]) != 0)
             return -1;
         out->n++;
     }
@@ -315,9 +322,10 @@ static int same_pair(const struct rt_pair *a, const struct rt_pair *b)
            !memcmp(a->text, b->text, a->text_len);
 }
 
-int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
-                      const struct rt_pair_list *new_pairs,
-                      struct rt_pair_list *added, struct rt_pair_list *removed)
+static int pair_list_diff(struct rt_pair_list *old_pairs,
+                          const struct rt_pair_list *new_pairs,
+                          struct rt_pair_list *added,
+                          struct rt_pair_list *removed, int take)
 {
     const struct rt_pair **o = sorted_pairs(old_pairs);
     const struct rt_pair **w = sorted_pairs(new_pairs);
@@ -340,8 +348,9 @@ int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
             j++;
         }
     }
-    rc = append_unmatched(new_pairs, w_matched, added) ||
-                 append_unmatched(old_pairs, o_matched, removed)
+    rc = append_unmatched((struct rt_pair_list *)new_pairs, w_matched, added,
+                          0) ||
+                 append_unmatched(old_pairs, o_matched, removed, take)
              ? -1
              : 0;
 out:
@@ -350,6 +359,22 @@ out:
     free(o_matched);
     free(w_matched);
     return rc;
+}
+
+int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
+                      const struct rt_pair_list *new_pairs,
+                      struct rt_pair_list *added, struct rt_pair_list *removed)
+{
+    return pair_list_diff((struct rt_pair_list *)old_pairs, new_pairs, added,
+                          removed, 0);
+}
+
+int rt_pair_list_diff_take(struct rt_pair_list *old_pairs,
+                           const struct rt_pair_list *new_pairs,
+                           struct rt_pair_list *added,
+                           struct rt_pair_list *removed)
+{
+    return pair_list_diff(old_pairs, new_pairs, added, removed, 1);
 }
 
 int rt_pair_list_equal(const struct rt_pair_list *a,

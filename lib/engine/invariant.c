@@ -7,6 +7,7 @@
  * language whose tables were not found) cannot replace a real table. */
 #include "engine/engine.h"
 
+#include "model/sort_positions.h"
 #include "model/utf16.h"
 #include "platform/os.h"
 
@@ -97,43 +98,78 @@ static int malformed(const struct rt_change *c, const struct rt_msz_error *me,
                         me->offset);
 }
 
+/* The pairs of one scanned blob, for sorting positions into it. */
+struct scanned {
+    const uint8_t *blob;
+    const struct rt_msz_entry *v;
+};
+
+static struct item item_at(const struct scanned *t, uint32_t i)
+{
+    return (struct item){.index = t->v[i].index, .bytes = t->v[i].text_bytes,
+                         .text = t->blob + t->v[i].text};
+}
+
+static int position_cmp(uint32_t a, uint32_t b, const void *ctx)
+{
+    struct item x = item_at(ctx, a), y = item_at(ctx, b);
+    int c = item_cmp(&x, &y);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* Positions 0..N-1 of T's pairs in (index, text) order, in a new array
+ * (four bytes a pair, sorted in place); NULL when out of memory. */
+static uint32_t *sorted_positions(const struct scanned *t, size_t n)
+{
+    uint32_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (uint32_t)i;
+    rt_sort_positions(v, n, position_cmp, t);
+    return v;
+}
+
 /* Whether the pairs NOW (in NOW_BLOB) are the pairs OLD (in OLD_BLOB)
  * plus exactly C's added pairs, minus exactly its removed pairs, as
  * multisets of (index, UTF-16 text); N_STORED is the table's pair count,
- * for the message. Sorts items: n log n in the pairs compared. */
+ * for the message. Sorts: n log n in the pairs compared. The tables'
+ * pairs are sorted as four-byte positions into their scans, in place,
+ * and the pairs wanted are walked as the merge of the old ones left and
+ * the added ones, never copied: a change that removes a table of
+ * millions of tiny pairs costs a few bytes a pair here, not the 16-byte
+ * items (and qsort's copy of them) of each table it once did. */
 static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
                       const struct rt_msz_entry *old, size_t n_old,
                       const uint8_t *now_blob, const struct rt_msz_entry *now,
                       size_t n_now, size_t n_stored, struct rt_error *e)
 {
     int rc = -1;
-    struct item *want = NULL, *got = NULL, *rem = NULL;
+    const struct scanned before = {old_blob, old}, after = {now_blob, now};
+    struct item *add = NULL, *rem = NULL;
     uint8_t *rem_buf = NULL, *add_buf = NULL;
     char *used = NULL;
-    size_t *taken = NULL, n_want = 0;
-    want = malloc((n_old + c->added.n + 1) * sizeof *want);
-    got = malloc((n_now + 1) * sizeof *got);
+    uint32_t *taken = NULL, *o = NULL, *w = NULL;
+    add = malloc((c->added.n + 1) * sizeof *add);
     rem = malloc((c->removed.n + 1) * sizeof *rem);
     used = calloc(n_old + 1, 1);
     taken = calloc(n_old + 1, sizeof *taken);
-    if (!want || !got || !rem || !used || !taken ||
+    if (!add || !rem || !used || !taken ||
         items_of(&c->removed, rem, &rem_buf) ||
-        items_of(&c->added, want + n_old, &add_buf)) {
+        items_of(&c->added, add, &add_buf) ||
+        !(o = sorted_positions(&before, n_old)) ||
+        !(w = sorted_positions(&after, n_now))) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         goto out;
     }
     /* Before, sorted; each removed pair takes one equal pair of it (it
      * must be there), the rest is wanted. */
-    for (size_t i = 0; i < n_old; i++)
-        want[i] = (struct item){.index = old[i].index,
-                                .bytes = old[i].text_bytes,
-                                .text = old_blob + old[i].text};
-    qsort(want, n_old, sizeof *want, item_cmp);
     for (size_t k = 0; k < c->removed.n; k++) {
         size_t lo = 0, hi = n_old;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (item_cmp(&want[mid], &rem[k]) < 0)
+            struct item x = item_at(&before, o[mid]);
+            if (item_cmp(&x, &rem[k]) < 0)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -143,7 +179,8 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
          * walk over them (a table of 200,000 equal pairs). */
         size_t run = lo;
         lo += taken[run];
-        if (lo == n_old || item_cmp(&want[lo], &rem[k])) {
+        struct item x = lo < n_old ? item_at(&before, o[lo]) : rem[k];
+        if (lo == n_old || item_cmp(&x, &rem[k])) {
             rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                          "internal error: the change set removes pair %u "
                          "from Perflib\\%s\\%s, which the table as stored "
@@ -155,43 +192,56 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
         used[lo] = 1;
         taken[run]++;
     }
-    for (size_t i = 0; i < n_old; i++)
-        if (!used[i])
-            want[n_want++] = want[i];
-    /* The added items were built after the old ones: move them down. */
-    memmove(want + n_want, want + n_old, c->added.n * sizeof *want);
-    n_want += c->added.n;
-    for (size_t i = 0; i < n_now; i++)
-        got[i] = (struct item){.index = now[i].index,
-                               .bytes = now[i].text_bytes,
-                               .text = now_blob + now[i].text};
-    qsort(want, n_want, sizeof *want, item_cmp);
-    qsort(got, n_now, sizeof *got, item_cmp);
-    size_t i = 0;
-    while (i < n_want && i < n_now && !item_cmp(&want[i], &got[i]))
-        i++;
-    if (i < n_want || i < n_now) {
-        int extra = i < n_now && (i == n_want || item_cmp(&got[i], &want[i]) < 0);
-        const struct item *p = extra ? &got[i] : &want[i];
+    qsort(add, c->added.n, sizeof *add, item_cmp);
+    /* The pairs wanted, in order: the old ones left merged with the
+     * added ones; compared one for one with the new table's. */
+    size_t oi = 0, ai = 0, k = 0;
+    for (;; k++) {
+        while (oi < n_old && used[oi])
+            oi++;
+        int have_want = oi < n_old || ai < c->added.n, from_old = 0;
+        struct item want = {0}, got = {0};
+        if (oi < n_old) {
+            want = item_at(&before, o[oi]);
+            from_old = 1;
+        }
+        if (ai < c->added.n && (!from_old || item_cmp(&add[ai], &want) < 0)) {
+            want = add[ai];
+            from_old = 0;
+        }
+        int have_got = k < n_now;
+        if (have_got)
+            got = item_at(&after, w[k]);
+        if (!have_want && !have_got)
+            break;
+        if (have_want && have_got && !item_cmp(&want, &got)) {
+            if (from_old)
+                oi++;
+            else
+                ai++;
+            continue;
+        }
+        int extra = have_got && (!have_want || item_cmp(&got, &want) < 0);
         rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                      "internal error: the change set would leave %zu pairs "
                      "in Perflib\\%s\\%s, not the %zu stored plus the %zu it "
                      "adds minus the %zu it removes (first difference at "
                      "index %u, %s); it was refused and nothing was written",
                      n_now - n_old + n_stored, c->lang, table_name(c),
-                     n_stored, c->added.n,
-                     c->removed.n, p->index,
+                     n_stored, c->added.n, c->removed.n,
+                     extra ? got.index : want.index,
                      extra ? "a pair it should not hold"
-                               : "a pair it should hold");
+                           : "a pair it should hold");
         goto out;
     }
     rc = 0;
 out:
-    free(want);
-    free(got);
+    free(add);
     free(rem);
     free(used);
     free(taken);
+    free(o);
+    free(w);
     free(rem_buf);
     free(add_buf);
     return rc;

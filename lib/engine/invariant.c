@@ -146,17 +146,14 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
 {
     int rc = -1;
     const struct scanned before = {old_blob, old}, after = {now_blob, now};
-    struct item *add = NULL, *rem = NULL;
-    uint8_t *rem_buf = NULL, *add_buf = NULL;
+    struct item *add = NULL;
+    uint8_t *add_buf = NULL;
     char *used = NULL;
     uint32_t *taken = NULL, *o = NULL, *w = NULL;
     add = malloc((c->added.n + 1) * sizeof *add);
-    rem = malloc((c->removed.n + 1) * sizeof *rem);
     used = calloc(n_old + 1, 1);
     taken = calloc(n_old + 1, sizeof *taken);
-    if (!add || !rem || !used || !taken ||
-        items_of(&c->removed, rem, &rem_buf) ||
-        items_of(&c->added, add, &add_buf) ||
+    if (!add || !used || !taken || items_of(&c->added, add, &add_buf) ||
         !(o = sorted_positions(&before, n_old)) ||
         !(w = sorted_positions(&after, n_now))) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
@@ -165,11 +162,25 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
     /* Before, sorted; each removed pair takes one equal pair of it (it
      * must be there), the rest is wanted. */
     for (size_t k = 0; k < c->removed.n; k++) {
+        /* Each removed pair's text in UTF-16, one at a time: the
+         * removed pairs may be a whole table's. */
+        const struct rt_pair *r = &c->removed.v[k];
+        uint8_t *u16 = NULL;
+        size_t u16_len = 0;
+        if (r->text_len &&
+            rt_utf8_to_utf16le(r->text, r->text_len, &u16, &u16_len,
+                               NULL) != 0) {
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            goto out;
+        }
+        const struct item gone = {.index = r->index,
+                                  .bytes = (uint32_t)u16_len,
+                                  .text = u16 ? u16 : (const uint8_t *)""};
         size_t lo = 0, hi = n_old;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
             struct item x = item_at(&before, o[mid]);
-            if (item_cmp(&x, &rem[k]) < 0)
+            if (item_cmp(&x, &gone) < 0)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -179,8 +190,10 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
          * walk over them (a table of 200,000 equal pairs). */
         size_t run = lo;
         lo += taken[run];
-        struct item x = lo < n_old ? item_at(&before, o[lo]) : rem[k];
-        if (lo == n_old || item_cmp(&x, &rem[k])) {
+        struct item x = lo < n_old ? item_at(&before, o[lo]) : gone;
+        int held = lo < n_old && !item_cmp(&x, &gone);
+        free(u16);
+        if (!held) {
             rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                          "internal error: the change set removes pair %u "
                          "from Perflib\\%s\\%s, which the table as stored "
@@ -237,12 +250,10 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
     rc = 0;
 out:
     free(add);
-    free(rem);
     free(used);
     free(taken);
     free(o);
     free(w);
-    free(rem_buf);
     free(add_buf);
     return rc;
 }

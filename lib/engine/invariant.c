@@ -261,9 +261,34 @@ out:
 /* Works on the blobs as they are (UTF-16, located in one scan each) and
  * sorts (index, text) items: linear in the bytes, n log n in the pairs,
  * whatever the size of the tables. */
+/* Whether KNOWN indexes exactly BEFORE's bytes, well-formed: all of
+ * them held (no lean load), the same bytes, and its pairs ending in the
+ * list terminator that ends the blob (a scan stops at any damage, so
+ * pairs that reach it met none). */
+static int same_known(const struct rt_table *known,
+                      const struct rt_value *before)
+{
+    if (!known || !known->blob || known->base || known->len != before->len ||
+        before->len < 2)
+        return 0;
+    size_t end = rt_msz_pairs_end(known->v, known->n);
+    return end + 2 == before->len && !before->data[end] &&
+           !before->data[end + 1] &&
+           !memcmp(known->blob, before->data, before->len);
+}
+
 int rt_engine_check_table_change(const struct rt_change *c,
                                  const struct rt_value *before, int present,
                                  struct rt_error *e)
+{
+    return rt_engine_check_table_change_known(c, before, present, NULL, e);
+}
+
+int rt_engine_check_table_change_known(const struct rt_change *c,
+                                       const struct rt_value *before,
+                                       int present,
+                                       const struct rt_table *known,
+                                       struct rt_error *e)
 {
     struct rt_msz_entry *old = NULL, *now = NULL;
     size_t n_old = 0, n_now = 0;
@@ -293,7 +318,14 @@ int rt_engine_check_table_change(const struct rt_change *c,
         free(now);
         return 0;
     }
-    if (present && before->len &&
+    /* The table as loaded, when the store still holds its bytes: its
+     * index stands for a second scan (16 bytes a pair of a table of
+     * millions). */
+    const struct rt_msz_entry *old_v = NULL;
+    if (present && before->len && same_known(known, before)) {
+        old_v = known->v;
+        n_old = known->n;
+    } else if (present && before->len &&
         rt_multi_sz_scan(before->data, before->len, 0, &old, &n_old, &me)) {
         rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                      "internal error: Perflib\\%s\\%s cannot be decoded "
@@ -307,7 +339,9 @@ int rt_engine_check_table_change(const struct rt_change *c,
         malformed(c, &me, e);
         goto out;
     }
-    rc = same_pairs(c, before->data, old, n_old, c->value.data, now, n_now,
+    if (!old_v)
+        old_v = old;
+    rc = same_pairs(c, before->data, old_v, n_old, c->value.data, now, n_now,
                     n_old, e);
 out:
     free(old);

@@ -23,7 +23,8 @@ static int move_pair(struct rt_pair_list *l, struct rt_pair *p)
     }
     /* As rt_pair_list_append makes it: the index in canonical form. */
     free(p->index_raw);
-    l->v[l->n++] = (struct rt_pair){p->index, p->text, p->text_len, NULL};
+    l->v[l->n++] = (struct rt_pair){.index = p->index, .text_len = p->text_len,
+                                    .text = p->text};
     p->text = p->index_raw = NULL;
     p->text_len = 0;
     return 0;

@@ -36,7 +36,7 @@
 #       whose Perflib\009 Counter is 500000 tiny pairs "2", "2" (8 bytes
 #       each: every one but the first a duplicate both verbs remove;
 #       5.4 MB: restore took 84 MB and repair 81 MB, each removed pair
-#       decoded twice and compared as 16-byte items; 47 MB and 57 MB
+#       decoded twice and compared as 16-byte items; 45 MB and 55 MB
 #       now)                                     10 x the hives + 24 MB
 # A regtool that holds each input byte ten times over fails them.
 #

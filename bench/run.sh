@@ -56,7 +56,10 @@
 #                      on a tree with the three), "hostile-repair" of
 #                      longcN (a perfc009.dat N pairs past Last Counter),
 #                      "hostile-audit" of tinylangN (a PerfStringBackup
-#                      file of N one-string languages, two findings each)
+#                      file of N one-string languages, two findings each),
+#                      "hostile-names", "hostile-repair-n" and
+#                      "hostile-restore-n" of dupsN (a registry-layout
+#                      Counter of N tiny duplicate pairs)
 # BENCH_WORKLOADS set empty (BENCH_WORKLOADS=) runs no tree: with it,
 # BENCH_HOSTILE alone.
 set -eu
@@ -522,6 +525,20 @@ hostile() {
         "$REGTOOL" --verbose --store "hive:$RUN" repair --backup "$RUN/repair-backup.ini"
     OK_EXITS=0
     rm -rf "${H:?}/$wl"
+    # A registry-layout Counter of N tiny duplicate pairs "2", "2" (the
+    # memory case of tests/cli/hostile_memory.sh): names, and the dry
+    # runs of repair and of a restore of the tree's own backup.
+    n=$(scaled 500000); wl=dups$n
+    echo "== hostile: $wl (registry)"
+    mk "$wl" registry
+    "$REGTOOL" --store "hive:$H/$wl" backup "$H/$wl.ini" >/dev/null
+    "$H/mkscale" duplicates "$H/$wl/$CONFIG/SOFTWARE" "$n"
+    measure hostile-names "$wl" registry "" ro "$REGTOOL" --store "hive:$H/$wl" names
+    OK_EXITS="0 1 2"
+    measure hostile-repair-n "$wl" registry "" ro "$REGTOOL" --store "hive:$H/$wl" repair --dry-run
+    OK_EXITS=0
+    measure hostile-restore-n "$wl" registry "" ro "$REGTOOL" --store "hive:$H/$wl" restore --dry-run --force "$H/$wl.ini"
+    rm -rf "${H:?}/$wl" "$H/$wl.ini"
     # An audit whose findings outnumber its input's lines: a
     # PerfStringBackup file of N one-string languages, two findings in
     # each (the memory case of tests/cli/hostile_memory.sh).

@@ -563,10 +563,80 @@ static void overlay_passes_on_a_store_that_cannot_list_services(void **state)
     s->ops->close(s);
 }
 
+/* The invariant of a whole-table change gives the same verdicts and the
+ * same messages whether it scans the stored table or uses the index the
+ * database loaded of the same bytes (and scans when the index is of
+ * other bytes): a right change passes, a removed pair the table lacks,
+ * a pair left out and a pair too many are each refused. */
+static void whole_table_invariant_same_with_the_loaded_index(void **state)
+{
+    (void)state;
+    static const char16_t stored[] = u"2\0a\0" u"4\0b\0" u"2\0a\0";
+    static const char16_t after[] = u"2\0a\0" u"4\0b\0";
+    struct rt_value before = {RT_REG_MULTI_SZ, (uint8_t *)stored,
+                              sizeof stored};
+    struct rt_table same = {0}, other = {0};
+    struct rt_msz_error me;
+    uint8_t *copy = malloc(sizeof stored), *copy2 = malloc(sizeof after);
+    assert_non_null(copy);
+    assert_non_null(copy2);
+    memcpy(copy, stored, sizeof stored);
+    memcpy(copy2, after, sizeof after);
+    assert_int_equal(rt_table_load(&same, copy, sizeof stored, &me), 0);
+    assert_int_equal(rt_table_load(&other, copy2, sizeof after, &me), 0);
+    struct {
+        uint32_t index[2];
+        const char *text[2];
+        size_t n;
+        const char *says;    /* NULL: passes */
+    } cases[] = {
+        {{2}, {"a"}, 1, NULL},
+        {{4}, {"c"}, 1, "removes pair 4 from Perflib\\009\\Counter, which the table as stored"},
+        {{0}, {NULL}, 0, "first difference at index 2, a pair it should hold"},
+        {{2, 2}, {"a", "a"}, 2, "first difference at index 2, a pair it should not hold"},
+    };
+    const struct rt_table *known[] = {NULL, &same, &other};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char first[1024] = "";
+        for (size_t k = 0; k < 3; k++) {
+            struct rt_change c = {0};
+            c.op = RT_CHANGE_SET_TABLE;
+            c.lang = (char *)"009";
+            c.table = RT_TABLE_COUNTER;
+            c.value = (struct rt_value){RT_REG_MULTI_SZ, (uint8_t *)after,
+                                        sizeof after};
+            for (size_t j = 0; j < cases[i].n; j++)
+                assert_int_equal(rt_pair_list_append(&c.removed,
+                                                     cases[i].index[j],
+                                                     cases[i].text[j]), 0);
+            struct rt_error e = {0};
+            int rc = rt_engine_check_table_change_known(&c, &before, 1,
+                                                        known[k], &e);
+            rt_pair_list_free(&c.removed);
+            if (!cases[i].says) {
+                assert_int_equal(rc, 0);
+                continue;
+            }
+            assert_int_equal(rc, -1);
+            assert_int_equal(e.code, RT_ERR_INTERNAL_ERROR);
+            if (!strstr(e.message, cases[i].says))
+                fail_msg("case %zu, index %zu: \"%s\" does not say \"%s\"",
+                         i, k, e.message, cases[i].says);
+            if (k == 0)
+                snprintf(first, sizeof first, "%s", e.message);
+            else
+                assert_string_equal(e.message, first);
+        }
+    }
+    rt_table_free(&same);
+    rt_table_free(&other);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
     const struct CMUnitTest tests[] = {ENGINE_SUITE_TESTS
+        cmocka_unit_test(whole_table_invariant_same_with_the_loaded_index),
         cmocka_unit_test(fixed_language_is_left_alone),
         cmocka_unit_test(system_providers_are_refused),
         cmocka_unit_test(create_service_keeps_a_library),

@@ -860,7 +860,7 @@ static int change_table(const struct rt_db_language *l, int k,
         pairs->v + (same < pairs->n ? same : pairs->n),
         same < pairs->n ? pairs->n - same : 0, 0};
     if (rt_table_pairs_from(t, same, &cut) != 0 ||
-        rt_pair_list_diff(&cut, &kept_from, &added, &removed) != 0) {
+        rt_pair_list_diff_take(&cut, &kept_from, &added, &removed) != 0) {
         rt_pair_list_free(&cut);
         rt_pair_list_free(&added);
         rt_pair_list_free(&removed);

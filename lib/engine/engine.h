@@ -191,6 +191,14 @@ int rt_engine_uninstall(const struct rt_database *db,
 int rt_engine_check_table_change(const struct rt_change *c,
                                  const struct rt_value *before, int present,
                                  struct rt_error *e);
+/* The same, KNOWN the table as the database loaded it (NULL: none): when
+ * BEFORE is its very bytes and it was well-formed, its index of pairs is
+ * used, not a second scan of the same bytes. */
+int rt_engine_check_table_change_known(const struct rt_change *c,
+                                       const struct rt_value *before,
+                                       int present,
+                                       const struct rt_table *known,
+                                       struct rt_error *e);
 
 /* The same invariant for a splice C (C->n_edits > 0), against T, the
  * table as read under the lock the change will be applied under (NULL or

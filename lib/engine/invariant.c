@@ -7,6 +7,7 @@
  * language whose tables were not found) cannot replace a real table. */
 #include "engine/engine.h"
 
+#include "model/sort_positions.h"
 #include "model/utf16.h"
 #include "platform/os.h"
 
@@ -97,43 +98,89 @@ static int malformed(const struct rt_change *c, const struct rt_msz_error *me,
                         me->offset);
 }
 
+/* The pairs of one scanned blob, for sorting positions into it. */
+struct scanned {
+    const uint8_t *blob;
+    const struct rt_msz_entry *v;
+};
+
+static struct item item_at(const struct scanned *t, uint32_t i)
+{
+    return (struct item){.index = t->v[i].index, .bytes = t->v[i].text_bytes,
+                         .text = t->blob + t->v[i].text};
+}
+
+static int position_cmp(uint32_t a, uint32_t b, const void *ctx)
+{
+    struct item x = item_at(ctx, a), y = item_at(ctx, b);
+    int c = item_cmp(&x, &y);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* Positions 0..N-1 of T's pairs in (index, text) order, in a new array
+ * (four bytes a pair, sorted in place); NULL when out of memory. */
+static uint32_t *sorted_positions(const struct scanned *t, size_t n)
+{
+    uint32_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (uint32_t)i;
+    rt_sort_positions(v, n, position_cmp, t);
+    return v;
+}
+
 /* Whether the pairs NOW (in NOW_BLOB) are the pairs OLD (in OLD_BLOB)
  * plus exactly C's added pairs, minus exactly its removed pairs, as
  * multisets of (index, UTF-16 text); N_STORED is the table's pair count,
- * for the message. Sorts items: n log n in the pairs compared. */
+ * for the message. Sorts: n log n in the pairs compared. The tables'
+ * pairs are sorted as four-byte positions into their scans, in place,
+ * and the pairs wanted are walked as the merge of the old ones left and
+ * the added ones, never copied: a change that removes a table of
+ * millions of tiny pairs costs a few bytes a pair here, not the 16-byte
+ * items (and qsort's copy of them) of each table it once did. */
 static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
                       const struct rt_msz_entry *old, size_t n_old,
                       const uint8_t *now_blob, const struct rt_msz_entry *now,
                       size_t n_now, size_t n_stored, struct rt_error *e)
 {
     int rc = -1;
-    struct item *want = NULL, *got = NULL, *rem = NULL;
-    uint8_t *rem_buf = NULL, *add_buf = NULL;
+    const struct scanned before = {old_blob, old}, after = {now_blob, now};
+    struct item *add = NULL;
+    uint8_t *add_buf = NULL;
     char *used = NULL;
-    size_t *taken = NULL, n_want = 0;
-    want = malloc((n_old + c->added.n + 1) * sizeof *want);
-    got = malloc((n_now + 1) * sizeof *got);
-    rem = malloc((c->removed.n + 1) * sizeof *rem);
+    uint32_t *taken = NULL, *o = NULL, *w = NULL;
+    add = malloc((c->added.n + 1) * sizeof *add);
     used = calloc(n_old + 1, 1);
     taken = calloc(n_old + 1, sizeof *taken);
-    if (!want || !got || !rem || !used || !taken ||
-        items_of(&c->removed, rem, &rem_buf) ||
-        items_of(&c->added, want + n_old, &add_buf)) {
+    if (!add || !used || !taken || items_of(&c->added, add, &add_buf) ||
+        !(o = sorted_positions(&before, n_old)) ||
+        !(w = sorted_positions(&after, n_now))) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         goto out;
     }
     /* Before, sorted; each removed pair takes one equal pair of it (it
      * must be there), the rest is wanted. */
-    for (size_t i = 0; i < n_old; i++)
-        want[i] = (struct item){.index = old[i].index,
-                                .bytes = old[i].text_bytes,
-                                .text = old_blob + old[i].text};
-    qsort(want, n_old, sizeof *want, item_cmp);
     for (size_t k = 0; k < c->removed.n; k++) {
+        /* Each removed pair's text in UTF-16, one at a time: the
+         * removed pairs may be a whole table's. */
+        const struct rt_pair *r = &c->removed.v[k];
+        uint8_t *u16 = NULL;
+        size_t u16_len = 0;
+        if (r->text_len &&
+            rt_utf8_to_utf16le(r->text, r->text_len, &u16, &u16_len,
+                               NULL) != 0) {
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            goto out;
+        }
+        const struct item gone = {.index = r->index,
+                                  .bytes = (uint32_t)u16_len,
+                                  .text = u16 ? u16 : (const uint8_t *)""};
         size_t lo = 0, hi = n_old;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (item_cmp(&want[mid], &rem[k]) < 0)
+            struct item x = item_at(&before, o[mid]);
+            if (item_cmp(&x, &gone) < 0)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -143,7 +190,10 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
          * walk over them (a table of 200,000 equal pairs). */
         size_t run = lo;
         lo += taken[run];
-        if (lo == n_old || item_cmp(&want[lo], &rem[k])) {
+        struct item x = lo < n_old ? item_at(&before, o[lo]) : gone;
+        int held = lo < n_old && !item_cmp(&x, &gone);
+        free(u16);
+        if (!held) {
             rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                          "internal error: the change set removes pair %u "
                          "from Perflib\\%s\\%s, which the table as stored "
@@ -155,44 +205,55 @@ static int same_pairs(const struct rt_change *c, const uint8_t *old_blob,
         used[lo] = 1;
         taken[run]++;
     }
-    for (size_t i = 0; i < n_old; i++)
-        if (!used[i])
-            want[n_want++] = want[i];
-    /* The added items were built after the old ones: move them down. */
-    memmove(want + n_want, want + n_old, c->added.n * sizeof *want);
-    n_want += c->added.n;
-    for (size_t i = 0; i < n_now; i++)
-        got[i] = (struct item){.index = now[i].index,
-                               .bytes = now[i].text_bytes,
-                               .text = now_blob + now[i].text};
-    qsort(want, n_want, sizeof *want, item_cmp);
-    qsort(got, n_now, sizeof *got, item_cmp);
-    size_t i = 0;
-    while (i < n_want && i < n_now && !item_cmp(&want[i], &got[i]))
-        i++;
-    if (i < n_want || i < n_now) {
-        int extra = i < n_now && (i == n_want || item_cmp(&got[i], &want[i]) < 0);
-        const struct item *p = extra ? &got[i] : &want[i];
+    qsort(add, c->added.n, sizeof *add, item_cmp);
+    /* The pairs wanted, in order: the old ones left merged with the
+     * added ones; compared one for one with the new table's. */
+    size_t oi = 0, ai = 0, k = 0;
+    for (;; k++) {
+        while (oi < n_old && used[oi])
+            oi++;
+        int have_want = oi < n_old || ai < c->added.n, from_old = 0;
+        struct item want = {0}, got = {0};
+        if (oi < n_old) {
+            want = item_at(&before, o[oi]);
+            from_old = 1;
+        }
+        if (ai < c->added.n && (!from_old || item_cmp(&add[ai], &want) < 0)) {
+            want = add[ai];
+            from_old = 0;
+        }
+        int have_got = k < n_now;
+        if (have_got)
+            got = item_at(&after, w[k]);
+        if (!have_want && !have_got)
+            break;
+        if (have_want && have_got && !item_cmp(&want, &got)) {
+            if (from_old)
+                oi++;
+            else
+                ai++;
+            continue;
+        }
+        int extra = have_got && (!have_want || item_cmp(&got, &want) < 0);
         rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                      "internal error: the change set would leave %zu pairs "
                      "in Perflib\\%s\\%s, not the %zu stored plus the %zu it "
                      "adds minus the %zu it removes (first difference at "
                      "index %u, %s); it was refused and nothing was written",
                      n_now - n_old + n_stored, c->lang, table_name(c),
-                     n_stored, c->added.n,
-                     c->removed.n, p->index,
+                     n_stored, c->added.n, c->removed.n,
+                     extra ? got.index : want.index,
                      extra ? "a pair it should not hold"
-                               : "a pair it should hold");
+                           : "a pair it should hold");
         goto out;
     }
     rc = 0;
 out:
-    free(want);
-    free(got);
-    free(rem);
+    free(add);
     free(used);
     free(taken);
-    free(rem_buf);
+    free(o);
+    free(w);
     free(add_buf);
     return rc;
 }
@@ -200,9 +261,34 @@ out:
 /* Works on the blobs as they are (UTF-16, located in one scan each) and
  * sorts (index, text) items: linear in the bytes, n log n in the pairs,
  * whatever the size of the tables. */
+/* Whether KNOWN indexes exactly BEFORE's bytes, well-formed: all of
+ * them held (no lean load), the same bytes, and its pairs ending in the
+ * list terminator that ends the blob (a scan stops at any damage, so
+ * pairs that reach it met none). */
+static int same_known(const struct rt_table *known,
+                      const struct rt_value *before)
+{
+    if (!known || !known->blob || known->base || known->len != before->len ||
+        before->len < 2)
+        return 0;
+    size_t end = rt_msz_pairs_end(known->v, known->n);
+    return end + 2 == before->len && !before->data[end] &&
+           !before->data[end + 1] &&
+           !memcmp(known->blob, before->data, before->len);
+}
+
 int rt_engine_check_table_change(const struct rt_change *c,
                                  const struct rt_value *before, int present,
                                  struct rt_error *e)
+{
+    return rt_engine_check_table_change_known(c, before, present, NULL, e);
+}
+
+int rt_engine_check_table_change_known(const struct rt_change *c,
+                                       const struct rt_value *before,
+                                       int present,
+                                       const struct rt_table *known,
+                                       struct rt_error *e)
 {
     struct rt_msz_entry *old = NULL, *now = NULL;
     size_t n_old = 0, n_now = 0;
@@ -232,7 +318,14 @@ int rt_engine_check_table_change(const struct rt_change *c,
         free(now);
         return 0;
     }
-    if (present && before->len &&
+    /* The table as loaded, when the store still holds its bytes: its
+     * index stands for a second scan (16 bytes a pair of a table of
+     * millions). */
+    const struct rt_msz_entry *old_v = NULL;
+    if (present && before->len && same_known(known, before)) {
+        old_v = known->v;
+        n_old = known->n;
+    } else if (present && before->len &&
         rt_multi_sz_scan(before->data, before->len, 0, &old, &n_old, &me)) {
         rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                      "internal error: Perflib\\%s\\%s cannot be decoded "
@@ -246,7 +339,9 @@ int rt_engine_check_table_change(const struct rt_change *c,
         malformed(c, &me, e);
         goto out;
     }
-    rc = same_pairs(c, before->data, old, n_old, c->value.data, now, n_now,
+    if (!old_v)
+        old_v = old;
+    rc = same_pairs(c, before->data, old_v, n_old, c->value.data, now, n_now,
                     n_old, e);
 out:
     free(old);

@@ -206,22 +206,49 @@ static void compact(struct rt_pair_list *l, const unsigned char *kill)
     }
 }
 
-static int cmp_ipos(const void *x, const void *y)
+/* Whether position A of V goes after position B: by index, ties in
+ * table order. */
+static int ipos_after(const struct ipos *v, size_t a, size_t b)
 {
-    const struct ipos *a = x, *b = y;
-    if (a->index != b->index)
-        return a->index < b->index ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+    return v[a].index != v[b].index ? v[a].index > v[b].index
+                                    : v[a].pos > v[b].pos;
 }
 
+static void ipos_sift(struct ipos *v, size_t root, size_t n)
+{
+    for (;;) {
+        size_t big = root, l = 2 * root + 1, r = l + 1;
+        if (l < n && ipos_after(v, l, big))
+            big = l;
+        if (r < n && ipos_after(v, r, big))
+            big = r;
+        if (big == root)
+            return;
+        struct ipos t = v[root];
+        v[root] = v[big];
+        v[big] = t;
+        root = big;
+    }
+}
+
+/* Sorted in place by a heap sort (qsort's merge sort would take a copy
+ * of the array: a table of millions of duplicates is sorted here). */
 struct ipos *rt_repair_sorted_positions(const struct rt_pair_list *l)
 {
     struct ipos *v = malloc((l->n ? l->n : 1) * sizeof *v);
     if (!v)
         return NULL;
-    for (size_t i = 0; i < l->n; i++)
-        v[i] = (struct ipos){l->v[i].index, i};
-    qsort(v, l->n, sizeof *v, cmp_ipos);
+    size_t n = l->n;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct ipos){l->v[i].index, (uint32_t)i};
+    for (size_t i = n / 2; i-- > 0;)
+        ipos_sift(v, i, n);
+    for (size_t end = n; end > 1; end--) {
+        struct ipos t = v[0];
+        v[0] = v[end - 1];
+        v[end - 1] = t;
+        ipos_sift(v, 0, end - 1);
+    }
     return v;
 }
 

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/sort_positions.h"
+
 /* Moves pair P to the end of L (P's strings are L's then): no copy of
  * a text that is about to be freed. 0, or -1 when out of memory. */
 static int move_pair(struct rt_pair_list *l, struct rt_pair *p)
@@ -21,24 +23,102 @@ static int move_pair(struct rt_pair_list *l, struct rt_pair *p)
     }
     /* As rt_pair_list_append makes it: the index in canonical form. */
     free(p->index_raw);
-    l->v[l->n++] = (struct rt_pair){p->index, p->text, p->text_len, NULL};
+    l->v[l->n++] = (struct rt_pair){.index = p->index, .text_len = p->text_len,
+                                    .text = p->text};
     p->text = p->index_raw = NULL;
     p->text_len = 0;
+    return 0;
+}
+
+static int cmp_index_then_position(uint32_t a, uint32_t b, const void *ctx)
+{
+    const struct rt_pair *v = ctx;
+    if (v[a].index != v[b].index)
+        return v[a].index < v[b].index ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* A's pairs marked in GONE become OUT (empty before): compacted where
+ * they lie, in table order, then put in index order (ties in table
+ * order, as the sorted walk found them) by a permutation of four-byte
+ * positions; A's other pairs are freed and A is left empty. The pairs a
+ * repair removes are most of a table when it drops millions of
+ * duplicates: they are not held in a second array. 0, or -1 when out of
+ * memory (A then still holds every pair). */
+static int take_marked(struct rt_pair_list *a, const unsigned char *gone,
+                       struct rt_pair_list *out)
+{
+    size_t kept = 0, sorted = 1;
+    for (size_t i = 0; i < a->n; i++)
+        if (gone[i]) {
+            if (kept && a->v[i].index < a->v[kept - 1].index)
+                sorted = 0;
+            kept++;
+        }
+    uint32_t *perm = NULL;
+    if (!sorted && !(perm = malloc(kept * sizeof *perm)))
+        return -1;
+    kept = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (!gone[i]) {
+            rt_pair_free(&a->v[i]);
+            continue;
+        }
+        /* As rt_pair_list_append makes it: the index in canonical form. */
+        free(a->v[i].index_raw);
+        a->v[i].index_raw = NULL;
+        a->v[kept++] = a->v[i];
+    }
+    if (perm) {
+        for (size_t i = 0; i < kept; i++)
+            perm[i] = (uint32_t)i;
+        rt_sort_positions(perm, kept, cmp_index_then_position, a->v);
+        /* Position I gets the pair at PERM[I]: each cycle moved once. */
+        for (size_t i = 0; i < kept; i++) {
+            if (perm[i] == i)
+                continue;
+            struct rt_pair first = a->v[i];
+            size_t j = i;
+            while (perm[j] != i) {
+                size_t next = perm[j];
+                a->v[j] = a->v[next];
+                perm[j] = (uint32_t)j;
+                j = next;
+            }
+            a->v[j] = first;
+            perm[j] = (uint32_t)j;
+        }
+        free(perm);
+    }
+    *out = *a;
+    out->n = kept;
+    memset(a, 0, sizeof *a);
+    if (kept < out->cap / 2) {
+        struct rt_pair *v = realloc(out->v, (kept ? kept : 1) * sizeof *v);
+        if (v) {
+            out->v = v;
+            out->cap = kept ? kept : 1;
+        }
+    }
     return 0;
 }
 
 /* The multiset difference A - B of (index, text) pairs, appended to OUT:
  * copies, or with TAKE, A's own pairs moved out of A (a list about to be
  * freed: the pairs a repair removes are a whole table's when it prunes
- * every string, and are not held twice). */
+ * every string, and are not held twice; with OUT empty, A's array
+ * becomes OUT's and A is left empty). */
 static int difference(struct rt_pair_list *a, const struct rt_pair_list *b,
                       struct rt_pair_list *out, int take)
 {
     struct ipos *pa = rt_repair_sorted_positions(a);
     struct ipos *pb = rt_repair_sorted_positions(b);
-    if (!pa || !pb) {
+    int in_place = take && !out->v;
+    unsigned char *gone = in_place ? calloc(a->n ? a->n : 1, 1) : NULL;
+    if (!pa || !pb || (in_place && !gone)) {
         free(pa);
         free(pb);
+        free(gone);
         return -1;
     }
     unsigned char *used = calloc(b->n ? b->n : 1, 1);
@@ -58,13 +138,20 @@ static int difference(struct rt_pair_list *a, const struct rt_pair_list *b,
                 break;
             }
         }
-        if (!found && (take ? move_pair(out, x)
-                            : rt_pair_list_append(out, x->index, x->text)) != 0)
+        if (found)
+            continue;
+        if (in_place)
+            gone[pa[i].pos] = 1;
+        else if ((take ? move_pair(out, x)
+                       : rt_pair_list_append(out, x->index, x->text)) != 0)
             rc = -1;
     }
     free(used);
     free(pa);
     free(pb);
+    if (!rc && in_place)
+        rc = take_marked(a, gone, out);
+    free(gone);
     return rc;
 }
 

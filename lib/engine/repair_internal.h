@@ -59,10 +59,13 @@ struct repair {
             (rp)->failed = 1;                                                 \
     } while (0)
 
-/* A list's positions in index order (ties in table order). */
+/* A list's positions in index order (ties in table order). Eight
+ * bytes: a list holds fewer than 2^32 pairs (a table is under 4 GiB,
+ * eight bytes a pair at least), and a repair sorts a table of millions
+ * of duplicates this way. */
 struct ipos {
     uint32_t index;
-    size_t pos;
+    uint32_t pos;
 };
 
 /* "Counter" (K 0) or "Help" (K 1), for messages. */

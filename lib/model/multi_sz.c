@@ -476,12 +476,14 @@ int rt_msz_entry_pair(const uint8_t *blob, const struct rt_msz_entry *x,
 {
     memset(p, 0, sizeof *p);
     p->index = x->index;
+    size_t text_len = 0;
     if (index_raw(blob + x->at, (x->text - 2 - x->at) / 2, &p->index_raw) ||
         rt_utf16le_to_utf8(blob + x->text, x->text_bytes, &p->text,
-                           &p->text_len, NULL) != 0) {
+                           &text_len, NULL) != 0) {
         rt_pair_free(p);
         return -1;
     }
+    p->text_len = (uint32_t)text_len;
     return 0;
 }
 
@@ -634,9 +636,10 @@ int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
             pos = next;
             continue;
         }
-        size_t bad;
+        size_t bad, text_len = 0;
         int r = rt_utf16le_to_utf8(blob + next, text_end - next, &p.text,
-                                   &p.text_len, &bad);
+                                   &text_len, &bad);
+        p.text_len = (uint32_t)text_len;
         if (r == -2) {
             free(p.index_raw);
             goto nomem;

@@ -14,10 +14,13 @@
 /* Highest index Windows accepts in a name table (2^31). */
 #define RT_INDEX_MAX 0x80000000u
 
+/* Twenty-four bytes: a table of millions of tiny pairs decoded costs
+ * this and its texts' heap blocks a pair (a text is under the 4 GiB of
+ * a table). */
 struct rt_pair {
     uint32_t index;
+    uint32_t text_len;   /* bytes, without the NUL */
     char *text;          /* UTF-8, NUL-terminated */
-    size_t text_len;     /* bytes, without the NUL */
     char *index_raw;     /* the index's digits when not canonical (leading
                             zeros), so re-encoding keeps them; else NULL */
 };

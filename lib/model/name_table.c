@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/sort_positions.h"
 #include "model/utf16.h"
 
 void rt_pair_list_free(struct rt_pair_list *l)
@@ -260,10 +261,8 @@ size_t rt_pair_list_agreement(const struct rt_pair_list *a,
 
 /* Orders pairs by index, then text bytes, then length: equal pairs are
  * neighbours. */
-static int cmp_pair_ptr(const void *pa, const void *pb)
+static int cmp_pairs(const struct rt_pair *a, const struct rt_pair *b)
 {
-    const struct rt_pair *a = *(const struct rt_pair *const *)pa;
-    const struct rt_pair *b = *(const struct rt_pair *const *)pb;
     if (a->index != b->index)
         return a->index < b->index ? -1 : 1;
     size_t n = a->text_len < b->text_len ? a->text_len : b->text_len;
@@ -272,24 +271,37 @@ static int cmp_pair_ptr(const void *pa, const void *pb)
         return c;
     if (a->text_len != b->text_len)
         return a->text_len < b->text_len ? -1 : 1;
-    return a < b ? -1 : a > b;     /* table order among equal pairs */
+    return 0;
 }
 
-static const struct rt_pair **sorted_pairs(const struct rt_pair_list *l)
+static int cmp_positions(uint32_t a, uint32_t b, const void *ctx)
 {
-    const struct rt_pair **v = malloc((l->n ? l->n : 1) * sizeof *v);
+    const struct rt_pair *v = ctx;
+    int c = cmp_pairs(&v[a], &v[b]);
+    return c ? c : (a > b) - (a < b);   /* table order among equal pairs */
+}
+
+/* L's positions in pair order, four bytes each, sorted in place (no
+ * copy of the array as qsort's merge sort takes); NULL when out of
+ * memory. A list holds fewer than 2^32 pairs: a table is under 4 GiB. */
+static uint32_t *sorted_pairs(const struct rt_pair_list *l)
+{
+    uint32_t *v = malloc((l->n ? l->n : 1) * sizeof *v);
     if (!v)
         return NULL;
     for (size_t i = 0; i < l->n; i++)
-        v[i] = &l->v[i];
-    qsort(v, l->n, sizeof *v, cmp_pair_ptr);
+        v[i] = (uint32_t)i;
+    rt_sort_positions(v, l->n, cmp_positions, l->v);
     return v;
 }
 
-/* Appends to OUT the pairs of L not marked in MATCHED, in L's order. */
-static int append_unmatched(const struct rt_pair_list *l,
+/* Appends to OUT the pairs of L not marked in MATCHED, in L's order:
+ * copies, or with TAKE, L's own pairs moved out of it (L's texts are
+ * OUT's then; L is about to be freed: a table of millions of tiny pairs
+ * is not held twice). */
+static int append_unmatched(struct rt_pair_list *l,
                             const unsigned char *matched,
-                            struct rt_pair_list *out)
+                            struct rt_pair_list *out, int take)
 {
     for (size_t i = 0; i < l->n; i++) {
         if (matched[i])
@@ -302,25 +314,28 @@ static int append_unmatched(const struct rt_pair_list *l,
             out->v = v;
             out->cap = cap;
         }
-        if (rt_pair_copy(&out->v[out->n], &l->v[i]) != 0)
+        if (take) {
+            out->v[out->n] = l->v[i];
+            l->v[i].text = l->v[i].index_raw = NULL;
+            l->v[i].text_len = 0;
+        } else if (rt_pair_copy(&out->v[out->n], &l->v[i]) != 0)
             return -1;
         out->n++;
     }
     return 0;
 }
 
-static int same_pair(const struct rt_pair *a, const struct rt_pair *b)
+/* With TAKE and REMOVED empty, OLD_PAIRS' unmatched pairs are compacted
+ * where they lie and its array becomes REMOVED: a whole table replaced
+ * whose pairs all go (millions of tiny duplicates) is held once, not in
+ * two arrays. */
+static int pair_list_diff(struct rt_pair_list *old_pairs,
+                          const struct rt_pair_list *new_pairs,
+                          struct rt_pair_list *added,
+                          struct rt_pair_list *removed, int take)
 {
-    return a->index == b->index && a->text_len == b->text_len &&
-           !memcmp(a->text, b->text, a->text_len);
-}
-
-int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
-                      const struct rt_pair_list *new_pairs,
-                      struct rt_pair_list *added, struct rt_pair_list *removed)
-{
-    const struct rt_pair **o = sorted_pairs(old_pairs);
-    const struct rt_pair **w = sorted_pairs(new_pairs);
+    uint32_t *o = sorted_pairs(old_pairs);
+    uint32_t *w = sorted_pairs(new_pairs);
     unsigned char *o_matched = calloc(old_pairs->n ? old_pairs->n : 1, 1);
     unsigned char *w_matched = calloc(new_pairs->n ? new_pairs->n : 1, 1);
     int rc = -1;
@@ -328,10 +343,10 @@ int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
         goto out;
     /* One walk of both sorted lists: equal pairs meet, one for one. */
     for (size_t i = 0, j = 0; i < old_pairs->n && j < new_pairs->n;) {
-        int c = same_pair(o[i], w[j]) ? 0 : cmp_pair_ptr(&o[i], &w[j]);
+        int c = cmp_pairs(&old_pairs->v[o[i]], &new_pairs->v[w[j]]);
         if (c == 0) {
-            o_matched[o[i] - old_pairs->v] = 1;
-            w_matched[w[j] - new_pairs->v] = 1;
+            o_matched[o[i]] = 1;
+            w_matched[w[j]] = 1;
             i++;
             j++;
         } else if (c < 0) {
@@ -340,16 +355,55 @@ int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
             j++;
         }
     }
-    rc = append_unmatched(new_pairs, w_matched, added) ||
-                 append_unmatched(old_pairs, o_matched, removed)
-             ? -1
-             : 0;
+    free(o);
+    free(w);
+    o = w = NULL;
+    rc = append_unmatched((struct rt_pair_list *)new_pairs, w_matched, added,
+                          0);
+    if (!rc && take && !removed->v) {
+        size_t kept = 0;
+        for (size_t i = 0; i < old_pairs->n; i++) {
+            if (o_matched[i])
+                rt_pair_free(&old_pairs->v[i]);
+            else
+                old_pairs->v[kept++] = old_pairs->v[i];
+        }
+        *removed = *old_pairs;
+        removed->n = kept;
+        memset(old_pairs, 0, sizeof *old_pairs);
+        if (kept < removed->cap / 2) {
+            struct rt_pair *v = realloc(removed->v,
+                                        (kept ? kept : 1) * sizeof *v);
+            if (v) {
+                removed->v = v;
+                removed->cap = kept ? kept : 1;
+            }
+        }
+    } else if (!rc) {
+        rc = append_unmatched(old_pairs, o_matched, removed, take);
+    }
 out:
     free(o);
     free(w);
     free(o_matched);
     free(w_matched);
     return rc;
+}
+
+int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
+                      const struct rt_pair_list *new_pairs,
+                      struct rt_pair_list *added, struct rt_pair_list *removed)
+{
+    return pair_list_diff((struct rt_pair_list *)old_pairs, new_pairs, added,
+                          removed, 0);
+}
+
+int rt_pair_list_diff_take(struct rt_pair_list *old_pairs,
+                           const struct rt_pair_list *new_pairs,
+                           struct rt_pair_list *added,
+                           struct rt_pair_list *removed)
+{
+    return pair_list_diff(old_pairs, new_pairs, added, removed, 1);
 }
 
 int rt_pair_list_equal(const struct rt_pair_list *a,

@@ -89,6 +89,15 @@ int rt_pair_list_diff(const struct rt_pair_list *old_pairs,
                       const struct rt_pair_list *new_pairs,
                       struct rt_pair_list *added, struct rt_pair_list *removed);
 
+/* The same, the pairs of OLD_PAIRS that go to REMOVED moved there, not
+ * copied (OLD_PAIRS is left to be freed, maybe emptied; an empty REMOVED
+ * takes its array): the pairs a whole table replaced removes are not
+ * held twice. */
+int rt_pair_list_diff_take(struct rt_pair_list *old_pairs,
+                           const struct rt_pair_list *new_pairs,
+                           struct rt_pair_list *added,
+                           struct rt_pair_list *removed);
+
 /* Whether A and B hold the same pairs in the same order (index, text and
  * the index's digits as written). */
 int rt_pair_list_equal(const struct rt_pair_list *a,

@@ -31,6 +31,13 @@
 #       block for each name and their 16-byte index entries: 114 MB for
 #       5.1 MB), and query of it in UTF-16LE (twice the bytes)
 #                                                 10 x the file + 24 MB
+#   names, repair (--dry-run and real) and restore (--dry-run and real,
+#       of a backup of the tree as made) of a registry-layout SOFTWARE
+#       whose Perflib\009 Counter is 500000 tiny pairs "2", "2" (8 bytes
+#       each: every one but the first a duplicate both verbs remove;
+#       5.4 MB: restore took 84 MB and repair 81 MB, each removed pair
+#       decoded twice and compared as 16-byte items; 45 MB and 55 MB
+#       now)                                     10 x the hives + 24 MB
 # A regtool that holds each input byte ten times over fails them.
 #
 # Caps: a .dat table and a .reg file over 256 MiB, a PerfStringBackup
@@ -219,9 +226,52 @@ if [ "$ASAN" = 0 ]; then
         $((10 * in + 24 * MB)) "$REGTOOL" --store "psb:$P.16" query
     expect_grep "^  61a7f$" "$OUT"
     rm -f "$P" "$P.16"
+
+    # 6. The registry layout, a Counter of 500000 tiny duplicate pairs
+    # (tests/cli/mkscale.c writes it with regtool's own hive writer).
+    MKSCALE=$TMPDIR/mkscale
+    SANFLAGS=""
+    # A gcov-instrumented libregtool.a (make coverage) links only with libgcov.
+    nm "$REGTOOL" 2>/dev/null | grep -q __gcov_init && SANFLAGS="--coverage"
+    # shellcheck disable=SC2086
+    cc $SANFLAGS -Ilib -o "$MKSCALE" tests/cli/mkscale.c \
+        "$(dirname "$REGTOOL")/libregtool.a" -linih || fail "cannot build mkscale"
+    W=$TMPDIR/dups
+    expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout registry
+    expect_exit 0 "$REGTOOL" --store "hive:$W" backup "$TMPDIR/dups.ini"
+    CFG=$W/Windows/System32/config
+    "$MKSCALE" duplicates "$CFG/SOFTWARE" 500000 || fail "mkscale duplicates"
+    cp -a "$W" "$TMPDIR/dups-made"
+    in=$(( $(stat -c %s "$CFG/SOFTWARE") + $(stat -c %s "$CFG/SYSTEM") ))
+    what="a Counter of 500000 tiny duplicate pairs ($((in / 1024)) KB of hives)"
+    peak "names of $what" $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" names
+    [ "$(grep -c "^2	2$" "$OUT")" -eq 500000 ] || fail "names does not list the 500000 pairs"
+    # (repair: exit 2, the table lost its names: errors left)
+    PEAK_EXIT_MAX=2
+    peak "repair --dry-run of $what" $((10 * in + 24 * MB)) \
+        "$REGTOOL" --store "hive:$W" repair --dry-run
+    PEAK_EXIT_MAX=1
+    expect_grep "index 2 held 500000 times; kept \"2\"" "$OUT"
+    expect_grep "^  Perflib\\\\009\\\\Counter: +0 -499999 pairs" "$OUT"
+    peak "restore --dry-run of $what" $((10 * in + 24 * MB)) \
+        "$REGTOOL" --store "hive:$W" restore --dry-run --force "$TMPDIR/dups.ini"
+    expect_grep "(were 500000 and " "$OUT"
+    PEAK_EXIT_MAX=2
+    peak "repair of $what" $((10 * in + 24 * MB)) \
+        "$REGTOOL" --store "hive:$W" repair --backup "$TMPDIR/dups-repair.ini"
+    PEAK_EXIT_MAX=1
+    expect_grep "index 2 held 500000 times" "$OUT"
+    [ "$("$REGTOOL" --store "hive:$W" names | grep -c "^2	")" -eq 1 ] ||
+        fail "the repair left index 2 more than once"
+    rm -rf "$W" "$TMPDIR/dups-repair.ini"
+    mv "$TMPDIR/dups-made" "$W"
+    peak "restore of $what" $((10 * in + 24 * MB)) \
+        "$REGTOOL" --store "hive:$W" restore --force "$TMPDIR/dups.ini"
+    expect_grep "(were 500000 and " "$OUT"
+    rm -rf "$W" "$TMPDIR/dups.ini"
 fi
 
-# 6. Caps, on sparse files: refused before they are read.
+# 7. Caps, on sparse files: refused before they are read.
 W=$TMPDIR/caps
 expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
 # Its lock file, as a writer before leaves it (empty).

@@ -22,6 +22,10 @@
  *   mkscale tables DIR N         the .dat tables of those N languages in
  *                                DIR, perfcLLLL.dat and perfhLLLL.dat,
  *                                each an empty table (its end alone)
+ *   mkscale duplicates SOFTWARE N  Perflib\009's Counter becomes N
+ *                                pairs "2", "2" (the registry layout's
+ *                                table: 8 bytes a pair, the most pairs a
+ *                                byte, one index held N times)
  *   mkscale selfloop SYSTEM      Services' subkey list names Services
  *                                itself
  *   mkscale cycle SYSTEM         a subkey of Services lists Services
@@ -114,6 +118,23 @@ static int languages(struct rt_regf *h, long n)
     return 0;
 }
 
+static int duplicates(struct rt_regf *h, long n)
+{
+    uint32_t english;
+    if (rt_regf_lookup(h, rt_regf_root(h), PERFLIB "\\009", &english))
+        return fail(h, PERFLIB "\\009");
+    /* "2" NUL "2" NUL in UTF-16LE a pair, and the list's NUL. */
+    size_t len = 8 * (size_t)n + 2;
+    uint8_t *b = calloc(len, 1);
+    if (!b)
+        return fail(NULL, "out of memory");
+    for (long i = 0; i < n; i++)
+        b[8 * i] = b[8 * i + 4] = '2';
+    int rc = rt_regf_value_set(h, english, "Counter", RT_REG_MULTI_SZ, b, len);
+    free(b);
+    return rc ? fail(h, "Counter") : 0;
+}
+
 /* The .dat tables of the N languages of languages(), in DIR: each two
  * zero bytes, an empty UTF-16 string, which ends a table. */
 static int tables(const char *dir, long n)
@@ -186,8 +207,9 @@ int main(int argc, char **argv)
                                    !strcmp(argv[1], "libraries") ||
                                    !strcmp(argv[1], "shortnames") ||
                                    !strcmp(argv[1], "tables") ||
-                                   !strcmp(argv[1], "languages")))) {
-        fprintf(stderr, "usage: mkscale services|libraries|shortnames|languages HIVE N | "
+                                   !strcmp(argv[1], "languages") ||
+                                   !strcmp(argv[1], "duplicates")))) {
+        fprintf(stderr, "usage: mkscale services|libraries|shortnames|languages|duplicates HIVE N | "
                         "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
@@ -210,6 +232,8 @@ int main(int argc, char **argv)
         rc = services(h, n, LIB_SHORT);
     else if (!strcmp(argv[1], "languages"))
         rc = languages(h, n);
+    else if (!strcmp(argv[1], "duplicates"))
+        rc = duplicates(h, n);
     else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))
         rc = loop(h, !strcmp(argv[1], "cycle"));
     else

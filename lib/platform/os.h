@@ -123,6 +123,9 @@ struct rt_os_stat {
     uint64_t size;
     /* The file's identity: equal for two names of one file. */
     uint64_t dev, ino;
+    /* How many names the file has (0 or 1 where the system cannot tell): a
+     * file of a tree that another name shares may be a host file. */
+    uint64_t links;
     unsigned mode;       /* permission bits (0666 where there are none) */
     /* Last modification, in nanoseconds since the system's epoch: with
      * the size and identity, tells whether a file was written since it

@@ -399,6 +399,7 @@ static void from_stat(const struct stat *st, struct rt_os_stat *out)
     out->size = (uint64_t)st->st_size;
     out->dev = (uint64_t)st->st_dev;
     out->ino = (uint64_t)st->st_ino;
+    out->links = (uint64_t)st->st_nlink;
     out->mode = (unsigned)st->st_mode & 07777;
     out->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u +
                     (uint64_t)st->st_mtim.tv_nsec;

@@ -230,12 +230,16 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
              * the release, whose opens clear them. */
             char reason[700];
             snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
+            int named = rt_os_refusal_named(err);
             rt_failure_needs(err, path, 0, why, sizeof why);
             reservations_release(rv);
-            /* A refusal's words name the path and what stands there. */
+            /* A refusal's words name the path and what stands there; a
+             * folder where the file is ("Is a directory") is named here. */
             if (rt_is_refusal(err))
                 return rt_error_set(e, RT_ERR_ACCESS_DENIED,
-                                    "%s; nothing was written", reason);
+                                    "%s%s%s; nothing was written",
+                                    named ? "" : path, named ? "" : ": ",
+                                    reason);
             return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                                  : RT_ERR_ACCESS_DENIED,
                                 "%s: %s; nothing was written: %s", path,

@@ -296,25 +296,25 @@ int rt_journal_list_files(struct rt_journal *j, struct rt_error *e)
  * read as zeros on some file systems). Anything else is no journal of
  * ours: not an unfinished change to discard, but a file someone put
  * there (or a journal of another format version), refused and left in
- * place. 0, or -1 with E naming it and its first bytes. */
+ * place. Its bytes are not shown: the file may be anyone's (a host file
+ * planted there), and what it holds is none of the message's business.
+ * 0, or -1 with E naming it. */
 static int check_magic(const struct rt_journal *j, struct rt_error *e)
 {
     static const uint8_t zeros[8];
     size_t n = j->len < 8 ? j->len : 8;
     if (!n || !memcmp(j->buf, JOURNAL_MAGIC, n) || !memcmp(j->buf, zeros, n))
         return 0;
-    char shown[80];
-    shown_name(j->buf, n, shown, sizeof shown);
     const char *what = n == 8 && !memcmp(j->buf, JOURNAL_MAGIC, 7)
                            ? "a journal of another format version"
                            : "not a journal of regtool";
     return rt_error_set(e, RT_ERR_BADDB,
-                        "%s: %s (it begins with '%s', not '%s'): it is "
+                        "%s: %s (it does not begin with '%s'): it is "
                         "refused and left where it is, not discarded as an "
                         "unfinished change; nothing was written. Check what "
                         "it is, then move it aside (mv %s %s.refused) and "
                         "run again",
-                        j->path, what, shown, JOURNAL_MAGIC, j->path, j->path);
+                        j->path, what, JOURNAL_MAGIC, j->path, j->path);
 }
 
 /* Parses journal B (LEN bytes, taken over by J), checking it whole;
@@ -385,6 +385,17 @@ int rt_journal_load(const char *journal_path,
         return refuse(journal_path, e,
                       "not a regular file (a link, a directory, a device "
                       "or a pipe)");
+    /* A journal is written, cut back and removed: one that another name
+     * shares may be a host file linked into the tree (a chroot's or a
+     * container's copy on the host's file system), refused as every file
+     * of a tree regtool would write is, before a byte of it is read. */
+    if (st.links > 1) {
+        snprintf(why, sizeof why,
+                 "not a journal of regtool: it is a hard link (%llu links), "
+                 "and regtool writes no file of a tree that another name "
+                 "shares", (unsigned long long)st.links);
+        return refuse(journal_path, e, why);
+    }
     uint64_t max = scope ? scope->max_bytes : 0;
     if (max && st.size > max) {
         snprintf(why, sizeof why,

@@ -213,9 +213,11 @@ static int check_targets(const struct rt_journal *j, const char *base,
         if (!err && !why[0])
             continue;
         /* A refusal's words name the path already. */
-        if (!why[0])
-            snprintf(why, sizeof why, "%s%s%s", rt_is_refusal(err) ? "" : path,
-                     rt_is_refusal(err) ? "" : ": ", rt_os_strerror(err));
+        if (!why[0]) {
+            int named = rt_os_refusal_named(err);
+            snprintf(why, sizeof why, "%s%s%s", named ? "" : path,
+                     named ? "" : ": ", rt_os_strerror(err));
+        }
         return rt_error_set(e, rt_is_refusal(err) ? RT_ERR_BADDB
                                                   : RT_ERR_WRITE_FAULT,
                             "%s: it would %s %s, but %s; nothing was "

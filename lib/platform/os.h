@@ -123,6 +123,9 @@ struct rt_os_stat {
     uint64_t size;
     /* The file's identity: equal for two names of one file. */
     uint64_t dev, ino;
+    /* How many names the file has (0 or 1 where the system cannot tell): a
+     * file of a tree that another name shares may be a host file. */
+    uint64_t links;
     unsigned mode;       /* permission bits (0666 where there are none) */
     /* Last modification, in nanoseconds since the system's epoch: with
      * the size and identity, tells whether a file was written since it
@@ -182,6 +185,10 @@ int rt_os_is_confined(const char *path);
  * last refused a path for (naming the link, the "..", the kind of file),
  * and strerror(ERR) for anything else. */
 const char *rt_os_strerror(int err);
+/* 1 when rt_os_strerror(ERR) gives the words of such a refusal, which name
+ * the path; 0 when it gives strerror's (EISDIR from an open says only "Is
+ * a directory": the caller names the path). */
+int rt_os_refusal_named(int err);
 
 /* DIR/REL ('/' between REL's parts) with each part matched without
  * regard to case against what its directory holds (a disk copied from

@@ -717,6 +717,11 @@ void rt_os_refusal_clear(void)
     refusal_code = 0;
 }
 
+int rt_os_refusal_named(int err)
+{
+    return err && err == refusal_code;
+}
+
 const char *rt_os_strerror(int err)
 {
     if (err && err == refusal_code)

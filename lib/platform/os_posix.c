@@ -66,6 +66,19 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
             os_posix_walk_failed(b.dir, b.leaf, path, strlen(path), errno);
     }
     struct stat st;
+    /* A socket (ENXIO) or a device without a driver (ENXIO, ENODEV) cannot
+     * be opened at all: refused in the words a FIFO, which opens, is
+     * refused in below, not taken for a file that is not there. */
+    if (fd < 0 && (errno == ENXIO || errno == ENODEV || errno == EOPNOTSUPP)) {
+        int err = errno;
+        int r = b.dir < 0 ? stat(path, &st)
+                          : fstatat(b.dir, b.leaf, &st, AT_SYMLINK_NOFOLLOW);
+        if (r == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            rt_os_refuse(ENODEV, "%s is %s, not a regular file: refused",
+                         path, kind_name(st.st_mode));
+        else
+            errno = err;
+    }
     if (fd >= 0 && fstat(fd, &st) != 0) {
         int err = errno;
         close(fd);
@@ -399,6 +412,7 @@ static void from_stat(const struct stat *st, struct rt_os_stat *out)
     out->size = (uint64_t)st->st_size;
     out->dev = (uint64_t)st->st_dev;
     out->ino = (uint64_t)st->st_ino;
+    out->links = (uint64_t)st->st_nlink;
     out->mode = (unsigned)st->st_mode & 07777;
     out->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u +
                     (uint64_t)st->st_mtim.tv_nsec;

@@ -488,6 +488,7 @@ static void from_info(const BY_HANDLE_FILE_INFORMATION *fi,
     st->size = ((uint64_t)fi->nFileSizeHigh << 32) | fi->nFileSizeLow;
     st->dev = fi->dwVolumeSerialNumber;
     st->ino = ((uint64_t)fi->nFileIndexHigh << 32) | fi->nFileIndexLow;
+    st->links = fi->nNumberOfLinks ? fi->nNumberOfLinks : 1;
     st->mode = fi->dwFileAttributes & FILE_ATTRIBUTE_READONLY ? 0444 : 0666;
     /* FILETIME: 100 ns units. */
     st->mtime_ns = (((uint64_t)fi->ftLastWriteTime.dwHighDateTime << 32) |

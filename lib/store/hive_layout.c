@@ -131,6 +131,49 @@ static int check_dat_files(struct hive_store *s, const char *dir,
     return rc;
 }
 
+/* Whether WOW, the Windows folder's SysWOW64 entry, is refused: it is
+ * anything but a folder (a symbolic link, to a host folder or anywhere,
+ * a file, a FIFO). Refused for readers and writers alike, as a link in
+ * place of System32 is: taken for absent, its copies of the tables would
+ * be left out of every commit and drift from System32's, and a reader
+ * would describe a layout the tree does not have, all without a word.
+ * 1 with E naming it and what stands there, else 0. */
+static int syswow64_refused(const char *wow, struct rt_error *e)
+{
+    struct rt_os_stat st;
+    if (rt_os_stat(wow, &st) != 0) {
+        rt_error_set(e, RT_ERR_BADDB, "%s: %s. Nothing was written", wow,
+                     rt_os_strerror(errno));
+        return 1;
+    }
+    if (st.kind == RT_OS_DIR || st.kind == RT_OS_ABSENT)
+        return 0;
+    const char *what = st.what ? st.what : "not a folder";
+    rt_error_set(e, RT_ERR_BADDB,
+                 "%s is %s, not a folder: refused (%staken for absent, the "
+                 "SysWOW64 copies of the tables would be left out of every "
+                 "change). Put the folder back, or move it aside if this "
+                 "tree has none. Nothing was written",
+                 wow, what,
+                 strstr(what, "link") ? "regtool does not follow a link "
+                                        "inside a tree it did not write; "
+                                      : "");
+    return 1;
+}
+
+/* After a table was not found in folder WOW: 1, with E set, when WOW
+ * could not be listed (a mount point, a folder it may not read, two
+ * names for one), for the reasons syswow64_refused gives; 0 when the
+ * table is only absent. */
+static int syswow64_unread(const char *wow, struct rt_error *e)
+{
+    if (errno == ENOENT)
+        return 0;
+    rt_error_set(e, RT_ERR_BADDB, "%s: %s. Nothing was written", wow,
+                 rt_os_strerror(errno));
+    return 1;
+}
+
 /* Decides where the tables are, and checks that they are there (SPEC
  * 1.1): .dat files when --tables names their directory, or when
  * Perflib\009 is a predefined-handle key or holds no tables and
@@ -203,11 +246,13 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
          * of the two alone is a copy damaged, refused by check_dat_files
          * below, not a directory to leave out of every commit (which
          * would let the copies drift apart). */
-        char *wdat = wow ? hive_find_ci(wow, "perfc009.dat") : NULL;
-        refused = refused || (wow && !wdat && hive_ambiguous(e));
+        refused = refused || (wow && syswow64_refused(wow, e));
+        char *wdat = wow && !refused ? hive_find_ci(wow, "perfc009.dat")
+                                     : NULL;
+        refused = refused || (wow && !wdat && syswow64_unread(wow, e));
         if (wow && !wdat && !refused)
             wdat = hive_find_ci(wow, "perfh009.dat");
-        refused = refused || (wow && !wdat && hive_ambiguous(e));
+        refused = refused || (wow && !wdat && syswow64_unread(wow, e));
         if (refused) {
             free(wow);
             free(windows);

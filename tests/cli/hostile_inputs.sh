@@ -249,6 +249,44 @@ for how in list db; do
         "^error at file offset 0x[0-9a-f]+: big data segment" hive check "$CFG/SOFTWARE"
 done
 
+# 8. A socket as a hive: refused as the special file it is (exit 2,
+# "is a socket, not a regular file"), as a FIFO is, reader and writer
+# alike, not taken for a missing store (exit 4, "No such device or
+# address", before).
+MKSOCK=$TMPDIR/mksock
+printf '%s\n' '#include <string.h>' '#include <sys/socket.h>' '#include <sys/un.h>' \
+    'int main(int c, char **v) { struct sockaddr_un a = {0}; (void)c;' \
+    'a.sun_family = AF_UNIX; strncpy(a.sun_path, v[1], sizeof a.sun_path - 1);' \
+    'return bind(socket(AF_UNIX, SOCK_STREAM, 0), (struct sockaddr *)&a, sizeof a) != 0; }' \
+    >"$MKSOCK.c"
+cc -o "$MKSOCK" "$MKSOCK.c" || fail "cannot build mksock"
+for kind in socket FIFO; do
+    fresh files
+    rm "$CFG/SOFTWARE"
+    case $kind in
+    socket) "$MKSOCK" "$CFG/SOFTWARE" || fail "no socket made" ;;
+    FIFO) mkfifo "$CFG/SOFTWARE" ;;
+    esac
+    for verb in names "install $CS $D/x.ini"; do
+        # shellcheck disable=SC2086
+        refused "$kind as SOFTWARE: ${verb%% *}" 16 2 \
+            "^regtool: @W@/Windows/System32/config/SOFTWARE: .*SOFTWARE is a $kind, not a regular file: refused$" \
+            --store "hive:$W" $verb
+    done
+done
+
+# 9. A folder where an installed provider's INF copy of its INI is:
+# install --replace refuses it naming that path (before: "Is a
+# directory" alone).
+fresh files
+(cd "$D" && "$REGTOOL" --store "hive:$W" install $CS "$D/x.ini") >/dev/null ||
+    fail "cannot install x.ini"
+rm "$W/Windows/INF/Xfer/0009/x.ini"
+mkdir "$W/Windows/INF/Xfer/0009/x.ini"
+refused "a folder as the INF copy's INI" 64 3 \
+    "^regtool: install @D@/x\.ini: @W@/Windows/INF/Xfer/0009/x\.ini: Is a directory; nothing was written$" \
+    --store "hive:$W" install --replace "$D/x.ini"
+
 echo "hostile inputs: $n refusals"
 [ "$n" -ge 60 ] || fail "only $n cases ran"
 exit 0

@@ -11,7 +11,7 @@
 # - a good record before the bad one is not applied either: everything is
 #   checked before anything is done, what stands at each path too (a
 #   later record's file a link: the first record's file byte-identical);
-# - a journal that is a device, a FIFO, a link or larger than any commit
+# - a journal that is a device, a FIFO, a link, a hard link or larger than any commit
 #   writes is refused without being read (no hang, no unbounded memory);
 # - a file that is no journal of ours (a hive, random bytes) is refused and
 #   left in place, not discarded; an unsealed journal of ours is discarded;
@@ -168,10 +168,26 @@ expect_exit 2 timeout 10 $REGTOOL --store "hive:$W" enable Xfer
 expect_grep "regtool.journal: not a regular file" "$ERR"
 unchanged "fifo"
 rm "$J"
+# A hard link to a host file (a tree on the host's file system): refused
+# as a hard link before a byte is read, by writers and readers alike, and
+# none of the host file's bytes is shown.
+printf 'SECRET-TOKEN-0123\n' >"$V/token"
+ln "$V/token" "$J"
+cp "$V/token" "$TMPDIR/planted"
+snapshot
+for cmd in "enable Xfer" "query"; do
+    case $cmd in enable*) rc=2 ;; *) rc=0 ;; esac
+    # shellcheck disable=SC2086
+    expect_exit $rc $REGTOOL --store "hive:$W" $cmd
+    expect_grep "regtool.journal: not a journal of regtool: it is a hard link (2 links), and regtool writes no file of a tree that another name shares; the journal is refused whole" "$ERR"
+    grep -q SECRET "$ERR" "$OUT" && fail "hard-linked journal, $cmd: the host file's bytes were shown"
+    unchanged "hard-linked journal, $cmd"
+done
+rm "$J" "$V/token"
 
 # A file that is no journal of ours (a hive copied there, random bytes)
-# is not an unfinished change: a writer refuses it (exit 2) naming it and
-# its first bytes, and leaves it, byte for byte; a reader says so in one
+# is not an unfinished change: a writer refuses it (exit 2) naming it but
+# not showing its bytes, and leaves it, byte for byte; a reader says so in one
 # line. An unsealed journal of ours is still discarded.
 for junk in hive random; do
     fresh
@@ -182,7 +198,9 @@ for junk in hive random; do
     cp "$J" "$TMPDIR/planted"
     snapshot
     expect_exit 2 $REGTOOL --store "hive:$W" enable Xfer
-    expect_grep "regtool.journal: not a journal of regtool (it begins with '.*', not 'RTJOURN3'): it is refused and left where it is, not discarded as an unfinished change; nothing was written" "$ERR"
+    expect_grep "regtool.journal: not a journal of regtool (it does not begin with 'RTJOURN3'): it is refused and left where it is, not discarded as an unfinished change; nothing was written" "$ERR"
+    # Its bytes are not shown: it may be anyone's file.
+    grep -q "begins with\|garbage\|regf" "$ERR" && fail "$junk as the journal: its bytes were shown"
     expect_grep "move it aside (mv $J $J.refused)" "$ERR"
     unchanged "$junk as the journal"
     cmp -s "$J" "$TMPDIR/planted" || fail "$junk as the journal: not left in place"

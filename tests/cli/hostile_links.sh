@@ -109,6 +109,41 @@ expect_grep "SysWOW64/perfc009.dat is not a file" "$ERR"
 expect_same_tree "$T" "$TMPDIR/before"
 host_same
 
+# The SysWOW64 folder itself a link to a host folder holding copies of
+# the tables, a dangling link, or a plain file: refused, reader and writer
+# alike, naming it and what stands there (before, the tree was taken for
+# one without SysWOW64: every verb exited 0 and left the copies out).
+for planted in link dangling file; do
+    fresh files
+    rm -rf "$HOST/wow" "$W/SysWOW64.real"
+    mv "$W/SysWOW64" "$W/SysWOW64.real"
+    case $planted in
+    link)
+        cp -a "$W/SysWOW64.real" "$HOST/wow"
+        ln -s "$HOST/wow" "$W/SysWOW64"
+        what="a symbolic link" ;;
+    dangling)
+        ln -s "$HOST/none" "$W/SysWOW64"
+        what="a symbolic link" ;;
+    file)
+        printf 'x\n' >"$W/SysWOW64"
+        what="a regular file" ;;
+    esac
+    rm -rf "$W/SysWOW64.real"
+    [ -d "$HOST/wow" ] && tree_state "$HOST/wow" >"$TMPDIR/wow.state"
+    snap
+    for verb in "install $CS $INI" "uninstall TransferPerf" query; do
+        # shellcheck disable=SC2086
+        expect_exit 2 timeout 20 "$REGTOOL" --store "hive:$T" $verb
+        expect_grep "^regtool: $W/SysWOW64 is $what, not a folder: refused" "$ERR"
+        expect_same_tree "$T" "$TMPDIR/before"
+    done
+    [ -d "$HOST/wow" ] && expect_same_tree "$HOST/wow" "$TMPDIR/wow.state"
+    [ ! -e "$HOST/none" ] || fail "SysWOW64 dangling: its target was made"
+    rm -rf "$HOST/wow"
+    host_same
+done
+
 # INF/<driver> linked to a host folder: the INI and symbol file are not
 # written into it.
 fresh registry

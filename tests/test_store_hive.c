@@ -1053,45 +1053,24 @@ static void dat_growth_past_its_old_page_is_written(void **state)
 }
 
 #ifdef FAILS_ASPRINTF
+#include "dirty_log.h"
+
 /* Makes the clean hive at PATH dirty as Windows leaves one whose last
  * write is only in its transaction log (tests/cli/mkdirty.c): sequence
  * numbers S+1/S, and PATH.LOG1 holding one entry of sequence S+1 that
  * rewrites the first bins page, its timestamp changed. */
 static void make_dirty(const char *path)
 {
-    enum { PAGE = 4096 };
     uint8_t *hive;
     size_t len;
     assert_int_equal(rt_os_read_file(path, &hive, &len), 0);
-    assert_true(len >= REGF_BASE_BLOCK_SIZE + PAGE);
-    uint8_t *base = hive, *page = hive + REGF_BASE_BLOCK_SIZE;
-    uint32_t seq = regf_le32(base + REGF_OFF_SEQ2);
-    assert_false(regf_base_is_dirty(base));
-    static uint8_t log[512 + 4608];
-    memset(log, 0, sizeof log);
-    memcpy(log, base, 512);
-    regf_put32(log + REGF_OFF_SEQ1, seq + 1);
-    regf_put32(log + REGF_OFF_SEQ2, seq + 1);
-    regf_put32(log + REGF_OFF_FILE_TYPE, REGF_FILE_TYPE_LOG_NEW);
-    regf_base_seal(log);
-    uint8_t *e = log + 512;
-    memcpy(e, "HvLE", 4);
-    regf_put32(e + 4, 4608);
-    regf_put32(e + 12, seq + 1);
-    regf_put32(e + 16, regf_le32(base + REGF_OFF_HBINS_SIZE));
-    regf_put32(e + 20, 1);
-    regf_put32(e + 40, 0);
-    regf_put32(e + 44, PAGE);
-    memcpy(e + 48, page, PAGE);
-    regf_put64(e + 48 + 20, regf_le64(page + 20) + 10000000u);
-    regf_put64(e + 24, regf_marvin32(e + 40, 4608 - 40,
-                                     REGF_MARVIN32_LOG_SEED));
-    regf_put64(e + 32, regf_marvin32(e, 32, REGF_MARVIN32_LOG_SEED));
+    assert_true(len >= REGF_BASE_BLOCK_SIZE + DIRTY_LOG_PAGE);
+    assert_false(regf_base_is_dirty(hive));
+    static uint8_t log[DIRTY_LOG_SIZE];
+    dirty_log_build(hive, hive + REGF_BASE_BLOCK_SIZE, log);
     char log_path[900];
     snprintf(log_path, sizeof log_path, "%s.LOG1", path);
     assert_int_equal(rt_os_write_new_file(log_path, log, sizeof log), 0);
-    regf_put32(base + REGF_OFF_SEQ1, seq + 1);
-    regf_base_seal(base);
     assert_int_equal(rt_os_replace_file(path, hive, len, 0644), 0);
     free(hive);
 }

@@ -22,10 +22,12 @@ in_list() { case "$(echo $2)" in *" $1 "*|"$1 "*|*" $1"|"$1") return 0 ;; esac; 
 run_one='s=$1; r=$2; name=$(basename "$s" .sh)
     scratch=$(mktemp -d)
     start=$(date +%s)
-    if TMPDIR=$scratch sh "$s" >"$r/$name.log" 2>&1; then
+    if TMPDIR=$scratch /usr/bin/time -f "%U %S" -o "$r/$name.cpu" \
+        sh "$s" >"$r/$name.log" 2>&1; then
         : >"$r/$name.pass"
     fi
-    echo "$(( $(date +%s) - start )) $name.sh" >"$r/$name.time"
+    cpu=$(awk "{ s += \$1 + \$2 } END { printf \"%d\", s + 0.5 }" "$r/$name.cpu" 2>/dev/null)
+    echo "$(( $(date +%s) - start )) ${cpu:-?} $name.sh" >"$r/$name.time"
     rm -rf "$scratch"'
 
 for s in "$@"; do
@@ -55,9 +57,11 @@ for s in "$@"; do
     fi
 done
 # The slowest scripts, so that the time a change adds shows where it went.
-echo "cli tests: the slowest (seconds, each script's wall time):"
+echo "cli tests: the slowest (seconds: each script's wall time, then the CPU"
+echo "it and its children used, which the machine's load does not stretch):"
 cat "$results"/*.time 2>/dev/null | sort -rn | head -n "${CLI_SLOWEST:-8}" | sed 's/^/    /'
-echo "cli tests: $(( $(date +%s) - suite_start )) s in all, $JOBS at a time"
+echo "cli tests: $(( $(date +%s) - suite_start )) s in all, $JOBS at a time;" \
+    "$(cat "$results"/*.time 2>/dev/null | awk '{ s += $2 } END { print s + 0 }') s of CPU"
 rm -rf "$results"
 echo "cli tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }

@@ -12,19 +12,33 @@
 #if defined(__linux__) && defined(__GLIBC__)
 #include <dlfcn.h>
 
-/* Test hook: realloc calls counted in realloc_calls. This definition
- * takes the C library's realloc over in the test program (and the
- * library linked into it) and hands every call to the next one (the C
- * library's, or a sanitizer's). */
-static unsigned long realloc_calls;
+/* Test hook: the size last asked of malloc or realloc, and the block it
+ * gave. These definitions take the C library's malloc and realloc over
+ * in the test program (and the library linked into it) and hand every
+ * call to the next one (the C library's, or a sanitizer's). */
+static volatile size_t last_size;
+static void *volatile last_block;
+
+void *malloc(size_t n)
+{
+    static void *(*next)(size_t);
+    if (!next)
+        *(void **)&next = dlsym(RTLD_NEXT, "malloc");
+    void *p = next(n);
+    last_size = n;
+    last_block = p;
+    return p;
+}
 
 void *realloc(void *p, size_t n)
 {
     static void *(*next)(void *, size_t);
     if (!next)
         *(void **)&next = dlsym(RTLD_NEXT, "realloc");
-    realloc_calls++;
-    return next(p, n);
+    void *q = next(p, n);
+    last_size = n;
+    last_block = q;
+    return q;
 }
 #define HAVE_REALLOC_HOOK 1
 #endif
@@ -363,33 +377,48 @@ static void compared_by_utf16_units_within_the_length(void **state)
 }
 
 #ifdef HAVE_REALLOC_HOOK
-/* A decoded text is given back what it does not use (its buffer is made
- * for 3 bytes a unit): ASCII is cut to fit, one realloc; a text of
- * three-byte characters fills its buffer and is not copied again. */
-static void decoded_text_cut_to_fit_only_when_shorter(void **state)
+/* A decoded text holds what it uses and no more (a table is decoded
+ * pair by pair: a worst-case buffer of 3 bytes a unit kept would hold
+ * half as much again as the UTF-16): short texts, long ones (past the
+ * stack buffer), ASCII and three-byte characters alike. */
+static void expect_exact_block(const uint8_t *in, size_t len, size_t want)
+{
+    char *out;
+    size_t n;
+    last_block = NULL;
+    assert_int_equal(rt_utf16le_to_utf8(in, len, &out, &n, NULL), 0);
+    assert_int_equal(n, want);
+    assert_int_equal(strlen(out), want);
+    /* The block given back is the last one asked for, of n + 1 bytes. */
+    assert_ptr_equal(last_block, out);
+    assert_int_equal(last_size, want + 1);
+    free(out);
+}
+
+static void decoded_text_holds_only_what_it_uses(void **state)
 {
     (void)state;
     const uint8_t ascii[] = {'a', 0, 'b', 0, 'c', 0, 'd', 0};
     const uint8_t cjk[] = {0x2D, 0x4E, 0x87, 0x65, 0x2D, 0x4E};
-    char *out;
-    size_t n;
-    realloc_calls = 0;
-    assert_int_equal(rt_utf16le_to_utf8(ascii, sizeof ascii, &out, &n, NULL), 0);
-    assert_string_equal(out, "abcd");
-    free(out);
-    /* Under valgrind, whose allocator takes realloc over in every object
+    /* Under valgrind, whose allocator takes malloc over in every object
      * (this hook's included), no call reaches the hook. */
-    if (realloc_calls == 0)
+    last_block = NULL;
+    void *volatile probe = malloc(1);
+    free(probe);
+    if (!last_block)
         skip();
-    assert_int_equal(realloc_calls, 1);
-    realloc_calls = 0;
-    assert_int_equal(rt_utf16le_to_utf8(cjk, sizeof cjk, &out, &n, NULL), 0);
-    assert_int_equal(n, 9);
-    assert_string_equal(out, "\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad");
-    free(out);
-    if (realloc_calls)
-        fail_msg("a text that fills its buffer reallocated %lu times",
-                 realloc_calls);
+    expect_exact_block(ascii, sizeof ascii, 4);
+    expect_exact_block(cjk, sizeof cjk, 9);
+    static uint8_t long_ascii[2 * 1000], long_cjk[2 * 1000];
+    for (size_t i = 0; i < 1000; i++) {
+        long_ascii[2 * i] = (uint8_t)('a' + i % 26);
+        long_cjk[2 * i] = 0x2D;
+        long_cjk[2 * i + 1] = 0x4E;
+    }
+    expect_exact_block(long_ascii, sizeof long_ascii, 1000);
+    expect_exact_block(long_cjk, sizeof long_cjk, 3000);
+    expect_exact_block(long_ascii, 2 * 255, 255);
+    expect_exact_block(long_ascii, 2 * 256, 256);
 }
 #endif
 
@@ -407,7 +436,7 @@ int main(void)
         cmocka_unit_test(case_insensitive_compare_matches_definition),
         cmocka_unit_test(compared_by_utf16_units_within_the_length),
 #ifdef HAVE_REALLOC_HOOK
-        cmocka_unit_test(decoded_text_cut_to_fit_only_when_shorter),
+        cmocka_unit_test(decoded_text_holds_only_what_it_uses),
 #endif
     };
     return cmocka_run_group_tests_name("utf16", tests, NULL, NULL);

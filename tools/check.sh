@@ -41,15 +41,30 @@ LOGS=build/check
 rm -rf "$LOGS" && mkdir -p "$LOGS" || exit 2
 all_start=$(date +%s)
 
-# stage NAME CMD...: CMD's output in $LOGS/NAME.log, its time in
-# $LOGS/NAME.time, its status in $LOGS/NAME.rc.
+# cpu_seconds FILE: the CPU seconds (user and system) of the children
+# line of `times` output kept in FILE. `times` itself must run in the
+# stage's own shell (in a command substitution it would report a forked
+# shell, which has no children yet).
+cpu_seconds() {
+    awk 'NR == 2 { n = 0
+        for (i = 1; i <= 2; i++) { split($i, p, "m"); n += p[1] * 60 + p[2] }
+        printf "%d", n }' "$1"
+}
+
+# stage NAME CMD...: CMD's output in $LOGS/NAME.log, its wall time in
+# $LOGS/NAME.time, the CPU it took in $LOGS/NAME.cpu (which the other
+# chain's load does not stretch: the stage's own cost), its status in
+# $LOGS/NAME.rc.
 stage() {
     name=$1; shift
     start=$(date +%s)
+    times >"$LOGS/$name.cpu0"
     echo "== make check: $name started"
     "$@" >"$LOGS/$name.log" 2>&1
     rc=$?
     echo $(( $(date +%s) - start )) >"$LOGS/$name.time"
+    times >"$LOGS/$name.cpu1"
+    echo $(( $(cpu_seconds "$LOGS/$name.cpu1") - $(cpu_seconds "$LOGS/$name.cpu0") )) >"$LOGS/$name.cpu"
     echo "$rc" >"$LOGS/$name.rc"
     if [ "$rc" -eq 0 ]; then
         echo "== make check: $name passed ($(cat "$LOGS/$name.time") s)"
@@ -100,20 +115,22 @@ wait $a; wait $b
 
 show unit-valgrind unit-san valgrind-cli fuzz windows wine cli-san cli-plain
 echo
-echo "make check: the stages' times (seconds; chains A and B ran at once, $JOBS cores):"
-failed=""
+echo "make check: the stages' times (seconds: wall, then CPU; chains A and B ran"
+echo "at once on $JOBS cores, so the wall times overlap and the CPU times add up):"
+failed=""; cpu_all=0
 for s in builds unit-valgrind unit-san valgrind-cli fuzz windows wine cli-san cli-plain; do
     if [ -f "$LOGS/$s.rc" ]; then
         rc=$(cat "$LOGS/$s.rc")
         if [ "$rc" -eq 0 ]; then st=passed; else st="FAILED (exit $rc)"; failed="$failed $s"; fi
-        printf '  %-14s %5s  %s\n' "$s" "$(cat "$LOGS/$s.time")" "$st"
+        cpu=$(cat "$LOGS/$s.cpu"); cpu_all=$((cpu_all + cpu))
+        printf '  %-14s %5s %5s  %s\n' "$s" "$(cat "$LOGS/$s.time")" "$cpu" "$st"
     else
-        printf '  %-14s %5s  %s\n' "$s" - "not run (an earlier stage failed)"
+        printf '  %-14s %5s %5s  %s\n' "$s" - - "not run (an earlier stage failed)"
         failed="$failed $s"
     fi
 done
 total=$(( $(date +%s) - all_start ))
-printf 'make check: %d min %02d s in all\n' $((total / 60)) $((total % 60))
+printf 'make check: %d min %02d s in all, %d s of CPU\n' $((total / 60)) $((total % 60)) "$cpu_all"
 if [ -n "$failed" ]; then
     echo "make check: FAILED:$failed"
     exit 1

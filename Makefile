@@ -3,10 +3,11 @@
 #   make check    deps, then tools/check.sh: every build, then the unit
 #                 tests under valgrind and under AddressSanitizer +
 #                 UndefinedBehaviorSanitizer, a CLI round trip under
-#                 valgrind, every CLI script on the sanitizer build (and
-#                 the memory-bound ones on the plain build), each fuzz
-#                 harness 20 seconds, the win32 store under Wine and the
-#                 native Windows build under wine64; each stage's time
+#                 valgrind, the CLI scripts on the sanitizer build (the
+#                 memory-bound ones and the crash sweeps on the plain
+#                 build), each fuzz harness 10 seconds, the win32 store
+#                 under Wine and the native Windows build under wine64;
+#                 each stage's time
 #                 printed (make unit, cli-tests, valgrind, wine-check,
 #                 windows-check, fuzz-short run one of them)
 #   make demo     deps, build, the demo on an embedded default store
@@ -202,9 +203,9 @@ fresh-check:
 # builds, fuzz, Wine, Windows), then runs each suite once where once is
 # enough, in two chains at once, and prints each stage's time: the unit
 # tests under valgrind and under the sanitizers, the CLI round trip under
-# valgrind, every CLI script on the sanitizer build and the few whose
-# memory bounds need the plain one, the fuzz harnesses 20 s each, Wine's
-# and the native Windows tests.
+# valgrind, the CLI scripts on the sanitizer build (those whose memory
+# bounds need the plain one and the crash sweeps on that), the fuzz
+# harnesses 10 s each, Wine's and the native Windows tests.
 check: deps
 	@sh tools/check.sh
 

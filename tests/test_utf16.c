@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "model/utf16.h"
+#include "under_valgrind.h"
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <dlfcn.h>
@@ -400,12 +401,13 @@ static void decoded_text_holds_only_what_it_uses(void **state)
     (void)state;
     const uint8_t ascii[] = {'a', 0, 'b', 0, 'c', 0, 'd', 0};
     const uint8_t cjk[] = {0x2D, 0x4E, 0x87, 0x65, 0x2D, 0x4E};
-    /* Under valgrind, whose allocator takes malloc over in every object
-     * (this hook's included), no call reaches the hook. */
+    /* Under valgrind, whose allocator takes malloc over in the library
+     * linked here (this file's own calls may still reach the hook), the
+     * hook sees nothing; the plain and sanitizer runs assert this. */
     last_block = NULL;
     void *volatile probe = malloc(1);
     free(probe);
-    if (!last_block)
+    if (!last_block || under_valgrind())
         skip();
     expect_exact_block(ascii, sizeof ascii, 4);
     expect_exact_block(cjk, sizeof cjk, 9);

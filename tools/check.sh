@@ -9,24 +9,30 @@
 #   then two chains at once (the CLI scripts spend much of their time
 #   waiting on fsync and child processes; the others compute, the later
 #   builds among them, which so fill that time instead of delaying the
-#   first suites):
+#   first suites), of about the same CPU each:
 #   A: unit-valgrind  the unit test programs under valgrind: their plain
 #                     run and memcheck's in one
 #      unit-san       the unit test programs under the sanitizers
 #      valgrind-cli   a CLI round trip with every run under valgrind
-#      fuzz           the harnesses (clang) and their seeds built, then
-#                     each harness's regressions and FUZZ_SECONDS (10) of
-#                     fuzzing (make fuzz runs longer)
 #      windows        the native Windows build and its test programs
 #                     under wine64
 #      wine           the Wine build, the win32 store and the CLI under
 #                     Wine (wine.mk)
-#   B: cli-san        every CLI script on the sanitizer build
-#      cli-plain      the scripts whose bounds only the plain build shows
-#                     (peak RSS and full sizes are not measured under
-#                     AddressSanitizer): PLAIN_CLI
-#   (the CLI scripts under the sanitizers are the longest stage: chain A
-#   holds the rest)
+#   B: cli-san        every CLI script but PLAIN_ONLY on the sanitizer
+#                     build
+#      cli-plain      on the plain build: the scripts whose bounds only it
+#                     shows (peak RSS and full sizes are not measured
+#                     under AddressSanitizer: PLAIN_BOUNDS, which run on
+#                     both), and PLAIN_ONLY: the crash sweeps, which run
+#                     the CLI thousands of times to judge the files each
+#                     crash leaves (the commit and recovery code they
+#                     drive runs under the sanitizers in
+#                     interrupt_commit.sh, hostile_journal.sh and the
+#                     journal's unit tests), and the benchmark harness's
+#                     two checks, whose subject is the plain build
+#      fuzz           the harnesses (clang) and their seeds built, then
+#                     each harness's regressions and FUZZ_SECONDS (10) of
+#                     fuzzing (make fuzz runs longer), one at a time
 # A stage's output is printed whole when the chain ends; a failed stage
 # stops its chain, and make check fails naming it.
 #   sh tools/check.sh       (from the Makefile's check target, after deps)
@@ -35,8 +41,24 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 JOBS=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 MAKE=${MAKE:-make}
-PLAIN_CLI="tests/cli/hostile_memory.sh tests/cli/hostile_inputs.sh
-tests/cli/hostile_logs.sh tests/cli/hostile_scale.sh tests/cli/no_test_hooks.sh"
+PLAIN_BOUNDS="hostile_memory hostile_inputs hostile_logs hostile_scale no_test_hooks"
+PLAIN_ONLY="crash_sweep crash_sweep_verbs full_disk_sweep crash_side_files
+bench_smoke bench_bytes"
+# The scripts of cli-san and cli-plain (paths), from those names.
+san_scripts() {
+    for f in tests/cli/*.sh; do
+        b=$(basename "$f" .sh)
+        [ "$b" = lib ] && continue
+        case " $(echo $PLAIN_ONLY) " in *" $b "*) continue ;; esac
+        echo "$f"
+    done
+}
+plain_scripts() {
+    for b in $PLAIN_BOUNDS $PLAIN_ONLY; do
+        [ -f "tests/cli/$b.sh" ] || { echo "check: no tests/cli/$b.sh" >&2; exit 2; }
+        echo "tests/cli/$b.sh"
+    done
+}
 LOGS=build/check
 rm -rf "$LOGS" && mkdir -p "$LOGS" || exit 2
 all_start=$(date +%s)
@@ -101,24 +123,26 @@ chain_a() {
     stage unit-valgrind $MAKE WERROR=1 valgrind-unit &&
     stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit &&
     stage valgrind-cli $MAKE WERROR=1 valgrind-cli &&
-    stage fuzz $MAKE -j"$JOBS" WERROR=1 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}" &&
     stage windows $MAKE -j"$JOBS" WERROR=1 windows-check &&
     stage wine $MAKE -j"$JOBS" WERROR=1 wine-check
 }
 chain_b() {
-    stage cli-san $MAKE WERROR=1 BUILD=build/san SAN=1 cli-tests &&
-    stage cli-plain $MAKE WERROR=1 cli-tests CLI_SCRIPTS="$(echo $PLAIN_CLI)"
+    stage cli-san $MAKE WERROR=1 BUILD=build/san SAN=1 cli-tests \
+        CLI_SCRIPTS="$(echo $(san_scripts))" &&
+    stage cli-plain $MAKE WERROR=1 cli-tests \
+        CLI_SCRIPTS="$(echo $(plain_scripts))" &&
+    stage fuzz $MAKE -j"$JOBS" WERROR=1 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 }
 chain_a & a=$!
 chain_b & b=$!
 wait $a; wait $b
 
-show unit-valgrind unit-san valgrind-cli fuzz windows wine cli-san cli-plain
+show unit-valgrind unit-san valgrind-cli windows wine cli-san cli-plain fuzz
 echo
 echo "make check: the stages' times (seconds: wall, then CPU; chains A and B ran"
 echo "at once on $JOBS cores, so the wall times overlap and the CPU times add up):"
 failed=""; cpu_all=0
-for s in builds unit-valgrind unit-san valgrind-cli fuzz windows wine cli-san cli-plain; do
+for s in builds unit-valgrind unit-san valgrind-cli windows wine cli-san cli-plain fuzz; do
     if [ -f "$LOGS/$s.rc" ]; then
         rc=$(cat "$LOGS/$s.rc")
         if [ "$rc" -eq 0 ]; then st=passed; else st="FAILED (exit $rc)"; failed="$failed $s"; fi

@@ -233,6 +233,50 @@ static void damaged_table_reports_which_blob(void **state)
  * growing by half of 1 gave room for none, and the append wrote past the
  * array (found by the sanitizer build of test_repair's cut sweep, where
  * a salvage kept one pair and English filled the rest). */
+/* A table's pairs decoded keep their texts in one block of exactly their
+ * bytes (UTF-8 of one to four bytes a character); a pair moved to another
+ * list takes a copy of its text, so the list it came from is freed
+ * without it, and a range removed frees nothing of the block. */
+static void decoded_texts_share_one_block(void **state)
+{
+    (void)state;
+    static const char16_t blob[] = u"2\0System\0" "4\0Gr\u00f6\u00dfe \u20ac\0"
+                                   "6\0\U0001F600\0" "8\0\0" "10\0x\0";
+    const char *want[] = {"System", "Gr\xc3\xb6\xc3\x9f" "e \xe2\x82\xac",
+                          "\xf0\x9f\x98\x80", "", "x"};
+    uint8_t *copy = malloc(sizeof blob);
+    memcpy(copy, blob, sizeof blob);
+    struct rt_table t;
+    struct rt_msz_error e;
+    assert_int_equal(rt_table_load(&t, copy, sizeof blob, &e), 0);
+    struct rt_pair_list l;
+    assert_int_equal(rt_table_pairs(&t, &l), 0);
+    assert_int_equal(l.n, 5);
+    assert_non_null(l.texts);
+    size_t bytes = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        assert_string_equal(l.v[i].text, want[i]);
+        assert_int_equal(l.v[i].text_len, strlen(want[i]));
+        assert_ptr_equal(l.v[i].text, l.texts->text + bytes);
+        bytes += l.v[i].text_len + 1;
+    }
+    assert_int_equal(l.texts->size, bytes);
+    /* Index 10 removed: its text stays in the block, which is freed once. */
+    assert_int_equal(rt_pair_list_remove_range(&l, 10, 10), 1);
+    /* Every other pair moved to a list that already holds one. */
+    struct rt_pair_list none = {0}, added = {0}, removed = {0};
+    assert_int_equal(rt_pair_list_append(&removed, 1, "first"), 0);
+    assert_int_equal(rt_pair_list_diff_take(&l, &none, &added, &removed), 0);
+    rt_pair_list_free(&l);
+    assert_int_equal(removed.n, 5);
+    assert_null(removed.texts);
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(removed.v[i + 1].text, want[i]);
+    rt_pair_list_free(&removed);
+    rt_pair_list_free(&added);
+    rt_table_free(&t);
+}
+
 static void append_after_copy_of_one(void **state)
 {
     (void)state;
@@ -270,6 +314,7 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test(damaged_table_reports_which_blob),
         cmocka_unit_test(append_after_copy_of_one),
+        cmocka_unit_test(decoded_texts_share_one_block),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);
 }

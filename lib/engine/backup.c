@@ -8,6 +8,7 @@
 
 #include "model/lang_id.h"
 #include "model/size_caps.h"
+#include "model/sort_positions.h"
 #include "model/strbuf.h"
 #include "model/utf16.h"
 #include "platform/os.h"
@@ -168,19 +169,20 @@ static int backup(const struct rt_database *db, int salvage,
     return 0;
 }
 
-/* A pair of a language's merged list: where it lies in its table. */
-struct merged {
-    uint32_t index;
-    uint32_t kind;          /* its table: 0 Counter, 1 Help */
-    size_t seq;             /* its place in Counter then Help order */
-};
-
-static int merged_cmp(const void *pa, const void *pb)
+/* The index of the pair at position P of a language's merged list (its
+ * Counter's pairs, then its Help's), tables T. */
+static uint32_t merged_index(const struct rt_table *t, uint32_t p)
 {
-    const struct merged *a = pa, *b = pb;
-    if (a->index != b->index)
-        return a->index < b->index ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
+    return p < t[0].n ? t[0].v[p].index : t[1].v[p - t[0].n].index;
+}
+
+/* By index, then by place in Counter then Help order. */
+static int merged_cmp(uint32_t a, uint32_t b, const void *ctx)
+{
+    uint32_t x = merged_index(ctx, a), y = merged_index(ctx, b);
+    if (x != y)
+        return x < y ? -1 : 1;
+    return (a > b) - (a < b);
 }
 
 static void put_ascii16(struct rt_strbuf *b, const char *s)
@@ -202,27 +204,28 @@ static int language_part(const struct rt_db_language *l, uint8_t **out,
 {
     const struct rt_table *t = l->tab;
     size_t n = t[0].n + t[1].n;
-    struct merged *v = malloc((n ? n : 1) * sizeof *v);
+    /* Four bytes a pair, sorted where they lie: a table of millions of
+     * tiny pairs is backed up in a fraction of its own size. */
+    uint32_t *v = malloc((n ? n : 1) * sizeof *v);
     if (!v)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t k = i >= t[0].n;
-        v[i] = (struct merged){t[k].v[k ? i - t[0].n : i].index, k, i};
-    }
-    qsort(v, n, sizeof *v, merged_cmp);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (uint32_t)i;
+    rt_sort_positions(v, n, merged_cmp, t);
     struct rt_strbuf b = {0};
     put_ascii16(&b, "\r\n\r\n[PerfStrings_");
     put_ascii16(&b, l->id);
     put_ascii16(&b, "]");
     for (size_t i = 0; i < n && !b.failed; i++) {
         /* The last of equal indices wins, as in lodctr's array by index. */
-        if (i + 1 < n && v[i + 1].index == v[i].index)
+        uint32_t index = merged_index(t, v[i]);
+        if (i + 1 < n && merged_index(t, v[i + 1]) == index)
             continue;
-        const struct rt_table *x = &t[v[i].kind];
-        const struct rt_msz_entry *en =
-            &x->v[v[i].kind ? v[i].seq - t[0].n : v[i].seq];
+        int kind = v[i] >= t[0].n;
+        const struct rt_table *x = &t[kind];
+        const struct rt_msz_entry *en = &x->v[kind ? v[i] - t[0].n : v[i]];
         char head[24];
-        snprintf(head, sizeof head, "\r\n%u=", v[i].index);
+        snprintf(head, sizeof head, "\r\n%u=", index);
         put_ascii16(&b, head);
         rt_strbuf_append(&b, x->blob + en->text, en->text_bytes);
     }

@@ -857,8 +857,8 @@ static int change_table(const struct rt_db_language *l, int k,
     if (!sound || from < len / 2)
         same = 0;
     const struct rt_pair_list kept_from = {
-        pairs->v + (same < pairs->n ? same : pairs->n),
-        same < pairs->n ? pairs->n - same : 0, 0};
+        .v = pairs->v + (same < pairs->n ? same : pairs->n),
+        .n = same < pairs->n ? pairs->n - same : 0};
     if (rt_table_pairs_from(t, same, &cut) != 0 ||
         rt_pair_list_diff_take(&cut, &kept_from, &added, &removed) != 0) {
         rt_pair_list_free(&cut);

@@ -190,7 +190,7 @@ static void compact(struct rt_pair_list *l, const unsigned char *kill)
     size_t o = 0;
     for (size_t i = 0; i < l->n; i++) {
         if (kill[i])
-            rt_pair_free(&l->v[i]);
+            rt_pair_list_free_pair(l, &l->v[i]);
         else
             l->v[o++] = l->v[i];
     }

@@ -9,10 +9,14 @@
 
 #include "model/sort_positions.h"
 
-/* Moves pair P to the end of L (P's strings are L's then): no copy of
- * a text that is about to be freed. 0, or -1 when out of memory. */
-static int move_pair(struct rt_pair_list *l, struct rt_pair *p)
+/* Moves pair P of FROM to the end of L (P's strings are L's then): no
+ * copy of a text that is about to be freed, unless it lies in FROM's
+ * block of texts. 0, or -1 when out of memory. */
+static int move_pair(struct rt_pair_list *l, const struct rt_pair_list *from,
+                     struct rt_pair *p)
 {
+    if (rt_pair_list_detach(from, p) != 0)
+        return -1;
     if (l->n == l->cap) {
         size_t c = l->cap < 64 ? 64 : l->cap + l->cap / 2;
         struct rt_pair *v = realloc(l->v, c * sizeof *v);
@@ -61,7 +65,7 @@ static int take_marked(struct rt_pair_list *a, const unsigned char *gone,
     kept = 0;
     for (size_t i = 0; i < a->n; i++) {
         if (!gone[i]) {
-            rt_pair_free(&a->v[i]);
+            rt_pair_list_free_pair(a, &a->v[i]);
             continue;
         }
         /* As rt_pair_list_append makes it: the index in canonical form. */
@@ -142,7 +146,7 @@ static int difference(struct rt_pair_list *a, const struct rt_pair_list *b,
             continue;
         if (in_place)
             gone[pa[i].pos] = 1;
-        else if ((take ? move_pair(out, x)
+        else if ((take ? move_pair(out, a, x)
                        : rt_pair_list_append(out, x->index, x->text)) != 0)
             rc = -1;
     }

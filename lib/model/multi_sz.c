@@ -453,6 +453,13 @@ int rt_multi_sz_scan(const uint8_t *blob, size_t len, int lenient,
         size_t even = len & ~(size_t)1;
         if (even > 0) {
             struct rt_msz_error d = scan_pairs(blob, even, entries, n);
+            /* The room grown for more entries given back: a table's
+             * entries are kept while it is read, and its grown array is
+             * half as much again as it needs. */
+            struct rt_msz_entry *fit =
+                *n ? realloc(*entries, *n * sizeof **entries) : NULL;
+            if (fit)
+                *entries = fit;
             /* Report the damage that comes first in the blob. */
             if (d.status != RT_MSZ_OK &&
                 (e.status == RT_MSZ_OK || d.offset < e.offset))
@@ -483,6 +490,45 @@ int rt_msz_entry_pair(const uint8_t *blob, const struct rt_msz_entry *x,
         rt_pair_free(p);
         return -1;
     }
+    p->text_len = (uint32_t)text_len;
+    return 0;
+}
+
+size_t rt_msz_entry_text_len(const uint8_t *blob, const struct rt_msz_entry *x)
+{
+    const uint8_t *s = blob + x->text;
+    size_t units = x->text_bytes / 2, n = 0;
+    for (size_t i = 0; i < units; i++) {
+        uint16_t u = unit_at(s, i);
+        if (u < 0x80)
+            n += 1;
+        else if (u < 0x800)
+            n += 2;
+        else if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units &&
+                 unit_at(s, i + 1) >= 0xDC00 && unit_at(s, i + 1) <= 0xDFFF) {
+            n += 4;
+            i++;
+        } else
+            n += 3;
+    }
+    return n;
+}
+
+int rt_msz_entry_pair_in(const uint8_t *blob, const struct rt_msz_entry *x,
+                         struct rt_pair *p, char *buf)
+{
+    memset(p, 0, sizeof *p);
+    p->index = x->index;
+    size_t text_len = 0;
+    if (index_raw(blob + x->at, (x->text - 2 - x->at) / 2, &p->index_raw) ||
+        rt_utf16le_to_utf8_into(blob + x->text, x->text_bytes, buf,
+                                &text_len, NULL) != 0) {
+        free(p->index_raw);
+        p->index_raw = NULL;
+        return -1;
+    }
+    buf[text_len] = '\0';
+    p->text = buf;
     p->text_len = (uint32_t)text_len;
     return 0;
 }

@@ -7,9 +7,40 @@
 #include "model/sort_positions.h"
 #include "model/utf16.h"
 
+/* Whether P's text lies in L's block of texts. */
+static int in_block(const struct rt_pair_list *l, const struct rt_pair *p)
+{
+    if (!l->texts)
+        return 0;
+    uintptr_t t = (uintptr_t)p->text, b = (uintptr_t)l->texts->text;
+    return t >= b && t < b + l->texts->size;
+}
+
+void rt_pair_list_free_pair(const struct rt_pair_list *l, struct rt_pair *p)
+{
+    if (in_block(l, p))
+        p->text = NULL;
+    rt_pair_free(p);
+}
+
+int rt_pair_list_detach(const struct rt_pair_list *l, struct rt_pair *p)
+{
+    if (!in_block(l, p))
+        return 0;
+    char *t = malloc(p->text_len + 1);
+    if (!t)
+        return -1;
+    memcpy(t, p->text, p->text_len + 1);
+    p->text = t;
+    return 0;
+}
+
 void rt_pair_list_free(struct rt_pair_list *l)
 {
-    rt_pairs_free(l->v, l->n);
+    for (size_t i = 0; i < l->n; i++)
+        rt_pair_list_free_pair(l, &l->v[i]);
+    free(l->v);
+    free(l->texts);
     memset(l, 0, sizeof *l);
 }
 
@@ -212,7 +243,7 @@ size_t rt_pair_list_remove_range(struct rt_pair_list *l, uint32_t first,
     size_t w = 0, removed = 0;
     for (size_t i = 0; i < l->n; i++) {
         if (l->v[i].index >= first && l->v[i].index <= last) {
-            rt_pair_free(&l->v[i]);
+            rt_pair_list_free_pair(l, &l->v[i]);
             removed++;
         } else {
             l->v[w++] = l->v[i];
@@ -315,6 +346,8 @@ static int append_unmatched(struct rt_pair_list *l,
             out->cap = cap;
         }
         if (take) {
+            if (rt_pair_list_detach(l, &l->v[i]) != 0)
+                return -1;
             out->v[out->n] = l->v[i];
             l->v[i].text = l->v[i].index_raw = NULL;
             l->v[i].text_len = 0;
@@ -364,7 +397,7 @@ static int pair_list_diff(struct rt_pair_list *old_pairs,
         size_t kept = 0;
         for (size_t i = 0; i < old_pairs->n; i++) {
             if (o_matched[i])
-                rt_pair_free(&old_pairs->v[i]);
+                rt_pair_list_free_pair(old_pairs, &old_pairs->v[i]);
             else
                 old_pairs->v[kept++] = old_pairs->v[i];
         }
@@ -509,14 +542,24 @@ int rt_table_pairs_from(const struct rt_table *t, size_t from,
         return 0;
     if (t->base)      /* a tail only: no pairs to give */
         return -1;
+    size_t size = 0;
+    for (size_t i = from; i < t->n; i++)
+        size += rt_msz_entry_text_len(t->blob, &t->v[i]) + 1;
     l->v = malloc((t->n - from) * sizeof *l->v);
-    if (!l->v)
+    l->texts = malloc(sizeof *l->texts + size);
+    if (!l->v || !l->texts) {
+        rt_pair_list_free(l);
         return -1;
+    }
+    l->texts->size = size;
     l->cap = t->n - from;
-    for (size_t i = from; i < t->n; i++, l->n++)
-        if (rt_msz_entry_pair(t->blob, &t->v[i], &l->v[l->n]) != 0) {
+    char *at = l->texts->text;
+    for (size_t i = from; i < t->n; i++, l->n++) {
+        if (rt_msz_entry_pair_in(t->blob, &t->v[i], &l->v[l->n], at) != 0) {
             rt_pair_list_free(l);
             return -1;
         }
+        at += l->v[l->n].text_len + 1;
+    }
     return 0;
 }

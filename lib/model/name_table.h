@@ -12,9 +12,21 @@
 
 #include "model/multi_sz.h"
 
+/* A list decoded from a table (rt_table_pairs) keeps its pairs' texts in
+ * one block, TEXTS (owned; NULL for a list made otherwise): a pair of a
+ * few bytes then costs its bytes, not a heap block of at least 32 (a
+ * Counter of millions of tiny pairs). Other pairs own their text. A pair
+ * leaves the list or is freed alone only through the helpers below,
+ * which know the block. */
+struct rt_text_block {
+    size_t size;        /* bytes of TEXT */
+    char text[];
+};
+
 struct rt_pair_list {
     struct rt_pair *v;
     size_t n, cap;
+    struct rt_text_block *texts;
 };
 
 struct rt_name_table {
@@ -37,6 +49,12 @@ int rt_pair_list_encode(const struct rt_pair_list *l, uint8_t **blob,
 
 void rt_name_table_free(struct rt_name_table *t);
 void rt_pair_list_free(struct rt_pair_list *l);
+/* Frees pair P of L (its text unless it lies in L's block). */
+void rt_pair_list_free_pair(const struct rt_pair_list *l, struct rt_pair *p);
+/* Gives pair P of L a text of its own (a copy, when its text lies in L's
+ * block), before P is moved to another list: 0, or -1 when out of memory
+ * (P unchanged). */
+int rt_pair_list_detach(const struct rt_pair_list *l, struct rt_pair *p);
 
 /* Deep copy; returns 0 or -1 when out of memory. */
 int rt_pair_list_copy(struct rt_pair_list *dst, const struct rt_pair_list *src);
@@ -147,7 +165,8 @@ const struct rt_msz_entry *rt_table_find(const struct rt_table *t,
 int rt_table_text_equal(const struct rt_table *a, const struct rt_msz_entry *x,
                         const struct rt_table *b, const struct rt_msz_entry *y);
 
-/* Decodes every indexed pair into L (new strings). Returns 0 or -1. */
+/* Decodes every indexed pair into L, the texts in L's block. Returns 0 or
+ * -1. */
 int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l);
 /* The same from the FROM-th pair on. */
 int rt_table_pairs_from(const struct rt_table *t, size_t from,

@@ -1054,6 +1054,39 @@ static void key_anomalies_are_errors(void **state)
     assert_non_null(strstr(e.message, "nothing was written"));
 }
 
+/* One provider whose counter and help ranges both overlap two others':
+ * each pair is told once, the two in database order, every one named. */
+static void one_provider_overlapping_two_told_once_each(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    /* After ProvA in database order, each within its counter range and
+     * its help range (first + 1 to last + 1), apart from each other. */
+    cg_provider(s, "InnerLow", CG_A_FIRST, CG_A_FIRST + 2);
+    cg_provider(s, "InnerHigh", CG_A_LAST - 2, CG_A_LAST);
+    struct rt_findings f;
+    audit_store(s, &f, NULL);
+    const char *said[4];
+    size_t n = 0;
+    for (size_t i = 0; i < f.n; i++)
+        if (!strcmp(rt_finding_id(&f.v[i]), "provider-overlap") && n < 4)
+            said[n++] = message_of(&f.v[i]);
+    if (n != 2)
+        print_findings(&f);
+    assert_int_equal(n, 2);
+    char want[2][300];
+    snprintf(want[0], sizeof want[0], "ProvA (counter %u-%u) and InnerLow "
+             "(counter %u-%u) share indices", CG_A_FIRST, CG_A_LAST,
+             CG_A_FIRST, CG_A_FIRST + 2);
+    snprintf(want[1], sizeof want[1], "ProvA (counter %u-%u) and InnerHigh "
+             "(counter %u-%u) share indices", CG_A_FIRST, CG_A_LAST,
+             CG_A_LAST - 2, CG_A_LAST);
+    assert_non_null(strstr(said[0], want[0]));
+    assert_non_null(strstr(said[1], want[1]));
+    rt_findings_free(&f);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1071,6 +1104,7 @@ int main(void)
         cmocka_unit_test(english_overwritten_at_its_edge),
         cmocka_unit_test(help_missing_base_at_its_edge),
         cmocka_unit_test(key_anomalies_are_errors),
+        cmocka_unit_test(one_provider_overlapping_two_told_once_each),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -632,6 +632,47 @@ static void whole_table_invariant_same_with_the_loaded_index(void **state)
     rt_table_free(&other);
 }
 
+/* A service value the store cannot read (a damaged hive cell): loading the
+ * service fails with the store's error, never gives a service that looks
+ * as if it had no counters (an install would then take its range again). */
+static const struct rt_store_ops *readable_ops;
+
+static int last_counter_unreadable(struct rt_store *s, const char *svc,
+                                   const char *name, struct rt_value *out,
+                                   int *present, struct rt_error *e)
+{
+    if (!strcmp(name, "Last Counter")) {
+        memset(out, 0, sizeof *out);
+        *present = 0;
+        return rt_error_set(e, RT_ERR_BADDB, "%s: Last Counter: cannot be "
+                            "read", svc);
+    }
+    return readable_ops->read_service(s, svc, name, out, present, e);
+}
+
+static void service_load_fails_on_a_value_it_cannot_read(void **state)
+{
+    (void)state;
+    struct rt_store *s = efx.open_empty(efx.ctx);
+    put_service(s, "Transfer");
+    put_range(s, "Transfer", 2000, 2002, 2001, 2003);
+    struct rt_error e = {0};
+    struct rt_service_info si;
+    assert_int_equal(rt_service_load(s, "Transfer", &si, &e), 0);
+    assert_true(si.has_range);
+    assert_int_equal(si.last_counter, 2002);
+    rt_service_info_free(&si);
+    readable_ops = s->ops;
+    struct rt_store_ops failing = *s->ops;
+    failing.read_service = last_counter_unreadable;
+    s->ops = &failing;
+    assert_int_equal(rt_service_load(s, "Transfer", &si, &e), -1);
+    assert_int_equal(e.code, RT_ERR_BADDB);
+    assert_string_equal(e.message, "Transfer: Last Counter: cannot be read");
+    s->ops = readable_ops;
+    s->ops->close(s);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
@@ -650,6 +691,7 @@ int main(void)
         cmocka_unit_test(language_found_by_value_in_another_spelling),
         cmocka_unit_test(overlay_lists_added_languages_in_change_order),
         cmocka_unit_test(overlay_passes_on_a_store_that_cannot_list_services),
+        cmocka_unit_test(service_load_fails_on_a_value_it_cannot_read),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

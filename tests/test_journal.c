@@ -1512,6 +1512,58 @@ static void lock_serializes_writers(void **state)
     free(d);
 }
 
+/* A file a commit grows holds the blocks of its new length once the
+ * commit is done: the preflight reserved them before the journal was
+ * sealed, so a disk filling up meanwhile cannot stop the commit past its
+ * commit point. Here a.hive grows from 20,000 bytes to past 4 MiB with
+ * one page written at its new end: without the reservation the file
+ * would be sparse, holding little more than the 24 KB written. Where
+ * the file system cannot reserve past a file's end (fallocate with
+ * KEEP_SIZE), there is nothing to see. */
+static void grown_file_holds_the_blocks_reserved_for_it(void **state)
+{
+    (void)state;
+    enum { GROW_AT = 4 << 20 };
+    make_before();
+    char path[256];
+    snprintf(path, sizeof path, "%s/a.hive", dir);
+#ifdef __linux__
+    long long before = blocks_of(path);
+    int fd = open(path, O_RDWR);
+    assert_true(fd >= 0);
+    int reserved = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, GROW_AT) == 0 &&
+                   blocks_of(path) > before;
+    int given_back = reserved && ftruncate(fd, sizeof old_a) == 0 &&
+                     blocks_of(path) == before;
+    close(fd);
+    if (!given_back)
+        skip();
+#else
+    skip();
+#endif
+    static uint8_t page[4096];
+    memset(page, 0x5A, sizeof page);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    assert_int_equal(rt_commit_write(c, "a.hive", GROW_AT, page, sizeof page), 0);
+    assert_int_equal(rt_commit_set_size(c, "a.hive", GROW_AT + sizeof page), 0);
+    struct rt_error e = {0};
+    if (rt_commit_run(c, &e) != 0)
+        fail_msg("%s", e.message);
+    rt_commit_free(c);
+    size_t len;
+    uint8_t *a = slurp("a.hive", &len);
+    assert_non_null(a);
+    assert_int_equal(len, GROW_AT + sizeof page);
+    assert_memory_equal(a, old_a, sizeof old_a);
+    assert_memory_equal(a + GROW_AT, page, sizeof page);
+    free(a);
+    long long held = blocks_of(path) * 512;
+    if (held < GROW_AT + (long long)sizeof page)
+        fail_msg("a.hive holds %lld bytes of blocks for its %d bytes", held,
+                 GROW_AT + (int)sizeof page);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1579,6 +1631,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(lock_serializes_writers, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            grown_file_holds_the_blocks_reserved_for_it, setup, teardown),
     };
     return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
 }

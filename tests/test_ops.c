@@ -965,6 +965,51 @@ static void audit_by_spec(void **state)
 }
 
 
+struct lost_all {
+    size_t n;
+    int wrong;      /* a lost string told out of order or altered */
+};
+
+static void check_lost(void *ctx, const char *lang, enum rt_table_kind table,
+                       uint32_t index, const char *text)
+{
+    struct lost_all *k = ctx;
+    char want[32];
+    snprintf(want, sizeof want, "Orphan %zu", k->n);
+    if (strcmp(lang, "009") || table != RT_TABLE_HELP ||
+        index != 3001 + 2 * k->n || strcmp(text, want))
+        k->wrong++;
+    k->n++;
+}
+
+/* Hundreds of strings lost at once (a rebuild dropping a whole provider's
+ * help): every one is told, in the table's order, with its own text. */
+static void many_strings_lost_all_told(void **state)
+{
+    (void)state;
+    enum { LOST = 500 };
+    struct rt_change_set cs = {0};
+    struct rt_pair_list added = {0}, removed = {0};
+    for (size_t i = 0; i < LOST; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "Orphan %zu", i);
+        assert_int_equal(rt_pair_list_append(&removed, (uint32_t)(3001 + 2 * i),
+                                             text), 0);
+    }
+    static const uint8_t blob[2] = {0, 0};     /* the empty table */
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_HELP, blob,
+                                         sizeof blob, &added, &removed),
+                     0);
+    assert_int_equal(rt_op_strings_lost(&cs, NULL, NULL), LOST);
+    struct lost_all k = {0};
+    assert_int_equal(rt_op_strings_lost(&cs, check_lost, &k), LOST);
+    assert_int_equal(k.n, LOST);
+    assert_int_equal(k.wrong, 0);
+    rt_pair_list_free(&added);
+    rt_pair_list_free(&removed);
+    rt_change_set_free(&cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -985,6 +1030,7 @@ int main(void)
         cmocka_unit_test(database_opened),
         cmocka_unit_test(reg_backup_saved),
         cmocka_unit_test(strings_lost_counted),
+        cmocka_unit_test(many_strings_lost_all_told),
         cmocka_unit_test(audit_by_spec),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);

@@ -14,6 +14,10 @@
 #include "model/reg_types.h"
 #include "model/regtree.h"
 
+/* malloc too: a value's data is malloc'd. */
+#define ALLOC_HOOK_MALLOC 1
+#include "alloc_hook.h"
+
 static const char KEY[] = "HKEY_LOCAL_MACHINE\\SOFTWARE\\Test";
 
 static void files_equal(const struct rt_reg_file *a, const struct rt_reg_file *b)
@@ -525,6 +529,62 @@ static void many_values_and_subkeys_found_by_name(void **state)
     rt_tree_free(k);
 }
 
+/* Out of memory while reading a .reg file, at any allocation: the read
+ * fails as out of memory, or it succeeds with every value whole (a DWORD
+ * with its four bytes): never a value that lost its data. */
+static void out_of_memory_never_yields_a_value_without_data(void **state)
+{
+    (void)state;
+#ifdef HAVE_ALLOC_HOOK
+    static const char text[] =
+        "Windows Registry Editor Version 5.00\r\n\r\n"
+        "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Test]\r\n"
+        "\"Last Counter\"=dword:0000123a\r\n"
+        "\"Library\"=\"perfos.dll\"\r\n";
+    static const uint8_t last_counter[] = {0x3a, 0x12, 0, 0};
+    struct rt_reg_file want;
+    alloc_calls = 0;
+    parse_ok(text, &want);
+    unsigned long calls = alloc_calls;
+    assert_int_equal(want.n_keys, 1);
+    assert_int_equal(want.keys[0].n_vals, 2);
+    assert_int_equal(want.keys[0].vals[0].v.type, RT_REG_DWORD);
+    assert_int_equal(want.keys[0].vals[0].v.len, 4);
+    assert_memory_equal(want.keys[0].vals[0].v.data, last_counter, 4);
+    /* Under valgrind no call reaches the hook: nothing to fail. */
+    if (calls == 0) {
+        rt_reg_file_free(&want);
+        skip();
+    }
+    for (unsigned long k = 1; k <= calls; k++) {
+        struct rt_reg_file got;
+        struct rt_reg_error e = {0};
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_reg_parse((const uint8_t *)text, strlen(text), NULL, &got,
+                             &e);
+        alloc_fail_at = 0;
+        if (r != 0) {
+            if (!e.nomem)
+                fail_msg("allocation %lu of %lu failed: %s", k, calls,
+                         e.message);
+            continue;
+        }
+        const struct rt_value *v = got.n_keys == 1 && got.keys[0].n_vals == 2
+                                       ? &got.keys[0].vals[0].v : NULL;
+        if (!v || v->type != RT_REG_DWORD || v->len != 4 || !v->data ||
+            memcmp(v->data, last_counter, 4))
+            fail_msg("allocation %lu of %lu failed, and the read succeeded "
+                     "without Last Counter's four bytes", k, calls);
+        files_equal(&got, &want);
+        rt_reg_file_free(&got);
+    }
+    rt_reg_file_free(&want);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -537,6 +597,7 @@ int main(void)
         cmocka_unit_test(applies_to_a_tree_and_back),
         cmocka_unit_test(many_values_and_subkeys_found_by_name),
         cmocka_unit_test(mutated_files_never_crash),
+        cmocka_unit_test(out_of_memory_never_yields_a_value_without_data),
     };
     return cmocka_run_group_tests_name("reg_file", tests, NULL, NULL);
 }

@@ -1185,6 +1185,22 @@ static void class_name_without_a_cell_is_named(void **state)
     rt_regf_close(h);
 }
 
+/* A hive of a version the writer does not make is refused with a reason
+ * the caller can show, and no handle. */
+static void unsupported_minor_version_is_named(void **state)
+{
+    (void)state;
+    static const unsigned minors[] = {1, 2, 7, 99};
+    for (size_t i = 0; i < sizeof minors / sizeof *minors; i++) {
+        struct rt_regf *h = NULL;
+        char err[256] = "";
+        assert_int_equal(rt_regf_create(minors[i], NULL, &h, err, sizeof err),
+                         RT_REGF_EINVAL);
+        assert_null(h);
+        assert_string_equal(err, "minor version must be 3 to 6");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1209,6 +1225,7 @@ int main(void)
         cmocka_unit_test(hashes_checked_in_every_leaf_of_an_index),
         cmocka_unit_test(new_key_written_within_its_changed_pages),
         cmocka_unit_test(class_name_without_a_cell_is_named),
+        cmocka_unit_test(unsupported_minor_version_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

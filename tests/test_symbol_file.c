@@ -392,6 +392,26 @@ static void random_and_mutated_files_never_crash(void **state)
     free(u16);
 }
 
+/* A number glued to letters is a typo, and the message says the value is
+ * not a number: never a complaint about what the sum would have been had
+ * the letters been left off (0xFFFFFFFF + 1 is out of range). */
+static void number_followed_by_letters_is_not_a_number(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    parse("#define TYPO 0xFFFFFFFF + 1x\n"
+          "#define GLUED 12abc\n"
+          "#define SUFFIXES 7uLLL\n"
+          "#define FINE 0xFFFFFFFE + 1UL\n", &t);
+    assert_problem(&t, "TYPO", 1,
+                   "TYPO: value '0xFFFFFFFF + 1x' is not a number");
+    assert_problem(&t, "GLUED", 2, "GLUED: value '12abc' is not a number");
+    assert_problem(&t, "SUFFIXES", 3,
+                   "SUFFIXES: value '7uLLL' is not a number");
+    assert_value(&t, "FINE", 0xFFFFFFFFLL, 4);
+    rt_symbol_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +426,7 @@ int main(void)
         cmocka_unit_test(dotnet_semicolons_and_trailing_comments),
         cmocka_unit_test(utf16_without_bom_and_dos_end_of_file),
         cmocka_unit_test(random_and_mutated_files_never_crash),
+        cmocka_unit_test(number_followed_by_letters_is_not_a_number),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

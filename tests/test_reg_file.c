@@ -532,15 +532,12 @@ static void many_values_and_subkeys_found_by_name(void **state)
 /* Out of memory while reading a .reg file, at any allocation: the read
  * fails as out of memory, or it succeeds with every value whole (a DWORD
  * with its four bytes): never a value that lost its data. */
-static void out_of_memory_never_yields_a_value_without_data(void **state)
-{
-    (void)state;
 #ifdef HAVE_ALLOC_HOOK
-    static const char text[] =
-        "Windows Registry Editor Version 5.00\r\n\r\n"
-        "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Test]\r\n"
-        "\"Last Counter\"=dword:0000123a\r\n"
-        "\"Library\"=\"perfos.dll\"\r\n";
+/* Each allocation of reading TEXT (a key with Last Counter 0x123a and a
+ * string) failed in turn: the read fails as out of memory, never as bad
+ * input, or gives every value whole. */
+static void oom_sweep(const char *text)
+{
     static const uint8_t last_counter[] = {0x3a, 0x12, 0, 0};
     struct rt_reg_file want;
     alloc_calls = 0;
@@ -580,6 +577,33 @@ static void out_of_memory_never_yields_a_value_without_data(void **state)
         rt_reg_file_free(&got);
     }
     rt_reg_file_free(&want);
+}
+#endif
+
+static void out_of_memory_never_yields_a_value_without_data(void **state)
+{
+    (void)state;
+#ifdef HAVE_ALLOC_HOOK
+    oom_sweep("Windows Registry Editor Version 5.00\r\n\r\n"
+              "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Test]\r\n"
+              "\"Last Counter\"=dword:0000123a\r\n"
+              "\"Library\"=\"perfos.dll\"\r\n");
+#else
+    skip();
+#endif
+}
+
+/* REGEDIT4 text is in the machine's ANSI code page (1252 here): running
+ * out of memory while opening the converter is out of memory, not an
+ * "unknown code page" in the file. */
+static void out_of_memory_in_a_code_page_is_not_bad_input(void **state)
+{
+    (void)state;
+#ifdef HAVE_ALLOC_HOOK
+    oom_sweep("REGEDIT4\r\n\r\n"
+              "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Test]\r\n"
+              "\"Last Counter\"=dword:0000123a\r\n"
+              "\"Library\"=\"perf\xe9s.dll\"\r\n");
 #else
     skip();
 #endif
@@ -598,6 +622,7 @@ int main(void)
         cmocka_unit_test(many_values_and_subkeys_found_by_name),
         cmocka_unit_test(mutated_files_never_crash),
         cmocka_unit_test(out_of_memory_never_yields_a_value_without_data),
+        cmocka_unit_test(out_of_memory_in_a_code_page_is_not_bad_input),
     };
     return cmocka_run_group_tests_name("reg_file", tests, NULL, NULL);
 }

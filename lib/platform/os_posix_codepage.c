@@ -17,7 +17,9 @@ static int convert(const char *to, const char *from, const uint8_t *in,
 {
     iconv_t cd = iconv_open(to, from);
     if (cd == (iconv_t)-1)
-        return -3;
+        /* EINVAL: no such conversion; anything else (ENOMEM, EMFILE)
+         * is the machine, not the input. */
+        return errno == EINVAL ? -3 : -2;
     size_t cap = len * 4 + 16;
     char *buf = malloc(cap);
     if (!buf) {

@@ -18,6 +18,13 @@
 #   SCRATCH=DIR  where the copy is built (default build/mutation): kept
 #                from one run to the next, so that only what changed is
 #                rebuilt
+#   EQUIVALENTS=FILE  mutants reviewed and found equivalent (default
+#                tools/equivalent-mutants.txt): a survivor listed there,
+#                by its file, class, change and the source line it
+#                changes (not its line number, which edits elsewhere
+#                move), is counted with the equivalent mutants, and its
+#                reason printed; a listed mutant a test kills counts
+#                killed (the review was wrong: the run says so)
 #   LEAKS=0|1    the unit test programs linked with LeakSanitizer alone
 #                (default 1; -fsanitize=leak at link time: the objects
 #                are the same, a leak at exit fails the program)
@@ -53,6 +60,8 @@ CLI_SCRIPTS=${CLI_SCRIPTS:-"cli_conventions.sh noini_verbs.sh names_query_dryrun
     check_ini_samples.sh languages_four_digit.sh init_languages.sh
     dirty_hive_policy.sh hive_recover.sh side_files.sh"}
 LEAKS=${LEAKS:-1}
+EQUIVALENTS=${EQUIVALENTS:-$ROOT/tools/equivalent-mutants.txt}
+[ -r "$EQUIVALENTS" ] || { echo "mutation-score: cannot read $EQUIVALENTS" >&2; exit 2; }
 for v in "$SEED" "$MUTANTS" "$JOBS" "$LEAKS"; do
     case $v in '' | *[!0-9]*) echo "mutation-score: SEED, MUTANTS, JOBS and LEAKS are numbers" >&2; exit 2 ;; esac
 done
@@ -205,7 +214,22 @@ near_first() {
 obj_of() { echo "build/obj/${1%.c}.o"; }
 strip_code() { objcopy --strip-debug "$1" "$2" 2>/dev/null; }
 
+# reviewed CLASS FILE LINE ORIG REPL: prints the reason and succeeds
+# when EQUIVALENTS lists this mutant: its lines are
+#   FILE<TAB>CLASS<TAB>ORIGINAL<TAB>REPLACEMENT<TAB>SOURCE LINE<TAB>WHY
+# (SOURCE LINE: the unmutated line, blanks at its ends trimmed).
+reviewed() {
+    src=$(sed -n "$3p" "$SCRATCH/src.orig")
+    F=$2 C=$1 O=$4 R=$5 S=$src awk -F '\t' '
+        BEGIN { s = ENVIRON["S"]; gsub(/^[ \t]+|[ \t]+$/, "", s) }
+        /^#/ || NF < 6 { next }
+        $1 == ENVIRON["F"] && $2 == ENVIRON["C"] && $3 == ENVIRON["O"] &&
+        $4 == ENVIRON["R"] && $5 == s { print $6; found = 1; exit }
+        END { exit !found }' "$EQUIVALENTS"
+}
+
 tested=0 killed=0 timeouts=0 broken=0 equivalent=0 n=0
+: >"$SCRATCH/misreviewed"
 : >"$SCRATCH/survivors"; : >"$SCRATCH/broken"; : >"$SCRATCH/equivalent"; : >"$SCRATCH/timeouts"
 # Stopped (INT, TERM), the run finishes the mutant it is on (its tests
 # are in timeout's process group, out of reach of the signal) and prints
@@ -251,7 +275,11 @@ while IFS=$SEP read -r class file line col orig repl; do
             run_suite "$suite" "$TIMEOUT"
             rc=$?
             tested=$((tested + 1))
-            if [ $rc -eq 0 ]; then
+            if [ $rc -eq 0 ] && why=$(reviewed "$class" "$file" "$line" "$orig" "$repl"); then
+                tested=$((tested - 1)); equivalent=$((equivalent + 1))
+                echo "$what (reviewed: $why)" >>"$SCRATCH/equivalent"
+                verdict="equivalent (reviewed)"
+            elif [ $rc -eq 0 ]; then
                 verdict=SURVIVED; echo "$what" >>"$SCRATCH/survivors"
             elif [ $rc -eq 3 ]; then
                 killed=$((killed + 1)); timeouts=$((timeouts + 1))
@@ -259,6 +287,8 @@ while IFS=$SEP read -r class file line col orig repl; do
             else
                 killed=$((killed + 1))
                 verdict="killed ($(tr '\n' ' ' <"$SCRATCH/logs/failed" | sed 's/ $//'))"
+                reviewed "$class" "$file" "$line" "$orig" "$repl" >/dev/null &&
+                    echo "$what (listed equivalent in $EQUIVALENTS, but killed)" >>"$SCRATCH/misreviewed"
             fi
         fi
     fi
@@ -281,6 +311,7 @@ list "compile failures (not counted)" "$SCRATCH/broken"
 list "equivalent mutants (not counted)" "$SCRATCH/equivalent"
 list "killed by timeout (counted killed)" "$SCRATCH/timeouts"
 list "survivors" "$SCRATCH/survivors"
+[ ! -s "$SCRATCH/misreviewed" ] || list "listed as equivalent, yet killed (mend $EQUIVALENTS)" "$SCRATCH/misreviewed"
 [ "$tested" -gt 0 ] || { echo "mutation-score: no mutant ran" >&2; exit 2; }
 rm -rf "$SCRATCH/tmp"
 echo "mutation score: $killed/$tested killed ($(( killed * 100 / tested ))%)"

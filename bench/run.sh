@@ -37,6 +37,9 @@
 #                      performance services), langN (a SOFTWARE of N
 #                      Perflib languages), langtabN (N languages with
 #                      their .dat tables in System32 and SysWOW64),
+#                      hvaluesN (a SYSTEM whose Services\Many\Performance
+#                      has N values, written by regtool's hive writer:
+#                      hostile-write-values times the writing),
 #                      dllN (N services each with a DLL of its own in
 #                      System32 and an INF copy: hostile-audit-libs and
 #                      hostile-rebuild-n), shortN (N services whose
@@ -376,6 +379,15 @@ hostile() {
     OK_EXITS="0 1 2"
     measure hostile-repair-n "$wl" files "" ro "$REGTOOL" --store "hive:$H/$wl" repair --dry-run
     OK_EXITS=0
+    rm -rf "${H:?}/$wl"
+    # The hive writer itself: N values set on one key, then set again
+    # (quadratic before: each set scanned and copied the key's list).
+    n=$(scaled 80000); wl=hvalues$n
+    echo "== hostile: $wl (files)"
+    measure hostile-write-values "$wl" files "$H/init-files" rw \
+        "$H/mkscale" values "$RUN/$CONFIG/SYSTEM" "$n"
+    mk "$wl" files && "$H/mkscale" values "$H/$wl/$CONFIG/SYSTEM" "$n"
+    verbs "$wl" files "hive:$H/$wl"
     rm -rf "${H:?}/$wl"
     n=$(scaled 4000); wl=lang$n
     echo "== hostile: $wl (registry)"

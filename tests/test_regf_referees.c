@@ -160,7 +160,7 @@ static void build(struct rt_regf *h, struct model *m)
     static const char *const all_keys[] = {
         "Types", "Sizes", "\xd0\x9a\xd0\xbb\xd1\x8e\xd1\x87",
         "\xd0\x9a\xd0\xbb\xd1\x8e\xd1\x87\\\xe4\xb8\xad\xe6\x96\x87", "Deep",
-        "Wide", "Rewritten", "Spliced"};
+        "Wide", "Rewritten", "Spliced", "Many"};
     for (size_t i = 0; i < sizeof all_keys / sizeof *all_keys; i++)
         add_key(h, m, all_keys[i]);
 
@@ -211,6 +211,25 @@ static void build(struct rt_regf *h, struct model *m)
         "\xe5\x90\x8d\xe5\x89\x8d", RT_REG_SZ, s, n);
     free(s);
 
+    /* Many: 1,000 values on one key, a third of them set first with
+     * other data and replaced (the key's list grown with room to spare,
+     * its values found through its index). */
+    uint32_t k = key_at(h, "Many");
+    uint8_t *many = pattern(300, 3);
+    for (int i = 0; i < 1000; i += 3) {
+        char name[32];
+        snprintf(name, sizeof name, "Value%04d", i);
+        assert_int_equal(rt_regf_value_set(h, k, name, RT_REG_BINARY, many,
+                                           300), 0);
+    }
+    for (int i = 0; i < 1000; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "Value%04d", i);
+        put(h, m, "Many", name, i % 2 ? RT_REG_DWORD : RT_REG_BINARY, many,
+            i % 2 ? 4 : (size_t)(16 + i % 200));
+    }
+    free(many);
+
     /* Deep: 40 levels. */
     char deep[512] = "Deep";
     for (int i = 1; i <= 40; i++) {
@@ -228,7 +247,7 @@ static void build(struct rt_regf *h, struct model *m)
     }
 
     /* Deletions: a subtree with values, single values, keys among many. */
-    uint32_t k = key_at(h, "Gone\\A\\B");
+    k = key_at(h, "Gone\\A\\B");
     uint8_t *big = pattern(40000, 9);
     assert_int_equal(rt_regf_value_set(h, k, "big", RT_REG_BINARY, big, 40000), 0);
     assert_int_equal(rt_regf_value_set(h, k, "small", RT_REG_DWORD, five, 4), 0);

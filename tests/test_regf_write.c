@@ -1201,6 +1201,204 @@ static void unsupported_minor_version_is_named(void **state)
     }
 }
 
+/* --- many values on one key ------------------------------------------ */
+
+/* KEY's largest value name (UTF-16 bytes) and data, counted over its
+ * values as a reader would. */
+static void largest_counted(struct rt_regf *h, uint32_t key, uint32_t *name,
+                            uint32_t *data)
+{
+    uint32_t *vals;
+    size_t n;
+    *name = *data = 0;
+    assert_int_equal(rt_regf_values(h, key, &vals, &n), 0);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *vk;
+        uint32_t len;
+        assert_int_equal(regf_vk(h, vals[i], &vk, &len), 0);
+        uint32_t nl = regf_le16(vk + VK_NAMELEN);
+        if (regf_le16(vk + VK_FLAGS) & VALUE_COMP_NAME)
+            nl *= 2;
+        uint32_t dl = regf_le32(vk + VK_DATALEN) & ~VK_DATA_INLINE;
+        *name = nl > *name ? nl : *name;
+        *data = dl > *data ? dl : *data;
+    }
+    free(vals);
+}
+
+static uint32_t next_rand(uint32_t *x)
+{
+    *x = *x * 1103515245u + 12345u;
+    return *x >> 8;
+}
+
+/* A key of 600 values (searched through its index past 16, its list
+ * grown with room to spare past 64) set, replaced through names in
+ * other case, shrunk from the largest down, deleted and added again:
+ * every name found once, in the order first set, the count and the
+ * largest-name and largest-data fields exact after each change, the
+ * hive clean for the checker and the same after a reopen. */
+static void many_values_on_one_key_stay_exact(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t key, v, name_f, data_f, name_c, data_c, x = 7;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "Many", &key), 0);
+    enum { N = 600 };
+    static uint8_t data[3000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 7);
+    char name[32];
+    for (int op = 0; op < 4 * N; op++) {
+        int i = op < N ? op : (int)(next_rand(&x) % N);
+        /* After the first N: names in other case, and sizes taking the
+         * largest value down as often as up. */
+        snprintf(name, sizeof name, op < N ? "Value%04d" : "vALUE%04d", i);
+        size_t len = op < N ? (size_t)(i * 5) % 3000
+                            : (size_t)(next_rand(&x) % 3000) / (op % 3 + 1);
+        assert_int_equal(rt_regf_value_set(h, key, name, RT_REG_BINARY, data,
+                                           len), 0);
+        name_f = nk_field(h, key, 60);
+        data_f = nk_field(h, key, 64);
+        largest_counted(h, key, &name_c, &data_c);
+        assert_int_equal(name_f, name_c);
+        assert_int_equal(data_f, data_c);
+    }
+    /* The largest values shrink one after the other, largest first. */
+    for (int step = 0; step < 50; step++) {
+        uint32_t *vals;
+        size_t n, top = 0;
+        uint32_t top_len = 0;
+        assert_int_equal(rt_regf_values(h, key, &vals, &n), 0);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t *vk;
+            uint32_t l;
+            assert_int_equal(regf_vk(h, vals[i], &vk, &l), 0);
+            uint32_t dl = regf_le32(vk + VK_DATALEN) & ~VK_DATA_INLINE;
+            if (dl > top_len) {
+                top_len = dl;
+                top = i;
+            }
+        }
+        char *nm;
+        assert_int_equal(rt_regf_value_name(h, vals[top], &nm), 0);
+        free(vals);
+        assert_int_equal(rt_regf_value_set(h, key, nm, RT_REG_BINARY, data,
+                                           top_len / 3), 0);
+        free(nm);
+        largest_counted(h, key, &name_c, &data_c);
+        assert_int_equal(nk_field(h, key, 64), data_c);
+    }
+    /* Deleted and added again: found at the end of the list. */
+    for (int i = 0; i < N; i += 3) {
+        snprintf(name, sizeof name, "VALUE%04d", i);
+        assert_int_equal(rt_regf_value_delete(h, key, name), 0);
+    }
+    assert_int_equal(nk_field(h, key, 36), N - N / 3);
+    snprintf(name, sizeof name, "Value%04d", 0);
+    assert_int_equal(rt_regf_value_find(h, key, name, &v), RT_REGF_ENOTFOUND);
+    assert_int_equal(rt_regf_value_set(h, key, "A much longer name than "
+                                       "the others", RT_REG_DWORD, data, 4), 0);
+    for (int i = 0; i < N; i += 3) {
+        snprintf(name, sizeof name, "Value%04d", i);
+        assert_int_equal(rt_regf_value_set(h, key, name, RT_REG_DWORD, data,
+                                           4), 0);
+    }
+    assert_int_equal(nk_field(h, key, 36), N + 1);
+    largest_counted(h, key, &name_c, &data_c);
+    assert_int_equal(nk_field(h, key, 60), name_c);
+    assert_int_equal(nk_field(h, key, 64), data_c);
+    uint32_t *vals;
+    size_t n;
+    assert_int_equal(rt_regf_values(h, key, &vals, &n), 0);
+    assert_int_equal(n, N + 1);
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "value%04d", i);
+        assert_int_equal(rt_regf_value_find(h, key, name, &v), 0);
+        /* The kept ones first in the order set, then the long name, then
+         * the ones added again. */
+        size_t at = i % 3 ? (size_t)(i - i / 3 - 1)
+                          : (size_t)(N - N / 3 + 1 + i / 3);
+        assert_int_equal(v, vals[at]);
+    }
+    free(vals);
+    /* A key deleted with its values: a new key's values are its own. */
+    uint32_t other;
+    assert_int_equal(rt_regf_key_delete(h, key, 0), 0);
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "Other", &other), 0);
+    for (int i = 0; i < 40; i++) {
+        snprintf(name, sizeof name, "Other%02d", i);
+        assert_int_equal(rt_regf_value_set(h, other, name, RT_REG_DWORD, data,
+                                           4), 0);
+    }
+    assert_int_equal(nk_field(h, other, 36), 40);
+    assert_int_equal(rt_regf_value_find(h, other, "Value0001", &v),
+                     RT_REGF_ENOTFOUND);
+    int findings = 0;
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+    assert_int_equal(findings, 0);
+    rt_regf_close(h);
+}
+
+/* Seconds, from the monotonic clock in ms. */
+static double seconds(void)
+{
+    return (double)rt_os_monotonic_ms() / 1000.0;
+}
+
+/* N new values on a new key, then each replaced through its name in
+ * other case: the seconds it took, or past BUDGET, the time so far. */
+static double fill_one_key(size_t n, double budget)
+{
+    struct rt_regf *h = new_hive();
+    uint32_t key;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "K", &key), 0);
+    char name[32];
+    uint8_t data[64] = {0};
+    double t0 = seconds(), t = 0;
+    for (size_t pass = 0; pass < 2 && t <= budget; pass++)
+        for (size_t i = 0; i < n; i++) {
+            snprintf(name, sizeof name, pass ? "VALUE%06zu" : "Value%06zu", i);
+            assert_int_equal(rt_regf_value_set(h, key, name, RT_REG_BINARY,
+                                               data, (i + pass) % 60), 0);
+            if (i % 1024 == 0 && (t = seconds() - t0) > budget)
+                break;
+        }
+    t = seconds() - t0;
+    assert_true(t > budget || nk_field(h, key, 36) == n);
+    rt_regf_close(h);
+    return t;
+}
+
+/* Filling one key with values is O(n log n): 8x the values may take at
+ * most 24x the time (n log n takes about 9x, quadratic work 64x: the
+ * bound is far from both, so a loaded machine does not make it flaky).
+ * The old writer scanned the list, copied it and recounted every value's
+ * sizes for each value set: 10,000 values took 4 s. Each size is timed
+ * at best of three, and the larger one stops at its budget, so a
+ * quadratic writer fails fast. */
+static void filling_one_key_is_not_quadratic(void **state)
+{
+    (void)state;
+    if (under_valgrind())
+        skip();
+    const size_t small = 10000, large = 8 * small;
+    double t_small = 1e9, t_large = 1e9;
+    for (int i = 0; i < 3; i++) {
+        double t = fill_one_key(small, 60);
+        t_small = t < t_small ? t : t_small;
+    }
+    /* Times under 10 ms read as 10 ms: the clock counts milliseconds. */
+    double budget = 24 * (t_small > 0.01 ? t_small : 0.01);
+    for (int i = 0; i < 3 && t_large > budget; i++) {
+        double t = fill_one_key(large, budget);
+        t_large = t < t_large ? t : t_large;
+    }
+    if (t_large > budget)
+        fail_msg("%zu values on one key took %.3f s, %zu took %.3f s: more "
+                 "than 24x for 8x the values", small, t_small, large, t_large);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1226,6 +1424,8 @@ int main(void)
         cmocka_unit_test(new_key_written_within_its_changed_pages),
         cmocka_unit_test(class_name_without_a_cell_is_named),
         cmocka_unit_test(unsupported_minor_version_is_named),
+        cmocka_unit_test(many_values_on_one_key_stay_exact),
+        cmocka_unit_test(filling_one_key_is_not_quadratic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

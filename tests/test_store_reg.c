@@ -129,6 +129,87 @@ static void bad_files_are_refused_with_their_line(void **state)
     assert_int_equal(e.code, RT_ERR_FILE_NOT_FOUND);
 }
 
+/* Key names compare without case, as reg import compares them: two
+ * sections of one key are merged in the order written. A SymbolicLinkValue
+ * of type REG_LINK on a subkey of Services or Perflib, or on a service's
+ * Performance key, is a link key for key_anomalies (as the hive store's
+ * are), named with the file, the line that sets it and its target; one a
+ * later section replaces with another type, or elsewhere, is not. */
+static void link_values_are_key_anomalies(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "Windows Registry Editor Version 5.00\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Foo\\Performance]\n"
+        "\"Library\"=\"first.dll\"\n"
+        "\"Open\"=\"O\"\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\currentcontrolset\\services\\FOO\\PERFORMANCE]\n"
+        "\"LIBRARY\"=\"second.dll\"\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Linky]\n"
+        "\"SymbolicLinkValue\"=hex(6):5c,00,58,00\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Gone]\n"
+        "\"SymbolicLinkValue\"=hex(6):5c,00,58,00\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\gone]\n"
+        "\"SymbolicLinkValue\"=dword:00000001\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Foo\\Parameters]\n"
+        "\"SymbolicLinkValue\"=hex(6):5c,00,58,00\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\00A]\n"
+        "\"SymbolicLinkValue\"=hex(6):\n";
+    char *path;
+    if (asprintf(&path, "%s/links.reg", dir) < 0)
+        abort();
+    assert_int_equal(rt_os_write_new_file(path, text, strlen(text)), 0);
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_reg_open(path, NULL, &e);
+    if (!s)
+        fail_msg("%s", e.message);
+    struct rt_value v = {0};
+    int present = 0;
+    assert_int_equal(s->ops->read_service(s, "foo", "library", &v, &present,
+                                          &e), 0);
+    assert_true(present);
+    assert_int_equal(v.len, sizeof "second.dll" * 2);
+    assert_int_equal(v.data[0], 's');
+    rt_value_free(&v);
+    assert_int_equal(s->ops->read_service(s, "Foo", "Open", &v, &present,
+                                          &e), 0);
+    assert_true(present);
+    rt_value_free(&v);
+
+    struct rt_key_anomaly *a;
+    size_t n;
+    assert_non_null(s->ops->key_anomalies);
+    assert_int_equal(s->ops->key_anomalies(s, &a, &n, &e), 0);
+    assert_int_equal(n, 2);
+    char *want;
+    if (asprintf(&want, "%s:11: HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet"
+                        "\\Services\\Linky", path) < 0)
+        abort();
+    assert_int_equal(a[0].kind, RT_KEY_LINK);
+    assert_false(a[0].in_perflib);
+    assert_string_equal(a[0].key, want);
+    assert_string_equal(a[0].other, "\\X");
+    free(want);
+    if (asprintf(&want, "%s:23: HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft"
+                        "\\Windows NT\\CurrentVersion\\Perflib\\00A", path) < 0)
+        abort();
+    assert_int_equal(a[1].kind, RT_KEY_LINK);
+    assert_true(a[1].in_perflib);
+    assert_string_equal(a[1].key, want);
+    assert_null(a[1].other);        /* an empty target names no key */
+    free(want);
+    rt_key_anomalies_free(a, n);
+    s->ops->close(s);
+    free(path);
+}
+
 /* A write over a file another program changed meanwhile is refused, and
  * that program's file stays. */
 static void file_changed_underneath_is_not_overwritten(void **state)
@@ -326,6 +407,7 @@ int main(void)
         cmocka_unit_test(second_writer_keeps_the_first_ones_change),
         cmocka_unit_test(commit_is_two_writes_and_each_is_a_crash_point),
         cmocka_unit_test(begin_removes_a_crashed_writers_temporary),
+        cmocka_unit_test(link_values_are_key_anomalies),
     };
     return cmocka_run_group_tests_name("store_reg", tests, setup, teardown);
 }

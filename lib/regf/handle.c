@@ -50,6 +50,7 @@ void rt_regf_close(struct rt_regf *h)
     free(h->free);
     free(h->changed);
     regf_subidx_drop_all(h);
+    regf_validx_drop_all(h);
     free(h);
 }
 

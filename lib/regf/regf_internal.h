@@ -106,6 +106,8 @@ struct rt_regf {
      * names they hold while it is unchanged. */
     struct regf_subidx_map *subidx;
     uint64_t keys_gen;
+    /* Value indexes (validx.c), by key cell. */
+    struct regf_validx_map *validx;
     char err[256];
 };
 
@@ -208,6 +210,43 @@ void regf_subidx_added(struct rt_regf *h, uint32_t parent, uint32_t child,
                        const uint16_t *up, size_t upn,
                        const struct regf_subidx_mark *mark);
 void regf_subidx_drop_all(struct rt_regf *h);
+
+/* validx.c: a key's value names sorted, for keys with more than
+ * REGF_VALIDX_MIN values (a short list is scanned as fast), and the
+ * largest name and data of its values. */
+#define REGF_VALIDX_MIN 16u
+struct regf_validx;
+/* KEY's index (*X), built when it has none or the one it has is stale;
+ * *X is NULL for a key of REGF_VALIDX_MIN values or fewer. */
+int regf_validx_get(struct rt_regf *h, uint32_t key, struct regf_validx **x);
+/* KEY's index when its key node's value list and count are still those
+ * it describes, else NULL; never builds one. */
+struct regf_validx *regf_validx_current(struct rt_regf *h, uint32_t key);
+/* The value named UP (upper-cased) in X: its cell and place in the list.
+ * RT_REGF_ENOTFOUND when there is none; 1 when the record the index
+ * names no longer bears the name (the caller drops it and scans). */
+int regf_validx_find(struct rt_regf *h, struct regf_validx *x,
+                     const uint16_t *up, size_t upn, uint32_t *value,
+                     uint32_t *index);
+/* Records VALUE, named UP with DATA_LEN bytes of data, appended to the
+ * key's list (whose key node fields are already updated). Non-zero when
+ * the index could not follow: the caller drops it. */
+int regf_validx_added(struct rt_regf *h, struct regf_validx *x,
+                      uint32_t value, const uint16_t *up, size_t upn,
+                      uint32_t data_len);
+/* Records a value's data going from OLD_LEN to NEW_LEN bytes. Non-zero:
+ * drop the index. */
+int regf_validx_resized(struct regf_validx *x, uint32_t old_len,
+                        uint32_t new_len);
+/* The key's largest value name (UTF-16 bytes) and data, as its key node
+ * keeps them. */
+void regf_validx_largest(struct regf_validx *x, uint32_t *name_bytes,
+                         uint32_t *data_bytes);
+void regf_validx_drop(struct rt_regf *h, uint32_t key);
+void regf_validx_drop_all(struct rt_regf *h);
+/* value.c: the scan regf_find_value makes for short lists. */
+int regf_find_value_scan(struct rt_regf *h, uint32_t key, const uint16_t *up,
+                         size_t upn, uint32_t *value, uint32_t *index);
 
 /* write_key.c: a new key node (not yet linked into a subkey list). */
 int regf_nk_new(struct rt_regf *h, uint32_t parent, const char *name,

@@ -73,6 +73,21 @@ int rt_regf_values(struct rt_regf *h, uint32_t key, uint32_t **values,
 int regf_find_value(struct rt_regf *h, uint32_t key, const uint16_t *up,
                     size_t upn, uint32_t *value, uint32_t *index)
 {
+    struct regf_validx *x;
+    int rc = regf_validx_get(h, key, &x);
+    if (rc)
+        return rc;
+    if (x) {
+        if ((rc = regf_validx_find(h, x, up, upn, value, index)) <= 0)
+            return rc;
+        regf_validx_drop(h, key);
+    }
+    return regf_find_value_scan(h, key, up, upn, value, index);
+}
+
+int regf_find_value_scan(struct rt_regf *h, uint32_t key, const uint16_t *up,
+                         size_t upn, uint32_t *value, uint32_t *index)
+{
     uint32_t *vals;
     size_t n;
     int rc = regf_value_list(h, key, &vals, &n);

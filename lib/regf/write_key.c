@@ -261,6 +261,7 @@ static void free_key(struct rt_regf *h, uint32_t key)
 {
     uint8_t *nk, *p;
     uint32_t len, plen;
+    regf_validx_drop(h, key);   /* its value records go: so does its index */
     if (regf_nk(h, key, &nk, &len))
         return;
     uint32_t *vals;

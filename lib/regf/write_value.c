@@ -245,6 +245,102 @@ static int value_key(struct rt_regf *h, uint32_t key)
     return 0;
 }
 
+/* Cells of the value list at CELL (N entries) with room for NEED: a list
+ * past 64 values grows by a quarter more than it needs, so that adding
+ * values one at a time copies the list O(1) times per value, amortized.
+ * Windows too leaves spare room in the value lists it grows; readers go
+ * by the key's value count. */
+static uint32_t value_list_room(size_t need)
+{
+    return (uint32_t)(need <= 64 ? 4 * need : 4 * (need + need / 4));
+}
+
+/* Appends VK to KEY's value list of N values at LIST. */
+static int value_list_append(struct rt_regf *h, uint32_t key, uint32_t list,
+                             size_t n, uint32_t vk)
+{
+    if (n >= 0x7FFFFFFF / 5)
+        return regf_fail(h, RT_REGF_ETOOBIG, "too many values");
+    if (n && regf_cell_capacity(h, list) >= 4 * (n + 1)) {
+        regf_set32(h, list, (uint32_t)(4 * n), vk);
+    } else {
+        uint32_t fresh, room = value_list_room(n + 1);
+        int rc = regf_alloc(h, room, &fresh);
+        if (rc)
+            return rc;
+        uint8_t *q = regf_cell_write(h, fresh, 4 * (n + 1)), *old;
+        uint32_t oldlen;
+        if (n) {
+            if ((rc = regf_cell(h, list, "value list", &old, &oldlen)) ||
+                oldlen < 4 * n) {
+                regf_free_cell(h, fresh);
+                return rc ? rc : regf_fail(h, RT_REGF_ECORRUPT, "value list "
+                                           "at file offset 0x%llx too small",
+                                           (unsigned long long)
+                                               regf_file_off(list));
+            }
+            memcpy(q, old, 4 * n);
+        }
+        regf_put32(q + 4 * n, vk);
+        zero_tail(h, fresh, (uint32_t)(4 * (n + 1)));
+        if (n)
+            regf_free_cell(h, list);
+        regf_set32(h, key, NK_VALLIST, fresh);
+    }
+    regf_set32(h, key, NK_NVAL, (uint32_t)(n + 1));
+    return 0;
+}
+
+/* A new value record named NM of TYPE, no data. */
+static int new_vk(struct rt_regf *h, const struct name *nm, uint32_t type,
+                  uint32_t *vk)
+{
+    int rc = regf_alloc(h, (uint32_t)(VK_NAME + nm->stored), vk);
+    if (rc)
+        return rc;
+    uint8_t *p = regf_cell_write(h, *vk, VK_NAME + nm->stored);
+    memset(p, 0, VK_NAME);
+    memcpy(p, "vk", 2);
+    regf_put16(p + VK_NAMELEN, (uint16_t)nm->stored);
+    regf_put32(p + VK_DATALEN, VK_DATA_INLINE);
+    regf_put32(p + VK_TYPE, type);
+    regf_put16(p + VK_FLAGS, nm->comp && nm->n ? VALUE_COMP_NAME : 0);
+    regf_name_store(nm, p + VK_NAME);
+    zero_tail(h, *vk, (uint32_t)(VK_NAME + nm->stored));
+    return 0;
+}
+
+static uint32_t vk_data_len(struct rt_regf *h, uint32_t vk)
+{
+    uint8_t *p;
+    uint32_t len;
+    if (regf_vk(h, vk, &p, &len))
+        return 0;
+    return regf_le32(p + VK_DATALEN) & ~VK_DATA_INLINE;
+}
+
+/* KEY's largest-name and largest-data fields after its value VK (named
+ * NM; ADDED to the list, or its data OLD_LEN bytes before) changed, from
+ * the key's index X when it has one, else counted over its values. */
+static int value_fields(struct rt_regf *h, uint32_t key,
+                        struct regf_validx *x, uint32_t vk,
+                        const struct name *nm, int added, uint32_t old_len)
+{
+    uint32_t new_len = vk_data_len(h, vk);
+    if (x && (added ? regf_validx_added(h, x, vk, nm->up, nm->n, new_len)
+                    : regf_validx_resized(x, old_len, new_len))) {
+        regf_validx_drop(h, key);
+        x = NULL;
+    }
+    if (!x)
+        return value_stats(h, key);
+    uint32_t maxname, maxdata;
+    regf_validx_largest(x, &maxname, &maxdata);
+    regf_set32(h, key, NK_MAX_VALNAME, maxname);
+    regf_set32(h, key, NK_MAX_VALDATA, maxdata);
+    return 0;
+}
+
 int rt_regf_value_set(struct rt_regf *h, uint32_t key, const char *name,
                       uint32_t type, const void *data, size_t len)
 {
@@ -256,59 +352,39 @@ int rt_regf_value_set(struct rt_regf *h, uint32_t key, const char *name,
     struct name nm;
     if ((rc = regf_name_prepare(h, name, 0, &nm)))
         return rc;
-    uint32_t vk;
+    uint32_t vk, old_len = 0;
+    int added = 0;
     rc = regf_find_value(h, key, nm.up, nm.n, &vk, NULL);
-    if (rc == RT_REGF_ENOTFOUND) {
+    /* The index as the list is before this change (a key of many values
+     * has one now: the look-up built it). */
+    struct regf_validx *x = rc == 0 || rc == RT_REGF_ENOTFOUND
+                                ? regf_validx_current(h, key) : NULL;
+    if (rc == 0) {
+        old_len = vk_data_len(h, vk);
+    } else if (rc == RT_REGF_ENOTFOUND) {
         uint8_t *nk;
-        uint32_t nklen, *vals = NULL;
-        size_t n = 0;
-        rc = regf_value_list(h, key, &vals, &n);
-        if (!rc && n >= 0x7FFFFFFF / 4)
-            rc = regf_fail(h, RT_REGF_ETOOBIG, "too many values");
-        if (!rc)
-            rc = regf_alloc(h, (uint32_t)(VK_NAME + nm.stored), &vk);
-        if (!rc) {
-            uint8_t *p = regf_cell_write(h, vk, VK_NAME + nm.stored);
-            memset(p, 0, VK_NAME);
-            memcpy(p, "vk", 2);
-            regf_put16(p + VK_NAMELEN, (uint16_t)nm.stored);
-            regf_put32(p + VK_DATALEN, VK_DATA_INLINE);
-            regf_put32(p + VK_TYPE, type);
-            regf_put16(p + VK_FLAGS, nm.comp && nm.n ? VALUE_COMP_NAME : 0);
-            regf_name_store(&nm, p + VK_NAME);
-            zero_tail(h, vk, (uint32_t)(VK_NAME + nm.stored));
-            rc = regf_nk(h, key, &nk, &nklen);
+        uint32_t nklen;
+        added = 1;
+        if (!(rc = new_vk(h, &nm, type, &vk))) {
+            if (!(rc = regf_nk(h, key, &nk, &nklen)))
+                rc = value_list_append(h, key, regf_le32(nk + NK_VALLIST),
+                                       regf_le32(nk + NK_NVAL), vk);
+            if (rc)
+                regf_free_cell(h, vk);
         }
-        if (!rc) {
-            uint32_t list = regf_le32(nk + NK_VALLIST);
-            if (n && regf_cell_capacity(h, list) >= 4 * (n + 1)) {
-                regf_set32(h, list, (uint32_t)(4 * n), vk);
-            } else {
-                uint32_t fresh;
-                if (!(rc = regf_alloc(h, (uint32_t)(4 * (n + 1)), &fresh))) {
-                    uint8_t *q = regf_cell_write(h, fresh, 4 * (n + 1));
-                    for (size_t i = 0; i < n; i++)
-                        regf_put32(q + 4 * i, vals[i]);
-                    regf_put32(q + 4 * n, vk);
-                    zero_tail(h, fresh, (uint32_t)(4 * (n + 1)));
-                    if (n)
-                        regf_free_cell(h, list);
-                    regf_set32(h, key, NK_VALLIST, fresh);
-                }
-            }
-            if (!rc)
-                regf_set32(h, key, NK_NVAL, (uint32_t)(n + 1));
-        }
-        free(vals);
     }
-    regf_name_free(&nm);
+    if (!rc) {
+        regf_set32(h, vk, VK_TYPE, type);
+        rc = store_data(h, vk, data, len);
+    }
+    if (!rc) {
+        regf_touch_mtime(h, key);
+        rc = value_fields(h, key, x, vk, &nm, added, old_len);
+    }
     if (rc)
-        return rc;
-    regf_set32(h, vk, VK_TYPE, type);
-    if ((rc = store_data(h, vk, data, len)))
-        return rc;
-    regf_touch_mtime(h, key);
-    return value_stats(h, key);
+        regf_validx_drop(h, key);       /* the list may be half changed */
+    regf_name_free(&nm);
+    return rc;
 }
 
 /* The new data of a splice from byte BASE on: OLD holds the old data
@@ -347,6 +423,7 @@ int rt_regf_value_splice(struct rt_regf *h, uint32_t key, const char *name,
     if ((rc = regf_vk(h, vk, &p, &plen)))
         return rc;
     uint32_t raw = regf_le32(p + VK_DATALEN), dlen = raw & ~VK_DATA_INLINE;
+    struct regf_validx *x = regf_validx_current(h, key);
     size_t new_len = old_len, at = 0;
     for (size_t i = 0; i < n; i++) {
         if (edits[i].at < at || edits[i].cut > old_len - edits[i].at)
@@ -378,10 +455,12 @@ int rt_regf_value_splice(struct rt_regf *h, uint32_t key, const char *name,
     }
     free(old);
     free(out);
-    if (rc)
+    if (rc) {
+        regf_validx_drop(h, key);
         return rc;
+    }
     regf_touch_mtime(h, key);
-    return value_stats(h, key);
+    return value_fields(h, key, x, vk, NULL, 0, dlen);
 }
 
 int rt_regf_value_delete(struct rt_regf *h, uint32_t key, const char *name)
@@ -393,7 +472,10 @@ int rt_regf_value_delete(struct rt_regf *h, uint32_t key, const char *name)
     if ((rc = regf_name_prepare(h, name, 0, &nm)))
         return rc;
     uint32_t vk, index;
-    rc = regf_find_value(h, key, nm.up, nm.n, &vk, &index);
+    /* A deletion shifts the list (O(n) anyway) and drops the key's index
+     * rather than renumbering it: found by a scan, not by building one. */
+    regf_validx_drop(h, key);
+    rc = regf_find_value_scan(h, key, nm.up, nm.n, &vk, &index);
     regf_name_free(&nm);
     if (rc == RT_REGF_ENOTFOUND)
         return regf_fail(h, rc, "value '%s' not found", name);

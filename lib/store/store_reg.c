@@ -15,6 +15,7 @@
 #include "model/reg_file.h"
 #include "model/regtree.h"
 #include "model/size_caps.h"
+#include "model/utf16.h"
 #include "platform/compat.h"
 #include "platform/os.h"
 #include "store/tree_store.h"
@@ -44,6 +45,10 @@ struct reg_store {
      * may plant links as FILE.lock or a temporary file's name. PATH is
      * FILE beneath it, SHOWN as the user gave it (for messages). */
     char *dir, *shown;
+    /* The link keys the file holds (found as it is read): reported by
+     * audit, refused by every writer, as the hive store's. */
+    struct rt_key_anomaly *links;
+    size_t n_links;
 };
 
 static int load_file(struct reg_store *r, struct rt_error *e);
@@ -263,11 +268,37 @@ static void reg_close(struct rt_store *s)
     rt_os_unconfine(rs(s)->dir);
     free(rs(s)->dir);
     rt_tree_free(rs(s)->root);
+    rt_key_anomalies_free(rs(s)->links, rs(s)->n_links);
     free(rs(s)->path);
     free(rs(s)->shown);
     free(rs(s)->codepage);
     free(rs(s)->layout);
     free(s);
+}
+
+static int reg_key_anomalies(struct rt_store *s, struct rt_key_anomaly **out,
+                             size_t *n, struct rt_error *e)
+{
+    struct reg_store *r = rs(s);
+    *out = NULL;
+    *n = 0;
+    if (!r->n_links)
+        return 0;
+    struct rt_key_anomaly *v = calloc(r->n_links, sizeof *v);
+    if (!v)
+        return oom(e);
+    for (size_t i = 0; i < r->n_links; i++) {
+        v[i] = r->links[i];
+        v[i].key = strdup(r->links[i].key);
+        v[i].other = r->links[i].other ? strdup(r->links[i].other) : NULL;
+        if (!v[i].key || (r->links[i].other && !v[i].other)) {
+            rt_key_anomalies_free(v, i + 1);
+            return oom(e);
+        }
+    }
+    *out = v;
+    *n = r->n_links;
+    return 0;
 }
 
 static const struct rt_store_ops reg_ops = {
@@ -280,10 +311,149 @@ static const struct rt_store_ops reg_ops = {
     .list_perf_services = reg_list_perf_services,
     .service_state = reg_service_state,
     .read_service = reg_read_service,
+    .key_anomalies = reg_key_anomalies,
     .apply = reg_apply,
     .layout = reg_layout,
     .close = reg_close,
 };
+
+/* PATH's part below key PREFIX ('\\'-separated, compared as Windows
+ * compares names), or NULL when PATH is not below it. */
+static const char *below(const char *path, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strlen(path) <= n + 1 || path[n] != '\\' ||
+        rt_utf8_casecmp(path, n, prefix, n))
+        return NULL;
+    return path + n + 1;
+}
+
+/* Whether key PATH is one regtool reads as a provider's or a language's
+ * (a subkey of Services or of Perflib, or a service's Performance key);
+ * *IN_PERFLIB says which. */
+static int watched_key(const char *path, int *in_perflib)
+{
+    const char *rel;
+    if ((rel = below(path, PERFLIB))) {
+        *in_perflib = 1;
+        return !strchr(rel, '\\');
+    }
+    if (!(rel = below(path, SERVICES)))
+        return 0;
+    *in_perflib = 0;
+    const char *sep = strchr(rel, '\\');
+    return !sep || !rt_name_casecmp(sep + 1, "Performance");
+}
+
+struct link_seen {
+    const struct rt_tree_key *key;
+    const struct rt_reg_key *section;
+    unsigned line;
+};
+
+static int link_seen_cmp(const void *x, const void *y)
+{
+    const struct link_seen *a = x, *b = y;
+    /* By key, the last section that set the value first. */
+    if (a->key != b->key)
+        return (uintptr_t)a->key < (uintptr_t)b->key ? -1 : 1;
+    return a->line > b->line ? -1 : a->line < b->line;
+}
+
+static int link_line_cmp(const void *x, const void *y)
+{
+    const struct link_seen *a = x, *b = y;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* The keys of F (read into ROOT) that a registry holds as symbolic links:
+ * a SymbolicLinkValue of type REG_LINK on a subkey of Services or Perflib
+ * or a service's Performance key. A .reg file cannot mark a key as a
+ * link (reg import makes a plain key of it), but such a value is what a
+ * link key holds, and a hive made from the file by another tool may
+ * make it one: it is reported as the hive store reports a link key,
+ * naming FILE, the line that sets it, the key and its target. */
+static int find_links(struct reg_store *r, const struct rt_reg_file *f,
+                      const struct rt_tree_key *root, struct rt_error *e)
+{
+    struct link_seen *seen = NULL;
+    size_t n = 0, cap = 0;
+    int in_perflib, rc = 0;
+    for (size_t i = 0; i < f->n_keys; i++) {
+        const struct rt_reg_key *k = &f->keys[i];
+        if (k->del || !watched_key(k->path, &in_perflib))
+            continue;
+        for (size_t j = 0; j < k->n_vals; j++) {
+            const struct rt_reg_value *v = &k->vals[j];
+            if (v->del || v->v.type != RT_REG_LINK ||
+                rt_name_casecmp(v->name, "SymbolicLinkValue"))
+                continue;
+            if (n == cap) {
+                size_t c = cap ? 2 * cap : 8;
+                struct link_seen *g = realloc(seen, c * sizeof *g);
+                if (!g) {
+                    free(seen);
+                    return oom(e);
+                }
+                seen = g;
+                cap = c;
+            }
+            seen[n++] = (struct link_seen){rt_tree_find(root, k->path), k,
+                                           v->line};
+        }
+    }
+    /* One report a key, for the last line that set the value, and only
+     * when the key still holds it as a REG_LINK. */
+    if (n)
+        qsort(seen, n, sizeof *seen, link_seen_cmp);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!seen[i].key || (i > 0 && seen[i].key == seen[i - 1].key))
+            continue;
+        const struct rt_tree_value *v =
+            rt_tree_value(seen[i].key, "SymbolicLinkValue");
+        if (v && v->v.type == RT_REG_LINK)
+            seen[kept++] = seen[i];
+    }
+    if (kept)
+        qsort(seen, kept, sizeof *seen, link_line_cmp);
+    struct rt_key_anomaly *out = kept ? calloc(kept, sizeof *out) : NULL;
+    if (kept && !out)
+        rc = oom(e);
+    for (size_t i = 0; i < kept && !rc; i++) {
+        const struct rt_tree_value *v =
+            rt_tree_value(seen[i].key, "SymbolicLinkValue");
+        char *target = NULL;
+        size_t tlen, bad;
+        /* An empty, odd or broken target names no key. */
+        if (v->v.len >= 2 && v->v.len % 2 == 0 &&
+            rt_utf16le_to_utf8(v->v.data, v->v.len, &target, &tlen, &bad) != 0)
+            target = NULL;
+        if (target && !*target) {
+            free(target);
+            target = NULL;
+        }
+        watched_key(seen[i].section->path, &in_perflib);
+        size_t len = strlen(r->shown) + strlen(seen[i].section->path) + 32;
+        out[i] = (struct rt_key_anomaly){RT_KEY_LINK, in_perflib,
+                                         malloc(len), target};
+        if (!out[i].key) {
+            rc = oom(e);
+            rt_key_anomalies_free(out, i + 1);
+            out = NULL;
+            break;
+        }
+        snprintf(out[i].key, len, "%s:%u: %s", r->shown, seen[i].line,
+                 seen[i].section->path);
+    }
+    free(seen);
+    if (rc)
+        return -1;
+    rt_key_anomalies_free(r->links, r->n_links);
+    r->links = out;
+    r->n_links = kept;
+    return 0;
+}
 
 /* Reads and parses the file into a new tree, replacing R's. */
 static int load_file(struct reg_store *r, struct rt_error *e)
@@ -337,6 +507,8 @@ static int load_file(struct reg_store *r, struct rt_error *e)
     }
     if (rc == 0 && rt_reg_apply(&f, root) != 0)
         rc = oom(e);
+    if (rc == 0)
+        rc = find_links(r, &f, root, e);
     enum rt_reg_format format = f.format;
     rt_reg_file_free(&f);
     if (rc != 0) {

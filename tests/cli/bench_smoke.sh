@@ -49,14 +49,15 @@ for row in "hostile-query +svc40 +files" "hostile-repair-n +svc40 +files" \
            "hostile-audit +langtab30 +files" "hostile-audit-libs +dll50 +files" \
            "hostile-rebuild-n +dll50 +files" "hostile-audit-libs +short50 +files" \
            "hostile-audit +tinylang[0-9]+ +psb" "hostile-names +dups[0-9]+ +registry" \
-           "hostile-repair-n +dups[0-9]+ +registry" "hostile-restore-n +dups[0-9]+ +registry"; do
+           "hostile-repair-n +dups[0-9]+ +registry" "hostile-restore-n +dups[0-9]+ +registry" \
+           "hostile-write-values +hvalues800 +files" "hostile-query +hvalues800 +files"; do
     grep -Eq "^$row +[0-9]+\.[0-9]{4} " "$OUT" || fail "no row $row"
 done
 expect_grep '^growth after 2 install/uninstall cycles (Wt registry)' "$OUT"
 [ -s "$RES" ] || fail "no $RES"
 if command -v jq >/dev/null 2>&1; then
     jq -e '
-      (.ops | length) == 66 and
+      (.ops | length) == 72 and
       (.ops | all(has("op") and has("store") and has("layout") and has("workload")
         and has("median_s") and has("peak_rss_mb") and has("bytes_written")
         and has("fsyncs") and has("floor_ratio") and has("peak_rss_ratio"))) and

@@ -26,6 +26,11 @@
  *                                pairs "2", "2" (the registry layout's
  *                                table: 8 bytes a pair, the most pairs a
  *                                byte, one index held N times)
+ *   mkscale values SYSTEM N      N values Scale000000... on one key,
+ *                                Services\Many\Performance (the hive
+ *                                writer's own time: bench/run.sh's
+ *                                hostile-write-values), then each set
+ *                                again through its name in upper case
  *   mkscale selfloop SYSTEM      Services' subkey list names Services
  *                                itself
  *   mkscale cycle SYSTEM         a subkey of Services lists Services
@@ -99,6 +104,24 @@ static int services(struct rt_regf *h, long n, enum library_kind kind)
         if (kind == LIB_OWN && text(h, perf, "PerfIniFile", ini))
             return fail(h, name);
     }
+    return 0;
+}
+
+static int values(struct rt_regf *h, long n)
+{
+    uint32_t svcs, svc, perf;
+    if (rt_regf_lookup(h, rt_regf_root(h), SERVICES, &svcs))
+        return fail(h, SERVICES);
+    if (rt_regf_key_create(h, svcs, "Many", &svc) ||
+        rt_regf_key_create(h, svc, "Performance", &perf))
+        return fail(h, "Many\\Performance");
+    for (int pass = 0; pass < 2; pass++)
+        for (long i = 0; i < n; i++) {
+            char name[32];
+            snprintf(name, sizeof name, pass ? "SCALE%06ld" : "Scale%06ld", i);
+            if (dword(h, perf, name, (uint32_t)(i + pass)))
+                return fail(h, name);
+        }
     return 0;
 }
 
@@ -208,8 +231,9 @@ int main(int argc, char **argv)
                                    !strcmp(argv[1], "shortnames") ||
                                    !strcmp(argv[1], "tables") ||
                                    !strcmp(argv[1], "languages") ||
+                                   !strcmp(argv[1], "values") ||
                                    !strcmp(argv[1], "duplicates")))) {
-        fprintf(stderr, "usage: mkscale services|libraries|shortnames|languages|duplicates HIVE N | "
+        fprintf(stderr, "usage: mkscale services|libraries|shortnames|languages|values|duplicates HIVE N | "
                         "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
@@ -234,6 +258,8 @@ int main(int argc, char **argv)
         rc = languages(h, n);
     else if (!strcmp(argv[1], "duplicates"))
         rc = duplicates(h, n);
+    else if (!strcmp(argv[1], "values"))
+        rc = values(h, n);
     else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))
         rc = loop(h, !strcmp(argv[1], "cycle"));
     else

@@ -188,6 +188,15 @@ static void backup_file_read(void **state)
                      RT_BACKUP_READ_UNREADABLE);
     assert_int_equal(e.code, RT_ERR_FILE_NOT_FOUND);
     rt_backup_file_free(&f);
+    /* A file where a directory of the path should be: the path, not the
+     * access, is what is wrong (lodctr's 3, not 5). */
+    snprintf(path, sizeof path, "%s/plain", root);
+    assert_int_equal(rt_os_write_new_file(path, "x", 1), 0);
+    snprintf(path, sizeof path, "%s/plain/backup.ini", root);
+    assert_int_equal(rt_op_read_backup_file(path, &f, &e),
+                     RT_BACKUP_READ_UNREADABLE);
+    assert_int_equal(e.code, RT_ERR_PATH_NOT_FOUND);
+    rt_backup_file_free(&f);
 
     static const char bad[] = "[Perflib]\r\nBase Index=1847\r\nnot a "
                               "key line\r\n";
@@ -964,6 +973,67 @@ static void audit_by_spec(void **state)
     free(root);
 }
 
+/* A store that loses what it is given: apply says it wrote, the tables
+ * stay as they were. */
+static int apply_loses_writes(struct rt_store *s,
+                              const struct rt_change_set *cs,
+                              struct rt_error *e)
+{
+    (void)s;
+    (void)cs;
+    (void)e;
+    return 0;
+}
+
+/* A table written is read back before the operation says it succeeded:
+ * a store that did not write what it was given (a full disk, a broken
+ * driver) is an error naming the table, not a silent success. */
+static void apply_verifies_tables_read_back(void **state)
+{
+    (void)state;
+    /* "1" "A", then with "2" "B": UTF-16LE, each string's NUL unit, the
+     * list's. */
+    static const uint8_t before[] = {'1', 0, 0, 0, 'A', 0, 0, 0, 0, 0};
+    static const uint8_t after[] = {'1', 0, 0, 0, 'A', 0, 0, 0, '2', 0,
+                                    0,   0, 'B', 0, 0, 0, 0, 0};
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            before, sizeof before), 0);
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_table_replace(
+                         &cs, "009", RT_TABLE_COUNTER, after, sizeof after, 1,
+                         sizeof before, rt_blob_hash(before, sizeof before),
+                         NULL, NULL), 0);
+    struct rt_error e = {0};
+    /* The store as it is: written, read back, accepted. */
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (rt_op_apply(s, &cs, &e) != 0)
+        fail_msg("apply refused: %s", e.message);
+    s->ops->end(s);
+    /* Back to BEFORE, then through a store that loses the write. */
+    rt_change_set_free(&cs);
+    memset(&cs, 0, sizeof cs);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            before, sizeof before), 0);
+    assert_int_equal(rt_change_set_table_replace(
+                         &cs, "009", RT_TABLE_COUNTER, after, sizeof after, 1,
+                         sizeof before, rt_blob_hash(before, sizeof before),
+                         NULL, NULL), 0);
+    struct rt_store_ops lossy = *s->ops;
+    const struct rt_store_ops *real = s->ops;
+    lossy.apply = apply_loses_writes;
+    s->ops = &lossy;
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(rt_op_apply(s, &cs, &e), -1);
+    s->ops->end(s);
+    assert_int_equal(e.code, RT_ERR_WRITE_FAULT);
+    assert_non_null(strstr(e.message, "Perflib\\009\\Counter does not read "
+                                      "back as written"));
+    s->ops = real;
+    rt_change_set_free(&cs);
+    rt_op_close(s);
+}
 
 int main(void)
 {
@@ -986,6 +1056,7 @@ int main(void)
         cmocka_unit_test(reg_backup_saved),
         cmocka_unit_test(strings_lost_counted),
         cmocka_unit_test(audit_by_spec),
+        cmocka_unit_test(apply_verifies_tables_read_back),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -294,6 +294,37 @@ static void append_after_copy_of_one(void **state)
     rt_pair_list_free(&one);
 }
 
+/* How far two tables agree (repair's choice among the copies of a table):
+ * each pair of A whose index B holds with the same text, B's first pair
+ * of that index the one compared, whatever order either table is in. */
+static void agreement_whatever_the_order(void **state)
+{
+    (void)state;
+    static const char *const text[] = {"", "One", "Two", "Three", "Four",
+                                       "Five", "Six", "Seven", "Eight",
+                                       "Nine"};
+    struct rt_pair_list a = {0}, b = {0};
+    for (uint32_t i = 9; i >= 1; i--) {
+        assert_int_equal(rt_pair_list_append(&b, i, text[i]), 0);
+        if (i == 5)
+            assert_int_equal(rt_pair_list_append(&b, 5, "Five again"), 0);
+    }
+    for (uint32_t i = 1; i <= 9; i++)
+        assert_int_equal(rt_pair_list_append(&a, i, text[i]), 0);
+    assert_int_equal(rt_pair_list_agreement(&a, &b), 9);
+    /* Another text for 3, and B's second 5 (not its first): 7 agree. */
+    struct rt_pair_list c = {0};
+    for (uint32_t i = 1; i <= 9; i++)
+        assert_int_equal(rt_pair_list_append(&c, i, i == 3 ? "Drei"
+                                                   : i == 5 ? "Five again"
+                                                            : text[i]), 0);
+    assert_int_equal(rt_pair_list_agreement(&c, &b), 7);
+    assert_int_equal(rt_pair_list_agreement(&b, &a), 9);
+    rt_pair_list_free(&a);
+    rt_pair_list_free(&b);
+    rt_pair_list_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +346,7 @@ int main(void)
         cmocka_unit_test(damaged_table_reports_which_blob),
         cmocka_unit_test(append_after_copy_of_one),
         cmocka_unit_test(decoded_texts_share_one_block),
+        cmocka_unit_test(agreement_whatever_the_order),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);
 }

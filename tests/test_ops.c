@@ -11,7 +11,8 @@
  * loaded (strict refusing warnings) and repair --from-ini's search; a
  * store opened with its database read, and whether it keeps side files;
  * the .reg backup saved; the strings a change set loses; audit of a
- * store by its spec. */
+ * store by its spec; a table written read back (a store that loses the
+ * write refused); the INF copies' search with memory running out. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+
+/* Allocations failed one by one (inf_copies_found_or_out_of_memory). */
+#define ALLOC_HOOK_MALLOC
+#include "alloc_hook.h"
 
 #include "ops/hive_files.h"
 #include "ops/ops.h"
@@ -187,6 +192,15 @@ static void backup_file_read(void **state)
     assert_int_equal(rt_op_read_backup_file(path, &f, &e),
                      RT_BACKUP_READ_UNREADABLE);
     assert_int_equal(e.code, RT_ERR_FILE_NOT_FOUND);
+    rt_backup_file_free(&f);
+    /* A file where a directory of the path should be: the path, not the
+     * access, is what is wrong (lodctr's 3, not 5). */
+    snprintf(path, sizeof path, "%s/plain", root);
+    assert_int_equal(rt_os_write_new_file(path, "x", 1), 0);
+    snprintf(path, sizeof path, "%s/plain/backup.ini", root);
+    assert_int_equal(rt_op_read_backup_file(path, &f, &e),
+                     RT_BACKUP_READ_UNREADABLE);
+    assert_int_equal(e.code, RT_ERR_PATH_NOT_FOUND);
     rt_backup_file_free(&f);
 
     static const char bad[] = "[Perflib]\r\nBase Index=1847\r\nnot a "
@@ -964,6 +978,151 @@ static void audit_by_spec(void **state)
     free(root);
 }
 
+/* repair --from-ini's search in a tree's INF copies (INF\\SERVICE\\LLLL\\
+ * PerfIniFile): the copy found; then, the language directory holding
+ * no such INI, memory running out at each allocation of the search in
+ * turn: never a crash or a leak, a failure never without a word. (The
+ * INI reader itself stops the program when memory runs out, so the
+ * sweep is over a search that reads no INI.) */
+static void inf_copies_found_or_out_of_memory(void **state)
+{
+    (void)state;
+    if (!rt_ini_available())
+        skip();
+    char *root = scratch_dir_new("rtops");
+    char sys32[4096], wow[4096], cfg[4200], sw[4300], sy[4300], spec[4200];
+    char inf[4200], none[4200];
+    snprintf(sys32, sizeof sys32, "%s/Windows/System32", root);
+    snprintf(wow, sizeof wow, "%s/Windows/SysWOW64", root);
+    snprintf(cfg, sizeof cfg, "%s/config", sys32);
+    snprintf(sw, sizeof sw, "%s/SOFTWARE", cfg);
+    snprintf(sy, sizeof sy, "%s/SYSTEM", cfg);
+    snprintf(inf, sizeof inf, "%s/Windows/INF/Svc/0009", root);
+    snprintf(none, sizeof none, "%s/none", root);
+    assert_int_equal(rt_os_mkdirs(cfg), 0);
+    assert_int_equal(rt_os_mkdirs(wow), 0);
+    assert_int_equal(rt_os_mkdirs(inf), 0);
+    assert_int_equal(rt_os_mkdirs(none), 0);
+    char *langs[] = {"009"};
+    struct rt_init_tree t = {langs, 1, 1, {sys32, wow}, 0, 0, 0};
+    struct rt_init_hives h;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_init_build(&t, &h, &e), 0);
+    assert_int_equal(rt_op_init_save(&h, sw, sy, &e), 0);
+    rt_op_init_free(&h);
+    write_ini(inf, "svc.ini", "Svc", "");
+
+    snprintf(spec, sizeof spec, "hive:%s", root);
+    int bad_spec = 1;
+    struct rt_store *s = rt_op_open_store(spec, NULL, 0, &e, &bad_spec);
+    assert_non_null(s);
+    struct rt_change_set cs = {0};
+    struct rt_value v;
+    assert_int_equal(rt_change_set_create_perf_key(&cs, "Svc"), 0);
+    assert_int_equal(rt_value_from_string(&v, RT_REG_SZ, "svc.ini"), 0);
+    assert_int_equal(rt_change_set_service(&cs, "Svc", "PerfIniFile", &v), 0);
+    rt_value_free(&v);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (rt_op_apply(s, &cs, &e) != 0)
+        fail_msg("apply refused: %s", e.message);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+
+    struct rt_ini_set set;
+    alloc_calls = 0;
+    assert_int_equal(rt_op_find_inis(s, none, NULL, NULL, &set, &e), 0);
+    unsigned long calls = alloc_calls;
+    assert_int_equal(set.n, 1);
+    assert_string_equal(set.v[0]->drivername, "Svc");
+    rt_ini_set_free(&set);
+    char ini[4300];
+    snprintf(ini, sizeof ini, "%s/svc.ini", inf);
+    assert_int_equal(rt_os_unlink(ini), 0);
+    alloc_calls = 0;
+    assert_int_equal(rt_op_find_inis(s, none, NULL, NULL, &set, &e), 0);
+    calls = alloc_calls;
+    assert_int_equal(set.n, 0);
+    rt_ini_set_free(&set);
+    for (unsigned long k = 1; k <= calls; k++) {
+        struct rt_error ek = {0};
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_op_find_inis(s, none, NULL, NULL, &set, &ek);
+        alloc_fail_at = 0;
+        if (r != 0 && !ek.message[0])
+            fail_msg("allocation %lu of %lu failed, and the search failed "
+                     "without a word", k, calls);
+        if (set.n)
+            fail_msg("allocation %lu of %lu failed, and the search found %zu "
+                     "INIs", k, calls, set.n);
+        rt_ini_set_free(&set);
+    }
+    rt_op_close(s);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
+/* A store that loses what it is given: apply says it wrote, the tables
+ * stay as they were. */
+static int apply_loses_writes(struct rt_store *s,
+                              const struct rt_change_set *cs,
+                              struct rt_error *e)
+{
+    (void)s;
+    (void)cs;
+    (void)e;
+    return 0;
+}
+
+/* A table written is read back before the operation says it succeeded:
+ * a store that did not write what it was given (a full disk, a broken
+ * driver) is an error naming the table, not a silent success. */
+static void apply_verifies_tables_read_back(void **state)
+{
+    (void)state;
+    /* "1" "A", then with "2" "B": UTF-16LE, each string's NUL unit, the
+     * list's. */
+    static const uint8_t before[] = {'1', 0, 0, 0, 'A', 0, 0, 0, 0, 0};
+    static const uint8_t after[] = {'1', 0, 0, 0, 'A', 0, 0, 0, '2', 0,
+                                    0,   0, 'B', 0, 0, 0, 0, 0};
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            before, sizeof before), 0);
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_table_replace(
+                         &cs, "009", RT_TABLE_COUNTER, after, sizeof after, 1,
+                         sizeof before, rt_blob_hash(before, sizeof before),
+                         NULL, NULL), 0);
+    struct rt_error e = {0};
+    /* The store as it is: written, read back, accepted. */
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (rt_op_apply(s, &cs, &e) != 0)
+        fail_msg("apply refused: %s", e.message);
+    s->ops->end(s);
+    /* Back to BEFORE, then through a store that loses the write. */
+    rt_change_set_free(&cs);
+    memset(&cs, 0, sizeof cs);
+    assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                            before, sizeof before), 0);
+    assert_int_equal(rt_change_set_table_replace(
+                         &cs, "009", RT_TABLE_COUNTER, after, sizeof after, 1,
+                         sizeof before, rt_blob_hash(before, sizeof before),
+                         NULL, NULL), 0);
+    struct rt_store_ops lossy = *s->ops;
+    const struct rt_store_ops *real = s->ops;
+    lossy.apply = apply_loses_writes;
+    s->ops = &lossy;
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(rt_op_apply(s, &cs, &e), -1);
+    s->ops->end(s);
+    assert_int_equal(e.code, RT_ERR_WRITE_FAULT);
+    assert_non_null(strstr(e.message, "Perflib\\009\\Counter does not read "
+                                      "back as written"));
+    s->ops = real;
+    rt_change_set_free(&cs);
+    rt_op_close(s);
+}
 
 struct lost_all {
     size_t n;
@@ -1032,6 +1191,8 @@ int main(void)
         cmocka_unit_test(strings_lost_counted),
         cmocka_unit_test(many_strings_lost_all_told),
         cmocka_unit_test(audit_by_spec),
+        cmocka_unit_test(apply_verifies_tables_read_back),
+        cmocka_unit_test(inf_copies_found_or_out_of_memory),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

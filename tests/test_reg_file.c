@@ -315,6 +315,8 @@ static void malformed_files_name_their_line(void **state)
          "unknown root key 'HKLM'", NULL},
         {"Windows Registry Editor Version 5.00\n[HKEY_USERS\\A\\\\B]\n", 2,
          "empty key name", NULL},
+        {"Windows Registry Editor Version 5.00\n[HKEY_USERS\\A\\]\n", 2,
+         "empty key name", NULL},
         {"Windows Registry Editor Version 5.00\n[HKEY_USERS\\A] x\n", 2,
          "after the key", NULL},
         {"Windows Registry Editor Version 5.00\n\"a\"=\"b\"\n", 2,

@@ -213,6 +213,28 @@ static void bad_bins_and_cells(void **state)
     free(s.img);
 }
 
+/* A later hive bin too large: the message gives its offset and the bytes
+ * of hive bins that were left for it, those after the bins before it. */
+static void later_bin_too_large_says_bytes_left(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    char err[256], want[128];
+    uint32_t total = regf_le32(s.img + 40);
+    uint32_t second = regf_le32(s.img + 4096 + 8);
+    assert_true(second < total);    /* the 40000-byte value: two bins */
+    assert_memory_equal(s.img + 4096 + second, "hbin", 4);
+    regf_put32(s.img + 4096 + second + 8, total);
+    assert_int_equal(open_err(&s, s.len, 0, err), RT_REGF_ECORRUPT);
+    snprintf(want, sizeof want,
+             "file offset 0x%x: hive bin size 0x%x is not a multiple of 4096 "
+             "within the %u bytes of hive bins left", 4096 + second, total,
+             total - second);
+    assert_has(err, want);
+    free(s.img);
+}
+
 static void bad_references(void **state)
 {
     (void)state;
@@ -336,6 +358,7 @@ int main(void)
         cmocka_unit_test(truncated_files),
         cmocka_unit_test(bad_base_block),
         cmocka_unit_test(bad_bins_and_cells),
+        cmocka_unit_test(later_bin_too_large_says_bytes_left),
         cmocka_unit_test(bad_references),
         cmocka_unit_test(mutation_fuzz),
     };

@@ -414,13 +414,13 @@ int rt_multi_sz_scan_pieces(const uint8_t *const *piece,
         }
         r = scan_region(carry, clen, g, total, entries, n, &cap, &used);
         g += used;
+        /* The carry is one pair, its index string not empty (an empty one
+         * at a pair's start, the list's terminator, is found in its
+         * piece): anything but the pair whole is damage. */
         if (r != 0 || used != clen) {
-            r = r == 1 && used == clen ? 1 : r < 0 ? -1 : 2;
-            if (r != 1)
-                break;
-        }
-        if (r == 1)
+            r = r < 0 ? -1 : 2;
             break;
+        }
     }
     free(carry);
     if (r == 1 && g == total)

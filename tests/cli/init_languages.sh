@@ -1,6 +1,7 @@
 # init checks --languages before it creates anything (three or four hex
 # digits each, none twice, none empty, the list not empty), and a failure
-# at any point leaves nothing behind.
+# at any point leaves nothing behind; files of System32 it does not write
+# are left to it.
 . tests/cli/lib.sh
 
 mkdir -p "$TMPDIR/w"
@@ -38,3 +39,13 @@ tree_state "$TMPDIR/v" >"$TMPDIR/before"
 expect_exit 4 "$REGTOOL" --store "hive:$TMPDIR/v/x" init --languages 009
 expect_grep "perfh009.dat already exists" "$ERR"
 expect_same_tree "$TMPDIR/v" "$TMPDIR/before"
+
+# Files of System32 init does not write are left to it, whatever their
+# names ("perf" is every table file's name without its letter and
+# language): init writes beside them.
+rm -rf "$TMPDIR/v"; mkdir -p "$TMPDIR/v/x/Windows/System32"
+echo other >"$TMPDIR/v/x/Windows/System32/perf"
+echo other >"$TMPDIR/v/x/Windows/System32/perfc009.txt"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/v/x" init --languages 009
+[ -f "$TMPDIR/v/x/Windows/System32/perfh009.dat" ] || fail "no perfh009.dat"
+[ "$(cat "$TMPDIR/v/x/Windows/System32/perf")" = other ] || fail "perf was changed"

@@ -984,6 +984,13 @@ static void audit_by_spec(void **state)
  * turn: never a crash or a leak, a failure never without a word. (The
  * INI reader itself stops the program when memory runs out, so the
  * sweep is over a search that reads no INI.) */
+/* rt_op_find_inis's notes: the INIs that did not load, counted. */
+static void count_skipped(void *ctx, const struct rt_ini_note *n)
+{
+    if (n->kind == RT_INI_NOTE_SKIPPED)
+        ++*(size_t *)ctx;
+}
+
 static void inf_copies_found_or_out_of_memory(void **state)
 {
     (void)state;
@@ -1056,6 +1063,35 @@ static void inf_copies_found_or_out_of_memory(void **state)
             fail_msg("allocation %lu of %lu failed, and the search found %zu "
                      "INIs", k, calls, set.n);
         rt_ini_set_free(&set);
+    }
+    /* The INF copy is a folder now: the search reaches it and says it did
+     * not load. Whatever allocation before the copy is read fails (the
+     * search without the copy made those: the INI reader itself stops the
+     * program when memory runs out), the search either says it ran out
+     * of memory or reached the copy: running out of memory is never
+     * taken for a folder, a service's PerfIniFile or an INF copy that is
+     * not there (a search that finds less without a word). */
+    const unsigned long before_the_copy = calls;
+    assert_int_equal(rt_os_mkdirs(ini), 0);
+    size_t skipped = 0;
+    assert_int_equal(rt_op_find_inis(s, none, count_skipped, &skipped, &set,
+                                     &e), 0);
+    assert_int_equal(skipped, 1);
+    rt_ini_set_free(&set);
+    for (unsigned long k = 1; k <= before_the_copy; k++) {
+        struct rt_error ek = {0};
+        skipped = 0;
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_op_find_inis(s, none, count_skipped, &skipped, &set, &ek);
+        alloc_fail_at = 0;
+        rt_ini_set_free(&set);
+        if (r == -1 && strstr(ek.message, "out of memory"))
+            continue;
+        if (r != 0 || skipped != 1)
+            fail_msg("allocation %lu of %lu failed: the search returned %d "
+                     "(%s), the INF copy reached %zu times", k,
+                     before_the_copy, r, ek.message, skipped);
     }
     rt_op_close(s);
     assert_int_equal(scratch_remove(root), 0);

@@ -127,20 +127,25 @@ static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
 }
 
 /* DIR/NAME, NAME matched without regard to case (a Windows tree copied
- * to Linux keeps Windows' case). New string or NULL. */
-static char *find_ci(const char *dir, const char *name)
+ * to Linux keeps Windows' case), in *FOUND (a new string), or NULL when
+ * DIR has no such entry or cannot be listed. -1 out of memory: a search
+ * that ran out of memory has not found that nothing is there. */
+static int find_ci(const char *dir, const char *name, char **found)
 {
     char **names;
     size_t n;
-    char *found = NULL;
+    *found = NULL;
     if (rt_os_list_dir(dir, &names, &n) != 0)
-        return NULL;
-    for (size_t i = 0; i < n && !found; i++)
+        return errno == ENOMEM ? -1 : 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && !*found && !rc; i++)
         if (!strcasecmp(names[i], name) &&
-            asprintf(&found, "%s/%s", dir, names[i]) < 0)
-            found = NULL;
+            asprintf(found, "%s/%s", dir, names[i]) < 0) {
+            *found = NULL;
+            rc = -1;
+        }
     rt_os_free_list(names, n);
-    return found;
+    return rc;
 }
 
 /* Every *.ini of DIR (confined already). */
@@ -149,6 +154,8 @@ static int load_dir(struct finder *f, const char *dir, struct rt_error *e)
     char **names;
     size_t n;
     if (rt_os_list_dir(dir, &names, &n) != 0) {
+        if (errno == ENOMEM)
+            return -1;
         rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: cannot list it", dir);
         return -2;
     }
@@ -171,11 +178,14 @@ static int load_dir(struct finder *f, const char *dir, struct rt_error *e)
 static int load_inf_copies(struct finder *f, const char *inf, const char *svc,
                            const char *ini_name)
 {
-    char *sdir = find_ci(inf, svc);
+    char *sdir;
     char **langs;
     size_t n_langs;
-    int rc = 0;
-    if (sdir && rt_os_list_dir(sdir, &langs, &n_langs) == 0) {
+    int rc = find_ci(inf, svc, &sdir);
+    if (!rc && sdir && rt_os_list_dir(sdir, &langs, &n_langs) != 0 &&
+        errno == ENOMEM)
+        rc = -1;
+    else if (!rc && sdir) {
         for (size_t j = 0; j < n_langs && !rc; j++) {
             char *ldir = NULL, *ini = NULL;
             if (strlen(langs[j]) != 4 ||
@@ -185,7 +195,8 @@ static int load_inf_copies(struct finder *f, const char *inf, const char *svc,
                 rc = -1;
                 break;
             }
-            if ((ini = find_ci(ldir, ini_name)) != NULL)
+            rc = find_ci(ldir, ini_name, &ini);
+            if (!rc && ini)
                 rc = add_ini(f, ini, sdir);
             free(ini);
             free(ldir);
@@ -200,24 +211,34 @@ static int load_inf_copies(struct finder *f, const char *inf, const char *svc,
 static int load_inf(struct finder *f, struct rt_store *s, struct rt_error *e)
 {
     const char *win = rt_op_windows_dir(s);
-    char *inf = win ? find_ci(win, "INF") : NULL;
+    char *inf = NULL;
     char **svcs = NULL;
     size_t n_svcs = 0;
+    if (win && find_ci(win, "INF", &inf) != 0)
+        return -1;
     if (!inf)
         return 0;
     struct rt_error le = {0};
     if (rt_op_list_perf_services(s, &svcs, &n_svcs, &le) != 0) {
+        free(inf);
+        if (le.code == RT_ERR_NOT_ENOUGH_MEMORY)
+            return -1;
         rt_error_set(e, le.code, "the services cannot be listed: %s",
                      le.message);
-        free(inf);
         return -3;
     }
     int rc = 0;
     for (size_t i = 0; i < n_svcs && !rc; i++) {
         char *ini_name = NULL;
         struct rt_error ignored = {0};
-        /* One that cannot be read is passed over, as one without it. */
-        rt_op_service_string(s, svcs[i], "PerfIniFile", &ini_name, &ignored);
+        /* One that cannot be read is passed over, as one without it; not
+         * one that ran out of memory. */
+        if (rt_op_service_string(s, svcs[i], "PerfIniFile", &ini_name,
+                                 &ignored) != 0 &&
+            ignored.code == RT_ERR_NOT_ENOUGH_MEMORY) {
+            rc = -1;
+            break;
+        }
         /* Both become path components: a name that is not one file's is
          * never looked up, and said. */
         const char *bad = ini_name ? rt_side_name_problem(ini_name) : NULL;
@@ -251,9 +272,10 @@ int rt_op_find_inis(struct rt_store *s, const char *dir,
     char *root = NULL;
     int rc;
     if (rt_os_confine(dir, &root) != 0) {
-        rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", dir,
-                     rt_os_strerror(errno));
-        rc = -2;
+        rc = errno == ENOMEM ? -1 : -2;
+        if (rc == -2)
+            rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", dir,
+                         rt_os_strerror(errno));
     } else {
         rc = load_dir(&f, root, e);
     }

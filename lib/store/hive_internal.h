@@ -169,6 +169,17 @@ int hive_file_open(struct hive_store *s, struct hive_file *hf,
 
 /* Key PATH beneath H's root into *KEY: 0, or the regf error. */
 int hive_lookup(struct rt_regf *h, const char *path, uint32_t *key);
+/* Key PATH beneath HF's root into *KEY: 0; 1 when there is no such key
+ * (or PATH names none: a name that is no key name); -1 with E when the
+ * lookup failed (out of memory, a subkey list on the way that does not
+ * read). A lookup that failed is never an absent key: readers would
+ * otherwise report less than the hive holds, and say nothing. */
+int hive_find(const struct hive_file *hf, const char *path, uint32_t *key,
+              struct rt_error *e);
+/* -1 with E for the regf error R met at PATH of HF: out of memory as
+ * such, anything else the hive's damage, named with its file. */
+int hive_regf_error(const struct hive_file *hf, const char *path, int r,
+                    struct rt_error *e);
 /* Reads both hives afresh and finds the tables; CHECK: and checks that
  * they are all there. */
 int hive_load_all(struct hive_store *s, int check, struct rt_error *e);
@@ -192,7 +203,9 @@ int hive_read_dat(struct hive_store *s, const char *dir, const char *lang,
 
 /* --- hive_read.c: the store's reads -------------------------------------- */
 
-/* Names of the subkeys of PATH in HF, filtered by KEEP (NULL: all). */
+/* Names of the subkeys of PATH in HF, filtered by KEEP (NULL: all),
+ * which returns 1 to keep a name, 0 to pass it over, or a regf error
+ * (out of memory) that ends the listing. */
 int hive_list_subkeys(const struct hive_file *hf, const char *path,
                       int (*keep)(struct rt_regf *, uint32_t, const char *,
                                   void *),

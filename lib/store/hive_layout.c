@@ -23,6 +23,27 @@ int hive_lookup(struct rt_regf *h, const char *path, uint32_t *key)
     return rt_regf_lookup(h, rt_regf_root(h), path, key);
 }
 
+int hive_regf_error(const struct hive_file *hf, const char *path, int r,
+                    struct rt_error *e)
+{
+    if (r == RT_REGF_ENOMEM)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                            "%s: %s: out of memory", hf->path, path);
+    return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
+                        rt_regf_errmsg(hf->h));
+}
+
+int hive_find(const struct hive_file *hf, const char *path, uint32_t *key,
+              struct rt_error *e)
+{
+    int r = hive_lookup(hf->h, path, key);
+    if (r == 0)
+        return 0;
+    if (r == RT_REGF_ENOTFOUND || r == RT_REGF_EINVAL)
+        return 1;
+    return hive_regf_error(hf, path, r, e);
+}
+
 static int read_dword(struct rt_regf *h, uint32_t key, const char *name,
                       uint32_t *out)
 {
@@ -43,8 +64,10 @@ static int read_dword(struct rt_regf *h, uint32_t key, const char *name,
 static int find_services(struct hive_store *s, struct rt_error *e)
 {
     uint32_t sel, current;
-    if (hive_lookup(s->system.h, "Select", &sel) != 0 ||
-        read_dword(s->system.h, sel, "Current", &current) != 0)
+    int f = hive_find(&s->system, "Select", &sel, e);
+    if (f < 0)
+        return -1;
+    if (f || read_dword(s->system.h, sel, "Current", &current) != 0)
         return rt_error_set(e, RT_ERR_BADDB,
                             "%s has no Select\\Current, so it is not a "
                             "SYSTEM hive (or its current control set is "
@@ -296,7 +319,10 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
 static int check_hives(struct hive_store *s, struct rt_error *e)
 {
     uint32_t key;
-    if (hive_lookup(s->software.h, PERFLIB_PATH, &key) != 0)
+    int f = hive_find(&s->software, PERFLIB_PATH, &key, e);
+    if (f < 0)
+        return -1;
+    if (f)
         return rt_error_set(
             e, RT_ERR_BADDB,
             "%s has no key " PERFLIB_PATH ", so it is not a SOFTWARE hive "
@@ -309,7 +335,9 @@ static int check_hives(struct hive_store *s, struct rt_error *e)
     char cs[32];
     snprintf(cs, sizeof cs, "%.*s", (int)(strchr(s->services, '\\') -
                                           s->services), s->services);
-    if (hive_lookup(s->system.h, cs, &key) != 0)
+    if ((f = hive_find(&s->system, cs, &key, e)) < 0)
+        return -1;
+    if (f)
         return rt_error_set(e, RT_ERR_BADDB,
                             "%s has no %s, the control set its "
                             "Select\\Current names. Nothing was written",

@@ -35,11 +35,11 @@ int hive_list_subkeys(const struct hive_file *hf, const char *path,
     size_t ns = 0;
     *out = NULL;
     *n = 0;
-    if (hive_lookup(h, path, &key) != 0)
-        return 0;
-    if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
-                            rt_regf_errmsg(h));
+    int f = hive_find(hf, path, &key, e);
+    if (f)
+        return f < 0 ? -1 : 0;
+    if ((f = rt_regf_subkeys(h, key, &subs, &ns)) != 0)
+        return hive_regf_error(hf, path, f, e);
     /* Room for every name at once: one allocation, not one a subkey. */
     if (ns && !(*out = calloc(ns, sizeof **out))) {
         free(subs);
@@ -47,16 +47,19 @@ int hive_list_subkeys(const struct hive_file *hf, const char *path,
     }
     for (size_t i = 0; i < ns; i++) {
         struct rt_regf_key_info ki;
-        if (rt_regf_key_info(h, subs[i], &ki) != 0) {
+        int r = rt_regf_key_info(h, subs[i], &ki);
+        /* KEEP: 1 keep, 0 pass over, or a regf error of its own. */
+        int k = r ? 0 : !keep ? 1 : keep(h, subs[i], ki.name, ctx);
+        if (r || k < 0) {
+            if (!r)
+                rt_regf_key_info_free(&ki);
             free(subs);
             rt_strings_free(*out, *n);
             *out = NULL;
             *n = 0;
-            return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
-                                rt_regf_errmsg(h));
+            return hive_regf_error(hf, path, r ? r : k, e);
         }
-        int r = 0;
-        if (!keep || keep(h, subs[i], ki.name, ctx))
+        if (k)
             r = push_string(*out, n, ki.name);
         rt_regf_key_info_free(&ki);
         if (r) {
@@ -108,13 +111,18 @@ static int get_value_cell(const struct hive_file *hf, const char *path,
     uint32_t key, v, type;
     memset(out, 0, sizeof *out);
     *present = 0;
-    if (hive_lookup(h, path, &key) != 0)
-        return 0;
+    int f = hive_find(hf, path, &key, e);
+    if (f)
+        return f < 0 ? -1 : 0;
     int r = rt_regf_value_find(h, key, name, &v);
     if (r == RT_REGF_ENOTFOUND)
         return 0;
     if (r == 0)
         r = rt_regf_value_read(h, v, &type, &out->data, &out->len);
+    if (r == RT_REGF_ENOMEM)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                            "%s: value %s of %s: out of memory", hf->path,
+                            name, path);
     if (r != 0)
         return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
                             hf->path, name, path, rt_regf_errmsg(h));
@@ -312,7 +320,11 @@ static int keep_perf_service(struct rt_regf *h, uint32_t key, const char *name,
     (void)name;
     (void)ctx;
     uint32_t perf;
-    return rt_regf_lookup(h, key, "Performance", &perf) == 0;
+    /* Out of memory is no service without a Performance key (a service
+     * whose subkeys do not read is passed over, as before: hive check and
+     * audit name the damage). */
+    int r = rt_regf_lookup(h, key, "Performance", &perf);
+    return r == 0 ? 1 : r == RT_REGF_ENOMEM ? r : 0;
 }
 
 int hive_list_perf_services(struct rt_store *st, char ***names,
@@ -438,8 +450,9 @@ static int scan_children(const struct hive_file *hf, const char *hive,
     struct rt_regf *h = hf->h;
     uint32_t key, *subs = NULL;
     size_t ns = 0, got = 0;
-    if (hive_lookup(h, path, &key) != 0)
-        return 0;
+    int f = hive_find(hf, path, &key, e);
+    if (f)
+        return f < 0 ? -1 : 0;
     if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
         return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
                             rt_regf_errmsg(h));

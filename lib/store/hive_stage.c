@@ -219,8 +219,10 @@ int hive_apply_one(struct hive_store *s, const struct rt_change *c,
             const char *vn = table_value(c);
             uint32_t v;
             snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
-            if (hive_lookup(sw, path, &key) != 0 ||
-                rt_regf_value_find(sw, key, vn, &v) != 0)
+            int f = hive_find(&s->software, path, &key, e);
+            if (f < 0)
+                return -1;
+            if (f || rt_regf_value_find(sw, key, vn, &v) != 0)
                 return 0;
             if (!c->n_edits)
                 return rt_regf_value_set(sw, key, vn, c->value.type,

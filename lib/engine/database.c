@@ -34,13 +34,15 @@ static int read_string_typed(struct rt_store *s, const char *svc,
     *out = NULL;
     if (s->ops->read_service(s, svc, name, &v, &present, e) != 0)
         return -1;
+    int r = 0;
     if (present) {
-        *out = rt_value_string(&v);
+        if (rt_value_to_string(&v, out) != 0)
+            r = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         if (type)
             *type = v.type;
     }
     rt_value_free(&v);
-    return 0;
+    return r;
 }
 
 int rt_database_service_string(struct rt_store *s, const char *svc,

@@ -90,6 +90,8 @@ static int items_of(const struct rt_pair_list *l, struct item *out,
 static int malformed(const struct rt_change *c, const struct rt_msz_error *me,
                      struct rt_error *e)
 {
+    if (me->status == RT_MSZ_NOMEM)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
                         "internal error: the new Perflib\\%s\\%s is "
                         "malformed (%s at byte %zu); the change was "
@@ -327,12 +329,15 @@ int rt_engine_check_table_change_known(const struct rt_change *c,
         n_old = known->n;
     } else if (present && before->len &&
         rt_multi_sz_scan(before->data, before->len, 0, &old, &n_old, &me)) {
-        rt_error_set(e, RT_ERR_INTERNAL_ERROR,
-                     "internal error: Perflib\\%s\\%s cannot be decoded "
-                     "(%s at byte %zu) though it was checked; nothing was "
-                     "written",
-                     c->lang, table_name(c), rt_msz_strerror(me.status),
-                     me.offset);
+        if (me.status == RT_MSZ_NOMEM)
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        else
+            rt_error_set(e, RT_ERR_INTERNAL_ERROR,
+                         "internal error: Perflib\\%s\\%s cannot be "
+                         "decoded (%s at byte %zu) though it was checked; "
+                         "nothing was written",
+                         c->lang, table_name(c), rt_msz_strerror(me.status),
+                         me.offset);
         goto out;
     }
     if (rt_multi_sz_scan(c->value.data, c->value.len, 0, &now, &n_now, &me)) {

@@ -24,8 +24,15 @@ int rt_value_dword(const struct rt_value *v, uint32_t *out)
 
 char *rt_value_string(const struct rt_value *v)
 {
+    char *s;
+    return rt_value_to_string(v, &s) == 0 ? s : NULL;
+}
+
+int rt_value_to_string(const struct rt_value *v, char **out)
+{
+    *out = NULL;
     if (v->type != RT_REG_SZ && v->type != RT_REG_EXPAND_SZ)
-        return NULL;
+        return 0;
     size_t len = v->len & ~(size_t)1;
     /* Stop at the first NUL: what follows is not part of the string. */
     for (size_t i = 0; i + 1 < len; i += 2)
@@ -33,10 +40,10 @@ char *rt_value_string(const struct rt_value *v)
             len = i;
             break;
         }
-    char *s = NULL;
-    if (rt_utf16le_to_utf8(v->data, len, &s, NULL, NULL) != 0)
-        return NULL;
-    return s;
+    int r = rt_utf16le_to_utf8(v->data, len, out, NULL, NULL);
+    if (r != 0)
+        *out = NULL;
+    return r == -2 ? -1 : 0;
 }
 
 int rt_value_from_dword(struct rt_value *v, uint32_t x)

@@ -24,6 +24,10 @@ void rt_value_free(struct rt_value *v);
 int rt_value_dword(const struct rt_value *v, uint32_t *out);
 /* A REG_SZ/REG_EXPAND_SZ as UTF-8 in a new string (NULL on bad data). */
 char *rt_value_string(const struct rt_value *v);
+/* The same, telling out of memory (-1) from bad data or another type (0
+ * with *OUT NULL): where a string taken for absent would be a wrong
+ * answer. */
+int rt_value_to_string(const struct rt_value *v, char **out);
 /* Builds values; return 0 or -1 when out of memory / invalid UTF-8. */
 int rt_value_from_dword(struct rt_value *v, uint32_t x);
 int rt_value_from_string(struct rt_value *v, uint32_t type, const char *utf8);

@@ -34,9 +34,10 @@ static const char *val_name(const struct rt_tree_key *k, size_t i)
 }
 
 static size_t index_home(const struct rt_tree_key *k,
-                         const struct rt_tree_index *x, const char *name)
+                         const struct rt_tree_index *x, const char *name,
+                         size_t len)
 {
-    uint64_t h = rt_utf8_casehash(name, strlen(name), (uintptr_t)k);
+    uint64_t h = rt_utf8_casehash(name, len, (uintptr_t)k);
     return (size_t)h & (x->cap - 1);
 }
 
@@ -51,7 +52,7 @@ static void index_free(struct rt_tree_index **x)
 static void index_put(const struct rt_tree_key *k, struct rt_tree_index *x,
                       const char *name, size_t pos)
 {
-    size_t i = index_home(k, x, name);
+    size_t i = index_home(k, x, name, strlen(name));
     while (x->slot[i])
         i = (i + 1) & (x->cap - 1);
     x->slot[i] = pos + 1;
@@ -93,14 +94,14 @@ static void index_added(const struct rt_tree_key *k, struct rt_tree_index **x,
         index_put(k, *x, name_at(k, n - 1), n - 1);
 }
 
-/* The position of the first entry named NAME, or N when none is. */
+/* The position of the first entry named NAME (LEN bytes, not NUL-ended:
+ * a part of a path), or N when none is. */
 static size_t index_find(const struct rt_tree_key *k,
                          const struct rt_tree_index *x,
                          const char *(*name_at)(const struct rt_tree_key *,
                                                 size_t),
-                         size_t n, const char *name)
+                         size_t n, const char *name, size_t len)
 {
-    size_t len = strlen(name);
     if (!x) {
         for (size_t i = 0; i < n; i++) {
             const char *m = name_at(k, i);
@@ -112,7 +113,7 @@ static size_t index_find(const struct rt_tree_key *k,
     /* Equal names may both be present (entries added before the index,
      * by a caller that checked): the lowest position is the first. */
     size_t best = n;
-    for (size_t i = index_home(k, x, name); x->slot[i];
+    for (size_t i = index_home(k, x, name, len); x->slot[i];
          i = (i + 1) & (x->cap - 1)) {
         size_t pos = x->slot[i] - 1;
         const char *m = name_at(k, pos);
@@ -203,36 +204,51 @@ fail:
     return NULL;
 }
 
-struct rt_tree_key *rt_tree_child(const struct rt_tree_key *k,
-                                  const char *name)
+static struct rt_tree_key *child_n(const struct rt_tree_key *k,
+                                   const char *name, size_t len)
 {
-    size_t i = index_find(k, k->sub_index, sub_name, k->n_sub, name);
+    size_t i = index_find(k, k->sub_index, sub_name, k->n_sub, name, len);
     return i < k->n_sub ? k->sub[i] : NULL;
 }
 
-/* Walks PATH; with CREATE, adds the keys that are missing. */
+struct rt_tree_key *rt_tree_child(const struct rt_tree_key *k,
+                                  const char *name)
+{
+    return child_n(k, name, strlen(name));
+}
+
+/* Walks PATH; with CREATE, adds the keys that are missing. A find
+ * allocates nothing: out of memory must not make a key look absent (a
+ * value read as absent takes its default). */
 static struct rt_tree_key *walk(struct rt_tree_key *k, const char *path,
                                 int create)
 {
-    char *copy = strdup(path), *save = NULL;
-    if (!copy)
-        return NULL;
-    for (char *part = strtok_r(copy, "\\", &save); part && k;
-         part = strtok_r(NULL, "\\", &save)) {
-        struct rt_tree_key *c = rt_tree_child(k, part);
+    const char *part = path;
+    while (k) {
+        part += strspn(part, "\\");
+        size_t len = strcspn(part, "\\");
+        if (!len)
+            break;
+        struct rt_tree_key *c = child_n(k, part, len);
         if (!c && create) {
-            if (grow((void **)&k->sub, k->n_sub, &k->sub_cap,
-                     sizeof *k->sub) != 0 ||
-                !(c = rt_tree_new(part))) {
-                free(copy);
+            char *name = malloc(len + 1);
+            if (name) {
+                memcpy(name, part, len);
+                name[len] = '\0';
+            }
+            if (!name || grow((void **)&k->sub, k->n_sub, &k->sub_cap,
+                              sizeof *k->sub) != 0 ||
+                !(c = rt_tree_new(name))) {
+                free(name);
                 return NULL;
             }
+            free(name);
             k->sub[k->n_sub++] = c;
             index_added(k, &k->sub_index, sub_name, k->n_sub);
         }
         k = c;
+        part += len;
     }
-    free(copy);
     return k;
 }
 
@@ -249,7 +265,8 @@ struct rt_tree_key *rt_tree_create(struct rt_tree_key *k, const char *path)
 struct rt_tree_value *rt_tree_value(const struct rt_tree_key *k,
                                     const char *name)
 {
-    size_t i = index_find(k, k->val_index, val_name, k->n_vals, name);
+    size_t i = index_find(k, k->val_index, val_name, k->n_vals, name,
+                          strlen(name));
     return i < k->n_vals ? &k->vals[i] : NULL;
 }
 

@@ -15,10 +15,13 @@
 static void print_value(struct rt_strbuf *f, const struct rt_value *v)
 {
     uint32_t d;
-    char *s;
-    if (rt_value_dword(v, &d) == 0) {
+    char *s = NULL;
+    if (rt_value_to_string(v, &s) != 0) {
+        f->failed = 1;  /* not "N bytes": the text would lie */
+    } else if (rt_value_dword(v, &d) == 0) {
+        free(s);
         rt_strbuf_printf(f, "%u (REG_DWORD)", d);
-    } else if ((s = rt_value_string(v))) {
+    } else if (s) {
         rt_strbuf_append(f, "\"", 1);
         rt_strbuf_append_printable(f, s);
         rt_strbuf_printf(f, "\" (%s)",

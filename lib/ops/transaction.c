@@ -167,7 +167,15 @@ static int apply_checked(struct rt_store *s, const struct rt_change_set *cs,
 {
     if (check_invariant(s, cs, db, e) != 0 || s->ops->apply(s, cs, e) != 0)
         return -1;
-    return each_table(s, cs, db, reads_back, splice_reads_back, e);
+    if (each_table(s, cs, db, reads_back, splice_reads_back, e) == 0)
+        return 0;
+    /* The commit is done: out of memory now must not read as "nothing
+     * was written". */
+    if (e && e->code == RT_ERR_NOT_ENOUGH_MEMORY)
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                     "out of memory reading the tables back: the change "
+                     "was written, not verified");
+    return -1;
 }
 
 int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,

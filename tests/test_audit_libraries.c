@@ -298,6 +298,13 @@ static void resolved_before_judging(void **state)
         "%LocalAppData%\\x.dll",
         "C:\\Users.\\Public\\x.dll",
         "C:\\Program Files\\..\\..\\..\\Users\\x.dll",
+        /* A drive path behind the prefixes LoadLibrary passes through
+         * (\\?\ and \\.\ Win32 device paths, the NT \??\): the same
+         * file as without them. */
+        "\\\\?\\C:\\Users\\Public\\x.dll",
+        "\\\\.\\C:\\Users\\Public\\x.dll",
+        "\\??\\C:\\Users\\Public\\x.dll",
+        "//?/c:/ProgramData/x.dll",
     };
     for (size_t i = 0; i < sizeof writable / sizeof *writable; i++) {
         print_message("%s\n", writable[i]);
@@ -631,8 +638,9 @@ static void stream_names_are_judged(void **state)
         STD("A", "C:\\Program Files\\Vendor\\v.dll"),
         STD("B", "D:\\tools\\p.dll"),
         STD("C", "\\\\?\\C:\\Program Files\\Vendor\\v.dll"),
+        STD("D", "\\??\\C:\\Program Files\\Vendor\\v.dll"),
     };
-    run(plain, 3, system_tree, &f);
+    run(plain, 4, system_tree, &f);
     assert_null(find(&f, "library-stream"));
     rt_findings_free(&f);
 }

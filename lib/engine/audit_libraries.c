@@ -330,6 +330,24 @@ static void resolve_short(struct libaudit *a, struct lib_path *p)
     memcpy(p->rest, out, sizeof out);
 }
 
+static int is_sep(char c)
+{
+    return c == '\\' || c == '/';
+}
+
+/* The length of a Win32 device-path prefix (\\?\ or \\.\) or of the
+ * NT object manager's \??\ when a drive letter and ':' follow it, else
+ * 0 (\\?\UNC\..., \\.\pipe\... and the like stay paths elsewhere). */
+static size_t drive_behind_prefix(const char *x)
+{
+    int device = is_sep(x[0]) && is_sep(x[1]) && (x[2] == '?' || x[2] == '.') &&
+                 is_sep(x[3]);
+    int nt = is_sep(x[0]) && x[1] == '?' && x[2] == '?' && is_sep(x[3]);
+    if ((device || nt) && isalpha((unsigned char)x[4]) && x[5] == ':')
+        return 4;
+    return 0;
+}
+
 /* Where LIB leads, resolved as Windows resolves it before loading:
  * environment strings expanded, "." and ".." taken, short names replaced
  * as far as the tree tells them, and a drive path below the Windows
@@ -344,6 +362,12 @@ static void classify(struct libaudit *a, const char *lib,
         p->where = LIB_OTHER_DRIVE;
         return;
     }
+    /* \\?\C:\..., \\.\C:\... and \??\C:\... name the drive path
+     * behind the prefix (LoadLibrary passes each through to the file
+     * system): judged as that path, not as a UNC path elsewhere. */
+    size_t skip = drive_behind_prefix(x);
+    if (skip)
+        memmove(x, x + skip, strlen(x + skip) + 1);
     if (x[0] == '%' || ((x[0] == '\\' || x[0] == '/') &&
                         (x[1] == '\\' || x[1] == '/'))) {
         p->where = LIB_OTHER_DRIVE;   /* an unknown variable, UNC, \\?\ */

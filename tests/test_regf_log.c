@@ -698,6 +698,10 @@ static void hashed_but_absurd_entries_stop_the_replay(void **state)
     expect_entry_rejected(20, 0, "page references");
     expect_entry_rejected(20, 0x20000000u, "page references");
     expect_entry_rejected2(40, 0x1000, 44, 0x2000, "run past its size");
+    /* A hive grown to 2 GB by a page of 4 KB: Windows logs every bin it
+     * adds; this entry would have a few KB of log allocate gigabytes. */
+    expect_entry_rejected2(16, 0x7FFFF000u, 40, 0x7FFFE000u,
+                           "more than its dirty pages hold");
     expect_entry_rejected(40, 0x7FFFF000u, "past the hive bins size");
     expect_entry_rejected(40, 0x100, "aligned");
     expect_entry_rejected(44, 0, "aligned");

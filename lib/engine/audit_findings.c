@@ -2,6 +2,7 @@
  * (audit.h, struct rt_findings): compact, because a hostile tree's audit
  * finds millions of things. */
 #include "engine/audit.h"
+#include "model/sort_positions.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -455,6 +456,49 @@ static int cmp_finding(const void *a, const void *b)
     return ix < iy ? -1 : ix > iy;
 }
 
+static int cmp_finding_at(uint32_t a, uint32_t b, const void *ctx)
+{
+    const struct rt_finding *v = ctx;
+    int c = cmp_finding(&v[a], &v[b]);
+    return c ? c : a < b ? -1 : a > b;
+}
+
+/* Sorts F's findings keeping equals in the order they were found, on
+ * every C library (qsort is not stable, and glibc's and Windows' order
+ * equals differently: the same audit would print its findings in another
+ * order on each). Positions sorted, then the findings moved along each
+ * cycle of the permutation: four bytes a finding beside them. */
+static void sort_stable(struct rt_findings *f)
+{
+    const uint32_t done = UINT32_MAX;
+    uint32_t *pos = f->n < done ? malloc(f->n * sizeof *pos) : NULL;
+    if (!pos) {
+        /* Out of memory: sorted still, equals in some order. */
+        qsort(f->v, f->n, sizeof *f->v, cmp_finding);
+        return;
+    }
+    for (size_t i = 0; i < f->n; i++)
+        pos[i] = (uint32_t)i;
+    rt_sort_positions(pos, f->n, cmp_finding_at, f->v);
+    for (size_t i = 0; i < f->n; i++) {
+        if (pos[i] == done)
+            continue;
+        struct rt_finding first = f->v[i];
+        size_t j = i;
+        for (;;) {
+            size_t k = pos[j];
+            pos[j] = done;
+            if (k == i) {
+                f->v[j] = first;
+                break;
+            }
+            f->v[j] = f->v[k];
+            j = k;
+        }
+    }
+    free(pos);
+}
+
 void rt_findings_sort(struct rt_findings *f)
 {
     /* Out of memory, the open evidence stays open, readable, and follows
@@ -462,7 +506,7 @@ void rt_findings_sort(struct rt_findings *f)
     const struct rt_evidence *open =
         rt_findings_seal(f) != 0 ? f->v[f->open.at - 1].evidence : NULL;
     if (f->n > 1)
-        qsort(f->v, f->n, sizeof *f->v, cmp_finding);
+        sort_stable(f);
     for (size_t i = 0; open && i < f->n; i++)
         if (f->v[i].evidence == open)
             f->open.at = i + 1;

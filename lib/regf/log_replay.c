@@ -95,6 +95,22 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+/* The bytes of the COUNT dirty pages of V's entry at POS, into *HELD:
+ * 0, or -1 (errno) when the references cannot be read. */
+static int entry_page_bytes(const struct regf_log_view *v, uint64_t pos,
+                            uint32_t count, uint64_t *held)
+{
+    uint8_t ref[8];
+    *held = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (regf_log_read(&v->src, pos + REGF_LOG_ENTRY_HEADER + 8 * (uint64_t)i,
+                          ref, sizeof ref) != 0)
+            return -1;
+        *held += regf_le32(ref + 4);
+    }
+    return 0;
+}
+
 /* Writes the pages of every entry of V's chain, in order, read from the
  * log straight into the image. *FAILED: an errno value when it cannot. */
 static void apply_new_log(struct image *im, const struct regf_log_view *v,
@@ -112,8 +128,29 @@ static void apply_new_log(struct image *im, const struct regf_log_view *v,
         }
         uint32_t entry_hbins = regf_le32(e + REGF_LE_OFF_HBINS_SIZE);
         uint32_t count = regf_le32(e + REGF_LE_OFF_PAGE_COUNT);
-        /* The spec: the primary grows to the entry's hive bins size. */
-        if (image_grow(im, REGF_BASE_BLOCK_SIZE + (size_t)entry_hbins) != 0) {
+        /* The spec: the primary grows to the entry's hive bins size. Windows
+         * logs every bin a hive grows by as dirty pages: an entry that grows
+         * it by more than its pages hold is no log Windows wrote, and would
+         * have a few KB of log allocate and write gigabytes of zeros (a
+         * hostile tree's). Its entries end there, as at a broken one. */
+        size_t want = REGF_BASE_BLOCK_SIZE + (size_t)entry_hbins;
+        if (want > im->len) {
+            uint64_t held;
+            if (entry_page_bytes(v, pos, count, &held) != 0) {
+                failed_read(r, info, *failed = errno ? errno : EIO);
+                return;
+            }
+            if (want - im->len > held) {
+                log_say(info, "log entry at offset 0x%llx grows the hive bins "
+                        "to 0x%x, 0x%llx bytes more than its dirty pages hold "
+                        "(0x%llx): no log Windows writes; the entries end here",
+                        (unsigned long long)pos, entry_hbins,
+                        (unsigned long long)(want - im->len),
+                        (unsigned long long)held);
+                break;
+            }
+        }
+        if (image_grow(im, want) != 0) {
             *failed = ENOMEM;
             return;
         }

@@ -778,6 +778,16 @@ static void link_keys_and_case_twins_are_listed(void **state)
     assert_int_equal(rt_regf_key_create(h, svcs, "PerfOS", &key), 0);
     assert_int_equal(rt_regf_key_create(h, svcs, "PERFOT", &key), 0);
     patch_key(h, key, 0, "PERFOS");
+    /* Listed under Services, its parent the root: a key in two lists, or
+     * (had the root been listed) a loop. */
+    assert_int_equal(rt_regf_key_create(h, svcs, "Stray", &key), 0);
+    {
+        uint8_t *nk;
+        uint32_t len, root = rt_regf_root(h);
+        assert_int_equal(regf_nk(h, key, &nk, &len), 0);
+        for (int i = 0; i < 4; i++)
+            nk[NK_PARENT + i] = (uint8_t)(root >> (8 * i));
+    }
     assert_int_equal(rt_regf_save_as(h, path), 0);
     rt_regf_close(h);
     snprintf(path, sizeof path, "%s/Windows/System32/config/SOFTWARE", c->dir);
@@ -806,6 +816,7 @@ static void link_keys_and_case_twins_are_listed(void **state)
          NULL},
         {RT_KEY_CASE_TWINS, 0, "SYSTEM\\ControlSet001\\Services\\PERFOS",
          "SYSTEM\\ControlSet001\\Services\\PerfOS"},
+        {RT_KEY_MISPARENTED, 0, "SYSTEM\\ControlSet001\\Services\\Stray", NULL},
         {RT_KEY_LINK, 1,
          "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\Linked", NULL},
         {RT_KEY_CASE_TWINS, 1,

@@ -929,6 +929,9 @@ static const char *anomaly_id(const struct rt_key_anomaly *x)
 {
     if (x->kind == RT_KEY_LINK)
         return x->in_perflib ? "perflib-key-is-link" : "service-key-is-link";
+    if (x->kind == RT_KEY_MISPARENTED)
+        return x->in_perflib ? "perflib-key-misparented"
+                             : "service-key-misparented";
     return x->in_perflib ? "perflib-keys-differ-in-case"
                          : "service-keys-differ-in-case";
 }
@@ -943,6 +946,12 @@ static void anomaly_text(const struct rt_key_anomaly *x, char *buf,
                  "holds (a provider's Library, a table) is not checked",
                  x->key, x->other ? x->other : "a key its SymbolicLinkValue "
                                                "does not name");
+    else if (x->kind == RT_KEY_MISPARENTED)
+        snprintf(buf, size,
+                 "%s is listed there, but its own parent is another key (a "
+                 "loop in the key tree, or a key listed in two places): the "
+                 "hive is damaged (hive check names it), and a write there "
+                 "would land in that other key", x->key);
     else
         snprintf(buf, size,
                  "%s and %s differ only in letter case: Windows reads one of "
@@ -983,5 +992,9 @@ int rt_refuse_key_anomalies(const struct rt_key_anomaly *v, size_t n,
                         "%s (%s%s); nothing was written: remove the %s first",
                         text, anomaly_id(&v[0]),
                         n > 1 ? ", and more: regtool audit lists them" : "",
-                        v[0].kind == RT_KEY_LINK ? "link" : "extra key");
+                        v[0].kind == RT_KEY_LINK        ? "link"
+                        : v[0].kind == RT_KEY_MISPARENTED ? "damage (a registry "
+                                                            "editor, or restore "
+                                                            "the hive)"
+                                                          : "extra key");
 }

@@ -466,7 +466,13 @@ static int scan_children(const struct hive_file *hf, const char *hive,
             break;
         }
         v[got++] = (struct named_key){ki.name, subs[i]};
-        rc = note_link(hf, hive, path, ki.name, subs[i], a, e);
+        /* A key listed here whose parent is another (an ancestor listed
+         * as a child: a loop; or one key in two lists) is no key of this
+         * list: a write there lands elsewhere. */
+        rc = ki.parent != key
+                 ? anomaly_add(a, RT_KEY_MISPARENTED, hive,
+                               key_name(hive, path, ki.name), NULL, e)
+                 : note_link(hf, hive, path, ki.name, subs[i], a, e);
         uint32_t perf;
         if (!rc && performance &&
             rt_regf_lookup(h, subs[i], "Performance", &perf) == 0) {

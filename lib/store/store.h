@@ -40,6 +40,9 @@ enum rt_key_anomaly_kind {
     RT_KEY_LINK,            /* KEY is a link; OTHER its target, or NULL
                                when its SymbolicLinkValue names none */
     RT_KEY_CASE_TWINS,      /* KEY and OTHER differ only in case */
+    RT_KEY_MISPARENTED,     /* KEY is listed there, but its own parent is
+                               another key: a loop in the key tree, or a
+                               key listed in two places (OTHER NULL) */
 };
 struct rt_key_anomaly {
     enum rt_key_anomaly_kind kind;

@@ -70,7 +70,9 @@ reader() {
         jq -e '.summary.errors == 0 and .summary.warnings == 0' "$TMPDIR/r.audit" >/dev/null ||
             { echo "audit of snapshot $n: $(cat "$TMPDIR/r.audit" "$TMPDIR/r.err")"; return 1; }
         n=$((n + 1))
-        echo "$n" >"$TMPDIR/snapshots"
+        # Renamed into place: a reader of the count never sees it empty
+        # (written in place, it is truncated first).
+        echo "$n" >"$TMPDIR/snapshots.new" && mv "$TMPDIR/snapshots.new" "$TMPDIR/snapshots"
         sleep 0.02
     done
 }

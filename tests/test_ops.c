@@ -193,8 +193,10 @@ static void backup_file_read(void **state)
                      RT_BACKUP_READ_UNREADABLE);
     assert_int_equal(e.code, RT_ERR_FILE_NOT_FOUND);
     rt_backup_file_free(&f);
+#ifndef _WIN32
     /* A file where a directory of the path should be: the path, not the
-     * access, is what is wrong (lodctr's 3, not 5). */
+     * access, is what is wrong (lodctr's 3, not 5: ENOTDIR). On Windows
+     * the system's own code is passed on as it comes (Wine's is 2). */
     snprintf(path, sizeof path, "%s/plain", root);
     assert_int_equal(rt_os_write_new_file(path, "x", 1), 0);
     snprintf(path, sizeof path, "%s/plain/backup.ini", root);
@@ -202,6 +204,7 @@ static void backup_file_read(void **state)
                      RT_BACKUP_READ_UNREADABLE);
     assert_int_equal(e.code, RT_ERR_PATH_NOT_FOUND);
     rt_backup_file_free(&f);
+#endif
 
     static const char bad[] = "[Perflib]\r\nBase Index=1847\r\nnot a "
                               "key line\r\n";

@@ -320,13 +320,9 @@ struct regf_subidx {
     size_t names_len, names_cap;
 };
 
-struct regf_subidx_map {
-    struct regf_subidx **slot;   /* open addressing by key cell */
-    size_t cap, used;
-};
-
-static void subidx_free(struct regf_subidx *x)
+static void subidx_free(void *p)
 {
+    struct regf_subidx *x = p;
     if (!x)
         return;
     free(x->item);
@@ -336,68 +332,21 @@ static void subidx_free(struct regf_subidx *x)
 
 void regf_subidx_drop_all(struct rt_regf *h)
 {
-    struct regf_subidx_map *m = h->subidx;
-    if (!m)
-        return;
-    for (size_t i = 0; i < m->cap; i++)
-        subidx_free(m->slot[i]);
-    free(m->slot);
-    free(m);
-    h->subidx = NULL;
-}
-
-static size_t subidx_home(uint32_t key, size_t cap)
-{
-    /* Cells are 8-byte aligned: mix before masking. */
-    return (size_t)((key >> 3) * 2654435761u) & (cap - 1);
-}
-
-/* The slot of KEY's index in M (empty when it has none). */
-static struct regf_subidx **subidx_slot(struct regf_subidx_map *m,
-                                        uint32_t key)
-{
-    size_t i = subidx_home(key, m->cap);
-    while (m->slot[i] && m->slot[i]->key != key)
-        i = (i + 1) & (m->cap - 1);
-    return &m->slot[i];
+    regf_cell_map_clear(&h->subidx, subidx_free);
 }
 
 static struct regf_subidx *subidx_find(struct rt_regf *h, uint32_t key)
 {
-    return h->subidx ? *subidx_slot(h->subidx, key) : NULL;
+    return regf_cell_map_find(&h->subidx, key);
 }
 
 /* Stores X (for X->key) in the map, replacing an older index of the key;
  * the map grows at half full. */
 static int subidx_put(struct rt_regf *h, struct regf_subidx *x)
 {
-    struct regf_subidx_map *m = h->subidx;
-    if (!m) {
-        if (!(m = calloc(1, sizeof *m)) ||
-            !(m->slot = calloc(64, sizeof *m->slot))) {
-            free(m);
-            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
-        }
-        m->cap = 64;
-        h->subidx = m;
-    }
-    if (2 * (m->used + 1) > m->cap) {
-        struct regf_subidx_map grown = {NULL, 2 * m->cap, m->used};
-        if (!(grown.slot = calloc(grown.cap, sizeof *grown.slot)))
-            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->slot[i])
-                *subidx_slot(&grown, m->slot[i]->key) = m->slot[i];
-        free(m->slot);
-        *m = grown;
-    }
-    struct regf_subidx **s = subidx_slot(m, x->key);
-    if (*s)
-        subidx_free(*s);
-    else
-        m->used++;
-    *s = x;
-    return 0;
+    return regf_cell_map_put(&h->subidx, x, subidx_free) == 0
+               ? 0
+               : regf_fail(h, RT_REGF_ENOMEM, "out of memory");
 }
 
 struct sort_item {

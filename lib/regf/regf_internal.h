@@ -82,6 +82,21 @@ struct regf_free {
     uint32_t size, off;          /* sorted by size, then offset */
 };
 
+/* cell_map.c: what an index keeps for a key, by the key's cell. Every
+ * entry begins with its key cell (a uint32_t first member); a zeroed map
+ * is empty. put replaces (freeing) an entry of the same key. */
+struct regf_cell_map {
+    void **slot;
+    size_t cap, used;
+};
+void *regf_cell_map_find(const struct regf_cell_map *m, uint32_t key);
+/* 0, or -1 out of memory (ENTRY is then not the map's). */
+int regf_cell_map_put(struct regf_cell_map *m, void *entry,
+                      void (*free_entry)(void *));
+void regf_cell_map_drop(struct regf_cell_map *m, uint32_t key,
+                        void (*free_entry)(void *));
+void regf_cell_map_clear(struct regf_cell_map *m, void (*free_entry)(void *));
+
 struct rt_regf {
     uint8_t *img;                /* base block + hive bins */
     size_t len, cap;
@@ -104,10 +119,10 @@ struct rt_regf {
     size_t changed_words;
     /* Subkey indexes (node.c) and the generation of subkey lists and key
      * names they hold while it is unchanged. */
-    struct regf_subidx_map *subidx;
+    struct regf_cell_map subidx;
     uint64_t keys_gen;
     /* Value indexes (validx.c), by key cell. */
-    struct regf_validx_map *validx;
+    struct regf_cell_map validx;
     char err[256];
 };
 

@@ -51,13 +51,9 @@ struct regf_validx {
     struct size_heap live, dead;
 };
 
-struct regf_validx_map {
-    struct regf_validx **slot;  /* open addressing by key cell */
-    size_t cap, used;
-};
-
-static void validx_free(struct regf_validx *x)
+static void validx_free(void *p)
 {
+    struct regf_validx *x = p;
     if (!x)
         return;
     free(x->item);
@@ -70,77 +66,19 @@ static void validx_free(struct regf_validx *x)
 
 void regf_validx_drop_all(struct rt_regf *h)
 {
-    struct regf_validx_map *m = h->validx;
-    if (!m)
-        return;
-    for (size_t i = 0; i < m->cap; i++)
-        validx_free(m->slot[i]);
-    free(m->slot);
-    free(m);
-    h->validx = NULL;
-}
-
-static struct regf_validx **validx_slot(struct regf_validx_map *m,
-                                        uint32_t key)
-{
-    /* Cells are 8-byte aligned: mix before masking. */
-    size_t i = (size_t)((key >> 3) * 2654435761u) & (m->cap - 1);
-    while (m->slot[i] && m->slot[i]->key != key)
-        i = (i + 1) & (m->cap - 1);
-    return &m->slot[i];
+    regf_cell_map_clear(&h->validx, validx_free);
 }
 
 void regf_validx_drop(struct rt_regf *h, uint32_t key)
 {
-    struct regf_validx_map *m = h->validx;
-    if (!m)
-        return;
-    struct regf_validx **s = validx_slot(m, key);
-    if (!*s)
-        return;
-    validx_free(*s);
-    *s = NULL;
-    m->used--;
-    /* Open addressing: the entries after the hole move up if their home
-     * lies at or before it. */
-    size_t hole = (size_t)(s - m->slot);
-    for (size_t i = (hole + 1) & (m->cap - 1); m->slot[i];
-         i = (i + 1) & (m->cap - 1)) {
-        struct regf_validx *e = m->slot[i];
-        m->slot[i] = NULL;
-        *validx_slot(m, e->key) = e;
-    }
+    regf_cell_map_drop(&h->validx, key, validx_free);
 }
 
 static int validx_put(struct rt_regf *h, struct regf_validx *x)
 {
-    struct regf_validx_map *m = h->validx;
-    if (!m) {
-        if (!(m = calloc(1, sizeof *m)) ||
-            !(m->slot = calloc(64, sizeof *m->slot))) {
-            free(m);
-            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
-        }
-        m->cap = 64;
-        h->validx = m;
-    }
-    if (2 * (m->used + 1) > m->cap) {
-        struct regf_validx_map grown = {NULL, 2 * m->cap, m->used};
-        if (!(grown.slot = calloc(grown.cap, sizeof *grown.slot)))
-            return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->slot[i])
-                *validx_slot(&grown, m->slot[i]->key) = m->slot[i];
-        free(m->slot);
-        *m = grown;
-    }
-    struct regf_validx **s = validx_slot(m, x->key);
-    if (*s)
-        validx_free(*s);
-    else
-        m->used++;
-    *s = x;
-    return 0;
+    return regf_cell_map_put(&h->validx, x, validx_free) == 0
+               ? 0
+               : regf_fail(h, RT_REGF_ENOMEM, "out of memory");
 }
 
 /* --- the heaps of data sizes ------------------------------------------ */
@@ -335,7 +273,7 @@ out:
 /* KEY's index, broken or not, when it describes the key node as it is. */
 static struct regf_validx *validx_fresh(struct rt_regf *h, uint32_t key)
 {
-    struct regf_validx *x = h->validx ? *validx_slot(h->validx, key) : NULL;
+    struct regf_validx *x = regf_cell_map_find(&h->validx, key);
     uint8_t *nk;
     uint32_t len;
     if (!x || regf_nk(h, key, &nk, &len) ||

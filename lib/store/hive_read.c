@@ -342,17 +342,17 @@ int hive_service_state(struct rt_store *st, const char *service,
     char path[512];
     uint32_t key;
     snprintf(path, sizeof path, "%s\\%s", s->services, service);
-    int r = hive_lookup(s->system.h, path, &key);
-    *exists = r == 0;
-    *has_perf = 0;
-    if (*exists && (r = rt_regf_lookup(s->system.h, key, "Performance",
-                                       &key)) == 0)
-        *has_perf = 1;
+    *exists = *has_perf = 0;
     /* A subkey list that does not read is no absent service (a name
-     * that is no key name is). */
+     * that is no key name is): hive_find tells them apart. */
+    int f = hive_find(&s->system, path, &key, e);
+    if (f)
+        return f < 0 ? -1 : 0;
+    *exists = 1;
+    int r = rt_regf_lookup(s->system.h, key, "Performance", &key);
+    *has_perf = r == 0;
     if (r == RT_REGF_ECORRUPT || r == RT_REGF_ENOMEM)
-        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", s->system.path,
-                            path, rt_regf_errmsg(s->system.h));
+        return hive_regf_error(&s->system, path, r, e);
     return 0;
 }
 
@@ -453,9 +453,8 @@ static int scan_children(const struct hive_file *hf, const char *hive,
     int f = hive_find(hf, path, &key, e);
     if (f)
         return f < 0 ? -1 : 0;
-    if (rt_regf_subkeys(h, key, &subs, &ns) != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
-                            rt_regf_errmsg(h));
+    if ((f = rt_regf_subkeys(h, key, &subs, &ns)) != 0)
+        return hive_regf_error(hf, path, f, e);
     struct named_key *v = calloc(ns ? ns : 1, sizeof *v);
     int rc = v ? 0 : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     for (size_t i = 0; i < ns && !rc; i++) {

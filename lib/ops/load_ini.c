@@ -126,6 +126,16 @@ static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
     return 0;
 }
 
+/* DIR's entries into *NAMES: 0; 1 when DIR cannot be listed (absent,
+ * not a folder, refused); -1 out of memory, which is never taken for a
+ * folder that is not there. */
+static int list_dir(const char *dir, char ***names, size_t *n)
+{
+    if (rt_os_list_dir(dir, names, n) == 0)
+        return 0;
+    return errno == ENOMEM ? -1 : 1;
+}
+
 /* DIR/NAME, NAME matched without regard to case (a Windows tree copied
  * to Linux keeps Windows' case), in *FOUND (a new string), or NULL when
  * DIR has no such entry or cannot be listed. -1 out of memory: a search
@@ -135,9 +145,9 @@ static int find_ci(const char *dir, const char *name, char **found)
     char **names;
     size_t n;
     *found = NULL;
-    if (rt_os_list_dir(dir, &names, &n) != 0)
-        return errno == ENOMEM ? -1 : 0;
-    int rc = 0;
+    int rc = list_dir(dir, &names, &n);
+    if (rc)
+        return rc < 0 ? -1 : 0;
     for (size_t i = 0; i < n && !*found && !rc; i++)
         if (!strcasecmp(names[i], name) &&
             asprintf(found, "%s/%s", dir, names[i]) < 0) {
@@ -153,13 +163,13 @@ static int load_dir(struct finder *f, const char *dir, struct rt_error *e)
 {
     char **names;
     size_t n;
-    if (rt_os_list_dir(dir, &names, &n) != 0) {
-        if (errno == ENOMEM)
-            return -1;
+    int rc = list_dir(dir, &names, &n);
+    if (rc < 0)
+        return -1;
+    if (rc) {
         rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: cannot list it", dir);
         return -2;
     }
-    int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         char *p = NULL;
         if (!ends_with_ci(names[i], ".ini"))
@@ -182,10 +192,10 @@ static int load_inf_copies(struct finder *f, const char *inf, const char *svc,
     char **langs;
     size_t n_langs;
     int rc = find_ci(inf, svc, &sdir);
-    if (!rc && sdir && rt_os_list_dir(sdir, &langs, &n_langs) != 0 &&
-        errno == ENOMEM)
+    int listed = rc || !sdir ? 1 : list_dir(sdir, &langs, &n_langs);
+    if (listed < 0)
         rc = -1;
-    else if (!rc && sdir) {
+    if (listed == 0) {
         for (size_t j = 0; j < n_langs && !rc; j++) {
             char *ldir = NULL, *ini = NULL;
             if (strlen(langs[j]) != 4 ||

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model/multi_sz.h"
 #include "model/utf16.h"
 #include "under_valgrind.h"
 
@@ -121,10 +122,12 @@ static void code_point_edges(void **state)
     }
 }
 
-/* ASCII is taken eight bytes at a time: a character beyond ASCII, and an
- * invalid sequence, after every length of ASCII before it (across and
- * within the eight-byte steps) and with every length after it, give the
- * same UTF-16 and the same offset as a character at a time would. */
+/* ASCII is taken eight bytes (and eight UTF-16 units) at a time: a
+ * character beyond ASCII, and an invalid sequence, after every length of
+ * ASCII before it (across and within the steps) and with every length
+ * after it, give the same UTF-16 (and back the same UTF-8, of the length
+ * a table's decoder reserves for it) and the same offset as a character
+ * at a time would. */
 static void ascii_runs_at_every_alignment(void **state)
 {
     (void)state;
@@ -162,6 +165,22 @@ static void ascii_runs_at_every_alignment(void **state)
                 assert_int_equal(n, wn);
                 assert_memory_equal(u16, want, wn);
                 free(u16);
+                char *back;
+                size_t blen = 0;
+                assert_int_equal(rt_utf16le_to_utf8(want, wn, &back, &blen, &off), 0);
+                assert_int_equal(blen, len);
+                assert_memory_equal(back, buf, len);
+                free(back);
+                struct rt_msz_entry e = {.text = 0, .text_bytes = (uint32_t)wn};
+                assert_int_equal(rt_msz_entry_text_len(want, &e), len);
+                /* A lone low surrogate in the character's place. */
+                uint8_t lone[128];
+                memcpy(lone, want, wn);
+                lone[2 * pre] = 0x00;
+                lone[2 * pre + 1] = 0xDC;
+                off = 99;
+                assert_int_equal(rt_utf16le_to_utf8(lone, wn, &back, &blen, &off), -1);
+                assert_int_equal(off, 2 * pre);
                 /* The character cut short, and an overlong form in its
                  * place: refused at its first byte. */
                 assert_int_equal(rt_utf8_validate(buf, pre + cl - 1, &off), -1);

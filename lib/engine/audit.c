@@ -318,13 +318,17 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
         const struct view *other = k ? &v->counter : &v->help;
         size_t below = 0;
         for (int owned = k; owned >= 0; owned--) {
-            size_t listed = 0;
+            size_t listed = 0, j = 0;
             for (size_t i = 0; i < w->n; i++) {
                 uint32_t x = w->p[i]->index;
                 if ((x == 1 && !k) || (x % 2 == 0) != (k == 0))
                     continue;
+                /* Both views are sorted: the counterparts are found by
+                 * walking OTHER once beside W. */
                 uint32_t want = k ? x - 1 : x + 1;
-                if (view_find(other, want))
+                while (j < other->n && other->p[j]->index < want)
+                    j++;
+                if (j < other->n && other->p[j]->index == want)
                     continue;
                 if (x <= base) {
                     below += owned == 0;

@@ -62,7 +62,8 @@ CFLAGS_COMMON += -Werror
 endif
 # The sanitizer and coverage builds' own flags come after CFLAGS, so that
 # theirs (-O1, -O0) win over a packager's -O2.
-CFLAGS_MODE :=
+# A plain build's objects serve the shared library too (PIC_OBJ below).
+CFLAGS_MODE := -fPIC -fno-semantic-interposition
 ifeq ($(SAN),1)
 CFLAGS_MODE   := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
                  -fno-omit-frame-pointer
@@ -80,7 +81,11 @@ $(error COV=1 needs its own BUILD directory (make coverage uses build/cov))
 endif
 COMPILE     := $(CC) $(CFLAGS_COMMON) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_MODE)
 # The shared library is never sanitized: programs that link it are not.
-COMPILE_PIC := $(CC) $(CFLAGS_COMMON) $(CPPFLAGS) $(CFLAGS) -fPIC
+# Without semantic interposition: the library exports only lib/regtool.h
+# (its version script), so its own calls may be inlined as in the static
+# library.
+COMPILE_PIC := $(CC) $(CFLAGS_COMMON) $(CPPFLAGS) $(CFLAGS) -fPIC \
+               -fno-semantic-interposition
 
 # Objects are rebuilt when the flags they were built with change (make
 # demo, then make check with WERROR=1; another CFLAGS): the command line
@@ -119,6 +124,13 @@ SO_MINOR  := $(shell sed -n 's/^\#define REGTOOL_VERSION_MINOR //p' lib/regtool.
 SO_NAME   := libregtool.so.$(if $(filter 0,$(SO_MAJOR)),0.$(SO_MINOR),$(SO_MAJOR))
 LIB_SO    := $(BUILD)/libregtool.so.$(API_VERSION)
 PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+# A plain build compiles the library once: its objects are
+# position-independent (CFLAGS_MODE above) and make both the static and
+# the shared library. The sanitizer and coverage builds keep their own
+# instrumented objects for the static library.
+ifeq ($(SAN)$(COV),)
+PIC_OBJ   := $(LIB_OBJ)
+endif
 CLI_BIN   := $(BUILD)/regtool
 BENCH_BIN := $(BUILD)/bench/mkbench
 # The harness's own tools: plain C, no regtool code (bench/floor.c, timeit.c).
@@ -210,14 +222,18 @@ check: deps
 	@sh tools/check.sh
 
 # What the suites run, built (check builds it twice: plain and SAN=1).
-check-programs: $(TEST_BIN) $(CLI_BIN) $(TESTING_CLI) $(LIB_SO) $(BENCH_BIN) $(BENCH_TOOLS)
+# The shared library is never sanitized: the sanitizer build's would be
+# the plain one again, and the scripts that use it run on the plain build
+# (tools/check.sh).
+CHECK_SO := $(if $(SAN),,$(LIB_SO))
+check-programs: $(TEST_BIN) $(CLI_BIN) $(TESTING_CLI) $(CHECK_SO) $(BENCH_BIN) $(BENCH_TOOLS)
 
 unit: $(TEST_BIN) $(CLI_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
 
 # CLI_SCRIPTS: only these (default: every tests/cli/*.sh).
 CLI_SCRIPTS ?=
-cli-tests: $(CLI_BIN) $(TESTING_CLI) $(LIB_SO) $(BENCH_BIN) $(BENCH_TOOLS)
+cli-tests: $(CLI_BIN) $(TESTING_CLI) $(CHECK_SO) $(BENCH_BIN) $(BENCH_TOOLS)
 	@sh tests/run-cli.sh $(abspath $(CLI_BIN)) $(CLI_SCRIPTS)
 
 valgrind: valgrind-unit valgrind-cli

@@ -28,8 +28,10 @@
 #                     crash leaves (the commit and recovery code they
 #                     drive runs under the sanitizers in
 #                     interrupt_commit.sh, hostile_journal.sh and the
-#                     journal's unit tests), and the benchmark harness's
-#                     two checks, whose subject is the plain build
+#                     journal's unit tests), the benchmark harness's
+#                     two checks, whose subject is the plain build, and
+#                     the product's own checks (make install, the shared
+#                     library, which is never sanitized, no test hooks)
 #      fuzz           the harnesses (clang) and their seeds built, then
 #                     each harness's regressions and FUZZ_SECONDS (10) of
 #                     fuzzing (make fuzz runs longer), one at a time
@@ -41,9 +43,9 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 JOBS=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 MAKE=${MAKE:-make}
-PLAIN_BOUNDS="hostile_memory hostile_inputs hostile_logs hostile_scale no_test_hooks"
+PLAIN_BOUNDS="hostile_memory hostile_inputs hostile_logs hostile_scale"
 PLAIN_ONLY="crash_sweep crash_sweep_verbs full_disk_sweep crash_side_files
-bench_smoke bench_bytes"
+bench_smoke bench_bytes api_library make_install no_test_hooks"
 # The scripts of cli-san and cli-plain (paths), from those names.
 san_scripts() {
     for f in tests/cli/*.sh; do

@@ -35,69 +35,54 @@ set -eu
 repo=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$repo"
 
+# rank LAYER: its rank in $r ("" for no layer). A function setting a
+# variable, not a command substitution: the check runs it for every
+# include of every file, and a fork each was most of its time.
 rank() {
     case "$1" in
-    platform) echo 0 ;; model) echo 1 ;; commit) echo 2 ;;
-    regf | provider) echo 3 ;; store) echo 4 ;; engine) echo 5 ;;
-    ops) echo 6 ;; api) echo 7 ;; regtool) echo 8 ;; *) echo "" ;;
+    platform) r=0 ;; model) r=1 ;; commit) r=2 ;;
+    regf | provider) r=3 ;; store) r=4 ;; engine) r=5 ;;
+    ops) r=6 ;; api) r=7 ;; regtool) r=8 ;; *) r="" ;;
+    esac
+}
+# layer_of FILE: its layer in $layer.
+layer_of() {
+    case "$1" in
+    regtool/*) layer=regtool ;;
+    *) layer=${1#lib/}; layer=${layer%%/*} ;;
     esac
 }
 
-# Ops headers held to giving only the operations' own types. ops/ops.h
-# and ops/reg_backup.h still hand the CLI the engine's, the model's and
-# the stores' headers (issue 41), so they are not listed (yet), and an
-# ops header of this list may not include them.
 OPS_OWN_TYPES="lib/ops/hive_files.h lib/ops/perfstats_reg.h"
 
 bad=0
+files=""
 for f in lib/*/*.[ch] regtool/*.[ch]; do
     [ -f "$f" ] || continue
-    case "$f" in
-    regtool/*) layer=regtool ;;
-    *) layer=$(echo "$f" | cut -d/ -f2) ;;
-    esac
-    own=$(rank "$layer")
-    if [ -z "$own" ]; then
+    layer_of "$f"
+    rank "$layer"
+    if [ -z "$r" ]; then
         echo "$f: directory '$layer' is not a known layer (tools/check-layers.sh)"
         bad=1
         continue
     fi
-    # Each quoted include: LINE TARGET.
-    for hit in $(awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
-                          split($0, q, "\""); print FNR ":" q[2] }' "$f"); do
-        line=${hit%%:*}
-        target=${hit#*:}
+    files="$files $f"
+done
+# Every include of those files, read by one awk: KIND FILE LINE TARGET,
+# KIND q for "quoted" and a for <angled>.
+includes=${TMPDIR:-/tmp}/check-layers-includes.$$
+# shellcheck disable=SC2086
+[ -z "$files" ] || awk '
+    /^[ \t]*#[ \t]*include[ \t]*"/ { split($0, q, "\""); print "q " FILENAME " " FNR " " q[2] }
+    /^[ \t]*#[ \t]*include[ \t]*</ { split($0, q, "[<>]"); print "a " FILENAME " " FNR " " q[2] }
+' $files >"$includes"
+while read -r kind f line target; do
+    layer_of "$f"
+    rank "$layer"
+    own=$r
+    if [ "$kind" = a ]; then
+        [ "$layer" = platform ] && continue
         case "$target" in
-        */*) tlayer=${target%%/*} ;;
-        regtool.h) tlayer=api ;;  # the public header, -Ilib
-        *) tlayer=$layer ;;   # a header beside the file
-        esac
-        trank=$(rank "$tlayer")
-        # The CLI's door to the library is the operations layer: its own
-        # header, the public one, the ops headers and the platform's.
-        if [ "$layer" = regtool ]; then
-            case "$target" in
-            cli.h | regtool.h | ops/*.h | platform/*.h) ;;
-            *)
-                echo "$f:$line: the CLI includes \"$target\": regtool/ includes only cli.h, regtool.h, ops/ and platform/ headers (what it needs of the rest, lib/ops/ops.h gives it)"
-                bad=1
-                continue ;;
-            esac
-        fi
-        if [ -z "$trank" ]; then
-            echo "$f:$line: includes \"$target\", which is in no layer"
-            bad=1
-        elif [ "$tlayer" != "$layer" ] && [ "$trank" -ge "$own" ]; then
-            echo "$f:$line: $layer (rank $own) includes \"$target\" from $tlayer (rank $trank): includes must point down"
-            bad=1
-        fi
-    done
-    [ "$layer" = platform ] && continue
-    for hit in $(awk '/^[ \t]*#[ \t]*include[ \t]*</ {
-                          split($0, q, "[<>]"); print FNR ":" q[2] }' "$f"); do
-        line=${hit%%:*}
-        header=${hit#*:}
-        case "$header" in
         unistd.h | fcntl.h | dirent.h | io.h | direct.h | sys/*) ;;
         windows.h)
             case "$f" in
@@ -105,10 +90,37 @@ for f in lib/*/*.[ch] regtool/*.[ch]; do
             esac ;;
         *) continue ;;
         esac
-        echo "$f:$line: includes <$header>: calls to the operating system belong in lib/platform/"
+        echo "$f:$line: includes <$target>: calls to the operating system belong in lib/platform/"
         bad=1
-    done
-done
+        continue
+    fi
+    case "$target" in
+    */*) tlayer=${target%%/*} ;;
+    regtool.h) tlayer=api ;;  # the public header, -Ilib
+    *) tlayer=$layer ;;   # a header beside the file
+    esac
+    rank "$tlayer"
+    trank=$r
+    # The CLI's door to the library is the operations layer: its own
+    # header, the public one, the ops headers and the platform's.
+    if [ "$layer" = regtool ]; then
+        case "$target" in
+        cli.h | regtool.h | ops/*.h | platform/*.h) ;;
+        *)
+            echo "$f:$line: the CLI includes \"$target\": regtool/ includes only cli.h, regtool.h, ops/ and platform/ headers (what it needs of the rest, lib/ops/ops.h gives it)"
+            bad=1
+            continue ;;
+        esac
+    fi
+    if [ -z "$trank" ]; then
+        echo "$f:$line: includes \"$target\", which is in no layer"
+        bad=1
+    elif [ "$tlayer" != "$layer" ] && [ "$trank" -ge "$own" ]; then
+        echo "$f:$line: $layer (rank $own) includes \"$target\" from $tlayer (rank $trank): includes must point down"
+        bad=1
+    fi
+done <"$includes"
+rm -f "$includes"
 if [ -f lib/regtool.h ]; then
     for hit in $(awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
                           split($0, q, "\""); print FNR ":" q[2] }' lib/regtool.h); do

@@ -328,20 +328,24 @@ refused "reg: store of 257 MiB" 2 \
 # tree of 44 MB of tables would make a .reg file of 290 MB, which restore
 # and reg: stores refuse. It is not saved (it was, and could not be
 # restored); a PerfStringBackup file of the same tree is, and restores.
-rm -rf "$W"
-expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
-awk 'BEGIN { t = sprintf("%5000s", ""); gsub(/ /, "h", t)
-             for (i = 0; i < 4400; i++) printf "%d\n%s\n", 3 + 2 * i, t
-             printf "\n" }' | tr '\n' '\0' | iconv -f ASCII -t UTF-16LE \
-    >"$W/Windows/System32/perfh009.dat" || fail "cannot write perfh009.dat"
-cp "$W/Windows/System32/perfh009.dat" "$W/Windows/SysWOW64/perfh009.dat"
-expect_exit 2 "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/big-backup.reg"
-expect_grep "^regtool: backup: the \.reg file would be [0-9]* bytes or more, larger than the 256 MiB a \.reg file may be (restore reads no larger one); nothing was saved: a PerfStringBackup file (without --format reg) holds this database$" "$ERR"
-[ ! -e "$TMPDIR/big-backup.reg" ] || fail "backup --format reg saved a file restore refuses"
-expect_exit 0 "$REGTOOL" --store "hive:$W" backup "$TMPDIR/big-backup.ini"
-expect_exit 0 "$REGTOOL" --store "hive:$W" restore --dry-run "$TMPDIR/big-backup.ini"
-expect_grep "would restore from .*big-backup.ini (UTF-16LE): 0 changes" "$OUT"
-rm -f "$TMPDIR/big-backup.ini"
+# On the plain build only: a size rule, whose 44 MB take the sanitizers
+# twenty seconds and show them nothing the smaller cases do not.
+if [ "$ASAN" = 0 ]; then
+    rm -rf "$W"
+    expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
+    awk 'BEGIN { t = sprintf("%5000s", ""); gsub(/ /, "h", t)
+                 for (i = 0; i < 4400; i++) printf "%d\n%s\n", 3 + 2 * i, t
+                 printf "\n" }' | tr '\n' '\0' | iconv -f ASCII -t UTF-16LE \
+        >"$W/Windows/System32/perfh009.dat" || fail "cannot write perfh009.dat"
+    cp "$W/Windows/System32/perfh009.dat" "$W/Windows/SysWOW64/perfh009.dat"
+    expect_exit 2 "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/big-backup.reg"
+    expect_grep "^regtool: backup: the \.reg file would be [0-9]* bytes or more, larger than the 256 MiB a \.reg file may be (restore reads no larger one); nothing was saved: a PerfStringBackup file (without --format reg) holds this database$" "$ERR"
+    [ ! -e "$TMPDIR/big-backup.reg" ] || fail "backup --format reg saved a file restore refuses"
+    expect_exit 0 "$REGTOOL" --store "hive:$W" backup "$TMPDIR/big-backup.ini"
+    expect_exit 0 "$REGTOOL" --store "hive:$W" restore --dry-run "$TMPDIR/big-backup.ini"
+    expect_grep "would restore from .*big-backup.ini (UTF-16LE): 0 changes" "$OUT"
+    rm -f "$TMPDIR/big-backup.ini"
+fi
 # Tables each under their cap that add up past what a tree's tables may
 # be together (1 GiB): sparse, they cost nothing on disk. Refused at the
 # open, before any is read.

@@ -213,7 +213,7 @@ fresh-check:
 
 # make check: tools/check.sh builds everything (the plain and sanitizer
 # builds, fuzz, Wine, Windows), then runs each suite once where once is
-# enough, in two chains at once, and prints each stage's time: the unit
+# enough, two stages at a time, and prints each stage's time: the unit
 # tests under valgrind and under the sanitizers, the CLI round trip under
 # valgrind, the CLI scripts on the sanitizer build (those whose memory
 # bounds need the plain one and the crash sweeps on that), the fuzz

@@ -6,37 +6,38 @@
 #   builds      the plain library, CLI, test programs and bench tools in
 #               one make -j; beside it the sanitizer build (ASan+UBSan,
 #               build/san), as a second make
-#   then two chains at once (the CLI scripts spend much of their time
-#   waiting on fsync and child processes; the others compute, the later
-#   builds among them, which so fill that time instead of delaying the
-#   first suites), of about the same CPU each:
-#   A: unit-valgrind  the unit test programs under valgrind: their plain
-#                     run and memcheck's in one
-#      unit-san       the unit test programs under the sanitizers
-#      valgrind-cli   a CLI round trip with every run under valgrind
-#      windows        the native Windows build and its test programs
-#                     under wine64
-#      wine           the Wine build, the win32 store and the CLI under
-#                     Wine (wine.mk)
-#   B: cli-san        every CLI script but PLAIN_ONLY on the sanitizer
-#                     build
-#      cli-plain      on the plain build: the scripts whose bounds only it
-#                     shows (peak RSS and full sizes are not measured
-#                     under AddressSanitizer: PLAIN_BOUNDS, which run on
-#                     both), and PLAIN_ONLY: the crash sweeps, which run
-#                     the CLI thousands of times to judge the files each
-#                     crash leaves (the commit and recovery code they
-#                     drive runs under the sanitizers in
-#                     interrupt_commit.sh, hostile_journal.sh and the
-#                     journal's unit tests), the benchmark harness's
-#                     two checks, whose subject is the plain build, and
-#                     the product's own checks (make install, the shared
-#                     library, which is never sanitized, no test hooks)
-#      fuzz           the harnesses (clang) and their seeds built, then
-#                     each harness's regressions and FUZZ_SECONDS (10) of
-#                     fuzzing (make fuzz runs longer), one at a time
-# A stage's output is printed whole when the chain ends; a failed stage
-# stops its chain, and make check fails naming it.
+#   then the stages below, two at a time (the CLI scripts spend much of
+#   their time waiting on fsync and child processes; the others compute,
+#   the later builds among them, which so fill that time instead of
+#   delaying the first suites): each of two workers takes the next stage
+#   of the list as soon as its last one ends, the longest first, so that
+#   both end at about the same time whatever each stage's cost becomes:
+#   cli-san        every CLI script but PLAIN_ONLY on the sanitizer build
+#   unit-valgrind  the unit test programs under valgrind: their plain run
+#                  and memcheck's in one
+#   cli-plain      on the plain build: the scripts whose bounds only it
+#                  shows (peak RSS and full sizes are not measured under
+#                  AddressSanitizer: PLAIN_BOUNDS, which run on both), and
+#                  PLAIN_ONLY: the crash sweeps, which run the CLI
+#                  thousands of times to judge the files each crash
+#                  leaves (the commit and recovery code they drive runs
+#                  under the sanitizers in interrupt_commit.sh,
+#                  hostile_journal.sh and the journal's unit tests), the
+#                  benchmark harness's two checks, whose subject is the
+#                  plain build, and the product's own checks (make
+#                  install, the shared library, which is never sanitized,
+#                  no test hooks)
+#   fuzz           the harnesses (clang) and their seeds built, then each
+#                  harness's regressions and FUZZ_SECONDS (10) of fuzzing
+#                  (make fuzz runs longer), one at a time
+#   windows        the native Windows build and its test programs under
+#                  wine64
+#   unit-san       the unit test programs under the sanitizers
+#   wine           the Wine build, the win32 store and the CLI under Wine
+#                  (wine.mk)
+#   valgrind-cli   a CLI round trip with every run under valgrind
+# A stage's output is printed whole when all have ended; after a failed
+# stage no new one starts, and make check fails naming it.
 #   sh tools/check.sh       (from the Makefile's check target, after deps)
 # CHECK_JOBS: make -j and the programs run at once (default: the cores).
 set -u
@@ -77,7 +78,7 @@ cpu_seconds() {
 
 # stage NAME CMD...: CMD's output in $LOGS/NAME.log, its wall time in
 # $LOGS/NAME.time, the CPU it took in $LOGS/NAME.cpu (which the other
-# chain's load does not stretch: the stage's own cost), its status in
+# stage's load does not stretch: the stage's own cost), its status in
 # $LOGS/NAME.rc.
 stage() {
     name=$1; shift
@@ -121,30 +122,52 @@ builds() {
 }
 stage builds builds || { show builds; exit 1; }
 
-chain_a() {
-    stage unit-valgrind $MAKE WERROR=1 valgrind-unit &&
-    stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit &&
-    stage valgrind-cli $MAKE WERROR=1 valgrind-cli &&
-    stage windows $MAKE -j"$JOBS" WERROR=1 windows-check &&
-    stage wine $MAKE -j"$JOBS" WERROR=1 wine-check
+STAGES="cli-san unit-valgrind cli-plain fuzz windows unit-san wine valgrind-cli"
+run_stage() {
+    case $1 in
+    cli-san)
+        stage cli-san $MAKE WERROR=1 BUILD=build/san SAN=1 cli-tests \
+            CLI_SCRIPTS="$(echo $(san_scripts))" ;;
+    unit-valgrind) stage unit-valgrind $MAKE WERROR=1 valgrind-unit ;;
+    cli-plain)
+        stage cli-plain $MAKE WERROR=1 cli-tests \
+            CLI_SCRIPTS="$(echo $(plain_scripts))" ;;
+    fuzz)
+        stage fuzz $MAKE -j"$JOBS" WERROR=1 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}" ;;
+    windows) stage windows $MAKE -j"$JOBS" WERROR=1 windows-check ;;
+    unit-san) stage unit-san $MAKE WERROR=1 BUILD=build/san SAN=1 unit ;;
+    wine) stage wine $MAKE -j"$JOBS" WERROR=1 wine-check ;;
+    valgrind-cli) stage valgrind-cli $MAKE WERROR=1 valgrind-cli ;;
+    esac
 }
-chain_b() {
-    stage cli-san $MAKE WERROR=1 BUILD=build/san SAN=1 cli-tests \
-        CLI_SCRIPTS="$(echo $(san_scripts))" &&
-    stage cli-plain $MAKE WERROR=1 cli-tests \
-        CLI_SCRIPTS="$(echo $(plain_scripts))" &&
-    stage fuzz $MAKE -j"$JOBS" WERROR=1 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
+# take: the next stage of $LOGS/queue (removed from it), or nothing when
+# it is empty or a stage failed. mkdir is the lock: atomic, in any sh.
+take() {
+    until mkdir "$LOGS/queue.lock" 2>/dev/null; do sleep 0.1; done
+    if [ ! -f "$LOGS/failed" ]; then
+        next=$(head -n 1 "$LOGS/queue")
+        tail -n +2 "$LOGS/queue" >"$LOGS/queue.new"
+        mv "$LOGS/queue.new" "$LOGS/queue"
+        echo "$next"
+    fi
+    rmdir "$LOGS/queue.lock"
 }
-chain_a & a=$!
-chain_b & b=$!
+worker() {
+    while next=$(take) && [ -n "$next" ]; do
+        run_stage "$next" || : >"$LOGS/failed"
+    done
+}
+printf '%s\n' $STAGES >"$LOGS/queue"
+worker & a=$!
+worker & b=$!
 wait $a; wait $b
 
-show unit-valgrind unit-san valgrind-cli windows wine cli-san cli-plain fuzz
+show $STAGES
 echo
-echo "make check: the stages' times (seconds: wall, then CPU; chains A and B ran"
-echo "at once on $JOBS cores, so the wall times overlap and the CPU times add up):"
+echo "make check: the stages' times (seconds: wall, then CPU; two stages ran at"
+echo "once on $JOBS cores, so the wall times overlap and the CPU times add up):"
 failed=""; cpu_all=0
-for s in builds unit-valgrind unit-san valgrind-cli windows wine cli-san cli-plain fuzz; do
+for s in builds $STAGES; do
     if [ -f "$LOGS/$s.rc" ]; then
         rc=$(cat "$LOGS/$s.rc")
         if [ "$rc" -eq 0 ]; then st=passed; else st="FAILED (exit $rc)"; failed="$failed $s"; fi

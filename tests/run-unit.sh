@@ -11,17 +11,24 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
 # One program: N TEST, its output into $logs/N.out, its exit status into
-# $logs/N.rc, its wall time in seconds into $logs/N.time.
+# $logs/N.rc, its wall time and the CPU it and its children used (which
+# the machine's load does not stretch), in seconds, into $logs/N.time.
 run_one='logs=$1; n=$2; t=$3
     start=$(date +%s)
     if [ "${VALGRIND:-}" = 1 ]; then
-        valgrind -q --error-exitcode=99 --leak-check=full \
-            --child-silent-after-fork=yes "$t" >"$logs/$n.out" 2>&1
+        set -- valgrind -q --error-exitcode=99 --leak-check=full \
+            --child-silent-after-fork=yes "$t"
     else
-        "$t" >"$logs/$n.out" 2>&1
+        set -- "$t"
+    fi
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f "%U %S" -o "$logs/$n.cpu" "$@" >"$logs/$n.out" 2>&1
+    else
+        "$@" >"$logs/$n.out" 2>&1
     fi
     echo $? >"$logs/$n.rc"
-    echo "$(( $(date +%s) - start )) $(basename "$t")" >"$logs/$n.time"'
+    cpu=$(awk "END { printf \"%d\", \$1 + \$2 }" "$logs/$n.cpu" 2>/dev/null)
+    echo "$(( $(date +%s) - start )) ${cpu:--} $(basename "$t")" >"$logs/$n.time"'
 
 n=0
 for t in "$@"; do
@@ -41,8 +48,9 @@ for t in "$@"; do
 done
 # The slowest, so that the time a change adds shows where it went.
 if [ $# -gt 1 ]; then
-    echo "unit test programs: the slowest (seconds, each program's wall time):"
-    cat "$logs"/*.time 2>/dev/null | sort -rn | head -5 | sed 's/^/    /'
+    echo "unit test programs: the slowest (seconds: each program's wall time, then"
+    echo "the CPU it used):"
+    cat "$logs"/*.time 2>/dev/null | sort -rn | head -8 | sed 's/^/    /'
 fi
 echo "unit test programs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }

@@ -406,6 +406,20 @@ static void allocation_keeps_a_replaced_range_that_fits(void **state)
     assert_int_equal(at.perflib_last_help, 3015);
 }
 
+/* A replaced service whose First Counter is above its Last Counter, even
+ * by one (a damaged entry), has no range to keep: the new one goes on
+ * top, never at its First Counter. */
+static void allocation_does_not_keep_an_inverted_range(void **state)
+{
+    (void)state;
+    struct rt_service_info old = {.first_counter = 2012, .last_counter = 2011,
+                                  .first_help = 2013, .last_help = 2021};
+    struct rt_index_allocation at = allocate(3000, 3001, 2998, 2999, &old, 2);
+    assert_int_equal(at.kept_position, 0);
+    assert_int_equal(at.first_counter, 3002);
+    assert_int_equal(at.first_help, 3003);
+}
+
 /* A range whose last help index would pass RT_INDEX_MAX is refused,
  * naming how many counters and the index they would go above; one
  * ending at it is taken. */
@@ -687,6 +701,7 @@ int main(void)
         cmocka_unit_test(allocation_takes_a_fresh_range_on_top),
         cmocka_unit_test(allocation_pairs_even_counters_with_odd_helps),
         cmocka_unit_test(allocation_keeps_a_replaced_range_that_fits),
+        cmocka_unit_test(allocation_does_not_keep_an_inverted_range),
         cmocka_unit_test(allocation_refuses_a_range_past_the_index_limit),
         cmocka_unit_test(language_found_by_value_in_another_spelling),
         cmocka_unit_test(overlay_lists_added_languages_in_change_order),

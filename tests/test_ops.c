@@ -25,6 +25,9 @@
 /* Allocations failed one by one (inf_copies_found_or_out_of_memory). */
 #define ALLOC_HOOK_MALLOC
 #include "alloc_hook.h"
+#ifdef HAVE_ALLOC_HOOK
+#include <unistd.h>
+#endif
 
 #include "ops/hive_files.h"
 #include "ops/ops.h"
@@ -1101,8 +1104,52 @@ static void inf_copies_found_or_out_of_memory(void **state)
     assert_int_equal(scratch_remove(root), 0);
     free(root);
 }
+
+/* hive check of a hive named without a folder (the current one), a
+ * journal beside it, whichever allocation fails: the check either says
+ * it ran out of memory or reports the journal (or, out of memory for its
+ * name, not); it never looks it up by a name it has not made. */
+static void hive_check_journal_here_out_of_memory(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtops");
+    char path[4200], journal[4200], cwd[4200];
+    write_hive(root, "HIVE", path, sizeof path);
+    snprintf(journal, sizeof journal, "%s/regtool.journal", root);
+    assert_int_equal(rt_os_write_new_file(journal, "RTJOURN2", 8), 0);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(root), 0);
+    struct rt_op_hive_check c;
+    alloc_calls = 0;
+    assert_int_equal(rt_op_hive_check("HIVE", &c), 0);
+    unsigned long calls = alloc_calls;
+    assert_true(c.journal_pending);
+    assert_int_equal(c.journal_bytes, 8);
+    rt_op_hive_check_free(&c);
+    for (unsigned long k = 1; k <= calls; k++) {
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_op_hive_check("HIVE", &c);
+        alloc_fail_at = 0;
+        if (r != 0 && !strstr(c.error, "out of memory"))
+            fail_msg("allocation %lu of %lu failed: %s", k, calls, c.error);
+        if (c.journal_pending && c.journal_bytes != 8)
+            fail_msg("allocation %lu of %lu failed: a journal of %lld bytes",
+                     k, calls, (long long)c.journal_bytes);
+        rt_op_hive_check_free(&c);
+    }
+    assert_int_equal(chdir(cwd), 0);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
 #else
 static void inf_copies_found_or_out_of_memory(void **state)
+{
+    (void)state;
+    skip();
+}
+
+static void hive_check_journal_here_out_of_memory(void **state)
 {
     (void)state;
     skip();
@@ -1240,6 +1287,7 @@ int main(void)
         cmocka_unit_test(audit_by_spec),
         cmocka_unit_test(apply_verifies_tables_read_back),
         cmocka_unit_test(inf_copies_found_or_out_of_memory),
+        cmocka_unit_test(hive_check_journal_here_out_of_memory),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

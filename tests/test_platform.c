@@ -16,6 +16,7 @@
 #ifdef _WIN32
 #include <windows.h>
 #else
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -558,6 +559,17 @@ static int make_link(const char *target, const char *link, int is_dir)
 #endif
 }
 
+#ifndef _WIN32
+/* How many of the first 1024 descriptors are open. */
+static int open_descriptors(void)
+{
+    int n = 0;
+    for (int fd = 0; fd < 1024; fd++)
+        n += fcntl(fd, F_GETFD) != -1;
+    return n;
+}
+#endif
+
 /* A tree confined (rt_os_confine) works as any folder: every call the
  * layers above make, on the handles this layer checks (on Windows each
  * folder opened as itself and held, the file checked on the handle that
@@ -623,6 +635,14 @@ static void confined_tree(void **state)
     assert_int_equal(rt_os_open(p[4], RT_OS_WRITE_TRUNC), -1);
     assert_int_equal(errno, EXDEV);
     assert_int_equal(rt_os_unlink(p[4]), -1);
+#ifndef _WIN32
+    /* Refusing ".." leaves no descriptor open (a program that opens many
+     * paths would run out of them). */
+    int open_before = open_descriptors();
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(rt_os_open(p[4], RT_OS_READ), -1);
+    assert_int_equal(open_descriptors(), open_before);
+#endif
 
     if (make_link(at("host"), p[5], 1) != 0 ||
         make_link(at("host/victim"), p[7], 0) != 0) {

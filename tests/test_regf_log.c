@@ -824,6 +824,25 @@ static void old_format_log_replays_dirty_bins(void **state)
     regf_put64(log.p + REGF_OFF_TIMESTAMP, SYN_TS);
     regf_base_seal(log.p);
 
+    /* A damaged base block: the first bin's timestamp is the primary's,
+     * and a first bin without its signature ("hbia", which sorts before
+     * "hbin", as "hbio" after) gives none, so no log applies. */
+    primary.p[REGF_OFF_CHECKSUM] ^= 0xFF;
+    assert_int_equal(syn_replay(&primary, &log, &r, &out), 0);
+    assert_int_equal(r.format_applied, RT_REGF_LOG_OLD);
+    rt_regf_replay_report_free(&r);
+    free(out.p);
+    const char *not_hbin[] = {"hbia", "hbio"};
+    for (int i = 0; i < 2; i++) {
+        memcpy(primary.p + REGF_BASE_BLOCK_SIZE, not_hbin[i], 4);
+        assert_int_equal(syn_replay(&primary, &log, &r, &out), -1);
+        assert_non_null(strstr(r.log[RT_REGF_LOG1].problem,
+                               "no timestamp to match"));
+        rt_regf_replay_report_free(&r);
+    }
+    memcpy(primary.p + REGF_BASE_BLOCK_SIZE, "hbin", 4);
+    primary.p[REGF_OFF_CHECKSUM] ^= 0xFF;
+
     /* Pages missing at the end: the log was never completed. */
     log.len -= 512;
     assert_int_equal(syn_replay(&primary, &log, &r, &out), -1);

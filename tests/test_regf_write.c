@@ -1052,6 +1052,48 @@ static void hashes_checked_in_every_leaf_of_an_index(void **state)
 
 /* Allocates every free cell of H but the one at KEEP (RT_REGF_NONE:
  * all): what is allocated next goes there, or into a new bin. */
+/* A cell that fills a bin exactly (its bytes and the bin's header one
+ * page) grows the hive by that page, not two: the file stays as small as
+ * Windows would write it. */
+static void cell_filling_a_bin_takes_one_page(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    const uint8_t *img;
+    size_t before, after;
+    rt_regf_image(h, &img, &before);
+    uint32_t cell;
+    /* 4060 bytes: a cell of 4064 with its size, the bin header's 32. */
+    assert_int_equal(regf_alloc(h, 4096 - REGF_HBIN_HEADER - 4, &cell), 0);
+    rt_regf_image(h, &img, &after);
+    assert_int_equal(after, before + 4096);
+    /* The new bin's only cell (offsets count from the first bin). */
+    assert_int_equal(cell, before - 4096 + REGF_HBIN_HEADER);
+    rt_regf_close(h);
+}
+
+/* A freed cell merges into a free predecessor however large that is: one
+ * of 2 KB, whose start lies hundreds of bytes before, as one of 100. */
+static void freed_cell_merges_into_a_large_free_predecessor(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t big, small, last;
+    assert_int_equal(regf_alloc(h, 2044, &big), 0);
+    assert_int_equal(regf_alloc(h, 100, &small), 0);
+    assert_int_equal(regf_alloc(h, 100, &last), 0);
+    assert_int_equal(small, big + 2048);
+    assert_int_equal(last, small + 104);
+    regf_free_cell(h, big);
+    regf_free_cell(h, small);                /* merges with the previous */
+    assert_int_equal(raw_size(h, big), 2048 + 104);
+    assert_false(regf_is_cell_start(h, small));
+    uint32_t again;
+    assert_int_equal(regf_alloc(h, 2048 + 104 - 4, &again), 0);
+    assert_int_equal(again, big);
+    rt_regf_close(h);
+}
+
 static void fill_free_space(struct rt_regf *h, uint32_t keep)
 {
     const uint8_t *img;
@@ -1406,6 +1448,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(free_space_is_reused),
         cmocka_unit_test(freed_neighbours_coalesce),
+        cmocka_unit_test(cell_filling_a_bin_takes_one_page),
+        cmocka_unit_test(freed_cell_merges_into_a_large_free_predecessor),
         cmocka_unit_test(changed_pages_rebuild_the_new_image),
         cmocka_unit_test(splice_writes_from_the_first_edit),
         cmocka_unit_test(key_node_fields_stay_true),

@@ -9,6 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+/* Allocations failed one by one (out_of_memory_stops_the_program). */
+#define ALLOC_HOOK_MALLOC
+#include "alloc_hook.h"
+#ifdef HAVE_ALLOC_HOOK
+#include <signal.h>
+#include <sys/wait.h>
+#endif
 
 #include "model/diag.h"
 #include "provider/symbol_file.h"
@@ -412,6 +419,55 @@ static void number_followed_by_letters_is_not_a_number(void **state)
     rt_symbol_table_free(&t);
 }
 
+#ifdef HAVE_ALLOC_HOOK
+/* Out of memory while reading a symbol file either fails the read or
+ * stops the program as the provider layer does (abort), whichever
+ * allocation it is: never a crash through a null pointer. Each failure
+ * in a child process. */
+static void out_of_memory_stops_the_program(void **state)
+{
+    (void)state;
+    static const char src[] = "#define OBJ 0\n#define CNT (OBJ + 2)\n";
+    struct rt_symbol_table t;
+    struct rt_diags d = {0};
+    alloc_calls = 0;
+    assert_int_equal(rt_symbol_file_parse("s.h", src, strlen(src), &t, &d), 0);
+    unsigned long calls = alloc_calls;
+    rt_symbol_table_free(&t);
+    rt_diags_free(&d);
+    if (!calls)
+        skip();   /* under valgrind: no call reaches the hook */
+    for (unsigned long k = 1; k <= calls; k++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            signal(SIGABRT, SIG_DFL);
+            signal(SIGSEGV, SIG_DFL);
+            alloc_calls = 0;
+            alloc_fail_at = k;
+            int r = rt_symbol_file_parse("s.h", src, strlen(src), &t, &d);
+            _exit(r == 0 || d.n ? 0 : 1);
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT)
+            continue;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            fail_msg("allocation %lu of %lu failed: %s %d", k, calls,
+                     WIFEXITED(status) ? "exit" : "signal",
+                     WIFEXITED(status) ? WEXITSTATUS(status)
+                                       : WTERMSIG(status));
+    }
+}
+#else
+static void out_of_memory_stops_the_program(void **state)
+{
+    (void)state;
+    skip();
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +483,7 @@ int main(void)
         cmocka_unit_test(utf16_without_bom_and_dos_end_of_file),
         cmocka_unit_test(random_and_mutated_files_never_crash),
         cmocka_unit_test(number_followed_by_letters_is_not_a_number),
+        cmocka_unit_test(out_of_memory_stops_the_program),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,13 +52,14 @@ SCRATCH=${SCRATCH:-$ROOT/build/mutation}
 # command line, and the quick ones of the behaviours beyond that (four-
 # digit languages, init's language list, the INF copies repair
 # --from-ini reads, dirty hives and their logs, the
-# side files a commit writes); the slow ones (crash sweeps, hostile
-# inputs, concurrency) are left to make cli-tests.
+# side files a commit writes, trees with two names for one file); the
+# slow ones (crash sweeps, other hostile inputs, concurrency) are left to
+# make cli-tests.
 CLI_SCRIPTS=${CLI_SCRIPTS:-"cli_conventions.sh noini_verbs.sh names_query_dryrun.sh
     messages.sh audit.sh repair.sh repair_from_ini.sh rebuild.sh
     perfstats.sh hive_check.sh
     check_ini_samples.sh languages_four_digit.sh init_languages.sh
-    dirty_hive_policy.sh hive_recover.sh side_files.sh"}
+    dirty_hive_policy.sh hive_recover.sh side_files.sh hostile_case.sh"}
 LEAKS=${LEAKS:-1}
 EQUIVALENTS=${EQUIVALENTS:-$ROOT/tools/equivalent-mutants.txt}
 [ -r "$EQUIVALENTS" ] || { echo "mutation-score: cannot read $EQUIVALENTS" >&2; exit 2; }

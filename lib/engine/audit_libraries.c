@@ -236,10 +236,13 @@ static void resolve_steps(struct lib_path *p)
                 continue;
             kept++;
         }
-        k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", k ? "\\" : "",
-                              c);
-        if (k >= sizeof out)
-            k = sizeof out - 1;
+        /* OUT never fills: it joins components of REST, each no longer
+         * than it was, with no more separators. */
+        size_t len = strlen(c);
+        if (k)
+            out[k++] = '\\';
+        memcpy(out + k, c, len);
+        k += len;
     }
     out[k] = '\0';
     memcpy(p->rest, out, k + 1);

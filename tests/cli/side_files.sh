@@ -63,4 +63,27 @@ HS="--store hive:$H/SOFTWARE,$H/SYSTEM --tables $W/System32"
 expect_exit 0 $REGTOOL $HS install --dry-run $CS ini-samples/transfer.ini
 expect_grep "^note: this store has no Windows directory: no INF copy and no PerfStringBackup.INI are kept$" "$OUT"
 grep -q '^  file ' "$OUT" && fail "a store without a Windows directory plans files"
+# A crash after the commit point leaves a sealed journal whose note the
+# next reader shows: what the commit was for, "install of TransferPerf"
+# or "uninstall of TransferPerf", not a bare change.
+J=$TMPDIR/journaled
+crash_note() {   # crash_note VERB ARGS...: the note shown after a crash
+    verb=$1; shift
+    rm -rf "$J"; cp -R "$D" "$J"
+    $REGTOOL --verbose --store "hive:$J" "$@" >"$OUT" 2>"$ERR" ||
+        fail "$verb: $(cat "$ERR")"
+    writes=$(sed -n 's/.* in \([0-9]*\) writes.*/\1/p' "$ERR")
+    [ -n "$writes" ] || fail "$verb: no count of writes in: $(cat "$ERR")"
+    rm -rf "$J"; cp -R "$D" "$J"
+    REGTOOL_FAULT_AFTER_WRITES=$((writes - 1)) $REGTOOL_TESTING \
+        --store "hive:$J" "$@" >/dev/null 2>&1
+    [ $? -eq 99 ] || fail "$verb: the fault hook did not end the run"
+    expect_exit 0 $REGTOOL --store "hive:$J" query TransferPerf
+    expect_grep "regtool.journal: .*the $verb of TransferPerf committed at" "$ERR"
+}
+crash_note install install $CS ini-samples/transfer.ini
+expect_exit 0 $REGTOOL $S install $CS ini-samples/transfer.ini
+crash_note uninstall uninstall TransferPerf
+rm -rf "$J"
+
 echo "side files: ok"

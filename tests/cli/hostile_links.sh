@@ -234,6 +234,30 @@ expect_exit 3 timeout 20 "$REGTOOL" --store "reg:$TMPDIR/db.reg" install $CS "$I
 expect_grep "db.reg.lock is a symbolic link" "$ERR"
 cmp -s "$TMPDIR/db.reg" "$TMPDIR/db.reg.before" || fail "the .reg file changed"
 host_same
+# A psb: store read from a tree's PerfStringBackup.INI that is a link to a
+# host file (a backup holding a secret name): refused as the hive store
+# refuses that link, exit 3 naming it, the host file never read (it was
+# followed, and names printed the secret).
+fresh files
+expect_exit 0 "$REGTOOL" --store "hive:$T" backup --force "$TMPDIR/host.ini"
+{ printf '\377\376'
+  iconv -f UTF-16 -t UTF-8 "$TMPDIR/host.ini" | sed 's/^2=[^\r]*/2=secret-name/' |
+      iconv -f UTF-8 -t UTF-16LE; } >"$HOST/backup.ini"
+tree_state "$HOST" >"$TMPDIR/host.state"
+expect_exit 0 "$REGTOOL" --store "psb:$HOST/backup.ini" names 2
+expect_grep secret-name "$OUT"
+rm -f "$W/System32/PerfStringBackup.INI"
+ln -s "$HOST/backup.ini" "$W/System32/PerfStringBackup.INI"
+for verb in "names 2" query audit; do
+    # shellcheck disable=SC2086
+    timeout 20 "$REGTOOL" --store "psb:$W/System32/PerfStringBackup.INI" $verb >"$OUT" 2>"$ERR"
+    got=$?
+    [ $got -eq 3 ] || [ "$verb" = audit ] || { cat "$OUT" "$ERR" >&2; fail "psb: $verb through a link: exit $got, want 3"; }
+    grep -q "PerfStringBackup.INI is a symbolic link" "$OUT" "$ERR" ||
+        { cat "$OUT" "$ERR" >&2; fail "psb: $verb does not name the link"; }
+    ! grep -qs secret-name "$OUT" "$ERR" || fail "psb: $verb read the host file through the link"
+done
+host_same
 # init into a tree whose folders are planted as links (Windows, System32,
 # config, SysWOW64, to a host folder; SysWOW64 also dangling): refused
 # with exit 3 and a message naming the link as one, nothing written

@@ -237,7 +237,7 @@ host_same
 # A psb: store read from a tree's PerfStringBackup.INI that is a link to a
 # host file (a backup holding a secret name): refused as the hive store
 # refuses that link, exit 3 naming it, the host file never read (it was
-# followed, and names printed the secret).
+# followed, and names printed the secret); restore of it likewise.
 fresh files
 expect_exit 0 "$REGTOOL" --store "hive:$T" backup --force "$TMPDIR/host.ini"
 { printf '\377\376'
@@ -256,6 +256,20 @@ for verb in "names 2" query audit; do
     grep -q "PerfStringBackup.INI is a symbolic link" "$OUT" "$ERR" ||
         { cat "$OUT" "$ERR" >&2; fail "psb: $verb does not name the link"; }
     ! grep -qs secret-name "$OUT" "$ERR" || fail "psb: $verb read the host file through the link"
+done
+host_same
+# restore (lodctr /R:file) of a backup kept in the tree under another
+# name, a link to the host file: refused, nothing of the host file
+# written into the tree (it was restored into it).
+fresh files
+ln -s "$HOST/backup.ini" "$W/System32/PerfStringBackup.old"
+for verb in "restore --dry-run" restore; do
+    snap
+    # shellcheck disable=SC2086
+    expect_exit 3 timeout 20 "$REGTOOL" --store "hive:$T" $verb "$W/System32/PerfStringBackup.old"
+    expect_grep "PerfStringBackup.old is a symbolic link" "$ERR"
+    ! grep -qs secret-name "$OUT" "$ERR" || fail "$verb read the host file through the link"
+    expect_same_tree "$T" "$TMPDIR/before"
 done
 host_same
 # init into a tree whose folders are planted as links (Windows, System32,

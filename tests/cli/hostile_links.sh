@@ -272,6 +272,25 @@ for verb in "restore --dry-run" restore; do
     expect_same_tree "$T" "$TMPDIR/before"
 done
 host_same
+# install (lodctr INI) and check-ini of an INI named in the tree's INF
+# copy, a link to a host INI: refused (exit 3 naming the link), never read
+# (the host INI was installed: 'would install HostSecret').
+fresh files
+sed 's/^drivername=.*/drivername=HostSecret/' "$INI" >"$HOST/host.ini"
+tree_state "$HOST" >"$TMPDIR/host.state"
+mkdir -p "$W/INF/Host/0009"
+cp ini-samples/CounterOffsets.h "$W/INF/Host/0009/"
+ln -s "$HOST/host.ini" "$W/INF/Host/0009/host.ini"
+for verb in "install --dry-run $CS" check-ini; do
+    snap
+    # shellcheck disable=SC2086
+    expect_exit 3 timeout 20 "$REGTOOL" --store "hive:$T" $verb "$W/INF/Host/0009/host.ini"
+    grep -q "host.ini is a symbolic link" "$OUT" "$ERR" ||
+        { cat "$OUT" "$ERR" >&2; fail "$verb: the refusal does not name the link"; }
+    ! grep -qs HostSecret "$OUT" "$ERR" || fail "$verb read the host INI through the link"
+    expect_same_tree "$T" "$TMPDIR/before"
+done
+host_same
 # init into a tree whose folders are planted as links (Windows, System32,
 # config, SysWOW64, to a host folder; SysWOW64 also dangling): refused
 # with exit 3 and a message naming the link as one, nothing written

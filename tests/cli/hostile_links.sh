@@ -291,6 +291,18 @@ for verb in "install --dry-run $CS" check-ini; do
     expect_same_tree "$T" "$TMPDIR/before"
 done
 host_same
+# audit --stores-from a list kept in the tree, a link to a host list:
+# refused naming the link (exit 64), the host list never read (its store
+# was audited).
+printf 'psb:%s\n' "$HOST/backup.ini" >"$HOST/stores.txt"
+tree_state "$HOST" >"$TMPDIR/host.state"
+ln -s "$HOST/stores.txt" "$W/stores.txt"
+"$REGTOOL" audit --stores-from "$W/stores.txt" >"$OUT" 2>"$ERR"
+got=$?
+[ $got -ne 0 ] || { cat "$OUT" "$ERR" >&2; fail "audit --stores-from through a link: exit 0"; }
+expect_grep "stores.txt is a symbolic link" "$ERR"
+! grep -qs "$HOST/backup.ini" "$OUT" "$ERR" || fail "audit --stores-from read the host list through the link"
+host_same
 # init into a tree whose folders are planted as links (Windows, System32,
 # config, SysWOW64, to a host folder; SysWOW64 also dangling): refused
 # with exit 3 and a message naming the link as one, nothing written

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/reg_types.h"
+#include "model/size_caps.h"
 #include "model/strbuf.h"
 #include "model/utf16.h"
 #include "platform/compat.h"
@@ -540,10 +541,18 @@ static int check_path(const char *p, size_t n, unsigned line,
                     "HKEY_LOCAL_MACHINE, HKEY_CURRENT_USER, "
                     "HKEY_CLASSES_ROOT, HKEY_USERS, HKEY_CURRENT_CONFIG or "
                     "HKEY_DYN_DATA", (int)(rl > 40 ? 40 : rl), p);
+    size_t names = 0;
     for (size_t i = 0; i < n; i++)
-        if (p[i] == '\\' && (i + 1 == n || p[i + 1] == '\\'))
-            return fail(e, line, "key path '%.*s' has an empty key name",
-                        (int)n, p);
+        if (p[i] == '\\') {
+            if (i + 1 == n || p[i + 1] == '\\')
+                return fail(e, line, "key path '%.*s' has an empty key name",
+                            (int)(n > 200 ? 200 : n), p);
+            if (++names > RT_REG_MAX_KEY_NAMES)
+                return fail(e, line, "key path '%.*s...' is more than %u "
+                            "keys deep: the registry holds %u levels below "
+                            "a hive's key", 80, p, RT_REG_MAX_KEY_NAMES,
+                            RT_REG_MAX_KEY_NAMES - 1);
+        }
     return 0;
 }
 

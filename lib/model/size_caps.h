@@ -65,6 +65,13 @@ _Static_assert(RT_BACKUP_FILE_MAX >=
  * text a byte, and refuses a file over this cap (the PerfStringBackup
  * format holds any tree within the caps). */
 #define RT_REG_FILE_MAX ((uint64_t)256 << 20)
+/* The key names a .reg file's key path may hold after its root key: the
+ * hive's own key, then the 512 levels Windows allows below it. The trees
+ * built from a file are walked (copied, written, freed) recursively, and
+ * each level of a key being written holds its whole path: a deeper path
+ * (a 400 KB line of 200,000 levels) overflowed the stack of every
+ * writer, and the paths of one chain take memory quadratic in its depth. */
+#define RT_REG_MAX_KEY_NAMES 513u
 
 /* Sets E (RT_ERR_INVALID_DATA: exit status 2, lodctr's 13) to say that
  * PATH, of SIZE bytes, is over CAP for a WHAT ("a .dat table"), and

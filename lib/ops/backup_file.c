@@ -44,11 +44,12 @@ static enum rt_backup_read read_reg(const char *file, const uint8_t *bytes,
     return RT_BACKUP_READ_OK;
 }
 
-enum rt_backup_read rt_op_read_backup_file(const char *file,
-                                           struct rt_backup_file *f,
-                                           struct rt_error *e)
+/* Reads FILE (named so in messages) from PATH, its name beneath its
+ * confined folder. */
+static enum rt_backup_read read_backup(const char *file, const char *path,
+                                       struct rt_backup_file *f,
+                                       struct rt_error *e)
 {
-    memset(f, 0, sizeof *f);
     /* Refused by its size before it is mapped: a sparse file of any size
      * maps, and its parse would read every page. Which format it is is
      * not known yet: the larger of the two caps here, the .reg file's
@@ -56,7 +57,7 @@ enum rt_backup_read rt_op_read_backup_file(const char *file,
     uint64_t cap = RT_BACKUP_FILE_MAX > RT_REG_FILE_MAX ? RT_BACKUP_FILE_MAX
                                                         : RT_REG_FILE_MAX;
     struct rt_os_stat st;
-    if (rt_os_stat(file, &st) == 0 && st.kind == RT_OS_FILE && st.size > cap) {
+    if (rt_os_stat(path, &st) == 0 && st.kind == RT_OS_FILE && st.size > cap) {
         rt_size_cap_error(e, file, st.size, cap,
                           "a PerfStringBackup or .reg file");
         return RT_BACKUP_READ_TOO_LARGE;
@@ -64,9 +65,9 @@ enum rt_backup_read rt_op_read_backup_file(const char *file,
     struct rt_os_map view;
     uint8_t *data = NULL;
     size_t len = 0;
-    if (rt_os_map_file(file, &view) != 0)
+    if (rt_os_map_file(path, &view) != 0)
         view.data = NULL;
-    if (!view.data && rt_os_read_file(file, &data, &len) != 0) {
+    if (!view.data && rt_os_read_file(path, &data, &len) != 0) {
         int err = errno;
         rt_error_set(e, err == ENOENT    ? RT_ERR_FILE_NOT_FOUND
                         : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
@@ -92,6 +93,33 @@ enum rt_backup_read rt_op_read_backup_file(const char *file,
         return malformed(f, perr.nomem, perr.line, 1, perr.message, e);
     f->kind = RT_BACKUP_FILE_PSB;
     return RT_BACKUP_READ_OK;
+}
+
+/* FILE is read beneath its folder, confined: it is often a tree's own
+ * System32/PerfStringBackup.INI (lodctr /R:file), and a link there to a
+ * host file is refused as the hive store refuses it, where it was
+ * followed and the host file restored into the tree. */
+enum rt_backup_read rt_op_read_backup_file(const char *file,
+                                           struct rt_backup_file *f,
+                                           struct rt_error *e)
+{
+    memset(f, 0, sizeof *f);
+    char *dir = NULL;
+    char *inside = rt_os_confine_folder_of(file, &dir);
+    if (!inside) {
+        int err = errno;
+        rt_error_set(e, err == ENOMEM    ? RT_ERR_NOT_ENOUGH_MEMORY
+                        : err == ENOENT  ? RT_ERR_FILE_NOT_FOUND
+                        : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
+                                         : RT_ERR_ACCESS_DENIED,
+                     "%s", rt_os_strerror(err));
+        return RT_BACKUP_READ_UNREADABLE;
+    }
+    enum rt_backup_read r = read_backup(file, inside, f, e);
+    rt_os_unconfine(dir);
+    free(inside);
+    free(dir);
+    return r;
 }
 
 void rt_backup_file_free(struct rt_backup_file *f)

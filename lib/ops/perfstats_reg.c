@@ -11,6 +11,7 @@
 
 #include "model/perfstats.h"
 #include "model/reg_file.h"
+#include "model/size_caps.h"
 #include "platform/os.h"
 
 struct rt_op_perfstats_held {
@@ -45,9 +46,18 @@ static enum rt_op_perfstats_status load(const char *file, const char *codepage,
 {
     uint8_t *data;
     size_t len;
-    if (rt_os_read_file(file, &data, &len) != 0)
-        return say(why, RT_OP_PERFSTATS_UNREADABLE, "cannot read %s: %s",
-                   file, rt_os_strerror(errno));
+    /* Capped as every .reg file regtool reads (a 2 GB sparse file took
+     * 4.2 GB to refuse), and beneath its folder, confined: a link as the
+     * file (an export kept on a disk someone else wrote) is refused. */
+    if (rt_os_read_file_beneath(file, (size_t)RT_REG_FILE_MAX, &data,
+                                &len) != 0)
+        return errno == EFBIG
+                   ? say(why, RT_OP_PERFSTATS_MALFORMED,
+                         "%s: larger than the %llu MiB a .reg file may be; "
+                         "nothing was read", file,
+                         (unsigned long long)(RT_REG_FILE_MAX >> 20))
+                   : say(why, RT_OP_PERFSTATS_UNREADABLE, "cannot read %s: %s",
+                         file, rt_os_strerror(errno));
     struct rt_reg_error re;
     int r = rt_reg_parse(data, len, codepage, f, &re);
     free(data);

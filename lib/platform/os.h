@@ -227,6 +227,14 @@ int rt_os_read_file_max(const char *path, size_t max, uint8_t **data,
                         size_t *len);
 /* rt_os_read_file_max without a limit; -1 with errno on any failure. */
 int rt_os_read_file(const char *path, uint8_t **data, size_t *len);
+/* rt_os_read_file_max of PATH beneath its folder, confined for the read
+ * (rt_os_confine_folder_of): for a file the user names that may lie in a
+ * tree someone else wrote (an INF copy's INI): a link
+ * as its own name is refused (ELOOP), where the folders of the path
+ * given are the user's and followed. Returns as rt_os_read_file_max;
+ * -1 with errno when the folder cannot be confined. */
+int rt_os_read_file_beneath(const char *path, size_t max, uint8_t **data,
+                            size_t *len);
 
 /* A file's path as a user or a program gave it (a command-line argument),
  * in the form this layer's calls take, as a new string (NULL when out of

@@ -243,6 +243,22 @@ fail:;
     return -2;
 }
 
+int rt_os_read_file_beneath(const char *path, size_t max, uint8_t **data,
+                            size_t *len)
+{
+    char *dir = NULL;
+    char *inside = rt_os_confine_folder_of(path, &dir);
+    if (!inside)
+        return -1;
+    int r = rt_os_read_file_max(inside, max, data, len);
+    int err = errno;
+    rt_os_unconfine(dir);
+    free(inside);
+    free(dir);
+    errno = err;
+    return r;
+}
+
 int rt_os_read_file(const char *path, uint8_t **data, size_t *len)
 {
     return rt_os_read_file_max(path, (size_t)-1, data, len) == 0 ? 0 : -1;

@@ -217,7 +217,7 @@ int rt_ini_load(const char *path, const char *codepage,
     memset(out, 0, sizeof *out);
     uint8_t *data;
     size_t len;
-    int r = rt_os_read_file_max(path, MAX_INI_BYTES, &data, &len);
+    int r = rt_os_read_file_beneath(path, MAX_INI_BYTES, &data, &len);
     if (r == -2 && errno == EFBIG) {
         rt_diags_add(d, RT_ERROR, path, 0, NULL, "file is larger than %u MiB",
                      MAX_INI_BYTES >> 20);

@@ -237,16 +237,31 @@ struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
     uint8_t *data = NULL;
     size_t len = 0;
     struct rt_os_stat st;
-    if (rt_os_read_file_max(path, RT_BACKUP_FILE_MAX, &data, &len) != 0) {
-        if (errno == EFBIG && rt_os_stat(path, &st) == 0)
-            rt_size_cap_error(e, path, st.size, RT_BACKUP_FILE_MAX,
-                              "a PerfStringBackup file");
-        else
-            rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
-                                            : RT_ERR_ACCESS_DENIED,
-                         "cannot read %s: %s", path, rt_os_strerror(errno));
+    /* Read beneath its folder, confined, as the reg: store reads its file:
+     * the file is often a tree's own System32/PerfStringBackup.INI, and a
+     * link there (to a host file) is refused as the hive store refuses it,
+     * where it was followed and the host file read. */
+    char *dir = NULL;
+    char *inside = rt_os_confine_folder_of(path, &dir);
+    int r = inside ? rt_os_read_file_max(inside, RT_BACKUP_FILE_MAX, &data,
+                                         &len)
+                   : -1;
+    int err = errno;
+    if (r != 0 && err == EFBIG && rt_os_stat(inside, &st) == 0)
+        rt_size_cap_error(e, path, st.size, RT_BACKUP_FILE_MAX,
+                          "a PerfStringBackup file");
+    else if (r != 0 && err == ENOMEM)
+        oom(e);
+    else if (r != 0)
+        rt_error_set(e, err == ENOENT ? RT_ERR_FILE_NOT_FOUND
+                                      : RT_ERR_ACCESS_DENIED,
+                     "cannot read %s: %s", path, rt_os_strerror(err));
+    if (inside)
+        rt_os_unconfine(dir);
+    free(inside);
+    free(dir);
+    if (r != 0)
         return NULL;
-    }
     struct psb_store *s = calloc(1, sizeof *s);
     struct rt_psb_error perr;
     if (!s || !(s->path = strdup(path))) {
@@ -256,7 +271,7 @@ struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
         return NULL;
     }
     s->base.ops = &psb_ops;
-    int r = rt_psb_parse(data, len, &s->psb, NULL, &perr);
+    r = rt_psb_parse(data, len, &s->psb, NULL, &perr);
     free(data);
     if (r != 0) {
         if (perr.nomem)

@@ -234,6 +234,75 @@ expect_exit 3 timeout 20 "$REGTOOL" --store "reg:$TMPDIR/db.reg" install $CS "$I
 expect_grep "db.reg.lock is a symbolic link" "$ERR"
 cmp -s "$TMPDIR/db.reg" "$TMPDIR/db.reg.before" || fail "the .reg file changed"
 host_same
+# A psb: store read from a tree's PerfStringBackup.INI that is a link to a
+# host file (a backup holding a secret name): refused as the hive store
+# refuses that link, exit 3 naming it, the host file never read (it was
+# followed, and names printed the secret); restore of it likewise.
+fresh files
+expect_exit 0 "$REGTOOL" --store "hive:$T" backup --force "$TMPDIR/host.ini"
+{ printf '\377\376'
+  iconv -f UTF-16 -t UTF-8 "$TMPDIR/host.ini" | sed 's/^2=[^\r]*/2=secret-name/' |
+      iconv -f UTF-8 -t UTF-16LE; } >"$HOST/backup.ini"
+tree_state "$HOST" >"$TMPDIR/host.state"
+expect_exit 0 "$REGTOOL" --store "psb:$HOST/backup.ini" names 2
+expect_grep secret-name "$OUT"
+rm -f "$W/System32/PerfStringBackup.INI"
+ln -s "$HOST/backup.ini" "$W/System32/PerfStringBackup.INI"
+for verb in "names 2" query audit; do
+    # shellcheck disable=SC2086
+    timeout 20 "$REGTOOL" --store "psb:$W/System32/PerfStringBackup.INI" $verb >"$OUT" 2>"$ERR"
+    got=$?
+    [ $got -eq 3 ] || [ "$verb" = audit ] || { cat "$OUT" "$ERR" >&2; fail "psb: $verb through a link: exit $got, want 3"; }
+    grep -q "PerfStringBackup.INI is a symbolic link" "$OUT" "$ERR" ||
+        { cat "$OUT" "$ERR" >&2; fail "psb: $verb does not name the link"; }
+    ! grep -qs secret-name "$OUT" "$ERR" || fail "psb: $verb read the host file through the link"
+done
+host_same
+# restore (lodctr /R:file) of a backup kept in the tree under another
+# name, a link to the host file: refused, nothing of the host file
+# written into the tree (it was restored into it).
+fresh files
+ln -s "$HOST/backup.ini" "$W/System32/PerfStringBackup.old"
+for verb in "restore --dry-run" restore; do
+    snap
+    # shellcheck disable=SC2086
+    expect_exit 3 timeout 20 "$REGTOOL" --store "hive:$T" $verb "$W/System32/PerfStringBackup.old"
+    expect_grep "PerfStringBackup.old is a symbolic link" "$ERR"
+    ! grep -qs secret-name "$OUT" "$ERR" || fail "$verb read the host file through the link"
+    expect_same_tree "$T" "$TMPDIR/before"
+done
+host_same
+# install (lodctr INI) and check-ini of an INI named in the tree's INF
+# copy, a link to a host INI: refused (exit 3 naming the link), never read
+# (the host INI was installed: 'would install HostSecret').
+fresh files
+sed 's/^drivername=.*/drivername=HostSecret/' "$INI" >"$HOST/host.ini"
+tree_state "$HOST" >"$TMPDIR/host.state"
+mkdir -p "$W/INF/Host/0009"
+cp ini-samples/CounterOffsets.h "$W/INF/Host/0009/"
+ln -s "$HOST/host.ini" "$W/INF/Host/0009/host.ini"
+for verb in "install --dry-run $CS" check-ini; do
+    snap
+    # shellcheck disable=SC2086
+    expect_exit 3 timeout 20 "$REGTOOL" --store "hive:$T" $verb "$W/INF/Host/0009/host.ini"
+    grep -q "host.ini is a symbolic link" "$OUT" "$ERR" ||
+        { cat "$OUT" "$ERR" >&2; fail "$verb: the refusal does not name the link"; }
+    ! grep -qs HostSecret "$OUT" "$ERR" || fail "$verb read the host INI through the link"
+    expect_same_tree "$T" "$TMPDIR/before"
+done
+host_same
+# audit --stores-from a list kept in the tree, a link to a host list:
+# refused naming the link (exit 64), the host list never read (its store
+# was audited).
+printf 'psb:%s\n' "$HOST/backup.ini" >"$HOST/stores.txt"
+tree_state "$HOST" >"$TMPDIR/host.state"
+ln -s "$HOST/stores.txt" "$W/stores.txt"
+"$REGTOOL" audit --stores-from "$W/stores.txt" >"$OUT" 2>"$ERR"
+got=$?
+[ $got -ne 0 ] || { cat "$OUT" "$ERR" >&2; fail "audit --stores-from through a link: exit 0"; }
+expect_grep "stores.txt is a symbolic link" "$ERR"
+! grep -qs "$HOST/backup.ini" "$OUT" "$ERR" || fail "audit --stores-from read the host list through the link"
+host_same
 # init into a tree whose folders are planted as links (Windows, System32,
 # config, SysWOW64, to a host folder; SysWOW64 also dangling): refused
 # with exit 3 and a message naming the link as one, nothing written

@@ -12,6 +12,11 @@
 #   and its target); every writer refuses (exit 2, nothing written: the
 #   file keeps every byte) and query warns. A SymbolicLinkValue that is no
 #   REG_LINK, or one a later section replaces, is no link.
+# - A key path deeper than the registry allows (200,000 levels in a
+#   400 KB line: every writer died of a stack overflow, SIGSEGV, copying
+#   the tree) is refused by every verb with its line, exit 2, the file
+#   untouched; the 512 levels Windows allows below a hive's key are read
+#   and written.
 . tests/cli/lib.sh
 
 SVCS='HKEY_LOCAL_MACHINE\SYSTEM\CurrentControlSet\Services'
@@ -103,5 +108,30 @@ done
 with "[$SVCS\\PerfOS\\Parameters]" "\"SymbolicLinkValue\"=hex(6):$(hex6 "$TARGET")"
 expect_exit 0 "$REGTOOL" --store "reg:$F" audit
 echo "no link where the value is no REG_LINK, replaced, or elsewhere"
+
+# --- key paths deeper than the registry's 512 levels ------------------
+# deep N: a section whose key is N levels below HKLM\SOFTWARE.
+deep() { printf '[HKEY_LOCAL_MACHINE\\SOFTWARE'; yes '\a' | head -n "$1" | tr -d '\n'; printf ']\n"v"="x"\n'; }
+{ cat "$TMPDIR/base.reg"; deep 200000; } >"$F"
+line=$(wc -l <"$F")
+line=$((line - 1))
+cp "$F" "$TMPDIR/before.reg"
+for v in query audit "backup --force $TMPDIR/deep.ini" "disable TransferPerf" \
+         "install --replace $INI" repair; do
+    # shellcheck disable=SC2086
+    "$REGTOOL" --store "reg:$F" $v >"$OUT" 2>"$ERR"
+    got=$?
+    [ "$got" -eq 2 ] || { head -c 2000 "$ERR" >&2; fail "deep key path, $v: exit $got, want 2"; }
+    # (audit names it as an error of its report, store-unreadable)
+    cat "$OUT" "$ERR" >"$TMPDIR/said"
+    grep -q "$F:$line: key path 'HKEY_LOCAL_MACHINE.* is more than 513 keys deep" "$TMPDIR/said" ||
+        { head -c 2000 "$TMPDIR/said" >&2; fail "deep key path, $v: the message does not name the line"; }
+    [ "$(wc -c <"$TMPDIR/said")" -lt 1000 ] || fail "deep key path, $v: the message holds the whole path"
+    cmp -s "$F" "$TMPDIR/before.reg" || fail "deep key path, $v wrote to the store"
+done
+{ cat "$TMPDIR/base.reg"; deep 512; } >"$F"
+expect_exit 0 "$REGTOOL" --store "reg:$F" disable TransferPerf
+expect_exit 0 "$REGTOOL" --store "reg:$F" query
+echo "a key path over 512 levels refused by every verb with its line, 512 levels kept"
 
 echo ".reg store: case twins merged as reg import does, link values reported and refused"

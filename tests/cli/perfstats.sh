@@ -51,3 +51,16 @@ expect_exit 2 "$REGTOOL" perfstats remove KERNEL "$TMPDIR/bad.reg"
 expect_grep "$TMPDIR/bad.reg:4: bad hex byte '0g'" "$ERR"
 cmp "$TMPDIR/bad.reg" "$TMPDIR/bad.before" || fail "a malformed file was written"
 expect_exit 64 "$REGTOOL" perfstats frobnicate "$S"
+
+# A .reg file over the 256 MiB cap (a sparse file: it read the whole of
+# it, 4.2 GB of memory for 2 GB, before refusing it) is refused by its
+# size, nothing read; a link as the file (an export kept on a disk someone
+# else wrote) is refused naming it.
+truncate -s 300M "$TMPDIR/huge.reg"
+expect_exit 2 timeout 20 "$REGTOOL" perfstats list "$TMPDIR/huge.reg"
+expect_grep "huge.reg: larger than the 256 MiB a .reg file may be; nothing was read" "$ERR"
+rm -f "$TMPDIR/huge.reg"
+ln -s "$PWD/$S" "$TMPDIR/linked.reg"
+expect_exit 3 "$REGTOOL" perfstats list "$TMPDIR/linked.reg"
+expect_grep "linked.reg is a symbolic link" "$ERR"
+echo "perfstats: a .reg file over the cap refused by its size, a link as the file refused"

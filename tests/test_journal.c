@@ -1471,6 +1471,33 @@ static void commit_names_only_its_files(void **state)
     }
 }
 
+/* A commit whose journal would be larger than the store lets a journal
+ * be (the next writer refuses a larger one) is refused before anything
+ * is written, as too large, not as an internal error. */
+static void commit_larger_than_its_journal_may_be(void **state)
+{
+    (void)state;
+    make_before();
+    static const struct rt_journal_scope small = {test_file, NULL, 4096};
+    static uint8_t big[8192];
+    memset(big, 'x', sizeof big);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    rt_commit_set_scope(c, &small);
+    assert_int_equal(rt_commit_write(c, "a.hive", 0, big, sizeof big), 0);
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), -1);
+    rt_commit_free(c);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    assert_non_null(strstr(e.message, "too large for the store"));
+    assert_non_null(strstr(e.message, "nothing was written"));
+    assert_null(strstr(e.message, "internal error"));
+    assert_int_equal(rt_io_totals.writes, before.writes);
+    assert_int_not_equal(access(journal, F_OK), 0);
+    assert_int_equal(which_state(), 0);
+}
+
 static void lock_serializes_writers(void **state)
 {
     (void)state;
@@ -1628,6 +1655,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(journal_names_at_most_65536_files,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(commit_names_only_its_files, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(commit_larger_than_its_journal_may_be, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(lock_serializes_writers, setup,
                                         teardown),

@@ -291,11 +291,15 @@ static int interrupted(struct rt_error *e)
 static int check_names(const struct rt_commit *c, size_t journal_len,
                        struct rt_error *e)
 {
+    /* Not an internal error: a change as large as the input allows (a
+     * backup of tables near their cap restored over a small tree) can
+     * outgrow what the store lets a journal be. */
     if (c->scoped && c->scope.max_bytes && journal_len > c->scope.max_bytes)
-        return rt_error_set(e, RT_ERR_INTERNAL_ERROR,
-                            "internal error: the journal of this commit "
-                            "would be %zu bytes, more than the %llu a "
-                            "journal of this store may hold; nothing was "
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "this change is too large for the store: its "
+                            "journal would be %zu bytes, more than the %llu "
+                            "a journal of this store may be (the next "
+                            "writer reads no larger one); nothing was "
                             "written", journal_len,
                             (unsigned long long)c->scope.max_bytes);
     for (size_t i = 0; i < c->n; i++) {

@@ -372,6 +372,20 @@ static void allocation_pairs_even_counters_with_odd_helps(void **state)
     }
 }
 
+/* The kept position's ranges of AT (first and last counter; the help
+ * indices are the next ones) and Perflib's Last Counter after it. */
+static void expect_kept(const struct rt_index_allocation *at, uint32_t first,
+                        uint32_t last, uint32_t perflib_last)
+{
+    assert_int_equal(at->kept_position, 1);
+    assert_int_equal(at->first_counter, first);
+    assert_int_equal(at->first_help, first + 1);
+    assert_int_equal(at->last_counter, last);
+    assert_int_equal(at->last_help, last + 1);
+    assert_int_equal(at->perflib_last_counter, perflib_last);
+    assert_int_equal(at->perflib_last_help, perflib_last + 1);
+}
+
 /* --replace keeps the first indices when the new range fits in the old
  * one (as long, or shorter), and never lowers Perflib's values, which
  * stay above a range kept below them. */
@@ -381,22 +395,10 @@ static void allocation_keeps_a_replaced_range_that_fits(void **state)
     struct rt_service_info old = {.first_counter = 2000, .last_counter = 2010,
                                   .first_help = 2001, .last_help = 2011};
     struct rt_index_allocation at = allocate(3000, 3001, 2998, 2999, &old, 10);
-    assert_int_equal(at.kept_position, 1);
-    assert_int_equal(at.first_counter, 2000);
-    assert_int_equal(at.first_help, 2001);
-    assert_int_equal(at.last_counter, 2010);
-    assert_int_equal(at.last_help, 2011);
-    assert_int_equal(at.perflib_last_counter, 3000);
-    assert_int_equal(at.perflib_last_help, 3001);
+    expect_kept(&at, 2000, 2010, 3000);
     /* Shorter, down to one counter. */
     at = allocate(3000, 3001, 2998, 2999, &old, 0);
-    assert_int_equal(at.kept_position, 1);
-    assert_int_equal(at.first_counter, 2000);
-    assert_int_equal(at.first_help, 2001);
-    assert_int_equal(at.last_counter, 2000);
-    assert_int_equal(at.last_help, 2001);
-    assert_int_equal(at.perflib_last_counter, 3000);
-    assert_int_equal(at.perflib_last_help, 3001);
+    expect_kept(&at, 2000, 2000, 3000);
     /* Longer: a fresh range on top, Perflib's values raised to it. */
     at = allocate(3000, 3001, 2998, 2999, &old, 12);
     assert_int_equal(at.kept_position, 0);

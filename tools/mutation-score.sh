@@ -130,7 +130,7 @@ fi
 
 echo "mutation-score: building the unmutated copy in $SCRATCH" >&2
 { make -s -j"$JOBS" $UNIT_LINK $(echo "$units" | sed 's|^unit:||') &&
-  make -s -j"$JOBS" build/regtool build/bench/mkbench; } >"$SCRATCH/logs/build" 2>&1 ||
+  make -s -j"$JOBS" build/regtool build/testing/regtool build/bench/mkbench; } >"$SCRATCH/logs/build" 2>&1 ||
     { cat "$SCRATCH/logs/build" >&2; echo "mutation-score: the unmutated tree does not build" >&2; exit 2; }
 
 # The tester reads the tree, runs its programs and reads ../shared (the
@@ -267,8 +267,8 @@ while IFS=$SEP read -r class file line col orig repl; do
     else
         case $file in
         lib/*) suite="$(near_first "$file" "$unit_order") $cli_order"
-               need="build/libregtool.a build/regtool build/bench/mkbench" ;;
-        *) suite=$cli_order; need=build/regtool ;;
+               need="build/libregtool.a build/regtool build/testing/regtool build/bench/mkbench" ;;
+        *) suite=$cli_order; need="build/regtool build/testing/regtool" ;;
         esac
         if ! make -s -j"$JOBS" $need >"$SCRATCH/logs/build" 2>&1; then
             broken=$((broken + 1)); echo "$what" >>"$SCRATCH/broken"; verdict="does not link"

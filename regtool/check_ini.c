@@ -23,7 +23,7 @@ static void print_json_diags(FILE *f, const struct rt_diags *d,
             fputc(',', f);
         first = false;
         char *msg = rt_diag_format(&d->v[i]);
-        rt_json_string(f, msg);
+        rt_json_string(f, msg ? msg : "(out of memory)");
         free(msg);
     }
     fputc(']', f);
@@ -176,7 +176,11 @@ int cmd_check_ini(int argc, char **argv)
     const struct rt_ini_load_options opt = {codepage, NULL, 0};
     enum rt_ini_load r = rt_op_load_ini(ini, &opt, &spec, &d);
     int rc;
-    if (r != RT_INI_LOADED) {
+    if (r == RT_INI_OUT_OF_MEMORY) {
+        /* Its diagnostics are no account of the INI: none is shown. */
+        rt_cli_error("check-ini: %s: out of memory", ini);
+        rc = RT_EXIT_FAILURE;
+    } else if (r != RT_INI_LOADED) {
         rt_cli_print_diags(&d);
         if (json)
             print_json_errors(stdout, &d);

@@ -1,6 +1,7 @@
 /* INI layer: where the symbol file an INI names lies (see
  * symbol_path.h). */
 #include "provider/symbol_path.h"
+#include "platform/compat.h"
 #include "platform/os.h"
 
 #include <errno.h>

@@ -58,10 +58,9 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
         rt_provider_spec_free(spec);
         rt_inf_files_free(inf);
         r = RT_INI_OUT_OF_MEMORY;
-        rt_error_set(&e, RT_ERR_NOT_ENOUGH_MEMORY, "%s: out of memory", ini);
     }
     if (r == RT_INI_OUT_OF_MEMORY)
-        rt_cli_error("%s; nothing was written", e.message);
+        rt_cli_error("%s: out of memory; nothing was written", ini);
     else if (r == RT_INI_REFUSED_STRICT)
         rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
                      "written", ini, d.warnings, d.warnings == 1 ? "" : "s");

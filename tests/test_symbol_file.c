@@ -438,8 +438,9 @@ static char *table_text(const struct rt_symbol_table *t)
  * either fails saying out of memory (the one error of D, no other
  * diagnostic, an empty table) or gives exactly what it gives with memory;
  * never an abort of the program (the library is loaded into installers),
- * never a leak (LeakSanitizer, in the sanitizer build). */
-static void sweep_parse(const char *src, size_t len)
+ * never a leak (LeakSanitizer, in the sanitizer build). The allocations
+ * counted: 0 when none reached the hook (under valgrind). */
+static unsigned long sweep_parse(const char *src, size_t len)
 {
     struct rt_symbol_table t;
     struct rt_diags d = {0};
@@ -451,7 +452,7 @@ static void sweep_parse(const char *src, size_t len)
     rt_diags_free(&d);
     if (!calls) {
         free(want);
-        skip();   /* under valgrind: no call reaches the hook */
+        return 0;
     }
     for (unsigned long k = 1; k <= calls; k++) {
         alloc_calls = 0;
@@ -475,6 +476,7 @@ static void sweep_parse(const char *src, size_t len)
         rt_diags_free(&d);
     }
     free(want);
+    return calls;
 }
 
 /* Definitions, an alias, a cycle, a name defined twice, an undefined
@@ -489,7 +491,8 @@ static const char oom_src[] =
 static void out_of_memory_fails_the_read(void **state)
 {
     (void)state;
-    sweep_parse(oom_src, strlen(oom_src));
+    if (!sweep_parse(oom_src, strlen(oom_src)))
+        skip();   /* under valgrind: no call reaches the hook */
 }
 
 /* The same in UTF-16LE with its mark: the text is converted first. */
@@ -505,8 +508,10 @@ static void out_of_memory_fails_the_utf16_read(void **state)
         u[2 + 2 * i] = (unsigned char)oom_src[i];
         u[3 + 2 * i] = 0;
     }
-    sweep_parse((const char *)u, 2 * n + 2);
+    unsigned long calls = sweep_parse((const char *)u, 2 * n + 2);
     free(u);
+    if (!calls)
+        skip();   /* under valgrind: no call reaches the hook */
 }
 #else
 static void out_of_memory_fails_the_read(void **state)

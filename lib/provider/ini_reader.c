@@ -484,7 +484,8 @@ int rt_ini_parse(struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
         rt_diags_add(d, RT_ERROR, t->path, 0, NULL,
                      "INI parser failed at line %d", r);
     free(f.bad);
-    return d->errors > errors_before ? -1 : 0;
+    /* Out of memory is counted once: set before, it adds no error. */
+    return d->errors > errors_before || d->out_of_memory ? -1 : 0;
 }
 
 int rt_ini_available(void)

@@ -152,7 +152,9 @@ typedef struct regtool_install_options {
  * REGTOOL_ERR_INVALID_DATA, its diagnostics reported as INI_ERROR lines
  * and the first in ERR; its warnings are INI_WARNING lines, and with
  * OPT->strict they fail it too (REGTOOL_ERR_INVALID_DATA, ERR saying how
- * many warnings refused it). */
+ * many warnings refused it). Memory running out reading or checking them
+ * fails with REGTOOL_ERR_NOT_ENOUGH_MEMORY, no INI line reported and
+ * nothing written: the library never aborts its host process. */
 REGTOOL_API int regtool_install(regtool *rt, const char *ini,
                                 const regtool_install_options *opt,
                                 regtool_ranges *ranges, regtool_error *err);

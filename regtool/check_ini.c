@@ -10,10 +10,12 @@
 #define USAGE "check-ini [--json] [--strict] [--codepage CP] INI"
 
 /* "warnings":[...] (or "errors"): each diagnostic of SEV as the line
- * stderr shows, "FILE:LINE: warning: ...". */
-static void print_json_diags(FILE *f, const struct rt_diags *d,
-                             enum rt_severity sev)
+ * stderr shows, "FILE:LINE: warning: ...". 0, or -1 when memory ran out
+ * for one (said on stderr). */
+static int print_json_diags(FILE *f, const struct rt_diags *d,
+                            enum rt_severity sev)
 {
+    int rc = 0;
     fprintf(f, "\"%s\":[", sev == RT_WARNING ? "warnings" : "errors");
     bool first = true;
     for (size_t i = 0; i < d->n; i++) {
@@ -23,25 +25,32 @@ static void print_json_diags(FILE *f, const struct rt_diags *d,
             fputc(',', f);
         first = false;
         char *msg = rt_diag_format(&d->v[i]);
-        rt_json_string(f, msg);
+        if (!msg) {
+            rt_cli_error("out of memory: a diagnostic is left out");
+            rc = -1;
+        }
+        rt_json_string(f, msg ? msg : "(out of memory)");
         free(msg);
     }
     fputc(']', f);
+    return rc;
 }
 
 /* An INI with errors: what a program reading --json needs to report
  * them, on stdout as the valid INI's object is. */
-static void print_json_errors(FILE *f, const struct rt_diags *d)
+static int print_json_errors(FILE *f, const struct rt_diags *d)
 {
     fputc('{', f);
-    print_json_diags(f, d, RT_ERROR);
+    int rc = print_json_diags(f, d, RT_ERROR);
     fputc(',', f);
-    print_json_diags(f, d, RT_WARNING);
+    rc |= print_json_diags(f, d, RT_WARNING);
     fputs("}\n", f);
+    return rc;
 }
 
-static void print_json(FILE *f, const struct rt_provider_spec *spec,
-                       const struct rt_diags *d)
+/* 0, or -1 when memory ran out for a warning (print_json_diags). */
+static int print_json(FILE *f, const struct rt_provider_spec *spec,
+                      const struct rt_diags *d)
 {
     fputs("{\"drivername\":", f);
     rt_json_string(f, spec->drivername);
@@ -89,8 +98,9 @@ static void print_json(FILE *f, const struct rt_provider_spec *spec,
         fputs("}}", f);
     }
     fputs("],", f);
-    print_json_diags(f, d, RT_WARNING);
+    int rc = print_json_diags(f, d, RT_WARNING);
     fputs("}\n", f);
+    return rc;
 }
 
 static void print_text(FILE *f, const struct rt_provider_spec *spec)
@@ -176,19 +186,26 @@ int cmd_check_ini(int argc, char **argv)
     const struct rt_ini_load_options opt = {codepage, NULL, 0};
     enum rt_ini_load r = rt_op_load_ini(ini, &opt, &spec, &d);
     int rc;
-    if (r != RT_INI_LOADED) {
-        rt_cli_print_diags(&d);
+    if (r == RT_INI_OUT_OF_MEMORY) {
+        /* Its diagnostics are no account of the INI: none is shown. */
+        rt_cli_error("check-ini: %s: out of memory", ini);
+        rc = RT_EXIT_FAILURE;
+    } else if (r != RT_INI_LOADED) {
+        int shown = rt_cli_print_diags(&d);
         if (json)
-            print_json_errors(stdout, &d);
-        rc = r == RT_INI_UNREADABLE ? RT_EXIT_FAILURE : RT_EXIT_INVALID;
+            shown |= print_json_errors(stdout, &d);
+        rc = r == RT_INI_UNREADABLE || shown != 0 ? RT_EXIT_FAILURE
+                                                  : RT_EXIT_INVALID;
     } else {
+        int shown = 0;
         if (json) {
-            print_json(stdout, &spec, &d);
+            shown = print_json(stdout, &spec, &d);
         } else {
             print_text(stdout, &spec);
-            rt_cli_print_diags(&d);
+            shown = rt_cli_print_diags(&d);
         }
-        rc = d.warnings && strict ? RT_EXIT_WARN : RT_EXIT_OK;
+        rc = shown != 0 ? RT_EXIT_FAILURE
+             : d.warnings && strict ? RT_EXIT_WARN : RT_EXIT_OK;
     }
     if (fflush(stdout) || ferror(stdout)) {
         rt_cli_error("cannot write the output");

@@ -112,8 +112,8 @@ void rt_cli_report_io(int ok);
 void rt_cli_print_change_set(FILE *f, const struct rt_change_set *cs);
 struct rt_inf_files;
 /* Prints D's diagnostics to stderr, sorted, the INI's names quoted as
- * shown; the number of errors among them. */
-size_t rt_cli_print_diags(struct rt_diags *d);
+ * shown; 0, or -1 when memory ran out for one (said in its place). */
+int rt_cli_print_diags(struct rt_diags *d);
 /* One line on stdout when S keeps no side files (no INF copy, no
  * PerfStringBackup.INI). */
 void rt_cli_side_note(struct rt_store *s);

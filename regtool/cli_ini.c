@@ -9,16 +9,22 @@
 #include "ops/ops.h"
 #include "platform/os.h"
 
-size_t rt_cli_print_diags(struct rt_diags *d)
+int rt_cli_print_diags(struct rt_diags *d)
 {
+    int rc = 0;
     rt_diags_sort(d);
     for (size_t i = 0; i < d->n; i++) {
         char *m = rt_diag_format(&d->v[i]);
+        if (!m) {
+            rt_cli_error("out of memory: a diagnostic is left out");
+            rc = -1;
+            continue;
+        }
         rt_cli_put_shown(stderr, m);   /* quotes the INI's names */
         fputc('\n', stderr);
         free(m);
     }
-    return d->errors;
+    return rc;
 }
 
 void rt_cli_side_note(struct rt_store *s)
@@ -44,15 +50,26 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
     }
     const struct rt_ini_load_options opt = {codepage, NULL, strict};
     enum rt_ini_load r = rt_op_load_provider(ini, &opt, spec, inf, &d, &e);
-    rt_cli_print_diags(&d);
-    if (r == RT_INI_REFUSED_STRICT)
+    /* Out of memory: what the diagnostics say is no account of the INI.
+     * A warning that could not be shown is one the user did not see:
+     * nothing is installed then either. */
+    if (r != RT_INI_OUT_OF_MEMORY && rt_cli_print_diags(&d) != 0 &&
+        r == RT_INI_LOADED) {
+        rt_provider_spec_free(spec);
+        rt_inf_files_free(inf);
+        r = RT_INI_OUT_OF_MEMORY;
+    }
+    if (r == RT_INI_OUT_OF_MEMORY)
+        rt_cli_error("%s: out of memory; nothing was written", ini);
+    else if (r == RT_INI_REFUSED_STRICT)
         rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
                      "written", ini, d.warnings, d.warnings == 1 ? "" : "s");
     else if (r == RT_INI_FILES_UNREADABLE)
         rt_cli_error("%s; nothing was written", e.message);
     free(ini);
     rt_diags_free(&d);
-    if (r == RT_INI_UNREADABLE || r == RT_INI_FILES_UNREADABLE)
+    if (r == RT_INI_UNREADABLE || r == RT_INI_FILES_UNREADABLE ||
+        r == RT_INI_OUT_OF_MEMORY)
         return RT_EXIT_FAILURE;
     return r == RT_INI_LOADED ? RT_EXIT_OK : RT_EXIT_INVALID;
 }

@@ -987,9 +987,8 @@ static void audit_by_spec(void **state)
 /* repair --from-ini's search in a tree's INF copies (INF\\SERVICE\\LLLL\\
  * PerfIniFile): the copy found; then, the language directory holding
  * no such INI, memory running out at each allocation of the search in
- * turn: never a crash or a leak, a failure never without a word. (The
- * INI reader itself stops the program when memory runs out, so the
- * sweep is over a search that reads no INI.) */
+ * turn: never a crash or a leak, a failure never without a word; and
+ * the same with the copy there, read and loaded. */
 #ifdef HAVE_ALLOC_HOOK
 /* rt_op_find_inis's notes: the INIs that did not load, counted. */
 static void count_skipped(void *ctx, const struct rt_ini_note *n)
@@ -1049,6 +1048,25 @@ static void inf_copies_found_or_out_of_memory(void **state)
     assert_int_equal(set.n, 1);
     assert_string_equal(set.v[0]->drivername, "Svc");
     rt_ini_set_free(&set);
+    /* The copy read, memory running out at each allocation of the search
+     * and the load in turn: the search finds the copy or says it ran out
+     * of memory; an INI that ran out of memory loading is never skipped
+     * as one that does not load. */
+    for (unsigned long k = 1; k <= calls; k++) {
+        struct rt_error ek = {0};
+        size_t skipped = 0;
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_op_find_inis(s, none, count_skipped, &skipped, &set, &ek);
+        alloc_fail_at = 0;
+        int found = r == 0 && set.n == 1 && !skipped &&
+                    !strcmp(set.v[0]->drivername, "Svc");
+        rt_ini_set_free(&set);
+        if (!found && !(r == -1 && ek.code == RT_ERR_NOT_ENOUGH_MEMORY))
+            fail_msg("allocation %lu of %lu failed: the search returned %d "
+                     "(%s), %zu INIs skipped", k, calls, r, ek.message,
+                     skipped);
+    }
     char ini[4300];
     snprintf(ini, sizeof ini, "%s/svc.ini", inf);
     assert_int_equal(rt_os_unlink(ini), 0);
@@ -1073,8 +1091,7 @@ static void inf_copies_found_or_out_of_memory(void **state)
     }
     /* The INF copy is a folder now: the search reaches it and says it did
      * not load. Whatever allocation before the copy is read fails (the
-     * search without the copy made those: the INI reader itself stops the
-     * program when memory runs out), the search either says it ran out
+     * search without the copy made those), the search either says it ran out
      * of memory or reached the copy: running out of memory is never
      * taken for a folder, a service's PerfIniFile or an INF copy that is
      * not there (a search that finds less without a word). */

@@ -2,8 +2,10 @@
  * calls, tests/alloc_hook.h), through the library's main entry points on
  * a small database in the in-memory store: loading the database, audit
  * and its sorting, install and uninstall, repair, a backup's building,
- * writing and parsing, a table's encoding and decoding, and a change
- * set's text. Each operation is run once to count its allocations (N);
+ * writing and parsing, a table's encoding and decoding, a change set's
+ * text, and loading a provider's INI and symbol file (real ones of
+ * ini-samples/, valid, with errors and with warnings) with their
+ * diagnostics. Each operation is run once to count its allocations (N);
  * then, for each k (every one up to 200, then every 7th), it runs with
  * the k-th failing: it either fails saying out of memory (never as bad
  * input, and the store as it was before, or, when memory ran out reading
@@ -30,11 +32,14 @@
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "engine/repair.h"
+#include "model/diag.h"
 #include "model/multi_sz.h"
 #include "model/name_table.h"
 #include "model/perf_backup.h"
 #include "model/strbuf.h"
 #include "ops/ops.h"
+#include "provider/ini_reader.h"
+#include "provider/provider_spec.h"
 
 /* --- the sweep ---------------------------------------------------------- */
 
@@ -663,6 +668,157 @@ static void run_case(const struct oom_case *c, int damaged)
     if (sweep(c, &ctx) == 0)
         skip(); /* valgrind: no call reaches the hook */
 }
+
+/* --- an INI and its symbol file, and their diagnostics ------------------- */
+
+/* Loading a provider as install does (rt_op_load_provider) or as
+ * check-ini does (rt_op_load_ini): a real INI of ini-samples/ with its
+ * symbol file. The load is the operation: its result, whatever the INI
+ * holds (a provider, errors, warnings), is what it gives with memory;
+ * out of memory is RT_INI_OUT_OF_MEMORY, never the INI taken as bad. */
+struct ini_ctx {
+    const char *path, *codepage;
+    int install;                /* rt_op_load_provider, not rt_op_load_ini */
+    enum rt_ini_load r;
+    struct rt_provider_spec spec;
+    struct rt_inf_files inf;
+    struct rt_diags d;
+    char *text;                 /* the diagnostics case's */
+};
+
+static void ini_setup(void *ctx)
+{
+    struct ini_ctx *c = ctx;
+    c->spec = (struct rt_provider_spec){0};
+    c->inf = (struct rt_inf_files){0};
+    c->d = (struct rt_diags){0};
+    c->text = NULL;
+}
+
+static int ini_run(void *ctx, struct rt_error *e)
+{
+    struct ini_ctx *c = ctx;
+    const struct rt_ini_load_options opt = {c->codepage, NULL, 0};
+    if (c->install)
+        c->r = rt_op_load_provider(c->path, &opt, &c->spec, &c->inf, &c->d,
+                                   e);
+    else
+        c->r = rt_op_load_ini(c->path, &opt, &c->spec, &c->d);
+    if (c->r == RT_INI_OUT_OF_MEMORY) {
+        if (c->install && e->code != RT_ERR_NOT_ENOUGH_MEMORY)
+            fail_msg("%s: out of memory, and E says %d: %s", c->path,
+                     e->code, e->message);
+        if (c->spec.drivername || c->spec.n_symbols || c->inf.ini)
+            fail_msg("%s: out of memory, and a provider is left", c->path);
+        set_nomem(e);
+        return -1;
+    }
+    return 0;
+}
+
+static void put_diags(struct rt_strbuf *b, const struct rt_diags *d)
+{
+    rt_strbuf_printf(b, "%zu errors, %zu warnings, oom %d\n", d->errors,
+                     d->warnings, d->out_of_memory);
+    for (size_t i = 0; i < d->n; i++) {
+        char *m = rt_diag_format(&d->v[i]);
+        rt_strbuf_printf(b, "%s [%s]\n", m ? m : "(no memory)",
+                         d->v[i].symbol ? d->v[i].symbol : "-");
+        free(m);
+    }
+}
+
+static char *ini_result(void *ctx)
+{
+    struct ini_ctx *c = ctx;
+    const struct rt_provider_spec *sp = &c->spec;
+    struct rt_strbuf b = {0};
+    rt_strbuf_printf(&b, "load %d\n", (int)c->r);
+    put_diags(&b, &c->d);
+    rt_strbuf_printf(&b, "%s %s %s %s %u %u %d\n",
+                     sp->ini_path ? sp->ini_path : "-",
+                     sp->symbol_path ? sp->symbol_path : "-",
+                     sp->drivername ? sp->drivername : "-",
+                     sp->symbolfile ? sp->symbolfile : "-",
+                     sp->drivername_line, sp->symbolfile_line, sp->trusted);
+    for (size_t i = 0; i < sp->n_languages; i++)
+        rt_strbuf_printf(&b, "language %s line %u\n", sp->languages[i].id,
+                         sp->languages[i].line);
+    for (size_t i = 0; i < sp->n_symbols; i++) {
+        const struct rt_provider_symbol *y = &sp->symbols[i];
+        rt_strbuf_printf(&b, "%s %ld %u %d %u %u\n", y->symbol, y->offset,
+                         y->define_line, y->is_object, y->object_line,
+                         y->first_line);
+        for (size_t j = 0; j < sp->n_languages; j++)
+            rt_strbuf_printf(&b, "  %s %u %s %u\n",
+                             y->text[j].name ? y->text[j].name : "-",
+                             y->text[j].name_line,
+                             y->text[j].help ? y->text[j].help : "-",
+                             y->text[j].help_line);
+    }
+    rt_strbuf_printf(&b, "files %zu %zu\n", c->inf.ini_len, c->inf.sym_len);
+    return rt_strbuf_take(&b);
+}
+
+static void ini_teardown(void *ctx)
+{
+    struct ini_ctx *c = ctx;
+    rt_provider_spec_free(&c->spec);
+    rt_inf_files_free(&c->inf);
+    rt_diags_free(&c->d);
+    free(c->text);
+    c->text = NULL;
+}
+
+/* Diagnostics themselves: many added (with and without a file, line
+ * and symbol, so that the list grows several times), then each one
+ * formatted; out of memory at either is said, never a list short of one
+ * without a word. */
+static int diags_run(void *ctx, struct rt_error *e)
+{
+    struct ini_ctx *c = ctx;
+    for (unsigned i = 0; i < 40; i++)
+        rt_diags_add(&c->d, i % 3 ? RT_ERROR : RT_WARNING,
+                     i % 2 ? "x.ini" : NULL, i % 5 ? i : 0,
+                     i % 4 ? "SYM" : NULL, "problem %u of %s", i, "forty");
+    struct rt_strbuf b = {0};
+    for (size_t i = 0; i < c->d.n && !c->d.out_of_memory; i++) {
+        char *m = rt_diag_format(&c->d.v[i]);
+        if (!m)
+            rt_diags_nomem(&c->d);
+        else
+            rt_strbuf_printf(&b, "%s\n", m);
+        free(m);
+    }
+    c->text = rt_strbuf_take(&b);
+    if (c->d.out_of_memory || !c->text) {
+        if (!c->d.errors)
+            fail_msg("out of memory, not counted as an error");
+        set_nomem(e);
+        return -1;
+    }
+    return 0;
+}
+
+static char *diags_result(void *ctx)
+{
+    struct ini_ctx *c = ctx;
+    struct rt_strbuf b = {0};
+    put_diags(&b, &c->d);
+    rt_strbuf_printf(&b, "%s", c->text);
+    return rt_strbuf_take(&b);
+}
+
+static void run_ini_case(const struct oom_case *c, const char *path,
+                         const char *codepage, int install)
+{
+    struct ini_ctx ctx = {.path = path, .codepage = codepage,
+                          .install = install};
+    if (!rt_ini_available())
+        skip();
+    if (sweep(c, &ctx) == 0)
+        skip(); /* valgrind: no call reaches the hook */
+}
 #endif /* HAVE_ALLOC_HOOK */
 
 /* Each test sweeps one case; without the hook it skips. */
@@ -710,6 +866,33 @@ OOM_CASE(name_table_decode, 0, "rt_name_table_decode", decode_setup,
 OOM_CASE(change_set_as_text, 0, "rt_op_change_set_text", text_setup, text_run,
          text_result, NULL)
 
+
+#define INI_CASE(test, name, run, result, path, codepage, install)            \
+    OOM_TEST(test, {                                                           \
+        static const struct oom_case c = {name, ini_setup, run, result, NULL, \
+                                          ini_teardown};                       \
+        run_ini_case(&c, path, codepage, install);                             \
+    })
+
+/* Four languages, objects, aliases in its symbol file (UTF-8). */
+INI_CASE(provider_load_four_languages, "rt_op_load_provider replication.ini",
+         ini_run, ini_result, "ini-samples/replication.ini", NULL, 1)
+/* UTF-16LE with a byte-order mark, a symbol file of many defines. */
+INI_CASE(provider_load_utf16, "rt_op_load_provider transfer.ini", ini_run,
+         ini_result, "ini-samples/transfer.ini", NULL, 1)
+/* check-ini's load of an ANSI INI through its code page. */
+INI_CASE(check_ini_codepage, "rt_op_load_ini sklad.cp1251.ini", ini_run,
+         ini_result, "ini-samples/sklad.cp1251.ini", "1251", 0)
+/* INIs with errors and with warnings: their diagnostics are the result. */
+INI_CASE(check_ini_errors, "rt_op_load_ini duplicate_key.ini", ini_run,
+         ini_result, "ini-samples/broken/duplicate_key.ini", NULL, 0)
+INI_CASE(check_ini_alias_cycle, "rt_op_load_ini alias_cycle.ini", ini_run,
+         ini_result, "ini-samples/broken/alias_cycle.ini", NULL, 0)
+INI_CASE(check_ini_warnings, "rt_op_load_ini offset_gap.ini", ini_run,
+         ini_result, "ini-samples/warnings/offset_gap.ini", NULL, 0)
+INI_CASE(diagnostics, "rt_diags_add and rt_diag_format", diags_run,
+         diags_result, NULL, NULL, 0)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -723,6 +906,13 @@ int main(void)
         cmocka_unit_test(pair_list_encode),
         cmocka_unit_test(name_table_decode),
         cmocka_unit_test(change_set_as_text),
+        cmocka_unit_test(provider_load_four_languages),
+        cmocka_unit_test(provider_load_utf16),
+        cmocka_unit_test(check_ini_codepage),
+        cmocka_unit_test(check_ini_errors),
+        cmocka_unit_test(check_ini_alias_cycle),
+        cmocka_unit_test(check_ini_warnings),
+        cmocka_unit_test(diagnostics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

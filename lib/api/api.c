@@ -304,6 +304,11 @@ int regtool_install(regtool *rt, const char *ini,
     struct rt_error e = {0};
     const struct rt_ini_load_options lo = {opt->codepage, NULL, opt->strict};
     enum rt_ini_load r = rt_op_load_provider(ini, &lo, &spec, &inf, &d, &e);
+    if (r == RT_INI_OUT_OF_MEMORY) {
+        /* Its diagnostics are no account of the INI: none is reported. */
+        rt_diags_free(&d);
+        return set_error(err, e.code, "install %s", e.message);
+    }
     report_diags(rt, &d, err);
     size_t warnings = d.warnings;
     rt_diags_free(&d);

@@ -196,6 +196,10 @@ static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
             return 0;
         }
         rt_provider_spec_free(&src->specs[k]);
+        if (d.out_of_memory) {
+            rt_diags_free(&d);
+            return oom(e);
+        }
         const char *msg = "it does not load";
         for (size_t j = 0; j < d.n; j++)
             if (d.v[j].severity == RT_ERROR) {

@@ -159,30 +159,39 @@ int rt_side_inf_copy(const struct rt_database *db,
     return 0;
 }
 
-/* The symbolfile= of an INI's [info], from its bytes; NULL when it has
- * none or does not read. */
+/* The symbolfile= of an INI's [info], from its bytes, in *NAME: NULL
+ * when it has none or does not read. 0, or -1 out of memory (which is
+ * not an INI without one: its symbol file would be left behind). */
 struct find_sym {
     char *value;
+    struct rt_diags *d;
 };
 
 static void on_entry(void *user, const struct rt_ini_entry *en)
 {
     struct find_sym *f = user;
     if (!f->value && !strcasecmp(en->section, "info") &&
-        !strcasecmp(en->name, "symbolfile"))
-        f->value = strdup(en->value);
+        !strcasecmp(en->name, "symbolfile") &&
+        !(f->value = strdup(en->value)))
+        rt_diags_nomem(f->d);
 }
 
-static char *symbol_file_of(const struct rt_value *ini)
+static int symbol_file_of(const struct rt_value *ini, char **name)
 {
     struct rt_ini_text t;
     struct rt_diags d = {0};
-    struct find_sym f = {NULL};
+    struct find_sym f = {NULL, &d};
     if (rt_ini_decode("INF copy", ini->data, ini->len, NULL, &t, &d) == 0) {
         rt_ini_parse(&t, on_entry, &f, &d);
         rt_ini_text_free(&t);
     }
+    int oom = d.out_of_memory;
     rt_diags_free(&d);
+    if (oom) {
+        free(f.value);
+        *name = NULL;
+        return -1;
+    }
     if (f.value) {
         /* One file of this folder, or none. */
         size_t n = strlen(f.value);
@@ -193,7 +202,8 @@ static char *symbol_file_of(const struct rt_value *ini)
             f.value = NULL;
         }
     }
-    return f.value;
+    *name = f.value;
+    return 0;
 }
 
 /* Removes REL from the store's side files if it is there. */
@@ -236,8 +246,11 @@ int rt_side_inf_remove(struct rt_store *s, const struct rt_database *db,
         free(ini);
         if (r != 0)
             return -1;
-        char *sym_name = v.data ? symbol_file_of(&v) : NULL;
+        char *sym_name = NULL;
+        r = v.data ? symbol_file_of(&v, &sym_name) : 0;
         rt_value_free(&v);
+        if (r != 0)
+            return oom(e);
         if (!sym_name)
             continue;
         char *sym = rt_inf_path(svc->name, folder, sym_name);

@@ -6,14 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_or_null(const char *s)
+void rt_diags_nomem(struct rt_diags *d)
 {
-    if (!s)
-        return NULL;
-    char *r = strdup(s);
-    if (!r)
-        abort();
-    return r;
+    if (!d->out_of_memory)
+        d->errors++;
+    d->out_of_memory = 1;
+}
+
+/* A copy of S in *COPY (NULL for NULL); 0, or -1 out of memory. */
+static int dup_or_null(const char *s, char **copy)
+{
+    *copy = s ? strdup(s) : NULL;
+    return s && !*copy ? -1 : 0;
 }
 
 void rt_diags_add(struct rt_diags *d, enum rt_severity sev, const char *file,
@@ -22,8 +26,10 @@ void rt_diags_add(struct rt_diags *d, enum rt_severity sev, const char *file,
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 8;
         struct rt_diag *v = realloc(d->v, cap * sizeof *v);
-        if (!v)
-            abort();
+        if (!v) {
+            rt_diags_nomem(d);
+            return;
+        }
         d->v = v;
         d->cap = cap;
     }
@@ -31,13 +37,22 @@ void rt_diags_add(struct rt_diags *d, enum rt_severity sev, const char *file,
     va_start(ap, fmt);
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0)
-        abort();
+        msg = NULL;
     va_end(ap);
+    char *file_copy = NULL, *symbol_copy = NULL;
+    if (!msg || dup_or_null(file, &file_copy) ||
+        dup_or_null(symbol, &symbol_copy)) {
+        free(msg);
+        free(file_copy);
+        free(symbol_copy);
+        rt_diags_nomem(d);
+        return;
+    }
     struct rt_diag *x = &d->v[d->n++];
     x->severity = sev;
-    x->file = dup_or_null(file);
+    x->file = file_copy;
     x->line = line;
-    x->symbol = dup_or_null(symbol);
+    x->symbol = symbol_copy;
     x->message = msg;
     if (sev == RT_ERROR)
         d->errors++;
@@ -56,9 +71,7 @@ char *rt_diag_format(const struct rt_diag *d)
         r = asprintf(&s, "%s: %s: %s", d->file, sev, d->message);
     else
         r = asprintf(&s, "%s: %s", sev, d->message);
-    if (r < 0)
-        abort();
-    return s;
+    return r < 0 ? NULL : s;
 }
 
 static int cmp_diag(const void *pa, const void *pb)

@@ -19,16 +19,25 @@ struct rt_diags {
     struct rt_diag *v;
     size_t n, cap;
     size_t errors, warnings;
+    /* Memory ran out collecting them or doing the work they are about:
+     * counted once in ERRORS, so that a caller that checks ERRORS fails,
+     * and the whole list is then no account of the input (the library is
+     * loaded into installers: out of memory is an error, never abort). */
+    int out_of_memory;
 };
 
-/* Adds a diagnostic; FILE and SYMBOL may be NULL, LINE 0. Out of memory
- * aborts: a diagnostic lost would be a silent success. */
+/* Adds a diagnostic; FILE and SYMBOL may be NULL, LINE 0. When memory
+ * runs out the diagnostic is lost and D says out of memory instead
+ * (rt_diags_nomem): a diagnostic lost is never a silent success. */
 void rt_diags_add(struct rt_diags *d, enum rt_severity sev, const char *file,
                   unsigned line, const char *symbol, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* Records that memory ran out (D->out_of_memory, one error). */
+void rt_diags_nomem(struct rt_diags *d);
+
 /* "FILE:LINE: error: MESSAGE" (file and line omitted when unknown), in a
- * new string. */
+ * new string; NULL when memory runs out. */
 char *rt_diag_format(const struct rt_diag *d);
 
 /* Stable-sorts by file, then line, keeping the order of equal lines. */

@@ -22,6 +22,10 @@ enum rt_ini_load rt_op_load_ini(const char *path,
         opt = &defaults;
     int r = rt_provider_spec_load_in(path, opt->symbol_dir, opt->codepage,
                                      spec, d);
+    if (d->out_of_memory) {
+        rt_provider_spec_free(spec);
+        return RT_INI_OUT_OF_MEMORY;
+    }
     if (r == -2)
         return RT_INI_UNREADABLE;
     if (r != 0)
@@ -43,7 +47,12 @@ enum rt_ini_load rt_op_load_provider(const char *path,
     memset(inf, 0, sizeof *inf);
     enum rt_ini_load r = rt_op_load_ini(path, opt, spec, d);
     if (r == RT_INI_LOADED && rt_inf_files_read(spec, inf, e) != 0)
-        r = RT_INI_FILES_UNREADABLE;
+        r = e->code == RT_ERR_NOT_ENOUGH_MEMORY ? RT_INI_OUT_OF_MEMORY
+                                                : RT_INI_FILES_UNREADABLE;
+    if (r == RT_INI_OUT_OF_MEMORY) {
+        rt_provider_spec_free(spec);
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "%s: out of memory", path);
+    }
     return r;
 }
 
@@ -96,8 +105,10 @@ static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
      * wrote it (INF\<service>\<LLLL>\), in INF\<service> where Windows
      * did (docs/design.md, "Rebuilding: lodctr /R"); when neither loads,
      * the reason given is the latter's. */
+    enum rt_ini_load r = RT_INI_INVALID;
     if (symbol_dir) {
-        if (rt_op_load_ini(ini, NULL, sp, &d) == RT_INI_LOADED) {
+        r = rt_op_load_ini(ini, NULL, sp, &d);
+        if (r == RT_INI_LOADED) {
             rt_diags_free(&d);
             l->v[l->n++] = sp;
             return 0;
@@ -107,11 +118,21 @@ static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
         d = (struct rt_diags){0};
     }
     const struct rt_ini_load_options in_dir = {NULL, symbol_dir, 0};
-    if (rt_op_load_ini(ini, &in_dir, sp, &d) != RT_INI_LOADED) {
+    if (r != RT_INI_OUT_OF_MEMORY)
+        r = rt_op_load_ini(ini, &in_dir, sp, &d);
+    if (r != RT_INI_LOADED) {
         char *first = NULL;
-        for (size_t i = 0; i < d.n && !first; i++)
+        /* An INI that ran out of memory is not one that does not load. */
+        int oom = r == RT_INI_OUT_OF_MEMORY;
+        for (size_t i = 0; i < d.n && !first && !oom; i++)
             if (d.v[i].severity == RT_ERROR)
-                first = rt_diag_format(&d.v[i]);
+                oom = !(first = rt_diag_format(&d.v[i]));
+        if (oom) {
+            rt_diags_free(&d);
+            rt_provider_spec_free(sp);
+            free(sp);
+            return -1;
+        }
         struct rt_ini_note n = {RT_INI_NOTE_SKIPPED, ini, NULL, NULL, NULL,
                                 first};
         tell(f, &n);

@@ -16,10 +16,23 @@ static int convert(const char *to, const char *from, const uint8_t *in,
                    size_t len, char **out, size_t *out_len, size_t *err_off)
 {
     iconv_t cd = iconv_open(to, from);
+    /* glibc says EINVAL, no such conversion, also when memory ran out
+     * loading its conversion modules: asked again, a conversion that
+     * exists is found once memory is there, and one that every glibc has
+     * tells whether the machine can convert at all. Only then is the
+     * code page unknown. */
+    if (cd == (iconv_t)-1 && errno == EINVAL)
+        cd = iconv_open(to, from);
+    if (cd == (iconv_t)-1 && errno == EINVAL) {
+        iconv_t probe = iconv_open("UTF-8", "ISO-8859-1");
+        if (probe == (iconv_t)-1)
+            return -2;
+        iconv_close(probe);
+        return -3;
+    }
     if (cd == (iconv_t)-1)
-        /* EINVAL: no such conversion; anything else (ENOMEM, EMFILE)
-         * is the machine, not the input. */
-        return errno == EINVAL ? -3 : -2;
+        /* ENOMEM, EMFILE: the machine, not the input. */
+        return -2;
     size_t cap = len * 4 + 16;
     char *buf = malloc(cap);
     if (!buf) {

@@ -43,14 +43,6 @@ static unsigned line_of_utf16_offset(const unsigned char *p, size_t off)
     return line;
 }
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        abort();
-    return p;
-}
-
 /* Converts from an ANSI code page to UTF-8, through the system's tables
  * (rt_os_codepage_to_utf8: iconv here, MultiByteToWideChar on Windows). */
 static int decode_codepage(const char *path, const unsigned char *in,
@@ -62,8 +54,8 @@ static int decode_codepage(const char *path, const unsigned char *in,
     if (r == 0)
         return 0;
     if (r == -2)
-        abort(); /* as xmalloc: out of memory */
-    if (r == -3)
+        rt_diags_nomem(d);
+    else if (r == -3)
         rt_diags_add(d, RT_ERROR, path, 0, NULL, "unknown code page '%s'",
                      codepage);
     else if (r == -4 || off >= len)
@@ -78,9 +70,10 @@ static int decode_codepage(const char *path, const unsigned char *in,
 }
 
 /* Splits BUF (NUL-terminated UTF-8 of LEN bytes, no NUL inside) into lines
- * in place; OUT takes ownership of BUF. */
-static void split_lines(char *buf, size_t len, const char *path,
-                        struct rt_ini_text *out)
+ * in place; OUT takes ownership of BUF. 0, or -1 out of memory (said in
+ * D; BUF freed, OUT left empty). */
+static int split_lines(char *buf, size_t len, const char *path,
+                       struct rt_ini_text *out, struct rt_diags *d)
 {
     size_t n = 0;
     for (size_t i = 0; i < len; i++)
@@ -89,9 +82,15 @@ static void split_lines(char *buf, size_t len, const char *path,
     if (len && buf[len - 1] != '\n')
         n++;
     out->path = strdup(path);
-    if (!out->path)
-        abort();
-    out->lines = xmalloc(n * sizeof *out->lines);
+    out->lines = malloc((n ? n : 1) * sizeof *out->lines);
+    if (!out->path || !out->lines) {
+        free(out->path);
+        free(out->lines);
+        free(buf);
+        memset(out, 0, sizeof *out);
+        rt_diags_nomem(d);
+        return -1;
+    }
     out->n_lines = n;
     out->buf = buf;
     char *s = buf;
@@ -104,6 +103,7 @@ static void split_lines(char *buf, size_t len, const char *path,
         out->lines[k] = s;
         s = end + 1;
     }
+    return 0;
 }
 
 /* Decodes BLEN bytes of UTF-16LE at BODY, which starts SKIP bytes into
@@ -121,8 +121,10 @@ static int decode_utf16(const char *path, const unsigned char *body,
     }
     blen = rt_text_strip_dos_eof(body, blen, 1);
     int r = rt_utf16le_to_utf8(body, blen, utf8, ulen, &err_off);
-    if (r == -2)
-        abort();
+    if (r == -2) {
+        rt_diags_nomem(d);
+        return -1;
+    }
     if (r) {
         rt_diags_add(d, RT_ERROR, path, line_of_utf16_offset(body, err_off),
                      NULL, "invalid UTF-16LE: unpaired surrogate at byte %zu",
@@ -177,7 +179,11 @@ int rt_ini_decode(const char *path, const void *data, size_t len,
             return -1;
         }
         ulen = blen;
-        utf8 = xmalloc(ulen + 1);
+        utf8 = malloc(ulen + 1);
+        if (!utf8) {
+            rt_diags_nomem(d);
+            return -1;
+        }
         memcpy(utf8, p + 3, ulen);
         utf8[ulen] = '\0';
     } else if (codepage) {
@@ -193,7 +199,11 @@ int rt_ini_decode(const char *path, const void *data, size_t len,
                          "its code page", err_off);
             return -1;
         }
-        utf8 = xmalloc(len + 1);
+        utf8 = malloc(len + 1);
+        if (!utf8) {
+            rt_diags_nomem(d);
+            return -1;
+        }
         memcpy(utf8, p, len);
         utf8[len] = '\0';
         ulen = len;
@@ -207,8 +217,7 @@ int rt_ini_decode(const char *path, const void *data, size_t len,
         free(utf8);
         return -1;
     }
-    split_lines(utf8, ulen, path, out);
-    return 0;
+    return split_lines(utf8, ulen, path, out, d);
 }
 
 int rt_ini_load(const char *path, const char *codepage,
@@ -221,6 +230,10 @@ int rt_ini_load(const char *path, const char *codepage,
     if (r == -2 && errno == EFBIG) {
         rt_diags_add(d, RT_ERROR, path, 0, NULL, "file is larger than %u MiB",
                      MAX_INI_BYTES >> 20);
+        return -1;
+    }
+    if (r != 0 && errno == ENOMEM) {
+        rt_diags_nomem(d);
         return -1;
     }
     if (r != 0) {
@@ -269,9 +282,12 @@ static void line_error(struct feed *f, const char *fmt, ...)
     va_start(ap, fmt);
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0)
-        abort();
+        msg = NULL;
     va_end(ap);
-    rt_diags_add(f->d, RT_ERROR, f->t->path, f->line, NULL, "%s", msg);
+    if (msg)
+        rt_diags_add(f->d, RT_ERROR, f->t->path, f->line, NULL, "%s", msg);
+    else
+        rt_diags_nomem(f->d);
     free(msg);
     f->bad[f->line - 1] = 1;
 }
@@ -282,9 +298,10 @@ static void check_delivered(struct feed *f)
 {
     if (f->kind == LINE_KEY && !f->delivered) {
         char *name = strndup(f->name, f->name_len);
-        if (!name)
-            abort();
-        line_error(f, "'%s' is not a valid key name", name);
+        if (name)
+            line_error(f, "'%s' is not a valid key name", name);
+        else
+            rt_diags_nomem(f->d);
         free(name);
     }
     f->kind = LINE_OTHER;
@@ -447,25 +464,28 @@ int rt_ini_parse(struct rt_ini_text *t, rt_ini_entry_fn fn, void *user,
                  struct rt_diags *d)
 {
     struct feed f = {.t = t, .fn = fn, .user = user, .d = d};
-    f.bad = calloc(t->n_lines ? t->n_lines : 1, 1);
-    if (!f.bad)
-        abort();
     size_t errors_before = d->errors;
+    f.bad = calloc(t->n_lines ? t->n_lines : 1, 1);
+    if (!f.bad) {
+        rt_diags_nomem(d);
+        return -1;
+    }
     /* The same struct is the reader's stream and the handler's user
      * pointer: the handler learns which line inih is on from the reader,
      * as Debian's inih passes no line number. */
     int r = ini_parse_stream(feed_line, &f, on_pair, &f);
     check_delivered(&f);
     if (r == -2)
-        abort();
-    if (r > 0 && (size_t)r <= t->n_lines && !f.bad[r - 1])
+        rt_diags_nomem(d);  /* inih's own line buffer */
+    else if (r > 0 && (size_t)r <= t->n_lines && !f.bad[r - 1])
         rt_diags_add(d, RT_ERROR, t->path, (unsigned)r, NULL,
                      "line is not valid INI syntax");
-    if (r > 0 && (size_t)r > t->n_lines)
+    else if (r > 0 && (size_t)r > t->n_lines)
         rt_diags_add(d, RT_ERROR, t->path, 0, NULL,
                      "INI parser failed at line %d", r);
     free(f.bad);
-    return d->errors > errors_before ? -1 : 0;
+    /* Out of memory is counted once: set before, it adds no error. */
+    return d->errors > errors_before || d->out_of_memory ? -1 : 0;
 }
 
 int rt_ini_available(void)

@@ -27,17 +27,18 @@ static void insert(struct rt_pos_slot *slots, size_t n_slots, uint32_t tag,
     slots[k] = (struct rt_pos_slot){tag, pos1};
 }
 
-void rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos)
+int rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos)
 {
-    /* Positions are array indices of parsed inputs far below 2^32. */
+    /* Positions are array indices of parsed inputs far below 2^32; one
+     * beyond is more than memory allows an index to hold. */
     if (pos >= UINT32_MAX - 1)
-        abort();
+        return -1;
     /* At most half full, so that probe chains stay short. */
     if (2 * (x->n + 1) > x->n_slots) {
         size_t n_slots = x->n_slots ? x->n_slots * 2 : 64;
         struct rt_pos_slot *slots = calloc(n_slots, sizeof *slots);
         if (!slots)
-            abort();
+            return -1;
         for (size_t i = 0; i < x->n_slots; i++)
             if (x->slots[i].pos1)
                 insert(slots, n_slots, x->slots[i].tag, x->slots[i].pos1);
@@ -47,6 +48,7 @@ void rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos)
     }
     insert(x->slots, x->n_slots, tag_of(hash), (uint32_t)pos + 1);
     x->n++;
+    return 0;
 }
 
 size_t rt_pos_index_next(const struct rt_pos_index *x, size_t hash,

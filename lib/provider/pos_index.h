@@ -27,8 +27,8 @@ struct rt_pos_index {
 };
 
 /* Records POS (below UINT32_MAX - 1) under HASH; several positions may
- * share a hash. */
-void rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos);
+ * share a hash. 0, or -1 out of memory (X as it was). */
+int rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos);
 
 /* The positions recorded under HASH, one a call: start with *CURSOR = 0;
  * each call returns the next position + 1, or 0 when there are no more.

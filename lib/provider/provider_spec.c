@@ -17,21 +17,16 @@
 #include "model/strbuf.h"
 #include "provider/pos_index.h"
 #include "provider/symbol_file.h"
+#include "provider/symbol_path.h"
 
-static void *xcalloc(size_t n, size_t size)
+/* Out of memory anywhere in loading is said in the diagnostics
+ * (rt_diags_nomem), and each step stops there: the load fails. */
+static void *calloc_or_nomem(struct rt_diags *d, size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
     if (!p)
-        abort();
+        rt_diags_nomem(d);
     return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    char *r = strdup(s);
-    if (!r)
-        abort();
-    return r;
 }
 
 /* ---- collecting the INI's keys ---- */
@@ -92,6 +87,8 @@ static void on_entry(void *user, const struct rt_ini_entry *e)
 {
     struct loader *L = user;
     struct keylist *kl;
+    if (L->d->out_of_memory)
+        return;
     if (!strcasecmp(e->section, "info")) {
         kl = &L->info;
         if (!L->info_line)
@@ -132,13 +129,19 @@ static void on_entry(void *user, const struct rt_ini_entry *e)
         return;
     }
     if (kl->n == kl->cap) {
-        kl->cap = grown(kl->cap);
-        struct key *v = realloc(kl->v, kl->cap * sizeof *v);
-        if (!v)
-            abort();
+        size_t cap = grown(kl->cap);
+        struct key *v = realloc(kl->v, cap * sizeof *v);
+        if (!v) {
+            rt_diags_nomem(L->d);
+            return;
+        }
         kl->v = v;
+        kl->cap = cap;
     }
-    rt_pos_index_add(&kl->by_name, rt_hash_ci(e->name), kl->n);
+    if (rt_pos_index_add(&kl->by_name, rt_hash_ci(e->name), kl->n)) {
+        rt_diags_nomem(L->d);
+        return;
+    }
     kl->v[kl->n++] = (struct key){e->name, e->value, e->line,
                                   e->trimmed_tab, e->trimmed_space,
                                   e->unquoted};
@@ -186,7 +189,7 @@ static void check_text(struct loader *L, const struct key *k)
  * a " ;comment" as part of the value, but a service name or a file name
  * never contains one, and annotated [info] sections ("drivername=X ; a
  * note") are common; in [text], ';' is always text. */
-static char *info_value(const char *v)
+static char *info_value(const char *v, struct rt_diags *d)
 {
     size_t n = 0;
     for (; v[n]; n++)
@@ -196,7 +199,7 @@ static char *info_value(const char *v)
         n--;
     char *r = strndup(v, n);
     if (!r)
-        abort();
+        rt_diags_nomem(d);
     return r;
 }
 
@@ -225,7 +228,7 @@ static bool lang_id(const char *s, size_t n, char out[RT_LANG_ID_SIZE])
 
 enum text_kind { TEXT_NAME, TEXT_HELP };
 
-enum split_result { SPLIT_OK, SPLIT_FORM, SPLIT_LANG };
+enum split_result { SPLIT_OK, SPLIT_FORM, SPLIT_LANG, SPLIT_NOMEM };
 
 /* Splits SYMBOL_LLL_NAME / SYMBOL_LLL_HELP from the right, since symbols
  * contain underscores too. On SPLIT_LANG, *SYMBOL holds the bad language
@@ -251,14 +254,10 @@ static enum split_result split_text_key(const char *key, char **symbol,
     size_t llen = (size_t)(last - prev);
     if (!lang_id(prev, llen, lang)) {
         *symbol = strndup(prev, llen);
-        if (!*symbol)
-            abort();
-        return SPLIT_LANG;
+        return *symbol ? SPLIT_LANG : SPLIT_NOMEM;
     }
     *symbol = strndup(key, (size_t)(prev - 1 - key));
-    if (!*symbol)
-        abort();
-    return SPLIT_OK;
+    return *symbol ? SPLIT_OK : SPLIT_NOMEM;
 }
 
 /* ---- symbols ---- */
@@ -284,9 +283,10 @@ struct symlist {
 };
 
 /* The symbol NAME (any case), added when new. Symbols of the list never
- * equal each other but for case, hence at most one matches. */
+ * equal each other but for case, hence at most one matches. NULL out of
+ * memory (said in D). */
 static struct sym *sym_get(struct symlist *s, const char *name,
-                           unsigned line)
+                           unsigned line, struct rt_diags *d)
 {
     size_t h = rt_hash_ci(name), cursor = 0, pos1;
     while ((pos1 = rt_pos_index_next(&s->by_name, h, &cursor))) {
@@ -298,18 +298,29 @@ static struct sym *sym_get(struct symlist *s, const char *name,
         }
     }
     if (s->n == s->cap) {
-        s->cap = grown(s->cap);
-        struct sym *v = realloc(s->v, s->cap * sizeof *v);
-        if (!v)
-            abort();
+        size_t cap = grown(s->cap);
+        struct sym *v = realloc(s->v, cap * sizeof *v);
+        if (!v) {
+            rt_diags_nomem(d);
+            return NULL;
+        }
         s->v = v;
+        s->cap = cap;
     }
-    rt_pos_index_add(&s->by_name, h, s->n);
+    char *symbol = strdup(name);
+    struct rt_provider_text *text = calloc(s->n_languages ? s->n_languages
+                                           : 1, sizeof *text);
+    if (!symbol || !text || rt_pos_index_add(&s->by_name, h, s->n)) {
+        free(symbol);
+        free(text);
+        rt_diags_nomem(d);
+        return NULL;
+    }
     struct sym *x = &s->v[s->n++];
     memset(x, 0, sizeof *x);
-    x->symbol = xstrdup(name);
+    x->symbol = symbol;
     x->first_line = line;
-    x->text = xcalloc(s->n_languages, sizeof *x->text);
+    x->text = text;
     return x;
 }
 
@@ -331,114 +342,6 @@ static void symlist_free(struct symlist *s)
     }
     free(s->v);
     rt_pos_index_free(&s->by_name);
-}
-
-/* ---- the symbol file's place ---- */
-
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return xstrdup("");
-    if (slash == path)
-        return xstrdup("/");
-    char *r = strndup(path, (size_t)(slash - path));
-    if (!r)
-        abort();
-    return r;
-}
-
-static char *join(const char *dir, const char *name)
-{
-    char *r = NULL;
-    int n;
-    if (!dir[0])
-        n = asprintf(&r, "%s", name);
-    else if (!strcmp(dir, "/"))
-        n = asprintf(&r, "/%s", name);
-    else
-        n = asprintf(&r, "%s/%s", dir, name);
-    if (n < 0)
-        abort();
-    return r;
-}
-
-/* Windows finds "counteroffsets.h" when the file is CounterOffsets.h; so
- * do we, when exactly one entry of DIR matches but for ASCII case. */
-static char *find_casefold(const char *dir, const char *name)
-{
-    char **names;
-    size_t n;
-    if (rt_os_list_dir(dir[0] ? dir : ".", &names, &n) != 0)
-        return NULL;
-    char *found = NULL;
-    int matches = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!strcasecmp(names[i], name)) {
-            matches++;
-            free(found);
-            found = join(dir, names[i]);
-        }
-    }
-    rt_os_free_list(names, n);
-    if (matches != 1) {
-        free(found);
-        return NULL;
-    }
-    return found;
-}
-
-/* Locates the symbol file named in [info]; NULL after an error. */
-static char *locate_symbol_file(struct loader *L, const struct key *k,
-                                const char *value)
-{
-    if (!value[0]) {
-        rt_diags_add(L->d, RT_ERROR, L->path, k->line, "symbolfile",
-                     "symbolfile is empty");
-        return NULL;
-    }
-    if (strchr(value, '/') || strchr(value, '\\') || !strcmp(value, ".") ||
-        !strcmp(value, "..")) {
-        rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
-                     "symbol file %s is not in the INI's directory", value);
-        return NULL;
-    }
-    char *dir = L->symbol_dir ? xstrdup(L->symbol_dir) : dir_of(L->path);
-    char *path = join(dir, value);
-    if (!rt_os_exists(path)) {
-        char *alt = find_casefold(dir, value);
-        if (!alt) {
-            rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
-                         "symbol file %s does not exist", path);
-            free(path);
-            free(dir);
-            return NULL;
-        }
-        free(path);
-        path = alt;
-    }
-    /* A symbolic link may lead elsewhere: compare the real directories. */
-    char real_dir[4096], real_file[4096];
-    if (rt_os_realpath(dir[0] ? dir : ".", real_dir, sizeof real_dir) != 0 ||
-        rt_os_realpath(path, real_file, sizeof real_file) != 0) {
-        rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
-                     "cannot resolve symbol file %s: %s", path,
-                     rt_os_strerror(errno));
-        free(path);
-        free(dir);
-        return NULL;
-    }
-    char *file_dir = dir_of(real_file);
-    bool inside = !strcmp(file_dir, real_dir);
-    free(file_dir);
-    free(dir);
-    if (!inside) {
-        rt_diags_add(L->d, RT_ERROR, L->path, k->line, value,
-                     "symbol file %s is not in the INI's directory", value);
-        free(path);
-        return NULL;
-    }
-    return path;
 }
 
 /* ---- validation ---- */
@@ -471,8 +374,10 @@ static void check_info(struct loader *L, struct checked *c)
         rt_diags_add(L->d, RT_ERROR, L->path, L->info_line, "drivername",
                      "[info] has no drivername");
     } else {
-        c->drivername = info_value(dn->value);
+        c->drivername = info_value(dn->value, L->d);
         c->drivername_line = dn->line;
+        if (!c->drivername)
+            return;
         unsigned cc = control_char(c->drivername);
         if (!c->drivername[0])
             rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
@@ -504,9 +409,11 @@ static void check_info(struct loader *L, struct checked *c)
         rt_diags_add(L->d, RT_ERROR, L->path, L->info_line, "symbolfile",
                      "[info] has no symbolfile");
     } else {
-        c->symbolfile = info_value(sf->value);
+        c->symbolfile = info_value(sf->value, L->d);
         c->symbolfile_line = sf->line;
-        c->symbol_path = locate_symbol_file(L, sf, c->symbolfile);
+        if (c->symbolfile)
+            c->symbol_path = rt_symbol_file_locate(
+                L->path, L->symbol_dir, sf->line, c->symbolfile, L->d);
     }
 }
 
@@ -534,9 +441,11 @@ static int lang_index(const struct checked *c, const char *id)
 
 static void check_languages(struct loader *L, struct checked *c)
 {
-    c->languages = xcalloc(L->languages.n, sizeof *c->languages);
-    c->lang_used = xcalloc(L->languages.n, sizeof *c->lang_used);
-    for (size_t i = 0; i < L->languages.n; i++) {
+    c->languages = calloc_or_nomem(L->d, L->languages.n,
+                                   sizeof *c->languages);
+    c->lang_used = calloc_or_nomem(L->d, L->languages.n,
+                                   sizeof *c->lang_used);
+    for (size_t i = 0; i < L->languages.n && !L->d->out_of_memory; i++) {
         const struct key *k = &L->languages.v[i];
         char id[RT_LANG_ID_SIZE];
         if (!lang_id(k->name, strlen(k->name), id)) {
@@ -552,7 +461,11 @@ static void check_languages(struct loader *L, struct checked *c)
                          k->name, same->id, same->line);
             continue;
         }
-        rt_pos_index_add(&c->lang_by_value, lang_hash(id), c->n_languages);
+        if (rt_pos_index_add(&c->lang_by_value, lang_hash(id),
+                             c->n_languages)) {
+            rt_diags_nomem(L->d);
+            return;
+        }
         struct rt_provider_language *lg = &c->languages[c->n_languages++];
         memcpy(lg->id, id, sizeof id);
         lg->line = k->line;
@@ -562,11 +475,15 @@ static void check_languages(struct loader *L, struct checked *c)
 static void collect_text(struct loader *L, struct checked *c,
                          struct symlist *syms)
 {
-    for (size_t i = 0; i < L->text.n; i++) {
+    for (size_t i = 0; i < L->text.n && !L->d->out_of_memory; i++) {
         const struct key *k = &L->text.v[i];
         char *symbol = NULL, lang[RT_LANG_ID_SIZE];
         enum text_kind kind;
         enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
+        if (r == SPLIT_NOMEM) {
+            rt_diags_nomem(L->d);
+            return;
+        }
         /* lodctr finds a text by its symbol and language: a key it
          * cannot take apart names neither, and is skipped. */
         if (r == SPLIT_FORM) {
@@ -583,8 +500,10 @@ static void collect_text(struct loader *L, struct checked *c,
             free(symbol);
             continue;
         }
-        struct sym *s = sym_get(syms, symbol, k->line);
+        struct sym *s = sym_get(syms, symbol, k->line, L->d);
         free(symbol);
+        if (!s)
+            return;
         s->has_text = true;
         int li = lang_index(c, lang);
         if (li < 0) {
@@ -639,11 +558,15 @@ static void collect_text(struct loader *L, struct checked *c,
 static void collect_objects(struct loader *L, const struct checked *c,
                             struct symlist *syms)
 {
-    for (size_t i = 0; i < L->objects.n; i++) {
+    for (size_t i = 0; i < L->objects.n && !L->d->out_of_memory; i++) {
         const struct key *k = &L->objects.v[i];
         char *symbol = NULL, lang[RT_LANG_ID_SIZE];
         enum text_kind kind = TEXT_HELP;
         enum split_result r = split_text_key(k->name, &symbol, lang, &kind);
+        if (r == SPLIT_NOMEM) {
+            rt_diags_nomem(L->d);
+            return;
+        }
         /* [objects] only feeds the service's Object List: a key that
          * names no symbol is skipped, as lodctr skips it. */
         if (r == SPLIT_LANG) {
@@ -665,8 +588,10 @@ static void collect_objects(struct loader *L, const struct checked *c,
                          "%s: language %s is not in [languages]; the "
                          "object is listed all the same", k->name, lang);
         }
-        struct sym *s = sym_get(syms, symbol, k->line);
+        struct sym *s = sym_get(syms, symbol, k->line, L->d);
         free(symbol);
+        if (!s)
+            return;
         if (!s->has_text) {
             /* No text: no index of its own to list. */
             if (!s->dropped)
@@ -696,7 +621,9 @@ static void check_offsets(struct loader *L, const struct checked *c,
                           const struct rt_symbol_table *table,
                           struct symlist *syms)
 {
-    struct sym **ok = xcalloc(syms->n, sizeof *ok);
+    struct sym **ok = calloc_or_nomem(L->d, syms->n, sizeof *ok);
+    if (!ok)
+        return;
     size_t n_ok = 0;
     for (size_t i = 0; i < syms->n; i++) {
         struct sym *s = &syms->v[i];
@@ -822,11 +749,19 @@ static int cmp_sym_ptr_offset(const void *pa, const void *pb)
     return (a->offset > b->offset) - (a->offset < b->offset);
 }
 
-static void fill_spec(struct rt_provider_spec *spec, const char *ini_path,
-                      struct checked *c, struct symlist *syms,
-                      char *text_pool)
+/* 0, or -1 out of memory (SPEC, C and SYMS as they were). */
+static int fill_spec(struct rt_provider_spec *spec, const char *ini_path,
+                     struct checked *c, struct symlist *syms,
+                     char *text_pool)
 {
-    spec->ini_path = xstrdup(ini_path);
+    spec->ini_path = strdup(ini_path);
+    spec->symbols = calloc(syms->n ? syms->n : 1, sizeof *spec->symbols);
+    if (!spec->ini_path || !spec->symbols) {
+        free(spec->ini_path);
+        free(spec->symbols);
+        memset(spec, 0, sizeof *spec);
+        return -1;
+    }
     spec->text_pool = text_pool;
     spec->symbol_path = c->symbol_path;
     spec->drivername = c->drivername;
@@ -839,7 +774,6 @@ static void fill_spec(struct rt_provider_spec *spec, const char *ini_path,
     rt_pos_index_free(&c->lang_by_value);
     free(c->lang_used);
     memset(c, 0, sizeof *c);
-    spec->symbols = xcalloc(syms->n, sizeof *spec->symbols);
     spec->n_symbols = 0;
     for (size_t i = 0; i < syms->n; i++) {
         struct sym *s = &syms->v[i];
@@ -859,6 +793,7 @@ static void fill_spec(struct rt_provider_spec *spec, const char *ini_path,
     }
     qsort(spec->symbols, spec->n_symbols, sizeof *spec->symbols,
           cmp_sym_ptr_offset);
+    return 0;
 }
 
 int rt_provider_spec_load(const char *ini_path, const char *codepage,
@@ -885,14 +820,21 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
     text.lines = NULL;
     text.n_lines = 0;
 
+    /* Each step stops once memory ran out (d->out_of_memory): the load
+     * fails then, whatever else it found. */
     struct checked c = {0};
-    check_info(&L, &c);
-    check_languages(&L, &c);
+    if (!d->out_of_memory)
+        check_info(&L, &c);
+    if (!d->out_of_memory)
+        check_languages(&L, &c);
     struct symlist syms = {.n_languages = c.n_languages};
-    collect_text(&L, &c, &syms);
-    collect_objects(&L, &c, &syms);
-    drop_symbols_without_text(&c, &syms);
-    if (!L.text.n)
+    if (!d->out_of_memory)
+        collect_text(&L, &c, &syms);
+    if (!d->out_of_memory)
+        collect_objects(&L, &c, &syms);
+    if (!d->out_of_memory)
+        drop_symbols_without_text(&c, &syms);
+    if (!L.text.n && !d->out_of_memory)
         rt_diags_add(d, RT_ERROR, ini_path, 0, NULL,
                      "[text] is missing or empty");
     /* Done with: the symbols hold what the INI says of them, and the
@@ -901,15 +843,20 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
     keylist_free(&L.text);
 
     struct rt_symbol_table table = {0};
-    if (c.symbol_path && !rt_symbol_file_load(c.symbol_path, &table, d))
+    if (c.symbol_path && !d->out_of_memory &&
+        !rt_symbol_file_load(c.symbol_path, &table, d))
         check_offsets(&L, &c, &table, &syms);
-    check_symbol_text(&L, &c, &syms);
+    if (!d->out_of_memory)
+        check_symbol_text(&L, &c, &syms);
 
     int rc = -1;
-    if (d->errors == errors_before && c.symbol_path) {
-        fill_spec(spec, ini_path, &c, &syms, text.buf);
-        text.buf = NULL;
-        rc = 0;
+    if (d->errors == errors_before && !d->out_of_memory && c.symbol_path) {
+        if (fill_spec(spec, ini_path, &c, &syms, text.buf) == 0) {
+            text.buf = NULL;
+            rc = 0;
+        } else {
+            rt_diags_nomem(d);
+        }
     }
     rt_ini_text_free(&text);
     rt_symbol_table_free(&table);

@@ -24,24 +24,28 @@
 /* Offsets index DWORD tables. */
 #define MAX_MAGNITUDE 0xFFFFFFFFLL
 
-static char *xstrndup(const char *s, size_t n)
+/* The copies and messages below are NULL when memory runs out, and set
+ * *OOM then: the parse stops there and fails as out of memory. */
+static char *oom_strndup(bool *oom, const char *s, size_t n)
 {
     char *r = strndup(s, n);
     if (!r)
-        abort();
+        *oom = true;
     return r;
 }
 
-static char *xasprintf(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
+static char *oom_asprintf(bool *oom, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
-static char *xasprintf(const char *fmt, ...)
+static char *oom_asprintf(bool *oom, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
+    if (vasprintf(&s, fmt, ap) < 0) {
+        s = NULL;
+        *oom = true;
+    }
     va_end(ap);
     return s;
 }
@@ -112,13 +116,13 @@ static bool is_ident_char(char c)
 /* NAME (NLEN bytes) and, after its NUL, the value S with whitespace runs
  * collapsed, as C compares the values of a macro defined twice: one
  * allocation, as a header of many thousands of #defines has as many of
- * each. */
+ * each. NULL out of memory. */
 static char *name_and_value(const char *name, size_t nlen, const char *s)
 {
     size_t n = strlen(s);
     char *r = malloc(nlen + 1 + n + 1);
     if (!r)
-        abort();
+        return NULL;
     memcpy(r, name, nlen);
     r[nlen] = '\0';
     r += nlen + 1;
@@ -164,73 +168,86 @@ static struct rt_symbol_def *find_folded(const struct rt_symbol_table *t,
     return NULL;
 }
 
-static void add_define(struct rt_symbol_table *t, const char *name, size_t nlen, const char *expr,
-                       unsigned line)
+/* 0, or -1 out of memory. */
+static int add_define(struct rt_symbol_table *t, const char *name,
+                      size_t nlen, const char *expr, unsigned line)
 {
     char *nm = name_and_value(name, nlen, expr);
+    if (!nm)
+        return -1;
     char *ex = nm + nlen + 1;
     struct rt_symbol_def *old = find_exact(t, nm);
     if (old) {
+        bool oom = false;
         if (strcmp(old->expr, ex) && !old->problem) {
-            old->problem = xasprintf(
+            old->problem = oom_asprintf(&oom,
                 "%s is defined again at line %u with a different value "
                 "(first at line %u)", nm, line, old->line);
             old->problem_line = line;
         }
         free(nm);
-        return;
+        return oom ? -1 : 0;
     }
     if (t->n == t->cap) {
         /* Half as much again: never twice what a big header needs. */
-        t->cap = t->cap ? t->cap + t->cap / 2 : 16;
-        struct rt_symbol_def *v = realloc(t->v, t->cap * sizeof *v);
-        if (!v)
-            abort();
+        size_t cap = t->cap ? t->cap + t->cap / 2 : 16;
+        struct rt_symbol_def *v = realloc(t->v, cap * sizeof *v);
+        if (!v) {
+            free(nm);
+            return -1;
+        }
         t->v = v;
+        t->cap = cap;
     }
     /* Only the first of names equal but for case enters the folded
      * index, so that a lookup there costs the same however many such
-     * names a header has. */
+     * names a header has. A table whose index failed half-way is freed
+     * by the caller, never looked up. */
     struct rt_symbol_def *twin = find_folded(t, nm);
+    if ((!twin && rt_pos_index_add(&t->folded, rt_hash_ci(nm), t->n)) ||
+        rt_pos_index_add(&t->exact, rt_hash_exact(nm), t->n)) {
+        free(nm);
+        return -1;
+    }
     if (twin)
         twin->fold_count++;
-    else
-        rt_pos_index_add(&t->folded, rt_hash_ci(nm), t->n);
-    rt_pos_index_add(&t->exact, rt_hash_exact(nm), t->n);
     struct rt_symbol_def *def = &t->v[t->n++];
     memset(def, 0, sizeof *def);
     def->name = nm;
     def->expr = ex;
     def->line = line;
     def->fold_count = 1;
+    return 0;
 }
 
-/* One logical line (continuations joined, comments gone). */
-static void parse_logical_line(struct rt_symbol_table *t, const char *s, unsigned line)
+/* One logical line (continuations joined, comments gone); 0, or -1 out
+ * of memory. */
+static int parse_logical_line(struct rt_symbol_table *t, const char *s,
+                              unsigned line)
 {
     while (isspace((unsigned char)*s))
         s++;
     if (*s != '#')
-        return;
+        return 0;
     s++;
     while (*s == ' ' || *s == '\t')
         s++;
     if (strncmp(s, "define", 6) || is_ident_char(s[6]))
-        return;
+        return 0;
     s += 6;
     if (*s != ' ' && *s != '\t')
-        return;
+        return 0;
     while (*s == ' ' || *s == '\t')
         s++;
     if (!is_ident_start(*s))
-        return;
+        return 0;
     const char *name = s;
     while (is_ident_char(*s))
         s++;
     /* A function-like macro is never an offset. */
     if (*s == '(')
-        return;
-    add_define(t, name, (size_t)(s - name), s, line);
+        return 0;
+    return add_define(t, name, (size_t)(s - name), s, line);
 }
 
 /* ---- value resolution ----
@@ -254,6 +271,7 @@ struct resolver {
      * starts (itself, or one it refers to) and what is wrong there. */
     size_t *root;
     char **root_detail;
+    bool oom;               /* memory ran out: resolution stops */
 };
 
 struct expr {
@@ -311,7 +329,8 @@ static int eval_number(struct expr *e, long long *v)
             return -2;
         acc = acc * base + digit;
         if (acc > MAX_MAGNITUDE)
-            return fail(e, e->self, xasprintf("value out of range"));
+            return fail(e, e->self,
+                        oom_asprintf(&e->r->oom, "value out of range"));
     }
     for (int k = 0; k < 3 && *p && strchr("uUlL", *p); k++)
         p++;
@@ -327,11 +346,14 @@ static int eval_name(struct expr *e, long long *v)
     const char *name = e->p;
     while (is_ident_char(*e->p))
         e->p++;
-    char *nm = xstrndup(name, (size_t)(e->p - name));
     struct resolver *r = e->r;
+    char *nm = oom_strndup(&r->oom, name, (size_t)(e->p - name));
+    if (!nm)
+        return -1;
     struct rt_symbol_def *ref = find_exact(r->t, nm);
     if (!ref) {
-        int rc = fail(e, e->self, xasprintf("'%s' is not defined", nm));
+        int rc = fail(e, e->self,
+                      oom_asprintf(&r->oom, "'%s' is not defined", nm));
         free(nm);
         return rc;
     }
@@ -342,13 +364,13 @@ static int eval_name(struct expr *e, long long *v)
     if (r->state[j] == ACTIVE || (!ref->ok && r->in_cycle[j] &&
                                   r->in_cycle[e->self])) {
         e->cycle = true;
-        return fail(e, e->self, xstrndup(r->cycle[e->self],
-                                         strlen(r->cycle[e->self])));
+        return fail(e, e->self, oom_strndup(&r->oom, r->cycle[e->self],
+                                            strlen(r->cycle[e->self])));
     }
     if (!ref->ok) {
         size_t root = r->root[j];
-        return fail(e, root, xstrndup(r->root_detail[root],
-                                      strlen(r->root_detail[root])));
+        return fail(e, root, oom_strndup(&r->oom, r->root_detail[root],
+                                         strlen(r->root_detail[root])));
     }
     *v = ref->value;
     return 0;
@@ -360,7 +382,8 @@ static int eval_primary(struct expr *e, long long *v)
     char c = *e->p;
     if (c == '(' || c == '+' || c == '-') {
         if (++e->depth > MAX_DEPTH)
-            return fail(e, e->self, xasprintf("value nested too deeply"));
+            return fail(e, e->self, oom_asprintf(&e->r->oom,
+                                                 "value nested too deeply"));
         e->p++;
         int rc = c == '(' ? eval_sum(e, v) : eval_primary(e, v);
         if (rc)
@@ -400,22 +423,27 @@ static int eval_sum(struct expr *e, long long *v)
             return rc;
         *v = op == '+' ? *v + rhs : *v - rhs;
         if (*v > MAX_MAGNITUDE || *v < -MAX_MAGNITUDE)
-            return fail(e, e->self, xasprintf("value out of range"));
+            return fail(e, e->self,
+                        oom_asprintf(&e->r->oom, "value out of range"));
     }
 }
 
-/* Evaluates definition I, everything it names being settled. */
+/* Evaluates definition I, everything it names being settled. Out of
+ * memory sets R->oom; the table is then freed, never used. */
 static void evaluate(struct resolver *r, size_t i)
 {
     struct rt_symbol_def *def = &r->t->v[i];
     r->root[i] = i;
     if (def->problem) {     /* defined twice: no value to trust */
-        r->root_detail[i] = xasprintf("defined twice with different values");
+        r->root_detail[i] = oom_asprintf(&r->oom,
+                                         "defined twice with different "
+                                         "values");
         return;
     }
     if (!def->expr[0]) {
-        r->root_detail[i] = xasprintf("defined without a value");
-        def->problem = xasprintf("%s is defined without a value", def->name);
+        r->root_detail[i] = oom_asprintf(&r->oom, "defined without a value");
+        def->problem = oom_asprintf(&r->oom, "%s is defined without a value",
+                                    def->name);
         def->problem_line = def->line;
         return;
     }
@@ -438,20 +466,26 @@ static void evaluate(struct resolver *r, size_t i)
         free(e.err);
         return;
     }
-    if (!e.err) {
-        e.err = xasprintf("value '%s' is not a number", def->expr);
+    if (!e.err && !r->oom) {
+        e.err = oom_asprintf(&r->oom, "value '%s' is not a number",
+                             def->expr);
         e.err_root = i;
+    }
+    if (r->oom) {
+        free(e.err);
+        return;
     }
     r->root[i] = e.err_root;
     def->problem_line = def->line;
     if (e.cycle)
-        def->problem = xasprintf("%s is in an %s", def->name, e.err);
+        def->problem = oom_asprintf(&r->oom, "%s is in an %s", def->name,
+                                    e.err);
     else if (e.err_root == i)
-        def->problem = xasprintf("%s: %s", def->name, e.err);
+        def->problem = oom_asprintf(&r->oom, "%s: %s", def->name, e.err);
     else
-        def->problem = xasprintf("%s: %s (line %u): %s", def->name,
-                                 r->t->v[e.err_root].name,
-                                 r->t->v[e.err_root].line, e.err);
+        def->problem = oom_asprintf(&r->oom, "%s: %s (line %u): %s",
+                                    def->name, r->t->v[e.err_root].name,
+                                    r->t->v[e.err_root].line, e.err);
     if (e.err_root == i)
         r->root_detail[i] = e.err;
     else
@@ -508,8 +542,10 @@ static void mark_cycle(struct resolver *r, size_t j)
     for (size_t k = from; k < r->depth; k++)
         len += strlen(r->t->v[r->stack[k]].name) + 4;
     char *chain = malloc(len);
-    if (!chain)
-        abort();
+    if (!chain) {
+        r->oom = true;
+        return;
+    }
     /* Appended at the end each time, not with strcat: a cycle through
      * thousands of aliases must not rescan the chain per member. */
     char *o = append(chain, "alias cycle ");
@@ -520,8 +556,8 @@ static void mark_cycle(struct resolver *r, size_t j)
     o = append(o, r->t->v[j].name);
     for (size_t k = from; k < r->depth; k++) {
         size_t m = r->stack[k];
-        if (!r->cycle[m])
-            r->cycle[m] = xstrndup(chain, (size_t)(o - chain));
+        if (!r->cycle[m] && !r->oom)
+            r->cycle[m] = oom_strndup(&r->oom, chain, (size_t)(o - chain));
     }
     free(chain);
 }
@@ -532,7 +568,7 @@ static void visit(struct resolver *r, size_t i)
     r->stack[0] = i;
     r->pos[0] = r->t->v[i].expr;
     r->depth = 1;
-    while (r->depth) {
+    while (r->depth && !r->oom) {
         size_t top = r->stack[r->depth - 1];
         size_t len = 0;
         const char *name = next_name(&r->pos[r->depth - 1], &len);
@@ -542,7 +578,9 @@ static void visit(struct resolver *r, size_t i)
             r->depth--;
             continue;
         }
-        char *nm = xstrndup(name, len);
+        char *nm = oom_strndup(&r->oom, name, len);
+        if (!nm)
+            break;
         struct rt_symbol_def *ref = find_exact(r->t, nm);
         free(nm);
         if (!ref)
@@ -559,7 +597,8 @@ static void visit(struct resolver *r, size_t i)
     }
 }
 
-static void resolve_all(struct rt_symbol_table *t)
+/* 0, or -1 out of memory. */
+static int resolve_all(struct rt_symbol_table *t)
 {
     struct resolver r = {.t = t};
     size_t n = t->n ? t->n : 1;
@@ -570,13 +609,12 @@ static void resolve_all(struct rt_symbol_table *t)
     r.cycle = calloc(n, sizeof *r.cycle);
     r.root = calloc(n, sizeof *r.root);
     r.root_detail = calloc(n, sizeof *r.root_detail);
-    if (!r.state || !r.stack || !r.pos || !r.in_cycle || !r.cycle ||
-        !r.root || !r.root_detail)
-        abort();
-    for (size_t i = 0; i < t->n; i++)
+    r.oom = !r.state || !r.stack || !r.pos || !r.in_cycle || !r.cycle ||
+            !r.root || !r.root_detail;
+    for (size_t i = 0; i < t->n && !r.oom; i++)
         if (r.state[i] == UNSEEN)
             visit(&r, i);
-    for (size_t i = 0; i < t->n; i++) {
+    for (size_t i = 0; i < t->n && r.cycle && r.root_detail; i++) {
         free(r.cycle[i]);
         free(r.root_detail[i]);
     }
@@ -587,6 +625,7 @@ static void resolve_all(struct rt_symbol_table *t)
     free(r.cycle);
     free(r.root);
     free(r.root_detail);
+    return r.oom ? -1 : 0;
 }
 
 /* The text of LEN bytes of a symbol file at DATA, NUL-terminated, in
@@ -618,8 +657,8 @@ static int symbol_text(const char *path, void *data, size_t len, int owned,
             r = rt_utf16le_to_utf8(p + skip, blen, text, tlen, &off);
         }
         if (r == -2)
-            abort();
-        if (r)
+            rt_diags_nomem(d);
+        else if (r)
             rt_diags_add(d, RT_ERROR, path, 0, NULL,
                          "invalid UTF-16LE symbol file");
         else
@@ -632,17 +671,19 @@ static int symbol_text(const char *path, void *data, size_t len, int owned,
         if (owned) {
             memmove(p, p + skip, *tlen);
             *text = realloc(p, *tlen + 1);
-            if (!*text)
-                abort();
-            owned = 0;      /* it is *TEXT now */
+            if (*text)
+                owned = 0;      /* it is *TEXT now */
         } else {
             *text = malloc(*tlen + 1);
-            if (!*text)
-                abort();
-            memcpy(*text, p + skip, *tlen);
+            if (*text)
+                memcpy(*text, p + skip, *tlen);
         }
-        (*text)[*tlen] = '\0';
-        rc = 0;
+        if (*text) {
+            (*text)[*tlen] = '\0';
+            rc = 0;
+        } else {
+            rt_diags_nomem(d);
+        }
     }
     if (owned)
         free(data);
@@ -664,12 +705,13 @@ static int parse_text(const char *path, char *text, size_t tlen,
         free(text);
         return -1;
     }
-    t->path = xstrndup(path, strlen(path));
+    t->path = strdup(path);
+    bool oom = !t->path;
     /* Each logical line is joined in place, behind where it is read
      * from: joining only drops bytes, so it never overtakes the text. */
     unsigned line = 1;
     size_t i = 0;
-    while (i < tlen) {
+    while (i < tlen && !oom) {
         /* Joins lines ending in a backslash, as the preprocessor does. */
         unsigned first = line;
         char *logical = text + i;
@@ -691,10 +733,14 @@ static int parse_text(const char *path, char *text, size_t tlen,
                 break;
         }
         logical[o] = '\0';
-        parse_logical_line(t, logical, first);
+        oom = parse_logical_line(t, logical, first) != 0;
     }
     free(text);
-    resolve_all(t);
+    if (oom || resolve_all(t) != 0) {
+        rt_symbol_table_free(t);
+        rt_diags_nomem(d);
+        return -1;
+    }
     return 0;
 }
 
@@ -716,7 +762,9 @@ int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
     uint8_t *data;
     size_t len;
     int rc = rt_os_read_file_max(path, MAX_SYMBOL_FILE_BYTES, &data, &len);
-    if (rc == -2 && errno == EFBIG)
+    if (rc != 0 && errno == ENOMEM)
+        rt_diags_nomem(d);
+    else if (rc == -2 && errno == EFBIG)
         rt_diags_add(d, RT_ERROR, path, 0, NULL,
                      "symbol file is larger than %u MiB",
                      MAX_SYMBOL_FILE_BYTES >> 20);

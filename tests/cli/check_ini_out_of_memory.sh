@@ -1,0 +1,93 @@
+#!/bin/sh
+# Out of memory reading a provider's INI and symbol file (fail_alloc.c,
+# preloaded: the k-th allocation after the INI is opened fails, that one
+# only): check-ini either prints what it prints with memory or says
+# "regtool: check-ini: INI: out of memory" alone (no diagnostic, which
+# would be about an INI not read whole) and exits 3, the exit status of a
+# system failure; never an abort. install either installs or says out of
+# memory, exits 3 and writes nothing. Not under AddressSanitizer, whose
+# allocator the preloaded one would bypass.
+. tests/cli/lib.sh
+if nm -D "$REGTOOL" 2>/dev/null | grep -q __asan_init; then
+    echo "not run: regtool is built with AddressSanitizer"
+    exit 0
+fi
+SO=$TMPDIR/fail_alloc.so
+cc -shared -fPIC -o "$SO" tests/cli/fail_alloc.c -ldl || fail "cannot build fail_alloc.so"
+FIRED=$TMPDIR/fired
+
+# with_failure K CMD...: CMD with the K-th allocation after the INI's
+# opening failing; stdout to $OUT, stderr to $ERR, exit status in $rc,
+# $fired "y" when that allocation came.
+with_failure() {
+    _k=$1; shift
+    rm -f "$FIRED"
+    FAIL_ALLOC_FIRED=$FIRED FAIL_ALLOC_MATCH=$MATCH FAIL_ALLOC_AT=$_k \
+        LD_PRELOAD=$SO "$@" >"$OUT" 2>"$ERR"
+    rc=$?
+    fired=; [ -f "$FIRED" ] && fired=y
+}
+
+# check-ini of INI (a real one, several languages; its code page when it
+# is ANSI), each STEP-th allocation of its load failing in turn. Memory running
+# out printing a diagnostic is said in its place, exit 3 too.
+sweep_check_ini() {
+    step=$1; ini=$2; shift 2
+    MATCH=$(basename "$ini")
+    "$REGTOOL" check-ini "$@" "$ini" >"$TMPDIR/want.out" 2>"$TMPDIR/want.err"
+    want_rc=$?
+    k=1
+    while :; do
+        with_failure $k "$REGTOOL" check-ini "$@" "$ini"
+        if [ $rc -eq 3 ] && grep -q "^regtool: out of memory: a diagnostic is left out$" "$ERR"; then
+            : # memory ran out printing a diagnostic: said in its place
+        elif [ $rc -eq 3 ]; then
+            [ "$(cat "$ERR")" = "regtool: check-ini: $ini: out of memory" ] ||
+                { cat "$ERR" >&2; fail "$ini: allocation $k failed: exit 3 without the message"; }
+            [ ! -s "$OUT" ] || fail "$ini: allocation $k failed: out of memory, and a result printed"
+        else
+            [ $rc -eq $want_rc ] && cmp -s "$OUT" "$TMPDIR/want.out" &&
+                cmp -s "$ERR" "$TMPDIR/want.err" ||
+                { cat "$OUT" "$ERR" >&2; fail "$ini: allocation $k failed: exit $rc, not out of memory nor the result with memory"; }
+        fi
+        [ "$fired" = y ] || break
+        k=$((k + step))
+        [ $k -lt 1000 ] || fail "$ini: more than 1000 allocations"
+    done
+    [ $k -gt 20 ] || fail "$ini: only $k allocations reached: is the INI read?"
+    echo "check-ini $ini: $k allocations"
+    loaded_after=$k
+}
+sweep_check_ini 1 ini-samples/replication.ini
+replication_load=$loaded_after
+sweep_check_ini 3 ini-samples/sklad.cp1251.ini --codepage 1251
+sweep_check_ini 3 ini-samples/broken/duplicate_key.ini
+sweep_check_ini 3 ini-samples/broken/alias_cycle.ini --json
+sweep_check_ini 3 ini-samples/warnings/offset_gap.ini --json
+
+# install on a hive tree, each allocation of the INI's load (as many as
+# check-ini's, which loads it the same way: install opens the store
+# after) failing in turn, sampled: out of memory said with nothing
+# written.
+D=$TMPDIR/tree
+expect_exit 0 "$REGTOOL" --store "hive:$D" init --languages 009,007
+cp -r "$D" "$TMPDIR/pristine"
+MATCH=replication.ini
+k=1
+while [ $k -le "$replication_load" ]; do
+    with_failure $k "$REGTOOL" --store "hive:$D" install --create-service \
+        --library repl.dll --open Open --collect Collect --close Close \
+        ini-samples/replication.ini
+    if [ $rc -eq 3 ]; then
+        expect_grep "^regtool: ini-samples/replication.ini: out of memory; nothing was written$" "$ERR"
+        [ "$(grep -c . "$ERR")" -eq 1 ] ||
+            { cat "$ERR" >&2; fail "install, allocation $k failed: more than the message"; }
+        diff -r "$D" "$TMPDIR/pristine" >/dev/null ||
+            fail "install, allocation $k failed: out of memory, and the tree changed"
+    else
+        cat "$OUT" "$ERR" >&2
+        fail "install, allocation $k failed: exit $rc"
+    fi
+    k=$((k + 4))
+done
+echo ok

@@ -61,6 +61,20 @@ static int within(uint32_t i, uint32_t a, uint32_t b)
     return i >= a && i <= b;
 }
 
+/* A new slot at the end of DST, or NULL when out of memory. */
+static struct rt_pair *append_slot(struct rt_pair_list *dst)
+{
+    if (dst->n == dst->cap) {
+        size_t cap = dst->cap ? dst->cap * 2 : 64;
+        struct rt_pair *v = realloc(dst->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        dst->v = v;
+        dst->cap = cap;
+    }
+    return &dst->v[dst->n];
+}
+
 /* Appends the pairs of SRC with A <= index <= B to DST (DST NULL: only
  * counts them). Returns how many, or (size_t)-1 when out of memory. */
 static size_t take(struct rt_pair_list *dst, const struct rt_pair_list *src,
@@ -73,15 +87,31 @@ static size_t take(struct rt_pair_list *dst, const struct rt_pair_list *src,
         n++;
         if (!dst)
             continue;
-        if (dst->n == dst->cap) {
-            size_t cap = dst->cap ? dst->cap * 2 : 64;
-            struct rt_pair *v = realloc(dst->v, cap * sizeof *v);
-            if (!v)
-                return (size_t)-1;
-            dst->v = v;
-            dst->cap = cap;
-        }
-        if (rt_pair_copy(&dst->v[dst->n], &src->v[i]) != 0)
+        struct rt_pair *p = append_slot(dst);
+        if (!p || rt_pair_copy(p, &src->v[i]) != 0)
+            return (size_t)-1;
+        dst->n++;
+    }
+    return n;
+}
+
+/* The same from a table as stored (UTF-16, indexed): the database is
+ * read without its tables decoded, and only the pairs taken from it are
+ * (a table of millions of pairs is not held decoded besides the change
+ * that replaces it). */
+static size_t take_stored(struct rt_pair_list *dst, const struct rt_table *t,
+                          uint32_t a, uint32_t b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (!within(t->v[i].index, a, b))
+            continue;
+        n++;
+        if (!dst)
+            continue;
+        /* A table held from a splice on only lacks the pairs' bytes. */
+        struct rt_pair *p = append_slot(dst);
+        if (!p || t->base || rt_msz_entry_pair(t->blob, &t->v[i], p) != 0)
             return (size_t)-1;
         dst->n++;
     }
@@ -178,17 +208,44 @@ static int covers(const struct rt_name_table *t, const struct ranges *r)
            take(NULL, &t->help, r->fh, r->lh);
 }
 
+/* Whether L's tables as stored hold any pair in R. */
+static int stored_covers(const struct rt_db_language *l,
+                         const struct ranges *r)
+{
+    return take_stored(NULL, &l->tab[RT_TABLE_COUNTER], r->fc, r->lc) ||
+           take_stored(NULL, &l->tab[RT_TABLE_HELP], r->fh, r->lh);
+}
+
+/* Counts A and B, the pairs taken of each table, into *NAMES and *HELPS:
+ * 0, or -1 when either failed. */
+static int taken(size_t a, size_t b, size_t *names, size_t *helps)
+{
+    if (a == (size_t)-1 || b == (size_t)-1)
+        return -1;
+    *names = a;
+    *helps = b;
+    return 0;
+}
+
 /* Adds to NEW the pairs of T within R; counts them. */
 static int take_ranges(struct rt_name_table *nt, const struct rt_name_table *t,
                        const struct ranges *r, size_t *names, size_t *helps)
 {
     size_t a = take(&nt->counter, &t->counter, r->fc, r->lc);
     size_t b = take(&nt->help, &t->help, r->fh, r->lh);
-    if (a == (size_t)-1 || b == (size_t)-1)
-        return -1;
-    *names = a;
-    *helps = b;
-    return 0;
+    return taken(a, b, names, helps);
+}
+
+/* The same from L's tables as stored. */
+static int take_stored_ranges(struct rt_name_table *nt,
+                              const struct rt_db_language *l,
+                              const struct ranges *r, size_t *names,
+                              size_t *helps)
+{
+    size_t a = take_stored(&nt->counter, &l->tab[RT_TABLE_COUNTER], r->fc,
+                           r->lc);
+    size_t b = take_stored(&nt->help, &l->tab[RT_TABLE_HELP], r->fh, r->lh);
+    return taken(a, b, names, helps);
 }
 
 /* Puts provider PV's strings for language L into NT at its own indices,
@@ -219,9 +276,9 @@ static int place_provider(const struct rt_database *db,
             rt_name_table_free(&got);
             return -1;
         }
-    } else if (covers(&l->table, &r)) {
+    } else if (stored_covers(l, &r)) {
         ch->source = RT_REBUILD_TABLES;
-        if (take_ranges(&got, &l->table, &r, &ch->names, &ch->helps)) {
+        if (take_stored_ranges(&got, l, &r, &ch->names, &ch->helps)) {
             rt_name_table_free(&got);
             return -1;
         }
@@ -267,8 +324,8 @@ static int rebuild_language(const struct rt_database *db,
     struct rt_name_table nt = {0}, backup = {0};
     int rc = -1;
     rl->installed = inst;
-    rl->names_before = l->table.counter.n;
-    rl->helps_before = l->table.help.n;
+    rl->names_before = l->tab[RT_TABLE_COUNTER].n;
+    rl->helps_before = l->tab[RT_TABLE_HELP].n;
     if (sec && rt_psb_split(&sec->strings, &backup) != 0)
         goto nomem;
 
@@ -282,9 +339,9 @@ static int rebuild_language(const struct rt_database *db,
                                                         UINT32_MAX},
                         &n1, &n2))
             goto nomem;
-    } else if (covers(&l->table, &base)) {
+    } else if (stored_covers(l, &base)) {
         rl->base = RT_REBUILD_TABLES;
-        if (take_ranges(&nt, &l->table, &base, &n1, &n2))
+        if (take_stored_ranges(&nt, l, &base, &n1, &n2))
             goto nomem;
     } else if (sec && covers(&backup, &base)) {
         rl->base = RT_REBUILD_BACKUP;

@@ -530,8 +530,10 @@ static int append_copy(struct rt_pair_list *l, const struct rt_pair *p)
     return 0;
 }
 
-size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost)
+size_t rt_change_lost_marks(const struct rt_change *c,
+                            unsigned char **is_lost)
 {
+    *is_lost = NULL;
     if (c->op != RT_CHANGE_SET_TABLE || !c->removed.n)
         return 0;
     const struct rt_pair_list *rm = &c->removed, *ad = &c->added;
@@ -543,9 +545,9 @@ size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost)
      * 4 GiB. */
     uint32_t *a = malloc((ad->n ? ad->n : 1) * sizeof *a);
     uint32_t *r = malloc(rm->n * sizeof *r);
-    unsigned char *is_lost = calloc(rm->n, 1);
+    unsigned char *marks = calloc(rm->n, 1);
     size_t n = (size_t)-1;
-    if (!a || !r || !is_lost)
+    if (!a || !r || !marks)
         goto out;
     for (size_t i = 0; i < ad->n; i++)
         a[i] = ad->v[i].index;
@@ -561,19 +563,29 @@ size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost)
             j++;
         size_t given = bound(a, ad->n, x, 1) - bound(a, ad->n, x, 0);
         for (size_t k = i + given; k < j; k++) {
-            is_lost[r[k]] = 1;
+            marks[r[k]] = 1;
             n++;
         }
         i = j;
     }
-    for (size_t i = 0; lost && i < rm->n; i++)
-        if (is_lost[i] && append_copy(lost, &rm->v[i]) != 0) {
-            n = (size_t)-1;
-            break;
-        }
+    *is_lost = marks;
+    marks = NULL;
 out:
     free(a);
     free(r);
+    free(marks);
+    return n;
+}
+
+size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost)
+{
+    unsigned char *is_lost;
+    size_t n = rt_change_lost_marks(c, &is_lost);
+    for (size_t i = 0; lost && is_lost && i < c->removed.n; i++)
+        if (is_lost[i] && append_copy(lost, &c->removed.v[i]) != 0) {
+            n = (size_t)-1;
+            break;
+        }
     free(is_lost);
     return n;
 }

@@ -44,10 +44,12 @@
 #   rebuild of a files-layout tree whose perfc009.dat (System32's and
 #       SysWOW64's) is 500000 tiny pairs "2", "2" (8 bytes each; the
 #       tables as installed, perfd009.dat, give index 2 its text, and the
-#       rest is lost; the database was read decoded and decoded again
-#       into the change that replaces the table, and what is lost counted
-#       in 33 bytes a pair: 12 x the tables at 2 M pairs; now read as
-#       stored, decoded once, counted in 5 bytes a pair: 7.9 x)
+#       rest is lost), and its dry run, which lists each string lost
+#       (the database was read decoded and decoded again into the change
+#       that replaces the table, what is lost counted in 33 bytes a pair
+#       and listed from a copy of each: 12 x the tables at 2 M pairs;
+#       now read as stored, decoded once, counted and listed in 5 bytes
+#       a pair: 7.9 x)
 #                                                 8 x the tables + 8 MB
 # A regtool that holds each input byte ten times over fails them.
 #
@@ -297,8 +299,14 @@ if [ "$ASAN" = 0 ]; then
     rm -f "$TMPDIR/c.dat"
     tables=$(( $(stat -c %s "$W/Windows/System32/perfc009.dat") +
                $(stat -c %s "$W/Windows/System32/perfh009.dat") ))
-    peak "rebuild of a perfc009.dat of 500000 tiny duplicate pairs ($((tables / 1024)) KB of tables)" \
-        $((8 * tables + 8 * MB)) "$REGTOOL" --store "hive:$W" rebuild
+    what="a perfc009.dat of 500000 tiny duplicate pairs ($((tables / 1024)) KB of tables)"
+    # The dry run lists each string lost from the change itself.
+    peak "rebuild --dry-run of $what" $((8 * tables + 8 * MB)) \
+        "$REGTOOL" --store "hive:$W" rebuild --dry-run
+    [ "$(grep -c '^  lost Perflib\\009\\Counter 2 2$' "$OUT")" -eq 499999 ] ||
+        fail "rebuild --dry-run does not list the 499999 strings lost"
+    peak "rebuild of $what" $((8 * tables + 8 * MB)) \
+        "$REGTOOL" --store "hive:$W" rebuild
     expect_grep "499999 strings of the current tables will be lost" "$OUT"
     [ "$("$REGTOOL" --store "hive:$W" names | grep -c "^2	")" -eq 1 ] ||
         fail "the rebuild left index 2 more than once"

@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "model/lang_id.h"
+#include "model/sort_positions.h"
 
 static int oom(struct rt_error *e)
 {
@@ -95,26 +96,19 @@ static size_t take(struct rt_pair_list *dst, const struct rt_pair_list *src,
     return n;
 }
 
-/* The same from a table as stored (UTF-16, indexed): the database is
- * read without its tables decoded, and only the pairs taken from it are
- * (a table of millions of pairs is not held decoded besides the change
- * that replaces it). */
+/* The same from a table as stored (UTF-16, indexed) into an empty DST:
+ * the database is read without its tables decoded, and only the pairs
+ * taken from it are, their texts in DST's one block (a base of millions
+ * of tiny pairs taken from the current tables costs its bytes and a
+ * pair record each, not a heap block a text besides). */
 static size_t take_stored(struct rt_pair_list *dst, const struct rt_table *t,
                           uint32_t a, uint32_t b)
 {
+    if (dst)
+        return rt_table_pairs_within(t, a, b, dst) ? (size_t)-1 : dst->n;
     size_t n = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        if (!within(t->v[i].index, a, b))
-            continue;
-        n++;
-        if (!dst)
-            continue;
-        /* A table held from a splice on only lacks the pairs' bytes. */
-        struct rt_pair *p = append_slot(dst);
-        if (!p || t->base || rt_msz_entry_pair(t->blob, &t->v[i], p) != 0)
-            return (size_t)-1;
-        dst->n++;
-    }
+    for (size_t i = 0; i < t->n; i++)
+        n += within(t->v[i].index, a, b);
     return n;
 }
 
@@ -124,35 +118,50 @@ static void cut(struct rt_pair_list *l, uint32_t a, uint32_t b)
     rt_pair_list_remove_range(l, a, b);
 }
 
-/* Sorts L by index, pairs of one index keeping their order. */
-struct seq_pair {
-    struct rt_pair p;
-    size_t seq;
-};
-
-static int by_index(const void *a, const void *b)
+/* Positions into a pair array (CTX) by index, then position: one
+ * index's pairs keep their order. */
+static int by_index_then_position(uint32_t a, uint32_t b, const void *ctx)
 {
-    const struct seq_pair *x = a, *y = b;
-    if (x->p.index != y->p.index)
-        return x->p.index < y->p.index ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    const struct rt_pair *v = ctx;
+    if (v[a].index != v[b].index)
+        return v[a].index < v[b].index ? -1 : 1;
+    return (a > b) - (a < b);
 }
 
+/* Sorts L by index, pairs of one index keeping their order: 4-byte
+ * positions sorted in place and the pairs then moved along the
+ * permutation's cycles (qsort of the 32-byte pairs with their positions
+ * held 40 bytes a pair besides the list, and its merge sort a copy of
+ * those). A list holds fewer than 2^32 pairs: a table is under 4 GiB. */
 static int sort_pairs(struct rt_pair_list *l)
 {
-    if (l->n < 2)
-        return 0;
-    struct seq_pair *t = malloc(l->n * sizeof *t);
-    if (!t)
+    size_t i = 1;
+    while (i < l->n && l->v[i].index >= l->v[i - 1].index)
+        i++;
+    if (i >= l->n)
+        return 0;   /* already in order, as a table read mostly is */
+    uint32_t *perm = malloc(l->n * sizeof *perm);
+    if (!perm)
         return -1;
-    for (size_t i = 0; i < l->n; i++) {
-        t[i].p = l->v[i];
-        t[i].seq = i;
+    for (i = 0; i < l->n; i++)
+        perm[i] = (uint32_t)i;
+    rt_sort_positions(perm, l->n, by_index_then_position, l->v);
+    /* Position I gets the pair at PERM[I]: each cycle moved once. */
+    for (i = 0; i < l->n; i++) {
+        if (perm[i] == i)
+            continue;
+        struct rt_pair first = l->v[i];
+        size_t j = i;
+        while (perm[j] != i) {
+            size_t next = perm[j];
+            l->v[j] = l->v[next];
+            perm[j] = (uint32_t)j;
+            j = next;
+        }
+        l->v[j] = first;
+        perm[j] = (uint32_t)j;
     }
-    qsort(t, l->n, sizeof *t, by_index);
-    for (size_t i = 0; i < l->n; i++)
-        l->v[i] = t[i].p;
-    free(t);
+    free(perm);
     return 0;
 }
 

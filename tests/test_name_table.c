@@ -229,6 +229,41 @@ static void damaged_table_reports_which_blob(void **state)
     rt_name_table_free(&t);
 }
 
+/* The pairs of a range decoded keep their texts in one block of exactly
+ * their bytes, in table order (what rebuild takes of a table of millions
+ * of tiny pairs); a range holding none gives an empty list, no block. */
+static void range_decoded_into_one_block(void **state)
+{
+    (void)state;
+    static const char16_t blob[] = u"8\0eight\0" "2\0System\0" "4\0Gr\u00f6\u00dfe\0"
+                                   "6\0six\0" "4\0again\0" "10\0x\0";
+    const char *want[] = {"eight", "Gr\xc3\xb6\xc3\x9f" "e", "six", "again"};
+    const uint32_t want_index[] = {8, 4, 6, 4};
+    uint8_t *copy = malloc(sizeof blob);
+    memcpy(copy, blob, sizeof blob);
+    struct rt_table t;
+    struct rt_msz_error e;
+    assert_int_equal(rt_table_load(&t, copy, sizeof blob, &e), 0);
+    struct rt_pair_list l;
+    assert_int_equal(rt_table_pairs_within(&t, 4, 8, &l), 0);
+    assert_int_equal(l.n, 4);
+    assert_non_null(l.texts);
+    size_t bytes = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        assert_int_equal(l.v[i].index, want_index[i]);
+        assert_string_equal(l.v[i].text, want[i]);
+        assert_ptr_equal(l.v[i].text, l.texts->text + bytes);
+        bytes += l.v[i].text_len + 1;
+    }
+    assert_int_equal(l.texts->size, bytes);
+    rt_pair_list_free(&l);
+    assert_int_equal(rt_table_pairs_within(&t, 11, 100, &l), 0);
+    assert_int_equal(l.n, 0);
+    assert_null(l.texts);
+    rt_pair_list_free(&l);
+    rt_table_free(&t);
+}
+
 /* A list sized to the one pair it holds (a copy: cap 1) takes appends:
  * growing by half of 1 gave room for none, and the append wrote past the
  * array (found by the sanitizer build of test_repair's cut sweep, where
@@ -346,6 +381,7 @@ int main(void)
         cmocka_unit_test(damaged_table_reports_which_blob),
         cmocka_unit_test(append_after_copy_of_one),
         cmocka_unit_test(decoded_texts_share_one_block),
+        cmocka_unit_test(range_decoded_into_one_block),
         cmocka_unit_test(agreement_whatever_the_order),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);

@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "model/lang_id.h"
+#include "model/sort_positions.h"
 
 static int oom(struct rt_error *e)
 {
@@ -61,6 +62,20 @@ static int within(uint32_t i, uint32_t a, uint32_t b)
     return i >= a && i <= b;
 }
 
+/* A new slot at the end of DST, or NULL when out of memory. */
+static struct rt_pair *append_slot(struct rt_pair_list *dst)
+{
+    if (dst->n == dst->cap) {
+        size_t cap = dst->cap ? dst->cap * 2 : 64;
+        struct rt_pair *v = realloc(dst->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        dst->v = v;
+        dst->cap = cap;
+    }
+    return &dst->v[dst->n];
+}
+
 /* Appends the pairs of SRC with A <= index <= B to DST (DST NULL: only
  * counts them). Returns how many, or (size_t)-1 when out of memory. */
 static size_t take(struct rt_pair_list *dst, const struct rt_pair_list *src,
@@ -73,18 +88,27 @@ static size_t take(struct rt_pair_list *dst, const struct rt_pair_list *src,
         n++;
         if (!dst)
             continue;
-        if (dst->n == dst->cap) {
-            size_t cap = dst->cap ? dst->cap * 2 : 64;
-            struct rt_pair *v = realloc(dst->v, cap * sizeof *v);
-            if (!v)
-                return (size_t)-1;
-            dst->v = v;
-            dst->cap = cap;
-        }
-        if (rt_pair_copy(&dst->v[dst->n], &src->v[i]) != 0)
+        struct rt_pair *p = append_slot(dst);
+        if (!p || rt_pair_copy(p, &src->v[i]) != 0)
             return (size_t)-1;
         dst->n++;
     }
+    return n;
+}
+
+/* The same from a table as stored (UTF-16, indexed) into an empty DST:
+ * the database is read without its tables decoded, and only the pairs
+ * taken from it are, their texts in DST's one block (a base of millions
+ * of tiny pairs taken from the current tables costs its bytes and a
+ * pair record each, not a heap block a text besides). */
+static size_t take_stored(struct rt_pair_list *dst, const struct rt_table *t,
+                          uint32_t a, uint32_t b)
+{
+    if (dst)
+        return rt_table_pairs_within(t, a, b, dst) ? (size_t)-1 : dst->n;
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++)
+        n += within(t->v[i].index, a, b);
     return n;
 }
 
@@ -94,35 +118,50 @@ static void cut(struct rt_pair_list *l, uint32_t a, uint32_t b)
     rt_pair_list_remove_range(l, a, b);
 }
 
-/* Sorts L by index, pairs of one index keeping their order. */
-struct seq_pair {
-    struct rt_pair p;
-    size_t seq;
-};
-
-static int by_index(const void *a, const void *b)
+/* Positions into a pair array (CTX) by index, then position: one
+ * index's pairs keep their order. */
+static int by_index_then_position(uint32_t a, uint32_t b, const void *ctx)
 {
-    const struct seq_pair *x = a, *y = b;
-    if (x->p.index != y->p.index)
-        return x->p.index < y->p.index ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    const struct rt_pair *v = ctx;
+    if (v[a].index != v[b].index)
+        return v[a].index < v[b].index ? -1 : 1;
+    return (a > b) - (a < b);
 }
 
+/* Sorts L by index, pairs of one index keeping their order: 4-byte
+ * positions sorted in place and the pairs then moved along the
+ * permutation's cycles (qsort of the 32-byte pairs with their positions
+ * held 40 bytes a pair besides the list, and its merge sort a copy of
+ * those). A list holds fewer than 2^32 pairs: a table is under 4 GiB. */
 static int sort_pairs(struct rt_pair_list *l)
 {
-    if (l->n < 2)
-        return 0;
-    struct seq_pair *t = malloc(l->n * sizeof *t);
-    if (!t)
+    size_t i = 1;
+    while (i < l->n && l->v[i].index >= l->v[i - 1].index)
+        i++;
+    if (i >= l->n)
+        return 0;   /* already in order, as a table read mostly is */
+    uint32_t *perm = malloc(l->n * sizeof *perm);
+    if (!perm)
         return -1;
-    for (size_t i = 0; i < l->n; i++) {
-        t[i].p = l->v[i];
-        t[i].seq = i;
+    for (i = 0; i < l->n; i++)
+        perm[i] = (uint32_t)i;
+    rt_sort_positions(perm, l->n, by_index_then_position, l->v);
+    /* Position I gets the pair at PERM[I]: each cycle moved once. */
+    for (i = 0; i < l->n; i++) {
+        if (perm[i] == i)
+            continue;
+        struct rt_pair first = l->v[i];
+        size_t j = i;
+        while (perm[j] != i) {
+            size_t next = perm[j];
+            l->v[j] = l->v[next];
+            perm[j] = (uint32_t)j;
+            j = next;
+        }
+        l->v[j] = first;
+        perm[j] = (uint32_t)j;
     }
-    qsort(t, l->n, sizeof *t, by_index);
-    for (size_t i = 0; i < l->n; i++)
-        l->v[i] = t[i].p;
-    free(t);
+    free(perm);
     return 0;
 }
 
@@ -178,17 +217,44 @@ static int covers(const struct rt_name_table *t, const struct ranges *r)
            take(NULL, &t->help, r->fh, r->lh);
 }
 
+/* Whether L's tables as stored hold any pair in R. */
+static int stored_covers(const struct rt_db_language *l,
+                         const struct ranges *r)
+{
+    return take_stored(NULL, &l->tab[RT_TABLE_COUNTER], r->fc, r->lc) ||
+           take_stored(NULL, &l->tab[RT_TABLE_HELP], r->fh, r->lh);
+}
+
+/* Counts A and B, the pairs taken of each table, into *NAMES and *HELPS:
+ * 0, or -1 when either failed. */
+static int taken(size_t a, size_t b, size_t *names, size_t *helps)
+{
+    if (a == (size_t)-1 || b == (size_t)-1)
+        return -1;
+    *names = a;
+    *helps = b;
+    return 0;
+}
+
 /* Adds to NEW the pairs of T within R; counts them. */
 static int take_ranges(struct rt_name_table *nt, const struct rt_name_table *t,
                        const struct ranges *r, size_t *names, size_t *helps)
 {
     size_t a = take(&nt->counter, &t->counter, r->fc, r->lc);
     size_t b = take(&nt->help, &t->help, r->fh, r->lh);
-    if (a == (size_t)-1 || b == (size_t)-1)
-        return -1;
-    *names = a;
-    *helps = b;
-    return 0;
+    return taken(a, b, names, helps);
+}
+
+/* The same from L's tables as stored. */
+static int take_stored_ranges(struct rt_name_table *nt,
+                              const struct rt_db_language *l,
+                              const struct ranges *r, size_t *names,
+                              size_t *helps)
+{
+    size_t a = take_stored(&nt->counter, &l->tab[RT_TABLE_COUNTER], r->fc,
+                           r->lc);
+    size_t b = take_stored(&nt->help, &l->tab[RT_TABLE_HELP], r->fh, r->lh);
+    return taken(a, b, names, helps);
 }
 
 /* Puts provider PV's strings for language L into NT at its own indices,
@@ -219,9 +285,9 @@ static int place_provider(const struct rt_database *db,
             rt_name_table_free(&got);
             return -1;
         }
-    } else if (covers(&l->table, &r)) {
+    } else if (stored_covers(l, &r)) {
         ch->source = RT_REBUILD_TABLES;
-        if (take_ranges(&got, &l->table, &r, &ch->names, &ch->helps)) {
+        if (take_stored_ranges(&got, l, &r, &ch->names, &ch->helps)) {
             rt_name_table_free(&got);
             return -1;
         }
@@ -267,8 +333,8 @@ static int rebuild_language(const struct rt_database *db,
     struct rt_name_table nt = {0}, backup = {0};
     int rc = -1;
     rl->installed = inst;
-    rl->names_before = l->table.counter.n;
-    rl->helps_before = l->table.help.n;
+    rl->names_before = l->tab[RT_TABLE_COUNTER].n;
+    rl->helps_before = l->tab[RT_TABLE_HELP].n;
     if (sec && rt_psb_split(&sec->strings, &backup) != 0)
         goto nomem;
 
@@ -282,9 +348,9 @@ static int rebuild_language(const struct rt_database *db,
                                                         UINT32_MAX},
                         &n1, &n2))
             goto nomem;
-    } else if (covers(&l->table, &base)) {
+    } else if (stored_covers(l, &base)) {
         rl->base = RT_REBUILD_TABLES;
-        if (take_ranges(&nt, &l->table, &base, &n1, &n2))
+        if (take_stored_ranges(&nt, l, &base, &n1, &n2))
             goto nomem;
     } else if (sec && covers(&backup, &base)) {
         rl->base = RT_REBUILD_BACKUP;

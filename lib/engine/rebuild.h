@@ -117,7 +117,8 @@ void rt_rebuild_plan_free(struct rt_rebuild_plan *p);
  * English's base) into CS (whole tables replaced, only those that
  * differ; Perflib's Last Counter / Last Help when raised) and PLAN. It
  * plans even when text would be lost (PLAN->lost > 0): refusing is the
- * caller's decision. DB is loaded with pairs. */
+ * caller's decision. DB needs its tables read whole, as stored: their
+ * pairs are decoded here only where taken (not PAIRS). */
 int rt_engine_rebuild(const struct rt_database *db,
                       const struct rt_rebuild_input *in,
                       struct rt_change_set *cs, struct rt_rebuild_plan *plan,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/sort_positions.h"
 #include "model/utf16.h"
 
 void rt_value_free(struct rt_value *v)
@@ -482,18 +483,20 @@ void rt_change_set_free(struct rt_change_set *cs)
     memset(cs, 0, sizeof *cs);
 }
 
-static int cmp_u32(const void *pa, const void *pb)
+static int cmp_values(uint32_t a, uint32_t b, const void *ctx)
 {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return a < b ? -1 : a > b;
+    (void)ctx;
+    return (a > b) - (a < b);
 }
 
-static int cmp_index_then_pos(const void *pa, const void *pb)
+/* Positions into a pair array (CTX) by index, then position: an index's
+ * pairs in table order. */
+static int cmp_index_then_pos(uint32_t a, uint32_t b, const void *ctx)
 {
-    const size_t *a = pa, *b = pb;   /* [index, position] */
-    if (a[0] != b[0])
-        return a[0] < b[0] ? -1 : 1;
-    return a[1] < b[1] ? -1 : a[1] > b[1];
+    const struct rt_pair *v = ctx;
+    if (v[a].index != v[b].index)
+        return v[a].index < v[b].index ? -1 : 1;
+    return (a > b) - (a < b);
 }
 
 /* The first of the N sorted values V that is X or above (ABOVE 0), or
@@ -527,48 +530,62 @@ static int append_copy(struct rt_pair_list *l, const struct rt_pair *p)
     return 0;
 }
 
-size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost)
+size_t rt_change_lost_marks(const struct rt_change *c,
+                            unsigned char **is_lost)
 {
+    *is_lost = NULL;
     if (c->op != RT_CHANGE_SET_TABLE || !c->removed.n)
         return 0;
     const struct rt_pair_list *rm = &c->removed, *ad = &c->added;
+    /* The added pairs' indices, and the removed pairs' positions by
+     * index, four bytes each, sorted in place (qsort's merge sort takes
+     * a copy of its array: a table of millions of tiny pairs replaced
+     * whole was counted in 33 bytes a pair, more than the change holds
+     * of it). A list holds fewer than 2^32 pairs: a table is under
+     * 4 GiB. */
     uint32_t *a = malloc((ad->n ? ad->n : 1) * sizeof *a);
-    /* [index, position] of each removed pair, sorted: an index's removed
-     * pairs in table order. */
-    size_t *r = malloc(2 * rm->n * sizeof *r);
-    unsigned char *is_lost = calloc(rm->n, 1);
+    uint32_t *r = malloc(rm->n * sizeof *r);
+    unsigned char *marks = calloc(rm->n, 1);
     size_t n = (size_t)-1;
-    if (!a || !r || !is_lost)
+    if (!a || !r || !marks)
         goto out;
     for (size_t i = 0; i < ad->n; i++)
         a[i] = ad->v[i].index;
-    qsort(a, ad->n, sizeof *a, cmp_u32);
-    for (size_t i = 0; i < rm->n; i++) {
-        r[2 * i] = rm->v[i].index;
-        r[2 * i + 1] = i;
-    }
-    qsort(r, rm->n, 2 * sizeof *r, cmp_index_then_pos);
+    rt_sort_positions(a, ad->n, cmp_values, NULL);
+    for (size_t i = 0; i < rm->n; i++)
+        r[i] = (uint32_t)i;
+    rt_sort_positions(r, rm->n, cmp_index_then_pos, rm->v);
     n = 0;
     for (size_t i = 0; i < rm->n;) {
+        uint32_t x = rm->v[r[i]].index;
         size_t j = i;
-        while (j < rm->n && r[2 * j] == r[2 * i])
+        while (j < rm->n && rm->v[r[j]].index == x)
             j++;
-        uint32_t x = (uint32_t)r[2 * i];
         size_t given = bound(a, ad->n, x, 1) - bound(a, ad->n, x, 0);
         for (size_t k = i + given; k < j; k++) {
-            is_lost[r[2 * k + 1]] = 1;
+            marks[r[k]] = 1;
             n++;
         }
         i = j;
     }
-    for (size_t i = 0; lost && i < rm->n; i++)
-        if (is_lost[i] && append_copy(lost, &rm->v[i]) != 0) {
-            n = (size_t)-1;
-            break;
-        }
+    *is_lost = marks;
+    marks = NULL;
 out:
     free(a);
     free(r);
+    free(marks);
+    return n;
+}
+
+size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost)
+{
+    unsigned char *is_lost;
+    size_t n = rt_change_lost_marks(c, &is_lost);
+    for (size_t i = 0; lost && is_lost && i < c->removed.n; i++)
+        if (is_lost[i] && append_copy(lost, &c->removed.v[i]) != 0) {
+            n = (size_t)-1;
+            break;
+        }
     free(is_lost);
     return n;
 }

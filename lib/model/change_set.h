@@ -157,6 +157,12 @@ int rt_change_splice_equal_from(const struct rt_change *c,
  * ones in the table's order. Appended to LOST (copies) when not NULL.
  * Returns how many, or (size_t)-1 when out of memory. O(n log n). */
 size_t rt_change_lost(const struct rt_change *c, struct rt_pair_list *lost);
+/* The same as marks, no copies: *IS_LOST is a new array of one flag for
+ * each of C->removed's pairs, set for those lost (NULL when none is
+ * removed, or out of memory). A table of millions of tiny pairs is
+ * listed in a byte a pair, not a copy of each. */
+size_t rt_change_lost_marks(const struct rt_change *c,
+                            unsigned char **is_lost);
 
 /* A 64-bit fingerprint of a blob (FNV-1a): equal bytes, equal hash. */
 uint64_t rt_blob_hash(const uint8_t *data, size_t len);

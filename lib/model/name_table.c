@@ -534,32 +534,53 @@ int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l)
     return rt_table_pairs_from(t, 0, l);
 }
 
-int rt_table_pairs_from(const struct rt_table *t, size_t from,
-                        struct rt_pair_list *l)
+/* Decodes into L (emptied) the pairs of T from the FROM-th on whose
+ * index lies in [A, B], the texts in L's block (sized first: one block,
+ * not one heap block a pair). */
+static int pairs_within(const struct rt_table *t, size_t from, uint32_t a,
+                        uint32_t b, struct rt_pair_list *l)
 {
     memset(l, 0, sizeof *l);
-    if (from >= t->n)
+    size_t n = 0, size = 0;
+    for (size_t i = from; i < t->n; i++)
+        if (t->v[i].index >= a && t->v[i].index <= b) {
+            n++;
+            size += rt_msz_entry_text_len(t->blob, &t->v[i]) + 1;
+        }
+    if (!n)
         return 0;
     if (t->base)      /* a tail only: no pairs to give */
         return -1;
-    size_t size = 0;
-    for (size_t i = from; i < t->n; i++)
-        size += rt_msz_entry_text_len(t->blob, &t->v[i]) + 1;
-    l->v = malloc((t->n - from) * sizeof *l->v);
+    l->v = malloc(n * sizeof *l->v);
     l->texts = malloc(sizeof *l->texts + size);
     if (!l->v || !l->texts) {
         rt_pair_list_free(l);
         return -1;
     }
     l->texts->size = size;
-    l->cap = t->n - from;
+    l->cap = n;
     char *at = l->texts->text;
-    for (size_t i = from; i < t->n; i++, l->n++) {
+    for (size_t i = from; i < t->n; i++) {
+        if (t->v[i].index < a || t->v[i].index > b)
+            continue;
         if (rt_msz_entry_pair_in(t->blob, &t->v[i], &l->v[l->n], at) != 0) {
             rt_pair_list_free(l);
             return -1;
         }
         at += l->v[l->n].text_len + 1;
+        l->n++;
     }
     return 0;
+}
+
+int rt_table_pairs_from(const struct rt_table *t, size_t from,
+                        struct rt_pair_list *l)
+{
+    return pairs_within(t, from, 0, UINT32_MAX, l);
+}
+
+int rt_table_pairs_within(const struct rt_table *t, uint32_t a, uint32_t b,
+                          struct rt_pair_list *l)
+{
+    return pairs_within(t, 0, a, b, l);
 }

@@ -171,6 +171,9 @@ int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l);
 /* The same from the FROM-th pair on. */
 int rt_table_pairs_from(const struct rt_table *t, size_t from,
                         struct rt_pair_list *l);
+/* The same, only the pairs with A <= index <= B (in table order). */
+int rt_table_pairs_within(const struct rt_table *t, uint32_t a, uint32_t b,
+                          struct rt_pair_list *l);
 
 /* Appends a copy of (INDEX, TEXT). Returns 0 or -1 (out of memory, text
  * not valid UTF-8, index 0 or above 2^31). */

@@ -165,15 +165,15 @@ size_t rt_op_strings_lost(const struct rt_change_set *cs,
     size_t n = 0;
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change *c = &cs->v[i];
-        struct rt_pair_list lost = {0};
-        size_t k = rt_change_lost(c, each ? &lost : NULL);
-        if (k == (size_t)-1) {
-            rt_pair_list_free(&lost);
+        unsigned char *is_lost;
+        size_t k = rt_change_lost_marks(c, &is_lost);
+        if (k == (size_t)-1)
             return k;
-        }
-        for (size_t j = 0; j < lost.n; j++)
-            each(ctx, c->lang, c->table, lost.v[j].index, lost.v[j].text);
-        rt_pair_list_free(&lost);
+        for (size_t j = 0; each && is_lost && j < c->removed.n; j++)
+            if (is_lost[j])
+                each(ctx, c->lang, c->table, c->removed.v[j].index,
+                     c->removed.v[j].text);
+        free(is_lost);
         n += k;
     }
     return n;

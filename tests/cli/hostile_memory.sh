@@ -41,6 +41,22 @@
 #       a 2-byte text) and a backup sorting 32 bytes a pair: 12 x the
 #       input from 17 MB of hives on; now 31 MB and 38 MB, the texts of a
 #       decoded table in one block, 8.3 x)      8 x the hives + 8 MB
+#   rebuild of a files-layout tree whose perfc009.dat (System32's and
+#       SysWOW64's) is 500000 tiny pairs "2", "2" (8 bytes each; the
+#       tables as installed, perfd009.dat, give index 2 its text, and the
+#       rest is lost), and its dry run, which lists each string lost
+#       (the database was read decoded and decoded again into the change
+#       that replaces the table, what is lost counted in 33 bytes a pair
+#       and listed from a copy of each: 12 x the tables at 2 M pairs;
+#       now read as stored, decoded once, counted and listed in 5 bytes
+#       a pair: 7.9 x); and the same tree without perfd009.dat (its
+#       tables as installed, which a hostile tree need not have: the
+#       base, all 500000 pairs, is then taken from the current tables
+#       and the table stays as it is; each pair taken was a heap block
+#       of its own and sorted as 40-byte records: 67 MB, 13 x the
+#       tables; now their texts in one block and 4-byte positions
+#       sorted: 34 MB, 6.6 x)
+#                                                 8 x the tables + 8 MB
 # A regtool that holds each input byte ten times over fails them.
 #
 # Caps: a .dat table and a .reg file over 256 MiB, a PerfStringBackup
@@ -275,9 +291,49 @@ if [ "$ASAN" = 0 ]; then
         "$REGTOOL" --store "hive:$W" restore --force "$TMPDIR/dups.ini"
     expect_grep "(were 500000 and " "$OUT"
     rm -rf "$W" "$TMPDIR/dups.ini"
+
+    # 7. rebuild of .dat tables of 500000 tiny duplicate pairs.
+    W=$TMPDIR/dat-dups
+    expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
+    awk 'BEGIN { for (i = 0; i < 500000; i++) printf "2\n2\n" }' |
+        tr '\n' '\000' | iconv -f ASCII -t UTF-16LE >"$TMPDIR/c.dat" ||
+        fail "cannot write the duplicates' table"
+    printf '\000\000' >>"$TMPDIR/c.dat"
+    for dir in System32 SysWOW64; do
+        cp "$TMPDIR/c.dat" "$W/Windows/$dir/perfc009.dat"
+    done
+    tables=$(( $(stat -c %s "$W/Windows/System32/perfc009.dat") +
+               $(stat -c %s "$W/Windows/System32/perfh009.dat") ))
+    what="a perfc009.dat of 500000 tiny duplicate pairs ($((tables / 1024)) KB of tables)"
+    # Without the tables as installed, the base is the current tables'.
+    cp -R "$W" "$W-no-perfd"
+    rm -f "$W-no-perfd/Windows/System32/perfd009.dat" \
+        "$W-no-perfd/Windows/SysWOW64/perfd009.dat"
+    peak "rebuild without perfd009.dat of $what" $((8 * tables + 8 * MB)) \
+        "$REGTOOL" --store "hive:$W-no-perfd" rebuild
+    expect_grep "^language 009: base from the current tables; 500000 names .*, unchanged$" "$OUT"
+    expect_grep "0 changes, nothing to write" "$OUT"
+    for dir in System32 SysWOW64; do
+        cmp -s "$TMPDIR/c.dat" "$W-no-perfd/Windows/$dir/perfc009.dat" ||
+            fail "the rebuild without perfd009.dat changed $dir's perfc009.dat"
+    done
+    rm -rf "$W-no-perfd" "$TMPDIR/c.dat"
+    # The dry run lists each string lost from the change itself.
+    peak "rebuild --dry-run of $what" $((8 * tables + 8 * MB)) \
+        "$REGTOOL" --store "hive:$W" rebuild --dry-run
+    [ "$(grep -c '^  lost Perflib\\009\\Counter 2 2$' "$OUT")" -eq 499999 ] ||
+        fail "rebuild --dry-run does not list the 499999 strings lost"
+    peak "rebuild of $what" $((8 * tables + 8 * MB)) \
+        "$REGTOOL" --store "hive:$W" rebuild
+    expect_grep "499999 strings of the current tables will be lost" "$OUT"
+    [ "$("$REGTOOL" --store "hive:$W" names | grep -c "^2	")" -eq 1 ] ||
+        fail "the rebuild left index 2 more than once"
+    cmp -s "$W/Windows/System32/perfc009.dat" "$W/Windows/SysWOW64/perfc009.dat" ||
+        fail "the rebuild left SysWOW64's perfc009.dat unlike System32's"
+    rm -rf "$W"
 fi
 
-# 7. Caps, on sparse files: refused before they are read.
+# 8. Caps, on sparse files: refused before they are read.
 W=$TMPDIR/caps
 expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
 # Its lock file, as a writer before leaves it (empty).

@@ -511,15 +511,21 @@ void rt_os_listings_forget(void)
     errno = err;
 }
 
+/* The listings go when the first scope begins and when the last ends; a
+ * scope within another (a file read beneath its own folder inside a
+ * confined tree: each INF copy's INI) keeps them, since confining changes
+ * nothing on disk. Forgetting them there relisted the INF folder for each
+ * of its copies: quadratic in the copies. */
 void rt_os_listings_scope(int delta)
 {
     int err = errno;
     kept_acquire();
-    forget_kept();
-    if (delta > 0)
-        kept.scopes++;
-    else if (kept.scopes > 0)
-        kept.scopes--;
+    if (delta > 0) {
+        if (kept.scopes++ == 0)
+            forget_kept();
+    } else if (kept.scopes > 0 && --kept.scopes == 0) {
+        forget_kept();
+    }
     kept_release();
     errno = err;
 }

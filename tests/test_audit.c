@@ -396,7 +396,7 @@ static void combined_and_sorted(void **state)
 /* --- each finding class and its severity -------------------------------
  * Every id (and, where one id has two severities, each of them) rt_audit
  * can emit, produced from a crafted database, with its exact severity and
- * language. rt_audit's finding ids, from lib/engine/audit.c; the one it
+ * language. rt_audit's finding ids, from lib/engine/audit_checks.c; the one it
  * cannot be made to emit here: "blob-damaged" (blob_id's default), which
  * only RT_MSZ_NOMEM reaches, and the load fails on that before audit.
  * audit_libraries.c's findings are asserted in test_audit_libraries.c. */

@@ -253,13 +253,13 @@ OLD='        if (rt_lang_is_current(l->id))
             continue;
         /* Read here, freed once written: one language at a time. */'
 NEW='        /* Read here, freed once written: one language at a time. */'
-mutant backup-stream-current-language lib/engine/backup.c unit:test_backup
+mutant backup-stream-current-language lib/engine/backup_plan.c unit:test_backup
 
 OLD='    if (src->n == t->n)
         return rt_pair_list_copy(dst, src);'
 NEW='    if (1)
         return rt_pair_list_copy(dst, src);'
-mutant backup-salvage-undecoded-empty lib/engine/backup.c unit:test_backup
+mutant backup-salvage-undecoded-empty lib/engine/backup_plan.c unit:test_backup
 
 OLD='        rc = write_backup(s, &db, file, force, 1, 1, &n_damaged, win32);'
 NEW='        rc = write_backup(s, &db, file, force, 0, 1, &n_damaged, win32);'
@@ -271,7 +271,7 @@ OLD='    if (rt_repair_decoded(w, k) != 0)
 NEW='    if (rt_repair_decoded(w, k) != 0)
         return -1;
     w->changed[k] = 0;'
-mutant repair-change-unmarked lib/engine/repair.c unit:test_repair
+mutant repair-change-unmarked lib/engine/repair_plan.c unit:test_repair
 
 OLD='        if (nx == ny && (!nx || !memcmp(x->blob, y->blob, nx)))'
 NEW='        if (nx == ny)'
@@ -283,11 +283,11 @@ OLD='    if (d == n)
 NEW='    if (d <= n)
         return 0;
     if (rt_repair_decoded(w, k) != 0)'
-mutant repair-duplicates-unseen lib/engine/repair.c unit:test_repair
+mutant repair-duplicates-unseen lib/engine/repair_plan.c unit:test_repair
 
 OLD='    return lo < n && ix[lo] == x;'
 NEW='    return lo + 1 < n && ix[lo] == x;'
-mutant repair-fill-misses-last lib/engine/repair.c unit:test_repair
+mutant repair-fill-misses-last lib/engine/repair_plan.c unit:test_repair
 
 OLD='                                    : w->l->tab[k].highest;'
 NEW='                                    : 0;'
@@ -299,7 +299,7 @@ mutant repair-base-index-undecoded lib/engine/repair_emit.c unit:test_repair
 
 OLD='        int here = s && keep && !l->loaded;'
 NEW='        int here = s && keep && !l->loaded && !sec;'
-mutant restore-unread-language lib/engine/backup.c unit:test_backup
+mutant restore-unread-language lib/engine/backup_plan.c unit:test_backup
 
 OLD='                                     : rt_msz_pairs_end(t->v, t->n)) <= p)'
 NEW='                                     : rt_msz_pairs_end(t->v, t->n)) <= p + 2)'
@@ -307,7 +307,7 @@ mutant restore-splice-past-agreement lib/engine/database.c unit:test_backup
 
 OLD='        keep->tab[k] = read->tab[k];'
 NEW='        rt_table_free(&read->tab[k]);'
-mutant restore-drops-spliced-tail lib/engine/backup.c cli:backup_restore.sh
+mutant restore-drops-spliced-tail lib/engine/backup_plan.c cli:backup_restore.sh
 
 OLD='        if (p + n < len && data[p + n - 1] >= 0xD8 && data[p + n - 1] <= 0xDB)
             n -= 2;'
@@ -354,7 +354,7 @@ mutant salvage-keeps-cut-text lib/model/multi_sz.c unit:test_multi_sz
 
 OLD='    rl->base_differ = b.differ;'
 NEW='    rl->base_differ = 0 * b.differ;'
-mutant restore-base-texts-unchecked lib/engine/backup.c unit:test_backup
+mutant restore-base-texts-unchecked lib/engine/backup_plan.c unit:test_backup
 
 OLD='    for (int k = 0; k < 2; k++) {
         const struct view *w = k ? &v->help : &v->counter;
@@ -362,23 +362,23 @@ OLD='    for (int k = 0; k < 2; k++) {
 NEW='    for (int k = 0; k < 1; k++) {   /* Help tables not looked at */
         const struct view *w = k ? &v->help : &v->counter;
         for (size_t i = 1; i < w->n; i++) {'
-mutant audit-duplicates-counter-only lib/engine/audit.c unit:test_audit
+mutant audit-duplicates-counter-only lib/engine/audit_checks.c unit:test_audit
 
 OLD='            if (dedupe(&rp, &rp.w[i], k) != 0)'
 NEW='            if (!k && dedupe(&rp, &rp.w[i], k) != 0)'
-mutant repair-dedupe-counter-only lib/engine/repair.c unit:test_repair
+mutant repair-dedupe-counter-only lib/engine/repair_plan.c unit:test_repair
 
 OLD='                english ? RT_AUDIT_ERROR : RT_AUDIT_INFO, a->lv[l].l->id,'
 NEW='                english ? RT_AUDIT_WARNING : RT_AUDIT_INFO, a->lv[l].l->id,'
-mutant audit-strings-missing-warning lib/engine/audit.c unit:test_audit
+mutant audit-strings-missing-warning lib/engine/audit_checks.c unit:test_audit
 
 OLD='        ADD(a, "perfinifile-invalid", RT_AUDIT_WARNING, NULL,'
 NEW='        ADD(a, "perfinifile-invalid", RT_AUDIT_INFO, NULL,'
-mutant audit-perfinifile-info lib/engine/audit.c unit:test_audit
+mutant audit-perfinifile-info lib/engine/audit_checks.c unit:test_audit
 
 OLD='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_INFO, id,'
 NEW='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_WARNING, id,'
-mutant audit-parity-below-base-warning lib/engine/audit.c unit:test_audit
+mutant audit-parity-below-base-warning lib/engine/audit_checks.c unit:test_audit
 
 OLD='        span <= svc->last_counter - svc->first_counter &&'
 NEW='        span < svc->last_counter - svc->first_counter &&'
@@ -401,11 +401,11 @@ mutant install-last-help-down lib/engine/engine.c unit:test_engine
 
 OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'
 NEW='                    !rt_spans_have(spans[k], n_spans[k], x + 2)) {'
-mutant prune-last-pair-orphan lib/engine/repair.c unit:test_repair
+mutant prune-last-pair-orphan lib/engine/repair_plan.c unit:test_repair
 
 OLD='                    !rt_spans_have(spans[k], n_spans[k], x)) {'
 NEW='                    !rt_spans_have(spans[k], n_spans[k], x - 2)) {'
-mutant prune-keeps-pair-past-range lib/engine/repair.c unit:test_repair
+mutant prune-keeps-pair-past-range lib/engine/repair_plan.c unit:test_repair
 
 OLD='    while (rt_os_trylock(l->fd, shared) != 0) {'
 NEW='    while (rt_os_trylock(l->fd, 0) != 0) {   /* readers exclusive */'

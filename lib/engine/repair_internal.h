@@ -1,4 +1,4 @@
-/* Engine layer, internal: what the files of repair share (repair.c: the
+/* Engine layer, internal: what the files of repair share (repair_plan.c: the
  * steps' order, duplicates and orphans; repair_from_ini.c: --from-ini;
  * repair_fill.c: languages filled from English, CurrentLanguage
  * mirrored; repair_emit.c: the changes written and what is left). Not

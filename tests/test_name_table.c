@@ -360,6 +360,23 @@ static void agreement_whatever_the_order(void **state)
     rt_pair_list_free(&c);
 }
 
+/* rt_pairs_permute puts the pair at PERM[I] at position I, through
+ * cycles of every length (a fixed point, a swap, a cycle of three), and
+ * leaves PERM the identity. */
+static void pairs_permuted_by_positions(void **state)
+{
+    (void)state;
+    struct rt_pair v[6] = {{.index = 10}, {.index = 11}, {.index = 12},
+                           {.index = 13}, {.index = 14}, {.index = 15}};
+    uint32_t perm[6] = {0, 2, 1, 4, 5, 3};
+    rt_pairs_permute(v, perm, 6);
+    const uint32_t want[6] = {10, 12, 11, 14, 15, 13};
+    for (uint32_t i = 0; i < 6; i++) {
+        assert_int_equal(v[i].index, want[i]);
+        assert_int_equal(perm[i], i);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +399,7 @@ int main(void)
         cmocka_unit_test(append_after_copy_of_one),
         cmocka_unit_test(decoded_texts_share_one_block),
         cmocka_unit_test(range_decoded_into_one_block),
+        cmocka_unit_test(pairs_permuted_by_positions),
         cmocka_unit_test(agreement_whatever_the_order),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);

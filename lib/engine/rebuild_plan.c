@@ -146,21 +146,7 @@ static int sort_pairs(struct rt_pair_list *l)
     for (i = 0; i < l->n; i++)
         perm[i] = (uint32_t)i;
     rt_sort_positions(perm, l->n, by_index_then_position, l->v);
-    /* Position I gets the pair at PERM[I]: each cycle moved once. */
-    for (i = 0; i < l->n; i++) {
-        if (perm[i] == i)
-            continue;
-        struct rt_pair first = l->v[i];
-        size_t j = i;
-        while (perm[j] != i) {
-            size_t next = perm[j];
-            l->v[j] = l->v[next];
-            perm[j] = (uint32_t)j;
-            j = next;
-        }
-        l->v[j] = first;
-        perm[j] = (uint32_t)j;
-    }
+    rt_pairs_permute(l->v, perm, l->n);
     free(perm);
     return 0;
 }

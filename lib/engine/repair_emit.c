@@ -77,21 +77,7 @@ static int take_marked(struct rt_pair_list *a, const unsigned char *gone,
         for (size_t i = 0; i < kept; i++)
             perm[i] = (uint32_t)i;
         rt_sort_positions(perm, kept, cmp_index_then_position, a->v);
-        /* Position I gets the pair at PERM[I]: each cycle moved once. */
-        for (size_t i = 0; i < kept; i++) {
-            if (perm[i] == i)
-                continue;
-            struct rt_pair first = a->v[i];
-            size_t j = i;
-            while (perm[j] != i) {
-                size_t next = perm[j];
-                a->v[j] = a->v[next];
-                perm[j] = (uint32_t)j;
-                j = next;
-            }
-            a->v[j] = first;
-            perm[j] = (uint32_t)j;
-        }
+        rt_pairs_permute(a->v, perm, kept);
         free(perm);
     }
     *out = *a;

@@ -49,6 +49,11 @@ int rt_pair_list_encode(const struct rt_pair_list *l, uint8_t **blob,
 
 void rt_name_table_free(struct rt_name_table *t);
 void rt_pair_list_free(struct rt_pair_list *l);
+/* Puts the pair at PERM[I] at position I of V (N pairs), moving each
+ * cycle of the permutation once: a sort by 4-byte positions
+ * (rt_sort_positions) applied without a second array of pairs. PERM is
+ * left the identity. */
+void rt_pairs_permute(struct rt_pair *v, uint32_t *perm, size_t n);
 /* Frees pair P of L (its text unless it lies in L's block). */
 void rt_pair_list_free_pair(const struct rt_pair_list *l, struct rt_pair *p);
 /* Gives pair P of L a text of its own (a copy, when its text lies in L's

@@ -7,7 +7,6 @@
 
 #include "engine/engine.h"
 #include "model/lang_id.h"
-#include "model/sort_positions.h"
 
 static int oom(struct rt_error *e)
 {
@@ -118,16 +117,6 @@ static void cut(struct rt_pair_list *l, uint32_t a, uint32_t b)
     rt_pair_list_remove_range(l, a, b);
 }
 
-/* Positions into a pair array (CTX) by index, then position: one
- * index's pairs keep their order. */
-static int by_index_then_position(uint32_t a, uint32_t b, const void *ctx)
-{
-    const struct rt_pair *v = ctx;
-    if (v[a].index != v[b].index)
-        return v[a].index < v[b].index ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
 /* Sorts L by index, pairs of one index keeping their order: 4-byte
  * positions sorted in place and the pairs then moved along the
  * permutation's cycles (qsort of the 32-byte pairs with their positions
@@ -143,10 +132,7 @@ static int sort_pairs(struct rt_pair_list *l)
     uint32_t *perm = malloc(l->n * sizeof *perm);
     if (!perm)
         return -1;
-    for (i = 0; i < l->n; i++)
-        perm[i] = (uint32_t)i;
-    rt_sort_positions(perm, l->n, by_index_then_position, l->v);
-    rt_pairs_permute(l->v, perm, l->n);
+    rt_pairs_sort_by_index(l->v, l->n, perm);
     free(perm);
     return 0;
 }

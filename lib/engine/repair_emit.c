@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/sort_positions.h"
 
 /* Moves pair P of FROM to the end of L (P's strings are L's then): no
  * copy of a text that is about to be freed, unless it lies in FROM's
@@ -32,14 +31,6 @@ static int move_pair(struct rt_pair_list *l, const struct rt_pair_list *from,
     p->text = p->index_raw = NULL;
     p->text_len = 0;
     return 0;
-}
-
-static int cmp_index_then_position(uint32_t a, uint32_t b, const void *ctx)
-{
-    const struct rt_pair *v = ctx;
-    if (v[a].index != v[b].index)
-        return v[a].index < v[b].index ? -1 : 1;
-    return (a > b) - (a < b);
 }
 
 /* A's pairs marked in GONE become OUT (empty before): compacted where
@@ -74,10 +65,7 @@ static int take_marked(struct rt_pair_list *a, const unsigned char *gone,
         a->v[kept++] = a->v[i];
     }
     if (perm) {
-        for (size_t i = 0; i < kept; i++)
-            perm[i] = (uint32_t)i;
-        rt_sort_positions(perm, kept, cmp_index_then_position, a->v);
-        rt_pairs_permute(a->v, perm, kept);
+        rt_pairs_sort_by_index(a->v, kept, perm);
         free(perm);
     }
     *out = *a;

@@ -489,15 +489,6 @@ static int cmp_values(uint32_t a, uint32_t b, const void *ctx)
     return (a > b) - (a < b);
 }
 
-/* Positions into a pair array (CTX) by index, then position: an index's
- * pairs in table order. */
-static int cmp_index_then_pos(uint32_t a, uint32_t b, const void *ctx)
-{
-    const struct rt_pair *v = ctx;
-    if (v[a].index != v[b].index)
-        return v[a].index < v[b].index ? -1 : 1;
-    return (a > b) - (a < b);
-}
 
 /* The first of the N sorted values V that is X or above (ABOVE 0), or
  * above X (ABOVE 1). */
@@ -554,7 +545,7 @@ size_t rt_change_lost_marks(const struct rt_change *c,
     rt_sort_positions(a, ad->n, cmp_values, NULL);
     for (size_t i = 0; i < rm->n; i++)
         r[i] = (uint32_t)i;
-    rt_sort_positions(r, rm->n, cmp_index_then_pos, rm->v);
+    rt_sort_positions(r, rm->n, rt_pairs_by_index_then_position, rm->v);
     n = 0;
     for (size_t i = 0; i < rm->n;) {
         uint32_t x = rm->v[r[i]].index;

@@ -602,3 +602,20 @@ void rt_pairs_permute(struct rt_pair *v, uint32_t *perm, size_t n)
         perm[j] = (uint32_t)j;
     }
 }
+
+int rt_pairs_by_index_then_position(uint32_t a, uint32_t b,
+                                    const void *pairs)
+{
+    const struct rt_pair *v = pairs;
+    if (v[a].index != v[b].index)
+        return v[a].index < v[b].index ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+void rt_pairs_sort_by_index(struct rt_pair *v, size_t n, uint32_t *perm)
+{
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (uint32_t)i;
+    rt_sort_positions(perm, n, rt_pairs_by_index_then_position, v);
+    rt_pairs_permute(v, perm, n);
+}

@@ -54,6 +54,14 @@ void rt_pair_list_free(struct rt_pair_list *l);
  * (rt_sort_positions) applied without a second array of pairs. PERM is
  * left the identity. */
 void rt_pairs_permute(struct rt_pair *v, uint32_t *perm, size_t n);
+/* rt_sort_positions' order of positions into a pair array (PAIRS): by
+ * index, then by position, so that one index's pairs keep their order. */
+int rt_pairs_by_index_then_position(uint32_t a, uint32_t b,
+                                    const void *pairs);
+/* Sorts the N pairs at V by index, one index's pairs keeping their
+ * order, through PERM (room for N positions, the caller's: the sort
+ * itself allocates nothing and cannot fail). */
+void rt_pairs_sort_by_index(struct rt_pair *v, size_t n, uint32_t *perm);
 /* Frees pair P of L (its text unless it lies in L's block). */
 void rt_pair_list_free_pair(const struct rt_pair_list *l, struct rt_pair *p);
 /* Gives pair P of L a text of its own (a copy, when its text lies in L's

@@ -7,6 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The four UTF-16LE units at P (8 bytes) as four ASCII bytes, unit K in
+ * bits 8K..8K+7, or UINT64_MAX when any unit is 0x80 or above: the
+ * decoder's fast path, as counter names and help texts are mostly
+ * ASCII. */
+static uint64_t ascii_units(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, sizeof x);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    if (x & 0xFF80FF80FF80FF80ull)
+        return UINT64_MAX;
+    x = (x | x >> 8) & 0x0000FFFF0000FFFFull;
+    return (x | x >> 16) & 0xFFFFFFFFull;
+}
+
 int rt_utf16le_to_utf8_into(const uint8_t *in, size_t len, char *buf,
                             size_t *out_len, size_t *err_off)
 {
@@ -16,9 +33,9 @@ int rt_utf16le_to_utf8_into(const uint8_t *in, size_t len, char *buf,
          * step while every unit is below 0x80 (every verb decodes whole
          * tables; this is most of a database's load). */
         while (i + 8 <= units) {
-            uint64_t a = rt_ascii_units(in + 2 * i), b;
+            uint64_t a = ascii_units(in + 2 * i), b;
             if (a == UINT64_MAX ||
-                (b = rt_ascii_units(in + 2 * i + 8)) == UINT64_MAX)
+                (b = ascii_units(in + 2 * i + 8)) == UINT64_MAX)
                 break;
             uint32_t lo = (uint32_t)a, hi = (uint32_t)b;
             for (int k = 0; k < 4; k++) {

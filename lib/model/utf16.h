@@ -9,24 +9,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-
-/* The four UTF-16LE units at P (8 bytes) as four ASCII bytes, unit K in
- * bits 8K..8K+7, or UINT64_MAX when any unit is 0x80 or above: the fast
- * path of the decoders, as counter names and help texts are mostly
- * ASCII. */
-static inline uint64_t rt_ascii_units(const uint8_t *p)
-{
-    uint64_t x;
-    memcpy(&x, p, sizeof x);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    x = __builtin_bswap64(x);
-#endif
-    if (x & 0xFF80FF80FF80FF80ull)
-        return UINT64_MAX;
-    x = (x | x >> 8) & 0x0000FFFF0000FFFFull;
-    return (x | x >> 16) & 0xFFFFFFFFull;
-}
 
 /* Converts LEN bytes of UTF-16LE (LEN even) to NUL-terminated UTF-8 in a
  * new buffer. Returns 0, or -1 with *ERR_OFF the byte offset of the bad

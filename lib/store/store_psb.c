@@ -241,13 +241,9 @@ struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
      * the file is often a tree's own System32/PerfStringBackup.INI, and a
      * link there (to a host file) is refused as the hive store refuses it,
      * where it was followed and the host file read. */
-    char *dir = NULL;
-    char *inside = rt_os_confine_folder_of(path, &dir);
-    int r = inside ? rt_os_read_file_max(inside, RT_BACKUP_FILE_MAX, &data,
-                                         &len)
-                   : -1;
+    int r = rt_os_read_file_beneath(path, RT_BACKUP_FILE_MAX, &data, &len);
     int err = errno;
-    if (r != 0 && err == EFBIG && rt_os_stat(inside, &st) == 0)
+    if (r != 0 && err == EFBIG && rt_os_stat(path, &st) == 0)
         rt_size_cap_error(e, path, st.size, RT_BACKUP_FILE_MAX,
                           "a PerfStringBackup file");
     else if (r != 0 && err == ENOMEM)
@@ -256,10 +252,6 @@ struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
         rt_error_set(e, err == ENOENT ? RT_ERR_FILE_NOT_FOUND
                                       : RT_ERR_ACCESS_DENIED,
                      "cannot read %s: %s", path, rt_os_strerror(err));
-    if (inside)
-        rt_os_unconfine(dir);
-    free(inside);
-    free(dir);
     if (r != 0)
         return NULL;
     struct psb_store *s = calloc(1, sizeof *s);

@@ -202,6 +202,51 @@ static void ascii_runs_at_every_alignment(void **state)
             }
 }
 
+/* The encoder decodes two- and three-byte forms in place, apart from
+ * rt_utf8_decode_one: every two-byte sequence, and every three-byte one
+ * of the E0-EF leads with the continuation bytes' edges, must give what
+ * the one-character decoder says (the same character, or refused at
+ * the same byte), with ASCII before it and after. */
+static void short_forms_match_the_one_character_decoder(void **state)
+{
+    (void)state;
+    static const uint8_t edges[] = {0x00, 0x41, 0x7F, 0x80, 0x81, 0x9F,
+                                    0xA0, 0xBF, 0xC0, 0xE0, 0xFF};
+    uint8_t out[32];
+    for (unsigned lead = 0x80; lead <= 0xEF; lead++)
+        for (unsigned b1 = 0; b1 < 256; b1++)
+            for (size_t e = 0; e < (lead >= 0xE0 ? sizeof edges : 1); e++) {
+                char in[16] = "ab";
+                size_t len = 2;
+                in[len++] = (char)lead;
+                in[len++] = (char)b1;
+                if (lead >= 0xE0)
+                    in[len++] = (char)edges[e];
+                size_t body = len - 2;
+                memcpy(in + len, "yz", 2);
+                len += 2;
+                uint32_t cp = 0;
+                size_t k = rt_utf8_decode_one((const unsigned char *)in + 2,
+                                              body, &cp);
+                size_t n = 0, off = 99;
+                int r = rt_utf8_to_utf16le_into(in, len, out, &n, &off);
+                if (k != body || cp >= 0x10000) {
+                    /* Refused, or a form the test does not build whole:
+                     * the decoder's answer on the first character. */
+                    if (!k) {
+                        assert_int_equal(r, -1);
+                        assert_int_equal(off, 2);
+                    }
+                    continue;
+                }
+                assert_int_equal(r, 0);
+                assert_int_equal(n, 10);
+                assert_int_equal(out[4] | out[5] << 8, cp);
+                assert_memory_equal(out, "a\0b\0", 4);
+                assert_memory_equal(out + 6, "y\0z\0", 4);
+            }
+}
+
 static void case_insensitive_compare(void **state)
 {
     (void)state;
@@ -450,6 +495,7 @@ int main(void)
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),
         cmocka_unit_test(code_point_edges),
+        cmocka_unit_test(short_forms_match_the_one_character_decoder),
         cmocka_unit_test(case_hash_follows_the_comparison),
         cmocka_unit_test(ascii_runs_at_every_alignment),
         cmocka_unit_test(case_insensitive_compare),

@@ -594,23 +594,19 @@ nomem:
 static int put_string(uint8_t **buf, size_t *pos, size_t *cap, const char *s,
                       size_t len)
 {
-    uint8_t *u16 = NULL;
-    size_t n = 0;
-    if (len && rt_utf8_to_utf16le(s, len, &u16, &n, NULL) != 0)
-        return -1;
-    if (*pos + n + 4 > *cap) {
-        size_t c = (*cap + n + 4) * 2;
+    /* Room for the worst case (two bytes of UTF-16 a byte of UTF-8) and
+     * the terminator; converted in place. */
+    if (*pos + 2 * len + 4 > *cap) {
+        size_t c = (*cap + 2 * len + 4) * 2;
         uint8_t *b = realloc(*buf, c);
-        if (!b) {
-            free(u16);
+        if (!b)
             return -1;
-        }
         *buf = b;
         *cap = c;
     }
-    if (n)
-        memcpy(*buf + *pos, u16, n);
-    free(u16);
+    size_t n = 0;
+    if (len && rt_utf8_to_utf16le_into(s, len, *buf + *pos, &n, NULL) != 0)
+        return -1;
     *pos += n;
     (*buf)[(*pos)++] = 0;
     (*buf)[(*pos)++] = 0;

@@ -211,8 +211,15 @@ int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
                         const char *text)
 {
     size_t len = strlen(text);
-    if (index == 0 || index > RT_INDEX_MAX ||
-        rt_utf8_validate(text, len, NULL) != 0)
+    if (rt_utf8_validate(text, len, NULL) != 0)
+        return -1;
+    return rt_pair_list_append_valid(l, index, text, len);
+}
+
+int rt_pair_list_append_valid(struct rt_pair_list *l, uint32_t index,
+                              const char *text, size_t len)
+{
+    if (index == 0 || index > RT_INDEX_MAX)
         return -1;
     if (l->n == l->cap) {
         /* Half as much again: a list of millions of pairs is never twice
@@ -232,7 +239,8 @@ int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
     p->text = malloc(len + 1);
     if (!p->text)
         return -1;
-    memcpy(p->text, text, len + 1);
+    memcpy(p->text, text, len);
+    p->text[len] = '\0';
     l->n++;
     return 0;
 }

@@ -155,8 +155,11 @@ static int finish_string(struct parser *ps)
     if (ps->cur_text.failed)
         return nomem(ps->err, ps->cur_line);
     struct rt_pair_list *l = &ps->p->langs[ps->sec].strings;
-    int r = rt_pair_list_append(l, ps->cur_index,
-                                ps->cur_text.s ? ps->cur_text.s : "");
+    /* The file was decoded from UTF-16 or checked as UTF-8 whole, and
+     * the text is cut from it at ASCII bytes: valid UTF-8. */
+    int r = rt_pair_list_append_valid(l, ps->cur_index,
+                                      ps->cur_text.s ? ps->cur_text.s : "",
+                                      ps->cur_text.len);
     rt_strbuf_free(&ps->cur_text);
     return r ? nomem(ps->err, ps->cur_line) : 0;
 }
@@ -881,7 +884,8 @@ int rt_psb_merge(const struct rt_name_table *t, struct rt_pair_list *out)
         /* The last of equal indices wins, as in lodctr's array by index. */
         if (i + 1 < n && v[i + 1].index == v[i].index)
             continue;
-        rc = rt_pair_list_append(out, v[i].index, v[i].pair->text);
+        rc = rt_pair_list_append_valid(out, v[i].index, v[i].pair->text,
+                                       v[i].pair->text_len);
     }
     free(v);
     if (rc)
@@ -896,7 +900,8 @@ int rt_psb_split(const struct rt_pair_list *strings, struct rt_name_table *out)
         const struct rt_pair *p = &strings->v[i];
         struct rt_pair_list *l =
             p->index == 1 || p->index % 2 == 0 ? &out->counter : &out->help;
-        if (rt_pair_list_append(l, p->index, p->text) != 0) {
+        if (rt_pair_list_append_valid(l, p->index, p->text, p->text_len) !=
+            0) {
             rt_name_table_free(out);
             return -1;
         }

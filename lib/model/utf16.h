@@ -30,6 +30,13 @@ int rt_utf16le_check(const uint8_t *in, size_t len, size_t *err_off);
  * 0, -1 with *ERR_OFF at the first invalid byte, or -2 when out of memory. */
 int rt_utf8_to_utf16le(const char *in, size_t len, uint8_t **out,
                        size_t *out_len, size_t *err_off);
+/* The same into BUF, which has room for 2 * LEN bytes (no UTF-8 form is
+ * shorter than half its UTF-16LE): no allocation per string when a
+ * table is encoded pair by pair. Returns 0, or -1 (invalid UTF-8 at
+ * *ERR_OFF). */
+int rt_utf8_to_utf16le_into(const char *restrict in, size_t len,
+                            uint8_t *restrict buf,
+                            size_t *out_len, size_t *err_off);
 
 /* A UTF-8 string as a new NUL-terminated UTF-16 string (what the Windows
  * W functions take); NULL on invalid UTF-8 or when out of memory. */

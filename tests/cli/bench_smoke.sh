@@ -32,7 +32,7 @@ expect_exit 0 env BENCH_WORKLOADS=Wt BENCH_RUNS=1 BENCH_CYCLES=2 BENCH_NAMES=50 
     sh bench/run.sh "$REGTOOL" "$BIN/mkbench" 20
 cat "$OUT"
 expect_grep '^op  *workload  *layout  *median s  *floor x' "$OUT"
-for op in install uninstall floor names query; do
+for op in install uninstall floor names query backup restore repair rebuild; do
     for layout in registry files; do
         grep -Eq "^$op +Wt +$layout +[0-9]+\.[0-9]{4} " "$OUT" || fail "no $op row for $layout"
     done
@@ -57,7 +57,7 @@ expect_grep '^growth after 2 install/uninstall cycles (Wt registry)' "$OUT"
 [ -s "$RES" ] || fail "no $RES"
 if command -v jq >/dev/null 2>&1; then
     jq -e '
-      (.ops | length) == 72 and
+      (.ops | length) == 74 and
       (.ops | all(has("op") and has("store") and has("layout") and has("workload")
         and has("median_s") and has("peak_rss_mb") and has("bytes_written")
         and has("fsyncs") and has("floor_ratio") and has("peak_rss_ratio"))) and

@@ -9,11 +9,15 @@
 #                              e.g. MSYS2's mingw64 prefix with
 #                              mingw-w64-x86_64-libinih (code pages are
 #                              converted by Windows, no iconv needed)
-# Without INIH (Debian has no mingw inih) regtool.exe links
-# lib/provider/ini_unavailable.c: the verbs that read INIs say the
-# library is missing, everything else works, and the unit tests of the
-# INI layer are left out. cmocka comes from Debian's source package, built
-# for mingw-w64 by tools/mingw-cmocka.sh (Debian ships no mingw build).
+#   make windows INIH=none     without an INI parser: regtool.exe links
+#                              lib/provider/ini_unavailable.c (the verbs
+#                              that read INIs say the library is missing)
+# By default inih is built here from ../shared/third_party/inih-r55 (the
+# release Debian 12's libinih is; Debian ships no mingw build of it), as
+# Debian builds it: meson's distro_install passes no INI_* option, so
+# ini.c keeps its own defaults and an INI parses the same on both.
+# cmocka comes from Debian's source package, built for mingw-w64 by
+# tools/mingw-cmocka.sh (Debian ships no mingw build).
 
 WINBUILD    := build/windows
 WIN_CC      ?= x86_64-w64-mingw32-gcc
@@ -26,10 +30,17 @@ WIN_CFLAGS  += -Werror
 endif
 WIN_CMOCKA  := $(WINBUILD)/cmocka
 INIH        ?=
+INIH_SRC    ?= $(abspath ../shared/third_party/inih-r55)
+WIN_INIH_OBJ :=
 
-ifeq ($(INIH),)
+ifeq ($(INIH),none)
 WIN_LIB_SRC  := $(filter-out lib/provider/ini_reader.c,$(LIB_SRC)) \
                 lib/provider/ini_unavailable.c
+WIN_INI_LIBS :=
+else ifeq ($(INIH),)
+WIN_LIB_SRC  := $(LIB_SRC)
+WIN_CFLAGS   += -I$(INIH_SRC)
+WIN_INIH_OBJ := $(WINBUILD)/obj/inih/ini.o
 WIN_INI_LIBS :=
 else
 WIN_LIB_SRC  := $(LIB_SRC)
@@ -47,14 +58,14 @@ WIN_TESTS_REFEREES := test_regf_referees test_referee_init_install \
                       test_perf_backup test_regf_sample
 # - The live registry's store: Winelib, run by wine.mk (make wine-check).
 WIN_TESTS_WINE     := test_store_win32
-# - INIs, read through inih: run only when INIH= names a mingw build of it.
+# - INIs, read through inih: left out only when INIH=none.
 WIN_TESTS_INI      := test_ini_reader test_provider_spec test_symbol_file \
                       test_api test_provider_scale test_side_files
 WIN_TESTS := $(filter-out $(WIN_TESTS_POSIX) $(WIN_TESTS_REFEREES) \
-                          $(WIN_TESTS_WINE) $(if $(INIH),,$(WIN_TESTS_INI)), \
+                          $(WIN_TESTS_WINE) $(if $(filter none,$(INIH)),$(WIN_TESTS_INI)), \
                           $(TEST_SRC:tests/%.c=%))
 
-WIN_LIB_OBJ := $(WIN_LIB_SRC:%.c=$(WINBUILD)/obj/%.o)
+WIN_LIB_OBJ := $(WIN_LIB_SRC:%.c=$(WINBUILD)/obj/%.o) $(WIN_INIH_OBJ)
 WIN_CLI_OBJ := $(CLI_SRC:%.c=$(WINBUILD)/obj/%.o)
 WIN_LIB_A   := $(WINBUILD)/libregtool.a
 WIN_EXE     := $(WINBUILD)/regtool.exe
@@ -79,6 +90,13 @@ $(WIN_CMOCKA)/lib/libcmocka.a:
 $(WINBUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(WIN_CC) $(WIN_CFLAGS) -c $< -o $@
+
+# inih's ini.c as Debian compiles it (no INI_* define), warnings shown
+# but not errors: it is someone else's file, compiled unchanged.
+$(WINBUILD)/obj/inih/ini.o: $(INIH_SRC)/ini.c
+	@test -r $< || { echo "windows: no inih at $(INIH_SRC) (../shared/third_party; or INIH=DIR, INIH=none)" >&2; exit 2; }
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -std=c11 -O2 -g -Wall -c $< -o $@
 
 $(WINBUILD)/obj/tests/%.o: tests/%.c $(WIN_CMOCKA)/lib/libcmocka.a
 	@mkdir -p $(dir $@)

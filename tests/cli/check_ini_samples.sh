@@ -128,9 +128,13 @@ expect_exit 64 "$REGTOOL" check-ini
 expect_exit 64 "$REGTOOL" check-ini --bogus ini-samples/transfer.ini
 expect_exit 64 "$REGTOOL" check-ini a.ini b.ini
 expect_exit 64 "$REGTOOL" check-ini --codepage
-"$REGTOOL" check-ini ini-samples/replication.ini >/dev/full 2>"$ERR"
-[ $? -eq 3 ] || fail "a failed write must exit 3"
-expect_grep "regtool: cannot write the output" "$ERR"
+# A full output device: Linux's /dev/full (under wine64, regtool.exe
+# writes to the wrapper's file, never to it: tests/run-windows.sh).
+if [ "${REGTOOL_WINDOWS:-}" != 1 ]; then
+    "$REGTOOL" check-ini ini-samples/replication.ini >/dev/full 2>"$ERR"
+    [ $? -eq 3 ] || fail "a failed write must exit 3"
+    expect_grep "regtool: cannot write the output" "$ERR"
+fi
 expect_exit 3 "$REGTOOL" check-ini "$TMPDIR/absent.ini"
 expect_grep "absent.ini: error: cannot open: No such file or directory" "$ERR"
 exit 0

@@ -1,16 +1,16 @@
 /* INI layer, for builds without inih: the Windows build links this file
- * instead of ini_reader.c when no inih is given (Debian ships none for
- * mingw-w64; MSYS2's mingw-w64-x86_64-libinih and vcpkg's inih do, and
- * `make windows INIH=DIR` uses them). Every verb that reads an INI then
- * fails with a message naming the missing library; everything else in
- * regtool works. */
+ * instead of ini_reader.c with `make windows INIH=none` (by default it
+ * builds inih from ../shared/third_party, or takes an install of it with
+ * INIH=DIR). Every verb that reads an INI then fails with a message
+ * naming the missing library; everything else in regtool works. */
 #include "provider/ini_reader.h"
 
 #include <string.h>
 
 static const char missing[] =
     "this regtool was built without inih, the INI parser: it cannot read "
-    "INI files (build it with `make windows INIH=DIR`, DIR an install of "
+    "INI files (build it with `make windows`, which builds inih from "
+    "../shared/third_party, or `make windows INIH=DIR`, DIR an install of "
     "inih such as MSYS2's mingw-w64-x86_64-libinih or vcpkg's inih)";
 
 int rt_ini_decode(const char *path, const void *data, size_t len,

@@ -1,7 +1,8 @@
 # Native Windows build (included by the Makefile): the library, the CLI
 # and the unit tests cross-compiled with mingw-w64, and the tests run
 # under wine64.
-#   make windows               build/windows/: regtool.exe, libregtool.a,
+#   make windows               build/windows/: regtool.exe with its copies
+#                              lodctr.exe and unlodctr.exe, libregtool.a,
 #                              regtool.dll with its import library
 #                              libregtool.dll.a, the unit tests, then run
 #                              them (windows-check)
@@ -77,7 +78,7 @@ WIN_LIBS    := $(WIN_INI_LIBS) -ladvapi32
 .PHONY: windows windows-build windows-check
 windows: windows-check
 
-windows-build: $(WIN_EXE) $(WIN_DLL) $(WIN_TEST_EXE) $(WINBUILD)/tests/api_header.exe
+windows-build: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL) $(WIN_TEST_EXE) $(WINBUILD)/tests/api_header.exe
 
 # api_header: lib/regtool.h's test program, linked through the import
 # library, so it runs only when regtool.dll exports what the header says.
@@ -121,6 +122,12 @@ $(WINBUILD)/tests/api_header.exe: tests/api_header.c lib/regtool.h $(WIN_DLL)
 
 $(WIN_EXE): $(WIN_CLI_OBJ) $(WIN_LIB_A)
 	$(WIN_CC) -o $@ $(WIN_CLI_OBJ) $(WIN_LIB_A) $(WIN_LIBS)
+
+# lodctr.exe and unlodctr.exe: regtool.exe under the names it answers to
+# as lodctr and unlodctr (copies: Windows has no links a program may
+# count on), for a System32 or a PATH where programs run lodctr by name.
+$(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe: $(WIN_EXE)
+	cp $< $@
 
 # The test hooks, for the test programs only (as WIN_TESTING_OBJ in the
 # Makefile): regtool.exe and regtool.dll have none.

@@ -17,12 +17,16 @@ done
 echo "windows unit test programs: $passed passed, $failed failed"
 
 # regtool.exe as the CLI tests call it: its output without the CR that
-# the C runtime's text mode adds, and its exit status.
+# the C runtime's text mode adds, and its exit status. Called by a link
+# named lodctr or unlodctr (any case, .exe or not), it runs the copy of
+# regtool.exe of that name, which answers as lodctr does by its name.
 wrapper=$build/regtool-wine
 cat >"$wrapper" <<WRAP
 #!/bin/sh
+name=\$(basename "\$0" | tr 'A-Z' 'a-z'); name=\${name%.exe}
+case \$name in lodctr | unlodctr) ;; *) name=regtool ;; esac
 out=\$(mktemp); err=\$(mktemp)
-"$WINE64" "$build/regtool.exe" "\$@" >"\$out" 2>"\$err"; rc=\$?
+"$WINE64" "$build/\$name.exe" "\$@" >"\$out" 2>"\$err"; rc=\$?
 tr -d '\r' <"\$out"; tr -d '\r' <"\$err" >&2
 rm -f "\$out" "\$err"
 exit \$rc
@@ -31,9 +35,11 @@ chmod +x "$wrapper"
 status=0
 # The scripts that read INIs run when regtool.exe has inih (every build
 # but INIH=none): the samples good and broken, the real producers' INIs
-# (an INI must parse as the Linux build parses it), install on a hive tree.
+# (an INI must parse as the Linux build parses it), install on a hive tree,
+# and lodctr.exe and unlodctr.exe as lodctr's users call them.
 INI_SCRIPTS="tests/cli/check_ini_real.sh tests/cli/check_ini_samples.sh
-    tests/cli/check_ini_broken.sh tests/cli/install_hive.sh"
+    tests/cli/check_ini_broken.sh tests/cli/install_hive.sh
+    tests/cli/ini_lodctr_loads.sh tests/cli/lodctr_speech.sh tests/cli/dropin.sh"
 "$WINE64" "$build/regtool.exe" version | grep -q 'without inih' && INI_SCRIPTS=
 # shellcheck disable=SC2086
 REGTOOL_WINDOWS=1 sh tests/run-cli.sh "$wrapper" tests/cli/noini_verbs.sh \

@@ -81,7 +81,11 @@ for args in "/X" "ini-samples/missing.ini" "/E:"; do
 done
 REGTOOL_STORE= "$L" /Q >"$OUT" 2>"$ERR"
 grep -q 'regtool\|--store' "$ERR" && fail "no store: $(cat "$ERR")"
-expect_grep '^lodctr: no name database chosen: set REGTOOL_STORE' "$ERR"
+# Without a store the Linux build has no database to choose; lodctr.exe
+# takes the machine's registry, as Windows' lodctr does (the Wine tests
+# hold that).
+[ "${REGTOOL_WINDOWS:-}" = 1 ] ||
+    expect_grep '^lodctr: no name database chosen: set REGTOOL_STORE' "$ERR"
 
 # unlodctr removes Object List with the ranges.
 expect_exit 0 "$REGTOOL" query --json TransferPerf

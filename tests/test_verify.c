@@ -14,6 +14,9 @@
 #include "engine/verify.h"
 #include "model/perf_data.h"
 
+#define ALLOC_HOOK_MALLOC
+#include "alloc_hook.h"
+
 struct block {
     uint8_t b[4096];
     size_t n;
@@ -291,6 +294,56 @@ static void broken_blocks_are_described(void **state)
     rt_findings_free(&f);
 }
 
+/* An instance whose name is not UTF-16 (a lone low surrogate): the
+ * object's problem says so, and the walk stops there. */
+static void instance_name_not_utf16_is_the_objects_problem(void **state)
+{
+    (void)state;
+    struct block b;
+    build(&b, &good, 1, 0);
+    size_t name = RT_PERF_DATA_BLOCK_SIZE + RT_PERF_OBJECT_SIZE +
+                  2 * RT_PERF_COUNTER_DEF_SIZE + RT_PERF_INSTANCE_SIZE;
+    b.b[name] = 0x00;
+    b.b[name + 1] = 0xDC;
+    struct rt_perf_data d;
+    assert_int_equal(rt_perf_data_parse(b.b, b.n, b.n, &d), 0);
+    assert_null(d.problem);
+    assert_int_equal(d.n_objects, 1);
+    assert_non_null(d.objects[0].problem);
+    assert_string_equal(d.objects[0].problem,
+                        "an instance name is not valid UTF-16");
+    rt_perf_data_free(&d);
+}
+
+#ifdef HAVE_ALLOC_HOOK
+/* Memory running out while a block is read (each allocation the parse
+ * makes, failed in turn) fails the parse: never a block read in part and
+ * taken for what the provider gave. */
+static void out_of_memory_fails_the_parse(void **state)
+{
+    (void)state;
+    struct block b;
+    build(&b, &good, 1, 0);
+    struct rt_perf_data d;
+    alloc_calls = 0;
+    assert_int_equal(rt_perf_data_parse(b.b, b.n, b.n, &d), 0);
+    unsigned long calls = alloc_calls;
+    rt_perf_data_free(&d);
+    /* Under valgrind no call reaches the hook: nothing to fail. */
+    if (calls == 0)
+        skip();
+    for (unsigned long k = 1; k <= calls; k++) {
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_perf_data_parse(b.b, b.n, b.n, &d);
+        alloc_fail_at = 0;
+        if (r != -1)
+            fail_msg("allocation %lu of %lu failed: returned %d", k, calls,
+                     r);
+    }
+}
+#endif
+
 static uint32_t rng_state = 22;
 static uint32_t rng(void)
 {
@@ -330,6 +383,10 @@ int main(void)
         cmocka_unit_test(misaligned_names_the_lengths_that_can_be_wrong),
         cmocka_unit_test(object_list_and_more_data),
         cmocka_unit_test(broken_blocks_are_described),
+        cmocka_unit_test(instance_name_not_utf16_is_the_objects_problem),
+#ifdef HAVE_ALLOC_HOOK
+        cmocka_unit_test(out_of_memory_fails_the_parse),
+#endif
         cmocka_unit_test(mutated_blocks_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,13 +111,22 @@ static void every_type_round_trips_in_every_format(void **state)
     (void)state;
     static const enum rt_reg_format fmts[] = {
         RT_REG_V5_UTF16, RT_REG_V5_UTF8, RT_REG_V5_UTF8_BOM, RT_REG_V4};
+    size_t utf8_len = 0;
     for (size_t i = 0; i < 4; i++) {
         struct rt_reg_file f, g;
         struct rt_reg_error e;
         build_every_type(&f, fmts[i]);
         uint8_t *out, *again;
-        size_t len, len2;
+        /* Each length is the write's own, never one left from before. */
+        size_t len = 0, len2 = 0;
         assert_int_equal(rt_reg_write(&f, NULL, &out, &len, &e), 0);
+        if (fmts[i] == RT_REG_V5_UTF8)
+            utf8_len = len;
+        if (fmts[i] == RT_REG_V5_UTF8_BOM) {
+            /* The same text behind the three bytes of the mark. */
+            assert_int_equal(len, utf8_len + 3);
+            assert_memory_equal(out, "\xEF\xBB\xBF", 3);
+        }
         assert_int_equal(rt_reg_parse(out, len, NULL, &g, &e), 0);
         files_equal(&f, &g);
         assert_int_equal(rt_reg_write(&g, NULL, &again, &len2, &e), 0);
@@ -329,6 +338,11 @@ static void malformed_files_name_their_line(void **state)
          "\"a\"=\"b\" c\n", 3, "after the string", NULL},
         {"Windows Registry Editor Version 5.00\n[HKEY_USERS\\A]\n"
          "\"a\"=dword:123456789\n", 3, "1 to 8 hex digits", NULL},
+        /* Nine digits refused whatever comes before them on the line (a
+         * name of ';' once hid the ninth from the check). */
+        {"Windows Registry Editor Version 5.00\n[HKEY_USERS\\A]\n"
+         "\";;;;;;;;;;;;;;;;\"=dword:123456789\n", 3, "1 to 8 hex digits",
+         NULL},
         {"Windows Registry Editor Version 5.00\n[HKEY_USERS\\A]\n"
          "\"a\"=dword:\n", 3, "1 to 8 hex digits", NULL},
         {"Windows Registry Editor Version 5.00\n[HKEY_USERS\\A]\n"
@@ -611,6 +625,21 @@ static void out_of_memory_in_a_code_page_is_not_bad_input(void **state)
 #endif
 }
 
+/* The same for hex(2) text, which REGEDIT4 keeps in the code page too:
+ * running out of memory while its UTF-16 is made fails the read. */
+static void out_of_memory_in_a_code_page_hex_value(void **state)
+{
+    (void)state;
+#ifdef HAVE_ALLOC_HOOK
+    oom_sweep("REGEDIT4\r\n\r\n"
+              "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Test]\r\n"
+              "\"Last Counter\"=dword:0000123a\r\n"
+              "\"Library\"=hex(2):70,65,72,66,e9,00\r\n");
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +654,7 @@ int main(void)
         cmocka_unit_test(mutated_files_never_crash),
         cmocka_unit_test(out_of_memory_never_yields_a_value_without_data),
         cmocka_unit_test(out_of_memory_in_a_code_page_is_not_bad_input),
+        cmocka_unit_test(out_of_memory_in_a_code_page_hex_value),
     };
     return cmocka_run_group_tests_name("reg_file", tests, NULL, NULL);
 }

@@ -302,6 +302,43 @@ static void bad_references(void **state)
     free(s.img);
 }
 
+struct messages {
+    char text[2048];
+    size_t len;
+};
+
+static void keep_finding(void *ctx, enum rt_regf_severity sev, uint64_t off,
+                         const char *msg)
+{
+    (void)sev;
+    (void)off;
+    struct messages *m = ctx;
+    int w = snprintf(m->text + m->len, sizeof m->text - m->len, "%s\n", msg);
+    if (w > 0 && (size_t)w < sizeof m->text - m->len)
+        m->len += (size_t)w;
+}
+
+/* A key listed under one key whose parent field names another: the check
+ * names both, the field's value as the file holds it. */
+static void wrong_parent_field_is_named(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    regf_put32(field(&s, s.b, 16), s.root);
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    struct messages m = {{0}, 0};
+    rt_regf_check(h, keep_finding, &m);
+    rt_regf_close(h);
+    char want[128];
+    snprintf(want, sizeof want, "key node: parent field 0x%x, but it is "
+             "listed under the key at 0x%x", s.root, s.a);
+    assert_has(m.text, want);
+    free(s.img);
+}
+
 /* Fixed-seed mutations: overwrite 1 to 8 bytes (often with extreme
  * values) of the hive bins, then open, walk, read every value, check. */
 static void mutation_fuzz(void **state)
@@ -360,6 +397,7 @@ int main(void)
         cmocka_unit_test(bad_bins_and_cells),
         cmocka_unit_test(later_bin_too_large_says_bytes_left),
         cmocka_unit_test(bad_references),
+        cmocka_unit_test(wrong_parent_field_is_named),
         cmocka_unit_test(mutation_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

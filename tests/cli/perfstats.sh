@@ -27,6 +27,13 @@ expect_exit 2 "$REGTOOL" perfstats audit --json "$B"
 [ "$(jq -r '[.findings[].id] | join(" ")' "$OUT")" = \
   "stat-duplicate stat-no-name stat-bad-differentiate server-no-stats" ] || fail "audit ids: $(cat "$OUT")"
 [ "$(jq -r '.summary.errors' "$OUT")" = 2 ] || fail "not 2 errors"
+[ "$(jq -r '.summary.warnings' "$OUT")" = 2 ] || fail "not 2 warnings"
+expect_exit 2 "$REGTOOL" perfstats audit "$B"
+expect_grep "^4 servers, 2 errors, 2 warnings$" "$OUT"
+# Warnings alone: counted as warnings, not errors (exit 1).
+printf 'REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum\\MSNP32]\r\n"Name"="Microsoft Network Client"\r\n\r\n' >"$TMPDIR/warn.reg"
+expect_exit 1 "$REGTOOL" perfstats audit "$TMPDIR/warn.reg"
+expect_grep "^1 servers, 0 errors, 1 warnings$" "$OUT"
 
 # remove: the sample without VFAT's three keys, byte for byte.
 cp "$S" "$TMPDIR/w.reg"

@@ -26,7 +26,8 @@
 #                  benchmark harness's two checks, whose subject is the
 #                  plain build, and the product's own checks (make
 #                  install, the shared library, which is never sanitized,
-#                  no test hooks)
+#                  no test hooks), and the allocation failures of a
+#                  preloaded allocator (AddressSanitizer's would bypass it)
 #   fuzz           the harnesses (clang) and their seeds built, then each
 #                  harness's regressions and FUZZ_SECONDS (10) of fuzzing
 #                  (make fuzz runs longer), one at a time
@@ -46,7 +47,8 @@ JOBS=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 MAKE=${MAKE:-make}
 PLAIN_BOUNDS="hostile_memory hostile_inputs hostile_logs hostile_scale"
 PLAIN_ONLY="crash_sweep crash_sweep_verbs full_disk_sweep crash_side_files
-bench_smoke bench_bytes api_library make_install no_test_hooks"
+bench_smoke bench_bytes api_library make_install no_test_hooks
+check_ini_out_of_memory"
 # The scripts of cli-san and cli-plain (paths), from those names.
 san_scripts() {
     for f in tests/cli/*.sh; do

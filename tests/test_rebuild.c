@@ -440,6 +440,51 @@ static void last_counter_raised(void **state)
     fixture_free(&f);
 }
 
+/* Writes LEN bytes of DATA as DIR/NAME. */
+static void put_file(const char *dir, const char *name, const void *data,
+                     size_t len)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A base table that is there but cannot be decoded (its first index is
+ * not a number) is the base missing, named with the byte where it broke:
+ * the read goes on without it rather than failing. */
+static void damaged_base_is_missing_and_named(void **state)
+{
+    (void)state;
+    struct rt_database db;
+    database(&db, 0);
+    char *from = scratch_dir_new("rtrb");
+    char sys32[600];
+    snprintf(sys32, sizeof sys32, "%s/System32", from);
+    assert_int_equal(rt_os_mkdirs(sys32), 0);
+    static const uint8_t names[] = {'x', 0, 0, 0, 'S', 0, 0, 0, 0, 0};
+    static const uint8_t helps[] = {'3', 0, 0, 0, 'H', 0, 0, 0, 0, 0};
+    put_file(sys32, "perfd009.dat", names, sizeof names);
+    put_file(sys32, "perfi009.dat", helps, sizeof helps);
+    struct rt_store *s = rt_store_mem_new();
+    struct rt_rebuild_sources src;
+    struct rt_error e = {0};
+    assert_int_equal(rt_rebuild_sources_read(s, &db, from, &src, &e), 0);
+    assert_int_equal(src.in.n_base, 1);
+    assert_null(src.in.base[0].t);
+    assert_non_null(src.in.base[0].missing);
+    if (!strstr(src.in.base[0].missing, "System32/perfd009.dat: damaged at "
+                                        "byte 0"))
+        fail_msg("base: %s", src.in.base[0].missing);
+    rt_rebuild_sources_free(&src);
+    assert_int_equal(scratch_remove(from), 0);
+    free(from);
+    s->ops->close(s);
+    rt_database_free(&db);
+}
+
 /* Sources read from a Windows directory without perfd009.dat, out of
  * memory at each realloc in turn: the read fails as out of memory, or
  * gives what it gives with memory (the base recorded as missing, with
@@ -577,6 +622,7 @@ int main(void)
         cmocka_unit_test(base_from_tables_or_lost),
         cmocka_unit_test(last_counter_raised),
         cmocka_unit_test(sources_out_of_memory_fail_whole),
+        cmocka_unit_test(damaged_base_is_missing_and_named),
         cmocka_unit_test(rebuild_out_of_memory_fails_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,7 +134,8 @@ static void bad_files_are_refused_with_their_line(void **state)
  * of type REG_LINK on a subkey of Services or Perflib, or on a service's
  * Performance key, is a link key for key_anomalies (as the hive store's
  * are), named with the file, the line that sets it and its target; one a
- * later section replaces with another type, or elsewhere, is not. */
+ * later section replaces with another type, one of another type (below
+ * REG_LINK's number or above), or elsewhere, is not. */
 static void link_values_are_key_anomalies(void **state)
 {
     (void)state;
@@ -161,7 +162,10 @@ static void link_values_are_key_anomalies(void **state)
         "\"SymbolicLinkValue\"=hex(6):5c,00,58,00\n"
         "\n"
         "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\00A]\n"
-        "\"SymbolicLinkValue\"=hex(6):\n";
+        "\"SymbolicLinkValue\"=hex(6):\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Multi]\n"
+        "\"SymbolicLinkValue\"=hex(7):5c,00,58,00,00,00,00,00\n";
     char *path;
     if (asprintf(&path, "%s/links.reg", dir) < 0)
         abort();

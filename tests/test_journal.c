@@ -303,6 +303,99 @@ static void removals_fsync_each_directory_once(void **state)
     assert_int_not_equal(access(journal, F_OK), 0);
 }
 
+/* A removed file's folder is fsynced even when an earlier removal's
+ * path begins with that folder's path (sub/gone.bak, then sub/gone/x):
+ * seal and its directory (2), sub (1), sub/gone (1), the journal's
+ * removal (1). */
+static void removals_fsync_a_folder_a_file_name_begins_with(void **state)
+{
+    (void)state;
+    char p[256];
+    snprintf(p, sizeof p, "%s/sub/gone", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    write_file("sub/gone.bak", "b", 1);
+    write_file("sub/gone/x", "x", 1);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    assert_int_equal(rt_commit_delete(c, "sub/gone.bak", 0), 0);
+    assert_int_equal(rt_commit_delete(c, "sub/gone/x", 0), 0);
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    assert_int_equal(rt_io_totals.fsyncs - before.fsyncs, 5);
+    assert_int_equal(access(p, F_OK), 0);
+    snprintf(p, sizeof p, "%s/sub/gone/x", dir);
+    assert_int_not_equal(access(p, F_OK), 0);
+    assert_int_not_equal(access(journal, F_OK), 0);
+}
+
+/* A removal may prune the folders above its file up to the tree, never
+ * the tree itself or above: a commit asking for more is refused before
+ * anything is written (sealed, its journal would be refused). */
+static void commit_prunes_no_folder_above_its_tree(void **state)
+{
+    (void)state;
+    static const char *const file[] = {"sub/x", "sub/x", "x"};
+    static const unsigned prune[] = {2, 3, 1};
+    char p[256];
+    for (size_t i = 0; i < sizeof file / sizeof *file; i++) {
+        write_file(file[i], "x", 1);
+        struct rt_commit *c = rt_commit_new(dir, journal);
+        assert_non_null(c);
+        assert_int_equal(rt_commit_delete(c, file[i], prune[i]), 0);
+        struct rt_io_stats before = rt_io_totals;
+        struct rt_error e = {0};
+        assert_int_equal(rt_commit_run(c, &e), -1);
+        rt_commit_free(c);
+        assert_int_equal(e.code, RT_ERR_INTERNAL_ERROR);
+        assert_non_null(strstr(e.message,
+                               "a removal of folders above the tree"));
+        assert_non_null(strstr(e.message, "nothing was written"));
+        assert_int_equal(rt_io_totals.writes, before.writes);
+        assert_int_equal(rt_io_totals.fsyncs, before.fsyncs);
+        snprintf(p, sizeof p, "%s/%s", dir, file[i]);
+        assert_int_equal(access(p, F_OK), 0);
+        assert_int_not_equal(access(journal, F_OK), 0);
+    }
+}
+
+/* Run with its standard input closed (regtool <&-), the files a commit
+ * opens may get descriptor 0: each is still fsynced and closed, as with
+ * it open. */
+static void commit_with_standard_input_closed(void **state)
+{
+    (void)state;
+    make_before();
+    struct rt_commit *c = make_commit();
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    unsigned open_fsyncs = rt_io_totals.fsyncs - before.fsyncs;
+    assert_int_equal(which_state(), 1);
+
+    make_before();
+    c = make_commit();
+    /* Closed already (the test run so), it stays closed. */
+    int saved = fcntl(0, F_GETFD) != -1 ? dup(0) : -1;
+    close(0);
+    before = rt_io_totals;
+    int r = rt_commit_run(c, &e);
+    int still_open = fcntl(0, F_GETFD) != -1;
+    if (still_open)
+        close(0);
+    if (saved >= 0) {
+        assert_int_equal(dup2(saved, 0), 0);
+        close(saved);
+    }
+    rt_commit_free(c);
+    assert_int_equal(r, 0);
+    assert_false(still_open);
+    assert_int_equal(rt_io_totals.fsyncs - before.fsyncs, open_fsyncs);
+    assert_int_equal(which_state(), 1);
+}
+
 /* A .dat table's size record in order: the file is not lengthened (and
  * fsynced) ahead of the records, so the commit costs the seal and its
  * directory (2), the file (1) and the journal's removal (1); a sealed
@@ -1602,6 +1695,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(fresh_commit_fsyncs_each_file_once,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(removals_fsync_each_directory_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(removals_fsync_a_folder_a_file_name_begins_with,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(commit_prunes_no_folder_above_its_tree,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(commit_with_standard_input_closed,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(in_order_size_costs_one_fsync,
                                         setup, teardown),

@@ -104,6 +104,36 @@ int fstat64(int fd, struct stat64 *st)
 #define HAVE_FSTAT_HOOK 1
 #endif
 
+#if defined(__linux__) && defined(__GLIBC__)
+/* Test hook: while TAIL_FOR_SIZE is not 0, every block malloc gives of
+ * that size is TAIL_LEN bytes longer, those bytes holding TAIL: what lies
+ * in memory after a buffer the library reads a file into, there made to
+ * look like the file's continuation, so that a read past the file's end
+ * changes what the library makes of it (and is seen without a
+ * sanitizer). Counted in tail_planted. Every other call goes to the C
+ * library's malloc (or a sanitizer's); under valgrind, whose allocator
+ * replaces this one, nothing is planted (tests that need it skip). */
+static size_t tail_for_size, tail_len;
+static const uint8_t *tail;
+static unsigned tail_planted;
+
+void *malloc(size_t n)
+{
+    static void *(*next)(size_t);
+    if (!next)
+        *(void **)&next = dlsym(RTLD_NEXT, "malloc");
+    if (!tail_for_size || n != tail_for_size)
+        return next(n);
+    uint8_t *p = next(n + tail_len);
+    if (p) {
+        memcpy(p + n - 1, tail, tail_len);
+        tail_planted++;
+    }
+    return p;
+}
+#define HAVE_TAIL_HOOK 1
+#endif
+
 static uint8_t old_a[20000], new_a[24000], new_b[5000];
 /* a.hive's last ZERO_TAIL bytes after the commit are zeros, which no
  * record writes: its size record gives them (as a hive's zero pages past
@@ -301,6 +331,142 @@ static void removals_fsync_each_directory_once(void **state)
     snprintf(p, sizeof p, "%s/sub", dir);
     assert_int_equal(access(p, F_OK), 0);
     assert_int_not_equal(access(journal, F_OK), 0);
+}
+
+#ifdef HAVE_TAIL_HOOK
+/* A journal cut inside its intent block's one entry (a name of 17 bytes
+ * of which the file holds 13) has no whole intent block: nothing was
+ * written before it, nothing is listed. Its bytes are never read past
+ * the end of the file: the memory after the buffer it is read into is
+ * made to hold the rest of the name and the CRC that would seal the
+ * block, which a read past the end would take for the file's. */
+static void journal_cut_inside_an_intent_is_read_no_further(void **state)
+{
+    (void)state;
+    static const char name[] = "sub/gone/abcdefgh";
+    const uint32_t fl = sizeof name - 1, kept = 13;
+    uint8_t b[64] = "RTJOURN3";   /* time 0, no note */
+    size_t len = 24;
+    b[20] = 1;                    /* one intent */
+    b[len] = (uint8_t)fl;         /* its name's length; its size 0 */
+    len += 12;
+    memcpy(b + len, name, fl);
+    uint32_t crc = rt_crc32(0, b, len + fl);
+    for (int i = 0; i < 4; i++)
+        b[len + fl + i] = (uint8_t)(crc >> 8 * i);
+    len += kept;
+    write_file("regtool.journal", b, len);
+    tail_len = fl - kept + 4;
+    tail = b + len;
+    tail_planted = 0;
+    tail_for_size = len + 1;      /* the buffer: the file's size and 1 */
+    struct rt_journal *j = NULL;
+    struct rt_error e = {0};
+    int r = rt_journal_load(journal, &scope, &j, &e);
+    tail_for_size = 0;
+    if (!tail_planted) {
+        rt_journal_free(j);
+        skip();                   /* another allocator serves malloc */
+    }
+    assert_int_equal(r, 1);
+    assert_false(rt_journal_about(j)->sealed);
+    const struct rt_journal_file *files;
+    assert_int_equal(rt_journal_files(j, &files), 0);
+    rt_journal_free(j);
+}
+#endif
+
+/* A removed file's folder is fsynced even when an earlier removal's
+ * path begins with that folder's path (sub/gone.bak, then sub/gone/x):
+ * seal and its directory (2), sub (1), sub/gone (1), the journal's
+ * removal (1). */
+static void removals_fsync_a_folder_a_file_name_begins_with(void **state)
+{
+    (void)state;
+    char p[256];
+    snprintf(p, sizeof p, "%s/sub/gone", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    write_file("sub/gone.bak", "b", 1);
+    write_file("sub/gone/x", "x", 1);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    assert_int_equal(rt_commit_delete(c, "sub/gone.bak", 0), 0);
+    assert_int_equal(rt_commit_delete(c, "sub/gone/x", 0), 0);
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    assert_int_equal(rt_io_totals.fsyncs - before.fsyncs, 5);
+    assert_int_equal(access(p, F_OK), 0);
+    snprintf(p, sizeof p, "%s/sub/gone/x", dir);
+    assert_int_not_equal(access(p, F_OK), 0);
+    assert_int_not_equal(access(journal, F_OK), 0);
+}
+
+/* A removal may prune the folders above its file up to the tree, never
+ * the tree itself or above: a commit asking for more is refused before
+ * anything is written (sealed, its journal would be refused). */
+static void commit_prunes_no_folder_above_its_tree(void **state)
+{
+    (void)state;
+    static const char *const file[] = {"sub/x", "sub/x", "x"};
+    static const unsigned prune[] = {2, 3, 1};
+    char p[256];
+    for (size_t i = 0; i < sizeof file / sizeof *file; i++) {
+        write_file(file[i], "x", 1);
+        struct rt_commit *c = rt_commit_new(dir, journal);
+        assert_non_null(c);
+        assert_int_equal(rt_commit_delete(c, file[i], prune[i]), 0);
+        struct rt_io_stats before = rt_io_totals;
+        struct rt_error e = {0};
+        assert_int_equal(rt_commit_run(c, &e), -1);
+        rt_commit_free(c);
+        assert_int_equal(e.code, RT_ERR_INTERNAL_ERROR);
+        assert_non_null(strstr(e.message,
+                               "a removal of folders above the tree"));
+        assert_non_null(strstr(e.message, "nothing was written"));
+        assert_int_equal(rt_io_totals.writes, before.writes);
+        assert_int_equal(rt_io_totals.fsyncs, before.fsyncs);
+        snprintf(p, sizeof p, "%s/%s", dir, file[i]);
+        assert_int_equal(access(p, F_OK), 0);
+        assert_int_not_equal(access(journal, F_OK), 0);
+    }
+}
+
+/* Run with its standard input closed (regtool <&-), the files a commit
+ * opens may get descriptor 0: each is still fsynced and closed, as with
+ * it open. */
+static void commit_with_standard_input_closed(void **state)
+{
+    (void)state;
+    make_before();
+    struct rt_commit *c = make_commit();
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    unsigned open_fsyncs = rt_io_totals.fsyncs - before.fsyncs;
+    assert_int_equal(which_state(), 1);
+
+    make_before();
+    c = make_commit();
+    /* Closed already (the test run so), it stays closed. */
+    int saved = fcntl(0, F_GETFD) != -1 ? dup(0) : -1;
+    close(0);
+    before = rt_io_totals;
+    int r = rt_commit_run(c, &e);
+    int still_open = fcntl(0, F_GETFD) != -1;
+    if (still_open)
+        close(0);
+    if (saved >= 0) {
+        assert_int_equal(dup2(saved, 0), 0);
+        close(saved);
+    }
+    rt_commit_free(c);
+    assert_int_equal(r, 0);
+    assert_false(still_open);
+    assert_int_equal(rt_io_totals.fsyncs - before.fsyncs, open_fsyncs);
+    assert_int_equal(which_state(), 1);
 }
 
 /* A .dat table's size record in order: the file is not lengthened (and
@@ -1602,6 +1768,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(fresh_commit_fsyncs_each_file_once,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(removals_fsync_each_directory_once,
+                                        setup, teardown),
+#ifdef HAVE_TAIL_HOOK
+        cmocka_unit_test_setup_teardown(
+            journal_cut_inside_an_intent_is_read_no_further, setup, teardown),
+#endif
+        cmocka_unit_test_setup_teardown(removals_fsync_a_folder_a_file_name_begins_with,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(commit_prunes_no_folder_above_its_tree,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(commit_with_standard_input_closed,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(in_order_size_costs_one_fsync,
                                         setup, teardown),

@@ -690,6 +690,31 @@ static void confined_tree(void **state)
     assert_int_equal(rt_os_rmdir(at("t")), 0);
 }
 
+/* A decoder that holds characters back to combine them writes them when
+ * the conversion is flushed at the end: eight TSCII bytes 0x8A (each the
+ * two characters U+0BB8 U+0BCD, 6 bytes of UTF-8) leave the last of them
+ * held until then, and its 3 bytes more than the room left, so the
+ * output grows for it: the whole text, not an error nor a text cut
+ * short. Where the system has no TSCII (Windows), nothing to test. */
+static void codepage_text_held_back_to_the_end_is_written(void **state)
+{
+    (void)state;
+    static const uint8_t in[8] = {0x8a, 0x8a, 0x8a, 0x8a,
+                                  0x8a, 0x8a, 0x8a, 0x8a};
+    char *out = NULL;
+    size_t out_len = 0, off = 0;
+    int r = rt_os_codepage_to_utf8("TSCII", in, sizeof in, &out, &out_len,
+                                   &off);
+    if (r == -3)
+        skip();
+    assert_int_equal(r, 0);
+    assert_int_equal(out_len, 48);
+    for (size_t i = 0; i < 8; i++)
+        assert_memory_equal(out + 6 * i, "\xe0\xae\xb8\xe0\xaf\x8d", 6);
+    assert_int_equal(out[48], '\0');
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -697,6 +722,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test(bulk_allocation_that_cannot_be_had),
+        cmocka_unit_test(codepage_text_held_back_to_the_end_is_written),
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(copy_on_write_mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(files_saved_in_parts, setup, teardown),

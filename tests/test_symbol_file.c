@@ -335,6 +335,46 @@ static void utf16_without_bom_and_dos_end_of_file(void **state)
     free(u16);
 }
 
+/* A UTF-16LE file with its byte order mark that ends in a DOS end of
+ * file (0x1A): the mark is skipped and the 0x1A found at the very end,
+ * so the last value, with no line end after it, is whole. */
+static void utf16_with_bom_and_dos_end_of_file(void **state)
+{
+    (void)state;
+    const char *src = "\xef\xbb\xbf#define A 0\r\n#define B 2\x1a";
+    uint8_t *u16;
+    size_t n, off;
+    assert_int_equal(rt_utf8_to_utf16le(src, strlen(src), &u16, &n, &off), 0);
+    assert_true(n > 2 && u16[0] == 0xFF && u16[1] == 0xFE);
+    struct rt_symbol_table t;
+    struct rt_diags d = {0};
+    assert_int_equal(rt_symbol_file_parse("s.h", u16, n, &t, &d), 0);
+    assert_int_equal(d.n, 0);
+    assert_int_equal(t.n, 2);
+    assert_value(&t, "B", 2, 2);
+    rt_symbol_table_free(&t);
+    free(u16);
+}
+
+/* A string ends at its closing quote: a comment after it on the same
+ * line is a comment, and what it spans is no definition. */
+static void comment_after_a_string_is_stripped(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    parse("#include \"a.h\" /* old values:\n"
+          "#define INSIDE 1\n"
+          "*/\n"
+          "#define CHAR 'x' /* and\n"
+          "#define ALSO_INSIDE 2 */\n"
+          "#define AFTER 3\n", &t);
+    assert_null(rt_symbol_find(&t, "INSIDE"));
+    assert_null(rt_symbol_find(&t, "ALSO_INSIDE"));
+    assert_value(&t, "AFTER", 3, 6);
+    assert_int_equal(t.n, 2);
+    rt_symbol_table_free(&t);
+}
+
 static uint64_t xorshift(uint64_t *s)
 {
     *s ^= *s << 13;
@@ -540,6 +580,8 @@ int main(void)
         cmocka_unit_test(file_errors),
         cmocka_unit_test(dotnet_semicolons_and_trailing_comments),
         cmocka_unit_test(utf16_without_bom_and_dos_end_of_file),
+        cmocka_unit_test(utf16_with_bom_and_dos_end_of_file),
+        cmocka_unit_test(comment_after_a_string_is_stripped),
         cmocka_unit_test(random_and_mutated_files_never_crash),
         cmocka_unit_test(number_followed_by_letters_is_not_a_number),
         cmocka_unit_test(out_of_memory_fails_the_read),

@@ -11,6 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Doubles the output buffer *BUF (*CAP bytes, written up to *OUTP, one
+ * byte kept for the terminator), keeping what is written: 0, or -2 out of
+ * memory (*BUF as it was). */
+static int grow(char **buf, size_t *cap, char **outp, size_t *outleft)
+{
+    size_t used = (size_t)(*outp - *buf);
+    char *nb = realloc(*buf, *cap * 2);
+    if (!nb)
+        return -2;
+    *cap *= 2;
+    *buf = nb;
+    *outp = nb + used;
+    *outleft = *cap - used - 1;
+    return 0;
+}
+
 /* One iconv conversion of the whole input; FROM and TO are iconv names. */
 static int convert(const char *to, const char *from, const uint8_t *in,
                    size_t len, char **out, size_t *out_len, size_t *err_off)
@@ -46,16 +62,10 @@ static int convert(const char *to, const char *from, const uint8_t *in,
         if (iconv(cd, &inp, &inleft, &outp, &outleft) != (size_t)-1)
             continue;
         if (errno == E2BIG) {
-            size_t used = (size_t)(outp - buf);
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
+            if (grow(&buf, &cap, &outp, &outleft) != 0) {
                 rc = -2;
                 break;
             }
-            cap *= 2;
-            buf = nb;
-            outp = buf + used;
-            outleft = cap - used - 1;
             continue;
         }
         *err_off = (size_t)((const uint8_t *)inp - in);
@@ -63,8 +73,16 @@ static int convert(const char *to, const char *from, const uint8_t *in,
         rc = errno == EINVAL ? -4 : -1;
         break;
     }
-    /* Stateful encodings flush their shift state here. */
-    if (rc == 0 && iconv(cd, NULL, NULL, &outp, &outleft) == (size_t)-1) {
+    /* Stateful encodings flush their shift state here, and decoders that
+     * hold characters back to combine them (TSCII) write them out: that
+     * may need more room than is left (eight TSCII bytes 0x8A, 48 bytes
+     * of UTF-8, fill all but 2 bytes of the first buffer before it). */
+    while (rc == 0 && iconv(cd, NULL, NULL, &outp, &outleft) == (size_t)-1) {
+        if (errno == E2BIG) {
+            if (grow(&buf, &cap, &outp, &outleft) != 0)
+                rc = -2;
+            continue;
+        }
         *err_off = len;
         rc = -1;
     }

@@ -403,6 +403,32 @@ static void removals_fsync_a_folder_a_file_name_begins_with(void **state)
     assert_int_not_equal(access(journal, F_OK), 0);
 }
 
+/* Pruning stops at the first folder that is not empty: the folders
+ * above it are neither removed nor fsynced (the commit costs what the
+ * same removal without pruning does). */
+static void pruning_stops_at_a_folder_not_empty(void **state)
+{
+    (void)state;
+    char p[256];
+    snprintf(p, sizeof p, "%s/a/b/c", dir);
+    assert_int_equal(rt_os_mkdirs(p), 0);
+    unsigned long fsyncs[2];
+    for (unsigned prune = 0; prune < 2; prune++) {
+        write_file("a/b/c/x", "x", 1);
+        write_file("a/b/c/y", "y", 1);
+        struct rt_commit *c = rt_commit_new(dir, journal);
+        assert_non_null(c);
+        assert_int_equal(rt_commit_delete(c, "a/b/c/x", prune ? 3 : 0), 0);
+        struct rt_io_stats before = rt_io_totals;
+        struct rt_error e = {0};
+        assert_int_equal(rt_commit_run(c, &e), 0);
+        rt_commit_free(c);
+        fsyncs[prune] = rt_io_totals.fsyncs - before.fsyncs;
+        assert_int_equal(access(p, F_OK), 0);
+    }
+    assert_int_equal(fsyncs[1], fsyncs[0]);
+}
+
 /* A removal may prune the folders above its file up to the tree, never
  * the tree itself or above: a commit asking for more is refused before
  * anything is written (sealed, its journal would be refused). */
@@ -1776,6 +1802,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(removals_fsync_a_folder_a_file_name_begins_with,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(commit_prunes_no_folder_above_its_tree,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(pruning_stops_at_a_folder_not_empty,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(commit_with_standard_input_closed,
                                         setup, teardown),

@@ -474,6 +474,53 @@ static void short_names_list_each_folder_once(void **state)
     free(names);
 }
 
+/* Short forms through 100 folders of Program Files, each named twice:
+ * past the 64 entries the tables of folders and of answers start with,
+ * regrown, each folder and answer is still found where it was kept, so
+ * the second round lists nothing again (102 listings: the root, Program
+ * Files and each folder once) and every Library resolves. */
+static void short_names_past_the_first_table(void **state)
+{
+    (void)state;
+    enum { N = 100 };
+    char(*paths)[64] = calloc(N, sizeof *paths);
+    char(*libs)[64] = calloc(N, sizeof *libs);
+    char(*names)[16] = calloc(2 * N, sizeof *names);
+    const char **tree = calloc(N + 2, sizeof *tree);
+    struct svc *v = calloc(2 * N, sizeof *v);
+    assert_true(paths && libs && names && tree && v);
+    tree[0] = "Windows\\System32\\ntdll.dll";
+    for (size_t i = 0; i < N; i++) {
+        snprintf(paths[i], sizeof paths[i],
+                 "Program Files\\D%03zu Long Name\\Inner Folder\\x.dll", i);
+        snprintf(libs[i], sizeof libs[i],
+                 "C:\\PROGRA~1\\D%03zuLO~1\\INNERF~1\\x.dll", i);
+        tree[i + 1] = paths[i];
+    }
+    for (size_t i = 0; i < 2 * N; i++) {
+        snprintf(names[i], sizeof names[i], "P%zu", i);
+        v[i] = (struct svc)STD(names[i], libs[i % N]);
+    }
+    struct rt_database db;
+    build(&db, v, 2 * N);
+    struct counted_tree t = {tree, 0};
+    struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list};
+    struct rt_findings f = {0};
+    assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
+    if (f.warnings + f.errors)
+        show(&f);
+    assert_int_equal(f.warnings + f.errors, 0);
+    assert_null(find(&f, "library-unchecked"));
+    assert_int_equal(t.listings, 2 + N);
+    rt_findings_free(&f);
+    rt_database_free(&db);
+    free(v);
+    free(tree);
+    free(names);
+    free(libs);
+    free(paths);
+}
+
 /* A 32-bit provider's DLL: SysWOW64, or Program Files (x86) through
  * %ProgramFiles%, is looked in before it is called missing. */
 static void thirty_two_bit_providers(void **state)
@@ -658,6 +705,7 @@ int main(void)
         cmocka_unit_test(writable_below_windows),
         cmocka_unit_test(short_names),
         cmocka_unit_test(short_names_list_each_folder_once),
+        cmocka_unit_test(short_names_past_the_first_table),
         cmocka_unit_test(thirty_two_bit_providers),
         cmocka_unit_test(system_provider_with_a_range),
         cmocka_unit_test(long_values_are_never_cut),

@@ -501,7 +501,35 @@ static void perfstats_read_audit(void **state)
         assert_string_equal(p.findings[i].stat, "Threads");
     }
     assert_true(seen_no_name);
+    size_t n_findings = p.n_findings;
     rt_op_perfstats_free(&p);
+    /* Memory running out at each allocation of the audited read in turn:
+     * it says it failed, or gives the whole audit, never a file audited
+     * clean. */
+    alloc_calls = 0;
+    assert_int_equal(rt_op_perfstats_read(path, NULL, RT_OP_PERFSTATS_AUDIT,
+                                          &p, &why),
+                     RT_OP_PERFSTATS_OK);
+    rt_op_perfstats_free(&p);
+    unsigned long calls = alloc_calls;
+    for (unsigned long k = 1; k <= calls; k++) {
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        enum rt_op_perfstats_status st =
+            rt_op_perfstats_read(path, NULL, RT_OP_PERFSTATS_AUDIT, &p, &why);
+        alloc_fail_at = 0;
+        if (st != RT_OP_PERFSTATS_OK) {
+            /* Reading the file is refused with its errno (ENOMEM). */
+            assert_true(st == RT_OP_PERFSTATS_NO_MEMORY ||
+                        st == RT_OP_PERFSTATS_UNREADABLE);
+            assert_non_null(why);
+            free(why);
+        } else if (p.n_findings != n_findings || p.errors != 1 ||
+                   p.warnings != 1)
+            fail_msg("allocation %lu of %lu failed: status %d, %zu findings",
+                     k, calls, (int)st, p.n_findings);
+        rt_op_perfstats_free(&p);
+    }
 
     static const char bad[] =
         "REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System]\r\n\"x\"=hex:0g\r\n";

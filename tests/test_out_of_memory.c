@@ -307,7 +307,7 @@ static void put_pairs(struct rt_strbuf *b, const struct rt_pair_list *l)
 /* Everything one case works on or gives; TEARDOWN frees what is set. */
 struct oom_ctx {
     struct rt_store *s;
-    int damaged;                    /* the store's Last Counter/Help low */
+    int damaged;                    /* Last Counter/Help low, Base Index off */
     struct rt_database db;
     int has_db;
     struct rt_findings f;
@@ -341,7 +341,9 @@ static void ctx_clear(struct oom_ctx *c)
 }
 
 /* The small store; DAMAGED: Last Counter and Last Help below Peer's
- * range, for audit and repair to find. */
+ * range, and Base Index other than English's pair 1 says (audit reads
+ * that pair's text: out of memory there is not the two agreeing), for
+ * audit and repair to find. */
 static void store_setup(void *ctx)
 {
     struct oom_ctx *c = ctx;
@@ -351,6 +353,7 @@ static void store_setup(void *ctx)
         struct rt_change_set cs = {0};
         put_dword(&cs, "Last Counter", 1846);
         put_dword(&cs, "Last Help", 1847);
+        put_dword(&cs, "Base Index", 1846);
         apply_set(c->s, &cs);
     }
 }

@@ -790,6 +790,37 @@ static void cut_text_is_never_kept(void **state)
     s->ops->close(s);
 }
 
+/* An index twice in English's Counter, the first text damaged and the
+ * second the one CurrentLanguage holds: repair keeps the confirmed second,
+ * not the first in table order. */
+static void duplicate_keeps_the_confirmed_text(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    struct rt_pair_list l;
+    cg_get_list(s, "009", RT_TABLE_COUNTER, &l);
+    const struct rt_pair *p = rt_pair_list_find(&l, CG_A_FIRST);
+    assert_non_null(p);
+    char *was = strdup(p->text);
+    assert_non_null(was);
+    rt_pair_list_free(&l);
+    cg_remove(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, CG_A_FIRST);
+    cg_append(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, "Damaged text");
+    cg_append(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, was);
+    struct rt_repair_report r;
+    assert_true(repair_once(s, NULL, &r) > 0);
+    assert_true(report_has(&r.fixed, "duplicate-resolved", "009", was));
+    rt_repair_report_free(&r);
+    cg_get_list(s, "009", RT_TABLE_COUNTER, &l);
+    p = rt_pair_list_find(&l, CG_A_FIRST);
+    assert_non_null(p);
+    assert_string_equal(p->text, was);
+    rt_pair_list_free(&l);
+    assert_false(has_finding(s, "duplicate-index"));
+    free(was);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -806,6 +837,7 @@ int main(void)
         cmocka_unit_test(from_ini_refuses_an_ini_that_fits_only_the_counters),
         cmocka_unit_test(copies_reported_and_rewritten),
         cmocka_unit_test(cut_text_is_never_kept),
+        cmocka_unit_test(duplicate_keeps_the_confirmed_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

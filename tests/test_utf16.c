@@ -488,12 +488,35 @@ static void decoded_text_holds_only_what_it_uses(void **state)
 }
 #endif
 
+/* A byte 0x80 alone (a continuation byte with no lead) is not text,
+ * wherever it falls among ASCII: in an eight-byte step or in the bytes
+ * after the last one. Validating and converting refuse it at its offset. */
+static void lone_continuation_byte_rejected(void **state)
+{
+    (void)state;
+    char buf[24];
+    for (size_t pre = 0; pre < 12; pre++)
+        for (size_t post = 0; post < 3; post++) {
+            memset(buf, 'a', sizeof buf);
+            buf[pre] = (char)0x80;
+            size_t len = pre + 1 + post, off = 99;
+            assert_int_equal(rt_utf8_validate(buf, len, &off), -1);
+            assert_int_equal(off, pre);
+            uint8_t *o;
+            size_t n;
+            off = 99;
+            assert_int_equal(rt_utf8_to_utf16le(buf, len, &o, &n, &off), -1);
+            assert_int_equal(off, pre);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(roundtrip_bmp_and_astral),
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),
+        cmocka_unit_test(lone_continuation_byte_rejected),
         cmocka_unit_test(code_point_edges),
         cmocka_unit_test(short_forms_match_the_one_character_decoder),
         cmocka_unit_test(case_hash_follows_the_comparison),

@@ -25,17 +25,20 @@ static const char *below_enum(const char *path)
     return path + n + 1;
 }
 
-/* A value of K as text, when it is a string. */
-static char *text_value(const struct rt_reg_key *k, const char *name)
+/* A value of K as text in *OUT, when it is a string (else NULL): 0, or
+ * -1 when out of memory, never taken for a value K lacks. */
+static int text_value(const struct rt_reg_key *k, const char *name,
+                      char **out)
 {
-    char *found = NULL;
+    *out = NULL;
     for (size_t i = 0; i < k->n_vals; i++)
         if (!k->vals[i].del && same(k->vals[i].name, strlen(k->vals[i].name),
                                     name, strlen(name))) {
-            free(found);
-            found = rt_value_string(&k->vals[i].v);
+            free(*out);
+            if (rt_value_to_string(&k->vals[i].v, out) != 0)
+                return -1;
         }
-    return found;
+    return 0;
 }
 
 void rt_perfstats_free(struct rt_perfstats *p)
@@ -161,8 +164,9 @@ int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out)
         if (!sep) {
             if (!s->line) {
                 s->line = k->line;
-                s->name = text_value(k, "Name");
-                s->vxd = text_value(k, "VxDName");
+                if (text_value(k, "Name", &s->name) ||
+                    text_value(k, "VxDName", &s->vxd))
+                    goto fail;
             }
             continue;
         }
@@ -182,9 +186,10 @@ int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out)
         st->line = k->line;
         if (!(st->key = strdup(sep + 1)))
             goto fail;
-        st->name = text_value(k, "Name");
-        st->description = text_value(k, "Description");
-        st->differentiate = text_value(k, "Differentiate");
+        if (text_value(k, "Name", &st->name) ||
+            text_value(k, "Description", &st->description) ||
+            text_value(k, "Differentiate", &st->differentiate))
+            goto fail;
         if (st->differentiate && !strcasecmp(st->differentiate, "TRUE"))
             st->kind = RT_STAT_RATE;
         else if (st->differentiate && !strcasecmp(st->differentiate, "FALSE"))

@@ -100,19 +100,25 @@ int open64(const char *path, int flags, ...)
 /* Files beneath a confined folder are opened relative to its descriptor:
  * openat, or openat2 through syscall(2) where the kernel has it
  * (lib/platform/os_posix_confine.c); PATH is then the name beneath. */
+static int call_at(const char *name, int dir, const char *path, int flags,
+                   mode_t mode)
+{
+    int (*real)(int, const char *, int, ...) =
+        (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, name);
+    if (!real)
+        _exit(98);
+    int fd = real(dir, path, flags, mode);
+    opened(path, fd);
+    return fd;
+}
+
 int openat(int dir, const char *path, int flags, ...)
 {
     va_list ap;
     va_start(ap, flags);
     mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    int (*real)(int, const char *, int, ...) =
-        (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
-    if (!real)
-        _exit(98);
-    int fd = real(dir, path, flags, mode);
-    opened(path, fd);
-    return fd;
+    return call_at("openat", dir, path, flags, mode);
 }
 
 int openat64(int dir, const char *path, int flags, ...)
@@ -121,13 +127,7 @@ int openat64(int dir, const char *path, int flags, ...)
     va_start(ap, flags);
     mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    int (*real)(int, const char *, int, ...) =
-        (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat64");
-    if (!real)
-        _exit(98);
-    int fd = real(dir, path, flags, mode);
-    opened(path, fd);
-    return fd;
+    return call_at("openat64", dir, path, flags, mode);
 }
 
 /* syscall(2) with up to six arguments, as the x86-64 and AArch64 calling

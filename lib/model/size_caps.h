@@ -87,4 +87,29 @@ static inline int rt_size_cap_error(struct rt_error *e, const char *path,
                         (unsigned long long)(cap >> 20), what);
 }
 
+/* The cap on a file of a Windows folder read whole as a side file
+ * (rebuild's sources, a file an uninstall keeps or removes): a .dat
+ * table's for REL ending in .dat, a PerfStringBackup file's for the rest
+ * (the backup, INF copies of INIs and symbol files, far smaller); and
+ * what rt_size_cap_error calls it. A sparse file of gigabytes costs
+ * nothing on disk and was read whole. */
+static inline int rt_win_file_is_table(const char *rel)
+{
+    size_t n = 0;
+    while (rel[n])
+        n++;
+    return n >= 4 && rel[n - 4] == '.' && (rel[n - 3] | 0x20) == 'd' &&
+           (rel[n - 2] | 0x20) == 'a' && (rel[n - 1] | 0x20) == 't';
+}
+
+static inline uint64_t rt_win_file_max(const char *rel)
+{
+    return rt_win_file_is_table(rel) ? RT_DAT_TABLE_MAX : RT_BACKUP_FILE_MAX;
+}
+
+static inline const char *rt_win_file_kind(const char *rel)
+{
+    return rt_win_file_is_table(rel) ? "a .dat table" : "a side file";
+}
+
 #endif

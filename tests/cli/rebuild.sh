@@ -173,4 +173,28 @@ expect_exit 3 $REGTOOL $HS rebuild --dry-run
 expect_grep "no Windows directory to rebuild from" "$ERR"
 expect_exit 0 $REGTOOL $HS rebuild --dry-run --from "$TMPDIR/good/Windows"
 expect_grep "^regtool: nothing would be lost$" "$OUT"
+# Sources over their caps (sparse files: gigabytes that cost nothing on
+# disk were read whole, 4.2 GB of memory for 4 GB of --from files) are
+# refused by their size, nothing read, nothing written: a backup over
+# 1536 MiB and a perfd009.dat over 256 MiB in --from, the tree's own
+# PerfStringBackup.INI over 1536 MiB.
+C=$TMPDIR/capped
+TREE_IGNORE=regtool.lock   # the lock file a refused writer may leave
+expect_exit 0 $REGTOOL --store "hive:$C" init
+mkdir -p "$TMPDIR/bigfrom/System32"
+truncate -s 2G "$TMPDIR/bigfrom/System32/PerfStringBackup.INI"
+tree_state "$C" >"$TMPDIR/capped.before"
+expect_exit 2 timeout 20 $REGTOOL --store "hive:$C" rebuild --from "$TMPDIR/bigfrom"
+expect_grep "bigfrom/System32/PerfStringBackup.INI: 2147483648 bytes, larger than the 1536 MiB a side file may be; nothing was read" "$ERR"
+rm "$TMPDIR/bigfrom/System32/PerfStringBackup.INI"
+truncate -s 300M "$TMPDIR/bigfrom/System32/perfd009.dat"
+expect_exit 2 timeout 20 $REGTOOL --store "hive:$C" rebuild --from "$TMPDIR/bigfrom"
+expect_grep "perfd009.dat: 314572800 bytes, larger than the 256 MiB a .dat table may be; nothing was read" "$ERR"
+expect_same_tree "$C" "$TMPDIR/capped.before" "a refused rebuild --from wrote"
+truncate -s 2G "$C/Windows/System32/PerfStringBackup.INI"
+tree_state "$C" >"$TMPDIR/capped.before"
+expect_exit 2 timeout 20 $REGTOOL --store "hive:$C" rebuild
+expect_grep "Windows/System32/PerfStringBackup.INI: 2147483648 bytes, larger than the 1536 MiB a side file may be" "$ERR"
+expect_same_tree "$C" "$TMPDIR/capped.before" "a refused rebuild wrote"
+TREE_IGNORE=
 echo "rebuild: ok"

@@ -503,9 +503,10 @@ static void perfstats_read_audit(void **state)
     assert_true(seen_no_name);
     size_t n_findings = p.n_findings;
     rt_op_perfstats_free(&p);
+#ifdef HAVE_ALLOC_HOOK
     /* Memory running out at each allocation of the audited read in turn:
      * it says it failed, or gives the whole audit, never a file audited
-     * clean. */
+     * clean. (Under valgrind no call reaches the hook: CALLS is 0.) */
     alloc_calls = 0;
     assert_int_equal(rt_op_perfstats_read(path, NULL, RT_OP_PERFSTATS_AUDIT,
                                           &p, &why),
@@ -530,6 +531,9 @@ static void perfstats_read_audit(void **state)
                      k, calls, (int)st, p.n_findings);
         rt_op_perfstats_free(&p);
     }
+#else
+    (void)n_findings;
+#endif
 
     static const char bad[] =
         "REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System]\r\n\"x\"=hex:0g\r\n";

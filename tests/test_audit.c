@@ -1087,6 +1087,48 @@ static void one_provider_overlapping_two_told_once_each(void **state)
     s->ops->close(s);
 }
 
+/* Providers whose ranges make the sweep's heap of open ranges take its
+ * right child on the way down (a range that ends earlier than its left
+ * sibling): the range of SiftR, ended before SiftX2 starts, is closed by
+ * then, and only the ranges that share indices are told. */
+static void overlaps_closed_in_order_of_their_ends(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    const uint32_t b = 10000;
+    static const struct {
+        const char *name;
+        uint32_t first, last;
+    } prov[] = {
+        {"SiftM", 2, 10},   {"SiftL", 4, 100},   {"SiftR", 6, 20},
+        {"SiftLast", 8, 120}, {"SiftX1", 14, 200}, {"SiftX2", 40, 60},
+    };
+    for (size_t i = 0; i < sizeof prov / sizeof *prov; i++)
+        cg_provider(s, prov[i].name, b + prov[i].first, b + prov[i].last);
+    struct rt_findings f;
+    audit_store(s, &f, NULL);
+    size_t told = 0;
+    for (size_t i = 0; i < f.n; i++) {
+        if (strcmp(rt_finding_id(&f.v[i]), "provider-overlap"))
+            continue;
+        const char *m = message_of(&f.v[i]);
+        if (!strstr(m, "Sift"))
+            continue;
+        told++;
+        if (strstr(m, "SiftR ") && strstr(m, "SiftX2 ")) {
+            print_findings(&f);
+            fail_msg("SiftR and SiftX2 share no index: %s", m);
+        }
+    }
+    /* M-L, M-R, M-Last, L-R, L-Last, L-X1, L-X2, R-Last, R-X1, Last-X1,
+     * Last-X2, X1-X2. */
+    if (told != 12)
+        print_findings(&f);
+    assert_int_equal(told, 12);
+    rt_findings_free(&f);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1105,6 +1147,7 @@ int main(void)
         cmocka_unit_test(help_missing_base_at_its_edge),
         cmocka_unit_test(key_anomalies_are_errors),
         cmocka_unit_test(one_provider_overlapping_two_told_once_each),
+        cmocka_unit_test(overlaps_closed_in_order_of_their_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

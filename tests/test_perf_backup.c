@@ -317,6 +317,27 @@ static void expect_error(const char *s, unsigned line, const char *words)
     free(u);
 }
 
+/* A backup put together by hand has no parse's index: its services are
+ * found by a scan, in any case, and a name it lacks is not found, the
+ * scan stopping at its last service (none at all in an empty one). */
+static void service_found_without_an_index(void **state)
+{
+    (void)state;
+    struct rt_psb empty = {0};
+    assert_null(rt_psb_service_find(&empty, "PerfOS"));
+    struct rt_psb_service *v = calloc(2, sizeof *v);
+    assert_non_null(v);
+    v[0].name = (char *)"PerfOS";
+    v[1].name = (char *)"\xd0\x94\xd0\x90"; /* ДА */
+    struct rt_psb hand = {0};
+    hand.services = v;
+    hand.n_services = 2;
+    assert_ptr_equal(rt_psb_service_find(&hand, "perfos"), &v[0]);
+    assert_ptr_equal(rt_psb_service_find(&hand, "\xd0\xb4\xd0\xb0"), &v[1]);
+    assert_null(rt_psb_service_find(&hand, "PerfProc"));
+    free(v);
+}
+
 /* Sections are found by search in the parse's index as a scan finds
  * them (names in any case, Cyrillic too; ids by value, 804 as 0804); a
  * second section is refused at the earliest repeat in the file, whatever
@@ -864,6 +885,7 @@ int main(void)
         cmocka_unit_test(test_edge_text),   cmocka_unit_test(test_edge_errors),
         cmocka_unit_test(test_merge_split), cmocka_unit_test(test_robust),
         cmocka_unit_test(test_pieces),      cmocka_unit_test(test_many_sections),
+        cmocka_unit_test(service_found_without_an_index),
 #ifdef HAVE_ALLOC_HOOK
         cmocka_unit_test(split_reports_out_of_memory),
         cmocka_unit_test(merge_keeps_the_last_of_equal_indices_or_fails),

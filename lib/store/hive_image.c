@@ -82,12 +82,15 @@ static int is_dirty_file(const char *path, uint8_t *base, int *dirty,
  * the store's hives they are about, its I/O messages do: the path is
  * added where it is missing. */
 static int hive_open_error(struct rt_error *e, const char *path,
-                           const char *err)
+                           const char *err, int rc)
 {
+    /* Memory running out is the machine's failure (exit 3), not a hive
+     * that is bad (exit 2). */
+    int code = rc == RT_REGF_ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_BADDB;
     size_t n = strlen(path);
     if (!strncmp(err, path, n) && err[n] == ':')
-        return rt_error_set(e, RT_ERR_BADDB, "%s", err);
-    return rt_error_set(e, RT_ERR_BADDB, "%s: %s", path, err);
+        return rt_error_set(e, code, "%s", err);
+    return rt_error_set(e, code, "%s: %s", path, err);
 }
 
 /* Opens a hive following the writing policy: a dirty hive with usable
@@ -135,9 +138,10 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
     if (is_dirty_file(hf->path, hf->seen_base, &dirty, e) != 0)
         return -1;
     if (!dirty) {
-        if (rt_regf_open(hf->path, RT_REGF_WRITE | once(s), &hf->h, err,
-                         sizeof err))
-            return hive_open_error(e, hf->path, err);
+        int rc = rt_regf_open(hf->path, RT_REGF_WRITE | once(s), &hf->h,
+                              err, sizeof err);
+        if (rc)
+            return hive_open_error(e, hf->path, err, rc);
         /* The base block the image was built from (the file may have
          * changed between the two reads; then they differ and the next
          * look reads it again). */
@@ -157,8 +161,10 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
         free(img);
         rt_regf_replay_report_free(&rep);
         if (r)
-            return rt_error_set(e, RT_ERR_BADDB, "%s (after log replay): %s",
-                                hf->path, err);
+            return rt_error_set(e, r == RT_REGF_ENOMEM
+                                       ? RT_ERR_NOT_ENOUGH_MEMORY
+                                       : RT_ERR_BADDB,
+                                "%s (after log replay): %s", hf->path, err);
         hf->replayed = 1;
         /* The replay read the bins only of a file running far past them:
          * the file's own size says so (hive_file_open). */
@@ -171,8 +177,9 @@ static int open_hive_image(struct hive_store *s, struct hive_file *hf,
     rt_regf_replay_report_free(&rep);
     unsigned flags = (s->opt.force_dirty ? RT_REGF_WRITE | RT_REGF_FORCE : 0) |
                      once(s);
-    if (rt_regf_open(hf->path, flags, &hf->h, err, sizeof err))
-        return hive_open_error(e, hf->path, err);
+    int rc = rt_regf_open(hf->path, flags, &hf->h, err, sizeof err);
+    if (rc)
+        return hive_open_error(e, hf->path, err, rc);
     if (!s->opt.force_dirty) {
         hf->dirty_unusable = 1;
         snprintf(hf->dirty_why, sizeof hf->dirty_why, "%s",

@@ -50,8 +50,9 @@ static int read_dword(struct rt_regf *h, uint32_t key, const char *name,
     uint32_t type;
     uint8_t *data = NULL;
     size_t len = 0;
-    if (rt_regf_get_value(h, key, name, &type, &data, &len) != 0)
-        return -1;
+    int r = rt_regf_get_value(h, key, name, &type, &data, &len);
+    if (r != 0)
+        return r == RT_REGF_ENOMEM ? RT_REGF_ENOMEM : -1;
     int ok = type == RT_REG_DWORD && len == 4;
     if (ok)
         *out = regf_le32(data);
@@ -67,7 +68,12 @@ static int find_services(struct hive_store *s, struct rt_error *e)
     int f = hive_find(&s->system, "Select", &sel, e);
     if (f < 0)
         return -1;
-    if (f || read_dword(s->system.h, sel, "Current", &current) != 0)
+    int r = f ? -1 : read_dword(s->system.h, sel, "Current", &current);
+    if (r == RT_REGF_ENOMEM)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                            "%s: Select\\Current: out of memory",
+                            s->system.path);
+    if (r != 0)
         return rt_error_set(e, RT_ERR_BADDB,
                             "%s has no Select\\Current, so it is not a "
                             "SYSTEM hive (or its current control set is "
@@ -132,10 +138,14 @@ static int check_dat_files(struct hive_store *s, const char *dir,
             char name[64];
             snprintf(name, sizeof name, "perf%c%s.dat", t ? 'h' : 'c',
                      langs[i]);
+            errno = 0;
             char *p = hive_find_ci(dir, name);
             struct rt_os_stat st;
             if (!p && hive_ambiguous(e))
                 rc = -1;
+            else if (!p && errno == ENOMEM)
+                rc = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                  "%s/%s: out of memory", dir, name);
             else if (!p)
                 rc = rt_error_set(
                     e, RT_ERR_BADDB,
@@ -165,7 +175,9 @@ static int syswow64_refused(const char *wow, struct rt_error *e)
 {
     struct rt_os_stat st;
     if (rt_os_stat(wow, &st) != 0) {
-        rt_error_set(e, RT_ERR_BADDB, "%s: %s. Nothing was written", wow,
+        rt_error_set(e, errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                        : RT_ERR_BADDB,
+                     "%s: %s. Nothing was written", wow,
                      rt_os_strerror(errno));
         return 1;
     }
@@ -192,8 +204,8 @@ static int syswow64_unread(const char *wow, struct rt_error *e)
 {
     if (errno == ENOENT)
         return 0;
-    rt_error_set(e, RT_ERR_BADDB, "%s: %s. Nothing was written", wow,
-                 rt_os_strerror(errno));
+    rt_error_set(e, errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_BADDB,
+                 "%s: %s. Nothing was written", wow, rt_os_strerror(errno));
     return 1;
 }
 
@@ -224,14 +236,22 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
                                             : rt_os_strerror(errno));
         s->files_layout = 1;
     } else if (system32_guess && (predefined || !has_tables)) {
+        errno = 0;
         char *dat = hive_find_ci(system32_guess, "perfc009.dat");
         if (!dat && hive_ambiguous(e))
             return -1;
-        if (dat) {
+        if (!dat && errno == ENOMEM)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                "%s: out of memory", system32_guess);
+        int found = dat != NULL;
+        if (found) {
             s->system32 = strdup(system32_guess);
             s->files_layout = 1;
         }
         free(dat);
+        if (found && !s->system32)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                "%s: out of memory", system32_guess);
     }
     if (!s->files_layout && check) {
         char **langs;
@@ -352,12 +372,21 @@ static int load_layout(struct hive_store *s, int check, struct rt_error *e)
     /* Only a config folder's parent is taken for System32: hives given
      * by name elsewhere name their tables with --tables (the folder above
      * an arbitrary one is nothing of the tree's). */
+    errno = 0;
     char *config = hive_parent_dir(s->software.path);
     char *guess = config && hive_base_is(config, "config")
                       ? hive_parent_dir(config)
                       : NULL;
     free(config);
-    int r = find_layout(s, is_dir(guess) ? guess : NULL, check, e);
+    int guessed = guess && is_dir(guess);
+    /* Out of memory looking is said as such: never a layout decided as
+     * if System32 were not there. */
+    if (errno == ENOMEM && !guessed) {
+        free(guess);
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                            "%s: out of memory", s->software.path);
+    }
+    int r = find_layout(s, guessed ? guess : NULL, check, e);
     free(guess);
     return r;
 }

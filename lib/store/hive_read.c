@@ -460,9 +460,9 @@ static int scan_children(const struct hive_file *hf, const char *hive,
     int rc = v ? 0 : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     for (size_t i = 0; i < ns && !rc; i++) {
         struct rt_regf_key_info ki;
-        if (rt_regf_key_info(h, subs[i], &ki) != 0) {
-            rc = rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
-                              rt_regf_errmsg(h));
+        int r = rt_regf_key_info(h, subs[i], &ki);
+        if (r != 0) {
+            rc = hive_regf_error(hf, path, r, e);
             break;
         }
         v[got++] = (struct named_key){ki.name, subs[i]};

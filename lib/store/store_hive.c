@@ -182,6 +182,10 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
         char *dir = *tries[i] ? rt_os_path_ci(root, tries[i], 1) : strdup(root);
         if (!dir && hive_ambiguous(e))
             return -1;
+        /* Out of memory is said as such, never taken for no hives. */
+        if (!dir && errno == ENOMEM)
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                "%s: out of memory", spec);
         if (!dir && !*refused && (errno == ELOOP || errno == EXDEV))
             snprintf(refused, sizeof refused, ": %s", rt_os_strerror(errno));
         /* The folder itself may refuse to be listed (a mount point). */
@@ -191,9 +195,19 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
         if (dir && !sw && !refuse && !*refused &&
             (errno == ELOOP || errno == EXDEV))
             snprintf(refused, sizeof refused, ": %s", rt_os_strerror(errno));
-        char *sy = dir && !refuse ? hive_find_ci(dir, "SYSTEM") : NULL;
-        refuse = refuse || (dir && !sy && hive_ambiguous(e));
+        int no_memory = dir && !sw && !refuse && errno == ENOMEM;
+        errno = 0;
+        char *sy = dir && !refuse && !no_memory ? hive_find_ci(dir, "SYSTEM")
+                                                : NULL;
+        refuse = refuse || (dir && !sy && !no_memory && hive_ambiguous(e));
+        no_memory = no_memory || (dir && !sy && !refuse && errno == ENOMEM);
         free(dir);
+        if (no_memory) {
+            free(sw);
+            free(sy);
+            return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                                "%s: out of memory", spec);
+        }
         if (refuse) {
             free(sw);
             free(sy);
@@ -203,8 +217,9 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
             s->software.path = hive_absolute(sw);
             s->system.path = hive_absolute(sy);
             if (!s->software.path || !s->system.path)
-                rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s",
-                             s->software.path ? sy : sw,
+                rt_error_set(e, errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                                : RT_ERR_FILE_NOT_FOUND,
+                             "%s: %s", s->software.path ? sy : sw,
                              rt_os_strerror(errno));
             free(sw);
             free(sy);
@@ -379,7 +394,7 @@ struct rt_store *rt_store_hive_open(const char *spec,
     return &s->base;
 fail:
     if (!e || !e->code)
-        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "%s: cannot open", spec);
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "%s: out of memory", spec);
     hive_close(&s->base);
     return NULL;
 }

@@ -9,7 +9,6 @@
 
 #include "engine/side_files.h"
 #include "model/lang_id.h"
-#include "model/size_caps.h"
 #include "platform/os.h"
 
 static int oom(struct rt_error *e)
@@ -72,21 +71,11 @@ static int read_rel(const struct where *w, const char *rel,
     if (!p)
         return path_failed(e);
     int rc = 0;
-    struct rt_os_stat st;
     if (rt_os_exists(p)) {
         /* Capped as the store caps its own side files: a sparse file of
          * gigabytes in another machine's folder was read whole. */
-        uint64_t cap = rt_win_file_max(rel);
-        int known = rt_os_stat(p, &st) == 0;
-        if ((known && st.size > cap) ||
-            rt_os_read_file_max(p, (size_t)cap, &out->data, &out->len) != 0)
-            rc = (known && st.size > cap) || errno == EFBIG
-                     ? rt_size_cap_error(e, p, known ? st.size : cap + 1, cap,
-                                         rt_win_file_kind(rel))
-                     : rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
-                                    rt_os_strerror(errno));
-        else
-            *present = 1;
+        rc = rt_store_read_side_file(p, rel, out, e);
+        *present = rc == 0;
     }
     free(p);
     return rc;

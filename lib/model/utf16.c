@@ -228,9 +228,9 @@ int rt_utf8_to_utf16le_into(const char *restrict in, size_t len,
     const unsigned char *u = (const unsigned char *)in;
     size_t o = 0;
     for (size_t i = 0; i < len;) {
-        /* Eight ASCII bytes a step (most text); then the two- and three-byte forms of
-         * every other script a table holds decoded in place, and only
-         * the rest (four bytes, or not valid) through
+        /* Eight ASCII bytes a step (most text); then the two- and
+         * three-byte forms of every other script a table holds decoded
+         * in place, and only the rest (four bytes, or not valid) through
          * rt_utf8_decode_one: a call a character was a third of a
          * restore's time on a twelve-language database. */
         while (len - i >= 8) {

@@ -5,7 +5,6 @@
  * directory. */
 #include "store/hive_internal.h"
 #include "model/lang_id.h"
-#include "model/size_caps.h"
 #include "model/utf16.h"
 
 #include <errno.h>
@@ -548,16 +547,8 @@ int hive_read_win_file(struct rt_store *st, const char *rel,
                           "%s is not a file (a link, a folder or a device); "
                           "nothing was written", p);
     else if (fst.kind == RT_OS_FILE) {
-        uint64_t cap = rt_win_file_max(rel);
-        if (fst.size > cap ||
-            rt_os_read_file_max(p, (size_t)cap, &out->data, &out->len) != 0)
-            rc = fst.size > cap || errno == EFBIG
-                     ? rt_size_cap_error(e, p, fst.size, cap,
-                                         rt_win_file_kind(rel))
-                     : rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", p,
-                                    rt_os_strerror(errno));
-        else
-            *present = 1;
+        rc = rt_store_read_side_file(p, rel, out, e);
+        *present = rc == 0;
     }
     free(p);
     out->type = RT_REG_BINARY;

@@ -2,7 +2,10 @@
 #include "store/store.h"
 
 #include "model/lang_id.h"
+#include "model/size_caps.h"
+#include "platform/os.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +35,25 @@ int rt_store_win_files(struct rt_store *s)
 {
     return s->ops->has_win_files && s->ops->read_win_file &&
            s->ops->has_win_files(s);
+}
+
+int rt_store_read_side_file(const char *path, const char *rel,
+                            struct rt_value *out, struct rt_error *e)
+{
+    uint64_t cap = rt_win_file_max(rel);
+    /* rt_os_read_file_max refuses a file over CAP by its size, before a
+     * byte is read; the size is looked up only to name it. */
+    if (rt_os_read_file_max(path, (size_t)cap, &out->data, &out->len) == 0)
+        return 0;
+    int err = errno;
+    struct rt_os_stat st;
+    if (err == EFBIG)
+        return rt_size_cap_error(e, path,
+                                 rt_os_stat(path, &st) == 0 ? st.size
+                                                            : cap + 1,
+                                 cap, rt_win_file_kind(rel));
+    return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", path,
+                        rt_os_strerror(err));
 }
 
 void rt_key_anomalies_free(struct rt_key_anomaly *v, size_t n)

@@ -199,6 +199,13 @@ void rt_strings_free(char **v, size_t n);
 /* Whether S keeps side files (has_win_files, above). */
 int rt_store_win_files(struct rt_store *s);
 
+/* Reads PATH, the side file REL of a Windows folder (rebuild's sources, a
+ * file an uninstall keeps or removes), whole into OUT within
+ * rt_win_file_max(REL): 0, or -1 with E set (over the cap: its size
+ * named and nothing read, as a sparse file of gigabytes once was). */
+int rt_store_read_side_file(const char *path, const char *rel,
+                            struct rt_value *out, struct rt_error *e);
+
 /* Whether NAME is a language subkey: three or four hex digits, or
  * CurrentLanguage (model/lang_id.h). */
 int rt_is_language_key(const char *name);

@@ -152,6 +152,39 @@ static void links_are_refused(void **state)
     victim_unchanged();
 }
 
+/* A folder of the tree confined again (one file read beneath its folder,
+ * rt_os_read_file_beneath) is resolved from the tree: a link planted as
+ * that folder, or above it, is refused, never followed out of the tree
+ * to become a confined directory of its own. */
+static void confining_again_follows_no_link(void **state)
+{
+    (void)state;
+    assert_int_equal(symlink(victim_dir, in_tree("Windows/INF")), 0);
+    char *root = (char *)"unchanged";
+    errno = 0;
+    assert_int_equal(rt_os_confine(in_tree("Windows/INF"), &root), -1);
+    assert_int_equal(errno, ELOOP);
+    assert_null(root);
+    assert_int_equal(rt_os_confine(in_tree("Windows/INF/sub"), NULL), -1);
+    assert_int_equal(errno, ELOOP);
+    uint8_t *d = NULL;
+    size_t n;
+    assert_int_not_equal(rt_os_read_file_beneath(in_tree("Windows/INF/passwd"),
+                                                 1 << 20, &d, &n), 0);
+    assert_int_equal(errno, ELOOP);
+    assert_null(d);
+    assert_false(rt_os_is_confined(victim_dir));
+
+    /* A real folder of the tree is confined again, as the tree's own. */
+    assert_int_equal(mkdir(in_tree("Windows/System32/x"), 0755), 0);
+    write_file(in_tree("Windows/System32/x/a.ini"), "[info]\n");
+    assert_int_equal(rt_os_read_file_beneath(in_tree("Windows/System32/x/a.ini"),
+                                             1 << 20, &d, &n), 0);
+    assert_int_equal(n, 7);
+    free(d);
+    victim_unchanged();
+}
+
 /* ".." never leads out, whatever the path's text. */
 static void dot_dot_is_refused(void **state)
 {
@@ -562,6 +595,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(links_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(confining_again_follows_no_link,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(dot_dot_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(hard_links_are_not_written, setup, teardown),

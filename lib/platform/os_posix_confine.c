@@ -32,14 +32,51 @@ struct confined {
 static struct confined roots[16];
 static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* DIR opened when it lies beneath a directory already confined (a folder
+ * of the tree, confined again for one file's read): resolved from that
+ * directory, links refused, where realpath would follow a link planted
+ * there out of the tree; *REAL a copy of DIR (built on the confined
+ * directory's canonical form, it is one). -2 when DIR lies beneath none,
+ * -1 with errno. */
+static int confined_dir(const char *dir, char **real)
+{
+    *real = NULL;
+    struct beneath b;
+    if (os_posix_resolve(dir, &b) != 0)
+        return -1;
+    if (b.dir < 0)
+        return -2;
+    int fd;
+    if (!b.leaf[0]) {
+        fd = fcntl(b.dir, F_DUPFD_CLOEXEC, 0);
+    } else {
+        fd = os_posix_open_beneath(b.dir, b.leaf, O_RDONLY | O_DIRECTORY |
+                                                      O_NONBLOCK | O_CLOEXEC,
+                                   0);
+        if (fd < 0)
+            os_posix_walk_failed(b.dir, b.leaf, dir, strlen(dir), errno);
+    }
+    os_posix_resolved_done(&b);
+    if (fd >= 0 && !(*real = strdup(dir))) {
+        close(fd);
+        errno = ENOMEM;
+        return -1;
+    }
+    return fd;
+}
+
 int rt_os_confine(const char *dir, char **canonical)
 {
     if (canonical)
         *canonical = NULL;
-    char *real = realpath(dir, NULL);
-    if (!real)
-        return -1;
-    int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char *real;
+    int fd = confined_dir(dir, &real);
+    if (fd == -2) {
+        real = realpath(dir, NULL);
+        if (!real)
+            return -1;
+        fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
     if (fd < 0) {
         int err = errno;
         free(real);

@@ -37,7 +37,16 @@ int rt_os_confine(const char *dir, char **canonical)
         errno = rt_os_exists(dir) ? ENOTDIR : ENOENT;
         return -1;
     }
-    if (rt_os_realpath(dir, buf, sizeof buf) != 0)
+    /* A folder beneath a directory already confined (confined again for
+     * one file's read) is walked from it first, each folder held and
+     * refused when a reparse point, so that the real path taken is not
+     * one a junction planted there leads out of the tree to. */
+    struct held hd;
+    if (os_win32_hold_beneath(dir, 1, &hd) != 0)
+        return -1;
+    int real = rt_os_realpath(dir, buf, sizeof buf);
+    os_win32_release(&hd);
+    if (real != 0)
         return -1;
     AcquireSRWLockExclusive(&roots_lock);
     struct confined *slot = NULL;

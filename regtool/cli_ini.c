@@ -64,12 +64,9 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
     else if (r == RT_INI_REFUSED_STRICT)
         rt_cli_error("%s: %zu warning%s, refused as strict; nothing was "
                      "written", ini, d.warnings, d.warnings == 1 ? "" : "s");
-    else if (r == RT_INI_FILES_UNREADABLE)
-        rt_cli_error("%s; nothing was written", e.message);
     free(ini);
     rt_diags_free(&d);
-    if (r == RT_INI_UNREADABLE || r == RT_INI_FILES_UNREADABLE ||
-        r == RT_INI_OUT_OF_MEMORY)
+    if (r == RT_INI_UNREADABLE || r == RT_INI_OUT_OF_MEMORY)
         return RT_EXIT_FAILURE;
     return r == RT_INI_LOADED ? RT_EXIT_OK : RT_EXIT_INVALID;
 }

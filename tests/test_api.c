@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 
 #include <stdlib.h>
 #include <string.h>
@@ -354,6 +357,23 @@ static void backup_then_restore(void **state)
     assert_int_equal(regtool_restore(rt, missing, 0, &err),
                      REGTOOL_ERR_FILE_NOT_FOUND);
     assert_true(strncmp(err.message, "cannot read ", 12) == 0);
+    /* Read as the CLI reads it: a .reg file is named as such, not taken
+     * for a broken backup; a link as the file's name is not followed. */
+    char reg[720];
+    snprintf(reg, sizeof reg, "%s/perf.reg", dir);
+    static const char reg_text[] = "Windows Registry Editor Version 5.00\r\n";
+    assert_int_equal(rt_os_write_new_file(reg, reg_text,
+                                          sizeof reg_text - 1), 0);
+    assert_int_equal(regtool_restore(rt, reg, 0, &err),
+                     REGTOOL_ERR_INVALID_DATA);
+    assert_non_null(strstr(err.message, "is a .reg file"));
+#ifndef _WIN32
+    char link[720];
+    snprintf(link, sizeof link, "%s/link.ini", dir);
+    assert_int_equal(symlink(file, link), 0);
+    assert_int_not_equal(regtool_restore(rt, link, 0, &err), 0);
+    assert_non_null(strstr(err.message, "is a symbolic link"));
+#endif
     regtool_close(rt);
 
     /* The same file restored on another machine (two of its base names

@@ -318,12 +318,6 @@ int regtool_install(regtool *rt, const char *ini,
                          "%s: %zu warning%s, refused as strict; nothing was "
                          "written", ini, warnings, warnings == 1 ? "" : "s");
     }
-    if (r == RT_INI_FILES_UNREADABLE) {
-        rt_provider_spec_free(&spec);
-        char what[300];
-        snprintf(what, sizeof what, "install %s", ini);
-        return fail(err, what, &e);
-    }
     if (r != RT_INI_LOADED) {
         rt_provider_spec_free(&spec);
         /* The INI could not be read at all (said in its diagnostic). */
@@ -554,28 +548,42 @@ int regtool_restore(regtool *rt, const char *file, int flags,
     if (!rt || !file)
         return set_error(err, RT_ERR_INVALID_PARAMETER,
                          "regtool_restore: no handle or no file");
-    uint8_t *data = NULL;
-    size_t len = 0;
-    if (rt_os_read_file(file, &data, &len) != 0) {
-        int en = errno;
-        return set_error(err,
-                         en == ENOENT    ? RT_ERR_FILE_NOT_FOUND
-                         : en == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
-                                         : RT_ERR_ACCESS_DENIED,
-                         "cannot read %s: %s; nothing was written", file,
-                         rt_os_strerror(en));
-    }
-    struct rt_psb psb;
-    struct rt_psb_error perr;
-    int r = rt_psb_parse_take(data, len, &psb, NULL, &perr);
-    if (r != 0) {
-        if (perr.nomem)
-            return set_error(err, RT_ERR_NOT_ENOUGH_MEMORY,
-                             "%s: out of memory; nothing was written", file);
+    /* As the CLI reads it: beneath its folder (often a tree's own
+     * PerfStringBackup.INI), refused by its size before it is read. */
+    struct rt_backup_file bf;
+    struct rt_error re = {0};
+    switch (rt_op_read_backup_file(file, &bf, &re)) {
+    case RT_BACKUP_READ_OK:
+        break;
+    case RT_BACKUP_READ_TOO_LARGE:
+        rt_backup_file_free(&bf);
+        return set_error(err, re.code ? re.code : RT_ERR_INVALID_DATA,
+                         "%s; nothing was written", re.message);
+    case RT_BACKUP_READ_UNREADABLE:
+        rt_backup_file_free(&bf);
+        return set_error(err, re.code, "cannot read %s: %s; nothing was "
+                         "written", file, re.message);
+    case RT_BACKUP_READ_NO_MEMORY:
+        rt_backup_file_free(&bf);
+        return set_error(err, RT_ERR_NOT_ENOUGH_MEMORY,
+                         "%s: out of memory; nothing was written", file);
+    case RT_BACKUP_READ_MALFORMED:
+        rt_backup_file_free(&bf);
+        if (bf.with_line)
+            return set_error(err, RT_ERR_INVALID_DATA,
+                             "%s:%u: %s; nothing was written", file, bf.line,
+                             re.message);
         return set_error(err, RT_ERR_INVALID_DATA,
-                         "%s:%u: %s; nothing was written", file, perr.line,
-                         perr.message);
+                         "%s: %s; nothing was written", file, re.message);
     }
+    if (bf.kind != RT_BACKUP_FILE_PSB) {
+        rt_backup_file_free(&bf);
+        return set_error(err, RT_ERR_INVALID_DATA,
+                         "%s is a .reg file, not a PerfStringBackup file; "
+                         "nothing was written (regtool restore reads both)",
+                         file);
+    }
+    struct rt_psb psb = bf.psb;
     int dry_run = (flags & REGTOOL_DRY_RUN) != 0;
     int force = (flags & REGTOOL_FORCE) != 0;
     struct rt_change_set cs;

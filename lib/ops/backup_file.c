@@ -67,7 +67,24 @@ static enum rt_backup_read read_backup(const char *file, const char *path,
     size_t len = 0;
     if (rt_os_map_file(path, &view) != 0)
         view.data = NULL;
-    if (!view.data && rt_os_read_file(path, &data, &len) != 0) {
+    /* What is mapped or read is what the file holds now: a file that
+     * grew past the cap since its size was looked at is refused all the
+     * same. */
+    if (view.data && view.len > cap) {
+        rt_size_cap_error(e, file, view.len, cap,
+                          "a PerfStringBackup or .reg file");
+        rt_os_unmap_file(&view);
+        return RT_BACKUP_READ_TOO_LARGE;
+    }
+    int got = view.data ? 0 : rt_os_read_file_max(path, (size_t)cap, &data,
+                                                  &len);
+    if (got == -2 && errno == EFBIG) {
+        rt_size_cap_error(e, file, rt_os_stat(path, &st) == 0 ? st.size
+                                                               : cap + 1,
+                          cap, "a PerfStringBackup or .reg file");
+        return RT_BACKUP_READ_TOO_LARGE;
+    }
+    if (got != 0) {
         int err = errno;
         rt_error_set(e, err == ENOENT    ? RT_ERR_FILE_NOT_FOUND
                         : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND

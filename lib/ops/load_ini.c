@@ -12,18 +12,21 @@
 
 #include "engine/side_files.h"
 
-enum rt_ini_load rt_op_load_ini(const char *path,
-                                const struct rt_ini_load_options *opt,
-                                struct rt_provider_spec *spec,
-                                struct rt_diags *d)
+/* rt_op_load_ini, with the files' bytes kept in *INF when INF. */
+static enum rt_ini_load load(const char *path,
+                             const struct rt_ini_load_options *opt,
+                             struct rt_provider_spec *spec,
+                             struct rt_inf_files *inf, struct rt_diags *d)
 {
     static const struct rt_ini_load_options defaults = {0};
     if (!opt)
         opt = &defaults;
-    int r = rt_provider_spec_load_in(path, opt->symbol_dir, opt->codepage,
-                                     spec, d);
+    int r = rt_provider_spec_load_files(path, opt->symbol_dir, opt->codepage,
+                                        spec, inf, d);
     if (d->out_of_memory) {
         rt_provider_spec_free(spec);
+        if (inf)
+            rt_inf_files_free(inf);
         return RT_INI_OUT_OF_MEMORY;
     }
     if (r == -2)
@@ -33,9 +36,19 @@ enum rt_ini_load rt_op_load_ini(const char *path,
     if (opt->strict && d->warnings) {
         rt_provider_spec_free(spec);
         memset(spec, 0, sizeof *spec);
+        if (inf)
+            rt_inf_files_free(inf);
         return RT_INI_REFUSED_STRICT;
     }
     return RT_INI_LOADED;
+}
+
+enum rt_ini_load rt_op_load_ini(const char *path,
+                                const struct rt_ini_load_options *opt,
+                                struct rt_provider_spec *spec,
+                                struct rt_diags *d)
+{
+    return load(path, opt, spec, NULL, d);
 }
 
 enum rt_ini_load rt_op_load_provider(const char *path,
@@ -44,15 +57,9 @@ enum rt_ini_load rt_op_load_provider(const char *path,
                                      struct rt_inf_files *inf,
                                      struct rt_diags *d, struct rt_error *e)
 {
-    memset(inf, 0, sizeof *inf);
-    enum rt_ini_load r = rt_op_load_ini(path, opt, spec, d);
-    if (r == RT_INI_LOADED && rt_inf_files_read(spec, inf, e) != 0)
-        r = e->code == RT_ERR_NOT_ENOUGH_MEMORY ? RT_INI_OUT_OF_MEMORY
-                                                : RT_INI_FILES_UNREADABLE;
-    if (r == RT_INI_OUT_OF_MEMORY) {
-        rt_provider_spec_free(spec);
+    enum rt_ini_load r = load(path, opt, spec, inf, d);
+    if (r == RT_INI_OUT_OF_MEMORY)
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "%s: out of memory", path);
-    }
     return r;
 }
 

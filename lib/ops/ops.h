@@ -128,8 +128,6 @@ enum rt_ini_load {
     RT_INI_UNREADABLE,       /* the INI or its symbol file cannot be read
                                 (D says why) */
     RT_INI_REFUSED_STRICT,   /* loaded with D->warnings warnings */
-    RT_INI_FILES_UNREADABLE, /* rt_op_load_provider: loaded, but the files
-                                could not be read again (E) */
     RT_INI_OUT_OF_MEMORY,    /* memory ran out reading or checking them:
                                 D's diagnostics are no account of the
                                 INI (D->out_of_memory) */
@@ -139,12 +137,12 @@ enum rt_ini_load rt_op_load_ini(const char *path,
                                 struct rt_provider_spec *spec,
                                 struct rt_diags *d);
 
-/* install's and lodctr's INI: rt_op_load_ini, then, once loaded, the INI
- * and its symbol file read again whole into *INF (rt_inf_files_read):
- * what the INF copy holds is what was validated. When they cannot be
- * read: RT_INI_FILES_UNREADABLE with E (the file and why), *INF empty.
- * Out of memory: RT_INI_OUT_OF_MEMORY, E saying so, *SPEC and *INF empty.
- * On RT_INI_LOADED the caller frees *INF (rt_inf_files_free). */
+/* install's and lodctr's INI: rt_op_load_ini, keeping the INI's and its
+ * symbol file's bytes as they were read and validated in *INF
+ * (rt_provider_spec_load_files): what the INF copy holds is what was
+ * checked, each file read once. Out of memory: RT_INI_OUT_OF_MEMORY, E
+ * saying so, *SPEC and *INF empty. On RT_INI_LOADED the caller frees
+ * *INF (rt_inf_files_free); otherwise it is empty. */
 enum rt_ini_load rt_op_load_provider(const char *path,
                                      const struct rt_ini_load_options *opt,
                                      struct rt_provider_spec *spec,

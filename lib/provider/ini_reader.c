@@ -223,6 +223,13 @@ int rt_ini_decode(const char *path, const void *data, size_t len,
 int rt_ini_load(const char *path, const char *codepage,
                 struct rt_ini_text *out, struct rt_diags *d)
 {
+    return rt_ini_load_kept(path, codepage, out, NULL, NULL, d);
+}
+
+int rt_ini_load_kept(const char *path, const char *codepage,
+                     struct rt_ini_text *out, uint8_t **raw, size_t *raw_len,
+                     struct rt_diags *d)
+{
     memset(out, 0, sizeof *out);
     uint8_t *data;
     size_t len;
@@ -242,7 +249,12 @@ int rt_ini_load(const char *path, const char *codepage,
         return -2;
     }
     r = rt_ini_decode(path, data, len, codepage, out, d);
-    free(data);
+    if (r == 0 && raw) {
+        *raw = data;
+        *raw_len = len;
+    } else {
+        free(data);
+    }
     return r;
 }
 

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/diag.h"
 
@@ -43,6 +44,13 @@ int rt_ini_decode(const char *path, const void *data, size_t len,
  * it is not valid text, -2 when it cannot be read (an error in D too). */
 int rt_ini_load(const char *path, const char *codepage,
                 struct rt_ini_text *out, struct rt_diags *d);
+
+/* rt_ini_load, giving the file's bytes as read (a new buffer) to *RAW and
+ * *RAW_LEN when it returns 0: what was decoded is then what a copy of the
+ * file holds, read once. */
+int rt_ini_load_kept(const char *path, const char *codepage,
+                     struct rt_ini_text *out, uint8_t **raw, size_t *raw_len,
+                     struct rt_diags *d);
 
 void rt_ini_text_free(struct rt_ini_text *t);
 

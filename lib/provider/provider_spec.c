@@ -806,9 +806,22 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
                              const char *codepage,
                              struct rt_provider_spec *spec, struct rt_diags *d)
 {
+    return rt_provider_spec_load_files(ini_path, symbol_dir, codepage, spec,
+                                       NULL, d);
+}
+
+int rt_provider_spec_load_files(const char *ini_path, const char *symbol_dir,
+                                const char *codepage,
+                                struct rt_provider_spec *spec,
+                                struct rt_inf_files *files, struct rt_diags *d)
+{
     memset(spec, 0, sizeof *spec);
+    if (files)
+        memset(files, 0, sizeof *files);
     struct rt_ini_text text;
-    int r = rt_ini_load(ini_path, codepage, &text, d);
+    int r = rt_ini_load_kept(ini_path, codepage, &text,
+                             files ? &files->ini : NULL,
+                             files ? &files->ini_len : NULL, d);
     if (r)
         return r == -2 ? -2 : -1;
     size_t errors_before = d->errors;
@@ -844,7 +857,9 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
 
     struct rt_symbol_table table = {0};
     if (c.symbol_path && !d->out_of_memory &&
-        !rt_symbol_file_load(c.symbol_path, &table, d))
+        !rt_symbol_file_load_kept(c.symbol_path, &table,
+                                  files ? &files->sym : NULL,
+                                  files ? &files->sym_len : NULL, d))
         check_offsets(&L, &c, &table, &syms);
     if (!d->out_of_memory)
         check_symbol_text(&L, &c, &syms);
@@ -857,6 +872,12 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
         } else {
             rt_diags_nomem(d);
         }
+    }
+    if (files && rc == 0) {
+        files->ini_name = rt_path_base_name(spec->ini_path);
+        files->sym_name = rt_path_base_name(spec->symbol_path);
+    } else if (files) {
+        rt_inf_files_free(files);
     }
     rt_ini_text_free(&text);
     rt_symbol_table_free(&table);
@@ -898,27 +919,6 @@ int rt_provider_spec_language(const struct rt_provider_spec *spec,
         if (rt_lang_same(spec->languages[i].id, id))
             return (int)i;
     return -1;
-}
-
-int rt_inf_files_read(const struct rt_provider_spec *spec,
-                      struct rt_inf_files *f, struct rt_error *e)
-{
-    memset(f, 0, sizeof *f);
-    const char *failed = NULL;
-    if (rt_os_read_file(spec->ini_path, &f->ini, &f->ini_len) != 0)
-        failed = spec->ini_path;
-    else if (rt_os_read_file(spec->symbol_path, &f->sym, &f->sym_len) != 0)
-        failed = spec->symbol_path;
-    if (failed) {
-        int err = errno;
-        rt_inf_files_free(f);
-        return rt_error_set(e, rt_error_code_for_errno(err),
-                            "cannot read %s again: %s", failed,
-                            rt_os_strerror(err));
-    }
-    f->ini_name = rt_path_base_name(spec->ini_path);
-    f->sym_name = rt_path_base_name(spec->symbol_path);
-    return 0;
 }
 
 void rt_inf_files_free(struct rt_inf_files *f)

@@ -103,12 +103,16 @@ struct rt_inf_files {
     size_t sym_len;
 };
 
-/* Reads SPEC's INI and symbol file again into F, whole, so that what is
- * copied is what was validated moments before (a file changed since
- * fails the engine's check, not this read). -1 with E set (the file and
- * errno's text) when either cannot be read; F is then empty. */
-int rt_inf_files_read(const struct rt_provider_spec *spec,
-                      struct rt_inf_files *f, struct rt_error *e);
+/* rt_provider_spec_load_in, keeping in *FILES the INI's and the symbol
+ * file's bytes as they were read and validated, each file read once:
+ * what the INF copy holds is what was checked, whatever takes the files'
+ * places meanwhile. FILES NULL: as rt_provider_spec_load_in. On success
+ * the caller frees *FILES (rt_inf_files_free); on failure it is empty. */
+int rt_provider_spec_load_files(const char *ini_path, const char *symbol_dir,
+                                const char *codepage,
+                                struct rt_provider_spec *spec,
+                                struct rt_inf_files *files,
+                                struct rt_diags *d);
 void rt_inf_files_free(struct rt_inf_files *f);
 
 #endif

@@ -758,10 +758,20 @@ int rt_symbol_file_parse(const char *path, const void *data, size_t len,
 int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
                         struct rt_diags *d)
 {
+    return rt_symbol_file_load_kept(path, t, NULL, NULL, d);
+}
+
+int rt_symbol_file_load_kept(const char *path, struct rt_symbol_table *t,
+                             uint8_t **raw, size_t *raw_len,
+                             struct rt_diags *d)
+{
     memset(t, 0, sizeof *t);
     uint8_t *data;
     size_t len;
-    int rc = rt_os_read_file_max(path, MAX_SYMBOL_FILE_BYTES, &data, &len);
+    /* Beneath its folder: a link as its own name is refused when it is
+     * read, whatever was there when the INI named it. */
+    int rc = rt_os_read_file_beneath(path, MAX_SYMBOL_FILE_BYTES, &data,
+                                     &len);
     if (rc != 0 && errno == ENOMEM)
         rt_diags_nomem(d);
     else if (rc == -2 && errno == EFBIG)
@@ -775,9 +785,21 @@ int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
         return -1;
     char *text;
     size_t tlen;
-    if (symbol_text(path, data, len, 1, &text, &tlen, d) != 0)
+    if (symbol_text(path, data, len, raw == NULL, &text, &tlen, d) != 0) {
+        if (raw)
+            free(data);
         return -1;
-    return parse_text(path, text, tlen, t, d);
+    }
+    if (parse_text(path, text, tlen, t, d) != 0) {
+        if (raw)
+            free(data);
+        return -1;
+    }
+    if (raw) {
+        *raw = data;
+        *raw_len = len;
+    }
+    return 0;
 }
 
 const struct rt_symbol_def *rt_symbol_find(const struct rt_symbol_table *t,

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/diag.h"
 #include "provider/pos_index.h"
@@ -53,9 +54,15 @@ struct rt_symbol_table {
 int rt_symbol_file_parse(const char *path, const void *data, size_t len,
                          struct rt_symbol_table *t, struct rt_diags *d);
 
-/* Reads PATH and parses it. Returns 0, -1 on errors in D. */
+/* Reads PATH (beneath its folder: a link as its name is refused) and
+ * parses it. Returns 0, -1 on errors in D. */
 int rt_symbol_file_load(const char *path, struct rt_symbol_table *t,
                         struct rt_diags *d);
+/* The same, giving the file's bytes as read (a new buffer) to *RAW and
+ * *RAW_LEN when it returns 0. */
+int rt_symbol_file_load_kept(const char *path, struct rt_symbol_table *t,
+                             uint8_t **raw, size_t *raw_len,
+                             struct rt_diags *d);
 
 /* The definition of NAME: an exact match, else the only one equal but for
  * ASCII case (lodctr compares symbol names case-insensitively). NULL when

@@ -100,6 +100,15 @@ static void remove_stale_temporaries(const char *path)
     free(dir);
 }
 
+/* The file as it is now, when it holds no more bytes than when it was
+ * loaded (a longer one has changed: not read, whatever its size); -1
+ * otherwise. */
+static int read_if_same_size(const struct reg_store *r, uint8_t **now,
+                             size_t *now_len)
+{
+    return rt_os_read_file_max(r->path, r->file_len, now, now_len);
+}
+
 static int reg_begin(struct rt_store *s, struct rt_error *e)
 {
     struct reg_store *r = rs(s);
@@ -119,7 +128,7 @@ static int reg_begin(struct rt_store *s, struct rt_error *e)
      * the lock: the transaction works on the file as it is now. */
     uint8_t *now = NULL;
     size_t now_len = 0;
-    if (rt_os_read_file(r->path, &now, &now_len) != 0 ||
+    if (read_if_same_size(r, &now, &now_len) != 0 ||
         now_len != r->file_len || rt_blob_hash(now, now_len) != r->file_hash)
         rc = load_file(r, e);
     free(now);
@@ -225,7 +234,7 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
     uint8_t *now = NULL;
     size_t now_len = 0;
     struct rt_os_stat st;
-    int changed = rt_os_read_file(r->path, &now, &now_len) != 0 ||
+    int changed = read_if_same_size(r, &now, &now_len) != 0 ||
                   now_len != r->file_len ||
                   rt_blob_hash(now, now_len) != r->file_hash;
     free(now);

@@ -115,16 +115,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (!ini || !ini[0])
         ini = DEFAULT_INI;
     struct rt_diags d = {0};
-    struct rt_error e = {0};
-    int r = rt_provider_spec_load(ini, NULL, &provider, &d);
+    int r = rt_provider_spec_load_files(ini, NULL, NULL, &provider,
+                                        &provider_files, &d);
     rt_diags_free(&d);
     if (r != 0) {
         fprintf(stderr, "fuzz_tree: %s: cannot load the provider (run from "
                 "the top of the source tree, or set RT_FUZZ_INI)\n", ini);
-        exit(1);
-    }
-    if (rt_inf_files_read(&provider, &provider_files, &e) != 0) {
-        fprintf(stderr, "fuzz_tree: %s: %s\n", ini, e.message);
         exit(1);
     }
     return 0;

@@ -211,18 +211,14 @@ static int remove_if_present(struct rt_store *s, const char *rel,
                              struct rt_change_set *cs, struct rt_value *keep,
                              struct rt_error *e)
 {
-    struct rt_value v = {0};
     int present = 0;
     if (changes_file(cs, rel))
         return 0;
-    if (s->ops->read_win_file(s, rel, &v, &present, e) != 0)
+    /* Read only when KEEP asks for its bytes: a file about to go is
+     * otherwise looked for, not read. */
+    if (s->ops->read_win_file(s, rel, keep, &present, e) != 0)
         return -1;
-    int r = present && rt_change_set_delete_file(cs, rel) ? oom(e) : 0;
-    if (keep && present)
-        *keep = v;
-    else
-        rt_value_free(&v);
-    return r;
+    return present && rt_change_set_delete_file(cs, rel) ? oom(e) : 0;
 }
 
 int rt_side_inf_remove(struct rt_store *s, const struct rt_database *db,
@@ -278,8 +274,19 @@ int rt_side_psb(struct rt_store *s, struct rt_change_set *cs,
     int present = 0;
     if (changes_file(cs, RT_PSB_REL))
         return 0;
-    if (s->ops->read_win_file(s, RT_PSB_REL, &old, &present, e) != 0)
-        return -1;
+    /* Read to write nothing when it holds the new bytes already. One too
+     * large to be read (the stores refuse a side file over its cap,
+     * RT_ERR_INVALID_DATA) is rewritten whole all the same: nothing of
+     * it is kept, and the change is not refused for its sake; any other
+     * failure (a link there, a read error) is. */
+    struct rt_error oe = {0};
+    if (s->ops->read_win_file(s, RT_PSB_REL, &old, &present, &oe) != 0) {
+        if (oe.code != RT_ERR_INVALID_DATA) {
+            *e = oe;
+            return -1;
+        }
+        present = 1;
+    }
     if (!present)
         return 0;
     struct rt_store *after = rt_overlay_new(s, cs);
@@ -312,7 +319,7 @@ int rt_side_psb(struct rt_store *s, struct rt_change_set *cs,
         goto out;
     }
     rc = 0;
-    if (len != old.len || memcmp(bytes, old.data, len)) {
+    if (!old.data || len != old.len || memcmp(bytes, old.data, len)) {
         /* The buffer grew by doubling: its slack is given back, and the
          * bytes are the change set's, not copied (with thousands of
          * languages the file is most of what a change holds). */

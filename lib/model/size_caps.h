@@ -65,6 +65,10 @@ _Static_assert(RT_BACKUP_FILE_MAX >=
  * text a byte, and refuses a file over this cap (the PerfStringBackup
  * format holds any tree within the caps). */
 #define RT_REG_FILE_MAX ((uint64_t)256 << 20)
+/* A provider's INI and its symbol file, read whole: as given to install
+ * and as a tree's INF copy holds them (far smaller in practice: the
+ * largest real INIs are tens of KB). */
+#define RT_PROVIDER_FILE_MAX ((uint64_t)16 << 20)
 /* The key names a .reg file's key path may hold after its root key: the
  * hive's own key, then the 512 levels Windows allows below it. The trees
  * built from a file are walked (copied, written, freed) recursively, and
@@ -89,8 +93,9 @@ static inline int rt_size_cap_error(struct rt_error *e, const char *path,
 
 /* The cap on a file of a Windows folder read whole as a side file
  * (rebuild's sources, a file an uninstall keeps or removes): a .dat
- * table's for REL ending in .dat, a PerfStringBackup file's for the rest
- * (the backup, INF copies of INIs and symbol files, far smaller); and
+ * table's for REL ending in .dat, a provider file's for REL in INF/ (an
+ * INF copy's INI or symbol file, which the provider's reader refuses
+ * beyond it anyway), a PerfStringBackup file's for the rest; and
  * what rt_size_cap_error calls it. A sparse file of gigabytes costs
  * nothing on disk and was read whole. */
 static inline int rt_win_file_is_table(const char *rel)
@@ -102,14 +107,25 @@ static inline int rt_win_file_is_table(const char *rel)
            (rel[n - 2] | 0x20) == 'a' && (rel[n - 1] | 0x20) == 't';
 }
 
+/* REL in the INF folder: a provider's INF copy. */
+static inline int rt_win_file_is_inf(const char *rel)
+{
+    return (rel[0] | 0x20) == 'i' && (rel[1] | 0x20) == 'n' &&
+           (rel[2] | 0x20) == 'f' && rel[3] == '/';
+}
+
 static inline uint64_t rt_win_file_max(const char *rel)
 {
-    return rt_win_file_is_table(rel) ? RT_DAT_TABLE_MAX : RT_BACKUP_FILE_MAX;
+    return rt_win_file_is_table(rel) ? RT_DAT_TABLE_MAX
+           : rt_win_file_is_inf(rel) ? RT_PROVIDER_FILE_MAX
+                                     : RT_BACKUP_FILE_MAX;
 }
 
 static inline const char *rt_win_file_kind(const char *rel)
 {
-    return rt_win_file_is_table(rel) ? "a .dat table" : "a side file";
+    return rt_win_file_is_table(rel) ? "a .dat table"
+           : rt_win_file_is_inf(rel) ? "an INF copy's file"
+                                     : "a side file";
 }
 
 #endif

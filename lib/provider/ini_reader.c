@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/size_caps.h"
 #include "model/utf16.h"
 #include "provider/text_encoding.h"
 
@@ -23,7 +24,7 @@
  * holds about 9 bytes per byte of the file, so the limit is what bounds
  * an INI's memory (about 150 MB at the limit); it also keeps every size
  * computation below far from overflow. */
-#define MAX_INI_BYTES (16u << 20)
+#define MAX_INI_BYTES ((unsigned)RT_PROVIDER_FILE_MAX)
 
 static unsigned line_of_byte(const unsigned char *p, size_t off)
 {

@@ -13,11 +13,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/size_caps.h"
 #include "model/utf16.h"
 #include "provider/pos_index.h"
 #include "provider/text_encoding.h"
 
-#define MAX_SYMBOL_FILE_BYTES (16u << 20)
+#define MAX_SYMBOL_FILE_BYTES ((unsigned)RT_PROVIDER_FILE_MAX)
 /* Deeper parentheses than this are not a counter header; the limit keeps
  * the recursion bounded. */
 #define MAX_DEPTH 256

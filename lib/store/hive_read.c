@@ -525,7 +525,8 @@ int hive_read_win_file(struct rt_store *st, const char *rel,
                        struct rt_error *e)
 {
     const char *win = hive_windows_dir(st);
-    memset(out, 0, sizeof *out);
+    if (out)
+        memset(out, 0, sizeof *out);
     *present = 0;
     if (!win)
         return 0;
@@ -546,11 +547,14 @@ int hive_read_win_file(struct rt_store *st, const char *rel,
         rc = rt_error_set(e, RT_ERR_ACCESS_DENIED,
                           "%s is not a file (a link, a folder or a device); "
                           "nothing was written", p);
+    else if (fst.kind == RT_OS_FILE && !out)
+        *present = 1;
     else if (fst.kind == RT_OS_FILE) {
         rc = rt_store_read_side_file(p, rel, out, e);
         *present = rc == 0;
     }
     free(p);
-    out->type = RT_REG_BINARY;
+    if (out)
+        out->type = RT_REG_BINARY;
     return rc;
 }

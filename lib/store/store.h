@@ -167,7 +167,8 @@ struct rt_store_ops {
      * HAS_WIN_FILES: 1 when this store has such a directory (hive files
      * given by name have none). READ_WIN_FILE: REL relative to it, '/'
      * between components, matched ignoring case as Windows does, as
-     * committed; *PRESENT 0 when absent. */
+     * committed; *PRESENT 0 when absent. OUT NULL: whether it is there,
+     * nothing read (a file about to be removed or rewritten whole). */
     int (*has_win_files)(struct rt_store *s);
     int (*read_win_file)(struct rt_store *s, const char *rel,
                          struct rt_value *out, int *present,

@@ -116,7 +116,13 @@ static int mem_read_win_file(struct rt_store *s, const char *rel,
                              struct rt_value *out, int *present,
                              struct rt_error *e)
 {
-    return rt_tree_store_read_file(mem(s)->root, &paths, rel, out, present, e);
+    /* Presence alone: read, then let go (this store's files are its
+     * own, not a tree someone else wrote). */
+    struct rt_value v;
+    int r = rt_tree_store_read_file(mem(s)->root, &paths, rel, out ? out : &v, present, e);
+    if (!out)
+        rt_value_free(&v);
+    return r;
 }
 
 static const char *mem_layout(struct rt_store *s)

@@ -372,7 +372,13 @@ static int w32_read_win_file(struct rt_store *s, const char *rel,
                              struct rt_value *out, int *present,
                              struct rt_error *e)
 {
-    return w32_file_read(w32(s), rel, out, present, e);
+    /* Presence alone: read, then let go (this store's files are its
+     * own, not a tree someone else wrote). */
+    struct rt_value v;
+    int r = w32_file_read(w32(s), rel, out ? out : &v, present, e);
+    if (!out)
+        rt_value_free(&v);
+    return r;
 }
 
 /* The machine's Windows directory, for audit --libraries' file checks:

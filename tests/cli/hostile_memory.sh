@@ -350,6 +350,37 @@ refused "names --help-text, a 257 MiB perfh009.dat" 2 "$dat_re" "$W" \
     "$REGTOOL" --store "hive:$W" names --help-text 2
 rm -rf "$W"
 
+# The side files a change removes or rewrites whole are looked for, not
+# read: a 4 GiB (sparse) PerfStringBackup.INI is rewritten by disable and
+# uninstall, a 4 GiB symbol file of the INF copy removed, each in a few
+# MB; the INF copy's INI, which uninstall reads for its symbol file's
+# name, is refused over the 16 MiB an INI may be, nothing written.
+expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
+expect_exit 0 "$REGTOOL" --store "hive:$W" install $CS "$TMPDIR/replication.ini"
+PSB=$W/Windows/System32/PerfStringBackup.INI
+INF=$W/Windows/INF/ReplicationPerf/0009
+cp -a "$W" "$TMPDIR/caps-installed"
+truncate -s 4G "$PSB" "$INF/ReplicationOffsets.h"
+for verb in disable uninstall; do
+    "$TIME" -f %M -o "$TMPDIR/rss" "$REGTOOL" --store "hive:$W" $verb \
+        ReplicationPerf >"$OUT" 2>"$ERR" </dev/null ||
+        { cat "$ERR" >&2; fail "$verb with a 4 GiB PerfStringBackup.INI failed"; }
+    kb=$(tail -n 1 "$TMPDIR/rss")
+    [ "$ASAN" = 1 ] || [ "$kb" -le $((16 * 1024)) ] ||
+        fail "$verb with a 4 GiB PerfStringBackup.INI: peak RSS $kb KB over 16 MB"
+    [ "$(stat -c %s "$PSB")" -lt $((16 * MB)) ] ||
+        fail "$verb left the 4 GiB PerfStringBackup.INI"
+    truncate -s 4G "$PSB"
+done
+[ ! -e "$INF" ] || fail "uninstall left the INF copy with its 4 GiB symbol file"
+rm -rf "$W"
+mv "$TMPDIR/caps-installed" "$W"
+truncate -s 4G "$INF/replication.ini"
+refused "uninstall, a 4 GiB INF copy's INI" 2 \
+    "replication\.ini: 4294967296 bytes, larger than the 16 MiB an INF copy's file may be; nothing was read" \
+    "$W" "$REGTOOL" --store "hive:$W" uninstall ReplicationPerf
+rm -rf "$W"
+
 expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
 expect_exit 4 "$REGTOOL" --store "hive:$W" disable NoSuchService
 I=$TMPDIR/in

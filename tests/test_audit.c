@@ -755,6 +755,10 @@ static const struct edge_case {
      CG_B_LAST + 1, NULL, NULL},
     {"last-help-above-highest", RT_AUDIT_INFO, NULL, "Last Help",
      CG_B_LAST + 4, CG_B_LAST + 3, NULL, NULL},
+    {"last-counter-out-of-range", RT_AUDIT_ERROR, NULL, "Last Counter",
+     RT_INDEX_MAX + 1, RT_INDEX_MAX, NULL, NULL},
+    {"last-help-out-of-range", RT_AUDIT_ERROR, NULL, "Last Help",
+     RT_INDEX_MAX + 1, RT_INDEX_MAX, NULL, NULL},
 };
 
 /* How many findings ID (of no language) the clean database with K's

@@ -27,6 +27,8 @@
 #define SYMPTOM_CONSISTENCY                                                   \
     "SQL Server setup: the performance counter registry hive consistency "   \
     "check fails; a new provider may be given indices already in use"
+#define SYMPTOM_NO_ROOM                                                       \
+    "lodctr and installers: a new provider's counters cannot be installed"
 #define SYMPTOM_RANGE                                                         \
     "Datadog agent: \"index out of range\"; consumers show the wrong name "  \
     "for a counter"
@@ -527,14 +529,22 @@ static void check_perflib_values(struct audit *a)
     uint32_t hc = rt_database_highest(db, RT_TABLE_COUNTER);
     uint32_t hh = rt_database_highest(db, RT_TABLE_HELP);
     struct {
-        const char *name, *below, *above;
+        const char *name, *below, *above, *out;
         uint32_t value, highest;
     } v[2] = {{"Last Counter", "last-counter-below-highest",
-               "last-counter-above-highest", db->last_counter, hc},
+               "last-counter-above-highest", "last-counter-out-of-range",
+               db->last_counter, hc},
               {"Last Help", "last-help-below-highest", "last-help-above-highest",
-               db->last_help, hh}};
+               "last-help-out-of-range", db->last_help, hh}};
     for (int k = 0; k < 2; k++) {
-        if (v[k].value < v[k].highest) {
+        if (v[k].value > RT_INDEX_MAX) {
+            /* Not a reserve: nothing can be installed above it, and a
+             * table holds no index past RT_INDEX_MAX. */
+            ADD(a, v[k].out, RT_AUDIT_ERROR, NULL, SYMPTOM_NO_ROOM,
+                FIX_REPAIR, "%s is %u, past %u, the highest index a name "
+                "table may hold: no provider can be installed above it",
+                v[k].name, v[k].value, RT_INDEX_MAX);
+        } else if (v[k].value < v[k].highest) {
             ADD(a, v[k].below, RT_AUDIT_ERROR, NULL, SYMPTOM_CONSISTENCY,
                 FIX_REPAIR, "%s is %u but index %u is in use", v[k].name,
                 v[k].value, v[k].highest);

@@ -252,6 +252,25 @@ int rt_repair_emit_values(struct repair *rp, struct rt_change_set *cs)
     uint32_t value[2] = {db->last_counter, db->last_help};
     int present[2] = {db->has_last_counter, db->has_last_help};
     for (int k = 0; k < 2; k++) {
+        if (present[k] && value[k] > RT_INDEX_MAX) {
+            /* Past any index a table may hold: lowered to the highest
+             * in use, by the tables or by a provider's range, so that
+             * nothing installed is ever given out again. */
+            uint32_t v = high[k];
+            for (size_t i = 0; i < db->n_services; i++) {
+                const struct rt_service_info *s = &db->services[i];
+                uint32_t end = k ? s->last_help : s->last_counter;
+                if ((k ? s->has_last_help : s->has_last_counter) &&
+                    end <= RT_INDEX_MAX && end > v)
+                    v = end;
+            }
+            if (rt_change_set_dword(cs, NULL, name[k], v) != 0)
+                return -1;
+            FIXED(rp, "last-index-lowered", NULL, "%s: %u -> %u, the highest "
+                  "index in use (it was past %u, the highest a table may "
+                  "hold)", name[k], value[k], v, RT_INDEX_MAX);
+            continue;
+        }
         if (value[k] >= high[k] && present[k])
             continue;
         uint32_t v = value[k] > high[k] ? value[k] : high[k];
@@ -307,7 +326,8 @@ static const char *left_reason(const struct rt_finding *x,
         "blob-bad-index", "blob-index-zero", "blob-index-range",
         "blob-odd-count", "blob-bad-surrogate", "blob-damaged",
         "blob-not-multi-sz", "duplicate-index", "last-counter-below-highest",
-        "last-help-below-highest", "provider-above-last-counter",
+        "last-help-below-highest", "last-counter-out-of-range",
+        "last-help-out-of-range", "provider-above-last-counter",
         "base-index-missing",
         "current-language-differs", "language-missing-entries",
         "table-copy-wow64-differs", "table-copy-hive-differs"};

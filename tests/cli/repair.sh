@@ -28,6 +28,7 @@ for id in blob-no-terminator last-counter-below-highest counters-disabled; do
         fail "audit does not find $id: $(cat "$OUT")"
 done
 
+SRC=$(pwd)
 cd "$TMPDIR" || exit 1
 tree_state "$D" >"$TMPDIR/before"
 expect_exit 1 "$REGTOOL" $S repair --dry-run
@@ -125,4 +126,25 @@ help_of 009 >"$TMPDIR/en.strings"
 now=$(awk -v i="$cut_index" 'NR % 2 == 1 && $0 == i { getline; print; exit }' "$TMPDIR/after.strings")
 en=$(awk -v i="$cut_index" 'NR % 2 == 1 && $0 == i { getline; print; exit }' "$TMPDIR/en.strings")
 [ -n "$en" ] && [ "$now" = "$en" ] || fail "00C's Help: index $cut_index is '$now', not English's '$en'"
+# Last Counter past the highest index a table may hold (0xffffffff, set
+# with hivexregedit): audit's error, no install possible; repair lowers
+# it to the highest index in use, a provider's range included (read back
+# with hivexget), and the audit is clean.
+L=$TMPDIR/lastmax
+expect_exit 0 "$REGTOOL" --store "hive:$L" init --layout registry
+CS="--create-service --library x.dll --open O --collect C --close X"
+expect_exit 0 "$REGTOOL" --store "hive:$L" install $CS "$SRC/ini-samples/transfer.ini"
+LS=$L/Windows/System32/config/SOFTWARE
+printf 'Windows Registry Editor Version 5.00\n\n[%s]\n"Last Counter"=dword:ffffffff\n' \
+    "$PL" >"$TMPDIR/lastmax.reg"
+hivexregedit --merge --prefix 'HKEY_LOCAL_MACHINE\SOFTWARE' "$LS" "$TMPDIR/lastmax.reg" ||
+    fail "hivexregedit could not set Last Counter"
+expect_exit 2 "$REGTOOL" --store "hive:$L" audit
+expect_grep "^error   last-counter-out-of-range: Last Counter is 4294967295, past 2147483648" "$OUT"
+expect_exit 2 "$REGTOOL" --store "hive:$L" install $CS "$SRC/ini-samples/replication.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$L" repair --backup "$TMPDIR/lastmax-backup.ini"
+expect_grep "last-index-lowered: Last Counter: 4294967295 -> 4004, the highest index in use" "$OUT"
+[ "$(hivexget "$LS" "$PL" "Last Counter")" = 4004 ] ||
+    fail "Last Counter is $(hivexget "$LS" "$PL" "Last Counter") after repair, not 4004"
+expect_exit 0 "$REGTOOL" --store "hive:$L" audit
 echo "repair: ok"

@@ -123,6 +123,13 @@ int rt_engine_install_trust(const struct rt_database *db,
                             const struct rt_install_options *opt,
                             struct rt_error *e);
 
+/* Why SVC is one of the system's providers (as rt_engine_install_trust
+ * judges it), into WHY ("" when it is not): 0, or -1 when memory ran
+ * out. Restore too gives no range to one of them without --force. */
+int rt_engine_system_provider(const struct rt_database *db,
+                              const struct rt_service_info *svc, char *why,
+                              size_t size);
+
 /* The text of SYM for machine language KEY whose table is LANG's (both
  * the same but for CurrentLanguage): KEY's own, else LANG's, else
  * English, else the INI's languages in order (docs/design.md, "What install

@@ -59,9 +59,9 @@ static int lists_base_objects(const struct rt_database *db,
  * Object List names objects of the base range. A service whose installer
  * wrote the Library before running lodctr (the usual order) is none of
  * these. */
-static int system_provider(const struct rt_database *db,
-                           const struct rt_service_info *svc, char *why,
-                           size_t size)
+int rt_engine_system_provider(const struct rt_database *db,
+                              const struct rt_service_info *svc, char *why,
+                              size_t size)
 {
     *why = '\0';
     if (!svc->has_perf)
@@ -139,7 +139,7 @@ int rt_engine_install_trust(const struct rt_database *db,
                  "service names ignore case)",
                  spec->drivername);
     char why[600];
-    if (system_provider(db, svc, why, sizeof why) != 0)
+    if (rt_engine_system_provider(db, svc, why, sizeof why) != 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     if (*why)
         return rt_error_set(

@@ -440,6 +440,35 @@ static int plan_restore(struct rt_database *db, struct rt_store *s,
     if (rt_engine_restore_from(s, db, c->psb, cs, c->plan, e) != 0)
         return -1;
     const struct rt_restore_plan *p = c->plan;
+    /* A section that gives one of the system's providers a range it has
+     * not got (a backup of another machine, or one someone wrote): its
+     * names would take the place of a provider's that Windows serves
+     * from its own DLL, as an install over it would; refused as such an
+     * install is, unless forced. Services are the plan's in DB's order. */
+    for (size_t i = 0; i < p->n_services && !c->force; i++) {
+        const struct rt_restore_service *rs = &p->services[i];
+        char why[400];
+        if (rs->action != RT_RESTORE_SET || rs->had_range)
+            continue;
+        if (rt_engine_system_provider(db, &db->services[i], why,
+                                      sizeof why) != 0) {
+            rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        } else if (!why[0]) {
+            continue;
+        } else {
+            rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                         "line %u: [PERF_%s] would give %s names %u-%u and "
+                         "help texts %u-%u, a range it has not got: %s (one "
+                         "of the system's providers); nothing was written "
+                         "(--force restores it anyway)",
+                         rs->line, rs->name, rs->name, rs->first_counter,
+                         rs->last_counter, rs->first_help, rs->last_help,
+                         why);
+        }
+        rt_change_set_free(cs);
+        rt_restore_plan_free(c->plan);
+        return -1;
+    }
     if (!p->base_differ || c->force || c->dry_run)
         return 0;
     const struct rt_restore_language *first = NULL;

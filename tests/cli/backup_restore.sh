@@ -169,6 +169,21 @@ expect_exit 0 "$REGTOOL" restore --dry-run "$TMPDIR/cut.ini"
 expect_grep "^regtool: warning: ReplicationPerf: its First Counter has no name in the file (a truncated backup?)$" "$ERR"
 expect_same_tree "$D" "$TMPDIR/before" "a dry run wrote"
 
+# A section that gives one of the system's providers (PerfOS: Windows'
+# own, a Library and no range) a range it has not got is refused as an
+# install over it is, dry run or not, naming the line; --force restores
+# it (lodctr /R restores as Windows' lodctr does, forced, as it restores
+# another machine's backup).
+iconv -f UTF-16LE -t UTF-8 "$B" | sed 's/^\[PERF_ReplicationPerf\]/[PERF_PerfOS]/' |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/perfos.ini"
+pline=$(iconv -f UTF-16LE -t UTF-8 "$TMPDIR/perfos.ini" | grep -n '^\[PERF_PerfOS\]' | cut -d: -f1)
+for dry in "" --dry-run; do
+    expect_exit 4 "$REGTOOL" restore $dry "$TMPDIR/perfos.ini"
+    expect_grep "perfos.ini:$pline: \[PERF_PerfOS\] would give PerfOS names [0-9]*-[0-9]* and help texts [0-9]*-[0-9]*, a range it has not got: it is one of Windows' built-in providers .*; nothing was written (--force restores it anyway)$" "$ERR"
+done
+expect_same_tree "$D" "$TMPDIR/before" "a restore refused for PerfOS's sake wrote"
+expect_exit 0 "$REGTOOL" restore --force --dry-run "$TMPDIR/perfos.ini"
+
 # As a store: read, never written.
 expect_exit 0 "$REGTOOL" --store "psb:$B" names 1846 "end marker"
 expect_grep "^1846	End Marker$" "$OUT"

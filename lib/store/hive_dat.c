@@ -153,6 +153,15 @@ struct dat_seen *hive_dat_seen_map(struct hive_store *s, const char *path)
     }
     if (rt_os_map_file(path, &d->map) != 0)
         return NULL;
+    /* Grown past the caps between the stat and the map (a writer that
+     * ignores the lock): refused as it would have been, before its pages
+     * are read. */
+    if (d->map.len > RT_DAT_TABLE_MAX ||
+        s->dats_held + d->map.len > RT_DAT_TOTAL_MAX) {
+        rt_os_unmap_file(&d->map);
+        errno = EFBIG;
+        return NULL;
+    }
     if (!(d->path = strdup(path))) {
         rt_os_unmap_file(&d->map);
         errno = ENOMEM;

@@ -438,8 +438,10 @@ int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
     describe(cs, what, sizeof what);
     if (!c || rt_commit_set_note(c, what) || commit_hive(s, &s->software, c) ||
         commit_hive(s, &s->system, c)) {
-        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "preparing the commit: %s",
-                     rt_regf_errmsg(s->software.h));
+        /* Memory is all these need: the hive's message may be an
+         * earlier call's (a key that existed), not this failure's. */
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                     "preparing the commit: out of memory");
         goto out;
     }
     struct made_splice last = {0};

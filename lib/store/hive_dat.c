@@ -181,7 +181,10 @@ char *hive_dat_path(const char *dir, const char *lang, enum rt_table_kind t)
     char name[64];
     snprintf(name, sizeof name, "%s%s.dat", dat_prefix(t), lang);
     char *path = hive_find_ci(dir, name);
-    if (!path && errno == EEXIST)
+    /* Ambiguous, or memory ran out looking: never the name as spelled
+     * here, which would write a second file beside the one Windows
+     * reads. */
+    if (!path && (errno == EEXIST || errno == ENOMEM))
         return NULL;
     if (!path && asprintf(&path, "%s/%s", dir, name) < 0) {
         errno = ENOMEM;
@@ -199,6 +202,10 @@ int hive_read_dat(struct hive_store *s, const char *dir, const char *lang,
     char *p = hive_find_ci(dir, name);
     memset(out, 0, sizeof *out);
     *present = 0;
+    /* Memory running out while the folder is looked through is not a
+     * table that is missing. */
+    if (!p && errno == ENOMEM)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     if (!p)
         return hive_ambiguous(e) ? -1 : 0;
     struct dat_seen *d = hive_dat_seen_map(s, p);

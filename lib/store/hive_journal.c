@@ -69,9 +69,13 @@ static int is_side_file(const char *rest)
 static int is_store_file(void *ctx, const char *rel)
 {
     struct hive_store *s = ctx;
-    char *full = NULL;
-    if (asprintf(&full, "%s/%s", strcmp(s->base_dir, "/") ? s->base_dir : "",
-                 rel) < 0)
+    /* On the stack: a judgement that needed memory would take a file for
+     * a stranger when memory ran out. A path too long for it is none of
+     * the store's. */
+    char full[8192];
+    int n = snprintf(full, sizeof full, "%s/%s",
+                     strcmp(s->base_dir, "/") ? s->base_dir : "", rel);
+    if (n < 0 || (size_t)n >= sizeof full)
         return 0;
     int ok = !strcmp(full, s->software.path) || !strcmp(full, s->system.path);
     const char *slash = strrchr(full, '/');
@@ -84,7 +88,6 @@ static int is_store_file(void *ctx, const char *rel)
     size_t wl = win ? strlen(win) : 0;
     if (!ok && win && !strncmp(full, win, wl) && full[wl] == '/')
         ok = is_side_file(full + wl + 1);
-    free(full);
     return ok;
 }
 

@@ -128,8 +128,15 @@ void hive_pending_free(struct pending *p)
     free(p->files);
 }
 
-static int regf_fail(struct rt_regf *h, const char *path, struct rt_error *e)
+/* A hive call's failure R: memory running out said as such (the hive's
+ * message may be an earlier one's, as a call that ran out of memory
+ * need not set it), anything else as the hive says it. */
+static int regf_fail(struct rt_regf *h, int r, const char *path,
+                     struct rt_error *e)
 {
+    if (r == RT_REGF_ENOMEM)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "%s: out of memory",
+                            path);
     return rt_error_set(e, RT_ERR_BADDB, "%s: %s", path, rt_regf_errmsg(h));
 }
 
@@ -152,10 +159,12 @@ static int copy_spliced(struct hive_store *s, uint32_t key,
     size_t n = 0;
     struct rt_table_pieces tp;
     uint32_t v;
-    if (rt_regf_value_find(sw, key, table_value(c), &v) ||
-        rt_regf_value_pieces(sw, v, &tp.type, &tp.piece, &tp.len, &tp.n,
-                             &tp.total))
-        return regf_fail(sw, s->software.path, e);
+    int r = rt_regf_value_find(sw, key, table_value(c), &v);
+    if (r == 0)
+        r = rt_regf_value_pieces(sw, v, &tp.type, &tp.piece, &tp.len, &tp.n,
+                                 &tp.total);
+    if (r != 0)
+        return regf_fail(sw, r, s->software.path, e);
     int same = tp.total == c->before_len;
     rt_table_pieces_free(&tp);
     if (same)
@@ -164,7 +173,7 @@ static int copy_spliced(struct hive_store *s, uint32_t key,
     int present;
     if (hive_read_dat(s, s->system32, c->lang, c->table, &dat, &present, e))
         return -1;
-    int r = rt_change_splice(c, dat.data, dat.len, &whole, &n);
+    r = rt_change_splice(c, dat.data, dat.len, &whole, &n);
     rt_value_free(&dat);
     if (r != 0)
         return rt_error_set(e, r < 0 ? RT_ERR_NOT_ENOUGH_MEMORY
@@ -173,7 +182,7 @@ static int copy_spliced(struct hive_store *s, uint32_t key,
                             "was computed from", s->software.path);
     r = rt_regf_value_set(sw, key, table_value(c), c->value.type, whole, n);
     free(whole);
-    return r == 0 ? 0 : regf_fail(sw, s->software.path, e);
+    return r == 0 ? 0 : regf_fail(sw, r, s->software.path, e);
 }
 
 /* A table splice made in place: of a big value, only the segments from
@@ -192,7 +201,7 @@ static int splice_table(struct hive_store *s, uint32_t key,
                                  c->value.type, c->before_len, ed,
                                  c->n_edits);
     free(ed);
-    return r == 0 ? 0 : regf_fail(s->software.h, s->software.path, e);
+    return r == 0 ? 0 : regf_fail(s->software.h, r, s->software.path, e);
 }
 
 int hive_apply_one(struct hive_store *s, const struct rt_change *c,
@@ -201,11 +210,12 @@ int hive_apply_one(struct hive_store *s, const struct rt_change *c,
     struct rt_regf *sw = s->software.h, *sy = s->system.h;
     uint32_t key;
     char path[512];
+    int r;
     switch (c->op) {
     case RT_CHANGE_CREATE_LANGUAGE:
         snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
-        if (rt_regf_key_create_path(sw, rt_regf_root(sw), path, &key) != 0)
-            return regf_fail(sw, s->software.path, e);
+        if ((r = rt_regf_key_create_path(sw, rt_regf_root(sw), path, &key)))
+            return regf_fail(sw, r, s->software.path, e);
         return 0;
     case RT_CHANGE_SET_TABLE:
         if (s->files_layout) {
@@ -222,61 +232,61 @@ int hive_apply_one(struct hive_store *s, const struct rt_change *c,
             int f = hive_find(&s->software, path, &key, e);
             if (f < 0)
                 return -1;
-            if (f || rt_regf_value_find(sw, key, vn, &v) != 0)
+            if (f)
                 return 0;
-            if (!c->n_edits)
-                return rt_regf_value_set(sw, key, vn, c->value.type,
-                                         c->value.data, c->value.len) == 0
-                           ? 0
-                           : regf_fail(sw, s->software.path, e);
+            r = rt_regf_value_find(sw, key, vn, &v);
+            if (r == RT_REGF_ENOTFOUND)
+                return 0;
+            if (r != 0)
+                return regf_fail(sw, r, s->software.path, e);
+            if (!c->n_edits) {
+                r = rt_regf_value_set(sw, key, vn, c->value.type,
+                                      c->value.data, c->value.len);
+                return r == 0 ? 0 : regf_fail(sw, r, s->software.path, e);
+            }
             return copy_spliced(s, key, c, e);
         }
         snprintf(path, sizeof path, PERFLIB_PATH "\\%s", c->lang);
-        if (rt_regf_key_create_path(sw, rt_regf_root(sw), path, &key) != 0)
-            return regf_fail(sw, s->software.path, e);
+        if ((r = rt_regf_key_create_path(sw, rt_regf_root(sw), path, &key)))
+            return regf_fail(sw, r, s->software.path, e);
         if (c->n_edits && c->before_present)
             return splice_table(s, key, c, e);
-        if (c->n_edits)     /* no table yet: the edit inserts it whole */
-            return c->n_edits == 1 && !c->before_len &&
-                           rt_regf_value_set(sw, key, table_value(c),
-                                             c->value.type, c->value.data,
-                                             c->value.len) == 0
-                       ? 0
-                       : regf_fail(sw, s->software.path, e);
-        if (rt_regf_value_set(sw, key, table_value(c), c->value.type,
-                              c->value.data, c->value.len) != 0)
-            return regf_fail(sw, s->software.path, e);
-        return 0;
+        if (c->n_edits && (c->n_edits != 1 || c->before_len))
+            return rt_error_set(e, RT_ERR_BADDB, "%s: %s",
+                                s->software.path, rt_regf_errmsg(sw));
+        /* No table yet: the edit inserts it whole, as a value set does. */
+        r = rt_regf_value_set(sw, key, table_value(c), c->value.type,
+                              c->value.data, c->value.len);
+        return r == 0 ? 0 : regf_fail(sw, r, s->software.path, e);
     case RT_CHANGE_SET_PERFLIB:
-        if (rt_regf_key_create_path(sw, rt_regf_root(sw), PERFLIB_PATH,
-                                    &key) != 0 ||
-            rt_regf_value_set(sw, key, c->name, c->value.type, c->value.data,
-                              c->value.len) != 0)
-            return regf_fail(sw, s->software.path, e);
-        return 0;
+        r = rt_regf_key_create_path(sw, rt_regf_root(sw), PERFLIB_PATH, &key);
+        if (r == 0)
+            r = rt_regf_value_set(sw, key, c->name, c->value.type,
+                                  c->value.data, c->value.len);
+        return r == 0 ? 0 : regf_fail(sw, r, s->software.path, e);
     case RT_CHANGE_CREATE_PERF_KEY:
         snprintf(path, sizeof path, "%s\\%s\\Performance", s->services,
                  c->service);
-        if (rt_regf_key_create_path(sy, rt_regf_root(sy), path, &key) != 0)
-            return regf_fail(sy, s->system.path, e);
+        if ((r = rt_regf_key_create_path(sy, rt_regf_root(sy), path, &key)))
+            return regf_fail(sy, r, s->system.path, e);
         return 0;
     case RT_CHANGE_SET_SERVICE:
     case RT_CHANGE_DELETE_SERVICE:
         snprintf(path, sizeof path, "%s\\%s\\Performance", s->services,
                  c->service);
-        if (hive_lookup(sy, path, &key) != 0)
+        r = hive_lookup(sy, path, &key);
+        if (r == RT_REGF_ENOMEM)
+            return regf_fail(sy, r, s->system.path, e);
+        if (r != 0)
             return rt_error_set(e, RT_ERR_FILE_NOT_FOUND,
                                 "%s: no key %s", s->system.path, path);
-        if (c->op == RT_CHANGE_SET_SERVICE) {
-            if (rt_regf_value_set(sy, key, c->name, c->value.type,
-                                  c->value.data, c->value.len) != 0)
-                return regf_fail(sy, s->system.path, e);
-        } else {
-            int r = rt_regf_value_delete(sy, key, c->name);
-            if (r != 0 && r != RT_REGF_ENOTFOUND)
-                return regf_fail(sy, s->system.path, e);
-        }
-        return 0;
+        if (c->op == RT_CHANGE_SET_SERVICE)
+            r = rt_regf_value_set(sy, key, c->name, c->value.type,
+                                  c->value.data, c->value.len);
+        else if ((r = rt_regf_value_delete(sy, key, c->name)) ==
+                 RT_REGF_ENOTFOUND)
+            r = 0;
+        return r == 0 ? 0 : regf_fail(sy, r, s->system.path, e);
     case RT_CHANGE_WRITE_FILE:
     case RT_CHANGE_DELETE_FILE:
         return stage_file(s, p, c, e);

@@ -364,6 +364,34 @@ static struct rt_journal *written_journal(const struct rt_commit *c,
     return j;
 }
 
+/* The sealed journal of C applied as the next writer would replay it:
+ * the same code. A failure leaves the sealed journal for the next
+ * writer, and E says so. */
+static int apply_sealed(const struct rt_commit *c, struct rt_error *e)
+{
+    struct rt_journal *j = written_journal(c, e);
+    if (!j)
+        /* Memory is all it needs: the change is committed all the same,
+         * and whoever writes next finishes it from the journal. */
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                            "out of memory once the change was committed: "
+                            "%s keeps it, and the next writer of this store "
+                            "finishes it (readers meanwhile see the files "
+                            "as they were)", c->journal);
+    int r = rt_journal_finish(j, c->base, e) < 0 ? -1 : 0;
+    rt_journal_free(j);
+    if (r != 0) {
+        /* Said with what it means: the change stands, half applied. */
+        char why[sizeof e->message];
+        snprintf(why, sizeof why, "%s", e->message);
+        rt_error_set(e, e->code, "%s, once the change was committed: %s "
+                     "keeps it, and the next writer of this store finishes "
+                     "it (readers meanwhile see the files part-way through "
+                     "it)", why, c->journal);
+    }
+    return r;
+}
+
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
     uint64_t growth, later;
@@ -456,30 +484,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     rt_journal_image_free(&im);
     /* Sealed: the space reserved is the commit's to use now. */
     reservations_free(&rv);
-    /* Applied as the next writer would replay it: the same code. A
-     * failure from here on leaves the sealed journal for the next
-     * writer. */
-    struct rt_journal *j = written_journal(c, e);
-    if (!j)
-        /* Memory is all it needs: the change is committed all the same,
-         * and whoever writes next finishes it from the journal. */
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
-                            "out of memory once the change was committed: "
-                            "%s keeps it, and the next writer of this store "
-                            "finishes it (readers meanwhile see the files "
-                            "as they were)", c->journal);
-    int r = rt_journal_finish(j, c->base, e) < 0 ? -1 : 0;
-    rt_journal_free(j);
-    if (r != 0) {
-        /* Said with what it means: the change stands, half applied. */
-        char why[sizeof e->message];
-        snprintf(why, sizeof why, "%s", e->message);
-        rt_error_set(e, e->code, "%s, once the change was committed: %s "
-                     "keeps it, and the next writer of this store finishes "
-                     "it (readers meanwhile see the files part-way through "
-                     "it)", why, c->journal);
-    }
-    return r;
+    return apply_sealed(c, e);
 fail:
     rt_error_set(e, errno == ENOSPC ? RT_ERR_DISK_FULL : RT_ERR_WRITE_FAULT,
                  "%s: %s; nothing was written", c->journal, rt_os_strerror(errno));

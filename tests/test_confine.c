@@ -140,6 +140,12 @@ static void links_are_refused(void **state)
     char buf[1024];
     assert_int_equal(rt_os_realpath(in_tree("Windows/INF/passwd"), buf, sizeof buf), -1);
     assert_int_equal(rt_os_replace_file(in_tree("Windows/INF/passwd"), "x", 1, 0644), -1);
+    /* Not even the free space of the file system a link leads to. */
+    uint64_t free_bytes;
+    errno = 0;
+    assert_int_equal(rt_os_free_space(in_tree("Windows/INF"), &free_bytes), -1);
+    assert_int_equal(errno, ELOOP);
+    assert_int_equal(rt_os_free_space(in_tree("Windows"), &free_bytes), 0);
 
     /* The link itself is neither removed nor renamed over as if it were
      * the file it names; stat reports it as what it is. */

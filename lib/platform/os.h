@@ -62,7 +62,8 @@ int rt_os_reserve(int fd, uint64_t size);
  * bytes and modification time unchanged: a change refused after its
  * reservation leaves the disk's free space as it found it. */
 int rt_os_unreserve(int fd);
-/* The bytes free for an unprivileged user on the file system of PATH. */
+/* The bytes free for an unprivileged user on the file system of directory
+ * PATH (beneath a confined directory, a link as PATH is refused). */
 int rt_os_free_space(const char *path, uint64_t *bytes);
 /* Sleeps for MS milliseconds. */
 void rt_os_sleep_ms(unsigned ms);

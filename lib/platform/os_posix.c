@@ -238,14 +238,6 @@ int rt_os_unreserve(int fd)
     return futimens(fd, times);
 }
 
-int rt_os_free_space(const char *path, uint64_t *bytes)
-{
-    struct statvfs vs;
-    if (statvfs(path, &vs) != 0)
-        return -1;
-    *bytes = (uint64_t)vs.f_bavail * vs.f_frsize;
-    return 0;
-}
 
 void rt_os_sleep_ms(unsigned ms)
 {
@@ -286,6 +278,27 @@ static int open_dir(const char *path)
         os_posix_walk_failed(b.dir, b.leaf, path, strlen(path), errno);
     os_posix_resolved_done(&b);
     return fd;
+}
+
+/* Of directory PATH's file system, opened as open_dir opens it: beneath
+ * a confined tree, a link planted as PATH is refused, not followed to
+ * another file system (whose free space would be told, or which could
+ * hang). */
+int rt_os_free_space(const char *path, uint64_t *bytes)
+{
+    int fd = open_dir(path);
+    if (fd < 0)
+        return -1;
+    struct statvfs vs;
+    int r = fstatvfs(fd, &vs);
+    int err = errno;
+    close(fd);
+    if (r != 0) {
+        errno = err;
+        return -1;
+    }
+    *bytes = (uint64_t)vs.f_bavail * vs.f_frsize;
+    return 0;
 }
 
 int rt_os_fsync_dir_of(const char *path)

@@ -470,6 +470,8 @@ static uint32_t prev_cell(const struct rt_regf *h, uint32_t off, uint32_t lower)
 
 void regf_free_cell(struct rt_regf *h, uint32_t off)
 {
+    /* A cell freed may come back as another's part. */
+    regf_claims_forget(h);
     const struct regf_bin *b = regf_bin_of(h, off);
     int alloc;
     uint32_t size = cell_size(h, off, &alloc);

@@ -51,6 +51,7 @@ void rt_regf_close(struct rt_regf *h)
     free(h->changed);
     regf_subidx_drop_all(h);
     regf_validx_drop_all(h);
+    regf_claims_forget(h);
     free(h);
 }
 

@@ -123,8 +123,24 @@ struct rt_regf {
     uint64_t keys_gen;
     /* Value indexes (validx.c), by key cell. */
     struct regf_cell_map validx;
+    /* Who each value list, value and data cell read belongs to
+     * (regf_claim), and the count of reads that claim them; forgotten
+     * when a cell is freed (a new one may take its place). */
+    struct regf_cell_map claims;
+    uint32_t reads;
     char err[256];
 };
+
+/* value.c: CELL (WHAT, for the message), met in read number READ as a
+ * part of OWNER (a key for its value list and values, a value for its
+ * data cells): refused, RT_REGF_ECORRUPT, when it is another owner's
+ * part, or met twice in one read: a few bytes of hive would otherwise
+ * stand for any amount of data (six hundred languages whose values all
+ * name 009's tables). */
+int regf_claim(struct rt_regf *h, uint32_t cell, uint32_t owner,
+               uint32_t read, const char *what);
+/* Forgets every claim (cell.c, when a cell is freed). */
+void regf_claims_forget(struct rt_regf *h);
 
 /* Records an error message (printf-style) and returns CODE. */
 int regf_fail(struct rt_regf *h, int code, const char *fmt, ...)

@@ -32,6 +32,48 @@ int regf_vk(struct rt_regf *h, uint32_t value, uint8_t **vk, uint32_t *len)
     return 0;
 }
 
+struct claim {
+    uint32_t cell;      /* first: the cell map's key */
+    uint32_t owner, read;
+};
+
+int regf_claim(struct rt_regf *h, uint32_t cell, uint32_t owner,
+               uint32_t read, const char *what)
+{
+    struct claim *c = regf_cell_map_find(&h->claims, cell);
+    if (c && c->owner != owner)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "%s at file offset 0x%llx belongs to two owners, "
+                         "the cells at file offsets 0x%llx and 0x%llx",
+                         what, (unsigned long long)regf_file_off(cell),
+                         (unsigned long long)regf_file_off(c->owner),
+                         (unsigned long long)regf_file_off(owner));
+    if (c && c->read == read)
+        return regf_fail(h, RT_REGF_ECORRUPT,
+                         "%s at file offset 0x%llx is named twice by the "
+                         "cell at file offset 0x%llx", what,
+                         (unsigned long long)regf_file_off(cell),
+                         (unsigned long long)regf_file_off(owner));
+    if (c) {
+        c->read = read;
+        return 0;
+    }
+    if (!(c = malloc(sizeof *c)))
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    *c = (struct claim){cell, owner, read};
+    if (regf_cell_map_put(&h->claims, c, free) != 0) {
+        free(c);
+        return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+void regf_claims_forget(struct rt_regf *h)
+{
+    if (h->claims.used)
+        regf_cell_map_clear(&h->claims, free);
+}
+
 int regf_value_list(struct rt_regf *h, uint32_t key, uint32_t **values,
                     size_t *n)
 {
@@ -54,11 +96,19 @@ int regf_value_list(struct rt_regf *h, uint32_t key, uint32_t **values,
                          "value list at file offset 0x%llx: %u values do not "
                          "fit in a cell of %u bytes",
                          (unsigned long long)regf_file_off(list), count, plen);
+    uint32_t read = ++h->reads;
+    if ((rc = regf_claim(h, list, key, read, "value list")))
+        return rc;
     uint32_t *v = malloc(count * sizeof *v);
     if (!v)
         return regf_fail(h, RT_REGF_ENOMEM, "out of memory");
-    for (uint32_t i = 0; i < count; i++)
+    for (uint32_t i = 0; i < count; i++) {
         v[i] = regf_le32(p + 4 * i);
+        if ((rc = regf_claim(h, v[i], key, read, "value"))) {
+            free(v);
+            return rc;
+        }
+    }
     *values = v;
     *n = count;
     return 0;
@@ -191,6 +241,19 @@ static int value_pieces(struct rt_regf *h, uint32_t value, size_t from,
                         uint32_t *type, const uint8_t ***piece, size_t **len,
                         size_t *n, size_t *total);
 
+/* The segment list of the db record at DATAOFF (big_data checked it),
+ * claimed for VALUE. */
+static int claim_segment_list(struct rt_regf *h, uint32_t dataoff,
+                              uint32_t value, uint32_t read)
+{
+    uint8_t *db;
+    uint32_t dblen;
+    int rc = regf_cell(h, dataoff, "big data record", &db, &dblen);
+    return rc ? rc
+              : regf_claim(h, regf_le32(db + 4), value, read,
+                           "big data segment list");
+}
+
 /* N bytes of VALUE's data from byte FROM into a new buffer (*OUT; NULL
  * when N is 0), copied from where they lie; *TOTAL gets the data's
  * length. Every reader of value data goes through the pieces, so each
@@ -256,6 +319,7 @@ static int value_pieces(struct rt_regf *h, uint32_t value, size_t from,
         *type = regf_le32(vk + VK_TYPE);
     if (dlen == 0)
         return 0;
+    uint32_t read = ++h->reads;
     uint8_t *list = NULL, *one = NULL;
     uint32_t count = 1, clen;
     if (raw & VK_DATA_INLINE) {
@@ -266,10 +330,13 @@ static int value_pieces(struct rt_regf *h, uint32_t value, size_t from,
                              (unsigned long long)regf_file_off(value), dlen);
         one = vk + VK_DATA;
     } else if (regf_is_big_data(h, dlen, doff)) {
-        if ((rc = big_data(h, value, dlen, doff, &list, &count)))
+        if ((rc = big_data(h, value, dlen, doff, &list, &count)) ||
+            (rc = regf_claim(h, doff, value, read, "big data record")) ||
+            (rc = claim_segment_list(h, doff, value, read)))
             return rc;
     } else {
-        if ((rc = regf_cell(h, doff, "value data", &one, &clen)))
+        if ((rc = regf_cell(h, doff, "value data", &one, &clen)) ||
+            (rc = regf_claim(h, doff, value, read, "value data")))
             return rc;
         if (clen < dlen)
             return regf_fail(h, RT_REGF_ECORRUPT,
@@ -304,6 +371,8 @@ static int value_pieces(struct rt_regf *h, uint32_t value, size_t from,
             }
             if ((rc = regf_cell(h, regf_le32(list + 4 * i), "big data segment",
                                 &seg, &slen)) ||
+                (rc = regf_claim(h, regf_le32(list + 4 * i), value, read,
+                                 "big data segment")) ||
                 (slen < take &&
                  (rc = regf_fail(h, RT_REGF_ECORRUPT,
                                  "big data segment at file offset 0x%llx: "

@@ -47,10 +47,14 @@ status=0
 # The scripts that read INIs run when regtool.exe has inih (every build
 # but INIH=none): the samples good and broken, the real producers' INIs
 # (an INI must parse as the Linux build parses it), install on a hive tree,
-# and lodctr.exe and unlodctr.exe as lodctr's users call them.
+# lodctr.exe and unlodctr.exe as lodctr's users call them, and the verbs
+# after an install: uninstall's Last Counter, names and query, audit's
+# findings, rebuild's preview.
 INI_SCRIPTS="tests/cli/check_ini_real.sh tests/cli/check_ini_samples.sh
     tests/cli/check_ini_broken.sh tests/cli/install_hive.sh
-    tests/cli/ini_lodctr_loads.sh tests/cli/lodctr_speech.sh tests/cli/dropin.sh"
+    tests/cli/ini_lodctr_loads.sh tests/cli/lodctr_speech.sh tests/cli/dropin.sh
+    tests/cli/uninstall_last_counter.sh tests/cli/names_query_dryrun.sh
+    tests/cli/audit.sh tests/cli/rebuild_preview.sh"
 "$WINE64" "$build/regtool.exe" version | grep -q 'without inih' && INI_SCRIPTS=
 # shellcheck disable=SC2086
 REGTOOL_WINDOWS=1 sh tests/run-cli.sh "$wrapper" tests/cli/noini_verbs.sh \

@@ -173,30 +173,15 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
     rt_cli_options()->read_once = 1;    /* each table compared once */
     struct rt_backup_file bf;
     struct rt_error re = {0};
-    switch (rt_op_read_backup_file(file, &bf, &re)) {
-    case RT_BACKUP_READ_OK:
-        break;
-    case RT_BACKUP_READ_TOO_LARGE:
+    enum rt_backup_read read = rt_op_read_backup_file(file, &bf, &re);
+    if (read != RT_BACKUP_READ_OK) {
         rt_cli_error("%s", re.message);
         *win32 = re.code;
-        return RT_EXIT_INVALID;
-    case RT_BACKUP_READ_UNREADABLE:
-        rt_cli_error("cannot read %s: %s; nothing was written", file,
-                     re.message);
-        *win32 = re.code;
-        return RT_EXIT_FAILURE;
-    case RT_BACKUP_READ_NO_MEMORY:
-        rt_cli_error("%s: out of memory; nothing was written", file);
-        *win32 = RT_ERR_NOT_ENOUGH_MEMORY;
-        return RT_EXIT_FAILURE;
-    case RT_BACKUP_READ_MALFORMED:
-        if (bf.with_line)
-            rt_cli_error("%s:%u: %s; nothing was written", file, bf.line,
-                         re.message);
-        else
-            rt_cli_error("%s: %s; nothing was written", file, re.message);
-        *win32 = RT_ERR_INVALID_DATA;
-        return RT_EXIT_INVALID;
+        rt_backup_file_free(&bf);
+        return read == RT_BACKUP_READ_TOO_LARGE ||
+                       read == RT_BACKUP_READ_MALFORMED
+                   ? RT_EXIT_INVALID
+                   : RT_EXIT_FAILURE;
     }
     if (bf.kind == RT_BACKUP_FILE_REG) {
         int rc = restore_reg(file, &bf.reg, force, dry_run, quiet, emit_reg,

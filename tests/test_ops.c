@@ -218,6 +218,11 @@ static void backup_file_read(void **state)
     assert_int_equal(e.code, RT_ERR_INVALID_DATA);
     assert_true(f.with_line);
     assert_true(f.line >= 1);
+    /* The whole sentence, as the CLI and the library both say it. */
+    char want[4300];
+    snprintf(want, sizeof want, "%s:%u: ", path, f.line);
+    assert_true(strncmp(e.message, want, strlen(want)) == 0);
+    assert_non_null(strstr(e.message, "; nothing was written"));
     rt_backup_file_free(&f);
 
     static const char reg[] =

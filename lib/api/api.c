@@ -552,29 +552,10 @@ int regtool_restore(regtool *rt, const char *file, int flags,
      * PerfStringBackup.INI), refused by its size before it is read. */
     struct rt_backup_file bf;
     struct rt_error re = {0};
-    switch (rt_op_read_backup_file(file, &bf, &re)) {
-    case RT_BACKUP_READ_OK:
-        break;
-    case RT_BACKUP_READ_TOO_LARGE:
+    if (rt_op_read_backup_file(file, &bf, &re) != RT_BACKUP_READ_OK) {
         rt_backup_file_free(&bf);
-        return set_error(err, re.code ? re.code : RT_ERR_INVALID_DATA,
-                         "%s; nothing was written", re.message);
-    case RT_BACKUP_READ_UNREADABLE:
-        rt_backup_file_free(&bf);
-        return set_error(err, re.code, "cannot read %s: %s; nothing was "
-                         "written", file, re.message);
-    case RT_BACKUP_READ_NO_MEMORY:
-        rt_backup_file_free(&bf);
-        return set_error(err, RT_ERR_NOT_ENOUGH_MEMORY,
-                         "%s: out of memory; nothing was written", file);
-    case RT_BACKUP_READ_MALFORMED:
-        rt_backup_file_free(&bf);
-        if (bf.with_line)
-            return set_error(err, RT_ERR_INVALID_DATA,
-                             "%s:%u: %s; nothing was written", file, bf.line,
-                             re.message);
-        return set_error(err, RT_ERR_INVALID_DATA,
-                         "%s: %s; nothing was written", file, re.message);
+        return set_error(err, re.code ? re.code : RT_ERR_INVALID_DATA, "%s",
+                         re.message);
     }
     if (bf.kind != RT_BACKUP_FILE_PSB) {
         rt_backup_file_free(&bf);

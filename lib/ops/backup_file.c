@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,9 +117,9 @@ static enum rt_backup_read read_backup(const char *file, const char *path,
  * System32/PerfStringBackup.INI (lodctr /R:file), and a link there to a
  * host file is refused as the hive store refuses it, where it was
  * followed and the host file restored into the tree. */
-enum rt_backup_read rt_op_read_backup_file(const char *file,
-                                           struct rt_backup_file *f,
-                                           struct rt_error *e)
+static enum rt_backup_read read_file(const char *file,
+                                     struct rt_backup_file *f,
+                                     struct rt_error *e)
 {
     memset(f, 0, sizeof *f);
     char *dir = NULL;
@@ -136,6 +137,31 @@ enum rt_backup_read rt_op_read_backup_file(const char *file,
     rt_os_unconfine(dir);
     free(inside);
     free(dir);
+    return r;
+}
+
+enum rt_backup_read rt_op_read_backup_file(const char *file,
+                                           struct rt_backup_file *f,
+                                           struct rt_error *e)
+{
+    enum rt_backup_read r = read_file(file, f, e);
+    if (r == RT_BACKUP_READ_OK || r == RT_BACKUP_READ_TOO_LARGE)
+        return r;       /* the cap's message names the file already */
+    /* The whole sentence, said alike by the CLI and the library. */
+    char why[sizeof e->message];
+    snprintf(why, sizeof why, "%s", e->message);
+    if (r == RT_BACKUP_READ_UNREADABLE)
+        rt_error_set(e, e->code, "cannot read %s: %s; nothing was written",
+                     file, why);
+    else if (r == RT_BACKUP_READ_NO_MEMORY)
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                     "%s: out of memory; nothing was written", file);
+    else if (f->with_line)
+        rt_error_set(e, RT_ERR_INVALID_DATA,
+                     "%s:%u: %s; nothing was written", file, f->line, why);
+    else
+        rt_error_set(e, RT_ERR_INVALID_DATA, "%s: %s; nothing was written",
+                     file, why);
     return r;
 }
 

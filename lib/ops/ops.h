@@ -316,7 +316,9 @@ enum rt_backup_read {
     RT_BACKUP_READ_MALFORMED,   /* E: what is wrong, at F->line */
 };
 /* Reads FILE into *F; the caller frees it with rt_backup_file_free
- * (whatever the outcome). Nothing is written. */
+ * (whatever the outcome). Nothing is written. Unless RT_BACKUP_READ_OK,
+ * E holds the whole sentence for the user, naming FILE (and the line
+ * where the reader knows it), and E->code the Win32 code. */
 enum rt_backup_read rt_op_read_backup_file(const char *file,
                                            struct rt_backup_file *f,
                                            struct rt_error *e);

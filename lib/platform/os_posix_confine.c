@@ -205,9 +205,14 @@ int os_posix_walk_failed(int dirfd, const char *comp, const char *path,
                          size_t upto, int err)
 {
     struct stat st;
-    if ((err == ELOOP || err == ENOTDIR || err == EMLINK) &&
-        fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-        S_ISLNK(st.st_mode))
+    /* ELOOP is a link met where no link is followed (O_NOFOLLOW,
+     * RESOLVE_NO_SYMLINKS), even when a racing writer has put a file
+     * back in its place by the time it is looked at; ENOTDIR and EMLINK
+     * are one only when the name is a link still. */
+    if (err == ELOOP ||
+        ((err == ENOTDIR || err == EMLINK) &&
+         fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISLNK(st.st_mode)))
         return rt_os_refuse(ELOOP,
                             "%.*s is a symbolic link, which regtool does "
                             "not follow inside a tree it did not write",

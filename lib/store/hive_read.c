@@ -147,16 +147,19 @@ const char *hive_table_value_name(enum rt_table_kind t)
 }
 
 /* LANG's table T as a value of SOFTWARE (registry layout): its key's path
- * into PATH and its value cell into *V; 0 when there is none. */
+ * into PATH and its value cell into *V; 1, 0 when there is none, -1 when
+ * memory ran out looking (not a table that is missing). */
 static int table_cell(struct hive_store *s, const char *lang,
                       enum rt_table_kind t, char *path, size_t size,
                       uint32_t *v)
 {
     uint32_t key;
     snprintf(path, size, PERFLIB_PATH "\\%s", lang);
-    return hive_lookup(s->software.h, path, &key) == 0 &&
-           rt_regf_value_find(s->software.h, key, hive_table_value_name(t),
-                              v) == 0;
+    int r = hive_lookup(s->software.h, path, &key);
+    if (r == 0)
+        r = rt_regf_value_find(s->software.h, key, hive_table_value_name(t),
+                               v);
+    return r == 0 ? 1 : r == RT_REGF_ENOMEM ? -1 : 0;
 }
 
 int hive_read_table(struct rt_store *st, const char *lang,
@@ -221,13 +224,21 @@ static int table_pieces_from(struct rt_store *st, const char *lang,
     char path[256];
     uint32_t v;
     struct rt_regf *h = s->software.h;
-    if (!table_cell(s, lang, t, path, sizeof path, &v))
+    int found = table_cell(s, lang, t, path, sizeof path, &v);
+    if (found < 0)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
+                            "%s: %s: out of memory", s->software.path, path);
+    if (!found)
         return 0;
-    if (rt_regf_value_pieces_from(h, v, from, &out->type, &out->piece,
-                                  &out->len, &out->n, &out->total) != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s: value %s of %s: %s",
-                            s->software.path, hive_table_value_name(t), path,
-                            rt_regf_errmsg(h));
+    int r = rt_regf_value_pieces_from(h, v, from, &out->type, &out->piece,
+                                      &out->len, &out->n, &out->total);
+    if (r != 0)
+        return rt_error_set(e, r == RT_REGF_ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                                   : RT_ERR_BADDB,
+                            "%s: value %s of %s: %s", s->software.path,
+                            hive_table_value_name(t), path,
+                            r == RT_REGF_ENOMEM ? "out of memory"
+                                                : rt_regf_errmsg(h));
     *present = 1;
     return 0;
 }
@@ -422,8 +433,12 @@ static int note_link(const struct hive_file *hf, const char *hive,
         r = rt_regf_key_link_target(hf->h, key, &target);
     }
     if (r != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "%s: %s\\%s: %s", hf->path, path,
-                            name ? name : "", rt_regf_errmsg(hf->h));
+        return rt_error_set(e, r == RT_REGF_ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                                   : RT_ERR_BADDB,
+                            "%s: %s\\%s: %s", hf->path, path,
+                            name ? name : "",
+                            r == RT_REGF_ENOMEM ? "out of memory"
+                                                : rt_regf_errmsg(hf->h));
     return anomaly_add(a, RT_KEY_LINK, hive, key_name(hive, path, name), target, e);
 }
 

@@ -232,13 +232,12 @@ static int table_pieces_from(struct rt_store *st, const char *lang,
         return 0;
     int r = rt_regf_value_pieces_from(h, v, from, &out->type, &out->piece,
                                       &out->len, &out->n, &out->total);
-    if (r != 0)
-        return rt_error_set(e, r == RT_REGF_ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
-                                                   : RT_ERR_BADDB,
-                            "%s: value %s of %s: %s", s->software.path,
-                            hive_table_value_name(t), path,
-                            r == RT_REGF_ENOMEM ? "out of memory"
-                                                : rt_regf_errmsg(h));
+    if (r != 0) {
+        char where[300];
+        snprintf(where, sizeof where, "value %s of %s",
+                 hive_table_value_name(t), path);
+        return hive_regf_error(&s->software, where, r, e);
+    }
     *present = 1;
     return 0;
 }
@@ -432,13 +431,11 @@ static int note_link(const struct hive_file *hf, const char *hive,
             return 0;
         r = rt_regf_key_link_target(hf->h, key, &target);
     }
-    if (r != 0)
-        return rt_error_set(e, r == RT_REGF_ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
-                                                   : RT_ERR_BADDB,
-                            "%s: %s\\%s: %s", hf->path, path,
-                            name ? name : "",
-                            r == RT_REGF_ENOMEM ? "out of memory"
-                                                : rt_regf_errmsg(hf->h));
+    if (r != 0) {
+        char where[1024];
+        snprintf(where, sizeof where, "%s\\%s", path, name ? name : "");
+        return hive_regf_error(hf, where, r, e);
+    }
     return anomaly_add(a, RT_KEY_LINK, hive, key_name(hive, path, name), target, e);
 }
 

@@ -486,7 +486,10 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     reservations_free(&rv);
     return apply_sealed(c, e);
 fail:
-    rt_error_set(e, errno == ENOSPC ? RT_ERR_DISK_FULL : RT_ERR_WRITE_FAULT,
+    /* Out of memory too: a folder's fsync builds its path. */
+    rt_error_set(e, errno == ENOSPC   ? RT_ERR_DISK_FULL
+                    : errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                      : RT_ERR_WRITE_FAULT,
                  "%s: %s; nothing was written", c->journal, rt_os_strerror(errno));
 undo:
     rt_os_close(fd);

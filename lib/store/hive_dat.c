@@ -224,7 +224,8 @@ int hive_read_dat(struct hive_store *s, const char *dir, const char *lang,
         return -1;
     }
     if (!d || !(out->data = malloc(d->map.len ? d->map.len : 1))) {
-        rt_error_set(e, d ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
+        int nomem = d || errno == ENOMEM;
+        rt_error_set(e, nomem ? RT_ERR_NOT_ENOUGH_MEMORY : RT_ERR_ACCESS_DENIED,
                      "%s: %s", p, d ? "out of memory" : rt_os_strerror(errno));
         free(p);
         return -1;

@@ -229,7 +229,9 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
     if (s->opt.tables_dir) {
         s->system32 = hive_absolute(s->opt.tables_dir);
         if (!s->system32 || !is_dir(s->system32))
-            return rt_error_set(e, RT_ERR_BADDB,
+            return rt_error_set(e, !s->system32 && errno == ENOMEM
+                                       ? RT_ERR_NOT_ENOUGH_MEMORY
+                                       : RT_ERR_BADDB,
                                 "--tables %s: %s; nothing was written",
                                 s->opt.tables_dir,
                                 s->system32 ? "not a directory"

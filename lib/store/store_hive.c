@@ -170,8 +170,9 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
     }
     char *root = NULL;
     if (rt_os_confine(spec, &root) != 0)
-        return rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", spec,
-                            rt_os_strerror(errno));
+        return rt_error_set(e, errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                               : RT_ERR_FILE_NOT_FOUND,
+                            "%s: %s", spec, rt_os_strerror(errno));
     s->roots[0] = root;
     static const char *const tries[] = {"Windows/System32/config",
                                         "System32/config", "config", ""};
@@ -284,9 +285,10 @@ static int confine_scope(struct hive_store *s, struct rt_error *e)
         return r;
     char canon[PATH_MAX];
     if (rt_os_realpath(s->opt.tables_dir, canon, sizeof canon) != 0)
-        return rt_error_set(e, RT_ERR_BADDB, "--tables %s: %s; nothing was "
-                            "written", s->opt.tables_dir,
-                            rt_os_strerror(errno));
+        return rt_error_set(e, errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                               : RT_ERR_BADDB,
+                            "--tables %s: %s; nothing was written",
+                            s->opt.tables_dir, rt_os_strerror(errno));
     if (confine_above(s, canon, 1, 2, e) != 0)
         return -1;
     /* The tables' folder on its canonical form, beneath what is confined. */

@@ -64,20 +64,28 @@ int rt_engine_system_provider(const struct rt_database *db,
                               size_t size)
 {
     *why = '\0';
-    if (!svc->has_perf)
-        return 0;
     const char *name = registry_name(db, svc);
     /* Its name alone: a range lodctr gave it (a forced install) does not
-     * make PerfOS anyone else's. */
+     * make PerfOS anyone else's, nor does a tree where the service or its
+     * Performance key is missing (Windows creates them again). */
     if (rt_audit_system_dll(name)) {
-        snprintf(why, size,
-                 "it is one of Windows' built-in providers (Library "
-                 "%.200s, %s)",
-                 library_shown(svc),
-                 svc->has_range ? "with a range lodctr gave it"
-                                : "no range of its own");
+        if (!svc->has_perf)
+            snprintf(why, size,
+                     "it is one of Windows' built-in providers (this tree "
+                     "has %s)", svc->exists ? "its service without a "
+                                              "Performance key"
+                                            : "no such service");
+        else
+            snprintf(why, size,
+                     "it is one of Windows' built-in providers (Library "
+                     "%.200s, %s)",
+                     library_shown(svc),
+                     svc->has_range ? "with a range lodctr gave it"
+                                    : "no range of its own");
         return 0;
     }
+    if (!svc->has_perf)
+        return 0;
     if (svc->has_range) {
         if (svc->first_counter <= db->base_index ||
             (svc->has_first_help && svc->first_help <= db->base_index))

@@ -241,8 +241,46 @@ static int plan_tables(struct rt_store *s, const struct rt_database *db,
     return 0;
 }
 
+/* Whether changing value NAME of SVC decides what code runs in every
+ * program that reads performance data (its Library and entry points) or
+ * gives it a range it has not got: on one of the system's providers that
+ * is an install over it, refused as install refuses it. */
+static int guarded(const struct rt_service_info *svc, const char *name)
+{
+    static const char *const code[] = {"Library", "Open", "Collect",
+                                       "Close", NULL};
+    for (size_t i = 0; code[i]; i++)
+        if (!strcmp(name, code[i]))
+            return 1;
+    for (size_t i = 0; range_values[i]; i++)
+        if (!strcmp(name, range_values[i]))
+            return !svc->has_range;
+    return 0;
+}
+
+/* -1 with E set when changing value NAME of SVC is refused (FORCE not
+ * given, SVC one of the system's providers). */
+static int refuse_guarded(const struct rt_database *db,
+                          const struct rt_service_info *svc, const char *name,
+                          int deleted, int force, struct rt_error *e)
+{
+    char why[600];
+    if (force || !guarded(svc, name))
+        return 0;
+    if (rt_engine_system_provider(db, svc, why, sizeof why) != 0)
+        return oom(e);
+    if (!why[0])
+        return 0;
+    return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                        "[%s\\%s\\Performance] in the file would %s its "
+                        "%s, and %s is one of the system's providers: %s; "
+                        "nothing was written (--force restores it anyway)",
+                        RT_REG_SERVICES_KEY, svc->name,
+                        deleted ? "delete" : "set", name, svc->name, why);
+}
+
 static int plan_services(struct rt_store *s, const struct rt_database *db,
-                         const struct rt_tree_key *services,
+                         const struct rt_tree_key *services, int force,
                          struct rt_change_set *cs,
                          struct rt_reg_restore_report *r, struct rt_error *e)
 {
@@ -263,6 +301,9 @@ static int plan_services(struct rt_store *s, const struct rt_database *db,
             rt_value_free(&cur);
             if (same)
                 continue;
+            if (refuse_guarded(db, &db->services[i], names[j], !fv, force,
+                               e) != 0)
+                return -1;
             if ((fv ? rt_change_set_service(cs, name, names[j], &fv->v)
                     : rt_change_set_delete_service(cs, name, names[j])) != 0)
                 return oom(e);
@@ -320,7 +361,7 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
                                             r->base.first_differ,
                                             r->base_first_lang, e);
         if (rc == 0)
-            rc = plan_services(s, &db, services, cs, r, e);
+            rc = plan_services(s, &db, services, force, cs, r, e);
         for (size_t i = 0; rc == 0 && rt_reg_perflib_values[i]; i++) {
             const char *n = rt_reg_perflib_values[i];
             struct rt_tree_value *fv = rt_tree_value(perflib, n);
@@ -332,6 +373,18 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
                 break;
             int same = present && rt_value_equal(&cur, &fv->v);
             rt_value_free(&cur);
+            /* Base Index bounds the system's own range: every check of a
+             * provider's range against it (install, restore, audit)
+             * would follow the file's. */
+            if (!same && !force && !strcmp(n, "Base Index")) {
+                rc = rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                                  "[%s] in the file sets Base Index, which "
+                                  "is not this store's (%u): its base range "
+                                  "is another Windows'; nothing was written "
+                                  "(--force restores it anyway)",
+                                  RT_REG_PERFLIB_KEY, db.base_index);
+                break;
+            }
             if (!same) {
                 if (rt_change_set_perflib(cs, n, &fv->v) != 0)
                     rc = oom(e);

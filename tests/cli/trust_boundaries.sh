@@ -4,7 +4,9 @@
 # its Library, and Vendor, whose Object List names base-range objects.
 # An INI whose drivername is PerfOS, perfos or "PerfOS " is refused (exit
 # 4, the store byte-identical), with or without --create-service, and so
-# are Vendor and a service with a range below Base Index; lodctr refuses
+# are PerfDisk (a built-in name the tree has no service of), Vendor, a
+# service with a range below Base Index, and .reg backups restored that
+# would change PerfOS's Library or range or Base Index; lodctr refuses
 # too (183). --create-service never replaces Acme's Library; --force does
 # both. Then audit --libraries says system-library-replaced for a PerfOS
 # with a range, and library-user-writable for the Library values that
@@ -70,6 +72,37 @@ expect_exit 4 "$REGTOOL" $S install "$TMPDIR/perfos2.ini"
 expect_grep "(the INI's drivername 'perfos' is the same service: service names ignore case)" "$ERR"
 expect_exit 4 "$REGTOOL" $S install "$TMPDIR/vendor.ini"
 expect_grep "its Object List (238) names objects of the system's base range (Base Index 1847)" "$ERR"
+# A built-in provider's name is refused even where the tree has no such
+# service (init's tree has no PerfDisk): Windows creates it again.
+ini perfdisk.ini PerfDisk
+# shellcheck disable=SC2086
+expect_exit 4 "$REGTOOL" $S install $CS "$TMPDIR/perfdisk.ini"
+expect_grep "onto service 'PerfDisk': it is one of the system's providers: it is one of Windows' built-in providers (this tree has no such service)" "$ERR"
+# A .reg backup restored: one that changes PerfOS's Library or gives it
+# a range is refused as an install over it (exit 4, even as a dry run),
+# and so is one that changes Base Index (the tree byte-identical after).
+expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/own.reg"
+# evil_reg FILE KEY-TAIL LINE: own.reg with LINE last in [...KEY-TAIL]
+# (of two values of one name, a .reg file's last counts).
+evil_reg() {
+    python3 - "$TMPDIR/own.reg" "$TMPDIR/$1" "$2" "$3" <<'PY' || fail "cannot write $1"
+import sys
+t = open(sys.argv[1], encoding='utf-16').read()
+i = t.index('\n\n', t.index(sys.argv[3] + ']'))
+open(sys.argv[2], 'w', encoding='utf-16').write(t[:i] + '\n' + sys.argv[4] + t[i:])
+PY
+}
+evil_reg lib.reg 'Services\PerfOS\Performance' '"Library"="C:\\Users\\Public\\evil.dll"'
+evil_reg range.reg 'Services\PerfOS\Performance' '"First Counter"=dword:00000f00'
+evil_reg base.reg 'Perflib' '"Base Index"=dword:00000010'
+for f in lib range; do
+    for dry in "" --dry-run; do
+        expect_exit 4 "$REGTOOL" $S restore $dry "$TMPDIR/$f.reg"
+        expect_grep "Services.PerfOS.Performance] in the file would set its $([ $f = lib ] && echo Library || echo 'First Counter'), and PerfOS is one of the system's providers: it is one of Windows' built-in providers" "$ERR"
+    done
+done
+expect_exit 4 "$REGTOOL" $S restore "$TMPDIR/base.reg"
+expect_grep "in the file sets Base Index, which is not this store's (1847)" "$ERR"
 # lodctr refuses it too (183, already exists), naming regtool's way on.
 expect_exit 183 env REGTOOL_STORE="hive:$D" "$(dirname "$REGTOOL")/lodctr" "$TMPDIR/perfos2.ini"
 expect_grep "^lodctr: refusing to install" "$ERR"

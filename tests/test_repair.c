@@ -7,6 +7,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
+#ifndef _WIN32
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 #include <cmocka.h>
 #include "under_valgrind.h"
 
@@ -16,6 +21,7 @@
 #include "engine/owned_ranges.h"
 #include "engine/repair.h"
 #include "model/utf16.h"
+#include "platform/os.h"
 #include "finding_message.h"
 
 static void load(struct rt_store *s, struct rt_database *db)
@@ -438,6 +444,87 @@ static void from_ini_restores_missing_strings(void **state)
     s->ops->close(s);
 }
 
+/* Two providers installed over one range (a hostile or broken tree),
+ * each with its INI: the strings missing are given once, by the first
+ * provider, never an index twice; CurrentLanguage mirrors English. */
+static void from_ini_gives_overlapping_ranges_each_index_once(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    cg_provider(s, "ProvC", CG_A_FIRST, CG_A_LAST);
+    const char *langs[] = {"009", "019", "CurrentLanguage"};
+    for (size_t i = 0; i < 3; i++)
+        cg_remove(s, langs[i], RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
+    struct rt_provider_spec *a = ini_spec("PROVA", "/ini/a.ini", 5, 0);
+    struct rt_provider_spec *c = ini_spec("PROVC", "/ini/c.ini", 5, 0);
+    const struct rt_provider_spec *v[] = {c, a};
+    struct rt_repair_options o = {0};
+    o.from_ini = 1;
+    o.inis = v;
+    o.n_inis = 2;
+    struct rt_repair_report r;
+    assert_true(repair_once(s, &o, &r) > 0);
+    assert_true(report_has(&r.fixed, "strings-restored", "009",
+                           "ProvA: Perflib\\009: 5 names and 0 help texts "
+                           "restored from /ini/a.ini"));
+    assert_false(report_has(&r.fixed, "strings-restored", "009", "ProvC"));
+    rt_repair_report_free(&r);
+    for (size_t i = 0; i < 3; i++) {
+        struct rt_pair_list l;
+        cg_get_list(s, langs[i], RT_TABLE_COUNTER, &l);
+        for (uint32_t x = CG_A_FIRST; x <= CG_A_LAST; x += 2) {
+            size_t n = 0;
+            for (size_t j = 0; j < l.n; j++)
+                n += l.v[j].index == x;
+            if (n != 1)
+                fail_msg("%s: index %u given %zu times", langs[i], x, n);
+        }
+        rt_pair_list_free(&l);
+    }
+    spec_drop(a);
+    spec_drop(c);
+    s->ops->close(s);
+}
+
+/* A caller that catches SIGTERM (the CLI's writers) is heard while the
+ * INIs are matched: the repair stops, cancelled, nothing in its change
+ * set. In a child process: the interrupt stays noted for good. */
+static void from_ini_stops_on_sigterm(void **state)
+{
+    (void)state;
+#ifdef _WIN32
+    skip(); /* no fork: the Windows build's interrupts are tested by hand */
+#else
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rt_store *s = cg_clean();
+        cg_remove(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
+        struct rt_database db;
+        load(s, &db);
+        struct rt_provider_spec *a = ini_spec("PROVA", "/ini/a.ini", 5, 0);
+        const struct rt_provider_spec *v[] = {a};
+        struct rt_repair_options o = {0};
+        o.from_ini = 1;
+        o.inis = v;
+        o.n_inis = 1;
+        rt_os_catch_interrupts();
+        raise(SIGTERM);
+        struct rt_change_set cs;
+        struct rt_repair_report r;
+        struct rt_error e = {0};
+        int rc = rt_engine_repair(&db, &o, &cs, &r, &e);
+        _exit(rc == -1 && e.code == RT_ERR_CANCELLED &&
+                      strstr(e.message, "interrupted") && cs.n == 0
+                  ? 0 : 1);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+#endif
+}
+
 /* What cannot be restored: no INI of the provider (reported, nothing
  * written), and an INI whose offsets do not end at the installed range
  * (refused, naming the INI and the symbol; the provider is left as it
@@ -834,6 +921,8 @@ int main(void)
         cmocka_unit_test(reports_what_it_cannot_fix),
         cmocka_unit_test(from_ini_restores_missing_strings),
         cmocka_unit_test(from_ini_refuses_what_does_not_fit),
+        cmocka_unit_test(from_ini_gives_overlapping_ranges_each_index_once),
+        cmocka_unit_test(from_ini_stops_on_sigterm),
         cmocka_unit_test(from_ini_refuses_an_ini_that_fits_only_the_counters),
         cmocka_unit_test(copies_reported_and_rewritten),
         cmocka_unit_test(cut_text_is_never_kept),

@@ -43,6 +43,7 @@ struct repair {
     size_t n;
     struct rt_repair_report *r;
     int failed;
+    int interrupted;   /* a caller's SIGINT or SIGTERM stopped a step */
 };
 
 #define FIXED(rp, id, lang, ...)                                              \

@@ -410,7 +410,7 @@ int rt_engine_repair(const struct rt_database *db,
 {
     memset(cs, 0, sizeof *cs);
     memset(r, 0, sizeof *r);
-    struct repair rp = {db, opt, NULL, 0, r, 0};
+    struct repair rp = {db, opt, NULL, 0, r, 0, 0};
     rp.w = calloc(db->n_langs ? db->n_langs : 1, sizeof *rp.w);
     if (!rp.w)
         goto nomem;
@@ -466,6 +466,9 @@ nomem:
     free(rp.w);
     rt_change_set_free(cs);
     rt_repair_report_free(r);
+    if (rp.interrupted)
+        return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing was "
+                            "written");
     return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
 }
 

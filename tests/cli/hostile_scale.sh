@@ -30,6 +30,9 @@
 #                                          walked the pairs taken
 #   N providers and 4N strings per table   repair --prune-orphans compared
 #                                          each string with every range
+#   N providers of ranges 2,000,000 wide   repair --from-ini looked for
+#                                          each range's strings by a pass
+#                                          over the range and the table
 #   a PerfStringBackup.INI of N services   each section compared with
 #                                          every other
 #   a .reg key of N values, a .reg of N    each value looked up by a scan
@@ -381,6 +384,20 @@ bounded "$N providers: repair --dry-run --prune-orphans" 8 "0 1 2" --store "hive
 for k in Counter Help; do
     expect_grep "orphans-pruned \[009\]: Perflib\\\\009\\\\$k: $((2 * N)) strings above Base Index that no provider owns removed" "$OUT"
 done
+expect_same_tree "$W" "$TMPDIR/before"
+
+# 4c. repair --from-ini over 2,000 providers whose ranges each span
+# 2,000,000 indices, in 20 languages: each range's strings were looked
+# for by a pass over the range and over the whole table, per provider
+# and language (40 s, and SIGTERM did not end it); no INI is found.
+fresh registry
+N=$(size 2000)
+"$MKSCALE" wideranges "$CFG/SYSTEM" "$N" || fail "mkscale wideranges"
+"$MKSCALE" languages "$CFG/SOFTWARE" 20 || fail "mkscale languages"
+mkdir -p "$TMPDIR/no-inis"
+tree_state "$W" >"$TMPDIR/before"
+bounded "$N wide ranges: repair --dry-run --from-ini" 4 "2" --store "hive:$W" repair --dry-run --from-ini "$TMPDIR/no-inis"
+expect_grep "ini-not-found: Scale001999: strings missing (in 009, 1000, 1001" "$OUT"
 expect_same_tree "$W" "$TMPDIR/before"
 
 # 5. A PerfStringBackup.INI of 10,000 [PERF_] sections, read as a store

@@ -71,7 +71,9 @@ static int text(struct rt_regf *h, uint32_t key, const char *name,
     return rt_regf_value_set(h, key, name, RT_REG_SZ, b, 2 * (n + 1));
 }
 
-enum library_kind { LIB_SHARED, LIB_OWN, LIB_SHORT };
+/* LIB_WIDE: a shared Library, and every range the same 2,000,000
+ * indices from 4000, as wide as repair --from-ini fills. */
+enum library_kind { LIB_SHARED, LIB_OWN, LIB_SHORT, LIB_WIDE };
 
 static int services(struct rt_regf *h, long n, enum library_kind kind)
 {
@@ -94,10 +96,11 @@ static int services(struct rt_regf *h, long n, enum library_kind kind)
             text(h, perf, "Open", "Open") ||
             text(h, perf, "Collect", "Collect") ||
             text(h, perf, "Close", "Close") ||
-            dword(h, perf, "First Counter", first) ||
-            dword(h, perf, "Last Counter", first + 2) ||
-            dword(h, perf, "First Help", first + 1) ||
-            dword(h, perf, "Last Help", first + 3))
+            dword(h, perf, "First Counter", kind == LIB_WIDE ? 4000 : first) ||
+            dword(h, perf, "Last Counter",
+                  kind == LIB_WIDE ? 2003998 : first + 2) ||
+            dword(h, perf, "First Help", kind == LIB_WIDE ? 4001 : first + 1) ||
+            dword(h, perf, "Last Help", kind == LIB_WIDE ? 2003999 : first + 3))
             return fail(h, name);
         char ini[32];
         snprintf(ini, sizeof ini, "scale%06ld.ini", i);
@@ -227,13 +230,14 @@ static int loop(struct rt_regf *h, int cycle)
 int main(int argc, char **argv)
 {
     if (argc < 3 || (argc != 4 && (!strcmp(argv[1], "services") ||
+                                   !strcmp(argv[1], "wideranges") ||
                                    !strcmp(argv[1], "libraries") ||
                                    !strcmp(argv[1], "shortnames") ||
                                    !strcmp(argv[1], "tables") ||
                                    !strcmp(argv[1], "languages") ||
                                    !strcmp(argv[1], "values") ||
                                    !strcmp(argv[1], "duplicates")))) {
-        fprintf(stderr, "usage: mkscale services|libraries|shortnames|languages|values|duplicates HIVE N | "
+        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates HIVE N | "
                         "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
@@ -250,6 +254,8 @@ int main(int argc, char **argv)
     int rc;
     if (!strcmp(argv[1], "services"))
         rc = services(h, n, LIB_SHARED);
+    else if (!strcmp(argv[1], "wideranges"))
+        rc = services(h, n, LIB_WIDE);
     else if (!strcmp(argv[1], "libraries"))
         rc = services(h, n, LIB_OWN);
     else if (!strcmp(argv[1], "shortnames"))

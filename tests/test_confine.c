@@ -235,7 +235,11 @@ static void special_files_are_refused(void **state)
 }
 
 /* A file of the tree that shares its bytes with another name (a hard
- * link to a file outside) is never written: reading it is harmless. */
+ * link to a file outside) is never written, and read only where its
+ * other name cannot be a host file: not on the file system of / (where
+ * the tests' temporary folders usually are), and only when it has the
+ * tree's owner (Windows links its own files, all of one owner on a disk
+ * mounted here). */
 static void hard_links_are_not_written(void **state)
 {
     (void)state;
@@ -245,9 +249,30 @@ static void hard_links_are_not_written(void **state)
     assert_int_equal(errno, ENODEV);
     assert_non_null(strstr(rt_os_strerror(errno), "is a hard link (2 links): refused"));
     assert_int_equal(rt_os_open(sw, RT_OS_WRITE_TRUNC), -1);
+    struct stat vs, rs;
+    assert_int_equal(stat(victim, &vs), 0);
+    assert_int_equal(stat("/", &rs), 0);
     int fd = rt_os_open(sw, RT_OS_READ);
-    assert_true(fd >= 0);
-    rt_os_close(fd);
+    if (vs.st_dev == rs.st_dev) {
+        assert_int_equal(fd, -1);
+        assert_int_equal(errno, ENODEV);
+        assert_non_null(strstr(rt_os_strerror(errno),
+                               "is a hard link (2 links) on the file system "
+                               "of /: refused"));
+    } else {
+        assert_true(fd >= 0);
+        rt_os_close(fd);
+    }
+    /* Another owner's file: refused wherever it lies (as root only: a
+     * user cannot give a file away). */
+    if (geteuid() == 0) {
+        assert_int_equal(chown(victim, 65534, (gid_t)-1), 0);
+        assert_int_equal(rt_os_open(sw, RT_OS_READ), -1);
+        assert_int_equal(errno, ENODEV);
+        assert_non_null(strstr(rt_os_strerror(errno),
+                               "whose owner is not the tree's: refused"));
+        assert_int_equal(chown(victim, 0, (gid_t)-1), 0);
+    }
     victim_unchanged();
 }
 

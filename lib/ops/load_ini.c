@@ -309,7 +309,7 @@ int rt_op_find_inis(struct rt_store *s, const char *dir,
     /* DIR may be another machine's: confined while it is read. */
     char *root = NULL;
     int rc;
-    if (rt_os_confine(dir, &root) != 0) {
+    if (rt_os_confine_input(dir, &root) != 0) {
         rc = errno == ENOMEM ? -1 : -2;
         if (rc == -2)
             rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", dir,

@@ -167,8 +167,14 @@ void rt_os_free_list(char **names, size_t n);
  * nest and count: each rt_os_confine is undone by one rt_os_unconfine of
  * the canonical form. Thread-safe. */
 int rt_os_confine(const char *dir, char **canonical);
+/* rt_os_confine of a folder of the user's own input (an INI's, a
+ * backup's), not a tree: the same confinement, but a file there that has
+ * other names is read (the user named it; a hard link beneath a tree is
+ * read only where its other name cannot be a host file). Beneath a tree
+ * already confined, the tree's rules hold. */
+int rt_os_confine_input(const char *dir, char **canonical);
 void rt_os_unconfine(const char *canonical);
-/* rt_os_confine of the folder FILE lies in (the user's: "." when FILE
+/* rt_os_confine_input of the folder FILE lies in (the user's: "." when FILE
  * names none), and FILE on that folder's canonical form, a new string;
  * the folder's canonical form goes to *ROOT for rt_os_unconfine. FILE's
  * own name is not resolved: a link there is refused when it is opened.
@@ -181,7 +187,9 @@ int rt_os_is_confined(const char *path);
  * a FIFO, socket or device is refused before a byte is read (ENODEV; the
  * open never blocks), a directory with EISDIR; a file beneath a confined
  * directory opened for writing must have one name (a hard link is
- * refused, ENODEV). strerror's words for these refusals say nothing of
+ * refused, ENODEV), and one opened for reading too where its other name
+ * may be a host file: beneath a tree (rt_os_confine), when its owner is
+ * not the tree's or it lies on the file system of /. strerror's words for these refusals say nothing of
  * which path and why: rt_os_strerror(ERR) gives the reason this layer
  * last refused a path for (naming the link, the "..", the kind of file),
  * and strerror(ERR) for anything else. */

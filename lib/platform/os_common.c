@@ -763,7 +763,7 @@ char *rt_os_confine_folder_of(const char *file, char **root)
         errno = ENOMEM;
         return NULL;
     }
-    int r = rt_os_confine(dir, root);
+    int r = rt_os_confine_input(dir, root);
     int err = errno;
     free(dir);
     if (r != 0) {

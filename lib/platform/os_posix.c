@@ -35,6 +35,25 @@ static const char *kind_name(mode_t m)
                          : "not a regular file";
 }
 
+/* Whether a file of a tree with several names, ST, may share its bytes
+ * with a file outside the tree: Windows itself links files of its disk
+ * (the component store's, perfd009.dat among them), all of one owner on
+ * a disk mounted here; a host file linked into a tree has another owner
+ * than the tree (a user's link to root's file), or lies on the host's
+ * own file system, where any of its files may be the other name. */
+static int shared_with_host(const struct stat *st, uid_t tree_owner)
+{
+    static dev_t host_dev;
+    static int have_host_dev;
+    struct stat rs;
+    if (!have_host_dev && stat("/", &rs) == 0) {
+        host_dev = rs.st_dev;
+        have_host_dev = 1;
+    }
+    return st->st_uid != tree_owner || !have_host_dev ||
+           st->st_dev == host_dev;
+}
+
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
     /* O_NONBLOCK: a FIFO or device opens at once (and is refused below)
@@ -100,6 +119,17 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
                          "writes no file of a tree that another name "
                          "shares)",
                          path, (unsigned long)st.st_nlink);
+            refused = 1;
+        } else if (b.dir >= 0 && !b.input && st.st_nlink > 1 &&
+                   shared_with_host(&st, b.root_uid)) {
+            rt_os_refuse(ENODEV,
+                         "%s is a hard link (%lu links) %s: refused (its "
+                         "other name may be any file there; a copy of the "
+                         "tree without hard links is read)",
+                         path, (unsigned long)st.st_nlink,
+                         st.st_uid != b.root_uid
+                             ? "whose owner is not the tree's"
+                             : "on the file system of /");
             refused = 1;
         } else if (b.dir >= 0 && (flags & O_TRUNC) && ftruncate(fd, 0) != 0) {
             refused = 1;

@@ -28,6 +28,7 @@ struct confined {
     size_t len;
     int fd;
     unsigned refs;
+    int input;      /* only ever confined as a folder of the user's input */
 };
 static struct confined roots[16];
 static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -65,7 +66,7 @@ static int confined_dir(const char *dir, char **real)
     return fd;
 }
 
-int rt_os_confine(const char *dir, char **canonical)
+static int confine(const char *dir, int input, char **canonical)
 {
     if (canonical)
         *canonical = NULL;
@@ -103,6 +104,7 @@ int rt_os_confine(const char *dir, char **canonical)
          * directory (the first removed, a new one made), which is what
          * the path means from now on. */
         slot->refs++;
+        slot->input = slot->input && input;
         if (fstat(slot->fd, &was) == 0 && fstat(fd, &now) == 0 &&
             (was.st_dev != now.st_dev || was.st_ino != now.st_ino)) {
             int old = slot->fd;
@@ -119,6 +121,7 @@ int rt_os_confine(const char *dir, char **canonical)
             slot->len = strlen(real);
             slot->fd = fd;
             slot->refs = 1;
+            slot->input = input;
         }
     }
     pthread_mutex_unlock(&roots_lock);
@@ -134,6 +137,16 @@ int rt_os_confine(const char *dir, char **canonical)
     else
         free(real);
     return r;
+}
+
+int rt_os_confine(const char *dir, char **canonical)
+{
+    return confine(dir, 0, canonical);
+}
+
+int rt_os_confine_input(const char *dir, char **canonical)
+{
+    return confine(dir, 1, canonical);
 }
 
 void rt_os_unconfine(const char *canonical)
@@ -161,10 +174,11 @@ void rt_os_unconfine(const char *canonical)
 
 /* A new descriptor of the outermost confined directory PATH lies beneath
  * (every component past it is then checked), with the part of PATH after
- * it in *REL and the directory's path in ROOT; -2 when PATH lies beneath
- * none, -1 with errno. */
+ * it in *REL, the directory's path in ROOT and whether it is only a
+ * folder of the user's input in *INPUT; -2 when PATH lies beneath none,
+ * -1 with errno. */
 static int root_of(const char *path, const char **rel, char *root,
-                   size_t size)
+                   size_t size, int *input)
 {
     int fd = -2;
     size_t best = 0;
@@ -179,6 +193,7 @@ static int root_of(const char *path, const char **rel, char *root,
             fd = fcntl(roots[i].fd, F_DUPFD_CLOEXEC, 0);
             best = roots[i].len;
             *rel = r;
+            *input = roots[i].input;
             snprintf(root, size, "%s", roots[i].path);
             if (fd < 0)
                 break;
@@ -192,7 +207,8 @@ int rt_os_is_confined(const char *path)
 {
     const char *rel;
     char root[PATH_MAX];
-    int fd = root_of(path, &rel, root, sizeof root);
+    int input;
+    int fd = root_of(path, &rel, root, sizeof root, &input);
     if (fd >= 0)
         close(fd);
     return fd != -2;
@@ -313,11 +329,19 @@ int os_posix_resolve(const char *path, struct beneath *b)
     char root[PATH_MAX];
     b->dir = -1;
     b->leaf = "";
-    int fd = root_of(path, &rel, root, sizeof root);
+    int fd = root_of(path, &rel, root, sizeof root, &b->input);
     if (fd == -2)
         return 0;
     if (fd < 0)
         return -1;
+    struct stat rst;
+    if (fstat(fd, &rst) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    b->root_uid = rst.st_uid;
     if (strlen(rel) >= sizeof b->buf) {
         close(fd);
         errno = ENAMETOOLONG;

@@ -20,6 +20,8 @@
 struct beneath {
     int dir;           /* -1: the path is not confined */
     const char *leaf;  /* "" when the path is the confined directory */
+    uid_t root_uid;    /* the confined tree's root folder's owner */
+    int input;         /* the root is only a folder of the user's input */
     char buf[PATH_MAX];
 };
 

@@ -1063,6 +1063,49 @@ static void dat_growth_past_its_old_page_is_written(void **state)
     s->ops->close(s);
 }
 
+/* A .dat table that stands in the tree but cannot be read (a folder in
+ * its place, put there by another program after the store was opened):
+ * reading the table from a given byte on fails naming the file, as a
+ * whole read does, never takes the table for absent. */
+static void unreadable_dat_table_read_from_is_an_error(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    if (!c->files_layout)
+        skip();
+    struct rt_store *s = hive_fixture_open(c);
+    char path[700], aside[720];
+    snprintf(path, sizeof path, "%s/perfh009.dat", c->tables);
+    snprintf(aside, sizeof aside, "%s.aside", path);
+    static const uint8_t help[] = {'1', 0, 0, 0, 'H', 0, 0, 0, 0, 0};
+    struct rt_change_set cs = {0};
+    struct rt_error e = {0};
+    contract_base_set(&cs);
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_HELP, help,
+                                         sizeof help, NULL, NULL), 0);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (s->ops->apply(s, &cs, &e) != 0)
+        fail_msg("apply: %s", e.message);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(rt_os_rename(path, aside), 0);
+    assert_int_equal(rt_os_mkdir(path), 0);
+    struct rt_value v = {0};
+    size_t len = 0;
+    int present = 0;
+    int r = s->ops->read_table_from(s, "009", RT_TABLE_HELP, 1, &v, &len,
+                                    &present, &e);
+    assert_int_equal(rt_os_rmdir(path), 0);
+    assert_int_equal(rt_os_rename(aside, path), 0);
+    s->ops->end(s);
+    s->ops->close(s);
+    assert_int_equal(r, -1);
+    if (!strstr(e.message, "perfh009.dat"))
+        fail_msg("the error names no file: %s", e.message);
+    rt_value_free(&v);
+}
+
 #ifdef FAILS_ASPRINTF
 #include "dirty_log.h"
 
@@ -1217,6 +1260,7 @@ int main(void)
         cmocka_unit_test(journal_naming_a_table_above_system32_is_refused),
         cmocka_unit_test(unchanged_side_file_is_not_touched),
         cmocka_unit_test(dat_growth_past_its_old_page_is_written),
+        cmocka_unit_test(unreadable_dat_table_read_from_is_an_error),
         cmocka_unit_test(replay_copies_out_of_memory_stop_the_commit),
     };
     int failed = cmocka_run_group_tests_name("store_hive (registry layout)",

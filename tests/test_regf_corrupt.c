@@ -373,19 +373,22 @@ struct messages {
     size_t len;
 };
 
+/* Keeps each finding as "at 0xOFFSET: message", the file offset a user
+ * is sent to. */
 static void keep_finding(void *ctx, enum rt_regf_severity sev, uint64_t off,
                          const char *msg)
 {
     (void)sev;
-    (void)off;
     struct messages *m = ctx;
-    int w = snprintf(m->text + m->len, sizeof m->text - m->len, "%s\n", msg);
+    int w = snprintf(m->text + m->len, sizeof m->text - m->len,
+                     "at 0x%llx: %s\n", (unsigned long long)off, msg);
     if (w > 0 && (size_t)w < sizeof m->text - m->len)
         m->len += (size_t)w;
 }
 
 /* A key listed under one key whose parent field names another: the check
- * names both, the field's value as the file holds it. */
+ * names both, the field's value as the file holds it, at the listed key's
+ * file offset. */
 static void wrong_parent_field_is_named(void **state)
 {
     (void)state;
@@ -399,8 +402,30 @@ static void wrong_parent_field_is_named(void **state)
     rt_regf_check(h, keep_finding, &m);
     rt_regf_close(h);
     char want[128];
-    snprintf(want, sizeof want, "key node: parent field 0x%x, but it is "
-             "listed under the key at 0x%x", s.root, s.a);
+    snprintf(want, sizeof want, "at 0x%x: key node: parent field 0x%x, but "
+             "it is listed under the key at 0x%x", 4096 + s.b, s.root, s.a);
+    assert_has(m.text, want);
+    free(s.img);
+}
+
+/* Subkeys out of Windows' upper-case order (key A renamed Z in place,
+ * before W00): the check says which two, at the parent key's offset. */
+static void subkeys_out_of_order_are_named(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    assert_int_equal(*field(&s, s.a, 76), 'A');   /* the name, ASCII */
+    *field(&s, s.a, 76) = 'Z';
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    struct messages m = {{0}, 0};
+    rt_regf_check(h, keep_finding, &m);
+    rt_regf_close(h);
+    char want[128];
+    snprintf(want, sizeof want, "at 0x%x: key node: subkeys 0 and 1 are not "
+             "in Windows' (upper-case) order", 4096 + s.root);
     assert_has(m.text, want);
     free(s.img);
 }
@@ -465,6 +490,7 @@ int main(void)
         cmocka_unit_test(bad_references),
         cmocka_unit_test(shared_cells_are_refused),
         cmocka_unit_test(wrong_parent_field_is_named),
+        cmocka_unit_test(subkeys_out_of_order_are_named),
         cmocka_unit_test(mutation_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -322,6 +322,10 @@ static void flipped_byte_in_fifth_entry_stops_before_it(void **state)
     char where[32];
     snprintf(where, sizeof where, "offset 0x%zx", e5);
     assert_non_null(strstr(r.log[RT_REGF_LOG1].problem, where));
+    /* The report names each log as the caller named it, so the problem
+     * is told of that file. */
+    assert_string_equal(r.log[RT_REGF_LOG1].name, "log1");
+    assert_string_equal(r.log[RT_REGF_LOG2].name, "log2");
     check_sealed(img, 569, 0xe2000);
     free(img);
     rt_regf_replay_report_free(&r);

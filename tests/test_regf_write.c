@@ -206,6 +206,47 @@ static void changed_pages_rebuild_the_new_image(void **state)
     rt_regf_close(h);
 }
 
+/* A value rewritten in place with only its first byte changed: each page
+ * reported changed holds a changed byte, so the value's later pages (the
+ * same bytes as before) are not written again. */
+static void rewrite_in_place_marks_only_pages_that_differ(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t key;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "K", &key), 0);
+    enum { LEN = 12000 };
+    static uint8_t data[LEN];
+    for (size_t i = 0; i < LEN; i++)
+        data[i] = (uint8_t)(i ^ i >> 9);
+    assert_int_equal(rt_regf_value_set(h, key, "Help", RT_REG_BINARY, data,
+                                       LEN), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    const uint8_t *img;
+    size_t old_len, new_len;
+    rt_regf_image(h, &img, &old_len);
+    uint8_t *old = malloc(old_len);
+    memcpy(old, img, old_len);
+    rt_regf_changes_clear(h);
+
+    data[0] ^= 0xFF;
+    assert_int_equal(rt_regf_value_set(h, key, "Help", RT_REG_BINARY, data,
+                                       LEN), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    rt_regf_image(h, &img, &new_len);
+    assert_int_equal(new_len, old_len);
+    struct pages p = {.n = 0};
+    assert_int_equal(rt_regf_changed_pages(h, collect_page, &p), 0);
+    for (size_t i = 0; i < p.n; i++)
+        if (!memcmp(old + p.off[i], img + p.off[i], 4096))
+            fail_msg("page at 0x%llx reported changed, its bytes the same",
+                     (unsigned long long)p.off[i]);
+    /* The base block, the key's page and the data's first page at most. */
+    assert_true(p.n >= 2 && p.n <= 4);
+    free(old);
+    rt_regf_close(h);
+}
+
 /* A splice of a 5 MB big value (an install's append, an uninstall's
  * cut near the end) writes the pages of the segments from its first edit
  * on, not the value: the segments before it stay where they are. A
@@ -1456,6 +1497,7 @@ int main(void)
         cmocka_unit_test(cell_filling_a_bin_takes_one_page),
         cmocka_unit_test(freed_cell_merges_into_a_large_free_predecessor),
         cmocka_unit_test(changed_pages_rebuild_the_new_image),
+        cmocka_unit_test(rewrite_in_place_marks_only_pages_that_differ),
         cmocka_unit_test(splice_writes_from_the_first_edit),
         cmocka_unit_test(key_node_fields_stay_true),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),

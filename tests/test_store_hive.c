@@ -1063,6 +1063,169 @@ static void dat_growth_past_its_old_page_is_written(void **state)
     s->ops->close(s);
 }
 
+/* A .dat table that stands in the tree but cannot be read (a folder in
+ * its place, put there by another program after the store was opened):
+ * reading the table from a given byte on fails naming the file, as a
+ * whole read does, never takes the table for absent. */
+static void unreadable_dat_table_read_from_is_an_error(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    if (!c->files_layout)
+        skip();
+    struct rt_store *s = hive_fixture_open(c);
+    char path[700], aside[720];
+    snprintf(path, sizeof path, "%s/perfh009.dat", c->tables);
+    snprintf(aside, sizeof aside, "%s.aside", path);
+    static const uint8_t help[] = {'1', 0, 0, 0, 'H', 0, 0, 0, 0, 0};
+    struct rt_change_set cs = {0};
+    struct rt_error e = {0};
+    contract_base_set(&cs);
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_HELP, help,
+                                         sizeof help, NULL, NULL), 0);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (s->ops->apply(s, &cs, &e) != 0)
+        fail_msg("apply: %s", e.message);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(rt_os_rename(path, aside), 0);
+    assert_int_equal(rt_os_mkdir(path), 0);
+    struct rt_value v = {0};
+    size_t len = 0;
+    int present = 0;
+    int r = s->ops->read_table_from(s, "009", RT_TABLE_HELP, 1, &v, &len,
+                                    &present, &e);
+    assert_int_equal(rt_os_rmdir(path), 0);
+    assert_int_equal(rt_os_rename(aside, path), 0);
+    s->ops->end(s);
+    s->ops->close(s);
+    assert_int_equal(r, -1);
+    if (!strstr(e.message, "perfh009.dat"))
+        fail_msg("the error names no file: %s", e.message);
+    rt_value_free(&v);
+}
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <fcntl.h>
+#include <sys/stat.h>
+
+/* Test hook: while STAT_SHRINK names a file, a stat of it (by path, or
+ * by a folder and its name) reports it one byte shorter than it is; its
+ * descriptor's fstat tells the truth. So the file looks as if it grew by
+ * a byte between the two, as a writer that ignores the lock could make
+ * it. The library calls stat64 and fstatat64 (-D_FILE_OFFSET_BITS=64),
+ * which these definitions take over in the test program. */
+static const char *stat_shrink;
+
+static void shrink(const char *path, int r, struct stat64 *st)
+{
+    if (r || !stat_shrink || st->st_size < 1)
+        return;
+    size_t n = strlen(path), k = strlen(stat_shrink);
+    if (n >= k && !strcmp(path + n - k, stat_shrink) &&
+        (n == k || path[n - k - 1] == '/'))
+        st->st_size--;
+}
+
+int stat64(const char *path, struct stat64 *st);
+int stat64(const char *path, struct stat64 *st)
+{
+    static int (*real)(const char *, struct stat64 *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "stat64");
+    int r = real(path, st);
+    shrink(path, r, st);
+    return r;
+}
+
+int fstatat64(int dir, const char *path, struct stat64 *st, int flags);
+int fstatat64(int dir, const char *path, struct stat64 *st, int flags)
+{
+    static int (*real)(int, const char *, struct stat64 *, int);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "fstatat64");
+    int r = real(dir, path, st, flags);
+    shrink(path, r, st);
+    return r;
+}
+
+static void sparse_file(const char *dir, const char *name, off_t size)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, size), 0);
+    assert_int_equal(close(fd), 0);
+}
+
+/* The .dat tables a tree's views hold together are capped: four tables
+ * of 256 MiB (the cap for one) are held, then a fifth that looked empty
+ * when its size was read but is a byte long when it is mapped is refused
+ * as over the cap, not read. The tables are sparse files, never read. */
+static void dat_table_grown_past_the_total_cap_is_refused(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    if (!c->files_layout)
+        skip();
+    struct rt_store *s = hive_fixture_open(c);
+    s->ops->close(s);
+    char path[700], err[256];
+    snprintf(path, sizeof path, "%s/Windows/System32/config/SOFTWARE", c->dir);
+    struct rt_regf *h;
+    uint32_t key;
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    static const char *const langs[] = {"009", "007", "00A"};
+    for (int i = 0; i < 3; i++) {
+        char k[80];
+        snprintf(k, sizeof k, "Microsoft\\Windows NT\\CurrentVersion\\Perflib\\%s",
+                 langs[i]);
+        assert_int_equal(rt_regf_key_create_path(h, rt_regf_root(h), k, &key),
+                         0);
+    }
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    const off_t cap = (off_t)256 << 20;
+    sparse_file(c->tables, "perfc009.dat", cap);
+    sparse_file(c->tables, "perfh009.dat", cap);
+    sparse_file(c->tables, "perfc007.dat", cap);
+    sparse_file(c->tables, "perfh007.dat", cap);
+    sparse_file(c->tables, "perfc00a.dat", 1);
+    sparse_file(c->tables, "perfh00a.dat", 0);
+    stat_shrink = "perfc00a.dat";
+    s = reopen(c);
+    struct rt_error e = {0};
+    if (s->ops->begin(s, &e) != 0)
+        fail_msg("begin: %s", e.message);
+    for (int i = 0; i < 2; i++)
+        for (int t = 0; t < 2; t++) {
+            struct rt_table_pieces p;
+            int present = 0;
+            assert_int_equal(s->ops->read_table_pieces(
+                                 s, langs[i], t ? RT_TABLE_HELP : RT_TABLE_COUNTER,
+                                 &p, &present, &e), 0);
+            assert_true(present);
+            assert_int_equal(p.total, (size_t)cap);
+            rt_table_pieces_free(&p);
+        }
+    struct rt_value v = {0};
+    int present = 0;
+    int r = s->ops->read_table(s, "00A", RT_TABLE_COUNTER, &v, &present, &e);
+    stat_shrink = NULL;
+    s->ops->end(s);
+    s->ops->close(s);
+    rt_value_free(&v);
+    assert_int_equal(r, -1);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    if (!strstr(e.message, "perfc00a.dat") ||
+        !strstr(e.message, "the .dat tables of a tree may be together"))
+        fail_msg("not refused as over the cap: %s", e.message);
+}
+#define HAS_STAT_HOOK 1
+#endif
+
 #ifdef FAILS_ASPRINTF
 #include "dirty_log.h"
 
@@ -1217,6 +1380,10 @@ int main(void)
         cmocka_unit_test(journal_naming_a_table_above_system32_is_refused),
         cmocka_unit_test(unchanged_side_file_is_not_touched),
         cmocka_unit_test(dat_growth_past_its_old_page_is_written),
+        cmocka_unit_test(unreadable_dat_table_read_from_is_an_error),
+#ifdef HAS_STAT_HOOK
+        cmocka_unit_test(dat_table_grown_past_the_total_cap_is_refused),
+#endif
         cmocka_unit_test(replay_copies_out_of_memory_stop_the_commit),
     };
     int failed = cmocka_run_group_tests_name("store_hive (registry layout)",

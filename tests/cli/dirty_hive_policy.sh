@@ -42,3 +42,17 @@ cmp "$C2/SOFTWARE" "$TMPDIR/dirty.copy" || fail "refused install changed the dir
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL --store "hive:$D2" --force-dirty install $CS "$P/x.ini"
 expect_exit 0 $REGTOOL hive check "$C2/SOFTWARE"
+
+# A dirty SYSTEM without logs is refused the same way: the install (which
+# writes both hives) names it and why, and neither hive is written.
+D3=$TMPDIR/win3
+expect_exit 0 $REGTOOL --store "hive:$D3" init --languages 009 --layout registry
+C3=$D3/Windows/System32/config
+printf '\377' | dd of="$C3/SYSTEM" bs=1 seek=4 conv=notrunc 2>/dev/null
+cp "$C3/SYSTEM" "$TMPDIR/system.copy"
+cp "$C3/SOFTWARE" "$TMPDIR/software.copy"
+# shellcheck disable=SC2086
+expect_exit 2 $REGTOOL --store "hive:$D3" install $CS "$P/x.ini"
+expect_grep "config/SYSTEM is dirty and its transaction logs cannot be replayed (dirty (sequence numbers 255/2, bad checksum) and no transaction log beside it)" "$ERR"
+cmp "$C3/SYSTEM" "$TMPDIR/system.copy" || fail "refused install changed the dirty SYSTEM"
+cmp "$C3/SOFTWARE" "$TMPDIR/software.copy" || fail "refused install changed SOFTWARE"

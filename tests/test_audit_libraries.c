@@ -320,6 +320,39 @@ static void resolved_before_judging(void **state)
     assert_int_equal(warnings_of(fine, 3, system_tree), 0);
 }
 
+/* A path from the root with no drive letter ("\\Users\\..." or
+ * "/Users/...") is on the current drive, the system's: judged as the same
+ * path on C:. Two separators first name another machine's share, even
+ * when its server and share are named as the system's folders are. */
+static void root_paths_are_on_the_system_drive(void **state)
+{
+    (void)state;
+    const struct svc back[] = {STD("X", "\\Users\\Public\\x.dll")};
+    expect_one(back, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    const struct svc fwd[] = {STD("X", "/ProgramData/x/p.dll")};
+    expect_one(fwd, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    const struct svc sys[] = {
+        STD("A", "\\Windows\\System32\\perfos.dll"),
+        STD("B", "/Windows/System32/perfos.dll"),
+    };
+    assert_int_equal(warnings_of(sys, 2, system_tree), 0);
+    static const char *const shares[] = {
+        "\\\\Users\\Public\\x.dll", "//Users/Public/x.dll",
+        "\\/Users\\Public\\x.dll", "/\\Users\\Public\\x.dll",
+    };
+    for (size_t i = 0; i < sizeof shares / sizeof *shares; i++) {
+        print_message("%s\n", shares[i]);
+        const struct svc v[] = {STD("X", shares[i])};
+        struct rt_findings f;
+        run(v, 1, NULL, &f);
+        if (find(&f, "library-user-writable"))
+            show(&f);
+        assert_null(find(&f, "library-user-writable"));
+        assert_non_null(find(&f, "library-outside-system-dirs"));
+        rt_findings_free(&f);
+    }
+}
+
 /* The folders below the Windows directory a standard user can write. */
 static void writable_below_windows(void **state)
 {
@@ -702,6 +735,7 @@ int main(void)
         cmocka_unit_test(files_in_the_tree),
         cmocka_unit_test(system_objects_and_sharing),
         cmocka_unit_test(resolved_before_judging),
+        cmocka_unit_test(root_paths_are_on_the_system_drive),
         cmocka_unit_test(writable_below_windows),
         cmocka_unit_test(short_names),
         cmocka_unit_test(short_names_list_each_folder_once),

@@ -15,8 +15,12 @@
 #include <strings.h>
 
 #include "engine/audit.h"
+#include "engine/audit_short_names.h"
 #include "model/reg_types.h"
 #include "finding_message.h"
+#define ALLOC_HOOK_MALLOC
+#define ALLOC_HOOK_CALLOC
+#include "alloc_hook.h"
 
 struct svc {
     const char *name, *library, *open, *collect, *close;
@@ -449,6 +453,55 @@ static int counted_list(void *ctx, const char *dir,
     return table_list((void *)t->files, dir, each, arg);
 }
 
+#ifdef HAVE_ALLOC_HOOK
+/* Out of memory at any allocation of a short form's first match in a
+ * folder (the folder's listing, the answer, the tables keeping them):
+ * -1 and no match said, or the match in full where the failure was
+ * absorbed; nothing kept half made (LeakSanitizer sees any block lost);
+ * asked again with memory, the match in full. */
+static void short_names_out_of_memory(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "Program Files\\Vendor\\v.dll", "Program Files (x86)\\w.dll",
+        "ProgramData\\x\\p.dll", "Windows\\System32\\ntdll.dll", NULL,
+    };
+    const struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
+                                    table_list};
+    struct rt_short_match m;
+    struct rt_short_names *s = rt_short_names_new(&t);
+    assert_non_null(s);
+    alloc_calls = 0;
+    assert_int_equal(rt_short_names_match(s, "", "PROGRA~1", &m), 0);
+    unsigned long n = alloc_calls;
+    rt_short_names_free(s);
+    if (!n)
+        skip();     /* an allocator the hook does not reach (valgrind) */
+    unsigned long failed = 0;
+    for (unsigned long k = 1; k <= n; k++) {
+        s = rt_short_names_new(&t);
+        assert_non_null(s);
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_short_names_match(s, "", "PROGRA~1", &m);
+        alloc_fail_at = 0;
+        if (r == -1) {
+            assert_int_equal(m.n, 0);
+            failed++;
+            r = rt_short_names_match(s, "", "PROGRA~1", &m);
+        }
+        assert_int_equal(r, 0);
+        assert_int_equal(m.n, 3);
+        assert_string_equal(m.first, "Program Files");
+        assert_string_equal(m.writable, "ProgramData");
+        rt_short_names_free(s);
+    }
+    /* Most allocations are the code's own, each a failure said (a C
+     * library's may be absorbed: asprintf's shrinking realloc). */
+    assert_true(failed * 2 > n);
+}
+#endif
+
 /* Thousands of providers whose Library paths go through the same folders
  * by short names (in any case) list each folder once, not once each, and
  * are judged as one alone is: the root and Program Files, two listings
@@ -738,6 +791,9 @@ int main(void)
         cmocka_unit_test(root_paths_are_on_the_system_drive),
         cmocka_unit_test(writable_below_windows),
         cmocka_unit_test(short_names),
+#ifdef HAVE_ALLOC_HOOK
+        cmocka_unit_test(short_names_out_of_memory),
+#endif
         cmocka_unit_test(short_names_list_each_folder_once),
         cmocka_unit_test(short_names_past_the_first_table),
         cmocka_unit_test(thirty_two_bit_providers),

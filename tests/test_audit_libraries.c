@@ -15,8 +15,12 @@
 #include <strings.h>
 
 #include "engine/audit.h"
+#include "engine/audit_short_names.h"
 #include "model/reg_types.h"
 #include "finding_message.h"
+#define ALLOC_HOOK_MALLOC
+#define ALLOC_HOOK_CALLOC
+#include "alloc_hook.h"
 
 struct svc {
     const char *name, *library, *open, *collect, *close;
@@ -320,6 +324,39 @@ static void resolved_before_judging(void **state)
     assert_int_equal(warnings_of(fine, 3, system_tree), 0);
 }
 
+/* A path from the root with no drive letter ("\\Users\\..." or
+ * "/Users/...") is on the current drive, the system's: judged as the same
+ * path on C:. Two separators first name another machine's share, even
+ * when its server and share are named as the system's folders are. */
+static void root_paths_are_on_the_system_drive(void **state)
+{
+    (void)state;
+    const struct svc back[] = {STD("X", "\\Users\\Public\\x.dll")};
+    expect_one(back, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    const struct svc fwd[] = {STD("X", "/ProgramData/x/p.dll")};
+    expect_one(fwd, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    const struct svc sys[] = {
+        STD("A", "\\Windows\\System32\\perfos.dll"),
+        STD("B", "/Windows/System32/perfos.dll"),
+    };
+    assert_int_equal(warnings_of(sys, 2, system_tree), 0);
+    static const char *const shares[] = {
+        "\\\\Users\\Public\\x.dll", "//Users/Public/x.dll",
+        "\\/Users\\Public\\x.dll", "/\\Users\\Public\\x.dll",
+    };
+    for (size_t i = 0; i < sizeof shares / sizeof *shares; i++) {
+        print_message("%s\n", shares[i]);
+        const struct svc v[] = {STD("X", shares[i])};
+        struct rt_findings f;
+        run(v, 1, NULL, &f);
+        if (find(&f, "library-user-writable"))
+            show(&f);
+        assert_null(find(&f, "library-user-writable"));
+        assert_non_null(find(&f, "library-outside-system-dirs"));
+        rt_findings_free(&f);
+    }
+}
+
 /* The folders below the Windows directory a standard user can write. */
 static void writable_below_windows(void **state)
 {
@@ -415,6 +452,55 @@ static int counted_list(void *ctx, const char *dir,
     t->listings++;
     return table_list((void *)t->files, dir, each, arg);
 }
+
+#ifdef HAVE_ALLOC_HOOK
+/* Out of memory at any allocation of a short form's first match in a
+ * folder (the folder's listing, the answer, the tables keeping them):
+ * -1 and no match said, or the match in full where the failure was
+ * absorbed; nothing kept half made (LeakSanitizer sees any block lost);
+ * asked again with memory, the match in full. */
+static void short_names_out_of_memory(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "Program Files\\Vendor\\v.dll", "Program Files (x86)\\w.dll",
+        "ProgramData\\x\\p.dll", "Windows\\System32\\ntdll.dll", NULL,
+    };
+    const struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
+                                    table_list};
+    struct rt_short_match m;
+    struct rt_short_names *s = rt_short_names_new(&t);
+    assert_non_null(s);
+    alloc_calls = 0;
+    assert_int_equal(rt_short_names_match(s, "", "PROGRA~1", &m), 0);
+    unsigned long n = alloc_calls;
+    rt_short_names_free(s);
+    if (!n)
+        skip();     /* an allocator the hook does not reach (valgrind) */
+    unsigned long failed = 0;
+    for (unsigned long k = 1; k <= n; k++) {
+        s = rt_short_names_new(&t);
+        assert_non_null(s);
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_short_names_match(s, "", "PROGRA~1", &m);
+        alloc_fail_at = 0;
+        if (r == -1) {
+            assert_int_equal(m.n, 0);
+            failed++;
+            r = rt_short_names_match(s, "", "PROGRA~1", &m);
+        }
+        assert_int_equal(r, 0);
+        assert_int_equal(m.n, 3);
+        assert_string_equal(m.first, "Program Files");
+        assert_string_equal(m.writable, "ProgramData");
+        rt_short_names_free(s);
+    }
+    /* Most allocations are the code's own, each a failure said (a C
+     * library's may be absorbed: asprintf's shrinking realloc). */
+    assert_true(failed * 2 > n);
+}
+#endif
 
 /* Thousands of providers whose Library paths go through the same folders
  * by short names (in any case) list each folder once, not once each, and
@@ -702,8 +788,12 @@ int main(void)
         cmocka_unit_test(files_in_the_tree),
         cmocka_unit_test(system_objects_and_sharing),
         cmocka_unit_test(resolved_before_judging),
+        cmocka_unit_test(root_paths_are_on_the_system_drive),
         cmocka_unit_test(writable_below_windows),
         cmocka_unit_test(short_names),
+#ifdef HAVE_ALLOC_HOOK
+        cmocka_unit_test(short_names_out_of_memory),
+#endif
         cmocka_unit_test(short_names_list_each_folder_once),
         cmocka_unit_test(short_names_past_the_first_table),
         cmocka_unit_test(thirty_two_bit_providers),

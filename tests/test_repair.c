@@ -908,6 +908,44 @@ static void duplicate_keeps_the_confirmed_text(void **state)
     s->ops->close(s);
 }
 
+/* The lowest index of a table twice (first in the table's order and
+ * again at its end, with another text): found like any other duplicate
+ * and resolved to the text CurrentLanguage confirms. */
+static void duplicate_of_the_lowest_index_resolved(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    struct rt_pair_list l;
+    cg_get_list(s, "009", RT_TABLE_COUNTER, &l);
+    assert_true(l.n > 2);
+    const struct rt_pair *low = &l.v[0];
+    for (size_t i = 1; i < l.n; i++)
+        if (l.v[i].index < low->index)
+            low = &l.v[i];
+    uint32_t index = low->index;
+    char *was = strdup(low->text);
+    assert_non_null(was);
+    rt_pair_list_free(&l);
+    cg_append(s, "009", RT_TABLE_COUNTER, index, "Damaged text");
+    assert_true(has_finding(s, "duplicate-index"));
+    struct rt_repair_report r;
+    assert_true(repair_once(s, NULL, &r) > 0);
+    assert_true(report_has(&r.fixed, "duplicate-resolved", "009", was));
+    rt_repair_report_free(&r);
+    cg_get_list(s, "009", RT_TABLE_COUNTER, &l);
+    size_t times = 0;
+    for (size_t i = 0; i < l.n; i++)
+        if (l.v[i].index == index) {
+            times++;
+            assert_string_equal(l.v[i].text, was);
+        }
+    assert_int_equal(times, 1);
+    rt_pair_list_free(&l);
+    assert_false(has_finding(s, "duplicate-index"));
+    free(was);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -927,6 +965,7 @@ int main(void)
         cmocka_unit_test(copies_reported_and_rewritten),
         cmocka_unit_test(cut_text_is_never_kept),
         cmocka_unit_test(duplicate_keeps_the_confirmed_text),
+        cmocka_unit_test(duplicate_of_the_lowest_index_resolved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
  * the INI and its symbol file to INF/<driver>/0009 byte for byte,
  * uninstall removes both, and after each PerfStringBackup.INI holds the
  * backup of the new state (where the store had one); a store without one
- * gets none; the INF folder of a language id. */
+ * gets none; the INF folder of a language id; the characters a side
+ * file's name may hold. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,12 +164,36 @@ static void inf_folders(void **state)
     assert_int_equal(rt_inf_folder("CurrentLanguage", f), -1);
 }
 
+/* A side file's name holds no control character (C0 or DEL) and none of
+ * the characters Windows refuses in a file name; every other ASCII
+ * character, a tilde included, is a name's as it is. */
+static void side_names_by_ascii_character(void **state)
+{
+    (void)state;
+    for (unsigned c = 1; c < 0x80; c++) {
+        char name[] = "a?b.ini";
+        name[1] = (char)c;
+        const char *why = rt_side_name_problem(name);
+        if (c < 0x20 || c == 0x7f) {
+            assert_non_null(why);
+            assert_non_null(strstr(why, "control character"));
+        } else if (strchr("\\/:<>\"|?*", (int)c)) {
+            assert_non_null(why);
+        } else {
+            if (why)
+                print_message("refused: 0x%02x: %s\n", c, why);
+            assert_null(why);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(install_copies_uninstall_removes),
         cmocka_unit_test(no_backup_file_none_made),
         cmocka_unit_test(inf_folders),
+        cmocka_unit_test(side_names_by_ascii_character),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

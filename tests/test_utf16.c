@@ -510,6 +510,34 @@ static void lone_continuation_byte_rejected(void **state)
         }
 }
 
+/* A character cut off by the length given is refused at its first byte,
+ * even when the bytes that would complete it follow in memory (a text
+ * read as a slice of a longer one): nothing past the length is decoded. */
+static void character_cut_by_the_length_rejected(void **state)
+{
+    (void)state;
+    static const char whole[] = "ab\xc3\xa9\xe2\x82\xac";   /* ab, e-acute, euro */
+    static const struct { size_t len, off; } cuts[] = {
+        {3, 2}, {5, 4}, {6, 4},
+    };
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        uint8_t *o = NULL;
+        size_t n = 0, off = 99;
+        assert_int_equal(rt_utf8_to_utf16le(whole, cuts[k].len, &o, &n, &off),
+                         -1);
+        assert_int_equal(off, cuts[k].off);
+        off = 99;
+        assert_int_equal(rt_utf8_validate(whole, cuts[k].len, &off), -1);
+        assert_int_equal(off, cuts[k].off);
+    }
+    uint8_t *o = NULL;
+    size_t n = 0, off = 99;
+    assert_int_equal(rt_utf8_to_utf16le(whole, 4, &o, &n, &off), 0);
+    assert_int_equal(n, 6);
+    assert_memory_equal(o, "a\0b\0\xe9\0", 6);
+    free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +545,7 @@ int main(void)
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),
         cmocka_unit_test(lone_continuation_byte_rejected),
+        cmocka_unit_test(character_cut_by_the_length_rejected),
         cmocka_unit_test(code_point_edges),
         cmocka_unit_test(short_forms_match_the_one_character_decoder),
         cmocka_unit_test(case_hash_follows_the_comparison),

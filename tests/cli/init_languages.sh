@@ -14,6 +14,9 @@ try() {   # try LIST MESSAGE
 }
 try 009,009 "language 009 is given twice"
 try 009,00c,00C "language 00C is given twice"
+# CurrentLanguage is one key whatever the case it is given in.
+try CurrentLanguage,currentlanguage "language CurrentLanguage is given twice"
+try 009,CURRENTLANGUAGE,currentLanguage "language CurrentLanguage is given twice"
 try '' "languages is empty"
 try 009,,019 "has an empty language id"
 try 009, "has an empty language id"

@@ -377,7 +377,7 @@ int regf_validx_added(struct rt_regf *h, struct regf_validx *x,
     uint8_t *nk;
     uint32_t len;
     if (regf_nk(h, x->key, &nk, &len))
-        return -1;
+        return -1; /* never: rt_regf_value_set read this key node */
     x->list = regf_le32(nk + NK_VALLIST);
     return 0;
 }

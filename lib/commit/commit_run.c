@@ -196,11 +196,12 @@ static int reservations_add(struct reservations *rv, const char *path)
  * the bytes. A commit that cannot be finished is never started; a
  * refusal here gives back what it reserved. */
 static int preflight(const struct rt_commit *c, uint64_t *growth,
-                     uint64_t *later, struct reservations *rv,
-                     struct rt_error *e)
+                     uint64_t *later, unsigned *mode,
+                     struct reservations *rv, struct rt_error *e)
 {
     *growth = 0;
     *later = 0;
+    *mode = 0666;
     for (size_t i = 0; i < c->n; i++) {
         const char *file = c->v[i].file;
         const struct commit_file *f = &c->files[c->v[i].file_no];
@@ -245,8 +246,11 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
                                 "%s: %s; nothing was written: %s", path,
                                 reason, why);
         }
-        uint64_t now = 0;
-        int r = rt_os_fsize(fd, &now);
+        struct rt_os_stat st;
+        int r = rt_os_fstat(fd, &st);
+        uint64_t now = r == 0 ? st.size : 0;
+        if (r == 0 && !created)
+            *mode &= st.mode;
         uint64_t end = f->end;
         if (r == 0 && end > now) {
             r = rt_os_reserve(fd, end);
@@ -395,6 +399,7 @@ static int apply_sealed(const struct rt_commit *c, struct rt_error *e)
 int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 {
     uint64_t growth, later;
+    unsigned mode;
     struct reservations rv = {0};
     if (index_files(c) != 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
@@ -405,7 +410,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     size_t len = im.len, ilen = im.ilen;
     if (check_names(c, len, e) != 0 ||
-        preflight(c, &growth, &later, &rv, e) != 0 || interrupted(e)) {
+        preflight(c, &growth, &later, &mode, &rv, e) != 0 || interrupted(e)) {
         reservations_release(&rv);
         rt_journal_image_free(&im);
         return -1;
@@ -421,8 +426,10 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
                             "%s: %s; nothing was written: %s", c->journal,
                             rt_os_strerror(err), why);
     }
-    /* The journal's own space, before a byte of it is written. */
-    if (rt_os_reserve(fd, len) != 0) {
+    /* The journal holds pieces of the files it changes: readable by no
+     * one they are not readable by. */
+    if (rt_os_set_mode(fd, rt_os_creation_mode(mode)) != 0 ||
+        rt_os_reserve(fd, len) != 0) {
         int err = errno;
         char why[PATH_MAX + 200];
         rt_failure_needs(err, c->journal, len + growth, why, sizeof why);

@@ -115,8 +115,13 @@ int rt_os_mkdirs(const char *path);
  * caller undoing its work removes those, deepest first, and nothing that
  * was there before. */
 int rt_os_mkdirs_noting(const char *path, char ***made, size_t *n_made);
-/* Sets the permission bits of an open file (nothing on Windows). */
+/* Sets the permission bits of an open file to MODE's (0777: never
+ * set-user-ID, set-group-ID or sticky, whatever a tree's file had), as
+ * they are (nothing on Windows). */
 int rt_os_set_mode(int fd, unsigned mode);
+/* MODE as a file created now gets it: without the bits the process's
+ * umask takes away (MODE itself on Windows). */
+unsigned rt_os_creation_mode(unsigned mode);
 
 enum rt_os_kind { RT_OS_ABSENT, RT_OS_FILE, RT_OS_DIR, RT_OS_OTHER };
 struct rt_os_stat {

@@ -341,6 +341,13 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
             errno = ENOMEM;
             return -1;
         }
+        /* A file replaced keeps its permission bits (a backup of 0600
+         * stays 0600), a new one gets MODE: either as the umask leaves
+         * a new file's (never a hostile tree's 0666 or set-user-ID). */
+        struct rt_os_stat was;
+        mode = rt_os_creation_mode(
+            rt_os_stat(path, &was) == 0 && was.kind == RT_OS_FILE ? was.mode
+                                                                   : mode);
     } else {
         /* The name is taken when the file is whole (finish); a name in
          * use now is refused, or passed over, before anything is

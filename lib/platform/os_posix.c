@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -572,7 +573,24 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
 
 int rt_os_set_mode(int fd, unsigned mode)
 {
-    return fchmod(fd, (mode_t)mode);
+    return fchmod(fd, (mode_t)(mode & 0777));
+}
+
+static mode_t process_umask;
+static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
+
+/* umask can only be read by setting it: once, before any file of ours
+ * is created through a mode of our own. */
+static void read_umask(void)
+{
+    process_umask = umask(022);
+    umask(process_umask);
+}
+
+unsigned rt_os_creation_mode(unsigned mode)
+{
+    pthread_once(&umask_once, read_umask);
+    return mode & ~(unsigned)process_umask & 0777;
 }
 
 static const char *end_message;

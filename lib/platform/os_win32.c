@@ -468,6 +468,11 @@ int rt_os_set_mode(int fd, unsigned mode)
     return 0;
 }
 
+unsigned rt_os_creation_mode(unsigned mode)
+{
+    return mode;
+}
+
 /* rt_os_stat's WHAT for KIND (a reparse point beneath a confined folder
  * is said by rt_os_stat itself). */
 static const char *kind_words(enum rt_os_kind kind)

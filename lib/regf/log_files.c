@@ -404,7 +404,8 @@ static int copy_extent(int src, uint64_t size, uint64_t extent,
         errno = e;
         return -1;
     }
-    int rc = rt_os_set_mode(fd, mode);
+    /* The source's bits, never more than the umask leaves a new file. */
+    int rc = rt_os_set_mode(fd, rt_os_creation_mode(mode));
     for (uint64_t at = 0; rc == 0 && at < extent;) {
         size_t n = extent - at < REGF_LOG_PIECE ? (size_t)(extent - at)
                                                 : REGF_LOG_PIECE;

@@ -412,7 +412,9 @@ int rt_op_backup_image(const struct rt_database *db, uint8_t **bytes,
  * for the defaults), with RT_OP_AUDIT_LIBRARIES who gets loaded; with
  * LOOK_AT_DISK each provider's DLL is looked up in S's Windows tree on
  * this machine (where S has one), one component at a time, ignoring case
- * as Windows does. 0; 1 when the database could not be read (said as
+ * as Windows does. What the store found in its journal's place is a
+ * finding too (journal-refused: error, journal-pending: warning,
+ * journal-unsealed: info). 0; 1 when the database could not be read (said as
  * the finding database-unreadable); -1 out of memory, F incomplete; -2
  * out of memory saying the database could not be read. */
 #define RT_OP_AUDIT_TABLES 1u

@@ -113,12 +113,38 @@ int rt_op_key_findings(struct rt_store *s, struct rt_findings *f,
     return r;
 }
 
+/* What the store found in its journal's place, as a finding: one that is
+ * refused stops every writer (an error), a committed change the files do
+ * not hold yet is a warning (the tables audited are the files', not what
+ * the journal says: a journal never makes an audit clean), one never
+ * committed is said. */
+static int journal_finding(struct rt_store *s, struct rt_findings *f)
+{
+    int kind = 0;
+    const char *line = s->ops->journal_state
+                           ? s->ops->journal_state(s, &kind) : NULL;
+    if (!line)
+        return 0;
+    return rt_findings_add(
+        f,
+        kind == RT_JOURNAL_REFUSED   ? "journal-refused"
+        : kind == RT_JOURNAL_PENDING ? "journal-pending"
+                                     : "journal-unsealed",
+        kind == RT_JOURNAL_REFUSED   ? RT_AUDIT_ERROR
+        : kind == RT_JOURNAL_PENDING ? RT_AUDIT_WARNING
+                                     : RT_AUDIT_INFO,
+        NULL, NULL, NULL, "%s", line);
+}
+
 int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
                 unsigned scope, int look_at_disk, struct rt_findings *f)
 {
     struct rt_error e = {0};
     struct rt_database db;
     int tables = (scope & RT_OP_AUDIT_TABLES) != 0;
+    /* Said first, readable database or not. */
+    if (journal_finding(s, f) != 0)
+        return -1;
     /* The tables as blobs (UTF-16, indexed): no decoding; the libraries
      * alone read no table. */
     const struct rt_db_load_options load = {

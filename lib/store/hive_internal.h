@@ -69,6 +69,10 @@ struct hive_store {
     char *syswow64;        /* second copy of the .dat tables, or NULL */
     int files_layout;
     char *base_dir, *journal, *lock_path;
+    /* What was found in the journal's place when the store was opened
+     * (hive_say_pending_journal): the line said, and RT_JOURNAL_*. */
+    char *journal_line;
+    int journal_kind;
     char *windows_dir;     /* the tree's Windows directory, or NULL */
     /* The directories confined (rt_os_confine) for this store: every path
      * beneath them is resolved without following links or "..". */

@@ -132,6 +132,18 @@ static void list_journal_files(const struct rt_journal *j, char *buf,
     }
 }
 
+/* Says LINE and keeps it, with KIND, for journal_state (an audit's
+ * finding); kept only as far as memory allows: the notice is said all
+ * the same. */
+static void hive_journal_found(struct hive_store *s, int kind,
+                               const char *line)
+{
+    free(s->journal_line);
+    s->journal_line = strdup(line);
+    s->journal_kind = s->journal_line ? kind : 0;
+    hive_notice(s, line);
+}
+
 /* A reader's one line about a journal it finds: a reader never acts on
  * it, and reads the files as they are (a journal's after-image would let
  * whoever wrote the disk show any state it likes, an audit's included),
@@ -146,14 +158,16 @@ void hive_say_pending_journal(struct hive_store *s)
     if (found < 0) {
         snprintf(line, sizeof line, "%s (the files are read as they are)",
                  e.message);
-        hive_notice(s, line);
+        hive_journal_found(s, RT_JOURNAL_REFUSED, line);
         return;
     }
     if (!found)
         return;
     char what[400], need[PATH_MAX + 200], files[3 * PATH_MAX];
     rt_journal_describe(rt_journal_about(j), what, sizeof what);
-    if (rt_journal_about(j)->sealed) {
+    int kind = rt_journal_about(j)->sealed ? RT_JOURNAL_PENDING
+                                           : RT_JOURNAL_UNSEALED;
+    if (kind == RT_JOURNAL_PENDING) {
         rt_journal_needs(j, s->base_dir, need, sizeof need);
         list_journal_files(j, files, sizeof files);
         snprintf(line, sizeof line,
@@ -170,7 +184,7 @@ void hive_say_pending_journal(struct hive_store *s)
                  s->journal, what);
     }
     rt_journal_free(j);
-    hive_notice(s, line);
+    hive_journal_found(s, kind, line);
 }
 
 /* BASE_DIR/REL, for the user. */

@@ -187,6 +187,20 @@ struct rt_store_ops {
                            enum rt_table_kind t, int which,
                            struct rt_value *out, int *present,
                            struct rt_error *e);
+
+    /* Optional (NULL where a store keeps no journal): what the store
+     * found in its journal's place when it was opened, as one line for
+     * the user, or NULL when nothing is there. *KIND: RT_JOURNAL_REFUSED
+     * (not a journal of this store's, or one naming other files: no
+     * writer goes on until someone looks at it), RT_JOURNAL_PENDING (a
+     * committed change the files do not hold yet: the next writer
+     * finishes it) or RT_JOURNAL_UNSEALED (a change that never reached
+     * its commit point: the next writer discards it). The files are read
+     * as they are, whatever the journal says. */
+#define RT_JOURNAL_REFUSED 1
+#define RT_JOURNAL_PENDING 2
+#define RT_JOURNAL_UNSEALED 3
+    const char *(*journal_state)(struct rt_store *s, int *kind);
 };
 
 /* Every backend's handle starts with this. */

@@ -355,8 +355,16 @@ static void hive_close(struct rt_store *st)
         free(s->roots[i]);
     }
     free(s->journal);
+    free(s->journal_line);
     free(s->lock_path);
     free(s);
+}
+
+static const char *hive_journal_state(struct rt_store *st, int *kind)
+{
+    struct hive_store *s = hs(st);
+    *kind = s->journal_kind;
+    return s->journal_line;
 }
 
 struct rt_store *rt_store_hive_open(const char *spec,
@@ -453,6 +461,7 @@ static int hive_splices(struct rt_store *st)
 
 static const struct rt_store_ops hive_ops = {
     .kind = "hive",
+    .journal_state = hive_journal_state,
     .begin = hive_begin,
     .end = hive_end,
     .list_languages = hive_list_languages,

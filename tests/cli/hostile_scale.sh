@@ -397,7 +397,7 @@ N=$(size 2000)
 mkdir -p "$TMPDIR/no-inis"
 tree_state "$W" >"$TMPDIR/before"
 bounded "$N wide ranges: repair --dry-run --from-ini" 4 "2" --store "hive:$W" repair --dry-run --from-ini "$TMPDIR/no-inis"
-expect_grep "ini-not-found: Scale001999: strings missing (in 009, 1000, 1001" "$OUT"
+expect_grep "ini-not-found: $(printf 'Scale%06d' $((N - 1))): strings missing (in 009, 1000, 1001" "$OUT"
 expect_same_tree "$W" "$TMPDIR/before"
 
 # 5. A PerfStringBackup.INI of 10,000 [PERF_] sections, read as a store

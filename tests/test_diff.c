@@ -1,0 +1,300 @@
+/* The comparison of two name databases (engine/diff.h) on the corruption
+ * generator's clean database in the mem store, B changed from A in each
+ * way diff knows: pairs only in A, only in B, other text; providers in
+ * one only, with other ranges, disabled; Perflib's values; a language in
+ * one only; and the grouping of pairs by language, part and provider.
+ * Pure: the mem store and the engine. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "corrupt.h"
+#include "engine/diff.h"
+
+static void load(struct rt_store *s, struct rt_database *db)
+{
+    struct rt_error e;
+    assert_int_equal(rt_database_load(s, db, &e), 0);
+    s->ops->close(s);
+}
+
+/* The group of LANG, part BASE and provider OWNER (NULL: none). */
+static const struct rt_diff_group *group(const struct rt_diff *d,
+                                         const char *lang, int base,
+                                         const char *owner)
+{
+    for (size_t i = 0; i < d->n_groups; i++) {
+        const struct rt_diff_group *g = &d->groups[i];
+        const char *name = g->owner == RT_DIFF_NO_PROVIDER
+                               ? NULL : d->owners[g->owner].name;
+        if (!strcmp(d->langs[g->lang].id, lang) && g->base == base &&
+            (!owner ? !name : name && !strcmp(name, owner)))
+            return g;
+    }
+    return NULL;
+}
+
+static const struct rt_diff_provider *provider(const struct rt_diff *d,
+                                               const char *name)
+{
+    for (size_t i = 0; i < d->n_providers; i++)
+        if (!strcmp(d->providers[i].name, name))
+            return &d->providers[i];
+    return NULL;
+}
+
+static void same_database(void **state)
+{
+    (void)state;
+    struct rt_database a, b;
+    load(cg_clean(), &a);
+    load(cg_clean(), &b);
+    struct rt_diff d;
+    assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
+    assert_true(rt_diff_same(&d));
+    assert_int_equal(d.n_pairs, 0);
+    assert_int_equal(d.n_groups, 0);
+    assert_int_equal(d.n_providers, 0);
+    assert_int_equal(d.n_values, 0);
+    assert_int_equal(d.n_langs, 3);
+    assert_int_equal(rt_diff_languages_alone(&d), 0);
+    /* Every ranged service is an owner: the base ones, ProvA, ProvB. */
+    assert_true(d.n_owners >= 2);
+    rt_diff_free(&d);
+    rt_database_free(&a);
+    rt_database_free(&b);
+}
+
+/* Replaces LANG's pair INDEX of table K with TEXT. */
+static void retext(struct rt_store *s, const char *lang, enum rt_table_kind k,
+                   uint32_t index, const char *text)
+{
+    cg_remove(s, lang, k, index, index);
+    cg_append(s, lang, k, index, text);
+}
+
+static void pair_classes_and_groups(void **state)
+{
+    (void)state;
+    struct rt_database a, b;
+    load(cg_clean(), &a);
+    struct rt_store *s = cg_clean();
+    cg_remove(s, "009", RT_TABLE_COUNTER, 3994, 3994);      /* only A */
+    cg_append(s, "009", RT_TABLE_COUNTER, 5000, "Stray");   /* only B */
+    retext(s, "009", RT_TABLE_COUNTER, 2, "System (other)");  /* base */
+    retext(s, "019", RT_TABLE_HELP, 4003, "other help");    /* ProvB */
+    retext(s, "019", RT_TABLE_HELP, 4005, "other help 2");
+    load(s, &b);
+    struct rt_diff d;
+    assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
+    assert_false(rt_diff_same(&d));
+    assert_int_equal(d.n_pairs, 5);
+    assert_int_equal(d.n[RT_DIFF_ONLY_A][RT_TABLE_COUNTER], 1);
+    assert_int_equal(d.n[RT_DIFF_ONLY_B][RT_TABLE_COUNTER], 1);
+    assert_int_equal(d.n[RT_DIFF_OTHER_TEXT][RT_TABLE_COUNTER], 1);
+    assert_int_equal(d.n[RT_DIFF_OTHER_TEXT][RT_TABLE_HELP], 2);
+    assert_int_equal(d.n_providers, 0);
+    assert_int_equal(d.n_values, 0);
+
+    const struct rt_diff_group *g = group(&d, "009", 0, "ProvA");
+    assert_non_null(g);
+    assert_int_equal(g->n_pairs, 1);
+    assert_int_equal(g->n[RT_DIFF_ONLY_A][RT_TABLE_COUNTER], 1);
+    assert_int_equal(d.pairs[g->first].index, 3994);
+    assert_non_null(d.pairs[g->first].a);
+    assert_null(d.pairs[g->first].b);
+
+    g = group(&d, "009", 0, NULL);      /* above every range */
+    assert_non_null(g);
+    assert_int_equal(g->n[RT_DIFF_ONLY_B][RT_TABLE_COUNTER], 1);
+    assert_string_equal(d.pairs[g->first].b->text, "Stray");
+
+    g = group(&d, "009", 1, NULL);      /* Windows' own */
+    assert_non_null(g);
+    assert_int_equal(g->n[RT_DIFF_OTHER_TEXT][RT_TABLE_COUNTER], 1);
+    assert_string_equal(d.pairs[g->first].b->text, "System (other)");
+    assert_string_not_equal(d.pairs[g->first].a->text, "System (other)");
+
+    g = group(&d, "019", 0, "ProvB");
+    assert_non_null(g);
+    assert_int_equal(g->n[RT_DIFF_OTHER_TEXT][RT_TABLE_HELP], 2);
+    assert_int_equal(g->lowest, 4003);
+    assert_int_equal(g->highest, 4005);
+    assert_int_equal(d.n_groups, 4);
+    /* Ordered: 009 before 019; base part first; providers by range, the
+     * pairs in no range last; by index within. */
+    assert_int_equal(d.groups[0].base, 1);
+    assert_string_equal(d.owners[d.groups[1].owner].name, "ProvA");
+    assert_int_equal(d.groups[2].owner, RT_DIFF_NO_PROVIDER);
+    assert_string_equal(d.langs[d.groups[3].lang].id, "019");
+    assert_int_equal(d.pairs[d.groups[3].first].index, 4003);
+    assert_int_equal(d.pairs[d.groups[3].first + 1].index, 4005);
+    assert_int_equal(d.langs[0].n[RT_DIFF_OTHER_TEXT][RT_TABLE_COUNTER], 1);
+    rt_diff_free(&d);
+    rt_database_free(&a);
+    rt_database_free(&b);
+}
+
+/* A duplicated index meets its partner in order: the second copy in B
+ * alone is one pair only in B. */
+static void duplicates_pair_in_order(void **state)
+{
+    (void)state;
+    struct rt_database a, b;
+    load(cg_clean(), &a);
+    struct rt_store *s = cg_clean();
+    cg_append(s, "009", RT_TABLE_COUNTER, 3992, "English counter 3992");
+    load(s, &b);
+    struct rt_diff d;
+    assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
+    assert_int_equal(d.n_pairs, 1);
+    assert_int_equal(d.pairs[0].cls, RT_DIFF_ONLY_B);
+    assert_int_equal(d.pairs[0].index, 3992);
+    rt_diff_free(&d);
+    rt_database_free(&a);
+    rt_database_free(&b);
+}
+
+static void providers_and_values(void **state)
+{
+    (void)state;
+    struct rt_database a, b;
+    load(cg_clean(), &a);
+    struct rt_store *s = cg_clean();
+    cg_dword(s, "ProvB", "Last Counter", CG_B_LAST - 2);        /* range */
+    cg_dword(s, "ProvA", "Disable Performance Counters", 1);    /* disable */
+    cg_provider(s, "ProvC", 4010, 4012);                        /* only B */
+    cg_dword(s, NULL, "Last Counter", 4012);
+    cg_dword(s, NULL, "Last Help", 4013);
+    cg_append(s, "009", RT_TABLE_COUNTER, 4010, "C counter");
+    cg_append(s, "009", RT_TABLE_HELP, 4011, "C help");
+    load(s, &b);
+    struct rt_diff d;
+    assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
+    assert_int_equal(d.n_providers, 3);
+    assert_string_equal(d.providers[0].name, "ProvA");
+    assert_int_equal(d.providers[0].what, RT_DIFF_PROV_DISABLE);
+    assert_int_equal(d.providers[0].b->disable, 1);
+    assert_non_null(provider(&d, "ProvB"));
+    assert_int_equal(provider(&d, "ProvB")->what, RT_DIFF_PROV_RANGE);
+    assert_int_equal(provider(&d, "ProvC")->what, RT_DIFF_PROV_ONLY_B);
+    assert_null(provider(&d, "ProvC")->a);
+
+    assert_int_equal(d.n_values, 2);
+    assert_string_equal(d.values[0].name, "Last Counter");
+    assert_int_equal(d.values[0].a, CG_B_LAST);
+    assert_int_equal(d.values[0].b, 4012);
+    assert_string_equal(d.values[1].name, "Last Help");
+
+    /* ProvC's pairs fall in its range, which only B's services hold. */
+    const struct rt_diff_group *g = group(&d, "009", 0, "ProvC");
+    assert_non_null(g);
+    assert_int_equal(g->n[RT_DIFF_ONLY_B][RT_TABLE_COUNTER], 1);
+    assert_int_equal(g->n[RT_DIFF_ONLY_B][RT_TABLE_HELP], 1);
+    assert_null(d.owners[g->owner].a);
+    assert_non_null(d.owners[g->owner].b);
+    assert_int_equal(d.n_groups, 1);
+    rt_diff_free(&d);
+    rt_database_free(&a);
+    rt_database_free(&b);
+}
+
+/* A language in one database only is said whole, not pair by pair. */
+static void language_alone(void **state)
+{
+    (void)state;
+    struct rt_database a, b;
+    load(cg_clean(), &a);
+    load(cg_clean_lang(1), &b);
+    struct rt_diff d;
+    assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
+    assert_false(rt_diff_same(&d));
+    assert_int_equal(rt_diff_languages_alone(&d), 1);
+    assert_int_equal(d.n_pairs, 0);
+    const struct rt_diff_language *l = &d.langs[0];
+    assert_string_equal(l->id, "009");
+    assert_non_null(l->a);
+    assert_null(l->b);
+    rt_diff_free(&d);
+    /* And the other way round: B's alone comes after A's languages. */
+    assert_int_equal(rt_diff_databases(&b, &a, &d), 0);
+    assert_int_equal(rt_diff_languages_alone(&d), 1);
+    assert_string_equal(d.langs[d.n_langs - 1].id, "009");
+    assert_null(d.langs[d.n_langs - 1].a);
+    rt_diff_free(&d);
+    rt_database_free(&a);
+    rt_database_free(&b);
+}
+
+/* Overlapping ranges: an index two providers' ranges hold goes to the
+ * one whose range starts first, the wider of two that start together. */
+static void overlapping_ranges(void **state)
+{
+    (void)state;
+    struct rt_database a, b;
+    load(cg_clean(), &a);
+    struct rt_store *s = cg_clean();
+    cg_provider(s, "ProvWide", CG_A_FIRST, CG_B_LAST + 2);
+    cg_append(s, "009", RT_TABLE_COUNTER, CG_A_FIRST + 2, "extra");
+    cg_append(s, "009", RT_TABLE_COUNTER, CG_B_LAST + 2, "wide's own");
+    load(s, &b);
+    struct rt_diff d;
+    assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
+    assert_int_equal(d.n_groups, 1);
+    assert_string_equal(d.owners[d.groups[0].owner].name, "ProvWide");
+    assert_int_equal(d.groups[0].n_pairs, 2);
+    rt_diff_free(&d);
+    rt_database_free(&a);
+    rt_database_free(&b);
+}
+
+/* The generator's damage seen as a difference from the clean database:
+ * a disabled provider, Perflib disabled, a provider's registration lost
+ * (its strings stay: ProvB only in A, nothing in its pairs). */
+static void generated_damage(void **state)
+{
+    (void)state;
+    static const struct {
+        enum corruption c;
+        size_t values, providers;
+        unsigned what;
+    } cases[] = {
+        {CG_DISABLED, 0, 1, RT_DIFF_PROV_DISABLE},
+        {CG_PERFLIB_DISABLED, 1, 0, 0},
+        {CG_ORPHANS, 0, 1, RT_DIFF_PROV_ONLY_A},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct rt_database a, b;
+        load(cg_clean(), &a);
+        load(cg_build(cases[i].c, 1), &b);
+        struct rt_diff d;
+        assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
+        assert_false(rt_diff_same(&d));
+        assert_int_equal(d.n_values, cases[i].values);
+        assert_int_equal(d.n_providers, cases[i].providers);
+        if (cases[i].providers) {
+            assert_string_equal(d.providers[0].name, "ProvB");
+            assert_int_equal(d.providers[0].what, cases[i].what);
+        }
+        assert_int_equal(d.n_pairs, 0);
+        rt_diff_free(&d);
+        rt_database_free(&a);
+        rt_database_free(&b);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_database),
+        cmocka_unit_test(pair_classes_and_groups),
+        cmocka_unit_test(duplicates_pair_in_order),
+        cmocka_unit_test(providers_and_values),
+        cmocka_unit_test(language_alone),
+        cmocka_unit_test(overlapping_ranges),
+        cmocka_unit_test(generated_damage),
+    };
+    return cmocka_run_group_tests_name("diff", tests, NULL, NULL);
+}

@@ -16,13 +16,14 @@ static const char usage_text[] =
     "Counters; languages in one only; and, per language in both, the Counter\n"
     "and Help pairs only in A, only in B, or at the same index with other\n"
     "text. Differing pairs are counted by group: language, part (base: at or\n"
-    "below Base Index, Windows' own; extensible: above it) and the provider\n"
-    "whose range holds them (either database's). A summary comes first, then\n"
+    "below Base Index, Windows' own; extensible: above it) and the providers\n"
+    "whose ranges hold their index in A and in B. A summary comes first, then\n"
     "the details; the pairs themselves only with --pairs. Writes nothing.\n"
     "\n"
     "  --pairs  list every differing pair under its group\n"
     "  --json   {\"a\",\"b\",\"same\",\"summary\",\"perflib\",\"languages\",\n"
-    "           \"providers\",\"groups\"} (each group's \"pairs\" with --pairs)\n"
+    "           \"providers\",\"groups\":[{\"language\",\"part\",\"provider_a\",\n"
+    "           \"provider_b\",...}]} (each group's \"pairs\" with --pairs)\n"
     "\n"
     "Exit status: 0 the same; 1 different; 2 a store's database is invalid;\n"
     "3 I/O failure; 4 a store that does not exist; 64 bad command line.\n";
@@ -81,6 +82,46 @@ static void summary_providers(const struct rt_diff *d, unsigned bit,
         putchar('\n');
 }
 
+/* The pairs' line of the summary: how many in each part, and the
+ * providers whose ranges (A's or B's) hold them, with how many each. */
+static void summary_pairs(const struct rt_diff *d)
+{
+    size_t base = 0, ext = 0, none = 0, shown = 0, owners = 0;
+    size_t *per = calloc(d->n_owners ? d->n_owners : 1, sizeof *per);
+    for (size_t i = 0; i < d->n_groups; i++) {
+        const struct rt_diff_group *g = &d->groups[i];
+        if (g->base)
+            base += g->n_pairs;
+        else if (g->owner_a == RT_DIFF_NO_PROVIDER &&
+                 g->owner_b == RT_DIFF_NO_PROVIDER)
+            none += g->n_pairs;
+        else
+            ext += g->n_pairs;
+        if (per && g->owner_a != RT_DIFF_NO_PROVIDER)
+            per[g->owner_a] += g->n_pairs;
+        if (per && g->owner_b != RT_DIFF_NO_PROVIDER &&
+            g->owner_b != g->owner_a)
+            per[g->owner_b] += g->n_pairs;
+    }
+    printf("  pairs: %zu in the base part (1-%u), %zu in the extensible part "
+           "in providers' ranges, %zu in no provider's range\n",
+           base, d->base_index, ext, none);
+    for (size_t i = 0; per && i < d->n_owners; i++) {
+        if (!per[i])
+            continue;
+        if (shown < 8)
+            printf("%s %s (%zu)", shown ? "," : "  pairs differ in the ranges of:",
+                   rt_cli_shown(d->owners[i].name), per[i]);
+        shown += shown < 8;
+        owners++;
+    }
+    if (owners > shown)
+        printf(" and %zu more", owners - shown);
+    if (owners)
+        putchar('\n');
+    free(per);
+}
+
 static void print_summary(const struct rt_diff *d)
 {
     size_t alone = rt_diff_languages_alone(d);
@@ -101,25 +142,8 @@ static void print_summary(const struct rt_diff *d)
     summary_providers(d, RT_DIFF_PROV_RANGE, "  providers with other ranges:");
     summary_providers(d, RT_DIFF_PROV_DISABLE,
                       "  providers with another Disable Performance Counters:");
-    if (!d->n_pairs)
-        return;
-    size_t base = 0, ext = 0, none = 0, owners = 0;
-    uint32_t last = RT_DIFF_NO_PROVIDER;
-    for (size_t i = 0; i < d->n_groups; i++) {
-        const struct rt_diff_group *g = &d->groups[i];
-        if (g->base)
-            base += g->n_pairs;
-        else if (g->owner == RT_DIFF_NO_PROVIDER)
-            none += g->n_pairs;
-        else
-            ext += g->n_pairs;
-        if (!g->base && g->owner != RT_DIFF_NO_PROVIDER && g->owner != last)
-            owners++;
-        last = g->owner;
-    }
-    printf("  pairs: %zu in the base part (1-%u), %zu in the extensible part "
-           "in %zu provider range%s, %zu in no provider's range\n",
-           base, d->base_index, ext, owners, owners == 1 ? "" : "s", none);
+    if (d->n_pairs)
+        summary_pairs(d);
 }
 
 static void print_value(const char *side, int has, uint32_t v)
@@ -202,23 +226,62 @@ static void print_text_pair(const struct rt_diff_pair *p)
     putchar('\n');
 }
 
+/* "LO-HI": the span of SI's counter and help indices. */
+static const char *span_text(const struct rt_service_info *si, char *buf,
+                             size_t size)
+{
+    uint32_t lo = si->first_counter, hi = si->first_counter;
+    if (si->has_last_counter && si->last_counter > hi)
+        hi = si->last_counter;
+    if (si->has_first_help && si->first_help < lo)
+        lo = si->first_help;
+    if (si->has_last_help && si->last_help > hi)
+        hi = si->last_help;
+    snprintf(buf, size, "%u-%u", lo, hi);
+    return buf;
+}
+
+/* Who a group's indices belong to: one provider (its span in A and B
+ * when they differ), A's and B's when not the same, or none. */
+static void print_owners(const struct rt_diff *d, const struct rt_diff_group *g)
+{
+    char x[32], y[32];
+    if (g->owner_a == RT_DIFF_NO_PROVIDER && g->owner_b == RT_DIFF_NO_PROVIDER) {
+        printf("%s", g->base ? "(Windows' own)" : "(no provider's range)");
+        return;
+    }
+    if (g->owner_a == g->owner_b) {
+        const struct rt_diff_owner *o = &d->owners[g->owner_a];
+        printf("%s (", rt_cli_shown(o->name));
+        if (o->a && o->b &&
+            strcmp(span_text(o->a, x, sizeof x), span_text(o->b, y, sizeof y)))
+            printf("A %s, B %s)", x, y);
+        else
+            printf("%s)", span_text(o->a ? o->a : o->b, x, sizeof x));
+        return;
+    }
+    for (int s = 0; s < 2; s++) {
+        uint32_t id = s ? g->owner_b : g->owner_a;
+        printf("%s%s ", s ? " / " : "", s ? "B" : "A");
+        if (id == RT_DIFF_NO_PROVIDER) {
+            printf("none");
+            continue;
+        }
+        const struct rt_diff_owner *o = &d->owners[id];
+        printf("%s (%s)", rt_cli_shown(o->name),
+               span_text(s ? o->b : o->a, x, sizeof x));
+    }
+}
+
 static void print_groups(const struct rt_diff *d, int pairs)
 {
-    char ra[64];
     if (d->n_groups)
         puts("\nPairs by group (only in A/only in B/other text):");
     for (size_t i = 0; i < d->n_groups; i++) {
         const struct rt_diff_group *g = &d->groups[i];
-        const char *name = owner_name(d, g->owner);
         printf("  %s %s ", rt_cli_shown(d->langs[g->lang].id),
                g->base ? "base" : "extensible");
-        if (name) {
-            const struct rt_diff_owner *o = &d->owners[g->owner];
-            printf("%s (%s)", rt_cli_shown(name),
-                   range_text(o->a ? o->a : o->b, ra, sizeof ra));
-        } else {
-            printf("%s", g->base ? "(Windows' own)" : "(no provider's range)");
-        }
+        print_owners(d, g);
         printf(": Counter %zu/%zu/%zu, Help %zu/%zu/%zu; indices %u-%u\n",
                g->n[0][0], g->n[1][0], g->n[2][0], g->n[0][1], g->n[1][1],
                g->n[2][1], g->lowest, g->highest);
@@ -337,9 +400,11 @@ static void json_groups(const struct rt_diff *d, int pairs)
         const struct rt_diff_group *g = &d->groups[i];
         printf("%s{\"language\":", i ? "," : "");
         rt_json_string(stdout, d->langs[g->lang].id);
-        printf(",\"part\":\"%s\",\"provider\":",
+        printf(",\"part\":\"%s\",\"provider_a\":",
                g->base ? "base" : "extensible");
-        rt_json_string_or_null(stdout, owner_name(d, g->owner));
+        rt_json_string_or_null(stdout, owner_name(d, g->owner_a));
+        printf(",\"provider_b\":");
+        rt_json_string_or_null(stdout, owner_name(d, g->owner_b));
         printf(",\"lowest\":%u,\"highest\":%u,\"pair_count\":%zu", g->lowest,
                g->highest, g->n_pairs);
         json_classes(g->n);

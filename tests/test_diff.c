@@ -20,17 +20,28 @@ static void load(struct rt_store *s, struct rt_database *db)
     s->ops->close(s);
 }
 
-/* The group of LANG, part BASE and provider OWNER (NULL: none). */
+static const char *owner_name(const struct rt_diff *d, uint32_t owner)
+{
+    return owner == RT_DIFF_NO_PROVIDER ? NULL : d->owners[owner].name;
+}
+
+static int is(const char *name, const char *want)
+{
+    return !want ? !name : name && !strcmp(name, want);
+}
+
+/* The group of LANG, part BASE and the providers OWNER_A and OWNER_B
+ * (NULL: none). */
 static const struct rt_diff_group *group(const struct rt_diff *d,
                                          const char *lang, int base,
-                                         const char *owner)
+                                         const char *owner_a,
+                                         const char *owner_b)
 {
     for (size_t i = 0; i < d->n_groups; i++) {
         const struct rt_diff_group *g = &d->groups[i];
-        const char *name = g->owner == RT_DIFF_NO_PROVIDER
-                               ? NULL : d->owners[g->owner].name;
         if (!strcmp(d->langs[g->lang].id, lang) && g->base == base &&
-            (!owner ? !name : name && !strcmp(name, owner)))
+            is(owner_name(d, g->owner_a), owner_a) &&
+            is(owner_name(d, g->owner_b), owner_b))
             return g;
     }
     return NULL;
@@ -98,7 +109,7 @@ static void pair_classes_and_groups(void **state)
     assert_int_equal(d.n_providers, 0);
     assert_int_equal(d.n_values, 0);
 
-    const struct rt_diff_group *g = group(&d, "009", 0, "ProvA");
+    const struct rt_diff_group *g = group(&d, "009", 0, "ProvA", "ProvA");
     assert_non_null(g);
     assert_int_equal(g->n_pairs, 1);
     assert_int_equal(g->n[RT_DIFF_ONLY_A][RT_TABLE_COUNTER], 1);
@@ -106,18 +117,18 @@ static void pair_classes_and_groups(void **state)
     assert_non_null(d.pairs[g->first].a);
     assert_null(d.pairs[g->first].b);
 
-    g = group(&d, "009", 0, NULL);      /* above every range */
+    g = group(&d, "009", 0, NULL, NULL);      /* above every range */
     assert_non_null(g);
     assert_int_equal(g->n[RT_DIFF_ONLY_B][RT_TABLE_COUNTER], 1);
     assert_string_equal(d.pairs[g->first].b->text, "Stray");
 
-    g = group(&d, "009", 1, NULL);      /* Windows' own */
+    g = group(&d, "009", 1, NULL, NULL);      /* Windows' own */
     assert_non_null(g);
     assert_int_equal(g->n[RT_DIFF_OTHER_TEXT][RT_TABLE_COUNTER], 1);
     assert_string_equal(d.pairs[g->first].b->text, "System (other)");
     assert_string_not_equal(d.pairs[g->first].a->text, "System (other)");
 
-    g = group(&d, "019", 0, "ProvB");
+    g = group(&d, "019", 0, "ProvB", "ProvB");
     assert_non_null(g);
     assert_int_equal(g->n[RT_DIFF_OTHER_TEXT][RT_TABLE_HELP], 2);
     assert_int_equal(g->lowest, 4003);
@@ -126,8 +137,9 @@ static void pair_classes_and_groups(void **state)
     /* Ordered: 009 before 019; base part first; providers by range, the
      * pairs in no range last; by index within. */
     assert_int_equal(d.groups[0].base, 1);
-    assert_string_equal(d.owners[d.groups[1].owner].name, "ProvA");
-    assert_int_equal(d.groups[2].owner, RT_DIFF_NO_PROVIDER);
+    assert_string_equal(owner_name(&d, d.groups[1].owner_b), "ProvA");
+    assert_int_equal(d.groups[2].owner_a, RT_DIFF_NO_PROVIDER);
+    assert_int_equal(d.groups[2].owner_b, RT_DIFF_NO_PROVIDER);
     assert_string_equal(d.langs[d.groups[3].lang].id, "019");
     assert_int_equal(d.pairs[d.groups[3].first].index, 4003);
     assert_int_equal(d.pairs[d.groups[3].first + 1].index, 4005);
@@ -189,12 +201,12 @@ static void providers_and_values(void **state)
     assert_string_equal(d.values[1].name, "Last Help");
 
     /* ProvC's pairs fall in its range, which only B's services hold. */
-    const struct rt_diff_group *g = group(&d, "009", 0, "ProvC");
+    const struct rt_diff_group *g = group(&d, "009", 0, NULL, "ProvC");
     assert_non_null(g);
     assert_int_equal(g->n[RT_DIFF_ONLY_B][RT_TABLE_COUNTER], 1);
     assert_int_equal(g->n[RT_DIFF_ONLY_B][RT_TABLE_HELP], 1);
-    assert_null(d.owners[g->owner].a);
-    assert_non_null(d.owners[g->owner].b);
+    assert_null(d.owners[g->owner_b].a);
+    assert_non_null(d.owners[g->owner_b].b);
     assert_int_equal(d.n_groups, 1);
     rt_diff_free(&d);
     rt_database_free(&a);
@@ -228,9 +240,11 @@ static void language_alone(void **state)
     rt_database_free(&b);
 }
 
-/* Overlapping ranges: an index two providers' ranges hold goes to the
- * one whose range starts first, the wider of two that start together. */
-static void overlapping_ranges(void **state)
+/* Each database's ranges place an index: where B's new ProvWide (as
+ * wide as ProvA and ProvB, and starting with ProvA) holds what A gives
+ * to ProvA, a pair there is in ProvA's range in A and ProvWide's in B;
+ * one above A's ranges is in ProvWide's alone. */
+static void ranges_of_each_database(void **state)
 {
     (void)state;
     struct rt_database a, b;
@@ -242,9 +256,13 @@ static void overlapping_ranges(void **state)
     load(s, &b);
     struct rt_diff d;
     assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
-    assert_int_equal(d.n_groups, 1);
-    assert_string_equal(d.owners[d.groups[0].owner].name, "ProvWide");
-    assert_int_equal(d.groups[0].n_pairs, 2);
+    assert_int_equal(d.n_groups, 2);
+    assert_string_equal(owner_name(&d, d.groups[0].owner_a), "ProvA");
+    assert_string_equal(owner_name(&d, d.groups[0].owner_b), "ProvWide");
+    assert_int_equal(d.pairs[d.groups[0].first].index, CG_A_FIRST + 2);
+    assert_null(owner_name(&d, d.groups[1].owner_a));
+    assert_string_equal(owner_name(&d, d.groups[1].owner_b), "ProvWide");
+    assert_int_equal(d.pairs[d.groups[1].first].index, CG_B_LAST + 2);
     rt_diff_free(&d);
     rt_database_free(&a);
     rt_database_free(&b);
@@ -293,7 +311,7 @@ int main(void)
         cmocka_unit_test(duplicates_pair_in_order),
         cmocka_unit_test(providers_and_values),
         cmocka_unit_test(language_alone),
-        cmocka_unit_test(overlapping_ranges),
+        cmocka_unit_test(ranges_of_each_database),
         cmocka_unit_test(generated_damage),
     };
     return cmocka_run_group_tests_name("diff", tests, NULL, NULL);

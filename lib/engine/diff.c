@@ -16,8 +16,8 @@ struct seg {
 struct work {
     const struct rt_database *a, *b;
     struct rt_diff *d;
-    struct seg *segs;
-    size_t n_segs;
+    struct seg *segs[2];        /* A's ranges, B's */
+    size_t n_segs[2];
     size_t cap_pairs;
 };
 
@@ -72,17 +72,36 @@ static int seg_cmp(const void *x, const void *y)
     return (p->owner > q->owner) - (p->owner < q->owner);
 }
 
+/* SEGS' N ranges sorted and made disjoint: each clipped to what those
+ * before it left. Returns how many are left. */
+static size_t disjoint(struct seg *segs, size_t n)
+{
+    qsort(segs, n, sizeof *segs, seg_cmp);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct seg s = segs[i];
+        if (kept && s.lo <= segs[kept - 1].hi) {
+            if (s.hi <= segs[kept - 1].hi)
+                continue;
+            s.lo = segs[kept - 1].hi + 1;
+        }
+        segs[kept++] = s;
+    }
+    return kept;
+}
+
 /* The owners (every service with a range in A or B, sorted by their
- * lowest index) and their ranges as disjoint segments in ascending
- * order: where ranges overlap, the one that starts first keeps it. */
+ * lowest index) and each database's ranges as disjoint segments in
+ * ascending order. */
 static int build_owners(struct work *w)
 {
     const struct rt_database *a = w->a, *b = w->b;
     struct rt_diff *d = w->d;
     size_t max = a->n_services + b->n_services;
     d->owners = malloc((max ? max : 1) * sizeof *d->owners);
-    w->segs = malloc((max ? max : 1) * sizeof *w->segs);
-    if (!d->owners || !w->segs)
+    w->segs[0] = malloc((a->n_services ? a->n_services : 1) * sizeof *w->segs[0]);
+    w->segs[1] = malloc((b->n_services ? b->n_services : 1) * sizeof *w->segs[1]);
+    if (!d->owners || !w->segs[0] || !w->segs[1])
         return -1;
     for (int side = 0; side < 2; side++) {
         const struct rt_database *db = side ? b : a;
@@ -102,45 +121,34 @@ static int build_owners(struct work *w)
         }
     }
     qsort(d->owners, d->n_owners, sizeof *d->owners, owner_cmp);
-    size_t n = 0;
     for (size_t i = 0; i < d->n_owners; i++) {
         const struct rt_diff_owner *o = &d->owners[i];
         uint32_t lo, hi;
         if (o->a && span_of(o->a, &lo, &hi))
-            w->segs[n++] = (struct seg){lo, hi, (uint32_t)i};
-        if (o->b && span_of(o->b, &lo, &hi) &&
-            !(o->a && lo == w->segs[n - 1].lo && hi == w->segs[n - 1].hi))
-            w->segs[n++] = (struct seg){lo, hi, (uint32_t)i};
+            w->segs[0][w->n_segs[0]++] = (struct seg){lo, hi, (uint32_t)i};
+        if (o->b && span_of(o->b, &lo, &hi))
+            w->segs[1][w->n_segs[1]++] = (struct seg){lo, hi, (uint32_t)i};
     }
-    qsort(w->segs, n, sizeof *w->segs, seg_cmp);
-    /* Disjoint: each segment clipped to what those before it left. */
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        struct seg s = w->segs[i];
-        if (kept && s.lo <= w->segs[kept - 1].hi) {
-            if (s.hi <= w->segs[kept - 1].hi)
-                continue;
-            s.lo = w->segs[kept - 1].hi + 1;
-        }
-        w->segs[kept++] = s;
-    }
-    w->n_segs = kept;
+    w->n_segs[0] = disjoint(w->segs[0], w->n_segs[0]);
+    w->n_segs[1] = disjoint(w->segs[1], w->n_segs[1]);
     return 0;
 }
 
-/* The owner of INDEX: a binary search of the disjoint segments. */
-static uint32_t owner_of(const struct work *w, uint32_t index)
+/* The owner of INDEX in database SIDE's ranges: a binary search of its
+ * disjoint segments. */
+static uint32_t owner_of(const struct work *w, int side, uint32_t index)
 {
-    size_t lo = 0, hi = w->n_segs;
+    const struct seg *v = w->segs[side];
+    size_t lo = 0, hi = w->n_segs[side];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (w->segs[mid].lo <= index)
+        if (v[mid].lo <= index)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo && index <= w->segs[lo - 1].hi)
-        return w->segs[lo - 1].owner;
+    if (lo && index <= v[lo - 1].hi)
+        return v[lo - 1].owner;
     return RT_DIFF_NO_PROVIDER;
 }
 
@@ -160,7 +168,8 @@ static int add_pair(struct work *w, uint32_t lang, int kind, int cls,
     }
     uint32_t index = pa ? pa->index : pb->index;
     d->pairs[d->n_pairs] = (struct rt_diff_pair){
-        index, lang, owner_of(w, index), (uint32_t)d->n_pairs,
+        index, lang, owner_of(w, 0, index), owner_of(w, 1, index),
+        (uint32_t)d->n_pairs,
         (uint8_t)kind, (uint8_t)cls, index <= d->base_index, pa, pb};
     d->n_pairs++;
     d->langs[lang].n[cls][kind]++;
@@ -249,8 +258,14 @@ static int build_languages(struct work *w)
     return 0;
 }
 
-/* Pairs by group (language, base part first, provider by range, none
- * last), then kind, index and the order found. */
+static uint32_t lower(uint32_t x, uint32_t y)
+{
+    return x < y ? x : y;
+}
+
+/* Pairs by group (language, base part first, providers by range: the
+ * lower of A's and B's owner, then A's, then B's; none last), then kind,
+ * index and the order found. */
 static int pair_cmp(const void *x, const void *y)
 {
     const struct rt_diff_pair *p = x, *q = y;
@@ -258,8 +273,14 @@ static int pair_cmp(const void *x, const void *y)
         return p->lang < q->lang ? -1 : 1;
     if (p->base != q->base)
         return p->base > q->base ? -1 : 1;
-    if (p->owner != q->owner)
-        return p->owner < q->owner ? -1 : 1;
+    uint32_t lp = lower(p->owner_a, p->owner_b);
+    uint32_t lq = lower(q->owner_a, q->owner_b);
+    if (lp != lq)
+        return lp < lq ? -1 : 1;
+    if (p->owner_a != q->owner_a)
+        return p->owner_a < q->owner_a ? -1 : 1;
+    if (p->owner_b != q->owner_b)
+        return p->owner_b < q->owner_b ? -1 : 1;
     if (p->kind != q->kind)
         return p->kind < q->kind ? -1 : 1;
     if (p->index != q->index)
@@ -267,26 +288,34 @@ static int pair_cmp(const void *x, const void *y)
     return (p->seq > q->seq) - (p->seq < q->seq);
 }
 
+static int same_group(const struct rt_diff_pair *p, uint32_t lang, int base,
+                      uint32_t owner_a, uint32_t owner_b)
+{
+    return p->lang == lang && p->base == base && p->owner_a == owner_a &&
+           p->owner_b == owner_b;
+}
+
 static int build_groups(struct rt_diff *d)
 {
     qsort(d->pairs, d->n_pairs, sizeof *d->pairs, pair_cmp);
     size_t n = 0;
-    for (size_t i = 0; i < d->n_pairs; i++)
-        if (!i || d->pairs[i].lang != d->pairs[i - 1].lang ||
-            d->pairs[i].base != d->pairs[i - 1].base ||
-            d->pairs[i].owner != d->pairs[i - 1].owner)
+    for (size_t i = 0; i < d->n_pairs; i++) {
+        const struct rt_diff_pair *q = &d->pairs[i - (i > 0)];
+        if (!i || !same_group(&d->pairs[i], q->lang, q->base, q->owner_a,
+                              q->owner_b))
             n++;
+    }
     d->groups = calloc(n ? n : 1, sizeof *d->groups);
     if (!d->groups)
         return -1;
     struct rt_diff_group *g = NULL;
     for (size_t i = 0; i < d->n_pairs; i++) {
         const struct rt_diff_pair *p = &d->pairs[i];
-        if (!g || p->lang != g->lang || p->base != g->base ||
-            p->owner != g->owner) {
+        if (!g || !same_group(p, g->lang, g->base, g->owner_a, g->owner_b)) {
             g = &d->groups[d->n_groups++];
             g->lang = p->lang;
-            g->owner = p->owner;
+            g->owner_a = p->owner_a;
+            g->owner_b = p->owner_b;
             g->base = p->base;
             g->first = i;
             g->lowest = p->index;
@@ -379,7 +408,7 @@ int rt_diff_databases(const struct rt_database *a, const struct rt_database *b,
                       struct rt_diff *out)
 {
     memset(out, 0, sizeof *out);
-    struct work w = {a, b, out, NULL, 0, 0};
+    struct work w = {a, b, out, {NULL, NULL}, {0, 0}, 0};
     out->base_index = a->base_index < b->base_index ? a->base_index
                                                      : b->base_index;
     add_value(out, "Last Counter", a->has_last_counter, a->last_counter,
@@ -392,7 +421,8 @@ int rt_diff_databases(const struct rt_database *a, const struct rt_database *b,
               a->perflib_disable, b->has_perflib_disable, b->perflib_disable);
     int rc = build_owners(&w) || build_languages(&w) || build_groups(out) ||
              build_providers(out, a, b) ? -1 : 0;
-    free(w.segs);
+    free(w.segs[0]);
+    free(w.segs[1]);
     if (rc)
         rt_diff_free(out);
     return rc;

@@ -9,10 +9,12 @@
  * text; a pair without its partner is only in A or only in B. Each
  * differing pair falls in a group: its language, its part (at or below
  * Base Index, Windows' own, or above it, the extensible part) and the
- * provider whose range holds it, the ranges of both databases' services
- * taken together (an index two ranges hold goes to the range that starts
- * first). A language in only one database is reported whole, not pair by
- * pair. O((n + m) log(n + m)) in the pairs and services. */
+ * providers whose ranges hold its index, A's and B's (the same one when
+ * both databases give it to one provider; where one database's ranges
+ * overlap, the range that starts first, the wider of two that start
+ * together, holds the index). A language in only one database is
+ * reported whole, not pair by pair. O((n + m) log(n + m)) in the pairs
+ * and services. */
 #ifndef RT_ENGINE_DIFF_H
 #define RT_ENGINE_DIFF_H
 
@@ -34,8 +36,9 @@ enum rt_diff_class {
 struct rt_diff_pair {
     uint32_t index;
     uint32_t lang;              /* position in rt_diff.langs */
-    uint32_t owner;             /* position in rt_diff.owners, or
-                                   RT_DIFF_NO_PROVIDER */
+    uint32_t owner_a, owner_b;  /* the provider whose range in A (in B)
+                                   holds the index: a position in
+                                   rt_diff.owners, or RT_DIFF_NO_PROVIDER */
     uint32_t seq;               /* order found: sorts equals stably */
     uint8_t kind;               /* RT_TABLE_COUNTER or RT_TABLE_HELP */
     uint8_t cls;                /* enum rt_diff_class */
@@ -54,7 +57,7 @@ struct rt_diff_owner {
 
 struct rt_diff_group {
     uint32_t lang;              /* position in rt_diff.langs */
-    uint32_t owner;             /* rt_diff.owners, or RT_DIFF_NO_PROVIDER */
+    uint32_t owner_a, owner_b;  /* as its pairs' */
     int base;                   /* 1: the base part, 0 the extensible */
     size_t n[RT_DIFF_CLASSES][2];   /* [class][RT_TABLE_COUNTER/HELP] */
     size_t first, n_pairs;      /* its pairs in rt_diff.pairs */
@@ -101,7 +104,8 @@ struct rt_diff {
     struct rt_diff_pair *pairs;         /* by group, kind, index */
     size_t n_pairs;
     struct rt_diff_group *groups;       /* by language, base part first,
-                                           providers by range, none last */
+                                           providers by range (the lower
+                                           of A's and B's), none last */
     size_t n_groups;
     uint32_t base_index;                /* the lower of the two */
     size_t n[RT_DIFF_CLASSES][2];       /* every differing pair */

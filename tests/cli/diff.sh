@@ -1,5 +1,5 @@
-# regtool diff: a tree against itself and its copy is the same (exit 0)
-# and writes nothing; after an install into the copy and a disable, the
+# regtool diff: a tree against itself, its copy and its backup is the
+# same (exit 0) and writes nothing; after an install into the copy and a disable, the
 # provider, its range, Perflib's values and the pairs' counts per group
 # (exit 1); --store A with B; bad command lines and missing stores; and
 # two real PerfStringBackup files (../shared/research-real B and D,
@@ -15,6 +15,10 @@ tree_state "$A" >"$TMPDIR/before"
 expect_exit 0 "$REGTOOL" diff "hive:$A" "hive:$A"
 expect_grep "^same: no difference" "$OUT"
 expect_same_tree "$A" "$TMPDIR/before" "diff wrote to the store"
+# A tree and its own PerfStringBackup file: the same.
+expect_exit 0 "$REGTOOL" backup --store "hive:$A" "$TMPDIR/a.ini"
+expect_exit 0 "$REGTOOL" diff "hive:$A" "psb:$TMPDIR/a.ini"
+expect_grep "^same: no difference" "$OUT"
 cp -a "$A" "$B"
 expect_exit 0 "$REGTOOL" diff --json "hive:$A" "hive:$B"
 [ "$(jq -r '.same' "$OUT")" = true ] || fail "--json of two copies: not same"

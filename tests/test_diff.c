@@ -73,6 +73,15 @@ static void same_database(void **state)
     assert_int_equal(rt_diff_languages_alone(&d), 0);
     /* Every ranged service is an owner: the base ones, ProvA, ProvB. */
     assert_true(d.n_owners >= 2);
+    /* A value the caller reads (Version): added only when it differs. */
+    rt_diff_add_value(&d, "Version", 1, 7, 1, 7);
+    rt_diff_add_value(&d, "Version", 0, 0, 0, 0);
+    assert_true(rt_diff_same(&d));
+    rt_diff_add_value(&d, "Version", 1, 7, 0, 0);
+    assert_int_equal(d.n_values, 1);
+    assert_false(rt_diff_same(&d));
+    assert_int_equal(d.values[0].a, 7);
+    assert_false(d.values[0].has_b);
     rt_diff_free(&d);
     rt_database_free(&a);
     rt_database_free(&b);

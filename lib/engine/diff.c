@@ -330,10 +330,11 @@ static int build_groups(struct rt_diff *d)
     return 0;
 }
 
-static void add_value(struct rt_diff *d, const char *name, int has_a,
-                      uint32_t a, int has_b, uint32_t b)
+void rt_diff_add_value(struct rt_diff *d, const char *name, int has_a,
+                       uint32_t a, int has_b, uint32_t b)
 {
-    if (has_a == has_b && (!has_a || a == b))
+    if ((has_a == has_b && (!has_a || a == b)) ||
+        d->n_values == RT_DIFF_MAX_VALUES)
         return;
     d->values[d->n_values++] = (struct rt_diff_value){name, has_a, has_b,
                                                       has_a ? a : 0,
@@ -411,13 +412,13 @@ int rt_diff_databases(const struct rt_database *a, const struct rt_database *b,
     struct work w = {a, b, out, {NULL, NULL}, {0, 0}, 0};
     out->base_index = a->base_index < b->base_index ? a->base_index
                                                      : b->base_index;
-    add_value(out, "Last Counter", a->has_last_counter, a->last_counter,
+    rt_diff_add_value(out, "Last Counter", a->has_last_counter, a->last_counter,
               b->has_last_counter, b->last_counter);
-    add_value(out, "Last Help", a->has_last_help, a->last_help,
+    rt_diff_add_value(out, "Last Help", a->has_last_help, a->last_help,
               b->has_last_help, b->last_help);
-    add_value(out, "Base Index", a->has_base_index, a->base_index,
+    rt_diff_add_value(out, "Base Index", a->has_base_index, a->base_index,
               b->has_base_index, b->base_index);
-    add_value(out, "Disable Performance Counters", a->has_perflib_disable,
+    rt_diff_add_value(out, "Disable Performance Counters", a->has_perflib_disable,
               a->perflib_disable, b->has_perflib_disable, b->perflib_disable);
     int rc = build_owners(&w) || build_languages(&w) || build_groups(out) ||
              build_providers(out, a, b) ? -1 : 0;

@@ -89,7 +89,7 @@ struct rt_diff_value {
     uint32_t a, b;
 };
 
-#define RT_DIFF_MAX_VALUES 4
+#define RT_DIFF_MAX_VALUES 8
 
 struct rt_diff {
     struct rt_diff_value values[RT_DIFF_MAX_VALUES];
@@ -116,6 +116,13 @@ struct rt_diff {
 int rt_diff_databases(const struct rt_database *a, const struct rt_database *b,
                       struct rt_diff *out);
 void rt_diff_free(struct rt_diff *d);
+
+/* Adds Perflib's value NAME (static text) to D's values when it differs:
+ * one has it and the other not, or both with other numbers; a value the
+ * database does not hold (Version) read by the caller. Nothing when D
+ * holds RT_DIFF_MAX_VALUES already. */
+void rt_diff_add_value(struct rt_diff *d, const char *name, int has_a,
+                       uint32_t a, int has_b, uint32_t b);
 
 /* Whether the two databases compared the same. */
 int rt_diff_same(const struct rt_diff *d);

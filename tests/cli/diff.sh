@@ -19,6 +19,17 @@ expect_same_tree "$A" "$TMPDIR/before" "diff wrote to the store"
 expect_exit 0 "$REGTOOL" backup --store "hive:$A" "$TMPDIR/a.ini"
 expect_exit 0 "$REGTOOL" diff "hive:$A" "psb:$TMPDIR/a.ini"
 expect_grep "^same: no difference" "$OUT"
+# Perflib's Version, which a PerfStringBackup file lacks: compared where
+# both have it (.reg exports).
+expect_exit 0 "$REGTOOL" backup --format reg --store "hive:$A" "$TMPDIR/a.reg"
+expect_exit 0 "$REGTOOL" diff "hive:$A" "reg:$TMPDIR/a.reg"
+iconv -f UTF-16LE -t UTF-8 "$TMPDIR/a.reg" >"$TMPDIR/a8.reg" || fail "iconv"
+grep -q '^"Version"=dword:00050001' "$TMPDIR/a8.reg" || fail "no Version in the .reg backup"
+sed 's/^"Version"=dword:00050001/"Version"=dword:00060000/' "$TMPDIR/a8.reg" |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/v.reg" || fail "iconv"
+expect_exit 1 "$REGTOOL" diff "reg:$TMPDIR/a.reg" "reg:$TMPDIR/v.reg"
+expect_grep "^different: 1 Perflib value, 0 languages in one only, 0 providers, 0 pairs in 0 groups$" "$OUT"
+expect_grep "^  Version  *A 327681  *B 393216" "$OUT"
 cp -a "$A" "$B"
 expect_exit 0 "$REGTOOL" diff --json "hive:$A" "hive:$B"
 [ "$(jq -r '.same' "$OUT")" = true ] || fail "--json of two copies: not same"

@@ -13,6 +13,10 @@
 #include "corrupt.h"
 #include "engine/diff.h"
 
+#define ALLOC_HOOK_MALLOC
+#define ALLOC_HOOK_CALLOC
+#include "alloc_hook.h"
+
 static void load(struct rt_store *s, struct rt_database *db)
 {
     struct rt_error e;
@@ -312,6 +316,77 @@ static void generated_damage(void **state)
     }
 }
 
+#ifdef HAVE_ALLOC_HOOK
+/* Whether X and Y are the same result: counts, and every pair's place. */
+static int same_result(const struct rt_diff *x, const struct rt_diff *y)
+{
+    if (x->n_pairs != y->n_pairs || x->n_groups != y->n_groups ||
+        x->n_providers != y->n_providers || x->n_values != y->n_values ||
+        x->n_langs != y->n_langs || x->n_owners != y->n_owners)
+        return 0;
+    for (size_t i = 0; i < x->n_pairs; i++) {
+        const struct rt_diff_pair *p = &x->pairs[i], *q = &y->pairs[i];
+        if (p->index != q->index || p->cls != q->cls || p->kind != q->kind ||
+            p->lang != q->lang || p->owner_a != q->owner_a ||
+            p->owner_b != q->owner_b || p->a != q->a || p->b != q->b)
+            return 0;
+    }
+    return 1;
+}
+#endif
+
+/* Out of memory at each allocation in turn (malloc, calloc, realloc:
+ * tests/alloc_hook.h): the comparison fails whole, its result empty, or
+ * gives the result it gives with memory (the C library's qsort does
+ * without its buffer). */
+static void out_of_memory_fails_whole(void **state)
+{
+    (void)state;
+#ifdef HAVE_ALLOC_HOOK
+    struct rt_database a, b;
+    load(cg_clean(), &a);
+    struct rt_store *s = cg_clean();
+    cg_remove(s, "009", RT_TABLE_COUNTER, 3994, 3994);
+    retext(s, "019", RT_TABLE_HELP, 4003, "other help");
+    cg_provider(s, "ProvC", 4010, 4012);
+    cg_append(s, "009", RT_TABLE_COUNTER, 4010, "C counter");
+    cg_dword(s, "ProvA", "Disable Performance Counters", 1);
+    load(s, &b);
+    struct rt_diff want, d;
+    alloc_calls = 0;
+    assert_int_equal(rt_diff_databases(&a, &b, &want), 0);
+    unsigned long calls = alloc_calls;
+    if (calls == 0) {       /* valgrind's allocator: nothing reaches it */
+        rt_diff_free(&want);
+        rt_database_free(&a);
+        rt_database_free(&b);
+        skip();
+    }
+    for (unsigned long k = 1; k <= calls; k++) {
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_diff_databases(&a, &b, &d);
+        alloc_fail_at = 0;
+        if (r != 0) {
+            if (d.pairs || d.n_pairs || d.groups || d.langs || d.owners ||
+                d.providers || d.n_values)
+                fail_msg("allocation %lu of %lu failed: a result left", k,
+                         calls);
+            continue;
+        }
+        if (!same_result(&d, &want))
+            fail_msg("allocation %lu of %lu failed, and the comparison "
+                     "succeeded with another result", k, calls);
+        rt_diff_free(&d);
+    }
+    rt_diff_free(&want);
+    rt_database_free(&a);
+    rt_database_free(&b);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +397,7 @@ int main(void)
         cmocka_unit_test(language_alone),
         cmocka_unit_test(ranges_of_each_database),
         cmocka_unit_test(generated_damage),
+        cmocka_unit_test(out_of_memory_fails_whole),
     };
     return cmocka_run_group_tests_name("diff", tests, NULL, NULL);
 }

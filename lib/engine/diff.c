@@ -297,7 +297,8 @@ static int same_group(const struct rt_diff_pair *p, uint32_t lang, int base,
 
 static int build_groups(struct rt_diff *d)
 {
-    qsort(d->pairs, d->n_pairs, sizeof *d->pairs, pair_cmp);
+    if (d->n_pairs)     /* PAIRS is NULL when none differ */
+        qsort(d->pairs, d->n_pairs, sizeof *d->pairs, pair_cmp);
     size_t n = 0;
     for (size_t i = 0; i < d->n_pairs; i++) {
         const struct rt_diff_pair *q = &d->pairs[i - (i > 0)];

@@ -266,16 +266,43 @@ static void ranges_of_each_database(void **state)
     cg_provider(s, "ProvWide", CG_A_FIRST, CG_B_LAST + 2);
     cg_append(s, "009", RT_TABLE_COUNTER, CG_A_FIRST + 2, "extra");
     cg_append(s, "009", RT_TABLE_COUNTER, CG_B_LAST + 2, "wide's own");
+    /* Its last index, Last Help, is its range's too. */
+    cg_append(s, "009", RT_TABLE_HELP, CG_B_LAST + 3, "wide's last help");
     load(s, &b);
     struct rt_diff d;
     assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
     assert_int_equal(d.n_groups, 2);
+    assert_int_equal(d.groups[1].n_pairs, 2);
+    assert_int_equal(d.groups[1].highest, CG_B_LAST + 3);
     assert_string_equal(owner_name(&d, d.groups[0].owner_a), "ProvA");
     assert_string_equal(owner_name(&d, d.groups[0].owner_b), "ProvWide");
     assert_int_equal(d.pairs[d.groups[0].first].index, CG_A_FIRST + 2);
     assert_null(owner_name(&d, d.groups[1].owner_a));
     assert_string_equal(owner_name(&d, d.groups[1].owner_b), "ProvWide");
     assert_int_equal(d.pairs[d.groups[1].first].index, CG_B_LAST + 2);
+    rt_diff_free(&d);
+    rt_database_free(&a);
+    rt_database_free(&b);
+}
+
+/* Base Index itself is in the base part; the index above it is not. */
+static void base_part_boundary(void **state)
+{
+    (void)state;
+    struct rt_database a, b;
+    load(cg_clean(), &a);
+    struct rt_store *s = cg_clean();
+    cg_append(s, "009", RT_TABLE_HELP, 1847, "at Base Index");
+    cg_append(s, "009", RT_TABLE_COUNTER, 1848, "above Base Index");
+    load(s, &b);
+    struct rt_diff d;
+    assert_int_equal(rt_diff_databases(&a, &b, &d), 0);
+    assert_int_equal(d.base_index, 1847);
+    assert_int_equal(d.n_groups, 2);
+    assert_int_equal(d.groups[0].base, 1);
+    assert_int_equal(d.groups[0].lowest, 1847);
+    assert_int_equal(d.groups[1].base, 0);
+    assert_int_equal(d.groups[1].lowest, 1848);
     rt_diff_free(&d);
     rt_database_free(&a);
     rt_database_free(&b);
@@ -396,6 +423,7 @@ int main(void)
         cmocka_unit_test(providers_and_values),
         cmocka_unit_test(language_alone),
         cmocka_unit_test(ranges_of_each_database),
+        cmocka_unit_test(base_part_boundary),
         cmocka_unit_test(generated_damage),
         cmocka_unit_test(out_of_memory_fails_whole),
     };

@@ -34,6 +34,7 @@ int cmd_check_ini(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_perfstats(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
 int hive_check_main(int argc, char **argv);
 /* The hive FILE's folder confined (rt_os_confine): its logs and journal

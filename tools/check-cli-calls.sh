@@ -25,6 +25,7 @@ rt_pair_list_find rt_printable_char rt_printable_unsafe
 rt_provider_spec_free rt_rebuild_plan_free rt_rebuild_source_name
 rt_rebuild_sources_free rt_repair_report_free rt_restore_plan_free
 rt_strings_free rt_text_is_printable rt_text_printable_dup rt_utf8_casecmp
+rt_diff_same rt_diff_languages_alone
 "
 list=${TMPDIR:-/tmp}/check-cli-calls.$$
 trap 'rm -f "$list" "$list.def"' EXIT

@@ -356,6 +356,30 @@ OLD='    rl->base_differ = b.differ;'
 NEW='    rl->base_differ = 0 * b.differ;'
 mutant restore-base-texts-unchecked lib/engine/backup_plan.c unit:test_backup
 
+OLD='            if (!same_text(p, q))'
+NEW='            if (0 && !same_text(p, q))'
+mutant diff-other-text-unseen lib/engine/diff.c unit:test_diff
+
+OLD='    if (lo && index <= v[lo - 1].hi)'
+NEW='    if (lo && index < v[lo - 1].hi)'
+mutant diff-range-end-unowned lib/engine/diff.c unit:test_diff
+
+OLD='        (uint8_t)kind, (uint8_t)cls, index <= d->base_index, pa, pb};'
+NEW='        (uint8_t)kind, (uint8_t)cls, index < d->base_index, pa, pb};'
+mutant diff-base-index-extensible lib/engine/diff.c unit:test_diff
+
+OLD='        what |= RT_DIFF_PROV_DISABLE;'
+NEW='        what |= 0;'
+mutant diff-disable-unseen lib/engine/diff.c unit:test_diff
+
+OLD='        n += !d->langs[i].a || !d->langs[i].b;'
+NEW='        n += 0;'
+mutant diff-language-alone-unseen lib/engine/diff.c unit:test_diff
+
+OLD='    if (has_version[0] && has_version[1])'
+NEW='    if (0 && has_version[0] && has_version[1])'
+mutant diff-version-unseen lib/ops/store_diff.c cli:diff.sh
+
 OLD='    for (int k = 0; k < 2; k++) {
         const struct view *w = k ? &v->help : &v->counter;
         for (size_t i = 1; i < w->n; i++) {'

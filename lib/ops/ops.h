@@ -12,6 +12,7 @@
 #include "engine/audit.h"
 #include "engine/backup.h"
 #include "engine/database.h"
+#include "engine/diff.h"
 #include "engine/engine.h"
 #include "engine/rebuild.h"
 #include "engine/rebuild_sources.h"
@@ -224,6 +225,19 @@ struct rt_store *rt_op_open_database(const char *spec,
                                      const struct rt_db_load_options *load,
                                      struct rt_database *db,
                                      struct rt_error *e, int *bad_spec);
+
+/* regtool diff: the stores SPEC_A and SPEC_B opened (OPT, READ_ONCE as
+ * rt_op_open_store takes them) and read whole in turn, each closed once
+ * read, into DB[0] and DB[1], and compared into *D (engine/diff.h), which
+ * points into them; all freed with rt_op_diff_free. Returns 0, or -1 with
+ * E set, *WHICH the store that failed (0 or 1; -1 when the comparison
+ * ran out of memory) and *BAD_SPEC 1 when its spec names no store; then
+ * nothing is left to free. */
+int rt_op_diff(const char *spec_a, const char *spec_b,
+               const regtool_open_options *opt, int read_once,
+               struct rt_database db[2], struct rt_diff *d,
+               struct rt_error *e, int *which, int *bad_spec);
+void rt_op_diff_free(struct rt_database db[2], struct rt_diff *d);
 
 /* The PerfStringBackup of DB saved to PATH by RULE as it is made: each
  * language's tables read from S, written and freed in turn

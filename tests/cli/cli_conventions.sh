@@ -13,7 +13,7 @@ for o in --store --tables --verbose --force-dirty "Exit status"; do
 done
 
 # Each command's --help names every option its usage line shows.
-for c in init install uninstall names query enable disable backup restore check-ini; do
+for c in init install uninstall names query enable disable backup restore check-ini diff; do
     expect_exit 0 "$REGTOOL" $c --help
     usage=$(head -n 3 "$OUT")
     for o in $(printf '%s\n' "$usage" | grep -o -- '--[a-z-]*' | sort -u); do

@@ -190,7 +190,9 @@ static int plan_tables(struct rt_store *s, const struct rt_database *db,
     for (size_t i = 0; i < db->n_langs; i++) {
         const char *id = db->langs[i].id;
         struct rt_tree_key *fk = file_language(perflib, id);
-        if (!fk)
+        /* A language key without a table restores nothing: such a file
+         * (an empty Perflib\009) is no backup of this store. */
+        if (!fk || (!rt_tree_value(fk, "Counter") && !rt_tree_value(fk, "Help")))
             continue;
         matched++;
         struct rt_base_texts lb = {0};
@@ -241,11 +243,12 @@ static int plan_tables(struct rt_store *s, const struct rt_database *db,
     return 0;
 }
 
-/* Whether changing value NAME of SVC decides what code runs in every
- * program that reads performance data (its Library and entry points) or
- * gives it a range it has not got: on one of the system's providers that
- * is an install over it, refused as install refuses it. */
-static int guarded(const struct rt_service_info *svc, const char *name)
+/* What changing a service's value NAME decides: 1 what code runs in
+ * every program that reads performance data (its Library and entry
+ * points), 2 which indices it serves (its range), 0 neither. On one of
+ * the system's providers either is an install over it, refused as
+ * install refuses it. */
+static int guarded(const char *name)
 {
     static const char *const code[] = {"Library", "Open", "Collect",
                                        "Close", NULL};
@@ -254,7 +257,7 @@ static int guarded(const struct rt_service_info *svc, const char *name)
             return 1;
     for (size_t i = 0; range_values[i]; i++)
         if (!strcmp(name, range_values[i]))
-            return !svc->has_range;
+            return 2;
     return 0;
 }
 
@@ -262,10 +265,27 @@ static int guarded(const struct rt_service_info *svc, const char *name)
  * given, SVC one of the system's providers). */
 static int refuse_guarded(const struct rt_database *db,
                           const struct rt_service_info *svc, const char *name,
-                          int deleted, int force, struct rt_error *e)
+                          const struct rt_value *v, int force,
+                          struct rt_error *e)
 {
     char why[600];
-    if (force || !guarded(svc, name))
+    int what = force ? 0 : guarded(name);
+    if (!what)
+        return 0;
+    /* A range in the base range is Windows' own, whoever gets it. */
+    uint32_t x;
+    if (v && (!strcmp(name, "First Counter") || !strcmp(name, "First Help")) &&
+        rt_value_dword(v, &x) == 0 && x <= db->base_index)
+        return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                            "[%s\\%s\\Performance] in the file would set "
+                            "its %s to %u, in the system's base range (Base "
+                            "Index %u); nothing was written (--force "
+                            "restores it anyway)",
+                            RT_REG_SERVICES_KEY, svc->name, name, x,
+                            db->base_index);
+    /* A range moved out of the base range is a repair (a damaged First
+     * Counter); only Windows' own keep theirs. */
+    if (what == 2 && svc->has_range && !rt_audit_system_dll(svc->name))
         return 0;
     if (rt_engine_system_provider(db, svc, why, sizeof why) != 0)
         return oom(e);
@@ -276,7 +296,7 @@ static int refuse_guarded(const struct rt_database *db,
                         "%s, and %s is one of the system's providers: %s; "
                         "nothing was written (--force restores it anyway)",
                         RT_REG_SERVICES_KEY, svc->name,
-                        deleted ? "delete" : "set", name, svc->name, why);
+                        v ? "set" : "delete", name, svc->name, why);
 }
 
 static int plan_services(struct rt_store *s, const struct rt_database *db,
@@ -301,8 +321,8 @@ static int plan_services(struct rt_store *s, const struct rt_database *db,
             rt_value_free(&cur);
             if (same)
                 continue;
-            if (refuse_guarded(db, &db->services[i], names[j], !fv, force,
-                               e) != 0)
+            if (refuse_guarded(db, &db->services[i], names[j],
+                               fv ? &fv->v : NULL, force, e) != 0)
                 return -1;
             if ((fv ? rt_change_set_service(cs, name, names[j], &fv->v)
                     : rt_change_set_delete_service(cs, name, names[j])) != 0)
@@ -360,7 +380,9 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
                                             r->base.compared,
                                             r->base.first_differ,
                                             r->base_first_lang, e);
-        if (rc == 0)
+        /* A file without the Services key restores no provider's values
+         * (it would delete every range). */
+        if (rc == 0 && services)
             rc = plan_services(s, &db, services, force, cs, r, e);
         for (size_t i = 0; rc == 0 && rt_reg_perflib_values[i]; i++) {
             const char *n = rt_reg_perflib_values[i];

@@ -445,24 +445,56 @@ static int plan_restore(struct rt_database *db, struct rt_store *s,
      * names would take the place of a provider's that Windows serves
      * from its own DLL, as an install over it would; refused as such an
      * install is, unless forced. Services are the plan's in DB's order. */
+    const struct rt_restore_perflib *bi = &p->perflib[2];
+    if (!c->force && bi->in_file && bi->had &&
+        bi->new_value != bi->old_value) {
+        /* Base Index bounds the system's own range: every later check of
+         * a provider's range (install, restore, audit, repair's orphans)
+         * would follow the file's. */
+        rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                     "[Perflib] in the file sets Base Index %u, which is not "
+                     "this store's (%u): its base range is another "
+                     "Windows'; nothing was written (--force restores it "
+                     "anyway)", bi->new_value, bi->old_value);
+        rt_change_set_free(cs);
+        rt_restore_plan_free(c->plan);
+        return -1;
+    }
     for (size_t i = 0; i < p->n_services && !c->force; i++) {
         const struct rt_restore_service *rs = &p->services[i];
+        const struct rt_service_info *si = &db->services[i];
         char why[400];
-        if (rs->action != RT_RESTORE_SET || rs->had_range)
+        if (rs->action != RT_RESTORE_SET || !rs->values_changed)
             continue;
-        if (rt_engine_system_provider(db, &db->services[i], why,
-                                      sizeof why) != 0) {
+        /* A range in the base range is Windows' own, whoever gets it. */
+        if (rs->first_counter <= db->base_index ||
+            rs->first_help <= db->base_index) {
+            rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                         "line %u: [PERF_%s] would give %s names %u-%u and "
+                         "help texts %u-%u, in the system's base range "
+                         "(Base Index %u); nothing was written (--force "
+                         "restores it anyway)",
+                         rs->line, rs->name, rs->name, rs->first_counter,
+                         rs->last_counter, rs->first_help, rs->last_help,
+                         db->base_index);
+        } else if (rs->had_range && !rt_audit_system_dll(si->name)) {
+            /* A range moved out of the base range is a repair (a damaged
+             * First Counter); only Windows' own keep theirs. */
+            continue;
+        } else if (rt_engine_system_provider(db, si, why, sizeof why) != 0) {
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
         } else if (!why[0]) {
             continue;
         } else {
             rt_error_set(e, RT_ERR_ALREADY_EXISTS,
                          "line %u: [PERF_%s] would give %s names %u-%u and "
-                         "help texts %u-%u, a range it has not got: %s (one "
-                         "of the system's providers); nothing was written "
-                         "(--force restores it anyway)",
+                         "help texts %u-%u, %s: %s (one of the system's "
+                         "providers); nothing was written (--force restores "
+                         "it anyway)",
                          rs->line, rs->name, rs->name, rs->first_counter,
                          rs->last_counter, rs->first_help, rs->last_help,
+                         rs->had_range ? "another range than its own"
+                                       : "a range it has not got",
                          why);
         }
         rt_change_set_free(cs);

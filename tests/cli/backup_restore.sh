@@ -183,6 +183,19 @@ for dry in "" --dry-run; do
 done
 expect_same_tree "$D" "$TMPDIR/before" "a restore refused for PerfOS's sake wrote"
 expect_exit 0 "$REGTOOL" restore --force --dry-run "$TMPDIR/perfos.ini"
+# Base Index changed (a later repair --prune-orphans would take the
+# system's own names for orphans above it), and a provider moved into
+# the base range: refused the same way.
+iconv -f UTF-16LE -t UTF-8 "$B" | sed 's/^Base Index=.*/Base Index=1/' |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/base.ini"
+expect_exit 4 "$REGTOOL" restore "$TMPDIR/base.ini"
+expect_grep "\[Perflib\] in the file sets Base Index 1, which is not this store's ([0-9]*): its base range is another Windows'; nothing was written (--force restores it anyway)$" "$ERR"
+iconv -f UTF-16LE -t UTF-8 "$B" |
+    sed '/^\[PERF_ReplicationPerf\]/,/^$/{s/^First Counter=.*/First Counter=2/;s/^First Help=.*/First Help=3/}' |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/low.ini"
+expect_exit 4 "$REGTOOL" restore --dry-run "$TMPDIR/low.ini"
+expect_grep "\[PERF_ReplicationPerf\] would give ReplicationPerf names 2-[0-9]* and help texts 3-[0-9]*, in the system's base range (Base Index [0-9]*); nothing was written" "$ERR"
+expect_same_tree "$D" "$TMPDIR/before" "a restore refused for the base range's sake wrote"
 
 # As a store: read, never written.
 expect_exit 0 "$REGTOOL" --store "psb:$B" names 1846 "end marker"

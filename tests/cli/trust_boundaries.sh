@@ -103,6 +103,16 @@ for f in lib range; do
 done
 expect_exit 4 "$REGTOOL" $S restore "$TMPDIR/base.reg"
 expect_grep "in the file sets Base Index, which is not this store's (1847)" "$ERR"
+# A provider's range moved into the base range: refused for any provider.
+evil_reg lowrange.reg 'Services\.NETFramework\Performance' '"First Counter"=dword:00000002'
+expect_exit 4 "$REGTOOL" $S restore "$TMPDIR/lowrange.reg"
+expect_grep "NETFramework.Performance] in the file would set its First Counter to 2, in the system's base range (Base Index 1847)" "$ERR"
+# A file whose only language key holds no table restores nothing: it
+# would have deleted every provider's range.
+printf 'Windows Registry Editor Version 5.00\r\n\r\n[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\009]\r\n\r\n' |
+    iconv -f UTF-8 -t UTF-16 >"$TMPDIR/empty.reg"
+expect_exit 2 "$REGTOOL" $S restore "$TMPDIR/empty.reg"
+expect_grep "the file has tables for none of this store's languages" "$ERR"
 # lodctr refuses it too (183, already exists), naming regtool's way on.
 expect_exit 183 env REGTOOL_STORE="hive:$D" "$(dirname "$REGTOOL")/lodctr" "$TMPDIR/perfos2.ini"
 expect_grep "^lodctr: refusing to install" "$ERR"

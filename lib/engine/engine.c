@@ -195,32 +195,86 @@ static const char *current_language_source(const struct work_lang *w,
  * (CurrentLanguage mirrors a three-digit language): KEY's own, as .NET's
  * INIs give CurrentLanguage text, else LANG's, else English, else the
  * INI's languages in order (docs/design.md, "What install writes"). */
-const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
-                                const struct rt_provider_symbol *sym,
-                                const char *key, const char *lang, int help,
-                                char src[RT_LANG_ID_SIZE])
+void rt_engine_pick_order(const struct rt_provider_spec *spec,
+                          const char *key, const char *lang, int order[3])
 {
-    int order[3] = {rt_provider_spec_language(spec, key),
-                    rt_provider_spec_language(spec, lang),
-                    rt_provider_spec_language(spec, "009")};
-    for (int k = 0; k < 3; k++) {
-        int i = order[k];
-        if (i < 0)
-            continue;
-        const char *t = help ? sym->text[i].help : sym->text[i].name;
-        if (t) {
-            snprintf(src, RT_LANG_ID_SIZE, "%s", spec->languages[i].id);
-            return t;
-        }
-    }
-    for (size_t i = 0; i < spec->n_languages; i++) {
-        const char *t = help ? sym->text[i].help : sym->text[i].name;
+    order[0] = rt_provider_spec_language(spec, key);
+    order[1] = rt_provider_spec_language(spec, lang);
+    order[2] = rt_provider_spec_language(spec, "009");
+}
+
+/* The text of SYM in the INI's language I (help or name), or NULL. */
+static const char *text_in(const struct rt_provider_symbol *sym, int i,
+                           int help)
+{
+    if (i < 0)
+        return NULL;
+    return help ? sym->text[i].help : sym->text[i].name;
+}
+
+/* Of SYM's texts, the first language's that has one; -1 none. */
+static int first_text(const struct rt_provider_spec *spec,
+                      const struct rt_provider_symbol *sym, int help)
+{
+    for (size_t i = 0; i < spec->n_languages; i++)
+        if (text_in(sym, (int)i, help))
+            return (int)i;
+    return -1;
+}
+
+/* The text of SYM by ORDER, else in language FIRST; SRC its language. */
+static const char *pick(const struct rt_provider_spec *spec,
+                        const struct rt_provider_symbol *sym,
+                        const int order[3], int first, int help,
+                        char src[RT_LANG_ID_SIZE])
+{
+    for (int k = 0; k < 4; k++) {
+        int i = k < 3 ? order[k] : first;
+        const char *t = text_in(sym, i, help);
         if (t) {
             snprintf(src, RT_LANG_ID_SIZE, "%s", spec->languages[i].id);
             return t;
         }
     }
     return NULL;
+}
+
+const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
+                                const struct rt_provider_symbol *sym,
+                                const char *key, const char *lang, int help,
+                                char src[RT_LANG_ID_SIZE])
+{
+    int order[3];
+    rt_engine_pick_order(spec, key, lang, order);
+    return pick(spec, sym, order, first_text(spec, sym, help), help, src);
+}
+
+int rt_engine_picker_init(struct rt_engine_picker *p,
+                          const struct rt_provider_spec *spec)
+{
+    p->spec = spec;
+    p->first = malloc((2 * spec->n_symbols + 1) * sizeof *p->first);
+    if (!p->first)
+        return -1;
+    for (size_t k = 0; k < spec->n_symbols; k++)
+        for (int h = 0; h < 2; h++)
+            p->first[2 * k + (size_t)h] = first_text(spec, &spec->symbols[k],
+                                                     h);
+    return 0;
+}
+
+void rt_engine_picker_free(struct rt_engine_picker *p)
+{
+    free(p->first);
+    p->first = NULL;
+}
+
+const char *rt_engine_pick(const struct rt_engine_picker *p, size_t k,
+                           const int order[3], int help,
+                           char src[RT_LANG_ID_SIZE])
+{
+    return pick(p->spec, &p->spec->symbols[k], order,
+                p->first[2 * k + (size_t)(help != 0)], help, src);
 }
 
 void rt_install_plan_free(struct rt_install_plan *p)
@@ -428,6 +482,7 @@ static int refuse_install(const struct rt_database *db,
  * from and which INI languages the machine lacks. -1: out of memory. */
 static int add_texts(struct work_lang *w, size_t n,
                      const struct rt_provider_spec *spec,
+                     const struct rt_engine_picker *picker,
                      struct rt_install_plan *plan)
 {
     /* INI languages the machine lacks are reported, never created (a
@@ -457,13 +512,15 @@ static int add_texts(struct work_lang *w, size_t n,
             snprintf(src->fixed, sizeof src->fixed, "%s", w[i].orig->fixed_why);
             continue;
         }
+        int order[3];
+        rt_engine_pick_order(spec, w[i].id, lang, order);
         for (size_t k = 0; k < spec->n_symbols; k++) {
             const struct rt_provider_symbol *sym = &spec->symbols[k];
             char from[RT_LANG_ID_SIZE] = "";
-            const char *name = rt_engine_pick_text(spec, sym, w[i].id, lang, 0, from);
+            const char *name = rt_engine_pick(picker, k, order, 0, from);
             if (k == 0)
                 snprintf(src->source, sizeof src->source, "%s", from);
-            const char *help = rt_engine_pick_text(spec, sym, w[i].id, lang, 1, from);
+            const char *help = rt_engine_pick(picker, k, order, 1, from);
             uint32_t ni = plan->first_counter + (uint32_t)sym->offset;
             uint32_t hi = plan->first_help + (uint32_t)sym->offset;
             if ((name && append(&w[i], 0, ni, name)) ||
@@ -573,7 +630,12 @@ int rt_engine_install(const struct rt_database *db,
     plan->kept_position = at.kept_position;
     plan->pairs_per_language = spec->n_symbols;
 
-    if (add_texts(w, n, spec, plan) != 0 || emit_tables(cs, w, n) != 0)
+    struct rt_engine_picker picker;
+    if (rt_engine_picker_init(&picker, spec) != 0)
+        goto nomem;
+    int added = add_texts(w, n, spec, &picker, plan);
+    rt_engine_picker_free(&picker);
+    if (added != 0 || emit_tables(cs, w, n) != 0)
         goto nomem;
 
     /* Perflib values: written when they change or are missing

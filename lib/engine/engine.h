@@ -140,6 +140,26 @@ const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
                                 const char *key, const char *lang, int help,
                                 char src[RT_LANG_ID_SIZE]);
 
+/* The same choice made for every symbol of SPEC in many languages in
+ * time of the texts, not of symbols x INI languages x languages: each
+ * symbol's first INI language with a name and with a help (FIRST, made
+ * once), and for each machine language the positions of KEY's, LANG's
+ * and English in SPEC->languages (rt_engine_pick_order, made once per
+ * language). */
+struct rt_engine_picker {
+    const struct rt_provider_spec *spec;
+    int *first;     /* [2 * n_symbols]: name, help; -1 none */
+};
+int rt_engine_picker_init(struct rt_engine_picker *p,
+                          const struct rt_provider_spec *spec);
+void rt_engine_picker_free(struct rt_engine_picker *p);
+void rt_engine_pick_order(const struct rt_provider_spec *spec,
+                          const char *key, const char *lang, int order[3]);
+/* rt_engine_pick_text of symbol K with ORDER (rt_engine_pick_order). */
+const char *rt_engine_pick(const struct rt_engine_picker *p, size_t k,
+                           const int order[3], int help,
+                           char src[RT_LANG_ID_SIZE]);
+
 /* What uninstall does with Perflib's Last Counter (or Last Help), and why
  * (docs/design.md, "Uninstall"). */
 enum rt_last_rule {

@@ -33,6 +33,8 @@
 #   N providers of ranges 2,000,000 wide   repair --from-ini looked for
 #                                          each range's strings by a pass
 #                                          over the range and the table
+#   an INI of N languages into a tree of   each text looked for by passes
+#   N languages                            over the INI's languages
 #   a PerfStringBackup.INI of N services   each section compared with
 #                                          every other
 #   a .reg key of N values, a .reg of N    each value looked up by a scan
@@ -399,6 +401,30 @@ tree_state "$W" >"$TMPDIR/before"
 bounded "$N wide ranges: repair --dry-run --from-ini" 4 "2" --store "hive:$W" repair --dry-run --from-ini "$TMPDIR/no-inis"
 expect_grep "ini-not-found: $(printf 'Scale%06d' $((N - 1))): strings missing (in 009, 1000, 1001" "$OUT"
 expect_same_tree "$W" "$TMPDIR/before"
+
+# 4d. install of an INI of 1,000 languages and 200 symbols into a tree of
+# 1,000 languages: each symbol's text was looked for by a pass over the
+# INI's languages, three times, per symbol, language and table (19 s).
+fresh files
+N=$(size 1000)
+"$MKSCALE" languages "$CFG/SOFTWARE" "$N" || fail "mkscale languages"
+for d in System32 SysWOW64; do
+    "$MKSCALE" tables "$W/Windows/$d" "$N" || fail "mkscale tables $d"
+done
+awk -v n="$N" 'BEGIN { for (i = 0; i < 200; i++) printf "#define S%d %d\n", i, 2 * i }' >"$TMPDIR/many.h"
+awk -v n="$N" 'BEGIN {
+        printf "[info]\ndrivername=ManyLang\nsymbolfile=many.h\n[languages]\n009=English\n"
+        for (l = 0; l < n; l++) printf "%04x=L\n", 4096 + l
+        printf "[objects]\nS0_009_NAME=\n[text]\n"
+        for (i = 0; i < 200; i++) {
+            printf "S%d_009_NAME=N%d\nS%d_009_HELP=H%d\n", i, i, i, i
+            for (l = 0; l < n; l++)
+                printf "S%d_%04x_NAME=N\nS%d_%04x_HELP=H\n", i, 4096 + l, i, 4096 + l
+        } }' >"$TMPDIR/many.ini"
+tree_state "$W" >"$TMPDIR/before"
+bounded "$N INI languages into $N: install --dry-run" 5 "0" --store "hive:$W" install --dry-run $CS "$TMPDIR/many.ini"
+expect_same_tree "$W" "$TMPDIR/before"
+rm -f "$TMPDIR/many.ini" "$TMPDIR/many.h"
 
 # 5. A PerfStringBackup.INI of 10,000 [PERF_] sections, read as a store
 # and restored (dry run) into a tree.

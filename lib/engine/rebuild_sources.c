@@ -9,6 +9,7 @@
 
 #include "engine/side_files.h"
 #include "model/lang_id.h"
+#include "model/utf16.h"
 #include "platform/os.h"
 
 static int oom(struct rt_error *e)
@@ -128,6 +129,37 @@ static int read_base(struct rt_rebuild_sources *src, const struct where *w,
 /* The provider's INF copy: its PerfIniFile in the English folder first,
  * then in each language's; loaded (with its symbol file beside it) as
  * install loads an INI. */
+/* Whether SP, read as SI's INF copy, is the INI that was installed: its
+ * drivername SI's, its symbols within SI's ranges (their offsets from
+ * First Counter and First Help end at or before Last Counter and Last
+ * Help). A copy that is not would put texts on another provider's
+ * indices; WHY says which. */
+static int inf_fits(const struct rt_provider_spec *sp,
+                    const struct rt_service_info *si, char *why, size_t size)
+{
+    if (!sp->drivername || rt_name_casecmp(sp->drivername, si->name)) {
+        snprintf(why, size, "its drivername '%.100s' is another service's: "
+                 "not the INI that was installed", sp->drivername
+                                                       ? sp->drivername : "");
+        return 0;
+    }
+    if (!si->has_range || !si->has_last_counter || !si->has_first_help ||
+        !si->has_last_help || !sp->n_symbols)
+        return 1;
+    uint64_t off = (uint64_t)sp->symbols[sp->n_symbols - 1].offset;
+    if ((uint64_t)si->first_counter + off <= si->last_counter &&
+        (uint64_t)si->first_help + off <= si->last_help)
+        return 1;
+    snprintf(why, size, "its last symbol (offset %llu) would be at index "
+             "%llu/%llu, past the installed range %u-%u (help %u-%u): not "
+             "the INI that was installed",
+             (unsigned long long)off,
+             (unsigned long long)(si->first_counter + off),
+             (unsigned long long)(si->first_help + off), si->first_counter,
+             si->last_counter, si->first_help, si->last_help);
+    return 0;
+}
+
 static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
                     const struct rt_database *db,
                     const struct rt_service_info *si, size_t k,
@@ -190,6 +222,12 @@ static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
         struct rt_diags d = {0};
         if (rt_provider_spec_load(path, NULL, &src->specs[k], &d) == 0) {
             rt_diags_free(&d);
+            char why[400];
+            if (!inf_fits(&src->specs[k], si, why, sizeof why)) {
+                rt_provider_spec_free(&src->specs[k]);
+                in->why = keep(src, strdup(why));
+                return in->why ? 0 : oom(e);
+            }
             in->spec = &src->specs[k];
             in->why = NULL;
             return 0;

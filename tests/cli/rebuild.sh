@@ -13,7 +13,9 @@
 #   `lodctr /R` (2) write nothing, every file byte-identical; --from a
 #   copy of an identical machine's Windows directory loses nothing;
 #   --accept-loss rebuilds without it;
-# - with tables as values, an intact database rebuilds to itself.
+# - with tables as values, an intact database rebuilds to itself;
+# - an INF copy that is not the INI installed (symbols past the range,
+#   another drivername) is not used, and the dry run says why.
 . tests/cli/lib.sh
 
 D=$TMPDIR/win
@@ -197,4 +199,25 @@ expect_exit 2 timeout 20 $REGTOOL --store "hive:$C" rebuild
 expect_grep "Windows/System32/PerfStringBackup.INI: 2147483648 bytes, larger than the 1536 MiB a side file may be" "$ERR"
 expect_same_tree "$C" "$TMPDIR/capped.before" "a refused rebuild wrote"
 TREE_IGNORE=
+
+# An INF copy that is not the INI installed (more symbols than the
+# range, or another drivername) is not used: its texts would land on the
+# next provider's indices (duplicates an audit then finds). The dry run
+# says why; the provider comes from the tables.
+O=$TMPDIR/other
+expect_exit 0 $REGTOOL --store "hive:$O" init
+expect_exit 0 $REGTOOL --store "hive:$O" install $CS ini-samples/transfer.ini
+ini=$(ls "$O"/Windows/INF/TransferPerf/0009/*.ini)
+sym=hijack.h
+awk 'BEGIN { for (i = 0; i < 40; i++) printf "#define S%d %d\n", i, 2 * i }' \
+    >"$(dirname "$ini")/$sym"
+awk -v s="$sym" 'BEGIN {
+        printf "[info]\ndrivername=TransferPerf\nsymbolfile=%s\n[languages]\n009=English\n[objects]\nS0_009_NAME=\n[text]\n", s
+        for (i = 0; i < 40; i++) printf "S%d_009_NAME=Hijack %d\nS%d_009_HELP=Hijack help %d\n", i, i, i, i }' >"$ini"
+expect_exit 0 $REGTOOL --store "hive:$O" rebuild --dry-run
+expect_grep "^  no INF copy: .*TransferPerf/0009/.*: its last symbol (offset 78) would be at index [0-9]*/[0-9]*, past the installed range [0-9]*-[0-9]* (help [0-9]*-[0-9]*): not the INI that was installed" "$OUT"
+expect_grep "^provider TransferPerf .*: 009 from the current tables" "$OUT"
+sed -i 's/^drivername=.*/drivername=Someone/' "$ini"
+expect_exit 0 $REGTOOL --store "hive:$O" rebuild --dry-run
+expect_grep "^  no INF copy: .*: its drivername 'Someone' is another service's: not the INI that was installed" "$OUT"
 echo "rebuild: ok"

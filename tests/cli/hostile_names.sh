@@ -8,7 +8,8 @@
 # perfc009.dat holding an OSC sequence and a newline; a journal whose note
 # holds the same. For query, names, audit, audit --libraries, repair
 # --dry-run, uninstall (dry run and real), install --dry-run and
-# check-ini, and the journal's pending-change lines: no raw ESC, BEL or
+# check-ini, and the journal's pending-change lines (and backup, which
+# leaves such a service out of a PerfStringBackup file): no raw ESC, BEL or
 # CSI byte, no raw U+202E, no forged line, and the escaped form
 # (\x1b, \x07, \n, \u202e, \u009b) where the name is shown; nor a raw
 # invisible character (U+200F, U+200B, U+FEFF, U+00AD, the tag U+E0041),
@@ -79,6 +80,12 @@ clean() {
 # shows LABEL FILE TEXT: FILE holds TEXT as it is (no pattern).
 shows() { grep -qF -- "$3" "$2" || { cat "$2" >&2; fail "$1: no '$3' in $2"; }; }
 
+# A PerfStringBackup file holds a section's name on one line: the
+# service whose name holds a newline is left out of a backup, never
+# written as a section header and lines of its own.
+expect_exit 0 "$REGTOOL" --store "hive:$D" backup "$TMPDIR/names.ini"
+iconv -f UTF-16LE -t UTF-8 "$TMPDIR/names.ini" | grep -q "PERF_Evil" &&
+    fail "backup: the service with a newline in its name was written"
 expect_exit 0 "$REGTOOL" --store "hive:$D" query
 clean query
 shows query "$OUT" "  $SVC_SHOWN"

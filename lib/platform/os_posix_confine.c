@@ -66,12 +66,34 @@ static int confined_dir(const char *dir, char **real)
     return fd;
 }
 
+/* DIR from the file system's root, where it is relative: the working
+ * directory (getcwd's, links resolved) and DIR, its leading "./" taken
+ * off. NULL when DIR is absolute or the working directory unknown: DIR
+ * is used as it is. The confined directories are absolute: a relative
+ * path beneath one (an output file named in a tree's folder) would
+ * otherwise not be seen as beneath it, and realpath would follow a link
+ * of the tree. */
+static char *absolute(const char *dir)
+{
+    char cwd[PATH_MAX], *out = NULL;
+    if (dir[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return NULL;
+    while (dir[0] == '.' && dir[1] == '/')
+        dir += 2;
+    if (!strcmp(dir, ".") || !*dir)
+        return strdup(cwd);
+    if (asprintf(&out, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", dir) < 0)
+        return NULL;
+    return out;
+}
+
 static int confine(const char *dir, int input, char **canonical)
 {
     if (canonical)
         *canonical = NULL;
-    char *real;
-    int fd = confined_dir(dir, &real);
+    char *real, *abs = absolute(dir);
+    int fd = confined_dir(abs ? abs : dir, &real);
+    free(abs);
     if (fd == -2) {
         real = realpath(dir, NULL);
         if (!real)
@@ -323,7 +345,7 @@ int os_posix_open_beneath(int dirfd, const char *name, int flags, mode_t mode)
 /* Resolves PATH: B->dir -1 when it is not confined (0 returned; the
  * caller uses PATH as it is), else the open parent; -1 with errno when a
  * component is a link, "." or "..", or cannot be opened. */
-int os_posix_resolve(const char *path, struct beneath *b)
+static int resolve_absolute(const char *path, struct beneath *b)
 {
     const char *rel;
     char root[PATH_MAX];
@@ -387,6 +409,16 @@ int os_posix_resolve(const char *path, struct beneath *b)
         fd = nfd;
         p = next;
     }
+}
+
+int os_posix_resolve(const char *path, struct beneath *b)
+{
+    char *abs = absolute(path);
+    int r = resolve_absolute(abs ? abs : path, b);
+    int err = errno;
+    free(abs);
+    errno = err;
+    return r;
 }
 
 void os_posix_resolved_done(struct beneath *b)

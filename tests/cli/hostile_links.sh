@@ -131,6 +131,22 @@ if [ "$(id -u)" = 0 ] || [ "$(stat -c %d "$HOST")" = "$(stat -c %d /)" ]; then
 fi
 rm -f "$HOST/secret"
 
+# An output file the user names beneath the tree, relative to the working
+# directory, through a folder the tree has as a link to a host folder: the
+# link is refused as it is for the tree's own files (a relative path was
+# not seen as beneath the tree, and the backup went to the host folder).
+fresh registry
+mkdir -p "$HOST/out"
+ln -s "$HOST/out" "$W/Temp"
+for f in "--format reg Windows/Temp/perf.reg" "Windows/Temp/perf.ini"; do
+    # shellcheck disable=SC2086
+    (cd "$T" && exec "$REGTOOL" --store "hive:$T" backup $f) >"$OUT" 2>"$ERR"
+    [ $? -eq 3 ] || { cat "$ERR" >&2; fail "backup $f through a linked folder: not refused"; }
+    expect_grep "Windows/Temp is a symbolic link, which regtool does not follow inside a tree it did not write" "$ERR"
+    [ -z "$(ls -A "$HOST/out")" ] || fail "backup $f wrote into the host folder"
+done
+rm -rf "$HOST/out"
+
 # A .dat table's SysWOW64 copy linked to a host file.
 fresh files
 rm "$W/SysWOW64/perfc009.dat"

@@ -26,19 +26,6 @@ struct have {
     size_t n_added, cap;
 };
 
-static size_t lower_bound(const uint32_t *ix, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* H for W's list K, made the first time it is asked for; -1 when out of
  * memory. */
 static int have_made(struct have *h, const struct rlang *w, int k)
@@ -77,7 +64,7 @@ static size_t slot_of(const struct have *h, uint32_t x)
 
 static int have_has(const struct have *h, uint32_t x)
 {
-    size_t i = lower_bound(h->ix, h->n, x);
+    size_t i = rt_repair_lower_bound(h->ix, h->n, x);
     return (i < h->n && h->ix[i] == x) ||
            (h->cap && h->added[slot_of(h, x)]);
 }
@@ -116,8 +103,8 @@ static void haves_free(struct have *v, size_t n)
  * pass began. */
 static int has_every_step(const struct have *h, uint32_t lo, uint32_t hi)
 {
-    size_t a = lower_bound(h->ix, h->n, lo);
-    size_t b = lower_bound(h->ix, h->n, (uint64_t)hi + 1);
+    size_t a = rt_repair_lower_bound(h->ix, h->n, lo);
+    size_t b = rt_repair_lower_bound(h->ix, h->n, (uint64_t)hi + 1);
     size_t odd = h->odd[b] - h->odd[a];
     size_t steps = (lo & 1) ? odd : (b - a) - odd;
     return steps == (size_t)(hi - lo) / 2 + 1;

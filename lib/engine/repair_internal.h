@@ -93,6 +93,9 @@ uint32_t *rt_repair_sorted_indices(const struct rlang *w, int k, size_t *n);
 
 /* Whether X is in IX (N, sorted). */
 int rt_repair_sorted_has(const uint32_t *ix, size_t n, uint32_t x);
+/* The first position of IX (N, sorted) whose index is X or more; N when
+ * none is. */
+size_t rt_repair_lower_bound(const uint32_t *ix, size_t n, uint64_t x);
 
 /* L's positions in index order, in a new array; NULL when out of
  * memory. */

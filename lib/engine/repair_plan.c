@@ -73,7 +73,7 @@ uint32_t *rt_repair_sorted_indices(const struct rlang *w, int k, size_t *n)
     return ix;
 }
 
-int rt_repair_sorted_has(const uint32_t *ix, size_t n, uint32_t x)
+size_t rt_repair_lower_bound(const uint32_t *ix, size_t n, uint64_t x)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -83,7 +83,13 @@ int rt_repair_sorted_has(const uint32_t *ix, size_t n, uint32_t x)
         else
             hi = mid;
     }
-    return lo < n && ix[lo] == x;
+    return lo;
+}
+
+int rt_repair_sorted_has(const uint32_t *ix, size_t n, uint32_t x)
+{
+    size_t at = rt_repair_lower_bound(ix, n, x);
+    return at < n && ix[at] == x;
 }
 
 /* Whether English has INDEX in list K: what fill_from_english gives a

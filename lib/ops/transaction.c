@@ -2,6 +2,7 @@
  * store's lock, apply and read-back. */
 #include "ops/ops.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/side_files.h"
@@ -467,36 +468,34 @@ static int plan_restore(struct rt_database *db, struct rt_store *s,
         if (rs->action != RT_RESTORE_SET || !rs->values_changed)
             continue;
         /* A range in the base range is Windows' own, whoever gets it. */
+        char reason[600];
         if (rs->first_counter <= db->base_index ||
             rs->first_help <= db->base_index) {
-            rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                         "line %u: [PERF_%s] would give %s names %u-%u and "
-                         "help texts %u-%u, in the system's base range "
-                         "(Base Index %u); nothing was written (--force "
-                         "restores it anyway)",
-                         rs->line, rs->name, rs->name, rs->first_counter,
-                         rs->last_counter, rs->first_help, rs->last_help,
-                         db->base_index);
+            snprintf(reason, sizeof reason, "in the system's base range "
+                     "(Base Index %u)", db->base_index);
         } else if (rs->had_range && !rt_audit_system_dll(si->name)) {
             /* A range moved out of the base range is a repair (a damaged
              * First Counter); only Windows' own keep theirs. */
             continue;
         } else if (rt_engine_system_provider(db, si, why, sizeof why) != 0) {
             rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+            rt_change_set_free(cs);
+            rt_restore_plan_free(c->plan);
+            return -1;
         } else if (!why[0]) {
             continue;
         } else {
-            rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                         "line %u: [PERF_%s] would give %s names %u-%u and "
-                         "help texts %u-%u, %s: %s (one of the system's "
-                         "providers); nothing was written (--force restores "
-                         "it anyway)",
-                         rs->line, rs->name, rs->name, rs->first_counter,
-                         rs->last_counter, rs->first_help, rs->last_help,
-                         rs->had_range ? "another range than its own"
-                                       : "a range it has not got",
-                         why);
+            snprintf(reason, sizeof reason, "%s: %s (one of the system's "
+                     "providers)", rs->had_range ? "another range than its own"
+                                                 : "a range it has not got",
+                     why);
         }
+        rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                     "line %u: [PERF_%s] would give %s names %u-%u and help "
+                     "texts %u-%u, %s; nothing was written (--force restores "
+                     "it anyway)",
+                     rs->line, rs->name, rs->name, rs->first_counter,
+                     rs->last_counter, rs->first_help, rs->last_help, reason);
         rt_change_set_free(cs);
         rt_restore_plan_free(c->plan);
         return -1;

@@ -86,6 +86,10 @@ expect_grep "^different: 2 Perflib values, 1 language in one only, 10 providers,
 expect_grep "^  providers only in B: ASP.NET, ASP.NET_4.0.30319, aspnet_state$" "$OUT"
 expect_grep "^  providers with other ranges: .*SMSvcHost 3.0.0.0, usbhub, Windows Workflow Foundation 3.0.0.0$" "$OUT"
 expect_grep "^  pairs: 0 in the base part (1-1847), 700 in the extensible part" "$OUT"
+# Nine providers' ranges hold differing pairs: eight named on one line,
+# the ninth counted.
+expect_grep "^  pairs differ in the ranges of: SMSvcHost 3.0.0.0 (60), MSDTC Bridge 3.0.0.0 (44), \([^,]*, \)\{5\}ASP.NET (226) and 1 more$" "$OUT"
+[ "$(grep -c "pairs differ in the ranges of" "$OUT")" = 1 ] || fail "the providers' line is not one line"
 expect_grep "^  00A  *only in A: 2111, 2143$" "$OUT"
 [ "$(wc -l <"$OUT")" -le 60 ] || fail "diff of B and D: $(wc -l <"$OUT") lines"
 expect_exit 1 "$REGTOOL" diff --json "psb:$TMPDIR/psb-B.ini" "psb:$TMPDIR/psb-D.ini"

@@ -44,16 +44,20 @@ build_and_run() {
 
 # replace FILE OLD NEW: OLD by NEW in FILE, exactly one occurrence.
 replace() {
-    OLD=$2 NEW=$3 python3 - "$1" <<'PY'
-import os, sys
-p = sys.argv[1]
-s = open(p, encoding="utf-8").read()
-old, new = os.environ["OLD"], os.environ["NEW"]
-n = s.count(old)
-if n != 1:
-    sys.exit("%s: the mutant's anchor occurs %d times, not once:\n%s" % (p, n, old))
-open(p, "w", encoding="utf-8").write(s.replace(old, new, 1))
-PY
+    # perl is Debian's essential perl-base: no dependency to declare.
+    OLD=$2 NEW=$3 perl -e '
+        my $p = $ARGV[0];
+        open(my $in, "<:raw", $p) or die "$p: $!\n";
+        local $/; my $s = <$in>; close $in;
+        my ($old, $new) = ($ENV{OLD}, $ENV{NEW});
+        my ($n, $at) = (0, -1);
+        for (my $i = index($s, $old); $i >= 0; $i = index($s, $old, $i + 1)) {
+            $at = $i if $n++ == 0;
+        }
+        die "$p: the mutant'"'"'s anchor occurs $n times, not once:\n$old\n" if $n != 1;
+        substr($s, $at, length($old)) = $new;
+        open(my $out, ">:raw", $p) or die "$p: $!\n";
+        print $out $s; close $out or die "$p: $!\n";' "$1"
 }
 
 baseline_done=""

@@ -85,12 +85,15 @@ expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/own.reg"
 # evil_reg FILE KEY-TAIL LINE: own.reg with LINE last in [...KEY-TAIL]
 # (of two values of one name, a .reg file's last counts).
 evil_reg() {
-    python3 - "$TMPDIR/own.reg" "$TMPDIR/$1" "$2" "$3" <<'PY' || fail "cannot write $1"
-import sys
-t = open(sys.argv[1], encoding='utf-16').read()
-i = t.index('\n\n', t.index(sys.argv[3] + ']'))
-open(sys.argv[2], 'w', encoding='utf-16').write(t[:i] + '\n' + sys.argv[4] + t[i:])
-PY
+    iconv -f UTF-16 -t UTF-8 "$TMPDIR/own.reg" | tr -d '\r' |
+        TAIL="$2]" LINE="$3" awk '
+            !done && !inside && length($0) >= length(ENVIRON["TAIL"]) &&
+                substr($0, length($0) - length(ENVIRON["TAIL"]) + 1) == ENVIRON["TAIL"] { inside = 1 }
+            inside && $0 == "" { print ENVIRON["LINE"]; inside = 0; done = 1 }
+            { print }
+            END { if (!done) exit 1 }' >"$TMPDIR/$1.u8" || fail "cannot write $1"
+    { printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$TMPDIR/$1.u8"; } >"$TMPDIR/$1" ||
+        fail "cannot write $1"
 }
 evil_reg lib.reg 'Services\PerfOS\Performance' '"Library"="C:\\Users\\Public\\evil.dll"'
 evil_reg range.reg 'Services\PerfOS\Performance' '"First Counter"=dword:00000f00'

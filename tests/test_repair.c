@@ -777,6 +777,44 @@ static void owned_spans_merge_ranges(void **state)
     }
 }
 
+/* An INI's symbols against an installed range: exact when its last lands
+ * on Last Counter and Last Help, short when before, past naming the first
+ * symbol beyond either (not the last: the symbols are sorted by offset). */
+static void spec_fit_names_the_first_symbol_past(void **state)
+{
+    (void)state;
+    struct rt_provider_symbol sym[5] = {
+        {.symbol = "A", .offset = 0}, {.symbol = "B", .offset = 2},
+        {.symbol = "C", .offset = 4}, {.symbol = "D", .offset = 6},
+        {.symbol = "E", .offset = 8}};
+    struct rt_provider_spec sp = {.symbols = sym, .n_symbols = 5};
+    struct rt_service_info si = {.first_counter = 3000, .last_counter = 3008,
+                                 .first_help = 3001, .last_help = 3009};
+    struct rt_spec_fit f;
+    rt_spec_fit(&sp, &si, &f);
+    assert_int_equal(f.fit, RT_FIT_EXACT);
+    assert_string_equal(f.symbol->symbol, "E");
+    assert_true(f.counter == 3008 && f.help == 3009);
+    si.last_counter = 3010;
+    rt_spec_fit(&sp, &si, &f);
+    assert_int_equal(f.fit, RT_FIT_SHORT);
+    assert_string_equal(f.symbol->symbol, "E");
+    /* The help range ends first: C (help 3005) is the first past it. */
+    si.last_help = 3003;
+    rt_spec_fit(&sp, &si, &f);
+    assert_int_equal(f.fit, RT_FIT_PAST);
+    assert_string_equal(f.symbol->symbol, "C");
+    assert_true(f.counter == 3004 && f.help == 3005);
+    si = (struct rt_service_info){.first_counter = 0xfffffffe,
+                                  .last_counter = 0xfffffffe,
+                                  .first_help = 0xffffffff,
+                                  .last_help = 0xffffffff};
+    rt_spec_fit(&sp, &si, &f);
+    assert_int_equal(f.fit, RT_FIT_PAST);
+    assert_string_equal(f.symbol->symbol, "B");
+    assert_true(f.counter == 0x100000000ull);
+}
+
 /* A small database (009 and 019, Base Index 21, help texts up to 41) for
  * the cut sweep: every cut length is a repair. */
 static struct rt_store *small_database(void)
@@ -960,6 +998,7 @@ int main(void)
         cmocka_unit_test(options_prune_and_enable),
         cmocka_unit_test(prune_keeps_last_pair_of_a_range),
         cmocka_unit_test(owned_spans_merge_ranges),
+        cmocka_unit_test(spec_fit_names_the_first_symbol_past),
         cmocka_unit_test(reports_what_it_cannot_fix),
         cmocka_unit_test(from_ini_restores_missing_strings),
         cmocka_unit_test(from_ini_refuses_what_does_not_fit),

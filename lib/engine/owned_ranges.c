@@ -53,3 +53,32 @@ int rt_spans_have(const struct rt_span *v, size_t n, uint32_t x)
     }
     return lo < n && v[lo].lo <= x;
 }
+
+static int past(const struct rt_service_info *si, long offset)
+{
+    return (uint64_t)si->first_counter + (uint64_t)offset > si->last_counter ||
+           (uint64_t)si->first_help + (uint64_t)offset > si->last_help;
+}
+
+void rt_spec_fit(const struct rt_provider_spec *sp,
+                 const struct rt_service_info *si, struct rt_spec_fit *out)
+{
+    size_t lo = 0, hi = sp->n_symbols;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (past(si, sp->symbols[mid].offset))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    const struct rt_provider_symbol *last = &sp->symbols[sp->n_symbols - 1];
+    out->symbol = lo < sp->n_symbols ? &sp->symbols[lo] : last;
+    out->counter = (uint64_t)si->first_counter + (uint64_t)out->symbol->offset;
+    out->help = (uint64_t)si->first_help + (uint64_t)out->symbol->offset;
+    if (lo < sp->n_symbols)
+        out->fit = RT_FIT_PAST;
+    else if (out->counter == si->last_counter && out->help == si->last_help)
+        out->fit = RT_FIT_EXACT;
+    else
+        out->fit = RT_FIT_SHORT;
+}

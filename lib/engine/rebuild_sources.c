@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/owned_ranges.h"
 #include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "model/utf16.h"
@@ -146,17 +147,16 @@ static int inf_fits(const struct rt_provider_spec *sp,
     if (!si->has_range || !si->has_last_counter || !si->has_first_help ||
         !si->has_last_help || !sp->n_symbols)
         return 1;
-    uint64_t off = (uint64_t)sp->symbols[sp->n_symbols - 1].offset;
-    if ((uint64_t)si->first_counter + off <= si->last_counter &&
-        (uint64_t)si->first_help + off <= si->last_help)
+    struct rt_spec_fit f;
+    rt_spec_fit(sp, si, &f);
+    if (f.fit != RT_FIT_PAST)
         return 1;
-    snprintf(why, size, "its last symbol (offset %llu) would be at index "
+    snprintf(why, size, "its symbol %.100s (offset %ld) would be at index "
              "%llu/%llu, past the installed range %u-%u (help %u-%u): not "
-             "the INI that was installed",
-             (unsigned long long)off,
-             (unsigned long long)(si->first_counter + off),
-             (unsigned long long)(si->first_help + off), si->first_counter,
-             si->last_counter, si->first_help, si->last_help);
+             "the INI that was installed", f.symbol->symbol, f.symbol->offset,
+             (unsigned long long)f.counter, (unsigned long long)f.help,
+             si->first_counter, si->last_counter, si->first_help,
+             si->last_help);
     return 0;
 }
 

@@ -192,30 +192,17 @@ static int ini_fits(struct repair *rp, const struct rt_service_info *si,
 {
     if (!sp->n_symbols)
         return 0;
-    const struct rt_provider_symbol *last = &sp->symbols[sp->n_symbols - 1];
-    uint64_t end_c = (uint64_t)si->first_counter + (uint64_t)last->offset;
-    uint64_t end_h = (uint64_t)si->first_help + (uint64_t)last->offset;
-    if (end_c == si->last_counter && end_h == si->last_help)
+    struct rt_spec_fit f;
+    rt_spec_fit(sp, si, &f);
+    if (f.fit == RT_FIT_EXACT)
         return 1;
-    const struct rt_provider_symbol *bad = last;
-    for (size_t i = 0; i < sp->n_symbols; i++)
-        if ((uint64_t)si->first_counter + (uint64_t)sp->symbols[i].offset >
-                si->last_counter ||
-            (uint64_t)si->first_help + (uint64_t)sp->symbols[i].offset >
-                si->last_help) {
-            bad = &sp->symbols[i];
-            break;
-        }
     LEFT(rp, "ini-range-mismatch", RT_AUDIT_ERROR, NULL,
          "%s: not restored from %s: its symbol %s (offset %ld) %s index "
          "%llu/%llu, but the installed range is %u-%u (help %u-%u): the INI "
          "is not the one that was installed",
-         si->name, sp->ini_path, bad->symbol, bad->offset,
-         bad == last && end_c < si->last_counter ? "is its last, at"
-                                                 : "would be at",
-         (unsigned long long)((uint64_t)si->first_counter +
-                              (uint64_t)bad->offset),
-         (unsigned long long)((uint64_t)si->first_help + (uint64_t)bad->offset),
+         si->name, sp->ini_path, f.symbol->symbol, f.symbol->offset,
+         f.fit == RT_FIT_SHORT ? "is its last, at" : "would be at",
+         (unsigned long long)f.counter, (unsigned long long)f.help,
          si->first_counter, si->last_counter, si->first_help, si->last_help);
     return 0;
 }

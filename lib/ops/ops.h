@@ -58,13 +58,23 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
 int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
                 struct rt_error *e);
 
-/* Sets E to a restore's refusal of another machine's backup:
- * RT_ERR_ALREADY_EXISTS naming how many of the base texts (DIFFER of
- * COMPARED, the first FIRST_INDEX of FIRST_LANG) differ. Returns -1. */
 /* -1 with E naming them when S has key anomalies (store.h: a link key
  * or two keys of one name among Services or Perflib's subkeys): every
  * writer refuses such a tree before it reads or writes anything else. */
 int rt_op_refuse_key_anomalies(struct rt_store *s, struct rt_error *e);
+
+/* A restore's refusals, each RT_ERR_ALREADY_EXISTS ending in "nothing was
+ * written (--force restores it anyway)"; each returns -1.
+ * rt_op_refuse_forced: the sentence FMT gives.
+ * rt_op_refuse_other_machine: another machine's backup, naming how many
+ * of the base texts (DIFFER of COMPARED, the first FIRST_INDEX of
+ * FIRST_LANG) differ.
+ * rt_op_refuse_base_index: WHERE (the file's key or section) sets Base
+ * Index to *VALUE (NULL: not a number) where the store's is OURS. */
+int rt_op_refuse_forced(struct rt_error *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int rt_op_refuse_base_index(const char *where, const uint32_t *value,
+                            uint32_t ours, struct rt_error *e);
 int rt_op_refuse_other_machine(uint32_t base_index, size_t differ,
                                size_t compared, uint32_t first_index,
                                const char *first_lang, struct rt_error *e);

@@ -276,13 +276,11 @@ static int refuse_guarded(const struct rt_database *db,
     uint32_t x;
     if (v && (!strcmp(name, "First Counter") || !strcmp(name, "First Help")) &&
         rt_value_dword(v, &x) == 0 && x <= db->base_index)
-        return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                            "[%s\\%s\\Performance] in the file would set "
-                            "its %s to %u, in the system's base range (Base "
-                            "Index %u); nothing was written (--force "
-                            "restores it anyway)",
-                            RT_REG_SERVICES_KEY, svc->name, name, x,
-                            db->base_index);
+        return rt_op_refuse_forced(e, "[%s\\%s\\Performance] in the file "
+                                   "would set its %s to %u, in the system's "
+                                   "base range (Base Index %u)",
+                                   RT_REG_SERVICES_KEY, svc->name, name, x,
+                                   db->base_index);
     /* A range moved out of the base range is a repair (a damaged First
      * Counter); only Windows' own keep theirs. */
     if (what == 2 && svc->has_range && !rt_audit_system_dll(svc->name))
@@ -291,12 +289,11 @@ static int refuse_guarded(const struct rt_database *db,
         return oom(e);
     if (!why[0])
         return 0;
-    return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                        "[%s\\%s\\Performance] in the file would %s its "
-                        "%s, and %s is one of the system's providers: %s; "
-                        "nothing was written (--force restores it anyway)",
-                        RT_REG_SERVICES_KEY, svc->name,
-                        v ? "set" : "delete", name, svc->name, why);
+    return rt_op_refuse_forced(e, "[%s\\%s\\Performance] in the file "
+                               "would %s its %s, and %s is one of the "
+                               "system's providers: %s",
+                               RT_REG_SERVICES_KEY, svc->name,
+                               v ? "set" : "delete", name, svc->name, why);
 }
 
 static int plan_services(struct rt_store *s, const struct rt_database *db,
@@ -395,16 +392,12 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
                 break;
             int same = present && rt_value_equal(&cur, &fv->v);
             rt_value_free(&cur);
-            /* Base Index bounds the system's own range: every check of a
-             * provider's range against it (install, restore, audit)
-             * would follow the file's. */
             if (!same && !force && !strcmp(n, "Base Index")) {
-                rc = rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                                  "[%s] in the file sets Base Index, which "
-                                  "is not this store's (%u): its base range "
-                                  "is another Windows'; nothing was written "
-                                  "(--force restores it anyway)",
-                                  RT_REG_PERFLIB_KEY, db.base_index);
+                uint32_t x;
+                int number = rt_value_dword(&fv->v, &x) == 0;
+                rc = rt_op_refuse_base_index("[" RT_REG_PERFLIB_KEY "]",
+                                             number ? &x : NULL,
+                                             db.base_index, e);
                 break;
             }
             if (!same) {

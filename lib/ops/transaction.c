@@ -2,6 +2,7 @@
  * store's lock, apply and read-back. */
 #include "ops/ops.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -409,6 +410,33 @@ end:
     return rc;
 }
 
+int rt_op_refuse_forced(struct rt_error *e, const char *fmt, ...)
+{
+    char what[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
+                        "%s; nothing was written (--force restores it "
+                        "anyway)", what);
+}
+
+int rt_op_refuse_base_index(const char *where, const uint32_t *value,
+                            uint32_t ours, struct rt_error *e)
+{
+    /* Base Index bounds the system's own range: every later check of a
+     * provider's range against it (install, restore, audit, repair's
+     * orphans) would follow the file's. */
+    char number[16] = "";
+    if (value)
+        snprintf(number, sizeof number, " %u", (unsigned)*value);
+    return rt_op_refuse_forced(e, "%s in the file sets Base Index%s, which "
+                               "is not this store's (%u): its base range is "
+                               "another Windows'", where, number,
+                               (unsigned)ours);
+}
+
 int rt_op_refuse_other_machine(uint32_t base_index, size_t differ,
                                size_t compared, uint32_t first_index,
                                const char *first_lang, struct rt_error *e)
@@ -417,14 +445,12 @@ int rt_op_refuse_other_machine(uint32_t base_index, size_t differ,
      * another language pack) would replace this machine's, and its
      * ranges those of the providers installed here. Said before anything
      * is written. */
-    return rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                        "the file's base texts (indices 1 to Base Index %u) "
-                        "differ from the database's in %zu of the %zu they "
-                        "both have (the first: index %u of language %s): it "
-                        "is another machine's backup; nothing was written "
-                        "(--force restores it anyway)",
-                        (unsigned)base_index, differ, compared,
-                        (unsigned)first_index, first_lang);
+    return rt_op_refuse_forced(e, "the file's base texts (indices 1 to Base "
+                               "Index %u) differ from the database's in %zu "
+                               "of the %zu they both have (the first: index "
+                               "%u of language %s): it is another machine's "
+                               "backup", (unsigned)base_index, differ,
+                               compared, (unsigned)first_index, first_lang);
 }
 
 struct restore_ctx {
@@ -449,14 +475,8 @@ static int plan_restore(struct rt_database *db, struct rt_store *s,
     const struct rt_restore_perflib *bi = &p->perflib[2];
     if (!c->force && bi->in_file && bi->had &&
         bi->new_value != bi->old_value) {
-        /* Base Index bounds the system's own range: every later check of
-         * a provider's range (install, restore, audit, repair's orphans)
-         * would follow the file's. */
-        rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                     "[Perflib] in the file sets Base Index %u, which is not "
-                     "this store's (%u): its base range is another "
-                     "Windows'; nothing was written (--force restores it "
-                     "anyway)", bi->new_value, bi->old_value);
+        rt_op_refuse_base_index("[Perflib]", &bi->new_value, bi->old_value,
+                                e);
         rt_change_set_free(cs);
         rt_restore_plan_free(c->plan);
         return -1;
@@ -490,12 +510,10 @@ static int plan_restore(struct rt_database *db, struct rt_store *s,
                                                  : "a range it has not got",
                      why);
         }
-        rt_error_set(e, RT_ERR_ALREADY_EXISTS,
-                     "line %u: [PERF_%s] would give %s names %u-%u and help "
-                     "texts %u-%u, %s; nothing was written (--force restores "
-                     "it anyway)",
-                     rs->line, rs->name, rs->name, rs->first_counter,
-                     rs->last_counter, rs->first_help, rs->last_help, reason);
+        rt_op_refuse_forced(e, "line %u: [PERF_%s] would give %s names "
+                            "%u-%u and help texts %u-%u, %s", rs->line, rs->name,
+                            rs->name, rs->first_counter, rs->last_counter,
+                            rs->first_help, rs->last_help, reason);
         rt_change_set_free(cs);
         rt_restore_plan_free(c->plan);
         return -1;

@@ -105,7 +105,7 @@ for f in lib range; do
     done
 done
 expect_exit 4 "$REGTOOL" $S restore "$TMPDIR/base.reg"
-expect_grep "in the file sets Base Index, which is not this store's (1847)" "$ERR"
+expect_grep "in the file sets Base Index 16, which is not this store's (1847)" "$ERR"
 # A provider's range moved into the base range: refused for any provider.
 evil_reg lowrange.reg 'Services\.NETFramework\Performance' '"First Counter"=dword:00000002'
 expect_exit 4 "$REGTOOL" $S restore "$TMPDIR/lowrange.reg"

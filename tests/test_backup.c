@@ -243,6 +243,81 @@ static void seen(void *ctx, const struct rt_backup_damage *d)
     x->bytes = d->bytes;
 }
 
+/* A text whose line breaks would be read back as a section or a string of
+ * their own (a hostile tree's: "[PERF_Evil]" with a range, "2=" over
+ * another index, "0=" that makes the file unreadable) is left out of the
+ * backup and counted; a help text with line breaks that read as its
+ * continuation (Windows writes such) is kept, both by the stream that
+ * copies the tables' UTF-16 and by the salvage that decodes them. */
+static void test_backup_leaves_out_what_reads_back_otherwise(void **state)
+{
+    (void)state;
+    static const char16_t c[] = u"1\0" "1847\0" "2\0System\0"
+        "2000\0Evil\r\n\r\n[PERF_Evil]\r\nFirst Counter=3000\0"
+        "2002\0Two\n2=Replaced\0" "2004\0Zero\n0=x\0"
+        "2006\0Kept\n  , more [x\n\0" "2008\0Spaced\n  [PERF_X]  \0";
+    static const char16_t h[] = u"3\0System help\0"
+        "2001\0Line one\r\nline two\0";
+    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
+                                                   0, 0, NULL};
+    for (int damaged = 0; damaged < 2; damaged++) {
+        struct rt_store *s = machine();
+        assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                                BLOB(c)), 0);
+        static const uint8_t cut[] = {'3', 0, 0, 0, 'X'};
+        if (damaged)
+            assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_HELP,
+                                                    cut, sizeof cut), 0);
+        else
+            assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_HELP,
+                                                    BLOB(h)), 0);
+        struct rt_database db;
+        struct rt_error e = {0};
+        assert_int_equal(rt_database_load_with(s, &db, &none, &e), 0);
+        struct sink k = {0};
+        struct rt_backup_stats st;
+        assert_int_equal(rt_engine_backup_stream(s, &db, damaged, to_sink, &k,
+                                                 &st, &e), 0);
+        assert_int_equal(st.left_out, 4);
+        struct rt_psb p;
+        struct rt_psb_error err;
+        if (rt_psb_parse(k.v, k.n, &p, NULL, &err))
+            fail_msg("line %u: %s", err.line, err.message);
+        assert_null(rt_psb_service_find(&p, "Evil"));
+        const struct rt_psb_language *l = rt_psb_language_find(&p, "009");
+        assert_non_null(l);
+        const char *want[][2] = {{"2", "System"}, {"2006", "Kept\n  , more [x\n"},
+                                 {"2001", "Line one\r\nline two"}};
+        for (size_t w = 0; w < 3 - (size_t)damaged; w++) {
+            uint32_t index = (uint32_t)strtoul(want[w][0], NULL, 10);
+            size_t at = l->strings.n;
+            for (size_t i = 0; i < l->strings.n; i++)
+                if (l->strings.v[i].index == index)
+                    at = i;
+            assert_true(at < l->strings.n);
+            /* A text's trailing line break is not read back (the next
+             * record's CR LF follows it). */
+            size_t len = strlen(want[w][1]);
+            if (want[w][1][len - 1] == '\n')
+                len--;
+            assert_int_equal(l->strings.v[at].text_len, len);
+            assert_memory_equal(l->strings.v[at].text, want[w][1], len);
+        }
+        for (size_t i = 0; i < l->strings.n; i++)
+            assert_true(l->strings.v[i].index < 2000 ||
+                        l->strings.v[i].index == 2001 ||
+                        l->strings.v[i].index == 2006);
+        rt_psb_free(&p);
+        free(k.v);
+        rt_database_free(&db);
+        s->ops->close(s);
+    }
+    assert_true(rt_psb_text_reads_back("a\nb=c", 5));
+    assert_false(rt_psb_text_reads_back("a\r\n17=c", 7));
+    assert_false(rt_psb_text_reads_back("a\n\t[S]\t", 7));
+    assert_true(rt_psb_text_reads_back("a\n[S", 4));
+}
+
 /* A salvaged backup of a database read as repair reads it (every table,
  * its pairs not decoded) holds the undamaged tables' pairs too, not only
  * the salvaged ones, and names each damaged table to the sink. */
@@ -899,6 +974,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backup),
         cmocka_unit_test(test_backup_stream),
+        cmocka_unit_test(test_backup_leaves_out_what_reads_back_otherwise),
         cmocka_unit_test(test_backup_salvaged_undecoded),
         cmocka_unit_test(test_restore_plan),
         cmocka_unit_test(test_restore_splices),

@@ -43,6 +43,9 @@ struct rt_backup_stats {
     size_t n_langs, n_services;
     size_t bytes;
     size_t n_damaged;       /* damaged tables, their readable pairs saved */
+    /* Strings left out: a line break in each would have the file read
+     * as another string or a section there (rt_psb_text_reads_back). */
+    size_t left_out;
 };
 
 /* A damaged table of which a salvaged backup holds the readable pairs. */

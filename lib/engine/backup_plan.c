@@ -103,11 +103,30 @@ nomem:
     return oom(e);
 }
 
+/* Leaves out of L the strings that would not read back as themselves
+ * (rt_psb_text_reads_back: a hostile tree's text whose line breaks would
+ * start a section or another string); how many on *LEFT_OUT. */
+static void leave_out_unreadable(struct rt_pair_list *l, size_t *left_out)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (memchr(l->v[i].text, '\n', l->v[i].text_len) &&
+            !rt_psb_text_reads_back(l->v[i].text, l->v[i].text_len)) {
+            rt_pair_list_free_pair(l, &l->v[i]);
+            (*left_out)++;
+            continue;
+        }
+        l->v[w++] = l->v[i];
+    }
+    l->n = w;
+}
+
 /* rt_engine_backup_language, with the pairs each table gave and the
  * strings a damaged one's salvage dropped. */
 static int language_section(const struct rt_db_language *l, int salvage,
                             struct rt_psb_language *out, size_t pairs[2],
-                            size_t dropped[2], struct rt_error *e)
+                            size_t dropped[2], size_t *left_out,
+                            struct rt_error *e)
 {
     memset(out, 0, sizeof *out);
     if (l->damaged && !salvage)
@@ -143,14 +162,15 @@ static int language_section(const struct rt_db_language *l, int salvage,
         memset(out, 0, sizeof *out);
         return oom(e);
     }
+    leave_out_unreadable(&out->strings, left_out);
     return 0;
 }
 
 int rt_engine_backup_language(const struct rt_db_language *l, int salvage,
                               struct rt_psb_language *out, struct rt_error *e)
 {
-    size_t pairs[2], dropped[2];
-    return language_section(l, salvage, out, pairs, dropped, e);
+    size_t pairs[2], dropped[2], left_out = 0;
+    return language_section(l, salvage, out, pairs, dropped, &left_out, e);
 }
 
 static int backup(const struct rt_database *db, int salvage,
@@ -201,6 +221,24 @@ static void put_ascii16(struct rt_strbuf *b, const char *s)
     }
 }
 
+/* rt_psb_text_reads_back of UTF-16LE TEXT (N bytes, valid): decoded only
+ * when it holds a line break, which few texts do. -1 when out of memory. */
+static int reads_back16(const uint8_t *text, size_t n)
+{
+    size_t i = 0;
+    while (i + 1 < n && !(text[i] == '\n' && text[i + 1] == 0))
+        i += 2;
+    if (i + 1 >= n)
+        return 1;
+    char *u;
+    size_t len;
+    if (rt_utf16le_to_utf8(text, n, &u, &len, NULL) != 0)
+        return -1;
+    int r = rt_psb_text_reads_back(u, len);
+    free(u);
+    return r;
+}
+
 /* L's [PerfStrings_] section as rt_psb_write_language writes it (the
  * tables merged as rt_psb_merge merges them), made from the tables' own
  * UTF-16LE: what lodctr /S writes is their text as stored, so nothing is
@@ -208,7 +246,7 @@ static void put_ascii16(struct rt_strbuf *b, const char *s)
  * pair, not every pair decoded and copied twice. L's tables are whole
  * and undamaged (every string valid UTF-16, as the scan checked). */
 static int language_part(const struct rt_db_language *l, uint8_t **out,
-                         size_t *len)
+                         size_t *len, size_t *left_out)
 {
     const struct rt_table *t = l->tab;
     size_t n = t[0].n + t[1].n;
@@ -232,6 +270,15 @@ static int language_part(const struct rt_db_language *l, uint8_t **out,
         int kind = v[i] >= t[0].n;
         const struct rt_table *x = &t[kind];
         const struct rt_msz_entry *en = &x->v[kind ? v[i] - t[0].n : v[i]];
+        int r = reads_back16(x->blob + en->text, en->text_bytes);
+        if (r < 0) {
+            b.failed = 1;
+            break;
+        }
+        if (!r) {
+            (*left_out)++;
+            continue;
+        }
         char head[24];
         snprintf(head, sizeof head, "\r\n%u=", index);
         put_ascii16(&b, head);
@@ -292,11 +339,12 @@ static int emit(const struct rt_backup_sink *k, uint8_t *part, size_t len,
 /* L's section with its damaged tables salvaged, each told to the sink. */
 static int salvaged_part(const struct rt_db_language *l, int salvage,
                          const struct rt_backup_sink *k, size_t *n_damaged,
-                         uint8_t **part, size_t *len, struct rt_error *e)
+                         size_t *left_out, uint8_t **part, size_t *len,
+                         struct rt_error *e)
 {
     struct rt_psb_language pl;
     size_t pairs[2], dropped[2];
-    if (language_section(l, salvage, &pl, pairs, dropped, e) != 0)
+    if (language_section(l, salvage, &pl, pairs, dropped, left_out, e) != 0)
         return -1;
     int r = rt_psb_write_language(&pl, part, len) != 0 ? oom(e) : 0;
     free(pl.id);
@@ -353,10 +401,10 @@ int rt_engine_backup_to(struct rt_store *s, const struct rt_database *db,
             l = &read;
         }
         if (!l->damaged && !l->tab[0].base && !l->tab[1].base)
-            r = language_part(l, &part, &len) ? oom(e) : 0;
+            r = language_part(l, &part, &len, &stats->left_out) ? oom(e) : 0;
         else
-            r = salvaged_part(l, salvage, k, &stats->n_damaged, &part, &len,
-                              e);
+            r = salvaged_part(l, salvage, k, &stats->n_damaged,
+                              &stats->left_out, &part, &len, e);
         if (here)
             rt_database_unload_language(&read);
         if (r != 0)

@@ -783,6 +783,29 @@ static int finish_utf16(struct rt_strbuf *b, uint8_t **out, size_t *len)
     return r == 0 ? 0 : -1;
 }
 
+int rt_psb_text_reads_back(const char *text, size_t n)
+{
+    const char *end = text + n;
+    for (const char *lf = memchr(text, '\n', n); lf;) {
+        const char *s = lf + 1;
+        lf = memchr(s, '\n', (size_t)(end - s));
+        const char *e = lf ? lf : end;
+        if (e > s && e[-1] == '\r')
+            e--;
+        /* As strings_line and parse_lines take a line. */
+        const char *d = s;
+        while (d < e && *d >= '0' && *d <= '9')
+            d++;
+        if (d > s && d < e && *d == '=')
+            return 0;
+        const char *hs = s, *he = e;
+        trim(&hs, &he);
+        if (he - hs >= 2 && *hs == '[' && he[-1] == ']')
+            return 0;
+    }
+    return 1;
+}
+
 /* Every record is CR LF, then its text; a section is an empty record, its
  * header, its lines. */
 int rt_psb_write_head(const struct rt_psb *p, uint8_t **out, size_t *len)

@@ -126,6 +126,12 @@ int rt_psb_write_head(const struct rt_psb *p, uint8_t **out, size_t *len);
 int rt_psb_write_language(const struct rt_psb_language *l, uint8_t **out,
                           size_t *len);
 
+/* Whether TEXT (N bytes of UTF-8), written as a string's text, reads back
+ * as that text alone: lodctr writes texts unescaped, so a line after a
+ * line break is a continuation (Windows writes such help texts) unless
+ * it reads as a section header or an N= record of its own. */
+int rt_psb_text_reads_back(const char *text, size_t n);
+
 /* One language's tables as a backup lists them: Counter and Help merged,
  * sorted by index, one string per index (as lodctr builds it, through
  * one array by index: a later pair wins, Help over Counter). */

@@ -28,6 +28,9 @@ for c in init install uninstall names query enable disable "hive check" \
 done
 groff -man -Tutf8 -ww -z regtool/regtool.1 2>"$ERR" || fail "groff failed"
 [ ! -s "$ERR" ] || { cat "$ERR"; fail "groff warns about regtool.1"; }
+# A control character (a form feed where \f was meant) is no groff
+# warning but prints as garbage.
+LC_ALL=C grep -n "$(printf "[\001-\010\013-\037]")" regtool/regtool.1 && fail "regtool.1 holds a control character"
 
 # As a Debian package builds it: each directory its own variable, a
 # multiarch LIBDIR; regtool.pc names LIBDIR and INCLUDEDIR, never DESTDIR;

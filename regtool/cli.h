@@ -164,6 +164,14 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
 int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
                    int *win32);
 
+/* names --provider: PROVIDER's (a service, any case) counters in DB's
+ * language L, as text or JSON. A regtool exit code: 1 when PROVIDER has no
+ * Performance key or no range. */
+struct rt_db_language;
+int rt_cli_names_provider(const struct rt_database *db,
+                          const struct rt_db_language *l,
+                          const char *provider, int json);
+
 /* Sets (DISABLE) or removes Disable Performance Counters of DRIVER in the
  * chosen store, printing the outcome; VERB names it in a failure's
  * message. A regtool exit code (regtool enable/disable, lodctr /E /D). */

@@ -22,7 +22,7 @@ static const struct rt_command commands[] = {
     {"uninstall", cmd_uninstall,
      "uninstall [--force] [--dry-run] [--emit-reg FILE] DRIVER"},
     {"names", cmd_names,
-     "names [--lang L] [--help-text] [--json] [INDEX|NAME ...]"},
+     "names [--lang L] [--help-text] [--json] [INDEX|NAME ...] | names --provider DRIVER [--lang L] [--json]"},
     {"query", cmd_query, "query [--json] [DRIVER]"},
     {"enable", cmd_enable, "enable DRIVER"},
     {"disable", cmd_disable, "disable DRIVER"},

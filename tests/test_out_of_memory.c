@@ -2,10 +2,10 @@
  * calls, tests/alloc_hook.h), through the library's main entry points on
  * a small database in the in-memory store: loading the database, audit
  * and its sorting, install and uninstall, repair, a backup's building,
- * writing and parsing, a table's encoding and decoding, a change set's
- * text, and loading a provider's INI and symbol file (real ones of
- * ini-samples/, valid, with errors and with warnings) with their
- * diagnostics. Each operation is run once to count its allocations (N);
+ * writing and parsing, a table's encoding and decoding, names' lookups,
+ * a change set's text, and loading a provider's INI and symbol file
+ * (real ones of ini-samples/, valid, with errors and with warnings) with
+ * their diagnostics. Each operation is run once to count its allocations (N);
  * then, for each k (every one up to 200, then every 7th), it runs with
  * the k-th failing: it either fails saying out of memory (never as bad
  * input, and the store as it was before, or, when memory ran out reading
@@ -47,6 +47,8 @@ struct oom_ctx {
     size_t len, help_len;
     struct rt_pair_list list;
     struct rt_name_table table;
+    struct rt_name_index index;
+    struct rt_provider_names names;
     char *text;
 };
 
@@ -109,6 +111,8 @@ static void teardown(void *ctx)
     free(c->help_bytes);
     rt_pair_list_free(&c->list);
     rt_name_table_free(&c->table);
+    rt_name_index_free(&c->index);
+    rt_provider_names_free(&c->names);
     free(c->text);
     if (c->s)
         c->s->ops->close(c->s);
@@ -353,6 +357,46 @@ static char *decode_result(void *ctx)
     return rt_strbuf_take(&b);
 }
 
+/* --- names' lookups ---------------------------------------------------- */
+
+/* The decoded table's name index, and a provider's counters over a
+ * range wider than the table (runs of missing indices on both sides). */
+static void names_setup(void *ctx)
+{
+    struct rt_error e = {0};
+    decode_setup(ctx);
+    assert_int_equal(decode_run(ctx, &e), 0);
+}
+
+static int names_run(void *ctx, struct rt_error *e)
+{
+    struct oom_ctx *c = ctx;
+    if (rt_op_name_index(&c->index, &c->table.counter, e) != 0)
+        return -1;
+    if (rt_provider_names(&c->table.counter, &c->table.help, 0, 0x7fffffff,
+                          &c->names) != 0) {
+        set_nomem(e);
+        return -1;
+    }
+    return 0;
+}
+
+static char *names_result(void *ctx)
+{
+    struct oom_ctx *c = ctx;
+    struct rt_strbuf b = {0};
+    for (size_t i = 0; i < c->index.n; i++)
+        rt_strbuf_printf(&b, "%u ", c->index.by[i]);
+    for (size_t i = 0; i < c->names.n; i++)
+        rt_strbuf_printf(&b, "\n%u %s %s", c->names.v[i].index,
+                         c->names.v[i].name,
+                         c->names.v[i].help ? c->names.v[i].help : "-");
+    for (size_t i = 0; i < c->names.n_missing; i++)
+        rt_strbuf_printf(&b, "\nmissing %u..%u", c->names.missing[i].first,
+                         c->names.missing[i].last);
+    return rt_strbuf_take(&b);
+}
+
 /* --- a change set's text -------------------------------------------------- */
 
 /* An install's change set (a dry run: nothing written). */
@@ -562,6 +606,8 @@ OOM_CASE(pair_list_encode, 0, "rt_pair_list_encode", list_setup, encode_run,
          bytes_result, NULL)
 OOM_CASE(name_table_decode, 0, "rt_name_table_decode", decode_setup,
          decode_run, decode_result, NULL)
+OOM_CASE(names_lookups, 0, "rt_op_name_index, rt_provider_names", names_setup,
+         names_run, names_result, NULL)
 OOM_CASE(change_set_as_text, 0, "rt_op_change_set_text", text_setup, text_run,
          text_result, NULL)
 
@@ -604,6 +650,7 @@ int main(void)
         cmocka_unit_test(backup_parse),
         cmocka_unit_test(pair_list_encode),
         cmocka_unit_test(name_table_decode),
+        cmocka_unit_test(names_lookups),
         cmocka_unit_test(change_set_as_text),
         cmocka_unit_test(provider_load_four_languages),
         cmocka_unit_test(provider_load_utf16),

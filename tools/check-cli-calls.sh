@@ -26,6 +26,8 @@ rt_provider_spec_free rt_rebuild_plan_free rt_rebuild_source_name
 rt_rebuild_sources_free rt_repair_report_free rt_restore_plan_free
 rt_strings_free rt_text_is_printable rt_text_printable_dup rt_utf8_casecmp
 rt_diff_same rt_diff_languages_alone
+rt_name_index_find rt_name_index_free rt_name_match rt_name_match_word
+rt_provider_names_free
 "
 list=${TMPDIR:-/tmp}/check-cli-calls.$$
 trap 'rm -f "$list" "$list.def"' EXIT

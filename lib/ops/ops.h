@@ -14,6 +14,7 @@
 #include "engine/database.h"
 #include "engine/diff.h"
 #include "engine/engine.h"
+#include "engine/provider_names.h"
 #include "engine/rebuild.h"
 #include "engine/rebuild_sources.h"
 #include "engine/reg_patch.h"
@@ -22,6 +23,7 @@
 #include "model/diag.h"
 #include "model/error.h"
 #include "model/lang_id.h"
+#include "model/name_match.h"
 #include "model/perfstats.h"
 #include "model/printable.h"
 #include "model/reg_file.h"
@@ -386,6 +388,20 @@ int rt_op_list_perf_services(struct rt_store *s, char ***names, size_t *n,
  * NULL when absent or not a string). -1 with E when it cannot be read. */
 int rt_op_service_string(struct rt_store *s, const char *svc,
                          const char *name, char **out, struct rt_error *e);
+
+/* names: the positions of L sorted for name lookups (model/name_match.h:
+ * rt_name_index_find, rt_name_match). 0, or -1 with E when out of
+ * memory. */
+int rt_op_name_index(struct rt_name_index *x, const struct rt_pair_list *l,
+                     struct rt_error *e);
+
+/* names --provider: SVC's counters in language L (engine/provider_names.h),
+ * its range First Counter..Last Counter (First Counter alone when Last
+ * Counter is absent; none when SVC has no range). 0, or -1 with E when
+ * out of memory. */
+int rt_op_provider_names(const struct rt_service_info *svc,
+                         const struct rt_db_language *l,
+                         struct rt_provider_names *out, struct rt_error *e);
 
 /* init: the tree `regtool init` creates, and the benchmarks' trees
  * (bench/mkbench.c) at scale. SOFTWARE with Perflib's values and each

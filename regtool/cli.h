@@ -196,6 +196,15 @@ const char *rt_cli_shown(const char *text);
 /* Writes TEXT's escaped form to F, however long it is. */
 void rt_cli_put_shown(FILE *f, const char *text);
 
+/* A progress line for VERB on stderr while the library reports progress
+ * (platform/progress.h), only when stderr is a terminal; _end erases it
+ * before the verb prints anything. */
+void rt_cli_progress_begin(const char *verb);
+void rt_cli_progress_end(void);
+/* Erases the line (if shown) before a message or a result is printed; the
+ * next report shows it again. */
+void rt_cli_progress_clear(void);
+
 /* Prints "regtool: " and the message to stderr, the message escaped as
  * rt_cli_shown does: the names in it may come from the tree. */
 void rt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

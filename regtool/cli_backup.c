@@ -73,6 +73,7 @@ static int write_backup(struct rt_store *s, const struct rt_database *db,
             rc = RT_EXIT_FAILURE;
         }
     } else {
+        rt_cli_progress_clear();
         printf("%s: saved %zu languages and %zu services to %s (%zu bytes)\n",
                rt_cli_program(), st.n_langs, st.n_services, rt_cli_shown(used),
                st.bytes);
@@ -144,6 +145,7 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
         }
         break;
     case RT_REG_SAVE_OK:
+        rt_cli_progress_clear();
         printf("%s: saved %zu languages and %zu services to %s (%zu bytes, "
                ".reg)\n", rt_cli_program(), db->n_langs, db->n_services,
                rt_cli_shown(used), len);
@@ -165,7 +167,7 @@ int rt_cli_backup(const char *file, int force, int *win32)
     return rt_cli_backup_as(file, force, 0, win32);
 }
 
-int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
+static int backup_as(const char *file, int force, int reg, int *win32)
 {
     int rc;
     rt_cli_options()->read_once = 1;    /* each table copied once */
@@ -208,5 +210,13 @@ int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
     }
     rt_database_free(&db);
     rt_op_close(s);
+    return rc;
+}
+
+int rt_cli_backup_as(const char *file, int force, int reg, int *win32)
+{
+    rt_cli_progress_begin("backup");
+    int rc = backup_as(file, force, reg, win32);
+    rt_cli_progress_end();
     return rc;
 }

@@ -114,6 +114,7 @@ static int before_write(const struct rt_rebuild_plan *plan,
                         const struct rt_change_set *cs, void *ctx)
 {
     struct before_write_ctx *c = ctx;
+    rt_cli_progress_clear();
     if (!c->quiet || plan->lost)
         print_plan(plan, c->src);
     say_strings_lost(cs, "will");
@@ -127,7 +128,7 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
 
 /* --from DIR is another machine's Windows folder, written by whoever
  * wrote it: confined (rt_os_confine) while its sources are read. */
-int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
+static int rebuild(const char *from, int dry_run, int accept_loss, int quiet,
                    int *win32)
 {
     char *root = NULL;
@@ -162,6 +163,7 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
     struct before_write_ctx bw = {&src, quiet, 0};
     int r = rt_op_rebuild(s, from, accept_loss, dry_run, before_write, &bw,
                           &cs, &plan, &src, &refused, &e);
+    rt_cli_progress_clear();
     if ((r == 0 || refused) && !bw.printed) {
         if (!quiet || plan.lost)
             print_plan(&plan, &src);
@@ -201,5 +203,14 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
     *win32 = r == 0 ? RT_ERR_SUCCESS : e.code;
     rt_cli_report_io(rc == RT_EXIT_OK);
     rt_op_close(s);
+    return rc;
+}
+
+int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,
+                   int *win32)
+{
+    rt_cli_progress_begin("rebuild");
+    int rc = rebuild(from, dry_run, accept_loss, quiet, win32);
+    rt_cli_progress_end();
     return rc;
 }

@@ -135,7 +135,9 @@ static int restore_reg(const char *file, const struct rt_reg_file *f,
     struct rt_change_set cs;
     struct rt_reg_restore_report r;
     struct rt_error e = {0};
-    if (rt_op_restore_reg(s, f, force, dry_run, &cs, &r, &e) != 0) {
+    int op = rt_op_restore_reg(s, f, force, dry_run, &cs, &r, &e);
+    rt_cli_progress_clear();
+    if (op != 0) {
         /* The refusal of another machine's backup says it already. */
         rt_cli_error("restore from %s: %s%s", file, e.message,
                      strstr(e.message, "nothing was written")
@@ -167,8 +169,8 @@ static int restore_reg(const char *file, const struct rt_reg_file *f,
     return rc;
 }
 
-int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
-                   const char *emit_reg, int *win32)
+static int restore_file(const char *file, int force, int dry_run, int quiet,
+                        const char *emit_reg, int *win32)
 {
     rt_cli_options()->read_once = 1;    /* each table compared once */
     struct rt_backup_file bf;
@@ -200,7 +202,9 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
     struct rt_change_set cs;
     struct rt_restore_plan plan;
     struct rt_error e = {0};
-    if (rt_op_restore(s, &bf.psb, force, dry_run, &cs, &plan, &e) != 0) {
+    int op = rt_op_restore(s, &bf.psb, force, dry_run, &cs, &plan, &e);
+    rt_cli_progress_clear();
+    if (op != 0) {
         /* The engine names a section by its line ("line 5: ..."): said
          * as FILE:LINE, as the reader's own errors are. */
         unsigned ln = 0;
@@ -234,5 +238,14 @@ int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
     rt_cli_report_io(rc == RT_EXIT_OK);
     rt_op_close(s);
     rt_backup_file_free(&bf);
+    return rc;
+}
+
+int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
+                   const char *emit_reg, int *win32)
+{
+    rt_cli_progress_begin("restore");
+    int rc = restore_file(file, force, dry_run, quiet, emit_reg, win32);
+    rt_cli_progress_end();
     return rc;
 }

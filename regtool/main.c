@@ -59,6 +59,7 @@ void rt_cli_error(const char *fmt, ...)
     char *message = NULL;
     int n = vasprintf(&message, fmt, ap);
     va_end(ap);
+    rt_cli_progress_clear();
     fprintf(stderr, "%s: ", program);
     /* One line, whatever the names in it hold. */
     if (n >= 0)

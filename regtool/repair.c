@@ -144,7 +144,9 @@ int cmd_repair(int argc, char **argv)
     struct rt_change_set cs;
     struct rt_repair_report r;
     struct rt_error e = {0};
+    rt_cli_progress_begin("repair");
     int op = rt_op_repair(s, &opt, dry_run, save_backup, &bctx, &cs, &r, &e);
+    rt_cli_progress_end();
     if (op == 0) {
         if (!cs.n)
             printf("nothing to repair\n");

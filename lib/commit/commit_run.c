@@ -2,6 +2,7 @@
  * reservations, the journal written and sealed, then applied. */
 #include "commit/journal_internal.h"
 #include "platform/grow.h"
+#include "platform/progress.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -401,6 +402,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     uint64_t growth, later;
     unsigned mode;
     struct reservations rv = {0};
+    rt_progress_report("writing the change", 0, 0);
     if (index_files(c) != 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     if (interrupted(e) || record_intents(c, e) != 0)

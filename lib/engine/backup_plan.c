@@ -12,6 +12,7 @@
 #include "model/strbuf.h"
 #include "model/utf16.h"
 #include "platform/os.h"
+#include "platform/progress.h"
 
 static int oom(struct rt_error *e)
 {
@@ -387,6 +388,7 @@ int rt_engine_backup_to(struct rt_store *s, const struct rt_database *db,
             return -1;
         if (rt_lang_is_current(l->id))
             continue;
+        rt_progress_report("saving languages", i, db->n_langs);
         /* Read here, freed once written: one language at a time. */
         int here = !l->loaded;
         if (here) {
@@ -806,6 +808,7 @@ static int restore(struct rt_store *s, const struct rt_database *db,
         const struct rt_psb_language *sec = rt_psb_language_find(psb, l->id);
         struct rt_restore_language *rl = &plan->langs[i];
         struct rt_db_language read;
+        rt_progress_report("comparing languages", i, db->n_langs);
         if (!(rl->id = strdup(l->id)))
             goto nomem;
         plan->n_langs++;

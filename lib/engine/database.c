@@ -4,6 +4,7 @@
 #include "model/lang_id.h"
 #include "model/sort_positions.h"
 #include "model/utf16.h"
+#include "platform/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -692,6 +693,8 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
         }
         int load = opt->tables == RT_DB_TABLES_ALL ||
                    (opt->tables == RT_DB_TABLES_ONE && i == one);
+        if (load)
+            rt_progress_report("reading languages", i, n);
         if (load && load_language(s, &db->langs[i], opt->pairs, opt->kinds,
                                   &tail, e) != 0)
             goto fail;

@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "model/lang_id.h"
+#include "platform/progress.h"
 
 static int oom(struct rt_error *e)
 {
@@ -407,6 +408,7 @@ int rt_engine_rebuild(const struct rt_database *db,
         if (!(plan->langs[i].id = strdup(db->langs[i].id)))
             goto nomem;
         plan->n_langs++;
+        rt_progress_report("rebuilding languages", i, db->n_langs);
         if (rebuild_language(db, in, i, cs, plan, e) != 0)
             goto fail;
     }

@@ -12,6 +12,7 @@
 #include "model/lang_id.h"
 #include "model/utf16.h"
 #include "platform/os.h"
+#include "platform/progress.h"
 
 static int oom(struct rt_error *e)
 {
@@ -278,6 +279,7 @@ int rt_rebuild_sources_read(struct rt_store *s, const struct rt_database *db,
     for (size_t i = 0; i < db->n_langs; i++) {
         if (rt_lang_is_current(db->langs[i].id))
             continue;
+        rt_progress_report("reading base tables", i, db->n_langs);
         if (read_base(src, &w, db->langs[i].id, src->in.n_base, e) != 0)
             goto fail;
         src->in.n_base++;
@@ -285,6 +287,7 @@ int rt_rebuild_sources_read(struct rt_store *s, const struct rt_database *db,
     for (size_t i = 0; i < db->n_services; i++) {
         if (!db->services[i].has_range)
             continue;
+        rt_progress_report("reading INF copies", i, db->n_services);
         if (read_inf(src, &w, db, &db->services[i], src->in.n_inf, e) != 0)
             goto fail;
         src->in.n_inf++;

@@ -1,6 +1,7 @@
 /* Engine layer: repair of the name database (repair.h): its steps in
  * order, and the first of them: duplicates removed, orphans pruned. */
 #include "engine/repair_internal.h"
+#include "platform/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,10 +427,12 @@ int rt_engine_repair(const struct rt_database *db,
     }
     if (start(&rp) != 0)
         goto nomem;
-    for (size_t i = 0; i < rp.n; i++)
+    for (size_t i = 0; i < rp.n; i++) {
+        rt_progress_report("checking languages", i, rp.n);
         for (int k = 0; k < 2; k++)
             if (dedupe(&rp, &rp.w[i], k) != 0)
                 goto nomem;
+    }
     if ((opt && opt->prune_orphans && prune_orphans(&rp) != 0) ||
         (opt && opt->from_ini && rt_repair_restore_from_inis(&rp) != 0))
         goto nomem;

@@ -1,0 +1,33 @@
+/* Platform layer: the progress listener (progress.h). */
+#include "platform/progress.h"
+
+#include <stdio.h>
+#ifdef _WIN32
+#include <io.h>
+#else
+#include <unistd.h>
+#endif
+
+static rt_progress_fn listener;
+static void *listener_ctx;
+
+void rt_progress_listen(rt_progress_fn fn, void *ctx)
+{
+    listener = fn;
+    listener_ctx = ctx;
+}
+
+void rt_progress_report(const char *stage, size_t done, size_t total)
+{
+    if (listener)
+        listener(listener_ctx, stage, done, total);
+}
+
+int rt_progress_stderr_is_terminal(void)
+{
+#ifdef _WIN32
+    return _isatty(_fileno(stderr)) != 0;
+#else
+    return isatty(STDERR_FILENO) == 1;
+#endif
+}

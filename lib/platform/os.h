@@ -185,6 +185,14 @@ void rt_os_unconfine(const char *canonical);
  * own name is not resolved: a link there is refused when it is opened.
  * NULL with errno, and nothing confined, on failure. */
 char *rt_os_confine_folder_of(const char *file, char **root);
+/* The disk PATH lies on (the nearest of its folders holding
+ * Windows/System32: another machine's, whoever wrote it) confined as a
+ * tree, so that a file the user names there is read and written with the
+ * tree's rules: its canonical form to *HELD for rt_os_release_disk, or
+ * NULL when PATH is on no such disk, the disk is confined already, or
+ * (Windows) always. 0, or -1 with errno (nothing held). */
+int rt_os_hold_disk_of(const char *path, char **held);
+void rt_os_release_disk(char *held);
 /* Whether PATH lies beneath a confined directory: 1, 0. */
 int rt_os_is_confined(const char *path);
 
@@ -306,6 +314,7 @@ struct rt_os_saving {
     enum rt_os_saving_rule rule;
     uint64_t written;
     const struct rt_os_write_calls *calls;  /* NULL: this layer's own */
+    char *disk;           /* rt_os_hold_disk_of(PATH) while it is open */
 };
 /* Opens PATH by RULE (MODE: the permission bits of a replacement, on
  * POSIX). The name the data is meant for (PATH or PATH_NNN, the first

@@ -330,14 +330,20 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
     sv->fd = -1;
     sv->calls = c;
     sv->rule = rule;
+    /* A file named on another machine's disk (its Windows\Temp) is
+     * written with the tree's rules: no link planted there is followed. */
+    if (rt_os_hold_disk_of(path, &sv->disk) != 0)
+        return -1;
     size_t n = strlen(path);
     if (!(*used = malloc(n + 8))) {
+        rt_os_saving_abandon(sv);
         errno = ENOMEM;
         return -1;
     }
     memcpy(*used, path, n + 1);
     if (rule == RT_OS_SAVE_REPLACE) {
         if (!(sv->final = strdup(path))) {
+            rt_os_saving_abandon(sv);
             errno = ENOMEM;
             return -1;
         }
@@ -355,6 +361,7 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
         unsigned i = 0;
         while (rt_os_exists(*used)) {
             if (rule == RT_OS_SAVE_NEW || ++i > 999) {
+                rt_os_saving_abandon(sv);
                 errno = EEXIST;
                 return -1;
             }
@@ -446,6 +453,7 @@ int rt_os_saving_finish(struct rt_os_saving *sv)
     }
     free(sv->path);
     free(sv->final);
+    rt_os_release_disk(sv->disk);
     memset(sv, 0, sizeof *sv);
     sv->fd = -1;
     return 0;
@@ -459,6 +467,7 @@ void rt_os_saving_abandon(struct rt_os_saving *sv)
         rt_os_unlink(sv->path);
     free(sv->path);
     free(sv->final);
+    rt_os_release_disk(sv->disk);
     memset(sv, 0, sizeof *sv);
     sv->fd = -1;
 }

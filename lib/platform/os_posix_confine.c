@@ -29,6 +29,7 @@ struct confined {
     int fd;
     unsigned refs;
     int input;      /* only ever confined as a folder of the user's input */
+    char *disk;     /* the disk an input folder lies on, confined with it */
 };
 static struct confined roots[16];
 static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -87,7 +88,102 @@ static char *absolute(const char *dir)
     return out;
 }
 
+/* The nearest of ABS's folders, ABS itself included, that holds
+ * Windows/System32 (WINDOWS/system32 on older systems): the disk a file
+ * the user names lies on, written by whoever wrote that disk. NULL when
+ * none is (the file system's root is never one). Looked at as the path
+ * is spelled, not as its links resolve: a link planted beneath the disk
+ * would hide it. */
+static char *disk_of(const char *abs)
+{
+    static const char *const marks[] = {"Windows/System32",
+                                        "WINDOWS/system32"};
+    char *p = strdup(abs);
+    while (p && strcmp(p, "/") && *p) {
+        for (size_t i = 0; i < sizeof marks / sizeof *marks; i++) {
+            char *q = NULL;
+            struct stat st;
+            if (asprintf(&q, "%s/%s", p, marks[i]) < 0) {
+                free(p);
+                return NULL;
+            }
+            int is_dir = stat(q, &st) == 0 && S_ISDIR(st.st_mode);
+            free(q);
+            if (is_dir)
+                return p;
+        }
+        char *slash = strrchr(p, '/');
+        if (!slash)
+            break;
+        if (slash == p)
+            slash[1] = 0;
+        else
+            *slash = 0;
+    }
+    free(p);
+    return NULL;
+}
+
+static int confine_one(const char *dir, int input, char **canonical);
+
+int rt_os_hold_disk_of(const char *path, char **held)
+{
+    *held = NULL;
+    char *abs = absolute(path), *disk = disk_of(abs ? abs : path);
+    free(abs);
+    int r = disk && !rt_os_is_confined(disk) ? confine_one(disk, 0, held) : 0;
+    int err = errno;
+    free(disk);
+    errno = err;
+    return r;
+}
+
+void rt_os_release_disk(char *held)
+{
+    if (!held)
+        return;
+    int err = errno;
+    rt_os_unconfine(held);
+    free(held);
+    errno = err;
+}
+
 static int confine(const char *dir, int input, char **canonical)
+{
+    if (!input)
+        return confine_one(dir, 0, canonical);
+    /* A folder of the user's input on another machine's disk (a backup
+     * in its Windows\Temp, an INI in its Program Files, a hive named by
+     * its file): the disk is confined as a tree first, so the folder is
+     * resolved with its links refused, a hard link in it is read only
+     * where the tree's would be, and an output file named on the same
+     * disk keeps the tree's rules while the input is held. */
+    char *held = NULL;
+    if (rt_os_hold_disk_of(dir, &held) != 0)
+        return -1;
+    int r = confine_one(dir, 1, canonical);
+    int err = errno;
+    if (held) {
+        int kept = 0;
+        pthread_mutex_lock(&roots_lock);
+        for (size_t i = 0; r == 0 && canonical && *canonical &&
+                           i < sizeof roots / sizeof *roots; i++)
+            if (roots[i].path && !strcmp(roots[i].path, *canonical) &&
+                roots[i].refs == 1 && !roots[i].disk && roots[i].input) {
+                roots[i].disk = held;
+                kept = 1;
+            }
+        pthread_mutex_unlock(&roots_lock);
+        if (!kept) {
+            rt_os_unconfine(held);
+            free(held);
+        }
+    }
+    errno = err;
+    return r;
+}
+
+static int confine_one(const char *dir, int input, char **canonical)
 {
     if (canonical)
         *canonical = NULL;
@@ -176,6 +272,7 @@ void rt_os_unconfine(const char *canonical)
     if (!canonical)
         return;
     int held = 0;
+    char *disk = NULL;
     pthread_mutex_lock(&roots_lock);
     for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
         struct confined *c = &roots[i];
@@ -184,6 +281,7 @@ void rt_os_unconfine(const char *canonical)
             if (--c->refs == 0) {
                 close(c->fd);
                 free(c->path);
+                disk = c->disk;
                 memset(c, 0, sizeof *c);
             }
             break;
@@ -192,6 +290,10 @@ void rt_os_unconfine(const char *canonical)
     pthread_mutex_unlock(&roots_lock);
     if (held)
         rt_os_listings_scope(-1);
+    if (disk) {
+        rt_os_unconfine(disk);
+        free(disk);
+    }
 }
 
 /* A new descriptor of the outermost confined directory PATH lies beneath

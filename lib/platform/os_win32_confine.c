@@ -80,6 +80,20 @@ int rt_os_confine(const char *dir, char **canonical)
 /* A file with several names is read here wherever it lies: the POSIX
  * build's rule (its owner, the file system of /) has no counterpart yet,
  * as docs/threat-model.md says. */
+/* A mounted disk's Windows folder is not told apart from the live
+ * system's own: no disk is held. */
+int rt_os_hold_disk_of(const char *path, char **held)
+{
+    (void)path;
+    *held = NULL;
+    return 0;
+}
+
+void rt_os_release_disk(char *held)
+{
+    free(held);
+}
+
 int rt_os_confine_input(const char *dir, char **canonical)
 {
     return rt_os_confine(dir, canonical);

@@ -129,7 +129,9 @@ static char *confine_named(struct hive_store *s, int which, const char *path,
     char *out = *(slash ? slash + 1 : path)
                     ? rt_os_confine_folder_of(path, &s->roots[which])
                     : NULL;
-    if (!out)
+    if (!out && *(slash ? slash + 1 : path) && errno == ENOMEM)
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    else if (!out)
         rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s hive %s: %s",
                      which ? "SYSTEM" : "SOFTWARE", path,
                      *(slash ? slash + 1 : path) ? rt_os_strerror(errno)
@@ -170,9 +172,10 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
     }
     char *root = NULL;
     if (rt_os_confine(spec, &root) != 0)
-        return rt_error_set(e, errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
-                                               : RT_ERR_FILE_NOT_FOUND,
-                            "%s: %s", spec, rt_os_strerror(errno));
+        return errno == ENOMEM
+                   ? rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory")
+                   : rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", spec,
+                                  rt_os_strerror(errno));
     s->roots[0] = root;
     static const char *const tries[] = {"Windows/System32/config",
                                         "System32/config", "config", ""};
@@ -261,8 +264,10 @@ static int confine_above(struct hive_store *s, const char *dir, int levels,
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     int r = 0;
     if (!rt_os_is_confined(top) && rt_os_confine(top, &s->roots[slot]) != 0)
-        r = rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", top,
-                         rt_os_strerror(errno));
+        r = errno == ENOMEM
+                ? rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory")
+                : rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", top,
+                               rt_os_strerror(errno));
     free(top);
     return r;
 }

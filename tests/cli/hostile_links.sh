@@ -147,6 +147,62 @@ for f in "--format reg Windows/Temp/perf.reg" "Windows/Temp/perf.ini"; do
 done
 rm -rf "$HOST/out"
 
+# Files the user names on the tree's disk (a folder holding
+# Windows/System32) but no store of it confines: a hive given to hive
+# recover, a psb: store. The disk is confined as the tree is: an output
+# named through a folder the disk has as a link to a host folder is
+# refused (hive recover wrote the tree's hive there, and with --force
+# over a host file; backup of a psb: store wrote a .reg file there).
+fresh registry
+mkdir -p "$HOST/out"
+printf 'host file: must never change\n' >"$HOST/out/keep.conf"
+ln -s "$HOST/out" "$W/Temp"
+for args in "hive recover Windows/System32/config/SOFTWARE -o Windows/Temp/rec" \
+    "hive recover --force Windows/System32/config/SOFTWARE -o Windows/Temp/keep.conf" \
+    "--store psb:Windows/System32/PerfStringBackup.INI backup --format reg Windows/Temp/perf.reg" \
+    "--store psb:$W/System32/PerfStringBackup.INI backup $W/Temp/perf.ini"; do
+    # shellcheck disable=SC2086
+    (cd "$T" && exec "$REGTOOL" $args) >"$OUT" 2>"$ERR"
+    [ $? -eq 3 ] || { cat "$ERR" >&2; fail "$args through a linked folder: not refused"; }
+    expect_grep "Windows/Temp is a symbolic link, which regtool does not follow inside a tree it did not write" "$ERR"
+    [ "$(ls -A "$HOST/out")" = keep.conf ] || fail "$args wrote into the host folder"
+    grep -q "must never change" "$HOST/out/keep.conf" || fail "$args replaced a host file"
+done
+rm -f "$W/Temp"
+rm -rf "$HOST/out"
+
+# A file the user names on the tree's disk is read with the tree's rules:
+# a hard link there to a host file (root's 0600 secret; as a user, where
+# the tree lies on the file system of /) is refused, not read as the
+# user's own input: a backup restored or compared, a vendor's INI and
+# symbol file installed (the whole host file was copied into Windows/INF).
+if [ "$(id -u)" = 0 ] || [ "$(stat -c %d "$HOST")" = "$(stat -c %d /)" ]; then
+    fresh files
+    expect_exit 0 "$REGTOOL" --store "hive:$T" backup "$TMPDIR/own.ini"
+    cp "$TMPDIR/own.ini" "$HOST/secret.ini"
+    printf '#define OBJ 0\n#define CNT 2\nSECRET-TEXT\n' >"$HOST/secret.h"
+    chmod 600 "$HOST/secret.ini" "$HOST/secret.h"
+    if [ "$(id -u)" = 0 ]; then chown 65534 "$HOST/secret.ini" "$HOST/secret.h"; fi
+    mkdir -p "$W/Temp" "$T/Program Files/Evil"
+    ln "$HOST/secret.ini" "$W/Temp/backup.ini"
+    ln "$HOST/secret.h" "$T/Program Files/Evil/evil.h"
+    printf '[info]\r\ndrivername=Evil\r\nsymbolfile=evil.h\r\n[languages]\r\n009=English\r\n[text]\r\nOBJ_009_NAME=Evil\r\nOBJ_009_HELP=E.\r\nCNT_009_NAME=Count\r\nCNT_009_HELP=C.\r\n' \
+        >"$T/Program Files/Evil/evil.ini"
+    snap
+    for args in "--store hive:$T restore $W/Temp/backup.ini" \
+        "diff hive:$T psb:$W/Temp/backup.ini"; do
+        # shellcheck disable=SC2086
+        expect_exit 3 timeout 20 "$REGTOOL" $args
+        expect_grep "backup.ini is a hard link (2 links) [a-z/ ']*: refused" "$ERR"
+    done
+    # shellcheck disable=SC2086
+    expect_exit 2 timeout 20 "$REGTOOL" --store "hive:$T" install $CS "$T/Program Files/Evil/evil.ini"
+    expect_grep "evil.h is a hard link (2 links) [a-z/ ']*: refused" "$ERR"
+    ! grep -rq SECRET-TEXT "$W/INF" 2>/dev/null || fail "a host file's text was copied into the tree"
+    expect_same_tree "$T" "$TMPDIR/before"
+    rm -f "$HOST/secret.ini" "$HOST/secret.h"
+fi
+
 # A .dat table's SysWOW64 copy linked to a host file.
 fresh files
 rm "$W/SysWOW64/perfc009.dat"

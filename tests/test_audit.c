@@ -1020,6 +1020,45 @@ static void help_missing_base_at_its_edge(void **state)
     }
 }
 
+/* A language other than English that lacks several providers' names is
+ * said once, naming the first and counting the others: one finding per
+ * provider and language would be services x languages (a million for a
+ * tree of 1,000 of each). English's lack stays an error per provider. */
+static void other_languages_lacking_providers_said_once(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    cg_remove(s, "019", RT_TABLE_COUNTER, CG_A_FIRST, CG_B_LAST);
+    struct rt_findings f;
+    audit_store(s, &f, NULL);
+    size_t in019 = 0;
+    const struct rt_finding *x = NULL;
+    for (size_t i = 0; i < f.n; i++)
+        if (!strcmp(rt_finding_id(&f.v[i]), "provider-strings-missing")) {
+            assert_non_null(f.v[i].language);
+            assert_string_equal(f.v[i].language, "019");
+            in019++;
+            x = &f.v[i];
+        }
+    assert_int_equal(in019, 1);
+    assert_int_equal(rt_finding_severity(x), RT_AUDIT_INFO);
+    assert_non_null(strstr(message_of(x), "ProvA: Perflib\\019 has no name "
+                                          "in its range 3992-4000 and in "
+                                          "another provider's (consumers "
+                                          "show the English names)"));
+    rt_findings_free(&f);
+    cg_remove(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, CG_B_LAST);
+    audit_store(s, &f, NULL);
+    size_t errors = 0;
+    for (size_t i = 0; i < f.n; i++)
+        if (!strcmp(rt_finding_id(&f.v[i]), "provider-strings-missing") &&
+            rt_finding_severity(&f.v[i]) == RT_AUDIT_ERROR)
+            errors++;
+    assert_int_equal(errors, 2);
+    rt_findings_free(&f);
+    s->ops->close(s);
+}
+
 /* Each key anomaly of a store (store.h) is an error of its own id, naming
  * both keys (the link's target), so that an audit of such a tree is
  * never clean; a writer's refusal names the first and writes nothing. */
@@ -1150,6 +1189,7 @@ int main(void)
         cmocka_unit_test(english_overwritten_at_its_edge),
         cmocka_unit_test(help_missing_base_at_its_edge),
         cmocka_unit_test(key_anomalies_are_errors),
+        cmocka_unit_test(other_languages_lacking_providers_said_once),
         cmocka_unit_test(one_provider_overlapping_two_told_once_each),
         cmocka_unit_test(overlaps_closed_in_order_of_their_ends),
     };

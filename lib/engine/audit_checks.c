@@ -688,6 +688,60 @@ out:
     free(where);
 }
 
+/* Per language: how many providers have no name in it, and the first. */
+struct lacking {
+    size_t n, first;
+};
+
+/* Service I's names (range FC-LC) in every language: English's lack is an
+ * error each; another language's is counted in LACKING (NULL: out of
+ * memory) and said once for all the providers it lacks, since one
+ * finding per provider and language would be services x languages. */
+static void names_in_every_language(struct audit *a, size_t i, uint32_t fc,
+                                    uint32_t lc, struct lacking *lacking)
+{
+    const struct rt_service_info *s = &a->db->services[i];
+    for (size_t l = 0; l < a->n; l++) {
+        const struct view *w = &a->lv[l].counter;
+        size_t lo = view_lower(w, fc);
+        if ((lo < w->n && w->p[lo]->index <= lc) || a->lv[l].l->fixed)
+            continue;
+        /* English (and what consumers read as the UI language) must
+         * have them; another language falls back to English. */
+        if (!rt_lang_same(a->lv[l].l->id, "009") &&
+            !rt_lang_is_current(a->lv[l].l->id)) {
+            if (lacking && !lacking[l].n++)
+                lacking[l].first = i;
+            continue;
+        }
+        ADD(a, "provider-strings-missing", RT_AUDIT_ERROR, a->lv[l].l->id,
+            SYMPTOM_NOT_FOUND, FIX_REINSTALL,
+            "%s: Perflib\\%s has no name in its range %u-%u", s->name,
+            a->lv[l].l->id, fc, lc);
+    }
+}
+
+static void report_lacking(struct audit *a, struct lacking *lacking)
+{
+    const struct rt_database *db = a->db;
+    for (size_t l = 0; lacking && l < a->n; l++) {
+        if (!lacking[l].n)
+            continue;
+        const struct rt_service_info *s = &db->services[lacking[l].first];
+        char others[80] = "";
+        if (lacking[l].n == 2)
+            snprintf(others, sizeof others, " and in another provider's");
+        else if (lacking[l].n > 2)
+            snprintf(others, sizeof others, " and in those of %zu other "
+                     "providers", lacking[l].n - 1);
+        ADD(a, "provider-strings-missing", RT_AUDIT_INFO, a->lv[l].l->id,
+            NULL, FIX_REINSTALL,
+            "%s: Perflib\\%s has no name in its range %u-%u%s (consumers "
+            "show the English names)", s->name, a->lv[l].l->id,
+            s->first_counter, s->last_counter, others);
+    }
+}
+
 /* The pairs of comparable providers whose counter or help ranges share
  * indices, each once, in database order; at most OVERLAP_MAX. */
 static void find_overlaps(const struct rt_database *db, struct overlaps *o)
@@ -736,6 +790,9 @@ static void check_providers(struct audit *a)
     if (ov.nomem)
         a->failed = 1;
     size_t next = 0;    /* the first pair of OV not yet listed */
+    struct lacking *lacking = calloc(a->n ? a->n : 1, sizeof *lacking);
+    if (!lacking)
+        a->failed = 1;
     for (size_t i = 0; i < db->n_services; i++) {
         const struct rt_service_info *s = &db->services[i];
         if (s->has_disable && s->disable) {
@@ -801,24 +858,7 @@ static void check_providers(struct audit *a)
                 "(regtool refuses it without --force)",
                 s->name, fc, lc, o->name, o->first_counter, o->last_counter);
         }
-        /* Its names in every language. */
-        for (size_t l = 0; l < a->n; l++) {
-            const struct view *w = &a->lv[l].counter;
-            size_t lo = view_lower(w, fc);
-            if ((lo < w->n && w->p[lo]->index <= lc) || a->lv[l].l->fixed)
-                continue;
-            /* English (and what consumers read as the UI language) must
-             * have them; another language falls back to English. */
-            int english = rt_lang_same(a->lv[l].l->id, "009") ||
-                          rt_lang_is_current(a->lv[l].l->id);
-            ADD(a, "provider-strings-missing",
-                english ? RT_AUDIT_ERROR : RT_AUDIT_INFO, a->lv[l].l->id,
-                english ? SYMPTOM_NOT_FOUND : NULL, FIX_REINSTALL,
-                english ? "%s: Perflib\\%s has no name in its range %u-%u"
-                        : "%s: Perflib\\%s has no name in its range %u-%u "
-                          "(consumers show the English names)",
-                s->name, a->lv[l].l->id, fc, lc);
-        }
+        names_in_every_language(a, i, fc, lc, lacking);
         /* Object List: indices of its objects, inside its range. */
         if (s->object_list) {
             size_t n_list = 0;
@@ -845,6 +885,8 @@ static void check_providers(struct audit *a)
             "more than %u pairs of providers share indices: only %u are "
             "listed", OVERLAP_MAX, OVERLAP_MAX);
     free(ov.v);
+    report_lacking(a, lacking);
+    free(lacking);
 }
 
 /* The store's other copies of a table that are not the table

@@ -262,7 +262,8 @@ static int guarded(const char *name)
 }
 
 /* -1 with E set when changing value NAME of SVC is refused (FORCE not
- * given, SVC one of the system's providers). */
+ * given): a range of one of the system's providers or in the base range,
+ * or any provider's code (Library, Open, Collect, Close). */
 static int refuse_guarded(const struct rt_database *db,
                           const struct rt_service_info *svc, const char *name,
                           const struct rt_value *v, int force,
@@ -287,13 +288,23 @@ static int refuse_guarded(const struct rt_database *db,
         return 0;
     if (rt_engine_system_provider(db, svc, why, sizeof why) != 0)
         return oom(e);
-    if (!why[0])
-        return 0;
-    return rt_op_refuse_forced(e, "[%s\\%s\\Performance] in the file "
-                               "would %s its %s, and %s is one of the "
-                               "system's providers: %s",
-                               RT_REG_SERVICES_KEY, svc->name,
-                               v ? "set" : "delete", name, svc->name, why);
+    if (why[0])
+        return rt_op_refuse_forced(e, "[%s\\%s\\Performance] in the file "
+                                   "would %s its %s, and %s is one of the "
+                                   "system's providers: %s",
+                                   RT_REG_SERVICES_KEY, svc->name,
+                                   v ? "set" : "delete", name, svc->name, why);
+    /* Library, Open, Collect and Close of any provider (ESENT's, MSDTC's,
+     * a vendor's) decide the code every program that reads performance
+     * data loads, SYSTEM's services among them: install never rewrites
+     * them, and a restore does not either unless forced. */
+    if (what == 1)
+        return rt_op_refuse_forced(e, "[%s\\%s\\Performance] in the file "
+                                   "would %s its %s, which decides the code "
+                                   "every program that reads performance "
+                                   "data loads", RT_REG_SERVICES_KEY,
+                                   svc->name, v ? "set" : "delete", name);
+    return 0;
 }
 
 static int plan_services(struct rt_store *s, const struct rt_database *db,

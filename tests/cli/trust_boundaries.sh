@@ -110,6 +110,14 @@ expect_grep "in the file sets Base Index 16, which is not this store's (1847)" "
 evil_reg lowrange.reg 'Services\.NETFramework\Performance' '"First Counter"=dword:00000002'
 expect_exit 4 "$REGTOOL" $S restore "$TMPDIR/lowrange.reg"
 expect_grep "NETFramework.Performance] in the file would set its First Counter to 2, in the system's base range (Base Index 1847)" "$ERR"
+# Any provider's Library (.NETFramework's here; ESENT's, a vendor's)
+# decides the code every consumer loads: a restore that changes it is
+# refused without --force, as an install over it is.
+evil_reg netlib.reg 'Services\.NETFramework\Performance' '"Library"="C:\\Users\\Public\\evil.dll"'
+for dry in "" --dry-run; do
+    expect_exit 4 "$REGTOOL" $S restore $dry "$TMPDIR/netlib.reg"
+    expect_grep "NETFramework.Performance] in the file would set its Library, which decides the code every program that reads performance data loads; nothing was written (--force restores it anyway)" "$ERR"
+done
 # A file whose only language key holds no table restores nothing: it
 # would have deleted every provider's range.
 printf 'Windows Registry Editor Version 5.00\r\n\r\n[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\009]\r\n\r\n' |

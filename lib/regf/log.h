@@ -32,6 +32,11 @@ struct rt_regf_log_paths {
      * words ("a FIFO"); NULL where there is none. Never opened. */
     char *not_file[RT_REGF_LOG_SLOTS];
     const char *not_file_what[RT_REGF_LOG_SLOTS];
+    /* A second regular file named like the slot's log in another letter
+     * case (SOFTWARE.LOG1 and SOFTWARE.log1): its path; NULL where there
+     * is none. Which of the two Windows wrote is not known: a dirty
+     * primary's replay is refused. */
+    char *twin[RT_REGF_LOG_SLOTS];
 };
 
 /* Looks in the primary's directory for regular files named like the

@@ -89,6 +89,7 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
     }
     struct candidate best[RT_REGF_LOG_SLOTS] = {{NULL, 0}};
     struct candidate odd[RT_REGF_LOG_SLOTS] = {{NULL, 0}};
+    char *twin[RT_REGF_LOG_SLOTS] = {NULL};
     const char *odd_what[RT_REGF_LOG_SLOTS] = {NULL};
     int err = 0;
     for (size_t i = 0; !err && i < n_names; i++) {
@@ -123,8 +124,19 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
                 continue;
             struct candidate *c = what ? &odd[s] : &best[s];
             int rank = rank_of(name, base, log_ext[s]);
-            if (!better(c, name, rank))
+            if (!what && c->name && !twin[s]) {
+                /* Two regular files for one log: the one passed over is
+                 * the twin (the first two seen are all a refusal names). */
+                int take = better(c, name, rank);
+                if (!(twin[s] = strdup(take ? c->name : name))) {
+                    err = ENOMEM;
+                    break;
+                }
+                if (!take)
+                    continue;
+            } else if (!better(c, name, rank)) {
                 continue;
+            }
             char *copy = strdup(name);
             if (!copy) {
                 err = ENOMEM;
@@ -155,6 +167,13 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
                 err = ENOMEM;
         }
         free(odd[s].name);
+        if (!err && twin[s]) {
+            out->twin[s] = join(primary_path, (size_t)(base - primary_path),
+                                twin[s]);
+            if (!out->twin[s])
+                err = ENOMEM;
+        }
+        free(twin[s]);
     }
     free(dir);
     free(want);
@@ -171,7 +190,8 @@ void rt_regf_log_paths_free(struct rt_regf_log_paths *paths)
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
         free(paths->path[s]);
         free(paths->not_file[s]);
-        paths->path[s] = paths->not_file[s] = NULL;
+        free(paths->twin[s]);
+        paths->path[s] = paths->not_file[s] = paths->twin[s] = NULL;
         paths->not_file_what[s] = NULL;
     }
 }
@@ -280,8 +300,10 @@ static int read_primary(int fd, uint64_t size, uint8_t **out, size_t *len)
 static int say_not_files(const struct rt_regf_log_paths *paths,
                          struct rt_regf_replay_report *r)
 {
-    int first = -1;
+    int first = -1, twin = -1;
     for (int s = 0; s < RT_REGF_LOG_SLOTS; s++) {
+        if (paths->twin[s] && twin < 0)
+            twin = s;
         if (!paths->not_file[s])
             continue;
         if (first < 0)
@@ -294,14 +316,21 @@ static int say_not_files(const struct rt_regf_log_paths *paths,
         snprintf(l->problem, sizeof l->problem, "%s, not a regular file: "
                  "not read", paths->not_file_what[s]);
     }
-    if (first < 0 || !r->primary_dirty ||
+    if ((first < 0 && twin < 0) || !r->primary_dirty ||
         (r->status != RT_REGF_REPLAY_APPLIED &&
          r->status != RT_REGF_REPLAY_NO_USABLE_LOG))
         return 0;
     r->status = RT_REGF_REPLAY_NO_USABLE_LOG;
-    snprintf(r->message, sizeof r->message,
-             "%s is %s, not a regular file: refused",
-             paths->not_file[first], paths->not_file_what[first]);
+    if (first >= 0)
+        snprintf(r->message, sizeof r->message,
+                 "%s is %s, not a regular file: refused",
+                 paths->not_file[first], paths->not_file_what[first]);
+    else
+        snprintf(r->message, sizeof r->message,
+                 "%s and %s both name one log of the hive, in two letter "
+                 "cases: which one Windows wrote is not known; refused",
+                 paths->path[twin] ? paths->path[twin] : "",
+                 paths->twin[twin]);
     return 1;
 }
 

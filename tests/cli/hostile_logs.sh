@@ -349,3 +349,17 @@ for kind in fifo folder dangling host-link; do
     [ ! -e "$HOST/no-such-file" ] || fail "the dangling LOG1 created its target"
 done
 rm -rf "$W"
+
+# Two logs of one slot, in two letter cases (SOFTWARE.LOG1, SOFTWARE.log1),
+# beside a dirty SOFTWARE: which one Windows wrote is not known, so
+# neither is replayed; hive check and every reader name both (one was
+# taken quietly, the other never named).
+W=$TMPDIR/twins
+cp -a "$PRISTINE" "$W"
+"$MKDIRTY" "$W/$C/SOFTWARE" || fail "mkdirty failed"
+cp "$W/$C/SOFTWARE.LOG1" "$W/$C/SOFTWARE.log1"
+expect_exit 1 "$REGTOOL" hive check "$W/$C/SOFTWARE"
+expect_grep "SOFTWARE.LOG1 and .*SOFTWARE.log1 both name one log of the hive, in two letter cases: which one Windows wrote is not known; refused" "$OUT"
+expect_exit 0 "$REGTOOL" --store "hive:$W" query
+expect_grep "SOFTWARE: warning: hive is dirty and its logs cannot be replayed (.*SOFTWARE.LOG1 and .*SOFTWARE.log1 both name one log" "$ERR"
+rm -rf "$W"

@@ -18,6 +18,9 @@
 #   that is not there, one its user cannot write (nobody) and a full disk
 #   (a small tmpfs) exit 64 or 3 with the file byte for byte as it was
 #   and nothing left beside it;
+# - the alerting rules: promtool check rules, promtool test rules with
+#   contrib/prometheus/regtool.rules.test.yml, and with a test made from
+#   the broken tree's own output, where the three alerts fire.
 # promtool comes with Debian's prometheus package (tools/deps.sh): this
 # test fails without it.
 . tests/cli/lib.sh
@@ -25,6 +28,7 @@
 command -v promtool >/dev/null 2>&1 ||
     fail "promtool not found: install Debian's prometheus package (sh tools/deps.sh)"
 umask 022
+CONTRIB=$PWD/contrib/prometheus
 
 # check_metrics FILE WHAT: promtool's parser and linter accept FILE.
 check_metrics() {
@@ -183,4 +187,47 @@ cmp -s "$MNT/regtool.prom" "$TMPDIR/kept" || fail "a full disk's textfile change
     fail "left on the full disk: $(ls -A "$MNT")"
 umount "$MNT"
 
+# The rules: their own test, and one made from the broken tree's output
+# (each sample held for 200 minutes on instance "bad"), where the three
+# alerts fire.
+expect_exit 0 promtool check rules "$CONTRIB/regtool.rules.yml"
+(cd "$CONTRIB" && promtool test rules regtool.rules.test.yml) >"$OUT" 2>&1 ||
+    { cat "$OUT" >&2; fail "promtool test rules regtool.rules.test.yml"; }
+{
+    printf 'rule_files:\n  - %s/regtool.rules.yml\nevaluation_interval: 1m\n' "$CONTRIB"
+    printf 'tests:\n  - interval: 1m\n    input_series:\n'
+    awk '/^regtool_/ && !/^regtool_audit_timestamp_seconds/ {
+             v = $NF; sub(/ [^ ]*$/, "")
+             s = $0; sub(/}$/, ",instance=\"bad\"}", s)
+             if (s == $0) s = $0 "{instance=\"bad\"}"
+             gsub(/\x27/, "\x27\x27", s)
+             printf "      - series: \x27%s\x27\n        values: \x27%sx200\x27\n", s, v }' "$BAD"
+    cat <<'EOF'
+    alert_rule_test:
+      - eval_time: 3h
+        alertname: RegtoolLastCounterBelowHighestIndex
+        exp_alerts:
+          - exp_labels: {severity: critical, instance: bad, kind: counter}
+            exp_annotations:
+              summary: "Perflib's last counter index on bad is below the highest in use"
+              description: "The next provider installed would get indices already in use, and its names would overwrite others: run `regtool repair`."
+      - eval_time: 3h
+        alertname: RegtoolProviderDisabled
+        exp_alerts:
+          - exp_labels: {severity: warning, instance: bad, provider: TransferPerf}
+            exp_annotations:
+              summary: "Performance counters of TransferPerf are disabled on bad"
+              description: "Disable Performance Counters is set: Perflib does not load the provider. `regtool enable` (lodctr /E) turns it back on when that was not meant."
+      - eval_time: 3h
+        alertname: RegtoolAuditFailed
+        exp_alerts: []
+EOF
+    printf '      - eval_time: 3h\n        alertname: RegtoolNameDatabaseBroken\n'
+    printf '        exp_alerts:\n          - exp_labels: {severity: critical, instance: bad}\n'
+    printf '            exp_annotations:\n              summary: "The performance counter name database on bad is broken: %s error findings"\n' "$errors"
+    grep -A0 'description: "regtool audit reports errors' "$CONTRIB/regtool.rules.yml" |
+        sed 's/^ */              /'
+} >"$TMPDIR/from-output.test.yml"
+promtool test rules "$TMPDIR/from-output.test.yml" >"$OUT" 2>&1 ||
+    { cat "$TMPDIR/from-output.test.yml" "$OUT" >&2; fail "promtool test rules on regtool's output"; }
 echo "prometheus: ok"

@@ -92,7 +92,13 @@ static void put_label_value(struct text *t, const char *s)
 
 static void family(struct text *t, const char *name, const char *help)
 {
-    put(t, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+    put_bytes(t, "# HELP ", 7);
+    put_bytes(t, name, strlen(name));
+    put_bytes(t, " ", 1);
+    put_bytes(t, help, strlen(help));
+    put_bytes(t, "\n# TYPE ", 8);
+    put_bytes(t, name, strlen(name));
+    put_bytes(t, " gauge\n", 7);
 }
 
 /* NAME{store="SPEC",K1="V1",...} VALUE: the store label only when STORE
@@ -141,8 +147,8 @@ static int same_class(const struct rt_finding *x, const struct rt_finding *y)
 
 /* regtool_audit_findings: one series per id, language and severity,
  * counting the findings of that class. */
-static void findings_by_class(struct text *t, const struct audited *a,
-                              const char *store)
+static void findings_by_class(struct text *t, const char *name,
+                              const struct audited *a, const char *store)
 {
     const struct rt_finding **v = malloc((a->f.n ? a->f.n : 1) * sizeof *v);
     if (!v) {
@@ -155,7 +161,7 @@ static void findings_by_class(struct text *t, const struct audited *a,
     for (size_t i = 0, j; i < a->f.n; i = j) {
         for (j = i + 1; j < a->f.n && same_class(v[i], v[j]); j++)
             ;
-        sample(t, "regtool_audit_findings", store, j - i, "id",
+        sample(t, name, store, j - i, "id",
                rt_finding_id(v[i]), "severity",
                rt_audit_severity_name(rt_finding_severity(v[i])), "language",
                v[i]->language, (const char *)NULL);
@@ -163,96 +169,120 @@ static void findings_by_class(struct text *t, const struct audited *a,
     free(v);
 }
 
-#define EACH_STORE(i) for (size_t i = 0; i < n; i++)
-#define STORE(i) (many ? a[i].spec : NULL)
+/* Each family's samples of one store A (STORE: its label, or NULL). */
+typedef void samples_fn(struct text *t, const char *name,
+                        const struct audited *a, const char *store);
 
-static void audit_families(struct text *t, const struct audited *a, size_t n,
-                           int many)
+static void success(struct text *t, const char *name, const struct audited *a,
+                    const char *store)
 {
-    family(t, "regtool_audit_success",
-           "1 when the store and its name database could be read, 0 when "
-           "not (the reason is on regtool's standard error and in the "
-           "finding store-unreadable or database-unreadable).");
-    EACH_STORE(i)
-    sample(t, "regtool_audit_success", STORE(i), (unsigned)a[i].success,
+    sample(t, name, store, (unsigned)a->success, (const char *)NULL);
+}
+
+static void timestamp(struct text *t, const char *name,
+                      const struct audited *a, const char *store)
+{
+    sample(t, name, store, (unsigned long long)a->when, (const char *)NULL);
+}
+
+static void by_severity(struct text *t, const char *name,
+                        const struct audited *a, const char *store)
+{
+    sample(t, name, store, a->f.errors, "severity",
+           rt_audit_severity_name(RT_AUDIT_ERROR), (const char *)NULL);
+    sample(t, name, store, a->f.warnings, "severity",
+           rt_audit_severity_name(RT_AUDIT_WARNING), (const char *)NULL);
+    sample(t, name, store, a->f.infos, "severity",
+           rt_audit_severity_name(RT_AUDIT_INFO), (const char *)NULL);
+}
+
+/* The gauges below have no sample for a store whose database could not
+ * be read. */
+static void last_index(struct text *t, const char *name,
+                       const struct audited *a, const char *store)
+{
+    if (!a->g.read)
+        return;
+    sample(t, name, store, a->g.last_counter, "kind", "counter",
            (const char *)NULL);
-    family(t, "regtool_audit_timestamp_seconds",
-           "When the audit of the store ended, in seconds since the Unix "
-           "epoch.");
-    EACH_STORE(i)
-    sample(t, "regtool_audit_timestamp_seconds", STORE(i),
-           (unsigned long long)a[i].when, (const char *)NULL);
-    family(t, "regtool_audit_findings_by_severity",
-           "Findings of the audit of each severity, 0 included.");
-    static const enum rt_audit_severity sev[] = {
-        RT_AUDIT_ERROR, RT_AUDIT_WARNING, RT_AUDIT_INFO};
-    EACH_STORE(i)
-    for (size_t k = 0; k < 3; k++)
-        sample(t, "regtool_audit_findings_by_severity", STORE(i),
-               k == 0 ? a[i].f.errors : k == 1 ? a[i].f.warnings : a[i].f.infos,
-               "severity", rt_audit_severity_name(sev[k]), (const char *)NULL);
-    family(t, "regtool_audit_findings",
-           "Findings of the audit by class: its stable id, severity and "
-           "language (empty when it concerns none).");
-    EACH_STORE(i)
-    findings_by_class(t, &a[i], STORE(i));
+    sample(t, name, store, a->g.last_help, "kind", "help", (const char *)NULL);
 }
 
-/* The gauges of the stores whose database was read; a store that could
- * not be read has no sample in these families. */
-static void gauge_families(struct text *t, const struct audited *a, size_t n,
-                           int many)
+static void base_index(struct text *t, const char *name,
+                       const struct audited *a, const char *store)
 {
-    /* Not regtool_last_counter: a name holding "_counter" reads as a
-     * counter's (promtool check metrics says so); Last Counter and
-     * Last Help are one family, as the highest indices are, so that a
-     * rule compares the two label for label. */
-    family(t, "regtool_last_index",
-           "Perflib's Last Counter (kind=\"counter\") and Last Help "
-           "(kind=\"help\").");
-    EACH_STORE(i)
-    if (a[i].g.read) {
-        sample(t, "regtool_last_index", STORE(i), a[i].g.last_counter,
-               "kind", "counter", (const char *)NULL);
-        sample(t, "regtool_last_index", STORE(i), a[i].g.last_help, "kind",
-               "help", (const char *)NULL);
-    }
-    family(t, "regtool_base_index", "Perflib's Base Index.");
-    EACH_STORE(i)
-    if (a[i].g.read)
-        sample(t, "regtool_base_index", STORE(i), a[i].g.base_index,
-               (const char *)NULL);
-    family(t, "regtool_highest_index_in_use",
-           "The highest index in any language's Counter (kind=\"counter\") "
-           "or Help (kind=\"help\") table.");
-    EACH_STORE(i)
-    if (a[i].g.read) {
-        sample(t, "regtool_highest_index_in_use", STORE(i),
-               a[i].g.highest[RT_TABLE_COUNTER], "kind", "counter",
-               (const char *)NULL);
-        sample(t, "regtool_highest_index_in_use", STORE(i),
-               a[i].g.highest[RT_TABLE_HELP], "kind", "help",
-               (const char *)NULL);
-    }
-    family(t, "regtool_providers_installed",
-           "Services with a Performance key.");
-    EACH_STORE(i)
-    if (a[i].g.read)
-        sample(t, "regtool_providers_installed", STORE(i), a[i].g.providers,
-               (const char *)NULL);
-    family(t, "regtool_providers_disabled",
-           "Providers whose Disable Performance Counters is not 0.");
-    EACH_STORE(i)
-    if (a[i].g.read)
-        sample(t, "regtool_providers_disabled", STORE(i), a[i].g.n_disabled,
-               (const char *)NULL);
-    family(t, "regtool_provider_disabled",
-           "1 for each provider whose Disable Performance Counters is not 0.");
-    EACH_STORE(i)
-    for (size_t k = 0; k < a[i].g.n_disabled; k++)
-        sample(t, "regtool_provider_disabled", STORE(i), 1, "provider",
-               a[i].g.disabled[k], (const char *)NULL);
+    if (a->g.read)
+        sample(t, name, store, a->g.base_index, (const char *)NULL);
 }
+
+static void highest(struct text *t, const char *name, const struct audited *a,
+                    const char *store)
+{
+    if (!a->g.read)
+        return;
+    sample(t, name, store, a->g.highest[RT_TABLE_COUNTER], "kind", "counter",
+           (const char *)NULL);
+    sample(t, name, store, a->g.highest[RT_TABLE_HELP], "kind", "help",
+           (const char *)NULL);
+}
+
+static void providers(struct text *t, const char *name,
+                      const struct audited *a, const char *store)
+{
+    if (a->g.read)
+        sample(t, name, store, a->g.providers, (const char *)NULL);
+}
+
+static void n_disabled(struct text *t, const char *name,
+                       const struct audited *a, const char *store)
+{
+    if (a->g.read)
+        sample(t, name, store, a->g.n_disabled, (const char *)NULL);
+}
+
+static void disabled(struct text *t, const char *name,
+                     const struct audited *a, const char *store)
+{
+    for (size_t k = 0; k < a->g.n_disabled; k++)
+        sample(t, name, store, 1, "provider", a->g.disabled[k],
+               (const char *)NULL);
+}
+
+/* Not regtool_last_counter: a name holding "_counter" reads as a
+ * counter's (promtool check metrics says so); Last Counter and Last
+ * Help are one family, as the highest indices are, so that a rule
+ * compares the two label for label. */
+static const struct {
+    const char *name, *help;
+    samples_fn *samples;
+} families[] = {
+    {"regtool_audit_success",
+     "1 when the store and its name database could be read, 0 when not "
+     "(the reason is on regtool's standard error and in the finding "
+     "store-unreadable or database-unreadable).", success},
+    {"regtool_audit_timestamp_seconds",
+     "When the audit of the store ended, in seconds since the Unix epoch.",
+     timestamp},
+    {"regtool_audit_findings_by_severity",
+     "Findings of the audit of each severity, 0 included.", by_severity},
+    {"regtool_audit_findings",
+     "Findings of the audit by class: its stable id, severity and language "
+     "(empty when it concerns none).", findings_by_class},
+    {"regtool_last_index",
+     "Perflib's Last Counter (kind=\"counter\") and Last Help "
+     "(kind=\"help\").", last_index},
+    {"regtool_base_index", "Perflib's Base Index.", base_index},
+    {"regtool_highest_index_in_use",
+     "The highest index in any language's Counter (kind=\"counter\") or "
+     "Help (kind=\"help\") table.", highest},
+    {"regtool_providers_installed", "Services with a Performance key.",
+     providers},
+    {"regtool_providers_disabled",
+     "Providers whose Disable Performance Counters is not 0.", n_disabled},
+    {"regtool_provider_disabled",
+     "1 for each provider whose Disable Performance Counters is not 0.",
+     disabled},
+};
 
 /* The message of the finding that says why SPEC could not be read. */
 static void say_unread(const struct audited *a)
@@ -325,8 +355,12 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
         if (code == RT_EXIT_INVALID || (code == RT_EXIT_WARN && rc == RT_EXIT_OK))
             rc = code;
     }
-    audit_families(&t, a, n, many);
-    gauge_families(&t, a, n, many);
+    for (size_t k = 0; k < sizeof families / sizeof families[0]; k++) {
+        family(&t, families[k].name, families[k].help);
+        for (size_t i = 0; i < n; i++)
+            families[k].samples(&t, families[k].name, &a[i],
+                                many ? a[i].spec : NULL);
+    }
     if (t.failed) {
         rt_cli_error("out of memory: no metrics written");
         rc = RT_EXIT_FAILURE;

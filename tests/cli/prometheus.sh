@@ -114,8 +114,11 @@ expect_value "$BAD" 'regtool_audit_findings_by_severity{severity="error"}' "$err
 
 # A hostile provider name, disabled; a store spec of invalid UTF-8.
 MKH=$TMPDIR/mkhostile
-cc -Ilib -o "$MKH" tests/cli/mkhostile.c "$(dirname "$REGTOOL")/libregtool.a" \
-    -linih || fail "cannot build mkhostile"
+SANFLAGS=""
+ldd "$REGTOOL" 2>/dev/null | grep -q libasan && SANFLAGS="-fsanitize=address,undefined"
+# shellcheck disable=SC2086
+cc $SANFLAGS -Ilib -o "$MKH" tests/cli/mkhostile.c \
+    "$(dirname "$REGTOOL")/libregtool.a" -linih || fail "cannot build mkhostile"
 H=$TMPDIR/hostile
 SVC=$(printf 'Ev"il\033]0;t\007\nregtool_audit_success 1\342\200\256X')
 expect_exit 0 "$REGTOOL" --store "hive:$H" init --languages 009

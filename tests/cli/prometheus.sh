@@ -18,6 +18,8 @@
 #   that is not there, one its user cannot write (nobody) and a full disk
 #   (a small tmpfs) exit 64 or 3 with the file byte for byte as it was
 #   and nothing left beside it;
+# - out of memory at every 97th allocation of an audit --textfile: never
+#   a crash, exit 0 to 3, the file always valid and alone;
 # - the alerting rules: promtool check rules, promtool test rules with
 #   contrib/prometheus/regtool.rules.test.yml, and with a test made from
 #   the broken tree's own output, where the three alerts fire.
@@ -177,11 +179,35 @@ expect_exit 3 setpriv --reuid=nobody --regid=nogroup --clear-groups \
 expect_grep "cannot write it" "$ERR"
 cmp -s "$F" "$TMPDIR/kept" || fail "an unwritable folder's textfile changed"
 [ "$(ls -A "$TF")" = regtool.prom ] || fail "left beside it: $(ls -A "$TF")"
+# Out of memory at every 97th allocation after SOFTWARE is opened
+# (fail_alloc.c, preloaded; not under AddressSanitizer, whose allocator
+# it would bypass): never a crash, exit 0 to 3; the textfile always a
+# valid one (the old or a new one) and nothing left beside it.
+if ! nm -D "$REGTOOL" 2>/dev/null | grep -q __asan_init; then
+    SO=$TMPDIR/fail_alloc.so
+    cc -shared -fPIC -o "$SO" tests/cli/fail_alloc.c -ldl || fail "cannot build fail_alloc.so"
+    k=1
+    while :; do
+        rm -f "$TMPDIR/fired"
+        FAIL_ALLOC_FIRED=$TMPDIR/fired FAIL_ALLOC_MATCH=SOFTWARE FAIL_ALLOC_AT=$k \
+            LD_PRELOAD=$SO "$REGTOOL" --store "hive:$B" audit --textfile "$F" \
+            >"$OUT" 2>"$ERR"
+        rc=$?
+        [ -f "$TMPDIR/fired" ] || break
+        [ "$rc" -le 3 ] || { cat "$ERR" >&2; fail "allocation $k failing: exit $rc"; }
+        [ "$rc" -lt 3 ] || [ -s "$ERR" ] || fail "allocation $k failing: exit 3 without a word"
+        check_metrics "$F" "allocation $k failing"
+        [ "$(ls -A "$TF")" = regtool.prom ] || fail "allocation $k failing left $(ls -A "$TF")"
+        k=$((k + 97))
+    done
+    [ "$k" -gt 1000 ] || fail "only $k allocations: the sweep did not reach the audit"
+fi
+
 MNT=$TMPDIR/mnt
 mkdir "$MNT"
 trap 'umount "$MNT" 2>/dev/null' EXIT
 mount -t tmpfs -o size=64k tmpfs "$MNT" || fail "cannot mount a tmpfs"
-cp "$F" "$MNT/regtool.prom"
+cp "$TMPDIR/kept" "$MNT/regtool.prom"
 dd if=/dev/zero of="$MNT/fill" bs=1k 2>/dev/null
 expect_exit 3 "$REGTOOL" $S audit --textfile "$MNT/regtool.prom"
 expect_grep "No space left" "$ERR"

@@ -48,23 +48,22 @@ expect_value() {
 without_time() { grep -v '^regtool_audit_timestamp_seconds' "$1"; }
 
 D=$TMPDIR/ok
-S="--store hive:$D"
 CS="--create-service --library x.dll --open O --collect C --close X"
-expect_exit 0 "$REGTOOL" $S init --languages 009,007
+expect_exit 0 "$REGTOOL" --store "hive:$D" init --languages 009,007
 for ini in ini-samples/replication.ini ini-samples/transfer.ini; do
     # shellcheck disable=SC2086
-    expect_exit 0 "$REGTOOL" $S install $CS "$ini"
+    expect_exit 0 "$REGTOOL" --store "hive:$D" install $CS "$ini"
 done
 # shellcheck disable=SC2086
-expect_exit 0 "$REGTOOL" $S install $CS --codepage 1251 ini-samples/sklad.cp1251.ini
+expect_exit 0 "$REGTOOL" --store "hive:$D" install $CS --codepage 1251 ini-samples/sklad.cp1251.ini
 
 before=$(date +%s)
-expect_exit 0 "$REGTOOL" $S audit --format prometheus
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --format prometheus
 after=$(date +%s)
 cp "$OUT" "$TMPDIR/ok.prom"
 OK=$TMPDIR/ok.prom
 check_metrics "$OK" "healthy tree"
-expect_exit 0 "$REGTOOL" $S query --json
+expect_exit 0 "$REGTOOL" --store "hive:$D" query --json
 lc=$(jq .last_counter "$OUT"); lh=$(jq .last_help "$OUT"); bi=$(jq .base_index "$OUT")
 np=$(jq '.providers | length' "$OUT")
 expect_value "$OK" 'regtool_audit_success' 1
@@ -87,11 +86,11 @@ for m in audit_success audit_timestamp_seconds audit_findings_by_severity \
     grep -q "^# HELP regtool_$m " "$OK" && grep -q "^# TYPE regtool_$m gauge\$" "$OK" ||
         fail "no HELP and TYPE gauge for regtool_$m"
 done
-expect_exit 0 "$REGTOOL" $S audit --json
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --json
 cp "$OUT" "$TMPDIR/json1"
-expect_exit 0 "$REGTOOL" $S audit --format json
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --format json
 cmp -s "$OUT" "$TMPDIR/json1" || fail "--format json differs from --json"
-expect_exit 0 "$REGTOOL" $S audit --format text
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --format text
 expect_grep "^0 errors, 0 warnings, " "$OUT"
 
 # The broken tree: Last Counter below the highest index, a provider
@@ -149,14 +148,14 @@ expect_exit 64 "$REGTOOL" --store "hive:$D" audit --format
 TF=$TMPDIR/tf
 mkdir "$TF"
 F=$TF/regtool.prom
-expect_exit 0 "$REGTOOL" $S audit --textfile "$F"
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --textfile "$F"
 [ -s "$OUT" ] && fail "--textfile wrote to stdout: $(cat "$OUT")"
 check_metrics "$F" "--textfile"
 without_time "$F" >"$TMPDIR/a"; without_time "$OK" >"$TMPDIR/b"
 cmp -s "$TMPDIR/a" "$TMPDIR/b" || fail "--textfile differs from stdout's"
 [ "$(stat -c %a "$F")" = 644 ] || fail "mode $(stat -c %a "$F"), want 644"
 [ "$(ls -A "$TF")" = regtool.prom ] || fail "left beside it: $(ls -A "$TF")"
-expect_exit 2 "$REGTOOL" $S audit --format prometheus --textfile "$F" "hive:$B"
+expect_exit 2 "$REGTOOL" --store "hive:$D" audit --format prometheus --textfile "$F" "hive:$B"
 expect_value "$F" "regtool_last_index{store=\"hive:$B\",kind=\"counter\"}" 2048
 # A store that cannot be opened replaces it with regtool_audit_success 0.
 expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/none" audit --textfile "$F"
@@ -166,11 +165,11 @@ expect_value "$F" 'regtool_audit_findings{id="store-unreadable",severity="error"
 grep -q '^regtool_last_index' "$F" && fail "an unreadable store has a Last Counter"
 expect_grep "audit of hive:$TMPDIR/none: " "$ERR"
 # Failures leave it as it was, and nothing beside it.
-expect_exit 0 "$REGTOOL" $S audit --textfile "$F"
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --textfile "$F"
 cp "$F" "$TMPDIR/kept"
-expect_exit 64 "$REGTOOL" $S audit --format json --textfile "$F"
-expect_exit 64 "$REGTOOL" $S audit --textfile
-expect_exit 3 "$REGTOOL" $S audit --textfile "$TF/none/regtool.prom"
+expect_exit 64 "$REGTOOL" --store "hive:$D" audit --format json --textfile "$F"
+expect_exit 64 "$REGTOOL" --store "hive:$D" audit --textfile
+expect_exit 3 "$REGTOOL" --store "hive:$D" audit --textfile "$TF/none/regtool.prom"
 expect_grep "textfile .*none/regtool.prom: cannot write it" "$ERR"
 [ -e "$TF/none" ] && fail "--textfile made a folder"
 chmod 755 "$TMPDIR" "$TF"
@@ -209,7 +208,7 @@ trap 'umount "$MNT" 2>/dev/null' EXIT
 mount -t tmpfs -o size=64k tmpfs "$MNT" || fail "cannot mount a tmpfs"
 cp "$TMPDIR/kept" "$MNT/regtool.prom"
 dd if=/dev/zero of="$MNT/fill" bs=1k 2>/dev/null
-expect_exit 3 "$REGTOOL" $S audit --textfile "$MNT/regtool.prom"
+expect_exit 3 "$REGTOOL" --store "hive:$D" audit --textfile "$MNT/regtool.prom"
 expect_grep "No space left" "$ERR"
 cmp -s "$MNT/regtool.prom" "$TMPDIR/kept" || fail "a full disk's textfile changed"
 [ "$(ls -A "$MNT" | tr '\n' ' ')" = "fill regtool.prom " ] ||

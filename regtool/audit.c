@@ -12,19 +12,30 @@
 #include "platform/os.h"
 
 static const char usage_text[] =
-    "Usage: regtool [--store SPEC] audit [--json] [--lang L] [--libraries] "
-    "[--stores-from FILE] [STORE ...]\n"
+    "Usage: regtool [--store SPEC] audit [--json | --format text|json|prometheus]\n"
+    "       [--textfile FILE] [--lang L] [--libraries] [--stores-from FILE]\n"
+    "       [STORE ...]\n"
     "\n"
     "Checks the name database and reports each problem with a stable id,\n"
     "its severity, the language and indices involved, what it does to the\n"
     "programs that read performance data, and the regtool command that\n"
-    "fixes it. Writes nothing.\n"
+    "fixes it. Writes nothing to the store.\n"
     "\n"
     "  --json              {\"store\",\"layout\",\"findings\":[{\"id\",\"severity\",\n"
     "                      \"language\",\"indices\",\"texts\",\"message\",\"symptom\",\n"
     "                      \"fix\"}],\"summary\":{\"errors\",\"warnings\",\"info\"}};\n"
     "                      with several stores, an array of them\n"
-    "  --lang L            only language L's findings\n"
+    "  --format F          text (the default), json (as --json) or prometheus:\n"
+    "                      Prometheus' text exposition format (findings by\n"
+    "                      id, severity and language; Last Counter, Last\n"
+    "                      Help, Base Index, the highest index in use,\n"
+    "                      providers and disabled providers;\n"
+    "                      regtool_audit_success, 0 when a store could not be\n"
+    "                      read); with several stores a store label\n"
+    "  --textfile FILE     the prometheus format written to FILE through a\n"
+    "                      temporary file renamed over it (node_exporter's and\n"
+    "                      windows_exporter's textfile collectors); FILE is\n"
+    "                      left as it was when it cannot be written\n"    "  --lang L            only language L's findings\n"
     "  --libraries         only who gets loaded: each provider's Library,\n"
     "                      Open/Collect/Close, where the DLL is and, in a\n"
     "                      Windows tree, whether it exists there\n"
@@ -32,7 +43,7 @@ static const char usage_text[] =
     "  STORE ...           audit these stores (hive:DIR, ...) instead of --store\n"
     "\n"
     "Exit status: 0 clean (info only); 1 warnings; 2 errors (the worst of\n"
-    "every store); 64 bad command line.\n";
+    "every store); 3 --textfile cannot be written; 64 bad command line.\n";
 
 struct result {
     const char *spec;
@@ -98,7 +109,8 @@ static int read_specs(const char *file, char ***v, size_t *n)
 int cmd_audit(int argc, char **argv)
 {
     rt_cli_options()->read_once = 1;    /* each table checked once */
-    int json = 0, libraries = 0;
+    int json = 0, prometheus = 0, libraries = 0;
+    const char *textfile = NULL, *format = NULL;
     struct rt_audit_options opt = {0};
     char **specs = NULL;
     size_t n_specs = 0;
@@ -107,19 +119,25 @@ int cmd_audit(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--json")) {
             json = 1;
+            format = "json";
         } else if (!strcmp(a, "--libraries")) {
             libraries = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage_text, stdout);
             rc = RT_EXIT_OK;
             goto out;
-        } else if (!strcmp(a, "--lang") || !strcmp(a, "--stores-from")) {
+        } else if (!strcmp(a, "--lang") || !strcmp(a, "--stores-from") ||
+                   !strcmp(a, "--format") || !strcmp(a, "--textfile")) {
             if (i + 1 >= argc) {
                 rt_cli_error("audit: %s needs a value", a);
                 goto out;
             }
             if (!strcmp(a, "--lang"))
                 opt.language = argv[++i];
+            else if (!strcmp(a, "--format"))
+                format = argv[++i];
+            else if (!strcmp(a, "--textfile"))
+                textfile = argv[++i];
             else if (read_specs(argv[++i], &specs, &n_specs) != 0)
                 goto out;
         } else if (a[0] == '-' && a[1]) {
@@ -138,6 +156,20 @@ int cmd_audit(int argc, char **argv)
             n_specs++;
         }
     }
+    if (format && strcmp(format, "text") && strcmp(format, "json") &&
+        strcmp(format, "prometheus")) {
+        rt_cli_error("audit: --format %s: use text, json or prometheus", format);
+        goto out;
+    }
+    /* --textfile is for the textfile collectors, which read only the
+     * prometheus format. */
+    if (textfile && format && strcmp(format, "prometheus")) {
+        rt_cli_error("audit: --textfile writes the prometheus format, not %s",
+                     format);
+        goto out;
+    }
+    json = format && !strcmp(format, "json");
+    prometheus = textfile || (format && !strcmp(format, "prometheus"));
     int many = n_specs > 0;
     if (!many) {
         const char *spec = rt_cli_store_spec();
@@ -152,6 +184,11 @@ int cmd_audit(int argc, char **argv)
             goto out;
         }
         n_specs = 1;
+    }
+    if (prometheus) {
+        rc = rt_cli_audit_prometheus(specs, n_specs, many, &opt, libraries,
+                                     textfile);
+        goto out;
     }
     struct result *r = calloc(n_specs, sizeof *r);
     if (!r) {

@@ -86,6 +86,16 @@ void rt_cli_findings_json(const char *spec, const char *layout,
                           const struct rt_findings *f);
 void rt_cli_findings_text(const char *spec, const char *layout,
                           const struct rt_findings *f);
+/* audit --format prometheus: SPECS (N_SPECS; MANY: given as arguments,
+ * each then labelled store="SPEC") audited as audit audits them, written
+ * in Prometheus' text exposition format to stdout, or over TEXTFILE
+ * through a temporary file renamed to it. Returns audit's exit status
+ * (0, 1 or 2 by the worst severity), or RT_EXIT_FAILURE when the text
+ * could not be written (TEXTFILE then left as it was). */
+struct rt_audit_options;
+int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
+                            const struct rt_audit_options *opt, int libraries,
+                            const char *textfile);
 /* Writers: SIGINT and SIGTERM no longer end the process at once; a
  * commit rolls back before its commit point, or finishes after it. */
 void rt_cli_catch_interrupts(void);

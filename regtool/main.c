@@ -32,7 +32,7 @@ static const struct rt_command commands[] = {
     {"hive", cmd_hive, "hive check [--json] FILE | hive recover FILE -o OUT"},
     {"repair", cmd_repair, "repair [--dry-run] [--prune-orphans] [--enable-disabled] [--backup FILE] [--emit-reg FILE]"},
     {"diff", cmd_diff, "diff [--json] [--pairs] A B"},
-    {"audit", cmd_audit, "audit [--json] [--lang L] [--stores-from FILE] [STORE ...]"},
+    {"audit", cmd_audit, "audit [--json | --format text|json|prometheus] [--textfile FILE] [--lang L] [--stores-from FILE] [STORE ...]"},
     {"verify", cmd_verify, "verify [--json] [--query Q] DRIVER"},
     {"check-ini", cmd_check_ini, "check-ini [--json] [--strict] [--codepage CP] INI"},
     {"perfstats", cmd_perfstats,

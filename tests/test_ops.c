@@ -1021,6 +1021,55 @@ static void audit_by_spec(void **state)
     free(root);
 }
 
+/* The gauges audit --format prometheus writes: Perflib's values as
+ * stored (Windows' base where absent), the highest index of each table
+ * kind, the services with a Performance key, and the names of those
+ * whose Disable Performance Counters is not 0 (0 is enabled, and a
+ * service without a Performance key is no provider); an empty store's
+ * database reads, its highest indices 0. */
+static void name_db_gauges_read(void **state)
+{
+    (void)state;
+    struct rt_store *s = rt_store_mem_new();
+    struct rt_name_db_gauges g;
+    struct rt_error e = {0};
+    put_tables(s);
+    uint8_t lc[4] = {0x00, 0x08, 0, 0};        /* 2048 */
+    struct rt_value v = {RT_REG_DWORD, lc, 4};
+    assert_int_equal(rt_store_mem_put_perflib(s, "Last Counter", &v), 0);
+    uint8_t on[4] = {1, 0, 0, 0}, off[4] = {0, 0, 0, 0};
+    struct rt_value dis = {RT_REG_DWORD, on, 4}, en = {RT_REG_DWORD, off, 4};
+    assert_int_equal(rt_store_mem_put_service(s, "Off", 1), 0);
+    assert_int_equal(rt_store_mem_put_service_value(
+                         s, "Off", "Disable Performance Counters", &dis), 0);
+    assert_int_equal(rt_store_mem_put_service(s, "On", 1), 0);
+    assert_int_equal(rt_store_mem_put_service_value(
+                         s, "On", "Disable Performance Counters", &en), 0);
+    assert_int_equal(rt_store_mem_put_service(s, "NoPerf", 0), 0);
+    assert_int_equal(rt_op_name_db_gauges(s, &g, &e), 0);
+    assert_true(g.read);
+    assert_int_equal(g.last_counter, 2048);
+    assert_int_equal(g.last_help, RT_BASE_LAST_HELP);
+    assert_int_equal(g.base_index, RT_BASE_INDEX);
+    assert_int_equal(g.highest[RT_TABLE_COUNTER], 2);
+    assert_int_equal(g.highest[RT_TABLE_HELP], 3);
+    assert_int_equal(g.providers, 2);
+    assert_int_equal(g.n_disabled, 1);
+    assert_string_equal(g.disabled[0], "Off");
+    rt_name_db_gauges_free(&g);
+    assert_false(g.read);
+    assert_null(g.disabled);
+    rt_op_close(s);
+
+    s = rt_store_mem_new();
+    assert_int_equal(rt_op_name_db_gauges(s, &g, &e), 0);
+    assert_true(g.read);
+    assert_int_equal(g.highest[RT_TABLE_COUNTER], 0);
+    assert_int_equal(g.providers, 0);
+    rt_name_db_gauges_free(&g);
+    rt_op_close(s);
+}
+
 /* repair --from-ini's search in a tree's INF copies (INF\\SERVICE\\LLLL\\
  * PerfIniFile): the copy found; then, the language directory holding
  * no such INI, memory running out at each allocation of the search in
@@ -1339,6 +1388,7 @@ int main(void)
         cmocka_unit_test(strings_lost_counted),
         cmocka_unit_test(many_strings_lost_all_told),
         cmocka_unit_test(audit_by_spec),
+        cmocka_unit_test(name_db_gauges_read),
         cmocka_unit_test(apply_verifies_tables_read_back),
         cmocka_unit_test(inf_copies_found_or_out_of_memory),
         cmocka_unit_test(hive_check_journal_here_out_of_memory),

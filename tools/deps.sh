@@ -25,9 +25,11 @@ DEMO="gcc libc6-dev make libinih-dev"
 # clang, libclang-rt-14-dev: the fuzz harnesses (make fuzz, tests/fuzz/);
 # libFuzzer's runtime (libclang_rt.fuzzer-x86_64.a) and ASan's are in
 # libclang-rt-14-dev, which clang only recommends.
+# prometheus: its promtool checks regtool audit --format prometheus's
+# output and contrib/prometheus's rules (tests/cli/prometheus.sh).
 CHECK="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev libhivex-bin \
 libwin-hivex-perl libregf-utils reglookup valgrind jq groff-base g++ wine \
-wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev"
+wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev prometheus"
 
 # make bench: libhivex-dev for bench/hivexpeer.c, libwin-hivex-perl for
 # hivexregedit.
@@ -37,7 +39,8 @@ BENCH="$DEMO libhivex-dev libwin-hivex-perl"
 # which reads the gcov counters and writes the report (gcov comes with
 # gcc).
 COVERAGE="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev \
-libhivex-bin libwin-hivex-perl libregf-utils reglookup jq groff-base gcovr"
+libhivex-bin libwin-hivex-perl libregf-utils reglookup jq groff-base gcovr \
+prometheus"
 
 case "${1:-check}" in
 demo) PACKAGES=$DEMO ;;

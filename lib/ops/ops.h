@@ -484,6 +484,33 @@ int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
                      int libraries_only, char **layout,
                      struct rt_findings *f);
 
+/* The numbers of a name database a monitoring system follows (regtool
+ * audit --format prometheus): Perflib's Last Counter, Last Help and Base
+ * Index (as stored, or Windows' base when absent), the highest index in
+ * any language's Counter and Help tables, the providers (services with a
+ * Performance key) and the names of those whose Disable Performance
+ * Counters is not 0. READ is 1 once they are set. */
+struct rt_name_db_gauges {
+    int read;
+    uint32_t last_counter, last_help, base_index;
+    uint32_t highest[2];            /* [RT_TABLE_COUNTER], [RT_TABLE_HELP] */
+    size_t providers;
+    char **disabled;
+    size_t n_disabled;
+};
+void rt_name_db_gauges_free(struct rt_name_db_gauges *g);
+/* S's gauges into *G (the tables read as blobs, nothing decoded): 0; 1
+ * with E set when the database cannot be read; -1 out of memory. */
+int rt_op_name_db_gauges(struct rt_store *s, struct rt_name_db_gauges *g,
+                         struct rt_error *e);
+/* rt_op_audit_spec, and with the same store open, once its checks are
+ * done, *G read as rt_op_name_db_gauges reads it (G->read 0 when the
+ * store or its database could not be read: a finding says why). */
+int rt_op_audit_spec_gauges(const char *spec, const regtool_open_options *open,
+                            int read_once, const struct rt_audit_options *opt,
+                            int libraries_only, char **layout,
+                            struct rt_findings *f, struct rt_name_db_gauges *g);
+
 /* verify: the provider DRIVER's performance data, read as a consumer
  * reads it (QUERY: "Global", "Costly" or indices) from S's running
  * system, checked against DB (engine/verify.h) into *F, sorted. */

@@ -175,10 +175,10 @@ int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
     return failed ? -1 : 0;
 }
 
-int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
-                     int read_once, const struct rt_audit_options *opt,
-                     int libraries_only, char **layout,
-                     struct rt_findings *f)
+static int audit_spec(const char *spec, const regtool_open_options *open,
+                      int read_once, const struct rt_audit_options *opt,
+                      int libraries_only, char **layout,
+                      struct rt_findings *f, struct rt_name_db_gauges *g)
 {
     struct rt_error e = {0};
     int bad_spec;
@@ -197,6 +197,17 @@ int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
     if (holds_libraries && (libraries_only || !opt->language))
         scope |= RT_OP_AUDIT_LIBRARIES;
     int rc = rt_op_audit(s, opt, scope, 1, f);
+    /* The gauges only of a database the audit could read: one that
+     * cannot be read is the finding database-unreadable already. */
+    if (g && rc == 0) {
+        int gr = rt_op_name_db_gauges(s, g, &e);
+        if (gr > 0)
+            rc = rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR,
+                                 NULL, NULL, NULL, "%s", e.message) != 0
+                     ? -1 : 0;
+        else if (gr < 0)
+            rc = -1;
+    }
     if (rc == 0 && libraries_only && !holds_libraries &&
         rt_findings_add(f, "libraries-not-in-store", RT_AUDIT_INFO, NULL,
                         NULL, NULL,
@@ -208,4 +219,22 @@ int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
     rt_op_close(s);
     rt_findings_sort(f);
     return rc == 1 ? 0 : rc;
+}
+
+int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
+                     int read_once, const struct rt_audit_options *opt,
+                     int libraries_only, char **layout,
+                     struct rt_findings *f)
+{
+    return audit_spec(spec, open, read_once, opt, libraries_only, layout, f,
+                      NULL);
+}
+
+int rt_op_audit_spec_gauges(const char *spec, const regtool_open_options *open,
+                            int read_once, const struct rt_audit_options *opt,
+                            int libraries_only, char **layout,
+                            struct rt_findings *f, struct rt_name_db_gauges *g)
+{
+    return audit_spec(spec, open, read_once, opt, libraries_only, layout, f,
+                      g);
 }

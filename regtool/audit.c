@@ -14,6 +14,8 @@
 static const char usage_text[] =
     "Usage: regtool [--store SPEC] audit [--json] [--lang L] [--libraries] "
     "[--stores-from FILE] [STORE ...]\n"
+    "       regtool audit --fleet DIR [--jobs N] [--json] [--lang L] "
+    "[--libraries]\n"
     "\n"
     "Checks the name database and reports each problem with a stable id,\n"
     "its severity, the language and indices involved, what it does to the\n"
@@ -30,9 +32,19 @@ static const char usage_text[] =
     "                      Windows tree, whether it exists there\n"
     "  --stores-from FILE  store specs, one a line, as well as STORE ...\n"
     "  STORE ...           audit these stores (hive:DIR, ...) instead of --store\n"
+    "  --fleet DIR         one machine per entry of DIR: a .ini (PerfStringBackup),\n"
+    "                      a .reg export, or a folder holding a Windows tree\n"
+    "                      (System32/config), a PerfStringBackup.INI or one\n"
+    "                      .ini or .reg file; audited in worker processes; a\n"
+    "                      table of findings by machines, those that could\n"
+    "                      not be read and why; --json: a line per machine\n"
+    "                      {\"machine\",\"store\",...} or {\"machine\",\"error\"},\n"
+    "                      then a summary line {\"fleet\",\"machines\",...}\n"
+    "  --jobs N            --fleet's workers (default: one per processor)\n"
     "\n"
     "Exit status: 0 clean (info only); 1 warnings; 2 errors (the worst of\n"
-    "every store); 64 bad command line.\n";
+    "every store); with --fleet, 3 when a machine could not be read; 64\n"
+    "bad command line.\n";
 
 struct result {
     const char *spec;
@@ -102,6 +114,8 @@ int cmd_audit(int argc, char **argv)
     struct rt_audit_options opt = {0};
     char **specs = NULL;
     size_t n_specs = 0;
+    const char *fleet = NULL;
+    long jobs = 0;
     int rc = RT_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -113,6 +127,19 @@ int cmd_audit(int argc, char **argv)
             fputs(usage_text, stdout);
             rc = RT_EXIT_OK;
             goto out;
+        } else if (!strcmp(a, "--fleet") || !strcmp(a, "--jobs")) {
+            char *end = NULL;
+            if (i + 1 >= argc) {
+                rt_cli_error("audit: %s needs a value", a);
+                goto out;
+            }
+            if (a[2] == 'f')
+                fleet = argv[++i];
+            else if ((jobs = strtol(argv[++i], &end, 10)) < 1 || jobs > 1024 ||
+                     *end) {
+                rt_cli_error("audit: --jobs takes a number from 1 to 1024");
+                goto out;
+            }
         } else if (!strcmp(a, "--lang") || !strcmp(a, "--stores-from")) {
             if (i + 1 >= argc) {
                 rt_cli_error("audit: %s needs a value", a);
@@ -137,6 +164,15 @@ int cmd_audit(int argc, char **argv)
             specs = nv;
             n_specs++;
         }
+    }
+    if (fleet || jobs) {
+        if (!fleet || n_specs) {
+            rt_cli_error("audit: %s", fleet ? "--fleet audits DIR's machines, "
+                         "not stores given too" : "--jobs goes with --fleet");
+            goto out;
+        }
+        rc = rt_cli_audit_fleet(fleet, (unsigned)jobs, json, libraries, &opt);
+        goto out;
     }
     int many = n_specs > 0;
     if (!many) {

@@ -354,6 +354,10 @@ static void print_machine_json(const struct machine *m)
  * printed, so the order is the machines' whatever the workers' was. */
 static void print_ready(struct fleet *fl)
 {
+    /* The progress line goes first, where both go to one terminal. */
+    if (fl->progress && fl->json && fl->printed < fl->n &&
+        fl->m[fl->printed].state != PENDING)
+        fputs("\r\033[K", stderr);
     for (; fl->printed < fl->n && fl->m[fl->printed].state != PENDING;
          fl->printed++) {
         struct machine *m = &fl->m[fl->printed];
@@ -387,9 +391,11 @@ static void machine_ended(void *ctx, size_t job, const char *data,
         m->state = UNREADABLE;
     }
     fl->ended++;
-    if (fl->progress)
-        fprintf(stderr, "\raudited %zu/%zu machines", fl->ended, fl->n_jobs);
     print_ready(fl);
+    if (fl->progress) {
+        fflush(stdout);
+        fprintf(stderr, "\raudited %zu/%zu machines", fl->ended, fl->n_jobs);
+    }
 }
 
 static int by_machines(const void *a, const void *b)

@@ -522,13 +522,16 @@ int rt_cli_audit_fleet(const char *dir, unsigned jobs, int json,
     fl.json = json;
     fl.libraries = libraries;
     fl.opt = opt;
-    char *root = NULL;
+    char *root = NULL, *path = rt_os_user_path(dir);
     /* Confined: an entry that is a link is seen as one, not followed, and
      * nothing a machine's files name leads out of DIR. */
-    if (rt_os_confine(dir, &root) != 0) {
-        rt_cli_error("audit --fleet %s: %s", dir, rt_os_strerror(errno));
+    if (!path || rt_os_confine(path, &root) != 0) {
+        rt_cli_error("audit --fleet %s: %s", dir,
+                     path ? rt_os_strerror(errno) : "out of memory");
+        free(path);
         return RT_EXIT_FAILURE;
     }
+    free(path);
     int rc = discover(&fl, root);
     if (rc == RT_EXIT_OK)
         rc = run_fleet(&fl, jobs);

@@ -132,16 +132,24 @@ static void stop_all(struct pool *p)
         }
 }
 
-/* Fills the free slots with the next jobs; a job no worker could be
- * made for ends at once, said so to DONE. */
+/* Fills the free slots with the next jobs. When no worker can be made
+ * (the system's process limit), the job waits for a running one to end;
+ * with none running, it ends at once, said so to DONE. */
 static void fill(struct pool *p, size_t n, size_t *next)
 {
     for (unsigned i = 0; i < p->n_slots && *next < n; i++) {
         if (p->slots[i].pid > 0 || rt_os_interrupted())
             continue;
-        size_t job = (*next)++;
-        if (start(p, &p->slots[i], job) != 0)
-            p->done(p->ctx, job, "", 0, -1000 - errno);
+        if (start(p, &p->slots[i], *next) == 0) {
+            (*next)++;
+            continue;
+        }
+        int err = errno, running = 0;
+        for (unsigned k = 0; k < p->n_slots; k++)
+            running |= p->slots[k].pid > 0;
+        if (running)
+            return;
+        p->done(p->ctx, (*next)++, "", 0, -1000 - err);
     }
 }
 

@@ -1,7 +1,7 @@
 /* regtool audit --fleet DIR: the backups, .reg exports and Windows trees
  * a fleet's configuration management collected under DIR, one entry per
  * machine, audited in one run. Each machine is audited in a worker
- * process of its own (platform/jobs.h): the library keeps process-wide
+ * process of its own (rt_os_run_jobs, platform/os.h): the library keeps process-wide
  * state, a worker holds one machine's database at a time, and one that
  * crashes or is killed loses that machine alone. Workers send back a
  * compact result; this process counts the finding classes and prints in
@@ -18,7 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "platform/jobs.h"
 #include "platform/os.h"
 
 enum state { PENDING, CLEAN, WARNINGS, ERRORS, UNREADABLE };

@@ -1,4 +1,4 @@
-/* The platform layer's worker processes (platform/jobs.h): every job's
+/* The platform layer's worker processes (rt_os_run_jobs, platform/os.h): every job's
  * result reaches the parent whole, however large and whatever the number
  * of workers; a worker that crashes, is killed or exits with a status
  * loses its own job only, said so by how it ended; nothing a job changes
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "platform/jobs.h"
+#include "platform/os.h"
 
 #define N_JOBS 12
 #define BIG_JOB 5               /* writes more than a pipe holds */

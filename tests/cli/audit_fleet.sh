@@ -1,9 +1,10 @@
-# regtool audit --fleet DIR: a fleet of 20 machines made with regtool
+# regtool audit --fleet DIR: a fleet of 22 machines made with regtool
 # (backups of one init tree with the samples installed, a .reg export, a
 # Windows tree) with corruptions planted on some (a duplicated index line,
 # a provider's section removed, a help text removed) and entries that
 # cannot be read (text, a truncated backup, a symbolic link, a FIFO, a
-# folder holding nothing to audit, a file that is no backup). The table
+# folder holding nothing to audit, one whose PerfStringBackup.INI is a
+# link, one with two candidates, a file that is no backup). The table
 # counts each finding class's machines exactly; --json gives one line
 # per machine and a summary line; the output is the same with one worker
 # and with four; the exit status is the worst; a worker killed mid-audit
@@ -43,13 +44,19 @@ echo "not a backup" >"$F/pc-junk.ini"
 head -c 1000 "$TMPDIR/base.ini" >"$F/pc-truncated.ini"
 ln -s ../base.ini "$F/pc-link.ini"
 mkfifo "$F/pc-fifo.reg"
+# Folders: a link as its PerfStringBackup.INI; two candidates and no
+# PerfStringBackup.INI.
+mkdir "$F/pc-linkdir" "$F/pc-two"
+ln -s ../../base.ini "$F/pc-linkdir/PerfStringBackup.INI"
+cp "$F/pc-clean-01.ini" "$F/pc-two/a.ini"
+cp "$F/pc-export.reg" "$F/pc-two/b.reg"
 echo "notes" >"$F/notes.txt"
 echo "ignored" >"$F/.git/config"
 
 table() { awk '/^finding /, /^could not/' "$OUT"; }
 expect_exit 3 "$REGTOOL" audit --fleet "$F" --jobs 1
 cp "$OUT" "$TMPDIR/one"
-expect_grep "^$F: 20 machines: 7 clean, 3 with warnings, 4 with errors, 6 could not be read$" "$OUT"
+expect_grep "^$F: 22 machines: 7 clean, 3 with warnings, 4 with errors, 8 could not be read$" "$OUT"
 # Every class with its machines and findings, most machines first.
 table | awk '{ print $1, $2, $3, $4 }' >"$TMPDIR/table"
 cat >"$TMPDIR/want" <<'EOF'
@@ -66,6 +73,8 @@ for why in "pc-fifo.reg: a FIFO" "pc-link.ini: a symbolic link" \
            "pc-junk.ini: .*pc-junk.ini:1: text before the first section" \
            "pc-truncated.ini: .*pc-truncated.ini:" \
            "pc-nothing: a folder holding no Windows tree" \
+           "pc-linkdir: PerfStringBackup.INI: a symbolic link" \
+           "pc-two: a folder holding several .ini and .reg files" \
            "notes.txt: neither a PerfStringBackup .ini"; do
     expect_grep "^  $why" "$OUT"
 done
@@ -79,17 +88,17 @@ cmp "$TMPDIR/one" "$OUT" || fail "--jobs 4 printed otherwise than --jobs 1"
 
 # --json: one line per machine, in name order, and the summary.
 expect_exit 3 "$REGTOOL" audit --fleet "$F" --json --jobs 3
-[ "$(wc -l <"$OUT")" -eq 21 ] || fail "--json: $(wc -l <"$OUT") lines, want 21"
+[ "$(wc -l <"$OUT")" -eq 23 ] || fail "--json: $(wc -l <"$OUT") lines, want 23"
 jq -e -s '
-    (.[0:20] | map(.machine)) == (.[0:20] | map(.machine) | sort) and
-    ([.[0:20][] | select(.error)] | length) == 6 and
-    ([.[0:20][] | select(.findings and .summary.errors > 0)] | length) == 4 and
+    (.[0:22] | map(.machine)) == (.[0:22] | map(.machine) | sort) and
+    ([.[0:22][] | select(.error)] | length) == 8 and
+    ([.[0:22][] | select(.findings and .summary.errors > 0)] | length) == 4 and
     (.[] | select(.machine == "pc-folder") | .findings[0].id) == "duplicate-index" and
     (.[] | select(.machine == "pc-link.ini") | .error) == "a symbolic link" and
     (.[] | select(.machine == "pc-tree") | .store | startswith("hive:")) and
     (.[] | select(.machine == "pc-export.reg") | .store | startswith("reg:")) and
-    .[20].machines == 20 and .[20].clean == 7 and .[20].unreadable == 6 and
-    .[20].findings[0] == {"id":"duplicate-index","severity":"error","machines":4,"findings":4}
+    .[22].machines == 22 and .[22].clean == 7 and .[22].unreadable == 8 and
+    .[22].findings[0] == {"id":"duplicate-index","severity":"error","machines":4,"findings":4}
 ' "$OUT" >/dev/null || fail "--json: $(cut -c1-200 "$OUT")"
 cp "$OUT" "$TMPDIR/json1"
 expect_exit 3 "$REGTOOL" audit --fleet "$F" --json --jobs 1
@@ -129,7 +138,7 @@ done
 wait "$pid"; rc=$?
 [ -n "$killed" ] || fail "no worker of the fleet audit was seen to kill"
 [ "$rc" -eq 3 ] || fail "with a worker killed, exit $rc, want 3"
-expect_grep "^$F: 20 machines: " "$OUT"
+expect_grep "^$F: 22 machines: " "$OUT"
 expect_grep "^  [^ ]*: the audit ended on signal 9$" "$OUT"
 [ "$(grep -c "ended on signal" "$OUT")" -eq 1 ] || fail "more than the killed machine lost: $(cat "$OUT")"
 

@@ -1,11 +1,12 @@
 /* regtool audit --fleet DIR: the backups, .reg exports and Windows trees
  * a fleet's configuration management collected under DIR, one entry per
  * machine, audited in one run. Each machine is audited in a worker
- * process of its own (rt_os_run_jobs, platform/os.h): the library keeps process-wide
- * state, a worker holds one machine's database at a time, and one that
- * crashes or is killed loses that machine alone. Workers send back a
- * compact result; this process counts the finding classes and prints in
- * machine order, so the output never depends on which worker was first.
+ * process of its own (rt_os_run_jobs, platform/os.h): the library keeps
+ * process-wide state, a worker holds one machine's database at a time,
+ * and one that crashes or is killed loses that machine alone. Workers
+ * send back a compact result; this process counts the finding classes
+ * and prints in machine order, so the output never depends on which
+ * worker was first.
  *
  * DIR's contents come from many machines: each entry is stat'ed without
  * following links (DIR is confined), a link or special file is a machine

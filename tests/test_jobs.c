@@ -1,8 +1,8 @@
-/* The platform layer's worker processes (rt_os_run_jobs, platform/os.h): every job's
- * result reaches the parent whole, however large and whatever the number
- * of workers; a worker that crashes, is killed or exits with a status
- * loses its own job only, said so by how it ended; nothing a job changes
- * in memory is seen by the next. POSIX only (fork). */
+/* The platform layer's worker processes (rt_os_run_jobs, platform/os.h):
+ * every job's result reaches the parent whole, however large and whatever
+ * the number of workers; a worker that crashes, is killed or exits with
+ * a status loses its own job only, said so by how it ended; nothing a job
+ * changes in memory is seen by the next. POSIX only (fork). */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>

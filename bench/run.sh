@@ -29,6 +29,13 @@
 #   BENCH_NAMES        names resolved by one `names` (1000)
 #   BENCH_INI_SYMBOLS  symbols of the check-ini INI (4000)
 #   BENCH_RESULTS      the JSON file (bench/results.json)
+#   BENCH_FLEET        machines of the fleet audit (1000; 0: not run): a
+#                      PerfStringBackup.INI of about 1.5 MB (init's 009
+#                      database and the bench provider, regtool backup)
+#                      copied per machine, every tenth with an index line
+#                      duplicated, every 25th with a provider's section
+#                      removed; row "fleet-audit" of workload fleetN:
+#                      `audit --fleet` on all of them, target 30 s
 #   BENCH_HOSTILE      the scale of the hostile inputs (1: the sizes of
 #                      tests/cli/hostile_scale.sh, which took regtool
 #                      quadratic time; 2: twice, 0.01: a hundredth; 0:
@@ -73,6 +80,7 @@ FLOOR=$BIN/floor TIMEIT=$BIN/timeit PEER=$BIN/hivexpeer
 RUNS=${BENCH_RUNS:-5}
 WORKLOADS=${BENCH_WORKLOADS-W0 W1 W2 Ws}
 HOSTILE=${BENCH_HOSTILE:-1}
+FLEET=${BENCH_FLEET:-1000}
 LAYOUTS=${BENCH_LAYOUTS:-registry files}
 CYCLES=${BENCH_CYCLES:-100}
 NAMES=${BENCH_NAMES:-1000}
@@ -570,6 +578,44 @@ hostile() {
 }
 [ "$HOSTILE" = 0 ] || hostile
 
+# A fleet's PerfStringBackup files, one per machine (audit --fleet): the
+# table must count the planted machines exactly.
+fleet() {
+    n=$FLEET wl=fleet$FLEET FL=$W/fleet
+    echo "== fleet: $n PerfStringBackup files"
+    mkdir -p "$FL/m"
+    # shellcheck disable=SC2086
+    { "$REGTOOL" --store "hive:$FL/w" init --languages 009 &&
+      "$REGTOOL" --store "hive:$FL/w" install $CS "$W/prov/bench.ini" &&
+      "$REGTOOL" --store "hive:$FL/w" backup "$FL/base.ini"; } >"$W/out" 2>"$W/err" ||
+        { cat "$W/out" "$W/err" >&2; exit 1; }
+    iconv -f UTF-16LE -t UTF-8 "$FL/base.ini" >"$FL/base.txt"
+    awk '{ print } /^\[PerfStrings_009\]/ { s = 1; next } s && /^4=/ { print; s = 0 }' \
+        "$FL/base.txt" | iconv -f UTF-8 -t UTF-16LE >"$FL/dup.ini"
+    awk '/^\[PERF_BenchPerf\]/ { skip = 1; next } /^\[/ { skip = 0 } !skip' \
+        "$FL/base.txt" | iconv -f UTF-8 -t UTF-16LE >"$FL/orphan.ini"
+    i=1 dups=0 orphans=0
+    while [ $i -le "$n" ]; do
+        src=base
+        if [ $((i % 10)) -eq 0 ]; then src=dup dups=$((dups + 1))
+        elif [ $((i % 25)) -eq 0 ]; then src=orphan orphans=$((orphans + 1)); fi
+        cp "$FL/$src.ini" "$FL/m/$(printf 'machine%05d.ini' "$i")"
+        i=$((i + 1))
+    done
+    printf '%s\t%s\t%s\n' "$wl" psb "$(stat -c %s "$FL/base.ini")" >>"$SIZES"
+    echo "  $n machines, $(stat -c %s "$FL/base.ini") bytes each; $dups with an index duplicated, $orphans with a section removed"
+    sync
+    OK_EXITS="0 1 2"
+    measure fleet-audit "$wl" psb "" ro "$REGTOOL" audit --fleet "$FL/m"
+    OK_EXITS=0
+    got=$(awk '$1 == "duplicate-index" { d = $3 } $1 == "orphan-strings" { o = $3 }
+               END { print d + 0, o + 0 }' "$W/out")
+    [ "$got" = "$dups $orphans" ] ||
+        { echo "bench: the fleet table counted $got, planted $dups $orphans" >&2; cat "$W/out" >&2; exit 1; }
+    rm -rf "$FL"
+}
+[ "$FLEET" = 0 ] || fleet
+
 echo "== check-ini of a $INI_SYMBOLS-symbol INI"
 "$MKBENCH" provider "$W/ini" --symbols "$INI_SYMBOLS" >/dev/null
 measure check-ini "ini-$INI_SYMBOLS" none "" ro "$REGTOOL" check-ini "$W/ini/bench.ini"
@@ -620,7 +666,12 @@ END {
             # database at most.
             if ((wl[i] == "W1" || wl[i] == "W2") && op[i] ~ /^(backup|restore|repair|rebuild)$/ && fr != "")
                 tg = tg " floor<=1.5x " mark(fr <= 1.5)
-            if (rr != "" && op[i] == "backup")
+            # A fleet: 1,000 backups in 30 s, a few backups in memory.
+            if (op[i] == "fleet-audit")
+                tg = tg " <=30s " mark(med[i] <= 30)
+            if (rr != "" && op[i] == "fleet-audit")
+                tg = tg " RSS<=4x " mark(rr <= 4)
+            else if (rr != "" && op[i] == "backup")
                 tg = tg " RSS<=0.5x " mark(rr <= 0.5)
             else if (rr != "" && op[i] != "floor")
                 tg = tg " RSS<=1.2x " mark(rr <= 1.2)
@@ -634,7 +685,7 @@ END {
         if (op[i] == "install") { inst_t[wl[i] "." lay[i]] = med[i]; inst_b[wl[i] "." lay[i]] = by[i] }
         if (op[i] == "audit" && st[i] == "ok") audit_t[wl[i] "." lay[i]] = med[i]
         js = js (js == "" ? "" : ",\n  ") sprintf("{\"op\":%s,\"store\":%s,\"layout\":%s,\"workload\":%s,\"median_s\":%s,\"peak_rss_mb\":%s,\"bytes_written\":%s,\"fsyncs\":%s,\"floor_ratio\":%s,\"peak_rss_ratio\":%s}",
-            str(op[i]), str(op[i] == "check-ini" ? "none" : "hive"), str(lay[i]), str(wl[i]),
+            str(op[i]), str(op[i] == "check-ini" ? "none" : op[i] == "fleet-audit" ? "psb" : "hive"), str(lay[i]), str(wl[i]),
             num(med[i], "%.6f"), num(rmb, "%.1f"), num(st[i] == "ok" ? by[i] : "", "%d"),
             num(st[i] == "ok" ? fs[i] : "", "%d"), num(fr, "%.4f"), num(rr, "%.3f"))
     }

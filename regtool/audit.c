@@ -15,6 +15,8 @@ static const char usage_text[] =
     "Usage: regtool [--store SPEC] audit [--json | --format text|json|prometheus]\n"
     "       [--textfile FILE] [--lang L] [--libraries] [--stores-from FILE]\n"
     "       [STORE ...]\n"
+    "       regtool audit --fleet DIR [--jobs N] [--json] [--lang L] "
+    "[--libraries]\n"
     "\n"
     "Checks the name database and reports each problem with a stable id,\n"
     "its severity, the language and indices involved, what it does to the\n"
@@ -41,9 +43,19 @@ static const char usage_text[] =
     "                      Windows tree, whether it exists there\n"
     "  --stores-from FILE  store specs, one a line, as well as STORE ...\n"
     "  STORE ...           audit these stores (hive:DIR, ...) instead of --store\n"
+    "  --fleet DIR         one machine per entry of DIR: a .ini (PerfStringBackup),\n"
+    "                      a .reg export, or a folder holding a Windows tree\n"
+    "                      (System32/config), a PerfStringBackup.INI or one\n"
+    "                      .ini or .reg file; audited in worker processes; a\n"
+    "                      table of findings by machines, those that could\n"
+    "                      not be read and why; --json: a line per machine\n"
+    "                      {\"machine\",\"store\",...} or {\"machine\",\"error\"},\n"
+    "                      then a summary line {\"fleet\",\"machines\",...}\n"
+    "  --jobs N            --fleet's workers (default: one per processor)\n"
     "\n"
     "Exit status: 0 clean (info only); 1 warnings; 2 errors (the worst of\n"
-    "every store); 3 --textfile cannot be written; 64 bad command line.\n";
+    "every store); 3 --textfile cannot be written, or with --fleet a\n"
+    "machine could not be read; 64 bad command line.\n";
 
 struct result {
     const char *spec;
@@ -106,6 +118,43 @@ static int read_specs(const char *file, char ***v, size_t *n)
     return 0;
 }
 
+/* Audits the N stores SPECS one after the other, printing each one's
+ * findings (text, or JSON: an array when MANY); the exit status of the
+ * worst. */
+static int audit_stores(char **specs, size_t n_specs, int many, int json,
+                        const struct rt_audit_options *opt, int libraries)
+{
+    struct result *r = calloc(n_specs, sizeof *r);
+    if (!r)
+        return RT_EXIT_FAILURE;
+    int rc = RT_EXIT_OK;
+    if (json && many)
+        putchar('[');
+    for (size_t i = 0; i < n_specs; i++) {
+        r[i].spec = specs[i];
+        audit_one(&r[i], opt, libraries);
+        if (json) {
+            if (i)
+                putchar(',');
+            rt_cli_findings_json(r[i].spec, r[i].layout, &r[i].f);
+        } else {
+            if (i)
+                putchar('\n');
+            rt_cli_findings_text(r[i].spec, r[i].layout, &r[i].f);
+        }
+        int code = r[i].f.errors ? RT_EXIT_INVALID
+                 : r[i].f.warnings ? RT_EXIT_WARN : RT_EXIT_OK;
+        if (code == RT_EXIT_INVALID || (code == RT_EXIT_WARN && rc == RT_EXIT_OK))
+            rc = code;
+        free(r[i].layout);
+        rt_findings_free(&r[i].f);
+    }
+    if (json)
+        fputs(many ? "]\n" : "\n", stdout);
+    free(r);
+    return rc;
+}
+
 int cmd_audit(int argc, char **argv)
 {
     rt_cli_options()->read_once = 1;    /* each table checked once */
@@ -114,6 +163,8 @@ int cmd_audit(int argc, char **argv)
     struct rt_audit_options opt = {0};
     char **specs = NULL;
     size_t n_specs = 0;
+    const char *fleet = NULL;
+    long jobs = 0;
     int rc = RT_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -126,6 +177,19 @@ int cmd_audit(int argc, char **argv)
             fputs(usage_text, stdout);
             rc = RT_EXIT_OK;
             goto out;
+        } else if (!strcmp(a, "--fleet") || !strcmp(a, "--jobs")) {
+            char *end = NULL;
+            if (i + 1 >= argc) {
+                rt_cli_error("audit: %s needs a value", a);
+                goto out;
+            }
+            if (a[2] == 'f')
+                fleet = argv[++i];
+            else if ((jobs = strtol(argv[++i], &end, 10)) < 1 || jobs > 1024 ||
+                     *end) {
+                rt_cli_error("audit: --jobs takes a number from 1 to 1024");
+                goto out;
+            }
         } else if (!strcmp(a, "--lang") || !strcmp(a, "--stores-from") ||
                    !strcmp(a, "--format") || !strcmp(a, "--textfile")) {
             if (i + 1 >= argc) {
@@ -170,6 +234,18 @@ int cmd_audit(int argc, char **argv)
     }
     json = format && !strcmp(format, "json");
     prometheus = textfile || (format && !strcmp(format, "prometheus"));
+    if (fleet || jobs) {
+        if (!fleet || n_specs || prometheus) {
+            rt_cli_error("audit: %s", !fleet ? "--jobs goes with --fleet"
+                         : n_specs ? "--fleet audits DIR's machines, not "
+                                     "stores given too"
+                                   : "--fleet writes text or --json, not the "
+                                     "prometheus format");
+            goto out;
+        }
+        rc = rt_cli_audit_fleet(fleet, (unsigned)jobs, json, libraries, &opt);
+        goto out;
+    }
     int many = n_specs > 0;
     if (!many) {
         const char *spec = rt_cli_store_spec();
@@ -190,36 +266,7 @@ int cmd_audit(int argc, char **argv)
                                      textfile);
         goto out;
     }
-    struct result *r = calloc(n_specs, sizeof *r);
-    if (!r) {
-        rc = RT_EXIT_FAILURE;
-        goto out;
-    }
-    rc = RT_EXIT_OK;
-    if (json && many)
-        putchar('[');
-    for (size_t i = 0; i < n_specs; i++) {
-        r[i].spec = specs[i];
-        audit_one(&r[i], &opt, libraries);
-        if (json) {
-            if (i)
-                putchar(',');
-            rt_cli_findings_json(r[i].spec, r[i].layout, &r[i].f);
-        } else {
-            if (i)
-                putchar('\n');
-            rt_cli_findings_text(r[i].spec, r[i].layout, &r[i].f);
-        }
-        int code = r[i].f.errors ? RT_EXIT_INVALID
-                 : r[i].f.warnings ? RT_EXIT_WARN : RT_EXIT_OK;
-        if (code == RT_EXIT_INVALID || (code == RT_EXIT_WARN && rc == RT_EXIT_OK))
-            rc = code;
-        free(r[i].layout);
-        rt_findings_free(&r[i].f);
-    }
-    if (json)
-        fputs(many ? "]\n" : "\n", stdout);
-    free(r);
+    rc = audit_stores(specs, n_specs, many, json, &opt, libraries);
 out:
     for (size_t i = 0; i < n_specs; i++)
         free(specs[i]);

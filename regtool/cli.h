@@ -84,6 +84,15 @@ struct rt_store *rt_cli_open_database_with(struct rt_database *db,
 struct rt_findings;
 void rt_cli_findings_json(const char *spec, const char *layout,
                           const struct rt_findings *f);
+/* The same to OUT, with a "machine" member first when MACHINE is given
+ * (audit --fleet). */
+void rt_cli_findings_json_to(FILE *out, const char *machine, const char *spec,
+                             const char *layout, const struct rt_findings *f);
+/* audit --fleet DIR (audit_fleet.c): every machine under DIR audited, JOBS
+ * at a time (0: one per processor); the exit status. */
+struct rt_audit_options;
+int rt_cli_audit_fleet(const char *dir, unsigned jobs, int json,
+                       int libraries, const struct rt_audit_options *opt);
 void rt_cli_findings_text(const char *spec, const char *layout,
                           const struct rt_findings *f);
 /* audit --format prometheus: SPECS (N_SPECS; MANY: given as arguments,

@@ -7,57 +7,69 @@
 
 /* Calls PUT with X's message, spelt out now (the findings keep the words
  * said of thousands of languages once: struct rt_finding). */
-static void put_message(const struct rt_finding *x,
+static void put_message(FILE *out, const struct rt_finding *x,
                         void (*put)(FILE *f, const char *text))
 {
     const char *kept = rt_finding_message_kept(x);
     char *spelt = kept ? NULL : rt_finding_message(x);
     if (!kept && !spelt)
         rt_cli_error("out of memory: a finding's message is left out");
-    put(stdout, kept ? kept : spelt ? spelt : "(out of memory)");
+    put(out, kept ? kept : spelt ? spelt : "(out of memory)");
     free(spelt);
 }
 
-static void json_finding(const struct rt_finding *x)
+static void json_finding(FILE *out, const struct rt_finding *x)
 {
-    fputs("{\"id\":", stdout);
-    rt_json_string(stdout, rt_finding_id(x));
-    fputs(",\"severity\":", stdout);
-    rt_json_string(stdout, rt_audit_severity_name(rt_finding_severity(x)));
-    fputs(",\"language\":", stdout);
-    rt_json_string_or_null(stdout, x->language);
-    fputs(",\"indices\":[", stdout);
+    fputs("{\"id\":", out);
+    rt_json_string(out, rt_finding_id(x));
+    fputs(",\"severity\":", out);
+    rt_json_string(out, rt_audit_severity_name(rt_finding_severity(x)));
+    fputs(",\"language\":", out);
+    rt_json_string_or_null(out, x->language);
+    fputs(",\"indices\":[", out);
     for (size_t i = 0; i < rt_finding_n_indices(x); i++)
-        printf("%s%u", i ? "," : "", rt_finding_index(x, i));
-    fputs("],\"texts\":[", stdout);
+        fprintf(out, "%s%u", i ? "," : "", rt_finding_index(x, i));
+    fputs("],\"texts\":[", out);
     for (size_t i = 0; i < rt_finding_n_texts(x); i++) {
         if (i)
-            putchar(',');
-        rt_json_string(stdout, rt_finding_text(x, i));
+            fputc(',', out);
+        rt_json_string(out, rt_finding_text(x, i));
     }
-    fputs("],\"message\":", stdout);
-    put_message(x, rt_json_string);
-    fputs(",\"symptom\":", stdout);
-    rt_json_string_or_null(stdout, rt_finding_symptom(x));
-    fputs(",\"fix\":", stdout);
-    rt_json_string_or_null(stdout, rt_finding_fix(x));
-    putchar('}');
+    fputs("],\"message\":", out);
+    put_message(out, x, rt_json_string);
+    fputs(",\"symptom\":", out);
+    rt_json_string_or_null(out, rt_finding_symptom(x));
+    fputs(",\"fix\":", out);
+    rt_json_string_or_null(out, rt_finding_fix(x));
+    fputc('}', out);
 }
 
 void rt_cli_findings_json(const char *spec, const char *layout,
                           const struct rt_findings *f)
 {
-    fputs("{\"store\":", stdout);
-    rt_json_string(stdout, spec);
-    fputs(",\"layout\":", stdout);
-    rt_json_string_or_null(stdout, layout);
-    fputs(",\"findings\":[", stdout);
+    rt_cli_findings_json_to(stdout, NULL, spec, layout, f);
+}
+
+void rt_cli_findings_json_to(FILE *out, const char *machine, const char *spec,
+                             const char *layout, const struct rt_findings *f)
+{
+    fputc('{', out);
+    if (machine) {
+        fputs("\"machine\":", out);
+        rt_json_string(out, machine);
+        fputc(',', out);
+    }
+    fputs("\"store\":", out);
+    rt_json_string(out, spec);
+    fputs(",\"layout\":", out);
+    rt_json_string_or_null(out, layout);
+    fputs(",\"findings\":[", out);
     for (size_t i = 0; i < f->n; i++) {
         if (i)
-            putchar(',');
-        json_finding(&f->v[i]);
+            fputc(',', out);
+        json_finding(out, &f->v[i]);
     }
-    printf("],\"summary\":{\"errors\":%zu,\"warnings\":%zu,\"info\":%zu}}",
+    fprintf(out, "],\"summary\":{\"errors\":%zu,\"warnings\":%zu,\"info\":%zu}}",
            f->errors, f->warnings, f->infos);
 }
 
@@ -76,7 +88,7 @@ void rt_cli_findings_text(const char *spec, const char *layout,
                rt_finding_id(x), x->language ? " [" : "",
                x->language ? rt_cli_shown(x->language) : "",
                x->language ? "]" : "");
-        put_message(x, rt_cli_put_shown);
+        put_message(stdout, x, rt_cli_put_shown);
         putchar('\n');
         size_t shown = rt_finding_n_indices(x) < 8 ? rt_finding_n_indices(x) : 8;
         for (size_t k = 0; k < shown; k++) {

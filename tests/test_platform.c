@@ -715,6 +715,50 @@ static void codepage_text_held_back_to_the_end_is_written(void **state)
     free(out);
 }
 
+/* Jobs (rt_os_run_jobs), on every system: each job's result reaches
+ * DONE whole, once, with how it ended; forked workers on POSIX, the jobs
+ * in turn on Windows. */
+struct jobs_seen {
+    int calls[5], ended[5];
+    char text[5][32];
+};
+
+static int job_writes(void *ctx, size_t job, FILE *out)
+{
+    (void)ctx;
+    fprintf(out, "job %zu\n", job);
+    return job == 2 ? 7 : 0;
+}
+
+static void job_ended(void *ctx, size_t job, const char *data, size_t len,
+                      int ended)
+{
+    struct jobs_seen *s = ctx;
+    assert_true(job < 5);
+    s->calls[job]++;
+    s->ended[job] = ended;
+    assert_true(len < sizeof s->text[job]);
+    memcpy(s->text[job], data, len + 1);
+}
+
+static void jobs_results_and_statuses(void **state)
+{
+    (void)state;
+    for (unsigned workers = 1; workers <= 3; workers += 2) {
+        struct jobs_seen s;
+        memset(&s, 0, sizeof s);
+        assert_int_equal(rt_os_run_jobs(5, workers, job_writes, job_ended, &s), 0);
+        for (size_t j = 0; j < 5; j++) {
+            char want[32];
+            snprintf(want, sizeof want, "job %zu\n", j);
+            assert_int_equal(s.calls[j], 1);
+            assert_string_equal(s.text[j], want);
+            assert_int_equal(s.ended[j], j == 2 ? -7 : 0);
+        }
+    }
+    assert_true(rt_os_cpu_count() >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -722,6 +766,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test(bulk_allocation_that_cannot_be_had),
+        /* Before trylock_reserve_and_interrupts: after its interrupt, no
+         * job starts. */
+        cmocka_unit_test(jobs_results_and_statuses),
         cmocka_unit_test(codepage_text_held_back_to_the_end_is_written),
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(copy_on_write_mapping, setup, teardown),

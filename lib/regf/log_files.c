@@ -58,6 +58,44 @@ static char *join(const char *prefix, size_t prefixlen, const char *name)
     return p;
 }
 
+/* What the entry FULL is when it is no regular file, in words; "" when it
+ * is gone; NULL for a regular file. Not followed: beneath a confined
+ * folder a link is reported as one (and on Windows refused by name,
+ * ELOOP). */
+static const char *entry_kind(const char *full)
+{
+    struct rt_os_stat st;
+    if (rt_os_stat(full, &st) != 0)
+        return errno == ELOOP ? "a symbolic link or junction"
+                              : "an entry that cannot be looked at";
+    if (st.kind == RT_OS_ABSENT)
+        return "";
+    if (st.kind != RT_OS_FILE)
+        return st.what ? st.what : "not a regular file";
+    return NULL;
+}
+
+/* NAME (of RANK) taken as C when better than C's. With TWIN (regular
+ * files), a second name for one log is kept there, the one passed over
+ * (the first two seen are all a refusal names). 0, or -1 when out of
+ * memory. */
+static int keep(struct candidate *c, char **twin, const char *name, int rank)
+{
+    int take = better(c, name, rank);
+    if (twin && c->name && !*twin &&
+        !(*twin = strdup(take ? c->name : name)))
+        return -1;
+    if (!take)
+        return 0;
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    free(c->name);
+    c->name = copy;
+    c->rank = rank;
+    return 0;
+}
+
 int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
 {
     memset(out, 0, sizeof *out);
@@ -108,44 +146,17 @@ int rt_regf_log_find(const char *primary_path, struct rt_regf_log_paths *out)
                 err = ENOMEM;
                 break;
             }
-            /* Not followed: beneath a confined folder a link is reported
-             * as one (and on Windows refused by name, ELOOP). */
-            struct rt_os_stat st;
-            const char *what = NULL;
-            if (rt_os_stat(full, &st) != 0)
-                what = errno == ELOOP ? "a symbolic link or junction"
-                                      : "an entry that cannot be looked at";
-            else if (st.kind == RT_OS_ABSENT)
-                what = "";      /* gone meanwhile: nothing to say */
-            else if (st.kind != RT_OS_FILE)
-                what = st.what ? st.what : "not a regular file";
+            const char *what = entry_kind(full);
             free(full);
             if (what && !*what)
                 continue;
-            struct candidate *c = what ? &odd[s] : &best[s];
             int rank = rank_of(name, base, log_ext[s]);
-            if (!what && c->name && !twin[s]) {
-                /* Two regular files for one log: the one passed over is
-                 * the twin (the first two seen are all a refusal names). */
-                int take = better(c, name, rank);
-                if (!(twin[s] = strdup(take ? c->name : name))) {
-                    err = ENOMEM;
-                    break;
-                }
-                if (!take)
-                    continue;
-            } else if (!better(c, name, rank)) {
-                continue;
-            }
-            char *copy = strdup(name);
-            if (!copy) {
+            if (keep(what ? &odd[s] : &best[s], what ? NULL : &twin[s], name,
+                     rank) != 0) {
                 err = ENOMEM;
                 break;
             }
-            free(c->name);
-            c->name = copy;
-            c->rank = rank;
-            if (what)
+            if (what && odd[s].name && !strcmp(odd[s].name, name))
                 odd_what[s] = what;
         }
     }

@@ -28,7 +28,7 @@ awk -F '\t' 'length($2) > 40 {bad = 1} END {exit bad}' "$OUT" || fail "a help te
 # The harness itself, on Wt in both layouts.
 RES=$TMPDIR/results.json
 expect_exit 0 env BENCH_WORKLOADS=Wt BENCH_RUNS=1 BENCH_CYCLES=2 BENCH_NAMES=50 \
-    BENCH_INI_SYMBOLS=100 BENCH_HOSTILE=0.01 BENCH_RESULTS="$RES" \
+    BENCH_INI_SYMBOLS=100 BENCH_HOSTILE=0.01 BENCH_FLEET=20 BENCH_RESULTS="$RES" \
     sh bench/run.sh "$REGTOOL" "$BIN/mkbench" 20
 cat "$OUT"
 expect_grep '^op  *workload  *layout  *median s  *floor x' "$OUT"
@@ -38,6 +38,8 @@ for op in install uninstall floor names query backup restore repair rebuild; do
     done
 done
 expect_grep '^check-ini  *ini-100 ' "$OUT"
+# The fleet audit of 20 backups (the harness checks its table's counts).
+expect_grep '^fleet-audit  *fleet20  *psb ' "$OUT"
 # The hostile inputs at a hundredth of their size: each verb's row.
 for row in "hostile-query +svc40 +files" "hostile-repair-n +svc40 +files" \
            "hostile-install-n +lang40 +registry" "hostile-repair-n +pairs1000 +files" \
@@ -57,7 +59,7 @@ expect_grep '^growth after 2 install/uninstall cycles (Wt registry)' "$OUT"
 [ -s "$RES" ] || fail "no $RES"
 if command -v jq >/dev/null 2>&1; then
     jq -e '
-      (.ops | length) == 74 and
+      (.ops | length) == 75 and
       (.ops | all(has("op") and has("store") and has("layout") and has("workload")
         and has("median_s") and has("peak_rss_mb") and has("bytes_written")
         and has("fsyncs") and has("floor_ratio") and has("peak_rss_ratio"))) and

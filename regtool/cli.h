@@ -148,6 +148,8 @@ int rt_cli_load_spec(const char *ini, const char *codepage, int strict,
                      struct rt_provider_spec *spec, struct rt_inf_files *inf);
 void rt_json_string(FILE *f, const char *s);
 void rt_json_string_or_null(FILE *f, const char *s);
+/* V as a JSON number, or null when not PRESENT. */
+void rt_json_u32_or_null(FILE *f, int present, uint32_t v);
 
 /* backup and restore (lodctr /S:FILE, /R:FILE): return a regtool exit
  * code and set *WIN32 to lodctr's. QUIET: one line, no plan. */

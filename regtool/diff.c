@@ -305,14 +305,6 @@ static void json_classes(const size_t n[RT_DIFF_CLASSES][2])
     }
 }
 
-static void json_u32_or_null(int has, uint32_t v)
-{
-    if (has)
-        printf("%u", v);
-    else
-        fputs("null", stdout);
-}
-
 static void json_service(const struct rt_service_info *si)
 {
     if (!si) {
@@ -320,15 +312,15 @@ static void json_service(const struct rt_service_info *si)
         return;
     }
     printf("{\"first_counter\":");
-    json_u32_or_null(si->has_range, si->first_counter);
+    rt_json_u32_or_null(stdout, si->has_range, si->first_counter);
     printf(",\"last_counter\":");
-    json_u32_or_null(si->has_range && si->has_last_counter, si->last_counter);
+    rt_json_u32_or_null(stdout, si->has_range && si->has_last_counter, si->last_counter);
     printf(",\"first_help\":");
-    json_u32_or_null(si->has_range && si->has_first_help, si->first_help);
+    rt_json_u32_or_null(stdout, si->has_range && si->has_first_help, si->first_help);
     printf(",\"last_help\":");
-    json_u32_or_null(si->has_range && si->has_last_help, si->last_help);
+    rt_json_u32_or_null(stdout, si->has_range && si->has_last_help, si->last_help);
     printf(",\"disable\":");
-    json_u32_or_null(si->has_disable, si->disable);
+    rt_json_u32_or_null(stdout, si->has_disable, si->disable);
     putchar('}');
 }
 
@@ -349,9 +341,9 @@ static void json_head(const struct rt_diff *d, const char *a, const char *b)
     for (size_t i = 0; i < d->n_values; i++) {
         const struct rt_diff_value *v = &d->values[i];
         printf("%s{\"name\":\"%s\",\"a\":", i ? "," : "", v->name);
-        json_u32_or_null(v->has_a, v->a);
+        rt_json_u32_or_null(stdout, v->has_a, v->a);
         printf(",\"b\":");
-        json_u32_or_null(v->has_b, v->b);
+        rt_json_u32_or_null(stdout, v->has_b, v->b);
         putchar('}');
     }
     printf("],\"languages\":[");

@@ -46,3 +46,11 @@ void rt_json_string_or_null(FILE *f, const char *s)
     else
         fputs("null", f);
 }
+
+void rt_json_u32_or_null(FILE *f, int present, uint32_t v)
+{
+    if (present)
+        fprintf(f, "%u", (unsigned)v);
+    else
+        fputs("null", f);
+}

@@ -7,14 +7,6 @@
 /* Runs of missing indices named on stderr before the rest are counted. */
 #define RUNS_SHOWN 8
 
-static void json_u32_or_null(int present, uint32_t v)
-{
-    if (present)
-        printf("%u", v);
-    else
-        fputs("null", stdout);
-}
-
 static void print_json(const struct rt_service_info *svc,
                        const struct rt_db_language *l,
                        const struct rt_provider_names *p)
@@ -24,11 +16,11 @@ static void print_json(const struct rt_service_info *svc,
     fputs(",\"language\":", stdout);
     rt_json_string(stdout, l->id);
     printf(",\"first_counter\":%u,\"last_counter\":", svc->first_counter);
-    json_u32_or_null(svc->has_last_counter, svc->last_counter);
+    rt_json_u32_or_null(stdout, svc->has_last_counter, svc->last_counter);
     fputs(",\"first_help\":", stdout);
-    json_u32_or_null(svc->has_first_help, svc->first_help);
+    rt_json_u32_or_null(stdout, svc->has_first_help, svc->first_help);
     fputs(",\"last_help\":", stdout);
-    json_u32_or_null(svc->has_last_help, svc->last_help);
+    rt_json_u32_or_null(stdout, svc->has_last_help, svc->last_help);
     fputs(",\"counters\":[", stdout);
     for (size_t i = 0; i < p->n; i++) {
         printf("%s{\"index\":%u,\"name\":", i ? "," : "", p->v[i].index);

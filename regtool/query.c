@@ -18,14 +18,6 @@ static const char usage_text[] =
     "  --json  one object: {\"layout\",\"base_index\",\"last_counter\",\n"
     "          \"last_help\",\"languages\",\"providers\":[...]}\n";
 
-static void json_u32_or_null(int present, uint32_t v)
-{
-    if (present)
-        printf("%u", v);
-    else
-        fputs("null", stdout);
-}
-
 static void print_provider_json(const struct rt_service_info *p)
 {
     fputs("{\"name\":", stdout);
@@ -39,20 +31,20 @@ static void print_provider_json(const struct rt_service_info *p)
     fputs(",\"close\":", stdout);
     rt_json_string_or_null(stdout, p->close);
     fputs(",\"first_counter\":", stdout);
-    json_u32_or_null(p->has_range, p->first_counter);
+    rt_json_u32_or_null(stdout, p->has_range, p->first_counter);
     fputs(",\"last_counter\":", stdout);
-    json_u32_or_null(p->has_last_counter, p->last_counter);
+    rt_json_u32_or_null(stdout, p->has_last_counter, p->last_counter);
     fputs(",\"first_help\":", stdout);
-    json_u32_or_null(p->has_first_help, p->first_help);
+    rt_json_u32_or_null(stdout, p->has_first_help, p->first_help);
     fputs(",\"last_help\":", stdout);
-    json_u32_or_null(p->has_last_help, p->last_help);
+    rt_json_u32_or_null(stdout, p->has_last_help, p->last_help);
     fputs(",\"object_list\":", stdout);
     rt_json_string_or_null(stdout, p->object_list);
     fputs(",\"ini_file\":", stdout);
     rt_json_string_or_null(stdout, p->ini_file);
     printf(",\"disabled\":%s,\"disable_value\":",
            p->has_disable && p->disable ? "true" : "false");
-    json_u32_or_null(p->has_disable, p->disable);
+    rt_json_u32_or_null(stdout, p->has_disable, p->disable);
     putchar('}');
 }
 

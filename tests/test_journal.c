@@ -35,7 +35,8 @@ static int test_file(void *ctx, const char *rel)
     return !strcmp(rel, "a.hive") || !strcmp(rel, "sub/b.dat") ||
            !strcmp(rel, "sub/c.dat") || !strncmp(rel, "sub/gone/", 9);
 }
-static const struct rt_journal_scope scope = {test_file, NULL, 1u << 20};
+static const struct rt_journal_scope scope = {test_file, NULL, 1u << 20,
+                                              NULL};
 
 static void write_file(const char *name, const void *data, size_t len)
 {
@@ -1013,7 +1014,8 @@ static struct rt_commit *commit_of_c(int way)
 static void borrowed_bytes_journal_as_copies(void **state)
 {
     (void)state;
-    static const struct rt_journal_scope big = {test_file, NULL, 1u << 22};
+    static const struct rt_journal_scope big = {test_file, NULL, 1u << 22,
+                                                NULL};
     for (size_t i = 0; i < C_LEN; i++)
         new_c[i] = (uint8_t)(i * 31 + (i >> 9));
     uint64_t written[3];
@@ -1633,7 +1635,8 @@ static void journal_names_at_most_65536_files(void **state)
     (void)state;
     make_before();
     make_victim();
-    static const struct rt_journal_scope roomy = {test_file, NULL, 8u << 20};
+    static const struct rt_journal_scope roomy = {test_file, NULL, 8u << 20,
+                                                  NULL};
     for (unsigned extra = 0; extra < 2; extra++) {
         static struct forged f;
         forge_start(&f, 0, NULL);
@@ -1694,7 +1697,7 @@ static void commit_larger_than_its_journal_may_be(void **state)
 {
     (void)state;
     make_before();
-    static const struct rt_journal_scope small = {test_file, NULL, 4096};
+    static const struct rt_journal_scope small = {test_file, NULL, 4096, NULL};
     static uint8_t big[8192];
     memset(big, 'x', sizeof big);
     struct rt_commit *c = rt_commit_new(dir, journal);

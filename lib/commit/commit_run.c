@@ -321,6 +321,13 @@ static int check_names(const struct rt_commit *c, size_t journal_len,
             problem = "a write past 4 GiB";
         if (!problem && r->kind == REC_SIZE && r->offset > MAX_FILE_END)
             problem = "a size past 4 GiB";
+        uint64_t cap = c->scoped && c->scope.file_max
+                           ? c->scope.file_max(c->scope.ctx, r->file)
+                           : MAX_FILE_END;
+        if (!problem && ((r->kind == REC_SIZE && r->offset > cap) ||
+                         (r->kind != REC_SIZE && r->kind != REC_DELETE &&
+                          r->offset + r->len > cap)))
+            problem = "a file larger than the store lets it be";
         if (!problem && r->kind == REC_DELETE && r->offset >= parts)
             problem = "a removal of folders above the tree";
         if (problem)

@@ -97,6 +97,11 @@ struct rt_journal_scope {
     int (*is_store_file)(void *ctx, const char *rel);
     void *ctx;
     uint64_t max_bytes;
+    /* The largest REL (a store file) may be after a commit: a record that
+     * writes past it or sizes the file beyond it is refused (a planted
+     * journal would otherwise leave a hive too large to read). NULL: 4
+     * GiB, the format's bound. */
+    uint64_t (*file_max)(void *ctx, const char *rel);
 };
 
 /* Why REL cannot be a path in a journal ("a '..' component", "an

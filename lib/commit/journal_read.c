@@ -215,10 +215,20 @@ static int parse_records(struct rt_journal *j,
         uint64_t parts = 1;
         for (const char *q = r->file; *q; q++)
             parts += *q == '/';
+        uint64_t cap = scope && scope->file_max
+                           ? scope->file_max(scope->ctx, r->file)
+                           : MAX_FILE_END;
+        char capped[128];
+        snprintf(capped, sizeof capped, "it makes the file larger than the "
+                 "%llu bytes such a file of the store may be",
+                 (unsigned long long)cap);
         if (r->kind == REC_WRITE && r->offset + r->len > MAX_FILE_END)
             bad = "it writes past 4 GiB";
         else if (r->kind == REC_SIZE && r->offset > MAX_FILE_END)
             bad = "it makes the file larger than 4 GiB";
+        else if ((r->kind == REC_WRITE && r->offset + r->len > cap) ||
+                 (r->kind == REC_SIZE && r->offset > cap))
+            bad = capped;
         else if (r->kind == REC_SIZE && r->len > 1)
             bad = "its size record carries more than its one byte of flags";
         else if (r->kind == REC_DELETE && r->len)

@@ -1,8 +1,9 @@
 /* Platform layer: the progress listener (progress.h). */
 #include "platform/progress.h"
+#include "platform/os.h"
 
 #include <stdio.h>
-#ifdef _WIN32
+#ifdef RT_OS_WIN32
 #include <io.h>
 #else
 #include <unistd.h>
@@ -25,7 +26,7 @@ void rt_progress_report(const char *stage, size_t done, size_t total)
 
 int rt_progress_stderr_is_terminal(void)
 {
-#ifdef _WIN32
+#ifdef RT_OS_WIN32
     return _isatty(_fileno(stderr)) != 0;
 #else
     return isatty(STDERR_FILENO) == 1;

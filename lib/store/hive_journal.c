@@ -3,6 +3,7 @@
  * directory), what a reader says of one it finds, and how a writer
  * finishes or discards it in begin() before it reads anything. */
 #include "store/hive_internal.h"
+#include "model/size_caps.h"
 #include "platform/compat.h"
 
 #include <limits.h>
@@ -91,6 +92,27 @@ static int is_store_file(void *ctx, const char *rel)
     return ok;
 }
 
+/* The largest REL (a file of the store: is_store_file) may be: a hive
+ * within the 2 GB Windows keeps one under (its reader takes no larger), a
+ * .dat table within its cap, PerfStringBackup.INI within a backup's, an
+ * INF copy's file within a provider file's (size_caps.h). */
+static uint64_t file_max(void *ctx, const char *rel)
+{
+    (void)ctx;
+    const char *slash = strrchr(rel, '/');
+    const char *name = slash ? slash + 1 : rel;
+    if (is_table_name(name))
+        return RT_DAT_TABLE_MAX;
+    size_t n = strlen(rel), pl = strlen(PSB_IN_WINDOWS);
+    if (n >= pl && !strcasecmp(rel + n - pl, PSB_IN_WINDOWS))
+        return RT_BACKUP_FILE_MAX;
+    for (const char *q = rel; (q = strchr(q, '/')) != NULL; q++)
+        if (q - rel >= 3 && !strncasecmp(q - 3, "INF", 3) &&
+            (q - rel == 3 || q[-4] == '/'))
+            return RT_PROVIDER_FILE_MAX;
+    return 0x80001000u;
+}
+
 /* No commit's journal holds more than twice the hives' bytes (each
  * changed page of a hive once, the tables at most whole, which in the
  * registry layout lie inside SOFTWARE) plus 256 MB (the .dat tables and
@@ -102,7 +124,8 @@ struct rt_journal_scope hive_journal_scope(struct hive_store *s)
 {
     struct rt_journal_scope scope = {
         is_store_file, s,
-        2 * (s->software.file_end + s->system.file_end) + JOURNAL_SLACK};
+        2 * (s->software.file_end + s->system.file_end) + JOURNAL_SLACK,
+        file_max};
     return scope;
 }
 

@@ -111,6 +111,13 @@ refused "control character" 'INF/x\\x1b\[2J/0009/a.ini' 'w|INF/x\x1b[2J/0009/a.i
 # hives, a table of another name.
 refused "not a store file" "System32/drivers/evil.sys" "w|System32/drivers/evil.sys|0|MZ"
 refused "beside the hives" "System32/config/SAM" "s|System32/config/SAM|0"
+# A store file grown past what such a file may be (sparse, so free on
+# disk): a hive past the 2 GB its reader takes made the store unreadable,
+# PerfStringBackup.INI past a backup's 1536 MiB, a table past its 256 MiB.
+refused "hive past 2 GB" "System32/config/SOFTWARE" "s|System32/config/SOFTWARE|3000000000"
+expect_grep "it makes the file larger than the 2147487744 bytes such a file of the store may be" "$ERR"
+refused "side file past its cap" "System32/PerfStringBackup.INI" "w|System32/PerfStringBackup.INI|2000000000|x"
+refused "table past its cap" "System32/perfc009.dat" "s|System32/perfc009.dat|300000000"
 # An unsealed journal: its intent block would cut a host file to 0 bytes
 # when the next writer rolls it back.
 refused "intent block" "$OUT_OF$V/passwd" -u "i|$OUT_OF$V/passwd|0"

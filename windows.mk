@@ -75,8 +75,14 @@ WIN_IMPLIB  := $(WINBUILD)/libregtool.dll.a
 WIN_TEST_EXE := $(WIN_TESTS:%=$(WINBUILD)/tests/%.exe)
 WIN_LIBS    := $(WIN_INI_LIBS) -ladvapi32
 
-.PHONY: windows windows-build windows-check
+.PHONY: windows windows-build windows-check windows-dist
 windows: windows-check
+
+# The release zip (tools/windows-dist.sh): the binaries, the header, the
+# README and inih's licence; refused when a binary imports a DLL that
+# Windows does not have itself.
+windows-dist: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL)
+	@sh tools/windows-dist.sh $(WINBUILD) $(API_VERSION) $(if $(INIH),none,$(INIH_SRC))
 
 windows-build: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL) $(WIN_TEST_EXE) $(WINBUILD)/tests/api_header.exe
 
@@ -84,6 +90,7 @@ windows-build: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_
 # library, so it runs only when regtool.dll exports what the header says.
 windows-check: windows-build
 	@sh tests/run-windows.sh $(WINBUILD) $(WIN_TESTS) api_header
+	@sh tests/windows_dist.sh $(WINBUILD) $(API_VERSION) $(if $(INIH),none,$(INIH_SRC))
 
 $(WIN_CMOCKA)/lib/libcmocka.a:
 	@sh tools/mingw-cmocka.sh $(WIN_CMOCKA)

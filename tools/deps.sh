@@ -25,11 +25,14 @@ DEMO="gcc libc6-dev make libinih-dev"
 # clang, libclang-rt-14-dev: the fuzz harnesses (make fuzz, tests/fuzz/);
 # libFuzzer's runtime (libclang_rt.fuzzer-x86_64.a) and ASan's are in
 # libclang-rt-14-dev, which clang only recommends.
+# zip: make windows-dist's release zip, which the windows stage makes and
+# checks (tests/windows_dist.sh).
 # prometheus: its promtool checks regtool audit --format prometheus's
 # output and contrib/prometheus's rules (tests/cli/prometheus.sh).
 CHECK="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev libhivex-bin \
 libwin-hivex-perl libregf-utils reglookup valgrind jq groff-base g++ wine \
-wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev prometheus"
+wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev prometheus \
+zip"
 
 # make bench: libhivex-dev for bench/hivexpeer.c, libwin-hivex-perl for
 # hivexregedit.

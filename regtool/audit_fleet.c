@@ -142,6 +142,13 @@ static int classify(struct machine *m, const char *path)
     if (config) {
         int dir = rt_os_is_dir(config);
         free(config);
+        /* hive:A,B names two hive files: a comma in the folder's path
+         * would have the second read from wherever B leads. */
+        if (dir && strchr(path, ','))
+            return (m->reason = strdup("a Windows tree whose path holds a "
+                                       "comma, which a hive: store reads as "
+                                       "SOFTWARE,SYSTEM: rename it"))
+                       ? 0 : -1;
         if (dir)
             return (m->spec = joined("hive:", path, "")) ? 0 : -1;
     } else if (errno == EEXIST) {

@@ -187,12 +187,15 @@ void rt_os_unconfine(const char *canonical);
  * NULL with errno, and nothing confined, on failure. */
 char *rt_os_confine_folder_of(const char *file, char **root);
 /* The disk PATH lies on (the nearest of its folders holding
- * Windows/System32: another machine's, whoever wrote it) confined as a
- * tree, so that a file the user names there is read and written with the
- * tree's rules: its canonical form to *HELD for rt_os_release_disk, or
- * NULL when PATH is on no such disk, the disk is confined already, or
- * (Windows) always. 0, or -1 with errno (nothing held). */
-int rt_os_hold_disk_of(const char *path, char **held);
+ * Windows/System32 or System32/config, in any letter case: another
+ * machine's, whoever wrote it) confined as a tree, so that a file the
+ * user names there is read and written with the tree's rules: its
+ * canonical form to *HELD for rt_os_release_disk, and (CANON not NULL)
+ * PATH spelled on it to *CANON, a new string, as the tree's rules see it
+ * whatever links of the user's or "//" led there; both NULL when PATH is
+ * on no such disk, or (Windows) always. 0, or -1 with errno (nothing
+ * held). */
+int rt_os_hold_disk_of(const char *path, char **held, char **canon);
 void rt_os_release_disk(char *held);
 /* Whether PATH lies beneath a confined directory: 1, 0. */
 int rt_os_is_confined(const char *path);

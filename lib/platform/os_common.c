@@ -331,12 +331,18 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
     sv->calls = c;
     sv->rule = rule;
     /* A file named on another machine's disk (its Windows\Temp) is
-     * written with the tree's rules: no link planted there is followed. */
-    if (rt_os_hold_disk_of(path, &sv->disk) != 0)
+     * written with the tree's rules: no link planted there is followed,
+     * however the path to the disk was spelled (it is written by the
+     * disk's canonical form, and said so in *USED). */
+    char *on_disk = NULL;
+    if (rt_os_hold_disk_of(path, &sv->disk, &on_disk) != 0)
         return -1;
+    if (on_disk)
+        path = on_disk;
     size_t n = strlen(path);
     if (!(*used = malloc(n + 8))) {
         rt_os_saving_abandon(sv);
+        free(on_disk);
         errno = ENOMEM;
         return -1;
     }
@@ -344,6 +350,7 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
     if (rule == RT_OS_SAVE_REPLACE) {
         if (!(sv->final = strdup(path))) {
             rt_os_saving_abandon(sv);
+            free(on_disk);
             errno = ENOMEM;
             return -1;
         }
@@ -362,6 +369,7 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
         while (rt_os_exists(*used)) {
             if (rule == RT_OS_SAVE_NEW || ++i > 999) {
                 rt_os_saving_abandon(sv);
+                free(on_disk);
                 errno = EEXIST;
                 return -1;
             }
@@ -370,6 +378,7 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
         sv->name = *used;
         sv->name_len = n;
     }
+    free(on_disk);
     if ((sv->fd = open_temporary(*used, &sv->path)) < 0 ||
         (rule == RT_OS_SAVE_REPLACE && rt_os_set_mode(sv->fd, mode) != 0)) {
         int err = errno;

@@ -8,6 +8,7 @@
 #include "platform/os_internal.h"
 #include "platform/os_posix_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -88,30 +90,53 @@ static char *absolute(const char *dir)
     return out;
 }
 
+/* Whether folder DIR holds an entry named NAME in any letter case that is
+ * a folder (Windows' file system does not tell case apart, and disks
+ * upgraded from XP have WINDOWS/System32); its path in *AT when AT. */
+static int holds_folder(const char *dir, const char *name, char **at)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int found = 0;
+    for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
+        if (strcasecmp(e->d_name, name))
+            continue;
+        char *q = NULL;
+        struct stat st;
+        if (asprintf(&q, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
+                     e->d_name) < 0)
+            break;
+        found = stat(q, &st) == 0 && S_ISDIR(st.st_mode);
+        if (found && at)
+            *at = q;
+        else
+            free(q);
+    }
+    closedir(d);
+    return found;
+}
+
 /* The nearest of ABS's folders, ABS itself included, that holds
- * Windows/System32 (WINDOWS/system32 on older systems): the disk a file
- * the user names lies on, written by whoever wrote that disk. NULL when
- * none is (the file system's root is never one). Looked at as the path
- * is spelled, not as its links resolve: a link planted beneath the disk
+ * Windows/System32, or System32/config (a tree the hive store takes
+ * without its Windows folder), in any letter case: the disk a file the
+ * user names lies on, written by whoever wrote that disk. NULL when none
+ * is (the file system's root is never one). Looked at as the path is
+ * spelled, not as its links resolve: a link planted beneath the disk
  * would hide it. */
 static char *disk_of(const char *abs)
 {
-    static const char *const marks[] = {"Windows/System32",
-                                        "WINDOWS/system32"};
     char *p = strdup(abs);
     while (p && strcmp(p, "/") && *p) {
-        for (size_t i = 0; i < sizeof marks / sizeof *marks; i++) {
-            char *q = NULL;
-            struct stat st;
-            if (asprintf(&q, "%s/%s", p, marks[i]) < 0) {
-                free(p);
-                return NULL;
-            }
-            int is_dir = stat(q, &st) == 0 && S_ISDIR(st.st_mode);
-            free(q);
-            if (is_dir)
-                return p;
-        }
+        char *win = NULL, *sys = NULL;
+        int disk = (holds_folder(p, "Windows", &win) &&
+                    holds_folder(win, "System32", NULL)) ||
+                   (holds_folder(p, "System32", &sys) &&
+                    holds_folder(sys, "config", NULL));
+        free(win);
+        free(sys);
+        if (disk)
+            return p;
         char *slash = strrchr(p, '/');
         if (!slash)
             break;
@@ -126,13 +151,30 @@ static char *disk_of(const char *abs)
 
 static int confine_one(const char *dir, int input, char **canonical);
 
-int rt_os_hold_disk_of(const char *path, char **held)
+int rt_os_hold_disk_of(const char *path, char **held, char **canon)
 {
     *held = NULL;
-    char *abs = absolute(path), *disk = disk_of(abs ? abs : path);
-    free(abs);
-    int r = disk && !rt_os_is_confined(disk) ? confine_one(disk, 0, held) : 0;
+    if (canon)
+        *canon = NULL;
+    char *abs = absolute(path);
+    const char *p = abs ? abs : path;
+    char *disk = disk_of(p);
+    /* Confined (again, when it is: one more reference) whatever the
+     * spelling: through the user's own link above it, or with "//" or
+     * "/./" on the way, the path would not be seen beneath the disk's
+     * canonical form, and a link of the disk would be followed. */
+    int r = disk ? confine_one(disk, 0, held) : 0;
     int err = errno;
+    if (r == 0 && *held && canon &&
+        asprintf(canon, "%s%s", *held, p + strlen(disk)) < 0) {
+        *canon = NULL;
+        rt_os_unconfine(*held);
+        free(*held);
+        *held = NULL;
+        r = -1;
+        err = ENOMEM;
+    }
+    free(abs);
     free(disk);
     errno = err;
     return r;
@@ -158,11 +200,12 @@ static int confine(const char *dir, int input, char **canonical)
      * resolved with its links refused, a hard link in it is read only
      * where the tree's would be, and an output file named on the same
      * disk keeps the tree's rules while the input is held. */
-    char *held = NULL;
-    if (rt_os_hold_disk_of(dir, &held) != 0)
+    char *held = NULL, *on_disk = NULL;
+    if (rt_os_hold_disk_of(dir, &held, &on_disk) != 0)
         return -1;
-    int r = confine_one(dir, 1, canonical);
+    int r = confine_one(on_disk ? on_disk : dir, 1, canonical);
     int err = errno;
+    free(on_disk);
     if (held) {
         int kept = 0;
         pthread_mutex_lock(&roots_lock);

@@ -82,10 +82,12 @@ int rt_os_confine(const char *dir, char **canonical)
  * as docs/threat-model.md says. */
 /* A mounted disk's Windows folder is not told apart from the live
  * system's own: no disk is held. */
-int rt_os_hold_disk_of(const char *path, char **held)
+int rt_os_hold_disk_of(const char *path, char **held, char **canon)
 {
     (void)path;
     *held = NULL;
+    if (canon)
+        *canon = NULL;
     return 0;
 }
 

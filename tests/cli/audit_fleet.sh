@@ -158,4 +158,15 @@ if script -qec "true" /dev/null >/dev/null 2>&1; then
     grep -q "audited 6/6 machines.*\[K" "$TMPDIR/tty" ||
         fail "no progress line on a terminal: $(od -c "$TMPDIR/tty" | head)"
 fi
+# A Windows tree whose folder name holds a comma: hive:DIR/m,SYSTEM would
+# be read as two hives, the second SYSTEM from the working directory (a
+# file outside the fleet). Listed as unreadable, nothing else opened.
+K=$TMPDIR/comma
+mkdir -p "$K" "$TMPDIR/cwd"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/plain" init --languages 009
+cp -a "$TMPDIR/plain" "$K/m,SYSTEM"
+cp "$TMPDIR/plain/Windows/System32/config/SYSTEM" "$TMPDIR/cwd/SYSTEM"
+(cd "$TMPDIR/cwd" && exec "$REGTOOL" audit --fleet "$K") >"$OUT" 2>"$ERR"
+[ $? -eq 3 ] || fail "a tree named with a comma: not exit 3"
+expect_grep "m,SYSTEM: a Windows tree whose path holds a comma, which a hive: store reads as SOFTWARE,SYSTEM: rename it" "$OUT"
 echo "audit_fleet: ok"

@@ -169,6 +169,31 @@ for args in "hive recover Windows/System32/config/SOFTWARE -o Windows/Temp/rec" 
     grep -q "must never change" "$HOST/out/keep.conf" || fail "$args replaced a host file"
 done
 rm -f "$W/Temp"
+# However the path to the disk is spelled (through the user's own link
+# above it, with "//" or "/./"), and whatever the letter case of its
+# Windows and System32 folders (XP's WINDOWS/system32), or with no
+# Windows folder at all (System32/config at its root).
+ln -s "$T" "$TMPDIR/userlink"
+ln -s "$HOST/out" "$W/Temp"
+for out in "$TMPDIR/userlink/Windows/Temp/rec" "$TMPDIR//t/Windows/Temp/rec" \
+    "$TMPDIR/./t/Windows/Temp/rec"; do
+    expect_exit 3 "$REGTOOL" hive recover "$C/SOFTWARE" -o "$out"
+    expect_grep "Windows/Temp is a symbolic link, which regtool does not follow inside a tree it did not write" "$ERR"
+done
+rm -f "$W/Temp" "$TMPDIR/userlink"
+mv "$T/Windows" "$T/WINDOWS"
+mv "$T/WINDOWS/System32" "$T/WINDOWS/system32"
+ln -s "$HOST/out" "$T/WINDOWS/Temp"
+expect_exit 3 "$REGTOOL" hive recover "$T/WINDOWS/system32/config/SOFTWARE" -o "$T/WINDOWS/Temp/rec"
+expect_grep "WINDOWS/Temp is a symbolic link, which regtool does not follow inside a tree it did not write" "$ERR"
+rm -rf "$T"
+mkdir -p "$T/System32" "$T/Temp"
+cp -a "$TMPDIR/pristine-registry/Windows/System32/config" "$T/System32/config"
+rmdir "$T/Temp"
+ln -s "$HOST/out" "$T/Temp"
+expect_exit 3 "$REGTOOL" hive recover "$T/System32/config/SOFTWARE" -o "$T/Temp/rec"
+expect_grep "/Temp is a symbolic link, which regtool does not follow inside a tree it did not write" "$ERR"
+[ "$(ls -A "$HOST/out")" = keep.conf ] || fail "a spelling of the disk wrote into the host folder"
 rm -rf "$HOST/out"
 
 # A file the user names on the tree's disk is read with the tree's rules:

@@ -201,7 +201,11 @@ static int confine(const char *dir, int input, char **canonical)
      * where the tree's would be, and an output file named on the same
      * disk keeps the tree's rules while the input is held. */
     char *held = NULL, *on_disk = NULL;
-    if (rt_os_hold_disk_of(dir, &held, &on_disk) != 0)
+    /* Beneath a confined tree already (an INF copy's folder read by
+     * rebuild), the tree's rules hold: the disk is not looked for again
+     * (each look lists the folders above, INF's thousands among them). */
+    if (!rt_os_is_confined(dir) &&
+        rt_os_hold_disk_of(dir, &held, &on_disk) != 0)
         return -1;
     int r = confine_one(on_disk ? on_disk : dir, 1, canonical);
     int err = errno;

@@ -173,7 +173,8 @@ static int discover(struct fleet *fl, const char *root)
                      rt_os_strerror(errno));
         return RT_EXIT_FAILURE;
     }
-    qsort(names, count, sizeof *names, by_name);
+    if (count) /* an empty folder lists no array */
+        qsort(names, count, sizeof *names, by_name);
     fl->m = calloc(count ? count : 1, sizeof *fl->m);
     fl->jobs = calloc(count ? count : 1, sizeof *fl->jobs);
     int rc = fl->m && fl->jobs ? RT_EXIT_OK : RT_EXIT_FAILURE;
@@ -508,7 +509,8 @@ static int run_fleet(struct fleet *fl, unsigned jobs)
         return RT_EXIT_FAILURE;
     }
     print_ready(fl);
-    qsort(fl->k, fl->n_k, sizeof *fl->k, by_machines);
+    if (fl->n_k) /* qsort takes no null array, even empty */
+        qsort(fl->k, fl->n_k, sizeof *fl->k, by_machines);
     struct counts c = count_states(fl);
     if (fl->json)
         print_summary_json(fl, c);

@@ -169,4 +169,8 @@ cp "$TMPDIR/plain/Windows/System32/config/SYSTEM" "$TMPDIR/cwd/SYSTEM"
 (cd "$TMPDIR/cwd" && exec "$REGTOOL" audit --fleet "$K") >"$OUT" 2>"$ERR"
 [ $? -eq 3 ] || fail "a tree named with a comma: not exit 3"
 expect_grep "m,SYSTEM: a Windows tree whose path holds a comma, which a hive: store reads as SOFTWARE,SYSTEM: rename it" "$OUT"
+# An empty fleet folder: no machines, exit 0 (no sort of a null list).
+mkdir -p "$TMPDIR/empty"
+expect_exit 0 "$REGTOOL" audit --fleet "$TMPDIR/empty"
+expect_grep "0 machines: 0 clean" "$OUT"
 echo "audit_fleet: ok"

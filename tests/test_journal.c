@@ -1717,6 +1717,39 @@ static void commit_larger_than_its_journal_may_be(void **state)
     assert_int_equal(which_state(), 0);
 }
 
+/* A commit whose journal is small but whose size records take its files
+ * past the store's bound in all is refused before anything is written:
+ * the next writer would refuse its journal, and nobody could finish it. */
+static void commit_files_past_the_total_refused(void **state)
+{
+    (void)state;
+    make_before();
+    static const struct rt_journal_scope small = {test_file, NULL, 1 << 20,
+                                                  NULL};
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    rt_commit_set_scope(c, &small);
+    assert_int_equal(rt_commit_set_size(c, "a.hive", 600 << 10), 0);
+    assert_int_equal(rt_commit_set_size(c, "sub/b.dat", 600 << 10), 0);
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), -1);
+    rt_commit_free(c);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    assert_non_null(strstr(e.message, "would reach 1228800 bytes in all"));
+    assert_non_null(strstr(e.message, "nothing was written"));
+    assert_int_equal(rt_io_totals.writes, before.writes);
+    assert_int_not_equal(access(journal, F_OK), 0);
+    assert_int_equal(which_state(), 0);
+    /* Each alone within the bound: committed. */
+    c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    rt_commit_set_scope(c, &small);
+    assert_int_equal(rt_commit_set_size(c, "a.hive", 600 << 10), 0);
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+}
+
 static void lock_serializes_writers(void **state)
 {
     (void)state;
@@ -1888,6 +1921,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(commit_names_only_its_files, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(commit_larger_than_its_journal_may_be, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(commit_files_past_the_total_refused, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(lock_serializes_writers, setup,
                                         teardown),

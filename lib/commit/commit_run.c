@@ -376,6 +376,29 @@ static struct rt_journal *written_journal(const struct rt_commit *c,
     return j;
 }
 
+/* The commit's files in all as the next writer would check them
+ * (check_total, in journal_read.c): a commit whose journal would be
+ * refused for what its files reach in all is never started. */
+static int check_extent(const struct rt_commit *c, struct rt_error *e)
+{
+    if (!c->scoped || !c->scope.max_bytes)
+        return 0;
+    struct rt_journal *j = written_journal(c, e);
+    if (!j)
+        return -1;
+    uint64_t total = rt_journal_extent_total(j);
+    rt_journal_free(j);
+    if (total <= c->scope.max_bytes)
+        return 0;
+    return rt_error_set(e, RT_ERR_INVALID_DATA,
+                        "this change is too large for the store: its files "
+                        "would reach %llu bytes in all, more than the %llu "
+                        "a commit of this store may leave them (the next "
+                        "writer would refuse its journal); nothing was "
+                        "written", (unsigned long long)total,
+                        (unsigned long long)c->scope.max_bytes);
+}
+
 /* The sealed journal of C applied as the next writer would replay it:
  * the same code. A failure leaves the sealed journal for the next
  * writer, and E says so. */
@@ -418,7 +441,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     if (rt_journal_image_make(c, &im) != 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     size_t len = im.len, ilen = im.ilen;
-    if (check_names(c, len, e) != 0 ||
+    if (check_names(c, len, e) != 0 || check_extent(c, e) != 0 ||
         preflight(c, &growth, &later, &mode, &rv, e) != 0 || interrupted(e)) {
         reservations_release(&rv);
         rt_journal_image_free(&im);

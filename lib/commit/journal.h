@@ -140,6 +140,9 @@ struct rt_journal_file {
     int sized;
     uint64_t size;
     int removed;
+    /* The furthest the sealed records make the file reach: the end of
+     * its furthest write or its largest size. */
+    uint64_t extent;
 };
 
 /* Reads JOURNAL_PATH (a regular file of at most SCOPE->max_bytes) and

@@ -203,6 +203,9 @@ int rt_folders_ok(const char *path, struct rt_error *e);
 
 /* Lists the files J's records act on (J->files, J->grow_to). */
 int rt_journal_list_files(struct rt_journal *j, struct rt_error *e);
+/* What the files of J reach in all once its sealed records are
+ * replayed: the sum of their extents (rt_journal_list_files). */
+uint64_t rt_journal_extent_total(const struct rt_journal *j);
 /* Cuts each file of the intent block V (N entries) back to its size
  * before the commit. */
 int rt_journal_roll_back_fresh(const char *base, const struct intent *v,

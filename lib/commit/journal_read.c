@@ -292,12 +292,46 @@ int rt_journal_list_files(struct rt_journal *j, struct rt_error *e)
         f->removed = 0;
         if (r->kind == REC_WRITE) {
             f->bytes += r->len;
+            if (r->offset + r->len > f->extent)
+                f->extent = r->offset + r->len;
         } else {
             f->sized = 1;
             f->size = r->offset;
+            if (r->offset > f->extent)
+                f->extent = r->offset;
         }
     }
     return 0;
+}
+
+uint64_t rt_journal_extent_total(const struct rt_journal *j)
+{
+    uint64_t total = 0;
+    for (size_t k = 0; k < j->n_files; k++)
+        total += j->files[k].extent;
+    return total;
+}
+
+/* A sealed J whose files would reach more than SCOPE's journal bound in
+ * all is refused: each file capped alone, a journal of a few kilobytes
+ * could still size hundreds of them to their caps. No commit of the
+ * store leaves its files larger in all than a journal of it may be
+ * (rt_commit_run refuses such a commit alike). */
+static int check_total(const struct rt_journal *j,
+                       const struct rt_journal_scope *scope,
+                       struct rt_error *e)
+{
+    uint64_t total = rt_journal_extent_total(j);
+    if (!scope || !scope->max_bytes || !j->info.sealed ||
+        total <= scope->max_bytes)
+        return 0;
+    char why[300];
+    snprintf(why, sizeof why,
+             "its %zu files would reach %llu bytes in all, more than the "
+             "%llu any commit of this store leaves them", j->n_files,
+             (unsigned long long)total,
+             (unsigned long long)scope->max_bytes);
+    return refuse(j->path, e, why);
 }
 
 /* Whether J's bytes can be a journal of this format: they begin with
@@ -359,7 +393,9 @@ static int parse(struct rt_journal *j, const struct rt_journal_scope *scope,
         return -1;
     if (j->info.sealed && parse_records(j, scope, ilen, body, e) != 0)
         return -1;
-    return rt_journal_list_files(j, e);
+    if (rt_journal_list_files(j, e) != 0)
+        return -1;
+    return check_total(j, scope, e);
 }
 
 void rt_journal_free(struct rt_journal *j)

@@ -118,6 +118,17 @@ refused "hive past 2 GB" "System32/config/SOFTWARE" "s|System32/config/SOFTWARE|
 expect_grep "it makes the file larger than the 2147487744 bytes such a file of the store may be" "$ERR"
 refused "side file past its cap" "System32/PerfStringBackup.INI" "w|System32/PerfStringBackup.INI|2000000000|x"
 refused "table past its cap" "System32/perfc009.dat" "s|System32/perfc009.dat|300000000"
+# Each file within its cap, but together past what any commit of the
+# store leaves them (hundreds of sparse tables from a journal of a few
+# kilobytes): refused whole by the total.
+fresh
+plant "s|System32/perfc009.dat|250000000" "s|System32/perfh009.dat|250000000" \
+    "s|SysWOW64/perfc009.dat|250000000"
+snapshot
+expect_exit 2 $REGTOOL --store "hive:$W" enable Xfer
+expect_grep "regtool.journal: its 3 files would reach 750000000 bytes in all, more than the [0-9]* any commit of this store leaves them" "$ERR"
+expect_grep "the journal is refused whole: nothing was replayed, cut back or removed" "$ERR"
+unchanged "files past the total"
 # An unsealed journal: its intent block would cut a host file to 0 bytes
 # when the next writer rolls it back.
 refused "intent block" "$OUT_OF$V/passwd" -u "i|$OUT_OF$V/passwd|0"

@@ -217,8 +217,24 @@ static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
                 return oom(e);
             continue;
         }
-        if (st.kind == RT_OS_ABSENT)
+        if (st.kind == RT_OS_ABSENT) {
+            /* The language's folder in a folder's place is something
+             * else (a FIFO, a file): said, not taken for no copy. */
+            char *slash = strrchr(path, '/');
+            int odd = 0;
+            if (slash) {
+                *slash = '\0';
+                odd = rt_os_stat(path, &st) == 0 &&
+                      st.kind != RT_OS_ABSENT && st.kind != RT_OS_DIR;
+                *slash = '/';
+            }
+            if (odd) {
+                in->path = path;
+                in->why = "its language folder is not a folder (a file, a "
+                          "FIFO, a device or a socket): not read";
+            }
             continue;
+        }
         in->path = path;
         struct rt_diags d = {0};
         if (rt_provider_spec_load(path, NULL, &src->specs[k], &d) == 0) {

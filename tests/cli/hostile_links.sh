@@ -289,6 +289,12 @@ expect_exit 0 "$REGTOOL" --store "hive:$T" install $CS "$INI"
 rm -r "$W/INF/TransferPerf/0009"
 ln -s "$HOST/etc" "$W/INF/TransferPerf/0009"
 refused_link 3 "$W/INF/TransferPerf/0009" --store "hive:$T" uninstall TransferPerf
+# The INF copy's language folder a FIFO: rebuild reads nothing there and
+# says what stands in the folder's place (not "not found").
+rm "$W/INF/TransferPerf/0009"
+mkfifo "$W/INF/TransferPerf/0009"
+expect_exit 0 timeout 20 "$REGTOOL" --store "hive:$T" rebuild --dry-run
+expect_grep "INF/TransferPerf/0009/transfer.ini: its language folder is not a folder (a file, a FIFO, a device or a socket): not read" "$OUT"
 
 # The Windows folder itself a link (to a copy of a tree elsewhere): the
 # tree the user named holds a link where its Windows folder should be.

@@ -4,7 +4,8 @@
 # program with mingw-w64; all run under wine64 by tests/wine/run.sh in a
 # throwaway prefix.
 #   make wine         build into build/wine/ (regtool.exe: the whole CLI)
-#   make wine-check   build, then run tests/wine/run.sh
+#   make wine-check   build, then run tests/wine/run.sh (the native
+#                     PE of windows.mk included)
 
 WINEGCC   ?= winegcc
 WBUILD    := build/wine
@@ -25,8 +26,10 @@ WINE_PROGRAMS := $(WBUILD)/regtool.exe.so $(WBUILD)/test_store_win32.exe.so \
 wine: wine-build
 wine-build: $(WINE_PROGRAMS)
 
-wine-check: wine-build
-	@sh tests/wine/run.sh $(WBUILD)
+# The native regtool.exe (windows.mk) runs the provider end to end too:
+# on the live store, and as the prefix's lodctr.exe and unlodctr.exe.
+wine-check: wine-build $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe
+	@sh tests/wine/run.sh $(WBUILD) $(WINBUILD)
 
 # A test build throughout: its regtool.exe is the one the crash sweeps
 # end at the k-th write (RT_TESTING: lib/commit/io_count.c's hooks).

@@ -59,9 +59,12 @@ INI_SCRIPTS="tests/cli/check_ini_real.sh tests/cli/check_ini_samples.sh
     tests/cli/uninstall_last_counter.sh tests/cli/names_query_dryrun.sh
     tests/cli/audit.sh tests/cli/rebuild_preview.sh"
 "$WINE64" "$build/regtool.exe" version | grep -q 'without inih' && INI_SCRIPTS=
+SCRIPTS="tests/cli/noini_verbs.sh tests/cli/hive_check.sh
+    tests/cli/hive_recover.sh $INI_SCRIPTS"
+# WINDOWS_CLI_SCRIPTS: only these (a developer's run of one script).
 # shellcheck disable=SC2086
-REGTOOL_WINDOWS=1 sh tests/run-cli.sh "$wrapper" tests/cli/noini_verbs.sh \
-    tests/cli/hive_check.sh tests/cli/hive_recover.sh $INI_SCRIPTS || status=1
+REGTOOL_WINDOWS=1 sh tests/run-cli.sh "$wrapper" \
+    ${WINDOWS_CLI_SCRIPTS:-$SCRIPTS} || status=1
 if [ -s "$build/wine-retries.log" ]; then
     echo "regtool.exe: $(wc -l <"$build/wine-retries.log") runs again after Wine ended them with no output of regtool's:"
     cat "$build/wine-retries.log"

@@ -2,7 +2,10 @@
 # The sample provider (ini-samples/provider/transferperf.dll) under Wine,
 # read by tests/wine/perfconsumer.exe through HKEY_PERFORMANCE_DATA, in
 # the prefix that tests/wine/run.sh made (WINE64, WINEPREFIX exported).
-# Usage: tests/wine/provider_e2e.sh BUILD_DIR REGTOOL_EXE_SO
+# Usage: tests/wine/provider_e2e.sh BUILD_DIR REGTOOL [DROPIN_DIR]
+# REGTOOL: the Winelib build's regtool.exe.so, or the native PE
+# regtool.exe; DROPIN_DIR (BUILD_DIR): the build whose lodctr and unlodctr
+# become the prefix's (tests/wine/dropin.sh), build/windows for the PE's.
 #
 # Wine 8 serves Perflib\009 through a predefined handle: a fixed stub
 # table that nothing can write. regtool --store live install leaves it
@@ -13,12 +16,17 @@
 set -eu
 build=$1
 regtool=$2
+dropin=${3:-$1}
+case "$regtool" in
+*.exe.so) who="wine provider" ;;
+*) who="wine provider, native regtool.exe" ;;
+esac
 consumer="$build/mingw/perfconsumer.exe"
 dll_dir="$WINEPREFIX/drive_c/regtool-perf"
 svc='HKLM\SYSTEM\CurrentControlSet\Services\TransferPerf'
 lang='HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib\CurrentLanguage'
 . tests/common.sh
-FAIL_WHO="tests/wine: provider"
+FAIL_WHO="tests/wine: $who"
 reg() { "$WINE64" reg "$@" >/dev/null 2>&1 || fail "reg $*"; }
 expect() {  # NAME OUTPUT PATTERN...: every pattern is a line of OUTPUT
     what=$1 out=$2
@@ -74,7 +82,7 @@ case "$out" in
 *'REG_SZ'*'1848 1856'*) ;;
 *) fail "Object List after install: $out" ;;
 esac
-printf "%s\n" "wine provider: live install wrote CurrentLanguage and 00C, left Wine's 009 stub alone and said so: ok"
+printf "%s\n" "$who: live install wrote CurrentLanguage and 00C, left Wine's 009 stub alone and said so: ok"
 
 # The same commit left the INF copy where Windows' lodctr /R finds it:
 # C:\windows\INF\TransferPerf\0009\, the INI and its symbol file as given.
@@ -86,7 +94,7 @@ for f in transfer-fr.ini CounterOffsets.h; do
     [ -n "$copy" ] || fail "no INF copy of $f after live install"
     cmp -s "$copy" "$ini_dir/$f" || fail "the INF copy of $f differs from the file installed"
 done
-printf '%s\n' 'wine provider: live install copied the INI and symbol file to INF\TransferPerf\0009: ok'
+printf '%s\n' "$who: live install copied the INI and symbol file to INF\\TransferPerf\\0009: ok"
 
 # The other verbs on the live store: names, disable/enable (as reg.exe
 # sees them), backup, then restore after damage.
@@ -107,7 +115,7 @@ case "$out" in
 *'\01848\0Transfert\0'*'\01860\0Pairs actifs'*) ;;
 *) fail "00C's Counter after live restore: $out" ;;
 esac
-echo "wine provider: names, disable/enable, backup and restore on the live store: ok"
+echo "$who: names, disable/enable, backup and restore on the live store: ok"
 
 transfer_lines() {
     expect "$1" "$2" \
@@ -152,7 +160,7 @@ expect Costly "$out" 'object 1848: not in the data'
 rc=0; out=$("$WINE64" "$consumer" CurrentLanguage Transfer 1856 2>&1) || rc=$?
 [ "$rc" -eq 1 ] || fail "1856: exit $rc: $out"
 expect "query 1856" "$out" 'data block: 1 objects' 'object 1848: not in the data'
-echo "wine provider: Wine loads transferperf.dll, consumer reads Transfer and Peer: ok"
+echo "$who: Wine loads transferperf.dll, consumer reads Transfer and Peer: ok"
 
 # audit --libraries on the live store looks the DLLs up in the machine's
 # own files: transferperf.dll is found (outside the system directories,
@@ -175,7 +183,7 @@ case "$out" in
 *) fail "live audit --libraries: no library-not-found for absent.dll in: $out" ;;
 esac
 reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
-echo "wine provider: audit --libraries checks the live machine's files: ok"
+echo "$who: audit --libraries checks the live machine's files: ok"
 
 # regtool verify reads the provider's data as a consumer does and checks
 # it against the database: clean for the provider as built (009, Wine's
@@ -202,7 +210,7 @@ for fault in 1:verify-misaligned 2:verify-index-parity 3:verify-index-outside-ra
     esac
 done
 reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
-echo "wine provider: verify is clean, and finds each broken provider's mistake: ok"
+echo "$who: verify is clean, and finds each broken provider's mistake: ok"
 
 # regtool uninstall works on the live store: 009's stub holds none of
 # the provider's names, so only CurrentLanguage and the service change.
@@ -225,7 +233,7 @@ case "$out" in
 *'"verify-not-installed"'*) ;;
 *) fail "verify after removal: no verify-not-installed in: $out" ;;
 esac
-echo "wine provider: after regtool uninstall the consumer no longer resolves Transfer, nor verify: ok"
+echo "$who: after regtool uninstall the consumer no longer resolves Transfer, nor verify: ok"
 [ -z "$(find "$WINEPREFIX/drive_c/windows" -ipath '*/inf/transferperf*' 2>/dev/null)" ] ||
     fail "the INF copy is left after live uninstall: $(find "$WINEPREFIX/drive_c/windows" -ipath '*/inf/transferperf*')"
 
@@ -240,7 +248,7 @@ esac
 # out to them runs them (cmd /c): tests/wine/dropin.sh made regtool the
 # prefix's lodctr and unlodctr. lodctr registers what the service's key
 # already says (an installer writes Library, Open, Collect, Close first).
-sh tests/wine/dropin.sh "$build"
+sh tests/wine/dropin.sh "$dropin"
 cp "$ini_dir/transfer-fr.ini" "$ini_dir/CounterOffsets.h" "$dll_dir/"
 reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
 reg add "$svc\\Performance" /v Open /t REG_SZ /d OpenTransfer /f
@@ -269,7 +277,7 @@ expect "unlodctr.exe" "$out" 'unlodctr: removed TransferPerf: names 1848-1860, h
 rc=0; out=$("$WINE64" "$consumer" 00C Transfert 2>&1) || rc=$?
 [ "$rc" -eq 1 ] || fail "after unlodctr.exe: exit $rc: $out"
 expect "after unlodctr.exe" "$out" '"Transfert": not in the Counter table of 00C'
-echo "wine provider: lodctr.exe and unlodctr.exe run by cmd are regtool's: install, /S and removal in English and French: ok"
+echo "$who: lodctr.exe and unlodctr.exe run by cmd are regtool's: install, /S and removal in English and French: ok"
 
 # Leave the prefix as run.sh found it for the tests that follow.
 reg delete "$svc" /f

@@ -5,9 +5,13 @@
 # Winelib regtool (crash_sweep_verbs.sh), the provider end to end and a
 # smoke run of the Winelib regtool, all in a
 # throwaway prefix that is made here and removed afterwards.
-# Usage: tests/wine/run.sh BUILD_DIR (build/wine), from the repository root.
+# Usage: tests/wine/run.sh BUILD_DIR [WINDOWS_BUILD_DIR], from the
+# repository root (build/wine and build/windows): with the second, the
+# provider end to end runs again with the native PE regtool.exe, and its
+# lodctr.exe and unlodctr.exe copied into the prefix's system32.
 set -eu
 build=$1
+native=${2:-}
 PREFIX_DIR=$(cd "$build" && pwd)/prefix
 . tests/wine/prefix.sh
 
@@ -20,6 +24,8 @@ case "$out" in
 esac
 
 sh tests/wine/provider_e2e.sh "$build" "$build/regtool.exe.so"
+[ -z "$native" ] ||
+    sh tests/wine/provider_e2e.sh "$build" "$native/regtool.exe" "$native"
 
 "$WINE64" "$build/test_store_win32.exe.so"
 sh tests/wine/crash_sweep.sh "$build/sweep.exe.so"

@@ -533,8 +533,10 @@ int rt_cli_audit_fleet(const char *dir, unsigned jobs, int json,
     fl.opt = opt;
     char *root = NULL, *path = rt_os_user_path(dir);
     /* Confined: an entry that is a link is seen as one, not followed, and
-     * nothing a machine's files name leads out of DIR. */
-    if (!path || rt_os_confine(path, &root) != 0) {
+     * nothing a machine's files name leads out of DIR. As an input: a
+     * DIR on a disk (a folder of a Windows tree) is reached with the
+     * disk's links refused. */
+    if (!path || rt_os_confine_input(path, &root) != 0) {
         rt_cli_error("audit --fleet %s: %s", dir,
                      path ? rt_os_strerror(errno) : "out of memory");
         free(path);

@@ -330,6 +330,7 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
     sv->fd = -1;
     sv->calls = c;
     sv->rule = rule;
+    *used = NULL;
     /* A file named on another machine's disk (its Windows\Temp) is
      * written with the tree's rules: no link planted there is followed,
      * however the path to the disk was spelled (it is written by the

@@ -90,60 +90,140 @@ static char *absolute(const char *dir)
     return out;
 }
 
-/* Whether folder DIR holds an entry named NAME in any letter case that is
- * a folder (Windows' file system does not tell case apart, and disks
- * upgraded from XP have WINDOWS/System32); its path in *AT when AT. */
-static int holds_folder(const char *dir, const char *name, char **at)
+/* What a look for a disk wants of a folder's entries: each of these
+ * names in any letter case (Windows' file system does not tell case
+ * apart, and disks upgraded from XP have WINDOWS/System32). */
+enum { MARK_WINDOWS, MARK_SYSTEM32, MARK_CONFIG, MARK_SOFTWARE, MARK_SYSTEM,
+       N_MARKS };
+static const char *const mark_names[N_MARKS] = {"Windows", "System32",
+                                                "config", "SOFTWARE",
+                                                "SYSTEM"};
+
+/* A folder's marks as its last listing found them, kept while the folder
+ * is unchanged (the same device, inode and modification time, which any
+ * entry made, removed or renamed in it changes): opening each of N files
+ * of one folder would otherwise list that folder N times. */
+struct marks {
+    dev_t dev;
+    ino_t ino;
+    struct timespec mtime;
+    char name[N_MARKS][NAME_MAX + 1];   /* "" where it has none */
+};
+static struct marks marks_seen[32];
+static unsigned marks_next;
+static pthread_mutex_t marks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* DIR's entries named as the marks are, in any case (M->name), listed or
+ * from the last listing of DIR unchanged since; -1 when DIR cannot be
+ * listed. */
+static int folder_marks(const char *dir, struct marks *m)
 {
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return -1;
+    pthread_mutex_lock(&marks_lock);
+    for (size_t i = 0; i < sizeof marks_seen / sizeof *marks_seen; i++) {
+        const struct marks *k = &marks_seen[i];
+        if (k->ino == st.st_ino && k->dev == st.st_dev &&
+            k->mtime.tv_sec == st.st_mtim.tv_sec &&
+            k->mtime.tv_nsec == st.st_mtim.tv_nsec) {
+            *m = *k;
+            pthread_mutex_unlock(&marks_lock);
+            return 0;
+        }
+    }
+    pthread_mutex_unlock(&marks_lock);
+    memset(m, 0, sizeof *m);
     DIR *d = opendir(dir);
     if (!d)
-        return 0;
-    int found = 0;
-    for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
-        if (strcasecmp(e->d_name, name))
-            continue;
-        char *q = NULL;
-        struct stat st;
-        if (asprintf(&q, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
-                     e->d_name) < 0)
-            break;
-        found = stat(q, &st) == 0 && S_ISDIR(st.st_mode);
-        if (found && at)
-            *at = q;
-        else
-            free(q);
-    }
+        return -1;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        for (int k = 0; k < N_MARKS; k++)
+            if (!m->name[k][0] && !strcasecmp(e->d_name, mark_names[k]))
+                snprintf(m->name[k], sizeof m->name[k], "%s", e->d_name);
     closedir(d);
+    m->dev = st.st_dev;
+    m->ino = st.st_ino;
+    m->mtime = st.st_mtim;
+    /* A name a listing found is looked at again each time (holds_mark
+     * stats it), so a mark removed since is seen; one added within the
+     * same tick of the file system's clock as the listing is not, which
+     * only a folder changing under this very process could show. */
+    pthread_mutex_lock(&marks_lock);
+    marks_seen[marks_next++ % (sizeof marks_seen / sizeof *marks_seen)] = *m;
+    pthread_mutex_unlock(&marks_lock);
+    return 0;
+}
+
+/* Whether DIR holds mark K as a folder (WANT_DIR) or a file; its path in
+ * *AT when AT. */
+static int holds_mark(const char *dir, int k, int want_dir, char **at)
+{
+    struct marks m;
+    if (folder_marks(dir, &m) != 0 || !m.name[k][0])
+        return 0;
+    char *q = NULL;
+    struct stat st;
+    if (asprintf(&q, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
+                 m.name[k]) < 0)
+        return 0;
+    int found = stat(q, &st) == 0 &&
+                (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+    if (found && at)
+        *at = q;
+    else
+        free(q);
     return found;
 }
 
-/* The nearest of ABS's folders, ABS itself included, that holds
- * Windows/System32, or System32/config (a tree the hive store takes
- * without its Windows folder), in any letter case: the disk a file the
- * user names lies on, written by whoever wrote that disk. NULL when none
- * is (the file system's root is never one). Looked at as the path is
- * spelled, not as its links resolve: a link planted beneath the disk
- * would hide it. */
+/* Whether folder P is laid out as a tree the hive store opens: it holds
+ * Windows/System32, System32/config, config with a SOFTWARE or SYSTEM
+ * hive, or the SOFTWARE and SYSTEM hives themselves (store_hive.c's
+ * layouts), each name in any letter case. */
+static int looks_like_disk(const char *p)
+{
+    char *sub = NULL;
+    int disk = 0;
+    if (holds_mark(p, MARK_WINDOWS, 1, &sub))
+        disk = holds_mark(sub, MARK_SYSTEM32, 1, NULL);
+    free(sub);
+    sub = NULL;
+    if (!disk && holds_mark(p, MARK_SYSTEM32, 1, &sub))
+        disk = holds_mark(sub, MARK_CONFIG, 1, NULL);
+    free(sub);
+    sub = NULL;
+    if (!disk && holds_mark(p, MARK_CONFIG, 1, &sub))
+        disk = holds_mark(sub, MARK_SOFTWARE, 0, NULL) ||
+               holds_mark(sub, MARK_SYSTEM, 0, NULL);
+    free(sub);
+    return disk || (holds_mark(p, MARK_SOFTWARE, 0, NULL) &&
+                    holds_mark(p, MARK_SYSTEM, 0, NULL));
+}
+
+/* The outermost of ABS's folders, ABS itself included, laid out as a
+ * tree (looks_like_disk): the disk a file the user names lies on,
+ * written by whoever wrote that disk. NULL when none is (the file
+ * system's root is never one). The outermost, as the path is spelled:
+ * a link planted beneath the disk, to another disk or to a folder
+ * laid out as one (another machine's disk mounted beside it, root's
+ * Wine prefix), would be taken for the disk if the nearest were, and
+ * followed; beneath the outermost, every link is the disk's, refused
+ * as the tree's are. */
 static char *disk_of(const char *abs)
 {
-    char *p = strdup(abs);
-    while (p && strcmp(p, "/") && *p) {
-        char *win = NULL, *sys = NULL;
-        int disk = (holds_folder(p, "Windows", &win) &&
-                    holds_folder(win, "System32", NULL)) ||
-                   (holds_folder(p, "System32", &sys) &&
-                    holds_folder(sys, "config", NULL));
-        free(win);
-        free(sys);
-        if (disk)
+    size_t n = strlen(abs);
+    char *p = malloc(n + 1);
+    if (!p)
+        return NULL;
+    for (size_t end = 1; end <= n; end++) {
+        if (end < n && abs[end] != '/')
+            continue;
+        if (end < n && abs[end + 1] == '/')
+            continue;
+        memcpy(p, abs, end);
+        p[end] = '\0';
+        if (end > 1 && looks_like_disk(p))
             return p;
-        char *slash = strrchr(p, '/');
-        if (!slash)
-            break;
-        if (slash == p)
-            slash[1] = 0;
-        else
-            *slash = 0;
     }
     free(p);
     return NULL;

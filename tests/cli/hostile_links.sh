@@ -196,6 +196,59 @@ expect_grep "/Temp is a symbolic link, which regtool does not follow inside a tr
 [ "$(ls -A "$HOST/out")" = keep.conf ] || fail "a spelling of the disk wrote into the host folder"
 rm -rf "$HOST/out"
 
+# A link of the disk whose target is laid out as a disk itself (another
+# machine's disk mounted beside it, root's Wine prefix): the outermost
+# disk keeps its rules, so the link is refused, not taken for the disk
+# and followed (audit --textfile wrote on the other disk, check-ini read
+# its 0600 INI, rebuild --from read its tables); a link back to the
+# tree's own root (Temp -> ..) is refused, where hive recover crashed.
+fresh registry
+OTHER=$HOST/other
+mkdir -p "$OTHER/Windows/System32/config" "$HOST/out"
+printf 'host file: must never change\n' >"$HOST/out/keep.conf"
+printf '[info]\ndrivername=Secret\nsymbolfile=s.h\n[languages]\n009=English\n' >"$OTHER/Windows/creds.ini"
+chmod 600 "$OTHER/Windows/creds.ini"
+cp "$W/System32/"*.dat "$OTHER/Windows/System32/"
+mkdir -p "$HOST/old/System32"
+cp "$W/System32/"*.dat "$HOST/old/System32/"
+tree_state "$HOST" >"$TMPDIR/host-other.state"
+ln -s "$OTHER/Windows" "$W/Temp"
+ln -s .. "$W/Up"
+expect_exit 3 "$REGTOOL" --store "hive:$T" audit --textfile "$W/Temp/perf.prom"
+expect_grep "$W/Temp is a symbolic link" "$ERR"
+expect_exit 3 "$REGTOOL" check-ini "$W/Temp/creds.ini"
+expect_grep "$W/Temp is a symbolic link" "$ERR"
+expect_exit 3 "$REGTOOL" --store "hive:$T" rebuild --dry-run --from "$W/Temp"
+expect_grep "$W/Temp is a symbolic link" "$ERR"
+expect_exit 3 "$REGTOOL" hive recover "$C/SOFTWARE" -o "$W/Up/rec"
+expect_grep "$W/Up is a symbolic link" "$ERR"
+expect_same_tree "$HOST" "$TMPDIR/host-other.state"
+rm -f "$W/Temp" "$W/Up"
+# rebuild --from a folder of the tree that is a link to a host folder
+# (Windows.old): refused, nothing of the host's tables read into the tree.
+ln -s "$HOST/old" "$T/Windows.old"
+snap
+expect_exit 3 "$REGTOOL" --store "hive:$T" rebuild --from "$T/Windows.old"
+expect_grep "$T/Windows.old is a symbolic link" "$ERR"
+expect_same_tree "$T" "$TMPDIR/before"
+rm "$T/Windows.old"
+# The hive store's other layouts are disks too: hives in config/ at the
+# tree's root, or at its root itself.
+for layout in config root; do
+    rm -rf "$T"
+    mkdir -p "$T"
+    case $layout in
+    config) cp -a "$TMPDIR/pristine-registry/Windows/System32/config" "$T/config" ;;
+    root) cp "$TMPDIR/pristine-registry/Windows/System32/config/SOFTWARE" \
+              "$TMPDIR/pristine-registry/Windows/System32/config/SYSTEM" "$T/" ;;
+    esac
+    ln -s "$HOST/out" "$T/Temp"
+    expect_exit 3 "$REGTOOL" hive recover --force "$TMPDIR/pristine-registry/Windows/System32/config/SOFTWARE" -o "$T/Temp/keep.conf"
+    expect_grep "$T/Temp is a symbolic link" "$ERR"
+done
+expect_same_tree "$HOST" "$TMPDIR/host-other.state"
+rm -rf "$HOST/out" "$HOST/other" "$HOST/old" "$T"
+
 # A file the user names on the tree's disk is read with the tree's rules:
 # a hard link there to a host file (root's 0600 secret; as a user, where
 # the tree lies on the file system of /) is refused, not read as the

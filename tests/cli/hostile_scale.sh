@@ -512,6 +512,20 @@ for dry in --dry-run ""; do
 done
 expect_same_tree "$W" "$TMPDIR/before"
 
+# 9. N backups in one folder audited together (audit --stores-from): the
+# disk each file lies on is looked for above it, and listing that folder
+# again for each of its N files made the run quadratic (N=8,000: 93 s).
+N=$(size 4000)
+mkdir -p "$TMPDIR/many"
+awk -v n="$N" -v d="$TMPDIR/many" 'BEGIN {
+    for (i = 0; i < n; i++) {
+        f = sprintf("%s/m%05d.ini", d, i)
+        printf "[Perflib]\r\n" >f
+        close(f)
+        print "psb:" f
+    } }' >"$TMPDIR/many.txt"
+bounded "$N backups in one folder: audit --stores-from" 3 "0 1 2 3" audit --stores-from "$TMPDIR/many.txt"
+
 echo "hostile scale: $n runs"
 [ "$n" -ge 56 ] || fail "only $n runs"
 exit 0

@@ -73,7 +73,7 @@ WIN_EXE     := $(WINBUILD)/regtool.exe
 WIN_DLL     := $(WINBUILD)/regtool.dll
 WIN_IMPLIB  := $(WINBUILD)/libregtool.dll.a
 WIN_TEST_EXE := $(WIN_TESTS:%=$(WINBUILD)/tests/%.exe)
-WIN_LIBS    := $(WIN_INI_LIBS) -ladvapi32
+WIN_LIBS    := $(WIN_INI_LIBS) -ladvapi32 -lshell32
 
 .PHONY: windows windows-build windows-check windows-dist
 windows: windows-check

@@ -132,6 +132,12 @@ int main(int argc, char **argv)
     rt_os_end_on_interrupts("regtool: interrupted: stopped at once (a commit "
                             "it cut short is finished or rolled back by the "
                             "next run)\n");
+    /* On Windows the C runtime's ARGV is in the ANSI code page: taken
+     * again in UTF-8, as every path and name the library reads is. */
+    if (rt_os_args_utf8(&argc, &argv) != 0) {
+        fputs("regtool: out of memory\n", stderr);
+        return RT_EXIT_FAILURE;
+    }
     int dropin = rt_dropin_mode(argv[0]);
     if (dropin)
         rt_cli_set_program(dropin == 1 ? "lodctr" : "unlodctr");

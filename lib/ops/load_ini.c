@@ -157,11 +157,21 @@ static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
 /* DIR's entries into *NAMES: 0; 1 when DIR cannot be listed (absent,
  * not a folder, refused); -1 out of memory, which is never taken for a
  * folder that is not there. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted by name: the order the file system lists them in differs from
+ * one to the next (ext4 by hash, NTFS by name), and which INI is found
+ * first must not. */
 static int list_dir(const char *dir, char ***names, size_t *n)
 {
-    if (rt_os_list_dir(dir, names, n) == 0)
-        return 0;
-    return errno == ENOMEM ? -1 : 1;
+    if (rt_os_list_dir(dir, names, n) != 0)
+        return errno == ENOMEM ? -1 : 1;
+    if (*n)
+        qsort(*names, *n, sizeof **names, by_name);
+    return 0;
 }
 
 /* DIR/NAME, NAME matched without regard to case (a Windows tree copied

@@ -269,6 +269,14 @@ int rt_os_read_file_beneath(const char *path, size_t max, uint8_t **data,
  * \\\\server\\share) becomes the Unix path Wine maps it to, and a
  * relative one gets '/' separators; anywhere else, a copy. */
 char *rt_os_user_path(const char *arg);
+/* The command line's arguments in UTF-8, the encoding of the library's
+ * paths and texts: on Windows, from the command line as Windows keeps it
+ * (UTF-16, CommandLineToArgvW) in place of the C runtime's *ARGV, which
+ * holds them in the ANSI code page ("?" for each character it lacks: a
+ * Cyrillic provider name or path lost); elsewhere *ARGV is left as it is.
+ * The new array lives as long as the process. 0, or -1 (out of memory:
+ * *ARGV left). */
+int rt_os_args_utf8(int *argc, char ***argv);
 
 /* Creates PATH, which must not exist, with LEN bytes of DATA, durably. */
 int rt_os_write_new_file(const char *path, const void *data, size_t len);

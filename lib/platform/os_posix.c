@@ -352,6 +352,13 @@ int rt_os_fsync_dir_of(const char *path)
     return r;
 }
 
+int rt_os_args_utf8(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0;
+}
+
 char *rt_os_user_path(const char *arg)
 {
 #ifdef __WINE__

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <windows.h>
+#include <shellapi.h>
 
 /* errno for the calling thread's last Win32 error. */
 int os_win32_set_errno(void)
@@ -330,6 +331,32 @@ int rt_os_free_space(const char *path, uint64_t *bytes)
 void rt_os_sleep_ms(unsigned ms)
 {
     Sleep(ms);
+}
+
+int rt_os_args_utf8(int *argc, char ***argv)
+{
+    int n = 0;
+    LPWSTR *w = CommandLineToArgvW(GetCommandLineW(), &n);
+    char **v = w && n > 0 ? calloc((size_t)n + 1, sizeof *v) : NULL;
+    for (int i = 0; v && i < n; i++) {
+        int len = WideCharToMultiByte(CP_UTF8, 0, w[i], -1, NULL, 0, NULL,
+                                      NULL);
+        if (len <= 0 || !(v[i] = malloc((size_t)len))) {
+            while (i-- > 0)
+                free(v[i]);
+            free(v);
+            v = NULL;
+            break;
+        }
+        WideCharToMultiByte(CP_UTF8, 0, w[i], -1, v[i], len, NULL, NULL);
+    }
+    if (w)
+        LocalFree(w);
+    if (!v)
+        return -1;
+    *argc = n;
+    *argv = v;
+    return 0;
 }
 
 char *rt_os_user_path(const char *arg)

@@ -5,6 +5,10 @@ set -u
 # REGTOOL_SIGNAL_AT_WRITE: lib/commit/io_count.c), beside the product's
 # build; the scripts that simulate crashes and signals run it.
 REGTOOL_TESTING=${REGTOOL_TESTING:-$(dirname "$REGTOOL")/testing/regtool}
+# The drive the native Windows build (under Wine) shows before an
+# absolute path it prints: /tmp/x is Z:/tmp/x there (tests/run-windows.sh).
+DRIVE=
+[ "${REGTOOL_WINDOWS:-}" != 1 ] || DRIVE=Z:
 # expect_exit CODE CMD...: runs CMD, stdout to $OUT, stderr to $ERR.
 OUT=$TMPDIR/out; ERR=$TMPDIR/err
 expect_exit() {

@@ -78,7 +78,7 @@ for l in 009 019 00C; do
 done
 for p in TransferPerf ReplicationPerf OrderService; do
     expect_grep "^provider $p (names [0-9]*-[0-9]*, help [0-9]*-[0-9]*): 009 from the INF copy; 00C from the INF copy; 019 from the INF copy$" "$OUT"
-    expect_grep "^  INF copy: $W/INF/$p/0009/" "$OUT"
+    expect_grep "^  INF copy: $DRIVE$W/INF/$p/0009/" "$OUT"
 done
 # The built-in providers have no INF copy: their strings are in the
 # backup.
@@ -97,7 +97,7 @@ iconv -f UTF-16LE -t UTF-8 "$W/SysWOW64/perfc019.dat" | tr '\0' '\n' |
 expect_exit 0 $REGTOOL $S hive check "$W/System32/config/SOFTWARE"
 # Nothing left to do: a second rebuild writes nothing.
 expect_exit 0 $REGTOOL $S rebuild
-expect_grep "^regtool: rebuilt the tables from $W: 0 changes, nothing to write$" "$OUT"
+expect_grep "^regtool: rebuilt the tables from $DRIVE$W: 0 changes, nothing to write$" "$OUT"
 
 # TransferPerf's INF copy deleted and its strings gone: tables emptied,
 # PerfStringBackup.INI gone too.
@@ -106,9 +106,9 @@ empty_tables "$D"
 tree_state "$D" >"$TMPDIR/lossy"
 expect_exit 0 $REGTOOL $S rebuild --dry-run
 expect_grep "^provider TransferPerf (names 3992-4004, help 3993-4005): 009 LOST; 00C LOST; 019 LOST$" "$OUT"
-expect_grep "^  no INF copy: $W/INF/TransferPerf/0009/transfer.ini: not found$" "$OUT"
+expect_grep "^  no INF copy: $DRIVE$W/INF/TransferPerf/0009/transfer.ini: not found$" "$OUT"
 expect_grep "^  LOST: TransferPerf has no text in 3 languages" "$OUT"
-expect_grep "^missing: $W/System32/PerfStringBackup.INI: not found$" "$OUT"
+expect_grep "^missing: $DRIVE$W/System32/PerfStringBackup.INI: not found$" "$OUT"
 expect_grep "^provider ReplicationPerf .*: 009 from the INF copy;" "$OUT"
 expect_grep "^provider ESENT .*: 009 from the tables as installed;" "$OUT"
 expect_grep "^regtool: 3 provider or language texts would be lost (--accept-loss)$" "$OUT"
@@ -126,7 +126,7 @@ expect_same_tree "$D" "$TMPDIR/lossy"
 # From an identical machine's Windows directory: nothing lost, every
 # table back.
 expect_exit 0 $REGTOOL $S rebuild --from "$TMPDIR/good/Windows"
-expect_grep "^regtool: rebuilt the tables from $TMPDIR/good/Windows: " "$OUT"
+expect_grep "^regtool: rebuilt the tables from $DRIVE$TMPDIR/good/Windows: " "$OUT"
 tables "$D" | diff "$TMPDIR/tables.before" - || fail "rebuild --from did not restore every table"
 expect_exit 64 $REGTOOL $S rebuild --from ""
 expect_exit 3 $REGTOOL $S rebuild --from "$TMPDIR/no/such/dir"
@@ -148,7 +148,7 @@ cmp -s "$W/System32/perfc019.dat" "$W/SysWOW64/perfc019.dat" ||
 REGTOOL_STORE="hive:$D" expect_exit 2 "$TMPDIR/bin/lodctr" /R
 expect_exit 0 $REGTOOL $S uninstall TransferPerf
 REGTOOL_STORE="hive:$D" expect_exit 0 "$TMPDIR/bin/lodctr" /R
-expect_grep "^lodctr: rebuilt the tables from $W: 0 changes, nothing to write$" "$OUT"
+expect_grep "^lodctr: rebuilt the tables from $DRIVE$W: 0 changes, nothing to write$" "$OUT"
 
 # Tables as values (the registry layout): the tables as installed are in
 # System32 all the same; a rebuild of an intact database changes
@@ -159,11 +159,11 @@ expect_exit 0 $REGTOOL --store "hive:$R" init --languages 009,019 --layout regis
 expect_exit 0 $REGTOOL --store "hive:$R" install $CS ini-samples/replication.ini
 expect_exit 0 $REGTOOL --store "hive:$R" rebuild --dry-run
 expect_grep "^provider ReplicationPerf .*: 009 from the INF copy; 019 from the INF copy$" "$OUT"
-expect_grep "^regtool: would rebuild the tables from $R/Windows: 0 changes$" "$OUT"
+expect_grep "^regtool: would rebuild the tables from $DRIVE$R/Windows: 0 changes$" "$OUT"
 rm -r "$R/Windows/INF/ReplicationPerf"
 expect_exit 0 $REGTOOL --store "hive:$R" rebuild
 expect_grep "^provider ReplicationPerf .*: 009 from the current tables; 019 from the current tables$" "$OUT"
-expect_grep "^regtool: rebuilt the tables from $R/Windows: 0 changes, nothing to write$" "$OUT"
+expect_grep "^regtool: rebuilt the tables from $DRIVE$R/Windows: 0 changes, nothing to write$" "$OUT"
 
 # A store without a Windows directory (hive files named directly) has
 # nothing to rebuild from but --from.

@@ -59,7 +59,7 @@ jq -e '[.findings[] | select(.id == "provider-strings-missing") | .language] | s
     "$OUT" >/dev/null || fail "audit: $(cat "$OUT")"
 expect_exit 0 "$REGTOOL" $S repair --from-ini "$I" --backup "$TMPDIR/b1.ini"
 for l in 009 019 00C; do
-    expect_grep "strings-restored \[$l\]: Xfer: Perflib.$l: 3 names and 3 help texts restored from $I/x.ini" "$OUT"
+    expect_grep "strings-restored \[$l\]: Xfer: Perflib.$l: 3 names and 3 help texts restored from $DRIVE$I/x.ini" "$OUT"
 done
 restored "from DIR"
 # Russian text where the INI has it, English where not.
@@ -73,18 +73,27 @@ if [ ! -f "$D/Windows/INF/Xfer/0009/o.h" ] || [ -e "$D/Windows/INF/Xfer/o.h" ]; 
     fail "install's INF copy is not INF/Xfer/0009/{x.ini,o.h}"
 fi
 expect_exit 0 "$REGTOOL" $S repair --from-ini "$TMPDIR/empty" --backup "$TMPDIR/b0.ini"
-expect_grep "strings-restored \[009\]: .* from $D/Windows/INF/Xfer/0009/x.ini" "$OUT"
+expect_grep "strings-restored \[009\]: .* from $DRIVE$D/Windows/INF/Xfer/0009/x.ini" "$OUT"
 restored "from install's INF copy"
 
 # The INF copy as Windows keeps it, the symbol file in INF\Xfer, with the
 # INI's name in another case, found when DIR has no INI of it.
 damage
+rm -r "$D/Windows/INF/Xfer/0009"
 mkdir -p "$D/Windows/INF/Xfer/0019"
 cp "$I/o.h" "$D/Windows/INF/Xfer/"
 cp "$I/x.ini" "$D/Windows/INF/Xfer/0019/X.INI"
 expect_exit 0 "$REGTOOL" $S repair --from-ini "$TMPDIR/empty" --backup "$TMPDIR/b2.ini"
-expect_grep "strings-restored \[009\]: .* from $D/Windows/INF/Xfer/0019/X.INI" "$OUT"
+expect_grep "strings-restored \[009\]: .* from $DRIVE$D/Windows/INF/Xfer/0019/X.INI" "$OUT"
 restored "from the INF copy"
+# Two INF copies: the first by its folder's name (0009), whatever order
+# the file system lists them in.
+damage
+mkdir -p "$D/Windows/INF/Xfer/0009"
+cp "$I/x.ini" "$D/Windows/INF/Xfer/0009/x.ini"
+expect_exit 0 "$REGTOOL" $S repair --from-ini "$TMPDIR/empty" --backup "$TMPDIR/b3.ini"
+expect_grep "strings-restored \[009\]: .* from $DRIVE$D/Windows/INF/Xfer/0009/x.ini" "$OUT"
+restored "from the first INF copy"
 rm -r "$D/Windows/INF"
 
 # No INI anywhere: said so, nothing written.
@@ -97,7 +106,7 @@ expect_same_tree "$D" "$TMPDIR/st"
 # An INI whose offsets do not end at the installed range: refused, with
 # the INI and the symbol named; nothing written.
 expect_exit 2 "$REGTOOL" $S repair --from-ini "$TMPDIR/other" --backup "$TMPDIR/b4.ini"
-expect_grep "ini-range-mismatch: Xfer: not restored from $TMPDIR/other/x.ini: its symbol CNT (offset 2) is its last" "$OUT"
+expect_grep "ini-range-mismatch: Xfer: not restored from $DRIVE$TMPDIR/other/x.ini: its symbol CNT (offset 2) is its last" "$OUT"
 expect_same_tree "$D" "$TMPDIR/st"
 [ ! -e "$TMPDIR/b4.ini" ] || fail "a repair that wrote nothing saved a backup"
 

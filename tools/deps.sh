@@ -27,12 +27,17 @@ DEMO="gcc libc6-dev make libinih-dev"
 # libclang-rt-14-dev, which clang only recommends.
 # zip: make windows-dist's release zip, which the windows stage makes and
 # checks (tests/windows_dist.sh).
+# gcc-mingw-w64-i686, nsis, wine32:i386: the NSIS plugin (32-bit, as
+# Debian's makensis builds x86-unicode installers), its example installer
+# built with makensis and run by 32-bit Wine in a 64-bit prefix
+# (tests/nsis/run.sh); wine32 is of the i386 architecture, which dpkg is
+# told of before apt-get update.
 # prometheus: its promtool checks regtool audit --format prometheus's
 # output and contrib/prometheus's rules (tests/cli/prometheus.sh).
 CHECK="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev libhivex-bin \
 libwin-hivex-perl libregf-utils reglookup valgrind jq groff-base g++ wine \
 wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev prometheus \
-zip"
+zip gcc-mingw-w64-i686 nsis wine32:i386"
 
 # make bench: libhivex-dev for bench/hivexpeer.c, libwin-hivex-perl for
 # hivexregedit.
@@ -70,6 +75,19 @@ if [ "$(id -u)" -ne 0 ]; then
     fi
 fi
 export DEBIAN_FRONTEND=noninteractive
+# A package of another architecture (wine32:i386) needs it in dpkg's list
+# before apt-get update fetches that architecture's index.
+for p in $missing; do
+    case $p in
+    *:*)
+        arch=${p#*:}
+        if [ "$arch" != "$(dpkg --print-architecture)" ] &&
+            ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+            $SUDO dpkg --add-architecture "$arch"
+        fi
+        ;;
+    esac
+done
 $SUDO apt-get update -q
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -q --no-install-recommends $missing

@@ -20,7 +20,9 @@ PREFIX_DIR=$build32/prefix
 . tests/wine/prefix.sh
 . tests/common.sh
 FAIL_WHO="tests/nsis"
-# 32-bit Wine (wine32:i386): the loader wine64 hands a 32-bit program to.
+# 32-bit Wine (wine32:i386): the loader Debian's wine script runs every
+# program with when it is there; in this 64-bit prefix it runs the 32-bit
+# installer under WOW64.
 WINE32=${WINE32:-/usr/lib/wine/wine}
 
 perflib='HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib'
@@ -120,7 +122,7 @@ if [ ! -x "$WINE32" ]; then
 fi
 setup="$build32/regtool-example-setup.exe"
 instdir='C:\regtool-example'
-run "$scratch/out" "$WINE64" "$setup" /S "/D=$instdir" ||
+run "$scratch/out" "$WINE32" "$setup" /S "/D=$instdir" ||
     fail "example installer /S: exit $? $(cat "$scratch/out")"
 expect_installed "after the example installer"
 # The 32-bit view (Wow6432Node) must not have been given a Perflib copy.
@@ -129,7 +131,7 @@ if run "$scratch/reg" "$WINE64" reg query \
     grep -q '\\01848\\0' "$scratch/reg"; then
     fail "the 32-bit plugin wrote the WOW64 view: $(cat "$scratch/reg")"
 fi
-run "$scratch/out" "$WINE64" "$WINEPREFIX/drive_c/regtool-example/uninstall.exe" /S "_?=$instdir" ||
+run "$scratch/out" "$WINE32" "$WINEPREFIX/drive_c/regtool-example/uninstall.exe" /S "_?=$instdir" ||
     fail "example uninstaller /S: $(cat "$scratch/out")"
 expect_removed "after the example uninstaller"
 echo "nsis: the 32-bit example installer registers ReplicationPerf in the 64-bit Perflib, its uninstaller removes it: ok"

@@ -11,9 +11,9 @@ WIN32BUILD   := build/windows32
 WIN32_CC     ?= i686-w64-mingw32-gcc
 NSIS_API     ?= $(abspath ../shared/third_party/nsis-3.08-pluginapi)
 MAKENSIS     ?= makensis
-# The 32-bit library: the 64-bit build's sources and flags; with inih
-# from ../shared when the 64-bit build has it (INIH=DIR holds a 64-bit
-# library, INIH=none none: the plugin always needs an INI parser).
+# The 32-bit library: the 64-bit build's sources and flags, with inih
+# always built from INIH_SRC (../shared): INIH=DIR names a 64-bit inih and
+# INIH=none none, while the plugin always reads INIs.
 WIN32_CFLAGS := $(filter-out -I$(INIH)/include,$(WIN_CFLAGS)) -I$(INIH_SRC)
 WIN32_LIB_SRC := $(LIB_SRC)
 WIN32_LIB_OBJ := $(WIN32_LIB_SRC:%.c=$(WIN32BUILD)/obj/%.o) \
@@ -43,8 +43,7 @@ $(WIN32_LIB_A): $(WIN32_LIB_OBJ)
 	rm -f $@ && $(WIN32_CC:gcc=ar) rcs $@ $^
 
 # pluginapi.c is NSIS's file, compiled unchanged: warnings shown, not
-# errors. -Wl,--exclude-all-symbols is not used: the library's regtool_*
-# functions (dllexport in lib/api/api.c) are exported beside the plugin's.
+# errors.
 $(WIN32BUILD)/obj/nsis/pluginapi.o: $(NSIS_API)/pluginapi.c
 	@test -r $< || { echo "nsis: no plugin API at $(NSIS_API) (../shared/third_party; or NSIS_API=DIR)" >&2; exit 2; }
 	@mkdir -p $(dir $@)
@@ -54,6 +53,10 @@ $(WINBUILD)/obj/nsis/pluginapi.o: $(NSIS_API)/pluginapi.c
 	@mkdir -p $(dir $@)
 	$(WIN_CC) -std=c11 -O2 -Wall -DUNICODE -D_UNICODE -c $< -o $@
 
+# The plugin exports Install and Uninstall, and the library's regtool_*
+# functions (dllexport in lib/api/api.c) beside them: the 32-bit
+# regtool.dll that Inno Setup's 32-bit setup calls
+# (docs/guide-installer-authors.md). -s: no symbols in what installers ship.
 $(NSIS_PLUGIN): contrib/nsis/regtoolnsis.c lib/regtool.h \
                 $(WIN32BUILD)/obj/nsis/pluginapi.o $(WIN32_LIB_A)
 	$(WIN32_CC) $(NSIS_PLUGIN_CFLAGS) -shared -static-libgcc -s -o $@ \

@@ -75,22 +75,29 @@ WIN_IMPLIB  := $(WINBUILD)/libregtool.dll.a
 WIN_TEST_EXE := $(WIN_TESTS:%=$(WINBUILD)/tests/%.exe)
 WIN_LIBS    := $(WIN_INI_LIBS) -ladvapi32 -lshell32
 
+# The NSIS plugin: NSIS_PLUGIN, WIN32BUILD and the target nsis.
+include nsis.mk
+
 .PHONY: windows windows-build windows-check windows-dist
 windows: windows-check
 
 # The release zip (tools/windows-dist.sh): the binaries, the header, the
-# README and inih's licence; refused when a binary imports a DLL that
-# Windows does not have itself.
-windows-dist: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL)
-	@sh tools/windows-dist.sh $(WINBUILD) $(API_VERSION) $(if $(INIH),none,$(INIH_SRC))
+# README, the NSIS plugin (nsis.mk) with its example, and inih's licence
+# (the plugin holds inih whichever INIH regtool.exe was built with);
+# refused when a binary imports a DLL that Windows does not have itself.
+windows-dist: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL) $(NSIS_PLUGIN)
+	@sh tools/windows-dist.sh $(WINBUILD) $(API_VERSION) $(INIH_SRC) $(NSIS_PLUGIN)
 
-windows-build: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL) $(WIN_TEST_EXE) $(WINBUILD)/tests/api_header.exe
+windows-build: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL) $(WIN_TEST_EXE) $(WINBUILD)/tests/api_header.exe nsis
 
 # api_header: lib/regtool.h's test program, linked through the import
 # library, so it runs only when regtool.dll exports what the header says.
+# tests/nsis/run.sh: the NSIS plugin and its example installer (nsis.mk),
+# unless regtool.exe reads no INI (INIH=none).
 windows-check: windows-build
 	@sh tests/run-windows.sh $(WINBUILD) $(WIN_TESTS) api_header
-	@sh tests/windows_dist.sh $(WINBUILD) $(API_VERSION) $(if $(INIH),none,$(INIH_SRC))
+	$(if $(filter none,$(INIH)),,@sh tests/nsis/run.sh $(WINBUILD) $(WIN32BUILD))
+	@sh tests/windows_dist.sh $(WINBUILD) $(API_VERSION) $(INIH_SRC) $(NSIS_PLUGIN)
 
 $(WIN_CMOCKA)/lib/libcmocka.a:
 	@sh tools/mingw-cmocka.sh $(WIN_CMOCKA)

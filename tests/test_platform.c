@@ -224,6 +224,41 @@ static void whole_files_new_and_replaced(void **state)
     assert_int_equal(errno, ENOENT);
 }
 
+/* A file read beneath its folder, named as its users name it: on
+ * Windows with backslashes too (an installer's C:\dir\provider.ini), whose
+ * folder was once taken as ".". */
+static void file_read_beneath_its_folder(void **state)
+{
+    (void)state;
+    uint8_t *d;
+    size_t len;
+    assert_int_equal(rt_os_write_new_file(at("b.ini"), "[info]", 6), 0);
+    assert_int_equal(rt_os_read_file_beneath(at("b.ini"), 100, &d, &len), 0);
+    assert_int_equal(len, 6);
+    free(d);
+    const char *p = "d/x.ini";
+    assert_ptr_equal(rt_os_last_separator(p), p + 1);
+    assert_int_equal(rt_os_folder_length(p, p + 1), 1);
+    p = "/x.ini";
+    assert_int_equal(rt_os_folder_length(p, rt_os_last_separator(p)), 1);
+#ifdef _WIN32
+    char back[512];
+    snprintf(back, sizeof back, "%s", at("b.ini"));
+    for (char *c = back; *c; c++)
+        if (*c == '/')
+            *c = '\\';
+    assert_int_equal(rt_os_read_file_beneath(back, 100, &d, &len), 0);
+    assert_int_equal(len, 6);
+    free(d);
+    p = "C:\\x.ini";
+    assert_ptr_equal(rt_os_last_separator(p), p + 2);
+    assert_int_equal(rt_os_folder_length(p, p + 2), 3);
+    p = "C:/d\\x.ini";
+    assert_ptr_equal(rt_os_last_separator(p), p + 4);
+#endif
+    assert_int_equal(rt_os_unlink(at("b.ini")), 0);
+}
+
 /* A bulk buffer too large for any machine is NULL, as malloc's would be
  * (the huge-page path included: its aligned allocation can fail too). */
 static void bulk_allocation_that_cannot_be_had(void **state)
@@ -765,6 +800,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(open_modes_and_positional_io, setup, teardown),
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
+        cmocka_unit_test_setup_teardown(file_read_beneath_its_folder, setup, teardown),
         cmocka_unit_test(bulk_allocation_that_cannot_be_had),
         /* Before trylock_reserve_and_interrupts: after its interrupt, no
          * job starts. */

@@ -3,12 +3,17 @@
 # made and holds what it must (tools/windows-dist.sh checks its listing),
 # its binaries import only Windows' own DLLs, and the import check refuses
 # a PE that imports another DLL (one made here with dlltool: foo.dll).
-#   sh tests/windows_dist.sh WINBUILD VERSION INIH_SRC
+#   sh tests/windows_dist.sh WINBUILD VERSION INIH_SRC NSIS_PLUGIN
 set -eu
-WINBUILD=$1 VERSION=$2 INIH_SRC=$3
+WINBUILD=$1 VERSION=$2 INIH_SRC=$3 NSIS_PLUGIN=$4
 fail() { echo "FAIL: windows-dist: $*" >&2; exit 1; }
-sh tools/windows-dist.sh "$WINBUILD" "$VERSION" "$INIH_SRC" || fail "the zip was not made"
+sh tools/windows-dist.sh "$WINBUILD" "$VERSION" "$INIH_SRC" "$NSIS_PLUGIN" || fail "the zip was not made"
 [ -s "$WINBUILD/regtool-$VERSION-win64.zip" ] || fail "no zip"
+# The plugin NSIS calls by name: Install and Uninstall, undecorated.
+for f in Install Uninstall; do
+    x86_64-w64-mingw32-objdump -p "$NSIS_PLUGIN" | grep -q "\] $f\$" ||
+        fail "$NSIS_PLUGIN exports no $f"
+done
 T=$WINBUILD/dist/import-check
 rm -rf "$T"; mkdir -p "$T"
 printf 'LIBRARY foo.dll\nEXPORTS\nbar\n' >"$T/foo.def"

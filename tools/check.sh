@@ -32,7 +32,7 @@
 #                  harness's regressions and FUZZ_SECONDS (10) of fuzzing
 #                  (make fuzz runs longer), one at a time
 #   windows        the native Windows build and its test programs under
-#                  wine64
+#                  wine64, the NSIS plugin (tests/nsis/run.sh), the zip
 #   unit-san       the unit test programs under the sanitizers
 #   wine           the Wine build, the win32 store and the CLI under Wine
 #                  (wine.mk)

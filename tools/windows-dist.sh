@@ -1,13 +1,16 @@
 #!/bin/sh
 # make windows-dist: the release zip of the native Windows build.
 #
-#   sh tools/windows-dist.sh WINBUILD VERSION INIH_SRC
+#   sh tools/windows-dist.sh WINBUILD VERSION INIH_SRC NSIS_PLUGIN
 #       WINBUILD/regtool-VERSION-win64.zip: regtool.exe, its copies
 #       lodctr.exe and unlodctr.exe, regtool.dll with its import library
 #       and lib/regtool.h, the README as text (CR LF) and the licence of
 #       inih, which regtool.exe and regtool.dll contain (INIH_SRC/LICENSE.txt;
 #       INIH_SRC "none" when the build took inih from elsewhere, INIH=DIR,
-#       or has none, INIH=none: then no licence of it is added).
+#       or has none, INIH=none: then no licence of it is added), and the
+#       NSIS plugin NSIS_PLUGIN (32-bit regtoolnsis.dll) in
+#       nsis/x86-unicode/, the folder layout of NSIS's Plugins, with the
+#       example installer script contrib/nsis/example.nsi in nsis/.
 #   sh tools/windows-dist.sh --check-imports PE...
 #       exit 1 naming each PE that imports a DLL Windows does not have
 #       itself (libgcc_s_seh-1.dll, libwinpthread-1.dll, an inih or iconv
@@ -44,8 +47,8 @@ if [ "${1:-}" = --check-imports ]; then
     exit $?
 fi
 
-[ $# -eq 3 ] || { echo "usage: tools/windows-dist.sh WINBUILD VERSION INIH_SRC" >&2; exit 2; }
-WINBUILD=$1 VERSION=$2 INIH_SRC=$3
+[ $# -eq 4 ] || { echo "usage: tools/windows-dist.sh WINBUILD VERSION INIH_SRC NSIS_PLUGIN" >&2; exit 2; }
+WINBUILD=$1 VERSION=$2 INIH_SRC=$3 NSIS_PLUGIN=$4
 NAME=regtool-$VERSION-win64
 STAGE=$WINBUILD/dist/$NAME
 ZIP=$WINBUILD/$NAME.zip
@@ -55,12 +58,17 @@ for f in $BINARIES libregtool.dll.a; do
 done
 [ "$INIH_SRC" = none ] || [ -r "$INIH_SRC/LICENSE.txt" ] ||
     { echo "windows-dist: no $INIH_SRC/LICENSE.txt" >&2; exit 2; }
+[ -f "$NSIS_PLUGIN" ] || { echo "windows-dist: no $NSIS_PLUGIN (make nsis)" >&2; exit 2; }
 ( cd "$WINBUILD" && check_imports $BINARIES )
+check_imports "$NSIS_PLUGIN"
 
 rm -rf "$STAGE" "$ZIP"
 mkdir -p "$STAGE"
 for f in $BINARIES libregtool.dll.a; do cp "$WINBUILD/$f" "$STAGE/"; done
 cp lib/regtool.h "$STAGE/"
+mkdir -p "$STAGE/nsis/x86-unicode"
+cp "$NSIS_PLUGIN" "$STAGE/nsis/x86-unicode/regtoolnsis.dll"
+sed 's/\r*$/\r/' contrib/nsis/example.nsi >"$STAGE/nsis/example.nsi"
 # Text files as Windows' editors expect them: CR LF.
 sed 's/$/\r/' README.md >"$STAGE/README.txt"
 TEXTS="README.txt"
@@ -72,11 +80,12 @@ fi
 ( cd "$WINBUILD/dist" && find "$NAME" -type f | LC_ALL=C sort |
     zip -q -X -@ "../$NAME.zip" )
 # What the zip holds, checked against what it must hold.
-want=$(printf '%s\n' $BINARIES libregtool.dll.a regtool.h $TEXTS |
+want=$(printf '%s\n' $BINARIES libregtool.dll.a regtool.h $TEXTS \
+    nsis/x86-unicode/regtoolnsis.dll nsis/example.nsi |
     sed "s|^|$NAME/|" | LC_ALL=C sort)
 got=$(zip -sf "$ZIP" | sed -n 's/^  //p' | LC_ALL=C sort)
 [ "$want" = "$got" ] || {
     echo "windows-dist: $ZIP holds:" >&2; echo "$got" >&2
     echo "instead of:" >&2; echo "$want" >&2; exit 1
 }
-echo "windows-dist: $ZIP ($(wc -c <"$ZIP") bytes): $(echo $BINARIES) import only Windows' own DLLs"
+echo "windows-dist: $ZIP ($(wc -c <"$ZIP") bytes): $(echo $BINARIES) and the NSIS plugin import only Windows' own DLLs"

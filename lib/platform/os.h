@@ -186,6 +186,12 @@ void rt_os_unconfine(const char *canonical);
  * own name is not resolved: a link there is refused when it is opened.
  * NULL with errno, and nothing confined, on failure. */
 char *rt_os_confine_folder_of(const char *file, char **root);
+/* The last separator of PATH ('/', and on Windows '\\' too), or NULL. */
+const char *rt_os_last_separator(const char *path);
+/* The length of PATH's folder, whose last separator is SLASH: the
+ * separator itself when the folder is a root ("/", and Windows' "C:\\",
+ * as "C:" alone is the drive's current folder). */
+size_t rt_os_folder_length(const char *path, const char *slash);
 /* The disk PATH lies on (the nearest of its folders holding
  * Windows/System32 or System32/config, in any letter case: another
  * machine's, whoever wrote it) confined as a tree, so that a file the

@@ -777,10 +777,42 @@ const char *rt_os_strerror(int err)
     return strerror(err);
 }
 
+size_t rt_os_folder_length(const char *path, const char *slash)
+{
+    size_t n = (size_t)(slash - path);
+#ifdef _WIN32
+    if (n == 2 && path[1] == ':')
+        return 3;
+#endif
+    return n ? n : 1;
+}
+
+const char *rt_os_last_separator(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+    /* Windows' own separator: an installer's C:\dir\provider.ini. */
+    const char *back = strrchr(path, '\\');
+    if (back && (!slash || back > slash))
+        slash = back;
+#endif
+    return slash;
+}
+
+static int ends_in_separator(const char *dir)
+{
+    size_t n = strlen(dir);
+#ifdef _WIN32
+    if (n && dir[n - 1] == '\\')
+        return 1;
+#endif
+    return n && dir[n - 1] == '/';
+}
+
 char *rt_os_confine_folder_of(const char *file, char **root)
 {
-    const char *slash = strrchr(file, '/');
-    char *dir = slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file))
+    const char *slash = rt_os_last_separator(file);
+    char *dir = slash ? strndup(file, rt_os_folder_length(file, slash))
                       : strdup(".");
     const char *name = slash ? slash + 1 : file;
     char *out = NULL;
@@ -796,7 +828,7 @@ char *rt_os_confine_folder_of(const char *file, char **root)
         errno = err;
         return NULL;
     }
-    if (asprintf(&out, "%s%s%s", *root, strcmp(*root, "/") ? "/" : "",
+    if (asprintf(&out, "%s%s%s", *root, ends_in_separator(*root) ? "" : "/",
                  name) < 0) {
         rt_os_unconfine(*root);
         free(*root);

@@ -14,12 +14,10 @@
 /* PATH's directory, or NULL out of memory. */
 static char *dir_of(const char *path)
 {
-    const char *slash = strrchr(path, '/');
+    const char *slash = rt_os_last_separator(path);
     if (!slash)
         return strdup("");
-    if (slash == path)
-        return strdup("/");
-    return strndup(path, (size_t)(slash - path));
+    return strndup(path, rt_os_folder_length(path, slash));
 }
 
 /* DIR/NAME, or NULL out of memory. */
@@ -29,8 +27,8 @@ static char *join(const char *dir, const char *name)
     int n;
     if (!dir[0])
         n = asprintf(&r, "%s", name);
-    else if (!strcmp(dir, "/"))
-        n = asprintf(&r, "/%s", name);
+    else if (rt_os_last_separator(dir) == dir + strlen(dir) - 1)
+        n = asprintf(&r, "%s%s", dir, name);
     else
         n = asprintf(&r, "%s/%s", dir, name);
     return n < 0 ? NULL : r;

@@ -15,7 +15,7 @@
 #include "model/utf16.h"
 
 /* Larger than any hive or log Windows writes; a bigger file is not one. */
-#define MAX_FILE_SIZE ((size_t)1 << 32)
+#define MAX_FILE_SIZE ((uint64_t)1 << 32)
 
 static const char *const log_ext[RT_REGF_LOG_SLOTS] = {".LOG1", ".LOG2",
                                                         ".LOG"};

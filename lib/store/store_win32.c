@@ -564,14 +564,30 @@ static int is_this_computer(const WCHAR *name)
 
 /* System32 of the machine, where Vista and later keep the .dat tables;
  * left empty when it cannot be named. */
+/* A 32-bit build on 64-bit Windows (WOW64) sees SysWOW64 when it opens
+ * System32, whose perfcLLL.dat are the 32-bit copies: the system's own
+ * System32 is the Windows directory's Sysnative for it. */
+static void find_local_sysdir(struct w32_store *w)
+{
+    BOOL wow64 = FALSE;
+    UINT n;
+    if (IsWow64Process(GetCurrentProcess(), &wow64) && wow64) {
+        n = GetSystemWindowsDirectoryW(w->sysdir, MAX_PATH);
+        if (n > 0 && n < MAX_PATH)
+            w32_wappend(w->sysdir, MAX_PATH + 16, L"\\Sysnative");
+    } else {
+        n = GetSystemDirectoryW(w->sysdir, MAX_PATH);
+    }
+    if (n == 0 || n >= MAX_PATH)
+        w->sysdir[0] = 0;
+}
+
 static void find_sysdir(struct w32_store *w, const WCHAR *remote_name)
 {
     size_t cap = sizeof w->sysdir / sizeof *w->sysdir;
     w->sysdir[0] = 0;
     if (!remote_name) {
-        UINT n = GetSystemDirectoryW(w->sysdir, MAX_PATH);
-        if (n == 0 || n >= MAX_PATH)
-            w->sysdir[0] = 0;
+        find_local_sysdir(w);
         return;
     }
     w32_wappend(w->sysdir, cap, L"\\\\");

@@ -420,7 +420,7 @@ static LONG delete_key(struct w32_store *w, const char *path)
     LONG r = parent && leaf_w ? w32_open_key(w, parent, KEY_ALL_ACCESS, &k)
                               : ERROR_NOT_ENOUGH_MEMORY;
     if (r == ERROR_SUCCESS) {
-        r = RegDeleteKeyW(k, leaf_w);
+        r = RegDeleteKeyExW(k, leaf_w, VIEW, 0);
         RegCloseKey(k);
     }
     free(parent);

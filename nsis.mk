@@ -61,7 +61,7 @@ $(NSIS_PLUGIN): contrib/nsis/regtoolnsis.c lib/regtool.h \
                 $(WIN32BUILD)/obj/nsis/pluginapi.o $(WIN32_LIB_A)
 	$(WIN32_CC) $(NSIS_PLUGIN_CFLAGS) -shared -static-libgcc -s -o $@ \
 	    contrib/nsis/regtoolnsis.c $(WIN32BUILD)/obj/nsis/pluginapi.o \
-	    $(WIN32_LIB_A) -ladvapi32
+	    $(WIN32_LIB_A) -ladvapi32 -lshell32
 
 $(NSIS_PLUGIN64): contrib/nsis/regtoolnsis.c lib/regtool.h \
                   $(WINBUILD)/obj/nsis/pluginapi.o $(WIN_LIB_A)

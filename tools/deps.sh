@@ -28,22 +28,19 @@ DEMO="gcc libc6-dev make libinih-dev"
 # zip: make windows-dist's release zip, which the windows stage makes and
 # checks (tests/windows_dist.sh).
 # gcc-mingw-w64-i686, nsis: the NSIS plugin (32-bit, as Debian's
-# makensis builds x86-unicode installers) and its example installer;
-# wine32:i386 (CHECK_FOREIGN) runs that installer in a 64-bit prefix
-# (tests/nsis/run.sh).
+# makensis builds x86-unicode installers) and its example installer.
+# wine32:i386, which would run that installer in a 64-bit prefix, is not
+# installed: Debian's i386 and amd64 libraries must be of one version,
+# which they are not while a mirror has one architecture's security
+# updates and not yet the other's (apt then removes wine64 for wine32);
+# tests/nsis/run.sh runs the 32-bit installer where 32-bit Wine is
+# installed and says that it skipped it where not.
 # prometheus: its promtool checks regtool audit --format prometheus's
 # output and contrib/prometheus's rules (tests/cli/prometheus.sh).
 CHECK="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev libhivex-bin \
 libwin-hivex-perl libregf-utils reglookup valgrind jq groff-base g++ wine \
 wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev prometheus \
 zip gcc-mingw-w64-i686 nsis"
-# Packages of another architecture, installed after CHECK and only where
-# apt can without removing anything: Debian's i386 and amd64 libraries must
-# be of one version (Multi-Arch: same), which they are not while a mirror
-# has the one architecture's security updates and not yet the other's;
-# then apt would remove wine64 to install wine32. Without them
-# tests/nsis/run.sh says what it skipped.
-CHECK_FOREIGN="wine32:i386"
 
 # make bench: libhivex-dev for bench/hivexpeer.c, libwin-hivex-perl for
 # hivexregedit.
@@ -56,60 +53,31 @@ COVERAGE="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev \
 libhivex-bin libwin-hivex-perl libregf-utils reglookup jq groff-base gcovr \
 prometheus"
 
-FOREIGN=""
 case "${1:-check}" in
 demo) PACKAGES=$DEMO ;;
-check) PACKAGES=$CHECK FOREIGN=$CHECK_FOREIGN ;;
+check) PACKAGES=$CHECK ;;
 bench) PACKAGES=$BENCH ;;
 coverage) PACKAGES=$COVERAGE ;;
 *) echo "usage: tools/deps.sh [demo|check|bench|coverage]" >&2; exit 2 ;;
 esac
 
-installed() {
-    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
-}
-missing="" foreign=""
+missing=""
 for p in $PACKAGES; do
-    installed "$p" || missing="$missing $p"
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+        missing="$missing $p"
+    fi
 done
-for p in $FOREIGN; do
-    installed "$p" || foreign="$foreign $p"
-done
-[ -z "$missing$foreign" ] && exit 0
+[ -z "$missing" ] && exit 0
 
-echo "deps: installing$missing$foreign"
+echo "deps: installing$missing"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
-        echo "deps: missing packages:$missing$foreign; run as root or install them" >&2
+        echo "deps: missing packages:$missing; run as root or install them" >&2
         exit 1
     fi
 fi
 export DEBIAN_FRONTEND=noninteractive
-# A package of another architecture needs it in dpkg's list before
-# apt-get update fetches that architecture's index; one added here is
-# taken out again if its packages cannot be installed, so that no later
-# update fails on its index.
-added=""
-for p in $foreign; do
-    arch=${p#*:}
-    if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
-        $SUDO dpkg --add-architecture "$arch"
-        added="$added $arch"
-    fi
-done
-# An index that cannot be fetched (a mirror being synced) fails the update
-# but leaves the others: the installs below say whether they suffice.
-$SUDO apt-get update -q || echo "deps: apt-get update failed in part" >&2
-if [ -n "$missing" ]; then
-    # shellcheck disable=SC2086
-    $SUDO apt-get install -y -q --no-install-recommends $missing
-fi
+$SUDO apt-get update -q
 # shellcheck disable=SC2086
-if [ -n "$foreign" ] &&
-    ! $SUDO apt-get install -y -q --no-install-recommends --no-remove $foreign; then
-    echo "deps: cannot install$foreign without removing packages; the tests that need them say what they skip" >&2
-    for arch in $added; do
-        $SUDO dpkg --remove-architecture "$arch" || true
-    done
-fi
+$SUDO apt-get install -y -q --no-install-recommends $missing

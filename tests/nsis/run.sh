@@ -117,7 +117,7 @@ echo "nsis: the 64-bit plugin installs and removes ReplicationPerf in 019, 00C, 
 
 # 2. The example installer, 32-bit, in this 64-bit prefix.
 if [ ! -x "$WINE32" ]; then
-    echo "nsis: SKIPPED the example installer: no 32-bit Wine ($WINE32; tools/deps.sh installs wine32:i386)"
+    echo "nsis: SKIPPED the example installer: no 32-bit Wine ($WINE32: Debian's wine32:i386, which tools/deps.sh does not install)"
     exit 0
 fi
 setup="$build32/regtool-example-setup.exe"

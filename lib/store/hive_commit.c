@@ -333,12 +333,27 @@ static int backup_replayed(struct hive_store *s, struct hive_file *hf,
         if (!files[i])
             continue;
         char *dst = NULL;
-        int made;
-        if (asprintf(&dst, "%s.regtool-%s", files[i], stamp) < 0) {
+        int made, r = -1;
+        /* A name of that stamp there already (a copy of an earlier run
+         * this second, or names the tree's author planted for every
+         * second to come) is not the end: the process's id and a count
+         * make another, which nobody can have planted for each. */
+        for (int k = 0; k < 16; k++) {
+            free(dst);
+            dst = NULL;
+            if ((k ? asprintf(&dst, "%s.regtool-%s-%ld-%d", files[i], stamp,
+                              rt_os_getpid(), k)
+                   : asprintf(&dst, "%s.regtool-%s", files[i], stamp)) < 0)
+                break;
+            if ((r = rt_regf_copy_aside(files[i], i > 0, dst, &made)) == 0 ||
+                errno != EEXIST)
+                break;
+        }
+        if (!dst) {
             rc = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
             break;
         }
-        if (rt_regf_copy_aside(files[i], i > 0, dst, &made) != 0)
+        if (r != 0)
             rc = rt_error_set(e, errno == EINTR ? RT_ERR_CANCELLED
                                                 : RT_ERR_WRITE_FAULT,
                               "backup of %s as %s: %s", files[i], dst,

@@ -363,3 +363,21 @@ expect_grep "SOFTWARE.LOG1 and .*SOFTWARE.log1 both name one log of the hive, in
 expect_exit 0 "$REGTOOL" --store "hive:$W" query
 expect_grep "SOFTWARE: warning: hive is dirty and its logs cannot be replayed (.*SOFTWARE.LOG1 and .*SOFTWARE.log1 both name one log" "$ERR"
 rm -rf "$W"
+
+# The names the copies aside would take planted for every second of the
+# next two minutes (SOFTWARE.regtool-STAMP): a writer still replays the
+# dirty hive, its copy taking another name (each writer failed with
+# "File exists"), and no planted file changes.
+W=$TMPDIR/stamps
+cp -a "$PRISTINE" "$W"
+"$MKDIRTY" "$W/$C/SOFTWARE" || fail "mkdirty failed"
+now=$(date -u +%s)
+awk -v now="$now" 'BEGIN { for (i = -2; i <= 120; i++) print now + i }' |
+    while read -r t; do
+        : >"$W/$C/SOFTWARE.regtool-$(date -u -d "@$t" +%Y%m%dT%H%M%S)"
+    done
+expect_exit 0 "$REGTOOL" --store "hive:$W" disable PerfOS
+expect_grep "the files as they were are kept beside it as SOFTWARE.regtool-[0-9T]*-[0-9]*-1," "$ERR"
+[ -z "$(find "$W/$C" -name 'SOFTWARE.regtool-*' ! -name '*-*-*' -size +0)" ] ||
+    fail "a planted SOFTWARE.regtool-STAMP was written"
+rm -rf "$W"

@@ -267,14 +267,14 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
                 rc = rt_error_set(
                     e, RT_ERR_BADDB,
                     "%s: Perflib\\%s is a predefined-handle key, so its "
-                    "tables are in perfc%s.dat and perfh%s.dat, but %s%s "
-                    "holds no perfc009.dat; name the directory that holds "
-                    "them with --tables DIR. Nothing was written",
+                    "tables are in perfc%s.dat and perfh%s.dat, but %s%s; "
+                    "name the directory that holds them with --tables DIR. "
+                    "Nothing was written",
                     s->software.path, langs[i], langs[i], langs[i],
                     system32_guess ? system32_guess
-                                   : "there is no System32 directory beside "
-                                     "the hives that",
-                    system32_guess ? "" : "");
+                                   : "no System32 directory where this "
+                                     "layout keeps it holds them",
+                    system32_guess ? " holds no perfc009.dat" : "");
         }
         rt_strings_free(langs, n);
         if (rc)

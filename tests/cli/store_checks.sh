@@ -82,6 +82,14 @@ for verb in names "install --dry-run $CS $P/x.ini" "install $CS $P/x.ini"; do
         --store "hive:$W" $verb
 done
 expect_grep "with --tables DIR" "$ERR"
+expect_grep "System32 holds no perfc009.dat; name the directory" "$ERR"
+# The hives at the tree's root with no System32 where that layout keeps
+# it: said as a sentence.
+rm -rf "$TMPDIR/flat"
+mkdir -p "$TMPDIR/flat"
+cp "$W/Windows/System32/config/SOFTWARE" "$W/Windows/System32/config/SYSTEM" "$TMPDIR/flat/"
+expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/flat" query
+expect_grep "is a predefined-handle key, so its tables are in perfc009.dat and perfh009.dat, but no System32 directory where this layout keeps it holds them; name the directory that holds them with --tables DIR" "$ERR"
 
 # A language without one of its files, in System32 or in SysWOW64.
 fresh; rm "$W/Windows/System32/perfh019.dat"; snap

@@ -75,6 +75,12 @@ expect_exit 87 "$L" --replace ini-samples/transfer.ini
 [ -f "$C/regtool.lock" ] && [ ! -s "$C/regtool.lock" ] ||
     fail "the lock file after a refused writer: $(ls -l "$C/regtool.lock" 2>&1)"
 expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/store16.reg"
+# Restored over a copy that lost a provider: the changes are written
+# (and the line says nothing of "nothing to write").
+cp -a "$D" "$TMPDIR/rs"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/rs" uninstall TransferPerf
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/rs" restore "$TMPDIR/store16.reg"
+expect_grep "^regtool: restored from $TMPDIR/store16.reg (.reg): [1-9][0-9]* changes$" "$OUT"
 iconv -f UTF-16 -t UTF-8 "$TMPDIR/store16.reg" >"$TMPDIR/store.reg" || fail "iconv"
 { printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer]\r\n'
   printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer\\Performance]\r\n'

@@ -81,6 +81,14 @@ cp -a "$D" "$TMPDIR/rs"
 expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/rs" uninstall TransferPerf
 expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/rs" restore "$TMPDIR/store16.reg"
 expect_grep "^regtool: restored from $TMPDIR/store16.reg (.reg): [1-9][0-9]* changes$" "$OUT"
+# A backup whose file and its 999 numbered names all exist is refused
+# as a conflict (exit 4) that says so.
+mkdir "$TMPDIR/full"
+: >"$TMPDIR/full/s.ini"
+i=1
+while [ $i -le 999 ]; do : >"$TMPDIR/full/s.ini_$(printf %03d $i)"; i=$((i + 1)); done
+expect_exit 4 "$REGTOOL" $S backup "$TMPDIR/full/s.ini"
+expect_grep "^regtool: $TMPDIR/full/s.ini and $TMPDIR/full/s.ini_001 to $TMPDIR/full/s.ini_999 all exist; nothing was saved (--force overwrites FILE)$" "$ERR"
 iconv -f UTF-16 -t UTF-8 "$TMPDIR/store16.reg" >"$TMPDIR/store.reg" || fail "iconv"
 { printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer]\r\n'
   printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer\\Performance]\r\n'

@@ -79,6 +79,9 @@ expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/store16.reg"
 # (and the line says nothing of "nothing to write").
 cp -a "$D" "$TMPDIR/rs"
 expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/rs" uninstall TransferPerf
+# diff names the one provider whose range holds the pairs that differ.
+expect_exit 1 "$REGTOOL" diff "hive:$D" "hive:$TMPDIR/rs"
+expect_grep "^  pairs differ in the ranges of: TransferPerf ([0-9]*)$" "$OUT"
 expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/rs" restore "$TMPDIR/store16.reg"
 expect_grep "^regtool: restored from $TMPDIR/store16.reg (.reg): [1-9][0-9]* changes$" "$OUT"
 # A backup whose file and its 999 numbered names all exist is refused

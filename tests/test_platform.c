@@ -17,6 +17,8 @@
 #include <windows.h>
 #else
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -223,6 +225,30 @@ static void whole_files_new_and_replaced(void **state)
     assert_int_equal(rt_os_unlink(at("w")), -1);
     assert_int_equal(errno, ENOENT);
 }
+
+#ifndef _WIN32
+/* A new file that cannot be written whole (the file size limit stops it
+ * after 4 bytes: EFBIG) is a failure, and no part of it is left. */
+static void new_file_not_written_whole_fails_and_is_removed(void **state)
+{
+    (void)state;
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < 4096)
+        skip();
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    low = old;
+    low.rlim_cur = 4;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
+    int rc = rt_os_write_new_file(at("big"), "0123456789", 10);
+    int err = errno;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_int_equal(rc, -1);
+    assert_int_equal(err, EFBIG);
+    assert_false(rt_os_exists(at("big")));
+}
+#endif
 
 /* A bulk buffer too large for any machine is NULL, as malloc's would be
  * (the huge-page path included: its aligned allocation can fail too). */
@@ -765,6 +791,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(open_modes_and_positional_io, setup, teardown),
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
+#ifndef _WIN32
+        cmocka_unit_test_setup_teardown(new_file_not_written_whole_fails_and_is_removed, setup, teardown),
+#endif
         cmocka_unit_test(bulk_allocation_that_cannot_be_had),
         /* Before trylock_reserve_and_interrupts: after its interrupt, no
          * job starts. */

@@ -430,6 +430,52 @@ static void subkeys_out_of_order_are_named(void **state)
     free(s.img);
 }
 
+/* A key whose value list cannot be read (it names one value twice): the
+ * check says so at the key's file offset, where a user looks. */
+static void unreadable_value_list_named_at_its_key(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    uint32_t vlist = regf_le32(field(&s, s.a, 40));
+    regf_put32(field(&s, vlist, 8), regf_le32(field(&s, vlist, 0)));
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    struct messages m = {{0}, 0};
+    rt_regf_check(h, keep_finding, &m);
+    rt_regf_close(h);
+    char want[128];
+    snprintf(want, sizeof want, "at 0x%x: value at file offset ", 4096 + s.a);
+    assert_has(m.text, want);
+    assert_has(m.text, "is named twice");
+    free(s.img);
+}
+
+/* A key marked as a symbolic link: the warning names it by its path,
+ * at its file offset. */
+static void link_key_named_by_its_path(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    uint16_t flags = (uint16_t)(regf_le16(field(&s, s.b, 2)) | 0x0010);
+    field(&s, s.b, 2)[0] = (uint8_t)flags;
+    field(&s, s.b, 2)[1] = (uint8_t)(flags >> 8);
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    struct messages m = {{0}, 0};
+    rt_regf_check(h, keep_finding, &m);
+    rt_regf_close(h);
+    char want[160];
+    snprintf(want, sizeof want, "at 0x%x: key A\\B is a symbolic link "
+             "(KEY_SYM_LINK) to a target its SymbolicLinkValue does not name",
+             4096 + s.b);
+    assert_has(m.text, want);
+    free(s.img);
+}
+
 /* Fixed-seed mutations: overwrite 1 to 8 bytes (often with extreme
  * values) of the hive bins, then open, walk, read every value, check. */
 static void mutation_fuzz(void **state)
@@ -491,6 +537,8 @@ int main(void)
         cmocka_unit_test(shared_cells_are_refused),
         cmocka_unit_test(wrong_parent_field_is_named),
         cmocka_unit_test(subkeys_out_of_order_are_named),
+        cmocka_unit_test(unreadable_value_list_named_at_its_key),
+        cmocka_unit_test(link_key_named_by_its_path),
         cmocka_unit_test(mutation_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

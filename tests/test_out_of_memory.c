@@ -3,11 +3,12 @@
  * a small database in the in-memory store: loading the database, audit
  * and its sorting, install and uninstall, repair, a backup's building,
  * writing and parsing, a table's encoding and decoding, names' lookups,
- * a change set's text, and loading a provider's INI and symbol file
- * (real ones of ini-samples/, valid, with errors and with warnings) with
- * their diagnostics. Each operation is run once to count its allocations (N);
- * then, for each k (every one up to 200, then every 7th), it runs with
- * the k-th failing: it either fails saying out of memory (never as bad
+ * a change set's text and the languages of its view of the store, and
+ * loading a provider's INI and symbol file (real ones of ini-samples/,
+ * valid, with errors and with warnings) with their diagnostics.
+ * Each operation is run once to count its allocations (N); then, for
+ * each k (every one up to 200, then every 7th), it runs with the k-th
+ * failing: it either fails saying out of memory (never as bad
  * input, and the store as it was before, or, when memory ran out reading
  * the tables back after the commit, wholly written and saying so), or
  * gives exactly the result of the run with memory. LeakSanitizer, in the

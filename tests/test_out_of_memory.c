@@ -1,19 +1,20 @@
-/* Out of memory at each allocation in turn (malloc's and realloc's
- * calls, tests/alloc_hook.h), through the library's main entry points on
- * a small database in the in-memory store: loading the database, audit
- * and its sorting, install and uninstall, repair, a backup's building,
- * writing and parsing, a table's encoding and decoding, names' lookups,
- * a change set's text and the languages of its view of the store, and
- * loading a provider's INI and symbol file (real ones of ini-samples/,
- * valid, with errors and with warnings) with their diagnostics.
- * Each operation is run once to count its allocations (N); then, for
- * each k (every one up to 200, then every 7th), it runs with the k-th
- * failing: it either fails saying out of memory (never as bad
+/* Out of memory at each allocation in turn (malloc's, realloc's and
+ * calloc's calls, tests/alloc_hook.h), through the library's main entry
+ * points on a small database in the in-memory store: loading the
+ * database, audit and its sorting, install and uninstall, repair, a
+ * backup's building, writing and parsing, a table's encoding and
+ * decoding, names' lookups, a change set's text and the languages of its
+ * view of the store, and loading a provider's INI and symbol file (real
+ * ones of ini-samples/, valid, with errors and with warnings) with their
+ * diagnostics. Each operation is run once to count its allocations (N);
+ * then, for each k (every one up to 200, then every 7th), it runs with
+ * the k-th failing: it either fails saying out of memory (never as bad
  * input, and the store as it was before, or, when memory ran out reading
  * the tables back after the commit, wholly written and saying so), or
  * gives exactly the result of the run with memory. LeakSanitizer, in the
- * sanitizer build, checks at exit that no failure leaked. Where the C library's allocator cannot be
- * hooked (not glibc, or under valgrind) every test skips. */
+ * sanitizer build, checks at exit that no failure leaked. Where the C
+ * library's allocator cannot be hooked (not glibc, or under valgrind)
+ * every test skips. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include <uchar.h>
 #include <cmocka.h>
 
+#define ALLOC_HOOK_CALLOC
 #include "oom_sweep.h"
 
 #ifdef HAVE_ALLOC_HOOK

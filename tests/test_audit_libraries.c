@@ -283,6 +283,21 @@ static void system_objects_and_sharing(void **state)
         {"B", "%SystemRoot%\\System32\\NETFXPERF.DLL", "O", "C2", "Z", 0},
     };
     expect_one(shared, 2, system_tree, "library-shared", RT_AUDIT_INFO);
+    /* The same open and collect procedures, another close: shared too. */
+    const struct svc closes[] = {
+        {"A", "netfxperf.dll", "O", "C", "Z", 0},
+        {"B", "netfxperf.dll", "O", "C", "Z2", 0},
+    };
+    expect_one(closes, 2, system_tree, "library-shared", RT_AUDIT_INFO);
+    /* And the same three: one provider's DLL used twice, nothing said. */
+    const struct svc same[] = {
+        {"A", "netfxperf.dll", "O", "C", "Z", 0},
+        {"B", "netfxperf.dll", "o", "c", "z", 0},
+    };
+    struct rt_findings f;
+    run(same, 2, system_tree, &f);
+    assert_null(find(&f, "library-shared"));
+    rt_findings_free(&f);
 }
 
 /* The number of warnings and errors of V in TREE (the test's tree). */

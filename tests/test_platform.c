@@ -785,6 +785,34 @@ static void jobs_results_and_statuses(void **state)
     assert_true(rt_os_cpu_count() >= 1);
 }
 
+#ifndef _WIN32
+/* No descriptor left for a job's result pipe (RLIMIT_NOFILE at the
+ * lowest free one): no worker is started, and each job ends as one that
+ * could not be started, -1000 - EMFILE. */
+static void jobs_without_a_pipe_are_not_started(void **state)
+{
+    (void)state;
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+    int lowest = dup(0);
+    assert_true(lowest >= 0);
+    close(lowest);
+    low = old;
+    low.rlim_cur = (rlim_t)lowest;
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    struct jobs_seen s;
+    memset(&s, 0, sizeof s);
+    int rc = rt_os_run_jobs(2, 1, job_writes, job_ended, &s);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+    assert_int_equal(rc, 0);
+    for (size_t j = 0; j < 2; j++) {
+        assert_int_equal(s.calls[j], 1);
+        assert_int_equal(s.ended[j], -1000 - EMFILE);
+        assert_string_equal(s.text[j], "");
+    }
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -798,6 +826,9 @@ int main(void)
         /* Before trylock_reserve_and_interrupts: after its interrupt, no
          * job starts. */
         cmocka_unit_test(jobs_results_and_statuses),
+#ifndef _WIN32
+        cmocka_unit_test(jobs_without_a_pipe_are_not_started),
+#endif
         cmocka_unit_test(codepage_text_held_back_to_the_end_is_written),
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(copy_on_write_mapping, setup, teardown),

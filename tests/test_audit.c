@@ -1071,16 +1071,19 @@ static void key_anomalies_are_errors(void **state)
         {RT_KEY_CASE_TWINS, 0, "SYSTEM\\S\\PERFOS", "SYSTEM\\S\\PerfOS"},
         {RT_KEY_CASE_TWINS, 1, "SOFTWARE\\P\\cURRENTlANGUAGE",
          "SOFTWARE\\P\\CurrentLanguage"},
+        {RT_KEY_MISPARENTED, 0, "SYSTEM\\S\\Stray", NULL},
+        {RT_KEY_MISPARENTED, 1, "SOFTWARE\\P\\Stray", NULL},
     };
     static const char *const ids[] = {
         "service-key-is-link", "perflib-key-is-link",
-        "service-keys-differ-in-case", "perflib-keys-differ-in-case"};
+        "service-keys-differ-in-case", "perflib-keys-differ-in-case",
+        "service-key-misparented", "perflib-key-misparented"};
     struct rt_findings f;
     memset(&f, 0, sizeof f);
-    assert_int_equal(rt_audit_key_anomalies(v, 4, &f), 0);
-    assert_int_equal(f.n, 4);
-    assert_int_equal(f.errors, 4);
-    for (size_t i = 0; i < 4; i++) {
+    assert_int_equal(rt_audit_key_anomalies(v, 6, &f), 0);
+    assert_int_equal(f.n, 6);
+    assert_int_equal(f.errors, 6);
+    for (size_t i = 0; i < 6; i++) {
         const struct rt_finding *x = find(&f, ids[i], NULL);
         assert_non_null(x);
         assert_int_equal(rt_finding_severity(x), RT_AUDIT_ERROR);

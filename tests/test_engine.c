@@ -670,6 +670,23 @@ static int last_counter_unreadable(struct rt_store *s, const char *svc,
     return readable_ops->read_service(s, svc, name, out, present, e);
 }
 
+/* A service name is counted in characters, not bytes: 255 characters of
+ * two bytes each (U+00E9, whose second byte is 0xA9) are a name, 256 are
+ * one too many. */
+static void service_name_counted_in_characters(void **state)
+{
+    (void)state;
+    char name[2 * 256 + 1];
+    for (size_t i = 0; i < 256; i++)
+        memcpy(name + 2 * i, "\xc3\xa9", 2);
+    name[2 * 255] = '\0';
+    struct rt_error e = {0};
+    assert_int_equal(rt_service_name_check(name, &e), 0);
+    memcpy(name + 2 * 255, "\xc3\xa9", 3);
+    assert_int_equal(rt_service_name_check(name, &e), -1);
+    assert_non_null(strstr(e.message, "is longer than 255 characters"));
+}
+
 static void service_load_fails_on_a_value_it_cannot_read(void **state)
 {
     (void)state;
@@ -713,6 +730,7 @@ int main(void)
         cmocka_unit_test(overlay_lists_added_languages_in_change_order),
         cmocka_unit_test(overlay_passes_on_a_store_that_cannot_list_services),
         cmocka_unit_test(service_load_fails_on_a_value_it_cannot_read),
+        cmocka_unit_test(service_name_counted_in_characters),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

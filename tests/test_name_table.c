@@ -264,6 +264,35 @@ static void range_decoded_into_one_block(void **state)
     rt_table_free(&t);
 }
 
+/* A table indexed elsewhere and set into a struct that held anything (a
+ * fresh one on the stack): its highest index is its pairs' own, and it
+ * decodes as the same table loaded whole. */
+static void table_set_over_whatever_the_struct_held(void **state)
+{
+    (void)state;
+    static const char16_t blob[] = u"8\0eight\0" "2\0System\0" "10\0x\0";
+    const uint8_t *piece[1] = {(const uint8_t *)blob};
+    size_t piece_len[1] = {sizeof blob};
+    struct rt_msz_entry *v;
+    size_t n;
+    assert_int_equal(rt_multi_sz_scan_pieces(piece, piece_len, 1, &v, &n), 0);
+    assert_int_equal(n, 3);
+    uint8_t *copy = malloc(sizeof blob);
+    assert_non_null(copy);
+    memcpy(copy, blob, sizeof blob);
+    struct rt_table t;
+    memset(&t, 0xff, sizeof t);
+    rt_table_set(&t, copy, 0, sizeof blob, v, n);
+    assert_int_equal(t.highest, 10);
+    assert_int_equal(t.n, 3);
+    struct rt_pair_list l;
+    assert_int_equal(rt_table_pairs_within(&t, 1, 100, &l), 0);
+    assert_int_equal(l.n, 3);
+    assert_string_equal(l.v[2].text, "x");
+    rt_pair_list_free(&l);
+    rt_table_free(&t);
+}
+
 /* A list sized to the one pair it holds (a copy: cap 1) takes appends:
  * growing by half of 1 gave room for none, and the append wrote past the
  * array (found by the sanitizer build of test_repair's cut sweep, where
@@ -399,6 +428,7 @@ int main(void)
         cmocka_unit_test(append_after_copy_of_one),
         cmocka_unit_test(decoded_texts_share_one_block),
         cmocka_unit_test(range_decoded_into_one_block),
+        cmocka_unit_test(table_set_over_whatever_the_struct_held),
         cmocka_unit_test(pairs_permuted_by_positions),
         cmocka_unit_test(agreement_whatever_the_order),
     };

@@ -320,6 +320,52 @@ static void audit_scope(void **state)
     rt_op_close(s);
 }
 
+/* A store whose journal_state says KIND (the in-memory store keeps no
+ * journal: its operations with journal_state added). */
+static int journal_kind;
+
+static const char *journal_said(struct rt_store *s, int *kind)
+{
+    (void)s;
+    *kind = journal_kind;
+    return "the journal's line";
+}
+
+/* What a store found in its journal's place is audit's first finding, of
+ * its own id and severity: refused (no writer goes on) an error, a
+ * committed change the files do not hold yet a warning, a change that
+ * never reached its commit point info. */
+static void journal_found_is_a_finding_of_its_severity(void **state)
+{
+    (void)state;
+    static const struct {
+        int kind;
+        const char *id;
+        enum rt_audit_severity severity;
+    } cases[] = {
+        {RT_JOURNAL_REFUSED, "journal-refused", RT_AUDIT_ERROR},
+        {RT_JOURNAL_PENDING, "journal-pending", RT_AUDIT_WARNING},
+        {RT_JOURNAL_UNSEALED, "journal-unsealed", RT_AUDIT_INFO},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct rt_store *s = rt_store_mem_new();
+        assert_non_null(s);
+        const struct rt_store_ops *mem = s->ops;
+        struct rt_store_ops with_journal = *mem;
+        with_journal.journal_state = journal_said;
+        s->ops = &with_journal;
+        journal_kind = cases[c].kind;
+        struct rt_findings f = {0};
+        assert_int_equal(rt_op_audit(s, NULL, RT_OP_AUDIT_LIBRARIES, 1, &f), 0);
+        assert_int_equal(f.n, 1);
+        assert_string_equal(rt_finding_id(&f.v[0]), cases[c].id);
+        assert_int_equal(rt_finding_severity(&f.v[0]), cases[c].severity);
+        rt_findings_free(&f);
+        s->ops = mem;
+        rt_op_close(s);
+    }
+}
+
 /* A new, empty hive saved at DIR/NAME; its path in PATH. */
 static void write_hive(const char *dir, const char *name, char *path,
                        size_t size)
@@ -1377,6 +1423,7 @@ int main(void)
         cmocka_unit_test(reg_backup_text_capped),
         cmocka_unit_test(reg_patch_counts),
         cmocka_unit_test(audit_scope),
+        cmocka_unit_test(journal_found_is_a_finding_of_its_severity),
         cmocka_unit_test(hive_check_findings),
         cmocka_unit_test(hive_recover_outcomes),
         cmocka_unit_test(perfstats_read_audit),

@@ -1,18 +1,20 @@
-/* Out of memory at each allocation in turn (malloc's and realloc's
- * calls, tests/alloc_hook.h), through the library's main entry points on
- * a small database in the in-memory store: loading the database, audit
- * and its sorting, install and uninstall, repair, a backup's building,
- * writing and parsing, a table's encoding and decoding, names' lookups,
- * a change set's text, and loading a provider's INI and symbol file
- * (real ones of ini-samples/, valid, with errors and with warnings) with
- * their diagnostics. Each operation is run once to count its allocations (N);
+/* Out of memory at each allocation in turn (malloc's, realloc's and
+ * calloc's calls, tests/alloc_hook.h), through the library's main entry
+ * points on a small database in the in-memory store: loading the
+ * database, audit and its sorting, install and uninstall, repair, a
+ * backup's building, writing and parsing, a table's encoding and
+ * decoding, names' lookups, a change set's text and the languages of its
+ * view of the store, and loading a provider's INI and symbol file (real
+ * ones of ini-samples/, valid, with errors and with warnings) with their
+ * diagnostics. Each operation is run once to count its allocations (N);
  * then, for each k (every one up to 200, then every 7th), it runs with
  * the k-th failing: it either fails saying out of memory (never as bad
  * input, and the store as it was before, or, when memory ran out reading
  * the tables back after the commit, wholly written and saying so), or
  * gives exactly the result of the run with memory. LeakSanitizer, in the
- * sanitizer build, checks at exit that no failure leaked. Where the C library's allocator cannot be
- * hooked (not glibc, or under valgrind) every test skips. */
+ * sanitizer build, checks at exit that no failure leaked. Where the C
+ * library's allocator cannot be hooked (not glibc, or under valgrind)
+ * every test skips. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +25,12 @@
 #include <uchar.h>
 #include <cmocka.h>
 
+#define ALLOC_HOOK_CALLOC
 #include "oom_sweep.h"
+
+#ifdef HAVE_ALLOC_HOOK
+#include "engine/overlay.h"
+#endif
 
 #ifdef HAVE_ALLOC_HOOK
 /* Everything one case works on or gives; TEARDOWN frees what is set. */
@@ -50,6 +57,8 @@ struct oom_ctx {
     struct rt_name_index index;
     struct rt_provider_names names;
     char *text;
+    char **langs;                   /* a change set's view lists them */
+    size_t n_langs;
 };
 
 static char *store_dump(void *ctx)
@@ -113,6 +122,7 @@ static void teardown(void *ctx)
     rt_name_table_free(&c->table);
     rt_name_index_free(&c->index);
     rt_provider_names_free(&c->names);
+    rt_strings_free(c->langs, c->n_langs);
     free(c->text);
     if (c->s)
         c->s->ops->close(c->s);
@@ -422,6 +432,54 @@ static char *text_result(void *ctx)
     return strdup(((struct oom_ctx *)ctx)->text);
 }
 
+/* --- a change set's view of the store: its languages -------------------- */
+
+/* Languages the store has, one the change set creates, one it gives a
+ * table, and one it changes that the store has: the view lists the
+ * store's, then the new ones in the order of their first change. */
+static void overlay_setup(void *ctx)
+{
+    struct oom_ctx *c = ctx;
+    static const char16_t text[] = u"1\0Top\0\0";
+    store_setup(ctx);
+    c->has_cs = 1;
+    assert_int_equal(rt_change_set_create_language(&c->cs, "0C0A"), 0);
+    assert_int_equal(rt_change_set_table(&c->cs, "009", RT_TABLE_COUNTER,
+                                         (const uint8_t *)text, sizeof text,
+                                         NULL, NULL), 0);
+    assert_int_equal(rt_change_set_table(&c->cs, "407", RT_TABLE_HELP,
+                                         (const uint8_t *)text, sizeof text,
+                                         NULL, NULL), 0);
+}
+
+static int overlay_run(void *ctx, struct rt_error *e)
+{
+    struct oom_ctx *c = ctx;
+    struct rt_store *view = rt_overlay_new(c->s, &c->cs);
+    if (!view) {
+        set_nomem(e);
+        return -1;
+    }
+    char **langs;
+    size_t n;
+    int r = view->ops->list_languages(view, &langs, &n, e);
+    view->ops->close(view);
+    if (r == 0) {
+        c->langs = langs;
+        c->n_langs = n;
+    }
+    return r;
+}
+
+static char *overlay_result(void *ctx)
+{
+    struct oom_ctx *c = ctx;
+    struct rt_strbuf b = {0};
+    for (size_t i = 0; i < c->n_langs; i++)
+        rt_strbuf_printf(&b, "%s ", c->langs[i]);
+    return rt_strbuf_take(&b);
+}
+
 static void run_case(const struct oom_case *c, int damaged)
 {
     struct oom_ctx ctx = {.damaged = damaged};
@@ -610,6 +668,8 @@ OOM_CASE(names_lookups, 0, "rt_op_name_index, rt_provider_names", names_setup,
          names_run, names_result, NULL)
 OOM_CASE(change_set_as_text, 0, "rt_op_change_set_text", text_setup, text_run,
          text_result, NULL)
+OOM_CASE(overlay_languages, 0, "the overlay's list_languages", overlay_setup,
+         overlay_run, overlay_result, NULL)
 
 
 #define INI_CASE(test, name, run, result, path, codepage, install)            \
@@ -652,6 +712,7 @@ int main(void)
         cmocka_unit_test(name_table_decode),
         cmocka_unit_test(names_lookups),
         cmocka_unit_test(change_set_as_text),
+        cmocka_unit_test(overlay_languages),
         cmocka_unit_test(provider_load_four_languages),
         cmocka_unit_test(provider_load_utf16),
         cmocka_unit_test(check_ini_codepage),

@@ -17,6 +17,8 @@
 #include <windows.h>
 #else
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -258,6 +260,29 @@ static void file_read_beneath_its_folder(void **state)
 #endif
     assert_int_equal(rt_os_unlink(at("b.ini")), 0);
 }
+#ifndef _WIN32
+/* A new file that cannot be written whole (the file size limit stops it
+ * after 4 bytes: EFBIG) is a failure, and no part of it is left. */
+static void new_file_not_written_whole_fails_and_is_removed(void **state)
+{
+    (void)state;
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < 4096)
+        skip();
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    low = old;
+    low.rlim_cur = 4;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
+    int rc = rt_os_write_new_file(at("big"), "0123456789", 10);
+    int err = errno;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_int_equal(rc, -1);
+    assert_int_equal(err, EFBIG);
+    assert_false(rt_os_exists(at("big")));
+}
+#endif
 
 /* A bulk buffer too large for any machine is NULL, as malloc's would be
  * (the huge-page path included: its aligned allocation can fail too). */
@@ -794,6 +819,34 @@ static void jobs_results_and_statuses(void **state)
     assert_true(rt_os_cpu_count() >= 1);
 }
 
+#ifndef _WIN32
+/* No descriptor left for a job's result pipe (RLIMIT_NOFILE at the
+ * lowest free one): no worker is started, and each job ends as one that
+ * could not be started, -1000 - EMFILE. */
+static void jobs_without_a_pipe_are_not_started(void **state)
+{
+    (void)state;
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+    int lowest = dup(0);
+    assert_true(lowest >= 0);
+    close(lowest);
+    low = old;
+    low.rlim_cur = (rlim_t)lowest;
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    struct jobs_seen s;
+    memset(&s, 0, sizeof s);
+    int rc = rt_os_run_jobs(2, 1, job_writes, job_ended, &s);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+    assert_int_equal(rc, 0);
+    for (size_t j = 0; j < 2; j++) {
+        assert_int_equal(s.calls[j], 1);
+        assert_int_equal(s.ended[j], -1000 - EMFILE);
+        assert_string_equal(s.text[j], "");
+    }
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -801,10 +854,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(file_read_beneath_its_folder, setup, teardown),
+#ifndef _WIN32
+        cmocka_unit_test_setup_teardown(new_file_not_written_whole_fails_and_is_removed, setup, teardown),
+#endif
         cmocka_unit_test(bulk_allocation_that_cannot_be_had),
         /* Before trylock_reserve_and_interrupts: after its interrupt, no
          * job starts. */
         cmocka_unit_test(jobs_results_and_statuses),
+#ifndef _WIN32
+        cmocka_unit_test(jobs_without_a_pipe_are_not_started),
+#endif
         cmocka_unit_test(codepage_text_held_back_to_the_end_is_written),
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(copy_on_write_mapping, setup, teardown),

@@ -251,6 +251,31 @@ static void assert_list(const struct rt_pair_list *l, const char *want)
     free(got);
 }
 
+/* The pairs a change removes and does not give back, whatever the order
+ * of what it adds: an index added back keeps as many of its removed pairs
+ * as it adds. */
+static void change_loses_what_it_does_not_add_back(void **state)
+{
+    (void)state;
+    struct rt_change c;
+    memset(&c, 0, sizeof c);
+    c.op = RT_CHANGE_SET_TABLE;
+    add(&c.removed, 10, "ten");
+    add(&c.removed, 20, "twenty");
+    add(&c.removed, 30, "thirty");
+    add(&c.removed, 30, "thirty again");
+    add(&c.added, 40, "forty");
+    add(&c.added, 30, "thirty, new");
+    add(&c.added, 10, "ten, new");
+    add(&c.added, 5, "five");
+    struct rt_pair_list lost = {0};
+    assert_int_equal(rt_change_lost(&c, &lost), 2);
+    assert_list(&lost, "20=twenty;30=thirty again;");
+    rt_pair_list_free(&lost);
+    rt_pair_list_free(&c.added);
+    rt_pair_list_free(&c.removed);
+}
+
 /* What a table change says it adds and removes is the true difference of
  * the tables (the preview --dry-run prints), and what it loses is the
  * orphan alone: a stale text replaced at its index is not lost. The
@@ -617,6 +642,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_provider_from_its_first_source),
         cmocka_unit_test(change_says_what_it_adds_removes_and_loses),
+        cmocka_unit_test(change_loses_what_it_does_not_add_back),
         cmocka_unit_test(rebuilding_the_result_changes_nothing),
         cmocka_unit_test(current_language_takes_english_base),
         cmocka_unit_test(base_from_tables_or_lost),

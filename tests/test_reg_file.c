@@ -256,6 +256,25 @@ static void reads_utf16_with_bom(void **state)
     rt_reg_file_free(&f);
 }
 
+/* A REGEDIT4 file's LEN bytes are read and no byte past them, though its
+ * last line has no line end and the buffer goes on (here with text and
+ * a line end after LEN). */
+static void regedit4_read_up_to_its_length(void **state)
+{
+    (void)state;
+    static const char text[] = "REGEDIT4\r\n\r\n[HKEY_USERS\\A]\r\n\"a\"=\"x\""
+                               "past the end\r\n";
+    size_t len = strlen("REGEDIT4\r\n\r\n[HKEY_USERS\\A]\r\n\"a\"=\"x\"");
+    struct rt_reg_file f;
+    struct rt_reg_error e;
+    assert_int_equal(rt_reg_parse((const uint8_t *)text, len, NULL, &f, &e), 0);
+    assert_int_equal(f.n_keys, 1);
+    assert_int_equal(f.keys[0].n_vals, 1);
+    assert_int_equal(f.keys[0].vals[0].v.len, sizeof u"x");
+    assert_memory_equal(f.keys[0].vals[0].v.data, u"x", sizeof u"x");
+    rt_reg_file_free(&f);
+}
+
 /* REGEDIT4: strings and the bytes of hex(2)/hex(7) in the code page. */
 static void reads_regedit4_in_its_code_page(void **state)
 {
@@ -648,6 +667,7 @@ int main(void)
         cmocka_unit_test(reads_regedit_text),
         cmocka_unit_test(reads_utf16_with_bom),
         cmocka_unit_test(reads_regedit4_in_its_code_page),
+        cmocka_unit_test(regedit4_read_up_to_its_length),
         cmocka_unit_test(malformed_files_name_their_line),
         cmocka_unit_test(applies_to_a_tree_and_back),
         cmocka_unit_test(many_values_and_subkeys_found_by_name),

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "regf/base_block.h"
+#include "regf/regf_internal.h"
 #include "regf_testutil.h"
 
 struct sample {
@@ -430,6 +431,93 @@ static void subkeys_out_of_order_are_named(void **state)
     free(s.img);
 }
 
+/* A key whose value list cannot be read (it names one value twice): the
+ * check says so at the key's file offset, where a user looks. */
+static void unreadable_value_list_named_at_its_key(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    uint32_t vlist = regf_le32(field(&s, s.a, 40));
+    regf_put32(field(&s, vlist, 8), regf_le32(field(&s, vlist, 0)));
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    struct messages m = {{0}, 0};
+    rt_regf_check(h, keep_finding, &m);
+    rt_regf_close(h);
+    char want[128];
+    snprintf(want, sizeof want, "at 0x%x: value at file offset ", 4096 + s.a);
+    assert_has(m.text, want);
+    assert_has(m.text, "is named twice");
+    free(s.img);
+}
+
+/* A key marked as a symbolic link: the warning names it by its path,
+ * at its file offset. */
+static void link_key_named_by_its_path(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    uint16_t flags = (uint16_t)(regf_le16(field(&s, s.b, 2)) | 0x0010);
+    field(&s, s.b, 2)[0] = (uint8_t)flags;
+    field(&s, s.b, 2)[1] = (uint8_t)(flags >> 8);
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    struct messages m = {{0}, 0};
+    rt_regf_check(h, keep_finding, &m);
+    rt_regf_close(h);
+    char want[160];
+    snprintf(want, sizeof want, "at 0x%x: key A\\B is a symbolic link "
+             "(KEY_SYM_LINK) to a target its SymbolicLinkValue does not name",
+             4096 + s.b);
+    assert_has(m.text, want);
+    free(s.img);
+}
+
+/* Two values of one key whose names differ only in letter case, in a
+ * list long enough to be indexed (17 values, sorted by name and looked
+ * up in two runs, the first 16 names and the last: the two sort last, one
+ * in each run): a look-up by either spelling finds the first in the
+ * list, as the scan of a short list does. */
+static void equal_names_found_first_in_list_order(void **state)
+{
+    (void)state;
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_create(5, NULL, &h, err, sizeof err), 0);
+    uint32_t key, first, last;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "K", &key), 0);
+    uint8_t data[4] = {1, 2, 3, 4};
+    for (int i = 0; i < 17; i++) {
+        char name[8];
+        snprintf(name, sizeof name, i == 3 ? "zz" : i == 16 ? "ZY" : "v%02d", i);
+        assert_int_equal(rt_regf_value_set(h, key, name, RT_REG_DWORD, data, 4), 0);
+    }
+    assert_int_equal(rt_regf_value_find(h, key, "zz", &first), 0);
+    assert_int_equal(rt_regf_value_find(h, key, "ZY", &last), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    const uint8_t *img;
+    size_t len;
+    rt_regf_image(h, &img, &len);
+    uint8_t *copy = malloc(len);
+    assert_non_null(copy);
+    memcpy(copy, img, len);
+    rt_regf_close(h);
+    assert_int_equal(copy[4096 + last + 4 + VK_NAME + 1], 'Y');
+    copy[4096 + last + 4 + VK_NAME + 1] = 'Z';
+    assert_int_equal(rt_regf_open_memory(copy, len, 0, &h, err, 256), 0);
+    uint32_t v;
+    assert_int_equal(rt_regf_value_find(h, key, "ZZ", &v), 0);
+    assert_int_equal(v, first);
+    assert_int_equal(rt_regf_value_find(h, key, "zz", &v), 0);
+    assert_int_equal(v, first);
+    rt_regf_close(h);
+    free(copy);
+}
+
 /* Fixed-seed mutations: overwrite 1 to 8 bytes (often with extreme
  * values) of the hive bins, then open, walk, read every value, check. */
 static void mutation_fuzz(void **state)
@@ -491,6 +579,9 @@ int main(void)
         cmocka_unit_test(shared_cells_are_refused),
         cmocka_unit_test(wrong_parent_field_is_named),
         cmocka_unit_test(subkeys_out_of_order_are_named),
+        cmocka_unit_test(unreadable_value_list_named_at_its_key),
+        cmocka_unit_test(link_key_named_by_its_path),
+        cmocka_unit_test(equal_names_found_first_in_list_order),
         cmocka_unit_test(mutation_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1136,6 +1136,44 @@ static void expect_copy(const char *dest, const struct buf *want, size_t len,
     free(got);
 }
 
+/* A primary copied aside a piece (1 MiB) at a time: a piece of zeros is
+ * left as a hole, and every other is written as it is, one of a single
+ * repeated byte other than 0 included, and the last piece of one byte:
+ * the base block and bins up to 1 MiB, 1 MiB of zeros, 1 MiB of 0x01
+ * bytes, then one byte past the bins (Windows' unused tail). */
+static void primary_copied_aside_piece_by_piece(void **state)
+{
+    struct fixture *fx = *state;
+    char *dir = path_in(fx, "pieces");
+    run("mkdir -p '%s'", dir);
+    char *primary = path_in(fx, "pieces/hive"), *copy = path_in(fx, "pieces/copy");
+    const size_t mib = (size_t)1 << 20, len = 3 * mib + 1;
+    struct buf want = {calloc(1, len), len};
+    assert_non_null(want.p);
+    memcpy(want.p, "regf", 4);
+    regf_put32(want.p + REGF_OFF_HBINS_SIZE, (uint32_t)(3 * mib - REGF_BASE_BLOCK_SIZE));
+    for (size_t i = REGF_BASE_BLOCK_SIZE; i < mib; i++)
+        want.p[i] = (uint8_t)(i * 7 + 1);
+    memset(want.p + 2 * mib, 0x01, mib);
+    want.p[3 * mib] = 0x5A;
+    write_file(primary, &want, len, 0640);
+    int made = 0;
+    assert_int_equal(rt_regf_copy_aside(primary, 0, copy, &made), 0);
+    assert_true(made);
+    expect_copy(copy, &want, len, 0640);
+    struct stat st;
+    assert_int_equal(stat(copy, &st), 0);
+    /* Two pieces and a byte written, the zeros a hole. */
+    assert_true((uint64_t)st.st_blocks * 512 <= 2 * mib + 65536);
+    unlink(copy);
+    unlink(primary);
+    rmdir(dir);
+    free(want.p);
+    free(primary);
+    free(copy);
+    free(dir);
+}
+
 static void logs_read_and_copied_as_far_as_their_format(void **state)
 {
     struct fixture *fx = *state;
@@ -1307,6 +1345,7 @@ int main(void)
         cmocka_unit_test(mutated_old_logs_never_crash),
         cmocka_unit_test(marvin32_in_pieces_equals_whole),
         cmocka_unit_test(logs_read_and_copied_as_far_as_their_format),
+        cmocka_unit_test(primary_copied_aside_piece_by_piece),
         cmocka_unit_test(log_that_is_no_file_is_refused_by_name),
     };
     return cmocka_run_group_tests_name("regf_log", tests, group_setup,

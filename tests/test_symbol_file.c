@@ -125,6 +125,22 @@ static void comments_guards_and_other_lines(void **state)
     rt_symbol_table_free(&t);
 }
 
+/* A slash, a star and a slash open a comment, as in C: the star of the
+ * opening closes nothing, and the defines up to the closing after it are
+ * commented out. */
+static void slash_star_slash_opens_a_comment(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    parse("/*/ still a comment\n"
+          "#define INSIDE 1\n"
+          "*/ #define AFTER 3\n", &t);
+    assert_null(rt_symbol_find(&t, "INSIDE"));
+    assert_value(&t, "AFTER", 3, 3);
+    assert_int_equal(t.n, 1);
+    rt_symbol_table_free(&t);
+}
+
 static void problems_have_exact_messages(void **state)
 {
     (void)state;
@@ -573,6 +589,7 @@ int main(void)
         cmocka_unit_test(number_forms),
         cmocka_unit_test(aliases_resolve_through_chains),
         cmocka_unit_test(comments_guards_and_other_lines),
+        cmocka_unit_test(slash_star_slash_opens_a_comment),
         cmocka_unit_test(problems_have_exact_messages),
         cmocka_unit_test(long_chains_and_deep_parentheses),
         cmocka_unit_test(case_insensitive_lookup),

@@ -178,8 +178,14 @@ static int run(struct pool *p, size_t n)
                 pfd[k].revents = 0;
                 of[k++] = i;
             }
-        if (k == 0)
+        /* None running, jobs left: the last pass could start none of
+         * them (each it tried was told so), and the next pass goes on
+         * with the rest. */
+        if (k == 0) {
+            if (next < n)
+                continue;
             break;
+        }
         /* A timeout, so that an interrupt between the check above and
          * the poll is seen soon all the same. */
         if (poll(pfd, k, 200) < 0 && errno != EINTR) {

@@ -23,6 +23,21 @@ for layout in files registry; do
     expect_same_tree "$D" "$TMPDIR/before" "$layout: audit wrote to the store"
 done
 
+# A tree with system files (ntdll.dll, kernel32.dll) and every provider's
+# Library in System32, in any letter case: each Library is looked up and
+# found, nothing said; the one taken away is named, alone.
+L=$TMPDIR/dlls
+cp -a "$TMPDIR/files" "$L"
+for dll in ntdll.dll kernel32.dll mscoree.dll esentprf.dll msdtcuiu.dll perfos.dll rasctrs.dll x.dll; do
+    : >"$L/Windows/System32/$dll"
+done
+expect_exit 0 "$REGTOOL" --store "hive:$L" audit
+expect_grep "^0 errors, 0 warnings, 0 info$" "$OUT"
+rm "$L/Windows/System32/perfos.dll"
+expect_exit 1 "$REGTOOL" --store "hive:$L" audit
+expect_grep "^warning library-not-found: PerfOS: Library %SystemRoot%\\\\System32\\\\perfos.dll: Windows\\\\System32\\\\perfos.dll is not in the tree$" "$OUT"
+expect_grep "^0 errors, 1 warning, 0 info$" "$OUT"
+
 D=$TMPDIR/registry
 S="--store hive:$D"
 SW=$D/Windows/System32/config/SOFTWARE

@@ -137,4 +137,12 @@ if [ "${REGTOOL_WINDOWS:-}" != 1 ]; then
 fi
 expect_exit 3 "$REGTOOL" check-ini "$TMPDIR/absent.ini"
 expect_grep "absent.ini: error: cannot open: No such file or directory" "$ERR"
+# A character past the BMP that --json escapes (a tag character, U+E0041,
+# in the file's name) is written as its surrogate pair.
+if [ "${REGTOOL_WINDOWS:-}" != 1 ]; then
+    T=$TMPDIR/X$(printf '\363\240\201\201')Y.ini
+    cp ini-samples/transfer.ini "$T" || fail "cp"
+    expect_exit 2 "$REGTOOL" check-ini --json "$T"
+    expect_grep 'X\\udb40\\udc41Y.ini:5: error: symbol file' "$OUT"
+fi
 exit 0

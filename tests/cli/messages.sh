@@ -75,6 +75,23 @@ expect_exit 87 "$L" --replace ini-samples/transfer.ini
 [ -f "$C/regtool.lock" ] && [ ! -s "$C/regtool.lock" ] ||
     fail "the lock file after a refused writer: $(ls -l "$C/regtool.lock" 2>&1)"
 expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/store16.reg"
+# Restored over a copy that lost a provider: the changes are written
+# (and the line says nothing of "nothing to write").
+cp -a "$D" "$TMPDIR/rs"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/rs" uninstall TransferPerf
+# diff names the one provider whose range holds the pairs that differ.
+expect_exit 1 "$REGTOOL" diff "hive:$D" "hive:$TMPDIR/rs"
+expect_grep "^  pairs differ in the ranges of: TransferPerf ([0-9]*)$" "$OUT"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/rs" restore "$TMPDIR/store16.reg"
+expect_grep "^regtool: restored from $TMPDIR/store16.reg (.reg): [1-9][0-9]* changes$" "$OUT"
+# A backup whose file and its 999 numbered names all exist is refused
+# as a conflict (exit 4) that says so.
+mkdir "$TMPDIR/full"
+: >"$TMPDIR/full/s.ini"
+i=1
+while [ $i -le 999 ]; do : >"$TMPDIR/full/s.ini_$(printf %03d $i)"; i=$((i + 1)); done
+expect_exit 4 "$REGTOOL" $S backup "$TMPDIR/full/s.ini"
+expect_grep "^regtool: $TMPDIR/full/s.ini and $TMPDIR/full/s.ini_001 to $TMPDIR/full/s.ini_999 all exist; nothing was saved (--force overwrites FILE)$" "$ERR"
 iconv -f UTF-16 -t UTF-8 "$TMPDIR/store16.reg" >"$TMPDIR/store.reg" || fail "iconv"
 { printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer]\r\n'
   printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer\\Performance]\r\n'

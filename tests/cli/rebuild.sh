@@ -175,6 +175,9 @@ expect_exit 3 $REGTOOL $HS rebuild --dry-run
 expect_grep "no Windows directory to rebuild from" "$ERR"
 expect_exit 0 $REGTOOL $HS rebuild --dry-run --from "$TMPDIR/good/Windows"
 expect_grep "^regtool: nothing would be lost$" "$OUT"
+# The same options in their --store=SPEC and --tables=DIR spellings.
+expect_exit 0 $REGTOOL --store=hive:$H/SOFTWARE,$H/SYSTEM --tables=$TMPDIR/good/Windows/System32 rebuild --dry-run --from "$TMPDIR/good/Windows"
+expect_grep "^regtool: nothing would be lost$" "$OUT"
 # Sources over their caps (sparse files: gigabytes that cost nothing on
 # disk were read whole, 4.2 GB of memory for 4 GB of --from files) are
 # refused by their size, nothing read, nothing written: a backup over

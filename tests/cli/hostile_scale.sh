@@ -28,6 +28,8 @@
 #                                          tables (now refused)
 #   a perfc009.dat of N equal pairs        repair's check of its change
 #                                          walked the pairs taken
+#   a perfc009.dat of N indices each held  repair looked each duplicate up
+#   twice, a perfc007.dat of 2N strings    in every other language by a scan
 #   N providers and 4N strings per table   repair --prune-orphans compared
 #                                          each string with every range
 #   N providers of ranges 2,000,000 wide   repair --from-ini looked for
@@ -362,6 +364,47 @@ awk -v n="$N" 'BEGIN { for (i = 0; i < n; i++) printf "2\nx\n"; printf "\n" }' |
 tree_state "$W" >"$TMPDIR/before"
 bounded "$N equal pairs: repair --dry-run" 4 "0 1 2" --store "hive:$W" repair --dry-run
 bounded "$N equal pairs: audit" 4 "0 1 2" --store "hive:$W" audit
+expect_same_tree "$W" "$TMPDIR/before"
+
+# 4a. 60,000 indices each held twice in perfc009.dat, each with two
+# texts, and perfc007.dat of 120,000 other strings, then each of those
+# indices once, each thousandth with 009's second text and again later
+# with a third: repair looked each duplicate up in every other language
+# by a scan of its pairs (15 s of processor time; index 2 held 100,000
+# times, as in 4, is found at once). 007 is resolved first: 009 has
+# not chosen yet, so its duplicates keep their first text; 009 then
+# finds 007's, decoded and shortened, and keeps the text 007 has.
+rm -rf "$TMPDIR/w"
+W=$TMPDIR/w
+expect_exit 0 "$REGTOOL" --store "hive:$W" init --languages 009,007
+expect_exit 4 "$REGTOOL" --store "hive:$W" disable NoSuchService   # (its lock file)
+D=$(size 60000) U=$(size 120000)
+S=$W/Windows/System32
+# table FILE: FILE's pairs, then those of stdin (lines: index, text).
+table() {
+    { perl -0777 -pe 'substr($_, -2) = ""' "$1"   # (its last NUL)
+      tr '\n' '\0' | iconv -f UTF-8 -t UTF-16LE
+      printf '\0\0'; } >"$TMPDIR/table" && mv "$TMPDIR/table" "$1"
+}
+awk -v d="$D" 'BEGIN { for (i = 0; i < d; i++) printf "%d\nx%d\n", 10000000 + 2 * i, i
+                       for (i = 0; i < d; i++) printf "%d\ny%d\n", 10000000 + 2 * i, i }' |
+    table "$S/perfc009.dat" || fail "cannot write perfc009.dat"
+awk -v d="$D" -v u="$U" 'BEGIN {
+        for (j = 0; j < u; j++) printf "%d\nz%d\n", 20000000 + 2 * j, j
+        for (i = 0; i < d; i++) printf "%d\n%s%d\n", 10000000 + 2 * i, i % 1000 ? "z" : "y", i
+        for (i = 0; i < d; i += 1000) printf "%d\nw%d\n", 10000000 + 2 * i, i }' |
+    table "$S/perfc007.dat" || fail "cannot write perfc007.dat"
+cp "$S/perfc009.dat" "$S/perfc007.dat" "$W/Windows/SysWOW64/" || fail "cannot copy the tables"
+tree_state "$W" >"$TMPDIR/before"
+bounded "$D indices twice: repair --dry-run" 4 1 --store "hive:$W" repair --dry-run
+why="held 2 times; kept"
+confirmed=$(((D + 999) / 1000))
+[ "$(grep -c "^  duplicate-resolved \[009\]: Perflib\\\\009\\\\Counter: index 10[0-9]* $why \"y[0-9]*\" (the text another language has there)$" "$OUT")" -eq "$confirmed" ] &&
+    [ "$(grep -c "^  duplicate-resolved \[009\]: Perflib\\\\009\\\\Counter: index 10[0-9]* $why \"x[0-9]*\" (the first; no other language decides)$" "$OUT")" -eq $((D - confirmed)) ] &&
+    [ "$(grep -c "^  duplicate-resolved \[007\]: Perflib\\\\007\\\\Counter: index 10[0-9]* $why \"y[0-9]*\" (the first; no other language decides)$" "$OUT")" -eq "$confirmed" ] ||
+    { grep duplicate-resolved "$OUT" | head -n 5 >&2; fail "$D indices twice: not each resolved as another language says"; }
+expect_grep "index 10002000 $why \"y1000\" (the text another language has there)" "$OUT"
+expect_grep "index 10002002 $why \"x1001\" (the first; no other language decides)" "$OUT"
 expect_same_tree "$W" "$TMPDIR/before"
 
 # 4b. repair --prune-orphans over 30,000 providers and tables of 120,000

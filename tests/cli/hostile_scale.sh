@@ -39,6 +39,8 @@
 #   N languages                            over the INI's languages
 #   a PerfStringBackup.INI of N services   each section compared with
 #                                          every other
+#   a backup setting N services' ranges    restore looked for each First
+#   with M strings of another language     Counter by a scan of its strings
 #   a .reg key of N values, a .reg of N    each value looked up by a scan
 #   sections of one key
 #   a .reg export of N stat servers, of    perfstats found each key's

@@ -589,5 +589,5 @@ done
 expect_same_tree "$W" "$TMPDIR/before"
 
 echo "hostile scale: $n runs"
-[ "$n" -ge 56 ] || fail "only $n runs"
+[ "$n" -ge 62 ] || fail "only $n runs"
 exit 0

@@ -988,6 +988,46 @@ static void duplicate_of_the_lowest_index_resolved(void **state)
     s->ops->close(s);
 }
 
+/* Duplicates in every language, resolved one language after another,
+ * each looking the others up: 019's pairs move when its own duplicates
+ * go (index 2's second text, before index X in its table), and
+ * CurrentLanguage, resolved after it, still finds the text 019 kept at
+ * X, not the pair that now lies where it was. */
+static void duplicate_confirmed_by_a_language_resolved_before(void **state)
+{
+    (void)state;
+    enum { X = 900000, Z = 900002 };
+    struct rt_store *s = cg_clean();
+    cg_append(s, "009", RT_TABLE_COUNTER, X, "P");
+    cg_append(s, "009", RT_TABLE_COUNTER, X, "Q");
+    cg_append(s, "019", RT_TABLE_COUNTER, 2, "Damaged text");
+    cg_append(s, "019", RT_TABLE_COUNTER, X, "T");
+    cg_append(s, "019", RT_TABLE_COUNTER, X, "U");
+    cg_append(s, "019", RT_TABLE_COUNTER, Z, "V");
+    cg_append(s, "CurrentLanguage", RT_TABLE_COUNTER, X, "S");
+    cg_append(s, "CurrentLanguage", RT_TABLE_COUNTER, X, "T");
+    struct rt_repair_report r;
+    assert_true(repair_once(s, NULL, &r) > 0);
+    assert_true(report_has(&r.fixed, "duplicate-resolved", "009",
+                           "index 900000 held 2 times; kept \"P\" (the first; "
+                           "no other language decides)"));
+    assert_true(report_has(&r.fixed, "duplicate-resolved", "019",
+                           "index 900000 held 2 times; kept \"T\" (the first; "
+                           "no other language decides)"));
+    assert_true(report_has(&r.fixed, "duplicate-resolved", "019",
+                           "index 2 held 2 times"));
+    if (!report_has(&r.fixed, "duplicate-resolved", "CurrentLanguage",
+                    "index 900000 held 2 times; kept \"T\" (the text "
+                    "another language has there)")) {
+        for (size_t i = 0; i < r.fixed.n; i++)
+            print_message("%s\n", message_of(&r.fixed.v[i]));
+        fail_msg("CurrentLanguage's index %u not resolved to 019's text",
+                 (unsigned)X);
+    }
+    rt_repair_report_free(&r);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1008,6 +1048,7 @@ int main(void)
         cmocka_unit_test(copies_reported_and_rewritten),
         cmocka_unit_test(cut_text_is_never_kept),
         cmocka_unit_test(duplicate_keeps_the_confirmed_text),
+        cmocka_unit_test(duplicate_confirmed_by_a_language_resolved_before),
         cmocka_unit_test(duplicate_of_the_lowest_index_resolved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

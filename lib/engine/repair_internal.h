@@ -34,6 +34,10 @@ struct rlang {
      * English, holding every list besides its change doubled the peak. */
     size_t change[2];
     uint32_t highest[2];
+    /* List K's positions in index order, made the first time dedupe
+     * looks another language's duplicate up in it, dropped when the
+     * list changes and when dedupe is done; NULL until then. */
+    struct ipos *by_index[2];
 };
 
 struct repair {

@@ -186,9 +186,12 @@ static int start(struct repair *rp)
 
 static void rlang_free(struct rlang *w)
 {
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         if (w->have[k])
             rt_pair_list_free(&w->list[k]);
+        free(w->by_index[k]);
+        w->by_index[k] = NULL;
+    }
 }
 
 /* Removes the pairs whose KILL flag is set, keeping the others' order. */
@@ -240,14 +243,8 @@ static void ipos_sift(struct ipos *v, size_t root, size_t n)
 
 /* Sorted in place by a heap sort (qsort's merge sort would take a copy
  * of the array: a table of millions of duplicates is sorted here). */
-struct ipos *rt_repair_sorted_positions(const struct rt_pair_list *l)
+static void ipos_sort(struct ipos *v, size_t n)
 {
-    struct ipos *v = malloc((l->n ? l->n : 1) * sizeof *v);
-    if (!v)
-        return NULL;
-    size_t n = l->n;
-    for (size_t i = 0; i < n; i++)
-        v[i] = (struct ipos){l->v[i].index, (uint32_t)i};
     for (size_t i = n / 2; i-- > 0;)
         ipos_sift(v, i, n);
     for (size_t end = n; end > 1; end--) {
@@ -256,12 +253,61 @@ struct ipos *rt_repair_sorted_positions(const struct rt_pair_list *l)
         v[end - 1] = t;
         ipos_sift(v, 0, end - 1);
     }
+}
+
+struct ipos *rt_repair_sorted_positions(const struct rt_pair_list *l)
+{
+    struct ipos *v = malloc((l->n ? l->n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < l->n; i++)
+        v[i] = (struct ipos){l->v[i].index, (uint32_t)i};
+    ipos_sort(v, l->n);
     return v;
+}
+
+static void drop_positions(struct rlang *w, int k)
+{
+    free(w->by_index[k]);
+    w->by_index[k] = NULL;
+}
+
+/* The position in W's list K of its first pair (in table order) at
+ * INDEX, through W->by_index (made from the table's index where the
+ * list is not decoded: the same pairs, in order): 0 and *AT, 1 when it
+ * has none, -1 when out of memory. */
+static int first_at(struct rlang *w, int k, uint32_t index, size_t *at)
+{
+    size_t n = rt_repair_count_of(w, k);
+    struct ipos *v = w->by_index[k];
+    if (!v) {
+        if (!(v = malloc((n ? n : 1) * sizeof *v)))
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            v[i] = (struct ipos){rt_repair_index_at(w, k, i), (uint32_t)i};
+        ipos_sort(v, n);
+        w->by_index[k] = v;
+    }
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == n || v[lo].index != index)
+        return 1;
+    *at = v[lo].pos;
+    return 0;
 }
 
 /* Whether another language has CAND's text at INDEX in table K (its
  * first pair there, as a reader finds it): 1, 0, or -1 when out of
- * memory. A language not decoded is compared as stored, in UTF-16. */
+ * memory. A language not decoded is compared as stored, in UTF-16.
+ * Each language's pairs are looked up through their positions sorted
+ * by index, made once: a scan of each language's pairs for each
+ * duplicate took O(duplicates x pairs) (hostile_scale.sh, 4a). */
 static int confirmed(struct repair *rp, const struct rlang *self, int k,
                      uint32_t index, const struct rt_pair *cand)
 {
@@ -269,19 +315,25 @@ static int confirmed(struct repair *rp, const struct rlang *self, int k,
     size_t u16_len = 0;
     int found = 0;
     for (size_t i = 0; i < rp->n && !found; i++) {
-        const struct rlang *o = &rp->w[i];
+        struct rlang *o = &rp->w[i];
         if (o == self)
             continue;
+        size_t at;
+        int r = first_at(o, k, index, &at);
+        if (r < 0) {
+            free(u16);
+            return -1;
+        }
+        if (r)
+            continue;
         if (o->have[k]) {
-            const struct rt_pair *p = rt_pair_list_find(&o->list[k], index);
-            found = p && p->text_len == cand->text_len &&
+            const struct rt_pair *p = &o->list[k].v[at];
+            found = p->text_len == cand->text_len &&
                     !memcmp(p->text, cand->text, cand->text_len);
             continue;
         }
         const struct rt_table *t = &o->l->tab[k];
-        const struct rt_msz_entry *x = rt_table_find(t, index);
-        if (!x)
-            continue;
+        const struct rt_msz_entry *x = &t->v[at];
         if (!u16 && rt_utf8_to_utf16le(cand->text, cand->text_len, &u16,
                                        &u16_len, NULL) != 0)
             return -1;
@@ -359,8 +411,10 @@ static int dedupe(struct repair *rp, struct rlang *w, int k)
         i = j;
     }
     int rc = any ? rt_repair_writable(w, k) : 0;
-    if (any && !rc)
+    if (any && !rc) {
         compact(l, kill);
+        drop_positions(w, k);   /* its positions moved */
+    }
     free(pos);
     free(kill);
     return rc;
@@ -433,6 +487,9 @@ int rt_engine_repair(const struct rt_database *db,
             if (dedupe(&rp, &rp.w[i], k) != 0)
                 goto nomem;
     }
+    for (size_t i = 0; i < rp.n; i++)
+        for (int k = 0; k < 2; k++)
+            drop_positions(&rp.w[i], k);
     if ((opt && opt->prune_orphans && prune_orphans(&rp) != 0) ||
         (opt && opt->from_ini && rt_repair_restore_from_inis(&rp) != 0))
         goto nomem;

@@ -217,7 +217,7 @@ int rt_rb_table_start(struct rt_rb_table *t, const struct rt_rb_source *base,
             uint64_t x = t->x[k];
             if (s == RT_RB_BASE && x > (uint64_t)base_last + 1)
                 x = (uint64_t)base_last + 1;
-            t->pre[s][k] = t->src[s] ? source_bound(t->src[s], x) : 0;
+            t->pre[s][k] = t->src[s] ? (uint32_t)source_bound(t->src[s], x) : 0;
         }
     /* The whole table the base's; nodes below the root are written
      * when the root's layer is pushed down to them. */
@@ -237,7 +237,7 @@ static void paint(struct rt_rb_table *t, size_t node, size_t lo, size_t hi,
                   int layer)
 {
     t->tag[node] = (signed char)layer;
-    t->sum[node] = layer_pairs(t, layer, lo, hi);
+    t->sum[node] = (uint32_t)layer_pairs(t, layer, lo, hi);
 }
 
 static void push_down(struct rt_rb_table *t, size_t node, size_t lo,

@@ -51,8 +51,9 @@ enum rt_rb_layer {
 struct rt_rb_table {
     uint64_t *x;        /* segment bounds: segment k is x[k] .. x[k+1]-1 */
     size_t segs;
-    size_t *pre[RT_RB_LAYERS];  /* a source's pairs before x[k] */
-    size_t *sum;                /* the segment tree: pairs held */
+    /* Counts of pairs, 4 bytes each: a table is under 4 GiB. */
+    uint32_t *pre[RT_RB_LAYERS];    /* a source's pairs before x[k] */
+    uint32_t *sum;                  /* the segment tree: pairs held */
     signed char *tag;           /* the layer of a whole node, or -1 */
     const struct rt_rb_source *src[RT_RB_LAYERS];
     /* INF pairs: put, in order of putting; sorted by (index, order) */

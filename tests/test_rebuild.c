@@ -235,6 +235,48 @@ static void each_provider_from_its_first_source(void **state)
     fixture_free(&f);
 }
 
+/* Ranges that overlap are placed in service order, each provider's cut
+ * taking what the ones before put there: D (2001-2003, in neither the
+ * current tables nor the backup) finds in the tables as installed the
+ * string A's INI put in its range, and is counted as taken from there,
+ * without a cut; E (2002-2004, whose indices 2004 and 2005 the current
+ * tables hold) then cuts A's second strings and puts those again. Its sources sorted once and its cuts
+ * as layers, the rebuild gives what placing each provider in turn on a
+ * list gave. */
+static void overlapping_ranges_placed_in_order(void **state)
+{
+    (void)state;
+    struct fixture f;
+    fixture(&f, 0);
+    free((char *)f.db.services[3].name);
+    service(&f.db.services[3], "D", 2001, 2003);
+    f.db.services = realloc(f.db.services, 5 * sizeof *f.db.services);
+    service(&f.db.services[4], "E", 2002, 2004);
+    f.db.n_services = 5;
+    struct rt_change_set cs;
+    struct rt_rebuild_plan p;
+    struct rt_error e = {0};
+    assert_int_equal(rt_engine_rebuild(&f.db, &f.in, &cs, &p, &e), 0);
+    assert_int_equal(p.n_providers, 5);
+    const struct rt_rebuild_choice *d = &p.providers[3].langs[0];
+    assert_int_equal(d->source, RT_REBUILD_INSTALLED);
+    assert_int_equal(d->names, 1);      /* A's 2002 */
+    assert_int_equal(d->helps, 1);      /* A's 2003 */
+    assert_int_equal(p.providers[4].langs[0].source, RT_REBUILD_TABLES);
+    assert_int_equal(p.lost, 0);
+    char *c = pairs_text(&f.db, table_change(&cs, "009", RT_TABLE_COUNTER));
+    assert_string_equal(c, "1=1847;2=System;4=Memory;2000=A object;"
+                           "2004=B name;2006=C name;");
+    free(c);
+    char *h = pairs_text(&f.db, table_change(&cs, "009", RT_TABLE_HELP));
+    assert_string_equal(h, "3=System help;5=Memory help;2001=A object help;"
+                           "2005=B help;2007=C help;");
+    free(h);
+    rt_change_set_free(&cs);
+    rt_rebuild_plan_free(&p);
+    fixture_free(&f);
+}
+
 /* L as "index=text;" in order. */
 static char *list_text(const struct rt_pair_list *l)
 {
@@ -641,6 +683,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_provider_from_its_first_source),
+        cmocka_unit_test(overlapping_ranges_placed_in_order),
         cmocka_unit_test(change_says_what_it_adds_removes_and_loses),
         cmocka_unit_test(change_loses_what_it_does_not_add_back),
         cmocka_unit_test(rebuilding_the_result_changes_nothing),

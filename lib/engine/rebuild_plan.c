@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/rebuild_layers.h"
 #include "model/lang_id.h"
+#include "model/sort_positions.h"
 #include "platform/progress.h"
 
 static int oom(struct rt_error *e)
@@ -57,103 +59,112 @@ static struct ranges ranges_of(const struct rt_service_info *si)
     return r;
 }
 
-static int within(uint32_t i, uint32_t a, uint32_t b)
+/* The inputs looked up by language and by service, sorted once: a
+ * search of the lists for each language and each provider was
+ * O(languages^2) and O(providers^2). */
+struct lookups {
+    uint32_t *base;         /* in->base with a numeric id, by value */
+    unsigned *base_value;
+    size_t n_base;
+    const struct rt_rebuild_base *current;  /* the first CurrentLanguage */
+    uint32_t *inf;          /* in->inf by service */
+    size_t n_inf;
+};
+
+static int base_by_value(uint32_t a, uint32_t b, const void *ctx)
 {
-    return i >= a && i <= b;
+    const unsigned *v = ctx;
+    if (v[a] != v[b])
+        return v[a] < v[b] ? -1 : 1;
+    return (a > b) - (a < b);
 }
 
-/* A new slot at the end of DST, or NULL when out of memory. */
-static struct rt_pair *append_slot(struct rt_pair_list *dst)
+static int inf_by_service(uint32_t a, uint32_t b, const void *ctx)
 {
-    if (dst->n == dst->cap) {
-        size_t cap = dst->cap ? dst->cap * 2 : 64;
-        struct rt_pair *v = realloc(dst->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        dst->v = v;
-        dst->cap = cap;
-    }
-    return &dst->v[dst->n];
+    const struct rt_rebuild_inf *v = ctx;
+    int c = strcmp(v[a].service, v[b].service);
+    return c ? c : (a > b) - (a < b);
 }
 
-/* Appends the pairs of SRC with A <= index <= B to DST (DST NULL: only
- * counts them). Returns how many, or (size_t)-1 when out of memory. */
-static size_t take(struct rt_pair_list *dst, const struct rt_pair_list *src,
-                   uint32_t a, uint32_t b)
+static void lookups_free(struct lookups *k)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < src->n; i++) {
-        if (!within(src->v[i].index, a, b))
-            continue;
-        n++;
-        if (!dst)
-            continue;
-        struct rt_pair *p = append_slot(dst);
-        if (!p || rt_pair_copy(p, &src->v[i]) != 0)
-            return (size_t)-1;
-        dst->n++;
-    }
-    return n;
+    free(k->base);
+    free(k->base_value);
+    free(k->inf);
+    memset(k, 0, sizeof *k);
 }
 
-/* The same from a table as stored (UTF-16, indexed) into an empty DST:
- * the database is read without its tables decoded, and only the pairs
- * taken from it are, their texts in DST's one block (a base of millions
- * of tiny pairs taken from the current tables costs its bytes and a
- * pair record each, not a heap block a text besides). */
-static size_t take_stored(struct rt_pair_list *dst, const struct rt_table *t,
-                          uint32_t a, uint32_t b)
+static int lookups_build(const struct rt_rebuild_input *in, struct lookups *k)
 {
-    if (dst)
-        return rt_table_pairs_within(t, a, b, dst) ? (size_t)-1 : dst->n;
-    size_t n = 0;
-    for (size_t i = 0; i < t->n; i++)
-        n += within(t->v[i].index, a, b);
-    return n;
-}
-
-/* Removes the pairs with A <= index <= B. */
-static void cut(struct rt_pair_list *l, uint32_t a, uint32_t b)
-{
-    rt_pair_list_remove_range(l, a, b);
-}
-
-/* Sorts L by index, pairs of one index keeping their order: 4-byte
- * positions sorted in place and the pairs then moved along the
- * permutation's cycles (qsort of the 32-byte pairs with their positions
- * held 40 bytes a pair besides the list, and its merge sort a copy of
- * those). A list holds fewer than 2^32 pairs: a table is under 4 GiB. */
-static int sort_pairs(struct rt_pair_list *l)
-{
-    size_t i = 1;
-    while (i < l->n && l->v[i].index >= l->v[i - 1].index)
-        i++;
-    if (i >= l->n)
-        return 0;   /* already in order, as a table read mostly is */
-    uint32_t *perm = malloc(l->n * sizeof *perm);
-    if (!perm)
+    memset(k, 0, sizeof *k);
+    unsigned *value = malloc((in->n_base ? in->n_base : 1) * sizeof *value);
+    k->base = malloc((in->n_base ? in->n_base : 1) * sizeof *k->base);
+    k->base_value = malloc((in->n_base ? in->n_base : 1) *
+                           sizeof *k->base_value);
+    k->inf = malloc((in->n_inf ? in->n_inf : 1) * sizeof *k->inf);
+    if (!value || !k->base || !k->base_value || !k->inf) {
+        free(value);
+        lookups_free(k);
         return -1;
-    rt_pairs_sort_by_index(l->v, l->n, perm);
-    free(perm);
+    }
+    for (size_t i = 0; i < in->n_base; i++) {
+        const char *id = in->base[i].lang;
+        if (rt_lang_is_current(id)) {
+            if (!k->current)
+                k->current = &in->base[i];
+        } else if (rt_lang_value(id, &value[i]) == 0) {
+            k->base[k->n_base++] = (uint32_t)i;
+        }
+    }
+    rt_sort_positions(k->base, k->n_base, base_by_value, value);
+    for (size_t i = 0; i < k->n_base; i++)
+        k->base_value[i] = value[k->base[i]];
+    free(value);
+    for (size_t i = 0; i < in->n_inf; i++)
+        k->inf[i] = (uint32_t)i;
+    k->n_inf = in->n_inf;
+    rt_sort_positions(k->inf, k->n_inf, inf_by_service, in->inf);
     return 0;
 }
 
+/* The first base of LANG (rt_lang_same). */
 static const struct rt_rebuild_base *installed_of(const struct rt_rebuild_input *in,
+                                                  const struct lookups *k,
                                                   const char *lang)
 {
-    for (size_t i = 0; i < in->n_base; i++)
-        if (rt_lang_same(in->base[i].lang, lang))
-            return &in->base[i];
-    return NULL;
+    unsigned v;
+    if (rt_lang_is_current(lang))
+        return k->current;
+    if (rt_lang_value(lang, &v) != 0)
+        return NULL;
+    size_t lo = 0, hi = k->n_base;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->base_value[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < k->n_base && k->base_value[lo] == v ? &in->base[k->base[lo]]
+                                                    : NULL;
 }
 
+/* The first INF input of SERVICE. */
 static const struct rt_rebuild_inf *inf_of(const struct rt_rebuild_input *in,
+                                           const struct lookups *k,
                                            const char *service)
 {
-    for (size_t i = 0; i < in->n_inf; i++)
-        if (!strcmp(in->inf[i].service, service))
-            return &in->inf[i];
-    return NULL;
+    size_t lo = 0, hi = k->n_inf;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(in->inf[k->inf[mid]].service, service) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < k->n_inf && !strcmp(in->inf[k->inf[lo]].service, service)
+               ? &in->inf[k->inf[lo]]
+               : NULL;
 }
 
 /* The provider's pairs from its INI for machine language KEY (table of
@@ -183,168 +194,180 @@ static int inf_pairs(const struct rt_provider_spec *spec, const char *key,
     return 0;
 }
 
-/* Whether TABLE holds any pair in the provider's ranges. */
-static int covers(const struct rt_name_table *t, const struct ranges *r)
+/* What the languages share: the lookups, each table's layers (Counter,
+ * Help), and where each provider's INF pairs lie among a language's
+ * (Counter from, to; Help from, to). */
+struct rebuild_state {
+    struct lookups k;
+    struct ranges *r;           /* each provider's, as placed */
+    struct rt_rb_table t[2];
+    size_t (*inf_at)[4];
+};
+
+/* A language's sources, sorted by index: its tables as installed, as stored,
+ * its PerfStringBackup.INI section's (the base one of them, up to its
+ * highest index); and the INF pairs of its
+ * providers, in their order. */
+struct language_sources {
+    struct rt_rb_source installed[2], stored[2], backup[2];
+    const struct rt_rb_source *base;    /* one of those, or NULL */
+    uint32_t base_last;                 /* the base's highest index */
+    int has_backup;
+    struct rt_name_table inf;
+};
+
+static void language_sources_free(struct language_sources *ls)
 {
-    return take(NULL, &t->counter, r->fc, r->lc) ||
-           take(NULL, &t->help, r->fh, r->lh);
+    for (int k = 0; k < 2; k++) {
+        rt_rb_source_free(&ls->installed[k]);
+        rt_rb_source_free(&ls->stored[k]);
+        rt_rb_source_free(&ls->backup[k]);
+    }
+    rt_name_table_free(&ls->inf);
 }
 
-/* Whether L's tables as stored hold any pair in R. */
-static int stored_covers(const struct rt_db_language *l,
-                         const struct ranges *r)
+/* Whether S (two tables) holds any pair in R: their counts in N. */
+static int source_covers(const struct rt_rb_source s[2],
+                         const struct ranges *r, size_t n[2])
 {
-    return take_stored(NULL, &l->tab[RT_TABLE_COUNTER], r->fc, r->lc) ||
-           take_stored(NULL, &l->tab[RT_TABLE_HELP], r->fh, r->lh);
+    n[0] = rt_rb_source_count(&s[0], r->fc, r->lc);
+    n[1] = rt_rb_source_count(&s[1], r->fh, r->lh);
+    return n[0] || n[1];
 }
 
-/* Counts A and B, the pairs taken of each table, into *NAMES and *HELPS:
- * 0, or -1 when either failed. */
-static int taken(size_t a, size_t b, size_t *names, size_t *helps)
+/* Each provider's INF pairs for language L (LANG's texts), in provider
+ * order, into LS->inf; where each lies into ST->inf_at, its counts into
+ * its choice for L. 0, or -1 when out of memory. */
+static int inf_language(const struct rt_db_language *l, const char *lang,
+                        struct rebuild_state *st, struct language_sources *ls,
+                        struct rt_rebuild_plan *plan)
 {
-    if (a == (size_t)-1 || b == (size_t)-1)
-        return -1;
-    *names = a;
-    *helps = b;
+    for (size_t p = 0; p < plan->n_providers; p++) {
+        struct rt_rebuild_provider *pv = &plan->providers[p];
+        struct rt_rebuild_choice *ch = &pv->langs[pv->n_langs];
+        size_t *at = st->inf_at[p];
+        at[0] = ls->inf.counter.n;
+        at[2] = ls->inf.help.n;
+        const struct ranges *r = &st->r[p];
+        if (pv->inf && pv->inf->spec &&
+            inf_pairs(pv->inf->spec, l->id, lang, r, &ls->inf, &ch->names,
+                      &ch->helps))
+            return -1;
+        at[1] = ls->inf.counter.n;
+        at[3] = ls->inf.help.n;
+    }
     return 0;
 }
 
-/* Adds to NEW the pairs of T within R; counts them. */
-static int take_ranges(struct rt_name_table *nt, const struct rt_name_table *t,
-                       const struct ranges *r, size_t *names, size_t *helps)
-{
-    size_t a = take(&nt->counter, &t->counter, r->fc, r->lc);
-    size_t b = take(&nt->help, &t->help, r->fh, r->lh);
-    return taken(a, b, names, helps);
-}
-
-/* The same from L's tables as stored. */
-static int take_stored_ranges(struct rt_name_table *nt,
-                              const struct rt_db_language *l,
-                              const struct ranges *r, size_t *names,
-                              size_t *helps)
-{
-    size_t a = take_stored(&nt->counter, &l->tab[RT_TABLE_COUNTER], r->fc,
-                           r->lc);
-    size_t b = take_stored(&nt->help, &l->tab[RT_TABLE_HELP], r->fh, r->lh);
-    return taken(a, b, names, helps);
-}
-
-/* Puts provider PV's strings for language L into NT at its own indices,
- * from its first source: its INF (the text for LANG), L's tables,
- * BACKUP (PerfStringBackup.INI's strings of L; NULL: none), or the base
- * when BASE is the tables as installed and they hold its range already.
- * Noted in PV's choice for L; a provider found nowhere is counted lost.
- * 0, or -1 when out of memory. */
-static int place_provider(const struct rt_database *db,
-                          const struct rt_db_language *l, const char *lang,
-                          const struct rt_name_table *backup,
+/* Puts provider P's strings for language L at its own indices, from its
+ * first source: its INF (the text for L's language, put by
+ * inf_language), L's tables, BACKUP (PerfStringBackup.INI's strings of
+ * L), or the base when BASE is the tables as installed and they hold
+ * its range already. Noted in its choice for L; a provider found
+ * nowhere is counted lost. 0, or -1 when out of memory. */
+static int place_provider(const struct rt_db_language *l,
                           enum rt_rebuild_source base,
-                          struct rt_name_table *nt,
-                          struct rt_rebuild_provider *pv,
+                          struct rebuild_state *st,
+                          const struct language_sources *ls, size_t p,
                           struct rt_rebuild_plan *plan)
 {
-    const struct rt_service_info *si = rt_database_service(db, pv->service);
-    struct ranges r = ranges_of(si);
+    struct rt_rebuild_provider *pv = &plan->providers[p];
     struct rt_rebuild_choice *ch = &pv->langs[pv->n_langs];
     if (!(ch->lang = strdup(l->id)))
         return -1;
     pv->n_langs++;
-    struct rt_name_table got = {0};
+    struct ranges r = st->r[p];
+    enum rt_rb_layer layer = RT_RB_NONE;
+    size_t n[2];
     if (pv->inf && pv->inf->spec) {
         ch->source = RT_REBUILD_INF;
-        if (inf_pairs(pv->inf->spec, l->id, lang, &r, &got, &ch->names,
-                      &ch->helps)) {
-            rt_name_table_free(&got);
-            return -1;
-        }
-    } else if (stored_covers(l, &r)) {
+    } else if (source_covers(ls->stored, &r, n)) {
         ch->source = RT_REBUILD_TABLES;
-        if (take_stored_ranges(&got, l, &r, &ch->names, &ch->helps)) {
-            rt_name_table_free(&got);
-            return -1;
-        }
-    } else if (backup && covers(backup, &r)) {
+        layer = RT_RB_STORED;
+    } else if (ls->has_backup && source_covers(ls->backup, &r, n)) {
         ch->source = RT_REBUILD_BACKUP;
-        if (take_ranges(&got, backup, &r, &ch->names, &ch->helps)) {
-            rt_name_table_free(&got);
-            return -1;
-        }
-    } else if (base == RT_REBUILD_INSTALLED && covers(nt, &r)) {
+        layer = RT_RB_BACKUP;
+    } else if (base == RT_REBUILD_INSTALLED &&
+               ((n[0] = rt_rb_table_count(&st->t[0], r.fc, r.lc)) |
+                (n[1] = rt_rb_table_count(&st->t[1], r.fh, r.lh)))) {
         /* Already in the base: a provider that came with the system. */
         ch->source = RT_REBUILD_INSTALLED;
-        ch->names = take(NULL, &nt->counter, r.fc, r.lc);
-        ch->helps = take(NULL, &nt->help, r.fh, r.lh);
+        ch->names = n[0];
+        ch->helps = n[1];
         return 0;
     } else {
         ch->source = RT_REBUILD_LOST;
         pv->lost++;
         plan->lost++;
     }
+    if (layer != RT_RB_NONE) {
+        ch->names = n[0];
+        ch->helps = n[1];
+    }
     /* Its ranges hold its own strings and nothing else. */
-    cut(&nt->counter, r.fc, r.lc);
-    cut(&nt->help, r.fh, r.lh);
-    size_t a, b;
-    int fail = take_ranges(nt, &got, &(struct ranges){0, UINT32_MAX, 0,
-                                                      UINT32_MAX},
-                           &a, &b);
-    rt_name_table_free(&got);
-    return fail ? -1 : 0;
+    rt_rb_table_cut(&st->t[0], r.fc, r.lc, layer);
+    rt_rb_table_cut(&st->t[1], r.fh, r.lh, layer);
+    if (ch->source == RT_REBUILD_INF) {
+        rt_rb_table_put_inf(&st->t[0], st->inf_at[p][0], st->inf_at[p][1]);
+        rt_rb_table_put_inf(&st->t[1], st->inf_at[p][2], st->inf_at[p][3]);
+    }
+    return 0;
 }
 
-static int rebuild_language(const struct rt_database *db,
-                            const struct rt_rebuild_input *in, size_t li,
-                            struct rt_change_set *cs,
-                            struct rt_rebuild_plan *plan, struct rt_error *e)
+/* Language L's base into RL->base, its sources into LS: the tables as
+ * installed, else the base range as the current tables or the backup
+ * (BACKUP; NULL: none) hold it. 0, or -1 when out of memory. */
+static int language_base(const struct rt_database *db,
+                         const struct rt_db_language *l,
+                         const struct rt_rebuild_base *inst,
+                         const struct rt_name_table *backup,
+                         struct language_sources *ls,
+                         struct rt_rebuild_language *rl,
+                         struct rt_rebuild_plan *plan)
 {
-    const struct rt_db_language *l = &db->langs[li];
-    struct rt_rebuild_language *rl = &plan->langs[li];
-    const char *lang = rt_lang_is_current(l->id) ? "009" : l->id;
-    const struct rt_rebuild_base *inst = installed_of(in, lang);
-    const struct rt_psb_language *sec = in->psb ? rt_psb_language_find(in->psb, l->id)
-                                                : NULL;
-    struct rt_name_table nt = {0}, backup = {0};
-    int rc = -1;
-    rl->installed = inst;
-    rl->names_before = l->tab[RT_TABLE_COUNTER].n;
-    rl->helps_before = l->tab[RT_TABLE_HELP].n;
-    if (sec && rt_psb_split(&sec->strings, &backup) != 0)
-        goto nomem;
-
-    /* The base: the tables as installed, else the base range as the
-     * current tables or the backup hold it. */
+    for (int k = 0; k < 2; k++)
+        if (rt_rb_source_of_table(&ls->stored[k], &l->tab[k ? RT_TABLE_HELP
+                                                            : RT_TABLE_COUNTER]) ||
+            (backup && rt_rb_source_of_pairs(&ls->backup[k],
+                                             k ? &backup->help
+                                               : &backup->counter)))
+            return -1;
+    ls->has_backup = backup != NULL;
     struct ranges base = {0, db->base_index, 0, db->base_index};
-    size_t n1, n2;
+    size_t n[2];
+    ls->base_last = db->base_index;
     if (inst && inst->t) {
         rl->base = RT_REBUILD_INSTALLED;
-        if (take_ranges(&nt, inst->t, &(struct ranges){0, UINT32_MAX, 0,
-                                                        UINT32_MAX},
-                        &n1, &n2))
-            goto nomem;
-    } else if (stored_covers(l, &base)) {
+        ls->base_last = UINT32_MAX;
+        if (rt_rb_source_of_pairs(&ls->installed[0], &inst->t->counter) ||
+            rt_rb_source_of_pairs(&ls->installed[1], &inst->t->help))
+            return -1;
+        ls->base = ls->installed;
+    } else if (source_covers(ls->stored, &base, n)) {
         rl->base = RT_REBUILD_TABLES;
-        if (take_stored_ranges(&nt, l, &base, &n1, &n2))
-            goto nomem;
-    } else if (sec && covers(&backup, &base)) {
+        ls->base = ls->stored;
+    } else if (backup && source_covers(ls->backup, &base, n)) {
         rl->base = RT_REBUILD_BACKUP;
-        if (take_ranges(&nt, &backup, &base, &n1, &n2))
-            goto nomem;
+        ls->base = ls->backup;
     } else {
         rl->base = RT_REBUILD_LOST;
         plan->lost++;
     }
+    return 0;
+}
 
-    /* Each provider at its own indices, from its first source. */
-    for (size_t p = 0; p < plan->n_providers; p++)
-        if (place_provider(db, l, lang, sec ? &backup : NULL, rl->base, &nt,
-                           &plan->providers[p], plan) != 0)
-            goto nomem;
-    if (sort_pairs(&nt.counter) || sort_pairs(&nt.help))
-        goto nomem;
-    rl->names_after = nt.counter.n;
-    rl->helps_after = nt.help.n;
-    uint32_t hc = rt_pair_list_highest(&nt.counter);
-    uint32_t hh = rt_pair_list_highest(&nt.help);
+/* What rebuilding L does to its tables: NT its new ones. 0, or -1 when
+ * out of memory. */
+static int language_result(const struct rt_db_language *l,
+                           const struct rt_name_table *nt,
+                           struct rt_rebuild_language *rl,
+                           struct rt_change_set *cs,
+                           struct rt_rebuild_plan *plan)
+{
+    rl->names_after = nt->counter.n;
+    rl->helps_after = nt->help.n;
+    uint32_t hc = rt_pair_list_highest(&nt->counter);
+    uint32_t hh = rt_pair_list_highest(&nt->help);
     if (hc > plan->last_counter)
         plan->last_counter = hc;
     if (hh > plan->last_help)
@@ -352,24 +375,112 @@ static int rebuild_language(const struct rt_database *db,
 
     int changed[2];
     size_t at[2], first = cs->n;
-    if (rt_db_replace_changed_tables(l, &nt, cs, changed, at) != 0)
-        goto nomem;
+    if (rt_db_replace_changed_tables(l, nt, cs, changed, at) != 0)
+        return -1;
     rl->counter_changed = changed[0];
     rl->help_changed = changed[1];
     /* What is lost is read from the change itself, the one written. */
     for (size_t i = first; i < cs->n; i++) {
         size_t n = rt_change_lost(&cs->v[i], NULL);
         if (n == (size_t)-1)
-            goto nomem;
+            return -1;
         rl->dropped += n;
     }
+    return 0;
+}
+
+static int rebuild_language(const struct rt_database *db,
+                            const struct rt_rebuild_input *in, size_t li,
+                            struct rebuild_state *st,
+                            struct rt_change_set *cs,
+                            struct rt_rebuild_plan *plan, struct rt_error *e)
+{
+    const struct rt_db_language *l = &db->langs[li];
+    struct rt_rebuild_language *rl = &plan->langs[li];
+    const char *lang = rt_lang_is_current(l->id) ? "009" : l->id;
+    const struct rt_rebuild_base *inst = installed_of(in, &st->k, lang);
+    const struct rt_psb_language *sec = in->psb ? rt_psb_language_find(in->psb, l->id)
+                                                : NULL;
+    struct rt_name_table backup = {0}, nt = {0};
+    struct language_sources ls;
+    memset(&ls, 0, sizeof ls);
+    int rc = -1;
+    rl->installed = inst;
+    rl->names_before = l->tab[RT_TABLE_COUNTER].n;
+    rl->helps_before = l->tab[RT_TABLE_HELP].n;
+    if ((sec && rt_psb_split(&sec->strings, &backup) != 0) ||
+        language_base(db, l, inst, sec ? &backup : NULL, &ls, rl, plan) ||
+        inf_language(l, lang, st, &ls, plan))
+        goto nomem;
+    for (int k = 0; k < 2; k++)
+        if (rt_rb_table_start(&st->t[k], ls.base ? &ls.base[k] : NULL,
+                              ls.base_last, &ls.stored[k],
+                              ls.has_backup ? &ls.backup[k] : NULL,
+                              k ? &ls.inf.help : &ls.inf.counter))
+            goto nomem;
+
+    /* Each provider at its own indices, from its first source. */
+    for (size_t p = 0; p < plan->n_providers; p++)
+        if (place_provider(l, rl->base, st, &ls, p, plan) != 0)
+            goto nomem;
+    if (rt_rb_table_result(&st->t[0], &nt.counter) ||
+        rt_rb_table_result(&st->t[1], &nt.help) ||
+        language_result(l, &nt, rl, cs, plan))
+        goto nomem;
     rc = 0;
     goto out;
 nomem:
     oom(e);
 out:
-    rt_name_table_free(&nt);
+    rt_rb_table_result_free(&nt.counter);
+    rt_rb_table_result_free(&nt.help);
+    language_sources_free(&ls);
     rt_name_table_free(&backup);
+    return rc;
+}
+
+static void state_free(struct rebuild_state *st)
+{
+    lookups_free(&st->k);
+    rt_rb_table_free(&st->t[0]);
+    rt_rb_table_free(&st->t[1]);
+    free(st->inf_at);
+    free(st->r);
+    memset(st, 0, sizeof *st);
+}
+
+/* The lookups, each provider's ranges as placed (those of the first
+ * service of its name), and each table's segments from them. */
+static int state_build(const struct rt_database *db,
+                       const struct rt_rebuild_input *in,
+                       const struct rt_rebuild_plan *plan,
+                       struct rebuild_state *st)
+{
+    memset(st, 0, sizeof *st);
+    size_t n = plan->n_providers ? plan->n_providers : 1;
+    uint32_t (*r)[2] = malloc(2 * n * sizeof *r);
+    st->inf_at = malloc(n * sizeof *st->inf_at);
+    st->r = malloc(n * sizeof *st->r);
+    int rc = -1;
+    if (!r || !st->inf_at || !st->r || lookups_build(in, &st->k))
+        goto out;
+    for (size_t p = 0; p < plan->n_providers; p++) {
+        const struct ranges *q = &st->r[p];
+        st->r[p] = ranges_of(rt_database_service(db,
+                                                 plan->providers[p].service));
+        r[p][0] = q->fc;
+        r[p][1] = q->lc;
+        r[n + p][0] = q->fh;
+        r[n + p][1] = q->lh;
+    }
+    if (rt_rb_table_init(&st->t[0], r, plan->n_providers) ||
+        rt_rb_table_init(&st->t[1], r + n, plan->n_providers))
+        goto out;
+    rc = 0;
+out:
+    free(r);
+    if (rc)
+        state_free(st);
     return rc;
 }
 
@@ -378,6 +489,8 @@ int rt_engine_rebuild(const struct rt_database *db,
                       struct rt_change_set *cs, struct rt_rebuild_plan *plan,
                       struct rt_error *e)
 {
+    struct rebuild_state st;
+    memset(&st, 0, sizeof st);
     memset(plan, 0, sizeof *plan);
     memset(cs, 0, sizeof *cs);
     plan->langs = calloc(db->n_langs ? db->n_langs : 1, sizeof *plan->langs);
@@ -402,16 +515,20 @@ int rt_engine_rebuild(const struct rt_database *db,
         pv->last_counter = r.lc;
         pv->first_help = r.fh;
         pv->last_help = r.lh;
-        pv->inf = inf_of(in, si->name);
     }
+    if (state_build(db, in, plan, &st))
+        goto nomem;
+    for (size_t p = 0; p < plan->n_providers; p++)
+        plan->providers[p].inf = inf_of(in, &st.k, plan->providers[p].service);
     for (size_t i = 0; i < db->n_langs; i++) {
         if (!(plan->langs[i].id = strdup(db->langs[i].id)))
             goto nomem;
         plan->n_langs++;
         rt_progress_report("rebuilding languages", i, db->n_langs);
-        if (rebuild_language(db, in, i, cs, plan, e) != 0)
+        if (rebuild_language(db, in, i, &st, cs, plan, e) != 0)
             goto fail;
     }
+    state_free(&st);
     /* Perflib's values: raised to what the tables now hold, never
      * lowered (docs/design.md, "Uninstall": the indices in between are
      * handed out). */
@@ -430,6 +547,7 @@ int rt_engine_rebuild(const struct rt_database *db,
 nomem:
     oom(e);
 fail:
+    state_free(&st);
     rt_change_set_free(cs);
     rt_rebuild_plan_free(plan);
     return -1;

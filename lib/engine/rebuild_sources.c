@@ -161,6 +161,55 @@ static int inf_fits(const struct rt_provider_spec *sp,
     return 0;
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of the folder INF\SERVICE, in upper case, sorted, into
+ * *NAMES: a language whose folder is not among them has no copy there,
+ * and is not looked for (each provider's copy was looked for in every
+ * language's folder: providers x languages paths made, stats and paths
+ * kept). 1 when listed; 0 when that folder is not one that lists (absent,
+ * a link, unreadable: each language's folder is looked at then, as
+ * before); -1 when out of memory. */
+static int inf_folders(const struct where *w, const char *service,
+                       char ***names, size_t *n)
+{
+    *names = NULL;
+    *n = 0;
+    char *rel = NULL;
+    if (asprintf(&rel, "INF/%s", service) < 0)
+        return -1;
+    char *dir = rt_os_path_ci(w->root, rel, 0);
+    free(rel);
+    struct rt_os_stat st;
+    int listed = dir && rt_os_stat(dir, &st) == 0 && st.kind == RT_OS_DIR &&
+                 rt_os_list_dir(dir, names, n) == 0;
+    free(dir);
+    if (!listed) {
+        *names = NULL;
+        *n = 0;
+        return 0;
+    }
+    for (size_t i = 0; i < *n; i++)
+        for (char *c = (*names)[i]; *c; c++)
+            if (*c >= 'a' && *c <= 'z')
+                *c = (char)(*c - 'a' + 'A');
+    qsort(*names, *n, sizeof **names, cmp_names);
+    return 1;
+}
+
+static int inf_folder_listed(char **names, size_t n, const char *folder)
+{
+    return bsearch(&folder, names, n, sizeof *names, cmp_names) != NULL;
+}
+
+static int read_inf_in(struct rt_rebuild_sources *src, const struct where *w,
+                       const struct rt_database *db,
+                       const struct rt_service_info *si, size_t k,
+                       char **listed, size_t n_listed, struct rt_error *e);
+
 static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
                     const struct rt_database *db,
                     const struct rt_service_info *si, size_t k,
@@ -193,10 +242,31 @@ static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
         in->why = "the store's INF copies cannot be read as files here";
         return 0;
     }
+    char **listed = NULL;
+    size_t n_listed = 0;
+    int listing = inf_folders(w, si->name, &listed, &n_listed);
+    if (listing < 0)
+        return oom(e);
+    int rc = read_inf_in(src, w, db, si, k, listing ? listed : NULL,
+                         n_listed, e);
+    rt_os_free_list(listed, n_listed);
+    return rc;
+}
+
+/* read_inf in each language's folder; LISTED (N names, or NULL: all)
+ * those of INF\<service> (the first, English's, looked for whatever
+ * they are: its path is the one named when there is no copy). */
+static int read_inf_in(struct rt_rebuild_sources *src, const struct where *w,
+                       const struct rt_database *db,
+                       const struct rt_service_info *si, size_t k,
+                       char **listed, size_t n_listed, struct rt_error *e)
+{
+    struct rt_rebuild_inf *in = &src->inf[k];
     for (size_t i = 0; i <= db->n_langs; i++) {
         char folder[8];
         if (rt_inf_folder(i == 0 ? "009" : db->langs[i - 1].id, folder) != 0 ||
-            (i > 0 && !strcmp(folder, "0009")))
+            (i > 0 && !strcmp(folder, "0009")) ||
+            (i > 0 && listed && !inf_folder_listed(listed, n_listed, folder)))
             continue;
         char *rel = rt_inf_path(si->name, folder, si->ini_file);
         char *path = rel ? rt_os_path_ci(w->root, rel, 0) : NULL;

@@ -73,33 +73,6 @@ void rt_rb_source_free(struct rt_rb_source *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The first of V's N sorted values at or above X. */
-static size_t lower_bound32(const uint32_t *v, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static size_t lower_bound64(const uint64_t *v, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The first of S's pairs (by index) at or above X. */
 static size_t source_bound(const struct rt_rb_source *s, uint64_t x)
 {
@@ -285,8 +258,8 @@ static size_t query(const struct rt_rb_table *t, size_t node, size_t lo,
 static void segments(const struct rt_rb_table *t, uint32_t first,
                      uint32_t last, size_t *a, size_t *b)
 {
-    *a = lower_bound64(t->x, t->segs + 1, first);
-    *b = lower_bound64(t->x, t->segs + 1, (uint64_t)last + 1) - 1;
+    *a = rt_lower_bound_u64(t->x, t->segs + 1, first);
+    *b = rt_lower_bound_u64(t->x, t->segs + 1, (uint64_t)last + 1) - 1;
 }
 
 static void fen_add(struct rt_rb_table *t, size_t i, int d)
@@ -328,8 +301,8 @@ void rt_rb_table_cut(struct rt_rb_table *t, uint32_t a, uint32_t b,
     assign(t, 1, 0, t->segs - 1, sa, sb, (int)layer);
     if (!t->inf || !t->inf->n)
         return;
-    size_t lo = lower_bound32(t->inf_idx, t->inf->n, a);
-    size_t hi = lower_bound32(t->inf_idx, t->inf->n, (uint64_t)b + 1);
+    size_t lo = rt_lower_bound_u32(t->inf_idx, t->inf->n, a);
+    size_t hi = rt_lower_bound_u32(t->inf_idx, t->inf->n, (uint64_t)b + 1);
     size_t before = fen_prefix(t, lo);
     while (fen_prefix(t, hi) > before) {
         size_t at = fen_kth(t, before + 1);
@@ -355,9 +328,9 @@ size_t rt_rb_table_count(const struct rt_rb_table *t, uint32_t a, uint32_t b)
     segments(t, a, b, &sa, &sb);
     size_t n = query(t, 1, 0, t->segs - 1, sa, sb);
     if (t->inf && t->inf->n)
-        n += fen_prefix(t, lower_bound32(t->inf_idx, t->inf->n,
+        n += fen_prefix(t, rt_lower_bound_u32(t->inf_idx, t->inf->n,
                                          (uint64_t)b + 1)) -
-             fen_prefix(t, lower_bound32(t->inf_idx, t->inf->n, a));
+             fen_prefix(t, rt_lower_bound_u32(t->inf_idx, t->inf->n, a));
     return n;
 }
 

@@ -1,6 +1,7 @@
 /* Engine layer: repair of the name database (repair.h): its steps in
  * order, and the first of them: duplicates removed, orphans pruned. */
 #include "engine/repair_internal.h"
+#include "model/sort_positions.h"
 #include "platform/progress.h"
 
 #include <stdio.h>
@@ -76,15 +77,7 @@ uint32_t *rt_repair_sorted_indices(const struct rlang *w, int k, size_t *n)
 
 size_t rt_repair_lower_bound(const uint32_t *ix, size_t n, uint64_t x)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return rt_lower_bound_u32(ix, n, x);
 }
 
 int rt_repair_sorted_has(const uint32_t *ix, size_t n, uint32_t x)

@@ -1,7 +1,8 @@
 /* Model layer: sorting an array of positions in place by what they point
  * at, for an index of hundreds of thousands of entries that holds four
  * bytes each and needs no second array to sort (qsort's merge sort takes
- * a copy of the array; its entries cannot reach a context). */
+ * a copy of the array; its entries cannot reach a context), and finding
+ * a value in a sorted array. */
 #ifndef RT_SORT_POSITIONS_H
 #define RT_SORT_POSITIONS_H
 
@@ -14,5 +15,37 @@
 void rt_sort_positions(uint32_t *v, size_t n,
                        int (*cmp)(uint32_t a, uint32_t b, const void *ctx),
                        const void *ctx);
+
+/* The first of the N values at V, sorted ascending, at or above X (N
+ * when none is): a binary search. X is 64-bit so that "above the last
+ * 32-bit index" (last + 1) can be asked. */
+static inline size_t rt_lower_bound_u32(const uint32_t *v, size_t n,
+                                        uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* rt_lower_bound_u32 over 64-bit values. */
+static inline size_t rt_lower_bound_u64(const uint64_t *v, size_t n,
+                                        uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 
 #endif

@@ -318,6 +318,25 @@ static void mapping(void **state)
     assert_int_equal(m.len, 0);
     rt_os_unmap_file(&m);
     assert_int_equal(rt_os_map_file(at("none"), &m), -1);
+#ifdef RT_OS_POSIX
+    /* A small file is held as often as a tree has tables (two for each
+     * of up to 65,536 languages): more than the kernel's 65,530
+     * mappings a process, had each been mapped. */
+    enum { HELD = 70000 };
+    struct rt_os_map *held = calloc(HELD, sizeof *held);
+    assert_non_null(held);
+    assert_int_equal(rt_os_write_new_file(at("s"), big, 100), 0);
+    for (size_t i = 0; i < HELD; i++) {
+        assert_int_equal(rt_os_map_file(at("s"), &held[i]), 0);
+        assert_int_equal(held[i].len, 100);
+    }
+    assert_memory_equal(held[HELD - 1].data, big, 100);
+    rt_os_map_release(&held[0], 0, 100);
+    assert_memory_equal(held[0].data, big, 100);
+    for (size_t i = 0; i < HELD; i++)
+        rt_os_unmap_file(&held[i]);
+    free(held);
+#endif
 }
 
 /* rt_os_map_cow: the file's bytes, then zeros; writes stay in the

@@ -370,6 +370,13 @@ static struct rt_journal *written_journal(const struct rt_commit *c,
                        (r->data[0] & SIZE_IN_ORDER);
     }
     if (rt_journal_list_files(j, e) != 0) {
+        /* Memory, or more files than a journal may name: the reader's
+         * words for the latter speak of a planted journal. */
+        if (e->code != RT_ERR_NOT_ENOUGH_MEMORY)
+            rt_error_set(e, RT_ERR_INVALID_DATA,
+                         "this change is too large for the store: it writes "
+                         "more files than a commit may (the next writer "
+                         "would refuse its journal); nothing was written");
         rt_journal_free(j);
         return NULL;
     }
@@ -379,15 +386,12 @@ static struct rt_journal *written_journal(const struct rt_commit *c,
 /* The commit's files in all as the next writer would check them
  * (check_total, in journal_read.c): a commit whose journal would be
  * refused for what its files reach in all is never started. */
-static int check_extent(const struct rt_commit *c, struct rt_error *e)
+static int check_extent(const struct rt_commit *c,
+                        const struct rt_journal *j, struct rt_error *e)
 {
     if (!c->scoped || !c->scope.max_bytes)
         return 0;
-    struct rt_journal *j = written_journal(c, e);
-    if (!j)
-        return -1;
     uint64_t total = rt_journal_extent_total(j);
-    rt_journal_free(j);
     if (total <= c->scope.max_bytes)
         return 0;
     return rt_error_set(e, RT_ERR_INVALID_DATA,
@@ -399,22 +403,14 @@ static int check_extent(const struct rt_commit *c, struct rt_error *e)
                         (unsigned long long)c->scope.max_bytes);
 }
 
-/* The sealed journal of C applied as the next writer would replay it:
- * the same code. A failure leaves the sealed journal for the next
- * writer, and E says so. */
-static int apply_sealed(const struct rt_commit *c, struct rt_error *e)
+/* The sealed journal of C (J, built from its records before the seal,
+ * so that nothing is allocated between the seal and this) applied as
+ * the next writer would replay it: the same code. A failure leaves the
+ * sealed journal for the next writer, and E says so. */
+static int apply_sealed(const struct rt_commit *c, struct rt_journal *j,
+                        struct rt_error *e)
 {
-    struct rt_journal *j = written_journal(c, e);
-    if (!j)
-        /* Memory is all it needs: the change is committed all the same,
-         * and whoever writes next finishes it from the journal. */
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
-                            "out of memory once the change was committed: "
-                            "%s keeps it, and the next writer of this store "
-                            "finishes it (readers meanwhile see the files "
-                            "as they were)", c->journal);
     int r = rt_journal_finish(j, c->base, e) < 0 ? -1 : 0;
-    rt_journal_free(j);
     if (r != 0) {
         /* Said with what it means: the change stands, half applied. */
         char why[sizeof e->message];
@@ -427,21 +423,18 @@ static int apply_sealed(const struct rt_commit *c, struct rt_error *e)
     return r;
 }
 
-int rt_commit_run(struct rt_commit *c, struct rt_error *e)
+/* rt_commit_run with J, the commit's records as a journal read back. */
+static int run_with(struct rt_commit *c, struct rt_journal *j,
+                    struct rt_error *e)
 {
     uint64_t growth, later;
     unsigned mode;
     struct reservations rv = {0};
-    rt_progress_report("writing the change", 0, 0);
-    if (index_files(c) != 0)
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    if (interrupted(e) || record_intents(c, e) != 0)
-        return -1;
     struct journal_image im;
     if (rt_journal_image_make(c, &im) != 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     size_t len = im.len, ilen = im.ilen;
-    if (check_names(c, len, e) != 0 || check_extent(c, e) != 0 ||
+    if (check_names(c, len, e) != 0 || check_extent(c, j, e) != 0 ||
         preflight(c, &growth, &later, &mode, &rv, e) != 0 || interrupted(e)) {
         reservations_release(&rv);
         rt_journal_image_free(&im);
@@ -523,7 +516,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     rt_journal_image_free(&im);
     /* Sealed: the space reserved is the commit's to use now. */
     reservations_free(&rv);
-    return apply_sealed(c, e);
+    return apply_sealed(c, j, e);
 fail:
     /* Out of memory too: a folder's fsync builds its path. */
     rt_error_set(e, errno == ENOSPC   ? RT_ERR_DISK_FULL
@@ -545,4 +538,19 @@ undo:
     rt_os_unlink(c->journal);
     reservations_release(&rv);
     return -1;
+}
+
+int rt_commit_run(struct rt_commit *c, struct rt_error *e)
+{
+    rt_progress_report("writing the change", 0, 0);
+    if (index_files(c) != 0)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    if (interrupted(e) || record_intents(c, e) != 0)
+        return -1;
+    struct rt_journal *j = written_journal(c, e);
+    if (!j)
+        return -1;
+    int r = run_with(c, j, e);
+    rt_journal_free(j);
+    return r;
 }

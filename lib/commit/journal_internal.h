@@ -31,8 +31,10 @@
  * and replayed it would make a sparse file of terabytes. */
 #define MAX_FILE_END   ((uint64_t)1 << 32)
 /* Nor does a commit touch more files than this: two hives, four tables
- * a language, the backup and the INF copies of each language folder. */
-#define MAX_FILES      65536u
+ * a language (install writes every language's, and a Perflib key names
+ * up to 69,632 ids of three or four digits), the backup and the INF
+ * copies of each language folder. */
+#define MAX_FILES      (1u << 19)
 
 struct record {
     uint32_t kind;

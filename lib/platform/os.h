@@ -358,12 +358,14 @@ int rt_os_saving_finish(struct rt_os_saving *sv);
 /* Closes and removes the file: nothing of it is left. */
 void rt_os_saving_abandon(struct rt_os_saving *sv);
 
-/* A read-only view of a whole file, mapped where the system can. */
+/* A read-only view of a whole file, mapped where the system can; a file
+ * of 64 KB or less is read into the heap instead (its DATA is as good). */
 struct rt_os_map {
     const uint8_t *data;
     size_t len;
     void *priv;          /* what rt_os_unmap needs */
     size_t span;         /* bytes mapped, when more than LEN */
+    int heap;            /* DATA read into the heap, not mapped */
 };
 int rt_os_map_file(const char *path, struct rt_os_map *m);
 void rt_os_unmap_file(struct rt_os_map *m);

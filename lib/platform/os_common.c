@@ -264,6 +264,33 @@ int rt_os_read_file(const char *path, uint8_t **data, size_t *len)
     return rt_os_read_file_max(path, (size_t)-1, data, len) == 0 ? 0 : -1;
 }
 
+int rt_os_map_small(int fd, size_t size, struct rt_os_map *m)
+{
+    uint8_t *buf = malloc(size ? size : 1);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    size_t got = 0;
+    while (got < size) {
+        long long r = rt_os_pread(fd, buf + got, size - got, got);
+        if (r <= 0) {
+            /* Cut short while read: what a mapped page past the end would
+             * have been, an error. */
+            int err = r < 0 ? errno : EIO;
+            free(buf);
+            errno = err;
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    m->data = buf;
+    m->len = size;
+    m->priv = buf;
+    m->heap = 1;
+    return 0;
+}
+
 int rt_os_write_new_file(const char *path, const void *data, size_t len)
 {
     int fd = rt_os_open(path, RT_OS_WRITE_NEW);

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+struct rt_os_map;
+
 /* The names of a directory listing being collected (rt_os_list_dir): the
  * system-specific part reads entries, this part keeps them. */
 struct rt_os_names {
@@ -44,6 +46,14 @@ int rt_os_beneath(const char *root, size_t len, const char *path,
  * errno. */
 void rt_os_listings_scope(int delta);
 void rt_os_listings_forget(void);
+
+/* rt_os_map_file for a file of SIZE bytes open as FD, no larger than
+ * RT_OS_MAP_SMALL: read into the heap instead of mapped. Every mapping
+ * is one of the kernel's (Linux allows 65,530 a process), and a tree
+ * with thousands of languages holds two tiny tables for each: read, they
+ * cost memory only. 0, or -1 with errno (the caller closes FD). */
+#define RT_OS_MAP_SMALL ((size_t)64 << 10)
+int rt_os_map_small(int fd, size_t size, struct rt_os_map *m);
 
 /* The number in a code page's name, 0 when it has none. */
 unsigned rt_os_codepage_number(const char *codepage);

@@ -4,6 +4,7 @@
  * view a hive is edited in. */
 #include "platform/os.h"
 #ifdef RT_OS_POSIX
+#include "platform/os_internal.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -32,6 +33,13 @@ int rt_os_map_file(const char *path, struct rt_os_map *m)
         m->data = (const uint8_t *)"";
         return 0;
     }
+    if ((uint64_t)st.st_size <= RT_OS_MAP_SMALL) {
+        int r = rt_os_map_small(fd, (size_t)st.st_size, m);
+        int err = errno;
+        close(fd);
+        errno = err;
+        return r;
+    }
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int err = errno;
     close(fd);
@@ -47,7 +55,9 @@ int rt_os_map_file(const char *path, struct rt_os_map *m)
 
 void rt_os_unmap_file(struct rt_os_map *m)
 {
-    if (m->priv)
+    if (m->heap)
+        free(m->priv);
+    else if (m->priv)
         munmap(m->priv, m->span ? m->span : m->len);
     memset(m, 0, sizeof *m);
 }
@@ -56,7 +66,7 @@ void rt_os_map_release(const struct rt_os_map *m, size_t off, size_t len)
 {
     long page = sysconf(_SC_PAGESIZE);
     size_t span = m->span ? m->span : m->len;
-    if (!m->priv || page <= 0 || !len || off >= span)
+    if (!m->priv || m->heap || page <= 0 || !len || off >= span)
         return;
     if (len > span - off)
         len = span - off;

@@ -33,6 +33,13 @@ int rt_os_map_file(const char *path, struct rt_os_map *m)
         m->data = (const uint8_t *)"";
         return 0;
     }
+    if ((uint64_t)size.QuadPart <= RT_OS_MAP_SMALL) {
+        int r = rt_os_map_small(fd, (size_t)size.QuadPart, m);
+        int err = errno;
+        _close(fd);
+        errno = err;
+        return r;
+    }
     HANDLE map = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0, NULL);
     if (!map)
         os_win32_set_errno();
@@ -53,7 +60,9 @@ int rt_os_map_file(const char *path, struct rt_os_map *m)
 
 void rt_os_unmap_file(struct rt_os_map *m)
 {
-    if (m->priv)
+    if (m->heap)
+        free(m->priv);
+    else if (m->priv)
         UnmapViewOfFile(m->priv);
     memset(m, 0, sizeof *m);
 }
@@ -63,7 +72,7 @@ void rt_os_map_release(const struct rt_os_map *m, size_t off, size_t len)
     /* Unlocking pages that are not locked takes them out of the working
      * set (documented for VirtualUnlock); the call then fails, as it
      * says, with ERROR_NOT_LOCKED. */
-    if (m->priv && len && off < m->len)
+    if (m->priv && !m->heap && len && off < m->len)
         (void)VirtualUnlock((void *)(m->data + off),
                             len < m->len - off ? len : m->len - off);
 }

@@ -22,6 +22,10 @@ static void errno_becomes_the_win32_code(void **state)
     assert_int_equal(rt_error_code_for_errno(EACCES), RT_ERR_ACCESS_DENIED);
     assert_int_equal(rt_error_code_for_errno(EPERM), RT_ERR_ACCESS_DENIED);
     assert_int_equal(rt_error_code_for_errno(EROFS), RT_ERR_ACCESS_DENIED);
+    /* Refused beneath a tree: a link, a mount point, a special file. */
+    assert_int_equal(rt_error_code_for_errno(ELOOP), RT_ERR_ACCESS_DENIED);
+    assert_int_equal(rt_error_code_for_errno(EXDEV), RT_ERR_ACCESS_DENIED);
+    assert_int_equal(rt_error_code_for_errno(ENODEV), RT_ERR_ACCESS_DENIED);
     assert_int_equal(rt_error_code_for_errno(EEXIST), RT_ERR_FILE_EXISTS);
     assert_int_equal(rt_error_code_for_errno(ENOSPC), RT_ERR_DISK_FULL);
     assert_int_equal(rt_error_code_for_errno(ENOMEM),

@@ -24,7 +24,15 @@ int rt_error_code_for_errno(int err)
     case ENOTDIR: return RT_ERR_PATH_NOT_FOUND;
     case EACCES:
     case EPERM:
-    case EROFS: return RT_ERR_ACCESS_DENIED;
+    case EROFS:
+    /* What the platform layer refuses beneath a tree: a link (ELOOP), a
+     * mount point (EXDEV), a special file (ENODEV), a folder: not an I/O
+     * failure, a place not to be written, as Windows says of a reparse
+     * point it will not open. */
+    case ELOOP:
+    case EXDEV:
+    case ENODEV:
+    case EISDIR: return RT_ERR_ACCESS_DENIED;
     case EEXIST: return RT_ERR_FILE_EXISTS;
     case ENOSPC: return RT_ERR_DISK_FULL;
     case ENOMEM: return RT_ERR_NOT_ENOUGH_MEMORY;

@@ -168,6 +168,13 @@ for args in "hive recover Windows/System32/config/SOFTWARE -o Windows/Temp/rec" 
     [ "$(ls -A "$HOST/out")" = keep.conf ] || fail "$args wrote into the host folder"
     grep -q "must never change" "$HOST/out/keep.conf" || fail "$args replaced a host file"
 done
+# lodctr /S through it: refused as access is (5, the reference's "a file
+# cannot be written"), not as an I/O failure.
+mkdir -p "$TMPDIR/bin"
+ln -sf "$REGTOOL" "$TMPDIR/bin/lodctr"
+expect_exit 5 "$TMPDIR/bin/lodctr" --store "hive:$T" "/S:$W/Temp/perf.ini"
+expect_grep "Windows/Temp is a symbolic link" "$ERR"
+[ "$(ls -A "$HOST/out")" = keep.conf ] || fail "lodctr /S wrote into the host folder"
 rm -f "$W/Temp"
 # However the path to the disk is spelled (through the user's own link
 # above it, with "//" or "/./"), and whatever the letter case of its

@@ -49,12 +49,15 @@ static void build(struct rt_database *db, const struct svc *v, size_t n)
     }
 }
 
-/* A tree: every path in FILES (NULL-terminated) exists. */
+/* A tree: every path in FILES (NULL-terminated) exists; one written
+ * "!PATH" has a link or special file on its way (-1). */
 static int table_exists(void *ctx, const char *path)
 {
     for (const char *const *f = ctx; *f; f++)
         if (!strcasecmp(*f, path))
             return 1;
+        else if (**f == '!' && !strcasecmp(*f + 1, path))
+            return -1;
     return 0;
 }
 
@@ -806,6 +809,37 @@ static void stream_names_are_judged(void **state)
     rt_findings_free(&f);
 }
 
+
+/* A DLL whose look-up met a link or special file of the tree (which is
+ * not followed) is unknown, not missing: info, naming the path, in each
+ * of the three ways a Library names its file. */
+static void links_on_the_way_leave_a_library_unchecked(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "Windows\\System32\\ntdll.dll", "!Windows\\Lnk\\p.dll",
+        "!Tools\\p.dll", "!Windows\\System32\\bare.dll", NULL,
+    };
+    const char *libs[] = {"%SystemRoot%\\Lnk\\p.dll", "C:\\Tools\\p.dll",
+                          "bare.dll"};
+    const char *said[] = {"on the way to Windows\\Lnk\\p.dll",
+                          "on the way to C:\\Tools\\p.dll",
+                          "on the way to bare.dll"};
+    for (size_t i = 0; i < 3; i++) {
+        const struct svc v[] = {STD("X", libs[i])};
+        struct rt_findings f;
+        run(v, 1, tree, &f);
+        expect_among(&f, "library-unchecked", RT_AUDIT_INFO);
+        assert_non_null(strstr(message_of(find(&f, "library-unchecked")),
+                               said[i]));
+        assert_null(find(&f, "library-not-found"));
+        rt_findings_free(&f);
+    }
+    /* The same paths simply absent are missing. */
+    static const char *const plain[] = {"Windows\\System32\\ntdll.dll", NULL};
+    const struct svc gone[] = {STD("X", "%SystemRoot%\\Lnk\\p.dll")};
+    expect_one(gone, 1, plain, "library-not-found", RT_AUDIT_WARNING);
+}
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -828,6 +862,7 @@ int main(void)
         cmocka_unit_test(system_provider_with_a_range),
         cmocka_unit_test(long_values_are_never_cut),
         cmocka_unit_test(stream_names_are_judged),
+        cmocka_unit_test(links_on_the_way_leave_a_library_unchecked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

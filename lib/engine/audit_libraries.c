@@ -69,6 +69,7 @@ struct libaudit {
     int have_wow64;      /* ... and a SysWOW64 with them */
     int bits;            /* 64 or 32 when the tree has files, else 0 */
     struct rt_short_names *shorts;   /* the tree's folders, each listed once */
+    int refused;         /* a look-up met a link or special file */
 };
 
 #define ADD(a, ...)                                                           \
@@ -498,12 +499,32 @@ const char *rt_audit_system_dll(const char *service)
     return NULL;
 }
 
-static int exists(const struct libaudit *a, const char *fmt, const char *x,
+static int exists(struct libaudit *a, const char *fmt, const char *x,
                   const char *y)
 {
     char path[2200];
     snprintf(path, sizeof path, fmt, x, y);
-    return a->tree->exists(a->tree->ctx, path) > 0;
+    int r = a->tree->exists(a->tree->ctx, path);
+    if (r < 0)
+        a->refused = 1;
+    return r > 0;
+}
+
+/* A DLL not found where a look-up met a link or special file of the tree
+ * (which regtool does not follow: it may lead anywhere on this machine)
+ * is not missing but unknown: said so, and 1. */
+static int unchecked_by_link(struct libaudit *a,
+                             const struct rt_service_info *s,
+                             const char *dir, const char *rest)
+{
+    if (!a->refused)
+        return 0;
+    ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
+        "check the file on the machine itself",
+        "%s: Library %s: a link or special file stands on the way to %s%s%s in "
+        "the tree, which regtool does not follow; whether it exists is not "
+        "checked offline", s->name, s->library, dir, *dir ? "\\" : "", rest);
+    return 1;
 }
 
 /* Where in the tree the DLL is, as Windows would look for it. Only
@@ -514,6 +535,7 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
     const char *w = windows_name(a);
     int in32 = 0, in64 = 0, found = 0;
     const char *sub = NULL;   /* below System32, for the SysWOW64 twin */
+    a->refused = 0;
     if (p->unresolved) {
         ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
             "check the file on the machine itself",
@@ -534,7 +556,7 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
                 "%s: Library %s is a bare name found in %s, not System32: "
                 "Windows looks in the reading program's directory and "
                 "System32 before it", s->name, s->library, w);
-        if (!found)
+        if (!found && !unchecked_by_link(a, s, "", p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
                 "%s: Library %s is in neither %s\\System32 nor %s, where "
@@ -550,7 +572,7 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
         } else {
             found = exists(a, "%s\\%s", w, p->rest);
         }
-        if (!found)
+        if (!found && !unchecked_by_link(a, s, w, p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
                 "%s: Library %s: %s\\%s is not in the tree", s->name,
@@ -566,7 +588,8 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
                 "Files (x86)\\%s is, where %%ProgramFiles%% leads 32-bit "
                 "processes only", s->name, s->library, p->rest,
                 after_first(p->rest));
-        else if (!exists(a, "%s%s", "", p->rest))
+        else if (!exists(a, "%s%s", "", p->rest) &&
+                 !unchecked_by_link(a, s, "C:", p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
                 "%s: Library %s: C:\\%s is not in the tree", s->name,
@@ -858,7 +881,7 @@ int rt_audit_libraries(const struct rt_database *db,
                        struct rt_findings *out)
 {
     struct libaudit a = {db, tree, out, 0, 0, 0, 0,
-                         rt_short_names_new(tree)};
+                         rt_short_names_new(tree), 0};
     if (!a.shorts)
         return -1;
     if (tree && tree->exists) {

@@ -41,14 +41,23 @@ static char *tree_find(const struct tree_ctx *t, const char *path)
     return n ? rt_os_path_ci(t->root, rel, 1) : strdup(t->root);
 }
 
+/* 1, 0, or -1 where a link or special file stands on the way (refused
+ * by the platform layer as every path of the tree is): what lies beyond
+ * is not looked at. */
 static int tree_exists(void *ctx, const char *path)
 {
     char *cur = tree_find(ctx, path);
     /* Two names of it that differ only in case: one of them is what
      * Windows loads, and it is there. */
     if (!cur)
-        return errno == EEXIST ? 1 : 0;
-    int r = rt_os_exists(cur) ? 1 : 0;
+        return errno == EEXIST ? 1
+               : errno == ELOOP || errno == ENODEV || errno == EXDEV ? -1
+                                                                      : 0;
+    struct rt_os_stat st;
+    int r = rt_os_stat(cur, &st) != 0 ? (errno == ELOOP || errno == ENODEV ||
+                                          errno == EXDEV ? -1 : 0)
+            : st.kind == RT_OS_OTHER ? -1
+            : st.kind != RT_OS_ABSENT;
     free(cur);
     return r;
 }

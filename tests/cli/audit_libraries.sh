@@ -88,6 +88,25 @@ jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-not-found" and
     "$OUT" >/dev/null || fail "missing perfdisk.dll: $(cat "$OUT")"
 : >"$D/Windows/System32/perfdisk.dll"
 
+# A link where a Library is, or on the folders leading to it: not
+# followed (it may lead anywhere on this machine), so the DLL is neither
+# found nor missing but unchecked (info), the path said.
+rm "$D/Windows/System32/perfdisk.dll"
+ln -s /etc/passwd "$D/Windows/System32/perfdisk.dll"
+mkdir "$TMPDIR/hostwbem"
+mv "$D/Windows/System32/wbem/wmiaprpl.dll" "$TMPDIR/hostwbem/"
+rmdir "$D/Windows/System32/wbem"
+ln -s "$TMPDIR/hostwbem" "$D/Windows/System32/wbem"
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '.summary.warnings == 0 and
+       ([.findings[] | select(.id == "library-unchecked" and .severity == "info") |
+         .message | select(test("a link or special file stands on the way to .*(perfdisk.dll|wbem.wmiaprpl.dll) in the tree"))] | length) == 2' \
+    "$OUT" >/dev/null || fail "links on a Library's way: $(cat "$OUT")"
+rm "$D/Windows/System32/perfdisk.dll" "$D/Windows/System32/wbem"
+mkdir "$D/Windows/System32/wbem"
+mv "$TMPDIR/hostwbem/wmiaprpl.dll" "$D/Windows/System32/wbem/"
+: >"$D/Windows/System32/perfdisk.dll"
+
 # A relative Library name.
 perf_set TapiSrv 'bin\tapiperf.dll'
 expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json

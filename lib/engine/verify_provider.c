@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "model/lang_id.h"
+#include "model/sort_positions.h"
 #include "model/utf16.h"
 
 #define SYMPTOM_UNRESOLVED                                                    \
@@ -143,14 +144,44 @@ struct resolve_ctx {
     struct verify *v;
     const struct rt_db_language *l;
     int open;
+    /* Each table's indices, sorted: a title is one binary search, not a
+     * pass over a table of hundreds of thousands of pairs. */
+    uint32_t *sorted[2];
 };
+
+static int u32_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* R's sorted copies of its language's indices; -1 when out of memory. */
+static int resolve_start(struct resolve_ctx *r)
+{
+    for (int k = 0; k < 2; k++) {
+        const struct rt_table *t = &r->l->tab[k];
+        r->sorted[k] = malloc((t->n ? t->n : 1) * sizeof *r->sorted[k]);
+        if (!r->sorted[k])
+            return -1;
+        for (size_t i = 0; i < t->n; i++)
+            r->sorted[k][i] = t->v[i].index;
+        qsort(r->sorted[k], t->n, sizeof *r->sorted[k], u32_cmp);
+    }
+    return 0;
+}
+
+static int resolve_has(const struct resolve_ctx *r, int k, uint32_t x)
+{
+    size_t n = r->l->tab[k].n, i = rt_lower_bound_u32(r->sorted[k], n, x);
+    return i < n && r->sorted[k][i] == x;
+}
 
 static void resolve(void *ctx, uint32_t x, int help)
 {
     struct resolve_ctx *r = ctx;
     struct verify *v = r->v;
     const struct rt_db_language *l = r->l;
-    if (rt_table_find(&l->tab[help ? RT_TABLE_HELP : RT_TABLE_COUNTER], x))
+    if (resolve_has(r, help ? RT_TABLE_HELP : RT_TABLE_COUNTER, x))
         return;
     /* English and the UI language are what consumers read; another
      * language falls back to English. */
@@ -301,10 +332,17 @@ int rt_verify(const struct rt_database *db, const struct rt_verify_input *in,
                 lang->id, lang->tab[RT_TABLE_COUNTER].n);
             continue;
         }
-        struct resolve_ctx r = {&v, lang, 0};
-        for (size_t i = 0; i < d->n_objects; i++)
-            if (ours(&v, &d->objects[i]))
-                each_title(&d->objects[i], resolve, &r);
+        struct resolve_ctx r = {&v, lang, 0, {NULL, NULL}};
+        if (resolve_start(&r) != 0)
+            v.failed = 1;
+        else
+            for (size_t i = 0; i < d->n_objects; i++)
+                if (ours(&v, &d->objects[i]))
+                    each_title(&d->objects[i], resolve, &r);
+        free(r.sorted[0]);
+        free(r.sorted[1]);
+        if (v.failed)
+            break;
     }
     check_object_list(&v);
     return v.failed ? -1 : 0;

@@ -16,36 +16,23 @@ void rt_sort_positions(uint32_t *v, size_t n,
                        int (*cmp)(uint32_t a, uint32_t b, const void *ctx),
                        const void *ctx);
 
-/* The first of the N values at V, sorted ascending, at or above X (N
- * when none is): a binary search. X is 64-bit so that "above the last
- * 32-bit index" (last + 1) can be asked. */
-static inline size_t rt_lower_bound_u32(const uint32_t *v, size_t n,
-                                        uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
+/* NAME(V, N, X): the first of the N values at V (of type T), sorted
+ * ascending, at or above X (N when none is): a binary search. X is 64-bit
+ * so that "above the last 32-bit index" (last + 1) can be asked. */
+#define RT_LOWER_BOUND(name, T)                                               \
+    static inline size_t name(const T *v, size_t n, uint64_t x)               \
+    {                                                                         \
+        size_t lo = 0, hi = n;                                                \
+        while (lo < hi) {                                                     \
+            size_t mid = lo + (hi - lo) / 2;                                  \
+            if (v[mid] < x)                                                   \
+                lo = mid + 1;                                                 \
+            else                                                              \
+                hi = mid;                                                     \
+        }                                                                     \
+        return lo;                                                            \
     }
-    return lo;
-}
-
-/* rt_lower_bound_u32 over 64-bit values. */
-static inline size_t rt_lower_bound_u64(const uint64_t *v, size_t n,
-                                        uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
+RT_LOWER_BOUND(rt_lower_bound_u32, uint32_t)
+RT_LOWER_BOUND(rt_lower_bound_u64, uint64_t)
 
 #endif

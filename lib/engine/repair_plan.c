@@ -86,29 +86,46 @@ int rt_repair_sorted_has(const uint32_t *ix, size_t n, uint32_t x)
     return at < n && ix[at] == x;
 }
 
+/* English's indices of each list, sorted once every table is salvaged,
+ * for the languages whose salvage cut an index (one binary search each,
+ * not a pass over English's table: thousands of damaged languages). */
+struct english_index {
+    uint32_t *ix[2];
+    size_t n[2];
+    int made[2];
+};
+
 /* Whether English has INDEX in list K: what fill_from_english gives a
  * language that lacks an index above Base Index. */
-static int english_has(struct repair *rp, int k, uint32_t index)
+static int english_has(struct repair *rp, struct english_index *en_ix, int k,
+                       uint32_t index)
 {
     const struct rlang *en = rt_repair_lang_of(rp, "009");
     if (!en)
         return 0;
-    return en->have[k] ? rt_pair_list_find(&en->list[k], index) != NULL
-                       : rt_table_find(&en->l->tab[k], index) != NULL;
+    if (!en_ix->made[k]) {
+        en_ix->made[k] = 1;
+        en_ix->ix[k] = rt_repair_sorted_indices(en, k, &en_ix->n[k]);
+        if (!en_ix->ix[k])
+            rp->failed = 1;
+    }
+    return en_ix->ix[k] && rt_repair_sorted_has(en_ix->ix[k], en_ix->n[k],
+                                                index);
 }
 
 /* What salvaging W's list K dropped, said: the count, and the index whose
  * text the damage cut (the salvage dropped it: what is left of a cut
  * text is not the text that was stored) with what takes its place. */
-static void say_salvaged(struct repair *rp, const struct rlang *w, int k,
-                         size_t dropped, uint32_t cut)
+static void say_salvaged(struct repair *rp, struct english_index *en_ix,
+                         const struct rlang *w, int k, size_t dropped,
+                         uint32_t cut)
 {
     const struct rt_db_language *l = w->l;
     char cut_said[160] = "";
     if (cut) {
         int filled = !rt_lang_same(l->id, "009") &&
                      !rt_lang_is_current(l->id) &&
-                     cut > rp->db->base_index && english_has(rp, k, cut);
+                     cut > rp->db->base_index && english_has(rp, en_ix, k, cut);
         snprintf(cut_said, sizeof cut_said,
                  ", among them index %u, whose text the damage cut: %s",
                  (unsigned)cut,
@@ -129,6 +146,7 @@ static int start(struct repair *rp)
 {
     size_t (*dropped)[2] = calloc(rp->n ? rp->n : 1, sizeof *dropped);
     uint32_t (*cut)[2] = calloc(rp->n ? rp->n : 1, sizeof *cut);
+    struct english_index en_ix = {{NULL, NULL}, {0, 0}, {0, 0}};
     int rc = dropped && cut ? 0 : -1;
     for (size_t i = 0; i < rp->n && !rc; i++) {
         struct rlang *w = &rp->w[i];
@@ -157,7 +175,7 @@ static int start(struct repair *rp)
         for (int k = 0; k < 2; k++) {
             int present = k ? l->has_help : l->has_counter;
             if (l->raw[k].data || l->blob_damage[k].status != RT_MSZ_OK) {
-                say_salvaged(rp, w, k, dropped[i][k], cut[i][k]);
+                say_salvaged(rp, &en_ix, w, k, dropped[i][k], cut[i][k]);
                 continue;
             }
             if (present && l->type[k] != 7) {
@@ -174,6 +192,8 @@ static int start(struct repair *rp)
     }
     free(dropped);
     free(cut);
+    free(en_ix.ix[0]);
+    free(en_ix.ix[1]);
     return rc;
 }
 

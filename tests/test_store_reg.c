@@ -164,6 +164,9 @@ static void link_values_are_key_anomalies(void **state)
         "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\00A]\n"
         "\"SymbolicLinkValue\"=hex(6):\n"
         "\n"
+        "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\00B]\n"
+        "\"SymbolicLinkValue\"=hex(6):00,00\n"
+        "\n"
         "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Multi]\n"
         "\"SymbolicLinkValue\"=hex(7):5c,00,58,00,00,00,00,00\n";
     char *path;
@@ -191,7 +194,7 @@ static void link_values_are_key_anomalies(void **state)
     size_t n;
     assert_non_null(s->ops->key_anomalies);
     assert_int_equal(s->ops->key_anomalies(s, &a, &n, &e), 0);
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 3);
     char *want;
     if (asprintf(&want, "%s:11: HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet"
                         "\\Services\\Linky", path) < 0)
@@ -208,6 +211,14 @@ static void link_values_are_key_anomalies(void **state)
     assert_true(a[1].in_perflib);
     assert_string_equal(a[1].key, want);
     assert_null(a[1].other);        /* an empty target names no key */
+    free(want);
+    /* Nor does one of a NUL alone (decoded, then dropped). */
+    if (asprintf(&want, "%s:26: HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft"
+                        "\\Windows NT\\CurrentVersion\\Perflib\\00B", path) < 0)
+        abort();
+    assert_true(a[2].in_perflib);
+    assert_string_equal(a[2].key, want);
+    assert_null(a[2].other);
     free(want);
     rt_key_anomalies_free(a, n);
     s->ops->close(s);

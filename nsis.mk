@@ -4,7 +4,8 @@
 # build of the library linked in (one DLL importing only Windows' own).
 #   make nsis         build/windows32/regtoolnsis.dll, the example
 #                     installer contrib/nsis/example.nsi built with
-#                     makensis, and the plugin's test host (32 and 64-bit)
+#                     makensis (32 and 64-bit), and the plugin's test host
+#                     (32 and 64-bit)
 # tests/nsis/run.sh (in windows-check) runs them under Wine.
 
 WIN32BUILD   := build/windows32
@@ -25,11 +26,15 @@ NSIS_PLUGIN  := $(WIN32BUILD)/regtoolnsis.dll
 NSIS_PLUGIN64 := $(WINBUILD)/nsis/regtoolnsis.dll
 NSIS_HOSTS   := $(WIN32BUILD)/plugin_host.exe $(WINBUILD)/nsis/plugin_host.exe
 NSIS_EXAMPLE := $(WIN32BUILD)/regtool-example-setup.exe
+# The same installer for 64-bit Windows (amd64-unicode, Debian's makensis
+# has its stubs), with the 64-bit plugin: the one wine64 runs whole.
+NSIS_EXAMPLE64 := $(WINBUILD)/nsis/regtool-example-setup.exe
 NSIS_PLUGIN_CFLAGS := -std=c11 -Wall -Wextra -O2 -DUNICODE -D_UNICODE \
                       -I$(NSIS_API) -Ilib $(if $(filter 1,$(WERROR)),-Werror)
 
 .PHONY: nsis
-nsis: $(NSIS_PLUGIN) $(NSIS_PLUGIN64) $(NSIS_HOSTS) $(NSIS_EXAMPLE)
+nsis: $(NSIS_PLUGIN) $(NSIS_PLUGIN64) $(NSIS_HOSTS) $(NSIS_EXAMPLE) \
+      $(NSIS_EXAMPLE64)
 
 $(WIN32BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -85,5 +90,11 @@ $(NSIS_EXAMPLE): contrib/nsis/example.nsi $(NSIS_PLUGIN) \
 	$(MAKENSIS) -V2 -DPLUGIN_DIR=$(abspath $(WIN32BUILD)) \
 	    -DSAMPLES=$(abspath ini-samples) -DOUTFILE=$(abspath $@) \
 	    contrib/nsis/example.nsi
+
+$(NSIS_EXAMPLE64): contrib/nsis/example.nsi $(NSIS_PLUGIN64) \
+                   ini-samples/replication.ini ini-samples/ReplicationOffsets.h
+	$(MAKENSIS) -V2 -DTARGET=amd64-unicode \
+	    -DPLUGIN_DIR=$(abspath $(WINBUILD)/nsis) -DSAMPLES=$(abspath ini-samples) \
+	    -DOUTFILE=$(abspath $@) contrib/nsis/example.nsi
 
 -include $(WIN32_LIB_OBJ:.o=.d)

@@ -85,7 +85,7 @@ windows: windows-check
 # README, the NSIS plugin (nsis.mk) with its example, and inih's licence
 # (the plugin holds inih whichever INIH regtool.exe was built with);
 # refused when a binary imports a DLL that Windows does not have itself.
-windows-dist: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL) $(NSIS_PLUGIN)
+windows-dist: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL) $(NSIS_PLUGIN) $(NSIS_PLUGIN64)
 	@sh tools/windows-dist.sh $(WINBUILD) $(API_VERSION) $(INIH_SRC) $(NSIS_PLUGIN)
 
 windows-build: $(WIN_EXE) $(WINBUILD)/lodctr.exe $(WINBUILD)/unlodctr.exe $(WIN_DLL) $(WIN_TEST_EXE) $(WINBUILD)/tests/api_header.exe nsis

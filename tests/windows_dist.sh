@@ -9,10 +9,13 @@ WINBUILD=$1 VERSION=$2 INIH_SRC=$3 NSIS_PLUGIN=$4
 fail() { echo "FAIL: windows-dist: $*" >&2; exit 1; }
 sh tools/windows-dist.sh "$WINBUILD" "$VERSION" "$INIH_SRC" "$NSIS_PLUGIN" || fail "the zip was not made"
 [ -s "$WINBUILD/regtool-$VERSION-win64.zip" ] || fail "no zip"
-# The plugin NSIS calls by name: Install and Uninstall, undecorated.
-for f in Install Uninstall; do
-    x86_64-w64-mingw32-objdump -p "$NSIS_PLUGIN" | grep -q "\] $f\$" ||
-        fail "$NSIS_PLUGIN exports no $f"
+# The plugins NSIS calls by name (32 and 64-bit): Install and Uninstall,
+# undecorated.
+for p in "$NSIS_PLUGIN" "$WINBUILD/nsis/regtoolnsis.dll"; do
+    for f in Install Uninstall; do
+        x86_64-w64-mingw32-objdump -p "$p" | grep -q "\] $f\$" ||
+            fail "$p exports no $f"
+    done
 done
 T=$WINBUILD/dist/import-check
 rm -rf "$T"; mkdir -p "$T"

@@ -9,8 +9,9 @@
 #       INIH_SRC "none" when the build took inih from elsewhere, INIH=DIR,
 #       or has none, INIH=none: then no licence of it is added), and the
 #       NSIS plugin NSIS_PLUGIN (32-bit regtoolnsis.dll) in
-#       nsis/x86-unicode/, the folder layout of NSIS's Plugins, with the
-#       example installer script contrib/nsis/example.nsi in nsis/.
+#       nsis/x86-unicode/ and its 64-bit build (WINBUILD/nsis/regtoolnsis.dll)
+#       in nsis/amd64-unicode/, the folder layout of NSIS's Plugins, with
+#       the example installer script contrib/nsis/example.nsi in nsis/.
 #   sh tools/windows-dist.sh --check-imports PE...
 #       exit 1 naming each PE that imports a DLL Windows does not have
 #       itself (libgcc_s_seh-1.dll, libwinpthread-1.dll, an inih or iconv
@@ -58,9 +59,12 @@ for f in $BINARIES libregtool.dll.a; do
 done
 [ "$INIH_SRC" = none ] || [ -r "$INIH_SRC/LICENSE.txt" ] ||
     { echo "windows-dist: no $INIH_SRC/LICENSE.txt" >&2; exit 2; }
-[ -f "$NSIS_PLUGIN" ] || { echo "windows-dist: no $NSIS_PLUGIN (make nsis)" >&2; exit 2; }
+NSIS_PLUGIN64=$WINBUILD/nsis/regtoolnsis.dll
+for f in "$NSIS_PLUGIN" "$NSIS_PLUGIN64"; do
+    [ -f "$f" ] || { echo "windows-dist: no $f (make nsis)" >&2; exit 2; }
+done
 ( cd "$WINBUILD" && check_imports $BINARIES )
-check_imports "$NSIS_PLUGIN"
+check_imports "$NSIS_PLUGIN" "$NSIS_PLUGIN64"
 
 rm -rf "$STAGE" "$ZIP"
 mkdir -p "$STAGE"
@@ -68,6 +72,8 @@ for f in $BINARIES libregtool.dll.a; do cp "$WINBUILD/$f" "$STAGE/"; done
 cp lib/regtool.h "$STAGE/"
 mkdir -p "$STAGE/nsis/x86-unicode"
 cp "$NSIS_PLUGIN" "$STAGE/nsis/x86-unicode/regtoolnsis.dll"
+mkdir -p "$STAGE/nsis/amd64-unicode"
+cp "$NSIS_PLUGIN64" "$STAGE/nsis/amd64-unicode/regtoolnsis.dll"
 sed 's/\r*$/\r/' contrib/nsis/example.nsi >"$STAGE/nsis/example.nsi"
 # Text files as Windows' editors expect them: CR LF.
 sed 's/$/\r/' README.md >"$STAGE/README.txt"
@@ -81,11 +87,12 @@ fi
     zip -q -X -@ "../$NAME.zip" )
 # What the zip holds, checked against what it must hold.
 want=$(printf '%s\n' $BINARIES libregtool.dll.a regtool.h $TEXTS \
-    nsis/x86-unicode/regtoolnsis.dll nsis/example.nsi |
+    nsis/x86-unicode/regtoolnsis.dll nsis/amd64-unicode/regtoolnsis.dll \
+    nsis/example.nsi |
     sed "s|^|$NAME/|" | LC_ALL=C sort)
 got=$(zip -sf "$ZIP" | sed -n 's/^  //p' | LC_ALL=C sort)
 [ "$want" = "$got" ] || {
     echo "windows-dist: $ZIP holds:" >&2; echo "$got" >&2
     echo "instead of:" >&2; echo "$want" >&2; exit 1
 }
-echo "windows-dist: $ZIP ($(wc -c <"$ZIP") bytes): $(echo $BINARIES) and the NSIS plugin import only Windows' own DLLs"
+echo "windows-dist: $ZIP ($(wc -c <"$ZIP") bytes): $(echo $BINARIES) and the NSIS plugins import only Windows' own DLLs"

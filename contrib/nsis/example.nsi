@@ -3,6 +3,7 @@
 ; provider ReplicationPerf of ini-samples (four languages).
 ;
 ;   makensis -DPLUGIN_DIR=DIR -DSAMPLES=DIR -DOUTFILE=setup.exe example.nsi
+;   makensis -DTARGET=amd64-unicode -DPLUGIN_DIR=DIR ... (64-bit)
 ;
 ; PLUGIN_DIR holds regtoolnsis.dll (the release zip's, or
 ; build/windows32/), SAMPLES the INI and its symbol file. As with lodctr,
@@ -23,7 +24,15 @@ Unicode true
 !ifndef OUTFILE
 !define OUTFILE "regtool-example-setup.exe"
 !endif
+; TARGET=amd64-unicode: a 64-bit installer, with the 64-bit build of the
+; plugin (build/windows/nsis/); without it, x86-unicode, as makensis
+; builds by default.
+!ifdef TARGET
+Target ${TARGET}
+!addplugindir /${TARGET} "${PLUGIN_DIR}"
+!else
 !addplugindir /x86-unicode "${PLUGIN_DIR}"
+!endif
 
 Name "regtool example provider"
 OutFile "${OUTFILE}"

@@ -108,6 +108,11 @@ struct marks {
     ino_t ino;
     struct timespec mtime;
     char name[N_MARKS][NAME_MAX + 1];   /* "" where it has none */
+    /* More than one entry of the mark's name in different cases: which
+     * one Windows would see cannot be told, so the folder counts as
+     * holding the mark whatever each is (a decoy file "Windows" listed
+     * before the real "windows" folder would hide the disk). */
+    unsigned char twins[N_MARKS];
 };
 static struct marks marks_seen[32];
 static unsigned marks_next;
@@ -139,8 +144,12 @@ static int folder_marks(const char *dir, struct marks *m)
         return -1;
     for (struct dirent *e; (e = readdir(d)) != NULL;)
         for (int k = 0; k < N_MARKS; k++)
-            if (!m->name[k][0] && !strcasecmp(e->d_name, mark_names[k]))
-                snprintf(m->name[k], sizeof m->name[k], "%s", e->d_name);
+            if (!strcasecmp(e->d_name, mark_names[k])) {
+                if (m->name[k][0])
+                    m->twins[k] = 1;
+                else
+                    snprintf(m->name[k], sizeof m->name[k], "%s", e->d_name);
+            }
     closedir(d);
     m->dev = st.st_dev;
     m->ino = st.st_ino;
@@ -155,13 +164,17 @@ static int folder_marks(const char *dir, struct marks *m)
     return 0;
 }
 
-/* Whether DIR holds mark K as a folder (WANT_DIR) or a file; its path in
- * *AT when AT. */
+/* Whether DIR holds mark K as a folder (WANT_DIR) or a file: 1, with its
+ * path in *AT when AT; 2 when it holds several entries of that name in
+ * different cases (twins: taken as the disk's, failing closed, *AT
+ * untouched); 0. */
 static int holds_mark(const char *dir, int k, int want_dir, char **at)
 {
     struct marks m;
     if (folder_marks(dir, &m) != 0 || !m.name[k][0])
         return 0;
+    if (m.twins[k])
+        return 2;
     char *q = NULL;
     struct stat st;
     if (asprintf(&q, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
@@ -179,21 +192,25 @@ static int holds_mark(const char *dir, int k, int want_dir, char **at)
 /* Whether folder P is laid out as a tree the hive store opens: it holds
  * Windows/System32, System32/config, config with a SOFTWARE or SYSTEM
  * hive, or the SOFTWARE and SYSTEM hives themselves (store_hive.c's
- * layouts), each name in any letter case. */
+ * layouts), each name in any letter case; or a folder on the way holds
+ * two spellings of one of those names. */
 static int looks_like_disk(const char *p)
 {
     char *sub = NULL;
     int disk = 0;
-    if (holds_mark(p, MARK_WINDOWS, 1, &sub))
-        disk = holds_mark(sub, MARK_SYSTEM32, 1, NULL);
+    /* A mark's twins (2) make P a disk at once: nothing beneath them can
+     * be trusted to say otherwise. */
+    int w = holds_mark(p, MARK_WINDOWS, 1, &sub);
+    if (w)
+        disk = w == 2 || holds_mark(sub, MARK_SYSTEM32, 1, NULL);
     free(sub);
     sub = NULL;
-    if (!disk && holds_mark(p, MARK_SYSTEM32, 1, &sub))
-        disk = holds_mark(sub, MARK_CONFIG, 1, NULL);
+    if (!disk && (w = holds_mark(p, MARK_SYSTEM32, 1, &sub)) != 0)
+        disk = w == 2 || holds_mark(sub, MARK_CONFIG, 1, NULL);
     free(sub);
     sub = NULL;
-    if (!disk && holds_mark(p, MARK_CONFIG, 1, &sub))
-        disk = holds_mark(sub, MARK_SOFTWARE, 0, NULL) ||
+    if (!disk && (w = holds_mark(p, MARK_CONFIG, 1, &sub)) != 0)
+        disk = w == 2 || holds_mark(sub, MARK_SOFTWARE, 0, NULL) ||
                holds_mark(sub, MARK_SYSTEM, 0, NULL);
     free(sub);
     return disk || (holds_mark(p, MARK_SOFTWARE, 0, NULL) &&

@@ -193,6 +193,17 @@ mv "$T/WINDOWS/System32" "$T/WINDOWS/system32"
 ln -s "$HOST/out" "$T/WINDOWS/Temp"
 expect_exit 3 "$REGTOOL" hive recover "$T/WINDOWS/system32/config/SOFTWARE" -o "$T/WINDOWS/Temp/rec"
 expect_grep "WINDOWS/Temp is a symbolic link, which regtool does not follow inside a tree it did not write" "$ERR"
+# A decoy beside the disk's Windows folder: an entry of its name in
+# another case ("Windows", a file, beside the folder "windows"), whichever
+# the folder lists first, does not hide the disk: a link at its root stays
+# refused (hive recover --force replaced a host file through it).
+rm -f "$T/WINDOWS/Temp"
+mv "$T/WINDOWS" "$T/windows"
+: >"$T/Windows"
+ln -s "$HOST/out" "$T/Temp"
+expect_exit 3 "$REGTOOL" hive recover --force "$T/windows/system32/config/SOFTWARE" -o "$T/Temp/keep.conf"
+expect_grep "/Temp is a symbolic link, which regtool does not follow inside a tree it did not write" "$ERR"
+grep -q "must never change" "$HOST/out/keep.conf" || fail "a case twin of Windows hid the disk: a host file was replaced"
 rm -rf "$T"
 mkdir -p "$T/System32" "$T/Temp"
 cp -a "$TMPDIR/pristine-registry/Windows/System32/config" "$T/System32/config"

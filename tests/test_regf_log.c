@@ -1066,6 +1066,39 @@ static void mutated_logs_never_crash(void **state)
     ntuser_free(&s);
 }
 
+/* An old-format log grows the hive only by pages it holds: Windows logs
+ * every page of the bins a hive grows by. A hive bins size past the
+ * primary's with a page there not dirty (a sparse vector and one dirty
+ * page claiming 2 GB) is not replayed: no reader sizes the hive to it. */
+static void old_format_log_grows_only_by_its_pages(void **state)
+{
+    (void)state;
+    struct buf primary = syn_primary(2), out;
+    struct rt_regf_replay_report r;
+    /* Grown by bin 2, logged whole: replayed. */
+    struct buf log = old_log(0x3000, (int[]){0, 2}, 2, 0x77);
+    assert_int_equal(syn_replay(&primary, &log, &r, &out), 0);
+    check_sealed(out.p, 10, 0x3000);
+    assert_int_equal(out.p[REGF_BASE_BLOCK_SIZE + 0x2100], 0x77);
+    rt_regf_replay_report_free(&r);
+    free(out.p);
+    free(log.p);
+    /* Grown by bins 2 and 3, bin 3 not logged; and to 2 GB by one page. */
+    const uint32_t claims[] = {0x4000, 0x7FFFF000u};
+    for (int i = 0; i < 2; i++) {
+        log = old_log(claims[i], (int[]){0, 2}, 2, 0x77);
+        out.p = NULL;
+        assert_int_equal(syn_replay(&primary, &log, &r, &out), -1);
+        assert_null(out.p);
+        assert_int_equal(r.pages_applied, 0);
+        assert_non_null(strstr(r.log[RT_REGF_LOG1].problem,
+                               "pages the log does not hold"));
+        rt_regf_replay_report_free(&r);
+        free(log.p);
+    }
+    free(primary.p);
+}
+
 static void mutated_old_logs_never_crash(void **state)
 {
     (void)state;
@@ -1342,6 +1375,7 @@ int main(void)
         cmocka_unit_test(logs_found_in_any_letter_case),
         cmocka_unit_test(logs_of_the_same_rank_first_in_byte_order),
         cmocka_unit_test(mutated_logs_never_crash),
+        cmocka_unit_test(old_format_log_grows_only_by_its_pages),
         cmocka_unit_test(mutated_old_logs_never_crash),
         cmocka_unit_test(marvin32_in_pieces_equals_whole),
         cmocka_unit_test(logs_read_and_copied_as_far_as_their_format),

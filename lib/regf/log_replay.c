@@ -278,11 +278,26 @@ static int replay_old_pages(struct image *im, const struct regf_log_view *v,
                             struct rt_regf_log_info *info,
                             struct rt_regf_replay_report *r)
 {
+    /* As for the new format: Windows logs every page of the bins a hive
+     * grows by, so a page past the primary's end that is not dirty says
+     * no log Windows wrote; replayed, a few KB of log (one dirty page, a
+     * sparse vector) would size the hive to the 2 GB its base block
+     * claims, for every reader. Not replayed at all. */
+    size_t npages = v->hbins_size / REGF_LOG_SECTOR;
+    size_t have = im->len > REGF_BASE_BLOCK_SIZE ? im->len - REGF_BASE_BLOCK_SIZE
+                                                 : 0;
+    for (size_t p = have / REGF_LOG_SECTOR; p < npages; p++)
+        if (!((v->bitmap[p / 8] >> (p % 8)) & 1)) {
+            log_say(info, "its hive bins size 0x%x grows the hive past its "
+                    "0x%zx bytes with pages the log does not hold (hive "
+                    "offset 0x%zx is not dirty): no log Windows writes; not "
+                    "replayed", v->hbins_size, have, p * REGF_LOG_SECTOR);
+            return 0;
+        }
     if (image_grow(im, REGF_BASE_BLOCK_SIZE + (size_t)v->hbins_size) != 0) {
         errno = ENOMEM;
         return -1;
     }
-    size_t npages = v->hbins_size / REGF_LOG_SECTOR;
     size_t next_page = 0;           /* index of the next page in the log */
     uint64_t bin_end = 0;
     uint8_t log_page[REGF_LOG_SECTOR];

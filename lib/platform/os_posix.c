@@ -542,9 +542,11 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
     if (os_posix_resolve(path, &b) != 0)
         return -1;
     if (b.dir >= 0) {
-        /* Beneath a confined directory the path is already canonical
-         * once every component is known to be no link: "." and ".." are
-         * refused, so only repeated separators are to be dropped. */
+        /* Beneath a confined directory the path is canonical once every
+         * component is known to be no link ("." and ".." are refused)
+         * and it is taken from the directory's canonical path (a relative
+         * one would be relative still): only repeated separators are to
+         * be dropped. */
         struct stat st;
         int r = *b.leaf ? fstatat(b.dir, b.leaf, &st, AT_SYMLINK_NOFOLLOW)
                         : fstat(b.dir, &st);
@@ -554,7 +556,7 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
         if (r != 0)
             return -1;
         size_t o = 0;
-        for (const char *p = path; *p; p++) {
+        for (const char *p = b.canon; *p; p++) {
             if (*p == '/' && (p[1] == '/' || (!p[1] && o > 0)))
                 continue;
             if (o + 1 >= size) {

@@ -615,6 +615,12 @@ static int resolve_absolute(const char *path, struct beneath *b)
         errno = ENAMETOOLONG;
         return -1;
     }
+    if ((size_t)snprintf(b->canon, sizeof b->canon, "%s/%s", root, rel) >=
+        sizeof b->canon) {
+        close(fd);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     strcpy(b->buf, rel);
     size_t base = (size_t)(rel - path);
     char *p = b->buf;

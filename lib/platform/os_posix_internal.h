@@ -23,6 +23,9 @@ struct beneath {
     uid_t root_uid;    /* the confined tree's root folder's owner */
     int input;         /* the root is only a folder of the user's input */
     char buf[PATH_MAX];
+    /* The path from the file system's root: the confined directory's
+     * canonical path and the part beneath it, as spelled. */
+    char canon[PATH_MAX];
 };
 
 /* Resolves PATH: B->dir -1 when it is not confined (0 returned; the

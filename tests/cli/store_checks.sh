@@ -119,3 +119,20 @@ for damage in empty truncated; do
 done
 expect_exit 0 $REGTOOL --store "hive:$W" names --lang 019 --help-text
 expect_grep "Perflib.019.Help is damaged at byte [0-9]* (missing final NUL terminator)" "$ERR"
+
+# --tables named relative to the working directory, as a user types it
+# for a tree beside them: install and uninstall write the tables (the
+# commit's file names were taken relative to "/" and refused as an
+# internal error), and so with the hives at a folder's root beside them.
+fresh
+# shellcheck disable=SC2086
+(cd "$TMPDIR/t" && exec $REGTOOL --store hive:w --tables w/Windows/System32 install $CS "$P/x.ini") >"$OUT" 2>"$ERR" ||
+    fail "install with a relative --tables: $(cat "$ERR")"
+expect_exit 0 $REGTOOL --store "hive:$W" names --provider Xfer
+expect_grep "Count" "$OUT"
+mkdir "$TMPDIR/t/h"
+cp "$C/SOFTWARE" "$C/SYSTEM" "$W/Windows/System32/"*.dat "$TMPDIR/t/h/"
+(cd "$TMPDIR/t" && exec $REGTOOL --store hive:h --tables h uninstall Xfer) >"$OUT" 2>"$ERR" ||
+    fail "uninstall with the hives and tables at a relative folder's root: $(cat "$ERR")"
+expect_exit 1 $REGTOOL --store "hive:$TMPDIR/t/h" --tables "$TMPDIR/t/h" names --provider Xfer
+expect_grep "Xfer" "$ERR"

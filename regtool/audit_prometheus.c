@@ -364,8 +364,23 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
     if (t.failed) {
         rt_cli_error("out of memory: no metrics written");
         rc = RT_EXIT_FAILURE;
-    } else if (write_out(&t, textfile) != RT_EXIT_OK) {
-        rc = RT_EXIT_FAILURE;
+    } else {
+        /* Beneath a store's folder a link its writer planted is refused,
+         * as while the store was open: the stores are closed by now. */
+        char *(*held)[2] = calloc(n ? n : 1, sizeof *held);
+        size_t *n_held = calloc(n ? n : 1, sizeof *n_held);
+        for (size_t i = 0; held && n_held && textfile && i < n; i++)
+            rt_op_hold_spec_folders(a[i].spec, held[i], &n_held[i]);
+        if (!held || !n_held) {
+            rt_cli_error("out of memory: no metrics written");
+            rc = RT_EXIT_FAILURE;
+        } else if (write_out(&t, textfile) != RT_EXIT_OK) {
+            rc = RT_EXIT_FAILURE;
+        }
+        for (size_t i = 0; held && n_held && i < n; i++)
+            rt_op_release_spec_folders(held[i], n_held[i]);
+        free(held);
+        free(n_held);
     }
     for (size_t i = 0; i < n; i++) {
         rt_findings_free(&a[i].f);

@@ -175,7 +175,16 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
     rt_cli_options()->read_once = 1;    /* each table compared once */
     struct rt_backup_file bf;
     struct rt_error re = {0};
+    /* Read before the store is opened, but beneath its folder by the
+     * tree's rules all the same (a hard link there to a host file is
+     * refused), as a file the user names on a disk is. */
+    char *held[2];
+    size_t n_held = 0;
+    const char *spec = rt_cli_store_spec();
+    if (spec)
+        rt_op_hold_spec_folders(spec, held, &n_held);
     enum rt_backup_read read = rt_op_read_backup_file(file, &bf, &re);
+    rt_op_release_spec_folders(held, n_held);
     if (read != RT_BACKUP_READ_OK) {
         rt_cli_error("%s", re.message);
         *win32 = re.code;

@@ -107,3 +107,46 @@ struct rt_store *rt_op_open_database(const char *spec,
     }
     return s;
 }
+
+void rt_op_hold_spec_folders(const char *spec, char *held[2], size_t *n)
+{
+    struct rt_store_spec p;
+    *n = 0;
+    if (rt_op_parse_spec(spec, &p) != 0 || p.kind == RT_SPEC_LIVE)
+        return;
+    if (p.kind == RT_SPEC_HIVE_TREE) {
+        char *c = NULL;
+        if (rt_os_confine(p.arg, &c) == 0)
+            held[(*n)++] = c;
+        return;
+    }
+    /* One file, or the two hives of hive:SOFTWARE,SYSTEM. */
+    const char *comma = p.kind == RT_SPEC_HIVE_FILES ? strchr(p.arg, ',')
+                                                     : NULL;
+    for (int i = 0; i < (comma ? 2 : 1); i++) {
+        const char *from = i ? comma + 1 : p.arg;
+        size_t flen = !i && comma ? (size_t)(comma - p.arg) : strlen(from);
+        char *file = malloc(flen + 1);
+        if (file) {
+            memcpy(file, from, flen);
+            file[flen] = '\0';
+        }
+        const char *slash = file ? rt_os_last_separator(file) : NULL;
+        char *c = NULL;
+        if (file) {
+            size_t len = slash ? rt_os_folder_length(file, slash) : 0;
+            file[len] = '\0';
+            if (rt_os_confine(len ? file : ".", &c) == 0)
+                held[(*n)++] = c;
+        }
+        free(file);
+    }
+}
+
+void rt_op_release_spec_folders(char *held[2], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        rt_os_unconfine(held[i]);
+        free(held[i]);
+    }
+}

@@ -215,6 +215,17 @@ struct rt_store_spec {
 /* Parses SPEC into *OUT: 0, or -1 when it names no kind of store. */
 int rt_op_parse_spec(const char *spec, struct rt_store_spec *out);
 
+/* Confines the folders the store SPEC would hold while open (a tree's
+ * DIR, the folder of a psb: or reg: FILE, of each hive of
+ * hive:SOFTWARE,SYSTEM), as its tree, for an output named beneath one of
+ * them and written once the store is closed (audit --textfile): a link
+ * its writer planted there is refused, as while the store is open. The
+ * canonical forms go into HELD[0..1], *N of them, for
+ * rt_op_release_spec_folders. A folder that cannot be confined is
+ * skipped: the store's own open says why. */
+void rt_op_hold_spec_folders(const char *spec, char *held[2], size_t *n);
+void rt_op_release_spec_folders(char *held[2], size_t n);
+
 /* Opens the store SPEC names (regtool_open's specs) with OPT (NULL:
  * defaults); READ_ONCE: the caller reads each table once, copying it (a
  * hive store's open then holds none of their pages). Warnings of the

@@ -186,6 +186,11 @@ void rt_os_unconfine(const char *canonical);
  * own name is not resolved: a link there is refused when it is opened.
  * NULL with errno, and nothing confined, on failure. */
 char *rt_os_confine_folder_of(const char *file, char **root);
+/* The same with rt_os_confine, as a tree: for a store kept in one file
+ * (reg:, psb:), whose folder is as hostile as a tree's (a fleet's
+ * uploads, another disk's backup): a file there of several names, the
+ * store's own included, is refused. */
+char *rt_os_confine_store_folder_of(const char *file, char **root);
 /* The last separator of PATH ('/', and on Windows '\\' too), or NULL. */
 const char *rt_os_last_separator(const char *path);
 /* The length of PATH's folder, whose last separator is SLASH: the

@@ -836,7 +836,9 @@ static int ends_in_separator(const char *dir)
     return n && dir[n - 1] == '/';
 }
 
-char *rt_os_confine_folder_of(const char *file, char **root)
+/* FILE on the canonical form of its folder, confined by CONFINE. */
+static char *confined_folder_of(const char *file, char **root,
+                                int (*confine)(const char *, char **))
 {
     const char *slash = rt_os_last_separator(file);
     char *dir = slash ? strndup(file, rt_os_folder_length(file, slash))
@@ -848,7 +850,7 @@ char *rt_os_confine_folder_of(const char *file, char **root)
         errno = ENOMEM;
         return NULL;
     }
-    int r = rt_os_confine_input(dir, root);
+    int r = confine(dir, root);
     int err = errno;
     free(dir);
     if (r != 0) {
@@ -864,6 +866,16 @@ char *rt_os_confine_folder_of(const char *file, char **root)
         return NULL;
     }
     return out;
+}
+
+char *rt_os_confine_folder_of(const char *file, char **root)
+{
+    return confined_folder_of(file, root, rt_os_confine_input);
+}
+
+char *rt_os_confine_store_folder_of(const char *file, char **root)
+{
+    return confined_folder_of(file, root, rt_os_confine);
 }
 
 int rt_os_beneath(const char *root, size_t len, const char *path,

@@ -18,6 +18,9 @@ struct psb_store {
     struct rt_store base;
     char *path;
     char *layout;
+    /* FILE's folder, confined while the store is open (the reg: store's
+     * rule): an output named there (backup) meets its links refused. */
+    char *dir;
     struct rt_psb psb;
     /* The service found last: a database's load asks for each service's
      * state and a dozen values in a row, one search instead of thirteen. */
@@ -211,6 +214,10 @@ static void psb_close(struct rt_store *s)
     if (!s)
         return;
     rt_psb_free(&ps(s)->psb);
+    if (ps(s)->dir) {
+        rt_os_unconfine(ps(s)->dir);
+        free(ps(s)->dir);
+    }
     free(ps(s)->path);
     free(ps(s)->layout);
     free(s);
@@ -240,9 +247,19 @@ struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
     /* Read beneath its folder, confined, as the reg: store reads its file:
      * the file is often a tree's own System32/PerfStringBackup.INI, and a
      * link there (to a host file) is refused as the hive store refuses it,
-     * where it was followed and the host file read. */
-    int r = rt_os_read_file_beneath(path, RT_BACKUP_FILE_MAX, &data, &len);
+     * where it was followed and the host file read. The folder stays
+     * confined until the store is closed. */
+    char *dir = NULL, *inside = rt_os_confine_store_folder_of(path, &dir);
+    int r = inside ? rt_os_read_file_max(inside, RT_BACKUP_FILE_MAX, &data,
+                                         &len)
+                   : -1;
     int err = errno;
+    free(inside);
+    if (r != 0 && dir) {
+        rt_os_unconfine(dir);
+        free(dir);
+        dir = NULL;
+    }
     if (r != 0 && err == EFBIG && rt_os_stat(path, &st) == 0)
         rt_size_cap_error(e, path, st.size, RT_BACKUP_FILE_MAX,
                           "a PerfStringBackup file");
@@ -256,8 +273,15 @@ struct rt_store *rt_store_psb_open(const char *path, struct rt_error *e)
         return NULL;
     struct psb_store *s = calloc(1, sizeof *s);
     struct rt_psb_error perr;
+    if (s)
+        s->dir = dir;
     if (!s || !(s->path = strdup(path))) {
-        free(s);
+        if (!s && dir) {
+            rt_os_unconfine(dir);
+            free(dir);
+        }
+        if (s)
+            psb_close(&s->base);
         free(data);
         oom(e);
         return NULL;

@@ -538,7 +538,7 @@ static int load_file(struct reg_store *r, struct rt_error *e)
 static int confine_dir_of(struct reg_store *r, const char *path,
                           struct rt_error *e)
 {
-    if (!(r->path = rt_os_confine_folder_of(path, &r->dir)))
+    if (!(r->path = rt_os_confine_store_folder_of(path, &r->dir)))
         return errno == ENOMEM
                    ? oom(e)
                    : rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND

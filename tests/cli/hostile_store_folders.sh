@@ -1,0 +1,66 @@
+#!/bin/sh
+# The folder of a store kept in files that is no disk (a reg: or psb:
+# file, hives of other names given as hive:SOFTWARE,SYSTEM: a fleet's
+# uploads, a disk's RegBack copies) is as hostile as a tree
+# (docs/threat-model.md): a link its writer planted there is refused for
+# an output named through it, also once the store is closed (audit
+# --textfile is written after every store is), and a hard link there to
+# a host file is not read as the user's input (restore reads its backup
+# before it opens the store). Each refusal leaves the host folder as it
+# was.
+. tests/cli/lib.sh
+
+HOST=$TMPDIR/host
+mkdir -p "$HOST"
+printf 'host file: must never change\n' >"$HOST/keep.conf"
+chmod 600 "$HOST/keep.conf"
+E=$TMPDIR/ev
+mkdir -p "$E/rb"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/src" init --languages 009 --layout files
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/src" backup --format reg "$E/perf.reg"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/src" backup "$E/PerfStringBackup.INI"
+C=$TMPDIR/src/Windows/System32/config
+cp "$C/SOFTWARE" "$E/rb/SOFTWARE.sav"
+cp "$C/SYSTEM" "$E/rb/SYSTEM.sav"
+cp "$TMPDIR/src/Windows/System32/"*.dat "$E/rb/"
+ln -s "$HOST" "$E/Temp"
+ln -s "$HOST" "$E/rb/Temp"
+tree_state "$HOST" >"$TMPDIR/host.state"
+host_same() { expect_same_tree "$HOST" "$TMPDIR/host.state"; }
+
+# refused WHERE ARGS...: exit 3 naming WHERE as a link; the host as it was.
+refused() {
+    _where=$1; shift
+    expect_exit 3 "$REGTOOL" "$@"
+    expect_grep "$_where is a symbolic link, which regtool does not follow inside a tree it did not write" "$ERR"
+    host_same
+}
+refused "$E/Temp" --store "reg:$E/perf.reg" audit --textfile "$E/Temp/keep.conf"
+refused "$E/Temp" --store "psb:$E/PerfStringBackup.INI" audit --textfile "$E/Temp/p.prom"
+refused "$E/rb/Temp" --store "hive:$E/rb/SOFTWARE.sav,$E/rb/SYSTEM.sav" --tables "$E/rb" \
+    audit --textfile "$E/rb/Temp/h.prom"
+refused "$E/Temp" audit --textfile "$E/Temp/two.prom" "reg:$E/perf.reg" "psb:$E/PerfStringBackup.INI"
+refused "$E/Temp" --store "psb:$E/PerfStringBackup.INI" backup --format reg "$E/Temp/b.reg"
+refused "$E/Temp" --store "reg:$E/perf.reg" backup "$E/Temp/b.ini"
+# Outside those folders, --textfile is written as before.
+expect_exit 0 "$REGTOOL" --store "reg:$E/perf.reg" audit --textfile "$TMPDIR/ok.prom"
+expect_grep "^regtool_audit_success" "$TMPDIR/ok.prom"
+
+# A hard link beside the store's file to a host backup: restore (which
+# reads it before opening the store) and diff refuse it; the store keeps
+# its text.
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/src" backup "$HOST/theirs.ini"
+sed 's/^4=.*/4=SECRET host text/' "$HOST/theirs.ini" >"$HOST/theirs.new"
+mv "$HOST/theirs.new" "$HOST/theirs.ini"
+chmod 600 "$HOST/theirs.ini"
+ln "$HOST/theirs.ini" "$E/hl.ini"
+cp "$E/perf.reg" "$TMPDIR/perf.reg.before"
+expect_exit 3 "$REGTOOL" --store "reg:$E/perf.reg" restore --force "$E/hl.ini"
+expect_grep "hl.ini is a hard link" "$ERR"
+cmp -s "$E/perf.reg" "$TMPDIR/perf.reg.before" || fail "restore of a hard link changed the store"
+if "$REGTOOL" diff --pairs "reg:$E/perf.reg" "psb:$E/hl.ini" >"$OUT" 2>"$ERR"; then
+    fail "diff read a hard link beside the store's file"
+fi
+expect_grep "hl.ini is a hard link" "$ERR"
+grep -q SECRET "$OUT" && fail "diff printed a host file's text"
+echo "hostile store folders: every case refused, the host untouched"

@@ -209,8 +209,6 @@ struct transaction {
     struct rt_db_load_options load;  /* what the plan needs to read */
     int dry_run;
     int whole;            /* table changes are given back whole */
-    int lock_dry_run;     /* a dry run takes the lock too (and recovers):
-                             restore and repair read under it */
     plan_fn plan;
     /* Runs, when anything is to be written, before it is (repair's
      * backup); a failure writes nothing. */
@@ -233,13 +231,14 @@ int rt_op_refuse_key_anomalies(struct rt_store *s, struct rt_error *e)
 }
 
 /* begin, load, plan, check (dry run) or apply, end: every operation's
- * frame. A dry run without LOCK_DRY_RUN reads the store as opened: no
- * lock, nothing written. On failure *CS is freed. */
+ * frame. A dry run reads the store as opened, as a reader: no lock,
+ * nothing written, a journal found said and not replayed (the docs'
+ * promise: dry runs work on read-only media). On failure *CS is freed. */
 static int transact(struct rt_store *s, struct transaction *t,
                     struct rt_change_set *cs, struct rt_error *e)
 {
     struct rt_database db;
-    int locked = !t->dry_run || t->lock_dry_run;
+    int locked = !t->dry_run;
     memset(cs, 0, sizeof *cs);
     t->planned = 0;
     if (locked && s->ops->begin(s, e) != 0)
@@ -324,7 +323,7 @@ int rt_op_install(struct rt_store *s, const struct rt_provider_spec *spec,
         return -1;
     struct install_ctx c = {spec, opt, plan};
     struct transaction t = {lean, flags & RT_OP_DRY_RUN,
-                            (flags & RT_OP_WHOLE_TABLES) != 0, 0, plan_install,
+                            (flags & RT_OP_WHOLE_TABLES) != 0, plan_install,
                             NULL, &c, 0};
     t.load.tail_for = spec->drivername;
     int rc = transact(s, &t, cs, e);
@@ -362,7 +361,7 @@ int rt_op_uninstall(struct rt_store *s, const char *drivername, int force,
         return -1;
     struct uninstall_ctx c = {drivername, force, plan};
     struct transaction t = {lean, flags & RT_OP_DRY_RUN,
-                            (flags & RT_OP_WHOLE_TABLES) != 0, 0, plan_uninstall,
+                            (flags & RT_OP_WHOLE_TABLES) != 0, plan_uninstall,
                             NULL, &c, 0};
     t.load.tail_for = drivername;
     return transact(s, &t, cs, e);
@@ -538,7 +537,7 @@ int rt_op_restore(struct rt_store *s, const struct rt_psb *psb, int force,
 {
     struct restore_ctx c = {psb, plan, force, dry_run};
     /* Each language's tables read as the plan comes to them. */
-    struct transaction t = {rt_db_load_no_tables, dry_run, 0, 1, plan_restore,
+    struct transaction t = {rt_db_load_no_tables, dry_run, 0, plan_restore,
                             NULL, &c, 0};
     int rc = transact(s, &t, cs, e);
     if (rc != 0 && t.planned)
@@ -584,7 +583,7 @@ int rt_op_repair(struct rt_store *s, const struct rt_repair_options *opt,
 {
     memset(r, 0, sizeof *r);
     struct repair_ctx c = {opt, r, before_write, ctx};
-    struct transaction t = {as_stored, dry_run, 0, 1, plan_repair,
+    struct transaction t = {as_stored, dry_run, 0, plan_repair,
                             repair_before_write, &c, 0};
     int rc = transact(s, &t, cs, e);
     if (rc != 0 && t.planned)
@@ -646,7 +645,7 @@ int rt_op_rebuild(struct rt_store *s, const char *from, int accept_loss,
     memset(src, 0, sizeof *src);
     struct rebuild_ctx c = {from, accept_loss, dry_run, plan, src, 0,
                             before_write, ctx, NULL};
-    struct transaction t = {as_stored, dry_run, 0, 1, plan_rebuild,
+    struct transaction t = {as_stored, dry_run, 0, plan_rebuild,
                             rebuild_before_write, &c, 0};
     int rc = transact(s, &t, cs, e);
     *refused = c.refused;

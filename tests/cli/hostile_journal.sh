@@ -289,6 +289,16 @@ cmp -s "$OUT" "$TMPDIR/names.clean" || fail "names read the journal"
 expect_exit 0 $REGTOOL --store "hive:$W" backup "$TMPDIR/backup.pending"
 cmp -s "$TMPDIR/backup.pending" "$TMPDIR/backup.clean" || fail "backup read the journal"
 rm -f "$TMPDIR/backup.pending"
+# The dry runs of the recovery verbs are readers too: nothing written, the
+# journal neither replayed nor removed, said all the same (they had taken
+# the writer's path, applied it and removed it).
+for cmd in "repair --dry-run" "rebuild --dry-run --accept-loss" \
+    "restore --dry-run --force $TMPDIR/backup.clean"; do
+    # shellcheck disable=SC2086
+    $REGTOOL --store "hive:$W" $cmd >"$OUT" 2>"$ERR" || [ $? -eq 1 ] ||
+        fail "$cmd: exit $?: $(cat "$ERR")"
+    expect_grep "is not yet in the files, which are read as they are" "$ERR"
+done
 unchanged "readers"
 
 # A writer finishes a journal of the store's own files, saying first what

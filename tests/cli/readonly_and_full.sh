@@ -50,6 +50,12 @@ readers() {   # readers TREE: every read-only command, each exit 0
     expect_grep "^would install Xfer" "$OUT"
     expect_exit 0 $REGTOOL --store "hive:$1" uninstall --dry-run Xfer
     expect_grep "^would uninstall Xfer" "$OUT"
+    # The recovery verbs' dry runs too (they took the writer's lock).
+    expect_exit 0 $REGTOOL --store "hive:$1" repair --dry-run
+    expect_exit 0 $REGTOOL --store "hive:$1" rebuild --dry-run --accept-loss
+    expect_exit 0 $REGTOOL --store "hive:$1" backup "$TMPDIR/ro.ini"
+    expect_exit 0 $REGTOOL --store "hive:$1" restore --dry-run "$TMPDIR/ro.ini"
+    rm -f "$TMPDIR/ro.ini"
 }
 
 # Read-only media, with and without a lock file.

@@ -10,6 +10,7 @@
 #include "engine/owned_ranges.h"
 #include "engine/side_files.h"
 #include "model/lang_id.h"
+#include "model/size_caps.h"
 #include "model/utf16.h"
 #include "platform/os.h"
 #include "platform/progress.h"
@@ -210,6 +211,28 @@ static int read_inf_in(struct rt_rebuild_sources *src, const struct where *w,
                        const struct rt_service_info *si, size_t k,
                        char **listed, size_t n_listed, struct rt_error *e);
 
+/* The bytes of the regular files of FOLDER (an INF copy's language
+ * folder: its INI and symbol file, the most a load reads there); 0 when
+ * it cannot be listed (the load then says why). */
+static uint64_t folder_bytes(const char *folder)
+{
+    char **names;
+    size_t n;
+    uint64_t total = 0;
+    if (rt_os_list_dir(folder, &names, &n) != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char *p = NULL;
+        struct rt_os_stat st;
+        if (asprintf(&p, "%s/%s", folder, names[i]) >= 0 &&
+            rt_os_stat(p, &st) == 0 && st.kind == RT_OS_FILE)
+            total += st.size;
+        free(p);
+    }
+    rt_os_free_list(names, n);
+    return total;
+}
+
 static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
                     const struct rt_database *db,
                     const struct rt_service_info *si, size_t k,
@@ -306,6 +329,24 @@ static int read_inf_in(struct rt_rebuild_sources *src, const struct where *w,
             continue;
         }
         in->path = path;
+        /* Within the bound of what rebuild reads of INF copies in all. */
+        char *slash = strrchr(path, '/');
+        uint64_t bytes = 0;
+        if (slash) {
+            *slash = '\0';
+            bytes = folder_bytes(path);
+            *slash = '/';
+        }
+        if (bytes > RT_INF_TOTAL_MAX - src->inf_bytes) {
+            char why[200];
+            snprintf(why, sizeof why, "its folder's %llu bytes would take "
+                     "the INF copies read past the %llu MiB rebuild reads of "
+                     "them in all: not read", (unsigned long long)bytes,
+                     (unsigned long long)(RT_INF_TOTAL_MAX >> 20));
+            in->why = keep(src, strdup(why));
+            return in->why ? 0 : oom(e);
+        }
+        src->inf_bytes += bytes;
         struct rt_diags d = {0};
         if (rt_provider_spec_load(path, NULL, &src->specs[k], &d) == 0) {
             rt_diags_free(&d);

@@ -17,6 +17,7 @@ struct rt_rebuild_sources {
     struct rt_provider_spec *specs;     /* parallel to inf */
     struct rt_psb psb;
     int has_psb;
+    uint64_t inf_bytes;                 /* the INF copies' folders read */
     char **strings;                     /* paths and reasons, owned */
     size_t n_strings;
     char *root;                         /* where they were looked for,

@@ -69,6 +69,11 @@ _Static_assert(RT_BACKUP_FILE_MAX >=
  * and as a tree's INF copy holds them (far smaller in practice: the
  * largest real INIs are tens of KB). */
 #define RT_PROVIDER_FILE_MAX ((uint64_t)16 << 20)
+/* The INF copies rebuild reads in all (each language folder's INI and
+ * symbol file, a provider at a time): a real tree's are a few megabytes;
+ * thousands of sparse copies at the cap above would have it read
+ * gigabytes of zeros. */
+#define RT_INF_TOTAL_MAX ((uint64_t)256 << 20)
 /* The key names a .reg file's key path may hold after its root key: the
  * hive's own key, then the 512 levels Windows allows below it. The trees
  * built from a file are walked (copied, written, freed) recursively, and

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "platform/compat.h"
 #include "platform/grow.h"
 #include "platform/os.h"
 #include "regf/base_block.h"
@@ -225,6 +227,32 @@ static enum rt_op_recover_outcome outcome(struct rt_op_hive_recover *r,
     return o;
 }
 
+/* Which of the hive at PATH and its logs OUT names in its folder in any
+ * letter case (Windows sees one name where Linux sees two): -2 the hive,
+ * a log slot, or -1 none (another folder or name). */
+static int names_hive_or_log(const char *path, const char *out)
+{
+    const char *ps = rt_os_last_separator(path), *os = rt_os_last_separator(out);
+    const char *pname = ps ? ps + 1 : path, *oname = os ? os + 1 : out;
+    char *pdir = ps ? strndup(path, rt_os_folder_length(path, ps)) : strdup(".");
+    char *odir = os ? strndup(out, rt_os_folder_length(out, os)) : strdup(".");
+    int same = pdir && odir && rt_os_same_file(pdir, odir);
+    free(pdir);
+    free(odir);
+    if (!same)
+        return -1;
+    size_t n = strlen(pname);
+    if (strncasecmp(oname, pname, n) != 0)
+        return -1;
+    if (!oname[n])
+        return -2;
+    for (int s = 0; s < RT_OP_HIVE_LOG_SLOTS; s++)
+        if (oname[n] == '.' &&
+            !strcasecmp(oname + n + 1, rt_regf_log_slot_name(s)))
+            return s;
+    return -1;
+}
+
 enum rt_op_recover_outcome rt_op_hive_recover(const char *path,
                                               const char *out, int force,
                                               struct rt_op_hive_recover *r)
@@ -235,7 +263,8 @@ enum rt_op_recover_outcome rt_op_hive_recover(const char *path,
     if (rt_os_stat(path, &st) != 0 || st.kind == RT_OS_ABSENT)
         return outcome(r, RT_OP_RECOVER_UNREADABLE,
                        st.kind == RT_OS_ABSENT ? ENOENT : errno);
-    if (rt_os_same_file(out, path))
+    int named = names_hive_or_log(path, out);
+    if (rt_os_same_file(out, path) || named == -2)
         return outcome(r, RT_OP_RECOVER_OUT_IS_HIVE, 0);
 
     uint8_t *image = NULL;
@@ -245,6 +274,18 @@ enum rt_op_recover_outcome rt_op_hive_recover(const char *path,
     take_replay(&rep, &r->replay);
     if (rc != 0)
         return outcome(r, RT_OP_RECOVER_NOT_REPLAYED, 0);
+    /* A log's name in another case, the log there or not: what Windows
+     * would take for the log. */
+    if (named >= 0 && !r->replay.log[named].name &&
+        !(r->replay.log[named].name = strdup(out))) {
+        free(image);
+        return outcome(r, RT_OP_RECOVER_UNWRITABLE, ENOMEM);
+    }
+    if (named >= 0) {
+        free(image);
+        r->out_log = named;
+        return outcome(r, RT_OP_RECOVER_OUT_IS_LOG, 0);
+    }
     for (int s = 0; s < RT_OP_HIVE_LOG_SLOTS; s++) {
         if (r->replay.log[s].name &&
             rt_os_same_file(out, r->replay.log[s].name)) {

@@ -47,6 +47,14 @@ expect_grep "transactions_NTUSER.DAT' itself" "$ERR"
 [ "$(sha "$d/transactions_NTUSER.DAT")" = "$before" ] || fail "primary overwritten"
 expect_exit 64 "$REGTOOL" hive recover "$d/transactions_NTUSER.DAT" -o "$d/transactions_ntuser.dat.log1"
 expect_grep "transaction log" "$ERR"
+# Nor into its folder under another letter case: Windows sees one name
+# where Linux sees two, and the tree would hold a twin of the hive or of
+# a log (every verb then refuses it as ambiguous). A log's name is
+# refused whether that log is there or not.
+for twin in transactions_ntuser.dat transactions_NTUSER.DAT.log transactions_ntuser.DAT.LOG2; do
+    expect_exit 64 "$REGTOOL" hive recover "$d/transactions_NTUSER.DAT" -o "$d/$twin"
+    [ ! -e "$d/$twin" ] || fail "hive recover wrote $twin beside the hive"
+done
 
 # Dirty without logs: nothing written.
 mkdir "$d/alone"; cp "$d/transactions_NTUSER.DAT" "$d/alone/"

@@ -177,9 +177,11 @@ int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
                         const char *file, int force, int salvage, int *win32);
 /* FORCE: restore another machine's backup (lodctr /R:FILE always does,
  * as Windows' does, with a warning line). EMIT_REG: a file to write the
- * change to as a .reg patch (--emit-reg), or NULL. */
+ * change to as a .reg patch (--emit-reg), or NULL. PSB_ONLY: a .reg file
+ * is refused (lodctr /R:FILE reads PerfStringBackup files, as Windows'
+ * does: its FORCE must not let a .reg file change a provider's Library). */
 int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
-                   const char *emit_reg, int *win32);
+                   int psb_only, const char *emit_reg, int *win32);
 /* rebuild (lodctr /R): FROM a Windows directory or NULL; QUIET prints the
  * plan only when text would be lost. */
 int rt_cli_rebuild(const char *from, int dry_run, int accept_loss, int quiet,

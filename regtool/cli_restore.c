@@ -170,7 +170,7 @@ static int restore_reg(const char *file, const struct rt_reg_file *f,
 }
 
 static int restore_file(const char *file, int force, int dry_run, int quiet,
-                        const char *emit_reg, int *win32)
+                        int psb_only, const char *emit_reg, int *win32)
 {
     rt_cli_options()->read_once = 1;    /* each table compared once */
     struct rt_backup_file bf;
@@ -193,6 +193,16 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
                        read == RT_BACKUP_READ_MALFORMED
                    ? RT_EXIT_INVALID
                    : RT_EXIT_FAILURE;
+    }
+    if (bf.kind == RT_BACKUP_FILE_REG && psb_only) {
+        rt_cli_error("%s is a .reg export, not a PerfStringBackup file: /R: "
+                     "restores those only, as Windows' lodctr does (a .reg "
+                     "file can change which DLL a provider loads); "
+                     "'regtool restore %s' restores it, and a change to a "
+                     "system provider only with --force", file, file);
+        *win32 = RT_ERR_INVALID_DATA;
+        rt_backup_file_free(&bf);
+        return RT_EXIT_INVALID;
     }
     if (bf.kind == RT_BACKUP_FILE_REG) {
         int rc = restore_reg(file, &bf.reg, force, dry_run, quiet, emit_reg,
@@ -251,10 +261,11 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
 }
 
 int rt_cli_restore(const char *file, int force, int dry_run, int quiet,
-                   const char *emit_reg, int *win32)
+                   int psb_only, const char *emit_reg, int *win32)
 {
     rt_cli_progress_begin("restore");
-    int rc = restore_file(file, force, dry_run, quiet, emit_reg, win32);
+    int rc = restore_file(file, force, dry_run, quiet, psb_only, emit_reg,
+                          win32);
     rt_cli_progress_end();
     return rc;
 }

@@ -320,7 +320,7 @@ int rt_lodctr_main(int argc, char **argv)
         if (file)
             /* Windows restores another machine's backup: so does
              * lodctr, saying so (regtool restore needs --force). */
-            rt_cli_restore(file, 1, 0, 1, NULL, &code);
+            rt_cli_restore(file, 1, 0, 1, 1, NULL, &code);
         free(file);
         return verb_code(code);
     }

@@ -64,5 +64,6 @@ int cmd_restore(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
     int win32;
-    return rt_cli_restore(argv[optind], force, dry_run, 0, emit_reg, &win32);
+    return rt_cli_restore(argv[optind], force, dry_run, 0, 0, emit_reg,
+                          &win32);
 }

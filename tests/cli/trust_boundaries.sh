@@ -106,6 +106,15 @@ for f in lib range; do
 done
 expect_exit 4 "$REGTOOL" $S restore "$TMPDIR/base.reg"
 expect_grep "in the file sets Base Index 16, which is not this store's (1847)" "$ERR"
+# lodctr /R:FILE restores another machine's backup as Windows' does (its
+# --force), but Windows' reads PerfStringBackup files only: a .reg file,
+# whatever its name, is refused (13) naming regtool restore, where it
+# replaced PerfOS's Library with no word.
+cp "$TMPDIR/lib.reg" "$TMPDIR/PerfStringBackup-vendor.ini"
+tree_state "$D" >"$TMPDIR/before-r"
+expect_exit 13 env REGTOOL_STORE="hive:$D" "$(dirname "$REGTOOL")/lodctr" "/R:$TMPDIR/PerfStringBackup-vendor.ini"
+expect_grep "^lodctr: .*PerfStringBackup-vendor.ini is a .reg export, not a PerfStringBackup file: /R: restores those only" "$ERR"
+expect_same_tree "$D" "$TMPDIR/before-r"
 # A provider's range moved into the base range: refused for any provider.
 evil_reg lowrange.reg 'Services\.NETFramework\Performance' '"First Counter"=dword:00000002'
 expect_exit 4 "$REGTOOL" $S restore "$TMPDIR/lowrange.reg"

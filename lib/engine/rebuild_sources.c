@@ -211,28 +211,6 @@ static int read_inf_in(struct rt_rebuild_sources *src, const struct where *w,
                        const struct rt_service_info *si, size_t k,
                        char **listed, size_t n_listed, struct rt_error *e);
 
-/* The bytes of the regular files of FOLDER (an INF copy's language
- * folder: its INI and symbol file, the most a load reads there); 0 when
- * it cannot be listed (the load then says why). */
-static uint64_t folder_bytes(const char *folder)
-{
-    char **names;
-    size_t n;
-    uint64_t total = 0;
-    if (rt_os_list_dir(folder, &names, &n) != 0)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        char *p = NULL;
-        struct rt_os_stat st;
-        if (asprintf(&p, "%s/%s", folder, names[i]) >= 0 &&
-            rt_os_stat(p, &st) == 0 && st.kind == RT_OS_FILE)
-            total += st.size;
-        free(p);
-    }
-    rt_os_free_list(names, n);
-    return total;
-}
-
 static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
                     const struct rt_database *db,
                     const struct rt_service_info *si, size_t k,
@@ -334,7 +312,7 @@ static int read_inf_in(struct rt_rebuild_sources *src, const struct where *w,
         uint64_t bytes = 0;
         if (slash) {
             *slash = '\0';
-            bytes = folder_bytes(path);
+            bytes = rt_os_folder_file_bytes(path);
             *slash = '/';
         }
         if (bytes > RT_INF_TOTAL_MAX - src->inf_bytes) {

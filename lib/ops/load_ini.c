@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "engine/side_files.h"
+#include "model/size_caps.h"
 
 /* rt_op_load_ini, with the files' bytes kept in *INF when INF. */
 static enum rt_ini_load load(const char *path,
@@ -78,6 +79,7 @@ struct finder {
     struct rt_ini_set *set;
     void (*note)(void *ctx, const struct rt_ini_note *n);
     void *note_ctx;
+    uint64_t inf_bytes;     /* the INF copies' folders read so far */
 };
 
 static void tell(const struct finder *f, const struct rt_ini_note *n)
@@ -222,15 +224,67 @@ static int load_dir(struct finder *f, const char *dir, struct rt_error *e)
     return rc;
 }
 
-/* The INF copies of service SVC's INI, named INI_NAME, in INF/SVC. */
-static int load_inf_copies(struct finder *f, const char *inf, const char *svc,
+/* Case-insensitive order, then byte order: the first of the names equal
+ * to one without regard to case is the one find_ci would find. */
+static int by_name_ci(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    int c = strcasecmp(x, y);
+    return c ? c : strcmp(x, y);
+}
+
+/* INF's entry named SVC in any case, as a path in *FOUND (NULL when
+ * none): a binary search of INF's listing NAMES (N, sorted by_name_ci),
+ * made once for every service. -1 out of memory. */
+static int find_service(const char *inf, char **names, size_t n,
+                        const char *svc, char **found)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcasecmp(names[mid], svc) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = NULL;
+    if (lo < n && !strcasecmp(names[lo], svc) &&
+        asprintf(found, "%s/%s", inf, names[lo]) < 0) {
+        *found = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether the INF copy in folder LDIR fits within what is read of INF
+ * copies in all (RT_INF_TOTAL_MAX), counted; said when it does not. */
+static int within_inf_total(struct finder *f, const char *ldir,
+                            const char *ini)
+{
+    uint64_t bytes = rt_os_folder_file_bytes(ldir);
+    if (bytes <= RT_INF_TOTAL_MAX - f->inf_bytes) {
+        f->inf_bytes += bytes;
+        return 1;
+    }
+    char why[200];
+    snprintf(why, sizeof why, "its folder's %llu bytes would take the INF "
+             "copies read past the %llu MiB read of them in all: not read",
+             (unsigned long long)bytes,
+             (unsigned long long)(RT_INF_TOTAL_MAX >> 20));
+    struct rt_ini_note n = {RT_INI_NOTE_SKIPPED, ini, NULL, NULL, NULL, why};
+    tell(f, &n);
+    return 0;
+}
+
+/* The INF copies of service SVC's INI, named INI_NAME, in SDIR (INF/SVC,
+ * or NULL when INF has none). */
+static int load_inf_copies(struct finder *f, const char *sdir,
                            const char *ini_name)
 {
-    char *sdir;
     char **langs;
     size_t n_langs;
-    int rc = find_ci(inf, svc, &sdir);
-    int listed = rc || !sdir ? 1 : list_dir(sdir, &langs, &n_langs);
+    int rc = 0;
+    int listed = !sdir ? 1 : list_dir(sdir, &langs, &n_langs);
     if (listed < 0)
         rc = -1;
     if (listed == 0) {
@@ -244,14 +298,13 @@ static int load_inf_copies(struct finder *f, const char *inf, const char *svc,
                 break;
             }
             rc = find_ci(ldir, ini_name, &ini);
-            if (!rc && ini)
+            if (!rc && ini && within_inf_total(f, ldir, ini))
                 rc = add_ini(f, ini, sdir);
             free(ini);
             free(ldir);
         }
         rt_os_free_list(langs, n_langs);
     }
-    free(sdir);
     return rc;
 }
 
@@ -275,7 +328,13 @@ static int load_inf(struct finder *f, struct rt_store *s, struct rt_error *e)
                      le.message);
         return -3;
     }
-    int rc = 0;
+    char **entries = NULL;
+    size_t n_entries = 0;
+    int rc = list_dir(inf, &entries, &n_entries);
+    if (rc > 0)
+        rc = 0;         /* INF cannot be listed: no copies */
+    else if (!rc && n_entries)
+        qsort(entries, n_entries, sizeof *entries, by_name_ci);
     for (size_t i = 0; i < n_svcs && !rc; i++) {
         char *ini_name = NULL;
         struct rt_error ignored = {0};
@@ -300,10 +359,15 @@ static int load_inf(struct finder *f, struct rt_store *s, struct rt_error *e)
                 bad ? bad : bad_svc};
             tell(f, &n);
         } else if (ini_name) {
-            rc = load_inf_copies(f, inf, svcs[i], ini_name);
+            char *sdir = NULL;
+            rc = find_service(inf, entries, n_entries, svcs[i], &sdir);
+            if (!rc)
+                rc = load_inf_copies(f, sdir, ini_name);
+            free(sdir);
         }
         free(ini_name);
     }
+    rt_os_free_list(entries, n_entries);
     rt_strings_free(svcs, n_svcs);
     free(inf);
     return rc;
@@ -315,7 +379,7 @@ int rt_op_find_inis(struct rt_store *s, const char *dir,
                     struct rt_error *e)
 {
     *out = (struct rt_ini_set){0};
-    struct finder f = {out, note, note_ctx};
+    struct finder f = {out, note, note_ctx, 0};
     /* DIR may be another machine's: confined while it is read. */
     char *root = NULL;
     int rc;

@@ -156,6 +156,11 @@ int rt_os_is_dir(const char *path);
 /* Whether paths A and B name the same existing file: 1, 0. */
 int rt_os_same_file(const char *a, const char *b);
 
+/* The bytes of DIR's regular files in all (its folders and other
+ * entries not counted): what reading every file there would read, known
+ * before any is (an INF copy's folder: its INI and symbol file). 0 when
+ * DIR cannot be listed. */
+uint64_t rt_os_folder_file_bytes(const char *dir);
 /* The entries of directory DIR, without "." and "..", in the order the
  * system gives them: a new array of new strings (rt_os_free_list). */
 int rt_os_list_dir(const char *dir, char ***names, size_t *n);

@@ -259,6 +259,25 @@ int rt_os_read_file_beneath(const char *path, size_t max, uint8_t **data,
     return r;
 }
 
+uint64_t rt_os_folder_file_bytes(const char *dir)
+{
+    char **names;
+    size_t n;
+    uint64_t total = 0;
+    if (rt_os_list_dir(dir, &names, &n) != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char *p = NULL;
+        struct rt_os_stat st;
+        if (asprintf(&p, "%s/%s", dir, names[i]) >= 0 &&
+            rt_os_stat(p, &st) == 0 && st.kind == RT_OS_FILE)
+            total += st.size;
+        free(p);
+    }
+    rt_os_free_list(names, n);
+    return total;
+}
+
 int rt_os_read_file(const char *path, uint8_t **data, size_t *len)
 {
     return rt_os_read_file_max(path, (size_t)-1, data, len) == 0 ? 0 : -1;

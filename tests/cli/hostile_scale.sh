@@ -689,6 +689,13 @@ bounded "$N sparse INF copies of 16 MB: rebuild --dry-run" 3 "0 2" \
     --store "hive:$W" rebuild --dry-run --accept-loss
 [ "$(grep -c "would take the INF copies read past the 256 MiB rebuild reads of them in all: not read" "$OUT")" -eq $((N - 16)) ] ||
     fail "$N sparse INF copies: not every copy past the bound named: $(grep -c "not read" "$OUT")"
+# repair --from-ini reads the same copies (600: 148 s), within the same
+# bound; INF's folder listed once, not once a service.
+mkdir -p "$TMPDIR/no-inis"
+bounded "$N sparse INF copies of 16 MB: repair --dry-run --from-ini" 3 "0 1 2" \
+    --store "hive:$W" repair --dry-run --from-ini "$TMPDIR/no-inis"
+[ "$(grep -c "skipped: its folder's 16000000 bytes would take the INF copies read past the 256 MiB read of them in all: not read" "$ERR")" -eq $((N - 16)) ] ||
+    fail "$N sparse INF copies: repair --from-ini did not name every copy past the bound"
 echo "hostile scale: $n runs"
-[ "$n" -ge 67 ] || fail "only $n runs"
+[ "$n" -ge 68 ] || fail "only $n runs"
 exit 0

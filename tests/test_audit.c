@@ -1059,6 +1059,41 @@ static void other_languages_lacking_providers_said_once(void **state)
     s->ops->close(s);
 }
 
+
+/* audit --lang L keeps L's findings of the providers' checks (a provider
+ * without its names in L among them: it hid English's errors under
+ * --lang 009) and drops the rest; a language Perflib lacks is an error,
+ * never a clean audit. */
+static void one_language_keeps_its_provider_findings(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    cg_remove(s, "009", RT_TABLE_COUNTER, CG_A_FIRST, CG_B_LAST);
+    cg_remove(s, "019", RT_TABLE_COUNTER, CG_A_FIRST, CG_B_LAST);
+    struct rt_findings f;
+    audit_store(s, &f, "009");
+    size_t en = 0;
+    for (size_t i = 0; i < f.n; i++) {
+        assert_non_null(f.v[i].language);
+        assert_string_equal(f.v[i].language, "009");
+        en += !strcmp(rt_finding_id(&f.v[i]), "provider-strings-missing");
+    }
+    assert_int_equal(en, 2);
+    assert_true(f.errors >= 2);
+    rt_findings_free(&f);
+    audit_store(s, &f, "019");
+    const struct rt_finding *x = find(&f, "provider-strings-missing", "019");
+    assert_non_null(x);
+    assert_null(find(&f, "provider-strings-missing", "009"));
+    rt_findings_free(&f);
+    audit_store(s, &f, "0C0C");
+    x = find(&f, "language-absent", "0C0C");
+    assert_non_null(x);
+    assert_int_equal(rt_finding_severity(x), RT_AUDIT_ERROR);
+    assert_int_equal(f.n, 1);
+    rt_findings_free(&f);
+    s->ops->close(s);
+}
 /* Each key anomaly of a store (store.h) is an error of its own id, naming
  * both keys (the link's target), so that an audit of such a tree is
  * never clean; a writer's refusal names the first and writes nothing. */
@@ -1193,6 +1228,7 @@ int main(void)
         cmocka_unit_test(help_missing_base_at_its_edge),
         cmocka_unit_test(key_anomalies_are_errors),
         cmocka_unit_test(other_languages_lacking_providers_said_once),
+        cmocka_unit_test(one_language_keeps_its_provider_findings),
         cmocka_unit_test(one_provider_overlapping_two_told_once_each),
         cmocka_unit_test(overlaps_closed_in_order_of_their_ends),
     };

@@ -947,6 +947,13 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
     }
     const char *only = opt ? opt->language : NULL;
     const struct rt_db_language *en = rt_database_language(db, "009");
+    /* A language the database lacks has no findings: said, not taken
+     * for a clean one (a monitor pinned to a language mistyped). */
+    if (only && !rt_database_language(db, only))
+        ADD(&a, "language-absent", RT_AUDIT_ERROR, only, NULL,
+            "check the language id: 'regtool query' lists the languages",
+            "Perflib has no language %s: nothing of it can be audited",
+            only);
     if ((!only || rt_lang_same(only, "009")) && !(en && en->fixed))
         check_english(&a);
     for (size_t i = 0; i < a.n; i++) {
@@ -971,10 +978,15 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
         else if (a.english && v != a.english)
             check_against_english(&a, v);
     }
-    if (!only) {
+    /* The providers' checks find across languages: under --lang, only
+     * what they find of that language is kept (a provider without its
+     * names in it is that language's finding). */
+    size_t from = out->n;
+    if (!only)
         check_perflib_values(&a);
-        check_providers(&a);
-    }
+    check_providers(&a);
+    if (only && !a.failed && rt_findings_keep_language(out, from, only) != 0)
+        a.failed = 1;
     check_copies(&a, only);
     views_free(a.lv, a.n);
     return a.failed ? -1 : 0;

@@ -2,6 +2,7 @@
  * (audit.h, struct rt_findings): compact, because a hostile tree's audit
  * finds millions of things. */
 #include "engine/audit.h"
+#include "model/lang_id.h"
 #include "model/sort_positions.h"
 
 #include <stdarg.h>
@@ -521,4 +522,29 @@ void rt_findings_free(struct rt_findings *f)
     set_free(&f->texts);
     set_free(&f->sealed);
     memset(f, 0, sizeof *f);
+}
+
+int rt_findings_keep_language(struct rt_findings *f, size_t from,
+                              const char *lang)
+{
+    /* Sealed first: open evidence is found by its finding's place. */
+    if (rt_findings_seal(f) != 0)
+        return -1;
+    size_t o = from;
+    for (size_t i = from; i < f->n; i++) {
+        const struct rt_finding *x = &f->v[i];
+        if (x->language && rt_lang_same(x->language, lang)) {
+            f->v[o++] = *x;
+            continue;
+        }
+        enum rt_audit_severity s = rt_finding_severity(x);
+        if (s == RT_AUDIT_ERROR)
+            f->errors--;
+        else if (s == RT_AUDIT_WARNING)
+            f->warnings--;
+        else
+            f->infos--;
+    }
+    f->n = o < f->n ? o : f->n;
+    return 0;
 }

@@ -8,6 +8,8 @@
 /* One anomaly in words: the finding's id and its message. */
 static const char *anomaly_id(const struct rt_key_anomaly *x)
 {
+    if (x->kind == RT_KEY_SELECT_DIFFERS)
+        return "control-sets-differ";
     if (x->kind == RT_KEY_LINK)
         return x->in_perflib ? "perflib-key-is-link" : "service-key-is-link";
     if (x->kind == RT_KEY_MISPARENTED)
@@ -20,6 +22,14 @@ static const char *anomaly_id(const struct rt_key_anomaly *x)
 static void anomaly_text(const struct rt_key_anomaly *x, char *buf,
                          size_t size)
 {
+    if (x->kind == RT_KEY_SELECT_DIFFERS)
+        snprintf(buf, size,
+                 "%s is the control set regtool reads and writes, but %s is "
+                 "the one the next boot uses (after a last-known-good boot, "
+                 "or set so to hide a provider there): its providers are not "
+                 "checked, and a change here would not be the one Windows "
+                 "loads", x->key, x->other);
+    else
     if (x->kind == RT_KEY_LINK)
         snprintf(buf, size,
                  "%s is a symbolic link key to %s: Windows reads that key in "
@@ -73,7 +83,11 @@ int rt_refuse_key_anomalies(const struct rt_key_anomaly *v, size_t n,
                         "%s (%s%s); nothing was written: remove the %s first",
                         text, anomaly_id(&v[0]),
                         n > 1 ? ", and more: regtool audit lists them" : "",
-                        v[0].kind == RT_KEY_LINK        ? "link"
+                        v[0].kind == RT_KEY_SELECT_DIFFERS
+                            ? "difference (set Select's Current and Default "
+                              "to the control set Windows is to boot, with a "
+                              "registry editor)"
+                        : v[0].kind == RT_KEY_LINK        ? "link"
                         : v[0].kind == RT_KEY_MISPARENTED ? "damage (a registry "
                                                             "editor, or restore "
                                                             "the hive)"

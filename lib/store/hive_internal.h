@@ -81,6 +81,10 @@ struct hive_store {
     struct rt_lock *lock;          /* the writer's, between begin and end */
     struct rt_lock *shared;        /* a reader's, from open to begin/close */
     char services[64];     /* "ControlSet001\\Services" */
+    /* Select's Current (the set read and written) and Default (the set
+     * the next boot uses; 0 when absent): a tree whose two differ is
+     * said as a key anomaly. */
+    uint32_t select_current, select_default;
     char layout[PATH_MAX + 128];
     size_t fail_after;
     struct rt_lock_wait wait;

@@ -81,6 +81,10 @@ static int find_services(struct hive_store *s, struct rt_error *e)
                             s->system.path);
     snprintf(s->services, sizeof s->services, "ControlSet%03u\\Services",
              current);
+    s->select_current = current;
+    /* Where it cannot be read, there is nothing to compare. */
+    if (read_dword(s->system.h, sel, "Default", &s->select_default) != 0)
+        s->select_default = 0;
     return 0;
 }
 

@@ -522,6 +522,19 @@ int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
         rt_key_anomalies_free(a.v, a.n);
         return -1;
     }
+    if (s->select_default && s->select_default != s->select_current) {
+        char cur[64], def[64];
+        snprintf(cur, sizeof cur, "Select\\Current (ControlSet%03u)",
+                 s->select_current);
+        snprintf(def, sizeof def, "Select\\Default (ControlSet%03u)",
+                 s->select_default);
+        if (anomaly_add(&a, RT_KEY_SELECT_DIFFERS, "SYSTEM",
+                        key_name("SYSTEM", cur, NULL),
+                        key_name("SYSTEM", def, NULL), e) != 0) {
+            rt_key_anomalies_free(a.v, a.n);
+            return -1;
+        }
+    }
     *out = a.v;
     *n = a.n;
     return 0;

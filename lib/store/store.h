@@ -43,6 +43,11 @@ enum rt_key_anomaly_kind {
     RT_KEY_MISPARENTED,     /* KEY is listed there, but its own parent is
                                another key: a loop in the key tree, or a
                                key listed in two places (OTHER NULL) */
+    RT_KEY_SELECT_DIFFERS,  /* SYSTEM's Select\Current (KEY, the control
+                               set read and written) and Select\Default
+                               (OTHER, the set the next boot uses) name
+                               two sets: what Windows loads next is not
+                               what is checked */
 };
 struct rt_key_anomaly {
     enum rt_key_anomaly_kind kind;

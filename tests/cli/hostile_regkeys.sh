@@ -135,4 +135,19 @@ audited perflib-keys-differ-in-case "Perflib\\CurrentLanguage" "Perflib\\cURRENT
 # shellcheck disable=SC2086
 refused "install, Perflib twins" "differ only in letter case" install $CS "$INI"
 
+
+# Select's Default names another control set than Current: the next boot
+# loads ControlSet002 (a provider's Library replaced there, set so to hide
+# it), regtool reads and writes ControlSet001. Said by query, an error of
+# audit, and every writer refuses.
+fresh
+printf '%s\n' 'cd \Select' 'setval 4' Current dword:1 Default dword:2 Failed dword:0 \
+    LastKnownGood dword:2 commit | hivexsh -w "$C/SYSTEM" || fail "hivexsh Select"
+reglookup -H -p /Select/Default "$C/SYSTEM" | grep -q '^/Select/Default,DWORD,0x00000002,' ||
+    fail "reglookup does not see Select\\Default 2"
+audited control-sets-differ 'SYSTEM\Select\Current (ControlSet001)' \
+    'SYSTEM\Select\Default (ControlSet002)'
+writers_refused 'SYSTEM\Select\Current (ControlSet001) is the control set regtool reads and writes, but SYSTEM\Select\Default (ControlSet002) is the one the next boot uses'
+expect_exit 0 "$REGTOOL" --store "hive:$T" query
+expect_grep 'warning: SYSTEM\\Select\\Current (ControlSet001) is the control set regtool reads and writes' "$ERR"
 echo "hostile registry keys: each reported by hive check and audit, every writer refused, nothing written"

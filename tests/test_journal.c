@@ -1264,6 +1264,8 @@ static void expect_refused(const char *shown)
     assert_int_equal(rt_journal_recover(dir, journal, &scope, &e), -1);
     assert_int_equal(e.code, RT_ERR_BADDB);
     assert_non_null(strstr(e.message, journal));
+    if (shown && !strstr(e.message, shown))
+        print_message("refused as: %s\n", e.message);
     if (shown)
         assert_non_null(strstr(e.message, shown));
     assert_non_null(strstr(e.message, "refused whole"));
@@ -1520,15 +1522,24 @@ static void journal_sizes_are_bounded(void **state)
     forge_record(&f, KIND_SIZE, "a.hive", 100, "ab");
     forge_seal(&f);
     expect_refused("more than its one byte of flags");
+    /* Each named by its number and the byte it begins at. */
+    char said[120];
     forge_start(&f, 0, NULL);
+    size_t at = f.n;
     forge_record(&f, 3, "a.hive", 0, "x");
     forge_seal(&f);
-    expect_refused("of kind 3, which no commit writes");
+    snprintf(said, sizeof said,
+             "record 1 at byte %zu is of kind 3, which no commit writes", at);
+    expect_refused(said);
     forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_WRITE, "a.hive", 0, "ab");
+    at = f.n;
     forge_record(&f, KIND_WRITE, "a.hive", 0, "x");
     f.b[f.n - 1 - 6 - 4] = 0xff;   /* the data length, far past the end */
     forge_seal(&f);
-    expect_refused("runs past the end of the journal");
+    snprintf(said, sizeof said,
+             "record 2 at byte %zu runs past the end of the journal", at);
+    expect_refused(said);
 }
 
 /* What stands at a journal's paths is checked before any record is

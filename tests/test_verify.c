@@ -244,6 +244,29 @@ static void misaligned_names_the_lengths_that_can_be_wrong(void **state)
     }
 }
 
+
+/* One instance's counter block of a length not a multiple of 8 is enough,
+ * the object's own length and the instance's definition aligned. */
+static void misaligned_instance_block_alone(void **state)
+{
+    (void)state;
+    static const struct obj o = {3992, 3993, 3994, 2, 2, 8};
+    struct block b;
+    build(&b, &o, 1, 0);
+    /* The last instance's counter block: 16 bytes before the pad. */
+    size_t block = b.n - 8 - 16;
+    assert_int_equal(b.b[block], 16);
+    put32(b.b + block, 20);
+    struct rt_findings f;
+    run_verify(&b, b.n, 1, &f);
+    assert_non_null(find(&f, "verify-misaligned"));
+    rt_findings_free(&f);
+    /* Unpatched, the same data is aligned. */
+    build(&b, &o, 1, 0);
+    run_verify(&b, b.n, 1, &f);
+    assert_null(find(&f, "verify-misaligned"));
+    rt_findings_free(&f);
+}
 static void object_list_and_more_data(void **state)
 {
     (void)state;
@@ -381,6 +404,7 @@ int main(void)
         cmocka_unit_test(clean_provider_verifies_clean),
         cmocka_unit_test(each_mistake_gives_its_finding),
         cmocka_unit_test(misaligned_names_the_lengths_that_can_be_wrong),
+        cmocka_unit_test(misaligned_instance_block_alone),
         cmocka_unit_test(object_list_and_more_data),
         cmocka_unit_test(broken_blocks_are_described),
         cmocka_unit_test(instance_name_not_utf16_is_the_objects_problem),

@@ -224,36 +224,14 @@ static int load_dir(struct finder *f, const char *dir, struct rt_error *e)
     return rc;
 }
 
-/* Case-insensitive order, then byte order: the first of the names equal
- * to one without regard to case is the one find_ci would find. */
-static int by_name_ci(const void *a, const void *b)
+/* INF's entry named SVC in any case, as a path in *FOUND (NULL when it
+ * has none, or two of that name: which Windows would take is not known).
+ * rt_os_path_ci: while the store's tree is confined, INF is listed once
+ * for every service, each a binary search. -1 out of memory. */
+static int find_service(const char *inf, const char *svc, char **found)
 {
-    const char *x = *(char *const *)a, *y = *(char *const *)b;
-    int c = strcasecmp(x, y);
-    return c ? c : strcmp(x, y);
-}
-
-/* INF's entry named SVC in any case, as a path in *FOUND (NULL when
- * none): a binary search of INF's listing NAMES (N, sorted by_name_ci),
- * made once for every service. -1 out of memory. */
-static int find_service(const char *inf, char **names, size_t n,
-                        const char *svc, char **found)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcasecmp(names[mid], svc) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *found = NULL;
-    if (lo < n && !strcasecmp(names[lo], svc) &&
-        asprintf(found, "%s/%s", inf, names[lo]) < 0) {
-        *found = NULL;
-        return -1;
-    }
-    return 0;
+    *found = rt_os_path_ci(inf, svc, 1);
+    return *found || errno != ENOMEM ? 0 : -1;
 }
 
 /* Whether the INF copy in folder LDIR fits within what is read of INF
@@ -328,13 +306,7 @@ static int load_inf(struct finder *f, struct rt_store *s, struct rt_error *e)
                      le.message);
         return -3;
     }
-    char **entries = NULL;
-    size_t n_entries = 0;
-    int rc = list_dir(inf, &entries, &n_entries);
-    if (rc > 0)
-        rc = 0;         /* INF cannot be listed: no copies */
-    else if (!rc && n_entries)
-        qsort(entries, n_entries, sizeof *entries, by_name_ci);
+    int rc = 0;
     for (size_t i = 0; i < n_svcs && !rc; i++) {
         char *ini_name = NULL;
         struct rt_error ignored = {0};
@@ -360,14 +332,13 @@ static int load_inf(struct finder *f, struct rt_store *s, struct rt_error *e)
             tell(f, &n);
         } else if (ini_name) {
             char *sdir = NULL;
-            rc = find_service(inf, entries, n_entries, svcs[i], &sdir);
+            rc = find_service(inf, svcs[i], &sdir);
             if (!rc)
                 rc = load_inf_copies(f, sdir, ini_name);
             free(sdir);
         }
         free(ini_name);
     }
-    rt_os_free_list(entries, n_entries);
     rt_strings_free(svcs, n_svcs);
     free(inf);
     return rc;

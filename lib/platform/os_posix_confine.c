@@ -663,10 +663,65 @@ static int resolve_absolute(const char *path, struct beneath *b)
     }
 }
 
+/* Whether any directory is confined. */
+static int any_root(void)
+{
+    int any = 0;
+    pthread_mutex_lock(&roots_lock);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots && !any; i++)
+        any = roots[i].path != NULL;
+    pthread_mutex_unlock(&roots_lock);
+    return any;
+}
+
+/* ABS (not beneath a confined directory as spelled) on the canonical
+ * form of its shortest leading part whose canonical form is a confined
+ * directory or beneath one, and the rest as spelled: a new string, or
+ * NULL when no part leads into one. The user's own links above a tree
+ * (a mount alias: mnt -> the fleet's uploads) would otherwise hide that
+ * the path lies in it, and its links beneath would be followed. The
+ * rest is not resolved here: the walk beneath the directory refuses its
+ * links. */
+static char *into_a_root(const char *abs)
+{
+    size_t n = strlen(abs);
+    char *part = malloc(n + 1);
+    if (!part)
+        return NULL;
+    char *out = NULL;
+    for (size_t end = 1; end <= n && !out; end++) {
+        if (end < n && abs[end] != '/')
+            continue;
+        memcpy(part, abs, end);
+        part[end] = '\0';
+        char *real = realpath(part, NULL);
+        if (!real)
+            break;              /* a part not there: nothing beyond is */
+        const char *rel;
+        char root[PATH_MAX];
+        int input;
+        int fd = root_of(real, &rel, root, sizeof root, &input);
+        if (fd >= 0) {
+            close(fd);
+            if (asprintf(&out, "%s%s", real, abs + end) < 0)
+                out = NULL;
+        }
+        free(real);
+    }
+    free(part);
+    return out;
+}
+
 int os_posix_resolve(const char *path, struct beneath *b)
 {
     char *abs = absolute(path);
     int r = resolve_absolute(abs ? abs : path, b);
+    if (r == 0 && b->dir < 0 && any_root()) {
+        char *canon = into_a_root(abs ? abs : path);
+        if (canon)
+            r = resolve_absolute(canon, b);
+        free(canon);
+    }
     int err = errno;
     free(abs);
     errno = err;

@@ -42,6 +42,12 @@ refused "$E/rb/Temp" --store "hive:$E/rb/SOFTWARE.sav,$E/rb/SYSTEM.sav" --tables
 refused "$E/Temp" audit --textfile "$E/Temp/two.prom" "reg:$E/perf.reg" "psb:$E/PerfStringBackup.INI"
 refused "$E/Temp" --store "psb:$E/PerfStringBackup.INI" backup --format reg "$E/Temp/b.reg"
 refused "$E/Temp" --store "reg:$E/perf.reg" backup "$E/Temp/b.ini"
+# Spelled through the user's own link to the folder (a mount alias): the
+# folder's links are refused all the same (it was taken for no tree's).
+ln -s "$E" "$TMPDIR/alias"
+refused "$E/Temp" --store "reg:$E/perf.reg" audit --textfile "$TMPDIR/alias/Temp/keep.conf"
+refused "$E/Temp" --store "reg:$E/perf.reg" backup "$TMPDIR/alias/Temp/b.ini"
+refused "$E/Temp" --store "psb:$E/PerfStringBackup.INI" backup --format reg "$TMPDIR/alias/Temp/c.reg"
 # Outside those folders, --textfile is written as before.
 expect_exit 0 "$REGTOOL" --store "reg:$E/perf.reg" audit --textfile "$TMPDIR/ok.prom"
 expect_grep "^regtool_audit_success" "$TMPDIR/ok.prom"

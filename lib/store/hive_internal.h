@@ -85,6 +85,7 @@ struct hive_store {
      * the next boot uses; 0 when absent): a tree whose two differ is
      * said as a key anomaly. */
     uint32_t select_current, select_default;
+    int select_default_odd;    /* there, but no 4-byte REG_DWORD */
     char layout[PATH_MAX + 128];
     size_t fail_after;
     struct rt_lock_wait wait;

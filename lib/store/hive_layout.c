@@ -52,12 +52,13 @@ static int read_dword(struct rt_regf *h, uint32_t key, const char *name,
     size_t len = 0;
     int r = rt_regf_get_value(h, key, name, &type, &data, &len);
     if (r != 0)
-        return r == RT_REGF_ENOMEM ? RT_REGF_ENOMEM : -1;
+        return r == RT_REGF_ENOMEM ? RT_REGF_ENOMEM
+               : r == RT_REGF_ENOTFOUND ? -1 : -2;
     int ok = type == RT_REG_DWORD && len == 4;
     if (ok)
         *out = regf_le32(data);
     free(data);
-    return ok ? 0 : -1;
+    return ok ? 0 : -2;
 }
 
 /* CurrentControlSet does not exist offline: it is ControlSetNNN with NNN
@@ -82,9 +83,13 @@ static int find_services(struct hive_store *s, struct rt_error *e)
     snprintf(s->services, sizeof s->services, "ControlSet%03u\\Services",
              current);
     s->select_current = current;
-    /* Where it cannot be read, there is nothing to compare. */
-    if (read_dword(s->system.h, sel, "Default", &s->select_default) != 0)
+    /* Absent, there is nothing to compare; there but no 4-byte REG_DWORD,
+     * which set a boot takes from it is not known: said (failing closed,
+     * where a loader may read its first four bytes). */
+    int d = read_dword(s->system.h, sel, "Default", &s->select_default);
+    if (d != 0)
         s->select_default = 0;
+    s->select_default_odd = d == -2;
     return 0;
 }
 

@@ -522,12 +522,17 @@ int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
         rt_key_anomalies_free(a.v, a.n);
         return -1;
     }
-    if (s->select_default && s->select_default != s->select_current) {
-        char cur[64], def[64];
+    if ((s->select_default && s->select_default != s->select_current) ||
+        s->select_default_odd) {
+        char cur[64], def[96];
         snprintf(cur, sizeof cur, "Select\\Current (ControlSet%03u)",
                  s->select_current);
-        snprintf(def, sizeof def, "Select\\Default (ControlSet%03u)",
-                 s->select_default);
+        if (s->select_default_odd)
+            snprintf(def, sizeof def, "Select\\Default (no 4-byte REG_DWORD: "
+                     "the set it names is not known)");
+        else
+            snprintf(def, sizeof def, "Select\\Default (ControlSet%03u)",
+                     s->select_default);
         if (anomaly_add(&a, RT_KEY_SELECT_DIFFERS, "SYSTEM",
                         key_name("SYSTEM", cur, NULL),
                         key_name("SYSTEM", def, NULL), e) != 0) {

@@ -150,4 +150,11 @@ audited control-sets-differ 'SYSTEM\Select\Current (ControlSet001)' \
 writers_refused 'SYSTEM\Select\Current (ControlSet001) is the control set regtool reads and writes, but SYSTEM\Select\Default (ControlSet002) is the one the next boot uses'
 expect_exit 0 "$REGTOOL" --store "hive:$T" query
 expect_grep 'warning: SYSTEM\\Select\\Current (ControlSet001) is the control set regtool reads and writes' "$ERR"
+# A Default there but no 4-byte REG_DWORD (REG_BINARY 02 00 00 00, which
+# a loader may read as 2): which set boots is not known, said the same.
+fresh
+printf '%s\n' 'cd \Select' 'setval 4' Current dword:1 Default hex:3:02,00,00,00 Failed dword:0 \
+    LastKnownGood dword:2 commit | hivexsh -w "$C/SYSTEM" || fail "hivexsh Select binary"
+audited control-sets-differ 'SYSTEM\Select\Default (no 4-byte REG_DWORD'
+refused "disable, Default of another type" "no 4-byte REG_DWORD" disable PerfOS
 echo "hostile registry keys: each reported by hive check and audit, every writer refused, nothing written"

@@ -411,7 +411,7 @@ static char *key_name(const char *hive, const char *path, const char *name)
     size_t len = strlen(hive) + strlen(path) + (name ? strlen(name) : 0) + 3;
     char *out = malloc(len);
     if (out)
-        snprintf(out, len, "%s\\%s%s%s", hive, path, name ? "\\" : "",
+        snprintf(out, len, "%s\\%s%s%s", hive, path, name && *path ? "\\" : "",
                  name ? name : "");
     return out;
 }
@@ -438,6 +438,10 @@ static int note_link(const struct hive_file *hf, const char *hive,
     }
     return anomaly_add(a, RT_KEY_LINK, hive, key_name(hive, path, name), target, e);
 }
+
+static int one_named(const struct hive_file *hf, const char *hive,
+                     const char *path, uint32_t parent, const char *name,
+                     uint32_t *key, struct anomalies *a, struct rt_error *e);
 
 struct named_key {
     char *name;
@@ -485,15 +489,20 @@ static int scan_children(const struct hive_file *hf, const char *hive,
                                key_name(hive, path, ki.name), NULL, e)
                  : note_link(hf, hive, path, ki.name, subs[i], a, e);
         uint32_t perf;
-        if (!rc && performance &&
-            rt_regf_lookup(h, subs[i], "Performance", &perf) == 0) {
-            char *sub = key_name(hive, path, ki.name);
-            rc = sub ? note_link(hf, hive, sub + strlen(hive) + 1,
-                                 "Performance", perf, a, e)
-                     : rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,
-                                    "out of memory");
-            free(sub);
-        }
+        char *sub = !rc && performance ? key_name(hive, path, ki.name) : NULL;
+        if (!rc && performance && !sub)
+            rc = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+        /* Its Performance key: a link, or one of two names differing
+         * only in case (the other's Library unseen), is an anomaly. */
+        int found = sub ? one_named(hf, hive, sub + strlen(hive) + 1, subs[i],
+                                    "Performance", &perf, a, e)
+                        : 1;
+        if (found < 0)
+            rc = -1;
+        else if (!found)
+            rc = note_link(hf, hive, sub + strlen(hive) + 1, "Performance",
+                           perf, a, e);
+        free(sub);
     }
     if (!rc) {
         qsort(v, got, sizeof *v, named_key_cmp);
@@ -510,6 +519,77 @@ static int scan_children(const struct hive_file *hf, const char *hive,
     return rc;
 }
 
+/* The subkey of PARENT (at PATH in HF, of the hive HIVE) named NAME in
+ * any case, in *KEY: 0 found, 1 not; with two of that name a case-twins
+ * anomaly is added (Windows reads one by either name) and the first
+ * taken. -1 with E on failure. */
+static int one_named(const struct hive_file *hf, const char *hive,
+                     const char *path, uint32_t parent, const char *name,
+                     uint32_t *key, struct anomalies *a, struct rt_error *e)
+{
+    uint32_t *subs = NULL;
+    size_t ns = 0;
+    int r = rt_regf_subkeys(hf->h, parent, &subs, &ns);
+    if (r != 0)
+        return hive_regf_error(hf, path, r, e);
+    char *first = NULL;
+    int rc = 1;
+    for (size_t i = 0; i < ns && rc >= 0; i++) {
+        struct rt_regf_key_info ki;
+        if ((r = rt_regf_key_info(hf->h, subs[i], &ki)) != 0) {
+            rc = hive_regf_error(hf, path, r, e);
+            break;
+        }
+        if (!rt_name_casecmp(ki.name, name)) {
+            if (!first) {
+                first = ki.name;
+                ki.name = NULL;
+                *key = subs[i];
+                rc = 0;
+            } else if (anomaly_add(a, RT_KEY_CASE_TWINS, hive,
+                                   key_name(hive, path, first),
+                                   key_name(hive, path, ki.name), e) != 0) {
+                rc = -1;
+            }
+        }
+        rt_regf_key_info_free(&ki);
+    }
+    free(first);
+    free(subs);
+    return rc;
+}
+
+/* Each key on the way to PATH in HF (from the hive's root): one of two
+ * names that differ only in case, or a link, is as much an anomaly as
+ * one among the services (a twin ControlSet001 or Select held a second
+ * PerfOS). */
+static int scan_way(const struct hive_file *hf, const char *hive,
+                    const char *path, struct anomalies *a, struct rt_error *e)
+{
+    char way[512] = "";
+    uint32_t key = rt_regf_root(hf->h);
+    for (const char *p = path; *p;) {
+        const char *end = strchr(p, '\\');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char name[256];
+        if (len >= sizeof name || strlen(way) + len + 2 >= sizeof way)
+            return 0;
+        memcpy(name, p, len);
+        name[len] = '\0';
+        uint32_t next = 0;
+        int r = one_named(hf, hive, way, key, name, &next, a, e);
+        if (r != 0)
+            return r < 0 ? -1 : 0;
+        if (note_link(hf, hive, way, name, next, a, e) != 0)
+            return -1;
+        snprintf(way + strlen(way), sizeof way - strlen(way), "%s%s",
+                 *way ? "\\" : "", name);
+        key = next;
+        p = end ? end + 1 : p + len;
+    }
+    return 0;
+}
+
 int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
                        size_t *n, struct rt_error *e)
 {
@@ -518,7 +598,10 @@ int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
     *out = NULL;
     *n = 0;
     if (scan_children(&s->system, "SYSTEM", s->services, 1, &a, e) != 0 ||
-        scan_children(&s->software, "SOFTWARE", PERFLIB_PATH, 0, &a, e) != 0) {
+        scan_children(&s->software, "SOFTWARE", PERFLIB_PATH, 0, &a, e) != 0 ||
+        scan_way(&s->system, "SYSTEM", "Select", &a, e) != 0 ||
+        scan_way(&s->system, "SYSTEM", s->services, &a, e) != 0 ||
+        scan_way(&s->software, "SOFTWARE", PERFLIB_PATH, &a, e) != 0) {
         rt_key_anomalies_free(a.v, a.n);
         return -1;
     }

@@ -157,4 +157,21 @@ printf '%s\n' 'cd \Select' 'setval 4' Current dword:1 Default hex:3:02,00,00,00 
     LastKnownGood dword:2 commit | hivexsh -w "$C/SYSTEM" || fail "hivexsh Select binary"
 audited control-sets-differ 'SYSTEM\Select\Default (no 4-byte REG_DWORD'
 refused "disable, Default of another type" "no 4-byte REG_DWORD" disable PerfOS
+
+# Twins on the way to the services and to Perflib (a second Services, a
+# second Perflib, a second Performance key of a service: each could hold
+# the Library Windows loads) are anomalies as the services' own are.
+for spec in "SYSTEM|ControlSet001|Services|SYSTEM\\ControlSet001\\sERVICES" \
+    "SYSTEM|$SVCS\\PerfOS|Performance|SYSTEM\\$SVCS\\PerfOS\\pERFORMANCE" \
+    "SOFTWARE|Microsoft\\Windows NT\\CurrentVersion|Perflib|SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\pERFLIB"; do
+    hive=${spec%%|*} rest=${spec#*|}
+    parent=${rest%%|*} rest=${rest#*|}
+    name=${rest%%|*} twin=${rest#*|}
+    fresh
+    "$MKR" "$C/$hive" twin "$parent" "$name" "$EVIL" || fail "mkregkeys twin $parent\\$name"
+    id=service-keys-differ-in-case
+    [ "$hive" = SOFTWARE ] && id=perflib-keys-differ-in-case
+    audited "$id" "$twin"
+    refused "disable, a twin of $name" "differ only in letter case" disable PerfOS
+done
 echo "hostile registry keys: each reported by hive check and audit, every writer refused, nothing written"

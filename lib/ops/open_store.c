@@ -136,7 +136,7 @@ void rt_op_hold_spec_folders(const char *spec, char *held[2], size_t *n)
         if (file) {
             size_t len = slash ? rt_os_folder_length(file, slash) : 0;
             file[len] = '\0';
-            if (rt_os_confine(len ? file : ".", &c) == 0)
+            if (rt_os_confine_on_disk(len ? file : ".", &c) == 0)
                 held[(*n)++] = c;
         }
         free(file);

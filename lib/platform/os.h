@@ -184,6 +184,12 @@ int rt_os_confine(const char *dir, char **canonical);
  * read only where its other name cannot be a host file). Beneath a tree
  * already confined, the tree's rules hold. */
 int rt_os_confine_input(const char *dir, char **canonical);
+/* rt_os_confine of DIR as a tree (a file of several names there is
+ * refused), with the disk it lies on held as rt_os_confine_input holds
+ * it: for the folder of a store kept in one file, which may lie on
+ * another machine's disk (a psb: store in its System32, a reg: store in
+ * its Users) whose links on the way must stay refused. */
+int rt_os_confine_on_disk(const char *dir, char **canonical);
 void rt_os_unconfine(const char *canonical);
 /* rt_os_confine_input of the folder FILE lies in (the user's: "." when FILE
  * names none), and FILE on that folder's canonical form, a new string;

@@ -894,7 +894,7 @@ char *rt_os_confine_folder_of(const char *file, char **root)
 
 char *rt_os_confine_store_folder_of(const char *file, char **root)
 {
-    return confined_folder_of(file, root, rt_os_confine);
+    return confined_folder_of(file, root, rt_os_confine_on_disk);
 }
 
 int rt_os_beneath(const char *root, size_t len, const char *path,

@@ -287,10 +287,12 @@ void rt_os_release_disk(char *held)
     errno = err;
 }
 
-static int confine(const char *dir, int input, char **canonical)
+/* DIR confined, as a folder of the user's INPUT or as a tree; with
+ * HOLD_DISK, the disk it lies on (rt_os_hold_disk_of) held with it. */
+static int confine(const char *dir, int input, int hold_disk, char **canonical)
 {
-    if (!input)
-        return confine_one(dir, 0, canonical);
+    if (!hold_disk)
+        return confine_one(dir, input, canonical);
     /* A folder of the user's input on another machine's disk (a backup
      * in its Windows\Temp, an INI in its Program Files, a hive named by
      * its file): the disk is confined as a tree first, so the folder is
@@ -304,7 +306,7 @@ static int confine(const char *dir, int input, char **canonical)
     if (!rt_os_is_confined(dir) &&
         rt_os_hold_disk_of(dir, &held, &on_disk) != 0)
         return -1;
-    int r = confine_one(on_disk ? on_disk : dir, 1, canonical);
+    int r = confine_one(on_disk ? on_disk : dir, input, canonical);
     int err = errno;
     free(on_disk);
     if (held) {
@@ -313,7 +315,7 @@ static int confine(const char *dir, int input, char **canonical)
         for (size_t i = 0; r == 0 && canonical && *canonical &&
                            i < sizeof roots / sizeof *roots; i++)
             if (roots[i].path && !strcmp(roots[i].path, *canonical) &&
-                roots[i].refs == 1 && !roots[i].disk && roots[i].input) {
+                roots[i].refs == 1 && !roots[i].disk) {
                 roots[i].disk = held;
                 kept = 1;
             }
@@ -403,12 +405,17 @@ static int confine_one(const char *dir, int input, char **canonical)
 
 int rt_os_confine(const char *dir, char **canonical)
 {
-    return confine(dir, 0, canonical);
+    return confine(dir, 0, 0, canonical);
 }
 
 int rt_os_confine_input(const char *dir, char **canonical)
 {
-    return confine(dir, 1, canonical);
+    return confine(dir, 1, 1, canonical);
+}
+
+int rt_os_confine_on_disk(const char *dir, char **canonical)
+{
+    return confine(dir, 0, 1, canonical);
 }
 
 void rt_os_unconfine(const char *canonical)

@@ -101,6 +101,11 @@ int rt_os_confine_input(const char *dir, char **canonical)
     return rt_os_confine(dir, canonical);
 }
 
+int rt_os_confine_on_disk(const char *dir, char **canonical)
+{
+    return rt_os_confine(dir, canonical);
+}
+
 void rt_os_unconfine(const char *canonical)
 {
     if (!canonical)

@@ -176,6 +176,25 @@ expect_exit 5 "$TMPDIR/bin/lodctr" --store "hive:$T" "/S:$W/Temp/perf.ini"
 expect_grep "Windows/Temp is a symbolic link" "$ERR"
 [ "$(ls -A "$HOST/out")" = keep.conf ] || fail "lodctr /S wrote into the host folder"
 rm -f "$W/Temp"
+# psb: and reg: stores named through a link the disk holds (its Users to
+# a host folder): refused for a reader, diff and a writer (the stores'
+# folders were once confined as trees of their own, the disk forgotten).
+mkdir -p "$HOST/users"
+expect_exit 0 "$REGTOOL" --store "hive:$T" backup "$HOST/users/theirs.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$T" backup --format reg "$HOST/users/perf.reg"
+tree_state "$HOST" >"$TMPDIR/host-users.state"
+ln -s "$HOST/users" "$T/Users"
+expect_exit 3 "$REGTOOL" --store "psb:$T/Users/theirs.ini" names 4
+expect_grep "$T/Users is a symbolic link" "$ERR"
+if "$REGTOOL" diff --pairs "hive:$T" "psb:$T/Users/theirs.ini" >"$OUT" 2>"$ERR"; then
+    fail "diff read a store through the disk's link"
+fi
+expect_grep "$T/Users is a symbolic link" "$ERR"
+expect_exit 3 "$REGTOOL" --store "reg:$T/Users/perf.reg" disable PerfOS
+expect_grep "$T/Users is a symbolic link" "$ERR"
+expect_same_tree "$HOST" "$TMPDIR/host-users.state"
+rm -f "$T/Users"
+rm -rf "$HOST/users"
 # However the path to the disk is spelled (through the user's own link
 # above it, with "//" or "/./"), and whatever the letter case of its
 # Windows and System32 folders (XP's WINDOWS/system32), or with no

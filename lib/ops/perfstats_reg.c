@@ -129,11 +129,34 @@ static int give_audit(struct rt_op_perfstats_held *h,
     return 0;
 }
 
-enum rt_op_perfstats_status rt_op_perfstats_read(const char *file,
-                                                 const char *codepage,
-                                                 unsigned flags,
-                                                 struct rt_op_perfstats *out,
-                                                 char **why)
+/* FILE's folder confined as a store's (a tree, on its disk) in *ROOT
+ * while the file is read and written, with the outputs named there: an
+ * export kept in a folder someone else filled, whose links and hard
+ * links must not take a patch to a host file or a host file in. */
+static enum rt_op_perfstats_status hold_folder(const char *file, char **root,
+                                               char **why)
+{
+    char *inside = rt_os_confine_store_folder_of(file, root);
+    if (!inside)
+        return errno == ENOMEM
+                   ? say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory")
+                   : say(why, RT_OP_PERFSTATS_UNREADABLE, "cannot read %s: %s",
+                         file, rt_os_strerror(errno));
+    free(inside);
+    return RT_OP_PERFSTATS_OK;
+}
+
+static void release_folder(char *root)
+{
+    rt_os_unconfine(root);
+    free(root);
+}
+
+static enum rt_op_perfstats_status read_held(const char *file,
+                                             const char *codepage,
+                                             unsigned flags,
+                                             struct rt_op_perfstats *out,
+                                             char **why)
 {
     *out = (struct rt_op_perfstats){0};
     *why = NULL;
@@ -186,12 +209,11 @@ static enum rt_op_perfstats_status write_file(const char *path,
     return RT_OP_PERFSTATS_OK;
 }
 
-enum rt_op_perfstats_status rt_op_perfstats_remove(const char *file,
-                                                   const char *server,
-                                                   const char *codepage,
-                                                   const char *patch,
-                                                   size_t *keys_left,
-                                                   char **why)
+static enum rt_op_perfstats_status remove_held(const char *file,
+                                               const char *server,
+                                               const char *codepage,
+                                               const char *patch,
+                                               size_t *keys_left, char **why)
 {
     *why = NULL;
     *keys_left = 0;
@@ -217,5 +239,40 @@ enum rt_op_perfstats_status rt_op_perfstats_remove(const char *file,
         rt_reg_file_free(&removal);
     }
     rt_reg_file_free(&f);
+    return st;
+}
+
+enum rt_op_perfstats_status rt_op_perfstats_read(const char *file,
+                                                 const char *codepage,
+                                                 unsigned flags,
+                                                 struct rt_op_perfstats *out,
+                                                 char **why)
+{
+    char *root = NULL;
+    *out = (struct rt_op_perfstats){0};
+    *why = NULL;
+    enum rt_op_perfstats_status st = hold_folder(file, &root, why);
+    if (st != RT_OP_PERFSTATS_OK)
+        return st;
+    st = read_held(file, codepage, flags, out, why);
+    release_folder(root);
+    return st;
+}
+
+enum rt_op_perfstats_status rt_op_perfstats_remove(const char *file,
+                                                   const char *server,
+                                                   const char *codepage,
+                                                   const char *patch,
+                                                   size_t *keys_left,
+                                                   char **why)
+{
+    char *root = NULL;
+    *why = NULL;
+    *keys_left = 0;
+    enum rt_op_perfstats_status st = hold_folder(file, &root, why);
+    if (st != RT_OP_PERFSTATS_OK)
+        return st;
+    st = remove_held(file, server, codepage, patch, keys_left, why);
+    release_folder(root);
     return st;
 }

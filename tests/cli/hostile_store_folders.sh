@@ -69,4 +69,20 @@ if "$REGTOOL" diff --pairs "reg:$E/perf.reg" "psb:$E/hl.ini" >"$OUT" 2>"$ERR"; t
 fi
 expect_grep "hl.ini is a hard link" "$ERR"
 grep -q SECRET "$OUT" && fail "diff printed a host file's text"
+
+# A perfstats export kept in such a folder is one too: its --emit-reg
+# patch through the folder's link is refused, and a hard link there to a
+# host export is not listed.
+P=$TMPDIR/pf
+mkdir -p "$P"
+cp ini-samples/win95/perfstats.reg "$P/perfstats.reg"
+ln -s "$HOST" "$P/Temp"
+tree_state "$HOST" >"$TMPDIR/host.state"
+refused "$P/Temp" perfstats remove --emit-reg "$P/Temp/keep.conf" Kernel "$P/perfstats.reg"
+cmp -s ini-samples/win95/perfstats.reg "$P/perfstats.reg" || fail "perfstats remove changed the export"
+cp ini-samples/win95/perfstats.reg "$HOST/theirs.reg"
+chmod 600 "$HOST/theirs.reg"
+ln "$HOST/theirs.reg" "$P/hl.reg"
+expect_exit 3 "$REGTOOL" perfstats list "$P/hl.reg"
+expect_grep "hl.reg is a hard link" "$ERR"
 echo "hostile store folders: every case refused, the host untouched"

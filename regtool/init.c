@@ -204,6 +204,42 @@ static void remove_written(const char *sw_path, const char *sy_path,
             }
 }
 
+/* Lets go of the disk rt_os_hold_disk_of held (DISK may be NULL). */
+static void release_disk(char *disk)
+{
+    if (disk) {
+        rt_os_unconfine(disk);
+        free(disk);
+    }
+}
+
+/* Makes the folder SHOWN names (noting in *OUTSIDE the folders made) and
+ * confines it (*CANON). Named on another machine's disk (its
+ * Windows/Temp, a Windows.old), it is made and confined beneath that
+ * disk, held in *DISK (*ON_DISK: SHOWN on the disk's canonical path): a
+ * link the disk holds on the way is refused, not written through. -1,
+ * said, with nothing made or held, on failure. */
+static int make_folder(const char *shown, char **disk, char **on_disk,
+                       char ***outside, size_t *n_outside, char **canon)
+{
+    if (rt_os_hold_disk_of(shown, disk, on_disk) == 0 &&
+        rt_os_mkdirs_noting(*on_disk ? *on_disk : shown, outside,
+                            n_outside) == 0 &&
+        rt_os_confine(*on_disk ? *on_disk : shown, canon) == 0)
+        return 0;
+    rt_cli_error("init: %s: %s", shown, rt_os_strerror(errno));
+    for (size_t i = *n_outside; i-- > 0;)
+        rt_os_rmdir((*outside)[i]);
+    rt_os_free_list(*outside, *n_outside);
+    *outside = NULL;
+    *n_outside = 0;
+    free(*on_disk);
+    *on_disk = NULL;
+    release_disk(*disk);
+    *disk = NULL;
+    return -1;
+}
+
 int cmd_init(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -248,13 +284,8 @@ int cmd_init(int argc, char **argv)
      * that a link planted meanwhile is refused, not followed. */
     char **outside = NULL, **inside = NULL;
     size_t n_outside = 0, n_inside = 0;
-    char *canon = NULL;
-    if (rt_os_mkdirs_noting(shown, &outside, &n_outside) != 0 ||
-        rt_os_confine(shown, &canon) != 0) {
-        rt_cli_error("init: %s: %s", shown, rt_os_strerror(errno));
-        for (size_t i = n_outside; i-- > 0;)
-            rt_os_rmdir(outside[i]);
-        rt_os_free_list(outside, n_outside);
+    char *canon = NULL, *disk = NULL, *on_disk = NULL;
+    if (make_folder(shown, &disk, &on_disk, &outside, &n_outside, &canon)) {
         for (size_t i = 0; i < n_langs; i++)
             free(langs[i]);
         free(langs);
@@ -316,6 +347,8 @@ out:
         for (size_t i = n_outside; i-- > 0;)
             rt_os_rmdir(outside[i]);
     rt_os_free_list(outside, n_outside);
+    free(on_disk);
+    release_disk(disk);
     for (size_t i = 0; i < n_langs; i++)
         free(langs[i]);
     free(langs);

@@ -76,7 +76,7 @@ struct hive_store {
     char *windows_dir;     /* the tree's Windows directory, or NULL */
     /* The directories confined (rt_os_confine) for this store: every path
      * beneath them is resolved without following links or "..". */
-    char *roots[4];
+    char *roots[5];
     char *tables_canon;    /* --tables DIR, canonical */
     struct rt_lock *lock;          /* the writer's, between begin and end */
     struct rt_lock *shared;        /* a reader's, from open to begin/close */

@@ -171,7 +171,9 @@ static int locate(struct hive_store *s, const char *spec, struct rt_error *e)
         return 0;
     }
     char *root = NULL;
-    if (rt_os_confine(spec, &root) != 0)
+    /* Beneath another machine's disk (its Windows.old), the disk held:
+     * a link it holds on the way is refused. */
+    if (rt_os_confine_on_disk(spec, &root) != 0)
         return errno == ENOMEM
                    ? rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory")
                    : rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", spec,
@@ -263,7 +265,8 @@ static int confine_above(struct hive_store *s, const char *dir, int levels,
     if (!top)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     int r = 0;
-    if (!rt_os_is_confined(top) && rt_os_confine(top, &s->roots[slot]) != 0)
+    if (!rt_os_is_confined(top) &&
+        rt_os_confine_on_disk(top, &s->roots[slot]) != 0)
         r = errno == ENOMEM
                 ? rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory")
                 : rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", top,
@@ -288,8 +291,19 @@ static int confine_scope(struct hive_store *s, struct rt_error *e)
     free(sw);
     if (r != 0 || !s->opt.tables_dir)
         return r;
-    char canon[PATH_MAX];
-    if (rt_os_realpath(s->opt.tables_dir, canon, sizeof canon) != 0)
+    /* Named on another machine's disk (its Users, say), the folder is
+     * resolved beneath that disk, held while the store is open: a link
+     * the disk holds on the way is refused, not taken to a host folder. */
+    char canon[PATH_MAX], *on_disk = NULL;
+    if (rt_os_hold_disk_of(s->opt.tables_dir, &s->roots[4], &on_disk) != 0)
+        return rt_error_set(e, errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                               : RT_ERR_BADDB,
+                            "--tables %s: %s; nothing was written",
+                            s->opt.tables_dir, rt_os_strerror(errno));
+    int rp = rt_os_realpath(on_disk ? on_disk : s->opt.tables_dir, canon,
+                            sizeof canon);
+    free(on_disk);
+    if (rp != 0)
         return rt_error_set(e, errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
                                                : RT_ERR_BADDB,
                             "--tables %s: %s; nothing was written",
@@ -355,7 +369,7 @@ static void hive_close(struct rt_store *st)
     free(s->base_dir);
     free(s->windows_dir);
     free(s->tables_canon);
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof s->roots / sizeof *s->roots; i++) {
         rt_os_unconfine(s->roots[i]);
         free(s->roots[i]);
     }

@@ -195,6 +195,31 @@ expect_grep "$T/Users is a symbolic link" "$ERR"
 expect_same_tree "$HOST" "$TMPDIR/host-users.state"
 rm -f "$T/Users"
 rm -rf "$HOST/users"
+# A tree named beneath the disk (its Windows.old, laid out as a tree
+# itself, a link to another disk mounted beside it), init into its
+# Windows/Temp (a link to a host folder), and --tables in its Users (a
+# link to a host folder of tables): each reached with the disk's links
+# refused (writers changed the other disk's hives, init made a tree in
+# the host folder, install rewrote the host's table).
+OTHER2=$HOST/other2
+expect_exit 0 "$REGTOOL" --store "hive:$OTHER2" init --languages 009
+cp -a "$OTHER2/Windows/System32/perfc009.dat" "$HOST/perfc009.keep"
+mkdir -p "$HOST/tmp"
+tree_state "$HOST" >"$TMPDIR/host-beneath.state"
+ln -s "$OTHER2" "$T/Windows.old"
+ln -s "$HOST/tmp" "$W/Temp"
+ln -s "$OTHER2/Windows/System32" "$T/Users"
+expect_exit 4 "$REGTOOL" --store "hive:$T/Windows.old" disable PerfOS
+expect_grep "$T/Windows.old is a symbolic link" "$ERR"
+expect_exit 3 "$REGTOOL" --store "hive:$W/Temp/new" init --languages 009
+expect_grep "$W/Temp is a symbolic link" "$ERR"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/clean" init --languages 009
+# shellcheck disable=SC2086
+expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/clean" --tables "$T/Users" install $CS "$INI"
+expect_grep "$T/Users is a symbolic link" "$ERR"
+expect_same_tree "$HOST" "$TMPDIR/host-beneath.state"
+rm -f "$T/Windows.old" "$W/Temp" "$T/Users"
+rm -rf "$OTHER2" "$HOST/tmp" "$HOST/perfc009.keep" "$TMPDIR/clean"
 # However the path to the disk is spelled (through the user's own link
 # above it, with "//" or "/./"), and whatever the letter case of its
 # Windows and System32 folders (XP's WINDOWS/system32), or with no

@@ -1093,6 +1093,15 @@ static void one_language_keeps_its_provider_findings(void **state)
     assert_int_equal(f.n, 1);
     rt_findings_free(&f);
     s->ops->close(s);
+    /* What concerns every language (a provider's range past Last
+     * Counter) stays under any --lang. */
+    s = cg_build(CG_PROVIDER_ABOVE_LAST, 1);
+    audit_store(s, &f, "019");
+    x = find(&f, "provider-above-last-counter", NULL);
+    assert_non_null(x);
+    assert_int_equal(rt_finding_severity(x), RT_AUDIT_ERROR);
+    rt_findings_free(&f);
+    s->ops->close(s);
 }
 /* Each key anomaly of a store (store.h) is an error of its own id, naming
  * both keys (the link's target), so that an audit of such a tree is

@@ -216,9 +216,10 @@ int rt_findings_seal(struct rt_findings *f);
  * (rt_finding_message_kept): 0, or -1 when out of memory. */
 int rt_findings_spell_out(struct rt_findings *f);
 
-/* Drops the findings of F from the FROM-th on that are not about
- * language LANG (those about no one language too): audit --lang's, for
- * checks that find across languages. 0, or -1 when out of memory (F as
+/* Drops the findings of F from the FROM-th on that are about another
+ * language than LANG (those about no one language, which concern every
+ * language, stay): audit --lang's, for checks that find across
+ * languages. 0, or -1 when out of memory (F as
  * it was). */
 int rt_findings_keep_language(struct rt_findings *f, size_t from,
                               const char *lang);

@@ -978,9 +978,10 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
         else if (a.english && v != a.english)
             check_against_english(&a, v);
     }
-    /* The providers' checks find across languages: under --lang, only
-     * what they find of that language is kept (a provider without its
-     * names in it is that language's finding). */
+    /* The providers' checks find across languages: under --lang, what
+     * they find of that language is kept (a provider without its names
+     * in it), and what concerns every language (a range past Last
+     * Counter), not another's. */
     size_t from = out->n;
     if (!only)
         check_perflib_values(&a);

@@ -533,7 +533,7 @@ int rt_findings_keep_language(struct rt_findings *f, size_t from,
     size_t o = from;
     for (size_t i = from; i < f->n; i++) {
         const struct rt_finding *x = &f->v[i];
-        if (x->language && rt_lang_same(x->language, lang)) {
+        if (!x->language || rt_lang_same(x->language, lang)) {
             f->v[o++] = *x;
             continue;
         }

@@ -978,13 +978,12 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
         else if (a.english && v != a.english)
             check_against_english(&a, v);
     }
-    /* The providers' checks find across languages: under --lang, what
-     * they find of that language is kept (a provider without its names
-     * in it), and what concerns every language (a range past Last
-     * Counter), not another's. */
+    /* Perflib's values and the providers' checks find across languages:
+     * under --lang, what they find of that language is kept (a provider
+     * without its names in it), and what concerns every language (Last
+     * Counter, a range past it), not another's. */
     size_t from = out->n;
-    if (!only)
-        check_perflib_values(&a);
+    check_perflib_values(&a);
     check_providers(&a);
     if (only && !a.failed && rt_findings_keep_language(out, from, only) != 0)
         a.failed = 1;

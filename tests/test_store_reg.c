@@ -225,6 +225,52 @@ static void link_values_are_key_anomalies(void **state)
     free(path);
 }
 
+
+/* A provider's key under a numbered control set (reg import writes it
+ * into the set CurrentControlSet stands for on a machine booted from
+ * it) is an anomaly naming the first section and counting the others:
+ * regtool reads CurrentControlSet's only. Other keys of the set are not. */
+static void numbered_control_set_is_a_key_anomaly(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "Windows Registry Editor Version 5.00\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Foo\\Performance]\n"
+        "\"Library\"=\"foo.dll\"\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\ControlSet001\\Control\\Lsa]\n"
+        "\"x\"=dword:00000001\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\ControlSet001\\Services\\Foo\\Performance]\n"
+        "\"Library\"=\"C:\\\\Users\\\\Public\\\\evil.dll\"\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\controlset002\\services\\Foo]\n"
+        "\"Start\"=dword:00000002\n";
+    char *path;
+    if (asprintf(&path, "%s/numbered.reg", dir) < 0)
+        abort();
+    assert_int_equal(rt_os_write_new_file(path, text, strlen(text)), 0);
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_reg_open(path, NULL, &e);
+    if (!s)
+        fail_msg("%s", e.message);
+    struct rt_key_anomaly *a;
+    size_t n;
+    assert_int_equal(s->ops->key_anomalies(s, &a, &n, &e), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(a[0].kind, RT_KEY_NUMBERED_SET);
+    char *want;
+    if (asprintf(&want, "%s:9: HKEY_LOCAL_MACHINE\\SYSTEM\\ControlSet001"
+                        "\\Services\\Foo\\Performance", path) < 0)
+        abort();
+    assert_string_equal(a[0].key, want);
+    assert_string_equal(a[0].other, "1 more");
+    free(want);
+    rt_key_anomalies_free(a, n);
+    s->ops->close(s);
+    free(path);
+}
 /* A write over a file another program changed meanwhile is refused, and
  * that program's file stays. */
 static void file_changed_underneath_is_not_overwritten(void **state)
@@ -423,6 +469,7 @@ int main(void)
         cmocka_unit_test(commit_is_two_writes_and_each_is_a_crash_point),
         cmocka_unit_test(begin_removes_a_crashed_writers_temporary),
         cmocka_unit_test(link_values_are_key_anomalies),
+        cmocka_unit_test(numbered_control_set_is_a_key_anomaly),
     };
     return cmocka_run_group_tests_name("store_reg", tests, setup, teardown);
 }

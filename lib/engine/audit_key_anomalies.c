@@ -10,6 +10,8 @@ static const char *anomaly_id(const struct rt_key_anomaly *x)
 {
     if (x->kind == RT_KEY_SELECT_DIFFERS)
         return "control-sets-differ";
+    if (x->kind == RT_KEY_NUMBERED_SET)
+        return "service-key-in-numbered-set";
     if (x->kind == RT_KEY_LINK)
         return x->in_perflib ? "perflib-key-is-link" : "service-key-is-link";
     if (x->kind == RT_KEY_MISPARENTED)
@@ -22,7 +24,15 @@ static const char *anomaly_id(const struct rt_key_anomaly *x)
 static void anomaly_text(const struct rt_key_anomaly *x, char *buf,
                          size_t size)
 {
-    if (x->kind == RT_KEY_SELECT_DIFFERS)
+    if (x->kind == RT_KEY_NUMBERED_SET)
+        snprintf(buf, size,
+                 "%s sets a provider's key under a numbered control set "
+                 "(and %s): reg import writes it into that set, which is "
+                 "CurrentControlSet's on a machine booted from it, and "
+                 "regtool reads only CurrentControlSet's sections, so what "
+                 "it sets (a provider's Library) is not checked", x->key,
+                 x->other ? x->other : "no more");
+    else if (x->kind == RT_KEY_SELECT_DIFFERS)
         snprintf(buf, size,
                  "%s is the control set regtool reads and writes, but %s is "
                  "the one the next boot uses (after a last-known-good boot, "
@@ -83,7 +93,10 @@ int rt_refuse_key_anomalies(const struct rt_key_anomaly *v, size_t n,
                         "%s (%s%s); nothing was written: remove the %s first",
                         text, anomaly_id(&v[0]),
                         n > 1 ? ", and more: regtool audit lists them" : "",
-                        v[0].kind == RT_KEY_SELECT_DIFFERS
+                        v[0].kind == RT_KEY_NUMBERED_SET
+                            ? "numbered control set's keys (or put them under "
+                              "CurrentControlSet)"
+                        : v[0].kind == RT_KEY_SELECT_DIFFERS
                             ? "difference (set Select's Current and Default "
                               "to the control set Windows is to boot, with a "
                               "registry editor)"

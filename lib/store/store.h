@@ -43,6 +43,10 @@ enum rt_key_anomaly_kind {
     RT_KEY_MISPARENTED,     /* KEY is listed there, but its own parent is
                                another key: a loop in the key tree, or a
                                key listed in two places (OTHER NULL) */
+    RT_KEY_NUMBERED_SET,    /* a .reg file's provider key under a
+                               numbered control set (KEY, with its file
+                               and line; OTHER: "N more"), which regtool
+                               does not read as CurrentControlSet's */
     RT_KEY_SELECT_DIFFERS,  /* SYSTEM's Select\Current (KEY, the control
                                set read and written) and Select\Default
                                (OTHER, the set the next boot uses) name

@@ -464,6 +464,65 @@ static int find_links(struct reg_store *r, const struct rt_reg_file *f,
     return 0;
 }
 
+/* A key of F under a numbered control set where regtool reads a
+ * provider's (HKLM\\SYSTEM\\ControlSet001\\Services\\X, or its Performance
+ * key): reg import writes it into that set, which is the one
+ * CurrentControlSet stands for on a machine booted from it, over the
+ * CurrentControlSet sections regtool reads; a Library set there is not
+ * checked. The first is added to R's anomalies (with how many more), as
+ * the hive store says a link key. */
+static int find_numbered_sets(struct reg_store *r, const struct rt_reg_file *f,
+                              struct rt_error *e)
+{
+    static const char system[] = "HKEY_LOCAL_MACHINE\\SYSTEM";
+    const struct rt_reg_key *first = NULL;
+    size_t more = 0;
+    for (size_t i = 0; i < f->n_keys; i++) {
+        const struct rt_reg_key *k = &f->keys[i];
+        const char *rel = k->del ? NULL : below(k->path, system);
+        unsigned d = 0;
+        if (!rel || rt_utf8_casecmp(rel, 10, "ControlSet", 10) ||
+            strlen(rel) < 14)
+            continue;
+        while (d < 3 && rel[10 + d] >= '0' && rel[10 + d] <= '9')
+            d++;
+        int in_perflib;
+        if (d != 3 || rel[13] != '\\')
+            continue;
+        /* The same place under CurrentControlSet: a watched key? */
+        char as_current[1024];
+        snprintf(as_current, sizeof as_current, "%s%s", SERVICES,
+                 rel + 13 + (sizeof "\\Services" - 1));
+        if (rt_utf8_casecmp(rel + 13, 9, "\\Services", 9) ||
+            (rel[22] && rel[22] != '\\') ||
+            !watched_key(as_current, &in_perflib))
+            continue;
+        if (!first)
+            first = k;
+        else
+            more++;
+    }
+    if (!first)
+        return 0;
+    struct rt_key_anomaly *v =
+        realloc(r->links, (r->n_links + 1) * sizeof *v);
+    if (!v)
+        return oom(e);
+    r->links = v;
+    size_t len = strlen(r->shown) + strlen(first->path) + 80;
+    char *key = malloc(len), *other = malloc(64);
+    if (!key || !other) {
+        free(key);
+        free(other);
+        return oom(e);
+    }
+    snprintf(key, len, "%s:%u: %s", r->shown, first->line, first->path);
+    snprintf(other, 64, "%zu more", more);
+    v[r->n_links++] = (struct rt_key_anomaly){RT_KEY_NUMBERED_SET, 0, key,
+                                              other};
+    return 0;
+}
+
 /* Reads and parses the file into a new tree, replacing R's. */
 static int load_file(struct reg_store *r, struct rt_error *e)
 {
@@ -518,6 +577,8 @@ static int load_file(struct reg_store *r, struct rt_error *e)
         rc = oom(e);
     if (rc == 0)
         rc = find_links(r, &f, root, e);
+    if (rc == 0)
+        rc = find_numbered_sets(r, &f, e);
     enum rt_reg_format format = f.format;
     rt_reg_file_free(&f);
     if (rc != 0) {

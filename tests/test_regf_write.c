@@ -1489,9 +1489,27 @@ static void filling_one_key_is_not_quadratic(void **state)
                  "than 24x for 8x the values", small, t_small, large, t_large);
 }
 
+
+/* The base block's checksum is the XOR of its first 508 bytes as 32-bit
+ * words, save that 0xFFFFFFFF becomes 0xFFFFFFFE and 0 becomes 1 (the
+ * format's two reserved values). */
+static void base_checksum_avoids_its_reserved_values(void **state)
+{
+    (void)state;
+    static uint8_t b[REGF_BASE_BLOCK_SIZE];
+    memset(b, 0, sizeof b);
+    assert_int_equal(regf_base_checksum(b), 1);
+    regf_put32(b + 4, 0xFFFFFFFFu);
+    assert_int_equal(regf_base_checksum(b), 0xFFFFFFFEu);
+    regf_put32(b + 8, 0x0000000Fu);
+    assert_int_equal(regf_base_checksum(b), 0xFFFFFFF0u);
+    regf_put32(b + 8, 0xFFFFFFFFu);
+    assert_int_equal(regf_base_checksum(b), 1);
+}
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(base_checksum_avoids_its_reserved_values),
         cmocka_unit_test(free_space_is_reused),
         cmocka_unit_test(freed_neighbours_coalesce),
         cmocka_unit_test(cell_filling_a_bin_takes_one_page),

@@ -217,6 +217,86 @@ static int looks_like_disk(const char *p)
                     holds_mark(p, MARK_SYSTEM, 0, NULL));
 }
 
+/* ABS (absolute) resolved one component at a time from the file
+ * system's root, a link followed (up to 40) only while no leading part
+ * resolved so far is STOP: then that part (canonical, links resolved)
+ * and the rest of the path as spelled, unresolved, a new string in
+ * *OUT, and the part's length in *AT. *OUT NULL when no part is (or one
+ * is not there). realpath would follow the links beneath that part too:
+ * a user's link into a tree, to a folder reached through a link the
+ * tree planted, would lead out of it unseen. -1 out of memory. */
+static int walk_until(const char *abs, int (*stop)(const char *), char **out,
+                      size_t *at)
+{
+    char *path = strdup(abs), cur[PATH_MAX] = "";
+    size_t pos = 0;
+    int links = 0, rc = 0;
+    *out = NULL;
+    *at = 0;
+    while (path) {
+        while (path[pos] == '/')
+            pos++;
+        if (!path[pos])
+            break;
+        size_t len = strcspn(path + pos, "/"), clen = strlen(cur);
+        const char *rest = path + pos + len;
+        if (len == 1 && path[pos] == '.') {
+            pos += len;
+            continue;
+        }
+        if (len == 2 && !strncmp(path + pos, "..", 2)) {
+            char *slash = strrchr(cur, '/');
+            if (slash)
+                *slash = '\0';
+            pos += len;
+            continue;
+        }
+        if (clen + 1 + len >= sizeof cur)
+            break;
+        char cand[PATH_MAX];
+        memcpy(cand, cur, clen);
+        cand[clen] = '/';
+        memcpy(cand + clen + 1, path + pos, len);
+        cand[clen + 1 + len] = '\0';
+        struct stat st;
+        if (lstat(cand, &st) != 0)
+            break;
+        if (S_ISLNK(st.st_mode)) {
+            char target[PATH_MAX];
+            ssize_t n = readlink(cand, target, sizeof target - 1);
+            if (n <= 0 || ++links > 40)
+                break;
+            target[n] = '\0';
+            char *next = NULL;
+            if (asprintf(&next, "%s%s%s%s", target[0] == '/' ? "" : cur,
+                         target[0] == '/' ? "" : "/", target, rest) < 0) {
+                rc = -1;
+                break;
+            }
+            free(path);
+            path = next;
+            pos = 0;
+            cur[0] = '\0';
+            continue;
+        }
+        memcpy(cur, cand, strlen(cand) + 1);
+        pos += len;
+        if (stop(cur)) {
+            if (asprintf(out, "%s%s", cur, rest) < 0) {
+                *out = NULL;
+                rc = -1;
+            } else {
+                *at = strlen(cur);
+            }
+            break;
+        }
+    }
+    if (!path)
+        rc = -1;
+    free(path);
+    return rc;
+}
+
 /* The outermost of ABS's folders, ABS itself included, laid out as a
  * tree (looks_like_disk): the disk a file the user names lies on,
  * written by whoever wrote that disk. NULL when none is (the file
@@ -226,24 +306,21 @@ static int looks_like_disk(const char *p)
  * Wine prefix), would be taken for the disk if the nearest were, and
  * followed; beneath the outermost, every link is the disk's, refused
  * as the tree's are. */
-static char *disk_of(const char *abs)
+/* ABS on the disk it lies on: the disk's path (canonical) in *DISK and
+ * ABS as resolved to it in *ON (its rest as spelled), both new strings;
+ * NULL when no disk is on the way. -1 out of memory. */
+static int disk_of(const char *abs, char **disk, char **on)
 {
-    size_t n = strlen(abs);
-    char *p = malloc(n + 1);
-    if (!p)
-        return NULL;
-    for (size_t end = 1; end <= n; end++) {
-        if (end < n && abs[end] != '/')
-            continue;
-        if (end < n && abs[end + 1] == '/')
-            continue;
-        memcpy(p, abs, end);
-        p[end] = '\0';
-        if (end > 1 && looks_like_disk(p))
-            return p;
+    size_t at = 0;
+    *disk = NULL;
+    if (walk_until(abs, looks_like_disk, on, &at) != 0)
+        return -1;
+    if (*on && !(*disk = strndup(*on, at))) {
+        free(*on);
+        *on = NULL;
+        return -1;
     }
-    free(p);
-    return NULL;
+    return 0;
 }
 
 static int confine_one(const char *dir, int input, char **canonical);
@@ -255,15 +332,17 @@ int rt_os_hold_disk_of(const char *path, char **held, char **canon)
         *canon = NULL;
     char *abs = absolute(path);
     const char *p = abs ? abs : path;
-    char *disk = disk_of(p);
+    char *disk = NULL, *on = NULL;
     /* Confined (again, when it is: one more reference) whatever the
-     * spelling: through the user's own link above it, or with "//" or
-     * "/./" on the way, the path would not be seen beneath the disk's
-     * canonical form, and a link of the disk would be followed. */
-    int r = disk ? confine_one(disk, 0, held) : 0;
+     * spelling: through the user's own link above it (or into it), or
+     * with "//" or "/./" on the way, the path would not be seen beneath
+     * the disk's canonical form, and a link of the disk would be
+     * followed. */
+    int r = disk_of(p, &disk, &on) != 0 ? (errno = ENOMEM, -1)
+            : disk ? confine_one(disk, 0, held) : 0;
     int err = errno;
     if (r == 0 && *held && canon &&
-        asprintf(canon, "%s%s", *held, p + strlen(disk)) < 0) {
+        asprintf(canon, "%s%s", *held, on + strlen(disk)) < 0) {
         *canon = NULL;
         rt_os_unconfine(*held);
         free(*held);
@@ -273,6 +352,7 @@ int rt_os_hold_disk_of(const char *path, char **held, char **canon)
     }
     free(abs);
     free(disk);
+    free(on);
     errno = err;
     return r;
 }
@@ -689,34 +769,22 @@ static int any_root(void)
  * the path lies in it, and its links beneath would be followed. The
  * rest is not resolved here: the walk beneath the directory refuses its
  * links. */
+static int beneath_a_root(const char *path)
+{
+    const char *rel;
+    char root[PATH_MAX];
+    int input;
+    int fd = root_of(path, &rel, root, sizeof root, &input);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+}
+
 static char *into_a_root(const char *abs)
 {
-    size_t n = strlen(abs);
-    char *part = malloc(n + 1);
-    if (!part)
-        return NULL;
     char *out = NULL;
-    for (size_t end = 1; end <= n && !out; end++) {
-        if (end < n && abs[end] != '/')
-            continue;
-        memcpy(part, abs, end);
-        part[end] = '\0';
-        char *real = realpath(part, NULL);
-        if (!real)
-            break;              /* a part not there: nothing beyond is */
-        const char *rel;
-        char root[PATH_MAX];
-        int input;
-        int fd = root_of(real, &rel, root, sizeof root, &input);
-        if (fd >= 0) {
-            close(fd);
-            if (asprintf(&out, "%s%s", real, abs + end) < 0)
-                out = NULL;
-        }
-        free(real);
-    }
-    free(part);
-    return out;
+    size_t at = 0;
+    return walk_until(abs, beneath_a_root, &out, &at) == 0 ? out : NULL;
 }
 
 int os_posix_resolve(const char *path, struct beneath *b)

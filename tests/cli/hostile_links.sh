@@ -195,6 +195,23 @@ expect_grep "$T/Users is a symbolic link" "$ERR"
 expect_same_tree "$HOST" "$TMPDIR/host-users.state"
 rm -f "$T/Users"
 rm -rf "$HOST/users"
+# The user's own link to a folder of the disk whose way there crosses a
+# link the disk planted (alias -> Windows/Temp -> a host folder): refused
+# for an output and for a store read through it (the link was resolved
+# whole, the planted one with it, and the path seen in no tree).
+mkdir -p "$HOST/via"
+printf 'host file: must never change\n' >"$HOST/via/keep.conf"
+expect_exit 0 "$REGTOOL" --store "hive:$T" backup "$HOST/via/theirs.ini"
+tree_state "$HOST" >"$TMPDIR/host-via.state"
+ln -s "$HOST/via" "$W/Temp"
+ln -s "$W/Temp" "$TMPDIR/alias-into"
+expect_exit 3 "$REGTOOL" --store "hive:$T" backup --force "$TMPDIR/alias-into/keep.conf"
+expect_grep "$W/Temp is a symbolic link" "$ERR"
+expect_exit 3 "$REGTOOL" --store "psb:$TMPDIR/alias-into/theirs.ini" query
+expect_grep "$W/Temp is a symbolic link" "$ERR"
+expect_same_tree "$HOST" "$TMPDIR/host-via.state"
+rm -f "$W/Temp" "$TMPDIR/alias-into"
+rm -rf "$HOST/via"
 # A tree named beneath the disk (its Windows.old, laid out as a tree
 # itself, a link to another disk mounted beside it), init into its
 # Windows/Temp (a link to a host folder), and --tables in its Users (a

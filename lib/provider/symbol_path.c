@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* PATH's directory, or NULL out of memory. */
 static char *dir_of(const char *path)
@@ -35,36 +34,16 @@ static char *join(const char *dir, const char *name)
 }
 
 /* Windows finds "counteroffsets.h" when the file is CounterOffsets.h; so
- * do we, when exactly one entry of DIR matches but for ASCII case. NULL
- * when none does, or out of memory (said in D). */
+ * do we, when exactly one entry of DIR matches but for case
+ * (rt_os_path_ci: while DIR is confined, as a folder of INIs read
+ * together is, it is listed once, not once an INI). NULL when none does
+ * or two do, or out of memory (said in D). */
 static char *find_casefold(const char *dir, const char *name,
                            struct rt_diags *d)
 {
-    char **names;
-    size_t n;
-    if (rt_os_list_dir(dir[0] ? dir : ".", &names, &n) != 0) {
-        if (errno == ENOMEM)
-            rt_diags_nomem(d);
-        return NULL;
-    }
-    char *found = NULL;
-    int matches = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!strcasecmp(names[i], name)) {
-            matches++;
-            free(found);
-            found = join(dir, names[i]);
-            if (!found) {
-                rt_diags_nomem(d);
-                break;
-            }
-        }
-    }
-    rt_os_free_list(names, n);
-    if (matches != 1 || !found) {
-        free(found);
-        return NULL;
-    }
+    char *found = rt_os_path_ci(dir[0] ? dir : ".", name, 1);
+    if (!found && errno == ENOMEM)
+        rt_diags_nomem(d);
     return found;
 }
 

@@ -113,9 +113,13 @@ struct marks {
      * holding the mark whatever each is (a decoy file "Windows" listed
      * before the real "windows" folder would hide the disk). */
     unsigned char twins[N_MARKS];
+    unsigned long used;     /* when last found here: the least recent goes */
 };
+/* Kept least recently used first out: the folders every path shares (the
+ * parents of a fleet's machines) stay while each machine's own come and
+ * go (round robin, they were listed again every 32 stores). */
 static struct marks marks_seen[32];
-static unsigned marks_next;
+static unsigned long marks_tick;
 static pthread_mutex_t marks_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* DIR's entries named as the marks are, in any case (M->name), listed or
@@ -129,9 +133,10 @@ static int folder_marks(const char *dir, struct marks *m)
     pthread_mutex_lock(&marks_lock);
     for (size_t i = 0; i < sizeof marks_seen / sizeof *marks_seen; i++) {
         const struct marks *k = &marks_seen[i];
-        if (k->ino == st.st_ino && k->dev == st.st_dev &&
+        if (k->used && k->ino == st.st_ino && k->dev == st.st_dev &&
             k->mtime.tv_sec == st.st_mtim.tv_sec &&
             k->mtime.tv_nsec == st.st_mtim.tv_nsec) {
+            marks_seen[i].used = ++marks_tick;
             *m = *k;
             pthread_mutex_unlock(&marks_lock);
             return 0;
@@ -159,7 +164,12 @@ static int folder_marks(const char *dir, struct marks *m)
      * same tick of the file system's clock as the listing is not, which
      * only a folder changing under this very process could show. */
     pthread_mutex_lock(&marks_lock);
-    marks_seen[marks_next++ % (sizeof marks_seen / sizeof *marks_seen)] = *m;
+    size_t oldest = 0;
+    for (size_t i = 1; i < sizeof marks_seen / sizeof *marks_seen; i++)
+        if (marks_seen[i].used < marks_seen[oldest].used)
+            oldest = i;
+    m->used = ++marks_tick;
+    marks_seen[oldest] = *m;
     pthread_mutex_unlock(&marks_lock);
     return 0;
 }

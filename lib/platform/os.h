@@ -257,9 +257,11 @@ int rt_os_refusal_named(int err);
  * NULL with errno (ENOMEM when out of memory). */
 char *rt_os_path_ci(const char *dir, const char *rel, int must_exist);
 
-/* A hash of PATH's bytes (64-bit FNV-1a), for the tables that find a
- * file or folder by its path in one step: this layer's kept listings,
- * the commit's files, the hive store's .dat tables. */
+/* A hash of PATH's bytes (64-bit FNV-1a from a basis random to each
+ * process, so that a tree cannot choose names that collide), for the
+ * tables that find a file or folder by its path in one step: this
+ * layer's kept listings, the commit's and a journal's files, the hive
+ * store's .dat tables. */
 uint64_t rt_os_path_hash(const char *path);
 
 /* The absolute, canonical form of PATH (which must exist) in BUF, with

@@ -779,22 +779,11 @@ static int any_root(void)
  * the path lies in it, and its links beneath would be followed. The
  * rest is not resolved here: the walk beneath the directory refuses its
  * links. */
-static int beneath_a_root(const char *path)
-{
-    const char *rel;
-    char root[PATH_MAX];
-    int input;
-    int fd = root_of(path, &rel, root, sizeof root, &input);
-    if (fd >= 0)
-        close(fd);
-    return fd >= 0;
-}
-
 static char *into_a_root(const char *abs)
 {
     char *out = NULL;
     size_t at = 0;
-    return walk_until(abs, beneath_a_root, &out, &at) == 0 ? out : NULL;
+    return walk_until(abs, rt_os_is_confined, &out, &at) == 0 ? out : NULL;
 }
 
 int os_posix_resolve(const char *path, struct beneath *b)

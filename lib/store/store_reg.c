@@ -69,15 +69,9 @@ static int oom(struct rt_error *e)
  * there is stale. */
 static void remove_stale_temporaries(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-#ifdef RT_OS_WIN32
-    const char *bs = strrchr(path, '\\');
-    if (bs && (!slash || bs > slash))
-        slash = bs;
-#endif
-    char *dir = !slash ? strdup(".")
-                : slash == path ? strdup("/")
-                                : strndup(path, (size_t)(slash - path));
+    const char *slash = rt_os_last_separator(path);
+    char *dir = slash ? strndup(path, rt_os_folder_length(path, slash))
+                      : strdup(".");
     const char *base = slash ? slash + 1 : path;
     char **names;
     size_t n, blen = strlen(base);

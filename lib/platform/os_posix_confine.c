@@ -69,18 +69,27 @@ static int confined_dir(const char *dir, char **real)
     return fd;
 }
 
-/* DIR from the file system's root, where it is relative: the working
- * directory (getcwd's, links resolved) and DIR, its leading "./" taken
- * off. NULL when DIR is absolute or the working directory unknown: DIR
- * is used as it is. The confined directories are absolute: a relative
+/* DIR from the file system's root: DIR itself when absolute, else the
+ * working directory (getcwd's, links resolved) and DIR, its leading "./"
+ * taken off; a new string, NULL with errno (a working directory too long
+ * to name is refused: walked from "/", the path would not be seen on the
+ * disk it lies on). The confined directories are absolute: a relative
  * path beneath one (an output file named in a tree's folder) would
  * otherwise not be seen as beneath it, and realpath would follow a link
  * of the tree. */
 static char *absolute(const char *dir)
 {
     char cwd[PATH_MAX], *out = NULL;
-    if (dir[0] == '/' || !getcwd(cwd, sizeof cwd))
+    if (dir[0] == '/')
+        return strdup(dir);
+    if (!getcwd(cwd, sizeof cwd)) {
+        if (errno == ERANGE || errno == ENAMETOOLONG)
+            rt_os_refuse(ENAMETOOLONG,
+                         "the working directory is longer than %d bytes: "
+                         "name %s from the file system's root",
+                         PATH_MAX, dir);
         return NULL;
+    }
     while (dir[0] == '.' && dir[1] == '/')
         dir += 2;
     if (!strcmp(dir, ".") || !*dir)
@@ -227,86 +236,6 @@ static int looks_like_disk(const char *p)
                     holds_mark(p, MARK_SYSTEM, 0, NULL));
 }
 
-/* ABS (absolute) resolved one component at a time from the file
- * system's root, a link followed (up to 40) only while no leading part
- * resolved so far is STOP: then that part (canonical, links resolved)
- * and the rest of the path as spelled, unresolved, a new string in
- * *OUT, and the part's length in *AT. *OUT NULL when no part is (or one
- * is not there). realpath would follow the links beneath that part too:
- * a user's link into a tree, to a folder reached through a link the
- * tree planted, would lead out of it unseen. -1 out of memory. */
-static int walk_until(const char *abs, int (*stop)(const char *), char **out,
-                      size_t *at)
-{
-    char *path = strdup(abs), cur[PATH_MAX] = "";
-    size_t pos = 0;
-    int links = 0, rc = 0;
-    *out = NULL;
-    *at = 0;
-    while (path) {
-        while (path[pos] == '/')
-            pos++;
-        if (!path[pos])
-            break;
-        size_t len = strcspn(path + pos, "/"), clen = strlen(cur);
-        const char *rest = path + pos + len;
-        if (len == 1 && path[pos] == '.') {
-            pos += len;
-            continue;
-        }
-        if (len == 2 && !strncmp(path + pos, "..", 2)) {
-            char *slash = strrchr(cur, '/');
-            if (slash)
-                *slash = '\0';
-            pos += len;
-            continue;
-        }
-        if (clen + 1 + len >= sizeof cur)
-            break;
-        char cand[PATH_MAX];
-        memcpy(cand, cur, clen);
-        cand[clen] = '/';
-        memcpy(cand + clen + 1, path + pos, len);
-        cand[clen + 1 + len] = '\0';
-        struct stat st;
-        if (lstat(cand, &st) != 0)
-            break;
-        if (S_ISLNK(st.st_mode)) {
-            char target[PATH_MAX];
-            ssize_t n = readlink(cand, target, sizeof target - 1);
-            if (n <= 0 || ++links > 40)
-                break;
-            target[n] = '\0';
-            char *next = NULL;
-            if (asprintf(&next, "%s%s%s%s", target[0] == '/' ? "" : cur,
-                         target[0] == '/' ? "" : "/", target, rest) < 0) {
-                rc = -1;
-                break;
-            }
-            free(path);
-            path = next;
-            pos = 0;
-            cur[0] = '\0';
-            continue;
-        }
-        memcpy(cur, cand, strlen(cand) + 1);
-        pos += len;
-        if (stop(cur)) {
-            if (asprintf(out, "%s%s", cur, rest) < 0) {
-                *out = NULL;
-                rc = -1;
-            } else {
-                *at = strlen(cur);
-            }
-            break;
-        }
-    }
-    if (!path)
-        rc = -1;
-    free(path);
-    return rc;
-}
-
 /* The outermost of ABS's folders, ABS itself included, laid out as a
  * tree (looks_like_disk): the disk a file the user names lies on,
  * written by whoever wrote that disk. NULL when none is (the file
@@ -323,7 +252,7 @@ static int disk_of(const char *abs, char **disk, char **on)
 {
     size_t at = 0;
     *disk = NULL;
-    if (walk_until(abs, looks_like_disk, on, &at) != 0)
+    if (os_posix_walk_until(abs, looks_like_disk, on, &at) != 0)
         return -1;
     if (*on && !(*disk = strndup(*on, at))) {
         free(*on);
@@ -341,14 +270,15 @@ int rt_os_hold_disk_of(const char *path, char **held, char **canon)
     if (canon)
         *canon = NULL;
     char *abs = absolute(path);
-    const char *p = abs ? abs : path;
+    if (!abs)
+        return -1;
     char *disk = NULL, *on = NULL;
     /* Confined (again, when it is: one more reference) whatever the
      * spelling: through the user's own link above it (or into it), or
      * with "//" or "/./" on the way, the path would not be seen beneath
      * the disk's canonical form, and a link of the disk would be
      * followed. */
-    int r = disk_of(p, &disk, &on) != 0 ? (errno = ENOMEM, -1)
+    int r = disk_of(abs, &disk, &on) != 0 ? -1
             : disk ? confine_one(disk, 0, held) : 0;
     int err = errno;
     if (r == 0 && *held && canon &&
@@ -424,7 +354,9 @@ static int confine_one(const char *dir, int input, char **canonical)
     if (canonical)
         *canonical = NULL;
     char *real, *abs = absolute(dir);
-    int fd = confined_dir(abs ? abs : dir, &real);
+    if (!abs)
+        return -1;
+    int fd = confined_dir(abs, &real);
     free(abs);
     if (fd == -2) {
         real = realpath(dir, NULL);
@@ -773,26 +705,30 @@ static int any_root(void)
 
 /* ABS (not beneath a confined directory as spelled) on the canonical
  * form of its shortest leading part whose canonical form is a confined
- * directory or beneath one, and the rest as spelled: a new string, or
- * NULL when no part leads into one. The user's own links above a tree
+ * directory or beneath one, and the rest as spelled: a new string in
+ * *OUT, or NULL when no part leads into one; -1 with errno when where it
+ * leads cannot be told (os_posix_walk_until). The user's own links above a tree
  * (a mount alias: mnt -> the fleet's uploads) would otherwise hide that
  * the path lies in it, and its links beneath would be followed. The
  * rest is not resolved here: the walk beneath the directory refuses its
  * links. */
-static char *into_a_root(const char *abs)
+static int into_a_root(const char *abs, char **out)
 {
-    char *out = NULL;
     size_t at = 0;
-    return walk_until(abs, rt_os_is_confined, &out, &at) == 0 ? out : NULL;
+    return os_posix_walk_until(abs, rt_os_is_confined, out, &at);
 }
 
 int os_posix_resolve(const char *path, struct beneath *b)
 {
+    b->dir = -1;
     char *abs = absolute(path);
-    int r = resolve_absolute(abs ? abs : path, b);
+    if (!abs)
+        return -1;
+    int r = resolve_absolute(abs, b);
     if (r == 0 && b->dir < 0 && any_root()) {
-        char *canon = into_a_root(abs ? abs : path);
-        if (canon)
+        char *canon = NULL;
+        r = into_a_root(abs, &canon);
+        if (r == 0 && canon)
             r = resolve_absolute(canon, b);
         free(canon);
     }

@@ -2,9 +2,10 @@
  * files, folders, locks, time, signals; os_posix_confine.c: confinement
  * and the resolution of paths beneath a confined directory;
  * os_posix_map.c: mapped files and memory; os_posix_codepage.c: code
- * pages). Each keeps its own helpers static; this header holds how a
- * call on a path reaches the file beneath a confined directory. Not for
- * use outside lib/platform/. */
+ * pages; os_posix_walk.c: where a path leads, component by component).
+ * Each keeps its own helpers static; this header holds how a call on a
+ * path reaches the file beneath a confined directory. Not for use
+ * outside lib/platform/. */
 #ifndef RT_PLATFORM_OS_POSIX_INTERNAL_H
 #define RT_PLATFORM_OS_POSIX_INTERNAL_H
 
@@ -44,6 +45,20 @@ int os_posix_open_beneath(int dirfd, const char *name, int flags,
  * anything else keeps its errno. Returns -1. */
 int os_posix_walk_failed(int dirfd, const char *comp, const char *path,
                          size_t upto, int err);
+/* ABS (absolute) walked one component at a time from the file system's
+ * root as the kernel would, a link followed (up to 40) only while no
+ * leading part resolved so far is STOP: then that part (canonical, links
+ * resolved) and the rest of the path as spelled, unresolved, a new string
+ * in *OUT, and the part's length in *AT; *OUT NULL when no part is (or a
+ * part is not there). realpath would follow the links beneath that part
+ * too: a user's link into a tree, to a folder reached through a link the
+ * tree planted, would lead out of it unseen. A folder bound from another
+ * (a bind mount) is walked as its source, as a link would be. -1 with
+ * errno (a refusal named: rt_os_refuse) where the walk cannot tell where
+ * the kernel goes: a way longer than PATH_MAX, more than 40 links, a link
+ * of /proc into another mount namespace, ".." after a bound folder. */
+int os_posix_walk_until(const char *abs, int (*stop)(const char *),
+                        char **out, size_t *at);
 #endif
 
 #endif

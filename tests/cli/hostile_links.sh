@@ -212,6 +212,33 @@ expect_grep "$W/Temp is a symbolic link" "$ERR"
 expect_same_tree "$HOST" "$TMPDIR/host-via.state"
 rm -f "$W/Temp" "$TMPDIR/alias-into"
 rm -rf "$HOST/via"
+# A disk the user keeps where its way, once their own links are resolved,
+# is longer than PATH_MAX (two short links to a deep folder), the disk's
+# Windows/Temp a link to a host folder: where the way cannot be walked
+# the output is refused, not written as spelled (the disk went unseen and
+# its link was followed); so is a relative output from a working
+# directory too deep to name.
+N=$(awk 'BEGIN { while (i++ < 240) printf "n" }')
+deep1=
+deep2=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    deep1="$deep1/$N$i"
+    deep2="$deep2$N$((i + 10))/"
+done
+mkdir -p "$TMPDIR/deep$deep1" "$HOST/deep"
+ln -s "$TMPDIR/deep$deep1" "$TMPDIR/L1"
+mkdir -p "$TMPDIR/L1/$deep2"
+ln -s "$deep2" "$TMPDIR/L1/L2"
+cp -a "$TMPDIR/pristine-registry" "$TMPDIR/L1/L2/disk"
+ln -s "$HOST/deep" "$TMPDIR/L1/L2/disk/Windows/Temp"
+tree_state "$HOST" >"$TMPDIR/host-deep.state"
+expect_exit 3 "$REGTOOL" hive recover "$C/SOFTWARE" -o "$TMPDIR/L1/L2/disk/Windows/Temp/long"
+expect_grep "bytes once its links are resolved" "$ERR"
+(cd "$TMPDIR/L1/L2" && exec "$REGTOOL" hive recover "$C/SOFTWARE" -o disk/Windows/Temp/rel) >"$OUT" 2>"$ERR"
+[ $? -eq 3 ] || { cat "$ERR" >&2; fail "a relative output from a working directory too deep to name: not refused"; }
+expect_grep "the working directory is longer than" "$ERR"
+expect_same_tree "$HOST" "$TMPDIR/host-deep.state"
+rm -rf "$TMPDIR/deep" "$TMPDIR/L1" "$HOST/deep"
 # A tree named beneath the disk (its Windows.old, laid out as a tree
 # itself, a link to another disk mounted beside it), init into its
 # Windows/Temp (a link to a host folder), and --tables in its Users (a

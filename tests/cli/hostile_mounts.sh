@@ -22,11 +22,12 @@ CS="--create-service --library x.dll --open O --collect C --close X"
 # folder is removed after it, and a mount left there would take the
 # host folder's files with it.
 MOUNTS=
+NSPID=
 unmount_all() {
     for m in $MOUNTS; do umount -l "$m" 2>/dev/null; done
     MOUNTS=
 }
-trap 'unmount_all' EXIT
+trap 'unmount_all; [ -z "$NSPID" ] || kill "$NSPID" 2>/dev/null' EXIT
 trap 'unmount_all; exit 1' INT TERM HUP
 bind() {
     mount --bind "$1" "$2" || fail "mount --bind $1 $2 failed after a first one worked"
@@ -113,6 +114,68 @@ expect_exit 0 timeout 20 "$REGTOOL" --store "hive:$T" uninstall TransferPerf
 mkdir -p "$W/INF"
 bind "$HOST/etc" "$W/INF"
 refused_mount "$W/INF" --store "hive:$T" install $CS "$INI"
+
+# A folder of the disk bound elsewhere (its Users on bu: a container's
+# volume, an export) and a link the disk planted beneath it
+# (Users/Public/Temp to a host folder): a path through the bound folder
+# is walked as the disk's, as through a link into it, so the planted
+# link is refused for an output, --textfile and backup --force over a
+# host file (each was written through it). ".." right after the bound
+# folder is refused: the kernel goes up from where it is bound, a walk
+# of the disk from its source. A bound folder no disk holds works as any.
+fresh
+OUT2=$TMPDIR/bound-out
+mkdir -p "$T/Users/Public" "$TMPDIR/bu" "$OUT2" "$TMPDIR/plain" "$TMPDIR/bp"
+printf 'host file: must never change\n' >"$OUT2/keep.conf"
+chmod 600 "$OUT2/keep.conf"
+ln -s "$OUT2" "$T/Users/Public/Temp"
+tree_state "$OUT2" >"$TMPDIR/bound-out.state"
+bind "$T/Users" "$TMPDIR/bu"
+for args in "backup $TMPDIR/bu/Public/Temp/perf.ini" \
+    "backup --force $TMPDIR/bu/Public/Temp/keep.conf" \
+    "audit --textfile $TMPDIR/bu/Public/Temp/perf.prom"; do
+    # shellcheck disable=SC2086
+    timeout 20 "$REGTOOL" --store "hive:$T" $args >"$OUT" 2>"$ERR"
+    rc=$?
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] ||
+        { cat "$ERR" >&2; fail "$args through a bound folder of the disk exited $rc"; }
+    expect_grep "$T/Users/Public/Temp is a symbolic link" "$ERR"
+done
+expect_exit 3 timeout 20 "$REGTOOL" hive recover "$C/SOFTWARE" -o "$TMPDIR/bu/Public/Temp/rec"
+expect_grep "$T/Users/Public/Temp is a symbolic link" "$ERR"
+expect_exit 3 timeout 20 "$REGTOOL" hive recover "$C/SOFTWARE" -o "$TMPDIR/bu/../up.hiv"
+expect_grep "$TMPDIR/bu is $T/Users bound there: regtool does not take \"..\" after it" "$ERR"
+expect_same_tree "$OUT2" "$TMPDIR/bound-out.state"
+bind "$TMPDIR/plain" "$TMPDIR/bp"
+expect_exit 0 timeout 20 "$REGTOOL" --store "hive:$T" backup "$TMPDIR/bp/perf.ini"
+[ -s "$TMPDIR/plain/perf.ini" ] || fail "backup into a bound folder no disk holds wrote nothing"
+unmount_all
+
+# A path through /proc/PID/root of a process in another mount namespace
+# (a container's files, as root reaches them from outside): the link's
+# text ("/") is not where the kernel goes, so it is refused (the walk
+# went on in this namespace, found no disk, and the container's disk's
+# planted link was followed).
+NSPID=
+if unshare -m --propagation private true 2>/dev/null; then
+    mkdir -p "$TMPDIR/ns"
+    unshare -m --propagation private sh -c "mount -t tmpfs none '$TMPDIR/ns' &&
+        cp -a '$T' '$TMPDIR/ns/disk' && rm -rf '$TMPDIR/ns/disk/Users' &&
+        ln -s '$OUT2' '$TMPDIR/ns/disk/Windows/Temp' &&
+        echo \$\$ >'$TMPDIR/ns.pid' && exec sleep 60" &
+    i=0
+    while [ ! -s "$TMPDIR/ns.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    NSPID=$(cat "$TMPDIR/ns.pid" 2>/dev/null)
+    [ -n "$NSPID" ] || fail "the other mount namespace did not start"
+    expect_exit 3 timeout 20 "$REGTOOL" hive recover "$C/SOFTWARE" -o "/proc/$NSPID/root$TMPDIR/ns/disk/Windows/Temp/z"
+    expect_grep "/proc/$NSPID/root leads into another mount namespace" "$ERR"
+    kill "$NSPID"
+    wait
+    NSPID=
+    expect_same_tree "$OUT2" "$TMPDIR/bound-out.state"
+else
+    echo "SKIP: hostile_mounts: unshare -m is not allowed here (the /proc/PID/root case)"
+fi
 unmount_all
 host_same
 echo "hostile mounts: every crossing refused, the host untouched; a mounted root works"

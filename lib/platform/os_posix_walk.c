@@ -1,0 +1,377 @@
+/* Platform layer: the way to a path as the kernel takes it (POSIX), one
+ * component at a time from the file system's root, so that the part of
+ * it lying on a tree or a disk is found before any link beneath that
+ * part is followed (os_posix_confine.c asks it where a path leads).
+ * Where the walk cannot tell where the kernel goes (a way longer than
+ * PATH_MAX, a link of /proc into another mount namespace, ".." after a
+ * folder bound elsewhere) it refuses, never answering "no tree on the
+ * way": the caller would then use the path as spelled, links and all. */
+#include "platform/os.h"
+#ifdef RT_OS_POSIX
+#include "platform/os_internal.h"
+#include "platform/os_posix_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
+
+/* The kernel's own bound on links followed in one path. */
+enum { MAX_LINKS = 40 };
+
+/* Whether the first component of REST (after "/" and "." ones) is "..". */
+static int next_is_dotdot(const char *rest)
+{
+    for (;;) {
+        while (*rest == '/')
+            rest++;
+        if (rest[0] == '.' && (rest[1] == '/' || !rest[1])) {
+            rest++;
+            continue;
+        }
+        return rest[0] == '.' && rest[1] == '.' &&
+               (rest[2] == '/' || !rest[2]);
+    }
+}
+
+/* Whether REST holds a ".." component anywhere. */
+static int any_dotdot(const char *rest)
+{
+    for (const char *p = rest; *p; p++)
+        if (p[0] == '.' && p[1] == '.' && (p == rest || p[-1] == '/') &&
+            (p[2] == '/' || !p[2]))
+            return 1;
+    return 0;
+}
+
+#ifdef __linux__
+enum { PROC_MAGIC = 0x9fa0 };
+
+/* Where the process of /proc folder DIR (or of a folder within it: fd,
+ * task/T, map_files) keeps its mount namespace's link, read into NS:
+ * 1, or 0 when DIR is none of a process's (/proc itself). */
+static int namespace_of(const char *dir, char *ns, size_t size)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", dir);
+    for (int up = 0; up < 3; up++) {
+        char q[PATH_MAX + 8];
+        snprintf(q, sizeof q, "%s/ns/mnt", p);
+        ssize_t n = readlink(q, ns, size - 1);
+        if (n > 0) {
+            ns[n] = '\0';
+            return 1;
+        }
+        char *slash = strrchr(p, '/');
+        if (!slash || slash == p)
+            return 0;
+        *slash = '\0';
+    }
+    return 0;
+}
+
+/* Whether link CAND, in folder CUR, is one of /proc's whose text does
+ * not say where the kernel goes (a process's root, working directory or
+ * open file): 0 when its text can be walked, else refused (-1). Another
+ * mount namespace's (a container's root, the usual way to its files)
+ * leads where this namespace's names do not; one of this namespace's is
+ * walked by its text only where that text names the same file
+ * (a deleted folder's, a pipe's do not). AS_FOLDER: more of the path
+ * follows it. */
+static int magic_link_refused(const char *cur, const char *cand,
+                              const char *text, int as_folder)
+{
+    struct statfs fs;
+    if (statfs(*cur ? cur : "/", &fs) != 0 || fs.f_type != PROC_MAGIC)
+        return 0;
+    char ns[128], own[128];
+    if (!namespace_of(*cur ? cur : "/", ns, sizeof ns))
+        return 0;
+    ssize_t n = readlink("/proc/self/ns/mnt", own, sizeof own - 1);
+    if (n <= 0 || (own[n] = '\0', strcmp(ns, own) != 0))
+        return rt_os_refuse(EXDEV,
+                            "%s leads into another mount namespace (%s), "
+                            "whose files regtool cannot confine: name the "
+                            "path as that namespace sees it, from inside it",
+                            cand, ns);
+    struct stat a, b;
+    if (as_folder && (stat(cand, &a) != 0 || text[0] != '/' ||
+                      stat(text, &b) != 0 || a.st_dev != b.st_dev ||
+                      a.st_ino != b.st_ino))
+        return rt_os_refuse(EXDEV,
+                            "%s does not lead where its text (%s) says: "
+                            "regtool does not follow it",
+                            cand, text);
+    return 0;
+}
+#endif
+
+#if defined(__linux__) && defined(STATX_MNT_ID)
+/* A mount of /proc/self/mountinfo: its id, device, root within that
+ * device's file system and mount point (octal escapes undone). */
+struct mount_line {
+    uint64_t id;
+    char dev[32];
+    char root[PATH_MAX];
+    char point[PATH_MAX];
+};
+
+static void unescape(char *s)
+{
+    char *o = s;
+    for (const char *p = s; *p; p++) {
+        if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' &&
+            p[2] <= '7' && p[3] >= '0' && p[3] <= '7') {
+            *o++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+            p += 3;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+}
+
+static int read_mount(FILE *f, struct mount_line *m)
+{
+    char line[2 * PATH_MAX + 256];
+    while (fgets(line, sizeof line, f)) {
+        char fmt[64];
+        snprintf(fmt, sizeof fmt, "%%" SCNu64 " %%*u %%31s %%%ds %%%ds",
+                 PATH_MAX - 1, PATH_MAX - 1);
+        if (sscanf(line, fmt, &m->id, m->dev, m->root, m->point) == 4) {
+            unescape(m->root);
+            unescape(m->point);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Folder or file ST, the root of mount ID (a folder of a file system
+ * bound there, a bind mount), by the path this namespace knows it by
+ * through a mount of the file system's own root or of a folder above it:
+ * a new string, NULL when ID is a whole file system's mount or its source
+ * is seen nowhere else (a container's volume). A bind mount of a disk's
+ * folder is the disk's as much as a link into it is. */
+static char *bound_from(uint64_t id, const struct stat *st)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f)
+        return NULL;
+    struct mount_line *m = malloc(2 * sizeof *m), *o = m ? m + 1 : NULL;
+    char *alias = NULL;
+    int found = 0;
+    while (m && !found && read_mount(f, m))
+        found = m->id == id;
+    if (found && strcmp(m->root, "/")) {
+        rewind(f);
+        while (!alias && read_mount(f, o)) {
+            size_t rl = strlen(o->root);
+            if (o->id == id || strcmp(o->dev, m->dev) ||
+                (strcmp(o->root, "/") &&
+                 (strncmp(o->root, m->root, rl) ||
+                  (m->root[rl] != '/' && m->root[rl] != '\0'))))
+                continue;
+            const char *sub = strcmp(o->root, "/") ? m->root + rl : m->root;
+            struct stat s;
+            if (asprintf(&alias, "%s%s", strcmp(o->point, "/") ? o->point : "",
+                         sub) < 0)
+                alias = NULL;
+            else if (stat(alias, &s) != 0 || s.st_dev != st->st_dev ||
+                     s.st_ino != st->st_ino) {
+                free(alias);
+                alias = NULL;
+            }
+        }
+    }
+    free(m);
+    fclose(f);
+    return alias;
+}
+
+/* Mount id of PATH itself (a link not followed); 0 when unknown. */
+static uint64_t mount_id(const char *path)
+{
+    struct statx sx;
+    if (statx(AT_FDCWD, *path ? path : "/", AT_SYMLINK_NOFOLLOW,
+              STATX_MNT_ID, &sx) != 0 || !(sx.stx_mask & STATX_MNT_ID))
+        return 0;
+    return sx.stx_mnt_id;
+}
+#endif
+
+/* CAND (a folder or file reached in folder CUR, not a link) as a path
+ * to walk instead, when it is the root of a bind mount whose source this
+ * namespace names elsewhere: 1 with a new string in *ALIAS; 0 when it is
+ * not; -1 refused (REST, what follows CAND, goes back up with ".." from
+ * the source, where the kernel would go up from the mount point). */
+static int bind_alias(const char *cur, const char *cand, const struct stat *st,
+                      const char *rest, char **alias)
+{
+    *alias = NULL;
+#if defined(__linux__) && defined(STATX_MNT_ID)
+    uint64_t id = mount_id(cand), parent = mount_id(cur);
+    if (!id || !parent || id == parent || !(*alias = bound_from(id, st)))
+        return 0;
+    if (!strcmp(*alias, cand)) {
+        /* Bound over itself (a tree made a mount point of its own). */
+        free(*alias);
+        *alias = NULL;
+        return 0;
+    }
+    if (any_dotdot(rest)) {
+        int r = rt_os_refuse(EXDEV,
+                             "%s is %s bound there: regtool does not take "
+                             "\"..\" after it (name the path without it)",
+                             cand, *alias);
+        free(*alias);
+        *alias = NULL;
+        return r;
+    }
+    return 1;
+#else
+    (void)cur;
+    (void)cand;
+    (void)st;
+    (void)rest;
+    return 0;
+#endif
+}
+
+/* The walk's state: the path left to walk from POS and CUR, what of it
+ * has been resolved (canonical, links resolved). */
+struct walk {
+    const char *spelled;    /* the path as the caller gave it */
+    char *path;
+    size_t pos;
+    int links;
+    char cur[PATH_MAX];
+};
+
+/* The walk goes on from TARGET (a link's text, or a bound folder's
+ * source) and REST: 0, or -1 with errno. */
+static int walk_instead(struct walk *w, const char *target, const char *rest)
+{
+    if (++w->links > MAX_LINKS)
+        return rt_os_refuse(ELOOP, "%s: more than %d links on the way",
+                            w->spelled, MAX_LINKS);
+    char *next = NULL;
+    if (asprintf(&next, "%s%s%s%s", target[0] == '/' ? "" : w->cur,
+                 target[0] == '/' ? "" : "/", target, rest) < 0)
+        return -1;
+    free(w->path);
+    w->path = next;
+    w->pos = 0;
+    w->cur[0] = '\0';
+    return 0;
+}
+
+/* One step of the walk: the component of LEN bytes at W->pos. 1 when it
+ * was taken (CUR now holds it), 0 when it was a link or bound folder
+ * followed, 2 when it is not there (the walk ends), -1 with errno. */
+static int step(struct walk *w, size_t len)
+{
+    size_t clen = strlen(w->cur);
+    const char *rest = w->path + w->pos + len;
+    if (clen + 1 + len >= sizeof w->cur)
+        return rt_os_refuse(ENAMETOOLONG,
+                            "%s: its way is longer than %d bytes once its "
+                            "links are resolved, so regtool cannot tell "
+                            "whether it lies on another machine's disk",
+                            w->spelled, PATH_MAX);
+    char cand[PATH_MAX];
+    memcpy(cand, w->cur, clen);
+    cand[clen] = '/';
+    memcpy(cand + clen + 1, w->path + w->pos, len);
+    cand[clen + 1 + len] = '\0';
+    struct stat st;
+    if (lstat(cand, &st) != 0)
+        return errno == ENOENT || errno == ENOTDIR ? 2 : -1;
+    char *alias = NULL;
+    if (S_ISLNK(st.st_mode)) {
+        char target[PATH_MAX];
+        ssize_t n = readlink(cand, target, sizeof target - 1);
+        if (n <= 0)
+            return n == 0 ? (errno = ENOENT, -1) : -1;
+        target[n] = '\0';
+#ifdef __linux__
+        if (magic_link_refused(w->cur, cand, target, *rest != '\0'))
+            return -1;
+#endif
+        return walk_instead(w, target, rest);
+    }
+    int bound = bind_alias(w->cur, cand, &st, rest, &alias);
+    if (bound < 0)
+        return -1;
+    if (bound) {
+        int r = walk_instead(w, alias, rest);
+        free(alias);
+        return r;
+    }
+    memcpy(w->cur, cand, clen + 2 + len);
+    w->pos += len;
+    return 1;
+}
+
+int os_posix_walk_until(const char *abs, int (*stop)(const char *),
+                        char **out, size_t *at)
+{
+    struct walk w = {.spelled = abs, .path = strdup(abs), .pos = 0,
+                     .links = 0, .cur = ""};
+    int rc = 0;
+    *out = NULL;
+    *at = 0;
+    while (w.path) {
+        while (w.path[w.pos] == '/')
+            w.pos++;
+        if (!w.path[w.pos])
+            break;
+        size_t len = strcspn(w.path + w.pos, "/");
+        if (len == 1 && w.path[w.pos] == '.') {
+            w.pos += len;
+            continue;
+        }
+        if (len == 2 && !strncmp(w.path + w.pos, "..", 2)) {
+            char *slash = strrchr(w.cur, '/');
+            if (slash)
+                *slash = '\0';
+            w.pos += len;
+            continue;
+        }
+        int r = step(&w, len);
+        if (r == 0)
+            continue;
+        if (r != 1) {
+            rc = r < 0 ? -1 : 0;
+            break;
+        }
+        const char *rest = w.path + w.pos;
+        /* The user's own ".." right after: the folder is left before
+         * anything beneath it is reached (CUR is canonical, so going up
+         * is exact). */
+        if (!next_is_dotdot(rest) && stop(w.cur)) {
+            if (asprintf(out, "%s%s", w.cur, rest) < 0) {
+                *out = NULL;
+                rc = -1;
+            } else {
+                *at = strlen(w.cur);
+            }
+            break;
+        }
+    }
+    if (!w.path)
+        rc = -1;
+    int err = errno;
+    free(w.path);
+    errno = err;
+    return rc;
+}
+#endif

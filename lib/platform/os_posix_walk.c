@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,8 +162,31 @@ static int read_mount(FILE *f, struct mount_line *m)
  * a new string, NULL when ID is a whole file system's mount or its source
  * is seen nowhere else (a container's volume). A bind mount of a disk's
  * folder is the disk's as much as a link into it is. */
+/* Mounts seen to be a whole file system's (their root its root): asked
+ * again at every path through them (a tmpfs /tmp, a disk mounted at
+ * /mnt/win), each would read the table of mounts again; an id is not
+ * reused while its mount stands. */
+static uint64_t whole_mounts[16];
+static unsigned whole_next;
+static pthread_mutex_t whole_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int known_whole(uint64_t id, int add)
+{
+    int known = 0;
+    pthread_mutex_lock(&whole_lock);
+    for (size_t i = 0; i < sizeof whole_mounts / sizeof *whole_mounts; i++)
+        known |= whole_mounts[i] == id;
+    if (add && !known)
+        whole_mounts[whole_next++ % (sizeof whole_mounts /
+                                     sizeof *whole_mounts)] = id;
+    pthread_mutex_unlock(&whole_lock);
+    return known;
+}
+
 static char *bound_from(uint64_t id, const struct stat *st)
 {
+    if (known_whole(id, 0))
+        return NULL;
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f)
         return NULL;
@@ -171,6 +195,8 @@ static char *bound_from(uint64_t id, const struct stat *st)
     int found = 0;
     while (m && !found && read_mount(f, m))
         found = m->id == id;
+    if (found && !strcmp(m->root, "/"))
+        known_whole(id, 1);
     if (found && strcmp(m->root, "/")) {
         rewind(f);
         while (!alias && read_mount(f, o)) {

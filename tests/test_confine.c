@@ -6,6 +6,7 @@
  * POSIX only (links, FIFOs and mounts as Linux makes them; the mounts
  * need root, and are skipped, saying so, without it). */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -213,6 +214,78 @@ static void dot_dot_is_refused(void **state)
     free(d);
 }
 
+
+/* The way to a file the user names is walked as the kernel takes it: a
+ * user's link to a folder of the disk leads onto the disk (held, the
+ * path spelled on it); ".." right after the disk leads beside it; more
+ * links than the kernel follows, and a way longer than PATH_MAX once its
+ * links are resolved, are refused (answering "no disk" there, the path
+ * would be used as spelled, links of the disk and all). */
+static void the_way_to_a_disk_is_walked_or_refused(void **state)
+{
+    (void)state;
+    char p[PATH_MAX], q[PATH_MAX], want[PATH_MAX];
+    char *held = NULL, *on = NULL;
+    snprintf(p, sizeof p, "%s/alias", top);
+    assert_int_equal(symlink(in_tree("Windows"), p), 0);
+    snprintf(p, sizeof p, "%s/alias/Temp/x", top);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_non_null(held);
+    assert_string_equal(held, canon);
+    snprintf(want, sizeof want, "%s/Windows/Temp/x", canon);
+    assert_string_equal(on, want);
+    rt_os_release_disk(held);
+    free(on);
+
+    snprintf(p, sizeof p, "%s/../victim", canon);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_null(held);
+    assert_null(on);
+
+    /* 41 links before the disk: one more than the kernel follows. */
+    for (int i = 0; i <= 40; i++) {
+        snprintf(p, sizeof p, "%s/l%d", top, i);
+        if (i < 40)
+            snprintf(q, sizeof q, "l%d", i + 1);
+        else
+            snprintf(q, sizeof q, "%s", canon);
+        assert_int_equal(symlink(q, p), 0);
+    }
+    snprintf(p, sizeof p, "%s/l0/Windows/x", top);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), -1);
+    assert_int_equal(errno, ELOOP);
+    assert_null(held);
+    snprintf(p, sizeof p, "%s/l1/Windows/x", top);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_string_equal(held, canon);
+    rt_os_release_disk(held);
+    free(on);
+
+    /* Folders 200 bytes a name, reached through a short link of the
+     * user's: spelled short, longer than PATH_MAX resolved. */
+    char name[201];
+    memset(name, 'n', 200);
+    name[200] = '\0';
+    size_t n = (size_t)snprintf(p, sizeof p, "%s/deep", top);
+    assert_int_equal(mkdir(p, 0755), 0);
+    while (n + 202 < 2600) {
+        n += (size_t)snprintf(p + n, sizeof p - n, "/%s", name);
+        assert_int_equal(mkdir(p, 0755), 0);
+    }
+    snprintf(q, sizeof q, "%s/short", top);
+    assert_int_equal(symlink(p, q), 0);
+    n = (size_t)snprintf(p, sizeof p, "%s", q);
+    for (int i = 0; i < 9; i++) {
+        n += (size_t)snprintf(p + n, sizeof p - n, "/%s", name);
+        assert_int_equal(mkdir(p, 0755), 0);
+    }
+    snprintf(p + n, sizeof p - n, "/x");
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), -1);
+    assert_int_equal(errno, ENAMETOOLONG);
+    assert_non_null(strstr(rt_os_strerror(errno), "once its links are resolved"));
+    assert_null(held);
+    victim_unchanged();
+}
 /* A FIFO opens at once and is refused before a byte is read (no wait
  * for a writer); so is a device, inside the tree or out. */
 static void special_files_are_refused(void **state)
@@ -629,6 +702,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(confining_again_follows_no_link,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(dot_dot_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_way_to_a_disk_is_walked_or_refused,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(hard_links_are_not_written, setup, teardown),
         cmocka_unit_test_setup_teardown(ordinary_files_work, setup, teardown),

@@ -309,10 +309,10 @@ static int step(struct walk *w, size_t len)
     const char *rest = w->path + w->pos + len;
     if (clen + 1 + len >= sizeof w->cur)
         return rt_os_refuse(ENAMETOOLONG,
-                            "%s: its way is longer than %d bytes once its "
-                            "links are resolved, so regtool cannot tell "
-                            "whether it lies on another machine's disk",
-                            w->spelled, PATH_MAX);
+                            "its way is longer than %d bytes once its links "
+                            "are resolved, so regtool cannot tell whether it "
+                            "lies on another machine's disk: %s",
+                            PATH_MAX, w->spelled);
     char cand[PATH_MAX];
     memcpy(cand, w->cur, clen);
     cand[clen] = '/';

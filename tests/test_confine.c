@@ -286,6 +286,30 @@ static void the_way_to_a_disk_is_walked_or_refused(void **state)
     assert_null(held);
     victim_unchanged();
 }
+
+/* A disk's mark that is a link (its Windows to a host folder) is never
+ * followed by the look for the disk: the folder counts as a disk at once,
+ * failing closed (the look listed the link's target, which the tree
+ * chose: a host folder, an automount). */
+static void a_linked_mark_makes_a_disk(void **state)
+{
+    (void)state;
+    char d2[PATH_MAX], p[PATH_MAX + 16];
+    snprintf(d2, sizeof d2, "%s/d2", top);
+    assert_int_equal(mkdir(d2, 0755), 0);
+    snprintf(p, sizeof p, "%s/Windows", d2);
+    assert_int_equal(symlink(victim_dir, p), 0);
+    snprintf(p, sizeof p, "%s/Users/x", d2);
+    char *held = NULL, *on = NULL;
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_non_null(held);
+    char *real = realpath(d2, NULL);
+    assert_string_equal(held, real);
+    free(real);
+    rt_os_release_disk(held);
+    free(on);
+    victim_unchanged();
+}
 /* A FIFO opens at once and is refused before a byte is read (no wait
  * for a writer); so is a device, inside the tree or out. */
 static void special_files_are_refused(void **state)
@@ -704,6 +728,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(dot_dot_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(the_way_to_a_disk_is_walked_or_refused,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(a_linked_mark_makes_a_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(hard_links_are_not_written, setup, teardown),
         cmocka_unit_test_setup_teardown(ordinary_files_work, setup, teardown),

@@ -136,8 +136,11 @@ static pthread_mutex_t marks_lock = PTHREAD_MUTEX_INITIALIZER;
  * listed. */
 static int folder_marks(const char *dir, struct marks *m)
 {
+    /* Never through a link: DIR is a way already resolved, and a mark
+     * that is a link is the tree's, whose target the look must not open
+     * (a host folder listed, an automount made or hung on). */
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return -1;
     pthread_mutex_lock(&marks_lock);
     for (size_t i = 0; i < sizeof marks_seen / sizeof *marks_seen; i++) {
@@ -153,9 +156,14 @@ static int folder_marks(const char *dir, struct marks *m)
     }
     pthread_mutex_unlock(&marks_lock);
     memset(m, 0, sizeof *m);
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK |
+                           O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return -1;
+    }
     for (struct dirent *e; (e = readdir(d)) != NULL;)
         for (int k = 0; k < N_MARKS; k++)
             if (!strcasecmp(e->d_name, mark_names[k])) {
@@ -185,8 +193,8 @@ static int folder_marks(const char *dir, struct marks *m)
 
 /* Whether DIR holds mark K as a folder (WANT_DIR) or a file: 1, with its
  * path in *AT when AT; 2 when it holds several entries of that name in
- * different cases (twins: taken as the disk's, failing closed, *AT
- * untouched); 0. */
+ * different cases (twins) or a link of that name: taken as the disk's,
+ * failing closed, *AT untouched, the link not followed; 0. */
 static int holds_mark(const char *dir, int k, int want_dir, char **at)
 {
     struct marks m;
@@ -199,7 +207,11 @@ static int holds_mark(const char *dir, int k, int want_dir, char **at)
     if (asprintf(&q, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
                  m.name[k]) < 0)
         return 0;
-    int found = stat(q, &st) == 0 &&
+    if (lstat(q, &st) == 0 && S_ISLNK(st.st_mode)) {
+        free(q);
+        return 2;
+    }
+    int found = lstat(q, &st) == 0 &&
                 (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
     if (found && at)
         *at = q;
@@ -712,10 +724,53 @@ static int any_root(void)
  * the path lies in it, and its links beneath would be followed. The
  * rest is not resolved here: the walk beneath the directory refuses its
  * links. */
+/* The confined directory that is folder PATH itself, however PATH is
+ * spelled (a bind mount's source and its mount point, which no compare
+ * of strings joins): its path into ROOT (SIZE bytes) and 1, or 0. */
+static int root_by_identity(const char *path, char *root, size_t size)
+{
+    struct stat st, r;
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    int found = 0;
+    pthread_mutex_lock(&roots_lock);
+    for (size_t i = 0; i < sizeof roots / sizeof *roots && !found; i++)
+        if (roots[i].path && fstat(roots[i].fd, &r) == 0 &&
+            r.st_dev == st.st_dev && r.st_ino == st.st_ino) {
+            found = 1;
+            if (root)
+                snprintf(root, size, "%s", roots[i].path);
+        }
+    pthread_mutex_unlock(&roots_lock);
+    return found;
+}
+
+static int in_or_a_root(const char *path)
+{
+    return rt_os_is_confined(path) || root_by_identity(path, NULL, 0);
+}
+
 static int into_a_root(const char *abs, char **out)
 {
     size_t at = 0;
-    return os_posix_walk_until(abs, rt_os_is_confined, out, &at);
+    if (os_posix_walk_until(abs, in_or_a_root, out, &at) != 0)
+        return -1;
+    char *part = *out ? strndup(*out, at) : NULL, root[PATH_MAX];
+    if (*out && !part)
+        return -1;
+    if (part && !rt_os_is_confined(part) &&
+        root_by_identity(part, root, sizeof root)) {
+        /* The same folder by another spelling: by the root's. */
+        char *on = NULL;
+        if (asprintf(&on, "%s%s", root, *out + at) < 0) {
+            free(part);
+            return -1;
+        }
+        free(*out);
+        *out = on;
+    }
+    free(part);
+    return 0;
 }
 
 int os_posix_resolve(const char *path, struct beneath *b)

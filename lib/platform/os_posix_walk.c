@@ -43,16 +43,6 @@ static int next_is_dotdot(const char *rest)
     }
 }
 
-/* Whether REST holds a ".." component anywhere. */
-static int any_dotdot(const char *rest)
-{
-    for (const char *p = rest; *p; p++)
-        if (p[0] == '.' && p[1] == '.' && (p == rest || p[-1] == '/') &&
-            (p[2] == '/' || !p[2]))
-            return 1;
-    return 0;
-}
-
 #ifdef __linux__
 enum { PROC_MAGIC = 0x9fa0 };
 
@@ -200,11 +190,13 @@ static char *bound_from(uint64_t id, const struct stat *st)
     if (found && strcmp(m->root, "/")) {
         rewind(f);
         while (!alias && read_mount(f, o)) {
+            /* Only a mount of the file system's root or of a folder above
+             * this one's: another bind of the very same folder would
+             * send the walk back here. */
             size_t rl = strlen(o->root);
             if (o->id == id || strcmp(o->dev, m->dev) ||
                 (strcmp(o->root, "/") &&
-                 (strncmp(o->root, m->root, rl) ||
-                  (m->root[rl] != '/' && m->root[rl] != '\0'))))
+                 (strncmp(o->root, m->root, rl) || m->root[rl] != '/')))
                 continue;
             const char *sub = strcmp(o->root, "/") ? m->root + rl : m->root;
             struct stat s;
@@ -234,56 +226,54 @@ static uint64_t mount_id(const char *path)
 }
 #endif
 
-/* CAND (a folder or file reached in folder CUR, not a link) as a path
- * to walk instead, when it is the root of a bind mount whose source this
- * namespace names elsewhere: 1 with a new string in *ALIAS; 0 when it is
- * not; -1 refused (REST, what follows CAND, goes back up with ".." from
- * the source, where the kernel would go up from the mount point). */
-static int bind_alias(const char *cur, const char *cand, const struct stat *st,
-                      const char *rest, char **alias)
+/* CAND (a folder or file reached in folder CUR, not a link) by its
+ * source, when it is the root of a bind mount whose source this
+ * namespace names elsewhere: a new string, or NULL. */
+static char *bind_source(const char *cur, const char *cand,
+                         const struct stat *st)
 {
-    *alias = NULL;
 #if defined(__linux__) && defined(STATX_MNT_ID)
     uint64_t id = mount_id(cand), parent = mount_id(cur);
-    if (!id || !parent || id == parent || !(*alias = bound_from(id, st)))
-        return 0;
-    if (!strcmp(*alias, cand)) {
+    if (!id || !parent || id == parent)
+        return NULL;
+    char *alias = bound_from(id, st);
+    if (alias && !strcmp(alias, cand)) {
         /* Bound over itself (a tree made a mount point of its own). */
-        free(*alias);
-        *alias = NULL;
-        return 0;
+        free(alias);
+        alias = NULL;
     }
-    if (any_dotdot(rest)) {
-        int r = rt_os_refuse(EXDEV,
-                             "%s is %s bound there: regtool does not take "
-                             "\"..\" after it (name the path without it)",
-                             cand, *alias);
-        free(*alias);
-        *alias = NULL;
-        return r;
-    }
-    return 1;
+    return alias;
 #else
     (void)cur;
     (void)cand;
     (void)st;
-    (void)rest;
-    return 0;
+    return NULL;
 #endif
 }
 
+/* Binds within binds looked through, at most: each look walks its
+ * source's way (os_posix_walk_until within itself). */
+enum { MAX_BINDS = 8 };
+
 /* The walk's state: the path left to walk from POS and CUR, what of it
- * has been resolved (canonical, links resolved). */
+ * has been resolved (canonical, links resolved; a bound folder as the
+ * mount point, where the kernel's ".." goes up from). */
 struct walk {
     const char *spelled;    /* the path as the caller gave it */
     char *path;
     size_t pos;
     int links;
+    int binds;              /* how deep in looks at binds' sources */
+    int (*stop)(const char *);
+    char *out;              /* found through a bind's source */
+    size_t at;
     char cur[PATH_MAX];
 };
 
-/* The walk goes on from TARGET (a link's text, or a bound folder's
- * source) and REST: 0, or -1 with errno. */
+static int walk(struct walk *w);
+
+/* The walk goes on from TARGET (a link's text) and REST: 0, or -1 with
+ * errno. */
 static int walk_instead(struct walk *w, const char *target, const char *rest)
 {
     if (++w->links > MAX_LINKS)
@@ -300,9 +290,34 @@ static int walk_instead(struct walk *w, const char *target, const char *rest)
     return 0;
 }
 
+/* Whether the source of a folder bound at CAND (ALIAS) is STOP or lies
+ * beneath a part that is, walked by itself: 1 with that part and the
+ * rest of the source's way and REST in W->out (the folder is the disk's,
+ * or the tree's, as much as a link into it would be); 0 when it is not,
+ * and the walk goes on through the mount point, as the kernel does (a
+ * ".." out of the bound folder, spelled or in a link's text, goes up from
+ * where it is bound, not from its source); -1 with errno. */
+static int through_source(struct walk *w, const char *alias, const char *rest)
+{
+    if (w->binds >= MAX_BINDS)
+        return rt_os_refuse(ELOOP, "%s: more than %d bound folders within "
+                            "each other on the way", w->spelled, MAX_BINDS);
+    struct walk in = {.spelled = w->spelled, .path = strdup(alias),
+                      .binds = w->binds + 1, .stop = w->stop, .cur = ""};
+    int r = walk(&in);
+    free(in.path);
+    if (r != 0 || !in.out)
+        return r;
+    r = asprintf(&w->out, "%s%s", in.out, rest) < 0 ? (w->out = NULL, -1) : 1;
+    w->at = in.at;
+    free(in.out);
+    return r;
+}
+
 /* One step of the walk: the component of LEN bytes at W->pos. 1 when it
- * was taken (CUR now holds it), 0 when it was a link or bound folder
- * followed, 2 when it is not there (the walk ends), -1 with errno. */
+ * was taken (CUR now holds it), 0 when it was a link followed, 2 when it
+ * is not there (the walk ends), 3 when a bind's source was STOP (W->out
+ * set), -1 with errno. */
 static int step(struct walk *w, size_t len)
 {
     size_t clen = strlen(w->cur);
@@ -321,7 +336,6 @@ static int step(struct walk *w, size_t len)
     struct stat st;
     if (lstat(cand, &st) != 0)
         return errno == ENOENT || errno == ENOTDIR ? 2 : -1;
-    char *alias = NULL;
     if (S_ISLNK(st.st_mode)) {
         char target[PATH_MAX];
         ssize_t n = readlink(cand, target, sizeof target - 1);
@@ -334,69 +348,74 @@ static int step(struct walk *w, size_t len)
 #endif
         return walk_instead(w, target, rest);
     }
-    int bound = bind_alias(w->cur, cand, &st, rest, &alias);
-    if (bound < 0)
-        return -1;
-    if (bound) {
-        int r = walk_instead(w, alias, rest);
+    /* A ".." right after leaves the bound folder where it is bound, as
+     * the kernel has it: its source does not matter then. */
+    char *alias = next_is_dotdot(rest) ? NULL : bind_source(w->cur, cand, &st);
+    if (alias) {
+        int r = through_source(w, alias, rest);
         free(alias);
-        return r;
+        if (r != 0)
+            return r < 0 ? -1 : 3;
     }
     memcpy(w->cur, cand, clen + 2 + len);
     w->pos += len;
     return 1;
 }
 
+/* W walked to its end or its first part that is W->stop: 0 (W->out NULL
+ * when none is), -1 with errno. */
+static int walk(struct walk *w)
+{
+    while (w->path) {
+        while (w->path[w->pos] == '/')
+            w->pos++;
+        if (!w->path[w->pos])
+            return 0;
+        size_t len = strcspn(w->path + w->pos, "/");
+        if (len == 1 && w->path[w->pos] == '.') {
+            w->pos += len;
+            continue;
+        }
+        if (len == 2 && !strncmp(w->path + w->pos, "..", 2)) {
+            char *slash = strrchr(w->cur, '/');
+            if (slash)
+                *slash = '\0';
+            w->pos += len;
+            continue;
+        }
+        int r = step(w, len);
+        if (r == 0)
+            continue;
+        if (r != 1)
+            return r == 2 || r == 3 ? 0 : -1;
+        const char *rest = w->path + w->pos;
+        /* The user's own ".." right after: the folder is left before
+         * anything beneath it is reached (CUR has no link, so going up is
+         * exact). */
+        if (!next_is_dotdot(rest) && w->stop(w->cur)) {
+            if (asprintf(&w->out, "%s%s", w->cur, rest) < 0) {
+                w->out = NULL;
+                return -1;
+            }
+            w->at = strlen(w->cur);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 int os_posix_walk_until(const char *abs, int (*stop)(const char *),
                         char **out, size_t *at)
 {
-    struct walk w = {.spelled = abs, .path = strdup(abs), .pos = 0,
-                     .links = 0, .cur = ""};
-    int rc = 0;
-    *out = NULL;
-    *at = 0;
-    while (w.path) {
-        while (w.path[w.pos] == '/')
-            w.pos++;
-        if (!w.path[w.pos])
-            break;
-        size_t len = strcspn(w.path + w.pos, "/");
-        if (len == 1 && w.path[w.pos] == '.') {
-            w.pos += len;
-            continue;
-        }
-        if (len == 2 && !strncmp(w.path + w.pos, "..", 2)) {
-            char *slash = strrchr(w.cur, '/');
-            if (slash)
-                *slash = '\0';
-            w.pos += len;
-            continue;
-        }
-        int r = step(&w, len);
-        if (r == 0)
-            continue;
-        if (r != 1) {
-            rc = r < 0 ? -1 : 0;
-            break;
-        }
-        const char *rest = w.path + w.pos;
-        /* The user's own ".." right after: the folder is left before
-         * anything beneath it is reached (CUR is canonical, so going up
-         * is exact). */
-        if (!next_is_dotdot(rest) && stop(w.cur)) {
-            if (asprintf(out, "%s%s", w.cur, rest) < 0) {
-                *out = NULL;
-                rc = -1;
-            } else {
-                *at = strlen(w.cur);
-            }
-            break;
-        }
-    }
-    if (!w.path)
-        rc = -1;
+    struct walk w = {.spelled = abs, .path = strdup(abs), .stop = stop,
+                     .cur = ""};
+    int rc = walk(&w);
     int err = errno;
     free(w.path);
+    *out = rc == 0 ? w.out : NULL;
+    *at = rc == 0 ? w.at : 0;
+    if (rc != 0)
+        free(w.out);
     errno = err;
     return rc;
 }

@@ -1,8 +1,8 @@
 /* The regf writer's promises beyond what the referees see: freed cells
  * are reused (a commit cycle does not grow the file), only the pages a
  * change touches are reported changed (and they suffice to rebuild the
- * new image), no data is written past its cell, key-node fields stay
- * true, names compare the way Windows compares them, and
+ * new image), no data is written past its cell, a key's path is whole,
+ * key-node fields stay true, names compare the way Windows compares them, and
  * predefined-handle keys are never taken for keys with values. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "platform/os.h"
 #include "regf/base_block.h"
@@ -440,6 +443,40 @@ static void segment_not_written_past_its_cell(void **state)
     assert_memory_equal(back, data, len);
     free(back);
     free(data);
+    rt_regf_close(h);
+}
+
+/* A key's path as hive check names it: every level from below the root,
+ * joined by backslashes, in a buffer that holds it whole (a key 300
+ * levels down: 299 backslashes the buffer must have room for; glibc
+ * says how much room a block has, the sanitizers' build catches a write
+ * past it). */
+static void key_path_holds_every_level(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    enum { LEVELS = 300 };
+    uint32_t key = rt_regf_root(h);
+    char want[LEVELS * 4];
+    size_t at = 0;
+    for (int i = 0; i < LEVELS; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "%c%d", 'a' + i % 26, i % 10);
+        assert_int_equal(rt_regf_key_create(h, key, name, &key), 0);
+        at += (size_t)snprintf(want + at, sizeof want - at, "%s%s",
+                               i ? "\\" : "", name);
+    }
+    char *path = NULL;
+    assert_int_equal(rt_regf_key_path(h, key, &path), 0);
+    assert_non_null(path);
+    assert_string_equal(path, want);
+#ifdef __GLIBC__
+    assert_true(malloc_usable_size(path) > strlen(want));
+#endif
+    free(path);
+    assert_int_equal(rt_regf_key_path(h, rt_regf_root(h), &path), 0);
+    assert_string_equal(path, "");
+    free(path);
     rt_regf_close(h);
 }
 
@@ -1577,6 +1614,7 @@ int main(void)
         cmocka_unit_test(rewrite_in_place_marks_only_pages_that_differ),
         cmocka_unit_test(splice_writes_from_the_first_edit),
         cmocka_unit_test(segment_not_written_past_its_cell),
+        cmocka_unit_test(key_path_holds_every_level),
         cmocka_unit_test(key_node_fields_stay_true),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
         cmocka_unit_test(many_subkeys_found_by_the_index),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "platform/os.h"
@@ -622,10 +623,42 @@ static void a_root_that_is_a_mount_point_works(void **state)
     victim_unchanged();
 }
 
+/* A process started with its standard input closed (a service, an
+ * installer's child) holds the tree's folders at descriptor 0: it is
+ * confined all the same. A link beneath the tree is refused by removal,
+ * left where it is, and neither the folder it leads to nor the file
+ * there is touched. In a child process: descriptor 0 stays closed. */
+static void confined_with_standard_input_closed(void **state)
+{
+    (void)state;
+    assert_int_equal(symlink(victim, in_tree("lock")), 0);
+    assert_int_equal(symlink(victim_dir, in_tree("etc")), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(0);
+        int ok = rt_os_unlink(in_tree("lock")) == -1 && errno == ELOOP &&
+                 rt_os_rmdir(in_tree("etc")) == -1 && errno == ELOOP;
+        _exit(ok ? 0 : 1);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    struct stat st;
+    assert_int_equal(lstat(in_tree("lock"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(lstat(in_tree("etc"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    victim_unchanged();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(links_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(confined_with_standard_input_closed,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(confining_again_follows_no_link,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(dot_dot_is_refused, setup, teardown),

@@ -92,6 +92,16 @@ i=1
 while [ $i -le 999 ]; do : >"$TMPDIR/full/s.ini_$(printf %03d $i)"; i=$((i + 1)); done
 expect_exit 4 "$REGTOOL" $S backup "$TMPDIR/full/s.ini"
 expect_grep "^regtool: $TMPDIR/full/s.ini and $TMPDIR/full/s.ini_001 to $TMPDIR/full/s.ini_999 all exist; nothing was saved (--force overwrites FILE)$" "$ERR"
+# Ctrl-C at a backup's first write (the test build's hook): the backup
+# stops between two parts, says nothing was saved, exits 130 and leaves
+# neither FILE nor its temporary file.
+REGTOOL_SIGNAL_AT_WRITE=1 "$REGTOOL_TESTING" $S backup "$TMPDIR/int.ini" >"$OUT" 2>"$ERR"
+rc=$?
+[ $rc -eq 130 ] || { cat "$ERR"; fail "backup, SIGINT at its first write: exit $rc, want 130"; }
+expect_grep "^regtool: interrupted: nothing was saved (no part of $TMPDIR/int.ini was left)$" "$ERR"
+for f in "$TMPDIR"/int.ini*; do
+    [ ! -e "$f" ] || fail "backup interrupted at its first write left $f"
+done
 iconv -f UTF-16 -t UTF-8 "$TMPDIR/store16.reg" >"$TMPDIR/store.reg" || fail "iconv"
 { printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer]\r\n'
   printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer\\Performance]\r\n'

@@ -653,10 +653,41 @@ static void confined_with_standard_input_closed(void **state)
     victim_unchanged();
 }
 
+/* A folder is taken for another machine's disk (and the file named on it
+ * held with a tree's rules) only by the marks it holds as folders:
+ * Windows with a System32 folder in it is one; Windows whose System32 is
+ * a dangling link (nothing there to stat) is not. */
+static void disk_marks_are_folders_there(void **state)
+{
+    (void)state;
+    char disk[400], p[500], *held = NULL, *on = NULL;
+    snprintf(disk, sizeof disk, "%s/other", top);
+    snprintf(p, sizeof p, "%s/Windows", disk);
+    assert_int_equal(rt_os_mkdirs(p), 0);
+    snprintf(p, sizeof p, "%s/Windows/System32", disk);
+    assert_int_equal(symlink("/nonexistent/regtool-system32", p), 0);
+    snprintf(p, sizeof p, "%s/Windows/x.ini", disk);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_null(held);
+    assert_null(on);
+
+    snprintf(p, sizeof p, "%s/Windows/System32", disk);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(rt_os_mkdirs(p), 0);
+    snprintf(p, sizeof p, "%s/Windows/x.ini", disk);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_non_null(held);
+    assert_non_null(strstr(on, "/other/Windows/x.ini"));
+    rt_os_release_disk(held);
+    free(on);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(links_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(disk_marks_are_folders_there, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(confined_with_standard_input_closed,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(confining_again_follows_no_link,

@@ -595,6 +595,26 @@ static void refusals_leave_store_identical(void **state)
     char *after = snapshot_exact(s);
     assert_string_equal(after, before);
     free(after);
+    /* Names alone overlapping Transfer's, or helps alone: refused alike
+     * (either table would lose Transfer's strings). */
+    struct rt_service_info tr;
+    assert_int_equal(rt_service_load(s, "Transfer", &tr, &e), 0);
+    const uint32_t lc = tr.last_counter, lh = tr.last_help;
+    rt_service_info_free(&tr);
+    const uint32_t lone[2][4] = {{lc, lc, lh + 2, lh + 2},
+                                 {lc + 2, lc + 2, lh, lh}};
+    for (int k = 0; k < 2; k++) {
+        put_range(s, "Rogue", lone[k][0], lone[k][1], lone[k][2], lone[k][3]);
+        free(before);
+        before = snapshot_exact(s);
+        assert_int_equal(uninstall(s, "Rogue", 0, &e), -1);
+        assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+        assert_non_null(strstr(e.message, "overlaps provider 'Transfer'"));
+        after = snapshot_exact(s);
+        assert_string_equal(after, before);
+        free(after);
+    }
+    put_range(s, "Rogue", 1850, 1852, 1851, 1853);
     assert_int_equal(uninstall(s, "Rogue", 1, &e), 0);
 
     /* --replace of a provider whose recorded range lies on the base

@@ -1,4 +1,5 @@
-/* The generated base database has a real system's shape and size. */
+/* The generated base database has a real system's shape and size, with
+ * the benchmarks' extra providers too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,11 +66,50 @@ static void generation_is_deterministic_and_localized(void **state)
     rt_name_table_free(&ru);
 }
 
+/* The benchmarks' extra providers follow the built-in ones without a gap
+ * or an overlap, each a range of RT_BASE_EXTRA_NAMES names at even
+ * indices, its help at the odd one above each, and the last of them ends
+ * where the scaled Last Counter and Last Help say: a database whose
+ * Perflib values tell the truth, as a real system's do. */
+static void extra_providers_end_at_the_scaled_last_counter(void **state)
+{
+    (void)state;
+    const unsigned extra = 3;
+    struct rt_name_table t;
+    assert_int_equal(rt_base_tables_generate_scaled("009", extra, &t), 0);
+    assert_int_equal(rt_pair_list_highest(&t.counter),
+                     rt_base_last_counter_scaled(extra));
+    assert_int_equal(rt_pair_list_highest(&t.help),
+                     rt_base_last_help_scaled(extra));
+    struct rt_duplicate *d;
+    assert_int_equal(rt_pair_list_duplicates(&t.counter, &d), 0);
+    assert_int_equal(rt_pair_list_duplicates(&t.help, &d), 0);
+    uint32_t next = rt_base_last_counter() + 2;
+    for (unsigned i = 0; i < extra; i++) {
+        struct rt_base_provider p;
+        char service[32];
+        rt_base_extra_provider(i, &p, service, sizeof service);
+        assert_int_equal(p.first_counter, next);
+        assert_int_equal(p.last_counter,
+                         p.first_counter + 2 * (RT_BASE_EXTRA_NAMES - 1));
+        assert_int_equal(p.first_help, p.first_counter + 1);
+        assert_int_equal(p.last_help, p.last_counter + 1);
+        for (uint32_t x = p.first_counter; x <= p.last_counter; x += 2) {
+            assert_non_null(rt_pair_list_find(&t.counter, x));
+            assert_non_null(rt_pair_list_find(&t.help, x + 1));
+        }
+        next = p.last_counter + 2;
+    }
+    assert_int_equal(next - 2, rt_base_last_counter_scaled(extra));
+    rt_name_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(english_has_real_shape_and_size),
         cmocka_unit_test(generation_is_deterministic_and_localized),
+        cmocka_unit_test(extra_providers_end_at_the_scaled_last_counter),
     };
     return cmocka_run_group_tests_name("base_tables", tests, NULL, NULL);
 }

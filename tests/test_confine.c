@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "platform/os.h"
@@ -719,10 +720,73 @@ static void a_root_that_is_a_mount_point_works(void **state)
     victim_unchanged();
 }
 
+/* A process started with its standard input closed (a service, an
+ * installer's child) holds the tree's folders at descriptor 0: it is
+ * confined all the same. A link beneath the tree is refused by removal,
+ * left where it is, and neither the folder it leads to nor the file
+ * there is touched. In a child process: descriptor 0 stays closed. */
+static void confined_with_standard_input_closed(void **state)
+{
+    (void)state;
+    assert_int_equal(symlink(victim, in_tree("lock")), 0);
+    assert_int_equal(symlink(victim_dir, in_tree("etc")), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(0);
+        int ok = rt_os_unlink(in_tree("lock")) == -1 && errno == ELOOP &&
+                 rt_os_rmdir(in_tree("etc")) == -1 && errno == ELOOP;
+        _exit(ok ? 0 : 1);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    struct stat st;
+    assert_int_equal(lstat(in_tree("lock"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(lstat(in_tree("etc"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    victim_unchanged();
+}
+
+/* A folder is taken for another machine's disk (and the file named on it
+ * held with a tree's rules) only by the marks it holds as folders:
+ * Windows with a System32 folder in it is one; Windows whose System32 is
+ * a dangling link (nothing there to stat) is not. */
+static void disk_marks_are_folders_there(void **state)
+{
+    (void)state;
+    char disk[400], p[500], *held = NULL, *on = NULL;
+    snprintf(disk, sizeof disk, "%s/other", top);
+    snprintf(p, sizeof p, "%s/Windows", disk);
+    assert_int_equal(rt_os_mkdirs(p), 0);
+    snprintf(p, sizeof p, "%s/Windows/System32", disk);
+    assert_int_equal(symlink("/nonexistent/regtool-system32", p), 0);
+    snprintf(p, sizeof p, "%s/Windows/x.ini", disk);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_null(held);
+    assert_null(on);
+
+    snprintf(p, sizeof p, "%s/Windows/System32", disk);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(rt_os_mkdirs(p), 0);
+    snprintf(p, sizeof p, "%s/Windows/x.ini", disk);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_non_null(held);
+    assert_non_null(strstr(on, "/other/Windows/x.ini"));
+    rt_os_release_disk(held);
+    free(on);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(links_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(disk_marks_are_folders_there, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(confined_with_standard_input_closed,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(confining_again_follows_no_link,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(dot_dot_is_refused, setup, teardown),

@@ -277,6 +277,26 @@ static void commit_applies_and_retires(void **state)
     assert_true(rt_io_totals.fsyncs - before.fsyncs >= 4);
 }
 
+/* A file a commit lengthens by a size record not in order (a hive whose
+ * base block, which says how long its bins are, is written before the
+ * record of its new size) is lengthened and made durable before any
+ * record is written to it: a crash in between never leaves a header
+ * promising bytes the file lacks. The fsyncs: the seal and its directory
+ * (2), a.hive's lengthening (1), a.hive and the new sub/b.dat once their
+ * records are in (2), the journal's removal (1). */
+static void lengthened_file_is_durable_before_its_records(void **state)
+{
+    (void)state;
+    make_before();
+    struct rt_commit *c = make_commit();
+    struct rt_io_stats before = rt_io_totals;
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    assert_int_equal(which_state(), 1);
+    assert_int_equal(rt_io_totals.fsyncs - before.fsyncs, 6);
+}
+
 static void fresh_bytes_are_written_once(void **state)
 {
     (void)state;
@@ -1865,6 +1885,8 @@ int main(void)
         cmocka_unit_test(crc_is_ieee),
         cmocka_unit_test_setup_teardown(commit_applies_and_retires, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            lengthened_file_is_durable_before_its_records, setup, teardown),
         cmocka_unit_test_setup_teardown(fresh_bytes_are_written_once, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(fresh_commit_fsyncs_each_file_once,

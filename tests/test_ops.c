@@ -10,7 +10,7 @@
  * and hive recover on one hive file; perfstats on a .reg export; an INI
  * loaded (strict refusing warnings) and repair --from-ini's search; a
  * store opened with its database read, and whether it keeps side files;
- * the .reg backup saved; the strings a change set loses; audit of a
+ * the .reg backup saved (not when an interrupt came first); the strings a change set loses; audit of a
  * store by its spec; a table written read back (a store that loses the
  * write refused); the INF copies' search with memory running out. */
 #include <errno.h>
@@ -26,6 +26,9 @@
 #define ALLOC_HOOK_MALLOC
 #include "alloc_hook.h"
 #ifdef HAVE_ALLOC_HOOK
+#ifndef _WIN32
+#include <sys/wait.h>
+#endif
 #include <unistd.h>
 #endif
 
@@ -965,6 +968,56 @@ static void reg_backup_saved(void **state)
     free(root);
 }
 
+/* A .reg backup that an interrupt (Ctrl-C) reached before it was whole
+ * is not saved: refused as a failed write, no file and no temporary one
+ * left, so that the CLI says nothing was saved rather than that the
+ * backup is complete. In a child process: the interrupt stays noted for
+ * good. */
+static void reg_backup_interrupted_leaves_nothing(void **state)
+{
+    (void)state;
+#ifdef _WIN32
+    skip(); /* no fork: the Windows build's interrupts are tested by hand */
+#else
+    char *root = scratch_dir_new("rtops");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rt_store *s = rt_store_mem_new();
+        put_tables(s);
+        struct rt_database db;
+        struct rt_error e = {0};
+        int ok = rt_database_load(s, &db, &e) == 0;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/b.reg", root);
+        size_t len = 0;
+        uint64_t too_large = 0;
+        char *used = NULL;
+        int err = 0;
+        rt_os_catch_interrupts();
+        rt_os_raise(RT_OS_SIGINT);
+        ok = ok && rt_op_save_reg_backup(s, &db, path, RT_OS_SAVE_NEW, &len,
+                                         &too_large, &used, &err, &e) ==
+                       RT_REG_SAVE_WRITE_FAILED;
+        free(used);
+        rt_database_free(&db);
+        rt_op_close(s);
+        _exit(ok ? 0 : 1);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(root, &names, &n), 0);
+    assert_int_equal(n, 0);
+    rt_os_free_list(names, n);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+#endif
+}
+
 struct lost_seen {
     size_t n;
     char line[200];
@@ -1432,6 +1485,7 @@ int main(void)
         cmocka_unit_test(inis_found),
         cmocka_unit_test(database_opened),
         cmocka_unit_test(reg_backup_saved),
+        cmocka_unit_test(reg_backup_interrupted_leaves_nothing),
         cmocka_unit_test(strings_lost_counted),
         cmocka_unit_test(many_strings_lost_all_told),
         cmocka_unit_test(audit_by_spec),

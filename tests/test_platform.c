@@ -203,6 +203,13 @@ static void whole_files_new_and_replaced(void **state)
     /* Replacing leaves the new bytes and nothing else in the directory. */
     assert_int_equal(rt_os_replace_file(at("w"), "bye", 3, 0644), 0);
     assert_int_equal(rt_os_replace_file(at("fresh"), "new", 3, 0644), 0);
+    /* One that cannot be written says why: the reason its temporary file
+     * could not be made (here, a folder that is not there), which the
+     * CLI prints. */
+    errno = 0;
+    assert_int_equal(rt_os_replace_file(at("none/w"), "bye", 3, 0644), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_false(rt_os_exists(at("none")));
     assert_int_equal(rt_os_read_file(at("w"), &d, &len), 0);
     assert_int_equal(len, 3);
     assert_memory_equal(d, "bye", 3);

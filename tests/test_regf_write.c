@@ -1,9 +1,9 @@
 /* The regf writer's promises beyond what the referees see: freed cells
  * are reused (a commit cycle does not grow the file), only the pages a
  * change touches are reported changed (and they suffice to rebuild the
- * new image), key-node fields stay true, names compare the way Windows
- * compares them, and predefined-handle keys are never taken for keys
- * with values. */
+ * new image), no data is written past its cell, a key's path is whole,
+ * key-node fields stay true, names compare the way Windows compares them, and
+ * predefined-handle keys are never taken for keys with values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "platform/os.h"
 #include "regf/base_block.h"
@@ -382,6 +385,99 @@ static void note_finding(void *ctx, enum rt_regf_severity sev,
         fprintf(stderr, "check: %s\n", message);
         ++*(int *)ctx;
     }
+}
+
+/* A big value whose last segment's cell holds its bytes and no more (a
+ * hive another writer made: a cell of 4 + 100 bytes, room for 100;
+ * regtool's keep room for a whole segment). Rewritten with 104
+ * bytes there, the value takes a new cell: the old one is never written
+ * past its end, so the free cell that follows keeps its size and the
+ * hive checks clean, the value read back whole. */
+static void segment_not_written_past_its_cell(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t key, vk;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "K", &key), 0);
+    const size_t len = RT_REGF_SEGMENT_MAX + 104;
+    uint8_t *data = malloc(len);
+    memset(data, 0x5A, len);
+    assert_int_equal(rt_regf_value_set(h, key, "Big", RT_REG_BINARY, data,
+                                       len - 4), 0);
+    assert_int_equal(rt_regf_value_find(h, key, "Big", &vk), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    const uint8_t *img;
+    size_t n;
+    rt_regf_image(h, &img, &n);
+    uint8_t *copy = malloc(n);
+    memcpy(copy, img, n);
+    rt_regf_close(h);
+    /* vk -> db -> its list -> the second (last) segment. */
+    uint8_t *bins = copy + 4096;
+    uint32_t db = regf_le32(bins + vk + 4 + VK_DATA);
+    assert_int_equal(regf_le16(bins + db + 4 + 2), 2);
+    uint32_t list = regf_le32(bins + db + 4 + 4);
+    uint32_t last = regf_le32(bins + list + 4 + 4);
+    uint32_t size = (uint32_t)-(int32_t)regf_le32(bins + last);
+    assert_true(size >= 104 + 16);
+    regf_put32(bins + last, (uint32_t)-104);
+    regf_put32(bins + last + 104, size - 104);      /* free */
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(copy, n, RT_REGF_WRITE, &h, err,
+                                         sizeof err), 0);
+    free(copy);
+    int findings = 0;
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+
+    for (size_t i = 0; i < len; i++)
+        data[i] = (uint8_t)(i * 7 + 1);
+    assert_int_equal(rt_regf_value_set(h, key, "Big", RT_REG_BINARY, data,
+                                       len), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
+    assert_int_equal(findings, 0);
+    uint32_t type;
+    uint8_t *back;
+    assert_int_equal(rt_regf_get_value(h, key, "Big", &type, &back, &n), 0);
+    assert_int_equal(n, len);
+    assert_memory_equal(back, data, len);
+    free(back);
+    free(data);
+    rt_regf_close(h);
+}
+
+/* A key's path as hive check names it: every level from below the root,
+ * joined by backslashes, in a buffer that holds it whole (a key 300
+ * levels down: 299 backslashes the buffer must have room for; glibc
+ * says how much room a block has, the sanitizers' build catches a write
+ * past it). */
+static void key_path_holds_every_level(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    enum { LEVELS = 300 };
+    uint32_t key = rt_regf_root(h);
+    char want[LEVELS * 4];
+    size_t at = 0;
+    for (int i = 0; i < LEVELS; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "%c%d", 'a' + i % 26, i % 10);
+        assert_int_equal(rt_regf_key_create(h, key, name, &key), 0);
+        at += (size_t)snprintf(want + at, sizeof want - at, "%s%s",
+                               i ? "\\" : "", name);
+    }
+    char *path = NULL;
+    assert_int_equal(rt_regf_key_path(h, key, &path), 0);
+    assert_non_null(path);
+    assert_string_equal(path, want);
+#ifdef __GLIBC__
+    assert_true(malloc_usable_size(path) > strlen(want));
+#endif
+    free(path);
+    assert_int_equal(rt_regf_key_path(h, rt_regf_root(h), &path), 0);
+    assert_string_equal(path, "");
+    free(path);
+    rt_regf_close(h);
 }
 
 /* Security cells form a ring (flink/blink). Deleting the last key that
@@ -1517,6 +1613,8 @@ int main(void)
         cmocka_unit_test(changed_pages_rebuild_the_new_image),
         cmocka_unit_test(rewrite_in_place_marks_only_pages_that_differ),
         cmocka_unit_test(splice_writes_from_the_first_edit),
+        cmocka_unit_test(segment_not_written_past_its_cell),
+        cmocka_unit_test(key_path_holds_every_level),
         cmocka_unit_test(key_node_fields_stay_true),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
         cmocka_unit_test(many_subkeys_found_by_the_index),

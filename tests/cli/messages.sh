@@ -92,6 +92,16 @@ i=1
 while [ $i -le 999 ]; do : >"$TMPDIR/full/s.ini_$(printf %03d $i)"; i=$((i + 1)); done
 expect_exit 4 "$REGTOOL" $S backup "$TMPDIR/full/s.ini"
 expect_grep "^regtool: $TMPDIR/full/s.ini and $TMPDIR/full/s.ini_001 to $TMPDIR/full/s.ini_999 all exist; nothing was saved (--force overwrites FILE)$" "$ERR"
+# Ctrl-C at a backup's first write (the test build's hook): the backup
+# stops between two parts, says nothing was saved, exits 130 and leaves
+# neither FILE nor its temporary file.
+REGTOOL_SIGNAL_AT_WRITE=1 "$REGTOOL_TESTING" $S backup "$TMPDIR/int.ini" >"$OUT" 2>"$ERR"
+rc=$?
+[ $rc -eq 130 ] || { cat "$ERR"; fail "backup, SIGINT at its first write: exit $rc, want 130"; }
+expect_grep "^regtool: interrupted: nothing was saved (no part of $TMPDIR/int.ini was left)$" "$ERR"
+for f in "$TMPDIR"/int.ini*; do
+    [ ! -e "$f" ] || fail "backup interrupted at its first write left $f"
+done
 iconv -f UTF-16 -t UTF-8 "$TMPDIR/store16.reg" >"$TMPDIR/store.reg" || fail "iconv"
 { printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer]\r\n'
   printf '\r\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Xfer\\Performance]\r\n'
@@ -167,3 +177,24 @@ expect_grep "^lodctr: cannot write $MNT/save.ini: No space left on device; nothi
 [ -z "$(ls -A "$MNT")" ] || fail "lodctr /S on a full disk left $(ls -A "$MNT")"
 expect_exit 3 "$REGTOOL" $S backup "$MNT/save.ini"
 [ -z "$(ls -A "$MNT")" ] || fail "backup on a full disk left $(ls -A "$MNT")"
+# An install whose journal does not fit in what its growth leaves free:
+# exit 3, and the message asks for enough: once the bytes it names are
+# freed, the same install goes through (1500 counters: the hive and
+# PerfStringBackup.INI grow by some 700 KB, the journal takes 2 MB).
+umount "$MNT"
+mount -t tmpfs -o size=8m tmpfs "$MNT" || fail "cannot mount a tmpfs"
+awk 'BEGIN { printf "[info]\ndrivername=Bulk\nsymbolfile=bulk.h\n[languages]\n009=English\n[text]\n"
+             for (i = 0; i < 1500; i++)
+                 printf "C%d_009_NAME=Bulk counter %d\nC%d_009_HELP=Help text of the bulk counter number %d, long enough to take some room in the table.\n", i, i, i, i }' >"$TMPDIR/bulk.ini"
+awk 'BEGIN { for (i = 0; i < 1500; i++) printf "#define C%d %d\n", i, 2 * i }' >"$TMPDIR/bulk.h"
+expect_exit 0 "$REGTOOL" --store "hive:$MNT/b" init --languages 009 --layout registry
+fill=$(df -Pk "$MNT" | awk 'NR == 2 { print $4 * 1024 - 1000000 }')
+head -c "$fill" /dev/zero >"$MNT/fill"
+# shellcheck disable=SC2086
+expect_exit 3 "$REGTOOL" --store "hive:$MNT/b" install $CS "$TMPDIR/bulk.ini"
+expect_grep "^regtool: install .*: $MNT/b/Windows/System32/config/regtool.journal: No space left on device; nothing was written: free [0-9]* bytes on the file system of " "$ERR"
+need=$(sed -n 's/.*regtool\.journal: No space left on device; nothing was written: free \([0-9]*\) bytes.*/\1/p' "$ERR")
+[ "$need" -lt "$fill" ] || fail "the journal's message asks to free $need bytes, more than the $fill the filler holds"
+head -c $((fill - need)) /dev/zero >"$MNT/fill"
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" --store "hive:$MNT/b" install $CS "$TMPDIR/bulk.ini"

@@ -207,11 +207,12 @@ static int holds_mark(const char *dir, int k, int want_dir, char **at)
     if (asprintf(&q, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
                  m.name[k]) < 0)
         return 0;
-    if (lstat(q, &st) == 0 && S_ISLNK(st.st_mode)) {
+    int there = lstat(q, &st) == 0;
+    if (there && S_ISLNK(st.st_mode)) {
         free(q);
         return 2;
     }
-    int found = lstat(q, &st) == 0 &&
+    int found = there &&
                 (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
     if (found && at)
         *at = q;

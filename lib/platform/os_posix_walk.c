@@ -146,37 +146,63 @@ static int read_mount(FILE *f, struct mount_line *m)
     return 0;
 }
 
-/* Folder or file ST, the root of mount ID (a folder of a file system
- * bound there, a bind mount), by the path this namespace knows it by
- * through a mount of the file system's own root or of a folder above it:
- * a new string, NULL when ID is a whole file system's mount or its source
- * is seen nowhere else (a container's volume). A bind mount of a disk's
- * folder is the disk's as much as a link into it is. */
-/* Mounts seen to be a whole file system's (their root its root): asked
- * again at every path through them (a tmpfs /tmp, a disk mounted at
- * /mnt/win), each would read the table of mounts again; an id is not
- * reused while its mount stands. */
-static uint64_t whole_mounts[16];
-static unsigned whole_next;
-static pthread_mutex_t whole_lock = PTHREAD_MUTEX_INITIALIZER;
+/* What the table of mounts said of a mount: its source's path here, or
+ * none (a whole file system's mount, a source seen nowhere). Asked again
+ * at every path through it (a tmpfs /tmp, a disk mounted at /mnt/win,
+ * the volume a fleet's stores lie in), each would read the table again:
+ * O(stores x mounts). An id is not reused while its mount stands; a
+ * source kept is checked again (stat) each time it is used. */
+struct bound {
+    uint64_t id;
+    char *alias;
+};
+static struct bound bounds[32];
+static unsigned bounds_next;
+static pthread_mutex_t bounds_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int known_whole(uint64_t id, int add)
+/* 1 with a copy of the source kept for ID in *ALIAS (NULL: none), 0 when
+ * nothing is kept, -1 out of memory. */
+static int kept_bound(uint64_t id, char **alias)
 {
-    int known = 0;
-    pthread_mutex_lock(&whole_lock);
-    for (size_t i = 0; i < sizeof whole_mounts / sizeof *whole_mounts; i++)
-        known |= whole_mounts[i] == id;
-    if (add && !known)
-        whole_mounts[whole_next++ % (sizeof whole_mounts /
-                                     sizeof *whole_mounts)] = id;
-    pthread_mutex_unlock(&whole_lock);
-    return known;
+    int r = 0;
+    *alias = NULL;
+    pthread_mutex_lock(&bounds_lock);
+    for (size_t i = 0; i < sizeof bounds / sizeof *bounds && !r; i++)
+        if (bounds[i].id == id) {
+            r = 1;
+            if (bounds[i].alias && !(*alias = strdup(bounds[i].alias)))
+                r = -1;
+        }
+    pthread_mutex_unlock(&bounds_lock);
+    return r;
 }
 
-static char *bound_from(uint64_t id, const struct stat *st)
+static void keep_bound(uint64_t id, const char *alias)
 {
-    if (known_whole(id, 0))
-        return NULL;
+    char *copy = alias ? strdup(alias) : NULL;
+    if (alias && !copy)
+        return;
+    pthread_mutex_lock(&bounds_lock);
+    struct bound *b = &bounds[bounds_next++ % (sizeof bounds / sizeof *bounds)];
+    free(b->alias);
+    b->id = id;
+    b->alias = copy;
+    pthread_mutex_unlock(&bounds_lock);
+}
+
+static int same_file(const char *path, const struct stat *st)
+{
+    struct stat s;
+    return stat(path, &s) == 0 && s.st_dev == st->st_dev &&
+           s.st_ino == st->st_ino;
+}
+
+/* The source of mount ID as the table of mounts has it: the path of a
+ * mount of its file system's root, or of a folder above it, and the rest
+ * of the way, that is ST; NULL when ID is a whole file system's mount or
+ * its source is seen nowhere. */
+static char *read_bound(uint64_t id, const struct stat *st)
+{
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f)
         return NULL;
@@ -185,8 +211,6 @@ static char *bound_from(uint64_t id, const struct stat *st)
     int found = 0;
     while (m && !found && read_mount(f, m))
         found = m->id == id;
-    if (found && !strcmp(m->root, "/"))
-        known_whole(id, 1);
     if (found && strcmp(m->root, "/")) {
         rewind(f);
         while (!alias && read_mount(f, o)) {
@@ -199,12 +223,10 @@ static char *bound_from(uint64_t id, const struct stat *st)
                  (strncmp(o->root, m->root, rl) || m->root[rl] != '/')))
                 continue;
             const char *sub = strcmp(o->root, "/") ? m->root + rl : m->root;
-            struct stat s;
             if (asprintf(&alias, "%s%s", strcmp(o->point, "/") ? o->point : "",
                          sub) < 0)
                 alias = NULL;
-            else if (stat(alias, &s) != 0 || s.st_dev != st->st_dev ||
-                     s.st_ino != st->st_ino) {
+            else if (!same_file(alias, st)) {
                 free(alias);
                 alias = NULL;
             }
@@ -212,6 +234,26 @@ static char *bound_from(uint64_t id, const struct stat *st)
     }
     free(m);
     fclose(f);
+    return alias;
+}
+
+/* Folder or file ST, the root of mount ID (a folder of a file system
+ * bound there, a bind mount), by the path this namespace knows it by
+ * through a mount of the file system's own root or of a folder above it:
+ * a new string, NULL when ID is a whole file system's mount or its source
+ * is seen nowhere else (a container's volume). A bind mount of a disk's
+ * folder is the disk's as much as a link into it is. */
+static char *bound_from(uint64_t id, const struct stat *st)
+{
+    char *alias = NULL;
+    int kept = kept_bound(id, &alias);
+    if (kept < 0)
+        return NULL;
+    if (kept && (!alias || same_file(alias, st)))
+        return alias;
+    free(alias);
+    alias = read_bound(id, st);
+    keep_bound(id, alias);
     return alias;
 }
 

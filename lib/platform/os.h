@@ -152,6 +152,9 @@ int rt_os_stat(const char *path, struct rt_os_stat *st);
 int rt_os_fstat(int fd, struct rt_os_stat *st);
 /* 1 when PATH names anything, else 0. */
 int rt_os_exists(const char *path);
+/* 1 when PATH itself is a symbolic link (a reparse point on Windows),
+ * else 0: what a rename into PATH would replace. */
+int rt_os_is_link(const char *path);
 int rt_os_is_dir(const char *path);
 /* Whether paths A and B name the same existing file: 1, 0. */
 int rt_os_same_file(const char *a, const char *b);

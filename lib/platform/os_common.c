@@ -368,6 +368,16 @@ static int open_temporary(const char *path, char **tmp)
     return fd;
 }
 
+/* SV given up before its file was made, and ON_DISK freed: R. */
+static int abandoned(struct rt_os_saving *sv, char *on_disk, int r)
+{
+    int err = errno;
+    rt_os_saving_abandon(sv);
+    free(on_disk);
+    errno = err;
+    return r;
+}
+
 int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
                           enum rt_os_saving_rule rule, unsigned mode,
                           const struct rt_os_write_calls *c, char **used)
@@ -386,6 +396,30 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
         return -1;
     if (on_disk)
         path = on_disk;
+    /* What the name is now must be a file, or nothing: the file is put in
+     * place by a rename, which would replace a FIFO, a device, a link
+     * (the user's /dev/stdout, whatever it leads to) with a file, and a
+     * numbered name beside it would be written in /dev. Beneath a tree
+     * or a disk, the open refuses them by the tree's rules. */
+    struct rt_os_stat now;
+    int outside = !rt_os_is_confined(path);
+    int link = outside && rt_os_is_link(path);
+    if (link)
+        return abandoned(sv, on_disk,
+                         rt_os_refuse(ELOOP,
+                                      "%s is a symbolic link: regtool writes "
+                                      "a file whole, then puts it in place of "
+                                      "the name, which would replace the "
+                                      "link; name the file it leads to",
+                                      path));
+    if (outside && rt_os_stat(path, &now) == 0 && now.kind != RT_OS_ABSENT &&
+        now.kind != RT_OS_FILE) {
+        int r = rt_os_refuse(now.kind == RT_OS_DIR ? EISDIR : ENODEV,
+                             "%s is %s, not a file: regtool writes a file "
+                             "whole, then puts it in place of the name",
+                             path, now.what);
+        return abandoned(sv, on_disk, r);
+    }
     size_t n = strlen(path);
     if (!(*used = malloc(n + 8))) {
         rt_os_saving_abandon(sv);

@@ -497,6 +497,12 @@ int rt_os_stat(const char *path, struct rt_os_stat *out)
     return 0;
 }
 
+int rt_os_is_link(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
 int rt_os_fstat(int fd, struct rt_os_stat *out)
 {
     struct stat st;

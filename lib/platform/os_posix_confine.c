@@ -69,34 +69,44 @@ static int confined_dir(const char *dir, char **real)
     return fd;
 }
 
-/* DIR from the file system's root: DIR itself when absolute, else the
- * working directory (getcwd's, links resolved) and DIR, its leading "./"
- * taken off; a new string, NULL with errno (a working directory too long
- * to name is refused: walked from "/", the path would not be seen on the
- * disk it lies on). The confined directories are absolute: a relative
+/* DIR from the file system's root in *USE: DIR itself when absolute,
+ * else the working directory (getcwd's, links resolved) and DIR, its
+ * leading "./" taken off, a new string also in *OWNED (else NULL) for the
+ * caller to free. 0, or -1 with errno (a working directory too long to
+ * name is refused: walked from "/", the path would not be seen on the
+ * disk it lies on). No allocation for an absolute DIR: every call on a
+ * path comes here, and memory running out there must not read as a file
+ * not found. The confined directories are absolute: a relative
  * path beneath one (an output file named in a tree's folder) would
  * otherwise not be seen as beneath it, and realpath would follow a link
  * of the tree. */
-static char *absolute(const char *dir)
+static int absolute(const char *dir, const char **use, char **owned)
 {
-    char cwd[PATH_MAX], *out = NULL;
+    char cwd[PATH_MAX];
+    *use = dir;
+    *owned = NULL;
     if (dir[0] == '/')
-        return strdup(dir);
+        return 0;
     if (!getcwd(cwd, sizeof cwd)) {
         if (errno == ERANGE || errno == ENAMETOOLONG)
             rt_os_refuse(ENAMETOOLONG,
                          "the working directory is longer than %d bytes: "
                          "name %s from the file system's root",
                          PATH_MAX, dir);
-        return NULL;
+        return -1;
     }
     while (dir[0] == '.' && dir[1] == '/')
         dir += 2;
-    if (!strcmp(dir, ".") || !*dir)
-        return strdup(cwd);
-    if (asprintf(&out, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", dir) < 0)
-        return NULL;
-    return out;
+    int n = !strcmp(dir, ".") || !*dir
+                ? asprintf(owned, "%s", cwd)
+                : asprintf(owned, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "",
+                           dir);
+    if (n < 0) {
+        *owned = NULL;
+        return -1;
+    }
+    *use = *owned;
+    return 0;
 }
 
 /* What a look for a disk wants of a folder's entries: each of these
@@ -282,8 +292,9 @@ int rt_os_hold_disk_of(const char *path, char **held, char **canon)
     *held = NULL;
     if (canon)
         *canon = NULL;
-    char *abs = absolute(path);
-    if (!abs)
+    const char *abs;
+    char *owned;
+    if (absolute(path, &abs, &owned) != 0)
         return -1;
     char *disk = NULL, *on = NULL;
     /* Confined (again, when it is: one more reference) whatever the
@@ -303,7 +314,7 @@ int rt_os_hold_disk_of(const char *path, char **held, char **canon)
         r = -1;
         err = ENOMEM;
     }
-    free(abs);
+    free(owned);
     free(disk);
     free(on);
     errno = err;
@@ -366,11 +377,12 @@ static int confine_one(const char *dir, int input, char **canonical)
 {
     if (canonical)
         *canonical = NULL;
-    char *real, *abs = absolute(dir);
-    if (!abs)
+    const char *abs;
+    char *real, *owned;
+    if (absolute(dir, &abs, &owned) != 0)
         return -1;
     int fd = confined_dir(abs, &real);
-    free(abs);
+    free(owned);
     if (fd == -2) {
         real = realpath(dir, NULL);
         if (!real)
@@ -777,8 +789,9 @@ static int into_a_root(const char *abs, char **out)
 int os_posix_resolve(const char *path, struct beneath *b)
 {
     b->dir = -1;
-    char *abs = absolute(path);
-    if (!abs)
+    const char *abs;
+    char *owned;
+    if (absolute(path, &abs, &owned) != 0)
         return -1;
     int r = resolve_absolute(abs, b);
     if (r == 0 && b->dir < 0 && any_root()) {
@@ -789,7 +802,7 @@ int os_posix_resolve(const char *path, struct beneath *b)
         free(canon);
     }
     int err = errno;
-    free(abs);
+    free(owned);
     errno = err;
     return r;
 }

@@ -201,11 +201,13 @@ static int same_file(const char *path, const struct stat *st)
  * mount of its file system's root, or of a folder above it, and the rest
  * of the way, that is ST; NULL when ID is a whole file system's mount or
  * its source is seen nowhere. */
-static char *read_bound(uint64_t id, const struct stat *st)
+static char *read_bound(uint64_t id, const struct stat *st, int *unreadable)
 {
     FILE *f = fopen("/proc/self/mountinfo", "re");
-    if (!f)
+    if (!f) {
+        *unreadable = errno;
         return NULL;
+    }
     struct mount_line *m = malloc(2 * sizeof *m), *o = m ? m + 1 : NULL;
     char *alias = NULL;
     int found = 0;
@@ -243,17 +245,19 @@ static char *read_bound(uint64_t id, const struct stat *st)
  * a new string, NULL when ID is a whole file system's mount or its source
  * is seen nowhere else (a container's volume). A bind mount of a disk's
  * folder is the disk's as much as a link into it is. */
-static char *bound_from(uint64_t id, const struct stat *st)
+static char *bound_from(uint64_t id, const struct stat *st, int *unreadable)
 {
     char *alias = NULL;
+    *unreadable = 0;
     int kept = kept_bound(id, &alias);
     if (kept < 0)
         return NULL;
     if (kept && (!alias || same_file(alias, st)))
         return alias;
     free(alias);
-    alias = read_bound(id, st);
-    keep_bound(id, alias);
+    alias = read_bound(id, st, unreadable);
+    if (!*unreadable)
+        keep_bound(id, alias);
     return alias;
 }
 
@@ -271,25 +275,39 @@ static uint64_t mount_id(const char *path)
 /* CAND (a folder or file reached in folder CUR, not a link) by its
  * source, when it is the root of a bind mount whose source this
  * namespace names elsewhere: a new string, or NULL. */
-static char *bind_source(const char *cur, const char *cand,
-                         const struct stat *st)
+static int bind_source(const char *cur, const char *cand,
+                       const struct stat *st, char **alias)
 {
+    *alias = NULL;
 #if defined(__linux__) && defined(STATX_MNT_ID)
     uint64_t id = mount_id(cand), parent = mount_id(cur);
     if (!id || !parent || id == parent)
-        return NULL;
-    char *alias = bound_from(id, st);
-    if (alias && !strcmp(alias, cand)) {
+        return 0;
+    int unreadable;
+    *alias = bound_from(id, st, &unreadable);
+    struct stat up;
+    if (!*alias && unreadable &&
+        (lstat(*cur ? cur : "/", &up) != 0 || up.st_dev == st->st_dev))
+        /* A mount of the file system its folder is on: a folder of it
+         * bound there, from where only the table could say (a chroot or
+         * a container without /proc). */
+        return rt_os_refuse(EXDEV,
+                            "%s is a folder bound there from another, and "
+                            "where from cannot be read (/proc/self/mountinfo: "
+                            "%s): regtool cannot tell whether it lies on "
+                            "another machine's disk",
+                            cand, strerror(unreadable));
+    if (*alias && !strcmp(*alias, cand)) {
         /* Bound over itself (a tree made a mount point of its own). */
-        free(alias);
-        alias = NULL;
+        free(*alias);
+        *alias = NULL;
     }
-    return alias;
+    return 0;
 #else
     (void)cur;
     (void)cand;
     (void)st;
-    return NULL;
+    return 0;
 #endif
 }
 
@@ -392,7 +410,9 @@ static int step(struct walk *w, size_t len)
     }
     /* A ".." right after leaves the bound folder where it is bound, as
      * the kernel has it: its source does not matter then. */
-    char *alias = next_is_dotdot(rest) ? NULL : bind_source(w->cur, cand, &st);
+    char *alias = NULL;
+    if (!next_is_dotdot(rest) && bind_source(w->cur, cand, &st, &alias) != 0)
+        return -1;
     if (alias) {
         int r = through_source(w, alias, rest);
         free(alias);

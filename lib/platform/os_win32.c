@@ -544,6 +544,15 @@ int rt_os_fstat(int fd, struct rt_os_stat *st)
     return 0;
 }
 
+int rt_os_is_link(const char *path)
+{
+    wchar_t *w = os_win32_wide(path);
+    DWORD attrs = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+    free(w);
+    return attrs != INVALID_FILE_ATTRIBUTES &&
+           (attrs & FILE_ATTRIBUTE_REPARSE_POINT);
+}
+
 int rt_os_stat(const char *path, struct rt_os_stat *st)
 {
     memset(st, 0, sizeof *st);

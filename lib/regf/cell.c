@@ -274,7 +274,8 @@ int regf_index_bins(struct rt_regf *h)
         off = end;
     }
     regf_release(h, regf_file_off(released), total - released);
-    qsort(h->free, h->nfree, sizeof *h->free, free_cmp_qsort);
+    if (h->nfree)   /* qsort of no array (NULL) is undefined */
+        qsort(h->free, h->nfree, sizeof *h->free, free_cmp_qsort);
     return 0;
 }
 

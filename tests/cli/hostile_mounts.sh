@@ -214,6 +214,22 @@ if unshare -m --propagation private true 2>/dev/null; then
 else
     echo "SKIP: hostile_mounts: unshare -m is not allowed here (the /proc/PID/root case)"
 fi
+
+# Without /proc (a rescue chroot, a minimal container), where a folder is
+# bound from cannot be read: a bound folder of the file system it is on
+# is refused, not taken for a plain one (the disk's Users bound there,
+# its planted Users/Public/Temp was followed).
+if unshare -m --propagation private true 2>/dev/null; then
+    mkdir -p "$TMPDIR/np"
+    unshare -m --propagation private sh -c "
+        mount --bind '$T/Users' '$TMPDIR/np' && mount -t tmpfs none /proc &&
+        exec timeout 20 '$REGTOOL' hive recover '$C/SOFTWARE' -o '$TMPDIR/np/Public/Temp/np'" \
+        >"$OUT" 2>"$ERR"
+    rc=$?
+    [ "$rc" -eq 3 ] || { cat "$ERR" >&2; fail "a bound folder without /proc: exit $rc, want 3"; }
+    expect_grep "$TMPDIR/np is a folder bound there from another, and where from cannot be read" "$ERR"
+    expect_same_tree "$OUT2" "$TMPDIR/bound-out.state"
+fi
 unmount_all
 host_same
 echo "hostile mounts: every crossing refused, the host untouched; a mounted root works"

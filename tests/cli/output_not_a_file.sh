@@ -1,0 +1,40 @@
+#!/bin/sh
+# An output named where something other than a file stands is refused,
+# the thing left as it was: regtool writes a file whole and then renames
+# it into the name, which replaced a link (the user's /dev/stdout with
+# stdout redirected to a file: /dev/stdout was a regular file after
+# `regtool backup --force /dev/stdout > x`), a FIFO or a device with a
+# file, and a numbered name beside it (backup without --force) was
+# written in /dev. Here in the test's own folder: a link shaped as
+# /dev/stdout is, a link to a file, a FIFO and a folder.
+. tests/cli/lib.sh
+
+T=$TMPDIR/t
+expect_exit 0 "$REGTOOL" --store "hive:$T" init --languages 009
+D=$TMPDIR/names
+mkdir -p "$D/folder"
+ln -s /proc/self/fd/1 "$D/stdout"
+printf 'the user file: must never change\n' >"$D/file"
+ln -s "$D/file" "$D/to-file"
+mkfifo "$D/fifo"
+tree_state "$D" >"$TMPDIR/names.state"
+S="--store hive:$T"
+for name in stdout to-file fifo folder; do
+    case $name in
+    stdout | to-file) what="is a symbolic link" ;;
+    fifo) what="is a FIFO, not a file" ;;
+    folder) what="is a folder, not a file" ;;
+    esac
+    for args in "$S backup $D/$name" "$S backup --force $D/$name" \
+        "$S backup --format reg --force $D/$name" \
+        "$S audit --textfile $D/$name" \
+        "hive recover --force $T/Windows/System32/config/SOFTWARE -o $D/$name"; do
+        # shellcheck disable=SC2086
+        timeout 20 "$REGTOOL" $args >"$TMPDIR/stdout-file" 2>"$ERR"
+        rc=$?
+        [ "$rc" -eq 3 ] || { cat "$ERR" >&2; fail "$args exited $rc, want 3"; }
+        expect_grep "$D/$name $what" "$ERR"
+        expect_same_tree "$D" "$TMPDIR/names.state" "$args changed $D"
+    done
+done
+echo "outputs where no file stands: refused, each left as it was"

@@ -318,6 +318,97 @@ static void test_backup_leaves_out_what_reads_back_otherwise(void **state)
     assert_true(rt_psb_text_reads_back("a\n[S", 4));
 }
 
+/* A table of T (UTF-16 literal pairs) with, when BIG, one more pair whose
+ * text is BIG 'x' units: a text longer than a write piece. */
+static uint8_t *table_with(const char16_t *t, size_t t_bytes, size_t big,
+                           size_t *len)
+{
+    static const char16_t index[] = u"9001";
+    size_t head = t_bytes - 2;      /* without the list's terminator */
+    *len = head + (big ? sizeof index + (big + 1) * 2 : 0) + 2;
+    uint8_t *b = calloc(1, *len);
+    assert_non_null(b);
+    memcpy(b, t, head);
+    if (big) {
+        memcpy(b + head, index, sizeof index);
+        for (size_t i = 0; i < big; i++)
+            b[head + sizeof index + 2 * i] = 'x';
+    }
+    return b;
+}
+
+/* The stream writes what the decoded backup (rt_engine_backup, whose
+ * pairs rt_psb_merge merges) writes, for tables as Windows writes them
+ * (in index order, merged in one pass) with an index in both and an
+ * index twice in one, for tables out of index order (sorted), and with a
+ * text longer than the pieces the stream writes in: the last of equal
+ * indices wins, Help's over Counter's. */
+static void test_backup_stream_merges_as_decoded(void **state)
+{
+    (void)state;
+    static const char16_t in_order_c[] = u"1\0" "1847\0" "2\0System\0"
+        "4\0Memory\0" "4\0Memory again\0" "2000\0Mine\0";
+    static const char16_t in_order_h[] = u"3\0System help\0"
+        "4\0Help at four\0" "5\0Memory help\0" "2001\0Mine help\0";
+    static const char16_t any_c[] = u"2000\0Mine\0" "1\0" "1847\0"
+        "4\0Memory\0" "2\0System\0" "4\0Memory again\0";
+    static const char16_t any_h[] = u"2001\0Mine help\0" "4\0Help at four\0"
+        "3\0System help\0" "5\0Memory help\0";
+    static const struct rt_db_load_options none = {RT_DB_TABLES_NONE, NULL,
+                                                   0, 0, NULL};
+    for (int v = 0; v < 4; v++) {
+        struct rt_store *s = machine();
+        size_t clen, hlen, big = v & 2 ? 200000 : 0;
+        uint8_t *c = v & 1 ? table_with(any_c, sizeof any_c, 0, &clen)
+                           : table_with(in_order_c, sizeof in_order_c, 0,
+                                        &clen);
+        uint8_t *h = v & 1 ? table_with(any_h, sizeof any_h, big, &hlen)
+                           : table_with(in_order_h, sizeof in_order_h, big,
+                                        &hlen);
+        assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_COUNTER,
+                                                c, clen), 0);
+        assert_int_equal(rt_store_mem_put_table(s, "009", RT_TABLE_HELP, h,
+                                                hlen), 0);
+        free(c);
+        free(h);
+        struct rt_database db;
+        struct rt_error e = {0};
+        struct rt_psb p;
+        uint8_t *whole;
+        size_t whole_len;
+        assert_int_equal(rt_database_load(s, &db, &e), 0);
+        assert_int_equal(rt_engine_backup(&db, &p, &e), 0);
+        assert_int_equal(rt_psb_write(&p, &whole, &whole_len), 0);
+        const struct rt_psb_language *l = rt_psb_language_find(&p, "009");
+        assert_non_null(l);
+        int four = 0;
+        for (size_t i = 0; i < l->strings.n; i++)
+            if (l->strings.v[i].index == 4) {
+                four++;
+                assert_int_equal(l->strings.v[i].text_len, 12);
+                assert_memory_equal(l->strings.v[i].text, "Help at four", 12);
+            }
+        assert_int_equal(four, 1);
+        rt_psb_free(&p);
+        rt_database_free(&db);
+
+        assert_int_equal(rt_database_load_with(s, &db, &none, &e), 0);
+        struct sink k = {0};
+        struct rt_backup_stats st;
+        assert_int_equal(rt_engine_backup_stream(s, &db, 0, to_sink, &k, &st,
+                                                 &e), 0);
+        assert_int_equal(k.n, whole_len);
+        assert_memory_equal(k.v, whole, whole_len);
+        /* The head, 009 (its pairs before the long text, then the long
+         * text, the last pair, as a write of its own) and 019. */
+        assert_int_equal(k.parts, big ? 4 : 3);
+        free(k.v);
+        free(whole);
+        rt_database_free(&db);
+        s->ops->close(s);
+    }
+}
+
 /* A salvaged backup of a database read as repair reads it (every table,
  * its pairs not decoded) holds the undamaged tables' pairs too, not only
  * the salvaged ones, and names each damaged table to the sink. */
@@ -975,6 +1066,7 @@ int main(void)
         cmocka_unit_test(test_backup),
         cmocka_unit_test(test_backup_stream),
         cmocka_unit_test(test_backup_leaves_out_what_reads_back_otherwise),
+        cmocka_unit_test(test_backup_stream_merges_as_decoded),
         cmocka_unit_test(test_backup_salvaged_undecoded),
         cmocka_unit_test(test_restore_plan),
         cmocka_unit_test(test_restore_splices),

@@ -406,6 +406,47 @@ static void pairs_permuted_by_positions(void **state)
     }
 }
 
+/* rt_pair_list_encodes_as says 1 exactly for the bytes rt_pair_list_encode
+ * gives (ASCII texts long and short, two- and three-byte UTF-8, an empty
+ * text, an index as written), 0 for any byte changed, a byte missing or
+ * added, and 0 where the text has a form it does not compare (four-byte
+ * UTF-8: the caller encodes then). */
+static void encodes_as_the_encoding(void **state)
+{
+    (void)state;
+    const char *texts[] = {"System", "A text longer than eight bytes, mostly",
+                           "", "Réseau Éléments", "Система", "处理器时间",
+                           "12345678abcdefgh", "mixé 12345678 ascii é"};
+    struct rt_pair_list l = {0};
+    for (uint32_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        assert_int_equal(rt_pair_list_append(&l, 2 * i + 2, texts[i]), 0);
+    l.v[1].index_raw = strdup("0004");
+    assert_non_null(l.v[1].index_raw);
+    uint8_t *b;
+    size_t len;
+    assert_int_equal(rt_pair_list_encode(&l, &b, &len), 0);
+    assert_int_equal(rt_pair_list_encodes_as(&l, b, len), 1);
+    for (size_t i = 0; i < len; i++) {
+        b[i] ^= 0x20;
+        assert_int_equal(rt_pair_list_encodes_as(&l, b, len), 0);
+        b[i] ^= 0x20;
+    }
+    assert_int_equal(rt_pair_list_encodes_as(&l, b, len - 1), 0);
+    assert_int_equal(rt_pair_list_encodes_as(&l, b, len - 2), 0);
+    uint8_t *more = malloc(len + 2);
+    assert_non_null(more);
+    memcpy(more, b, len);
+    more[len] = more[len + 1] = 0;
+    assert_int_equal(rt_pair_list_encodes_as(&l, more, len + 2), 0);
+    free(more);
+    free(b);
+    assert_int_equal(rt_pair_list_append(&l, 40, "smile \xF0\x9F\x98\x80"), 0);
+    assert_int_equal(rt_pair_list_encode(&l, &b, &len), 0);
+    assert_int_equal(rt_pair_list_encodes_as(&l, b, len), 0);
+    free(b);
+    rt_pair_list_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +472,7 @@ int main(void)
         cmocka_unit_test(table_set_over_whatever_the_struct_held),
         cmocka_unit_test(pairs_permuted_by_positions),
         cmocka_unit_test(agreement_whatever_the_order),
+        cmocka_unit_test(encodes_as_the_encoding),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);
 }

@@ -1,17 +1,13 @@
 /* Engine: lodctr /S and /R:file over the database as read (docs/design.md,
  * "The backup store"). */
 #include "engine/backup.h"
+#include "engine/backup_section.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/lang_id.h"
-#include "model/size_caps.h"
-#include "model/sort_positions.h"
-#include "model/strbuf.h"
 #include "model/utf16.h"
-#include "platform/os.h"
 #include "platform/progress.h"
 
 static int oom(struct rt_error *e)
@@ -198,143 +194,13 @@ static int backup(const struct rt_database *db, int salvage,
     return 0;
 }
 
-/* The index of the pair at position P of a language's merged list (its
- * Counter's pairs, then its Help's), tables T. */
-static uint32_t merged_index(const struct rt_table *t, uint32_t p)
-{
-    return p < t[0].n ? t[0].v[p].index : t[1].v[p - t[0].n].index;
-}
-
-/* By index, then by place in Counter then Help order. */
-static int merged_cmp(uint32_t a, uint32_t b, const void *ctx)
-{
-    uint32_t x = merged_index(ctx, a), y = merged_index(ctx, b);
-    if (x != y)
-        return x < y ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static void put_ascii16(struct rt_strbuf *b, const char *s)
-{
-    for (; *s; s++) {
-        char u[2] = {*s, 0};
-        rt_strbuf_append(b, u, 2);
-    }
-}
-
-/* rt_psb_text_reads_back of UTF-16LE TEXT (N bytes, valid): decoded only
- * when it holds a line break, which few texts do. -1 when out of memory. */
-static int reads_back16(const uint8_t *text, size_t n)
-{
-    size_t i = 0;
-    while (i + 1 < n && !(text[i] == '\n' && text[i + 1] == 0))
-        i += 2;
-    if (i + 1 >= n)
-        return 1;
-    char *u;
-    size_t len;
-    if (rt_utf16le_to_utf8(text, n, &u, &len, NULL) != 0)
-        return -1;
-    int r = rt_psb_text_reads_back(u, len);
-    free(u);
-    return r;
-}
-
-/* L's [PerfStrings_] section as rt_psb_write_language writes it (the
- * tables merged as rt_psb_merge merges them), made from the tables' own
- * UTF-16LE: what lodctr /S writes is their text as stored, so nothing is
- * decoded, and a language's part costs its bytes and a small entry a
- * pair, not every pair decoded and copied twice. L's tables are whole
- * and undamaged (every string valid UTF-16, as the scan checked). */
-static int language_part(const struct rt_db_language *l, uint8_t **out,
-                         size_t *len, size_t *left_out)
-{
-    const struct rt_table *t = l->tab;
-    size_t n = t[0].n + t[1].n;
-    /* Four bytes a pair, sorted where they lie: a table of millions of
-     * tiny pairs is backed up in a fraction of its own size. */
-    uint32_t *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        v[i] = (uint32_t)i;
-    rt_sort_positions(v, n, merged_cmp, t);
-    struct rt_strbuf b = {0};
-    put_ascii16(&b, "\r\n\r\n[PerfStrings_");
-    put_ascii16(&b, l->id);
-    put_ascii16(&b, "]");
-    for (size_t i = 0; i < n && !b.failed; i++) {
-        /* The last of equal indices wins, as in lodctr's array by index. */
-        uint32_t index = merged_index(t, v[i]);
-        if (i + 1 < n && merged_index(t, v[i + 1]) == index)
-            continue;
-        int kind = v[i] >= t[0].n;
-        const struct rt_table *x = &t[kind];
-        const struct rt_msz_entry *en = &x->v[kind ? v[i] - t[0].n : v[i]];
-        int r = reads_back16(x->blob + en->text, en->text_bytes);
-        if (r < 0) {
-            b.failed = 1;
-            break;
-        }
-        if (!r) {
-            (*left_out)++;
-            continue;
-        }
-        char head[24];
-        snprintf(head, sizeof head, "\r\n%u=", index);
-        put_ascii16(&b, head);
-        rt_strbuf_append(&b, x->blob + en->text, en->text_bytes);
-    }
-    free(v);
-    *len = b.len;
-    if (b.failed || !(*out = (uint8_t *)rt_strbuf_take(&b))) {
-        rt_strbuf_free(&b);
-        return -1;
-    }
-    return 0;
-}
-
-/* An interrupt (Ctrl-C, SIGTERM) noted by a caller that catches them
- * (rt_os_catch_interrupts) stops the backup before its next read or
- * write: the caller removes what was written. */
-static int interrupted(struct rt_error *e)
-{
-    if (!rt_os_interrupted())
-        return 0;
-    return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing was "
-                        "saved");
-}
-
 /* Writes PART (a new buffer, freed here) through the sink. */
 static int emit(const struct rt_backup_sink *k, uint8_t *part, size_t len,
                 size_t *bytes, struct rt_error *e)
 {
-    if (interrupted(e)) {
-        free(part);
-        return -1;
-    }
-    /* Restore reads a backup of at most RT_BACKUP_FILE_MAX bytes, which
-     * holds the tables of any tree within the .dat caps (size_caps.h):
-     * one larger (thousands of providers more, or tables kept in a
-     * SOFTWARE of gigabytes) is not written, so that every backup saved
-     * can be restored. */
-    if (len > RT_BACKUP_FILE_MAX - *bytes) {
-        free(part);
-        return rt_error_set(e, RT_ERR_INVALID_DATA,
-                            "the backup would be more than the %llu MiB "
-                            "a PerfStringBackup file may be (restore "
-                            "reads no larger one); nothing was saved",
-                            (unsigned long long)(RT_BACKUP_FILE_MAX >> 20));
-    }
-    int r = k->write(k->ctx, part, len);
+    int r = rt_backup_emit(k, part, len, bytes, e);
     free(part);
-    if (r != 0)
-        return interrupted(e) ? -1
-                              : rt_error_set(e, RT_ERR_WRITE_FAULT,
-                                             "writing the backup failed; "
-                                             "nothing was saved");
-    *bytes += len;
-    return 0;
+    return r;
 }
 
 /* L's section with its damaged tables salvaged, each told to the sink. */
@@ -364,6 +230,35 @@ static int salvaged_part(const struct rt_db_language *l, int salvage,
     return r;
 }
 
+/* L's tables read from S, their texts decoded only where a damaged table
+ * is salvaged. */
+static int read_language(struct rt_store *s, const struct rt_db_language *l,
+                         struct rt_db_language *read, struct rt_error *e)
+{
+    if (rt_database_read_language(s, l, 0, read, e) != 0)
+        return -1;
+    if (!read->damaged)
+        return 0;
+    rt_database_unload_language(read);
+    return rt_database_read_language(s, l, 1, read, e);
+}
+
+/* L's section through O: from its tables' UTF-16 as they lie, or, with
+ * a table damaged (or held from a splice on), as its pairs decoded. */
+static int language_out(const struct rt_db_language *l, int salvage,
+                        struct rt_backup_out *o,
+                        struct rt_backup_stats *stats, struct rt_error *e)
+{
+    if (!l->damaged && !l->tab[0].base && !l->tab[1].base)
+        return rt_backup_write_section(l, o, &stats->left_out, e);
+    uint8_t *part;
+    size_t len;
+    if (salvaged_part(l, salvage, o->k, &stats->n_damaged, &stats->left_out,
+                      &part, &len, e) != 0)
+        return -1;
+    return emit(o->k, part, len, o->bytes, e);
+}
+
 int rt_engine_backup_to(struct rt_store *s, const struct rt_database *db,
                         int salvage, const struct rt_backup_sink *k,
                         struct rt_backup_stats *stats, struct rt_error *e)
@@ -381,41 +276,37 @@ int rt_engine_backup_to(struct rt_store *s, const struct rt_database *db,
         return oom(e);
     if (emit(k, part, len, &stats->bytes, e) != 0)
         return -1;
-    for (size_t i = 0; i < db->n_langs; i++) {
+    /* Every language's section goes through this one buffer. */
+    struct rt_backup_out o = {k, malloc(RT_BACKUP_PIECE), 0, &stats->bytes};
+    if (!o.buf)
+        return oom(e);
+    for (size_t i = 0; i < db->n_langs && r == 0; i++) {
         const struct rt_db_language *l = &db->langs[i];
         struct rt_db_language read;
-        if (interrupted(e))
-            return -1;
+        if (rt_backup_interrupted(e)) {
+            r = -1;
+            break;
+        }
         if (rt_lang_is_current(l->id))
             continue;
         rt_progress_report("saving languages", i, db->n_langs);
         /* Read here, freed once written: one language at a time. */
         int here = !l->loaded;
         if (here) {
-            /* Its texts decoded only where a damaged table is salvaged. */
-            if (rt_database_read_language(s, l, 0, &read, e) != 0)
-                return -1;
-            if (read.damaged) {
-                rt_database_unload_language(&read);
-                if (rt_database_read_language(s, l, 1, &read, e) != 0)
-                    return -1;
+            if (read_language(s, l, &read, e) != 0) {
+                r = -1;
+                break;
             }
             l = &read;
         }
-        if (!l->damaged && !l->tab[0].base && !l->tab[1].base)
-            r = language_part(l, &part, &len, &stats->left_out) ? oom(e) : 0;
-        else
-            r = salvaged_part(l, salvage, k, &stats->n_damaged,
-                              &stats->left_out, &part, &len, e);
+        r = language_out(l, salvage, &o, stats, e);
         if (here)
             rt_database_unload_language(&read);
-        if (r != 0)
-            return -1;
-        if (emit(k, part, len, &stats->bytes, e) != 0)
-            return -1;
-        stats->n_langs++;
+        if (r == 0)
+            stats->n_langs++;
     }
-    return interrupted(e);
+    free(o.buf);
+    return r != 0 ? -1 : rt_backup_interrupted(e);
 }
 
 int rt_engine_backup_stream(struct rt_store *s, const struct rt_database *db,

@@ -917,6 +917,17 @@ int rt_db_replace_changed_tables(const struct rt_db_language *l,
         uint8_t *blob = NULL;
         size_t len = 0;
         const struct rt_pair_list *p = help ? &t->help : &t->counter;
+        const struct rt_table *tab = &l->tab[help];
+        /* A table that holds the pairs' bytes already (a backup restored
+         * over the database it was saved from) is found so as they are
+         * compared, not encoded first: change_table's outcome for it. */
+        if ((help ? l->has_help : l->has_counter) &&
+            l->blob_damage[help].status == RT_MSZ_OK && !tab->base &&
+            rt_pair_list_encodes_as(p, tab->blob, tab->len)) {
+            changed[help] = 0;
+            at[help] = tab->len;
+            continue;
+        }
         if (rt_pair_list_encode(p, &blob, &len) != 0 ||
             change_table(l, help, p, blob, len, cs, &changed[help],
                          &at[help]) != 0)

@@ -86,6 +86,102 @@ int rt_pair_list_encode(const struct rt_pair_list *l, uint8_t **blob,
     return rt_multi_sz_encode(l->v, l->n, blob, len);
 }
 
+/* The low four bytes of X (ASCII) as four UTF-16LE units, read as a
+ * little-endian host reads eight bytes. */
+static uint64_t units(uint64_t x)
+{
+    return (x & 0xFF) | (x & 0xFF00) << 8 | (x & 0xFF0000) << 16 |
+           (x & 0xFF000000) << 24;
+}
+
+/* Whether the N bytes at U begin with the LEN bytes of UTF-8 at S as
+ * rt_utf8_to_utf16le_into writes them (its one-, two- and three-byte
+ * forms; 0 for any other) and a NUL unit; *USED then their count. */
+static int same_string(const char *s, size_t len, const uint8_t *u,
+                       size_t n, size_t *used)
+{
+    const unsigned char *c = (const unsigned char *)s;
+    size_t o = 0;
+    for (size_t i = 0; i < len;) {
+        /* Eight ASCII bytes a step (most text), against their units as
+         * a little-endian host reads them (elsewhere they differ, and
+         * the caller encodes). */
+        while (len - i >= 8 && n - o >= 16) {
+            uint64_t w, a, b;
+            memcpy(&w, c + i, 8);
+            if (w & 0x8080808080808080u)
+                break;
+            memcpy(&a, u + o, 8);
+            memcpy(&b, u + o + 8, 8);
+            if (a != units(w) || b != units(w >> 32))
+                return 0;
+            i += 8;
+            o += 16;
+        }
+        if (i == len)
+            break;
+        uint32_t v = c[i];
+        size_t k = 1;
+        if (v >= 0x80) {
+            if (v >= 0xC2 && v <= 0xDF && len - i >= 2 &&
+                (c[i + 1] & 0xC0) == 0x80) {
+                v = (v & 0x1F) << 6 | (c[i + 1] & 0x3Fu);
+                k = 2;
+            } else if ((v & 0xF0) == 0xE0 && len - i >= 3 &&
+                       (c[i + 1] & 0xC0) == 0x80 &&
+                       (c[i + 2] & 0xC0) == 0x80) {
+                v = (v & 0x0F) << 12 | (c[i + 1] & 0x3Fu) << 6 |
+                    (c[i + 2] & 0x3Fu);
+                if (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))
+                    return 0;
+                k = 3;
+            } else {
+                return 0;
+            }
+        }
+        if (n - o < 2 || u[o] != (uint8_t)v || u[o + 1] != (uint8_t)(v >> 8))
+            return 0;
+        o += 2;
+        i += k;
+    }
+    if (n - o < 2 || u[o] || u[o + 1])
+        return 0;
+    *used = o + 2;
+    return 1;
+}
+
+/* INDEX in decimal, as "%u" prints it, into D (at least 11 bytes). */
+static const char *decimal(uint32_t index, char *d)
+{
+    char *p = d + 10;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + index % 10);
+        index /= 10;
+    } while (index);
+    return p;
+}
+
+int rt_pair_list_encodes_as(const struct rt_pair_list *l, const uint8_t *blob,
+                            size_t len)
+{
+    size_t o = 0, used;
+    if (!blob)
+        return 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const struct rt_pair *p = &l->v[i];
+        char d[11];
+        const char *idx = p->index_raw ? p->index_raw : decimal(p->index, d);
+        if (!same_string(idx, strlen(idx), blob + o, len - o, &used))
+            return 0;
+        o += used;
+        if (!same_string(p->text, p->text_len, blob + o, len - o, &used))
+            return 0;
+        o += used;
+    }
+    return same_string("", 0, blob + o, len - o, &used) && o + used == len;
+}
+
 int rt_pair_list_copy(struct rt_pair_list *dst, const struct rt_pair_list *src)
 {
     memset(dst, 0, sizeof *dst);

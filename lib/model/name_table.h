@@ -46,6 +46,12 @@ int rt_name_table_decode(struct rt_name_table *t, const uint8_t *counter,
 /* Encodes one list into a new REG_MULTI_SZ blob. */
 int rt_pair_list_encode(const struct rt_pair_list *l, uint8_t **blob,
                         size_t *len);
+/* 1 when rt_pair_list_encode would give L as exactly the LEN bytes at
+ * BLOB, found without encoding it; 0 when it would not, and also where L
+ * holds text outside the plain forms the comparison knows (four-byte
+ * UTF-8, anything not valid): encode L then to know. */
+int rt_pair_list_encodes_as(const struct rt_pair_list *l, const uint8_t *blob,
+                            size_t len);
 
 void rt_name_table_free(struct rt_name_table *t);
 void rt_pair_list_free(struct rt_pair_list *l);

@@ -43,6 +43,10 @@ long long rt_os_pread(int fd, void *buf, size_t len, uint64_t off);
 int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off);
 /* Makes the file's data and size durable (fsync, FlushFileBuffers). */
 int rt_os_fsync(int fd);
+/* Asks the system to start writing the LEN bytes at OFF to the disk now,
+ * so that a later rt_os_fsync has less left to wait for: a hint, which
+ * fails silently (Linux: sync_file_range; elsewhere nothing). */
+void rt_os_start_writeback(int fd, uint64_t off, uint64_t len);
 int rt_os_ftruncate(int fd, uint64_t size);
 int rt_os_fsize(int fd, uint64_t *size);
 /* Takes an exclusive lock on the whole file, waiting while another
@@ -352,6 +356,7 @@ struct rt_os_saving {
     size_t name_len;      /* PATH's length, where _NNN goes */
     enum rt_os_saving_rule rule;
     uint64_t written;
+    uint64_t sent;        /* bytes handed to rt_os_start_writeback */
     const struct rt_os_write_calls *calls;  /* NULL: this layer's own */
     char *disk;           /* rt_os_hold_disk_of(PATH) while it is open */
 };

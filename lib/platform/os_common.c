@@ -18,6 +18,10 @@
 #include <windows.h>
 #endif
 
+/* How many bytes a file being saved gets ahead of the disk before they
+ * are sent to it (rt_os_start_writeback). */
+#define RT_OS_WRITEBACK_STEP ((uint64_t)8 << 20)
+
 static int is_sep(char c)
 {
 #ifdef RT_OS_WIN32
@@ -488,6 +492,12 @@ int rt_os_saving_write(struct rt_os_saving *sv, const void *data, size_t len)
         return -1;
     }
     sv->written += len;
+    /* A large file goes to the disk while the caller makes the rest of
+     * it: the fsync that finishes it waits for its last part only. */
+    if (sv->written - sv->sent >= RT_OS_WRITEBACK_STEP) {
+        rt_os_start_writeback(sv->fd, sv->sent, sv->written - sv->sent);
+        sv->sent = sv->written;
+    }
     return 0;
 }
 

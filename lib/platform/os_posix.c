@@ -189,6 +189,17 @@ int rt_os_fsync(int fd)
     return fsync(fd);
 }
 
+void rt_os_start_writeback(int fd, uint64_t off, uint64_t len)
+{
+#ifdef __linux__
+    (void)sync_file_range(fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd;
+    (void)off;
+    (void)len;
+#endif
+}
+
 int rt_os_ftruncate(int fd, uint64_t size)
 {
     return ftruncate(fd, (off_t)size);

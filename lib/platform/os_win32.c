@@ -220,6 +220,14 @@ int rt_os_pwrite(int fd, const void *buf, size_t len, uint64_t off)
     return 0;
 }
 
+void rt_os_start_writeback(int fd, uint64_t off, uint64_t len)
+{
+    /* The cache manager writes behind on its own. */
+    (void)fd;
+    (void)off;
+    (void)len;
+}
+
 int rt_os_fsync(int fd)
 {
     HANDLE h = os_win32_handle_of(fd);

@@ -213,6 +213,8 @@ static char *read_bound(uint64_t id, const struct stat *st, int *unreadable)
     int found = 0;
     while (m && !found && read_mount(f, m))
         found = m->id == id;
+    if (!m || !found)   /* (a table that does not list the mount) */
+        *unreadable = m ? ENOENT : ENOMEM;
     if (found && strcmp(m->root, "/")) {
         rewind(f);
         while (!alias && read_mount(f, o)) {

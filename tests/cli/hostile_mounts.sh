@@ -215,15 +215,19 @@ else
     echo "SKIP: hostile_mounts: unshare -m is not allowed here (the /proc/PID/root case)"
 fi
 
-# Without /proc (a rescue chroot, a minimal container), where a folder is
-# bound from cannot be read: a bound folder of the file system it is on
-# is refused, not taken for a plain one (the disk's Users bound there,
-# its planted Users/Public/Temp was followed).
+# Without /proc (a rescue chroot, a minimal container), or with a table
+# of mounts that does not list the mount, where a folder is bound from
+# cannot be read: a bound folder of the file system it is on is refused,
+# not taken for a plain one (the disk's Users bound there, its planted
+# Users/Public/Temp was followed). The table is hidden here by /dev/null
+# bound over the process's own (over all of /proc, the sanitizers' build
+# could not read its options nor check leaks).
 if unshare -m --propagation private true 2>/dev/null; then
     mkdir -p "$TMPDIR/np"
-    unshare -m --propagation private sh -c "
-        mount --bind '$T/Users' '$TMPDIR/np' && mount -t tmpfs none /proc &&
-        exec timeout 20 '$REGTOOL' hive recover '$C/SOFTWARE' -o '$TMPDIR/np/Public/Temp/np'" \
+    timeout 20 unshare -m --propagation private sh -c "
+        mount --bind '$T/Users' '$TMPDIR/np' &&
+        mount --bind /dev/null /proc/\$\$/mountinfo &&
+        exec '$REGTOOL' hive recover '$C/SOFTWARE' -o '$TMPDIR/np/Public/Temp/np'" \
         >"$OUT" 2>"$ERR"
     rc=$?
     [ "$rc" -eq 3 ] || { cat "$ERR" >&2; fail "a bound folder without /proc: exit $rc, want 3"; }

@@ -151,7 +151,7 @@ static int finish_string(struct parser *ps)
     if (!ps->cur)
         return 0;
     ps->cur = 0;
-    rt_strbuf_free(&ps->pending);
+    rt_strbuf_clear(&ps->pending);
     if (ps->cur_text.failed)
         return nomem(ps->err, ps->cur_line);
     struct rt_pair_list *l = &ps->p->langs[ps->sec].strings;
@@ -160,7 +160,7 @@ static int finish_string(struct parser *ps)
     int r = rt_pair_list_append_valid(l, ps->cur_index,
                                       ps->cur_text.s ? ps->cur_text.s : "",
                                       ps->cur_text.len);
-    rt_strbuf_free(&ps->cur_text);
+    rt_strbuf_clear(&ps->cur_text);
     return r ? nomem(ps->err, ps->cur_line) : 0;
 }
 
@@ -418,7 +418,7 @@ static int strings_line(struct parser *ps, const char *s, const char *e,
     rt_strbuf_append(&ps->cur_text, ps->pending.s ? ps->pending.s : "",
                      ps->pending.len);
     rt_strbuf_append(&ps->cur_text, s, (size_t)(e - s));
-    rt_strbuf_free(&ps->pending);
+    rt_strbuf_clear(&ps->pending);
     rt_strbuf_append(&ps->pending, term, strlen(term));
     return ps->pending.failed ? nomem(ps->err, line) : 0;
 }

@@ -75,6 +75,14 @@ void rt_strbuf_free(struct rt_strbuf *b)
     memset(b, 0, sizeof *b);
 }
 
+void rt_strbuf_clear(struct rt_strbuf *b)
+{
+    b->len = 0;
+    b->failed = 0;
+    if (b->s)
+        b->s[0] = '\0';
+}
+
 const char *rt_path_base_name(const char *path)
 {
     const char *b = path;

@@ -20,6 +20,10 @@ void rt_strbuf_append(struct rt_strbuf *b, const void *s, size_t n);
  * when an allocation failed; B is empty afterwards. */
 char *rt_strbuf_take(struct rt_strbuf *b);
 void rt_strbuf_free(struct rt_strbuf *b);
+/* Empties B for more text, keeping its buffer (and forgetting a failed
+ * allocation): a parser that builds hundreds of thousands of strings in
+ * one allocates it once. */
+void rt_strbuf_clear(struct rt_strbuf *b);
 
 /* The last component of PATH, after its last '/' or '\\' (Windows and
  * POSIX separators alike: paths here come from both); PATH itself when

@@ -203,8 +203,11 @@ static int folder_marks(const char *dir, struct marks *m)
 
 /* Whether DIR holds mark K as a folder (WANT_DIR) or a file: 1, with its
  * path in *AT when AT; 2 when it holds several entries of that name in
- * different cases (twins) or a link of that name: taken as the disk's,
- * failing closed, *AT untouched, the link not followed; 0. */
+ * different cases (twins: taken as the disk's, failing closed, *AT
+ * untouched); 0. A link of that name is no mark and is not followed: its
+ * target is whoever wrote the link's choice (a host folder to list, an
+ * automount), and a user's own folder holding one (WSL's ~/Windows ->
+ * /mnt/c/Windows) is no disk. */
 static int holds_mark(const char *dir, int k, int want_dir, char **at)
 {
     struct marks m;
@@ -217,12 +220,7 @@ static int holds_mark(const char *dir, int k, int want_dir, char **at)
     if (asprintf(&q, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
                  m.name[k]) < 0)
         return 0;
-    int there = lstat(q, &st) == 0;
-    if (there && S_ISLNK(st.st_mode)) {
-        free(q);
-        return 2;
-    }
-    int found = there &&
+    int found = lstat(q, &st) == 0 &&
                 (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
     if (found && at)
         *at = q;
@@ -271,11 +269,22 @@ static int looks_like_disk(const char *p)
 /* ABS on the disk it lies on: the disk's path (canonical) in *DISK and
  * ABS as resolved to it in *ON (its rest as spelled), both new strings;
  * NULL when no disk is on the way. -1 out of memory. */
+static int in_or_a_root(const char *path);
+
+/* A disk, or a tree confined already (a store's folder, an input's): the
+ * walk stops at either, so that no link beneath a tree is followed to
+ * look for a disk (a tree's link to another machine's disk mounted here,
+ * WSL's /mnt/c, was followed, and the path written there). */
+static int disk_or_tree(const char *p)
+{
+    return in_or_a_root(p) || looks_like_disk(p);
+}
+
 static int disk_of(const char *abs, char **disk, char **on)
 {
     size_t at = 0;
     *disk = NULL;
-    if (os_posix_walk_until(abs, looks_like_disk, on, &at) != 0)
+    if (os_posix_walk_until(abs, disk_or_tree, on, &at) != 0)
         return -1;
     if (*on && !(*disk = strndup(*on, at))) {
         free(*on);

@@ -85,4 +85,32 @@ chmod 600 "$HOST/theirs.reg"
 ln "$HOST/theirs.reg" "$P/hl.reg"
 expect_exit 3 "$REGTOOL" perfstats list "$P/hl.reg"
 expect_grep "hl.reg is a hard link" "$ERR"
+
+# Such a folder's link to another machine's disk mounted here (WSL's
+# /mnt/c, a partition, a Wine prefix): the look for the disk the output
+# lies on stops at the store's folder, so the link is refused as any
+# (it was followed to that disk, and backup, backup --force over its
+# file, audit --textfile and hive recover -o wrote there).
+OTHER=$TMPDIR/mnt/c
+expect_exit 0 "$REGTOOL" --store "hive:$OTHER" init --languages 009
+mkdir -p "$OTHER/Windows/Temp"
+printf 'the other disk: must never change\n' >"$OTHER/Windows/Temp/keep.ini"
+tree_state "$OTHER" >"$TMPDIR/other.state"
+U=$TMPDIR/up
+mkdir -p "$U"
+cp "$E/perf.reg" "$U/perf.reg"
+cp "$C/SOFTWARE" "$U/soft.hiv"
+ln -s "$OTHER/Windows/Temp" "$U/Temp"
+for args in "--store reg:$U/perf.reg backup $U/Temp/x.ini" \
+    "--store reg:$U/perf.reg backup --force $U/Temp/keep.ini" \
+    "--store reg:$U/perf.reg audit --textfile $U/Temp/a.prom" \
+    "hive recover $U/soft.hiv -o $U/Temp/rec.hiv"; do
+    # shellcheck disable=SC2086
+    timeout 20 "$REGTOOL" $args >"$OUT" 2>"$ERR"
+    rc=$?
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 1 ] ||
+        { cat "$ERR" >&2; fail "$args through the folder's link to another disk exited $rc"; }
+    expect_grep "$U/Temp is a symbolic link" "$ERR"
+    expect_same_tree "$OTHER" "$TMPDIR/other.state"
+done
 echo "hostile store folders: every case refused, the host untouched"

@@ -6,6 +6,8 @@
  * POSIX only (links, FIFOs and mounts as Linux makes them; the mounts
  * need root, and are skipped, saying so, without it). */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -718,6 +720,55 @@ static void a_root_that_is_a_mount_point_works(void **state)
     victim_unchanged();
 }
 
+/* Mount id of PATH, 0 when unknown. */
+static uint64_t mount_id_of(const char *path)
+{
+#ifdef STATX_MNT_ID
+    struct statx sx;
+    if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx) == 0 &&
+        (sx.stx_mask & STATX_MNT_ID))
+        return sx.stx_mnt_id;
+#else
+    (void)path;
+#endif
+    return 0;
+}
+
+/* A mount gone and another made where it was takes its id again (the
+ * kernel gives out the lowest free one): a whole file system's mount
+ * (nothing of a disk) and then the disk's Users bound there, in one
+ * process. The answer the first one had is not the second's: a link
+ * the disk planted beneath its bound Users is refused (it was
+ * followed, the mount taken for the file system it had replaced). */
+static void a_mount_id_given_again_is_asked_again(void **state)
+{
+    (void)state;
+    char at[400], p[PATH_MAX], *held = NULL, *on = NULL;
+    snprintf(at, sizeof at, "%s/vol", top);
+    assert_int_equal(mkdir(at, 0755), 0);
+    assert_int_equal(rt_os_mkdirs(in_tree("Users/Public")), 0);
+    mount_or_skip(NULL, at);
+    uint64_t first = mount_id_of(at);
+    snprintf(p, sizeof p, "%s/Public/Temp/x", at);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_null(held);
+    unmount_all();
+    mount_or_skip(in_tree("Users"), at);
+    if (first == 0 || mount_id_of(at) != first)
+        fprintf(stderr, "note: mount id %" PRIu64 " was not given again "
+                "(another mount took it): the check below asks afresh\n",
+                first);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_non_null(held);
+    assert_string_equal(held, canon);
+    snprintf(p, sizeof p, "%s/Users/Public/Temp/x", canon);
+    assert_string_equal(on, p);
+    rt_os_release_disk(held);
+    free(on);
+    unmount_all();
+    victim_unchanged();
+}
+
 /* A process started with its standard input closed (a service, an
  * installer's child) holds the tree's folders at descriptor 0: it is
  * confined all the same. A link beneath the tree is refused by removal,
@@ -780,6 +831,9 @@ static void disk_marks_are_folders_there(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        /* First: before another test's mounts have answers kept. */
+        cmocka_unit_test_setup_teardown(a_mount_id_given_again_is_asked_again,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(links_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(disk_marks_are_folders_there, setup,
                                         teardown),

@@ -46,6 +46,14 @@ static int next_is_dotdot(const char *rest)
 #ifdef __linux__
 enum { PROC_MAGIC = 0x9fa0 };
 
+/* Whether PATH (links followed) is the file ST is. */
+static int same_file(const char *path, const struct stat *st)
+{
+    struct stat s;
+    return stat(path, &s) == 0 && s.st_dev == st->st_dev &&
+           s.st_ino == st->st_ino;
+}
+
 /* Where the process of /proc folder DIR (or of a folder within it: fd,
  * task/T, map_files) keeps its mount namespace's link, read into NS:
  * 1, or 0 when DIR is none of a process's (/proc itself). */
@@ -93,10 +101,9 @@ static int magic_link_refused(const char *cur, const char *cand,
                             "whose files regtool cannot confine: name the "
                             "path as that namespace sees it, from inside it",
                             cand, ns);
-    struct stat a, b;
-    if (as_folder && (stat(cand, &a) != 0 || text[0] != '/' ||
-                      stat(text, &b) != 0 || a.st_dev != b.st_dev ||
-                      a.st_ino != b.st_ino))
+    struct stat a;
+    if (as_folder &&
+        (stat(cand, &a) != 0 || text[0] != '/' || !same_file(text, &a)))
         return rt_os_refuse(EXDEV,
                             "%s does not lead where its text (%s) says: "
                             "regtool does not follow it",
@@ -150,25 +157,30 @@ static int read_mount(FILE *f, struct mount_line *m)
  * none (a whole file system's mount, a source seen nowhere). Asked again
  * at every path through it (a tmpfs /tmp, a disk mounted at /mnt/win,
  * the volume a fleet's stores lie in), each would read the table again:
- * O(stores x mounts). An id is not reused while its mount stands; a
- * source kept is checked again (stat) each time it is used. */
+ * O(stores x mounts). The kernel gives a gone mount's id to a new one
+ * (an automount expired, a bind made in its place), so an answer is
+ * kept with the identity of the mount's root and used only for that
+ * root; a source kept is checked again (stat) each time it is used. */
 struct bound {
     uint64_t id;
+    dev_t dev;
+    ino_t ino;
     char *alias;
 };
 static struct bound bounds[32];
 static unsigned bounds_next;
 static pthread_mutex_t bounds_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* 1 with a copy of the source kept for ID in *ALIAS (NULL: none), 0 when
- * nothing is kept, -1 out of memory. */
-static int kept_bound(uint64_t id, char **alias)
+/* 1 with a copy of the source kept for ID, whose root is ST, in *ALIAS
+ * (NULL: none), 0 when nothing is kept, -1 out of memory. */
+static int kept_bound(uint64_t id, const struct stat *st, char **alias)
 {
     int r = 0;
     *alias = NULL;
     pthread_mutex_lock(&bounds_lock);
     for (size_t i = 0; i < sizeof bounds / sizeof *bounds && !r; i++)
-        if (bounds[i].id == id) {
+        if (bounds[i].id == id && bounds[i].dev == st->st_dev &&
+            bounds[i].ino == st->st_ino) {
             r = 1;
             if (bounds[i].alias && !(*alias = strdup(bounds[i].alias)))
                 r = -1;
@@ -177,24 +189,47 @@ static int kept_bound(uint64_t id, char **alias)
     return r;
 }
 
-static void keep_bound(uint64_t id, const char *alias)
+static void keep_bound(uint64_t id, const struct stat *st, const char *alias)
 {
     char *copy = alias ? strdup(alias) : NULL;
     if (alias && !copy)
         return;
     pthread_mutex_lock(&bounds_lock);
-    struct bound *b = &bounds[bounds_next++ % (sizeof bounds / sizeof *bounds)];
+    /* An answer for ID already kept was a gone mount's, or a source since
+     * moved: replaced, not kept beside (the first found would be used). */
+    struct bound *b = NULL;
+    for (size_t i = 0; i < sizeof bounds / sizeof *bounds && !b; i++)
+        if (bounds[i].id == id)
+            b = &bounds[i];
+    if (!b)
+        b = &bounds[bounds_next++ % (sizeof bounds / sizeof *bounds)];
     free(b->alias);
     b->id = id;
+    b->dev = st->st_dev;
+    b->ino = st->st_ino;
     b->alias = copy;
     pthread_mutex_unlock(&bounds_lock);
 }
 
-static int same_file(const char *path, const struct stat *st)
+/* The folder the table of mounts names ROOT (a bound folder's root field,
+ * its way from its file system's root) by a path of this namespace that
+ * is ST, when no mount's point said where that file system's root is:
+ * inside a chroot, whose own root is a folder of the file system the
+ * table does not list, the source is the end of ROOT below the folder
+ * the chroot stands in (".../base/tmp/disk/Users" is "/tmp/disk/Users").
+ * Each end is tried, longest first; only the same file is taken, so no
+ * name the tree chose can stand for the source. */
+static char *source_below_root(const char *root, const struct stat *st,
+                               int *unreadable)
 {
-    struct stat s;
-    return stat(path, &s) == 0 && s.st_dev == st->st_dev &&
-           s.st_ino == st->st_ino;
+    for (const char *p = root; p; p = strchr(p + 1, '/'))
+        if (same_file(p, st)) {
+            char *alias = strdup(p);
+            if (!alias)
+                *unreadable = ENOMEM;
+            return alias;
+        }
+    return NULL;
 }
 
 /* The source of mount ID as the table of mounts has it: the path of a
@@ -235,6 +270,8 @@ static char *read_bound(uint64_t id, const struct stat *st, int *unreadable)
                 alias = NULL;
             }
         }
+        if (!alias)
+            alias = source_below_root(m->root, st, unreadable);
     }
     free(m);
     fclose(f);
@@ -251,7 +288,7 @@ static char *bound_from(uint64_t id, const struct stat *st, int *unreadable)
 {
     char *alias = NULL;
     *unreadable = 0;
-    int kept = kept_bound(id, &alias);
+    int kept = kept_bound(id, st, &alias);
     if (kept < 0)
         return NULL;
     if (kept && (!alias || same_file(alias, st)))
@@ -259,7 +296,7 @@ static char *bound_from(uint64_t id, const struct stat *st, int *unreadable)
     free(alias);
     alias = read_bound(id, st, unreadable);
     if (!*unreadable)
-        keep_bound(id, alias);
+        keep_bound(id, st, alias);
     return alias;
 }
 
@@ -276,13 +313,16 @@ static uint64_t mount_id(const char *path)
 
 /* CAND (a folder or file reached in folder CUR, not a link) by its
  * source, when it is the root of a bind mount whose source this
- * namespace names elsewhere: a new string, or NULL. */
+ * namespace names elsewhere: a new string, or NULL. *MNT holds CUR's
+ * mount id (0: not known yet), and CAND's on return: the walk carries
+ * it to the next step, one system call a component fewer. */
 static int bind_source(const char *cur, const char *cand,
-                       const struct stat *st, char **alias)
+                       const struct stat *st, char **alias, uint64_t *mnt)
 {
     *alias = NULL;
 #if defined(__linux__) && defined(STATX_MNT_ID)
-    uint64_t id = mount_id(cand), parent = mount_id(cur);
+    uint64_t id = mount_id(cand), parent = *mnt ? *mnt : mount_id(cur);
+    *mnt = id;
     if (!id || !parent || id == parent)
         return 0;
     int unreadable;
@@ -309,6 +349,7 @@ static int bind_source(const char *cur, const char *cand,
     (void)cur;
     (void)cand;
     (void)st;
+    *mnt = 0;
     return 0;
 #endif
 }
@@ -326,6 +367,7 @@ struct walk {
     size_t pos;
     int links;
     int binds;              /* how deep in looks at binds' sources */
+    uint64_t cur_mnt;       /* CUR's mount id, 0 when not known */
     int (*stop)(const char *);
     char *out;              /* found through a bind's source */
     size_t at;
@@ -349,6 +391,7 @@ static int walk_instead(struct walk *w, const char *target, const char *rest)
     w->path = next;
     w->pos = 0;
     w->cur[0] = '\0';
+    w->cur_mnt = 0;
     return 0;
 }
 
@@ -413,7 +456,10 @@ static int step(struct walk *w, size_t len)
     /* A ".." right after leaves the bound folder where it is bound, as
      * the kernel has it: its source does not matter then. */
     char *alias = NULL;
-    if (!next_is_dotdot(rest) && bind_source(w->cur, cand, &st, &alias) != 0)
+    uint64_t mnt = w->cur_mnt;
+    if (next_is_dotdot(rest))
+        mnt = 0;
+    else if (bind_source(w->cur, cand, &st, &alias, &mnt) != 0)
         return -1;
     if (alias) {
         int r = through_source(w, alias, rest);
@@ -422,6 +468,7 @@ static int step(struct walk *w, size_t len)
             return r < 0 ? -1 : 3;
     }
     memcpy(w->cur, cand, clen + 2 + len);
+    w->cur_mnt = mnt;
     w->pos += len;
     return 1;
 }
@@ -444,6 +491,7 @@ static int walk(struct walk *w)
             char *slash = strrchr(w->cur, '/');
             if (slash)
                 *slash = '\0';
+            w->cur_mnt = 0;
             w->pos += len;
             continue;
         }

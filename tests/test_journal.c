@@ -37,7 +37,7 @@ static int test_file(void *ctx, const char *rel)
            !strcmp(rel, "sub/c.dat") || !strncmp(rel, "sub/gone/", 9);
 }
 static const struct rt_journal_scope scope = {test_file, NULL, 1u << 20,
-                                              NULL};
+                                              NULL, 0};
 
 static void write_file(const char *name, const void *data, size_t len)
 {
@@ -1036,7 +1036,7 @@ static void borrowed_bytes_journal_as_copies(void **state)
 {
     (void)state;
     static const struct rt_journal_scope big = {test_file, NULL, 1u << 22,
-                                                NULL};
+                                                NULL, 0};
     for (size_t i = 0; i < C_LEN; i++)
         new_c[i] = (uint8_t)(i * 31 + (i >> 9));
     uint64_t written[3];
@@ -1672,7 +1672,7 @@ static void journal_names_at_most_524288_files(void **state)
     make_before();
     make_victim();
     static const struct rt_journal_scope roomy = {test_file, NULL, 64u << 20,
-                                                  NULL};
+                                                  NULL, 0};
     for (unsigned extra = 0; extra < 2; extra++) {
         static struct forged f;
         forge_start(&f, 0, NULL);
@@ -1733,7 +1733,7 @@ static void commit_larger_than_its_journal_may_be(void **state)
 {
     (void)state;
     make_before();
-    static const struct rt_journal_scope small = {test_file, NULL, 4096, NULL};
+    static const struct rt_journal_scope small = {test_file, NULL, 4096, NULL, 0};
     static uint8_t big[8192];
     memset(big, 'x', sizeof big);
     struct rt_commit *c = rt_commit_new(dir, journal);
@@ -1761,7 +1761,7 @@ static void commit_files_past_the_total_refused(void **state)
     (void)state;
     make_before();
     static const struct rt_journal_scope small = {test_file, NULL, 1 << 20,
-                                                  NULL};
+                                                  NULL, 0};
     struct rt_commit *c = rt_commit_new(dir, journal);
     assert_non_null(c);
     rt_commit_set_scope(c, &small);
@@ -1784,6 +1784,28 @@ static void commit_files_past_the_total_refused(void **state)
     assert_int_equal(rt_commit_set_size(c, "a.hive", 600 << 10), 0);
     assert_int_equal(rt_commit_run(c, &e), 0);
     rt_commit_free(c);
+    /* A store whose files in all may be more than its journal (tables
+     * kept as files beside small hives): the same two files committed
+     * within that bound, three past it refused by it. */
+    static const struct rt_journal_scope tables = {test_file, NULL, 1 << 20,
+                                                   NULL, 2 << 20};
+    c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    rt_commit_set_scope(c, &tables);
+    assert_int_equal(rt_commit_set_size(c, "a.hive", 600 << 10), 0);
+    assert_int_equal(rt_commit_set_size(c, "sub/b.dat", 600 << 10), 0);
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    rt_commit_set_scope(c, &tables);
+    assert_int_equal(rt_commit_set_size(c, "a.hive", 800 << 10), 0);
+    assert_int_equal(rt_commit_set_size(c, "sub/b.dat", 800 << 10), 0);
+    assert_int_equal(rt_commit_set_size(c, "sub/c.dat", 800 << 10), 0);
+    assert_int_equal(rt_commit_run(c, &e), -1);
+    rt_commit_free(c);
+    assert_non_null(strstr(e.message, "would reach 2457600 bytes in all, "
+                                      "more than the 2097152"));
 }
 
 static void lock_serializes_writers(void **state)

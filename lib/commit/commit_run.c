@@ -389,10 +389,11 @@ static struct rt_journal *written_journal(const struct rt_commit *c,
 static int check_extent(const struct rt_commit *c,
                         const struct rt_journal *j, struct rt_error *e)
 {
-    if (!c->scoped || !c->scope.max_bytes)
+    uint64_t max = c->scoped ? rt_journal_scope_total(&c->scope) : 0;
+    if (!max)
         return 0;
     uint64_t total = rt_journal_extent_total(j);
-    if (total <= c->scope.max_bytes)
+    if (total <= max)
         return 0;
     return rt_error_set(e, RT_ERR_INVALID_DATA,
                         "this change is too large for the store: its files "
@@ -400,7 +401,7 @@ static int check_extent(const struct rt_commit *c,
                         "a commit of this store may leave them (the next "
                         "writer would refuse its journal); nothing was "
                         "written", (unsigned long long)total,
-                        (unsigned long long)c->scope.max_bytes);
+                        (unsigned long long)max);
 }
 
 /* The sealed journal of C (J, built from its records before the seal,

@@ -102,7 +102,16 @@ struct rt_journal_scope {
      * journal would otherwise leave a hive too large to read). NULL: 4
      * GiB, the format's bound. */
     uint64_t (*file_max)(void *ctx, const char *rel);
+    /* The most the files a commit names may reach in all once it is done
+     * (each capped alone by FILE_MAX, a planted journal of a few hundred
+     * bytes could still size hundreds of them to their caps): the hives'
+     * bound, the tables' and side files' caps in all. 0: MAX_BYTES. */
+    uint64_t max_total;
 };
+
+/* SCOPE's bound on a commit's files in all (max_total, else max_bytes;
+ * 0: none). */
+uint64_t rt_journal_scope_total(const struct rt_journal_scope *scope);
 
 /* Why REL cannot be a path in a journal ("a '..' component", "an
  * absolute path", ...), or NULL when it is a plain relative name: parts

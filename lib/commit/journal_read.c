@@ -312,25 +312,29 @@ uint64_t rt_journal_extent_total(const struct rt_journal *j)
     return total;
 }
 
-/* A sealed J whose files would reach more than SCOPE's journal bound in
- * all is refused: each file capped alone, a journal of a few kilobytes
- * could still size hundreds of them to their caps. No commit of the
- * store leaves its files larger in all than a journal of it may be
- * (rt_commit_run refuses such a commit alike). */
+uint64_t rt_journal_scope_total(const struct rt_journal_scope *scope)
+{
+    return !scope ? 0 : scope->max_total ? scope->max_total : scope->max_bytes;
+}
+
+/* A sealed J whose files would reach more than SCOPE's bound in all is
+ * refused: each file capped alone, a journal of a few kilobytes could
+ * still size hundreds of them to their caps. No commit of the store
+ * leaves its files larger in all (rt_commit_run refuses such a commit
+ * alike). */
 static int check_total(const struct rt_journal *j,
                        const struct rt_journal_scope *scope,
                        struct rt_error *e)
 {
     uint64_t total = rt_journal_extent_total(j);
-    if (!scope || !scope->max_bytes || !j->info.sealed ||
-        total <= scope->max_bytes)
+    uint64_t max = rt_journal_scope_total(scope);
+    if (!max || !j->info.sealed || total <= max)
         return 0;
     char why[300];
     snprintf(why, sizeof why,
              "its %zu files would reach %llu bytes in all, more than the "
              "%llu any commit of this store leaves them", j->n_files,
-             (unsigned long long)total,
-             (unsigned long long)scope->max_bytes);
+             (unsigned long long)total, (unsigned long long)max);
     return refuse(j->path, e, why);
 }
 

@@ -120,12 +120,21 @@ static uint64_t file_max(void *ctx, const char *rel)
  * each). A file larger than that is not read at all. */
 #define JOURNAL_SLACK ((uint64_t)256 << 20)
 
+/* A commit's files in all: the hives and side files within a journal's
+ * bound, every .dat table (System32's and SysWOW64's) within their cap in
+ * all, PerfStringBackup.INI within a backup's. A bound of the journal's
+ * alone refused an install on a database whose tables are kept as .dat
+ * files (W2 of make bench: 630 MB of tables beside 35 MB of hives). */
 struct rt_journal_scope hive_journal_scope(struct hive_store *s)
 {
+    uint64_t journal =
+        2 * (s->software.file_end + s->system.file_end) + JOURNAL_SLACK;
     struct rt_journal_scope scope = {
-        is_store_file, s,
-        2 * (s->software.file_end + s->system.file_end) + JOURNAL_SLACK,
-        file_max};
+        .is_store_file = is_store_file,
+        .ctx = s,
+        .max_bytes = journal,
+        .file_max = file_max,
+        .max_total = journal + RT_DAT_TOTAL_MAX + RT_BACKUP_FILE_MAX};
     return scope;
 }
 

@@ -120,13 +120,17 @@ refused "side file past its cap" "System32/PerfStringBackup.INI" "w|System32/Per
 refused "table past its cap" "System32/perfc009.dat" "s|System32/perfc009.dat|300000000"
 # Each file within its cap, but together past what any commit of the
 # store leaves them (hundreds of sparse tables from a journal of a few
-# kilobytes): refused whole by the total.
+# kilobytes): refused whole by the total, which is the hives' journal
+# bound, the tables' cap in all (1 GiB) and a backup's (1.5 GiB).
 fresh
-plant "s|System32/perfc009.dat|250000000" "s|System32/perfh009.dat|250000000" \
-    "s|SysWOW64/perfc009.dat|250000000"
+set --
+for l in 009 007 00C 010 011 019 404 804; do
+    set -- "$@" "s|System32/perfc$l.dat|250000000" "s|System32/perfh$l.dat|250000000"
+done
+plant "$@"
 snapshot
 expect_exit 2 $REGTOOL --store "hive:$W" enable Xfer
-expect_grep "regtool.journal: its 3 files would reach 750000000 bytes in all, more than the [0-9]* any commit of this store leaves them" "$ERR"
+expect_grep "regtool.journal: its 16 files would reach 4000000000 bytes in all, more than the [0-9]* any commit of this store leaves them" "$ERR"
 expect_grep "the journal is refused whole: nothing was replayed, cut back or removed" "$ERR"
 unchanged "files past the total"
 # An unsealed journal: its intent block would cut a host file to 0 bytes

@@ -447,6 +447,47 @@ static void encodes_as_the_encoding(void **state)
     rt_pair_list_free(&l);
 }
 
+/* A table's bytes changed anywhere: the pairs kept are those before the
+ * change (their bytes end at or before it), and the kept bytes followed
+ * by the rest encoded are the whole encoding, byte for byte; so too
+ * past a text the comparison does not know (four-byte UTF-8), and over
+ * no table at all. */
+static void encoded_prefix_and_the_rest_are_the_encoding(void **state)
+{
+    (void)state;
+    const char *texts[] = {"System", "A text longer than eight bytes, mostly",
+                           "", "Réseau Éléments", "smile \xF0\x9F\x98\x80",
+                           "处理器时间", "12345678abcdefgh"};
+    struct rt_pair_list l = {0};
+    for (uint32_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        assert_int_equal(rt_pair_list_append(&l, 2 * i + 2, texts[i]), 0);
+    l.v[1].index_raw = strdup("0004");
+    assert_non_null(l.v[1].index_raw);
+    uint8_t *b, *again;
+    size_t len, n, bytes;
+    assert_int_equal(rt_pair_list_encode(&l, &b, &len), 0);
+    /* The four-byte text (pair 4) stops the comparison there. */
+    assert_int_equal(rt_pair_list_encoded_prefix(&l, b, len, &bytes), 4);
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len)
+            b[i] ^= 0x20;
+        size_t kept = rt_pair_list_encoded_prefix(&l, b, len, &bytes);
+        assert_true(bytes <= i);
+        assert_true(kept <= 4);
+        assert_int_equal(rt_multi_sz_encode_after(b, bytes, l.v + kept,
+                                                  l.n - kept, &again, &n), 0);
+        if (i < len)
+            b[i] ^= 0x20;
+        assert_int_equal(n, len);
+        assert_memory_equal(again, b, len);
+        free(again);
+    }
+    assert_int_equal(rt_pair_list_encoded_prefix(&l, NULL, 0, &bytes), 0);
+    assert_int_equal(bytes, 0);
+    free(b);
+    rt_pair_list_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +514,7 @@ int main(void)
         cmocka_unit_test(pairs_permuted_by_positions),
         cmocka_unit_test(agreement_whatever_the_order),
         cmocka_unit_test(encodes_as_the_encoding),
+        cmocka_unit_test(encoded_prefix_and_the_rest_are_the_encoding),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);
 }

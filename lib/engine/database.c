@@ -920,15 +920,24 @@ int rt_db_replace_changed_tables(const struct rt_db_language *l,
         const struct rt_table *tab = &l->tab[help];
         /* A table that holds the pairs' bytes already (a backup restored
          * over the database it was saved from) is found so as they are
-         * compared, not encoded first: change_table's outcome for it. */
-        if ((help ? l->has_help : l->has_counter) &&
-            l->blob_damage[help].status == RT_MSZ_OK && !tab->base &&
-            rt_pair_list_encodes_as(p, tab->blob, tab->len)) {
+         * compared, not encoded first: change_table's outcome for it.
+         * One that holds the first of them (pairs added after them) keeps
+         * their bytes: only the rest is encoded. */
+        size_t kept = 0, kept_bytes = 0;
+        int held = (help ? l->has_help : l->has_counter) &&
+                   l->blob_damage[help].status == RT_MSZ_OK && !tab->base &&
+                   tab->blob;
+        if (held)
+            kept = rt_pair_list_encoded_prefix(p, tab->blob, tab->len,
+                                               &kept_bytes);
+        if (held && kept == p->n && tab->len == kept_bytes + 2 &&
+            !tab->blob[kept_bytes] && !tab->blob[kept_bytes + 1]) {
             changed[help] = 0;
             at[help] = tab->len;
             continue;
         }
-        if (rt_pair_list_encode(p, &blob, &len) != 0 ||
+        if (rt_multi_sz_encode_after(tab->blob, kept_bytes, p->v + kept,
+                                     p->n - kept, &blob, &len) != 0 ||
             change_table(l, help, p, blob, len, cs, &changed[help],
                          &at[help]) != 0)
             return -1;

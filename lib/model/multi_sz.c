@@ -616,12 +616,21 @@ static int put_string(uint8_t **buf, size_t *pos, size_t *cap, const char *s,
 int rt_multi_sz_encode(const struct rt_pair *pairs, size_t n_pairs,
                        uint8_t **blob, size_t *len)
 {
-    /* From a few bytes, doubling: a table of one short pair takes what
-     * its bytes do. */
-    size_t cap = 16, pos = 0;
+    return rt_multi_sz_encode_after(NULL, 0, pairs, n_pairs, blob, len);
+}
+
+int rt_multi_sz_encode_after(const uint8_t *head, size_t head_len,
+                             const struct rt_pair *pairs, size_t n_pairs,
+                             uint8_t **blob, size_t *len)
+{
+    /* From a few bytes past HEAD, doubling: a table of one short pair
+     * takes what its bytes do. */
+    size_t cap = head_len + 16, pos = head_len;
     uint8_t *buf = malloc(cap);
     if (!buf)
         return -1;
+    if (head_len)
+        memcpy(buf, head, head_len);
     for (size_t i = 0; i < n_pairs; i++) {
         char digits[16];
         const char *idx = pairs[i].index_raw;

@@ -124,6 +124,11 @@ int rt_multi_sz_salvage(const uint8_t *blob, size_t len,
 /* Encodes pairs into a new blob; an empty table is the lone list NUL
  * (2 bytes). Returns 0, or -1 when out of memory or a text is invalid
  * UTF-8. */
+/* rt_multi_sz_encode of PAIRS after HEAD_LEN bytes of HEAD (pairs
+ * encoded already, as a table being kept begins): one new blob. */
+int rt_multi_sz_encode_after(const uint8_t *head, size_t head_len,
+                             const struct rt_pair *pairs, size_t n_pairs,
+                             uint8_t **blob, size_t *len);
 int rt_multi_sz_encode(const struct rt_pair *pairs, size_t n_pairs,
                        uint8_t **blob, size_t *len);
 

@@ -162,24 +162,31 @@ static const char *decimal(uint32_t index, char *d)
     return p;
 }
 
-int rt_pair_list_encodes_as(const struct rt_pair_list *l, const uint8_t *blob,
-                            size_t len)
+size_t rt_pair_list_encoded_prefix(const struct rt_pair_list *l,
+                                   const uint8_t *blob, size_t len,
+                                   size_t *bytes)
 {
-    size_t o = 0, used;
-    if (!blob)
-        return 0;
-    for (size_t i = 0; i < l->n; i++) {
+    size_t o = 0, i = 0;
+    for (; blob && i < l->n; i++) {
         const struct rt_pair *p = &l->v[i];
         char d[11];
         const char *idx = p->index_raw ? p->index_raw : decimal(p->index, d);
-        if (!same_string(idx, strlen(idx), blob + o, len - o, &used))
-            return 0;
-        o += used;
-        if (!same_string(p->text, p->text_len, blob + o, len - o, &used))
-            return 0;
-        o += used;
+        size_t a, b;
+        if (!same_string(idx, strlen(idx), blob + o, len - o, &a) ||
+            !same_string(p->text, p->text_len, blob + o + a, len - o - a, &b))
+            break;
+        o += a + b;
     }
-    return same_string("", 0, blob + o, len - o, &used) && o + used == len;
+    *bytes = o;
+    return i;
+}
+
+int rt_pair_list_encodes_as(const struct rt_pair_list *l, const uint8_t *blob,
+                            size_t len)
+{
+    size_t o, used;
+    return blob && rt_pair_list_encoded_prefix(l, blob, len, &o) == l->n &&
+           same_string("", 0, blob + o, len - o, &used) && o + used == len;
 }
 
 int rt_pair_list_copy(struct rt_pair_list *dst, const struct rt_pair_list *src)

@@ -52,6 +52,14 @@ int rt_pair_list_encode(const struct rt_pair_list *l, uint8_t **blob,
  * UTF-8, anything not valid): encode L then to know. */
 int rt_pair_list_encodes_as(const struct rt_pair_list *l, const uint8_t *blob,
                             size_t len);
+/* How many of L's first pairs rt_pair_list_encode gives as the bytes
+ * BLOB begins with (the same forms as rt_pair_list_encodes_as), and in
+ * *BYTES how many bytes they take: a table restored or rebuilt over one
+ * that differs only after them keeps those bytes, and only the rest is
+ * encoded (rt_multi_sz_encode_after). */
+size_t rt_pair_list_encoded_prefix(const struct rt_pair_list *l,
+                                   const uint8_t *blob, size_t len,
+                                   size_t *bytes);
 
 void rt_name_table_free(struct rt_name_table *t);
 void rt_pair_list_free(struct rt_pair_list *l);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uchar.h>
@@ -488,6 +489,56 @@ static void encoded_prefix_and_the_rest_are_the_encoding(void **state)
     rt_pair_list_free(&l);
 }
 
+/* Texts kept in a list's chain of blocks: each pair's text as given
+ * (short, empty, one larger than any block), in order, across many
+ * blocks; a range removed and a pair detached (a copy of its own) leave
+ * the others' texts whole; the list freed a block at a time (the
+ * sanitizers' build and valgrind see a text freed twice or lost). */
+static void packed_texts_live_in_blocks(void **state)
+{
+    (void)state;
+    struct rt_pair_list l = {0};
+    char big[(1 << 20) + 100], text[64];
+    memset(big, 'b', sizeof big);
+    for (uint32_t i = 1; i <= 20000; i++) {
+        int n = snprintf(text, sizeof text, "text %u", i);
+        if (i == 5000)
+            assert_int_equal(rt_pair_list_append_packed(&l, i, big, sizeof big), 0);
+        else
+            assert_int_equal(rt_pair_list_append_packed(&l, i, text,
+                                                        i % 7 ? (size_t)n : 0), 0);
+    }
+    assert_int_equal(rt_pair_list_append_packed(&l, 0, "x", 1), -1);
+    assert_int_equal(l.n, 20000);
+    size_t blocks = 0;
+    for (const struct rt_text_block *k = l.texts; k; k = k->next)
+        blocks++;
+    assert_true(blocks > 2);
+    assert_int_equal(rt_pair_list_remove_range(&l, 100, 199), 100);
+    struct rt_pair moved = l.v[0];
+    assert_int_equal(rt_pair_list_detach(&l, &moved), 0);
+    assert_ptr_not_equal(moved.text, l.v[0].text);
+    assert_string_equal(moved.text, "text 1");
+    for (size_t i = 0; i < l.n; i++) {
+        uint32_t x = l.v[i].index;
+        assert_true(x < 100 || x > 199);
+        if (x == 5000) {
+            assert_int_equal(l.v[i].text_len, sizeof big);
+            assert_memory_equal(l.v[i].text, big, sizeof big);
+            assert_int_equal(l.v[i].text[sizeof big], '\0');
+            continue;
+        }
+        int n = snprintf(text, sizeof text, "text %u", x);
+        if (x % 7 == 0)
+            n = 0, text[0] = '\0';
+        assert_int_equal(l.v[i].text_len, (uint32_t)n);
+        assert_string_equal(l.v[i].text, text);
+    }
+    rt_pair_free(&moved);
+    rt_pair_list_free(&l);
+    assert_null(l.texts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +566,7 @@ int main(void)
         cmocka_unit_test(agreement_whatever_the_order),
         cmocka_unit_test(encodes_as_the_encoding),
         cmocka_unit_test(encoded_prefix_and_the_rest_are_the_encoding),
+        cmocka_unit_test(packed_texts_live_in_blocks),
     };
     return cmocka_run_group_tests_name("name_table", tests, NULL, NULL);
 }

@@ -809,11 +809,16 @@ uint32_t rt_database_highest(const struct rt_database *db,
  * well-formed) on a pair boundary: the start of T's first pair that does
  * not lie wholly within the bytes both begin with, or the end of T's
  * pairs; *SAME the number of T's pairs before it. Pairs parse the same
- * way from the start, so NEW's first *SAME pairs are those same bytes. */
+ * way from the start, so NEW's first *SAME pairs are those same bytes.
+ * The first AGREED bytes are known to be the same (kept from T). */
 static size_t agree_until(const struct rt_table *t, const uint8_t *new_blob,
-                          size_t len, size_t *same)
+                          size_t len, size_t agreed, size_t *same)
 {
-    size_t n = t->len < len ? t->len : len, p = 0;
+    size_t n = t->len < len ? t->len : len;
+    size_t p = agreed < n ? agreed : n;
+    /* A page at a time while they agree, then the byte. */
+    while (n - p >= 4096 && !memcmp(t->blob + p, new_blob + p, 4096))
+        p += 4096;
     while (p < n && t->blob[p] == new_blob[p])
         p++;
     size_t i = 0;
@@ -836,11 +841,12 @@ uint64_t rt_db_table_hash(const struct rt_db_language *l, int k)
  * changes, and the store writes only that, under the same lock it read
  * the table): *AT is then that byte. A damaged or absent table, or one
  * that keeps less than half, is replaced whole (*AT the table's length).
- * *CHANGED 0 when the table already holds these bytes. */
+ * *CHANGED 0 when the table already holds these bytes. BLOB's first
+ * AGREED bytes are the table's own (kept, not encoded again). */
 static int change_table(const struct rt_db_language *l, int k,
                         const struct rt_pair_list *pairs, uint8_t *blob,
-                        size_t len, struct rt_change_set *cs, int *changed,
-                        size_t *at)
+                        size_t len, size_t agreed, struct rt_change_set *cs,
+                        int *changed, size_t *at)
 {
     const struct rt_table *t = &l->tab[k];
     int present = k ? l->has_help : l->has_counter;
@@ -853,7 +859,8 @@ static int change_table(const struct rt_db_language *l, int k,
         free(blob);
         return 0;
     }
-    size_t same = 0, from = sound ? agree_until(t, blob, len, &same) : 0;
+    size_t same = 0,
+           from = sound ? agree_until(t, blob, len, agreed, &same) : 0;
     /* ADDED and REMOVED are the true difference of the pairs from where
      * the tables stop agreeing (all of them for a whole replacement):
      * what --dry-run shows and what is lost (rt_change_lost) are exactly
@@ -938,7 +945,7 @@ int rt_db_replace_changed_tables(const struct rt_db_language *l,
         }
         if (rt_multi_sz_encode_after(tab->blob, kept_bytes, p->v + kept,
                                      p->n - kept, &blob, &len) != 0 ||
-            change_table(l, help, p, blob, len, cs, &changed[help],
+            change_table(l, help, p, blob, len, kept_bytes, cs, &changed[help],
                          &at[help]) != 0)
             return -1;
     }

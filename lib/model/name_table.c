@@ -7,13 +7,16 @@
 #include "model/sort_positions.h"
 #include "model/utf16.h"
 
-/* Whether P's text lies in L's block of texts. */
+/* Whether P's text lies in one of L's blocks of texts. */
 static int in_block(const struct rt_pair_list *l, const struct rt_pair *p)
 {
-    if (!l->texts)
-        return 0;
-    uintptr_t t = (uintptr_t)p->text, b = (uintptr_t)l->texts->text;
-    return t >= b && t < b + l->texts->size;
+    uintptr_t t = (uintptr_t)p->text;
+    for (const struct rt_text_block *k = l->texts; k; k = k->next) {
+        uintptr_t b = (uintptr_t)k->text;
+        if (t >= b && t < b + k->size)
+            return 1;
+    }
+    return 0;
 }
 
 void rt_pair_list_free_pair(const struct rt_pair_list *l, struct rt_pair *p)
@@ -40,7 +43,11 @@ void rt_pair_list_free(struct rt_pair_list *l)
     for (size_t i = 0; i < l->n; i++)
         rt_pair_list_free_pair(l, &l->v[i]);
     free(l->v);
-    free(l->texts);
+    while (l->texts) {
+        struct rt_text_block *next = l->texts->next;
+        free(l->texts);
+        l->texts = next;
+    }
     memset(l, 0, sizeof *l);
 }
 
@@ -319,11 +326,12 @@ int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
     return rt_pair_list_append_valid(l, index, text, len);
 }
 
-int rt_pair_list_append_valid(struct rt_pair_list *l, uint32_t index,
-                              const char *text, size_t len)
+/* A new pair at L's end for INDEX (its text not set yet), or NULL (index
+ * 0 or above 2^31, out of memory). */
+static struct rt_pair *new_pair(struct rt_pair_list *l, uint32_t index)
 {
     if (index == 0 || index > RT_INDEX_MAX)
-        return -1;
+        return NULL;
     if (l->n == l->cap) {
         /* Half as much again: a list of millions of pairs is never twice
          * what it holds; from one, so that a list of one pair (each of
@@ -331,19 +339,60 @@ int rt_pair_list_append_valid(struct rt_pair_list *l, uint32_t index,
         size_t c = l->cap + l->cap / 2 + 1;
         struct rt_pair *v = realloc(l->v, c * sizeof *v);
         if (!v)
-            return -1;
+            return NULL;
         l->v = v;
         l->cap = c;
     }
     struct rt_pair *p = &l->v[l->n];
     p->index = index;
     p->index_raw = NULL;
-    p->text_len = len;
-    p->text = malloc(len + 1);
-    if (!p->text)
+    p->text = NULL;
+    p->text_len = 0;
+    return p;
+}
+
+int rt_pair_list_append_valid(struct rt_pair_list *l, uint32_t index,
+                              const char *text, size_t len)
+{
+    struct rt_pair *p = new_pair(l, index);
+    if (!p || !(p->text = malloc(len + 1)))
         return -1;
+    p->text_len = (uint32_t)len;
     memcpy(p->text, text, len);
     p->text[len] = '\0';
+    l->n++;
+    return 0;
+}
+
+int rt_pair_list_append_packed(struct rt_pair_list *l, uint32_t index,
+                               const char *text, size_t len)
+{
+    struct rt_text_block *k = l->texts;
+    if (!k || k->size - k->used < len + 1) {
+        /* The first block holds the first text alone (a section of one
+         * pair, each of tens of thousands of tiny sections, costs what it
+         * did with a heap block of its own); then from 256 bytes, twice
+         * the last up to 1 MiB: what is left unused in a full block is a
+         * text's length at most. */
+        size_t size = !k ? 0 : k->size < 128 ? 256 : 2 * k->size;
+        if (size > ((size_t)1 << 20))
+            size = (size_t)1 << 20;
+        if (size < len + 1)
+            size = len + 1;
+        struct rt_text_block *b = malloc(sizeof *b + size);
+        if (!b)
+            return -1;
+        *b = (struct rt_text_block){k, size, 0};
+        l->texts = k = b;
+    }
+    struct rt_pair *p = new_pair(l, index);
+    if (!p)
+        return -1;
+    p->text = k->text + k->used;
+    p->text_len = (uint32_t)len;
+    memcpy(p->text, text, len);
+    p->text[len] = '\0';
+    k->used += len + 1;
     l->n++;
     return 0;
 }
@@ -664,11 +713,12 @@ static int pairs_within(const struct rt_table *t, size_t from, uint32_t a,
         return -1;
     l->v = malloc(n * sizeof *l->v);
     l->texts = malloc(sizeof *l->texts + size);
+    if (l->texts)
+        *l->texts = (struct rt_text_block){NULL, size, size};
     if (!l->v || !l->texts) {
         rt_pair_list_free(l);
         return -1;
     }
-    l->texts->size = size;
     l->cap = n;
     char *at = l->texts->text;
     for (size_t i = from; i < t->n; i++) {

@@ -13,13 +13,16 @@
 #include "model/multi_sz.h"
 
 /* A list decoded from a table (rt_table_pairs) keeps its pairs' texts in
- * one block, TEXTS (owned; NULL for a list made otherwise): a pair of a
- * few bytes then costs its bytes, not a heap block of at least 32 (a
- * Counter of millions of tiny pairs). Other pairs own their text. A pair
- * leaves the list or is freed alone only through the helpers below,
- * which know the block. */
+ * one block, TEXTS (owned; NULL for a list made otherwise), and a list
+ * appended to with rt_pair_list_append_packed in a chain of blocks: a
+ * pair of a few bytes then costs its bytes, not a heap block of at least
+ * 32 (a Counter of millions of tiny pairs), and the list is freed a
+ * block at a time. Other pairs own their text. A pair leaves the list or
+ * is freed alone only through the helpers below, which know the blocks. */
 struct rt_text_block {
+    struct rt_text_block *next;     /* an older block of the same list */
     size_t size;        /* bytes of TEXT */
+    size_t used;        /* of them taken (rt_pair_list_append_packed) */
     char text[];
 };
 
@@ -212,6 +215,11 @@ int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
  * restore's time. */
 int rt_pair_list_append_valid(struct rt_pair_list *l, uint32_t index,
                               const char *text, size_t len);
+/* The same, the text kept in L's blocks (a new one, twice the last up to
+ * 1 MiB, when the newest is full): a backup's hundreds of thousands of
+ * texts are neither allocated nor freed one by one. */
+int rt_pair_list_append_packed(struct rt_pair_list *l, uint32_t index,
+                               const char *text, size_t len);
 
 /* Removes every pair with FIRST <= index <= LAST, keeping the others in
  * order. Returns how many were removed. */

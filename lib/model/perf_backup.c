@@ -157,9 +157,9 @@ static int finish_string(struct parser *ps)
     struct rt_pair_list *l = &ps->p->langs[ps->sec].strings;
     /* The file was decoded from UTF-16 or checked as UTF-8 whole, and
      * the text is cut from it at ASCII bytes: valid UTF-8. */
-    int r = rt_pair_list_append_valid(l, ps->cur_index,
-                                      ps->cur_text.s ? ps->cur_text.s : "",
-                                      ps->cur_text.len);
+    int r = rt_pair_list_append_packed(l, ps->cur_index,
+                                       ps->cur_text.s ? ps->cur_text.s : "",
+                                       ps->cur_text.len);
     rt_strbuf_clear(&ps->cur_text);
     return r ? nomem(ps->err, ps->cur_line) : 0;
 }
@@ -870,65 +870,6 @@ int rt_psb_write(const struct rt_psb *p, uint8_t **out, size_t *len)
     if (!(*out = (uint8_t *)rt_strbuf_take(&all)))
         return -1;
     *len = total;
-    return 0;
-}
-
-/* --- tables ------------------------------------------------------------- */
-
-struct slot {
-    uint32_t index;
-    size_t order;               /* position in Counter, then Help */
-    const struct rt_pair *pair;
-};
-
-static int slot_cmp(const void *a, const void *b)
-{
-    const struct slot *x = a, *y = b;
-    if (x->index != y->index)
-        return x->index < y->index ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-int rt_psb_merge(const struct rt_name_table *t, struct rt_pair_list *out)
-{
-    memset(out, 0, sizeof *out);
-    size_t n = t->counter.n + t->help.n;
-    struct slot *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v)
-        return -1;
-    for (size_t i = 0; i < t->counter.n; i++)
-        v[i] = (struct slot){t->counter.v[i].index, i, &t->counter.v[i]};
-    for (size_t i = 0; i < t->help.n; i++)
-        v[t->counter.n + i] =
-            (struct slot){t->help.v[i].index, t->counter.n + i, &t->help.v[i]};
-    qsort(v, n, sizeof *v, slot_cmp);
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        /* The last of equal indices wins, as in lodctr's array by index. */
-        if (i + 1 < n && v[i + 1].index == v[i].index)
-            continue;
-        rc = rt_pair_list_append_valid(out, v[i].index, v[i].pair->text,
-                                       v[i].pair->text_len);
-    }
-    free(v);
-    if (rc)
-        rt_pair_list_free(out);
-    return rc;
-}
-
-int rt_psb_split(const struct rt_pair_list *strings, struct rt_name_table *out)
-{
-    memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < strings->n; i++) {
-        const struct rt_pair *p = &strings->v[i];
-        struct rt_pair_list *l =
-            p->index == 1 || p->index % 2 == 0 ? &out->counter : &out->help;
-        if (rt_pair_list_append_valid(l, p->index, p->text, p->text_len) !=
-            0) {
-            rt_name_table_free(out);
-            return -1;
-        }
-    }
     return 0;
 }
 

@@ -557,6 +557,27 @@ static void test_merge_split(void **state)
     assert_int_equal(s.counter.v[2].index, 4);
     assert_int_equal(s.help.n, 3);
     assert_int_equal(s.help.v[2].index, 9);
+    /* The view: the same pairs, their texts the list's own bytes (not
+     * copies), no pair taken; freed before the list, which keeps them
+     * (the sanitizers' build sees a text freed or lost). */
+    struct rt_name_table v;
+    assert_int_equal(rt_psb_split_view(&m, &v), 0);
+    assert_int_equal(v.counter.n, 3);
+    assert_int_equal(v.help.n, 3);
+    for (int k = 0; k < 2; k++) {
+        const struct rt_pair_list *a = k ? &s.help : &s.counter;
+        const struct rt_pair_list *b = k ? &v.help : &v.counter;
+        for (size_t i = 0; i < a->n; i++) {
+            assert_int_equal(b->v[i].index, a->v[i].index);
+            assert_int_equal(b->v[i].text_len, a->v[i].text_len);
+            assert_string_equal(b->v[i].text, a->v[i].text);
+        }
+    }
+    assert_ptr_equal(v.counter.v[1].text, m.v[1].text);
+    assert_int_equal(rt_pair_list_append(&v.help, 11, "more"), -1);
+    assert_int_equal(v.help.n, 3);
+    rt_name_table_free(&v);
+    assert_string_equal(m.v[5].text, "odd help");
     rt_name_table_free(&s);
     rt_pair_list_free(&m);
     rt_name_table_free(&t);

@@ -436,7 +436,7 @@ static int restore_language(const struct rt_db_language *l,
                             struct rt_error *e)
 {
     struct rt_name_table t;
-    if (rt_psb_split(&sec->strings, &t) != 0)
+    if (rt_psb_split_view(&sec->strings, &t) != 0)
         return oom(e);
     rl->names_after = t.counter.n;
     rl->helps_after = t.help.n;

@@ -805,21 +805,45 @@ uint32_t rt_database_highest(const struct rt_database *db,
     return h;
 }
 
-/* Where the new table NEW (LEN bytes) stops agreeing with T (whole,
- * well-formed) on a pair boundary: the start of T's first pair that does
- * not lie wholly within the bytes both begin with, or the end of T's
- * pairs; *SAME the number of T's pairs before it. Pairs parse the same
- * way from the start, so NEW's first *SAME pairs are those same bytes.
- * The first AGREED bytes are known to be the same (kept from T). */
-static size_t agree_until(const struct rt_table *t, const uint8_t *new_blob,
-                          size_t len, size_t agreed, size_t *same)
+/* A new table as change_table is given it: T's first AGREED bytes (kept,
+ * not encoded again), then TAIL; LEN bytes in all. */
+struct new_table {
+    const uint8_t *head;
+    size_t agreed;
+    uint8_t *tail;
+    size_t len;
+};
+
+/* N bytes of NT from byte FROM into DST. */
+static void new_bytes(const struct new_table *nt, size_t from, size_t n,
+                      uint8_t *dst)
 {
-    size_t n = t->len < len ? t->len : len;
-    size_t p = agreed < n ? agreed : n;
-    /* A page at a time while they agree, then the byte. */
-    while (n - p >= 4096 && !memcmp(t->blob + p, new_blob + p, 4096))
+    if (from < nt->agreed) {
+        size_t k = nt->agreed - from < n ? nt->agreed - from : n;
+        memcpy(dst, nt->head + from, k);
+        dst += k;
+        from += k;
+        n -= k;
+    }
+    memcpy(dst, nt->tail + (from - nt->agreed), n);
+}
+
+/* Where the new table NT stops agreeing with T (whole, well-formed) on a
+ * pair boundary: the start of T's first pair that does not lie wholly
+ * within the bytes both begin with, or the end of T's pairs; *SAME the
+ * number of T's pairs before it. Pairs parse the same way from the
+ * start, so NT's first *SAME pairs are those same bytes. */
+static size_t agree_until(const struct rt_table *t, const struct new_table *nt,
+                          size_t *same)
+{
+    size_t n = t->len < nt->len ? t->len : nt->len;
+    size_t p = nt->agreed < n ? nt->agreed : n;
+    /* A page at a time while they agree, then the byte (P is past
+     * AGREED whenever a loop runs: the tail's bytes). */
+    while (n - p >= 4096 &&
+           !memcmp(t->blob + p, nt->tail + (p - nt->agreed), 4096))
         p += 4096;
-    while (p < n && t->blob[p] == new_blob[p])
+    while (p < n && t->blob[p] == nt->tail[p - nt->agreed])
         p++;
     size_t i = 0;
     while (i < t->n && (i + 1 < t->n ? t->v[i + 1].at
@@ -844,23 +868,25 @@ uint64_t rt_db_table_hash(const struct rt_db_language *l, int k)
  * *CHANGED 0 when the table already holds these bytes. BLOB's first
  * AGREED bytes are the table's own (kept, not encoded again). */
 static int change_table(const struct rt_db_language *l, int k,
-                        const struct rt_pair_list *pairs, uint8_t *blob,
-                        size_t len, size_t agreed, struct rt_change_set *cs,
+                        const struct rt_pair_list *pairs,
+                        const struct new_table *nt, struct rt_change_set *cs,
                         int *changed, size_t *at)
 {
     const struct rt_table *t = &l->tab[k];
     int present = k ? l->has_help : l->has_counter;
     int sound = present && l->blob_damage[k].status == RT_MSZ_OK;
     enum rt_table_kind kind = k ? RT_TABLE_HELP : RT_TABLE_COUNTER;
+    size_t len = nt->len;
+    uint8_t *blob = NULL, *ins = NULL;
+    struct rt_table_edit *ed = NULL;
     *changed = 1;
     *at = t->len;
-    if (sound && len == t->len && !memcmp(blob, t->blob, len)) {
+    if (sound && len == t->len &&
+        !memcmp(nt->tail, t->blob + nt->agreed, len - nt->agreed)) {
         *changed = 0;
-        free(blob);
         return 0;
     }
-    size_t same = 0,
-           from = sound ? agree_until(t, blob, len, agreed, &same) : 0;
+    size_t same = 0, from = sound ? agree_until(t, nt, &same) : 0;
     /* ADDED and REMOVED are the true difference of the pairs from where
      * the tables stop agreeing (all of them for a whole replacement):
      * what --dry-run shows and what is lost (rt_change_lost) are exactly
@@ -876,12 +902,14 @@ static int change_table(const struct rt_db_language *l, int k,
         rt_pair_list_free(&cut);
         rt_pair_list_free(&added);
         rt_pair_list_free(&removed);
-        free(blob);
         return -1;
     }
     rt_pair_list_free(&cut);
     if (!sound || from < len / 2) {
         /* Replaced whole: the table must still be the one read. */
+        if (!(blob = malloc(len ? len : 1)))
+            goto nomem;
+        new_bytes(nt, 0, len, blob);
         int r = rt_change_set_table_replace(
             cs, l->id, kind, blob, len, present, l->bytes[k],
             present ? rt_db_table_hash(l, k) : 0, NULL, NULL);
@@ -896,12 +924,11 @@ static int change_table(const struct rt_db_language *l, int k,
         }
         return r;
     }
-    struct rt_table_edit *ed = malloc(sizeof *ed);
-    uint8_t *ins = malloc(len - from);
+    ed = malloc(sizeof *ed);
+    ins = malloc(len - from ? len - from : 1);
     if (!ed || !ins)
         goto nomem;
-    memcpy(ins, blob + from, len - from);
-    free(blob);
+    new_bytes(nt, from, len - from, ins);
     *ed = (struct rt_table_edit){from, t->len - from, 0, len - from};
     *at = from;
     return rt_change_set_table_splice(cs, l->id, kind, 1, t->len, ed, 1, ins,
@@ -943,10 +970,13 @@ int rt_db_replace_changed_tables(const struct rt_db_language *l,
             at[help] = tab->len;
             continue;
         }
-        if (rt_multi_sz_encode_after(tab->blob, kept_bytes, p->v + kept,
-                                     p->n - kept, &blob, &len) != 0 ||
-            change_table(l, help, p, blob, len, kept_bytes, cs, &changed[help],
-                         &at[help]) != 0)
+        if (rt_multi_sz_encode_after(NULL, 0, p->v + kept, p->n - kept,
+                                     &blob, &len) != 0)
+            return -1;
+        struct new_table nt = {tab->blob, kept_bytes, blob, kept_bytes + len};
+        int r = change_table(l, help, p, &nt, cs, &changed[help], &at[help]);
+        free(blob);
+        if (r != 0)
             return -1;
     }
     return 0;

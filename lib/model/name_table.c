@@ -8,8 +8,12 @@
 #include "model/utf16.h"
 
 /* Whether P's text lies in one of L's blocks of texts. */
+struct rt_text_block rt_texts_borrowed;
+
 static int in_block(const struct rt_pair_list *l, const struct rt_pair *p)
 {
+    if (l->texts == RT_TEXTS_BORROWED)
+        return 1;
     uintptr_t t = (uintptr_t)p->text;
     for (const struct rt_text_block *k = l->texts; k; k = k->next) {
         uintptr_t b = (uintptr_t)k->text;
@@ -43,6 +47,8 @@ void rt_pair_list_free(struct rt_pair_list *l)
     for (size_t i = 0; i < l->n; i++)
         rt_pair_list_free_pair(l, &l->v[i]);
     free(l->v);
+    if (l->texts == RT_TEXTS_BORROWED)
+        l->texts = NULL;
     while (l->texts) {
         struct rt_text_block *next = l->texts->next;
         free(l->texts);
@@ -330,7 +336,8 @@ int rt_pair_list_append(struct rt_pair_list *l, uint32_t index,
  * 0 or above 2^31, out of memory). */
 static struct rt_pair *new_pair(struct rt_pair_list *l, uint32_t index)
 {
-    if (index == 0 || index > RT_INDEX_MAX)
+    /* A view's pairs are never freed: a text given to it would be lost. */
+    if (index == 0 || index > RT_INDEX_MAX || l->texts == RT_TEXTS_BORROWED)
         return NULL;
     if (l->n == l->cap) {
         /* Half as much again: a list of millions of pairs is never twice
@@ -368,6 +375,8 @@ int rt_pair_list_append_packed(struct rt_pair_list *l, uint32_t index,
                                const char *text, size_t len)
 {
     struct rt_text_block *k = l->texts;
+    if (k == RT_TEXTS_BORROWED)
+        return -1;
     if (!k || k->size - k->used < len + 1) {
         /* The first block holds the first text alone (a section of one
          * pair, each of tens of thousands of tiny sections, costs what it

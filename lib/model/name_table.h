@@ -29,8 +29,15 @@ struct rt_text_block {
 struct rt_pair_list {
     struct rt_pair *v;
     size_t n, cap;
+    /* RT_TEXTS_BORROWED: a view whose texts another list owns
+     * (rt_psb_split_view): none is freed with it, it takes no new pair,
+     * and it must not outlive that list. (A mark in this pointer, not a
+     * field of its own: tens of thousands of lists of a psb: store's
+     * tiny sections would each grow by it.) */
     struct rt_text_block *texts;
 };
+extern struct rt_text_block rt_texts_borrowed;
+#define RT_TEXTS_BORROWED (&rt_texts_borrowed)
 
 struct rt_name_table {
     struct rt_pair_list counter;   /* names */

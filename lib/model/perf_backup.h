@@ -141,6 +141,11 @@ int rt_psb_merge(const struct rt_name_table *t, struct rt_pair_list *out);
  * does: names at even indices and index 1 (the base index's entry),
  * help texts at odd ones; the order is the list's. */
 int rt_psb_split(const struct rt_pair_list *strings, struct rt_name_table *out);
+/* The same as views of STRINGS' texts (RT_TEXTS_BORROWED: nothing copied, a
+ * backup's hundreds of megabytes of text are not held twice), to be read
+ * and freed while STRINGS stands, never appended to. */
+int rt_psb_split_view(const struct rt_pair_list *strings,
+                      struct rt_name_table *out);
 
 /* The service's section by name (case-insensitive, as registry keys are),
  * or NULL; likewise a language's by id value (804 and 0804 are one). */

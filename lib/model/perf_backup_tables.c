@@ -70,6 +70,30 @@ static int sized(struct rt_pair_list *l, size_t n, size_t size)
     return 0;
 }
 
+int rt_psb_split_view(const struct rt_pair_list *strings,
+                      struct rt_name_table *out)
+{
+    size_t n[2] = {0, 0};
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < strings->n; i++)
+        n[!is_counter(strings->v[i].index)]++;
+    struct rt_pair_list *l[2] = {&out->counter, &out->help};
+    for (int k = 0; k < 2; k++) {
+        l[k]->texts = RT_TEXTS_BORROWED;
+        if (n[k] && !(l[k]->v = malloc(n[k] * sizeof *l[k]->v))) {
+            rt_name_table_free(out);
+            return -1;
+        }
+        l[k]->cap = n[k];
+    }
+    for (size_t i = 0; i < strings->n; i++) {
+        struct rt_pair_list *to = l[!is_counter(strings->v[i].index)];
+        to->v[to->n] = strings->v[i];
+        to->v[to->n++].index_raw = NULL;
+    }
+    return 0;
+}
+
 int rt_psb_split(const struct rt_pair_list *strings, struct rt_name_table *out)
 {
     size_t n[2] = {0, 0}, size[2] = {0, 0};

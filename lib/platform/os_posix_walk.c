@@ -211,6 +211,20 @@ static void keep_bound(uint64_t id, const struct stat *st, const char *alias)
     pthread_mutex_unlock(&bounds_lock);
 }
 
+/* Whether PATH (links followed) is the file ST on another mount than ID:
+ * the source of the bind mount ID, not the bound folder itself reached
+ * again (its mount point, a link to it: an image's /data -> /mnt/data
+ * beside a volume at /mnt/data whose source ends in "/data"), whose walk
+ * would meet the same mount and answer again, a loop refused past
+ * MAX_BINDS. */
+static int is_source(const char *path, uint64_t id, const struct stat *st)
+{
+    struct statx sx;
+    return same_file(path, st) &&
+           statx(AT_FDCWD, path, 0, STATX_MNT_ID, &sx) == 0 &&
+           (sx.stx_mask & STATX_MNT_ID) && sx.stx_mnt_id != id;
+}
+
 /* The folder the table of mounts names ROOT (a bound folder's root field,
  * its way from its file system's root) by a path of this namespace that
  * is ST, when no mount's point said where that file system's root is:
@@ -219,11 +233,11 @@ static void keep_bound(uint64_t id, const struct stat *st, const char *alias)
  * the chroot stands in (".../base/tmp/disk/Users" is "/tmp/disk/Users").
  * Each end is tried, longest first; only the same file is taken, so no
  * name the tree chose can stand for the source. */
-static char *source_below_root(const char *root, const struct stat *st,
-                               int *unreadable)
+static char *source_below_root(const char *root, uint64_t id,
+                               const struct stat *st, int *unreadable)
 {
     for (const char *p = root; p; p = strchr(p + 1, '/'))
-        if (same_file(p, st)) {
+        if (is_source(p, id, st)) {
             char *alias = strdup(p);
             if (!alias)
                 *unreadable = ENOMEM;
@@ -265,13 +279,13 @@ static char *read_bound(uint64_t id, const struct stat *st, int *unreadable)
             if (asprintf(&alias, "%s%s", strcmp(o->point, "/") ? o->point : "",
                          sub) < 0)
                 alias = NULL;
-            else if (!same_file(alias, st)) {
+            else if (!is_source(alias, id, st)) {
                 free(alias);
                 alias = NULL;
             }
         }
         if (!alias)
-            alias = source_below_root(m->root, st, unreadable);
+            alias = source_below_root(m->root, id, st, unreadable);
     }
     free(m);
     fclose(f);
@@ -291,7 +305,7 @@ static char *bound_from(uint64_t id, const struct stat *st, int *unreadable)
     int kept = kept_bound(id, st, &alias);
     if (kept < 0)
         return NULL;
-    if (kept && (!alias || same_file(alias, st)))
+    if (kept && (!alias || is_source(alias, id, st)))
         return alias;
     free(alias);
     alias = read_bound(id, st, unreadable);

@@ -193,6 +193,28 @@ if unshare -m --propagation private true 2>/dev/null; then
         { cat "$ERR" >&2; fail "a tree in a folder bound twice did not work"; }
 fi
 
+# In a chroot whose root file system's mount is not shown (a container),
+# a volume bound at /mnt/data whose source's way ends in "/data", and the
+# image's link /data -> /mnt/data: the link is the volume again, not its
+# source (it was taken for it, and every path through the volume refused:
+# "more than 8 bound folders"). A tree of the user's on the volume works.
+if unshare -m --propagation private true 2>/dev/null; then
+    CR=$TMPDIR/croot
+    mkdir -p "$CR/bin" "$CR/proc" "$CR/mnt/data" "$TMPDIR/vol/data"
+    cp "$REGTOOL" "$CR/bin/regtool"
+    for l in $(ldd "$REGTOOL" | grep -o '/[^ ]*'); do
+        mkdir -p "$CR$(dirname "$l")" && cp -L "$l" "$CR$l"
+    done
+    ln -s /mnt/data "$CR/data"
+    expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/vol/data/t" init --languages 009
+    unshare -m --propagation private sh -c "
+        mount --bind '$TMPDIR/vol/data' '$CR/mnt/data' &&
+        mount -t proc proc '$CR/proc' &&
+        timeout 20 chroot '$CR' /bin/regtool --store hive:/mnt/data/t backup /mnt/data/b.ini" >"$OUT" 2>"$ERR" ||
+        { cat "$ERR" >&2; fail "a tree on a volume beside a link named like its source's end did not work in a chroot"; }
+    [ -s "$TMPDIR/vol/data/b.ini" ] || fail "backup in the chroot wrote nothing on the volume"
+fi
+
 # A path through /proc/PID/root of a process in another mount namespace
 # (a container's files, as root reaches them from outside): the link's
 # text ("/") is not where the kernel goes, so it is refused (the walk

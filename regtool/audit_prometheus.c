@@ -369,10 +369,21 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
          * as while the store was open: the stores are closed by now. */
         char *(*held)[2] = calloc(n ? n : 1, sizeof *held);
         size_t *n_held = calloc(n ? n : 1, sizeof *n_held);
+        size_t unheld = n;
         for (size_t i = 0; held && n_held && textfile && i < n; i++)
-            rt_op_hold_spec_folders(a[i].spec, held[i], &n_held[i]);
+            if (rt_op_hold_spec_folders(a[i].spec, held[i], &n_held[i]) != 0 &&
+                unheld == n) {
+                unheld = i;
+                rt_cli_error("%s: its folder cannot be held for the write "
+                             "(%s): no metrics written",
+                             rt_cli_shown(a[i].spec), rt_os_strerror(errno));
+            }
         if (!held || !n_held) {
             rt_cli_error("out of memory: no metrics written");
+            rc = RT_EXIT_FAILURE;
+        } else if (unheld < n) {
+            /* Beneath a folder not held, a planted link would be
+             * followed for the write. */
             rc = RT_EXIT_FAILURE;
         } else if (write_out(&t, textfile) != RT_EXIT_OK) {
             rc = RT_EXIT_FAILURE;

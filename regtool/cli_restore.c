@@ -181,8 +181,15 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
     char *held[2];
     size_t n_held = 0;
     const char *spec = rt_cli_store_spec();
-    if (spec)
-        rt_op_hold_spec_folders(spec, held, &n_held);
+    if (spec && rt_op_hold_spec_folders(spec, held, &n_held) != 0) {
+        int err = errno;
+        rt_op_release_spec_folders(held, n_held);
+        rt_cli_error("%s: the store's folder cannot be held while %s is "
+                     "read (%s): nothing restored", rt_cli_shown(spec),
+                     rt_cli_shown(file), rt_os_strerror(err));
+        *win32 = RT_ERR_ACCESS_DENIED;
+        return RT_EXIT_FAILURE;
+    }
     enum rt_backup_read read = rt_op_read_backup_file(file, &bf, &re);
     rt_op_release_spec_folders(held, n_held);
     if (read != RT_BACKUP_READ_OK) {

@@ -720,6 +720,35 @@ static void a_root_that_is_a_mount_point_works(void **state)
     victim_unchanged();
 }
 
+/* Forty folders held at once (a fleet's stores for audit --textfile):
+ * each keeps its rule, the last's planted link refused as the first's (a
+ * table of sixteen held no more, and the seventeenth's link was
+ * followed). */
+static void many_folders_held_at_once(void **state)
+{
+    (void)state;
+    enum { N = 40 };
+    char *held[N], p[600], q[700];
+    for (int i = 0; i < N; i++) {
+        snprintf(p, sizeof p, "%s/m%d", top, i);
+        assert_int_equal(mkdir(p, 0755), 0);
+        snprintf(q, sizeof q, "%s/Temp", p);
+        assert_int_equal(symlink(victim_dir, q), 0);
+        assert_int_equal(rt_os_confine(p, &held[i]), 0);
+    }
+    for (int i = 0; i < N; i += N - 1) {
+        snprintf(q, sizeof q, "%s/m%d/Temp/passwd", top, i);
+        errno = 0;
+        assert_int_equal(rt_os_replace_file(q, "x", 1, 0644), -1);
+        assert_non_null(strstr(rt_os_strerror(errno), "is a symbolic link"));
+    }
+    for (int i = 0; i < N; i++) {
+        rt_os_unconfine(held[i]);
+        free(held[i]);
+    }
+    victim_unchanged();
+}
+
 /* Mount id of PATH, 0 when unknown. */
 static uint64_t mount_id_of(const char *path)
 {
@@ -845,6 +874,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_way_to_a_disk_is_walked_or_refused,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(a_linked_mark_is_no_mark, setup, teardown),
+        cmocka_unit_test_setup_teardown(many_folders_held_at_once, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(hard_links_are_not_written, setup, teardown),
         cmocka_unit_test_setup_teardown(ordinary_files_work, setup, teardown),

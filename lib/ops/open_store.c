@@ -3,6 +3,7 @@
 #include "ops/ops.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,17 +109,25 @@ struct rt_store *rt_op_open_database(const char *spec,
     return s;
 }
 
-void rt_op_hold_spec_folders(const char *spec, char *held[2], size_t *n)
+/* Whether a hold that failed with ERR failed for a folder not there. */
+static int not_there(int err)
+{
+    return err == ENOENT || err == ENOTDIR;
+}
+
+int rt_op_hold_spec_folders(const char *spec, char *held[2], size_t *n)
 {
     struct rt_store_spec p;
     *n = 0;
     if (rt_op_parse_spec(spec, &p) != 0 || p.kind == RT_SPEC_LIVE)
-        return;
+        return 0;
     if (p.kind == RT_SPEC_HIVE_TREE) {
         char *c = NULL;
         if (rt_os_confine(p.arg, &c) == 0)
             held[(*n)++] = c;
-        return;
+        else if (!not_there(errno))
+            return -1;
+        return 0;
     }
     /* One file, or the two hives of hive:SOFTWARE,SYSTEM. */
     const char *comma = p.kind == RT_SPEC_HIVE_FILES ? strchr(p.arg, ',')
@@ -127,20 +136,23 @@ void rt_op_hold_spec_folders(const char *spec, char *held[2], size_t *n)
         const char *from = i ? comma + 1 : p.arg;
         size_t flen = !i && comma ? (size_t)(comma - p.arg) : strlen(from);
         char *file = malloc(flen + 1);
-        if (file) {
-            memcpy(file, from, flen);
-            file[flen] = '\0';
-        }
-        const char *slash = file ? rt_os_last_separator(file) : NULL;
+        if (!file)
+            return -1;
+        memcpy(file, from, flen);
+        file[flen] = '\0';
+        const char *slash = rt_os_last_separator(file);
+        size_t len = slash ? rt_os_folder_length(file, slash) : 0;
         char *c = NULL;
-        if (file) {
-            size_t len = slash ? rt_os_folder_length(file, slash) : 0;
-            file[len] = '\0';
-            if (rt_os_confine_on_disk(len ? file : ".", &c) == 0)
-                held[(*n)++] = c;
-        }
+        file[len] = '\0';
+        int r = rt_os_confine_on_disk(len ? file : ".", &c);
+        int err = errno;
         free(file);
+        if (r == 0)
+            held[(*n)++] = c;
+        else if (!not_there(err))
+            return (errno = err, -1);
     }
+    return 0;
 }
 
 void rt_op_release_spec_folders(char *held[2], size_t n)

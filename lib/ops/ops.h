@@ -221,9 +221,11 @@ int rt_op_parse_spec(const char *spec, struct rt_store_spec *out);
  * them and written once the store is closed (audit --textfile): a link
  * its writer planted there is refused, as while the store is open. The
  * canonical forms go into HELD[0..1], *N of them, for
- * rt_op_release_spec_folders. A folder that cannot be confined is
- * skipped: the store's own open says why. */
-void rt_op_hold_spec_folders(const char *spec, char *held[2], size_t *n);
+ * rt_op_release_spec_folders. A folder that is not there is skipped (the
+ * store's own open says why); one that is and cannot be held (refused,
+ * out of memory or descriptors) is -1 with errno, the others held left
+ * in HELD: the caller writes nothing there then. 0 otherwise. */
+int rt_op_hold_spec_folders(const char *spec, char *held[2], size_t *n);
 void rt_op_release_spec_folders(char *held[2], size_t n);
 
 /* Opens the store SPEC names (regtool_open's specs) with OPT (NULL:

@@ -24,7 +24,10 @@
 #include <sys/syscall.h>
 #endif
 
-/* The confined directories: few (a store or two), so a list. */
+/* The confined directories: a store or two, or every store of a fleet's
+ * audit held for its --textfile (a list that grows: a fixed table of 16
+ * had left the 17th store's folder unheld, and its planted link was
+ * followed for the write); each holds a descriptor. */
 struct confined {
     char *path;
     size_t len;
@@ -33,7 +36,8 @@ struct confined {
     int input;      /* only ever confined as a folder of the user's input */
     char *disk;     /* the disk an input folder lies on, confined with it */
 };
-static struct confined roots[16];
+static struct confined *roots;
+static size_t n_roots;
 static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* DIR opened when it lies beneath a directory already confined (a folder
@@ -366,7 +370,7 @@ static int confine(const char *dir, int input, int hold_disk, char **canonical)
         int kept = 0;
         pthread_mutex_lock(&roots_lock);
         for (size_t i = 0; r == 0 && canonical && *canonical &&
-                           i < sizeof roots / sizeof *roots; i++)
+                           i < n_roots; i++)
             if (roots[i].path && !strcmp(roots[i].path, *canonical) &&
                 roots[i].refs == 1 && !roots[i].disk) {
                 roots[i].disk = held;
@@ -406,7 +410,7 @@ static int confine_one(const char *dir, int input, char **canonical)
     }
     pthread_mutex_lock(&roots_lock);
     struct confined *slot = NULL;
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+    for (size_t i = 0; i < n_roots; i++) {
         if (roots[i].path && !strcmp(roots[i].path, real)) {
             slot = &roots[i];
             break;
@@ -414,10 +418,20 @@ static int confine_one(const char *dir, int input, char **canonical)
         if (!roots[i].path && !slot)
             slot = &roots[i];
     }
+    if (!slot) {
+        size_t n = n_roots ? 2 * n_roots : 16;
+        struct confined *v = n > n_roots ? realloc(roots, n * sizeof *v) : NULL;
+        if (v) {
+            memset(v + n_roots, 0, (n - n_roots) * sizeof *v);
+            slot = &v[n_roots];
+            roots = v;
+            n_roots = n;
+        }
+    }
     int r = 0;
     struct stat was, now;
     if (!slot) {
-        errno = EMFILE;
+        errno = ENOMEM;
         r = -1;
     } else if (slot->path) {
         /* The same path, confined again: by now it may name another
@@ -481,7 +495,7 @@ void rt_os_unconfine(const char *canonical)
     int held = 0;
     char *disk = NULL;
     pthread_mutex_lock(&roots_lock);
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+    for (size_t i = 0; i < n_roots; i++) {
         struct confined *c = &roots[i];
         if (c->path && !strcmp(c->path, canonical)) {
             held = 1;
@@ -515,7 +529,7 @@ static int root_of(const char *path, const char **rel, char *root,
     size_t best = 0;
     rt_os_refusal_clear();
     pthread_mutex_lock(&roots_lock);
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+    for (size_t i = 0; i < n_roots; i++) {
         const char *r;
         if (roots[i].path && (fd == -2 || roots[i].len < best) &&
             rt_os_beneath(roots[i].path, roots[i].len, path, &r)) {
@@ -731,7 +745,7 @@ static int any_root(void)
 {
     int any = 0;
     pthread_mutex_lock(&roots_lock);
-    for (size_t i = 0; i < sizeof roots / sizeof *roots && !any; i++)
+    for (size_t i = 0; i < n_roots && !any; i++)
         any = roots[i].path != NULL;
     pthread_mutex_unlock(&roots_lock);
     return any;
@@ -756,7 +770,7 @@ static int root_by_identity(const char *path, char *root, size_t size)
         return 0;
     int found = 0;
     pthread_mutex_lock(&roots_lock);
-    for (size_t i = 0; i < sizeof roots / sizeof *roots && !found; i++)
+    for (size_t i = 0; i < n_roots && !found; i++)
         if (roots[i].path && fstat(roots[i].fd, &r) == 0 &&
             r.st_dev == st.st_dev && r.st_ino == st.st_ino) {
             found = 1;

@@ -25,7 +25,10 @@ struct confined {
     size_t len;
     unsigned refs;
 };
-static struct confined roots[16];
+/* A list that grows: every store of a fleet's audit is held at once for
+ * its --textfile. */
+static struct confined *roots;
+static size_t n_roots;
 static SRWLOCK roots_lock = SRWLOCK_INIT;
 
 int rt_os_confine(const char *dir, char **canonical)
@@ -50,7 +53,7 @@ int rt_os_confine(const char *dir, char **canonical)
         return -1;
     AcquireSRWLockExclusive(&roots_lock);
     struct confined *slot = NULL;
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+    for (size_t i = 0; i < n_roots; i++) {
         if (roots[i].path && !strcasecmp(roots[i].path, buf)) {
             slot = &roots[i];
             break;
@@ -58,9 +61,19 @@ int rt_os_confine(const char *dir, char **canonical)
         if (!roots[i].path && !slot)
             slot = &roots[i];
     }
+    if (!slot) {
+        size_t n = n_roots ? 2 * n_roots : 16;
+        struct confined *v = n > n_roots ? realloc(roots, n * sizeof *v) : NULL;
+        if (v) {
+            memset(v + n_roots, 0, (n - n_roots) * sizeof *v);
+            slot = &v[n_roots];
+            roots = v;
+            n_roots = n;
+        }
+    }
     int r = 0;
     if (!slot)
-        r = (errno = EMFILE, -1);
+        r = (errno = ENOMEM, -1);
     else if (slot->path)
         slot->refs++;
     else if (!(slot->path = strdup(buf)))
@@ -112,7 +125,7 @@ void rt_os_unconfine(const char *canonical)
         return;
     int held = 0;
     AcquireSRWLockExclusive(&roots_lock);
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+    for (size_t i = 0; i < n_roots; i++) {
         struct confined *c = &roots[i];
         if (c->path && !strcasecmp(c->path, canonical)) {
             held = 1;
@@ -134,7 +147,7 @@ static size_t confined_len(const char *path)
 {
     size_t best = 0;
     AcquireSRWLockShared(&roots_lock);
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+    for (size_t i = 0; i < n_roots; i++) {
         const char *rel;
         if (roots[i].path && (!best || roots[i].len < best) &&
             rt_os_beneath(roots[i].path, roots[i].len, path, &rel))

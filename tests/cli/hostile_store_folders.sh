@@ -48,6 +48,22 @@ ln -s "$E" "$TMPDIR/alias"
 refused "$E/Temp" --store "reg:$E/perf.reg" audit --textfile "$TMPDIR/alias/Temp/keep.conf"
 refused "$E/Temp" --store "reg:$E/perf.reg" backup "$TMPDIR/alias/Temp/b.ini"
 refused "$E/Temp" --store "psb:$E/PerfStringBackup.INI" backup --format reg "$TMPDIR/alias/Temp/c.reg"
+# Seventeen stores, the link in the last one's folder: every store's
+# folder is held for the write (a table of sixteen had left the
+# seventeenth unheld, and the metrics were written through its link,
+# over a host file with --stores-from).
+set --
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+    mkdir -p "$TMPDIR/up/m$i"
+    cp "$E/perf.reg" "$TMPDIR/up/m$i/perf.reg"
+    set -- "$@" "reg:$TMPDIR/up/m$i/perf.reg"
+done
+ln -s "$HOST" "$TMPDIR/up/m17/Temp"
+refused "$TMPDIR/up/m17/Temp" audit --textfile "$TMPDIR/up/m17/Temp/a.prom" "$@"
+printf '%s\n' "$@" >"$TMPDIR/up/list"
+refused "$TMPDIR/up/m17/Temp" audit --stores-from "$TMPDIR/up/list" --textfile "$TMPDIR/up/m17/Temp/keep.conf"
+expect_exit 0 "$REGTOOL" audit --stores-from "$TMPDIR/up/list" --textfile "$TMPDIR/up/m1/m.prom"
+expect_grep "^regtool_audit_success" "$TMPDIR/up/m1/m.prom"
 # Outside those folders, --textfile is written as before.
 expect_exit 0 "$REGTOOL" --store "reg:$E/perf.reg" audit --textfile "$TMPDIR/ok.prom"
 expect_grep "^regtool_audit_success" "$TMPDIR/ok.prom"

@@ -532,11 +532,13 @@ int rt_cli_audit_fleet(const char *dir, unsigned jobs, int json,
     fl.libraries = libraries;
     fl.opt = opt;
     char *root = NULL, *path = rt_os_user_path(dir);
-    /* Confined: an entry that is a link is seen as one, not followed, and
-     * nothing a machine's files name leads out of DIR. As an input: a
-     * DIR on a disk (a folder of a Windows tree) is reached with the
-     * disk's links refused. */
-    if (!path || rt_os_confine_input(path, &root) != 0) {
+    /* Confined as a tree: an entry that is a link is seen as one, not
+     * followed, nothing a machine's files name leads out of DIR, and a
+     * file there that another name shares with the host is not read (a
+     * machine's upload hard-linked to a host file); a DIR on a disk (a
+     * folder of a Windows tree) is reached with the disk's links
+     * refused. */
+    if (!path || rt_os_confine_on_disk(path, &root) != 0) {
         rt_cli_error("audit --fleet %s: %s", dir,
                      path ? rt_os_strerror(errno) : "out of memory");
         free(path);

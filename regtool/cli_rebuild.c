@@ -127,14 +127,16 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
                         int quiet, int *win32);
 
 /* --from DIR is another machine's Windows folder, written by whoever
- * wrote it: confined while its sources are read, as an input
- * (rt_os_confine_input): on a disk, the disk is confined with it, and a
- * link of the disk on the way to it is refused. */
+ * wrote it: confined while its sources are read, as a tree
+ * (rt_os_confine_on_disk): a file there that another name shares with
+ * the host is not read (its tables hard-linked to a host file were
+ * printed and copied into this tree's); on a disk, the disk is confined
+ * with it, and a link of the disk on the way to it is refused. */
 static int rebuild(const char *from, int dry_run, int accept_loss, int quiet,
                    int *win32)
 {
     char *root = NULL;
-    if (from && rt_os_confine_input(from, &root) != 0) {
+    if (from && rt_os_confine_on_disk(from, &root) != 0) {
         rt_cli_error("--from %s: %s", from, rt_os_strerror(errno));
         *win32 = RT_ERR_FILE_NOT_FOUND;
         return RT_EXIT_FAILURE;

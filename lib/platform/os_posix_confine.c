@@ -525,25 +525,30 @@ void rt_os_unconfine(const char *canonical)
 static int root_of(const char *path, const char **rel, char *root,
                    size_t size, int *input)
 {
-    int fd = -2;
+    int fd = -2, all_input = 1;
     size_t best = 0;
     rt_os_refusal_clear();
     pthread_mutex_lock(&roots_lock);
     for (size_t i = 0; i < n_roots; i++) {
         const char *r;
-        if (roots[i].path && (fd == -2 || roots[i].len < best) &&
-            rt_os_beneath(roots[i].path, roots[i].len, path, &r)) {
-            if (fd >= 0)
-                close(fd);
-            fd = fcntl(roots[i].fd, F_DUPFD_CLOEXEC, 0);
-            best = roots[i].len;
-            *rel = r;
-            *input = roots[i].input;
-            snprintf(root, size, "%s", roots[i].path);
-            if (fd < 0)
-                break;
-        }
+        if (!roots[i].path ||
+            !rt_os_beneath(roots[i].path, roots[i].len, path, &r))
+            continue;
+        /* A user's input folder holding a tree (a store's folder in a
+         * fleet's): the tree's rules hold beneath it. */
+        all_input = all_input && roots[i].input;
+        if (fd != -2 && roots[i].len >= best)
+            continue;
+        if (fd >= 0)
+            close(fd);
+        fd = fcntl(roots[i].fd, F_DUPFD_CLOEXEC, 0);
+        best = roots[i].len;
+        *rel = r;
+        snprintf(root, size, "%s", roots[i].path);
+        if (fd < 0)
+            break;
     }
+    *input = fd == -2 ? 0 : all_input;
     pthread_mutex_unlock(&roots_lock);
     return fd;
 }

@@ -54,16 +54,16 @@ refused "$E/Temp" --store "psb:$E/PerfStringBackup.INI" backup --format reg "$TM
 # over a host file with --stores-from).
 set --
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
-    mkdir -p "$TMPDIR/up/m$i"
-    cp "$E/perf.reg" "$TMPDIR/up/m$i/perf.reg"
-    set -- "$@" "reg:$TMPDIR/up/m$i/perf.reg"
+    mkdir -p "$TMPDIR/many/m$i"
+    cp "$E/perf.reg" "$TMPDIR/many/m$i/perf.reg"
+    set -- "$@" "reg:$TMPDIR/many/m$i/perf.reg"
 done
-ln -s "$HOST" "$TMPDIR/up/m17/Temp"
-refused "$TMPDIR/up/m17/Temp" audit --textfile "$TMPDIR/up/m17/Temp/a.prom" "$@"
-printf '%s\n' "$@" >"$TMPDIR/up/list"
-refused "$TMPDIR/up/m17/Temp" audit --stores-from "$TMPDIR/up/list" --textfile "$TMPDIR/up/m17/Temp/keep.conf"
-expect_exit 0 "$REGTOOL" audit --stores-from "$TMPDIR/up/list" --textfile "$TMPDIR/up/m1/m.prom"
-expect_grep "^regtool_audit_success" "$TMPDIR/up/m1/m.prom"
+ln -s "$HOST" "$TMPDIR/many/m17/Temp"
+refused "$TMPDIR/many/m17/Temp" audit --textfile "$TMPDIR/many/m17/Temp/a.prom" "$@"
+printf '%s\n' "$@" >"$TMPDIR/many/list"
+refused "$TMPDIR/many/m17/Temp" audit --stores-from "$TMPDIR/many/list" --textfile "$TMPDIR/many/m17/Temp/keep.conf"
+expect_exit 0 "$REGTOOL" audit --stores-from "$TMPDIR/many/list" --textfile "$TMPDIR/many/m1/m.prom"
+expect_grep "^regtool_audit_success" "$TMPDIR/many/m1/m.prom"
 # Outside those folders, --textfile is written as before.
 expect_exit 0 "$REGTOOL" --store "reg:$E/perf.reg" audit --textfile "$TMPDIR/ok.prom"
 expect_grep "^regtool_audit_success" "$TMPDIR/ok.prom"
@@ -129,4 +129,40 @@ for args in "--store reg:$U/perf.reg backup $U/Temp/x.ini" \
     expect_grep "$U/Temp is a symbolic link" "$ERR"
     expect_same_tree "$OTHER" "$TMPDIR/other.state"
 done
+# Another machine's folders read as sources are as hostile: a hard link
+# there to a host file (root's, 0600) is not read, whether the folder is
+# rebuild --from's, audit --fleet's, or the folder of a store's file the
+# INI to install lies beside (rebuild printed the host file's text and
+# copied it into the tree's tables; the fleet audit parsed a host file as
+# a machine's backup; install read a host INI).
+S=$TMPDIR/secret
+mkdir -p "$S" "$TMPDIR/from/System32" "$TMPDIR/fleet/m1" "$TMPDIR/beside"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/t9" init --languages 009
+iconv -f UTF-16LE -t UTF-8 "$TMPDIR/t9/Windows/System32/perfd009.dat" | tr '\0' '\n' |
+    awk 'NR == 4 { print "HOST-SECRET-TEXT-42"; next } { print }' | tr '\n' '\0' |
+    iconv -f UTF-8 -t UTF-16LE >"$S/secret.dat"
+printf '[PERF_x]\r\nroot:SECRET-HASH-77\r\n' >"$S/shadow"
+sed 's/^drivername=.*/drivername=HOSTSECRET-INI-99/' ini-samples/replication.ini >"$S/p.ini"
+chmod 600 "$S/secret.dat" "$S/shadow" "$S/p.ini"
+ln "$S/secret.dat" "$TMPDIR/from/System32/perfd009.dat"
+cp "$TMPDIR/t9/Windows/System32/perfi009.dat" "$TMPDIR/from/System32/"
+ln "$S/shadow" "$TMPDIR/fleet/m1/PerfStringBackup.INI"
+cp "$E/perf.reg" "$TMPDIR/beside/perf.reg"
+cp ini-samples/ReplicationOffsets.h "$TMPDIR/beside/"
+ln "$S/p.ini" "$TMPDIR/beside/hl.ini"
+no_secret() {
+    ! grep -q "HOST-SECRET-TEXT-42\|SECRET-HASH-77\|HOSTSECRET-INI-99" "$OUT" "$ERR" ||
+        fail "$1: a host file's text read through a hard link"
+}
+expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/t9" rebuild --dry-run --from "$TMPDIR/from"
+expect_grep "perfd009.dat is a hard link" "$ERR"
+no_secret "rebuild --from"
+expect_exit 3 "$REGTOOL" audit --fleet "$TMPDIR/fleet"
+cat "$OUT" >>"$ERR"
+expect_grep "PerfStringBackup.INI is a hard link" "$ERR"
+no_secret "audit --fleet"
+expect_exit 3 "$REGTOOL" --store "reg:$TMPDIR/beside/perf.reg" install --dry-run \
+    --create-service --library x.dll --open O --collect C --close X "$TMPDIR/beside/hl.ini"
+expect_grep "hl.ini is a hard link" "$ERR"
+no_secret "install beside a reg: store"
 echo "hostile store folders: every case refused, the host untouched"

@@ -239,5 +239,13 @@ const char *rt_cli_program(void);
  * of a Windows build, "live" when none was (lodctr's own default). NULL
  * when there is none. */
 const char *rt_cli_store_spec(void);
+/* The folders of the chosen store held (rt_op_hold_spec_folders) while
+ * FILE, read before the store is opened and maybe beneath one of them
+ * (restore's backup, an INI beside a reg: store's file), is read by the
+ * tree's rules: a hard link there to a host file is not read. 0, or -1
+ * said ("... cannot be held while FILE is read: NOTHING"), nothing held.
+ * rt_op_release_spec_folders(HELD, *N) once FILE is read. */
+int rt_cli_hold_store_folders(const char *file, const char *nothing,
+                              char *held[2], size_t *n);
 
 #endif

@@ -55,15 +55,10 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
      * read, as restore's backup is not. */
     char *held[2];
     size_t n_held = 0;
-    const char *store = rt_cli_store_spec();
-    if (store && rt_op_hold_spec_folders(store, held, &n_held) != 0) {
-        int err = errno;
-        rt_op_release_spec_folders(held, n_held);
+    if (rt_cli_hold_store_folders(ini, "nothing was written", held,
+                                  &n_held) != 0) {
         memset(spec, 0, sizeof *spec);
         memset(inf, 0, sizeof *inf);
-        rt_cli_error("%s: the store's folder cannot be held while %s is "
-                     "read (%s): nothing was written", rt_cli_shown(store),
-                     ini, rt_os_strerror(err));
         free(ini);
         return RT_EXIT_FAILURE;
     }

@@ -180,13 +180,8 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
      * refused), as a file the user names on a disk is. */
     char *held[2];
     size_t n_held = 0;
-    const char *spec = rt_cli_store_spec();
-    if (spec && rt_op_hold_spec_folders(spec, held, &n_held) != 0) {
-        int err = errno;
-        rt_op_release_spec_folders(held, n_held);
-        rt_cli_error("%s: the store's folder cannot be held while %s is "
-                     "read (%s): nothing restored", rt_cli_shown(spec),
-                     rt_cli_shown(file), rt_os_strerror(err));
+    if (rt_cli_hold_store_folders(file, "nothing restored", held,
+                                  &n_held) != 0) {
         *win32 = RT_ERR_ACCESS_DENIED;
         return RT_EXIT_FAILURE;
     }

@@ -76,6 +76,22 @@ int rt_cli_parse_global(int *argc, char ***argv)
     return 0;
 }
 
+int rt_cli_hold_store_folders(const char *file, const char *nothing,
+                              char *held[2], size_t *n)
+{
+    const char *spec = rt_cli_store_spec();
+    *n = 0;
+    if (!spec || rt_op_hold_spec_folders(spec, held, n) == 0)
+        return 0;
+    int err = errno;
+    rt_op_release_spec_folders(held, *n);
+    *n = 0;
+    rt_cli_error("%s: the store's folder cannot be held while %s is read "
+                 "(%s): %s", rt_cli_shown(spec), rt_cli_shown(file),
+                 rt_os_strerror(err), nothing);
+    return -1;
+}
+
 const char *rt_cli_store_spec(void)
 {
     const char *spec = options.store;

@@ -31,6 +31,12 @@ int rt_os_refuse(int err, const char *fmt, ...)
  * later error of the same number is not given an old reason. */
 void rt_os_refusal_clear(void);
 
+/* The table V of *N entries of SIZE bytes grown (16 first, then twice
+ * as many), the new entries zeroed: the new table (V moved or freed), or
+ * NULL (out of memory; V and *N unchanged). For the tables of confined
+ * folders. */
+void *rt_os_grow_table(void *v, size_t *n, size_t size);
+
 /* Where PATH lies beneath ROOT (a directory's canonical path, LEN bytes):
  * the part after it ("" for ROOT itself) in *REL, and 1; 0 when PATH
  * does not lie beneath ROOT. */

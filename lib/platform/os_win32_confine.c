@@ -61,15 +61,12 @@ int rt_os_confine(const char *dir, char **canonical)
         if (!roots[i].path && !slot)
             slot = &roots[i];
     }
-    if (!slot) {
-        size_t n = n_roots ? 2 * n_roots : 16;
-        struct confined *v = n > n_roots ? realloc(roots, n * sizeof *v) : NULL;
-        if (v) {
-            memset(v + n_roots, 0, (n - n_roots) * sizeof *v);
-            slot = &v[n_roots];
-            roots = v;
-            n_roots = n;
-        }
+    size_t had = n_roots;
+    struct confined *grown =
+        slot ? NULL : rt_os_grow_table(roots, &n_roots, sizeof *roots);
+    if (grown) {
+        roots = grown;
+        slot = &roots[had];
     }
     int r = 0;
     if (!slot)

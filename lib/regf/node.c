@@ -169,7 +169,7 @@ static int offs_push(struct rt_regf *h, struct offs *o, uint32_t x,
 }
 
 static int read_leaf(struct rt_regf *h, uint32_t leaf, uint32_t key,
-                     int allow_ri, struct offs *o)
+                     uint32_t read, int allow_ri, struct offs *o)
 {
     uint8_t *p;
     uint32_t len;
@@ -194,6 +194,10 @@ static int read_leaf(struct rt_regf *h, uint32_t leaf, uint32_t key,
         return regf_fail(h, RT_REGF_ECORRUPT,
                          "subkey list at file offset 0x%llx: an index root "
                          "(ri) inside an index root", fo);
+    /* One key's list alone: N keys naming one list of M keys would
+     * otherwise be read, and indexed, as N lists of M. */
+    if ((rc = regf_claim(h, leaf, key, read, "subkey list")))
+        return rc;
     uint32_t esz = fast ? 8 : 4;
     if ((uint64_t)count * esz > len - 4)
         return regf_fail(h, RT_REGF_ECORRUPT,
@@ -206,7 +210,7 @@ static int read_leaf(struct rt_regf *h, uint32_t leaf, uint32_t key,
                 return regf_fail(h, RT_REGF_ECORRUPT,
                                  "subkey list at file offset 0x%llx: index "
                                  "root lists itself", fo);
-            if ((rc = read_leaf(h, e, key, 0, o)))
+            if ((rc = read_leaf(h, e, key, read, 0, o)))
                 return rc;
             /* The recursive call may have moved nothing, but re-read P in
              * case a future change lets the image move. */
@@ -215,6 +219,30 @@ static int read_leaf(struct rt_regf *h, uint32_t leaf, uint32_t key,
         } else if ((rc = offs_push(h, o, e, key))) {
             return rc;
         }
+    }
+    return 0;
+}
+
+/* Claims for KEY (in read READ) each of its subkeys O whose parent field
+ * names another key: such a key may be listed once more than under its
+ * parent (the store reports it, misparented), never under any number of
+ * keys, each of which would copy its name into an index. A key listed
+ * under its parent needs no claim: its parent has one list. A subkey
+ * whose parent field cannot be read is left to whoever reads it. */
+static int claim_misparented(struct rt_regf *h, uint32_t key, uint32_t read,
+                             const struct offs *o)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        uint32_t sub = o->v[i];
+        if (sub >= regf_hbins_size(h) || !regf_is_cell_start(h, sub) ||
+            regf_cell_capacity(h, sub) < NK_PARENT + 4)
+            continue;
+        const uint8_t *nk = regf_bins(h) + sub + 4;
+        if (memcmp(nk, "nk", 2) || regf_le32(nk + NK_PARENT) == key)
+            continue;
+        int rc = regf_claim(h, sub, key, read, "key node");
+        if (rc)
+            return rc;
     }
     return 0;
 }
@@ -242,7 +270,8 @@ int regf_subkey_list(struct rt_regf *h, uint32_t key, uint32_t **keys,
     struct offs o = {NULL, 0, 0, count};
     if (o.limit > regf_hbins_size(h) / 80)
         o.limit = regf_hbins_size(h) / 80;
-    rc = read_leaf(h, list, key, 1, &o);
+    uint32_t read = ++h->reads;
+    rc = read_leaf(h, list, key, read, 1, &o);
     if (!rc && o.n != count)
         rc = regf_fail(h, RT_REGF_ECORRUPT,
                        "key node at file offset 0x%llx: says %u subkeys, its "
@@ -271,6 +300,8 @@ int regf_subkey_list(struct rt_regf *h, uint32_t key, uint32_t **keys,
             rc = regf_fail(h, RT_REGF_ECORRUPT,
                            "key node at file offset 0x%llx: lists itself as "
                            "a subkey", (unsigned long long)regf_file_off(key));
+    if (!rc)
+        rc = claim_misparented(h, key, read, &o);
     if (rc) {
         free(o.v);
         return rc;

@@ -123,20 +123,22 @@ struct rt_regf {
     uint64_t keys_gen;
     /* Value indexes (validx.c), by key cell. */
     struct regf_cell_map validx;
-    /* Who each value list, value and data cell read belongs to
-     * (regf_claim), and the count of reads that claim them; forgotten
-     * when a cell is freed (a new one may take its place). */
+    /* Who each value list, value, data cell and subkey list cell read
+     * belongs to (regf_claim), and the count of reads that claim them;
+     * forgotten when a cell is freed (a new one may take its place). */
     struct regf_cell_map claims;
     uint32_t reads;
     char err[256];
 };
 
 /* value.c: CELL (WHAT, for the message), met in read number READ as a
- * part of OWNER (a key for its value list and values, a value for its
- * data cells): refused, RT_REGF_ECORRUPT, when it is another owner's
- * part, or met twice in one read: a few bytes of hive would otherwise
- * stand for any amount of data (six hundred languages whose values all
- * name 009's tables). */
+ * part of OWNER (a key for its value list and values, for its subkey
+ * list cells and for a subkey whose parent field names another key; a
+ * value for its data cells): refused, RT_REGF_ECORRUPT, when it is
+ * another owner's part, or met twice in one read: a few bytes of hive
+ * would otherwise stand for any amount of data (six hundred languages
+ * whose values all name 009's tables; four thousand services that all
+ * name one subkey list of four thousand keys). */
 int regf_claim(struct rt_regf *h, uint32_t cell, uint32_t owner,
                uint32_t read, const char *what);
 /* Forgets every claim (cell.c, when a cell is freed). */

@@ -41,6 +41,11 @@
 #       a 2-byte text) and a backup sorting 32 bytes a pair: 12 x the
 #       input from 17 MB of hives on; now 31 MB and 38 MB, the texts of a
 #       decoded table in one block, 8.3 x)      8 x the hives + 8 MB
+#   query, names 2 and audit of a SYSTEM whose 2000 services all name
+#       one subkey list of 2000 keys (each service's list read and
+#       indexed as its own: 122 MB for 456 KB, the square of the hive;
+#       now the second key naming the list is refused where the list is
+#       read, damage said as such)              10 x the hive + 24 MB
 #   rebuild of a files-layout tree whose perfc009.dat (System32's and
 #       SysWOW64's) is 500000 tiny pairs "2", "2" (8 bytes each; the
 #       tables as installed, perfd009.dat, give index 2 its text, and the
@@ -291,6 +296,33 @@ if [ "$ASAN" = 0 ]; then
         "$REGTOOL" --store "hive:$W" restore --force "$TMPDIR/dups.ini"
     expect_grep "(were 500000 and " "$OUT"
     rm -rf "$W" "$TMPDIR/dups.ini"
+
+    # 6b. A SYSTEM whose 2000 services all name one subkey list of 2000
+    # keys (mkscale sharedlist): each service's list was read and indexed
+    # as its own, 2000 x 2000 names kept (122 MB and 3 s for 456 KB; 2 GB
+    # for 1.5 MB). The second key that names the list is refused where
+    # its list is read: query warns of it and goes on, audit reports the
+    # database unreadable (exit 2), names 2 does not read that far.
+    W=$TMPDIR/shared
+    expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout registry
+    "$MKSCALE" sharedlist "$W/Windows/System32/config/SYSTEM" 2000 ||
+        fail "mkscale sharedlist"
+    in=$(stat -c %s "$W/Windows/System32/config/SYSTEM")
+    what="a SYSTEM whose 2000 services share one subkey list ($((in / 1024)) KB)"
+    shared_re="Services.Scale0+1: subkey list at file offset 0x[0-9a-f]+ belongs to two owners"
+    tree_state "$W" >"$TMPDIR/before"
+    PEAK_EXIT_MAX=2
+    for verb in query "names 2" audit; do
+        # shellcheck disable=SC2086
+        peak "$verb of $what" $((10 * in + 24 * MB)) \
+            "$REGTOOL" --store "hive:$W" $verb
+        [ "$verb" = "names 2" ] && continue
+        cat "$OUT" "$ERR" | grep -Eq "$shared_re" ||
+            { cat "$OUT" "$ERR" >&2; fail "$verb of $what: no line matches $shared_re"; }
+    done
+    PEAK_EXIT_MAX=1
+    expect_same_tree "$W" "$TMPDIR/before" "the shared subkey list's tree changed"
+    rm -rf "$W"
 
     # 7. rebuild of .dat tables of 500000 tiny duplicate pairs.
     W=$TMPDIR/dat-dups

@@ -31,6 +31,10 @@
  *                                writer's own time: bench/run.sh's
  *                                hostile-write-values), then each set
  *                                again through its name in upper case
+ *   mkscale sharedlist SYSTEM N  N services ScaleNNNNNN and a key
+ *                                Services\Shared of N subkeys, whose
+ *                                subkey list every service names as its
+ *                                own (one list shared by N keys)
  *   mkscale selfloop SYSTEM      Services' subkey list names Services
  *                                itself
  *   mkscale cycle SYSTEM         a subkey of Services lists Services
@@ -227,6 +231,47 @@ static int loop(struct rt_regf *h, int cycle)
     return repoint(h, a, b, svcs);
 }
 
+/* N services ScaleNNNNNN, and a key Shared of N subkeys; then every
+ * service's key node names Shared's subkey list (and count) as its own:
+ * one list read as N keys' (a reader that indexes each key's list keeps
+ * N x N names). */
+static int sharedlist(struct rt_regf *h, long n)
+{
+    uint32_t svcs, shared, k;
+    if (rt_regf_lookup(h, rt_regf_root(h), SERVICES, &svcs) ||
+        rt_regf_key_create(h, svcs, "Shared", &shared))
+        return fail(h, "Services\\Shared");
+    uint32_t *svc = malloc((size_t)(n ? n : 1) * sizeof *svc);
+    if (!svc)
+        return fail(NULL, "out of memory");
+    for (long i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "d%06ld", i);
+        if (rt_regf_key_create(h, shared, name, &k)) {
+            free(svc);
+            return fail(h, name);
+        }
+        snprintf(name, sizeof name, "Scale%06ld", i);
+        if (rt_regf_key_create(h, svcs, name, &svc[i])) {
+            free(svc);
+            return fail(h, name);
+        }
+    }
+    const uint8_t *img;
+    size_t len;
+    rt_regf_image(h, &img, &len);
+    /* Key node fields (4096 base block + 4 size bytes before the cell
+     * data): the subkey count at 20, the subkey list at 28. */
+    const uint8_t *from = img + 4096 + shared + 4;
+    for (long i = 0; i < n; i++) {
+        uint8_t *nk = (uint8_t *)img + 4096 + svc[i] + 4;
+        memcpy(nk + 20, from + 20, 4);
+        memcpy(nk + 28, from + 28, 4);
+    }
+    free(svc);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || (argc != 4 && (!strcmp(argv[1], "services") ||
@@ -236,8 +281,9 @@ int main(int argc, char **argv)
                                    !strcmp(argv[1], "tables") ||
                                    !strcmp(argv[1], "languages") ||
                                    !strcmp(argv[1], "values") ||
+                                   !strcmp(argv[1], "sharedlist") ||
                                    !strcmp(argv[1], "duplicates")))) {
-        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates HIVE N | "
+        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates|sharedlist HIVE N | "
                         "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
@@ -266,6 +312,8 @@ int main(int argc, char **argv)
         rc = duplicates(h, n);
     else if (!strcmp(argv[1], "values"))
         rc = values(h, n);
+    else if (!strcmp(argv[1], "sharedlist"))
+        rc = sharedlist(h, n);
     else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))
         rc = loop(h, !strcmp(argv[1], "cycle"));
     else

@@ -83,7 +83,7 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
 {
     const char *win = rt_op_windows_dir(s);
     struct tree_ctx t;
-    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list};
+    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list, NULL};
     if (win) {
         snprintf(t.root, sizeof t.root, "%s", win);
         char *slash = strrchr(t.root, '/');

@@ -109,7 +109,7 @@ static void run(const struct svc *v, size_t n, const char *const *tree,
     struct rt_database db;
     build(&db, v, n);
     struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
-                              table_list};
+                              table_list, NULL};
     memset(f, 0, sizeof *f);
     assert_int_equal(rt_audit_libraries(&db, tree ? &t : NULL, f), 0);
     rt_findings_sort(f);
@@ -498,7 +498,7 @@ static void short_names_out_of_memory(void **state)
         "ProgramData\\x\\p.dll", "Windows\\System32\\ntdll.dll", NULL,
     };
     const struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
-                                    table_list};
+                                    table_list, NULL};
     struct rt_short_match m;
     struct rt_short_names *s = rt_short_names_new(&t);
     assert_non_null(s);
@@ -564,7 +564,8 @@ static void short_names_list_each_folder_once(void **state)
     struct rt_database db;
     build(&db, v, N);
     struct counted_tree t = {tree, 0};
-    struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list};
+    struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list,
+                              NULL};
     struct rt_findings f = {0};
     assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
     if (f.warnings + f.errors)
@@ -621,7 +622,8 @@ static void short_names_past_the_first_table(void **state)
     struct rt_database db;
     build(&db, v, 2 * N);
     struct counted_tree t = {tree, 0};
-    struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list};
+    struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list,
+                              NULL};
     struct rt_findings f = {0};
     assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
     if (f.warnings + f.errors)
@@ -840,6 +842,81 @@ static void links_on_the_way_leave_a_library_unchecked(void **state)
     const struct svc gone[] = {STD("X", "%SystemRoot%\\Lnk\\p.dll")};
     expect_one(gone, 1, plain, "library-not-found", RT_AUDIT_WARNING);
 }
+/* A tree opened from its Windows folder alone (WINNT here), whose
+ * drive's root the store does not hold: nothing outside WINNT is asked
+ * of the tree, not even listed for a short name (the root's Vendor would
+ * have resolved TOPSEC~1.TXT to a host file's name), and each Library
+ * elsewhere on the drive is unchecked with the tree's words, never
+ * missing; a Library beneath WINNT is judged as ever. */
+struct fenced_tree {
+    const char *const *files;
+    size_t outside;   /* questions about paths outside WINNT */
+};
+static int outside_winnt(const char *path)
+{
+    return strncasecmp(path, "WINNT", 5) || (path[5] && path[5] != '\\');
+}
+static int fenced_exists(void *ctx, const char *path)
+{
+    struct fenced_tree *t = ctx;
+    t->outside += (size_t)outside_winnt(path);
+    return table_exists((void *)t->files, path);
+}
+static int fenced_list(void *ctx, const char *dir,
+                       void (*each)(void *arg, const char *name), void *arg)
+{
+    struct fenced_tree *t = ctx;
+    t->outside += (size_t)outside_winnt(dir);
+    return table_list((void *)t->files, dir, each, arg);
+}
+
+static void a_root_not_held_is_not_looked_at(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "WINNT\\System32\\ntdll.dll", "WINNT\\System32\\perfos.dll",
+        "WINNT\\Long Folder\\p.dll", "Vendor\\topsecretplan.txt",
+        "Vendor\\exists.dll", NULL,
+    };
+    const struct svc v[] = {
+        STD("Secret", "C:\\Vendor\\TOPSEC~1.TXT"),
+        STD("Exists", "C:\\Vendor\\exists.dll"),
+        STD("PerfOS", "%SystemRoot%\\System32\\perfos.dll"),
+        STD("Short", "C:\\WINNT\\LONGFO~1\\p.dll"),
+        STD("Gone", "%SystemRoot%\\System32\\missing.dll"),
+    };
+    struct rt_database db;
+    build(&db, v, 5);
+    struct fenced_tree t = {tree, 0};
+    const struct rt_audit_tree at = {
+        fenced_exists, &t, "WINNT", fenced_list,
+        "the volume's root above WINNT is not part of the tree opened"};
+    struct rt_findings f = {0};
+    assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
+    rt_findings_sort(&f);
+    assert_int_equal(t.outside, 0);
+    size_t unchecked = 0, missing = 0;
+    for (size_t i = 0; i < f.n; i++) {
+        const char *id = rt_finding_id(&f.v[i]);
+        const char *m = message_of(&f.v[i]);
+        assert_null(strstr(m, "topsecretplan"));
+        if (!strcmp(id, "library-unchecked")) {
+            unchecked++;
+            assert_true(!strncmp(m, "Secret:", 7) || !strncmp(m, "Exists:", 7));
+            assert_non_null(strstr(m, "not part of the tree opened"));
+        } else if (!strcmp(id, "library-not-found")) {
+            missing++;
+            assert_non_null(strstr(m, "Gone:"));
+        }
+    }
+    if (unchecked != 2 || missing != 1)
+        show(&f);
+    assert_int_equal(unchecked, 2);
+    assert_int_equal(missing, 1);
+    rt_findings_free(&f);
+    rt_database_free(&db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -863,6 +940,7 @@ int main(void)
         cmocka_unit_test(long_values_are_never_cut),
         cmocka_unit_test(stream_names_are_judged),
         cmocka_unit_test(links_on_the_way_leave_a_library_unchecked),
+        cmocka_unit_test(a_root_not_held_is_not_looked_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

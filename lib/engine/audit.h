@@ -160,6 +160,13 @@ struct rt_audit_tree {
      * there. NULL: the tree cannot list folders. */
     int (*list)(void *ctx, const char *dir,
                 void (*each)(void *arg, const char *name), void *arg);
+    /* NULL when the drive's root is part of the tree the store holds.
+     * Otherwise why it is not (the tree was opened from its Windows
+     * directory alone, whose parent nobody confined: "the volume's root
+     * above WINNT is not part of the tree opened"): EXISTS and LIST are
+     * asked of nothing outside the Windows directory, and a Library
+     * elsewhere on the drive is library-unchecked, with these words. */
+    const char *root_unheld;
 };
 
 /* Appends the findings about who gets loaded: each provider's Library,

@@ -273,6 +273,15 @@ static const struct {
     {"DOCUME~1", "Documents and Settings", "Documents and Settings"},
 };
 
+/* Whether folder DIR (as struct rt_audit_tree's list takes it) may be
+ * listed: anywhere on a drive whose root is the tree's, else only
+ * beneath the Windows directory, whatever the folders above it hold. */
+static int may_list(const struct libaudit *a, const char *dir)
+{
+    return !a->tree || !a->tree->root_unheld ||
+           (*dir && first_is(dir, windows_name(a)));
+}
+
 /* Replaces the 8.3 short names of a drive path by the names they stand
  * for, as far as the tree tells them: a folder with one entry of that
  * short form, else (at the root) Windows setup's order, on a tree of
@@ -292,7 +301,8 @@ static void resolve_short(struct libaudit *a, struct lib_path *p)
         const char *name = c;
         struct rt_short_match m = {"", 0, ""};
         if (strchr(c, '~') && !p->unresolved) {
-            if (rt_short_names_match(a->shorts, out, c, &m) != 0)
+            if (may_list(a, out) &&
+                rt_short_names_match(a->shorts, out, c, &m) != 0)
                 a->failed = 1;
             if (m.n == 1) {
                 name = m.first;
@@ -536,6 +546,16 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
     int in32 = 0, in64 = 0, found = 0;
     const char *sub = NULL;   /* below System32, for the SysWOW64 twin */
     a->refused = 0;
+    /* Before the short names: one the tree did not resolve was left so
+     * because its folder is not the tree's. */
+    if (p->where == LIB_DRIVE && a->tree->root_unheld) {
+        ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
+            "check the file on the machine itself",
+            "%s: Library %s: C:\\%s is not looked up, as %s; whether it "
+            "exists is not checked offline", s->name, s->library, p->rest,
+            a->tree->root_unheld);
+        return;
+    }
     if (p->unresolved) {
         ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
             "check the file on the machine itself",

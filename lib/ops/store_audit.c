@@ -9,22 +9,47 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The tree's files, for rt_audit_libraries: ROOT is the parent of the
  * Windows directory the store reports (store.h, windows_dir). The store
  * already knows which directory of a "hive:DIR" spec is the tree, so the
  * CLI asks it rather than guessing again, and looks the engine's
  * Windows-style paths up here, through platform/os.h, one component at a
- * time without regard to case, as Windows would. */
+ * time without regard to case, as Windows would. ROOT is looked at only
+ * when the store holds it (a disk laid out as one, or a fleet's folder):
+ * a tree opened from its Windows directory alone (hive:D/WINNT, an
+ * upload's up/m1) has nothing confined above that directory, so a link
+ * planted there would be followed to the host. Then only paths beneath
+ * WINDOWS (the Windows directory's own path, NAME its last component)
+ * are looked up, from WINDOWS itself. */
 struct tree_ctx {
     char root[4096];
+    const char *windows;
+    const char *name;
+    int root_unheld;
+    char why[300];
 };
+
+/* PATH ('/'-separated, relative to the drive's root) beneath the Windows
+ * directory, relative to it ("" for the directory itself); NULL with
+ * errno EACCES when PATH lies elsewhere. */
+static const char *beneath_windows(const struct tree_ctx *t, const char *path)
+{
+    size_t n = strlen(t->name);
+    if (strncasecmp(path, t->name, n) || (path[n] != '/' && path[n])) {
+        errno = EACCES;
+        return NULL;
+    }
+    return path[n] ? path + n + 1 : path + n;
+}
 
 /* PATH's place on this system, a new string; NULL when some component
  * is not there (errno ENOENT), when a folder on the way holds two names
- * of it that differ only in case (EEXIST), or out of memory. Looked up
- * by rt_os_path_ci: each folder listed once, not once per DLL (thousands
- * of providers' DLLs sit beside each other in System32). */
+ * of it that differ only in case (EEXIST), outside the tree held
+ * (EACCES), or out of memory. Looked up by rt_os_path_ci: each folder
+ * listed once, not once per DLL (thousands of providers' DLLs sit beside
+ * each other in System32). */
 static char *tree_find(const struct tree_ctx *t, const char *path)
 {
     char rel[4096];
@@ -38,12 +63,20 @@ static char *tree_find(const struct tree_ctx *t, const char *path)
         errno = ENOENT;
         return NULL;
     }
+    if (t->root_unheld) {
+        const char *below = beneath_windows(t, rel);
+        if (!below)
+            return NULL;
+        return *below ? rt_os_path_ci(t->windows, below, 1)
+                      : strdup(t->windows);
+    }
     return n ? rt_os_path_ci(t->root, rel, 1) : strdup(t->root);
 }
 
 /* 1, 0, or -1 where a link or special file stands on the way (refused
  * by the platform layer as every path of the tree is): what lies beyond
- * is not looked at. */
+ * is not looked at. Or outside the tree held (EACCES: never asked by the
+ * engine, which knows it from root_unheld). */
 static int tree_exists(void *ctx, const char *path)
 {
     char *cur = tree_find(ctx, path);
@@ -51,8 +84,10 @@ static int tree_exists(void *ctx, const char *path)
      * Windows loads, and it is there. */
     if (!cur)
         return errno == EEXIST ? 1
-               : errno == ELOOP || errno == ENODEV || errno == EXDEV ? -1
-                                                                      : 0;
+               : errno == ELOOP || errno == ENODEV || errno == EXDEV ||
+                       errno == EACCES
+                   ? -1
+                   : 0;
     struct rt_os_stat st;
     int r = rt_os_stat(cur, &st) != 0 ? (errno == ELOOP || errno == ENODEV ||
                                           errno == EXDEV ? -1 : 0)
@@ -82,8 +117,8 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
                           struct rt_findings *f)
 {
     const char *win = rt_op_windows_dir(s);
-    struct tree_ctx t;
-    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list};
+    struct tree_ctx t = {.windows = win};
+    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list, NULL};
     if (win) {
         snprintf(t.root, sizeof t.root, "%s", win);
         char *slash = strrchr(t.root, '/');
@@ -104,6 +139,17 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
             slash[1] = '\0';
         else
             *slash = '\0';
+        t.name = tree.windows_dir;
+        /* The store holds the Windows directory; its parent, only when
+         * the tree is a disk laid out as one or lies in a folder
+         * confined (a fleet's). Asked without a look at the folder. */
+        t.root_unheld = !rt_os_is_confined(t.root);
+        if (t.root_unheld) {
+            snprintf(t.why, sizeof t.why,
+                     "the volume's root above %.200s is not part of the tree "
+                     "opened", t.name);
+            tree.root_unheld = t.why;
+        }
     }
     return rt_audit_libraries(db, win ? &tree : NULL, f);
 }

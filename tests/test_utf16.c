@@ -538,9 +538,44 @@ static void character_cut_by_the_length_rejected(void **state)
     free(o);
 }
 
+/* A run of 40 ASCII units with one unit at each place in turn replaced
+ * by one the fast paths must not take for ASCII (0x80, 0xFF, 0x100,
+ * 0x7FF, 0x800, 0x8000, 0xFFFD, 0xFFFF: signed, saturating and masked
+ * readings of a unit differ there): the whole decoded at once is the
+ * units decoded one by one, byte for byte. */
+static void fast_paths_decode_as_unit_by_unit(void **state)
+{
+    (void)state;
+    static const uint16_t odd[] = {0x80,   0xFF,   0x100,  0x7FF,
+                                   0x800,  0x8000, 0xFFFD, 0xFFFF};
+    enum { N = 40 };
+    for (size_t k = 0; k < sizeof odd / sizeof *odd; k++)
+        for (size_t at = 0; at <= N; at++) {
+            uint8_t in[2 * N];
+            for (size_t i = 0; i < N; i++) {
+                uint16_t c = i == at ? odd[k] : (uint16_t)('A' + i % 26);
+                in[2 * i] = (uint8_t)c;
+                in[2 * i + 1] = (uint8_t)(c >> 8);
+            }
+            char whole[3 * N + 1], one[3 * N + 1];
+            size_t n, m = 0, got;
+            assert_int_equal(rt_utf16le_to_utf8_into(in, sizeof in, whole, &n,
+                                                     NULL), 0);
+            for (size_t i = 0; i < N; i++) {
+                assert_int_equal(rt_utf16le_to_utf8_into(in + 2 * i, 2,
+                                                         one + m, &got, NULL),
+                                 0);
+                m += got;
+            }
+            assert_int_equal(n, m);
+            assert_memory_equal(whole, one, n);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fast_paths_decode_as_unit_by_unit),
         cmocka_unit_test(roundtrip_bmp_and_astral),
         cmocka_unit_test(unpaired_surrogates_rejected_with_offset),
         cmocka_unit_test(invalid_utf8_rejected),

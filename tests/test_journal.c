@@ -352,6 +352,43 @@ static void fresh_commit_fsyncs_each_file_once(void **state)
     assert_int_not_equal(access(journal, F_OK), 0);
 }
 
+/* A commit of more files than its first table of files has room for (36
+ * new files, two records each): every file found again by its name, each
+ * written with its own bytes. The table grows by doubling; grown by any
+ * other factor, its mask (size - 1) reaches only some slots and the search
+ * for a free one never ends. */
+static void commit_of_many_files_writes_each(void **state)
+{
+    (void)state;
+    enum { N_FILES = 36 };
+    char p[256], name[32];
+    snprintf(p, sizeof p, "%s/sub/gone", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    for (int i = 0; i < N_FILES; i++) {
+        uint8_t data[3] = {(uint8_t)i, 0x5A, (uint8_t)(i * 3)};
+        snprintf(name, sizeof name, "sub/gone/%02d.dat", i);
+        assert_int_equal(rt_commit_write(c, name, 0, data, sizeof data), 0);
+        assert_int_equal(rt_commit_set_size(c, name, sizeof data), 0);
+    }
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    for (int i = 0; i < N_FILES; i++) {
+        size_t len;
+        snprintf(name, sizeof name, "sub/gone/%02d.dat", i);
+        uint8_t *got = slurp(name, &len);
+        assert_non_null(got);
+        assert_int_equal(len, 3);
+        assert_int_equal(got[0], i);
+        assert_int_equal(got[1], 0x5A);
+        assert_int_equal(got[2], (uint8_t)(i * 3));
+        free(got);
+    }
+    assert_int_not_equal(access(journal, F_OK), 0);
+}
+
 /* Removals are made durable once per directory before the journal goes:
  * two files of sub/gone and the folder itself (pruned once empty) cost
  * one fsync of the directory above, not one per removal. */
@@ -1913,6 +1950,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(fresh_commit_fsyncs_each_file_once,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(commit_of_many_files_writes_each, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(removals_fsync_each_directory_once,
                                         setup, teardown),
 #ifdef HAVE_TAIL_HOOK

@@ -23,6 +23,13 @@ for layout in files registry; do
     expect_same_tree "$D" "$TMPDIR/before" "$layout: audit wrote to the store"
 done
 
+# --format prometheus: the exposition of the same clean tree (made whole
+# in memory, then written).
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --format prometheus
+expect_grep '^regtool_audit_success 1$' "$OUT"
+expect_grep '^regtool_audit_findings_by_severity{severity="error"} 0$' "$OUT"
+expect_grep '^regtool_base_index 1847$' "$OUT"
+
 # A tree with system files (ntdll.dll, kernel32.dll) and every provider's
 # Library in System32, in any letter case: each Library is looked up and
 # found, nothing said; the one taken away is named, alone.

@@ -55,8 +55,9 @@ expect_exit 0 "$REGTOOL" --store "hive:$L" uninstall TransferPerf
 expect_exit 0 "$REGTOOL" --store "hive:$L" install --force --create-service \
     --library 'C:\PROGRA~1\VENDOR~1\xfer.dll' --open O --collect C --close X \
     ini-samples/transfer.ini
-mkdir -p "$L/Program Files/Vendor Tools" && : >"$L/Program Files/Vendor Tools/xfer.dll" ||
-    fail "cannot make Program Files/Vendor Tools/xfer.dll"
+mkdir -p "$L/Program Files/Vendor Tools" ||
+    fail "cannot make Program Files/Vendor Tools"
+: >"$L/Program Files/Vendor Tools/xfer.dll"
 expect_exit 0 "$REGTOOL" --store "hive:$L" audit
 expect_grep "^0 errors, 0 warnings, 0 info$" "$OUT"
 rm "$L/Program Files/Vendor Tools/xfer.dll"

@@ -352,6 +352,43 @@ static void fresh_commit_fsyncs_each_file_once(void **state)
     assert_int_not_equal(access(journal, F_OK), 0);
 }
 
+/* A commit of more files than its first table of files has room for (36
+ * new files, two records each): every file found again by its name, each
+ * written with its own bytes. The table grows by doubling; grown by any
+ * other factor, its mask (size - 1) reaches only some slots and the search
+ * for a free one never ends. */
+static void commit_of_many_files_writes_each(void **state)
+{
+    (void)state;
+    enum { N_FILES = 36 };
+    char p[256], name[32];
+    snprintf(p, sizeof p, "%s/sub/gone", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    for (int i = 0; i < N_FILES; i++) {
+        uint8_t data[3] = {(uint8_t)i, 0x5A, (uint8_t)(i * 3)};
+        snprintf(name, sizeof name, "sub/gone/%02d.dat", i);
+        assert_int_equal(rt_commit_write(c, name, 0, data, sizeof data), 0);
+        assert_int_equal(rt_commit_set_size(c, name, sizeof data), 0);
+    }
+    struct rt_error e = {0};
+    assert_int_equal(rt_commit_run(c, &e), 0);
+    rt_commit_free(c);
+    for (int i = 0; i < N_FILES; i++) {
+        size_t len;
+        snprintf(name, sizeof name, "sub/gone/%02d.dat", i);
+        uint8_t *got = slurp(name, &len);
+        assert_non_null(got);
+        assert_int_equal(len, 3);
+        assert_int_equal(got[0], i);
+        assert_int_equal(got[1], 0x5A);
+        assert_int_equal(got[2], (uint8_t)(i * 3));
+        free(got);
+    }
+    assert_int_not_equal(access(journal, F_OK), 0);
+}
+
 /* Removals are made durable once per directory before the journal goes:
  * two files of sub/gone and the folder itself (pruned once empty) cost
  * one fsync of the directory above, not one per removal. */
@@ -1901,6 +1938,56 @@ static void grown_file_holds_the_blocks_reserved_for_it(void **state)
                  GROW_AT + (int)sizeof page);
 }
 
+/* Fresh bytes past a file's old end, then a page written further on, with
+ * no size record: the file's size after the commit is the end of that
+ * page, and the preflight reserves the blocks up to it, as for any growth
+ * (a fresh record gives bytes, not the file's size). */
+static void fresh_bytes_then_a_write_past_them_reserved(void **state)
+{
+    (void)state;
+    enum { GROW_AT = 4 << 20 };
+    make_before();
+    char path[256];
+    snprintf(path, sizeof path, "%s/a.hive", dir);
+#ifdef __linux__
+    long long before = blocks_of(path);
+    int fd = open(path, O_RDWR);
+    assert_true(fd >= 0);
+    int reserved = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, GROW_AT) == 0 &&
+                   blocks_of(path) > before;
+    int given_back = reserved && ftruncate(fd, sizeof old_a) == 0 &&
+                     blocks_of(path) == before;
+    close(fd);
+    if (!given_back)
+        skip();
+#else
+    skip();
+#endif
+    static uint8_t page[4096];
+    memset(page, 0x5A, sizeof page);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    assert_int_equal(rt_commit_write_fresh(c, "a.hive", sizeof old_a, page,
+                                           sizeof page), 0);
+    assert_int_equal(rt_commit_write(c, "a.hive", GROW_AT, page, sizeof page), 0);
+    struct rt_error e = {0};
+    if (rt_commit_run(c, &e) != 0)
+        fail_msg("%s", e.message);
+    rt_commit_free(c);
+    size_t len;
+    uint8_t *a = slurp("a.hive", &len);
+    assert_non_null(a);
+    assert_int_equal(len, GROW_AT + sizeof page);
+    assert_memory_equal(a, old_a, sizeof old_a);
+    assert_memory_equal(a + sizeof old_a, page, sizeof page);
+    assert_memory_equal(a + GROW_AT, page, sizeof page);
+    free(a);
+    long long held = blocks_of(path) * 512;
+    if (held < GROW_AT + (long long)sizeof page)
+        fail_msg("a.hive holds %lld bytes of blocks for its %d bytes", held,
+                 GROW_AT + (int)sizeof page);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1913,6 +2000,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(fresh_commit_fsyncs_each_file_once,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(commit_of_many_files_writes_each, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(removals_fsync_each_directory_once,
                                         setup, teardown),
 #ifdef HAVE_TAIL_HOOK
@@ -1988,6 +2077,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             grown_file_holds_the_blocks_reserved_for_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            fresh_bytes_then_a_write_past_them_reserved, setup, teardown),
     };
     return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
 }

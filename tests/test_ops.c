@@ -407,7 +407,8 @@ static void damage_hive(const char *path, size_t len)
 /* hive check: a whole hive is clean with its base block read; a regtool
  * journal beside it is reported with its size; cut inside its bins, the
  * hive gives one error at the base block's hive bins size (0x28), saying
- * it is truncated, its header still read. */
+ * it is truncated, its header still read; a file not there cannot be
+ * checked, its size unknown. */
 static void hive_check_findings(void **state)
 {
     (void)state;
@@ -447,6 +448,9 @@ static void hive_check_findings(void **state)
     snprintf(path, sizeof path, "%s/missing", root);
     assert_int_equal(rt_op_hive_check(path, &c), -1);
     assert_true(c.error[0] != 0);
+    /* Its size unknown (-1), not that of an empty file. */
+    assert_int_equal(c.size, -1);
+    assert_false(c.have_header);
     rt_op_hive_check_free(&c);
     assert_int_equal(scratch_remove(root), 0);
     free(root);

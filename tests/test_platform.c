@@ -44,6 +44,24 @@ const char *__lsan_default_options(void)
     return "allocator_may_return_null=1";
 }
 
+#if defined(__linux__) && defined(__GLIBC__)
+#include <sys/syscall.h>
+/* Test hook: with fallocate_unsupported set, fallocate fails as on a file
+ * system that has none (EOPNOTSUPP), and rt_os_reserve takes its other
+ * way; every other call goes to the kernel. The library calls fallocate64
+ * (-D_FILE_OFFSET_BITS=64), which this definition takes over here. */
+#define HAVE_FALLOCATE_HOOK 1
+static int fallocate_unsupported;
+int fallocate64(int fd, int mode, off64_t off, off64_t len)
+{
+    if (fallocate_unsupported) {
+        errno = EOPNOTSUPP;
+        return -1;
+    }
+    return (int)syscall(SYS_fallocate, fd, mode, off, len);
+}
+#endif
+
 static char dir[256];
 
 static const char *at(const char *name)
@@ -619,6 +637,34 @@ static void trylock_reserve_and_interrupts(void **state)
     assert_int_equal(rt_os_interrupted(), RT_OS_SIGTERM);
 }
 
+/* Where the file system has no fallocate, a reservation is checked
+ * against the free space instead: one larger than any disk is refused
+ * (ENOSPC, the file as it was), one that fits succeeds. */
+static void reserve_without_fallocate_checks_free_space(void **state)
+{
+    (void)state;
+#ifdef HAVE_FALLOCATE_HOOK
+    int fd = rt_os_open(at("no-fallocate"), RT_OS_WRITE_CREATE);
+    assert_true(fd >= 0);
+    assert_int_equal(rt_os_pwrite(fd, "kept", 4, 0), 0);
+    fallocate_unsupported = 1;
+    errno = 0;
+    int huge = rt_os_reserve(fd, (uint64_t)1 << 62);
+    int e = errno;
+    int fits = rt_os_reserve(fd, 1 << 20);
+    fallocate_unsupported = 0;
+    assert_int_equal(huge, -1);
+    assert_int_equal(e, ENOSPC);
+    assert_int_equal(fits, 0);
+    uint64_t size = 0;
+    assert_int_equal(rt_os_fsize(fd, &size), 0);
+    assert_int_equal(size, 4);
+    rt_os_close(fd);
+#else
+    skip();
+#endif
+}
+
 /* Makes a symbolic link at LINK to TARGET (a folder when DIR): 0, or -1
  * where this system or account makes none (Windows without the
  * privilege or developer mode, or Wine without reparse points). */
@@ -909,6 +955,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(path_hash_is_not_steered_by_names),
         cmocka_unit_test_setup_teardown(open_modes_and_positional_io, setup, teardown),
+        cmocka_unit_test_setup_teardown(reserve_without_fallocate_checks_free_space, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(file_read_beneath_its_folder, setup, teardown),

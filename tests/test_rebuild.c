@@ -22,6 +22,7 @@
 #include "engine/rebuild_sources.h"
 #include "scratch.h"
 
+#define ALLOC_HOOK_MALLOC
 #include "alloc_hook.h"
 
 static void add(struct rt_pair_list *l, uint32_t i, const char *text)
@@ -596,9 +597,10 @@ static void damaged_base_is_missing_and_named(void **state)
 }
 
 /* Sources read from a Windows directory without perfd009.dat, out of
- * memory at each realloc in turn: the read fails as out of memory, or
- * gives what it gives with memory (the base recorded as missing, with
- * the file it lacks), never a base neither found nor missing. */
+ * memory at each malloc and realloc in turn: the read fails as out of
+ * memory, or gives what it gives with memory (the base recorded as
+ * missing, with the file it lacks), never a base neither found nor
+ * missing. */
 static void sources_out_of_memory_fail_whole(void **state)
 {
     (void)state;
@@ -639,14 +641,14 @@ static void sources_out_of_memory_fail_whole(void **state)
         alloc_fail_at = 0;
         if (r != 0) {
             if (ek.code != RT_ERR_NOT_ENOUGH_MEMORY)
-                fail_msg("realloc %lu of %lu failed: %s", k, calls,
+                fail_msg("allocation %lu of %lu failed: %s", k, calls,
                          ek.message);
             continue;
         }
         const struct rt_rebuild_base *b = &src.in.base[0];
         if (src.in.n_base != 1 || b->t || !b->missing ||
             strcmp(b->missing, want))
-            fail_msg("realloc %lu of %lu failed, and the read succeeded "
+            fail_msg("allocation %lu of %lu failed, and the read succeeded "
                      "with English's base %s", k, calls,
                      b->missing ? b->missing : "neither found nor missing");
         rt_rebuild_sources_free(&src);
@@ -661,10 +663,11 @@ static void sources_out_of_memory_fail_whole(void **state)
 #endif
 }
 
-/* Out of memory anywhere in planning a rebuild (realloc's calls, as the
- * tables' encoding grows): the plan fails whole as out of memory, or it
- * is the plan with both tables whole. Never a change that writes a table
- * it could not build (an empty Counter table would lose every name). */
+/* Out of memory anywhere in planning a rebuild (malloc's and realloc's
+ * calls: the tables' pairs, their encoding as it grows): the plan fails
+ * whole as out of memory, or it is the plan with both tables whole. Never
+ * a change that writes a table it could not build (an empty Counter table
+ * would lose every name). */
 static void rebuild_out_of_memory_fails_whole(void **state)
 {
     (void)state;
@@ -697,7 +700,7 @@ static void rebuild_out_of_memory_fails_whole(void **state)
         alloc_fail_at = 0;
         if (r != 0) {
             if (ek.code != RT_ERR_NOT_ENOUGH_MEMORY)
-                fail_msg("realloc %lu of %lu failed: %s", k, calls,
+                fail_msg("allocation %lu of %lu failed: %s", k, calls,
                          ek.message);
             continue;
         }
@@ -705,11 +708,11 @@ static void rebuild_out_of_memory_fails_whole(void **state)
             table_change(&cs, "009", RT_TABLE_COUNTER);
         const struct rt_change *th = table_change(&cs, "009", RT_TABLE_HELP);
         if (!tc || !th)
-            fail_msg("realloc %lu of %lu failed, and the plan changes "
+            fail_msg("allocation %lu of %lu failed, and the plan changes "
                      "no %s table", k, calls, tc ? "Help" : "Counter");
         char *c = pairs_text(&f.db, tc), *h = pairs_text(&f.db, th);
         if (strcmp(c, counter) || strcmp(h, help))
-            fail_msg("realloc %lu of %lu failed, and the plan writes "
+            fail_msg("allocation %lu of %lu failed, and the plan writes "
                      "Counter '%s', Help '%s'", k, calls, c, h);
         free(c);
         free(h);

@@ -533,6 +533,69 @@ static void unreadable_value_list_named_at_its_key(void **state)
     free(s.img);
 }
 
+/* A key of more than eight subkeys (looked up by bisection of an index
+ * built from its list) whose list names a value record as a subkey: the
+ * look-up fails as corruption, naming the cell, and the index half built
+ * is freed (the leak checker holds that). */
+static void subkey_index_of_a_list_naming_a_value_refused(void **state)
+{
+    (void)state;
+    struct sample s;
+    make_sample(&s);
+    uint32_t list = regf_le32(field(&s, s.root, NK_SUBLIST));
+    assert_memory_equal(field(&s, list, 0), "lh", 2);
+    regf_put32(field(&s, list, 4 + 8 * 3), s.value);
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_open_memory(s.img, s.len, 0, &h, err, 256), 0);
+    uint32_t k;
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), "W10", &k),
+                     RT_REGF_ECORRUPT);
+    char want[96];
+    snprintf(want, sizeof want, "key node at file offset 0x%x: cell too small "
+             "for a key node", 4096 + s.value);
+    assert_has(rt_regf_errmsg(h), want);
+    rt_regf_close(h);
+    free(s.img);
+}
+
+/* A value of more than 16344 bytes in one cell, as a hive of minor version
+ * 3 holds it: in a hive of version 1.4, 1.5 or 1.6 (the version field
+ * changed, the checksum made again) the check warns that Windows expects
+ * big data there; in the 1.3 hive it is as Windows writes it. */
+static void one_cell_past_a_segment_warned_from_minor_4(void **state)
+{
+    (void)state;
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_create(3, NULL, &h, err, sizeof err), 0);
+    uint32_t a;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "A", &a), 0);
+    static uint8_t data[20000];
+    assert_int_equal(rt_regf_value_set(h, a, "long", RT_REG_BINARY, data,
+                                       sizeof data), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    const uint8_t *img;
+    size_t len;
+    rt_regf_image(h, &img, &len);
+    uint8_t *copy = malloc(len);
+    assert_non_null(copy);
+    memcpy(copy, img, len);
+    rt_regf_close(h);
+    for (unsigned minor = 3; minor <= 6; minor++) {
+        regf_put32(copy + REGF_OFF_MINOR, minor);
+        regf_base_seal(copy);
+        assert_int_equal(rt_regf_open_memory(copy, len, 0, &h, err, 256), 0);
+        struct messages m = {{0}, 0};
+        rt_regf_check(h, keep_finding, &m);
+        rt_regf_close(h);
+        int warned = strstr(m.text, "value 'long': 20000 bytes of data in "
+                                    "one cell; Windows expects big data") != NULL;
+        assert_int_equal(warned, minor >= 4);
+    }
+    free(copy);
+}
+
 /* A key marked as a symbolic link: the warning names it by its path,
  * at its file offset. */
 static void link_key_named_by_its_path(void **state)
@@ -661,6 +724,8 @@ int main(void)
         cmocka_unit_test(wrong_parent_field_is_named),
         cmocka_unit_test(subkeys_out_of_order_are_named),
         cmocka_unit_test(unreadable_value_list_named_at_its_key),
+        cmocka_unit_test(subkey_index_of_a_list_naming_a_value_refused),
+        cmocka_unit_test(one_cell_past_a_segment_warned_from_minor_4),
         cmocka_unit_test(link_key_named_by_its_path),
         cmocka_unit_test(equal_names_found_first_in_list_order),
         cmocka_unit_test(mutation_fuzz),

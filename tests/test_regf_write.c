@@ -553,6 +553,21 @@ static void security_count_overflow_is_refused(void **state)
     rt_regf_close(h);
 }
 
+/* A key whose security cell offset lies past the hive bins: a subkey made
+ * under it (which takes a reference to that cell) is refused as
+ * corruption, the message naming the offset and why. */
+static void security_cell_past_the_bins_is_refused(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), k;
+    set_cell_field(h, root, NK_SECURITY, 0x7FFFFFF0u);
+    assert_int_equal(rt_regf_key_create(h, root, "X", &k), RT_REGF_ECORRUPT);
+    assert_non_null(strstr(rt_regf_errmsg(h), "security cell: offset "
+                                              "0x7ffffff0 is beyond the hive bins"));
+    rt_regf_close(h);
+}
+
 /* Windows orders subkeys by upper-cased UTF-16 units: Cyrillic after
  * Latin, case folded; "_" (0x5F) sorts after "Z" but before "a"-folded
  * letters only once upper-cased. */
@@ -1625,6 +1640,7 @@ int main(void)
         cmocka_unit_test(released_pages_keep_what_the_image_holds),
         cmocka_unit_test(security_cells_leave_the_ring_with_their_last_key),
         cmocka_unit_test(security_count_overflow_is_refused),
+        cmocka_unit_test(security_cell_past_the_bins_is_refused),
         cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),
         cmocka_unit_test(deleting_a_subtree_frees_every_cell_it_owned),
         cmocka_unit_test(wrong_hashes_reported_at_their_entries),

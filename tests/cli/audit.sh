@@ -23,6 +23,13 @@ for layout in files registry; do
     expect_same_tree "$D" "$TMPDIR/before" "$layout: audit wrote to the store"
 done
 
+# --format prometheus: the exposition of the same clean tree (made whole
+# in memory, then written).
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --format prometheus
+expect_grep '^regtool_audit_success 1$' "$OUT"
+expect_grep '^regtool_audit_findings_by_severity{severity="error"} 0$' "$OUT"
+expect_grep '^regtool_base_index 1847$' "$OUT"
+
 # A tree with system files (ntdll.dll, kernel32.dll) and every provider's
 # Library in System32, in any letter case: each Library is looked up and
 # found, nothing said; the one taken away is named, alone.
@@ -37,6 +44,25 @@ rm "$L/Windows/System32/perfos.dll"
 expect_exit 1 "$REGTOOL" --store "hive:$L" audit
 expect_grep "^warning library-not-found: PerfOS: Library %SystemRoot%\\\\System32\\\\perfos.dll: Windows\\\\System32\\\\perfos.dll is not in the tree$" "$OUT"
 expect_grep "^0 errors, 1 warning, 0 info$" "$OUT"
+
+# A Library named by an 8.3 short name below a setup folder
+# (C:\PROGRA~1\VENDOR~1\xfer.dll) is resolved by listing Program Files:
+# found in Vendor Tools, nothing said; taken away, named as not in the
+# tree.
+: >"$L/Windows/System32/perfos.dll"
+# (TransferPerf installed again, --force replacing its service's Library)
+expect_exit 0 "$REGTOOL" --store "hive:$L" uninstall TransferPerf
+expect_exit 0 "$REGTOOL" --store "hive:$L" install --force --create-service \
+    --library 'C:\PROGRA~1\VENDOR~1\xfer.dll' --open O --collect C --close X \
+    ini-samples/transfer.ini
+mkdir -p "$L/Program Files/Vendor Tools" ||
+    fail "cannot make Program Files/Vendor Tools"
+: >"$L/Program Files/Vendor Tools/xfer.dll"
+expect_exit 0 "$REGTOOL" --store "hive:$L" audit
+expect_grep "^0 errors, 0 warnings, 0 info$" "$OUT"
+rm "$L/Program Files/Vendor Tools/xfer.dll"
+expect_exit 1 "$REGTOOL" --store "hive:$L" audit
+expect_grep "^warning library-not-found: TransferPerf: Library C:\\\\PROGRA~1\\\\VENDOR~1\\\\xfer.dll" "$OUT"
 
 D=$TMPDIR/registry
 S="--store hive:$D"

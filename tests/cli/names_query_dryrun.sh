@@ -57,3 +57,12 @@ expect_exit 0 $REGTOOL uninstall --dry-run TransferPerf
 expect_grep "^      - 4004 Active Peers$" "$OUT"
 expect_grep "delete PerfIniFile" "$OUT"
 expect_same_tree "$D" "$TMPDIR/installed" "uninstall --dry-run wrote to the store"
+
+# diff --json --pairs: each pair's text in A and in B, null where one
+# has none (the installed tree against a fresh one).
+expect_exit 0 $REGTOOL init --languages 009,019 --layout registry --store "hive:$TMPDIR/fresh"
+expect_exit 1 $REGTOOL diff --json --pairs "hive:$D" "hive:$TMPDIR/fresh"
+jq -e '[.groups[] | select(.language == "009") | .pairs[] |
+        select(.table == "counter" and .index == 3994)] ==
+       [{"table":"counter","index":3994,"class":"only_a","a":"Bytes Sent","b":null}]' \
+    "$OUT" >/dev/null || fail "diff --json --pairs: $(head -c 600 "$OUT")"

@@ -49,21 +49,7 @@ int rt_cli_load_spec(const char *ini_arg, const char *codepage, int strict,
         return RT_EXIT_FAILURE;
     }
     const struct rt_ini_load_options opt = {codepage, NULL, strict};
-    /* Read before the store is opened, but beneath its folder (an INI
-     * beside a reg: or psb: store's file, in a fleet's upload) by the
-     * tree's rules all the same: a hard link there to a host file is not
-     * read, as restore's backup is not. */
-    char *held[2];
-    size_t n_held = 0;
-    if (rt_cli_hold_store_folders(ini, "nothing was written", held,
-                                  &n_held) != 0) {
-        memset(spec, 0, sizeof *spec);
-        memset(inf, 0, sizeof *inf);
-        free(ini);
-        return RT_EXIT_FAILURE;
-    }
     enum rt_ini_load r = rt_op_load_provider(ini, &opt, spec, inf, &d, &e);
-    rt_op_release_spec_folders(held, n_held);
     /* Out of memory: what the diagnostics say is no account of the INI.
      * A warning that could not be shown is one the user did not see:
      * nothing is installed then either. */

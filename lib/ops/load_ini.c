@@ -351,10 +351,13 @@ int rt_op_find_inis(struct rt_store *s, const char *dir,
 {
     *out = (struct rt_ini_set){0};
     struct finder f = {out, note, note_ctx, 0};
-    /* DIR may be another machine's: confined while it is read. */
+    /* DIR may be another machine's: confined while it is read, as a
+     * tree (a file there that another name shares with the host is not
+     * read: an INI hard-linked to a root-only host INI had its texts
+     * copied into the tables). */
     char *root = NULL;
     int rc;
-    if (rt_os_confine_input(dir, &root) != 0) {
+    if (rt_os_confine_on_disk(dir, &root) != 0) {
         rc = errno == ENOMEM ? -1 : -2;
         if (rc == -2)
             rt_error_set(e, RT_ERR_FILE_NOT_FOUND, "%s: %s", dir,

@@ -99,6 +99,18 @@ static int absolute(const char *dir, const char **use, char **owned)
                          PATH_MAX, dir);
         return -1;
     }
+    /* The working directory as the user's shell reached it ($PWD, when
+     * it is that very folder): after a cd through a link a disk planted
+     * (its Users/Public/Temp to a host folder), getcwd names the host
+     * folder, and a relative output there was written on the host; the
+     * way the user took is walked instead, the disk's link refused. */
+    const char *pwd = getenv("PWD");
+    struct stat here, there;
+    if (pwd && pwd[0] == '/' && strlen(pwd) < sizeof cwd &&
+        strcmp(pwd, cwd) && stat(".", &here) == 0 &&
+        stat(pwd, &there) == 0 && here.st_dev == there.st_dev &&
+        here.st_ino == there.st_ino)
+        snprintf(cwd, sizeof cwd, "%s", pwd);
     while (dir[0] == '.' && dir[1] == '/')
         dir += 2;
     int n = !strcmp(dir, ".") || !*dir

@@ -625,4 +625,31 @@ expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/made/new/$long/t" init
 expect_grep "File name too long" "$ERR"
 [ -d "$TMPDIR/made" ] || fail "a failed init removed a folder that was there before"
 [ ! -e "$TMPDIR/made/new" ] || fail "a failed init left the folder it made: $TMPDIR/made/new"
+# A cd through a link the disk planted (its Users/Public/Temp to a host
+# folder), then a relative output: the way the shell took ($PWD) is
+# walked, and the link refused as when the output is named through it
+# (the working directory's real name, the host folder, was taken, and
+# backup --force replaced a host file there).
+CD=$TMPDIR/cdisk
+mkdir -p "$TMPDIR/cdhost"
+printf 'host file: must never change\n' >"$TMPDIR/cdhost/keep.conf"
+chmod 600 "$TMPDIR/cdhost/keep.conf"
+expect_exit 0 "$REGTOOL" --store "hive:$CD" init --languages 009
+mkdir -p "$CD/Users/Public"
+ln -s "$TMPDIR/cdhost" "$CD/Users/Public/Temp"
+tree_state "$TMPDIR/cdhost" >"$TMPDIR/cdhost.state"
+R=$REGTOOL
+case $R in /*) ;; *) R=$(pwd)/$R ;; esac
+for args in "--store hive:$CD backup --force keep.conf" \
+    "--store hive:$CD audit --textfile m.prom" \
+    "hive recover $CD/Windows/System32/config/SOFTWARE -o rec.hiv"; do
+    # shellcheck disable=SC2086
+    (cd "$CD/Users/Public/Temp" && PWD=$CD/Users/Public/Temp && export PWD &&
+        exec "$R" $args) >"$OUT" 2>"$ERR"
+    rc=$?
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] ||
+        { cat "$ERR" >&2; fail "$args after a cd through the disk's link exited $rc"; }
+    expect_grep "$CD/Users/Public/Temp is a symbolic link" "$ERR"
+    expect_same_tree "$TMPDIR/cdhost" "$TMPDIR/cdhost.state"
+done
 echo "hostile links: every case refused, the host untouched"

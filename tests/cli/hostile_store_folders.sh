@@ -131,10 +131,11 @@ for args in "--store reg:$U/perf.reg backup $U/Temp/x.ini" \
 done
 # Another machine's folders read as sources are as hostile: a hard link
 # there to a host file (root's, 0600) is not read, whether the folder is
-# rebuild --from's, audit --fleet's, or the folder of a store's file the
-# INI to install lies beside (rebuild printed the host file's text and
-# copied it into the tree's tables; the fleet audit parsed a host file as
-# a machine's backup; install read a host INI).
+# rebuild --from's, audit --fleet's or repair --from-ini's (rebuild
+# printed the host file's text and copied it into the tree's tables; the
+# fleet audit parsed a host file as a machine's backup; repair copied a
+# host INI's texts into the tables). An INI the user names to install is
+# the user's, read as named, wherever it lies.
 S=$TMPDIR/secret
 mkdir -p "$S" "$TMPDIR/from/System32" "$TMPDIR/fleet/m1" "$TMPDIR/beside"
 expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/t9" init --languages 009
@@ -161,8 +162,10 @@ expect_exit 3 "$REGTOOL" audit --fleet "$TMPDIR/fleet"
 cat "$OUT" >>"$ERR"
 expect_grep "PerfStringBackup.INI is a hard link" "$ERR"
 no_secret "audit --fleet"
-expect_exit 3 "$REGTOOL" --store "reg:$TMPDIR/beside/perf.reg" install --dry-run \
-    --create-service --library x.dll --open O --collect C --close X "$TMPDIR/beside/hl.ini"
-expect_grep "hl.ini is a hard link" "$ERR"
-no_secret "install beside a reg: store"
+mkdir -p "$TMPDIR/inis"
+ln "$S/p.ini" "$TMPDIR/inis/hl.ini"
+cp ini-samples/ReplicationOffsets.h "$TMPDIR/inis/"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/t9" repair --dry-run --from-ini "$TMPDIR/inis"
+expect_grep "hl.ini skipped: .*hl.ini is a hard link" "$ERR"
+no_secret "repair --from-ini"
 echo "hostile store folders: every case refused, the host untouched"

@@ -1886,6 +1886,40 @@ static void lock_serializes_writers(void **state)
     free(d);
 }
 
+/* a.hive as make_before leaves it, in PATH, where the file system can
+ * reserve blocks past a file's end up to GROW_AT and give them back
+ * (fallocate with KEEP_SIZE); the test is skipped elsewhere. */
+static void a_hive_that_can_be_reserved(long long grow_at, char *path,
+                                        size_t size)
+{
+    make_before();
+    snprintf(path, size, "%s/a.hive", dir);
+#ifdef __linux__
+    long long before = blocks_of(path);
+    int fd = open(path, O_RDWR);
+    assert_true(fd >= 0);
+    int reserved = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, grow_at) == 0 &&
+                   blocks_of(path) > before;
+    int given_back = reserved && ftruncate(fd, sizeof old_a) == 0 &&
+                     blocks_of(path) == before;
+    close(fd);
+    if (!given_back)
+        skip();
+#else
+    (void)grow_at;
+    skip();
+#endif
+}
+
+/* PATH holds blocks for its LEN bytes (none of it sparse). */
+static void holds_blocks_for(const char *path, long long len)
+{
+    long long held = blocks_of(path) * 512;
+    if (held < len)
+        fail_msg("%s holds %lld bytes of blocks for its %lld bytes", path,
+                 held, len);
+}
+
 /* A file a commit grows holds the blocks of its new length once the
  * commit is done: the preflight reserved them before the journal was
  * sealed, so a disk filling up meanwhile cannot stop the commit past its
@@ -1898,23 +1932,8 @@ static void grown_file_holds_the_blocks_reserved_for_it(void **state)
 {
     (void)state;
     enum { GROW_AT = 4 << 20 };
-    make_before();
     char path[256];
-    snprintf(path, sizeof path, "%s/a.hive", dir);
-#ifdef __linux__
-    long long before = blocks_of(path);
-    int fd = open(path, O_RDWR);
-    assert_true(fd >= 0);
-    int reserved = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, GROW_AT) == 0 &&
-                   blocks_of(path) > before;
-    int given_back = reserved && ftruncate(fd, sizeof old_a) == 0 &&
-                     blocks_of(path) == before;
-    close(fd);
-    if (!given_back)
-        skip();
-#else
-    skip();
-#endif
+    a_hive_that_can_be_reserved(GROW_AT, path, sizeof path);
     static uint8_t page[4096];
     memset(page, 0x5A, sizeof page);
     struct rt_commit *c = rt_commit_new(dir, journal);
@@ -1932,10 +1951,7 @@ static void grown_file_holds_the_blocks_reserved_for_it(void **state)
     assert_memory_equal(a, old_a, sizeof old_a);
     assert_memory_equal(a + GROW_AT, page, sizeof page);
     free(a);
-    long long held = blocks_of(path) * 512;
-    if (held < GROW_AT + (long long)sizeof page)
-        fail_msg("a.hive holds %lld bytes of blocks for its %d bytes", held,
-                 GROW_AT + (int)sizeof page);
+    holds_blocks_for(path, GROW_AT + (long long)sizeof page);
 }
 
 /* Fresh bytes past a file's old end, then a page written further on, with
@@ -1946,23 +1962,8 @@ static void fresh_bytes_then_a_write_past_them_reserved(void **state)
 {
     (void)state;
     enum { GROW_AT = 4 << 20 };
-    make_before();
     char path[256];
-    snprintf(path, sizeof path, "%s/a.hive", dir);
-#ifdef __linux__
-    long long before = blocks_of(path);
-    int fd = open(path, O_RDWR);
-    assert_true(fd >= 0);
-    int reserved = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, GROW_AT) == 0 &&
-                   blocks_of(path) > before;
-    int given_back = reserved && ftruncate(fd, sizeof old_a) == 0 &&
-                     blocks_of(path) == before;
-    close(fd);
-    if (!given_back)
-        skip();
-#else
-    skip();
-#endif
+    a_hive_that_can_be_reserved(GROW_AT, path, sizeof path);
     static uint8_t page[4096];
     memset(page, 0x5A, sizeof page);
     struct rt_commit *c = rt_commit_new(dir, journal);
@@ -1982,10 +1983,7 @@ static void fresh_bytes_then_a_write_past_them_reserved(void **state)
     assert_memory_equal(a + sizeof old_a, page, sizeof page);
     assert_memory_equal(a + GROW_AT, page, sizeof page);
     free(a);
-    long long held = blocks_of(path) * 512;
-    if (held < GROW_AT + (long long)sizeof page)
-        fail_msg("a.hive holds %lld bytes of blocks for its %d bytes", held,
-                 GROW_AT + (int)sizeof page);
+    holds_blocks_for(path, GROW_AT + (long long)sizeof page);
 }
 
 int main(void)

@@ -498,7 +498,8 @@ static void packed_texts_live_in_blocks(void **state)
 {
     (void)state;
     struct rt_pair_list l = {0};
-    char big[(1 << 20) + 100], text[64];
+    static char big[(1 << 20) + 100];
+    char text[64];
     memset(big, 'b', sizeof big);
     for (uint32_t i = 1; i <= 20000; i++) {
         int n = snprintf(text, sizeof text, "text %u", i);

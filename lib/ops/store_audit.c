@@ -140,10 +140,12 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
         else
             *slash = '\0';
         t.name = tree.windows_dir;
-        /* The store holds the Windows directory; its parent, only when
-         * the tree is a disk laid out as one or lies in a folder
-         * confined (a fleet's). Asked without a look at the folder. */
-        t.root_unheld = !rt_os_is_confined(t.root);
+        /* An offline store holds the Windows directory; its parent, only
+         * when the tree is a disk laid out as one or lies in a folder
+         * confined (a fleet's). Asked without a look at the folder. The
+         * live registry's Windows directory is this machine's own, none
+         * of it held: its drive is looked at as it stands. */
+        t.root_unheld = rt_os_is_confined(win) && !rt_os_is_confined(t.root);
         if (t.root_unheld) {
             snprintf(t.why, sizeof t.why,
                      "the volume's root above %.200s is not part of the tree "

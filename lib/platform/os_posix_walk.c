@@ -353,11 +353,8 @@ static int bind_source(const char *cur, const char *cand,
                             "%s): regtool cannot tell whether it lies on "
                             "another machine's disk",
                             cand, strerror(unreadable));
-    if (*alias && !strcmp(*alias, cand)) {
-        /* Bound over itself (a tree made a mount point of its own). */
-        free(*alias);
-        *alias = NULL;
-    }
+    /* A folder bound over itself (a tree made a mount point of its own)
+     * has no source: is_source takes no way back to the mount itself. */
     return 0;
 #else
     (void)cur;

@@ -114,6 +114,22 @@ static void duplicates_found_with_positions(void **state)
     assert_int_equal(d[3].second, 5);
     free(d);
     rt_pair_list_free(&l);
+
+    /* A list rising until its last pair, which repeats the one before
+     * it (a rising list is passed over without a sort: its end counts
+     * too), and one rising throughout, which has none. */
+    struct rt_pair_list r = {0};
+    for (uint32_t i = 2; i <= 8; i += 2)
+        assert_int_equal(rt_pair_list_append(&r, i, "x"), 0);
+    assert_int_equal(rt_pair_list_duplicates(&r, &d), 0);
+    assert_null(d);
+    assert_int_equal(rt_pair_list_append(&r, 8, "y"), 0);
+    assert_int_equal(rt_pair_list_duplicates(&r, &d), 1);
+    assert_int_equal(d[0].index, 8);
+    assert_int_equal(d[0].first, 3);
+    assert_int_equal(d[0].second, 4);
+    free(d);
+    rt_pair_list_free(&r);
 }
 
 static void append_then_remove_restores_bytes(void **state)
@@ -441,6 +457,27 @@ static void encodes_as_the_encoding(void **state)
     assert_int_equal(rt_pair_list_encodes_as(&l, more, len + 2), 0);
     free(more);
     free(b);
+    rt_pair_list_free(&l);
+
+    /* Bytes that are no UTF-8 against the units a lax reading gives
+     * them (an overlong form, an encoded surrogate, a lead byte cut off
+     * by the text's end): never the same. */
+    static const struct { const char *text; uint16_t unit; } lax[] = {
+        {"\xC1\xBF", 0x7F}, {"\xE0\x81\xBF", 0x7F},
+        {"\xE0\x9F\xBF", 0x7FF}, {"\xED\xA0\x80", 0xD800},
+        {"\xED\xBF\xBF", 0xDFFF}, {"\xC2", 0x80}, {"\xE2\x82", 0x20AC},
+    };
+    for (size_t k = 0; k < sizeof lax / sizeof *lax; k++) {
+        const uint8_t one[] = {'2', 0, (uint8_t)lax[k].unit,
+                               (uint8_t)(lax[k].unit >> 8), 0, 0, 0, 0};
+        assert_int_equal(rt_pair_list_append_valid(&l, 2, lax[k].text,
+                                                   strlen(lax[k].text)),
+                         0);
+        assert_int_equal(rt_pair_list_encodes_as(&l, one, sizeof one), 0);
+        rt_pair_list_free(&l);
+    }
+    for (uint32_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        assert_int_equal(rt_pair_list_append(&l, 2 * i + 2, texts[i]), 0);
     assert_int_equal(rt_pair_list_append(&l, 40, "smile \xF0\x9F\x98\x80"), 0);
     assert_int_equal(rt_pair_list_encode(&l, &b, &len), 0);
     assert_int_equal(rt_pair_list_encodes_as(&l, b, len), 0);

@@ -109,53 +109,77 @@ static uint64_t units(uint64_t x)
 
 /* Whether the N bytes at U begin with the LEN bytes of UTF-8 at S as
  * rt_utf8_to_utf16le_into writes them (its one-, two- and three-byte
- * forms; 0 for any other) and a NUL unit; *USED then their count. */
+ * forms; 0 for any other) and a NUL unit; *USED then their count.
+ *
+ * Each unit is encoded and its bytes compared, not the text decoded:
+ * bytes that equal a unit's own encoding are valid UTF-8 by that, so
+ * only surrogates and, behind a lead byte, a unit below 0x80 (its
+ * encoding is one byte) are checked; a comparison that holds, the
+ * common case, then takes no branch that could go either way. */
 static int same_string(const char *s, size_t len, const uint8_t *u,
                        size_t n, size_t *used)
 {
     const unsigned char *c = (const unsigned char *)s;
-    size_t o = 0;
-    for (size_t i = 0; i < len;) {
-        /* Eight ASCII bytes a step (most text), against their units as
-         * a little-endian host reads them (elsewhere they differ, and
-         * the caller encodes). */
-        while (len - i >= 8 && n - o >= 16) {
+    size_t o = 0, i = 0;
+    while (i < len) {
+        if (c[i] < 0x80) {
+            /* Eight ASCII bytes a step (most text), then four (the
+             * accented letters of most languages come every few words),
+             * against their units as a little-endian host reads them
+             * (elsewhere they differ, and the caller encodes). */
             uint64_t w, a, b;
-            memcpy(&w, c + i, 8);
-            if (w & 0x8080808080808080u)
-                break;
-            memcpy(&a, u + o, 8);
-            memcpy(&b, u + o + 8, 8);
-            if (a != units(w) || b != units(w >> 32))
-                return 0;
-            i += 8;
-            o += 16;
-        }
-        if (i == len)
-            break;
-        uint32_t v = c[i];
-        size_t k = 1;
-        if (v >= 0x80) {
-            if (v >= 0xC2 && v <= 0xDF && len - i >= 2 &&
-                (c[i + 1] & 0xC0) == 0x80) {
-                v = (v & 0x1F) << 6 | (c[i + 1] & 0x3Fu);
-                k = 2;
-            } else if ((v & 0xF0) == 0xE0 && len - i >= 3 &&
-                       (c[i + 1] & 0xC0) == 0x80 &&
-                       (c[i + 2] & 0xC0) == 0x80) {
-                v = (v & 0x0F) << 12 | (c[i + 1] & 0x3Fu) << 6 |
-                    (c[i + 2] & 0x3Fu);
-                if (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))
+            while (len - i >= 8 && n - o >= 16) {
+                memcpy(&w, c + i, 8);
+                if (w & 0x8080808080808080u)
+                    break;
+                memcpy(&a, u + o, 8);
+                memcpy(&b, u + o + 8, 8);
+                if (a != units(w) || b != units(w >> 32))
                     return 0;
-                k = 3;
-            } else {
-                return 0;
+                i += 8;
+                o += 16;
+            }
+            if (len - i >= 4 && n - o >= 8) {
+                uint32_t x;
+                memcpy(&x, c + i, 4);
+                if (!(x & 0x80808080u)) {
+                    memcpy(&a, u + o, 8);
+                    if (a != units(x))
+                        return 0;
+                    i += 4;
+                    o += 8;
+                    continue;
+                }
+            }
+            if (i == len)
+                break;
+            if (c[i] < 0x80) {
+                if (n - o < 2 || u[o] != c[i] || u[o + 1])
+                    return 0;
+                o += 2;
+                i++;
+                continue;
             }
         }
-        if (n - o < 2 || u[o] != (uint8_t)v || u[o + 1] != (uint8_t)(v >> 8))
+        if (n - o < 2)
             return 0;
+        uint32_t v = (uint32_t)u[o] | (uint32_t)u[o + 1] << 8;
+        if (v < 0x800) {
+            if (v < 0x80 || len - i < 2 ||
+                ((uint32_t)c[i] | (uint32_t)c[i + 1] << 8) !=
+                    (0x80C0 | v >> 6 | (v & 0x3F) << 8))
+                return 0;
+            i += 2;
+        } else {
+            if (v - 0xD800 < 0x800 || len - i < 3 ||
+                ((uint32_t)c[i] | (uint32_t)c[i + 1] << 8 |
+                 (uint32_t)c[i + 2] << 16) !=
+                    (0x8080E0 | v >> 12 | (v >> 6 & 0x3F) << 8 |
+                     (v & 0x3F) << 16))
+                return 0;
+            i += 3;
+        }
         o += 2;
-        i += k;
     }
     if (n - o < 2 || u[o] || u[o + 1])
         return 0;
@@ -280,6 +304,14 @@ size_t rt_pair_list_duplicates(const struct rt_pair_list *l,
 {
     *out = NULL;
     if (l->n < 2)
+        return 0;
+    /* A list in rising order, as tables and backups are written, has
+     * none: one pass, no sort (a restore reads a dozen languages' tens
+     * of thousands of pairs each). */
+    size_t up = 1;
+    while (up < l->n && l->v[up - 1].index < l->v[up].index)
+        up++;
+    if (up == l->n)
         return 0;
     /* Sort (index, position) so each index's occurrences are adjacent:
      * O(n log n) on tables of tens of thousands of pairs. */

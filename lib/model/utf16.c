@@ -24,61 +24,75 @@ static uint64_t ascii_units(const uint8_t *p)
     return (x | x >> 16) & 0xFFFFFFFFull;
 }
 
+/* The four ASCII bytes of X (ascii_units) written at B in order. */
+static void put4(char *b, uint64_t x)
+{
+    uint32_t v = (uint32_t)x;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    memcpy(b, &v, sizeof v);
+}
+
 int rt_utf16le_to_utf8_into(const uint8_t *in, size_t len, char *buf,
                             size_t *out_len, size_t *err_off)
 {
-    size_t units = len / 2, o = 0;
-    for (size_t i = 0; i < units; i++) {
-        /* Counter names and help texts are mostly ASCII: eight units a
-         * step while every unit is below 0x80 (every verb decodes whole
-         * tables; this is most of a database's load). */
-        while (i + 8 <= units) {
-            uint64_t a = ascii_units(in + 2 * i), b;
-            if (a == UINT64_MAX ||
-                (b = ascii_units(in + 2 * i + 8)) == UINT64_MAX)
-                break;
-            uint32_t lo = (uint32_t)a, hi = (uint32_t)b;
-            for (int k = 0; k < 4; k++) {
-                buf[o + k] = (char)(lo >> 8 * k);
-                buf[o + 4 + k] = (char)(hi >> 8 * k);
-            }
-            o += 8;
-            i += 8;
-        }
-        if (i == units)
-            break;
+    size_t units = len / 2, o = 0, i = 0;
+    while (i < units) {
         uint32_t c = (uint32_t)in[2 * i] | (uint32_t)in[2 * i + 1] << 8;
-        if (c >= 0xD800 && c <= 0xDBFF) {
-            uint32_t d = 0;
-            if (i + 1 < units)
-                d = (uint32_t)in[2 * i + 2] | (uint32_t)in[2 * i + 3] << 8;
-            if (d < 0xDC00 || d > 0xDFFF) {
-                if (err_off)
-                    *err_off = 2 * i;
-                return -1;
+        if (c < 0x80) {
+            /* Counter names and help texts are mostly ASCII: four units
+             * a step while every unit is below 0x80 (every verb decodes
+             * whole tables; this is most of a database's load). Four,
+             * not more: the accented letters of most languages come
+             * every few words, and a step is only tried from an ASCII
+             * unit, so a text in another script pays nothing for it. */
+            uint64_t a;
+            while (i + 4 <= units &&
+                   (a = ascii_units(in + 2 * i)) != UINT64_MAX) {
+                put4(buf + o, a);
+                o += 4;
+                i += 4;
             }
-            c = 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00);
+            if (i == units)
+                break;
+            c = (uint32_t)in[2 * i] | (uint32_t)in[2 * i + 1] << 8;
+            if (c < 0x80) {
+                buf[o++] = (char)c;
+                i++;
+                continue;
+            }
+        }
+        if (c < 0x800) {
+            buf[o] = (char)(0xC0 | c >> 6);
+            buf[o + 1] = (char)(0x80 | (c & 0x3F));
+            o += 2;
             i++;
-        } else if (c >= 0xDC00 && c <= 0xDFFF) {
+            continue;
+        }
+        if (c - 0xD800 >= 0x800) {     /* not a surrogate */
+            buf[o] = (char)(0xE0 | c >> 12);
+            buf[o + 1] = (char)(0x80 | (c >> 6 & 0x3F));
+            buf[o + 2] = (char)(0x80 | (c & 0x3F));
+            o += 3;
+            i++;
+            continue;
+        }
+        uint32_t d = 0;
+        if (c <= 0xDBFF && i + 1 < units)
+            d = (uint32_t)in[2 * i + 2] | (uint32_t)in[2 * i + 3] << 8;
+        if (d < 0xDC00 || d > 0xDFFF) {     /* unpaired */
             if (err_off)
                 *err_off = 2 * i;
             return -1;
         }
-        if (c < 0x80) {
-            buf[o++] = (char)c;
-        } else if (c < 0x800) {
-            buf[o++] = (char)(0xC0 | c >> 6);
-            buf[o++] = (char)(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            buf[o++] = (char)(0xE0 | c >> 12);
-            buf[o++] = (char)(0x80 | (c >> 6 & 0x3F));
-            buf[o++] = (char)(0x80 | (c & 0x3F));
-        } else {
-            buf[o++] = (char)(0xF0 | c >> 18);
-            buf[o++] = (char)(0x80 | (c >> 12 & 0x3F));
-            buf[o++] = (char)(0x80 | (c >> 6 & 0x3F));
-            buf[o++] = (char)(0x80 | (c & 0x3F));
-        }
+        c = 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00);
+        buf[o] = (char)(0xF0 | c >> 18);
+        buf[o + 1] = (char)(0x80 | (c >> 12 & 0x3F));
+        buf[o + 2] = (char)(0x80 | (c >> 6 & 0x3F));
+        buf[o + 3] = (char)(0x80 | (c & 0x3F));
+        o += 4;
+        i += 2;
     }
     *out_len = o;
     return 0;

@@ -272,7 +272,8 @@ static void range_decoded_into_one_block(void **state)
         assert_ptr_equal(l.v[i].text, l.texts->text + bytes);
         bytes += l.v[i].text_len + 1;
     }
-    assert_int_equal(l.texts->size, bytes);
+    assert_int_equal(l.texts->used, bytes);
+    assert_true(l.texts->size >= bytes);
     rt_pair_list_free(&l);
     assert_int_equal(rt_table_pairs_within(&t, 11, 100, &l), 0);
     assert_int_equal(l.n, 0);
@@ -341,7 +342,8 @@ static void decoded_texts_share_one_block(void **state)
         assert_ptr_equal(l.v[i].text, l.texts->text + bytes);
         bytes += l.v[i].text_len + 1;
     }
-    assert_int_equal(l.texts->size, bytes);
+    assert_int_equal(l.texts->used, bytes);
+    assert_true(l.texts->size >= bytes);
     /* Index 10 removed: its text stays in the block, which is freed once. */
     assert_int_equal(rt_pair_list_remove_range(&l, 10, 10), 1);
     /* Every other pair moved to a list that already holds one. */

@@ -172,7 +172,7 @@ static void ascii_runs_at_every_alignment(void **state)
                 assert_memory_equal(back, buf, len);
                 free(back);
                 struct rt_msz_entry e = {.text = 0, .text_bytes = (uint32_t)wn};
-                assert_int_equal(rt_msz_entry_text_len(want, &e), len);
+                assert_true(rt_msz_entry_text_bound(&e) >= len);
                 /* A lone low surrogate in the character's place. */
                 uint8_t lone[128];
                 memcpy(lone, want, wn);

@@ -350,7 +350,8 @@ static void layers_of(struct rt_rb_table *t, size_t node, size_t lo,
 /* Walks the pairs held in order: each segment's layer's, then the INF
  * pairs held at those indices. With OUT NULL only counts them and the
  * bytes the texts of a table as stored take (*SIZE); else writes them
- * to OUT, those texts at *AT. */
+ * to OUT, those texts at *AT (a table's text counted by its bound,
+ * rt_msz_entry_text_bound: it is read once, when it is decoded). */
 static int walk(const struct rt_rb_table *t, const unsigned char *layer,
                 struct rt_pair_list *out, size_t *n, size_t *size, char **at)
 {
@@ -381,8 +382,7 @@ static int walk(const struct rt_rb_table *t, const unsigned char *layer,
             if (s->table->base)     /* a tail only: no pairs to give */
                 return -1;
             if (!out) {
-                *size += rt_msz_entry_text_len(s->table->blob,
-                                               &s->table->v[p]) + 1;
+                *size += rt_msz_entry_text_bound(&s->table->v[p]) + 1;
                 continue;
             }
             struct rt_pair *q = &out->v[out->n];
@@ -412,11 +412,13 @@ int rt_rb_table_result(struct rt_rb_table *t, struct rt_pair_list *out)
     if (!out->v || (size && !out->texts))
         goto fail;
     if (out->texts)
-        out->texts->size = size;
+        *out->texts = (struct rt_text_block){NULL, size, 0};
     out->cap = n;
     at = out->texts ? out->texts->text : NULL;
     if (walk(t, layer, out, &n, &size, &at) != 0)
         goto fail;
+    if (out->texts)
+        out->texts->used = (size_t)(at - out->texts->text);
     free(layer);
     return 0;
 fail:

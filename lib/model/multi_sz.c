@@ -17,16 +17,6 @@ static uint64_t le64(uint64_t x)
 #endif
 }
 
-/* How many of X's four 16-bit lanes are not zero. */
-static size_t lanes_set(uint64_t x)
-{
-    const uint64_t low = 0x7FFF7FFF7FFF7FFFull;
-    uint64_t top = ((((x & low) + low) | x) & ~low) >> 15;
-    /* One bit at the foot of each lane: the multiply adds them up into
-     * the top lane (no popcount instruction on plain x86-64). */
-    return (size_t)((top * 0x0001000100010001ull) >> 48);
-}
-
 static uint16_t unit_at(const uint8_t *s, size_t i)
 {
     return (uint16_t)(s[2 * i] | s[2 * i + 1] << 8);
@@ -504,39 +494,9 @@ int rt_msz_entry_pair(const uint8_t *blob, const struct rt_msz_entry *x,
     return 0;
 }
 
-size_t rt_msz_entry_text_len(const uint8_t *blob, const struct rt_msz_entry *x)
+size_t rt_msz_entry_text_bound(const struct rt_msz_entry *x)
 {
-    const uint8_t *s = blob + x->text;
-    size_t units = x->text_bytes / 2, n = 0;
-    for (size_t i = 0; i < units; i++) {
-        /* Four units a step while none is a surrogate: each takes one
-         * byte, one more from 0x80, one more again from 0x800. */
-        while (i + 4 <= units) {
-            uint64_t x;
-            memcpy(&x, s + 2 * i, sizeof x);
-            x = le64(x);
-            uint64_t y = (x & 0xF800F800F800F800ull) ^ 0xD800D800D800D800ull;
-            if ((y - 0x0001000100010001ull) & ~y & 0x8000800080008000ull)
-                break;
-            n += 4 + lanes_set(x & 0xFF80FF80FF80FF80ull) +
-                 lanes_set(x & 0xF800F800F800F800ull);
-            i += 4;
-        }
-        if (i == units)
-            break;
-        uint16_t u = unit_at(s, i);
-        if (u < 0x80)
-            n += 1;
-        else if (u < 0x800)
-            n += 2;
-        else if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units &&
-                 unit_at(s, i + 1) >= 0xDC00 && unit_at(s, i + 1) <= 0xDFFF) {
-            n += 4;
-            i++;
-        } else
-            n += 3;
-    }
-    return n;
+    return x->text_bytes / 2 * 3;
 }
 
 int rt_msz_entry_pair_in(const uint8_t *blob, const struct rt_msz_entry *x,

@@ -99,11 +99,14 @@ void rt_pieces_copy(const uint8_t *const *piece, const size_t *piece_len,
  * or -1 when out of memory. */
 int rt_msz_entry_pair(const uint8_t *blob, const struct rt_msz_entry *x,
                       struct rt_pair *p);
-/* The UTF-8 length of X's text (what rt_msz_entry_pair makes of it,
- * without its NUL; a lone surrogate, which that refuses, counted 3). */
-size_t rt_msz_entry_text_len(const uint8_t *blob, const struct rt_msz_entry *x);
+/* At least the UTF-8 length of X's text (what rt_msz_entry_pair makes of
+ * it, without its NUL), found without reading the text: three
+ * bytes a unit (a surrogate pair takes four for two). A block of texts
+ * sized so is decoded in one pass; what it does not use is never
+ * touched, so costs no memory that is resident. */
+size_t rt_msz_entry_text_bound(const struct rt_msz_entry *x);
 /* rt_msz_entry_pair with the text written to BUF (room for
- * rt_msz_entry_text_len + 1 bytes), not a new string: P->text is BUF. */
+ * rt_msz_entry_text_bound + 1 bytes), not a new string: P->text is BUF. */
 int rt_msz_entry_pair_in(const uint8_t *blob, const struct rt_msz_entry *x,
                          struct rt_pair *p, char *buf);
 

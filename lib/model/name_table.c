@@ -736,8 +736,8 @@ int rt_table_pairs(const struct rt_table *t, struct rt_pair_list *l)
 }
 
 /* Decodes into L (emptied) the pairs of T from the FROM-th on whose
- * index lies in [A, B], the texts in L's block (sized first: one block,
- * not one heap block a pair). */
+ * index lies in [A, B], the texts in L's block (one block, not one heap
+ * block a pair, sized by rt_msz_entry_text_bound: one pass). */
 static int pairs_within(const struct rt_table *t, size_t from, uint32_t a,
                         uint32_t b, struct rt_pair_list *l)
 {
@@ -746,7 +746,7 @@ static int pairs_within(const struct rt_table *t, size_t from, uint32_t a,
     for (size_t i = from; i < t->n; i++)
         if (t->v[i].index >= a && t->v[i].index <= b) {
             n++;
-            size += rt_msz_entry_text_len(t->blob, &t->v[i]) + 1;
+            size += rt_msz_entry_text_bound(&t->v[i]) + 1;
         }
     if (!n)
         return 0;
@@ -755,7 +755,7 @@ static int pairs_within(const struct rt_table *t, size_t from, uint32_t a,
     l->v = malloc(n * sizeof *l->v);
     l->texts = malloc(sizeof *l->texts + size);
     if (l->texts)
-        *l->texts = (struct rt_text_block){NULL, size, size};
+        *l->texts = (struct rt_text_block){NULL, size, 0};
     if (!l->v || !l->texts) {
         rt_pair_list_free(l);
         return -1;
@@ -772,6 +772,7 @@ static int pairs_within(const struct rt_table *t, size_t from, uint32_t a,
         at += l->v[l->n].text_len + 1;
         l->n++;
     }
+    l->texts->used = (size_t)(at - l->texts->text);
     return 0;
 }
 

@@ -185,6 +185,45 @@ static void problems_have_exact_messages(void **state)
     rt_symbol_table_free(&t);
 }
 
+/* What a message quotes is bounded, for it is copied to every alias
+ * that leads to it: a cycle of more than eight names lists four, and
+ * its other members say how many and where it was met; a cycle of
+ * eight lists all; names and values past 64 bytes are cut, with "...". */
+static void messages_about_big_things_are_bounded(void **state)
+{
+    (void)state;
+    char src[4096], big[100], *o = src;
+    memset(big, 'N', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    for (int k = 0; k < 9; k++)
+        o += sprintf(o, "#define C%d C%d\n", k, (k + 1) % 9);
+    for (int k = 0; k < 8; k++)
+        o += sprintf(o, "#define E%d E%d\n", k, (k + 1) % 8);
+    o += sprintf(o, "#define R C4\n#define U %sX\n#define V 0x%s\n"
+                 "#define W V\n#define %s U\n", big, big, big);
+    struct rt_symbol_table t;
+    parse(src, &t);
+    assert_problem(&t, "C0", 1, "C0 is in an alias cycle of 9 names: "
+                                "C0 -> C1 -> C2 -> C3 -> ... -> C0");
+    assert_problem(&t, "C8", 9, "C8 is in an alias cycle of 9 names with "
+                                "C0 (line 1)");
+    assert_problem(&t, "E7", 17, "E7 is in an alias cycle E0 -> E1 -> E2 "
+                   "-> E3 -> E4 -> E5 -> E6 -> E7 -> E0");
+    assert_problem(&t, "R", 18, "R: C4 (line 5): alias cycle of 9 names "
+                                "with C0 (line 1)");
+    const char *cut = "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN...";
+    char want[256];
+    snprintf(want, sizeof want, "U: '%s' is not defined", cut);
+    assert_problem(&t, "U", 19, want);
+    snprintf(want, sizeof want, "W: V (line 20): value '0x%.62s...' is "
+             "not a number", big);
+    assert_problem(&t, "W", 21, want);
+    snprintf(want, sizeof want, "%s: U (line 19): '%s' is not defined",
+             big, cut);
+    assert_problem(&t, big, 22, want);
+    rt_symbol_table_free(&t);
+}
+
 static void long_chains_and_deep_parentheses(void **state)
 {
     (void)state;
@@ -591,6 +630,7 @@ int main(void)
         cmocka_unit_test(comments_guards_and_other_lines),
         cmocka_unit_test(slash_star_slash_opens_a_comment),
         cmocka_unit_test(problems_have_exact_messages),
+        cmocka_unit_test(messages_about_big_things_are_bounded),
         cmocka_unit_test(long_chains_and_deep_parentheses),
         cmocka_unit_test(case_insensitive_lookup),
         cmocka_unit_test(utf16_symbol_file),

@@ -51,6 +51,22 @@ static char *oom_asprintf(bool *oom, const char *fmt, ...)
     return s;
 }
 
+/* A name or value as a message shows it: its first SHOWN bytes, and
+ * "..." when there is more ("%.*s%s", shown(s), s, more(s)). A message
+ * about one definition is copied to every definition that leads to it:
+ * what it quotes must not grow with the file (50,000 aliases of one
+ * broken value of a megabyte would hold 50 GB). */
+#define SHOWN 64
+static int shown(const char *s)
+{
+    return (int)strnlen(s, SHOWN);
+}
+
+static const char *more(const char *s)
+{
+    return strnlen(s, SHOWN + 1) > SHOWN ? "..." : "";
+}
+
 static unsigned line_at(const char *s, size_t off)
 {
     unsigned line = 1;
@@ -267,7 +283,16 @@ struct resolver {
                                name in its value */
     size_t depth;
     bool *in_cycle;
-    char **cycle;           /* "alias cycle A -> B -> A", for members */
+    /* The cycles found: their members point at them (CYCLE_OF, one more
+     * than the index; 0: none), so that a cycle of thousands of names is
+     * described once, not once a member. */
+    struct cycle {
+        size_t first;       /* the definition the walk met it by */
+        size_t n;           /* names on it */
+        char *chain;        /* "alias cycle A -> B -> A" (a few names) */
+    } *cycles;
+    size_t n_cycles;
+    size_t *cycle_of;
     /* Why a definition has no value: the definition where the trouble
      * starts (itself, or one it refers to) and what is wrong there. */
     size_t *root;
@@ -342,6 +367,20 @@ static int eval_number(struct expr *e, long long *v)
     return 0;
 }
 
+/* What definition I, on a cycle, says of it: the cycle's names when they
+ * are few, or for the definition the walk met it by; else how many and
+ * where that one is (a line of bounded length for each member). */
+static char *cycle_detail(struct resolver *r, size_t i)
+{
+    const struct cycle *c = &r->cycles[r->cycle_of[i] - 1];
+    if (c->n <= 8 || c->first == i)
+        return oom_strndup(&r->oom, c->chain, strlen(c->chain));
+    const struct rt_symbol_def *f = &r->t->v[c->first];
+    return oom_asprintf(&r->oom, "alias cycle of %zu names with %.*s%s "
+                        "(line %u)", c->n, shown(f->name), f->name,
+                        more(f->name), f->line);
+}
+
 static int eval_name(struct expr *e, long long *v)
 {
     const char *name = e->p;
@@ -354,7 +393,8 @@ static int eval_name(struct expr *e, long long *v)
     struct rt_symbol_def *ref = find_exact(r->t, nm);
     if (!ref) {
         int rc = fail(e, e->self,
-                      oom_asprintf(&r->oom, "'%s' is not defined", nm));
+                      oom_asprintf(&r->oom, "'%.*s%s' is not defined",
+                                   shown(nm), nm, more(nm)));
         free(nm);
         return rc;
     }
@@ -365,8 +405,7 @@ static int eval_name(struct expr *e, long long *v)
     if (r->state[j] == ACTIVE || (!ref->ok && r->in_cycle[j] &&
                                   r->in_cycle[e->self])) {
         e->cycle = true;
-        return fail(e, e->self, oom_strndup(&r->oom, r->cycle[e->self],
-                                            strlen(r->cycle[e->self])));
+        return fail(e, e->self, cycle_detail(r, e->self));
     }
     if (!ref->ok) {
         size_t root = r->root[j];
@@ -468,8 +507,8 @@ static void evaluate(struct resolver *r, size_t i)
         return;
     }
     if (!e.err && !r->oom) {
-        e.err = oom_asprintf(&r->oom, "value '%s' is not a number",
-                             def->expr);
+        e.err = oom_asprintf(&r->oom, "value '%.*s%s' is not a number",
+                             shown(def->expr), def->expr, more(def->expr));
         e.err_root = i;
     }
     if (r->oom) {
@@ -484,8 +523,11 @@ static void evaluate(struct resolver *r, size_t i)
     else if (e.err_root == i)
         def->problem = oom_asprintf(&r->oom, "%s: %s", def->name, e.err);
     else
-        def->problem = oom_asprintf(&r->oom, "%s: %s (line %u): %s",
-                                    def->name, r->t->v[e.err_root].name,
+        def->problem = oom_asprintf(&r->oom, "%s: %.*s%s (line %u): %s",
+                                    def->name,
+                                    shown(r->t->v[e.err_root].name),
+                                    r->t->v[e.err_root].name,
+                                    more(r->t->v[e.err_root].name),
                                     r->t->v[e.err_root].line, e.err);
     if (e.err_root == i)
         r->root_detail[i] = e.err;
@@ -518,15 +560,9 @@ static const char *next_name(const char **pos, size_t *len)
     return NULL;
 }
 
-/* Copies S to O; returns the end of the copy (stpcpy, which the Windows C
- * runtime lacks). */
-static char *append(char *o, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(o, s, n + 1);
-    return o + n;
-}
-
+/* Definition J, on the stack, is met again: the stack from J on is a
+ * cycle. Its members not yet on one are put on it, described once: all
+ * its names when they are eight or fewer, else the first four. */
 static void mark_cycle(struct resolver *r, size_t j)
 {
     size_t from = 0;
@@ -535,32 +571,36 @@ static void mark_cycle(struct resolver *r, size_t j)
     bool news = false;
     for (size_t k = from; k < r->depth; k++) {
         r->in_cycle[r->stack[k]] = true;
-        news |= !r->cycle[r->stack[k]];
+        news |= !r->cycle_of[r->stack[k]];
     }
     if (!news)
         return;     /* each member already names a cycle it is in */
-    size_t len = strlen("alias cycle ") + strlen(r->t->v[j].name) + 1;
-    for (size_t k = from; k < r->depth; k++)
-        len += strlen(r->t->v[r->stack[k]].name) + 4;
-    char *chain = malloc(len);
-    if (!chain) {
+    /* At most one new cycle a definition: the table has room. */
+    struct cycle *c = &r->cycles[r->n_cycles];
+    c->first = j;
+    c->n = r->depth - from;
+    size_t listed = c->n <= 8 ? c->n : 4;
+    size_t len = strlen("alias cycle of  names: -> ... -> ") + 24 +
+                 (listed + 1) * (SHOWN + 3 + 4);
+    char *o = c->chain = malloc(len);
+    if (!o) {
         r->oom = true;
         return;
     }
-    /* Appended at the end each time, not with strcat: a cycle through
-     * thousands of aliases must not rescan the chain per member. */
-    char *o = append(chain, "alias cycle ");
-    for (size_t k = from; k < r->depth; k++) {
-        o = append(o, r->t->v[r->stack[k]].name);
-        o = append(o, " -> ");
+    o += c->n <= 8 ? (size_t)sprintf(o, "alias cycle ")
+                   : (size_t)sprintf(o, "alias cycle of %zu names: ", c->n);
+    for (size_t k = from; k < from + listed; k++) {
+        const char *name = r->t->v[r->stack[k]].name;
+        o += sprintf(o, "%.*s%s -> ", shown(name), name, more(name));
     }
-    o = append(o, r->t->v[j].name);
-    for (size_t k = from; k < r->depth; k++) {
-        size_t m = r->stack[k];
-        if (!r->cycle[m] && !r->oom)
-            r->cycle[m] = oom_strndup(&r->oom, chain, (size_t)(o - chain));
-    }
-    free(chain);
+    if (listed < c->n)
+        o += sprintf(o, "... -> ");
+    sprintf(o, "%.*s%s", shown(r->t->v[j].name), r->t->v[j].name,
+            more(r->t->v[j].name));
+    r->n_cycles++;
+    for (size_t k = from; k < r->depth; k++)
+        if (!r->cycle_of[r->stack[k]])
+            r->cycle_of[r->stack[k]] = r->n_cycles;
 }
 
 static void visit(struct resolver *r, size_t i)
@@ -607,23 +647,25 @@ static int resolve_all(struct rt_symbol_table *t)
     r.stack = calloc(n, sizeof *r.stack);
     r.pos = calloc(n, sizeof *r.pos);
     r.in_cycle = calloc(n, sizeof *r.in_cycle);
-    r.cycle = calloc(n, sizeof *r.cycle);
+    r.cycles = calloc(n, sizeof *r.cycles);
+    r.cycle_of = calloc(n, sizeof *r.cycle_of);
     r.root = calloc(n, sizeof *r.root);
     r.root_detail = calloc(n, sizeof *r.root_detail);
-    r.oom = !r.state || !r.stack || !r.pos || !r.in_cycle || !r.cycle ||
-            !r.root || !r.root_detail;
+    r.oom = !r.state || !r.stack || !r.pos || !r.in_cycle || !r.cycles ||
+            !r.cycle_of || !r.root || !r.root_detail;
     for (size_t i = 0; i < t->n && !r.oom; i++)
         if (r.state[i] == UNSEEN)
             visit(&r, i);
-    for (size_t i = 0; i < t->n && r.cycle && r.root_detail; i++) {
-        free(r.cycle[i]);
+    for (size_t i = 0; i < t->n && r.root_detail; i++)
         free(r.root_detail[i]);
-    }
+    for (size_t i = 0; i < r.n_cycles; i++)
+        free(r.cycles[i].chain);
     free(r.state);
     free(r.stack);
     free(r.pos);
     free(r.in_cycle);
-    free(r.cycle);
+    free(r.cycles);
+    free(r.cycle_of);
     free(r.root);
     free(r.root_detail);
     return r.oom ? -1 : 0;

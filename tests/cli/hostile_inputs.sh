@@ -29,8 +29,6 @@
 
 TIME=/usr/bin/time
 [ -x "$TIME" ] || fail "no $TIME (Debian package time: tools/deps.sh installs it)"
-ASAN=0
-ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
 CS="--create-service --library x.dll --open O --collect C --close X"
 MKBAD=$TMPDIR/mkbad
 cc -o "$MKBAD" tests/bad/mkbad.c || fail "cannot build mkbad"

@@ -24,8 +24,6 @@
 
 TIME=/usr/bin/time
 [ -x "$TIME" ] || fail "no $TIME (Debian package time: tools/deps.sh installs it)"
-ASAN=0
-ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
 MKDIRTY=$TMPDIR/mkdirty
 cc -Ilib -o "$MKDIRTY" tests/cli/mkdirty.c lib/regf/marvin32.c \
     lib/regf/base_block.c || fail "cannot build mkdirty"

@@ -18,10 +18,6 @@
 # text, escaped as JSON (\u001b), and reads back byte for byte.
 . tests/cli/lib.sh
 
-ASAN=0
-ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
-SANFLAGS=""
-[ "$ASAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
 MKH=$TMPDIR/mkhostile
 # shellcheck disable=SC2086
 cc $SANFLAGS -Ilib -o "$MKH" tests/cli/mkhostile.c \

@@ -13,10 +13,6 @@
 # query says so on stderr.
 . tests/cli/lib.sh
 
-ASAN=0
-ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
-SANFLAGS=""
-[ "$ASAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
 MKR=$TMPDIR/mkregkeys
 # shellcheck disable=SC2086
 cc $SANFLAGS -Ilib -o "$MKR" tests/cli/mkregkeys.c \

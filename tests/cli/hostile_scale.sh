@@ -60,13 +60,7 @@
 # any size).
 . tests/cli/lib.sh
 
-ASAN=0
-ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
 MKSCALE=$TMPDIR/mkscale
-SANFLAGS=""
-[ "$ASAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
-# A gcov-instrumented libregtool.a (make coverage) links only with libgcov.
-nm "$REGTOOL" 2>/dev/null | grep -q __gcov_init && SANFLAGS="--coverage"
 # shellcheck disable=SC2086
 cc $SANFLAGS -Ilib -o "$MKSCALE" tests/cli/mkscale.c \
     "$(dirname "$REGTOOL")/libregtool.a" -linih || fail "cannot build mkscale"

@@ -5,6 +5,16 @@ set -u
 # REGTOOL_SIGNAL_AT_WRITE: lib/commit/io_count.c), beside the product's
 # build; the scripts that simulate crashes and signals run it.
 REGTOOL_TESTING=${REGTOOL_TESTING:-$(dirname "$REGTOOL")/testing/regtool}
+# What a program linked with the build's libregtool.a needs too: the
+# sanitizers' runtime (SAN=1 builds: ASAN=1) or gcov's (COV=1 builds,
+# make coverage and the mutation score's map of the lines each script
+# runs).
+ASAN=0 SANFLAGS=""
+if ldd "$REGTOOL" 2>/dev/null | grep -q libasan; then
+    ASAN=1 SANFLAGS="-fsanitize=address,undefined"
+elif nm "$REGTOOL" 2>/dev/null | grep -q __gcov_init; then
+    SANFLAGS="--coverage"
+fi
 # The drive the native Windows build (under Wine) shows before an
 # absolute path it prints: /tmp/x is Z:/tmp/x there (tests/run-windows.sh).
 DRIVE=

@@ -10,10 +10,6 @@
 # as another provider's that overlaps it. And a Vietnamese name (Ạ/ạ).
 . tests/cli/lib.sh
 
-ASAN=0
-ldd "$REGTOOL" 2>/dev/null | grep -q libasan && ASAN=1
-SANFLAGS=""
-[ "$ASAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
 MKH=$TMPDIR/mkhostile
 # shellcheck disable=SC2086
 cc $SANFLAGS -Ilib -o "$MKH" tests/cli/mkhostile.c \

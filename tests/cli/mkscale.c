@@ -35,6 +35,9 @@
  *                                Services\Shared of N subkeys, whose
  *                                subkey list every service names as its
  *                                own (one list shared by N keys)
+ *   mkscale ownsk HIVE N         N keys with a security cell each of
+ *                                their own, a thousand under each key
+ *                                OwnNNNN of the root
  *   mkscale selfloop SYSTEM      Services' subkey list names Services
  *                                itself
  *   mkscale cycle SYSTEM         a subkey of Services lists Services
@@ -45,6 +48,7 @@
 #include <string.h>
 
 #include "regf/regf.h"
+#include "regf/regf_internal.h"
 
 #define PERFLIB "Microsoft\\Windows NT\\CurrentVersion\\Perflib"
 #define SERVICES "ControlSet001\\Services"
@@ -272,6 +276,40 @@ static int sharedlist(struct rt_regf *h, long n)
     return 0;
 }
 
+/* N keys with a security cell each of their own (as keys with their
+ * own access lists have on Windows), a thousand under each of the keys
+ * OwnNNNN of the root: hive check counts each cell's keys. Each cell
+ * counts its one key; the parent's, which a new key shares, one less. */
+static int ownsk(struct rt_regf *h, long n)
+{
+    uint32_t group = 0;
+    for (long i = 0; i < n; i++) {
+        char name[32];
+        uint32_t k, sk;
+        snprintf(name, sizeof name, "Own%04ld", i / 1000);
+        if (i % 1000 == 0 &&
+            rt_regf_key_create(h, rt_regf_root(h), name, &group))
+            return fail(h, name);
+        snprintf(name, sizeof name, "k%03ld", i % 1000);
+        if (rt_regf_key_create(h, group, name, &k) ||
+            regf_sk_new_default(h, &sk))
+            return fail(h, name);
+        uint8_t *nk = regf_cell_write(h, k, NK_SECURITY + 4);
+        uint8_t *old = nk ? regf_cell_write(h, regf_le32(nk + NK_SECURITY),
+                                            SK_DESC) : NULL;
+        if (!old)
+            return fail(h, name);
+        regf_put32(old + SK_REFS, regf_le32(old + SK_REFS) - 1);
+        uint8_t *p = regf_cell_write(h, sk, SK_DESC);
+        nk = p ? regf_cell_write(h, k, NK_SECURITY + 4) : NULL;
+        if (!nk)
+            return fail(h, name);
+        regf_put32(p + SK_REFS, 1);
+        regf_put32(nk + NK_SECURITY, sk);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || (argc != 4 && (!strcmp(argv[1], "services") ||
@@ -282,8 +320,9 @@ int main(int argc, char **argv)
                                    !strcmp(argv[1], "languages") ||
                                    !strcmp(argv[1], "values") ||
                                    !strcmp(argv[1], "sharedlist") ||
+                                   !strcmp(argv[1], "ownsk") ||
                                    !strcmp(argv[1], "duplicates")))) {
-        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates|sharedlist HIVE N | "
+        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates|sharedlist|ownsk HIVE N | "
                         "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
@@ -314,6 +353,8 @@ int main(int argc, char **argv)
         rc = values(h, n);
     else if (!strcmp(argv[1], "sharedlist"))
         rc = sharedlist(h, n);
+    else if (!strcmp(argv[1], "ownsk"))
+        rc = ownsk(h, n);
     else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))
         rc = loop(h, !strcmp(argv[1], "cycle"));
     else

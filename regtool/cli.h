@@ -218,6 +218,10 @@ int rt_dropin_exit(int code);
 const char *rt_cli_shown(const char *text);
 /* Writes TEXT's escaped form to F, however long it is. */
 void rt_cli_put_shown(FILE *f, const char *text);
+/* Writes PREFIX (NULL: none), TEXT's escaped form and a line end to F:
+ * one write for a line of up to a kilobyte (stderr is unbuffered, and a
+ * write a character cost 13 s for 100,000 warnings of an INI). */
+void rt_cli_put_shown_line(FILE *f, const char *prefix, const char *text);
 
 /* A progress line for VERB on stderr while the library reports progress
  * (platform/progress.h), only when stderr is a terminal; _end erases it

@@ -20,8 +20,7 @@ int rt_cli_print_diags(struct rt_diags *d)
             rc = -1;
             continue;
         }
-        rt_cli_put_shown(stderr, m);   /* quotes the INI's names */
-        fputc('\n', stderr);
+        rt_cli_put_shown_line(stderr, NULL, m);   /* quotes the INI's names */
         free(m);
     }
     return rc;

@@ -110,9 +110,9 @@ const char *rt_cli_store_spec(void)
  * commit found, finished or discarded. */
 static void say(const char *line)
 {
-    fprintf(stderr, "%s: ", rt_cli_program());
-    rt_cli_put_shown(stderr, line);     /* names the tree's files */
-    fputc('\n', stderr);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s: ", rt_cli_program());
+    rt_cli_put_shown_line(stderr, prefix, line);   /* names the tree's files */
 }
 
 regtool_open_options rt_cli_open_options(void)

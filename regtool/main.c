@@ -60,13 +60,12 @@ void rt_cli_error(const char *fmt, ...)
     int n = vasprintf(&message, fmt, ap);
     va_end(ap);
     rt_cli_progress_clear();
-    fprintf(stderr, "%s: ", program);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s: ", program);
     /* One line, whatever the names in it hold. */
-    if (n >= 0)
-        rt_cli_put_shown(stderr, message);
-    else
-        fputs("(message not shown: out of memory)", stderr);
-    fputc('\n', stderr);
+    rt_cli_put_shown_line(stderr, prefix,
+                          n >= 0 ? message
+                                 : "(message not shown: out of memory)");
     free(message);
 }
 

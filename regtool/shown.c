@@ -25,13 +25,43 @@ const char *rt_cli_shown(const char *text)
     return shown;
 }
 
-void rt_cli_put_shown(FILE *f, const char *text)
+/* PREFIX, TEXT escaped and, when LINE, a line end, written to F a
+ * kilobyte at a time. */
+static void put(FILE *f, const char *prefix, const char *text, int line)
 {
-    char one[RT_PRINTABLE_MAX];
-    size_t used;
+    char buf[1024];
+    size_t o = 0, used;
+    for (; prefix && *prefix; prefix++) {
+        if (o == sizeof buf) {
+            fwrite(buf, 1, o, f);
+            o = 0;
+        }
+        buf[o++] = *prefix;
+    }
     while (*text) {
-        size_t n = rt_printable_char(text, one, &used);
-        fwrite(one, 1, n, f);
+        if (o + RT_PRINTABLE_MAX > sizeof buf) {
+            fwrite(buf, 1, o, f);
+            o = 0;
+        }
+        o += rt_printable_char(text, buf + o, &used);
         text += used;
     }
+    if (line) {
+        if (o == sizeof buf) {
+            fwrite(buf, 1, o, f);
+            o = 0;
+        }
+        buf[o++] = '\n';
+    }
+    fwrite(buf, 1, o, f);
+}
+
+void rt_cli_put_shown(FILE *f, const char *text)
+{
+    put(f, NULL, text, 0);
+}
+
+void rt_cli_put_shown_line(FILE *f, const char *prefix, const char *text)
+{
+    put(f, prefix, text, 1);
 }

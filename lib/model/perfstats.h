@@ -65,10 +65,12 @@ struct rt_perfstats_finding {
 int rt_perfstats_audit(const struct rt_perfstats *p,
                        struct rt_perfstats_finding **out, size_t *n);
 
-/* F without the server KEY and everything under it (in *OUT, F's
- * dialect), and the patch that does the same on a registry ([-KEY]).
- * Returns 0, 1 when F has no such server, -1 when out of memory. */
-int rt_perfstats_remove(const struct rt_reg_file *f, const char *key,
-                        struct rt_reg_file *out, struct rt_reg_file *patch);
+/* Takes the server KEY and everything under it out of F, in place (not a
+ * copy of the rest: a file of millions of values is held once), and
+ * makes the patch that does the same on a registry ([-KEY], in F's
+ * dialect). Returns 0, 1 when F has no such server (F as it was), -1
+ * when out of memory (F as it was). */
+int rt_perfstats_remove(struct rt_reg_file *f, const char *key,
+                        struct rt_reg_file *patch);
 
 #endif

@@ -338,46 +338,41 @@ fail:
     return -1;
 }
 
-int rt_perfstats_remove(const struct rt_reg_file *f, const char *key,
-                        struct rt_reg_file *out, struct rt_reg_file *patch)
+/* Whether section K lies under the server KEY (KL bytes). */
+static int under_server(const struct rt_reg_key *k, const char *key, size_t kl)
 {
-    memset(out, 0, sizeof *out);
+    const char *rest = below_enum(k->path);
+    size_t rl = rest ? strlen(rest) : 0;
+    return rest && rl >= kl && (rest[kl] == '\0' || rest[kl] == '\\') &&
+           same(rest, kl, key, kl);
+}
+
+int rt_perfstats_remove(struct rt_reg_file *f, const char *key,
+                        struct rt_reg_file *patch)
+{
     memset(patch, 0, sizeof *patch);
-    out->format = patch->format = f->format;
-    size_t kl = strlen(key);
-    int found = 0;
-    for (size_t i = 0; i < f->n_keys; i++) {
-        const struct rt_reg_key *k = &f->keys[i];
-        const char *rest = below_enum(k->path);
-        size_t rl = rest ? strlen(rest) : 0;
-        if (rest && rl >= kl && (rest[kl] == '\0' || rest[kl] == '\\') &&
-            same(rest, kl, key, kl)) {
-            found = 1;
-            continue;
-        }
-        struct rt_reg_key *c = rt_reg_add_key(out, k->path, k->del);
-        if (!c)
-            goto fail;
-        c->line = k->line;
-        for (size_t j = 0; j < k->n_vals; j++)
-            if (rt_reg_add_value(c, k->vals[j].name,
-                                 k->vals[j].del ? NULL : &k->vals[j].v) != 0)
-                goto fail;
-    }
-    if (!found) {
-        rt_reg_file_free(out);
+    patch->format = f->format;
+    size_t kl = strlen(key), i = 0;
+    while (i < f->n_keys && !under_server(&f->keys[i], key, kl))
+        i++;
+    if (i == f->n_keys)
         return 1;
-    }
     char *path;
     if (asprintf(&path, RT_PERFSTATS_ENUM "\\%s", key) < 0)
-        goto fail;
+        return -1;
     struct rt_reg_key *d = rt_reg_add_key(patch, path, 1);
     free(path);
-    if (!d)
-        goto fail;
+    if (!d) {
+        rt_reg_file_free(patch);
+        return -1;
+    }
+    size_t w = 0;
+    for (i = 0; i < f->n_keys; i++) {
+        if (under_server(&f->keys[i], key, kl))
+            rt_reg_key_free(&f->keys[i]);
+        else
+            f->keys[w++] = f->keys[i];
+    }
+    f->n_keys = w;
     return 0;
-fail:
-    rt_reg_file_free(out);
-    rt_reg_file_free(patch);
-    return -1;
 }

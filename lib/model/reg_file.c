@@ -50,17 +50,20 @@ static int nomem(struct rt_reg_error *e)
     return -1;
 }
 
+void rt_reg_key_free(struct rt_reg_key *k)
+{
+    for (size_t j = 0; j < k->n_vals; j++) {
+        free(k->vals[j].name);
+        rt_value_free(&k->vals[j].v);
+    }
+    free(k->vals);
+    free(k->path);
+}
+
 void rt_reg_file_free(struct rt_reg_file *f)
 {
-    for (size_t i = 0; i < f->n_keys; i++) {
-        struct rt_reg_key *k = &f->keys[i];
-        for (size_t j = 0; j < k->n_vals; j++) {
-            free(k->vals[j].name);
-            rt_value_free(&k->vals[j].v);
-        }
-        free(k->vals);
-        free(k->path);
-    }
+    for (size_t i = 0; i < f->n_keys; i++)
+        rt_reg_key_free(&f->keys[i]);
     free(f->keys);
     f->keys = NULL;
     f->n_keys = 0;
@@ -110,7 +113,7 @@ static int add_value_take(struct rt_reg_key *k, char *name, int del,
         }
         k->vals = nv;
     }
-    nv[k->n_vals] = (struct rt_reg_value){name, del, *v, line};
+    nv[k->n_vals] = (struct rt_reg_value){name, *v, del, line};
     k->n_vals++;
     memset(v, 0, sizeof *v);
     return 0;
@@ -558,7 +561,7 @@ static int check_path(const char *p, size_t n, unsigned line,
 
 static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
                       const char *codepage, struct rt_reg_file *f,
-                      struct rt_reg_error *e)
+                      const struct rt_reg_sink *sink, struct rt_reg_error *e)
 {
     if (memchr(t, '\0', tl))
         return fail(e, line_of_bytes((const uint8_t *)t,
@@ -607,6 +610,8 @@ static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
             }
             free(path);
             k->line = c.no;
+            if (sink && sink->key(sink->ctx, f, f->n_keys - 1) != 0)
+                return nomem(e);
             continue;
         }
         if (*s != '"' && *s != '@')
@@ -627,7 +632,10 @@ static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
             used++;
         }
         rt_strbuf_append(&nb, "", 0);
-        char *name = rt_strbuf_take(&nb);
+        /* Of its own length: a file of millions of short names is not
+         * held at the buffer's 64 bytes a name. */
+        char *name = nb.failed ? NULL : strndup(nb.s, nb.len);
+        rt_strbuf_free(&nb);
         if (!name)
             return nomem(e);
         size_t i = used;
@@ -645,7 +653,9 @@ static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
             free(name);
             return -1;
         }
-        if (add_value_take(k, name, del, &v, line) != 0)
+        if (sink ? sink->value(sink->ctx, f, f->n_keys - 1, name, del, &v,
+                               line) != 0
+                 : add_value_take(k, name, del, &v, line) != 0)
             return nomem(e);
     }
     return 0;
@@ -653,6 +663,13 @@ static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
 
 int rt_reg_parse(const uint8_t *data, size_t len, const char *codepage,
                  struct rt_reg_file *f, struct rt_reg_error *e)
+{
+    return rt_reg_parse_to(data, len, codepage, f, NULL, e);
+}
+
+int rt_reg_parse_to(const uint8_t *data, size_t len, const char *codepage,
+                    struct rt_reg_file *f, const struct rt_reg_sink *sink,
+                    struct rt_reg_error *e)
 {
     memset(f, 0, sizeof *f);
     if (e)
@@ -663,7 +680,7 @@ int rt_reg_parse(const uint8_t *data, size_t len, const char *codepage,
     if (decode(data, len, codepage, &text, &tl, &fmt, e) != 0)
         return -1;
     f->format = fmt;
-    int r = parse_text(text, tl, fmt, codepage, f, e);
+    int r = parse_text(text, tl, fmt, codepage, f, sink, e);
     free(text);
     if (r != 0)
         rt_reg_file_free(f);
@@ -895,86 +912,5 @@ int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
         return nomem(e);
     if (r != 0)
         return fail(e, 0, "a name is not valid UTF-8");
-    return 0;
-}
-
-/* ---- trees ------------------------------------------------------------ */
-
-int rt_reg_apply(const struct rt_reg_file *f, struct rt_tree_key *root)
-{
-    for (size_t i = 0; i < f->n_keys; i++) {
-        const struct rt_reg_key *k = &f->keys[i];
-        if (k->del) {
-            char *parent = strdup(k->path);
-            if (!parent)
-                return -1;
-            char *last = strrchr(parent, '\\');
-            struct rt_tree_key *p = NULL;
-            if (last) {
-                *last++ = '\0';
-                p = rt_tree_find(root, parent);
-            } else {
-                p = root;
-                last = parent;
-            }
-            if (p)
-                rt_tree_delete_child(p, last);
-            free(parent);
-            continue;
-        }
-        struct rt_tree_key *t = rt_tree_create(root, k->path);
-        if (!t)
-            return -1;
-        for (size_t j = 0; j < k->n_vals; j++) {
-            const struct rt_reg_value *v = &k->vals[j];
-            if (v->del)
-                rt_tree_delete_value(t, v->name);
-            else if (rt_tree_set_value(t, v->name, &v->v) != 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
-static int from_key(const struct rt_tree_key *k, const char *prefix,
-                    struct rt_reg_file *f)
-{
-    char *path = NULL;
-    if (asprintf(&path, "%s%s%s", prefix, *prefix ? "\\" : "", k->name) < 0)
-        return -1;
-    /* A key with subkeys and no values is implied by its subkeys, as in
-     * what reg export writes below the exported key; root keys never get
-     * a line of their own. */
-    if (*prefix && (k->n_vals || !k->n_sub)) {
-        struct rt_reg_key *rk = rt_reg_add_key(f, path, 0);
-        if (!rk) {
-            free(path);
-            return -1;
-        }
-        for (size_t i = 0; i < k->n_vals; i++)
-            if (rt_reg_add_value(rk, k->vals[i].name, &k->vals[i].v) != 0) {
-                free(path);
-                return -1;
-            }
-    }
-    for (size_t i = 0; i < k->n_sub; i++)
-        if (from_key(k->sub[i], path, f) != 0) {
-            free(path);
-            return -1;
-        }
-    free(path);
-    return 0;
-}
-
-int rt_reg_from_tree(const struct rt_tree_key *root, enum rt_reg_format format,
-                     struct rt_reg_file *f)
-{
-    memset(f, 0, sizeof *f);
-    f->format = format;
-    for (size_t i = 0; i < root->n_sub; i++)
-        if (from_key(root->sub[i], "", f) != 0) {
-            rt_reg_file_free(f);
-            return -1;
-        }
     return 0;
 }

@@ -31,8 +31,8 @@ enum rt_reg_format {
 
 struct rt_reg_value {
     char *name;          /* UTF-8; "" is the default value, written @ */
-    int del;             /* "name"=- : delete the value */
     struct rt_value v;   /* as the registry stores it (nothing if DEL) */
+    int del;             /* "name"=- : delete the value */
     unsigned line;       /* where it was read (0 when built) */
 };
 
@@ -65,6 +65,22 @@ struct rt_reg_error {
  * Returns 0, or -1 with E set (line and message) and F empty. */
 int rt_reg_parse(const uint8_t *data, size_t len, const char *codepage,
                  struct rt_reg_file *f, struct rt_reg_error *e);
+/* Who takes a file's keys and values as they are read (rt_reg_parse_to),
+ * so that a file of millions of tiny values is never held whole beside
+ * what is made of it: KEY is told of F->keys[K] as it is added (F keeps
+ * the keys, with no values), VALUE takes each value of it (NAME and V,
+ * freed by it on failure; DEL for "name"=-). Each returns 0, or -1 out
+ * of memory, which stops the read. */
+struct rt_reg_sink {
+    int (*key)(void *ctx, const struct rt_reg_file *f, size_t k);
+    int (*value)(void *ctx, const struct rt_reg_file *f, size_t k,
+                 char *name, int del, struct rt_value *v, unsigned line);
+    void *ctx;
+};
+/* rt_reg_parse, each value given to SINK (NULL: kept in F) as it is read. */
+int rt_reg_parse_to(const uint8_t *data, size_t len, const char *codepage,
+                    struct rt_reg_file *f, const struct rt_reg_sink *sink,
+                    struct rt_reg_error *e);
 
 /* Writes F in its format as regedit does: CR LF line ends, a blank line
  * after each key, hex data wrapped at 80 columns with a backslash and a
@@ -84,6 +100,8 @@ struct rt_reg_key *rt_reg_add_key(struct rt_reg_file *f, const char *path,
 int rt_reg_add_value(struct rt_reg_key *k, const char *name,
                      const struct rt_value *v);
 
+/* What K holds (its path and values), not K itself. */
+void rt_reg_key_free(struct rt_reg_key *k);
 void rt_reg_file_free(struct rt_reg_file *f);
 
 /* Applies F to ROOT, a tree whose children are the root keys
@@ -91,6 +109,17 @@ void rt_reg_file_free(struct rt_reg_file *f);
  * set, deletions done. -1 when out of memory (ROOT then half changed:
  * apply to a clone). */
 int rt_reg_apply(const struct rt_reg_file *f, struct rt_tree_key *root);
+/* The same, moving F's values into the tree, not copying them: each
+ * key's values are freed from F once applied (its keys stay, with no
+ * values), so that a file of millions of tiny values is not held twice.
+ * On failure F may have lost some values, never leaked one. */
+int rt_reg_apply_take(struct rt_reg_file *f, struct rt_tree_key *root);
+
+/* rt_reg_parse then rt_reg_apply into ROOT, value by value: the file is
+ * never held whole beside the tree. 0, or -1 with E set (ROOT may then
+ * hold part of the file). */
+int rt_reg_parse_tree(const uint8_t *data, size_t len, const char *codepage,
+                      struct rt_tree_key *root, struct rt_reg_error *e);
 
 /* The whole tree under ROOT (as rt_reg_apply builds it) as a file of
  * FORMAT: every key, each followed by its subkeys, in the tree's order,

@@ -19,7 +19,7 @@
 #define INDEX_MIN 16u
 
 struct rt_tree_index {
-    size_t *slot;
+    uint32_t *slot;     /* a position + 1; 0: free */
     size_t cap;         /* a power of two */
 };
 
@@ -55,21 +55,23 @@ static void index_put(const struct rt_tree_key *k, struct rt_tree_index *x,
     size_t i = index_home(k, x, name, strlen(name));
     while (x->slot[i])
         i = (i + 1) & (x->cap - 1);
-    x->slot[i] = pos + 1;
+    x->slot[i] = (uint32_t)(pos + 1);
 }
 
-/* (Re)builds the index *X of the N entries NAME_AT names, room for twice
- * as many; without memory, none (lookups scan). */
+/* (Re)builds the index *X of the N entries NAME_AT names, in two to four
+ * slots an entry (four bytes each: a key of millions of values is not
+ * indexed at 64 bytes a value); without memory, or past 2^32 entries,
+ * none (lookups scan). */
 static void index_build(const struct rt_tree_key *k, struct rt_tree_index **x,
                         const char *(*name_at)(const struct rt_tree_key *,
                                                size_t),
                         size_t n)
 {
     index_free(x);
-    if (n < INDEX_MIN)
+    if (n < INDEX_MIN || n >= UINT32_MAX / 4)
         return;
     size_t cap = 4 * INDEX_MIN;
-    while (cap < 4 * n)
+    while (cap < 2 * n)
         cap *= 2;
     struct rt_tree_index *nx = malloc(sizeof *nx);
     if (!nx || !(nx->slot = calloc(cap, sizeof *nx->slot))) {
@@ -270,30 +272,60 @@ struct rt_tree_value *rt_tree_value(const struct rt_tree_key *k,
     return i < k->n_vals ? &k->vals[i] : NULL;
 }
 
+int rt_tree_reserve_values(struct rt_tree_key *k, size_t more)
+{
+    if (more <= k->val_cap - k->n_vals)
+        return 0;
+    /* At least half as much again: many sections of one key, each with
+     * a value or two, grow it as one value at a time would. */
+    size_t nc = k->n_vals + more;
+    if (nc < k->val_cap + k->val_cap / 2)
+        nc = k->val_cap + k->val_cap / 2;
+    void *nv = realloc(k->vals, nc * sizeof *k->vals);
+    if (!nv)
+        return -1;
+    k->vals = nv;
+    k->val_cap = nc;
+    return 0;
+}
+
+int rt_tree_set_value_take(struct rt_tree_key *k, char *name,
+                           struct rt_value *v)
+{
+    struct rt_value took = *v;
+    memset(v, 0, sizeof *v);
+    struct rt_tree_value *old = rt_tree_value(k, name);
+    if (old) {
+        free(name);
+        rt_value_free(&old->v);
+        old->v = took;
+        return 0;
+    }
+    if (grow((void **)&k->vals, k->n_vals, &k->val_cap,
+             sizeof *k->vals) != 0) {
+        free(name);
+        rt_value_free(&took);
+        return -1;
+    }
+    k->vals[k->n_vals].name = name;
+    k->vals[k->n_vals].v = took;
+    k->n_vals++;
+    index_added(k, &k->val_index, val_name, k->n_vals);
+    return 0;
+}
+
 int rt_tree_set_value(struct rt_tree_key *k, const char *name,
                       const struct rt_value *v)
 {
     struct rt_value copy;
     if (rt_value_copy(&copy, v) != 0)
         return -1;
-    struct rt_tree_value *old = rt_tree_value(k, name);
-    if (old) {
-        rt_value_free(&old->v);
-        old->v = copy;
-        return 0;
-    }
     char *n = strdup(name);
-    if (!n || grow((void **)&k->vals, k->n_vals, &k->val_cap,
-                   sizeof *k->vals) != 0) {
-        free(n);
+    if (!n) {
         rt_value_free(&copy);
         return -1;
     }
-    k->vals[k->n_vals].name = n;
-    k->vals[k->n_vals].v = copy;
-    k->n_vals++;
-    index_added(k, &k->val_index, val_name, k->n_vals);
-    return 0;
+    return rt_tree_set_value_take(k, n, &copy);
 }
 
 int rt_tree_delete_value(struct rt_tree_key *k, const char *name)

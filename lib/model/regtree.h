@@ -43,6 +43,14 @@ struct rt_tree_value *rt_tree_value(const struct rt_tree_key *k,
 /* Sets (copies) a value, replacing one of the same name in place. */
 int rt_tree_set_value(struct rt_tree_key *k, const char *name,
                       const struct rt_value *v);
+/* Room for MORE values more on K: a key given all its values at once
+ * (a .reg section) holds no room it will not use. 0, or -1 out of
+ * memory. */
+int rt_tree_reserve_values(struct rt_tree_key *k, size_t more);
+/* The same, taking NAME (a heap string) and V's data, which are freed on
+ * failure; V is left empty either way. */
+int rt_tree_set_value_take(struct rt_tree_key *k, char *name,
+                           struct rt_value *v);
 /* Returns 1 when deleted, 0 when there was no such value. */
 int rt_tree_delete_value(struct rt_tree_key *k, const char *name);
 

@@ -37,10 +37,15 @@ static enum rt_backup_read read_reg(const char *file, const uint8_t *bytes,
         return RT_BACKUP_READ_TOO_LARGE;
     }
     struct rt_reg_error re;
+    if (!(f->reg = rt_tree_new("")))
+        return malformed(f, 1, 0, 0, NULL, e);
     /* A REGEDIT4 file's code page, as for an ANSI INI. */
-    if (rt_reg_parse(bytes, len, getenv("REGTOOL_CODEPAGE"), &f->reg,
-                     &re) != 0)
+    if (rt_reg_parse_tree(bytes, len, getenv("REGTOOL_CODEPAGE"), f->reg,
+                          &re) != 0) {
+        rt_tree_free(f->reg);
+        f->reg = NULL;
         return malformed(f, re.nomem, re.line, re.line != 0, re.message, e);
+    }
     f->kind = RT_BACKUP_FILE_REG;
     return RT_BACKUP_READ_OK;
 }
@@ -170,6 +175,6 @@ void rt_backup_file_free(struct rt_backup_file *f)
     if (f->kind == RT_BACKUP_FILE_PSB)
         rt_psb_free(&f->psb);
     else if (f->kind == RT_BACKUP_FILE_REG)
-        rt_reg_file_free(&f->reg);
+        rt_tree_free(f->reg);
     f->kind = RT_BACKUP_FILE_NONE;
 }

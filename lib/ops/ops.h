@@ -341,7 +341,8 @@ struct rt_backup_file {
     enum rt_backup_file_kind kind;
     struct rt_psb psb;              /* RT_BACKUP_FILE_PSB */
     enum rt_psb_encoding enc;
-    struct rt_reg_file reg;         /* RT_BACKUP_FILE_REG */
+    struct rt_tree_key *reg;        /* RT_BACKUP_FILE_REG: the file read
+                                       into a tree (rt_reg_parse_tree) */
     unsigned line;                  /* RT_BACKUP_READ_MALFORMED: where, */
     int with_line;                  /* when the reader knows it */
 };

@@ -217,11 +217,11 @@ static enum rt_op_perfstats_status remove_held(const char *file,
 {
     *why = NULL;
     *keys_left = 0;
-    struct rt_reg_file f, out, removal;
+    struct rt_reg_file f, removal;
     enum rt_op_perfstats_status st = load(file, codepage, &f, why);
     if (st != RT_OP_PERFSTATS_OK)
         return st;
-    int r = rt_perfstats_remove(&f, server, &out, &removal);
+    int r = rt_perfstats_remove(&f, server, &removal);
     if (r < 0) {
         st = say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
     } else if (r > 0) {
@@ -233,9 +233,8 @@ static enum rt_op_perfstats_status remove_held(const char *file,
         if (patch)
             st = write_file(patch, &removal, codepage, why);
         if (st == RT_OP_PERFSTATS_OK)
-            st = write_file(file, &out, codepage, why);
-        *keys_left = out.n_keys;
-        rt_reg_file_free(&out);
+            st = write_file(file, &f, codepage, why);
+        *keys_left = f.n_keys;
         rt_reg_file_free(&removal);
     }
     rt_reg_file_free(&f);

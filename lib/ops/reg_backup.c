@@ -348,20 +348,15 @@ static int plan_services(struct rt_store *s, const struct rt_database *db,
     return 0;
 }
 
-int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
-                      int force, int dry_run, struct rt_change_set *cs,
-                      struct rt_reg_restore_report *r, struct rt_error *e)
+int rt_op_restore_reg_tree(struct rt_store *s, const struct rt_tree_key *root,
+                           int force, int dry_run, struct rt_change_set *cs,
+                           struct rt_reg_restore_report *r,
+                           struct rt_error *e)
 {
     memset(cs, 0, sizeof *cs);
     memset(r, 0, sizeof *r);
-    struct rt_tree_key *root = rt_tree_new("");
-    if (!root || rt_reg_apply(f, root) != 0) {
-        rt_tree_free(root);
-        return oom(e);
-    }
     const struct rt_tree_key *perflib = rt_tree_find(root, RT_REG_PERFLIB_KEY);
     if (!perflib) {
-        rt_tree_free(root);
         return rt_error_set(e, RT_ERR_INVALID_DATA,
                             "the file has no [" RT_REG_PERFLIB_KEY "]");
     }
@@ -369,13 +364,10 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
         rt_tree_find(root, RT_REG_SERVICES_KEY);
     /* Restore reads under the lock even for a dry run, as lodctr /R: the
      * plan is of the state a commit would start from. */
-    if (s->ops->begin(s, e) != 0) {
-        rt_tree_free(root);
+    if (s->ops->begin(s, e) != 0)
         return -1;
-    }
     if (rt_op_refuse_key_anomalies(s, e) != 0) {
         s->ops->end(s);
-        rt_tree_free(root);
         return -1;
     }
     struct rt_database db;
@@ -422,11 +414,26 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
     if (rc == 0 && !dry_run && cs->n)
         rc = rt_op_apply(s, cs, e);
     s->ops->end(s);
-    rt_tree_free(root);
     if (rc != 0) {
         rt_change_set_free(cs);
         rt_reg_restore_report_free(r);
     }
+    return rc;
+}
+
+int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
+                      int force, int dry_run, struct rt_change_set *cs,
+                      struct rt_reg_restore_report *r, struct rt_error *e)
+{
+    memset(cs, 0, sizeof *cs);
+    memset(r, 0, sizeof *r);
+    struct rt_tree_key *root = rt_tree_new("");
+    if (!root || rt_reg_apply(f, root) != 0) {
+        rt_tree_free(root);
+        return oom(e);
+    }
+    int rc = rt_op_restore_reg_tree(s, root, force, dry_run, cs, r, e);
+    rt_tree_free(root);
     return rc;
 }
 

@@ -60,6 +60,12 @@ void rt_reg_restore_report_free(struct rt_reg_restore_report *r);
 int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
                       int force, int dry_run, struct rt_change_set *cs,
                       struct rt_reg_restore_report *r, struct rt_error *e);
+/* The same of the file read into the tree under ROOT (rt_reg_parse_tree:
+ * a restore's backup file, never held twice). */
+int rt_op_restore_reg_tree(struct rt_store *s, const struct rt_tree_key *root,
+                           int force, int dry_run, struct rt_change_set *cs,
+                           struct rt_reg_restore_report *r,
+                           struct rt_error *e);
 
 /* F (rt_engine_backup_reg's) as a .reg file's bytes in *DATA (a new
  * buffer). 1 when the file would be larger than RT_REG_FILE_MAX, which

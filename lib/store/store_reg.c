@@ -352,6 +352,7 @@ struct link_seen {
     const struct rt_tree_key *key;
     const struct rt_reg_key *section;
     unsigned line;
+    size_t at;          /* the section's index, while the file is read */
 };
 
 static int link_seen_cmp(const void *x, const void *y)
@@ -376,35 +377,12 @@ static int link_line_cmp(const void *x, const void *y)
  * link key holds, and a hive made from the file by another tool may
  * make it one: it is reported as the hive store reports a link key,
  * naming FILE, the line that sets it, the key and its target. */
-static int find_links(struct reg_store *r, const struct rt_reg_file *f,
+static int find_links(struct reg_store *r, struct link_seen *seen, size_t n,
                       const struct rt_tree_key *root, struct rt_error *e)
 {
-    struct link_seen *seen = NULL;
-    size_t n = 0, cap = 0;
     int in_perflib, rc = 0;
-    for (size_t i = 0; i < f->n_keys; i++) {
-        const struct rt_reg_key *k = &f->keys[i];
-        if (k->del || !watched_key(k->path, &in_perflib))
-            continue;
-        for (size_t j = 0; j < k->n_vals; j++) {
-            const struct rt_reg_value *v = &k->vals[j];
-            if (v->del || v->v.type != RT_REG_LINK ||
-                rt_name_casecmp(v->name, "SymbolicLinkValue"))
-                continue;
-            if (n == cap) {
-                size_t c = cap ? 2 * cap : 8;
-                struct link_seen *g = realloc(seen, c * sizeof *g);
-                if (!g) {
-                    free(seen);
-                    return oom(e);
-                }
-                seen = g;
-                cap = c;
-            }
-            seen[n++] = (struct link_seen){rt_tree_find(root, k->path), k,
-                                           v->line};
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        seen[i].key = rt_tree_find(root, seen[i].section->path);
     /* One report a key, for the last line that set the value, and only
      * when the key still holds it as a REG_LINK. */
     if (n)
@@ -517,6 +495,64 @@ static int find_numbered_sets(struct reg_store *r, const struct rt_reg_file *f,
     return 0;
 }
 
+/* A file read into a tree value by value (rt_reg_parse_to), never held
+ * whole beside it (four million tiny values took twice the memory): its
+ * deletions, which make it a patch, and its SymbolicLinkValues noted. */
+struct tree_sink {
+    struct rt_tree_key *root, *cur;
+    unsigned deletes_at;    /* the first line that deletes; 0: none */
+    int deletes_key;
+    struct link_seen *seen;
+    size_t n_seen, cap_seen;
+};
+
+static int sink_key(void *ctx, const struct rt_reg_file *f, size_t k)
+{
+    struct tree_sink *t = ctx;
+    const struct rt_reg_key *key = &f->keys[k];
+    t->cur = NULL;
+    if (key->del) {
+        if (!t->deletes_at) {
+            t->deletes_at = key->line;
+            t->deletes_key = 1;
+        }
+        return 0;
+    }
+    t->cur = rt_tree_create(t->root, key->path);
+    return t->cur ? 0 : -1;
+}
+
+static int sink_value(void *ctx, const struct rt_reg_file *f, size_t k,
+                      char *name, int del, struct rt_value *v, unsigned line)
+{
+    struct tree_sink *t = ctx;
+    int in_perflib;
+    if (del || !t->cur) {
+        if (del && !t->deletes_at)
+            t->deletes_at = line;
+        free(name);
+        rt_value_free(v);
+        return 0;
+    }
+    if (v->type == RT_REG_LINK &&
+        !rt_name_casecmp(name, "SymbolicLinkValue") &&
+        watched_key(f->keys[k].path, &in_perflib)) {
+        if (t->n_seen == t->cap_seen) {
+            size_t c = t->cap_seen ? 2 * t->cap_seen : 8;
+            struct link_seen *g = realloc(t->seen, c * sizeof *g);
+            if (!g) {
+                free(name);
+                rt_value_free(v);
+                return -1;
+            }
+            t->seen = g;
+            t->cap_seen = c;
+        }
+        t->seen[t->n_seen++] = (struct link_seen){NULL, NULL, line, k};
+    }
+    return rt_tree_set_value_take(t->cur, name, v);
+}
+
 /* Reads and parses the file into a new tree, replacing R's. */
 static int load_file(struct reg_store *r, struct rt_error *e)
 {
@@ -539,10 +575,13 @@ static int load_file(struct reg_store *r, struct rt_error *e)
     }
     struct rt_reg_file f;
     struct rt_reg_error re;
-    int rc = rt_reg_parse(data, len, r->codepage, &f, &re);
+    struct tree_sink t = {.root = root};
+    const struct rt_reg_sink sink = {sink_key, sink_value, &t};
+    int rc = rt_reg_parse_to(data, len, r->codepage, &f, &sink, &re);
     uint64_t hash = rt_blob_hash(data, len);
     free(data);
     if (rc != 0) {
+        free(t.seen);
         rt_tree_free(root);
         if (re.nomem)
             return oom(e);
@@ -554,23 +593,19 @@ static int load_file(struct reg_store *r, struct rt_error *e)
     }
     /* A patch describes changes, not a registry: reading it as one would
      * drop its deletions at the first write. */
-    for (size_t i = 0; i < f.n_keys && rc == 0; i++) {
-        const struct rt_reg_key *k = &f.keys[i];
-        unsigned line = k->del ? k->line : 0;
-        for (size_t j = 0; !line && j < k->n_vals; j++)
-            if (k->vals[j].del)
-                line = k->vals[j].line;
-        if (line)
-            rc = rt_error_set(e, RT_ERR_INVALID_DATA,
-                              "%s:%u: this .reg file deletes %s, a patch "
-                              "rather than an export: it cannot be read as "
-                              "a store (apply it with reg import)",
-                              path, line, k->del ? "a key" : "a value");
-    }
-    if (rc == 0 && rt_reg_apply(&f, root) != 0)
-        rc = oom(e);
+    if (t.deletes_at)
+        rc = rt_error_set(e, RT_ERR_INVALID_DATA,
+                          "%s:%u: this .reg file deletes %s, a patch "
+                          "rather than an export: it cannot be read as "
+                          "a store (apply it with reg import)",
+                          path, t.deletes_at,
+                          t.deletes_key ? "a key" : "a value");
+    for (size_t i = 0; i < t.n_seen; i++)
+        t.seen[i].section = &f.keys[t.seen[i].at];
     if (rc == 0)
-        rc = find_links(r, &f, root, e);
+        rc = find_links(r, t.seen, t.n_seen, root, e);
+    else
+        free(t.seen);
     if (rc == 0)
         rc = find_numbered_sets(r, &f, e);
     enum rt_reg_format format = f.format;

@@ -121,7 +121,7 @@ static void say_base_differ(const char *file, uint32_t base_index,
 }
 
 /* The .reg side of restore: one commit of what differs. */
-static int restore_reg(const char *file, const struct rt_reg_file *f,
+static int restore_reg(const char *file, const struct rt_tree_key *f,
                        int force, int dry_run, int quiet, const char *emit_reg,
                        int *win32)
 {
@@ -135,7 +135,7 @@ static int restore_reg(const char *file, const struct rt_reg_file *f,
     struct rt_change_set cs;
     struct rt_reg_restore_report r;
     struct rt_error e = {0};
-    int op = rt_op_restore_reg(s, f, force, dry_run, &cs, &r, &e);
+    int op = rt_op_restore_reg_tree(s, f, force, dry_run, &cs, &r, &e);
     rt_cli_progress_clear();
     if (op != 0) {
         /* The refusal of another machine's backup says it already. */
@@ -207,7 +207,7 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
         return RT_EXIT_INVALID;
     }
     if (bf.kind == RT_BACKUP_FILE_REG) {
-        int rc = restore_reg(file, &bf.reg, force, dry_run, quiet, emit_reg,
+        int rc = restore_reg(file, bf.reg, force, dry_run, quiet, emit_reg,
                              win32);
         rt_backup_file_free(&bf);
         return rc;

@@ -25,6 +25,13 @@
 #                move), is counted with the equivalent mutants, and its
 #                reason printed; a listed mutant a test kills counts
 #                killed (the review was wrong: the run says so)
+#   MAP=0|1      after the fast suites, the CLI scripts of make check
+#                that run the mutant's line, as a gcov build found them
+#                (tools/test-map.sh; default 1): made once per tree and
+#                kept in SCRATCH/map, about as long as make check's CLI
+#                scripts take
+#   EXTRA=S      of those scripts, the fastest while their time in all
+#                (on the gcov build) stays within S seconds (default 150)
 #   LEAKS=0|1    the unit test programs linked with LeakSanitizer alone
 #                (default 1; -fsanitize=leak at link time: the objects
 #                are the same, a leak at exit fails the program)
@@ -35,7 +42,8 @@
 # builds, made by root, they only read.
 # The suites: the unit test programs (for a lib/ mutant), then the CLI
 # scripts of CLI_SCRIPTS (both, for a regtool/ mutant: the CLI scripts
-# only), fastest first. Prints each mutant as it goes, then the compile
+# only), fastest first, then the other CLI scripts that run its line
+# (MAP). Prints each mutant as it goes, then the compile
 # failures, the equivalent mutants, those killed by timeout and every
 # survivor (file:line, class, the change), and last:
 #   mutation score: K/N killed (P%)
@@ -61,18 +69,21 @@ CLI_SCRIPTS=${CLI_SCRIPTS:-"cli_conventions.sh noini_verbs.sh names_query_dryrun
     check_ini_samples.sh languages_four_digit.sh init_languages.sh
     dirty_hive_policy.sh hive_recover.sh side_files.sh hostile_case.sh"}
 LEAKS=${LEAKS:-1}
+MAP=${MAP:-1}
+EXTRA=${EXTRA:-150}
 EQUIVALENTS=${EQUIVALENTS:-$ROOT/tools/equivalent-mutants.txt}
 [ -r "$EQUIVALENTS" ] || { echo "mutation-score: cannot read $EQUIVALENTS" >&2; exit 2; }
-for v in "$SEED" "$MUTANTS" "$JOBS" "$LEAKS"; do
-    case $v in '' | *[!0-9]*) echo "mutation-score: SEED, MUTANTS, JOBS and LEAKS are numbers" >&2; exit 2 ;; esac
+for v in "$SEED" "$MUTANTS" "$JOBS" "$LEAKS" "$MAP" "$EXTRA"; do
+    case $v in '' | *[!0-9]*) echo "mutation-score: SEED, MUTANTS, JOBS, LEAKS, MAP and EXTRA are numbers" >&2; exit 2 ;; esac
 done
 
 # AS_TESTER CMD...: runs CMD as the user the tests run as.
-AS_TESTER=""
+AS_TESTER="" OWNER=""
 if [ "$(id -u)" = 0 ]; then
     TESTER=nobody
     TESTER_GROUP=$(id -gn "$TESTER" 2>/dev/null) ||
         { echo "mutation-score: run as root, and there is no user $TESTER to run the tests as" >&2; exit 2; }
+    OWNER=$TESTER:$TESTER_GROUP
     if command -v setpriv >/dev/null 2>&1; then
         AS_TESTER="setpriv --reuid=$TESTER --regid=$TESTER_GROUP --clear-groups --"
     elif command -v runuser >/dev/null 2>&1; then
@@ -184,6 +195,21 @@ run_suite() {
     return 0
 }
 
+# Which CLI scripts run which lines: made once per tree (its sources'
+# checksum the key).
+if [ "$MAP" = 1 ]; then
+    . "$ROOT/tools/test-map.sh"
+    key=$(find lib regtool tests tools bench Makefile -type f | sort | xargs cat | cksum)
+    if [ "$(cat "$SCRATCH/map.key" 2>/dev/null)" != "$key" ] || [ ! -f "$SCRATCH/map/lines" ]; then
+        echo "mutation-score: mapping the lines each CLI script runs (a gcov build; once per tree)" >&2
+        rm -f "$SCRATCH/map.key"
+        build_test_map "$T" "$SCRATCH/map" "$JOBS" "$AS_TESTER" "$OWNER" "$CLI_SCRIPTS" ||
+            { echo "mutation-score: the map cannot be made" >&2; exit 2; }
+        echo "$key" >"$SCRATCH/map.key"
+    fi
+    echo "mutation-score: the map: $(wc -l <"$SCRATCH/map/times") scripts; left out, failing on the gcov build: $(tr '\n' ' ' <"$SCRATCH/map/failed")" >&2
+fi
+
 # The unmutated suite must pass (a failing test would "kill" every
 # mutant); its times order the tests, fastest first.
 echo "mutation-score: running the suites on the unmutated copy" >&2
@@ -270,10 +296,14 @@ while IFS=$SEP read -r class file line col orig repl; do
                need="build/libregtool.a build/regtool build/testing/regtool build/bench/mkbench" ;;
         *) suite=$cli_order; need="build/regtool build/testing/regtool" ;;
         esac
+        extra=""
+        [ "$MAP" = 0 ] || extra=$(covering_scripts "$SCRATCH/map" "$file" "$line" "$EXTRA" "$CLI_SCRIPTS")
+        suite="$suite $extra"
         if ! make -s -j"$JOBS" $need >"$SCRATCH/logs/build" 2>&1; then
             broken=$((broken + 1)); echo "$what" >>"$SCRATCH/broken"; verdict="does not link"
         else
-            run_suite "$suite" "$TIMEOUT"
+            n_extra=$(echo $extra | wc -w)
+            run_suite "$suite" "$(( TIMEOUT + (n_extra > 0 ? 3 * EXTRA : 0) ))"
             rc=$?
             tested=$((tested + 1))
             if [ $rc -eq 0 ] && why=$(reviewed "$class" "$file" "$line" "$orig" "$repl"); then
@@ -281,7 +311,8 @@ while IFS=$SEP read -r class file line col orig repl; do
                 echo "$what (reviewed: $why)" >>"$SCRATCH/equivalent"
                 verdict="equivalent (reviewed)"
             elif [ $rc -eq 0 ]; then
-                verdict=SURVIVED; echo "$what" >>"$SCRATCH/survivors"
+                verdict="SURVIVED (the fast suites and $n_extra more scripts that run the line)"
+                echo "$what" >>"$SCRATCH/survivors"
             elif [ $rc -eq 3 ]; then
                 killed=$((killed + 1)); timeouts=$((timeouts + 1))
                 verdict="killed by timeout"; echo "$what" >>"$SCRATCH/timeouts"

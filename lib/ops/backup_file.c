@@ -92,6 +92,7 @@ static enum rt_backup_read read_backup(const char *file, const char *path,
     }
     if (got != 0) {
         int err = errno;
+        rt_os_named_link_said(err, path, file);
         rt_error_set(e, err == ENOENT    ? RT_ERR_FILE_NOT_FOUND
                         : err == ENOTDIR ? RT_ERR_PATH_NOT_FOUND
                                          : RT_ERR_ACCESS_DENIED,

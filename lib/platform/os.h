@@ -284,6 +284,12 @@ int rt_os_read_file_max(const char *path, size_t max, uint8_t **data,
                         size_t *len);
 /* rt_os_read_file_max without a limit; -1 with errno on any failure. */
 int rt_os_read_file(const char *path, uint8_t **data, size_t *len);
+/* A file named to regtool (SHOWN, INSIDE beneath its held folder) that
+ * could not be read for ERR: when its own name is a link, the refusal
+ * says so (the walk's words are a tree's, and the folder may be the
+ * user's own): an input is read by its own name, never through a link.
+ * errno is ERR after. */
+void rt_os_named_link_said(int err, const char *inside, const char *shown);
 /* rt_os_read_file_max of PATH beneath its folder, confined for the read
  * (rt_os_confine_folder_of): for a file the user names that may lie in a
  * tree someone else wrote (an INF copy's INI): a link

@@ -247,6 +247,15 @@ fail:;
     return -2;
 }
 
+void rt_os_named_link_said(int err, const char *inside, const char *shown)
+{
+    if (err == ELOOP && rt_os_is_link(inside) == 1)
+        rt_os_refuse(ELOOP, "%s is a symbolic link: a file named to regtool "
+                     "is read by its own name, never through a link (name "
+                     "the file it points to)", shown);
+    errno = err;
+}
+
 int rt_os_read_file_beneath(const char *path, size_t max, uint8_t **data,
                             size_t *len)
 {
@@ -256,6 +265,8 @@ int rt_os_read_file_beneath(const char *path, size_t max, uint8_t **data,
         return -1;
     int r = rt_os_read_file_max(inside, max, data, len);
     int err = errno;
+    if (r != 0)
+        rt_os_named_link_said(err, inside, path);
     rt_os_unconfine(dir);
     free(inside);
     free(dir);

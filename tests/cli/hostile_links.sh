@@ -652,4 +652,19 @@ for args in "--store hive:$CD backup --force keep.conf" \
     expect_grep "$CD/Users/Public/Temp is a symbolic link" "$ERR"
     expect_same_tree "$TMPDIR/cdhost" "$TMPDIR/cdhost.state"
 done
+# The user's own link to their own backup, in a folder of theirs that no
+# tree holds: refused (an input is read by its own name), in words that
+# say so and claim no tree, nothing written; by the name it points to,
+# restored.
+U=$TMPDIR/userlinks
+mkdir -p "$U/home" "$U/real"
+expect_exit 0 "$REGTOOL" --store "hive:$U/t" init --languages 009
+expect_exit 0 "$REGTOOL" --store "hive:$U/t" backup "$U/real/b.ini"
+ln -s ../real/b.ini "$U/home/b.ini"
+tree_state "$U/t" >"$TMPDIR/userlinks.state"
+expect_exit 3 "$REGTOOL" --store "hive:$U/t" restore --dry-run "$U/home/b.ini"
+expect_grep "home/b.ini is a symbolic link: a file named to regtool is read by its own name, never through a link (name the file it points to)" "$ERR"
+grep -q "inside a tree" "$ERR" && fail "the user's own link was said to be inside a tree"
+expect_same_tree "$U/t" "$TMPDIR/userlinks.state"
+expect_exit 0 "$REGTOOL" --store "hive:$U/t" restore --dry-run "$U/real/b.ini"
 echo "hostile links: every case refused, the host untouched"

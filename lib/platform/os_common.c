@@ -957,46 +957,6 @@ int rt_os_beneath(const char *root, size_t len, const char *path,
     return 1;
 }
 
-/* --- interrupts (C standard signals, both systems) ------------------------ */
-
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-    if (!interrupted)
-        interrupted = sig == SIGTERM ? RT_OS_SIGTERM : RT_OS_SIGINT;
-#ifndef RT_OS_POSIX
-    signal(sig, on_interrupt);   /* the C library may have reset it */
-#endif
-}
-
-void rt_os_catch_interrupts(void)
-{
-#ifdef RT_OS_POSIX
-    /* Without SA_RESTART: glibc's signal() restarts an interrupted
-     * open() of a FIFO, which then waits for a writer forever. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-#else
-    signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_interrupt);
-#endif
-}
-
-int rt_os_interrupted(void)
-{
-    return interrupted;
-}
-
-void rt_os_raise(int sig)
-{
-    raise(sig == RT_OS_SIGTERM ? SIGTERM : SIGINT);
-}
-
 /* The number in a code page's name ("1252", "windows-1252", "CP1252"),
  * or 0 when it has none. */
 unsigned rt_os_codepage_number(const char *codepage)

@@ -126,20 +126,28 @@ children() {
     cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$1" '$4 == p { print $1 }'
 }
 # A worker killed mid-audit: its machine could not be read, said why;
-# the others are audited.
-"$REGTOOL" audit --fleet "$F" --jobs 1 >"$OUT" 2>"$ERR" &
-pid=$!
-killed=
-for _ in $(seq 200); do
-    for c in $(children "$pid"); do kill -KILL "$c" 2>/dev/null && killed=1 && break; done
-    [ -n "$killed" ] && break
-    sleep 0.02
+# the others are audited. A worker killed after it sent its machine's
+# whole report (while it exits: long under the sanitizers' leak check)
+# lost nothing, and nothing is said: the kill is tried again, up to five
+# audits.
+tries=0
+while :; do
+    tries=$((tries + 1))
+    "$REGTOOL" audit --fleet "$F" --jobs 1 >"$OUT" 2>"$ERR" &
+    pid=$!
+    killed=
+    for _ in $(seq 200); do
+        for c in $(children "$pid"); do kill -KILL "$c" 2>/dev/null && killed=1 && break; done
+        [ -n "$killed" ] && break
+        sleep 0.02
+    done
+    wait "$pid"; rc=$?
+    [ -n "$killed" ] || fail "no worker of the fleet audit was seen to kill"
+    expect_grep "^$F: 22 machines: " "$OUT"
+    grep -q "^  [^ ]*: the audit ended on signal 9$" "$OUT" && break
+    [ "$tries" -lt 5 ] || fail "five workers killed, none said lost: $(cat "$OUT")"
 done
-wait "$pid"; rc=$?
-[ -n "$killed" ] || fail "no worker of the fleet audit was seen to kill"
 [ "$rc" -eq 3 ] || fail "with a worker killed, exit $rc, want 3"
-expect_grep "^$F: 22 machines: " "$OUT"
-expect_grep "^  [^ ]*: the audit ended on signal 9$" "$OUT"
 [ "$(grep -c "ended on signal" "$OUT")" -eq 1 ] || fail "more than the killed machine lost: $(cat "$OUT")"
 
 # SIGTERM to the audit: its workers are ended and waited for, 143.

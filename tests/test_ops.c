@@ -92,6 +92,63 @@ static void verify_refuses_offline_store(void **state)
     rt_op_close(s);
 }
 
+
+/* A store that answers the performance data query: verify reads what it
+ * answered (here a buffer too short for a PERF_DATA_BLOCK, said as a
+ * problem of the data), never a read failure. */
+static int answered_perf_data(struct rt_store *s, const char *query,
+                              uint8_t **buf, size_t *len, size_t *cap,
+                              int *more_data, struct rt_error *e)
+{
+    (void)s;
+    (void)query;
+    (void)e;
+    *buf = NULL;
+    *len = *cap = 0;
+    *more_data = -1;
+    return 0;
+}
+
+static int failed_perf_data(struct rt_store *s, const char *query,
+                            uint8_t **buf, size_t *len, size_t *cap,
+                            int *more_data, struct rt_error *e)
+{
+    (void)s;
+    (void)query;
+    (void)buf;
+    (void)len;
+    (void)cap;
+    (void)more_data;
+    return rt_error_set(e, RT_ERR_ACCESS_DENIED, "no access to the data");
+}
+
+static void verify_reads_the_answered_data(void **state)
+{
+    (void)state;
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    const struct rt_store_ops *mem = s->ops;
+    struct rt_store_ops ops = *mem;
+    s->ops = &ops;
+    struct rt_database db = {0};
+    struct rt_findings f = {0};
+    struct rt_error e = {0};
+
+    ops.perf_data = answered_perf_data;
+    assert_int_equal(rt_op_verify(s, &db, "Svc", "Global", &f, &e),
+                     RT_VERIFY_DONE);
+    assert_int_equal(e.code, 0);
+    rt_findings_free(&f);
+
+    ops.perf_data = failed_perf_data;
+    memset(&f, 0, sizeof f);
+    assert_int_equal(rt_op_verify(s, &db, "Svc", "Global", &f, &e),
+                     RT_VERIFY_READ_FAILED);
+    assert_int_equal(e.code, RT_ERR_ACCESS_DENIED);
+    assert_int_equal(f.n, 0);
+    s->ops = mem;
+    rt_op_close(s);
+}
 /* Every kind of spec, and what follows its prefix; a spec of no store
  * refused (init and rt_op_open_store both parse through it). */
 static void store_specs_parsed(void **state)
@@ -1475,6 +1532,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(store_queries_typed),
         cmocka_unit_test(verify_refuses_offline_store),
+        cmocka_unit_test(verify_reads_the_answered_data),
         cmocka_unit_test(init_tree_layouts),
         cmocka_unit_test(store_specs_parsed),
         cmocka_unit_test(backup_file_read),

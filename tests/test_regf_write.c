@@ -355,6 +355,25 @@ static void key_node_fields_stay_true(void **state)
     rt_regf_close(h);
 }
 
+/* A key's write time as key_info gives it: the FILETIME its node holds,
+ * set when the key was made and again when its values change. */
+static void key_info_gives_the_write_time(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint64_t before = rt_os_filetime_now();
+    uint32_t a;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "A", &a), 0);
+    uint64_t after = rt_os_filetime_now();
+    struct rt_regf_key_info ki;
+    assert_int_equal(rt_regf_key_info(h, a, &ki), 0);
+    assert_int_equal(ki.mtime, (uint64_t)nk_field(h, a, 8) << 32 |
+                                   nk_field(h, a, 4));
+    assert_true(ki.mtime >= before && ki.mtime <= after);
+    rt_regf_key_info_free(&ki);
+    rt_regf_close(h);
+}
+
 /* A field of the security cell SK (its data, past the 4-byte size). */
 static uint32_t sk_field(struct rt_regf *h, uint32_t sk, size_t field)
 {
@@ -1631,6 +1650,7 @@ int main(void)
         cmocka_unit_test(segment_not_written_past_its_cell),
         cmocka_unit_test(key_path_holds_every_level),
         cmocka_unit_test(key_node_fields_stay_true),
+        cmocka_unit_test(key_info_gives_the_write_time),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
         cmocka_unit_test(many_subkeys_found_by_the_index),
         cmocka_unit_test(predefined_handle_keys),

@@ -555,6 +555,25 @@ static void security_cells_leave_the_ring_with_their_last_key(void **state)
     rt_regf_close(h);
 }
 
+/* A key whose node names no security cell (a hive another writer made):
+ * a key created under it has none either, and no cell's count changes. */
+static void key_under_a_key_without_security_has_none(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), a, b;
+    assert_int_equal(rt_regf_key_create(h, root, "A", &a), 0);
+    uint32_t sk = nk_field(h, root, 44);
+    uint32_t refs = sk_field(h, sk, 12);
+    set_cell_field(h, a, 44, RT_REGF_NONE);
+    assert_int_equal(rt_regf_key_create(h, a, "B", &b), 0);
+    assert_int_equal(nk_field(h, b, 44), RT_REGF_NONE);
+    assert_int_equal(sk_field(h, sk, 12), refs);
+    assert_int_equal(rt_regf_key_delete(h, b, 0), 0);
+    assert_int_equal(sk_field(h, sk, 12), refs);
+    rt_regf_close(h);
+}
+
 /* A security cell whose count is already 0xFFFFFFFF cannot take one more
  * key: the new key is refused as corruption, naming the cell, rather
  * than the count wrapping to 0 (which would free the cell under the keys
@@ -1659,6 +1678,7 @@ int main(void)
         cmocka_unit_test(mapped_file_edited_grown_and_saved_over),
         cmocka_unit_test(released_pages_keep_what_the_image_holds),
         cmocka_unit_test(security_cells_leave_the_ring_with_their_last_key),
+        cmocka_unit_test(key_under_a_key_without_security_has_none),
         cmocka_unit_test(security_count_overflow_is_refused),
         cmocka_unit_test(security_cell_past_the_bins_is_refused),
         cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),

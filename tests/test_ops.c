@@ -2,7 +2,8 @@
  * layout as a type (no store but a hive tree's .dat layout keeps tables
  * in files; tests/test_store_hive.c checks both of its layouts), a
  * service's string value, and verify refusing an offline store with the
- * CLI's message before it reads anything; the tree init and the
+ * CLI's message before it reads anything, and reading what a store that
+ * can answers (its failure a read failure); the tree init and the
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
@@ -12,7 +13,8 @@
  * store opened with its database read, and whether it keeps side files;
  * the .reg backup saved (not when an interrupt came first); the strings a change set loses; audit of a
  * store by its spec; a table written read back (a store that loses the
- * write refused); the INF copies' search with memory running out. */
+ * write refused); the INF copies' search with memory running out; a file
+ * over its cap refused by its size, before any buffer is taken. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

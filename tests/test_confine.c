@@ -290,6 +290,38 @@ static void the_way_to_a_disk_is_walked_or_refused(void **state)
     victim_unchanged();
 }
 
+/* A store's folder on another machine's disk (a psb: store in its
+ * System32) is confined with the disk held: a link planted on the disk on
+ * the way to it, to a folder of the host's, is refused and nothing is
+ * confined; the same folder named through no link is confined, and the
+ * disk is let go with it. */
+static void a_store_folder_on_a_disk_refuses_the_disks_links(void **state)
+{
+    (void)state;
+    char disk[PATH_MAX], p[PATH_MAX + 64];
+    snprintf(disk, sizeof disk, "%s/disk2", top);
+    snprintf(p, sizeof p, "%s/Windows/System32", disk);
+    assert_int_equal(rt_os_mkdirs(p), 0);
+    snprintf(p, sizeof p, "%s/Windows/Temp", disk);
+    assert_int_equal(symlink(victim_dir, p), 0);
+    char *c = NULL;
+    errno = 0;
+    assert_int_equal(rt_os_confine_on_disk(p, &c), -1);
+    assert_int_equal(errno, ELOOP);
+    assert_null(c);
+    assert_false(rt_os_is_confined(victim_dir));
+    assert_false(rt_os_is_confined(disk));
+
+    snprintf(p, sizeof p, "%s/Windows/System32", disk);
+    assert_int_equal(rt_os_confine_on_disk(p, &c), 0);
+    assert_non_null(c);
+    assert_true(rt_os_is_confined(disk));
+    rt_os_unconfine(c);
+    free(c);
+    assert_false(rt_os_is_confined(disk));
+    victim_unchanged();
+}
+
 /* A mark that is a link is no mark, and the look for a disk does not
  * follow it: a user's folder holding Windows -> a Windows folder (WSL's
  * ~/Windows -> /mnt/c/Windows) is no disk (the link was followed and
@@ -874,6 +906,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_way_to_a_disk_is_walked_or_refused,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(a_linked_mark_is_no_mark, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_store_folder_on_a_disk_refuses_the_disks_links,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(many_folders_held_at_once, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(special_files_are_refused, setup, teardown),

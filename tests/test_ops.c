@@ -2,7 +2,8 @@
  * layout as a type (no store but a hive tree's .dat layout keeps tables
  * in files; tests/test_store_hive.c checks both of its layouts), a
  * service's string value, and verify refusing an offline store with the
- * CLI's message before it reads anything; the tree init and the
+ * CLI's message before it reads anything, and reading what a store that
+ * can answers (its failure a read failure); the tree init and the
  * benchmarks build (rt_op_init_build): its files per layout, the tables
  * as installed only when asked, help texts cut, an existing file refused
  * by name; the store specs parsed; a backup file read for restore; the
@@ -12,7 +13,8 @@
  * store opened with its database read, and whether it keeps side files;
  * the .reg backup saved (not when an interrupt came first); the strings a change set loses; audit of a
  * store by its spec; a table written read back (a store that loses the
- * write refused); the INF copies' search with memory running out. */
+ * write refused); the INF copies' search with memory running out; a file
+ * over its cap refused by its size, before any buffer is taken. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -92,6 +94,63 @@ static void verify_refuses_offline_store(void **state)
     rt_op_close(s);
 }
 
+
+/* A store that answers the performance data query: verify reads what it
+ * answered (here a buffer too short for a PERF_DATA_BLOCK, said as a
+ * problem of the data), never a read failure. */
+static int answered_perf_data(struct rt_store *s, const char *query,
+                              uint8_t **buf, size_t *len, size_t *cap,
+                              int *more_data, struct rt_error *e)
+{
+    (void)s;
+    (void)query;
+    (void)e;
+    *buf = NULL;
+    *len = *cap = 0;
+    *more_data = -1;
+    return 0;
+}
+
+static int failed_perf_data(struct rt_store *s, const char *query,
+                            uint8_t **buf, size_t *len, size_t *cap,
+                            int *more_data, struct rt_error *e)
+{
+    (void)s;
+    (void)query;
+    (void)buf;
+    (void)len;
+    (void)cap;
+    (void)more_data;
+    return rt_error_set(e, RT_ERR_ACCESS_DENIED, "no access to the data");
+}
+
+static void verify_reads_the_answered_data(void **state)
+{
+    (void)state;
+    struct rt_store *s = rt_store_mem_new();
+    assert_non_null(s);
+    const struct rt_store_ops *mem = s->ops;
+    struct rt_store_ops ops = *mem;
+    s->ops = &ops;
+    struct rt_database db = {0};
+    struct rt_findings f = {0};
+    struct rt_error e = {0};
+
+    ops.perf_data = answered_perf_data;
+    assert_int_equal(rt_op_verify(s, &db, "Svc", "Global", &f, &e),
+                     RT_VERIFY_DONE);
+    assert_int_equal(e.code, 0);
+    rt_findings_free(&f);
+
+    ops.perf_data = failed_perf_data;
+    memset(&f, 0, sizeof f);
+    assert_int_equal(rt_op_verify(s, &db, "Svc", "Global", &f, &e),
+                     RT_VERIFY_READ_FAILED);
+    assert_int_equal(e.code, RT_ERR_ACCESS_DENIED);
+    assert_int_equal(f.n, 0);
+    s->ops = mem;
+    rt_op_close(s);
+}
 /* Every kind of spec, and what follows its prefix; a spec of no store
  * refused (init and rt_op_open_store both parse through it). */
 static void store_specs_parsed(void **state)
@@ -1312,6 +1371,43 @@ static void inf_copies_found_or_out_of_memory(void **state)
     free(root);
 }
 
+/* A file whose size is over the cap is refused by its size, before a byte
+ * is read or a buffer taken for it (a 2 GB hive, a 100 MB INI cost
+ * nothing to refuse): no allocation, so memory running out changes
+ * nothing. */
+static void file_over_the_cap_refused_by_its_size(void **state)
+{
+    (void)state;
+    char *root = scratch_dir_new("rtcap");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/big.ini", root);
+    static uint8_t bytes[10000];
+    memset(bytes, 'x', sizeof bytes);
+    assert_int_equal(rt_os_replace_file(path, bytes, sizeof bytes, 0644), 0);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    alloc_calls = 0;
+    errno = 0;
+    assert_int_equal(rt_os_read_file_max(path, 5000, &data, &len), -2);
+    assert_int_equal(errno, EFBIG);
+    assert_int_equal(alloc_calls, 0);
+    alloc_calls = 0;
+    alloc_fail_at = 1;
+    errno = 0;
+    int r = rt_os_read_file_max(path, 5000, &data, &len);
+    int err = errno;
+    alloc_fail_at = 0;
+    assert_int_equal(r, -2);
+    assert_int_equal(err, EFBIG);
+    assert_null(data);
+    /* At the cap, read whole. */
+    assert_int_equal(rt_os_read_file_max(path, sizeof bytes, &data, &len), 0);
+    assert_int_equal(len, sizeof bytes);
+    free(data);
+    assert_int_equal(scratch_remove(root), 0);
+    free(root);
+}
+
 /* hive check of a hive named without a folder (the current one), a
  * journal beside it, whichever allocation fails: the check either says
  * it ran out of memory or reports the journal (or, out of memory for its
@@ -1357,6 +1453,12 @@ static void inf_copies_found_or_out_of_memory(void **state)
 }
 
 static void hive_check_journal_here_out_of_memory(void **state)
+{
+    (void)state;
+    skip();
+}
+
+static void file_over_the_cap_refused_by_its_size(void **state)
 {
     (void)state;
     skip();
@@ -1475,6 +1577,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(store_queries_typed),
         cmocka_unit_test(verify_refuses_offline_store),
+        cmocka_unit_test(verify_reads_the_answered_data),
         cmocka_unit_test(init_tree_layouts),
         cmocka_unit_test(store_specs_parsed),
         cmocka_unit_test(backup_file_read),
@@ -1498,6 +1601,7 @@ int main(void)
         cmocka_unit_test(apply_verifies_tables_read_back),
         cmocka_unit_test(inf_copies_found_or_out_of_memory),
         cmocka_unit_test(hive_check_journal_here_out_of_memory),
+        cmocka_unit_test(file_over_the_cap_refused_by_its_size),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* Transaction log discovery and replay: the real Windows samples give the
  * published results; damaged logs end a replay cleanly; Marvin32 matches
  * its published vectors. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "regf/base_block.h"
 #include "regf/log.h"
+#include "regf/log_internal.h"
 #include "regf/marvin32.h"
 #include "regf/regf.h"
 
@@ -187,6 +189,37 @@ static void marvin32_published_vectors(void **state)
             fail_msg("vector %zu ('%s'): got 0x%016llx", i, v[i].hex,
                      (unsigned long long)regf_marvin32(buf, n, v[i].seed));
     }
+}
+
+/* A log's bytes are read only within the size it was measured at: a read
+ * reaching past it fails (EIO), from a buffer or from a file that has
+ * grown since, and never reads what lies beyond. */
+static void log_read_stays_within_the_measured_size(void **state)
+{
+    (void)state;
+    uint8_t bytes[32], buf[8];
+    for (size_t i = 0; i < sizeof bytes; i++)
+        bytes[i] = (uint8_t)i;
+    struct regf_log_source mem = {bytes, -1, 16};
+    assert_int_equal(regf_log_read(&mem, 8, buf, 8), 0);
+    assert_int_equal(buf[0], 8);
+    assert_int_equal(buf[7], 15);
+    errno = 0;
+    assert_int_equal(regf_log_read(&mem, 10, buf, 8), -1);
+    assert_int_equal(errno, EIO);
+    assert_int_equal(regf_log_read(&mem, 17, buf, 0), -1);
+
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, sizeof bytes, f), sizeof bytes);
+    assert_int_equal(fflush(f), 0);
+    struct regf_log_source file = {NULL, fileno(f), 16};
+    assert_int_equal(regf_log_read(&file, 12, buf, 4), 0);
+    assert_int_equal(buf[0], 12);
+    errno = 0;
+    assert_int_equal(regf_log_read(&file, 12, buf, 8), -1);
+    assert_int_equal(errno, EIO);
+    fclose(f);
 }
 
 /* ---- the real samples ---- */
@@ -1383,6 +1416,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(marvin32_published_vectors),
+        cmocka_unit_test(log_read_stays_within_the_measured_size),
         cmocka_unit_test(ntuser_replays_23_entries_from_log1),
         cmocka_unit_test(usrclass_replays_log1_then_log2),
         cmocka_unit_test(flipped_byte_in_fifth_entry_stops_before_it),

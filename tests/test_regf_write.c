@@ -355,6 +355,25 @@ static void key_node_fields_stay_true(void **state)
     rt_regf_close(h);
 }
 
+/* A key's write time as key_info gives it: the FILETIME its node holds,
+ * set when the key was made and again when its values change. */
+static void key_info_gives_the_write_time(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint64_t before = rt_os_filetime_now();
+    uint32_t a;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "A", &a), 0);
+    uint64_t after = rt_os_filetime_now();
+    struct rt_regf_key_info ki;
+    assert_int_equal(rt_regf_key_info(h, a, &ki), 0);
+    assert_int_equal(ki.mtime, (uint64_t)nk_field(h, a, 8) << 32 |
+                                   nk_field(h, a, 4));
+    assert_true(ki.mtime >= before && ki.mtime <= after);
+    rt_regf_key_info_free(&ki);
+    rt_regf_close(h);
+}
+
 /* A field of the security cell SK (its data, past the 4-byte size). */
 static uint32_t sk_field(struct rt_regf *h, uint32_t sk, size_t field)
 {
@@ -533,6 +552,25 @@ static void security_cells_leave_the_ring_with_their_last_key(void **state)
     assert_false(cell_is_free(h, s));
     assert_int_equal(rt_regf_check(h, note_finding, &findings), 0);
     assert_int_equal(findings, 0);
+    rt_regf_close(h);
+}
+
+/* A key whose node names no security cell (a hive another writer made):
+ * a key created under it has none either, and no cell's count changes. */
+static void key_under_a_key_without_security_has_none(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t root = rt_regf_root(h), a, b;
+    assert_int_equal(rt_regf_key_create(h, root, "A", &a), 0);
+    uint32_t sk = nk_field(h, root, 44);
+    uint32_t refs = sk_field(h, sk, 12);
+    set_cell_field(h, a, 44, RT_REGF_NONE);
+    assert_int_equal(rt_regf_key_create(h, a, "B", &b), 0);
+    assert_int_equal(nk_field(h, b, 44), RT_REGF_NONE);
+    assert_int_equal(sk_field(h, sk, 12), refs);
+    assert_int_equal(rt_regf_key_delete(h, b, 0), 0);
+    assert_int_equal(sk_field(h, sk, 12), refs);
     rt_regf_close(h);
 }
 
@@ -1631,6 +1669,7 @@ int main(void)
         cmocka_unit_test(segment_not_written_past_its_cell),
         cmocka_unit_test(key_path_holds_every_level),
         cmocka_unit_test(key_node_fields_stay_true),
+        cmocka_unit_test(key_info_gives_the_write_time),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
         cmocka_unit_test(many_subkeys_found_by_the_index),
         cmocka_unit_test(predefined_handle_keys),
@@ -1639,6 +1678,7 @@ int main(void)
         cmocka_unit_test(mapped_file_edited_grown_and_saved_over),
         cmocka_unit_test(released_pages_keep_what_the_image_holds),
         cmocka_unit_test(security_cells_leave_the_ring_with_their_last_key),
+        cmocka_unit_test(key_under_a_key_without_security_has_none),
         cmocka_unit_test(security_count_overflow_is_refused),
         cmocka_unit_test(security_cell_past_the_bins_is_refused),
         cmocka_unit_test(predefined_handle_refused_on_a_key_with_values),

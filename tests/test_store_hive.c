@@ -19,6 +19,7 @@
 #include "regf/base_block.h"
 #include "regf/marvin32.h"
 #include "regf/regf_internal.h"
+#include "store/hive_internal.h"
 #include "store_contract.h"
 #include "commit/io.h"
 
@@ -1077,6 +1078,36 @@ static void dat_growth_past_its_old_page_is_written(void **state)
     s->ops->close(s);
 }
 
+/* A .dat table mapped once is kept while its file is as it was (a tree's
+ * thousands of tables are each looked for several times in one install)
+ * and forgotten once the file is written. */
+static void dat_view_kept_while_its_file_is_unchanged(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir_new("rtdat");
+    char path[600];
+    snprintf(path, sizeof path, "%s/perfc009.dat", dir);
+    static const uint8_t t1[] = {'1', 0, 0, 0, '1', 0, '8', 0, 0, 0, 0, 0};
+    static const uint8_t t2[] = {'1', 0, 0, 0, '2', 0, 0, 0, 0, 0};
+    assert_int_equal(rt_os_replace_file(path, t1, sizeof t1, 0644), 0);
+    struct hive_store s;
+    memset(&s, 0, sizeof s);
+    struct dat_seen *d = hive_dat_seen_map(&s, path);
+    assert_non_null(d);
+    assert_int_equal(d->map.len, sizeof t1);
+    assert_ptr_equal(hive_dat_seen_find(&s, path), d);
+    assert_ptr_equal(hive_dat_seen_map(&s, path), d);
+    assert_int_equal(s.n_dats, 1);
+    assert_int_equal(s.dats_held, sizeof t1);
+    assert_int_equal(rt_os_replace_file(path, t2, sizeof t2, 0644), 0);
+    assert_null(hive_dat_seen_find(&s, path));
+    assert_int_equal(s.n_dats, 0);
+    assert_int_equal(s.dats_held, 0);
+    hive_dats_drop(&s);
+    assert_int_equal(scratch_remove(dir), 0);
+    free(dir);
+}
+
 /* A .dat table that stands in the tree but cannot be read (a folder in
  * its place, put there by another program after the store was opened):
  * reading the table from a given byte on fails naming the file, as a
@@ -1378,6 +1409,42 @@ static void replay_copies_out_of_memory_stop_the_commit(void **state)
 #endif
 }
 
+/* A dirty SOFTWARE replayed and written by one commit is a clean hive
+ * from then on: a second commit of the same session writes only what it
+ * changes, copying nothing aside again (the copies of the first stay the
+ * only ones). */
+static void replayed_hive_is_clean_after_its_commit(void **state)
+{
+    (void)state;
+#ifdef FAILS_ASPRINTF
+    struct fixture_ctx *c = contract.ctx;
+    rt_op_close(hive_fixture_open(c));
+    char config[700], sw[800];
+    snprintf(config, sizeof config, "%s/Windows/System32/config", c->dir);
+    snprintf(sw, sizeof sw, "%s/SOFTWARE", config);
+    make_dirty(sw);
+    struct rt_store *s = open_again(c);
+    struct rt_error e = {0};
+    for (uint32_t last = 1900; last <= 1901; last++) {
+        struct rt_change_set cs = {0};
+        struct rt_value v;
+        rt_value_from_dword(&v, last);
+        assert_int_equal(rt_change_set_perflib(&cs, "Last Counter", &v), 0);
+        rt_value_free(&v);
+        assert_int_equal(s->ops->begin(s, &e), 0);
+        if (s->ops->apply(s, &cs, &e) != 0)
+            fail_msg("commit %u: %s", last - 1899, e.message);
+        s->ops->end(s);
+        rt_change_set_free(&cs);
+        assert_int_equal(copies_aside(config), 2);
+        assert_int_equal(last_counter(s), last);
+    }
+    s->ops->close(s);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1395,10 +1462,12 @@ int main(void)
         cmocka_unit_test(unchanged_side_file_is_not_touched),
         cmocka_unit_test(dat_growth_past_its_old_page_is_written),
         cmocka_unit_test(unreadable_dat_table_read_from_is_an_error),
+        cmocka_unit_test(dat_view_kept_while_its_file_is_unchanged),
 #ifdef HAS_STAT_HOOK
         cmocka_unit_test(dat_table_grown_past_the_total_cap_is_refused),
 #endif
         cmocka_unit_test(replay_copies_out_of_memory_stop_the_commit),
+        cmocka_unit_test(replayed_hive_is_clean_after_its_commit),
     };
     int failed = cmocka_run_group_tests_name("store_hive (registry layout)",
                                              tests, use_registry, NULL);

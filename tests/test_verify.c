@@ -96,10 +96,9 @@ static void build(struct block *b, const struct obj *o, int n, int wine)
  * (3994, 3996) and two instances. */
 static const struct obj good = {3992, 3993, 3994, 2, 2, 0};
 
-static void run_verify(const struct block *b, size_t len, int more_data,
-                       struct rt_findings *f)
+static void run_verify_on(struct rt_store *s, const struct block *b,
+                          size_t len, int more_data, struct rt_findings *f)
 {
-    struct rt_store *s = cg_clean();
     struct rt_database db;
     struct rt_error e;
     static const struct rt_db_load_options lean = {RT_DB_TABLES_ALL, NULL, 0,
@@ -114,6 +113,12 @@ static void run_verify(const struct block *b, size_t len, int more_data,
     rt_perf_data_free(&d);
     rt_database_free(&db);
     s->ops->close(s);
+}
+
+static void run_verify(const struct block *b, size_t len, int more_data,
+                       struct rt_findings *f)
+{
+    run_verify_on(cg_clean(), b, len, more_data, f);
 }
 
 static const struct rt_finding *find(const struct rt_findings *f,
@@ -214,6 +219,37 @@ static void each_mistake_gives_its_finding(void **state)
         assert_true(has_index(x, cases[i].evidence));
         rt_findings_free(&f);
     }
+}
+
+/* A language whose table holds only a few names, the provider's among
+ * them (above Base Index), is checked like any other: Wine's fixed stub
+ * is a table of a few names with nothing above Base Index, and only it
+ * goes unchecked. Here 019 names 3992 and 3994 but not 3996. */
+static void few_names_above_base_are_checked(void **state)
+{
+    (void)state;
+    struct rt_pair_list l = {0};
+    assert_int_equal(rt_pair_list_append(&l, 1, "1847"), 0);
+    assert_int_equal(rt_pair_list_append(&l, 3992, "Объект"), 0);
+    assert_int_equal(rt_pair_list_append(&l, 3994, "Счётчик"), 0);
+    uint8_t *blob;
+    size_t len;
+    assert_int_equal(rt_pair_list_encode(&l, &blob, &len), 0);
+    rt_pair_list_free(&l);
+    struct rt_store *s = cg_clean();
+    assert_int_equal(rt_store_mem_put_table(s, "019", RT_TABLE_COUNTER, blob,
+                                            len), 0);
+    free(blob);
+    struct block b;
+    build(&b, &good, 1, 0);
+    struct rt_findings f;
+    run_verify_on(s, &b, b.n, 1, &f);
+    assert_null(find(&f, "verify-language-stub"));
+    const struct rt_finding *x = find(&f, "verify-index-unresolved");
+    assert_non_null(x);
+    assert_true(has_index(x, 3996));
+    assert_false(has_index(x, 3994));
+    rt_findings_free(&f);
 }
 
 /* The misaligned finding names the lengths that can be wrong: an object
@@ -402,6 +438,7 @@ int main(void)
         cmocka_unit_test(walks_a_clean_block),
         cmocka_unit_test(finds_objects_at_wines_offset),
         cmocka_unit_test(clean_provider_verifies_clean),
+        cmocka_unit_test(few_names_above_base_are_checked),
         cmocka_unit_test(each_mistake_gives_its_finding),
         cmocka_unit_test(misaligned_names_the_lengths_that_can_be_wrong),
         cmocka_unit_test(misaligned_instance_block_alone),

@@ -64,6 +64,15 @@ printf '%s\n' "$@" >"$TMPDIR/many/list"
 refused "$TMPDIR/many/m17/Temp" audit --stores-from "$TMPDIR/many/list" --textfile "$TMPDIR/many/m17/Temp/keep.conf"
 expect_exit 0 "$REGTOOL" audit --stores-from "$TMPDIR/many/list" --textfile "$TMPDIR/many/m1/m.prom"
 expect_grep "^regtool_audit_success" "$TMPDIR/many/m1/m.prom"
+# A store whose folder cannot be held for the write (the way to it is a
+# link on another machine's disk): no metrics are written, and the
+# message says why.
+mkdir -p "$TMPDIR/disk/Windows/System32"
+ln -s "$HOST" "$TMPDIR/disk/Windows/Temp"
+expect_exit 3 "$REGTOOL" audit --textfile "$TMPDIR/held.prom" "reg:$TMPDIR/disk/Windows/Temp/perf.reg"
+expect_grep "perf.reg: its folder cannot be held for the write (.*): no metrics written$" "$ERR"
+[ -e "$TMPDIR/held.prom" ] && fail "metrics written with a store's folder not held"
+host_same
 # Outside those folders, --textfile is written as before.
 expect_exit 0 "$REGTOOL" --store "reg:$E/perf.reg" audit --textfile "$TMPDIR/ok.prom"
 expect_grep "^regtool_audit_success" "$TMPDIR/ok.prom"

@@ -212,6 +212,18 @@ done
 reg add "$svc\\Performance" /v Library /t REG_SZ /d 'C:\regtool-perf\transferperf.dll' /f
 echo "$who: verify is clean, and finds each broken provider's mistake: ok"
 
+# A remote store (this machine, named as one): regtool reads no remote
+# performance data, and verify fails saying so (exit 3), never a clean
+# run with nothing checked.
+name=$("$WINE64" cmd /c echo %COMPUTERNAME% | tr -d '\r')
+rc=0; out=$("$WINE64" "$regtool" --store "live:$name" verify TransferPerf 2>&1) || rc=$?
+[ "$rc" -eq 3 ] || fail "verify of a remote store: exit $rc: $out"
+case "$out" in
+*"performance data is read from this machine only"*) ;;
+*) fail "verify of a remote store said: $out" ;;
+esac
+echo "$who: verify of a remote store fails, saying why: ok"
+
 # regtool uninstall works on the live store: 009's stub holds none of
 # the provider's names, so only CurrentLanguage and the service change.
 out=$("$WINE64" "$regtool" --store live uninstall TransferPerf 2>&1) ||

@@ -4,6 +4,7 @@
 #define RT_DIAG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum rt_severity { RT_WARNING, RT_ERROR };
 
@@ -24,6 +25,9 @@ struct rt_diags {
      * and the whole list is then no account of the input (the library is
      * loaded into installers: out of memory is an error, never abort). */
     int out_of_memory;
+    /* Bytes of the files read for the work (an INI and its symbol file):
+     * a caller that loads many counts them against a total. */
+    uint64_t bytes_read;
 };
 
 /* Adds a diagnostic; FILE and SYMBOL may be NULL, LINE 0. When memory

@@ -80,6 +80,10 @@ struct finder {
     void (*note)(void *ctx, const struct rt_ini_note *n);
     void *note_ctx;
     uint64_t inf_bytes;     /* the INF copies' folders read so far */
+    /* What the loads read so far, each INI and symbol file as often as it
+     * is read: a symbol file of megabytes that hundreds of INIs (or an
+     * INF copy's language folders) share is parsed for each. */
+    uint64_t read_bytes;
 };
 
 static void tell(const struct finder *f, const struct rt_ini_note *n)
@@ -99,6 +103,17 @@ static int ends_with_ci(const char *s, const char *tail)
  * 0, or -1 out of memory. */
 static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
 {
+    if (f->read_bytes > RT_INF_TOTAL_MAX) {
+        char why[200];
+        snprintf(why, sizeof why, "not read: the INIs and symbol files "
+                 "read so far came to %llu bytes, past the %llu MiB read "
+                 "of them in all", (unsigned long long)f->read_bytes,
+                 (unsigned long long)(RT_INF_TOTAL_MAX >> 20));
+        struct rt_ini_note n = {RT_INI_NOTE_SKIPPED, ini, NULL, NULL, NULL,
+                                why};
+        tell(f, &n);
+        return 0;
+    }
     struct rt_ini_set *l = f->set;
     struct rt_provider_spec *sp = calloc(1, sizeof *sp);
     struct rt_provider_spec **nv = realloc(l->v, (l->n + 1) * sizeof *nv);
@@ -117,6 +132,7 @@ static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
     enum rt_ini_load r = RT_INI_INVALID;
     if (symbol_dir) {
         r = rt_op_load_ini(ini, NULL, sp, &d);
+        f->read_bytes += d.bytes_read;
         if (r == RT_INI_LOADED) {
             rt_diags_free(&d);
             l->v[l->n++] = sp;
@@ -127,8 +143,10 @@ static int add_ini(struct finder *f, const char *ini, const char *symbol_dir)
         d = (struct rt_diags){0};
     }
     const struct rt_ini_load_options in_dir = {NULL, symbol_dir, 0};
-    if (r != RT_INI_OUT_OF_MEMORY)
+    if (r != RT_INI_OUT_OF_MEMORY) {
         r = rt_op_load_ini(ini, &in_dir, sp, &d);
+        f->read_bytes += d.bytes_read;
+    }
     if (r != RT_INI_LOADED) {
         char *first = NULL;
         /* An INI that ran out of memory is not one that does not load. */
@@ -350,7 +368,7 @@ int rt_op_find_inis(struct rt_store *s, const char *dir,
                     struct rt_error *e)
 {
     *out = (struct rt_ini_set){0};
-    struct finder f = {out, note, note_ctx, 0};
+    struct finder f = {out, note, note_ctx, 0, 0};
     /* DIR may be another machine's: confined while it is read, as a
      * tree (a file there that another name shares with the host is not
      * read: an INI hard-linked to a root-only host INI had its texts

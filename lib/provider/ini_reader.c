@@ -235,6 +235,8 @@ int rt_ini_load_kept(const char *path, const char *codepage,
     uint8_t *data;
     size_t len;
     int r = rt_os_read_file_beneath(path, MAX_INI_BYTES, &data, &len);
+    if (r == 0)
+        d->bytes_read += len;
     if (r == -2 && errno == EFBIG) {
         rt_diags_add(d, RT_ERROR, path, 0, NULL, "file is larger than %u MiB",
                      MAX_INI_BYTES >> 20);

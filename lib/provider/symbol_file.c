@@ -815,6 +815,8 @@ int rt_symbol_file_load_kept(const char *path, struct rt_symbol_table *t,
      * read, whatever was there when the INI named it. */
     int rc = rt_os_read_file_beneath(path, MAX_SYMBOL_FILE_BYTES, &data,
                                      &len);
+    if (rc == 0)
+        d->bytes_read += len;
     if (rc != 0 && errno == ENOMEM)
         rt_diags_nomem(d);
     else if (rc == -2 && errno == EFBIG)

@@ -310,6 +310,13 @@ int rt_lodctr_main(int argc, char **argv)
     }
     case 'r': {
         int code = RT_ERR_NOT_ENOUGH_MEMORY;
+        if (!*val && argv[1][2] == ':') {
+            /* "/R:" names no file: not a rebuild (which writes every
+             * table) by a slip of the keyboard. */
+            fprintf(stderr, "lodctr: /R: needs a file: /R:file (or /R, "
+                            "to rebuild)\n");
+            return RT_ERR_INVALID_PARAMETER;
+        }
         if (!*val) {
             /* Windows says "error code is 2" and no more: the plan printed
              * names each file that could not be found. */

@@ -221,6 +221,14 @@ expect_grep "to s.ini_001 " "$OUT"
 cmp s.ini s.ini_001 || fail "s.ini_001 differs"
 expect_exit 0 "$L" /S:s.ini
 expect_grep "^lodctr: saved 2 languages and 5 services to s.ini_002 " "$OUT"
+# /S: and /R: that name no file: refused (87), not a backup or a rebuild
+# by a slip of the keyboard; the tables untouched.
+tree_state "$D" >"$TMPDIR/noname.state"
+expect_exit 87 "$L" /S:
+expect_grep "^lodctr: /S needs a file: /S:file$" "$ERR"
+expect_exit 87 "$L" /R:
+expect_grep "^lodctr: /R: needs a file: /R:file (or /R, to rebuild)$" "$ERR"
+expect_same_tree "$D" "$TMPDIR/noname.state"
 echo x >s.ini
 expect_exit 0 "$REGTOOL" backup --force s.ini
 cmp s.ini s.ini_001 || fail "--force did not overwrite s.ini"

@@ -44,12 +44,23 @@ static void print_plan(const struct rt_rebuild_plan *p,
                rt_cli_shown(pv->service),
                pv->first_counter, pv->last_counter, pv->first_help,
                pv->last_help);
+        /* A run of more than eight languages with one source is said
+         * once: a line a provider, not one a provider and language. */
         for (size_t k = 0; k < pv->n_langs; k++) {
             const struct rt_rebuild_choice *c = &pv->langs[k];
-            printf(" %s %s%s%s", rt_cli_shown(c->lang),
-                   c->source == RT_REBUILD_LOST ? "" : "from the ",
-                   rt_rebuild_source_name(c->source),
-                   k + 1 < pv->n_langs ? ";" : "");
+            const char *from = c->source == RT_REBUILD_LOST ? "" : "from the ",
+                       *what = rt_rebuild_source_name(c->source),
+                       *sep = k + 1 < pv->n_langs ? ";" : "";
+            if (c->n > 8) {
+                printf(" %s to %s (%zu languages) %s%s%s",
+                       rt_cli_shown(c->lang),
+                       rt_cli_shown(p->langs[c->first + c->n - 1].id), c->n,
+                       from, what, sep);
+                continue;
+            }
+            for (size_t j = 0; j < c->n; j++)
+                printf(" %s %s%s%s", rt_cli_shown(p->langs[c->first + j].id),
+                       from, what, j + 1 < c->n ? ";" : sep);
         }
         printf("\n");
         const struct rt_rebuild_inf *inf = pv->inf;

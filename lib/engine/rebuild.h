@@ -74,17 +74,22 @@ enum rt_rebuild_source {
 /* "INF copy", "current tables", ... for people. */
 const char *rt_rebuild_source_name(enum rt_rebuild_source s);
 
+/* A provider's source in a run of languages, one after another in the
+ * plan's order, that have the same source and pairs: a tree of thousands
+ * of languages and providers, each lost in every language, is a run a
+ * provider, not a choice for each language and provider. */
 struct rt_rebuild_choice {
-    char *lang;
+    const char *lang;               /* the run's first (the plan's id) */
+    size_t first, n;                /* in the plan's languages */
     enum rt_rebuild_source source;
-    size_t names, helps;            /* pairs it gives */
+    size_t names, helps;            /* pairs it gives in each */
 };
 
 struct rt_rebuild_provider {
     char *service;
     uint32_t first_counter, last_counter, first_help, last_help;
-    struct rt_rebuild_choice *langs;    /* one per language rebuilt */
-    size_t n_langs;
+    struct rt_rebuild_choice *langs;    /* runs, in the plan's order */
+    size_t n_langs, cap_langs;
     size_t lost;                        /* languages without its text */
     const struct rt_rebuild_inf *inf;   /* its INF input, or NULL */
 };

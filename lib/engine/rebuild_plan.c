@@ -34,8 +34,6 @@ void rt_rebuild_plan_free(struct rt_rebuild_plan *p)
         free(p->langs[i].id);
     free(p->langs);
     for (size_t i = 0; i < p->n_providers; i++) {
-        for (size_t k = 0; k < p->providers[i].n_langs; k++)
-            free(p->providers[i].langs[k].lang);
         free(p->providers[i].langs);
         free(p->providers[i].service);
     }
@@ -259,6 +257,48 @@ static int inf_language(const struct rt_db_language *l, const char *lang,
     return 0;
 }
 
+/* The choice just made for the plan's last language, in PV's next slot:
+ * the run before it grown by one when it is of the language before and
+ * the same source and pairs, else a run of its own. */
+static void run_of(struct rt_rebuild_provider *pv,
+                   const struct rt_rebuild_plan *plan)
+{
+    struct rt_rebuild_choice *ch = &pv->langs[pv->n_langs];
+    size_t li = plan->n_langs - 1;
+    if (pv->n_langs) {
+        struct rt_rebuild_choice *prev = &pv->langs[pv->n_langs - 1];
+        if (prev->first + prev->n == li && prev->source == ch->source &&
+            prev->names == ch->names && prev->helps == ch->helps) {
+            prev->n++;
+            return;
+        }
+    }
+    ch->first = li;
+    ch->n = 1;
+    ch->lang = plan->langs[li].id;
+    pv->n_langs++;
+}
+
+/* Room in each provider's runs for the next language's choice (its next
+ * slot: inf_language and place_provider fill it). 0, or -1 out of
+ * memory. */
+static int room_for_choice(struct rt_rebuild_plan *plan)
+{
+    for (size_t p = 0; p < plan->n_providers; p++) {
+        struct rt_rebuild_provider *pv = &plan->providers[p];
+        if (pv->n_langs == pv->cap_langs) {
+            size_t c = pv->cap_langs ? 2 * pv->cap_langs : 4;
+            struct rt_rebuild_choice *v = realloc(pv->langs, c * sizeof *v);
+            if (!v)
+                return -1;
+            pv->langs = v;
+            pv->cap_langs = c;
+        }
+        memset(&pv->langs[pv->n_langs], 0, sizeof *pv->langs);
+    }
+    return 0;
+}
+
 /* Puts provider P's strings for language L at its own indices, from its
  * first source: its INF (the text for L's language, put by
  * inf_language), L's tables, BACKUP (PerfStringBackup.INI's strings of
@@ -273,9 +313,7 @@ static int place_provider(const struct rt_db_language *l,
 {
     struct rt_rebuild_provider *pv = &plan->providers[p];
     struct rt_rebuild_choice *ch = &pv->langs[pv->n_langs];
-    if (!(ch->lang = strdup(l->id)))
-        return -1;
-    pv->n_langs++;
+    (void)l;
     struct ranges r = st->r[p];
     enum rt_rb_layer layer = RT_RB_NONE;
     size_t n[2];
@@ -294,6 +332,7 @@ static int place_provider(const struct rt_db_language *l,
         ch->source = RT_REBUILD_INSTALLED;
         ch->names = n[0];
         ch->helps = n[1];
+        run_of(pv, plan);
         return 0;
     } else {
         ch->source = RT_REBUILD_LOST;
@@ -304,6 +343,7 @@ static int place_provider(const struct rt_db_language *l,
         ch->names = n[0];
         ch->helps = n[1];
     }
+    run_of(pv, plan);
     /* Its ranges hold its own strings and nothing else. */
     rt_rb_table_cut(&st->t[0], r.fc, r.lc, layer);
     rt_rb_table_cut(&st->t[1], r.fh, r.lh, layer);
@@ -408,7 +448,8 @@ static int rebuild_language(const struct rt_database *db,
     rl->installed = inst;
     rl->names_before = l->tab[RT_TABLE_COUNTER].n;
     rl->helps_before = l->tab[RT_TABLE_HELP].n;
-    if ((sec && rt_psb_split(&sec->strings, &backup) != 0) ||
+    if (room_for_choice(plan) ||
+        (sec && rt_psb_split(&sec->strings, &backup) != 0) ||
         language_base(db, l, inst, sec ? &backup : NULL, &ls, rl, plan) ||
         inf_language(l, lang, st, &ls, plan))
         goto nomem;
@@ -504,12 +545,8 @@ int rt_engine_rebuild(const struct rt_database *db,
             continue;
         struct rt_rebuild_provider *pv = &plan->providers[plan->n_providers];
         struct ranges r = ranges_of(si);
-        if (!(pv->service = strdup(si->name)) ||
-            !(pv->langs = calloc(db->n_langs ? db->n_langs : 1,
-                                 sizeof *pv->langs))) {
-            free(pv->service);
+        if (!(pv->service = strdup(si->name)))
             goto nomem;
-        }
         plan->n_providers++;
         pv->first_counter = r.fc;
         pv->last_counter = r.lc;

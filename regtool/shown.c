@@ -31,28 +31,24 @@ static void put(FILE *f, const char *prefix, const char *text, int line)
 {
     char buf[1024];
     size_t o = 0, used;
+    /* Room is kept for the widest form of a character and a line end. */
     for (; prefix && *prefix; prefix++) {
-        if (o == sizeof buf) {
+        if (o + RT_PRINTABLE_MAX + 1 > sizeof buf) {
             fwrite(buf, 1, o, f);
             o = 0;
         }
         buf[o++] = *prefix;
     }
     while (*text) {
-        if (o + RT_PRINTABLE_MAX > sizeof buf) {
+        if (o + RT_PRINTABLE_MAX + 1 > sizeof buf) {
             fwrite(buf, 1, o, f);
             o = 0;
         }
         o += rt_printable_char(text, buf + o, &used);
         text += used;
     }
-    if (line) {
-        if (o == sizeof buf) {
-            fwrite(buf, 1, o, f);
-            o = 0;
-        }
+    if (line)
         buf[o++] = '\n';
-    }
     fwrite(buf, 1, o, f);
 }
 

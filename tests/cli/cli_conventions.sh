@@ -52,4 +52,21 @@ expect_exit 0 "$REGTOOL" install --dry-run $CS ini-samples/replication.ini
 awk 'length($0) > 79 && $0 ~ /^      [+-] / { bad = 1 } END { exit bad }' "$OUT" ||
     fail "--dry-run prints a pair line longer than 79 columns"
 expect_grep "^             describe the replication of rows" "$OUT"
+# A message is written a buffer of 1024 bytes at a time: lines of every
+# length around the buffer's (a path of 960 to 996 bytes in "regtool:
+# PATH: No such file or directory") come out whole, each one byte longer
+# than the last, nothing of an earlier piece repeated (a message is
+# itself at most 1023 bytes: the path's longest here).
+seg=$(printf '%0200d' 0)
+base=$TMPDIR/nosuch/$seg/$seg/$seg/$seg/
+len=960
+while [ $len -le 996 ]; do
+    path=$base$(printf '%0*d' $((len - ${#base})) 0)
+    [ ${#path} -eq $len ] || fail "the test's path is ${#path} bytes, not $len"
+    "$REGTOOL" --store "hive:$path" query >"$OUT" 2>"$ERR"
+    [ "$(wc -l <"$ERR")" -eq 1 ] || fail "a message about a path of $len bytes is not one line: $(cat "$ERR")"
+    [ "$(head -n 1 "$ERR")" = "regtool: $path: No such file or directory" ] ||
+        fail "a message about a path of $len bytes came out as $(head -c 80 "$ERR")...$(tail -c 60 "$ERR")"
+    len=$((len + 1))
+done
 echo "cli conventions: ok"

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uchar.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #define ALLOC_HOOK_CALLOC
@@ -30,6 +31,8 @@
 
 #ifdef HAVE_ALLOC_HOOK
 #include "engine/overlay.h"
+#include "model/reg_types.h"
+#include "regf/regf.h"
 #endif
 
 #ifdef HAVE_ALLOC_HOOK
@@ -698,6 +701,59 @@ INI_CASE(check_ini_warnings, "rt_op_load_ini offset_gap.ini", ini_run,
 INI_CASE(diagnostics, "rt_diags_add and rt_diag_format", diags_run,
          diags_result, NULL, NULL, 0)
 
+/* A key of more values than are scanned (REGF_VALIDX_MIN) has them
+ * indexed by name at the first lookup in a hive just opened: each
+ * allocation of that failed in turn is said as out of memory, never a
+ * crash nor a value taken for another (the index's own allocation failing
+ * was once taken for success: a random mutant). */
+OOM_TEST(value_index_built, {
+    char path[600], err[256];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/oom-validx-%ld.hiv", tmp ? tmp : "/tmp",
+             (long)getpid());
+    struct rt_regf *h;
+    assert_int_equal(rt_regf_create(5, "ROOT", &h, err, sizeof err), 0);
+    for (uint32_t i = 0; i < 40; i++) {
+        char n[16];
+        snprintf(n, sizeof n, "v%02u", (unsigned)i);
+        assert_int_equal(rt_regf_value_set(h, rt_regf_root(h), n,
+                                           RT_REG_DWORD, &i, 4), 0);
+    }
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    size_t failed = 0;
+    for (unsigned long k = 1;; k++) {
+        assert_int_equal(rt_regf_open(path, 0, &h, err, sizeof err), 0);
+        uint32_t v = 0, type = 0, *got;
+        uint8_t *data = NULL;
+        size_t len = 0;
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int rc = rt_regf_value_find(h, rt_regf_root(h), "V33", &v);
+        unsigned long calls = alloc_calls;
+        alloc_fail_at = 0;
+        if (rc == 0) {
+            assert_int_equal(rt_regf_value_read(h, v, &type, &data, &len), 0);
+            assert_int_equal(len, 4);
+            got = (uint32_t *)data;
+            assert_int_equal(*got, 33);
+            free(data);
+        } else {
+            assert_int_equal(rc, RT_REGF_ENOMEM);
+            failed++;
+        }
+        rt_regf_close(h);
+        if (calls == 0) {       /* under valgrind: no call reaches the hook */
+            unlink(path);
+            skip();
+        }
+        if (calls < k)
+            break;
+    }
+    assert_true(failed > 0);
+    unlink(path);
+})
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -720,6 +776,7 @@ int main(void)
         cmocka_unit_test(check_ini_alias_cycle),
         cmocka_unit_test(check_ini_warnings),
         cmocka_unit_test(diagnostics),
+        cmocka_unit_test(value_index_built),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

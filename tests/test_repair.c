@@ -843,34 +843,33 @@ static struct rt_store *small_database(void)
     return s;
 }
 
-/* 019's Help cut short (a perfh019.dat truncated, a value cut) at every
+/* 019's Help or Counter (K) cut short (a perfh019.dat truncated, a value cut) at every
  * length from its second pair to its list terminator: repair keeps every
  * pair whose text ended before the cut, never keeps what is left of the
  * cut text (above Base Index English's text takes its place, else the
  * index is gone), and names the cut index once its index string is whole.
  * Before, the cut text was kept as if whole ("0 unreadable strings
  * dropped"). */
-static void cut_text_is_never_kept(void **state)
+static void cut_text_in(int k)
 {
-    (void)state;
     struct rt_store *s = small_database();
     uint8_t *whole;
     size_t whole_len;
-    cg_raw(s, "019", RT_TABLE_HELP, &whole, &whole_len);
+    cg_raw(s, "019", k, &whole, &whole_len);
     struct rt_pair_list en;
-    cg_get_list(s, "009", RT_TABLE_HELP, &en);
+    cg_get_list(s, "009", k, &en);
     struct rt_msz_entry *v;
     size_t n;
     struct rt_msz_error err;
     assert_int_equal(rt_multi_sz_scan(whole, whole_len, 0, &v, &n, &err), 0);
     assert_int_equal(n, 20);
     for (size_t len = v[1].at; len < whole_len; len++) {
-        assert_int_equal(rt_store_mem_put_table(s, "019", RT_TABLE_HELP,
+        assert_int_equal(rt_store_mem_put_table(s, "019", k,
                                                 whole, len), 0);
         struct rt_repair_report r;
         repair_once(s, NULL, &r);
         struct rt_pair_list now;
-        cg_get_list(s, "019", RT_TABLE_HELP, &now);
+        cg_get_list(s, "019", k, &now);
         /* The pairs the cut left whole are kept as they were. */
         size_t j = 0;
         while (j < n && v[j].text + v[j].text_bytes + 2 <= len) {
@@ -917,6 +916,15 @@ static void cut_text_is_never_kept(void **state)
     rt_pair_list_free(&en);
     free(whole);
     s->ops->close(s);
+}
+
+static void cut_text_is_never_kept(void **state)
+{
+    (void)state;
+    cut_text_in(RT_TABLE_HELP);
+    /* Counter too: its first index above Base Index (22) is English's to
+     * fill, said so. */
+    cut_text_in(RT_TABLE_COUNTER);
 }
 
 /* An index twice in English's Counter, the first text damaged and the

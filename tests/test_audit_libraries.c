@@ -346,13 +346,17 @@ static void resolved_before_judging(void **state)
         const struct svc v[] = {STD("X", writable[i])};
         expect_one(v, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
     }
-    /* Where ".." leads somewhere harmless, nothing is said. */
+    /* Where ".." leads somewhere harmless, nothing is said; nor of the
+     * system's DLL behind a prefix (the path behind it whole, nothing of
+     * the prefix's length left over at its end). */
     const struct svc fine[] = {
         STD("A", "C:\\Users\\..\\Program Files\\Vendor\\v.dll"),
         STD("B", "%SystemRoot%\\Temp\\..\\System32\\perfos.dll"),
         STD("C", "%ProgramFiles%\\Vendor\\v.dll"),
+        STD("D", "\\\\?\\C:\\Windows\\System32\\perfos.dll"),
+        STD("E", "\\??\\C:\\Windows\\System32\\perfos.dll"),
     };
-    assert_int_equal(warnings_of(fine, 3, system_tree), 0);
+    assert_int_equal(warnings_of(fine, 5, system_tree), 0);
 }
 
 /* A path from the root with no drive letter ("\\Users\\..." or

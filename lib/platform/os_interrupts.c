@@ -2,9 +2,11 @@
  * signals), so that a blocked read or wait ends and a commit finishes or
  * stops cleanly (platform/os.h). */
 #include "platform/os.h"
+#ifdef RT_OS_POSIX
+#include "platform/os_posix_internal.h"
+#endif
 
 #include <signal.h>
-#include <string.h>
 
 static volatile sig_atomic_t interrupted;
 
@@ -20,14 +22,7 @@ static void on_interrupt(int sig)
 void rt_os_catch_interrupts(void)
 {
 #ifdef RT_OS_POSIX
-    /* Without SA_RESTART: glibc's signal() restarts an interrupted
-     * open() of a FIFO, which then waits for a writer forever. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    os_posix_catch(on_interrupt);
 #else
     signal(SIGINT, on_interrupt);
     signal(SIGTERM, on_interrupt);

@@ -630,15 +630,22 @@ static void on_interrupt_end(int sig)
     _exit(128 + sig);
 }
 
-void rt_os_end_on_interrupts(const char *message)
+void os_posix_catch(void (*handler)(int))
 {
-    end_message = message;
+    /* Without SA_RESTART: glibc's signal() restarts an interrupted
+     * open() of a FIFO, which then waits for a writer forever. */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt_end;
+    sa.sa_handler = handler;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void rt_os_end_on_interrupts(const char *message)
+{
+    end_message = message;
+    os_posix_catch(on_interrupt_end);
 }
 
 uint64_t rt_os_filetime_now(void)

@@ -61,4 +61,9 @@ int os_posix_walk_until(const char *abs, int (*stop)(const char *),
                         char **out, size_t *at);
 #endif
 
+/* SIGINT and SIGTERM to HANDLER, without SA_RESTART (glibc's signal()
+ * restarts an interrupted open() of a FIFO, which then waits for a
+ * writer forever). */
+void os_posix_catch(void (*handler)(int));
+
 #endif

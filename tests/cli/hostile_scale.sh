@@ -128,6 +128,18 @@ fresh() {
     W=$TMPDIR/w CFG=$TMPDIR/w/Windows/System32/config
 }
 
+# languages_tree N: a fresh tree of the files layout with N (an eighth
+# under AddressSanitizer: $N) Perflib languages, each with its (empty)
+# tables in System32 and SysWOW64.
+languages_tree() {
+    fresh files
+    N=$(size "$1")
+    "$MKSCALE" languages "$CFG/SOFTWARE" "$N" || fail "mkscale languages"
+    for d in System32 SysWOW64; do
+        "$MKSCALE" tables "$W/Windows/$d" "$N" || fail "mkscale tables $d"
+    done
+}
+
 # 1. A SYSTEM whose Services key lists itself: refused by every verb with
 # the hive and the key named, nothing written (it crashed every verb).
 fresh files
@@ -238,12 +250,7 @@ expect_same_tree "$W" "$TMPDIR/before"
 # with its perfcLLLL.dat and perfhLLLL.dat (empty tables) in System32 and
 # SysWOW64. Each table was found by a pass over its folder: query took
 # 32 s, audit 62 s. Audit lists English's names as missing from each.
-fresh files
-N=$(size 3000)
-"$MKSCALE" languages "$CFG/SOFTWARE" "$N" || fail "mkscale languages"
-for d in System32 SysWOW64; do
-    "$MKSCALE" tables "$W/Windows/$d" "$N" || fail "mkscale tables $d"
-done
+languages_tree 3000
 tree_state "$W" >"$TMPDIR/before"
 all_verbs "$N languages with tables" "hive:$W" 3 8
 # Its audit in memory: at most 10 x what it reads (the hives and the
@@ -268,12 +275,7 @@ expect_same_tree "$W" "$TMPDIR/before"
 # Four times as many: each table read was found among those read before
 # by a walk over them (install --dry-run took 9.7 s of processor time,
 # backup 3.9 s).
-fresh files
-N=$(size 12000)
-"$MKSCALE" languages "$CFG/SOFTWARE" "$N" || fail "mkscale languages"
-for d in System32 SysWOW64; do
-    "$MKSCALE" tables "$W/Windows/$d" "$N" || fail "mkscale tables $d"
-done
+languages_tree 12000
 tree_state "$W" >"$TMPDIR/before"
 # shellcheck disable=SC2086
 bounded "$N languages with tables: install --dry-run" 4 0 --store "hive:$W" install --dry-run $CS "$INI"
@@ -290,12 +292,7 @@ expect_same_tree "$W" "$TMPDIR/before"
 # same restore of a quarter of the languages: linear, 6,000 take four
 # times its time; quadratic, sixteen. Six times, and a second.
 restore_langs() {
-    fresh files
-    N=$(size "$1")
-    "$MKSCALE" languages "$CFG/SOFTWARE" "$N" || fail "mkscale languages"
-    for d in System32 SysWOW64; do
-        "$MKSCALE" tables "$W/Windows/$d" "$N" || fail "mkscale tables $d"
-    done
+    languages_tree "$1"
     "$REGTOOL" --store "hive:$W" backup "$TMPDIR/langs.ini" >/dev/null || fail "backup of $N languages"
     iconv -f UTF-16LE -t UTF-8 "$TMPDIR/langs.ini" | tr -d '\r' |
         awk '{ print } /^\[PerfStrings_[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\]/ {
@@ -454,12 +451,7 @@ expect_same_tree "$W" "$TMPDIR/before"
 # 4d. install of an INI of 1,000 languages and 200 symbols into a tree of
 # 1,000 languages: each symbol's text was looked for by a pass over the
 # INI's languages, three times, per symbol, language and table (19 s).
-fresh files
-N=$(size 1000)
-"$MKSCALE" languages "$CFG/SOFTWARE" "$N" || fail "mkscale languages"
-for d in System32 SysWOW64; do
-    "$MKSCALE" tables "$W/Windows/$d" "$N" || fail "mkscale tables $d"
-done
+languages_tree 1000
 awk -v n="$N" 'BEGIN { for (i = 0; i < 200; i++) printf "#define S%d %d\n", i, 2 * i }' >"$TMPDIR/many.h"
 awk -v n="$N" 'BEGIN {
         printf "[info]\ndrivername=ManyLang\nsymbolfile=many.h\n[languages]\n009=English\n"
@@ -728,12 +720,7 @@ bounded "an INI of $N keys that each draw a warning: check-ini" 2 0 check-ini "$
 # lacks: a provider's sources are runs of languages, a provider's line
 # says a run of more than eight once (a choice kept and printed for each
 # provider and language: 2,000 of each took 262 MB and printed 41 MB).
-fresh files
-N=$(size 1000)
-"$MKSCALE" languages "$CFG/SOFTWARE" "$N" || fail "mkscale languages"
-for d in System32 SysWOW64; do
-    "$MKSCALE" tables "$W/Windows/$d" "$N" || fail "mkscale tables $d"
-done
+languages_tree 1000
 "$MKSCALE" services "$CFG/SYSTEM" "$N" || fail "mkscale services"
 bounded "$N languages and $N providers: rebuild --dry-run" 10 "0 1 2" \
     --store "hive:$W" rebuild --dry-run --accept-loss

@@ -109,11 +109,6 @@ void rt_reg_file_free(struct rt_reg_file *f);
  * set, deletions done. -1 when out of memory (ROOT then half changed:
  * apply to a clone). */
 int rt_reg_apply(const struct rt_reg_file *f, struct rt_tree_key *root);
-/* The same, moving F's values into the tree, not copying them: each
- * key's values are freed from F once applied (its keys stay, with no
- * values), so that a file of millions of tiny values is not held twice.
- * On failure F may have lost some values, never leaked one. */
-int rt_reg_apply_take(struct rt_reg_file *f, struct rt_tree_key *root);
 
 /* rt_reg_parse then rt_reg_apply into ROOT, value by value: the file is
  * never held whole beside the tree. 0, or -1 with E set (ROOT may then

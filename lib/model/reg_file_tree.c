@@ -30,44 +30,6 @@ static int delete_key(struct rt_tree_key *root, const char *path)
     return 0;
 }
 
-/* F into ROOT; with TAKE, F's values moved (see rt_reg_apply_take). */
-static int apply(struct rt_reg_file *f, struct rt_tree_key *root, int take)
-{
-    for (size_t i = 0; i < f->n_keys; i++) {
-        struct rt_reg_key *k = &f->keys[i];
-        if (k->del) {
-            if (delete_key(root, k->path) != 0)
-                return -1;
-            continue;
-        }
-        struct rt_tree_key *t = rt_tree_create(root, k->path);
-        if (!t || rt_tree_reserve_values(t, k->n_vals) != 0)
-            return -1;
-        for (size_t j = 0; j < k->n_vals; j++) {
-            struct rt_reg_value *v = &k->vals[j];
-            int rc = 0;
-            if (v->del)
-                rt_tree_delete_value(t, v->name);
-            else if (!take)
-                rc = rt_tree_set_value(t, v->name, &v->v);
-            else {
-                rc = rt_tree_set_value_take(t, v->name, &v->v);
-                v->name = NULL;
-            }
-            if (rc != 0)
-                return -1;
-        }
-        if (take) {
-            for (size_t j = 0; j < k->n_vals; j++)
-                free(k->vals[j].name);     /* deletions' names */
-            free(k->vals);
-            k->vals = NULL;
-            k->n_vals = 0;
-        }
-    }
-    return 0;
-}
-
 /* rt_reg_parse_tree's sink: each key and value applied as it is read,
  * as apply would. */
 struct apply_sink {
@@ -117,13 +79,25 @@ int rt_reg_parse_tree(const uint8_t *data, size_t len, const char *codepage,
 
 int rt_reg_apply(const struct rt_reg_file *f, struct rt_tree_key *root)
 {
-    /* Never changed without TAKE. */
-    return apply((struct rt_reg_file *)f, root, 0);
-}
-
-int rt_reg_apply_take(struct rt_reg_file *f, struct rt_tree_key *root)
-{
-    return apply(f, root, 1);
+    for (size_t i = 0; i < f->n_keys; i++) {
+        const struct rt_reg_key *k = &f->keys[i];
+        if (k->del) {
+            if (delete_key(root, k->path) != 0)
+                return -1;
+            continue;
+        }
+        struct rt_tree_key *t = rt_tree_create(root, k->path);
+        if (!t || rt_tree_reserve_values(t, k->n_vals) != 0)
+            return -1;
+        for (size_t j = 0; j < k->n_vals; j++) {
+            const struct rt_reg_value *v = &k->vals[j];
+            if (v->del)
+                rt_tree_delete_value(t, v->name);
+            else if (rt_tree_set_value(t, v->name, &v->v) != 0)
+                return -1;
+        }
+    }
+    return 0;
 }
 
 static int from_key(const struct rt_tree_key *k, const char *prefix,

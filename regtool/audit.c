@@ -54,8 +54,9 @@ static const char usage_text[] =
     "  --jobs N            --fleet's workers (default: one per processor)\n"
     "\n"
     "Exit status: 0 clean (info only); 1 warnings; 2 errors (the worst of\n"
-    "every store); 3 --textfile cannot be written, or with --fleet a\n"
-    "machine could not be read; 64 bad command line.\n";
+    "every store); 3 memory ran out (the audit incomplete), --textfile\n"
+    "cannot be written, or with --fleet a machine could not be read; 64\n"
+    "bad command line.\n";
 
 struct result {
     const char *spec;
@@ -63,17 +64,19 @@ struct result {
     struct rt_findings f;
 };
 
-static void audit_one(struct result *r, const struct rt_audit_options *opt,
-                      int libraries)
+/* 0, or -1 when memory ran out (said): the audit of R is incomplete. */
+static int audit_one(struct result *r, const struct rt_audit_options *opt,
+                     int libraries)
 {
     regtool_open_options o = rt_cli_open_options();
     int rc = rt_op_audit_spec(r->spec, &o, rt_cli_options()->read_once, opt,
                               libraries, &r->layout, &r->f);
     if (rc == -2)
-        rt_cli_error("out of memory");
+        rt_cli_error("audit of %s: out of memory", r->spec);
     else if (rc < 0)
         rt_cli_error("audit of %s: out of memory; findings incomplete",
                      r->spec);
+    return rc < 0 ? -1 : 0;
 }
 
 /* The store specs of FILE, one a line; blank lines and '#' comments
@@ -127,12 +130,12 @@ static int audit_stores(char **specs, size_t n_specs, int many, int json,
     struct result *r = calloc(n_specs, sizeof *r);
     if (!r)
         return RT_EXIT_FAILURE;
-    int rc = RT_EXIT_OK;
+    int rc = RT_EXIT_OK, incomplete = 0;
     if (json && many)
         putchar('[');
     for (size_t i = 0; i < n_specs; i++) {
         r[i].spec = specs[i];
-        audit_one(&r[i], opt, libraries);
+        incomplete |= audit_one(&r[i], opt, libraries) != 0;
         if (json) {
             if (i)
                 putchar(',');
@@ -152,7 +155,8 @@ static int audit_stores(char **specs, size_t n_specs, int many, int json,
     if (json)
         fputs(many ? "]\n" : "\n", stdout);
     free(r);
-    return rc;
+    /* An audit memory cut short is no verdict, clean or not. */
+    return incomplete ? RT_EXIT_FAILURE : rc;
 }
 
 int cmd_audit(int argc, char **argv)

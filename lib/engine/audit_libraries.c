@@ -515,7 +515,9 @@ static int exists(struct libaudit *a, const char *fmt, const char *x,
     char path[2200];
     snprintf(path, sizeof path, fmt, x, y);
     int r = a->tree->exists(a->tree->ctx, path);
-    if (r < 0)
+    if (r == -2)
+        a->failed = 1;
+    else if (r < 0)
         a->refused = 1;
     return r > 0;
 }

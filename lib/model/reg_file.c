@@ -712,44 +712,49 @@ static void put_escaped(struct rt_strbuf *b, const char *s, size_t n)
 }
 
 /* A REG_SZ that reads back as the same bytes from a quoted string: its
- * text as UTF-8 in a new string, else NULL. */
-static char *quotable(const struct rt_value *v, enum rt_reg_format fmt,
-                      const char *codepage)
+ * text as UTF-8 in a new string in *OUT, else *OUT NULL (written as hex).
+ * 0, or -1 out of memory: never hex for want of memory, which would make
+ * what is written depend on it. */
+static int quotable(const struct rt_value *v, enum rt_reg_format fmt,
+                    const char *codepage, char **out)
 {
+    *out = NULL;
     if (v->type != RT_REG_SZ || v->len < 2 || v->len % 2 ||
         v->data[v->len - 1] || v->data[v->len - 2])
-        return NULL;
+        return 0;
     for (size_t i = 0; i + 2 < v->len; i += 2) {
         uint16_t u = (uint16_t)(v->data[i] | v->data[i + 1] << 8);
         if (u == 0 || u == '\r' || u == '\n')
-            return NULL;
+            return 0;
     }
     char *s;
     size_t sl, off;
-    if (rt_utf16le_to_utf8(v->data, v->len - 2, &s, &sl, &off) != 0)
-        return NULL;
+    int r = rt_utf16le_to_utf8(v->data, v->len - 2, &s, &sl, &off);
+    if (r != 0)
+        return r == -2 ? -1 : 0;
     if (fmt == RT_REG_V4) {
         /* The round trip through the code page must give the same text. */
         uint8_t *a;
         size_t al;
-        if (rt_os_utf8_to_codepage(codepage, s, sl, &a, &al, &off) != 0) {
+        r = rt_os_utf8_to_codepage(codepage, s, sl, &a, &al, &off);
+        if (r != 0) {
             free(s);
-            return NULL;
+            return r == -2 ? -1 : 0;
         }
         char *back;
         size_t bl;
-        int same = rt_os_codepage_to_utf8(codepage, a, al, &back, &bl,
-                                          &off) == 0 &&
-                   bl == sl && !memcmp(back, s, sl);
-        if (same)
+        r = rt_os_codepage_to_utf8(codepage, a, al, &back, &bl, &off);
+        int same = r == 0 && bl == sl && !memcmp(back, s, sl);
+        if (r == 0)
             free(back);
         free(a);
         if (!same) {
             free(s);
-            return NULL;
+            return r == -2 ? -1 : 0;
         }
     }
-    return s;
+    *out = s;
+    return 0;
 }
 
 static int put_value(struct rt_strbuf *b, const struct rt_reg_key *k,
@@ -773,7 +778,9 @@ static int put_value(struct rt_strbuf *b, const struct rt_reg_key *k,
         return 0;
     }
     const struct rt_value *v = &rv->v;
-    char *str = quotable(v, fmt, codepage);
+    char *str;
+    if (quotable(v, fmt, codepage, &str) != 0)
+        return nomem(e);
     if (str) {
         rt_strbuf_append(b, "\"", 1);
         put_escaped(b, str, strlen(str));

@@ -76,14 +76,16 @@ static char *tree_find(const struct tree_ctx *t, const char *path)
 /* 1, 0, or -1 where a link or special file stands on the way (refused
  * by the platform layer as every path of the tree is): what lies beyond
  * is not looked at. Or outside the tree held (EACCES: never asked by the
- * engine, which knows it from root_unheld). */
+ * engine, which knows it from root_unheld). -2 out of memory: a file
+ * not looked for is not missing. */
 static int tree_exists(void *ctx, const char *path)
 {
     char *cur = tree_find(ctx, path);
     /* Two names of it that differ only in case: one of them is what
      * Windows loads, and it is there. */
     if (!cur)
-        return errno == EEXIST ? 1
+        return errno == ENOMEM ? -2
+               : errno == EEXIST ? 1
                : errno == ELOOP || errno == ENODEV || errno == EXDEV ||
                        errno == EACCES
                    ? -1
@@ -212,12 +214,16 @@ int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
         rt_database_free(&db);
         loaded = 0;
     }
+    if (!loaded && e.code == RT_ERR_NOT_ENOUGH_MEMORY)
+        return -2;
     if (!loaded)
         return rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR, NULL,
                                NULL, NULL, "%s", e.message) != 0 ? -2 : 1;
     /* Keys Windows reads otherwise than this load did (a link, two
      * names for one key): each an error, whatever else is checked. */
     int r = rt_op_key_findings(s, f, &e);
+    if (r > 0 && e.code == RT_ERR_NOT_ENOUGH_MEMORY)
+        r = -1;
     if (r > 0) {
         rt_database_free(&db);
         return rt_findings_add(f, "database-unreadable", RT_AUDIT_ERROR, NULL,
@@ -242,6 +248,10 @@ static int audit_spec(const char *spec, const regtool_open_options *open,
     *layout = NULL;
     struct rt_store *s = rt_op_open_store(spec, open, read_once, &e,
                                           &bad_spec);
+    /* Memory running out is this machine's failure, not the store's:
+     * no finding (a monitor would call a healthy database unreadable). */
+    if (!s && e.code == RT_ERR_NOT_ENOUGH_MEMORY)
+        return -2;
     if (!s)
         return rt_findings_add(f, "store-unreadable", RT_AUDIT_ERROR, NULL,
                                NULL, NULL, "%s", e.message) != 0 ? -2 : 0;

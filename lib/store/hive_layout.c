@@ -218,6 +218,40 @@ static int syswow64_unread(const char *wow, struct rt_error *e)
     return 1;
 }
 
+/* SysWOW64 beside S's System32, in S->syswow64 when it holds a copy of
+ * the tables (left NULL when not): 0, or -1 with E set. */
+static int find_syswow64(struct hive_store *s, struct rt_error *e)
+{
+    char *windows = hive_parent_dir(s->system32);
+    errno = 0;
+    char *wow = windows ? hive_find_ci(windows, "SysWOW64") : NULL;
+    int refused = windows && !wow && hive_ambiguous(e);
+    /* Out of memory looking is never a tree without SysWOW64: its
+     * copies would be left out of every commit and drift apart. */
+    if (!refused && (!windows || (!wow && errno == ENOMEM))) {
+        free(windows);
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "%s: out of memory",
+                            s->system32);
+    }
+    /* SysWOW64 holds a copy when it has either table of English: one of
+     * the two alone is a copy damaged, refused by check_dat_files, not a
+     * directory to leave out of every commit (which would let the copies
+     * drift apart). */
+    refused = refused || (wow && syswow64_refused(wow, e));
+    char *wdat = wow && !refused ? hive_find_ci(wow, "perfc009.dat") : NULL;
+    refused = refused || (wow && !wdat && syswow64_unread(wow, e));
+    if (wow && !wdat && !refused)
+        wdat = hive_find_ci(wow, "perfh009.dat");
+    refused = refused || (wow && !wdat && syswow64_unread(wow, e));
+    if (!refused && wdat)
+        s->syswow64 = wow;
+    else
+        free(wow);
+    free(wdat);
+    free(windows);
+    return refused ? -1 : 0;
+}
+
 /* Decides where the tables are, and checks that they are there (SPEC
  * 1.1): .dat files when --tables names their directory, or when
  * Perflib\009 is a predefined-handle key or holds no tables and
@@ -293,31 +327,8 @@ static int find_layout(struct hive_store *s, const char *system32_guess,
     if (s->files_layout && s->system32) {
         if (check && check_dat_files(s, s->system32, &total, e) != 0)
             return -1;
-        char *windows = hive_parent_dir(s->system32);
-        char *wow = windows ? hive_find_ci(windows, "SysWOW64") : NULL;
-        int refused = windows && !wow && hive_ambiguous(e);
-        /* SysWOW64 holds a copy when it has either table of English: one
-         * of the two alone is a copy damaged, refused by check_dat_files
-         * below, not a directory to leave out of every commit (which
-         * would let the copies drift apart). */
-        refused = refused || (wow && syswow64_refused(wow, e));
-        char *wdat = wow && !refused ? hive_find_ci(wow, "perfc009.dat")
-                                     : NULL;
-        refused = refused || (wow && !wdat && syswow64_unread(wow, e));
-        if (wow && !wdat && !refused)
-            wdat = hive_find_ci(wow, "perfh009.dat");
-        refused = refused || (wow && !wdat && syswow64_unread(wow, e));
-        if (refused) {
-            free(wow);
-            free(windows);
+        if (find_syswow64(s, e) != 0)
             return -1;
-        }
-        if (wdat)
-            s->syswow64 = wow;
-        else
-            free(wow);
-        free(wdat);
-        free(windows);
         if (check && s->syswow64 &&
             check_dat_files(s, s->syswow64, &total, e) != 0)
             return -1;

@@ -321,12 +321,16 @@ static int confine_scope(struct hive_store *s, struct rt_error *e)
 
 /* The journal and the lock sit beside SOFTWARE; journal paths are
  * relative to the common directory of every file a commit can touch. */
+static int find_windows_dir(struct hive_store *s);
+
 static int place_journal(struct hive_store *s)
 {
     char *config = hive_parent_dir(s->software.path);
     char *base = common_dir(s->software.path, s->system.path);
-    if (!config || !base)
+    if (!config || !base || find_windows_dir(s) != 0) {
+        free(base);
         goto fail;
+    }
     /* Side files (INF copies, PerfStringBackup.INI) lie anywhere under
      * the Windows directory. */
     const char *extra[] = {s->system32, s->syswow64,
@@ -448,15 +452,17 @@ static int hive_tables_in_files(struct rt_store *st)
     return hs(st)->files_layout;
 }
 
-/* The Windows directory holding System32/config/SOFTWARE, found once: a
- * tree given by its root, its Windows directory or its config directory
- * all end there; hive files given by name count only when they sit in
- * such a config directory. */
-const char *hive_windows_dir(struct rt_store *st)
+/* The Windows directory holding System32/config/SOFTWARE, found once
+ * (place_journal, at the opening, which fails out of memory; every later
+ * call allocates nothing): a tree given by its root, its Windows
+ * directory or its config directory all end there; hive files given by
+ * name count only when they sit in such a config directory. 0, or -1
+ * out of memory (not found yet: never a tree taken for one without a
+ * Windows directory). */
+static int find_windows_dir(struct hive_store *s)
 {
-    struct hive_store *s = hs(st);
     if (s->windows_dir)
-        return *s->windows_dir ? s->windows_dir : NULL;
+        return 0;
     char *config = hive_parent_dir(s->software.path);
     char *sys32 = config && hive_base_is(config, "config")
                       ? hive_parent_dir(config)
@@ -464,10 +470,27 @@ const char *hive_windows_dir(struct rt_store *st)
     char *win = sys32 && hive_base_is(sys32, "System32")
                     ? hive_parent_dir(sys32)
                     : NULL;
+    int found = win != NULL;
+    int oom = !config || (hive_base_is(config, "config") && !sys32) ||
+              (sys32 && hive_base_is(sys32, "System32") && !win);
     free(config);
     free(sys32);
-    s->windows_dir = win ? win : strdup("");
-    return win;
+    if (!oom && !found)
+        oom = !(win = strdup(""));
+    if (oom) {
+        errno = ENOMEM;
+        return -1;
+    }
+    s->windows_dir = win;
+    return 0;
+}
+
+const char *hive_windows_dir(struct rt_store *st)
+{
+    struct hive_store *s = hs(st);
+    if (find_windows_dir(s) != 0)
+        return NULL;
+    return *s->windows_dir ? s->windows_dir : NULL;
 }
 
 /* Tables as registry values are spliced in place (rt_regf_value_splice),

@@ -1,4 +1,5 @@
-/* Preloaded by tests/cli/check_ini_out_of_memory.sh (LD_PRELOAD): once a
+/* Preloaded by tests/cli/check_ini_out_of_memory.sh, out_of_memory_verbs.sh
+ * and prometheus.sh (LD_PRELOAD): once a
  * file whose path holds FAIL_ALLOC_MATCH has been opened, the
  * FAIL_ALLOC_AT-th allocation from then on (malloc, calloc or realloc)
  * fails as out of memory, that one only, and the file FAIL_ALLOC_FIRED is

@@ -13,6 +13,7 @@
 
 #include "engine/provider_names.h"
 #include "model/name_match.h"
+#include "ops/ops.h"
 
 static enum rt_name_match match(const char *text, const char *name)
 {
@@ -212,6 +213,46 @@ static void provider_huge_range_is_runs(void **state)
     rt_pair_list_free(&h);
 }
 
+/* names --provider reads a service's range as the registry holds it:
+ * First Counter..Last Counter, First Counter alone without Last Counter,
+ * nothing without First Counter (whatever Last Counter says). */
+static void service_range_as_stored(void **state)
+{
+    (void)state;
+    struct rt_db_language l = {0};
+    append(&l.table.counter, 4000, "Bytes");
+    append(&l.table.counter, 4002, "Files");
+    append(&l.table.counter, 4004, "Errors");
+    append(&l.table.help, 4001, "Bytes moved");
+    struct rt_service_info svc = {0};
+    svc.has_range = 1;
+    svc.first_counter = 4000;
+    svc.has_last_counter = 1;
+    svc.last_counter = 4002;
+    struct rt_provider_names p;
+    struct rt_error e = {0};
+    assert_int_equal(rt_op_provider_names(&svc, &l, &p, &e), 0);
+    assert_int_equal(p.n, 2);
+    assert_int_equal(p.v[1].index, 4002);
+    assert_string_equal(p.v[0].help, "Bytes moved");
+    assert_int_equal(p.without_help, 1);
+    rt_provider_names_free(&p);
+    svc.has_last_counter = 0;
+    assert_int_equal(rt_op_provider_names(&svc, &l, &p, &e), 0);
+    assert_int_equal(p.n, 1);
+    assert_int_equal(p.v[0].index, 4000);
+    rt_provider_names_free(&p);
+    svc.has_range = 0;
+    svc.has_last_counter = 1;
+    svc.last_counter = 4004;
+    assert_int_equal(rt_op_provider_names(&svc, &l, &p, &e), 0);
+    assert_int_equal(p.n, 0);
+    assert_int_equal(p.missing_count, 0);
+    rt_provider_names_free(&p);
+    rt_pair_list_free(&l.table.counter);
+    rt_pair_list_free(&l.table.help);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +261,7 @@ int main(void)
         cmocka_unit_test(index_agrees_with_a_scan),
         cmocka_unit_test(provider_counters_with_help_and_gaps),
         cmocka_unit_test(provider_huge_range_is_runs),
+        cmocka_unit_test(service_range_as_stored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,11 @@ sed 's/^"Version"=dword:00050001/"Version"=dword:00060000/' "$TMPDIR/a8.reg" |
 expect_exit 1 "$REGTOOL" diff "reg:$TMPDIR/a.reg" "reg:$TMPDIR/v.reg"
 expect_grep "^different: 1 Perflib value, 0 languages in one only, 0 providers, 0 pairs in 0 groups$" "$OUT"
 expect_grep "^  Version  *A 327681  *B 393216" "$OUT"
+# A Version that is not a DWORD is no version: compared with nothing.
+sed 's/^"Version"=dword:00050001/"Version"="6.0"/' "$TMPDIR/a8.reg" |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/s.reg" || fail "iconv"
+expect_exit 0 "$REGTOOL" diff "reg:$TMPDIR/s.reg" "reg:$TMPDIR/v.reg"
+expect_grep "^same: no difference" "$OUT"
 cp -a "$A" "$B"
 expect_exit 0 "$REGTOOL" diff --json "hive:$A" "hive:$B"
 [ "$(jq -r '.same' "$OUT")" = true ] || fail "--json of two copies: not same"

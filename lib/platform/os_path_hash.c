@@ -6,7 +6,6 @@
 #include "platform/os.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #ifdef __linux__
@@ -26,17 +25,11 @@ static uint64_t path_hash_basis(void)
         return b;
     uint64_t seed = 0;
 #if defined(__linux__)
-    /* getrandom needs no /dev (a chroot's); the file is for kernels
-     * before 3.17. */
-    if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) != (ssize_t)sizeof seed) {
+    /* getrandom needs no /dev (a chroot's). It fails only on a kernel
+     * before 3.17 or under a filter that forbids it: the mix below is
+     * then the basis, still this run's own. */
+    if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) != (ssize_t)sizeof seed)
         seed = 0;
-        FILE *f = fopen("/dev/urandom", "rb");
-        if (f) {
-            if (fread(&seed, sizeof seed, 1, f) != 1)
-                seed = 0;
-            fclose(f);
-        }
-    }
 #elif defined(_WIN32)
     unsigned int hi, lo;
     if (rand_s(&hi) == 0 && rand_s(&lo) == 0)

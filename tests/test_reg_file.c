@@ -672,7 +672,10 @@ static void a_file_read_into_a_tree_is_the_file_applied(void **state)
                  "\"y\"=dword:00000002\r\n\"x\"=\"3\"\r\n\r\n"
                  "[HKEY_LOCAL_MACHINE\\A\\Gone]\r\n\"z\"=\"z\"\r\n\r\n"
                  "[-HKEY_LOCAL_MACHINE\\A\\Gone]\r\n\r\n"
-                 "[HKEY_LOCAL_MACHINE\\A]\r\n\"y\"=-\r\n");
+                 "[HKEY_LOCAL_MACHINE\\A]\r\n\"y\"=-\r\n\r\n"
+                 "[HKEY_CURRENT_USER\\B]\r\n\"q\"=\"1\"\r\n\r\n"
+                 "[-HKEY_CURRENT_USER]\r\n\r\n"
+                 "[HKEY_LOCAL_MACHINE\\A]\r\n");
     for (int k = 0; k < 100; k++)
         o += sprintf(o, "\"V%d\"=\"%d\"\r\n", k, k);
     struct rt_reg_file f;
@@ -689,9 +692,40 @@ static void a_file_read_into_a_tree_is_the_file_applied(void **state)
     assert_non_null(a);
     assert_null(rt_tree_child(a, "Gone"));
     assert_null(rt_tree_value(a, "y"));
+    /* A root key deleted whole, with what was under it. */
+    assert_null(rt_tree_child(read, "HKEY_CURRENT_USER"));
+    assert_int_equal(read->n_sub, 1);
     assert_int_equal(a->n_vals, 101);
     assert_memory_equal(rt_tree_value(a, "X")->v.data, u"3", 4);
     assert_memory_equal(rt_tree_value(a, "v99")->v.data, u"99", 6);
+#ifdef HAVE_ALLOC_HOOK
+    /* Each allocation of the read failed in turn: out of memory, never
+     * bad input, never a tree short of what the file holds. */
+    unsigned long calls = 0;
+    struct rt_tree_key *t = rt_tree_new("");
+    alloc_calls = 0;
+    assert_int_equal(rt_reg_parse_tree((const uint8_t *)text, len, NULL, t,
+                                       &e), 0);
+    calls = alloc_calls;
+    rt_tree_free(t);
+    for (unsigned long k = 1; k <= calls; k++) {
+        t = rt_tree_new("");
+        memset(&e, 0, sizeof e);
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int r = rt_reg_parse_tree((const uint8_t *)text, len, NULL, t, &e);
+        alloc_fail_at = 0;
+        if (r != 0 && !e.nomem)
+            fail_msg("allocation %lu of %lu failed: %s", k, calls, e.message);
+        if (r == 0) {
+            char *dump = rt_tree_dump(t);
+            assert_non_null(dump);
+            assert_string_equal(dump, want);
+            free(dump);
+        }
+        rt_tree_free(t);
+    }
+#endif
     free(want);
     free(got);
     rt_tree_free(applied);

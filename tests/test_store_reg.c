@@ -229,7 +229,8 @@ static void link_values_are_key_anomalies(void **state)
 /* A provider's key under a numbered control set (reg import writes it
  * into the set CurrentControlSet stands for on a machine booted from
  * it) is an anomaly naming the first section and counting the others:
- * regtool reads CurrentControlSet's only. Other keys of the set are not. */
+ * regtool reads CurrentControlSet's only. Other keys of the set are not,
+ * nor keys whose path is shorter than ControlSetNNN\Services. */
 static void numbered_control_set_is_a_key_anomaly(void **state)
 {
     (void)state;
@@ -246,7 +247,14 @@ static void numbered_control_set_is_a_key_anomaly(void **state)
         "\"Library\"=\"C:\\\\Users\\\\Public\\\\evil.dll\"\n"
         "\n"
         "[HKEY_LOCAL_MACHINE\\SYSTEM\\controlset002\\services\\Foo]\n"
-        "\"Start\"=dword:00000002\n";
+        "\"Start\"=dword:00000002\n"
+        "\n"
+        /* Shorter than ControlSetNNN\Services: nothing read past them. */
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\ControlSet001\\S]\n"
+        "\"a\"=\"b\"\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SYSTEM\\ControlSet003\\ServicesX]\n"
+        "\"a\"=\"b\"\n";
     char *path;
     if (asprintf(&path, "%s/numbered.reg", dir) < 0)
         abort();

@@ -459,15 +459,16 @@ static int find_numbered_sets(struct reg_store *r, const struct rt_reg_file *f,
         while (d < 3 && rel[10 + d] >= '0' && rel[10 + d] <= '9')
             d++;
         int in_perflib;
-        if (d != 3 || rel[13] != '\\')
+        /* ControlSetNNN\Services and what follows: compared only once
+         * the path is known to be that long (ControlSet001\S is not). */
+        if (d != 3 || rel[13] != '\\' || strlen(rel) < 22 ||
+            rt_utf8_casecmp(rel + 13, 9, "\\Services", 9) ||
+            (rel[22] && rel[22] != '\\'))
             continue;
         /* The same place under CurrentControlSet: a watched key? */
         char as_current[1024];
-        snprintf(as_current, sizeof as_current, "%s%s", SERVICES,
-                 rel + 13 + (sizeof "\\Services" - 1));
-        if (rt_utf8_casecmp(rel + 13, 9, "\\Services", 9) ||
-            (rel[22] && rel[22] != '\\') ||
-            !watched_key(as_current, &in_perflib))
+        snprintf(as_current, sizeof as_current, "%s%s", SERVICES, rel + 22);
+        if (!watched_key(as_current, &in_perflib))
             continue;
         if (!first)
             first = k;

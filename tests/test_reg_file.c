@@ -564,6 +564,58 @@ static void many_values_and_subkeys_found_by_name(void **state)
     rt_tree_free(k);
 }
 
+/* Values and subkeys set and deleted in a long mixed run (a .reg file's
+ * "x"=- and [-KEY], in any order, a name deleted and set again): every
+ * lookup answers as a plain list would, and settled, the key holds what
+ * is left in the order it was first set since its last deletion. */
+static void deletions_answer_as_a_list_would(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    static int live[N];             /* the list: 0 gone, else its order */
+    struct rt_tree_key *k = rt_tree_new("K");
+    assert_non_null(k);
+    char name[32];
+    unsigned r = 12345, order = 0;
+    struct rt_value v;
+    assert_int_equal(rt_value_from_dword(&v, 1), 0);
+    for (unsigned step = 0; step < 40000; step++) {
+        r = r * 1103515245u + 12345u;
+        unsigned i = (r >> 8) % N;
+        snprintf(name, sizeof name, (r & 1) ? "Name%u" : "nAME%u", i);
+        if ((r >> 4) % 3 == 0) {
+            assert_int_equal(rt_tree_delete_value(k, name), live[i] != 0);
+            assert_int_equal(rt_tree_delete_child(k, name), live[i] != 0);
+            live[i] = 0;
+        } else {
+            assert_int_equal(rt_tree_set_value(k, name, &v), 0);
+            assert_non_null(rt_tree_create(k, name));
+            if (!live[i])
+                live[i] = (int)++order;
+        }
+        /* A name looked up after each step, as the list has it. */
+        unsigned j = (r >> 16) % N;
+        snprintf(name, sizeof name, "NAME%u", j);
+        assert_int_equal(rt_tree_value(k, name) != NULL, live[j] != 0);
+        assert_int_equal(rt_tree_child(k, name) != NULL, live[j] != 0);
+    }
+    rt_value_free(&v);
+    rt_tree_settle(k);
+    size_t n = 0;
+    for (unsigned i = 0; i < N; i++)
+        n += live[i] != 0;
+    assert_int_equal(k->n_vals, n);
+    assert_int_equal(k->n_sub, n);
+    int last = 0;
+    for (size_t a = 0; a < n; a++) {
+        unsigned i = (unsigned)strtoul(k->vals[a].name + 4, NULL, 10);
+        assert_true(live[i] > last);
+        last = live[i];
+        assert_int_equal(strtoul(k->sub[a]->name + 4, NULL, 10), i);
+    }
+    rt_tree_free(k);
+}
+
 /* Out of memory while reading a .reg file, at any allocation: the read
  * fails as out of memory, or it succeeds with every value whole (a DWORD
  * with its four bytes): never a value that lost its data. */
@@ -745,6 +797,7 @@ int main(void)
         cmocka_unit_test(malformed_files_name_their_line),
         cmocka_unit_test(applies_to_a_tree_and_back),
         cmocka_unit_test(many_values_and_subkeys_found_by_name),
+        cmocka_unit_test(deletions_answer_as_a_list_would),
         cmocka_unit_test(mutated_files_never_crash),
         cmocka_unit_test(out_of_memory_never_yields_a_value_without_data),
         cmocka_unit_test(out_of_memory_in_a_code_page_is_not_bad_input),

@@ -74,6 +74,7 @@ int rt_reg_parse_tree(const uint8_t *data, size_t len, const char *codepage,
     int rc = rt_reg_parse_to(data, len, codepage, &f, &sink, e);
     if (rc == 0)
         rt_reg_file_free(&f);
+    rt_tree_settle(root);   /* its deletions' holes closed up */
     return rc;
 }
 
@@ -97,6 +98,7 @@ int rt_reg_apply(const struct rt_reg_file *f, struct rt_tree_key *root)
                 return -1;
         }
     }
+    rt_tree_settle(root);
     return 0;
 }
 

@@ -12,8 +12,9 @@
 /* --- indexes by name -------------------------------------------------
  * Open addressing over positions (+1; 0 is an empty slot), at most half
  * full, hashed by rt_utf8_casehash: equal names (rt_utf8_casecmp) hash
- * alike. Kept from INDEX_MIN entries on; a deletion, which moves the
- * entries after it anyway, rebuilds it. The seed is the key's address:
+ * alike. Kept from INDEX_MIN entries on; a deleted entry leaves it
+ * (index_remove), the hole it leaves among the entries stays until the
+ * key is closed up and the index rebuilt. The seed is the key's address:
  * names chosen to collide in one run do not in another. */
 
 #define INDEX_MIN 16u
@@ -23,9 +24,10 @@ struct rt_tree_index {
     size_t cap;         /* a power of two */
 };
 
+/* An entry's name; NULL for a deleted one not closed up yet. */
 static const char *sub_name(const struct rt_tree_key *k, size_t i)
 {
-    return k->sub[i]->name;
+    return k->sub[i] ? k->sub[i]->name : NULL;
 }
 
 static const char *val_name(const struct rt_tree_key *k, size_t i)
@@ -58,6 +60,35 @@ static void index_put(const struct rt_tree_key *k, struct rt_tree_index *x,
     x->slot[i] = (uint32_t)(pos + 1);
 }
 
+/* Takes entry POS, named NAME, out of X: its slot emptied and the slots
+ * after it in its run moved back where their probes would find them
+ * (linear probing's deletion), so that no probe ever walks the slots of
+ * entries deleted (a name set and deleted a million times would make
+ * its run a million slots long). */
+static void index_remove(const struct rt_tree_key *k, struct rt_tree_index *x,
+                         const char *(*name_at)(const struct rt_tree_key *,
+                                                size_t),
+                         const char *name, size_t pos)
+{
+    size_t mask = x->cap - 1;
+    size_t i = index_home(k, x, name, strlen(name));
+    while (x->slot[i] && x->slot[i] != pos + 1)
+        i = (i + 1) & mask;
+    if (!x->slot[i])
+        return;
+    for (size_t j = (i + 1) & mask; x->slot[j]; j = (j + 1) & mask) {
+        const char *m = name_at(k, x->slot[j] - 1);
+        size_t h = index_home(k, x, m, strlen(m));
+        /* Left where it is when its home lies after the hole, up to J
+         * (cyclically): a probe from there never passes the hole. */
+        if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
+            continue;
+        x->slot[i] = x->slot[j];
+        i = j;
+    }
+    x->slot[i] = 0;
+}
+
 /* (Re)builds the index *X of the N entries NAME_AT names, in two to four
  * slots an entry (four bytes each: a key of millions of values is not
  * indexed at 64 bytes a value); without memory, or past 2^32 entries,
@@ -80,7 +111,8 @@ static void index_build(const struct rt_tree_key *k, struct rt_tree_index **x,
     }
     nx->cap = cap;
     for (size_t i = 0; i < n; i++)
-        index_put(k, nx, name_at(k, i), i);
+        if (name_at(k, i))
+            index_put(k, nx, name_at(k, i), i);
     *x = nx;
 }
 
@@ -107,7 +139,7 @@ static size_t index_find(const struct rt_tree_key *k,
     if (!x) {
         for (size_t i = 0; i < n; i++) {
             const char *m = name_at(k, i);
-            if (!rt_utf8_casecmp(m, strlen(m), name, len))
+            if (m && !rt_utf8_casecmp(m, strlen(m), name, len))
                 return i;
         }
         return n;
@@ -119,7 +151,7 @@ static size_t index_find(const struct rt_tree_key *k,
          i = (i + 1) & (x->cap - 1)) {
         size_t pos = x->slot[i] - 1;
         const char *m = name_at(k, pos);
-        if (pos < best && !rt_utf8_casecmp(m, strlen(m), name, len))
+        if (m && pos < best && !rt_utf8_casecmp(m, strlen(m), name, len))
             best = pos;
     }
     return best;
@@ -183,15 +215,20 @@ struct rt_tree_key *rt_tree_clone(const struct rt_tree_key *k)
     if (!c->sub || !c->vals)
         goto fail;
     for (size_t i = 0; i < k->n_sub; i++) {
-        if (!(c->sub[i] = rt_tree_clone(k->sub[i])))
+        if (!k->sub[i])
+            continue;
+        if (!(c->sub[c->n_sub] = rt_tree_clone(k->sub[i])))
             goto fail;
         c->n_sub++;
     }
     for (size_t i = 0; i < k->n_vals; i++) {
-        c->vals[i].name = strdup(k->vals[i].name);
-        if (!c->vals[i].name ||
-            rt_value_copy(&c->vals[i].v, &k->vals[i].v) != 0) {
-            free(c->vals[i].name);
+        struct rt_tree_value *cv = &c->vals[c->n_vals];
+        if (!k->vals[i].name)
+            continue;
+        cv->name = strdup(k->vals[i].name);
+        if (!cv->name || rt_value_copy(&cv->v, &k->vals[i].v) != 0) {
+            free(cv->name);
+            cv->name = NULL;
             goto fail;
         }
         c->n_vals++;
@@ -328,32 +365,67 @@ int rt_tree_set_value(struct rt_tree_key *k, const char *name,
     return rt_tree_set_value_take(k, n, &copy);
 }
 
+/* Closes up K's holes (values, subkeys), keeping the order of what is
+ * left, and rebuilds the indexes. O(entries). */
+static void close_up(struct rt_tree_key *k)
+{
+    if (k->dead_vals) {
+        size_t n = 0;
+        for (size_t i = 0; i < k->n_vals; i++)
+            if (k->vals[i].name)
+                k->vals[n++] = k->vals[i];
+        k->n_vals = n;
+        k->dead_vals = 0;
+        index_build(k, &k->val_index, val_name, k->n_vals);
+    }
+    if (k->dead_subs) {
+        size_t n = 0;
+        for (size_t i = 0; i < k->n_sub; i++)
+            if (k->sub[i])
+                k->sub[n++] = k->sub[i];
+        k->n_sub = n;
+        k->dead_subs = 0;
+        index_build(k, &k->sub_index, sub_name, k->n_sub);
+    }
+}
+
+void rt_tree_settle(struct rt_tree_key *k)
+{
+    close_up(k);
+    for (size_t i = 0; i < k->n_sub; i++)
+        rt_tree_settle(k->sub[i]);
+}
+
 int rt_tree_delete_value(struct rt_tree_key *k, const char *name)
 {
     struct rt_tree_value *v = rt_tree_value(k, name);
     if (!v)
         return 0;
-    size_t i = (size_t)(v - k->vals);
+    if (k->val_index)
+        index_remove(k, k->val_index, val_name, v->name,
+                     (size_t)(v - k->vals));
     free(v->name);
     rt_value_free(&v->v);
-    memmove(&k->vals[i], &k->vals[i + 1], (k->n_vals - i - 1) * sizeof *v);
-    k->n_vals--;
-    index_build(k, &k->val_index, val_name, k->n_vals);
+    v->name = NULL;
+    /* Closed up once holes outnumber entries: each entry moved once for
+     * at least as many deletions, so n deletions cost O(n). */
+    if (2 * ++k->dead_vals > k->n_vals)
+        close_up(k);
     return 1;
 }
 
 int rt_tree_delete_child(struct rt_tree_key *k, const char *name)
 {
-    struct rt_tree_key *c = rt_tree_child(k, name);
-    if (!c)
+    size_t i = index_find(k, k->sub_index, sub_name, k->n_sub, name,
+                          strlen(name));
+    if (i == k->n_sub)
         return 0;
-    size_t i = 0;
-    while (k->sub[i] != c)
-        i++;
-    rt_tree_free(c);
-    memmove(&k->sub[i], &k->sub[i + 1], (k->n_sub - i - 1) * sizeof *k->sub);
-    k->n_sub--;
-    index_build(k, &k->sub_index, sub_name, k->n_sub);
+    if (k->sub_index)
+        index_remove(k, k->sub_index, sub_name, k->sub[i]->name, i);
+    rt_tree_free(k->sub[i]);
+    k->sub[i] = NULL;
+    if (2 * ++k->dead_subs > k->n_sub)
+        close_up(k);
     return 1;
 }
 
@@ -364,6 +436,8 @@ static void dump_key(struct rt_strbuf *f, const struct rt_tree_key *k, const cha
         return;
     rt_strbuf_printf(f, "[%s]\n", path);
     for (size_t i = 0; i < k->n_vals; i++) {
+        if (!k->vals[i].name)
+            continue;
         rt_strbuf_printf(f, "  \"%s\" type=%u len=%zu ", k->vals[i].name,
                 k->vals[i].v.type, k->vals[i].v.len);
         /* Hex in chunks: one printf a byte made a dump of a database's
@@ -383,7 +457,8 @@ static void dump_key(struct rt_strbuf *f, const struct rt_tree_key *k, const cha
         rt_strbuf_append(f, "\n", 1);
     }
     for (size_t i = 0; i < k->n_sub; i++)
-        dump_key(f, k->sub[i], path);
+        if (k->sub[i])
+            dump_key(f, k->sub[i], path);
     free(path);
 }
 

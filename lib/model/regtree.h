@@ -23,6 +23,9 @@ struct rt_tree_key {
      * lookup is not a scan. Only the functions here change a key. */
     struct rt_tree_index *sub_index, *val_index;
     size_t sub_cap, val_cap;
+    /* Deleted entries not yet closed up (a NULL SUB, a value whose name
+     * is NULL): see rt_tree_settle. */
+    size_t dead_subs, dead_vals;
 };
 
 struct rt_tree_key *rt_tree_new(const char *name);
@@ -57,6 +60,14 @@ int rt_tree_delete_value(struct rt_tree_key *k, const char *name);
 /* Deletes the child NAME and everything under it: 1 when deleted, 0 when
  * there was no such child. */
 int rt_tree_delete_child(struct rt_tree_key *k, const char *name);
+
+/* A deletion leaves a hole where the entry was (a NULL in SUB, a value
+ * named NULL), closed up once a key's holes outnumber its entries: a run
+ * of n deletions costs O(n), not n moves of every entry after each and
+ * n rebuilt indexes. The functions here skip holes; code that walks
+ * ->sub and ->vals itself calls this first, after deleting: every hole
+ * in K and below closed up, the order of what is left kept. */
+void rt_tree_settle(struct rt_tree_key *k);
 
 /* Appends a canonical dump of K and everything under it to a new string:
  * one line per key path and per value (type, hex bytes). */

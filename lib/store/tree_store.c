@@ -208,6 +208,7 @@ int rt_tree_store_apply(const struct rt_tree_key *root,
             return -1;
         }
     }
+    rt_tree_settle(work);   /* what the store writes walks it */
     *out = work;
     return 0;
 }

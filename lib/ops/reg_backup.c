@@ -437,16 +437,24 @@ int rt_op_restore_reg(struct rt_store *s, const struct rt_reg_file *f,
     return rc;
 }
 
-/* The least a .reg file of F takes: each byte of a REG_MULTI_SZ (a
- * table) is written as hex, "xx," in UTF-16LE, 6 bytes. */
+/* The least a .reg file of F (UTF-16LE, as backups are) takes, counted
+ * before its text is made, which is six times the values' bytes and
+ * more: a REG_SZ at least its own bytes (a unit a character, quoted or
+ * not), a DWORD nothing that counts, every other value (a table, a
+ * Library of another type) its bytes as hex, "xx," 6 bytes each but the
+ * last comma. A hive's 100 MB value took 1.9 GB to render before the
+ * cap refused the text. */
 static uint64_t reg_size_at_least(const struct rt_reg_file *f)
 {
     uint64_t n = 0;
     for (size_t i = 0; i < f->n_keys; i++)
-        for (size_t j = 0; j < f->keys[i].n_vals; j++)
-            if (!f->keys[i].vals[j].del &&
-                f->keys[i].vals[j].v.type == RT_REG_MULTI_SZ)
-                n += 6 * (uint64_t)f->keys[i].vals[j].v.len;
+        for (size_t j = 0; j < f->keys[i].n_vals; j++) {
+            const struct rt_reg_value *v = &f->keys[i].vals[j];
+            uint64_t len = v->v.len;
+            if (v->del || !len || v->v.type == RT_REG_DWORD)
+                continue;
+            n += v->v.type == RT_REG_SZ ? len : 6 * len - 2;
+        }
     return n;
 }
 

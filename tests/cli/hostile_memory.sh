@@ -62,6 +62,10 @@
 #       tables; now their texts in one block and 4-byte positions
 #       sorted: 34 MB, 6.6 x)
 #                                                 8 x the tables + 8 MB
+#   backup --format reg of a tree whose PerfOS Library is 50 MB (its
+#       text, 300 MB, was made whole before the cap refused it: 19 x the
+#       value; now refused from the values' sizes)
+#                                                 10 x the tree + 24 MB
 # A regtool that holds each input byte ten times over fails them.
 #
 # Caps: a .dat table and a .reg file over 256 MiB, a PerfStringBackup
@@ -527,6 +531,20 @@ if [ "$ASAN" = 0 ]; then
     expect_exit 0 "$REGTOOL" --store "hive:$W" restore --dry-run "$TMPDIR/big-backup.ini"
     expect_grep "would restore from .*big-backup.ini (UTF-16LE): 0 changes" "$OUT"
     rm -f "$TMPDIR/big-backup.ini"
+
+    # A value that is no table, 50 MB (PerfOS's Library): its .reg text
+    # would pass the cap, and was made whole before the cap refused it
+    # (19 x the value: a 100 MB one took 1.9 GB). Refused from the
+    # values' sizes, before any text is made.
+    rm -rf "$W"
+    expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
+    "$MKSCALE" bigvalue "$W/Windows/System32/config/SYSTEM" 50000000 ||
+        fail "mkscale bigvalue"
+    in=$(du -sb "$W" | cut -f1)
+    PEAK_EXIT_MAX=2 peak "backup --format reg of a 50 MB Library ($((in / MB)) MB tree)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/big-backup.reg"
+    expect_grep "^regtool: backup: the \.reg file would be [0-9]* bytes or more, larger than the 256 MiB" "$ERR"
+    [ ! -e "$TMPDIR/big-backup.reg" ] || fail "backup --format reg saved a file restore refuses"
 fi
 # Tables each under their cap that add up past what a tree's tables may
 # be together (1 GiB): sparse, they cost nothing on disk. Refused at the

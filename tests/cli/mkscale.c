@@ -17,6 +17,8 @@
  *                                Library C:\PROGRA~1\SNNNNN~1\scale.dll,
  *                                8.3 short names (the caller plants
  *                                Program Files\SNNNNN Scale\scale.dll)
+ *   mkscale bigvalue SYSTEM N    PerfOS's Library N bytes long
+ *                                (REG_EXPAND_SZ, 'A's)
  *   mkscale languages SOFTWARE N N more Perflib language subkeys (ids
  *                                1000 hex on), without tables
  *   mkscale tables DIR N         the .dat tables of those N languages in
@@ -134,6 +136,23 @@ static int values(struct rt_regf *h, long n)
                 return fail(h, name);
         }
     return 0;
+}
+
+/* PerfOS's Library, N bytes of 'A' (REG_EXPAND_SZ): a value that is no
+ * table, of any size a hive holds. */
+static int bigvalue(struct rt_regf *h, long n)
+{
+    uint32_t perf;
+    if (rt_regf_lookup(h, rt_regf_root(h), SERVICES "\\PerfOS\\Performance",
+                       &perf))
+        return fail(h, "PerfOS\\Performance");
+    uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
+    if (!b)
+        return fail(NULL, "out of memory");
+    memset(b, 'A', (size_t)n);
+    int r = rt_regf_value_set(h, perf, "Library", 2, b, (size_t)n);
+    free(b);
+    return r ? fail(h, "Library") : 0;
 }
 
 static int languages(struct rt_regf *h, long n)
@@ -321,8 +340,9 @@ int main(int argc, char **argv)
                                    !strcmp(argv[1], "values") ||
                                    !strcmp(argv[1], "sharedlist") ||
                                    !strcmp(argv[1], "ownsk") ||
+                                   !strcmp(argv[1], "bigvalue") ||
                                    !strcmp(argv[1], "duplicates")))) {
-        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates|sharedlist|ownsk HIVE N | "
+        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates|sharedlist|ownsk|bigvalue HIVE N | "
                         "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
@@ -355,6 +375,8 @@ int main(int argc, char **argv)
         rc = sharedlist(h, n);
     else if (!strcmp(argv[1], "ownsk"))
         rc = ownsk(h, n);
+    else if (!strcmp(argv[1], "bigvalue"))
+        rc = bigvalue(h, n);
     else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))
         rc = loop(h, !strcmp(argv[1], "cycle"));
     else

@@ -56,26 +56,22 @@ static enum rt_backup_read read_backup(const char *file, const char *path,
                                        struct rt_backup_file *f,
                                        struct rt_error *e)
 {
-    /* Refused by its size before it is mapped: a sparse file of any size
-     * maps, and its parse would read every page. Which format it is is
-     * not known yet: the larger of the two caps here, the .reg file's
+    /* Refused by its size before a page is read: a sparse file of any
+     * size maps, and its parse would read every page. Which format it is
+     * is not known yet: the larger of the two caps here, the .reg file's
      * once its first bytes say it is one. */
     uint64_t cap = RT_BACKUP_FILE_MAX > RT_REG_FILE_MAX ? RT_BACKUP_FILE_MAX
                                                         : RT_REG_FILE_MAX;
     struct rt_os_stat st;
-    if (rt_os_stat(path, &st) == 0 && st.kind == RT_OS_FILE && st.size > cap) {
-        rt_size_cap_error(e, file, st.size, cap,
-                          "a PerfStringBackup or .reg file");
-        return RT_BACKUP_READ_TOO_LARGE;
-    }
     struct rt_os_map view;
     uint8_t *data = NULL;
     size_t len = 0;
     if (rt_os_map_file(path, &view) != 0)
         view.data = NULL;
-    /* What is mapped or read is what the file holds now: a file that
-     * grew past the cap since its size was looked at is refused all the
-     * same. */
+    /* Its size is looked at only once it is open, as the file it is
+     * (a hard link to a host file in a tree is refused by the open, its
+     * size never said), and mapped pages are not read: the cap refuses a
+     * larger file at no cost. */
     if (view.data && view.len > cap) {
         rt_size_cap_error(e, file, view.len, cap,
                           "a PerfStringBackup or .reg file");

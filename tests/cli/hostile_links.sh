@@ -384,7 +384,16 @@ if [ "$(id -u)" = 0 ] || [ "$(stat -c %d "$HOST")" = "$(stat -c %d /)" ]; then
     expect_grep "evil.h is a hard link (2 links) [a-z/ ']*: refused" "$ERR"
     ! grep -rq SECRET-TEXT "$W/INF" 2>/dev/null || fail "a host file's text was copied into the tree"
     expect_same_tree "$T" "$TMPDIR/before"
-    rm -f "$HOST/secret.ini" "$HOST/secret.h"
+    rm -f "$HOST/secret.ini" "$HOST/secret.h" "$W/Temp/backup.ini"
+    # One over the backups' cap (sparse, 3 GB): refused as a hard link
+    # too, its size never said (it was looked at by name before the open).
+    truncate -s 3G "$HOST/secret.ini"
+    chmod 600 "$HOST/secret.ini"
+    ln "$HOST/secret.ini" "$W/Temp/backup.ini"
+    expect_exit 3 timeout 20 "$REGTOOL" --store "hive:$T" restore --dry-run "$W/Temp/backup.ini"
+    expect_grep "backup.ini is a hard link (2 links) [a-z/ ']*: refused" "$ERR"
+    ! grep -q 3221225472 "$ERR" || fail "the size of a host file hard-linked into the tree was said"
+    rm -f "$HOST/secret.ini" "$W/Temp/backup.ini"
 fi
 
 # A .dat table's SysWOW64 copy linked to a host file.

@@ -126,10 +126,13 @@ int main(int argc, char **argv)
     /* Until a verb takes interrupts over to stop where stopping is safe
      * (the writers that commit), an interrupt, even one that comes while
      * waiting for the lock or blocked on a file, ends the process at
-     * once: a reader has changed nothing, and a commit cut short is the
-     * journal's to finish or roll back, as after a crash. */
-    rt_os_end_on_interrupts("regtool: interrupted: stopped at once (a commit "
-                            "it cut short is finished or rolled back by the "
+     * once: a reader has changed nothing, a file being saved (a
+     * textfile, a recovered hive, an --emit-reg patch) is replaced whole
+     * or not at all, its temporary removed, and a commit cut short is
+     * the journal's to finish or roll back, as after a crash. */
+    rt_os_end_on_interrupts("regtool: interrupted: stopped at once (a file "
+                            "it was saving is left as it was; a commit it "
+                            "cut short is finished or rolled back by the "
                             "next run)\n");
     /* On Windows the C runtime's ARGV is in the ANSI code page: taken
      * again in UTF-8, as every path and name the library reads is. */

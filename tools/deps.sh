@@ -37,10 +37,12 @@ DEMO="gcc libc6-dev make libinih-dev"
 # installed and says that it skipped it where not.
 # prometheus: its promtool checks regtool audit --format prometheus's
 # output and contrib/prometheus's rules (tests/cli/prometheus.sh).
+# strace: interrupts a save at its fsync (tests/cli/interrupt_saving.sh)
+# and watches what a walk opens (audit_libraries_volume_root.sh).
 CHECK="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev libhivex-bin \
 libwin-hivex-perl libregf-utils reglookup valgrind jq groff-base g++ wine \
 wine64 wine64-tools libwine-dev gcc-mingw-w64-x86-64 clang libclang-rt-14-dev prometheus \
-zip gcc-mingw-w64-i686 nsis"
+zip gcc-mingw-w64-i686 nsis strace"
 
 # make bench: libhivex-dev for bench/hivexpeer.c, libwin-hivex-perl for
 # hivexregedit.
@@ -51,7 +53,7 @@ BENCH="$DEMO libhivex-dev libwin-hivex-perl"
 # gcc).
 COVERAGE="$DEMO pkg-config xz-utils time libcmocka-dev libhivex-dev \
 libhivex-bin libwin-hivex-perl libregf-utils reglookup jq groff-base gcovr \
-prometheus"
+prometheus strace"
 
 case "${1:-check}" in
 demo) PACKAGES=$DEMO ;;

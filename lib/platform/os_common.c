@@ -374,6 +374,8 @@ static int open_temporary(const char *path, char **tmp)
         if (fd < 0 && errno != EEXIST)
             break;
     }
+    if (fd >= 0)
+        rt_os_temporary_made(*tmp);
     if (fd < 0) {
         int err = errno;
         free(*tmp);
@@ -549,6 +551,8 @@ int rt_os_saving_finish(struct rt_os_saving *sv)
     }
     if (r == 0) {
         r = (c && c->rename ? c->rename : rt_os_rename)(sv->path, to);
+        if (r == 0)
+            rt_os_temporary_gone(sv->path);
         /* The rename itself must reach the disk too. */
         if (r == 0)
             (c && c->fsync_dir_of ? c->fsync_dir_of
@@ -574,8 +578,10 @@ void rt_os_saving_abandon(struct rt_os_saving *sv)
 {
     if (sv->fd >= 0)
         rt_os_close(sv->fd);
-    if (sv->path)
+    if (sv->path) {
         rt_os_unlink(sv->path);
+        rt_os_temporary_gone(sv->path);
+    }
     free(sv->path);
     free(sv->final);
     rt_os_release_disk(sv->disk);

@@ -31,6 +31,17 @@ int rt_os_refuse(int err, const char *fmt, ...)
  * later error of the same number is not given an old reason. */
 void rt_os_refusal_clear(void);
 
+/* The temporary files being saved (rt_os_saving), for an interrupt that
+ * ends the process at once (rt_os_end_on_interrupts) to remove them: a
+ * file the user named is replaced whole or not at all, and no
+ * NAME.tmp.* is left beside it. Made and gone say when one is created
+ * and when it is renamed or removed; unlink_all, async-signal-safe,
+ * removes those in flight. At most a few at a time (one more is left to
+ * the abandon paths alone). */
+void rt_os_temporary_made(const char *path);
+void rt_os_temporary_gone(const char *path);
+void rt_os_temporaries_unlink_all(void);
+
 /* The table V of *N entries of SIZE bytes grown (16 first, then twice
  * as many), the new entries zeroed: the new table (V moved or freed), or
  * NULL (out of memory; V and *N unchanged). For the tables of confined

@@ -2,11 +2,75 @@
  * signals), so that a blocked read or wait ends and a commit finishes or
  * stops cleanly (platform/os.h). */
 #include "platform/os.h"
+#include "platform/os_internal.h"
 #ifdef RT_OS_POSIX
 #include "platform/os_posix_internal.h"
+#include <unistd.h>
+#else
+#include <windows.h>
 #endif
 
 #include <signal.h>
+#include <string.h>
+
+/* --- temporaries in flight ----------------------------------------------
+ * Fixed slots, each written whole before it is marked in use and marked
+ * free before it is reused, so that a handler running between two
+ * statements sees a whole name or none. The name is ours, made a moment
+ * before (NAME.tmp.<time><serial>): removed by that name, as the abandon
+ * path removes it. */
+#define TEMPORARY_SLOTS 4
+#define TEMPORARY_PATH 4096
+
+static struct {
+#ifdef RT_OS_POSIX
+    char path[TEMPORARY_PATH];
+#else
+    wchar_t path[TEMPORARY_PATH];   /* converted now: a handler cannot */
+#endif
+    char key[TEMPORARY_PATH];
+    volatile sig_atomic_t used;
+} temporaries[TEMPORARY_SLOTS];
+
+void rt_os_temporary_made(const char *path)
+{
+    size_t n = strlen(path);
+    if (n >= TEMPORARY_PATH)
+        return;
+    for (int i = 0; i < TEMPORARY_SLOTS; i++) {
+        if (temporaries[i].used)
+            continue;
+        memcpy(temporaries[i].key, path, n + 1);
+#ifdef RT_OS_POSIX
+        memcpy(temporaries[i].path, path, n + 1);
+#else
+        if (!MultiByteToWideChar(CP_UTF8, 0, path, -1, temporaries[i].path,
+                                 TEMPORARY_PATH))
+            return;
+#endif
+        temporaries[i].used = 1;
+        return;
+    }
+}
+
+void rt_os_temporary_gone(const char *path)
+{
+    for (int i = 0; i < TEMPORARY_SLOTS; i++)
+        if (temporaries[i].used && !strcmp(temporaries[i].key, path))
+            temporaries[i].used = 0;
+}
+
+void rt_os_temporaries_unlink_all(void)
+{
+    for (int i = 0; i < TEMPORARY_SLOTS; i++)
+        if (temporaries[i].used) {
+#ifdef RT_OS_POSIX
+            unlink(temporaries[i].path);
+#else
+            DeleteFileW(temporaries[i].path);
+#endif
+        }
+}
 
 static volatile sig_atomic_t interrupted;
 

@@ -623,6 +623,7 @@ static const char *end_message;
 
 static void on_interrupt_end(int sig)
 {
+    rt_os_temporaries_unlink_all();
     if (end_message) {
         ssize_t w = write(2, end_message, strlen(end_message));
         (void)w;

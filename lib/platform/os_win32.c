@@ -696,6 +696,7 @@ static const char *end_message;
 
 static void on_interrupt_end(int sig)
 {
+    rt_os_temporaries_unlink_all();
     if (end_message)
         _write(2, end_message, (unsigned)strlen(end_message));
     _exit(128 + sig);

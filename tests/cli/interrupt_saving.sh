@@ -1,0 +1,48 @@
+#!/bin/sh
+# An interrupt (SIGTERM) while a verb saves a file the user named ends it
+# at once, and the file is replaced whole or not at all: its temporary
+# (NAME.tmp.*) is removed, nothing else is left beside it, the file is as
+# it was, and the message says so. strace delivers the signal as the
+# temporary is synced, the last step before the rename: a Ctrl-C, a
+# systemd stop of a textfile timer, a shutdown. The verbs that save
+# without a journal: audit --textfile, hive recover -o, perfstats remove,
+# a dry run's --emit-reg.
+. tests/cli/lib.sh
+if ! strace -f -o /dev/null true 2>/dev/null; then
+    echo "not run: strace cannot trace here"
+    exit 0
+fi
+T=$TMPDIR/t
+expect_exit 0 "$REGTOOL" --store "hive:$T" init
+OUTS=$TMPDIR/outs
+mkdir "$OUTS"
+printf 'old\n' >"$OUTS/a.prom"
+printf 'REGEDIT4\n\n[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum\\SRV]\n"Name"="Server"\n' \
+    >"$OUTS/ps.reg"
+cp "$OUTS/ps.reg" "$OUTS/ps.kept"
+cp "$OUTS/a.prom" "$OUTS/a.kept"
+
+# interrupted LABEL CMD...: CMD gets SIGTERM at its first fsync.
+interrupted() {
+    label=$1
+    shift
+    strace -f -o /dev/null -e trace=fsync -e inject=fsync:signal=TERM \
+        "$REGTOOL" "$@" >"$OUT" 2>"$ERR"
+    got=$?
+    [ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "$label: exit $got, want 143"; }
+    expect_grep "^regtool: interrupted: stopped at once (a file it was saving is left as it was" "$ERR"
+    left=$(ls -A "$OUTS" | tr '\n' ' ')
+    [ "$left" = "a.kept a.prom ps.kept ps.reg " ] ||
+        fail "$label: left in the output's folder: $left"
+}
+interrupted "audit --textfile" --store "hive:$T" audit --textfile "$OUTS/a.prom"
+cmp -s "$OUTS/a.prom" "$OUTS/a.kept" || fail "audit --textfile: the textfile changed"
+interrupted "hive recover -o" hive recover "$T/Windows/System32/config/SOFTWARE" \
+    -o "$OUTS/rec.hive"
+interrupted "perfstats remove" perfstats remove SRV "$OUTS/ps.reg"
+cmp -s "$OUTS/ps.reg" "$OUTS/ps.kept" || fail "perfstats remove: the file changed"
+CS="--create-service --library x.dll --open O --collect C --close X"
+# shellcheck disable=SC2086
+interrupted "install --dry-run --emit-reg" --store "hive:$T" install --dry-run $CS \
+    --emit-reg "$OUTS/p.reg" ini-samples/transfer.ini
+echo ok

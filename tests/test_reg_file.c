@@ -419,7 +419,9 @@ static void malformed_files_name_their_line(void **state)
 }
 
 /* Import semantics: later entries win, deletions remove; the tree written
- * back as a file has every key with values, and no implied parents. */
+ * back as a file has every key with values, and no implied parents; a
+ * root key with values of its own (reg export HKCU), or alone, keeps its
+ * line. */
 static void applies_to_a_tree_and_back(void **state)
 {
     (void)state;
@@ -429,7 +431,9 @@ static void applies_to_a_tree_and_back(void **state)
              "[HKEY_LOCAL_MACHINE\\S\\A\\Sub]\n\"z\"=\"z\"\n"
              "[HKEY_LOCAL_MACHINE\\S\\B\\Leaf]\n"
              "[hkey_local_machine\\s\\a]\n\"x\"=dword:3\n\"y\"=-\n"
-             "[-HKEY_LOCAL_MACHINE\\S\\A\\Sub]\n",
+             "[-HKEY_LOCAL_MACHINE\\S\\A\\Sub]\n"
+             "[HKEY_CURRENT_USER]\n\"Root\"=\"user data\"\n"
+             "[HKEY_USERS]\n",
              &f);
     struct rt_tree_key *root = rt_tree_new("");
     assert_int_equal(rt_reg_apply(&f, root), 0);
@@ -441,7 +445,9 @@ static void applies_to_a_tree_and_back(void **state)
     static const char want[] =
         "Windows Registry Editor Version 5.00\r\n\r\n"
         "[HKEY_LOCAL_MACHINE\\S\\A]\r\n\"x\"=dword:00000003\r\n\r\n"
-        "[HKEY_LOCAL_MACHINE\\S\\B\\Leaf]\r\n\r\n";
+        "[HKEY_LOCAL_MACHINE\\S\\B\\Leaf]\r\n\r\n"
+        "[HKEY_CURRENT_USER]\r\n\"Root\"=\"user data\"\r\n\r\n"
+        "[HKEY_USERS]\r\n\r\n";
     assert_int_equal(len, sizeof want - 1);
     assert_memory_equal(out, want, len);
     free(out);

@@ -109,9 +109,11 @@ static int from_key(const struct rt_tree_key *k, const char *prefix,
     if (asprintf(&path, "%s%s%s", prefix, *prefix ? "\\" : "", k->name) < 0)
         return -1;
     /* A key with subkeys and no values is implied by its subkeys, as in
-     * what reg export writes below the exported key; root keys never get
-     * a line of their own. */
-    if (*prefix && (k->n_vals || !k->n_sub)) {
+     * what reg export writes below the exported key; a root key too
+     * (HKEY_LOCAL_MACHINE above SOFTWARE), but one with values of its
+     * own, or one alone, has its line: a reg: store written back keeps
+     * what reg export HKCU wrote there. */
+    if (k->n_vals || !k->n_sub) {
         struct rt_reg_key *rk = rt_reg_add_key(f, path, 0);
         if (!rk) {
             free(path);

@@ -89,6 +89,12 @@ expect_exit 2 "$REGTOOL" audit --json "hive:$TMPDIR/files" "hive:$D" "hive:$TMPD
 jq -e 'length == 3 and .[0].summary.errors == 0 and .[1].summary.errors > 0 and
        .[2].findings[0].id == "store-unreadable" and .[2].layout == null' \
     "$OUT" >/dev/null || fail "three stores: $(cat "$OUT")"
+# The worst whatever the order: errors then warnings only, warnings then
+# a clean store.
+expect_exit 2 "$REGTOOL" audit "hive:$D" "hive:$L"
+expect_exit 2 "$REGTOOL" audit "hive:$L" "hive:$D"
+expect_exit 1 "$REGTOOL" audit "hive:$L" "hive:$TMPDIR/files"
+expect_exit 1 "$REGTOOL" audit "hive:$TMPDIR/files" "hive:$L"
 printf '# trees\nhive:%s\n\nhive:%s\n' "$TMPDIR/files" "$TMPDIR/files" >"$TMPDIR/list"
 expect_exit 0 "$REGTOOL" audit --json --stores-from "$TMPDIR/list"
 jq -e 'length == 2' "$OUT" >/dev/null || fail "--stores-from: $(cat "$OUT")"

@@ -39,6 +39,45 @@ static size_t image_len(struct rt_regf *h)
     return n;
 }
 
+/* Data of four bytes or fewer (every DWORD) lies in the value record
+ * itself, its length's top bit set, as Windows writes it; five bytes and
+ * more in a cell of its own: what Windows' reader expects of each, and
+ * a DWORD in a cell of its own costs a cell per value. */
+static void small_data_lies_in_its_value_record(void **state)
+{
+    (void)state;
+    struct rt_regf *h = new_hive();
+    uint32_t key;
+    assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "K", &key), 0);
+    static const uint8_t bytes[6] = {1, 2, 3, 4, 5, 6};
+    for (size_t len = 0; len <= 6; len++) {
+        char name[8];
+        snprintf(name, sizeof name, "v%zu", len);
+        assert_int_equal(rt_regf_value_set(h, key, name, len == 4 ? 4 : 3,
+                                           bytes, len), 0);
+        uint32_t vk;
+        assert_int_equal(rt_regf_value_find(h, key, name, &vk), 0);
+        uint8_t *cell;
+        uint32_t cell_len;
+        assert_int_equal(regf_cell(h, vk, "value", &cell, &cell_len), 0);
+        uint32_t raw = regf_le32(cell + VK_DATALEN);
+        assert_int_equal(raw & ~VK_DATA_INLINE, len);
+        if (len <= 4)
+            assert_true(raw & VK_DATA_INLINE);
+        else
+            assert_false(raw & VK_DATA_INLINE);
+        uint32_t type;
+        uint8_t *data;
+        size_t got;
+        assert_int_equal(rt_regf_value_read(h, vk, &type, &data, &got), 0);
+        assert_int_equal(got, len);
+        if (len)
+            assert_memory_equal(data, bytes, len);
+        free(data);
+    }
+    rt_regf_close(h);
+}
+
 /* 12 values of 5 MB; 100 times (4 under valgrind): append ~40 KB to each, then take it off
  * again. The hive must not grow beyond 2% of its size after the first
  * cycle. */
@@ -1660,6 +1699,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(base_checksum_avoids_its_reserved_values),
         cmocka_unit_test(free_space_is_reused),
+        cmocka_unit_test(small_data_lies_in_its_value_record),
         cmocka_unit_test(freed_neighbours_coalesce),
         cmocka_unit_test(cell_filling_a_bin_takes_one_page),
         cmocka_unit_test(freed_cell_merges_into_a_large_free_predecessor),

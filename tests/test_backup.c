@@ -596,6 +596,31 @@ static void test_restore_plan(void **state)
     rt_change_set_free(&cs);
     rt_restore_plan_free(&plan);
     rt_psb_free(&p);
+    /* Any one of the four missing, the other three there: the same. */
+    static const char *const four[] = {"First Counter=2000", "First Help=2001",
+                                       "Last Counter=2000", "Last Help=2001"};
+    for (int missing = 0; missing < 4; missing++) {
+        char text[512];
+        int o = snprintf(text, sizeof text, "[Perflib]\r\nLast Counter=3000\r\n"
+                         "Last Help=3001\r\n[PERF_Zeta]\r\n");
+        for (int k = 0; k < 4; k++)
+            if (k != missing)
+                o += snprintf(text + o, sizeof text - (size_t)o, "%s\r\n",
+                              four[k]);
+        snprintf(text + o, sizeof text - (size_t)o,
+                 "[PerfStrings_009]\r\n1=1847\r\n3=Help\r\n");
+        parse(text, &p);
+        assert_int_equal(rt_engine_restore(&db, &p, &cs, &plan, &e), 0);
+        z = svc(&plan, "Zeta");
+        if (z->action != RT_RESTORE_DELETE)
+            fail_msg("a section without %.*s taken for complete",
+                     (int)(strchr(four[missing], '=') - four[missing]),
+                     four[missing]);
+        assert_int_equal(z->values_changed, 4);
+        rt_change_set_free(&cs);
+        rt_restore_plan_free(&plan);
+        rt_psb_free(&p);
+    }
 
     /* A truncated file: a service whose First Counter has no name. */
     parse("[Perflib]\r\nLast Counter=3000\r\nLast Help=3001\r\n"

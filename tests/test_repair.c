@@ -276,6 +276,41 @@ static void current_language_help_mirrored(void **state)
     s->ops->close(s);
 }
 
+/* CurrentLanguage agreeing as much with two languages (English and a
+ * second English, 809, whose Help differs) mirrors the first of them in
+ * the database's order, English: never the one that merely came last. */
+static void current_language_tie_mirrors_the_first(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    cg_language(s, "809", "009", "English");
+    struct rt_pair_list h;
+    cg_get_list(s, "809", RT_TABLE_HELP, &h);
+    char *t = h.v[0].text;
+    t[0] = t[0] == 'q' ? 'r' : 'q';
+    cg_put_list(s, "809", RT_TABLE_HELP, &h);
+    rt_pair_list_free(&h);
+    cg_get_list(s, "CurrentLanguage", RT_TABLE_HELP, &h);
+    t = h.v[h.n - 1].text;
+    t[0] = t[0] == 'x' ? 'y' : 'x';
+    cg_put_list(s, "CurrentLanguage", RT_TABLE_HELP, &h);
+    rt_pair_list_free(&h);
+    struct rt_repair_report r;
+    assert_int_equal(repair_once(s, NULL, &r), 1);
+    rt_repair_report_free(&r);
+    struct rt_value a = {0}, b = {0};
+    struct rt_error e;
+    int present;
+    assert_int_equal(s->ops->read_table(s, "CurrentLanguage", RT_TABLE_HELP,
+                                        &a, &present, &e), 0);
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_HELP, &b,
+                                        &present, &e), 0);
+    assert_true(rt_value_equal(&a, &b));
+    rt_value_free(&a);
+    rt_value_free(&b);
+    s->ops->close(s);
+}
+
 /* Perflib's values from tables repair never decodes: a database without
  * CurrentLanguage (nothing to mirror), Last Counter and Last Help below
  * the highest indices and Base Index of the wrong type. Repair raises the
@@ -1041,6 +1076,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clean_database_needs_nothing),
         cmocka_unit_test(current_language_help_mirrored),
+        cmocka_unit_test(current_language_tie_mirrors_the_first),
         cmocka_unit_test(perflib_values_from_undecoded_tables),
         cmocka_unit_test(fixes_what_needs_no_guessing),
         cmocka_unit_test(options_prune_and_enable),

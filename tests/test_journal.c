@@ -1617,13 +1617,14 @@ static void journal_targets_are_checked_before_any_record(void **state)
     snprintf(victim, sizeof victim, "%s/victim", dir);
     snprintf(gone, sizeof gone, "%s/sub/gone", dir);
     enum { LINK, DELETE_LINK, DANGLING, FIFO, HARD_LINK, FOLDER_LINK,
-           INTENT_LINK, CASES };
+           FOLDER_FILE, INTENT_LINK, CASES };
     for (int k = 0; k < CASES; k++) {
         make_before();
         make_victim();
         unlink(c);
         unlink(gone);
-        const char *second = k == FOLDER_LINK ? "sub/gone/x.ini" : "sub/c.dat";
+        int in_folder = k == FOLDER_LINK || k == FOLDER_FILE;
+        const char *second = in_folder ? "sub/gone/x.ini" : "sub/c.dat";
         switch (k) {
         case LINK:
         case DELETE_LINK:
@@ -1641,6 +1642,11 @@ static void journal_targets_are_checked_before_any_record(void **state)
             break;
         case FOLDER_LINK:
             assert_int_equal(symlink(dir, gone), 0);
+            break;
+        case FOLDER_FILE:
+            /* A file where the write would make its folder: the write
+             * would fail after the first record was replayed. */
+            write_file("sub/gone", "a file\n", 7);
             break;
         }
         static struct forged f;
@@ -1681,11 +1687,13 @@ static void journal_targets_are_checked_before_any_record(void **state)
         free(after);
         free(before);
         struct stat st;
-        assert_int_equal(lstat(k == FOLDER_LINK ? gone : c, &st), 0);
+        assert_int_equal(lstat(in_folder ? gone : c, &st), 0);
         if (k == FIFO)
             assert_true(S_ISFIFO(st.st_mode));
         else if (k == HARD_LINK)
             assert_int_equal(st.st_nlink, 2);
+        else if (k == FOLDER_FILE)
+            assert_true(S_ISREG(st.st_mode));
         else
             assert_true(S_ISLNK(st.st_mode));
     }

@@ -348,6 +348,70 @@ static void second_writer_keeps_the_first_ones_change(void **state)
     free(path);
 }
 
+/* Another program's change that keeps the file's size (a language key
+ * renamed, 009 to 00A) while this writer waited is read under the lock
+ * too: the file is compared by its bytes, not its size alone, and that
+ * change is kept beside this writer's. */
+static void change_of_the_same_size_is_read_at_begin(void **state)
+{
+    (void)state;
+    struct rt_store *a = reg_open(NULL);
+    char *path;
+    if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+        abort();
+    struct rt_error e = {0};
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, "009"), 0);
+    assert_int_equal(a->ops->begin(a, &e), 0);
+    assert_int_equal(a->ops->apply(a, &cs, &e), 0);
+    a->ops->end(a);
+    rt_change_set_free(&cs);
+    a->ops->close(a);
+    struct rt_store *b = rt_store_reg_open(path, codepage(), &e);
+    assert_non_null(b);
+    /* The other program: 009 becomes 00A, byte for byte in place. */
+    uint8_t *d;
+    size_t len;
+    assert_int_equal(rt_os_read_file(path, &d, &len), 0);
+    static const uint8_t u8[] = {'0', '0', '9', ']'};
+    static const uint8_t u16[] = {'0', 0, '0', 0, '9', 0, ']', 0};
+    int found = 0;
+    for (size_t i = 0; i + sizeof u16 <= len && !found; i++) {
+        if (!memcmp(d + i, u16, sizeof u16)) {
+            d[i + 4] = 'A';
+            found = 1;
+        } else if (!memcmp(d + i, u8, sizeof u8)) {
+            d[i + 2] = 'A';
+            found = 1;
+        }
+    }
+    assert_true(found);
+    assert_int_equal(rt_os_replace_file(path, d, len, 0644), 0);
+    free(d);
+    assert_int_equal(rt_change_set_create_language(&cs, "019"), 0);
+    assert_int_equal(b->ops->begin(b, &e), 0);
+    if (b->ops->apply(b, &cs, &e) != 0)
+        fail_msg("%s", e.message);
+    b->ops->end(b);
+    rt_change_set_free(&cs);
+    b->ops->close(b);
+    struct rt_store *c = rt_store_reg_open(path, codepage(), &e);
+    assert_non_null(c);
+    char **langs;
+    size_t n;
+    assert_int_equal(c->ops->list_languages(c, &langs, &n, &e), 0);
+    assert_int_equal(n, 2);
+    int has_00a = 0, has_009 = 0;
+    for (size_t i = 0; i < n; i++) {
+        has_00a |= !strcmp(langs[i], "00A");
+        has_009 |= !strcmp(langs[i], "009");
+    }
+    assert_true(has_00a && !has_009);
+    rt_strings_free(langs, n);
+    c->ops->close(c);
+    free(path);
+}
+
 /* A commit replaces the file whole: its bytes into a temporary file, then
  * the rename over it. Both are writes (the rename counted too), so the
  * crash hook (REGTOOL_FAULT_AFTER_WRITES, here rt_io_fault_after) stops
@@ -474,6 +538,7 @@ int main(void)
         cmocka_unit_test(bad_files_are_refused_with_their_line),
         cmocka_unit_test(file_changed_underneath_is_not_overwritten),
         cmocka_unit_test(second_writer_keeps_the_first_ones_change),
+        cmocka_unit_test(change_of_the_same_size_is_read_at_begin),
         cmocka_unit_test(commit_is_two_writes_and_each_is_a_crash_point),
         cmocka_unit_test(begin_removes_a_crashed_writers_temporary),
         cmocka_unit_test(link_values_are_key_anomalies),

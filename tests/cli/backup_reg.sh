@@ -91,6 +91,17 @@ for layout in files registry; do
     expect_grep "$TMPDIR/bad.reg:5: dword: takes 1 to 8 hex digits; nothing was written" "$ERR"
     expect_same_tree "$D" "$TMPDIR/damaged"
 
+    # A table of no string: English's Counter an empty REG_MULTI_SZ (its
+    # terminator alone, two bytes) is refused, never written as a table.
+    awk 'skip && /^  / { next } { skip = 0 }
+         /^\[/ { in009 = ($0 ~ /Perflib\\009\]$/) }
+         in009 && /^"Counter"=hex\(7\):/ { print "\"Counter\"=hex(7):00,00"; skip = /\\$/; next }
+         { print }' "$TMPDIR/b8" >"$TMPDIR/empty.reg"
+    grep -q '^"Counter"=hex(7):00,00$' "$TMPDIR/empty.reg" || fail "$layout: no empty Counter made"
+    expect_exit 2 "$REGTOOL" $S restore "$TMPDIR/empty.reg"
+    expect_grep "Perflib\\\\009's Counter in the file is empty" "$ERR"
+    expect_same_tree "$D" "$TMPDIR/damaged"
+
     expect_exit 0 "$REGTOOL" $S restore "$B"
     expect_grep "restored from $B (.reg): 13 changes" "$OUT"
     snap >"$TMPDIR/after"

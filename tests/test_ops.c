@@ -312,7 +312,7 @@ static void reg_backup_text_capped(void **state)
                                .v = {RT_REG_MULTI_SZ, NULL,
                                      (size_t)(RT_REG_FILE_MAX / 6) + 2}};
     struct rt_reg_key k = {"HKEY_LOCAL_MACHINE\\SOFTWARE\\X", 0, &big, 1, 0};
-    struct rt_reg_file f = {RT_REG_V5_UTF16, &k, 1};
+    struct rt_reg_file f = {RT_REG_V5_UTF16, &k, 1, 0};
     uint8_t *data = (uint8_t *)"";
     size_t len = 1;
     uint64_t too_large = 0;

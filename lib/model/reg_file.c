@@ -50,9 +50,9 @@ static int nomem(struct rt_reg_error *e)
     return -1;
 }
 
-void rt_reg_key_free(struct rt_reg_key *k)
+static void key_free(struct rt_reg_key *k, int borrowed)
 {
-    for (size_t j = 0; j < k->n_vals; j++) {
+    for (size_t j = 0; j < k->n_vals && !borrowed; j++) {
         free(k->vals[j].name);
         rt_value_free(&k->vals[j].v);
     }
@@ -60,10 +60,15 @@ void rt_reg_key_free(struct rt_reg_key *k)
     free(k->path);
 }
 
+void rt_reg_key_free(struct rt_reg_key *k)
+{
+    key_free(k, 0);
+}
+
 void rt_reg_file_free(struct rt_reg_file *f)
 {
     for (size_t i = 0; i < f->n_keys; i++)
-        rt_reg_key_free(&f->keys[i]);
+        key_free(&f->keys[i], f->borrowed);
     free(f->keys);
     f->keys = NULL;
     f->n_keys = 0;

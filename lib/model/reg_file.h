@@ -48,6 +48,9 @@ struct rt_reg_file {
     enum rt_reg_format format;
     struct rt_reg_key *keys;
     size_t n_keys;
+    /* The values' names and data are another's (rt_reg_from_tree: the
+     * tree's), never freed here; keys and their arrays are this file's. */
+    int borrowed;
 };
 
 struct rt_reg_error {
@@ -118,7 +121,10 @@ int rt_reg_parse_tree(const uint8_t *data, size_t len, const char *codepage,
 
 /* The whole tree under ROOT (as rt_reg_apply builds it) as a file of
  * FORMAT: every key, each followed by its subkeys, in the tree's order,
- * keys without values included. -1 when out of memory. */
+ * keys without values included; its values' names and data are the
+ * tree's (F->borrowed: a reg: store of millions of values is not held
+ * twice to be written), so F is written while ROOT stays as it is. -1
+ * when out of memory. */
 int rt_reg_from_tree(const struct rt_tree_key *root, enum rt_reg_format format,
                      struct rt_reg_file *f);
 

@@ -119,11 +119,16 @@ static int from_key(const struct rt_tree_key *k, const char *prefix,
             free(path);
             return -1;
         }
+        /* Sized to the key's values at once (views of them, F being
+         * borrowed): grown by doubling it was 77 bytes a value. */
+        if (k->n_vals && !(rk->vals = malloc(k->n_vals * sizeof *rk->vals))) {
+            free(path);
+            return -1;
+        }
         for (size_t i = 0; i < k->n_vals; i++)
-            if (rt_reg_add_value(rk, k->vals[i].name, &k->vals[i].v) != 0) {
-                free(path);
-                return -1;
-            }
+            if (k->vals[i].name)
+                rk->vals[rk->n_vals++] = (struct rt_reg_value){
+                    k->vals[i].name, k->vals[i].v, 0, 0};
     }
     for (size_t i = 0; i < k->n_sub; i++)
         if (from_key(k->sub[i], path, f) != 0) {
@@ -139,6 +144,7 @@ int rt_reg_from_tree(const struct rt_tree_key *root, enum rt_reg_format format,
 {
     memset(f, 0, sizeof *f);
     f->format = format;
+    f->borrowed = 1;    /* the tree's names and data, not copies */
     for (size_t i = 0; i < root->n_sub; i++)
         if (from_key(root->sub[i], "", f) != 0) {
             rt_reg_file_free(f);

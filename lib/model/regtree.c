@@ -157,6 +157,87 @@ static size_t index_find(const struct rt_tree_key *k,
     return best;
 }
 
+/* --- a key's own bytes ----------------------------------------------
+ * Value names, and data of RT_TREE_SMALL_DATA bytes or fewer, are copied
+ * into chunks the key owns and frees with it: a .reg file of millions of
+ * tiny values ("ab"="", 8 bytes a line) held a heap block for each name
+ * and each datum, two 32-byte blocks a value (14x the file). A value
+ * replaced or deleted leaves its bytes there until the key goes: no more
+ * than the input that set it held. */
+struct rt_tree_bytes {
+    struct rt_tree_bytes *next;
+    size_t used, cap;
+    unsigned char b[];
+};
+
+#define BYTES_FIRST 128u
+#define BYTES_MOST 65536u
+
+/* N bytes from P into K's chunks, unaligned (names, and data read a
+ * byte at a time); NULL out of memory. A request larger than half a
+ * chunk gets one of its own, behind the current one. */
+static void *key_bytes(struct rt_tree_key *k, const void *p, size_t n)
+{
+    struct rt_tree_bytes *c = k->bytes;
+    size_t at = c ? c->used : 0;
+    if (!c || c->cap - at < n) {
+        size_t cap = c ? c->cap * 2 : BYTES_FIRST;
+        if (cap > BYTES_MOST)
+            cap = BYTES_MOST;
+        int own = n > cap / 2;
+        if (own)
+            cap = n;
+        struct rt_tree_bytes *nc = malloc(sizeof *nc + cap);
+        if (!nc)
+            return NULL;
+        nc->cap = cap;
+        nc->used = n;
+        if (own && c) {
+            nc->next = c->next;
+            c->next = nc;
+        } else {
+            nc->next = c;
+            k->bytes = nc;
+        }
+        memcpy(nc->b, p, n);
+        return nc->b;
+    }
+    c->used = at + n;
+    return memcpy(c->b + at, p, n);
+}
+
+static void key_bytes_free(struct rt_tree_key *k)
+{
+    for (struct rt_tree_bytes *c = k->bytes, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    k->bytes = NULL;
+}
+
+/* V's data, unless it lies in its key's bytes. */
+static void value_data_free(struct rt_value *v)
+{
+    if (v->len > RT_TREE_SMALL_DATA)
+        rt_value_free(v);
+    else
+        memset(v, 0, sizeof *v);
+}
+
+/* A small datum moved into K's bytes (V's heap block freed), or a large
+ * one left where it is: 0, or -1 out of memory (V untouched). */
+static int own_data(struct rt_tree_key *k, struct rt_value *v)
+{
+    if (v->len > RT_TREE_SMALL_DATA)
+        return 0;
+    uint8_t *d = NULL;
+    if (v->len && !(d = key_bytes(k, v->data, v->len)))
+        return -1;
+    free(v->data);
+    v->data = d;
+    return 0;
+}
+
 /* Room for one more in *V (N entries of SIZE bytes, *CAP allocated):
  * doubled when full, so that appending n entries copies O(n) bytes. */
 static int grow(void **v, size_t n, size_t *cap, size_t size)
@@ -193,10 +274,10 @@ void rt_tree_free(struct rt_tree_key *k)
         return;
     for (size_t i = 0; i < k->n_sub; i++)
         rt_tree_free(k->sub[i]);
-    for (size_t i = 0; i < k->n_vals; i++) {
-        free(k->vals[i].name);
-        rt_value_free(&k->vals[i].v);
-    }
+    for (size_t i = 0; i < k->n_vals; i++)
+        if (k->vals[i].name)
+            value_data_free(&k->vals[i].v);
+    key_bytes_free(k);
     free(k->sub);
     free(k->vals);
     free(k->name);
@@ -223,11 +304,14 @@ struct rt_tree_key *rt_tree_clone(const struct rt_tree_key *k)
     }
     for (size_t i = 0; i < k->n_vals; i++) {
         struct rt_tree_value *cv = &c->vals[c->n_vals];
-        if (!k->vals[i].name)
+        const struct rt_tree_value *kv = &k->vals[i];
+        if (!kv->name)
             continue;
-        cv->name = strdup(k->vals[i].name);
-        if (!cv->name || rt_value_copy(&cv->v, &k->vals[i].v) != 0) {
-            free(cv->name);
+        cv->name = key_bytes(c, kv->name, strlen(kv->name) + 1);
+        if (!cv->name || rt_value_copy(&cv->v, &kv->v) != 0 ||
+            own_data(c, &cv->v) != 0) {
+            if (cv->name)
+                rt_value_free(&cv->v);
             cv->name = NULL;
             goto fail;
         }
@@ -331,20 +415,26 @@ int rt_tree_set_value_take(struct rt_tree_key *k, char *name,
 {
     struct rt_value took = *v;
     memset(v, 0, sizeof *v);
-    struct rt_tree_value *old = rt_tree_value(k, name);
-    if (old) {
-        free(name);
-        rt_value_free(&old->v);
-        old->v = took;
-        return 0;
-    }
-    if (grow((void **)&k->vals, k->n_vals, &k->val_cap,
-             sizeof *k->vals) != 0) {
+    if (own_data(k, &took) != 0) {
         free(name);
         rt_value_free(&took);
         return -1;
     }
-    k->vals[k->n_vals].name = name;
+    struct rt_tree_value *old = rt_tree_value(k, name);
+    if (old) {
+        free(name);
+        value_data_free(&old->v);
+        old->v = took;
+        return 0;
+    }
+    char *kept = key_bytes(k, name, strlen(name) + 1);
+    free(name);
+    if (!kept || grow((void **)&k->vals, k->n_vals, &k->val_cap,
+                      sizeof *k->vals) != 0) {
+        value_data_free(&took);
+        return -1;
+    }
+    k->vals[k->n_vals].name = kept;
     k->vals[k->n_vals].v = took;
     k->n_vals++;
     index_added(k, &k->val_index, val_name, k->n_vals);
@@ -404,8 +494,7 @@ int rt_tree_delete_value(struct rt_tree_key *k, const char *name)
     if (k->val_index)
         index_remove(k, k->val_index, val_name, v->name,
                      (size_t)(v - k->vals));
-    free(v->name);
-    rt_value_free(&v->v);
+    value_data_free(&v->v);
     v->name = NULL;
     /* Closed up once holes outnumber entries: each entry moved once for
      * at least as many deletions, so n deletions cost O(n). */

@@ -8,10 +8,17 @@
 
 #include "model/change_set.h"
 
+/* A value's name, and its data when of RT_TREE_SMALL_DATA bytes or
+ * fewer, lie in bytes its key owns (regtree.c): read them, never free or
+ * keep them past the key. Only the functions here change a value. */
+#define RT_TREE_SMALL_DATA 16u
+
 struct rt_tree_value {
     char *name;          /* UTF-8; "" is the default value */
     struct rt_value v;
 };
+
+struct rt_tree_bytes;
 
 struct rt_tree_key {
     char *name;
@@ -26,6 +33,7 @@ struct rt_tree_key {
     /* Deleted entries not yet closed up (a NULL SUB, a value whose name
      * is NULL): see rt_tree_settle. */
     size_t dead_subs, dead_vals;
+    struct rt_tree_bytes *bytes;    /* its values' names and small data */
 };
 
 struct rt_tree_key *rt_tree_new(const char *name);

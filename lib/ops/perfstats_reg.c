@@ -8,10 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/perfstats.h"
 #include "model/reg_file.h"
 #include "model/size_caps.h"
+#include "model/utf16.h"
 #include "platform/os.h"
 
 struct rt_op_perfstats_held {
@@ -40,9 +42,53 @@ static enum rt_op_perfstats_status say(char **why,
     return status;
 }
 
-/* Reads and parses FILE into *F. */
+/* The keys a reading of the registrations keeps: those below
+ * RT_PERFSTATS_ENUM (any case), each with its values. */
+struct enum_only {
+    struct rt_reg_file *out;
+    struct rt_reg_key *cur;
+};
+
+static int enum_key(void *ctx, const struct rt_reg_file *f, size_t k)
+{
+    struct enum_only *c = ctx;
+    const struct rt_reg_key *key = &f->keys[k];
+    size_t n = sizeof RT_PERFSTATS_ENUM - 1;
+    c->cur = NULL;
+    if (strlen(key->path) < n ||
+        rt_utf8_casecmp(key->path, n, RT_PERFSTATS_ENUM, n) ||
+        (key->path[n] && key->path[n] != '\\'))
+        return 0;
+    if (!(c->cur = rt_reg_add_key(c->out, key->path, key->del)))
+        return -1;
+    c->cur->line = key->line;
+    return 0;
+}
+
+static int enum_value(void *ctx, const struct rt_reg_file *f, size_t k,
+                      char *name, int del, struct rt_value *v, unsigned line)
+{
+    struct enum_only *c = ctx;
+    (void)f;
+    (void)k;
+    int r = 0;
+    if (c->cur && !del) {
+        r = rt_reg_add_value(c->cur, name, v);
+        if (r == 0)
+            c->cur->vals[c->cur->n_vals - 1].line = line;
+    }
+    free(name);
+    rt_value_free(v);
+    return r;
+}
+
+/* Reads and parses FILE into *F: whole when WHOLE (a removal writes it
+ * back), else only its keys below RT_PERFSTATS_ENUM, read value by value
+ * (an export of a whole machine, or millions of other values, is not
+ * held to list its servers). */
 static enum rt_op_perfstats_status load(const char *file, const char *codepage,
-                                        struct rt_reg_file *f, char **why)
+                                        int whole, struct rt_reg_file *f,
+                                        char **why)
 {
     uint8_t *data;
     size_t len;
@@ -59,7 +105,22 @@ static enum rt_op_perfstats_status load(const char *file, const char *codepage,
                    : say(why, RT_OP_PERFSTATS_UNREADABLE, "cannot read %s: %s",
                          file, rt_os_strerror(errno));
     struct rt_reg_error re;
-    int r = rt_reg_parse(data, len, codepage, f, &re);
+    int r;
+    if (whole) {
+        r = rt_reg_parse(data, len, codepage, f, &re);
+    } else {
+        struct rt_reg_file all;
+        struct enum_only c = {f, NULL};
+        const struct rt_reg_sink sink = {enum_key, enum_value, &c};
+        memset(f, 0, sizeof *f);
+        r = rt_reg_parse_to(data, len, codepage, &all, &sink, &re);
+        if (r == 0) {
+            f->format = all.format;
+            rt_reg_file_free(&all);
+        } else {
+            rt_reg_file_free(f);
+        }
+    }
     free(data);
     if (r == 0)
         return RT_OP_PERFSTATS_OK;
@@ -164,7 +225,7 @@ static enum rt_op_perfstats_status read_held(const char *file,
     if (!h)
         return say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
     out->held = h;
-    enum rt_op_perfstats_status st = load(file, codepage, &h->file, why);
+    enum rt_op_perfstats_status st = load(file, codepage, 0, &h->file, why);
     if (st != RT_OP_PERFSTATS_OK)
         return st;
     if (rt_perfstats_read(&h->file, &h->stats) != 0 ||
@@ -218,7 +279,7 @@ static enum rt_op_perfstats_status remove_held(const char *file,
     *why = NULL;
     *keys_left = 0;
     struct rt_reg_file f, removal;
-    enum rt_op_perfstats_status st = load(file, codepage, &f, why);
+    enum rt_op_perfstats_status st = load(file, codepage, 1, &f, why);
     if (st != RT_OP_PERFSTATS_OK)
         return st;
     int r = rt_perfstats_remove(&f, server, &removal);

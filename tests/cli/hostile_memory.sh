@@ -536,6 +536,28 @@ if [ "$ASAN" = 0 ]; then
     # would pass the cap, and was made whole before the cap refused it
     # (19 x the value: a 100 MB one took 1.9 GB). Refused from the
     # values' sizes, before any text is made.
+    # A .reg of a million values with two-character names and empty data
+    # (8 bytes a line: keys of 4,356 values, names of any character but
+    # capitals and backslash, none equal to another in any case): each
+    # value was a record, a heap block for its name and one for its data
+    # (14 x the file); read as a tree, and perfstats keeps only what lies
+    # below PerfStats\Enum.
+    awk 'BEGIN { s = ""; for (c = 35; c < 127; c++) if (c != 92 && !(c >= 65 && c <= 90)) s = s sprintf("%c", c)
+                 n = length(s); total = 0; k = 0; printf "REGEDIT4\n\n"
+                 while (total < 1000000) { printf "[HKEY_USERS\\%d]\n", k++
+                     for (a = 1; a <= n && total < 1000000; a++)
+                         for (b = 1; b <= n && total < 1000000; b++) {
+                             printf "\"%s%s\"=\"\"\n", substr(s, a, 1), substr(s, b, 1); total++ } } }' \
+        >"$TMPDIR/tiny.reg"
+    in=$(stat -c %s "$TMPDIR/tiny.reg")
+    peak "query of a reg: store of a million tiny values ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "reg:$TMPDIR/tiny.reg" query
+    PEAK_EXIT_MAX=2 peak "restore --dry-run of a million tiny values ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" restore --dry-run "$TMPDIR/tiny.reg"
+    peak "perfstats list of a million tiny values ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" perfstats list "$TMPDIR/tiny.reg"
+    rm -f "$TMPDIR/tiny.reg"
+
     rm -rf "$W"
     expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
     "$MKSCALE" bigvalue "$W/Windows/System32/config/SYSTEM" 50000000 ||

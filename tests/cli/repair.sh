@@ -15,6 +15,10 @@ expect_exit 0 "$REGTOOL" $S init --languages 009,019 --layout files
 expect_exit 0 "$REGTOOL" $S install $CS ini-samples/replication.ini
 expect_exit 0 "$REGTOOL" $S names --lang 019 --json
 cp "$OUT" "$TMPDIR/names019"
+# A healthy tree has no orphan: Windows' own texts up to Base Index (help
+# 1847, "End Marker") are nobody's range and everyone's.
+expect_exit 0 "$REGTOOL" $S repair --prune-orphans --dry-run
+expect_grep "^nothing to repair" "$OUT"
 # The damage.
 for d in System32 SysWOW64; do
     f=$D/Windows/$d/perfc019.dat

@@ -378,7 +378,12 @@ static void hard_links_are_not_written(void **state)
     assert_int_equal(rt_os_open(sw, RT_OS_WRITE), -1);
     assert_int_equal(errno, ENODEV);
     assert_non_null(strstr(rt_os_strerror(errno), "is a hard link (2 links): refused"));
+    /* Every way of writing, by the writers' own check (not by the one
+     * for files on the file system of /, which would hide its loss). */
     assert_int_equal(rt_os_open(sw, RT_OS_WRITE_TRUNC), -1);
+    assert_non_null(strstr(rt_os_strerror(errno), "is a hard link (2 links): refused"));
+    assert_int_equal(rt_os_open(sw, RT_OS_WRITE_CREATE), -1);
+    assert_non_null(strstr(rt_os_strerror(errno), "is a hard link (2 links): refused"));
     struct stat vs, rs;
     assert_int_equal(stat(victim, &vs), 0);
     assert_int_equal(stat("/", &rs), 0);

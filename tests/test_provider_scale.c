@@ -240,12 +240,73 @@ static void large_provider_loads(void **state)
     free(ini);
 }
 
+/* An INI of thousands of keys that each draw a warning of one kind: the
+ * first RT_DIAGS_KEPT are kept, each naming its line, and one more
+ * counts the rest exactly; a warning of another kind after them is kept.
+ * The file's name is held once, for all of them. */
+static void many_warnings_of_a_kind_are_counted(void **state)
+{
+    (void)state;
+    write_symbols();
+    size_t n = 2500, len = 0;
+    char *tail = malloc(n * 16 + 64);
+    assert_non_null(tail);
+    for (size_t k = 0; k < n; k++)
+        len += (size_t)sprintf(tail + len, "junk%zu=\n", k);
+    sprintf(tail + len, "no equals sign\n");
+    unsigned first = write_ini(tail, 0);
+    free(tail);
+    char *ini = path_of("p.ini");
+    struct rt_provider_spec spec;
+    struct rt_diags d = {0};
+    assert_int_equal(rt_provider_spec_load(ini, NULL, &spec, &d), 0);
+    assert_int_equal(d.errors, 0);
+    assert_int_equal(d.warnings, n + 1);
+    rt_diags_sort(&d);
+    assert_int_equal(d.n, RT_DIAGS_KEPT + 2);
+    for (size_t k = 0; k < RT_DIAGS_KEPT; k++) {
+        assert_int_equal(d.v[k].line, first + k);
+        assert_ptr_equal(d.v[k].file, d.v[0].file);
+    }
+    char want[512], *got = rt_diag_format(&d.v[RT_DIAGS_KEPT]);
+    snprintf(want, sizeof want, "%s:%u: warning: ... and %zu more warnings "
+             "like this, between lines %u and %u (only the first %d of a "
+             "kind are listed)", ini, first + RT_DIAGS_KEPT - 1,
+             n - RT_DIAGS_KEPT, first + RT_DIAGS_KEPT, first + (unsigned)n - 1,
+             RT_DIAGS_KEPT);
+    assert_string_equal(got, want);
+    free(got);
+    assert_int_equal(d.v[RT_DIAGS_KEPT + 1].line, first + n);
+    assert_non_null(d.v[RT_DIAGS_KEPT + 1].message);
+    rt_provider_spec_free(&spec);
+    rt_diags_free(&d);
+    free(ini);
+}
+
+/* A count of one left out, of diagnostics about no file. */
+static void one_left_out_without_a_file(void **state)
+{
+    (void)state;
+    struct rt_diags d = {0};
+    for (int k = 0; k <= RT_DIAGS_KEPT; k++)
+        rt_diags_add(&d, RT_ERROR, NULL, 0, NULL, "bad %d", k);
+    assert_int_equal(d.errors, RT_DIAGS_KEPT + 1);
+    assert_int_equal(d.n, RT_DIAGS_KEPT + 1);
+    char *got = rt_diag_format(&d.v[RT_DIAGS_KEPT]);
+    assert_string_equal(got, "error: ... and 1 more error like this (only "
+                        "the first 1000 of a kind are listed)");
+    free(got);
+    rt_diags_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(late_duplicate_key_names_its_first_line),
         cmocka_unit_test(late_problems_reported_in_order),
         cmocka_unit_test(large_provider_loads),
+        cmocka_unit_test(many_warnings_of_a_kind_are_counted),
+        cmocka_unit_test(one_left_out_without_a_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -45,7 +45,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 JOBS=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 MAKE=${MAKE:-make}
-PLAIN_BOUNDS="hostile_memory hostile_inputs hostile_logs hostile_scale"
+PLAIN_BOUNDS="hostile_memory hostile_memory_ini hostile_inputs hostile_logs hostile_scale"
 PLAIN_ONLY="crash_sweep crash_sweep_verbs full_disk_sweep crash_side_files
 bench_smoke bench_bytes api_library make_install no_test_hooks
 check_ini_out_of_memory"

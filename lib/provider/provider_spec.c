@@ -643,8 +643,13 @@ static void check_offsets(struct loader *L, const struct checked *c,
             continue;
         }
         if (!def->ok) {
-            rt_diags_add(L->d, RT_ERROR, table->path, def->problem_line,
-                         s->symbol, "%s", def->problem);
+            char *why = rt_symbol_problem(table, def);
+            if (why)
+                rt_diags_add(L->d, RT_ERROR, table->path, def->problem_line,
+                             s->symbol, "%s", why);
+            else
+                rt_diags_nomem(L->d);
+            free(why);
             continue;
         }
         if (def->value < 0) {

@@ -25,6 +25,15 @@
 /* Offsets index DWORD tables. */
 #define MAX_MAGNITUDE 0xFFFFFFFFLL
 
+/* What is wrong with a definition (rt_symbol_def's WHY; its REF says
+ * more): WHY_VIA, another's trouble (REF: the definition it starts at);
+ * WHY_CYCLE, on a cycle of aliases (REF: the table's cycle); WHY_UNDEFINED
+ * (REF: the undefined name's offset in its value); the others its own. */
+enum {
+    WHY_NONE, WHY_TWICE, WHY_EMPTY, WHY_NAN, WHY_RANGE, WHY_DEPTH,
+    WHY_UNDEFINED, WHY_CYCLE, WHY_VIA
+};
+
 /* The copies and messages below are NULL when memory runs out, and set
  * *OOM then: the parse stops there and fails as out of memory. */
 static char *oom_strndup(bool *oom, const char *s, size_t n)
@@ -195,15 +204,12 @@ static int add_define(struct rt_symbol_table *t, const char *name,
     char *ex = nm + nlen + 1;
     struct rt_symbol_def *old = find_exact(t, nm);
     if (old) {
-        bool oom = false;
-        if (strcmp(old->expr, ex) && !old->problem) {
-            old->problem = oom_asprintf(&oom,
-                "%s is defined again at line %u with a different value "
-                "(first at line %u)", nm, line, old->line);
+        if (strcmp(old->expr, ex) && old->why == WHY_NONE) {
+            old->why = WHY_TWICE;
             old->problem_line = line;
         }
         free(nm);
-        return oom ? -1 : 0;
+        return 0;
     }
     if (t->n == t->cap) {
         /* Half as much again: never twice what a big header needs. */
@@ -271,7 +277,9 @@ static int parse_logical_line(struct rt_symbol_table *t, const char *s,
  *
  * Definitions are visited depth-first with an explicit stack, so that an
  * alias chain of any length costs no recursion, and each one is evaluated
- * once everything it names is settled (or found to be on a cycle). */
+ * once everything it names is settled (or found to be on a cycle). What
+ * is wrong with a definition is kept as its WHY and REF, a few bytes:
+ * its message is made only when it is reported (rt_symbol_problem). */
 
 enum { UNSEEN, ACTIVE, DONE };
 
@@ -283,20 +291,11 @@ struct resolver {
                                name in its value */
     size_t depth;
     bool *in_cycle;
-    /* The cycles found: their members point at them (CYCLE_OF, one more
-     * than the index; 0: none), so that a cycle of thousands of names is
-     * described once, not once a member. */
-    struct cycle {
-        size_t first;       /* the definition the walk met it by */
-        size_t n;           /* names on it */
-        char *chain;        /* "alias cycle A -> B -> A" (a few names) */
-    } *cycles;
-    size_t n_cycles;
+    /* The cycles found (in T) are pointed at by their members (CYCLE_OF,
+     * one more than the index; 0: none), so that a cycle of thousands of
+     * names is described once, not once a member. */
+    size_t cycles_cap;
     size_t *cycle_of;
-    /* Why a definition has no value: the definition where the trouble
-     * starts (itself, or one it refers to) and what is wrong there. */
-    size_t *root;
-    char **root_detail;
     bool oom;               /* memory ran out: resolution stops */
 };
 
@@ -305,9 +304,8 @@ struct expr {
     size_t self;
     const char *p;
     int depth;
-    char *err;              /* what is wrong, for the first failure */
-    size_t err_root;
-    bool cycle;
+    unsigned char why;      /* the first failure: what (WHY_NONE: none) */
+    size_t ref;             /* and its REF */
 };
 
 static int eval_sum(struct expr *e, long long *v);
@@ -318,13 +316,11 @@ static void skip_ws(struct expr *e)
         e->p++;
 }
 
-static int fail(struct expr *e, size_t root, char *detail)
+static int fail(struct expr *e, unsigned char why, size_t ref)
 {
-    if (!e->err) {
-        e->err = detail;
-        e->err_root = root;
-    } else {
-        free(detail);
+    if (e->why == WHY_NONE) {
+        e->why = why;
+        e->ref = ref;
     }
     return -1;
 }
@@ -355,8 +351,7 @@ static int eval_number(struct expr *e, long long *v)
             return -2;
         acc = acc * base + digit;
         if (acc > MAX_MAGNITUDE)
-            return fail(e, e->self,
-                        oom_asprintf(&e->r->oom, "value out of range"));
+            return fail(e, WHY_RANGE, 0);
     }
     for (int k = 0; k < 3 && *p && strchr("uUlL", *p); k++)
         p++;
@@ -367,18 +362,11 @@ static int eval_number(struct expr *e, long long *v)
     return 0;
 }
 
-/* What definition I, on a cycle, says of it: the cycle's names when they
- * are few, or for the definition the walk met it by; else how many and
- * where that one is (a line of bounded length for each member). */
-static char *cycle_detail(struct resolver *r, size_t i)
+/* The definition where the trouble of definition J (settled, !ok)
+ * starts: itself, or the one it leads to. */
+static size_t root_of(const struct rt_symbol_table *t, size_t j)
 {
-    const struct cycle *c = &r->cycles[r->cycle_of[i] - 1];
-    if (c->n <= 8 || c->first == i)
-        return oom_strndup(&r->oom, c->chain, strlen(c->chain));
-    const struct rt_symbol_def *f = &r->t->v[c->first];
-    return oom_asprintf(&r->oom, "alias cycle of %zu names with %.*s%s "
-                        "(line %u)", c->n, shown(f->name), f->name,
-                        more(f->name), f->line);
+    return t->v[j].why == WHY_VIA ? t->v[j].ref : j;
 }
 
 static int eval_name(struct expr *e, long long *v)
@@ -391,27 +379,18 @@ static int eval_name(struct expr *e, long long *v)
     if (!nm)
         return -1;
     struct rt_symbol_def *ref = find_exact(r->t, nm);
-    if (!ref) {
-        int rc = fail(e, e->self,
-                      oom_asprintf(&r->oom, "'%.*s%s' is not defined",
-                                   shown(nm), nm, more(nm)));
-        free(nm);
-        return rc;
-    }
     free(nm);
+    if (!ref)
+        return fail(e, WHY_UNDEFINED,
+                    (size_t)(name - r->t->v[e->self].expr));
     size_t j = (size_t)(ref - r->t->v);
     /* Members of a cycle all report the cycle itself; a definition
      * leading into one names where the trouble starts. */
     if (r->state[j] == ACTIVE || (!ref->ok && r->in_cycle[j] &&
-                                  r->in_cycle[e->self])) {
-        e->cycle = true;
-        return fail(e, e->self, cycle_detail(r, e->self));
-    }
-    if (!ref->ok) {
-        size_t root = r->root[j];
-        return fail(e, root, oom_strndup(&r->oom, r->root_detail[root],
-                                         strlen(r->root_detail[root])));
-    }
+                                  r->in_cycle[e->self]))
+        return fail(e, WHY_CYCLE, r->cycle_of[e->self] - 1);
+    if (!ref->ok)
+        return fail(e, WHY_VIA, root_of(r->t, j));
     *v = ref->value;
     return 0;
 }
@@ -422,8 +401,7 @@ static int eval_primary(struct expr *e, long long *v)
     char c = *e->p;
     if (c == '(' || c == '+' || c == '-') {
         if (++e->depth > MAX_DEPTH)
-            return fail(e, e->self, oom_asprintf(&e->r->oom,
-                                                 "value nested too deeply"));
+            return fail(e, WHY_DEPTH, 0);
         e->p++;
         int rc = c == '(' ? eval_sum(e, v) : eval_primary(e, v);
         if (rc)
@@ -463,8 +441,7 @@ static int eval_sum(struct expr *e, long long *v)
             return rc;
         *v = op == '+' ? *v + rhs : *v - rhs;
         if (*v > MAX_MAGNITUDE || *v < -MAX_MAGNITUDE)
-            return fail(e, e->self,
-                        oom_asprintf(&e->r->oom, "value out of range"));
+            return fail(e, WHY_RANGE, 0);
     }
 }
 
@@ -473,17 +450,10 @@ static int eval_sum(struct expr *e, long long *v)
 static void evaluate(struct resolver *r, size_t i)
 {
     struct rt_symbol_def *def = &r->t->v[i];
-    r->root[i] = i;
-    if (def->problem) {     /* defined twice: no value to trust */
-        r->root_detail[i] = oom_asprintf(&r->oom,
-                                         "defined twice with different "
-                                         "values");
+    if (def->why == WHY_TWICE)  /* defined twice: no value to trust */
         return;
-    }
     if (!def->expr[0]) {
-        r->root_detail[i] = oom_asprintf(&r->oom, "defined without a value");
-        def->problem = oom_asprintf(&r->oom, "%s is defined without a value",
-                                    def->name);
+        def->why = WHY_EMPTY;
         def->problem_line = def->line;
         return;
     }
@@ -500,39 +470,16 @@ static void evaluate(struct resolver *r, size_t i)
         if (*e.p)
             rc = -2;
     }
+    if (r->oom)
+        return;
     if (!rc) {
         def->ok = true;
         def->value = v;
-        free(e.err);
         return;
     }
-    if (!e.err && !r->oom) {
-        e.err = oom_asprintf(&r->oom, "value '%.*s%s' is not a number",
-                             shown(def->expr), def->expr, more(def->expr));
-        e.err_root = i;
-    }
-    if (r->oom) {
-        free(e.err);
-        return;
-    }
-    r->root[i] = e.err_root;
+    def->why = e.why == WHY_NONE ? WHY_NAN : e.why;
+    def->ref = e.ref;
     def->problem_line = def->line;
-    if (e.cycle)
-        def->problem = oom_asprintf(&r->oom, "%s is in an %s", def->name,
-                                    e.err);
-    else if (e.err_root == i)
-        def->problem = oom_asprintf(&r->oom, "%s: %s", def->name, e.err);
-    else
-        def->problem = oom_asprintf(&r->oom, "%s: %.*s%s (line %u): %s",
-                                    def->name,
-                                    shown(r->t->v[e.err_root].name),
-                                    r->t->v[e.err_root].name,
-                                    more(r->t->v[e.err_root].name),
-                                    r->t->v[e.err_root].line, e.err);
-    if (e.err_root == i)
-        r->root_detail[i] = e.err;
-    else
-        free(e.err);
 }
 
 /* The next name in a value from *POS on, skipping numbers (with their
@@ -560,6 +507,40 @@ static const char *next_name(const char **pos, size_t *len)
     return NULL;
 }
 
+/* Appends to O at LEN (only counts when O is NULL); the new length. */
+static size_t put(char *o, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static size_t put(char *o, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = o ? vsprintf(o + len, fmt, ap) : vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    return len + (k > 0 ? (size_t)k : 0);
+}
+
+/* A cycle's chain of names, "alias cycle A -> B -> A", or "alias cycle
+ * of N names: A -> B -> C -> D -> ... -> A" for more than eight, written
+ * to O when it is not NULL; its length. */
+static size_t write_chain(const struct resolver *r, size_t from, size_t j,
+                          char *o)
+{
+    size_t n = r->depth - from, listed = n <= 8 ? n : 4, len = 0;
+    if (n <= 8)
+        len = put(o, len, "alias cycle ");
+    else
+        len = put(o, len, "alias cycle of %zu names: ", n);
+    for (size_t k = from; k < from + listed; k++) {
+        const char *name = r->t->v[r->stack[k]].name;
+        len = put(o, len, "%.*s%s -> ", shown(name), name, more(name));
+    }
+    if (listed < n)
+        len = put(o, len, "... -> ");
+    const char *name = r->t->v[j].name;
+    return put(o, len, "%.*s%s", shown(name), name, more(name));
+}
+
 /* Definition J, on the stack, is met again: the stack from J on is a
  * cycle. Its members not yet on one are put on it, described once: all
  * its names when they are eight or fewer, else the first four. */
@@ -575,32 +556,34 @@ static void mark_cycle(struct resolver *r, size_t j)
     }
     if (!news)
         return;     /* each member already names a cycle it is in */
-    /* At most one new cycle a definition: the table has room. */
-    struct cycle *c = &r->cycles[r->n_cycles];
-    c->first = j;
-    c->n = r->depth - from;
-    size_t listed = c->n <= 8 ? c->n : 4;
-    size_t len = strlen("alias cycle of  names: -> ... -> ") + 24 +
-                 (listed + 1) * (SHOWN + 3 + 4);
-    char *o = c->chain = malloc(len);
-    if (!o) {
+    struct rt_symbol_table *t = r->t;
+    if (t->n_cycles == r->cycles_cap) {
+        /* At most one new cycle a definition: never more than T->n. */
+        size_t cap = r->cycles_cap ? r->cycles_cap + r->cycles_cap / 2 : 16;
+        struct rt_symbol_cycle *v = realloc(t->cycles, cap * sizeof *v);
+        if (!v) {
+            r->oom = true;
+            return;
+        }
+        t->cycles = v;
+        r->cycles_cap = cap;
+    }
+    /* Sized by the names as shown: a cycle of two short names holds a
+     * few dozen bytes, not room for two of 64. */
+    size_t len = write_chain(r, from, j, NULL);
+    char *chain = malloc(len + 1);
+    if (!chain) {
         r->oom = true;
         return;
     }
-    o += c->n <= 8 ? (size_t)sprintf(o, "alias cycle ")
-                   : (size_t)sprintf(o, "alias cycle of %zu names: ", c->n);
-    for (size_t k = from; k < from + listed; k++) {
-        const char *name = r->t->v[r->stack[k]].name;
-        o += sprintf(o, "%.*s%s -> ", shown(name), name, more(name));
-    }
-    if (listed < c->n)
-        o += sprintf(o, "... -> ");
-    sprintf(o, "%.*s%s", shown(r->t->v[j].name), r->t->v[j].name,
-            more(r->t->v[j].name));
-    r->n_cycles++;
+    write_chain(r, from, j, chain);
+    struct rt_symbol_cycle *c = &t->cycles[t->n_cycles++];
+    c->first = j;
+    c->n = r->depth - from;
+    c->chain = chain;
     for (size_t k = from; k < r->depth; k++)
         if (!r->cycle_of[r->stack[k]])
-            r->cycle_of[r->stack[k]] = r->n_cycles;
+            r->cycle_of[r->stack[k]] = t->n_cycles;
 }
 
 static void visit(struct resolver *r, size_t i)
@@ -647,28 +630,99 @@ static int resolve_all(struct rt_symbol_table *t)
     r.stack = calloc(n, sizeof *r.stack);
     r.pos = calloc(n, sizeof *r.pos);
     r.in_cycle = calloc(n, sizeof *r.in_cycle);
-    r.cycles = calloc(n, sizeof *r.cycles);
     r.cycle_of = calloc(n, sizeof *r.cycle_of);
-    r.root = calloc(n, sizeof *r.root);
-    r.root_detail = calloc(n, sizeof *r.root_detail);
-    r.oom = !r.state || !r.stack || !r.pos || !r.in_cycle || !r.cycles ||
-            !r.cycle_of || !r.root || !r.root_detail;
+    r.oom = !r.state || !r.stack || !r.pos || !r.in_cycle || !r.cycle_of;
     for (size_t i = 0; i < t->n && !r.oom; i++)
         if (r.state[i] == UNSEEN)
             visit(&r, i);
-    for (size_t i = 0; i < t->n && r.root_detail; i++)
-        free(r.root_detail[i]);
-    for (size_t i = 0; i < r.n_cycles; i++)
-        free(r.cycles[i].chain);
+    if (!t->n_cycles) {
+        free(t->cycles);
+        t->cycles = NULL;
+    } else if (t->n_cycles < r.cycles_cap) {
+        /* What is kept is what was found. */
+        struct rt_symbol_cycle *v =
+            realloc(t->cycles, t->n_cycles * sizeof *v);
+        if (v)
+            t->cycles = v;
+    }
     free(r.state);
     free(r.stack);
     free(r.pos);
     free(r.in_cycle);
-    free(r.cycles);
     free(r.cycle_of);
-    free(r.root);
-    free(r.root_detail);
     return r.oom ? -1 : 0;
+}
+
+/* What definition I, whose own value is at fault (root_of(I) is I), says
+ * of it; a new string, NULL out of memory. On a cycle: the cycle's names
+ * when they are few, or for the definition the walk met it by; else how
+ * many and where that one is (a line of bounded length for each
+ * member). */
+static char *root_detail(const struct rt_symbol_table *t, size_t i)
+{
+    const struct rt_symbol_def *def = &t->v[i];
+    bool oom = false;
+    switch (def->why) {
+    case WHY_TWICE:
+        return strdup("defined twice with different values");
+    case WHY_EMPTY:
+        return strdup("defined without a value");
+    case WHY_RANGE:
+        return strdup("value out of range");
+    case WHY_DEPTH:
+        return strdup("value nested too deeply");
+    case WHY_UNDEFINED: {
+        const char *nm = def->expr + def->ref;
+        size_t len = 0;
+        while (is_ident_char(nm[len]))
+            len++;
+        return oom_asprintf(&oom, "'%.*s%s' is not defined",
+                            len < SHOWN ? (int)len : SHOWN, nm,
+                            len > SHOWN ? "..." : "");
+    }
+    case WHY_CYCLE: {
+        const struct rt_symbol_cycle *c = &t->cycles[def->ref];
+        if (c->n <= 8 || c->first == i)
+            return strdup(c->chain);
+        const struct rt_symbol_def *f = &t->v[c->first];
+        return oom_asprintf(&oom, "alias cycle of %zu names with %.*s%s "
+                            "(line %u)", c->n, shown(f->name), f->name,
+                            more(f->name), f->line);
+    }
+    default:
+        return oom_asprintf(&oom, "value '%.*s%s' is not a number",
+                            shown(def->expr), def->expr, more(def->expr));
+    }
+}
+
+char *rt_symbol_problem(const struct rt_symbol_table *t,
+                        const struct rt_symbol_def *def)
+{
+    size_t i = (size_t)(def - t->v);
+    bool oom = false;
+    if (def->why == WHY_TWICE)
+        return oom_asprintf(&oom, "%s is defined again at line %u with a "
+                            "different value (first at line %u)", def->name,
+                            def->problem_line, def->line);
+    if (def->why == WHY_EMPTY)
+        return oom_asprintf(&oom, "%s is defined without a value",
+                            def->name);
+    size_t root = root_of(t, i);
+    char *detail = root_detail(t, root);
+    if (!detail)
+        return NULL;
+    const struct rt_symbol_def *rd = &t->v[root];
+    char *s;
+    if (def->why == WHY_CYCLE)
+        s = oom_asprintf(&oom, "%s is in an %s", def->name, detail);
+    else if (root == i)
+        s = oom_asprintf(&oom, "%s: %s", def->name, detail);
+    else
+        s = oom_asprintf(&oom, "%s: %.*s%s (line %u): %s", def->name,
+                         shown(rd->name), rd->name, more(rd->name), rd->line,
+                         detail);
+    free(detail);
+    return s;
 }
 
 /* The text of LEN bytes of a symbol file at DATA, NUL-terminated, in
@@ -863,8 +917,10 @@ void rt_symbol_table_free(struct rt_symbol_table *t)
 {
     for (size_t i = 0; i < t->n; i++) {
         free(t->v[i].name);     /* and its expr, in the same block */
-        free(t->v[i].problem);
     }
+    for (size_t i = 0; i < t->n_cycles; i++)
+        free(t->cycles[i].chain);
+    free(t->cycles);
     free(t->v);
     rt_pos_index_free(&t->exact);
     rt_pos_index_free(&t->folded);

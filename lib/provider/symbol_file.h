@@ -25,14 +25,24 @@ struct rt_symbol_def {
     char *expr;         /* the value as written, comments removed; "" for
                            a #define without value (an include guard);
                            it lies in NAME's allocation, after its NUL */
-    unsigned line;      /* of the #define */
-    bool ok;            /* VALUE holds the resolved number */
     long long value;
-    char *problem;      /* when !ok: why, as a complete message naming
-                           NAME; reported at PROBLEM_LINE */
-    unsigned problem_line;
+    size_t ref;         /* private: with WHY, where the trouble is: the
+                           definition it starts at, the cycle, or the
+                           undefined name's offset in EXPR */
     size_t fold_count;  /* private: on the first of names equal but for
                            ASCII case, how many there are */
+    unsigned line;      /* of the #define */
+    unsigned problem_line;  /* when !ok: where its problem is reported
+                               (rt_symbol_problem says what it is) */
+    bool ok;            /* VALUE holds the resolved number */
+    unsigned char why;  /* private: when !ok, what kind of trouble */
+};
+
+/* A cycle of aliases, described once for all its members (private). */
+struct rt_symbol_cycle {
+    size_t first;       /* the definition the walk met it by */
+    size_t n;           /* names on it */
+    char *chain;        /* "alias cycle A -> B -> A" (a few names) */
 };
 
 struct rt_symbol_table {
@@ -43,6 +53,8 @@ struct rt_symbol_table {
     struct rt_pos_index exact;  /* private: V by name */
     struct rt_pos_index folded; /* private: V by name, any case; only the
                                    first of names equal but for case */
+    struct rt_symbol_cycle *cycles;     /* private */
+    size_t n_cycles;
 };
 
 /* Parses LEN bytes of a symbol file (ASCII-compatible, or UTF-16LE with a
@@ -69,6 +81,14 @@ int rt_symbol_file_load_kept(const char *path, struct rt_symbol_table *t,
  * there is none. */
 const struct rt_symbol_def *rt_symbol_find(const struct rt_symbol_table *t,
                                            const char *name);
+
+/* Why DEF, of T, has no value (!DEF->ok), as a complete message naming
+ * it, to report at DEF->problem_line: a new string, NULL when memory runs
+ * out. It is made when asked for, not kept for every definition: a
+ * header of many broken or cyclic definitions the INI never names would
+ * hold a message for each. */
+char *rt_symbol_problem(const struct rt_symbol_table *t,
+                        const struct rt_symbol_def *def);
 
 void rt_symbol_table_free(struct rt_symbol_table *t);
 

@@ -240,6 +240,21 @@ static void clean_database_needs_nothing(void **state)
     s->ops->close(s);
 }
 
+/* LANG's Help table is byte for byte English's. */
+static void help_is_english(struct rt_store *s, const char *lang)
+{
+    struct rt_value a = {0}, b = {0};
+    struct rt_error e;
+    int present;
+    assert_int_equal(s->ops->read_table(s, lang, RT_TABLE_HELP, &a, &present,
+                                        &e), 0);
+    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_HELP, &b,
+                                        &present, &e), 0);
+    assert_true(rt_value_equal(&a, &b));
+    rt_value_free(&a);
+    rt_value_free(&b);
+}
+
 /* CurrentLanguage's Help differing from English's in one character (the
  * same length, the same pairs but for a text) is made English's again;
  * its Counter, the same, is left alone. */
@@ -261,16 +276,7 @@ static void current_language_help_mirrored(void **state)
         mirrored += !strcmp(rt_finding_id(&r.fixed.v[i]), "current-language-mirrored");
     assert_int_equal(mirrored, 1);
     rt_repair_report_free(&r);
-    struct rt_value a = {0}, b = {0};
-    struct rt_error e;
-    int present;
-    assert_int_equal(s->ops->read_table(s, "CurrentLanguage", RT_TABLE_HELP,
-                                        &a, &present, &e), 0);
-    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_HELP, &b,
-                                        &present, &e), 0);
-    assert_true(rt_value_equal(&a, &b));
-    rt_value_free(&a);
-    rt_value_free(&b);
+    help_is_english(s, "CurrentLanguage");
     assert_int_equal(repair_once(s, NULL, &r), 0);
     rt_repair_report_free(&r);
     s->ops->close(s);
@@ -298,16 +304,7 @@ static void current_language_tie_mirrors_the_first(void **state)
     struct rt_repair_report r;
     assert_int_equal(repair_once(s, NULL, &r), 1);
     rt_repair_report_free(&r);
-    struct rt_value a = {0}, b = {0};
-    struct rt_error e;
-    int present;
-    assert_int_equal(s->ops->read_table(s, "CurrentLanguage", RT_TABLE_HELP,
-                                        &a, &present, &e), 0);
-    assert_int_equal(s->ops->read_table(s, "009", RT_TABLE_HELP, &b,
-                                        &present, &e), 0);
-    assert_true(rt_value_equal(&a, &b));
-    rt_value_free(&a);
-    rt_value_free(&b);
+    help_is_english(s, "CurrentLanguage");
     s->ops->close(s);
 }
 

@@ -22,7 +22,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             /* One entry per name, and an exact match wins
              * (symbol_file.h). */
             FUZZ_ASSERT(rt_symbol_find(&t, def->name) == def);
-            FUZZ_ASSERT(def->ok || def->problem);
+            /* One without a value says why, where. */
+            if (!def->ok) {
+                char *why = rt_symbol_problem(&t, def);
+                if (!why)
+                    abort();
+                FUZZ_ASSERT(*why && def->problem_line > 0);
+                free(why);
+            }
             /* The case-insensitive path: any spelling finds a definition
              * equal but for ASCII case, or none when it is ambiguous. */
             char *lower = strdup(def->name);

@@ -5,8 +5,9 @@
  * 1251, or 932: a multi-byte one), then the file. What is read is written
  * back; reg_file.h promises that what regtool wrote reads back into the
  * same entries and writes the same bytes again, so that is asserted. The
- * file is also applied to a tree and the tree turned back into a file,
- * as the reg: store does. */
+ * file is also applied to a tree, read value by value into another (the
+ * two the same), and the tree written as a file reads back into it, as
+ * the reg: store does. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +54,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     struct rt_tree_key *root = rt_tree_new("");
     FUZZ_ASSERT(root != NULL);
-    if (rt_reg_apply(&f, root) == 0) {
-        struct rt_reg_file t;
-        if (rt_reg_from_tree(root, f.format, &t) == 0)
-            rt_reg_file_free(&t);
+    FUZZ_ASSERT(rt_reg_apply(&f, root) == 0);
+    char *applied = rt_tree_dump(root);
+    FUZZ_ASSERT(applied != NULL);
+    /* Read value by value into a tree (the reg: store's and restore's
+     * way), the same tree. */
+    struct rt_tree_key *read = rt_tree_new("");
+    FUZZ_ASSERT(read != NULL);
+    FUZZ_ASSERT(rt_reg_parse_tree(data, size, cp, read, &e) == 0);
+    char *got = rt_tree_dump(read);
+    FUZZ_ASSERT(got != NULL && !strcmp(got, applied));
+    free(got);
+    rt_tree_free(read);
+    /* The tree written as a file (a reg: store's write) reads back into
+     * the same tree: nothing it held is lost, a root key's own values
+     * included. */
+    struct rt_reg_file t;
+    FUZZ_ASSERT(rt_reg_from_tree(root, f.format, &t) == 0);
+    out = NULL;
+    if (rt_reg_write(&t, cp, &out, &len, &e) == 0) {
+        struct rt_tree_key *back = rt_tree_new("");
+        FUZZ_ASSERT(back != NULL);
+        FUZZ_ASSERT(rt_reg_parse_tree(out, len, cp, back, &e) == 0);
+        got = rt_tree_dump(back);
+        FUZZ_ASSERT(got != NULL && !strcmp(got, applied));
+        free(got);
+        rt_tree_free(back);
+        free(out);
     }
+    rt_reg_file_free(&t);
+    free(applied);
     rt_tree_free(root);
     rt_reg_file_free(&f);
     return 0;

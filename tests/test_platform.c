@@ -25,6 +25,7 @@
 #endif
 
 #include "platform/os.h"
+#include "platform/os_internal.h"
 
 #ifdef __SANITIZE_ADDRESS__
 /* An allocation that cannot be had returns NULL, as the C library's
@@ -950,6 +951,40 @@ static void path_hash_is_not_steered_by_names(void **state)
      * the published basis they took 4. */
     assert_true(slots > N / 2);
 }
+/* The temporaries an interrupt removes (rt_os_end_on_interrupts' handler
+ * calls rt_os_temporaries_unlink_all): those made and not gone, as many
+ * as there are slots (four); one more, or a name too long to keep, is
+ * left to the abandon paths, never a slot overwritten. */
+static void temporaries_in_flight_removed(void **state)
+{
+    (void)state;
+    char names[6][512];
+    for (int i = 0; i < 6; i++) {
+        char leaf[32];
+        snprintf(leaf, sizeof leaf, "t%d.tmp", i);
+        snprintf(names[i], sizeof names[i], "%s", at(leaf));
+        assert_int_equal(rt_os_write_new_file(names[i], "x", 1), 0);
+    }
+    rt_os_temporary_made(names[0]);
+    rt_os_temporary_made(names[1]);
+    rt_os_temporary_gone(names[1]);         /* renamed: not removed */
+    for (int i = 2; i < 6; i++)
+        rt_os_temporary_made(names[i]);     /* the fifth finds no slot */
+    static char longest[5000];
+    memset(longest, 'a', sizeof longest - 1);
+    rt_os_temporary_made(longest);          /* not kept, no harm */
+    rt_os_temporaries_unlink_all();
+    assert_false(rt_os_exists(names[0]));
+    assert_true(rt_os_exists(names[1]));
+    for (int i = 2; i < 5; i++)
+        assert_false(rt_os_exists(names[i]));
+    assert_true(rt_os_exists(names[5]));
+    for (int i = 0; i < 6; i++) {
+        rt_os_temporary_gone(names[i]);
+        rt_os_unlink(names[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -960,6 +995,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(stat_identity_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(file_read_beneath_its_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(temporaries_in_flight_removed, setup, teardown),
 #ifndef _WIN32
         cmocka_unit_test_setup_teardown(new_file_not_written_whole_fails_and_is_removed, setup, teardown),
 #endif

@@ -463,20 +463,17 @@ static int find_windows_dir(struct hive_store *s)
 {
     if (s->windows_dir)
         return 0;
-    char *config = hive_parent_dir(s->software.path);
-    char *sys32 = config && hive_base_is(config, "config")
-                      ? hive_parent_dir(config)
-                      : NULL;
-    char *win = sys32 && hive_base_is(sys32, "System32")
-                    ? hive_parent_dir(sys32)
-                    : NULL;
-    int found = win != NULL;
-    int oom = !config || (hive_base_is(config, "config") && !sys32) ||
-              (sys32 && hive_base_is(sys32, "System32") && !win);
+    char *config = hive_parent_dir(s->software.path), *sys32 = NULL;
+    char *win = NULL;
+    int oom = !config;
+    if (!oom && hive_base_is(config, "config"))
+        oom = !(sys32 = hive_parent_dir(config));
+    if (!oom && sys32 && hive_base_is(sys32, "System32"))
+        oom = !(win = hive_parent_dir(sys32));
+    if (!oom && !win)
+        oom = !(win = strdup(""));
     free(config);
     free(sys32);
-    if (!oom && !found)
-        oom = !(win = strdup(""));
     if (oom) {
         errno = ENOMEM;
         return -1;

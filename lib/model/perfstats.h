@@ -41,6 +41,11 @@ struct rt_perfstats {
     size_t n_servers, cap_servers;
 };
 
+/* The part of PATH below the Enum key ("SERVER" or "SERVER\STAT..."), or
+ * NULL when PATH is not below it: the keys rt_perfstats_read reads (those
+ * not deleted). */
+const char *rt_perfstats_below_enum(const char *path);
+
 /* Reads every server and statistic of F, in time linear in F's keys.
  * -1 when out of memory. */
 int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out);

@@ -14,9 +14,7 @@ static int same(const char *a, size_t an, const char *b, size_t bn)
     return rt_utf8_casecmp(a, an, b, bn) == 0;
 }
 
-/* The part of PATH below the Enum key ("SERVER" or "SERVER\STAT..."), or
- * NULL when PATH is not below it. */
-static const char *below_enum(const char *path)
+const char *rt_perfstats_below_enum(const char *path)
 {
     size_t n = strlen(RT_PERFSTATS_ENUM);
     if (strlen(path) <= n + 1 || path[n] != '\\' ||
@@ -152,7 +150,7 @@ int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out)
     struct server_index index = {NULL, 0};
     for (size_t i = 0; i < f->n_keys; i++) {
         const struct rt_reg_key *k = &f->keys[i];
-        const char *rest = k->del ? NULL : below_enum(k->path);
+        const char *rest = k->del ? NULL : rt_perfstats_below_enum(k->path);
         if (!rest)
             continue;
         const char *sep = strchr(rest, '\\');
@@ -341,7 +339,7 @@ fail:
 /* Whether section K lies under the server KEY (KL bytes). */
 static int under_server(const struct rt_reg_key *k, const char *key, size_t kl)
 {
-    const char *rest = below_enum(k->path);
+    const char *rest = rt_perfstats_below_enum(k->path);
     size_t rl = rest ? strlen(rest) : 0;
     return rest && rl >= kl && (rest[kl] == '\0' || rest[kl] == '\\') &&
            same(rest, kl, key, kl);

@@ -13,7 +13,6 @@
 #include "model/perfstats.h"
 #include "model/reg_file.h"
 #include "model/size_caps.h"
-#include "model/utf16.h"
 #include "platform/os.h"
 
 struct rt_op_perfstats_held {
@@ -42,8 +41,8 @@ static enum rt_op_perfstats_status say(char **why,
     return status;
 }
 
-/* The keys a reading of the registrations keeps: those below
- * RT_PERFSTATS_ENUM (any case), each with its values. */
+/* The keys a reading of the registrations keeps: those rt_perfstats_read
+ * reads (below RT_PERFSTATS_ENUM, not deleted), each with its values. */
 struct enum_only {
     struct rt_reg_file *out;
     struct rt_reg_key *cur;
@@ -53,11 +52,8 @@ static int enum_key(void *ctx, const struct rt_reg_file *f, size_t k)
 {
     struct enum_only *c = ctx;
     const struct rt_reg_key *key = &f->keys[k];
-    size_t n = sizeof RT_PERFSTATS_ENUM - 1;
     c->cur = NULL;
-    if (strlen(key->path) < n ||
-        rt_utf8_casecmp(key->path, n, RT_PERFSTATS_ENUM, n) ||
-        (key->path[n] && key->path[n] != '\\'))
+    if (key->del || !rt_perfstats_below_enum(key->path))
         return 0;
     if (!(c->cur = rt_reg_add_key(c->out, key->path, key->del)))
         return -1;

@@ -23,12 +23,10 @@
 #define TEMPORARY_PATH 4096
 
 static struct {
-#ifdef RT_OS_POSIX
-    char path[TEMPORARY_PATH];
-#else
-    wchar_t path[TEMPORARY_PATH];   /* converted now: a handler cannot */
+    char path[TEMPORARY_PATH];      /* as made, and as POSIX removes it */
+#ifndef RT_OS_POSIX
+    wchar_t wide[TEMPORARY_PATH];   /* converted now: a handler cannot */
 #endif
-    char key[TEMPORARY_PATH];
     volatile sig_atomic_t used;
 } temporaries[TEMPORARY_SLOTS];
 
@@ -40,11 +38,9 @@ void rt_os_temporary_made(const char *path)
     for (int i = 0; i < TEMPORARY_SLOTS; i++) {
         if (temporaries[i].used)
             continue;
-        memcpy(temporaries[i].key, path, n + 1);
-#ifdef RT_OS_POSIX
         memcpy(temporaries[i].path, path, n + 1);
-#else
-        if (!MultiByteToWideChar(CP_UTF8, 0, path, -1, temporaries[i].path,
+#ifndef RT_OS_POSIX
+        if (!MultiByteToWideChar(CP_UTF8, 0, path, -1, temporaries[i].wide,
                                  TEMPORARY_PATH))
             return;
 #endif
@@ -56,7 +52,7 @@ void rt_os_temporary_made(const char *path)
 void rt_os_temporary_gone(const char *path)
 {
     for (int i = 0; i < TEMPORARY_SLOTS; i++)
-        if (temporaries[i].used && !strcmp(temporaries[i].key, path))
+        if (temporaries[i].used && !strcmp(temporaries[i].path, path))
             temporaries[i].used = 0;
 }
 
@@ -67,7 +63,7 @@ void rt_os_temporaries_unlink_all(void)
 #ifdef RT_OS_POSIX
             unlink(temporaries[i].path);
 #else
-            DeleteFileW(temporaries[i].path);
+            DeleteFileW(temporaries[i].wide);
 #endif
         }
 }

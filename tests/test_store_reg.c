@@ -310,6 +310,29 @@ static void file_changed_underneath_is_not_overwritten(void **state)
     s->ops->close(s);
 }
 
+/* LANG created through S, in a transaction of its own. */
+static void add_language(struct rt_store *s, const char *lang)
+{
+    struct rt_error e = {0};
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, lang), 0);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    if (s->ops->apply(s, &cs, &e) != 0)
+        fail_msg("%s", e.message);
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+}
+
+/* The languages the file at PATH holds, as a fresh open reads them. */
+static void stored_languages(const char *path, char ***langs, size_t *n)
+{
+    struct rt_error e = {0};
+    struct rt_store *c = rt_store_reg_open(path, codepage(), &e);
+    assert_non_null(c);
+    assert_int_equal(c->ops->list_languages(c, langs, n, &e), 0);
+    c->ops->close(c);
+}
+
 /* Two writers that opened the same file: the second begins after the
  * first committed, and works on what the first wrote (begin() reads it
  * under the file's lock), so neither change is lost. */
@@ -323,26 +346,13 @@ static void second_writer_keeps_the_first_ones_change(void **state)
     struct rt_error e = {0};
     struct rt_store *b = rt_store_reg_open(path, codepage(), &e);
     assert_non_null(b);
-    struct rt_change_set cs = {0};
-    assert_int_equal(rt_change_set_create_language(&cs, "009"), 0);
-    assert_int_equal(a->ops->begin(a, &e), 0);
-    assert_int_equal(a->ops->apply(a, &cs, &e), 0);
-    a->ops->end(a);
-    rt_change_set_free(&cs);
-    assert_int_equal(rt_change_set_create_language(&cs, "019"), 0);
-    assert_int_equal(b->ops->begin(b, &e), 0);
-    if (b->ops->apply(b, &cs, &e) != 0)
-        fail_msg("%s", e.message);
-    b->ops->end(b);
-    rt_change_set_free(&cs);
-    struct rt_store *c = rt_store_reg_open(path, codepage(), &e);
-    assert_non_null(c);
+    add_language(a, "009");
+    add_language(b, "019");
     char **langs;
     size_t n;
-    assert_int_equal(c->ops->list_languages(c, &langs, &n, &e), 0);
+    stored_languages(path, &langs, &n);
     assert_int_equal(n, 2);
     rt_strings_free(langs, n);
-    c->ops->close(c);
     b->ops->close(b);
     a->ops->close(a);
     free(path);
@@ -360,12 +370,7 @@ static void change_of_the_same_size_is_read_at_begin(void **state)
     if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
         abort();
     struct rt_error e = {0};
-    struct rt_change_set cs = {0};
-    assert_int_equal(rt_change_set_create_language(&cs, "009"), 0);
-    assert_int_equal(a->ops->begin(a, &e), 0);
-    assert_int_equal(a->ops->apply(a, &cs, &e), 0);
-    a->ops->end(a);
-    rt_change_set_free(&cs);
+    add_language(a, "009");
     a->ops->close(a);
     struct rt_store *b = rt_store_reg_open(path, codepage(), &e);
     assert_non_null(b);
@@ -388,18 +393,11 @@ static void change_of_the_same_size_is_read_at_begin(void **state)
     assert_true(found);
     assert_int_equal(rt_os_replace_file(path, d, len, 0644), 0);
     free(d);
-    assert_int_equal(rt_change_set_create_language(&cs, "019"), 0);
-    assert_int_equal(b->ops->begin(b, &e), 0);
-    if (b->ops->apply(b, &cs, &e) != 0)
-        fail_msg("%s", e.message);
-    b->ops->end(b);
-    rt_change_set_free(&cs);
+    add_language(b, "019");
     b->ops->close(b);
-    struct rt_store *c = rt_store_reg_open(path, codepage(), &e);
-    assert_non_null(c);
     char **langs;
     size_t n;
-    assert_int_equal(c->ops->list_languages(c, &langs, &n, &e), 0);
+    stored_languages(path, &langs, &n);
     assert_int_equal(n, 2);
     int has_00a = 0, has_009 = 0;
     for (size_t i = 0; i < n; i++) {
@@ -408,7 +406,6 @@ static void change_of_the_same_size_is_read_at_begin(void **state)
     }
     assert_true(has_00a && !has_009);
     rt_strings_free(langs, n);
-    c->ops->close(c);
     free(path);
 }
 

@@ -451,6 +451,24 @@ static void applies_to_a_tree_and_back(void **state)
     assert_int_equal(len, sizeof want - 1);
     assert_memory_equal(out, want, len);
     free(out);
+    /* Written straight from the tree (a reg: store's write), in each
+     * format: the bytes of the file made of it. */
+    static const enum rt_reg_format formats[] = {
+        RT_REG_V5_UTF8, RT_REG_V5_UTF8_BOM, RT_REG_V5_UTF16, RT_REG_V4};
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+        struct rt_reg_file h;
+        uint8_t *direct;
+        size_t direct_len;
+        assert_int_equal(rt_reg_from_tree(root, formats[i], &h), 0);
+        assert_int_equal(rt_reg_write(&h, NULL, &out, &len, &e), 0);
+        assert_int_equal(rt_reg_write_tree(root, formats[i], NULL, &direct,
+                                           &direct_len, &e), 0);
+        assert_int_equal(direct_len, len);
+        assert_memory_equal(direct, out, len);
+        free(direct);
+        free(out);
+        rt_reg_file_free(&h);
+    }
     rt_tree_free(root);
     rt_reg_file_free(&f);
     rt_reg_file_free(&g);

@@ -4,6 +4,7 @@
  * goes back to what the registry stores. The writer builds UTF-8 text the
  * same way and encodes it last. */
 #include "model/reg_file.h"
+#include "model/reg_file_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,17 +18,10 @@
 #include "platform/compat.h"
 #include "platform/os.h"
 
-static const char HEADER5[] = "Windows Registry Editor Version 5.00";
-static const char HEADER4[] = "REGEDIT4";
+const char rt_reg_header5[] = "Windows Registry Editor Version 5.00";
+const char rt_reg_header4[] = "REGEDIT4";
 
-/* regedit (and Wine's, which copies it) breaks a hex line once it reaches
- * this many characters, so lines stay within 80 columns. */
-#define MAX_HEX_CHARS 77
-
-static int fail(struct rt_reg_error *e, unsigned line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(struct rt_reg_error *e, unsigned line, const char *fmt, ...)
+int rt_reg_fail(struct rt_reg_error *e, unsigned line, const char *fmt, ...)
 {
     if (!e)
         return -1;
@@ -40,7 +34,7 @@ static int fail(struct rt_reg_error *e, unsigned line, const char *fmt, ...)
     return -1;
 }
 
-static int nomem(struct rt_reg_error *e)
+int rt_reg_nomem(struct rt_reg_error *e)
 {
     if (e) {
         e->line = 0;
@@ -153,7 +147,7 @@ int rt_reg_is_root(const char *name)
 
 int rt_reg_sniff(const uint8_t *d, size_t len)
 {
-    static const char *const heads[] = {"Windows Registry Editor", HEADER4};
+    static const char *const heads[] = {"Windows Registry Editor", rt_reg_header4};
     size_t skip = len >= 3 && !memcmp(d, "\xEF\xBB\xBF", 3) ? 3
                   : len >= 2 && d[0] == 0xFF && d[1] == 0xFE ? 2 : 0;
     int wide = len >= skip + 2 && d[skip] && !d[skip + 1];
@@ -202,13 +196,13 @@ static int decode(const uint8_t *d, size_t len, const char *codepage,
          * NUL high byte of the header's first character. */
         size_t skip = d[0] == 0xFF ? 2 : 0;
         if ((len - skip) % 2)
-            return fail(e, line_of_utf16(d, len), "the file ends in half a "
+            return rt_reg_fail(e, line_of_utf16(d, len), "the file ends in half a "
                         "UTF-16 character: it is truncated");
         int r = rt_utf16le_to_utf8(d + skip, len - skip, text, tlen, &off);
         if (r == -2)
-            return nomem(e);
+            return rt_reg_nomem(e);
         if (r != 0)
-            return fail(e, line_of_utf16(d + skip, off), "a UTF-16 surrogate "
+            return rt_reg_fail(e, line_of_utf16(d + skip, off), "a UTF-16 surrogate "
                         "without its pair (byte %zu)", off + skip);
         *fmt = RT_REG_V5_UTF16;
         return 0;
@@ -217,8 +211,8 @@ static int decode(const uint8_t *d, size_t len, const char *codepage,
         d += 3;
         len -= 3;
         *fmt = RT_REG_V5_UTF8_BOM;
-    } else if (len >= sizeof HEADER4 - 1 &&
-               !memcmp(d, HEADER4, sizeof HEADER4 - 1)) {
+    } else if (len >= sizeof rt_reg_header4 - 1 &&
+               !memcmp(d, rt_reg_header4, sizeof rt_reg_header4 - 1)) {
         /* Line by line, so that an error names its line whatever the
          * system says of its offset: no ANSI code page has '\n' as the
          * second byte of a character. */
@@ -234,10 +228,10 @@ static int decode(const uint8_t *d, size_t len, const char *codepage,
             if (r != 0) {
                 rt_strbuf_free(&b);
                 if (r == -2)
-                    return nomem(e);
+                    return rt_reg_nomem(e);
                 if (r == -3)
-                    return fail(e, 0, "unknown code page '%s'", cp);
-                return fail(e, line, "not valid text in code page %s (the "
+                    return rt_reg_fail(e, 0, "unknown code page '%s'", cp);
+                return rt_reg_fail(e, line, "not valid text in code page %s (the "
                             "code page of a REGEDIT4 file)", cp);
             }
             rt_strbuf_append(&b, u, ul);
@@ -247,7 +241,7 @@ static int decode(const uint8_t *d, size_t len, const char *codepage,
         rt_strbuf_append(&b, "", 0);
         if (b.failed) {
             rt_strbuf_free(&b);
-            return nomem(e);
+            return rt_reg_nomem(e);
         }
         *tlen = b.len;
         *text = rt_strbuf_take(&b);
@@ -257,10 +251,10 @@ static int decode(const uint8_t *d, size_t len, const char *codepage,
         *fmt = RT_REG_V5_UTF8;
     }
     if (rt_utf8_validate((const char *)d, len, &off) != 0)
-        return fail(e, line_of_bytes(d, off), "not UTF-8 (byte %zu): a "
+        return rt_reg_fail(e, line_of_bytes(d, off), "not UTF-8 (byte %zu): a "
                     "Version 5.00 file is UTF-16LE or UTF-8", off);
     if (!(*text = malloc(len + 1)))
-        return nomem(e);
+        return rt_reg_nomem(e);
     memcpy(*text, d, len);
     (*text)[len] = '\0';
     *tlen = len;
@@ -390,7 +384,7 @@ static int hex_segment(const char *s, size_t n, struct rt_strbuf *b,
             size_t bl = 0;
             while (bad + bl < n && s[bad + bl] != ',' && bl < 8)
                 bl++;
-            return fail(e, line, "bad hex byte '%.*s': hex data is bytes "
+            return rt_reg_fail(e, line, "bad hex byte '%.*s': hex data is bytes "
                         "of two hex digits separated by commas", (int)bl,
                         s + bad);
         }
@@ -439,19 +433,19 @@ static int parse_data(struct cursor *c, const char *s, size_t n,
         size_t used;
         if (unquote(s + 1, n - 1, &b, &used) != 0) {
             rt_strbuf_free(&b);
-            return fail(e, line, "string value without its closing quote");
+            return rt_reg_fail(e, line, "string value without its closing quote");
         }
         if (!rest_is_empty(s + 1 + used, n - 1 - used)) {
             rt_strbuf_free(&b);
-            return fail(e, line, "text after the string's closing quote");
+            return rt_reg_fail(e, line, "text after the string's closing quote");
         }
         if (b.failed) {
             rt_strbuf_free(&b);
-            return nomem(e);
+            return rt_reg_nomem(e);
         }
         int r = to_reg_sz(b.s ? b.s : "", b.len, v, RT_REG_SZ);
         rt_strbuf_free(&b);
-        return r == 0 ? 0 : nomem(e);
+        return r == 0 ? 0 : rt_reg_nomem(e);
     }
     if (n >= 6 && !strncasecmp(s, "dword:", 6)) {
         size_t i = 6;
@@ -459,8 +453,8 @@ static int parse_data(struct cursor *c, const char *s, size_t n,
         while (i < n && hexval(s[i]) >= 0 && i - 6 < 8)
             x = x * 16 + (uint32_t)hexval(s[i++]);
         if (i == 6 || !rest_is_empty(s + i, n - i))
-            return fail(e, line, "dword: takes 1 to 8 hex digits");
-        return rt_value_from_dword(v, x) == 0 ? 0 : nomem(e);
+            return rt_reg_fail(e, line, "dword: takes 1 to 8 hex digits");
+        return rt_value_from_dword(v, x) == 0 ? 0 : rt_reg_nomem(e);
     }
     uint32_t type;
     size_t i;
@@ -473,11 +467,11 @@ static int parse_data(struct cursor *c, const char *s, size_t n,
         while (i < n && hexval(s[i]) >= 0 && i - 4 < 8)
             type = type * 16 + (uint32_t)hexval(s[i++]);
         if (i == 4 || i + 1 >= n || s[i] != ')' || s[i + 1] != ':')
-            return fail(e, line, "hex(TYPE): takes the type in 1 to 8 hex "
+            return rt_reg_fail(e, line, "hex(TYPE): takes the type in 1 to 8 hex "
                         "digits");
         i += 2;
     } else {
-        return fail(e, line, "unknown value data: expected \"string\", "
+        return rt_reg_fail(e, line, "unknown value data: expected \"string\", "
                     "dword:, hex:, hex(TYPE): or -");
     }
     struct rt_strbuf b = {0};
@@ -489,7 +483,7 @@ static int parse_data(struct cursor *c, const char *s, size_t n,
     while (more) {
         if (!next_line(c)) {
             rt_strbuf_free(&b);
-            return fail(e, c->no, "the file ends inside a value continued "
+            return rt_reg_fail(e, c->no, "the file ends inside a value continued "
                         "with '\\' (line %u)", line);
         }
         if (hex_segment(c->line, c->len, &b, &more, c->no, e) != 0) {
@@ -499,13 +493,13 @@ static int parse_data(struct cursor *c, const char *s, size_t n,
     }
     if (b.failed) {
         rt_strbuf_free(&b);
-        return nomem(e);
+        return rt_reg_nomem(e);
     }
     v->type = type;
     v->len = b.len;
     v->data = b.s ? (uint8_t *)b.s : malloc(1);
     if (!v->data)
-        return nomem(e);
+        return rt_reg_nomem(e);
     /* REGEDIT4 keeps these two types' text in the ANSI code page. */
     if (fmt == RT_REG_V4 &&
         (type == RT_REG_EXPAND_SZ || type == RT_REG_MULTI_SZ) && v->len) {
@@ -526,8 +520,8 @@ static int parse_data(struct cursor *c, const char *s, size_t n,
         }
         if (r != 0) {
             rt_value_free(v);
-            return r == -2 ? nomem(e)
-                           : fail(e, line, "hex(%x) text is not valid in "
+            return r == -2 ? rt_reg_nomem(e)
+                           : rt_reg_fail(e, line, "hex(%x) text is not valid in "
                                   "code page %s", type, cp);
         }
     }
@@ -539,13 +533,13 @@ static int check_path(const char *p, size_t n, unsigned line,
                       struct rt_reg_error *e)
 {
     if (n == 0)
-        return fail(e, line, "a key without a name: []");
+        return rt_reg_fail(e, line, "a key without a name: []");
     const char *sep = memchr(p, '\\', n);
     size_t rl = sep ? (size_t)(sep - p) : n;
     char root[32];
     if (rl >= sizeof root || (memcpy(root, p, rl), root[rl] = 0,
                               !rt_reg_is_root(root)))
-        return fail(e, line, "unknown root key '%.*s': a key starts with "
+        return rt_reg_fail(e, line, "unknown root key '%.*s': a key starts with "
                     "HKEY_LOCAL_MACHINE, HKEY_CURRENT_USER, "
                     "HKEY_CLASSES_ROOT, HKEY_USERS, HKEY_CURRENT_CONFIG or "
                     "HKEY_DYN_DATA", (int)(rl > 40 ? 40 : rl), p);
@@ -553,10 +547,10 @@ static int check_path(const char *p, size_t n, unsigned line,
     for (size_t i = 0; i < n; i++)
         if (p[i] == '\\') {
             if (i + 1 == n || p[i + 1] == '\\')
-                return fail(e, line, "key path '%.*s' has an empty key name",
+                return rt_reg_fail(e, line, "key path '%.*s' has an empty key name",
                             (int)(n > 200 ? 200 : n), p);
             if (++names > RT_REG_MAX_KEY_NAMES)
-                return fail(e, line, "key path '%.*s...' is more than %u "
+                return rt_reg_fail(e, line, "key path '%.*s...' is more than %u "
                             "keys deep: the registry holds %u levels below "
                             "a hive's key", 80, p, RT_REG_MAX_KEY_NAMES,
                             RT_REG_MAX_KEY_NAMES - 1);
@@ -569,19 +563,19 @@ static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
                       const struct rt_reg_sink *sink, struct rt_reg_error *e)
 {
     if (memchr(t, '\0', tl))
-        return fail(e, line_of_bytes((const uint8_t *)t,
+        return rt_reg_fail(e, line_of_bytes((const uint8_t *)t,
                                      (size_t)((const char *)memchr(t, 0, tl) - t)),
                     "a NUL character in the text");
     struct cursor c = {t, t + tl, NULL, 0, 0};
     if (tl == 0 || !next_line(&c))
-        return fail(e, 1, "empty file: a .reg file starts with '%s' or "
-                    "'%s'", HEADER5, HEADER4);
+        return rt_reg_fail(e, 1, "empty file: a .reg file starts with '%s' or "
+                    "'%s'", rt_reg_header5, rt_reg_header4);
     const char *h = c.line;
     size_t hl = c.len;
     trim(&h, &hl);
-    const char *want = fmt == RT_REG_V4 ? HEADER4 : HEADER5;
+    const char *want = fmt == RT_REG_V4 ? rt_reg_header4 : rt_reg_header5;
     if (hl != strlen(want) || memcmp(h, want, hl))
-        return fail(e, 1, "not a .reg file: the first line must be '%s'%s",
+        return rt_reg_fail(e, 1, "not a .reg file: the first line must be '%s'%s",
                     want, fmt == RT_REG_V4 ? "" : " (or REGEDIT4 in an ANSI "
                     "file)");
     struct rt_reg_key *k = NULL;
@@ -599,40 +593,40 @@ static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
                     break;
                 }
             if (!close)
-                return fail(e, c.no, "key line without its closing ']'");
+                return rt_reg_fail(e, c.no, "key line without its closing ']'");
             const char *p = s + 1;
             int del = *p == '-';
             p += del;
             size_t pl = (size_t)(close - p);
             if (!rest_is_empty(close + 1, n - (size_t)(close + 1 - s)))
-                return fail(e, c.no, "text after the key's closing ']'");
+                return rt_reg_fail(e, c.no, "text after the key's closing ']'");
             if (check_path(p, pl, c.no, e) != 0)
                 return -1;
             char *path = strndup(p, pl);
             if (!path || !(k = rt_reg_add_key(f, path, del))) {
                 free(path);
-                return nomem(e);
+                return rt_reg_nomem(e);
             }
             free(path);
             k->line = c.no;
             if (sink && sink->key(sink->ctx, f, f->n_keys - 1) != 0)
-                return nomem(e);
+                return rt_reg_nomem(e);
             continue;
         }
         if (*s != '"' && *s != '@')
-            return fail(e, c.no, "expected [KEY], \"NAME\"=, @= or a ; "
+            return rt_reg_fail(e, c.no, "expected [KEY], \"NAME\"=, @= or a ; "
                         "comment");
         if (!k)
-            return fail(e, c.no, "a value before any [KEY]");
+            return rt_reg_fail(e, c.no, "a value before any [KEY]");
         if (k->del)
-            return fail(e, c.no, "a value under a deleted key [-%s]",
+            return rt_reg_fail(e, c.no, "a value under a deleted key [-%s]",
                         k->path);
         struct rt_strbuf nb = {0};
         size_t used = 1;
         if (*s == '"') {
             if (unquote(s + 1, n - 1, &nb, &used) != 0) {
                 rt_strbuf_free(&nb);
-                return fail(e, c.no, "value name without its closing quote");
+                return rt_reg_fail(e, c.no, "value name without its closing quote");
             }
             used++;
         }
@@ -642,13 +636,13 @@ static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
         char *name = nb.failed ? NULL : strndup(nb.s, nb.len);
         rt_strbuf_free(&nb);
         if (!name)
-            return nomem(e);
+            return rt_reg_nomem(e);
         size_t i = used;
         while (i < n && is_blank(s[i]))
             i++;
         if (i >= n || s[i] != '=') {
             free(name);
-            return fail(e, c.no, "expected '=' after the value name");
+            return rt_reg_fail(e, c.no, "expected '=' after the value name");
         }
         i++;
         struct rt_value v;
@@ -661,7 +655,7 @@ static int parse_text(const char *t, size_t tl, enum rt_reg_format fmt,
         if (sink ? sink->value(sink->ctx, f, f->n_keys - 1, name, del, &v,
                                line) != 0
                  : add_value_take(k, name, del, &v, line) != 0)
-            return nomem(e);
+            return rt_reg_nomem(e);
     }
     return 0;
 }
@@ -690,239 +684,4 @@ int rt_reg_parse_to(const uint8_t *data, size_t len, const char *codepage,
     if (r != 0)
         rt_reg_file_free(f);
     return r;
-}
-
-/* ---- writing ---------------------------------------------------------- */
-
-/* Characters as regedit counts them for wrapping: UTF-16 code units. */
-static size_t units(const char *s)
-{
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if ((*p & 0xC0) != 0x80)
-            n += *p >= 0xF0 ? 2 : 1;
-    return n;
-}
-
-static void put_escaped(struct rt_strbuf *b, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *x = s[i] == '\\' ? "\\\\" : s[i] == '"' ? "\\\"" :
-                        s[i] == '\n' ? "\\n" : s[i] == '\r' ? "\\r" : NULL;
-        if (x)
-            rt_strbuf_append(b, x, 2);
-        else
-            rt_strbuf_append(b, &s[i], 1);
-    }
-}
-
-/* A REG_SZ that reads back as the same bytes from a quoted string: its
- * text as UTF-8 in a new string in *OUT, else *OUT NULL (written as hex).
- * 0, or -1 out of memory: never hex for want of memory, which would make
- * what is written depend on it. */
-static int quotable(const struct rt_value *v, enum rt_reg_format fmt,
-                    const char *codepage, char **out)
-{
-    *out = NULL;
-    if (v->type != RT_REG_SZ || v->len < 2 || v->len % 2 ||
-        v->data[v->len - 1] || v->data[v->len - 2])
-        return 0;
-    for (size_t i = 0; i + 2 < v->len; i += 2) {
-        uint16_t u = (uint16_t)(v->data[i] | v->data[i + 1] << 8);
-        if (u == 0 || u == '\r' || u == '\n')
-            return 0;
-    }
-    char *s;
-    size_t sl, off;
-    int r = rt_utf16le_to_utf8(v->data, v->len - 2, &s, &sl, &off);
-    if (r != 0)
-        return r == -2 ? -1 : 0;
-    if (fmt == RT_REG_V4) {
-        /* The round trip through the code page must give the same text. */
-        uint8_t *a;
-        size_t al;
-        r = rt_os_utf8_to_codepage(codepage, s, sl, &a, &al, &off);
-        if (r != 0) {
-            free(s);
-            return r == -2 ? -1 : 0;
-        }
-        char *back;
-        size_t bl;
-        r = rt_os_codepage_to_utf8(codepage, a, al, &back, &bl, &off);
-        int same = r == 0 && bl == sl && !memcmp(back, s, sl);
-        if (r == 0)
-            free(back);
-        free(a);
-        if (!same) {
-            free(s);
-            return r == -2 ? -1 : 0;
-        }
-    }
-    *out = s;
-    return 0;
-}
-
-static int put_value(struct rt_strbuf *b, const struct rt_reg_key *k,
-                     const struct rt_reg_value *rv, enum rt_reg_format fmt,
-                     const char *codepage, struct rt_reg_error *e)
-{
-    size_t line_len;
-    if (*rv->name) {
-        rt_strbuf_append(b, "\"", 1);
-        size_t before = b->len;
-        put_escaped(b, rv->name, strlen(rv->name));
-        rt_strbuf_append(b, "", 0);
-        line_len = units(b->s + before) + 3;
-        rt_strbuf_append(b, "\"=", 2);
-    } else {
-        rt_strbuf_append(b, "@=", 2);
-        line_len = 2;
-    }
-    if (rv->del) {
-        rt_strbuf_append(b, "-\r\n", 3);
-        return 0;
-    }
-    const struct rt_value *v = &rv->v;
-    char *str;
-    if (quotable(v, fmt, codepage, &str) != 0)
-        return nomem(e);
-    if (str) {
-        rt_strbuf_append(b, "\"", 1);
-        put_escaped(b, str, strlen(str));
-        rt_strbuf_append(b, "\"\r\n", 3);
-        free(str);
-        return 0;
-    }
-    uint32_t x;
-    if (v->type == RT_REG_DWORD && rt_value_dword(v, &x) == 0) {
-        rt_strbuf_printf(b, "dword:%08x\r\n", x);
-        return 0;
-    }
-    const uint8_t *data = v->data;
-    size_t len = v->len;
-    uint8_t *ansi = NULL;
-    if (fmt == RT_REG_V4 && len &&
-        (v->type == RT_REG_EXPAND_SZ || v->type == RT_REG_MULTI_SZ)) {
-        char *u;
-        size_t ul, off;
-        int r = len % 2 ? -1 : rt_utf16le_to_utf8(data, len, &u, &ul, &off);
-        if (r == 0) {
-            r = rt_os_utf8_to_codepage(codepage, u, ul, &ansi, &len, &off);
-            free(u);
-        }
-        if (r == -2)
-            return nomem(e);
-        if (r != 0)
-            return fail(e, 0, "[%s] value \"%s\": its text cannot be "
-                        "written in code page %s (REGEDIT4)", k->path,
-                        rv->name, codepage);
-        data = ansi;
-    }
-    char head[16];
-    if (v->type == RT_REG_BINARY)
-        snprintf(head, sizeof head, "hex:");
-    else
-        snprintf(head, sizeof head, "hex(%x):", v->type);
-    rt_strbuf_append(b, head, strlen(head));
-    line_len += strlen(head);
-    for (size_t i = 0; i < len; i++) {
-        rt_strbuf_printf(b, "%02x", data[i]);
-        if (i + 1 == len)
-            break;
-        rt_strbuf_append(b, ",", 1);
-        line_len += 3;
-        if (line_len >= MAX_HEX_CHARS) {
-            rt_strbuf_append(b, "\\\r\n  ", 5);
-            line_len = 2;
-        }
-    }
-    rt_strbuf_append(b, "\r\n", 2);
-    free(ansi);
-    return 0;
-}
-
-int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
-                 uint8_t **out, size_t *out_len, struct rt_reg_error *e)
-{
-    if (e)
-        memset(e, 0, sizeof *e);
-    if (!codepage)
-        codepage = RT_REG_DEFAULT_CODEPAGE;
-    struct rt_strbuf b = {0};
-    rt_strbuf_printf(&b, "%s\r\n\r\n",
-                     f->format == RT_REG_V4 ? HEADER4 : HEADER5);
-    for (size_t i = 0; i < f->n_keys; i++) {
-        const struct rt_reg_key *k = &f->keys[i];
-        if (strpbrk(k->path, "\r\n")) {
-            rt_strbuf_free(&b);
-            return fail(e, 0, "key '%s' has a line break in its name: a "
-                        ".reg file cannot hold it", k->path);
-        }
-        rt_strbuf_printf(&b, "[%s%s]\r\n", k->del ? "-" : "", k->path);
-        for (size_t j = 0; j < k->n_vals; j++)
-            if (put_value(&b, k, &k->vals[j], f->format, codepage, e) != 0) {
-                rt_strbuf_free(&b);
-                return -1;
-            }
-        rt_strbuf_append(&b, "\r\n", 2);
-    }
-    if (b.failed) {
-        rt_strbuf_free(&b);
-        return nomem(e);
-    }
-    size_t tl = b.len;
-    char *text = rt_strbuf_take(&b);
-    if (!text)
-        return nomem(e);
-    int r = 0;
-    size_t off;
-    switch (f->format) {
-    case RT_REG_V5_UTF16: {
-        uint8_t *u;
-        size_t ul;
-        r = rt_utf8_to_utf16le(text, tl, &u, &ul, &off);
-        if (r == 0) {
-            if (!(*out = malloc(ul + 2))) {
-                free(u);
-                r = -2;
-                break;
-            }
-            (*out)[0] = 0xFF;
-            (*out)[1] = 0xFE;
-            memcpy(*out + 2, u, ul);
-            *out_len = ul + 2;
-            free(u);
-        }
-        break;
-    }
-    case RT_REG_V5_UTF8_BOM:
-        if (!(*out = malloc(tl + 3))) {
-            r = -2;
-            break;
-        }
-        memcpy(*out, "\xEF\xBB\xBF", 3);
-        memcpy(*out + 3, text, tl);
-        *out_len = tl + 3;
-        break;
-    case RT_REG_V5_UTF8:
-        *out = (uint8_t *)text;
-        *out_len = tl;
-        text = NULL;
-        break;
-    case RT_REG_V4:
-        r = rt_os_utf8_to_codepage(codepage, text, tl, out, out_len, &off);
-        if (r == -1 || r == -3 || r == -4) {
-            free(text);
-            return fail(e, 0, r == -3 ? "unknown code page '%s'"
-                        : "a key or value name cannot be written in code "
-                          "page %s (REGEDIT4)", codepage);
-        }
-        break;
-    }
-    free(text);
-    if (r == -2)
-        return nomem(e);
-    if (r != 0)
-        return fail(e, 0, "a name is not valid UTF-8");
-    return 0;
 }

@@ -21,6 +21,7 @@
 
 #include "model/change_set.h"
 #include "model/regtree.h"
+#include "model/strbuf.h"
 
 enum rt_reg_format {
     RT_REG_V5_UTF16,     /* Version 5.00, UTF-16LE with BOM: reg export */
@@ -96,6 +97,28 @@ int rt_reg_parse_to(const uint8_t *data, size_t len, const char *codepage,
 int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
                  uint8_t **out, size_t *out_len, struct rt_reg_error *e);
 
+/* The same a key at a time: start, then each key followed by its values,
+ * then finish (the file in *OUT, 0 or -1 with E set) or abandon. PATH
+ * stays the caller's until the next key; CODEPAGE until the end (NULL:
+ * RT_REG_DEFAULT_CODEPAGE). */
+struct rt_reg_writer {
+    struct rt_strbuf text;
+    enum rt_reg_format format;
+    const char *codepage;
+    const char *key;        /* the key being written, for messages */
+};
+void rt_reg_writer_start(struct rt_reg_writer *w, enum rt_reg_format format,
+                         const char *codepage);
+int rt_reg_writer_key(struct rt_reg_writer *w, const char *path, int del,
+                      struct rt_reg_error *e);
+/* DEL: a deletion ("name"=-), V unused. */
+int rt_reg_writer_value(struct rt_reg_writer *w, const char *name,
+                        const struct rt_value *v, int del,
+                        struct rt_reg_error *e);
+int rt_reg_writer_finish(struct rt_reg_writer *w, uint8_t **out,
+                         size_t *out_len, struct rt_reg_error *e);
+void rt_reg_writer_abandon(struct rt_reg_writer *w);
+
 /* Builders: each copies its arguments; NULL / -1 when out of memory. */
 struct rt_reg_key *rt_reg_add_key(struct rt_reg_file *f, const char *path,
                                   int del);
@@ -127,6 +150,11 @@ int rt_reg_parse_tree(const uint8_t *data, size_t len, const char *codepage,
  * when out of memory. */
 int rt_reg_from_tree(const struct rt_tree_key *root, enum rt_reg_format format,
                      struct rt_reg_file *f);
+/* The same tree written (rt_reg_write) without F: what rt_reg_write
+ * writes of rt_reg_from_tree's file, with no key or value held twice. */
+int rt_reg_write_tree(const struct rt_tree_key *root, enum rt_reg_format format,
+                      const char *codepage, uint8_t **out, size_t *out_len,
+                      struct rt_reg_error *e);
 
 /* Whether DATA starts as a .reg file does (a Version 5.00 or REGEDIT4
  * header, in UTF-16LE or 8-bit text, with or without BOM): how restore

@@ -2,11 +2,13 @@
  * tree (as reg import applies it), read straight into one, and a tree
  * written out as a file (model/reg_file.h). Pure: no I/O. */
 #include "model/reg_file.h"
+#include "model/reg_file_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/strbuf.h"
 #include "platform/compat.h"
 
 /* [-PATH]: the key and everything under it deleted from ROOT. */
@@ -102,40 +104,64 @@ int rt_reg_apply(const struct rt_reg_file *f, struct rt_tree_key *root)
     return 0;
 }
 
-static int from_key(const struct rt_tree_key *k, const char *prefix,
-                    struct rt_reg_file *f)
+/* Calls VISIT for each key under K (K's own name appended to PATH) that a
+ * file has a line for, each followed by its subkeys in the tree's order:
+ * a key with subkeys and no values is implied by its subkeys, as in what
+ * reg export writes below the exported key; a root key too
+ * (HKEY_LOCAL_MACHINE above SOFTWARE), but one with values of its own, or
+ * one alone, has its line: a reg: store written back keeps what reg
+ * export HKCU wrote there. */
+typedef int (*key_visit)(void *ctx, const char *path,
+                         const struct rt_tree_key *k);
+
+static int walk_keys(const struct rt_tree_key *k, struct rt_strbuf *path,
+                     key_visit visit, void *ctx)
 {
-    char *path = NULL;
-    if (asprintf(&path, "%s%s%s", prefix, *prefix ? "\\" : "", k->name) < 0)
+    size_t at = path->len;
+    if (at)
+        rt_strbuf_append(path, "\\", 1);
+    rt_strbuf_append(path, k->name, strlen(k->name));
+    if (path->failed)
         return -1;
-    /* A key with subkeys and no values is implied by its subkeys, as in
-     * what reg export writes below the exported key; a root key too
-     * (HKEY_LOCAL_MACHINE above SOFTWARE), but one with values of its
-     * own, or one alone, has its line: a reg: store written back keeps
-     * what reg export HKCU wrote there. */
-    if (k->n_vals || !k->n_sub) {
-        struct rt_reg_key *rk = rt_reg_add_key(f, path, 0);
-        if (!rk) {
-            free(path);
+    if ((k->n_vals || !k->n_sub) && visit(ctx, path->s, k) != 0)
+        return -1;
+    for (size_t i = 0; i < k->n_sub; i++) {
+        if (walk_keys(k->sub[i], path, visit, ctx) != 0)
             return -1;
-        }
-        /* Sized to the key's values at once (views of them, F being
-         * borrowed): grown by doubling it was 77 bytes a value. */
-        if (k->n_vals && !(rk->vals = malloc(k->n_vals * sizeof *rk->vals))) {
-            free(path);
-            return -1;
-        }
-        for (size_t i = 0; i < k->n_vals; i++)
-            if (k->vals[i].name)
-                rk->vals[rk->n_vals++] = (struct rt_reg_value){
-                    k->vals[i].name, k->vals[i].v, 0, 0};
+        path->len = at + (at ? 1 : 0) + strlen(k->name);
+        path->s[path->len] = '\0';
     }
-    for (size_t i = 0; i < k->n_sub; i++)
-        if (from_key(k->sub[i], path, f) != 0) {
-            free(path);
-            return -1;
-        }
-    free(path);
+    return 0;
+}
+
+/* Every key under ROOT to VISIT: 0, or -1 (out of memory, or VISIT's). */
+static int walk_tree(const struct rt_tree_key *root, key_visit visit,
+                     void *ctx)
+{
+    struct rt_strbuf path = {0};
+    int rc = 0;
+    for (size_t i = 0; i < root->n_sub && rc == 0; i++) {
+        rt_strbuf_clear(&path);
+        rc = walk_keys(root->sub[i], &path, visit, ctx);
+    }
+    rt_strbuf_free(&path);
+    return rc;
+}
+
+static int add_key(void *ctx, const char *path, const struct rt_tree_key *k)
+{
+    struct rt_reg_file *f = ctx;
+    struct rt_reg_key *rk = rt_reg_add_key(f, path, 0);
+    if (!rk)
+        return -1;
+    /* Sized to the key's values at once (views of them, F being
+     * borrowed): grown by doubling it was 77 bytes a value. */
+    if (k->n_vals && !(rk->vals = malloc(k->n_vals * sizeof *rk->vals)))
+        return -1;
+    for (size_t i = 0; i < k->n_vals; i++)
+        if (k->vals[i].name)
+            rk->vals[rk->n_vals++] = (struct rt_reg_value){
+                k->vals[i].name, k->vals[i].v, 0, 0};
     return 0;
 }
 
@@ -145,10 +171,43 @@ int rt_reg_from_tree(const struct rt_tree_key *root, enum rt_reg_format format,
     memset(f, 0, sizeof *f);
     f->format = format;
     f->borrowed = 1;    /* the tree's names and data, not copies */
-    for (size_t i = 0; i < root->n_sub; i++)
-        if (from_key(root->sub[i], "", f) != 0) {
-            rt_reg_file_free(f);
-            return -1;
-        }
+    if (walk_tree(root, add_key, f) != 0) {
+        rt_reg_file_free(f);
+        return -1;
+    }
     return 0;
+}
+
+struct tree_writer {
+    struct rt_reg_writer w;
+    struct rt_reg_error *e;
+};
+
+static int write_key(void *ctx, const char *path, const struct rt_tree_key *k)
+{
+    struct tree_writer *t = ctx;
+    if (rt_reg_writer_key(&t->w, path, 0, t->e) != 0)
+        return -1;
+    for (size_t i = 0; i < k->n_vals; i++)
+        if (k->vals[i].name &&
+            rt_reg_writer_value(&t->w, k->vals[i].name, &k->vals[i].v, 0,
+                                t->e) != 0)
+            return -1;
+    return 0;
+}
+
+int rt_reg_write_tree(const struct rt_tree_key *root, enum rt_reg_format format,
+                      const char *codepage, uint8_t **out, size_t *out_len,
+                      struct rt_reg_error *e)
+{
+    struct rt_reg_error none;
+    struct tree_writer t = {.e = e ? e : &none};
+    memset(t.e, 0, sizeof *t.e);
+    rt_reg_writer_start(&t.w, format, codepage);
+    if (walk_tree(root, write_key, &t) != 0) {
+        rt_reg_writer_abandon(&t.w);
+        /* A walk that failed before any message: its path's memory. */
+        return t.e->message[0] ? -1 : rt_reg_nomem(t.e);
+    }
+    return rt_reg_writer_finish(&t.w, out, out_len, t.e);
 }

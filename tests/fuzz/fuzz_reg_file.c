@@ -72,7 +72,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct rt_reg_file t;
     FUZZ_ASSERT(rt_reg_from_tree(root, f.format, &t) == 0);
     out = NULL;
-    if (rt_reg_write(&t, cp, &out, &len, &e) == 0) {
+    int wrote = rt_reg_write(&t, cp, &out, &len, &e);
+    /* Written straight from the tree, the same bytes or the same
+     * refusal. */
+    uint8_t *direct = NULL;
+    size_t direct_len = 0;
+    FUZZ_ASSERT(rt_reg_write_tree(root, f.format, cp, &direct, &direct_len,
+                                  &e) == wrote);
+    FUZZ_ASSERT(wrote != 0 ||
+                (direct_len == len && !memcmp(direct, out, len)));
+    free(direct);
+    if (wrote == 0) {
         struct rt_tree_key *back = rt_tree_new("");
         FUZZ_ASSERT(back != NULL);
         FUZZ_ASSERT(rt_reg_parse_tree(out, len, cp, back, &e) == 0);

@@ -299,12 +299,54 @@ static void file_changed_underneath_is_not_overwritten(void **state)
     assert_int_equal(s->ops->apply(s, &cs, &e), -1);
     s->ops->end(s);
     assert_non_null(strstr(e.message, "changed since"));
+    /* What it reads is the file, not the tree the change was made on. */
+    char **langs;
+    size_t n;
+    assert_int_equal(s->ops->list_languages(s, &langs, &n, &e), 0);
+    assert_int_equal(n, 0);
     uint8_t *d;
     size_t len;
     assert_int_equal(rt_os_read_file(path, &d, &len), 0);
     assert_int_equal(len, sizeof other - 1);
     assert_memory_equal(d, other, len);
     free(d);
+    free(path);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+}
+
+/* A write that failed after changing the store's tree in place leaves
+ * nothing of it: the store reads the file again, and when the file
+ * cannot be read then, its next use reads it (never the half-made tree,
+ * which would be written out by the next change). */
+static void failed_write_reads_the_file_again(void **state)
+{
+    (void)state;
+    struct rt_store *s = reg_open(NULL);
+    char *path;
+    if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+        abort();
+    static const char garbage[] = "not a .reg file\r\n";
+    static const char other[] = "Windows Registry Editor Version 5.00\r\n";
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, "01f"), 0);
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    assert_int_equal(rt_os_replace_file(path, garbage, sizeof garbage - 1,
+                                        0644), 0);
+    assert_int_equal(s->ops->apply(s, &cs, &e), -1);
+    s->ops->end(s);
+    assert_non_null(strstr(e.message, "changed since"));
+    char **langs;
+    size_t n;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(s->ops->list_languages(s, &langs, &n, &e), -1);
+    assert_non_null(strstr(e.message, path));
+    assert_int_equal(rt_os_replace_file(path, other, sizeof other - 1, 0644),
+                     0);
+    assert_int_equal(s->ops->list_languages(s, &langs, &n, &e), 0);
+    assert_int_equal(n, 0);
+    rt_strings_free(langs, n);
     free(path);
     rt_change_set_free(&cs);
     s->ops->close(s);
@@ -534,6 +576,7 @@ int main(void)
         ENGINE_SUITE_TESTS
         cmocka_unit_test(bad_files_are_refused_with_their_line),
         cmocka_unit_test(file_changed_underneath_is_not_overwritten),
+        cmocka_unit_test(failed_write_reads_the_file_again),
         cmocka_unit_test(second_writer_keeps_the_first_ones_change),
         cmocka_unit_test(change_of_the_same_size_is_read_at_begin),
         cmocka_unit_test(commit_is_two_writes_and_each_is_a_crash_point),

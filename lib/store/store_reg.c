@@ -1,8 +1,10 @@
 /* Store layer: a .reg file as a store (store/store_reg.h). The file is
  * parsed into a registry tree whose children are the root keys; reads
- * follow the paths Windows uses, writes apply the change set to a copy of
- * the tree, write the copy out as a whole new file and rename it over the
- * old one, so a failure at any point leaves the file as it was. */
+ * follow the paths Windows uses, writes apply the change set to the tree,
+ * write it out as a whole new file and rename it over the old one, so a
+ * failure at any point leaves the file as it was; the tree is then read
+ * again from the file (a copy to change would double the memory of a
+ * file of millions of values). */
 #include "store/store_reg.h"
 
 #include <errno.h>
@@ -37,6 +39,9 @@ struct reg_store {
     uint64_t file_hash;
     size_t fail_after;      /* test hook, 0 = off */
     int locked;
+    /* ROOT was changed by a write that failed and could not yet be read
+     * again from the file: every use reads it first. */
+    int stale;
     /* One writer at a time (FILE.lock, as the hive store's): without it,
      * two writers that read the same file could both pass the check
      * above and the second rename would drop the first one's change. */
@@ -122,7 +127,7 @@ static int reg_begin(struct rt_store *s, struct rt_error *e)
      * the lock: the transaction works on the file as it is now. */
     uint8_t *now = NULL;
     size_t now_len = 0;
-    if (read_if_same_size(r, &now, &now_len) != 0 ||
+    if (r->stale || read_if_same_size(r, &now, &now_len) != 0 ||
         now_len != r->file_len || rt_blob_hash(now, now_len) != r->file_hash)
         rc = load_file(r, e);
     free(now);
@@ -144,40 +149,53 @@ static void reg_end(struct rt_store *s)
 
 static const struct rt_tree_paths paths = {PERFLIB, SERVICES, NULL};
 
+/* The tree, read again first when a failed write left it changed. */
+static struct rt_tree_key *tree(struct rt_store *s, struct rt_error *e)
+{
+    struct reg_store *r = rs(s);
+    return r->stale && load_file(r, e) != 0 ? NULL : r->root;
+}
+
 static int reg_list_languages(struct rt_store *s, char ***langs, size_t *n,
                               struct rt_error *e)
 {
-    return rt_tree_store_list_languages(rs(s)->root, &paths, langs, n, e);
+    struct rt_tree_key *t = tree(s, e);
+    return t ? rt_tree_store_list_languages(t, &paths, langs, n, e) : -1;
 }
 
 static int reg_read_table(struct rt_store *s, const char *lang,
                           enum rt_table_kind t, struct rt_value *out,
                           int *present, struct rt_error *e)
 {
-    return rt_tree_store_read_table(rs(s)->root, &paths, lang, t, out,
-                                    present, e);
+    struct rt_tree_key *root = tree(s, e);
+    return root ? rt_tree_store_read_table(root, &paths, lang, t, out,
+                                           present, e)
+                : -1;
 }
 
 static int reg_read_perflib(struct rt_store *s, const char *name,
                             struct rt_value *out, int *present,
                             struct rt_error *e)
 {
-    return rt_tree_store_read_perflib(rs(s)->root, &paths, name, out, present,
-                                      e);
+    struct rt_tree_key *t = tree(s, e);
+    return t ? rt_tree_store_read_perflib(t, &paths, name, out, present, e)
+             : -1;
 }
 
 static int reg_list_perf_services(struct rt_store *s, char ***names,
                                   size_t *n, struct rt_error *e)
 {
-    return rt_tree_store_list_perf_services(rs(s)->root, &paths, names, n, e);
+    struct rt_tree_key *t = tree(s, e);
+    return t ? rt_tree_store_list_perf_services(t, &paths, names, n, e) : -1;
 }
 
 static int reg_service_state(struct rt_store *s, const char *service,
                              int *exists, int *has_perf, struct rt_error *e)
 {
-    (void)e;
-    rt_tree_store_service_state(rs(s)->root, &paths, service, exists,
-                                has_perf);
+    struct rt_tree_key *t = tree(s, e);
+    if (!t)
+        return -1;
+    rt_tree_store_service_state(t, &paths, service, exists, has_perf);
     return 0;
 }
 
@@ -185,21 +203,18 @@ static int reg_read_service(struct rt_store *s, const char *service,
                             const char *name, struct rt_value *out,
                             int *present, struct rt_error *e)
 {
-    return rt_tree_store_read_service(rs(s)->root, &paths, service, name, out,
-                                      present, e);
+    struct rt_tree_key *t = tree(s, e);
+    return t ? rt_tree_store_read_service(t, &paths, service, name, out,
+                                          present, e)
+             : -1;
 }
 
 /* The tree as the file's bytes, in the file's dialect. */
 static int serialize(struct reg_store *r, const struct rt_tree_key *root,
                      uint8_t **out, size_t *len, struct rt_error *e)
 {
-    struct rt_reg_file f;
-    if (rt_reg_from_tree(root, r->format, &f) != 0)
-        return oom(e);
     struct rt_reg_error re;
-    int rc = rt_reg_write(&f, r->codepage, out, len, &re);
-    rt_reg_file_free(&f);
-    if (rc != 0)
+    if (rt_reg_write_tree(root, r->format, r->codepage, out, len, &re) != 0)
         return re.nomem ? oom(e)
                         : rt_error_set(e, RT_ERR_INVALID_DATA,
                                        "%s: %s: nothing was written", r->shown,
@@ -207,22 +222,31 @@ static int serialize(struct reg_store *r, const struct rt_tree_key *root,
     return 0;
 }
 
+/* A write failed after changing the tree: the file, which nothing has
+ * written, is read again (when that fails too, the next use tries). */
+static int taken_back(struct reg_store *r)
+{
+    struct rt_error again;
+    r->stale = 1;
+    load_file(r, &again);
+    return -1;
+}
+
 static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
                      struct rt_error *e)
 {
     struct reg_store *r = rs(s);
-    struct rt_tree_key *work;
     size_t fail_after = r->fail_after;
     r->fail_after = 0;
-    if (rt_tree_store_apply(r->root, &paths, cs, fail_after, "reg", &work,
-                            e) != 0)
+    struct rt_tree_key *root = tree(s, e);
+    if (!root)
         return -1;
+    if (rt_tree_store_apply_here(root, &paths, cs, fail_after, "reg", e) != 0)
+        return taken_back(r);
     uint8_t *bytes;
     size_t len;
-    if (serialize(r, work, &bytes, &len, e) != 0) {
-        rt_tree_free(work);
-        return -1;
-    }
+    if (serialize(r, root, &bytes, &len, e) != 0)
+        return taken_back(r);
     /* Another program's change since we read the file would be lost
      * without a word: refuse it instead. */
     uint8_t *now = NULL;
@@ -234,27 +258,25 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
     free(now);
     if (changed) {
         free(bytes);
-        rt_tree_free(work);
-        return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
-                            "%s changed since regtool read it: nothing was "
-                            "written (run the command again)", r->shown);
+        rt_error_set(e, RT_ERR_LOCK_VIOLATION,
+                     "%s changed since regtool read it: nothing was written "
+                     "(run the command again)", r->shown);
+        return taken_back(r);
     }
     unsigned mode = rt_os_stat(r->path, &st) == 0 ? st.mode : 0644;
     /* Counted, so that a test can stop the process at each step. */
     if (rt_io_replace_file(r->path, bytes, len, mode) != 0) {
         int err = errno;
         free(bytes);
-        rt_tree_free(work);
-        return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
-                                             : RT_ERR_ACCESS_DENIED,
-                            "cannot replace %s: %s: nothing was written",
-                            r->shown, rt_os_strerror(err));
+        rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                      : RT_ERR_ACCESS_DENIED,
+                     "cannot replace %s: %s: nothing was written", r->shown,
+                     rt_os_strerror(err));
+        return taken_back(r);
     }
     r->file_len = len;
     r->file_hash = rt_blob_hash(bytes, len);
     free(bytes);
-    rt_tree_free(r->root);
-    r->root = work;
     return 0;
 }
 
@@ -617,6 +639,7 @@ static int load_file(struct reg_store *r, struct rt_error *e)
     }
     rt_tree_free(r->root);
     r->root = root;
+    r->stale = 0;
     r->format = format;
     r->file_len = len;
     r->file_hash = hash;

@@ -187,6 +187,23 @@ int rt_tree_store_apply_one(struct rt_tree_key *root, const struct rt_tree_paths
     return k ? 0 : oom(e);
 }
 
+int rt_tree_store_apply_here(struct rt_tree_key *root,
+                             const struct rt_tree_paths *p,
+                             const struct rt_change_set *cs, size_t fail_after,
+                             const char *who, struct rt_error *e)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        if (fail_after && i == fail_after)
+            return rt_error_set(e, RT_ERR_WRITE_FAULT,
+                                "%s store: injected failure after %zu changes",
+                                who, fail_after);
+        if (rt_tree_store_apply_one(root, p, &cs->v[i], e) != 0)
+            return -1;
+    }
+    rt_tree_settle(root);   /* what the store writes walks it */
+    return 0;
+}
+
 int rt_tree_store_apply(const struct rt_tree_key *root,
                         const struct rt_tree_paths *p,
                         const struct rt_change_set *cs, size_t fail_after,
@@ -196,19 +213,10 @@ int rt_tree_store_apply(const struct rt_tree_key *root,
     struct rt_tree_key *work = rt_tree_clone(root);
     if (!work)
         return oom(e);
-    for (size_t i = 0; i < cs->n; i++) {
-        if (fail_after && i == fail_after) {
-            rt_tree_free(work);
-            return rt_error_set(e, RT_ERR_WRITE_FAULT,
-                                "%s store: injected failure after %zu changes",
-                                who, fail_after);
-        }
-        if (rt_tree_store_apply_one(work, p, &cs->v[i], e) != 0) {
-            rt_tree_free(work);
-            return -1;
-        }
+    if (rt_tree_store_apply_here(work, p, cs, fail_after, who, e) != 0) {
+        rt_tree_free(work);
+        return -1;
     }
-    rt_tree_settle(work);   /* what the store writes walks it */
     *out = work;
     return 0;
 }

@@ -56,10 +56,18 @@ int rt_tree_store_apply_one(struct rt_tree_key *root,
                             const struct rt_tree_paths *p,
                             const struct rt_change *c, struct rt_error *e);
 
-/* Applies every change of CS to a copy of ROOT, as the registry would,
- * and returns the copy in *OUT; ROOT is untouched, so a failure midway
- * changes nothing. FAIL_AFTER (test hook, 0 off): fail after that many
- * changes, the message naming store WHO. */
+/* Applies every change of CS to ROOT itself, as the registry would: a
+ * failure midway leaves ROOT part changed (the caller reads it again).
+ * FAIL_AFTER (test hook, 0 off): fail after that many changes, the
+ * message naming store WHO. */
+int rt_tree_store_apply_here(struct rt_tree_key *root,
+                             const struct rt_tree_paths *p,
+                             const struct rt_change_set *cs, size_t fail_after,
+                             const char *who, struct rt_error *e);
+
+/* The same on a copy of ROOT, returned in *OUT: ROOT is untouched, so a
+ * failure midway changes nothing (the mem store, which has no file to
+ * read again). */
 int rt_tree_store_apply(const struct rt_tree_key *root,
                         const struct rt_tree_paths *p,
                         const struct rt_change_set *cs, size_t fail_after,

@@ -547,12 +547,13 @@ if [ "$ASAN" = 0 ]; then
     # (14 x the file); read as a tree, and perfstats keeps only what lies
     # below PerfStats\Enum.
     awk 'BEGIN { s = ""; for (c = 35; c < 127; c++) if (c != 92 && !(c >= 65 && c <= 90)) s = s sprintf("%c", c)
-                 n = length(s); total = 0; k = 0; printf "REGEDIT4\n\n"
+                 n = length(s); total = 0; k = 0
                  while (total < 1000000) { printf "[HKEY_USERS\\%d]\n", k++
                      for (a = 1; a <= n && total < 1000000; a++)
                          for (b = 1; b <= n && total < 1000000; b++) {
                              printf "\"%s%s\"=\"\"\n", substr(s, a, 1), substr(s, b, 1); total++ } } }' \
-        >"$TMPDIR/tiny.reg"
+        >"$TMPDIR/tiny.body"
+    { printf 'REGEDIT4\n\n'; cat "$TMPDIR/tiny.body"; } >"$TMPDIR/tiny.reg"
     in=$(stat -c %s "$TMPDIR/tiny.reg")
     peak "query of a reg: store of a million tiny values ($((in / 1024)) KB)" \
         $((10 * in + 24 * MB)) "$REGTOOL" --store "reg:$TMPDIR/tiny.reg" query
@@ -560,7 +561,23 @@ if [ "$ASAN" = 0 ]; then
         $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" restore --dry-run "$TMPDIR/tiny.reg"
     peak "perfstats list of a million tiny values ($((in / 1024)) KB)" \
         $((10 * in + 24 * MB)) "$REGTOOL" perfstats list "$TMPDIR/tiny.reg"
-    rm -f "$TMPDIR/tiny.reg"
+    # The same values in a reg: store that holds a database (a fresh
+    # tree's backup, in UTF-8), written by an install: the change was
+    # made on a copy of the tree and the file made as a list of its keys
+    # before its text (17 x the file).
+    expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/small" init
+    expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/small" backup --format reg "$TMPDIR/small.reg"
+    { iconv -f UTF-16LE -t UTF-8 "$TMPDIR/small.reg" | tail -c +4
+      printf '\r\n'; cat "$TMPDIR/tiny.body"; } >"$TMPDIR/store.reg"
+    in=$(stat -c %s "$TMPDIR/store.reg")
+    peak "install into a reg: store of a million tiny values ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "reg:$TMPDIR/store.reg" install $CS "$TMPDIR/replication.ini"
+    expect_exit 0 "$REGTOOL" --store "reg:$TMPDIR/store.reg" query
+    expect_grep "replication" "$OUT"
+    # every value kept, none written twice
+    [ "$(grep -c '^"[^"][^"]"=' "$TMPDIR/store.reg")" = 1000000 ] ||
+        fail "the reg: store's write did not keep its million values"
+    rm -rf "$TMPDIR/tiny.reg" "$TMPDIR/tiny.body" "$TMPDIR/small" "$TMPDIR/small.reg" "$TMPDIR/store.reg"
 
     rm -rf "$W"
     expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files

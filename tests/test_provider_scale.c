@@ -299,6 +299,57 @@ static void one_left_out_without_a_file(void **state)
     rt_diags_free(&d);
 }
 
+/* Sorted by file, then line, those of one file and line in the order
+ * they came, however they came: a file's diagnostics made after another's
+ * that sorts after it, lines backwards, a count of those left out after
+ * the last one kept (which it follows, and which a later one of its kind
+ * still adds to). */
+static void diagnostics_sort_stably_by_file_then_line(void **state)
+{
+    (void)state;
+    struct rt_diags d = {0};
+    rt_diags_add(&d, RT_ERROR, "b.ini", 5, NULL, "b5");
+    rt_diags_add(&d, RT_WARNING, "b.ini", 3, NULL, "b3 first");
+    rt_diags_add(&d, RT_ERROR, "b.ini", 3, NULL, "b3 second");
+    rt_diags_add(&d, RT_WARNING, "b.ini", 1, NULL, "b1");
+    rt_diags_add(&d, RT_WARNING, NULL, 0, NULL, "no file");
+    for (unsigned k = 0; k <= RT_DIAGS_KEPT; k++)
+        rt_diags_add(&d, RT_WARNING, "a.h", 5000 - k, NULL, "w %u", k);
+    rt_diags_add(&d, RT_ERROR, "a.h", 2, NULL, "a2");
+    assert_int_equal(d.n, 5 + RT_DIAGS_KEPT + 2);
+    rt_diags_sort(&d);
+    /* Then one more of the kind counted: its count, wherever it went. */
+    rt_diags_add(&d, RT_WARNING, "a.h", 1, NULL, "w %u", 9999u);
+    assert_int_equal(d.n, 5 + RT_DIAGS_KEPT + 2);
+    static const char *const want[] = {
+        "warning: no file", "a.h:2: error: a2", NULL /* the kept w's */,
+        "b.ini:1: warning: b1", "b.ini:3: warning: b3 first",
+        "b.ini:3: error: b3 second", "b.ini:5: error: b5"};
+    size_t i = 0;
+    for (size_t w = 0; w < sizeof want / sizeof *want; w++) {
+        if (want[w]) {
+            char *m = rt_diag_format(&d.v[i++]);
+            assert_string_equal(m, want[w]);
+            free(m);
+            continue;
+        }
+        /* Lines 5000 down to 4001, read back rising; the count follows
+         * the last one kept (line 4001), and now counts two. */
+        for (unsigned k = 0; k < RT_DIAGS_KEPT; k++, i++) {
+            assert_int_equal(d.v[i].line, 4001 + k);
+            assert_non_null(d.v[i].message);
+            if (k == 0) {
+                assert_null(d.v[i + 1].message);
+                char *m = rt_diag_format(&d.v[++i]);
+                assert_non_null(strstr(m, "and 2 more warnings like this"));
+                free(m);
+            }
+        }
+    }
+    assert_int_equal(i, d.n);
+    rt_diags_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +358,7 @@ int main(void)
         cmocka_unit_test(large_provider_loads),
         cmocka_unit_test(many_warnings_of_a_kind_are_counted),
         cmocka_unit_test(one_left_out_without_a_file),
+        cmocka_unit_test(diagnostics_sort_stably_by_file_then_line),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

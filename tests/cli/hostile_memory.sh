@@ -77,26 +77,6 @@
 TIME=/usr/bin/time
 [ -x "$TIME" ] || fail "no $TIME (Debian package time: tools/deps.sh installs it)"
 CS="--create-service --library x.dll --open O --collect C --close X"
-MB=1048576
-
-# peak LABEL BOUND_BYTES CMD...: CMD exits 0 or 1 (repair's warnings
-# left; up to $PEAK_EXIT_MAX when set: audit's errors) within BOUND_BYTES
-# of peak RSS.
-peak() {
-    label=$1 bound=$2
-    shift 2
-    "$TIME" -f %M -o "$TMPDIR/rss" "$@" >"$OUT" 2>"$ERR"
-    got=$?
-    [ "$got" -le "${PEAK_EXIT_MAX:-1}" ] ||
-        { cat "$OUT" "$ERR" >&2; fail "$label: exit $got"; }
-    kb=$(tail -n 1 "$TMPDIR/rss")
-    printf '%s: peak RSS %s MB (bound %s MB)\n' "$label" $((kb / 1024)) \
-        $((bound / MB))
-    if [ "$PLAIN" = 1 ] && [ $((kb * 1024)) -gt "$bound" ]; then
-        fail "$label: peak RSS $kb KB over $((bound / MB)) MB"
-    fi
-}
-
 # refused LABEL EXIT REGEX DIR CMD...: CMD exits EXIT with a line matching
 # REGEX, DIR unchanged, in 16 MB at most.
 refused() {

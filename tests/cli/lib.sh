@@ -70,3 +70,26 @@ perflib_set() {
         ' >"$TMPDIR/hivexsh.in" || fail "perflib_set: cannot list Perflib"
     hivexsh -w "$_sw" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set $*"
 }
+
+# peak LABEL BOUND_BYTES CMD...: CMD within BOUND_BYTES of peak RSS
+# (checked on the plain build), exiting PEAK_EXIT when that is set, else
+# 0 up to PEAK_EXIT_MAX (1 when unset: repair's warnings left).
+# TIME: GNU time, which the script checked.
+MB=1048576
+peak() {
+    label=$1 bound=$2
+    shift 2
+    "$TIME" -f %M -o "$TMPDIR/rss" "$@" >"$OUT" 2>"$ERR"
+    got=$?
+    if [ -n "${PEAK_EXIT:-}" ]; then
+        [ "$got" -eq "$PEAK_EXIT" ]
+    else
+        [ "$got" -le "${PEAK_EXIT_MAX:-1}" ]
+    fi || { tail -n 20 "$OUT" "$ERR" >&2; fail "$label: exit $got"; }
+    kb=$(tail -n 1 "$TMPDIR/rss")
+    printf '%s: peak RSS %s MB (bound %s MB)\n' "$label" $((kb / 1024)) \
+        $((bound / MB))
+    if [ "$PLAIN" = 1 ] && [ $((kb * 1024)) -gt "$bound" ]; then
+        fail "$label: peak RSS $kb KB over $((bound / MB)) MB"
+    fi
+}

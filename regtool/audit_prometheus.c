@@ -21,6 +21,9 @@ struct audited {
     struct rt_findings f;
     struct rt_name_db_gauges g;
     int success;                /* the store and its database were read */
+    /* Memory ran out: its findings are not all of them, so they are not
+     * given as counts (a count of 0 errors would read as a clean audit). */
+    int incomplete;
     long long when;             /* seconds since the epoch, audit's end */
 };
 
@@ -150,6 +153,8 @@ static int same_class(const struct rt_finding *x, const struct rt_finding *y)
 static void findings_by_class(struct text *t, const char *name,
                               const struct audited *a, const char *store)
 {
+    if (a->incomplete)
+        return;
     const struct rt_finding **v = malloc((a->f.n ? a->f.n : 1) * sizeof *v);
     if (!v) {
         t->failed = 1;
@@ -188,6 +193,8 @@ static void timestamp(struct text *t, const char *name,
 static void by_severity(struct text *t, const char *name,
                         const struct audited *a, const char *store)
 {
+    if (a->incomplete)
+        return;
     sample(t, name, store, a->f.errors, "severity",
            rt_audit_severity_name(RT_AUDIT_ERROR), (const char *)NULL);
     sample(t, name, store, a->f.warnings, "severity",
@@ -327,7 +334,7 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
     struct audited *a = calloc(n_specs ? n_specs : 1, sizeof *a);
     struct text t = {0};
     size_t n = 0;
-    int rc = RT_EXIT_OK;
+    int rc = RT_EXIT_OK, incomplete = 0;
     if (!a) {
         rt_cli_error("out of memory");
         return RT_EXIT_FAILURE;
@@ -348,6 +355,8 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
         free(layout);
         x->when = (long long)time(NULL);
         x->success = r == 0 && x->g.read;
+        x->incomplete = r < 0;
+        incomplete |= x->incomplete;
         if (!x->success)
             say_unread(x);
         int code = x->f.errors ? RT_EXIT_INVALID
@@ -399,5 +408,7 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
     }
     free(a);
     free(t.s);
-    return rc;
+    /* An audit memory cut short is no verdict, clean or not: the file
+     * says so by its success 0 and the counts it leaves out. */
+    return incomplete ? RT_EXIT_FAILURE : rc;
 }

@@ -309,6 +309,29 @@ static void uninstall_of_a_range_from_index_1(void **state)
     s->ops->close(s);
 }
 
+/* A provider of one counter on top: Last Counter and Last Help are its
+ * first (and last) indices, within its range, so it is on top and they
+ * go down to what lies below it. */
+static void uninstall_of_a_one_counter_provider_on_top(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    put_service(s, "One");
+    put_range(s, "One", 3992, 3992, 3993, 3993);
+    put_dword(s, "Last Counter", 3992);
+    put_dword(s, "Last Help", 3993);
+    struct rt_error e = {0};
+    struct rt_uninstall_plan p;
+    assert_int_equal(uninstall_plan(s, "One", 1, 1, &p, &e), 0);
+    assert_true(p.counter.on_top);
+    assert_true(p.help.on_top);
+    assert_int_equal(p.counter.found_at, 3990);
+    assert_int_equal(p.counter.new_value, 3990);
+    assert_int_equal(p.help.new_value, 3991);
+    assert_non_null(strstr(p.counter.why, "was on top"));
+    s->ops->close(s);
+}
+
 /* The index allocation of an install, on its own (docs/design.md,
  * "Allocating indices"). */
 static struct rt_index_allocation allocate(uint32_t last_counter,
@@ -721,6 +744,7 @@ int main(void)
         cmocka_unit_test(names_that_become_paths),
         cmocka_unit_test(uninstall_goes_on_past_a_bad_perfinifile),
         cmocka_unit_test(uninstall_of_a_range_from_index_1),
+        cmocka_unit_test(uninstall_of_a_one_counter_provider_on_top),
         cmocka_unit_test(allocation_takes_a_fresh_range_on_top),
         cmocka_unit_test(allocation_pairs_even_counters_with_odd_helps),
         cmocka_unit_test(allocation_keeps_a_replaced_range_that_fits),

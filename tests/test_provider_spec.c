@@ -136,7 +136,7 @@ static void valid_provider_loads(void **state)
         "\xef\xbb\xbf// A provider in two languages\r\n"            /* 1 */
         "[info]\r\n"                                                 /* 2 */
         "drivername=Prov      ; the Services key\r\n"                /* 3 */
-        "symbolfile=s.h\r\n"                                         /* 4 */
+        "symbolfile=s.h\t; a comment after a tab\r\n"                /* 4 */
         "trusted=\r\n"                                               /* 5 */
         "[languages]\r\n"                                            /* 6 */
         "00c=French\r\n"                                             /* 7 */

@@ -114,6 +114,11 @@ expect_exit 1 "$REGTOOL" audit --fleet "$G"
 cp "$F/pc-dup-01.ini" "$G/"
 expect_exit 2 "$REGTOOL" audit --fleet "$G"
 expect_grep "^$G: 5 machines: 3 clean, 1 with warnings, 1 with errors, 0 could not be read$" "$OUT"
+# A machine with errors and warnings is one with errors.
+awk "$DUP" "$TMPDIR/base.txt" | awk "$ORPHAN" | iconv -f UTF-8 -t UTF-16LE >"$G/pc-both.ini" ||
+    fail "cannot plant pc-both.ini"
+expect_exit 2 "$REGTOOL" audit --fleet "$G"
+expect_grep "^$G: 6 machines: 3 clean, 1 with warnings, 2 with errors, 0 could not be read$" "$OUT"
 cp "$F/pc-junk.ini" "$G/"
 expect_exit 3 "$REGTOOL" audit --fleet "$G"
 expect_exit 3 "$REGTOOL" audit --fleet "$TMPDIR/none"
@@ -163,7 +168,7 @@ expect_grep "interrupted after" "$ERR"
 # On a terminal, a progress line on stderr, cleared at the end.
 if script -qec "true" /dev/null >/dev/null 2>&1; then
     script -qec "'$REGTOOL' audit --fleet '$G' 2>&1 >/dev/null" /dev/null >"$TMPDIR/tty" 2>&1
-    grep -q "audited 6/6 machines.*\[K" "$TMPDIR/tty" ||
+    grep -q "audited 7/7 machines.*\[K" "$TMPDIR/tty" ||
         fail "no progress line on a terminal: $(od -c "$TMPDIR/tty" | head)"
 fi
 # A Windows tree whose folder name holds a comma: hive:DIR/m,SYSTEM would

@@ -557,6 +557,17 @@ if [ "$ASAN" = 0 ]; then
     # every value kept, none written twice
     [ "$(grep -c '^"[^"][^"]"=' "$TMPDIR/store.reg")" = 1000000 ] ||
         fail "the reg: store's write did not keep its million values"
+    # One key 500 levels deep of names of 8,000 characters: its write
+    # held each level's whole path at once (the sum of them all: 1 GB
+    # for 8.6 MB, review 33 F3).
+    { iconv -f UTF-16LE -t UTF-8 "$TMPDIR/small.reg" | tail -c +4; printf '\r\n[HKEY_USERS'
+      awk 'BEGIN { s = sprintf("%8000s", ""); gsub(/ /, "a", s)
+                   for (i = 0; i < 500; i++) printf "\\%s%d", s, i }'
+      printf ']\r\n"x"="y"\r\n'; } >"$TMPDIR/store.reg"
+    in=$(stat -c %s "$TMPDIR/store.reg")
+    peak "install into a reg: store of a key 500 names of 8000 characters deep ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" --store "reg:$TMPDIR/store.reg" install $CS "$TMPDIR/replication.ini"
+    expect_grep '^"x"="y"' "$TMPDIR/store.reg"
     rm -rf "$TMPDIR/tiny.reg" "$TMPDIR/tiny.body" "$TMPDIR/small" "$TMPDIR/small.reg" "$TMPDIR/store.reg"
 
     rm -rf "$W"

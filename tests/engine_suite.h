@@ -1043,13 +1043,15 @@ static void lying_last_counter_never_ends_below_highest(void **state)
                         "index still present (1858)");
     assert_not_below_highest(s);
 
-    /* Below the highest range, nothing above it: that provider is on top
-     * and the values go back to where its install found them. */
+    /* Below the highest range, nothing above it (Transfer is gone): that
+     * provider is on top, the values are not raised to where its install
+     * found them (1852: an uninstall never raises a value to its range)
+     * but to the highest index still present, the base range's. */
     put_dword(s, "Last Counter", 10);
     put_dword(s, "Last Help", 11);
     assert_int_equal(uninstall_plan(s, "Peer", 0, 0, &up, &e), 0);
-    assert_last(&up.counter, 1, RT_LAST_FOUND, 10, 1852);
-    assert_last(&up.help, 1, RT_LAST_FOUND, 11, 1853);
+    assert_last(&up.counter, 1, RT_LAST_HIGHEST, 10, 1846);
+    assert_last(&up.help, 1, RT_LAST_HIGHEST, 11, 1847);
     assert_not_below_highest(s);
     free_spec(a);
     free_spec(b);

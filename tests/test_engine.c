@@ -332,6 +332,43 @@ static void uninstall_of_a_one_counter_provider_on_top(void **state)
     s->ops->close(s);
 }
 
+/* A range above Last Counter and Last Help, the highest of all (a
+ * provider planted near 2^32): on top, but the values stay where they
+ * lie, never raised to First - 2 (which would leave no room for any
+ * install); another provider's range above them still raises them. */
+static void uninstall_never_raises_a_value_that_lies_low(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    put_service(s, "Hi");
+    put_range(s, "Hi", 4294967290u, 4294967292u, 4294967291u, 4294967293u);
+    put_dword(s, "Last Counter", 3990);
+    put_dword(s, "Last Help", 3991);
+    struct rt_error e = {0};
+    struct rt_uninstall_plan p;
+    assert_int_equal(uninstall_plan(s, "Hi", 1, 1, &p, &e), 0);
+    assert_true(p.counter.on_top);
+    assert_int_equal(p.counter.rule, RT_LAST_KEPT);
+    assert_int_equal(p.counter.new_value, 3990);
+    assert_int_equal(p.help.new_value, 3991);
+    assert_non_null(strstr(p.counter.why, "Last Counter 3990 unchanged"));
+    assert_non_null(strstr(p.counter.why, "never raises it"));
+    s->ops->close(s);
+
+    s = base_store();
+    put_service(s, "Hi");
+    put_range(s, "Hi", 5000, 5002, 5001, 5003);
+    put_service(s, "Mid");
+    put_range(s, "Mid", 4000, 4002, 4001, 4003);
+    put_dword(s, "Last Counter", 3990);
+    put_dword(s, "Last Help", 3991);
+    assert_int_equal(uninstall_plan(s, "Hi", 1, 1, &p, &e), 0);
+    assert_int_equal(p.counter.rule, RT_LAST_PROVIDER);
+    assert_int_equal(p.counter.new_value, 4002);
+    assert_int_equal(p.help.new_value, 4003);
+    s->ops->close(s);
+}
+
 /* The index allocation of an install, on its own (docs/design.md,
  * "Allocating indices"). */
 static struct rt_index_allocation allocate(uint32_t last_counter,
@@ -745,6 +782,7 @@ int main(void)
         cmocka_unit_test(uninstall_goes_on_past_a_bad_perfinifile),
         cmocka_unit_test(uninstall_of_a_range_from_index_1),
         cmocka_unit_test(uninstall_of_a_one_counter_provider_on_top),
+        cmocka_unit_test(uninstall_never_raises_a_value_that_lies_low),
         cmocka_unit_test(allocation_takes_a_fresh_range_on_top),
         cmocka_unit_test(allocation_pairs_even_counters_with_odd_helps),
         cmocka_unit_test(allocation_keeps_a_replaced_range_that_fits),

@@ -710,16 +710,41 @@ static void range_problems(const struct rt_database *db,
     rt_strbuf_free(&f);
 }
 
+/* The highest range end (HELP: of help texts) of a provider other than
+ * SVC, that provider in *ABOVE (NULL, and 0, when there is none). */
+static uint32_t highest_other(const struct rt_database *db,
+                              const struct rt_service_info *svc, int help,
+                              const struct rt_service_info **above)
+{
+    uint32_t other = 0;
+    *above = NULL;
+    for (size_t i = 0; i < db->n_services; i++) {
+        const struct rt_service_info *o = &db->services[i];
+        if (!rt_name_casecmp(o->name, svc->name) || !o->has_range)
+            continue;
+        int known = help ? o->has_first_help && o->has_last_help &&
+                               o->first_help <= o->last_help
+                         : o->has_last_counter &&
+                               o->first_counter <= o->last_counter;
+        uint32_t end = help ? o->last_help : o->last_counter;
+        if (known && end > other) {
+            other = end;
+            *above = o;
+        }
+    }
+    return other;
+}
+
 /* Perflib's Last Counter (HELP: Last Help) once SVC's range is gone from
  * W (docs/design.md, "Uninstall"; the rule in engine.h). The provider is on top when the
  * value lies within its range (the install set it there), or below its
  * range while nothing else, neither another provider's range nor a string,
- * lies above it (the value lies low; the install still set it, to the
- * provider's Last). A value above the range is never lowered: real
+ * lies above it (the value lies low: it stays, never raised to First - 2,
+ * though the highest index present, another provider's range or the base
+ * range still raise it). A value above the range is never lowered: real
  * machines keep Last Counter far above their highest string (11174 vs
- * 6137 in a real PerfStringBackup.INI, docs/design.md,
- * "What real machines look like") and the indices in
- * between are handed out. */
+ * 6137 in a real PerfStringBackup.INI, docs/design.md, "What real
+ * machines look like") and the indices in between are handed out. */
 static void settle_last(const struct rt_database *db,
                         const struct rt_service_info *svc,
                         const struct work_lang *w, size_t n, int help,
@@ -736,23 +761,8 @@ static void settle_last(const struct rt_database *db,
      * Index 1847 (docs/design.md, "What install writes"): names are even, help odd. */
     uint32_t base = help ? db->base_index | 1u : db->base_index & ~1u;
 
-    /* The highest other provider's range end. */
-    const struct rt_service_info *above = NULL;
-    uint32_t other = 0;
-    for (size_t i = 0; i < db->n_services; i++) {
-        const struct rt_service_info *o = &db->services[i];
-        if (!rt_name_casecmp(o->name, svc->name) || !o->has_range)
-            continue;
-        int known = help ? o->has_first_help && o->has_last_help &&
-                               o->first_help <= o->last_help
-                         : o->has_last_counter &&
-                               o->first_counter <= o->last_counter;
-        uint32_t end = help ? o->last_help : o->last_counter;
-        if (known && end > other) {
-            other = end;
-            above = o;
-        }
-    }
+    const struct rt_service_info *above;
+    uint32_t other = highest_other(db, svc, help, &above);
 
     memset(out, 0, sizeof *out);
     out->old_value = old;
@@ -787,8 +797,12 @@ static void settle_last(const struct rt_database *db,
                  "present above its %s %u-%u)", svc->name, index,
                  out->highest, kind, first, last);
 
-    uint32_t v = out->on_top ? out->found_at : old;
-    out->rule = out->on_top ? RT_LAST_FOUND : RT_LAST_KEPT;
+    /* A value that lies low stays low: First - 2 is above it, and an
+     * uninstall never raises a value to its provider's range (Windows'
+     * unlodctr only ever lowers it; a range planted near 2^32 would
+     * leave Last Counter where no install finds room, review 33 F4). */
+    uint32_t v = held ? out->found_at : old;
+    out->rule = held ? RT_LAST_FOUND : RT_LAST_KEPT;
     if (out->highest > v) {
         v = out->highest;
         out->rule = RT_LAST_HIGHEST;
@@ -811,6 +825,10 @@ static void settle_last(const struct rt_database *db,
     if (out->on_top && out->rule == RT_LAST_FOUND)
         snprintf(tail, sizeof tail, ", back to where its install found it "
                  "(%s %u - 2)", first_name, first);
+    else if (lies_low)
+        snprintf(tail, sizeof tail, "; not raised to where its install "
+                 "found it (%s %u - 2): an uninstall never raises it",
+                 first_name, first);
     else if (out->on_top)
         snprintf(tail, sizeof tail, "; where its install found it (%s %u - "
                  "2 = %u) is too low", first_name, first, out->found_at);

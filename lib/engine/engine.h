@@ -201,7 +201,8 @@ struct rt_uninstall_plan {
  * index still present or the base range, where they are raised to it. Each
  * value is decided by itself: the provider is on top for Last Counter when
  * Last Counter lies within its names, or below them while its range is the
- * highest of all (a Last Counter that lies low); a Last Counter above its
+ * highest of all (a Last Counter that lies low: it stays, never raised to
+ * First - 2, which would only move it up); a Last Counter above its
  * names (real machines keep it far above their highest string,
  * docs/design.md, "What real machines look like") is never lowered. */
 int rt_engine_uninstall(const struct rt_database *db,

@@ -132,7 +132,7 @@ shows "uninstall --dry-run" "$ERR" "remove INF\\$SVC_SHOWN\\ by hand"
 expect_exit 0 "$REGTOOL" --store "hive:$D" uninstall "$SVC"
 clean uninstall
 shows uninstall "$OUT" "uninstalled $SVC_SHOWN: names 5000-5002"
-shows uninstall "$OUT" "Last Counter 3990 -> 4998: '$SVC_SHOWN' was on top"
+shows uninstall "$OUT" "Last Counter 3990 -> 4000: '$SVC_SHOWN' was on top"
 
 # An INI: a bidirectional override is no control character to the INI
 # reader, and is escaped in the dry run; French, Russian and Chinese
@@ -178,5 +178,21 @@ shows "query with a journal" "$ERR" "$(printf 'the install of Caf\303\251\\x1b]0
 expect_exit 0 "$REGTOOL" --store "hive:$W" disable PerfOS
 clean "disable with a journal"
 shows "disable with a journal" "$ERR" "finished the install of Caf"
+
+# A provider planted near 2^32, above Last Counter: its uninstall leaves
+# Last Counter and Last Help where they lie (raised to First - 2 they
+# were past what any install can use: review 33 F4), and an install
+# after it finds its room.
+H=$TMPDIR/high
+expect_exit 0 "$REGTOOL" --store "hive:$H" init --languages 009
+"$MKH" "$H/Windows/System32/config/SYSTEM" Hi 'C:\x.dll' x.ini 4294967290 || fail "mkhostile"
+expect_exit 0 "$REGTOOL" --store "hive:$H" uninstall Hi
+expect_grep "^Last Counter 3990 unchanged: 'Hi' was on top" "$OUT"
+expect_grep "^Last Help 3991 unchanged: 'Hi' was on top" "$OUT"
+expect_exit 1 "$REGTOOL" --store "hive:$H" audit   # Hi's Library outside: a warning
+grep -q "^error\|out-of-range" "$OUT" && fail "the uninstall left an error: $(cat "$OUT")"
+expect_exit 0 "$REGTOOL" --store "hive:$H" install --create-service --library x.dll \
+    --open O --collect C --close X ini-samples/transfer.ini
+expect_grep "names 3992-" "$OUT"
 
 echo "hostile_names: ok"

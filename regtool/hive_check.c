@@ -29,7 +29,7 @@ static const char usage_text[] =
     "          \"replay\",\"journal\",\"findings\"}\n"
     "\n"
     "Exit status: 0 clean; 1 dirty, a pending journal, or warnings;\n"
-    "2 errors; 3 the file cannot be read.\n";
+    "2 errors; 3 the file cannot be read, or memory ran out.\n";
 
 static int check_file(const char *shown, const char *real, int json);
 

@@ -196,12 +196,13 @@ int rt_op_hive_check(const char *path, struct rt_op_hive_check *out)
         add_finding(&sink, RT_OP_HIVE_ERROR, at, out->error);
         out->error[0] = 0;
     } else {
-        rt_regf_check(h, on_finding, &sink);
+        sink.no_memory |= rt_regf_check(h, on_finding, &sink) ==
+                          RT_REGF_ENOMEM;
         rt_regf_close(h);
     }
     if (sink.no_memory) {
         snprintf(out->error, sizeof out->error,
-                 "%s: out of memory for the findings", path);
+                 "%s: out of memory: the check is incomplete", path);
         return -1;
     }
     find_journal(path, out);

@@ -17,6 +17,9 @@ struct checker {
                const char *message);
     void *ctx;
     int errors;
+    /* Memory ran out: the walk stopped, and what it did not see is no
+     * finding (a security cell's count, a cell not read). */
+    int nomem;
     struct regf_free *sk;       /* (refs counted, sk offset) pairs */
     size_t nsk, capsk;
 };
@@ -37,6 +40,17 @@ static void report(struct checker *c, enum rt_regf_severity sev,
     c->fn(c->ctx, sev, off, msg);
 }
 
+/* A read of the hive failed (H->err says why), at OFF: an error, unless
+ * memory ran out, which is no damage of the hive. Returns C->nomem. */
+static int failed(struct checker *c, uint64_t off)
+{
+    if (c->h->err_code == RT_REGF_ENOMEM)
+        c->nomem = 1;
+    else
+        report(c, RT_REGF_ERROR, off, "%s", c->h->err);
+    return c->nomem;
+}
+
 /* A key's security cell, noted to be counted once the walk is done:
  * the notes sorted by cell and counted in runs (a search of the cells
  * seen so far, for each key, took time in the square of the hive's
@@ -46,8 +60,10 @@ static void count_sk(struct checker *c, uint32_t sk)
     if (c->nsk == c->capsk) {
         size_t cap = c->capsk ? c->capsk * 2 : 16;
         struct regf_free *v = realloc(c->sk, cap * sizeof *v);
-        if (!v)
+        if (!v) {
+            c->nomem = 1;
             return;
+        }
         c->sk = v;
         c->capsk = cap;
     }
@@ -103,8 +119,13 @@ static void check_hints(struct checker *c, uint32_t list, int allow_ri)
         uint32_t key = regf_le32(p + 4 + 8 * i), stored = regf_le32(p + 8 + 8 * i);
         uint16_t *name;
         size_t nn;
-        if (regf_nk_name16(h, key, &name, &nn))
+        if (regf_nk_name16(h, key, &name, &nn)) {
+            if (h->err_code == RT_REGF_ENOMEM) {
+                c->nomem = 1;
+                return;
+            }
             continue;
+        }
         uint32_t want = 0;
         if (lh) {
             for (size_t k = 0; k < nn; k++)
@@ -134,17 +155,17 @@ static void check_values(struct checker *c, uint32_t key)
     uint32_t *vals;
     size_t n;
     if (regf_value_list(h, key, &vals, &n)) {
-        report(c, RT_REGF_ERROR, regf_file_off(key), "%s", h->err);
+        failed(c, regf_file_off(key));
         return;
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !c->nomem; i++) {
         char *name = NULL;
         uint8_t *data = NULL, *vk;
         size_t len;
         uint32_t type, vlen;
         if (rt_regf_value_name(h, vals[i], &name) ||
             rt_regf_value_read(h, vals[i], &type, &data, &len)) {
-            report(c, RT_REGF_ERROR, regf_file_off(vals[i]), "%s", h->err);
+            failed(c, regf_file_off(vals[i]));
         } else if (!regf_vk(h, vals[i], &vk, &vlen)) {
             uint32_t raw = regf_le32(vk + VK_DATALEN);
             if (!(raw & VK_DATA_INLINE) && h->minor >= 4 &&
@@ -219,15 +240,18 @@ static int check_key(void *ctx, uint32_t key, unsigned depth)
         count_sk(c, sk);
     struct rt_regf_key_info info;
     if (rt_regf_key_info(h, key, &info))
-        report(c, RT_REGF_ERROR, regf_file_off(key), "%s", h->err);
+        failed(c, regf_file_off(key));
     else if (info.flags & RT_REGF_KEY_SYM_LINK)
         report_link(c, key);
     rt_regf_key_info_free(&info);
     check_values(c, key);
     uint32_t *subs;
     size_t n;
+    if (c->nomem)
+        return RT_REGF_ENOMEM;
     if (regf_subkey_list(h, key, &subs, &n))
-        return 0;   /* the walk reports it */
+        return h->err_code == RT_REGF_ENOMEM ? RT_REGF_ENOMEM
+                                             : 0;   /* the walk reports it */
     uint16_t *prev = NULL;
     size_t prevn = 0;
     for (size_t i = 0; i < n; i++) {
@@ -236,8 +260,10 @@ static int check_key(void *ctx, uint32_t key, unsigned depth)
         uint16_t *name;
         size_t nn;
         if (regf_nk(h, subs[i], &sub, &slen) ||
-            regf_nk_name16(h, subs[i], &name, &nn))
+            regf_nk_name16(h, subs[i], &name, &nn)) {
+            c->nomem |= h->err_code == RT_REGF_ENOMEM;
             break;
+        }
         if (regf_le32(sub + NK_PARENT) != key)
             report(c, RT_REGF_WARNING, regf_file_off(subs[i]),
                    "key node: parent field 0x%x, but it is listed under the "
@@ -257,9 +283,9 @@ static int check_key(void *ctx, uint32_t key, unsigned depth)
     }
     free(prev);
     free(subs);
-    if (nsub)
+    if (nsub && !c->nomem)
         check_hints(c, list, 1);
-    return 0;
+    return c->nomem ? RT_REGF_ENOMEM : 0;
 }
 
 int rt_regf_check(struct rt_regf *h,
@@ -267,7 +293,7 @@ int rt_regf_check(struct rt_regf *h,
                              uint64_t offset, const char *message),
                   void *ctx)
 {
-    struct checker c = {h, fn, ctx, 0, NULL, 0, 0};
+    struct checker c = {h, fn, ctx, 0, 0, NULL, 0, 0};
     const uint8_t *b = h->img;
     uint32_t stored = regf_le32(b + REGF_OFF_CHECKSUM);
     if (!h->checksum_ok_at_open)
@@ -290,6 +316,10 @@ int rt_regf_check(struct rt_regf *h,
                (unsigned long long)(h->file_size - covered),
                (unsigned long long)covered);
     int rc = rt_regf_walk(h, rt_regf_root(h), check_key, &c);
+    if (rc == RT_REGF_ENOMEM || c.nomem) {
+        free(c.sk);
+        return RT_REGF_ENOMEM;
+    }
     if (rc) {
         unsigned long long at = 0;
         const char *o = strstr(h->err, "file offset 0x");

@@ -16,6 +16,7 @@ int regf_fail(struct rt_regf *h, int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(h->err, sizeof h->err, fmt, ap);
     va_end(ap);
+    h->err_code = code;
     return code;
 }
 

@@ -237,7 +237,9 @@ void rt_regf_changes_clear(struct rt_regf *h);
 enum rt_regf_severity { RT_REGF_WARNING = 0, RT_REGF_ERROR = 1 };
 
 /* Walks the whole hive and reports each finding (FILE offset it is about
- * and message). Returns the number of errors found (>= 0). */
+ * and message). Returns the number of errors found (>= 0), or
+ * RT_REGF_ENOMEM when memory ran out: the check is then incomplete (what
+ * was reported stands; nothing was made of what was not seen). */
 int rt_regf_check(struct rt_regf *h,
                   void (*fn)(void *ctx, enum rt_regf_severity sev,
                              uint64_t offset, const char *message),

@@ -129,6 +129,7 @@ struct rt_regf {
     struct regf_cell_map claims;
     uint32_t reads;
     char err[256];
+    int err_code;                /* of the last failure: RT_REGF_E* */
 };
 
 /* value.c: CELL (WHAT, for the message), met in read number READ as a

@@ -139,6 +139,43 @@ static void every_type_round_trips_in_every_format(void **state)
     }
 }
 
+/* A cap on the file's size: a file of exactly the cap is written, the
+ * same bytes; one byte under it, nothing is made and the error says how
+ * large the file would be at least (more than the cap, no more than it
+ * is), in each format (UTF-16 counted two bytes a unit). A name of a
+ * character outside ASCII counts as what its format makes of it. */
+static void a_cap_refuses_a_file_past_it(void **state)
+{
+    (void)state;
+    static const enum rt_reg_format fmts[] = {
+        RT_REG_V5_UTF16, RT_REG_V5_UTF8, RT_REG_V5_UTF8_BOM, RT_REG_V4};
+    for (size_t i = 0; i < 4; i++) {
+        struct rt_reg_file f;
+        struct rt_reg_error e;
+        build_every_type(&f, fmts[i]);
+        struct rt_reg_key *k = rt_reg_add_key(&f, "HKEY_USERS\\Caf\xc3\xa9", 0);
+        assert_non_null(k);
+        add(k, "na\xc3\xafve", RT_REG_SZ, u"\u00e9t\u00e9", 8);
+        uint8_t *whole, *capped = NULL;
+        size_t len, capped_len = 0;
+        assert_int_equal(rt_reg_write(&f, NULL, &whole, &len, &e), 0);
+        assert_int_equal(rt_reg_write_max(&f, NULL, len, &capped,
+                                          &capped_len, &e), 0);
+        assert_int_equal(capped_len, len);
+        assert_memory_equal(capped, whole, len);
+        assert_int_equal(e.too_large, 0);
+        free(capped);
+        capped = NULL;
+        assert_int_equal(rt_reg_write_max(&f, NULL, len - 1, &capped,
+                                          &capped_len, &e), -1);
+        assert_null(capped);
+        assert_true(e.too_large > len - 1 && e.too_large <= len);
+        assert_non_null(strstr(e.message, "larger than"));
+        free(whole);
+        rt_reg_file_free(&f);
+    }
+}
+
 /* The text regedit writes for the file above's first values: quoted
  * strings with \\ and \", dword:, hex(2), hex(7) and hex(1) for strings
  * that a quoted string cannot hold. */
@@ -461,7 +498,7 @@ static void applies_to_a_tree_and_back(void **state)
         size_t direct_len;
         assert_int_equal(rt_reg_from_tree(root, formats[i], &h), 0);
         assert_int_equal(rt_reg_write(&h, NULL, &out, &len, &e), 0);
-        assert_int_equal(rt_reg_write_tree(root, formats[i], NULL, &direct,
+        assert_int_equal(rt_reg_write_tree(root, formats[i], NULL, 0, &direct,
                                            &direct_len, &e), 0);
         assert_int_equal(direct_len, len);
         assert_memory_equal(direct, out, len);
@@ -814,6 +851,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_type_round_trips_in_every_format),
         cmocka_unit_test(writes_what_regedit_writes),
+        cmocka_unit_test(a_cap_refuses_a_file_past_it),
         cmocka_unit_test(reads_regedit_text),
         cmocka_unit_test(reads_utf16_with_bom),
         cmocka_unit_test(reads_regedit4_in_its_code_page),

@@ -57,6 +57,9 @@ struct rt_reg_file {
 struct rt_reg_error {
     unsigned line;       /* 1-based line of the file; 0 when none */
     int nomem;           /* out of memory rather than bad input */
+    /* A write that would pass its cap (rt_reg_writer's MAX): the size
+     * the file would have at least, in bytes. 0 otherwise. */
+    uint64_t too_large;
     char message[256];
 };
 
@@ -96,6 +99,11 @@ int rt_reg_parse_to(const uint8_t *data, size_t len, const char *codepage,
  * cannot hold. */
 int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
                  uint8_t **out, size_t *out_len, struct rt_reg_error *e);
+/* The same, refused (E->too_large) when the file would be over MAX
+ * bytes (0: no cap). */
+int rt_reg_write_max(const struct rt_reg_file *f, const char *codepage,
+                     uint64_t max, uint8_t **out, size_t *out_len,
+                     struct rt_reg_error *e);
 
 /* The same a key at a time: start, then each key followed by its values,
  * then finish (the file in *OUT, 0 or -1 with E set) or abandon. PATH
@@ -106,6 +114,13 @@ struct rt_reg_writer {
     enum rt_reg_format format;
     const char *codepage;
     const char *key;        /* the key being written, for messages */
+    /* The most bytes the file may be (0: no cap), set after start: a
+     * write that would pass it stops before the text that passes it is
+     * made (E->too_large), so a file no reader takes is never made
+     * whole in memory. */
+    uint64_t max;
+    size_t counted;         /* bytes of TEXT counted into UNITS */
+    uint64_t units;         /* UTF-16 code units of TEXT */
 };
 void rt_reg_writer_start(struct rt_reg_writer *w, enum rt_reg_format format,
                          const char *codepage);
@@ -150,11 +165,11 @@ int rt_reg_parse_tree(const uint8_t *data, size_t len, const char *codepage,
  * when out of memory. */
 int rt_reg_from_tree(const struct rt_tree_key *root, enum rt_reg_format format,
                      struct rt_reg_file *f);
-/* The same tree written (rt_reg_write) without F: what rt_reg_write
+/* The same tree written (rt_reg_write_max) without F: what rt_reg_write
  * writes of rt_reg_from_tree's file, with no key or value held twice. */
 int rt_reg_write_tree(const struct rt_tree_key *root, enum rt_reg_format format,
-                      const char *codepage, uint8_t **out, size_t *out_len,
-                      struct rt_reg_error *e);
+                      const char *codepage, uint64_t max, uint8_t **out,
+                      size_t *out_len, struct rt_reg_error *e);
 
 /* Whether DATA starts as a .reg file does (a Version 5.00 or REGEDIT4
  * header, in UTF-16LE or 8-bit text, with or without BOM): how restore

@@ -197,13 +197,14 @@ static int write_key(void *ctx, const char *path, const struct rt_tree_key *k)
 }
 
 int rt_reg_write_tree(const struct rt_tree_key *root, enum rt_reg_format format,
-                      const char *codepage, uint8_t **out, size_t *out_len,
-                      struct rt_reg_error *e)
+                      const char *codepage, uint64_t max, uint8_t **out,
+                      size_t *out_len, struct rt_reg_error *e)
 {
     struct rt_reg_error none;
     struct tree_writer t = {.e = e ? e : &none};
     memset(t.e, 0, sizeof *t.e);
     rt_reg_writer_start(&t.w, format, codepage);
+    t.w.max = max;
     if (walk_tree(root, write_key, &t) != 0) {
         rt_reg_writer_abandon(&t.w);
         /* A walk that failed before any message: its path's memory. */

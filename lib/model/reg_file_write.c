@@ -84,11 +84,53 @@ static int quotable(const struct rt_value *v, enum rt_reg_format fmt,
     return 0;
 }
 
-static int put_value(struct rt_strbuf *b, const char *key, const char *name,
+/* The least bytes W's file takes so far, in its encoding: UTF-16 two a
+ * code unit, a code page at least one a character. */
+static uint64_t size_so_far(struct rt_reg_writer *w)
+{
+    const unsigned char *p = (const unsigned char *)w->text.s;
+    for (; w->counted < w->text.len; w->counted++)
+        if ((p[w->counted] & 0xC0) != 0x80)
+            w->units += p[w->counted] >= 0xF0 ? 2 : 1;
+    switch (w->format) {
+    case RT_REG_V5_UTF16:
+        return 2 + 2 * w->units;
+    case RT_REG_V5_UTF8_BOM:
+        return 3 + (uint64_t)w->text.len;
+    case RT_REG_V5_UTF8:
+        return w->text.len;
+    default:
+        return w->units;
+    }
+}
+
+/* Whether W may take MORE code units of text (ASCII but for a quoted
+ * string's own characters): -1 with E->too_large set when its file would
+ * then pass W->max. Checked before a value's data is made, so that one
+ * value of hundreds of megabytes is refused by its size, not its text. */
+static int admit(struct rt_reg_writer *w, uint64_t more,
+                 struct rt_reg_error *e)
+{
+    if (!w->max)
+        return 0;
+    uint64_t n = size_so_far(w) + (w->format == RT_REG_V5_UTF16 ? 2 : 1) * more;
+    if (n <= w->max)
+        return 0;
+    rt_reg_fail(e, 0, "the .reg file would be %llu bytes or more, larger "
+                "than the %llu MiB a .reg file may be",
+                (unsigned long long)n, (unsigned long long)(w->max >> 20));
+    if (e)
+        e->too_large = n;
+    return -1;
+}
+
+static int put_value(struct rt_reg_writer *w, const char *name,
                      const struct rt_value *v, int del,
-                     enum rt_reg_format fmt, const char *codepage,
                      struct rt_reg_error *e)
 {
+    struct rt_strbuf *b = &w->text;
+    const char *key = w->key, *codepage = w->codepage;
+    enum rt_reg_format fmt = w->format;
     size_t line_len;
     if (*name) {
         rt_strbuf_append(b, "\"", 1);
@@ -108,6 +150,10 @@ static int put_value(struct rt_strbuf *b, const char *key, const char *name,
     char *str;
     if (quotable(v, fmt, codepage, &str) != 0)
         return rt_reg_nomem(e);
+    if (str && admit(w, units(str), e) != 0) {
+        free(str);
+        return -1;
+    }
     if (str) {
         rt_strbuf_append(b, "\"", 1);
         put_escaped(b, str, strlen(str));
@@ -139,6 +185,10 @@ static int put_value(struct rt_strbuf *b, const char *key, const char *name,
                         "written in code page %s (REGEDIT4)", key, name,
                         codepage);
         data = ansi;
+    }
+    if (len && admit(w, 3 * (uint64_t)len - 1, e) != 0) {
+        free(ansi);
+        return -1;
     }
     char head[16];
     if (v->type == RT_REG_BINARY)
@@ -183,15 +233,16 @@ int rt_reg_writer_key(struct rt_reg_writer *w, const char *path, int del,
         rt_strbuf_append(&w->text, "\r\n", 2);  /* the blank line after one */
     rt_strbuf_printf(&w->text, "[%s%s]\r\n", del ? "-" : "", path);
     w->key = path;
-    return 0;
+    return admit(w, 0, e);
 }
 
 int rt_reg_writer_value(struct rt_reg_writer *w, const char *name,
                         const struct rt_value *v, int del,
                         struct rt_reg_error *e)
 {
-    return put_value(&w->text, w->key, name, v, del, w->format, w->codepage,
-                     e);
+    if (put_value(w, name, v, del, e) != 0)
+        return -1;
+    return admit(w, 0, e);
 }
 
 /* The text, as UTF-8 in *TEXT (TL bytes), in the file's encoding: 0, -1
@@ -270,11 +321,29 @@ int rt_reg_writer_finish(struct rt_reg_writer *w, uint8_t **out,
         rt_strbuf_free(&w->text);
         return rt_reg_nomem(e);
     }
+    if (admit(w, 0, e) != 0) {
+        rt_strbuf_free(&w->text);
+        return -1;
+    }
     size_t tl = w->text.len;
     char *text = rt_strbuf_take(&w->text);
     if (!text)
         return rt_reg_nomem(e);
-    return encode(w, text, tl, out, out_len, e);
+    if (encode(w, text, tl, out, out_len, e) != 0)
+        return -1;
+    /* A code page of two bytes a character is known only now. */
+    if (w->max && *out_len > w->max) {
+        free(*out);
+        *out = NULL;
+        rt_reg_fail(e, 0, "the .reg file would be %zu bytes, larger than "
+                    "the %llu MiB a .reg file may be", *out_len,
+                    (unsigned long long)(w->max >> 20));
+        if (e)
+            e->too_large = *out_len;
+        *out_len = 0;
+        return -1;
+    }
+    return 0;
 }
 
 void rt_reg_writer_abandon(struct rt_reg_writer *w)
@@ -282,13 +351,15 @@ void rt_reg_writer_abandon(struct rt_reg_writer *w)
     rt_strbuf_free(&w->text);
 }
 
-int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
-                 uint8_t **out, size_t *out_len, struct rt_reg_error *e)
+int rt_reg_write_max(const struct rt_reg_file *f, const char *codepage,
+                     uint64_t max, uint8_t **out, size_t *out_len,
+                     struct rt_reg_error *e)
 {
     if (e)
         memset(e, 0, sizeof *e);
     struct rt_reg_writer w;
     rt_reg_writer_start(&w, f->format, codepage);
+    w.max = max;
     for (size_t i = 0; i < f->n_keys; i++) {
         const struct rt_reg_key *k = &f->keys[i];
         if (rt_reg_writer_key(&w, k->path, k->del, e) != 0)
@@ -302,4 +373,10 @@ int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
 fail:
     rt_reg_writer_abandon(&w);
     return -1;
+}
+
+int rt_reg_write(const struct rt_reg_file *f, const char *codepage,
+                 uint8_t **out, size_t *out_len, struct rt_reg_error *e)
+{
+    return rt_reg_write_max(f, codepage, 0, out, out_len, e);
 }

@@ -473,18 +473,15 @@ int rt_op_reg_backup_text(const struct rt_reg_file *f, uint8_t **data,
         return 1;
     }
     struct rt_reg_error re;
-    if (rt_reg_write(f, NULL, data, len, &re) != 0)
-        return rt_error_set(e, re.nomem ? RT_ERR_NOT_ENOUGH_MEMORY
-                                        : RT_ERR_WRITE_FAULT,
-                            "%s", re.message);
-    if (*len > RT_REG_FILE_MAX) {
-        *too_large = *len;
-        free(*data);
-        *data = NULL;
-        *len = 0;
+    if (rt_reg_write_max(f, NULL, RT_REG_FILE_MAX, data, len, &re) == 0)
+        return 0;
+    if (re.too_large) {
+        *too_large = re.too_large;
         return 1;
     }
-    return 0;
+    return rt_error_set(e, re.nomem ? RT_ERR_NOT_ENOUGH_MEMORY
+                                    : RT_ERR_WRITE_FAULT,
+                        "%s", re.message);
 }
 
 int rt_op_reg_patch_text(struct rt_store *s, const struct rt_change_set *cs,
@@ -510,10 +507,14 @@ int rt_op_reg_patch_text(struct rt_store *s, const struct rt_change_set *cs,
                   cs->v[i].op == RT_CHANGE_DELETE_FILE;
     struct rt_reg_error re;
     int rc = 0;
-    if (rt_reg_write(&f, NULL, data, len, &re) != 0)
+    /* No larger than restore reads: a patch offered to be applied that
+     * regtool would refuse, made whole in memory first, is no help. */
+    if (rt_reg_write_max(&f, NULL, RT_REG_FILE_MAX, data, len, &re) != 0)
         rc = rt_error_set(e, re.nomem ? RT_ERR_NOT_ENOUGH_MEMORY
                                       : RT_ERR_INVALID_DATA,
-                          "%s", re.message);
+                          "%s%s", re.message,
+                          re.too_large ? " (restore reads no larger one)"
+                                       : "");
     rt_reg_file_free(&f);
     return rc;
 }

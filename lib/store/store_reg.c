@@ -214,11 +214,17 @@ static int serialize(struct reg_store *r, const struct rt_tree_key *root,
                      uint8_t **out, size_t *len, struct rt_error *e)
 {
     struct rt_reg_error re;
-    if (rt_reg_write_tree(root, r->format, r->codepage, out, len, &re) != 0)
+    /* No larger than its reader takes: a store written past the cap
+     * would be refused by every later run, this one's undo included. */
+    if (rt_reg_write_tree(root, r->format, r->codepage, RT_REG_FILE_MAX, out,
+                          len, &re) != 0)
         return re.nomem ? oom(e)
                         : rt_error_set(e, RT_ERR_INVALID_DATA,
-                                       "%s: %s: nothing was written", r->shown,
-                                       re.message);
+                                       "%s: %s%s: nothing was written",
+                                       r->shown, re.message,
+                                       re.too_large ? " (regtool reads no "
+                                                      "larger one)"
+                                                    : "");
     return 0;
 }
 

@@ -579,6 +579,22 @@ if [ "$ASAN" = 0 ]; then
         $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/big-backup.reg"
     expect_grep "^regtool: backup: the \.reg file would be [0-9]* bytes or more, larger than the 256 MiB" "$ERR"
     [ ! -e "$TMPDIR/big-backup.reg" ] || fail "backup --format reg saved a file restore refuses"
+    # The same as a REG_SZ no quoted string can hold and as a REG_DWORD
+    # not 4 bytes long: written as hex, which the count before the text
+    # took for a unit a character or nothing (1.8 GB for a 108 MB tree,
+    # review 33 F10). The writer refuses a value by its size before its
+    # text is made.
+    for kind in bigsz bigdword; do
+        rm -rf "$W"
+        expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
+        "$MKSCALE" $kind "$W/Windows/System32/config/SYSTEM" 50000000 ||
+            fail "mkscale $kind"
+        in=$(du -sb "$W" | cut -f1)
+        PEAK_EXIT_MAX=2 peak "backup --format reg of a 50 MB Library, $kind ($((in / MB)) MB tree)" \
+            $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/big-backup.reg"
+        expect_grep "^regtool: backup: the \.reg file would be [0-9]* bytes or more, larger than the 256 MiB" "$ERR"
+        [ ! -e "$TMPDIR/big-backup.reg" ] || fail "backup --format reg saved a file restore refuses ($kind)"
+    done
 fi
 # Tables each under their cap that add up past what a tree's tables may
 # be together (1 GiB): sparse, they cost nothing on disk. Refused at the

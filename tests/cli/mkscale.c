@@ -19,6 +19,10 @@
  *                                Program Files\SNNNNN Scale\scale.dll)
  *   mkscale bigvalue SYSTEM N    PerfOS's Library N bytes long
  *                                (REG_EXPAND_SZ, 'A's)
+ *   mkscale bigsz SYSTEM N       the same as a REG_SZ with a NUL in the
+ *                                middle (no quoted string: hex in .reg)
+ *   mkscale bigdword SYSTEM N    the same as a REG_DWORD (not 4 bytes:
+ *                                hex in .reg)
  *   mkscale languages SOFTWARE N N more Perflib language subkeys (ids
  *                                1000 hex on), without tables
  *   mkscale tables DIR N         the .dat tables of those N languages in
@@ -140,7 +144,7 @@ static int values(struct rt_regf *h, long n)
 
 /* PerfOS's Library, N bytes of 'A' (REG_EXPAND_SZ): a value that is no
  * table, of any size a hive holds. */
-static int bigvalue(struct rt_regf *h, long n)
+static int bigvalue(struct rt_regf *h, long n, uint32_t type)
 {
     uint32_t perf;
     if (rt_regf_lookup(h, rt_regf_root(h), SERVICES "\\PerfOS\\Performance",
@@ -150,7 +154,9 @@ static int bigvalue(struct rt_regf *h, long n)
     if (!b)
         return fail(NULL, "out of memory");
     memset(b, 'A', (size_t)n);
-    int r = rt_regf_value_set(h, perf, "Library", 2, b, (size_t)n);
+    if (type == 1 && n >= 4)
+        b[n / 4 * 2] = b[n / 4 * 2 + 1] = 0;    /* a NUL unit inside */
+    int r = rt_regf_value_set(h, perf, "Library", type, b, (size_t)n);
     free(b);
     return r ? fail(h, "Library") : 0;
 }
@@ -341,8 +347,10 @@ int main(int argc, char **argv)
                                    !strcmp(argv[1], "sharedlist") ||
                                    !strcmp(argv[1], "ownsk") ||
                                    !strcmp(argv[1], "bigvalue") ||
+                                   !strcmp(argv[1], "bigsz") ||
+                                   !strcmp(argv[1], "bigdword") ||
                                    !strcmp(argv[1], "duplicates")))) {
-        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates|sharedlist|ownsk|bigvalue HIVE N | "
+        fprintf(stderr, "usage: mkscale services|wideranges|libraries|shortnames|languages|values|duplicates|sharedlist|ownsk|bigvalue|bigsz|bigdword HIVE N | "
                         "tables DIR N | "
                         "selfloop|cycle HIVE\n");
         return 2;
@@ -376,7 +384,11 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[1], "ownsk"))
         rc = ownsk(h, n);
     else if (!strcmp(argv[1], "bigvalue"))
-        rc = bigvalue(h, n);
+        rc = bigvalue(h, n, 2);
+    else if (!strcmp(argv[1], "bigsz"))
+        rc = bigvalue(h, n, 1);
+    else if (!strcmp(argv[1], "bigdword"))
+        rc = bigvalue(h, n, 4);
     else if (!strcmp(argv[1], "selfloop") || !strcmp(argv[1], "cycle"))
         rc = loop(h, !strcmp(argv[1], "cycle"));
     else

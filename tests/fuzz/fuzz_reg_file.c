@@ -77,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * refusal. */
     uint8_t *direct = NULL;
     size_t direct_len = 0;
-    FUZZ_ASSERT(rt_reg_write_tree(root, f.format, cp, &direct, &direct_len,
+    FUZZ_ASSERT(rt_reg_write_tree(root, f.format, cp, 0, &direct, &direct_len,
                                   &e) == wrote);
     FUZZ_ASSERT(wrote != 0 ||
                 (direct_len == len && !memcmp(direct, out, len)));

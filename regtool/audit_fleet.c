@@ -497,7 +497,7 @@ static int run_fleet(struct fleet *fl, unsigned jobs)
                            audit_machine, machine_ended, fl);
     if (fl->progress && fl->n_jobs)
         fputs("\r\033[K", stderr);
-    if (r == RT_OS_SIGINT || r == RT_OS_SIGTERM) {
+    if (r == RT_OS_SIGINT || r == RT_OS_SIGTERM || r == RT_OS_SIGHUP) {
         fflush(stdout);
         rt_cli_error("audit --fleet: interrupted after %zu of %zu machines",
                      fl->ended, fl->n_jobs);

@@ -959,20 +959,24 @@ static void temporaries_in_flight_removed(void **state)
 {
     (void)state;
     char names[6][512];
+    int fds[6];
     for (int i = 0; i < 6; i++) {
         char leaf[32];
         snprintf(leaf, sizeof leaf, "t%d.tmp", i);
         snprintf(names[i], sizeof names[i], "%s", at(leaf));
         assert_int_equal(rt_os_write_new_file(names[i], "x", 1), 0);
+        assert_true((fds[i] = rt_os_open(names[i], RT_OS_READ)) >= 0);
     }
-    rt_os_temporary_made(names[0]);
-    rt_os_temporary_made(names[1]);
+    rt_os_temporary_made(names[0], fds[0]);
+    rt_os_temporary_made(names[1], fds[1]);
     rt_os_temporary_gone(names[1]);         /* renamed: not removed */
     for (int i = 2; i < 6; i++)
-        rt_os_temporary_made(names[i]);     /* the fifth finds no slot */
+        rt_os_temporary_made(names[i], fds[i]); /* the fifth finds no slot */
     static char longest[5000];
     memset(longest, 'a', sizeof longest - 1);
-    rt_os_temporary_made(longest);          /* not kept, no harm */
+    rt_os_temporary_made(longest, fds[0]);  /* not kept, no harm */
+    for (int i = 0; i < 6; i++)
+        rt_os_close(fds[i]);
     rt_os_temporaries_unlink_all();
     assert_false(rt_os_exists(names[0]));
     assert_true(rt_os_exists(names[1]));
@@ -985,6 +989,44 @@ static void temporaries_in_flight_removed(void **state)
     }
 }
 
+#ifdef RT_OS_POSIX
+/* A folder on the way to a temporary swapped for a link after it was
+ * made (by whoever may write the tree, review 33 F6): an interrupt
+ * removes the temporary where it was made, never a file of its name
+ * where the link leads. */
+static void temporary_removed_where_it_was_made(void **state)
+{
+    (void)state;
+    char sub[512], moved[512], host[512], tmp[600];
+    snprintf(sub, sizeof sub, "%s", at("swapped"));
+    snprintf(moved, sizeof moved, "%s", at("swapped.old"));
+    snprintf(host, sizeof host, "%s", at("host"));
+    assert_int_equal(rt_os_mkdir(sub), 0);
+    assert_int_equal(rt_os_mkdir(host), 0);
+    snprintf(tmp, sizeof tmp, "%s/m.prom.tmp.1", sub);
+    assert_int_equal(rt_os_write_new_file(tmp, "ours", 4), 0);
+    int fd = rt_os_open(tmp, RT_OS_READ);
+    assert_true(fd >= 0);
+    rt_os_temporary_made(tmp, fd);
+    rt_os_close(fd);
+    char victim[600];
+    snprintf(victim, sizeof victim, "%s/m.prom.tmp.1", host);
+    assert_int_equal(rt_os_write_new_file(victim, "host", 4), 0);
+    assert_int_equal(rename(sub, moved), 0);
+    assert_int_equal(symlink(host, sub), 0);
+    rt_os_temporaries_unlink_all();
+    assert_true(rt_os_exists(victim));
+    char left[600];
+    snprintf(left, sizeof left, "%s/m.prom.tmp.1", moved);
+    assert_false(rt_os_exists(left));
+    rt_os_temporary_gone(tmp);
+    unlink(victim);
+    unlink(sub);
+    rmdir(moved);
+    rmdir(host);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -996,6 +1038,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(whole_files_new_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(file_read_beneath_its_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(temporaries_in_flight_removed, setup, teardown),
+#ifdef RT_OS_POSIX
+        cmocka_unit_test_setup_teardown(temporary_removed_where_it_was_made, setup,
+                                        teardown),
+#endif
 #ifndef _WIN32
         cmocka_unit_test_setup_teardown(new_file_not_written_whole_fails_and_is_removed, setup, teardown),
 #endif

@@ -78,14 +78,16 @@ uint64_t rt_os_monotonic_ms(void);
 /* This process's id. */
 long rt_os_getpid(void);
 
-/* Interrupts (SIGINT, Ctrl-C; SIGTERM): after rt_os_catch_interrupts,
- * they no longer end the process but are noted, and rt_os_interrupted
- * says which came first (RT_OS_SIGINT, RT_OS_SIGTERM) or 0. Callers check
+/* Interrupts (SIGINT, Ctrl-C; SIGTERM; on POSIX SIGHUP): after
+ * rt_os_catch_interrupts, they no longer end the process but are noted,
+ * and rt_os_interrupted says which came first (RT_OS_SIGINT,
+ * RT_OS_SIGTERM, RT_OS_SIGHUP) or 0. Callers check
  * it where stopping is safe. On POSIX a call blocked in the kernel (an
  * open or read that waits for a FIFO's other end, a stalled device) is
  * not restarted after one: it fails with EINTR, and this layer's reads
  * and writes give up with EINTR once an interrupt is noted, so that a
  * blocked regtool still ends. */
+#define RT_OS_SIGHUP  1     /* POSIX: a closed terminal or session */
 #define RT_OS_SIGINT  2
 #define RT_OS_SIGTERM 15
 void rt_os_catch_interrupts(void);
@@ -482,7 +484,7 @@ typedef void (*rt_jobs_done_fn)(void *ctx, size_t job, const char *data,
 /* Runs jobs 0 .. N-1, started in that order, WORKERS at a time (at least
  * one). Returns 0 when every job has ended (DONE called for each), -1
  * with errno when the pool itself failed (no pipe, out of memory), or
- * RT_OS_SIGINT / RT_OS_SIGTERM when an interrupt came (the caller set
+ * RT_OS_SIGINT / RT_OS_SIGTERM / RT_OS_SIGHUP when an interrupt came (the caller set
  * rt_os_catch_interrupts): the running workers are then ended with
  * SIGTERM and waited for, and no further job is started; DONE is not
  * called for the jobs cut short. Standard output and error are flushed

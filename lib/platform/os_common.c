@@ -375,7 +375,7 @@ static int open_temporary(const char *path, char **tmp)
             break;
     }
     if (fd >= 0)
-        rt_os_temporary_made(*tmp);
+        rt_os_temporary_made(*tmp, fd);
     if (fd < 0) {
         int err = errno;
         free(*tmp);

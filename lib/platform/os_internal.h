@@ -38,7 +38,7 @@ void rt_os_refusal_clear(void);
  * and when it is renamed or removed; unlink_all, async-signal-safe,
  * removes those in flight. At most a few at a time (one more is left to
  * the abandon paths alone). */
-void rt_os_temporary_made(const char *path);
+void rt_os_temporary_made(const char *path, int fd);
 void rt_os_temporary_gone(const char *path);
 void rt_os_temporaries_unlink_all(void);
 

@@ -1,10 +1,12 @@
 /* Platform layer, both systems: SIGINT and SIGTERM caught (C standard
- * signals), so that a blocked read or wait ends and a commit finishes or
+ * signals; SIGHUP too on POSIX), so that a blocked read or wait ends and a commit finishes or
  * stops cleanly (platform/os.h). */
 #include "platform/os.h"
 #include "platform/os_internal.h"
 #ifdef RT_OS_POSIX
 #include "platform/os_posix_internal.h"
+#include <fcntl.h>
+#include <limits.h>
 #include <unistd.h>
 #else
 #include <windows.h>
@@ -17,20 +19,26 @@
  * Fixed slots, each written whole before it is marked in use and marked
  * free before it is reused, so that a handler running between two
  * statements sees a whole name or none. The name is ours, made a moment
- * before (NAME.tmp.<time><serial>): removed by that name, as the abandon
- * path removes it. */
+ * before (NAME.tmp.<time><serial>). POSIX removes it in the folder it was
+ * made in, held open since (a folder on the way swapped for a link would
+ * lead a removal by its path out of the tree); Windows by its path, as
+ * no folder holding a file open can be renamed there. */
 #define TEMPORARY_SLOTS 4
 #define TEMPORARY_PATH 4096
 
 static struct {
-    char path[TEMPORARY_PATH];      /* as made, and as POSIX removes it */
-#ifndef RT_OS_POSIX
+    char path[TEMPORARY_PATH];      /* as made: what rt_os_temporary_gone
+                                       names */
+#ifdef RT_OS_POSIX
+    int dir;                        /* the folder it lies in, held */
+    char leaf[NAME_MAX + 1];        /* its name there */
+#else
     wchar_t wide[TEMPORARY_PATH];   /* converted now: a handler cannot */
 #endif
     volatile sig_atomic_t used;
 } temporaries[TEMPORARY_SLOTS];
 
-void rt_os_temporary_made(const char *path)
+void rt_os_temporary_made(const char *path, int fd)
 {
     size_t n = strlen(path);
     if (n >= TEMPORARY_PATH)
@@ -39,7 +47,12 @@ void rt_os_temporary_made(const char *path)
         if (temporaries[i].used)
             continue;
         memcpy(temporaries[i].path, path, n + 1);
-#ifndef RT_OS_POSIX
+#ifdef RT_OS_POSIX
+        if (os_posix_folder_of_made(path, fd, &temporaries[i].dir,
+                                    temporaries[i].leaf) != 0)
+            return;
+#else
+        (void)fd;
         if (!MultiByteToWideChar(CP_UTF8, 0, path, -1, temporaries[i].wide,
                                  TEMPORARY_PATH))
             return;
@@ -52,8 +65,12 @@ void rt_os_temporary_made(const char *path)
 void rt_os_temporary_gone(const char *path)
 {
     for (int i = 0; i < TEMPORARY_SLOTS; i++)
-        if (temporaries[i].used && !strcmp(temporaries[i].path, path))
+        if (temporaries[i].used && !strcmp(temporaries[i].path, path)) {
             temporaries[i].used = 0;
+#ifdef RT_OS_POSIX
+            close(temporaries[i].dir);
+#endif
+        }
 }
 
 void rt_os_temporaries_unlink_all(void)
@@ -61,7 +78,7 @@ void rt_os_temporaries_unlink_all(void)
     for (int i = 0; i < TEMPORARY_SLOTS; i++)
         if (temporaries[i].used) {
 #ifdef RT_OS_POSIX
-            unlink(temporaries[i].path);
+            unlinkat(temporaries[i].dir, temporaries[i].leaf, 0);
 #else
             DeleteFileW(temporaries[i].wide);
 #endif
@@ -73,7 +90,11 @@ static volatile sig_atomic_t interrupted;
 static void on_interrupt(int sig)
 {
     if (!interrupted)
-        interrupted = sig == SIGTERM ? RT_OS_SIGTERM : RT_OS_SIGINT;
+        interrupted = sig == SIGTERM ? RT_OS_SIGTERM
+#ifdef SIGHUP
+                      : sig == SIGHUP ? RT_OS_SIGHUP
+#endif
+                                      : RT_OS_SIGINT;
 #ifndef RT_OS_POSIX
     signal(sig, on_interrupt);   /* the C library may have reset it */
 #endif
@@ -96,5 +117,11 @@ int rt_os_interrupted(void)
 
 void rt_os_raise(int sig)
 {
+#ifdef SIGHUP
+    if (sig == RT_OS_SIGHUP) {
+        raise(SIGHUP);
+        return;
+    }
+#endif
     raise(sig == RT_OS_SIGTERM ? SIGTERM : SIGINT);
 }

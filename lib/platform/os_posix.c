@@ -641,6 +641,46 @@ void os_posix_catch(void (*handler)(int))
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* A terminal or ssh session closed under a save: the same end, its
+     * temporary removed, not a whole copy left beside the output. */
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+int os_posix_folder_of_made(const char *path, int fd, int *dir, char *leaf)
+{
+    struct beneath b;
+    if (os_posix_resolve(path, &b) != 0)
+        return -1;
+    const char *name;
+    int d;
+    if (b.dir >= 0) {
+        d = b.dir;          /* kept: os_posix_resolved_done not called */
+        name = b.leaf;
+    } else {
+        const char *slash = strrchr(path, '/');
+        name = slash ? slash + 1 : path;
+        /* Its folder: "." for a bare name, "/" for one in the root. */
+        size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+        if (n >= sizeof b.buf)
+            return -1;
+        if (slash)
+            memcpy(b.buf, path, n);
+        else
+            b.buf[n++] = '.';
+        b.buf[n] = '\0';
+        d = open(b.buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    }
+    struct stat made, there;
+    if (d < 0 || strlen(name) > NAME_MAX || fstat(fd, &made) != 0 ||
+        fstatat(d, name, &there, AT_SYMLINK_NOFOLLOW) != 0 ||
+        made.st_dev != there.st_dev || made.st_ino != there.st_ino) {
+        if (d >= 0)
+            close(d);
+        return -1;
+    }
+    strcpy(leaf, name);
+    *dir = d;
+    return 0;
 }
 
 void rt_os_end_on_interrupts(const char *message)

@@ -61,9 +61,15 @@ int os_posix_walk_until(const char *abs, int (*stop)(const char *),
                         char **out, size_t *at);
 #endif
 
-/* SIGINT and SIGTERM to HANDLER, without SA_RESTART (glibc's signal()
- * restarts an interrupted open() of a FIFO, which then waits for a
- * writer forever). */
+/* SIGINT, SIGTERM and SIGHUP to HANDLER, without SA_RESTART (glibc's
+ * signal() restarts an interrupted open() of a FIFO, which then waits for
+ * a writer forever). */
 void os_posix_catch(void (*handler)(int));
+/* The folder the file FD, just made as PATH, lies in, held open in *DIR
+ * (a descriptor), and its name there in LEAF (NAME_MAX + 1 bytes): an
+ * interrupt removes a temporary by unlinkat in that folder, never by
+ * PATH again (a folder on the way swapped for a link meanwhile would
+ * lead elsewhere). -1 when PATH no longer names FD's file. */
+int os_posix_folder_of_made(const char *path, int fd, int *dir, char *leaf);
 
 #endif

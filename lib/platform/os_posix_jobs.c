@@ -43,6 +43,7 @@ static void run_child(struct pool *p, size_t job, int wfd)
 {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     for (unsigned i = 0; i < p->n_slots; i++)
         if (p->slots[i].pid > 0)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# An interrupt (SIGTERM) while a verb saves a file the user named ends it
+# An interrupt (SIGTERM; SIGHUP too) while a verb saves a file the user named ends it
 # at once, and the file is replaced whole or not at all: its temporary
 # (NAME.tmp.*) is removed, nothing else is left beside it, the file is as
 # it was, and the message says so. strace delivers the signal as the
@@ -22,14 +22,16 @@ printf 'REGEDIT4\n\n[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\Per
 cp "$OUTS/ps.reg" "$OUTS/ps.kept"
 cp "$OUTS/a.prom" "$OUTS/a.kept"
 
-# interrupted LABEL CMD...: CMD gets SIGTERM at its first fsync.
+# interrupted LABEL CMD...: CMD gets SIGTERM (SIG: another) at its first
+# fsync.
 interrupted() {
     label=$1
     shift
-    strace -f -o /dev/null -e trace=fsync -e inject=fsync:signal=TERM \
+    strace -f -o /dev/null -e trace=fsync -e inject=fsync:signal="${SIG:-TERM}" \
         "$REGTOOL" "$@" >"$OUT" 2>"$ERR"
     got=$?
-    [ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "$label: exit $got, want 143"; }
+    case ${SIG:-TERM} in HUP) want=129 ;; *) want=143 ;; esac
+    [ "$got" -eq "$want" ] || { cat "$ERR" >&2; fail "$label: exit $got, want $want"; }
     expect_grep "^regtool: interrupted: stopped at once (a file it was saving is left as it was" "$ERR"
     left=$(ls -A "$OUTS" | tr '\n' ' ')
     [ "$left" = "a.kept a.prom ps.kept ps.reg " ] ||
@@ -45,4 +47,15 @@ CS="--create-service --library x.dll --open O --collect C --close X"
 # shellcheck disable=SC2086
 interrupted "install --dry-run --emit-reg" --store "hive:$T" install --dry-run $CS \
     --emit-reg "$OUTS/p.reg" ini-samples/transfer.ini
+# A closed terminal or ssh session (SIGHUP) under a save: the same, where
+# it left the whole copy beside the output (review 33 F8); and a backup,
+# which stops between its parts.
+SIG=HUP interrupted "audit --textfile, SIGHUP" --store "hive:$T" audit --textfile "$OUTS/a.prom"
+cmp -s "$OUTS/a.prom" "$OUTS/a.kept" || fail "audit --textfile: the textfile changed"
+strace -f -o /dev/null -e trace=fsync -e inject=fsync:signal=HUP \
+    "$REGTOOL" --store "hive:$T" backup "$TMPDIR/b.ini" >"$OUT" 2>"$ERR"
+got=$?
+[ "$got" -eq 129 ] || { cat "$ERR" >&2; fail "backup, SIGHUP: exit $got, want 129"; }
+expect_grep "^regtool: interrupted after the backup was saved: the file is complete" "$ERR"
+[ -z "$(ls "$TMPDIR" | grep '\.tmp\.')" ] || fail "backup, SIGHUP: a temporary left"
 echo ok

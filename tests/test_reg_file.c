@@ -268,6 +268,29 @@ static void reads_regedit_text(void **state)
     rt_reg_file_free(&f);
 }
 
+/* The escapes of a quoted string: \n and \r are the line feed and the
+ * carriage return Wine's regedit writes (a service's text read back
+ * from its export must be the text it wrote), and any other escape
+ * keeps its backslash, as Windows' regedit reads it. Each branch of the
+ * reader's unescape: a \n case alone would let \r go unread. */
+static void reads_the_line_break_escapes(void **state)
+{
+    (void)state;
+    struct rt_reg_file f;
+    parse_ok("Windows Registry Editor Version 5.00\n"
+             "[HKEY_LOCAL_MACHINE\\SOFTWARE\\A]\n"
+             "\"a\"=\"x\\ny\\rz\\q\"\n",
+             &f);
+    assert_int_equal(f.n_keys, 1);
+    assert_int_equal(f.keys[0].n_vals, 1);
+    const struct rt_value *v = &f.keys[0].vals[0].v;
+    assert_int_equal(v->type, RT_REG_SZ);
+    static const char16_t want[] = u"x\ny\rz\\q";
+    assert_int_equal(v->len, sizeof want);
+    assert_memory_equal(v->data, want, sizeof want);
+    rt_reg_file_free(&f);
+}
+
 /* UTF-16LE with BOM, as reg export writes it. */
 static void reads_utf16_with_bom(void **state)
 {
@@ -853,6 +876,7 @@ int main(void)
         cmocka_unit_test(writes_what_regedit_writes),
         cmocka_unit_test(a_cap_refuses_a_file_past_it),
         cmocka_unit_test(reads_regedit_text),
+        cmocka_unit_test(reads_the_line_break_escapes),
         cmocka_unit_test(reads_utf16_with_bom),
         cmocka_unit_test(reads_regedit4_in_its_code_page),
         cmocka_unit_test(regedit4_read_up_to_its_length),

@@ -596,6 +596,70 @@ static void one_cell_past_a_segment_warned_from_minor_4(void **state)
     free(copy);
 }
 
+/* A big-data (db) record needs ceil(len / 16344) segments: a record one
+ * short is damage, though its last segment would hold all but up to
+ * 16344 bytes. Reading the value must refuse it (not give its last bytes
+ * from whatever lies past the segments) and the check must report it.
+ * Each length in a version 1.5 hive, written as Windows writes it (then
+ * clean, with exactly the segments it needs), then its count lowered by
+ * one: one byte past a whole segment (16345, 32689), and a whole
+ * number of segments (32688). */
+static void big_data_one_segment_short_is_refused(void **state)
+{
+    (void)state;
+    static const uint32_t lens[] = {16345, 32689, 32688};
+    static uint8_t data[32689];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)i;
+    for (size_t c = 0; c < sizeof lens / sizeof lens[0]; c++) {
+        uint32_t n = lens[c], need = (n + 16343) / 16344;
+        struct rt_regf *h;
+        char err[256];
+        assert_int_equal(rt_regf_create(5, NULL, &h, err, sizeof err), 0);
+        uint32_t a, v;
+        assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), "A", &a), 0);
+        assert_int_equal(rt_regf_value_set(h, a, "big", RT_REG_BINARY, data,
+                                           n), 0);
+        assert_int_equal(rt_regf_value_find(h, a, "big", &v), 0);
+        assert_int_equal(rt_regf_seal(h), 0);
+        const uint8_t *img;
+        size_t len;
+        rt_regf_image(h, &img, &len);
+        uint8_t *copy = malloc(len);
+        assert_non_null(copy);
+        memcpy(copy, img, len);
+        rt_regf_close(h);
+        uint32_t db = regf_le32(copy + 4096 + v + 4 + VK_DATA);
+        uint8_t *count = copy + 4096 + db + 4 + 2;
+        assert_memory_equal(count - 2, "db", 2);
+        assert_int_equal(regf_le16(count), need);
+        assert_int_equal(rt_regf_open_memory(copy, len, 0, &h, err, 256), 0);
+        struct messages m = {{0}, 0};
+        assert_int_equal(rt_regf_check(h, keep_finding, &m), 0);
+        assert_int_equal(m.len, 0);
+        rt_regf_close(h);
+
+        count[0] = (uint8_t)(need - 1);
+        char want[64];
+        snprintf(want, sizeof want, "%u segments cannot hold %u bytes",
+                 need - 1, n);
+        assert_int_equal(rt_regf_open_memory(copy, len, 0, &h, err, 256), 0);
+        uint32_t type;
+        uint8_t *d = NULL;
+        size_t dlen;
+        assert_int_equal(rt_regf_value_read(h, v, &type, &d, &dlen),
+                         RT_REGF_ECORRUPT);
+        assert_null(d);
+        assert_has(rt_regf_errmsg(h), want);
+        rt_regf_close(h);
+        assert_int_equal(rt_regf_open_memory(copy, len, 0, &h, err, 256), 0);
+        assert_true(rt_regf_check(h, keep_finding, &m) > 0);
+        assert_has(m.text, want);
+        rt_regf_close(h);
+        free(copy);
+    }
+}
+
 /* A key marked as a symbolic link: the warning names it by its path,
  * at its file offset. */
 static void link_key_named_by_its_path(void **state)
@@ -726,6 +790,7 @@ int main(void)
         cmocka_unit_test(unreadable_value_list_named_at_its_key),
         cmocka_unit_test(subkey_index_of_a_list_naming_a_value_refused),
         cmocka_unit_test(one_cell_past_a_segment_warned_from_minor_4),
+        cmocka_unit_test(big_data_one_segment_short_is_refused),
         cmocka_unit_test(link_key_named_by_its_path),
         cmocka_unit_test(equal_names_found_first_in_list_order),
         cmocka_unit_test(mutation_fuzz),

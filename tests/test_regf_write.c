@@ -1280,6 +1280,48 @@ static void hashes_checked_in_every_leaf_of_an_index(void **state)
     rt_regf_close(h);
 }
 
+/* An lf leaf (hives of version 1.3) holds as each name's hint its first
+ * four characters as bytes when each is Latin-1 (up to U+00FF), else 0.
+ * A key named with an accented letter is common (É is 0xC9): the writer
+ * stores its bytes, and the check finds a hive Windows wrote this way
+ * clean, with no warning about the hint. Ω (U+03A9) is past Latin-1: 0.
+ * The entries in Windows' upper-case order: AB, ÉA, ΩB. */
+static void lf_hint_of_a_latin1_name_holds_its_bytes(void **state)
+{
+    (void)state;
+    struct rt_regf *h;
+    char err[256];
+    assert_int_equal(rt_regf_create(3, NULL, &h, err, sizeof err), 0);
+    uint32_t root = rt_regf_root(h), k[3];
+    const char *names[] = {"ab", "\xC3\x89" "a", "\xCE\xA9" "b"};
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(rt_regf_key_create(h, root, names[i], &k[i]), 0);
+    assert_int_equal(rt_regf_seal(h), 0);
+    uint32_t list = nk_field(h, root, NK_SUBLIST);
+    assert_int_equal(nk_field(h, list, 0), 'l' | 'f' << 8 | 3u << 16);
+    static const uint32_t hint[] = {0x00006261, 0x000061C9, 0};
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(nk_field(h, list, 4 + 8 * i), k[i]);
+        assert_int_equal(nk_field(h, list, 4 + 8 * i + 4), hint[i]);
+    }
+    /* Checked as read back from its image, as a user's hive is. */
+    const uint8_t *img;
+    size_t len;
+    rt_regf_image(h, &img, &len);
+    uint8_t *copy = malloc(len);
+    assert_non_null(copy);
+    memcpy(copy, img, len);
+    rt_regf_close(h);
+    assert_int_equal(rt_regf_open_memory(copy, len, 0, &h, err, 256), 0);
+    struct offset_findings f = {0};
+    assert_int_equal(rt_regf_check(h, keep_finding, &f), 0);
+    for (size_t i = 0; i < f.n && i < 8; i++)
+        fprintf(stderr, "check: %s\n", f.v[i].message);
+    assert_int_equal(f.n, 0);
+    rt_regf_close(h);
+    free(copy);
+}
+
 /* Allocates every free cell of H but the one at KEEP (RT_REGF_NONE:
  * all): what is allocated next goes there, or into a new bin. */
 /* A cell that fills a bin exactly (its bytes and the bin's header one
@@ -1726,6 +1768,7 @@ int main(void)
         cmocka_unit_test(wrong_hashes_reported_at_their_entries),
         cmocka_unit_test(emptied_index_of_leaves_is_freed),
         cmocka_unit_test(hashes_checked_in_every_leaf_of_an_index),
+        cmocka_unit_test(lf_hint_of_a_latin1_name_holds_its_bytes),
         cmocka_unit_test(new_key_written_within_its_changed_pages),
         cmocka_unit_test(class_name_without_a_cell_is_named),
         cmocka_unit_test(unsupported_minor_version_is_named),

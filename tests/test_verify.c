@@ -189,6 +189,26 @@ static void clean_provider_verifies_clean(void **state)
     rt_findings_free(&f);
 }
 
+/* A provider whose data uses its whole range: its last counter 4000 is
+ * ProvA's Last Counter and that counter's help 4001 its Last Help, one
+ * above. Both lie in the provider's own range: verify says nothing (an
+ * error here would fail a correct provider, help bounded by the names'
+ * range). `good` uses only 3994..3997 and other tests count its
+ * counters, so this object is its own. */
+static void last_help_index_lies_in_the_range(void **state)
+{
+    (void)state;
+    static const struct obj whole = {3992, 3993, 3994, 4, 2, 0};
+    struct block b;
+    build(&b, &whole, 1, 0);
+    struct rt_findings f;
+    run_verify(&b, b.n, 1, &f);
+    assert_null(find(&f, "verify-index-outside-range"));
+    assert_int_equal(f.errors, 0);
+    assert_int_equal(f.warnings, 0);
+    rt_findings_free(&f);
+}
+
 static void each_mistake_gives_its_finding(void **state)
 {
     (void)state;
@@ -438,6 +458,7 @@ int main(void)
         cmocka_unit_test(walks_a_clean_block),
         cmocka_unit_test(finds_objects_at_wines_offset),
         cmocka_unit_test(clean_provider_verifies_clean),
+        cmocka_unit_test(last_help_index_lies_in_the_range),
         cmocka_unit_test(few_names_above_base_are_checked),
         cmocka_unit_test(each_mistake_gives_its_finding),
         cmocka_unit_test(misaligned_names_the_lengths_that_can_be_wrong),

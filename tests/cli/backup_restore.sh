@@ -232,8 +232,15 @@ expect_same_tree "$D" "$TMPDIR/noname.state"
 echo x >s.ini
 expect_exit 0 "$REGTOOL" backup --force s.ini
 cmp s.ini s.ini_001 || fail "--force did not overwrite s.ini"
+# The last name is used too: with _001 to _998 taken, the backup goes
+# to _999 and is not refused as if all 999 names were taken. Then _999
+# is taken as well, and no name is left.
 i=3
-while [ $i -le 999 ]; do : >"s.ini_$(printf %03d $i)"; i=$((i + 1)); done
+while [ $i -le 998 ]; do : >"s.ini_$(printf %03d $i)"; i=$((i + 1)); done
+expect_exit 0 "$REGTOOL" backup s.ini
+expect_grep "to s.ini_999 " "$OUT"
+cmp s.ini s.ini_999 || fail "s.ini_999 differs"
+: >s.ini_999
 expect_exit 4 "$REGTOOL" backup s.ini
 expect_grep "s.ini and s.ini_001 to s.ini_999 all exist; nothing was saved (--force" "$ERR"
 expect_exit 80 "$L" /S:s.ini                 # ERROR_FILE_EXISTS

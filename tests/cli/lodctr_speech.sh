@@ -40,6 +40,20 @@ Performance Counter ID Queries [PERFLIB]:
 Q
 diff "$TMPDIR/want" "$OUT" || fail "lodctr /Q:TransferPerf differs from Windows' text"
 
+# Disable Performance Counters present but 0 (Windows and some installers
+# write 0 rather than delete the value): the provider is enabled, and
+# /Q must say so, as query does. Here a backup of the tree with the value
+# turned to 0, read as a psb: store.
+expect_exit 0 "$REGTOOL" backup "$TMPDIR/d.ini"
+iconv -f UTF-16LE -t UTF-8 "$TMPDIR/d.ini" |
+    sed 's/^Disable Performance Counters=1/Disable Performance Counters=0/' |
+    iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/d0.ini"
+expect_exit 0 env REGTOOL_STORE="psb:$TMPDIR/d0.ini" "$REGTOOL" query --json TransferPerf
+expect_grep '"disabled":false' "$OUT"
+expect_grep '"disable_value":0' "$OUT"
+expect_exit 0 env REGTOOL_STORE="psb:$TMPDIR/d0.ini" "$L" /Q:TransferPerf
+expect_grep '^\[TransferPerf\] Performance Counters (Enabled)$' "$OUT"
+
 # Without First Counter (enabled): the DLL and procedure lines only.
 expect_exit 0 "$L" /E:TransferPerf
 expect_exit 0 "$L" /Q:PerfOS

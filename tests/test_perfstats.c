@@ -58,17 +58,43 @@ static void reads_audits_and_removes(void **state)
     free(x);
     rt_perfstats_free(&p);
 
+    /* The file again, section by section, the server's sections (in any
+     * case, wherever they lie) left out and the rest as read; a server
+     * the file lacks makes nothing; a cap under the file's size is
+     * refused. */
     struct rt_reg_file patch;
-    size_t before = f.n_keys;
-    assert_int_equal(rt_perfstats_remove(&f, "KERN", &patch), 1);
-    assert_int_equal(f.n_keys, before);
-    assert_int_equal(rt_perfstats_remove(&f, "Kernel", &patch), 0);
-    assert_int_equal(f.n_keys, 3);
-    assert_non_null(strstr(f.keys[0].path, "\\VFAT\\BReadsSec"));
+    uint8_t *out;
+    size_t len, left;
+    assert_int_equal(rt_perfstats_remove_text((const uint8_t *)text,
+                                              sizeof text - 1, NULL, "KERN",
+                                              0, &out, &len, &left, &patch,
+                                              &e), 1);
+    assert_null(out);
+    assert_int_equal(rt_perfstats_remove_text((const uint8_t *)text,
+                                              sizeof text - 1, NULL,
+                                              "Kernel", 0, &out, &len, &left,
+                                              &patch, &e), 0);
+    static const char want[] =
+        "REGEDIT4\r\n\r\n"
+        ENUM "\\VFAT\\BReadsSec]\r\n\"Name\"=\"Bytes read/second\"\r\n"
+        "\"Description\"=\"Bytes read.\"\r\n\"Differentiate\"=\"TRUE\"\r\n\r\n"
+        ENUM "\\EMPTY]\r\n\r\n"
+        "[HKEY_LOCAL_MACHINE\\Software\\Other]\r\n\r\n";
+    assert_int_equal(len, sizeof want - 1);
+    assert_memory_equal(out, want, len);
+    assert_int_equal(left, 3);
     assert_int_equal(patch.n_keys, 1);
     assert_true(patch.keys[0].del);
+    assert_string_equal(patch.keys[0].path, RT_PERFSTATS_ENUM "\\Kernel");
     assert_int_equal(patch.format, RT_REG_V4);
+    free(out);
     rt_reg_file_free(&patch);
+    assert_int_equal(rt_perfstats_remove_text((const uint8_t *)text,
+                                              sizeof text - 1, NULL,
+                                              "Kernel", len - 1, &out, &len,
+                                              &left, &patch, &e), -1);
+    assert_true(e.too_large > 0);
+    assert_null(out);
     rt_reg_file_free(&f);
 }
 

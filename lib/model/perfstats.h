@@ -11,6 +11,7 @@
 #define RT_PERFSTATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/reg_file.h"
 
@@ -70,12 +71,19 @@ struct rt_perfstats_finding {
 int rt_perfstats_audit(const struct rt_perfstats *p,
                        struct rt_perfstats_finding **out, size_t *n);
 
-/* Takes the server KEY and everything under it out of F, in place (not a
- * copy of the rest: a file of millions of values is held once), and
- * makes the patch that does the same on a registry ([-KEY], in F's
- * dialect). Returns 0, 1 when F has no such server (F as it was), -1
- * when out of memory (F as it was). */
-int rt_perfstats_remove(struct rt_reg_file *f, const char *key,
-                        struct rt_reg_file *patch);
+/* The .reg file DATA (LEN bytes; CODEPAGE for REGEDIT4) without the
+ * server KEY and everything under it, in *OUT (*OUT_LEN bytes), in the
+ * file's own dialect: each section is written as it is read, the
+ * server's left out (a file of millions of values is never held as
+ * values, only the text made of it), no larger than MAX bytes (0: no
+ * cap). *KEYS_LEFT: the sections written; *PATCH: the patch that does
+ * the same on a registry ([-KEY], in the file's dialect). Returns 0; 1
+ * when the file has no such server (nothing made); -1 with E set (a
+ * malformed file with its line, out of memory, E->too_large). */
+int rt_perfstats_remove_text(const uint8_t *data, size_t len,
+                             const char *codepage, const char *key,
+                             uint64_t max, uint8_t **out, size_t *out_len,
+                             size_t *keys_left, struct rt_reg_file *patch,
+                             struct rt_reg_error *e);
 
 #endif

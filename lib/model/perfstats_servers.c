@@ -345,32 +345,96 @@ static int under_server(const struct rt_reg_key *k, const char *key, size_t kl)
            same(rest, kl, key, kl);
 }
 
-int rt_perfstats_remove(struct rt_reg_file *f, const char *key,
-                        struct rt_reg_file *patch)
+/* rt_perfstats_remove_text's reading: each section written as it is
+ * read, the server's left out. */
+struct removal {
+    struct rt_reg_writer w;
+    int started, skipping, found, failed;
+    uint64_t max;
+    const char *codepage, *key;
+    size_t kl, kept;
+    struct rt_reg_error we;     /* the writer's, when it stopped the read */
+};
+
+static int removal_key(void *ctx, const struct rt_reg_file *f, size_t k)
+{
+    struct removal *r = ctx;
+    if (!r->started) {          /* the dialect is known from here */
+        rt_reg_writer_start(&r->w, f->format, r->codepage);
+        r->w.max = r->max;
+        r->started = 1;
+    }
+    r->skipping = under_server(&f->keys[k], r->key, r->kl);
+    r->found |= r->skipping;
+    if (r->skipping)
+        return 0;
+    r->kept++;
+    if (rt_reg_writer_key(&r->w, f->keys[k].path, f->keys[k].del, &r->we)) {
+        r->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int removal_value(void *ctx, const struct rt_reg_file *f, size_t k,
+                         char *name, int del, struct rt_value *v,
+                         unsigned line)
+{
+    struct removal *r = ctx;
+    (void)f;
+    (void)k;
+    (void)line;
+    int rc = 0;
+    if (!r->skipping && rt_reg_writer_value(&r->w, name, v, del, &r->we)) {
+        r->failed = 1;
+        rc = -1;
+    }
+    free(name);
+    rt_value_free(v);
+    return rc;
+}
+
+int rt_perfstats_remove_text(const uint8_t *data, size_t len,
+                             const char *codepage, const char *key,
+                             uint64_t max, uint8_t **out, size_t *out_len,
+                             size_t *keys_left, struct rt_reg_file *patch,
+                             struct rt_reg_error *e)
 {
     memset(patch, 0, sizeof *patch);
-    patch->format = f->format;
-    size_t kl = strlen(key), i = 0;
-    while (i < f->n_keys && !under_server(&f->keys[i], key, kl))
-        i++;
-    if (i == f->n_keys)
-        return 1;
-    char *path;
-    if (asprintf(&path, RT_PERFSTATS_ENUM "\\%s", key) < 0)
-        return -1;
-    struct rt_reg_key *d = rt_reg_add_key(patch, path, 1);
-    free(path);
-    if (!d) {
+    memset(e, 0, sizeof *e);
+    *out = NULL;
+    *out_len = 0;
+    *keys_left = 0;
+    struct removal r = {.max = max, .codepage = codepage, .key = key,
+                        .kl = strlen(key)};
+    struct rt_reg_file f;
+    const struct rt_reg_sink sink = {removal_key, removal_value, &r};
+    int rc = rt_reg_parse_to(data, len, codepage, &f, &sink, e);
+    if (rc != 0 && r.failed)
+        *e = r.we;
+    if (rc == 0 && !r.found)
+        rc = 1;
+    if (rc == 0) {
+        char *path = NULL;
+        patch->format = f.format;
+        if (asprintf(&path, RT_PERFSTATS_ENUM "\\%s", key) < 0)
+            path = NULL;
+        if (!path || !rt_reg_add_key(patch, path, 1)) {
+            e->nomem = 1;
+            snprintf(e->message, sizeof e->message, "out of memory");
+            rc = -1;
+        }
+        free(path);
+    }
+    if (rc == 0) {
+        *keys_left = r.kept;
+        rc = rt_reg_writer_finish(&r.w, out, out_len, e);
+        r.started = 0;
+    }
+    if (r.started)
+        rt_reg_writer_abandon(&r.w);
+    if (rc != 0)
         rt_reg_file_free(patch);
-        return -1;
-    }
-    size_t w = 0;
-    for (i = 0; i < f->n_keys; i++) {
-        if (under_server(&f->keys[i], key, kl))
-            rt_reg_key_free(&f->keys[i]);
-        else
-            f->keys[w++] = f->keys[i];
-    }
-    f->n_keys = w;
-    return 0;
+    rt_reg_file_free(&f);
+    return rc;
 }

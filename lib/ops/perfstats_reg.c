@@ -78,54 +78,67 @@ static int enum_value(void *ctx, const struct rt_reg_file *f, size_t k,
     return r;
 }
 
-/* Reads and parses FILE into *F: whole when WHOLE (a removal writes it
- * back), else only its keys below RT_PERFSTATS_ENUM, read value by value
- * (an export of a whole machine, or millions of other values, is not
- * held to list its servers). */
+/* FILE's bytes in *DATA: capped as every .reg file regtool reads (a 2 GB
+ * sparse file took 4.2 GB to refuse), and beneath its folder, confined:
+ * a link as the file (an export kept on a disk someone else wrote) is
+ * refused. */
+static enum rt_op_perfstats_status read_bytes(const char *file,
+                                              uint8_t **data, size_t *len,
+                                              char **why)
+{
+    if (rt_os_read_file_beneath(file, (size_t)RT_REG_FILE_MAX, data,
+                                len) == 0)
+        return RT_OP_PERFSTATS_OK;
+    return errno == EFBIG
+               ? say(why, RT_OP_PERFSTATS_MALFORMED,
+                     "%s: larger than the %llu MiB a .reg file may be; "
+                     "nothing was read", file,
+                     (unsigned long long)(RT_REG_FILE_MAX >> 20))
+               : say(why, RT_OP_PERFSTATS_UNREADABLE, "cannot read %s: %s",
+                     file, rt_os_strerror(errno));
+}
+
+/* Why FILE could not be read or written again, from RE. */
+static enum rt_op_perfstats_status parse_failed(const char *file,
+                                                const struct rt_reg_error *re,
+                                                char **why)
+{
+    if (re->nomem)
+        return say(why, RT_OP_PERFSTATS_NO_MEMORY, "%s: out of memory", file);
+    if (re->too_large)
+        return say(why, RT_OP_PERFSTATS_UNWRITABLE,
+                   "%s: %s; nothing was written", file, re->message);
+    if (re->line)
+        return say(why, RT_OP_PERFSTATS_MALFORMED, "%s:%u: %s", file,
+                   re->line, re->message);
+    return say(why, RT_OP_PERFSTATS_MALFORMED, "%s: %s", file, re->message);
+}
+
+/* Reads FILE's keys below RT_PERFSTATS_ENUM into *F, value by value (an
+ * export of a whole machine, or millions of other values, is not held to
+ * list its servers). */
 static enum rt_op_perfstats_status load(const char *file, const char *codepage,
-                                        int whole, struct rt_reg_file *f,
-                                        char **why)
+                                        struct rt_reg_file *f, char **why)
 {
     uint8_t *data;
     size_t len;
-    /* Capped as every .reg file regtool reads (a 2 GB sparse file took
-     * 4.2 GB to refuse), and beneath its folder, confined: a link as the
-     * file (an export kept on a disk someone else wrote) is refused. */
-    if (rt_os_read_file_beneath(file, (size_t)RT_REG_FILE_MAX, &data,
-                                &len) != 0)
-        return errno == EFBIG
-                   ? say(why, RT_OP_PERFSTATS_MALFORMED,
-                         "%s: larger than the %llu MiB a .reg file may be; "
-                         "nothing was read", file,
-                         (unsigned long long)(RT_REG_FILE_MAX >> 20))
-                   : say(why, RT_OP_PERFSTATS_UNREADABLE, "cannot read %s: %s",
-                         file, rt_os_strerror(errno));
+    enum rt_op_perfstats_status st = read_bytes(file, &data, &len, why);
+    if (st != RT_OP_PERFSTATS_OK)
+        return st;
     struct rt_reg_error re;
-    int r;
-    if (whole) {
-        r = rt_reg_parse(data, len, codepage, f, &re);
+    struct rt_reg_file all;
+    struct enum_only c = {f, NULL};
+    const struct rt_reg_sink sink = {enum_key, enum_value, &c};
+    memset(f, 0, sizeof *f);
+    int r = rt_reg_parse_to(data, len, codepage, &all, &sink, &re);
+    if (r == 0) {
+        f->format = all.format;
+        rt_reg_file_free(&all);
     } else {
-        struct rt_reg_file all;
-        struct enum_only c = {f, NULL};
-        const struct rt_reg_sink sink = {enum_key, enum_value, &c};
-        memset(f, 0, sizeof *f);
-        r = rt_reg_parse_to(data, len, codepage, &all, &sink, &re);
-        if (r == 0) {
-            f->format = all.format;
-            rt_reg_file_free(&all);
-        } else {
-            rt_reg_file_free(f);
-        }
+        rt_reg_file_free(f);
     }
     free(data);
-    if (r == 0)
-        return RT_OP_PERFSTATS_OK;
-    if (re.nomem)
-        return say(why, RT_OP_PERFSTATS_NO_MEMORY, "%s: out of memory", file);
-    if (re.line)
-        return say(why, RT_OP_PERFSTATS_MALFORMED, "%s:%u: %s", file, re.line,
-                   re.message);
-    return say(why, RT_OP_PERFSTATS_MALFORMED, "%s: %s", file, re.message);
+    return r == 0 ? RT_OP_PERFSTATS_OK : parse_failed(file, &re, why);
 }
 
 static enum rt_op_stat_kind stat_kind(enum rt_perfstat_kind k)
@@ -221,7 +234,7 @@ static enum rt_op_perfstats_status read_held(const char *file,
     if (!h)
         return say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
     out->held = h;
-    enum rt_op_perfstats_status st = load(file, codepage, 0, &h->file, why);
+    enum rt_op_perfstats_status st = load(file, codepage, &h->file, why);
     if (st != RT_OP_PERFSTATS_OK)
         return st;
     if (rt_perfstats_read(&h->file, &h->stats) != 0 ||
@@ -246,24 +259,32 @@ void rt_op_perfstats_free(struct rt_op_perfstats *p)
     *p = (struct rt_op_perfstats){0};
 }
 
-/* Writes F over PATH through a temporary file. */
-static enum rt_op_perfstats_status write_file(const char *path,
-                                              const struct rt_reg_file *f,
-                                              const char *codepage, char **why)
+/* Writes LEN bytes of DATA over PATH through a temporary file. */
+static enum rt_op_perfstats_status write_bytes(const char *path,
+                                               const uint8_t *data, size_t len,
+                                               char **why)
+{
+    if (rt_os_replace_file(path, data, len, 0644) != 0)
+        return say(why, RT_OP_PERFSTATS_UNWRITABLE, "cannot write %s: %s",
+                   path, rt_os_strerror(errno));
+    return RT_OP_PERFSTATS_OK;
+}
+
+/* Writes the patch PATCH over PATH. */
+static enum rt_op_perfstats_status write_patch(const char *path,
+                                               const struct rt_reg_file *patch,
+                                               const char *codepage,
+                                               char **why)
 {
     uint8_t *data;
     size_t len;
     struct rt_reg_error re;
-    if (rt_reg_write(f, codepage, &data, &len, &re) != 0)
+    if (rt_reg_write(patch, codepage, &data, &len, &re) != 0)
         return say(why, RT_OP_PERFSTATS_UNWRITABLE,
                    "%s: %s; nothing was written", path, re.message);
-    int r = rt_os_replace_file(path, data, len, 0644);
-    int err = errno;
+    enum rt_op_perfstats_status st = write_bytes(path, data, len, why);
     free(data);
-    if (r != 0)
-        return say(why, RT_OP_PERFSTATS_UNWRITABLE, "cannot write %s: %s",
-                   path, rt_os_strerror(err));
-    return RT_OP_PERFSTATS_OK;
+    return st;
 }
 
 static enum rt_op_perfstats_status remove_held(const char *file,
@@ -274,27 +295,32 @@ static enum rt_op_perfstats_status remove_held(const char *file,
 {
     *why = NULL;
     *keys_left = 0;
-    struct rt_reg_file f, removal;
-    enum rt_op_perfstats_status st = load(file, codepage, 1, &f, why);
+    uint8_t *data, *text;
+    size_t len, text_len;
+    enum rt_op_perfstats_status st = read_bytes(file, &data, &len, why);
     if (st != RT_OP_PERFSTATS_OK)
         return st;
-    int r = rt_perfstats_remove(&f, server, &removal);
-    if (r < 0) {
-        st = say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
-    } else if (r > 0) {
-        st = say(why, RT_OP_PERFSTATS_NO_SERVER,
-                 "%s has no stat server %s: nothing was written", file,
-                 server);
-    } else {
-        /* The patch first: when it cannot be written, FILE stays. */
-        if (patch)
-            st = write_file(patch, &removal, codepage, why);
-        if (st == RT_OP_PERFSTATS_OK)
-            st = write_file(file, &f, codepage, why);
-        *keys_left = f.n_keys;
-        rt_reg_file_free(&removal);
-    }
-    rt_reg_file_free(&f);
+    /* The file written again section by section as it is read, the
+     * server's left out: never held as values (15 times the file). */
+    struct rt_reg_file removal;
+    struct rt_reg_error re;
+    int r = rt_perfstats_remove_text(data, len, codepage, server,
+                                     RT_REG_FILE_MAX, &text, &text_len,
+                                     keys_left, &removal, &re);
+    free(data);
+    if (r < 0)
+        return parse_failed(file, &re, why);
+    if (r > 0)
+        return say(why, RT_OP_PERFSTATS_NO_SERVER,
+                   "%s has no stat server %s: nothing was written", file,
+                   server);
+    /* The patch first: when it cannot be written, FILE stays. */
+    if (patch)
+        st = write_patch(patch, &removal, codepage, why);
+    if (st == RT_OP_PERFSTATS_OK)
+        st = write_bytes(file, text, text_len, why);
+    free(text);
+    rt_reg_file_free(&removal);
     return st;
 }
 

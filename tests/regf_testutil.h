@@ -14,6 +14,20 @@
 #include "scratch.h"
 #include "model/utf16.h"
 
+/* H's image as a new block of *LEN bytes, H closed: the hive as a file
+ * holds it, to be damaged and opened again. Aborts out of memory. */
+static inline uint8_t *tu_image_closed(struct rt_regf *h, size_t *len)
+{
+    const uint8_t *img;
+    rt_regf_image(h, &img, len);
+    uint8_t *copy = malloc(*len);
+    if (!copy)
+        abort();
+    memcpy(copy, img, *len);
+    rt_regf_close(h);
+    return copy;
+}
+
 /* A fresh scratch directory (malloc'd path); aborts on failure. */
 static inline char *tu_tmpdir(void)
 {

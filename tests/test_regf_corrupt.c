@@ -575,13 +575,8 @@ static void one_cell_past_a_segment_warned_from_minor_4(void **state)
     assert_int_equal(rt_regf_value_set(h, a, "long", RT_REG_BINARY, data,
                                        sizeof data), 0);
     assert_int_equal(rt_regf_seal(h), 0);
-    const uint8_t *img;
     size_t len;
-    rt_regf_image(h, &img, &len);
-    uint8_t *copy = malloc(len);
-    assert_non_null(copy);
-    memcpy(copy, img, len);
-    rt_regf_close(h);
+    uint8_t *copy = tu_image_closed(h, &len);
     for (unsigned minor = 3; minor <= 6; minor++) {
         regf_put32(copy + REGF_OFF_MINOR, minor);
         regf_base_seal(copy);
@@ -622,13 +617,8 @@ static void big_data_one_segment_short_is_refused(void **state)
                                            n), 0);
         assert_int_equal(rt_regf_value_find(h, a, "big", &v), 0);
         assert_int_equal(rt_regf_seal(h), 0);
-        const uint8_t *img;
         size_t len;
-        rt_regf_image(h, &img, &len);
-        uint8_t *copy = malloc(len);
-        assert_non_null(copy);
-        memcpy(copy, img, len);
-        rt_regf_close(h);
+        uint8_t *copy = tu_image_closed(h, &len);
         uint32_t db = regf_le32(copy + 4096 + v + 4 + VK_DATA);
         uint8_t *count = copy + 4096 + db + 4 + 2;
         assert_memory_equal(count - 2, "db", 2);
@@ -706,13 +696,8 @@ static void equal_names_found_first_in_list_order(void **state)
     assert_int_equal(rt_regf_value_find(h, key, "zz", &first), 0);
     assert_int_equal(rt_regf_value_find(h, key, "ZY", &last), 0);
     assert_int_equal(rt_regf_seal(h), 0);
-    const uint8_t *img;
     size_t len;
-    rt_regf_image(h, &img, &len);
-    uint8_t *copy = malloc(len);
-    assert_non_null(copy);
-    memcpy(copy, img, len);
-    rt_regf_close(h);
+    uint8_t *copy = tu_image_closed(h, &len);
     assert_int_equal(copy[4096 + last + 4 + VK_NAME + 1], 'Y');
     copy[4096 + last + 4 + VK_NAME + 1] = 'Z';
     assert_int_equal(rt_regf_open_memory(copy, len, 0, &h, err, 256), 0);

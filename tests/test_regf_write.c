@@ -1305,13 +1305,8 @@ static void lf_hint_of_a_latin1_name_holds_its_bytes(void **state)
         assert_int_equal(nk_field(h, list, 4 + 8 * i + 4), hint[i]);
     }
     /* Checked as read back from its image, as a user's hive is. */
-    const uint8_t *img;
     size_t len;
-    rt_regf_image(h, &img, &len);
-    uint8_t *copy = malloc(len);
-    assert_non_null(copy);
-    memcpy(copy, img, len);
-    rt_regf_close(h);
+    uint8_t *copy = tu_image_closed(h, &len);
     assert_int_equal(rt_regf_open_memory(copy, len, 0, &h, err, 256), 0);
     struct offset_findings f = {0};
     assert_int_equal(rt_regf_check(h, keep_finding, &f), 0);

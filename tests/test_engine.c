@@ -309,17 +309,27 @@ static void uninstall_of_a_range_from_index_1(void **state)
     s->ops->close(s);
 }
 
+/* A store with provider SVC of the range FC-LC, FH-LH, and Perflib's
+ * Last Counter and Last Help at LAST and LAST + 1. */
+static struct rt_store *with_provider(const char *svc, uint32_t fc,
+                                      uint32_t lc, uint32_t fh, uint32_t lh,
+                                      uint32_t last)
+{
+    struct rt_store *s = base_store();
+    put_service(s, svc);
+    put_range(s, svc, fc, lc, fh, lh);
+    put_dword(s, "Last Counter", last);
+    put_dword(s, "Last Help", last + 1);
+    return s;
+}
+
 /* A provider of one counter on top: Last Counter and Last Help are its
  * first (and last) indices, within its range, so it is on top and they
  * go down to what lies below it. */
 static void uninstall_of_a_one_counter_provider_on_top(void **state)
 {
     (void)state;
-    struct rt_store *s = base_store();
-    put_service(s, "One");
-    put_range(s, "One", 3992, 3992, 3993, 3993);
-    put_dword(s, "Last Counter", 3992);
-    put_dword(s, "Last Help", 3993);
+    struct rt_store *s = with_provider("One", 3992, 3992, 3993, 3993, 3992);
     struct rt_error e = {0};
     struct rt_uninstall_plan p;
     assert_int_equal(uninstall_plan(s, "One", 1, 1, &p, &e), 0);
@@ -339,11 +349,8 @@ static void uninstall_of_a_one_counter_provider_on_top(void **state)
 static void uninstall_never_raises_a_value_that_lies_low(void **state)
 {
     (void)state;
-    struct rt_store *s = base_store();
-    put_service(s, "Hi");
-    put_range(s, "Hi", 4294967290u, 4294967292u, 4294967291u, 4294967293u);
-    put_dword(s, "Last Counter", 3990);
-    put_dword(s, "Last Help", 3991);
+    struct rt_store *s = with_provider("Hi", 4294967290u, 4294967292u,
+                                       4294967291u, 4294967293u, 3990);
     struct rt_error e = {0};
     struct rt_uninstall_plan p;
     assert_int_equal(uninstall_plan(s, "Hi", 1, 1, &p, &e), 0);
@@ -355,13 +362,9 @@ static void uninstall_never_raises_a_value_that_lies_low(void **state)
     assert_non_null(strstr(p.counter.why, "never raises it"));
     s->ops->close(s);
 
-    s = base_store();
-    put_service(s, "Hi");
-    put_range(s, "Hi", 5000, 5002, 5001, 5003);
+    s = with_provider("Hi", 5000, 5002, 5001, 5003, 3990);
     put_service(s, "Mid");
     put_range(s, "Mid", 4000, 4002, 4001, 4003);
-    put_dword(s, "Last Counter", 3990);
-    put_dword(s, "Last Help", 3991);
     assert_int_equal(uninstall_plan(s, "Hi", 1, 1, &p, &e), 0);
     assert_int_equal(p.counter.rule, RT_LAST_PROVIDER);
     assert_int_equal(p.counter.new_value, 4002);

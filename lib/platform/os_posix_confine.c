@@ -312,14 +312,18 @@ static int disk_of(const char *abs, char **disk, char **on)
 
 static int confine_one(const char *dir, int input, char **canonical);
 
-/* PATH as the user spelled it (not beneath a confined directory as
- * spelled: a path built from a tree's names is built on its canonical
- * form) with each "." component dropped, as the walk drops "//": a new
- * string in *OWNED, else PATH itself and *OWNED NULL (no allocation
- * when PATH has none, as in absolute()). "." names the folder before
- * it, wherever that lies; ".." is kept (beneath a tree it is refused:
- * past a link it leads elsewhere than the text says). 0, or -1 with
- * errno. */
+/* PATH, named whole to confine or rt_os_hold_disk_of (a store, an input
+ * or an output the user typed, however spelled: "$DISK/Windows/.", a
+ * relative disk/./Windows/Temp/b.ini), with each "." component dropped,
+ * as the walk drops "//": a new string in *OWNED, else PATH itself and
+ * *OWNED NULL (no allocation when PATH has none, as in absolute()). "."
+ * names the folder before it, wherever that lies, and leads nowhere
+ * out; ".." is kept (beneath a tree it is refused: past a link it leads
+ * elsewhere than the text says). Every other call on a path beneath a
+ * tree still refuses "." (resolve_absolute): a path built from names
+ * read in the tree has each name checked where it is read (a journal's,
+ * an INI's, a service's: no "." or ".." there), and none reaches here
+ * made of one. 0, or -1 with errno. */
 static int typed_without_dots(const char *path, const char **use,
                               char **owned)
 {
@@ -333,7 +337,7 @@ static int typed_without_dots(const char *path, const char **use,
         s += n;
         s += strspn(s, "/");
     }
-    if (!any || rt_os_is_confined(path))
+    if (!any)
         return 0;
     char *out = malloc(strlen(path) + 2);
     if (!out) {
@@ -800,9 +804,9 @@ static int resolve_absolute(const char *path, struct beneath *b)
             next++;
         if (end)
             *end = '\0';
-        /* A path spelled beneath the tree is built on its canonical form
-         * (from names read in it, or by the user from there): a "." is
-         * no folder's name, and none the tree's names may make. */
+        /* A path the user named has its "." dropped before
+         * (typed_without_dots): one here was built from the tree's names,
+         * none of which may be a path step. */
         if (!strcmp(p, ".")) {
             close(fd);
             return rt_os_refuse(EXDEV,

@@ -217,6 +217,58 @@ static void dot_dot_is_refused(void **state)
     free(d);
 }
 
+/* A "." in a path named whole (a store hive:disk/Windows/., an input
+ * disk/./Windows/Temp/b.ini, an output on the tree's own canonical
+ * form) names the folder before it, and is dropped as "//" is: each was
+ * refused, as leading out of the tree. Any other call on a path beneath
+ * the tree, where paths built from the tree's names are, still refuses
+ * one, in its own words (it leads nowhere out). */
+static void a_dot_the_user_typed_is_dropped(void **state)
+{
+    (void)state;
+    char p[PATH_MAX], want[PATH_MAX];
+    char *held = NULL, *on = NULL, *c = NULL;
+    snprintf(p, sizeof p, "%s/alias", top);
+    assert_int_equal(symlink(in_tree("Windows"), p), 0);
+    snprintf(p, sizeof p, "%s/./alias/./Temp/./x", top);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_non_null(held);
+    snprintf(want, sizeof want, "%s/Windows/Temp/x", canon);
+    assert_string_equal(on, want);
+    rt_os_release_disk(held);
+    free(on);
+    snprintf(p, sizeof p, "%s/alias/./System32/.", top);
+    assert_int_equal(rt_os_confine_input(p, &c), 0);
+    assert_string_equal(c, in_tree("Windows/System32"));
+    rt_os_unconfine(c);
+    free(c);
+    snprintf(p, sizeof p, "%s/alias/./System32/config/./x.ini", top);
+    assert_non_null(c = rt_os_confine_folder_of(p, &held));
+    assert_string_equal(c, in_tree("Windows/System32/config/x.ini"));
+    rt_os_unconfine(held);
+    free(held);
+    free(c);
+
+    snprintf(p, sizeof p, "%s/Windows/./System32/config/x", canon);
+    assert_int_equal(rt_os_open(p, RT_OS_WRITE_TRUNC), -1);
+    assert_int_equal(errno, EXDEV);
+    const char *why = rt_os_strerror(errno);
+    assert_non_null(strstr(why, "the name \".\" in it is refused"));
+    assert_null(strstr(why, "lead out"));
+    assert_false(rt_os_exists(in_tree("Windows/System32/config/x")));
+    snprintf(p, sizeof p, "%s/Windows/./System32/.", canon);
+    assert_int_equal(rt_os_confine_input(p, &c), 0);
+    assert_string_equal(c, in_tree("Windows/System32"));
+    rt_os_unconfine(c);
+    free(c);
+    snprintf(p, sizeof p, "%s/./Windows/Temp/./x", canon);
+    assert_int_equal(rt_os_hold_disk_of(p, &held, &on), 0);
+    assert_string_equal(on, in_tree("Windows/Temp/x"));
+    rt_os_release_disk(held);
+    free(on);
+    victim_unchanged();
+}
+
 
 /* The way to a file the user names is walked as the kernel takes it: a
  * user's link to a folder of the disk leads onto the disk (held, the
@@ -908,6 +960,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(confining_again_follows_no_link,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(dot_dot_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_dot_the_user_typed_is_dropped, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(the_way_to_a_disk_is_walked_or_refused,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(a_linked_mark_is_no_mark, setup, teardown),

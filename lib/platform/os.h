@@ -182,8 +182,10 @@ void rt_os_free_list(char **names, size_t n);
  * "." or ".." component (EXDEV), so no path built from names read in the
  * tree reaches outside it, whatever the tree holds or a racing writer
  * plants meanwhile. DIR itself is the caller's: links in it are followed
- * once, here, and its canonical form (what the caller builds its paths
- * on) goes to *CANONICAL (a new string; NULL allowed). Confinements
+ * once, here, a "." in it names the folder before it (POSIX: dropped,
+ * beneath a confined directory too, as by rt_os_hold_disk_of), and its
+ * canonical form (what the caller builds its paths on) goes to
+ * *CANONICAL (a new string; NULL allowed). Confinements
  * nest and count: each rt_os_confine is undone by one rt_os_unconfine of
  * the canonical form. Thread-safe. */
 int rt_os_confine(const char *dir, char **canonical);

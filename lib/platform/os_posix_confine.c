@@ -312,21 +312,82 @@ static int disk_of(const char *abs, char **disk, char **on)
 
 static int confine_one(const char *dir, int input, char **canonical);
 
+/* PATH, named whole to confine or rt_os_hold_disk_of (a store, an input
+ * or an output the user typed, however spelled: "$DISK/Windows/.", a
+ * relative disk/./Windows/Temp/b.ini), with each "." component dropped,
+ * as the walk drops "//": a new string in *OWNED, else PATH itself and
+ * *OWNED NULL (no allocation when PATH has none, as in absolute()). "."
+ * names the folder before it, wherever that lies, and leads nowhere
+ * out; ".." is kept (beneath a tree it is refused: past a link it leads
+ * elsewhere than the text says). Every other call on a path beneath a
+ * tree still refuses "." (resolve_absolute): a path built from names
+ * read in the tree has each name checked where it is read (a journal's,
+ * an INI's, a service's: no "." or ".." there), and none reaches here
+ * made of one. 0, or -1 with errno. */
+static int typed_without_dots(const char *path, const char **use,
+                              char **owned)
+{
+    *use = path;
+    *owned = NULL;
+    const char *s = path;
+    int any = 0;
+    while (*s && !any) {
+        size_t n = strcspn(s, "/");
+        any = n == 1 && s[0] == '.';
+        s += n;
+        s += strspn(s, "/");
+    }
+    if (!any)
+        return 0;
+    char *out = malloc(strlen(path) + 2);
+    if (!out) {
+        errno = ENOMEM;
+        return -1;
+    }
+    size_t o = strspn(path, "/"), lead = o, last = 0;
+    memcpy(out, path, o);
+    for (s = path + o; *s;) {
+        size_t n = strcspn(s, "/"), gap;
+        last = n == 1 && s[0] == '.';
+        if (!last)
+            memcpy(out + o, s, n), o += n;
+        s += n;
+        gap = strspn(s, "/");
+        if (!last)
+            memcpy(out + o, s, gap), o += gap;
+        s += gap;
+    }
+    /* "DIR/." is DIR: the separator before the "." goes with it. */
+    while (last && o > lead && out[o - 1] == '/')
+        o--;
+    if (!o)
+        out[o++] = '.';
+    out[o] = '\0';
+    *use = *owned = out;
+    return 0;
+}
+
 int rt_os_hold_disk_of(const char *path, char **held, char **canon)
 {
     *held = NULL;
     if (canon)
         *canon = NULL;
     const char *abs;
-    char *owned;
-    if (absolute(path, &abs, &owned) != 0)
+    char *owned, *typed;
+    if (typed_without_dots(path, &path, &typed) != 0)
         return -1;
+    if (absolute(path, &abs, &owned) != 0) {
+        int err = errno;
+        free(typed);
+        errno = err;
+        return -1;
+    }
     char *disk = NULL, *on = NULL;
     /* Confined (again, when it is: one more reference) whatever the
      * spelling: through the user's own link above it (or into it), or
-     * with "//" or "/./" on the way, the path would not be seen beneath
-     * the disk's canonical form, and a link of the disk would be
-     * followed. */
+     * with "//" on the way (its "." steps are dropped above), the path
+     * would not be seen beneath the disk's canonical form, and a link of
+     * the disk would be followed. */
     int r = disk_of(abs, &disk, &on) != 0 ? -1
             : disk ? confine_one(disk, 0, held) : 0;
     int err = errno;
@@ -340,6 +401,7 @@ int rt_os_hold_disk_of(const char *path, char **held, char **canon)
         err = ENOMEM;
     }
     free(owned);
+    free(typed);
     free(disk);
     free(on);
     errno = err;
@@ -356,9 +418,11 @@ void rt_os_release_disk(char *held)
     errno = err;
 }
 
-/* DIR confined, as a folder of the user's INPUT or as a tree; with
- * HOLD_DISK, the disk it lies on (rt_os_hold_disk_of) held with it. */
-static int confine(const char *dir, int input, int hold_disk, char **canonical)
+/* DIR (its "." steps dropped: confine) confined, as a folder of the
+ * user's INPUT or as a tree; with HOLD_DISK, the disk it lies on
+ * (rt_os_hold_disk_of) held with it. */
+static int confine_spelled(const char *dir, int input, int hold_disk,
+                           char **canonical)
 {
     if (!hold_disk)
         return confine_one(dir, input, canonical);
@@ -394,6 +458,22 @@ static int confine(const char *dir, int input, int hold_disk, char **canonical)
             free(held);
         }
     }
+    errno = err;
+    return r;
+}
+
+/* DIR confined as confine_spelled does, the "." steps the user typed in
+ * it dropped (typed_without_dots): a store named hive:disk/Windows/. or
+ * an input disk/./Windows/Temp/b.ini is the folder its text names. */
+static int confine(const char *dir, int input, int hold_disk, char **canonical)
+{
+    const char *use;
+    char *typed;
+    if (typed_without_dots(dir, &use, &typed) != 0)
+        return -1;
+    int r = confine_spelled(use, input, hold_disk, canonical);
+    int err = errno;
+    free(typed);
     errno = err;
     return r;
 }
@@ -724,7 +804,19 @@ static int resolve_absolute(const char *path, struct beneath *b)
             next++;
         if (end)
             *end = '\0';
-        if (!strcmp(p, ".") || !strcmp(p, "..")) {
+        /* A path the user named has its "." dropped before
+         * (typed_without_dots): one here was built from the tree's names,
+         * none of which may be a path step. */
+        if (!strcmp(p, ".")) {
+            close(fd);
+            return rt_os_refuse(EXDEV,
+                                "%s: the name \".\" in it is refused beneath "
+                                "%s, the tree regtool works in, where no "
+                                "name it reads may be a path step (name the "
+                                "path without it)",
+                                path, root);
+        }
+        if (!strcmp(p, "..")) {
             close(fd);
             return rt_os_refuse(EXDEV,
                                 "%s: the name \"%s\" in it would lead out of "

@@ -258,8 +258,19 @@ int os_win32_hold_beneath(const char *path, int whole, struct held *hd)
         if (end == i)
             break;
         size_t len = end - i;
-        if ((len == 1 && buf[i] == '.') ||
-            (len == 2 && buf[i] == '.' && buf[i + 1] == '.')) {
+        /* A path spelled beneath the tree is built on its canonical
+         * form (from names read in it, or by the user from there): a
+         * "." is no folder's name, and none the tree's names may make. */
+        if (len == 1 && buf[i] == '.') {
+            r = rt_os_refuse(EXDEV,
+                             "%s: the name \".\" in it is refused beneath "
+                             "the tree regtool works in, where no name it "
+                             "reads may be a path step (name the path "
+                             "without it)",
+                             path);
+            break;
+        }
+        if (len == 2 && buf[i] == '.' && buf[i + 1] == '.') {
             r = rt_os_refuse(EXDEV,
                              "%s: the name \"%.*s\" in it would lead out of "
                              "the tree regtool works in",

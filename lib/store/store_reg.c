@@ -593,9 +593,13 @@ static int load_file(struct reg_store *r, struct rt_error *e)
     if (got != 0 && errno == EFBIG && rt_os_stat(r->path, &st) == 0)
         return rt_size_cap_error(e, path, st.size, RT_REG_FILE_MAX,
                                  "a .reg file");
+    /* Memory running out for the file's bytes is this machine's failure
+     * (exit 3), not a store that cannot be read: audit said
+     * store-unreadable (exit 2). */
     if (got != 0)
-        return rt_error_set(e, errno == ENOENT ? RT_ERR_FILE_NOT_FOUND
-                                               : RT_ERR_ACCESS_DENIED,
+        return rt_error_set(e, errno == ENOENT   ? RT_ERR_FILE_NOT_FOUND
+                               : errno == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                                 : RT_ERR_ACCESS_DENIED,
                             "cannot read %s: %s", path, rt_os_strerror(errno));
     struct rt_tree_key *root = rt_tree_new("");
     if (!root) {

@@ -676,4 +676,43 @@ expect_grep "home/b.ini is a symbolic link: a file named to regtool is read by i
 grep -q "inside a tree" "$ERR" && fail "the user's own link was said to be inside a tree"
 expect_same_tree "$U/t" "$TMPDIR/userlinks.state"
 expect_exit 0 "$REGTOOL" --store "hive:$U/t" restore --dry-run "$U/real/b.ini"
+# A "." the user typed in a path names the folder before it, beneath the
+# disk's root too, as "//" does: a store hive:t/Windows/., an input
+# t/./Windows/Temp/b.ini and an output on the open tree's canonical form
+# were refused, as leading out of the tree. ".." there stays refused,
+# and a link of the disk stays refused whatever "." surrounds it.
+fresh registry
+mkdir -p "$W/Temp" "$TMPDIR/dothost"
+expect_exit 0 "$REGTOOL" --store "hive:$T" backup "$W/Temp/b.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$T" backup --format reg "$W/Temp/b.reg"
+tree_state "$TMPDIR/dothost" >"$TMPDIR/dothost.state"
+in_tmp() { (cd "$TMPDIR" && PWD=$(pwd) && export PWD && exec "$R" "$@") >"$OUT" 2>"$ERR"; }
+for args in "--store hive:t/Windows/. query" "--store hive:t/./Windows query" \
+    "--store hive:./t/Windows/System32/./config query" \
+    "--store hive:$T/./Windows/. query" \
+    "--store hive:t restore --dry-run t/./Windows/Temp/b.ini" \
+    "--store hive:t restore --dry-run t/Windows/Temp/./b.ini" \
+    "--store hive:t/. backup t/./Windows/Temp/./c.ini" \
+    "--store reg:t/./Windows/Temp/./b.reg query" \
+    "--store reg:t/Windows/Temp/./b.reg audit"; do
+    # shellcheck disable=SC2086
+    in_tmp $args
+    rc=$?
+    [ "$rc" -eq 0 ] || { cat "$ERR" >&2; fail "regtool $args exited $rc"; }
+done
+[ -f "$W/Temp/c.ini" ] || fail "backup t/./Windows/Temp/./c.ini made no $W/Temp/c.ini"
+in_tmp --store hive:t/Windows/../Windows query
+[ $? -eq 4 ] || fail "a '..' below the disk's root was not refused"
+expect_grep 'the name ".." in it would lead out of' "$ERR"
+ln -s "$TMPDIR/dothost" "$W/Temp/lnk"
+in_tmp --store hive:t backup t/./Windows/Temp/lnk/./d.ini
+[ $? -eq 3 ] || fail "a link of the disk beside a '.' was not refused"
+expect_grep "Windows/Temp/lnk is a symbolic link, which regtool does not follow" "$ERR"
+expect_same_tree "$TMPDIR/dothost" "$TMPDIR/dothost.state"
+CT=$(cd "$T" && pwd -P)
+expect_exit 0 "$REGTOOL" --store "hive:$CT" backup "$CT/Windows/Temp/./e.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$CT" restore --dry-run "$CT/./Windows/Temp/./e.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$CT" audit --textfile "$CT/Windows/./Temp/a.prom"
+[ -f "$W/Temp/e.ini" ] && [ -f "$W/Temp/a.prom" ] ||
+    fail "an output named on the tree's canonical form with a '.' was not made"
 echo "hostile links: every case refused, the host untouched"

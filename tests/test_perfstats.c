@@ -95,6 +95,18 @@ static void reads_audits_and_removes(void **state)
                                               &left, &patch, &e), -1);
     assert_true(e.too_large > 0);
     assert_null(out);
+    /* A file malformed after the server's sections: nothing made, the
+     * line named. */
+    static const char bad[] =
+        "REGEDIT4\r\n\r\n" ENUM "\\KERNEL]\r\n\"Name\"=\"Kernel\"\r\n"
+        "\"broken\r\n";
+    assert_int_equal(rt_perfstats_remove_text((const uint8_t *)bad,
+                                              sizeof bad - 1, NULL, "Kernel",
+                                              0, &out, &len, &left, &patch,
+                                              &e), -1);
+    assert_null(out);
+    assert_int_equal(e.line, 5);
+    assert_int_equal(patch.n_keys, 0);
     rt_reg_file_free(&f);
 }
 

@@ -362,14 +362,45 @@ static void uninstall_never_raises_a_value_that_lies_low(void **state)
     assert_non_null(strstr(p.counter.why, "never raises it"));
     s->ops->close(s);
 
+    /* Another provider also above the values (planted, or left by a
+     * broken tool: an error audit says) is no floor either. */
     s = with_provider("Hi", 5000, 5002, 5001, 5003, 3990);
     put_service(s, "Mid");
     put_range(s, "Mid", 4000, 4002, 4001, 4003);
     assert_int_equal(uninstall_plan(s, "Hi", 1, 1, &p, &e), 0);
-    assert_int_equal(p.counter.rule, RT_LAST_PROVIDER);
-    assert_int_equal(p.counter.new_value, 4002);
-    assert_int_equal(p.help.new_value, 4003);
+    assert_int_equal(p.counter.rule, RT_LAST_KEPT);
+    assert_int_equal(p.counter.new_value, 3990);
+    assert_int_equal(p.help.new_value, 3991);
     s->ops->close(s);
+}
+
+/* A provider planted above Last Counter (at 2,000,000,000, and near
+ * 2^32): an install goes above Last Counter, and its uninstall gives
+ * Last Counter and Last Help back exactly, never raised to the planted
+ * range's end (review 34 F4: no install found room after). */
+static void install_and_uninstall_beside_a_planted_range(void **state)
+{
+    (void)state;
+    static const uint32_t planted[] = {2000000000u, 4294967290u};
+    for (size_t i = 0; i < 2; i++) {
+        struct rt_store *s = base_store();
+        put_service(s, "Hi");
+        put_range(s, "Hi", planted[i], planted[i] + 2, planted[i] + 1,
+                  planted[i] + 3);
+        struct rt_database db = load(s);
+        uint32_t lc = db.last_counter, lh = db.last_help;
+        rt_database_free(&db);
+        struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 3);
+        struct rt_error e = {0};
+        assert_int_equal(install(s, sp, 0, NULL, &e), 0);
+        assert_int_equal(uninstall(s, "Transfer", 0, &e), 0);
+        db = load(s);
+        assert_int_equal(db.last_counter, lc);
+        assert_int_equal(db.last_help, lh);
+        rt_database_free(&db);
+        free_spec(sp);
+        s->ops->close(s);
+    }
 }
 
 /* The index allocation of an install, on its own (docs/design.md,
@@ -786,6 +817,7 @@ int main(void)
         cmocka_unit_test(uninstall_of_a_range_from_index_1),
         cmocka_unit_test(uninstall_of_a_one_counter_provider_on_top),
         cmocka_unit_test(uninstall_never_raises_a_value_that_lies_low),
+        cmocka_unit_test(install_and_uninstall_beside_a_planted_range),
         cmocka_unit_test(allocation_takes_a_fresh_range_on_top),
         cmocka_unit_test(allocation_pairs_even_counters_with_odd_helps),
         cmocka_unit_test(allocation_keeps_a_replaced_range_that_fits),

@@ -711,9 +711,11 @@ static void range_problems(const struct rt_database *db,
 }
 
 /* The highest range end (HELP: of help texts) of a provider other than
- * SVC, that provider in *ABOVE (NULL, and 0, when there is none). */
+ * SVC, up to CAP, that provider in *ABOVE (NULL, and 0, when there is
+ * none). */
 static uint32_t highest_other(const struct rt_database *db,
                               const struct rt_service_info *svc, int help,
+                              uint32_t cap,
                               const struct rt_service_info **above)
 {
     uint32_t other = 0;
@@ -727,7 +729,7 @@ static uint32_t highest_other(const struct rt_database *db,
                          : o->has_last_counter &&
                                o->first_counter <= o->last_counter;
         uint32_t end = help ? o->last_help : o->last_counter;
-        if (known && end > other) {
+        if (known && end > other && end <= cap) {
             other = end;
             *above = o;
         }
@@ -762,7 +764,13 @@ static void settle_last(const struct rt_database *db,
     uint32_t base = help ? db->base_index | 1u : db->base_index & ~1u;
 
     const struct rt_service_info *above;
-    uint32_t other = highest_other(db, svc, help, &above);
+    uint32_t other = highest_other(db, svc, help, UINT32_MAX, &above);
+    /* The floor another provider sets is a range the value covered: one
+     * already above it (planted past Last Counter, an error audit says)
+     * would take the value there (4294967292: no room for any install
+     * after, review 34 F4). */
+    const struct rt_service_info *under;
+    uint32_t floor = highest_other(db, svc, help, old, &under);
 
     memset(out, 0, sizeof *out);
     out->old_value = old;
@@ -807,8 +815,8 @@ static void settle_last(const struct rt_database *db,
         v = out->highest;
         out->rule = RT_LAST_HIGHEST;
     }
-    if (out->on_top && other > v) {
-        v = other;
+    if (out->on_top && floor > v) {
+        v = floor;
         out->rule = RT_LAST_PROVIDER;
     }
     if (base > v) {
@@ -845,7 +853,7 @@ static void settle_last(const struct rt_database *db,
         break;
     case RT_LAST_PROVIDER:
         snprintf(p, room, ", and it is never below provider '%s' (%s up to "
-                 "%u)", above->name, kind, other);
+                 "%u)", under->name, kind, floor);
         break;
     case RT_LAST_BASE:
         snprintf(p, room, ", and it is never below the base range (Base "

@@ -274,6 +274,14 @@ char *rt_os_path_ci(const char *dir, const char *rel, int must_exist);
  * layer's kept listings, the commit's and a journal's files, the hive
  * store's .dat tables. */
 uint64_t rt_os_path_hash(const char *path);
+/* That hash's basis, for the other tables of names or numbers someone
+ * else chose (an INI's and a symbol file's names, a tree's Library
+ * folders, audit's texts and indices): FNV-1a from it, then
+ * rt_os_hash_mix, which spreads the bits so that the low ones, which
+ * pick a slot, depend on all the input (FNV's own depend on the input's
+ * low bits alone). Never 0. */
+uint64_t rt_os_hash_basis(void);
+uint64_t rt_os_hash_mix(uint64_t h);
 
 /* The absolute, canonical form of PATH (which must exist) in BUF, with
  * '/' between its parts on every system ("C:/Windows" on Windows). */

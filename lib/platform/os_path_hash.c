@@ -13,11 +13,12 @@
 #include <sys/types.h>
 #endif
 
-/* A basis of this process's own for rt_os_path_hash: the names hashed
- * are a tree's (a journal's records, a folder's entries), and names
- * chosen to collide under a basis known in advance would make each
- * table a list (half a million journal files: minutes). */
-static uint64_t path_hash_basis(void)
+/* A basis of this process's own for rt_os_path_hash and the other
+ * hashes of names someone else chose (os.h): the names hashed are a
+ * tree's (a journal's records, a folder's entries), and names chosen to
+ * collide under a basis known in advance would make each table a list
+ * (half a million journal files: minutes). */
+uint64_t rt_os_hash_basis(void)
 {
     static uint64_t basis;
     uint64_t b = __atomic_load_n(&basis, __ATOMIC_RELAXED);
@@ -43,15 +44,18 @@ static uint64_t path_hash_basis(void)
     return b;
 }
 
-uint64_t rt_os_path_hash(const char *s)
+uint64_t rt_os_hash_mix(uint64_t h)
 {
-    uint64_t h = path_hash_basis();         /* FNV-1a, keyed */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    /* Mixed once more: FNV's low bits, which pick a slot, depend on the
-     * last bytes alone. */
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9u;
     h ^= h >> 32;
     return h;
+}
+
+uint64_t rt_os_path_hash(const char *s)
+{
+    uint64_t h = rt_os_hash_basis();        /* FNV-1a, keyed */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return rt_os_hash_mix(h);
 }

@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <stdlib.h>
 
+#include "platform/os.h"
+
 /* The hash's bits mixed and cut to 32, so that neither FNV's weak low
  * bits on names differing in one digit nor small integer keys crowd
  * neighbouring slots; a slot keeps this tag, which gives its chain's
@@ -39,9 +41,17 @@ int rt_pos_index_add(struct rt_pos_index *x, size_t hash, size_t pos)
         struct rt_pos_slot *slots = calloc(n_slots, sizeof *slots);
         if (!slots)
             return -1;
-        for (size_t i = 0; i < x->n_slots; i++)
-            if (x->slots[i].pos1)
-                insert(slots, n_slots, x->slots[i].tag, x->slots[i].pos1);
+        /* From an empty slot on, round: each chain is met from its start,
+         * so entries of one hash keep the order they were added in (the
+         * first definition found first), whatever slots they wrapped to. */
+        size_t e = 0;
+        while (x->n_slots && x->slots[e].pos1)
+            e++;
+        for (size_t i = 1; i <= x->n_slots; i++) {
+            size_t k = (e + i) & (x->n_slots - 1);
+            if (x->slots[k].pos1)
+                insert(slots, n_slots, x->slots[k].tag, x->slots[k].pos1);
+        }
         free(x->slots);
         x->slots = slots;
         x->n_slots = n_slots;
@@ -77,10 +87,13 @@ void rt_pos_index_free(struct rt_pos_index *x)
     x->n_slots = x->n = 0;
 }
 
-/* FNV-1a over the bytes. */
+/* FNV-1a over the bytes, from a basis of this process's own: the names
+ * are an INI's and a symbol file's, someone else's, and names chosen to
+ * land in one window under FNV's own basis made every lookup walk one
+ * cluster (100,000 of them: 32 s, review 34 F2). */
 size_t rt_hash_ci(const char *s)
 {
-    size_t h = (size_t)14695981039346656037ull;
+    size_t h = (size_t)rt_os_hash_basis();
     for (; *s; s++)
         h = (h ^ (unsigned char)tolower((unsigned char)*s)) *
             (size_t)1099511628211ull;
@@ -89,7 +102,7 @@ size_t rt_hash_ci(const char *s)
 
 size_t rt_hash_exact(const char *s)
 {
-    size_t h = (size_t)14695981039346656037ull;
+    size_t h = (size_t)rt_os_hash_basis();
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * (size_t)1099511628211ull;
     return h;

@@ -3,6 +3,7 @@
  * addressing, grown at half full; each entry begins with its key cell
  * (a uint32_t first member), so the map needs nothing else of it. */
 #include "regf/regf_internal.h"
+#include "platform/os.h"
 
 #include <stdlib.h>
 
@@ -14,8 +15,11 @@ static uint32_t key_of(const void *entry)
 /* The slot of KEY in M (empty when it has none); M has slots. */
 static void **slot_of(const struct regf_cell_map *m, uint32_t key)
 {
-    /* Cells are 8-byte aligned: mix before masking. */
-    size_t i = (size_t)((key >> 3) * 2654435761u) & (m->cap - 1);
+    /* Mixed with this process's basis before masking: the cells lie
+     * where the hive's writer put them, and offsets chosen to agree in
+     * their low bits would share a slot under a fixed multiplier. */
+    size_t i = (size_t)rt_os_hash_mix(key ^ rt_os_hash_basis()) &
+               (m->cap - 1);
     while (m->slot[i] && key_of(m->slot[i]) != key)
         i = (i + 1) & (m->cap - 1);
     return &m->slot[i];

@@ -1,7 +1,7 @@
 /* Engine layer: audit of the name database (audit.h). Every check works
  * on sorted views of the tables, so a database of a dozen languages and
  * tens of thousands of pairs is audited in O(n log n). */
-#include "engine/audit.h"
+#include "engine/audit_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,80 +9,11 @@
 #include <string.h>
 
 #include "engine/owned_ranges.h"
-#include "engine/side_files.h"
 #include "model/lang_id.h"
-#include "model/perf_data.h"
 #include "platform/os.h"
-
-/* What consumers show (docs/design.md, "What consumers say"), quoted where
- * they print it. */
-#define SYMPTOM_NET_INDEX                                                     \
-    ".NET: \"Cannot load Counter Name data because an invalid index '' was " \
-    "read from the registry\""
-#define SYMPTOM_NOT_FOUND                                                     \
-    "windows_exporter and PDH: \"counter not found\" for the names involved"
-#define SYMPTOM_DISABLED                                                      \
-    "PDH: \"PdhAddEnglishCounterW failed. Performance counters may be "      \
-    "disabled\""
-#define SYMPTOM_CONSISTENCY                                                   \
-    "SQL Server setup: the performance counter registry hive consistency "   \
-    "check fails; a new provider may be given indices already in use"
-#define SYMPTOM_NO_ROOM                                                       \
-    "lodctr and installers: a new provider's counters cannot be installed"
-#define SYMPTOM_RANGE                                                         \
-    "Datadog agent: \"index out of range\"; consumers show the wrong name "  \
-    "for a counter"
-#define SYMPTOM_CORRUPT                                                       \
-    "LoadPerf event 2004: \"The Performance registry value %1 string is "    \
-    "corrupted\"; consumers read nothing past the damage"
-#define SYMPTOM_NO_LANGUAGE                                                   \
-    "LoadPerf event 2005: \"No COUNTER/HELP definition for Language %1\""
-#define SYMPTOM_ENGLISH                                                       \
-    "PDH: \"PdhAddEnglishCounterW failed. Performance counters may be "      \
-    "disabled\" (English names not found); windows_exporter: \"counter not " \
-    "found\""
-#define SYMPTOM_HELP                                                          \
-    "Performance Monitor shows no explanation for the counter"
-#define SYMPTOM_CURRENT                                                       \
-    "consumers that read CurrentLanguage (Performance Monitor, typeperf) "   \
-    "show names that differ from the language it mirrors"
-
-#define SYMPTOM_WOW64                                                         \
-    "32-bit programs (32-bit .NET applications and services, the 32-bit "   \
-    "Performance Monitor) read SysWOW64's tables: they show other names "   \
-    "than 64-bit ones, or \"counter not found\""
-#define SYMPTOM_HIVE_COPY                                                     \
-    "programs that read the hive's values rather than what Windows serves "  \
-    "(offline tools, a registry export, a copy of the hive) see other names " \
-    "than consumers get"
-
-#define SYMPTOM_INI_FILE                                                      \
-    "PerfIniFile names the provider's INF copy (INF\\<service>\\<LLLL>\\"   \
-    "<PerfIniFile>): lodctr /R finds none and rebuilds without the "        \
-    "provider's strings, and uninstall cannot remove the copy"
-#define FIX_INI_FILE                                                          \
-    "reinstall the provider (regtool install --replace INI: PerfIniFile "   \
-    "becomes the INI's file name), or uninstall it (the ranges go; the INF " \
-    "copy is left and named)"
-#define FIX_REPAIR "regtool repair"
-#define FIX_PRUNE "regtool repair --prune-orphans"
-#define FIX_FROM_INI                                                          \
-    "regtool repair --from-ini DIR (DIR holding the provider's INI and "    \
-    "symbol file; its INF copy is read when DIR has none), or reinstall "   \
-    "the provider (regtool install --replace INI)"
-#define FIX_RESTORE "regtool restore BACKUP, or regtool rebuild"
-#define FIX_REINSTALL "reinstall the provider (regtool install --replace INI)"
 
 /* --- sorted views of a table ------------------------------------------ */
 
-/* A table's pairs by index (ties in table order), for lookups and merges.
- * The pairs stay where they are in the blob, UTF-16: audit reads indices
- * and compares bytes, and decodes only the texts it shows as evidence. */
-struct view {
-    const struct rt_table *t;
-    const struct rt_msz_entry **p;
-    size_t n;
-};
 
 static int cmp_entry_ptr(const void *a, const void *b)
 {
@@ -113,7 +44,7 @@ static int view_make(struct view *v, const struct rt_table *t)
 }
 
 /* The first position in V whose index is at least INDEX. */
-static size_t view_lower(const struct view *v, uint32_t index)
+size_t rt_audit_view_lower(const struct view *v, uint32_t index)
 {
     size_t lo = 0, hi = v->n;
     while (lo < hi) {
@@ -129,7 +60,7 @@ static size_t view_lower(const struct view *v, uint32_t index)
 static const struct rt_msz_entry *view_find(const struct view *v,
                                             uint32_t index)
 {
-    size_t lo = view_lower(v, index);
+    size_t lo = rt_audit_view_lower(v, index);
     return lo < v->n && v->p[lo]->index == index ? v->p[lo] : NULL;
 }
 
@@ -146,11 +77,6 @@ static size_t view_agreement(const struct view *a, const struct view *b)
     return n;
 }
 
-/* The language's sorted views, made once. */
-struct lang_views {
-    const struct rt_db_language *l;
-    struct view counter, help;
-};
 
 static void views_free(struct lang_views *lv, size_t n)
 {
@@ -163,25 +89,6 @@ static void views_free(struct lang_views *lv, size_t n)
 
 /* --- checks ------------------------------------------------------------ */
 
-struct audit {
-    const struct rt_database *db;
-    struct rt_findings *f;
-    struct lang_views *lv;
-    size_t n;
-    const struct lang_views *english;
-    int failed;
-};
-
-#define ADD(a, ...)                                                           \
-    do {                                                                      \
-        if (rt_findings_add((a)->f, __VA_ARGS__) != 0)                        \
-            (a)->failed = 1;                                                  \
-    } while (0)
-#define EVIDENCE(a, i, t)                                                     \
-    do {                                                                      \
-        if (rt_findings_evidence((a)->f, (i), (t)) != 0)                      \
-            (a)->failed = 1;                                                  \
-    } while (0)
 
 /* A pair of table T as evidence: its index and its text, decoded here. */
 static void evidence_at(struct audit *a, const struct rt_table *t,
@@ -309,12 +216,8 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
      * text without its name in a provider's range is that provider's
      * lost name, which only its INI gives back; outside every range it
      * is an orphan, which pruning removes. */
-    size_t n_spans = 0;
-    struct rt_span *spans = rt_owned_spans(a->db, 1, &n_spans);
-    if (!spans) {
-        a->failed = 1;
-        return;
-    }
+    const struct rt_span *spans = a->spans[1];
+    size_t n_spans = a->n_spans[1];
     for (int k = 0; k < 2; k++) {
         const struct view *w = k ? &v->help : &v->counter;
         const struct view *other = k ? &v->counter : &v->help;
@@ -378,7 +281,6 @@ static void check_parity_and_pairs(struct audit *a, const struct lang_views *v)
                 "Windows' own tables)", id, below, k ? "help texts" : "names",
                 base, k ? "a name" : "a help text");
     }
-    free(spans);
 }
 
 /* Strings above Base Index inside no provider's range, in runs. Each
@@ -391,12 +293,8 @@ static void check_orphans(struct audit *a, const struct lang_views *v)
         const struct view *w = k ? &v->help : &v->counter;
         int open_run = 0;
         uint32_t last = 0;
-        size_t n_spans;
-        struct rt_span *spans = rt_owned_spans(db, k, &n_spans);
-        if (!spans) {
-            a->failed = 1;
-            return;
-        }
+        const struct rt_span *spans = a->spans[k];
+        size_t n_spans = a->n_spans[k];
         for (size_t i = 0; i < w->n; i++) {
             uint32_t x = w->p[i]->index;
             if (x <= db->base_index)
@@ -417,7 +315,6 @@ static void check_orphans(struct audit *a, const struct lang_views *v)
             evidence_at(a, w->t, w->p[i]);
             last = x;
         }
-        free(spans);
     }
 }
 
@@ -582,313 +479,6 @@ static void check_perflib_values(struct audit *a)
             "off", db->perflib_disable);
 }
 
-/* A provider whose range is judged against the others': complete, and
- * neither its counter nor its help range inverted (those are errors of
- * their own). */
-static int range_comparable(const struct rt_service_info *s)
-{
-    return s->has_range && s->has_last_counter && s->has_first_help &&
-           s->has_last_help && s->first_counter <= s->last_counter &&
-           s->first_help <= s->last_help;
-}
-
-/* At most this many pairs of providers that share indices are listed: a
- * database of thousands of providers over one range would otherwise give
- * millions of findings. */
-#define OVERLAP_MAX 1000u
-
-struct ivl {
-    uint32_t lo, hi;
-    size_t svc;
-};
-
-static int ivl_cmp(const void *a, const void *b)
-{
-    const struct ivl *x = a, *y = b;
-    if (x->lo != y->lo)
-        return x->lo < y->lo ? -1 : 1;
-    return x->svc < y->svc ? -1 : x->svc > y->svc;
-}
-
-struct overlaps {
-    struct pair_at {
-        size_t i, j;
-    } *v;
-    size_t n;
-    int more;       /* pairs beyond OVERLAP_MAX were not kept */
-    int nomem;
-};
-
-static int pair_at_cmp(const void *a, const void *b)
-{
-    const struct pair_at *x = a, *y = b;
-    if (x->i != y->i)
-        return x->i < y->i ? -1 : 1;
-    return x->j < y->j ? -1 : x->j > y->j;
-}
-
-/* Adds to O every pair of the N intervals IV that overlap: a sweep in
- * order of their starts that keeps the intervals still open (a heap by
- * their ends), so that each new one overlaps exactly those open. Stops
- * past 2 * OVERLAP_MAX pairs (counter and help pairs may coincide). */
-static void sweep_overlaps(struct ivl *iv, size_t n, struct overlaps *o)
-{
-    size_t *heap = malloc((n + 1) * sizeof *heap);   /* by iv[].hi */
-    size_t *open = malloc((n + 1) * sizeof *open);   /* open intervals */
-    size_t *where = malloc((n + 1) * sizeof *where); /* each one's place */
-    size_t nh = 0, no = 0;
-    if (!heap || !open || !where) {
-        o->nomem = 1;
-        goto out;
-    }
-    qsort(iv, n, sizeof *iv, ivl_cmp);
-    for (size_t x = 0; x < n && !o->more; x++) {
-        while (nh && iv[heap[0]].hi < iv[x].lo) {
-            size_t gone = heap[0];
-            heap[0] = heap[--nh];
-            for (size_t h = 0;;) {      /* sift down */
-                size_t c = 2 * h + 1;
-                if (c >= nh)
-                    break;
-                if (c + 1 < nh && iv[heap[c + 1]].hi < iv[heap[c]].hi)
-                    c++;
-                if (iv[heap[h]].hi <= iv[heap[c]].hi)
-                    break;
-                size_t t = heap[h];
-                heap[h] = heap[c];
-                heap[c] = t;
-                h = c;
-            }
-            open[where[gone]] = open[--no];
-            where[open[where[gone]]] = where[gone];
-        }
-        for (size_t k = 0; k < no; k++) {
-            if (o->n == 2 * OVERLAP_MAX) {
-                o->more = 1;
-                break;
-            }
-            size_t i = iv[open[k]].svc, j = iv[x].svc;
-            o->v[o->n++] = i < j ? (struct pair_at){i, j}
-                                 : (struct pair_at){j, i};
-        }
-        where[x] = no;
-        open[no++] = x;
-        size_t h = nh++;
-        heap[h] = x;
-        while (h && iv[heap[(h - 1) / 2]].hi > iv[heap[h]].hi) {
-            size_t p = (h - 1) / 2, t = heap[p];
-            heap[p] = heap[h];
-            heap[h] = t;
-            h = p;
-        }
-    }
-out:
-    free(heap);
-    free(open);
-    free(where);
-}
-
-/* Per language: how many providers have no name in it, and the first. */
-struct lacking {
-    size_t n, first;
-};
-
-/* Service I's names (range FC-LC) in every language: English's lack is an
- * error each; another language's is counted in LACKING (NULL: out of
- * memory) and said once for all the providers it lacks, since one
- * finding per provider and language would be services x languages. */
-static void names_in_every_language(struct audit *a, size_t i, uint32_t fc,
-                                    uint32_t lc, struct lacking *lacking)
-{
-    const struct rt_service_info *s = &a->db->services[i];
-    for (size_t l = 0; l < a->n; l++) {
-        const struct view *w = &a->lv[l].counter;
-        size_t lo = view_lower(w, fc);
-        if ((lo < w->n && w->p[lo]->index <= lc) || a->lv[l].l->fixed)
-            continue;
-        /* English (and what consumers read as the UI language) must
-         * have them; another language falls back to English. */
-        if (!rt_lang_same(a->lv[l].l->id, "009") &&
-            !rt_lang_is_current(a->lv[l].l->id)) {
-            if (lacking && !lacking[l].n++)
-                lacking[l].first = i;
-            continue;
-        }
-        ADD(a, "provider-strings-missing", RT_AUDIT_ERROR, a->lv[l].l->id,
-            SYMPTOM_NOT_FOUND, FIX_REINSTALL,
-            "%s: Perflib\\%s has no name in its range %u-%u", s->name,
-            a->lv[l].l->id, fc, lc);
-    }
-}
-
-static void report_lacking(struct audit *a, struct lacking *lacking)
-{
-    const struct rt_database *db = a->db;
-    for (size_t l = 0; lacking && l < a->n; l++) {
-        if (!lacking[l].n)
-            continue;
-        const struct rt_service_info *s = &db->services[lacking[l].first];
-        char others[80] = "";
-        if (lacking[l].n == 2)
-            snprintf(others, sizeof others, " and in another provider's");
-        else if (lacking[l].n > 2)
-            snprintf(others, sizeof others, " and in those of %zu other "
-                     "providers", lacking[l].n - 1);
-        ADD(a, "provider-strings-missing", RT_AUDIT_INFO, a->lv[l].l->id,
-            NULL, FIX_REINSTALL,
-            "%s: Perflib\\%s has no name in its range %u-%u%s (consumers "
-            "show the English names)", s->name, a->lv[l].l->id,
-            s->first_counter, s->last_counter, others);
-    }
-}
-
-/* The pairs of comparable providers whose counter or help ranges share
- * indices, each once, in database order; at most OVERLAP_MAX. */
-static void find_overlaps(const struct rt_database *db, struct overlaps *o)
-{
-    memset(o, 0, sizeof *o);
-    struct ivl *iv = malloc((db->n_services + 1) * sizeof *iv);
-    o->v = malloc(4 * OVERLAP_MAX * sizeof *o->v);
-    if (!iv || !o->v) {
-        o->nomem = 1;
-        free(iv);
-        return;
-    }
-    for (int help = 0; help < 2; help++) {
-        size_t n = 0;
-        for (size_t i = 0; i < db->n_services; i++) {
-            const struct rt_service_info *s = &db->services[i];
-            if (range_comparable(s))
-                iv[n++] = help ? (struct ivl){s->first_help, s->last_help, i}
-                               : (struct ivl){s->first_counter,
-                                              s->last_counter, i};
-        }
-        struct overlaps part = {o->v + o->n, 0, 0, 0};
-        sweep_overlaps(iv, n, &part);
-        o->n += part.n;
-        o->more |= part.more;
-        o->nomem |= part.nomem;
-    }
-    free(iv);
-    qsort(o->v, o->n, sizeof *o->v, pair_at_cmp);
-    size_t m = 0;
-    for (size_t k = 0; k < o->n; k++)
-        if (!m || pair_at_cmp(&o->v[m - 1], &o->v[k]))
-            o->v[m++] = o->v[k];
-    if (m > OVERLAP_MAX) {
-        m = OVERLAP_MAX;
-        o->more = 1;
-    }
-    o->n = m;
-}
-
-static void check_providers(struct audit *a)
-{
-    const struct rt_database *db = a->db;
-    struct overlaps ov;
-    find_overlaps(db, &ov);
-    if (ov.nomem)
-        a->failed = 1;
-    size_t next = 0;    /* the first pair of OV not yet listed */
-    struct lacking *lacking = calloc(a->n ? a->n : 1, sizeof *lacking);
-    if (!lacking)
-        a->failed = 1;
-    for (size_t i = 0; i < db->n_services; i++) {
-        const struct rt_service_info *s = &db->services[i];
-        if (s->has_disable && s->disable) {
-            char fix[300];
-            snprintf(fix, sizeof fix, "regtool enable %s", s->name);
-            ADD(a, "counters-disabled", RT_AUDIT_WARNING, NULL, SYMPTOM_DISABLED,
-                fix, "%s: Disable Performance Counters is %u: consumers skip it",
-                s->name, s->disable);
-        }
-        const char *bad = s->ini_file ? rt_side_name_problem(s->ini_file)
-                                      : NULL;
-        if (bad) {
-            char shown[100];
-            rt_side_name_shown(s->ini_file, shown, sizeof shown);
-            ADD(a, "perfinifile-invalid", RT_AUDIT_WARNING, NULL,
-                SYMPTOM_INI_FILE, FIX_INI_FILE,
-                "%s: PerfIniFile '%s' is not a file name (%s)", s->name,
-                shown, bad);
-        }
-        if (!s->has_range)
-            continue;
-        if (!s->has_last_counter || !s->has_first_help || !s->has_last_help) {
-            ADD(a, "provider-range-incomplete", RT_AUDIT_ERROR, NULL,
-                SYMPTOM_RANGE, FIX_REINSTALL,
-                "%s has First Counter %u but lacks %s", s->name,
-                s->first_counter,
-                !s->has_last_counter ? "Last Counter"
-                : !s->has_first_help ? "First Help" : "Last Help");
-            continue;
-        }
-        uint32_t fc = s->first_counter, lc = s->last_counter;
-        uint32_t fh = s->first_help, lh = s->last_help;
-        if (fc > lc || fh > lh) {
-            ADD(a, "provider-range-inverted", RT_AUDIT_ERROR, NULL,
-                SYMPTOM_RANGE, FIX_REINSTALL,
-                "%s: range inverted (counter %u-%u, help %u-%u)", s->name, fc,
-                lc, fh, lh);
-            continue;
-        }
-        if (fc % 2 || fh % 2 == 0)
-            ADD(a, "provider-range-parity", RT_AUDIT_ERROR, NULL, SYMPTOM_RANGE,
-                FIX_REINSTALL,
-                "%s: First Counter %u or First Help %u has the wrong parity "
-                "(names are even, help odd)", s->name, fc, fh);
-        if (fc <= db->base_index || fh <= db->base_index)
-            ADD(a, "provider-overlaps-base", RT_AUDIT_ERROR, NULL,
-                SYMPTOM_RANGE, FIX_REINSTALL,
-                "%s: range %u-%u reaches into Windows' base range (Base Index "
-                "%u)", s->name, fc, lc, db->base_index);
-        if (lc > db->last_counter || lh > db->last_help)
-            ADD(a, "provider-above-last-counter", RT_AUDIT_ERROR, NULL,
-                SYMPTOM_CONSISTENCY, FIX_REPAIR,
-                "%s: range ends at %u/%u, above Last Counter %u / Last Help %u",
-                s->name, lc, lh, db->last_counter, db->last_help);
-        for (; next < ov.n && ov.v[next].i == i; next++) {
-            const struct rt_service_info *o = &db->services[ov.v[next].j];
-            /* Seen on real machines; consumers read each index once,
-             * but uninstalling either would cut the other's strings. */
-            ADD(a, "provider-overlap", RT_AUDIT_WARNING, NULL, NULL,
-                FIX_REINSTALL,
-                "%s (counter %u-%u) and %s (counter %u-%u) share indices: "
-                "uninstalling either would remove the other's strings "
-                "(regtool refuses it without --force)",
-                s->name, fc, lc, o->name, o->first_counter, o->last_counter);
-        }
-        names_in_every_language(a, i, fc, lc, lacking);
-        /* Object List: indices of its objects, inside its range. */
-        if (s->object_list) {
-            size_t n_list = 0;
-            uint32_t *list = rt_object_list_parse(s->object_list, &n_list);
-            if (!list)
-                a->failed = 1;
-            int listed = 0;
-            for (size_t k = 0; list && k < n_list; k++) {
-                uint32_t x = list[k];
-                if (x < fc || x > lc) {
-                    if (!listed++)
-                        ADD(a, "object-list-outside-range", RT_AUDIT_WARNING,
-                            NULL, SYMPTOM_NOT_FOUND, FIX_REINSTALL,
-                            "%s: Object List names indices outside its range "
-                            "%u-%u", s->name, fc, lc);
-                    EVIDENCE(a, x, NULL);
-                }
-            }
-            free(list);
-        }
-    }
-    if (ov.more)
-        ADD(a, "provider-overlap", RT_AUDIT_WARNING, NULL, NULL, FIX_REINSTALL,
-            "more than %u pairs of providers share indices: only %u are "
-            "listed", OVERLAP_MAX, OVERLAP_MAX);
-    free(ov.v);
-    report_lacking(a, lacking);
-    free(lacking);
-}
-
 /* The store's other copies of a table that are not the table
  * (docs/design.md, "Where the tables live"): 64-bit Windows keeps the .dat
  * tables in System32 and SysWOW64, and lodctr /R is run in both; Vista and
@@ -930,16 +520,24 @@ static void check_copies(struct audit *a, const char *only)
 int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
              struct rt_findings *out)
 {
-    struct audit a = {db, out, NULL, 0, NULL, 0};
+    struct audit a = {.db = db, .f = out};
     a.lv = calloc(db->n_langs ? db->n_langs : 1, sizeof *a.lv);
-    if (!a.lv)
+    a.spans[0] = rt_owned_spans(db, 0, &a.n_spans[0]);
+    a.spans[1] = rt_owned_spans(db, 1, &a.n_spans[1]);
+    if (!a.lv || !a.spans[0] || !a.spans[1]) {
+        free(a.lv);
+        free(a.spans[0]);
+        free(a.spans[1]);
         return -1;
+    }
     for (size_t i = 0; i < db->n_langs; i++) {
         a.lv[i].l = &db->langs[i];
         a.n++;
         if (view_make(&a.lv[i].counter, &db->langs[i].tab[0]) ||
             view_make(&a.lv[i].help, &db->langs[i].tab[1])) {
             views_free(a.lv, a.n);
+            free(a.spans[0]);
+            free(a.spans[1]);
             return -1;
         }
         if (rt_lang_same(db->langs[i].id, "009") && !db->langs[i].fixed)
@@ -984,10 +582,12 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
      * Counter, a range past it), not another's. */
     size_t from = out->n;
     check_perflib_values(&a);
-    check_providers(&a);
+    rt_audit_check_providers(&a);
     if (only && !a.failed && rt_findings_keep_language(out, from, only) != 0)
         a.failed = 1;
     check_copies(&a, only);
     views_free(a.lv, a.n);
+    free(a.spans[0]);
+    free(a.spans[1]);
     return a.failed ? -1 : 0;
 }

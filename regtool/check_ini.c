@@ -81,14 +81,14 @@ static int print_json(FILE *f, const struct rt_provider_spec *spec,
         fprintf(f, ",\"offset\":%ld,\"object\":%s,\"text\":{", s->offset,
                 s->is_object ? "true" : "false");
         bool first_lang = true;
-        for (size_t j = 0; j < spec->n_languages; j++) {
-            const struct rt_provider_text *t = &s->text[j];
+        for (size_t k = 0; k < s->n_text; k++) {
+            const struct rt_provider_text *t = &s->text[k];
             if (!t->name && !t->help)
                 continue;
             if (!first_lang)
                 fputc(',', f);
             first_lang = false;
-            rt_json_string(f, spec->languages[j].id);
+            rt_json_string(f, spec->languages[t->lang].id);
             fputs(":{\"name\":", f);
             rt_json_string_or_null(f, t->name);
             fputs(",\"help\":", f);
@@ -116,15 +116,14 @@ static void print_text(FILE *f, const struct rt_provider_spec *spec)
         const struct rt_provider_symbol *s = &spec->symbols[i];
         fprintf(f, "  %ld %s %s\n", s->offset, rt_cli_shown(s->symbol),
                 s->is_object ? "object" : "counter");
-        for (size_t j = 0; j < spec->n_languages; j++) {
-            const struct rt_provider_text *t = &s->text[j];
+        for (size_t k = 0; k < s->n_text; k++) {
+            const struct rt_provider_text *t = &s->text[k];
+            const char *id = spec->languages[t->lang].id;
             if (t->name)
-                fprintf(f, "    %s name: %s\n",
-                        rt_cli_shown(spec->languages[j].id),
+                fprintf(f, "    %s name: %s\n", rt_cli_shown(id),
                         rt_cli_shown(t->name));
             if (t->help)
-                fprintf(f, "    %s help: %s\n",
-                        rt_cli_shown(spec->languages[j].id),
+                fprintf(f, "    %s help: %s\n", rt_cli_shown(id),
                         rt_cli_shown(t->help));
         }
     }

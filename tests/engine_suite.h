@@ -221,7 +221,9 @@ static struct rt_provider_spec *make_spec(const char *driver,
         sym->offset = (long)(2 * k);
         sym->is_object = k == 0;
         sym->text = calloc(n_langs, sizeof *sym->text);
+        sym->n_text = n_langs;
         for (size_t i = 0; i < n_langs; i++) {
+            sym->text[i].lang = (unsigned)i;
             snprintf(buf, sizeof buf, "%s %s name %zu", driver, langs[i], k);
             sym->text[i].name = strdup(buf);
             snprintf(buf, sizeof buf, "%s %s help %zu", driver, langs[i], k);

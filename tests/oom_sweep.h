@@ -192,6 +192,7 @@ static inline struct rt_provider_spec *make_spec(const char *driver)
         sym->offset = (long)(2 * k);
         sym->is_object = k == 0;
         sym->text = calloc(1, sizeof *sym->text);
+        sym->n_text = 1;
         snprintf(buf, sizeof buf, "%s name %zu", driver, k);
         sym->text[0].name = strdup(buf);
         snprintf(buf, sizeof buf, "%s help %zu", driver, k);

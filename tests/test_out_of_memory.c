@@ -570,12 +570,15 @@ static char *ini_result(void *ctx)
         rt_strbuf_printf(&b, "%s %ld %u %d %u %u\n", y->symbol, y->offset,
                          y->define_line, y->is_object, y->object_line,
                          y->first_line);
-        for (size_t j = 0; j < sp->n_languages; j++)
+        for (size_t j = 0; j < sp->n_languages; j++) {
+            static const struct rt_provider_text none = {0};
+            const struct rt_provider_text *t = rt_provider_symbol_text(y, j);
+            if (!t)
+                t = &none;
             rt_strbuf_printf(&b, "  %s %u %s %u\n",
-                             y->text[j].name ? y->text[j].name : "-",
-                             y->text[j].name_line,
-                             y->text[j].help ? y->text[j].help : "-",
-                             y->text[j].help_line);
+                             t->name ? t->name : "-", t->name_line,
+                             t->help ? t->help : "-", t->help_line);
+        }
     }
     rt_strbuf_printf(&b, "files %zu %zu\n", c->inf.ini_len, c->inf.sym_len);
     return rt_strbuf_take(&b);

@@ -212,9 +212,11 @@ static void valid_provider_loads(void **state)
     assert_int_equal(b->offset, 4);
     assert_int_equal(b->define_line, 6);
     assert_int_equal(b->first_line, 12);
-    assert_string_equal(b->text[1].help, "Counts b; also c.");
-    assert_null(b->text[0].name);
-    assert_null(b->text[0].help);
+    /* Its texts are those of the languages it has keys in: 009 only. */
+    assert_int_equal(b->n_text, 1);
+    assert_string_equal(rt_provider_symbol_text(b, 1)->help,
+                        "Counts b; also c.");
+    assert_null(rt_provider_symbol_text(b, 0));
     rt_provider_spec_free(&spec);
     assert_null(spec.symbols);
 }

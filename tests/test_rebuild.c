@@ -121,6 +121,7 @@ static void spec_a(struct rt_provider_spec *sp)
         sp->symbols[k].symbol = strdup(k ? "CNT" : "OBJ");
         sp->symbols[k].offset = 2 * k;
         sp->symbols[k].text = calloc(1, sizeof *sp->symbols[k].text);
+        sp->symbols[k].n_text = 1;
         sp->symbols[k].text[0].name = strdup(names[k]);
         sp->symbols[k].text[0].help = strdup(helps[k]);
     }

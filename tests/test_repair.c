@@ -378,6 +378,9 @@ static struct rt_provider_spec *ini_spec(const char *driver, const char *path,
         y->symbol = strdup(buf);
         y->offset = (long)(2 * i);
         y->text = calloc(sp->n_languages, sizeof *y->text);
+        y->n_text = russian && i == 0 ? 2 : 1;
+        if (russian)
+            y->text[1].lang = 1;
         snprintf(buf, sizeof buf, "INI name %zu", i);
         y->text[0].name = strdup(buf);
         snprintf(buf, sizeof buf, "INI help %zu", i);

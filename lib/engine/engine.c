@@ -209,16 +209,20 @@ static const char *text_in(const struct rt_provider_symbol *sym, int i,
 {
     if (i < 0)
         return NULL;
-    return help ? sym->text[i].help : sym->text[i].name;
+    const struct rt_provider_text *t = rt_provider_symbol_text(sym,
+                                                               (size_t)i);
+    return !t ? NULL : help ? t->help : t->name;
 }
 
-/* Of SYM's texts, the first language's that has one; -1 none. */
+/* Of SYM's texts, the first language's that has one; -1 none. Its texts
+ * are by language: a walk of them, not of every language listed. */
 static int first_text(const struct rt_provider_spec *spec,
                       const struct rt_provider_symbol *sym, int help)
 {
-    for (size_t i = 0; i < spec->n_languages; i++)
-        if (text_in(sym, (int)i, help))
-            return (int)i;
+    (void)spec;
+    for (size_t k = 0; k < sym->n_text; k++)
+        if (help ? sym->text[k].help : sym->text[k].name)
+            return (int)sym->text[k].lang;
     return -1;
 }
 

@@ -168,12 +168,13 @@ static const char *ini_text(const struct rt_provider_spec *const *v,
             const struct rt_provider_symbol *sym = symbol_at(v[j], offset);
             if (!sym)
                 continue;
-            for (size_t i = 0; i < v[j]->n_languages; i++) {
-                const char *id = v[j]->languages[i].id;
+            /* Its texts, in the INI's language order (those it has). */
+            for (size_t k = 0; k < sym->n_text; k++) {
+                const char *id = v[j]->languages[sym->text[k].lang].id;
                 if ((pass == 0 && !rt_lang_same(id, lang)) ||
                     (pass == 1 && !rt_lang_same(id, "009")))
                     continue;
-                const char *t = help ? sym->text[i].help : sym->text[i].name;
+                const char *t = help ? sym->text[k].help : sym->text[k].name;
                 if (t) {
                     *from = v[j];
                     return t;

@@ -16,6 +16,7 @@
 #include "provider/ini_reader.h"
 #include "model/strbuf.h"
 #include "provider/pos_index.h"
+#include "provider/provider_texts.h"
 #include "provider/symbol_file.h"
 #include "provider/symbol_path.h"
 
@@ -271,15 +272,17 @@ struct sym {
     bool key_errors;        /* a key of it was already reported */
     bool skipped_keys;      /* a key of it was skipped, as lodctr skips it */
     bool dropped;           /* not installed: lodctr would not install it */
-    struct rt_provider_text *text;
+    bool any_text;          /* it has a text (a NAME or HELP) */
     const struct rt_symbol_def *def;
 };
 
+/* The symbols, and their texts: one a (symbol, language) that has a
+ * [text] key (provider_texts.h). */
 struct symlist {
     struct sym *v;
     size_t n, cap;
-    size_t n_languages;
     struct rt_pos_index by_name;    /* case-insensitive */
+    struct rt_provider_texts texts; /* by the symbols' positions */
 };
 
 /* The symbol NAME (any case), added when new. Symbols of the list never
@@ -308,11 +311,8 @@ static struct sym *sym_get(struct symlist *s, const char *name,
         s->cap = cap;
     }
     char *symbol = strdup(name);
-    struct rt_provider_text *text = calloc(s->n_languages ? s->n_languages
-                                           : 1, sizeof *text);
-    if (!symbol || !text || rt_pos_index_add(&s->by_name, h, s->n)) {
+    if (!symbol || rt_pos_index_add(&s->by_name, h, s->n)) {
         free(symbol);
-        free(text);
         rt_diags_nomem(d);
         return NULL;
     }
@@ -320,7 +320,6 @@ static struct sym *sym_get(struct symlist *s, const char *name,
     memset(x, 0, sizeof *x);
     x->symbol = symbol;
     x->first_line = line;
-    x->text = text;
     return x;
 }
 
@@ -336,12 +335,11 @@ static void text_free(struct rt_provider_text *t, size_t n, int owned)
 
 static void symlist_free(struct symlist *s)
 {
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < s->n; i++)
         free(s->v[i].symbol);
-        text_free(s->v[i].text, s->n_languages, 0);
-    }
     free(s->v);
     rt_pos_index_free(&s->by_name);
+    rt_provider_texts_free(&s->texts);
 }
 
 /* ---- validation ---- */
@@ -529,7 +527,13 @@ static void collect_text(struct loader *L, struct checked *c,
             rt_diags_add(L->d, RT_WARNING, L->path, k->line, k->name,
                          "%s is enclosed in quotes; they are dropped, as "
                          "the profile API drops them", k->name);
-        struct rt_provider_text *t = &s->text[li];
+        struct rt_provider_text *t = rt_provider_texts_get(
+            &syms->texts, (size_t)(s - syms->v), (size_t)li);
+        if (!t) {
+            rt_diags_nomem(L->d);
+            return;
+        }
+        s->any_text = true;
         c->lang_used[li] = true;
         /* Keys spelled differently can name one text: the language as
          * 009 and 0009 is one language. That is a duplicate key, as two
@@ -693,15 +697,11 @@ static void check_offsets(struct loader *L, const struct checked *c,
  * about): nothing of them reaches the tables, as nothing would with
  * lodctr. Before the offsets are checked, since such a symbol takes no
  * index. */
-static void drop_symbols_without_text(const struct checked *c,
-                                      struct symlist *syms)
+static void drop_symbols_without_text(struct symlist *syms)
 {
     for (size_t i = 0; i < syms->n; i++) {
         struct sym *s = &syms->v[i];
-        bool any_text = false;
-        for (size_t j = 0; j < c->n_languages; j++)
-            any_text |= s->text[j].name || s->text[j].help;
-        if (!any_text && s->skipped_keys)
+        if (!s->any_text && s->skipped_keys)
             s->dropped = true;
     }
 }
@@ -716,17 +716,21 @@ static void check_symbol_text(struct loader *L, const struct checked *c,
         if (s->dropped)
             continue;
         bool any_name = false;
-        for (size_t j = 0; j < c->n_languages; j++) {
-            const struct rt_provider_text *t = &s->text[j];
+        size_t n;
+        const struct rt_provider_text *v = rt_provider_texts_of(&syms->texts,
+                                                                i, &n);
+        for (size_t k = 0; k < n; k++) {
+            const struct rt_provider_text *t = &v[k];
+            const char *id = c->languages[t->lang].id;
             any_name |= t->name != NULL;
             if (t->name && !t->help)
                 rt_diags_add(L->d, RT_WARNING, L->path, t->name_line,
                              s->symbol, "%s has a NAME but no HELP in "
-                             "language %s", s->symbol, c->languages[j].id);
+                             "language %s", s->symbol, id);
             if (t->help && !t->name)
                 rt_diags_add(L->d, RT_WARNING, L->path, t->help_line,
                              s->symbol, "%s has a HELP but no NAME in "
-                             "language %s", s->symbol, c->languages[j].id);
+                             "language %s", s->symbol, id);
         }
         if (!any_name && !s->key_errors)
             rt_diags_add(L->d, RT_ERROR, L->path, s->first_line, s->symbol,
@@ -761,7 +765,25 @@ static int fill_spec(struct rt_provider_spec *spec, const char *ini_path,
 {
     spec->ini_path = strdup(ini_path);
     spec->symbols = calloc(syms->n ? syms->n : 1, sizeof *spec->symbols);
-    if (!spec->ini_path || !spec->symbols) {
+    /* Each kept symbol's texts, a copy of its own (as a spec built by
+     * hand has), in the slot it takes. */
+    bool ok = spec->ini_path && spec->symbols;
+    for (size_t i = 0, k = 0; ok && i < syms->n; i++) {
+        size_t n;
+        const struct rt_provider_text *v = rt_provider_texts_of(&syms->texts,
+                                                                i, &n);
+        if (syms->v[i].dropped)
+            continue;
+        spec->symbols[k].n_text = n;
+        if (n && !(spec->symbols[k].text = malloc(n * sizeof *v)))
+            ok = false;
+        else if (n)
+            memcpy(spec->symbols[k].text, v, n * sizeof *v);
+        k++;
+    }
+    if (!ok) {
+        for (size_t i = 0; spec->symbols && i < syms->n; i++)
+            free(spec->symbols[i].text);
         free(spec->ini_path);
         free(spec->symbols);
         memset(spec, 0, sizeof *spec);
@@ -784,17 +806,20 @@ static int fill_spec(struct rt_provider_spec *spec, const char *ini_path,
         struct sym *s = &syms->v[i];
         if (s->dropped)
             continue;
-        spec->symbols[spec->n_symbols++] = (struct rt_provider_symbol){
+        struct rt_provider_symbol *y = &spec->symbols[spec->n_symbols++];
+        struct rt_provider_text *text = y->text;    /* made above */
+        size_t n_text = y->n_text;
+        *y = (struct rt_provider_symbol){
             .symbol = s->symbol,
             .offset = (long)s->def->value,
             .define_line = s->def->line,
             .is_object = s->is_object,
             .object_line = s->object_line,
             .first_line = s->first_line,
-            .text = s->text,
+            .text = text,
+            .n_text = n_text,
         };
         s->symbol = NULL;
-        s->text = NULL;
     }
     qsort(spec->symbols, spec->n_symbols, sizeof *spec->symbols,
           cmp_sym_ptr_offset);
@@ -845,13 +870,15 @@ int rt_provider_spec_load_files(const char *ini_path, const char *symbol_dir,
         check_info(&L, &c);
     if (!d->out_of_memory)
         check_languages(&L, &c);
-    struct symlist syms = {.n_languages = c.n_languages};
+    struct symlist syms = {0};
     if (!d->out_of_memory)
         collect_text(&L, &c, &syms);
     if (!d->out_of_memory)
         collect_objects(&L, &c, &syms);
+    if (!d->out_of_memory && rt_provider_texts_group(&syms.texts, syms.n))
+        rt_diags_nomem(d);
     if (!d->out_of_memory)
-        drop_symbols_without_text(&c, &syms);
+        drop_symbols_without_text(&syms);
     if (!L.text.n && !d->out_of_memory)
         rt_diags_add(d, RT_ERROR, ini_path, 0, NULL,
                      "[text] is missing or empty");
@@ -904,7 +931,7 @@ void rt_provider_spec_free(struct rt_provider_spec *spec)
 {
     for (size_t i = 0; i < spec->n_symbols; i++) {
         free(spec->symbols[i].symbol);
-        text_free(spec->symbols[i].text, spec->n_languages,
+        text_free(spec->symbols[i].text, spec->symbols[i].n_text,
                   spec->text_pool == NULL);
     }
     free(spec->text_pool);

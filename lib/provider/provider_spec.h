@@ -23,15 +23,16 @@ struct rt_provider_language {
     unsigned line;          /* its [languages] line */
 };
 
-/* A symbol's text in one language; NAME or HELP is NULL when the INI has
- * no such key (line 0). Text is UTF-8 as the profile API gives it to
- * lodctr: as written after the '=', blanks at both ends dropped (a warning
- * says so); a tab inside is kept (a warning too), no other control
- * character ever. */
+/* A symbol's text in one language, LANG: NAME or HELP is NULL when the INI
+ * has no such key (line 0), never both. Text is UTF-8 as the profile API
+ * gives it to lodctr: as written after the '=', blanks at both ends
+ * dropped (a warning says so); a tab inside is kept (a warning too), no
+ * other control character ever. */
 struct rt_provider_text {
     char *name;
     char *help;
     unsigned name_line, help_line;
+    unsigned lang;          /* index in rt_provider_spec.languages */
 };
 
 /* An object or counter. */
@@ -42,8 +43,11 @@ struct rt_provider_symbol {
     bool is_object;         /* listed in [objects] */
     unsigned object_line;   /* that [objects] line; 0 for a counter */
     unsigned first_line;    /* first INI line naming it */
-    struct rt_provider_text *text;  /* one per language, parallel to
-                                       rt_provider_spec.languages */
+    /* Its texts, one for each language it has [text] keys in, by
+     * ascending lang: they cost by the keys, not by the languages listed
+     * (an INI may list 4,096). rt_provider_symbol_text finds one. */
+    struct rt_provider_text *text;
+    size_t n_text;
 };
 
 struct rt_provider_spec {
@@ -86,6 +90,11 @@ int rt_provider_spec_load_in(const char *ini_path, const char *symbol_dir,
                              struct rt_provider_spec *spec, struct rt_diags *d);
 
 void rt_provider_spec_free(struct rt_provider_spec *spec);
+
+/* SYM's text in language LANG (an index in the spec's languages), or NULL
+ * when it has none there. */
+const struct rt_provider_text *
+rt_provider_symbol_text(const struct rt_provider_symbol *sym, size_t lang);
 
 /* Index of language ID ("009" or "CurrentLanguage", any case) in
  * SPEC->languages, or -1. */

@@ -21,6 +21,11 @@
 #      a heap block for it, its message and the file's name (check-ini
 #      260 MB, 32 x; rebuild 310 MB for a 15.3 MB tree). The first 1000
 #      of a kind are kept, the rest counted.
+#   4. check-ini and install --dry-run of an INI listing 4,096 languages
+#      whose [text] has 16,000 keys, each symbol's in one language: each
+#      symbol had a text slot for every language listed, used or not
+#      (24 bytes x 4,096 a symbol): 1.1 GB for a 322 KB INI (review 34
+#      F5). A symbol's texts now cost by its keys.
 # What the INI never names is never reported: the messages are made for
 # the definitions it names, when they are reported.
 . tests/cli/lib.sh
@@ -104,5 +109,23 @@ cp "$S/CounterOffsets.h" "$INF/CounterOffsets.h"
 in=$(du -sb "$W" | cut -f1)
 peak "rebuild --dry-run of a $((in / 1024)) KB tree, its INF copy's INI $N skipped keys" \
     $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" rebuild --dry-run
+
+# 4. 4,096 languages, 16,000 [text] keys: 8,000 symbols, each with a NAME
+# and a HELP in one language, the languages taken in turn.
+N=$(size 8000)
+awk -v n="$N" 'BEGIN { printf "[info]\ndrivername=ManyLang\nsymbolfile=many.h\n\n[languages]\n"
+    for (i = 0; i < 4096; i++) printf "%03X=L\n", i
+    printf "\n[objects]\nS0_000_NAME=O\n\n[text]\n"
+    for (j = 0; j < n; j++) { l = j % 4096
+        printf "S%d_%03X_NAME=n%d\nS%d_%03X_HELP=h%d\n", j, l, j, j, l, j } }' \
+    >"$D/many.ini" || fail "cannot write many.ini"
+awk -v n="$N" 'BEGIN { for (j = 0; j < n; j++) printf "#define S%d %d\n", j, 2 * j }' \
+    >"$D/many.h" || fail "cannot write many.h"
+in=$(( $(stat -c %s "$D/many.ini") + $(stat -c %s "$D/many.h") ))
+peak "check-ini, 4096 languages, $((2 * N)) [text] keys ($((in / 1024)) KB)" \
+    $((10 * in + 24 * MB)) "$REGTOOL" check-ini "$D/many.ini"
+expect_grep "^  $((2 * N - 2)) S$((N - 1)) counter$" "$OUT"
+peak "install --dry-run of it" $((10 * in + 24 * MB)) \
+    "$REGTOOL" --store "hive:$TMPDIR/w2" install $CS --dry-run "$D/many.ini"
 
 echo "hostile_memory_ini.sh: ok"

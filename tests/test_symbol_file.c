@@ -227,6 +227,49 @@ static void messages_about_big_things_are_bounded(void **state)
     rt_symbol_table_free(&t);
 }
 
+/* Cycles that share names: a chain met again by names already on a
+ * cycle and by one that is not, a cycle through a shorter one. Each back
+ * reference that brings a name on no cycle yet describes a new cycle,
+ * from the name met again to the top of the walk; a name keeps the first
+ * cycle it was put on, and those already on one are not walked again
+ * (review 34 F1: each back reference walked the whole stack). */
+static void cycles_that_share_names(void **state)
+{
+    (void)state;
+    char src[1024], *o = src;
+    for (int k = 0; k < 9; k++)
+        o += sprintf(o, "#define A%d A%d\n", k, k + 1);
+    sprintf(o, "#define A9 (A0 + Y + A5 + A0)\n"
+               "#define Y (A0 + A4)\n"
+               "#define P Q\n"
+               "#define Q (R + 1)\n"
+               "#define R (Q + P + S)\n"
+               "#define S (P + R)\n"
+               "#define T (Y + 1)\n");
+    struct rt_symbol_table t;
+    parse(src, &t);
+    assert_int_equal(t.n_cycles, 5);
+    assert_problem(&t, "A0", 1, "A0 is in an alias cycle of 10 names: "
+                                "A0 -> A1 -> A2 -> A3 -> ... -> A0");
+    char name[8], want[128];
+    for (unsigned k = 1; k <= 9; k++) {
+        snprintf(name, sizeof name, "A%u", k);
+        snprintf(want, sizeof want, "A%u is in an alias cycle of 10 names "
+                 "with A0 (line 1)", k);
+        assert_problem(&t, name, k + 1, want);
+    }
+    assert_problem(&t, "Y", 11, "Y is in an alias cycle of 11 names with "
+                                "A0 (line 1)");
+    assert_problem(&t, "P", 12, "P is in an alias cycle P -> Q -> R -> P");
+    assert_problem(&t, "Q", 13, "Q is in an alias cycle Q -> R -> Q");
+    assert_problem(&t, "R", 14, "R is in an alias cycle Q -> R -> Q");
+    assert_problem(&t, "S", 15, "S is in an alias cycle P -> Q -> R -> S "
+                                "-> P");
+    assert_problem(&t, "T", 16, "T: Y (line 11): alias cycle of 11 names "
+                                "with A0 (line 1)");
+    rt_symbol_table_free(&t);
+}
+
 static void long_chains_and_deep_parentheses(void **state)
 {
     (void)state;
@@ -639,6 +682,7 @@ int main(void)
         cmocka_unit_test(slash_star_slash_opens_a_comment),
         cmocka_unit_test(problems_have_exact_messages),
         cmocka_unit_test(messages_about_big_things_are_bounded),
+        cmocka_unit_test(cycles_that_share_names),
         cmocka_unit_test(long_chains_and_deep_parentheses),
         cmocka_unit_test(case_insensitive_lookup),
         cmocka_unit_test(utf16_symbol_file),

@@ -290,12 +290,18 @@ struct resolver {
     const char **pos;       /* per stack entry: where to look for the next
                                name in its value */
     size_t depth;
-    bool *in_cycle;
+    size_t *at;             /* per definition: its place on the stack while
+                               ACTIVE */
     /* The cycles found (in T) are pointed at by their members (CYCLE_OF,
-     * one more than the index; 0: none), so that a cycle of thousands of
-     * names is described once, not once a member. */
+     * one more than the index; 0: none, and so not on a cycle), so that
+     * a cycle of thousands of names is described once, not once a
+     * member. */
     size_t cycles_cap;
     size_t *cycle_of;
+    /* Per stack entry K on a cycle: a depth D <= K such that the entries
+     * D..K are all on one (those below K never leave the stack before
+     * K): a walk down the stack for entries not on a cycle skips them. */
+    size_t *low;
     bool oom;               /* memory ran out: resolution stops */
 };
 
@@ -386,8 +392,8 @@ static int eval_name(struct expr *e, long long *v)
     size_t j = (size_t)(ref - r->t->v);
     /* Members of a cycle all report the cycle itself; a definition
      * leading into one names where the trouble starts. */
-    if (r->state[j] == ACTIVE || (!ref->ok && r->in_cycle[j] &&
-                                  r->in_cycle[e->self]))
+    if (r->state[j] == ACTIVE || (!ref->ok && r->cycle_of[j] &&
+                                  r->cycle_of[e->self]))
         return fail(e, WHY_CYCLE, r->cycle_of[e->self] - 1);
     if (!ref->ok)
         return fail(e, WHY_VIA, root_of(r->t, j));
@@ -541,20 +547,35 @@ static size_t write_chain(const struct resolver *r, size_t from, size_t j,
     return put(o, len, "%.*s%s", shown(name), name, more(name));
 }
 
+/* The depth D <= H such that the stack entry D - 1 is the highest one
+ * below H on no cycle (0: none); the runs skipped on the way are made to
+ * point at D, so that a run is walked over about once, however often
+ * the stack below it is met again. */
+static size_t unmarked_below(struct resolver *r, size_t h)
+{
+    size_t d = h;
+    while (d && r->cycle_of[r->stack[d - 1]])
+        d = r->low[d - 1];
+    while (h > d) {
+        size_t next = r->low[h - 1];
+        r->low[h - 1] = d;
+        h = next;
+    }
+    return d;
+}
+
 /* Definition J, on the stack, is met again: the stack from J on is a
  * cycle. Its members not yet on one are put on it, described once: all
- * its names when they are eight or fewer, else the first four. */
+ * its names when they are eight or fewer, else the first four. The
+ * entries on no cycle are each put on this one; the runs of entries
+ * already on one are skipped (unmarked_below), so a chain met again by
+ * thousands of names is walked about once, not once a name (review 34
+ * F1: K references back under a chain of D names took K x D steps). */
 static void mark_cycle(struct resolver *r, size_t j)
 {
-    size_t from = 0;
-    while (r->stack[from] != j)
-        from++;
-    bool news = false;
-    for (size_t k = from; k < r->depth; k++) {
-        r->in_cycle[r->stack[k]] = true;
-        news |= !r->cycle_of[r->stack[k]];
-    }
-    if (!news)
+    size_t from = r->at[j];
+    size_t h = unmarked_below(r, r->depth);
+    if (h <= from)
         return;     /* each member already names a cycle it is in */
     struct rt_symbol_table *t = r->t;
     if (t->n_cycles == r->cycles_cap) {
@@ -581,14 +602,18 @@ static void mark_cycle(struct resolver *r, size_t j)
     c->first = j;
     c->n = r->depth - from;
     c->chain = chain;
-    for (size_t k = from; k < r->depth; k++)
-        if (!r->cycle_of[r->stack[k]])
-            r->cycle_of[r->stack[k]] = t->n_cycles;
+    while (h > from) {
+        size_t k = h - 1;
+        r->cycle_of[r->stack[k]] = t->n_cycles;
+        r->low[k] = k;
+        h = unmarked_below(r, k);
+    }
 }
 
 static void visit(struct resolver *r, size_t i)
 {
     r->state[i] = ACTIVE;
+    r->at[i] = 0;
     r->stack[0] = i;
     r->pos[0] = r->t->v[i].expr;
     r->depth = 1;
@@ -614,6 +639,7 @@ static void visit(struct resolver *r, size_t i)
             mark_cycle(r, j);
         } else if (r->state[j] == UNSEEN) {
             r->state[j] = ACTIVE;
+            r->at[j] = r->depth;
             r->stack[r->depth] = j;
             r->pos[r->depth] = ref->expr;
             r->depth++;
@@ -629,9 +655,10 @@ static int resolve_all(struct rt_symbol_table *t)
     r.state = calloc(n, 1);
     r.stack = calloc(n, sizeof *r.stack);
     r.pos = calloc(n, sizeof *r.pos);
-    r.in_cycle = calloc(n, sizeof *r.in_cycle);
+    r.at = calloc(n, sizeof *r.at);
     r.cycle_of = calloc(n, sizeof *r.cycle_of);
-    r.oom = !r.state || !r.stack || !r.pos || !r.in_cycle || !r.cycle_of;
+    r.low = calloc(n, sizeof *r.low);
+    r.oom = !r.state || !r.stack || !r.pos || !r.at || !r.cycle_of || !r.low;
     for (size_t i = 0; i < t->n && !r.oom; i++)
         if (r.state[i] == UNSEEN)
             visit(&r, i);
@@ -648,8 +675,9 @@ static int resolve_all(struct rt_symbol_table *t)
     free(r.state);
     free(r.stack);
     free(r.pos);
-    free(r.in_cycle);
+    free(r.at);
     free(r.cycle_of);
+    free(r.low);
     return r.oom ? -1 : 0;
 }
 

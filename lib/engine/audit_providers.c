@@ -122,7 +122,9 @@ out:
  * names of its id, a binary search of an empty table, for each provider
  * and language: 8,000 of each 8 s, review 34 F6). */
 struct lacking {
-    size_t n, first;
+    /* Sixteen bytes in all: a tree of every language id (65,536) holds
+     * as many. Providers are services of one hive, far fewer than 2^32. */
+    uint32_t n, first;
     uint32_t top;           /* its highest name index; 0 when it has none */
     unsigned char fixed;    /* served fixed: not looked at */
     unsigned char main;     /* English, or what consumers read as the UI
@@ -164,7 +166,7 @@ static void names_in_every_language(struct audit *a, size_t i, uint32_t fc,
               : !rt_lang_same(a->lv[l].l->id, "009") &&
                     !rt_lang_is_current(a->lv[l].l->id)) {
             if (lacking && !lacking[l].n++)
-                lacking[l].first = i;
+                lacking[l].first = (uint32_t)i;
             continue;
         }
         ADD(a, "provider-strings-missing", RT_AUDIT_ERROR, a->lv[l].l->id,
@@ -186,7 +188,7 @@ static void report_lacking(struct audit *a, struct lacking *lacking)
             snprintf(others, sizeof others, " and in another provider's");
         else if (lacking[l].n > 2)
             snprintf(others, sizeof others, " and in those of %zu other "
-                     "providers", lacking[l].n - 1);
+                     "providers", (size_t)lacking[l].n - 1);
         ADD(a, "provider-strings-missing", RT_AUDIT_INFO, a->lv[l].l->id,
             NULL, FIX_REINSTALL,
             "%s: Perflib\\%s has no name in its range %u-%u%s (consumers "
@@ -246,7 +248,10 @@ void rt_audit_check_providers(struct audit *a)
     struct lacking *lacking = calloc(a->n ? a->n : 1, sizeof *lacking);
     if (!lacking)
         a->failed = 1;
-    language_facts(a, lacking);
+    /* Only for providers to check: the table is otherwise left as
+     * calloc made it, untouched pages (65,536 languages: a megabyte). */
+    if (db->n_services)
+        language_facts(a, lacking);
     for (size_t i = 0; i < db->n_services; i++) {
         const struct rt_service_info *s = &db->services[i];
         if (s->has_disable && s->disable) {

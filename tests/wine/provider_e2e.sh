@@ -27,7 +27,22 @@ svc='HKLM\SYSTEM\CurrentControlSet\Services\TransferPerf'
 lang='HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib\CurrentLanguage'
 . tests/common.sh
 FAIL_WHO="tests/wine: $who"
-reg() { "$WINE64" reg "$@" >/dev/null 2>&1 || fail "reg $*"; }
+# Wine's reg.exe, its output and status; run again (up to three times)
+# when Wine could not start it at all ("ShellExecuteEx failed"), which
+# a fresh prefix's loader does now and then: no answer of reg's.
+wine_reg() {
+    for _try in 1 2 3; do
+        _out=$("$WINE64" reg "$@" 2>&1) && { printf '%s\n' "$_out"; return 0; }
+        _rc=$?
+        case "$_out" in
+        *'ShellExecuteEx failed'*) sleep 1 ;;
+        *) break ;;
+        esac
+    done
+    printf '%s\n' "$_out"
+    return "$_rc"
+}
+reg() { wine_reg "$@" >/dev/null || fail "reg $*"; }
 expect() {  # NAME OUTPUT PATTERN...: every pattern is a line of OUTPUT
     what=$1 out=$2
     shift 2
@@ -72,12 +87,12 @@ expect "live install" "$out" \
     '  00C              7 names, text from 00C' \
     '  CurrentLanguage  7 names, text from 009'
 # What an independent reader sees: Wine's reg.exe.
-out=$("$WINE64" reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
+out=$(wine_reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
 case "$out" in
 *'Marqueur de fin\01848\0Transfert\01850\0Octets envoy'*'\01856\0Pair\0'*'\01860\0Pairs actifs'*) ;;
 *) fail "reg query of 00C's Counter after install: $out" ;;
 esac
-out=$("$WINE64" reg query "$svc\\Performance" /v 'Object List' 2>&1) || fail "reg query Object List: $out"
+out=$(wine_reg query "$svc\\Performance" /v 'Object List' 2>&1) || fail "reg query Object List: $out"
 case "$out" in
 *'REG_SZ'*'1848 1856'*) ;;
 *) fail "Object List after install: $out" ;;
@@ -101,16 +116,16 @@ printf '%s\n' "$who: live install copied the INI and symbol file to INF\\Transfe
 out=$("$WINE64" "$regtool" --store live names --lang 00C 1848 1856 2>&1) || fail "live names: $out"
 expect "live names" "$out" "$(printf '1848\tTransfert')" "$(printf '1856\tPair')"
 "$WINE64" "$regtool" --store live disable TransferPerf >/dev/null 2>&1 || fail "live disable"
-out=$("$WINE64" reg query "$svc\\Performance" /v 'Disable Performance Counters' 2>&1) || fail "no Disable value after disable: $out"
+out=$(wine_reg query "$svc\\Performance" /v 'Disable Performance Counters' 2>&1) || fail "no Disable value after disable: $out"
 case "$out" in *REG_DWORD*0x1*) ;; *) fail "after live disable: $out" ;; esac
 "$WINE64" "$regtool" --store live enable TransferPerf >/dev/null 2>&1 || fail "live enable"
-out=$("$WINE64" reg query "$svc\\Performance" /v 'Disable Performance Counters' 2>&1) || :
+out=$(wine_reg query "$svc\\Performance" /v 'Disable Performance Counters' 2>&1) || :
 case "$out" in *REG_DWORD*0x1*) fail "still disabled after live enable: $out" ;; esac
 backup="$ini_dir/live-backup.ini"
 out=$("$WINE64" "$regtool" --store live backup "$backup" 2>&1) || fail "live backup: $out"
 reg add "$perflib\\00C" /v Counter /t REG_MULTI_SZ /d '1\01847\01846\0Marqueur de fin' /f
 out=$("$WINE64" "$regtool" --store live restore "$backup" 2>&1) || fail "live restore: $out"
-out=$("$WINE64" reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
+out=$(wine_reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
 case "$out" in
 *'\01848\0Transfert\0'*'\01860\0Pairs actifs'*) ;;
 *) fail "00C's Counter after live restore: $out" ;;
@@ -251,7 +266,7 @@ echo "$who: after regtool uninstall the consumer no longer resolves Transfer, no
 
 out=$("$WINE64" "$consumer" 00C Transfert 2>&1) && fail "after removal, 00C still resolves Transfert: $out"
 expect "after removal, 00C" "$out" '"Transfert": not in the Counter table of 00C'
-out=$("$WINE64" reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
+out=$(wine_reg query "$perflib\\00C" /v Counter 2>&1) || fail "reg query 00C: $out"
 case "$out" in
 *'1848'*) fail "00C keeps the provider's names after uninstall: $out" ;;
 esac

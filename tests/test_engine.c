@@ -7,6 +7,7 @@
 
 #include "engine_suite.h"
 #include "engine/audit.h"
+#include "engine/change_budget.h"
 #include "engine/overlay.h"
 #include "engine/side_files.h"
 
@@ -804,6 +805,69 @@ static void service_load_fails_on_a_value_it_cannot_read(void **state)
     s->ops->close(s);
 }
 
+/* A pair counts as its table holds it: the index's digits, a UTF-16 unit
+ * for each character (é one, U+1F600 at least one), two NULs; over the
+ * bound only past it, and for good once over. */
+static void change_budget_counts_as_a_table_holds_pairs(void **state)
+{
+    (void)state;
+    struct rt_change_budget b = {.max = 16};
+    assert_int_equal(rt_change_budget_add(&b, 7, "ab"), 0);      /* 1+2+2 */
+    assert_int_equal(b.bytes, 10);
+    assert_int_equal(rt_change_budget_add(&b, 10, ""), 1);       /* 2+0+2 */
+    assert_int_equal(b.bytes, 18);
+    assert_int_equal(rt_change_budget_add(&b, 2, ""), 1);
+    b = (struct rt_change_budget){.max = 26};
+    assert_int_equal(rt_change_budget_add(&b, 4294967295u, "\xc3\xa9"), 0);
+    assert_int_equal(b.bytes, 2 * (10 + 1 + 2));
+    b = (struct rt_change_budget){.max = 8};
+    assert_int_equal(rt_change_budget_add(&b, 1, "\xf0\x9f\x98\x80"), 0);
+    assert_int_equal(b.bytes, 8);
+    b = (struct rt_change_budget){0};                   /* no bound */
+    assert_int_equal(rt_change_budget_add(&b, 1, "x"), 0);
+    assert_int_equal(b.bytes, 0);
+}
+
+/* An install whose new pairs come to more than one change of the store
+ * may write is refused before they are made, its dry run too, the store
+ * unchanged; at the bound exactly it goes ahead. base_store's three
+ * languages get two names and two helps each (00C English's): twelve
+ * pairs of a 4-digit index, 19 characters and two NULs, 600 bytes. */
+static void install_bounded_by_what_the_store_may_write(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 2);
+    struct rt_install_options opt = {0};
+    struct rt_change_set cs;
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    rt_store_mem_set_change_max(s, 599);
+    char *before = snapshot_exact(s);
+    for (int flags = RT_OP_DRY_RUN;; flags = 0) {
+        assert_int_equal(rt_op_install(s, sp, &opt, flags, &cs, &plan, &e),
+                         -1);
+        assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+        assert_non_null(strstr(e.message, "too large for the store: the "
+                                          "install of 'Transfer' would write "
+                                          "over 599 bytes"));
+        assert_non_null(strstr(e.message, "tables of its 3 languages"));
+        char *after = snapshot_exact(s);
+        assert_string_equal(before, after);
+        free(after);
+        if (!flags)
+            break;
+    }
+    free(before);
+    rt_store_mem_set_change_max(s, 600);
+    assert_int_equal(rt_op_install(s, sp, &opt, 0, &cs, &plan, &e), 0);
+    assert_int_equal(plan.first_counter, 1848);
+    rt_change_set_free(&cs);
+    rt_install_plan_free(&plan);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     efx = (struct engine_fixture){mem_open, mem_exact, 1, NULL, 0};
@@ -828,6 +892,8 @@ int main(void)
         cmocka_unit_test(overlay_passes_on_a_store_that_cannot_list_services),
         cmocka_unit_test(service_load_fails_on_a_value_it_cannot_read),
         cmocka_unit_test(service_name_counted_in_characters),
+        cmocka_unit_test(change_budget_counts_as_a_table_holds_pairs),
+        cmocka_unit_test(install_bounded_by_what_the_store_may_write),
     };
     return cmocka_run_group_tests_name("engine (mem store)", tests, NULL, NULL);
 }

@@ -90,6 +90,10 @@ struct rt_database {
      * rt_database_service, built by the load; NULL (or one built for
      * other arrays: a database put together by hand) and they scan. */
     struct rt_db_index *index;
+    /* The most bytes of tables one change of the store may write
+     * (store.h, change_max), 0 for no bound: a plan whose new pairs come
+     * to more is refused before it is made (change_budget.h). */
+    uint64_t change_max;
 };
 
 /* A copy of LANG's table KIND (RT_COPY_WOW64, RT_COPY_HIVE) that is not

@@ -2,6 +2,8 @@
  * "Install" and "Uninstall").
  * Pure computation over the database as read; no I/O. */
 #include "engine/engine.h"
+
+#include "engine/change_budget.h"
 #include "engine/side_files.h"
 #include "model/lang_id.h"
 #include "model/strbuf.h"
@@ -189,96 +191,6 @@ static const char *current_language_source(const struct work_lang *w,
                 return w[i].id;
         }
     return "009";
-}
-
-/* The symbol's text for machine language KEY, whose table is LANG's
- * (CurrentLanguage mirrors a three-digit language): KEY's own, as .NET's
- * INIs give CurrentLanguage text, else LANG's, else English, else the
- * INI's languages in order (docs/design.md, "What install writes"). */
-void rt_engine_pick_order(const struct rt_provider_spec *spec,
-                          const char *key, const char *lang, int order[3])
-{
-    order[0] = rt_provider_spec_language(spec, key);
-    order[1] = rt_provider_spec_language(spec, lang);
-    order[2] = rt_provider_spec_language(spec, "009");
-}
-
-/* The text of SYM in the INI's language I (help or name), or NULL. */
-static const char *text_in(const struct rt_provider_symbol *sym, int i,
-                           int help)
-{
-    if (i < 0)
-        return NULL;
-    const struct rt_provider_text *t = rt_provider_symbol_text(sym,
-                                                               (size_t)i);
-    return !t ? NULL : help ? t->help : t->name;
-}
-
-/* Of SYM's texts, the first language's that has one; -1 none. Its texts
- * are by language: a walk of them, not of every language listed. */
-static int first_text(const struct rt_provider_spec *spec,
-                      const struct rt_provider_symbol *sym, int help)
-{
-    (void)spec;
-    for (size_t k = 0; k < sym->n_text; k++)
-        if (help ? sym->text[k].help : sym->text[k].name)
-            return (int)sym->text[k].lang;
-    return -1;
-}
-
-/* The text of SYM by ORDER, else in language FIRST; SRC its language. */
-static const char *pick(const struct rt_provider_spec *spec,
-                        const struct rt_provider_symbol *sym,
-                        const int order[3], int first, int help,
-                        char src[RT_LANG_ID_SIZE])
-{
-    for (int k = 0; k < 4; k++) {
-        int i = k < 3 ? order[k] : first;
-        const char *t = text_in(sym, i, help);
-        if (t) {
-            snprintf(src, RT_LANG_ID_SIZE, "%s", spec->languages[i].id);
-            return t;
-        }
-    }
-    return NULL;
-}
-
-const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
-                                const struct rt_provider_symbol *sym,
-                                const char *key, const char *lang, int help,
-                                char src[RT_LANG_ID_SIZE])
-{
-    int order[3];
-    rt_engine_pick_order(spec, key, lang, order);
-    return pick(spec, sym, order, first_text(spec, sym, help), help, src);
-}
-
-int rt_engine_picker_init(struct rt_engine_picker *p,
-                          const struct rt_provider_spec *spec)
-{
-    p->spec = spec;
-    p->first = malloc((2 * spec->n_symbols + 1) * sizeof *p->first);
-    if (!p->first)
-        return -1;
-    for (size_t k = 0; k < spec->n_symbols; k++)
-        for (int h = 0; h < 2; h++)
-            p->first[2 * k + (size_t)h] = first_text(spec, &spec->symbols[k],
-                                                     h);
-    return 0;
-}
-
-void rt_engine_picker_free(struct rt_engine_picker *p)
-{
-    free(p->first);
-    p->first = NULL;
-}
-
-const char *rt_engine_pick(const struct rt_engine_picker *p, size_t k,
-                           const int order[3], int help,
-                           char src[RT_LANG_ID_SIZE])
-{
-    return pick(p->spec, &p->spec->symbols[k], order,
-                p->first[2 * k + (size_t)(help != 0)], help, src);
 }
 
 void rt_install_plan_free(struct rt_install_plan *p)
@@ -481,6 +393,45 @@ static int refuse_install(const struct rt_database *db,
     return 0;
 }
 
+/* The language whose texts W[I] gets (CurrentLanguage's is the language
+ * it mirrors) as the order of ORDER (rt_engine_pick_order). */
+static void texts_order(const struct work_lang *w, size_t n, size_t i,
+                        const struct rt_provider_spec *spec, int order[3])
+{
+    const char *lang = w[i].id;
+    if (rt_lang_is_current(lang))
+        lang = current_language_source(w, n, i);
+    rt_engine_pick_order(spec, w[i].id, lang, order);
+}
+
+/* Counts into B what add_texts would append: 1 as soon as B is over its
+ * bound, before a byte of it is made. */
+static int over_budget(const struct work_lang *w, size_t n,
+                       const struct rt_provider_spec *spec,
+                       const struct rt_engine_picker *picker,
+                       const struct rt_install_plan *plan,
+                       struct rt_change_budget *b)
+{
+    for (size_t i = 0; b->max && i < n; i++) {
+        if (is_fixed(&w[i]))
+            continue;
+        int order[3];
+        texts_order(w, n, i, spec, order);
+        for (size_t k = 0; k < spec->n_symbols; k++) {
+            char from[RT_LANG_ID_SIZE];
+            uint32_t off = (uint32_t)spec->symbols[k].offset;
+            const char *name = rt_engine_pick(picker, k, order, 0, from);
+            const char *help = rt_engine_pick(picker, k, order, 1, from);
+            if ((name && rt_change_budget_add(b, plan->first_counter + off,
+                                              name)) ||
+                (help && rt_change_budget_add(b, plan->first_help + off,
+                                              help)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* Appends SPEC's names and helps at PLAN's indices to each language of W
  * (N) but a fixed one, noting in PLAN where each language's texts come
  * from and which INI languages the machine lacks. -1: out of memory. */
@@ -506,9 +457,6 @@ static int add_texts(struct work_lang *w, size_t n,
     }
 
     for (size_t i = 0; i < n; i++) {
-        const char *lang = w[i].id;
-        if (rt_lang_is_current(lang))
-            lang = current_language_source(w, n, i);
         struct rt_language_source *src = &plan->langs[plan->n_langs++];
         snprintf(src->lang, sizeof src->lang, "%s", w[i].id);
         src->created = w[i].created;
@@ -517,7 +465,7 @@ static int add_texts(struct work_lang *w, size_t n,
             continue;
         }
         int order[3];
-        rt_engine_pick_order(spec, w[i].id, lang, order);
+        texts_order(w, n, i, spec, order);
         for (size_t k = 0; k < spec->n_symbols; k++) {
             const struct rt_provider_symbol *sym = &spec->symbols[k];
             char from[RT_LANG_ID_SIZE] = "";
@@ -637,6 +585,14 @@ int rt_engine_install(const struct rt_database *db,
     struct rt_engine_picker picker;
     if (rt_engine_picker_init(&picker, spec) != 0)
         goto nomem;
+    struct rt_change_budget budget = rt_change_budget_of(db);
+    if (over_budget(w, n, spec, &picker, plan, &budget)) {
+        rt_engine_picker_free(&picker);
+        char what[300];
+        snprintf(what, sizeof what, "the install of '%.200s'", svc->name);
+        rt_change_budget_refuse(&budget, what, n, e);
+        goto out;
+    }
     int added = add_texts(w, n, spec, &picker, plan);
     rt_engine_picker_free(&picker);
     if (added != 0 || emit_tables(cs, w, n) != 0)

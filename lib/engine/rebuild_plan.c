@@ -1,5 +1,6 @@
 /* Engine: lodctr /R, the tables rebuilt from their sources
  * (engine/rebuild.h). Pure: the caller reads the sources. */
+#include "engine/change_budget.h"
 #include "engine/rebuild.h"
 
 #include <stdlib.h>
@@ -200,6 +201,10 @@ struct rebuild_state {
     struct ranges *r;           /* each provider's, as placed */
     struct rt_rb_table t[2];
     size_t (*inf_at)[4];
+    /* The tables the languages' changes hold, against what one change
+     * may write: a tree's author plants languages, and each gets every
+     * provider's INI texts. */
+    struct rt_change_budget budget;
 };
 
 /* A language's sources, sorted by index: its tables as installed, as stored,
@@ -464,10 +469,17 @@ static int rebuild_language(const struct rt_database *db,
     for (size_t p = 0; p < plan->n_providers; p++)
         if (place_provider(l, rl->base, st, &ls, p, plan) != 0)
             goto nomem;
+    size_t first = cs->n;
     if (rt_rb_table_result(&st->t[0], &nt.counter) ||
         rt_rb_table_result(&st->t[1], &nt.help) ||
         language_result(l, &nt, rl, cs, plan))
         goto nomem;
+    for (size_t i = first; i < cs->n; i++)
+        if (rt_change_budget_add_bytes(&st->budget, cs->v[i].value.len)) {
+            rc = rt_change_budget_refuse(&st->budget, "the rebuild",
+                                         db->n_langs, e);
+            goto out;
+        }
     rc = 0;
     goto out;
 nomem:
@@ -525,6 +537,44 @@ out:
     return rc;
 }
 
+/* Counts into B the INF texts of each provider a language lacks outright
+ * (its first name not in the language's Counter table), as
+ * rebuild_language would give them: 1 as soon as B is over, before a
+ * table is made. A tree's author plants languages without tables, and
+ * each would get every provider's INI texts; a language that holds its
+ * providers (a real machine's) adds nothing here. */
+static int lacking_over_budget(const struct rt_database *db,
+                               const struct rebuild_state *st,
+                               const struct rt_rebuild_plan *plan,
+                               struct rt_change_budget *b)
+{
+    for (size_t i = 0; b->max && i < db->n_langs; i++) {
+        const struct rt_db_language *l = &db->langs[i];
+        const char *lang = rt_lang_is_current(l->id) ? "009" : l->id;
+        for (size_t p = 0; p < plan->n_providers; p++) {
+            const struct rt_rebuild_inf *inf = plan->providers[p].inf;
+            const struct ranges *r = &st->r[p];
+            if (!inf || !inf->spec ||
+                rt_table_find(&l->tab[RT_TABLE_COUNTER], r->fc))
+                continue;
+            const struct rt_provider_spec *spec = inf->spec;
+            for (size_t k = 0; k < spec->n_symbols; k++) {
+                const struct rt_provider_symbol *sym = &spec->symbols[k];
+                uint32_t off = (uint32_t)sym->offset;
+                char from[RT_LANG_ID_SIZE];
+                const char *name =
+                    rt_engine_pick_text(spec, sym, l->id, lang, 0, from);
+                const char *help =
+                    rt_engine_pick_text(spec, sym, l->id, lang, 1, from);
+                if ((name && rt_change_budget_add(b, r->fc + off, name)) ||
+                    (help && rt_change_budget_add(b, r->fh + off, help)))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int rt_engine_rebuild(const struct rt_database *db,
                       const struct rt_rebuild_input *in,
                       struct rt_change_set *cs, struct rt_rebuild_plan *plan,
@@ -555,8 +605,14 @@ int rt_engine_rebuild(const struct rt_database *db,
     }
     if (state_build(db, in, plan, &st))
         goto nomem;
+    st.budget = rt_change_budget_of(db);
     for (size_t p = 0; p < plan->n_providers; p++)
         plan->providers[p].inf = inf_of(in, &st.k, plan->providers[p].service);
+    struct rt_change_budget lacking = rt_change_budget_of(db);
+    if (lacking_over_budget(db, &st, plan, &lacking)) {
+        rt_change_budget_refuse(&lacking, "the rebuild", db->n_langs, e);
+        goto fail;
+    }
     for (size_t i = 0; i < db->n_langs; i++) {
         if (!(plan->langs[i].id = strdup(db->langs[i].id)))
             goto nomem;

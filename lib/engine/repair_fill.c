@@ -34,6 +34,7 @@ int rt_repair_filled_size(struct repair *rp, uint64_t *total, size_t *filled)
     for (size_t i = 0; i < rp->n; i++)
         for (int k = 0; k < 2; k++)
             *total += rp->w[i].l->tab[k].len;
+    uint64_t before = *total;
     if (!en)
         return 0;
     /* English's entries above Base Index, with their sizes. */
@@ -81,6 +82,9 @@ int rt_repair_filled_size(struct repair *rp, uint64_t *total, size_t *filled)
     }
     free(size[0]);
     free(size[1]);
+    /* What the languages get, against what one change may write. */
+    if (!rc && rt_change_budget_add_bytes(&rp->budget, *total - before))
+        rp->over = 1;
     return rc;
 }
 

@@ -239,6 +239,10 @@ static int restore_provider(struct repair *rp, struct have *haves,
                     lacking[k]++;
                     continue;
                 }
+                if (rt_change_budget_add(&rp->budget, x, t)) {
+                    rp->over = 1;
+                    return -1;
+                }
                 if (rt_repair_writable(w, k) ||
                     rt_pair_list_append(&w->list[k], x, t) ||
                     have_add(h, x))

@@ -7,6 +7,7 @@
 #define RT_REPAIR_INTERNAL_H
 
 #include "engine/repair.h"
+#include "engine/change_budget.h"
 #include "engine/owned_ranges.h"
 #include "model/lang_id.h"
 #include "model/size_caps.h"
@@ -48,6 +49,11 @@ struct repair {
     struct rt_repair_report *r;
     int failed;
     int interrupted;   /* a caller's SIGINT or SIGTERM stopped a step */
+    /* The texts steps copy into languages (restore_from_inis,
+     * fill_from_english) against what one change may write; OVER: a step
+     * stopped because they came to more. */
+    struct rt_change_budget budget;
+    int over;
 };
 
 #define FIXED(rp, id, lang, ...)                                              \
@@ -113,7 +119,8 @@ int rt_repair_restore_from_inis(struct repair *rp);
 /* What the name tables would hold together once fill_from_english has
  * run, in bytes: each table as it is, and English's entries each
  * language gets; *FILLED: how many languages get some. Sized from the
- * indices alone, before a text is copied: -1 when out of memory. */
+ * indices alone, before a text is copied: -1 when out of memory. What
+ * the languages get is counted into RP's budget (RP->over once over). */
 int rt_repair_filled_size(struct repair *rp, uint64_t *total, size_t *filled);
 
 /* Entries English has above Base Index that a language lacks get the

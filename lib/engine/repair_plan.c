@@ -484,7 +484,7 @@ int rt_engine_repair(const struct rt_database *db,
 {
     memset(cs, 0, sizeof *cs);
     memset(r, 0, sizeof *r);
-    struct repair rp = {db, opt, NULL, 0, r, 0, 0};
+    struct repair rp = {db, opt, NULL, 0, r, 0, 0, rt_change_budget_of(db), 0};
     rp.w = calloc(db->n_langs ? db->n_langs : 1, sizeof *rp.w);
     if (!rp.w)
         goto nomem;
@@ -515,11 +515,14 @@ int rt_engine_repair(const struct rt_database *db,
     size_t filled;
     if (rt_repair_filled_size(&rp, &total, &filled) != 0)
         goto nomem;
-    if (total > RT_DAT_TOTAL_MAX) {
+    if (total > RT_DAT_TOTAL_MAX || rp.over) {
         for (size_t i = 0; i < rp.n; i++)
             rlang_free(&rp.w[i]);
         free(rp.w);
         rt_repair_report_free(r);
+        if (total <= RT_DAT_TOTAL_MAX)
+            return rt_change_budget_refuse(&rp.budget, "the repair",
+                                           db->n_langs, e);
         return rt_error_set(
             e, RT_ERR_INVALID_DATA,
             "Perflib\\009's entries above Base Index given to the %zu "
@@ -545,6 +548,9 @@ nomem:
     free(rp.w);
     rt_change_set_free(cs);
     rt_repair_report_free(r);
+    if (rp.over)
+        return rt_change_budget_refuse(&rp.budget, "the repair", db->n_langs,
+                                       e);
     if (rp.interrupted)
         return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing was "
                             "written");

@@ -37,6 +37,11 @@ int rt_store_win_files(struct rt_store *s)
            s->ops->has_win_files(s);
 }
 
+uint64_t rt_store_change_max(struct rt_store *s)
+{
+    return s->ops->change_max ? s->ops->change_max(s) : 0;
+}
+
 int rt_store_read_side_file(const char *path, const char *rel,
                             struct rt_value *out, struct rt_error *e)
 {

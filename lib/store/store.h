@@ -138,6 +138,13 @@ struct rt_store_ops {
      * .dat files (perfcLLL.dat, perfhLLL.dat) rather than registry
      * values, which a .reg file cannot reach. */
     int (*tables_in_files)(struct rt_store *s);
+    /* Optional (NULL: no bound but memory): the most bytes of tables one
+     * change may write, below what the store's commit would refuse (its
+     * journal's cap, its file's). A change whose new pairs alone come to
+     * more is refused before it is made (rt_change_budget): a tree of a
+     * thousand planted languages would otherwise have a provider's texts
+     * copied into each, gigabytes, before the commit refused them. */
+    uint64_t (*change_max)(struct rt_store *s);
 
     void (*close)(struct rt_store *s);
 
@@ -223,6 +230,9 @@ void rt_strings_free(char **v, size_t n);
 /* Whether S keeps side files (has_win_files, above). */
 int rt_store_win_files(struct rt_store *s);
 
+/* S's change_max, or 0 (no bound) where it has none. */
+uint64_t rt_store_change_max(struct rt_store *s);
+
 /* Reads PATH, the side file REL of a Windows folder (rebuild's sources, a
  * file an uninstall keeps or removes), whole into OUT within
  * rt_win_file_max(REL): 0, or -1 with E set (over the cap: its size
@@ -240,6 +250,8 @@ struct rt_store *rt_store_mem_new(void);
 /* Test hook: the next apply() fails after writing K changes, then rolls
  * them back, as a real store must after a failure midway. 0 disables. */
 void rt_store_mem_fail_after(struct rt_store *s, size_t k);
+/* Test hook: the store's change_max (0: none, as by default). */
+void rt_store_mem_set_change_max(struct rt_store *s, uint64_t bytes);
 /* Test hook: LANG's tables are served fixed (store op language_fixed),
  * as Wine serves Perflib\009; NULL for none. */
 void rt_store_mem_set_fixed(struct rt_store *s, const char *lang);

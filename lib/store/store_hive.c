@@ -498,6 +498,17 @@ static int hive_splices(struct rt_store *st)
     return 1;
 }
 
+/* The journal's cap over the copies a table change is written to: a
+ * commit writes each changed table's new bytes at least once in each (a
+ * value's cells; System32's .dat file and SysWOW64's), so a change whose
+ * new pairs come to more would be refused at its commit. */
+static uint64_t hive_change_max(struct rt_store *st)
+{
+    struct hive_store *s = hs(st);
+    uint64_t max = hive_journal_scope(s).max_bytes;
+    return s->files_layout && s->syswow64 ? max / 2 : max;
+}
+
 static const struct rt_store_ops hive_ops = {
     .kind = "hive",
     .journal_state = hive_journal_state,
@@ -516,6 +527,7 @@ static const struct rt_store_ops hive_ops = {
     .splices = hive_splices,
     .layout = hive_layout,
     .tables_in_files = hive_tables_in_files,
+    .change_max = hive_change_max,
     .close = hive_close,
     .windows_dir = hive_windows_dir,
     .has_win_files = hive_has_win_files,

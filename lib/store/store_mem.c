@@ -18,6 +18,7 @@ struct mem_store {
     struct rt_store base;
     struct rt_tree_key *root;
     size_t fail_after;      /* test hook, 0 = off */
+    uint64_t change_max;    /* test hook, 0 = no bound */
     int locked;
     char fixed_lang[16];    /* test hook: a language served fixed, as
                                Wine serves 009 ("" = none) */
@@ -149,6 +150,11 @@ static int mem_language_fixed(struct rt_store *s, const char *lang,
     return 1;
 }
 
+static uint64_t mem_change_max(struct rt_store *s)
+{
+    return mem(s)->change_max;
+}
+
 static const struct rt_store_ops mem_ops = {
     .kind = "mem",
     .begin = mem_begin,
@@ -163,6 +169,7 @@ static const struct rt_store_ops mem_ops = {
     .layout = mem_layout,
     .close = mem_close,
     .language_fixed = mem_language_fixed,
+    .change_max = mem_change_max,
     .has_win_files = mem_has_win_files,
     .read_win_file = mem_read_win_file,
 };
@@ -247,6 +254,11 @@ int rt_store_mem_put_file(struct rt_store *s, const char *rel,
 char *rt_store_mem_dump(struct rt_store *s)
 {
     return rt_tree_dump(mem(s)->root);
+}
+
+void rt_store_mem_set_change_max(struct rt_store *s, uint64_t bytes)
+{
+    mem(s)->change_max = bytes;
 }
 
 void rt_store_mem_set_fixed(struct rt_store *s, const char *lang)

@@ -223,6 +223,14 @@ static void psb_close(struct rt_store *s)
     free(s);
 }
 
+/* The file's cap: a pair a change adds takes at least as many bytes in
+ * the file as in its table (size_caps.h). */
+static uint64_t psb_change_max(struct rt_store *st)
+{
+    (void)st;
+    return RT_BACKUP_FILE_MAX;
+}
+
 static const struct rt_store_ops psb_ops = {
     .kind = "psb",
     .begin = psb_begin,
@@ -236,6 +244,7 @@ static const struct rt_store_ops psb_ops = {
     .read_service = psb_read_service,
     .apply = psb_apply,
     .layout = psb_layout,
+    .change_max = psb_change_max,
     .close = psb_close,
 };
 

@@ -332,6 +332,16 @@ static int reg_key_anomalies(struct rt_store *s, struct rt_key_anomaly **out,
     return 0;
 }
 
+/* The file's cap: a table is written as hex, at least three characters
+ * ("xx,") for each byte of it, or of its REGEDIT4 text (a byte at least
+ * for each UTF-16 unit), so a change whose tables come to more than two
+ * thirds of the cap would make a file past it. */
+static uint64_t reg_change_max(struct rt_store *st)
+{
+    (void)st;
+    return RT_REG_FILE_MAX / 3 * 2;
+}
+
 static const struct rt_store_ops reg_ops = {
     .kind = "reg",
     .begin = reg_begin,
@@ -345,6 +355,7 @@ static const struct rt_store_ops reg_ops = {
     .key_anomalies = reg_key_anomalies,
     .apply = reg_apply,
     .layout = reg_layout,
+    .change_max = reg_change_max,
     .close = reg_close,
 };
 

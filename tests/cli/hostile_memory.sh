@@ -593,6 +593,53 @@ if [ "$ASAN" = 0 ]; then
         expect_grep "^regtool: backup: the \.reg file would be [0-9]* bytes or more, larger than the 256 MiB" "$ERR"
         [ ! -e "$TMPDIR/big-backup.reg" ] || fail "backup --format reg saved a file restore refuses ($kind)"
     done
+
+    # A thousand Perflib languages planted without tables (and their
+    # empty .dat files) and an ordinary INI of 208 KB (200 counters,
+    # helps of 1,000 characters): every language gets the INI's texts
+    # (English's), 400 MB of tables, so install took 1.43 GB before the
+    # journal's cap refused it and its dry run 1 GB and exit 0 (review 34
+    # F7); rebuild and repair --from-ini gave each language the INF
+    # copy's alike. Counted before they are made: refused, the dry runs
+    # too, the tree unchanged.
+    rm -rf "$W"
+    mkdir -p "$TMPDIR/inis"
+    awk 'BEGIN { printf "[info]\r\ndrivername=Big\r\nsymbolfile=big.h\r\n\r\n"
+                 printf "[languages]\r\n009=English\r\n\r\n[objects]\r\nC0_009_NAME=Obj\r\n\r\n[text]\r\n"
+                 h = ""; for (k = 0; k < 1000; k++) h = h "x"
+                 for (j = 0; j < 200; j++)
+                     printf "C%d_009_NAME=Counter %d\r\nC%d_009_HELP=%s\r\n", j, j, j, h }' \
+        >"$TMPDIR/inis/big.ini"
+    awk 'BEGIN { for (j = 0; j < 200; j++) printf "#define C%d %d\r\n", j, 2 * j }' \
+        >"$TMPDIR/inis/big.h"
+    sed 's/drivername=Big/drivername=Big2/' "$TMPDIR/inis/big.ini" >"$TMPDIR/big2.ini"
+    cp "$TMPDIR/inis/big.h" "$TMPDIR/big.h"
+    expect_exit 0 "$REGTOOL" --store "hive:$W" init --layout files
+    expect_exit 0 "$REGTOOL" --store "hive:$W" install $CS "$TMPDIR/inis/big.ini"
+    "$MKSCALE" languages "$W/Windows/System32/config/SOFTWARE" 1000 &&
+        "$MKSCALE" tables "$W/Windows/System32" 1000 &&
+        "$MKSCALE" tables "$W/Windows/SysWOW64" 1000 || fail "mkscale languages"
+    too_large="this change is too large for the store: the (install of 'Big2'|rebuild|repair) would write over [0-9]* bytes of names and help texts into the tables of its 1001 languages"
+    for verb in "install $CS" "install --dry-run $CS"; do
+        # shellcheck disable=SC2086
+        refused "$verb of a 208 KB INI into 1,000 planted languages" 2 "$too_large" \
+            "$W" "$REGTOOL" --store "hive:$W" $verb "$TMPDIR/big2.ini"
+    done
+    for verb in rebuild "rebuild --dry-run"; do
+        # shellcheck disable=SC2086
+        refused "$verb of a 208 KB INF copy into 1,000 planted languages" 2 "$too_large" \
+            "$W" "$REGTOOL" --store "hive:$W" $verb
+    done
+    # repair counts the texts as it copies them: within 10 x the tree.
+    in=$(du -sb "$W" | cut -f1)
+    for verb in repair "repair --dry-run"; do
+        tree_state "$W" >"$TMPDIR/before"
+        # shellcheck disable=SC2086
+        PEAK_EXIT=2 peak "$verb --from-ini of a 208 KB INI into 1,000 planted languages ($((in / MB)) MB tree)" \
+            $((10 * in + 24 * MB)) "$REGTOOL" --store "hive:$W" $verb --from-ini "$TMPDIR/inis"
+        grep -Eq "$too_large" "$ERR" || fail "$verb --from-ini: not refused as too large"
+        expect_same_tree "$W" "$TMPDIR/before" "$verb --from-ini changed the tree"
+    done
 fi
 # Tables each under their cap that add up past what a tree's tables may
 # be together (1 GiB): sparse, they cost nothing on disk. Refused at the

@@ -678,7 +678,8 @@ static void overlay_passes_on_a_store_that_cannot_list_services(void **state)
  * same messages whether it scans the stored table or uses the index the
  * database loaded of the same bytes (and scans when the index is of
  * other bytes): a right change passes, a removed pair the table lacks,
- * a pair left out and a pair too many are each refused. The removed
+ * a pair left out and a pair too many are each refused, as is a
+ * removed pair whose text only begins with the stored one's. The removed
  * pair 4 "c" sorts after every stored pair: its search ends one past
  * the table, on the slot of the count of pairs taken that the table
  * keeps for that end (a count one short is a read past it, which only
@@ -707,6 +708,8 @@ static void whole_table_invariant_same_with_the_loaded_index(void **state)
     } cases[] = {
         {{2}, {"a"}, 1, NULL},
         {{4}, {"c"}, 1, "removes pair 4 from Perflib\\009\\Counter, which the table as stored"},
+        /* A text one character longer than the stored one's: not it. */
+        {{2}, {"ab"}, 1, "removes pair 2 from Perflib\\009\\Counter, which the table as stored"},
         {{0}, {NULL}, 0, "first difference at index 2, a pair it should hold"},
         {{2, 2}, {"a", "a"}, 2, "first difference at index 2, a pair it should not hold"},
     };

@@ -1573,6 +1573,49 @@ static void many_strings_lost_all_told(void **state)
     rt_change_set_free(&cs);
 }
 
+/* --dry-run's pairs fold at spaces to fit 79 columns, the next line
+ * under the text's first character: "      + 1234 " and a 66-column text
+ * make a line of 79 exactly, one character more folds at the space, and
+ * a word longer than a line stays whole on its own. */
+static void dry_run_pairs_fold_at_79_columns(void **state)
+{
+    (void)state;
+    char fits[100], over[120], words[200];
+    snprintf(fits, sizeof fits, "%.30s %.35s",
+             "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+             "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy");
+    snprintf(over, sizeof over, "%s%s", fits, "y");
+    memset(words, 'z', 100);
+    snprintf(words + 100, sizeof words - 100, " %s", "end");
+    struct rt_pair_list added = {0}, removed = {0};
+    assert_int_equal(rt_pair_list_append(&added, 1234, fits), 0);
+    assert_int_equal(rt_pair_list_append(&added, 1236, over), 0);
+    assert_int_equal(rt_pair_list_append(&added, 1238, words), 0);
+    struct rt_change_set cs = {0};
+    static const uint8_t blob[2] = {0, 0};
+    assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_COUNTER, blob,
+                                         sizeof blob, &added, &removed),
+                     0);
+    char *text = rt_op_change_set_text(&cs);
+    assert_non_null(text);
+    char want[600];
+    snprintf(want, sizeof want,
+             "      + 1234 %s\n"
+             "      + 1236 %.30s\n"
+             "             %.36s\n"
+             "      + 1238 %.100s\n"
+             "             end\n",
+             fits, over, over + 31, words);
+    const char *at = strstr(text, "      + 1234 ");
+    assert_non_null(at);
+    assert_string_equal(at, want);
+    assert_int_equal(strlen("      + 1234 ") + strlen(fits), 79);
+    free(text);
+    rt_pair_list_free(&added);
+    rt_pair_list_free(&removed);
+    rt_change_set_free(&cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1603,6 +1646,7 @@ int main(void)
         cmocka_unit_test(inf_copies_found_or_out_of_memory),
         cmocka_unit_test(hive_check_journal_here_out_of_memory),
         cmocka_unit_test(file_over_the_cap_refused_by_its_size),
+        cmocka_unit_test(dry_run_pairs_fold_at_79_columns),
     };
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

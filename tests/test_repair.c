@@ -1071,6 +1071,43 @@ static void duplicate_confirmed_by_a_language_resolved_before(void **state)
     s->ops->close(s);
 }
 
+/* Base Index missing (a value of the wrong type) and English's "1"
+ * twice, a damaged text first in the table and the one CurrentLanguage
+ * confirms after it: Base Index is read from English's table as
+ * repaired (1847), kept until Perflib's values are made, never from the
+ * table as stored, whose first "1" is the damaged 9999. */
+static void base_index_from_english_as_repaired(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    cg_remove(s, "009", RT_TABLE_COUNTER, 1, 1);
+    cg_append(s, "009", RT_TABLE_COUNTER, 1, "9999");
+    cg_append(s, "009", RT_TABLE_COUNTER, 1, "1847");
+    struct rt_value v;
+    assert_int_equal(rt_value_from_string(&v, 1, "1847"), 0);
+    assert_int_equal(rt_store_mem_put_perflib(s, "Base Index", &v), 0);
+    rt_value_free(&v);
+    struct rt_database db;
+    load(s, &db);
+    assert_false(db.has_base_index);
+    struct rt_change_set cs;
+    struct rt_repair_report r;
+    struct rt_error e;
+    assert_int_equal(rt_engine_repair(&db, NULL, &cs, &r, &e), 0);
+    uint32_t base = 0;
+    for (size_t i = 0; i < cs.n; i++)
+        if (cs.v[i].op == RT_CHANGE_SET_PERFLIB &&
+            !strcmp(cs.v[i].name, "Base Index"))
+            assert_int_equal(rt_value_dword(&cs.v[i].value, &base), 0);
+    assert_int_equal(base, 1847);
+    assert_true(report_has(&r.fixed, "base-index-restored", NULL,
+                           "Base Index: set to 1847"));
+    rt_change_set_free(&cs);
+    rt_repair_report_free(&r);
+    rt_database_free(&db);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1078,6 +1115,7 @@ int main(void)
         cmocka_unit_test(current_language_help_mirrored),
         cmocka_unit_test(current_language_tie_mirrors_the_first),
         cmocka_unit_test(perflib_values_from_undecoded_tables),
+        cmocka_unit_test(base_index_from_english_as_repaired),
         cmocka_unit_test(fixes_what_needs_no_guessing),
         cmocka_unit_test(options_prune_and_enable),
         cmocka_unit_test(prune_keeps_last_pair_of_a_range),

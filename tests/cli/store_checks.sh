@@ -136,3 +136,24 @@ cp "$C/SOFTWARE" "$C/SYSTEM" "$W/Windows/System32/"*.dat "$TMPDIR/t/h/"
     fail "uninstall with the hives and tables at a relative folder's root: $(cat "$ERR")"
 expect_exit 1 $REGTOOL --store "hive:$TMPDIR/t/h" --tables "$TMPDIR/t/h" names --provider Xfer
 expect_grep "Xfer" "$ERR"
+
+# The layout as found: a Perflib\009 that holds a Counter value and no
+# Help beside System32's .dat files keeps its tables as values (either
+# value says so); only a language key without either, or a predefined-
+# handle one, sends the store to the .dat files. Counter and nothing
+# else set by hivexsh, the independent writer.
+rm -rf "$TMPDIR/t"
+expect_exit 0 $REGTOOL --store "hive:$W" init --layout registry
+expect_exit 0 $REGTOOL --store "hive:$TMPDIR/t/f" init --layout files
+cp "$TMPDIR/t/f/Windows/System32/"perf*.dat "$W/Windows/System32/"
+hivexsh -w "$C/SOFTWARE" <<'HIVEX' || fail "hivexsh could not set Perflib\\009\\Counter"
+cd \Microsoft\Windows NT\CurrentVersion\Perflib\009
+setval 1
+Counter
+hex:7:31,00,00,00,31,00,38,00,34,00,37,00,00,00,32,00,00,00,53,00,79,00,73,00,00,00,00,00
+commit
+HIVEX
+expect_exit 0 $REGTOOL --store "hive:$W" query
+expect_grep "^Layout        tables as values of Perflib.LLL in " "$OUT"
+expect_exit 0 $REGTOOL --store "hive:$W" names
+expect_grep "^2	Sys$" "$OUT"

@@ -53,9 +53,13 @@ static int have_made(struct have *h, const struct rlang *w, int k)
     return 0;
 }
 
+/* Keyed by this process's hash basis: the indices are a provider's
+ * range plus its INF copy's offsets, which the tree's author picks, and
+ * offsets chosen against a fixed multiplier made every lookup walk one
+ * cluster (100,000 symbols: 10.4 s for 0.37, review 35 F2). */
 static size_t slot_of(const struct have *h, uint32_t x)
 {
-    size_t i = (size_t)(((uint64_t)x * 0x9E3779B97F4A7C15ull) >> 20);
+    size_t i = (size_t)rt_os_hash_mix((uint64_t)x ^ rt_os_hash_basis());
     for (i &= h->cap - 1; h->added[i] && h->added[i] != (uint64_t)x + 1;
          i = (i + 1) & (h->cap - 1))
         ;

@@ -18,6 +18,7 @@
 
 #include "engine/engine.h"
 #include "engine/rebuild.h"
+#include "engine/rebuild_layers.h"
 #include "model/utf16.h"
 #include "engine/rebuild_sources.h"
 #include "scratch.h"
@@ -726,10 +727,45 @@ static void rebuild_out_of_memory_fails_whole(void **state)
 #endif
 }
 
+/* One index held by a layer and by an INF pair put over it: the layer's
+ * pair first, the INF pair after it (the last of two equal indices is
+ * the one Windows shows), at a range's first index as at its last
+ * segment's end: ranges 10-19 and 20-29, the base holding 10 and 20, the
+ * INF pairs 10 and 20 put over them. */
+static void inf_pair_comes_after_a_layer_pair_of_its_index(void **state)
+{
+    (void)state;
+    struct rt_pair_list stored = {0}, inf = {0}, out = {0};
+    assert_int_equal(rt_pair_list_append(&stored, 10, "s10"), 0);
+    assert_int_equal(rt_pair_list_append(&stored, 20, "s20"), 0);
+    assert_int_equal(rt_pair_list_append(&inf, 10, "i10"), 0);
+    assert_int_equal(rt_pair_list_append(&inf, 20, "i20"), 0);
+    struct rt_rb_source src;
+    assert_int_equal(rt_rb_source_of_pairs(&src, &stored), 0);
+    static const uint32_t ranges[2][2] = {{10, 19}, {20, 29}};
+    struct rt_rb_table t;
+    assert_int_equal(rt_rb_table_init(&t, ranges, 2), 0);
+    assert_int_equal(rt_rb_table_start(&t, &src, UINT32_MAX, &src, NULL,
+                                       &inf), 0);
+    rt_rb_table_put_inf(&t, 0, 2);
+    assert_int_equal(rt_rb_table_count(&t, 10, 19), 2);
+    assert_int_equal(rt_rb_table_result(&t, &out), 0);
+    static const char *const want[] = {"s10", "i10", "s20", "i20"};
+    assert_int_equal(out.n, 4);
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(out.v[i].text, want[i]);
+    rt_rb_table_result_free(&out);
+    rt_rb_table_free(&t);
+    rt_rb_source_free(&src);
+    rt_pair_list_free(&stored);
+    rt_pair_list_free(&inf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_provider_from_its_first_source),
+        cmocka_unit_test(inf_pair_comes_after_a_layer_pair_of_its_index),
         cmocka_unit_test(overlapping_ranges_placed_in_order),
         cmocka_unit_test(table_out_of_order_rebuilds_the_same),
         cmocka_unit_test(change_says_what_it_adds_removes_and_loses),

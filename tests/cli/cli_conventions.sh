@@ -1,8 +1,9 @@
 # The CLI is consistent: --version, global options before or after the
 # command, every command's --help describing each of its options, one exit
 # code for a missing service or provider everywhere, --verbose on every
-# writing command and no "0 writes" line after a failure, and --dry-run
-# folding text longer than a line.
+# writing command and no "0 writes" line after a failure, an operand too
+# many refused with the usage, and --dry-run folding text longer than a
+# line.
 . tests/cli/lib.sh
 
 expect_exit 0 "$REGTOOL" --version
@@ -38,6 +39,22 @@ expect_exit 4 "$REGTOOL" uninstall NoSuch
 expect_exit 4 "$REGTOOL" enable NoSuch
 expect_exit 4 "$REGTOOL" disable NoSuch
 expect_exit 4 "$REGTOOL" --store "hive:$TMPDIR/nothing" query
+
+# One operand too many: the usage and exit 64, whatever the first one
+# would have done, the store untouched (restore restored the first file
+# and took no notice of the second).
+expect_exit 0 "$REGTOOL" backup "$TMPDIR/b.ini"
+tree_state "$D" >"$TMPDIR/before"
+for args in "restore $TMPDIR/b.ini $TMPDIR/b.ini" "backup $TMPDIR/b2.ini $TMPDIR/b3.ini" \
+            "install ini-samples/replication.ini ini-samples/replication.ini" \
+            "uninstall ESENT ESENT" "enable ESENT ESENT" "disable ESENT ESENT" \
+            "repair extra" "rebuild extra"; do
+    # shellcheck disable=SC2086
+    expect_exit 64 "$REGTOOL" $args
+    expect_grep "^Usage: regtool .*${args%% *}" "$ERR"
+done
+expect_same_tree "$D" "$TMPDIR/before" "a command given an operand too many changed the store"
+[ ! -e "$TMPDIR/b2.ini" ] && [ ! -e "$TMPDIR/b3.ini" ] || fail "backup of two operands saved a file"
 
 # --verbose: a line after a change; none after a failure that wrote nothing.
 expect_exit 0 "$REGTOOL" disable ESENT --verbose

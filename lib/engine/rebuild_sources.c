@@ -146,19 +146,36 @@ static int inf_fits(const struct rt_provider_spec *sp,
                                                        ? sp->drivername : "");
         return 0;
     }
-    if (!si->has_range || !si->has_last_counter || !si->has_first_help ||
-        !si->has_last_help || !sp->n_symbols)
+    if (!si->has_range || !sp->n_symbols)
         return 1;
+    /* The range as rebuild places it (rebuild_plan.c, ranges_of): a value
+     * missing is taken from First Counter, so that a provider without
+     * Last Counter is placed at First Counter alone, and an INI of more
+     * than one counter would put the rest on indices its range does not
+     * cover, another provider's perhaps. */
+    struct rt_service_info placed = *si;
+    int whole = si->has_last_counter && si->has_first_help &&
+                si->has_last_help;
+    if (!si->has_last_counter)
+        placed.last_counter = placed.first_counter;
+    if (!si->has_first_help)
+        placed.first_help = placed.first_counter + 1;
+    if (!si->has_last_help)
+        placed.last_help = placed.first_help +
+                           (placed.last_counter - placed.first_counter);
     struct rt_spec_fit f;
-    rt_spec_fit(sp, si, &f);
+    rt_spec_fit(sp, &placed, &f);
     if (f.fit != RT_FIT_PAST)
         return 1;
     snprintf(why, size, "its symbol %.100s (offset %ld) would be at index "
-             "%llu/%llu, past the installed range %u-%u (help %u-%u): not "
-             "the INI that was installed", f.symbol->symbol, f.symbol->offset,
+             "%llu/%llu, past the %s range %u-%u (help %u-%u)%s",
+             f.symbol->symbol, f.symbol->offset,
              (unsigned long long)f.counter, (unsigned long long)f.help,
-             si->first_counter, si->last_counter, si->first_help,
-             si->last_help);
+             whole ? "installed" : "registry's", placed.first_counter,
+             placed.last_counter, placed.first_help, placed.last_help,
+             whole ? ": not the INI that was installed"
+                   : ", its Last Counter, First Help or Last Help "
+                     "missing");
     return 0;
 }
 

@@ -223,4 +223,39 @@ expect_grep "^provider TransferPerf .*: 009 from the current tables" "$OUT"
 sed -i 's/^drivername=.*/drivername=Someone/' "$ini"
 expect_exit 0 $REGTOOL --store "hive:$O" rebuild --dry-run
 expect_grep "^  no INF copy: .*: its drivername 'Someone' is another service's: not the INI that was installed" "$OUT"
+# A provider whose Last Counter is gone is placed at First Counter alone:
+# its INF copy of seven counters would put six on indices its range does
+# not cover (another provider's, when one lies there). Not used; the
+# dry run says why. Last Counter taken out by hivexsh, the independent
+# writer (setval replaces a key's values: the rest written again).
+O=$TMPDIR/nolast
+expect_exit 0 $REGTOOL --store "hive:$O" init
+expect_exit 0 $REGTOOL --store "hive:$O" install $CS ini-samples/transfer.ini
+expect_grep "^installed TransferPerf: names 3992-4004, help 3993-4005" "$OUT"
+hivexsh -w "$O/Windows/System32/config/SYSTEM" <<'HIVEX' || fail "hivexsh could not take Last Counter out"
+cd \ControlSet001\Services\TransferPerf\Performance
+setval 9
+Library
+expandstring:x.dll
+Open
+string:O
+Collect
+string:C
+Close
+string:X
+First Counter
+dword:0x00000f98
+First Help
+dword:0x00000f99
+Last Help
+dword:0x00000fa5
+Object List
+string:3992 4000
+PerfIniFile
+string:transfer.ini
+commit
+HIVEX
+expect_exit 0 $REGTOOL --store "hive:$O" rebuild --dry-run
+expect_grep "^  no INF copy: .*TransferPerf/0009/.*: its symbol [A-Za-z0-9_]* (offset 2) would be at index 3994/3995, past the registry's range 3992-3992 (help 3993-4005), its Last Counter, First Help or Last Help missing" "$OUT"
+expect_grep "^provider TransferPerf .*: 009 from the current tables" "$OUT"
 echo "rebuild: ok"

@@ -183,6 +183,14 @@ static void valid_provider_loads(void **state)
     assert_int_equal(rt_provider_spec_language(&spec, "00c"), 0);
     assert_int_equal(rt_provider_spec_language(&spec, "009"), 1);
     assert_int_equal(rt_provider_spec_language(&spec, "019"), -1);
+    /* Found through the loader's index by value, in any spelling. */
+    assert_non_null(spec.lang_index);
+    assert_int_equal(rt_provider_spec_language(&spec, "0009"), 1);
+    assert_int_equal(rt_provider_spec_language(&spec, "000C"), 0);
+    assert_int_equal(rt_provider_spec_language(&spec, "00A"), -1);
+    assert_int_equal(rt_provider_spec_language(&spec, "00D"), -1);
+    assert_int_equal(rt_provider_spec_language(&spec, "CurrentLanguage"), -1);
+    assert_int_equal(rt_provider_spec_language(&spec, "x9"), -1);
 
     assert_int_equal(spec.n_symbols, 3);
     const struct rt_provider_symbol *o = &spec.symbols[0];
@@ -936,6 +944,8 @@ static void dotnet_current_language(void **state)
     assert_string_equal(spec.languages[1].id, "CurrentLanguage");
     assert_int_equal(spec.languages[1].line, 8);
     assert_int_equal(rt_provider_spec_language(&spec, "currentlanguage"), 1);
+    assert_int_equal(rt_provider_spec_language(&spec, "0009"), 0);
+    assert_int_equal(rt_provider_spec_language(&spec, "00A"), -1);
     assert_int_equal(spec.n_symbols, 2);
     assert_string_equal(spec.symbols[0].symbol, "OBJECT_1");
     assert_true(spec.symbols[0].is_object);

@@ -155,6 +155,13 @@ int rt_engine_picker_init(struct rt_engine_picker *p,
 void rt_engine_picker_free(struct rt_engine_picker *p);
 void rt_engine_pick_order(const struct rt_provider_spec *spec,
                           const char *key, const char *lang, int order[3]);
+/* rt_engine_pick_text of SYM with ORDER (rt_engine_pick_order, made once
+ * for a language: a scan of the INI's languages a symbol was symbols x
+ * INI languages, review 35 F5). */
+const char *rt_engine_pick_ordered(const struct rt_provider_spec *spec,
+                                   const struct rt_provider_symbol *sym,
+                                   const int order[3], int help,
+                                   char src[RT_LANG_ID_SIZE]);
 /* rt_engine_pick_text of symbol K with ORDER (rt_engine_pick_order). */
 const char *rt_engine_pick(const struct rt_engine_picker *p, size_t k,
                            const int order[3], int help,

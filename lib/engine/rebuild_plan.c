@@ -172,11 +172,13 @@ static int inf_pairs(const struct rt_provider_spec *spec, const char *key,
                      const char *lang, const struct ranges *r,
                      struct rt_name_table *out, size_t *names, size_t *helps)
 {
+    int order[3];
+    rt_engine_pick_order(spec, key, lang, order);
     for (size_t k = 0; k < spec->n_symbols; k++) {
         const struct rt_provider_symbol *sym = &spec->symbols[k];
         char from[RT_LANG_ID_SIZE];
-        const char *name = rt_engine_pick_text(spec, sym, key, lang, 0, from);
-        const char *help = rt_engine_pick_text(spec, sym, key, lang, 1, from);
+        const char *name = rt_engine_pick_ordered(spec, sym, order, 0, from);
+        const char *help = rt_engine_pick_ordered(spec, sym, order, 1, from);
         if (name) {
             if (rt_pair_list_append(&out->counter,
                                     r->fc + (uint32_t)sym->offset, name))
@@ -558,14 +560,16 @@ static int lacking_over_budget(const struct rt_database *db,
                 rt_table_find(&l->tab[RT_TABLE_COUNTER], r->fc))
                 continue;
             const struct rt_provider_spec *spec = inf->spec;
+            int order[3];
+            rt_engine_pick_order(spec, l->id, lang, order);
             for (size_t k = 0; k < spec->n_symbols; k++) {
                 const struct rt_provider_symbol *sym = &spec->symbols[k];
                 uint32_t off = (uint32_t)sym->offset;
                 char from[RT_LANG_ID_SIZE];
                 const char *name =
-                    rt_engine_pick_text(spec, sym, l->id, lang, 0, from);
+                    rt_engine_pick_ordered(spec, sym, order, 0, from);
                 const char *help =
-                    rt_engine_pick_text(spec, sym, l->id, lang, 1, from);
+                    rt_engine_pick_ordered(spec, sym, order, 1, from);
                 if ((name && rt_change_budget_add(b, r->fc + off, name)) ||
                     (help && rt_change_budget_add(b, r->fh + off, help)))
                     return 1;

@@ -41,14 +41,17 @@ static int first_text(const struct rt_provider_spec *spec,
     return -1;
 }
 
-/* The text of SYM by ORDER, else in language FIRST; SRC its language. */
+/* The text of SYM by ORDER, else in language FIRST (-2: not known yet,
+ * looked for only then); SRC its language. */
 static const char *pick(const struct rt_provider_spec *spec,
                         const struct rt_provider_symbol *sym,
                         const int order[3], int first, int help,
                         char src[RT_LANG_ID_SIZE])
 {
     for (int k = 0; k < 4; k++) {
-        int i = k < 3 ? order[k] : first;
+        int i = k < 3 ? order[k]
+                : first == -2 ? first_text(spec, sym, help)
+                              : first;
         const char *t = text_in(sym, i, help);
         if (t) {
             snprintf(src, RT_LANG_ID_SIZE, "%s", spec->languages[i].id);
@@ -65,7 +68,15 @@ const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
 {
     int order[3];
     rt_engine_pick_order(spec, key, lang, order);
-    return pick(spec, sym, order, first_text(spec, sym, help), help, src);
+    return pick(spec, sym, order, -2, help, src);
+}
+
+const char *rt_engine_pick_ordered(const struct rt_provider_spec *spec,
+                                   const struct rt_provider_symbol *sym,
+                                   const int order[3], int help,
+                                   char src[RT_LANG_ID_SIZE])
+{
+    return pick(spec, sym, order, -2, help, src);
 }
 
 int rt_engine_picker_init(struct rt_engine_picker *p,

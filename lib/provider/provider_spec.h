@@ -65,6 +65,15 @@ struct rt_provider_spec {
      * by hand). Else the loader's decoded INI, in which they all lie (a
      * big INI's texts are then not copied one by one); freed with it. */
     char *text_pool;
+    /* NULL (a spec built by hand: rt_provider_spec_language scans), or
+     * the languages' positions sorted by their value (CurrentLanguage
+     * last, ties in INI order), N_LANG_INDEX of them: a tree of
+     * thousands of languages looks each up in an INI listing thousands. */
+    struct rt_lang_slot {
+        uint32_t key;
+        uint32_t pos;
+    } *lang_index;
+    size_t n_lang_index;
 };
 
 /* Loads and validates the INI at INI_PATH (CODEPAGE as rt_ini_decode: the

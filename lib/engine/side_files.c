@@ -206,19 +206,109 @@ static int symbol_file_of(const struct rt_value *ini, char **name)
     return 0;
 }
 
-/* Removes REL from the store's side files if it is there. */
+static int cmp_name_ci(const void *a, const void *b)
+{
+    return strcasecmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The files a change set changes already, sorted ignoring case: the
+ * removal below looks each of its paths up among them, not among every
+ * change (a table change a language: languages x languages compares,
+ * review 35 F3). */
+struct file_set {
+    const char **v;
+    size_t n;
+};
+
+static int file_set_of(const struct rt_change_set *cs, struct file_set *f)
+{
+    f->n = 0;
+    f->v = malloc((cs->n ? cs->n : 1) * sizeof *f->v);
+    if (!f->v)
+        return -1;
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->v[i].op == RT_CHANGE_WRITE_FILE ||
+            cs->v[i].op == RT_CHANGE_DELETE_FILE)
+            f->v[f->n++] = cs->v[i].name;
+    qsort(f->v, f->n, sizeof *f->v, cmp_name_ci);
+    return 0;
+}
+
+static int file_set_has(const struct file_set *f, const char *rel)
+{
+    return bsearch(&rel, f->v, f->n, sizeof *f->v, cmp_name_ci) != NULL;
+}
+
+/* Removes REL from the store's side files if it is there and neither
+ * the change set as it was (PRE) nor the removal just made (SAME: the
+ * folder's INI, when its symbol file has its name) changes it. */
 static int remove_if_present(struct rt_store *s, const char *rel,
+                             const struct file_set *pre, const char *same,
                              struct rt_change_set *cs, struct rt_value *keep,
                              struct rt_error *e)
 {
     int present = 0;
-    if (changes_file(cs, rel))
+    if (file_set_has(pre, rel) || (same && !strcasecmp(same, rel)))
         return 0;
     /* Read only when KEEP asks for its bytes: a file about to go is
      * otherwise looked for, not read. */
     if (s->ops->read_win_file(s, rel, keep, &present, e) != 0)
         return -1;
     return present && rt_change_set_delete_file(cs, rel) ? oom(e) : 0;
+}
+
+/* The INF folder of each language of DB, each once (two spellings of a
+ * language id name one folder), sorted: into *V, *N. 0, or -1 out of
+ * memory. */
+static int inf_folders(const struct rt_database *db, uint32_t **v, size_t *n)
+{
+    *n = 0;
+    if (!(*v = malloc((db->n_langs ? db->n_langs : 1) * sizeof **v)))
+        return -1;
+    for (size_t i = 0; i < db->n_langs; i++) {
+        unsigned x;
+        if (!rt_lang_is_current(db->langs[i].id) &&
+            rt_lang_value(db->langs[i].id, &x) == 0)
+            (*v)[(*n)++] = x & 0xffffu;
+    }
+    qsort(*v, *n, sizeof **v, cmp_u32);
+    size_t m = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (!m || (*v)[m - 1] != (*v)[i])
+            (*v)[m++] = (*v)[i];
+    *n = m;
+    return 0;
+}
+
+/* One folder's INI and the symbol file it names. */
+static int remove_folder_pair(struct rt_store *s,
+                              const struct rt_service_info *svc,
+                              const char *folder, const struct file_set *pre,
+                              struct rt_change_set *cs, struct rt_error *e)
+{
+    char *ini = rt_inf_path(svc->name, folder, svc->ini_file);
+    if (!ini)
+        return oom(e);
+    struct rt_value v = {0};
+    int r = remove_if_present(s, ini, pre, NULL, cs, &v, e);
+    char *sym_name = NULL;
+    if (r == 0 && v.data && symbol_file_of(&v, &sym_name) != 0)
+        r = oom(e);
+    rt_value_free(&v);
+    if (r == 0 && sym_name) {
+        char *sym = rt_inf_path(svc->name, folder, sym_name);
+        r = !sym ? oom(e) : remove_if_present(s, sym, pre, ini, cs, NULL, e);
+        free(sym);
+    }
+    free(sym_name);
+    free(ini);
+    return r;
 }
 
 int rt_side_inf_remove(struct rt_store *s, const struct rt_database *db,
@@ -230,33 +320,24 @@ int rt_side_inf_remove(struct rt_store *s, const struct rt_database *db,
     if (!svc->ini_file || rt_side_name_problem(svc->ini_file) ||
         rt_side_name_problem(svc->name))
         return 0;
-    for (size_t i = 0; i < db->n_langs; i++) {
-        char folder[8];
-        if (rt_inf_folder(db->langs[i].id, folder) != 0)
-            continue;
-        char *ini = rt_inf_path(svc->name, folder, svc->ini_file);
-        if (!ini)
-            return oom(e);
-        struct rt_value v = {0};
-        int r = remove_if_present(s, ini, cs, &v, e);
-        free(ini);
-        if (r != 0)
-            return -1;
-        char *sym_name = NULL;
-        r = v.data ? symbol_file_of(&v, &sym_name) : 0;
-        rt_value_free(&v);
-        if (r != 0)
-            return oom(e);
-        if (!sym_name)
-            continue;
-        char *sym = rt_inf_path(svc->name, folder, sym_name);
-        free(sym_name);
-        r = !sym ? oom(e) : remove_if_present(s, sym, cs, NULL, e);
-        free(sym);
-        if (r != 0)
-            return -1;
+    uint32_t *folders;
+    size_t n;
+    struct file_set pre;
+    if (inf_folders(db, &folders, &n) != 0)
+        return oom(e);
+    if (file_set_of(cs, &pre) != 0) {
+        free(folders);
+        return oom(e);
     }
-    return 0;
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++) {
+        char folder[8];
+        snprintf(folder, sizeof folder, "%04X", folders[i]);
+        r = remove_folder_pair(s, svc, folder, &pre, cs, e);
+    }
+    free(pre.v);
+    free(folders);
+    return r;
 }
 
 /* Collects the backup's parts (rt_engine_backup_stream) in a buffer. */

@@ -105,6 +105,10 @@ void rt_provider_spec_free(struct rt_provider_spec *spec);
 const struct rt_provider_text *
 rt_provider_symbol_text(const struct rt_provider_symbol *sym, size_t lang);
 
+/* Makes SPEC's lang_index (the loader does, once the languages are
+ * known): 0, or -1 out of memory (SPEC then scans, as one built by hand). */
+int rt_provider_spec_index_languages(struct rt_provider_spec *spec);
+
 /* Index of language ID ("009" or "CurrentLanguage", any case) in
  * SPEC->languages, or -1. */
 int rt_provider_spec_language(const struct rt_provider_spec *spec,

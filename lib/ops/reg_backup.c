@@ -137,15 +137,71 @@ static int skip(struct rt_reg_restore_report *r, const char *what,
     return 0;
 }
 
+/* The file's language keys by value (CurrentLanguage above every
+ * value), ties in the file's order: each of the store's languages is
+ * found by a search (a scan each was store languages x file languages,
+ * review 35 F7). */
+struct file_langs {
+    struct lang_pos {
+        uint32_t key, pos;
+    } *v;
+    size_t n;
+};
+
+static int lang_key(const char *id, uint32_t *key)
+{
+    unsigned v;
+    if (rt_lang_is_current(id))
+        *key = UINT32_MAX;
+    else if (rt_lang_value(id, &v) == 0)
+        *key = v;
+    else
+        return 0;
+    return 1;
+}
+
+static int cmp_lang_pos(const void *a, const void *b)
+{
+    const struct lang_pos *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int file_langs_of(const struct rt_tree_key *perflib,
+                         struct file_langs *f)
+{
+    f->n = 0;
+    f->v = malloc((perflib->n_sub ? perflib->n_sub : 1) * sizeof *f->v);
+    if (!f->v)
+        return -1;
+    for (size_t i = 0; i < perflib->n_sub; i++)
+        if (lang_key(perflib->sub[i]->name, &f->v[f->n].key))
+            f->v[f->n++].pos = (uint32_t)i;
+    qsort(f->v, f->n, sizeof *f->v, cmp_lang_pos);
+    return 0;
+}
+
 /* The file's language key for the store's language ID, matched by value
- * as the rest of regtool matches languages (0804 is 804). */
+ * as the rest of regtool matches languages (0804 is 804): the first of
+ * that value in the file. */
 static struct rt_tree_key *file_language(const struct rt_tree_key *perflib,
+                                         const struct file_langs *f,
                                          const char *id)
 {
-    for (size_t i = 0; i < perflib->n_sub; i++)
-        if (rt_lang_same(perflib->sub[i]->name, id))
-            return perflib->sub[i];
-    return NULL;
+    uint32_t key;
+    if (!lang_key(id, &key))
+        return NULL;
+    size_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->v[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->n && f->v[lo].key == key ? perflib->sub[f->v[lo].pos]
+                                            : NULL;
 }
 
 /* Adds to B the base texts of the file's table FILE against the
@@ -183,13 +239,14 @@ static int add_base(struct rt_reg_restore_report *r, const char *id,
 
 static int plan_tables(struct rt_store *s, const struct rt_database *db,
                        const struct rt_tree_key *perflib,
+                       const struct file_langs *fl,
                        struct rt_change_set *cs,
                        struct rt_reg_restore_report *r, struct rt_error *e)
 {
     size_t matched = 0;
     for (size_t i = 0; i < db->n_langs; i++) {
         const char *id = db->langs[i].id;
-        struct rt_tree_key *fk = file_language(perflib, id);
+        struct rt_tree_key *fk = file_language(perflib, fl, id);
         /* A language key without a table restores nothing: such a file
          * (an empty Perflib\009) is no backup of this store. */
         if (!fk || (!rt_tree_value(fk, "Counter") && !rt_tree_value(fk, "Help")))
@@ -374,7 +431,11 @@ int rt_op_restore_reg_tree(struct rt_store *s, const struct rt_tree_key *root,
     int rc = rt_database_load(s, &db, e);
     if (rc == 0) {
         r->base_index = db.base_index;
-        rc = plan_tables(s, &db, perflib, cs, r, e);
+        struct file_langs fl;
+        rc = file_langs_of(perflib, &fl) != 0 ? oom(e) : 0;
+        if (rc == 0)
+            rc = plan_tables(s, &db, perflib, &fl, cs, r, e);
+        free(fl.v);
         if (rc == 0 && r->base.differ && !force && !dry_run)
             rc = rt_op_refuse_other_machine(db.base_index, r->base.differ,
                                             r->base.compared,

@@ -415,9 +415,16 @@ int rt_database_load_copies(struct rt_store *s, struct rt_database *db,
                     continue;
                 }
                 uint32_t x = first_difference(t, v.data, v.len, &nomem);
-                struct rt_db_copy_diff *nd = nomem ? NULL
-                    : realloc(db->copy_diffs,
-                              (db->n_copy_diffs + 1) * sizeof *nd);
+                /* Grown to a power of two from four: thousands of
+                 * languages each with a difference were as many
+                 * reallocations of the whole array. */
+                size_t n = db->n_copy_diffs;
+                struct rt_db_copy_diff *nd = db->copy_diffs;
+                if (!nomem && (n == 0 || (n >= 4 && !(n & (n - 1)))))
+                    nd = realloc(db->copy_diffs,
+                                 (n ? 2 * n : 4) * sizeof *nd);
+                if (nomem)
+                    nd = NULL;
                 size_t copy_len = v.len;
                 rt_value_free(&v);
                 if (!nd)

@@ -137,14 +137,68 @@ static int difference(struct rt_pair_list *a, const struct rt_pair_list *b,
  * .dat file, a stale hive value: rt_database_load_copies) is written
  * again as it is: the store writes every copy a table change's bytes, in
  * the same commit. A table that changes anyway needs nothing more. */
-static int resync_copies(struct repair *rp, struct rlang *w, int k,
-                         struct rt_change_set *cs)
+/* The database's copy differences by language value (CurrentLanguage
+ * above every value): each kept table finds its own by a search, not by
+ * a scan of all of them (languages x differences, review 35 F6). */
+struct diff_index {
+    struct diff_at {
+        uint32_t key, at;
+    } *v;
+    size_t n;
+};
+
+static int diff_key(const char *id, uint32_t *key)
+{
+    unsigned v;
+    if (rt_lang_is_current(id))
+        *key = UINT32_MAX;
+    else if (rt_lang_value(id, &v) == 0)
+        *key = v;
+    else
+        return 0;
+    return 1;
+}
+
+static int cmp_diff_at(const void *a, const void *b)
+{
+    const struct diff_at *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int diff_index_of(const struct rt_database *db, struct diff_index *x)
+{
+    x->n = 0;
+    x->v = malloc((db->n_copy_diffs ? db->n_copy_diffs : 1) * sizeof *x->v);
+    if (!x->v)
+        return -1;
+    for (size_t i = 0; i < db->n_copy_diffs; i++)
+        if (diff_key(db->copy_diffs[i].lang, &x->v[x->n].key))
+            x->v[x->n++].at = (uint32_t)i;
+    qsort(x->v, x->n, sizeof *x->v, cmp_diff_at);
+    return 0;
+}
+
+static int resync_copies(struct repair *rp, const struct diff_index *di,
+                         struct rlang *w, int k, struct rt_change_set *cs)
 {
     const struct rt_db_language *l = w->l;
     int wow = 0, hive = 0;
-    for (size_t i = 0; i < rp->db->n_copy_diffs; i++) {
-        const struct rt_db_copy_diff *d = &rp->db->copy_diffs[i];
-        if ((int)d->kind != k || !rt_lang_same(d->lang, l->id))
+    uint32_t key = 0;
+    size_t lo = 0, hi = di->n;
+    if (!diff_key(l->id, &key))
+        lo = hi;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (di->v[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < di->n && di->v[i].key == key; i++) {
+        const struct rt_db_copy_diff *d = &rp->db->copy_diffs[di->v[i].at];
+        if ((int)d->kind != k)
             continue;
         wow |= d->which == RT_COPY_WOW64;
         hive |= d->which == RT_COPY_HIVE;
@@ -175,8 +229,8 @@ static int resync_copies(struct repair *rp, struct rlang *w, int k,
     return 0;
 }
 
-/* A table change for each list that differs from what is stored. */
-int rt_repair_emit_tables(struct repair *rp, struct rt_change_set *cs)
+static int emit_tables(struct repair *rp, const struct diff_index *di,
+                       struct rt_change_set *cs)
 {
     for (size_t i = 0; i < rp->n; i++) {
         struct rlang *w = &rp->w[i];
@@ -192,7 +246,7 @@ int rt_repair_emit_tables(struct repair *rp, struct rt_change_set *cs)
             if (same) {
                 rt_pair_list_free(&orig);
                 w->changed[k] = 0;      /* the table as read stands */
-                if (resync_copies(rp, w, k, cs) != 0)
+                if (resync_copies(rp, di, w, k, cs) != 0)
                     return -1;
                 continue;
             }
@@ -233,6 +287,17 @@ int rt_repair_emit_tables(struct repair *rp, struct rt_change_set *cs)
         }
     }
     return 0;
+}
+
+/* A table change for each list that differs from what is stored. */
+int rt_repair_emit_tables(struct repair *rp, struct rt_change_set *cs)
+{
+    struct diff_index di;
+    if (diff_index_of(rp->db, &di) != 0)
+        return -1;
+    int r = emit_tables(rp, &di, cs);
+    free(di.v);
+    return r;
 }
 
 int rt_repair_emit_values(struct repair *rp, struct rt_change_set *cs)

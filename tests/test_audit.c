@@ -1221,11 +1221,43 @@ static void overlaps_closed_in_order_of_their_ends(void **state)
     s->ops->close(s);
 }
 
+/* CurrentLanguage against the language it mirrors: every pair of
+ * CurrentLanguage whose index English has with English's text counts,
+ * a duplicate of it too, whichever side is walked. English's N names;
+ * CurrentLanguage has one of them stale and one twice (the copy agreeing):
+ * N of N + 1 names agree. */
+static void current_language_agreement_counts_each_pair(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    struct rt_pair_list en;
+    cg_get_list(s, "009", RT_TABLE_COUNTER, &en);
+    const struct rt_pair *two = rt_pair_list_find(&en, 2);
+    assert_non_null(two);
+    cg_remove(s, "CurrentLanguage", RT_TABLE_COUNTER, 4, 4);
+    cg_append(s, "CurrentLanguage", RT_TABLE_COUNTER, 4, "Stale name");
+    cg_append(s, "CurrentLanguage", RT_TABLE_COUNTER, 2, two->text);
+    struct rt_findings f;
+    audit_store(s, &f, NULL);
+    const struct rt_finding *x = find(&f, "current-language-differs",
+                                      "CurrentLanguage");
+    assert_non_null(x);
+    char want[160];
+    snprintf(want, sizeof want, "CurrentLanguage differs from 009, the "
+             "language it mirrors: %zu of %zu names", en.n, en.n + 1);
+    if (!strstr(message_of(x), want))
+        fail_msg("\"%s\" does not say \"%s\"", message_of(x), want);
+    rt_findings_free(&f);
+    rt_pair_list_free(&en);
+    s->ops->close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clean_database_has_no_error_or_warning),
         cmocka_unit_test(each_class_is_found),
+        cmocka_unit_test(current_language_agreement_counts_each_pair),
         cmocka_unit_test(findings_carry_their_evidence),
         cmocka_unit_test(findings_keep_what_they_were_given),
         cmocka_unit_test(same_evidence_is_kept_once),

@@ -77,6 +77,77 @@ static size_t view_agreement(const struct view *a, const struct view *b)
     return n;
 }
 
+/* A view's pairs sorted by index and then text, so that the pairs of one
+ * index and text are counted by a search: CurrentLanguage is compared
+ * with every language, and each comparison walked CurrentLanguage's
+ * pairs (its size x languages, review 35 F8); it walks the other
+ * language's now. */
+struct keyed {
+    struct kitem {
+        uint32_t index, bytes;
+        const uint8_t *text;
+    } *v;
+    size_t n;
+};
+
+static int cmp_kitem(const void *x, const void *y)
+{
+    const struct kitem *a = x, *b = y;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    if (a->bytes != b->bytes)
+        return a->bytes < b->bytes ? -1 : 1;
+    return memcmp(a->text, b->text, a->bytes);
+}
+
+/* A text the table cannot give (damage) agrees with nothing. */
+static int keyed_of(const struct view *a, struct keyed *k)
+{
+    k->n = 0;
+    if (!(k->v = malloc((a->n ? a->n : 1) * sizeof *k->v)))
+        return -1;
+    for (size_t i = 0; i < a->n; i++) {
+        const uint8_t *t = rt_table_at(a->t, a->p[i]->text);
+        if (t)
+            k->v[k->n++] = (struct kitem){a->p[i]->index,
+                                          (uint32_t)a->p[i]->text_bytes, t};
+    }
+    qsort(k->v, k->n, sizeof *k->v, cmp_kitem);
+    return 0;
+}
+
+/* The first of K's items not below X. */
+static size_t keyed_lower(const struct keyed *k, const struct kitem *x)
+{
+    size_t lo = 0, hi = k->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_kitem(&k->v[mid], x) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* view_agreement (A's pairs whose index B has with the same text as B's
+ * first pair of it) with A keyed: over B's indices, each once. */
+static size_t keyed_agreement(const struct keyed *a, const struct view *b)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < b->n; j++) {
+        if (j && b->p[j - 1]->index == b->p[j]->index)
+            continue;
+        const uint8_t *t = rt_table_at(b->t, b->p[j]->text);
+        if (!t)
+            continue;
+        struct kitem x = {b->p[j]->index, (uint32_t)b->p[j]->text_bytes, t};
+        for (size_t i = keyed_lower(a, &x);
+             i < a->n && !cmp_kitem(&a->v[i], &x); i++)
+            n++;
+    }
+    return n;
+}
 
 static void views_free(struct lang_views *lv, size_t n)
 {
@@ -357,16 +428,22 @@ static void check_current(struct audit *a, const struct lang_views *cur)
 {
     const struct lang_views *best = NULL;
     size_t best_n = 0;
+    struct keyed k;
+    if (keyed_of(&cur->counter, &k) != 0) {
+        a->failed = 1;
+        return;
+    }
     for (size_t i = 0; i < a->n; i++) {
         const struct lang_views *o = &a->lv[i];
         if (o == cur || rt_lang_is_current(o->l->id) || o->l->fixed)
             continue;
-        size_t n = view_agreement(&cur->counter, &o->counter);
+        size_t n = keyed_agreement(&k, &o->counter);
         if (!best || n > best_n) {
             best = o;
             best_n = n;
         }
     }
+    free(k.v);
     if (!best)
         return;
     size_t help = view_agreement(&cur->help, &best->help);

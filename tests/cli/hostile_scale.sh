@@ -48,6 +48,9 @@
 #   a store of N others                    by a scan of the file's keys
 #   N languages whose SysWOW64 copies      each kept table's difference
 #   differ                                 looked for by a scan of all
+#   a CurrentLanguage of 100,000 pairs     CurrentLanguage walked for
+#   beside N one-pair languages            each language it was compared
+#                                          with
 #   a PerfStringBackup.INI of N services   each section compared with
 #                                          every other
 #   a backup setting N services' ranges    restore looked for each First
@@ -955,6 +958,32 @@ USER_CPU=0
     fail "repair --dry-run does not rewrite every copy: $(grep -c "rewritten from" "$OUT")"
 rm -f "$TMPDIR/c.dat" "$TMPDIR/h.dat"
 
+# 24. audit of a reg: store whose CurrentLanguage Counter holds 100,000
+# pairs beside 32,000 languages of one pair: CurrentLanguage was walked
+# for each language it was compared with (review 35 F8: 4.4 s of user
+# time at 16,000). Now each language's pairs are looked up in it.
+N=$(size 32000)
+fresh registry
+expect_exit 0 "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/b0.reg"
+P='[HKEY_LOCAL_MACHINE\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib'
+export P
+{ iconv -f UTF-16LE -t UTF-8 "$TMPDIR/b0.reg" | sed '1s/^\xef\xbb\xbf//'
+  printf '\r\n%s\\CurrentLanguage]\r\n"Counter"=hex(7):' "$P"
+  awk -v e=100000 'BEGIN { for (i = 1; i <= e; i++) { s = sprintf("%d", 2 * i)
+      for (k = 1; k <= length(s); k++) printf "%02x,00,", 48 + substr(s, k, 1)
+      printf "00,00,78,00,00,00,"; if (i % 8 == 0) printf "\\\r\n  " }
+      printf "00,00\r\n" }'
+  printf '"Help"=hex(7):33,00,00,00,78,00,00,00,00,00\r\n'
+  awk -v n="$N" 'BEGIN { p = ENVIRON["P"]; for (i = 0; i < n; i++)
+      printf "\r\n%s\\%04X]\r\n\"Counter\"=hex(7):31,00,00,00,31,00,38,00,34,00,37,00,00,00,00,00\r\n\"Help\"=hex(7):33,00,00,00,78,00,00,00,00,00\r\n", p, 4096 + i }'
+} >"$TMPDIR/current.reg"
+USER_CPU=1
+bounded "audit of a CurrentLanguage of 100,000 pairs beside $N languages (user time)" 6 2 \
+    --store "reg:$TMPDIR/current.reg" audit
+USER_CPU=0
+expect_grep "current-language-differs" "$OUT"
+rm -f "$TMPDIR/b0.reg" "$TMPDIR/current.reg"
+
 echo "hostile scale: $n runs"
-[ "$n" -ge 81 ] || fail "only $n runs"
+[ "$n" -ge 82 ] || fail "only $n runs"
 exit 0

@@ -163,22 +163,27 @@ int rt_repair_mirror_current(struct repair *rp)
         struct rlang *best = NULL;
         size_t best_n = 0;
         /* Counter tables, a small part of the database, decoded. */
-        if (rt_repair_decoded(cur, 0) != 0)
+        struct rt_pair_sorted sorted;
+        if (rt_repair_decoded(cur, 0) != 0 ||
+            rt_pair_sorted_of(&cur->list[0], &sorted) != 0)
             return -1;
         for (size_t j = 0; j < rp->n; j++) {
             struct rlang *o = &rp->w[j];
             if (o == cur || rt_lang_is_current(o->l->id))
                 continue;
-            if (rt_repair_decoded(o, 0) != 0)
+            size_t n = rt_repair_decoded(o, 0) != 0
+                           ? (size_t)-1
+                           : rt_pair_list_agreement(&sorted, &o->list[0]);
+            if (n == (size_t)-1) {
+                rt_pair_sorted_free(&sorted);
                 return -1;
-            size_t n = rt_pair_list_agreement(&cur->list[0], &o->list[0]);
-            if (n == (size_t)-1)
-                return -1;
+            }
             if (!best || n > best_n) {
                 best = o;
                 best_n = n;
             }
         }
+        rt_pair_sorted_free(&sorted);
         if (!best)
             continue;
         for (int k = 0; k < 2; k++) {

@@ -463,33 +463,6 @@ static int cmp_by_index(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-size_t rt_pair_list_agreement(const struct rt_pair_list *a,
-                              const struct rt_pair_list *b)
-{
-    const struct rt_pair **v = malloc((b->n ? b->n : 1) * sizeof *v);
-    if (!v)
-        return (size_t)-1;
-    for (size_t i = 0; i < b->n; i++)
-        v[i] = &b->v[i];
-    qsort(v, b->n, sizeof *v, cmp_by_index);
-    size_t n = 0;
-    for (size_t i = 0; i < a->n; i++) {
-        size_t lo = 0, hi = b->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (v[mid]->index < a->v[i].index)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < b->n && v[lo]->index == a->v[i].index &&
-            v[lo]->text_len == a->v[i].text_len &&
-            !memcmp(v[lo]->text, a->v[i].text, a->v[i].text_len))
-            n++;
-    }
-    free(v);
-    return n;
-}
 
 /* Orders pairs by index, then text bytes, then length: equal pairs are
  * neighbours. */
@@ -504,6 +477,58 @@ static int cmp_pairs(const struct rt_pair *a, const struct rt_pair *b)
     if (a->text_len != b->text_len)
         return a->text_len < b->text_len ? -1 : 1;
     return 0;
+}
+
+static int cmp_pair_ptrs(const void *x, const void *y)
+{
+    return cmp_pairs(*(const struct rt_pair *const *)x,
+                     *(const struct rt_pair *const *)y);
+}
+
+int rt_pair_sorted_of(const struct rt_pair_list *a, struct rt_pair_sorted *s)
+{
+    s->n = a->n;
+    if (!(s->v = malloc((a->n ? a->n : 1) * sizeof *s->v)))
+        return -1;
+    for (size_t i = 0; i < a->n; i++)
+        s->v[i] = &a->v[i];
+    qsort(s->v, s->n, sizeof *s->v, cmp_pair_ptrs);
+    return 0;
+}
+
+void rt_pair_sorted_free(struct rt_pair_sorted *s)
+{
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
+size_t rt_pair_list_agreement(const struct rt_pair_sorted *a,
+                              const struct rt_pair_list *b)
+{
+    const struct rt_pair **v = malloc((b->n ? b->n : 1) * sizeof *v);
+    if (!v)
+        return (size_t)-1;
+    for (size_t i = 0; i < b->n; i++)
+        v[i] = &b->v[i];
+    qsort(v, b->n, sizeof *v, cmp_by_index);
+    size_t n = 0;
+    for (size_t j = 0; j < b->n; j++) {
+        if (j && v[j - 1]->index == v[j]->index)
+            continue;
+        size_t lo = 0, hi = a->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp_pairs(a->v[mid], v[j]) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < a->n && !cmp_pairs(a->v[lo], v[j]); lo++)
+            n++;
+    }
+    free(v);
+    return n;
 }
 
 static int cmp_positions(uint32_t a, uint32_t b, const void *ctx)

@@ -128,10 +128,22 @@ struct rt_duplicate {
 size_t rt_pair_list_duplicates(const struct rt_pair_list *l,
                                struct rt_duplicate **out);
 
+/* A list's pairs sorted by index, then text: made once for a list
+ * compared with many (CurrentLanguage with every language). */
+struct rt_pair_sorted {
+    const struct rt_pair **v;
+    size_t n;
+};
+int rt_pair_sorted_of(const struct rt_pair_list *a, struct rt_pair_sorted *s);
+void rt_pair_sorted_free(struct rt_pair_sorted *s);
+
 /* How many pairs of A have their index in B with the same text (B's
- * first pair of that index). O((n + m) log m). Returns (size_t)-1 when out
- * of memory. */
-size_t rt_pair_list_agreement(const struct rt_pair_list *a,
+ * first pair of that index): over B's indices, each once, A's pairs of
+ * that index and text found by a search. O(m log m + m log n), whatever
+ * A's size (a scan of A for each language it was compared with was A's
+ * size x languages, review 35 F8). Returns (size_t)-1 when out of
+ * memory. */
+size_t rt_pair_list_agreement(const struct rt_pair_sorted *a,
                               const struct rt_pair_list *b);
 
 /* The difference of two tables as multisets of (index, text) pairs: the

@@ -25,7 +25,8 @@ static const char usage_text[] =
     "FILE.LOG2, FILE.LOG, any letter case) and writes the recovered, clean\n"
     "hive to OUT. FILE and its logs are left untouched.\n\n"
     "  -o, --output OUT  where the recovered hive goes (never FILE or its logs)\n"
-    "  --force           replace OUT when it exists\n\n"
+    "  --force           replace OUT when it exists (it keeps its own\n"
+    "                    permission bits: a new OUT gets FILE's)\n\n"
     "Exit status: 0 recovered; 1 FILE was not dirty (OUT is a copy of it);\n"
     "2 FILE unusable or no log applicable (nothing written); 3 I/O error.\n";
 

@@ -31,7 +31,8 @@ struct rt_provider_text *rt_provider_texts_get(struct rt_provider_texts *x,
                                                size_t sym, size_t lang);
 
 /* Lays the texts out by symbol (of N_SYMS), each one's by language, and
- * frees the entries. 0, or -1 out of memory (X as it was). */
+ * frees the entries and their index (no text is looked up after). 0, or
+ * -1 out of memory (X then only to be freed). */
 int rt_provider_texts_group(struct rt_provider_texts *x, size_t n_syms);
 
 /* After grouping: symbol SYM's texts, *N of them. */

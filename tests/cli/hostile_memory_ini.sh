@@ -26,6 +26,10 @@
 #      symbol had a text slot for every language listed, used or not
 #      (24 bytes x 4,096 a symbol): 1.1 GB for a 322 KB INI (review 34
 #      F5). A symbol's texts now cost by its keys.
+#   5. check-ini of an INI near the 16 MiB cap whose [text] is 1,280,000
+#      NAME keys, each a (symbol, language) of its own over 4,095
+#      languages: the keys' texts were held three times at once with
+#      their index (doubling growth): 204 MB for 16.7 MB (review 35 F4).
 # What the INI never names is never reported: the messages are made for
 # the definitions it names, when they are reported.
 . tests/cli/lib.sh
@@ -127,5 +131,18 @@ peak "check-ini, 4096 languages, $((2 * N)) [text] keys ($((in / 1024)) KB)" \
 expect_grep "^  $((2 * N - 2)) S$((N - 1)) counter$" "$OUT"
 peak "install --dry-run of it" $((10 * in + 24 * MB)) \
     "$REGTOOL" --store "hive:$TMPDIR/w2" install $CS --dry-run "$D/many.ini"
+
+# 5. (above)
+N=$(size 1280000)
+awk 'BEGIN { for (s = 0; s < 400; s++) printf "#define %c%c %d\n", 97 + s % 26, 97 + int(s / 26), 2 * s }' >"$D/m.h"
+awk -v n="$N" 'BEGIN { printf "[info]\ndrivername=M\nsymbolfile=m.h\n[languages]\n"
+    for (l = 1; l < 4096; l++) printf "%03X=x\n", l
+    printf "[text]\n"; k = 0
+    for (s = 0; k < n; s++) for (l = 1; l < 4096 && k < n; l++) {
+        printf "%c%c_%03X_NAME=\n", 97 + s % 26, 97 + int(s / 26), l; k++ } }' >"$D/names.ini"
+in=$(stat -c %s "$D/names.ini")
+peak "check-ini of $N NAME keys over 4,095 languages ($((in / 1024)) KB)" \
+    $((10 * in + 24 * MB)) "$REGTOOL" check-ini "$D/names.ini"
+rm -f "$D/names.ini" "$D/m.h"
 
 echo "hostile_memory_ini.sh: ok"

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "model/lang_id.h"
@@ -41,11 +42,56 @@ static void same_language(void **state)
     assert_false(rt_lang_same("009", "0009x"));
 }
 
+/* Languages sorted by key and found by a search agree with rt_lang_same:
+ * every spelling of a value one key, CurrentLanguage above every value,
+ * anything else no key; a key found at its first position in the list. */
+static void found_by_key(void **state)
+{
+    (void)state;
+    static const char *const list[] = {"0804", "_V2Providers", "009",
+                                       "CurrentLanguage", "FFFF", "804",
+                                       "00C"};
+    enum { N = sizeof list / sizeof *list };
+    struct rt_lang_pos v[N];
+    size_t n = 0;
+    for (size_t i = 0; i < N; i++)
+        if (rt_lang_key(list[i], &v[n].key))
+            v[n++].pos = (uint32_t)i;
+    assert_int_equal(n, N - 1);
+    qsort(v, n, sizeof *v, rt_lang_pos_cmp);
+    static const char *const probe[] = {"9", "009", "0009", "804", "0804",
+                                        "00c", "ffff", "currentlanguage",
+                                        "007", "0", "_V2Providers", "FFFE"};
+    for (size_t j = 0; j < sizeof probe / sizeof *probe; j++) {
+        uint32_t key = 0;
+        size_t want = N, at = n;
+        for (size_t i = 0; i < N && want == N; i++)
+            if (rt_lang_same(list[i], probe[j]))
+                want = i;
+        if (rt_lang_key(probe[j], &key))
+            at = rt_lang_pos_find(v, n, key);
+        if (want == N)
+            assert_int_equal(at, n);
+        else {
+            assert_true(at < n);
+            assert_int_equal(v[at].pos, want);
+        }
+    }
+    uint32_t key = 0;
+    assert_int_equal(rt_lang_key("CurrentLanguage", &key), 1);
+    assert_int_equal(key, UINT32_MAX);
+    assert_int_equal(rt_lang_key("FFFF", &key), 1);
+    assert_int_equal(key, 0xFFFF);
+    assert_int_equal(rt_lang_key("0x9", &key), 0);
+    assert_int_equal(rt_lang_pos_find(v, 0, 9), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ids),
         cmocka_unit_test(same_language),
+        cmocka_unit_test(found_by_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

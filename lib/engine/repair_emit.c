@@ -141,31 +141,9 @@ static int difference(struct rt_pair_list *a, const struct rt_pair_list *b,
  * above every value): each kept table finds its own by a search, not by
  * a scan of all of them (languages x differences, review 35 F6). */
 struct diff_index {
-    struct diff_at {
-        uint32_t key, at;
-    } *v;
+    struct rt_lang_pos *v;
     size_t n;
 };
-
-static int diff_key(const char *id, uint32_t *key)
-{
-    unsigned v;
-    if (rt_lang_is_current(id))
-        *key = UINT32_MAX;
-    else if (rt_lang_value(id, &v) == 0)
-        *key = v;
-    else
-        return 0;
-    return 1;
-}
-
-static int cmp_diff_at(const void *a, const void *b)
-{
-    const struct diff_at *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->at < y->at ? -1 : x->at > y->at;
-}
 
 static int diff_index_of(const struct rt_database *db, struct diff_index *x)
 {
@@ -174,9 +152,9 @@ static int diff_index_of(const struct rt_database *db, struct diff_index *x)
     if (!x->v)
         return -1;
     for (size_t i = 0; i < db->n_copy_diffs; i++)
-        if (diff_key(db->copy_diffs[i].lang, &x->v[x->n].key))
-            x->v[x->n++].at = (uint32_t)i;
-    qsort(x->v, x->n, sizeof *x->v, cmp_diff_at);
+        if (rt_lang_key(db->copy_diffs[i].lang, &x->v[x->n].key))
+            x->v[x->n++].pos = (uint32_t)i;
+    qsort(x->v, x->n, sizeof *x->v, rt_lang_pos_cmp);
     return 0;
 }
 
@@ -186,18 +164,10 @@ static int resync_copies(struct repair *rp, const struct diff_index *di,
     const struct rt_db_language *l = w->l;
     int wow = 0, hive = 0;
     uint32_t key = 0;
-    size_t lo = 0, hi = di->n;
-    if (!diff_key(l->id, &key))
-        lo = hi;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (di->v[mid].key < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (size_t i = lo; i < di->n && di->v[i].key == key; i++) {
-        const struct rt_db_copy_diff *d = &rp->db->copy_diffs[di->v[i].at];
+    size_t from = rt_lang_key(l->id, &key) ? rt_lang_pos_find(di->v, di->n, key)
+                                            : di->n;
+    for (size_t i = from; i < di->n && di->v[i].key == key; i++) {
+        const struct rt_db_copy_diff *d = &rp->db->copy_diffs[di->v[i].pos];
         if ((int)d->kind != k)
             continue;
         wow |= d->which == RT_COPY_WOW64;

@@ -40,3 +40,36 @@ int rt_lang_same(const char *a, const char *b)
     return rt_lang_value(a, &va) == 0 && rt_lang_value(b, &vb) == 0 &&
            va == vb;
 }
+
+int rt_lang_key(const char *s, uint32_t *key)
+{
+    unsigned v;
+    if (rt_lang_is_current(s))
+        *key = UINT32_MAX;
+    else if (rt_lang_value(s, &v) == 0)
+        *key = v;
+    else
+        return 0;
+    return 1;
+}
+
+int rt_lang_pos_cmp(const void *a, const void *b)
+{
+    const struct rt_lang_pos *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+size_t rt_lang_pos_find(const struct rt_lang_pos *v, size_t n, uint32_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].key == key ? lo : n;
+}

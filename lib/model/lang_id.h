@@ -8,6 +8,9 @@
 #ifndef RT_LANG_ID_H
 #define RT_LANG_ID_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* Room for any language id and its NUL ("CurrentLanguage" is longest). */
 #define RT_LANG_ID_SIZE 16
 
@@ -20,5 +23,19 @@ int rt_lang_value(const char *s, unsigned *v);
 /* 1 when A and B name the same language: equal values, or both
  * CurrentLanguage. */
 int rt_lang_same(const char *a, const char *b);
+/* The key S sorts and is found by among languages, as rt_lang_same
+ * matches them: its value, CurrentLanguage above every value; 1, or 0
+ * when S is neither (it matches nothing). */
+int rt_lang_key(const char *s, uint32_t *key);
+
+/* A language's key (rt_lang_key) and its position in some list: a list
+ * of thousands of languages is sorted once (rt_lang_pos_cmp: by key,
+ * ties in list order) and each language found by a search. */
+struct rt_lang_pos {
+    uint32_t key, pos;
+};
+int rt_lang_pos_cmp(const void *a, const void *b);
+/* The first of V (N, sorted) whose key is KEY, or N. */
+size_t rt_lang_pos_find(const struct rt_lang_pos *v, size_t n, uint32_t key);
 
 #endif

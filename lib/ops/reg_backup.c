@@ -142,31 +142,9 @@ static int skip(struct rt_reg_restore_report *r, const char *what,
  * found by a search (a scan each was store languages x file languages,
  * review 35 F7). */
 struct file_langs {
-    struct lang_pos {
-        uint32_t key, pos;
-    } *v;
+    struct rt_lang_pos *v;
     size_t n;
 };
-
-static int lang_key(const char *id, uint32_t *key)
-{
-    unsigned v;
-    if (rt_lang_is_current(id))
-        *key = UINT32_MAX;
-    else if (rt_lang_value(id, &v) == 0)
-        *key = v;
-    else
-        return 0;
-    return 1;
-}
-
-static int cmp_lang_pos(const void *a, const void *b)
-{
-    const struct lang_pos *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
 
 static int file_langs_of(const struct rt_tree_key *perflib,
                          struct file_langs *f)
@@ -176,9 +154,9 @@ static int file_langs_of(const struct rt_tree_key *perflib,
     if (!f->v)
         return -1;
     for (size_t i = 0; i < perflib->n_sub; i++)
-        if (lang_key(perflib->sub[i]->name, &f->v[f->n].key))
+        if (rt_lang_key(perflib->sub[i]->name, &f->v[f->n].key))
             f->v[f->n++].pos = (uint32_t)i;
-    qsort(f->v, f->n, sizeof *f->v, cmp_lang_pos);
+    qsort(f->v, f->n, sizeof *f->v, rt_lang_pos_cmp);
     return 0;
 }
 
@@ -190,18 +168,10 @@ static struct rt_tree_key *file_language(const struct rt_tree_key *perflib,
                                          const char *id)
 {
     uint32_t key;
-    if (!lang_key(id, &key))
+    if (!rt_lang_key(id, &key))
         return NULL;
-    size_t lo = 0, hi = f->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (f->v[mid].key < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < f->n && f->v[lo].key == key ? perflib->sub[f->v[lo].pos]
-                                            : NULL;
+    size_t at = rt_lang_pos_find(f->v, f->n, key);
+    return at < f->n ? perflib->sub[f->v[at].pos] : NULL;
 }
 
 /* Adds to B the base texts of the file's table FILE against the

@@ -69,10 +69,7 @@ struct rt_provider_spec {
      * the languages' positions sorted by their value (CurrentLanguage
      * last, ties in INI order), N_LANG_INDEX of them: a tree of
      * thousands of languages looks each up in an INI listing thousands. */
-    struct rt_lang_slot {
-        uint32_t key;
-        uint32_t pos;
-    } *lang_index;
+    struct rt_lang_pos *lang_index;
     size_t n_lang_index;
 };
 

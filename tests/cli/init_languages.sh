@@ -14,6 +14,8 @@ try() {   # try LIST MESSAGE
 }
 try 009,009 "language 009 is given twice"
 try 009,00c,00C "language 00C is given twice"
+# Every hex letter upper-cased, the last of them (f) too.
+try 00F,00f "language 00F is given twice"
 # CurrentLanguage is one key whatever the case it is given in.
 try CurrentLanguage,currentlanguage "language CurrentLanguage is given twice"
 try 009,CURRENTLANGUAGE,currentLanguage "language CurrentLanguage is given twice"
@@ -26,6 +28,14 @@ try 00804 "'00804' is not three or four hex digits"
 # Hex ids of three and four digits, 804 and 0804 both (real machines).
 expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w/x" init --languages 009,804,0804
 [ -f "$TMPDIR/w/x/Windows/System32/perfc0804.dat" ] || fail "no perfc0804.dat"
+# Ids are written upper-cased, each letter a to f: the keys and the
+# table files' names (whose case Linux keeps) as Windows spells them.
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w/y" init --languages 009,00f,0c0a,0abe,0dc0 --layout files
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w/y" query --json
+expect_grep '"languages":\["009","00F","0ABE","0C0A","0DC0"\]' "$OUT"
+for l in 00F 0C0A 0ABE 0DC0; do
+    [ -f "$TMPDIR/w/y/Windows/System32/perfc$l.dat" ] || fail "no perfc$l.dat"
+done
 
 # A failure after the check leaves nothing behind either: SysWOW64 is a
 # file, so its directory cannot be made once config/ was.

@@ -55,4 +55,25 @@ for l in 009 0404 0804; do
     tables $l | cmp -s - "$TMPDIR/before.$l" || fail "language $l differs after uninstall"
 done
 [ "$(v2)" = '"Kept"="manifest"' ] || fail "_V2Providers after: $(v2)"
+# The same in the .dat layout: a four-digit language's tables are
+# perfc0404.dat and perfh0404.dat, files the store's commits write (a
+# name of 13 characters), System32's and SysWOW64's given back byte
+# for byte.
+F=$TMPDIR/files
+expect_exit 0 "$REGTOOL" --store "hive:$F" init --languages 009,0404 --layout files
+for d in System32 SysWOW64; do
+    cp "$F/Windows/$d/perfc0404.dat" "$TMPDIR/c0404.$d"
+    cp "$F/Windows/$d/perfh0404.dat" "$TMPDIR/h0404.$d"
+done
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" --store "hive:$F" install $CS ini-samples/replication.ini
+first=$("$REGTOOL" --store "hive:$F" query --json ReplicationPerf | sed -n 's/.*"first_counter":\([0-9]*\).*/\1/p')
+[ -n "$first" ] || fail "no first counter in the .dat layout"
+iconv -f UTF-16LE -t UTF-8 "$F/Windows/SysWOW64/perfc0404.dat" | tr '\0' '\n' |
+    grep -A1 -x "$first" | grep -qx '複寫' || fail "SysWOW64/perfc0404.dat lacks the 404 text"
+expect_exit 0 "$REGTOOL" --store "hive:$F" uninstall ReplicationPerf
+for d in System32 SysWOW64; do
+    cmp -s "$F/Windows/$d/perfc0404.dat" "$TMPDIR/c0404.$d" || fail "$d/perfc0404.dat differs after uninstall"
+    cmp -s "$F/Windows/$d/perfh0404.dat" "$TMPDIR/h0404.$d" || fail "$d/perfh0404.dat differs after uninstall"
+done
 echo "four-digit languages: ok"

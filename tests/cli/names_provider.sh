@@ -90,6 +90,14 @@ expect_exit 0 "$REGTOOL" $S names --json "Bytes Sent" "bytes sent" "Bytes Sent "
 jq -e '[.[].match] == ["exact","case","trailing-blanks","trailing-blanks"] and
        .[3] == {"index":4004,"text":"Active Peers ","match":"trailing-blanks"}' \
     "$OUT" >/dev/null || fail "match kinds: $(cat "$OUT")"
+# An exact match before one in another case only (3996 renamed "bytes
+# sent"): both found, and no note, since a match is exact.
+utf16_edit "$SYS32/perfc009.dat" '3996\0Available Bytes\0' '3996\0bytes sent\0'
+expect_exit 0 "$REGTOOL" $S names "Bytes Sent"
+expect_grep "^3994	Bytes Sent$" "$OUT"
+expect_grep "^3996	bytes sent$" "$OUT"
+[ ! -s "$ERR" ] || fail "a note beside an exact match: $(cat "$ERR")"
+utf16_edit "$SYS32/perfc009.dat" '3996\0bytes sent\0' '3996\0Available Bytes\0'
 # An index lookup has no match kind; one not there is still exit 1.
 expect_exit 1 "$REGTOOL" $S names --json 3994 "Bytes Sentx"
 [ "$(cat "$OUT")" = '[{"index":3994,"text":"Bytes Sent"}]' ] || fail "names --json 3994: $(cat "$OUT")"

@@ -124,4 +124,15 @@ for t in perfc009 perfh009; do
     cmp -s "$W/SysWOW64/$t.dat" "$TMPDIR/sound/Windows/SysWOW64/$t.dat" ||
         fail "stale copy: SysWOW64/$t.dat is not what a sound tree gets"
 done
+# A copy that lacks a pair (index 4 cut from SysWOW64's 009 names): the
+# first index where they differ is the smaller of the two found at that
+# position, 4, not the 6 the copy holds there.
+iconv -f UTF-16LE -t UTF-8 "$W/System32/perfc009.dat" | tr '\0' '\n' |
+    awk 'NR % 2 == 1 && $0 == "4" { skip = 2 } skip { skip--; next } { print }' |
+    tr '\n' '\0' | iconv -f UTF-8 -t UTF-16LE >"$W/SysWOW64/perfc009.dat" ||
+    fail "cannot cut index 4 from the copy"
+expect_exit 2 "$REGTOOL" $S audit --json
+jq -e '[.findings[] | select(.id == "table-copy-wow64-differs")] |
+       length == 1 and .[0].language == "009" and .[0].indices == [4]' "$OUT" >/dev/null ||
+    fail "a copy lacking pair 4: $(jq -c '[.findings[] | select(.id == "table-copy-wow64-differs")]' "$OUT")"
 echo "table_copies: ok"

@@ -1685,8 +1685,8 @@ static double fill_one_key(size_t n, double budget)
 }
 
 /* Filling one key with values is O(n log n): 8x the values may take at
- * most 24x the time (n log n takes about 9x, quadratic work 64x: the
- * bound is far from both, so a loaded machine does not make it flaky).
+ * most 40x the time (n log n takes about 9x, quadratic work 64x; 24x
+ * was met by a loaded machine under Wine, 0.456 s for 0.019).
  * The old writer scanned the list, copied it and recounted every value's
  * sizes for each value set: 10,000 values took 4 s. Each size is timed
  * at best of three, and the larger one stops at its budget, so a
@@ -1704,14 +1704,14 @@ static void filling_one_key_is_not_quadratic(void **state)
     }
     /* Times under 10 ms read as 10 ms: below that the clock's steps
      * count. */
-    double budget = 24 * (t_small > 0.01 ? t_small : 0.01);
-    for (int i = 0; i < 3 && t_large > budget; i++) {
+    double budget = 40 * (t_small > 0.01 ? t_small : 0.01);
+    for (int i = 0; i < 5 && t_large > budget; i++) {
         double t = fill_one_key(large, budget);
         t_large = t < t_large ? t : t_large;
     }
     if (t_large > budget)
         fail_msg("%zu values on one key took %.3f s, %zu took %.3f s: more "
-                 "than 24x for 8x the values", small, t_small, large, t_large);
+                 "than 40x for 8x the values", small, t_small, large, t_large);
 }
 
 

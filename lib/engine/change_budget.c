@@ -15,12 +15,13 @@ int rt_change_budget_add(struct rt_change_budget *b, uint32_t index,
         return 0;
     if (b->bytes > b->max)
         return 1;
-    /* A UTF-16 unit for each byte that starts a character (a surrogate
-     * pair's second unit is not counted: a lower bound), then the NULs
-     * and the index's digits. */
+    /* A UTF-16 unit for each byte that starts a character, two for one
+     * past the BMP (a four-byte sequence: a surrogate pair, which an
+     * INI's author picks to double what a count of characters sees,
+     * review 36 F1), then the NULs and the index's digits. */
     uint64_t units = 2;
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        units += (*p & 0xC0) != 0x80;
+        units += ((*p & 0xC0) != 0x80) + (*p >= 0xF0);
     do {
         units++;
         index /= 10;

@@ -25,7 +25,7 @@ struct rt_change_budget {
 struct rt_change_budget rt_change_budget_of(const struct rt_database *db);
 
 /* Counts the pair (INDEX, TEXT, UTF-8) into B as a table holds it:
- * INDEX's digits, TEXT's UTF-16 units, two NULs. 1 once B is over its
+ * INDEX's digits, TEXT's UTF-16 units (two past the BMP), two NULs. 1 once B is over its
  * bound (and stays so), 0 otherwise. */
 int rt_change_budget_add(struct rt_change_budget *b, uint32_t index,
                          const char *text);

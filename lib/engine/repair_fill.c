@@ -26,6 +26,82 @@ static uint64_t pair_bytes16(uint32_t index, const char *text, size_t len)
  * run, in bytes: each table as it is, and English's entries each
  * language gets; *FILLED: how many languages get some. Sized from the
  * indices alone, before a text is copied: -1 when out of memory. */
+/* English's entries above Base Index of one table, by index, with their
+ * sizes in a table, and in all. */
+struct above {
+    struct sized {
+        uint32_t index;
+        uint64_t bytes;
+    } *v;
+    size_t n;
+    uint64_t bytes;
+};
+
+static int cmp_sized(const void *a, const void *b)
+{
+    const struct sized *x = a, *y = b;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int above_of(struct repair *rp, struct rlang *en, int k,
+                    struct above *a)
+{
+    size_t n_en = rt_repair_count_of(en, k);
+    memset(a, 0, sizeof *a);
+    if (!(a->v = malloc((n_en ? n_en : 1) * sizeof *a->v)))
+        return -1;
+    for (size_t j = 0; j < n_en; j++) {
+        uint32_t x = rt_repair_index_at(en, k, j);
+        if (x <= rp->db->base_index)
+            continue;
+        uint64_t bytes;
+        if (en->have[k]) {
+            const struct rt_pair *p = &en->list[k].v[j];
+            bytes = pair_bytes16(p->index, p->text, p->text_len);
+        } else {
+            const struct rt_msz_entry *e = &en->l->tab[k].v[j];
+            bytes = (uint64_t)(e->text - e->at) + e->text_bytes + 2;
+        }
+        a->v[a->n++] = (struct sized){x, bytes};
+        a->bytes += bytes;
+    }
+    qsort(a->v, a->n, sizeof *a->v, cmp_sized);
+    return 0;
+}
+
+/* What W's table K gets of A: every entry but those at indices W has,
+ * found by a search for each of W's (a language costs its own size, a
+ * planted empty one nothing: English's entries were walked for each
+ * language, languages x entries, review 36 F3). *MISSING: how many. */
+static int gets_of(struct rlang *w, int k, const struct above *a,
+                   uint64_t *bytes, size_t *missing)
+{
+    size_t n_have;
+    uint32_t *have = rt_repair_sorted_indices(w, k, &n_have);
+    if (!have)
+        return -1;
+    *bytes = a->bytes;
+    *missing = a->n;
+    for (size_t i = 0; i < n_have; i++) {
+        if (i && have[i] == have[i - 1])
+            continue;
+        size_t lo = 0, hi = a->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (a->v[mid].index < have[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < a->n && a->v[lo].index == have[i]; lo++) {
+            *bytes -= a->v[lo].bytes;
+            (*missing)--;
+        }
+    }
+    free(have);
+    return 0;
+}
+
 int rt_repair_filled_size(struct repair *rp, uint64_t *total, size_t *filled)
 {
     struct rlang *en = rt_repair_lang_of(rp, "009");
@@ -37,51 +113,28 @@ int rt_repair_filled_size(struct repair *rp, uint64_t *total, size_t *filled)
     uint64_t before = *total;
     if (!en)
         return 0;
-    /* English's entries above Base Index, with their sizes. */
-    uint64_t *size[2] = {NULL, NULL};
-    int rc = 0;
-    for (int k = 0; k < 2 && !rc; k++) {
-        size_t n_en = rt_repair_count_of(en, k);
-        if (!(size[k] = malloc((n_en ? n_en : 1) * sizeof *size[k]))) {
-            rc = -1;
-            break;
-        }
-        for (size_t j = 0; j < n_en; j++) {
-            if (en->have[k]) {
-                const struct rt_pair *p = &en->list[k].v[j];
-                size[k][j] = pair_bytes16(p->index, p->text, p->text_len);
-            } else {
-                const struct rt_msz_entry *x = &en->l->tab[k].v[j];
-                size[k][j] = (uint64_t)(x->text - x->at) + x->text_bytes + 2;
-            }
-        }
-    }
+    struct above a[2];
+    int rc = above_of(rp, en, 0, &a[0]);
+    if (!rc && (rc = above_of(rp, en, 1, &a[1])) != 0)
+        free(a[0].v);
+    if (rc)
+        return -1;
     for (size_t i = 0; i < rp->n && !rc; i++) {
         struct rlang *w = &rp->w[i];
         if (w == en || rt_lang_is_current(w->l->id))
             continue;
         int gets = 0;
         for (int k = 0; k < 2 && !rc; k++) {
-            size_t n_have, n_en = rt_repair_count_of(en, k);
-            uint32_t *have = rt_repair_sorted_indices(w, k, &n_have);
-            if (!have) {
-                rc = -1;
-                break;
-            }
-            for (size_t j = 0; j < n_en; j++) {
-                uint32_t x = rt_repair_index_at(en, k, j);
-                if (x <= rp->db->base_index ||
-                    rt_repair_sorted_has(have, n_have, x))
-                    continue;
-                *total += size[k][j];
-                gets = 1;
-            }
-            free(have);
+            uint64_t bytes;
+            size_t missing;
+            rc = gets_of(w, k, &a[k], &bytes, &missing);
+            *total += rc ? 0 : bytes;
+            gets |= !rc && missing;
         }
         *filled += gets;
     }
-    free(size[0]);
-    free(size[1]);
+    free(a[0].v);
+    free(a[1].v);
     /* What the languages get, against what one change may write. */
     if (!rc && rt_change_budget_add_bytes(&rp->budget, *total - before))
         rp->over = 1;

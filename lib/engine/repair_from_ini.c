@@ -243,7 +243,17 @@ static int restore_provider(struct repair *rp, struct have *haves,
                     lacking[k]++;
                     continue;
                 }
-                if (rt_change_budget_add(&rp->budget, x, t)) {
+                /* Counted as it is copied: its bytes in the table, and
+                 * what holding it costs until the table is made (the
+                 * pair, its text's copy, its slot among the indices
+                 * added), so that a refusal comes within a few times
+                 * the count (a count of the table bytes alone let tiny
+                 * texts take five times it, review 36 F6). */
+                if (rt_change_budget_add(&rp->budget, x, t) ||
+                    rt_change_budget_add_bytes(&rp->budget,
+                                               sizeof(struct rt_pair) +
+                                                   strlen(t) + 1 +
+                                                   2 * sizeof(uint64_t))) {
                     rp->over = 1;
                     return -1;
                 }

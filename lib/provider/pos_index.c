@@ -15,8 +15,11 @@
  * review 35 F1). */
 static uint32_t tag_of(size_t hash)
 {
-    uint64_t h = rt_os_hash_mix((uint64_t)hash ^ rt_os_hash_basis());
-    return (uint32_t)(h ^ (h >> 32));
+    /* The mix's low half already holds its high half's bits: folding
+     * them in again cancelled them, and a slot (the tag's low bits) then
+     * hung on the key's low bits alone, whatever the basis (review 36
+     * F5). */
+    return (uint32_t)rt_os_hash_mix((uint64_t)hash ^ rt_os_hash_basis());
 }
 
 static void insert(struct rt_pos_slot *slots, size_t n_slots, uint32_t tag,

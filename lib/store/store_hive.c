@@ -506,7 +506,17 @@ static uint64_t hive_change_max(struct rt_store *st)
 {
     struct hive_store *s = hs(st);
     uint64_t max = hive_journal_scope(s).max_bytes;
-    return s->files_layout && s->syswow64 ? max / 2 : max;
+    /* PerfStringBackup.INI, rewritten with every change where it is,
+     * holds each new pair again (its text at least as long: size_caps.h);
+     * not found (or not looked for, out of memory): not counted. */
+    struct rt_error e = {0};
+    int psb = 0;
+    if (hive_has_win_files(st) &&
+        hive_read_win_file(st, "System32/PerfStringBackup.INI", NULL, &psb,
+                           &e) != 0)
+        psb = 0;
+    unsigned copies = 1 + (s->files_layout && s->syswow64) + (psb != 0);
+    return max / copies;
 }
 
 static const struct rt_store_ops hive_ops = {

@@ -332,14 +332,22 @@ static int reg_key_anomalies(struct rt_store *s, struct rt_key_anomaly **out,
     return 0;
 }
 
-/* The file's cap: a table is written as hex, at least three characters
- * ("xx,") for each byte of it, or of its REGEDIT4 text (a byte at least
- * for each UTF-16 unit), so a change whose tables come to more than two
- * thirds of the cap would make a file past it. */
+/* The file's cap over what a table byte takes in it: hex, three
+ * characters ("xx,") a byte, each two bytes in UTF-16LE, one in UTF-8;
+ * in REGEDIT4 the table's text in the code page first (a byte at least
+ * for each UTF-16 unit: a byte and a half of hex a table byte). A change
+ * whose new tables come to more would make a file past the cap, and is
+ * refused before it is made (its dry run too; review 36 F4). */
 static uint64_t reg_change_max(struct rt_store *st)
 {
-    (void)st;
-    return RT_REG_FILE_MAX / 3 * 2;
+    switch (rs(st)->format) {
+    case RT_REG_V5_UTF16:
+        return RT_REG_FILE_MAX / 6;
+    case RT_REG_V4:
+        return RT_REG_FILE_MAX / 3 * 2;
+    default:
+        return RT_REG_FILE_MAX / 3;
+    }
 }
 
 static const struct rt_store_ops reg_ops = {

@@ -640,6 +640,24 @@ if [ "$ASAN" = 0 ]; then
         grep -Eq "$too_large" "$ERR" || fail "$verb --from-ini: not refused as too large"
         expect_same_tree "$W" "$TMPDIR/before" "$verb --from-ini changed the tree"
     done
+
+    # A psb: store (read-only: only ever planned on) of a thousand empty
+    # language sections, 1.5 MB, and an INI of 20,000 one-letter
+    # counters: its count was the 1.5 GiB a backup may be, and the dry
+    # run planned 2.8 GB (review 36 F2). Bounded by its file now.
+    awk 'BEGIN { printf "[info]\r\ndrivername=Tiny\r\nsymbolfile=tiny.h\r\n[languages]\r\n009=English\r\n[objects]\r\nC0_009_NAME=O\r\n[text]\r\n"
+                 for (j = 0; j < 20000; j++) printf "C%d_009_NAME=a\r\nC%d_009_HELP=b\r\n", j, j }' >"$TMPDIR/tiny.ini"
+    awk 'BEGIN { for (j = 0; j < 20000; j++) printf "#define C%d %d\r\n", j, 2 * j }' >"$TMPDIR/tiny.h"
+    rm -rf "$W" "$TMPDIR/psbs"
+    mkdir -p "$TMPDIR/psbs"
+    expect_exit 0 "$REGTOOL" --store "hive:$W" init
+    { iconv -f UTF-16LE -t UTF-8 "$W/Windows/System32/PerfStringBackup.INI" | sed '1s/^\xef\xbb\xbf//'
+      awk 'BEGIN { for (i = 0; i < 1000; i++) printf "\r\n[PerfStrings_%X]\r\n", 4096 + i }'
+    } | iconv -f UTF-8 -t UTF-16LE | { printf '\377\376'; cat; } >"$TMPDIR/psbs/psb.ini"
+    # shellcheck disable=SC2086
+    refused "install --dry-run into a psb: store of 1,000 empty languages" 2 \
+        "this change is too large for the store: the install of 'Tiny' would write over [0-9]* bytes" \
+        "$TMPDIR/psbs" "$REGTOOL" --store "psb:$TMPDIR/psbs/psb.ini" install --dry-run $CS "$TMPDIR/tiny.ini"
 fi
 # Tables each under their cap that add up past what a tree's tables may
 # be together (1 GiB): sparse, they cost nothing on disk. Refused at the

@@ -469,6 +469,30 @@ static void short_names(void **state)
     assert_int_equal(warnings_of(pf, 1, tree64), 0);
 }
 
+/* Windows takes a long name's extension after its last dot and folds
+ * the earlier dots away: my.vendor.dll is MYVEND~1.DLL, and a Library
+ * given by that short name must be found, not called unresolvable. */
+static void short_names_of_names_with_two_dots(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "Vendor\\my.vendor.txt", "Vendor\\my.vendor.dll", "Vendor\\a.b.c",
+        NULL,
+    };
+    const struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
+                                    table_list, NULL};
+    struct rt_short_names *s = rt_short_names_new(&t);
+    assert_non_null(s);
+    struct rt_short_match m;
+    assert_int_equal(rt_short_names_match(s, "Vendor", "MYVEND~1.DLL", &m), 0);
+    assert_int_equal(m.n, 1);
+    assert_string_equal(m.first, "my.vendor.dll");
+    assert_int_equal(rt_short_names_match(s, "Vendor", "AB~1.C", &m), 0);
+    assert_int_equal(m.n, 1);
+    assert_string_equal(m.first, "a.b.c");
+    rt_short_names_free(s);
+}
+
 /* A tree that counts its listings: table_list on FILES. */
 struct counted_tree {
     const char *const *files;
@@ -934,6 +958,7 @@ int main(void)
         cmocka_unit_test(root_paths_are_on_the_system_drive),
         cmocka_unit_test(writable_below_windows),
         cmocka_unit_test(short_names),
+        cmocka_unit_test(short_names_of_names_with_two_dots),
 #ifdef HAVE_ALLOC_HOOK
         cmocka_unit_test(short_names_out_of_memory),
 #endif

@@ -1617,13 +1617,14 @@ static void journal_targets_are_checked_before_any_record(void **state)
     snprintf(victim, sizeof victim, "%s/victim", dir);
     snprintf(gone, sizeof gone, "%s/sub/gone", dir);
     enum { LINK, DELETE_LINK, DANGLING, FIFO, HARD_LINK, FOLDER_LINK,
-           FOLDER_FILE, INTENT_LINK, CASES };
+           FOLDER_FILE, REWRITE_IN_FOLDER_FILE, INTENT_LINK, CASES };
     for (int k = 0; k < CASES; k++) {
         make_before();
         make_victim();
         unlink(c);
         unlink(gone);
-        int in_folder = k == FOLDER_LINK || k == FOLDER_FILE;
+        int in_folder = k == FOLDER_LINK || k == FOLDER_FILE ||
+                        k == REWRITE_IN_FOLDER_FILE;
         const char *second = in_folder ? "sub/gone/x.ini" : "sub/c.dat";
         switch (k) {
         case LINK:
@@ -1644,6 +1645,7 @@ static void journal_targets_are_checked_before_any_record(void **state)
             assert_int_equal(symlink(dir, gone), 0);
             break;
         case FOLDER_FILE:
+        case REWRITE_IN_FOLDER_FILE:
             /* A file where the write would make its folder: the write
              * would fail after the first record was replayed. */
             write_file("sub/gone", "a file\n", 7);
@@ -1660,7 +1662,12 @@ static void journal_targets_are_checked_before_any_record(void **state)
             forge_record(&f, KIND_WRITE, "a.hive", 0, "forged");
             if (k == DELETE_LINK)
                 forge_record(&f, KIND_DELETE, second, 0, NULL);
-            else
+            else if (k == REWRITE_IN_FOLDER_FILE) {
+                /* Removed, then written again: the write decides, and a
+                 * write needs its folders checked like any other. */
+                forge_record(&f, KIND_DELETE, second, 0, NULL);
+                forge_record(&f, KIND_WRITE, second, 0, "new\n");
+            } else
                 forge_record(&f, KIND_WRITE, second, 0, "evil\n");
             forge_seal(&f);
         }
@@ -1672,6 +1679,8 @@ static void journal_targets_are_checked_before_any_record(void **state)
         assert_int_equal(e.code, RT_ERR_BADDB);
         assert_non_null(strstr(e.message, journal));
         assert_non_null(strstr(e.message, second));
+        if (k == REWRITE_IN_FOLDER_FILE)
+            assert_non_null(strstr(e.message, "it would write "));
         assert_non_null(strstr(e.message, "nothing was replayed, cut back "
                                           "or removed"));
         assert_int_equal(which_state(), 0);
@@ -1692,7 +1701,7 @@ static void journal_targets_are_checked_before_any_record(void **state)
             assert_true(S_ISFIFO(st.st_mode));
         else if (k == HARD_LINK)
             assert_int_equal(st.st_nlink, 2);
-        else if (k == FOLDER_FILE)
+        else if (k == FOLDER_FILE || k == REWRITE_IN_FOLDER_FILE)
             assert_true(S_ISREG(st.st_mode));
         else
             assert_true(S_ISLNK(st.st_mode));
@@ -1702,6 +1711,30 @@ static void journal_targets_are_checked_before_any_record(void **state)
     unlink(journal);
     rt_os_unconfine(root);
     free(root);
+}
+
+/* A file a sealed journal removes and then writes again ends written:
+ * its account (hive_journal's list) must not call it removed, and its
+ * write is checked as a write. */
+static void file_removed_then_written_is_written(void **state)
+{
+    (void)state;
+    make_before();
+    static struct forged f;
+    forge_start(&f, 0, NULL);
+    forge_record(&f, KIND_DELETE, "sub/b.dat", 0, NULL);
+    forge_record(&f, KIND_WRITE, "sub/b.dat", 0, "again");
+    forge_seal(&f);
+    struct rt_journal *j = NULL;
+    struct rt_error e = {0};
+    assert_int_equal(rt_journal_load(journal, &scope, &j, &e), 1);
+    const struct rt_journal_file *files;
+    assert_int_equal(rt_journal_files(j, &files), 1);
+    assert_string_equal(files[0].rel, "sub/b.dat");
+    assert_int_equal(files[0].removed, 0);
+    assert_int_equal(files[0].bytes, 5);
+    rt_journal_free(j);
+    unlink(journal);
 }
 
 /* However many records a journal holds, it names at most 524288 files (a
@@ -2071,6 +2104,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             journal_targets_are_checked_before_any_record, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            file_removed_then_written_is_written, setup, teardown),
         cmocka_unit_test_setup_teardown(journal_names_at_most_524288_files,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(commit_names_only_its_files, setup,

@@ -160,11 +160,48 @@ static void servers_and_repeats_by_key(void **state)
     rt_reg_file_free(&f);
 }
 
+/* Differentiate is TRUE or FALSE in any letter case, as Windows 95 read
+ * it: an export saying "false" or "True" is a count or a rate, with no
+ * stat-bad-differentiate warning. */
+static void differentiate_in_any_case(void **state)
+{
+    (void)state;
+    static const char any[] =
+        "REGEDIT4\r\n\r\n"
+        ENUM "\\K]\r\n\"Name\"=\"Kernel\"\r\n\r\n"
+        ENUM "\\K\\Lower]\r\n\"Name\"=\"lower\"\r\n"
+        "\"Differentiate\"=\"false\"\r\n\r\n"
+        ENUM "\\K\\Mixed]\r\n\"Name\"=\"mixed\"\r\n"
+        "\"Differentiate\"=\"True\"\r\n\r\n"
+        ENUM "\\K\\Title]\r\n\"Name\"=\"title\"\r\n"
+        "\"Differentiate\"=\"False\"\r\n\r\n";
+    struct rt_reg_file f;
+    struct rt_reg_error e;
+    assert_int_equal(rt_reg_parse((const uint8_t *)any, sizeof any - 1,
+                                  NULL, &f, &e), 0);
+    struct rt_perfstats p;
+    assert_int_equal(rt_perfstats_read(&f, &p), 0);
+    const struct rt_perfstats_server *k = rt_perfstats_server(&p, "K");
+    assert_non_null(k);
+    assert_int_equal(k->n_stats, 3);
+    assert_int_equal(k->stats[0].kind, RT_STAT_COUNT);
+    assert_int_equal(k->stats[1].kind, RT_STAT_RATE);
+    assert_int_equal(k->stats[2].kind, RT_STAT_COUNT);
+    struct rt_perfstats_finding *x;
+    size_t n;
+    assert_int_equal(rt_perfstats_audit(&p, &x, &n), 0);
+    assert_int_equal(n, 0);
+    free(x);
+    rt_perfstats_free(&p);
+    rt_reg_file_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_audits_and_removes),
         cmocka_unit_test(servers_and_repeats_by_key),
+        cmocka_unit_test(differentiate_in_any_case),
     };
     return cmocka_run_group_tests_name("perfstats", tests, NULL, NULL);
 }

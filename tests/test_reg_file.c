@@ -224,6 +224,38 @@ static void writes_what_regedit_writes(void **state)
     rt_reg_file_free(&f);
 }
 
+/* A string holding a CR with no LF beside it is written as hex(1), in
+ * both dialects: REGEDIT and reg import know only \\ and \" in a quoted
+ * string, so a "\r" there would come back as a backslash and an r. */
+static void lone_carriage_return_is_written_as_hex(void **state)
+{
+    (void)state;
+    static const enum rt_reg_format fmts[] = {RT_REG_V5_UTF8, RT_REG_V4};
+    static const char16_t cr[] = u"one\rtwo";
+    for (size_t i = 0; i < 2; i++) {
+        struct rt_reg_file f, g;
+        memset(&f, 0, sizeof f);
+        f.format = fmts[i];
+        struct rt_reg_key *k = rt_reg_add_key(&f, KEY, 0);
+        assert_non_null(k);
+        add(k, "CR", RT_REG_SZ, cr, sizeof cr);
+        uint8_t *out;
+        size_t len;
+        struct rt_reg_error e;
+        assert_int_equal(rt_reg_write(&f, NULL, &out, &len, &e), 0);
+        char *t = text_of(out, len);
+        assert_non_null(strstr(t, "\r\n\"CR\"=hex(1):6f,00,6e,00,65,00,0d,00,"
+                                  "74,00,77,00,6f,00,00,00\r\n"));
+        assert_null(strstr(t, "\\r"));
+        assert_int_equal(rt_reg_parse(out, len, NULL, &g, &e), 0);
+        files_equal(&f, &g);
+        free(t);
+        free(out);
+        rt_reg_file_free(&f);
+        rt_reg_file_free(&g);
+    }
+}
+
 static void reads_regedit_text(void **state)
 {
     (void)state;
@@ -874,6 +906,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_type_round_trips_in_every_format),
         cmocka_unit_test(writes_what_regedit_writes),
+        cmocka_unit_test(lone_carriage_return_is_written_as_hex),
         cmocka_unit_test(a_cap_refuses_a_file_past_it),
         cmocka_unit_test(reads_regedit_text),
         cmocka_unit_test(reads_the_line_break_escapes),

@@ -683,6 +683,45 @@ static void subkeys_sorted_as_windows_sorts_them(void **state)
     rt_regf_close(h);
 }
 
+/* A key name of 255 characters, the most Microsoft's "Registry element
+ * size limits" allow, is written and read back, in ASCII (stored one
+ * byte a character) and in Cyrillic (two): a driver name that long
+ * passes the engine's check, so the hive must take it; 256 is refused. */
+static void key_names_of_255_characters_and_not_256(void **state)
+{
+    (void)state;
+    static const char *const letters[] = {"k", "\xd0\xb6"};
+    for (size_t s = 0; s < 2; s++) {
+        size_t w = strlen(letters[s]);
+        char name[257 * 2 + 1] = "";
+        for (size_t i = 0; i < 255; i++)
+            memcpy(name + i * w, letters[s], w + 1);
+        struct rt_regf *h = new_hive();
+        uint32_t root = rt_regf_root(h), k, found;
+        assert_int_equal(rt_regf_key_create(h, root, name, &k), 0);
+        const uint8_t *img;
+        size_t len;
+        rt_regf_image(h, &img, &len);
+        struct rt_regf *back;
+        char err[256];
+        assert_int_equal(rt_regf_open_memory(img, len, 0, &back, err,
+                                             sizeof err), 0);
+        assert_int_equal(rt_regf_lookup(back, rt_regf_root(back), name,
+                                        &found), 0);
+        struct rt_regf_key_info ki;
+        assert_int_equal(rt_regf_key_info(back, found, &ki), 0);
+        assert_string_equal(ki.name, name);
+        rt_regf_key_info_free(&ki);
+        rt_regf_close(back);
+        memcpy(name + 255 * w, letters[s], w + 1);
+        assert_int_equal(rt_regf_key_create(h, root, name, &k),
+                         RT_REGF_EINVAL);
+        assert_non_null(strstr(rt_regf_errmsg(h),
+                               "a key name is at most 255 characters"));
+        rt_regf_close(h);
+    }
+}
+
 /* A key with many subkeys is searched in its index: every name is found
  * in any case, in the key the creations kept it for (the index grows
  * with them), after a deletion (which retires it) and after another key
@@ -1748,6 +1787,7 @@ int main(void)
         cmocka_unit_test(key_node_fields_stay_true),
         cmocka_unit_test(key_info_gives_the_write_time),
         cmocka_unit_test(subkeys_sorted_as_windows_sorts_them),
+        cmocka_unit_test(key_names_of_255_characters_and_not_256),
         cmocka_unit_test(many_subkeys_found_by_the_index),
         cmocka_unit_test(predefined_handle_keys),
         cmocka_unit_test(save_and_reopen),

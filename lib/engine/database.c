@@ -666,7 +666,6 @@ int rt_database_load_with(struct rt_store *s, struct rt_database *db,
 {
     memset(db, 0, sizeof *db);
     char **ids = NULL, **svcs = NULL, **pooled = NULL;
-    db->change_max = rt_store_change_max(s);
     size_t n = 0, n_svcs = 0;
     struct tail_range tail;
     if (load_perflib_values(s, db, e) != 0 || tail_of(s, opt, &tail, e) != 0)

@@ -92,7 +92,9 @@ struct rt_database {
     struct rt_db_index *index;
     /* The most bytes of tables one change of the store may write
      * (store.h, change_max), 0 for no bound: a plan whose new pairs come
-     * to more is refused before it is made (change_budget.h). */
+     * to more is refused before it is made (change_budget.h). Set by
+     * the operations layer for the plans it makes; a reader's load does
+     * not look it up (the hive store finds PerfStringBackup.INI for it). */
     uint64_t change_max;
 };
 

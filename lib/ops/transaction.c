@@ -248,6 +248,7 @@ static int transact(struct rt_store *s, struct transaction *t,
      * Windows reads there is not what a plan would be made from. */
     if (rt_op_refuse_key_anomalies(s, e) == 0 &&
         rt_database_load_with(s, &db, &t->load, e) == 0) {
+        db.change_max = rt_store_change_max(s);
         if (t->plan(&db, s, t->ctx, cs, e) == 0) {
             t->planned = 1;
             /* Windows rewrites PerfStringBackup.INI after every change:

@@ -476,6 +476,26 @@ static void comment_after_a_string_is_stripped(void **state)
     rt_symbol_table_free(&t);
 }
 
+/* An escaped quote does not end its literal, as in C: a "/ *" after it
+ * inside the string opens no comment that would hide the #defines after
+ * it, and a comment after '\'' still hides what it spans. */
+static void escaped_quote_stays_inside_its_literal(void **state)
+{
+    (void)state;
+    struct rt_symbol_table t;
+    parse("#define S \"a\\\" /* b\"\n"
+          "#define OBJ 0\n"
+          "#define CTR 2\n"
+          "#define Q '\\'' /* old:\n"
+          "#define HIDDEN 1 */\n"
+          "#define AFTER 3\n", &t);
+    assert_value(&t, "OBJ", 0, 2);
+    assert_value(&t, "CTR", 2, 3);
+    assert_null(rt_symbol_find(&t, "HIDDEN"));
+    assert_value(&t, "AFTER", 3, 6);
+    rt_symbol_table_free(&t);
+}
+
 static uint64_t xorshift(uint64_t *s)
 {
     *s ^= *s << 13;
@@ -691,6 +711,7 @@ int main(void)
         cmocka_unit_test(utf16_without_bom_and_dos_end_of_file),
         cmocka_unit_test(utf16_with_bom_and_dos_end_of_file),
         cmocka_unit_test(comment_after_a_string_is_stripped),
+        cmocka_unit_test(escaped_quote_stays_inside_its_literal),
         cmocka_unit_test(random_and_mutated_files_never_crash),
         cmocka_unit_test(number_followed_by_letters_is_not_a_number),
         cmocka_unit_test(out_of_memory_fails_the_read),

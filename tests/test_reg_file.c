@@ -680,6 +680,53 @@ static void many_values_and_subkeys_found_by_name(void **state)
     rt_tree_free(k);
 }
 
+/* Names equal but for case in one key (renamed in place here, as a
+ * caller that checked may leave them): a key indexed for its many
+ * entries answers with the first, as the scan of a small key does, so
+ * which twin is read does not hang on the hash's seed. */
+static void indexed_lookup_finds_the_first_case_twin(void **state)
+{
+    (void)state;
+    char name[32];
+    for (int round = 0; round < 16; round++) {
+        struct rt_tree_key *k = rt_tree_new("K");
+        assert_non_null(k);
+        for (unsigned i = 0; i < 20; i++) {
+            snprintf(name, sizeof name, "Sub%u", i);
+            assert_non_null(rt_tree_create(k, name));
+            struct rt_value v;
+            assert_int_equal(rt_value_from_dword(&v, 100 + i), 0);
+            snprintf(name, sizeof name, "Value%u", i);
+            assert_int_equal(rt_tree_set_value(k, name, &v), 0);
+            rt_value_free(&v);
+        }
+        const char *vals[] = {"Library", "LIBRARX"};
+        for (uint32_t i = 0; i < 2; i++) {
+            struct rt_value v;
+            assert_int_equal(rt_value_from_dword(&v, i + 1), 0);
+            assert_int_equal(rt_tree_set_value(k, vals[i], &v), 0);
+            rt_value_free(&v);
+        }
+        assert_non_null(rt_tree_create(k, "Perflib"));
+        assert_non_null(rt_tree_create(k, "PERFLIX"));
+        k->sub[21]->name[6] = 'B';
+        k->vals[21].name[6] = 'Y';
+        /* The clone indexes the twins afresh, at a new seed each round. */
+        struct rt_tree_key *c = rt_tree_clone(k);
+        assert_non_null(c);
+        assert_non_null(c->sub_index);
+        assert_ptr_equal(rt_tree_child(c, "perflib"), c->sub[20]);
+        assert_string_equal(rt_tree_find(c, "PERFLIB")->name, "Perflib");
+        const struct rt_tree_value *v = rt_tree_value(c, "library");
+        assert_non_null(v);
+        uint32_t x;
+        assert_int_equal(rt_value_dword(&v->v, &x), 0);
+        assert_int_equal(x, 1);
+        rt_tree_free(c);
+        rt_tree_free(k);
+    }
+}
+
 /* Values and subkeys set and deleted in a long mixed run (a .reg file's
  * "x"=- and [-KEY], in any order, a name deleted and set again): every
  * lookup answers as a plain list would, and settled, the key holds what
@@ -916,6 +963,7 @@ int main(void)
         cmocka_unit_test(malformed_files_name_their_line),
         cmocka_unit_test(applies_to_a_tree_and_back),
         cmocka_unit_test(many_values_and_subkeys_found_by_name),
+        cmocka_unit_test(indexed_lookup_finds_the_first_case_twin),
         cmocka_unit_test(deletions_answer_as_a_list_would),
         cmocka_unit_test(mutated_files_never_crash),
         cmocka_unit_test(out_of_memory_never_yields_a_value_without_data),

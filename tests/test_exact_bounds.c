@@ -1,0 +1,185 @@
+/* Bounds met exactly: a size at its limit is within it, one byte more is
+ * past it. A commit may write a store file up to its cap; a hive may run
+ * up to HIVE_SLACK_MAX past its bins and still be read quietly and
+ * written. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "commit/journal.h"
+#include "hive_fixture.h"
+#include "model/change_set.h"
+#include "model/diag.h"
+#include "scratch.h"
+#include "store/hive_internal.h"
+
+/* --- a commit's file cap -------------------------------------------- */
+
+#define CAP 64u
+
+static int only_t_dat(void *ctx, const char *rel)
+{
+    (void)ctx;
+    return !strcmp(rel, "t.dat");
+}
+
+static uint64_t cap_of(void *ctx, const char *rel)
+{
+    (void)ctx;
+    (void)rel;
+    return CAP;
+}
+
+static const struct rt_journal_scope capped = {only_t_dat, NULL, 1u << 20,
+                                               cap_of, 0};
+
+/* Commits LEN bytes of BYTE to t.dat at OFFSET under CAPPED: 0, or -1
+ * with E set. */
+static int commit_at(const char *dir, uint64_t offset, size_t len, int byte,
+                     struct rt_error *e)
+{
+    char journal[600];
+    snprintf(journal, sizeof journal, "%s/regtool.journal", dir);
+    uint8_t data[2 * CAP];
+    assert_true(len <= sizeof data);
+    memset(data, byte, len);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    rt_commit_set_scope(c, &capped);
+    assert_int_equal(rt_commit_write(c, "t.dat", offset, data, len), 0);
+    int r = rt_commit_run(c, e);
+    rt_commit_free(c);
+    return r;
+}
+
+static uint64_t file_size(const char *path)
+{
+    int fd = rt_os_open(path, RT_OS_READ);
+    assert_true(fd >= 0);
+    uint64_t n;
+    assert_int_equal(rt_os_fsize(fd, &n), 0);
+    rt_os_close(fd);
+    return n;
+}
+
+/* PATH made SIZE bytes long (holes past its end). */
+static void resize(const char *path, uint64_t size)
+{
+    int fd = rt_os_open(path, RT_OS_WRITE);
+    assert_true(fd >= 0);
+    assert_int_equal(rt_os_ftruncate(fd, size), 0);
+    rt_os_close(fd);
+}
+
+/* The end of the hive bins PATH's base block covers. */
+static uint64_t bins_end_of(const char *path)
+{
+    struct rt_regf *h;
+    char err[256];
+    if (rt_regf_open(path, 0, &h, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    struct rt_regf_info info;
+    rt_regf_get_info(h, &info);
+    rt_regf_close(h);
+    return (uint64_t)REGF_BASE_BLOCK_SIZE + info.hbins_size;
+}
+
+/* A table or INF copy exactly as large as the store lets it be is
+ * written, as reading it is allowed: only a byte past the cap is refused,
+ * before anything is written. */
+static void commit_writes_a_file_up_to_exactly_its_cap(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir_new("rtcap");
+    char path[600];
+    snprintf(path, sizeof path, "%s/t.dat", dir);
+    struct rt_error e = {0};
+    if (commit_at(dir, 0, CAP, 'a', &e) != 0)
+        fail_msg("a file of exactly its cap refused: %s", e.message);
+    assert_int_equal(file_size(path), CAP);
+    if (commit_at(dir, CAP - 4, 4, 'b', &e) != 0)
+        fail_msg("a write ending at the cap refused: %s", e.message);
+    assert_int_equal(file_size(path), CAP);
+    assert_int_equal(commit_at(dir, CAP, 1, 'c', &e), -1);
+    assert_int_equal(e.code, RT_ERR_INTERNAL_ERROR);
+    assert_non_null(strstr(e.message, "larger than the store lets it be"));
+    assert_non_null(strstr(e.message, "nothing was written"));
+    assert_int_equal(file_size(path), CAP);
+    assert_int_equal(commit_at(dir, 0, CAP + 1, 'd', &e), -1);
+    assert_int_equal(file_size(path), CAP);
+    assert_int_equal(scratch_remove(dir), 0);
+    free(dir);
+}
+
+/* --- a hive's slack past its bins ----------------------------------- */
+
+/* The store opened on C's tree: 1 when it warned that SOFTWARE runs past
+ * its bins, and whether a change (Perflib's Last Counter) was written in
+ * *WROTE. */
+static int slack_warned(struct fixture_ctx *c, int *wrote)
+{
+    struct rt_hive_options o = {.wait_seconds = -1};
+    struct rt_diags d = {0};
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_hive_open(c->dir, &o, &d, &e);
+    if (!s)
+        fail_msg("open: %s", e.message);
+    int warned = 0;
+    for (size_t i = 0; i < d.n; i++)
+        if (d.v[i].message && strstr(d.v[i].message, "past the hive bins"))
+            warned = 1;
+    assert_int_equal(d.n, (size_t)warned);
+    rt_diags_free(&d);
+    struct rt_change_set cs = {0};
+    struct rt_value v;
+    assert_int_equal(rt_value_from_dword(&v, 1900), 0);
+    assert_int_equal(rt_change_set_perflib(&cs, "Last Counter", &v), 0);
+    rt_value_free(&v);
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    *wrote = s->ops->apply(s, &cs, &e) == 0;
+    if (!*wrote)
+        assert_non_null(strstr(e.message, "past the hive bins"));
+    s->ops->end(s);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+    return warned;
+}
+
+/* A hive exactly HIVE_SLACK_MAX past its bins is within the slack: read
+ * without a warning and written; one byte more is warned of as not to be
+ * written, and is not. The warning says what the writer then does. */
+static void hive_slack_up_to_exactly_its_max_is_quiet(void **state)
+{
+    (void)state;
+    struct fixture_ctx c = {0};
+    struct rt_store *fresh = hive_fixture_open(&c);
+    fresh->ops->close(fresh);
+    char path[700];
+    snprintf(path, sizeof path, "%s/Windows/System32/config/SOFTWARE", c.dir);
+    int wrote;
+    resize(path, bins_end_of(path) + HIVE_SLACK_MAX);
+    assert_int_equal(slack_warned(&c, &wrote), 0);
+    assert_true(wrote);
+    /* Written, the file was cut back to its bins: the slack made anew. */
+    uint64_t bins_end = bins_end_of(path);
+    assert_int_equal(file_size(path), bins_end);
+    resize(path, bins_end + HIVE_SLACK_MAX + 1);
+    assert_int_equal(slack_warned(&c, &wrote), 1);
+    assert_false(wrote);
+    assert_int_equal(file_size(path), bins_end + HIVE_SLACK_MAX + 1);
+    hive_fixture_remove(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(commit_writes_a_file_up_to_exactly_its_cap),
+        cmocka_unit_test(hive_slack_up_to_exactly_its_max_is_quiet),
+    };
+    return cmocka_run_group_tests_name("exact bounds", tests, NULL, NULL);
+}

@@ -40,7 +40,7 @@ expect_same_tree "$W" "$TMPDIR/before"
 # shellcheck disable=SC2086
 expect_exit 3 $REGTOOL --wait 0 --store "hive:$W" install $CS "$P/x.ini"
 expect_grep "gave up after 0 s" "$ERR"
-# Nothing to wait for, so no notice that it waits: only the give-up line.
+# --wait 0 does not wait, so it never says it waits: only that it gave up.
 ! grep -q "^regtool: waiting for" "$ERR" || fail "--wait 0 said it waits: $(cat "$ERR")"
 expect_exit 64 $REGTOOL --wait soon --store "hive:$W" names
 expect_grep "wait soon: give the seconds" "$ERR"

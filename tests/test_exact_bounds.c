@@ -11,6 +11,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#ifndef _WIN32
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
 #include "commit/journal.h"
 #include "hive_fixture.h"
 #include "model/change_set.h"
@@ -116,6 +121,106 @@ static void commit_writes_a_file_up_to_exactly_its_cap(void **state)
     free(dir);
 }
 
+/* --- a commit checked, not run (a dry run) ---------------------------- */
+
+/* rt_commit_check of LEN bytes to t.dat under SCOPE: its result, E set. */
+static int check_at(const char *dir, const struct rt_journal_scope *scope,
+                    size_t len, struct rt_error *e)
+{
+    char journal[600];
+    snprintf(journal, sizeof journal, "%s/regtool.journal", dir);
+    uint8_t data[2 * CAP] = {0};
+    assert_true(len <= sizeof data);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    rt_commit_set_scope(c, scope);
+    assert_int_equal(rt_commit_write(c, "t.dat", 0, data, len), 0);
+    int r = rt_commit_check(c, e);
+    rt_commit_free(c);
+    return r;
+}
+
+/* A commit checked refuses what running it would refuse (a journal past
+ * the store's cap, a file past its own), in the same words, and writes
+ * nothing either way: no journal, no file made (a dry run on read-only
+ * media, review 37 F3). */
+static void commit_check_refuses_as_its_run_would(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir_new("rtchk");
+    char path[600], journal[600];
+    snprintf(path, sizeof path, "%s/t.dat", dir);
+    snprintf(journal, sizeof journal, "%s/regtool.journal", dir);
+    struct rt_error e = {0};
+    if (check_at(dir, &capped, CAP, &e) != 0)
+        fail_msg("a commit within its caps refused: %s", e.message);
+    assert_false(rt_os_exists(path));
+    assert_false(rt_os_exists(journal));
+    assert_int_equal(check_at(dir, &capped, CAP + 1, &e), -1);
+    assert_non_null(strstr(e.message, "larger than the store lets it be"));
+    /* A journal cap the commit's journal passes. */
+    struct rt_journal_scope small = capped;
+    small.max_bytes = CAP;
+    assert_int_equal(check_at(dir, &small, CAP, &e), -1);
+    assert_int_equal(e.code, RT_ERR_INVALID_DATA);
+    assert_non_null(strstr(e.message, "this change is too large for the "
+                                      "store: its journal would be"));
+    struct rt_error run = {0};
+    assert_int_equal(rt_os_write_new_file(path, "x", 1), 0);
+    struct rt_commit *c = rt_commit_new(dir, journal);
+    assert_non_null(c);
+    rt_commit_set_scope(c, &small);
+    uint8_t data[CAP] = {0};
+    assert_int_equal(rt_commit_write(c, "t.dat", 0, data, CAP), 0);
+    assert_int_equal(rt_commit_run(c, &run), -1);
+    rt_commit_free(c);
+    assert_string_equal(run.message, e.message);
+    assert_int_equal(file_size(path), 1);
+    assert_false(rt_os_exists(journal));
+    assert_int_equal(scratch_remove(dir), 0);
+    free(dir);
+}
+
+#ifndef _WIN32
+/* What stands where a commit writes, found by its check as by its run:
+ * a FIFO, a symbolic link, a second name of a file (in a confined tree)
+ * each refused with exit code ACCESS_DENIED and nothing written, and
+ * the check never blocks on the FIFO. */
+static void commit_check_refuses_what_stands_in_the_way(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir_new("rtchk");
+    char *canon;
+    assert_int_equal(rt_os_confine(dir, &canon), 0);
+    char path[600], other[600];
+    snprintf(path, sizeof path, "%s/t.dat", canon);
+    snprintf(other, sizeof other, "%s/other", canon);
+    struct rt_error e = {0};
+    assert_int_equal(mkfifo(path, 0644), 0);
+    assert_int_equal(check_at(canon, &capped, 8, &e), -1);
+    assert_int_equal(e.code, RT_ERR_ACCESS_DENIED);
+    assert_non_null(strstr(e.message, "FIFO"));
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(symlink("other", path), 0);
+    assert_int_equal(check_at(canon, &capped, 8, &e), -1);
+    assert_int_equal(e.code, RT_ERR_ACCESS_DENIED);
+    assert_non_null(strstr(e.message, "symbolic link"));
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rt_os_write_new_file(other, "x", 1), 0);
+    assert_int_equal(link(other, path), 0);
+    assert_int_equal(check_at(canon, &capped, 8, &e), -1);
+    assert_int_equal(e.code, RT_ERR_ACCESS_DENIED);
+    assert_non_null(strstr(e.message, "hard link"));
+    struct rt_os_stat st;
+    assert_int_equal(rt_os_stat(other, &st), 0);
+    assert_int_equal(st.size, 1);
+    rt_os_unconfine(canon);
+    free(canon);
+    assert_int_equal(scratch_remove(dir), 0);
+    free(dir);
+}
+#endif
+
 /* --- a hive's slack past its bins ----------------------------------- */
 
 /* The store opened on C's tree: 1 when it warned that SOFTWARE runs past
@@ -179,6 +284,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(commit_writes_a_file_up_to_exactly_its_cap),
+        cmocka_unit_test(commit_check_refuses_as_its_run_would),
+#ifndef _WIN32
+        cmocka_unit_test(commit_check_refuses_what_stands_in_the_way),
+#endif
         cmocka_unit_test(hive_slack_up_to_exactly_its_max_is_quiet),
     };
     return cmocka_run_group_tests_name("exact bounds", tests, NULL, NULL);

@@ -352,6 +352,63 @@ static void failed_write_reads_the_file_again(void **state)
     s->ops->close(s);
 }
 
+/* What a table byte takes at worst in the file of format F, in fifths
+ * of a byte: three characters of hex, 25 to a line with its "\\", line
+ * break and indent (3.2 characters), each two bytes in UTF-16LE; one in
+ * UTF-8, and in REGEDIT4 at worst (a code page of two bytes a
+ * character). */
+static uint64_t worst_fifths(enum rt_reg_format f)
+{
+    return f == RT_REG_V5_UTF16 ? 32 : 16;
+}
+
+/* What one change may add to a .reg store leaves room for the file it
+ * makes: the file's own bytes come off the cap, and a table byte counts
+ * what its wrapped hex takes at worst (review 37 F1, F2: a change within
+ * the old bound passed its dry run and made a file its writer refused).
+ * And the bound is not needlessly small: within 5% of that room. */
+static void change_bound_leaves_room_for_the_file(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 15; k++) {
+        struct rt_store *s = reg_open(NULL);
+        enum rt_reg_format f = serial % 5 == 0   ? RT_REG_V4
+                               : serial % 3 == 0 ? RT_REG_V5_UTF8
+                                                 : RT_REG_V5_UTF16;
+        char *path;
+        if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+            abort();
+        uint64_t before = rt_store_change_max(s);
+        /* A megabyte more in the file: a language's table of ASCII text. */
+        size_t tl = 1 << 20;
+        uint8_t *blob = malloc(tl);
+        assert_non_null(blob);
+        for (size_t i = 0; i < tl; i++)
+            blob[i] = i % 2 ? 0 : 'a' + i / 2 % 26;
+        blob[tl - 2] = blob[tl - 4] = 0;
+        struct rt_change_set cs = {0};
+        assert_int_equal(rt_change_set_create_language(&cs, "009"), 0);
+        assert_int_equal(rt_change_set_table(&cs, "009", RT_TABLE_HELP, blob,
+                                             tl, NULL, NULL), 0);
+        free(blob);
+        struct rt_error e = {0};
+        assert_int_equal(s->ops->begin(s, &e), 0);
+        assert_int_equal(s->ops->apply(s, &cs, &e), 0);
+        s->ops->end(s);
+        rt_change_set_free(&cs);
+        struct rt_os_stat st;
+        assert_int_equal(rt_os_stat(path, &st), 0);
+        assert_true(st.size > tl);
+        uint64_t after = rt_store_change_max(s);
+        uint64_t room = RT_REG_FILE_MAX - st.size;
+        assert_true(after * worst_fifths(f) / 5 <= room);
+        assert_true(after * worst_fifths(f) / 5 >= room / 20 * 19);
+        assert_true(after < before);
+        free(path);
+        s->ops->close(s);
+    }
+}
+
 /* LANG created through S, in a transaction of its own. */
 static void add_language(struct rt_store *s, const char *lang)
 {
@@ -558,6 +615,43 @@ static int setup(void **state)
     return 0;
 }
 
+/* An interrupt before the file is replaced (this store's commit point)
+ * leaves it as it was and says so (review 37 F6: the change was made
+ * whole and called complete). Last: the interrupt stays noted. */
+static void interrupt_before_the_rename_changes_nothing(void **state)
+{
+    (void)state;
+    struct rt_store *s = reg_open(NULL);
+    char *path;
+    if (asprintf(&path, "%s/s%u.reg", dir, serial) < 0)
+        abort();
+    uint8_t *was, *now;
+    size_t was_len, now_len;
+    assert_int_equal(rt_os_read_file(path, &was, &was_len), 0);
+    struct rt_change_set cs = {0};
+    assert_int_equal(rt_change_set_create_language(&cs, "009"), 0);
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->begin(s, &e), 0);
+    rt_os_catch_interrupts();
+    rt_os_raise(RT_OS_SIGTERM);
+    assert_int_equal(s->ops->apply(s, &cs, &e), -1);
+    s->ops->end(s);
+    assert_int_equal(e.code, RT_ERR_CANCELLED);
+    assert_non_null(strstr(e.message, "nothing changed"));
+    assert_int_equal(rt_os_read_file(path, &now, &now_len), 0);
+    assert_int_equal(now_len, was_len);
+    assert_memory_equal(now, was, was_len);
+    char **langs;
+    size_t n;
+    assert_int_equal(s->ops->list_languages(s, &langs, &n, &e), 0);
+    assert_int_equal(n, 0);
+    free(was);
+    free(now);
+    free(path);
+    rt_change_set_free(&cs);
+    s->ops->close(s);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -583,6 +677,9 @@ int main(void)
         cmocka_unit_test(begin_removes_a_crashed_writers_temporary),
         cmocka_unit_test(link_values_are_key_anomalies),
         cmocka_unit_test(numbered_control_set_is_a_key_anomaly),
+        cmocka_unit_test(change_bound_leaves_room_for_the_file),
+        /* Last: the interrupt it raises stays noted. */
+        cmocka_unit_test(interrupt_before_the_rename_changes_nothing),
     };
     return cmocka_run_group_tests_name("store_reg", tests, setup, teardown);
 }

@@ -191,6 +191,25 @@ static int reservations_add(struct reservations *rv, const char *path)
     return 0;
 }
 
+/* E for a commit that could not open PATH for writing (ERR, from
+ * rt_os_open, whose words for a refusal are taken now). */
+static int open_refused(const char *path, int err, struct rt_error *e)
+{
+    char reason[700], why[PATH_MAX + 200];
+    snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
+    int named = rt_os_refusal_named(err);
+    rt_failure_needs(err, path, 0, why, sizeof why);
+    /* A refusal's words name the path and what stands there; a folder
+     * where the file is ("Is a directory") is named here. */
+    if (rt_is_refusal(err))
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s%s%s; nothing was "
+                            "written", named ? "" : path, named ? "" : ": ",
+                            reason);
+    return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                         : RT_ERR_ACCESS_DENIED,
+                        "%s: %s; nothing was written: %s", path, reason, why);
+}
+
 /* Before anything is written: every file the commit touches can be
  * opened for writing (a file it creates, created and removed again), and
  * the space its growth needs is reserved (the files in RV). *GROWTH gets
@@ -227,25 +246,11 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
         }
         int fd = rt_os_open(path, created ? RT_OS_WRITE_NEW : RT_OS_WRITE);
         if (fd < 0) {
-            int err = errno;
             /* The refusal's words (a hard link, a link, a FIFO) before
              * the release, whose opens clear them. */
-            char reason[700];
-            snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
-            int named = rt_os_refusal_named(err);
-            rt_failure_needs(err, path, 0, why, sizeof why);
+            open_refused(path, errno, e);
             reservations_release(rv);
-            /* A refusal's words name the path and what stands there; a
-             * folder where the file is ("Is a directory") is named here. */
-            if (rt_is_refusal(err))
-                return rt_error_set(e, RT_ERR_ACCESS_DENIED,
-                                    "%s%s%s; nothing was written",
-                                    named ? "" : path, named ? "" : ": ",
-                                    reason);
-            return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
-                                                 : RT_ERR_ACCESS_DENIED,
-                                "%s: %s; nothing was written: %s", path,
-                                reason, why);
+            return -1;
         }
         struct rt_os_stat st;
         int r = rt_os_fstat(fd, &st);
@@ -552,6 +557,57 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     if (!j)
         return -1;
     int r = run_with(c, j, e);
+    rt_journal_free(j);
+    return r;
+}
+
+/* What stands at each path C writes, found as preflight's opens find it
+ * but read only (a dry run writes nothing, on read-only media too): a
+ * file must be a regular file of one name reached without a link, a
+ * file still to be made must have folders, or none, where it goes. */
+static int check_paths(const struct rt_commit *c, struct rt_error *e)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->files[c->v[i].file_no].first != i)
+            continue;   /* seen */
+        char path[PATH_MAX];
+        if (rt_journal_full_path(path, sizeof path, c->base, c->v[i].file))
+            return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
+                                c->v[i].file);
+        /* As preflight: a file to be made needs its folders, or a place
+         * to make them; one there is opened as a write would open it. */
+        if (!rt_os_exists(path)) {
+            if (!rt_parent_exists(path) && rt_folders_ok(path, e) != 0)
+                return -1;
+            continue;
+        }
+        int fd = rt_os_open(path, RT_OS_READ_AS_WRITE);
+        if (fd < 0)
+            return open_refused(path, errno, e);
+        rt_os_close(fd);
+    }
+    return 0;
+}
+
+int rt_commit_check(struct rt_commit *c, struct rt_error *e)
+{
+    if (index_files(c) != 0)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    if (record_intents(c, e) != 0)
+        return -1;
+    struct rt_journal *j = written_journal(c, e);
+    if (!j)
+        return -1;
+    struct journal_image im;
+    int r = -1;
+    if (rt_journal_image_make(c, &im) != 0) {
+        rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    } else {
+        if (check_names(c, im.len, e) == 0 && check_extent(c, j, e) == 0 &&
+            check_paths(c, e) == 0)
+            r = 0;
+        rt_journal_image_free(&im);
+    }
     rt_journal_free(j);
     return r;
 }

@@ -76,6 +76,11 @@ int rt_commit_delete(struct rt_commit *c, const char *file, unsigned prune);
  * records hold (nothing copies them all at once). Once called, C is only
  * to be freed. */
 int rt_commit_run(struct rt_commit *c, struct rt_error *e);
+/* What rt_commit_run checks before it writes (the journal's size and
+ * files as the next writer checks them, what stands at each path), with
+ * nothing written: a dry run refuses where its commit would, in the
+ * commit's words. Returns 0, or -1 with E set; C is only to be freed. */
+int rt_commit_check(struct rt_commit *c, struct rt_error *e);
 void rt_commit_free(struct rt_commit *c);
 
 /* Number of recorded ranges and their bytes (for --dry-run and tests). */

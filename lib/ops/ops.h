@@ -59,6 +59,10 @@ int rt_op_set_disabled(struct rt_store *s, const char *drivername,
  * then the store's atomic apply, then a read-back of every table. */
 int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
                 struct rt_error *e);
+/* rt_op_apply for a dry run: the same checks, the store's commit's
+ * included (store.h check_apply), nothing written. */
+int rt_op_check(struct rt_store *s, const struct rt_change_set *cs,
+                struct rt_error *e);
 
 /* -1 with E naming them when S has key anomalies (store.h: a link key
  * or two keys of one name among Services or Perflib's subkeys): every

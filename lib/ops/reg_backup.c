@@ -442,8 +442,8 @@ int rt_op_restore_reg_tree(struct rt_store *s, const struct rt_tree_key *root,
         }
         rt_database_free(&db);
     }
-    if (rc == 0 && !dry_run && cs->n)
-        rc = rt_op_apply(s, cs, e);
+    if (rc == 0 && cs->n)
+        rc = dry_run ? rt_op_check(s, cs, e) : rt_op_apply(s, cs, e);
     s->ops->end(s);
     if (rc != 0) {
         rt_change_set_free(cs);

@@ -186,18 +186,40 @@ int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
     return apply_checked(s, cs, NULL, e);
 }
 
+/* A dry run's rt_op_apply: the invariant, then what the store's commit
+ * would refuse, nothing written. */
+static int check_only(struct rt_store *s, const struct rt_change_set *cs,
+                      const struct rt_database *db, struct rt_error *e)
+{
+    if (check_invariant(s, cs, db, e) != 0)
+        return -1;
+    return s->ops->check_apply ? s->ops->check_apply(s, cs, e) : 0;
+}
+
+int rt_op_check(struct rt_store *s, const struct rt_change_set *cs,
+                struct rt_error *e)
+{
+    return check_only(s, cs, NULL, e);
+}
+
 static int finish(struct rt_store *s, struct rt_change_set *cs,
                   const struct rt_database *db, int dry_run, int whole,
                   struct rt_error *e)
 {
     /* Splices go to a store that writes only what they change; anywhere
-     * else (a dry run, a caller that wants whole tables, a store that
-     * writes whole tables) they are made whole, and checked as such. */
-    int keep = !dry_run && !whole && s->ops->splices && s->ops->splices(s);
+     * else (a caller that wants whole tables, a store that writes whole
+     * tables) they are made whole, and checked as such. */
+    int keep = !whole && s->ops->splices && s->ops->splices(s);
     if (!keep && materialize(s, db, cs, e) != 0)
         return -1;
-    return dry_run ? check_invariant(s, cs, db, e)
-                   : apply_checked(s, cs, db, e);
+    if (!dry_run)
+        return apply_checked(s, cs, db, e);
+    /* A dry run has the store check the change as its commit would, in
+     * the form the commit gets (a journal's size, what stands at each
+     * path, the file's code page and cap), and reports it whole. */
+    if (check_only(s, cs, db, e) != 0)
+        return -1;
+    return keep ? materialize(s, db, cs, e) : 0;
 }
 
 /* One operation's plan: computes CS from the database as read. */

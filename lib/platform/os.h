@@ -33,6 +33,10 @@ enum rt_os_open_mode {
     RT_OS_WRITE_CREATE,  /* read and write; created when missing */
     RT_OS_WRITE_TRUNC,   /* read and write; created, or emptied */
     RT_OS_WRITE_NEW,     /* read and write; fails with EEXIST if it exists */
+    /* Read only, refused wherever RT_OS_WRITE would be (a file of
+     * several names beneath a tree): what a dry run opens to find what
+     * its commit's opens would refuse, without writing. */
+    RT_OS_READ_AS_WRITE,
 };
 
 int rt_os_open(const char *path, enum rt_os_open_mode mode);

@@ -61,7 +61,8 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
      * instead of waiting for a writer that never comes. */
     int flags = O_CLOEXEC | O_NONBLOCK;
     switch (mode) {
-    case RT_OS_READ: flags |= O_RDONLY; break;
+    case RT_OS_READ:
+    case RT_OS_READ_AS_WRITE: flags |= O_RDONLY; break;
     case RT_OS_WRITE: flags |= O_RDWR; break;
     case RT_OS_WRITE_CREATE: flags |= O_RDWR | O_CREAT; break;
     case RT_OS_WRITE_TRUNC: flags |= O_RDWR | O_CREAT | O_TRUNC; break;

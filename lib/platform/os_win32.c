@@ -99,6 +99,7 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     int flags = _O_BINARY | _O_RDWR;
     switch (mode) {
     case RT_OS_READ:
+    case RT_OS_READ_AS_WRITE:
         access = GENERIC_READ;
         flags = _O_BINARY | _O_RDONLY;
         break;

@@ -407,8 +407,11 @@ static void describe(const struct rt_change_set *cs, char *buf, size_t size)
         snprintf(buf, size, "change of %zu values", cs->n);
 }
 
-int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
-               struct rt_error *e)
+/* CS made in the images and committed, or with CHECK_ONLY checked as
+ * its commit would check it (rt_commit_check) and the images read
+ * again: nothing written either way when it fails. */
+static int commit_change(struct rt_store *st, const struct rt_change_set *cs,
+                         int check_only, struct rt_error *e)
 {
     struct hive_store *s = hs(st);
     struct hive_file *hives[2] = {&s->software, &s->system};
@@ -432,8 +435,10 @@ int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
                 (unsigned long long)hives[i]->bins_end);
     struct pending p = {0};
     struct rt_commit *c = NULL;
-    size_t fail_after = s->fail_after;
-    s->fail_after = 0;
+    /* A test's injected failure is the commit's, not its check's. */
+    size_t fail_after = check_only ? 0 : s->fail_after;
+    if (!check_only)
+        s->fail_after = 0;
     int rc = -1;
     for (size_t i = 0; i < cs->n; i++) {
         if (fail_after && i == fail_after) {
@@ -478,6 +483,10 @@ int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
     /* The commit has the bytes it writes; the views go before the files
      * change (Windows cannot resize a mapped file). */
     hive_dats_drop(s);
+    if (check_only) {
+        rc = rt_commit_check(c, e);
+        goto out;
+    }
     for (int i = 0; i < 2; i++)
         if (hives[i]->replayed && backup_replayed(s, hives[i], e) != 0)
             goto out;
@@ -488,7 +497,7 @@ out:
     rt_commit_free(c);
     hive_pending_free(&p);
     hive_dats_drop(s);
-    if (rc == 0) {
+    if (rc == 0 && !check_only) {
         /* The images are what the files now hold. */
         hive_file_committed(&s->software);
         hive_file_committed(&s->system);
@@ -496,6 +505,22 @@ out:
     }
     /* Read back what the files hold: drops the half-applied images. */
     struct rt_error e2 = {0};
-    hive_load_all(s, 0, &e2);
+    if (hive_load_all(s, 0, &e2) != 0 && rc == 0) {
+        if (e)
+            *e = e2;
+        rc = -1;
+    }
     return rc;
+}
+
+int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
+               struct rt_error *e)
+{
+    return commit_change(st, cs, 0, e);
+}
+
+int hive_check_apply(struct rt_store *st, const struct rt_change_set *cs,
+                     struct rt_error *e)
+{
+    return commit_change(st, cs, 1, e);
 }

@@ -273,5 +273,8 @@ int hive_apply_one(struct hive_store *s, const struct rt_change *c,
 void hive_pending_free(struct pending *p);
 int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
                struct rt_error *e);
+/* What hive_apply would refuse CS for, found with nothing written. */
+int hive_check_apply(struct rt_store *st, const struct rt_change_set *cs,
+                     struct rt_error *e);
 
 #endif

@@ -127,6 +127,14 @@ struct rt_store_ops {
     /* Applies every change of CS, or none (inside begin/end). */
     int (*apply)(struct rt_store *s, const struct rt_change_set *cs,
                  struct rt_error *e);
+    /* Optional (NULL: apply() refuses nothing a plan has not): what
+     * apply() would refuse CS for, found without writing (a file past
+     * its cap, a journal past the store's, a text its code page cannot
+     * hold, a link or a FIFO where a file is to be written), in its
+     * words: a dry run refuses where its commit would. The store reads
+     * as before afterwards. */
+    int (*check_apply)(struct rt_store *s, const struct rt_change_set *cs,
+                       struct rt_error *e);
     /* Optional: non-zero when apply() takes table splices (table changes
      * with edits, change_set.h) and writes only the bytes they change;
      * other stores are given whole tables. */

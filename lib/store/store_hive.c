@@ -498,25 +498,40 @@ static int hive_splices(struct rt_store *st)
     return 1;
 }
 
-/* The journal's cap over the copies a table change is written to: a
- * commit writes each changed table's new bytes at least once in each (a
- * value's cells; System32's .dat file and SysWOW64's), so a change whose
- * new pairs come to more would be refused at its commit. */
+/* PerfStringBackup.INI's bytes where the tree has it (*PRESENT), which
+ * every change rewrites whole into its journal. Not found (or not looked
+ * for, out of memory): absent. */
+static uint64_t psb_bytes(struct rt_store *st, int *present)
+{
+    const char *win = hive_windows_dir(st);
+    *present = 0;
+    if (!win)
+        return 0;
+    char *p = rt_os_path_ci(win, "System32/PerfStringBackup.INI", 0);
+    struct rt_os_stat fst;
+    if (p && rt_os_stat(p, &fst) == 0 && fst.kind == RT_OS_FILE)
+        *present = 1;
+    free(p);
+    return *present ? fst.size : 0;
+}
+
+/* The journal's cap, less PerfStringBackup.INI's bytes, over the copies
+ * a table change is written to: a commit writes each changed table's new
+ * bytes at least once in each (a value's cells; System32's .dat file and
+ * SysWOW64's; PerfStringBackup.INI, its text at least as long:
+ * size_caps.h), so a change whose new pairs come to more would be
+ * refused at its commit (review 37 F3: a tree with a 300 MB
+ * PerfStringBackup.INI passed its dry run and was refused by its
+ * commit). What else a commit rewrites whole (the tables after a range
+ * taken out below the top) is checked by its dry run (check_apply). */
 static uint64_t hive_change_max(struct rt_store *st)
 {
     struct hive_store *s = hs(st);
     uint64_t max = hive_journal_scope(s).max_bytes;
-    /* PerfStringBackup.INI, rewritten with every change where it is,
-     * holds each new pair again (its text at least as long: size_caps.h);
-     * not found (or not looked for, out of memory): not counted. */
-    struct rt_error e = {0};
-    int psb = 0;
-    if (hive_has_win_files(st) &&
-        hive_read_win_file(st, "System32/PerfStringBackup.INI", NULL, &psb,
-                           &e) != 0)
-        psb = 0;
+    int psb;
+    uint64_t psb_len = psb_bytes(st, &psb);
     unsigned copies = 1 + (s->files_layout && s->syswow64) + (psb != 0);
-    return max / copies;
+    return (max > psb_len ? max - psb_len : 0) / copies;
 }
 
 static const struct rt_store_ops hive_ops = {
@@ -534,6 +549,7 @@ static const struct rt_store_ops hive_ops = {
     .read_table_from = hive_read_table_from,
     .read_table_pieces = hive_read_table_pieces,
     .apply = hive_apply,
+    .check_apply = hive_check_apply,
     .splices = hive_splices,
     .layout = hive_layout,
     .tables_in_files = hive_tables_in_files,

@@ -228,6 +228,13 @@ static int serialize(struct reg_store *r, const struct rt_tree_key *root,
     return 0;
 }
 
+static int interrupted(struct rt_error *e)
+{
+    if (!rt_os_interrupted())
+        return 0;
+    return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing changed");
+}
+
 /* A write failed after changing the tree: the file, which nothing has
  * written, is read again (when that fails too, the next use tries). */
 static int taken_back(struct reg_store *r)
@@ -238,12 +245,17 @@ static int taken_back(struct reg_store *r)
     return -1;
 }
 
-static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
-                     struct rt_error *e)
+/* CS made in the tree and the file's new bytes made from it: the file
+ * replaced with them, or with CHECK_ONLY (a dry run) nothing written and
+ * the tree read again, what a write would refuse refused alike. */
+static int reg_change(struct rt_store *s, const struct rt_change_set *cs,
+                      int check_only, struct rt_error *e)
 {
     struct reg_store *r = rs(s);
-    size_t fail_after = r->fail_after;
-    r->fail_after = 0;
+    /* A test's injected failure is the write's, not its check's. */
+    size_t fail_after = check_only ? 0 : r->fail_after;
+    if (!check_only)
+        r->fail_after = 0;
     struct rt_tree_key *root = tree(s, e);
     if (!root)
         return -1;
@@ -251,8 +263,19 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
         return taken_back(r);
     uint8_t *bytes;
     size_t len;
-    if (serialize(r, root, &bytes, &len, e) != 0)
+    if (interrupted(e) || serialize(r, root, &bytes, &len, e) != 0)
         return taken_back(r);
+    if (check_only) {
+        free(bytes);
+        taken_back(r);
+        return 0;
+    }
+    /* The rename below is this store's commit point: an interrupt before
+     * it leaves the file as it was. */
+    if (interrupted(e)) {
+        free(bytes);
+        return taken_back(r);
+    }
     /* Another program's change since we read the file would be lost
      * without a word: refuse it instead. */
     uint8_t *now = NULL;
@@ -284,6 +307,18 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
     r->file_hash = rt_blob_hash(bytes, len);
     free(bytes);
     return 0;
+}
+
+static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
+                     struct rt_error *e)
+{
+    return reg_change(s, cs, 0, e);
+}
+
+static int reg_check_apply(struct rt_store *s, const struct rt_change_set *cs,
+                           struct rt_error *e)
+{
+    return reg_change(s, cs, 1, e);
 }
 
 static const char *reg_layout(struct rt_store *s)
@@ -332,22 +367,21 @@ static int reg_key_anomalies(struct rt_store *s, struct rt_key_anomaly **out,
     return 0;
 }
 
-/* The file's cap over what a table byte takes in it: hex, three
- * characters ("xx,") a byte, each two bytes in UTF-16LE, one in UTF-8;
- * in REGEDIT4 the table's text in the code page first (a byte at least
- * for each UTF-16 unit: a byte and a half of hex a table byte). A change
- * whose new tables come to more would make a file past the cap, and is
- * refused before it is made (its dry run too; review 36 F4). */
+/* What is left of the file's cap, over what a table byte takes in it:
+ * hex, three characters ("xx,") a byte, 25 to a line with its "\",
+ * line break and indent: 3.2 characters, counted 3.25 (a value's name and
+ * type besides). A character is two bytes in UTF-16LE, one in UTF-8; in
+ * REGEDIT4 the table's text is in the code page first, a table byte half
+ * a character in a code page of one byte a character and up to a whole
+ * one in those of two (936, 932, 949, 950): counted so. A change whose
+ * new tables come to more would make a file past the cap, and is refused
+ * before it is made (its dry run too; reviews 36 F4, 37 F1 and F2). */
 static uint64_t reg_change_max(struct rt_store *st)
 {
-    switch (rs(st)->format) {
-    case RT_REG_V5_UTF16:
-        return RT_REG_FILE_MAX / 6;
-    case RT_REG_V4:
-        return RT_REG_FILE_MAX / 3 * 2;
-    default:
-        return RT_REG_FILE_MAX / 3;
-    }
+    struct reg_store *r = rs(st);
+    uint64_t room = RT_REG_FILE_MAX > r->file_len
+                        ? RT_REG_FILE_MAX - r->file_len : 0;
+    return r->format == RT_REG_V5_UTF16 ? room * 4 / 26 : room * 4 / 13;
 }
 
 static const struct rt_store_ops reg_ops = {
@@ -362,6 +396,7 @@ static const struct rt_store_ops reg_ops = {
     .read_service = reg_read_service,
     .key_anomalies = reg_key_anomalies,
     .apply = reg_apply,
+    .check_apply = reg_check_apply,
     .layout = reg_layout,
     .change_max = reg_change_max,
     .close = reg_close,

@@ -1,0 +1,101 @@
+# A dry run refuses what its commit would refuse, in the same words and
+# with the same exit code, having written nothing: what stands where the
+# commit writes a file the plan never reads (an INF copy's folder planted
+# as a file, a FIFO, a link to a host folder; a SysWOW64 table or an INF
+# copy's symbol file hard-linked to a host file), and a REGEDIT4 store
+# whose code page cannot hold the new texts (review 37 F4, F5: each dry
+# run said exit 0). Every file, inside the tree and out, byte-identical.
+. tests/cli/lib.sh
+
+P=$TMPDIR/prov
+mkdir -p "$P"
+printf '#define OBJ 0\n#define CNT 2\n' >"$P/o.h"
+printf '[info]\ndrivername=Xfer\nsymbolfile=o.h\n[languages]\n009=English\n019=Russian\n[text]\nOBJ_009_NAME=Xfer\nOBJ_009_HELP=X.\nCNT_009_NAME=Count\nCNT_009_HELP=C.\nOBJ_019_NAME=Передача\nOBJ_019_HELP=П.\nCNT_019_NAME=Счётчик\nCNT_019_HELP=С.\n' >"$P/x.ini"
+CS="--create-service --library x.dll --open O --collect C --close X"
+
+PRISTINE=$TMPDIR/pristine
+expect_exit 0 "$REGTOOL" --store "hive:$PRISTINE/w" init --layout files
+T=$TMPDIR/t
+W=$T/w/Windows
+HOST=$TMPDIR/host
+mkdir -p "$HOST/folder"
+fresh() { rm -rf "$T"; cp -a "$PRISTINE" "$T"; mkdir -p "$W/INF"; }
+
+# agree CODE VERB...: the dry run and the real run of VERB on the tree
+# both exit CODE with the same first line (warnings aside), and the tree
+# and the host folder are as they were.
+agree() {
+    code=$1; shift
+    # The writer's lock file the real run takes is no change.
+    tree_state "$T" ! -name regtool.lock >"$TMPDIR/before"
+    tree_state "$HOST" >"$TMPDIR/host_before"
+    verb=$1; shift
+    # shellcheck disable=SC2086
+    expect_exit "$code" "$REGTOOL" --store "hive:$T/w" $verb --dry-run "$@"
+    grep -v '^regtool: warning\|^  ' "$ERR" | head -n 1 >"$TMPDIR/dry_said"
+    tree_state "$T" ! -name regtool.lock | diff "$TMPDIR/before" - >&2 ||
+        fail "the dry run of $verb changed the tree"
+    # shellcheck disable=SC2086
+    expect_exit "$code" "$REGTOOL" --store "hive:$T/w" $verb "$@"
+    grep -v '^regtool: warning\|^  ' "$ERR" | head -n 1 >"$TMPDIR/real_said"
+    tree_state "$T" ! -name regtool.lock | diff "$TMPDIR/before" - >&2 ||
+        fail "$verb changed the tree"
+    expect_same_tree "$HOST" "$TMPDIR/host_before"
+    [ -s "$TMPDIR/real_said" ] || fail "$verb: the real run said nothing"
+    cmp -s "$TMPDIR/dry_said" "$TMPDIR/real_said" ||
+        fail "$verb: the dry run said '$(cat "$TMPDIR/dry_said")', the real run '$(cat "$TMPDIR/real_said")'"
+}
+
+# What stands where install makes INF\Xfer\0009.
+fresh; echo x >"$W/INF/Xfer"
+agree 3 install $CS "$P/x.ini"
+expect_grep "INF/Xfer is not a folder" "$TMPDIR/real_said"
+fresh; mkfifo "$W/INF/Xfer"
+agree 3 install $CS "$P/x.ini"
+fresh; ln -s "$HOST/folder" "$W/INF/Xfer"
+agree 3 install $CS "$P/x.ini"
+expect_grep "symbolic link" "$TMPDIR/real_said"
+fresh; mkdir -p "$W/INF/Xfer"; echo x >"$W/INF/Xfer/0009"
+agree 3 install $CS "$P/x.ini"
+expect_grep "INF/Xfer/0009 is not a folder" "$TMPDIR/real_said"
+
+# A SysWOW64 table the install appends to without reading it, a second
+# name of a host file.
+fresh
+cp "$W/SysWOW64/perfc009.dat" "$HOST/table"
+rm "$W/SysWOW64/perfc009.dat"
+ln "$HOST/table" "$W/SysWOW64/perfc009.dat"
+agree 3 install $CS "$P/x.ini"
+expect_grep "hard link" "$TMPDIR/real_said"
+
+# An installed provider whose INF copy's symbol file, removed unread by
+# the uninstall, is a second name of a host file.
+fresh
+expect_exit 0 "$REGTOOL" --store "hive:$T/w" install $CS "$P/x.ini"
+H=$W/INF/Xfer/0009/o.h
+[ -f "$H" ] || fail "no INF copy of the symbol file at $H"
+cp "$H" "$HOST/symbols"
+rm "$H"
+ln "$HOST/symbols" "$H"
+agree 3 uninstall Xfer
+expect_grep "hard link" "$TMPDIR/real_said"
+
+# A REGEDIT4 store (its text, hex(7) too, in the code page: 1252 by
+# default) with a Russian language: the new Russian texts cannot be
+# written in it.
+R=$TMPDIR/r4/s.reg
+mkdir -p "$TMPDIR/r4"
+PL='[HKEY_LOCAL_MACHINE\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib'
+printf 'REGEDIT4\r\n\r\n%s]\r\n"Base Index"=dword:00000003\r\n"Last Counter"=dword:00000002\r\n"Last Help"=dword:00000003\r\n"Version"=dword:00050001\r\n\r\n%s\\009]\r\n"Counter"=hex(7):31,00,53,79,73,00,00\r\n"Help"=hex(7):33,00,53,00,00\r\n\r\n%s\\019]\r\n"Counter"=hex(7):31,00,53,79,73,00,00\r\n"Help"=hex(7):33,00,53,00,00\r\n' "$PL" "$PL" "$PL" >"$R"
+cp "$R" "$TMPDIR/r4.before"
+expect_exit 2 "$REGTOOL" --store "reg:$R" install --dry-run $CS "$P/x.ini"
+expect_grep "cannot be written in code page 1252" "$ERR"
+cmp -s "$R" "$TMPDIR/r4.before" || fail "the dry run changed $R"
+expect_exit 2 "$REGTOOL" --store "reg:$R" install $CS "$P/x.ini"
+expect_grep "cannot be written in code page 1252" "$ERR"
+cmp -s "$R" "$TMPDIR/r4.before" || fail "the real run changed $R"
+# In the code page that holds them, both install.
+REGTOOL_CODEPAGE=1251 expect_exit 0 "$REGTOOL" --store "reg:$R" install --dry-run $CS "$P/x.ini"
+cmp -s "$R" "$TMPDIR/r4.before" || fail "the dry run changed $R"
+REGTOOL_CODEPAGE=1251 expect_exit 0 "$REGTOOL" --store "reg:$R" install $CS "$P/x.ini"
+! cmp -s "$R" "$TMPDIR/r4.before" || fail "the install left $R as it was"

@@ -205,6 +205,15 @@ static int rebuild_from(const char *from, int dry_run, int accept_loss,
         printf("%s: winmgmt /resyncperf has no offline counterpart: run it "
                "on the machine after its next start\n", rt_cli_program());
         rt_change_set_free(&cs);
+        /* The dry run exits as the rebuild it shows would: refused, 4. */
+        if (dry_run && plan.lost && !accept_loss) {
+            r = -1;
+            refused = 1;
+            e.code = RT_ERR_FILE_NOT_FOUND;
+            snprintf(e.message, sizeof e.message, "%zu provider or language "
+                     "texts cannot be recovered: the rebuild would write "
+                     "nothing", plan.lost);
+        }
     }
     if (r == 0 || refused) {
         rt_rebuild_plan_free(&plan);

@@ -42,14 +42,17 @@ static const char usage_text[] =
 
 struct backup_ctx {
     const char *file;
+    int saved;
 };
 
 static int save_backup(const struct rt_database *db, void *ctx)
 {
-    const struct backup_ctx *b = ctx;
+    struct backup_ctx *b = ctx;
     int win32;
-    return rt_cli_write_backup(NULL, db, b->file, 0, 1, &win32) == RT_EXIT_OK
-               ? 0 : -1;
+    if (rt_cli_write_backup(NULL, db, b->file, 0, 1, &win32) != RT_EXIT_OK)
+        return -1;
+    b->saved = 1;
+    return 0;
 }
 
 static void print_findings(const char *title, const struct rt_findings *f)
@@ -100,7 +103,7 @@ int cmd_repair(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct rt_repair_options opt = {0};
-    struct backup_ctx bctx = {"regtool-repair-backup.ini"};
+    struct backup_ctx bctx = {"regtool-repair-backup.ini", 0};
     int dry_run = 0, c, emit_rc = RT_EXIT_OK;
     const char *emit = NULL, *from_ini = NULL;
     optind = 1;
@@ -162,6 +165,11 @@ int cmd_repair(int argc, char **argv)
             emit_rc = rt_cli_emit_reg(emit, s, &cs);
     }
     rc = rt_cli_report_error("repair", op, &e);
+    /* "nothing was written" is of the database: the backup saved before
+     * the commit was refused is a file written, and what it still is. */
+    if (op != 0 && bctx.saved)
+        fprintf(stderr, "%s: repair: the backup saved above stays: it "
+                "holds the database as it still is\n", rt_cli_program());
     if (op == 0 && rc != RT_EXIT_OK) {
         rt_repair_report_free(&r);
         rt_change_set_free(&cs);

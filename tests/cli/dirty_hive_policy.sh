@@ -56,3 +56,26 @@ expect_exit 2 $REGTOOL --store "hive:$D3" install $CS "$P/x.ini"
 expect_grep "config/SYSTEM is dirty and its transaction logs cannot be replayed (dirty (sequence numbers 255/2, bad checksum) and no transaction log beside it)" "$ERR"
 cmp "$C3/SYSTEM" "$TMPDIR/system.copy" || fail "refused install changed the dirty SYSTEM"
 cmp "$C3/SOFTWARE" "$TMPDIR/software.copy" || fail "refused install changed SOFTWARE"
+
+# Its dry run refuses it too, in the same words (review 37: it warned and
+# exited 0). A repair of such a tree saves its backup before the commit
+# refuses the hive: the backup stays, and the message says so beside
+# "nothing was written" (of the database; review 36).
+D4=$TMPDIR/win4
+expect_exit 0 $REGTOOL --store "hive:$D4" init --languages 009 --layout registry
+C4=$D4/Windows/System32/config
+perflib_set "$C4/SOFTWARE" "Last_Counter=3000"
+printf '\377' | dd of="$C4/SOFTWARE" bs=1 seek=4 conv=notrunc 2>/dev/null
+tree_state "$D4" ! -name regtool.lock >"$TMPDIR/before4"
+# shellcheck disable=SC2086
+expect_exit 2 $REGTOOL --store "hive:$D4" install --dry-run $CS "$P/x.ini"
+expect_grep "SOFTWARE is dirty and its transaction logs cannot be replayed .*Nothing was written (--force-dirty writes it anyway)" "$ERR"
+expect_exit 2 $REGTOOL --store "hive:$D4" repair --dry-run --backup "$TMPDIR/b4.ini"
+expect_grep "SOFTWARE is dirty and its transaction logs cannot be replayed" "$ERR"
+[ ! -e "$TMPDIR/b4.ini" ] || fail "repair --dry-run saved a backup"
+expect_exit 2 $REGTOOL --store "hive:$D4" repair --backup "$TMPDIR/b4.ini"
+expect_grep "SOFTWARE is dirty and its transaction logs cannot be replayed" "$ERR"
+expect_grep "^regtool: repair: the backup saved above stays: it holds the database as it still is$" "$ERR"
+expect_grep "saved .* to $DRIVE$TMPDIR/b4.ini" "$OUT"
+tree_state "$D4" ! -name regtool.lock | diff "$TMPDIR/before4" - >&2 ||
+    fail "a refused repair changed the dirty tree"

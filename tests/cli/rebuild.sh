@@ -104,7 +104,9 @@ expect_grep "^regtool: rebuilt the tables from $DRIVE$W: 0 changes, nothing to w
 rm -r "$W/INF/TransferPerf" "$W/System32/PerfStringBackup.INI"
 empty_tables "$D"
 tree_state "$D" >"$TMPDIR/lossy"
-expect_exit 0 $REGTOOL $S rebuild --dry-run
+# The dry run shows it all and exits as the rebuild would: 4.
+expect_exit 4 $REGTOOL $S rebuild --dry-run
+expect_grep "rebuild: 3 provider or language texts cannot be recovered: the rebuild would write nothing (--accept-loss" "$ERR"
 expect_grep "^provider TransferPerf (names 3992-4004, help 3993-4005): 009 LOST; 00C LOST; 019 LOST$" "$OUT"
 expect_grep "^  no INF copy: $DRIVE$W/INF/TransferPerf/0009/transfer.ini: not found$" "$OUT"
 expect_grep "^  LOST: TransferPerf has no text in 3 languages" "$OUT"

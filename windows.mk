@@ -52,7 +52,8 @@ endif
 # The unit tests that run natively: every tests/test_*.c (a new one runs
 # there too) but those listed here, each list with why.
 # - POSIX only: fork and wait, mounts, FIFOs, POSIX links and modes.
-WIN_TESTS_POSIX    := test_confine test_journal test_regf_log test_jobs
+WIN_TESTS_POSIX    := test_confine test_journal test_regf_log test_jobs \
+                      test_special_files
 # - The Linux referees (hivexsh, regfexport, reglookup), xz, or the
 #   samples of ../shared by their Linux paths.
 WIN_TESTS_REFEREES := test_regf_referees test_referee_init_install \

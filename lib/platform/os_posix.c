@@ -71,15 +71,30 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     struct beneath b;
     if (os_posix_resolve(path, &b) != 0)
         return -1;
+    if (b.dir >= 0 && !*b.leaf) {
+        os_posix_resolved_done(&b);
+        errno = EISDIR;
+        return -1;
+    }
+    /* What stands there is looked at before it is opened: the open of a
+     * device runs its driver, as root, whatever O_NONBLOCK (a watchdog
+     * armed, a serial line's DTR raised: review 38 F5). Beneath a tree a
+     * link is left to the open, which refuses it naming it. */
+    struct stat pre;
+    int have_pre = (b.dir < 0 ? stat(path, &pre)
+                              : fstatat(b.dir, b.leaf, &pre,
+                                        AT_SYMLINK_NOFOLLOW)) == 0;
+    if (have_pre && !S_ISREG(pre.st_mode) && !S_ISDIR(pre.st_mode) &&
+        !S_ISLNK(pre.st_mode)) {
+        rt_os_refuse(ENODEV, "%s is %s, not a regular file: refused", path,
+                     kind_name(pre.st_mode));
+        os_posix_resolved_done(&b);
+        return -1;
+    }
     int fd;
     if (b.dir < 0) {
         fd = open(path, flags, 0644);
     } else {
-        if (!*b.leaf) {
-            os_posix_resolved_done(&b);
-            errno = EISDIR;
-            return -1;
-        }
         /* O_TRUNC waits until the file is known to be a regular file of
          * one name: a hard link's other name must not lose its bytes. */
         fd = os_posix_open_beneath(b.dir, b.leaf, flags & ~O_TRUNC, 0644);
@@ -108,7 +123,14 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     }
     if (fd >= 0) {
         int refused = 0;
-        if (S_ISDIR(st.st_mode)) {
+        /* Another file put there since it was looked at: refused, not
+         * taken for the one checked. */
+        if (have_pre && S_ISREG(pre.st_mode) &&
+            (pre.st_dev != st.st_dev || pre.st_ino != st.st_ino)) {
+            rt_os_refuse(ENODEV, "%s changed while it was opened: refused",
+                         path);
+            refused = 1;
+        } else if (S_ISDIR(st.st_mode)) {
             errno = EISDIR;
             refused = 1;
         } else if (!S_ISREG(st.st_mode)) {

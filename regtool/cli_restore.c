@@ -120,6 +120,17 @@ static void say_base_differ(const char *file, uint32_t base_index,
                        : "which restore refuses without --force");
 }
 
+/* The end of a dry run whose restore is refused without --force
+ * (another machine's backup): the change shown, the exit the restore
+ * would have (4), so that a script gating on the dry run is told. */
+static int refused_without_force(const char *file, int *win32)
+{
+    rt_cli_error("restore from %s: another machine's backup: the restore "
+                 "would write nothing (--force restores it anyway)", file);
+    *win32 = RT_ERR_ALREADY_EXISTS;
+    return rt_cli_exit_for(RT_ERR_ALREADY_EXISTS);
+}
+
 /* The .reg side of restore: one commit of what differs. */
 static int restore_reg(const char *file, const struct rt_tree_key *f,
                        int force, int dry_run, int quiet, const char *emit_reg,
@@ -159,10 +170,13 @@ static int restore_reg(const char *file, const struct rt_tree_key *f,
         }
         say_base_differ(file, r.base_index, r.base.differ, r.base.compared,
                         r.base.first_differ, r.base_first_lang, force);
+        int refused = dry_run && !force && r.base.differ;
         rt_reg_restore_report_free(&r);
         rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
         rt_change_set_free(&cs);
         *win32 = RT_ERR_SUCCESS;
+        if (rc == RT_EXIT_OK && refused)
+            rc = refused_without_force(file, win32);
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     rt_op_close(s);
@@ -251,10 +265,13 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
             say_base_differ(file, plan.perflib[2].old_value, plan.base_differ,
                             plan.base_compared, first->base_first_differ,
                             first->id, force);
+        int refused = dry_run && !force && plan.base_differ;
         rt_restore_plan_free(&plan);
         rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
         rt_change_set_free(&cs);
         *win32 = RT_ERR_SUCCESS;
+        if (rc == RT_EXIT_OK && refused)
+            rc = refused_without_force(file, win32);
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     rt_op_close(s);

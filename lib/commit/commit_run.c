@@ -561,10 +561,24 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     return r;
 }
 
+int rt_commit_check_path(const char *path, struct rt_error *e)
+{
+    /* As preflight: a file to be made needs its folders, or a place to
+     * make them; one there is opened as a write would open it. */
+    if (!rt_os_exists(path)) {
+        if (!rt_parent_exists(path) && rt_folders_ok(path, e) != 0)
+            return -1;
+        return 0;
+    }
+    int fd = rt_os_open(path, RT_OS_READ_AS_WRITE);
+    if (fd < 0)
+        return open_refused(path, errno, e);
+    rt_os_close(fd);
+    return 0;
+}
+
 /* What stands at each path C writes, found as preflight's opens find it
- * but read only (a dry run writes nothing, on read-only media too): a
- * file must be a regular file of one name reached without a link, a
- * file still to be made must have folders, or none, where it goes. */
+ * but read only (a dry run writes nothing, on read-only media too). */
 static int check_paths(const struct rt_commit *c, struct rt_error *e)
 {
     for (size_t i = 0; i < c->n; i++) {
@@ -574,17 +588,8 @@ static int check_paths(const struct rt_commit *c, struct rt_error *e)
         if (rt_journal_full_path(path, sizeof path, c->base, c->v[i].file))
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
                                 c->v[i].file);
-        /* As preflight: a file to be made needs its folders, or a place
-         * to make them; one there is opened as a write would open it. */
-        if (!rt_os_exists(path)) {
-            if (!rt_parent_exists(path) && rt_folders_ok(path, e) != 0)
-                return -1;
-            continue;
-        }
-        int fd = rt_os_open(path, RT_OS_READ_AS_WRITE);
-        if (fd < 0)
-            return open_refused(path, errno, e);
-        rt_os_close(fd);
+        if (rt_commit_check_path(path, e) != 0)
+            return -1;
     }
     return 0;
 }

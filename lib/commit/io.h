@@ -50,7 +50,8 @@ int rt_io_rename(const char *from, const char *to);
 int rt_io_unlink(const char *path);
 /* rt_os_replace_file (a new file beside PATH, written, fsynced, renamed
  * over it) with its write and its rename counted: a store that replaces
- * a whole file (the .reg store) can be stopped at either. */
+ * a whole file (the .reg store) can be stopped at either. An interrupt
+ * noted before the rename leaves PATH as it was: -1 with errno EINTR. */
 int rt_io_replace_file(const char *path, const void *data, size_t len,
                        unsigned mode);
 

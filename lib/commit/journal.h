@@ -81,6 +81,11 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e);
  * nothing written: a dry run refuses where its commit would, in the
  * commit's words. Returns 0, or -1 with E set; C is only to be freed. */
 int rt_commit_check(struct rt_commit *c, struct rt_error *e);
+/* What stands at PATH, a file a commit (or the writer's lock) would
+ * open for writing, checked read only: absent with its folders possible,
+ * or a regular file of one name reached without a link. 0, or -1 with E
+ * in the words the write's refusal would have. */
+int rt_commit_check_path(const char *path, struct rt_error *e);
 void rt_commit_free(struct rt_commit *c);
 
 /* Number of recorded ranges and their bytes (for --dry-run and tests). */
@@ -192,6 +197,11 @@ void rt_journal_needs(const struct rt_journal *j, const char *base_dir,
 int rt_journal_recover(const char *base_dir, const char *journal_path,
                        const struct rt_journal_scope *scope,
                        struct rt_error *e);
+
+/* What rt_lock_acquire would refuse LOCK_PATH for (a folder, a FIFO, a
+ * link, a file of several names there), found read only, in its words:
+ * a dry run, which takes no lock, refuses where its writer would. */
+int rt_lock_check(const char *lock_path, struct rt_error *e);
 
 /* One writer at a time: an exclusive lock on LOCK_PATH (created when
  * missing). While another process holds it, NOTICE is called once with

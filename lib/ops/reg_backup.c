@@ -389,12 +389,14 @@ int rt_op_restore_reg_tree(struct rt_store *s, const struct rt_tree_key *root,
     }
     const struct rt_tree_key *services =
         rt_tree_find(root, RT_REG_SERVICES_KEY);
-    /* Restore reads under the lock even for a dry run, as lodctr /R: the
-     * plan is of the state a commit would start from. */
-    if (s->ops->begin(s, e) != 0)
+    /* A dry run reads the store as opened, as a reader (transact's
+     * rule): no lock, no lock file made, read-only media too. */
+    int locked = !dry_run;
+    if (locked && s->ops->begin(s, e) != 0)
         return -1;
     if (rt_op_refuse_key_anomalies(s, e) != 0) {
-        s->ops->end(s);
+        if (locked)
+            s->ops->end(s);
         return -1;
     }
     struct rt_database db;
@@ -444,7 +446,8 @@ int rt_op_restore_reg_tree(struct rt_store *s, const struct rt_tree_key *root,
     }
     if (rc == 0 && cs->n)
         rc = dry_run ? rt_op_check(s, cs, e) : rt_op_apply(s, cs, e);
-    s->ops->end(s);
+    if (locked)
+        s->ops->end(s);
     if (rc != 0) {
         rt_change_set_free(cs);
         rt_reg_restore_report_free(r);

@@ -519,8 +519,20 @@ int hive_apply(struct rt_store *st, const struct rt_change_set *cs,
     return commit_change(st, cs, 0, e);
 }
 
+/* A dry run reads the files as they are, without the lock; what the
+ * writer's begin() would refuse is checked first, in its words (review
+ * 38 F3): the lock's file, a journal it would not replay. */
 int hive_check_apply(struct rt_store *st, const struct rt_change_set *cs,
                      struct rt_error *e)
 {
+    struct hive_store *s = hs(st);
+    if (rt_lock_check(s->lock_path, e) != 0)
+        return -1;
+    struct rt_journal *j = NULL;
+    struct rt_journal_scope scope = hive_journal_scope(s);
+    int found = rt_journal_load(s->journal, &scope, &j, e);
+    rt_journal_free(j);
+    if (found < 0)
+        return -1;
     return commit_change(st, cs, 1, e);
 }

@@ -297,6 +297,8 @@ static int reg_change(struct rt_store *s, const struct rt_change_set *cs,
     if (rt_io_replace_file(r->path, bytes, len, mode) != 0) {
         int err = errno;
         free(bytes);
+        if (interrupted(e))
+            return taken_back(r);
         rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                       : RT_ERR_ACCESS_DENIED,
                      "cannot replace %s: %s: nothing was written", r->shown,

@@ -116,7 +116,8 @@ done
 # (a real PerfStringBackup restored with --force), tree I init's. W's .reg
 # restored onto I is refused as restore refuses another machine's
 # PerfStringBackup: exit 4, how many differ named, nothing written; with
-# --dry-run it is said; with --force it is restored, with a warning line.
+# --dry-run it is said, and its exit is the restore's (4); with --force
+# it is restored, with a warning line.
 W=$TMPDIR/windows
 I=$TMPDIR/init
 xz -dc "$SHARED/research-real/perfstringbackup/psb-C-009.PerfStringBackup.INI.xz" >"$TMPDIR/C.ini"
@@ -125,12 +126,17 @@ expect_exit 0 "$REGTOOL" --store "hive:$W" restore --force "$TMPDIR/C.ini"
 expect_exit 0 "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/w.reg"
 expect_exit 0 "$REGTOOL" --store "hive:$I" init --languages 009 --layout files
 differ="differ from the database's in [1-9][0-9]* of the [1-9][0-9]* they both have (the first: index [0-9]* of language 009)"
-expect_exit 0 "$REGTOOL" --store "hive:$I" restore --dry-run "$TMPDIR/w.reg"
-expect_grep "^regtool: warning: $TMPDIR/w.reg: its base texts (indices 1 to Base Index 1847) $differ: another machine's backup, which restore refuses without --force$" "$ERR"
 tree_state "$I" >"$TMPDIR/init_before"
+expect_exit 4 "$REGTOOL" --store "hive:$I" restore --dry-run "$TMPDIR/w.reg"
+expect_grep "^regtool: warning: $TMPDIR/w.reg: its base texts (indices 1 to Base Index 1847) $differ: another machine's backup, which restore refuses without --force$" "$ERR"
+expect_grep "^regtool: restore from $TMPDIR/w.reg: another machine's backup: the restore would write nothing (--force restores it anyway)$" "$ERR"
+expect_grep "^regtool: would restore from $TMPDIR/w.reg (.reg)" "$OUT"
+expect_same_tree "$I" "$TMPDIR/init_before"
 expect_exit 4 "$REGTOOL" --store "hive:$I" restore "$TMPDIR/w.reg"
 expect_grep "^regtool: restore from $TMPDIR/w.reg: the file's base texts (indices 1 to Base Index 1847) $differ: it is another machine's backup; nothing was written (--force restores it anyway)$" "$ERR"
-expect_same_tree "$I" "$TMPDIR/init_before"
+# (the writer's lock file it made aside)
+tree_state "$I" ! -name regtool.lock | diff "$TMPDIR/init_before" - >&2 ||
+    fail "a refused restore changed $I"
 expect_exit 0 "$REGTOOL" --store "hive:$I" restore --force "$TMPDIR/w.reg"
 expect_grep "^regtool: restored from $TMPDIR/w.reg (.reg)" "$OUT"
 expect_grep "^regtool: warning: $TMPDIR/w.reg: its base texts (indices 1 to Base Index 1847) $differ: another machine's backup, restored as asked$" "$ERR"

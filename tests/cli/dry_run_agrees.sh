@@ -4,7 +4,9 @@
 # as a file, a FIFO, a link to a host folder; a SysWOW64 table or an INF
 # copy's symbol file hard-linked to a host file), and a REGEDIT4 store
 # whose code page cannot hold the new texts (review 37 F4, F5: each dry
-# run said exit 0). Every file, inside the tree and out, byte-identical.
+# run said exit 0), and what the writer's begin() refuses (a journal or a
+# lock that is a folder, a FIFO or a link: review 38 F3). Every file,
+# inside the tree and out, byte-identical.
 . tests/cli/lib.sh
 
 P=$TMPDIR/prov
@@ -79,6 +81,23 @@ rm "$H"
 ln "$HOST/symbols" "$H"
 agree 3 uninstall Xfer
 expect_grep "hard link" "$TMPDIR/real_said"
+
+# What the writer's begin() refuses before any change (review 38 F3): a
+# journal that is not a regular file, a lock that is not one.
+for what in journal lock; do
+    for kind in folder fifo link; do
+        fresh
+        F=$W/System32/config/regtool.$what
+        case $kind in
+        folder) mkdir "$F" ;;
+        fifo) mkfifo "$F" ;;
+        link) ln -s "$HOST/folder" "$F" ;;
+        esac
+        code=3
+        [ "$what" = journal ] && code=2
+        agree "$code" install $CS "$P/x.ini"
+    done
+done
 
 # A REGEDIT4 store (its text, hex(7) too, in the code page: 1252 by
 # default) with a Russian language: the new Russian texts cannot be

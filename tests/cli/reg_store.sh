@@ -84,3 +84,21 @@ expect_exit 2 "$REGTOOL" --store "reg:$R" names
 expect_grep "$R:3: this .reg file deletes a key, a patch" "$ERR"
 expect_exit 4 "$REGTOOL" --store "reg:$TMPDIR/none.reg" names
 expect_grep "cannot read $TMPDIR/none.reg" "$ERR"
+
+# Interrupted after its new file is written and synced, before the rename
+# (the store's commit point): the file as it was, no temporary left, and
+# "nothing changed" (review 38 F4: the rename was made and the change
+# called complete). A signal after the rename: the change complete.
+cp "$TMPDIR/good.reg" "$R"
+cp "$R" "$TMPDIR/before.reg"
+# shellcheck disable=SC2086
+REGTOOL_SIGNAL_AT_WRITE=1 REGTOOL_SIGNAL=TERM expect_exit 143 \
+    "$REGTOOL_TESTING" --store "reg:$R" install $CS ini-samples/replication.ini
+expect_grep "interrupted: nothing changed" "$ERR"
+cmp "$R" "$TMPDIR/before.reg" || fail "an interrupt before the rename changed $R"
+[ -z "$(find "$TMPDIR" -maxdepth 1 -name 'db.reg.tmp.*')" ] || fail "a temporary left beside $R"
+# shellcheck disable=SC2086
+REGTOOL_SIGNAL_AT_WRITE=2 REGTOOL_SIGNAL=TERM expect_exit 143 \
+    "$REGTOOL_TESTING" --store "reg:$R" install $CS ini-samples/replication.ini
+expect_grep "interrupted after the commit point: the change is complete" "$ERR"
+! cmp -s "$R" "$TMPDIR/before.reg" || fail "the change interrupted after its rename is not in $R"

@@ -180,6 +180,15 @@ void rt_failure_needs(int err, const char *path, uint64_t bytes, char *buf,
 {
     char dir[PATH_MAX];
     dir_of(path, dir, sizeof dir);
+#ifndef _WIN32
+    if (err == EPERM)
+        /* Refused even to root: an inode flag (lsattr's i or a), or a
+         * permission a user lacks. */
+        snprintf(buf, size, "run as a user who can write %s, and clear "
+                 "its immutable or append-only flag if it has one "
+                 "(lsattr, chattr -i -a)", path);
+    else
+#endif
     if (err == EACCES || err == EPERM)
         snprintf(buf, size, "run as a user who can write %s", path);
     else if (err == EROFS)

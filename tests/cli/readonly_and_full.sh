@@ -98,6 +98,22 @@ expect_exit 3 uninstall_as_nobody
 expect_grep "SOFTWARE: Permission denied; nothing was written: run as a user who can write .*/config/SOFTWARE" "$ERR"
 expect_same_tree "$TMPDIR/t" "$TMPDIR/before"
 
+# SOFTWARE immutable (chattr +i, as the disk's author may leave it):
+# refused even to root, and the message names the flag, not only a user
+# who can write it (review 38 F1). Where the file system has no such
+# flag (tmpfs, overlay), said and skipped.
+fresh
+if chattr +i "$C/SOFTWARE" 2>/dev/null; then
+    tree_state "$TMPDIR/t" >"$TMPDIR/before"
+    expect_exit 3 $REGTOOL --store "hive:$W" uninstall Xfer
+    chattr -i "$C/SOFTWARE"
+    expect_grep "SOFTWARE: Operation not permitted; nothing was written: .*clear its immutable or append-only flag if it has one (lsattr, chattr -i -a)" "$ERR"
+    tree_state "$TMPDIR/t" ! -name regtool.lock | diff "$TMPDIR/before" - >&2 ||
+        fail "a refused uninstall changed the tree"
+else
+    echo "readonly_and_full: no immutable flag on this file system: skipped"
+fi
+
 # A sealed journal its user cannot finish: made by a crash after the
 # commit point (the fault hook ends the run at the last write of the
 # files, before the journal is retired).

@@ -10,6 +10,12 @@ case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
+# A program that hangs (a lock waited for without end, a loop a bug made
+# endless) fails after UNIT_TIMEOUT seconds rather than stalling the run.
+limit=${UNIT_TIMEOUT:-600}
+case $limit in '' | *[!0-9]* | 0) limit=600 ;; esac
+export limit
+
 # One program: N TEST, its output into $logs/N.out, its exit status into
 # $logs/N.rc, its wall time and the CPU it and its children used (which
 # the machine's load does not stretch), in seconds, into $logs/N.time.
@@ -21,12 +27,16 @@ run_one='logs=$1; n=$2; t=$3
     else
         set -- "$t"
     fi
+    set -- timeout -k 10 "$limit" "$@"
     if [ -x /usr/bin/time ]; then
         /usr/bin/time -f "%U %S" -o "$logs/$n.cpu" "$@" >"$logs/$n.out" 2>&1
     else
         "$@" >"$logs/$n.out" 2>&1
     fi
-    echo $? >"$logs/$n.rc"
+    rc=$?
+    [ "$rc" -ne 124 ] ||
+        echo "$(basename "$t"): still running after $limit s: stopped (a hang?)" >>"$logs/$n.out"
+    echo $rc >"$logs/$n.rc"
     cpu=$(awk "END { printf \"%d\", \$1 + \$2 }" "$logs/$n.cpu" 2>/dev/null)
     echo "$(( $(date +%s) - start )) ${cpu:--} $(basename "$t")" >"$logs/$n.time"'
 

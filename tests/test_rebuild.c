@@ -598,6 +598,46 @@ static void damaged_base_is_missing_and_named(void **state)
     rt_database_free(&db);
 }
 
+/* An INI without English is copied to the first of its languages the
+ * machine has, here the tree's last (019): rebuild must still find that
+ * copy, or the provider's strings lost from the tables stay lost. */
+static void inf_copy_found_in_the_last_languages_folder(void **state)
+{
+    (void)state;
+    struct rt_database db;
+    database(&db, 1);
+    free(db.langs[1].id);
+    db.langs[1].id = strdup("019");
+    db.services[0].ini_file = strdup("a.ini");
+    char *from = scratch_dir_new("rtrb");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/INF/A/0019", from);
+    assert_int_equal(rt_os_mkdirs(dir), 0);
+    static const char sym[] = "#define OBJ 0\n#define CNT 2\n";
+    static const char ini[] =
+        "[info]\ndrivername=A\nsymbolfile=a.h\n[languages]\n019=Russian\n"
+        "[objects]\nOBJ_019_NAME=\n[text]\nOBJ_019_NAME=A object 019\n"
+        "OBJ_019_HELP=A object help\nCNT_019_NAME=A counter 019\n"
+        "CNT_019_HELP=A counter help\n";
+    put_file(dir, "a.h", sym, sizeof sym - 1);
+    put_file(dir, "a.ini", ini, sizeof ini - 1);
+    struct rt_store *s = rt_store_mem_new();
+    struct rt_rebuild_sources src;
+    struct rt_error e = {0};
+    assert_int_equal(rt_rebuild_sources_read(s, &db, from, &src, &e), 0);
+    assert_true(src.in.n_inf >= 1);
+    const struct rt_rebuild_inf *a = &src.in.inf[0];
+    assert_string_equal(a->service, "A");
+    if (!a->spec || !strstr(a->path, "INF/A/0019/a.ini"))
+        fail_msg("A's INF copy: %s: %s", a->path, a->why ? a->why : "");
+    assert_int_equal(a->spec->n_symbols, 2);
+    rt_rebuild_sources_free(&src);
+    assert_int_equal(scratch_remove(from), 0);
+    free(from);
+    s->ops->close(s);
+    rt_database_free(&db);
+}
+
 /* Sources read from a Windows directory without perfd009.dat, out of
  * memory at each malloc and realloc in turn: the read fails as out of
  * memory, or gives what it gives with memory (the base recorded as
@@ -776,6 +816,7 @@ int main(void)
         cmocka_unit_test(last_counter_raised),
         cmocka_unit_test(sources_out_of_memory_fail_whole),
         cmocka_unit_test(damaged_base_is_missing_and_named),
+        cmocka_unit_test(inf_copy_found_in_the_last_languages_folder),
         cmocka_unit_test(rebuild_out_of_memory_fails_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

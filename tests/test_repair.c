@@ -479,6 +479,40 @@ static void from_ini_restores_missing_strings(void **state)
     s->ops->close(s);
 }
 
+/* An INI in French only (no English, nothing in 009 or 019): repair gives
+ * each language the French text, as install wrote it, not a loss. */
+static void from_ini_falls_back_to_the_inis_only_language(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    const char *langs[] = {"009", "019", "CurrentLanguage"};
+    for (size_t i = 0; i < 3; i++) {
+        cg_remove(s, langs[i], RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
+        cg_remove(s, langs[i], RT_TABLE_HELP, CG_A_FIRST + 1, CG_A_LAST + 1);
+    }
+    struct rt_provider_spec *a = ini_spec("PROVA", "/ini/a.ini", 5, 0);
+    strcpy(a->languages[0].id, "00C");
+    const struct rt_provider_spec *v[] = {a};
+    struct rt_repair_options o = {0};
+    o.from_ini = 1;
+    o.inis = v;
+    o.n_inis = 1;
+    struct rt_repair_report r;
+    assert_true(repair_once(s, &o, &r) > 0);
+    assert_false(report_has(&r.left, "strings-not-in-ini", NULL, NULL));
+    rt_repair_report_free(&r);
+    char buf[64];
+    for (size_t i = 0; i < 2; i++) {
+        assert_string_equal(text_at(s, langs[i], RT_TABLE_COUNTER, CG_A_FIRST,
+                                    buf, sizeof buf), "INI name 0");
+        assert_string_equal(text_at(s, langs[i], RT_TABLE_HELP, CG_A_LAST + 1,
+                                    buf, sizeof buf), "INI help 4");
+    }
+    assert_false(has_finding(s, "provider-strings-missing"));
+    spec_drop(a);
+    s->ops->close(s);
+}
+
 /* Two providers installed over one range (a hostile or broken tree),
  * each with its INI: the strings missing are given once, by the first
  * provider, never an index twice; CurrentLanguage mirrors English. */
@@ -1123,6 +1157,7 @@ int main(void)
         cmocka_unit_test(spec_fit_names_the_first_symbol_past),
         cmocka_unit_test(reports_what_it_cannot_fix),
         cmocka_unit_test(from_ini_restores_missing_strings),
+        cmocka_unit_test(from_ini_falls_back_to_the_inis_only_language),
         cmocka_unit_test(from_ini_refuses_what_does_not_fit),
         cmocka_unit_test(from_ini_gives_overlapping_ranges_each_index_once),
         cmocka_unit_test(from_ini_stops_on_sigterm),

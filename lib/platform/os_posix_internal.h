@@ -5,7 +5,7 @@
  * pages; os_posix_walk.c: where a path leads, component by component).
  * Each keeps its own helpers static; this header holds how a call on a
  * path reaches the file beneath a confined directory. Not for use
- * outside lib/platform/. */
+ * outside lib/platform/ (and its tests). */
 #ifndef RT_PLATFORM_OS_POSIX_INTERNAL_H
 #define RT_PLATFORM_OS_POSIX_INTERNAL_H
 
@@ -59,6 +59,10 @@ int os_posix_walk_failed(int dirfd, const char *comp, const char *path,
  * of /proc into another mount namespace, ".." after a bound folder. */
 int os_posix_walk_until(const char *abs, int (*stop)(const char *),
                         char **out, size_t *at);
+/* S, a field of /proc/self/mountinfo (a mount point, a bind's root), in
+ * place with its octal escapes undone (\040 a space, \134 a backslash);
+ * anything else after a backslash kept as it is. */
+void os_posix_unescape_mount_field(char *s);
 #endif
 
 /* SIGINT, SIGTERM and SIGHUP to HANDLER, without SA_RESTART (glibc's

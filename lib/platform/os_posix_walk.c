@@ -112,17 +112,10 @@ static int magic_link_refused(const char *cur, const char *cand,
 }
 #endif
 
-#if defined(__linux__) && defined(STATX_MNT_ID)
-/* A mount of /proc/self/mountinfo: its id, device, root within that
- * device's file system and mount point (octal escapes undone). */
-struct mount_line {
-    uint64_t id;
-    char dev[32];
-    char root[PATH_MAX];
-    char point[PATH_MAX];
-};
-
-static void unescape(char *s)
+/* A field of /proc/self/mountinfo in place, its octal escapes (\040 a
+ * space, \011 a tab, \012 a newline, \134 a backslash) undone: the
+ * kernel escapes those so that a field is one word. */
+void os_posix_unescape_mount_field(char *s)
 {
     char *o = s;
     for (const char *p = s; *p; p++) {
@@ -137,6 +130,16 @@ static void unescape(char *s)
     *o = '\0';
 }
 
+#if defined(__linux__) && defined(STATX_MNT_ID)
+/* A mount of /proc/self/mountinfo: its id, device, root within that
+ * device's file system and mount point (octal escapes undone). */
+struct mount_line {
+    uint64_t id;
+    char dev[32];
+    char root[PATH_MAX];
+    char point[PATH_MAX];
+};
+
 static int read_mount(FILE *f, struct mount_line *m)
 {
     char line[2 * PATH_MAX + 256];
@@ -145,8 +148,8 @@ static int read_mount(FILE *f, struct mount_line *m)
         snprintf(fmt, sizeof fmt, "%%" SCNu64 " %%*u %%31s %%%ds %%%ds",
                  PATH_MAX - 1, PATH_MAX - 1);
         if (sscanf(line, fmt, &m->id, m->dev, m->root, m->point) == 4) {
-            unescape(m->root);
-            unescape(m->point);
+            os_posix_unescape_mount_field(m->root);
+            os_posix_unescape_mount_field(m->point);
             return 1;
         }
     }

@@ -195,6 +195,24 @@ iconv -f UTF-16LE -t UTF-8 "$B" |
     iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/low.ini"
 expect_exit 4 "$REGTOOL" restore --dry-run "$TMPDIR/low.ini"
 expect_grep "\[PERF_ReplicationPerf\] would give ReplicationPerf names 2-[0-9]* and help texts 3-[0-9]*, in the system's base range (Base Index [0-9]*); nothing was written" "$ERR"
+# A First Help exactly at Base Index (Windows' own End Marker help), its
+# First Counter above it, reaches into the base range as a First Counter
+# there does: both refused, each naming its start; --force restores them.
+bi=$(iconv -f UTF-16LE -t UTF-8 "$B" | tr -d '\r' | sed -n 's/^Base Index=//p')
+[ -n "$bi" ] || fail "no Base Index in $B"
+for key in "First Help" "First Counter"; do
+    case $key in
+    "First Help") range="names [0-9]*-[0-9]* and help texts $bi-[0-9]*" ;;
+    *) range="names $bi-[0-9]* and help texts [0-9]*-[0-9]*" ;;
+    esac
+    iconv -f UTF-16LE -t UTF-8 "$B" |
+        awk -v k="$key=" -v v="$bi" '/^\[PERF_/ { s = /^\[PERF_ReplicationPerf\]/ }
+            s && index($0, k) == 1 { $0 = k v "\r" } { print }' |
+        iconv -f UTF-8 -t UTF-16LE >"$TMPDIR/edge.ini"
+    expect_exit 4 "$REGTOOL" restore "$TMPDIR/edge.ini"
+    expect_grep "\[PERF_ReplicationPerf\] would give ReplicationPerf $range, in the system's base range (Base Index $bi); nothing was written" "$ERR"
+    expect_exit 0 "$REGTOOL" restore --force --dry-run "$TMPDIR/edge.ini"
+done
 expect_same_tree "$D" "$TMPDIR/before" "a restore refused for the base range's sake wrote"
 
 # As a store: read, never written.

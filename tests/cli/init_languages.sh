@@ -62,3 +62,16 @@ echo other >"$TMPDIR/v/x/Windows/System32/perfc009.txt"
 expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/v/x" init --languages 009
 [ -f "$TMPDIR/v/x/Windows/System32/perfh009.dat" ] || fail "no perfh009.dat"
 [ "$(cat "$TMPDIR/v/x/Windows/System32/perf")" = other ] || fail "perf was changed"
+
+# Each base provider's Library (%SystemRoot%\...) is REG_EXPAND_SZ, as on
+# Windows, whose Perflib does not expand a plain REG_SZ and would load no
+# DLL; Open, Collect and Close are REG_SZ. Read by reglookup, not by us.
+reglookup -p /ControlSet001/Services "$TMPDIR/v/x/Windows/System32/config/SYSTEM" \
+    >"$TMPDIR/services" 2>"$ERR" || fail "reglookup: $(cat "$ERR")"
+grep '/Performance/\(Library\|Open\|Collect\|Close\),' "$TMPDIR/services" >"$TMPDIR/perf"
+libs=$(grep -c '/Performance/Library,EXPAND_SZ,%25SystemRoot%25\\' "$TMPDIR/perf")
+[ "$libs" -ge 5 ] || fail "$libs base Libraries as REG_EXPAND_SZ: $(cat "$TMPDIR/perf")"
+grep -v '/Library,EXPAND_SZ,\|/\(Open\|Collect\|Close\),SZ,' "$TMPDIR/perf" >"$TMPDIR/odd" &&
+    fail "values of another type: $(cat "$TMPDIR/odd")"
+[ "$(grep -c '/\(Open\|Collect\|Close\),SZ,' "$TMPDIR/perf")" -eq $((3 * libs)) ] ||
+    fail "Open, Collect, Close not REG_SZ beside each Library: $(cat "$TMPDIR/perf")"

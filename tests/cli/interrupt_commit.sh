@@ -107,3 +107,59 @@ else
     expect_exit 0 $REGTOOL hive check "$D/Windows/System32/config/SOFTWARE"
     echo "kill -INT: completed"
 fi
+
+# Every other verb that writes the tree catches the interrupt the same
+# way: one interrupted mid-commit and killed would leave regtool.journal
+# for the next writer to finish or roll back, and no word on what became
+# of the change. Each is interrupted at its first write (before its commit
+# point; repair's first writes save its backup) and its last (after it,
+# by SIGTERM), in the files layout.
+layout=files
+V=$TMPDIR/verbs
+rm -rf "$V"; mkdir -p "$V"
+cp -a "$TMPDIR/pristine-files" "$V/installed"
+install "$V/installed" >"$OUT" 2>"$ERR" || fail "install failed: $(cat "$ERR")"
+cp -a "$V/installed" "$V/disabled"
+expect_exit 0 $REGTOOL --store "hive:$V/disabled" disable BenchPerf
+# Tables without the provider's strings (its INF copy still there): what
+# rebuild restores.
+cp -a "$V/installed" "$V/damaged"
+for d in System32 SysWOW64; do
+    cp "$TMPDIR/pristine-files/Windows/$d/"*.dat "$V/damaged/Windows/$d/" || fail "cp"
+done
+for verb in uninstall disable enable repair rebuild; do
+    case $verb in
+    uninstall) from=installed args="uninstall BenchPerf" ;;
+    disable) from=installed args="disable BenchPerf" ;;
+    enable) from=disabled args="enable BenchPerf" ;;
+    repair) from=disabled args="repair --enable-disabled --backup $V/bk.ini" ;;
+    rebuild) from=damaged args="rebuild" ;;
+    esac
+    tree_state "$V/$from" >"$V/before"
+    W=$V/w
+    rm -rf "$W" "$V/bk.ini"; cp -a "$V/$from" "$W"
+    $REGTOOL --verbose --store "hive:$W" $args >"$OUT" 2>"$ERR" ||
+        fail "$verb failed: $(cat "$ERR")"
+    writes=$(sed -n 's/.* in \([0-9]*\) writes.*/\1/p' "$ERR")
+    [ -n "$writes" ] && [ "$writes" -ge 2 ] || fail "$verb: too few writes: $(cat "$ERR")"
+    state "$W" >"$V/after"
+    for k in 1 "$writes"; do
+        sig=INT want=130
+        [ "$k" -eq 1 ] || sig=TERM want=143
+        rm -rf "$W" "$V/bk.ini"; cp -a "$V/$from" "$W"
+        REGTOOL_SIGNAL_AT_WRITE=$k REGTOOL_SIGNAL=$sig \
+            $REGTOOL --verbose --store "hive:$W" $args >"$OUT" 2>"$ERR"
+        rc=$?
+        [ $rc -eq $want ] || { cat "$ERR"; fail "$verb: SIG$sig at write $k: exit $rc, want $want"; }
+        [ ! -e "$W/Windows/System32/config/regtool.journal" ] || fail "$verb k=$k: journal left"
+        if grep -q "^regtool: interrupted: nothing \(changed\|was saved\)" "$ERR"; then
+            expect_same_tree "$W" "$V/before" "$verb k=$k: said nothing changed, but the tree changed"
+        elif grep -q "^regtool: interrupted after the commit point: the change is complete$" "$ERR"; then
+            state "$W" | cmp -s - "$V/after" ||
+                fail "$verb k=$k: said complete, but the state is not the state after"
+        else
+            cat "$ERR"; fail "$verb: SIG$sig at write $k: no word on what became of it"
+        fi
+    done
+done
+echo "uninstall, disable, enable, repair, rebuild: interrupts at their first and last writes kept their word"

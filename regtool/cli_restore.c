@@ -131,6 +131,17 @@ static int refused_without_force(const char *file, int *win32)
     return rt_cli_exit_for(RT_ERR_ALREADY_EXISTS);
 }
 
+/* An interrupt said as every writer says it (rt_cli_report_error): OP
+ * failed with E cancelled ("nothing changed"), or OP's change was made
+ * ("complete"); 1 when it was said, *RC its exit. */
+static int said_interrupt(int op, const struct rt_error *e, int *rc)
+{
+    if (!rt_os_interrupted() || (op != 0 && e->code != RT_ERR_CANCELLED))
+        return 0;
+    *rc = rt_cli_report_error(NULL, op, e);
+    return 1;
+}
+
 /* The .reg side of restore: one commit of what differs. */
 static int restore_reg(const char *file, const struct rt_tree_key *f,
                        int force, int dry_run, int quiet, const char *emit_reg,
@@ -148,7 +159,9 @@ static int restore_reg(const char *file, const struct rt_tree_key *f,
     struct rt_error e = {0};
     int op = rt_op_restore_reg_tree(s, f, force, dry_run, &cs, &r, &e);
     rt_cli_progress_clear();
-    if (op != 0) {
+    if (op != 0 && said_interrupt(op, &e, &rc)) {
+        *win32 = e.code;
+    } else if (op != 0) {
         /* The refusal of another machine's backup says it already. */
         rt_cli_error("restore from %s: %s%s", file, e.message,
                      strstr(e.message, "nothing was written")
@@ -177,6 +190,8 @@ static int restore_reg(const char *file, const struct rt_tree_key *f,
         *win32 = RT_ERR_SUCCESS;
         if (rc == RT_EXIT_OK && refused)
             rc = refused_without_force(file, win32);
+        if (rc == RT_EXIT_OK)
+            said_interrupt(0, &e, &rc);
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     rt_op_close(s);
@@ -186,6 +201,10 @@ static int restore_reg(const char *file, const struct rt_tree_key *f,
 static int restore_file(const char *file, int force, int dry_run, int quiet,
                         int psb_only, const char *emit_reg, int *win32)
 {
+    /* A writer's interrupt rolls its commit back or lets it finish, as
+     * every writer's does (it ended the process at once, a journal left). */
+    if (!dry_run)
+        rt_cli_catch_interrupts();
     rt_cli_options()->read_once = 1;    /* each table compared once */
     struct rt_backup_file bf;
     struct rt_error re = {0};
@@ -239,7 +258,9 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
     struct rt_error e = {0};
     int op = rt_op_restore(s, &bf.psb, force, dry_run, &cs, &plan, &e);
     rt_cli_progress_clear();
-    if (op != 0) {
+    if (op != 0 && said_interrupt(op, &e, &rc)) {
+        *win32 = e.code;
+    } else if (op != 0) {
         /* The engine names a section by its line ("line 5: ..."): said
          * as FILE:LINE, as the reader's own errors are. */
         unsigned ln = 0;
@@ -272,6 +293,8 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
         *win32 = RT_ERR_SUCCESS;
         if (rc == RT_EXIT_OK && refused)
             rc = refused_without_force(file, win32);
+        if (rc == RT_EXIT_OK)
+            said_interrupt(0, &e, &rc);
     }
     rt_cli_report_io(rc == RT_EXIT_OK);
     rt_op_close(s);

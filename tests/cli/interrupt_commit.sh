@@ -127,13 +127,16 @@ cp -a "$V/installed" "$V/damaged"
 for d in System32 SysWOW64; do
     cp "$TMPDIR/pristine-files/Windows/$d/"*.dat "$V/damaged/Windows/$d/" || fail "cp"
 done
-for verb in uninstall disable enable repair rebuild; do
+# The installed tree's backup: what restore brings back to the damaged.
+expect_exit 0 $REGTOOL --store "hive:$V/installed" backup "$V/installed.ini"
+for verb in uninstall disable enable repair rebuild restore; do
     case $verb in
     uninstall) from=installed args="uninstall BenchPerf" ;;
     disable) from=installed args="disable BenchPerf" ;;
     enable) from=disabled args="enable BenchPerf" ;;
     repair) from=disabled args="repair --enable-disabled --backup $V/bk.ini" ;;
     rebuild) from=damaged args="rebuild" ;;
+    restore) from=damaged args="restore $V/installed.ini" ;;
     esac
     tree_state "$V/$from" >"$V/before"
     W=$V/w
@@ -162,4 +165,4 @@ for verb in uninstall disable enable repair rebuild; do
         fi
     done
 done
-echo "uninstall, disable, enable, repair, rebuild: interrupts at their first and last writes kept their word"
+echo "uninstall, disable, enable, repair, rebuild, restore: interrupts at their first and last writes kept their word"

@@ -130,17 +130,16 @@ int rt_engine_system_provider(const struct rt_database *db,
                               const struct rt_service_info *svc, char *why,
                               size_t size);
 
-/* The text of SYM for machine language KEY whose table is LANG's (both
- * the same but for CurrentLanguage): KEY's own, else LANG's, else
- * English, else the INI's languages in order (docs/design.md, "What install
- * writes"); NULL when no language has one. SRC gets the INI language used.
- * Install and rebuild (engine/rebuild.h) choose alike. */
-const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
-                                const struct rt_provider_symbol *sym,
-                                const char *key, const char *lang, int help,
-                                char src[RT_LANG_ID_SIZE]);
-
-/* The same choice made for every symbol of SPEC in many languages in
+/* The text of a provider's symbol for machine language KEY whose table
+ * is LANG's (both the same but for CurrentLanguage): KEY's own, else
+ * LANG's, else English, else the INI's languages in order
+ * (docs/design.md, "What install writes"); NULL when no language has
+ * one; SRC gets the INI language used. Install and rebuild
+ * (engine/rebuild.h) choose alike. The positions of KEY's, LANG's and
+ * English in SPEC->languages (ORDER) are found once for a language
+ * (rt_engine_pick_order), not once a symbol.
+ *
+ * The same choice made for every symbol of SPEC in many languages in
  * time of the texts, not of symbols x INI languages x languages: each
  * symbol's first INI language with a name and with a help (FIRST, made
  * once), and for each machine language the positions of KEY's, LANG's
@@ -155,14 +154,14 @@ int rt_engine_picker_init(struct rt_engine_picker *p,
 void rt_engine_picker_free(struct rt_engine_picker *p);
 void rt_engine_pick_order(const struct rt_provider_spec *spec,
                           const char *key, const char *lang, int order[3]);
-/* rt_engine_pick_text of SYM with ORDER (rt_engine_pick_order, made once
- * for a language: a scan of the INI's languages a symbol was symbols x
- * INI languages, review 35 F5). */
+/* The choice for SYM with ORDER (rt_engine_pick_order, made once for a
+ * language: a scan of the INI's languages a symbol was symbols x INI
+ * languages, review 35 F5). */
 const char *rt_engine_pick_ordered(const struct rt_provider_spec *spec,
                                    const struct rt_provider_symbol *sym,
                                    const int order[3], int help,
                                    char src[RT_LANG_ID_SIZE]);
-/* rt_engine_pick_text of symbol K with ORDER (rt_engine_pick_order). */
+/* The choice for symbol K with ORDER, its first texts known (P). */
 const char *rt_engine_pick(const struct rt_engine_picker *p, size_t k,
                            const int order[3], int help,
                            char src[RT_LANG_ID_SIZE]);

@@ -61,16 +61,6 @@ static const char *pick(const struct rt_provider_spec *spec,
     return NULL;
 }
 
-const char *rt_engine_pick_text(const struct rt_provider_spec *spec,
-                                const struct rt_provider_symbol *sym,
-                                const char *key, const char *lang, int help,
-                                char src[RT_LANG_ID_SIZE])
-{
-    int order[3];
-    rt_engine_pick_order(spec, key, lang, order);
-    return pick(spec, sym, order, -2, help, src);
-}
-
 const char *rt_engine_pick_ordered(const struct rt_provider_spec *spec,
                                    const struct rt_provider_symbol *sym,
                                    const int order[3], int help,

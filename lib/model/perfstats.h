@@ -46,6 +46,10 @@ struct rt_perfstats {
  * NULL when PATH is not below it: the keys rt_perfstats_read reads (those
  * not deleted). */
 const char *rt_perfstats_below_enum(const char *path);
+/* Whether rt_perfstats_read reads a value of NAME (Name, VxDName,
+ * Description, Differentiate, in any case; of several, the last): a
+ * reader keeps no other, and one of each. */
+int rt_perfstats_value_read(const char *name);
 
 /* Reads every server and statistic of F, in time linear in F's keys.
  * -1 when out of memory. */

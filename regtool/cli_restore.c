@@ -185,7 +185,9 @@ static int restore_reg(const char *file, const struct rt_tree_key *f,
                         r.base.first_differ, r.base_first_lang, force);
         int refused = dry_run && !force && r.base.differ;
         rt_reg_restore_report_free(&r);
-        rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
+        /* A change the restore refuses is no patch to import either. */
+        rc = emit_reg && !refused ? rt_cli_emit_reg(emit_reg, s, &cs)
+                                  : RT_EXIT_OK;
         rt_change_set_free(&cs);
         *win32 = RT_ERR_SUCCESS;
         if (rc == RT_EXIT_OK && refused)
@@ -288,7 +290,9 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
                             first->id, force);
         int refused = dry_run && !force && plan.base_differ;
         rt_restore_plan_free(&plan);
-        rc = emit_reg ? rt_cli_emit_reg(emit_reg, s, &cs) : RT_EXIT_OK;
+        /* A change the restore refuses is no patch to import either. */
+        rc = emit_reg && !refused ? rt_cli_emit_reg(emit_reg, s, &cs)
+                                  : RT_EXIT_OK;
         rt_change_set_free(&cs);
         *win32 = RT_ERR_SUCCESS;
         if (rc == RT_EXIT_OK && refused)

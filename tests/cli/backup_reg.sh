@@ -127,7 +127,9 @@ expect_exit 0 "$REGTOOL" --store "hive:$W" backup --format reg "$TMPDIR/w.reg"
 expect_exit 0 "$REGTOOL" --store "hive:$I" init --languages 009 --layout files
 differ="differ from the database's in [1-9][0-9]* of the [1-9][0-9]* they both have (the first: index [0-9]* of language 009)"
 tree_state "$I" >"$TMPDIR/init_before"
-expect_exit 4 "$REGTOOL" --store "hive:$I" restore --dry-run "$TMPDIR/w.reg"
+expect_exit 4 "$REGTOOL" --store "hive:$I" restore --dry-run --emit-reg "$TMPDIR/refused.reg" "$TMPDIR/w.reg"
+# The change the restore refuses is no patch either (review 39 F6).
+[ ! -e "$TMPDIR/refused.reg" ] || fail "a refused restore's dry run wrote its patch"
 expect_grep "^regtool: warning: $TMPDIR/w.reg: its base texts (indices 1 to Base Index 1847) $differ: another machine's backup, which restore refuses without --force$" "$ERR"
 expect_grep "^regtool: restore from $TMPDIR/w.reg: another machine's backup: the restore would write nothing (--force restores it anyway)$" "$ERR"
 expect_grep "^regtool: would restore from $TMPDIR/w.reg (.reg)" "$OUT"

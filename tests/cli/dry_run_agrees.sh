@@ -118,3 +118,19 @@ REGTOOL_CODEPAGE=1251 expect_exit 0 "$REGTOOL" --store "reg:$R" install --dry-ru
 cmp -s "$R" "$TMPDIR/r4.before" || fail "the dry run changed $R"
 REGTOOL_CODEPAGE=1251 expect_exit 0 "$REGTOOL" --store "reg:$R" install $CS "$P/x.ini"
 ! cmp -s "$R" "$TMPDIR/r4.before" || fail "the install left $R as it was"
+
+# A .reg store's lock file (FILE.lock) a FIFO, then a folder: the dry run
+# refuses as the writer's begin() does (review 39 F5).
+for kind in fifo folder; do
+    cp "$TMPDIR/r4.before" "$R"
+    rm -rf "$R.lock"
+    if [ "$kind" = fifo ]; then mkfifo "$R.lock"; else mkdir "$R.lock"; fi
+    REGTOOL_CODEPAGE=1251 expect_exit 3 "$REGTOOL" --store "reg:$R" install --dry-run $CS "$P/x.ini"
+    grep -v '^regtool: warning' "$ERR" | head -n 1 >"$TMPDIR/dry_said"
+    REGTOOL_CODEPAGE=1251 expect_exit 3 "$REGTOOL" --store "reg:$R" install $CS "$P/x.ini"
+    grep -v '^regtool: warning' "$ERR" | head -n 1 >"$TMPDIR/real_said"
+    cmp -s "$TMPDIR/dry_said" "$TMPDIR/real_said" ||
+        fail "$kind lock: the dry run said '$(cat "$TMPDIR/dry_said")', the real run '$(cat "$TMPDIR/real_said")'"
+    cmp -s "$R" "$TMPDIR/r4.before" || fail "a refused install changed $R"
+done
+rm -rf "$R.lock"

@@ -35,9 +35,29 @@ static int open_failure_code(int exit_code)
  * that cannot be opened "not found": the store's own code instead. */
 static int verb_code(int code)
 {
+    /* Interrupted, the verb said what became of its change: the code is
+     * ERROR_CANCELLED (exit 130/143), before its commit point or after. */
+    if (rt_os_interrupted())
+        return RT_ERR_CANCELLED;
     return code == RT_ERR_FILE_NOT_FOUND && rt_cli_last_error()
                ? rt_cli_last_error()
                : code;
+}
+
+/* An install or uninstall of lodctr's own that OP (its result, E) ended:
+ * an interrupt said as regtool's writers say it, and CODE, or
+ * ERROR_CANCELLED when interrupted (review 39 F2: the process ended at
+ * once, its journal left). */
+static int after_interrupt(const char *tool, int op, const struct rt_error *e,
+                           int code)
+{
+    if (!rt_os_interrupted() || (op != 0 && e->code != RT_ERR_CANCELLED))
+        return code;
+    fprintf(stderr, "%s: %s\n", tool,
+            op != 0 ? "interrupted: nothing changed"
+                    : "interrupted after the commit point: the change is "
+                      "complete");
+    return RT_ERR_CANCELLED;
 }
 
 static struct rt_store *open_store(const char *tool, int *code)
@@ -75,9 +95,13 @@ static int lodctr_install(const char *ini)
         struct rt_change_set cs;
         struct rt_install_plan plan;
         struct rt_error e = {0};
-        if (rt_op_install(s, &spec, &opt, 0, &cs, &plan, &e) != 0) {
-            fprintf(stderr, "lodctr: %s\n", rt_cli_shown(e.message));
-            code = e.code;
+        rt_cli_catch_interrupts();
+        int op = rt_op_install(s, &spec, &opt, 0, &cs, &plan, &e);
+        if (op != 0) {
+            if (!(code = after_interrupt("lodctr", op, &e, 0))) {
+                fprintf(stderr, "lodctr: %s\n", rt_cli_shown(e.message));
+                code = e.code;
+            }
         } else {
             printf("lodctr: installed %s: names %u-%u, help %u-%u\n",
                    rt_cli_shown(spec.drivername), plan.first_counter,
@@ -90,6 +114,7 @@ static int lodctr_install(const char *ini)
                            rt_cli_shown(plan.langs[i].fixed));
             rt_change_set_free(&cs);
             rt_install_plan_free(&plan);
+            code = after_interrupt("lodctr", 0, &e, code);
         }
         rt_op_close(s);
     }
@@ -103,6 +128,8 @@ static int lodctr_install(const char *ini)
  * code, or for a failure that had none, the status mapped. */
 static int lodctr_code(int rc)
 {
+    if (rt_os_interrupted())
+        return RT_ERR_CANCELLED;
     if (rc != RT_EXIT_OK && rt_cli_last_error())
         return rt_cli_last_error();
     switch (rc) {
@@ -395,9 +422,13 @@ int rt_unlodctr_main(int argc, char **argv)
     struct rt_change_set cs;
     struct rt_uninstall_plan p;
     struct rt_error e = {0};
-    if (rt_op_uninstall(s, argv[1], 0, 0, &cs, &p, &e) != 0) {
-        fprintf(stderr, "unlodctr: %s\n", rt_cli_shown(e.message));
-        code = e.code;
+    rt_cli_catch_interrupts();
+    int op = rt_op_uninstall(s, argv[1], 0, 0, &cs, &p, &e);
+    if (op != 0) {
+        if (!(code = after_interrupt("unlodctr", op, &e, 0))) {
+            fprintf(stderr, "unlodctr: %s\n", rt_cli_shown(e.message));
+            code = e.code;
+        }
     } else {
         printf("unlodctr: removed %s: names %u-%u, help %u-%u\n"
                "unlodctr: %s\nunlodctr: %s\n",
@@ -408,6 +439,7 @@ int rt_unlodctr_main(int argc, char **argv)
             fprintf(stderr, "unlodctr: warning: %s\n",
                     rt_cli_shown(p.side_skipped));
         rt_change_set_free(&cs);
+        code = after_interrupt("unlodctr", 0, &e, code);
     }
     rt_op_close(s);
     return code;

@@ -166,3 +166,46 @@ for verb in uninstall disable enable repair rebuild restore; do
     done
 done
 echo "uninstall, disable, enable, repair, rebuild, restore: interrupts at their first and last writes kept their word"
+
+# As unlodctr and lodctr (/D, /R:file) the same: what became of the
+# change said, ERROR_CANCELLED, exit 130 or 143, no journal left (review
+# 39 F2, F7: the process ended at once, a journal left; /D said an I/O
+# failure, /R after its commit point exited 0). Each at the first and
+# the last write of its regtool twin.
+mkdir -p "$V/bin"
+ln -sf "$REGTOOL" "$V/bin/lodctr"
+ln -sf "$REGTOOL" "$V/bin/unlodctr"
+for tool in unlodctr lodctr-d lodctr-r; do
+    case $tool in
+    unlodctr) from=installed twin="uninstall BenchPerf" run="$V/bin/unlodctr BenchPerf" ;;
+    lodctr-d) from=installed twin="disable BenchPerf" run="$V/bin/lodctr /D:BenchPerf" ;;
+    lodctr-r) from=damaged twin="restore --force $V/installed.ini" run="$V/bin/lodctr /R:$V/installed.ini" ;;
+    esac
+    tree_state "$V/$from" >"$V/before"
+    W=$V/w
+    rm -rf "$W"; cp -a "$V/$from" "$W"
+    $REGTOOL --verbose --store "hive:$W" $twin >"$OUT" 2>"$ERR" ||
+        fail "$twin failed: $(cat "$ERR")"
+    writes=$(sed -n 's/.* in \([0-9]*\) writes.*/\1/p' "$ERR")
+    state "$W" >"$V/after"
+    for k in 1 "$writes"; do
+        sig=INT want=130
+        [ "$k" -eq 1 ] || sig=TERM want=143
+        rm -rf "$W"; cp -a "$V/$from" "$W"
+        REGTOOL_STORE="hive:$W" REGTOOL_SIGNAL_AT_WRITE=$k REGTOOL_SIGNAL=$sig \
+            $run >"$OUT" 2>"$ERR"
+        rc=$?
+        [ $rc -eq $want ] || { cat "$ERR"; fail "$tool: SIG$sig at write $k: exit $rc, want $want"; }
+        [ ! -e "$W/Windows/System32/config/regtool.journal" ] || fail "$tool k=$k: journal left"
+        expect_grep "ERROR_CANCELLED" "$ERR"
+        if grep -q "interrupted: nothing changed" "$ERR"; then
+            expect_same_tree "$W" "$V/before" "$tool k=$k: said nothing changed, but the tree changed"
+        elif grep -q "interrupted after the commit point: the change is complete" "$ERR"; then
+            state "$W" | cmp -s - "$V/after" ||
+                fail "$tool k=$k: said complete, but the state is not the state after"
+        else
+            cat "$ERR"; fail "$tool: SIG$sig at write $k: no word on what became of it"
+        fi
+    done
+done
+echo "unlodctr, lodctr /D and /R: interrupts at their first and last writes kept their word"

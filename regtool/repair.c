@@ -160,9 +160,28 @@ int cmd_repair(int argc, char **argv)
         print_findings(dry_run ? "would fix:" : "fixed:", &r.fixed);
         if (dry_run && cs.n)
             rt_cli_print_change_set(stdout, &cs);
+        if (dry_run && cs.n)
+            printf("would save the database to %s first (or the first "
+                   "free %s_NNN)\n", rt_cli_shown(bctx.file),
+                   rt_cli_shown(bctx.file));
         print_findings("left:", &r.left);
         if (emit)
             emit_rc = rt_cli_emit_reg(emit, s, &cs);
+    }
+    /* Where the backup would go is looked at as its saving would, and
+     * refused alike (review 39 F4: a link, a folder or a FIFO there, or
+     * no such folder, passed the dry run). */
+    int en;
+    if (op == 0 && dry_run && cs.n &&
+        rt_op_check_backup_path(bctx.file, 0, &en) != 0) {
+        rt_cli_error("cannot write %s: %s; nothing was saved", bctx.file,
+                     rt_os_strerror(en));
+        e.code = RT_ERR_WRITE_FAULT;
+        snprintf(e.message, sizeof e.message, "the backup could not be "
+                 "saved; nothing was written");
+        rt_repair_report_free(&r);
+        rt_change_set_free(&cs);
+        op = -1;
     }
     rc = rt_cli_report_error("repair", op, &e);
     /* "nothing was written" is of the database: the backup saved before

@@ -268,6 +268,11 @@ int rt_op_diff(const char *spec_a, const char *spec_b,
                struct rt_error *e, int *which, int *bad_spec);
 void rt_op_diff_free(struct rt_database db[2], struct rt_diff *d);
 
+/* What rt_op_save_backup would refuse PATH for (FORCE: replacing it),
+ * found with nothing written (a dry run's look at where its backup would
+ * go): 0, or -1 with *ERR_NO the errno, rt_os_strerror's words. */
+int rt_op_check_backup_path(const char *path, int force, int *err_no);
+
 /* The PerfStringBackup of DB saved to PATH by RULE as it is made: each
  * language's tables read from S, written and freed in turn
  * (rt_engine_backup_to; with SALVAGE a damaged table's readable pairs,

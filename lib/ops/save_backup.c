@@ -8,6 +8,15 @@
 
 #include "commit/io.h"
 
+int rt_op_check_backup_path(const char *path, int force, int *err_no)
+{
+    if (rt_os_saving_check(path, force ? RT_OS_SAVE_REPLACE
+                                       : RT_OS_SAVE_NUMBERED) == 0)
+        return 0;
+    *err_no = errno;
+    return -1;
+}
+
 /* Counted as a commit's writes are: the test build can stop a save at
  * each (lib/commit/io_count.c's hooks). */
 static const struct rt_os_write_calls counted = {

@@ -396,6 +396,11 @@ int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
 int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
                           enum rt_os_saving_rule rule, unsigned mode,
                           const struct rt_os_write_calls *c, char **used);
+/* What rt_os_saving_open would refuse PATH for by RULE, found with
+ * nothing made (a dry run's look at where it would save): the name a
+ * link, a folder, a FIFO or a device, every numbered name taken, no
+ * folder to put it in. 0, or -1 with errno (rt_os_strerror's words). */
+int rt_os_saving_check(const char *path, enum rt_os_saving_rule rule);
 /* Appends LEN bytes. 0, or -1 with errno (the file is then abandoned). */
 int rt_os_saving_write(struct rt_os_saving *sv, const void *data,
                        size_t len);

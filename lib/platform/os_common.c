@@ -395,24 +395,29 @@ static int abandoned(struct rt_os_saving *sv, char *on_disk, int r)
     return r;
 }
 
-int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
-                          enum rt_os_saving_rule rule, unsigned mode,
-                          const struct rt_os_write_calls *c, char **used)
+/* rt_os_saving_open_via up to the file itself: the name checked and
+ * chosen (*USED), *MODE a replacement's, nothing made; *ON_DISK the path
+ * on a held disk (freed by the caller). 0, or -1 with errno (SV
+ * abandoned). */
+static int saving_name(struct rt_os_saving *sv, const char *path,
+                       enum rt_os_saving_rule rule, unsigned *mode,
+                       const struct rt_os_write_calls *c, char **used,
+                       char **on_disk)
 {
     memset(sv, 0, sizeof *sv);
     sv->fd = -1;
     sv->calls = c;
     sv->rule = rule;
     *used = NULL;
+    *on_disk = NULL;
     /* A file named on another machine's disk (its Windows\Temp) is
      * written with the tree's rules: no link planted there is followed,
      * however the path to the disk was spelled (it is written by the
      * disk's canonical form, and said so in *USED). */
-    char *on_disk = NULL;
-    if (rt_os_hold_disk_of(path, &sv->disk, &on_disk) != 0)
+    if (rt_os_hold_disk_of(path, &sv->disk, on_disk) != 0)
         return -1;
-    if (on_disk)
-        path = on_disk;
+    if (*on_disk)
+        path = *on_disk;
     /* What the name is now must be a file, or nothing: the file is put in
      * place by a rename, which would replace a FIFO, a device, a link
      * (the user's /dev/stdout, whatever it leads to) with a file, and a
@@ -422,7 +427,7 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
     int outside = !rt_os_is_confined(path);
     int link = outside && rt_os_is_link(path);
     if (link)
-        return abandoned(sv, on_disk,
+        return abandoned(sv, NULL,
                          rt_os_refuse(ELOOP,
                                       "%s is a symbolic link: regtool writes "
                                       "a file whole, then puts it in place of "
@@ -435,12 +440,11 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
                              "%s is %s, not a file: regtool writes a file "
                              "whole, then puts it in place of the name",
                              path, now.what);
-        return abandoned(sv, on_disk, r);
+        return abandoned(sv, NULL, r);
     }
     size_t n = strlen(path);
     if (!(*used = malloc(n + 8))) {
         rt_os_saving_abandon(sv);
-        free(on_disk);
         errno = ENOMEM;
         return -1;
     }
@@ -448,7 +452,6 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
     if (rule == RT_OS_SAVE_REPLACE) {
         if (!(sv->final = strdup(path))) {
             rt_os_saving_abandon(sv);
-            free(on_disk);
             errno = ENOMEM;
             return -1;
         }
@@ -456,9 +459,9 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
          * stays 0600), a new one gets MODE: either as the umask leaves
          * a new file's (never a hostile tree's 0666 or set-user-ID). */
         struct rt_os_stat was;
-        mode = rt_os_creation_mode(
+        *mode = rt_os_creation_mode(
             rt_os_stat(path, &was) == 0 && was.kind == RT_OS_FILE ? was.mode
-                                                                   : mode);
+                                                                   : *mode);
     } else {
         /* The name is taken when the file is whole (finish); a name in
          * use now is refused, or passed over, before anything is
@@ -467,7 +470,6 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
         while (rt_os_exists(*used)) {
             if (rule == RT_OS_SAVE_NEW || ++i > 999) {
                 rt_os_saving_abandon(sv);
-                free(on_disk);
                 errno = EEXIST;
                 return -1;
             }
@@ -475,6 +477,18 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
         }
         sv->name = *used;
         sv->name_len = n;
+    }
+    return 0;
+}
+
+int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
+                          enum rt_os_saving_rule rule, unsigned mode,
+                          const struct rt_os_write_calls *c, char **used)
+{
+    char *on_disk;
+    if (saving_name(sv, path, rule, &mode, c, used, &on_disk) != 0) {
+        free(on_disk);
+        return -1;
     }
     free(on_disk);
     if ((sv->fd = open_temporary(*used, &sv->path)) < 0 ||
@@ -485,6 +499,34 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
         return -1;
     }
     return 0;
+}
+
+int rt_os_saving_check(const char *path, enum rt_os_saving_rule rule)
+{
+    struct rt_os_saving sv;
+    char *used, *on_disk;
+    unsigned mode = 0644;
+    int r = saving_name(&sv, path, rule, &mode, NULL, &used, &on_disk);
+    if (r == 0) {
+        /* The temporary goes beside the name: its folder must be one. */
+        const char *slash = rt_os_last_separator(used);
+        char *dir = slash ? strndup(used, rt_os_folder_length(used, slash))
+                          : strdup(".");
+        if (!dir) {
+            errno = ENOMEM;
+            r = -1;
+        } else if (!rt_os_is_dir(dir)) {
+            errno = ENOENT;
+            r = -1;
+        }
+        free(dir);
+    }
+    int err = errno;
+    rt_os_saving_abandon(&sv);
+    free(used);
+    free(on_disk);
+    errno = err;
+    return r;
 }
 
 int rt_os_saving_open(struct rt_os_saving *sv, const char *path,

@@ -42,6 +42,22 @@ expect_grep "^left:" "$OUT"
 expect_grep "counters-disabled" "$OUT"
 expect_same_tree "$D" "$TMPDIR/before"
 [ ! -e regtool-repair-backup.ini ] || fail "--dry-run saved a backup"
+expect_grep "^would save the database to regtool-repair-backup.ini first" "$OUT"
+# Where the backup would go is looked at as the repair saves it: a folder
+# or a FIFO there, or no such folder, refused by the dry run as by the
+# repair (exit 3, its words), nothing made (review 39 F4: dry run 0).
+mkdir -p "$TMPDIR/bk/dir.ini"
+mkfifo "$TMPDIR/bk/fifo.ini"
+for b in "$TMPDIR/bk/dir.ini" "$TMPDIR/bk/fifo.ini" "$TMPDIR/bk/none/b.ini"; do
+    expect_exit 3 "$REGTOOL" $S repair --dry-run --backup "$b"
+    head -n 1 "$ERR" >"$TMPDIR/dry_said"
+    expect_grep "^regtool: cannot write $b: .*; nothing was saved$" "$ERR"
+    expect_exit 3 "$REGTOOL" $S repair --backup "$b"
+    head -n 1 "$ERR" | cmp -s - "$TMPDIR/dry_said" ||
+        fail "--backup $b: the dry run said '$(cat "$TMPDIR/dry_said")', the repair '$(head -n 1 "$ERR")'"
+    expect_same_tree "$D" "$TMPDIR/before"
+done
+[ -z "$(find "$TMPDIR/bk" -name '*.tmp.*')" ] || fail "a temporary left beside a refused backup"
 
 expect_exit 1 "$REGTOOL" $S repair
 expect_grep "saved 2 languages and [0-9]* services to regtool-repair-backup.ini" "$OUT"

@@ -153,7 +153,7 @@ int cmd_install(int argc, char **argv)
         default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
         }
     }
-    if (optind != argc - 1) {
+    if (optind != argc - 1 || !*argv[optind]) {
         fputs(usage_text, stderr);
         return RT_EXIT_USAGE;
     }

@@ -186,3 +186,22 @@ for layout in registry files; do
     expect_exit 0 $REGTOOL --store "hive:$D" uninstall Xfer
     wow_same "uninstall (last)"
 done
+
+# A provider of one object and no counter: a range of one index each
+# (First Help = Last Help), which install and uninstall find in the
+# tail of the tables they read: installed, then removed to the byte, in
+# both layouts (planted set 32: a tail that missed a one-index range made
+# the uninstall fail, exit 3, and no test had such a provider).
+printf '#define ONE 0\n' >"$P/one.h"
+printf '[info]\ndrivername=OneObj\nsymbolfile=one.h\n[languages]\n009=English\n[objects]\nONE_009_NAME=One\n[text]\nONE_009_NAME=One object\nONE_009_HELP=Its only help.\n' >"$P/one.ini"
+for layout in files registry; do
+    D=$TMPDIR/one-$layout
+    expect_exit 0 $REGTOOL --store "hive:$D" init --languages 009 --layout "$layout"
+    # shellcheck disable=SC2086
+    expect_exit 0 $REGTOOL --store "hive:$D" install $CS "$P/one.ini"
+    expect_exit 0 $REGTOOL --store "hive:$D" names --provider OneObj
+    expect_grep "One object" "$OUT"
+    expect_exit 0 $REGTOOL --store "hive:$D" uninstall OneObj
+    expect_exit 0 $REGTOOL --store "hive:$D" names
+    ! grep -q "One object\|Its only help" "$OUT" || fail "$layout: OneObj's texts left after uninstall"
+done

@@ -373,6 +373,34 @@ static void broken_blocks_are_described(void **state)
     rt_findings_free(&f);
 }
 
+/* A counter block shorter than its own length field (0 to 3 bytes), an
+ * instance's or an object's only one: the object's problem, never a
+ * block read in part or the next instance begun inside it (planted set
+ * 32: a length of 0 stopped the walk with no word). */
+static void counter_block_shorter_than_its_length_field(void **state)
+{
+    (void)state;
+    static const struct obj single = {3992, 3993, 3994, 2, -1, 0};
+    const struct obj *shapes[] = {&good, &single};
+    for (size_t s = 0; s < 2; s++)
+        for (uint32_t len = 0; len < 4; len++) {
+            struct block b;
+            build(&b, shapes[s], 1, 0);
+            size_t at = RT_PERF_DATA_BLOCK_SIZE + RT_PERF_OBJECT_SIZE +
+                        2 * RT_PERF_COUNTER_DEF_SIZE +
+                        (shapes[s]->instances < 0 ? 0 : 32);
+            put32(b.b + at, len);
+            struct rt_perf_data d;
+            assert_int_equal(rt_perf_data_parse(b.b, b.n, b.n, &d), 0);
+            assert_int_equal(d.n_objects, 1);
+            assert_non_null(d.objects[0].problem);
+            assert_string_equal(d.objects[0].problem,
+                                "counter block length does not fit the "
+                                "object");
+            rt_perf_data_free(&d);
+        }
+}
+
 /* An instance whose name is not UTF-16 (a lone low surrogate): the
  * object's problem says so, and the walk stops there. */
 static void instance_name_not_utf16_is_the_objects_problem(void **state)
@@ -465,6 +493,7 @@ int main(void)
         cmocka_unit_test(misaligned_instance_block_alone),
         cmocka_unit_test(object_list_and_more_data),
         cmocka_unit_test(broken_blocks_are_described),
+        cmocka_unit_test(counter_block_shorter_than_its_length_field),
         cmocka_unit_test(instance_name_not_utf16_is_the_objects_problem),
 #ifdef HAVE_ALLOC_HOOK
         cmocka_unit_test(out_of_memory_fails_the_parse),

@@ -1,0 +1,345 @@
+/* Platform layer: files saved whole or not at all (os.h's savings): a
+ * temporary file beside the name, written, synced and renamed to it, or
+ * removed. Written once on top of os_posix.c's and os_win32.c's calls. */
+#include "platform/os.h"
+#include "platform/compat.h"
+#include "platform/os_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* How many bytes a file being saved gets ahead of the disk before they
+ * are sent to it (rt_os_start_writeback). */
+#define RT_OS_WRITEBACK_STEP ((uint64_t)8 << 20)
+
+int rt_os_write_new_file(const char *path, const void *data, size_t len)
+{
+    int fd = rt_os_open(path, RT_OS_WRITE_NEW);
+    if (fd < 0)
+        return -1;
+    if (rt_os_pwrite(fd, data, len, 0) != 0 || rt_os_fsync(fd) != 0) {
+        int err = errno;
+        rt_os_close(fd);
+        rt_os_unlink(path);
+        errno = err;
+        return -1;
+    }
+    return rt_os_close(fd);
+}
+
+int rt_os_save_numbered(const char *path, const void *data, size_t len,
+                        int force, char **used)
+{
+    struct rt_os_saving sv;
+    if (rt_os_saving_open(&sv, path,
+                          force ? RT_OS_SAVE_REPLACE : RT_OS_SAVE_NUMBERED,
+                          0644, used) != 0)
+        return -1;
+    if (rt_os_saving_write(&sv, data, len) != 0)
+        return -1;
+    return rt_os_saving_finish(&sv);
+}
+
+/* Creates a temporary file beside PATH (a name of our own: WRITE_NEW
+ * never takes over another's): its descriptor, and its name in *TMP (a
+ * new string); -1 with errno. */
+static int open_temporary(const char *path, char **tmp)
+{
+    size_t plen = strlen(path);
+    *tmp = malloc(plen + 32);
+    if (!*tmp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    static unsigned serial;
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        snprintf(*tmp, plen + 32, "%s.tmp.%08lx%04x", path,
+                 (unsigned long)time(NULL),
+                 (++serial + (unsigned)tries) & 0xffff);
+        fd = rt_os_open(*tmp, RT_OS_WRITE_NEW);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd >= 0)
+        rt_os_temporary_made(*tmp, fd);
+    if (fd < 0) {
+        int err = errno;
+        free(*tmp);
+        *tmp = NULL;
+        errno = err;
+    }
+    return fd;
+}
+
+/* SV given up before its file was made, and ON_DISK freed: R. */
+static int abandoned(struct rt_os_saving *sv, char *on_disk, int r)
+{
+    int err = errno;
+    rt_os_saving_abandon(sv);
+    free(on_disk);
+    errno = err;
+    return r;
+}
+
+/* rt_os_saving_open_via up to the file itself: the name checked and
+ * chosen (*USED), *MODE a replacement's, nothing made; *ON_DISK the path
+ * on a held disk (freed by the caller). 0, or -1 with errno (SV
+ * abandoned). */
+static int saving_name(struct rt_os_saving *sv, const char *path,
+                       enum rt_os_saving_rule rule, unsigned *mode,
+                       const struct rt_os_write_calls *c, char **used,
+                       char **on_disk)
+{
+    memset(sv, 0, sizeof *sv);
+    sv->fd = -1;
+    sv->calls = c;
+    sv->rule = rule;
+    *used = NULL;
+    *on_disk = NULL;
+    /* A file named on another machine's disk (its Windows\Temp) is
+     * written with the tree's rules: no link planted there is followed,
+     * however the path to the disk was spelled (it is written by the
+     * disk's canonical form, and said so in *USED). */
+    if (rt_os_hold_disk_of(path, &sv->disk, on_disk) != 0)
+        return -1;
+    if (*on_disk)
+        path = *on_disk;
+    /* What the name is now must be a file, or nothing: the file is put in
+     * place by a rename, which would replace a FIFO, a device, a link
+     * (the user's /dev/stdout, whatever it leads to) with a file, and a
+     * numbered name beside it would be written in /dev. Beneath a tree
+     * or a disk, the open refuses them by the tree's rules. */
+    struct rt_os_stat now;
+    int outside = !rt_os_is_confined(path);
+    int link = outside && rt_os_is_link(path);
+    if (link)
+        return abandoned(sv, NULL,
+                         rt_os_refuse(ELOOP,
+                                      "%s is a symbolic link: regtool writes "
+                                      "a file whole, then puts it in place of "
+                                      "the name, which would replace the "
+                                      "link; name the file it leads to",
+                                      path));
+    if (outside && rt_os_stat(path, &now) == 0 && now.kind != RT_OS_ABSENT &&
+        now.kind != RT_OS_FILE) {
+        int r = rt_os_refuse(now.kind == RT_OS_DIR ? EISDIR : ENODEV,
+                             "%s is %s, not a file: regtool writes a file "
+                             "whole, then puts it in place of the name",
+                             path, now.what);
+        return abandoned(sv, NULL, r);
+    }
+    size_t n = strlen(path);
+    if (!(*used = malloc(n + 8))) {
+        rt_os_saving_abandon(sv);
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(*used, path, n + 1);
+    if (rule == RT_OS_SAVE_REPLACE) {
+        if (!(sv->final = strdup(path))) {
+            rt_os_saving_abandon(sv);
+            errno = ENOMEM;
+            return -1;
+        }
+        /* A file replaced keeps its permission bits (a backup of 0600
+         * stays 0600), a new one gets MODE: either as the umask leaves
+         * a new file's (never a hostile tree's 0666 or set-user-ID). */
+        struct rt_os_stat was;
+        *mode = rt_os_creation_mode(
+            rt_os_stat(path, &was) == 0 && was.kind == RT_OS_FILE ? was.mode
+                                                                   : *mode);
+    } else {
+        /* The name is taken when the file is whole (finish); a name in
+         * use now is refused, or passed over, before anything is
+         * written. */
+        unsigned i = 0;
+        while (rt_os_exists(*used)) {
+            if (rule == RT_OS_SAVE_NEW || ++i > 999) {
+                rt_os_saving_abandon(sv);
+                errno = EEXIST;
+                return -1;
+            }
+            snprintf(*used + n, 8, "_%03u", i);
+        }
+        sv->name = *used;
+        sv->name_len = n;
+    }
+    return 0;
+}
+
+int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
+                          enum rt_os_saving_rule rule, unsigned mode,
+                          const struct rt_os_write_calls *c, char **used)
+{
+    char *on_disk;
+    if (saving_name(sv, path, rule, &mode, c, used, &on_disk) != 0) {
+        free(on_disk);
+        return -1;
+    }
+    free(on_disk);
+    if ((sv->fd = open_temporary(*used, &sv->path)) < 0 ||
+        (rule == RT_OS_SAVE_REPLACE && rt_os_set_mode(sv->fd, mode) != 0)) {
+        int err = errno;
+        rt_os_saving_abandon(sv);
+        errno = err;
+        return -1;
+    }
+    return 0;
+}
+
+int rt_os_saving_check(const char *path, enum rt_os_saving_rule rule)
+{
+    struct rt_os_saving sv;
+    char *used, *on_disk;
+    unsigned mode = 0644;
+    int r = saving_name(&sv, path, rule, &mode, NULL, &used, &on_disk);
+    if (r == 0) {
+        /* The temporary goes beside the name: its folder must be one. */
+        const char *slash = rt_os_last_separator(used);
+        char *dir = slash ? strndup(used, rt_os_folder_length(used, slash))
+                          : strdup(".");
+        if (!dir) {
+            errno = ENOMEM;
+            r = -1;
+        } else if (!rt_os_is_dir(dir)) {
+            errno = ENOENT;
+            r = -1;
+        }
+        free(dir);
+    }
+    int err = errno;
+    rt_os_saving_abandon(&sv);
+    free(used);
+    free(on_disk);
+    errno = err;
+    return r;
+}
+
+int rt_os_saving_open(struct rt_os_saving *sv, const char *path,
+                      enum rt_os_saving_rule rule, unsigned mode,
+                      char **used)
+{
+    return rt_os_saving_open_via(sv, path, rule, mode, NULL, used);
+}
+
+int rt_os_saving_write(struct rt_os_saving *sv, const void *data, size_t len)
+{
+    const struct rt_os_write_calls *c = sv->calls;
+    if ((c && c->pwrite ? c->pwrite : rt_os_pwrite)(sv->fd, data, len,
+                                                    sv->written) != 0) {
+        int err = errno;
+        rt_os_saving_abandon(sv);
+        errno = err;
+        return -1;
+    }
+    sv->written += len;
+    /* A large file goes to the disk while the caller makes the rest of
+     * it: the fsync that finishes it waits for its last part only. */
+    if (sv->written - sv->sent >= RT_OS_WRITEBACK_STEP) {
+        rt_os_start_writeback(sv->fd, sv->sent, sv->written - sv->sent);
+        sv->sent = sv->written;
+    }
+    return 0;
+}
+
+/* NEW and NUMBERED: claims SV's name (or, NUMBERED, the next free one)
+ * by creating it empty, for the rename to replace at once: a rename
+ * alone would replace a file another process made there meanwhile. A
+ * crash between the two leaves the name empty, which no reader takes
+ * for a whole file. 0, or -1 with errno (EEXIST when no name is left). */
+static int claim_name(struct rt_os_saving *sv)
+{
+    unsigned i = 0;
+    if (sv->name[sv->name_len])
+        i = (unsigned)strtoul(sv->name + sv->name_len + 1, NULL, 10);
+    for (;;) {
+        int fd = rt_os_open(sv->name, RT_OS_WRITE_NEW);
+        if (fd >= 0) {
+            rt_os_close(fd);
+            return 0;
+        }
+        if (errno != EEXIST || sv->rule == RT_OS_SAVE_NEW || ++i > 999)
+            return -1;
+        snprintf(sv->name + sv->name_len, 8, "_%03u", i);
+    }
+}
+
+int rt_os_saving_finish(struct rt_os_saving *sv)
+{
+    const struct rt_os_write_calls *c = sv->calls;
+    int r = (c && c->fsync ? c->fsync : rt_os_fsync)(sv->fd);
+    if (rt_os_close(sv->fd) != 0)
+        r = -1;
+    sv->fd = -1;
+    const char *to = sv->final ? sv->final : sv->name;
+    int claimed = 0;
+    if (r == 0 && !sv->final) {
+        r = claim_name(sv);
+        claimed = r == 0;
+    }
+    if (r == 0) {
+        r = (c && c->rename ? c->rename : rt_os_rename)(sv->path, to);
+        if (r == 0)
+            rt_os_temporary_gone(sv->path);
+        /* The rename itself must reach the disk too. */
+        if (r == 0)
+            (c && c->fsync_dir_of ? c->fsync_dir_of
+                                  : rt_os_fsync_dir_of)(to);
+    }
+    if (r != 0) {
+        int err = errno;
+        if (claimed)
+            rt_os_unlink(to);
+        rt_os_saving_abandon(sv);
+        errno = err;
+        return -1;
+    }
+    free(sv->path);
+    free(sv->final);
+    rt_os_release_disk(sv->disk);
+    memset(sv, 0, sizeof *sv);
+    sv->fd = -1;
+    return 0;
+}
+
+void rt_os_saving_abandon(struct rt_os_saving *sv)
+{
+    if (sv->fd >= 0)
+        rt_os_close(sv->fd);
+    if (sv->path) {
+        rt_os_unlink(sv->path);
+        rt_os_temporary_gone(sv->path);
+    }
+    free(sv->path);
+    free(sv->final);
+    rt_os_release_disk(sv->disk);
+    memset(sv, 0, sizeof *sv);
+    sv->fd = -1;
+}
+
+int rt_os_replace_file(const char *path, const void *data, size_t len,
+                       unsigned mode)
+{
+    return rt_os_replace_file_via(path, data, len, mode, NULL);
+}
+
+int rt_os_replace_file_via(const char *path, const void *data, size_t len,
+                           unsigned mode, const struct rt_os_write_calls *c)
+{
+    struct rt_os_saving sv;
+    char *used;
+    int r = rt_os_saving_open_via(&sv, path, RT_OS_SAVE_REPLACE, mode, c,
+                                  &used);
+    if (r == 0)
+        r = rt_os_saving_write(&sv, data, len) || rt_os_saving_finish(&sv)
+                ? -1 : 0;
+    int err = errno;
+    free(used);
+    errno = err;
+    return r;
+}

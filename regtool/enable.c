@@ -21,7 +21,7 @@ static int set_disabled(int argc, char **argv, int disable)
         usage(stdout, argv[0]);
         return RT_EXIT_OK;
     }
-    if (argc != 2 || argv[1][0] == '-' || !argv[1][0]) {
+    if (argc != 2 || argv[1][0] == '-') {
         usage(stderr, argv[0]);
         return RT_EXIT_USAGE;
     }

@@ -41,7 +41,7 @@ int cmd_uninstall(int argc, char **argv)
         default: fputs(usage_text, stderr); return RT_EXIT_USAGE;
         }
     }
-    if (optind != argc - 1 || !*argv[optind]) {
+    if (optind != argc - 1) {
         fputs(usage_text, stderr);
         return RT_EXIT_USAGE;
     }

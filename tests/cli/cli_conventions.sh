@@ -54,11 +54,17 @@ for args in "restore $TMPDIR/b.ini $TMPDIR/b.ini" "backup $TMPDIR/b2.ini $TMPDIR
     expect_grep "^Usage: regtool .*${args%% *}" "$ERR"
 done
 expect_same_tree "$D" "$TMPDIR/before" "a command given an operand too many changed the store"
-# An empty operand is no file or name: the usage and exit 64, not a
-# failure to write "" (planted set 32: backup "" said "cannot write").
-for verb in backup restore install uninstall enable disable; do
+# An empty operand is no file: the usage and exit 64, not a failure to
+# write or read "" (planted set 32: backup "" said "cannot write",
+# install "" "cannot read: Is a directory", exit 3). An empty service
+# name is refused as the name it is not (hostile_inputs.sh): exit 2.
+for verb in backup restore install; do
     expect_exit 64 "$REGTOOL" $verb ""
     expect_grep "^Usage: regtool .*$verb" "$ERR"
+done
+for verb in uninstall enable disable; do
+    expect_exit 2 "$REGTOOL" $verb ""
+    expect_grep "is not a service name (a subkey of Services): it is empty; nothing was written" "$ERR"
 done
 expect_same_tree "$D" "$TMPDIR/before" "a command given an empty operand changed the store"
 [ ! -e "$TMPDIR/b2.ini" ] && [ ! -e "$TMPDIR/b3.ini" ] || fail "backup of two operands saved a file"

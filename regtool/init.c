@@ -60,8 +60,9 @@ static int write_backup(const char *path)
         rt_cli_error("init: %s", e.message);
     else if (r > 0)
         rt_cli_error("init: writing %s: out of memory", path);
-    else if (rt_os_write_new_file(path, bytes, len) != 0) {
-        rt_cli_error("init: writing %s: %s", path, rt_os_strerror(errno));
+    else if (rt_op_init_write_file(path, bytes, len) != 0) {
+        if (!rt_os_interrupted())
+            rt_cli_error("init: writing %s: %s", path, rt_os_strerror(errno));
         r = -1;
     }
     free(bytes);
@@ -180,7 +181,8 @@ static int write_hives(const char *sw_path, const char *sy_path, char **langs,
     int rc = rt_op_init_build(&t, &h, &e);
     if (rc == 0)
         rc = rt_op_init_save(&h, sw_path, sy_path, &e);
-    if (rc != 0)
+    /* A write an interrupt ended is said once, as the interrupt. */
+    if (rc != 0 && !rt_os_interrupted())
         rt_cli_error("init: %s", e.message);
     rt_op_init_free(&h);
     return rc;
@@ -202,6 +204,18 @@ static void remove_written(const char *sw_path, const char *sy_path,
                              files, d))
                     rt_os_unlink(path);
             }
+}
+
+/* RC, or when an interrupt ended init, 128 + its signal, said: by then
+ * what init made is removed. */
+static int interrupted(int rc)
+{
+    int sig = rt_os_interrupted();
+    if (!sig)
+        return rc;
+    rt_cli_error("init: interrupted: the tree was not made (what init had "
+                 "written is removed)");
+    return 128 + sig;
 }
 
 /* Lets go of the disk rt_os_hold_disk_of held (DISK may be NULL). */
@@ -277,6 +291,10 @@ int cmd_init(int argc, char **argv)
      * anything there is looked at or made: a planted link or "..",
      * Windows -> /etc say, is refused, not written through. */
     const char *shown = spec.arg;
+    /* An interrupt (Ctrl-C, SIGTERM, SIGHUP) is noted from here on and
+     * ends init as a failure does: what it made is removed, so that the
+     * next init finds no half-made tree to refuse. */
+    rt_cli_catch_interrupts();
     /* The folders init makes, noted as they are made: a failure removes
      * those, deepest first, and nothing that was there before. Those of
      * the path the user named (OUTSIDE) are removed once the tree is no
@@ -289,7 +307,7 @@ int cmd_init(int argc, char **argv)
         for (size_t i = 0; i < n_langs; i++)
             free(langs[i]);
         free(langs);
-        return RT_EXIT_FAILURE;
+        return interrupted(RT_EXIT_FAILURE);
     }
     const char *dir = canon;
     char config[4096], sys32[4096], wow[4096], sw_path[4200], sy_path[4200];
@@ -321,8 +339,10 @@ int cmd_init(int argc, char **argv)
         rt_cli_error("init: making %s: %s", making, rt_os_strerror(errno));
         goto out;
     }
-    if (write_hives(sw_path, sy_path, langs, n_langs, files, dat_dirs) != 0 ||
-        write_backup(psb_path) != 0)
+    if (rt_os_interrupted() ||
+        write_hives(sw_path, sy_path, langs, n_langs, files, dat_dirs) != 0 ||
+        rt_os_interrupted() || write_backup(psb_path) != 0 ||
+        rt_os_interrupted())
         goto out;
     printf("created %s: SOFTWARE and SYSTEM, languages %s, tables %s\n",
            rt_cli_shown(shown), rt_cli_shown(langs_arg), files ? "in System32 and SysWOW64 .dat files"
@@ -352,5 +372,5 @@ out:
     for (size_t i = 0; i < n_langs; i++)
         free(langs[i]);
     free(langs);
-    return rc;
+    return rc == RT_EXIT_OK ? rc : interrupted(rc);
 }

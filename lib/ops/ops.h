@@ -463,6 +463,10 @@ int rt_op_init_build(const struct rt_init_tree *t, struct rt_init_hives *h,
 int rt_op_init_save(struct rt_init_hives *h, const char *software_path,
                     const char *system_path, struct rt_error *e);
 void rt_op_init_free(struct rt_init_hives *h);
+/* Writes the new file PATH (an existing one is refused) whole, as init
+ * writes each file of its tree: 0, or -1 with errno (nothing left at
+ * PATH). */
+int rt_op_init_write_file(const char *path, const void *data, size_t len);
 
 /* The PerfStringBackup.INI bytes of DB (a new buffer in *BYTES), as lodctr
  * /S writes them. -1 with E when DB cannot be backed up; 1 when out of

@@ -389,19 +389,27 @@ static int backup_replayed(struct hive_store *s, struct hive_file *hf,
 static void describe(const struct rt_change_set *cs, char *buf, size_t size)
 {
     const char *svc = NULL, *verb = "change";
+    int others = 0;
     for (size_t i = 0; i < cs->n; i++) {
         const struct rt_change *c = &cs->v[i];
         if (!c->service)
             continue;
-        svc = c->service;
-        if (c->name && !strcmp(c->name, "First Counter")) {
-            verb = c->op == RT_CHANGE_DELETE_SERVICE ? "uninstall" : "install";
+        /* A restore, repair or rebuild changes many services: named as
+         * the change of the first and others, not as one's install. */
+        if (svc && strcmp(svc, c->service)) {
+            others = 1;
             break;
         }
-        if (c->name && !strcmp(c->name, "Disable Performance Counters"))
+        svc = c->service;
+        if (c->name && !strcmp(c->name, "First Counter"))
+            verb = c->op == RT_CHANGE_DELETE_SERVICE ? "uninstall" : "install";
+        else if (c->name && !strcmp(c->name, "Disable Performance Counters") &&
+                 !strcmp(verb, "change"))
             verb = c->op == RT_CHANGE_DELETE_SERVICE ? "enable" : "disable";
     }
-    if (svc)
+    if (others)
+        snprintf(buf, size, "change of %s and other services", svc);
+    else if (svc)
         snprintf(buf, size, "%s of %s", verb, svc);
     else
         snprintf(buf, size, "change of %zu values", cs->n);

@@ -65,9 +65,11 @@ expect_grep "^note: this store has no Windows directory: no INF copy and no Perf
 grep -q '^  file ' "$OUT" && fail "a store without a Windows directory plans files"
 # A crash after the commit point leaves a sealed journal whose note the
 # next reader shows: what the commit was for, "install of TransferPerf"
-# or "uninstall of TransferPerf", not a bare change.
+# or "uninstall of TransferPerf", not a bare change; a restore that sets
+# two services' ranges, "change of ReplicationPerf and other services",
+# not the install of the first.
 J=$TMPDIR/journaled
-crash_note() {   # crash_note VERB ARGS...: the note shown after a crash
+crash_note() {   # crash_note WHAT ARGS...: the note shown after a crash
     verb=$1; shift
     rm -rf "$J"; cp -R "$D" "$J"
     $REGTOOL --verbose --store "hive:$J" "$@" >"$OUT" 2>"$ERR" ||
@@ -79,11 +81,16 @@ crash_note() {   # crash_note VERB ARGS...: the note shown after a crash
         --store "hive:$J" "$@" >/dev/null 2>&1
     [ $? -eq 99 ] || fail "$verb: the fault hook did not end the run"
     expect_exit 0 $REGTOOL --store "hive:$J" query TransferPerf
-    expect_grep "regtool.journal: .*the $verb of TransferPerf committed at" "$ERR"
+    expect_grep "regtool.journal: .*the $verb committed at" "$ERR"
 }
-crash_note install install $CS ini-samples/transfer.ini
+crash_note "install of TransferPerf" install $CS ini-samples/transfer.ini
 expect_exit 0 $REGTOOL $S install $CS ini-samples/transfer.ini
-crash_note uninstall uninstall TransferPerf
+crash_note "uninstall of TransferPerf" uninstall TransferPerf
+expect_exit 0 $REGTOOL $S install $CS ini-samples/replication.ini
+expect_exit 0 $REGTOOL $S backup "$TMPDIR/both.ini"
+expect_exit 0 $REGTOOL $S uninstall ReplicationPerf
+expect_exit 0 $REGTOOL $S uninstall TransferPerf
+crash_note "change of ReplicationPerf and other services" restore "$TMPDIR/both.ini"
 rm -rf "$J"
 
 echo "side files: ok"

@@ -130,10 +130,15 @@ int main(int argc, char **argv)
      * textfile, a recovered hive, an --emit-reg patch) is replaced whole
      * or not at all, its temporary removed, and a commit cut short is
      * the journal's to finish or roll back, as after a crash. */
-    rt_os_end_on_interrupts("regtool: interrupted: stopped at once (a file "
-                            "it was saving is left as it was; a commit it "
-                            "cut short is finished or rolled back by the "
-                            "next run)\n");
+    rt_os_end_on_interrupts(
+        "regtool: interrupted: stopped at once (a commit it cut short is "
+        "finished or rolled back by the next run)\n",
+        "regtool: interrupted: stopped at once (a file it was saving is left "
+        "as it was; a commit it cut short is finished or rolled back by the "
+        "next run)\n",
+        "regtool: interrupted: stopped at once (a file it was saving had "
+        "just been put in place, whole; a commit it cut short is finished or "
+        "rolled back by the next run)\n");
     /* On Windows the C runtime's ARGV is in the ANSI code page: taken
      * again in UTF-8, as every path and name the library reads is. */
     if (rt_os_args_utf8(&argc, &argv) != 0) {

@@ -977,7 +977,7 @@ static void temporaries_in_flight_removed(void **state)
     rt_os_temporary_made(longest, fds[0]);  /* not kept, no harm */
     for (int i = 0; i < 6; i++)
         rt_os_close(fds[i]);
-    rt_os_temporaries_unlink_all();
+    assert_int_equal(rt_os_temporaries_unlink_all(), RT_OS_SAVE_LEFT);
     assert_false(rt_os_exists(names[0]));
     assert_true(rt_os_exists(names[1]));
     for (int i = 2; i < 5; i++)
@@ -987,6 +987,20 @@ static void temporaries_in_flight_removed(void **state)
         rt_os_temporary_gone(names[i]);
         rt_os_unlink(names[i]);
     }
+    /* One renamed into place before it was said gone (a signal between
+     * the two): found placed, not left; with none in flight, neither. */
+    char placed[512];
+    snprintf(placed, sizeof placed, "%s", at("placed"));
+    assert_int_equal(rt_os_write_new_file(names[0], "x", 1), 0);
+    assert_true((fds[0] = rt_os_open(names[0], RT_OS_READ)) >= 0);
+    rt_os_temporary_made(names[0], fds[0]);
+    rt_os_close(fds[0]);
+    assert_int_equal(rt_os_rename(names[0], placed), 0);
+    assert_int_equal(rt_os_temporaries_unlink_all(), RT_OS_SAVE_PLACED);
+    assert_true(rt_os_exists(placed));
+    rt_os_temporary_gone(names[0]);
+    assert_int_equal(rt_os_temporaries_unlink_all(), 0);
+    rt_os_unlink(placed);
 }
 
 #ifdef RT_OS_POSIX

@@ -97,10 +97,14 @@ long rt_os_getpid(void);
 void rt_os_catch_interrupts(void);
 int rt_os_interrupted(void);
 /* Before rt_os_catch_interrupts, for what changes nothing (a reader
- * waiting for the lock, or blocked on a file): an interrupt prints
- * MESSAGE (kept, not copied) on stderr and ends the process at once with
- * 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). */
-void rt_os_end_on_interrupts(const char *message);
+ * waiting for the lock, or blocked on a file): an interrupt removes the
+ * temporary of a file being saved, prints MESSAGE on stderr, or SAVING_LEFT
+ * when it removed one (the file left as it was), or SAVING_PLACED when
+ * the temporary had just been renamed into place (the file replaced,
+ * whole), and ends the process at once with 128 + the signal's number
+ * (130 for SIGINT, 143 for SIGTERM). The strings are kept, not copied. */
+void rt_os_end_on_interrupts(const char *message, const char *saving_left,
+                             const char *saving_placed);
 /* Sends SIG to this process (a test hook's way to interrupt a commit at
  * a chosen point). */
 void rt_os_raise(int sig);

@@ -40,7 +40,13 @@ void rt_os_refusal_clear(void);
  * the abandon paths alone). */
 void rt_os_temporary_made(const char *path, int fd);
 void rt_os_temporary_gone(const char *path);
-void rt_os_temporaries_unlink_all(void);
+/* What unlink_all found of those in flight: RT_OS_SAVE_LEFT when it
+ * removed one (its file left as it was), RT_OS_SAVE_PLACED when one was
+ * already gone (renamed into place, a signal come between the rename and
+ * temporary_gone), or both. */
+#define RT_OS_SAVE_LEFT   1
+#define RT_OS_SAVE_PLACED 2
+int rt_os_temporaries_unlink_all(void);
 
 /* The table V of *N entries of SIZE bytes grown (16 first, then twice
  * as many), the new entries zeroed: the new table (V moved or freed), or

@@ -5,6 +5,7 @@
 #include "platform/os_internal.h"
 #ifdef RT_OS_POSIX
 #include "platform/os_posix_internal.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <unistd.h>
@@ -73,16 +74,21 @@ void rt_os_temporary_gone(const char *path)
         }
 }
 
-void rt_os_temporaries_unlink_all(void)
+int rt_os_temporaries_unlink_all(void)
 {
+    int found = 0;
     for (int i = 0; i < TEMPORARY_SLOTS; i++)
         if (temporaries[i].used) {
 #ifdef RT_OS_POSIX
-            unlinkat(temporaries[i].dir, temporaries[i].leaf, 0);
+            int gone = unlinkat(temporaries[i].dir, temporaries[i].leaf, 0) == 0;
+            int placed = !gone && errno == ENOENT;
 #else
-            DeleteFileW(temporaries[i].wide);
+            int gone = DeleteFileW(temporaries[i].wide) != 0;
+            int placed = !gone && GetLastError() == ERROR_FILE_NOT_FOUND;
 #endif
+            found |= gone ? RT_OS_SAVE_LEFT : placed ? RT_OS_SAVE_PLACED : 0;
         }
+    return found;
 }
 
 static volatile sig_atomic_t interrupted;

@@ -642,13 +642,16 @@ unsigned rt_os_creation_mode(unsigned mode)
     return mode & ~(unsigned)process_umask & 0777;
 }
 
-static const char *end_message;
+static const char *end_message[3];
 
 static void on_interrupt_end(int sig)
 {
-    rt_os_temporaries_unlink_all();
-    if (end_message) {
-        ssize_t w = write(2, end_message, strlen(end_message));
+    int found = rt_os_temporaries_unlink_all();
+    const char *m = end_message[found & RT_OS_SAVE_LEFT    ? 1
+                                : found & RT_OS_SAVE_PLACED ? 2
+                                                            : 0];
+    if (m) {
+        ssize_t w = write(2, m, strlen(m));
         (void)w;
     }
     _exit(128 + sig);
@@ -706,9 +709,12 @@ int os_posix_folder_of_made(const char *path, int fd, int *dir, char *leaf)
     return 0;
 }
 
-void rt_os_end_on_interrupts(const char *message)
+void rt_os_end_on_interrupts(const char *message, const char *saving_left,
+                             const char *saving_placed)
 {
-    end_message = message;
+    end_message[0] = message;
+    end_message[1] = saving_left;
+    end_message[2] = saving_placed;
     os_posix_catch(on_interrupt_end);
 }
 

@@ -693,19 +693,25 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
 }
 
 
-static const char *end_message;
+static const char *end_message[3];
 
 static void on_interrupt_end(int sig)
 {
-    rt_os_temporaries_unlink_all();
-    if (end_message)
-        _write(2, end_message, (unsigned)strlen(end_message));
+    int found = rt_os_temporaries_unlink_all();
+    const char *m = end_message[found & RT_OS_SAVE_LEFT    ? 1
+                                : found & RT_OS_SAVE_PLACED ? 2
+                                                            : 0];
+    if (m)
+        _write(2, m, (unsigned)strlen(m));
     _exit(128 + sig);
 }
 
-void rt_os_end_on_interrupts(const char *message)
+void rt_os_end_on_interrupts(const char *message, const char *saving_left,
+                             const char *saving_placed)
 {
-    end_message = message;
+    end_message[0] = message;
+    end_message[1] = saving_left;
+    end_message[2] = saving_placed;
     signal(SIGINT, on_interrupt_end);
     signal(SIGTERM, on_interrupt_end);
 }

@@ -60,4 +60,22 @@ got=$?
 [ "$got" -eq 129 ] || { cat "$ERR" >&2; fail "backup, SIGHUP: exit $got, want 129"; }
 expect_grep "^regtool: interrupted after the backup was saved: the file is complete" "$ERR"
 [ -z "$(ls "$TMPDIR" | grep '\.tmp\.')" ] || fail "backup, SIGHUP: a temporary left"
+# A signal that comes as the temporary is renamed into place (the rename
+# done, the process not yet past it): the file IS replaced, whole, and
+# the message says so, not that it was left as it was.
+for out in a.prom rec.hive; do
+    case $out in
+    a.prom) set -- --store "hive:$T" audit --textfile "$OUTS/a.prom" ;;
+    *) set -- hive recover "$T/Windows/System32/config/SOFTWARE" -o "$OUTS/rec.hive" ;;
+    esac
+    strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
+        -e inject=rename,renameat,renameat2:signal=TERM "$REGTOOL" "$@" >"$OUT" 2>"$ERR"
+    got=$?
+    [ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "$out at its rename: exit $got, want 143"; }
+    expect_grep "^regtool: interrupted: stopped at once (a file it was saving had just been put in place, whole;" "$ERR"
+    grep -q "left as it was" "$ERR" && fail "$out at its rename: said left as it was"
+    [ -z "$(ls -A "$OUTS" | grep '\.tmp\.')" ] || fail "$out at its rename: a temporary left"
+done
+grep -q '^regtool_audit_success 1$' "$OUTS/a.prom" || fail "the textfile was not put in place whole"
+expect_exit 0 "$REGTOOL" hive check "$OUTS/rec.hive"
 echo ok

@@ -335,6 +335,7 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
     struct text t = {0};
     size_t n = 0;
     int rc = RT_EXIT_OK, incomplete = 0;
+    const char *own = NULL;     /* the store TEXTFILE is a file of */
     if (!a) {
         rt_cli_error("out of memory");
         return RT_EXIT_FAILURE;
@@ -350,8 +351,14 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
         regtool_open_options o = rt_cli_open_options();
         char *layout = NULL;
         x->spec = specs[i];
+        int owns = 0;
         int r = rt_op_audit_spec_gauges(x->spec, &o, rt_cli_options()->read_once,
-                                        opt, libraries, &layout, &x->f, &x->g);
+                                        opt, libraries, &layout, &x->f, &x->g,
+                                        textfile, &owns);
+        if (owns && !own) {
+            own = x->spec;
+            rt_cli_say_own_file("--textfile", textfile);
+        }
         free(layout);
         x->when = (long long)time(NULL);
         x->success = r == 0 && x->g.read;
@@ -370,7 +377,9 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
             families[k].samples(&t, families[k].name, &a[i],
                                 many ? a[i].spec : NULL);
     }
-    if (t.failed) {
+    if (own) {
+        rc = RT_EXIT_USAGE;
+    } else if (t.failed) {
         rt_cli_error("out of memory: no metrics written");
         rc = RT_EXIT_FAILURE;
     } else {
@@ -410,5 +419,5 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
     free(t.s);
     /* An audit memory cut short is no verdict, clean or not: the file
      * says so by its success 0 and the counts it leaves out. */
-    return incomplete ? RT_EXIT_FAILURE : rc;
+    return own ? RT_EXIT_USAGE : incomplete ? RT_EXIT_FAILURE : rc;
 }

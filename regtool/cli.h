@@ -165,6 +165,14 @@ struct rt_change_set;
 /* The flags of rt_op_install/rt_op_uninstall for --dry-run and an
  * --emit-reg FILE (NULL when not given: the patch needs whole tables). */
 int rt_cli_op_flags(int dry_run, const char *emit_reg);
+/* Whether FILE, an output the user named (WHAT: "--emit-reg", "backup"),
+ * names one of S's own files (rt_op_owns_file): then said, as a refusal
+ * with nothing written, and 1 (the caller exits RT_EXIT_USAGE). 0 when
+ * S is NULL or FILE is no file of S's. */
+int rt_cli_refuse_own_file(struct rt_store *s, const char *file,
+                           const char *what);
+/* The refusal rt_cli_refuse_own_file says. */
+void rt_cli_say_own_file(const char *what, const char *file);
 int rt_cli_emit_reg(const char *file, struct rt_store *s,
                     const struct rt_change_set *cs);
 /* Saves DB as a PerfStringBackup file (FILE, or FILE_001... unless FORCE;

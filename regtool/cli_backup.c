@@ -46,6 +46,10 @@ static int write_backup(struct rt_store *s, const struct rt_database *db,
     struct rt_backup_stats st;
     char *used = NULL;
     int en, rc;
+    if (rt_cli_refuse_own_file(s, file, "backup")) {
+        *win32 = RT_ERR_INVALID_PARAMETER;
+        return RT_EXIT_USAGE;
+    }
     /* Ctrl-C or SIGTERM stops the backup between two parts, and the
      * temporary file it was writing is removed. */
     rt_cli_catch_interrupts();
@@ -111,6 +115,8 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     uint64_t too_large = 0;
     char *used = NULL;
     int err, win32, rc = RT_EXIT_OK;
+    if (rt_cli_refuse_own_file(s, file, "backup"))
+        return RT_EXIT_USAGE;
     rt_cli_catch_interrupts();
     switch (rt_op_save_reg_backup(s, db, file,
                                   force ? RT_OS_SAVE_REPLACE
@@ -187,9 +193,10 @@ static int backup_as(const char *file, int force, int reg, int *win32)
     size_t n_damaged = 0;
     if (reg) {
         rc = write_reg_backup(s, &db, file, force);
-        *win32 = rc == RT_EXIT_OK ? RT_ERR_SUCCESS
-                 : rc > 128       ? RT_ERR_CANCELLED
-                                  : RT_ERR_WRITE_FAULT;
+        *win32 = rc == RT_EXIT_OK      ? RT_ERR_SUCCESS
+                 : rc > 128            ? RT_ERR_CANCELLED
+                 : rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
+                                       : RT_ERR_WRITE_FAULT;
     } else {
 #ifdef __GLIBC__
         /* Each language's tables are read, written out and freed, and

@@ -263,6 +263,24 @@ int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e)
     return 128 + sig;
 }
 
+void rt_cli_say_own_file(const char *what, const char *file)
+{
+    rt_cli_error("%s '%s' names one of the store's own files (a hive or its "
+                 "log, the journal, the lock, a .dat table, the tree's "
+                 "PerfStringBackup.INI, or the file of a reg: or psb: "
+                 "store): writing it would replace that file; write it "
+                 "elsewhere; nothing was written", what, rt_cli_shown(file));
+}
+
+int rt_cli_refuse_own_file(struct rt_store *s, const char *file,
+                           const char *what)
+{
+    if (!s || !rt_op_owns_file(s, file))
+        return 0;
+    rt_cli_say_own_file(what, file);
+    return 1;
+}
+
 char *rt_cli_hive_confine(const char *file, char **root)
 {
     char *out = rt_os_confine_folder_of(file, root);

@@ -55,6 +55,20 @@ static int save_backup(const struct rt_database *db, void *ctx)
     return 0;
 }
 
+/* The chosen store, open, or NULL with *RC the exit status: saved before
+ * the commit, the backup (BACKUP) must not be one of the files the
+ * repair then rewrites (its dry run says so too). */
+static struct rt_store *open_store(const char *backup, int *rc)
+{
+    struct rt_store *s = rt_cli_open_store(rc);
+    if (s && rt_cli_refuse_own_file(s, backup, "--backup")) {
+        rt_op_close(s);
+        *rc = RT_EXIT_USAGE;
+        return NULL;
+    }
+    return s;
+}
+
 static void print_findings(const char *title, const struct rt_findings *f)
 {
     if (!f->n)
@@ -125,7 +139,7 @@ int cmd_repair(int argc, char **argv)
     }
     int rc;
     rt_cli_catch_interrupts();
-    struct rt_store *s = rt_cli_open_store(&rc);
+    struct rt_store *s = open_store(bctx.file, &rc);
     if (!s)
         return rc;
     struct rt_ini_set inis = {0};

@@ -398,6 +398,13 @@ const char *rt_op_windows_dir(struct rt_store *s);
  * in a Windows directory, 0 when it has none to keep them in. */
 int rt_op_keeps_side_files(struct rt_store *s);
 
+/* 1 when PATH names one of S's own files, there or not (a hive tree's
+ * hives and their logs, journal, lock and .dat tables; a .reg store's
+ * file and lock; a PerfStringBackup store's file): an output saved there
+ * (a backup, an audit's textfile, a .reg patch) would replace or plant
+ * one of them. 0 otherwise, and for stores that keep no files. */
+int rt_op_owns_file(struct rt_store *s, const char *path);
+
 /* 0 when S is a PerfStringBackup file, which holds each provider's
  * ranges and strings but never its Library or procedures: who gets
  * loaded is not in it to check. 1 otherwise. */
@@ -532,11 +539,14 @@ int rt_op_name_db_gauges(struct rt_store *s, struct rt_name_db_gauges *g,
                          struct rt_error *e);
 /* rt_op_audit_spec, and with the same store open, once its checks are
  * done, *G read as rt_op_name_db_gauges reads it (G->read 0 when the
- * store or its database could not be read: a finding says why). */
+ * store or its database could not be read: a finding says why). OUTPUT,
+ * when not NULL, a file the caller will write: *OWNS_OUTPUT 1 when it
+ * names one of the store's own files (rt_op_owns_file). */
 int rt_op_audit_spec_gauges(const char *spec, const regtool_open_options *open,
                             int read_once, const struct rt_audit_options *opt,
                             int libraries_only, char **layout,
-                            struct rt_findings *f, struct rt_name_db_gauges *g);
+                            struct rt_findings *f, struct rt_name_db_gauges *g,
+                            const char *output, int *owns_output);
 
 /* verify: the provider DRIVER's performance data, read as a consumer
  * reads it (QUERY: "Global", "Costly" or indices) from S's running

@@ -241,7 +241,8 @@ int rt_op_audit(struct rt_store *s, const struct rt_audit_options *opt,
 static int audit_spec(const char *spec, const regtool_open_options *open,
                       int read_once, const struct rt_audit_options *opt,
                       int libraries_only, char **layout,
-                      struct rt_findings *f, struct rt_name_db_gauges *g)
+                      struct rt_findings *f, struct rt_name_db_gauges *g,
+                      const char *output, int *owns_output)
 {
     struct rt_error e = {0};
     int bad_spec;
@@ -256,6 +257,8 @@ static int audit_spec(const char *spec, const regtool_open_options *open,
         return rt_findings_add(f, "store-unreadable", RT_AUDIT_ERROR, NULL,
                                NULL, NULL, "%s", e.message) != 0 ? -2 : 0;
     *layout = strdup(rt_op_layout_text(s));
+    if (output)
+        *owns_output = rt_op_owns_file(s, output);
     /* A PerfStringBackup file holds each provider's ranges and strings,
      * never its Library or procedures: who gets loaded is not in it to
      * check, and its absence is no finding. */
@@ -294,14 +297,17 @@ int rt_op_audit_spec(const char *spec, const regtool_open_options *open,
                      struct rt_findings *f)
 {
     return audit_spec(spec, open, read_once, opt, libraries_only, layout, f,
-                      NULL);
+                      NULL, NULL, NULL);
 }
 
 int rt_op_audit_spec_gauges(const char *spec, const regtool_open_options *open,
                             int read_once, const struct rt_audit_options *opt,
                             int libraries_only, char **layout,
-                            struct rt_findings *f, struct rt_name_db_gauges *g)
+                            struct rt_findings *f, struct rt_name_db_gauges *g,
+                            const char *output, int *owns_output)
 {
+    if (output)
+        *owns_output = 0;
     return audit_spec(spec, open, read_once, opt, libraries_only, layout, f,
-                      g);
+                      g, output, owns_output);
 }

@@ -38,6 +38,11 @@ int rt_op_keeps_side_files(struct rt_store *s)
     return rt_store_win_files(s);
 }
 
+int rt_op_owns_file(struct rt_store *s, const char *path)
+{
+    return rt_store_owns_file(s, path);
+}
+
 int rt_op_holds_libraries(struct rt_store *s)
 {
     return strcmp(s->ops->kind, "psb") != 0;

@@ -259,6 +259,10 @@ int hive_read_win_file(struct rt_store *st, const char *rel,
 
 /* What this store's journal may name, and how large it may be. */
 struct rt_journal_scope hive_journal_scope(struct hive_store *s);
+/* The store op own_file: the hives and their logs, the journal, the
+ * lock, a .dat table (current or as installed) in System32 or SysWOW64,
+ * the tree's PerfStringBackup.INI. */
+int hive_own_file(struct rt_store *s, const char *path);
 /* A reader's one line about a journal it finds (it never acts on it). */
 void hive_say_pending_journal(struct hive_store *s);
 int hive_begin(struct rt_store *st, struct rt_error *e);

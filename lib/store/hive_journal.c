@@ -92,6 +92,57 @@ static int is_store_file(void *ctx, const char *rel)
     return ok;
 }
 
+int hive_own_file(struct rt_store *st, const char *path)
+{
+    struct hive_store *s = hs(st);
+    static const char *const hive_and_logs[] = {"", ".LOG", ".LOG1", ".LOG2",
+                                                NULL};
+    static const char *const itself[] = {"", NULL};
+    if (rt_store_names_file(path, s->software.path, hive_and_logs) ||
+        rt_store_names_file(path, s->system.path, hive_and_logs) ||
+        rt_store_names_file(path, s->journal, itself) ||
+        rt_store_names_file(path, s->lock_path, itself))
+        return 1;
+    /* PerfStringBackup.INI, which every commit rewrites with the tables
+     * and Windows' lodctr /R reads back. */
+    const char *win = hive_windows_dir(&s->base);
+    if (win) {
+        char *psb = NULL;
+        if (asprintf(&psb, "%s/%s", win, PSB_IN_WINDOWS) < 0)
+            return 0;
+        int named = rt_store_names_file(path, psb, itself);
+        free(psb);
+        if (named)
+            return 1;
+    }
+    /* A table, current (perfc, perfh) or as installed (perfd, perfi),
+     * in either folder of tables. */
+    const char *slash = rt_os_last_separator(path);
+    const char *name = slash ? slash + 1 : path;
+    char table[16];
+    size_t n = strlen(name);
+    if (n >= sizeof table)
+        return 0;
+    memcpy(table, name, n + 1);
+    if (n > 4 && strchr("dDiI", table[4]))
+        table[4] = 'c';
+    if (!is_table_name(table))
+        return 0;
+    const char *dirs[2] = {s->system32, s->syswow64};
+    for (int i = 0; i < 2; i++) {
+        if (!dirs[i])
+            continue;
+        char *file = NULL;
+        if (asprintf(&file, "%s/%s", dirs[i], name) < 0)
+            return 0;
+        int named = rt_store_names_file(path, file, itself);
+        free(file);
+        if (named)
+            return 1;
+    }
+    return 0;
+}
+
 /* The largest REL (a file of the store: is_store_file) may be: a hive
  * within the 2 GB Windows keeps one under (its reader takes no larger), a
  * .dat table within its cap, PerfStringBackup.INI within a backup's, an

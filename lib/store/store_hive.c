@@ -554,6 +554,7 @@ static const struct rt_store_ops hive_ops = {
     .layout = hive_layout,
     .tables_in_files = hive_tables_in_files,
     .change_max = hive_change_max,
+    .own_file = hive_own_file,
     .close = hive_close,
     .windows_dir = hive_windows_dir,
     .has_win_files = hive_has_win_files,

@@ -234,6 +234,12 @@ static uint64_t psb_change_max(struct rt_store *st)
     return max < RT_BACKUP_FILE_MAX ? max : RT_BACKUP_FILE_MAX;
 }
 
+static int psb_own_file(struct rt_store *st, const char *path)
+{
+    static const char *const itself[] = {"", NULL};
+    return rt_store_names_file(path, ps(st)->path, itself);
+}
+
 static const struct rt_store_ops psb_ops = {
     .kind = "psb",
     .begin = psb_begin,
@@ -248,6 +254,7 @@ static const struct rt_store_ops psb_ops = {
     .apply = psb_apply,
     .layout = psb_layout,
     .change_max = psb_change_max,
+    .own_file = psb_own_file,
     .close = psb_close,
 };
 

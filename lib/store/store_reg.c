@@ -394,6 +394,13 @@ static uint64_t reg_change_max(struct rt_store *st)
     return r->format == RT_REG_V5_UTF16 ? room * 4 / 26 : room * 4 / 13;
 }
 
+/* The file itself and its writer's lock (FILE.lock). */
+static int reg_own_file(struct rt_store *st, const char *path)
+{
+    static const char *const file_and_lock[] = {"", ".lock", NULL};
+    return rt_store_names_file(path, rs(st)->path, file_and_lock);
+}
+
 static const struct rt_store_ops reg_ops = {
     .kind = "reg",
     .begin = reg_begin,
@@ -409,6 +416,7 @@ static const struct rt_store_ops reg_ops = {
     .check_apply = reg_check_apply,
     .layout = reg_layout,
     .change_max = reg_change_max,
+    .own_file = reg_own_file,
     .close = reg_close,
 };
 

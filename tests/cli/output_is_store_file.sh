@@ -1,0 +1,76 @@
+# An output the user names (backup FILE, audit --textfile, --emit-reg,
+# repair --backup, lodctr /S:FILE) that is one of the open store's own
+# files is refused, exit 64, nothing written: the hives and their logs,
+# the journal and the lock, a .dat table (current or as installed, in
+# System32 or SysWOW64), the tree's PerfStringBackup.INI; a reg: store's
+# file and its lock; a psb: store's file. In any letter case (Windows
+# sees one name there) and through a link to the store's folder. A file
+# of another name beside them is written as before.
+. tests/cli/lib.sh
+
+T=$TMPDIR/t
+expect_exit 0 "$REGTOOL" --store "hive:$T" init --languages 009,019
+C=$T/Windows/System32/config
+ln -s "$C" "$TMPDIR/to-config"
+CS="--create-service --library x.dll --open O --collect C --close X"
+refused() {   # refused WHAT CMD...: exit 64, said, the tree unchanged
+    what=$1; shift
+    expect_exit 64 "$@"
+    expect_grep "names one of the store's own files" "$ERR"
+    expect_grep "nothing was written" "$ERR"
+    expect_same_tree "$T" "$TMPDIR/before" "$what changed the tree"
+}
+tree_state "$T" >"$TMPDIR/before"
+S="--store hive:$T"
+for f in "$C/SOFTWARE" "$C/software.log1" "$C/SYSTEM.LOG2" "$C/System.LOG" \
+    "$C/regtool.journal" "$C/REGTOOL.LOCK" "$TMPDIR/to-config/SYSTEM" \
+    "$T/Windows/System32/perfc009.dat" "$T/Windows/SysWOW64/PERFH019.DAT" \
+    "$T/Windows/System32/perfi009.dat" "$T/Windows/SysWOW64/perfd019.dat" \
+    "$T/Windows/System32/perfc01A.dat" \
+    "$T/Windows/System32/PerfStringBackup.INI"; do
+    refused "backup --force $f" "$REGTOOL" $S backup --force "$f"
+    refused "backup $f" "$REGTOOL" $S backup "$f"
+    refused "backup --format reg $f" "$REGTOOL" $S backup --format reg --force "$f"
+    refused "audit --textfile $f" "$REGTOOL" $S audit --textfile "$f"
+    # shellcheck disable=SC2086
+    refused "install --emit-reg $f" "$REGTOOL" $S install --dry-run $CS \
+        --emit-reg "$f" ini-samples/transfer.ini
+    refused "repair --backup $f" "$REGTOOL" $S repair --backup "$f"
+    refused "repair --dry-run --backup $f" "$REGTOOL" $S repair --dry-run --backup "$f"
+done
+# lodctr /S:FILE answers with Windows' code for a bad parameter (87).
+ln -s "$REGTOOL" "$TMPDIR/lodctr"
+REGTOOL_STORE="hive:$T" expect_exit 87 "$TMPDIR/lodctr" "/S:$C/SOFTWARE"
+expect_grep "names one of the store's own files" "$ERR"
+expect_same_tree "$T" "$TMPDIR/before" "lodctr /S changed the tree"
+
+# Beside them, files of other names are written as before.
+expect_exit 0 "$REGTOOL" $S backup --force "$C/SOFTWARE.ini"
+expect_exit 0 "$REGTOOL" $S audit --textfile "$T/Windows/System32/perf.prom"
+expect_exit 0 "$REGTOOL" $S backup "$T/Windows/System32/perfc009.dat.bak"
+rm -f "$C/SOFTWARE.ini" "$T/Windows/System32/perf.prom" "$T/Windows/System32/perfc009.dat.bak"
+expect_same_tree "$T" "$TMPDIR/before" "the other outputs were not taken out"
+
+# A reg: store: its file and its lock. A psb: store: its file.
+expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/db.reg"
+expect_exit 0 "$REGTOOL" $S backup "$TMPDIR/db.ini"
+mkdir "$TMPDIR/stores"
+mv "$TMPDIR/db.reg" "$TMPDIR/db.ini" "$TMPDIR/stores/"
+tree_state "$TMPDIR/stores" >"$TMPDIR/stores-before"
+for f in "$TMPDIR/stores/db.reg" "$TMPDIR/stores/DB.REG.lock"; do
+    expect_exit 64 "$REGTOOL" --store "reg:$TMPDIR/stores/db.reg" backup --force "$f"
+    expect_grep "names one of the store's own files" "$ERR"
+    expect_exit 64 "$REGTOOL" --store "reg:$TMPDIR/stores/db.reg" audit --textfile "$f"
+    # shellcheck disable=SC2086
+    expect_exit 64 "$REGTOOL" --store "reg:$TMPDIR/stores/db.reg" install --dry-run \
+        $CS --emit-reg "$f" ini-samples/transfer.ini
+done
+expect_exit 64 "$REGTOOL" --store "psb:$TMPDIR/stores/db.ini" backup --force "$TMPDIR/stores/db.ini"
+expect_grep "names one of the store's own files" "$ERR"
+expect_exit 64 "$REGTOOL" --store "psb:$TMPDIR/stores/db.ini" audit --textfile "$TMPDIR/stores/db.ini"
+expect_same_tree "$TMPDIR/stores" "$TMPDIR/stores-before" "a reg: or psb: store's file changed"
+# Several stores audited: the textfile is none of theirs.
+expect_exit 64 "$REGTOOL" audit --textfile "$TMPDIR/stores/db.ini" \
+    "hive:$T" "psb:$TMPDIR/stores/db.ini"
+expect_same_tree "$TMPDIR/stores" "$TMPDIR/stores-before" "a fleet's textfile replaced a store"
+echo "outputs over the store's own files: refused"

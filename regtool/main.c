@@ -103,6 +103,25 @@ int cmd_version(int argc, char **argv)
     return RT_EXIT_OK;
 }
 
+/* RC, the status of a command that ran to its end, or its status for an
+ * interrupt (128 + the signal; DROPIN: lodctr's ERROR_CANCELLED, which
+ * rt_dropin_exit turns into the same) when an interrupt the command had taken over
+ * came after its last check (while it printed its last lines): the run
+ * is then said to have been interrupted, and what it printed stands,
+ * rather than exit 0 for a SIGTERM it never answered. A failure's
+ * status is kept: it says more than the interrupt. */
+static int finished(int rc, int dropin)
+{
+    /* Its last lines written out here, not by exit: an interrupt while
+     * they are written is noted in time to be answered. */
+    fflush(stdout);
+    if (rc != 0 || !rt_os_interrupted())
+        return rc;
+    rt_cli_error("interrupted as it ended: what it did and said above "
+                 "is complete");
+    return dropin ? RT_ERR_CANCELLED : 128 + rt_os_interrupted();
+}
+
 int main(int argc, char **argv)
 {
 #ifdef __GLIBC__
@@ -151,9 +170,9 @@ int main(int argc, char **argv)
     if (rt_cli_parse_global(&argc, &argv) != 0)
         return dropin ? RT_ERR_INVALID_PARAMETER : RT_EXIT_USAGE;
     if (dropin == 1)
-        return rt_dropin_exit(rt_lodctr_main(argc, argv));
+        return rt_dropin_exit(finished(rt_lodctr_main(argc, argv), 1));
     if (dropin == 2)
-        return rt_dropin_exit(rt_unlodctr_main(argc, argv));
+        return rt_dropin_exit(finished(rt_unlodctr_main(argc, argv), 1));
     if (argc < 2) {
         usage(stderr);
         return RT_EXIT_USAGE;
@@ -166,8 +185,10 @@ int main(int argc, char **argv)
         return RT_EXIT_OK;
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            return finished(rc, 0);
+        }
     rt_cli_error("unknown command '%s' (try 'regtool --help')", argv[1]);
     return RT_EXIT_USAGE;
 }

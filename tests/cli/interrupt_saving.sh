@@ -78,4 +78,21 @@ for out in a.prom rec.hive; do
 done
 grep -q '^regtool_audit_success 1$' "$OUTS/a.prom" || fail "the textfile was not put in place whole"
 expect_exit 0 "$REGTOOL" hive check "$OUTS/rec.hive"
+# A SIGTERM as a writer prints its last line, its change made: exit 143
+# and a line that says the run was interrupted as it ended, not exit 0
+# as though no signal had come (the line printed stands).
+strace -f -o /dev/null -e trace=write -e inject=write:signal=TERM \
+    "$REGTOOL" --store "hive:$T" disable PerfOS >"$OUT" 2>"$ERR"
+got=$?
+[ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "disable, SIGTERM at its last line: exit $got, want 143"; }
+expect_grep "^disabled PerfOS$" "$OUT"
+expect_grep "^regtool: interrupted as it ended: what it did and said above is complete$" "$ERR"
+expect_exit 0 "$REGTOOL" --store "hive:$T" query PerfOS
+expect_grep "disabled" "$OUT"
+ln -s "$REGTOOL" "$TMPDIR/lodctr"
+REGTOOL_STORE="hive:$T" strace -f -o /dev/null -e trace=write -e inject=write:signal=TERM \
+    "$TMPDIR/lodctr" /E:PerfOS >"$OUT" 2>"$ERR"
+got=$?
+[ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "lodctr /E, SIGTERM at its last line: exit $got, want 143"; }
+expect_grep "^lodctr: interrupted as it ended" "$ERR"
 echo ok

@@ -134,6 +134,11 @@ int rt_os_mkdirs_noting(const char *path, char ***made, size_t *n_made);
  * set-user-ID, set-group-ID or sticky, whatever a tree's file had), as
  * they are (nothing on Windows). */
 int rt_os_set_mode(int fd, unsigned mode);
+/* Gives the open file FD owner UID and group GID, as far as this process
+ * may (root: both; another user: a group it is in), so that a file put in
+ * place of another is still its owner's; does nothing on Windows. A
+ * refusal is no failure: the file stays this process's. */
+void rt_os_keep_owner(int fd, unsigned uid, unsigned gid);
 /* MODE as a file created now gets it: without the bits the process's
  * umask takes away (MODE itself on Windows). */
 unsigned rt_os_creation_mode(unsigned mode);
@@ -148,6 +153,7 @@ struct rt_os_stat {
      * file of a tree that another name shares may be a host file. */
     uint64_t links;
     unsigned mode;       /* permission bits (0666 where there are none) */
+    unsigned uid, gid;   /* owner and group (0 where there are none) */
     /* Last modification, in nanoseconds since the system's epoch: with
      * the size and identity, tells whether a file was written since it
      * was last looked at (a write within the file system's timestamp
@@ -385,6 +391,8 @@ struct rt_os_saving {
     uint64_t sent;        /* bytes handed to rt_os_start_writeback */
     const struct rt_os_write_calls *calls;  /* NULL: this layer's own */
     char *disk;           /* rt_os_hold_disk_of(PATH) while it is open */
+    int keep_owner;       /* REPLACE of a file: its UID and GID kept */
+    unsigned uid, gid;
 };
 /* Opens PATH by RULE (MODE: the permission bits of a replacement, on
  * POSIX). The name the data is meant for (PATH or PATH_NNN, the first

@@ -499,6 +499,8 @@ static void from_stat(const struct stat *st, struct rt_os_stat *out)
     out->ino = (uint64_t)st->st_ino;
     out->links = (uint64_t)st->st_nlink;
     out->mode = (unsigned)st->st_mode & 07777;
+    out->uid = (unsigned)st->st_uid;
+    out->gid = (unsigned)st->st_gid;
     out->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u +
                     (uint64_t)st->st_mtim.tv_nsec;
     out->what = kind_name(st->st_mode);
@@ -623,6 +625,16 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
 int rt_os_set_mode(int fd, unsigned mode)
 {
     return fchmod(fd, (mode_t)(mode & 0777));
+}
+
+void rt_os_keep_owner(int fd, unsigned uid, unsigned gid)
+{
+    /* Root gives both; another user only a group it is in (the kernel
+     * refuses the rest, and the file stays its maker's). */
+    if (geteuid() == 0 && fchown(fd, (uid_t)uid, (gid_t)gid) == 0)
+        return;
+    if (fchown(fd, (uid_t)-1, (gid_t)gid) != 0)
+        return;     /* not a group of ours: the file stays ours */
 }
 
 static mode_t process_umask;

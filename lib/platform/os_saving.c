@@ -146,13 +146,21 @@ static int saving_name(struct rt_os_saving *sv, const char *path,
             errno = ENOMEM;
             return -1;
         }
-        /* A file replaced keeps its permission bits (a backup of 0600
-         * stays 0600), a new one gets MODE: either as the umask leaves
-         * a new file's (never a hostile tree's 0666 or set-user-ID). */
+        /* A file replaced keeps its owner, its group and their
+         * permission bits (a backup of 0600 stays 0600, a textfile a
+         * monitoring group reads or a .reg file a team writes, 0640 or
+         * 0660, stays its group's); what others may do, as the umask
+         * leaves a new file's (never a hostile tree's 0666), and never
+         * set-user-ID. A new file gets MODE as the umask leaves it. */
         struct rt_os_stat was;
-        *mode = rt_os_creation_mode(
-            rt_os_stat(path, &was) == 0 && was.kind == RT_OS_FILE ? was.mode
-                                                                   : *mode);
+        if (rt_os_stat(path, &was) == 0 && was.kind == RT_OS_FILE) {
+            *mode = (was.mode & 0770) | (rt_os_creation_mode(was.mode) & 07);
+            sv->keep_owner = 1;
+            sv->uid = was.uid;
+            sv->gid = was.gid;
+        } else {
+            *mode = rt_os_creation_mode(*mode);
+        }
     } else {
         /* The name is taken when the file is whole (finish); a name in
          * use now is refused, or passed over, before anything is
@@ -182,7 +190,10 @@ int rt_os_saving_open_via(struct rt_os_saving *sv, const char *path,
         return -1;
     }
     free(on_disk);
-    if ((sv->fd = open_temporary(*used, &sv->path)) < 0 ||
+    /* The owner first: a change of owner may take set-id bits away. */
+    if ((sv->fd = open_temporary(*used, &sv->path)) >= 0 && sv->keep_owner)
+        rt_os_keep_owner(sv->fd, sv->uid, sv->gid);
+    if (sv->fd < 0 ||
         (rule == RT_OS_SAVE_REPLACE && rt_os_set_mode(sv->fd, mode) != 0)) {
         int err = errno;
         rt_os_saving_abandon(sv);

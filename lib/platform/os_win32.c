@@ -504,6 +504,13 @@ int rt_os_set_mode(int fd, unsigned mode)
     return 0;
 }
 
+void rt_os_keep_owner(int fd, unsigned uid, unsigned gid)
+{
+    (void)fd;
+    (void)uid;
+    (void)gid;
+}
+
 unsigned rt_os_creation_mode(unsigned mode)
 {
     return mode;

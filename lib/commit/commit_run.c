@@ -1,5 +1,6 @@
 /* Commit layer: running a commit: its intents, the preflight and its
  * reservations, the journal written and sealed, then applied. */
+#include "commit/io.h"
 #include "commit/journal_internal.h"
 #include "platform/grow.h"
 #include "platform/progress.h"
@@ -288,12 +289,6 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
     return 0;
 }
 
-static int interrupted(struct rt_error *e)
-{
-    if (!rt_os_interrupted())
-        return 0;
-    return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing changed");
-}
 
 /* The commit's journal as the next writer checks it (parse, in
  * journal_read.c): a commit whose journal would be refused is never
@@ -441,7 +436,8 @@ static int run_with(struct rt_commit *c, struct rt_journal *j,
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     size_t len = im.len, ilen = im.ilen;
     if (check_names(c, len, e) != 0 || check_extent(c, j, e) != 0 ||
-        preflight(c, &growth, &later, &mode, &rv, e) != 0 || interrupted(e)) {
+        preflight(c, &growth, &later, &mode, &rv, e) != 0 ||
+        rt_io_interrupted(e)) {
         reservations_release(&rv);
         rt_journal_image_free(&im);
         return -1;
@@ -498,7 +494,7 @@ static int run_with(struct rt_commit *c, struct rt_journal *j,
         if (rt_io_pwrite(fd, im.head, ilen, 0) != 0 || rt_io_fsync(fd) != 0 ||
             rt_io_fsync_dir_of(c->journal) != 0)
             goto fail;
-        if (interrupted(e) || write_fresh(c, e) != 0)
+        if (rt_io_interrupted(e) || write_fresh(c, e) != 0)
             goto undo;
         from = ilen;
         first = 1;
@@ -510,7 +506,7 @@ static int run_with(struct rt_commit *c, struct rt_journal *j,
     if (rt_io_pwrite_pieces(fd, im.pieces + first, im.n_pieces - first,
                             from) != 0)
         goto fail;
-    if (interrupted(e))
+    if (rt_io_interrupted(e))
         goto undo;
     /* The journal's name is durable already when the intent block was:
      * its directory is fsynced once per commit. */
@@ -551,7 +547,7 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
     rt_progress_report("writing the change", 0, 0);
     if (index_files(c) != 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    if (interrupted(e) || record_intents(c, e) != 0)
+    if (rt_io_interrupted(e) || record_intents(c, e) != 0)
         return -1;
     struct rt_journal *j = written_journal(c, e);
     if (!j)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/error.h"
 #include "platform/os.h"
 
 /* Test hook: the K-th write from now (counted as rt_io_totals.writes
@@ -124,6 +125,13 @@ int rt_io_unlink(const char *path)
         return -1;
     rt_io_count_write();
     return 0;
+}
+
+int rt_io_interrupted(struct rt_error *e)
+{
+    if (!rt_os_interrupted())
+        return 0;
+    return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing changed");
 }
 
 /* The rename is a replacement's commit point: an interrupt noted before

@@ -47,6 +47,11 @@ int rt_io_fsync(int fd);
 /* fsync of the directory holding PATH, so a rename or unlink is durable. */
 int rt_io_fsync_dir_of(const char *path);
 int rt_io_rename(const char *from, const char *to);
+struct rt_error;
+/* -1 with E (RT_ERR_CANCELLED, "interrupted: nothing changed") once an
+ * interrupt is noted (rt_os_interrupted), else 0: what a commit checks
+ * before its commit point, where stopping leaves the store as it was. */
+int rt_io_interrupted(struct rt_error *e);
 int rt_io_unlink(const char *path);
 /* rt_os_replace_file (a new file beside PATH, written, fsynced, renamed
  * over it) with its write and its rename counted: a store that replaces

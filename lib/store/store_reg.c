@@ -108,14 +108,22 @@ static int read_if_same_size(const struct reg_store *r, uint8_t **now,
     return rt_os_read_file_max(r->path, r->file_len, now, now_len);
 }
 
+/* The writer's lock beside the file: FILE.lock, a new string (NULL out
+ * of memory). */
+static char *lock_path_of(const struct reg_store *r)
+{
+    char *lock_path = NULL;
+    return asprintf(&lock_path, "%s.lock", r->path) < 0 ? NULL : lock_path;
+}
+
 static int reg_begin(struct rt_store *s, struct rt_error *e)
 {
     struct reg_store *r = rs(s);
     if (r->locked)
         return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
                             "reg store: transaction already open");
-    char *lock_path = NULL;
-    if (asprintf(&lock_path, "%s.lock", r->path) < 0)
+    char *lock_path = lock_path_of(r);
+    if (!lock_path)
         return oom(e);
     const struct rt_lock_wait w = {60, NULL, NULL};
     int rc = rt_lock_acquire(lock_path, &w, &r->lock, e);
@@ -228,12 +236,6 @@ static int serialize(struct reg_store *r, const struct rt_tree_key *root,
     return 0;
 }
 
-static int interrupted(struct rt_error *e)
-{
-    if (!rt_os_interrupted())
-        return 0;
-    return rt_error_set(e, RT_ERR_CANCELLED, "interrupted: nothing changed");
-}
 
 /* A write failed after changing the tree: the file, which nothing has
  * written, is read again (when that fails too, the next use tries). */
@@ -263,7 +265,7 @@ static int reg_change(struct rt_store *s, const struct rt_change_set *cs,
         return taken_back(r);
     uint8_t *bytes;
     size_t len;
-    if (interrupted(e) || serialize(r, root, &bytes, &len, e) != 0)
+    if (rt_io_interrupted(e) || serialize(r, root, &bytes, &len, e) != 0)
         return taken_back(r);
     if (check_only) {
         free(bytes);
@@ -272,7 +274,7 @@ static int reg_change(struct rt_store *s, const struct rt_change_set *cs,
     }
     /* The rename below is this store's commit point: an interrupt before
      * it leaves the file as it was. */
-    if (interrupted(e)) {
+    if (rt_io_interrupted(e)) {
         free(bytes);
         return taken_back(r);
     }
@@ -297,7 +299,7 @@ static int reg_change(struct rt_store *s, const struct rt_change_set *cs,
     if (rt_io_replace_file(r->path, bytes, len, mode) != 0) {
         int err = errno;
         free(bytes);
-        if (interrupted(e))
+        if (rt_io_interrupted(e))
             return taken_back(r);
         rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
                                       : RT_ERR_ACCESS_DENIED,
@@ -323,8 +325,8 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
 static int reg_check_apply(struct rt_store *s, const struct rt_change_set *cs,
                            struct rt_error *e)
 {
-    char *lock_path = NULL;
-    if (asprintf(&lock_path, "%s.lock", rs(s)->path) < 0)
+    char *lock_path = lock_path_of(rs(s));
+    if (!lock_path)
         return oom(e);
     int r = rt_lock_check(lock_path, e);
     free(lock_path);

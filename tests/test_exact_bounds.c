@@ -20,6 +20,8 @@
 #include "hive_fixture.h"
 #include "model/change_set.h"
 #include "model/diag.h"
+#include "model/size_caps.h"
+#include "ops/ops.h"
 #include "scratch.h"
 #include "store/hive_internal.h"
 
@@ -280,6 +282,47 @@ static void hive_slack_up_to_exactly_its_max_is_quiet(void **state)
     hive_fixture_remove(&c);
 }
 
+#ifndef _WIN32
+/* --- restore's .reg cap, on the reading side --------------------------- */
+
+/* What restore's reader makes of a .reg file of SIZE bytes (holes after
+ * its first line): its outcome, E's message kept. */
+static enum rt_backup_read read_reg_of(const char *dir, uint64_t size,
+                                       struct rt_error *e)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/backup.reg", dir);
+    static const char head[] = "REGEDIT4\r\n\r\n";
+    rt_os_unlink(path);
+    assert_int_equal(rt_os_write_new_file(path, head, sizeof head - 1), 0);
+    resize(path, size);
+    struct rt_backup_file f;
+    enum rt_backup_read r = rt_op_read_backup_file(path, &f, e);
+    rt_backup_file_free(&f);
+    return r;
+}
+
+/* A .reg file exactly RT_REG_FILE_MAX bytes long is read (what it holds
+ * then judged: NULs are no key, a malformed file); one byte more is
+ * refused by its size, naming the cap, before a byte is parsed. Sparse:
+ * no page of either is written. */
+static void reg_backup_read_up_to_exactly_its_cap(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir_new("rtregcap");
+    struct rt_error e = {0};
+    assert_int_equal(read_reg_of(dir, RT_REG_FILE_MAX, &e),
+                     RT_BACKUP_READ_MALFORMED);
+    assert_null(strstr(e.message, "larger than"));
+    memset(&e, 0, sizeof e);
+    assert_int_equal(read_reg_of(dir, RT_REG_FILE_MAX + 1, &e),
+                     RT_BACKUP_READ_TOO_LARGE);
+    assert_non_null(strstr(e.message, "a .reg file"));
+    assert_int_equal(scratch_remove(dir), 0);
+    free(dir);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +330,7 @@ int main(void)
         cmocka_unit_test(commit_check_refuses_as_its_run_would),
 #ifndef _WIN32
         cmocka_unit_test(commit_check_refuses_what_stands_in_the_way),
+        cmocka_unit_test(reg_backup_read_up_to_exactly_its_cap),
 #endif
         cmocka_unit_test(hive_slack_up_to_exactly_its_max_is_quiet),
     };

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <sys/stat.h>
+#endif
 #include <cmocka.h>
 
 #include "model/diag.h"
@@ -604,6 +607,41 @@ static void symbol_file_location(void **state)
     free(ini);
     unlink(link);
     free(link);
+
+    /* Links to a folder whose name begins with the INI's folder's, and to
+     * one beneath it: neither is the INI's directory, and the refusal
+     * says so (not a later layer's "a link"). */
+    char *other = NULL, *below = path_of("below");
+    assert_true(asprintf(&other, "%s-other", dir) > 0);
+    assert_int_equal(mkdir(other, 0755), 0);
+    assert_int_equal(mkdir(below, 0755), 0);
+    const char *targets[2] = {other, below};
+    for (int i = 0; i < 2; i++) {
+        char *target = NULL;
+        assert_true(asprintf(&target, "%s/x.h", targets[i]) > 0);
+        FILE *t = fopen(target, "wb");
+        assert_non_null(t);
+        fputs("#define X 2\n", t);
+        fclose(t);
+        link = path_of("near.h");
+        assert_int_equal(symlink(target, link), 0);
+        assert_true(asprintf(&ini, "[info]\ndrivername=P\nsymbolfile=near.h"
+                             "\n%s", tail) > 0);
+        const struct want near[] = {
+            E("t.ini", 3, "near.h",
+              "symbol file near.h is not in the INI's directory"),
+        };
+        load_fails(ini, near, N(near));
+        free(ini);
+        unlink(link);
+        free(link);
+        unlink(target);
+        free(target);
+    }
+    rmdir(other);
+    rmdir(below);
+    free(other);
+    free(below);
 
     /* A link to nothing. */
     link = path_of("dangling.h");

@@ -37,6 +37,19 @@ for l in 00F 0C0A 0ABE 0DC0; do
     [ -f "$TMPDIR/w/y/Windows/System32/perfc$l.dat" ] || fail "no perfc$l.dat"
 done
 
+# CurrentLanguage is a key (the predefined handle's), never a table of
+# its own: no perfcCurrentLanguage.dat, nor the tables as installed
+# (perfd, perfi) under its name, in either layout; 009's are all there.
+for layout in files registry; do
+    expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/w/c-$layout" init --languages 009,CurrentLanguage --layout $layout
+    found=$(find "$TMPDIR/w/c-$layout" -iname '*currentlanguage*')
+    [ -z "$found" ] || fail "$layout layout: a file of CurrentLanguage: $found"
+    for k in d i; do
+        [ -f "$TMPDIR/w/c-$layout/Windows/System32/perf${k}009.dat" ] ||
+            fail "$layout layout: no perf${k}009.dat"
+    done
+done
+
 # A failure after the check leaves nothing behind either: SysWOW64 is a
 # file, so its directory cannot be made once config/ was.
 mkdir -p "$TMPDIR/v/x/Windows"

@@ -136,6 +136,41 @@ static void bad_files_are_refused_with_their_line(void **state)
  * are), named with the file, the line that sets it and its target; one a
  * later section replaces with another type, one of another type (below
  * REG_LINK's number or above), or elsewhere, is not. */
+/* Perflib's subkeys that are no language id (a tool's own key, a stray
+ * one) are not listed as languages, as the hive store does not list
+ * them: no table of theirs is read, audited or written. */
+static void only_language_keys_are_languages(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "Windows Registry Editor Version 5.00\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\009]\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\Bogus]\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\0g9]\n"
+        "\n"
+        "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\0804]\n";
+    char *path;
+    if (asprintf(&path, "%s/langs.reg", dir) < 0)
+        abort();
+    assert_int_equal(rt_os_write_new_file(path, text, strlen(text)), 0);
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_reg_open(path, NULL, &e);
+    if (!s)
+        fail_msg("%s", e.message);
+    char **langs;
+    size_t n;
+    assert_int_equal(s->ops->list_languages(s, &langs, &n, &e), 0);
+    assert_int_equal(n, 2);
+    assert_true((!strcmp(langs[0], "009") && !strcmp(langs[1], "0804")) ||
+                (!strcmp(langs[0], "0804") && !strcmp(langs[1], "009")));
+    rt_strings_free(langs, n);
+    s->ops->close(s);
+    free(path);
+}
+
 static void link_values_are_key_anomalies(void **state)
 {
     (void)state;
@@ -675,6 +710,7 @@ int main(void)
         cmocka_unit_test(change_of_the_same_size_is_read_at_begin),
         cmocka_unit_test(commit_is_two_writes_and_each_is_a_crash_point),
         cmocka_unit_test(begin_removes_a_crashed_writers_temporary),
+        cmocka_unit_test(only_language_keys_are_languages),
         cmocka_unit_test(link_values_are_key_anomalies),
         cmocka_unit_test(numbered_control_set_is_a_key_anomaly),
         cmocka_unit_test(change_bound_leaves_room_for_the_file),

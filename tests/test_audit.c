@@ -1144,6 +1144,13 @@ static void key_anomalies_are_errors(void **state)
     assert_int_equal(e.code, RT_ERR_BADDB);
     assert_non_null(strstr(e.message, "SYSTEM\\S\\PERFOS and SYSTEM\\S\\PerfOS"));
     assert_non_null(strstr(e.message, "nothing was written"));
+    /* More than one: the first named, the rest left to audit; one alone
+     * is not said to have others. */
+    assert_non_null(strstr(e.message, ", and more: regtool audit lists them"));
+    memset(&e, 0, sizeof e);
+    assert_int_equal(rt_refuse_key_anomalies(v + 2, 1, &e), -1);
+    assert_non_null(strstr(e.message, "service-keys-differ-in-case); "));
+    assert_null(strstr(e.message, "and more"));
 }
 
 /* One provider whose counter and help ranges both overlap two others':

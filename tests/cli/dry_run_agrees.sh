@@ -98,6 +98,26 @@ for what in journal lock; do
         agree "$code" install $CS "$P/x.ini"
     done
 done
+# A lock file that is a second name of another file, on a file system
+# other than / (there a hard link a tree's owner made may be read, never
+# written): refused by the dry run as by the writer. Where /dev/shm is
+# such a file system.
+SHM=
+if [ -d /dev/shm ] && [ -w /dev/shm ] &&
+    [ "$(stat -c %d /dev/shm)" != "$(stat -c %d /)" ]; then
+    SHM=$(mktemp -d /dev/shm/regtool-dry.XXXXXX) || SHM=
+fi
+if [ -n "$SHM" ]; then
+    trap 'rm -rf "$SHM"' EXIT
+    expect_exit 0 "$REGTOOL" --store "hive:$SHM/w" init --layout files
+    : >"$SHM/other"
+    ln "$SHM/other" "$SHM/w/Windows/System32/config/regtool.lock"
+    for run in --dry-run ""; do
+        # shellcheck disable=SC2086
+        expect_exit 3 "$REGTOOL" --store "hive:$SHM/w" install $run $CS "$P/x.ini"
+        expect_grep "regtool.lock is a hard link (2 links): refused" "$ERR"
+    done
+fi
 
 # A REGEDIT4 store (its text, hex(7) too, in the code page: 1252 by
 # default) with a Russian language: the new Russian texts cannot be

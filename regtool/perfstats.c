@@ -104,29 +104,33 @@ static void list_text(const struct rt_op_perfstats *p)
 static int print_audit(const char *file, const struct rt_op_perfstats *p,
                        int json)
 {
-    const struct rt_op_stat_finding *v = p->findings;
     size_t n = p->n_findings;
+    struct rt_op_stat_finding x;
+    char message[512];
     if (json) {
         printf("{\"file\":");
         rt_json_string(stdout, file);
         printf(",\"findings\":[");
         for (size_t i = 0; i < n; i++) {
+            rt_op_perfstats_finding(p, i, &x, message, sizeof message);
             printf("%s{\"id\":\"%s\",\"severity\":\"%s\",\"server\":",
-                   i ? "," : "", v[i].id, v[i].error ? "error" : "warning");
-            rt_json_string(stdout, v[i].server);
+                   i ? "," : "", x.id, x.error ? "error" : "warning");
+            rt_json_string(stdout, x.server);
             printf(",\"stat\":");
-            rt_json_string_or_null(stdout, v[i].stat);
-            printf(",\"line\":%u,\"message\":", v[i].line);
-            rt_json_string(stdout, v[i].message);
+            rt_json_string_or_null(stdout, x.stat);
+            printf(",\"line\":%u,\"message\":", x.line);
+            rt_json_string(stdout, x.message);
             printf("}");
         }
         printf("],\"summary\":{\"errors\":%zu,\"warnings\":%zu}}\n",
                p->errors, p->warnings);
     } else {
-        for (size_t i = 0; i < n; i++)
-            printf("%s:%u: %s: %s [%s]\n", rt_cli_shown(file), v[i].line,
-                   v[i].error ? "error" : "warning",
-                   rt_cli_shown(v[i].message), v[i].id);
+        for (size_t i = 0; i < n; i++) {
+            rt_op_perfstats_finding(p, i, &x, message, sizeof message);
+            printf("%s:%u: %s: %s [%s]\n", rt_cli_shown(file), x.line,
+                   x.error ? "error" : "warning", rt_cli_shown(x.message),
+                   x.id);
+        }
         printf("%zu servers, %zu errors, %zu warnings\n", p->n_servers,
                p->errors, p->warnings);
     }

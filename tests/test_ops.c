@@ -611,12 +611,17 @@ static void perfstats_read_audit(void **state)
     assert_int_equal(p.warnings, 1);
     int seen_no_name = 0;
     for (size_t i = 0; i < p.n_findings; i++) {
-        if (strcmp(p.findings[i].id, "stat-no-name"))
+        struct rt_op_stat_finding x;
+        char message[300];
+        rt_op_perfstats_finding(&p, i, &x, message, sizeof message);
+        assert_ptr_equal(x.message, message);
+        if (strcmp(x.id, "stat-no-name"))
             continue;
         seen_no_name = 1;
-        assert_true(p.findings[i].error);
-        assert_int_equal(p.findings[i].line, 11);
-        assert_string_equal(p.findings[i].stat, "Threads");
+        assert_true(x.error);
+        assert_int_equal(x.line, 11);
+        assert_string_equal(x.stat, "Threads");
+        assert_non_null(strstr(message, "has no Name"));
     }
     assert_true(seen_no_name);
     size_t n_findings = p.n_findings;

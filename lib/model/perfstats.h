@@ -58,19 +58,30 @@ void rt_perfstats_free(struct rt_perfstats *p);
 const struct rt_perfstats_server *
 rt_perfstats_server(const struct rt_perfstats *p, const char *key);
 
+/* A finding holds what its message is made of, pointers into the
+ * perfstats, not the message: a file of 400,000 statistics has as many
+ * findings, and a message each took three times the file. */
 struct rt_perfstats_finding {
     const char *id;              /* stat-no-name, stat-duplicate,
                                     stat-bad-differentiate, server-no-stats */
     int error;                   /* 1 error, 0 warning */
-    const char *server, *stat;   /* pointers into the perfstats; STAT NULL */
+    const struct rt_perfstats_server *server;
+    const struct rt_perfstat *stat;     /* NULL for a finding on the server */
     unsigned line;
-    char message[256];
+    const struct rt_perfstat *first;    /* stat-duplicate: the first
+                                           section (STAT the second) */
+    size_t times;                /* stat-duplicate: its sections in all */
 };
+/* X's message in BUF (SIZE bytes, cut short there). */
+void rt_perfstats_finding_message(const struct rt_perfstats_finding *x,
+                                  char *buf, size_t size);
 
 /* The audit: statistics without a Name (System Monitor lists them with an
- * empty label), a stat key exported twice under its server (the second
- * overwrites the first on import), servers without statistics, and a
- * Differentiate that is neither TRUE nor FALSE (a warning). A new array in
+ * empty label), a stat key exported more than once under its server (on
+ * import the sections merge, the last value of each name winning: one
+ * finding a key), servers without statistics, and a Differentiate that
+ * is neither TRUE nor FALSE (a warning; of a key's sections, the last
+ * that has one, as import keeps). A new array in
  * *OUT; -1 when out of memory. O(n log n) in the statistics. */
 int rt_perfstats_audit(const struct rt_perfstats *p,
                        struct rt_perfstats_finding **out, size_t *n);

@@ -182,7 +182,7 @@ int rt_perfstats_read(const struct rt_reg_file *f, struct rt_perfstats *out)
         if (strchr(sep + 1, '\\'))
             continue;
         if (s->n_stats == s->cap_stats) {
-            size_t c = s->cap_stats ? s->cap_stats + s->cap_stats / 2 : 16;
+            size_t c = s->cap_stats + s->cap_stats / 2 + 1;
             struct rt_perfstat *v = realloc(s->stats, c * sizeof *v);
             if (!v)
                 goto fail;
@@ -234,10 +234,37 @@ static struct rt_perfstats_finding *add(struct findings *f, const char *id,
     memset(x, 0, sizeof *x);
     x->id = id;
     x->error = error;
-    x->server = s->key;
-    x->stat = st ? st->key : NULL;
+    x->server = s;
+    x->stat = st;
     x->line = st ? st->line : s->line;
     return x;
+}
+
+void rt_perfstats_finding_message(const struct rt_perfstats_finding *x,
+                                  char *buf, size_t size)
+{
+    const struct rt_perfstats_server *s = x->server;
+    const char *stat = x->stat ? x->stat->key : "";
+    if (!strcmp(x->id, "server-no-stats"))
+        snprintf(buf, size, "stat server %s%s%s%s has no statistics: System "
+                 "Monitor offers nothing from it", s->key, s->name ? " (" : "",
+                 s->name ? s->name : "", s->name ? ")" : "");
+    else if (!strcmp(x->id, "stat-no-name"))
+        snprintf(buf, size, "statistic %s\\%s has no Name: System Monitor "
+                 "lists it without a label", s->key, stat);
+    else if (!strcmp(x->id, "stat-duplicate") && x->times > 2)
+        snprintf(buf, size, "statistic %s\\%s is exported %zu times (first at "
+                 "line %u): on import they merge, each value the last "
+                 "section's", s->key, x->first->key, x->times, x->first->line);
+    else if (!strcmp(x->id, "stat-duplicate"))
+        snprintf(buf, size, "statistic %s\\%s is exported again (first at "
+                 "line %u): on import the second overwrites the first",
+                 s->key, stat, x->first->line);
+    else
+        snprintf(buf, size, "statistic %s\\%s has Differentiate \"%.60s\": "
+                 "neither TRUE (a rate) nor FALSE (a count)", s->key, stat,
+                 x->stat && x->stat->differentiate ? x->stat->differentiate
+                                                   : "");
 }
 
 /* A server's stats, by key (rt_utf8_casecmp) and, among equal keys, in
@@ -283,6 +310,15 @@ static int repeated_stats(const struct rt_perfstats_server *s, size_t *first)
     return 0;
 }
 
+/* What the audit keeps of each stat of a server while it looks at it. */
+struct stat_run {
+    size_t first;       /* the earlier stat of its key, or SIZE_MAX */
+    size_t times;       /* of a key's first: its sections in all */
+    size_t second;      /* of a key's first: its second section */
+    size_t diff_at;     /* of a key's first: the last with Differentiate */
+    int named;          /* of a key's first: a section has a Name */
+};
+
 int rt_perfstats_audit(const struct rt_perfstats *p,
                        struct rt_perfstats_finding **out, size_t *n)
 {
@@ -294,68 +330,61 @@ int rt_perfstats_audit(const struct rt_perfstats *p,
         if (p->servers[i].n_stats > most)
             most = p->servers[i].n_stats;
     size_t *first = malloc((most ? most : 1) * sizeof *first);
-    char *named = malloc(most ? most : 1);
-    if (!first || !named) {
-        free(first);
-        free(named);
-        return -1;
-    }
+    struct stat_run *run = malloc((most ? most : 1) * sizeof *run);
+    if (!first || !run)
+        goto fail;
     for (size_t i = 0; i < p->n_servers; i++) {
         const struct rt_perfstats_server *s = &p->servers[i];
         struct rt_perfstats_finding *x;
-        if (!s->n_stats) {
-            if (!(x = add(&f, "server-no-stats", 0, s, NULL)))
-                goto fail;
-            snprintf(x->message, sizeof x->message,
-                     "stat server %s%s%s%s has no statistics: System Monitor "
-                     "offers nothing from it", s->key, s->name ? " (" : "",
-                     s->name ? s->name : "", s->name ? ")" : "");
-        }
+        if (!s->n_stats && !add(&f, "server-no-stats", 0, s, NULL))
+            goto fail;
         if (repeated_stats(s, first) != 0)
             goto fail;
-        /* A stat exported twice is one key on import, its values merged:
-         * named when any of its sections names it, and said to lack a
-         * Name once, not for each section (400,000 bare repeats of one
-         * key took 13 times the file in findings: review 39 F1). */
-        memset(named, 0, s->n_stats);
-        for (size_t j = 0; j < s->n_stats; j++)
-            if (s->stats[j].name && *s->stats[j].name)
-                named[first[j] == SIZE_MAX ? j : first[j]] = 1;
+        /* A stat exported more than once is one key on import, its
+         * values merged, the last of each name winning: named when any
+         * of its sections names it, its Differentiate the last given,
+         * each said once a key, not once a section (400,000 repeats of
+         * one key took 13 times the file in findings: reviews 39 F1 and
+         * 40). */
         for (size_t j = 0; j < s->n_stats; j++) {
+            size_t k = first[j] == SIZE_MAX ? j : first[j];
+            if (k == j)
+                run[j] = (struct stat_run){SIZE_MAX, 0, 0, SIZE_MAX, 0};
+            if (++run[k].times == 2)
+                run[k].second = j;
+            if (s->stats[j].name && *s->stats[j].name)
+                run[k].named = 1;
+            if (s->stats[j].differentiate)
+                run[k].diff_at = j;
+        }
+        for (size_t j = 0; j < s->n_stats; j++) {
+            if (first[j] != SIZE_MAX)
+                continue;
             const struct rt_perfstat *st = &s->stats[j];
-            if (first[j] == SIZE_MAX && !named[j]) {
-                if (!(x = add(&f, "stat-no-name", 1, s, st)))
+            if (!run[j].named && !add(&f, "stat-no-name", 1, s, st))
+                goto fail;
+            if (run[j].times > 1) {
+                if (!(x = add(&f, "stat-duplicate", 1, s,
+                              &s->stats[run[j].second])))
                     goto fail;
-                snprintf(x->message, sizeof x->message,
-                         "statistic %s\\%s has no Name: System Monitor lists "
-                         "it without a label", s->key, st->key);
+                x->first = st;
+                x->times = run[j].times;
             }
-            if (first[j] != SIZE_MAX) {
-                if (!(x = add(&f, "stat-duplicate", 1, s, st)))
-                    goto fail;
-                snprintf(x->message, sizeof x->message,
-                         "statistic %s\\%s is exported again (first at "
-                         "line %u): on import the second overwrites the "
-                         "first", s->key, st->key, s->stats[first[j]].line);
-            }
-            if (st->differentiate && st->kind == RT_STAT_UNKNOWN) {
-                if (!(x = add(&f, "stat-bad-differentiate", 0, s, st)))
-                    goto fail;
-                snprintf(x->message, sizeof x->message,
-                         "statistic %s\\%s has Differentiate \"%.60s\": "
-                         "neither TRUE (a rate) nor FALSE (a count)", s->key,
-                         st->key, st->differentiate);
-            }
+            if (run[j].diff_at != SIZE_MAX &&
+                s->stats[run[j].diff_at].kind == RT_STAT_UNKNOWN &&
+                !add(&f, "stat-bad-differentiate", 0, s,
+                     &s->stats[run[j].diff_at]))
+                goto fail;
         }
     }
     free(first);
-    free(named);
+    free(run);
     *out = f.v;
     *n = f.n;
     return 0;
 fail:
     free(first);
-    free(named);
+    free(run);
     free(f.v);
     return -1;
 }

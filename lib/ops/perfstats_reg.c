@@ -22,7 +22,7 @@ struct rt_op_perfstats_held {
     struct rt_perfstats_finding *audit;
     struct rt_op_stat_server *servers;
     struct rt_op_stat *all_stats;          /* every server's, one array */
-    struct rt_op_stat_finding *findings;
+    size_t n_audit;
 };
 
 /* *WHY as FMT says, NULL when out of memory for it; returns STATUS. */
@@ -203,19 +203,24 @@ static int give_audit(struct rt_op_perfstats_held *h,
     size_t n;
     if (rt_perfstats_audit(&h->stats, &h->audit, &n) != 0)
         return -1;
-    h->findings = calloc(n ? n : 1, sizeof *h->findings);
-    if (!h->findings)
-        return -1;
     for (size_t i = 0; i < n; i++) {
-        const struct rt_perfstats_finding *x = &h->audit[i];
-        h->findings[i] = (struct rt_op_stat_finding){
-            x->id, x->error, x->server, x->stat, x->line, x->message};
-        out->errors += x->error != 0;
-        out->warnings += x->error == 0;
+        out->errors += h->audit[i].error != 0;
+        out->warnings += h->audit[i].error == 0;
     }
-    out->findings = h->findings;
+    h->n_audit = n;
     out->n_findings = n;
     return 0;
+}
+
+void rt_op_perfstats_finding(const struct rt_op_perfstats *p, size_t i,
+                             struct rt_op_stat_finding *out, char *buf,
+                             size_t size)
+{
+    const struct rt_perfstats_finding *x = &p->held->audit[i];
+    rt_perfstats_finding_message(x, buf, size);
+    *out = (struct rt_op_stat_finding){
+        x->id, x->error, x->server->key, x->stat ? x->stat->key : NULL,
+        x->line, buf};
 }
 
 /* FILE's folder confined as a store's (a tree, on its disk) in *ROOT
@@ -256,8 +261,12 @@ static enum rt_op_perfstats_status read_held(const char *file,
     enum rt_op_perfstats_status st = load(file, codepage, &h->file, why);
     if (st != RT_OP_PERFSTATS_OK)
         return st;
-    if (rt_perfstats_read(&h->file, &h->stats) != 0 ||
-        give_servers(h, out) != 0 ||
+    int r = rt_perfstats_read(&h->file, &h->stats);
+    /* The registrations are copied out of the file: it goes before the
+     * lists and the audit are made, not beside them. */
+    rt_reg_file_free(&h->file);
+    memset(&h->file, 0, sizeof h->file);
+    if (r != 0 || give_servers(h, out) != 0 ||
         ((flags & RT_OP_PERFSTATS_AUDIT) && give_audit(h, out) != 0))
         return say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
     return RT_OP_PERFSTATS_OK;
@@ -267,7 +276,6 @@ void rt_op_perfstats_free(struct rt_op_perfstats *p)
 {
     struct rt_op_perfstats_held *h = p->held;
     if (h) {
-        free(h->findings);
         free(h->all_stats);
         free(h->servers);
         free(h->audit);

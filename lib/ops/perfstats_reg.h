@@ -25,6 +25,7 @@ struct rt_op_stat_server {
     size_t n_stats;
 };
 
+/* A finding of the audit, as rt_op_perfstats_finding gives it. */
 struct rt_op_stat_finding {
     const char *id;          /* stat-no-name, stat-duplicate,
                                 stat-bad-differentiate, server-no-stats */
@@ -41,11 +42,18 @@ struct rt_op_perfstats_held;
 struct rt_op_perfstats {
     const struct rt_op_stat_server *servers;   /* in file order */
     size_t n_servers;
-    /* With RT_OP_PERFSTATS_AUDIT: what the audit found. */
-    const struct rt_op_stat_finding *findings;
+    /* With RT_OP_PERFSTATS_AUDIT: how many findings the audit made
+     * (rt_op_perfstats_finding gives each), and of what severity. */
     size_t n_findings, errors, warnings;
     struct rt_op_perfstats_held *held;
 };
+/* Finding I (below P->n_findings) of P's audit in *OUT, in file order
+ * of the keys; its message written to BUF (SIZE bytes, cut short there),
+ * OUT->message pointing to it: made when asked for, never held, since a
+ * file of 400,000 statistics has as many. */
+void rt_op_perfstats_finding(const struct rt_op_perfstats *p, size_t i,
+                             struct rt_op_stat_finding *out, char *buf,
+                             size_t size);
 
 enum rt_op_perfstats_status {
     RT_OP_PERFSTATS_OK,

@@ -560,7 +560,35 @@ if [ "$ASAN" = 0 ]; then
         $((10 * in + 24 * MB)) "$REGTOOL" perfstats audit "$TMPDIR/dupstat.reg"
     [ "$(grep -c 'stat-no-name' "$OUT")" = 1 ] ||
         fail "perfstats audit: not one stat-no-name for the key exported 400000 times"
-    rm -f "$TMPDIR/tinyenum.reg" "$TMPDIR/dupstat.reg"
+    # Each section of that key with a Differentiate neither TRUE nor
+    # FALSE: one stat-duplicate and one stat-bad-differentiate for the
+    # key (the last given is what import keeps), not one a section, and
+    # no message held for any (a 256-byte message a finding took 14.7 x
+    # the file: review 40).
+    awk 'BEGIN { printf "REGEDIT4\n"
+                 for (i = 0; i < 400000; i++)
+                     printf "[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum\\S\\x]\n\"Differentiate\"=\"z\"\n" }' \
+        >"$TMPDIR/dupstat.reg"
+    in=$(stat -c %s "$TMPDIR/dupstat.reg")
+    PEAK_EXIT_MAX=2 peak "perfstats audit of one statistic exported 400000 times with a bad Differentiate ($((in / 1024)) KB)" \
+        $((10 * in + 24 * MB)) "$REGTOOL" perfstats audit "$TMPDIR/dupstat.reg"
+    [ "$(grep -c '\[stat-duplicate\]$' "$OUT")" = 1 ] && [ "$(grep -c '\[stat-bad-differentiate\]$' "$OUT")" = 1 ] ||
+        fail "perfstats audit: not one finding of each kind for the key exported 400000 times"
+    expect_grep "statistic S.x is exported 400000 times (first at line 2)" "$OUT"
+    # 200,000 servers of one statistic each (a Differentiate, no Name):
+    # each server's list of statistics began at 16 (13 to 21 x the
+    # file, review 40).
+    awk 'BEGIN { printf "REGEDIT4\n"
+                 for (i = 0; i < 200000; i++)
+                     printf "[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Control\\PerfStats\\Enum\\S%x\\x]\n\"Differentiate\"=\"z\"\n", i }' \
+        >"$TMPDIR/servers.reg"
+    in=$(stat -c %s "$TMPDIR/servers.reg")
+    for verb in list audit; do
+        PEAK_EXIT_MAX=2 peak "perfstats $verb of 200000 servers of one statistic ($((in / 1024)) KB)" \
+            $((10 * in + 24 * MB)) "$REGTOOL" perfstats $verb "$TMPDIR/servers.reg"
+    done
+    expect_grep "^200000 servers, 200000 errors, 200000 warnings" "$OUT"
+    rm -f "$TMPDIR/tinyenum.reg" "$TMPDIR/dupstat.reg" "$TMPDIR/servers.reg"
     in=$(stat -c %s "$TMPDIR/tiny.reg")
     # Removing a server from such a file wrote it again from every value
     # held (15 x, review 33 F5): section by section now.

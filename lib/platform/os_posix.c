@@ -55,6 +55,20 @@ static int shared_with_host(const struct stat *st, uid_t tree_owner)
            st->st_dev == host_dev;
 }
 
+/* PATH, resolved in B, refused for a write when the folder it lies in
+ * was named through a read-only mount (held by the source of that view,
+ * on a mount that may be written: review 40): -1 with errno EROFS and
+ * the reason, B let go; else 0. */
+static int refused_read_only(const char *path, struct beneath *b)
+{
+    if (b->dir < 0 || !b->read_only)
+        return 0;
+    os_posix_resolved_done(b);
+    (void)path;
+    return rt_os_refuse(EROFS, "Read-only file system (the folder holding "
+                        "it was named through a read-only mount)");
+}
+
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
     /* O_NONBLOCK: a FIFO or device opens at once (and is refused below)
@@ -76,6 +90,9 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
         errno = EISDIR;
         return -1;
     }
+    if (mode != RT_OS_READ && mode != RT_OS_READ_AS_WRITE &&
+        refused_read_only(path, &b) != 0)
+        return -1;
     /* What stands there is looked at before it is opened: the open of a
      * device runs its driver, as root, whatever O_NONBLOCK (a watchdog
      * armed, a serial line's DTR raised: review 38 F5). Beneath a tree a
@@ -423,6 +440,14 @@ int rt_os_rename(const char *from, const char *to)
         os_posix_resolved_done(&bf);
         return -1;
     }
+    if (refused_read_only(from, &bf) != 0) {
+        os_posix_resolved_done(&bt);
+        return -1;
+    }
+    if (refused_read_only(to, &bt) != 0) {
+        os_posix_resolved_done(&bf);
+        return -1;
+    }
     int r;
     if (bf.dir < 0 && bt.dir < 0)
         r = rename(from, to);
@@ -443,7 +468,7 @@ int rt_os_rename(const char *from, const char *to)
 static int remove_path(const char *path, int flags)
 {
     struct beneath b;
-    if (os_posix_resolve(path, &b) != 0)
+    if (os_posix_resolve(path, &b) != 0 || refused_read_only(path, &b) != 0)
         return -1;
     int r;
     if (b.dir < 0) {
@@ -478,7 +503,7 @@ int rt_os_rmdir(const char *path)
 int rt_os_mkdir(const char *path)
 {
     struct beneath b;
-    if (os_posix_resolve(path, &b) != 0)
+    if (os_posix_resolve(path, &b) != 0 || refused_read_only(path, &b) != 0)
         return -1;
     int r = b.dir < 0  ? mkdir(path, 0755)
             : *b.leaf ? mkdirat(b.dir, b.leaf, 0755)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <linux/openat2.h>
@@ -35,6 +36,7 @@ struct confined {
     unsigned refs;
     int input;      /* only ever confined as a folder of the user's input */
     char *disk;     /* the disk an input folder lies on, confined with it */
+    int read_only;  /* named through a read-only mount */
 };
 static struct confined *roots;
 static size_t n_roots;
@@ -310,7 +312,8 @@ static int disk_of(const char *abs, char **disk, char **on)
     return 0;
 }
 
-static int confine_one(const char *dir, int input, char **canonical);
+static int confine_one(const char *dir, const char *spelled, int input,
+                       char **canonical);
 
 /* PATH, named whole to confine or rt_os_hold_disk_of (a store, an input
  * or an output the user typed, however spelled: "$DISK/Windows/.", a
@@ -389,7 +392,7 @@ int rt_os_hold_disk_of(const char *path, char **held, char **canon)
      * would not be seen beneath the disk's canonical form, and a link of
      * the disk would be followed. */
     int r = disk_of(abs, &disk, &on) != 0 ? -1
-            : disk ? confine_one(disk, 0, held) : 0;
+            : disk ? confine_one(disk, path, 0, held) : 0;
     int err = errno;
     if (r == 0 && *held && canon &&
         asprintf(canon, "%s%s", *held, on + strlen(disk)) < 0) {
@@ -425,7 +428,7 @@ static int confine_spelled(const char *dir, int input, int hold_disk,
                            char **canonical)
 {
     if (!hold_disk)
-        return confine_one(dir, input, canonical);
+        return confine_one(dir, dir, input, canonical);
     /* A folder of the user's input on another machine's disk (a backup
      * in its Windows\Temp, an INI in its Program Files, a hive named by
      * its file): the disk is confined as a tree first, so the folder is
@@ -439,7 +442,7 @@ static int confine_spelled(const char *dir, int input, int hold_disk,
     if (!rt_os_is_confined(dir) &&
         rt_os_hold_disk_of(dir, &held, &on_disk) != 0)
         return -1;
-    int r = confine_one(on_disk ? on_disk : dir, input, canonical);
+    int r = confine_one(on_disk ? on_disk : dir, dir, input, canonical);
     int err = errno;
     free(on_disk);
     if (held) {
@@ -478,8 +481,35 @@ static int confine(const char *dir, int input, int hold_disk, char **canonical)
     return r;
 }
 
-static int confine_one(const char *dir, int input, char **canonical)
+/* Whether PATH, as the user spelled it (or the nearest folder above it
+ * that is there, for a file or folder still to be made), is on a
+ * read-only mount. The walk may find such a folder bound from a disk's
+ * (a read-only view of it) and hold it by its source, on a mount that
+ * may be written: what the user named read-only stays so (review 40). */
+static int spelled_read_only(const char *path)
 {
+    char *p = strdup(path);
+    int ro = 0;
+    struct statvfs sv;
+    for (;;) {
+        const char *at = p && *p ? p : ".";
+        if (statvfs(at, &sv) == 0) {
+            ro = (sv.f_flag & ST_RDONLY) != 0;
+            break;
+        }
+        char *slash = p ? strrchr(p, '/') : NULL;
+        if (!slash || !p[1])
+            break;
+        slash[slash == p] = '\0';    /* "/x" up to "/", "a/b" to "a" */
+    }
+    free(p);
+    return ro;
+}
+
+static int confine_one(const char *dir, const char *spelled, int input,
+                       char **canonical)
+{
+    int read_only = spelled_read_only(spelled);
     if (canonical)
         *canonical = NULL;
     const char *abs;
@@ -528,6 +558,7 @@ static int confine_one(const char *dir, int input, char **canonical)
          * the path means from now on. */
         slot->refs++;
         slot->input = slot->input && input;
+        slot->read_only = slot->read_only || read_only;
         if (fstat(slot->fd, &was) == 0 && fstat(fd, &now) == 0 &&
             (was.st_dev != now.st_dev || was.st_ino != now.st_ino)) {
             int old = slot->fd;
@@ -545,6 +576,7 @@ static int confine_one(const char *dir, int input, char **canonical)
             slot->fd = fd;
             slot->refs = 1;
             slot->input = input;
+            slot->read_only = read_only;
         }
     }
     pthread_mutex_unlock(&roots_lock);
@@ -612,8 +644,9 @@ void rt_os_unconfine(const char *canonical)
  * folder of the user's input in *INPUT; -2 when PATH lies beneath none,
  * -1 with errno. */
 static int root_of(const char *path, const char **rel, char *root,
-                   size_t size, int *input)
+                   size_t size, int *input, int *read_only)
 {
+    int ro = 0;
     int fd = -2, all_input = 1;
     size_t best = 0;
     rt_os_refusal_clear();
@@ -626,6 +659,8 @@ static int root_of(const char *path, const char **rel, char *root,
         /* A user's input folder holding a tree (a store's folder in a
          * fleet's): the tree's rules hold beneath it. */
         all_input = all_input && roots[i].input;
+        /* Read-only when any folder held above it was named so. */
+        ro = ro || roots[i].read_only;
         if (fd != -2 && roots[i].len >= best)
             continue;
         if (fd >= 0)
@@ -638,6 +673,8 @@ static int root_of(const char *path, const char **rel, char *root,
             break;
     }
     *input = fd == -2 ? 0 : all_input;
+    if (read_only)
+        *read_only = fd >= 0 && ro;
     pthread_mutex_unlock(&roots_lock);
     return fd;
 }
@@ -647,7 +684,7 @@ int rt_os_is_confined(const char *path)
     const char *rel;
     char root[PATH_MAX];
     int input;
-    int fd = root_of(path, &rel, root, sizeof root, &input);
+    int fd = root_of(path, &rel, root, sizeof root, &input, NULL);
     if (fd >= 0)
         close(fd);
     return fd != -2;
@@ -768,7 +805,9 @@ static int resolve_absolute(const char *path, struct beneath *b)
     char root[PATH_MAX];
     b->dir = -1;
     b->leaf = "";
-    int fd = root_of(path, &rel, root, sizeof root, &b->input);
+    b->read_only = 0;
+    int fd = root_of(path, &rel, root, sizeof root, &b->input,
+                     &b->read_only);
     if (fd == -2)
         return 0;
     if (fd < 0)

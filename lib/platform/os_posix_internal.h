@@ -23,6 +23,7 @@ struct beneath {
     const char *leaf;  /* "" when the path is the confined directory */
     uid_t root_uid;    /* the confined tree's root folder's owner */
     int input;         /* the root is only a folder of the user's input */
+    int read_only;     /* the root was named through a read-only mount */
     char buf[PATH_MAX];
     /* The path from the file system's root: the confined directory's
      * canonical path and the part beneath it, as spelled. */

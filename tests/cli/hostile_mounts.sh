@@ -261,5 +261,36 @@ if unshare -m --propagation private true 2>/dev/null; then
     expect_same_tree "$OUT2" "$TMPDIR/bound-out.state"
 fi
 unmount_all
+
+# A read-only view of a disk (its folder bound elsewhere, the bind made
+# read-only: how a disk or an evidence copy is handed to a tool that must
+# not write it). The walk holds the disk by the view's source, on a mount
+# that may be written: every writer is refused as the kernel would
+# refuse it through the view (a store, an output, a new tree), and the
+# disk keeps its bytes (review 40 R40-5: each wrote, exit 0); readers and
+# dry runs work, as on any read-only media.
+fresh
+mkdir -p "$TMPDIR/rov"
+bind "$T" "$TMPDIR/rov"
+if mount -o remount,bind,ro "$TMPDIR/rov" 2>/dev/null; then
+    tree_state "$T" >"$TMPDIR/disk.state"
+    V=$TMPDIR/rov
+    expect_exit 0 "$REGTOOL" --store "hive:$V" query
+    # shellcheck disable=SC2086
+    expect_exit 0 "$REGTOOL" --store "hive:$V" install --dry-run $CS "$INI"
+    for args in "install $CS $INI" "disable PerfOS" "backup $V/Windows/bk.ini" \
+        "audit --textfile $V/Windows/a.prom"; do
+        # shellcheck disable=SC2086
+        expect_exit 3 "$REGTOOL" --store "hive:$V" $args
+        expect_grep "[Rr]ead-only file system" "$ERR"
+    done
+    expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/pristine" backup "$V/Windows/bk.ini"
+    expect_exit 3 "$REGTOOL" hive recover "$C/SOFTWARE" -o "$V/Windows/rec.hive"
+    expect_exit 3 "$REGTOOL" --store "hive:$V/Windows/Temp/new" init
+    expect_same_tree "$T" "$TMPDIR/disk.state" "a writer changed the disk through its read-only view"
+else
+    echo "SKIP: hostile_mounts: a bind cannot be made read-only here"
+fi
+unmount_all
 host_same
 echo "hostile mounts: every crossing refused, the host untouched; a mounted root works"

@@ -108,6 +108,11 @@ int rt_cli_audit_prometheus(char **specs, size_t n_specs, int many,
 /* Writers: SIGINT and SIGTERM no longer end the process at once; a
  * commit rolls back before its commit point, or finishes after it. */
 void rt_cli_catch_interrupts(void);
+/* What an interrupt did to a writer whose operation returned OP_RC: its
+ * words ("interrupted: nothing changed" when it failed, or wrote nothing
+ * as when there was nothing to change; "interrupted after the commit
+ * point: the change is complete" when it committed). */
+const char *rt_cli_interrupt_said(int op_rc);
 /* After a writer's operation (OP_RC 0 or -1 with E): prints "WHAT: E"
  * on failure and, when an interrupt came, which way it went ("interrupted:
  * nothing changed" / "interrupted after the commit point: the change is

@@ -255,12 +255,21 @@ int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e)
     }
     if (!sig)
         return op_rc ? rt_cli_exit_for(e->code) : RT_EXIT_OK;
-    if (op_rc == 0)
-        rt_cli_error("interrupted after the commit point: the change is "
-                     "complete");
-    else if (e->code == RT_ERR_CANCELLED)
-        rt_cli_error("interrupted: nothing changed");
+    if (op_rc == 0 || e->code == RT_ERR_CANCELLED)
+        rt_cli_error("%s", rt_cli_interrupt_said(op_rc));
     return 128 + sig;
+}
+
+const char *rt_cli_interrupt_said(int op_rc)
+{
+    uint64_t bytes;
+    unsigned writes, fsyncs;
+    rt_op_io_totals(&bytes, &writes, &fsyncs);
+    /* A run that wrote nothing (nothing to change, a dry run) made no
+     * commit to be past the point of (review 40 R40-6). */
+    return op_rc == 0 && writes
+               ? "interrupted after the commit point: the change is complete"
+               : "interrupted: nothing changed";
 }
 
 void rt_cli_say_own_file(const char *what, const char *file)

@@ -53,10 +53,7 @@ static int after_interrupt(const char *tool, int op, const struct rt_error *e,
 {
     if (!rt_os_interrupted() || (op != 0 && e->code != RT_ERR_CANCELLED))
         return code;
-    fprintf(stderr, "%s: %s\n", tool,
-            op != 0 ? "interrupted: nothing changed"
-                    : "interrupted after the commit point: the change is "
-                      "complete");
+    fprintf(stderr, "%s: %s\n", tool, rt_cli_interrupt_said(op));
     return RT_ERR_CANCELLED;
 }
 

@@ -95,4 +95,16 @@ REGTOOL_STORE="hive:$T" strace -f -o /dev/null -e trace=write -e inject=write:si
 got=$?
 [ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "lodctr /E, SIGTERM at its last line: exit $got, want 143"; }
 expect_grep "^lodctr: interrupted as it ended" "$ERR"
+# A writer with nothing to change interrupted at the writer's lock:
+# nothing changed, and it says so (review 40 R40-6: "after the commit
+# point: the change is complete", with no commit).
+for args in rebuild repair; do
+    # shellcheck disable=SC2086
+    strace -f -o /dev/null -e trace=flock -e inject=flock:signal=TERM:when=2 \
+        "$REGTOOL" --store "hive:$T" $args >"$OUT" 2>"$ERR"
+    got=$?
+    [ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "$args, SIGTERM at its lock: exit $got, want 143"; }
+    expect_grep "^regtool: interrupted: nothing changed$" "$ERR"
+    grep -q "commit point" "$ERR" && fail "$args with nothing to change: said a commit point"
+done
 echo ok

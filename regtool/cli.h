@@ -188,6 +188,11 @@ struct rt_database;
 struct rt_store;
 int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
                         const char *file, int force, int salvage, int *win32);
+/* Why a backup to FILE (USED: the name it was written to, or NULL) was
+ * not saved, from its errno EN: every name taken (EEXIST, FORCE_HINT:
+ * the verb has --force to say), or the system's reason. */
+void rt_cli_say_backup_unsaved(const char *file, const char *used, int en,
+                               int force_hint);
 /* FORCE: restore another machine's backup (lodctr /R:FILE always does,
  * as Windows' does, with a warning line). EMIT_REG: a file to write the
  * change to as a .reg patch (--emit-reg), or NULL. PSB_ONLY: a .reg file

@@ -36,11 +36,24 @@ static int interrupted_save(const char *file, int *win32)
     return 128 + rt_os_interrupted();
 }
 
+void rt_cli_say_backup_unsaved(const char *file, const char *used, int en,
+                               int force_hint)
+{
+    if (en == EEXIST)
+        rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
+                     "saved%s", file, file, file,
+                     force_hint ? " (--force overwrites FILE)" : "");
+    else
+        rt_cli_error("cannot write %s: %s; nothing was saved",
+                     used ? used : file, rt_os_strerror(en));
+}
+
 /* rt_cli_write_backup; REPORT: each damaged table is named (salvaged
- * then, as repair's backup is), *N_DAMAGED their number. */
+ * then, as repair's backup is), *N_DAMAGED their number; FORCE_HINT:
+ * the verb has --force (regtool backup). */
 static int write_backup(struct rt_store *s, const struct rt_database *db,
                         const char *file, int force, int salvage, int report,
-                        size_t *n_damaged, int *win32)
+                        int force_hint, size_t *n_damaged, int *win32)
 {
     struct rt_error e = {0};
     struct rt_backup_stats st;
@@ -66,18 +79,10 @@ static int write_backup(struct rt_store *s, const struct rt_database *db,
             rt_cli_error("backup: %s", e.message);
             *win32 = e.code;
             rc = rt_cli_exit_for(e.code);
-        } else if (en == EEXIST) {
-            rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
-                         "saved%s", file, file, file,
-                         strcmp(rt_cli_program(), "regtool")
-                             ? "" : " (--force overwrites FILE)");
-            *win32 = rt_error_code_for_errno(en);
-            rc = RT_EXIT_CONFLICT;
         } else {
-            rt_cli_error("cannot write %s: %s; nothing was saved",
-                         used ? used : file, rt_os_strerror(en));
+            rt_cli_say_backup_unsaved(file, used, en, force_hint);
             *win32 = rt_error_code_for_errno(en);
-            rc = RT_EXIT_FAILURE;
+            rc = en == EEXIST ? RT_EXIT_CONFLICT : RT_EXIT_FAILURE;
         }
     } else {
         rt_cli_progress_clear();
@@ -103,7 +108,7 @@ int rt_cli_write_backup(struct rt_store *s, const struct rt_database *db,
                         const char *file, int force, int salvage, int *win32)
 {
     size_t n_damaged = 0;
-    return write_backup(s, db, file, force, salvage, 0, &n_damaged, win32);
+    return write_backup(s, db, file, force, salvage, 0, 0, &n_damaged, win32);
 }
 
 /* The .reg backup: read through the store, as the tables' exact bytes. */
@@ -143,14 +148,9 @@ static int write_reg_backup(struct rt_store *s, const struct rt_database *db,
     case RT_REG_SAVE_WRITE_FAILED:
         if (rt_os_interrupted()) {
             rc = interrupted_save(used ? used : file, &win32);
-        } else if (err == EEXIST) {
-            rt_cli_error("%s and %s_001 to %s_999 all exist; nothing was "
-                         "saved (--force overwrites FILE)", file, file, file);
-            rc = RT_EXIT_CONFLICT;
         } else {
-            rt_cli_error("cannot write %s: %s; nothing was saved",
-                         used ? used : file, rt_os_strerror(err));
-            rc = RT_EXIT_FAILURE;
+            rt_cli_say_backup_unsaved(file, used, err, 1);
+            rc = err == EEXIST ? RT_EXIT_CONFLICT : RT_EXIT_FAILURE;
         }
         break;
     case RT_REG_SAVE_OK:
@@ -211,7 +211,9 @@ static int backup_as(const char *file, int force, int reg, int *win32)
         /* A damaged table gives every pair readable in it (what repair
          * will keep), named on stderr: the one complete save of a
          * damaged database, exit 1. */
-        rc = write_backup(s, &db, file, force, 1, 1, &n_damaged, win32);
+        rc = write_backup(s, &db, file, force, 1, 1,
+                          !strcmp(rt_cli_program(), "regtool"), &n_damaged,
+                          win32);
     }
     if (rc == RT_EXIT_OK && n_damaged) {
         rt_cli_error("backup: %zu damaged table%s: the file holds every pair "

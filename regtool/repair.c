@@ -164,6 +164,22 @@ int cmd_repair(int argc, char **argv)
     rt_cli_progress_begin("repair");
     int op = rt_op_repair(s, &opt, dry_run, save_backup, &bctx, &cs, &r, &e);
     rt_cli_progress_end();
+    /* Where the backup would go is looked at as its saving would, and
+     * refused alike, before anything of the repair is shown or a patch
+     * written (review 39 F4: a link, a folder or a FIFO there, or no
+     * such folder, passed the dry run; review 40 R40-1: its patch was
+     * written). */
+    int en;
+    if (op == 0 && dry_run && cs.n &&
+        rt_op_check_backup_path(bctx.file, 0, &en) != 0) {
+        rt_cli_say_backup_unsaved(bctx.file, NULL, en, 0);
+        e.code = RT_ERR_WRITE_FAULT;
+        snprintf(e.message, sizeof e.message, "the backup could not be "
+                 "saved; nothing was written");
+        rt_repair_report_free(&r);
+        rt_change_set_free(&cs);
+        op = -1;
+    }
     if (op == 0) {
         if (!cs.n)
             printf("nothing to repair\n");
@@ -181,21 +197,6 @@ int cmd_repair(int argc, char **argv)
         print_findings("left:", &r.left);
         if (emit)
             emit_rc = rt_cli_emit_reg(emit, s, &cs);
-    }
-    /* Where the backup would go is looked at as its saving would, and
-     * refused alike (review 39 F4: a link, a folder or a FIFO there, or
-     * no such folder, passed the dry run). */
-    int en;
-    if (op == 0 && dry_run && cs.n &&
-        rt_op_check_backup_path(bctx.file, 0, &en) != 0) {
-        rt_cli_error("cannot write %s: %s; nothing was saved", bctx.file,
-                     rt_os_strerror(en));
-        e.code = RT_ERR_WRITE_FAULT;
-        snprintf(e.message, sizeof e.message, "the backup could not be "
-                 "saved; nothing was written");
-        rt_repair_report_free(&r);
-        rt_change_set_free(&cs);
-        op = -1;
     }
     rc = rt_cli_report_error("repair", op, &e);
     /* "nothing was written" is of the database: the backup saved before

@@ -69,6 +69,19 @@ static int refused_read_only(const char *path, struct beneath *b)
                         "it was named through a read-only mount)");
 }
 
+/* What rt_os_open refuses once PATH is resolved in B, before anything
+ * is looked at: the confined folder itself (EISDIR), and for a write
+ * (WRITES) one beneath a folder named read-only. -1 with B let go. */
+static int refused_at_once(const char *path, struct beneath *b, int writes)
+{
+    if (b->dir >= 0 && !*b->leaf) {
+        os_posix_resolved_done(b);
+        errno = EISDIR;
+        return -1;
+    }
+    return writes ? refused_read_only(path, b) : 0;
+}
+
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
     /* O_NONBLOCK: a FIFO or device opens at once (and is refused below)
@@ -83,15 +96,8 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     case RT_OS_WRITE_NEW: flags |= O_RDWR | O_CREAT | O_EXCL; break;
     }
     struct beneath b;
-    if (os_posix_resolve(path, &b) != 0)
-        return -1;
-    if (b.dir >= 0 && !*b.leaf) {
-        os_posix_resolved_done(&b);
-        errno = EISDIR;
-        return -1;
-    }
-    if (mode != RT_OS_READ && mode != RT_OS_READ_AS_WRITE &&
-        refused_read_only(path, &b) != 0)
+    if (os_posix_resolve(path, &b) != 0 ||
+        refused_at_once(path, &b, (flags & O_ACCMODE) != O_RDONLY) != 0)
         return -1;
     /* What stands there is looked at before it is opened: the open of a
      * device runs its driver, as root, whatever O_NONBLOCK (a watchdog

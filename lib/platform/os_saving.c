@@ -208,17 +208,35 @@ int rt_os_saving_check(const char *path, enum rt_os_saving_rule rule)
     struct rt_os_saving sv;
     char *used, *on_disk;
     unsigned mode = 0644;
+    /* No name is no file to open, as the saving finds (review 40 R40-7). */
+    if (!*path) {
+        errno = ENOENT;
+        return -1;
+    }
     int r = saving_name(&sv, path, rule, &mode, NULL, &used, &on_disk);
     if (r == 0) {
-        /* The temporary goes beside the name: its folder must be one. */
+        /* The temporary goes beside the name: its folder must be one,
+         * reached as the saving reaches it (a link or ".." on the way in
+         * a tree refused in the same words: review 40 R40-4). */
         const char *slash = rt_os_last_separator(used);
         char *dir = slash ? strndup(used, rt_os_folder_length(used, slash))
                           : strdup(".");
+        struct rt_os_stat st;
         if (!dir) {
             errno = ENOMEM;
             r = -1;
-        } else if (!rt_os_is_dir(dir)) {
-            errno = ENOENT;
+        } else if (rt_os_stat(dir, &st) != 0) {
+            r = -1;
+        } else if (st.kind != RT_OS_DIR) {
+            /* A name beneath it is refused for what it is (a link in a
+             * tree, in the walk's words), as the temporary's open is. */
+            char *probe = NULL;
+            struct rt_os_stat in;
+            int said = asprintf(&probe, "%s/x", dir) >= 0 &&
+                       rt_os_stat(probe, &in) != 0;
+            free(probe);
+            if (!said)
+                errno = st.kind == RT_OS_ABSENT ? ENOENT : ENOTDIR;
             r = -1;
         }
         free(dir);

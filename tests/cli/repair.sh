@@ -51,15 +51,42 @@ mkfifo "$TMPDIR/bk/fifo.ini"
 # (a FIFO is a POSIX file: the Windows build under Wine sees another)
 fifo="$TMPDIR/bk/fifo.ini"
 [ "${REGTOOL_WINDOWS:-}" != 1 ] || fifo=
-for b in "$TMPDIR/bk/dir.ini" $fifo "$TMPDIR/bk/none/b.ini"; do
-    expect_exit 3 "$REGTOOL" $S repair --dry-run --backup "$b"
+# The same for a link in the tree on the way (named as the repair names
+# it), an empty name, and every numbered name taken; and a dry run so
+# refused writes no --emit-reg patch (review 40 R40-1, R40-2, R40-4,
+# R40-7: the patch was written; "No such file or directory" for the link;
+# exit 0 for ""; "File exists" against the repair's words).
+mkdir -p "$TMPDIR/bk/full" "$TMPDIR/bk/real"
+: >"$TMPDIR/bk/full/b.ini"
+i=1
+while [ $i -le 999 ]; do : >"$TMPDIR/bk/full/b.ini_$(printf %03d $i)"; i=$((i + 1)); done
+# (a link is a POSIX one too: Wine shows the Windows build the folder)
+linked=
+if [ "${REGTOOL_WINDOWS:-}" != 1 ]; then
+    ln -s "$TMPDIR/bk/real" "$D/Windows/Temp"
+    linked="$D/Windows/Temp/b.ini"
+fi
+tree_state "$D" >"$TMPDIR/before"
+for b in "$TMPDIR/bk/dir.ini" $fifo "$TMPDIR/bk/none/b.ini" $linked \
+    "" "$TMPDIR/bk/full/b.ini"; do
+    expect_exit 3 "$REGTOOL" $S repair --dry-run --backup "$b" --emit-reg "$TMPDIR/bk/p.reg"
     head -n 1 "$ERR" >"$TMPDIR/dry_said"
-    expect_grep "^regtool: cannot write $b: .*; nothing was saved$" "$ERR"
+    expect_grep "; nothing was saved$" "$ERR"
+    [ ! -e "$TMPDIR/bk/p.reg" ] || fail "--backup '$b' refused: the dry run wrote its patch"
+    grep -q "^would" "$OUT" && fail "--backup '$b' refused: the dry run said what it would do"
     expect_exit 3 "$REGTOOL" $S repair --backup "$b"
-    head -n 1 "$ERR" | cmp -s - "$TMPDIR/dry_said" ||
-        fail "--backup $b: the dry run said '$(cat "$TMPDIR/dry_said")', the repair '$(head -n 1 "$ERR")'"
+    head -n 1 "$ERR" | sed "s|$D|D|g; s|$TMPDIR|T|g" >"$TMPDIR/real_said"
+    sed "s|$D|D|g; s|$TMPDIR|T|g" "$TMPDIR/dry_said" | cmp -s - "$TMPDIR/real_said" ||
+        fail "--backup '$b': the dry run said '$(cat "$TMPDIR/dry_said")', the repair '$(head -n 1 "$ERR")'"
     expect_same_tree "$D" "$TMPDIR/before"
+    case $b in
+    */Temp/b.ini) expect_grep "Temp is a symbolic link" "$TMPDIR/dry_said" ;;
+    */full/b.ini) expect_grep "b.ini_999 all exist; nothing was saved$" "$TMPDIR/dry_said" ;;
+    esac
 done
+rm -f "$D/Windows/Temp"
+rm -rf "$TMPDIR/bk/full"
+tree_state "$D" >"$TMPDIR/before"
 [ -z "$(find "$TMPDIR/bk" -name '*.tmp.*')" ] || fail "a temporary left beside a refused backup"
 
 expect_exit 1 "$REGTOOL" $S repair

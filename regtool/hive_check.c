@@ -46,8 +46,11 @@ int hive_check_main(int argc, char **argv)
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rt_cli_error("hive check: unknown option '%s'", argv[i]);
             return RT_EXIT_USAGE;
-        } else if (!path) {
+        } else if (!path && *argv[i]) {
             path = argv[i];
+        } else if (!path) {
+            rt_cli_error("hive check: FILE is empty: give a hive's file");
+            return RT_EXIT_USAGE;
         } else {
             rt_cli_error("hive check: one FILE only");
             return RT_EXIT_USAGE;

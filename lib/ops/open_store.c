@@ -29,7 +29,8 @@ int rt_op_parse_spec(const char *spec, struct rt_store_spec *out)
     } else {
         return -1;
     }
-    return 0;
+    /* A store of no file or folder (hive:, reg:): no spec at all. */
+    return out->kind != RT_SPEC_LIVE && !*out->arg ? -1 : 0;
 }
 
 struct rt_store *rt_op_open_store(const char *spec,

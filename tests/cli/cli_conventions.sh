@@ -66,6 +66,28 @@ for verb in uninstall enable disable; do
     expect_exit 2 "$REGTOOL" $verb ""
     expect_grep "is not a service name (a subkey of Services): it is empty; nothing was written" "$ERR"
 done
+# An option whose value names a file or a folder, given an empty one, is
+# a usage error for every verb alike, dry run or not (review 40 R40-7:
+# exit 0, 2, 3 or 4 by verb, the working directory read for some); so
+# is a store spec that names nothing, and hive check "".
+CS="--create-service --library x.dll --open O --collect C --close X"
+for args in "repair --dry-run --backup" "repair --backup" "repair --emit-reg" \
+    "repair --from-ini" "rebuild --dry-run --from" "audit --textfile" \
+    "audit --stores-from" "audit --fleet" "install --dry-run $CS ini-samples/transfer.ini --emit-reg" \
+    "uninstall --dry-run ESENT --emit-reg" "restore --dry-run x.ini --emit-reg" \
+    "--tables"; do
+    # shellcheck disable=SC2086
+    expect_exit 64 "$REGTOOL" $args ""
+    expect_grep "^regtool: ${args##* } names no file or folder: give one$" "$ERR"
+done
+expect_exit 64 "$REGTOOL" --store= query
+expect_exit 64 "$REGTOOL" --store "" query
+for spec in hive: reg: psb:; do
+    expect_exit 64 "$REGTOOL" --store "$spec" query
+    expect_grep "unknown store '$spec'" "$ERR"
+done
+expect_exit 64 "$REGTOOL" hive check ""
+expect_exit 64 "$REGTOOL" hive recover "$D/Windows/System32/config/SOFTWARE" -o ""
 expect_same_tree "$D" "$TMPDIR/before" "a command given an empty operand changed the store"
 [ ! -e "$TMPDIR/b2.ini" ] && [ ! -e "$TMPDIR/b3.ini" ] || fail "backup of two operands saved a file"
 

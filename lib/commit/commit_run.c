@@ -192,25 +192,6 @@ static int reservations_add(struct reservations *rv, const char *path)
     return 0;
 }
 
-/* E for a commit that could not open PATH for writing (ERR, from
- * rt_os_open, whose words for a refusal are taken now). */
-static int open_refused(const char *path, int err, struct rt_error *e)
-{
-    char reason[700], why[PATH_MAX + 200];
-    snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
-    int named = rt_os_refusal_named(err);
-    rt_failure_needs(err, path, 0, why, sizeof why);
-    /* A refusal's words name the path and what stands there; a folder
-     * where the file is ("Is a directory") is named here. */
-    if (rt_is_refusal(err))
-        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s%s%s; nothing was "
-                            "written", named ? "" : path, named ? "" : ": ",
-                            reason);
-    return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
-                                         : RT_ERR_ACCESS_DENIED,
-                        "%s: %s; nothing was written: %s", path, reason, why);
-}
-
 /* Before anything is written: every file the commit touches can be
  * opened for writing (a file it creates, created and removed again), and
  * the space its growth needs is reserved (the files in RV). *GROWTH gets
@@ -249,7 +230,7 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
         if (fd < 0) {
             /* The refusal's words (a hard link, a link, a FIFO) before
              * the release, whose opens clear them. */
-            open_refused(path, errno, e);
+            rt_open_refused(path, errno, e);
             reservations_release(rv);
             return -1;
         }
@@ -568,7 +549,7 @@ int rt_commit_check_path(const char *path, struct rt_error *e)
     }
     int fd = rt_os_open(path, RT_OS_READ_AS_WRITE);
     if (fd < 0)
-        return open_refused(path, errno, e);
+        return rt_open_refused(path, errno, e);
     rt_os_close(fd);
     return 0;
 }

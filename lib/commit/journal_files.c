@@ -246,3 +246,22 @@ int rt_folders_ok(const char *path, struct rt_error *e)
         snprintf(dir, sizeof dir, "%s", up);
     }
 }
+
+/* E for a commit that could not open PATH for writing (ERR, from
+ * rt_os_open, whose words for a refusal are taken now). */
+int rt_open_refused(const char *path, int err, struct rt_error *e)
+{
+    char reason[700], why[PATH_MAX + 200];
+    snprintf(reason, sizeof reason, "%s", rt_os_strerror(err));
+    int named = rt_os_refusal_named(err);
+    rt_failure_needs(err, path, 0, why, sizeof why);
+    /* A refusal's words name the path and what stands there; a folder
+     * where the file is ("Is a directory") is named here. */
+    if (rt_is_refusal(err))
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s%s%s; nothing was "
+                            "written", named ? "" : path, named ? "" : ": ",
+                            reason);
+    return rt_error_set(e, err == ENOSPC ? RT_ERR_DISK_FULL
+                                         : RT_ERR_ACCESS_DENIED,
+                        "%s: %s; nothing was written: %s", path, reason, why);
+}

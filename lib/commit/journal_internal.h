@@ -195,6 +195,10 @@ int rt_is_refusal(int err);
  * words, into BUF. */
 void rt_failure_needs(int err, const char *path, uint64_t bytes, char *buf,
                       size_t size);
+/* E for a writer that could not open PATH for writing (ERR, from
+ * rt_os_open): a refusal in its own words (they name the path), else the
+ * system's reason and what the writer needs. -1. */
+int rt_open_refused(const char *path, int err, struct rt_error *e);
 /* Whether the directory holding PATH exists. */
 int rt_parent_exists(const char *path);
 /* What there is of the folders above PATH are folders, reached without a

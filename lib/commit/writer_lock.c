@@ -34,15 +34,6 @@ static void holder(int fd, const char *lock_path, char *buf, size_t size)
     }
 }
 
-/* E for a writer that cannot open LOCK_PATH (ERR). */
-static int lock_refused(const char *lock_path, int err, struct rt_error *e)
-{
-    char why[PATH_MAX + 200];
-    rt_failure_needs(err, lock_path, 0, why, sizeof why);
-    return rt_error_set(e, RT_ERR_ACCESS_DENIED,
-                        "%s: %s; nothing was written: %s", lock_path,
-                        rt_os_strerror(err), why);
-}
 
 int rt_lock_check(const char *lock_path, struct rt_error *e)
 {
@@ -50,7 +41,7 @@ int rt_lock_check(const char *lock_path, struct rt_error *e)
         return 0;
     int fd = rt_os_open(lock_path, RT_OS_READ_AS_WRITE);
     if (fd < 0)
-        return lock_refused(lock_path, errno, e);
+        return rt_open_refused(lock_path, errno, e);
     rt_os_close(fd);
     return 0;
 }
@@ -72,7 +63,7 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
             *out = NULL;
             return 0;
         }
-        return lock_refused(lock_path, err, e);
+        return rt_open_refused(lock_path, err, e);
     }
     /* The holder's note truncates and writes the file: never anything
      * but a regular file (a FIFO or device planted there is not ours to

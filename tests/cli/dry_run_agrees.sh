@@ -96,6 +96,10 @@ for what in journal lock; do
         code=3
         [ "$what" = journal ] && code=2
         agree "$code" install $CS "$P/x.ini"
+        # A refusal says what stands there, once (review 40: the lock's
+        # said it again after "nothing was written: X to be writable").
+        grep -q "to be writable" "$TMPDIR/real_said" &&
+            fail "$what as a $kind: $(cat "$TMPDIR/real_said")"
     done
 done
 # A lock file that is a second name of another file, on a file system

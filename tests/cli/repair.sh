@@ -52,10 +52,11 @@ mkfifo "$TMPDIR/bk/fifo.ini"
 fifo="$TMPDIR/bk/fifo.ini"
 [ "${REGTOOL_WINDOWS:-}" != 1 ] || fifo=
 # The same for a link in the tree on the way (named as the repair names
-# it), an empty name, and every numbered name taken; and a dry run so
-# refused writes no --emit-reg patch (review 40 R40-1, R40-2, R40-4,
-# R40-7: the patch was written; "No such file or directory" for the link;
-# exit 0 for ""; "File exists" against the repair's words).
+# it) and every numbered name taken; and a dry run so refused writes no
+# --emit-reg patch (review 40 R40-1, R40-2, R40-4: the patch was
+# written; "No such file or directory" for the link; "File exists"
+# against the repair's words). An empty name is a usage error
+# (cli_conventions.sh).
 mkdir -p "$TMPDIR/bk/full" "$TMPDIR/bk/real"
 : >"$TMPDIR/bk/full/b.ini"
 i=1
@@ -68,7 +69,7 @@ if [ "${REGTOOL_WINDOWS:-}" != 1 ]; then
 fi
 tree_state "$D" >"$TMPDIR/before"
 for b in "$TMPDIR/bk/dir.ini" $fifo "$TMPDIR/bk/none/b.ini" $linked \
-    "" "$TMPDIR/bk/full/b.ini"; do
+    "$TMPDIR/bk/full/b.ini"; do
     expect_exit 3 "$REGTOOL" $S repair --dry-run --backup "$b" --emit-reg "$TMPDIR/bk/p.reg"
     head -n 1 "$ERR" >"$TMPDIR/dry_said"
     expect_grep "; nothing was saved$" "$ERR"

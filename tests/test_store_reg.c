@@ -136,6 +136,21 @@ static void bad_files_are_refused_with_their_line(void **state)
  * are), named with the file, the line that sets it and its target; one a
  * later section replaces with another type, one of another type (below
  * REG_LINK's number or above), or elsewhere, is not. */
+/* A store of the .reg file NAME (in the scratch folder, its path in
+ * *PATH, which the caller frees) holding TEXT. */
+static struct rt_store *open_text(const char *name, const char *text,
+                                  char **path)
+{
+    if (asprintf(path, "%s/%s", dir, name) < 0)
+        abort();
+    assert_int_equal(rt_os_write_new_file(*path, text, strlen(text)), 0);
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_reg_open(*path, NULL, &e);
+    if (!s)
+        fail_msg("%s", e.message);
+    return s;
+}
+
 /* Perflib's subkeys that are no language id (a tool's own key, a stray
  * one) are not listed as languages, as the hive store does not list
  * them: no table of theirs is read, audited or written. */
@@ -153,13 +168,8 @@ static void only_language_keys_are_languages(void **state)
         "\n"
         "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\0804]\n";
     char *path;
-    if (asprintf(&path, "%s/langs.reg", dir) < 0)
-        abort();
-    assert_int_equal(rt_os_write_new_file(path, text, strlen(text)), 0);
+    struct rt_store *s = open_text("langs.reg", text, &path);
     struct rt_error e = {0};
-    struct rt_store *s = rt_store_reg_open(path, NULL, &e);
-    if (!s)
-        fail_msg("%s", e.message);
     char **langs;
     size_t n;
     assert_int_equal(s->ops->list_languages(s, &langs, &n, &e), 0);
@@ -205,13 +215,8 @@ static void link_values_are_key_anomalies(void **state)
         "[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Multi]\n"
         "\"SymbolicLinkValue\"=hex(7):5c,00,58,00,00,00,00,00\n";
     char *path;
-    if (asprintf(&path, "%s/links.reg", dir) < 0)
-        abort();
-    assert_int_equal(rt_os_write_new_file(path, text, strlen(text)), 0);
+    struct rt_store *s = open_text("links.reg", text, &path);
     struct rt_error e = {0};
-    struct rt_store *s = rt_store_reg_open(path, NULL, &e);
-    if (!s)
-        fail_msg("%s", e.message);
     struct rt_value v = {0};
     int present = 0;
     assert_int_equal(s->ops->read_service(s, "foo", "library", &v, &present,
@@ -291,13 +296,8 @@ static void numbered_control_set_is_a_key_anomaly(void **state)
         "[HKEY_LOCAL_MACHINE\\SYSTEM\\ControlSet003\\ServicesX]\n"
         "\"a\"=\"b\"\n";
     char *path;
-    if (asprintf(&path, "%s/numbered.reg", dir) < 0)
-        abort();
-    assert_int_equal(rt_os_write_new_file(path, text, strlen(text)), 0);
+    struct rt_store *s = open_text("numbered.reg", text, &path);
     struct rt_error e = {0};
-    struct rt_store *s = rt_store_reg_open(path, NULL, &e);
-    if (!s)
-        fail_msg("%s", e.message);
     struct rt_key_anomaly *a;
     size_t n;
     assert_int_equal(s->ops->key_anomalies(s, &a, &n, &e), 0);

@@ -60,8 +60,15 @@ static int after_interrupt(const char *tool, int op, const struct rt_error *e,
 static struct rt_store *open_store(const char *tool, int *code)
 {
     int exit_code;
+    /* Interrupts are taken over from here (a writer's, as regtool's
+     * writers take them before the store is opened): one while the store
+     * opens (its lock waited for) has changed nothing, and says so. */
+    rt_cli_catch_interrupts();
     struct rt_store *s = rt_cli_open_store(&exit_code);
-    if (!s) {
+    if (!s && rt_os_interrupted()) {
+        fprintf(stderr, "%s: interrupted: nothing changed\n", tool);
+        *code = RT_ERR_CANCELLED;
+    } else if (!s) {
         fprintf(stderr, "%s: cannot open the name database\n", tool);
         *code = open_failure_code(exit_code);
     }
@@ -92,7 +99,6 @@ static int lodctr_install(const char *ini)
         struct rt_change_set cs;
         struct rt_install_plan plan;
         struct rt_error e = {0};
-        rt_cli_catch_interrupts();
         int op = rt_op_install(s, &spec, &opt, 0, &cs, &plan, &e);
         if (op != 0) {
             if (!(code = after_interrupt("lodctr", op, &e, 0))) {
@@ -419,7 +425,6 @@ int rt_unlodctr_main(int argc, char **argv)
     struct rt_change_set cs;
     struct rt_uninstall_plan p;
     struct rt_error e = {0};
-    rt_cli_catch_interrupts();
     int op = rt_op_uninstall(s, argv[1], 0, 0, &cs, &p, &e);
     if (op != 0) {
         if (!(code = after_interrupt("unlodctr", op, &e, 0))) {

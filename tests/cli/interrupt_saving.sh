@@ -109,4 +109,16 @@ for args in rebuild repair; do
     expect_grep "^regtool: interrupted: nothing changed$" "$ERR"
     grep -q "commit point" "$ERR" && fail "$args with nothing to change: said a commit point"
 done
+# unlodctr interrupted while its store opens (at the reader's lock):
+# nothing changed, said as regtool's writers say it (it said "stopped at
+# once", the words of a verb that takes no interrupts over).
+expect_exit 0 "$REGTOOL" --store "hive:$T" install $CS ini-samples/transfer.ini
+ln -s "$REGTOOL" "$TMPDIR/unlodctr"
+ASAN_OPTIONS=$NOLEAK REGTOOL_STORE="hive:$T" strace -f -o /dev/null -e trace=flock \
+    -e inject=flock:signal=TERM:when=1 "$TMPDIR/unlodctr" TransferPerf >"$OUT" 2>"$ERR"
+got=$?
+[ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "unlodctr, SIGTERM at its store's lock: exit $got, want 143"; }
+expect_grep "^unlodctr: interrupted: nothing changed$" "$ERR"
+expect_exit 0 "$REGTOOL" --store "hive:$T" query TransferPerf
+expect_grep "^    Counter       3992 \.\. 4004$" "$OUT"
 echo ok

@@ -124,4 +124,27 @@ jq -e --argjson evens "$evens" '
     .missing[-1] == {"first":4006,"last":2147483646} and
     .missing_count == 1073741823 - $evens' \
     "$OUT" >/dev/null || fail "hostile range: $(jq -c '.missing_count, (.counters | length), .missing[-1]' "$OUT"), $evens names"
+# The runs of nameless indices said on stderr: the first eight, then
+# how many more, and no "and 0 more" when there are exactly eight (a
+# bench provider of 20 symbols whose odd counters 1 to 15, then 17, lose
+# their 009 name).
+B=$TMPDIR/b
+MKBENCH=$(dirname "$REGTOOL")/bench/mkbench
+expect_exit 0 "$MKBENCH" provider "$TMPDIR/bp" --symbols 20
+expect_exit 0 "$REGTOOL" --store "hive:$B" init --languages 009
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" --store "hive:$B" install $CS "$TMPDIR/bp/bench.ini"
+expect_exit 0 "$REGTOOL" --store "hive:$B" query --json BenchPerf
+F=$(jq '.providers[0].first_counter' "$OUT")
+unname() {   # unname K: counter K of the bench provider loses its 009 name
+    name=$(sed -n "s/^SYM_00$(printf %02d "$1")_009_NAME=//p" "$TMPDIR/bp/bench.ini" | tr -d '\r')
+    utf16_edit "$B/Windows/System32/perfc009.dat" "$((F + 2 * $1))\\0$name\\0" ''
+}
+for k in 1 3 5 7 9 11 13 15; do unname $k; done
+expect_exit 0 "$REGTOOL" --store "hive:$B" names --provider BenchPerf
+expect_grep "^regtool: 8 of BenchPerf's counter indices have no name in 009: $((F + 2)), $((F + 6)), .*, $((F + 30))$" "$ERR"
+grep -q "more runs" "$ERR" && fail "eight runs said with more: $(cat "$ERR")"
+unname 17
+expect_exit 0 "$REGTOOL" --store "hive:$B" names --provider BenchPerf
+expect_grep "^regtool: 9 of BenchPerf's counter indices have no name in 009: $((F + 2)), .*, $((F + 30)) and 1 more runs$" "$ERR"
 echo "names_provider: ok"

@@ -79,6 +79,14 @@ tree_state "$D" >"$TMPDIR/before"
 expect_exit 53 "$L" '\\SERVER' ini-samples/replication.ini
 expect_grep '^lodctr: cannot connect to \\\\SERVER: the network path was not found' "$ERR"
 expect_same_tree "$D" "$TMPDIR/before" "a refused remote lodctr wrote"
+# A computer and then a switch (the switches act on this machine only):
+# the usage, exit 87, before any store is opened (the live registry
+# named, which this machine need not have).
+REGTOOL_STORE=live "$L" '\\SERVER' /S:x.ini >"$OUT" 2>"$ERR"
+rc=$?
+[ $rc -eq 87 ] || { cat "$ERR" >&2; fail "lodctr \\\\SERVER /S: exit $rc, want 87"; }
+expect_grep '^Usage:' "$ERR"
+expect_grep 'lodctr \[\\\\computername\] <INI-FileName>' "$ERR"
 
 # Usage lists every switch; messages name lodctr, never regtool or --options.
 expect_exit 0 "$L" '/?'

@@ -157,3 +157,21 @@ expect_exit 0 $REGTOOL --store "hive:$W" query
 expect_grep "^Layout        tables as values of Perflib.LLL in " "$OUT"
 expect_exit 0 $REGTOOL --store "hive:$W" names
 expect_grep "^2	Sys$" "$OUT"
+
+# Hives named one by one in sibling folders whose names share a prefix
+# (cfg and cfg2): the commit's base is the folder both lie under, so
+# each hive is journalled as itself (planted set 34: a folder boundary
+# checked on one side made SYSTEM "2/SYSTEM", not a file of the store,
+# and the install refused, exit 3).
+R=$TMPDIR/sib
+expect_exit 0 $REGTOOL --store "hive:$R/w" init --layout registry
+mkdir -p "$R/cfg" "$R/cfg2"
+mv "$R/w/Windows/System32/config/SOFTWARE" "$R/cfg/SOFTWARE"
+mv "$R/w/Windows/System32/config/SYSTEM" "$R/cfg2/SYSTEM"
+RS="--store hive:$R/cfg/SOFTWARE,$R/cfg2/SYSTEM"
+# shellcheck disable=SC2086
+expect_exit 0 $REGTOOL $RS install $CS ini-samples/transfer.ini
+expect_exit 0 $REGTOOL $RS query TransferPerf
+expect_grep "^    Counter       [0-9]* \.\. [0-9]*$" "$OUT"
+expect_exit 0 $REGTOOL $RS uninstall TransferPerf
+[ ! -e "$R/cfg/regtool.journal" ] && [ ! -e "$R/regtool.journal" ] || fail "a journal left beside the hives"

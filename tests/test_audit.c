@@ -1059,6 +1059,26 @@ static void other_languages_lacking_providers_said_once(void **state)
     assert_int_equal(errors, 2);
     rt_findings_free(&f);
     s->ops->close(s);
+
+    /* Three providers lacking 019's names: the first named, "those of 2
+     * other providers" (planted set 34: the count said 3). */
+    s = cg_clean();
+    cg_provider(s, "ProvC", CG_B_LAST + 2, CG_B_LAST + 4);
+    cg_dword(s, NULL, "Last Counter", CG_B_LAST + 4);
+    cg_dword(s, NULL, "Last Help", CG_B_LAST + 5);
+    for (uint32_t i = CG_B_LAST + 2; i <= CG_B_LAST + 4; i += 2) {
+        cg_append(s, "009", RT_TABLE_COUNTER, i, "C");
+        cg_append(s, "009", RT_TABLE_HELP, i + 1, "C help");
+    }
+    cg_remove(s, "019", RT_TABLE_COUNTER, CG_A_FIRST, CG_B_LAST + 4);
+    audit_store(s, &f, NULL);
+    x = find(&f, "provider-strings-missing", "019");
+    assert_non_null(x);
+    assert_non_null(strstr(message_of(x), "ProvA: Perflib\\019 has no name "
+                                          "in its range 3992-4000 and in "
+                                          "those of 2 other providers "));
+    rt_findings_free(&f);
+    s->ops->close(s);
 }
 
 

@@ -86,6 +86,14 @@ for spec in hive: reg: psb:; do
     expect_exit 64 "$REGTOOL" --store "$spec" query
     expect_grep "unknown store '$spec'" "$ERR"
 done
+# --wait takes 0 to 86400 seconds, both ends (planted set 34: 86400
+# refused), nothing past them.
+expect_exit 0 "$REGTOOL" --wait 86400 --store "hive:$D" query
+expect_exit 0 "$REGTOOL" --wait 0 --store "hive:$D" query
+for w in 86401 -1 x ""; do
+    expect_exit 64 "$REGTOOL" --wait "$w" --store "hive:$D" query
+    expect_grep "give the seconds to wait for another regtool, 0 to 86400" "$ERR"
+done
 expect_exit 64 "$REGTOOL" hive check ""
 expect_exit 64 "$REGTOOL" hive recover "$D/Windows/System32/config/SOFTWARE" -o ""
 expect_same_tree "$D" "$TMPDIR/before" "a command given an empty operand changed the store"

@@ -101,4 +101,16 @@ jq -e 'length == 2' "$OUT" >/dev/null || fail "--stores-from: $(cat "$OUT")"
 expect_exit 64 "$REGTOOL" audit --bogus
 expect_exit 0 "$REGTOOL" audit --help
 expect_grep "stores-from" "$OUT"
+
+# A finding's indices under it in the text, each once, and "... N more"
+# only past the eight shown (planted set 34: "... 0 more" under every
+# finding of one to eight): index 4 of 009's Counter made a second 2.
+cp -a "$TMPDIR/files" "$TMPDIR/dup"
+perl -0777 -i -pe 'BEGIN { ($f, $t) = map { my $x = $_; $x =~ s/\\0/\0/g; join "", map { "$_\0" } split //, $x } ("4\\0", "2\\0") }
+    s/\Q$f\E/$t/ or die "no index 4\n"' "$TMPDIR/dup/Windows/System32/perfc009.dat" ||
+    fail "cannot make index 4 a second 2"
+expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/dup" audit
+expect_grep "^error   duplicate-index \[009\]: Perflib.009.Counter has index 2 2 times$" "$OUT"
+[ "$(grep -c '^        2 "' "$OUT")" -eq 2 ] || fail "the duplicate's two pairs not listed: $(cat "$OUT")"
+grep -q 'more (--json lists them all)' "$OUT" && fail "a finding of few indices said more: $(cat "$OUT")"
 echo "audit: ok"

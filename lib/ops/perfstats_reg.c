@@ -22,7 +22,6 @@ struct rt_op_perfstats_held {
     struct rt_perfstats_finding *audit;
     struct rt_op_stat_server *servers;
     struct rt_op_stat *all_stats;          /* every server's, one array */
-    size_t n_audit;
 };
 
 /* *WHY as FMT says, NULL when out of memory for it; returns STATUS. */
@@ -207,7 +206,6 @@ static int give_audit(struct rt_op_perfstats_held *h,
         out->errors += h->audit[i].error != 0;
         out->warnings += h->audit[i].error == 0;
     }
-    h->n_audit = n;
     out->n_findings = n;
     return 0;
 }

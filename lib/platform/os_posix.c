@@ -55,31 +55,30 @@ static int shared_with_host(const struct stat *st, uid_t tree_owner)
            st->st_dev == host_dev;
 }
 
-/* PATH, resolved in B, refused for a write when the folder it lies in
+/* A path resolved in B refused for a write when the folder it lies in
  * was named through a read-only mount (held by the source of that view,
  * on a mount that may be written: review 40): -1 with errno EROFS and
  * the reason, B let go; else 0. */
-static int refused_read_only(const char *path, struct beneath *b)
+static int refused_read_only(struct beneath *b)
 {
     if (b->dir < 0 || !b->read_only)
         return 0;
     os_posix_resolved_done(b);
-    (void)path;
     return rt_os_refuse(EROFS, "Read-only file system (the folder holding "
                         "it was named through a read-only mount)");
 }
 
-/* What rt_os_open refuses once PATH is resolved in B, before anything
+/* What rt_os_open refuses once its path is resolved in B, before anything
  * is looked at: the confined folder itself (EISDIR), and for a write
  * (WRITES) one beneath a folder named read-only. -1 with B let go. */
-static int refused_at_once(const char *path, struct beneath *b, int writes)
+static int refused_at_once(struct beneath *b, int writes)
 {
     if (b->dir >= 0 && !*b->leaf) {
         os_posix_resolved_done(b);
         errno = EISDIR;
         return -1;
     }
-    return writes ? refused_read_only(path, b) : 0;
+    return writes ? refused_read_only(b) : 0;
 }
 
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
@@ -97,7 +96,7 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
     }
     struct beneath b;
     if (os_posix_resolve(path, &b) != 0 ||
-        refused_at_once(path, &b, (flags & O_ACCMODE) != O_RDONLY) != 0)
+        refused_at_once(&b, (flags & O_ACCMODE) != O_RDONLY) != 0)
         return -1;
     /* What stands there is looked at before it is opened: the open of a
      * device runs its driver, as root, whatever O_NONBLOCK (a watchdog
@@ -446,11 +445,11 @@ int rt_os_rename(const char *from, const char *to)
         os_posix_resolved_done(&bf);
         return -1;
     }
-    if (refused_read_only(from, &bf) != 0) {
+    if (refused_read_only(&bf) != 0) {
         os_posix_resolved_done(&bt);
         return -1;
     }
-    if (refused_read_only(to, &bt) != 0) {
+    if (refused_read_only(&bt) != 0) {
         os_posix_resolved_done(&bf);
         return -1;
     }
@@ -474,7 +473,7 @@ int rt_os_rename(const char *from, const char *to)
 static int remove_path(const char *path, int flags)
 {
     struct beneath b;
-    if (os_posix_resolve(path, &b) != 0 || refused_read_only(path, &b) != 0)
+    if (os_posix_resolve(path, &b) != 0 || refused_read_only(&b) != 0)
         return -1;
     int r;
     if (b.dir < 0) {
@@ -509,7 +508,7 @@ int rt_os_rmdir(const char *path)
 int rt_os_mkdir(const char *path)
 {
     struct beneath b;
-    if (os_posix_resolve(path, &b) != 0 || refused_read_only(path, &b) != 0)
+    if (os_posix_resolve(path, &b) != 0 || refused_read_only(&b) != 0)
         return -1;
     int r = b.dir < 0  ? mkdir(path, 0755)
             : *b.leaf ? mkdirat(b.dir, b.leaf, 0755)

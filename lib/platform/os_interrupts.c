@@ -10,10 +10,12 @@
 #include <limits.h>
 #include <unistd.h>
 #else
+#include <io.h>
 #include <windows.h>
 #endif
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* --- temporaries in flight ----------------------------------------------
@@ -91,6 +93,44 @@ int rt_os_temporaries_unlink_all(void)
     return found;
 }
 
+/* --- ending at once -----------------------------------------------------
+ * The words said when an interrupt ends a verb that did not take
+ * interrupts over: [0] nothing was being saved, [1] a temporary removed
+ * (its file left as it was), [2] one renamed into place just before. */
+static const char *end_message[3];
+
+static void on_interrupt_end(int sig)
+{
+    int found = rt_os_temporaries_unlink_all();
+    const char *m = end_message[found & RT_OS_SAVE_LEFT    ? 1
+                                : found & RT_OS_SAVE_PLACED ? 2
+                                                            : 0];
+    if (m) {
+#ifdef RT_OS_POSIX
+        ssize_t w = write(2, m, strlen(m));
+        (void)w;
+#else
+        _write(2, m, (unsigned)strlen(m));
+#endif
+    }
+    _exit(128 + sig);
+}
+
+void rt_os_end_on_interrupts(const char *message, const char *saving_left,
+                             const char *saving_placed)
+{
+    end_message[0] = message;
+    end_message[1] = saving_left;
+    end_message[2] = saving_placed;
+#ifdef RT_OS_POSIX
+    os_posix_catch(on_interrupt_end);
+#else
+    signal(SIGINT, on_interrupt_end);
+    signal(SIGTERM, on_interrupt_end);
+#endif
+}
+
+/* --- taken over ---------------------------------------------------------- */
 static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int sig)

@@ -325,7 +325,6 @@ int rt_os_unreserve(int fd)
     return futimens(fd, times);
 }
 
-
 void rt_os_sleep_ms(unsigned ms)
 {
     struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
@@ -684,21 +683,6 @@ unsigned rt_os_creation_mode(unsigned mode)
     return mode & ~(unsigned)process_umask & 0777;
 }
 
-static const char *end_message[3];
-
-static void on_interrupt_end(int sig)
-{
-    int found = rt_os_temporaries_unlink_all();
-    const char *m = end_message[found & RT_OS_SAVE_LEFT    ? 1
-                                : found & RT_OS_SAVE_PLACED ? 2
-                                                            : 0];
-    if (m) {
-        ssize_t w = write(2, m, strlen(m));
-        (void)w;
-    }
-    _exit(128 + sig);
-}
-
 void os_posix_catch(void (*handler)(int))
 {
     /* Without SA_RESTART: glibc's signal() restarts an interrupted
@@ -749,15 +733,6 @@ int os_posix_folder_of_made(const char *path, int fd, int *dir, char *leaf)
     strcpy(leaf, name);
     *dir = d;
     return 0;
-}
-
-void rt_os_end_on_interrupts(const char *message, const char *saving_left,
-                             const char *saving_placed)
-{
-    end_message[0] = message;
-    end_message[1] = saving_left;
-    end_message[2] = saving_placed;
-    os_posix_catch(on_interrupt_end);
 }
 
 uint64_t rt_os_filetime_now(void)

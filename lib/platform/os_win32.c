@@ -92,7 +92,6 @@ HANDLE os_win32_handle_of(int fd)
     return (HANDLE)_get_osfhandle(fd);
 }
 
-
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
     DWORD access = GENERIC_READ | GENERIC_WRITE, disposition = OPEN_EXISTING;
@@ -698,31 +697,6 @@ int rt_os_realpath(const char *path, char *buf, size_t size)
             *c = L'/';
     return narrow_into(full, buf, size);
 }
-
-
-static const char *end_message[3];
-
-static void on_interrupt_end(int sig)
-{
-    int found = rt_os_temporaries_unlink_all();
-    const char *m = end_message[found & RT_OS_SAVE_LEFT    ? 1
-                                : found & RT_OS_SAVE_PLACED ? 2
-                                                            : 0];
-    if (m)
-        _write(2, m, (unsigned)strlen(m));
-    _exit(128 + sig);
-}
-
-void rt_os_end_on_interrupts(const char *message, const char *saving_left,
-                             const char *saving_placed)
-{
-    end_message[0] = message;
-    end_message[1] = saving_left;
-    end_message[2] = saving_placed;
-    signal(SIGINT, on_interrupt_end);
-    signal(SIGTERM, on_interrupt_end);
-}
-
 
 uint64_t rt_os_filetime_now(void)
 {

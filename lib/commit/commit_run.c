@@ -270,7 +270,6 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
     return 0;
 }
 
-
 /* The commit's journal as the next writer checks it (parse, in
  * journal_read.c): a commit whose journal would be refused is never
  * started, since once sealed nobody could finish it. */

@@ -34,7 +34,6 @@ static void holder(int fd, const char *lock_path, char *buf, size_t size)
     }
 }
 
-
 int rt_lock_check(const char *lock_path, struct rt_error *e)
 {
     if (!rt_os_exists(lock_path))

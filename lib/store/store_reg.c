@@ -236,7 +236,6 @@ static int serialize(struct reg_store *r, const struct rt_tree_key *root,
     return 0;
 }
 
-
 /* A write failed after changing the tree: the file, which nothing has
  * written, is read again (when that fails too, the next use tries). */
 static int taken_back(struct reg_store *r)

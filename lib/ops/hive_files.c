@@ -235,8 +235,7 @@ static int names_hive_or_log(const char *path, const char *out)
 {
     const char *ps = rt_os_last_separator(path), *os = rt_os_last_separator(out);
     const char *pname = ps ? ps + 1 : path, *oname = os ? os + 1 : out;
-    char *pdir = ps ? strndup(path, rt_os_folder_length(path, ps)) : strdup(".");
-    char *odir = os ? strndup(out, rt_os_folder_length(out, os)) : strdup(".");
+    char *pdir = rt_os_folder_of(path), *odir = rt_os_folder_of(out);
     int same = pdir && odir && rt_os_same_file(pdir, odir);
     free(pdir);
     free(odir);

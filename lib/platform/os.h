@@ -233,6 +233,9 @@ const char *rt_os_last_separator(const char *path);
  * separator itself when the folder is a root ("/", and Windows' "C:\\",
  * as "C:" alone is the drive's current folder). */
 size_t rt_os_folder_length(const char *path, const char *slash);
+/* PATH's folder, a new string: its part before the last separator
+ * (rt_os_folder_length), "." for a bare name; NULL with errno ENOMEM. */
+char *rt_os_folder_of(const char *path);
 /* The disk PATH lies on (the nearest of its folders holding
  * Windows/System32 or System32/config, in any letter case: another
  * machine's, whoever wrote it) confined as a tree, so that a file the

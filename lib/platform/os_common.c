@@ -596,6 +596,16 @@ size_t rt_os_folder_length(const char *path, const char *slash)
     return n ? n : 1;
 }
 
+char *rt_os_folder_of(const char *path)
+{
+    const char *slash = rt_os_last_separator(path);
+    char *dir = slash ? strndup(path, rt_os_folder_length(path, slash))
+                      : strdup(".");
+    if (!dir)
+        errno = ENOMEM;
+    return dir;
+}
+
 const char *rt_os_last_separator(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -623,8 +633,7 @@ static char *confined_folder_of(const char *file, char **root,
                                 int (*confine)(const char *, char **))
 {
     const char *slash = rt_os_last_separator(file);
-    char *dir = slash ? strndup(file, rt_os_folder_length(file, slash))
-                      : strdup(".");
+    char *dir = rt_os_folder_of(file);
     const char *name = slash ? slash + 1 : file;
     char *out = NULL;
     *root = NULL;

@@ -218,12 +218,9 @@ int rt_os_saving_check(const char *path, enum rt_os_saving_rule rule)
         /* The temporary goes beside the name: its folder must be one,
          * reached as the saving reaches it (a link or ".." on the way in
          * a tree refused in the same words: review 40 R40-4). */
-        const char *slash = rt_os_last_separator(used);
-        char *dir = slash ? strndup(used, rt_os_folder_length(used, slash))
-                          : strdup(".");
+        char *dir = rt_os_folder_of(used);
         struct rt_os_stat st;
         if (!dir) {
-            errno = ENOMEM;
             r = -1;
         } else if (rt_os_stat(dir, &st) != 0) {
             r = -1;

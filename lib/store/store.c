@@ -49,14 +49,6 @@ int rt_store_owns_file(struct rt_store *s, const char *path)
     return s->ops->own_file ? s->ops->own_file(s, path) : 0;
 }
 
-/* PATH's folder, a new string ("." for a bare name); NULL out of memory. */
-static char *folder_of(const char *path)
-{
-    const char *slash = rt_os_last_separator(path);
-    return slash ? strndup(path, rt_os_folder_length(path, slash))
-                 : strdup(".");
-}
-
 int rt_store_names_file(const char *path, const char *file,
                         const char *const *suffixes)
 {
@@ -71,7 +63,7 @@ int rt_store_names_file(const char *path, const char *file,
         named = !strcasecmp(pname + n, suffixes[i]);
     if (!named)
         return 0;
-    char *pdir = folder_of(path), *fdir = folder_of(file);
+    char *pdir = rt_os_folder_of(path), *fdir = rt_os_folder_of(file);
     int same = pdir && fdir && rt_os_same_file(pdir, fdir);
     free(pdir);
     free(fdir);

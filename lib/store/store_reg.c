@@ -75,8 +75,7 @@ static int oom(struct rt_error *e)
 static void remove_stale_temporaries(const char *path)
 {
     const char *slash = rt_os_last_separator(path);
-    char *dir = slash ? strndup(path, rt_os_folder_length(path, slash))
-                      : strdup(".");
+    char *dir = rt_os_folder_of(path);
     const char *base = slash ? slash + 1 : path;
     char **names;
     size_t n, blen = strlen(base);

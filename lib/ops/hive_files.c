@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "platform/compat.h"
 #include "platform/grow.h"
@@ -233,24 +232,14 @@ static enum rt_op_recover_outcome outcome(struct rt_op_hive_recover *r,
  * a log slot, or -1 none (another folder or name). */
 static int names_hive_or_log(const char *path, const char *out)
 {
-    const char *ps = rt_os_last_separator(path), *os = rt_os_last_separator(out);
-    const char *pname = ps ? ps + 1 : path, *oname = os ? os + 1 : out;
-    char *pdir = rt_os_folder_of(path), *odir = rt_os_folder_of(out);
-    int same = pdir && odir && rt_os_same_file(pdir, odir);
-    free(pdir);
-    free(odir);
-    if (!same)
-        return -1;
-    size_t n = strlen(pname);
-    if (strncasecmp(oname, pname, n) != 0)
-        return -1;
-    if (!oname[n])
-        return -2;
-    for (int s = 0; s < RT_OP_HIVE_LOG_SLOTS; s++)
-        if (oname[n] == '.' &&
-            !strcasecmp(oname + n + 1, rt_regf_log_slot_name(s)))
-            return s;
-    return -1;
+    char logs[RT_OP_HIVE_LOG_SLOTS][16];
+    const char *suffixes[RT_OP_HIVE_LOG_SLOTS + 2] = {""};
+    for (int s = 0; s < RT_OP_HIVE_LOG_SLOTS; s++) {
+        snprintf(logs[s], sizeof logs[s], ".%s", rt_regf_log_slot_name(s));
+        suffixes[s + 1] = logs[s];
+    }
+    int k = rt_os_names_file(out, path, suffixes);
+    return k < 0 ? -1 : k == 0 ? -2 : k - 1;
 }
 
 enum rt_op_recover_outcome rt_op_hive_recover(const char *path,

@@ -236,6 +236,13 @@ size_t rt_os_folder_length(const char *path, const char *slash);
 /* PATH's folder, a new string: its part before the last separator
  * (rt_os_folder_length), "." for a bare name; NULL with errno ENOMEM. */
 char *rt_os_folder_of(const char *path);
+/* Which of SUFFIXES (NULL-ended; "" for FILE itself) PATH names after
+ * FILE's name: the same folder (the same file, reached by whatever way
+ * PATH takes) and the same name in any letter case, as Windows sees one
+ * name where Linux sees two. The suffix's position, or -1 for none (or
+ * when PATH's folder is not there, or memory ran out). */
+int rt_os_names_file(const char *path, const char *file,
+                     const char *const *suffixes);
 /* The disk PATH lies on (the nearest of its folders holding
  * Windows/System32 or System32/config, in any letter case: another
  * machine's, whoever wrote it) confined as a tree, so that a file the

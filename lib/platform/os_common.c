@@ -606,6 +606,27 @@ char *rt_os_folder_of(const char *path)
     return dir;
 }
 
+int rt_os_names_file(const char *path, const char *file,
+                     const char *const *suffixes)
+{
+    const char *ps = rt_os_last_separator(path);
+    const char *fs = rt_os_last_separator(file);
+    const char *pname = ps ? ps + 1 : path, *fname = fs ? fs + 1 : file;
+    size_t n = strlen(fname);
+    int k = 0;
+    if (strncasecmp(pname, fname, n) != 0)
+        return -1;
+    while (suffixes[k] && strcasecmp(pname + n, suffixes[k]))
+        k++;
+    if (!suffixes[k])
+        return -1;
+    char *pdir = rt_os_folder_of(path), *fdir = rt_os_folder_of(file);
+    int same = pdir && fdir && rt_os_same_file(pdir, fdir);
+    free(pdir);
+    free(fdir);
+    return same ? k : -1;
+}
+
 const char *rt_os_last_separator(const char *path)
 {
     const char *slash = strrchr(path, '/');

@@ -98,10 +98,10 @@ int hive_own_file(struct rt_store *st, const char *path)
     static const char *const hive_and_logs[] = {"", ".LOG", ".LOG1", ".LOG2",
                                                 NULL};
     static const char *const itself[] = {"", NULL};
-    if (rt_store_names_file(path, s->software.path, hive_and_logs) ||
-        rt_store_names_file(path, s->system.path, hive_and_logs) ||
-        rt_store_names_file(path, s->journal, itself) ||
-        rt_store_names_file(path, s->lock_path, itself))
+    if (rt_os_names_file(path, s->software.path, hive_and_logs) >= 0 ||
+        rt_os_names_file(path, s->system.path, hive_and_logs) >= 0 ||
+        rt_os_names_file(path, s->journal, itself) >= 0 ||
+        rt_os_names_file(path, s->lock_path, itself) >= 0)
         return 1;
     /* PerfStringBackup.INI, which every commit rewrites with the tables
      * and Windows' lodctr /R reads back. */
@@ -110,7 +110,7 @@ int hive_own_file(struct rt_store *st, const char *path)
         char *psb = NULL;
         if (asprintf(&psb, "%s/%s", win, PSB_IN_WINDOWS) < 0)
             return 0;
-        int named = rt_store_names_file(path, psb, itself);
+        int named = rt_os_names_file(path, psb, itself) >= 0;
         free(psb);
         if (named)
             return 1;
@@ -135,7 +135,7 @@ int hive_own_file(struct rt_store *st, const char *path)
         char *file = NULL;
         if (asprintf(&file, "%s/%s", dirs[i], name) < 0)
             return 0;
-        int named = rt_store_names_file(path, file, itself);
+        int named = rt_os_names_file(path, file, itself) >= 0;
         free(file);
         if (named)
             return 1;

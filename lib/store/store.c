@@ -3,13 +3,11 @@
 
 #include "model/lang_id.h"
 #include "model/size_caps.h"
-#include "platform/compat.h"
 #include "platform/os.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 void rt_strings_free(char **v, size_t n)
 {
@@ -47,27 +45,6 @@ uint64_t rt_store_change_max(struct rt_store *s)
 int rt_store_owns_file(struct rt_store *s, const char *path)
 {
     return s->ops->own_file ? s->ops->own_file(s, path) : 0;
-}
-
-int rt_store_names_file(const char *path, const char *file,
-                        const char *const *suffixes)
-{
-    const char *ps = rt_os_last_separator(path);
-    const char *fs = rt_os_last_separator(file);
-    const char *pname = ps ? ps + 1 : path, *fname = fs ? fs + 1 : file;
-    size_t n = strlen(fname);
-    int named = 0;
-    if (strncasecmp(pname, fname, n) != 0)
-        return 0;
-    for (size_t i = 0; suffixes[i] && !named; i++)
-        named = !strcasecmp(pname + n, suffixes[i]);
-    if (!named)
-        return 0;
-    char *pdir = rt_os_folder_of(path), *fdir = rt_os_folder_of(file);
-    int same = pdir && fdir && rt_os_same_file(pdir, fdir);
-    free(pdir);
-    free(fdir);
-    return same;
 }
 
 int rt_store_read_side_file(const char *path, const char *rel,

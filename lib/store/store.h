@@ -156,7 +156,7 @@ struct rt_store_ops {
 
     /* Optional (NULL in stores that keep no files: the live registry,
      * memory): whether PATH names a file this store reads or writes
-     * itself, there or not (rt_store_names_file): a file saved there
+     * itself, there or not (rt_os_names_file): a file saved there
      * (a backup, a textfile, a patch) would replace or plant one. */
     int (*own_file)(struct rt_store *s, const char *path);
 
@@ -249,13 +249,6 @@ uint64_t rt_store_change_max(struct rt_store *s);
 
 /* S's own_file: 0 where it keeps no files. */
 int rt_store_owns_file(struct rt_store *s, const char *path);
-/* Whether PATH names FILE, or FILE with one of SUFFIXES (NULL-ended; ""
- * for FILE itself) after it: the same folder (the same file, reached
- * by whatever way PATH takes) and the same name in any letter case, as
- * Windows sees one name where Linux sees two. FILE's folder exists;
- * PATH's need not (then 0). */
-int rt_store_names_file(const char *path, const char *file,
-                        const char *const *suffixes);
 
 /* Reads PATH, the side file REL of a Windows folder (rebuild's sources, a
  * file an uninstall keeps or removes), whole into OUT within

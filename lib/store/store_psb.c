@@ -237,7 +237,7 @@ static uint64_t psb_change_max(struct rt_store *st)
 static int psb_own_file(struct rt_store *st, const char *path)
 {
     static const char *const itself[] = {"", NULL};
-    return rt_store_names_file(path, ps(st)->path, itself);
+    return rt_os_names_file(path, ps(st)->path, itself) >= 0;
 }
 
 static const struct rt_store_ops psb_ops = {

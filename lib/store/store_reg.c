@@ -398,7 +398,7 @@ static uint64_t reg_change_max(struct rt_store *st)
 static int reg_own_file(struct rt_store *st, const char *path)
 {
     static const char *const file_and_lock[] = {"", ".lock", NULL};
-    return rt_store_names_file(path, rs(st)->path, file_and_lock);
+    return rt_os_names_file(path, rs(st)->path, file_and_lock) >= 0;
 }
 
 static const struct rt_store_ops reg_ops = {

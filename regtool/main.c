@@ -105,11 +105,11 @@ int cmd_version(int argc, char **argv)
 
 /* RC, the status of a command that ran to its end, or its status for an
  * interrupt (128 + the signal; DROPIN: lodctr's ERROR_CANCELLED, which
- * rt_dropin_exit turns into the same) when an interrupt the command had taken over
- * came after its last check (while it printed its last lines): the run
- * is then said to have been interrupted, and what it printed stands,
- * rather than exit 0 for a SIGTERM it never answered. A failure's
- * status is kept: it says more than the interrupt. */
+ * rt_dropin_exit turns into the same) when an interrupt the command had
+ * taken over came after its last check (while it printed its last
+ * lines): the run is then said to have been interrupted, and what it
+ * printed stands, rather than exit 0 for a SIGTERM it never answered. A
+ * failure's status is kept: it says more than the interrupt. */
 static int finished(int rc, int dropin)
 {
     /* Its last lines written out here, not by exit: an interrupt while

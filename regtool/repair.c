@@ -188,12 +188,12 @@ int cmd_repair(int argc, char **argv)
         else
             printf("repaired (%zu changes)\n", cs.n);
         print_findings(dry_run ? "would fix:" : "fixed:", &r.fixed);
-        if (dry_run && cs.n)
+        if (dry_run && cs.n) {
             rt_cli_print_change_set(stdout, &cs);
-        if (dry_run && cs.n)
             printf("would save the database to %s first (or the first "
                    "free %s_NNN)\n", rt_cli_shown(bctx.file),
                    rt_cli_shown(bctx.file));
+        }
         print_findings("left:", &r.left);
         if (emit)
             emit_rc = rt_cli_emit_reg(emit, s, &cs);

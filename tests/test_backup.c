@@ -312,10 +312,28 @@ static void test_backup_leaves_out_what_reads_back_otherwise(void **state)
         rt_database_free(&db);
         s->ops->close(s);
     }
-    assert_true(rt_psb_text_reads_back("a\nb=c", 5));
-    assert_false(rt_psb_text_reads_back("a\r\n17=c", 7));
-    assert_false(rt_psb_text_reads_back("a\n\t[S]\t", 7));
-    assert_true(rt_psb_text_reads_back("a\n[S", 4));
+    /* Each text in a block of its own size, so that a read past its end
+     * is seen (the sanitizers, valgrind): a line of digits alone, or
+     * digits and '=', any digit 0 to 9; ':' (after '9') is no digit. */
+    static const struct {
+        const char *text;
+        int reads_back;
+    } texts[] = {
+        {"a\nb=c", 1},     {"a\r\n17=c", 0}, {"a\n\t[S]\t", 0},
+        {"a\n[S", 1},      {"a\n0=c", 0},     {"a\n9=", 0},
+        {"a\n1:=c", 1},    {"a\n17", 1},      {"a\r\n17\r", 1},
+        {"a\n/=c", 1},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        size_t n = strlen(texts[i].text);
+        char *t = malloc(n);
+        assert_non_null(t);
+        memcpy(t, texts[i].text, n);
+        if (rt_psb_text_reads_back(t, n) != texts[i].reads_back)
+            fail_msg("'%s' taken as %sreading back", texts[i].text,
+                     texts[i].reads_back ? "not " : "");
+        free(t);
+    }
 }
 
 /* A table of T (UTF-16 literal pairs) with, when BIG, one more pair whose

@@ -2,7 +2,7 @@
  * calloc's calls, tests/alloc_hook.h), through the library's main entry
  * points on a small database in the in-memory store: loading the
  * database, audit and its sorting, install and uninstall, repair, a
- * backup's building, writing and parsing, a table's encoding and
+ * .reg backup's restore, a backup's building, writing and parsing, a table's encoding and
  * decoding, names' lookups, a change set's text and the languages of its
  * view of the store, and loading a provider's INI and symbol file (real
  * ones of ini-samples/, valid, with errors and with warnings) with their
@@ -31,7 +31,9 @@
 
 #ifdef HAVE_ALLOC_HOOK
 #include "engine/overlay.h"
+#include "model/reg_file.h"
 #include "model/reg_types.h"
+#include "ops/reg_backup.h"
 #include "regf/regf.h"
 #endif
 
@@ -51,6 +53,10 @@ struct oom_ctx {
     struct rt_uninstall_plan uninstall;
     struct rt_repair_report report;
     int has_report;
+    struct rt_reg_file reg;         /* a .reg backup to restore */
+    int has_reg;
+    struct rt_reg_restore_report restore;
+    int has_restore;
     struct rt_psb psb;
     int has_psb;
     uint8_t *bytes, *help_bytes;
@@ -76,20 +82,26 @@ static void ctx_clear(struct oom_ctx *c)
     c->damaged = damaged;
 }
 
-/* The small store; DAMAGED: Last Counter and Last Help below Peer's
+/* The small store; DAMAGED 1: Last Counter and Last Help below Peer's
  * range, and Base Index other than English's pair 1 says (audit reads
  * that pair's text: out of memory there is not the two agreeing), for
- * audit and repair to find. */
+ * audit and repair to find; 2: Last Counter and Last Help past any index
+ * a table may hold, for repair to lower. */
 static void store_setup(void *ctx)
 {
     struct oom_ctx *c = ctx;
     ctx_clear(c);
     c->s = small_store();
-    if (c->damaged) {
+    if (c->damaged == 1) {
         struct rt_change_set cs = {0};
         put_dword(&cs, "Last Counter", 1846);
         put_dword(&cs, "Last Help", 1847);
         put_dword(&cs, "Base Index", 1846);
+        apply_set(c->s, &cs);
+    } else if (c->damaged == 2) {
+        struct rt_change_set cs = {0};
+        put_dword(&cs, "Last Counter", 0x90000000u);
+        put_dword(&cs, "Last Help", 0x90000001u);
         apply_set(c->s, &cs);
     }
 }
@@ -117,6 +129,10 @@ static void teardown(void *ctx)
         rt_install_plan_free(&c->install);
     if (c->has_report)
         rt_repair_report_free(&c->report);
+    if (c->has_reg)
+        rt_reg_file_free(&c->reg);
+    if (c->has_restore)
+        rt_reg_restore_report_free(&c->restore);
     if (c->has_psb)
         rt_psb_free(&c->psb);
     free(c->bytes);
@@ -242,6 +258,54 @@ static char *repair_result(void *ctx)
     free(t);
     free(fixed);
     free(left);
+    return rt_strbuf_take(&b);
+}
+
+/* --- a .reg backup restored --------------------------------------------- */
+
+/* The small store, and a .reg backup of it made before Peer was
+ * installed: its restore takes Peer's names out of the tables, lowers
+ * Last Counter and Last Help and deletes Peer's range values. */
+static void restore_setup(void *ctx)
+{
+    struct oom_ctx *c = ctx;
+    store_setup(ctx);
+    struct rt_store *before = small_store();
+    struct rt_change_set cs;
+    struct rt_uninstall_plan plan;
+    struct rt_error e = {0};
+    if (rt_op_uninstall(before, "Peer", 0, 0, &cs, &plan, &e))
+        fail_msg("set-up uninstall: %s", e.message);
+    rt_change_set_free(&cs);
+    struct rt_database db;
+    assert_int_equal(rt_database_load(before, &db, &e), 0);
+    assert_int_equal(rt_engine_backup_reg(before, &db, RT_REG_V5_UTF16,
+                                          &c->reg, &e), 0);
+    c->has_reg = 1;
+    rt_database_free(&db);
+    before->ops->close(before);
+}
+
+static int restore_run(void *ctx, struct rt_error *e)
+{
+    struct oom_ctx *c = ctx;
+    if (rt_op_restore_reg(c->s, &c->reg, 1, 0, &c->cs, &c->restore, e))
+        return -1;
+    c->has_cs = c->has_restore = 1;
+    return 0;
+}
+
+static char *restore_result(void *ctx)
+{
+    struct oom_ctx *c = ctx;
+    const struct rt_reg_restore_report *r = &c->restore;
+    struct rt_strbuf b = {0};
+    rt_strbuf_printf(&b, "tables %zu perflib %zu services %zu skipped %zu\n",
+                     r->tables, r->perflib_values, r->service_values,
+                     r->n_skipped);
+    char *t = change_set_text(&c->cs);
+    rt_strbuf_printf(&b, "%s", t);
+    free(t);
     return rt_strbuf_take(&b);
 }
 
@@ -662,6 +726,10 @@ OOM_CASE(uninstall, 0, "rt_op_uninstall", store_setup, uninstall_run,
          uninstall_result, store_dump)
 OOM_CASE(repair, 1, "rt_op_repair", store_setup, repair_run, repair_result,
          store_dump)
+OOM_CASE(repair_lowering_last_indices, 2, "rt_op_repair (Last Counter past "
+         "any index)", store_setup, repair_run, repair_result, store_dump)
+OOM_CASE(restore_reg, 0, "rt_op_restore_reg", restore_setup, restore_run,
+         restore_result, store_dump)
 OOM_CASE(backup_build_and_write, 0, "rt_engine_backup", db_setup,
          backup_run, bytes_result, NULL)
 OOM_CASE(backup_parse, 0, "rt_psb_parse", parse_setup, parse_run,
@@ -765,6 +833,8 @@ int main(void)
         cmocka_unit_test(install),
         cmocka_unit_test(uninstall),
         cmocka_unit_test(repair),
+        cmocka_unit_test(repair_lowering_last_indices),
+        cmocka_unit_test(restore_reg),
         cmocka_unit_test(backup_build_and_write),
         cmocka_unit_test(backup_parse),
         cmocka_unit_test(pair_list_encode),

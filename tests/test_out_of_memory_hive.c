@@ -6,8 +6,10 @@
  * and leaves the tree as it was: a fresh writer finds nothing to finish,
  * no file is left over; or, when memory ran out past the commit point,
  * it says that the next writer finishes the change, and a fresh writer
- * then leaves the tree as the run with memory did. LeakSanitizer, in the
- * sanitizer build, checks at exit that no failure leaked. */
+ * then leaves the tree as the run with memory did. And the hive
+ * writer's subkey lists, a key added and another deleted in memory.
+ * LeakSanitizer, in the sanitizer build, checks at exit that no failure
+ * leaked. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +201,87 @@ static char *uninstall_result(void *ctx)
     return rt_strbuf_take(&b);
 }
 
+/* A hive of five keys under its root, in memory. */
+static struct rt_regf *five_keys(void)
+{
+    struct rt_regf *h;
+    char err[128];
+    assert_int_equal(rt_regf_create(5, "ROOT", &h, err, sizeof err), 0);
+    static const char *const names[] = {"Alpha", "Beta", "Delta", "Echo",
+                                        "Gamma"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        uint32_t key;
+        assert_int_equal(rt_regf_key_create(h, rt_regf_root(h), names[i],
+                                            &key), 0);
+    }
+    return h;
+}
+
+/* A key added to the root's subkey list and another deleted from it. */
+static int subkey_list_change(struct rt_regf *h)
+{
+    uint32_t key;
+    int rc = rt_regf_key_create(h, rt_regf_root(h), "Charlie", &key);
+    if (rc == 0)
+        rc = rt_regf_lookup(h, rt_regf_root(h), "Delta", &key);
+    return rc ? rc : rt_regf_key_delete(h, key, 0);
+}
+
+/* The root's subkeys' names, each followed by a space. */
+static char *subkey_names(struct rt_regf *h)
+{
+    uint32_t *keys;
+    size_t n;
+    struct rt_strbuf b = {0};
+    assert_int_equal(rt_regf_subkeys(h, rt_regf_root(h), &keys, &n), 0);
+    for (size_t i = 0; i < n; i++) {
+        struct rt_regf_key_info info;
+        assert_int_equal(rt_regf_key_info(h, keys[i], &info), 0);
+        rt_strbuf_printf(&b, "%s ", info.name);
+        rt_regf_key_info_free(&info);
+    }
+    free(keys);
+    return rt_strbuf_take(&b);
+}
+#endif /* HAVE_ALLOC_HOOK */
+
+/* The hive writer's subkey lists, memory failing at each allocation of a
+ * key's insertion and of another's deletion in turn (the install and
+ * uninstall above change values only, no list): out of memory said as
+ * such, or the list whole, the new key in its place, the deleted one
+ * gone and every other key kept. */
+OOM_TEST(subkey_list_insert_and_delete, {
+    struct rt_regf *h = five_keys();
+    alloc_calls = 0;
+    assert_int_equal(subkey_list_change(h), 0);
+    unsigned long calls = alloc_calls;
+    char *want = subkey_names(h);
+    assert_string_equal(want, "Alpha Beta Charlie Echo Gamma ");
+    rt_regf_close(h);
+    if (calls == 0)
+        skip(); /* valgrind: no call reaches the hook */
+    for (unsigned long k = 1; k <= calls; k++) {
+        h = five_keys();
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        int rc = subkey_list_change(h);
+        alloc_fail_at = 0;
+        if (rc != 0 && rc != RT_REGF_ENOMEM)
+            fail_msg("allocation %lu of %lu failed, and the change failed "
+                     "with %d: %s", k, calls, rc, rt_regf_errmsg(h));
+        if (rc == 0) {
+            char *got = subkey_names(h);
+            if (strcmp(got, want))
+                fail_msg("allocation %lu of %lu failed, and the change "
+                         "left '%s', not '%s'", k, calls, got, want);
+            free(got);
+        }
+        rt_regf_close(h);
+    }
+    free(want);
+})
+
+#ifdef HAVE_ALLOC_HOOK
 static void run_hive_case(const struct oom_case *c, int files_layout)
 {
     struct hive_ctx ctx = {.fx = {.files_layout = files_layout}};
@@ -242,6 +325,7 @@ int main(void)
         cmocka_unit_test(install),
         cmocka_unit_test(install_dat),
         cmocka_unit_test(uninstall),
+        cmocka_unit_test(subkey_list_insert_and_delete),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

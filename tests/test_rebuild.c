@@ -638,11 +638,12 @@ static void inf_copy_found_in_the_last_languages_folder(void **state)
     rt_database_free(&db);
 }
 
-/* Sources read from a Windows directory without perfd009.dat, out of
- * memory at each malloc and realloc in turn: the read fails as out of
- * memory, or gives what it gives with memory (the base recorded as
- * missing, with the file it lacks), never a base neither found nor
- * missing. */
+/* Sources read from a Windows directory without perfd009.dat, whose
+ * PerfStringBackup.INI does not parse, out of memory at each malloc and
+ * realloc in turn: the read fails as out of memory, or gives what it
+ * gives with memory (the base recorded as missing, with the file it
+ * lacks; the backup with the line it broke at), never a base neither
+ * found nor missing; LeakSanitizer sees no file's bytes left behind. */
 static void sources_out_of_memory_fail_whole(void **state)
 {
     (void)state;
@@ -653,6 +654,8 @@ static void sources_out_of_memory_fail_whole(void **state)
     char sys32[600];
     snprintf(sys32, sizeof sys32, "%s/System32", from);
     assert_int_equal(rt_os_mkdirs(sys32), 0);
+    static const char broken[] = "not a backup\r\n";
+    put_file(sys32, "PerfStringBackup.INI", broken, sizeof broken - 1);
     struct rt_store *s = rt_store_mem_new();
     struct rt_rebuild_sources src;
     struct rt_error e = {0};
@@ -664,11 +667,16 @@ static void sources_out_of_memory_fail_whole(void **state)
     assert_non_null(src.in.base[0].missing);
     char *want = strdup(src.in.base[0].missing);
     assert_non_null(strstr(want, "System32/perfd009.dat: not found"));
+    assert_null(src.in.psb);
+    assert_non_null(src.in.psb_why);
+    char *want_psb = strdup(src.in.psb_why);
+    assert_non_null(strstr(want_psb, "line 1: "));
     rt_rebuild_sources_free(&src);
     /* Under valgrind, whose allocator takes realloc over in every object
      * (this hook's included), no call reaches the hook: nothing to fail. */
     if (calls == 0) {
         free(want);
+        free(want_psb);
         scratch_remove(from);
         free(from);
         s->ops->close(s);
@@ -693,9 +701,14 @@ static void sources_out_of_memory_fail_whole(void **state)
             fail_msg("allocation %lu of %lu failed, and the read succeeded "
                      "with English's base %s", k, calls,
                      b->missing ? b->missing : "neither found nor missing");
+        if (src.in.psb || !src.in.psb_why || strcmp(src.in.psb_why, want_psb))
+            fail_msg("allocation %lu of %lu failed, and the read succeeded "
+                     "with the backup %s", k, calls,
+                     src.in.psb_why ? src.in.psb_why : "read");
         rt_rebuild_sources_free(&src);
     }
     free(want);
+    free(want_psb);
     assert_int_equal(scratch_remove(from), 0);
     free(from);
     s->ops->close(s);

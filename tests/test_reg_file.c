@@ -903,6 +903,10 @@ static void a_file_read_into_a_tree_is_the_file_applied(void **state)
                                        &e), 0);
     char *want = rt_tree_dump(applied), *got = rt_tree_dump(read);
     assert_string_equal(got, want);
+    /* Either way the deleted value's slot is closed up: its key holds its
+     * values and nothing else (a hole is a value whose name is NULL). */
+    assert_int_equal(rt_tree_find(applied, "HKEY_LOCAL_MACHINE\\A")->n_vals,
+                     101);
     const struct rt_tree_key *a = rt_tree_find(read, "HKEY_LOCAL_MACHINE\\A");
     assert_non_null(a);
     assert_null(rt_tree_child(a, "Gone"));

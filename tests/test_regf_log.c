@@ -489,6 +489,32 @@ static void truncated_log_applies_entries_before_the_cut(void **state)
     ntuser_free(&s);
 }
 
+/* Bytes after the entries that do not start with an entry's signature,
+ * zeros (padding) or any other four bytes (remnants), whether they sort
+ * before "HvLE" or after it, end the chain quietly: the entries before
+ * are applied and no problem is said of the log. */
+static void padding_after_the_entries_ends_them_quietly(void **state)
+{
+    static const char *const after[] = {"\0\0\0\0", "HvLD", "AAAA", "zzzz",
+                                        "HvLF"};
+    for (size_t i = 0; i < sizeof after / sizeof *after; i++) {
+        struct ntuser s;
+        ntuser_load(*state, &s);
+        size_t e3 = entry_offset(&s.log1, 2);
+        memset(s.log1.data + e3, 0, s.log1.size - e3);
+        memcpy(s.log1.data + e3, after[i], 4);
+        struct rt_regf_replay_report r;
+        replay_mem(&s, &r, 0);
+        assert_int_equal(r.entries_applied, 2);
+        assert_int_equal(r.last_sequence, 567);
+        if (r.log[RT_REGF_LOG1].problem[0])
+            fail_msg("'%.4s' after the entries: %s", after[i],
+                     r.log[RT_REGF_LOG1].problem);
+        rt_regf_replay_report_free(&r);
+        ntuser_free(&s);
+    }
+}
+
 static void bad_log_base_block_makes_log_unusable(void **state)
 {
     struct ntuser s;
@@ -1424,6 +1450,7 @@ int main(void)
         cmocka_unit_test(clean_primary_ignores_its_logs),
         cmocka_unit_test(bad_primary_checksum_takes_base_block_from_log),
         cmocka_unit_test(truncated_log_applies_entries_before_the_cut),
+        cmocka_unit_test(padding_after_the_entries_ends_them_quietly),
         cmocka_unit_test(bad_log_base_block_makes_log_unusable),
         cmocka_unit_test(wrong_hashes_stop_the_chain),
         cmocka_unit_test(entry_past_end_and_absurd_size),

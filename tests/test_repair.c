@@ -513,6 +513,38 @@ static void from_ini_falls_back_to_the_inis_only_language(void **state)
     s->ops->close(s);
 }
 
+/* A provider installed high (past a million: a broken installer once
+ * raised Last Counter that far): its strings, gone, come back from its
+ * INI as any provider's do; only a range longer than an INI can fill is
+ * left to audit. */
+static void from_ini_restores_a_range_high_up(void **state)
+{
+    (void)state;
+    struct rt_store *s = cg_clean();
+    cg_provider(s, "ProvH", 1200000, 1200008);
+    cg_dword(s, NULL, "Last Counter", 1200008);
+    cg_dword(s, NULL, "Last Help", 1200009);
+    struct rt_provider_spec *h = ini_spec("PROVH", "/ini/h.ini", 5, 0);
+    const struct rt_provider_spec *v[] = {h};
+    struct rt_repair_options o = {0};
+    o.from_ini = 1;
+    o.inis = v;
+    o.n_inis = 1;
+    struct rt_repair_report r;
+    assert_true(repair_once(s, &o, &r) > 0);
+    assert_true(report_has(&r.fixed, "strings-restored", "009",
+                           "ProvH: Perflib\\009: 5 names and 5 help texts "
+                           "restored from /ini/h.ini"));
+    rt_repair_report_free(&r);
+    char buf[64];
+    assert_string_equal(text_at(s, "009", RT_TABLE_COUNTER, 1200000, buf,
+                                sizeof buf), "INI name 0");
+    assert_string_equal(text_at(s, "019", RT_TABLE_HELP, 1200009, buf,
+                                sizeof buf), "INI help 4");
+    spec_drop(h);
+    s->ops->close(s);
+}
+
 /* Two providers installed over one range (a hostile or broken tree),
  * each with its INI: the strings missing are given once, by the first
  * provider, never an index twice; CurrentLanguage mirrors English. */
@@ -1158,6 +1190,7 @@ int main(void)
         cmocka_unit_test(reports_what_it_cannot_fix),
         cmocka_unit_test(from_ini_restores_missing_strings),
         cmocka_unit_test(from_ini_falls_back_to_the_inis_only_language),
+        cmocka_unit_test(from_ini_restores_a_range_high_up),
         cmocka_unit_test(from_ini_refuses_what_does_not_fit),
         cmocka_unit_test(from_ini_gives_overlapping_ranges_each_index_once),
         cmocka_unit_test(from_ini_stops_on_sigterm),

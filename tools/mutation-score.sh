@@ -64,7 +64,7 @@ SCRATCH=${SCRATCH:-$ROOT/build/mutation}
 # slow ones (crash sweeps, other hostile inputs, concurrency) are left to
 # make cli-tests.
 CLI_SCRIPTS=${CLI_SCRIPTS:-"cli_conventions.sh noini_verbs.sh names_query_dryrun.sh
-    messages.sh audit.sh repair.sh repair_from_ini.sh rebuild.sh
+    messages.sh audit.sh diff.sh repair.sh repair_from_ini.sh rebuild.sh
     perfstats.sh hive_check.sh
     check_ini_samples.sh languages_four_digit.sh init_languages.sh
     dirty_hive_policy.sh hive_recover.sh side_files.sh hostile_case.sh"}

@@ -431,6 +431,11 @@ int rt_rebuild_sources_read(struct rt_store *s, const struct rt_database *db,
         if (rt_psb_parse(v.data, v.len, &src->psb, &enc, &perr) == 0) {
             src->has_psb = 1;
             src->in.psb = &src->psb;
+        } else if (perr.nomem) {
+            /* Not the file's fault: rebuilt without it, the names only
+             * it holds would be lost. */
+            rt_value_free(&v);
+            goto nomem;
         } else {
             char *why = NULL;
             if (asprintf(&why, "line %u: %s", perr.line, perr.message) < 0)

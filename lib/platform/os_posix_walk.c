@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -140,18 +139,38 @@ struct mount_line {
     char point[PATH_MAX];
 };
 
-static int read_mount(FILE *f, struct mount_line *m)
+/* The next line of the table into M; 0 at its end. A line is read whole,
+ * however long (each of its paths may be four times PATH_MAX, escaped),
+ * split at its spaces (the kernel escapes those inside a field), and
+ * passed over when a field, its escapes undone, does not fit: no path
+ * regtool looks up is that long. LINE, CAP: getline's buffer, kept from
+ * one call to the next. */
+static int read_mount(FILE *f, struct mount_line *m, char **line, size_t *cap)
 {
-    char line[2 * PATH_MAX + 256];
-    while (fgets(line, sizeof line, f)) {
-        char fmt[64];
-        snprintf(fmt, sizeof fmt, "%%" SCNu64 " %%*u %%31s %%%ds %%%ds",
-                 PATH_MAX - 1, PATH_MAX - 1);
-        if (sscanf(line, fmt, &m->id, m->dev, m->root, m->point) == 4) {
-            os_posix_unescape_mount_field(m->root);
-            os_posix_unescape_mount_field(m->point);
-            return 1;
-        }
+    while (getline(line, cap, f) > 0) {
+        char *save = NULL, *field[5];
+        size_t n = 0;
+        for (char *t = strtok_r(*line, " \n", &save); t && n < 5;
+             t = strtok_r(NULL, " \n", &save))
+            field[n++] = t;
+        if (n < 5)
+            continue;
+        char *end;
+        errno = 0;
+        unsigned long long id = strtoull(field[0], &end, 10);
+        if (errno || *end || end == field[0])
+            continue;
+        os_posix_unescape_mount_field(field[3]);
+        os_posix_unescape_mount_field(field[4]);
+        if (strlen(field[2]) >= sizeof m->dev ||
+            strlen(field[3]) >= sizeof m->root ||
+            strlen(field[4]) >= sizeof m->point)
+            continue;
+        m->id = id;
+        strcpy(m->dev, field[2]);
+        strcpy(m->root, field[3]);
+        strcpy(m->point, field[4]);
+        return 1;
     }
     return 0;
 }
@@ -261,15 +280,16 @@ static char *read_bound(uint64_t id, const struct stat *st, int *unreadable)
         return NULL;
     }
     struct mount_line *m = malloc(2 * sizeof *m), *o = m ? m + 1 : NULL;
-    char *alias = NULL;
+    char *alias = NULL, *line = NULL;
+    size_t cap = 0;
     int found = 0;
-    while (m && !found && read_mount(f, m))
+    while (m && !found && read_mount(f, m, &line, &cap))
         found = m->id == id;
     if (!m || !found)   /* (a table that does not list the mount) */
         *unreadable = m ? ENOENT : ENOMEM;
     if (found && strcmp(m->root, "/")) {
         rewind(f);
-        while (!alias && read_mount(f, o)) {
+        while (!alias && read_mount(f, o, &line, &cap)) {
             /* Only a mount of the file system's root or of a folder above
              * this one's: another bind of the very same folder would
              * send the walk back here. */
@@ -291,6 +311,7 @@ static char *read_bound(uint64_t id, const struct stat *st, int *unreadable)
             alias = source_below_root(m->root, id, st, unreadable);
     }
     free(m);
+    free(line);
     fclose(f);
     return alias;
 }

@@ -77,8 +77,7 @@ struct rt_regf_log_info {
     /* New format: entries forming an unbroken chain from the log's
      * sequence number, each with good hashes and sane fields. Old format:
      * 0. */
-    size_t valid_entries;
-    uint32_t first_sequence, last_sequence;  /* of that chain, if any */
+    size_t valid_entries;           /* the chain's: SEQUENCE on */
     size_t dirty_pages;             /* old format: pages in the bitmap */
     int used;                       /* something was applied from it */
     size_t entries_applied;

@@ -307,10 +307,6 @@ static int parse_new(struct regf_log_view *v, struct rt_regf_log_info *info)
     free(buf);
     v->extent = pos;
     info->valid_entries = v->n_entries;
-    if (v->n_entries) {
-        info->first_sequence = v->sequence;
-        info->last_sequence = expected - 1;
-    }
     return rc;
 }
 

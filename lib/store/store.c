@@ -62,8 +62,9 @@ int rt_store_read_side_file(const char *path, const char *rel,
                                  rt_os_stat(path, &st) == 0 ? st.size
                                                             : cap + 1,
                                  cap, rt_win_file_kind(rel));
-    return rt_error_set(e, RT_ERR_ACCESS_DENIED, "%s: %s", path,
-                        rt_os_strerror(err));
+    return rt_error_set(e, err == ENOMEM ? RT_ERR_NOT_ENOUGH_MEMORY
+                                         : RT_ERR_ACCESS_DENIED,
+                        "%s: %s", path, rt_os_strerror(err));
 }
 
 void rt_key_anomalies_free(struct rt_key_anomaly *v, size_t n)

@@ -193,6 +193,30 @@ if unshare -m --propagation private true 2>/dev/null; then
         { cat "$ERR" >&2; fail "a tree in a folder bound twice did not work"; }
 fi
 
+# The same bound folder of a disk whose own mount point is a long path of
+# spaces (five folders of 250: the table of mounts spells each "\040",
+# over 4096 bytes): its line is read whole, the source found, and the
+# planted link refused, exit 3 (a field split at 4095 bytes hid the
+# disk's mount, and the backup was written through the link).
+if unshare -m --propagation private true 2>/dev/null; then
+    SP=$(printf '%250s' '')
+    LONG="$TMPDIR/long/$SP/$SP/$SP/$SP/$SP"
+    mkdir -p "$LONG" "$TMPDIR/lbu"
+    # shellcheck disable=SC2016
+    unshare -m --propagation private sh -c '
+        mount -t tmpfs none "$1" && mkdir -p "$1/Users/Public" &&
+        ln -s "$3" "$1/Users/Public/Temp" &&
+        "$2" --store "hive:$1" init --languages 009 >/dev/null &&
+        mount --bind "$1/Users" "$4" &&
+        exec timeout 20 "$2" --store "hive:$1" backup "$4/Public/Temp/perf.ini"' \
+        sh "$LONG" "$REGTOOL" "$OUT2" "$TMPDIR/lbu" >"$OUT" 2>"$ERR"
+    rc=$?
+    [ "$rc" = 3 ] || { cat "$ERR" >&2; fail "a backup through the bound folder of a disk at a long path exited $rc"; }
+    # (The reason, after the paths, is cut at the message's length.)
+    expect_grep "/Users/Public/Temp/perf.ini: .*; nothing was saved" "$ERR"
+    expect_same_tree "$OUT2" "$TMPDIR/bound-out.state"
+fi
+
 # In a chroot whose root file system's mount is not shown (a container),
 # a volume bound at /mnt/data whose source's way ends in "/data", and the
 # image's link /data -> /mnt/data: the link is the volume again, not its

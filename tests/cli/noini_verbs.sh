@@ -1,6 +1,6 @@
 # The verbs that read no INI, end to end on the hive store in both
 # layouts: init, query, names, enable/disable, uninstall (a refusal and a
-# removal) and hive check. The same script runs against the native Windows
+# removal), hive check and verify (refused: no running system). The same script runs against the native Windows
 # build under wine64 (tests/run-windows.sh sets REGTOOL_WINDOWS=1), where
 # an INI verb must fail naming the missing INI library instead.
 . tests/cli/lib.sh
@@ -58,6 +58,15 @@ for layout in files registry; do
 
     expect_exit 0 "$REGTOOL" hive check "$D/Windows/System32/config/SOFTWARE"
     expect_grep "0 errors, 0 warnings" "$OUT"
+
+    # verify needs a running system: on a tree, refused saying so (its
+    # options before or after the driver), not its usage.
+    for args in "PerfOS --query Costly" "--query Costly --json PerfOS"; do
+        # shellcheck disable=SC2086
+        expect_exit 64 "$REGTOOL" $S verify $args
+        expect_grep "verify: the hive store has no running system" "$ERR"
+        grep -q "^Usage" "$ERR" && fail "$layout: verify $args: the usage"
+    done
 
     # An INI verb: installs on the full build; refused, writing nothing,
     # where the INI library is missing.

@@ -63,6 +63,10 @@ int rt_op_apply(struct rt_store *s, const struct rt_change_set *cs,
  * included (store.h check_apply), nothing written. */
 int rt_op_check(struct rt_store *s, const struct rt_change_set *cs,
                 struct rt_error *e);
+/* For a dry run that found nothing to change: what the writer's begin()
+ * would refuse (the lock's file, a journal), checked as rt_op_check does
+ * before a change. */
+int rt_op_check_begin(struct rt_store *s, struct rt_error *e);
 
 /* -1 with E naming them when S has key anomalies (store.h: a link key
  * or two keys of one name among Services or Perflib's subkeys): every

@@ -446,6 +446,8 @@ int rt_op_restore_reg_tree(struct rt_store *s, const struct rt_tree_key *root,
     }
     if (rc == 0 && cs->n)
         rc = dry_run ? rt_op_check(s, cs, e) : rt_op_apply(s, cs, e);
+    else if (rc == 0 && dry_run)
+        rc = rt_op_check_begin(s, e);
     if (locked)
         s->ops->end(s);
     if (rc != 0) {

@@ -542,5 +542,5 @@ int hive_check_apply(struct rt_store *st, const struct rt_change_set *cs,
     rt_journal_free(j);
     if (found < 0)
         return -1;
-    return commit_change(st, cs, 1, e);
+    return cs->n ? commit_change(st, cs, 1, e) : 0;
 }

@@ -131,8 +131,11 @@ struct rt_store_ops {
      * apply() would refuse CS for, found without writing (a file past
      * its cap, a journal past the store's, a text its code page cannot
      * hold, a link or a FIFO where a file is to be written), in its
-     * words: a dry run refuses where its commit would. The store reads
-     * as before afterwards. */
+     * words: a dry run refuses where its commit would. An empty CS
+     * checks what begin() would refuse (its lock file, a journal): a
+     * dry run with nothing to change refuses where the real run, which
+     * takes the lock all the same, would. The store reads as before
+     * afterwards. */
     int (*check_apply)(struct rt_store *s, const struct rt_change_set *cs,
                        struct rt_error *e);
     /* Optional: non-zero when apply() takes table splices (table changes

@@ -328,7 +328,7 @@ static int reg_check_apply(struct rt_store *s, const struct rt_change_set *cs,
         return oom(e);
     int r = rt_lock_check(lock_path, e);
     free(lock_path);
-    return r != 0 ? -1 : reg_change(s, cs, 1, e);
+    return r != 0 ? -1 : cs->n ? reg_change(s, cs, 1, e) : 0;
 }
 
 static const char *reg_layout(struct rt_store *s)

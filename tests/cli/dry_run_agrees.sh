@@ -5,8 +5,9 @@
 # copy's symbol file hard-linked to a host file), and a REGEDIT4 store
 # whose code page cannot hold the new texts (review 37 F4, F5: each dry
 # run said exit 0), and what the writer's begin() refuses (a journal or a
-# lock that is a folder, a FIFO or a link: review 38 F3). Every file,
-# inside the tree and out, byte-identical.
+# lock that is a folder, a FIFO or a link: review 38 F3), also when there
+# is nothing to change. Every file, inside the tree and out,
+# byte-identical.
 . tests/cli/lib.sh
 
 P=$TMPDIR/prov
@@ -100,6 +101,10 @@ for what in journal lock; do
         # said it again after "nothing was written: X to be writable").
         grep -q "to be writable" "$TMPDIR/real_said" &&
             fail "$what as a $kind: $(cat "$TMPDIR/real_said")"
+        # With nothing to change (repair of a clean tree) the real run
+        # takes the lock all the same: the dry run refuses as it does
+        # (it said "nothing to repair", exit 0: reviews 39 and 40).
+        agree "$code" repair
     done
 done
 # A lock file that is a second name of another file, on a file system
@@ -156,5 +161,12 @@ for kind in fifo folder; do
     cmp -s "$TMPDIR/dry_said" "$TMPDIR/real_said" ||
         fail "$kind lock: the dry run said '$(cat "$TMPDIR/dry_said")', the real run '$(cat "$TMPDIR/real_said")'"
     cmp -s "$R" "$TMPDIR/r4.before" || fail "a refused install changed $R"
+    # A restore of the store's own backup changes nothing: its dry run
+    # refuses the lock as the real run does.
+    [ -f "$TMPDIR/r4.own.reg" ] || cp "$R" "$TMPDIR/r4.own.reg"
+    expect_exit 3 "$REGTOOL" --store "reg:$R" restore --dry-run "$TMPDIR/r4.own.reg"
+    expect_grep "s.reg.lock\\(: Is a directory\\| is a FIFO\\)" "$ERR"
+    expect_exit 3 "$REGTOOL" --store "reg:$R" restore "$TMPDIR/r4.own.reg"
+    expect_grep "s.reg.lock\\(: Is a directory\\| is a FIFO\\)" "$ERR"
 done
 rm -rf "$R.lock"

@@ -101,6 +101,47 @@ static int teardown(void **state)
     return rt_os_rmdir(dir);
 }
 
+static void format_cut(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rt_os_format_cut(buf, size, fmt, ap);
+    va_end(ap);
+}
+
+/* A message too long for its buffer keeps its start and its end (the
+ * reason, after the paths), " ... " between, never half a character; one
+ * that fits is as vsnprintf makes it. */
+static void long_messages_keep_their_end(void **state)
+{
+    (void)state;
+    char buf[64], path[600];
+    format_cut(buf, sizeof buf, "%s: %s", "short", "why");
+    assert_string_equal(buf, "short: why");
+    /* Two-byte characters (é), so that a cut may fall inside one. */
+    size_t at = 0;
+    while (at + 2 < sizeof path) {
+        memcpy(path + at, "\xc3\xa9", 2);
+        at += 2;
+    }
+    path[at] = '\0';
+    for (size_t size = 40; size <= sizeof buf; size++) {
+        format_cut(buf, size, "/start/%s is a link: refused", path);
+        size_t n = strlen(buf);
+        assert_true(n < size);
+        if (strncmp(buf, "/start/", 7) || !strstr(buf, " ... ") ||
+            strcmp(buf + n - 18, "is a link: refused"))
+            fail_msg("cut to %zu: '%s'", size, buf);
+        for (size_t i = 0; i < n; i++)
+            if ((unsigned char)buf[i] == 0xc3 &&
+                (unsigned char)buf[i + 1] != 0xa9)
+                fail_msg("cut to %zu: half a character at %zu", size, i);
+            else if ((unsigned char)buf[i] == 0xa9 &&
+                     (!i || (unsigned char)buf[i - 1] != 0xc3))
+                fail_msg("cut to %zu: half a character at %zu", size, i);
+    }
+}
+
 static void open_modes_and_positional_io(void **state)
 {
     (void)state;
@@ -1045,6 +1086,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(path_hash_is_not_steered_by_names),
+        cmocka_unit_test(long_messages_keep_their_end),
         cmocka_unit_test_setup_teardown(open_modes_and_positional_io, setup, teardown),
         cmocka_unit_test_setup_teardown(reserve_without_fallocate_checks_free_space, setup,
                                         teardown),

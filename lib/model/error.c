@@ -1,5 +1,6 @@
 /* Error values shared by the engine and the stores. */
 #include "model/error.h"
+#include "platform/os.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,7 +12,7 @@ int rt_error_set(struct rt_error *e, int code, const char *fmt, ...)
         va_list ap;
         va_start(ap, fmt);
         e->code = code;
-        vsnprintf(e->message, sizeof e->message, fmt, ap);
+        rt_os_format_cut(e->message, sizeof e->message, fmt, ap);
         va_end(ap);
     }
     return -1;

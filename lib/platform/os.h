@@ -13,6 +13,7 @@
 #ifndef RT_PLATFORM_OS_H
 #define RT_PLATFORM_OS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -268,6 +269,13 @@ int rt_os_is_confined(const char *path);
  * last refused a path for (naming the link, the "..", the kind of file),
  * and strerror(ERR) for anything else. */
 const char *rt_os_strerror(int err);
+/* vsnprintf into BUF of SIZE bytes, but a text that does not fit keeps
+ * its start and its end, " ... " between (each cut between UTF-8
+ * characters): a message names paths first and says why last, and a
+ * long path (a disk mounted deep, a tree's own long names) must not push
+ * the reason out. The end gets three quarters. */
+void rt_os_format_cut(char *buf, size_t size, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 /* 1 when rt_os_strerror(ERR) gives the words of such a refusal, which name
  * the path; 0 when it gives strerror's (EISDIR from an open says only "Is
  * a directory": the caller names the path). */

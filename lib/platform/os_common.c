@@ -558,11 +558,37 @@ char *rt_os_path_ci(const char *dir, const char *rel, int must_exist)
 static _Thread_local int refusal_code;
 static _Thread_local char refusal_text[640];
 
+void rt_os_format_cut(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    static const char gap[] = " ... ";
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(buf, size, fmt, ap);
+    char *whole = n >= 0 && (size_t)n >= size && size >= 4 * sizeof gap
+                      ? malloc((size_t)n + 1)
+                      : NULL;
+    if (whole) {  /* (out of memory: the start, as vsnprintf left it) */
+        vsnprintf(whole, (size_t)n + 1, fmt, again);
+        size_t head = (size - sizeof gap) / 4;
+        size_t tail = size - sizeof gap - head;
+        while (head && ((unsigned char)whole[head] & 0xC0) == 0x80)
+            head--;
+        const char *t = whole + n - tail;
+        while (((unsigned char)*t & 0xC0) == 0x80)
+            t++;
+        memcpy(buf, whole, head);
+        memcpy(buf + head, gap, sizeof gap - 1);
+        memcpy(buf + head + sizeof gap - 1, t, strlen(t) + 1);
+        free(whole);
+    }
+    va_end(again);
+}
+
 int rt_os_refuse(int err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(refusal_text, sizeof refusal_text, fmt, ap);
+    rt_os_format_cut(refusal_text, sizeof refusal_text, fmt, ap);
     va_end(ap);
     refusal_code = err;
     errno = err;

@@ -67,6 +67,21 @@ int rt_cli_parse_global(int *argc, char ***argv);
 
 /* Opens the chosen store, or prints why not and sets *EXIT_CODE. */
 struct rt_store *rt_cli_open_store(int *exit_code);
+/* A file a writer names: an output it writes (--emit-reg, --backup) or
+ * an input it reads (the INI, the backup restored). */
+struct rt_cli_file {
+    const char *what;       /* "--emit-reg", "the INI" */
+    const char *name;       /* NULL: not given */
+    int input;
+};
+/* rt_cli_open_store for a writer whose outputs FILES (N of them) are
+ * written once its change is committed or its backup saved: one naming
+ * a file of the store's, or two naming one file (an output over an
+ * input or over another output), is refused before the store is read,
+ * said, NULL and *EXIT_CODE RT_EXIT_USAGE, nothing written (the patch
+ * was refused after the commit, exit 64 with the change made). */
+struct rt_store *rt_cli_open_store_writing(const struct rt_cli_file *files,
+                                           size_t n, int *exit_code);
 /* The library's options for opening a store, from the global options
  * (--tables, --force-dirty, --wait; the store's notices on stderr). */
 regtool_open_options rt_cli_open_options(void);

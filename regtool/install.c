@@ -167,7 +167,9 @@ int cmd_install(int argc, char **argv)
     opt.inf = &inf;
     if (!dry_run)
         rt_cli_catch_interrupts();
-    struct rt_store *s = rt_cli_open_store(&rc);
+    const struct rt_cli_file files[] = {{"--emit-reg", emit, 0},
+                                        {"the INI", argv[optind], 1}};
+    struct rt_store *s = rt_cli_open_store_writing(files, 2, &rc);
     if (!s) {
         rt_inf_files_free(&inf);
         rt_provider_spec_free(&spec);

@@ -57,16 +57,14 @@ static int save_backup(const struct rt_database *db, void *ctx)
 
 /* The chosen store, open, or NULL with *RC the exit status: saved before
  * the commit, the backup (BACKUP) must not be one of the files the
- * repair then rewrites (its dry run says so too). */
-static struct rt_store *open_store(const char *backup, int *rc)
+ * repair then rewrites (its dry run says so too), nor the file of the
+ * patch (EMIT), written after it over the backup just saved. */
+static struct rt_store *open_store(const char *backup, const char *emit,
+                                   int *rc)
 {
-    struct rt_store *s = rt_cli_open_store(rc);
-    if (s && rt_cli_refuse_own_file(s, backup, "--backup")) {
-        rt_op_close(s);
-        *rc = RT_EXIT_USAGE;
-        return NULL;
-    }
-    return s;
+    const struct rt_cli_file files[] = {{"--backup", backup, 0},
+                                        {"--emit-reg", emit, 0}};
+    return rt_cli_open_store_writing(files, 2, rc);
 }
 
 static void print_findings(const char *title, const struct rt_findings *f)
@@ -139,7 +137,7 @@ int cmd_repair(int argc, char **argv)
     }
     int rc;
     rt_cli_catch_interrupts();
-    struct rt_store *s = open_store(bctx.file, &rc);
+    struct rt_store *s = open_store(bctx.file, emit, &rc);
     if (!s)
         return rc;
     struct rt_ini_set inis = {0};

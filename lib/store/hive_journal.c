@@ -92,6 +92,24 @@ static int is_store_file(void *ctx, const char *rel)
     return ok;
 }
 
+/* Whether PATH is a file of an INF copy below WIN (the Windows folder):
+ * its folder, whatever way PATH takes there, is WIN/INF/<service>/<LLLL>
+ * (is_side_file). */
+static int in_inf_copy(const char *win, const char *path)
+{
+    char *dir = rt_os_folder_of(path);
+    char real[4096], rwin[4096];
+    int found = dir && rt_os_realpath(dir, real, sizeof real) == 0 &&
+                rt_os_realpath(win, rwin, sizeof rwin) == 0;
+    free(dir);
+    size_t wl = found ? strlen(rwin) : 0;
+    if (!found || strncmp(real, rwin, wl) || real[wl] != '/')
+        return 0;
+    char rest[4096 + 4];
+    snprintf(rest, sizeof rest, "%s/x", real + wl + 1);
+    return is_side_file(rest);
+}
+
 int hive_own_file(struct rt_store *st, const char *path)
 {
     struct hive_store *s = hs(st);
@@ -113,6 +131,11 @@ int hive_own_file(struct rt_store *st, const char *path)
         int named = rt_os_names_file(path, psb, itself) >= 0;
         free(psb);
         if (named)
+            return 1;
+        /* An INF copy's INI or symbol file, which install writes and
+         * uninstall deletes (review 41 R41-1: a backup saved over one
+         * was deleted by the next uninstall). */
+        if (in_inf_copy(win, path))
             return 1;
     }
     /* A table, current (perfc, perfh) or as installed (perfd, perfi),

@@ -2,10 +2,12 @@
 # repair --backup, lodctr /S:FILE) that is one of the open store's own
 # files is refused, exit 64, nothing written: the hives and their logs,
 # the journal and the lock, a .dat table (current or as installed, in
-# System32 or SysWOW64), the tree's PerfStringBackup.INI; a reg: store's
-# file and its lock; a psb: store's file. In any letter case (Windows
-# sees one name there) and through a link to the store's folder. A file
-# of another name beside them is written as before.
+# System32 or SysWOW64), the tree's PerfStringBackup.INI, an INF copy's
+# files; a reg: store's file and its lock; a psb: store's file. In any
+# letter case (Windows sees one name there) and through a link to the
+# store's folder. A file of another name beside them is written as
+# before. A writer's --emit-reg is refused before its change is made;
+# two outputs naming one file, or an output the run's input, alike.
 . tests/cli/lib.sh
 
 T=$TMPDIR/t
@@ -73,4 +75,48 @@ expect_same_tree "$TMPDIR/stores" "$TMPDIR/stores-before" "a reg: or psb: store'
 expect_exit 64 "$REGTOOL" audit --textfile "$TMPDIR/stores/db.ini" \
     "hive:$T" "psb:$TMPDIR/stores/db.ini"
 expect_same_tree "$TMPDIR/stores" "$TMPDIR/stores-before" "a fleet's textfile replaced a store"
+
+# An INF copy's INI and symbol file, which install writes and uninstall
+# deletes (review 41 R41-1: a backup saved over the INI was deleted by
+# the next uninstall), by their path and through a link to their folder.
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" $S install $CS ini-samples/transfer.ini
+INF=$T/Windows/INF/TransferPerf/0009
+ln -s "$INF" "$TMPDIR/to-inf"
+tree_state "$T" >"$TMPDIR/before"
+for f in "$INF/transfer.ini" "$INF/COUNTEROFFSETS.H" "$TMPDIR/to-inf/transfer.ini"; do
+    refused "backup --force $f" "$REGTOOL" $S backup --force "$f"
+    refused "audit --textfile $f" "$REGTOOL" $S audit --textfile "$f"
+done
+
+# A writer's --emit-reg over one of them is refused before its change is
+# committed, the tree as it was (review 41 R41-6: install, uninstall,
+# restore and repair committed, then refused the patch, exit 64).
+expect_exit 0 "$REGTOOL" $S backup "$TMPDIR/bk.ini"
+for f in "$C/SOFTWARE.LOG1" "$INF/transfer.ini"; do
+    refused "uninstall --emit-reg $f" "$REGTOOL" $S uninstall --emit-reg "$f" TransferPerf
+    refused "restore --emit-reg $f" "$REGTOOL" $S restore --emit-reg "$f" "$TMPDIR/bk.ini"
+    refused "repair --enable-disabled --emit-reg $f" "$REGTOOL" $S repair --enable-disabled --emit-reg "$f"
+    # shellcheck disable=SC2086
+    refused "install --replace --emit-reg $f" "$REGTOOL" $S install --replace $CS \
+        --emit-reg "$f" ini-samples/transfer.ini
+done
+# Two outputs of one run naming one file, or an output over the file the
+# run reads: refused alike (R41-7: the patch was written over the backup
+# repair had just saved).
+same() {   # same WHAT CMD...: exit 64, said, the tree unchanged
+    what=$1; shift
+    expect_exit 64 "$@"
+    expect_grep "name one file" "$ERR"
+    expect_same_tree "$T" "$TMPDIR/before" "$what changed the tree"
+}
+same "repair --backup X --emit-reg X" "$REGTOOL" $S repair --enable-disabled \
+    --backup "$TMPDIR/x.ini" --emit-reg "$TMPDIR/X.INI"
+[ -e "$TMPDIR/x.ini" ] && fail "repair --backup X --emit-reg X saved X"
+cp ini-samples/transfer.ini ini-samples/CounterOffsets.h "$TMPDIR/"
+# shellcheck disable=SC2086
+same "install --emit-reg INI" "$REGTOOL" $S install --replace $CS \
+    --emit-reg "$TMPDIR/transfer.ini" "$TMPDIR/transfer.ini"
+cmp -s ini-samples/transfer.ini "$TMPDIR/transfer.ini" || fail "install --emit-reg INI changed the INI"
+same "restore --emit-reg FILE" "$REGTOOL" $S restore --emit-reg "$TMPDIR/bk.ini" "$TMPDIR/bk.ini"
 echo "outputs over the store's own files: refused"

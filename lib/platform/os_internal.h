@@ -39,6 +39,13 @@ void rt_os_refusal_clear(void);
  * removes those in flight. At most a few at a time (one more is left to
  * the abandon paths alone). */
 void rt_os_temporary_made(const char *path, int fd);
+/* Interrupts held from HOLD 1 to HOLD 0 (POSIX: SIGINT, SIGTERM and
+ * SIGHUP blocked in this thread; one that comes meanwhile is taken at
+ * the release): a temporary is made and recorded in between, so that an
+ * interrupt never finds it made and not yet recorded (review 41 R41-5:
+ * one taken as its open returned left it beside the file). Windows,
+ * whose console handler runs on a thread of its own: nothing. */
+void rt_os_interrupts_held(int hold);
 void rt_os_temporary_gone(const char *path);
 /* What unlink_all found of those in flight: RT_OS_SAVE_LEFT when it
  * removed one (its file left as it was), RT_OS_SAVE_PLACED when one was

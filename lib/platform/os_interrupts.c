@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <unistd.h>
 #else
 #include <io.h>
@@ -22,7 +23,7 @@
  * Fixed slots, each written whole before it is marked in use and marked
  * free before it is reused, so that a handler running between two
  * statements sees a whole name or none. The name is ours, made a moment
- * before (NAME.tmp.<time><serial>). POSIX removes it in the folder it was
+ * before (NAME.tmp.<16 hex digits>). POSIX removes it in the folder it was
  * made in, held open since (a folder on the way swapped for a link would
  * lead a removal by its path out of the tree); Windows by its path, as
  * no folder holding a file open can be renamed there. */
@@ -40,6 +41,29 @@ static struct {
 #endif
     volatile sig_atomic_t used;
 } temporaries[TEMPORARY_SLOTS];
+
+#ifdef RT_OS_POSIX
+static _Thread_local sigset_t held_mask;
+
+void rt_os_interrupts_held(int hold)
+{
+    if (hold) {
+        sigset_t s;
+        sigemptyset(&s);
+        sigaddset(&s, SIGINT);
+        sigaddset(&s, SIGTERM);
+        sigaddset(&s, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &s, &held_mask);
+    } else {
+        pthread_sigmask(SIG_SETMASK, &held_mask, NULL);
+    }
+}
+#else
+void rt_os_interrupts_held(int hold)
+{
+    (void)hold;
+}
+#endif
 
 void rt_os_temporary_made(const char *path, int fd)
 {

@@ -46,7 +46,11 @@ int rt_os_save_numbered(const char *path, const void *data, size_t len,
 
 /* Creates a temporary file beside PATH (a name of our own: WRITE_NEW
  * never takes over another's): its descriptor, and its name in *TMP (a
- * new string); -1 with errno. */
+ * new string); -1 with errno. The name's 16 hex digits are this run's
+ * secret hash basis mixed with a count: no one else can tell them in
+ * advance (review 41 R41-4: from the time and a count, names a local
+ * user made first in a shared folder failed every save, said as the
+ * file's own names existing). */
 static int open_temporary(const char *path, char **tmp)
 {
     size_t plen = strlen(path);
@@ -55,18 +59,23 @@ static int open_temporary(const char *path, char **tmp)
         errno = ENOMEM;
         return -1;
     }
-    static unsigned serial;
+    static uint64_t serial;
     int fd = -1;
+    rt_os_interrupts_held(1);
     for (int tries = 0; fd < 0 && tries < 100; tries++) {
-        snprintf(*tmp, plen + 32, "%s.tmp.%08lx%04x", path,
-                 (unsigned long)time(NULL),
-                 (++serial + (unsigned)tries) & 0xffff);
+        uint64_t n = __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED);
+        snprintf(*tmp, plen + 32, "%s.tmp.%016llx", path,
+                 (unsigned long long)rt_os_hash_mix(rt_os_hash_basis() ^ n));
         fd = rt_os_open(*tmp, RT_OS_WRITE_NEW);
         if (fd < 0 && errno != EEXIST)
             break;
     }
     if (fd >= 0)
         rt_os_temporary_made(*tmp, fd);
+    rt_os_interrupts_held(0);
+    if (fd < 0 && errno == EEXIST)
+        rt_os_refuse(EBUSY, "no temporary file could be made beside %s "
+                     "(each of the 100 names tried was taken)", path);
     if (fd < 0) {
         int err = errno;
         free(*tmp);

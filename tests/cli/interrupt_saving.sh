@@ -3,8 +3,9 @@
 # at once, and the file is replaced whole or not at all: its temporary
 # (NAME.tmp.*) is removed, nothing else is left beside it, the file is as
 # it was, and the message says so. strace delivers the signal as the
-# temporary is synced, the last step before the rename: a Ctrl-C, a
-# systemd stop of a textfile timer, a shutdown. The verbs that save
+# temporary is synced, the last step before the rename (and as it is
+# made, and as it is renamed): a Ctrl-C, a systemd stop of a textfile
+# timer, a shutdown. The verbs that save
 # without a journal: audit --textfile, hive recover -o, perfstats remove,
 # a dry run's --emit-reg.
 . tests/cli/lib.sh
@@ -78,6 +79,28 @@ for out in a.prom rec.hive; do
 done
 grep -q '^regtool_audit_success 1$' "$OUTS/a.prom" || fail "the textfile was not put in place whole"
 expect_exit 0 "$REGTOOL" hive check "$OUTS/rec.hive"
+# A signal that comes as the temporary's open returns, before anything
+# else (review 41 R41-5: taken before the temporary was recorded, it
+# left NAME.tmp.* beside the file): found by a traced run (the open
+# whose flags say O_CREAT|O_EXCL, by its number among the opens).
+for out in a.prom rec.hive; do
+    case $out in
+    a.prom) set -- --store "hive:$T" audit --textfile "$OUTS/a.prom" ;;
+    *) set -- hive recover "$T/Windows/System32/config/SOFTWARE" -o "$OUTS/rec.hive" ;;
+    esac
+    rm -f "$OUTS/rec.hive"
+    strace -f -o "$TMPDIR/opens" -e trace=openat,openat2 "$REGTOOL" "$@" >/dev/null 2>&1
+    line=$(grep -n 'O_CREAT|O_EXCL' "$TMPDIR/opens" | head -n 1 | cut -d: -f1)
+    [ -n "$line" ] || fail "$out: no O_CREAT|O_EXCL open traced"
+    call=$(sed -n "${line}p" "$TMPDIR/opens" | sed 's/^[0-9]* *//; s/(.*//')
+    nth=$(head -n "$line" "$TMPDIR/opens" | sed 's/^[0-9]* *//' | grep -c "^$call(")
+    rm -f "$OUTS/rec.hive"
+    strace -f -o /dev/null -e trace=openat,openat2 \
+        -e inject="$call":signal=TERM:when="$nth" "$REGTOOL" "$@" >"$OUT" 2>"$ERR"
+    got=$?
+    [ "$got" -eq 143 ] || { cat "$ERR" >&2; fail "$out at its temporary's open: exit $got, want 143"; }
+    [ -z "$(ls -A "$OUTS" | grep '\.tmp\.')" ] || fail "$out at its temporary's open: a temporary left"
+done
 # A SIGTERM as a writer prints its last line, its change made: exit 143
 # and a line that says the run was interrupted as it ended, not exit 0
 # as though no signal had come (the line printed stands).

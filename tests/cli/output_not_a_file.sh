@@ -6,7 +6,8 @@
 # `regtool backup --force /dev/stdout > x`), a FIFO or a device with a
 # file, and a numbered name beside it (backup without --force) was
 # written in /dev. Here in the test's own folder: a link shaped as
-# /dev/stdout is, a link to a file, a FIFO and a folder.
+# /dev/stdout is, a link to a file, a FIFO and a folder. And a folder
+# where others made names a temporary could have.
 . tests/cli/lib.sh
 
 T=$TMPDIR/t
@@ -37,4 +38,21 @@ for name in stdout to-file fifo folder; do
         expect_same_tree "$D" "$TMPDIR/names.state" "$args changed $D"
     done
 done
+
+# Files someone else made first, named where the next temporaries would
+# be if their names came from the clock and a count (review 41 R41-4:
+# every save there failed, said as the output's own names existing): the
+# save works, theirs untouched.
+P=$TMPDIR/shared
+mkdir "$P"
+now=$(date +%s)
+awk -v now="$now" -v p="$P" 'BEGIN {
+    for (t = now; t < now + 8; t++)
+        for (k = 1; k < 200; k += 2)
+            printf "%s/out.ini.tmp.%08x%04x\n", p, t, k }' | xargs touch
+expect_exit 0 "$REGTOOL" $S backup "$P/out.ini"
+[ -s "$P/out.ini" ] || fail "no backup beside the names others made"
+[ "$(find "$P" -name 'out.ini.tmp.*' -size 0 | wc -l)" = 800 ] ||
+    fail "the names others made were not left as they were"
+[ "$(ls "$P" | wc -l)" = 801 ] || fail "a temporary left beside out.ini"
 echo "outputs where no file stands: refused, each left as it was"

@@ -167,6 +167,10 @@ int cmd_check_ini(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             rt_cli_error("unknown option '%s'\nusage: regtool " USAGE, a);
             return RT_EXIT_USAGE;
+        } else if (!ini && !*a) {
+            rt_cli_error("INI is empty: give an INI file\nusage: regtool "
+                         USAGE);
+            return RT_EXIT_USAGE;
         } else if (!ini) {
             ini = a;
         } else {

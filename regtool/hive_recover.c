@@ -99,6 +99,9 @@ int hive_recover_main(int argc, char **argv)
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rt_cli_error("hive recover: unknown option '%s'", argv[i]);
             return RT_EXIT_USAGE;
+        } else if (!file && !*argv[i]) {
+            rt_cli_error("hive recover: FILE is empty: give a hive's file");
+            return RT_EXIT_USAGE;
         } else if (!file) {
             file = argv[i];
         } else {

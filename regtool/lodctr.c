@@ -309,6 +309,12 @@ int rt_lodctr_main(int argc, char **argv)
     }
     char sw;
     const char *val;
+    if (!*argv[1]) {
+        /* No INI named: not the working directory read as one. */
+        fprintf(stderr, "lodctr: the INI file is empty: give an INI\n");
+        lodctr_usage(stderr);
+        return RT_ERR_INVALID_PARAMETER;
+    }
     if (!parse_switch(argv[1], &sw, &val))
         return lodctr_install(argv[1]);
     switch (sw) {

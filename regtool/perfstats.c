@@ -184,14 +184,14 @@ int cmd_perfstats(int argc, char **argv)
     }
     int rest = argc - optind;
     if (!strcmp(verb, "remove")) {
-        if (rest != 2 || json) {
+        if (rest != 2 || json || !*argv[optind] || !*argv[optind + 1]) {
             fputs(usage_text, stderr);
             return RT_EXIT_USAGE;
         }
         return remove_server(argv[optind], argv[optind + 1], emit);
     }
     if ((strcmp(verb, "list") && strcmp(verb, "audit")) || rest != 1 ||
-        emit) {
+        emit || !*argv[optind]) {
         fputs(usage_text, stderr);
         return RT_EXIT_USAGE;
     }

@@ -29,7 +29,13 @@ int rt_op_parse_spec(const char *spec, struct rt_store_spec *out)
     } else {
         return -1;
     }
-    /* A store of no file or folder (hive:, reg:): no spec at all. */
+    /* A store of no file or folder (hive:, reg:), or two hives one of
+     * which is named by nothing (hive:A, or hive:,B): no spec at all. */
+    if (out->kind == RT_SPEC_HIVE_FILES) {
+        const char *comma = strchr(out->arg, ',');
+        if (comma == out->arg || !comma[1])
+            return -1;
+    }
     return out->kind != RT_SPEC_LIVE && !*out->arg ? -1 : 0;
 }
 

@@ -96,6 +96,25 @@ for w in 86401 -1 x ""; do
 done
 expect_exit 64 "$REGTOOL" hive check ""
 expect_exit 64 "$REGTOOL" hive recover "$D/Windows/System32/config/SOFTWARE" -o ""
+# An empty FILE operand alike, and a hive:SOFTWARE,SYSTEM spec with one
+# half empty (review 41 R41-3: the working directory read, exit 3 or 2,
+# or "SYSTEM hive : not a file", exit 4).
+expect_exit 64 "$REGTOOL" hive recover "" -o "$TMPDIR/rec.hive"
+expect_grep "FILE is empty" "$ERR"
+for args in "perfstats list" "perfstats audit" "perfstats remove SRV" \
+    "check-ini"; do
+    # shellcheck disable=SC2086
+    expect_exit 64 "$REGTOOL" $args ""
+done
+expect_exit 64 "$REGTOOL" perfstats remove "" "$TMPDIR/x.reg"
+SW=$D/Windows/System32/config
+for spec in "hive:$SW/SOFTWARE," "hive:,$SW/SYSTEM"; do
+    expect_exit 64 "$REGTOOL" --store "$spec" query
+    expect_grep "unknown store" "$ERR"
+done
+ln -s "$REGTOOL" "$TMPDIR/lodctr"
+REGTOOL_STORE="hive:$D" expect_exit 87 "$TMPDIR/lodctr" ""
+expect_grep "the INI file is empty" "$ERR"
 expect_same_tree "$D" "$TMPDIR/before" "a command given an empty operand changed the store"
 [ ! -e "$TMPDIR/b2.ini" ] && [ ! -e "$TMPDIR/b3.ini" ] || fail "backup of two operands saved a file"
 

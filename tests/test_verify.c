@@ -177,6 +177,26 @@ static void finds_objects_at_wines_offset(void **state)
     rt_perf_data_free(&d);
 }
 
+/* Objects where they belong whose second begins exactly one
+ * PERF_DATA_BLOCK past the first (an object of 88 bytes): the block is
+ * walked from HeaderLength, not taken for Wine's, whose objects begin
+ * there too. */
+static void an_object_a_block_long_is_no_wine_offset(void **state)
+{
+    (void)state;
+    const struct obj o[2] = {{3990, 3991, 0, 0, -1, 8}, good};
+    struct block b;
+    build(&b, o, 2, 0);
+    struct rt_perf_data d;
+    assert_int_equal(rt_perf_data_parse(b.b, b.n, sizeof b.b, &d), 0);
+    assert_null(d.problem);
+    assert_int_equal(d.wine_offset, 0);
+    assert_int_equal(d.n_objects, 2);
+    assert_int_equal(d.objects[0].total_length, RT_PERF_DATA_BLOCK_SIZE);
+    assert_int_equal(d.objects[1].name_index, 3992);
+    rt_perf_data_free(&d);
+}
+
 static void clean_provider_verifies_clean(void **state)
 {
     (void)state;
@@ -485,6 +505,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(walks_a_clean_block),
         cmocka_unit_test(finds_objects_at_wines_offset),
+        cmocka_unit_test(an_object_a_block_long_is_no_wine_offset),
         cmocka_unit_test(clean_provider_verifies_clean),
         cmocka_unit_test(last_help_index_lies_in_the_range),
         cmocka_unit_test(few_names_above_base_are_checked),

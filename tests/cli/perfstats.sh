@@ -49,6 +49,11 @@ grep -q VFAT "$OUT" && fail "VFAT still listed"
 # Refusals: no such server (exit 4), a malformed file (exit 2, its line);
 # nothing written either time.
 cp "$TMPDIR/w.reg" "$TMPDIR/w.before"
+# The patch named as the file itself (in another letter case): one write
+# would replace the other, so neither is made (review 41), exit 64.
+expect_exit 64 "$REGTOOL" perfstats remove --emit-reg "$TMPDIR/W.REG" MSNP32 "$TMPDIR/w.reg"
+expect_grep "name one file" "$ERR"
+cmp "$TMPDIR/w.reg" "$TMPDIR/w.before" || fail "remove with the file as its patch wrote the file"
 expect_exit 4 "$REGTOOL" perfstats remove VFAT "$TMPDIR/w.reg"
 expect_grep "has no stat server VFAT: nothing was written" "$ERR"
 cmp "$TMPDIR/w.reg" "$TMPDIR/w.before" || fail "a refused remove wrote the file"

@@ -258,8 +258,10 @@ OOM_TEST(subkey_list_insert_and_delete, {
     char *want = subkey_names(h);
     assert_string_equal(want, "Alpha Beta Charlie Echo Gamma ");
     rt_regf_close(h);
-    if (calls == 0)
+    if (calls == 0) {
+        free(want);
         skip(); /* valgrind: no call reaches the hook */
+    }
     for (unsigned long k = 1; k <= calls; k++) {
         h = five_keys();
         alloc_calls = 0;

@@ -298,11 +298,11 @@ static int disk_or_tree(const char *p)
     return in_or_a_root(p) || looks_like_disk(p);
 }
 
-static int disk_of(const char *abs, char **disk, char **on)
+static int disk_of(const char *abs, char **disk, char **on, int *read_only)
 {
     size_t at = 0;
     *disk = NULL;
-    if (os_posix_walk_until(abs, disk_or_tree, on, &at) != 0)
+    if (os_posix_walk_until(abs, disk_or_tree, on, &at, read_only) != 0)
         return -1;
     if (*on && !(*disk = strndup(*on, at))) {
         free(*on);
@@ -312,7 +312,7 @@ static int disk_of(const char *abs, char **disk, char **on)
     return 0;
 }
 
-static int confine_one(const char *dir, const char *spelled, int input,
+static int confine_one(const char *dir, int named_ro, int input,
                        char **canonical);
 
 /* PATH, named whole to confine or rt_os_hold_disk_of (a store, an input
@@ -386,13 +386,14 @@ int rt_os_hold_disk_of(const char *path, char **held, char **canon)
         return -1;
     }
     char *disk = NULL, *on = NULL;
+    int ro = 0;
     /* Confined (again, when it is: one more reference) whatever the
      * spelling: through the user's own link above it (or into it), or
      * with "//" on the way (its "." steps are dropped above), the path
      * would not be seen beneath the disk's canonical form, and a link of
      * the disk would be followed. */
-    int r = disk_of(abs, &disk, &on) != 0 ? -1
-            : disk ? confine_one(disk, path, 0, held) : 0;
+    int r = disk_of(abs, &disk, &on, &ro) != 0 ? -1
+            : disk ? confine_one(disk, ro, 0, held) : 0;
     int err = errno;
     if (r == 0 && *held && canon &&
         asprintf(canon, "%s%s", *held, on + strlen(disk)) < 0) {
@@ -428,7 +429,7 @@ static int confine_spelled(const char *dir, int input, int hold_disk,
                            char **canonical)
 {
     if (!hold_disk)
-        return confine_one(dir, dir, input, canonical);
+        return confine_one(dir, 0, input, canonical);
     /* A folder of the user's input on another machine's disk (a backup
      * in its Windows\Temp, an INI in its Program Files, a hive named by
      * its file): the disk is confined as a tree first, so the folder is
@@ -442,7 +443,7 @@ static int confine_spelled(const char *dir, int input, int hold_disk,
     if (!rt_os_is_confined(dir) &&
         rt_os_hold_disk_of(dir, &held, &on_disk) != 0)
         return -1;
-    int r = confine_one(on_disk ? on_disk : dir, dir, input, canonical);
+    int r = confine_one(on_disk ? on_disk : dir, 0, input, canonical);
     int err = errno;
     free(on_disk);
     if (held) {
@@ -481,35 +482,21 @@ static int confine(const char *dir, int input, int hold_disk, char **canonical)
     return r;
 }
 
-/* Whether PATH, as the user spelled it (or the nearest folder above it
- * that is there, for a file or folder still to be made), is on a
- * read-only mount. The walk may find such a folder bound from a disk's
- * (a read-only view of it) and hold it by its source, on a mount that
- * may be written: what the user named read-only stays so (review 40). */
-static int spelled_read_only(const char *path)
+/* Whether FD, a folder held, lies on a read-only mount. */
+static int on_read_only_mount(int fd)
 {
-    char *p = strdup(path);
-    int ro = 0;
     struct statvfs sv;
-    for (;;) {
-        const char *at = p && *p ? p : ".";
-        if (statvfs(at, &sv) == 0) {
-            ro = (sv.f_flag & ST_RDONLY) != 0;
-            break;
-        }
-        char *slash = p ? strrchr(p, '/') : NULL;
-        if (!slash || !p[1])
-            break;
-        slash[slash == p] = '\0';    /* "/x" up to "/", "a/b" to "a" */
-    }
-    free(p);
-    return ro;
+    return fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_RDONLY) != 0;
 }
 
-static int confine_one(const char *dir, const char *spelled, int input,
+/* DIR confined (its folder held, its canonical form to *CANONICAL);
+ * NAMED_RO: the walk to it went through a read-only view of a folder it
+ * then took by its source, on a mount that may be written (review 40):
+ * what the user named read-only stays so, as a folder held on a
+ * read-only mount is. */
+static int confine_one(const char *dir, int named_ro, int input,
                        char **canonical)
 {
-    int read_only = spelled_read_only(spelled);
     if (canonical)
         *canonical = NULL;
     const char *abs;
@@ -530,6 +517,7 @@ static int confine_one(const char *dir, const char *spelled, int input,
         errno = err;
         return -1;
     }
+    int read_only = named_ro || on_read_only_mount(fd);
     pthread_mutex_lock(&roots_lock);
     struct confined *slot = NULL;
     for (size_t i = 0; i < n_roots; i++) {
@@ -934,7 +922,7 @@ static int in_or_a_root(const char *path)
 static int into_a_root(const char *abs, char **out)
 {
     size_t at = 0;
-    if (os_posix_walk_until(abs, in_or_a_root, out, &at) != 0)
+    if (os_posix_walk_until(abs, in_or_a_root, out, &at, NULL) != 0)
         return -1;
     char *part = *out ? strndup(*out, at) : NULL, root[PATH_MAX];
     if (*out && !part)

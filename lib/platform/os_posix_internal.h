@@ -57,9 +57,11 @@ int os_posix_walk_failed(int dirfd, const char *comp, const char *path,
  * (a bind mount) is walked as its source, as a link would be. -1 with
  * errno (a refusal named: rt_os_refuse) where the walk cannot tell where
  * the kernel goes: a way longer than PATH_MAX, more than 40 links, a link
- * of /proc into another mount namespace, ".." after a bound folder. */
+ * of /proc into another mount namespace, ".." after a bound folder.
+ * *READ_ONLY (when not NULL): whether a bound folder walked as its
+ * source was reached through a read-only mount (a read-only view). */
 int os_posix_walk_until(const char *abs, int (*stop)(const char *),
-                        char **out, size_t *at);
+                        char **out, size_t *at, int *read_only);
 /* S, a field of /proc/self/mountinfo (a mount point, a bind's root), in
  * place with its octal escapes undone (\040 a space, \134 a backslash);
  * anything else after a backslash kept as it is. */

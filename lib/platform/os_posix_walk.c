@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/vfs.h>
@@ -404,6 +405,8 @@ struct walk {
     int binds;              /* how deep in looks at binds' sources */
     uint64_t cur_mnt;       /* CUR's mount id, 0 when not known */
     int (*stop)(const char *);
+    int read_only;          /* a bound folder on the way was reached
+                               through a read-only mount */
     char *out;              /* found through a bind's source */
     size_t at;
     char cur[PATH_MAX];
@@ -446,6 +449,7 @@ static int through_source(struct walk *w, const char *alias, const char *rest)
                       .binds = w->binds + 1, .stop = w->stop, .cur = ""};
     int r = walk(&in);
     free(in.path);
+    w->read_only = w->read_only || in.read_only;
     if (r != 0 || !in.out)
         return r;
     r = asprintf(&w->out, "%s%s", in.out, rest) < 0 ? (w->out = NULL, -1) : 1;
@@ -497,6 +501,15 @@ static int step(struct walk *w, size_t len)
     else if (bind_source(w->cur, cand, &st, &alias, &mnt) != 0)
         return -1;
     if (alias) {
+        /* Walked on as its source, the folder is on the source's mount:
+         * whether the user reached it through a read-only view is seen
+         * here, at its mount point (a real folder, no link: nothing the
+         * tree planted is followed, as statvfs of the path as typed
+         * followed a link to an automount that never answered: review
+         * 41 R41-8). */
+        struct statvfs sv;
+        if (statvfs(cand, &sv) == 0 && (sv.f_flag & ST_RDONLY))
+            w->read_only = 1;
         int r = through_source(w, alias, rest);
         free(alias);
         if (r != 0)
@@ -552,7 +565,7 @@ static int walk(struct walk *w)
 }
 
 int os_posix_walk_until(const char *abs, int (*stop)(const char *),
-                        char **out, size_t *at)
+                        char **out, size_t *at, int *read_only)
 {
     struct walk w = {.spelled = abs, .path = strdup(abs), .stop = stop,
                      .cur = ""};
@@ -561,6 +574,8 @@ int os_posix_walk_until(const char *abs, int (*stop)(const char *),
     free(w.path);
     *out = rc == 0 ? w.out : NULL;
     *at = rc == 0 ? w.at : 0;
+    if (read_only)
+        *read_only = rc == 0 && w.read_only;
     if (rc != 0)
         free(w.out);
     errno = err;

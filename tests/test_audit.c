@@ -155,6 +155,27 @@ static void findings_carry_their_evidence(void **state)
     s->ops->close(s);
 }
 
+/* A message of each length around the one the finding is first
+ * formatted into (512 bytes, its NUL included): kept whole, its last
+ * character too. */
+static void messages_at_the_first_buffers_length_kept_whole(void **state)
+{
+    (void)state;
+    char text[520];
+    for (size_t len = 508; len <= 515; len++) {
+        struct rt_findings f = {0};
+        for (size_t k = 0; k < len; k++)
+            text[k] = (char)('a' + k % 26);
+        text[len] = '\0';
+        assert_int_equal(rt_findings_add(&f, "edge", RT_AUDIT_INFO, NULL, NULL,
+                                         NULL, "%s", text), 0);
+        if (strcmp(message_of(&f.v[0]), text))
+            fail_msg("a message of %zu bytes kept as %zu", len,
+                     strlen(message_of(&f.v[0])));
+        rt_findings_free(&f);
+    }
+}
+
 /* Findings added one by one keep their texts and evidence whatever comes
  * after them: a long list of evidence, texts longer than the formatting
  * buffer, a language and a fix repeated (kept once) or changed. */
@@ -1287,6 +1308,7 @@ int main(void)
         cmocka_unit_test(current_language_agreement_counts_each_pair),
         cmocka_unit_test(findings_carry_their_evidence),
         cmocka_unit_test(findings_keep_what_they_were_given),
+        cmocka_unit_test(messages_at_the_first_buffers_length_kept_whole),
         cmocka_unit_test(same_evidence_is_kept_once),
         cmocka_unit_test(same_words_are_kept_once),
         cmocka_unit_test(normal_things_are_info),

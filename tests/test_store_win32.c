@@ -270,6 +270,40 @@ static void win32_service_value_needs_performance_key(void **state)
     s->ops->close(s);
 }
 
+/* A table change of a key that is no language's (a Perflib subkey that
+ * is not three or four hex digits, CurrentLanguage aside): refused before
+ * anything is written, as the live registry's other keys must never be
+ * given a Counter or Help value. */
+static void win32_table_of_no_language_refused(void **state)
+{
+    (void)state;
+    struct rt_store *s = open_clean();
+    base(s);
+    char *before = dump(s);
+    static const char16_t t[] = u"1\0" "1847\0";
+    static const char *const keys[] = {"Software", "00G9", "12345", "09"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        struct rt_change_set cs = {0};
+        struct rt_value v;
+        rt_value_from_dword(&v, 1);
+        rt_change_set_perflib(&cs, "Last Counter", &v);
+        rt_value_free(&v);
+        assert_int_equal(rt_change_set_table(&cs, keys[i], RT_TABLE_COUNTER,
+                                             (const uint8_t *)t, sizeof t,
+                                             NULL, NULL), 0);
+        struct rt_error e = {0};
+        apply_fails(s, &cs, RT_ERR_INVALID_PARAMETER, &e);
+        assert_non_null(strstr(e.message, "bad language"));
+        char *after = dump(s);
+        if (strcmp(after, before))
+            fail_msg("a table of %s changed the store", keys[i]);
+        free(after);
+        rt_change_set_free(&cs);
+    }
+    free(before);
+    s->ops->close(s);
+}
+
 /* Builds a journal the way the store writes one (format in
  * win32_journal.c), sealed or not. */
 struct jbuf {
@@ -732,6 +766,7 @@ int main(void)
         cmocka_unit_test(win32_lock_rules),
         cmocka_unit_test(win32_named_mutex_held_across_transaction),
         cmocka_unit_test(win32_service_value_needs_performance_key),
+        cmocka_unit_test(win32_table_of_no_language_refused),
         cmocka_unit_test(win32_open_rolls_back_a_sealed_journal),
         cmocka_unit_test(win32_unsealed_journal_is_discarded),
         cmocka_unit_test(win32_malformed_sealed_journal_stops_open),

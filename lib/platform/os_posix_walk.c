@@ -145,10 +145,14 @@ struct mount_line {
  * split at its spaces (the kernel escapes those inside a field), and
  * passed over when a field, its escapes undone, does not fit: no path
  * regtool looks up is that long. LINE, CAP: getline's buffer, kept from
- * one call to the next. */
+ * one call to the next. -1 when memory ran out (never taken for the
+ * table's end: a bound folder's source would go unseen). */
 static int read_mount(FILE *f, struct mount_line *m, char **line, size_t *cap)
 {
-    while (getline(line, cap, f) > 0) {
+    for (;;) {
+        errno = 0;
+        if (getline(line, cap, f) < 0)
+            return errno == ENOMEM ? -1 : 0;
         char *save = NULL, *field[5];
         size_t n = 0;
         for (char *t = strtok_r(*line, " \n", &save); t && n < 5;
@@ -275,22 +279,30 @@ static char *source_below_root(const char *root, uint64_t id,
  * its source is seen nowhere. */
 static char *read_bound(uint64_t id, const struct stat *st, int *unreadable)
 {
-    FILE *f = fopen("/proc/self/mountinfo", "re");
+    /* open, then fdopen: a test's preloaded allocator failure can tell
+     * this file's opening (fopen's own open is out of its reach). */
+    int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
     if (!f) {
         *unreadable = errno;
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
     struct mount_line *m = malloc(2 * sizeof *m), *o = m ? m + 1 : NULL;
     char *alias = NULL, *line = NULL;
     size_t cap = 0;
-    int found = 0;
-    while (m && !found && read_mount(f, m, &line, &cap))
+    int found = 0, r = 0;
+    while (m && !found && (r = read_mount(f, m, &line, &cap)) > 0)
         found = m->id == id;
-    if (!m || !found)   /* (a table that does not list the mount) */
-        *unreadable = m ? ENOENT : ENOMEM;
+    if (!m || r < 0)
+        *unreadable = ENOMEM;
+    else if (!found)    /* (a table that does not list the mount) */
+        *unreadable = ENOENT;
     if (found && strcmp(m->root, "/")) {
         rewind(f);
-        while (!alias && read_mount(f, o, &line, &cap)) {
+        while (!alias && !*unreadable &&
+               (r = read_mount(f, o, &line, &cap)) > 0) {
             /* Only a mount of the file system's root or of a folder above
              * this one's: another bind of the very same folder would
              * send the walk back here. */
@@ -301,14 +313,17 @@ static char *read_bound(uint64_t id, const struct stat *st, int *unreadable)
                 continue;
             const char *sub = strcmp(o->root, "/") ? m->root + rl : m->root;
             if (asprintf(&alias, "%s%s", strcmp(o->point, "/") ? o->point : "",
-                         sub) < 0)
+                         sub) < 0) {
                 alias = NULL;
-            else if (!is_source(alias, id, st)) {
+                *unreadable = ENOMEM;
+            } else if (!is_source(alias, id, st)) {
                 free(alias);
                 alias = NULL;
             }
         }
-        if (!alias)
+        if (r < 0)
+            *unreadable = ENOMEM;
+        if (!alias && !*unreadable)
             alias = source_below_root(m->root, id, st, unreadable);
     }
     free(m);
@@ -328,8 +343,10 @@ static char *bound_from(uint64_t id, const struct stat *st, int *unreadable)
     char *alias = NULL;
     *unreadable = 0;
     int kept = kept_bound(id, st, &alias);
-    if (kept < 0)
+    if (kept < 0) {
+        *unreadable = ENOMEM;
         return NULL;
+    }
     if (kept && (!alias || is_source(alias, id, st)))
         return alias;
     free(alias);
@@ -366,6 +383,10 @@ static int bind_source(const char *cur, const char *cand,
         return 0;
     int unreadable;
     *alias = bound_from(id, st, &unreadable);
+    if (!*alias && unreadable == ENOMEM) {
+        errno = ENOMEM;
+        return -1;
+    }
     struct stat up;
     if (!*alias && unreadable &&
         (lstat(*cur ? cur : "/", &up) != 0 || up.st_dev == st->st_dev))

@@ -121,7 +121,18 @@ expect_exit 0 "$REGTOOL" check-ini ini-samples/transfer.ini
 expect_grep "^drivername: TransferPerf$" "$OUT"
 expect_grep "^  8 PEER_OBJECT object$" "$OUT"
 expect_grep "^    009 name: Bytes Sent$" "$OUT"
+expect_grep "^    009 help: Number of bytes sent in the last transfer\.$" "$OUT"
 [ ! -s "$ERR" ] || fail "stderr not empty for a valid INI"
+# A counter with a name and no help (a warning): its name line and no
+# help line, never "(null)" (planted set 35).
+mkdir "$TMPDIR/nohelp"
+cp ini-samples/CounterOffsets.h "$TMPDIR/nohelp/"
+grep -v '^BYTES_SENT_009_HELP=' ini-samples/transfer-utf8.ini >"$TMPDIR/nohelp/t.ini"
+expect_exit 0 "$REGTOOL" check-ini "$TMPDIR/nohelp/t.ini"
+expect_grep "warning: BYTES_SENT has a NAME but no HELP in language 009" "$ERR"
+grep -A 2 '^  2 BYTES_SENT counter$' "$OUT" | tr '\n' '|' >"$TMPDIR/nohelp/lines"
+[ "$(cat "$TMPDIR/nohelp/lines")" = "  2 BYTES_SENT counter|    009 name: Bytes Sent|  4 AVAILABLE_BYTES counter|" ] ||
+    fail "a counter without help printed as: $(cat "$TMPDIR/nohelp/lines")"
 
 # Command line.
 expect_exit 64 "$REGTOOL" check-ini

@@ -2,7 +2,8 @@
 # Out of memory in the verbs check_ini_out_of_memory.sh does not sweep:
 # names --provider, audit (text and Prometheus), diff, backup (both
 # formats), restore --dry-run, a .reg store's query and audit, hive
-# check and init. fail_alloc.c, preloaded, fails the k-th allocation after a file
+# check and init, and an audit of a tree on another mount (the table of
+# mounts read on the way). fail_alloc.c, preloaded, fails the k-th allocation after a file
 # whose path holds MATCH is opened, that one only;
 # k runs over every STRIDE-th allocation up to the last the verb makes.
 # Each run either ends as it does with memory (an allocation the C
@@ -125,4 +126,15 @@ sweep audit-reg 7 b.reg - "$REGTOOL" --store "reg:$TMPDIR/b.reg" audit
 sweep audit-reg-prometheus 13 b.reg - "$REGTOOL" --store "reg:$TMPDIR/b.reg" audit --format prometheus
 sweep hive-check 3 SYSTEM - "$REGTOOL" hive check "$A/Windows/System32/config/SYSTEM"
 sweep init 499 made "$OUTDIR/t" "$REGTOOL" --store "hive:$OUTDIR/t" init --languages 009,007
+# A tree on another mount (/dev/shm, where it is one): the walk to it
+# reads the table of mounts as it crosses; memory running out there is
+# said, never taken for a table that does not list the mount (an audit
+# then said its store's layout not and exited 0).
+if [ -d /dev/shm ] && [ -w /dev/shm ] &&
+    [ "$(stat -c %d /dev/shm)" != "$(stat -c %d "$TMPDIR")" ]; then
+    SHM=$(mktemp -d /dev/shm/regtool-oom.XXXXXX) || fail "mktemp in /dev/shm"
+    trap 'rm -rf "$SHM"' EXIT
+    cp -a "$TMPDIR/pristine-a" "$SHM/a"
+    sweep audit-on-another-mount 11 Windows - "$REGTOOL" --store "hive:$SHM/a" audit
+fi
 echo ok

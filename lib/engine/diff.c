@@ -317,22 +317,9 @@ static int sort_pairs(struct rt_diff *d)
     for (size_t i = 0; i < n; i++)
         pos[i] = (uint32_t)i;
     rt_sort_positions(pos, n, pair_at_cmp, d->pairs);
-    /* POS[k] is the pair that goes to K: each cycle moved round once. */
-    struct rt_diff_pair *v = d->pairs;
-    for (size_t i = 0; i < n; i++) {
-        if (pos[i] == i)
-            continue;
-        struct rt_diff_pair first = v[i];
-        size_t j = i;
-        while (pos[j] != i) {
-            size_t k = pos[j];
-            v[j] = v[k];
-            pos[j] = (uint32_t)j;
-            j = k;
-        }
-        v[j] = first;
-        pos[j] = (uint32_t)j;
-    }
+    _Static_assert(sizeof *d->pairs <= RT_PERMUTE_MAX,
+                   "a differing pair is moved through rt_permute's buffer");
+    rt_permute(d->pairs, sizeof *d->pairs, pos, n);
     free(pos);
     return 0;
 }

@@ -813,22 +813,12 @@ int rt_table_pairs_within(const struct rt_table *t, uint32_t a, uint32_t b,
     return pairs_within(t, 0, a, b, l);
 }
 
+_Static_assert(sizeof(struct rt_pair) <= RT_PERMUTE_MAX,
+               "a pair is moved through rt_permute's buffer");
+
 void rt_pairs_permute(struct rt_pair *v, uint32_t *perm, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (perm[i] == i)
-            continue;
-        struct rt_pair first = v[i];
-        size_t j = i;
-        while (perm[j] != i) {
-            size_t next = perm[j];
-            v[j] = v[next];
-            perm[j] = (uint32_t)j;
-            j = next;
-        }
-        v[j] = first;
-        perm[j] = (uint32_t)j;
-    }
+    rt_permute(v, sizeof *v, perm, n);
 }
 
 int rt_pairs_by_index_then_position(uint32_t a, uint32_t b,

@@ -1,6 +1,8 @@
 /* Model layer: a heap sort of positions (sort_positions.h). */
 #include "model/sort_positions.h"
 
+#include <string.h>
+
 /* Moves V[I] down the max-heap of the N entries at V until no child of
  * it sorts after it. */
 static void sift_down(uint32_t *v, size_t i, size_t n,
@@ -35,5 +37,24 @@ void rt_sort_positions(uint32_t *v, size_t n,
         v[0] = v[end];
         v[end] = t;
         sift_down(v, 0, end, cmp, ctx);
+    }
+}
+
+void rt_permute(void *v, size_t size, uint32_t *perm, size_t n)
+{
+    unsigned char first[RT_PERMUTE_MAX], *b = v;
+    for (size_t i = 0; i < n; i++) {
+        if (perm[i] == i)
+            continue;
+        memcpy(first, b + i * size, size);
+        size_t j = i;
+        while (perm[j] != i) {
+            size_t next = perm[j];
+            memcpy(b + j * size, b + next * size, size);
+            perm[j] = (uint32_t)j;
+            j = next;
+        }
+        memcpy(b + j * size, first, size);
+        perm[j] = (uint32_t)j;
     }
 }

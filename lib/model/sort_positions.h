@@ -16,6 +16,13 @@ void rt_sort_positions(uint32_t *v, size_t n,
                        int (*cmp)(uint32_t a, uint32_t b, const void *ctx),
                        const void *ctx);
 
+/* Moves the N elements of SIZE bytes (at most RT_PERMUTE_MAX) at V so
+ * that the one at PERM[K] ends at K (PERM sorted positions put their
+ * array in that order), each cycle once round: O(n), no memory beyond
+ * one element. PERM is left as 0..N-1. */
+#define RT_PERMUTE_MAX 64
+void rt_permute(void *v, size_t size, uint32_t *perm, size_t n);
+
 /* NAME(V, N, X): the first of the N values at V (of type T), sorted
  * ascending, at or above X (N when none is): a binary search. X is 64-bit
  * so that "above the last 32-bit index" (last + 1) can be asked. */

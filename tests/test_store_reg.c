@@ -603,9 +603,9 @@ static void commit_is_two_writes_and_each_is_a_crash_point(void **state)
 }
 
 /* A writer that crashed between writing its replacement and renaming it
- * over the file left FILE.tmp. and twelve hex digits: the next writer's
+ * over the file left FILE.tmp. and sixteen hex digits: the next writer's
  * begin removes it, under the lock. Names only like it (another file's,
- * eleven or thirteen digits, a letter past f) are someone else's: kept. */
+ * fifteen or seventeen digits, a letter past f) are someone else's: kept. */
 static void begin_removes_a_crashed_writers_temporary(void **state)
 {
     (void)state;
@@ -613,9 +613,9 @@ static void begin_removes_a_crashed_writers_temporary(void **state)
     char base[64];
     snprintf(base, sizeof base, "s%u.reg", serial);
     static const char *const tails[] = {
-        ".tmp.0123456789ab",        /* stale: removed */
-        ".tmp.0123456789a", ".tmp.0123456789abc", ".tmp.0123456789ag",
-        ".tmp_0123456789ab", "x.tmp.0123456789ab"};
+        ".tmp.0123456789abcdef",        /* stale: removed */
+        ".tmp.0123456789abcde", ".tmp.0123456789abcdef0", ".tmp.0123456789abcdeg",
+        ".tmp_0123456789abcdef", "x.tmp.0123456789abcdef"};
     char *paths[6];
     for (size_t i = 0; i < 6; i++) {
         if (asprintf(&paths[i], "%s/%s%s", dir, base, tails[i]) < 0)
@@ -623,7 +623,7 @@ static void begin_removes_a_crashed_writers_temporary(void **state)
         assert_int_equal(rt_os_write_new_file(paths[i], "x", 1), 0);
     }
     char *other;
-    if (asprintf(&other, "%s/other.reg.tmp.0123456789ab", dir) < 0)
+    if (asprintf(&other, "%s/other.reg.tmp.0123456789abcdef", dir) < 0)
         abort();
     assert_int_equal(rt_os_write_new_file(other, "x", 1), 0);
     struct rt_error e = {0};

@@ -69,7 +69,7 @@ static int oom(struct rt_error *e)
 }
 
 /* The temporary files of replacements that never reached their rename
- * (rt_io_replace_file: FILE.tmp. and twelve hex digits), left by a writer
+ * (rt_io_replace_file: FILE.tmp. and sixteen hex digits), left by a writer
  * that crashed. Only the lock's holder writes one, so under the lock any
  * there is stale. */
 static void remove_stale_temporaries(const char *path)
@@ -86,8 +86,8 @@ static void remove_stale_temporaries(const char *path)
     for (size_t i = 0; i < n; i++) {
         const char *x = names[i];
         if (strncmp(x, base, blen) || strncmp(x + blen, ".tmp.", 5) ||
-            strlen(x + blen + 5) != 12 ||
-            strspn(x + blen + 5, "0123456789abcdef") != 12)
+            strlen(x + blen + 5) != 16 ||
+            strspn(x + blen + 5, "0123456789abcdef") != 16)
             continue;
         char *p = NULL;
         if (asprintf(&p, "%s/%s", dir, x) >= 0)

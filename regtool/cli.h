@@ -82,6 +82,11 @@ struct rt_cli_file {
  * was refused after the commit, exit 64 with the change made). */
 struct rt_store *rt_cli_open_store_writing(const struct rt_cli_file *files,
                                            size_t n, int *exit_code);
+/* 1, said as a refusal with nothing written, when output OUT and F (an
+ * input or another output) name one file; 0 when either is not given or
+ * they name two. */
+int rt_cli_refuse_one_file(const struct rt_cli_file *out,
+                           const struct rt_cli_file *f);
 /* The library's options for opening a store, from the global options
  * (--tables, --force-dirty, --wait; the store's notices on stderr). */
 regtool_open_options rt_cli_open_options(void);
@@ -193,6 +198,8 @@ int rt_cli_refuse_own_file(struct rt_store *s, const char *file,
                            const char *what);
 /* The refusal rt_cli_refuse_own_file says. */
 void rt_cli_say_own_file(const char *what, const char *file);
+/* Writes CS as a .reg patch to FILE, which the caller named to
+ * rt_cli_open_store_writing (refused there over the store's files). */
 int rt_cli_emit_reg(const char *file, struct rt_store *s,
                     const struct rt_change_set *cs);
 /* Saves DB as a PerfStringBackup file (FILE, or FILE_001... unless FORCE;

@@ -199,27 +199,33 @@ struct rt_store *rt_cli_open_store(int *exit_code)
     return opened(s, &e, bad_spec, exit_code);
 }
 
+int rt_cli_refuse_one_file(const struct rt_cli_file *out,
+                           const struct rt_cli_file *f)
+{
+    static const char *const same[] = {"", NULL};
+    if (!out->name || !f->name ||
+        rt_os_names_file(out->name, f->name, same) < 0)
+        return 0;
+    rt_cli_error("%s '%s' and %s '%s' name one file: %s; name another; "
+                 "nothing was written", out->what, rt_cli_shown(out->name),
+                 f->what, rt_cli_shown(f->name),
+                 f->input ? "written over, it would be lost"
+                          : "one would be written over the other");
+    return 1;
+}
+
 /* 1 when output OUT names a file of S's or the file of another of
  * FILES (an input, or an output listed after it): said. */
 static int refused_output(struct rt_store *s, const struct rt_cli_file *files,
                           size_t n, size_t out)
 {
-    static const char *const same[] = {"", NULL};
     const struct rt_cli_file *o = &files[out];
     if (rt_cli_refuse_own_file(s, o->name, o->what))
         return 1;
-    for (size_t j = 0; j < n; j++) {
-        const struct rt_cli_file *f = &files[j];
-        if (j == out || !f->name || (!f->input && j < out) ||
-            rt_os_names_file(o->name, f->name, same) < 0)
-            continue;
-        rt_cli_error("%s '%s' and %s '%s' name one file: %s; name "
-                     "another; nothing was written", o->what,
-                     rt_cli_shown(o->name), f->what, rt_cli_shown(f->name),
-                     f->input ? "written over, it would be lost"
-                              : "one would be written over the other");
-        return 1;
-    }
+    for (size_t j = 0; j < n; j++)
+        if (j != out && (files[j].input || j > out) &&
+            rt_cli_refuse_one_file(o, &files[j]))
+            return 1;
     return 0;
 }
 
@@ -344,8 +350,9 @@ void rt_cli_say_own_file(const char *what, const char *file)
     rt_cli_error("%s '%s' names one of the store's own files (a hive or its "
                  "log, the journal, the lock, a .dat table, the tree's "
                  "PerfStringBackup.INI, an INF copy's file, or the file of "
-                 "a reg: or psb: store): writing it would replace that file; write it "
-                 "elsewhere; nothing was written", what, rt_cli_shown(file));
+                 "a reg: or psb: store): writing it would replace that "
+                 "file; write it elsewhere; nothing was written", what,
+                 rt_cli_shown(file));
 }
 
 int rt_cli_refuse_own_file(struct rt_store *s, const char *file,

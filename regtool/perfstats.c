@@ -142,14 +142,11 @@ static int print_audit(const char *file, const struct rt_op_perfstats *p,
 static int remove_server(const char *server, const char *file,
                          const char *emit)
 {
-    static const char *const same[] = {"", NULL};
-    if (emit && rt_os_names_file(emit, file, same) >= 0) {
-        /* One write would replace the other (review 41). */
-        rt_cli_error("--emit-reg '%s' and the file '%s' name one file: "
-                     "name another for the patch; nothing was written",
-                     rt_cli_shown(emit), rt_cli_shown(file));
+    /* One write would replace the other (review 41). */
+    const struct rt_cli_file patch = {"--emit-reg", emit, 0},
+                             input = {"the file", file, 1};
+    if (rt_cli_refuse_one_file(&patch, &input))
         return RT_EXIT_USAGE;
-    }
     size_t keys_left;
     char *why;
     enum rt_op_perfstats_status st =

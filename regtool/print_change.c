@@ -36,8 +36,8 @@ int rt_cli_emit_reg(const char *file, struct rt_store *s,
     uint8_t *data;
     size_t len, keys, values, left_out, files;
     struct rt_error e = {0};
-    if (rt_cli_refuse_own_file(s, file, "--emit-reg"))
-        return RT_EXIT_USAGE;
+    /* (FILE was refused over the store's own files when the store was
+     * opened: rt_cli_open_store_writing.) */
     if (rt_op_reg_patch_text(s, cs, &data, &len, &keys, &values, &left_out,
                              &files, &e) != 0) {
         rt_cli_error("--emit-reg %s: %s; nothing was written", file,

@@ -206,15 +206,10 @@ int rt_op_check(struct rt_store *s, const struct rt_change_set *cs,
  * the same, so what its begin() refuses (a lock file or a journal that
  * is no file) is refused here too, in its words; the store's check of
  * an empty change is that and nothing more. */
-static int check_begin(struct rt_store *s, struct rt_error *e)
+int rt_op_check_begin(struct rt_store *s, struct rt_error *e)
 {
     const struct rt_change_set none = {0};
     return s->ops->check_apply ? s->ops->check_apply(s, &none, e) : 0;
-}
-
-int rt_op_check_begin(struct rt_store *s, struct rt_error *e)
-{
-    return check_begin(s, e);
 }
 
 static int finish(struct rt_store *s, struct rt_change_set *cs,
@@ -293,7 +288,7 @@ static int transact(struct rt_store *s, struct transaction *t,
             if (cs->n && rt_store_win_files(s) && rt_side_psb(s, cs, e) != 0)
                 rc = -1;
             else if (!cs->n)
-                rc = t->dry_run ? check_begin(s, e) : 0;
+                rc = t->dry_run ? rt_op_check_begin(s, e) : 0;
             else if (!t->dry_run && t->before_write &&
                      t->before_write(&db, t->ctx) != 0)
                 rc = rt_error_set(e, RT_ERR_WRITE_FAULT,

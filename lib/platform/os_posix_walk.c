@@ -177,7 +177,6 @@ static int read_mount(FILE *f, struct mount_line *m, char **line, size_t *cap)
         strcpy(m->point, field[4]);
         return 1;
     }
-    return 0;
 }
 
 /* What the table of mounts said of a mount: its source's path here, or

@@ -399,6 +399,17 @@ static void spec_drop(struct rt_provider_spec *sp)
     free(sp);
 }
 
+/* Repair's options for --from-ini with the N INIs of V. */
+static struct rt_repair_options from_inis(
+    const struct rt_provider_spec *const *v, size_t n)
+{
+    struct rt_repair_options o = {0};
+    o.from_ini = 1;
+    o.inis = v;
+    o.n_inis = n;
+    return o;
+}
+
 static const char *text_at(struct rt_store *s, const char *lang,
                            enum rt_table_kind k, uint32_t index, char *buf,
                            size_t size)
@@ -438,10 +449,7 @@ static void from_ini_restores_missing_strings(void **state)
     assert_true(has_finding(s, "provider-strings-missing"));
     struct rt_provider_spec *a = ini_spec("PROVA", "/ini/a.ini", 5, 1);
     const struct rt_provider_spec *v[] = {a};
-    struct rt_repair_options o = {0};
-    o.from_ini = 1;
-    o.inis = v;
-    o.n_inis = 1;
+    struct rt_repair_options o = from_inis(v, 1);
     struct rt_repair_report r;
     assert_true(repair_once(s, &o, &r) > 0);
     assert_true(report_has(&r.fixed, "strings-restored", "009",
@@ -493,10 +501,7 @@ static void from_ini_falls_back_to_the_inis_only_language(void **state)
     struct rt_provider_spec *a = ini_spec("PROVA", "/ini/a.ini", 5, 0);
     strcpy(a->languages[0].id, "00C");
     const struct rt_provider_spec *v[] = {a};
-    struct rt_repair_options o = {0};
-    o.from_ini = 1;
-    o.inis = v;
-    o.n_inis = 1;
+    struct rt_repair_options o = from_inis(v, 1);
     struct rt_repair_report r;
     assert_true(repair_once(s, &o, &r) > 0);
     assert_false(report_has(&r.left, "strings-not-in-ini", NULL, NULL));
@@ -526,10 +531,7 @@ static void from_ini_restores_a_range_high_up(void **state)
     cg_dword(s, NULL, "Last Help", 1200009);
     struct rt_provider_spec *h = ini_spec("PROVH", "/ini/h.ini", 5, 0);
     const struct rt_provider_spec *v[] = {h};
-    struct rt_repair_options o = {0};
-    o.from_ini = 1;
-    o.inis = v;
-    o.n_inis = 1;
+    struct rt_repair_options o = from_inis(v, 1);
     struct rt_repair_report r;
     assert_true(repair_once(s, &o, &r) > 0);
     assert_true(report_has(&r.fixed, "strings-restored", "009",
@@ -559,10 +561,7 @@ static void from_ini_gives_overlapping_ranges_each_index_once(void **state)
     struct rt_provider_spec *a = ini_spec("PROVA", "/ini/a.ini", 5, 0);
     struct rt_provider_spec *c = ini_spec("PROVC", "/ini/c.ini", 5, 0);
     const struct rt_provider_spec *v[] = {c, a};
-    struct rt_repair_options o = {0};
-    o.from_ini = 1;
-    o.inis = v;
-    o.n_inis = 2;
+    struct rt_repair_options o = from_inis(v, 2);
     struct rt_repair_report r;
     assert_true(repair_once(s, &o, &r) > 0);
     assert_true(report_has(&r.fixed, "strings-restored", "009",
@@ -605,10 +604,7 @@ static void from_ini_stops_on_sigterm(void **state)
         load(s, &db);
         struct rt_provider_spec *a = ini_spec("PROVA", "/ini/a.ini", 5, 0);
         const struct rt_provider_spec *v[] = {a};
-        struct rt_repair_options o = {0};
-        o.from_ini = 1;
-        o.inis = v;
-        o.n_inis = 1;
+        struct rt_repair_options o = from_inis(v, 1);
         rt_os_catch_interrupts();
         raise(SIGTERM);
         struct rt_change_set cs;
@@ -705,10 +701,7 @@ static void from_ini_refuses_an_ini_that_fits_only_the_counters(void **state)
     cg_remove(s, "CurrentLanguage", RT_TABLE_COUNTER, CG_A_FIRST, CG_A_LAST);
     struct rt_provider_spec *a5 = ini_spec("ProvA", "/ini/a.ini", 5, 0);
     const struct rt_provider_spec *v[] = {a5};
-    struct rt_repair_options o = {0};
-    o.from_ini = 1;
-    o.inis = v;
-    o.n_inis = 1;
+    struct rt_repair_options o = from_inis(v, 1);
     struct rt_repair_report r;
     char *dump = rt_store_mem_dump(s);
     repair_once(s, &o, &r);

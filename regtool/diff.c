@@ -209,20 +209,22 @@ static void print_details(const struct rt_diff *d)
     }
 }
 
-static void print_text_pair(const struct rt_diff_pair *p)
+static void print_text_pair(const struct rt_diff *d,
+                            const struct rt_diff_pair *p)
 {
+    const struct rt_pair *a = rt_diff_text(d, p, 0), *b = rt_diff_text(d, p, 1);
     printf("    %-7s %-10u ", kind_name[p->kind], p->index);
     if (p->cls == RT_DIFF_ONLY_A) {
         printf("only in A: ");
-        rt_cli_put_shown(stdout, p->a->text);
+        rt_cli_put_shown(stdout, a->text);
     } else if (p->cls == RT_DIFF_ONLY_B) {
         printf("only in B: ");
-        rt_cli_put_shown(stdout, p->b->text);
+        rt_cli_put_shown(stdout, b->text);
     } else {
         printf("A: ");
-        rt_cli_put_shown(stdout, p->a->text);
+        rt_cli_put_shown(stdout, a->text);
         printf("\n    %-18s B: ", "");
-        rt_cli_put_shown(stdout, p->b->text);
+        rt_cli_put_shown(stdout, b->text);
     }
     putchar('\n');
 }
@@ -287,7 +289,7 @@ static void print_groups(const struct rt_diff *d, int pairs)
                g->n[0][0], g->n[1][0], g->n[2][0], g->n[0][1], g->n[1][1],
                g->n[2][1], g->lowest, g->highest);
         for (size_t k = 0; pairs && k < g->n_pairs; k++)
-            print_text_pair(&d->pairs[g->first + k]);
+            print_text_pair(d, &d->pairs[g->first + k]);
     }
 }
 
@@ -408,9 +410,11 @@ static void json_groups(const struct rt_diff *d, int pairs)
                 printf("%s{\"table\":\"%s\",\"index\":%u,\"class\":\"%s\","
                        "\"a\":", k ? "," : "", p->kind ? "help" : "counter",
                        p->index, class_key[p->cls]);
-                rt_json_string_or_null(stdout, p->a ? p->a->text : NULL);
+                const struct rt_pair *a = rt_diff_text(d, p, 0);
+                const struct rt_pair *b = rt_diff_text(d, p, 1);
+                rt_json_string_or_null(stdout, a ? a->text : NULL);
                 printf(",\"b\":");
-                rt_json_string_or_null(stdout, p->b ? p->b->text : NULL);
+                rt_json_string_or_null(stdout, b ? b->text : NULL);
                 putchar('}');
             }
             putchar(']');

@@ -127,19 +127,22 @@ static void pair_classes_and_groups(void **state)
     assert_int_equal(g->n_pairs, 1);
     assert_int_equal(g->n[RT_DIFF_ONLY_A][RT_TABLE_COUNTER], 1);
     assert_int_equal(d.pairs[g->first].index, 3994);
-    assert_non_null(d.pairs[g->first].a);
-    assert_null(d.pairs[g->first].b);
+    assert_non_null(rt_diff_text(&d, &d.pairs[g->first], 0));
+    assert_null(rt_diff_text(&d, &d.pairs[g->first], 1));
 
     g = group(&d, "009", 0, NULL, NULL);      /* above every range */
     assert_non_null(g);
     assert_int_equal(g->n[RT_DIFF_ONLY_B][RT_TABLE_COUNTER], 1);
-    assert_string_equal(d.pairs[g->first].b->text, "Stray");
+    assert_string_equal(rt_diff_text(&d, &d.pairs[g->first], 1)->text,
+                        "Stray");
 
     g = group(&d, "009", 1, NULL, NULL);      /* Windows' own */
     assert_non_null(g);
     assert_int_equal(g->n[RT_DIFF_OTHER_TEXT][RT_TABLE_COUNTER], 1);
-    assert_string_equal(d.pairs[g->first].b->text, "System (other)");
-    assert_string_not_equal(d.pairs[g->first].a->text, "System (other)");
+    assert_string_equal(rt_diff_text(&d, &d.pairs[g->first], 1)->text,
+                        "System (other)");
+    assert_string_not_equal(rt_diff_text(&d, &d.pairs[g->first], 0)->text,
+                            "System (other)");
 
     g = group(&d, "019", 0, "ProvB", "ProvB");
     assert_non_null(g);
@@ -355,7 +358,7 @@ static int same_result(const struct rt_diff *x, const struct rt_diff *y)
         const struct rt_diff_pair *p = &x->pairs[i], *q = &y->pairs[i];
         if (p->index != q->index || p->cls != q->cls || p->kind != q->kind ||
             p->lang != q->lang || p->owner_a != q->owner_a ||
-            p->owner_b != q->owner_b || p->a != q->a || p->b != q->b)
+            p->owner_b != q->owner_b || p->at_a != q->at_a || p->at_b != q->at_b)
             return 0;
     }
     return 1;

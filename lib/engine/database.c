@@ -181,6 +181,15 @@ void rt_database_unload_language(struct rt_db_language *l)
     *l = kept;
 }
 
+void rt_database_keep_pairs_only(struct rt_database *db)
+{
+    for (size_t i = 0; i < db->n_langs; i++)
+        for (int k = 0; k < 2; k++) {
+            rt_table_free(&db->langs[i].tab[k]);
+            rt_value_free(&db->langs[i].raw[k]);
+        }
+}
+
 /* Positions in the database's arrays, sorted: languages by id ignoring
  * case and by their number, services by name ignoring case; equals in
  * database order, so that a search finds what a scan from the start

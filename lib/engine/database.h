@@ -159,6 +159,12 @@ int rt_database_read_language(struct rt_store *s,
                               struct rt_db_language *out, struct rt_error *e);
 /* Frees L's tables, leaving it as listed without them (its id stays). */
 void rt_database_unload_language(struct rt_db_language *l);
+/* Frees every language's tables as stored (TAB, RAW), keeping the pairs
+ * decoded from them (TABLE) and what was said of them: for work that
+ * reads only texts (diff), whose stored forms (the blob and where each
+ * pair lies: 24 bytes a pair beside the pair itself) would otherwise
+ * outlive their use. */
+void rt_database_keep_pairs_only(struct rt_database *db);
 
 /* Compares every loaded table with the store's other copies of it (none
  * when the store has no read_table_copy) and records those that differ in

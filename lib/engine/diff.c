@@ -158,7 +158,8 @@ static uint32_t owner_of(const struct work *w, int side, uint32_t index)
 }
 
 static int add_pair(struct work *w, uint32_t lang, int kind, int cls,
-                    const struct rt_pair *pa, const struct rt_pair *pb)
+                    const struct rt_pair_list *x, uint32_t at_a,
+                    const struct rt_pair_list *y, uint32_t at_b)
 {
     struct rt_diff *d = w->d;
     if (w->counting) {
@@ -167,11 +168,11 @@ static int add_pair(struct work *w, uint32_t lang, int kind, int cls,
     }
     if (d->n_pairs == w->counted)   /* (never: the count was of these) */
         return -1;
-    uint32_t index = pa ? pa->index : pb->index;
+    uint32_t index = at_a != RT_DIFF_ABSENT ? x->v[at_a].index
+                                            : y->v[at_b].index;
     d->pairs[d->n_pairs] = (struct rt_diff_pair){
         index, lang, owner_of(w, 0, index), owner_of(w, 1, index),
-        (uint32_t)d->n_pairs,
-        (uint8_t)kind, (uint8_t)cls, index <= d->base_index, pa, pb};
+        at_a, at_b, (uint8_t)kind, (uint8_t)cls, index <= d->base_index};
     d->n_pairs++;
     d->langs[lang].n[cls][kind]++;
     d->n[cls][kind]++;
@@ -200,7 +201,7 @@ static uint32_t *by_index(const struct rt_pair_list *l)
 static int diff_table(struct work *w, uint32_t lang, int kind,
                       const struct rt_pair_list *x, const struct rt_pair_list *y)
 {
-    if (x->n > UINT32_MAX || y->n > UINT32_MAX)
+    if (x->n >= RT_DIFF_ABSENT || y->n >= RT_DIFF_ABSENT)
         return -1;
     uint32_t *px = by_index(x), *py = by_index(y);
     int rc = px && py ? 0 : -1;
@@ -209,14 +210,17 @@ static int diff_table(struct work *w, uint32_t lang, int kind,
         const struct rt_pair *p = i < x->n ? &x->v[px[i]] : NULL;
         const struct rt_pair *q = j < y->n ? &y->v[py[j]] : NULL;
         if (p && (!q || p->index < q->index)) {
-            rc = add_pair(w, lang, kind, RT_DIFF_ONLY_A, p, NULL);
+            rc = add_pair(w, lang, kind, RT_DIFF_ONLY_A, x, px[i], y,
+                          RT_DIFF_ABSENT);
             i++;
         } else if (!p || q->index < p->index) {
-            rc = add_pair(w, lang, kind, RT_DIFF_ONLY_B, NULL, q);
+            rc = add_pair(w, lang, kind, RT_DIFF_ONLY_B, x, RT_DIFF_ABSENT,
+                          y, py[j]);
             j++;
         } else {
             if (!same_text(p, q))
-                rc = add_pair(w, lang, kind, RT_DIFF_OTHER_TEXT, p, q);
+                rc = add_pair(w, lang, kind, RT_DIFF_OTHER_TEXT, x, px[i], y,
+                              py[j]);
             i++;
             j++;
         }
@@ -275,8 +279,8 @@ static uint32_t lower(uint32_t x, uint32_t y)
 }
 
 /* Pairs by group (language, base part first, providers by range: the
- * lower of A's and B's owner, then A's, then B's; none last), then kind,
- * index and the order found. */
+ * lower of A's and B's owner, then A's, then B's; none last), then kind
+ * and index. */
 static int pair_cmp(const void *x, const void *y)
 {
     const struct rt_diff_pair *p = x, *q = y;
@@ -294,15 +298,15 @@ static int pair_cmp(const void *x, const void *y)
         return p->owner_b < q->owner_b ? -1 : 1;
     if (p->kind != q->kind)
         return p->kind < q->kind ? -1 : 1;
-    if (p->index != q->index)
-        return p->index < q->index ? -1 : 1;
-    return (p->seq > q->seq) - (p->seq < q->seq);
+    return (p->index > q->index) - (p->index < q->index);
 }
 
+/* Equals in the order found: the pairs are still in it, so by place. */
 static int pair_at_cmp(uint32_t x, uint32_t y, const void *ctx)
 {
     const struct rt_diff_pair *v = ctx;
-    return pair_cmp(&v[x], &v[y]);
+    int c = pair_cmp(&v[x], &v[y]);
+    return c ? c : (x > y) - (x < y);
 }
 
 /* D's pairs sorted by pair_cmp with four bytes a pair beside them (qsort
@@ -464,6 +468,19 @@ int rt_diff_databases(const struct rt_database *a, const struct rt_database *b,
     if (rc)
         rt_diff_free(out);
     return rc;
+}
+
+const struct rt_pair *rt_diff_text(const struct rt_diff *d,
+                                   const struct rt_diff_pair *p, int side)
+{
+    uint32_t at = side ? p->at_b : p->at_a;
+    const struct rt_db_language *l = side ? d->langs[p->lang].b
+                                          : d->langs[p->lang].a;
+    if (at == RT_DIFF_ABSENT || !l)
+        return NULL;
+    const struct rt_pair_list *t =
+        p->kind == RT_TABLE_HELP ? &l->table.help : &l->table.counter;
+    return at < t->n ? &t->v[at] : NULL;
 }
 
 void rt_diff_free(struct rt_diff *d)

@@ -33,18 +33,24 @@ enum rt_diff_class {
 /* A group's provider: none of the ranges holds the index. */
 #define RT_DIFF_NO_PROVIDER UINT32_MAX
 
+/* A differing pair: 28 bytes, three million of them in a diff of two
+ * hostile tables, so its texts are positions, not pointers (rt_diff_text
+ * gives them) and equals keep the order found by their place. */
 struct rt_diff_pair {
     uint32_t index;
     uint32_t lang;              /* position in rt_diff.langs */
     uint32_t owner_a, owner_b;  /* the provider whose range in A (in B)
                                    holds the index: a position in
                                    rt_diff.owners, or RT_DIFF_NO_PROVIDER */
-    uint32_t seq;               /* order found: sorts equals stably */
+    uint32_t at_a, at_b;        /* the pair's position in the language's
+                                   table of KIND in A (in B), or
+                                   RT_DIFF_ABSENT in the one without it */
     uint8_t kind;               /* RT_TABLE_COUNTER or RT_TABLE_HELP */
     uint8_t cls;                /* enum rt_diff_class */
     uint8_t base;               /* 1: index at or below Base Index */
-    const struct rt_pair *a, *b;   /* NULL in the database without it */
 };
+
+#define RT_DIFF_ABSENT UINT32_MAX
 
 /* A provider whose range holds differing pairs or may: a service with a
  * range in A or B. */
@@ -115,6 +121,10 @@ struct rt_diff {
  * when out of memory (OUT then empty). */
 int rt_diff_databases(const struct rt_database *a, const struct rt_database *b,
                       struct rt_diff *out);
+/* P's pair in A (SIDE 0) or B (SIDE 1), or NULL in the one without it. */
+const struct rt_pair *rt_diff_text(const struct rt_diff *d,
+                                   const struct rt_diff_pair *p, int side);
+
 void rt_diff_free(struct rt_diff *d);
 
 /* Adds Perflib's value NAME (static text) to D's values when it differs:

@@ -51,6 +51,7 @@ int rt_op_diff(const char *spec_a, const char *spec_b,
             return -1;
         }
         rt_op_close(s);
+        rt_database_keep_pairs_only(&db[i]);
     }
     if (rt_diff_databases(&db[0], &db[1], d) != 0) {
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY,

@@ -92,14 +92,49 @@ static int is_store_file(void *ctx, const char *rel)
     return ok;
 }
 
+/* DIR resolved as far as it exists (rt_os_realpath), the parts that do
+ * not exist yet appended as spelled: an output's folder that the run
+ * itself makes (an INF copy's, by install) names its place as well as an
+ * existing one. 0, or -1 when unresolved, too long, or when a part that
+ * does not exist is "." or ".." (its place is then no spelling's). */
+static int resolve_to_be(const char *dir, char *out, size_t size)
+{
+    char head[4096];
+    size_t n = strlen(dir), cut = n;    /* HEAD is DIR's first CUT bytes */
+    if (!n || n >= sizeof head)
+        return -1;
+    memcpy(head, dir, n + 1);
+    while (rt_os_realpath(cut ? head : ".", out, size) != 0) {
+        if (!cut)
+            return -1;
+        char *slash = strrchr(head, '/');
+        const char *part = slash ? slash + 1 : head;
+        if (!strcmp(part, ".") || !strcmp(part, ".."))
+            return -1;
+        cut = slash ? (size_t)(slash - head) + (slash == head) : 0;
+        head[cut] = '\0';
+    }
+    const char *tail = dir + cut;       /* what does not exist, if any */
+    tail += *tail == '/';
+    size_t have = strlen(out), need = strlen(tail);
+    int sep = *tail && out[have - 1] != '/';
+    if (have + sep + need >= size)
+        return -1;
+    if (sep)
+        out[have++] = '/';
+    memcpy(out + have, tail, need + 1);
+    return 0;
+}
+
 /* Whether PATH is a file of an INF copy below WIN (the Windows folder):
  * its folder, whatever way PATH takes there, is WIN/INF/<service>/<LLLL>
- * (is_side_file). */
+ * (is_side_file), made already or not (review 42 R42-1: install's
+ * --emit-reg named into the copy it was about to make replaced its INI). */
 static int in_inf_copy(const char *win, const char *path)
 {
     char *dir = rt_os_folder_of(path);
     char real[4096], rwin[4096];
-    int found = dir && rt_os_realpath(dir, real, sizeof real) == 0 &&
+    int found = dir && resolve_to_be(dir, real, sizeof real) == 0 &&
                 rt_os_realpath(win, rwin, sizeof rwin) == 0;
     free(dir);
     size_t wl = found ? strlen(rwin) : 0;

@@ -76,6 +76,25 @@ expect_exit 64 "$REGTOOL" audit --textfile "$TMPDIR/stores/db.ini" \
     "hive:$T" "psb:$TMPDIR/stores/db.ini"
 expect_same_tree "$TMPDIR/stores" "$TMPDIR/stores-before" "a fleet's textfile replaced a store"
 
+# The INF copy an install is about to make is its own file already
+# (review 42 R42-1: the patch was written over the INI it had just
+# copied there): by its path, in other letter cases, and relative to a
+# folder the run starts in (no part of the copy's folder made yet).
+[ -e "$T/Windows/INF" ] && fail "init made an INF folder"
+for f in "$T/Windows/INF/TransferPerf/0009/transfer.ini" \
+    "$T/Windows/inf/transferperf/0009/COUNTEROFFSETS.H"; do
+    # shellcheck disable=SC2086
+    refused "install --emit-reg $f" "$REGTOOL" $S install $CS \
+        --emit-reg "$f" ini-samples/transfer.ini
+done
+ABS_INI=$PWD/ini-samples/transfer.ini
+# shellcheck disable=SC2086
+(cd "$T/Windows" && "$REGTOOL" $S install $CS --emit-reg INF/TransferPerf/0009/transfer.ini \
+    "$ABS_INI" >"$OUT" 2>"$ERR"; echo $? >"$TMPDIR/rc")
+[ "$(cat "$TMPDIR/rc")" = 64 ] || { cat "$ERR" >&2; fail "install --emit-reg INF/... from the Windows folder: exit $(cat "$TMPDIR/rc")"; }
+expect_grep "names one of the store's own files" "$ERR"
+expect_same_tree "$T" "$TMPDIR/before" "install --emit-reg INF/... changed the tree"
+
 # An INF copy's INI and symbol file, which install writes and uninstall
 # deletes (review 41 R41-1: a backup saved over the INI was deleted by
 # the next uninstall), by their path and through a link to their folder.

@@ -170,6 +170,13 @@ int cmd_audit(int argc, char **argv)
     const char *fleet = NULL;
     long jobs = 0;
     int rc = RT_EXIT_USAGE;
+    /* Each --stores-from FILE, an input --textfile must not name. */
+    const char **lists = calloc((size_t)argc, sizeof *lists);
+    size_t n_lists = 0;
+    if (!lists) {
+        rt_cli_error("audit: out of memory");
+        return RT_EXIT_FAILURE;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) {
@@ -206,7 +213,8 @@ int cmd_audit(int argc, char **argv)
                 format = argv[++i];
             else if (!strcmp(a, "--textfile"))
                 textfile = argv[++i];
-            else if (read_specs(argv[++i], &specs, &n_specs) != 0)
+            else if (read_specs(lists[n_lists++] = argv[++i], &specs,
+                                &n_specs) != 0)
                 goto out;
         } else if (a[0] == '-' && a[1]) {
             rt_cli_error("audit: unknown option '%s'", a);
@@ -235,6 +243,14 @@ int cmd_audit(int argc, char **argv)
         rt_cli_error("audit: --textfile writes the prometheus format, not %s",
                      format);
         goto out;
+    }
+    /* A list of stores written over with their metrics (review 42 R42-2:
+     * the next scheduled run read a textfile as its stores). */
+    const struct rt_cli_file out_file = {"--textfile", textfile, 0, 0};
+    for (size_t k = 0; k < n_lists; k++) {
+        const struct rt_cli_file list = {"--stores-from", lists[k], 1, 0};
+        if (rt_cli_refuse_one_file(&out_file, &list))
+            goto out;
     }
     json = format && !strcmp(format, "json");
     prometheus = textfile || (format && !strcmp(format, "prometheus"));
@@ -275,5 +291,6 @@ out:
     for (size_t i = 0; i < n_specs; i++)
         free(specs[i]);
     free(specs);
+    free(lists);
     return rc;
 }

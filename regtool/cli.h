@@ -73,6 +73,8 @@ struct rt_cli_file {
     const char *what;       /* "--emit-reg", "the INI" */
     const char *name;       /* NULL: not given */
     int input;
+    int numbered;           /* an output saved as NAME or, that taken,
+                               NAME_001 to NAME_999 (lodctr /S's rule) */
 };
 /* rt_cli_open_store for a writer whose outputs FILES (N of them) are
  * written once its change is committed or its backup saved: one naming

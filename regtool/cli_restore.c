@@ -148,8 +148,8 @@ static int restore_reg(const char *file, const struct rt_tree_key *f,
                        int *win32)
 {
     int rc;
-    const struct rt_cli_file files[] = {{"--emit-reg", emit_reg, 0},
-                                        {"the backup", file, 1}};
+    const struct rt_cli_file files[] = {{"--emit-reg", emit_reg, 0, 0},
+                                        {"the backup", file, 1, 0}};
     struct rt_store *s = rt_cli_open_store_writing(files, 2, &rc);
     if (!s) {
         *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER
@@ -250,8 +250,8 @@ static int restore_file(const char *file, int force, int dry_run, int quiet,
         return rc;
     }
     int rc;
-    const struct rt_cli_file files[] = {{"--emit-reg", emit_reg, 0},
-                                        {"the backup", file, 1}};
+    const struct rt_cli_file files[] = {{"--emit-reg", emit_reg, 0, 0},
+                                        {"the backup", file, 1, 0}};
     struct rt_store *s = rt_cli_open_store_writing(files, 2, &rc);
     if (!s) {
         *win32 = rc == RT_EXIT_USAGE ? RT_ERR_INVALID_PARAMETER

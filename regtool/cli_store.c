@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "platform/compat.h"
 #include "platform/os.h"
 
 static struct rt_cli_options options;
@@ -199,16 +200,38 @@ struct rt_store *rt_cli_open_store(int *exit_code)
     return opened(s, &e, bad_spec, exit_code);
 }
 
+/* Whether X names N's file, or (N saved numbered) one of N_001 to
+ * N_999, which N's saving may take (review 42 R42-3: repair's --backup
+ * went to B_001, then --emit-reg B_001 replaced it). */
+static int names_one_of(const struct rt_cli_file *x, const struct rt_cli_file *n)
+{
+    static const char *const same[] = {"", NULL};
+    if (rt_os_names_file(x->name, n->name, same) >= 0)
+        return 1;       /* (2: one of N's numbered names) */
+    size_t len = strlen(x->name);
+    const char *tail = x->name + (len > 4 ? len - 4 : 0);
+    if (!n->numbered || len <= 4 || tail[0] != '_' ||
+        strspn(tail + 1, "0123456789") != 3 || !strcmp(tail + 1, "000"))
+        return 0;
+    char *base = strndup(x->name, len - 4);
+    int named = base && rt_os_names_file(base, n->name, same) >= 0;
+    free(base);
+    return named ? 2 : 0;
+}
+
 int rt_cli_refuse_one_file(const struct rt_cli_file *out,
                            const struct rt_cli_file *f)
 {
-    static const char *const same[] = {"", NULL};
-    if (!out->name || !f->name ||
-        rt_os_names_file(out->name, f->name, same) < 0)
+    int how = !out->name || !f->name ? 0 : names_one_of(out, f);
+    if (!how && out->name && f->name)
+        how = names_one_of(f, out);
+    if (!how)
         return 0;
-    rt_cli_error("%s '%s' and %s '%s' name one file: %s; name another; "
+    rt_cli_error("%s '%s' and %s '%s' name one file%s: %s; name another; "
                  "nothing was written", out->what, rt_cli_shown(out->name),
                  f->what, rt_cli_shown(f->name),
+                 how == 2 ? " (a backup whose name is taken is saved as "
+                            "NAME_001 and on)" : "",
                  f->input ? "written over, it would be lost"
                           : "one would be written over the other");
     return 1;

@@ -167,9 +167,11 @@ int cmd_install(int argc, char **argv)
     opt.inf = &inf;
     if (!dry_run)
         rt_cli_catch_interrupts();
-    const struct rt_cli_file files[] = {{"--emit-reg", emit, 0},
-                                        {"the INI", argv[optind], 1}};
-    struct rt_store *s = rt_cli_open_store_writing(files, 2, &rc);
+    /* The symbol file too (review 42 R42-4: the patch replaced it). */
+    const struct rt_cli_file files[] = {
+        {"--emit-reg", emit, 0, 0}, {"the INI", argv[optind], 1, 0},
+        {"its symbol file", spec.symbol_path, 1, 0}};
+    struct rt_store *s = rt_cli_open_store_writing(files, 3, &rc);
     if (!s) {
         rt_inf_files_free(&inf);
         rt_provider_spec_free(&spec);

@@ -143,8 +143,8 @@ static int remove_server(const char *server, const char *file,
                          const char *emit)
 {
     /* One write would replace the other (review 41). */
-    const struct rt_cli_file patch = {"--emit-reg", emit, 0},
-                             input = {"the file", file, 1};
+    const struct rt_cli_file patch = {"--emit-reg", emit, 0, 0},
+                             input = {"the file", file, 1, 0};
     if (rt_cli_refuse_one_file(&patch, &input))
         return RT_EXIT_USAGE;
     size_t keys_left;

@@ -62,9 +62,29 @@ static int save_backup(const struct rt_database *db, void *ctx)
 static struct rt_store *open_store(const char *backup, const char *emit,
                                    int *rc)
 {
-    const struct rt_cli_file files[] = {{"--backup", backup, 0},
-                                        {"--emit-reg", emit, 0}};
+    const struct rt_cli_file files[] = {{"--backup", backup, 0, 1},
+                                        {"--emit-reg", emit, 0, 0}};
     return rt_cli_open_store_writing(files, 2, rc);
+}
+
+/* 1, said, when the backup (BACKUP) or the patch (EMIT) names an INI
+ * of --from-ini's (INIS) or its symbol file: written over, the provider's
+ * own files would be lost. */
+static int refused_over_inis(const char *backup, const char *emit,
+                             const struct rt_ini_set *inis)
+{
+    const struct rt_cli_file out[] = {{"--backup", backup, 0, 1},
+                                      {"--emit-reg", emit, 0, 0}};
+    for (size_t i = 0; i < inis->n; i++) {
+        const struct rt_cli_file in[] = {
+            {"an INI of --from-ini", inis->v[i]->ini_path, 1, 0},
+            {"its symbol file", inis->v[i]->symbol_path, 1, 0}};
+        for (size_t o = 0; o < 2; o++)
+            for (size_t k = 0; k < 2; k++)
+                if (rt_cli_refuse_one_file(&out[o], &in[k]))
+                    return 1;
+    }
+    return 0;
 }
 
 static void print_findings(const char *title, const struct rt_findings *f)
@@ -151,6 +171,12 @@ int cmd_repair(int argc, char **argv)
             rt_ini_set_free(&inis);
             rt_op_close(s);
             return lr == -2 ? RT_EXIT_INVALID : RT_EXIT_FAILURE;
+        }
+        /* Nor an INI of DIR or its symbol file, read already. */
+        if (refused_over_inis(bctx.file, emit, &inis)) {
+            rt_ini_set_free(&inis);
+            rt_op_close(s);
+            return RT_EXIT_USAGE;
         }
         opt.from_ini = 1;
         opt.inis = (const struct rt_provider_spec *const *)inis.v;

@@ -48,7 +48,7 @@ int cmd_uninstall(int argc, char **argv)
     int rc;
     if (!dry_run)
         rt_cli_catch_interrupts();
-    const struct rt_cli_file files[] = {{"--emit-reg", emit, 0}};
+    const struct rt_cli_file files[] = {{"--emit-reg", emit, 0, 0}};
     struct rt_store *s = rt_cli_open_store_writing(files, 1, &rc);
     if (!s)
         return rc;

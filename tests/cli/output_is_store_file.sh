@@ -7,7 +7,9 @@
 # letter case (Windows sees one name there) and through a link to the
 # store's folder. A file of another name beside them is written as
 # before. A writer's --emit-reg is refused before its change is made;
-# two outputs naming one file, or an output the run's input, alike.
+# two outputs naming one file (a backup's numbered names too), or an
+# output the run's input (an INI, its symbol file, a backup, a list of
+# stores), alike.
 . tests/cli/lib.sh
 
 T=$TMPDIR/t
@@ -138,4 +140,37 @@ same "install --emit-reg INI" "$REGTOOL" $S install --replace $CS \
     --emit-reg "$TMPDIR/transfer.ini" "$TMPDIR/transfer.ini"
 cmp -s ini-samples/transfer.ini "$TMPDIR/transfer.ini" || fail "install --emit-reg INI changed the INI"
 same "restore --emit-reg FILE" "$REGTOOL" $S restore --emit-reg "$TMPDIR/bk.ini" "$TMPDIR/bk.ini"
+# The INI's symbol file is read as the INI is (review 42 R42-4: the patch
+# replaced it), and so are --from-ini's INIs and symbol files.
+# shellcheck disable=SC2086
+same "install --emit-reg SYMBOLFILE" "$REGTOOL" $S install --replace $CS \
+    --emit-reg "$TMPDIR/counteroffsets.h" "$TMPDIR/transfer.ini"
+cmp -s ini-samples/CounterOffsets.h "$TMPDIR/CounterOffsets.h" ||
+    fail "install --emit-reg SYMBOLFILE changed the symbol file"
+for o in --backup --emit-reg; do
+    for f in transfer.ini CounterOffsets.h; do
+        same "repair --from-ini DIR $o DIR/$f" "$REGTOOL" $S repair --enable-disabled \
+            --from-ini "$TMPDIR" "$o" "$TMPDIR/$f"
+        cmp -s "ini-samples/$f" "$TMPDIR/$f" || fail "repair $o DIR/$f changed it"
+    done
+done
+# A backup whose name is taken goes to NAME_001 and on: the patch may
+# name none of them (R42-3: the backup saved as B_001, then replaced).
+echo taken >"$TMPDIR/b"
+for f in "$TMPDIR/b_001" "$TMPDIR/B_017" "$TMPDIR/b_999"; do
+    same "repair --backup B --emit-reg $f" "$REGTOOL" $S repair --enable-disabled \
+        --backup "$TMPDIR/b" --emit-reg "$f"
+    expect_grep "saved as NAME_001 and on" "$ERR"
+    [ -e "$f" ] && fail "repair --backup B --emit-reg $f wrote $f"
+done
+# An audit's list of stores and its textfile (R42-2: the metrics were
+# written over the list the next run reads).
+echo "hive:$T" >"$TMPDIR/stores.txt"
+cp "$TMPDIR/stores.txt" "$TMPDIR/x.txt"
+expect_exit 64 "$REGTOOL" audit --stores-from "$TMPDIR/stores.txt" --textfile "$TMPDIR/STORES.TXT"
+expect_grep "name one file" "$ERR"
+[ "$(cat "$TMPDIR/stores.txt")" = "hive:$T" ] || fail "audit --textfile replaced its --stores-from list"
+expect_exit 64 "$REGTOOL" audit --textfile "$TMPDIR/stores.txt" --stores-from "$TMPDIR/x.txt" \
+    --stores-from "$TMPDIR/stores.txt"
+[ "$(cat "$TMPDIR/stores.txt")" = "hive:$T" ] || fail "audit --textfile replaced its second --stores-from list"
 echo "outputs over the store's own files: refused"

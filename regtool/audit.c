@@ -159,6 +159,34 @@ static int audit_stores(char **specs, size_t n_specs, int many, int json,
     return incomplete ? RT_EXIT_FAILURE : rc;
 }
 
+/* 1, said, when FORMAT is none audit writes, TEXTFILE is given with
+ * another, or TEXTFILE names one of the N lists of stores LISTS (review
+ * 42 R42-2: the next scheduled run read the metrics written over its
+ * list as its stores). */
+static int refused_outputs(const char *format, const char *textfile,
+                           const char *const *lists, size_t n)
+{
+    if (format && strcmp(format, "text") && strcmp(format, "json") &&
+        strcmp(format, "prometheus")) {
+        rt_cli_error("audit: --format %s: use text, json or prometheus", format);
+        return 1;
+    }
+    /* --textfile is for the textfile collectors, which read only the
+     * prometheus format. */
+    if (textfile && format && strcmp(format, "prometheus")) {
+        rt_cli_error("audit: --textfile writes the prometheus format, not %s",
+                     format);
+        return 1;
+    }
+    const struct rt_cli_file out = {"--textfile", textfile, 0, 0};
+    for (size_t k = 0; k < n; k++) {
+        const struct rt_cli_file list = {"--stores-from", lists[k], 1, 0};
+        if (rt_cli_refuse_one_file(&out, &list))
+            return 1;
+    }
+    return 0;
+}
+
 int cmd_audit(int argc, char **argv)
 {
     rt_cli_options()->read_once = 1;    /* each table checked once */
@@ -232,26 +260,8 @@ int cmd_audit(int argc, char **argv)
             n_specs++;
         }
     }
-    if (format && strcmp(format, "text") && strcmp(format, "json") &&
-        strcmp(format, "prometheus")) {
-        rt_cli_error("audit: --format %s: use text, json or prometheus", format);
+    if (refused_outputs(format, textfile, lists, n_lists))
         goto out;
-    }
-    /* --textfile is for the textfile collectors, which read only the
-     * prometheus format. */
-    if (textfile && format && strcmp(format, "prometheus")) {
-        rt_cli_error("audit: --textfile writes the prometheus format, not %s",
-                     format);
-        goto out;
-    }
-    /* A list of stores written over with their metrics (review 42 R42-2:
-     * the next scheduled run read a textfile as its stores). */
-    const struct rt_cli_file out_file = {"--textfile", textfile, 0, 0};
-    for (size_t k = 0; k < n_lists; k++) {
-        const struct rt_cli_file list = {"--stores-from", lists[k], 1, 0};
-        if (rt_cli_refuse_one_file(&out_file, &list))
-            goto out;
-    }
     json = format && !strcmp(format, "json");
     prometheus = textfile || (format && !strcmp(format, "prometheus"));
     if (fleet || jobs) {

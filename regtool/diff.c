@@ -212,7 +212,8 @@ static void print_details(const struct rt_diff *d)
 static void print_text_pair(const struct rt_diff *d,
                             const struct rt_diff_pair *p)
 {
-    const struct rt_pair *a = rt_diff_text(d, p, 0), *b = rt_diff_text(d, p, 1);
+    const struct rt_pair *a = rt_op_diff_text(d, p, 0);
+    const struct rt_pair *b = rt_op_diff_text(d, p, 1);
     printf("    %-7s %-10u ", kind_name[p->kind], p->index);
     if (p->cls == RT_DIFF_ONLY_A) {
         printf("only in A: ");
@@ -410,8 +411,8 @@ static void json_groups(const struct rt_diff *d, int pairs)
                 printf("%s{\"table\":\"%s\",\"index\":%u,\"class\":\"%s\","
                        "\"a\":", k ? "," : "", p->kind ? "help" : "counter",
                        p->index, class_key[p->cls]);
-                const struct rt_pair *a = rt_diff_text(d, p, 0);
-                const struct rt_pair *b = rt_diff_text(d, p, 1);
+                const struct rt_pair *a = rt_op_diff_text(d, p, 0);
+                const struct rt_pair *b = rt_op_diff_text(d, p, 1);
                 rt_json_string_or_null(stdout, a ? a->text : NULL);
                 printf(",\"b\":");
                 rt_json_string_or_null(stdout, b ? b->text : NULL);

@@ -122,6 +122,23 @@ static void say_ini_note(void *ctx, const struct rt_ini_note *n)
                 n->shown, n->why);
 }
 
+/* --from-ini DIR's INIs, read from DIR into *INIS: 0, or the exit
+ * status with the failure said (INIS then freed by the caller). */
+static int find_inis(const char *dir, struct rt_store *s, const char *backup,
+                     const char *emit, struct rt_ini_set *inis)
+{
+    struct rt_error le = {0};
+    int lr = rt_op_find_inis(s, dir, say_ini_note, NULL, inis, &le);
+    if (lr != 0) {
+        /* -2: DIR cannot be read (input); -3, -1: the system. */
+        rt_cli_error(lr == -2 ? "--from-ini %s" : lr == -3
+                     ? "--from-ini: %s" : "%s", le.message);
+        return lr == -2 ? RT_EXIT_INVALID : RT_EXIT_FAILURE;
+    }
+    /* Nor an INI of DIR or its symbol file, read already. */
+    return refused_over_inis(backup, emit, inis) ? RT_EXIT_USAGE : 0;
+}
+
 int cmd_repair(int argc, char **argv)
 {
     rt_cli_options()->read_once = 1;    /* each table read once */
@@ -162,21 +179,10 @@ int cmd_repair(int argc, char **argv)
         return rc;
     struct rt_ini_set inis = {0};
     if (from_ini) {
-        struct rt_error le = {0};
-        int lr = rt_op_find_inis(s, from_ini, say_ini_note, NULL, &inis, &le);
-        if (lr != 0) {
-            /* -2: DIR cannot be read (input); -3, -1: the system. */
-            rt_cli_error(lr == -2 ? "--from-ini %s" : lr == -3
-                         ? "--from-ini: %s" : "%s", le.message);
+        if ((rc = find_inis(from_ini, s, bctx.file, emit, &inis)) != 0) {
             rt_ini_set_free(&inis);
             rt_op_close(s);
-            return lr == -2 ? RT_EXIT_INVALID : RT_EXIT_FAILURE;
-        }
-        /* Nor an INI of DIR or its symbol file, read already. */
-        if (refused_over_inis(bctx.file, emit, &inis)) {
-            rt_ini_set_free(&inis);
-            rt_op_close(s);
-            return RT_EXIT_USAGE;
+            return rc;
         }
         opt.from_ini = 1;
         opt.inis = (const struct rt_provider_spec *const *)inis.v;

@@ -271,6 +271,10 @@ int rt_op_diff(const char *spec_a, const char *spec_b,
                struct rt_database db[2], struct rt_diff *d,
                struct rt_error *e, int *which, int *bad_spec);
 void rt_op_diff_free(struct rt_database db[2], struct rt_diff *d);
+/* A differing pair's text in A (SIDE 0) or B (1), NULL in the one
+ * without it (engine/diff.h, rt_diff_text). */
+const struct rt_pair *rt_op_diff_text(const struct rt_diff *d,
+                                      const struct rt_diff_pair *p, int side);
 
 /* What rt_op_save_backup would refuse PATH for (FORCE: replacing it),
  * found with nothing written (a dry run's look at where its backup would

@@ -74,3 +74,9 @@ void rt_op_diff_free(struct rt_database db[2], struct rt_diff *d)
     rt_database_free(&db[0]);
     rt_database_free(&db[1]);
 }
+
+const struct rt_pair *rt_op_diff_text(const struct rt_diff *d,
+                                      const struct rt_diff_pair *p, int side)
+{
+    return rt_diff_text(d, p, side);
+}

@@ -314,6 +314,11 @@ uint64_t rt_os_path_hash(const char *path);
  * low bits alone). Never 0. */
 uint64_t rt_os_hash_basis(void);
 uint64_t rt_os_hash_mix(uint64_t h);
+/* Eight fresh random bytes each call (getrandom, rand_s), for names no
+ * one may tell in advance, each on its own: a temporary's. Never the
+ * hash basis, which one shown name would give away (rt_os_hash_mix is
+ * invertible). */
+uint64_t rt_os_random64(void);
 
 /* The absolute, canonical form of PATH (which must exist) in BUF, with
  * '/' between its parts on every system ("C:/Windows" on Windows). */

@@ -47,6 +47,12 @@ void rt_os_temporary_made(const char *path, int fd);
  * whose console handler runs on a thread of its own: nothing. */
 void rt_os_interrupts_held(int hold);
 void rt_os_temporary_gone(const char *path);
+/* Removes the temporary PATH where it was made, in the folder held since
+ * (POSIX), then forgets it: a save that fails does not leave it behind
+ * when its folder was moved meanwhile (review 42 R42-5: by its path, the
+ * removal found nothing there, or a link, and a third of such runs left
+ * a whole copy in the tree). One not recorded is removed by its path. */
+void rt_os_temporary_remove(const char *path);
 /* What unlink_all found of those in flight: RT_OS_SAVE_LEFT when it
  * removed one (its file left as it was), RT_OS_SAVE_PLACED when one was
  * already gone (renamed into place, a signal come between the rename and

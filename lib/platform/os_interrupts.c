@@ -100,6 +100,21 @@ void rt_os_temporary_gone(const char *path)
         }
 }
 
+void rt_os_temporary_remove(const char *path)
+{
+    for (int i = 0; i < TEMPORARY_SLOTS; i++)
+        if (temporaries[i].used && !strcmp(temporaries[i].path, path)) {
+#ifdef RT_OS_POSIX
+            unlinkat(temporaries[i].dir, temporaries[i].leaf, 0);
+#else
+            DeleteFileW(temporaries[i].wide);
+#endif
+            rt_os_temporary_gone(path);
+            return;
+        }
+    rt_os_unlink(path);
+}
+
 int rt_os_temporaries_unlink_all(void)
 {
     int found = 0;

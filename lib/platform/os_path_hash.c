@@ -44,6 +44,27 @@ uint64_t rt_os_hash_basis(void)
     return b;
 }
 
+uint64_t rt_os_random64(void)
+{
+    uint64_t r = 0;
+#if defined(__linux__)
+    if (getrandom(&r, sizeof r, GRND_NONBLOCK) == (ssize_t)sizeof r)
+        return r;
+#elif defined(_WIN32)
+    unsigned int hi, lo;
+    if (rand_s(&hi) == 0 && rand_s(&lo) == 0)
+        return (uint64_t)hi << 32 | lo;
+#endif
+    /* Without a random source: the clock and a count, mixed (guessable,
+     * as everything is then, but never the hash basis: a name shown must
+     * not give away what keys the tables). */
+    static uint64_t count;
+    uint64_t n = __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+    r = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15u ^ (uint64_t)clock() ^
+        n * 0xD6E8FEB86659FD93u;
+    return rt_os_hash_mix(rt_os_hash_mix(r) ^ n);
+}
+
 uint64_t rt_os_hash_mix(uint64_t h)
 {
     h ^= h >> 29;

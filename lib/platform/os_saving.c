@@ -46,11 +46,12 @@ int rt_os_save_numbered(const char *path, const void *data, size_t len,
 
 /* Creates a temporary file beside PATH (a name of our own: WRITE_NEW
  * never takes over another's): its descriptor, and its name in *TMP (a
- * new string); -1 with errno. The name's 16 hex digits are this run's
- * secret hash basis mixed with a count: no one else can tell them in
- * advance (review 41 R41-4: from the time and a count, names a local
- * user made first in a shared folder failed every save, said as the
- * file's own names existing). */
+ * new string); -1 with errno. The name's 16 hex digits are fresh random
+ * bytes, each name's its own: no one else can tell them in advance
+ * (review 41 R41-4: from the time and a count, names a local user made
+ * first in a shared folder failed every save; review 42 R42-10: from the
+ * hash basis and a count, one name shown gave away the run's later ones
+ * and the basis keying its tables). */
 static int open_temporary(const char *path, char **tmp)
 {
     size_t plen = strlen(path);
@@ -59,13 +60,11 @@ static int open_temporary(const char *path, char **tmp)
         errno = ENOMEM;
         return -1;
     }
-    static uint64_t serial;
     int fd = -1;
     rt_os_interrupts_held(1);
     for (int tries = 0; fd < 0 && tries < 100; tries++) {
-        uint64_t n = __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED);
         snprintf(*tmp, plen + 32, "%s.tmp.%016llx", path,
-                 (unsigned long long)rt_os_hash_mix(rt_os_hash_basis() ^ n));
+                 (unsigned long long)rt_os_random64());
         fd = rt_os_open(*tmp, RT_OS_WRITE_NEW);
         if (fd < 0 && errno != EEXIST)
             break;
@@ -346,10 +345,8 @@ void rt_os_saving_abandon(struct rt_os_saving *sv)
 {
     if (sv->fd >= 0)
         rt_os_close(sv->fd);
-    if (sv->path) {
-        rt_os_unlink(sv->path);
-        rt_os_temporary_gone(sv->path);
-    }
+    if (sv->path)
+        rt_os_temporary_remove(sv->path);
     free(sv->path);
     free(sv->final);
     rt_os_release_disk(sv->disk);

@@ -222,6 +222,10 @@ static void names_that_become_paths(void **state)
         "", ".", "..", "a/b.ini", "a\\b.ini", "C:x.ini", "x:stream",
         "a\x01.ini", "x.ini.", "x.ini ", "NUL", "nul.ini", "COM1.ini",
         "lpt9", "a|b.ini", "a?.ini", "a*.ini", "a<b", "\"a\"",
+        /* Reserved too (review 42 R42-11): 0, the superscripts, the
+         * console's own. */
+        "COM0.ini", "lpt0", "COM\xc2\xb9", "LPT\xc2\xb3.ini",
+        "com\xc2\xb2 .x", "CONIN$", "conout$.ini",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         if (!rt_side_name_problem(bad[i]))
@@ -229,8 +233,9 @@ static void names_that_become_paths(void **state)
         assert_non_null(rt_side_name_problem(bad[i]));
     }
     static const char *const good[] = {
-        "acme.ini", "Acme Perf.INI", "...x", "CONSOLE.ini", "COM0.ini",
-        "nul2.ini", "\xd0\xbf\xd1\x80\xd0\xbe.ini",
+        "acme.ini", "Acme Perf.INI", "...x", "CONSOLE.ini", "COM10.ini",
+        "nul2.ini", "COM\xc2\xb4.ini", "LPT\xc2\xb9x", "CONIN", "CONOUT$x",
+        "\xd0\xbf\xd1\x80\xd0\xbe.ini",
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         if (rt_side_name_problem(good[i]))

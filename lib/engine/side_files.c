@@ -53,19 +53,27 @@ const char *rt_side_name_problem(const char *name)
                "name another file)";
     if (chars > 255)
         return "it is longer than 255 characters";
-    /* Windows opens a device for these, whatever the extension. */
+    /* Windows opens a device for these, whatever the extension: the
+     * reserved names of Microsoft's "Naming Files, Paths, and
+     * Namespaces", with COM and LPT numbered 0 to 9 or by a superscript
+     * one, two or three (U+00B9, U+00B2, U+00B3: review 42 R42-11). */
     static const char *const devices[] = {"CON", "PRN", "AUX", "NUL",
-                                          "COM", "LPT"};
+                                          "CONIN$", "CONOUT$"};
     size_t stem = strcspn(name, ".");
     while (stem && name[stem - 1] == ' ')
         stem--;
-    for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
-        int numbered = i >= 4;
-        if (stem == 3 + (size_t)numbered &&
-            !strncasecmp(name, devices[i], 3) &&
-            (!numbered || (name[3] >= '1' && name[3] <= '9')))
-            return "it is a device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9)";
-    }
+    int device = 0;
+    for (size_t i = 0; i < sizeof devices / sizeof *devices; i++)
+        device |= stem == strlen(devices[i]) &&
+                  !strncasecmp(name, devices[i], stem);
+    if ((stem == 4 || stem == 5) && (!strncasecmp(name, "COM", 3) ||
+                                     !strncasecmp(name, "LPT", 3)))
+        device |= stem == 4 ? name[3] >= '0' && name[3] <= '9'
+                            : (unsigned char)name[3] == 0xc2 &&
+                              strchr("\xb9\xb2\xb3", name[4]);
+    if (device)
+        return "it is a device name (CON, PRN, AUX, NUL, CONIN$, CONOUT$, "
+               "COM and LPT numbered 0-9 or by a superscript 1-3)";
     return NULL;
 }
 

@@ -159,6 +159,20 @@ static int audit_stores(char **specs, size_t n_specs, int many, int json,
     return incomplete ? RT_EXIT_FAILURE : rc;
 }
 
+/* Whether operand A names a store (hive:DIR, ...): one that names none
+ * ("", hive:, reg:) is a usage error, as diff's and --store's are, not
+ * an unreadable store (review 42 R42-8). */
+static int known_store(const char *a)
+{
+    struct rt_store_spec p;
+    if (rt_op_parse_spec(a, &p) == 0)
+        return 1;
+    rt_cli_error("audit: unknown store '%s': use hive:DIR, "
+                 "hive:SOFTWARE,SYSTEM, live, psb:FILE or reg:FILE",
+                 rt_cli_shown(a));
+    return 0;
+}
+
 /* 1, said, when FORMAT is none audit writes, TEXTFILE is given with
  * another, or TEXTFILE names one of the N lists of stores LISTS (review
  * 42 R42-2: the next scheduled run read the metrics written over its
@@ -247,6 +261,8 @@ int cmd_audit(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             rt_cli_error("audit: unknown option '%s'", a);
             fputs(usage_text, stderr);
+            goto out;
+        } else if (!known_store(a)) {
             goto out;
         } else {
             char **nv = realloc(specs, (n_specs + 1) * sizeof *nv);

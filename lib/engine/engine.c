@@ -278,10 +278,12 @@ static int check_service(const struct rt_service_info *svc,
                          struct rt_error *e)
 {
     if (opt->create_service) {
-        if (!opt->library || !opt->open || !opt->collect || !opt->close)
+        /* Empty, Perflib skips the provider (review 42 R42-8). */
+        if (!opt->library || !opt->open || !opt->collect || !opt->close ||
+            !*opt->library || !*opt->open || !*opt->collect || !*opt->close)
             return rt_error_set(e, RT_ERR_INVALID_PARAMETER,
                                 "--create-service needs --library, --open, "
-                                "--collect and --close");
+                                "--collect and --close, none of them empty");
         return 0;
     }
     if (!svc->exists)

@@ -112,6 +112,18 @@ for spec in "hive:$SW/SOFTWARE," "hive:,$SW/SYSTEM"; do
     expect_exit 64 "$REGTOOL" --store "$spec" query
     expect_grep "unknown store" "$ERR"
 done
+# audit's STORE operands alike, one beside a good one too, and install's
+# --create-service values (review 42 R42-8: a store-unreadable finding,
+# exit 2; a provider whose Library is empty installed).
+for spec in "" hive: reg: psb: "hive:$SW/SOFTWARE,"; do
+    expect_exit 64 "$REGTOOL" audit "hive:$D" "$spec"
+    expect_grep "unknown store '$spec'" "$ERR"
+done
+for o in --library --open --collect --close; do
+    # shellcheck disable=SC2086
+    expect_exit 2 "$REGTOOL" --store "hive:$D" install $CS "$o" "" ini-samples/transfer.ini
+    expect_grep "none of them empty" "$ERR"
+done
 ln -s "$REGTOOL" "$TMPDIR/lodctr"
 REGTOOL_STORE="hive:$D" expect_exit 87 "$TMPDIR/lodctr" ""
 expect_grep "the INI file is empty" "$ERR"

@@ -471,6 +471,50 @@ static void short_names(void **state)
     expect_among(&f, "library-unchecked", RT_AUDIT_INFO);
     rt_findings_free(&f);
     assert_int_equal(warnings_of(pf, 1, tree64), 0);
+    /* Below the Windows directory, an ambiguous short name that may
+     * stand for a folder users write to is said as at the root (review
+     * 42 R42-13: info only); one that may not stays info. */
+    static const char *const regist[] = {
+        "Windows\\System32\\ntdll.dll", "Windows\\SysWOW64\\ntdll.dll",
+        "Windows\\Registration\\CRMLog\\e.dll",
+        "Windows\\RegisteredApps\\x", NULL,
+    };
+    const struct svc crm[] = {STD("X", "C:\\Windows\\REGIST~1\\CRMLog\\e.dll")};
+    run(crm, 1, regist, &f);
+    expect_among(&f, "library-user-writable", RT_AUDIT_WARNING);
+    assert_non_null(strstr(message_of(find(&f, "library-user-writable")),
+                           "Windows\\Registration\\CRMLog"));
+    rt_findings_free(&f);
+    const struct svc tasks[] = {STD("X", "%SystemRoot%\\System32\\TASKS_~1\\x.dll")};
+    expect_one(tasks, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    const struct svc other[] = {STD("X", "C:\\Windows\\REGIST~1\\Other\\e.dll")};
+    run(other, 1, regist, &f);
+    assert_null(find(&f, "library-user-writable"));
+    expect_among(&f, "library-unchecked", RT_AUDIT_INFO);
+    rt_findings_free(&f);
+}
+
+/* Sysnative is System32 to a 32-bit process (review 42 R42-12: judged a
+ * folder of its own, so missing): found there, and judged as there. */
+static void sysnative_is_system32(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "Windows\\System32\\ntdll.dll", "Windows\\SysWOW64\\ntdll.dll",
+        "Windows\\System32\\Tasks\\e.dll", "Windows\\System32\\v.dll",
+        "Windows\\SysWOW64\\v.dll", NULL,
+    };
+    const struct svc planted[] = {STD("X", "%SystemRoot%\\Sysnative\\Tasks\\e.dll")};
+    struct rt_findings f;
+    run(planted, 1, tree, &f);
+    expect_among(&f, "library-user-writable", RT_AUDIT_WARNING);
+    assert_null(find(&f, "library-not-found"));
+    rt_findings_free(&f);
+    const struct svc found[] = {STD("X", "C:\\Windows\\sysnative\\v.dll")};
+    run(found, 1, tree, &f);
+    assert_null(find(&f, "library-not-found"));
+    assert_null(find(&f, "library-user-writable"));
+    rt_findings_free(&f);
 }
 
 /* Windows takes a long name's extension after its last dot and folds
@@ -962,6 +1006,7 @@ int main(void)
         cmocka_unit_test(root_paths_are_on_the_system_drive),
         cmocka_unit_test(writable_below_windows),
         cmocka_unit_test(short_names),
+        cmocka_unit_test(sysnative_is_system32),
         cmocka_unit_test(short_names_of_names_with_two_dots),
 #ifdef HAVE_ALLOC_HOOK
         cmocka_unit_test(short_names_out_of_memory),

@@ -282,6 +282,8 @@ static int may_list(const struct libaudit *a, const char *dir)
            (*dir && first_is(dir, windows_name(a)));
 }
 
+static void windows_place(const struct libaudit *a, struct lib_path *p);
+
 /* Replaces the 8.3 short names of a drive path by the names they stand
  * for, as far as the tree tells them: a folder with one entry of that
  * short form, else (at the root) Windows setup's order, on a tree of
@@ -419,6 +421,7 @@ static void classify(struct libaudit *a, const char *lib,
         snprintf(tmp, sizeof tmp, "%s", after_first(p->rest));
         memcpy(p->rest, tmp, sizeof tmp);
         p->where = LIB_WINDOWS;
+        windows_place(a, p);
     }
 }
 
@@ -452,6 +455,66 @@ static const char *const windows_writable[] = {
     "SysWOW64\\FxsTmp",
     "SysWOW64\\com\\dmp",
 };
+
+/* Whether short name C (with its '~') may stand for folder LONG: its
+ * part before the '~' begins LONG, blanks of LONG left out, as Windows
+ * makes short names. */
+static int short_may_be(const char *c, size_t n, const char *lng, size_t ln)
+{
+    const char *tilde = memchr(c, '~', n);
+    if (!tilde)
+        return 0;
+    size_t k = 0;
+    for (size_t i = 0; i < ln && c + k < tilde; i++)
+        if (lng[i] != ' ') {
+            if (toupper((unsigned char)lng[i]) != toupper((unsigned char)c[k]))
+                return 0;
+            k++;
+        }
+    return c + k == tilde;
+}
+
+/* Whether REST, with short names the tree did not resolve, may lie in
+ * folder PREFIX: each part the same, or a short name that may stand for
+ * it. */
+static int may_be_below(const char *rest, const char *prefix)
+{
+    while (*prefix) {
+        size_t n = strcspn(prefix, "\\"), r = strcspn(rest, "\\");
+        if (!*rest || ((r != n || strncasecmp(rest, prefix, n)) &&
+                       !short_may_be(rest, r, prefix, n)))
+            return 0;
+        rest += r + (rest[r] == '\\');
+        prefix += n + (prefix[n] == '\\');
+    }
+    return 1;
+}
+
+/* A path below the Windows directory as Windows takes it: Sysnative is
+ * System32 for a 32-bit process (review 42 R42-12: judged a folder of its
+ * own, missing), and a short name the tree did not resolve that may
+ * stand for a folder users can write to is said to (R42-13: as at the
+ * drive's root). */
+static void windows_place(const struct libaudit *a, struct lib_path *p)
+{
+    if (first_is(p->rest, "Sysnative")) {
+        char tmp[sizeof p->rest];
+        int n = snprintf(tmp, sizeof tmp, "System32%s%s",
+                         *after_first(p->rest) ? "\\" : "",
+                         after_first(p->rest));
+        if (n > 0 && (size_t)n < sizeof tmp)
+            memcpy(p->rest, tmp, sizeof tmp);
+    }
+    if (!p->unresolved || *p->may_be)
+        return;
+    for (size_t i = 0;
+         i < sizeof windows_writable / sizeof *windows_writable; i++)
+        if (may_be_below(p->rest, windows_writable[i])) {
+            snprintf(p->may_be, sizeof p->may_be, "C:\\%s\\%s",
+                     windows_name(a), windows_writable[i]);
+            return;
+        }
+}
 
 /* Whether REST lies in the folder PREFIX ('\\'-separated). */
 static int below(const char *rest, const char *prefix)

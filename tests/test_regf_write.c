@@ -1324,22 +1324,23 @@ static void hashes_checked_in_every_leaf_of_an_index(void **state)
  * A key named with an accented letter is common (É is 0xC9): the writer
  * stores its bytes, and the check finds a hive Windows wrote this way
  * clean, with no warning about the hint. Ω (U+03A9) is past Latin-1: 0.
- * The entries in Windows' upper-case order: AB, ÉA, ΩB. */
+ * The entries in Windows' upper-case order: AB, C, ÉA, ΩB. */
 static void lf_hint_of_a_latin1_name_holds_its_bytes(void **state)
 {
     (void)state;
     struct rt_regf *h;
     char err[256];
     assert_int_equal(rt_regf_create(3, NULL, &h, err, sizeof err), 0);
-    uint32_t root = rt_regf_root(h), k[3];
-    const char *names[] = {"ab", "\xC3\x89" "a", "\xCE\xA9" "b"};
-    for (size_t i = 0; i < 3; i++)
+    uint32_t root = rt_regf_root(h), k[4];
+    /* (A name of one character too: its hint's three other bytes 0.) */
+    const char *names[] = {"ab", "c", "\xC3\x89" "a", "\xCE\xA9" "b"};
+    for (size_t i = 0; i < 4; i++)
         assert_int_equal(rt_regf_key_create(h, root, names[i], &k[i]), 0);
     assert_int_equal(rt_regf_seal(h), 0);
     uint32_t list = nk_field(h, root, NK_SUBLIST);
-    assert_int_equal(nk_field(h, list, 0), 'l' | 'f' << 8 | 3u << 16);
-    static const uint32_t hint[] = {0x00006261, 0x000061C9, 0};
-    for (uint32_t i = 0; i < 3; i++) {
+    assert_int_equal(nk_field(h, list, 0), 'l' | 'f' << 8 | 4u << 16);
+    static const uint32_t hint[] = {0x00006261, 0x00000063, 0x000061C9, 0};
+    for (uint32_t i = 0; i < 4; i++) {
         assert_int_equal(nk_field(h, list, 4 + 8 * i), k[i]);
         assert_int_equal(nk_field(h, list, 4 + 8 * i + 4), hint[i]);
     }

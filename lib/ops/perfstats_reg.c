@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit/journal.h"
 #include "model/perfstats.h"
 #include "model/reg_file.h"
 #include "model/size_caps.h"
@@ -379,7 +380,27 @@ enum rt_op_perfstats_status rt_op_perfstats_remove(const char *file,
     enum rt_op_perfstats_status st = hold_folder(file, &root, why);
     if (st != RT_OP_PERFSTATS_OK)
         return st;
-    st = remove_held(file, server, codepage, patch, keys_left, why);
+    /* FILE.lock, as a reg: store's writer takes it: the store's writer
+     * removes temporaries of FILE's name under it as a crashed writer's,
+     * and the two would each write the file over the other's change
+     * (review 42 R42-9). */
+    char *lock_path = NULL;
+    struct rt_lock *lock = NULL;
+    struct rt_error e = {0};
+    const struct rt_lock_wait w = {60, NULL, NULL};
+    if (asprintf(&lock_path, "%s.lock", file) < 0) {
+        lock_path = NULL;
+        st = say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
+    } else if (rt_lock_acquire(lock_path, &w, &lock, &e) != 0) {
+        st = e.code == RT_ERR_NOT_ENOUGH_MEMORY
+                 ? say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory")
+                 : say(why, RT_OP_PERFSTATS_UNWRITABLE,
+                       "%s; nothing was written", e.message);
+    } else {
+        st = remove_held(file, server, codepage, patch, keys_left, why);
+        rt_lock_release(lock);
+    }
+    free(lock_path);
     release_folder(root);
     return st;
 }

@@ -163,6 +163,13 @@ for f in "$TMPDIR/b_001" "$TMPDIR/B_017" "$TMPDIR/b_999"; do
     expect_grep "saved as NAME_001 and on" "$ERR"
     [ -e "$f" ] && fail "repair --backup B --emit-reg $f wrote $f"
 done
+# The default backup's numbered names alike.
+(cd "$TMPDIR" && : >regtool-repair-backup.ini && "$REGTOOL" $S repair --enable-disabled \
+    --emit-reg regtool-repair-backup.ini_001 >"$OUT" 2>"$ERR"; echo $? >rc)
+[ "$(cat "$TMPDIR/rc")" = 64 ] || fail "repair --emit-reg over the default backup's numbered name: exit $(cat "$TMPDIR/rc")"
+expect_grep "saved as NAME_001 and on" "$ERR"
+[ -e "$TMPDIR/regtool-repair-backup.ini_001" ] && fail "repair wrote the default backup's numbered name"
+rm -f "$TMPDIR/regtool-repair-backup.ini"
 # An audit's list of stores and its textfile (R42-2: the metrics were
 # written over the list the next run reads).
 echo "hive:$T" >"$TMPDIR/stores.txt"

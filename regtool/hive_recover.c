@@ -180,6 +180,11 @@ static int recover_file(const char *file, const char *real, const char *out,
                         ? RT_EXIT_FAILURE
                         : RT_EXIT_INVALID;
         break;
+    case RT_OP_RECOVER_OUT_IS_JOURNAL:
+        rt_cli_error("refusing to write '%s': it is regtool's journal or lock "
+                     "beside the hive '%s'; write the recovered hive "
+                     "elsewhere", out, file);
+        break;
     case RT_OP_RECOVER_OUT_IS_LOG:
         rt_cli_error("refusing to write '%s': it is the transaction log "
                      "'%s' of the hive", out, r.replay.log[r.out_log].name);

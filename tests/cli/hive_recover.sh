@@ -56,6 +56,15 @@ for twin in transactions_ntuser.dat transactions_NTUSER.DAT.log transactions_ntu
     [ ! -e "$d/$twin" ] || fail "hive recover wrote $twin beside the hive"
 done
 
+# Nor as regtool's journal or lock beside it (review 42 R42-7: a hive
+# written as the journal left every writer of its tree refused), with
+# --force too.
+for f in regtool.journal REGTOOL.LOCK; do
+    expect_exit 64 "$REGTOOL" hive recover --force "$d/transactions_NTUSER.DAT" -o "$d/$f"
+    expect_grep "it is regtool's journal or lock beside the hive" "$ERR"
+    [ ! -e "$d/$f" ] || fail "hive recover wrote $f beside the hive"
+done
+
 # Dirty without logs: nothing written.
 mkdir "$d/alone"; cp "$d/transactions_NTUSER.DAT" "$d/alone/"
 expect_exit 2 "$REGTOOL" hive recover "$d/alone/transactions_NTUSER.DAT" -o "$TMPDIR/none"

@@ -751,6 +751,36 @@ static void patch_key(struct rt_regf *h, uint32_t key, uint16_t flags,
     }
 }
 
+/* A SYSTEM without a Services key has no key anomalies there: the
+ * children of a key that is not there are none, not a failure (a
+ * mutation-score survivor: scan_children returning 1 for it made every
+ * audit of such a tree fail). */
+static void no_services_key_has_no_anomalies(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    rt_op_close(hive_fixture_open(c));
+    char path[700], err[256];
+    struct rt_regf *h;
+    uint32_t svcs;
+    snprintf(path, sizeof path, "%s/Windows/System32/config/SYSTEM", c->dir);
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), "ControlSet001\\Services",
+                                    &svcs), 0);
+    assert_int_equal(rt_regf_key_delete(h, svcs, RT_REGF_RECURSIVE), 0);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    struct rt_store *s = reopen(c);
+    assert_non_null(s);
+    struct rt_key_anomaly *v = NULL;
+    size_t n = 1;
+    struct rt_error e = {0};
+    assert_int_equal(s->ops->key_anomalies(s, &v, &n, &e), 0);
+    assert_int_equal(n, 0);
+    rt_key_anomalies_free(v, n);
+    rt_op_close(s);
+}
+
 /* Link keys (a service's key, a service's Performance key, a Perflib
  * subkey) and subkeys equal but for case (two services, two Perflib
  * languages) are each listed by key_anomalies, with the link's target;
@@ -1457,6 +1487,7 @@ int main(void)
         cmocka_unit_test(staging_many_files_grows_by_doubling),
         cmocka_unit_test(system_hive_twice_is_refused),
         cmocka_unit_test(link_keys_and_case_twins_are_listed),
+        cmocka_unit_test(no_services_key_has_no_anomalies),
         cmocka_unit_test(unsealed_journal_is_discarded_by_the_next_writer),
         cmocka_unit_test(journal_naming_a_table_above_system32_is_refused),
         cmocka_unit_test(unchanged_side_file_is_not_touched),

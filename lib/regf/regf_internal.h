@@ -305,7 +305,11 @@ int regf_value_read_range(struct rt_regf *h, uint32_t value, size_t from,
 /* security.c */
 int regf_sk_new_default(struct rt_regf *h, uint32_t *off);
 int regf_sk_addref(struct rt_regf *h, uint32_t sk);
-int regf_sk_release(struct rt_regf *h, uint32_t sk);
+/* Drops a key's reference to descriptor SK, freeing it with its last
+ * (the hive's last descriptor stays). Nothing to report: a descriptor
+ * that is damaged (a hostile hive's) is left as it is, and the key that
+ * named it goes all the same. */
+void regf_sk_release(struct rt_regf *h, uint32_t sk);
 
 /* handle.c */
 uint64_t regf_now_filetime(void);

@@ -105,28 +105,25 @@ int regf_sk_addref(struct rt_regf *h, uint32_t sk)
     return 0;
 }
 
-int regf_sk_release(struct rt_regf *h, uint32_t sk)
+void regf_sk_release(struct rt_regf *h, uint32_t sk)
 {
-    uint8_t *p;
-    int rc = sk_cell(h, sk, &p);
-    if (rc)
-        return rc;
+    uint8_t *p, *np, *pp;
+    if (sk_cell(h, sk, &p))
+        return;
     uint32_t refs = regf_le32(p + SK_REFS);
     if (refs > 1) {
         regf_put32(regf_cell_write(h, sk, SK_DESC) + SK_REFS, refs - 1);
-        return 0;
+        return;
     }
     uint32_t next = regf_le32(p + SK_FLINK), prev = regf_le32(p + SK_BLINK);
     if (next == sk || prev == sk) {
         /* The hive's last descriptor stays, unreferenced keys or not. */
         regf_put32(regf_cell_write(h, sk, SK_DESC) + SK_REFS, 0);
-        return 0;
+        return;
     }
-    uint8_t *np, *pp;
-    if ((rc = sk_cell(h, next, &np)) || (rc = sk_cell(h, prev, &pp)))
-        return rc;
+    if (sk_cell(h, next, &np) || sk_cell(h, prev, &pp))
+        return;
     regf_put32(regf_cell_write(h, prev, SK_DESC) + SK_FLINK, next);
     regf_put32(regf_cell_write(h, next, SK_DESC) + SK_BLINK, prev);
     regf_free_cell(h, sk);
-    return 0;
 }

@@ -549,6 +549,52 @@ static void allocation_refuses_a_range_past_the_index_limit(void **state)
  * lowest and the highest value of the store included; a value no subkey
  * has finds nothing, nor does its neighbour. With a subkey of each
  * spelling, the one of that very name. */
+/* CurrentLanguage gets the texts of the language it mirrors: the one
+ * whose Counter agrees with it at its lowest index past 1, the first pair
+ * of that index in table order when a hostile table holds it twice (a
+ * mutation-score survivor: the last one taken, a duplicate with English's
+ * text made a Russian machine's CurrentLanguage English). */
+static void current_language_mirrors_by_its_first_lowest_pair(void **state)
+{
+    (void)state;
+    struct rt_store *s = base_store();
+    struct rt_database db = load(s);
+    const struct rt_db_language *ru = rt_database_language(&db, "019");
+    const struct rt_db_language *en = rt_database_language(&db, "009");
+    const struct rt_pair *en2 = rt_pair_list_find(&en->table.counter, 2);
+    const struct rt_pair *ru2 = rt_pair_list_find(&ru->table.counter, 2);
+    assert_non_null(en2);
+    assert_non_null(ru2);
+    assert_string_not_equal(en2->text, ru2->text);
+    struct rt_pair_list c = {0};
+    assert_int_equal(rt_pair_list_copy(&c, &ru->table.counter), 0);
+    assert_int_equal(rt_pair_list_append(&c, 2, en2->text), 0);
+    uint8_t *cb, *hb;
+    size_t clen, hlen;
+    assert_int_equal(rt_pair_list_encode(&c, &cb, &clen), 0);
+    assert_int_equal(rt_pair_list_encode(&ru->table.help, &hb, &hlen), 0);
+    put_tables(s, "CurrentLanguage", cb, clen, hb, hlen);
+    free(cb);
+    free(hb);
+    rt_pair_list_free(&c);
+    rt_database_free(&db);
+
+    struct rt_provider_spec *sp = make_spec("Transfer", en_ru, 2, 1);
+    struct rt_install_plan plan;
+    struct rt_error e = {0};
+    assert_int_equal(install(s, sp, 0, &plan, &e), 0);
+    db = load(s);
+    const struct rt_pair *got = rt_pair_list_find(
+        &rt_database_language(&db, "CurrentLanguage")->table.counter,
+        plan.first_counter);
+    assert_non_null(got);
+    assert_string_equal(got->text, "Transfer 019 name 0");
+    rt_database_free(&db);
+    rt_install_plan_free(&plan);
+    free_spec(sp);
+    s->ops->close(s);
+}
+
 static void language_found_by_value_in_another_spelling(void **state)
 {
     (void)state;
@@ -897,6 +943,7 @@ int main(void)
         cmocka_unit_test(allocation_does_not_keep_an_inverted_range),
         cmocka_unit_test(allocation_refuses_a_range_past_the_index_limit),
         cmocka_unit_test(language_found_by_value_in_another_spelling),
+        cmocka_unit_test(current_language_mirrors_by_its_first_lowest_pair),
         cmocka_unit_test(overlay_lists_added_languages_in_change_order),
         cmocka_unit_test(overlay_passes_on_a_store_that_cannot_list_services),
         cmocka_unit_test(service_load_fails_on_a_value_it_cannot_read),

@@ -433,63 +433,6 @@ static int has_component(const char *rest, const char *name)
     return 0;
 }
 
-/* The folders below the Windows directory that a standard user can
- * create files in (their default ACLs grant it, and they are the ones
- * known to be used to plant DLLs and bypass allow-lists). */
-static const char *const windows_writable[] = {
-    "Temp",
-    "Tasks",
-    "Tracing",
-    "Registration\\CRMLog",
-    "debug\\WIA",
-    "PLA\\Reports",
-    "PLA\\Rules",
-    "PLA\\Templates",
-    "System32\\spool",
-    "System32\\Tasks",
-    "System32\\Tasks_Migrated",
-    "System32\\FxsTmp",
-    "System32\\com\\dmp",
-    "System32\\Microsoft\\Crypto\\RSA\\MachineKeys",
-    "SysWOW64\\Tasks",
-    "SysWOW64\\FxsTmp",
-    "SysWOW64\\com\\dmp",
-};
-
-/* Whether short name C (with its '~') may stand for folder LONG: its
- * part before the '~' begins LONG, blanks of LONG left out, as Windows
- * makes short names. */
-static int short_may_be(const char *c, size_t n, const char *lng, size_t ln)
-{
-    const char *tilde = memchr(c, '~', n);
-    if (!tilde)
-        return 0;
-    size_t k = 0;
-    for (size_t i = 0; i < ln && c + k < tilde; i++)
-        if (lng[i] != ' ') {
-            if (toupper((unsigned char)lng[i]) != toupper((unsigned char)c[k]))
-                return 0;
-            k++;
-        }
-    return c + k == tilde;
-}
-
-/* Whether REST, with short names the tree did not resolve, may lie in
- * folder PREFIX: each part the same, or a short name that may stand for
- * it. */
-static int may_be_below(const char *rest, const char *prefix)
-{
-    while (*prefix) {
-        size_t n = strcspn(prefix, "\\"), r = strcspn(rest, "\\");
-        if (!*rest || ((r != n || strncasecmp(rest, prefix, n)) &&
-                       !short_may_be(rest, r, prefix, n)))
-            return 0;
-        rest += r + (rest[r] == '\\');
-        prefix += n + (prefix[n] == '\\');
-    }
-    return 1;
-}
-
 /* A path below the Windows directory as Windows takes it: Sysnative is
  * System32 for a 32-bit process (review 42 R42-12: judged a folder of its
  * own, missing), and a short name the tree did not resolve that may
@@ -507,38 +450,17 @@ static void windows_place(const struct libaudit *a, struct lib_path *p)
     }
     if (!p->unresolved || *p->may_be)
         return;
-    for (size_t i = 0;
-         i < sizeof windows_writable / sizeof *windows_writable; i++)
-        if (may_be_below(p->rest, windows_writable[i])) {
-            snprintf(p->may_be, sizeof p->may_be, "C:\\%s\\%s",
-                     windows_name(a), windows_writable[i]);
-            return;
-        }
-}
-
-/* Whether REST lies in the folder PREFIX ('\\'-separated). */
-static int below(const char *rest, const char *prefix)
-{
-    while (*prefix) {
-        size_t n = strcspn(prefix, "\\");
-        if (strncasecmp(rest, prefix, n) || (rest[n] != '\\' && rest[n]))
-            return 0;
-        rest = after_first(rest);
-        prefix += n + (prefix[n] == '\\');
-    }
-    return 1;
+    const char *place = rt_audit_writable_in_windows(p->rest, 1);
+    if (place)
+        snprintf(p->may_be, sizeof p->may_be, "C:\\%s\\%s",
+                 windows_name(a), place);
 }
 
 /* Places a standard user (or any program run by one) can write to. */
 static int user_writable(const struct lib_path *p)
 {
-    if (p->where == LIB_WINDOWS) {
-        for (size_t i = 0;
-             i < sizeof windows_writable / sizeof *windows_writable; i++)
-            if (below(p->rest, windows_writable[i]))
-                return 1;
-        return 0;
-    }
+    if (p->where == LIB_WINDOWS)
+        return rt_audit_writable_in_windows(p->rest, 0) != NULL;
     if (p->where != LIB_DRIVE)
         return 0;
     return rt_audit_writable_at_root(p->rest) || has_component(p->rest, "AppData") ||

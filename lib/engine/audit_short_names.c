@@ -345,3 +345,83 @@ int rt_audit_writable_at_root(const char *name)
            first_is(name, "ProgramData") || first_is(name, "Temp") ||
            first_is(name, "Tmp");
 }
+
+/* The folders below the Windows directory that a standard user can
+ * create files in (their default ACLs grant it, and they are the ones
+ * known to be used to plant DLLs and bypass allow-lists). */
+static const char *const windows_writable[] = {
+    "Temp",
+    "Tasks",
+    "Tracing",
+    "Registration\\CRMLog",
+    "debug\\WIA",
+    "PLA\\Reports",
+    "PLA\\Rules",
+    "PLA\\Templates",
+    "System32\\spool",
+    "System32\\Tasks",
+    "System32\\Tasks_Migrated",
+    "System32\\FxsTmp",
+    "System32\\com\\dmp",
+    "System32\\Microsoft\\Crypto\\RSA\\MachineKeys",
+    "SysWOW64\\Tasks",
+    "SysWOW64\\FxsTmp",
+    "SysWOW64\\com\\dmp",
+};
+
+/* Whether short name C (with its '~') may stand for folder LONG: its
+ * part before the '~' begins LONG, blanks of LONG left out, as Windows
+ * makes short names. */
+static int short_may_be(const char *c, size_t n, const char *lng, size_t ln)
+{
+    const char *tilde = memchr(c, '~', n);
+    if (!tilde)
+        return 0;
+    size_t k = 0;
+    for (size_t i = 0; i < ln && c + k < tilde; i++)
+        if (lng[i] != ' ') {
+            if (toupper((unsigned char)lng[i]) != toupper((unsigned char)c[k]))
+                return 0;
+            k++;
+        }
+    return c + k == tilde;
+}
+
+/* Whether REST, with short names the tree did not resolve, may lie in
+ * folder PREFIX: each part the same, or a short name that may stand for
+ * it. */
+static int may_be_below(const char *rest, const char *prefix)
+{
+    while (*prefix) {
+        size_t n = strcspn(prefix, "\\"), r = strcspn(rest, "\\");
+        if (!*rest || ((r != n || strncasecmp(rest, prefix, n)) &&
+                       !short_may_be(rest, r, prefix, n)))
+            return 0;
+        rest += r + (rest[r] == '\\');
+        prefix += n + (prefix[n] == '\\');
+    }
+    return 1;
+}
+
+/* Whether REST lies in the folder PREFIX ('\\'-separated). */
+static int below(const char *rest, const char *prefix)
+{
+    while (*prefix) {
+        size_t n = strcspn(prefix, "\\"), r = strcspn(rest, "\\");
+        if (r != n || strncasecmp(rest, prefix, n))
+            return 0;
+        rest += r + (rest[r] == '\\');
+        prefix += n + (prefix[n] == '\\');
+    }
+    return 1;
+}
+
+const char *rt_audit_writable_in_windows(const char *rest, int maybe)
+{
+    for (size_t i = 0;
+         i < sizeof windows_writable / sizeof *windows_writable; i++)
+        if (maybe ? may_be_below(rest, windows_writable[i])
+                  : below(rest, windows_writable[i]))
+            return windows_writable[i];
+    return NULL;
+}

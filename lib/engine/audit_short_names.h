@@ -3,7 +3,9 @@
  * the tree's folders tell it. Each folder is listed once an audit, however
  * many providers' Library paths go through it, and each short form is
  * matched once a folder: thousands of providers below one folder cost
- * one listing and a binary search each, not a listing each. */
+ * one listing and a binary search each, not a listing each. And the
+ * places users can write to that a path, short names and all, may name:
+ * at a drive's root and below the Windows directory. */
 #ifndef RT_AUDIT_SHORT_NAMES_H
 #define RT_AUDIT_SHORT_NAMES_H
 
@@ -37,5 +39,10 @@ void rt_short_names_free(struct rt_short_names *s);
  * is one users can write to: Users, Documents and Settings, ProgramData,
  * Temp, Tmp. */
 int rt_audit_writable_at_root(const char *name);
+/* The folder below the Windows directory users can write to that REST
+ * (a path below it, '\\'-separated) lies in, or NULL; with MAYBE, one it
+ * may lie in, its short names the tree did not resolve read as any
+ * folder they may stand for. */
+const char *rt_audit_writable_in_windows(const char *rest, int maybe);
 
 #endif

@@ -222,8 +222,10 @@ static int names_one_of(const struct rt_cli_file *x, const struct rt_cli_file *n
 int rt_cli_refuse_one_file(const struct rt_cli_file *out,
                            const struct rt_cli_file *f)
 {
-    int how = !out->name || !f->name ? 0 : names_one_of(out, f);
-    if (!how && out->name && f->name)
+    if (!out->name || !f->name)
+        return 0;
+    int how = names_one_of(out, f);
+    if (!how)
         how = names_one_of(f, out);
     if (!how)
         return 0;

@@ -55,26 +55,24 @@ static int save_backup(const struct rt_database *db, void *ctx)
     return 0;
 }
 
-/* The chosen store, open, or NULL with *RC the exit status: saved before
- * the commit, the backup (BACKUP) must not be one of the files the
- * repair then rewrites (its dry run says so too), nor the file of the
- * patch (EMIT), written after it over the backup just saved. */
-static struct rt_store *open_store(const char *backup, const char *emit,
-                                   int *rc)
+/* The outputs of a repair (BACKUP saved numbered), in OUT: the chosen
+ * store is opened with them (rt_cli_open_store_writing: saved before the
+ * commit, the backup must not be one of the files the repair then
+ * rewrites, nor the file of the patch, written after it over the backup
+ * just saved), and --from-ini's files are checked against them. */
+static void repair_outputs(const char *backup, const char *emit,
+                           struct rt_cli_file out[2])
 {
-    const struct rt_cli_file files[] = {{"--backup", backup, 0, 1},
-                                        {"--emit-reg", emit, 0, 0}};
-    return rt_cli_open_store_writing(files, 2, rc);
+    out[0] = (struct rt_cli_file){"--backup", backup, 0, 1};
+    out[1] = (struct rt_cli_file){"--emit-reg", emit, 0, 0};
 }
 
-/* 1, said, when the backup (BACKUP) or the patch (EMIT) names an INI
- * of --from-ini's (INIS) or its symbol file: written over, the provider's
+/* 1, said, when an output of OUT (the backup, the patch) names an INI of
+ * --from-ini's (INIS) or its symbol file: written over, the provider's
  * own files would be lost. */
-static int refused_over_inis(const char *backup, const char *emit,
+static int refused_over_inis(const struct rt_cli_file out[2],
                              const struct rt_ini_set *inis)
 {
-    const struct rt_cli_file out[] = {{"--backup", backup, 0, 1},
-                                      {"--emit-reg", emit, 0, 0}};
     for (size_t i = 0; i < inis->n; i++) {
         const struct rt_cli_file in[] = {
             {"an INI of --from-ini", inis->v[i]->ini_path, 1, 0},
@@ -124,8 +122,8 @@ static void say_ini_note(void *ctx, const struct rt_ini_note *n)
 
 /* --from-ini DIR's INIs, read from DIR into *INIS: 0, or the exit
  * status with the failure said (INIS then freed by the caller). */
-static int find_inis(const char *dir, struct rt_store *s, const char *backup,
-                     const char *emit, struct rt_ini_set *inis)
+static int find_inis(const char *dir, struct rt_store *s,
+                     const struct rt_cli_file out[2], struct rt_ini_set *inis)
 {
     struct rt_error le = {0};
     int lr = rt_op_find_inis(s, dir, say_ini_note, NULL, inis, &le);
@@ -136,7 +134,7 @@ static int find_inis(const char *dir, struct rt_store *s, const char *backup,
         return lr == -2 ? RT_EXIT_INVALID : RT_EXIT_FAILURE;
     }
     /* Nor an INI of DIR or its symbol file, read already. */
-    return refused_over_inis(backup, emit, inis) ? RT_EXIT_USAGE : 0;
+    return refused_over_inis(out, inis) ? RT_EXIT_USAGE : 0;
 }
 
 int cmd_repair(int argc, char **argv)
@@ -174,12 +172,14 @@ int cmd_repair(int argc, char **argv)
     }
     int rc;
     rt_cli_catch_interrupts();
-    struct rt_store *s = open_store(bctx.file, emit, &rc);
+    struct rt_cli_file outs[2];
+    repair_outputs(bctx.file, emit, outs);
+    struct rt_store *s = rt_cli_open_store_writing(outs, 2, &rc);
     if (!s)
         return rc;
     struct rt_ini_set inis = {0};
     if (from_ini) {
-        if ((rc = find_inis(from_ini, s, bctx.file, emit, &inis)) != 0) {
+        if ((rc = find_inis(from_ini, s, outs, &inis)) != 0) {
             rt_ini_set_free(&inis);
             rt_op_close(s);
             return rc;

@@ -387,28 +387,15 @@ static int short_may_be(const char *c, size_t n, const char *lng, size_t ln)
     return c + k == tilde;
 }
 
-/* Whether REST, with short names the tree did not resolve, may lie in
- * folder PREFIX: each part the same, or a short name that may stand for
- * it. */
-static int may_be_below(const char *rest, const char *prefix)
+/* Whether REST lies in the folder PREFIX ('\\'-separated): each part the
+ * same, or with MAYBE a short name the tree did not resolve that may
+ * stand for it. */
+static int below(const char *rest, const char *prefix, int maybe)
 {
     while (*prefix) {
         size_t n = strcspn(prefix, "\\"), r = strcspn(rest, "\\");
-        if (!*rest || ((r != n || strncasecmp(rest, prefix, n)) &&
-                       !short_may_be(rest, r, prefix, n)))
-            return 0;
-        rest += r + (rest[r] == '\\');
-        prefix += n + (prefix[n] == '\\');
-    }
-    return 1;
-}
-
-/* Whether REST lies in the folder PREFIX ('\\'-separated). */
-static int below(const char *rest, const char *prefix)
-{
-    while (*prefix) {
-        size_t n = strcspn(prefix, "\\"), r = strcspn(rest, "\\");
-        if (r != n || strncasecmp(rest, prefix, n))
+        if ((r != n || strncasecmp(rest, prefix, n)) &&
+            !(maybe && short_may_be(rest, r, prefix, n)))
             return 0;
         rest += r + (rest[r] == '\\');
         prefix += n + (prefix[n] == '\\');
@@ -420,8 +407,7 @@ const char *rt_audit_writable_in_windows(const char *rest, int maybe)
 {
     for (size_t i = 0;
          i < sizeof windows_writable / sizeof *windows_writable; i++)
-        if (maybe ? may_be_below(rest, windows_writable[i])
-                  : below(rest, windows_writable[i]))
+        if (below(rest, windows_writable[i], maybe))
             return windows_writable[i];
     return NULL;
 }

@@ -89,30 +89,39 @@ void rt_os_temporary_made(const char *path, int fd)
     }
 }
 
-void rt_os_temporary_gone(const char *path)
+/* The slot recording temporary PATH, or -1. */
+static int slot_of(const char *path)
 {
     for (int i = 0; i < TEMPORARY_SLOTS; i++)
-        if (temporaries[i].used && !strcmp(temporaries[i].path, path)) {
-            temporaries[i].used = 0;
+        if (temporaries[i].used && !strcmp(temporaries[i].path, path))
+            return i;
+    return -1;
+}
+
+void rt_os_temporary_gone(const char *path)
+{
+    int i = slot_of(path);
+    if (i < 0)
+        return;
+    temporaries[i].used = 0;
 #ifdef RT_OS_POSIX
-            close(temporaries[i].dir);
+    close(temporaries[i].dir);
 #endif
-        }
 }
 
 void rt_os_temporary_remove(const char *path)
 {
-    for (int i = 0; i < TEMPORARY_SLOTS; i++)
-        if (temporaries[i].used && !strcmp(temporaries[i].path, path)) {
+    int i = slot_of(path);
+    if (i < 0) {
+        rt_os_unlink(path);
+        return;
+    }
 #ifdef RT_OS_POSIX
-            unlinkat(temporaries[i].dir, temporaries[i].leaf, 0);
+    unlinkat(temporaries[i].dir, temporaries[i].leaf, 0);
 #else
-            DeleteFileW(temporaries[i].wide);
+    DeleteFileW(temporaries[i].wide);
 #endif
-            rt_os_temporary_gone(path);
-            return;
-        }
-    rt_os_unlink(path);
+    rt_os_temporary_gone(path);
 }
 
 int rt_os_temporaries_unlink_all(void)

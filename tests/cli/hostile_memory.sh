@@ -68,6 +68,9 @@
 #       text, 300 MB, was made whole before the cap refused it: 19 x the
 #       value; now refused from the values' sizes)
 #                                                 10 x the tree + 24 MB
+#   a psb: store and restore of a sparse 1536 MiB backup whose line 4
+#       is a NUL (read whole first: 1.5 GB; review 42 R42-6)
+#                                                 16 MB
 # A regtool that holds each input byte ten times over fails them.
 #
 # Caps: a .dat table and a .reg file over 256 MiB, a PerfStringBackup
@@ -504,6 +507,20 @@ refused "lodctr /R:big.psb (1536 MiB and a byte)" 13 \
 refused "psb: store of 1536 MiB and a byte" 2 \
     "big\.psb: 1610612737 bytes, larger than the 1536 MiB a PerfStringBackup file may be; nothing was read" \
     "$I" "$REGTOOL" --store "psb:$I/big.psb" names 2
+# Within the cap, a sparse backup whose fourth line starts its zeros is
+# refused at that line, having read a piece of it: it was read whole
+# first, 1.5 GB for each such file (an audit --fleet's uploads: review
+# 42 R42-6).
+{ printf '\377\376'; printf '\r\n[Perflib]\r\nBase Index=1847\r\n' |
+    iconv -f UTF-8 -t UTF-16LE; } >"$I/zeros.psb"
+truncate -s 1536M "$I/zeros.psb"
+refused "psb: store of 1536 MiB, zeros from line 4" 2 \
+    "zeros\.psb:4: a NUL character in the text" \
+    "$I" "$REGTOOL" --store "psb:$I/zeros.psb" names 2
+refused "restore of 1536 MiB, zeros from line 4" 2 \
+    "zeros\.psb:4: a NUL character in the text" \
+    "$W" "$REGTOOL" --store "hive:$W" restore "$I/zeros.psb"
+rm "$I/zeros.psb"
 refused "reg: store of 257 MiB" 2 \
     "big\.reg: 269484032 bytes, larger than the 256 MiB a \.reg file may be; nothing was read" \
     "$I" "$REGTOOL" --store "reg:$I/big.reg" install $CS "$TMPDIR/replication.ini"

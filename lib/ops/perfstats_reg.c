@@ -16,6 +16,7 @@
 #include "model/size_caps.h"
 #include "model/utf16.h"
 #include "platform/os.h"
+#include "store/store_reg.h"
 
 struct rt_op_perfstats_held {
     struct rt_reg_file file;
@@ -384,14 +385,9 @@ enum rt_op_perfstats_status rt_op_perfstats_remove(const char *file,
      * removes temporaries of FILE's name under it as a crashed writer's,
      * and the two would each write the file over the other's change
      * (review 42 R42-9). */
-    char *lock_path = NULL;
     struct rt_lock *lock = NULL;
     struct rt_error e = {0};
-    const struct rt_lock_wait w = {60, NULL, NULL};
-    if (asprintf(&lock_path, "%s.lock", file) < 0) {
-        lock_path = NULL;
-        st = say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory");
-    } else if (rt_lock_acquire(lock_path, &w, &lock, &e) != 0) {
+    if (rt_store_reg_lock(file, &lock, &e) != 0) {
         st = e.code == RT_ERR_NOT_ENOUGH_MEMORY
                  ? say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory")
                  : say(why, RT_OP_PERFSTATS_UNWRITABLE,
@@ -400,7 +396,6 @@ enum rt_op_perfstats_status rt_op_perfstats_remove(const char *file,
         st = remove_held(file, server, codepage, patch, keys_left, why);
         rt_lock_release(lock);
     }
-    free(lock_path);
     release_folder(root);
     return st;
 }

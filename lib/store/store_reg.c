@@ -109,10 +109,22 @@ static int read_if_same_size(const struct reg_store *r, uint8_t **now,
 
 /* The writer's lock beside the file: FILE.lock, a new string (NULL out
  * of memory). */
-static char *lock_path_of(const struct reg_store *r)
+static char *lock_path_of(const char *file)
 {
     char *lock_path = NULL;
-    return asprintf(&lock_path, "%s.lock", r->path) < 0 ? NULL : lock_path;
+    return asprintf(&lock_path, "%s.lock", file) < 0 ? NULL : lock_path;
+}
+
+int rt_store_reg_lock(const char *file, struct rt_lock **lock,
+                      struct rt_error *e)
+{
+    char *lock_path = lock_path_of(file);
+    if (!lock_path)
+        return oom(e);
+    const struct rt_lock_wait w = {60, NULL, NULL};
+    int rc = rt_lock_acquire(lock_path, &w, lock, e);
+    free(lock_path);
+    return rc;
 }
 
 static int reg_begin(struct rt_store *s, struct rt_error *e)
@@ -121,14 +133,9 @@ static int reg_begin(struct rt_store *s, struct rt_error *e)
     if (r->locked)
         return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
                             "reg store: transaction already open");
-    char *lock_path = lock_path_of(r);
-    if (!lock_path)
-        return oom(e);
-    const struct rt_lock_wait w = {60, NULL, NULL};
-    int rc = rt_lock_acquire(lock_path, &w, &r->lock, e);
-    free(lock_path);
-    if (rc != 0)
+    if (rt_store_reg_lock(r->path, &r->lock, e) != 0)
         return -1;
+    int rc = 0;
     remove_stale_temporaries(r->path);
     /* What another writer committed while this one waited is read under
      * the lock: the transaction works on the file as it is now. */
@@ -323,7 +330,7 @@ static int reg_apply(struct rt_store *s, const struct rt_change_set *cs,
 static int reg_check_apply(struct rt_store *s, const struct rt_change_set *cs,
                            struct rt_error *e)
 {
-    char *lock_path = lock_path_of(rs(s));
+    char *lock_path = lock_path_of(rs(s)->path);
     if (!lock_path)
         return oom(e);
     int r = rt_lock_check(lock_path, e);

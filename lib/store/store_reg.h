@@ -18,6 +18,14 @@
 struct rt_store *rt_store_reg_open(const char *path, const char *codepage,
                                    struct rt_error *e);
 
+/* Takes the writer's lock of the .reg file FILE as the store's writer
+ * does (FILE.lock, waited for up to a minute): for a writer of the file
+ * outside the store (perfstats remove), so that the two never write it
+ * over each other's change. 0, or -1 with E set. */
+struct rt_lock;
+int rt_store_reg_lock(const char *file, struct rt_lock **lock,
+                      struct rt_error *e);
+
 /* Test hook, as rt_store_mem_fail_after: the next apply fails after K
  * changes, before the file is touched. 0 disables. */
 void rt_store_reg_fail_after(struct rt_store *s, size_t k);

@@ -13,6 +13,7 @@
 #include "regf/base_block.h"
 #include "regf/log.h"
 #include "regf/regf.h"
+#include "store/store_hive.h"
 
 _Static_assert(RT_OP_HIVE_LOG_SLOTS == RT_REGF_LOG_SLOTS,
                "one rt_op_hive_log per log slot of the hive layer");
@@ -159,9 +160,9 @@ static void find_journal(const char *path, struct rt_op_hive_check *c)
 {
     const char *slash = strrchr(path, '/');
     char *journal;
-    int n = slash ? asprintf(&journal, "%.*s/regtool.journal",
+    int n = slash ? asprintf(&journal, "%.*s/" RT_HIVE_JOURNAL_NAME,
                              (int)(slash - path), path)
-                  : asprintf(&journal, "regtool.journal");
+                  : asprintf(&journal, RT_HIVE_JOURNAL_NAME);
     if (n < 0)
         return;
     struct rt_os_stat st;
@@ -247,7 +248,8 @@ static int names_hive_or_log(const char *path, const char *out)
  * the journal left every writer of the tree refused). */
 static int names_commit_file(const char *path, const char *out)
 {
-    static const char *const files[] = {"regtool.journal", "regtool.lock"};
+    static const char *const files[] = {RT_HIVE_JOURNAL_NAME,
+                                        RT_HIVE_LOCK_NAME};
     static const char *const itself[] = {"", NULL};
     char *dir = rt_os_folder_of(path);
     int named = 0;

@@ -344,8 +344,8 @@ static int place_journal(struct hive_store *s)
             goto fail;
     }
     s->base_dir = base;
-    if (asprintf(&s->journal, "%s/regtool.journal", config) < 0 ||
-        asprintf(&s->lock_path, "%s/regtool.lock", config) < 0)
+    if (asprintf(&s->journal, "%s/" RT_HIVE_JOURNAL_NAME, config) < 0 ||
+        asprintf(&s->lock_path, "%s/" RT_HIVE_LOCK_NAME, config) < 0)
         goto fail;
     free(config);
     return 0;

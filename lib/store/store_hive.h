@@ -7,6 +7,11 @@
 #include "model/diag.h"
 #include "store/store.h"
 
+/* The commit's files beside SYSTEM (config/): its journal and the
+ * writers' lock. */
+#define RT_HIVE_JOURNAL_NAME "regtool.journal"
+#define RT_HIVE_LOCK_NAME "regtool.lock"
+
 struct rt_hive_options {
     const char *tables_dir;   /* --tables: where the .dat tables are */
     int force_dirty;          /* --force-dirty: write a dirty hive whose

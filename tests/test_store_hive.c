@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 #include "commit/crc32.h"
 #include "commit/io.h"
@@ -697,6 +700,72 @@ static void staging_many_files_grows_by_doubling(void **state)
 #else
     skip();
 #endif
+}
+
+/* An INF copy's INI and symbol file (install writes them, uninstall
+ * deletes them) are the store's own files however a path spells its
+ * folder: "." and ".." in the parts not made yet (review 43: the patch
+ * of install --emit-reg INF/T/./0009/x.ini replaced the INI the install
+ * had just copied), another letter case and a short name of the tree
+ * where the file system takes them as the same folder (Windows, whose
+ * realpath resolves neither), either separator there. Nothing else
+ * below the Windows folder is. */
+static void inf_copy_is_its_own_however_spelled(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_fixture_open(c);
+    static const char *const own[] = {
+        "Windows/INF/TransferPerf/0009/transfer.ini",
+        "Windows/INF/TransferPerf/./0009/x.h",
+        "Windows/INF/X/../TransferPerf//0009/x.h",
+        "Windows/System32/../INF/T/0009/x.ini",
+        "Windows/System32/config/../../INF/T/0c0a/x.ini",
+    };
+    static const char *const other[] = {
+        "Windows/INF/T/0009/sub/x.ini",
+        "Windows/INF/T/00G9/x.ini",
+        "Windows/INF/T/009/x.ini",
+        "Windows/System32/INF/T/0009/x.ini",
+        "INF/T/0009/x.ini",
+        "Windows/INF/T/0009/../x.ini",
+        "Windows/INF/../../Windows2/INF/T/0009/x.ini",
+    };
+    char path[1400], win[1400];
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+        snprintf(path, sizeof path, "%s/%s", c->dir, own[i]);
+        if (!rt_store_owns_file(s, path))
+            fail_msg("%s: not taken as the store's own", own[i]);
+    }
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+        snprintf(path, sizeof path, "%s/%s", c->dir, other[i]);
+        if (rt_store_owns_file(s, path))
+            fail_msg("%s: taken as the store's own", other[i]);
+    }
+    /* One folder in two letter cases where the file system says so. */
+    snprintf(path, sizeof path, "%s/WINDOWS", c->dir);
+    snprintf(win, sizeof win, "%s/Windows", c->dir);
+    int one_name = rt_os_same_file(path, win);
+    snprintf(path, sizeof path, "%s/WINDOWS/inf/T/0009/x.ini", c->dir);
+    assert_int_equal(rt_store_owns_file(s, path) != 0, one_name);
+#ifdef _WIN32
+    assert_true(one_name);
+    snprintf(path, sizeof path, "%s\\Windows\\INF\\T\\0009\\x.ini", c->dir);
+    assert_true(rt_store_owns_file(s, path));
+    snprintf(path, sizeof path, "%s\\Windows\\INF\\T\\.\\0009\\x.ini", c->dir);
+    assert_true(rt_store_owns_file(s, path));
+    /* The tree's short name (rths-... is longer than 8.3), where the
+     * volume makes them. */
+    char shortened[1200];
+    DWORD k = GetShortPathNameA(c->dir, shortened, sizeof shortened);
+    if (k && k < sizeof shortened && strcasecmp(shortened, c->dir)) {
+        snprintf(path, sizeof path, "%s/Windows/INF/T/0009/x.ini", shortened);
+        if (!rt_store_owns_file(s, path))
+            fail_msg("%s: the tree by its short name not taken as the "
+                     "store's own", path);
+    }
+#endif
+    s->ops->close(s);
 }
 
 /* Config holding SYSTEM and system (Windows sees one name there; which
@@ -1486,6 +1555,7 @@ int main(void)
         cmocka_unit_test(layout_is_typed),
         cmocka_unit_test(staging_many_files_grows_by_doubling),
         cmocka_unit_test(system_hive_twice_is_refused),
+        cmocka_unit_test(inf_copy_is_its_own_however_spelled),
         cmocka_unit_test(link_keys_and_case_twins_are_listed),
         cmocka_unit_test(no_services_key_has_no_anomalies),
         cmocka_unit_test(unsealed_journal_is_discarded_by_the_next_writer),

@@ -228,6 +228,8 @@ char *rt_os_confine_folder_of(const char *file, char **root);
  * uploads, another disk's backup): a file there of several names, the
  * store's own included, is refused. */
 char *rt_os_confine_store_folder_of(const char *file, char **root);
+/* Whether C separates a path's parts: '/', and on Windows '\\' too. */
+int rt_os_is_separator(char c);
 /* The last separator of PATH ('/', and on Windows '\\' too), or NULL. */
 const char *rt_os_last_separator(const char *path);
 /* The length of PATH's folder, whose last separator is SLASH: the

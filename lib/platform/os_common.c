@@ -653,6 +653,15 @@ int rt_os_names_file(const char *path, const char *file,
     return same ? k : -1;
 }
 
+int rt_os_is_separator(char c)
+{
+#ifdef _WIN32
+    if (c == '\\')
+        return 1;
+#endif
+    return c == '/';
+}
+
 const char *rt_os_last_separator(const char *path)
 {
     const char *slash = strrchr(path, '/');

@@ -92,57 +92,97 @@ static int is_store_file(void *ctx, const char *rel)
     return ok;
 }
 
+/* OUT (SIZE bytes, a resolved folder) with TAIL's parts appended, "."
+ * and empty ones left out and ".." taking the last part off: those parts
+ * do not exist yet, and what makes them (an install's INF copy) makes
+ * folders, so "X/.." is where it was before X (review 43: an --emit-reg
+ * into INF/<service>/./0009 replaced the INI the install copied there).
+ * 0, or -1 when too long. */
+static int append_parts(char *out, size_t size, const char *tail)
+{
+    size_t have = strlen(out);
+    while (*tail) {
+        size_t k = 0;
+        while (tail[k] && !rt_os_is_separator(tail[k]))
+            k++;
+        if (k == 2 && tail[0] == '.' && tail[1] == '.') {
+            const char *slash = rt_os_last_separator(out);
+            if (slash)
+                have = rt_os_folder_length(out, slash);
+            out[have] = '\0';
+        } else if (k && !(k == 1 && tail[0] == '.')) {
+            int sep = have && !rt_os_is_separator(out[have - 1]);
+            if (have + sep + k >= size)
+                return -1;
+            if (sep)
+                out[have++] = '/';
+            memcpy(out + have, tail, k);
+            out[have += k] = '\0';
+        }
+        tail += k;
+        tail += *tail != '\0';
+    }
+    return 0;
+}
+
 /* DIR resolved as far as it exists (rt_os_realpath), the parts that do
- * not exist yet appended as spelled: an output's folder that the run
+ * not exist yet appended (append_parts): an output's folder that the run
  * itself makes (an INF copy's, by install) names its place as well as an
- * existing one. 0, or -1 when unresolved, too long, or when a part that
- * does not exist is "." or ".." (its place is then no spelling's). */
+ * existing one. 0, or -1 when unresolved or too long. */
 static int resolve_to_be(const char *dir, char *out, size_t size)
 {
     char head[4096];
-    size_t n = strlen(dir), cut = n;    /* HEAD is DIR's first CUT bytes */
+    size_t n = strlen(dir);     /* HEAD is DIR's first N bytes */
+    size_t from = n;            /* DIR + FROM: the parts that do not exist */
     if (!n || n >= sizeof head)
         return -1;
     memcpy(head, dir, n + 1);
-    while (rt_os_realpath(cut ? head : ".", out, size) != 0) {
-        if (!cut)
+    while (rt_os_realpath(n ? head : ".", out, size) != 0) {
+        if (!n)
             return -1;
-        char *slash = strrchr(head, '/');
-        const char *part = slash ? slash + 1 : head;
-        if (!strcmp(part, ".") || !strcmp(part, ".."))
+        /* Either separator on Windows (an installer's C:\dir\x.reg); a
+         * root or drive's own separator kept (rt_os_folder_length). */
+        const char *slash = rt_os_last_separator(head);
+        size_t cut = slash ? rt_os_folder_length(head, slash) : 0;
+        if (cut == n)
             return -1;
-        cut = slash ? (size_t)(slash - head) + (slash == head) : 0;
+        from = slash ? (size_t)(slash + 1 - head) : 0;
         head[cut] = '\0';
+        n = cut;
     }
-    const char *tail = dir + cut;       /* what does not exist, if any */
-    tail += *tail == '/';
-    size_t have = strlen(out), need = strlen(tail);
-    int sep = *tail && out[have - 1] != '/';
-    if (have + sep + need >= size)
-        return -1;
-    if (sep)
-        out[have++] = '/';
-    memcpy(out + have, tail, need + 1);
-    return 0;
+    return append_parts(out, size, dir + from);
 }
 
 /* Whether PATH is a file of an INF copy below WIN (the Windows folder):
  * its folder, whatever way PATH takes there, is WIN/INF/<service>/<LLLL>
  * (is_side_file), made already or not (review 42 R42-1: install's
- * --emit-reg named into the copy it was about to make replaced its INI). */
+ * --emit-reg named into the copy it was about to make replaced its INI).
+ * The folder three parts up is compared with WIN as a file, not as a
+ * spelling: another letter case or a short name (WINDOW~1) names it as
+ * well, where the file system says so (the Windows build's realpath
+ * resolves neither). */
 static int in_inf_copy(const char *win, const char *path)
 {
     char *dir = rt_os_folder_of(path);
-    char real[4096], rwin[4096];
-    int found = dir && resolve_to_be(dir, real, sizeof real) == 0 &&
-                rt_os_realpath(win, rwin, sizeof rwin) == 0;
+    char real[4096];
+    int found = dir && resolve_to_be(dir, real, sizeof real) == 0;
     free(dir);
-    size_t wl = found ? strlen(rwin) : 0;
-    if (!found || strncmp(real, rwin, wl) || real[wl] != '/')
+    if (!found)
         return 0;
-    char rest[4096 + 4];
-    snprintf(rest, sizeof rest, "%s/x", real + wl + 1);
-    return is_side_file(rest);
+    /* REST: the last three parts, '/' between them; REAL cut above. */
+    char rest[4096 + 4] = "x";
+    for (int i = 0; i < 3; i++) {
+        char *slash = (char *)rt_os_last_separator(real);
+        if (!slash || !slash[1])
+            return 0;
+        char part[4096 + 4];
+        snprintf(part, sizeof part, "%s/%s", slash + 1, rest);
+        memcpy(rest, part, sizeof rest);
+        *slash = '\0';
+        if (!real[0] || (slash - real == 2 && real[1] == ':'))
+            slash[0] = '/', slash[1] = '\0';
+    }
+    return is_side_file(rest) && rt_os_same_file(real, win);
 }
 
 int hive_own_file(struct rt_store *st, const char *path)

@@ -83,8 +83,14 @@ expect_same_tree "$TMPDIR/stores" "$TMPDIR/stores-before" "a fleet's textfile re
 # copied there): by its path, in other letter cases, and relative to a
 # folder the run starts in (no part of the copy's folder made yet).
 [ -e "$T/Windows/INF" ] && fail "init made an INF folder"
+# "." and ".." in the parts to be made are where the made folders put
+# them (review 43: INF/TransferPerf/./0009 was let through, and the
+# patch replaced the INI the install had just copied there).
 for f in "$T/Windows/INF/TransferPerf/0009/transfer.ini" \
-    "$T/Windows/inf/transferperf/0009/COUNTEROFFSETS.H"; do
+    "$T/Windows/inf/transferperf/0009/COUNTEROFFSETS.H" \
+    "$T/Windows/INF/TransferPerf/./0009/transfer.ini" \
+    "$T/Windows/INF/X/../TransferPerf//0009/transfer.ini" \
+    "$T/Windows/System32/../INF/TransferPerf/0009/transfer.ini"; do
     # shellcheck disable=SC2086
     refused "install --emit-reg $f" "$REGTOOL" $S install $CS \
         --emit-reg "$f" ini-samples/transfer.ini

@@ -768,6 +768,47 @@ static void inf_copy_is_its_own_however_spelled(void **state)
     s->ops->close(s);
 }
 
+/* A file of the store that exists is its own by any name the file
+ * system gives it: on Windows a short name (SOFTWA~1.LOG for
+ * SOFTWARE.LOG1, PERFST~1.INI, REGTOO~1.JOU), which no spelling of the
+ * long name matches; a second link to it anywhere. */
+static void store_file_is_its_own_by_another_name(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    struct rt_store *s = hive_fixture_open(c);
+    static const char *const files[] = {
+        "Windows/System32/config/SOFTWARE.LOG1",
+        "Windows/System32/PerfStringBackup.INI",
+        "Windows/System32/config/regtool.journal",
+    };
+    char path[1400], other[1400];
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", c->dir, files[i]);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fclose(f);
+        assert_true(rt_store_owns_file(s, path));
+#ifdef _WIN32
+        DWORD k = GetShortPathNameA(path, other, sizeof other);
+        assert_true(k > 0 && k < sizeof other);
+        if (!strcasecmp(other, path))
+            continue;       /* a volume without short names */
+#else
+        snprintf(other, sizeof other, "%s/second-name", c->dir);
+        assert_int_equal(link(path, other), 0);
+#endif
+        if (!rt_store_owns_file(s, other))
+            fail_msg("%s, %s by another name, not taken as the store's own",
+                     other, files[i]);
+#ifndef _WIN32
+        assert_int_equal(unlink(other), 0);
+#endif
+        assert_int_equal(rt_os_unlink(path), 0);
+    }
+    s->ops->close(s);
+}
+
 /* Config holding SYSTEM and system (Windows sees one name there; which
  * file it would use is not known): the tree is refused at open, as a
  * store that is not what it claims, naming both; not passed over as a
@@ -1556,6 +1597,7 @@ int main(void)
         cmocka_unit_test(staging_many_files_grows_by_doubling),
         cmocka_unit_test(system_hive_twice_is_refused),
         cmocka_unit_test(inf_copy_is_its_own_however_spelled),
+        cmocka_unit_test(store_file_is_its_own_by_another_name),
         cmocka_unit_test(link_keys_and_case_twins_are_listed),
         cmocka_unit_test(no_services_key_has_no_anomalies),
         cmocka_unit_test(unsealed_journal_is_discarded_by_the_next_writer),

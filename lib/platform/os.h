@@ -242,8 +242,10 @@ char *rt_os_folder_of(const char *path);
 /* Which of SUFFIXES (NULL-ended; "" for FILE itself) PATH names after
  * FILE's name: the same folder (the same file, reached by whatever way
  * PATH takes) and the same name in any letter case, as Windows sees one
- * name where Linux sees two. The suffix's position, or -1 for none (or
- * when PATH's folder is not there, or memory ran out). */
+ * name where Linux sees two; or, spelled otherwise, one of those files
+ * that exists (a short name on Windows, a second link). The suffix's
+ * position, or -1 for none (or when PATH's folder is not there, or
+ * memory ran out). */
 int rt_os_names_file(const char *path, const char *file,
                      const char *const *suffixes);
 /* The disk PATH lies on (the nearest of its folders holding

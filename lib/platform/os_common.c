@@ -632,6 +632,26 @@ char *rt_os_folder_of(const char *path)
     return dir;
 }
 
+/* Which of FILE's names with SUFFIXES that exist PATH is, as a file:
+ * another spelling of one (a short name on Windows, SOFTWA~1.LOG for
+ * SOFTWARE.LOG1; a second link to it) where the names differ. */
+static int same_as_one_there(const char *path, const char *file,
+                             const char *const *suffixes)
+{
+    if (!rt_os_exists(path))
+        return -1;
+    for (int k = 0; suffixes[k]; k++) {
+        char *name = NULL;
+        if (asprintf(&name, "%s%s", file, suffixes[k]) < 0)
+            return -1;
+        int same = rt_os_same_file(path, name);
+        free(name);
+        if (same)
+            return k;
+    }
+    return -1;
+}
+
 int rt_os_names_file(const char *path, const char *file,
                      const char *const *suffixes)
 {
@@ -641,11 +661,11 @@ int rt_os_names_file(const char *path, const char *file,
     size_t n = strlen(fname);
     int k = 0;
     if (strncasecmp(pname, fname, n) != 0)
-        return -1;
+        return same_as_one_there(path, file, suffixes);
     while (suffixes[k] && strcasecmp(pname + n, suffixes[k]))
         k++;
     if (!suffixes[k])
-        return -1;
+        return same_as_one_there(path, file, suffixes);
     char *pdir = rt_os_folder_of(path), *fdir = rt_os_folder_of(file);
     int same = pdir && fdir && rt_os_same_file(pdir, fdir);
     free(pdir);

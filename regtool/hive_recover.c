@@ -180,9 +180,11 @@ static int recover_file(const char *file, const char *real, const char *out,
                         ? RT_EXIT_FAILURE
                         : RT_EXIT_INVALID;
         break;
-    case RT_OP_RECOVER_OUT_IS_JOURNAL:
-        rt_cli_error("refusing to write '%s': it is regtool's journal or lock "
-                     "beside the hive '%s'; write the recovered hive "
+    case RT_OP_RECOVER_OUT_IS_TREE_FILE:
+        rt_cli_error("refusing to write '%s': it is a file of the tree the "
+                     "hive '%s' lies in (regtool's journal or lock, a hive, "
+                     "a .dat table, PerfStringBackup.INI, an INF copy's "
+                     "file), --force or not; write the recovered hive "
                      "elsewhere", out, file);
         break;
     case RT_OP_RECOVER_OUT_IS_LOG:

@@ -243,27 +243,6 @@ static int names_hive_or_log(const char *path, const char *out)
     return k < 0 ? -1 : k == 0 ? -2 : k - 1;
 }
 
-/* Whether OUT names regtool.journal or regtool.lock in the folder of the
- * hive at PATH, in any letter case (review 42 R42-7: a hive written as
- * the journal left every writer of the tree refused). */
-static int names_commit_file(const char *path, const char *out)
-{
-    static const char *const files[] = {RT_HIVE_JOURNAL_NAME,
-                                        RT_HIVE_LOCK_NAME};
-    static const char *const itself[] = {"", NULL};
-    char *dir = rt_os_folder_of(path);
-    int named = 0;
-    for (size_t i = 0; dir && !named && i < 2; i++) {
-        char *file = NULL;
-        if (asprintf(&file, "%s/%s", dir, files[i]) < 0)
-            break;
-        named = rt_os_names_file(out, file, itself) >= 0;
-        free(file);
-    }
-    free(dir);
-    return named;
-}
-
 enum rt_op_recover_outcome rt_op_hive_recover(const char *path,
                                               const char *out, int force,
                                               struct rt_op_hive_recover *r)
@@ -277,8 +256,16 @@ enum rt_op_recover_outcome rt_op_hive_recover(const char *path,
     int named = names_hive_or_log(path, out);
     if (rt_os_same_file(out, path) || named == -2)
         return outcome(r, RT_OP_RECOVER_OUT_IS_HIVE, 0);
-    if (names_commit_file(path, out))
-        return outcome(r, RT_OP_RECOVER_OUT_IS_JOURNAL, 0);
+    /* Another file of the tree the hive lies in: its journal or lock
+     * (review 42 R42-7: a hive written as the journal left every writer
+     * of the tree refused), the other hive, a .dat table,
+     * PerfStringBackup.INI or an INF copy's file, --force or not: what
+     * is replaced there is the tree's database, not an old copy. */
+    int in_tree = named == -1 ? rt_store_hive_tree_names(path, out) : 0;
+    if (in_tree < 0)
+        return outcome(r, RT_OP_RECOVER_UNWRITABLE, ENOMEM);
+    if (in_tree)
+        return outcome(r, RT_OP_RECOVER_OUT_IS_TREE_FILE, 0);
 
     uint8_t *image = NULL;
     size_t size = 0;

@@ -110,10 +110,11 @@ enum rt_op_recover_outcome {
     RT_OP_RECOVER_NOT_REPLAYED,  /* no image to write: replay.status and
                                     replay.message say why */
     RT_OP_RECOVER_OUT_IS_LOG,    /* OUT is the log replay.log[out_log] */
-    RT_OP_RECOVER_OUT_IS_JOURNAL, /* OUT is regtool.journal or
-                                    regtool.lock beside the hive: a tree's
-                                    commit files, a hive there refusing
-                                    every later writer */
+    RT_OP_RECOVER_OUT_IS_TREE_FILE, /* OUT is another file of the tree
+                                    the hive lies in
+                                    (rt_store_hive_tree_names): its
+                                    journal or lock, the other hive, a
+                                    .dat table, PerfStringBackup.INI */
     RT_OP_RECOVER_OUT_EXISTS,    /* and FORCE was not given */
     RT_OP_RECOVER_UNWRITABLE,    /* OUT could not be written (err_no) */
 };

@@ -185,23 +185,34 @@ static int in_inf_copy(const char *win, const char *path)
     return is_side_file(rest) && rt_os_same_file(real, win);
 }
 
-int hive_own_file(struct rt_store *st, const char *path)
+/* The files of a tree's hive store, as far as they are known (NULL:
+ * not known, or not in this tree). */
+struct tree_files {
+    const char *hives[2];       /* each with its .LOG, .LOG1, .LOG2 */
+    const char *journal, *lock;
+    const char *win;            /* PerfStringBackup.INI, INF copies */
+    const char *tables[2];      /* System32 and SysWOW64's .dat tables */
+};
+
+/* Whether PATH names one of T's files (rt_os_names_file: by any way
+ * there, in any letter case, by another name of one that exists). */
+static int names_tree_file(const struct tree_files *t, const char *path)
 {
-    struct hive_store *s = hs(st);
     static const char *const hive_and_logs[] = {"", ".LOG", ".LOG1", ".LOG2",
                                                 NULL};
     static const char *const itself[] = {"", NULL};
-    if (rt_os_names_file(path, s->software.path, hive_and_logs) >= 0 ||
-        rt_os_names_file(path, s->system.path, hive_and_logs) >= 0 ||
-        rt_os_names_file(path, s->journal, itself) >= 0 ||
-        rt_os_names_file(path, s->lock_path, itself) >= 0)
+    for (int i = 0; i < 2; i++)
+        if (t->hives[i] && rt_os_names_file(path, t->hives[i],
+                                            hive_and_logs) >= 0)
+            return 1;
+    if ((t->journal && rt_os_names_file(path, t->journal, itself) >= 0) ||
+        (t->lock && rt_os_names_file(path, t->lock, itself) >= 0))
         return 1;
     /* PerfStringBackup.INI, which every commit rewrites with the tables
      * and Windows' lodctr /R reads back. */
-    const char *win = hive_windows_dir(&s->base);
-    if (win) {
+    if (t->win) {
         char *psb = NULL;
-        if (asprintf(&psb, "%s/%s", win, PSB_IN_WINDOWS) < 0)
+        if (asprintf(&psb, "%s/%s", t->win, PSB_IN_WINDOWS) < 0)
             return 0;
         int named = rt_os_names_file(path, psb, itself) >= 0;
         free(psb);
@@ -210,7 +221,7 @@ int hive_own_file(struct rt_store *st, const char *path)
         /* An INF copy's INI or symbol file, which install writes and
          * uninstall deletes (review 41 R41-1: a backup saved over one
          * was deleted by the next uninstall). */
-        if (in_inf_copy(win, path))
+        if (in_inf_copy(t->win, path))
             return 1;
     }
     /* A table, current (perfc, perfh) or as installed (perfd, perfi),
@@ -226,12 +237,11 @@ int hive_own_file(struct rt_store *st, const char *path)
         table[4] = 'c';
     if (!is_table_name(table))
         return 0;
-    const char *dirs[2] = {s->system32, s->syswow64};
     for (int i = 0; i < 2; i++) {
-        if (!dirs[i])
+        if (!t->tables[i])
             continue;
         char *file = NULL;
-        if (asprintf(&file, "%s/%s", dirs[i], name) < 0)
+        if (asprintf(&file, "%s/%s", t->tables[i], name) < 0)
             return 0;
         int named = rt_os_names_file(path, file, itself) >= 0;
         free(file);
@@ -239,6 +249,55 @@ int hive_own_file(struct rt_store *st, const char *path)
             return 1;
     }
     return 0;
+}
+
+int hive_own_file(struct rt_store *st, const char *path)
+{
+    struct hive_store *s = hs(st);
+    const struct tree_files t = {
+        {s->software.path, s->system.path}, s->journal, s->lock_path,
+        hive_windows_dir(&s->base), {s->system32, s->syswow64}};
+    return names_tree_file(&t, path);
+}
+
+/* DIR's folder when DIR's own name is NAME in any letter case, a new
+ * string; else NULL. */
+static char *parent_named(const char *dir, const char *name)
+{
+    const char *slash = rt_os_last_separator(dir);
+    if (!slash || strcasecmp(slash + 1, name))
+        return NULL;
+    return rt_os_folder_of(dir);
+}
+
+int rt_store_hive_tree_names(const char *hive, const char *path)
+{
+    char *config = rt_os_folder_of(hive);
+    char *system32 = config ? parent_named(config, "config") : NULL;
+    char *win = system32 ? parent_named(system32, "System32") : NULL;
+    char *software = NULL, *system = NULL, *journal = NULL, *lock = NULL,
+         *wow = NULL;
+    int named = -1;
+    if (!config ||
+        asprintf(&software, "%s/SOFTWARE", config) < 0 ||
+        asprintf(&system, "%s/SYSTEM", config) < 0 ||
+        asprintf(&journal, "%s/" RT_HIVE_JOURNAL_NAME, config) < 0 ||
+        asprintf(&lock, "%s/" RT_HIVE_LOCK_NAME, config) < 0 ||
+        (win && asprintf(&wow, "%s/SysWOW64", win) < 0))
+        goto out;
+    const struct tree_files t = {{software, system}, journal, lock, win,
+                                 {system32, wow}};
+    named = names_tree_file(&t, path);
+out:
+    free(config);
+    free(system32);
+    free(win);
+    free(software);
+    free(system);
+    free(journal);
+    free(lock);
+    free(wow);
+    return named;
 }
 
 /* The largest REL (a file of the store: is_store_file) may be: a hive

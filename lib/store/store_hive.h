@@ -40,6 +40,15 @@ struct rt_store *rt_store_hive_open(const char *spec,
                                     const struct rt_hive_options *opt,
                                     struct rt_diags *d, struct rt_error *e);
 
+/* Whether PATH names a file a hive store of the tree the hive file HIVE
+ * lies in would write: SOFTWARE, SYSTEM and their logs, the journal and
+ * lock beside HIVE; where HIVE's folder is System32/config, the .dat
+ * tables of System32 and SysWOW64, PerfStringBackup.INI and INF copies
+ * (as a store's own files: any letter case, any way there, another name
+ * of one that exists). For an output named outside a store (hive
+ * recover -o): 1 or 0, -1 out of memory. */
+int rt_store_hive_tree_names(const char *hive, const char *path);
+
 /* Test hook: the next apply fails after K changes were made in memory,
  * before anything reaches the files. */
 void rt_store_hive_fail_after(struct rt_store *s, size_t k);

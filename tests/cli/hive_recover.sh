@@ -61,9 +61,29 @@ done
 # --force too.
 for f in regtool.journal REGTOOL.LOCK; do
     expect_exit 64 "$REGTOOL" hive recover --force "$d/transactions_NTUSER.DAT" -o "$d/$f"
-    expect_grep "it is regtool's journal or lock beside the hive" "$ERR"
+    expect_grep "it is a file of the tree the hive .* lies in" "$ERR"
     [ ! -e "$d/$f" ] || fail "hive recover wrote $f beside the hive"
 done
+# Nor, the hive in a tree's System32/config, over the tree's other files,
+# --force or not: the other hive and its logs, a .dat table of System32
+# or SysWOW64 (current or as installed), PerfStringBackup.INI, an INF
+# copy's file (review 42 R42-7: a table was replaced by a hive). A name
+# of its own there is written.
+T=$TMPDIR/tree
+expect_exit 0 "$REGTOOL" --store "hive:$T" init --layout files
+W=$T/Windows
+tree_state "$T" >"$TMPDIR/tree-before"
+for f in "$W/System32/config/SOFTWARE" "$W/System32/config/software.LOG1" \
+    "$W/System32/perfc009.dat" "$W/System32/PERFH009.DAT" \
+    "$W/System32/perfd009.dat" "$W/SysWOW64/perfc009.dat" \
+    "$W/System32/PerfStringBackup.ini" "$W/INF/TransferPerf/0009/t.ini"; do
+    expect_exit 64 "$REGTOOL" hive recover --force "$W/System32/config/SYSTEM" -o "$f"
+    expect_grep "it is a file of the tree the hive .* lies in" "$ERR"
+    expect_same_tree "$T" "$TMPDIR/tree-before" "hive recover -o $f changed the tree"
+done
+expect_exit 1 "$REGTOOL" hive recover "$W/System32/config/SYSTEM" -o "$W/System32/config/SYSTEM.copy"
+cmp -s "$W/System32/config/SYSTEM" "$W/System32/config/SYSTEM.copy" ||
+    fail "hive recover's copy of a clean SYSTEM differs"
 
 # Dirty without logs: nothing written.
 mkdir "$d/alone"; cp "$d/transactions_NTUSER.DAT" "$d/alone/"

@@ -1147,11 +1147,36 @@ static void abandoned_temporary_removed_where_it_was_made(void **state)
 }
 #endif
 
+/* The "." steps of a path the user typed are dropped as its writer drops
+ * them, so that the own-file checks compare what is written (review 43
+ * R43-1: config/./SOFTWARE named no file of the store). */
+static void dot_steps_dropped(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"a/./b", "a/b"},   {"a/.", "a"},         {".", "."},
+        {"./a", "a"},       {"/./a", "/a"},       {"/.", "/"},
+        {"a//./b", "a//b"}, {"a/.b/./c", "a/.b/c"}, {"a/../b", "a/../b"},
+        {"./.", "."},       {"a", "a"},           {"", "."},
+#ifdef _WIN32
+        {"C:\\x\\.\\y", "C:\\x\\y"}, {"C:\\.", "C:\\"},
+#endif
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *got = rt_os_without_dot_steps(cases[i][0]);
+        assert_non_null(got);
+        if (strcmp(got, cases[i][1]))
+            fail_msg("'%s': '%s', want '%s'", cases[i][0], got, cases[i][1]);
+        free(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(path_hash_is_not_steered_by_names),
         cmocka_unit_test(long_messages_keep_their_end),
+        cmocka_unit_test(dot_steps_dropped),
         cmocka_unit_test_setup_teardown(temporary_names_tell_nothing, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(open_modes_and_positional_io, setup, teardown),

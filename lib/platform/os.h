@@ -248,6 +248,10 @@ char *rt_os_folder_of(const char *path);
  * memory ran out). */
 int rt_os_names_file(const char *path, const char *file,
                      const char *const *suffixes);
+/* PATH without its "." steps ("a/./b" is "a/b", "a/." is "a", "." is
+ * "."), as the user's paths are written: a new string, or NULL with
+ * errno ENOMEM. */
+char *rt_os_without_dot_steps(const char *path);
 /* The disk PATH lies on (the nearest of its folders holding
  * Windows/System32 or System32/config, in any letter case: another
  * machine's, whoever wrote it) confined as a tree, so that a file the

@@ -652,8 +652,49 @@ static int same_as_one_there(const char *path, const char *file,
     return -1;
 }
 
-int rt_os_names_file(const char *path, const char *file,
-                     const char *const *suffixes)
+char *rt_os_without_dot_steps(const char *path)
+{
+    size_t len = strlen(path);
+    char *out = malloc(len + 2);
+    if (!out) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t o = 0, lead = 0;
+    while (path[lead] && rt_os_is_separator(path[lead]))
+        out[o++] = path[lead++];
+    int last = 0;
+    for (const char *s = path + lead; *s;) {
+        size_t n = 0, gap = 0;
+        while (s[n] && !rt_os_is_separator(s[n]))
+            n++;
+        last = n == 1 && s[0] == '.';
+        while (s[n + gap] && rt_os_is_separator(s[n + gap]))
+            gap++;
+        if (!last) {
+            memcpy(out + o, s, n + gap);
+            o += n + gap;
+        }
+        s += n + gap;
+    }
+    /* "DIR/." is DIR: the separator before the "." goes with it, but a
+     * drive's root keeps its own ("C:" alone is the drive's current
+     * folder). */
+#ifdef _WIN32
+    if (o >= 3 && path[1] == ':' && lead == 0)
+        lead = 3;
+#endif
+    while (last && o > lead && rt_os_is_separator(out[o - 1]))
+        o--;
+    if (!o)
+        out[o++] = '.';
+    out[o] = '\0';
+    return out;
+}
+
+/* rt_os_names_file on PATH as it is written: its "." steps dropped. */
+static int names_file(const char *path, const char *file,
+                      const char *const *suffixes)
 {
     const char *ps = rt_os_last_separator(path);
     const char *fs = rt_os_last_separator(file);
@@ -671,6 +712,22 @@ int rt_os_names_file(const char *path, const char *file,
     free(pdir);
     free(fdir);
     return same ? k : -1;
+}
+
+int rt_os_names_file(const char *path, const char *file,
+                     const char *const *suffixes)
+{
+    /* A path the user typed is written with its "." steps dropped (a
+     * tree refuses them in the names it reads, not in the user's): so
+     * it is compared, or "config/./SOFTWARE" named no file of the store
+     * (a stat beneath the tree refuses the ".") and the audit's text
+     * replaced the hive (review 43 R43-1). */
+    char *typed = rt_os_without_dot_steps(path);
+    if (!typed)
+        return -1;
+    int k = names_file(typed, file, suffixes);
+    free(typed);
+    return k;
 }
 
 int rt_os_is_separator(char c)

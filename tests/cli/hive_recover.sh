@@ -59,7 +59,7 @@ done
 # Nor as regtool's journal or lock beside it (review 42 R42-7: a hive
 # written as the journal left every writer of its tree refused), with
 # --force too.
-for f in regtool.journal REGTOOL.LOCK; do
+for f in regtool.journal REGTOOL.LOCK ./regtool.journal; do
     expect_exit 64 "$REGTOOL" hive recover --force "$d/transactions_NTUSER.DAT" -o "$d/$f"
     expect_grep "it is a file of the tree the hive .* lies in" "$ERR"
     [ ! -e "$d/$f" ] || fail "hive recover wrote $f beside the hive"
@@ -76,7 +76,8 @@ tree_state "$T" >"$TMPDIR/tree-before"
 for f in "$W/System32/config/SOFTWARE" "$W/System32/config/software.LOG1" \
     "$W/System32/perfc009.dat" "$W/System32/PERFH009.DAT" \
     "$W/System32/perfd009.dat" "$W/SysWOW64/perfc009.dat" \
-    "$W/System32/PerfStringBackup.ini" "$W/INF/TransferPerf/0009/t.ini"; do
+    "$W/System32/PerfStringBackup.ini" "$W/INF/TransferPerf/0009/t.ini" \
+    "$W/System32/config/./regtool.journal" "$W/./System32/perfc009.dat"; do
     expect_exit 64 "$REGTOOL" hive recover --force "$W/System32/config/SYSTEM" -o "$f"
     expect_grep "it is a file of the tree the hive .* lies in" "$ERR"
     expect_same_tree "$T" "$TMPDIR/tree-before" "hive recover -o $f changed the tree"

@@ -4,8 +4,9 @@
 # the journal and the lock, a .dat table (current or as installed, in
 # System32 or SysWOW64), the tree's PerfStringBackup.INI, an INF copy's
 # files; a reg: store's file and its lock; a psb: store's file. In any
-# letter case (Windows sees one name there) and through a link to the
-# store's folder. A file of another name beside them is written as
+# letter case (Windows sees one name there), through a link to the
+# store's folder, and with "." steps, which the writer drops (review 43
+# R43-1: config/./SOFTWARE was replaced by audit --textfile). A file of another name beside them is written as
 # before. A writer's --emit-reg is refused before its change is made;
 # two outputs naming one file (a backup's numbered names too), or an
 # output the run's input (an INI, its symbol file, a backup, a list of
@@ -31,7 +32,9 @@ for f in "$C/SOFTWARE" "$C/software.log1" "$C/SYSTEM.LOG2" "$C/System.LOG" \
     "$T/Windows/System32/perfc009.dat" "$T/Windows/SysWOW64/PERFH019.DAT" \
     "$T/Windows/System32/perfi009.dat" "$T/Windows/SysWOW64/perfd019.dat" \
     "$T/Windows/System32/perfc01A.dat" \
-    "$T/Windows/System32/PerfStringBackup.INI"; do
+    "$T/Windows/System32/PerfStringBackup.INI" \
+    "$C/./SOFTWARE" "$T/Windows/./System32/PerfStringBackup.INI" \
+    "$T/Windows/System32/./perfc009.dat" "$C/./regtool.journal"; do
     refused "backup --force $f" "$REGTOOL" $S backup --force "$f"
     refused "backup $f" "$REGTOOL" $S backup "$f"
     refused "backup --format reg $f" "$REGTOOL" $S backup --format reg --force "$f"
@@ -90,7 +93,9 @@ for f in "$T/Windows/INF/TransferPerf/0009/transfer.ini" \
     "$T/Windows/inf/transferperf/0009/COUNTEROFFSETS.H" \
     "$T/Windows/INF/TransferPerf/./0009/transfer.ini" \
     "$T/Windows/INF/X/../TransferPerf//0009/transfer.ini" \
-    "$T/Windows/System32/../INF/TransferPerf/0009/transfer.ini"; do
+    "$T/Windows/System32/../INF/TransferPerf/0009/transfer.ini" \
+    "$T//Windows/INF//TransferPerf/0009/transfer.ini" \
+    "$T/./Windows/INF/TransferPerf/0009/./transfer.ini"; do
     # shellcheck disable=SC2086
     refused "install --emit-reg $f" "$REGTOOL" $S install $CS \
         --emit-reg "$f" ini-samples/transfer.ini
@@ -153,6 +158,16 @@ same "install --emit-reg SYMBOLFILE" "$REGTOOL" $S install --replace $CS \
     --emit-reg "$TMPDIR/counteroffsets.h" "$TMPDIR/transfer.ini"
 cmp -s ini-samples/CounterOffsets.h "$TMPDIR/CounterOffsets.h" ||
     fail "install --emit-reg SYMBOLFILE changed the symbol file"
+# The same below the tree, where a "." step was let through (review 43
+# R43-1: a vendor folder on the disk repaired, its symbol file replaced).
+mkdir "$T/Vendor"
+cp ini-samples/transfer.ini ini-samples/CounterOffsets.h "$T/Vendor/"
+tree_state "$T" >"$TMPDIR/before"
+# shellcheck disable=SC2086
+same "install --emit-reg TREE/./SYMBOLFILE" "$REGTOOL" $S install --replace $CS \
+    --emit-reg "$T/Vendor/./CounterOffsets.h" "$T/Vendor/transfer.ini"
+rm -r "$T/Vendor"
+tree_state "$T" >"$TMPDIR/before"
 for o in --backup --emit-reg; do
     for f in transfer.ini CounterOffsets.h; do
         same "repair --from-ini DIR $o DIR/$f" "$REGTOOL" $S repair --enable-disabled \

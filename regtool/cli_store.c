@@ -254,17 +254,47 @@ static int refused_output(struct rt_store *s, const struct rt_cli_file *files,
     return 0;
 }
 
+/* 1 when output F's folder is one its writer cannot write in, whatever
+ * the change (so it is refused before the change, not after it): not there, or reached beneath the open tree by a step the
+ * tree refuses ("..", a link: review 43 R43-3, an install committed and
+ * then its patch refused, exit 3). Said. */
+static int unwritable_folder(const struct rt_cli_file *f)
+{
+    char *typed = rt_os_without_dot_steps(f->name);
+    char *dir = typed ? rt_os_folder_of(typed) : NULL;
+    struct rt_os_stat st;
+    int bad = 0, err = ENOMEM;
+    if (dir && rt_os_stat(dir, &st) == 0)
+        bad = st.kind != RT_OS_DIR,
+        err = st.kind == RT_OS_ABSENT ? ENOENT : ENOTDIR;
+    else if (dir)
+        err = errno, bad = err == ENOENT || err == ENOTDIR || err == EXDEV ||
+                           err == ELOOP;
+    if (bad || !dir)
+        rt_cli_error("%s: cannot write %s: %s; nothing was written", f->what,
+                     rt_cli_shown(f->name), rt_os_strerror(err));
+    free(typed);
+    free(dir);
+    return bad || !dir;
+}
+
 struct rt_store *rt_cli_open_store_writing(const struct rt_cli_file *files,
                                            size_t n, int *exit_code)
 {
     struct rt_store *s = rt_cli_open_store(exit_code);
-    for (size_t i = 0; s && i < n; i++)
-        if (files[i].name && !files[i].input &&
-            refused_output(s, files, n, i)) {
+    for (size_t i = 0; s && i < n; i++) {
+        if (!files[i].name || files[i].input)
+            continue;
+        /* A numbered output (repair's --backup) is saved before the
+         * change, nothing changed when it cannot be: the folder is only
+         * looked at here for what is written after the commit. */
+        int usage = refused_output(s, files, n, i);
+        if (usage || (!files[i].numbered && unwritable_folder(&files[i]))) {
             rt_op_close(s);
-            *exit_code = RT_EXIT_USAGE;
+            *exit_code = usage ? RT_EXIT_USAGE : RT_EXIT_FAILURE;
             return NULL;
         }
+    }
     return s;
 }
 

@@ -133,6 +133,18 @@ for f in "$C/SOFTWARE.LOG1" "$INF/transfer.ini"; do
     refused "install --replace --emit-reg $f" "$REGTOOL" $S install --replace $CS \
         --emit-reg "$f" ini-samples/transfer.ini
 done
+# A patch whose folder its writer cannot write in (not there, or reached
+# beneath the tree through "..") is refused before the change, exit 3
+# (review 43 R43-3: the install was committed, then the patch refused).
+for f in "$T/Windows/System32/../System32/p.reg" "$TMPDIR/no-such-folder/p.reg"; do
+    # shellcheck disable=SC2086
+    expect_exit 3 "$REGTOOL" $S install --replace $CS --emit-reg "$f" ini-samples/transfer.ini
+    expect_grep "^regtool: --emit-reg: cannot write .*; nothing was written$" "$ERR"
+    expect_same_tree "$T" "$TMPDIR/before" "install --emit-reg $f changed the tree"
+    expect_exit 3 "$REGTOOL" $S uninstall --emit-reg "$f" TransferPerf
+    expect_same_tree "$T" "$TMPDIR/before" "uninstall --emit-reg $f changed the tree"
+done
+
 # Two outputs of one run naming one file, or an output over the file the
 # run reads: refused alike (R41-7: the patch was written over the backup
 # repair had just saved).

@@ -228,9 +228,9 @@ static void names_that_become_paths(void **state)
         "com\xc2\xb2 .x", "CONIN$", "conout$.ini",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        if (!rt_side_name_problem(bad[i]))
+        if (!rt_win_name_problem(bad[i]))
             print_message("accepted: '%s'\n", bad[i]);
-        assert_non_null(rt_side_name_problem(bad[i]));
+        assert_non_null(rt_win_name_problem(bad[i]));
     }
     static const char *const good[] = {
         "acme.ini", "Acme Perf.INI", "...x", "CONSOLE.ini", "COM10.ini",
@@ -238,16 +238,16 @@ static void names_that_become_paths(void **state)
         "\xd0\xbf\xd1\x80\xd0\xbe.ini",
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
-        if (rt_side_name_problem(good[i]))
+        if (rt_win_name_problem(good[i]))
             print_message("refused: '%s'\n", good[i]);
-        assert_null(rt_side_name_problem(good[i]));
+        assert_null(rt_win_name_problem(good[i]));
     }
     char longest[300];
     memset(longest, 'a', 255);
     longest[255] = '\0';
-    assert_null(rt_side_name_problem(longest));
+    assert_null(rt_win_name_problem(longest));
     strcat(longest, "b");
-    assert_non_null(rt_side_name_problem(longest));
+    assert_non_null(rt_win_name_problem(longest));
     char shown[32];
     rt_side_name_shown("a\x1b[31m'.ini", shown, sizeof shown);
     assert_string_equal(shown, "a\\x1b[31m\\x27.ini");

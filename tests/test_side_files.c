@@ -166,14 +166,15 @@ static void inf_folders(void **state)
 
 /* A side file's name holds no control character (C0 or DEL) and none of
  * the characters Windows refuses in a file name; every other ASCII
- * character, a tilde included, is a name's as it is. */
+ * character, a tilde included (in a name longer than a short one), is a
+ * name's as it is. */
 static void side_names_by_ascii_character(void **state)
 {
     (void)state;
     for (unsigned c = 1; c < 0x80; c++) {
-        char name[] = "a?b.ini";
-        name[1] = (char)c;
-        const char *why = rt_side_name_problem(name);
+        char name[] = "provider?name.ini";
+        name[8] = (char)c;
+        const char *why = rt_win_name_problem(name);
         if (c < 0x20 || c == 0x7f) {
             assert_non_null(why);
             assert_non_null(strstr(why, "control character"));
@@ -187,6 +188,31 @@ static void side_names_by_ascii_character(void **state)
     }
 }
 
+/* A name with the shape of a short (8.3) name holding '~' may be what
+ * Windows calls another file of the folder (TRANSF~1 for TransferPerf,
+ * Wine's TRAN~XYZ): an INI's drivername or symbol file, or a journal's
+ * INF record, so named would write another provider's INF copy (review
+ * 43 R43-5, R43-8, R43-9). Longer names with '~' are names. */
+static void short_name_shapes_refused(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"TRANSF~1", "transf~1.ini",
+                                          "TRAN~XYZ", "a~b.h", "~1",
+                                          "COUNTE~1.H", "x~"};
+    static const char *const names[] = {"Transfer~Perf", "TransferPerf",
+                                        "my~prov.ini.bak", "x~y.long",
+                                        "counteroffsets~.h", "abcdefgh.ini"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        const char *why = rt_win_name_problem(refused[i]);
+        if (!why || !strstr(why, "short (8.3) name"))
+            fail_msg("'%s' taken as a name", refused[i]);
+    }
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (rt_win_name_problem(names[i]))
+            fail_msg("'%s' refused: %s", names[i],
+                     rt_win_name_problem(names[i]));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +220,7 @@ int main(void)
         cmocka_unit_test(no_backup_file_none_made),
         cmocka_unit_test(inf_folders),
         cmocka_unit_test(side_names_by_ascii_character),
+        cmocka_unit_test(short_name_shapes_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

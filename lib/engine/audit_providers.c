@@ -261,7 +261,7 @@ void rt_audit_check_providers(struct audit *a)
                 fix, "%s: Disable Performance Counters is %u: consumers skip it",
                 s->name, s->disable);
         }
-        const char *bad = s->ini_file ? rt_side_name_problem(s->ini_file)
+        const char *bad = s->ini_file ? rt_win_name_problem(s->ini_file)
                                       : NULL;
         if (bad) {
             char shown[100];

@@ -833,10 +833,10 @@ static void side_skipped(const struct rt_service_info *svc, char *out,
                          size_t size)
 {
     const char *why, *what, *value;
-    if (svc->ini_file && (why = rt_side_name_problem(svc->ini_file))) {
+    if (svc->ini_file && (why = rt_win_name_problem(svc->ini_file))) {
         what = "its PerfIniFile";
         value = svc->ini_file;
-    } else if ((why = rt_side_name_problem(svc->name))) {
+    } else if ((why = rt_win_name_problem(svc->name))) {
         what = "its service name";
         value = svc->name;
     } else {

@@ -114,7 +114,7 @@ int rt_engine_allocate_indices(const struct rt_index_request *rq,
  * rt_audit_system_dll), and --create-service over a service's existing,
  * different Library. Refused always, with RT_ERR_INVALID_DATA: a
  * drivername or INI file name that cannot be one file name of the INF
- * copy (side_files.h, rt_side_name_problem). SVC's name is matched
+ * copy (side_files.h, rt_win_name_problem). SVC's name is matched
  * without regard to case, as Windows matches service names; messages give
  * the registry's spelling. */
 int rt_engine_install_trust(const struct rt_database *db,

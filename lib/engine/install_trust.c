@@ -118,7 +118,7 @@ int rt_engine_install_trust(const struct rt_database *db,
     /* Names that become paths of the INF copy and of every later
      * uninstall and rebuild: input, never forced. */
     char shown[100];
-    const char *bad = rt_side_name_problem(spec->drivername);
+    const char *bad = rt_win_name_problem(spec->drivername);
     if (bad) {
         rt_side_name_shown(spec->drivername, shown, sizeof shown);
         return rt_error_set(e, RT_ERR_INVALID_DATA,
@@ -128,12 +128,24 @@ int rt_engine_install_trust(const struct rt_database *db,
     }
     const char *ini_name =
         opt->ini_name ? opt->ini_name : rt_path_base_name(spec->ini_path);
-    if ((bad = rt_side_name_problem(ini_name))) {
+    if ((bad = rt_win_name_problem(ini_name))) {
         rt_side_name_shown(ini_name, shown, sizeof shown);
         return rt_error_set(e, RT_ERR_INVALID_DATA,
                             "%s: the INI's file name '%s' becomes the "
                             "service's PerfIniFile, which must be one file "
                             "name: %s; nothing was written (rename the INI)",
+                            ini, shown, bad);
+    }
+    /* The symbol file is copied beside it under its own name (review 43
+     * R43-9: symbolfile=COM1.h became INF\<driver>\<LLLL>\COM1.h). */
+    const char *sym = spec->symbolfile ? rt_path_base_name(spec->symbolfile)
+                                       : NULL;
+    if (sym && (bad = rt_win_name_problem(sym))) {
+        rt_side_name_shown(sym, shown, sizeof shown);
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "%s: symbolfile '%s' cannot name its copy in "
+                            "the INF folder: %s; nothing was written "
+                            "(rename the symbol file)",
                             ini, shown, bad);
     }
     if (opt->force)

@@ -240,11 +240,11 @@ static int read_inf(struct rt_rebuild_sources *src, const struct where *w,
         return 0;
     }
     /* Both become components of the path read: one file name each. */
-    const char *bad = rt_side_name_problem(si->ini_file);
+    const char *bad = rt_win_name_problem(si->ini_file);
     const char *what = "PerfIniFile";
     const char *value = si->ini_file;
     if (!bad) {
-        bad = rt_side_name_problem(si->name);
+        bad = rt_win_name_problem(si->name);
         what = "service name";
         value = si->name;
     }

@@ -29,54 +29,6 @@ int rt_inf_folder(const char *lang, char out[8])
     return 0;
 }
 
-const char *rt_side_name_problem(const char *name)
-{
-    if (!name || !*name)
-        return "it is empty";
-    if (!strcmp(name, ".") || !strcmp(name, ".."))
-        return "it is a path step";
-    size_t chars = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            return "it holds a control character";
-        if (*p == '\\' || *p == '/')
-            return "it holds a path separator";
-        if (*p == ':')
-            return "it holds ':' (a drive letter or a stream)";
-        if (strchr("<>\"|?*", *p))
-            return "it holds a character Windows forbids in file names";
-        chars += (*p & 0xc0) != 0x80;   /* UTF-8 lead bytes */
-    }
-    char last = name[strlen(name) - 1];
-    if (last == '.' || last == ' ')
-        return "it ends in a dot or a blank, which Windows drops (it would "
-               "name another file)";
-    if (chars > 255)
-        return "it is longer than 255 characters";
-    /* Windows opens a device for these, whatever the extension: the
-     * reserved names of Microsoft's "Naming Files, Paths, and
-     * Namespaces", with COM and LPT numbered 0 to 9 or by a superscript
-     * one, two or three (U+00B9, U+00B2, U+00B3: review 42 R42-11). */
-    static const char *const devices[] = {"CON", "PRN", "AUX", "NUL",
-                                          "CONIN$", "CONOUT$"};
-    size_t stem = strcspn(name, ".");
-    while (stem && name[stem - 1] == ' ')
-        stem--;
-    int device = 0;
-    for (size_t i = 0; i < sizeof devices / sizeof *devices; i++)
-        device |= stem == strlen(devices[i]) &&
-                  !strncasecmp(name, devices[i], stem);
-    if ((stem == 4 || stem == 5) && (!strncasecmp(name, "COM", 3) ||
-                                     !strncasecmp(name, "LPT", 3)))
-        device |= stem == 4 ? name[3] >= '0' && name[3] <= '9'
-                            : (unsigned char)name[3] == 0xc2 &&
-                              strchr("\xb9\xb2\xb3", name[4]);
-    if (device)
-        return "it is a device name (CON, PRN, AUX, NUL, CONIN$, CONOUT$, "
-               "COM and LPT numbered 0-9 or by a superscript 1-3)";
-    return NULL;
-}
-
 void rt_side_name_shown(const char *name, char *out, size_t size)
 {
     size_t k = 0, used;
@@ -205,7 +157,7 @@ static int symbol_file_of(const struct rt_value *ini, char **name)
         size_t n = strlen(f.value);
         while (n && (f.value[n - 1] == ' ' || f.value[n - 1] == '\t'))
             f.value[--n] = '\0';
-        if (rt_side_name_problem(f.value)) {
+        if (rt_win_name_problem(f.value)) {
             free(f.value);
             f.value = NULL;
         }
@@ -325,8 +277,8 @@ int rt_side_inf_remove(struct rt_store *s, const struct rt_database *db,
 {
     /* A name that is not one file of the folder is never made a path:
      * uninstall says so (engine.h, rt_uninstall_plan) and goes on. */
-    if (!svc->ini_file || rt_side_name_problem(svc->ini_file) ||
-        rt_side_name_problem(svc->name))
+    if (!svc->ini_file || rt_win_name_problem(svc->ini_file) ||
+        rt_win_name_problem(svc->name))
         return 0;
     uint32_t *folders;
     size_t n;

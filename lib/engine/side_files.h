@@ -12,6 +12,7 @@
 
 #include "engine/database.h"
 #include "model/change_set.h"
+#include "model/file_name.h"
 #include "provider/provider_spec.h"
 #include "store/store.h"
 
@@ -20,15 +21,6 @@
 /* The INF folder of a language key: four hex digits ("009" -> "0009",
  * "804" -> "0804"). -1 for CurrentLanguage (it has no folder). */
 int rt_inf_folder(const char *lang, char out[8]);
-
-/* Why NAME, read from the tree (a PerfIniFile value, a service name that
- * becomes an INF folder, an INF copy's symbolfile=), cannot be one file
- * of one folder, or NULL when it can: empty, "." or "..", a separator, a
- * drive letter or stream (':'), a control character or another character
- * Windows forbids in file names, a trailing dot or blank (Windows drops
- * them: another file), a device name (CON, NUL, COM1, ...), or longer than
- * 255 characters. A static string. */
-const char *rt_side_name_problem(const char *name);
 
 /* NAME for a message, between quotes: as model/printable.h shows it (a
  * name read from the tree may hold anything), its quotes as \x27, cut to

@@ -338,8 +338,8 @@ static int load_inf(struct finder *f, struct rt_store *s, struct rt_error *e)
         }
         /* Both become path components: a name that is not one file's is
          * never looked up, and said. */
-        const char *bad = ini_name ? rt_side_name_problem(ini_name) : NULL;
-        const char *bad_svc = ini_name ? rt_side_name_problem(svcs[i]) : NULL;
+        const char *bad = ini_name ? rt_win_name_problem(ini_name) : NULL;
+        const char *bad_svc = ini_name ? rt_win_name_problem(svcs[i]) : NULL;
         if (bad || bad_svc) {
             char shown[100];
             rt_side_name_shown(bad ? ini_name : svcs[i], shown, sizeof shown);

@@ -3,6 +3,7 @@
  * directory), what a reader says of one it finds, and how a writer
  * finishes or discards it in begin() before it reads anything. */
 #include "store/hive_internal.h"
+#include "model/file_name.h"
 #include "model/size_caps.h"
 #include "platform/compat.h"
 
@@ -60,6 +61,19 @@ static int is_side_file(const char *rest)
     for (size_t i = 0; i < 4; i++)
         if (!strchr("0123456789abcdefABCDEF", p[2][i]))
             return 0;
+    /* The service's folder and the file are names an install could have
+     * made (model/file_name.h): a device (INF/CON/0009/COM1), a name
+     * Windows trims or a short name's shape is another file than
+     * spelled, and no install writes one (review 43 R43-8). */
+    char part[1024];
+    for (size_t i = 1; i < 4; i += 2) {
+        if (len[i] >= sizeof part)
+            return 0;
+        memcpy(part, p[i], len[i]);
+        part[len[i]] = '\0';
+        if (rt_win_name_problem(part))
+            return 0;
+    }
     return 1;
 }
 

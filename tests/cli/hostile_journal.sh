@@ -111,6 +111,14 @@ refused "control character" 'INF/x\\x1b\[2J/0009/a.ini' 'w|INF/x\x1b[2J/0009/a.i
 # hives, a table of another name.
 refused "not a store file" "System32/drivers/evil.sys" "w|System32/drivers/evil.sys|0|MZ"
 refused "beside the hives" "System32/config/SAM" "s|System32/config/SAM|0"
+# An INF copy's shape, but names no install makes: a device, a name
+# Windows trims, a short name's shape that is another provider's folder
+# on Windows (review 43 R43-8).
+refused "device in an INF record" "INF/CON/0009/COM1" "w|INF/CON/0009/COM1|0|x"
+refused "short name in an INF record" "INF/TRANSF~1/0009/transfer.ini" \
+    "w|INF/TRANSF~1/0009/transfer.ini|0|OVER"
+refused "trimmed name in an INF record" "INF/Planted\./0009/x.ini" \
+    "w|INF/Planted./0009/x.ini|0|x"
 # A store file grown past what such a file may be (sparse, so free on
 # disk): a hive past the 2 GB its reader takes made the store unreadable,
 # PerfStringBackup.INI past a backup's 1536 MiB, a table past its 256 MiB.

@@ -247,4 +247,23 @@ expect_exit 4 "$REGTOOL" --store "hive:$R" install "$TMPDIR/perfos2.ini"
 expect_grep "onto service 'PerfOS' (the INI's drivername 'perfos'" "$ERR"
 expect_grep "one of Windows' built-in providers (Library %SystemRoot%.System32.perfos.dll, no range of its own)" "$ERR"
 expect_same_tree "$R" "$TMPDIR/before"
+
+# Names that become the INF copy's paths and that Windows would take for
+# other files: a drivername with a short name's shape (TRANSF~1 is
+# TransferPerf's folder on Windows: review 43 R43-5), a symbol file that
+# is a device or such a name (R43-9: COM1.h became INF\X\0009\COM1.h).
+# Refused as input, --force or not, exit 2, nothing written.
+mkdir "$TMPDIR/names"
+for case in "TRANSF~1 o.h" "Fresh7 COM1.h" "Fresh7 NUL.h" "Fresh7 x.h." \
+    "Fresh7 COUNTE~1.H"; do
+    set -- $case
+    printf '[info]\ndrivername=%s\nsymbolfile=%s\n[languages]\n009=English\n[text]\nOBJ_009_NAME=x\nOBJ_009_HELP=y\n' \
+        "$1" "$2" >"$TMPDIR/names/p.ini"
+    printf '#define OBJ 0\n' >"$TMPDIR/names/$2"
+    expect_exit 2 "$REGTOOL" --store "hive:$R" install --force --create-service \
+        --library x.dll --open O --collect C --close X "$TMPDIR/names/p.ini"
+    expect_grep "cannot name .*: it \(is a device name\|has the shape of a short\|ends in a dot\)" "$ERR"
+    expect_same_tree "$R" "$TMPDIR/before"
+    rm -f "$TMPDIR/names/$2"
+done
 echo "trust_boundaries: ok"

@@ -122,9 +122,10 @@ int rt_engine_install_trust(const struct rt_database *db,
     if (bad) {
         rt_side_name_shown(spec->drivername, shown, sizeof shown);
         return rt_error_set(e, RT_ERR_INVALID_DATA,
-                            "%s: drivername '%s' cannot name the INF folder "
-                            "INF\\<drivername>: %s; nothing was written",
-                            ini, shown, bad);
+                            "%s:%u: drivername '%s' cannot name the INF "
+                            "folder INF\\<drivername>: %s; nothing was "
+                            "written",
+                            ini, spec->drivername_line, shown, bad);
     }
     const char *ini_name =
         opt->ini_name ? opt->ini_name : rt_path_base_name(spec->ini_path);
@@ -143,10 +144,10 @@ int rt_engine_install_trust(const struct rt_database *db,
     if (sym && (bad = rt_win_name_problem(sym))) {
         rt_side_name_shown(sym, shown, sizeof shown);
         return rt_error_set(e, RT_ERR_INVALID_DATA,
-                            "%s: symbolfile '%s' cannot name its copy in "
+                            "%s:%u: symbolfile '%s' cannot name its copy in "
                             "the INF folder: %s; nothing was written "
                             "(rename the symbol file)",
-                            ini, shown, bad);
+                            ini, spec->symbolfile_line, shown, bad);
     }
     if (opt->force)
         return 0;

@@ -844,6 +844,88 @@ static void test_pieces(void **state)
     rt_strbuf_free(&b);
 }
 
+/* The same in UTF-8 with its mark (an edited file), read in pieces of
+ * 1 MiB too (review 43 R43-10: it was checked and copied whole, a NUL on
+ * line 4 of a sparse file refused only once 1.5 GB was read): a 4-byte
+ * character on a piece's edge, a line longer than two pieces, the bytes
+ * said done front to back; a NUL and a bad byte in the last piece on
+ * their line. The text read equals the UTF-16LE file's. */
+static void test_pieces_utf8(void **state)
+{
+    (void)state;
+    struct rt_strbuf b = {0};
+    static const char head[] = "[Perflib]\r\nLast Counter=9\r\nLast Help=9"
+                               "\r\n[PerfStrings_009]\r\n";
+    rt_strbuf_append(&b, "\xEF\xBB\xBF", 3);
+    rt_strbuf_append(&b, head, strlen(head));
+    unsigned index = 2, lines = 4;
+    char line[128];
+    const size_t edge = 3 + 1048576;     /* the first piece's end */
+    while (b.len < edge - 150) {
+        int n = snprintf(line, sizeof line, "%u=%0*u\r\n", index, 90, index);
+        rt_strbuf_append(&b, line, (size_t)n);
+        index += 2;
+        lines++;
+    }
+    snprintf(line, sizeof line, "%u=", index);
+    rt_strbuf_append(&b, line, strlen(line));
+    while (b.len < edge - 2)
+        rt_strbuf_append(&b, "a", 1);
+    rt_strbuf_append(&b, "\xF0\x9F\x98\x80\r\n", 6);   /* across the edge */
+    lines++;
+    uint32_t emoji = index;
+    index += 2;
+    snprintf(line, sizeof line, "%u=", index);
+    rt_strbuf_append(&b, line, strlen(line));
+    size_t long_text = 2 * 1048576 + 1000;
+    for (size_t i = 0; i < long_text; i++)
+        rt_strbuf_append(&b, i % 7 ? "b" : "c", 1);
+    rt_strbuf_append(&b, "\r\n3=end", 7);
+    lines += 2;
+    assert_false(b.failed);
+    uint8_t *bytes = (uint8_t *)b.s;
+    size_t len = b.len, len16;
+    uint8_t *u = utf16(b.s + 3, &len16);
+
+    struct rt_psb whole, piece;
+    struct rt_psb_error err;
+    struct done_log d = {3, 0};
+    enum rt_psb_encoding enc;
+    assert_int_equal(rt_psb_parse(u, len16, &whole, NULL, &err), 0);
+    if (rt_psb_parse_view(bytes, len, log_done, &d, &piece, &enc, &err))
+        fail_msg("line %u: %s", err.line, err.message);
+    assert_int_equal(enc, RT_PSB_UTF8_BOM);
+    assert_int_equal(d.next, len);
+    assert_true(d.calls >= 4);
+    const struct rt_pair_list *a = &whole.langs[0].strings,
+                              *c = &piece.langs[0].strings;
+    assert_int_equal(a->n, c->n);
+    for (size_t i = 0; i < a->n; i++) {
+        assert_int_equal(a->v[i].index, c->v[i].index);
+        assert_string_equal(a->v[i].text, c->v[i].text);
+    }
+    const char *t = text_of(&piece, "009", emoji);
+    assert_string_equal(t + strlen(t) - 4, "\xF0\x9F\x98\x80");
+    assert_int_equal(strlen(text_of(&piece, "009", index)), long_text);
+    assert_string_equal(text_of(&piece, "009", 3), "end");
+    rt_psb_free(&whole);
+    rt_psb_free(&piece);
+
+    size_t at = len - 3;                 /* the 'e' of "end" */
+    bytes[at] = 0;
+    assert_int_equal(rt_psb_parse_view(bytes, len, NULL, NULL, &piece, NULL,
+                                       &err), -1);
+    assert_int_equal(err.line, lines);
+    assert_non_null(strstr(err.message, "NUL character"));
+    bytes[at] = 0xC3;
+    bytes[at + 1] = 0x28;
+    assert_int_equal(rt_psb_parse(bytes, len, &piece, NULL, &err), -1);
+    assert_int_equal(err.line, lines);
+    assert_non_null(strstr(err.message, "invalid UTF-8"));
+    free(u);
+    rt_strbuf_free(&b);
+}
+
 static void test_robust(void **state)
 {
     (void)state;
@@ -906,6 +988,7 @@ int main(void)
         cmocka_unit_test(test_edge_text),   cmocka_unit_test(test_edge_errors),
         cmocka_unit_test(test_merge_split), cmocka_unit_test(test_robust),
         cmocka_unit_test(test_pieces),      cmocka_unit_test(test_many_sections),
+        cmocka_unit_test(test_pieces_utf8),
         cmocka_unit_test(service_found_without_an_index),
 #ifdef HAVE_ALLOC_HOOK
         cmocka_unit_test(split_reports_out_of_memory),

@@ -69,7 +69,8 @@
 #       value; now refused from the values' sizes)
 #                                                 10 x the tree + 24 MB
 #   a psb: store and restore of a sparse 1536 MiB backup whose line 4
-#       is a NUL (read whole first: 1.5 GB; review 42 R42-6)
+#       is a NUL, UTF-16 or UTF-8 (read whole first: 1.5 GB; review 42
+#       R42-6, review 43 R43-10)
 #                                                 16 MB
 # A regtool that holds each input byte ten times over fails them.
 #
@@ -521,6 +522,13 @@ refused "restore of 1536 MiB, zeros from line 4" 2 \
     "zeros\.psb:4: a NUL character in the text" \
     "$W" "$REGTOOL" --store "hive:$W" restore "$I/zeros.psb"
 rm "$I/zeros.psb"
+# The same in UTF-8 with its mark (review 43 R43-10: checked whole).
+printf '\357\273\277\r\n[Perflib]\r\nBase Index=1847\r\n' >"$I/zeros8.psb"
+truncate -s 1536M "$I/zeros8.psb"
+refused "psb: store of 1536 MiB of UTF-8, zeros from line 4" 2 \
+    "zeros8\.psb:4: a NUL character in the text" \
+    "$I" "$REGTOOL" --store "psb:$I/zeros8.psb" names 2
+rm "$I/zeros8.psb"
 refused "reg: store of 257 MiB" 2 \
     "big\.reg: 269484032 bytes, larger than the 256 MiB a \.reg file may be; nothing was read" \
     "$I" "$REGTOOL" --store "reg:$I/big.reg" install $CS "$TMPDIR/replication.ini"

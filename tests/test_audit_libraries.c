@@ -481,7 +481,7 @@ static void short_names(void **state)
     assert_int_equal(warnings_of(pf, 1, tree64), 0);
     /* Below the Windows directory, an ambiguous short name that may
      * stand for a folder users write to is said as at the root (review
-     * 42 R42-13: info only); one that may not stays info. */
+     * 42 R42-13: info only). */
     static const char *const regist[] = {
         "Windows\\System32\\ntdll.dll", "Windows\\SysWOW64\\ntdll.dll",
         "Windows\\Registration\\CRMLog\\e.dll",
@@ -495,8 +495,23 @@ static void short_names(void **state)
     rt_findings_free(&f);
     const struct svc tasks[] = {STD("X", "%SystemRoot%\\System32\\TASKS_~1\\x.dll")};
     expect_one(tasks, 1, NULL, "library-user-writable", RT_AUDIT_WARNING);
+    /* Nor only of a prefix of the folder's name (review 43 R43-12: info
+     * only): Windows' hashed form, or any short name a disk's author set
+     * (fsutil file setshortname), may stand for any folder there. */
+    const struct svc hashed[] = {STD("X", "C:\\Windows\\RE8A3F~1\\CRMLog\\e.dll")};
+    run(hashed, 1, regist, &f);
+    expect_among(&f, "library-user-writable", RT_AUDIT_WARNING);
+    assert_non_null(strstr(message_of(find(&f, "library-user-writable")),
+                           "Windows\\Registration\\CRMLog"));
+    rt_findings_free(&f);
     const struct svc other[] = {STD("X", "C:\\Windows\\REGIST~1\\Other\\e.dll")};
     run(other, 1, regist, &f);
+    expect_among(&f, "library-user-writable", RT_AUDIT_WARNING);
+    rt_findings_free(&f);
+    /* Where no folder users write to lies (below INF, below drivers), an
+     * unresolved short name stays info. */
+    const struct svc inf[] = {STD("X", "C:\\Windows\\System32\\drivers\\UNKNOW~1\\e.dll")};
+    run(inf, 1, regist, &f);
     assert_null(find(&f, "library-user-writable"));
     expect_among(&f, "library-unchecked", RT_AUDIT_INFO);
     rt_findings_free(&f);

@@ -369,22 +369,15 @@ static const char *const windows_writable[] = {
     "SysWOW64\\com\\dmp",
 };
 
-/* Whether short name C (with its '~') may stand for folder LONG: its
- * part before the '~' begins LONG, blanks of LONG left out, as Windows
- * makes short names. */
-static int short_may_be(const char *c, size_t n, const char *lng, size_t ln)
+/* Whether part C (N bytes), a short name the tree did not resolve, may
+ * stand for a folder: any, when it has a '~'. Windows makes short names
+ * of a prefix of the long name (REGIST~1) but, past four of one prefix,
+ * of two characters and a hash (RE8A3F~1), and a disk's author can give
+ * any folder any short name (fsutil file setshortname): the prefix tells
+ * nothing (review 43 R43-12: RE8A3F~1\CRMLog was info only). */
+static int short_may_be(const char *c, size_t n)
 {
-    const char *tilde = memchr(c, '~', n);
-    if (!tilde)
-        return 0;
-    size_t k = 0;
-    for (size_t i = 0; i < ln && c + k < tilde; i++)
-        if (lng[i] != ' ') {
-            if (toupper((unsigned char)lng[i]) != toupper((unsigned char)c[k]))
-                return 0;
-            k++;
-        }
-    return c + k == tilde;
+    return memchr(c, '~', n) != NULL;
 }
 
 /* Whether REST lies in the folder PREFIX ('\\'-separated): each part the
@@ -395,7 +388,7 @@ static int below(const char *rest, const char *prefix, int maybe)
     while (*prefix) {
         size_t n = strcspn(prefix, "\\"), r = strcspn(rest, "\\");
         if ((r != n || strncasecmp(rest, prefix, n)) &&
-            !(maybe && short_may_be(rest, r, prefix, n)))
+            !(maybe && short_may_be(rest, r)))
             return 0;
         rest += r + (rest[r] == '\\');
         prefix += n + (prefix[n] == '\\');
@@ -405,9 +398,21 @@ static int below(const char *rest, const char *prefix, int maybe)
 
 const char *rt_audit_writable_in_windows(const char *rest, int maybe)
 {
+    /* Of the folders REST may lie in, the one it names the most parts of
+     * (REGIST~1\CRMLog is Registration\CRMLog's rather than Temp's):
+     * the message says which. */
+    const char *best = NULL;
+    size_t best_parts = 0;
     for (size_t i = 0;
-         i < sizeof windows_writable / sizeof *windows_writable; i++)
-        if (below(rest, windows_writable[i], maybe))
-            return windows_writable[i];
-    return NULL;
+         i < sizeof windows_writable / sizeof *windows_writable; i++) {
+        const char *w = windows_writable[i];
+        size_t parts = 1;
+        for (const char *q = w; *q; q++)
+            parts += *q == '\\';
+        if (parts > best_parts && below(rest, w, maybe)) {
+            best = w;
+            best_parts = parts;
+        }
+    }
+    return best;
 }

@@ -148,8 +148,9 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
  * (the CLI, which got the tree's Windows directory from the store)
  * decides how to look, e.g. case-insensitively on a Linux copy. */
 struct rt_audit_tree {
-    /* 1 when PATH exists in the tree, 0 when not, -1 when a link or
-     * special file stands on its way (not followed), -2 when memory ran
+    /* 1 when PATH is a file of the tree, 2 a folder, 0 neither, -1
+     * when a link or special file stands on its way (not followed), -2
+     * when memory ran
      * out looking (the audit then fails). PATH is relative to the
      * drive's root, '\'-separated, in any case ("Windows\System32\
      * perfos.dll", "Program Files\X\x.dll"). */

@@ -70,6 +70,7 @@ struct libaudit {
     int bits;            /* 64 or 32 when the tree has files, else 0 */
     struct rt_short_names *shorts;   /* the tree's folders, each listed once */
     int refused;         /* a look-up met a link or special file */
+    int folder;          /* a Library looked for was a folder */
 };
 
 #define ADD(a, ...)                                                           \
@@ -504,7 +505,26 @@ static int exists(struct libaudit *a, const char *fmt, const char *x,
         a->failed = 1;
     else if (r < 0)
         a->refused = 1;
-    return r > 0;
+    return r > 0 ? r : 0;
+}
+
+/* A DLL: a file, not a folder of that name, which LoadLibrary cannot
+ * load (review 43 R43-11: %windir%\System32\ as a Library was judged
+ * present and clean); the folder noted for the message. */
+static int dll_at(struct libaudit *a, const char *fmt, const char *x,
+                  const char *y)
+{
+    int r = exists(a, fmt, x, y);
+    a->folder |= r == 2;
+    return r == 1;
+}
+
+/* What a Library not found is said to be when a folder stood there. */
+static const char *folder_note(const struct libaudit *a)
+{
+    return a->folder ? " (a folder of that name is, which Windows cannot "
+                       "load as a DLL)"
+                     : "";
 }
 
 /* A DLL not found where a look-up met a link or special file of the tree
@@ -533,6 +553,7 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
     int in32 = 0, in64 = 0, found = 0;
     const char *sub = NULL;   /* below System32, for the SysWOW64 twin */
     a->refused = 0;
+    a->folder = 0;
     /* Before the short names: one the tree did not resolve was left so
      * because its folder is not the tree's. */
     if (p->where == LIB_DRIVE && a->tree->root_unheld) {
@@ -553,9 +574,9 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
     /* SysWOW64 is looked in whether or not the tree has its ntdll.dll: a
      * 32-bit provider's DLL there is not missing. */
     if (p->where == LIB_BARE) {
-        in32 = exists(a, "%s\\System32\\%s", w, p->rest);
-        in64 = exists(a, "%s\\SysWOW64\\%s", w, p->rest);
-        found = in32 || in64 || exists(a, "%s\\%s", w, p->rest);
+        in32 = dll_at(a, "%s\\System32\\%s", w, p->rest);
+        in64 = dll_at(a, "%s\\SysWOW64\\%s", w, p->rest);
+        found = in32 || in64 || dll_at(a, "%s\\%s", w, p->rest);
         sub = p->rest;
         if (found && !in32 && !in64)
             ADD(a, "library-relative", RT_AUDIT_INFO, NULL, SYMPTOM_SEARCH,
@@ -566,41 +587,41 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
         if (!found && !unchecked_by_link(a, s, "", p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
-                "%s: Library %s is in neither %s\\System32 nor %s, where "
+                "%s: Library %s is in neither %s\\System32 nor %s%s, where "
                 "Windows searches first; it would be loaded from PATH or the "
                 "reading program's directory, or not at all",
-                s->name, s->library, w, w);
+                s->name, s->library, w, w, folder_note(a));
     } else if (p->where == LIB_WINDOWS) {
         if (first_is(p->rest, "System32")) {
             sub = after_first(p->rest);
-            in32 = exists(a, "%s\\System32\\%s", w, sub);
-            in64 = exists(a, "%s\\SysWOW64\\%s", w, sub);
+            in32 = dll_at(a, "%s\\System32\\%s", w, sub);
+            in64 = dll_at(a, "%s\\SysWOW64\\%s", w, sub);
             found = in32 || in64;
         } else {
-            found = exists(a, "%s\\%s", w, p->rest);
+            found = dll_at(a, "%s\\%s", w, p->rest);
         }
         if (!found && !unchecked_by_link(a, s, w, p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
-                "%s: Library %s: %s\\%s is not in the tree", s->name,
-                s->library, w, p->rest);
+                "%s: Library %s: %s\\%s is not in the tree%s", s->name,
+                s->library, w, p->rest, folder_note(a));
     } else {
         /* %ProgramFiles% leads a 32-bit process to Program Files (x86). */
-        if (!exists(a, "%s%s", "", p->rest) && p->program_files_var &&
+        if (!dll_at(a, "%s%s", "", p->rest) && p->program_files_var &&
             first_is(p->rest, "Program Files") &&
-            exists(a, "Program Files (x86)\\%s%s", after_first(p->rest), ""))
+            dll_at(a, "Program Files (x86)\\%s%s", after_first(p->rest), ""))
             ADD(a, "library-only-in-program-files-x86", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_WOW64_64, CHECK_FILE,
                 "%s: Library %s: C:\\%s is not in the tree, but C:\\Program "
                 "Files (x86)\\%s is, where %%ProgramFiles%% leads 32-bit "
                 "processes only", s->name, s->library, p->rest,
                 after_first(p->rest));
-        else if (!exists(a, "%s%s", "", p->rest) &&
+        else if (!dll_at(a, "%s%s", "", p->rest) &&
                  !unchecked_by_link(a, s, "C:", p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
-                "%s: Library %s: C:\\%s is not in the tree", s->name,
-                s->library, p->rest);
+                "%s: Library %s: C:\\%s is not in the tree%s", s->name,
+                s->library, p->rest, folder_note(a));
         return;
     }
     if (!sub || (in32 && in64) || (!in32 && !in64))
@@ -888,7 +909,7 @@ int rt_audit_libraries(const struct rt_database *db,
                        struct rt_findings *out)
 {
     struct libaudit a = {db, tree, out, 0, 0, 0, 0,
-                         rt_short_names_new(tree), 0};
+                         rt_short_names_new(tree), 0, 0};
     if (!a.shorts)
         return -1;
     if (tree && tree->exists) {

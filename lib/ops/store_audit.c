@@ -73,7 +73,8 @@ static char *tree_find(const struct tree_ctx *t, const char *path)
     return n ? rt_os_path_ci(t->root, rel, 1) : strdup(t->root);
 }
 
-/* 1, 0, or -1 where a link or special file stands on the way (refused
+/* 1 a file, 2 a folder, 0 neither, or -1 where a link or special file
+ * stands on the way (refused
  * by the platform layer as every path of the tree is): what lies beyond
  * is not looked at. Or outside the tree held (EACCES: never asked by the
  * engine, which knows it from root_unheld). -2 out of memory: a file
@@ -94,6 +95,7 @@ static int tree_exists(void *ctx, const char *path)
     int r = rt_os_stat(cur, &st) != 0 ? (errno == ELOOP || errno == ENODEV ||
                                           errno == EXDEV ? -1 : 0)
             : st.kind == RT_OS_OTHER ? -1
+            : st.kind == RT_OS_DIR ? 2
             : st.kind != RT_OS_ABSENT;
     free(cur);
     return r;

@@ -88,6 +88,17 @@ jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-not-found" and
     "$OUT" >/dev/null || fail "missing perfdisk.dll: $(cat "$OUT")"
 : >"$D/Windows/System32/perfdisk.dll"
 
+# A folder where the Library is: not a DLL Windows can load (review 43
+# R43-11: judged present, no finding).
+rm "$D/Windows/System32/perfdisk.dll"
+mkdir "$D/Windows/System32/perfdisk.dll"
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-not-found" and
+       (.message | test("^PerfDisk: .*perfdisk.dll is not in the tree \\(a folder of that name is, which Windows cannot load as a DLL\\)")))' \
+    "$OUT" >/dev/null || fail "perfdisk.dll a folder: $(cat "$OUT")"
+rmdir "$D/Windows/System32/perfdisk.dll"
+: >"$D/Windows/System32/perfdisk.dll"
+
 # A link where a Library is, or on the folders leading to it: not
 # followed (it may lead anywhere on this machine), so the DLL is neither
 # found nor missing but unchecked (info), the path said.

@@ -1147,6 +1147,73 @@ static void abandoned_temporary_removed_where_it_was_made(void **state)
 }
 #endif
 
+#if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
+
+/* Test hook: the folder MOVE_FROM renamed MOVE_TO just after the next
+ * file is made in it (openat with O_CREAT), before the caller can look
+ * where it was made: the window a racing local user has. Takes the C
+ * library's openat over in this program (openat64 where the headers
+ * name it so, as they do for large files). */
+static const char *move_from, *move_to;
+
+static int moved_after(int r, int flags)
+{
+    if (r >= 0 && (flags & O_CREAT) && move_from) {
+        assert_int_equal(rename(move_from, move_to), 0);
+        move_from = NULL;
+    }
+    return r;
+}
+
+int openat(int dir, const char *path, int flags, ...);
+int openat(int dir, const char *path, int flags, ...)
+{
+    static int (*real)(int, const char *, int, ...);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "openat");
+    va_list ap;
+    va_start(ap, flags);
+    unsigned mode = (flags & O_CREAT) ? va_arg(ap, unsigned) : 0;
+    va_end(ap);
+    return moved_after(real(dir, path, flags, mode), flags);
+}
+
+/* A save whose folder is moved just after its temporary is made (before
+ * it is recorded) removes that temporary where it was made when it fails
+ * (review 43 R43-6: found again by its path, the folder was not there,
+ * and a whole temporary was left in the tree). */
+static void temporary_recorded_where_it_was_made(void **state)
+{
+    (void)state;
+    char sub[512], moved[512];
+    snprintf(sub, sizeof sub, "%s", at("racing"));
+    snprintf(moved, sizeof moved, "%s", at("racing.moved"));
+    assert_int_equal(rt_os_mkdir(sub), 0);
+    char out[600];
+    snprintf(out, sizeof out, "%s/b.ini", sub);
+    struct rt_os_saving sv;
+    char *used;
+    move_from = sub;
+    move_to = moved;
+    assert_int_equal(rt_os_saving_open(&sv, out, RT_OS_SAVE_REPLACE, 0644,
+                                       &used), 0);
+    free(used);
+    assert_null(move_from);         /* moved as the file was made */
+    assert_int_equal(rt_os_saving_write(&sv, "part", 4), 0);
+    rt_os_saving_abandon(&sv);
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(moved, &names, &n), 0);
+    for (size_t i = 0; i < n; i++)
+        print_message("left: %s\n", names[i]);
+    rt_os_free_list(names, n);
+    assert_int_equal(n, 0);
+    assert_int_equal(rmdir(moved), 0);
+}
+#define HAS_OPENAT_HOOK 1
+#endif
+
 /* The "." steps of a path the user typed are dropped as its writer drops
  * them, so that the own-file checks compare what is written (review 43
  * R43-1: config/./SOFTWARE named no file of the store). */
@@ -1190,6 +1257,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(temporary_removed_where_it_was_made, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(abandoned_temporary_removed_where_it_was_made,
+                                        setup, teardown),
+#endif
+#ifdef HAS_OPENAT_HOOK
+        cmocka_unit_test_setup_teardown(temporary_recorded_where_it_was_made,
                                         setup, teardown),
 #endif
 #ifndef _WIN32

@@ -81,6 +81,55 @@ static int refused_at_once(struct beneath *b, int writes)
     return writes ? refused_read_only(b) : 0;
 }
 
+/* Where the last RT_OS_WRITE_NEW open made its file (MADE_FD): the
+ * folder it was made in, held from before the file was made, and its
+ * name there, for os_posix_folder_of_made. Found again by path after
+ * the open, a folder moved in between was not found, and the temporary
+ * it holds was left (review 43 R43-6). */
+static int made_dir = -1, made_fd = -1;
+static char made_leaf[NAME_MAX + 1];
+
+/* Keeps DIR (a folder held: duplicated) and LEAF as where FD was made. */
+static void made_in(int dir, const char *leaf, int fd)
+{
+    if (made_dir >= 0)
+        close(made_dir);
+    made_dir = -1;
+    if (fd < 0 || dir < 0 || strlen(leaf) > NAME_MAX)
+        return;
+    made_dir = fcntl(dir, F_DUPFD_CLOEXEC, 0);
+    strcpy(made_leaf, leaf);
+    made_fd = fd;
+}
+
+/* PATH made new outside any tree: in its folder, held first (as beneath
+ * a tree), and kept (made_in). */
+static int open_new_outside(const char *path, int flags)
+{
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    char *folder = slash ? strndup(path, slash == path ? 1
+                                                       : (size_t)(slash - path))
+                         : strdup(".");
+    if (!folder) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int dir = open(folder, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int err = errno;
+    free(folder);
+    if (dir < 0) {
+        errno = err;
+        return -1;
+    }
+    int fd = openat(dir, name, flags, 0644);
+    err = errno;
+    made_in(dir, name, fd);
+    close(dir);
+    errno = err;
+    return fd;
+}
+
 int rt_os_open(const char *path, enum rt_os_open_mode mode)
 {
     /* O_NONBLOCK: a FIFO or device opens at once (and is refused below)
@@ -114,7 +163,9 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
         return -1;
     }
     int fd;
-    if (b.dir < 0) {
+    if (b.dir < 0 && mode == RT_OS_WRITE_NEW) {
+        fd = open_new_outside(path, flags);
+    } else if (b.dir < 0) {
         fd = open(path, flags, 0644);
     } else {
         /* O_TRUNC waits until the file is known to be a regular file of
@@ -122,6 +173,8 @@ int rt_os_open(const char *path, enum rt_os_open_mode mode)
         fd = os_posix_open_beneath(b.dir, b.leaf, flags & ~O_TRUNC, 0644);
         if (fd < 0)
             os_posix_walk_failed(b.dir, b.leaf, path, strlen(path), errno);
+        else if (mode == RT_OS_WRITE_NEW)
+            made_in(b.dir, b.leaf, fd);
     }
     struct stat st;
     /* A socket (ENXIO) or a device without a driver (ENXIO, ENODEV) cannot
@@ -700,6 +753,16 @@ void os_posix_catch(void (*handler)(int))
 
 int os_posix_folder_of_made(const char *path, int fd, int *dir, char *leaf)
 {
+    struct stat made, there;
+    /* Where rt_os_open made it, held since: wherever that folder is now. */
+    if (made_dir >= 0 && made_fd == fd && fstat(fd, &made) == 0 &&
+        fstatat(made_dir, made_leaf, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+        made.st_dev == there.st_dev && made.st_ino == there.st_ino) {
+        *dir = made_dir;
+        made_dir = -1;
+        strcpy(leaf, made_leaf);
+        return 0;
+    }
     struct beneath b;
     if (os_posix_resolve(path, &b) != 0)
         return -1;
@@ -722,7 +785,6 @@ int os_posix_folder_of_made(const char *path, int fd, int *dir, char *leaf)
         b.buf[n] = '\0';
         d = open(b.buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
     }
-    struct stat made, there;
     if (d < 0 || strlen(name) > NAME_MAX || fstat(fd, &made) != 0 ||
         fstatat(d, name, &there, AT_SYMLINK_NOFOLLOW) != 0 ||
         made.st_dev != there.st_dev || made.st_ino != there.st_ino) {

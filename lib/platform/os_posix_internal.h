@@ -76,7 +76,10 @@ void os_posix_catch(void (*handler)(int));
  * (a descriptor), and its name there in LEAF (NAME_MAX + 1 bytes): an
  * interrupt removes a temporary by unlinkat in that folder, never by
  * PATH again (a folder on the way swapped for a link meanwhile would
- * lead elsewhere). -1 when PATH no longer names FD's file. */
+ * lead elsewhere). The folder rt_os_open made it in when FD is the file
+ * its last RT_OS_WRITE_NEW made (held from before the file was made, so
+ * that a folder moved just after is still found); else found by PATH.
+ * -1 when neither names FD's file. */
 int os_posix_folder_of_made(const char *path, int fd, int *dir, char *leaf);
 
 #endif

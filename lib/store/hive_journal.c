@@ -183,19 +183,32 @@ static int in_inf_copy(const char *win, const char *path)
     free(dir);
     if (!found)
         return 0;
-    /* REST: the last three parts, '/' between them; REAL cut above. */
-    char rest[4096 + 4] = "x";
+    /* REAL cut above its last three parts (CUT, their first separator);
+     * REST those parts, '/' between them, and a file's name. */
+    char *cut = NULL;
+    size_t end = strlen(real);
     for (int i = 0; i < 3; i++) {
+        char keep = real[end];
+        real[end] = '\0';
         char *slash = (char *)rt_os_last_separator(real);
-        if (!slash || !slash[1])
+        real[end] = keep;
+        if (!slash || (size_t)(slash - real) + 1 >= end)
             return 0;
-        char part[4096 + 4];
-        snprintf(part, sizeof part, "%s/%s", slash + 1, rest);
-        memcpy(rest, part, sizeof rest);
-        *slash = '\0';
-        if (!real[0] || (slash - real == 2 && real[1] == ':'))
-            slash[0] = '/', slash[1] = '\0';
+        end = (size_t)(slash - real);
+        cut = slash;
     }
+    char rest[4096 + 4];
+    size_t k = strlen(cut + 1);
+    if (k + 3 > sizeof rest)
+        return 0;
+    memcpy(rest, cut + 1, k);
+    memcpy(rest + k, "/x", 3);
+    for (char *q = rest; *q; q++)
+        if (rt_os_is_separator(*q))
+            *q = '/';
+    *cut = '\0';
+    if (!real[0] || (cut - real == 2 && real[1] == ':'))
+        cut[0] = '/', cut[1] = '\0';
     return is_side_file(rest) && rt_os_same_file(real, win);
 }
 

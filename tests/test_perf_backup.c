@@ -751,6 +751,28 @@ static void log_done(void *ctx, size_t off, size_t n)
     d->calls++;
 }
 
+/* PIECE, a backup read in pieces, holds what WHOLE (the same read whole)
+ * does, pair for pair: EMOJI's text ends in a 4-byte character, LONG's
+ * is LONG_TEXT bytes, 3's "end". Both freed. */
+static void expect_read_as_whole(struct rt_psb *whole, struct rt_psb *piece,
+                                 uint32_t emoji, uint32_t lng,
+                                 size_t long_text)
+{
+    const struct rt_pair_list *a = &whole->langs[0].strings,
+                              *c = &piece->langs[0].strings;
+    assert_int_equal(a->n, c->n);
+    for (size_t i = 0; i < a->n; i++) {
+        assert_int_equal(a->v[i].index, c->v[i].index);
+        assert_string_equal(a->v[i].text, c->v[i].text);
+    }
+    const char *t = text_of(piece, "009", emoji);
+    assert_string_equal(t + strlen(t) - 4, "\xF0\x9F\x98\x80");
+    assert_int_equal(strlen(text_of(piece, "009", lng)), long_text);
+    assert_string_equal(text_of(piece, "009", 3), "end");
+    rt_psb_free(whole);
+    rt_psb_free(piece);
+}
+
 /* A backup of five decoding pieces (1 MiB of UTF-16 each): a text line
  * longer than two pieces, a surrogate pair and a CR LF each on a piece's
  * edge, and errors in the last piece, each on its line; the bytes said
@@ -811,20 +833,8 @@ static void test_pieces(void **state)
     assert_int_equal(enc, RT_PSB_UTF16LE_BOM);
     assert_int_equal(d.next, len + 2);
     assert_int_equal(d.calls, 5);
-    const struct rt_pair_list *a = &whole.langs[0].strings,
-                              *c = &piece.langs[0].strings;
-    assert_int_equal(a->n, c->n);
-    assert_int_equal(a->n, (index - 2) / 2 + 2);
-    for (size_t i = 0; i < a->n; i++) {
-        assert_int_equal(a->v[i].index, c->v[i].index);
-        assert_string_equal(a->v[i].text, c->v[i].text);
-    }
-    const char *t = text_of(&piece, "009", emoji);
-    assert_string_equal(t + strlen(t) - 4, "\xF0\x9F\x98\x80");
-    assert_int_equal(strlen(text_of(&piece, "009", index)), long_text);
-    assert_string_equal(text_of(&piece, "009", 3), "end");
-    rt_psb_free(&whole);
-    rt_psb_free(&piece);
+    assert_int_equal(whole.langs[0].strings.n, (index - 2) / 2 + 2);
+    expect_read_as_whole(&whole, &piece, emoji, index, long_text);
 
     /* A NUL character and an unpaired surrogate, in the last piece: their
      * line, counted across the pieces before. */
@@ -897,19 +907,7 @@ static void test_pieces_utf8(void **state)
     assert_int_equal(enc, RT_PSB_UTF8_BOM);
     assert_int_equal(d.next, len);
     assert_true(d.calls >= 4);
-    const struct rt_pair_list *a = &whole.langs[0].strings,
-                              *c = &piece.langs[0].strings;
-    assert_int_equal(a->n, c->n);
-    for (size_t i = 0; i < a->n; i++) {
-        assert_int_equal(a->v[i].index, c->v[i].index);
-        assert_string_equal(a->v[i].text, c->v[i].text);
-    }
-    const char *t = text_of(&piece, "009", emoji);
-    assert_string_equal(t + strlen(t) - 4, "\xF0\x9F\x98\x80");
-    assert_int_equal(strlen(text_of(&piece, "009", index)), long_text);
-    assert_string_equal(text_of(&piece, "009", 3), "end");
-    rt_psb_free(&whole);
-    rt_psb_free(&piece);
+    expect_read_as_whole(&whole, &piece, emoji, index, long_text);
 
     size_t at = len - 3;                 /* the 'e' of "end" */
     bytes[at] = 0;

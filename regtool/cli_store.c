@@ -258,18 +258,18 @@ static int refused_output(struct rt_store *s, const struct rt_cli_file *files,
  * the change (so it is refused before the change, not after it): not there, or reached beneath the open tree by a step the
  * tree refuses ("..", a link: review 43 R43-3, an install committed and
  * then its patch refused, exit 3). Said. */
-static int unwritable_folder(const struct rt_cli_file *f)
+static int unwritable_folder(const struct rt_cli_file *f, int missing_too)
 {
     char *typed = rt_os_without_dot_steps(f->name);
     char *dir = typed ? rt_os_folder_of(typed) : NULL;
     struct rt_os_stat st;
     int bad = 0, err = ENOMEM;
     if (dir && rt_os_stat(dir, &st) == 0)
-        bad = st.kind != RT_OS_DIR,
+        bad = missing_too && st.kind != RT_OS_DIR,
         err = st.kind == RT_OS_ABSENT ? ENOENT : ENOTDIR;
     else if (dir)
-        err = errno, bad = err == ENOENT || err == ENOTDIR || err == EXDEV ||
-                           err == ELOOP;
+        err = errno, bad = err == EXDEV || err == ELOOP ||
+                           (missing_too && (err == ENOENT || err == ENOTDIR));
     if (bad || !dir)
         rt_cli_error("%s: cannot write %s: %s; nothing was written", f->what,
                      rt_cli_shown(f->name), rt_os_strerror(err));
@@ -287,9 +287,14 @@ struct rt_store *rt_cli_open_store_writing(const struct rt_cli_file *files,
             continue;
         /* A numbered output (repair's --backup) is saved before the
          * change, nothing changed when it cannot be: the folder is only
-         * looked at here for what is written after the commit. */
-        int usage = refused_output(s, files, n, i);
-        if (usage || (!files[i].numbered && unwritable_folder(&files[i]))) {
+         * looked at here for what is written after the commit: one
+         * reached by ".." beneath the tree first (said as the writer
+         * would say it, not as one of the store's files), one not there
+         * after (an INF copy's folder to be made is the store's). */
+        int usage = 0, later = !files[i].numbered;
+        if ((later && unwritable_folder(&files[i], 0)) ||
+            (usage = refused_output(s, files, n, i)) ||
+            (later && unwritable_folder(&files[i], 1))) {
             rt_op_close(s);
             *exit_code = usage ? RT_EXIT_USAGE : RT_EXIT_FAILURE;
             return NULL;

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "model/diag.h"
+#include "platform/compat.h"
+#include "platform/os.h"
 #include "model/printable.h"
 #include "store/store_hive.h"
 #include "store/store_psb.h"
@@ -97,6 +99,51 @@ struct rt_store *rt_op_open_store(const char *spec,
         }
     }
     return s;
+}
+
+/* Whether PATH names a file of a hive tree whose SYSTEM would be
+ * DIR/REL/SYSTEM. */
+static int tree_file_at(const char *dir, const char *rel, const char *path)
+{
+    char *system = NULL;
+    if (asprintf(&system, "%s%s/SYSTEM", dir, rel) < 0)
+        return -1;
+    int named = rt_store_hive_tree_names(system, path);
+    free(system);
+    return named;
+}
+
+int rt_op_spec_names_file(const char *spec, const char *path)
+{
+    static const char *const itself[] = {"", NULL};
+    static const char *const file_and_lock[] = {"", ".lock", NULL};
+    struct rt_store_spec p;
+    if (!spec || !path || rt_op_parse_spec(spec, &p) != 0 || !p.arg)
+        return 0;
+    if (p.kind == RT_SPEC_PSB)
+        return rt_os_names_file(path, p.arg, itself) >= 0;
+    if (p.kind == RT_SPEC_REG)
+        return rt_os_names_file(path, p.arg, file_and_lock) >= 0;
+    if (p.kind == RT_SPEC_HIVE_FILES) {
+        const char *comma = strchr(p.arg, ',');
+        char *first = comma ? strndup(p.arg, (size_t)(comma - p.arg)) : NULL;
+        int named = first ? rt_store_hive_tree_names(first, path) : -1;
+        if (named == 0)
+            named = rt_store_hive_tree_names(comma + 1, path);
+        free(first);
+        return named != 0;
+    }
+    if (p.kind != RT_SPEC_HIVE_TREE)
+        return 0;
+    /* The tree's root, its Windows directory, or its config folder. */
+    static const char *const config[] = {"/Windows/System32/config",
+                                         "/System32/config", ""};
+    for (size_t i = 0; i < sizeof config / sizeof *config; i++) {
+        int named = tree_file_at(p.arg, config[i], path);
+        if (named != 0)
+            return 1;
+    }
+    return 0;
 }
 
 struct rt_store *rt_op_open_database(const char *spec,

@@ -635,11 +635,22 @@ char *rt_os_folder_of(const char *path)
 /* Which of FILE's names with SUFFIXES that exist PATH is, as a file:
  * another spelling of one (a short name on Windows, SOFTWA~1.LOG for
  * SOFTWARE.LOG1; a second link to it) where the names differ. */
+/* Whether PATH cannot be looked at because a held folder refuses a
+ * step of it ("..", "."): the writer resolves the user's path otherwise
+ * (a link of the user's followed first), so such a path is taken as the
+ * store's file, not as another (review 44 R44-8: "../link" typed in the
+ * store's folder replaced the hive the link leads to). */
+static int refused_beneath(const char *path)
+{
+    struct rt_os_stat st;
+    return rt_os_stat(path, &st) != 0 && errno == EXDEV;
+}
+
 static int same_as_one_there(const char *path, const char *file,
                              const char *const *suffixes)
 {
     if (!rt_os_exists(path))
-        return -1;
+        return refused_beneath(path) ? 0 : -1;
     for (int k = 0; suffixes[k]; k++) {
         char *name = NULL;
         if (asprintf(&name, "%s%s", file, suffixes[k]) < 0)
@@ -708,10 +719,14 @@ static int names_file(const char *path, const char *file,
     if (!suffixes[k])
         return same_as_one_there(path, file, suffixes);
     char *pdir = rt_os_folder_of(path), *fdir = rt_os_folder_of(file);
-    int same = pdir && fdir && rt_os_same_file(pdir, fdir);
+    int same = pdir && fdir &&
+               (rt_os_same_file(pdir, fdir) || refused_beneath(pdir));
     free(pdir);
     free(fdir);
-    return same ? k : -1;
+    /* FILE's name in another folder may still be FILE: a link the user
+     * made there (review 44 R44-1: u/SOFTWARE -> the tree's SOFTWARE was
+     * replaced by audit --textfile). */
+    return same ? k : same_as_one_there(path, file, suffixes);
 }
 
 int rt_os_names_file(const char *path, const char *file,

@@ -93,7 +93,6 @@ for f in "$T/Windows/INF/TransferPerf/0009/transfer.ini" \
     "$T/Windows/inf/transferperf/0009/COUNTEROFFSETS.H" \
     "$T/Windows/INF/TransferPerf/./0009/transfer.ini" \
     "$T/Windows/INF/X/../TransferPerf//0009/transfer.ini" \
-    "$T/Windows/System32/../INF/TransferPerf/0009/transfer.ini" \
     "$T//Windows/INF//TransferPerf/0009/transfer.ini" \
     "$T/./Windows/INF/TransferPerf/0009/./transfer.ini"; do
     # shellcheck disable=SC2086
@@ -136,7 +135,8 @@ done
 # A patch whose folder its writer cannot write in (not there, or reached
 # beneath the tree through "..") is refused before the change, exit 3
 # (review 43 R43-3: the install was committed, then the patch refused).
-for f in "$T/Windows/System32/../System32/p.reg" "$TMPDIR/no-such-folder/p.reg"; do
+for f in "$T/Windows/System32/../System32/p.reg" "$TMPDIR/no-such-folder/p.reg" \
+    "$T/Windows/System32/../INF/TransferPerf/0009/transfer.ini"; do
     # shellcheck disable=SC2086
     expect_exit 3 "$REGTOOL" $S install --replace $CS --emit-reg "$f" ini-samples/transfer.ini
     expect_grep "^regtool: --emit-reg: cannot write .*; nothing was written$" "$ERR"
@@ -213,4 +213,33 @@ expect_grep "name one file" "$ERR"
 expect_exit 64 "$REGTOOL" audit --textfile "$TMPDIR/stores.txt" --stores-from "$TMPDIR/x.txt" \
     --stores-from "$TMPDIR/stores.txt"
 [ "$(cat "$TMPDIR/stores.txt")" = "hive:$T" ] || fail "audit --textfile replaced its second --stores-from list"
+
+# Through the user's own link: one bearing a store file's name in another
+# folder (review 44 R44-1: u/SOFTWARE -> the tree's SOFTWARE was replaced
+# by the audit's text), and one reached by ".." from inside the store's
+# folder, which the held folder refuses to look at (R44-8: taken for
+# another file; a hive pair the audit could not read had its text
+# written over its SOFTWARE; a reg: and a psb: store's file replaced).
+mkdir "$TMPDIR/u" "$TMPDIR/pair" "$TMPDIR/rs"
+ln -s "$C/SOFTWARE" "$TMPDIR/u/SOFTWARE"
+ln -s "$C/SYSTEM" "$TMPDIR/u/SYSTEM"
+tree_state "$T" >"$TMPDIR/before"
+refused "audit --textfile u/SOFTWARE" "$REGTOOL" $S audit --textfile "$TMPDIR/u/SOFTWARE"
+refused "backup --force --format reg u/SYSTEM" "$REGTOOL" $S backup --force --format reg \
+    "$TMPDIR/u/SYSTEM"
+cp "$C/SOFTWARE" "$C/SYSTEM" "$TMPDIR/pair/"
+ln -s "$TMPDIR/pair/SOFTWARE" "$TMPDIR/u/pair-sw"
+expect_exit 0 "$REGTOOL" $S backup --format reg "$TMPDIR/rs/db.reg"
+ln -s "$TMPDIR/rs/db.reg" "$TMPDIR/u/db"
+{ tree_state "$TMPDIR/pair"; tree_state "$TMPDIR/rs"; } >"$TMPDIR/all-before"
+(cd "$TMPDIR/pair" && "$REGTOOL" --store hive:SOFTWARE,SYSTEM audit --textfile ../u/pair-sw \
+    >"$OUT" 2>"$ERR"; echo $? >"$TMPDIR/rc")
+[ "$(cat "$TMPDIR/rc")" = 64 ] || fail "audit of a hive pair --textfile ../link: exit $(cat "$TMPDIR/rc")"
+expect_grep "names one of the store's own files" "$ERR"
+(cd "$TMPDIR/rs" && "$REGTOOL" --store reg:db.reg audit --textfile ../u/db \
+    >"$OUT" 2>"$ERR"; echo $? >"$TMPDIR/rc")
+[ "$(cat "$TMPDIR/rc")" = 64 ] || fail "audit of a reg: store --textfile ../link: exit $(cat "$TMPDIR/rc")"
+rm -f "$TMPDIR/rc"
+{ tree_state "$TMPDIR/pair"; tree_state "$TMPDIR/rs"; } >"$TMPDIR/all-after"
+cmp -s "$TMPDIR/all-before" "$TMPDIR/all-after" || fail "an output through the user's link changed a store"
 echo "outputs over the store's own files: refused"

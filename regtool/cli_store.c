@@ -264,12 +264,15 @@ static int unwritable_folder(const struct rt_cli_file *f, int missing_too)
     char *dir = typed ? rt_os_folder_of(typed) : NULL;
     struct rt_os_stat st;
     int bad = 0, err = ENOMEM;
-    if (dir && rt_os_stat(dir, &st) == 0)
-        bad = missing_too && st.kind != RT_OS_DIR,
-        err = st.kind == RT_OS_ABSENT ? ENOENT : ENOTDIR;
-    else if (dir)
-        err = errno, bad = err == EXDEV || err == ELOOP ||
-                           (missing_too && (err == ENOENT || err == ENOTDIR));
+    if (dir && missing_too) {
+        /* As its saving will look: a folder to put it in, and no link,
+         * folder, FIFO or device at its name (review 44 R44-2: refused
+         * only after the commit). */
+        bad = rt_op_check_backup_path(f->name, 1, &err) != 0;
+    } else if (dir && rt_os_stat(dir, &st) != 0) {
+        err = errno;
+        bad = err == EXDEV || err == ELOOP;
+    }
     if (bad || !dir)
         rt_cli_error("%s: cannot write %s: %s; nothing was written", f->what,
                      rt_cli_shown(f->name), rt_os_strerror(err));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ops/perfstats_reg.h"
+#include "platform/os.h"
 
 static const char usage_text[] =
     "Usage: regtool perfstats list [--json] FILE.reg\n"
@@ -147,6 +148,15 @@ static int remove_server(const char *server, const char *file,
                              input = {"the file", file, 1, 0};
     if (rt_cli_refuse_one_file(&patch, &input))
         return RT_EXIT_USAGE;
+    /* Nor the lock it holds beside the file while it writes (review 44
+     * R44-3: a patch put in its place let a second writer in). */
+    static const char *const lock[] = {".lock", NULL};
+    if (emit && rt_os_names_file(emit, file, lock) >= 0) {
+        rt_cli_error("--emit-reg '%s' names the lock '%s.lock' the removal "
+                     "holds while it writes; name another; nothing was "
+                     "written", rt_cli_shown(emit), rt_cli_shown(file));
+        return RT_EXIT_USAGE;
+    }
     size_t keys_left;
     char *why;
     enum rt_op_perfstats_status st =

@@ -250,6 +250,12 @@ static int names_tree_file(const struct tree_files *t, const char *path)
          * was deleted by the next uninstall). */
         if (in_inf_copy(t->win, path))
             return 1;
+        /* A file there by a link the user made of another name (review
+         * 44 R44-2: u/x.ini -> the INF copy's INI was replaced). */
+        char real[4096];
+        if (rt_os_realpath(path, real, sizeof real) == 0 &&
+            in_inf_copy(t->win, real))
+            return 1;
     }
     /* A table, current (perfc, perfh) or as installed (perfd, perfi),
      * in either folder of tables. */

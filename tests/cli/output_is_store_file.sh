@@ -115,7 +115,10 @@ expect_exit 0 "$REGTOOL" $S install $CS ini-samples/transfer.ini
 INF=$T/Windows/INF/TransferPerf/0009
 ln -s "$INF" "$TMPDIR/to-inf"
 tree_state "$T" >"$TMPDIR/before"
-for f in "$INF/transfer.ini" "$INF/COUNTEROFFSETS.H" "$TMPDIR/to-inf/transfer.ini"; do
+# A link of another name the user made to one of them (review 44 R44-2).
+ln -s "$INF/transfer.ini" "$TMPDIR/linked.ini"
+for f in "$INF/transfer.ini" "$INF/COUNTEROFFSETS.H" "$TMPDIR/to-inf/transfer.ini" \
+    "$TMPDIR/linked.ini"; do
     refused "backup --force $f" "$REGTOOL" $S backup --force "$f"
     refused "audit --textfile $f" "$REGTOOL" $S audit --textfile "$f"
 done
@@ -135,8 +138,12 @@ done
 # A patch whose folder its writer cannot write in (not there, or reached
 # beneath the tree through "..") is refused before the change, exit 3
 # (review 43 R43-3: the install was committed, then the patch refused).
+# So is one whose name is a folder or a FIFO (review 44 R44-2).
+mkdir "$TMPDIR/a-folder"
+mkfifo "$TMPDIR/a-fifo"
 for f in "$T/Windows/System32/../System32/p.reg" "$TMPDIR/no-such-folder/p.reg" \
-    "$T/Windows/System32/../INF/TransferPerf/0009/transfer.ini"; do
+    "$T/Windows/System32/../INF/TransferPerf/0009/transfer.ini" \
+    "$TMPDIR/a-folder" "$TMPDIR/a-fifo"; do
     # shellcheck disable=SC2086
     expect_exit 3 "$REGTOOL" $S install --replace $CS --emit-reg "$f" ini-samples/transfer.ini
     expect_grep "^regtool: --emit-reg: cannot write .*; nothing was written$" "$ERR"

@@ -61,9 +61,17 @@ ln -s "$TMPDIR/elsewhere" "$TMPDIR/w.reg.lock"
 expect_exit 3 "$REGTOOL" perfstats remove KERNEL "$TMPDIR/w.reg"
 expect_grep "w.reg.lock" "$ERR"
 expect_grep "nothing was written" "$ERR"
+[ "$(grep -c "nothing was written.*nothing was written" "$ERR")" = 0 ] ||
+    fail "said twice: $(cat "$ERR")"
 cmp "$TMPDIR/w.reg" "$TMPDIR/w.before" || fail "remove beside a link as its lock wrote the file"
 [ -e "$TMPDIR/elsewhere" ] && fail "remove followed the link planted as its lock"
 rm "$TMPDIR/w.reg.lock"
+# Nor may the patch be that lock, which the removal holds while it
+# writes (review 44 R44-3: the patch replaced it, a second writer got in).
+expect_exit 64 "$REGTOOL" perfstats remove --emit-reg "$TMPDIR/W.reg.LOCK" MSNP32 "$TMPDIR/w.reg"
+expect_grep "names the lock" "$ERR"
+cmp "$TMPDIR/w.reg" "$TMPDIR/w.before" || fail "remove with its lock as its patch wrote the file"
+[ ! -e "$TMPDIR/W.reg.LOCK" ] || fail "the patch was written as the lock"
 expect_exit 4 "$REGTOOL" perfstats remove VFAT "$TMPDIR/w.reg"
 expect_grep "has no stat server VFAT: nothing was written" "$ERR"
 cmp "$TMPDIR/w.reg" "$TMPDIR/w.before" || fail "a refused remove wrote the file"

@@ -635,15 +635,25 @@ char *rt_os_folder_of(const char *path)
 /* Which of FILE's names with SUFFIXES that exist PATH is, as a file:
  * another spelling of one (a short name on Windows, SOFTWA~1.LOG for
  * SOFTWARE.LOG1; a second link to it) where the names differ. */
-/* Whether PATH cannot be looked at because a held folder refuses a
- * step of it ("..", "."): the writer resolves the user's path otherwise
+/* Whether PATH cannot be looked at because a held folder refuses a ".."
+ * step of it: the writer resolves the user's path otherwise
  * (a link of the user's followed first), so such a path is taken as the
  * store's file, not as another (review 44 R44-8: "../link" typed in the
  * store's folder replaced the hive the link leads to). */
 static int refused_beneath(const char *path)
 {
+    int dotdot = 0;
+    for (const char *p = path; *p && !dotdot;) {
+        size_t n = 0;
+        while (p[n] && !rt_os_is_separator(p[n]))
+            n++;
+        dotdot = n == 2 && p[0] == '.' && p[1] == '.';
+        p += n;
+        while (*p && rt_os_is_separator(*p))
+            p++;
+    }
     struct rt_os_stat st;
-    return rt_os_stat(path, &st) != 0 && errno == EXDEV;
+    return dotdot && rt_os_stat(path, &st) != 0 && errno == EXDEV;
 }
 
 static int same_as_one_there(const char *path, const char *file,

@@ -254,10 +254,11 @@ static int refused_output(struct rt_store *s, const struct rt_cli_file *files,
     return 0;
 }
 
-/* 1 when output F's folder is one its writer cannot write in, whatever
- * the change (so it is refused before the change, not after it): not there, or reached beneath the open tree by a step the
- * tree refuses ("..", a link: review 43 R43-3, an install committed and
- * then its patch refused, exit 3). Said. */
+/* 1 when output F is one its writer cannot write, whatever the change
+ * (so it is refused before the change, not after it): its folder reached
+ * beneath the open tree by a step the tree refuses ("..", a link: review
+ * 43 R43-3, an install committed and then its patch refused, exit 3);
+ * with MISSING_TOO, whatever its saving would refuse. Said. */
 static int unwritable_folder(const struct rt_cli_file *f, int missing_too)
 {
     char *typed = rt_os_without_dot_steps(f->name);

@@ -632,9 +632,6 @@ char *rt_os_folder_of(const char *path)
     return dir;
 }
 
-/* Which of FILE's names with SUFFIXES that exist PATH is, as a file:
- * another spelling of one (a short name on Windows, SOFTWA~1.LOG for
- * SOFTWARE.LOG1; a second link to it) where the names differ. */
 /* Whether PATH cannot be looked at because a held folder refuses a ".."
  * step of it: the writer resolves the user's path otherwise
  * (a link of the user's followed first), so such a path is taken as the
@@ -656,6 +653,9 @@ static int refused_beneath(const char *path)
     return dotdot && rt_os_stat(path, &st) != 0 && errno == EXDEV;
 }
 
+/* Which of FILE's names with SUFFIXES that exist PATH is, as a file:
+ * another spelling of one (a short name on Windows, SOFTWA~1.LOG for
+ * SOFTWARE.LOG1; a second link to it) where the names differ. */
 static int same_as_one_there(const char *path, const char *file,
                              const char *const *suffixes)
 {

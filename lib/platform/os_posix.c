@@ -108,13 +108,9 @@ static int open_new_outside(const char *path, int flags)
 {
     const char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
-    char *folder = slash ? strndup(path, slash == path ? 1
-                                                       : (size_t)(slash - path))
-                         : strdup(".");
-    if (!folder) {
-        errno = ENOMEM;
+    char *folder = rt_os_folder_of(path);
+    if (!folder)
         return -1;
-    }
     int dir = open(folder, O_PATH | O_DIRECTORY | O_CLOEXEC);
     int err = errno;
     free(folder);

@@ -215,7 +215,7 @@ static int in_inf_copy(const char *win, const char *path)
 /* The files of a tree's hive store, as far as they are known (NULL:
  * not known, or not in this tree). */
 struct tree_files {
-    const char *hives[2];       /* each with its .LOG, .LOG1, .LOG2 */
+    const char *hives[3];       /* each with its .LOG, .LOG1, .LOG2 */
     const char *journal, *lock;
     const char *win;            /* PerfStringBackup.INI, INF copies */
     const char *tables[2];      /* System32 and SysWOW64's .dat tables */
@@ -228,7 +228,7 @@ static int names_tree_file(const struct tree_files *t, const char *path)
     static const char *const hive_and_logs[] = {"", ".LOG", ".LOG1", ".LOG2",
                                                 NULL};
     static const char *const itself[] = {"", NULL};
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (t->hives[i] && rt_os_names_file(path, t->hives[i],
                                             hive_and_logs) >= 0)
             return 1;
@@ -288,7 +288,7 @@ int hive_own_file(struct rt_store *st, const char *path)
 {
     struct hive_store *s = hs(st);
     const struct tree_files t = {
-        {s->software.path, s->system.path}, s->journal, s->lock_path,
+        {s->software.path, s->system.path, NULL}, s->journal, s->lock_path,
         hive_windows_dir(&s->base), {s->system32, s->syswow64}};
     return names_tree_file(&t, path);
 }
@@ -318,7 +318,8 @@ int rt_store_hive_tree_names(const char *hive, const char *path)
         asprintf(&lock, "%s/" RT_HIVE_LOCK_NAME, config) < 0 ||
         (win && asprintf(&wow, "%s/SysWOW64", win) < 0))
         goto out;
-    const struct tree_files t = {{software, system}, journal, lock, win,
+    /* HIVE itself too, whatever its name (hive:a.hiv,b.hiv). */
+    const struct tree_files t = {{hive, software, system}, journal, lock, win,
                                  {system32, wow}};
     named = names_tree_file(&t, path);
 out:

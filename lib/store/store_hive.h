@@ -41,8 +41,8 @@ struct rt_store *rt_store_hive_open(const char *spec,
                                     struct rt_diags *d, struct rt_error *e);
 
 /* Whether PATH names a file a hive store of the tree the hive file HIVE
- * lies in would write: SOFTWARE, SYSTEM and their logs, the journal and
- * lock beside HIVE; where HIVE's folder is System32/config, the .dat
+ * lies in would write: HIVE, SOFTWARE, SYSTEM and their logs, the
+ * journal and lock beside HIVE; where HIVE's folder is System32/config, the .dat
  * tables of System32 and SysWOW64, PerfStringBackup.INI and INF copies
  * (as a store's own files: any letter case, any way there, another name
  * of one that exists). For an output named outside a store (hive

@@ -149,6 +149,18 @@ int rt_engine_install_trust(const struct rt_database *db,
                             "(rename the symbol file)",
                             ini, spec->symbolfile_line, shown, bad);
     }
+    /* Both lie in one INF folder, whose names ignore letter case on
+     * Windows: a symbol file named as the INI in another case (review 44
+     * R44-9) would leave the copy one file, its INI or its symbols. */
+    if (sym && rt_name_casecmp(sym, ini_name) == 0) {
+        rt_side_name_shown(sym, shown, sizeof shown);
+        return rt_error_set(e, RT_ERR_INVALID_DATA,
+                            "%s:%u: symbolfile '%s' names the INI's own "
+                            "copy in the INF folder (names there ignore "
+                            "letter case); nothing was written (rename the "
+                            "symbol file)",
+                            ini, spec->symbolfile_line, shown);
+    }
     if (opt->force)
         return 0;
 

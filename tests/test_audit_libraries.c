@@ -50,7 +50,8 @@ static void build(struct rt_database *db, const struct svc *v, size_t n)
 }
 
 /* A tree: every path in FILES (NULL-terminated) exists; one written
- * "!PATH" has a link or special file on its way (-1). */
+ * "!PATH" has a link or special file on its way (-1), one written
+ * "?PATH" two names differing only in case (-3). */
 static int table_exists(void *ctx, const char *path)
 {
     for (const char *const *f = ctx; *f; f++)
@@ -58,6 +59,8 @@ static int table_exists(void *ctx, const char *path)
             return 1;
         else if (**f == '!' && !strcasecmp(*f + 1, path))
             return -1;
+        else if (**f == '?' && !strcasecmp(*f + 1, path))
+            return -3;
     return 0;
 }
 
@@ -941,6 +944,37 @@ static void links_on_the_way_leave_a_library_unchecked(void **state)
     const struct svc gone[] = {STD("X", "%SystemRoot%\\Lnk\\p.dll")};
     expect_one(gone, 1, plain, "library-not-found", RT_AUDIT_WARNING);
 }
+
+/* Two entries whose names differ only in case on the way to a DLL (two
+ * folders two.dll and TWO.DLL, review 44 R44-6, were taken for the DLL):
+ * which one Windows uses is not known, so the DLL is neither found nor
+ * missing, and a warning naming the path, where a disk's author could
+ * otherwise hide a missing or replaced one. */
+static void names_differing_in_case_leave_a_library_unjudged(void **state)
+{
+    (void)state;
+    static const char *const tree[] = {
+        "Windows\\System32\\ntdll.dll", "?Windows\\System32\\two.dll",
+        "?Program Files\\V\\v.dll", NULL,
+    };
+    const char *libs[] = {"%SystemRoot%\\System32\\two.dll",
+                          "C:\\Program Files\\V\\v.dll", "two.dll"};
+    const char *said[] = {"on the way to Windows\\System32\\two.dll",
+                          "on the way to C:\\Program Files\\V\\v.dll",
+                          "on the way to two.dll"};
+    for (size_t i = 0; i < 3; i++) {
+        const struct svc v[] = {STD("X", libs[i])};
+        struct rt_findings f;
+        run(v, 1, tree, &f);
+        expect_among(&f, "library-name-ambiguous", RT_AUDIT_WARNING);
+        const char *m = message_of(find(&f, "library-name-ambiguous"));
+        assert_non_null(strstr(m, said[i]));
+        assert_non_null(strstr(m, "differ only in letter case"));
+        assert_null(find(&f, "library-not-found"));
+        assert_null(find(&f, "library-unchecked"));
+        rt_findings_free(&f);
+    }
+}
 /* A tree opened from its Windows folder alone (WINNT here), whose
  * drive's root the store does not hold: nothing outside WINNT is asked
  * of the tree, not even listed for a short name (the root's Vendor would
@@ -1041,6 +1075,7 @@ int main(void)
         cmocka_unit_test(long_values_are_never_cut),
         cmocka_unit_test(stream_names_are_judged),
         cmocka_unit_test(links_on_the_way_leave_a_library_unchecked),
+        cmocka_unit_test(names_differing_in_case_leave_a_library_unjudged),
         cmocka_unit_test(a_root_not_held_is_not_looked_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -149,9 +149,11 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
  * decides how to look, e.g. case-insensitively on a Linux copy. */
 struct rt_audit_tree {
     /* 1 when PATH is a file of the tree, 2 a folder, 0 neither, -1
-     * when a link or special file stands on its way (not followed), -2
-     * when memory ran
-     * out looking (the audit then fails). PATH is relative to the
+     * when a link or special file stands on its way (not followed), -3
+     * when a folder on its way holds two entries whose names differ only
+     * in letter case (Windows sees one name there, and which of the two
+     * is not known), -2 when memory ran out looking (the audit then
+     * fails). PATH is relative to the
      * drive's root, '\'-separated, in any case ("Windows\System32\
      * perfos.dll", "Program Files\X\x.dll"). */
     int (*exists)(void *ctx, const char *path);

@@ -69,7 +69,8 @@ struct libaudit {
     int have_wow64;      /* ... and a SysWOW64 with them */
     int bits;            /* 64 or 32 when the tree has files, else 0 */
     struct rt_short_names *shorts;   /* the tree's folders, each listed once */
-    int refused;         /* a look-up met a link or special file */
+    int refused;         /* a look-up met a link or special file (1),
+                            or two names differing only in case (2) */
     int folder;          /* a Library looked for was a folder */
 };
 
@@ -504,7 +505,7 @@ static int exists(struct libaudit *a, const char *fmt, const char *x,
     if (r == -2)
         a->failed = 1;
     else if (r < 0)
-        a->refused = 1;
+        a->refused |= r == -3 ? 2 : 1;
     return r > 0 ? r : 0;
 }
 
@@ -528,19 +529,31 @@ static const char *folder_note(const struct libaudit *a)
 }
 
 /* A DLL not found where a look-up met a link or special file of the tree
- * (which regtool does not follow: it may lead anywhere on this machine)
- * is not missing but unknown: said so, and 1. */
+ * (not followed: it may lead anywhere on this machine), or two names
+ * that differ only in case, is not missing but unknown: said so, and 1. */
 static int unchecked_by_link(struct libaudit *a,
                              const struct rt_service_info *s,
                              const char *dir, const char *rest)
 {
     if (!a->refused)
         return 0;
-    ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
-        "check the file on the machine itself",
-        "%s: Library %s: a link or special file stands on the way to %s%s%s in "
-        "the tree, which regtool does not follow; whether it exists is not "
-        "checked offline", s->name, s->library, dir, *dir ? "\\" : "", rest);
+    /* Two names for one (R44-6: folders two.dll and TWO.DLL were taken
+     * for the DLL) could hide a missing one: a warning, as Windows makes
+     * them only in a folder set case-sensitive. */
+    int twins = a->refused & 2;
+    ADD(a, twins ? "library-name-ambiguous" : "library-unchecked",
+        twins ? RT_AUDIT_WARNING : RT_AUDIT_INFO, NULL, NULL,
+        twins ? "check the file on the machine itself, and rename or remove "
+                "the entry that is not meant"
+              : "check the file on the machine itself",
+        "%s: Library %s: %s on the way to %s%s%s in the tree%s; whether it "
+        "exists is not checked offline", s->name, s->library,
+        twins ? "a folder" : "a link or special file stands",
+        dir, *dir ? "\\" : "", rest,
+        twins ? " holds two entries whose names differ only in letter case, "
+                "where Windows sees one name and which of the two it uses "
+                "is not known"
+              : ", which regtool does not follow");
     return 1;
 }
 

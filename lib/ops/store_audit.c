@@ -78,15 +78,15 @@ static char *tree_find(const struct tree_ctx *t, const char *path)
  * by the platform layer as every path of the tree is): what lies beyond
  * is not looked at. Or outside the tree held (EACCES: never asked by the
  * engine, which knows it from root_unheld). -2 out of memory: a file
- * not looked for is not missing. */
+ * not looked for is not missing. -3 two names on the way that differ
+ * only in case (EEXIST): which of them Windows uses is not known, and
+ * neither is judged (a folder and its twin were taken for a file). */
 static int tree_exists(void *ctx, const char *path)
 {
     char *cur = tree_find(ctx, path);
-    /* Two names of it that differ only in case: one of them is what
-     * Windows loads, and it is there. */
     if (!cur)
         return errno == ENOMEM ? -2
-               : errno == EEXIST ? 1
+               : errno == EEXIST ? -3
                : errno == ELOOP || errno == ENODEV || errno == EXDEV ||
                        errno == EACCES
                    ? -1

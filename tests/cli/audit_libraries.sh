@@ -97,6 +97,21 @@ jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-not-found" and
        (.message | test("^PerfDisk: .*perfdisk.dll is not in the tree \\(a folder of that name is, which Windows cannot load as a DLL\\)")))' \
     "$OUT" >/dev/null || fail "perfdisk.dll a folder: $(cat "$OUT")"
 rmdir "$D/Windows/System32/perfdisk.dll"
+
+# Two folders, or a file and a folder, whose names differ only in case
+# where the Library is: which Windows uses is not known, so neither is
+# judged, and a warning (review 44 R44-6: the two folders were taken
+# for the DLL, no finding; the file beside a folder hid it).
+for second in dir file; do
+    mkdir "$D/Windows/System32/perfdisk.dll"
+    if [ $second = dir ]; then mkdir "$D/Windows/System32/PERFDISK.DLL"
+    else : >"$D/Windows/System32/PERFDISK.DLL"; fi
+    expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+    jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-name-ambiguous" and
+           (.message | test("^PerfDisk: .*on the way to Windows.System32.perfdisk.dll in the tree holds two entries whose names differ only in letter case")))' \
+        "$OUT" >/dev/null || fail "perfdisk.dll twice ($second): $(cat "$OUT")"
+    rm -r "$D/Windows/System32/perfdisk.dll" "$D/Windows/System32/PERFDISK.DLL"
+done
 : >"$D/Windows/System32/perfdisk.dll"
 
 # A link where a Library is, or on the folders leading to it: not

@@ -511,6 +511,29 @@ static void short_names(void **state)
     run(other, 1, regist, &f);
     expect_among(&f, "library-user-writable", RT_AUDIT_WARNING);
     rt_findings_free(&f);
+    /* Nor when one folder's prefix resolves it (review 44 R44-7:
+     * PROVIS~1 was Provisioning, judged clean): the disk may have given
+     * that short name to Temp, which Windows would load from. Found where
+     * the prefix leads, and the warning says both. */
+    static const char *const provis[] = {
+        "Windows\\System32\\ntdll.dll", "Windows\\SysWOW64\\ntdll.dll",
+        "Windows\\Provisioning\\e.dll", "Windows\\Temp\\t",
+        "Windows\\System32\\drivers\\UMDFLongName\\e.dll", NULL,
+    };
+    const struct svc pv[] = {STD("X", "C:\\Windows\\PROVIS~1\\e.dll")};
+    run(pv, 1, provis, &f);
+    expect_among(&f, "library-user-writable", RT_AUDIT_WARNING);
+    const char *said = message_of(find(&f, "library-user-writable"));
+    assert_non_null(strstr(said, "(C:\\Windows\\Provisioning\\e.dll)"));
+    assert_non_null(strstr(said, "resolves only by its prefix"));
+    assert_non_null(strstr(said, "may stand for C:\\Windows\\Temp,"));
+    assert_null(find(&f, "library-not-found"));
+    rt_findings_free(&f);
+    /* Resolved by its prefix where no folder users write to lies: judged
+     * where it leads, no warning. */
+    const struct svc umdf[] = {
+        STD("X", "C:\\Windows\\System32\\drivers\\UMDFLO~1\\e.dll")};
+    assert_int_equal(warnings_of(umdf, 1, provis), 0);
     /* Where no folder users write to lies (below INF, below drivers), an
      * unresolved short name stays info. */
     const struct svc inf[] = {STD("X", "C:\\Windows\\System32\\drivers\\UNKNOW~1\\e.dll")};

@@ -5,6 +5,7 @@
  * DLL, and, given the tree's file-existence facts, whether the DLL is
  * there at all. Pure: the files are asked through struct rt_audit_tree. */
 #include "engine/audit.h"
+#include "engine/audit_shared_dlls.h"
 #include "engine/audit_short_names.h"
 #include "model/strbuf.h"
 
@@ -112,6 +113,10 @@ struct lib_path {
      * are not known. MAY_BE is a user-writable place it may stand for. */
     int unresolved;
     char may_be[272];   /* C:\ and the name of a folder at the root */
+    /* A short name the tree's folders resolved by its prefix, as Windows
+     * forms them; TYPED is REST as it was before. */
+    int by_prefix;
+    char typed[LIBRARY_MAX + 1];
 };
 
 static int starts_ci(const char *s, const char *prefix)
@@ -294,6 +299,7 @@ static void resolve_short(struct libaudit *a, struct lib_path *p)
 {
     if (!strchr(p->rest, '~'))
         return;
+    memcpy(p->typed, p->rest, sizeof p->rest);
     char out[sizeof p->rest] = "";
     size_t k = 0;
     for (const char *s = p->rest; *s;) {
@@ -310,6 +316,7 @@ static void resolve_short(struct libaudit *a, struct lib_path *p)
                 a->failed = 1;
             if (m.n == 1) {
                 name = m.first;
+                p->by_prefix |= strcasecmp(c, m.first) != 0;
             } else {
                 const char *setup = NULL;
                 int bits = a->bits;
@@ -440,19 +447,32 @@ static int has_component(const char *rest, const char *name)
  * own, missing), and a short name the tree did not resolve that may
  * stand for a folder users can write to is said to (R42-13: as at the
  * drive's root). */
+static void as_system32(char *rest, size_t size)
+{
+    if (first_is(rest, "Sysnative")) {
+        char tmp[LIBRARY_MAX + 1];
+        int n = snprintf(tmp, sizeof tmp, "System32%s%s",
+                         *after_first(rest) ? "\\" : "", after_first(rest));
+        if (n > 0 && (size_t)n < sizeof tmp && (size_t)n < size)
+            memcpy(rest, tmp, (size_t)n + 1);
+    }
+}
+
 static void windows_place(const struct libaudit *a, struct lib_path *p)
 {
-    if (first_is(p->rest, "Sysnative")) {
-        char tmp[sizeof p->rest];
-        int n = snprintf(tmp, sizeof tmp, "System32%s%s",
-                         *after_first(p->rest) ? "\\" : "",
-                         after_first(p->rest));
-        if (n > 0 && (size_t)n < sizeof tmp)
-            memcpy(p->rest, tmp, sizeof tmp);
-    }
-    if (!p->unresolved || *p->may_be)
+    as_system32(p->rest, sizeof p->rest);
+    /* One the tree resolved by its prefix is Windows' own assignment only
+     * where nobody gave the name to another folder (fsutil file
+     * setshortname; review 44 R44-7: PROVIS~1 taken for Provisioning,
+     * though the disk may give it to Temp): judged as typed too. */
+    char typed[sizeof p->typed];
+    snprintf(typed, sizeof typed, "%s", after_first(p->typed));
+    as_system32(typed, sizeof typed);
+    if (*p->may_be || (!p->unresolved && (!p->by_prefix ||
+                       rt_audit_writable_in_windows(p->rest, 0))))
         return;
-    const char *place = rt_audit_writable_in_windows(p->rest, 1);
+    const char *place =
+        rt_audit_writable_in_windows(p->unresolved ? p->rest : typed, 1);
     if (place)
         snprintf(p->may_be, sizeof p->may_be, "C:\\%s\\%s",
                  windows_name(a), place);
@@ -651,15 +671,6 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
             "%s\\SysWOW64", s->name, s->library, w, w);
 }
 
-static int empty(const char *v)
-{
-    if (!v)
-        return 1;
-    while (*v == ' ' || *v == '\t')
-        v++;
-    return !*v;
-}
-
 static void check_values(struct libaudit *a, const struct rt_service_info *s)
 {
     if (!s->library && !s->library_type) {
@@ -672,17 +683,17 @@ static void check_values(struct libaudit *a, const struct rt_service_info *s)
             CHECK_VALUES,
             "%s: Library is of type %u, not REG_SZ or REG_EXPAND_SZ", s->name,
             s->library_type);
-    } else if (empty(s->library)) {
+    } else if (rt_audit_blank(s->library)) {
         ADD(a, "library-empty", RT_AUDIT_WARNING, NULL, SYMPTOM_SKIPPED,
             CHECK_VALUES, "%s: Library is empty", s->name);
     }
     const char *missing[3];
     size_t n = 0;
-    if (empty(s->open))
+    if (rt_audit_blank(s->open))
         missing[n++] = "Open";
-    if (empty(s->collect))
+    if (rt_audit_blank(s->collect))
         missing[n++] = "Collect";
-    if (empty(s->close))
+    if (rt_audit_blank(s->close))
         missing[n++] = "Close";
     if (n)
         ADD(a, "procedures-missing", RT_AUDIT_WARNING, NULL, SYMPTOM_SKIPPED,
@@ -718,9 +729,14 @@ static void check_place(struct libaudit *a, const struct rt_service_info *s,
     if (*p->may_be) {
         ADD(a, "library-user-writable", RT_AUDIT_WARNING, NULL, SYMPTOM_HIJACK,
             CHECK_PLACE,
-            "%s: Library %s is an 8.3 short name the tree does not resolve, "
-            "and it may stand for %s, a place users can write to", s->name,
-            s->library, p->may_be);
+            "%s: Library %s%s is an 8.3 short name %s, and it may stand for "
+            "%s, a place users can write to", s->name, s->library,
+            p->unresolved ? "" : at,
+            p->unresolved ? "the tree does not resolve"
+                          : "the tree resolves only by its prefix (a short "
+                            "name is the disk's to give: fsutil file "
+                            "setshortname)",
+            p->may_be);
     } else if (user_writable(p)) {
         ADD(a, "library-user-writable", RT_AUDIT_WARNING, NULL, SYMPTOM_HIJACK,
             CHECK_PLACE,
@@ -806,96 +822,23 @@ static char *dll_key(struct libaudit *a, const char *lib)
     return asprintf(&out, "%d:%s", kind, key) < 0 ? NULL : out;
 }
 
-/* Orders NULL before any text, texts case-insensitively. */
-static int cmp_ci(const char *x, const char *y)
+/* Callback of rt_audit_shared_dll_pairs. */
+static char *library_key(void *ctx, const char *library)
 {
-    return x && y ? strcasecmp(x, y) : (x != NULL) - (y != NULL);
-}
-
-struct shared_ent {
-    char *key;          /* dll_key of its Library */
-    size_t i;           /* index in the database's services */
-    const struct rt_service_info *s;
-};
-
-static int procs_cmp(const struct rt_service_info *s,
-                     const struct rt_service_info *o)
-{
-    int c = cmp_ci(s->open, o->open);
-    if (!c)
-        c = cmp_ci(s->collect, o->collect);
-    return c ? c : cmp_ci(s->close, o->close);
-}
-
-/* By DLL, within a DLL by the three procedures, then in database order. */
-static int shared_ent_cmp(const void *x, const void *y)
-{
-    const struct shared_ent *a = x, *b = y;
-    int c = strcasecmp(a->key, b->key);
-    if (!c)
-        c = procs_cmp(a->s, b->s);
-    return c ? c : a->i < b->i ? -1 : a->i > b->i;
-}
-
-struct pair {
-    size_t i, j;
-};
-
-static int pair_cmp(const void *x, const void *y)
-{
-    const struct pair *a = x, *b = y;
-    if (a->i != b->i)
-        return a->i < b->i ? -1 : 1;
-    return a->j < b->j ? -1 : a->j > b->j;
+    return dll_key(ctx, library);
 }
 
 /* Providers whose Library names the same DLL with other procedures: each
- * such pair once, in database order. The services are sorted by DLL and
- * procedures, so that the work is O(n log n) plus the pairs reported,
- * never a comparison of every two providers. */
+ * such pair once, in database order (audit_shared_dlls.h). */
 static void check_shared(struct libaudit *a)
 {
     const struct rt_database *db = a->db;
-    struct shared_ent *ent = calloc(db->n_services + 1, sizeof *ent);
-    struct pair *pairs = NULL;
-    size_t n = 0, np = 0, cap = 0;
-    if (!ent)
-        goto nomem;
-    for (size_t i = 0; i < db->n_services; i++) {
-        if (empty(db->services[i].library))
-            continue;
-        if (!(ent[n].key = dll_key(a, db->services[i].library)))
-            goto nomem;
-        ent[n].s = &db->services[i];
-        ent[n++].i = i;
+    struct rt_dll_pair *pairs = NULL;
+    size_t np = 0;
+    if (rt_audit_shared_dll_pairs(db, library_key, a, &pairs, &np) != 0) {
+        a->failed = 1;
+        return;
     }
-    qsort(ent, n, sizeof *ent, shared_ent_cmp);
-    for (size_t g = 0, end; g < n; g = end) {
-        for (end = g + 1; end < n && !strcasecmp(ent[g].key, ent[end].key);)
-            end++;
-        /* Within the DLL's group: every two of different procedures. */
-        for (size_t x = g, xe; x < end; x = xe) {
-            for (xe = x + 1; xe < end && !procs_cmp(ent[x].s, ent[xe].s);)
-                xe++;
-            for (size_t p = x; p < xe; p++)
-                for (size_t q = xe; q < end; q++) {
-                    if (np == cap) {
-                        size_t nc = cap ? 2 * cap : 16;
-                        struct pair *v = realloc(pairs, nc * sizeof *v);
-                        if (!v)
-                            goto nomem;
-                        pairs = v;
-                        cap = nc;
-                    }
-                    size_t i = ent[p].i, j = ent[q].i;
-                    pairs[np++] = i < j ? (struct pair){i, j}
-                                        : (struct pair){j, i};
-                }
-        }
-    }
-    /* No pairs, no array: qsort takes no NULL, even for nothing. */
-    if (np)
-        qsort(pairs, np, sizeof *pairs, pair_cmp);
     for (size_t k = 0; k < np; k++) {
         const struct rt_service_info *s = &db->services[pairs[k].i];
         const struct rt_service_info *o = &db->services[pairs[k].j];
@@ -907,13 +850,6 @@ static void check_shared(struct libaudit *a)
             o->collect ? o->collect : "-", o->close ? o->close : "-",
             s->library);
     }
-    goto out;
-nomem:
-    a->failed = 1;
-out:
-    for (size_t k = 0; k < n; k++)
-        free(ent[k].key);
-    free(ent);
     free(pairs);
 }
 
@@ -949,7 +885,7 @@ int rt_audit_libraries(const struct rt_database *db,
         if (!s->has_perf)
             continue;
         check_values(&a, s);
-        if (empty(s->library))
+        if (rt_audit_blank(s->library))
             continue;
         struct lib_path p;
         classify(&a, s->library, &p);

@@ -121,10 +121,11 @@ static int saving_name(struct rt_os_saving *sv, const char *path,
      * place by a rename, which would replace a FIFO, a device, a link
      * (the user's /dev/stdout, whatever it leads to) with a file, and a
      * numbered name beside it would be written in /dev. Beneath a tree
-     * or a disk, the open refuses them by the tree's rules. */
+     * or a disk the stat does not follow the name, a link there being
+     * what it is (review 44 R44-5: one planted as the output's name was
+     * replaced, where the same outside is refused). */
     struct rt_os_stat now;
-    int outside = !rt_os_is_confined(path);
-    int link = outside && rt_os_is_link(path);
+    int link = !rt_os_is_confined(path) && rt_os_is_link(path);
     if (link)
         return abandoned(sv, NULL,
                          rt_os_refuse(ELOOP,
@@ -133,7 +134,7 @@ static int saving_name(struct rt_os_saving *sv, const char *path,
                                       "the name, which would replace the "
                                       "link; name the file it leads to",
                                       path));
-    if (outside && rt_os_stat(path, &now) == 0 && now.kind != RT_OS_ABSENT &&
+    if (rt_os_stat(path, &now) == 0 && now.kind != RT_OS_ABSENT &&
         now.kind != RT_OS_FILE) {
         int r = rt_os_refuse(now.kind == RT_OS_DIR ? EISDIR : ENODEV,
                              "%s is %s, not a file: regtool writes a file "

@@ -39,6 +39,37 @@ for name in stdout to-file fifo folder; do
     done
 done
 
+# The same names planted beneath the tree (its Windows\Temp, as a disk's
+# author would): refused as outside it, left as they were, the store
+# unchanged, where the rename replaced each (review 44 R44-5). A writer's
+# --emit-reg is refused before its change.
+W=$T/Windows/Temp
+mkdir -p "$W"
+ln -s "$D/file" "$W/link.ini"
+mkfifo "$W/fifo.ini"
+if [ "$(id -u)" = 0 ]; then mknod "$W/device.ini" c 1 3; fi
+cp ini-samples/transfer.ini ini-samples/CounterOffsets.h "$TMPDIR/"
+CS='--create-service --library %SystemRoot%\System32\transferperf.dll --open O --collect C --close X'
+tree_state "$T" >"$TMPDIR/tree.state"
+for name in link fifo device; do
+    [ -e "$W/$name.ini" ] || [ -L "$W/$name.ini" ] || continue
+    case $name in
+    link) what="is a symbolic link, not a file" ;;
+    fifo) what="is a FIFO, not a file" ;;
+    device) what="is a character device, not a file" ;;
+    esac
+    for args in "$S backup --force $W/$name.ini" "$S audit --textfile $W/$name.ini" \
+        "$S install $CS --emit-reg $W/$name.ini $TMPDIR/transfer.ini"; do
+        # shellcheck disable=SC2086
+        timeout 20 "$REGTOOL" $args >"$TMPDIR/stdout-file" 2>"$ERR"
+        rc=$?
+        [ "$rc" -eq 3 ] || { cat "$ERR" >&2; fail "$args exited $rc, want 3"; }
+        expect_grep "$W/$name.ini $what" "$ERR"
+        expect_same_tree "$T" "$TMPDIR/tree.state" "$args changed the tree"
+        expect_same_tree "$D" "$TMPDIR/names.state" "$args changed $D"
+    done
+done
+
 # Files someone else made first, named where the next temporaries would
 # be if their names came from the clock and a count (review 41 R41-4:
 # every save there failed, said as the output's own names existing): the

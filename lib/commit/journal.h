@@ -208,7 +208,9 @@ int rt_lock_check(const char *lock_path, struct rt_error *e);
  * "waiting for another regtool (pid N, started T) holding FILE", and the
  * wait ends after SECONDS (-1: never; 0: at once) with
  * RT_ERR_LOCK_VIOLATION, or at an interrupt with RT_ERR_CANCELLED. The
- * holder's pid and start are written into the lock file for waiters. */
+ * holder's pid and start are written into the lock file for waiters.
+ * Taken before anything is written, so every refusal's message says
+ * nothing was written (or changed): callers add no words of their own. */
 struct rt_lock;
 struct rt_lock_wait {
     int seconds;

@@ -84,7 +84,8 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
         if (err != EWOULDBLOCK && err != EBUSY) {
             rt_os_close(l->fd);
             free(l);
-            return rt_error_set(e, RT_ERR_LOCK_VIOLATION, "%s: %s", lock_path,
+            return rt_error_set(e, RT_ERR_LOCK_VIOLATION,
+                                "%s: %s; nothing was written", lock_path,
                                 rt_os_strerror(err));
         }
         holder(l->fd, lock_path, who, sizeof who);

@@ -390,9 +390,7 @@ enum rt_op_perfstats_status rt_op_perfstats_remove(const char *file,
     if (rt_store_reg_lock(file, &lock, &e) != 0) {
         st = e.code == RT_ERR_NOT_ENOUGH_MEMORY
                  ? say(why, RT_OP_PERFSTATS_NO_MEMORY, "out of memory")
-                 : say(why, RT_OP_PERFSTATS_UNWRITABLE, "%s%s", e.message,
-                       strstr(e.message, "nothing was written")
-                           ? "" : "; nothing was written");
+                 : say(why, RT_OP_PERFSTATS_UNWRITABLE, "%s", e.message);
     } else {
         st = remove_held(file, server, codepage, patch, keys_left, why);
         rt_lock_release(lock);

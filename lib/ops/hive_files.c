@@ -261,7 +261,7 @@ enum rt_op_recover_outcome rt_op_hive_recover(const char *path,
      * of the tree refused), the other hive, a .dat table,
      * PerfStringBackup.INI or an INF copy's file, --force or not: what
      * is replaced there is the tree's database, not an old copy. */
-    int in_tree = named == -1 ? rt_store_hive_tree_names(path, out) : 0;
+    int in_tree = named == -1 ? rt_store_hive_tree_names(path, NULL, out) : 0;
     if (in_tree < 0)
         return outcome(r, RT_OP_RECOVER_UNWRITABLE, ENOMEM);
     if (in_tree)

@@ -101,19 +101,27 @@ struct rt_store *rt_op_open_store(const char *spec,
     return s;
 }
 
-/* Whether PATH names a file of a hive tree whose SYSTEM would be
- * DIR/REL/SYSTEM. */
-static int tree_file_at(const char *dir, const char *rel, const char *path)
+/* Whether PATH names a file of a hive tree whose config folder would be
+ * DIR/REL, REL found in any letter case as the store finds it (a disk
+ * upgraded from XP: WINDOWS/system32/CONFIG), with the tables of
+ * --tables (TABLES, or NULL). 0 where there is no such folder. */
+static int tree_file_at(const char *dir, const char *rel, const char *tables,
+                        const char *path)
 {
+    char *config = *rel ? rt_os_path_ci(dir, rel, 1) : strdup(dir);
     char *system = NULL;
-    if (asprintf(&system, "%s%s/SYSTEM", dir, rel) < 0)
-        return -1;
-    int named = rt_store_hive_tree_names(system, path);
+    if (!config)
+        return errno == ENOMEM ? -1 : 0;
+    int named = asprintf(&system, "%s/SYSTEM", config) < 0
+                    ? -1
+                    : rt_store_hive_tree_names(system, tables, path);
+    free(config);
     free(system);
     return named;
 }
 
-int rt_op_spec_names_file(const char *spec, const char *path)
+int rt_op_spec_names_file(const char *spec, const char *tables,
+                          const char *path)
 {
     static const char *const itself[] = {"", NULL};
     static const char *const file_and_lock[] = {"", ".lock", NULL};
@@ -127,19 +135,22 @@ int rt_op_spec_names_file(const char *spec, const char *path)
     if (p.kind == RT_SPEC_HIVE_FILES) {
         const char *comma = strchr(p.arg, ',');
         char *first = comma ? strndup(p.arg, (size_t)(comma - p.arg)) : NULL;
-        int named = first ? rt_store_hive_tree_names(first, path) : -1;
+        int named = first ? rt_store_hive_tree_names(first, tables, path)
+                          : -1;
         if (named == 0)
-            named = rt_store_hive_tree_names(comma + 1, path);
+            named = rt_store_hive_tree_names(comma + 1, tables, path);
         free(first);
         return named != 0;
     }
     if (p.kind != RT_SPEC_HIVE_TREE)
         return 0;
-    /* The tree's root, its Windows directory, or its config folder. */
-    static const char *const config[] = {"/Windows/System32/config",
-                                         "/System32/config", ""};
+    /* The tree's root, its Windows directory, its System32 folder or its
+     * config folder, as the store takes them (review 45 R45-1: the
+     * System32 folder's layout and other letter cases were not tried). */
+    static const char *const config[] = {"Windows/System32/config",
+                                         "System32/config", "config", ""};
     for (size_t i = 0; i < sizeof config / sizeof *config; i++) {
-        int named = tree_file_at(p.arg, config[i], path);
+        int named = tree_file_at(p.arg, config[i], tables, path);
         if (named != 0)
             return 1;
     }

@@ -416,8 +416,10 @@ int rt_op_owns_file(struct rt_store *s, const char *path);
  * names: a hive pair's or tree's hives and their logs, journal and lock
  * (and, a tree's, its tables and side files); a .reg store's file and
  * lock; a PerfStringBackup store's file (review 44 R44-8: an audit of a
- * store it could not read wrote its textfile over its hive). */
-int rt_op_spec_names_file(const char *spec, const char *path);
+ * store it could not read wrote its textfile over its hive); TABLES the
+ * --tables folder or NULL. */
+int rt_op_spec_names_file(const char *spec, const char *tables,
+                          const char *path);
 
 /* 0 when S is a PerfStringBackup file, which holds each provider's
  * ranges and strings but never its Library or procedures: who gets

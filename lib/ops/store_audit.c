@@ -256,7 +256,8 @@ static int audit_spec(const char *spec, const regtool_open_options *open,
     if (!s && e.code == RT_ERR_NOT_ENOUGH_MEMORY)
         return -2;
     if (!s && output)
-        *owns_output = rt_op_spec_names_file(spec, output);
+        *owns_output = rt_op_spec_names_file(
+            spec, open ? open->tables : NULL, output);
     if (!s)
         return rt_findings_add(f, "store-unreadable", RT_AUDIT_ERROR, NULL,
                                NULL, NULL, "%s", e.message) != 0 ? -2 : 0;

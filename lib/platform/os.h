@@ -249,8 +249,9 @@ char *rt_os_folder_of(const char *path);
 int rt_os_names_file(const char *path, const char *file,
                      const char *const *suffixes);
 /* PATH without its "." steps ("a/./b" is "a/b", "a/." is "a", "." is
- * "."), as the user's paths are written: a new string, or NULL with
- * errno ENOMEM. */
+ * "."), and with one separator where several follow each other but at
+ * its start ("a//b" is "a/b"), as the user's paths are written: a new
+ * string, or NULL with errno ENOMEM. */
 char *rt_os_without_dot_steps(const char *path);
 /* The disk PATH lies on (the nearest of its folders holding
  * Windows/System32 or System32/config, in any letter case: another

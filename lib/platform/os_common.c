@@ -636,7 +636,8 @@ char *rt_os_folder_of(const char *path)
  * step of it: the writer resolves the user's path otherwise
  * (a link of the user's followed first), so such a path is taken as the
  * store's file, not as another (review 44 R44-8: "../link" typed in the
- * store's folder replaced the hive the link leads to). */
+ * store's folder replaced the hive the link leads to). One too long to
+ * look at the writer refuses as well (review 45 R45-6). */
 static int refused_beneath(const char *path)
 {
     int dotdot = 0;
@@ -653,6 +654,18 @@ static int refused_beneath(const char *path)
     return dotdot && rt_os_stat(path, &st) != 0 && errno == EXDEV;
 }
 
+/* FILE, or the name its folder holds for it in another letter case (a
+ * log SOFTWARE.log1 the store reads as SOFTWARE.LOG1: review 45 R45-3),
+ * a new string; NULL when out of memory. */
+static char *as_there(const char *file)
+{
+    char *dir = rt_os_folder_of(file);
+    const char *slash = rt_os_last_separator(file);
+    char *found = dir && slash ? rt_os_path_ci(dir, slash + 1, 1) : NULL;
+    free(dir);
+    return found ? found : strdup(file);
+}
+
 /* Which of FILE's names with SUFFIXES that exist PATH is, as a file:
  * another spelling of one (a short name on Windows, SOFTWA~1.LOG for
  * SOFTWARE.LOG1; a second link to it) where the names differ. */
@@ -662,11 +675,13 @@ static int same_as_one_there(const char *path, const char *file,
     if (!rt_os_exists(path))
         return refused_beneath(path) ? 0 : -1;
     for (int k = 0; suffixes[k]; k++) {
-        char *name = NULL;
+        char *name = NULL, *there;
         if (asprintf(&name, "%s%s", file, suffixes[k]) < 0)
             return -1;
-        int same = rt_os_same_file(path, name);
+        there = as_there(name);
+        int same = there && rt_os_same_file(path, there);
         free(name);
+        free(there);
         if (same)
             return k;
     }
@@ -692,9 +707,11 @@ char *rt_os_without_dot_steps(const char *path)
         last = n == 1 && s[0] == '.';
         while (s[n + gap] && rt_os_is_separator(s[n + gap]))
             gap++;
+        /* One separator for many ("u////sw" is u/sw to the writer, and a
+         * path made long by them could not be looked at: R45-6). */
         if (!last) {
-            memcpy(out + o, s, n + gap);
-            o += n + gap;
+            memcpy(out + o, s, n + (gap > 0));
+            o += n + (gap > 0);
         }
         s += n + gap;
     }

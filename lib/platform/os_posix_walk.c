@@ -587,6 +587,14 @@ static int walk(struct walk *w)
 int os_posix_walk_until(const char *abs, int (*stop)(const char *),
                         char **out, size_t *at, int *read_only)
 {
+    /* A path the kernel would not take in one call is not walked either:
+     * what regtool checks before writing (its own files, by stat) could
+     * not look at it, and the walk would (review 45 R45-6: "../u/" nine
+     * hundred times then a link's name replaced the hive it leads to). */
+    if (strlen(abs) >= PATH_MAX)
+        return rt_os_refuse(ENAMETOOLONG,
+                            "%s is longer than %d bytes, which the system "
+                            "does not take as one path", abs, PATH_MAX);
     struct walk w = {.spelled = abs, .path = strdup(abs), .stop = stop,
                      .cur = ""};
     int rc = walk(&w);

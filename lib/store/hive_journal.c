@@ -221,9 +221,10 @@ struct tree_files {
     const char *tables[2];      /* System32 and SysWOW64's .dat tables */
 };
 
-/* Whether PATH names one of T's files (rt_os_names_file: by any way
- * there, in any letter case, by another name of one that exists). */
-static int names_tree_file(const struct tree_files *t, const char *path)
+/* Whether PATH names one of T's files as it is spelled: by any way
+ * there, in any letter case, by another name of one that exists
+ * (rt_os_names_file). */
+static int names_tree_file_as(const struct tree_files *t, const char *path)
 {
     static const char *const hive_and_logs[] = {"", ".LOG", ".LOG1", ".LOG2",
                                                 NULL};
@@ -238,8 +239,10 @@ static int names_tree_file(const struct tree_files *t, const char *path)
     /* PerfStringBackup.INI, which every commit rewrites with the tables
      * and Windows' lodctr /R reads back. */
     if (t->win) {
-        char *psb = NULL;
-        if (asprintf(&psb, "%s/%s", t->win, PSB_IN_WINDOWS) < 0)
+        /* As the tree spells it (a disk upgraded from XP has
+         * WINDOWS/system32: review 45 R45-5, the file replaced). */
+        char *psb = rt_os_path_ci(t->win, PSB_IN_WINDOWS, 0);
+        if (!psb && asprintf(&psb, "%s/%s", t->win, PSB_IN_WINDOWS) < 0)
             return 0;
         int named = rt_os_names_file(path, psb, itself) >= 0;
         free(psb);
@@ -249,12 +252,6 @@ static int names_tree_file(const struct tree_files *t, const char *path)
          * uninstall deletes (review 41 R41-1: a backup saved over one
          * was deleted by the next uninstall). */
         if (in_inf_copy(t->win, path))
-            return 1;
-        /* A file there by a link the user made of another name (review
-         * 44 R44-2: u/x.ini -> the INF copy's INI was replaced). */
-        char real[4096];
-        if (rt_os_realpath(path, real, sizeof real) == 0 &&
-            in_inf_copy(t->win, real))
             return 1;
     }
     /* A table, current (perfc, perfh) or as installed (perfd, perfi),
@@ -284,6 +281,18 @@ static int names_tree_file(const struct tree_files *t, const char *path)
     return 0;
 }
 
+/* Whether PATH names one of T's files, as spelled or as the file it
+ * leads to: a link the user made, of any name, to one of them (review 44
+ * R44-2: u/x.ini -> an INF copy's INI; review 45 R45-2: u/x -> a .dat
+ * table, replaced). */
+static int names_tree_file(const struct tree_files *t, const char *path)
+{
+    char real[4096];
+    return names_tree_file_as(t, path) ||
+           (rt_os_realpath(path, real, sizeof real) == 0 &&
+            strcmp(real, path) && names_tree_file_as(t, real));
+}
+
 int hive_own_file(struct rt_store *st, const char *path)
 {
     struct hive_store *s = hs(st);
@@ -303,26 +312,47 @@ static char *parent_named(const char *dir, const char *name)
     return rt_os_folder_of(dir);
 }
 
-int rt_store_hive_tree_names(const char *hive, const char *path)
+/* NAME in folder DIR as DIR spells it (any letter case), or as given
+ * where it is not there: a new string, or NULL when out of memory. */
+static char *in_folder(const char *dir, const char *name)
 {
-    char *config = rt_os_folder_of(hive);
+    char *found = rt_os_path_ci(dir, name, 0), *given = NULL;
+    if (found || asprintf(&given, "%s/%s", dir, name) >= 0)
+        return found ? found : given;
+    return NULL;
+}
+
+int rt_store_hive_tree_names(const char *hive, const char *tables,
+                             const char *path)
+{
+    /* The folder as the file system names it: "." for hive:SOFTWARE,SYSTEM
+     * typed in config (review 45 R45-1: no tables nor PerfStringBackup.INI
+     * compared, each replaced). */
+    char *typed = rt_os_folder_of(hive), real[4096];
+    char *config = typed && rt_os_realpath(typed, real, sizeof real) == 0
+                       ? strdup(real) : NULL;
+    if (!config) {
+        config = typed;
+        typed = NULL;
+    }
     char *system32 = config ? parent_named(config, "config") : NULL;
     char *win = system32 ? parent_named(system32, "System32") : NULL;
     char *software = NULL, *system = NULL, *journal = NULL, *lock = NULL,
          *wow = NULL;
     int named = -1;
-    if (!config ||
-        asprintf(&software, "%s/SOFTWARE", config) < 0 ||
-        asprintf(&system, "%s/SYSTEM", config) < 0 ||
-        asprintf(&journal, "%s/" RT_HIVE_JOURNAL_NAME, config) < 0 ||
-        asprintf(&lock, "%s/" RT_HIVE_LOCK_NAME, config) < 0 ||
-        (win && asprintf(&wow, "%s/SysWOW64", win) < 0))
+    if (!config || !(software = in_folder(config, "SOFTWARE")) ||
+        !(system = in_folder(config, "SYSTEM")) ||
+        !(journal = in_folder(config, RT_HIVE_JOURNAL_NAME)) ||
+        !(lock = in_folder(config, RT_HIVE_LOCK_NAME)) ||
+        (win && !(wow = in_folder(win, "SysWOW64"))))
         goto out;
-    /* HIVE itself too, whatever its name (hive:a.hiv,b.hiv). */
+    /* HIVE itself too, whatever its name (hive:a.hiv,b.hiv); the tables
+     * of --tables where they are named (R45-1). */
     const struct tree_files t = {{hive, software, system}, journal, lock, win,
-                                 {system32, wow}};
+                                 {tables ? tables : system32, wow}};
     named = names_tree_file(&t, path);
 out:
+    free(typed);
     free(config);
     free(system32);
     free(win);

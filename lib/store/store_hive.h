@@ -45,9 +45,12 @@ struct rt_store *rt_store_hive_open(const char *spec,
  * journal and lock beside HIVE; where HIVE's folder is System32/config, the .dat
  * tables of System32 and SysWOW64, PerfStringBackup.INI and INF copies
  * (as a store's own files: any letter case, any way there, another name
- * of one that exists). For an output named outside a store (hive
- * recover -o): 1 or 0, -1 out of memory. */
-int rt_store_hive_tree_names(const char *hive, const char *path);
+ * of one that exists); with TABLES (--tables, or NULL) the .dat tables
+ * there rather than System32's. For an output named outside a store
+ * (hive recover -o) or beside one that cannot be opened: 1 or 0, -1 out
+ * of memory. */
+int rt_store_hive_tree_names(const char *hive, const char *tables,
+                             const char *path);
 
 /* Test hook: the next apply fails after K changes were made in memory,
  * before anything reaches the files. */

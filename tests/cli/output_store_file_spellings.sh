@@ -1,0 +1,121 @@
+# An output that is one of the store's own files is refused however the
+# tree spells them and however the user reaches them (review 45), exit
+# 64, every file as it was:
+# - a store that cannot be opened (the disk's author can make any store
+#   so: a table in two letter cases here) named by its System32 folder,
+#   spelled as a disk upgraded from XP (WINDOWS/system32/CONFIG), a hive
+#   pair with --tables, and a pair named from inside its config folder
+#   (R45-1: the audit's text replaced the hive, a table or
+#   PerfStringBackup.INI, "Nothing was written" said);
+# - a link of the user's of any name to a .dat table (R45-2), to a log
+#   the tree names in lower case (R45-3), to PerfStringBackup.INI in
+#   another case, and that file named directly on an XP tree (R45-5);
+# - a path made longer than can be looked at by repeated slashes or
+#   "u/.." steps before the link's name (R45-6: taken for another file,
+#   the hive replaced by a writer's patch after its commit).
+. tests/cli/lib.sh
+
+O=$TMPDIR/orig
+expect_exit 0 "$REGTOOL" --store "hive:$O" init --languages 009
+U=$TMPDIR/u
+mkdir "$U"
+fresh() {   # fresh NAME: a copy of the tree as $TMPDIR/NAME, its state kept
+    rm -rf "${TMPDIR:?}/$1"
+    cp -a "$O" "$TMPDIR/$1"
+    tree_state "$TMPDIR/$1" >"$TMPDIR/$1.state"
+}
+kept() {    # kept NAME WHAT: exit 64, said, NAME's tree as it was
+    expect_grep "names one of the store's own files\|it is a file of the tree" "$ERR"
+    expect_same_tree "$TMPDIR/$1" "$TMPDIR/$1.state" "$2 changed the tree"
+}
+in_dir() {  # in_dir "WANT..." DIR CMD...: CMD run in DIR, exit one of WANT
+    want=$1; shift
+    (cd "$1" && shift && "$@" >"$OUT" 2>"$ERR"; echo $? >"$TMPDIR/rc")
+    case " $want " in
+    *" $(cat "$TMPDIR/rc") "*) ;;
+    *) cat "$ERR" >&2; fail "in $1: $*: exit $(cat "$TMPDIR/rc"), want $want" ;;
+    esac
+}
+
+# R45-1: stores that cannot be opened.
+fresh a
+: >"$TMPDIR/a/Windows/System32/PERFC009.DAT"
+tree_state "$TMPDIR/a" >"$TMPDIR/a.state"
+expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/a/Windows/System32" audit \
+    --textfile "$TMPDIR/a/Windows/System32/config/SOFTWARE"
+kept a "an unreadable store named by its System32 folder"
+fresh xp
+mv "$TMPDIR/xp/Windows" "$TMPDIR/xp/WINDOWS"
+mv "$TMPDIR/xp/WINDOWS/System32" "$TMPDIR/xp/WINDOWS/system32"
+mv "$TMPDIR/xp/WINDOWS/system32/config" "$TMPDIR/xp/WINDOWS/system32/CONFIG"
+: >"$TMPDIR/xp/WINDOWS/system32/PERFC009.DAT"
+tree_state "$TMPDIR/xp" >"$TMPDIR/xp.state"
+for f in CONFIG/SOFTWARE perfh009.dat PerfStringBackup.INI; do
+    expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/xp" audit \
+        --textfile "$TMPDIR/xp/WINDOWS/system32/$f"
+    kept xp "an unreadable XP tree's $f"
+done
+mkdir "$TMPDIR/pair" "$TMPDIR/tables"
+cp "$O/Windows/System32/config/SOFTWARE" "$O/Windows/System32/config/SYSTEM" "$TMPDIR/pair/"
+cp "$O/Windows/System32/perfc009.dat" "$O/Windows/System32/perfh009.dat" "$TMPDIR/tables/"
+: >"$TMPDIR/tables/PERFC009.DAT"
+tree_state "$TMPDIR/tables" >"$TMPDIR/tables.state"
+expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/pair/SOFTWARE,$TMPDIR/pair/SYSTEM" \
+    --tables "$TMPDIR/tables" audit --textfile "$TMPDIR/tables/perfh009.dat"
+kept tables "an unreadable pair's --tables table"
+fresh in
+: >"$TMPDIR/in/Windows/System32/PERFC009.DAT"
+tree_state "$TMPDIR/in" >"$TMPDIR/in.state"
+for f in perfh009.dat PerfStringBackup.INI; do
+    in_dir 64 "$TMPDIR/in/Windows/System32/config" "$REGTOOL" --store hive:SOFTWARE,SYSTEM \
+        audit --textfile "$TMPDIR/in/Windows/System32/$f"
+    kept in "a pair named from its config folder, $f"
+done
+
+# R45-2, R45-3, R45-5: the user's links of any name, the tree's own
+# letter cases.
+fresh l
+L=$TMPDIR/l/Windows/System32
+printf 'log\n' >"$L/config/SOFTWARE.log1"
+mv "$L/PerfStringBackup.INI" "$L/perfstringbackup.ini"
+tree_state "$TMPDIR/l" >"$TMPDIR/l.state"
+ln -s "$L/perfh009.dat" "$U/x"
+ln -s "$TMPDIR/l/Windows/SysWOW64/perfc009.dat" "$U/perfc009.dat.prom"
+ln -s "$L/config/SOFTWARE.log1" "$U/z"
+ln -s "$L/perfstringbackup.ini" "$U/p"
+S="--store hive:$TMPDIR/l"
+for f in x perfc009.dat.prom z p; do
+    expect_exit 64 "$REGTOOL" $S audit --textfile "$U/$f"
+    kept l "audit --textfile to u/$f"
+    expect_exit 64 "$REGTOOL" $S backup --force "$U/$f"
+    kept l "backup --force to u/$f"
+done
+# shellcheck disable=SC2086
+expect_exit 64 "$REGTOOL" $S install --create-service --library x.dll --open O \
+    --collect C --close X --emit-reg "$U/x" ini-samples/transfer.ini
+kept l "install --emit-reg to u/x"
+expect_exit 64 "$REGTOOL" hive recover "$L/config/SYSTEM" -o "$U/x" --force
+kept l "hive recover -o u/x --force"
+expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/xp" audit \
+    --textfile "$TMPDIR/xp/WINDOWS/system32/PerfStringBackup.INI"
+kept xp "an XP tree's PerfStringBackup.INI"
+
+# R45-6: a path too long to look at before the link's name: the store's
+# file (64), or too long for the writer too (3), never written.
+fresh long
+ln -s "$TMPDIR/long/Windows/System32/config/SOFTWARE" "$U/sw"
+slashes=$(printf '%4100s' '' | tr ' ' /)
+ups=$(printf '%900s' '' | sed 's# #../u/#g')
+cp ini-samples/transfer.ini ini-samples/CounterOffsets.h "$TMPDIR/"
+for f in "../u${slashes}sw" "${ups}sw"; do
+    for store in . "$TMPDIR/long"; do
+        in_dir "3 64" "$TMPDIR/long" "$REGTOOL" --store "hive:$store" audit --textfile "$f"
+        in_dir "3 64" "$TMPDIR/long" "$REGTOOL" --store "hive:$store" backup --force "$f"
+        in_dir "3 64" "$TMPDIR/long" "$REGTOOL" --store "hive:$store" install \
+            --create-service --library x.dll --open O --collect C --close X \
+            --emit-reg "$f" "$TMPDIR/transfer.ini"
+        expect_grep "nothing was written\|names one of the store's own files" "$ERR"
+        expect_same_tree "$TMPDIR/long" "$TMPDIR/long.state" "an output through a long path"
+    done
+done
+echo "outputs over the store's files, however spelled: refused"

@@ -75,6 +75,12 @@ int rt_os_unreserve(int fd);
 /* The bytes free for an unprivileged user on the file system of directory
  * PATH (beneath a confined directory, a link as PATH is refused). */
 int rt_os_free_space(const char *path, uint64_t *bytes);
+/* Whether folder DIR can take a new file, as far as can be told without
+ * making one: not on a read-only file system (EROFS), not on the
+ * kernel's proc or sysfs (EACCES: no file of one's own is made there),
+ * this process allowed to write it. 0, or -1 with errno (rt_os_strerror
+ * names DIR). */
+int rt_os_folder_takes_files(const char *dir);
 /* Sleeps for MS milliseconds. */
 void rt_os_sleep_ms(unsigned ms);
 /* Milliseconds on a clock that only goes forward, for measuring waits:

@@ -20,6 +20,9 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -434,6 +437,39 @@ int rt_os_free_space(const char *path, uint64_t *bytes)
     }
     *bytes = (uint64_t)vs.f_bavail * vs.f_frsize;
     return 0;
+}
+
+int rt_os_folder_takes_files(const char *dir)
+{
+    /* The kernel's own: proc, sysfs. */
+    enum { PROC_FS = 0x9fa0, SYS_FS = 0x62656572 };
+    int fd = open_dir(dir);
+    if (fd < 0)
+        return -1;
+    struct statvfs vs;
+    int err = 0;
+    const char *why = NULL;
+#ifdef __linux__
+    struct statfs fs;
+    int kernel = fstatfs(fd, &fs) == 0 &&
+                 (fs.f_type == PROC_FS || fs.f_type == SYS_FS);
+#else
+    int kernel = 0;
+#endif
+    if (fstatvfs(fd, &vs) == 0 && (vs.f_flag & ST_RDONLY)) {
+        err = EROFS;
+        why = "is on a read-only file system";
+    } else if (kernel) {
+        err = EACCES;
+        why = "is on one of the kernel's file systems (proc, sysfs)";
+    } else if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) != 0) {
+        err = errno;
+        why = "cannot be written by this user";
+    }
+    close(fd);
+    if (!err)
+        return 0;
+    return rt_os_refuse(err, "%s %s: no file can be saved there", dir, why);
 }
 
 int rt_os_fsync_dir_of(const char *path)

@@ -233,7 +233,11 @@ int rt_os_saving_check(const char *path, enum rt_os_saving_rule rule)
             r = -1;
         } else if (rt_os_stat(dir, &st) != 0) {
             r = -1;
-        } else if (st.kind != RT_OS_DIR) {
+        } else if (st.kind == RT_OS_DIR) {
+            /* One that cannot take the temporary (a read-only mount,
+             * /proc: review 45 R45-4, refused only after the change). */
+            r = rt_os_folder_takes_files(dir);
+        } else {
             /* A name beneath it is refused for what it is (a link in a
              * tree, in the walk's words), as the temporary's open is. */
             char *probe = NULL;

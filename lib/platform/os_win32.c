@@ -336,6 +336,23 @@ int rt_os_free_space(const char *path, uint64_t *bytes)
     return 0;
 }
 
+int rt_os_folder_takes_files(const char *dir)
+{
+    wchar_t *w = os_win32_wide(dir);
+    wchar_t volume[MAX_PATH + 1];
+    DWORD flags = 0;
+    if (!w)
+        return -1;
+    BOOL ok = GetVolumePathNameW(w, volume, MAX_PATH + 1) &&
+              GetVolumeInformationW(volume, NULL, 0, NULL, NULL, &flags,
+                                    NULL, 0);
+    free(w);
+    if (ok && (flags & FILE_READ_ONLY_VOLUME))
+        return rt_os_refuse(EROFS, "%s is on a read-only volume: no file "
+                                   "can be saved there", dir);
+    return 0;
+}
+
 void rt_os_sleep_ms(unsigned ms)
 {
     Sleep(ms);

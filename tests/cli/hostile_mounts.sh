@@ -316,5 +316,22 @@ else
     echo "SKIP: hostile_mounts: a bind cannot be made read-only here"
 fi
 unmount_all
+
+# A writer's --emit-reg into a read-only mount is refused before its
+# change, nothing written (review 45 R45-4: the install was committed,
+# then the patch refused).
+fresh
+mkdir -p "$TMPDIR/rofs"
+if mount -t tmpfs -o ro,size=1m tmpfs "$TMPDIR/rofs" 2>/dev/null; then
+    MOUNTS="$TMPDIR/rofs $MOUNTS"
+    tree_state "$T" >"$TMPDIR/t.state"
+    # shellcheck disable=SC2086
+    expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS --emit-reg "$TMPDIR/rofs/p.reg" "$INI"
+    expect_grep "rofs is on a read-only file system: no file can be saved there; nothing was written" "$ERR"
+    expect_same_tree "$T" "$TMPDIR/t.state" "install --emit-reg into a read-only mount changed the tree"
+else
+    echo "SKIP: hostile_mounts: a read-only tmpfs cannot be mounted here"
+fi
+unmount_all
 host_same
 echo "hostile mounts: every crossing refused, the host untouched; a mounted root works"

@@ -70,6 +70,13 @@ for name in link fifo device; do
     done
 done
 
+# A writer's --emit-reg where no file can be made (the kernel's /proc) is
+# refused before its change (review 45 R45-4: committed, then refused).
+# shellcheck disable=SC2086
+expect_exit 3 "$REGTOOL" $S install $CS --emit-reg /proc/self/x.reg "$TMPDIR/transfer.ini"
+expect_grep "kernel's file systems (proc, sysfs): no file can be saved there; nothing was written" "$ERR"
+expect_same_tree "$T" "$TMPDIR/tree.state" "install --emit-reg into /proc changed the tree"
+
 # Files someone else made first, named where the next temporaries would
 # be if their names came from the clock and a count (review 41 R41-4:
 # every save there failed, said as the output's own names existing): the

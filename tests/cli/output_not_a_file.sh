@@ -10,6 +10,16 @@
 # where others made names a temporary could have.
 . tests/cli/lib.sh
 
+# not_written ARGS MESSAGE: regtool ARGS (words) exits 3 within a bound,
+# saying MESSAGE.
+not_written() {
+    # shellcheck disable=SC2086
+    timeout 20 "$REGTOOL" $1 >"$TMPDIR/stdout-file" 2>"$ERR"
+    rc=$?
+    [ "$rc" -eq 3 ] || { cat "$ERR" >&2; fail "$1 exited $rc, want 3"; }
+    expect_grep "$2" "$ERR"
+}
+
 T=$TMPDIR/t
 expect_exit 0 "$REGTOOL" --store "hive:$T" init --languages 009
 D=$TMPDIR/names
@@ -30,11 +40,7 @@ for name in stdout to-file fifo folder; do
         "$S backup --format reg --force $D/$name" \
         "$S audit --textfile $D/$name" \
         "hive recover --force $T/Windows/System32/config/SOFTWARE -o $D/$name"; do
-        # shellcheck disable=SC2086
-        timeout 20 "$REGTOOL" $args >"$TMPDIR/stdout-file" 2>"$ERR"
-        rc=$?
-        [ "$rc" -eq 3 ] || { cat "$ERR" >&2; fail "$args exited $rc, want 3"; }
-        expect_grep "$D/$name $what" "$ERR"
+        not_written "$args" "$D/$name $what"
         expect_same_tree "$D" "$TMPDIR/names.state" "$args changed $D"
     done
 done
@@ -60,11 +66,7 @@ for name in link fifo device; do
     esac
     for args in "$S backup --force $W/$name.ini" "$S audit --textfile $W/$name.ini" \
         "$S install $CS --emit-reg $W/$name.ini $TMPDIR/transfer.ini"; do
-        # shellcheck disable=SC2086
-        timeout 20 "$REGTOOL" $args >"$TMPDIR/stdout-file" 2>"$ERR"
-        rc=$?
-        [ "$rc" -eq 3 ] || { cat "$ERR" >&2; fail "$args exited $rc, want 3"; }
-        expect_grep "$W/$name.ini $what" "$ERR"
+        not_written "$args" "$W/$name.ini $what"
         expect_same_tree "$T" "$TMPDIR/tree.state" "$args changed the tree"
         expect_same_tree "$D" "$TMPDIR/names.state" "$args changed $D"
     done

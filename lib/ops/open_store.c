@@ -139,6 +139,16 @@ int rt_op_spec_names_file(const char *spec, const char *tables,
                           : -1;
         if (named == 0)
             named = rt_store_hive_tree_names(comma + 1, tables, path);
+        /* Whatever spelling of their folders made them unreadable. */
+        char *dir = first ? rt_os_folder_of(first) : NULL;
+        char *dir2 = comma ? rt_os_folder_of(comma + 1) : NULL;
+        if (named == 0 && dir && dir2 &&
+            (rt_store_hive_root_holds(dir, 1, path) ||
+             rt_store_hive_root_holds(dir2, 1, path) ||
+             (tables && rt_store_hive_root_holds(tables, 1, path))))
+            named = 1;
+        free(dir);
+        free(dir2);
         free(first);
         return named != 0;
     }
@@ -154,7 +164,11 @@ int rt_op_spec_names_file(const char *spec, const char *tables,
         if (named != 0)
             return 1;
     }
-    return 0;
+    /* A layout no spelling found (two folders of one name in two letter
+     * cases on the way, which is what made the store unreadable: review
+     * 46 R46-1): any file below the tree bearing a store file's name. */
+    return rt_store_hive_root_holds(p.arg, 0, path) ||
+           (tables && rt_store_hive_root_holds(tables, 1, path));
 }
 
 struct rt_store *rt_op_open_database(const char *spec,

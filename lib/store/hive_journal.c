@@ -364,6 +364,78 @@ out:
     return named;
 }
 
+/* Whether NAME is one a hive store gives one of its files, in any letter
+ * case: SOFTWARE, SYSTEM and their logs, the journal, the lock, a .dat
+ * table (current or as installed), PerfStringBackup.INI. */
+static int is_store_file_name(const char *name)
+{
+    static const char *const hives[] = {"SOFTWARE", "SYSTEM"};
+    static const char *const logs[] = {"", ".LOG", ".LOG1", ".LOG2"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t n = strlen(hives[i]);
+        if (!strncasecmp(name, hives[i], n))
+            for (size_t k = 0; k < 4; k++)
+                if (!strcasecmp(name + n, logs[k]))
+                    return 1;
+    }
+    char table[16];
+    size_t n = strlen(name);
+    if (n < sizeof table) {
+        memcpy(table, name, n + 1);
+        if (n > 4 && strchr("dDiI", table[4]))
+            table[4] = 'c';
+        if (is_table_name(table))
+            return 1;
+    }
+    return !strcasecmp(name, RT_HIVE_JOURNAL_NAME) ||
+           !strcasecmp(name, RT_HIVE_LOCK_NAME) ||
+           !strcasecmp(name, "PerfStringBackup.INI");
+}
+
+int rt_store_hive_root_holds(const char *root, int beside, const char *path)
+{
+    char top[4096], real[4096];
+    /* PATH as the file it leads to where it is one (the user's link of
+     * any name), else as its folder's existing part puts it. */
+    char *dir = rt_os_folder_of(path);
+    const char *slash = rt_os_last_separator(path);
+    const char *name = slash ? slash + 1 : path;
+    int found = rt_os_realpath(path, real, sizeof real) == 0;
+    if (!found && dir && resolve_to_be(dir, real, sizeof real) == 0) {
+        size_t used = strlen(real);
+        found = used + 1 + strlen(name) < sizeof real;
+        if (found)
+            snprintf(real + used, sizeof real - used, "/%s", name);
+    }
+    free(dir);
+    if (!found || rt_os_realpath(root, top, sizeof top) != 0)
+        return 0;
+    size_t n = strlen(top);
+    while (n > 1 && rt_os_is_separator(top[n - 1]))
+        n--;
+    if (strncmp(real, top, n) != 0 || !rt_os_is_separator(real[n]))
+        return 0;
+    /* Below ROOT: a store file's name, or a file three parts below an
+     * INF folder (an INF copy's). */
+    const char *parts[64];
+    size_t k = 0;
+    for (char *q = real + n; *q && k < 64;) {
+        while (rt_os_is_separator(*q))
+            q++;
+        if (*q)
+            parts[k++] = q;
+        while (*q && !rt_os_is_separator(*q))
+            q++;
+    }
+    if (!k || (beside && k != 1))
+        return 0;
+    const char *last = parts[k - 1];
+    if (is_store_file_name(last))
+        return 1;
+    return k >= 4 && !strncasecmp(parts[k - 4], "INF", 3) &&
+           rt_os_is_separator(parts[k - 4][3]);
+}
+
 /* The largest REL (a file of the store: is_store_file) may be: a hive
  * within the 2 GB Windows keeps one under (its reader takes no larger), a
  * .dat table within its cap, PerfStringBackup.INI within a backup's, an

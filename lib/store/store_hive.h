@@ -51,6 +51,15 @@ struct rt_store *rt_store_hive_open(const char *spec,
  * of memory. */
 int rt_store_hive_tree_names(const char *hive, const char *tables,
                              const char *path);
+/* Whether PATH, as the file it leads to or where its folder puts it,
+ * lies below folder ROOT (with BESIDE, in it) and bears the name of a
+ * hive store's file (any
+ * letter case: a hive or its log, the journal, the lock, a .dat table,
+ * PerfStringBackup.INI) or is a file of an INF copy (INF/X/Y/NAME): for
+ * a store that could not be opened, whose folders' spellings may be
+ * what made it so (two folders of one name in two letter cases: review
+ * 46 R46-1). 1 or 0. */
+int rt_store_hive_root_holds(const char *root, int beside, const char *path);
 
 /* Test hook: the next apply fails after K changes were made in memory,
  * before anything reaches the files. */

@@ -6,7 +6,8 @@
 #   spelled as a disk upgraded from XP (WINDOWS/system32/CONFIG), a hive
 #   pair with --tables, and a pair named from inside its config folder
 #   (R45-1: the audit's text replaced the hive, a table or
-#   PerfStringBackup.INI, "Nothing was written" said);
+#   PerfStringBackup.INI, "Nothing was written" said), and one whose
+#   folders are in two letter cases (R46-1);
 # - a link of the user's of any name to a .dat table (R45-2), to a log
 #   the tree names in lower case (R45-3), to PerfStringBackup.INI in
 #   another case, and that file named directly on an XP tree (R45-5);
@@ -71,6 +72,25 @@ for f in perfh009.dat PerfStringBackup.INI; do
         audit --textfile "$TMPDIR/in/Windows/System32/$f"
     kept in "a pair named from its config folder, $f"
 done
+
+# A folder on the way in two letter cases (which is what makes the store
+# unreadable: no spelling of the layout is found): any file below the
+# tree bearing a store file's name, or an INF copy's (review 46 R46-1:
+# the hive, a table, the journal replaced).
+for twin in windows Windows/system32 Windows/System32/CONFIG; do
+    fresh tw
+    mkdir "$TMPDIR/tw/$twin"
+    tree_state "$TMPDIR/tw" >"$TMPDIR/tw.state"
+    for f in config/SOFTWARE config/SYSTEM.LOG1 config/regtool.journal perfh009.dat \
+        PerfStringBackup.INI; do
+        expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/tw" audit \
+            --textfile "$TMPDIR/tw/Windows/System32/$f"
+        kept tw "an unreadable tree with $twin's twin, $f"
+    done
+done
+mkdir -p "$TMPDIR/tw/Windows/Temp"
+expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/tw" audit --textfile "$TMPDIR/tw/Windows/Temp/a.prom"
+expect_grep "^regtool_audit_success 0" "$TMPDIR/tw/Windows/Temp/a.prom"
 
 # R45-2, R45-3, R45-5: the user's links of any name, the tree's own
 # letter cases.

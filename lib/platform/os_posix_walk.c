@@ -512,6 +512,13 @@ static int step(struct walk *w, size_t len)
 #endif
         return walk_instead(w, target, rest);
     }
+    /* Nothing lies beneath what is not a folder, as the kernel has it
+     * (review 46 R46-5: "afile/../link" was taken up a folder from the
+     * file, where every check's stat had said it was no path at all). */
+    if (*rest && !S_ISDIR(st.st_mode))
+        return rt_os_refuse(ENOTDIR,
+                            "%s is not a folder, and the path goes on "
+                            "beneath it: %s", cand, w->spelled);
     /* A ".." right after leaves the bound folder where it is bound, as
      * the kernel has it: its source does not matter then. */
     char *alias = NULL;

@@ -7,6 +7,7 @@
 #include "model/size_caps.h"
 #include "platform/compat.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,10 +314,12 @@ static char *parent_named(const char *dir, const char *name)
 }
 
 /* NAME in folder DIR as DIR spells it (any letter case), or as given
- * where it is not there: a new string, or NULL when out of memory. */
-static char *in_folder(const char *dir, const char *name)
+ * where it is not there (*TWINS set where DIR holds it in two letter
+ * cases): a new string, or NULL when out of memory. */
+static char *in_folder(const char *dir, const char *name, int *twins)
 {
     char *found = rt_os_path_ci(dir, name, 0), *given = NULL;
+    *twins |= !found && errno == EEXIST;
     if (found || asprintf(&given, "%s/%s", dir, name) >= 0)
         return found ? found : given;
     return NULL;
@@ -327,8 +330,11 @@ int rt_store_hive_tree_names(const char *hive, const char *tables,
 {
     /* The folder as the file system names it: "." for hive:SOFTWARE,SYSTEM
      * typed in config (review 45 R45-1: no tables nor PerfStringBackup.INI
-     * compared, each replaced). */
-    char *typed = rt_os_folder_of(hive), real[4096];
+     * compared, each replaced); the folder of the hive a link of the
+     * user's leads to (review 46 R46-3: hive:u/sw,u/sy). */
+    char real[4096];
+    char *typed = rt_os_realpath(hive, real, sizeof real) == 0
+                      ? rt_os_folder_of(real) : rt_os_folder_of(hive);
     char *config = typed && rt_os_realpath(typed, real, sizeof real) == 0
                        ? strdup(real) : NULL;
     if (!config) {
@@ -339,18 +345,23 @@ int rt_store_hive_tree_names(const char *hive, const char *tables,
     char *win = system32 ? parent_named(system32, "System32") : NULL;
     char *software = NULL, *system = NULL, *journal = NULL, *lock = NULL,
          *wow = NULL;
-    int named = -1;
-    if (!config || !(software = in_folder(config, "SOFTWARE")) ||
-        !(system = in_folder(config, "SYSTEM")) ||
-        !(journal = in_folder(config, RT_HIVE_JOURNAL_NAME)) ||
-        !(lock = in_folder(config, RT_HIVE_LOCK_NAME)) ||
-        (win && !(wow = in_folder(win, "SysWOW64"))))
+    int named = -1, twins = 0;
+    if (!config || !(software = in_folder(config, "SOFTWARE", &twins)) ||
+        !(system = in_folder(config, "SYSTEM", &twins)) ||
+        !(journal = in_folder(config, RT_HIVE_JOURNAL_NAME, &twins)) ||
+        !(lock = in_folder(config, RT_HIVE_LOCK_NAME, &twins)) ||
+        (win && !(wow = in_folder(win, "SysWOW64", &twins))))
         goto out;
     /* HIVE itself too, whatever its name (hive:a.hiv,b.hiv); the tables
      * of --tables where they are named (R45-1). */
     const struct tree_files t = {{hive, software, system}, journal, lock, win,
                                  {tables ? tables : system32, wow}};
     named = names_tree_file(&t, path);
+    /* A folder of the tree in two letter cases (SYSWOW64 and syswow64:
+     * R46-1), whose files no one spelling finds: any file below the
+     * Windows folder, or beside the hive, bearing a store file's name. */
+    if (!named && twins)
+        named = rt_store_hive_root_holds(win ? win : config, !win, path);
 out:
     free(typed);
     free(config);

@@ -13,7 +13,10 @@
 #   another case, and that file named directly on an XP tree (R45-5);
 # - a path made longer than can be looked at by repeated slashes or
 #   "u/.." steps before the link's name (R45-6: taken for another file,
-#   the hive replaced by a writer's patch after its commit).
+#   the hive replaced by a writer's patch after its commit), or going up
+#   from a file ("afile/../link": R46-5);
+# - folders in two letter cases and a pair named through the user's
+#   links to a tree's hives (R46-1, R46-3).
 . tests/cli/lib.sh
 
 O=$TMPDIR/orig
@@ -88,6 +91,28 @@ for twin in windows Windows/system32 Windows/System32/CONFIG; do
         kept tw "an unreadable tree with $twin's twin, $f"
     done
 done
+# SysWOW64 in two letter cases, neither the one the store spells: its
+# tables are the store's for an audit and for hive recover -o (R46-1).
+fresh wow
+mv "$TMPDIR/wow/Windows/SysWOW64" "$TMPDIR/wow/Windows/SYSWOW64"
+mkdir "$TMPDIR/wow/Windows/syswow64"
+tree_state "$TMPDIR/wow" >"$TMPDIR/wow.state"
+expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/wow" audit \
+    --textfile "$TMPDIR/wow/Windows/SYSWOW64/perfh009.dat"
+kept wow "an audit --textfile over SYSWOW64's table"
+expect_exit 64 "$REGTOOL" hive recover "$TMPDIR/wow/Windows/System32/config/SOFTWARE" \
+    -o "$TMPDIR/wow/Windows/SYSWOW64/perfh009.dat" --force
+kept wow "hive recover -o over SYSWOW64's table"
+# A hive pair named through the user's links to a tree's hives (refused
+# as links, so unreadable): the tree of the hives they lead to (R46-3).
+fresh pl
+ln -s "$TMPDIR/pl/Windows/System32/config/SOFTWARE" "$U/pl-sw"
+ln -s "$TMPDIR/pl/Windows/System32/config/SYSTEM" "$U/pl-sy"
+for f in perfh009.dat PerfStringBackup.INI config/regtool.journal; do
+    expect_exit 64 "$REGTOOL" --store "hive:$U/pl-sw,$U/pl-sy" audit \
+        --textfile "$TMPDIR/pl/Windows/System32/$f"
+    kept pl "a pair through the user's links, $f"
+done
 mkdir -p "$TMPDIR/tw/Windows/Temp"
 expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/tw" audit --textfile "$TMPDIR/tw/Windows/Temp/a.prom"
 expect_grep "^regtool_audit_success 0" "$TMPDIR/tw/Windows/Temp/a.prom"
@@ -119,6 +144,30 @@ kept l "hive recover -o u/x --force"
 expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/xp" audit \
     --textfile "$TMPDIR/xp/WINDOWS/system32/PerfStringBackup.INI"
 kept xp "an XP tree's PerfStringBackup.INI"
+
+# A file of the user's, then ".." (R46-5: the kernel goes nowhere from a
+# file, so every check's stat said "another file", where the writer's
+# walk went up from it and followed the link into the store): refused
+# by the writer as by the kernel, exit 3, nothing written, for an
+# unreadable tree, a reg: store and perfstats remove's patch.
+fresh nf
+: >"$TMPDIR/nf/Windows/System32/PERFC009.DAT"
+tree_state "$TMPDIR/nf" >"$TMPDIR/nf.state"
+: >"$U/afile"
+ln -s "$TMPDIR/nf/Windows/System32/config/SOFTWARE" "$U/nf-sw"
+expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/nf" audit --textfile "$U/afile/../nf-sw"
+expect_grep "afile is not a folder, and the path goes on beneath it" "$ERR"
+expect_same_tree "$TMPDIR/nf" "$TMPDIR/nf.state" "an audit's text through afile/.."
+mkdir "$TMPDIR/rs"
+cp ini-samples/win95/perfstats.reg "$TMPDIR/rs/w.reg"
+printf 'Windows Registry Editor Version 5.00\r\n\r\n[HKEY_LOCAL_MACHINE\\x\r\n' >"$TMPDIR/rs/bad.reg"
+ln -s "$TMPDIR/rs/w.reg" "$U/rs-w"
+ln -s "$TMPDIR/rs/bad.reg" "$U/rs-bad"
+: >"$TMPDIR/rs/w.reg.lock"   # the lock perfstats remove takes, left as it was
+tree_state "$TMPDIR/rs" >"$TMPDIR/rs.state"
+expect_exit 3 "$REGTOOL" --store "reg:$TMPDIR/rs/bad.reg" audit --textfile "$U/afile/../rs-bad"
+expect_exit 3 "$REGTOOL" perfstats remove --emit-reg "$U/afile/../rs-w" VFAT "$TMPDIR/rs/w.reg"
+expect_same_tree "$TMPDIR/rs" "$TMPDIR/rs.state" "an output through afile/.. changed a reg: file"
 
 # R45-6: a path too long to look at before the link's name: the store's
 # file (64), or too long for the writer too (3), never written.

@@ -112,7 +112,7 @@ static void run(const struct svc *v, size_t n, const char *const *tree,
     struct rt_database db;
     build(&db, v, n);
     struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
-                              table_list, NULL};
+                              table_list, NULL, NULL, 0};
     memset(f, 0, sizeof *f);
     assert_int_equal(rt_audit_libraries(&db, tree ? &t : NULL, f), 0);
     rt_findings_sort(f);
@@ -577,7 +577,7 @@ static void short_names_of_names_with_two_dots(void **state)
         NULL,
     };
     const struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
-                                    table_list, NULL};
+                                    table_list, NULL, NULL, 0};
     struct rt_short_names *s = rt_short_names_new(&t);
     assert_non_null(s);
     struct rt_short_match m;
@@ -623,7 +623,7 @@ static void short_names_out_of_memory(void **state)
         "ProgramData\\x\\p.dll", "Windows\\System32\\ntdll.dll", NULL,
     };
     const struct rt_audit_tree t = {table_exists, (void *)tree, "Windows",
-                                    table_list, NULL};
+                                    table_list, NULL, NULL, 0};
     struct rt_short_match m;
     struct rt_short_names *s = rt_short_names_new(&t);
     assert_non_null(s);
@@ -690,7 +690,7 @@ static void short_names_list_each_folder_once(void **state)
     build(&db, v, N);
     struct counted_tree t = {tree, 0};
     struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list,
-                              NULL};
+                              NULL, NULL, 0};
     struct rt_findings f = {0};
     assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
     if (f.warnings + f.errors)
@@ -748,7 +748,7 @@ static void short_names_past_the_first_table(void **state)
     build(&db, v, 2 * N);
     struct counted_tree t = {tree, 0};
     struct rt_audit_tree at = {counted_exists, &t, "Windows", counted_list,
-                              NULL};
+                              NULL, NULL, 0};
     struct rt_findings f = {0};
     assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
     if (f.warnings + f.errors)
@@ -968,6 +968,52 @@ static void links_on_the_way_leave_a_library_unchecked(void **state)
     expect_one(gone, 1, plain, "library-not-found", RT_AUDIT_WARNING);
 }
 
+/* The environment strings the machine defines itself (review 46 R46-4:
+ * ProgramFilesDir set to C:\Windows\Temp, windir to C:\Users\Public, had
+ * each Library judged where setup puts them): judged where the machine's
+ * values lead, their own environment strings expanded as setup's; with
+ * files and without (a hive pair: the values alone). */
+static void machine_defined_environment_strings(void **state)
+{
+    (void)state;
+    static const struct rt_audit_env env[] = {
+        {"%programfiles%", "%SystemRoot%\\Temp"},
+        {"%windir%", "C:\\Users\\Public"},
+        {"%programdata%", "%SystemDrive%\\Data"},
+    };
+    const struct svc v[] = {
+        STD("PF", "%ProgramFiles%\\Vendor\\evil.dll"),
+        STD("WD", "%windir%\\System32\\w.dll"),
+        STD("PD", "%ProgramData%\\Vendor\\d.dll"),
+    };
+    struct rt_database db;
+    for (int files = 0; files < 2; files++) {
+        build(&db, v, 3);
+        struct rt_audit_tree t = {files ? table_exists : NULL,
+                                  (void *)system_tree, "Windows",
+                                  files ? table_list : NULL, NULL, env, 3};
+        struct rt_findings f = {0};
+        assert_int_equal(rt_audit_libraries(&db, &t, &f), 0);
+        rt_findings_sort(&f);
+        int pf = 0, wd = 0, pd = 0;
+        for (size_t i = 0; i < f.n; i++) {
+            const char *m = message_of(&f.v[i]);
+            if (strcmp(rt_finding_id(&f.v[i]), "library-user-writable"))
+                continue;
+            pf |= strstr(m, "PF:") && strstr(m, "C:\\Windows\\Temp\\Vendor");
+            wd |= strstr(m, "WD:") && strstr(m, "C:\\Users\\Public");
+            pd |= strstr(m, "PD:") != NULL;
+        }
+        if (!pf || !wd || pd)
+            show(&f);
+        assert_true(pf);
+        assert_true(wd);
+        assert_false(pd);   /* C:\Data: outside, not user-writable */
+        rt_findings_free(&f);
+        rt_database_free(&db);
+    }
+}
+
 /* Two entries whose names differ only in case on the way to a DLL (two
  * folders two.dll and TWO.DLL, review 44 R44-6, were taken for the DLL):
  * which one Windows uses is not known, so the DLL is neither found nor
@@ -1046,7 +1092,8 @@ static void a_root_not_held_is_not_looked_at(void **state)
     struct fenced_tree t = {tree, 0};
     const struct rt_audit_tree at = {
         fenced_exists, &t, "WINNT", fenced_list,
-        "the volume's root above WINNT is not part of the tree opened"};
+        "the volume's root above WINNT is not part of the tree opened", NULL,
+        0};
     struct rt_findings f = {0};
     assert_int_equal(rt_audit_libraries(&db, &at, &f), 0);
     rt_findings_sort(&f);
@@ -1099,6 +1146,7 @@ int main(void)
         cmocka_unit_test(stream_names_are_judged),
         cmocka_unit_test(links_on_the_way_leave_a_library_unchecked),
         cmocka_unit_test(names_differing_in_case_leave_a_library_unjudged),
+        cmocka_unit_test(machine_defined_environment_strings),
         cmocka_unit_test(a_root_not_held_is_not_looked_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

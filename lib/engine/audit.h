@@ -147,6 +147,7 @@ int rt_audit(const struct rt_database *db, const struct rt_audit_options *opt,
  * checks stay pure and testable with a table of paths, and the caller
  * (the CLI, which got the tree's Windows directory from the store)
  * decides how to look, e.g. case-insensitively on a Linux copy. */
+struct rt_audit_env;
 struct rt_audit_tree {
     /* 1 when PATH is a file of the tree, 2 a folder, 0 neither, -1
      * when a link or special file stands on its way (not followed), -3
@@ -171,6 +172,16 @@ struct rt_audit_tree {
      * asked of nothing outside the Windows directory, and a Library
      * elsewhere on the drive is library-unchecked, with these words. */
     const char *root_unheld;
+    /* The environment strings the machine defines itself, where the
+     * store tells them (N_ENV 0: Windows setup's own are taken): each
+     * VAR ("%ProgramFiles%") with its VALUE as the registry holds it,
+     * environment strings in it expanded as setup's. */
+    const struct rt_audit_env *env;
+    size_t n_env;
+};
+
+struct rt_audit_env {
+    const char *var, *value;
 };
 
 /* Appends the findings about who gets loaded: each provider's Library,

@@ -171,14 +171,26 @@ static const char *windows_name(const struct libaudit *a)
                : "Windows";
 }
 
+/* What the machine defines VAR (env_vars' spelling) as, where the tree
+ * tells it, else NULL. */
+static const char *defined(const struct libaudit *a, const char *var)
+{
+    for (size_t i = 0; a->tree && i < a->tree->n_env; i++)
+        if (!strcasecmp(a->tree->env[i].var, var))
+            return a->tree->env[i].value;
+    return NULL;
+}
+
 /* LIB with every known %VAR% replaced, wherever it stands (an unknown one
- * is kept, as Windows keeps it), into OUT. */
-static int expand(const struct libaudit *a, const char *lib, char *out,
-                  size_t size, int *program_files_var)
+ * is kept, as Windows keeps it), into OUT: as the machine defines it
+ * where the tree tells (review 46 R46-4: ProgramFilesDir set to
+ * C:\Windows\Temp had %ProgramFiles%\x.dll judged in Program Files), its
+ * own environment strings taken as setup's (OWN 0). */
+static int expand_with(const struct libaudit *a, const char *lib, char *out,
+                       size_t size, int *program_files_var, int own)
 {
     size_t k = 0;
     out[0] = '\0';
-    *program_files_var = 0;
     while (*lib && k + 1 < size) {
         size_t i = 0, n = sizeof env_vars / sizeof *env_vars;
         if (*lib == '%')
@@ -189,9 +201,13 @@ static int expand(const struct libaudit *a, const char *lib, char *out,
             out[k] = '\0';
             continue;
         }
-        char windows[300];
+        char windows[300], mine[LIBRARY_MAX + 1];
         snprintf(windows, sizeof windows, "C:\\%s", windows_name(a));
         const char *as = env_vars[i].as ? env_vars[i].as : windows;
+        const char *def = own ? defined(a, env_vars[i].var) : NULL;
+        int ignored;
+        if (def && expand_with(a, def, mine, sizeof mine, &ignored, 0) == 0)
+            as = mine;
         *program_files_var |= env_vars[i].program_files;
         k += (size_t)snprintf(out + k, size - k, "%s", as);
         if (k >= size)
@@ -200,6 +216,13 @@ static int expand(const struct libaudit *a, const char *lib, char *out,
     }
     /* What did not fit is said, never judged cut short. */
     return *lib ? -1 : 0;
+}
+
+static int expand(const struct libaudit *a, const char *lib, char *out,
+                  size_t size, int *program_files_var)
+{
+    *program_files_var = 0;
+    return expand_with(a, lib, out, size, program_files_var, 1);
 }
 
 /* Drops "." and empty components and resolves ".." (never above the

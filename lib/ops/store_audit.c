@@ -117,12 +117,82 @@ static int tree_list(void *ctx, const char *dir,
     return 0;
 }
 
+/* The environment strings a Library may use whose values the machine
+ * defines in its registry (Windows builds each process's environment from
+ * these): below HKLM\SOFTWARE, or (SYSTEM) the control set's. */
+static const struct machine_var {
+    const char *var;
+    int system;
+    const char *key, *name;
+} machine_vars[] = {
+    {"%programfiles%", 0, "Microsoft\\Windows\\CurrentVersion", "ProgramFilesDir"},
+    {"%programfiles(x86)%", 0, "Microsoft\\Windows\\CurrentVersion",
+     "ProgramFilesDir (x86)"},
+    {"%programw6432%", 0, "Microsoft\\Windows\\CurrentVersion", "ProgramW6432Dir"},
+    {"%commonprogramfiles%", 0, "Microsoft\\Windows\\CurrentVersion",
+     "CommonFilesDir"},
+    {"%commonprogramfiles(x86)%", 0, "Microsoft\\Windows\\CurrentVersion",
+     "CommonFilesDir (x86)"},
+    {"%commonprogramw6432%", 0, "Microsoft\\Windows\\CurrentVersion",
+     "CommonW6432Dir"},
+    {"%programdata%", 0, "Microsoft\\Windows NT\\CurrentVersion\\ProfileList",
+     "ProgramData"},
+    {"%allusersprofile%", 0,
+     "Microsoft\\Windows NT\\CurrentVersion\\ProfileList", "ProgramData"},
+    {"%public%", 0, "Microsoft\\Windows NT\\CurrentVersion\\ProfileList", "Public"},
+    {"%windir%", 1, "Control\\Session Manager\\Environment", "windir"},
+};
+enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
+
+/* The values S's machine gives the variables of machine_vars, into ENV
+ * (each value a new string; *N how many): a string of at most a Library's
+ * length, or left to setup's. 0, or -1 when memory ran out. */
+static int machine_env(struct rt_store *s, struct rt_audit_env *env,
+                       size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; s->ops->read_machine && i < N_MACHINE_VARS; i++) {
+        const struct machine_var *m = &machine_vars[i];
+        struct rt_value v;
+        struct rt_error e = {0};
+        int present = 0;
+        /* A value that cannot be read is setup's: the audit goes on. */
+        if (s->ops->read_machine(s, m->system, m->key, m->name, &v, &present,
+                                 &e) != 0 || !present) {
+            if (e.code == RT_ERR_NOT_ENOUGH_MEMORY)
+                return -1;
+            continue;
+        }
+        char *text = (v.type == RT_REG_SZ || v.type == RT_REG_EXPAND_SZ)
+                         ? rt_value_string(&v) : NULL;
+        rt_value_free(&v);
+        if (text && *text && strlen(text) <= 1023) {
+            env[*n].var = m->var;
+            env[*n].value = text;
+            (*n)++;
+        } else {
+            free(text);
+        }
+    }
+    return 0;
+}
+
 static int library_checks(struct rt_store *s, const struct rt_database *db,
                           struct rt_findings *f)
 {
     const char *win = rt_op_windows_dir(s);
     struct tree_ctx t = {.windows = win};
-    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list, NULL};
+    struct rt_audit_tree tree = {tree_exists, &t, NULL, tree_list, NULL,
+                                 NULL, 0};
+    /* A store without a Windows directory still defines its machine's
+     * environment strings: no files to look at, the values alone. */
+    struct rt_audit_tree values = {NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    struct rt_audit_env env[N_MACHINE_VARS];
+    size_t n_env = 0;
+    if (machine_env(s, env, &n_env) != 0)
+        return -1;
+    tree.env = values.env = env;
+    tree.n_env = values.n_env = n_env;
     if (win) {
         snprintf(t.root, sizeof t.root, "%s", win);
         char *slash = strrchr(t.root, '/');
@@ -157,7 +227,10 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
             tree.root_unheld = t.why;
         }
     }
-    return rt_audit_libraries(db, win ? &tree : NULL, f);
+    int rc = rt_audit_libraries(db, win ? &tree : n_env ? &values : NULL, f);
+    for (size_t i = 0; i < n_env; i++)
+        free((char *)env[i].value);
+    return rc;
 }
 
 int rt_op_key_findings(struct rt_store *s, struct rt_findings *f,

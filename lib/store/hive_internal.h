@@ -248,6 +248,10 @@ int hive_service_state(struct rt_store *st, const char *service,
 int hive_read_service(struct rt_store *st, const char *service,
                       const char *name, struct rt_value *out, int *present,
                       struct rt_error *e);
+/* store_ops.read_machine. */
+int hive_read_machine(struct rt_store *st, int system, const char *key,
+                      const char *name, struct rt_value *out, int *present,
+                      struct rt_error *e);
 int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
                        size_t *n, struct rt_error *e);
 int hive_has_win_files(struct rt_store *st);

@@ -376,6 +376,22 @@ int hive_read_service(struct rt_store *st, const char *service,
     return get_value(&s->system, path, name, out, present, e);
 }
 
+int hive_read_machine(struct rt_store *st, int system, const char *key,
+                      const char *name, struct rt_value *out, int *present,
+                      struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    char path[512];
+    /* The control set is the one Services is read from. */
+    int cs = (int)(strchr(s->services, '\\') - s->services);
+    if (system)
+        snprintf(path, sizeof path, "%.*s\\%s", cs, s->services, key);
+    else
+        snprintf(path, sizeof path, "%s", key);
+    return get_value(system ? &s->system : &s->software, path, name, out,
+                     present, e);
+}
+
 /* What hive_key_anomalies finds, as it finds it. */
 struct anomalies {
     struct rt_key_anomaly *v;

@@ -170,6 +170,14 @@ struct rt_store_ops {
      * the store's files are not inside one (hive files given by name).
      * audit --libraries checks the providers' DLLs against it. */
     const char *(*windows_dir)(struct rt_store *s);
+    /* Optional (NULL: the store holds nothing of the machine beyond
+     * Perflib and Services): a value of the machine's registry that
+     * audit --libraries must know (the environment strings the machine
+     * defines): KEY below HKLM\SOFTWARE, or with SYSTEM below HKLM\SYSTEM's
+     * current control set. *PRESENT 0 when it is not there. */
+    int (*read_machine)(struct rt_store *s, int system, const char *key,
+                        const char *name, struct rt_value *out, int *present,
+                        struct rt_error *e);
 
     /* Optional (NULL where no system runs the providers: every offline
      * store): the performance data for QUERY ("Global", "Costly", or

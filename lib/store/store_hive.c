@@ -557,6 +557,7 @@ static const struct rt_store_ops hive_ops = {
     .own_file = hive_own_file,
     .close = hive_close,
     .windows_dir = hive_windows_dir,
+    .read_machine = hive_read_machine,
     .has_win_files = hive_has_win_files,
     .read_win_file = hive_read_win_file,
     .read_table_copy = hive_read_table_copy,

@@ -308,6 +308,22 @@ static int w32_read_service(struct rt_store *s, const char *service,
     return r;
 }
 
+static int w32_read_machine(struct rt_store *s, int system, const char *key,
+                            const char *name, struct rt_value *out,
+                            int *present, struct rt_error *e)
+{
+    struct w32_store *w = w32(s);
+    /* What stands before SERVICES_PATH is the store's key root, if any. */
+    int root = (int)(strlen(w->services) - strlen(SERVICES_PATH));
+    char *path = NULL;
+    if (asprintf(&path, "%.*s%s\\%s", root, w->services,
+                 system ? "SYSTEM\\CurrentControlSet" : "SOFTWARE", key) < 0)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int r = w32_read_value(w, path, name, out, present, e);
+    free(path);
+    return r;
+}
+
 /* "live registry of M: 009 served by the system (...), 019 values; commits
  * ...", from what the languages are now. */
 static const char *w32_layout(struct rt_store *s)
@@ -507,6 +523,7 @@ static const struct rt_store_ops w32_ops = {
     .list_perf_services = w32_list_perf_services,
     .service_state = w32_service_state,
     .read_service = w32_read_service,
+    .read_machine = w32_read_machine,
     .apply = w32_apply,
     .layout = w32_layout,
     .close = w32_close,

@@ -139,4 +139,27 @@ expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
 jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-relative" and
        (.message | startswith("TapiSrv: Library bin\\tapiperf.dll is a relative path")))' \
     "$OUT" >/dev/null || fail "relative Library: $(cat "$OUT")"
+# Environment strings as the machine defines them (review 46 R46-4: the
+# disk's ProgramFilesDir set to its Windows\Temp, windir to Users\Public,
+# had each Library judged where setup puts them, no finding): judged
+# where the machine's values lead.
+perf_set TapiSrv '%ProgramFiles%\Vendor\t.dll'
+mkdir -p "$D/Program Files/Vendor"
+: >"$D/Program Files/Vendor/t.dll"
+expect_exit 0 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '.summary.warnings == 0' "$OUT" >/dev/null || fail "%ProgramFiles% as setup's: $(cat "$OUT")"
+SW=$D/Windows/System32/config/SOFTWARE
+printf '%s\n' 'cd \Microsoft' 'add Windows' 'cd Windows' 'add CurrentVersion' \
+    'cd CurrentVersion' 'setval 1' ProgramFilesDir 'string:C:\Windows\Temp' commit \
+    >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SW" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set ProgramFilesDir"
+printf '%s\n' 'cd \ControlSet001\Control\Session Manager\Environment' 'setval 1' windir \
+    'expandstring:%SystemDrive%\Users\Public' commit >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set windir"
+perf_set PerfOS '%windir%\System32\perfos.dll'
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-user-writable") | .message |
+        select(test("^TapiSrv: .*C:.Windows.Temp.Vendor.t.dll") or
+               test("^PerfOS: .*C:.Users.Public.System32.perfos.dll"))] | length == 2' \
+    "$OUT" >/dev/null || fail "the machine's own environment strings: $(cat "$OUT")"
 echo "audit_libraries: ok"

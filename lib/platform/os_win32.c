@@ -339,14 +339,25 @@ int rt_os_free_space(const char *path, uint64_t *bytes)
 int rt_os_folder_takes_files(const char *dir)
 {
     wchar_t *w = os_win32_wide(dir);
-    wchar_t volume[MAX_PATH + 1];
     DWORD flags = 0;
     if (!w)
         return -1;
-    BOOL ok = GetVolumePathNameW(w, volume, MAX_PATH + 1) &&
-              GetVolumeInformationW(volume, NULL, 0, NULL, NULL, &flags,
-                                    NULL, 0);
+    /* The folder's own volume, asked by a handle for its flags alone (a
+     * volume's label is not read: Wine's root "drive" has none and says
+     * so on standard error). */
+    HANDLE h = CreateFileW(w, FILE_READ_ATTRIBUTES,
+                           FILE_SHARE_READ | FILE_SHARE_WRITE |
+                               FILE_SHARE_DELETE,
+                           NULL, OPEN_EXISTING,
+                           FILE_FLAG_BACKUP_SEMANTICS |
+                               FILE_FLAG_OPEN_REPARSE_POINT,
+                           NULL);
     free(w);
+    BOOL ok = h != INVALID_HANDLE_VALUE &&
+              GetVolumeInformationByHandleW(h, NULL, 0, NULL, NULL, &flags,
+                                            NULL, 0);
+    if (h != INVALID_HANDLE_VALUE)
+        CloseHandle(h);
     if (ok && (flags & FILE_READ_ONLY_VOLUME))
         return rt_os_refuse(EROFS, "%s is on a read-only volume: no file "
                                    "can be saved there", dir);

@@ -308,7 +308,8 @@ static void audit(void)
         struct rt_findings f = {0};
         if (rt_database_load_copies(s, &db, &e) == 0) {
             const struct rt_audit_options opt = {NULL};
-            const struct rt_audit_tree t = {tree_exists, NULL, "Windows", NULL, NULL};
+            const struct rt_audit_tree t = {tree_exists, NULL, "Windows", NULL, NULL,
+                                            NULL, 0};
             FUZZ_ASSERT(rt_audit(&db, &opt, &f) == 0);
             FUZZ_ASSERT(rt_audit_libraries(&db, &t, &f) == 0);
             rt_findings_sort(&f);

@@ -34,6 +34,24 @@ static int is_table_name(const char *name)
     return 1;
 }
 
+/* Whether NAME is a .dat table's, current (perfc, perfh) or as
+ * installed (perfd, perfi). */
+static int is_any_table_name(const char *name)
+{
+    char table[16];
+    size_t n = strlen(name);
+    if (n >= sizeof table)
+        return 0;
+    memcpy(table, name, n + 1);
+    if (n > 4 && strchr("dDiI", table[4]))
+        table[4] = 'c';
+    return is_table_name(table);
+}
+
+/* What a hive's name may carry: nothing, or one of its logs' suffixes. */
+static const char *const hive_and_logs[] = {"", ".LOG", ".LOG1", ".LOG2",
+                                            NULL};
+
 /* Whether REST, a path inside the Windows directory, is a side file the
  * engine keeps: PerfStringBackup.INI, or a file of an INF copy,
  * INF/<service>/<LLLL>/<name> (engine/side_files.c, rt_inf_path). Names
@@ -227,8 +245,6 @@ struct tree_files {
  * (rt_os_names_file). */
 static int names_tree_file_as(const struct tree_files *t, const char *path)
 {
-    static const char *const hive_and_logs[] = {"", ".LOG", ".LOG1", ".LOG2",
-                                                NULL};
     static const char *const itself[] = {"", NULL};
     for (int i = 0; i < 3; i++)
         if (t->hives[i] && rt_os_names_file(path, t->hives[i],
@@ -259,14 +275,7 @@ static int names_tree_file_as(const struct tree_files *t, const char *path)
      * in either folder of tables. */
     const char *slash = rt_os_last_separator(path);
     const char *name = slash ? slash + 1 : path;
-    char table[16];
-    size_t n = strlen(name);
-    if (n >= sizeof table)
-        return 0;
-    memcpy(table, name, n + 1);
-    if (n > 4 && strchr("dDiI", table[4]))
-        table[4] = 'c';
-    if (!is_table_name(table))
+    if (!is_any_table_name(name))
         return 0;
     for (int i = 0; i < 2; i++) {
         if (!t->tables[i])
@@ -381,24 +390,14 @@ out:
 static int is_store_file_name(const char *name)
 {
     static const char *const hives[] = {"SOFTWARE", "SYSTEM"};
-    static const char *const logs[] = {"", ".LOG", ".LOG1", ".LOG2"};
     for (size_t i = 0; i < 2; i++) {
         size_t n = strlen(hives[i]);
         if (!strncasecmp(name, hives[i], n))
-            for (size_t k = 0; k < 4; k++)
-                if (!strcasecmp(name + n, logs[k]))
+            for (size_t k = 0; hive_and_logs[k]; k++)
+                if (!strcasecmp(name + n, hive_and_logs[k]))
                     return 1;
     }
-    char table[16];
-    size_t n = strlen(name);
-    if (n < sizeof table) {
-        memcpy(table, name, n + 1);
-        if (n > 4 && strchr("dDiI", table[4]))
-            table[4] = 'c';
-        if (is_table_name(table))
-            return 1;
-    }
-    return !strcasecmp(name, RT_HIVE_JOURNAL_NAME) ||
+    return is_any_table_name(name) || !strcasecmp(name, RT_HIVE_JOURNAL_NAME) ||
            !strcasecmp(name, RT_HIVE_LOCK_NAME) ||
            !strcasecmp(name, "PerfStringBackup.INI");
 }

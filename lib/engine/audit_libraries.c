@@ -488,12 +488,12 @@ static void windows_place(const struct libaudit *a, struct lib_path *p)
      * where nobody gave the name to another folder (fsutil file
      * setshortname; review 44 R44-7: PROVIS~1 taken for Provisioning,
      * though the disk may give it to Temp): judged as typed too. */
-    char typed[sizeof p->typed];
-    snprintf(typed, sizeof typed, "%s", after_first(p->typed));
-    as_system32(typed, sizeof typed);
     if (*p->may_be || (!p->unresolved && (!p->by_prefix ||
                        rt_audit_writable_in_windows(p->rest, 0))))
         return;
+    char typed[sizeof p->typed];
+    snprintf(typed, sizeof typed, "%s", after_first(p->typed));
+    as_system32(typed, sizeof typed);
     const char *place =
         rt_audit_writable_in_windows(p->unresolved ? p->rest : typed, 1);
     if (place)

@@ -259,6 +259,12 @@ static int names_tree_file_as(const struct tree_files *t, const char *path)
         /* As the tree spells it (a disk upgraded from XP has
          * WINDOWS/system32: review 45 R45-5, the file replaced). */
         char *psb = rt_os_path_ci(t->win, PSB_IN_WINDOWS, 0);
+        /* A folder on its way in two letter cases (SYSTEM32 beside an
+         * empty System32: review 47 R47-4), where no one spelling is the
+         * file: any file below the Windows folder bearing a store file's
+         * name is taken for the store's, as when the store is unread. */
+        if (!psb && errno == EEXIST)
+            return rt_store_hive_root_holds(t->win, 0, path) != 0;
         if (!psb && asprintf(&psb, "%s/%s", t->win, PSB_IN_WINDOWS) < 0)
             return 0;
         int named = rt_os_names_file(path, psb, itself) >= 0;

@@ -16,7 +16,8 @@
 #   the hive replaced by a writer's patch after its commit), or going up
 #   from a file ("afile/../link": R46-5);
 # - folders in two letter cases and a pair named through the user's
-#   links to a tree's hives (R46-1, R46-3).
+#   links to a tree's hives (R46-1, R46-3), and a System32 folder beside
+#   an empty twin, for a store that opens (R47-4).
 . tests/cli/lib.sh
 
 O=$TMPDIR/orig
@@ -112,6 +113,24 @@ for f in perfh009.dat PerfStringBackup.INI config/regtool.journal; do
     expect_exit 64 "$REGTOOL" --store "hive:$U/pl-sw,$U/pl-sy" audit \
         --textfile "$TMPDIR/pl/Windows/System32/$f"
     kept pl "a pair through the user's links, $f"
+done
+# System32 beside an empty twin: a reader's store opens when named by
+# its config or System32 folder or as a hive pair, and its
+# PerfStringBackup.INI, which no one spelling finds, is still its own
+# (review 47 R47-4: the audit's text, a backup or a patch replaced it).
+fresh s32
+mv "$TMPDIR/s32/Windows/System32" "$TMPDIR/s32/Windows/SYSTEM32"
+mkdir "$TMPDIR/s32/Windows/System32"
+tree_state "$TMPDIR/s32" >"$TMPDIR/s32.state"
+C=$TMPDIR/s32/Windows/SYSTEM32/config
+PSB=$TMPDIR/s32/Windows/SYSTEM32/PerfStringBackup.INI
+for store in "$C/SOFTWARE,$C/SYSTEM" "$TMPDIR/s32/Windows/SYSTEM32" "$C"; do
+    expect_exit 64 "$REGTOOL" --store "hive:$store" audit --textfile "$PSB"
+    kept s32 "an audit --textfile of hive:$store"
+    expect_exit 64 "$REGTOOL" --store "hive:$store" backup --force "$PSB"
+    kept s32 "a backup --force of hive:$store"
+    expect_exit 64 "$REGTOOL" --store "hive:$store" repair --dry-run --emit-reg "$PSB"
+    kept s32 "a repair --emit-reg of hive:$store"
 done
 mkdir -p "$TMPDIR/tw/Windows/Temp"
 expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/tw" audit --textfile "$TMPDIR/tw/Windows/Temp/a.prom"

@@ -977,9 +977,9 @@ static void machine_defined_environment_strings(void **state)
 {
     (void)state;
     static const struct rt_audit_env env[] = {
-        {"%programfiles%", "%SystemRoot%\\Temp"},
-        {"%windir%", "C:\\Users\\Public"},
-        {"%programdata%", "%SystemDrive%\\Data"},
+        {"%programfiles%", "%SystemRoot%\\Temp", 0, "PF", NULL},
+        {"%windir%", "C:\\Users\\Public", 0, "WD", NULL},
+        {"%programdata%", "%SystemDrive%\\Data", 0, "PD", NULL},
     };
     const struct svc v[] = {
         STD("PF", "%ProgramFiles%\\Vendor\\evil.dll"),
@@ -1012,6 +1012,130 @@ static void machine_defined_environment_strings(void **state)
         rt_findings_free(&f);
         rt_database_free(&db);
     }
+}
+
+/* What an audit with ENV (N of them) finds of LIBRARY (TYPE 0:
+ * REG_EXPAND_SZ) for provider X, without files (a hive pair). */
+static void run_env(const struct rt_audit_env *env, size_t n,
+                    const char *library, uint32_t type, struct rt_findings *f)
+{
+    const struct svc v[] = {{"X", library, "Open", "Collect", "Close", type}};
+    struct rt_database db;
+    build(&db, v, 1);
+    struct rt_audit_tree t = {NULL, NULL, "Windows", NULL, NULL, env, n};
+    memset(f, 0, sizeof *f);
+    assert_int_equal(rt_audit_libraries(&db, &t, f), 0);
+    rt_database_free(&db);
+}
+
+/* Whether F has finding ID whose message holds WORDS. */
+static int said(const struct rt_findings *f, const char *id, const char *words)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!strcmp(rt_finding_id(&f->v[i]), id) &&
+            strstr(message_of(&f->v[i]), words))
+            return 1;
+    return 0;
+}
+
+/* A machine value the audit cannot take whole is said, never replaced by
+ * setup's (review 47 R47-1, R47-2: a windir too long, empty, not a
+ * string, naming itself, a REG_SZ of the Environment key naming
+ * %SystemRoot%, each had %windir%\System32\perfos.dll judged in
+ * C:\Windows): the Library is library-variable-unjudged with the value's
+ * place, or library-too-long, and no other finding of its place. */
+static void machine_values_are_judged_whole(void **state)
+{
+    (void)state;
+    char long_value[1100];
+    memset(long_value, 'a', sizeof long_value - 1);
+    memcpy(long_value, "C:\\", 3);
+    long_value[sizeof long_value - 1] = '\0';
+    const struct rt_audit_env cases[] = {
+        {"%windir%", NULL, 0, "SYSTEM\\E\\windir", "is empty"},
+        {"%windir%", "%windir%", 0, "SYSTEM\\E\\windir", NULL},
+        {"%windir%", "%Public%\\W", 0, "SYSTEM\\E\\windir", NULL},
+        {"%windir%", "%SystemRoot%", 1, "SYSTEM\\E\\windir", NULL},
+        {"%windir%", long_value, 0, "SYSTEM\\E\\windir", NULL},
+    };
+    const char *id[] = {"library-variable-unjudged", "library-variable-unjudged",
+                        "library-variable-unjudged", "library-variable-unjudged",
+                        "library-too-long"};
+    const char *words[] = {"(SYSTEM\\E\\windir) by a value that is empty",
+                           "names an environment string other",
+                           "names an environment string other",
+                           "is REG_SZ and names an environment string",
+                           "X: Library is"};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct rt_findings f;
+        run_env(&cases[i], 1, "%windir%\\System32\\perfos.dll", 0, &f);
+        if (!said(&f, id[i], words[i]) || f.n != 1)
+            show(&f);
+        assert_true(said(&f, id[i], words[i]));
+        assert_int_equal(f.n, 1);
+        rt_findings_free(&f);
+    }
+    /* The same values where they are good: judged where they lead. */
+    const struct rt_audit_env good[] = {
+        {"%windir%", "%SystemRoot%", 0, "W", NULL},
+        {"%windir%", "C:\\Users\\Public", 1, "W", NULL},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        struct rt_findings f;
+        run_env(&good[i], 1, "%windir%\\System32\\x.dll", 0, &f);
+        assert_int_equal(said(&f, "library-user-writable", "x.dll"), i == 1);
+        assert_false(said(&f, "library-variable-unjudged", ""));
+        rt_findings_free(&f);
+    }
+}
+
+/* %ProgramFiles% and %CommonProgramFiles% lead a 32-bit reader of 64-bit
+ * Windows where the machine's (x86) values say (review 47 R47-3:
+ * ProgramFilesDir (x86) set to C:\Windows\Temp was not judged), and
+ * setup's (x86) folders are no finding. */
+static void program_files_as_32_bit_readers_see_them(void **state)
+{
+    (void)state;
+    const struct rt_audit_env env[] = {
+        {"%programfiles(x86)%", "C:\\Windows\\Temp", 0, "P86", NULL},
+        {"%commonprogramfiles(x86)%", "C:\\Users\\Public", 0, "C86", NULL},
+    };
+    struct rt_findings f;
+    run_env(env, 2, "%ProgramFiles%\\Vendor\\t.dll", 0, &f);
+    assert_true(said(&f, "library-user-writable", "C:\\Windows\\Temp\\Vendor"));
+    rt_findings_free(&f);
+    run_env(env, 2, "%CommonProgramFiles%\\Vendor\\t.dll", 0, &f);
+    assert_true(said(&f, "library-user-writable", "C:\\Users\\Public\\Vendor"));
+    rt_findings_free(&f);
+    run_env(NULL, 0, "%ProgramFiles%\\Vendor\\t.dll", 0, &f);
+    if (f.n)
+        show(&f);
+    assert_int_equal(f.n, 0);
+    rt_findings_free(&f);
+    /* An (x86) value not judged is said for the 32-bit reader. */
+    const struct rt_audit_env bad = {"%programfiles(x86)%", NULL, 0, "P86",
+                                     "is empty"};
+    run_env(&bad, 1, "%ProgramFiles%\\Vendor\\t.dll", 0, &f);
+    assert_true(said(&f, "library-variable-unjudged", "(P86)"));
+    rt_findings_free(&f);
+}
+
+/* A REG_SZ Library naming an environment string (review 46 R46-6):
+ * Windows expands a REG_EXPAND_SZ's only, so it may be loaded as typed:
+ * said, and judged as expanded too; a REG_EXPAND_SZ's is not said. */
+static void reg_sz_libraries_are_not_expanded(void **state)
+{
+    (void)state;
+    struct rt_findings f;
+    run_env(NULL, 0, "%SystemRoot%\\System32\\x.dll", RT_REG_SZ, &f);
+    assert_true(said(&f, "library-not-expanded", "is REG_SZ"));
+    rt_findings_free(&f);
+    run_env(NULL, 0, "%SystemRoot%\\System32\\x.dll", RT_REG_EXPAND_SZ, &f);
+    assert_false(said(&f, "library-not-expanded", ""));
+    rt_findings_free(&f);
+    run_env(NULL, 0, "C:\\Windows\\System32\\x.dll", RT_REG_SZ, &f);
+    assert_false(said(&f, "library-not-expanded", ""));
+    rt_findings_free(&f);
 }
 
 /* Two entries whose names differ only in case on the way to a DLL (two
@@ -1147,6 +1271,9 @@ int main(void)
         cmocka_unit_test(links_on_the_way_leave_a_library_unchecked),
         cmocka_unit_test(names_differing_in_case_leave_a_library_unjudged),
         cmocka_unit_test(machine_defined_environment_strings),
+        cmocka_unit_test(machine_values_are_judged_whole),
+        cmocka_unit_test(program_files_as_32_bit_readers_see_them),
+        cmocka_unit_test(reg_sz_libraries_are_not_expanded),
         cmocka_unit_test(a_root_not_held_is_not_looked_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,15 +173,23 @@ struct rt_audit_tree {
      * elsewhere on the drive is library-unchecked, with these words. */
     const char *root_unheld;
     /* The environment strings the machine defines itself, where the
-     * store tells them (N_ENV 0: Windows setup's own are taken): each
-     * VAR ("%ProgramFiles%") with its VALUE as the registry holds it,
-     * environment strings in it expanded as setup's. */
+     * store tells them (N_ENV 0: Windows setup's own are taken). */
     const struct rt_audit_env *env;
     size_t n_env;
 };
 
+/* One environment string as the machine's registry defines it. */
 struct rt_audit_env {
-    const char *var, *value;
+    const char *var;     /* "%ProgramFiles%", in any letter case */
+    /* The value as the registry holds it (%SystemRoot% and %SystemDrive%
+     * in it are expanded as setup's, any other variable makes the value
+     * one not judged), or NULL with PROBLEM. */
+    const char *value;
+    int typed;           /* REG_SZ: Windows expands nothing in VALUE */
+    const char *where;   /* the value's key and name, for the words said */
+    /* NULL, or why a value the machine holds cannot be judged ("is
+     * empty"): a Library using VAR is then said, not judged. */
+    const char *problem;
 };
 
 /* Appends the findings about who gets loaded: each provider's Library,

@@ -5,6 +5,7 @@
  * DLL, and, given the tree's file-existence facts, whether the DLL is
  * there at all. Pure: the files are asked through struct rt_audit_tree. */
 #include "engine/audit.h"
+#include "engine/audit_env_strings.h"
 #include "engine/audit_shared_dlls.h"
 #include "engine/audit_short_names.h"
 #include "model/strbuf.h"
@@ -106,9 +107,8 @@ struct lib_path {
     /* It names an NTFS alternate data stream ("x.dll:s", "System32:s"):
      * REST is cut to the file or folder holding it. */
     int stream;
-    /* It came through %ProgramFiles% or %CommonProgramFiles%, which a
-     * 32-bit process reads as Program Files (x86). */
-    int program_files_var;
+    /* Its environment strings, as expanded (audit_env_strings.h). */
+    struct rt_env_expansion env;
     /* An 8.3 short name the tree could not resolve: its place and file
      * are not known. MAY_BE is a user-writable place it may stand for. */
     int unresolved;
@@ -118,11 +118,6 @@ struct lib_path {
     int by_prefix;
     char typed[LIBRARY_MAX + 1];
 };
-
-static int starts_ci(const char *s, const char *prefix)
-{
-    return !strncasecmp(s, prefix, strlen(prefix));
-}
 
 static void copy_rest(struct lib_path *p, const char *s)
 {
@@ -134,95 +129,11 @@ static void copy_rest(struct lib_path *p, const char *s)
     p->rest[k] = '\0';
 }
 
-/* The environment strings Windows setups write into Library values, as
- * ExpandEnvironmentStrings gives them to the process that loads the DLL
- * (system drive C:). A user's profile stands for any user's: "(user)".
- * NULL: the Windows directory. */
-static const struct {
-    const char *var;
-    const char *as;
-    int program_files;   /* a 32-bit process reads Program Files (x86) */
-} env_vars[] = {
-    {"%systemroot%", NULL, 0},
-    {"%windir%", NULL, 0},
-    {"%systemdrive%", "C:", 0},
-    {"%programfiles%", "C:\\Program Files", 1},
-    {"%programw6432%", "C:\\Program Files", 0},
-    {"%programfiles(x86)%", "C:\\Program Files (x86)", 0},
-    {"%commonprogramfiles%", "C:\\Program Files\\Common Files", 1},
-    {"%commonprogramw6432%", "C:\\Program Files\\Common Files", 0},
-    {"%commonprogramfiles(x86)%", "C:\\Program Files (x86)\\Common Files", 0},
-    {"%programdata%", "C:\\ProgramData", 0},
-    {"%allusersprofile%", "C:\\ProgramData", 0},
-    {"%public%", "C:\\Users\\Public", 0},
-    {"%userprofile%", "C:\\Users\\(user)", 0},
-    {"%homedrive%", "C:", 0},
-    {"%homepath%", "\\Users\\(user)", 0},
-    {"%appdata%", "C:\\Users\\(user)\\AppData\\Roaming", 0},
-    {"%localappdata%", "C:\\Users\\(user)\\AppData\\Local", 0},
-    {"%temp%", "C:\\Users\\(user)\\AppData\\Local\\Temp", 0},
-    {"%tmp%", "C:\\Users\\(user)\\AppData\\Local\\Temp", 0},
-};
-
 static const char *windows_name(const struct libaudit *a)
 {
     return a->tree && a->tree->windows_dir && *a->tree->windows_dir
                ? a->tree->windows_dir
                : "Windows";
-}
-
-/* What the machine defines VAR (env_vars' spelling) as, where the tree
- * tells it, else NULL. */
-static const char *defined(const struct libaudit *a, const char *var)
-{
-    for (size_t i = 0; a->tree && i < a->tree->n_env; i++)
-        if (!strcasecmp(a->tree->env[i].var, var))
-            return a->tree->env[i].value;
-    return NULL;
-}
-
-/* LIB with every known %VAR% replaced, wherever it stands (an unknown one
- * is kept, as Windows keeps it), into OUT: as the machine defines it
- * where the tree tells (review 46 R46-4: ProgramFilesDir set to
- * C:\Windows\Temp had %ProgramFiles%\x.dll judged in Program Files), its
- * own environment strings taken as setup's (OWN 0). */
-static int expand_with(const struct libaudit *a, const char *lib, char *out,
-                       size_t size, int *program_files_var, int own)
-{
-    size_t k = 0;
-    out[0] = '\0';
-    while (*lib && k + 1 < size) {
-        size_t i = 0, n = sizeof env_vars / sizeof *env_vars;
-        if (*lib == '%')
-            for (; i < n && !starts_ci(lib, env_vars[i].var); i++)
-                ;
-        if (*lib != '%' || i == n) {
-            out[k++] = *lib++;
-            out[k] = '\0';
-            continue;
-        }
-        char windows[300], mine[LIBRARY_MAX + 1];
-        snprintf(windows, sizeof windows, "C:\\%s", windows_name(a));
-        const char *as = env_vars[i].as ? env_vars[i].as : windows;
-        const char *def = own ? defined(a, env_vars[i].var) : NULL;
-        int ignored;
-        if (def && expand_with(a, def, mine, sizeof mine, &ignored, 0) == 0)
-            as = mine;
-        *program_files_var |= env_vars[i].program_files;
-        k += (size_t)snprintf(out + k, size - k, "%s", as);
-        if (k >= size)
-            return -1;
-        lib += strlen(env_vars[i].var);
-    }
-    /* What did not fit is said, never judged cut short. */
-    return *lib ? -1 : 0;
-}
-
-static int expand(const struct libaudit *a, const char *lib, char *out,
-                  size_t size, int *program_files_var)
-{
-    *program_files_var = 0;
-    return expand_with(a, lib, out, size, program_files_var, 1);
 }
 
 /* Drops "." and empty components and resolves ".." (never above the
@@ -400,13 +311,15 @@ static size_t drive_behind_prefix(const char *x)
  * environment strings expanded, "." and ".." taken, short names replaced
  * as far as the tree tells them, and a drive path below the Windows
  * directory made LIB_WINDOWS. */
-static void classify(struct libaudit *a, const char *lib,
+static void classify(struct libaudit *a, const char *lib, int mode,
                      struct lib_path *p)
 {
     memset(p, 0, sizeof *p);
     char x[sizeof p->rest];
-    if (expand(a, lib, x, sizeof x, &p->program_files_var) != 0) {
-        p->too_long = 1;
+    int r = rt_expand_env_strings(a->tree, windows_name(a), lib, x, sizeof x,
+                                  mode, &p->env);
+    if (r != 0) {
+        p->too_long = r == -1;
         p->where = LIB_OTHER_DRIVE;
         return;
     }
@@ -663,7 +576,7 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
                 s->library, w, p->rest, folder_note(a));
     } else {
         /* %ProgramFiles% leads a 32-bit process to Program Files (x86). */
-        if (!dll_at(a, "%s%s", "", p->rest) && p->program_files_var &&
+        if (!dll_at(a, "%s%s", "", p->rest) && p->env.program_files_var &&
             first_is(p->rest, "Program Files") &&
             dll_at(a, "Program Files (x86)\\%s%s", after_first(p->rest), ""))
             ADD(a, "library-only-in-program-files-x86", RT_AUDIT_WARNING, NULL,
@@ -808,7 +721,7 @@ static void check_system_provider(struct libaudit *a,
                   (p->where == LIB_BARE ||
                    (p->where == LIB_WINDOWS && first_is(p->rest, "System32") &&
                     !strchr(after_first(p->rest), '\\')));
-        if (!own) {
+        if (!own && !p->env.unjudged) {
             char fix[200];
             snprintf(fix, sizeof fix,
                      "check the file; Windows' own value is "
@@ -826,15 +739,16 @@ static void check_system_provider(struct libaudit *a,
 
 /* The DLL a Library names, for comparing two providers' values: bare
  * names and System32 paths of the same file are the same DLL; a value
- * too long to resolve, or naming a stream, is compared as it is. A new
+ * too long to resolve, using a variable whose value is not judged, or
+ * naming a stream, is compared as it is. A new
  * string, or NULL when out of memory. */
 static char *dll_key(struct libaudit *a, const char *lib)
 {
     struct lib_path p;
-    classify(a, lib, &p);
+    classify(a, lib, RT_EXPAND_MACHINE, &p);
     const char *key = p.rest;
     int kind = (int)p.where;
-    if (p.too_long || p.stream) {
+    if (p.too_long || p.env.unjudged || p.stream) {
         key = lib;
         kind = -1;
     } else if (p.where == LIB_WINDOWS && first_is(p.rest, "System32")) {
@@ -876,6 +790,33 @@ static void check_shared(struct libaudit *a)
     free(pairs);
 }
 
+/* A Library P does not judge, said: too long once expanded, or using a
+ * variable whose machine value cannot be judged. 1 when said. */
+static int said_unjudged(struct libaudit *a, const struct rt_service_info *s,
+                         const struct lib_path *p)
+{
+    if (p->too_long)
+        /* Judged on no copy cut short: said, and left at that. */
+        ADD(a, "library-too-long", RT_AUDIT_WARNING, NULL, SYMPTOM_TOO_LONG,
+            CHECK_VALUES,
+            "%s: Library is %zu bytes long, more than the %d regtool "
+            "judges once environment strings and short names are "
+            "expanded: where it leads is not checked (it begins "
+            "%.60s...)", s->name, strlen(s->library), LIBRARY_MAX,
+            s->library);
+    else if (p->env.unjudged)
+        ADD(a, "library-variable-unjudged", RT_AUDIT_WARNING, NULL,
+            "a value the disk's author chose can hide where the DLL is "
+            "loaded from",
+            "check the value on the machine itself, and what the Library "
+            "expands to there",
+            "%s: Library %s uses %s, which the machine defines (%s) by a "
+            "value that %s: where the Library leads is not checked",
+            s->name, s->library, p->env.unjudged->var, p->env.unjudged->where,
+            p->env.why);
+    return p->too_long || p->env.unjudged;
+}
+
 int rt_audit_libraries(const struct rt_database *db,
                        const struct rt_audit_tree *tree,
                        struct rt_findings *out)
@@ -911,19 +852,20 @@ int rt_audit_libraries(const struct rt_database *db,
         if (rt_audit_blank(s->library))
             continue;
         struct lib_path p;
-        classify(&a, s->library, &p);
-        if (p.too_long) {
-            /* Judged on no copy cut short: said, and left at that. */
-            ADD(&a, "library-too-long", RT_AUDIT_WARNING, NULL,
-                SYMPTOM_TOO_LONG, CHECK_VALUES,
-                "%s: Library is %zu bytes long, more than the %d regtool "
-                "judges once environment strings and short names are "
-                "expanded: where it leads is not checked (it begins "
-                "%.60s...)", s->name, strlen(s->library), LIBRARY_MAX,
-                s->library);
+        classify(&a, s->library, RT_EXPAND_MACHINE, &p);
+        if (said_unjudged(&a, s, &p)) {
             check_system_provider(&a, s, &p);
             continue;
         }
+        if (s->library_type == RT_REG_SZ && p.env.expanded)
+            ADD(&a, "library-not-expanded", RT_AUDIT_WARNING, NULL,
+                SYMPTOM_SEARCH,
+                "make Library REG_EXPAND_SZ (regtool install writes it so), "
+                "or write the path out",
+                "%s: Library %s is REG_SZ, whose environment strings "
+                "Windows does not expand (a REG_EXPAND_SZ's only): it may "
+                "be loaded as typed, a relative path; judged below as "
+                "expanded", s->name, s->library);
         if (p.stream)
             ADD(&a, "library-stream", RT_AUDIT_WARNING, NULL, SYMPTOM_STREAM,
                 "check the stream on the machine itself (dir /R, or "
@@ -933,6 +875,16 @@ int rt_audit_libraries(const struct rt_database *db,
                 "plain file; streams are not checked offline", s->name,
                 s->library);
         check_place(&a, s, &p);
+        /* Where %ProgramFiles% leads a 32-bit reader of 64-bit Windows:
+         * the machine's ProgramFilesDir (x86) (review 47 R47-3: set to
+         * C:\Windows\Temp, not judged). */
+        if (p.env.program_files_var && a.bits != 32) {
+            struct lib_path q;
+            classify(&a, s->library, RT_EXPAND_MACHINE | RT_EXPAND_32BIT, &q);
+            if (!said_unjudged(&a, s, &q) &&
+                (q.where != p.where || strcasecmp(q.rest, p.rest)))
+                check_place(&a, s, &q);
+        }
         check_system_provider(&a, s, &p);
         if (a.have_files && !p.stream && p.where != LIB_RELATIVE &&
             p.where != LIB_OTHER_DRIVE)

@@ -119,60 +119,104 @@ static int tree_list(void *ctx, const char *dir,
 
 /* The environment strings a Library may use whose values the machine
  * defines in its registry (Windows builds each process's environment from
- * these): below HKLM\SOFTWARE, or (SYSTEM) the control set's. */
+ * these): a system variable of the control set's Session Manager\
+ * Environment first, which wins where it is (review 47 R47-5), else the
+ * value below HKLM\SOFTWARE that setup keeps for it. */
+#define CURRENT_VERSION "Microsoft\\Windows\\CurrentVersion"
+#define PROFILE_LIST "Microsoft\\Windows NT\\CurrentVersion\\ProfileList"
+#define ENVIRONMENT "Control\\Session Manager\\Environment"
+#define IN_ENVIRONMENT(name)                                                 \
+    name, "SYSTEM\\CurrentControlSet\\" ENVIRONMENT "\\" name
+#define IN_SOFTWARE(key, name) key, name, "SOFTWARE\\" key "\\" name
 static const struct machine_var {
     const char *var;
-    int system;
-    const char *key, *name;
+    const char *env_name, *env_where;     /* in Session Manager\Environment */
+    const char *key, *name, *where;       /* below SOFTWARE, or NULL */
 } machine_vars[] = {
-    {"%programfiles%", 0, "Microsoft\\Windows\\CurrentVersion", "ProgramFilesDir"},
-    {"%programfiles(x86)%", 0, "Microsoft\\Windows\\CurrentVersion",
-     "ProgramFilesDir (x86)"},
-    {"%programw6432%", 0, "Microsoft\\Windows\\CurrentVersion", "ProgramW6432Dir"},
-    {"%commonprogramfiles%", 0, "Microsoft\\Windows\\CurrentVersion",
-     "CommonFilesDir"},
-    {"%commonprogramfiles(x86)%", 0, "Microsoft\\Windows\\CurrentVersion",
-     "CommonFilesDir (x86)"},
-    {"%commonprogramw6432%", 0, "Microsoft\\Windows\\CurrentVersion",
-     "CommonW6432Dir"},
-    {"%programdata%", 0, "Microsoft\\Windows NT\\CurrentVersion\\ProfileList",
-     "ProgramData"},
-    {"%allusersprofile%", 0,
-     "Microsoft\\Windows NT\\CurrentVersion\\ProfileList", "ProgramData"},
-    {"%public%", 0, "Microsoft\\Windows NT\\CurrentVersion\\ProfileList", "Public"},
-    {"%windir%", 1, "Control\\Session Manager\\Environment", "windir"},
+    {"%programfiles%", IN_ENVIRONMENT("ProgramFiles"),
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir")},
+    {"%programfiles(x86)%", IN_ENVIRONMENT("ProgramFiles(x86)"),
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir (x86)")},
+    {"%programw6432%", IN_ENVIRONMENT("ProgramW6432"),
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramW6432Dir")},
+    {"%commonprogramfiles%", IN_ENVIRONMENT("CommonProgramFiles"),
+     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir")},
+    {"%commonprogramfiles(x86)%", IN_ENVIRONMENT("CommonProgramFiles(x86)"),
+     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir (x86)")},
+    {"%commonprogramw6432%", IN_ENVIRONMENT("CommonProgramW6432"),
+     IN_SOFTWARE(CURRENT_VERSION, "CommonW6432Dir")},
+    {"%programdata%", IN_ENVIRONMENT("ProgramData"),
+     IN_SOFTWARE(PROFILE_LIST, "ProgramData")},
+    {"%allusersprofile%", IN_ENVIRONMENT("ALLUSERSPROFILE"),
+     IN_SOFTWARE(PROFILE_LIST, "ProgramData")},
+    {"%public%", IN_ENVIRONMENT("PUBLIC"), IN_SOFTWARE(PROFILE_LIST, "Public")},
+    {"%windir%", IN_ENVIRONMENT("windir"), NULL, NULL, NULL},
 };
 enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
 
+/* What S's machine holds for VAR's variable (M) into *ENV: the first of
+ * its places that holds a value, judged whole (a value that is there but
+ * empty, not a string or not UTF-16 is one the audit does not judge:
+ * review 47 R47-2, each was taken for setup's). 1 when found, 0 when
+ * neither place holds one (setup's is taken), -1 when memory ran out. */
+static int machine_value(struct rt_store *s, const struct machine_var *m,
+                         struct rt_audit_env *env)
+{
+    for (int place = 0; place < 2; place++) {
+        const char *key = place ? m->key : ENVIRONMENT;
+        const char *name = place ? m->name : m->env_name;
+        if (!key)
+            break;
+        struct rt_value v;
+        struct rt_error e = {0};
+        int present = 0;
+        /* A key that cannot be read holds nothing: the audit goes on. */
+        if (s->ops->read_machine(s, !place, key, name, &v, &present, &e) !=
+                0 ||
+            !present) {
+            if (e.code == RT_ERR_NOT_ENOUGH_MEMORY)
+                return -1;
+            continue;
+        }
+        char *text = NULL;
+        int string = v.type == RT_REG_SZ || v.type == RT_REG_EXPAND_SZ;
+        /* The Environment key's REG_SZ is taken as typed (Windows expands
+         * a system variable's REG_EXPAND_SZ only); setup's values below
+         * SOFTWARE are expanded whatever their type. */
+        int typed = !place && v.type == RT_REG_SZ;
+        int r = rt_value_to_string(&v, &text);
+        rt_value_free(&v);
+        if (r != 0)
+            return -1;
+        *env = (struct rt_audit_env){m->var, text, typed,
+                                     place ? m->where : m->env_where, NULL};
+        if (!string)
+            env->problem = "is not a string (REG_SZ or REG_EXPAND_SZ)";
+        else if (!text)
+            env->problem = "is not UTF-16 text";
+        else if (!*text)
+            env->problem = "is empty";
+        if (env->problem) {
+            free(text);
+            env->value = NULL;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* The values S's machine gives the variables of machine_vars, into ENV
- * (each value a new string; *N how many): a string of at most a Library's
- * length, or left to setup's. 0, or -1 when memory ran out. */
+ * (each value a new string; *N how many). 0, or -1 when memory ran
+ * out. */
 static int machine_env(struct rt_store *s, struct rt_audit_env *env,
                        size_t *n)
 {
     *n = 0;
     for (size_t i = 0; s->ops->read_machine && i < N_MACHINE_VARS; i++) {
-        const struct machine_var *m = &machine_vars[i];
-        struct rt_value v;
-        struct rt_error e = {0};
-        int present = 0;
-        /* A value that cannot be read is setup's: the audit goes on. */
-        if (s->ops->read_machine(s, m->system, m->key, m->name, &v, &present,
-                                 &e) != 0 || !present) {
-            if (e.code == RT_ERR_NOT_ENOUGH_MEMORY)
-                return -1;
-            continue;
-        }
-        char *text = (v.type == RT_REG_SZ || v.type == RT_REG_EXPAND_SZ)
-                         ? rt_value_string(&v) : NULL;
-        rt_value_free(&v);
-        if (text && *text && strlen(text) <= 1023) {
-            env[*n].var = m->var;
-            env[*n].value = text;
-            (*n)++;
-        } else {
-            free(text);
-        }
+        int r = machine_value(s, &machine_vars[i], &env[*n]);
+        if (r < 0)
+            return -1;
+        *n += (size_t)r;
     }
     return 0;
 }

@@ -162,4 +162,25 @@ jq -e '[.findings[] | select(.id == "library-user-writable") | .message |
         select(test("^TapiSrv: .*C:.Windows.Temp.Vendor.t.dll") or
                test("^PerfOS: .*C:.Users.Public.System32.perfos.dll"))] | length == 2' \
     "$OUT" >/dev/null || fail "the machine's own environment strings: $(cat "$OUT")"
+# A system variable of Session Manager\Environment wins over setup's
+# value (review 47 R47-5: ProgramFiles there was not read); a 32-bit
+# reader's %ProgramFiles% is ProgramFilesDir (x86) (R47-3: not judged);
+# a value the machine holds but the audit cannot take (an empty windir:
+# R47-2, taken for C:\Windows) is said, not judged.
+printf '%s\n' 'cd \ControlSet001\Control\Session Manager\Environment' 'setval 2' \
+    windir 'string:' ProgramFiles 'expandstring:%SystemDrive%\Users\Public' commit \
+    >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set Environment"
+printf '%s\n' 'cd \Microsoft\Windows\CurrentVersion' 'setval 2' \
+    ProgramFilesDir 'string:C:\Program Files' \
+    'ProgramFilesDir (x86)' 'string:C:\Windows\Temp' commit >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SW" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set ProgramFilesDir (x86)"
+mkdir -p "$D/Windows/SysWOW64"   # a 64-bit Windows: 32-bit readers
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '[.findings[] | .id + " " + .message |
+        select(test("^library-user-writable TapiSrv: .*C:.Users.Public.Vendor.t.dll") or
+               test("^library-user-writable TapiSrv: .*C:.Windows.Temp.Vendor.t.dll") or
+               test("^library-variable-unjudged PerfOS: .*windir.*Environment.windir. by a value that is empty"))] |
+        length == 3' "$OUT" >/dev/null ||
+    fail "Environment's values, (x86) values, an empty windir: $(cat "$OUT")"
 echo "audit_libraries: ok"

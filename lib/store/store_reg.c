@@ -223,6 +223,26 @@ static int reg_read_service(struct rt_store *s, const char *service,
              : -1;
 }
 
+/* The machine's values audit --libraries asks for (the environment
+ * strings it defines), where the file holds them: a .reg of a whole
+ * machine has them beside Perflib and Services (review 47 R47-6: its
+ * windir was not read). */
+static int reg_read_machine(struct rt_store *s, int system, const char *key,
+                            const char *name, struct rt_value *out,
+                            int *present, struct rt_error *e)
+{
+    struct rt_tree_key *t = tree(s, e);
+    char *path = NULL;
+    if (!t)
+        return -1;
+    if (asprintf(&path, "HKEY_LOCAL_MACHINE\\%s\\%s",
+                 system ? "SYSTEM\\CurrentControlSet" : "SOFTWARE", key) < 0)
+        return oom(e);
+    int r = rt_tree_store_read_at(t, path, name, out, present, e);
+    free(path);
+    return r;
+}
+
 /* The tree as the file's bytes, in the file's dialect. */
 static int serialize(struct reg_store *r, const struct rt_tree_key *root,
                      uint8_t **out, size_t *len, struct rt_error *e)
@@ -419,6 +439,7 @@ static const struct rt_store_ops reg_ops = {
     .service_state = reg_service_state,
     .read_service = reg_read_service,
     .key_anomalies = reg_key_anomalies,
+    .read_machine = reg_read_machine,
     .apply = reg_apply,
     .check_apply = reg_check_apply,
     .layout = reg_layout,

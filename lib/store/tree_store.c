@@ -55,6 +55,13 @@ static int read_value(struct rt_tree_key *k, const char *name,
     return 0;
 }
 
+int rt_tree_store_read_at(struct rt_tree_key *root, const char *path,
+                          const char *name, struct rt_value *out, int *present,
+                          struct rt_error *e)
+{
+    return read_value(rt_tree_find(root, path), name, out, present, e);
+}
+
 int rt_tree_store_read_table(struct rt_tree_key *root,
                              const struct rt_tree_paths *p, const char *lang,
                              enum rt_table_kind t, struct rt_value *out,

@@ -45,6 +45,12 @@ int rt_tree_store_read_service(struct rt_tree_key *root,
                                struct rt_value *out, int *present,
                                struct rt_error *e);
 
+/* Value NAME of the key at PATH below ROOT (any letter case); *PRESENT 0
+ * when either is absent. */
+int rt_tree_store_read_at(struct rt_tree_key *root, const char *path,
+                          const char *name, struct rt_value *out, int *present,
+                          struct rt_error *e);
+
 /* A side file (P->files); *PRESENT 0 when absent. */
 int rt_tree_store_read_file(struct rt_tree_key *root,
                             const struct rt_tree_paths *p, const char *rel,

@@ -183,4 +183,16 @@ jq -e '[.findings[] | .id + " " + .message |
                test("^library-variable-unjudged PerfOS: .*windir.*Environment.windir. by a value that is empty"))] |
         length == 3' "$OUT" >/dev/null ||
     fail "Environment's values, (x86) values, an empty windir: $(cat "$OUT")"
+# A .reg store of the machine holds its own definitions too (review 47
+# R47-6: its windir was not read): a .reg of this database with
+# Session Manager\Environment's windir set to Users\Public.
+expect_exit 0 "$REGTOOL" --store "hive:$D" backup --format reg "$TMPDIR/m.reg"
+iconv -f UTF-16LE -t UTF-8 "$TMPDIR/m.reg" | tr -d '\r' >"$TMPDIR/m8.reg"
+printf '\n[%s]\n"windir"="C:\\\\Users\\\\Public"\n' \
+    'HKEY_LOCAL_MACHINE\SYSTEM\CurrentControlSet\Control\Session Manager\Environment' \
+    >>"$TMPDIR/m8.reg"
+expect_exit 1 "$REGTOOL" --store "reg:$TMPDIR/m8.reg" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-user-writable") | .message |
+        select(test("^PerfOS: .*C:.Users.Public.System32.perfos.dll"))] | length == 1' \
+    "$OUT" >/dev/null || fail "a .reg store's windir: $(cat "$OUT")"
 echo "audit_libraries: ok"

@@ -200,8 +200,14 @@ int rt_cli_refuse_own_file(struct rt_store *s, const char *file,
                            const char *what);
 /* The refusal rt_cli_refuse_own_file says. */
 void rt_cli_say_own_file(const char *what, const char *file);
+/* Has S's commit write CS as a .reg patch to FILE: its temporary file
+ * before anything of the change is written (a failure refuses the
+ * change), put in place after it; rt_cli_open_store_writing calls it for
+ * the --emit-reg it is given. */
+void rt_cli_stage_emit_reg(const char *file, struct rt_store *s);
 /* Writes CS as a .reg patch to FILE, which the caller named to
- * rt_cli_open_store_writing (refused there over the store's files). */
+ * rt_cli_open_store_writing (refused there over the store's files), or
+ * says what the commit's staging did with it. */
 int rt_cli_emit_reg(const char *file, struct rt_store *s,
                     const struct rt_change_set *cs);
 /* Saves DB as a PerfStringBackup file (FILE, or FILE_001... unless FORCE;

@@ -303,6 +303,8 @@ struct rt_store *rt_cli_open_store_writing(const struct rt_cli_file *files,
             *exit_code = usage ? RT_EXIT_USAGE : RT_EXIT_FAILURE;
             return NULL;
         }
+        if (!strcmp(files[i].what, "--emit-reg"))
+            rt_cli_stage_emit_reg(files[i].name, s);
     }
     return s;
 }

@@ -167,7 +167,14 @@ static int check_invariant(struct rt_store *s, const struct rt_change_set *cs,
 static int apply_checked(struct rt_store *s, const struct rt_change_set *cs,
                          const struct rt_database *db, struct rt_error *e)
 {
-    if (check_invariant(s, cs, db, e) != 0 || s->ops->apply(s, cs, e) != 0)
+    const struct rt_commit_hooks *h = s->hooks;
+    if (check_invariant(s, cs, db, e) != 0 ||
+        (h && h->before && h->before(h->ctx, s, cs, e) != 0))
+        return -1;
+    int applied = s->ops->apply(s, cs, e) == 0;
+    if (h && h->after)
+        h->after(h->ctx, applied);
+    if (!applied)
         return -1;
     if (each_table(s, cs, db, reads_back, splice_reads_back, e) == 0)
         return 0;

@@ -78,9 +78,15 @@ int rt_os_free_space(const char *path, uint64_t *bytes);
 /* Whether folder DIR can take a new file, as far as can be told without
  * making one: not on a read-only file system (EROFS), not on the
  * kernel's proc or sysfs (EACCES: no file of one's own is made there),
- * this process allowed to write it. 0, or -1 with errno (rt_os_strerror
+ * this process allowed to write it, not immutable nor append-only (EPERM:
+ * no entry of it renamed). 0, or -1 with errno (rt_os_strerror
  * names DIR). */
 int rt_os_folder_takes_files(const char *dir);
+/* Whether the file PATH (which exists) can be replaced by a rename, as
+ * far as can be told without making one: not immutable nor append-only
+ * (EPERM), not a mount point (EBUSY: a file bind-mounted there). 0, or
+ * -1 with errno (rt_os_strerror names PATH). */
+int rt_os_name_replaceable(const char *path);
 /* Sleeps for MS milliseconds. */
 void rt_os_sleep_ms(unsigned ms);
 /* Milliseconds on a clock that only goes forward, for measuring waits:

@@ -439,6 +439,31 @@ int rt_os_free_space(const char *path, uint64_t *bytes)
     return 0;
 }
 
+/* What the kernel says of NAME at DIRFD (FLAGS as statx's) that forbids
+ * putting a file in its place: FD_ bits, 0 where nothing does or the
+ * kernel does not say. */
+enum { FD_IMMUTABLE = 1, FD_APPEND = 2, FD_MOUNT_ROOT = 4 };
+static unsigned fd_attributes(int dirfd, const char *name, int flags)
+{
+    unsigned out = 0;
+#if defined(__linux__) && defined(STATX_ATTR_IMMUTABLE)
+    struct statx sx;
+    if (statx(dirfd, name, flags, STATX_TYPE, &sx) != 0)
+        return 0;
+    uint64_t on = sx.stx_attributes & sx.stx_attributes_mask;
+    out |= on & STATX_ATTR_IMMUTABLE ? FD_IMMUTABLE : 0;
+    out |= on & STATX_ATTR_APPEND ? FD_APPEND : 0;
+#ifdef STATX_ATTR_MOUNT_ROOT
+    out |= on & STATX_ATTR_MOUNT_ROOT ? FD_MOUNT_ROOT : 0;
+#endif
+#else
+    (void)dirfd;
+    (void)name;
+    (void)flags;
+#endif
+    return out;
+}
+
 int rt_os_folder_takes_files(const char *dir)
 {
     /* The kernel's own: proc, sysfs. */
@@ -465,11 +490,33 @@ int rt_os_folder_takes_files(const char *dir)
     } else if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) != 0) {
         err = errno;
         why = "cannot be written by this user";
+    } else if (fd_attributes(fd, "", AT_EMPTY_PATH) &
+               (FD_IMMUTABLE | FD_APPEND)) {
+        /* Root may write it, but no entry of it may be renamed or removed
+         * (review 46 R46-2: a patch refused only after the commit). */
+        err = EPERM;
+        why = "is immutable or append-only (chattr +i, +a)";
     }
     close(fd);
     if (!err)
         return 0;
     return rt_os_refuse(err, "%s %s: no file can be saved there", dir, why);
+}
+
+int rt_os_name_replaceable(const char *path)
+{
+    unsigned a = fd_attributes(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW);
+    if (a & (FD_IMMUTABLE | FD_APPEND))
+        return rt_os_refuse(EPERM, "%s is immutable or append-only (chattr "
+                                   "+i, +a): regtool writes a file whole, "
+                                   "then puts it in place of the name, "
+                                   "which cannot be done there", path);
+    if (a & FD_MOUNT_ROOT)
+        return rt_os_refuse(EBUSY, "%s is a mount point (a file mounted "
+                                   "there): regtool writes a file whole, "
+                                   "then puts it in place of the name, "
+                                   "which cannot be done there", path);
+    return 0;
 }
 
 int rt_os_fsync_dir_of(const char *path)

@@ -162,7 +162,12 @@ static int saving_name(struct rt_os_saving *sv, const char *path,
          * leaves a new file's (never a hostile tree's 0666), and never
          * set-user-ID. A new file gets MODE as the umask leaves it. */
         struct rt_os_stat was;
-        if (rt_os_stat(path, &was) == 0 && was.kind == RT_OS_FILE) {
+        int file = rt_os_stat(path, &was) == 0 && was.kind == RT_OS_FILE;
+        /* What would refuse the rename is refused now, before anything
+         * is written (review 46 R46-2). */
+        if (file && rt_os_name_replaceable(path) != 0)
+            return abandoned(sv, NULL, -1);
+        if (file) {
             *mode = (was.mode & 0770) | (rt_os_creation_mode(was.mode) & 07);
             sv->keep_owner = 1;
             sv->uid = was.uid;

@@ -364,6 +364,22 @@ int rt_os_folder_takes_files(const char *dir)
     return 0;
 }
 
+int rt_os_name_replaceable(const char *path)
+{
+    wchar_t *w = os_win32_wide(path);
+    if (!w)
+        return -1;
+    DWORD a = GetFileAttributesW(w);
+    free(w);
+    /* MoveFileEx does not replace a read-only file. */
+    if (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_READONLY))
+        return rt_os_refuse(EPERM, "%s is read-only (attrib +r): regtool "
+                                   "writes a file whole, then puts it in "
+                                   "place of the name, which cannot be done "
+                                   "there", path);
+    return 0;
+}
+
 void rt_os_sleep_ms(unsigned ms)
 {
     Sleep(ms);

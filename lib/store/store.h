@@ -245,8 +245,23 @@ struct rt_store_ops {
 };
 
 /* Every backend's handle starts with this. */
+/* What a caller runs around a store's commit (rt_store's HOOKS), for an
+ * output that belongs with the change: BEFORE gets the change set as it
+ * will be committed, under the writer's lock, before anything of it is
+ * written (a failure, E set, writes nothing); AFTER is told whether it
+ * was committed. The CLI's --emit-reg writes its patch's temporary file
+ * before and puts it in place after, so that a full disk refuses the
+ * change rather than lose the patch after it (review 46 R46-2). */
+struct rt_commit_hooks {
+    int (*before)(void *ctx, struct rt_store *s,
+                  const struct rt_change_set *cs, struct rt_error *e);
+    void (*after)(void *ctx, int committed);
+    void *ctx;
+};
+
 struct rt_store {
     const struct rt_store_ops *ops;
+    const struct rt_commit_hooks *hooks;   /* NULL: none */
 };
 
 /* Frees an array returned by list_languages / list_perf_services. */

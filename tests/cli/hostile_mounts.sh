@@ -333,5 +333,67 @@ else
     echo "SKIP: hostile_mounts: a read-only tmpfs cannot be mounted here"
 fi
 unmount_all
+
+# An --emit-reg the saving refuses for what no look at the folder tells
+# (review 46 R46-2: each refused only after the install was committed):
+# a full file system (the patch is written before the change, put in
+# place after it: exit 3, nothing written, no temporary left), an
+# immutable output, an append-only folder and a file mounted as the
+# output (refused before: exit 3). Then, with room, the patch is there.
+fresh
+# (The writer's lock, taken before the patch is written, stays.)
+TREE_IGNORE=regtool.lock
+tree_state "$T" >"$TMPDIR/t.state"
+mkdir -p "$TMPDIR/full"
+if mount -t tmpfs -o size=32m tmpfs "$TMPDIR/full" 2>/dev/null; then
+    MOUNTS="$TMPDIR/full $MOUNTS"
+    dd if=/dev/zero of="$TMPDIR/full/fill" bs=4k count=8191 2>/dev/null
+    # shellcheck disable=SC2086
+    expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS --emit-reg "$TMPDIR/full/p.reg" "$INI"
+    expect_grep "cannot write .*p.reg: No space left on device; nothing was written" "$ERR"
+    expect_same_tree "$T" "$TMPDIR/t.state" "install --emit-reg onto a full file system changed the tree"
+    [ "$(ls "$TMPDIR/full")" = fill ] || fail "a full file system kept: $(ls "$TMPDIR/full")"
+    rm "$TMPDIR/full/fill"
+    # shellcheck disable=SC2086
+    expect_exit 0 "$REGTOOL" --store "hive:$T" install $CS --emit-reg "$TMPDIR/full/p.reg" "$INI"
+    expect_grep "wrote the change to .*p.reg as a .reg patch" "$OUT"
+    head -c 2 "$TMPDIR/full/p.reg" | od -An -tx1 | grep -q "ff fe" ||
+        fail "the patch written with the change is not a .reg file"
+    [ "$(ls "$TMPDIR/full")" = p.reg ] || fail "beside the patch: $(ls "$TMPDIR/full")"
+else
+    echo "SKIP: hostile_mounts: a small tmpfs cannot be mounted here"
+fi
+TREE_IGNORE=
+unmount_all
+fresh
+tree_state "$T" >"$TMPDIR/t.state"
+: >"$TMPDIR/imm.reg"
+mkdir -p "$TMPDIR/ap"
+if chattr +i "$TMPDIR/imm.reg" 2>/dev/null && chattr +a "$TMPDIR/ap" 2>/dev/null; then
+    # shellcheck disable=SC2086
+    expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS --emit-reg "$TMPDIR/imm.reg" "$INI"
+    expect_grep "imm.reg is immutable or append-only" "$ERR"
+    # shellcheck disable=SC2086
+    expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS --emit-reg "$TMPDIR/ap/p.reg" "$INI"
+    expect_grep "ap is immutable or append-only .*: no file can be saved there" "$ERR"
+    chattr -i "$TMPDIR/imm.reg"
+    chattr -a "$TMPDIR/ap"
+    expect_same_tree "$T" "$TMPDIR/t.state" "install --emit-reg onto an immutable output changed the tree"
+else
+    chattr -i "$TMPDIR/imm.reg" 2>/dev/null
+    echo "SKIP: hostile_mounts: chattr +i and +a cannot be set here"
+fi
+: >"$TMPDIR/src.reg"
+: >"$TMPDIR/bm.reg"
+if mount --bind "$TMPDIR/src.reg" "$TMPDIR/bm.reg" 2>/dev/null; then
+    MOUNTS="$TMPDIR/bm.reg $MOUNTS"
+    # shellcheck disable=SC2086
+    expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS --emit-reg "$TMPDIR/bm.reg" "$INI"
+    expect_grep "bm.reg is a mount point" "$ERR"
+    expect_same_tree "$T" "$TMPDIR/t.state" "install --emit-reg onto a mounted file changed the tree"
+else
+    echo "SKIP: hostile_mounts: a file cannot be bind-mounted here"
+fi
+unmount_all
 host_same
 echo "hostile mounts: every crossing refused, the host untouched; a mounted root works"

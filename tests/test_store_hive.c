@@ -809,6 +809,28 @@ static void store_file_is_its_own_by_another_name(void **state)
     s->ops->close(s);
 }
 
+/* A tree at the file system's (or a drive's) root, as in a chroot whose
+ * "/" is the disk (review 48 R48-6: nothing was below "/", and a twin's
+ * fallback refused no output): every file bearing a store file's name
+ * below it is the store's, another is not. */
+static void root_of_the_file_system_holds_its_files(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    char root[8], path[1400];
+#ifdef _WIN32
+    snprintf(root, sizeof root, "%.2s\\", c->dir);
+#else
+    snprintf(root, sizeof root, "/");
+#endif
+    snprintf(path, sizeof path, "%s/Windows/System32/perfc009.dat", c->dir);
+    assert_true(rt_store_hive_root_holds(root, 0, path));
+    snprintf(path, sizeof path, "%s/Windows/System32/config/SOFTWARE", c->dir);
+    assert_true(rt_store_hive_root_holds(root, 0, path));
+    snprintf(path, sizeof path, "%s/Windows/notes.txt", c->dir);
+    assert_false(rt_store_hive_root_holds(root, 0, path));
+}
+
 /* Config holding SYSTEM and system (Windows sees one name there; which
  * file it would use is not known): the tree is refused at open, as a
  * store that is not what it claims, naming both; not passed over as a
@@ -1598,6 +1620,7 @@ int main(void)
         cmocka_unit_test(system_hive_twice_is_refused),
         cmocka_unit_test(inf_copy_is_its_own_however_spelled),
         cmocka_unit_test(store_file_is_its_own_by_another_name),
+        cmocka_unit_test(root_of_the_file_system_holds_its_files),
         cmocka_unit_test(link_keys_and_case_twins_are_listed),
         cmocka_unit_test(no_services_key_has_no_anomalies),
         cmocka_unit_test(unsealed_journal_is_discarded_by_the_next_writer),

@@ -120,8 +120,8 @@ static int tree_file_at(const char *dir, const char *rel, const char *tables,
     return named;
 }
 
-int rt_op_spec_names_file(const char *spec, const char *tables,
-                          const char *path)
+static int spec_names_file(const char *spec, const char *tables,
+                           const char *path)
 {
     static const char *const itself[] = {"", NULL};
     static const char *const file_and_lock[] = {"", ".lock", NULL};
@@ -169,6 +169,18 @@ int rt_op_spec_names_file(const char *spec, const char *tables,
      * 46 R46-1): any file below the tree bearing a store file's name. */
     return rt_store_hive_root_holds(p.arg, 0, path) ||
            (tables && rt_store_hive_root_holds(tables, 1, path));
+}
+
+int rt_op_spec_names_file(const char *spec, const char *tables,
+                          const char *path)
+{
+    /* Every spelling of the layout tried lists the same folders: each
+     * listed once (review 46 R46-7: a config folder of a million planted
+     * entries was listed some 32 times). */
+    rt_os_listings_scope(+1);
+    int named = spec_names_file(spec, tables, path);
+    rt_os_listings_scope(-1);
+    return named;
 }
 
 struct rt_store *rt_op_open_database(const char *spec,

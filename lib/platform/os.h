@@ -320,6 +320,13 @@ int rt_os_refusal_named(int err);
  * directory each part costs one pass over its folder. A new string, or
  * NULL with errno (ENOMEM when out of memory). */
 char *rt_os_path_ci(const char *dir, const char *rel, int must_exist);
+/* Opens (DELTA +1) or closes (-1) a scope in which rt_os_path_ci keeps
+ * each folder's listing as it does while a directory is confined: for a
+ * batch of look-ups in folders that nothing changes meanwhile (every
+ * spelling of a tree's layout tried, each a listing of the same folders:
+ * review 46 R46-7). Opening or closing the last one forgets them. Keeps
+ * errno. */
+void rt_os_listings_scope(int delta);
 
 /* A hash of PATH's bytes (64-bit FNV-1a from a basis random to each
  * process, so that a tree cannot choose names that collide), for the

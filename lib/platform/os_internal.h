@@ -75,12 +75,11 @@ int rt_os_beneath(const char *root, size_t len, const char *path,
 
 /* rt_os_path_ci keeps each folder's listing, sorted, while a directory
  * is confined: rt_os_confine and rt_os_unconfine call
- * rt_os_listings_scope(+1 / -1), which forgets every listing (the tree
- * they are kept for changes); every call that creates, renames or
+ * rt_os_listings_scope(+1 / -1) (os.h), which forgets every listing (the
+ * tree they are kept for changes); every call that creates, renames or
  * removes a file or folder, or takes a lock (after which another
  * process's changes are seen), calls rt_os_listings_forget. Both keep
  * errno. */
-void rt_os_listings_scope(int delta);
 void rt_os_listings_forget(void);
 
 /* rt_os_map_file for a file of SIZE bytes open as FD, no larger than

@@ -262,13 +262,18 @@ static int names_tree_file_as(const struct tree_files *t, const char *path)
         /* A folder on its way in two letter cases (SYSTEM32 beside an
          * empty System32: review 47 R47-4), where no one spelling is the
          * file: any file below the Windows folder bearing a store file's
-         * name is taken for the store's, as when the store is unread. */
-        if (!psb && errno == EEXIST)
-            return rt_store_hive_root_holds(t->win, 0, path) != 0;
-        if (!psb && asprintf(&psb, "%s/%s", t->win, PSB_IN_WINDOWS) < 0)
-            return 0;
-        int named = rt_os_names_file(path, psb, itself) >= 0;
-        free(psb);
+         * name is taken for the store's, as when the store is unread;
+         * the tables of --tables and the INF copies still looked at
+         * (review 48 R48-1: a table of --tables replaced). */
+        int named;
+        if (!psb && errno == EEXIST) {
+            named = rt_store_hive_root_holds(t->win, 0, path) != 0;
+        } else {
+            if (!psb && asprintf(&psb, "%s/%s", t->win, PSB_IN_WINDOWS) < 0)
+                return 1;   /* out of memory: refused, never replaced */
+            named = rt_os_names_file(path, psb, itself) >= 0;
+            free(psb);
+        }
         if (named)
             return 1;
         /* An INF copy's INI or symbol file, which install writes and
@@ -429,6 +434,10 @@ int rt_store_hive_root_holds(const char *root, int beside, const char *path)
     size_t n = strlen(top);
     while (n > 1 && rt_os_is_separator(top[n - 1]))
         n--;
+    /* A tree at the file system's root (a chroot whose "/" is the disk:
+     * review 48 R48-6, nothing was below it) holds every path. */
+    if (n == 1 && rt_os_is_separator(top[0]))
+        n = 0;
     if (strncmp(real, top, n) != 0 || !rt_os_is_separator(real[n]))
         return 0;
     /* Below ROOT: a store file's name, or a file three parts below an

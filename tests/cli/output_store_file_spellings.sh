@@ -17,7 +17,8 @@
 #   from a file ("afile/../link": R46-5);
 # - folders in two letter cases and a pair named through the user's
 #   links to a tree's hives (R46-1, R46-3), and a System32 folder beside
-#   an empty twin, for a store that opens (R47-4).
+#   an empty twin, for a store that opens (R47-4), its --tables too
+#   (R48-1).
 . tests/cli/lib.sh
 
 O=$TMPDIR/orig
@@ -118,6 +119,8 @@ done
 # its config or System32 folder or as a hive pair, and its
 # PerfStringBackup.INI, which no one spelling finds, is still its own
 # (review 47 R47-4: the audit's text, a backup or a patch replaced it).
+mkdir -p "$U/tb"
+cp "$O/Windows/System32/perfc009.dat" "$O/Windows/System32/perfh009.dat" "$U/tb/"
 fresh s32
 mv "$TMPDIR/s32/Windows/System32" "$TMPDIR/s32/Windows/SYSTEM32"
 mkdir "$TMPDIR/s32/Windows/System32"
@@ -131,7 +134,27 @@ for store in "$C/SOFTWARE,$C/SYSTEM" "$TMPDIR/s32/Windows/SYSTEM32" "$C"; do
     kept s32 "a backup --force of hive:$store"
     expect_exit 64 "$REGTOOL" --store "hive:$store" repair --dry-run --emit-reg "$PSB"
     kept s32 "a repair --emit-reg of hive:$store"
+    # Its --tables too (review 48 R48-1: the twin's rule returned before
+    # the tables were compared, and one was replaced).
+    expect_exit 64 "$REGTOOL" --store "hive:$store" --tables "$U/tb" audit \
+        --textfile "$U/tb/perfc009.dat"
+    expect_exit 64 "$REGTOOL" --store "hive:$store" --tables "$U/tb" backup \
+        --force "$U/tb/perfh009.dat"
+    cmp -s "$U/tb/perfc009.dat" "$O/Windows/System32/perfc009.dat" &&
+        cmp -s "$U/tb/perfh009.dat" "$O/Windows/System32/perfh009.dat" ||
+        fail "a table of --tables replaced through hive:$store"
 done
+# Only PerfStringBackup.INI in two letter cases, a store that opens: its
+# --tables are still its own (R48-1).
+fresh p2
+cp "$TMPDIR/p2/Windows/System32/PerfStringBackup.INI" \
+    "$TMPDIR/p2/Windows/System32/PERFSTRINGBACKUP.INI"
+expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/p2" --tables "$U/tb" audit \
+    --textfile "$U/tb/perfc009.dat"
+expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/p2" --tables "$U/tb" repair \
+    --dry-run --emit-reg "$U/tb/perfc009.dat"
+cmp -s "$U/tb/perfc009.dat" "$O/Windows/System32/perfc009.dat" ||
+    fail "a table of --tables replaced beside a PerfStringBackup.INI twin"
 mkdir -p "$TMPDIR/tw/Windows/Temp"
 expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/tw" audit --textfile "$TMPDIR/tw/Windows/Temp/a.prom"
 expect_grep "^regtool_audit_success 0" "$TMPDIR/tw/Windows/Temp/a.prom"

@@ -1057,15 +1057,19 @@ static void machine_values_are_judged_whole(void **state)
         {"%windir%", "%Public%\\W", 0, "SYSTEM\\E\\windir", NULL},
         {"%windir%", "%SystemRoot%", 1, "SYSTEM\\E\\windir", NULL},
         {"%windir%", long_value, 0, "SYSTEM\\E\\windir", NULL},
+        {"%windir%", "%SystemRoot%\\%X%", 0, "SYSTEM\\E\\windir", NULL},
+        {"%windir%", NULL, 0, "SYSTEM\\E\\windir", "could not be read (d)"},
     };
     const char *id[] = {"library-variable-unjudged", "library-variable-unjudged",
                         "library-variable-unjudged", "library-variable-unjudged",
-                        "library-too-long"};
+                        "library-too-long", "library-variable-unjudged",
+                        "library-variable-unjudged"};
     const char *words[] = {"(SYSTEM\\E\\windir) by a value that is empty",
                            "names an environment string other",
                            "names an environment string other",
                            "is REG_SZ and names an environment string",
-                           "X: Library is"};
+                           "X: Library is", "names an environment string other",
+                           "by a value that could not be read (d)"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct rt_findings f;
         run_env(&cases[i], 1, "%windir%\\System32\\perfos.dll", 0, &f);
@@ -1087,6 +1091,32 @@ static void machine_values_are_judged_whole(void **state)
         assert_false(said(&f, "library-variable-unjudged", ""));
         rt_findings_free(&f);
     }
+}
+
+/* A Library through a variable regtool does not know (review 48 R48-5:
+ * %SystemRoot%\%X%\t.dll judged in a folder named "%X%", where the
+ * machine's Environment may set X to Temp) is not judged, said with the
+ * variable's name; a lone '%' is a name's character. */
+static void unknown_variables_are_not_judged(void **state)
+{
+    (void)state;
+    static const char *const libs[] = {"%SystemRoot%\\%X%\\t.dll",
+                                       "%MyDir%\\t.dll", "C:\\%a%b\\t.dll"};
+    static const char *const var[] = {"uses %X%, an environment string",
+                                      "uses %MyDir%, an environment",
+                                      "uses %a%, an environment"};
+    struct rt_findings f;
+    for (size_t i = 0; i < 3; i++) {
+        run_env(NULL, 0, libs[i], 0, &f);
+        if (!said(&f, "library-variable-unjudged", var[i]) || f.n != 1)
+            show(&f);
+        assert_true(said(&f, "library-variable-unjudged", var[i]));
+        assert_int_equal(f.n, 1);
+        rt_findings_free(&f);
+    }
+    run_env(NULL, 0, "%SystemRoot%\\System32\\100%\\t.dll", 0, &f);
+    assert_false(said(&f, "library-variable-unjudged", ""));
+    rt_findings_free(&f);
 }
 
 /* %ProgramFiles% and %CommonProgramFiles% lead a 32-bit reader of 64-bit
@@ -1273,6 +1303,7 @@ int main(void)
         cmocka_unit_test(machine_defined_environment_strings),
         cmocka_unit_test(machine_values_are_judged_whole),
         cmocka_unit_test(program_files_as_32_bit_readers_see_them),
+        cmocka_unit_test(unknown_variables_are_not_judged),
         cmocka_unit_test(reg_sz_libraries_are_not_expanded),
         cmocka_unit_test(a_root_not_held_is_not_looked_at),
     };

@@ -68,6 +68,16 @@ static const struct rt_audit_env *defined(const struct rt_audit_tree *tree,
     return NULL;
 }
 
+/* The length of the "%NAME%" S begins with (NAME one character or more,
+ * no '%'), or 0: a variable, known or not, that ExpandEnvironmentStrings
+ * would look up. */
+static size_t var_length(const char *s)
+{
+    const char *end = *s == '%' && s[1] && s[1] != '%' ? strchr(s + 1, '%')
+                                                       : NULL;
+    return end ? (size_t)(end - s) + 1 : 0;
+}
+
 /* Why a machine's value that names a variable is not judged. */
 #define NAMES_A_VARIABLE                                                     \
     "names an environment string other than %SystemRoot% and "               \
@@ -78,9 +88,10 @@ static const struct rt_audit_env *defined(const struct rt_audit_tree *tree,
 
 /* DEF's value expanded into OUT: the only variables it may use are the
  * ones the system sets before any of the registry's (%SystemRoot%,
- * %SystemDrive%), as setup's; an unknown one is kept, as Windows keeps
- * it. 0; -1 when it does not fit; -2 when it names another variable (or
- * a REG_SZ names any: Windows does not expand it), with *WHY set. */
+ * %SystemDrive%), as setup's. 0; -1 when it does not fit; -2 when it
+ * names another variable, known or not (one the Environment key defines
+ * too: review 48 R48-5), or a REG_SZ names any (Windows does not expand
+ * it), with *WHY set. */
 static int expand_value(const char *windows, const struct rt_audit_env *def,
                         char *out, size_t size, const char **why)
 {
@@ -88,11 +99,11 @@ static int expand_value(const char *windows, const struct rt_audit_env *def,
     size_t k = 0;
     while (*v && k + 1 < size) {
         size_t i = env_var_at(v);
-        if (i == N_ENV_VARS) {
+        if (i == N_ENV_VARS && !var_length(v)) {
             out[k++] = *v++;
             continue;
         }
-        if (def->typed || (strcmp(env_vars[i].var, "%systemroot%") &&
+        if (i == N_ENV_VARS || def->typed || (strcmp(env_vars[i].var, "%systemroot%") &&
                            strcmp(env_vars[i].var, "%systemdrive%"))) {
             *why = def->typed ? TYPED_VARIABLE : NAMES_A_VARIABLE;
             return -2;
@@ -117,7 +128,18 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
     memset(x, 0, sizeof *x);
     out[0] = '\0';
     while (*lib && k + 1 < size) {
-        size_t i = env_var_at(lib);
+        size_t i = env_var_at(lib), unknown = var_length(lib);
+        if (i == N_ENV_VARS && unknown) {
+            /* Whatever defines it (the machine's Environment key, the
+             * loading process's own) decides where it leads (review 48
+             * R48-5: a folder named %X% in the tree was judged). */
+            x->unjudged = 1;
+            snprintf(x->var, sizeof x->var, "%.*s",
+                     (int)(unknown < sizeof x->var ? unknown
+                                                   : sizeof x->var - 1),
+                     lib);
+            return -2;
+        }
         if (i == N_ENV_VARS) {
             out[k++] = *lib++;
             out[k] = '\0';
@@ -138,7 +160,9 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
             const char *why = def->problem;
             int r = why ? -2 : expand_value(windows, def, mine, sizeof mine, &why);
             if (r == -2) {
-                x->unjudged = def;
+                x->unjudged = 1;
+                snprintf(x->var, sizeof x->var, "%s", def->var);
+                x->where = def->where;
                 x->why = why;
             }
             if (r != 0)

@@ -23,17 +23,21 @@ struct rt_env_expansion {
      * reads as Program Files (x86). */
     int program_files_var;
     int expanded;   /* an environment string was expanded */
-    /* A variable the machine defines by a value not judged (UNJUDGED,
-     * WHY: "is empty"): where the Library leads is not known. */
-    const struct rt_audit_env *unjudged;
-    const char *why;
+    /* Where the Library leads is not known: VAR ("%windir%", cut to
+     * fit) is one the machine defines by a value not judged (WHERE the
+     * value's key and name, WHY "is empty"), or one regtool does not
+     * know (WHERE NULL: the loading process's environment decides). */
+    int unjudged;
+    char var[64];
+    const char *where, *why;
 };
 
-/* LIB with every known %VAR% replaced wherever it stands (an unknown one
- * is kept, as Windows keeps it) into OUT (SIZE bytes), as MODE says; the
+/* LIB with every known %VAR% replaced wherever it stands into OUT (SIZE
+ * bytes), as MODE says; the
  * Windows directory is C:\WINDOWS (its name below the root). 0; -1 when
  * the result does not fit (a Library said too long, never judged cut
- * short); -2 when a variable's value cannot be judged (X's UNJUDGED). */
+ * short); -2 when a variable's value cannot be judged, or a variable
+ * is not known (X's UNJUDGED). */
 int rt_expand_env_strings(const struct rt_audit_tree *tree,
                           const char *windows, const char *lib, char *out,
                           size_t size, int mode, struct rt_env_expansion *x);

@@ -57,6 +57,11 @@
     "one DLL serves several providers through different entry points; if "  \
     "that is not intended, one provider's values were overwritten"
 
+#define SYMPTOM_UNJUDGED                                                      \
+    "a value the disk's author chose can hide where the DLL is loaded from"
+#define CHECK_UNJUDGED                                                        \
+    "check the value on the machine itself, and what the Library expands "   \
+    "to there"
 #define CHECK_VALUES "check the provider's Performance key (reinstall it: regtool install --replace INI)"
 #define CHECK_FILE "check that the product owning the provider is installed; reinstall it, or remove the provider (regtool uninstall)"
 #define CHECK_BARE "check that the DLL is in System32, where Windows finds it first after the reading program's own directory; a full path (%SystemRoot%\\System32\\NAME) leaves nothing to search"
@@ -804,16 +809,20 @@ static int said_unjudged(struct libaudit *a, const struct rt_service_info *s,
             "expanded: where it leads is not checked (it begins "
             "%.60s...)", s->name, strlen(s->library), LIBRARY_MAX,
             s->library);
-    else if (p->env.unjudged)
+    else if (p->env.unjudged && p->env.where)
         ADD(a, "library-variable-unjudged", RT_AUDIT_WARNING, NULL,
-            "a value the disk's author chose can hide where the DLL is "
-            "loaded from",
-            "check the value on the machine itself, and what the Library "
-            "expands to there",
+            SYMPTOM_UNJUDGED, CHECK_UNJUDGED,
             "%s: Library %s uses %s, which the machine defines (%s) by a "
             "value that %s: where the Library leads is not checked",
-            s->name, s->library, p->env.unjudged->var, p->env.unjudged->where,
-            p->env.why);
+            s->name, s->library, p->env.var, p->env.where, p->env.why);
+    else if (p->env.unjudged)
+        ADD(a, "library-variable-unjudged", RT_AUDIT_WARNING, NULL,
+            SYMPTOM_UNJUDGED, CHECK_UNJUDGED,
+            "%s: Library %s uses %s, an environment string regtool does "
+            "not know: its value (the machine's Session Manager\\"
+            "Environment, or the loading program's own) decides where the "
+            "Library leads, which is not checked",
+            s->name, s->library, p->env.var);
     return p->too_long || p->env.unjudged;
 }
 

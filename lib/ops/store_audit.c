@@ -155,10 +155,13 @@ static const struct machine_var {
 enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
 
 /* What S's machine holds for VAR's variable (M) into *ENV: the first of
- * its places that holds a value, judged whole (a value that is there but
- * empty, not a string or not UTF-16 is one the audit does not judge:
- * review 47 R47-2, each was taken for setup's). 1 when found, 0 when
- * neither place holds one (setup's is taken), -1 when memory ran out. */
+ * its places that holds a value, judged whole. A value that is there but
+ * cannot be taken (empty, not a string, not UTF-16: review 47 R47-2), or
+ * a place that cannot be read (a damaged cell on the way, the name held
+ * in two letter cases, a .reg's numbered control set: review 48 R48-2 to
+ * R48-4), is one the audit does not judge, its PROBLEM said: each was
+ * taken for setup's. 1 when found, 0 when neither place holds one
+ * (setup's is taken), -1 when memory ran out. */
 static int machine_value(struct rt_store *s, const struct machine_var *m,
                          struct rt_audit_env *env)
 {
@@ -167,39 +170,43 @@ static int machine_value(struct rt_store *s, const struct machine_var *m,
         const char *name = place ? m->name : m->env_name;
         if (!key)
             break;
-        struct rt_value v;
+        struct rt_value v = {0};
         struct rt_error e = {0};
         int present = 0;
-        /* A key that cannot be read holds nothing: the audit goes on. */
-        if (s->ops->read_machine(s, !place, key, name, &v, &present, &e) !=
-                0 ||
-            !present) {
-            if (e.code == RT_ERR_NOT_ENOUGH_MEMORY)
-                return -1;
+        int failed = s->ops->read_machine(s, !place, key, name, &v, &present,
+                                          &e) != 0;
+        if (failed && e.code == RT_ERR_NOT_ENOUGH_MEMORY)
+            return -1;
+        if (!failed && !present)
             continue;
-        }
-        char *text = NULL;
+        char *text = NULL, *problem = NULL;
         int string = v.type == RT_REG_SZ || v.type == RT_REG_EXPAND_SZ;
         /* The Environment key's REG_SZ is taken as typed (Windows expands
          * a system variable's REG_EXPAND_SZ only); setup's values below
          * SOFTWARE are expanded whatever their type. */
         int typed = !place && v.type == RT_REG_SZ;
-        int r = rt_value_to_string(&v, &text);
+        int r = failed ? 0 : rt_value_to_string(&v, &text);
         rt_value_free(&v);
         if (r != 0)
             return -1;
-        *env = (struct rt_audit_env){m->var, text, typed,
-                                     place ? m->where : m->env_where, NULL};
-        if (!string)
-            env->problem = "is not a string (REG_SZ or REG_EXPAND_SZ)";
+        if (failed) {
+            if (asprintf(&problem, "could not be read (%s)", e.message) < 0)
+                problem = NULL;
+        } else if (!string)
+            problem = strdup("is not a string (REG_SZ or REG_EXPAND_SZ)");
         else if (!text)
-            env->problem = "is not UTF-16 text";
+            problem = strdup("is not UTF-16 text");
         else if (!*text)
-            env->problem = "is empty";
-        if (env->problem) {
+            problem = strdup("is empty");
+        int bad = failed || !string || !text || !*text;
+        if (bad) {
             free(text);
-            env->value = NULL;
+            text = NULL;
+            if (!problem)
+                return -1;      /* its words ran out of memory */
         }
+        *env = (struct rt_audit_env){m->var, text, typed,
+                                     place ? m->where : m->env_where, problem};
         return 1;
     }
     return 0;
@@ -214,8 +221,14 @@ static int machine_env(struct rt_store *s, struct rt_audit_env *env,
     *n = 0;
     for (size_t i = 0; s->ops->read_machine && i < N_MACHINE_VARS; i++) {
         int r = machine_value(s, &machine_vars[i], &env[*n]);
-        if (r < 0)
+        if (r < 0) {
+            for (size_t k = 0; k < *n; k++) {
+                free((char *)env[k].value);
+                free((char *)env[k].problem);
+            }
+            *n = 0;
             return -1;
+        }
         *n += (size_t)r;
     }
     return 0;
@@ -272,8 +285,10 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
         }
     }
     int rc = rt_audit_libraries(db, win ? &tree : n_env ? &values : NULL, f);
-    for (size_t i = 0; i < n_env; i++)
+    for (size_t i = 0; i < n_env; i++) {
         free((char *)env[i].value);
+        free((char *)env[i].problem);
+    }
     return rc;
 }
 

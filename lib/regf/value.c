@@ -181,6 +181,36 @@ int rt_regf_value_find(struct rt_regf *h, uint32_t key, const char *name,
     return rc;
 }
 
+int rt_regf_value_count(struct rt_regf *h, uint32_t key, const char *name,
+                        size_t *count)
+{
+    uint16_t *up;
+    size_t upn, n;
+    uint32_t *vals;
+    *count = 0;
+    int rc = regf_utf8_upcase16(h, name, strlen(name), &up, &upn);
+    if (rc)
+        return rc;
+    if ((rc = regf_value_list(h, key, &vals, &n)) != 0) {
+        free(up);
+        return rc;
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        uint8_t *vk;
+        uint32_t len;
+        rc = regf_vk(h, vals[i], &vk, &len);
+        if (!rc && !regf_stored_name_cmp(vk + VK_NAME,
+                                         regf_le16(vk + VK_NAMELEN),
+                                         regf_le16(vk + VK_FLAGS) &
+                                             VALUE_COMP_NAME,
+                                         up, upn))
+            (*count)++;
+    }
+    free(vals);
+    free(up);
+    return rc;
+}
+
 int rt_regf_value_name(struct rt_regf *h, uint32_t value, char **name)
 {
     uint8_t *vk;

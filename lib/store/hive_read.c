@@ -388,8 +388,33 @@ int hive_read_machine(struct rt_store *st, int system, const char *key,
         snprintf(path, sizeof path, "%.*s\\%s", cs, s->services, key);
     else
         snprintf(path, sizeof path, "%s", key);
-    return get_value(system ? &s->system : &s->software, path, name, out,
-                     present, e);
+    const struct hive_file *hf = system ? &s->system : &s->software;
+    if (get_value(hf, path, name, out, present, e) != 0)
+        return -1;
+    if (!*present)
+        return 0;
+    /* A name the key holds in two letter cases (review 48 R48-2:
+     * windir and WINDIR, the first taken where Windows' session manager,
+     * setting each in turn, ends with the last): neither is the value. */
+    uint32_t cell;
+    size_t count = 0;
+    int r = hive_find(hf, path, &cell, e);
+    if (r > 0)
+        r = 0;      /* (found a moment ago: nothing to count) */
+    else if (r == 0 && rt_regf_value_count(hf->h, cell, name, &count) != 0)
+        r = rt_error_set(e, RT_ERR_BADDB, "%s: values of %s: %s", hf->path,
+                         path, rt_regf_errmsg(hf->h));
+    if (r == 0 && count > 1)
+        r = rt_error_set(e, RT_ERR_BADDB,
+                         "%s holds %zu values named %s in letter cases "
+                         "that differ, of which Windows sees one, not "
+                         "known which", path, count, name);
+    if (r != 0) {
+        rt_value_free(out);
+        *present = 0;
+        return -1;
+    }
+    return 0;
 }
 
 /* What hive_key_anomalies finds, as it finds it. */

@@ -7,10 +7,12 @@
  * file of millions of values). */
 #include "store/store_reg.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commit/io.h"
 #include "commit/journal.h"
@@ -240,7 +242,28 @@ static int reg_read_machine(struct rt_store *s, int system, const char *key,
         return oom(e);
     int r = rt_tree_store_read_at(t, path, name, out, present, e);
     free(path);
-    return r;
+    if (r != 0 || *present || !system)
+        return r;
+    /* Where reg import writes a machine's control set (ControlSet001),
+     * which is what CurrentControlSet stands for on a machine booted from
+     * it: a value there is not this store's to tell (review 48 R48-4: it
+     * was passed over, setup's taken). */
+    struct rt_tree_key *sys = rt_tree_find(t, "HKEY_LOCAL_MACHINE\\SYSTEM");
+    for (size_t i = 0; sys && i < sys->n_sub; i++) {
+        const char *set = sys->sub[i]->name;
+        if (strlen(set) != 13 || strncasecmp(set, "ControlSet", 10) ||
+            !isdigit((unsigned char)set[10]) ||
+            !isdigit((unsigned char)set[11]) ||
+            !isdigit((unsigned char)set[12]))
+            continue;
+        struct rt_tree_key *k = rt_tree_find(sys->sub[i], key);
+        if (k && rt_tree_value(k, name))
+            return rt_error_set(e, RT_ERR_BADDB,
+                                "%s sets %s of %s under SYSTEM\\%s, a "
+                                "control set this store does not read",
+                                rs(s)->shown, name, key, set);
+    }
+    return 0;
 }
 
 /* The tree as the file's bytes, in the file's dialect. */

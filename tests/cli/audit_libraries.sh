@@ -195,4 +195,32 @@ expect_exit 1 "$REGTOOL" --store "reg:$TMPDIR/m8.reg" audit --libraries --json
 jq -e '[.findings[] | select(.id == "library-user-writable") | .message |
         select(test("^PerfOS: .*C:.Users.Public.System32.perfos.dll"))] | length == 1' \
     "$OUT" >/dev/null || fail "a .reg store's windir: $(cat "$OUT")"
+# The same under ControlSet001, where reg import writes a machine's
+# control set (review 48 R48-4: passed over, setup's taken): not judged.
+iconv -f UTF-16LE -t UTF-8 "$TMPDIR/m.reg" | tr -d '\r' >"$TMPDIR/m9.reg"
+printf '\n[%s]\n"windir"="C:\\\\Users\\\\Public"\n' \
+    'HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Control\Session Manager\Environment' \
+    >>"$TMPDIR/m9.reg"
+expect_exit 1 "$REGTOOL" --store "reg:$TMPDIR/m9.reg" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
+        select(test("^PerfOS: .*could not be read .*ControlSet001"))] | length == 1' \
+    "$OUT" >/dev/null || fail "a .reg store's windir under ControlSet001: $(cat "$OUT")"
+# windir in two letter cases (R48-2: the first judged, where Windows'
+# session manager, setting each in turn, ends with the last), and a
+# Library through a variable regtool does not know, which the machine's
+# Environment may define (R48-5: a folder of the tree named %X% judged):
+# neither judged.
+printf '%s\n' 'cd \ControlSet001\Control\Session Manager\Environment' 'setval 2' \
+    WINDIR 'expandstring:C:\Windows' windir 'expandstring:C:\Windows\Temp' commit \
+    >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set windir twice"
+perf_set TapiSrv '%SystemRoot%\%X%\tapiperf.dll'
+mkdir -p "$D/Windows/%X%"
+: >"$D/Windows/%X%/tapiperf.dll"
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
+        select(test("^PerfOS: .*could not be read .*2 values named windir") or
+               test("^TapiSrv: .*uses %X%, an environment string regtool does not know"))] |
+        length == 2' "$OUT" >/dev/null ||
+    fail "windir in two letter cases, an unknown variable: $(cat "$OUT")"
 echo "audit_libraries: ok"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/emit_patch.h"
 #include "ops/ops.h"
 #include "platform/os.h"
 
@@ -48,85 +49,23 @@ static void said_patch(const char *file, size_t keys, size_t values,
                rt_cli_program(), files);
 }
 
-/* The run's --emit-reg patch, written before the change is committed and
- * put in place after it (the store's commit hooks): what the saving
- * refuses that no look before can tell (a full disk, a quota) refuses the
- * change, nothing written, not the patch after the change (review 46
- * R46-2). One a run: a process's CLI writes one patch at most. */
-static struct staged_patch {
-    const char *file;
-    struct rt_os_saving sv;
-    enum { PATCH_NONE, PATCH_WRITTEN, PATCH_IN_PLACE, PATCH_LOST } state;
-    int err;                  /* PATCH_LOST: why */
-    size_t keys, values, left_out, files;
-} staged;
-
-static int patch_before(void *ctx, struct rt_store *s,
-                        const struct rt_change_set *cs, struct rt_error *e)
-{
-    struct staged_patch *p = ctx;
-    uint8_t *data;
-    size_t len;
-    char *used = NULL;
-    if (rt_op_reg_patch_text(s, cs, &data, &len, &p->keys, &p->values,
-                             &p->left_out, &p->files, e) != 0) {
-        char why[sizeof e->message];
-        snprintf(why, sizeof why, "%s", e->message);
-        return rt_error_set(e, e->code, "--emit-reg %s: %s; nothing was "
-                            "written", rt_cli_shown(p->file), why);
-    }
-    int r = rt_os_saving_open(&p->sv, p->file, RT_OS_SAVE_REPLACE, 0644,
-                              &used);
-    if (r == 0 && (r = rt_os_saving_write(&p->sv, data, len)) == 0 &&
-        (r = rt_os_fsync(p->sv.fd)) != 0) {
-        int err = errno;
-        rt_os_saving_abandon(&p->sv);
-        errno = err;
-    }
-    int err = errno;
-    free(used);
-    free(data);
-    if (r != 0)
-        return rt_error_set(e, RT_ERR_WRITE_FAULT, "--emit-reg: cannot write "
-                            "%s: %s; nothing was written",
-                            rt_cli_shown(p->file), rt_os_strerror(err));
-    p->state = PATCH_WRITTEN;
-    return 0;
-}
-
-static void patch_after(void *ctx, int committed)
-{
-    struct staged_patch *p = ctx;
-    if (p->state != PATCH_WRITTEN)
-        return;
-    if (!committed) {
-        rt_os_saving_abandon(&p->sv);
-        p->state = PATCH_NONE;
-    } else if (rt_os_saving_finish(&p->sv) == 0) {
-        p->state = PATCH_IN_PLACE;
-    } else {
-        p->err = errno;
-        p->state = PATCH_LOST;
-    }
-}
-
-static const struct rt_commit_hooks patch_hooks = {patch_before, patch_after,
-                                                   &staged};
+/* The run's --emit-reg patch, written with the commit (emit_patch.h).
+ * One a run: a process's CLI writes one patch at most. */
+static struct rt_op_patch staged;
 
 void rt_cli_stage_emit_reg(const char *file, struct rt_store *s)
 {
-    staged.file = file;
-    staged.state = PATCH_NONE;
-    s->hooks = &patch_hooks;
+    rt_op_patch_stage(&staged, s, file);
 }
 
 int rt_cli_emit_reg(const char *file, struct rt_store *s,
                     const struct rt_change_set *cs)
 {
     /* Written with the commit: said now. */
-    if (staged.state == PATCH_IN_PLACE || staged.state == PATCH_LOST) {
-        int lost = staged.state == PATCH_LOST;
-        staged.state = PATCH_NONE;
+    if (staged.state == RT_OP_PATCH_IN_PLACE ||
+        staged.state == RT_OP_PATCH_LOST) {
+        int lost = staged.state == RT_OP_PATCH_LOST;
+        staged.state = RT_OP_PATCH_NONE;
         if (lost) {
             rt_cli_error("--emit-reg: the change was written, but its patch "
                          "could not be put in place as %s: %s", file,

@@ -883,6 +883,87 @@ static void patch_key(struct rt_regf *h, uint32_t key, uint16_t flags,
     }
 }
 
+/* Reads windir of the control set's Session Manager\Environment through
+ * the store of C: 0 and *PRESENT, or -1 with E's words in WHY. */
+static int read_windir(struct fixture_ctx *c, int *present, char *why,
+                       size_t size)
+{
+    struct rt_hive_options o = {.wait_seconds = -1};
+    struct rt_error e = {0};
+    struct rt_store *s = rt_store_hive_open(c->dir, &o, NULL, &e);
+    if (!s)
+        fail_msg("open: %s", e.message);
+    struct rt_value v;
+    int r = s->ops->read_machine(s, 1, "Control\\Session Manager\\Environment",
+                                 "windir", &v, present, &e);
+    if (r == 0)
+        rt_value_free(&v);
+    snprintf(why, size, "%s", e.message);
+    rt_op_close(s);
+    return r;
+}
+
+/* A machine value is read where Windows reads it or not at all (review
+ * 48 R48-2, review 49 R49-10, R49-2): windir held again as "windir<NUL>x"
+ * (which Windows' session manager sets as windir), or Session Manager
+ * held twice in letter cases that differ on the way, is refused, naming
+ * why, where the first found was taken. */
+static void machine_values_read_only_where_windows_reads_them(void **state)
+{
+    (void)state;
+    struct fixture_ctx *c = contract.ctx;
+    rt_op_close(hive_fixture_open(c));
+    char path[700], err[256], why[1100];
+    struct rt_regf *h;
+    uint32_t key, env, val;
+    static const uint8_t windows[] = {'C', 0, ':', 0, '\\', 0, 'W', 0, 0, 0};
+    snprintf(path, sizeof path, "%s/Windows/System32/config/SYSTEM", c->dir);
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), "ControlSet001", &key),
+                     0);
+    assert_int_equal(rt_regf_key_create(h, key, "Control", &key), 0);
+    assert_int_equal(rt_regf_key_create(h, key, "Session Manager", &key), 0);
+    assert_int_equal(rt_regf_key_create(h, key, "Environment", &env), 0);
+    assert_int_equal(rt_regf_value_set(h, env, "windir", RT_REG_EXPAND_SZ,
+                                       windows, sizeof windows), 0);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    int present = 0;
+    assert_int_equal(read_windir(c, &present, why, sizeof why), 0);
+    assert_true(present);
+    /* "windir<NUL>x" beside it. */
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "ControlSet001\\Control\\Session Manager"
+                                    "\\Environment", &env), 0);
+    assert_int_equal(rt_regf_value_set(h, env, "windirQx", RT_REG_EXPAND_SZ,
+                                       windows, sizeof windows), 0);
+    assert_int_equal(rt_regf_value_find(h, env, "windirQx", &val), 0);
+    uint8_t *vk;
+    uint32_t len;
+    assert_int_equal(regf_vk(h, val, &vk, &len), 0);
+    vk[VK_NAME + 6] = 0;
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    assert_int_equal(read_windir(c, &present, why, sizeof why), -1);
+    assert_non_null(strstr(why, "followed by a NUL"));
+    /* Session Manager twice on the way (the NUL name taken away). */
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "ControlSet001\\Control\\Session Manager"
+                                    "\\Environment", &env), 0);
+    assert_int_equal(regf_vk(h, val, &vk, &len), 0);
+    vk[VK_NAME + 6] = 'Q';
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "ControlSet001\\Control", &key), 0);
+    assert_int_equal(rt_regf_key_create(h, key, "SESSION MANAGES", &key), 0);
+    patch_key(h, key, 0, "SESSION MANAGER");
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    assert_int_equal(read_windir(c, &present, why, sizeof why), -1);
+    assert_non_null(strstr(why, "two keys whose names differ only"));
+}
+
 /* A SYSTEM without a Services key has no key anomalies there: the
  * children of a key that is not there are none, not a failure (a
  * mutation-score survivor: scan_children returning 1 for it made every
@@ -1621,6 +1702,7 @@ int main(void)
         cmocka_unit_test(inf_copy_is_its_own_however_spelled),
         cmocka_unit_test(store_file_is_its_own_by_another_name),
         cmocka_unit_test(root_of_the_file_system_holds_its_files),
+        cmocka_unit_test(machine_values_read_only_where_windows_reads_them),
         cmocka_unit_test(link_keys_and_case_twins_are_listed),
         cmocka_unit_test(no_services_key_has_no_anomalies),
         cmocka_unit_test(unsealed_journal_is_discarded_by_the_next_writer),

@@ -139,9 +139,10 @@ int rt_regf_values(struct rt_regf *h, uint32_t key, uint32_t **values,
 int rt_regf_value_find(struct rt_regf *h, uint32_t key, const char *name,
                        uint32_t *value);
 /* How many of KEY's values bear NAME, compared as rt_regf_value_find
- * does: more than one where a hive holds names that differ only in
- * letter case (Windows makes none; which one a reader takes is its
- * own). */
+ * does, or up to a NUL in their name (a reader taking names as C strings
+ * reads "windir<NUL>x" as windir): more than one where a hive holds names
+ * that differ only in letter case or past a NUL (Windows makes none;
+ * which one a reader takes is its own). */
 int rt_regf_value_count(struct rt_regf *h, uint32_t key, const char *name,
                         size_t *count);
 int rt_regf_value_name(struct rt_regf *h, uint32_t value, char **name);

@@ -199,11 +199,18 @@ int rt_regf_value_count(struct rt_regf *h, uint32_t key, const char *name,
         uint8_t *vk;
         uint32_t len;
         rc = regf_vk(h, vals[i], &vk, &len);
-        if (!rc && !regf_stored_name_cmp(vk + VK_NAME,
-                                         regf_le16(vk + VK_NAMELEN),
-                                         regf_le16(vk + VK_FLAGS) &
-                                             VALUE_COMP_NAME,
-                                         up, upn))
+        if (rc)
+            break;
+        /* The name as a reader taking it NUL-terminated has it (Windows'
+         * session manager: "windir<NUL>x" sets windir). */
+        int comp = (regf_le16(vk + VK_FLAGS) & VALUE_COMP_NAME) != 0;
+        size_t stored = regf_le16(vk + VK_NAMELEN), cut = 0;
+        while (cut + (comp ? 1 : 2) <= stored &&
+               (vk[VK_NAME + cut] || (!comp && vk[VK_NAME + cut + 1])))
+            cut += comp ? 1 : 2;
+        if (!regf_stored_name_cmp(vk + VK_NAME, stored, comp, up, upn) ||
+            (cut < stored &&
+             !regf_stored_name_cmp(vk + VK_NAME, cut, comp, up, upn)))
             (*count)++;
     }
     free(vals);

@@ -376,47 +376,6 @@ int hive_read_service(struct rt_store *st, const char *service,
     return get_value(&s->system, path, name, out, present, e);
 }
 
-int hive_read_machine(struct rt_store *st, int system, const char *key,
-                      const char *name, struct rt_value *out, int *present,
-                      struct rt_error *e)
-{
-    struct hive_store *s = hs(st);
-    char path[512];
-    /* The control set is the one Services is read from. */
-    int cs = (int)(strchr(s->services, '\\') - s->services);
-    if (system)
-        snprintf(path, sizeof path, "%.*s\\%s", cs, s->services, key);
-    else
-        snprintf(path, sizeof path, "%s", key);
-    const struct hive_file *hf = system ? &s->system : &s->software;
-    if (get_value(hf, path, name, out, present, e) != 0)
-        return -1;
-    if (!*present)
-        return 0;
-    /* A name the key holds in two letter cases (review 48 R48-2:
-     * windir and WINDIR, the first taken where Windows' session manager,
-     * setting each in turn, ends with the last): neither is the value. */
-    uint32_t cell;
-    size_t count = 0;
-    int r = hive_find(hf, path, &cell, e);
-    if (r > 0)
-        r = 0;      /* (found a moment ago: nothing to count) */
-    else if (r == 0 && rt_regf_value_count(hf->h, cell, name, &count) != 0)
-        r = rt_error_set(e, RT_ERR_BADDB, "%s: values of %s: %s", hf->path,
-                         path, rt_regf_errmsg(hf->h));
-    if (r == 0 && count > 1)
-        r = rt_error_set(e, RT_ERR_BADDB,
-                         "%s holds %zu values named %s in letter cases "
-                         "that differ, of which Windows sees one, not "
-                         "known which", path, count, name);
-    if (r != 0) {
-        rt_value_free(out);
-        *present = 0;
-        return -1;
-    }
-    return 0;
-}
-
 /* What hive_key_anomalies finds, as it finds it. */
 struct anomalies {
     struct rt_key_anomaly *v;
@@ -666,6 +625,70 @@ int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
     }
     *out = a.v;
     *n = a.n;
+    return 0;
+}
+
+int hive_read_machine(struct rt_store *st, int system, const char *key,
+                      const char *name, struct rt_value *out, int *present,
+                      struct rt_error *e)
+{
+    struct hive_store *s = hs(st);
+    char path[512];
+    memset(out, 0, sizeof *out);
+    *present = 0;
+    /* The control set is the one Services is read from. */
+    int cs = (int)(strchr(s->services, '\\') - s->services);
+    if (system)
+        snprintf(path, sizeof path, "%.*s\\%s", cs, s->services, key);
+    else
+        snprintf(path, sizeof path, "%s", key);
+    const struct hive_file *hf = system ? &s->system : &s->software;
+    const char *hive = system ? "SYSTEM" : "SOFTWARE";
+    /* A link key or two keys of one name on the way (review 49 R49-2,
+     * R49-7: the link's own empty key, or the first twin, was read where
+     * Windows opens another): the value is not known. */
+    struct anomalies a = {NULL, 0, 0};
+    if (scan_way(hf, hive, path, &a, e) != 0) {
+        rt_key_anomalies_free(a.v, a.n);
+        return -1;
+    }
+    if (a.n) {
+        int r = rt_error_set(e, RT_ERR_BADDB,
+                             "%s is %s: which key Windows reads there is "
+                             "not known", a.v[0].key,
+                             a.v[0].kind == RT_KEY_LINK
+                                 ? "a symbolic link key, which regtool does "
+                                   "not follow"
+                                 : "one of two keys whose names differ only "
+                                   "in letter case");
+        rt_key_anomalies_free(a.v, a.n);
+        return r;
+    }
+    if (get_value(hf, path, name, out, present, e) != 0)
+        return -1;
+    /* The name in two letter cases (review 48 R48-2: windir and WINDIR,
+     * the first taken where Windows' session manager, setting each in
+     * turn, ends with the last), or past a NUL (R49-10: "windir<NUL>x",
+     * which it sets as windir): neither is the value. */
+    uint32_t cell;
+    size_t count = 0;
+    int r = hive_find(hf, path, &cell, e);
+    if (r > 0)
+        r = 0;      /* no key: no value of any name */
+    else if (r == 0 && rt_regf_value_count(hf->h, cell, name, &count) != 0)
+        r = rt_error_set(e, RT_ERR_BADDB, "%s: values of %s: %s", hf->path,
+                         path, rt_regf_errmsg(hf->h));
+    if (r == 0 && count > (size_t)*present)
+        r = rt_error_set(e, RT_ERR_BADDB,
+                         "%s holds %zu values named %s (in letter cases "
+                         "that differ, or followed by a NUL), of which "
+                         "Windows sees one, not known which",
+                         path, count, name);
+    if (r != 0) {
+        rt_value_free(out);
+        *present = 0;
+        return -1;
+    }
     return 0;
 }
 

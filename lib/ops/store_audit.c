@@ -151,6 +151,10 @@ static const struct machine_var {
      IN_SOFTWARE(PROFILE_LIST, "ProgramData")},
     {"%public%", IN_ENVIRONMENT("PUBLIC"), IN_SOFTWARE(PROFILE_LIST, "Public")},
     {"%windir%", IN_ENVIRONMENT("windir"), NULL, NULL, NULL},
+    /* Set by the system before the registry's; a value of the
+     * Environment key replaces it (review 49 R49-8). */
+    {"%systemroot%", IN_ENVIRONMENT("SystemRoot"), NULL, NULL, NULL},
+    {"%systemdrive%", IN_ENVIRONMENT("SystemDrive"), NULL, NULL, NULL},
 };
 enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
 

@@ -242,7 +242,7 @@ static int reg_read_machine(struct rt_store *s, int system, const char *key,
         return oom(e);
     int r = rt_tree_store_read_at(t, path, name, out, present, e);
     free(path);
-    if (r != 0 || *present || !system)
+    if (r != 0 || !system)
         return r;
     /* Where reg import writes a machine's control set (ControlSet001),
      * which is what CurrentControlSet stands for on a machine booted from
@@ -257,11 +257,17 @@ static int reg_read_machine(struct rt_store *s, int system, const char *key,
             !isdigit((unsigned char)set[12]))
             continue;
         struct rt_tree_key *k = rt_tree_find(sys->sub[i], key);
-        if (k && rt_tree_value(k, name))
+        /* Also where CurrentControlSet sets it: reg import writes both
+         * into one key, the later over the earlier (review 49 R49-3). */
+        if (k && rt_tree_value(k, name)) {
+            if (*present)
+                rt_value_free(out);
+            *present = 0;
             return rt_error_set(e, RT_ERR_BADDB,
                                 "%s sets %s of %s under SYSTEM\\%s, a "
                                 "control set this store does not read",
                                 rs(s)->shown, name, key, set);
+        }
     }
     return 0;
 }

@@ -205,6 +205,16 @@ expect_exit 1 "$REGTOOL" --store "reg:$TMPDIR/m9.reg" audit --libraries --json
 jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
         select(test("^PerfOS: .*could not be read .*ControlSet001"))] | length == 1' \
     "$OUT" >/dev/null || fail "a .reg store's windir under ControlSet001: $(cat "$OUT")"
+# ... and where CurrentControlSet sets it too (R49-3: reg import writes
+# both into one key, the later winning).
+cat "$TMPDIR/m8.reg" >"$TMPDIR/m10.reg"
+printf '\n[%s]\n"windir"="C:\\\\Windows"\n' \
+    'HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Control\Session Manager\Environment' \
+    >>"$TMPDIR/m10.reg"
+expect_exit 1 "$REGTOOL" --store "reg:$TMPDIR/m10.reg" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
+        select(test("^PerfOS: .*could not be read .*ControlSet001"))] | length == 1' \
+    "$OUT" >/dev/null || fail "a .reg store's windir in both control sets: $(cat "$OUT")"
 # windir in two letter cases (R48-2: the first judged, where Windows'
 # session manager, setting each in turn, ends with the last), and a
 # Library through a variable regtool does not know, which the machine's
@@ -223,4 +233,14 @@ jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
                test("^TapiSrv: .*uses %X%, an environment string regtool does not know"))] |
         length == 2' "$OUT" >/dev/null ||
     fail "windir in two letter cases, an unknown variable: $(cat "$OUT")"
+# SystemRoot set by the Environment key, which replaces the system's
+# own (review 49 R49-8: not read).
+printf '%s\n' 'cd \ControlSet001\Control\Session Manager\Environment' 'setval 1' \
+    SystemRoot 'string:C:\Windows\Temp' commit >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set SystemRoot"
+perf_set TapiSrv '%SystemRoot%\System32\tapiperf.dll'
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-user-writable") | .message |
+        select(test("^TapiSrv: .*C:.Windows.Temp.System32.tapiperf.dll"))] | length == 1' \
+    "$OUT" >/dev/null || fail "the Environment key's SystemRoot: $(cat "$OUT")"
 echo "audit_libraries: ok"

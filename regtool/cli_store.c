@@ -415,9 +415,10 @@ void rt_cli_say_own_file(const char *what, const char *file)
 {
     rt_cli_error("%s '%s' names one of the store's own files (a hive or its "
                  "log, the journal, the lock, a .dat table, the tree's "
-                 "PerfStringBackup.INI, an INF copy's file, or the file of "
-                 "a reg: or psb: store): writing it would replace that "
-                 "file; write it elsewhere; nothing was written", what,
+                 "PerfStringBackup.INI, an INF copy's file or folder, or "
+                 "the file of a reg: or psb: store): writing it would "
+                 "replace that file; write it elsewhere; nothing was "
+                 "written", what,
                  rt_cli_shown(file));
 }
 

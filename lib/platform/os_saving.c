@@ -94,6 +94,42 @@ static int abandoned(struct rt_os_saving *sv, char *on_disk, int r)
     return r;
 }
 
+/* Whether PATH, beneath a tree, names an entry its folder holds in
+ * another letter case, or in two (Windows sees one name there: review 49
+ * R49-6, an output named Windows/system32 was written beside System32,
+ * and the tree then refused as holding both). 0, or -1 with errno. */
+static int names_a_twin(const char *path)
+{
+#ifdef _WIN32
+    /* Windows' own file system finds the entry in any letter case: the
+     * name replaces it, no second one is made. */
+    (void)path;
+    return 0;
+#else
+    char *dir = rt_os_folder_of(path);
+    const char *slash = rt_os_last_separator(path);
+    const char *name = slash ? slash + 1 : path;
+    if (!dir)
+        return errno = ENOMEM, -1;
+    char *found = rt_os_path_ci(dir, name, 1);
+    int err = errno;
+    free(dir);
+    if (!found && err != EEXIST)
+        return 0;       /* not there in any case: a new name */
+    int had = found != NULL;
+    const char *at = had ? rt_os_last_separator(found) : NULL;
+    int other = had && strcmp(at ? at + 1 : found, name) != 0;
+    free(found);
+    if (had && !other)
+        return 0;
+    return rt_os_refuse(EPERM, "%s: its folder holds %s, which Windows "
+                                "sees as the same name: writing it would "
+                                "make a second entry of one name",
+                        path, had ? "that name in another letter case"
+                                  : "that name twice");
+#endif
+}
+
 /* rt_os_saving_open_via up to the file itself: the name checked and
  * chosen (*USED), *MODE a replacement's, nothing made; *ON_DISK the path
  * on a held disk (freed by the caller). 0, or -1 with errno (SV
@@ -142,6 +178,8 @@ static int saving_name(struct rt_os_saving *sv, const char *path,
                              path, now.what);
         return abandoned(sv, NULL, r);
     }
+    if (rt_os_is_confined(path) && names_a_twin(path) != 0)
+        return abandoned(sv, NULL, -1);
     size_t n = strlen(path);
     if (!(*used = malloc(n + 8))) {
         rt_os_saving_abandon(sv);

@@ -231,6 +231,37 @@ static int in_inf_copy(const char *win, const char *path)
     return is_side_file(rest) && rt_os_same_file(real, win);
 }
 
+/* Whether NAME is a language folder's: four hex digits. */
+static int is_lang_folder(const char *name)
+{
+    return strlen(name) == 4 && strspn(name, "0123456789abcdefABCDEF") == 4;
+}
+
+/* Whether PATH is, or is to be, one of the folders an install makes
+ * below WIN: INF, INF/<service> or INF/<service>/<LLLL> (review 49
+ * R49-1: an --emit-reg named Windows/INF, the commit made the folder
+ * there, and the patch could not be put in its place). Compared by the
+ * folder above INF as a file, WIN. */
+static int is_inf_folder(const char *win, const char *path)
+{
+    char real[4096];
+    if (resolve_to_be(path, real, sizeof real) != 0)
+        return 0;
+    int lang = 0;
+    for (int up = 0; up < 3; up++) {
+        char *slash = (char *)rt_os_last_separator(real);
+        if (!slash || slash == real)
+            return 0;
+        int inf = !strcasecmp(slash + 1, "INF");
+        if (up == 0)
+            lang = is_lang_folder(slash + 1);
+        *slash = '\0';
+        if (inf)
+            return (up < 2 || lang) && rt_os_same_file(real, win);
+    }
+    return 0;
+}
+
 /* The files of a tree's hive store, as far as they are known (NULL:
  * not known, or not in this tree). */
 struct tree_files {
@@ -279,7 +310,7 @@ static int names_tree_file_as(const struct tree_files *t, const char *path)
         /* An INF copy's INI or symbol file, which install writes and
          * uninstall deletes (review 41 R41-1: a backup saved over one
          * was deleted by the next uninstall). */
-        if (in_inf_copy(t->win, path))
+        if (in_inf_copy(t->win, path) || is_inf_folder(t->win, path))
             return 1;
     }
     /* A table, current (perfc, perfh) or as installed (perfd, perfi),
@@ -457,8 +488,19 @@ int rt_store_hive_root_holds(const char *root, int beside, const char *path)
     const char *last = parts[k - 1];
     if (is_store_file_name(last))
         return 1;
-    return k >= 4 && !strncasecmp(parts[k - 4], "INF", 3) &&
-           rt_os_is_separator(parts[k - 4][3]);
+    /* INF itself or a folder an install makes there (INF/<service>,
+     * INF/<service>/<LLLL>: R49-1), or a file three parts below it (an
+     * INF copy's). */
+    for (size_t up = 1; up <= 4 && up <= k; up++) {
+        const char *p = parts[up == 3 ? k - 1 : k - up];
+        size_t len = strcspn(p, "/\\");
+        int lang = len == 4 && strspn(p, "0123456789abcdefABCDEF") >= 4;
+        if (!strncasecmp(parts[k - up], "INF", 3) &&
+            (!parts[k - up][3] || rt_os_is_separator(parts[k - up][3])) &&
+            (up != 3 || lang))
+            return 1;
+    }
+    return 0;
 }
 
 /* The largest REL (a file of the store: is_store_file) may be: a hive

@@ -18,7 +18,8 @@
 # - folders in two letter cases and a pair named through the user's
 #   links to a tree's hives (R46-1, R46-3), and a System32 folder beside
 #   an empty twin, for a store that opens (R47-4), its --tables too
-#   (R48-1).
+#   (R48-1); an output named as a folder of the tree in another letter
+#   case (R49-6: refused, exit 3), an INF copy's folder (R49-1).
 . tests/cli/lib.sh
 
 O=$TMPDIR/orig
@@ -155,6 +156,33 @@ expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/p2" --tables "$U/tb" repair \
     --dry-run --emit-reg "$U/tb/perfc009.dat"
 cmp -s "$U/tb/perfc009.dat" "$O/Windows/System32/perfc009.dat" ||
     fail "a table of --tables replaced beside a PerfStringBackup.INI twin"
+# An output beneath the tree named as one of its folders in another
+# letter case (review 49 R49-6: written beside System32, the tree then
+# refused as holding both): refused, exit 3, the tree as it was.
+fresh cs
+for f in Windows/system32 Windows/SYSWOW64 Windows/System32/CONFIG WINDOWS; do
+    expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/cs" audit --textfile "$TMPDIR/cs/$f"
+    expect_grep "another letter case, which Windows sees as the same name" "$ERR"
+    expect_same_tree "$TMPDIR/cs" "$TMPDIR/cs.state" "an audit --textfile as $f"
+done
+expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/cs" backup --force "$TMPDIR/cs/Windows/system32"
+expect_same_tree "$TMPDIR/cs" "$TMPDIR/cs.state" "a backup --force as Windows/system32"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/cs" query
+# An INF copy's folders, which an install makes (R49-1: --emit-reg named
+# Windows/INF, the install committed, the patch then lost): the
+# store's.
+CS="--create-service --library x.dll --open O --collect C --close X"
+for f in Windows/INF Windows/inf/TransferPerf Windows/INF/TransferPerf/0009; do
+    # shellcheck disable=SC2086
+    expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/cs" install $CS \
+        --emit-reg "$TMPDIR/cs/$f" ini-samples/transfer.ini
+    expect_same_tree "$TMPDIR/cs" "$TMPDIR/cs.state" "install --emit-reg $f"
+done
+# A file of the user's in such a folder is no folder of the install's.
+# shellcheck disable=SC2086
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/cs" install $CS ini-samples/transfer.ini
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/cs" uninstall \
+    --emit-reg "$TMPDIR/cs/Windows/INF/TransferPerf/u.reg" TransferPerf
 mkdir -p "$TMPDIR/tw/Windows/Temp"
 expect_exit 2 "$REGTOOL" --store "hive:$TMPDIR/tw" audit --textfile "$TMPDIR/tw/Windows/Temp/a.prom"
 expect_grep "^regtool_audit_success 0" "$TMPDIR/tw/Windows/Temp/a.prom"

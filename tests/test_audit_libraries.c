@@ -43,6 +43,7 @@ static void build(struct rt_database *db, const struct svc *v, size_t n)
         s->library = v[i].library ? strdup(v[i].library) : NULL;
         s->library_type = v[i].type ? v[i].type
                           : v[i].library ? RT_REG_EXPAND_SZ : 0;
+        s->has_library = v[i].library || v[i].type;
         s->open = v[i].open ? strdup(v[i].open) : NULL;
         s->collect = v[i].collect ? strdup(v[i].collect) : NULL;
         s->close = v[i].close ? strdup(v[i].close) : NULL;
@@ -219,6 +220,23 @@ static void loader_records_library_type(void **state)
     assert_int_equal(rt_service_load(s, "X", &si, &e), 0);
     assert_null(si.library);
     assert_int_equal(si.library_type, RT_REG_BINARY);
+    assert_true(si.has_library);
+    rt_service_info_free(&si);
+    /* REG_NONE, type 0, is a Library all the same (review 49 R49-12:
+     * taken for none, said missing, and replaced by --create-service). */
+    v.type = RT_REG_NONE;
+    assert_int_equal(rt_store_mem_put_service_value(s, "X", "Library", &v), 0);
+    assert_int_equal(rt_service_load(s, "X", &si, &e), 0);
+    assert_true(si.has_library);
+    struct rt_database db = {0};
+    db.base_index = RT_BASE_INDEX;
+    db.services = &si;
+    db.n_services = 1;
+    struct rt_findings f = {0};
+    assert_int_equal(rt_audit_libraries(&db, NULL, &f), 0);
+    assert_non_null(find(&f, "library-type"));
+    assert_null(find(&f, "library-missing"));
+    rt_findings_free(&f);
     rt_service_info_free(&si);
     s->ops->close(s);
 }

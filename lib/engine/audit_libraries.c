@@ -614,7 +614,7 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
 
 static void check_values(struct libaudit *a, const struct rt_service_info *s)
 {
-    if (!s->library && !s->library_type) {
+    if (!s->has_library) {
         ADD(a, "library-missing", RT_AUDIT_WARNING, NULL, SYMPTOM_SKIPPED,
             CHECK_VALUES, "%s: its Performance key has no Library value",
             s->name);

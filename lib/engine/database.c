@@ -28,7 +28,7 @@ static int read_dword(struct rt_store *s, const char *svc, const char *name,
 
 static int read_string_typed(struct rt_store *s, const char *svc,
                              const char *name, char **out, uint32_t *type,
-                             struct rt_error *e)
+                             int *there, struct rt_error *e)
 {
     struct rt_value v = {0};
     int present = 0;
@@ -36,6 +36,8 @@ static int read_string_typed(struct rt_store *s, const char *svc,
     if (s->ops->read_service(s, svc, name, &v, &present, e) != 0)
         return -1;
     int r = 0;
+    if (there)
+        *there = present;
     if (present) {
         if (rt_value_to_string(&v, out) != 0)
             r = rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
@@ -50,7 +52,7 @@ int rt_database_service_string(struct rt_store *s, const char *svc,
                                const char *name, char **out,
                                struct rt_error *e)
 {
-    return read_string_typed(s, svc, name, out, NULL, e);
+    return read_string_typed(s, svc, name, out, NULL, NULL, e);
 }
 
 /* Frees SI's values, all but its name. */
@@ -109,7 +111,7 @@ static int load_values(struct rt_store *s, const char *name,
     /* The flags are single bits: each is read into an int first. */
     int exists = 0, has_perf = 0, has_range = 0, has_last_counter = 0,
         has_first_help = 0, has_last_help = 0, has_disable = 0,
-        has_validation_code = 0;
+        has_validation_code = 0, has_library = 0;
     if (s->ops->service_state(s, name, &exists, &has_perf, e) != 0)
         goto fail;
     si->exists = exists;
@@ -126,7 +128,7 @@ static int load_values(struct rt_store *s, const char *name,
         read_dword(s, name, "Disable Performance Counters", &si->disable,
                    &has_disable, e) ||
         read_string_typed(s, name, "Library", &si->library, &si->library_type,
-                          e) ||
+                          &has_library, e) ||
         rt_database_service_string(s, name, "Open", &si->open, e) ||
         rt_database_service_string(s, name, "Collect", &si->collect, e) ||
         rt_database_service_string(s, name, "Close", &si->close, e) ||
@@ -144,6 +146,7 @@ static int load_values(struct rt_store *s, const char *name,
     si->has_last_help = has_last_help;
     si->has_disable = has_disable;
     si->has_validation_code = has_validation_code;
+    si->has_library = has_library;
     return 0;
 fail:
     free_values(si);

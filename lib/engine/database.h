@@ -57,12 +57,15 @@ struct rt_service_info {
     char *library, *open, *collect, *close;   /* NULL when absent */
     char *object_list, *ini_file;
     uint32_t first_counter, last_counter, first_help, last_help;
-    uint32_t library_type;        /* Library's value type (0 when absent):
-                                     Perflib loads only REG_SZ and
-                                     REG_EXPAND_SZ */
+    uint32_t library_type;        /* Library's value type (0 when absent,
+                                     or REG_NONE): Perflib loads only
+                                     REG_SZ and REG_EXPAND_SZ */
     uint32_t disable;             /* Disable Performance Counters */
     bool exists : 1, has_perf : 1;
     bool has_range : 1;           /* First Counter present */
+    /* A Library value, of whatever type (review 49 R49-12: a REG_NONE
+     * one was taken for none, and --create-service replaced it). */
+    bool has_library : 1;
     bool has_last_counter : 1, has_first_help : 1, has_last_help : 1;
     bool has_validation_code : 1; /* Library Validation Code */
     bool has_disable : 1;

@@ -29,9 +29,9 @@ static const char *registry_name(const struct rt_database *db,
 
 static const char *library_shown(const struct rt_service_info *svc)
 {
-    return svc->library        ? svc->library
-           : svc->library_type ? "not a string"
-                               : "none";
+    return svc->library       ? svc->library
+           : svc->has_library ? "not a string"
+                              : "none";
 }
 
 /* Whether SVC's Object List names an object of the base range: the
@@ -95,7 +95,7 @@ int rt_engine_system_provider(const struct rt_database *db,
                      svc->first_counter, svc->first_help, db->base_index);
         return 0;
     }
-    if (!svc->library && !svc->library_type)
+    if (!svc->has_library)
         return 0;
     int failed = 0;
     if (svc->object_list && lists_base_objects(db, svc, &failed))
@@ -185,7 +185,7 @@ int rt_engine_install_trust(const struct rt_database *db,
             opt->create_service ? " and --create-service would replace its "
                                   "Library"
                                 : "");
-    int has_library = svc->has_perf && (svc->library || svc->library_type);
+    int has_library = svc->has_perf && svc->has_library;
     if (opt->create_service && has_library &&
         (!svc->library || strcasecmp(svc->library, opt->library)))
         return rt_error_set(

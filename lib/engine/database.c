@@ -73,32 +73,6 @@ void rt_service_info_free(struct rt_service_info *si)
     memset(si, 0, sizeof *si);
 }
 
-/* A name given to a writer (a drivername, unlodctr's argument) becomes a
- * path below Services: "" would name Services itself, "a\\b" a key below
- * another service's, and a name past 255 characters no key at all; "."
- * and ".." are no service Windows creates (CreateService forbids '\\'
- * and '/') and read as path steps to any tool that shows keys as paths.
- * Refused before anything is read or locked. */
-int rt_service_name_check(const char *name, struct rt_error *e)
-{
-    size_t chars = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        chars += (*p & 0xc0) != 0x80;   /* UTF-8 lead bytes */
-    const char *why = !*name ? "it is empty"
-                      : strchr(name, '\\') ? "it holds '\\'"
-                      : strchr(name, '/')  ? "it holds '/'"
-                      : !strcmp(name, ".") || !strcmp(name, "..")
-                          ? "it is a path step"
-                      : chars > 255 ? "it is longer than 255 characters"
-                                    : NULL;
-    if (!why)
-        return 0;
-    return rt_error_set(e, RT_ERR_INVALID_PARAMETER,
-                        "'%.80s%s' is not a service name (a subkey of "
-                        "Services): %s; nothing was written", name,
-                        chars > 80 ? "..." : "", why);
-}
-
 /* Reads service NAME's values into SI, whose name the caller set (and
  * keeps on failure: the values read are freed, and SI's fields other than
  * its name zeroed). */

@@ -3,7 +3,9 @@
  * loads each provider's Library, so an INI that lands on a service the
  * system owns, or an install that rewrites a Library, decides what code
  * runs in them: those are refused unless the caller says --force. Pure:
- * from the database and the service as read. */
+ * from the database and the service as read. And the name a writer is
+ * given for a service (database.h, rt_service_name_check), checked
+ * before anything is read. */
 #include "engine/engine.h"
 #include "engine/audit.h"
 #include "engine/side_files.h"
@@ -197,4 +199,30 @@ int rt_engine_install_trust(const struct rt_database *db,
             ini, name, spelled, library_shown(svc),
             opt->library);
     return 0;
+}
+
+/* A name given to a writer (a drivername, unlodctr's argument) becomes a
+ * path below Services: "" would name Services itself, "a\\b" a key below
+ * another service's, and a name past 255 characters no key at all; "."
+ * and ".." are no service Windows creates (CreateService forbids '\\'
+ * and '/') and read as path steps to any tool that shows keys as paths.
+ * Refused before anything is read or locked. */
+int rt_service_name_check(const char *name, struct rt_error *e)
+{
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        chars += (*p & 0xc0) != 0x80;   /* UTF-8 lead bytes */
+    const char *why = !*name ? "it is empty"
+                      : strchr(name, '\\') ? "it holds '\\'"
+                      : strchr(name, '/')  ? "it holds '/'"
+                      : !strcmp(name, ".") || !strcmp(name, "..")
+                          ? "it is a path step"
+                      : chars > 255 ? "it is longer than 255 characters"
+                                    : NULL;
+    if (!why)
+        return 0;
+    return rt_error_set(e, RT_ERR_INVALID_PARAMETER,
+                        "'%.80s%s' is not a service name (a subkey of "
+                        "Services): %s; nothing was written", name,
+                        chars > 80 ? "..." : "", why);
 }

@@ -216,6 +216,15 @@ static int machine_value(struct rt_store *s, const struct machine_var *m,
     return 0;
 }
 
+/* Frees the N values and problems of ENV. */
+static void env_free(struct rt_audit_env *env, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((char *)env[i].value);
+        free((char *)env[i].problem);
+    }
+}
+
 /* The values S's machine gives the variables of machine_vars, into ENV
  * (each value a new string; *N how many). 0, or -1 when memory ran
  * out. */
@@ -226,10 +235,7 @@ static int machine_env(struct rt_store *s, struct rt_audit_env *env,
     for (size_t i = 0; s->ops->read_machine && i < N_MACHINE_VARS; i++) {
         int r = machine_value(s, &machine_vars[i], &env[*n]);
         if (r < 0) {
-            for (size_t k = 0; k < *n; k++) {
-                free((char *)env[k].value);
-                free((char *)env[k].problem);
-            }
+            env_free(env, *n);
             *n = 0;
             return -1;
         }
@@ -289,10 +295,7 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
         }
     }
     int rc = rt_audit_libraries(db, win ? &tree : n_env ? &values : NULL, f);
-    for (size_t i = 0; i < n_env; i++) {
-        free((char *)env[i].value);
-        free((char *)env[i].problem);
-    }
+    env_free(env, n_env);
     return rc;
 }
 

@@ -186,35 +186,35 @@ jq -e '[.findings[] | .id + " " + .message |
 # A .reg store of the machine holds its own definitions too (review 47
 # R47-6: its windir was not read): a .reg of this database with
 # Session Manager\Environment's windir set to Users\Public.
+# reg_windir FROM TO SET VALUE ID PATTERN WHAT: TO is the .reg FROM with
+# windir set to VALUE (as a .reg spells it) in SET's Session Manager\
+# Environment; its audit --libraries holds one finding ID whose message
+# matches PATTERN.
+reg_windir() {
+    cat "$1" >"$2"
+    printf '\n[%s]\n"windir"="%s"\n' \
+        "HKEY_LOCAL_MACHINE\\SYSTEM\\$3\\Control\\Session Manager\\Environment" \
+        "$4" >>"$2"
+    expect_exit 1 "$REGTOOL" --store "reg:$2" audit --libraries --json
+    jq -e --arg id "$5" --arg re "$6" '[.findings[] | select(.id == $id) |
+            .message | select(test($re))] | length == 1' "$OUT" >/dev/null ||
+        fail "$7: $(cat "$OUT")"
+}
 expect_exit 0 "$REGTOOL" --store "hive:$D" backup --format reg "$TMPDIR/m.reg"
-iconv -f UTF-16LE -t UTF-8 "$TMPDIR/m.reg" | tr -d '\r' >"$TMPDIR/m8.reg"
-printf '\n[%s]\n"windir"="C:\\\\Users\\\\Public"\n' \
-    'HKEY_LOCAL_MACHINE\SYSTEM\CurrentControlSet\Control\Session Manager\Environment' \
-    >>"$TMPDIR/m8.reg"
-expect_exit 1 "$REGTOOL" --store "reg:$TMPDIR/m8.reg" audit --libraries --json
-jq -e '[.findings[] | select(.id == "library-user-writable") | .message |
-        select(test("^PerfOS: .*C:.Users.Public.System32.perfos.dll"))] | length == 1' \
-    "$OUT" >/dev/null || fail "a .reg store's windir: $(cat "$OUT")"
+iconv -f UTF-16LE -t UTF-8 "$TMPDIR/m.reg" | tr -d '\r' >"$TMPDIR/m0.reg"
+reg_windir "$TMPDIR/m0.reg" "$TMPDIR/m8.reg" CurrentControlSet 'C:\\Users\\Public' \
+    library-user-writable '^PerfOS: .*C:.Users.Public.System32.perfos.dll' \
+    "a .reg store's windir"
 # The same under ControlSet001, where reg import writes a machine's
 # control set (review 48 R48-4: passed over, setup's taken): not judged.
-iconv -f UTF-16LE -t UTF-8 "$TMPDIR/m.reg" | tr -d '\r' >"$TMPDIR/m9.reg"
-printf '\n[%s]\n"windir"="C:\\\\Users\\\\Public"\n' \
-    'HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Control\Session Manager\Environment' \
-    >>"$TMPDIR/m9.reg"
-expect_exit 1 "$REGTOOL" --store "reg:$TMPDIR/m9.reg" audit --libraries --json
-jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
-        select(test("^PerfOS: .*could not be read .*ControlSet001"))] | length == 1' \
-    "$OUT" >/dev/null || fail "a .reg store's windir under ControlSet001: $(cat "$OUT")"
+reg_windir "$TMPDIR/m0.reg" "$TMPDIR/m9.reg" ControlSet001 'C:\\Users\\Public' \
+    library-variable-unjudged '^PerfOS: .*could not be read .*ControlSet001' \
+    "a .reg store's windir under ControlSet001"
 # ... and where CurrentControlSet sets it too (R49-3: reg import writes
 # both into one key, the later winning).
-cat "$TMPDIR/m8.reg" >"$TMPDIR/m10.reg"
-printf '\n[%s]\n"windir"="C:\\\\Windows"\n' \
-    'HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Control\Session Manager\Environment' \
-    >>"$TMPDIR/m10.reg"
-expect_exit 1 "$REGTOOL" --store "reg:$TMPDIR/m10.reg" audit --libraries --json
-jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
-        select(test("^PerfOS: .*could not be read .*ControlSet001"))] | length == 1' \
-    "$OUT" >/dev/null || fail "a .reg store's windir in both control sets: $(cat "$OUT")"
+reg_windir "$TMPDIR/m8.reg" "$TMPDIR/m10.reg" ControlSet001 'C:\\Windows' \
+    library-variable-unjudged '^PerfOS: .*could not be read .*ControlSet001' \
+    "a .reg store's windir in both control sets"
 # windir in two letter cases (R48-2: the first judged, where Windows'
 # session manager, setting each in turn, ends with the last), and a
 # Library through a variable regtool does not know, which the machine's

@@ -1082,12 +1082,12 @@ static void machine_values_are_judged_whole(void **state)
                         "library-variable-unjudged", "library-variable-unjudged",
                         "library-too-long", "library-variable-unjudged",
                         "library-variable-unjudged"};
-    const char *words[] = {"(SYSTEM\\E\\windir) by a value that is empty",
+    const char *words[] = {"whose value (SYSTEM\\E\\windir) is empty",
                            "names an environment string other",
                            "names an environment string other",
                            "is REG_SZ and names an environment string",
                            "X: Library is", "names an environment string other",
-                           "by a value that could not be read (d)"};
+                           "whose value (SYSTEM\\E\\windir) could not be read (d)"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct rt_findings f;
         run_env(&cases[i], 1, "%windir%\\System32\\perfos.dll", 0, &f);

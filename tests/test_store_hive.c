@@ -883,10 +883,10 @@ static void patch_key(struct rt_regf *h, uint32_t key, uint16_t flags,
     }
 }
 
-/* Reads windir of the control set's Session Manager\Environment through
+/* Reads NAME of the control set's Session Manager\Environment through
  * the store of C: 0 and *PRESENT, or -1 with E's words in WHY. */
-static int read_windir(struct fixture_ctx *c, int *present, char *why,
-                       size_t size)
+static int read_environment(struct fixture_ctx *c, const char *name,
+                            int *present, char *why, size_t size)
 {
     struct rt_hive_options o = {.wait_seconds = -1};
     struct rt_error e = {0};
@@ -895,8 +895,8 @@ static int read_windir(struct fixture_ctx *c, int *present, char *why,
         fail_msg("open: %s", e.message);
     struct rt_value v;
     int r = s->ops->read_machine(s, 1, "Control\\Session Manager\\Environment",
-                                 "windir", &v, present, &e);
-    if (r == 0)
+                                 name, &v, present, &e);
+    if (r == 0 && *present > 0)
         rt_value_free(&v);
     snprintf(why, size, "%s", e.message);
     rt_op_close(s);
@@ -917,6 +917,13 @@ static void machine_values_read_only_where_windows_reads_them(void **state)
     struct rt_regf *h;
     uint32_t key, env, val;
     static const uint8_t windows[] = {'C', 0, ':', 0, '\\', 0, 'W', 0, 0, 0};
+    /* A key that is not there is told from a value that is not (review
+     * 49 R49-11: an Environment key without windir leaves %windir%
+     * unexpanded, where a tree without the key is setup's). */
+    int present = 0;
+    assert_int_equal(read_environment(c, "windir", &present, why, sizeof why),
+                     0);
+    assert_int_equal(present, -1);
     snprintf(path, sizeof path, "%s/Windows/System32/config/SYSTEM", c->dir);
     assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
     assert_int_equal(rt_regf_lookup(h, rt_regf_root(h), "ControlSet001", &key),
@@ -928,9 +935,12 @@ static void machine_values_read_only_where_windows_reads_them(void **state)
                                        windows, sizeof windows), 0);
     assert_int_equal(rt_regf_save_as(h, path), 0);
     rt_regf_close(h);
-    int present = 0;
-    assert_int_equal(read_windir(c, &present, why, sizeof why), 0);
-    assert_true(present);
+    assert_int_equal(
+        read_environment(c, "windir", &present, why, sizeof why), 0);
+    assert_int_equal(present, 1);
+    assert_int_equal(
+        read_environment(c, "TEMP", &present, why, sizeof why), 0);
+    assert_int_equal(present, 0);
     /* "windir<NUL>x" beside it. */
     assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
     assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
@@ -945,7 +955,8 @@ static void machine_values_read_only_where_windows_reads_them(void **state)
     vk[VK_NAME + 6] = 0;
     assert_int_equal(rt_regf_save_as(h, path), 0);
     rt_regf_close(h);
-    assert_int_equal(read_windir(c, &present, why, sizeof why), -1);
+    assert_int_equal(
+        read_environment(c, "windir", &present, why, sizeof why), -1);
     assert_non_null(strstr(why, "followed by a NUL"));
     /* Session Manager twice on the way (the NUL name taken away). */
     assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
@@ -960,7 +971,8 @@ static void machine_values_read_only_where_windows_reads_them(void **state)
     patch_key(h, key, 0, "SESSION MANAGER");
     assert_int_equal(rt_regf_save_as(h, path), 0);
     rt_regf_close(h);
-    assert_int_equal(read_windir(c, &present, why, sizeof why), -1);
+    assert_int_equal(
+        read_environment(c, "windir", &present, why, sizeof why), -1);
     assert_non_null(strstr(why, "two keys whose names differ only"));
 }
 

@@ -812,8 +812,8 @@ static int said_unjudged(struct libaudit *a, const struct rt_service_info *s,
     else if (p->env.unjudged && p->env.where)
         ADD(a, "library-variable-unjudged", RT_AUDIT_WARNING, NULL,
             SYMPTOM_UNJUDGED, CHECK_UNJUDGED,
-            "%s: Library %s uses %s, which the machine defines (%s) by a "
-            "value that %s: where the Library leads is not checked",
+            "%s: Library %s uses %s, whose value (%s) %s: where the "
+            "Library leads is not checked",
             s->name, s->library, p->env.var, p->env.where, p->env.why);
     else if (p->env.unjudged)
         ADD(a, "library-variable-unjudged", RT_AUDIT_WARNING, NULL,

@@ -132,29 +132,31 @@ static const struct machine_var {
     const char *var;
     const char *env_name, *env_where;     /* in Session Manager\Environment */
     const char *key, *name, *where;       /* below SOFTWARE, or NULL */
+    int system_set;     /* set by the system itself, the registry's aside */
 } machine_vars[] = {
     {"%programfiles%", IN_ENVIRONMENT("ProgramFiles"),
-     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir")},
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir"), 0},
     {"%programfiles(x86)%", IN_ENVIRONMENT("ProgramFiles(x86)"),
-     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir (x86)")},
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir (x86)"), 0},
     {"%programw6432%", IN_ENVIRONMENT("ProgramW6432"),
-     IN_SOFTWARE(CURRENT_VERSION, "ProgramW6432Dir")},
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramW6432Dir"), 0},
     {"%commonprogramfiles%", IN_ENVIRONMENT("CommonProgramFiles"),
-     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir")},
+     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir"), 0},
     {"%commonprogramfiles(x86)%", IN_ENVIRONMENT("CommonProgramFiles(x86)"),
-     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir (x86)")},
+     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir (x86)"), 0},
     {"%commonprogramw6432%", IN_ENVIRONMENT("CommonProgramW6432"),
-     IN_SOFTWARE(CURRENT_VERSION, "CommonW6432Dir")},
+     IN_SOFTWARE(CURRENT_VERSION, "CommonW6432Dir"), 0},
     {"%programdata%", IN_ENVIRONMENT("ProgramData"),
-     IN_SOFTWARE(PROFILE_LIST, "ProgramData")},
+     IN_SOFTWARE(PROFILE_LIST, "ProgramData"), 0},
     {"%allusersprofile%", IN_ENVIRONMENT("ALLUSERSPROFILE"),
-     IN_SOFTWARE(PROFILE_LIST, "ProgramData")},
-    {"%public%", IN_ENVIRONMENT("PUBLIC"), IN_SOFTWARE(PROFILE_LIST, "Public")},
-    {"%windir%", IN_ENVIRONMENT("windir"), NULL, NULL, NULL},
+     IN_SOFTWARE(PROFILE_LIST, "ProgramData"), 0},
+    {"%public%", IN_ENVIRONMENT("PUBLIC"),
+     IN_SOFTWARE(PROFILE_LIST, "Public"), 0},
+    {"%windir%", IN_ENVIRONMENT("windir"), NULL, NULL, NULL, 0},
     /* Set by the system before the registry's; a value of the
      * Environment key replaces it (review 49 R49-8). */
-    {"%systemroot%", IN_ENVIRONMENT("SystemRoot"), NULL, NULL, NULL},
-    {"%systemdrive%", IN_ENVIRONMENT("SystemDrive"), NULL, NULL, NULL},
+    {"%systemroot%", IN_ENVIRONMENT("SystemRoot"), NULL, NULL, NULL, 1},
+    {"%systemdrive%", IN_ENVIRONMENT("SystemDrive"), NULL, NULL, NULL, 1},
 };
 enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
 
@@ -164,8 +166,12 @@ enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
  * a place that cannot be read (a damaged cell on the way, the name held
  * in two letter cases, a .reg's numbered control set: review 48 R48-2 to
  * R48-4), is one the audit does not judge, its PROBLEM said: each was
- * taken for setup's. 1 when found, 0 when neither place holds one
- * (setup's is taken), -1 when memory ran out. */
+ * taken for setup's. So is one its machine does not set where setup's
+ * key for it is there (review 49 R49-11: an Environment key without
+ * windir; Windows leaves the variable unexpanded, a relative path the
+ * loader searches for): setup's is taken only where that key is not
+ * there, a tree setup has not written. 1 when found or not judged, 0
+ * when setup's is taken, -1 when memory ran out. */
 static int machine_value(struct rt_store *s, const struct machine_var *m,
                          struct rt_audit_env *env)
 {
@@ -181,7 +187,19 @@ static int machine_value(struct rt_store *s, const struct machine_var *m,
                                           &e) != 0;
         if (failed && e.code == RT_ERR_NOT_ENOUGH_MEMORY)
             return -1;
-        if (!failed && !present)
+        /* The place setup writes the variable at: SOFTWARE's where it
+         * has one, the Environment key's for the rest. */
+        int setup_place = place || !m->key;
+        if (!failed && present == 0 && setup_place && !m->system_set) {
+            char *problem = strdup("is not set, though its key is: Windows "
+                                   "leaves the variable unexpanded");
+            if (!problem)
+                return -1;
+            *env = (struct rt_audit_env){
+                m->var, NULL, 0, place ? m->where : m->env_where, problem};
+            return 1;
+        }
+        if (!failed && present <= 0)
             continue;
         char *text = NULL, *problem = NULL;
         int string = v.type == RT_REG_SZ || v.type == RT_REG_EXPAND_SZ;

@@ -673,12 +673,13 @@ int hive_read_machine(struct rt_store *st, int system, const char *key,
     uint32_t cell;
     size_t count = 0;
     int r = hive_find(hf, path, &cell, e);
-    if (r > 0)
+    if (r > 0) {
         r = 0;      /* no key: no value of any name */
-    else if (r == 0 && rt_regf_value_count(hf->h, cell, name, &count) != 0)
+        *present = -1;
+    } else if (r == 0 && rt_regf_value_count(hf->h, cell, name, &count) != 0)
         r = rt_error_set(e, RT_ERR_BADDB, "%s: values of %s: %s", hf->path,
                          path, rt_regf_errmsg(hf->h));
-    if (r == 0 && count > (size_t)*present)
+    if (r == 0 && *present >= 0 && count > (size_t)*present)
         r = rt_error_set(e, RT_ERR_BADDB,
                          "%s holds %zu values named %s (in letter cases "
                          "that differ, or followed by a NUL), of which "

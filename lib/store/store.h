@@ -174,7 +174,10 @@ struct rt_store_ops {
      * Perflib and Services): a value of the machine's registry that
      * audit --libraries must know (the environment strings the machine
      * defines): KEY below HKLM\SOFTWARE, or with SYSTEM below HKLM\SYSTEM's
-     * current control set. *PRESENT 0 when it is not there. */
+     * current control set. *PRESENT 1 when it is there, 0 when KEY is
+     * there without it, -1 when KEY is not there: Windows leaves a
+     * variable its machine's key does not set unexpanded, where a tree
+     * without the key is one setup has not written (review 49 R49-11). */
     int (*read_machine)(struct rt_store *s, int system, const char *key,
                         const char *name, struct rt_value *out, int *present,
                         struct rt_error *e);

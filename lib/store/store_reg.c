@@ -260,7 +260,7 @@ static int reg_read_machine(struct rt_store *s, int system, const char *key,
         /* Also where CurrentControlSet sets it: reg import writes both
          * into one key, the later over the earlier (review 49 R49-3). */
         if (k && rt_tree_value(k, name)) {
-            if (*present)
+            if (*present > 0)
                 rt_value_free(out);
             *present = 0;
             return rt_error_set(e, RT_ERR_BADDB,

@@ -320,6 +320,14 @@ static int w32_read_machine(struct rt_store *s, int system, const char *key,
                  system ? "SYSTEM\\CurrentControlSet" : "SOFTWARE", key) < 0)
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     int r = w32_read_value(w, path, name, out, present, e);
+    HKEY k;
+    LONG o = r == 0 && !*present
+                 ? w32_open_key(w, path, KEY_QUERY_VALUE, &k)
+                 : ERROR_SUCCESS;
+    if (o == ERROR_SUCCESS && r == 0 && !*present)
+        RegCloseKey(k);
+    else if (o == ERROR_FILE_NOT_FOUND)
+        *present = -1;      /* the key itself is not there */
     free(path);
     return r;
 }

@@ -59,7 +59,11 @@ int rt_tree_store_read_at(struct rt_tree_key *root, const char *path,
                           const char *name, struct rt_value *out, int *present,
                           struct rt_error *e)
 {
-    return read_value(rt_tree_find(root, path), name, out, present, e);
+    struct rt_tree_key *k = rt_tree_find(root, path);
+    int r = read_value(k, name, out, present, e);
+    if (!k)
+        *present = -1;
+    return r;
 }
 
 int rt_tree_store_read_table(struct rt_tree_key *root,

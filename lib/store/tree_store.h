@@ -46,7 +46,7 @@ int rt_tree_store_read_service(struct rt_tree_key *root,
                                struct rt_error *e);
 
 /* Value NAME of the key at PATH below ROOT (any letter case); *PRESENT 0
- * when either is absent. */
+ * when the key has no such value, -1 when the key is absent. */
 int rt_tree_store_read_at(struct rt_tree_key *root, const char *path,
                           const char *name, struct rt_value *out, int *present,
                           struct rt_error *e);

@@ -180,21 +180,21 @@ expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
 jq -e '[.findings[] | .id + " " + .message |
         select(test("^library-user-writable TapiSrv: .*C:.Users.Public.Vendor.t.dll") or
                test("^library-user-writable TapiSrv: .*C:.Windows.Temp.Vendor.t.dll") or
-               test("^library-variable-unjudged PerfOS: .*windir.*Environment.windir. by a value that is empty"))] |
+               test("^library-variable-unjudged PerfOS: .*%windir%, whose value .*Environment.windir. is empty"))] |
         length == 3' "$OUT" >/dev/null ||
     fail "Environment's values, (x86) values, an empty windir: $(cat "$OUT")"
 # A .reg store of the machine holds its own definitions too (review 47
 # R47-6: its windir was not read): a .reg of this database with
 # Session Manager\Environment's windir set to Users\Public.
-# reg_windir FROM TO SET VALUE ID PATTERN WHAT: TO is the .reg FROM with
-# windir set to VALUE (as a .reg spells it) in SET's Session Manager\
-# Environment; its audit --libraries holds one finding ID whose message
-# matches PATTERN.
+# reg_windir FROM TO SET VALUE ID PATTERN WHAT [NAME]: TO is the .reg
+# FROM with windir (or NAME) set to VALUE (as a .reg spells it) in SET's
+# Session Manager\Environment; its audit --libraries holds one finding
+# ID whose message matches PATTERN.
 reg_windir() {
     cat "$1" >"$2"
-    printf '\n[%s]\n"windir"="%s"\n' \
+    printf '\n[%s]\n"%s"="%s"\n' \
         "HKEY_LOCAL_MACHINE\\SYSTEM\\$3\\Control\\Session Manager\\Environment" \
-        "$4" >>"$2"
+        "${8:-windir}" "$4" >>"$2"
     expect_exit 1 "$REGTOOL" --store "reg:$2" audit --libraries --json
     jq -e --arg id "$5" --arg re "$6" '[.findings[] | select(.id == $id) |
             .message | select(test($re))] | length == 1' "$OUT" >/dev/null ||
@@ -215,6 +215,11 @@ reg_windir "$TMPDIR/m0.reg" "$TMPDIR/m9.reg" ControlSet001 'C:\\Users\\Public' \
 reg_windir "$TMPDIR/m8.reg" "$TMPDIR/m10.reg" ControlSet001 'C:\\Windows' \
     library-variable-unjudged '^PerfOS: .*could not be read .*ControlSet001' \
     "a .reg store's windir in both control sets"
+# An Environment key without windir: Windows leaves %windir% unexpanded,
+# not judged at setup's C:\Windows (R49-11).
+reg_windir "$TMPDIR/m0.reg" "$TMPDIR/m11.reg" CurrentControlSet 'C:\\Temp' \
+    library-variable-unjudged '^PerfOS: .*%windir%, whose value .*windir. is not set' \
+    "a .reg store's Environment key without windir" TEMP
 # windir in two letter cases (R48-2: the first judged, where Windows'
 # session manager, setting each in turn, ends with the last), and a
 # Library through a variable regtool does not know, which the machine's
@@ -234,13 +239,17 @@ jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
         length == 2' "$OUT" >/dev/null ||
     fail "windir in two letter cases, an unknown variable: $(cat "$OUT")"
 # SystemRoot set by the Environment key, which replaces the system's
-# own (review 49 R49-8: not read).
+# own (review 49 R49-8: not read). The key now holds SystemRoot alone
+# (setval replaces its values): windir, which Windows then leaves
+# unexpanded, is not judged at setup's C:\Windows (R49-11).
 printf '%s\n' 'cd \ControlSet001\Control\Session Manager\Environment' 'setval 1' \
     SystemRoot 'string:C:\Windows\Temp' commit >"$TMPDIR/hivexsh.in"
 hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set SystemRoot"
 perf_set TapiSrv '%SystemRoot%\System32\tapiperf.dll'
 expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
-jq -e '[.findings[] | select(.id == "library-user-writable") | .message |
-        select(test("^TapiSrv: .*C:.Windows.Temp.System32.tapiperf.dll"))] | length == 1' \
-    "$OUT" >/dev/null || fail "the Environment key's SystemRoot: $(cat "$OUT")"
+jq -e '[.findings[] | .id + " " + .message |
+        select(test("^library-user-writable TapiSrv: .*C:.Windows.Temp.System32.tapiperf.dll") or
+               test("^library-variable-unjudged PerfOS: .*%windir%, whose value .*Environment.windir. is not set"))] |
+        length == 2' "$OUT" >/dev/null ||
+    fail "the Environment key's SystemRoot, no windir: $(cat "$OUT")"
 echo "audit_libraries: ok"

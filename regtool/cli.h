@@ -205,6 +205,10 @@ void rt_cli_say_own_file(const char *what, const char *file);
  * change), put in place after it; rt_cli_open_store_writing calls it for
  * the --emit-reg it is given. */
 void rt_cli_stage_emit_reg(const char *file, struct rt_store *s);
+/* A run that failed once its change was committed (its journal finishes
+ * it): the --emit-reg patch written with that commit is said all the
+ * same (review 49 R49-4). Nothing when no commit wrote one. */
+void rt_cli_said_committed_patch(void);
 /* Writes CS as a .reg patch to FILE, which the caller named to
  * rt_cli_open_store_writing (refused there over the store's files), or
  * says what the commit's staging did with it. */

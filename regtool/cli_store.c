@@ -391,6 +391,7 @@ int rt_cli_report_error(const char *what, int op_rc, const struct rt_error *e)
             rt_cli_error("%s: %s", what, e->message);
         else
             rt_cli_error("%s", e->message);
+        rt_cli_said_committed_patch();
     }
     if (!sig)
         return op_rc ? rt_cli_exit_for(e->code) : RT_EXIT_OK;

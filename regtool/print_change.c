@@ -58,24 +58,38 @@ void rt_cli_stage_emit_reg(const char *file, struct rt_store *s)
     rt_op_patch_stage(&staged, s, file);
 }
 
+/* The staged patch, when the commit wrote it (in place or lost): said
+ * once; its exit code. -1 when no commit wrote one. */
+static int said_staged(void)
+{
+    if (staged.state != RT_OP_PATCH_IN_PLACE &&
+        staged.state != RT_OP_PATCH_LOST)
+        return -1;
+    int lost = staged.state == RT_OP_PATCH_LOST;
+    staged.state = RT_OP_PATCH_NONE;
+    if (lost) {
+        rt_cli_error("--emit-reg: the change was written, but its patch "
+                     "could not be put in place as %s: %s", staged.file,
+                     rt_os_strerror(staged.err));
+        return RT_EXIT_FAILURE;
+    }
+    said_patch(staged.file, staged.keys, staged.values, staged.left_out,
+               staged.files);
+    return RT_EXIT_OK;
+}
+
+void rt_cli_said_committed_patch(void)
+{
+    (void)said_staged();
+}
+
 int rt_cli_emit_reg(const char *file, struct rt_store *s,
                     const struct rt_change_set *cs)
 {
     /* Written with the commit: said now. */
-    if (staged.state == RT_OP_PATCH_IN_PLACE ||
-        staged.state == RT_OP_PATCH_LOST) {
-        int lost = staged.state == RT_OP_PATCH_LOST;
-        staged.state = RT_OP_PATCH_NONE;
-        if (lost) {
-            rt_cli_error("--emit-reg: the change was written, but its patch "
-                         "could not be put in place as %s: %s", file,
-                         rt_os_strerror(staged.err));
-            return RT_EXIT_FAILURE;
-        }
-        said_patch(file, staged.keys, staged.values, staged.left_out,
-                   staged.files);
-        return RT_EXIT_OK;
-    }
+    int said = said_staged();
+    if (said >= 0)
+        return said;
     uint8_t *data;
     size_t len, keys, values, left_out, files;
     struct rt_error e = {0};

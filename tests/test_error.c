@@ -39,7 +39,7 @@ static void errno_becomes_the_win32_code(void **state)
 static void error_set_fills_bounded_and_answers_minus_one(void **state)
 {
     (void)state;
-    struct rt_error e = {0, ""};
+    struct rt_error e = {0};
     assert_int_equal(rt_error_set(&e, RT_ERR_BADDB, "%s:%d: %s", "a.ini", 7,
                                   "bad"), -1);
     assert_int_equal(e.code, RT_ERR_BADDB);

@@ -34,6 +34,7 @@
 #include <unistd.h>
 #endif
 
+#include "ops/emit_patch.h"
 #include "ops/hive_files.h"
 #include "ops/ops.h"
 #include "provider/ini_reader.h"
@@ -363,6 +364,63 @@ static void reg_patch_counts(void **state)
     free(data);
     rt_change_set_free(&cs);
     rt_op_close(s);
+}
+
+/* A store whose commit fails: past its commit point (COMMITTED: the
+ * change stands, its journal finishing it) or before it. */
+static int apply_committed;
+
+static int failing_apply(struct rt_store *s, const struct rt_change_set *cs,
+                         struct rt_error *e)
+{
+    (void)s;
+    (void)cs;
+    e->committed = apply_committed;
+    return rt_error_set(e, RT_ERR_WRITE_FAULT, "failed %s the commit point",
+                        apply_committed ? "after" : "before");
+}
+
+/* --emit-reg's patch is put in place whenever the change was written, a
+ * commit failing past its commit point too (review 49 R49-4: it was
+ * thrown away with the failure), and never when nothing was. */
+static void patch_follows_the_commit_point(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir_new("patch");
+    for (int committed = 0; committed < 2; committed++) {
+        struct rt_store *s = rt_store_mem_new();
+        assert_non_null(s);
+        struct rt_store_ops ops = *s->ops;
+        ops.apply = failing_apply;
+        s->ops = &ops;
+        apply_committed = committed;
+        char *file;
+        assert_true(asprintf(&file, "%s/p%d.reg", dir, committed) > 0);
+        struct rt_op_patch p;
+        rt_op_patch_stage(&p, s, file);
+        struct rt_change_set cs = {0};
+        struct rt_value v;
+        assert_int_equal(rt_value_from_dword(&v, 1), 0);
+        assert_int_equal(rt_change_set_service(&cs, "Svc", "First Counter",
+                                               &v), 0);
+        rt_value_free(&v);
+        struct rt_error e = {0};
+        assert_int_equal(rt_op_apply(s, &cs, &e), -1);
+        assert_int_equal(e.committed, committed);
+        assert_int_equal(p.state, committed ? RT_OP_PATCH_IN_PLACE
+                                            : RT_OP_PATCH_NONE);
+        assert_int_equal(rt_os_exists(file), committed);
+        char **names;
+        size_t n;
+        assert_int_equal(rt_os_list_dir(dir, &names, &n), 0);
+        assert_int_equal(n, (size_t)committed);   /* no temporary left */
+        rt_os_free_list(names, n);
+        rt_change_set_free(&cs);
+        rt_op_close(s);
+        free(file);
+    }
+    assert_int_equal(scratch_remove(dir), 0);
+    free(dir);
 }
 
 /* audit's scope: an empty Perflib (no language, no counters) is a
@@ -1632,6 +1690,7 @@ int main(void)
         cmocka_unit_test(backup_file_read),
         cmocka_unit_test(reg_backup_text_capped),
         cmocka_unit_test(reg_patch_counts),
+        cmocka_unit_test(patch_follows_the_commit_point),
         cmocka_unit_test(audit_scope),
         cmocka_unit_test(journal_found_is_a_finding_of_its_severity),
         cmocka_unit_test(hive_check_findings),

@@ -264,6 +264,7 @@ static void failing_write_mid_commit(void **state)
         s = reopen(c);
         rt_io_fail_at_write(k);
         assert_int_equal(s->ops->begin(s, &e), 0);
+        e.committed = 0;
         if (s->ops->apply(s, &more, &e) == 0)
             fail_msg("apply went through a failing write %u of %u", k, writes);
         rt_io_fail_at_write(0);
@@ -274,9 +275,16 @@ static void failing_write_mid_commit(void **state)
             got = hive_snapshot(s, c);
             expect_state(got, before, "no journal left, and not the state "
                          "before", k, writes);
+            if (e.committed)
+                fail_msg("write %u of %u: said committed, nothing written",
+                         k, writes);
             back++;
         } else {
-            /* The next writer finishes the sealed commit. */
+            /* Said to stand (review 49 R49-4); the next writer finishes
+             * the sealed commit. */
+            if (!e.committed)
+                fail_msg("write %u of %u: failed past the commit point, "
+                         "not said committed", k, writes);
             s->ops->close(s);
             struct rt_error oe = {0};
             s = try_reopen(c, &oe);

@@ -392,6 +392,8 @@ static int apply_sealed(const struct rt_commit *c, struct rt_journal *j,
                         struct rt_error *e)
 {
     int r = rt_journal_finish(j, c->base, e) < 0 ? -1 : 0;
+    if (r != 0 && e)
+        e->committed = 1;
     if (r != 0) {
         /* Said with what it means: the change stands, half applied. */
         char why[sizeof e->message];
@@ -402,6 +404,27 @@ static int apply_sealed(const struct rt_commit *c, struct rt_journal *j,
                      "it)", why, c->journal);
     }
     return r;
+}
+
+/* The journal's folder takes a file the commit can remove when it is
+ * done (review 49 R49-4: an append-only config folder took the journal
+ * and kept it; the commit passed its point and could not finish, and
+ * every later writer stopped on it). A dry run (DRY) refuses only
+ * that: one on read-only media shows its plan. */
+static int journal_folder_ok(const struct rt_commit *c, int dry,
+                             struct rt_error *e)
+{
+    char *dir = rt_os_folder_of(c->journal);
+    if (!dir)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int r = rt_os_folder_takes_files(dir);
+    int err = errno;
+    free(dir);
+    if (r == 0 || (dry && err != EPERM))
+        return 0;
+    return rt_error_set(e, rt_error_code_for_errno(err),
+                        "%s: %s; nothing was written", c->journal,
+                        rt_os_strerror(err));
 }
 
 /* rt_commit_run with J, the commit's records as a journal read back. */
@@ -416,6 +439,7 @@ static int run_with(struct rt_commit *c, struct rt_journal *j,
         return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     size_t len = im.len, ilen = im.ilen;
     if (check_names(c, len, e) != 0 || check_extent(c, j, e) != 0 ||
+        journal_folder_ok(c, 0, e) != 0 ||
         preflight(c, &growth, &later, &mode, &rv, e) != 0 ||
         rt_io_interrupted(e)) {
         reservations_release(&rv);
@@ -585,7 +609,7 @@ int rt_commit_check(struct rt_commit *c, struct rt_error *e)
         rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
     } else {
         if (check_names(c, im.len, e) == 0 && check_extent(c, j, e) == 0 &&
-            check_paths(c, e) == 0)
+            journal_folder_ok(c, 1, e) == 0 && check_paths(c, e) == 0)
             r = 0;
         rt_journal_image_free(&im);
     }

@@ -29,6 +29,9 @@
 struct rt_error {
     int code;            /* RT_ERR_*, 0 when no error */
     char message[1024];
+    /* Set by a commit that failed past its commit point: the change
+     * stands (its journal finishes it), though the call failed. */
+    int committed;
 };
 
 /* Sets E (when not NULL) and returns -1, so callers can write

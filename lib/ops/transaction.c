@@ -171,10 +171,15 @@ static int apply_checked(struct rt_store *s, const struct rt_change_set *cs,
     if (check_invariant(s, cs, db, e) != 0 ||
         (h && h->before && h->before(h->ctx, s, cs, e) != 0))
         return -1;
-    int applied = s->ops->apply(s, cs, e) == 0;
+    /* A commit that fails past its commit point has written the change
+     * all the same (review 49 R49-4: its patch was thrown away). */
+    struct rt_error mine = {0};
+    struct rt_error *err = e ? e : &mine;
+    err->committed = 0;
+    int r = s->ops->apply(s, cs, err);
     if (h && h->after)
-        h->after(h->ctx, applied);
-    if (!applied)
+        h->after(h->ctx, r == 0 || err->committed);
+    if (r != 0)
         return -1;
     if (each_table(s, cs, db, reads_back, splice_reads_back, e) == 0)
         return 0;

@@ -379,6 +379,22 @@ if chattr +i "$TMPDIR/imm.reg" 2>/dev/null && chattr +a "$TMPDIR/ap" 2>/dev/null
     chattr -i "$TMPDIR/imm.reg"
     chattr -a "$TMPDIR/ap"
     expect_same_tree "$T" "$TMPDIR/t.state" "install --emit-reg onto an immutable output changed the tree"
+    # An append-only config folder takes the journal but never lets it
+    # go: refused before anything is written, the dry run too (review 49
+    # R49-4: the commit passed its point, could not finish, and every
+    # later writer stopped on it).
+    # (The writer's lock, taken before, stays: a run's lock always does.)
+    TREE_IGNORE=regtool.lock
+    chattr +a "$T/Windows/System32/config"
+    for run in --dry-run ""; do
+        # shellcheck disable=SC2086
+        expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS $run "$INI"
+        expect_grep "regtool.journal: .*config is immutable or append-only .*; nothing was written" "$ERR"
+    done
+    chattr -a "$T/Windows/System32/config"
+    expect_same_tree "$T" "$TMPDIR/t.state" "install into an append-only config folder changed the tree"
+    TREE_IGNORE=
+    rm "$T/Windows/System32/config/regtool.lock"
 else
     chattr -i "$TMPDIR/imm.reg" 2>/dev/null
     echo "SKIP: hostile_mounts: chattr +i and +a cannot be set here"

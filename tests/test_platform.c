@@ -621,6 +621,59 @@ static void files_saved_in_parts(void **state)
     assert_int_equal(entries(), before + 3);
 }
 
+#ifndef _WIN32
+/* The rename: the output's folder swapped for a link to another first,
+ * then a failure (a full disk, a quota). */
+static int swap_then_fail(const char *from, const char *to)
+{
+    (void)from;
+    (void)to;
+    assert_int_equal(rename(at("bob"), at("bob.old")), 0);
+    assert_int_equal(symlink(at("victim"), at("bob")), 0);
+    errno = EIO;
+    return -1;
+}
+
+/* A numbered save's claim is made, and removed when the save fails, in
+ * the folder the save was begun in, held since: a folder on the way
+ * swapped for a link meanwhile leads nothing elsewhere (review 49 R49-5:
+ * the claim removed by its path deleted the file of that name where the
+ * link led). */
+static void numbered_claim_stays_in_its_folder(void **state)
+{
+    (void)state;
+    assert_int_equal(rt_os_mkdir(at("bob")), 0);
+    assert_int_equal(rt_os_mkdir(at("victim")), 0);
+    assert_int_equal(rt_os_write_new_file(at("bob/perf.ini"), "old", 3), 0);
+    assert_int_equal(rt_os_write_new_file(at("victim/perf.ini_001"),
+                                          "precious", 8), 0);
+    const struct rt_os_write_calls calls = {NULL, NULL, swap_then_fail,
+                                            NULL};
+    struct rt_os_saving sv;
+    char *used;
+    assert_int_equal(rt_os_saving_open_via(&sv, at("bob/perf.ini"),
+                                           RT_OS_SAVE_NUMBERED, 0644, &calls,
+                                           &used), 0);
+    assert_string_equal(used, at("bob/perf.ini_001"));
+    assert_int_equal(rt_os_saving_write(&sv, "new", 3), 0);
+    assert_int_equal(rt_os_saving_finish(&sv), -1);
+    assert_int_equal(errno, EIO);
+    free(used);
+    file_is(at("victim/perf.ini_001"), "precious");
+    /* Neither the claim nor the temporary is left where it was begun. */
+    char **names;
+    size_t n;
+    assert_int_equal(rt_os_list_dir(at("bob.old"), &names, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(names[0], "perf.ini");
+    rt_os_free_list(names, n);
+    assert_int_equal(rt_os_unlink(at("bob.old/perf.ini")), 0);
+    assert_int_equal(rt_os_unlink(at("victim/perf.ini_001")), 0);
+    assert_int_equal(rt_os_rmdir(at("bob.old")), 0);
+    assert_int_equal(rt_os_rmdir(at("victim")), 0);
+}
+#endif
+
 static void lock_and_clock(void **state)
 {
     (void)state;
@@ -1283,6 +1336,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(copy_on_write_mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(files_saved_in_parts, setup, teardown),
+#ifndef _WIN32
+        cmocka_unit_test_setup_teardown(numbered_claim_stays_in_its_folder,
+                                        setup, teardown),
+#endif
         cmocka_unit_test_setup_teardown(lock_and_clock, setup, teardown),
         cmocka_unit_test_setup_teardown(trylock_reserve_and_interrupts, setup, teardown),
         cmocka_unit_test_setup_teardown(confined_tree, setup, teardown),

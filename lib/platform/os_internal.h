@@ -47,6 +47,16 @@ void rt_os_temporary_made(const char *path, int fd);
  * whose console handler runs on a thread of its own: nothing. */
 void rt_os_interrupts_held(int hold);
 void rt_os_temporary_gone(const char *path);
+/* NAME, in the folder the temporary TMP was made in, made new and empty
+ * (claimed), TMP renamed to it, or NAME claimed removed: in that folder,
+ * held since (POSIX), never by a path a folder on the way swapped for a
+ * link since would lead elsewhere (review 49 R49-5: a failed save's
+ * claim was removed by its path, a file of that name where the link
+ * led); by path on Windows, or where TMP is not recorded. 0, or -1 with
+ * errno. */
+int rt_os_temporary_claim(const char *tmp, const char *name);
+int rt_os_temporary_rename(const char *tmp, const char *name);
+void rt_os_temporary_unclaim(const char *tmp, const char *name);
 /* Removes the temporary PATH where it was made, in the folder held since
  * (POSIX), then forgets it: a save that fails does not leave it behind
  * when its folder was moved meanwhile (review 42 R42-5: by its path, the

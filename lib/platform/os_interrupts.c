@@ -124,6 +124,71 @@ void rt_os_temporary_remove(const char *path)
     rt_os_temporary_gone(path);
 }
 
+#ifdef RT_OS_POSIX
+/* The slot of temporary TMP, with NAME's name in its folder (*LEAF),
+ * when NAME lies in the folder TMP was made in, spelled alike; -1
+ * otherwise. */
+static int beside(const char *tmp, const char *name, const char **leaf)
+{
+    int i = slot_of(tmp);
+    const char *ts = rt_os_last_separator(tmp);
+    const char *ns = rt_os_last_separator(name);
+    if (i < 0 || !ts || !ns || ts - tmp != ns - name ||
+        strncmp(tmp, name, (size_t)(ts - tmp)) != 0)
+        return -1;
+    *leaf = ns + 1;
+    return i;
+}
+#endif
+
+int rt_os_temporary_claim(const char *tmp, const char *name)
+{
+#ifndef RT_OS_POSIX
+    (void)tmp;
+#endif
+#ifdef RT_OS_POSIX
+    const char *leaf;
+    int i = beside(tmp, name, &leaf);
+    if (i >= 0) {
+        int fd = openat(temporaries[i].dir, leaf,
+                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+                            O_NONBLOCK,
+                        0644);
+        return fd < 0 ? -1 : close(fd);
+    }
+#endif
+    int fd = rt_os_open(name, RT_OS_WRITE_NEW);
+    return fd < 0 ? -1 : rt_os_close(fd);
+}
+
+int rt_os_temporary_rename(const char *tmp, const char *name)
+{
+#ifdef RT_OS_POSIX
+    const char *leaf;
+    int i = beside(tmp, name, &leaf);
+    if (i >= 0)
+        return renameat(temporaries[i].dir, temporaries[i].leaf,
+                        temporaries[i].dir, leaf);
+#endif
+    return rt_os_rename(tmp, name);
+}
+
+void rt_os_temporary_unclaim(const char *tmp, const char *name)
+{
+#ifndef RT_OS_POSIX
+    (void)tmp;
+#endif
+#ifdef RT_OS_POSIX
+    const char *leaf;
+    int i = beside(tmp, name, &leaf);
+    if (i >= 0) {
+        unlinkat(temporaries[i].dir, leaf, 0);
+        return;
+    }
+#endif
+    rt_os_unlink(name);
+}
+
 int rt_os_temporaries_unlink_all(void)
 {
     int found = 0;

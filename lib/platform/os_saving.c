@@ -340,11 +340,8 @@ static int claim_name(struct rt_os_saving *sv)
     if (sv->name[sv->name_len])
         i = (unsigned)strtoul(sv->name + sv->name_len + 1, NULL, 10);
     for (;;) {
-        int fd = rt_os_open(sv->name, RT_OS_WRITE_NEW);
-        if (fd >= 0) {
-            rt_os_close(fd);
+        if (rt_os_temporary_claim(sv->path, sv->name) == 0)
             return 0;
-        }
         if (errno != EEXIST || sv->rule == RT_OS_SAVE_NEW || ++i > 999)
             return -1;
         snprintf(sv->name + sv->name_len, 8, "_%03u", i);
@@ -365,7 +362,8 @@ int rt_os_saving_finish(struct rt_os_saving *sv)
         claimed = r == 0;
     }
     if (r == 0) {
-        r = (c && c->rename ? c->rename : rt_os_rename)(sv->path, to);
+        r = c && c->rename ? c->rename(sv->path, to)
+                           : rt_os_temporary_rename(sv->path, to);
         if (r == 0)
             rt_os_temporary_gone(sv->path);
         /* The rename itself must reach the disk too. */
@@ -376,7 +374,7 @@ int rt_os_saving_finish(struct rt_os_saving *sv)
     if (r != 0) {
         int err = errno;
         if (claimed)
-            rt_os_unlink(to);
+            rt_os_temporary_unclaim(sv->path, to);
         rt_os_saving_abandon(sv);
         errno = err;
         return -1;

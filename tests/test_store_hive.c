@@ -913,9 +913,10 @@ static int read_environment(struct fixture_ctx *c, const char *name,
 
 /* A machine value is read where Windows reads it or not at all (review
  * 48 R48-2, review 49 R49-10, R49-2): windir held again as "windir<NUL>x"
- * (which Windows' session manager sets as windir), or Session Manager
- * held twice in letter cases that differ on the way, is refused, naming
- * why, where the first found was taken. */
+ * (which Windows' session manager sets as windir), Environment listed
+ * beside a hash that is not its name's, or Session Manager held twice in
+ * letter cases that differ on the way, is refused, naming why, where the
+ * first found was taken. */
 static void machine_values_read_only_where_windows_reads_them(void **state)
 {
     (void)state;
@@ -973,6 +974,33 @@ static void machine_values_read_only_where_windows_reads_them(void **state)
                                     "\\Environment", &env), 0);
     assert_int_equal(regf_vk(h, val, &vk, &len), 0);
     vk[VK_NAME + 6] = 'Q';
+    /* Environment listed beside a hash that is not its name's, which
+     * Windows' lookup compares first and passes over (R49-2). */
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "ControlSet001\\Control\\Session Manager",
+                                    &key), 0);
+    uint8_t *nk, *list;
+    uint32_t list_len;
+    assert_int_equal(regf_nk(h, key, &nk, &len), 0);
+    assert_int_equal(regf_cell(h, regf_le32(nk + NK_SUBLIST), "subkey list",
+                               &list, &list_len), 0);
+    assert_memory_equal(list, "lh", 2);
+    assert_int_equal(regf_le16(list + 2), 1);
+    assert_int_equal(regf_le32(list + 4), env);
+    list[8] ^= 1;
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    assert_int_equal(
+        read_environment(c, "windir", &present, why, sizeof why), -1);
+    assert_non_null(strstr(why, "Environment is listed beside a hash"));
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "ControlSet001\\Control\\Session Manager",
+                                    &key), 0);
+    assert_int_equal(regf_nk(h, key, &nk, &len), 0);
+    assert_int_equal(regf_cell(h, regf_le32(nk + NK_SUBLIST), "subkey list",
+                               &list, &list_len), 0);
+    list[8] ^= 1;
     assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
                                     "ControlSet001\\Control", &key), 0);
     assert_int_equal(rt_regf_key_create(h, key, "SESSION MANAGES", &key), 0);

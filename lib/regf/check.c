@@ -124,31 +124,17 @@ static void check_hints(struct checker *c, uint32_t list, int allow_ri)
         return;
     for (uint32_t i = 0; i < n && 4 + 8 * (uint64_t)i + 8 <= len; i++) {
         uint32_t key = regf_le32(p + 4 + 8 * i), stored = regf_le32(p + 8 + 8 * i);
-        uint16_t *name;
-        size_t nn;
-        if (regf_nk_name16(h, key, &name, &nn)) {
+        uint32_t want;
+        if (regf_leaf_hint(h, lh, key, &want)) {
             if (h->err_code == RT_REGF_ENOMEM) {
                 c->nomem = 1;
                 return;
             }
             continue;
         }
-        uint32_t want = 0;
-        if (lh) {
-            for (size_t k = 0; k < nn; k++)
-                name[k] = rt_upcase16(name[k]);
-            want = regf_lh_hash(name, nn);
-        } else {
-            uint8_t b[4] = {0, 0, 0, 0};
-            int ok = 1;
-            for (size_t k = 0; k < 4 && k < nn; k++) {
-                if (name[k] > 0xFF)
-                    ok = 0;
-                b[k] = (uint8_t)name[k];
-            }
-            want = ok ? regf_le32(b) : 0;
-        }
-        free(name);
+        /* The cell may have moved with the name's read. */
+        if (regf_cell(h, list, "subkey list", &p, &len))
+            return;
         if (want != stored)
             report(c, RT_REGF_WARNING, regf_file_off(list) + 8 + 8 * i,
                    "subkey list entry %u: %s 0x%08x, expected 0x%08x", i,

@@ -253,6 +253,88 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+int regf_leaf_hint(struct rt_regf *h, int lh, uint32_t key, uint32_t *want)
+{
+    uint16_t *name;
+    size_t nn;
+    int rc = regf_nk_name16(h, key, &name, &nn);
+    if (rc)
+        return rc;
+    *want = 0;
+    if (lh) {
+        for (size_t k = 0; k < nn; k++)
+            name[k] = rt_upcase16(name[k]);
+        *want = regf_lh_hash(name, nn);
+    } else {
+        uint8_t b[4] = {0, 0, 0, 0};
+        int ok = 1;
+        for (size_t k = 0; k < 4 && k < nn; k++) {
+            if (name[k] > 0xFF)
+                ok = 0;
+            b[k] = (uint8_t)name[k];
+        }
+        *want = ok ? regf_le32(b) : 0;
+    }
+    free(name);
+    return 0;
+}
+
+/* CHILD's entry in the subkey list LIST (below an index root when
+ * ALLOW_RI): *FOUND when there, *HINTED when its stored hash or hint is
+ * its name's (an li list keeps none). */
+static int hinted_in(struct rt_regf *h, uint32_t list, uint32_t child,
+                     int allow_ri, int *found, int *hinted)
+{
+    uint8_t *p;
+    uint32_t len;
+    int rc = regf_cell(h, list, "subkey list", &p, &len);
+    if (rc)
+        return rc;
+    if (len < 4)
+        return regf_fail(h, RT_REGF_ECORRUPT, "subkey list at file offset "
+                         "0x%llx: cell too small",
+                         (unsigned long long)regf_file_off(list));
+    uint32_t n = regf_le16(p + 2);
+    int ri = !memcmp(p, "ri", 2), lh = !memcmp(p, "lh", 2);
+    int fast = lh || !memcmp(p, "lf", 2);
+    uint32_t esz = fast ? 8 : 4;
+    for (uint32_t i = 0; i < n && 4 + (uint64_t)esz * (i + 1) <= len; i++) {
+        uint32_t e = regf_le32(p + 4 + esz * i);
+        if (ri && allow_ri && e != list) {
+            if ((rc = hinted_in(h, e, child, 0, found, hinted)) || *found)
+                return rc;
+            if ((rc = regf_cell(h, list, "subkey list", &p, &len)))
+                return rc;
+            continue;
+        }
+        if (ri || e != child)
+            continue;
+        uint32_t stored = fast ? regf_le32(p + 8 + esz * i) : 0, want = 0;
+        if (fast && (rc = regf_leaf_hint(h, lh, child, &want)))
+            return rc;
+        *found = 1;
+        *hinted = want == stored;
+        return 0;
+    }
+    return 0;
+}
+
+int rt_regf_subkey_hinted(struct rt_regf *h, uint32_t parent, uint32_t child,
+                          int *hinted)
+{
+    uint8_t *nk;
+    uint32_t len;
+    int rc = regf_nk(h, parent, &nk, &len);
+    *hinted = 0;
+    if (rc)
+        return rc;
+    int found = 0;
+    if (regf_le32(nk + NK_NSUB) == 0)
+        return 0;
+    return hinted_in(h, regf_le32(nk + NK_SUBLIST), child, 1, &found,
+                     hinted);
+}
+
 int regf_subkey_list(struct rt_regf *h, uint32_t key, uint32_t **keys,
                      size_t *n)
 {

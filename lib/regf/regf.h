@@ -120,6 +120,12 @@ int rt_regf_key_class(struct rt_regf *h, uint32_t key, char **cls);
 /* Subkeys in stored (sorted) order, as a malloc'd array. */
 int rt_regf_subkeys(struct rt_regf *h, uint32_t key, uint32_t **keys,
                     size_t *n);
+/* Whether PARENT's subkey list holds, beside its entry for CHILD, the
+ * hash (lh) or hint (lf) of CHILD's name, as Windows' lookup compares
+ * before the name: *HINTED 0 when not (Windows passes the entry over)
+ * or when CHILD is not listed; an li list holds none, 1. */
+int rt_regf_subkey_hinted(struct rt_regf *h, uint32_t parent, uint32_t child,
+                          int *hinted);
 
 /* Visits KEY and every key below it, parents before children, in stored
  * order. A key reached twice (a cycle) is an error. FN returning non-zero

@@ -227,6 +227,9 @@ int regf_name_to_utf8(struct rt_regf *h, const uint8_t *name, size_t len,
 int regf_utf8_upcase16(struct rt_regf *h, const char *name, size_t len,
                        uint16_t **out, size_t *n);
 uint32_t regf_lh_hash(const uint16_t *up, size_t n);
+/* What a fast leaf (LH: a hash leaf) holds beside KEY's entry: its
+ * name's hash, or its first four characters. */
+int regf_leaf_hint(struct rt_regf *h, int lh, uint32_t key, uint32_t *want);
 /* Finds the subkey of KEY named UP (upper-cased); RT_REGF_ENOTFOUND when
  * there is none. A key with many subkeys is searched in its index. */
 int regf_find_subkey(struct rt_regf *h, uint32_t key, const uint16_t *up,

@@ -628,6 +628,42 @@ int hive_key_anomalies(struct rt_store *st, struct rt_key_anomaly **out,
     return 0;
 }
 
+/* Each key on the way to PATH in HF listed by its parent beside its
+ * name's hash (or hint), which Windows' lookup compares before the name
+ * (review 49 R49-2: an entry whose stored hash is another's is passed
+ * over, and a twin after it, or none, read instead). 0 when each is, 1
+ * with the first that is not in WAY, -1 on error. */
+static int way_hinted(const struct hive_file *hf, const char *path,
+                      char *way, size_t size, struct rt_error *e)
+{
+    uint32_t key = rt_regf_root(hf->h);
+    way[0] = '\0';
+    for (const char *p = path; *p;) {
+        const char *end = strchr(p, '\\');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char name[256];
+        if (len >= sizeof name || strlen(way) + len + 2 >= size)
+            return 0;
+        memcpy(name, p, len);
+        name[len] = '\0';
+        uint32_t next;
+        int hinted = 0, r = rt_regf_lookup(hf->h, key, name, &next);
+        if (r == RT_REGF_ENOTFOUND)
+            return 0;
+        if (r == 0)
+            r = rt_regf_subkey_hinted(hf->h, key, next, &hinted);
+        if (r != 0)
+            return hive_regf_error(hf, way, r, e);
+        snprintf(way + strlen(way), size - strlen(way), "%s%s",
+                 *way ? "\\" : "", name);
+        if (!hinted)
+            return 1;
+        key = next;
+        p = end ? end + 1 : p + len;
+    }
+    return 0;
+}
+
 int hive_read_machine(struct rt_store *st, int system, const char *key,
                       const char *name, struct rt_value *out, int *present,
                       struct rt_error *e)
@@ -664,6 +700,16 @@ int hive_read_machine(struct rt_store *st, int system, const char *key,
         rt_key_anomalies_free(a.v, a.n);
         return r;
     }
+    char way[512];
+    int h = way_hinted(hf, path, way, sizeof way, e);
+    if (h < 0)
+        return -1;
+    if (h > 0)
+        return rt_error_set(e, RT_ERR_BADDB,
+                            "%s\\%s is listed beside a hash that is not its "
+                            "name's, which Windows' lookup passes over: "
+                            "which key Windows reads there is not known",
+                            hive, way);
     if (get_value(hf, path, name, out, present, e) != 0)
         return -1;
     /* The name in two letter cases (review 48 R48-2: windir and WINDIR,

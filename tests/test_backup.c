@@ -323,6 +323,14 @@ static void test_backup_leaves_out_what_reads_back_otherwise(void **state)
         {"a\n[S", 1},      {"a\n0=c", 0},     {"a\n9=", 0},
         {"a\n1:=c", 1},    {"a\n17", 1},      {"a\r\n17\r", 1},
         {"a\n/=c", 1},
+        /* As the most lenient reader reads them (review 49 R49-9). */
+        {"a\r\n 42=c", 0}, {"a\n42 =c", 0},  {"a\n+42=c", 0},
+        {"a\n0x10=c", 0},  {"a\n[P] x", 0},  {"a\r42=c", 0},
+        {"a\v42=c", 0},    {"a\f42=c", 0},   {"a\xC2\x85" "42=c", 0},
+        {"a\xE2\x80\xA8" "42=c", 0},         {"a\n\xC2\xA0" "42=c", 0},
+        {"a\n\xEF\xBB\xBF" "42=c", 0},      {"a\n\xE3\x80\x80" "42=c", 0},
+        {"a\n42 is c=d", 1}, {"a\nsee 42=c", 1}, {"a\n\xC2", 1},
+        {"42=c", 1},
     };
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         size_t n = strlen(texts[i].text);

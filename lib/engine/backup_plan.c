@@ -107,8 +107,7 @@ static void leave_out_unreadable(struct rt_pair_list *l, size_t *left_out)
 {
     size_t w = 0;
     for (size_t i = 0; i < l->n; i++) {
-        if (memchr(l->v[i].text, '\n', l->v[i].text_len) &&
-            !rt_psb_text_reads_back(l->v[i].text, l->v[i].text_len)) {
+        if (!rt_psb_text_reads_back(l->v[i].text, l->v[i].text_len)) {
             rt_pair_list_free_pair(l, &l->v[i]);
             (*left_out)++;
             continue;

@@ -27,6 +27,13 @@ static void ids(void **state)
     assert_int_equal(rt_lang_value("00c", &v), 0);
     assert_int_equal(v, 0xC);
     assert_int_equal(rt_lang_value("CurrentLanguage", &v), -1);
+    /* An INF copy's language folder: four hex digits, counted. */
+    assert_true(rt_lang_is_folder_id("0009", 4));
+    assert_true(rt_lang_is_folder_id("0aBf/x", 4));
+    assert_false(rt_lang_is_folder_id("009", 3));
+    assert_false(rt_lang_is_folder_id("0009x", 5));
+    assert_false(rt_lang_is_folder_id("00g9", 4));
+    assert_false(rt_lang_is_folder_id("00\0009", 4));
 }
 
 static void same_language(void **state)

@@ -32,6 +32,16 @@ int rt_lang_is_id(const char *s)
     return rt_lang_is_current(s) || rt_lang_value(s, &v) == 0;
 }
 
+int rt_lang_is_folder_id(const char *s, size_t len)
+{
+    if (len != 4)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+            return 0;
+    return 1;
+}
+
 int rt_lang_same(const char *a, const char *b)
 {
     unsigned va, vb;

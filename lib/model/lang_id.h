@@ -16,6 +16,9 @@
 
 /* 1 when S is three or four hex digits or CurrentLanguage (any case). */
 int rt_lang_is_id(const char *s);
+/* 1 when the LEN bytes at S are four hex digits: the language folder of
+ * an INF copy (INF/<service>/<LLLL>). */
+int rt_lang_is_folder_id(const char *s, size_t len);
 /* 1 when S is CurrentLanguage (any case). */
 int rt_lang_is_current(const char *s);
 /* The value of an id of digits in *V; -1 for anything else. */

@@ -4,6 +4,7 @@
  * finishes or discards it in begin() before it reads anything. */
 #include "store/hive_internal.h"
 #include "model/file_name.h"
+#include "model/lang_id.h"
 #include "model/size_caps.h"
 #include "platform/compat.h"
 
@@ -75,11 +76,8 @@ static int is_side_file(const char *rest)
             return 0;       /* a fifth part */
     }
     if (n != 4 || len[0] != 3 || strncasecmp(p[0], "INF", 3) != 0 ||
-        len[2] != 4)
+        !rt_lang_is_folder_id(p[2], len[2]))
         return 0;
-    for (size_t i = 0; i < 4; i++)
-        if (!strchr("0123456789abcdefABCDEF", p[2][i]))
-            return 0;
     /* The service's folder and the file are names an install could have
      * made (model/file_name.h): a device (INF/CON/0009/COM1), a name
      * Windows trims or a short name's shape is another file than
@@ -186,78 +184,41 @@ static int resolve_to_be(const char *dir, char *out, size_t size)
     return append_parts(out, size, dir + from);
 }
 
-/* Whether PATH is a file of an INF copy below WIN (the Windows folder):
- * its folder, whatever way PATH takes there, is WIN/INF/<service>/<LLLL>
- * (is_side_file), made already or not (review 42 R42-1: install's
- * --emit-reg named into the copy it was about to make replaced its INI).
- * The folder three parts up is compared with WIN as a file, not as a
- * spelling: another letter case or a short name (WINDOW~1) names it as
- * well, where the file system says so (the Windows build's realpath
- * resolves neither). */
+/* Whether PATH is, or is to be, a part of an INF copy below WIN (the
+ * Windows folder): INF, INF/<service>, INF/<service>/<LLLL>, or a file
+ * in the latter, whatever way PATH takes there, made already or not
+ * (review 42 R42-1: install's --emit-reg named into the copy it was
+ * about to make replaced its INI; review 49 R49-1: one named Windows/INF
+ * made the folder's name a file). The folder above INF is compared with
+ * WIN as a file, not as a spelling: another letter case or a short name
+ * (WINDOW~1) names it as well, where the file system says so (the
+ * Windows build's realpath resolves neither). */
 static int in_inf_copy(const char *win, const char *path)
 {
     char *dir = rt_os_folder_of(path);
+    const char *leaf = rt_os_last_separator(path);
     char real[4096];
-    int found = dir && resolve_to_be(dir, real, sizeof real) == 0;
+    int found = dir && resolve_to_be(dir, real, sizeof real) == 0 &&
+                append_parts(real, sizeof real, leaf ? leaf + 1 : path) == 0;
     free(dir);
     if (!found)
         return 0;
-    /* REAL cut above its last three parts (CUT, their first separator);
-     * REST those parts, '/' between them, and a file's name. */
-    char *cut = NULL;
-    size_t end = strlen(real);
-    for (int i = 0; i < 3; i++) {
-        char keep = real[end];
-        real[end] = '\0';
-        char *slash = (char *)rt_os_last_separator(real);
-        real[end] = keep;
-        if (!slash || (size_t)(slash - real) + 1 >= end)
-            return 0;
-        end = (size_t)(slash - real);
-        cut = slash;
-    }
-    char rest[4096 + 4];
-    size_t k = strlen(cut + 1);
-    if (k + 3 > sizeof rest)
-        return 0;
-    memcpy(rest, cut + 1, k);
-    memcpy(rest + k, "/x", 3);
-    for (char *q = rest; *q; q++)
-        if (rt_os_is_separator(*q))
-            *q = '/';
-    *cut = '\0';
-    if (!real[0] || (cut - real == 2 && real[1] == ':'))
-        cut[0] = '/', cut[1] = '\0';
-    return is_side_file(rest) && rt_os_same_file(real, win);
-}
-
-/* Whether NAME is a language folder's: four hex digits. */
-static int is_lang_folder(const char *name)
-{
-    return strlen(name) == 4 && strspn(name, "0123456789abcdefABCDEF") == 4;
-}
-
-/* Whether PATH is, or is to be, one of the folders an install makes
- * below WIN: INF, INF/<service> or INF/<service>/<LLLL> (review 49
- * R49-1: an --emit-reg named Windows/INF, the commit made the folder
- * there, and the patch could not be put in its place). Compared by the
- * folder above INF as a file, WIN. */
-static int is_inf_folder(const char *win, const char *path)
-{
-    char real[4096];
-    if (resolve_to_be(path, real, sizeof real) != 0)
-        return 0;
-    int lang = 0;
-    for (int up = 0; up < 3; up++) {
+    /* Up from PATH: BELOW parts under the one looked at; LANG[i] whether
+     * the part with I parts under it is a language's folder, as the one
+     * below INF/<service> must be. */
+    int lang[2] = {0, 0};
+    for (int below = 0; below < 4; below++) {
         char *slash = (char *)rt_os_last_separator(real);
         if (!slash || slash == real)
             return 0;
-        int inf = !strcasecmp(slash + 1, "INF");
-        if (up == 0)
-            lang = is_lang_folder(slash + 1);
+        const char *part = slash + 1;
+        int inf = !strcasecmp(part, "INF");
+        if (below < 2)
+            lang[below] = rt_lang_is_folder_id(part, strlen(part));
         *slash = '\0';
-        if (inf)
-            return (up < 2 || lang) && rt_os_same_file(real, win);
+        if (inf && (below < 2 || lang[below - 2]) &&
+            rt_os_same_file(real, win))
+            return 1;
     }
     return 0;
 }
@@ -310,7 +271,7 @@ static int names_tree_file_as(const struct tree_files *t, const char *path)
         /* An INF copy's INI or symbol file, which install writes and
          * uninstall deletes (review 41 R41-1: a backup saved over one
          * was deleted by the next uninstall). */
-        if (in_inf_copy(t->win, path) || is_inf_folder(t->win, path))
+        if (in_inf_copy(t->win, path))
             return 1;
     }
     /* A table, current (perfc, perfh) or as installed (perfd, perfi),
@@ -493,8 +454,7 @@ int rt_store_hive_root_holds(const char *root, int beside, const char *path)
      * INF copy's). */
     for (size_t up = 1; up <= 4 && up <= k; up++) {
         const char *p = parts[up == 3 ? k - 1 : k - up];
-        size_t len = strcspn(p, "/\\");
-        int lang = len == 4 && strspn(p, "0123456789abcdefABCDEF") >= 4;
+        int lang = rt_lang_is_folder_id(p, strcspn(p, "/\\"));
         if (!strncasecmp(parts[k - up], "INF", 3) &&
             (!parts[k - up][3] || rt_os_is_separator(parts[k - up][3])) &&
             (up != 3 || lang))

@@ -141,14 +141,14 @@ static int beside(const char *tmp, const char *name, const char **leaf)
 }
 #endif
 
-int rt_os_temporary_claim(const char *tmp, const char *name)
+/* NAME, beside the temporary TMP, made new and empty (MAKE) or removed. */
+static int claim_or_unclaim(const char *tmp, const char *name, int make)
 {
-#ifndef RT_OS_POSIX
-    (void)tmp;
-#endif
 #ifdef RT_OS_POSIX
     const char *leaf;
     int i = beside(tmp, name, &leaf);
+    if (i >= 0 && !make)
+        return unlinkat(temporaries[i].dir, leaf, 0);
     if (i >= 0) {
         int fd = openat(temporaries[i].dir, leaf,
                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
@@ -156,9 +156,23 @@ int rt_os_temporary_claim(const char *tmp, const char *name)
                         0644);
         return fd < 0 ? -1 : close(fd);
     }
+#else
+    (void)tmp;
 #endif
+    if (!make)
+        return rt_os_unlink(name);
     int fd = rt_os_open(name, RT_OS_WRITE_NEW);
     return fd < 0 ? -1 : rt_os_close(fd);
+}
+
+int rt_os_temporary_claim(const char *tmp, const char *name)
+{
+    return claim_or_unclaim(tmp, name, 1);
+}
+
+void rt_os_temporary_unclaim(const char *tmp, const char *name)
+{
+    (void)claim_or_unclaim(tmp, name, 0);
 }
 
 int rt_os_temporary_rename(const char *tmp, const char *name)
@@ -171,22 +185,6 @@ int rt_os_temporary_rename(const char *tmp, const char *name)
                         temporaries[i].dir, leaf);
 #endif
     return rt_os_rename(tmp, name);
-}
-
-void rt_os_temporary_unclaim(const char *tmp, const char *name)
-{
-#ifndef RT_OS_POSIX
-    (void)tmp;
-#endif
-#ifdef RT_OS_POSIX
-    const char *leaf;
-    int i = beside(tmp, name, &leaf);
-    if (i >= 0) {
-        unlinkat(temporaries[i].dir, leaf, 0);
-        return;
-    }
-#endif
-    rt_os_unlink(name);
 }
 
 int rt_os_temporaries_unlink_all(void)

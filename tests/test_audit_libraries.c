@@ -1111,6 +1111,55 @@ static void machine_values_are_judged_whole(void **state)
     }
 }
 
+/* A machine value naming %SystemRoot% or %SystemDrive% is expanded with
+ * the Environment key's where it sets them (review 50 R50-1: the stock
+ * windir=%SystemRoot% beside SystemRoot=C:\Users\Public was judged in
+ * setup's C:\Windows), and not judged where the key's names a variable
+ * itself (which of its values the other is expanded with is not known). */
+static void system_root_of_the_key_expands_other_values(void **state)
+{
+    (void)state;
+    const struct rt_audit_env root_and_windir[] = {
+        {"%windir%", "%SystemRoot%", 0, "E\\windir", NULL},
+        {"%systemroot%", "C:\\Users\\Public", 1, "E\\SystemRoot", NULL},
+    };
+    const struct rt_audit_env drive_and_root[] = {
+        {"%systemroot%", "%SystemDrive%\\Windows", 0, "E\\SystemRoot", NULL},
+        {"%systemdrive%", "C:\\Users\\Public", 1, "E\\SystemDrive", NULL},
+    };
+    const struct rt_audit_env all_three[] = {
+        {"%windir%", "%SystemRoot%", 0, "E\\windir", NULL},
+        {"%systemroot%", "%SystemDrive%\\Windows", 0, "E\\SystemRoot", NULL},
+        {"%systemdrive%", "C:\\Users\\Public", 1, "E\\SystemDrive", NULL},
+    };
+    const struct rt_audit_env empty_root[] = {
+        {"%windir%", "%SystemRoot%", 0, "E\\windir", NULL},
+        {"%systemroot%", NULL, 0, "E\\SystemRoot", "is empty"},
+    };
+    struct rt_findings f;
+    run_env(root_and_windir, 2, "%windir%\\System32\\x.dll", 0, &f);
+    assert_true(said(&f, "library-user-writable",
+                     "C:\\Users\\Public\\System32\\x.dll"));
+    rt_findings_free(&f);
+    run_env(drive_and_root, 2, "%SystemRoot%\\System32\\x.dll", 0, &f);
+    assert_true(said(&f, "library-user-writable",
+                     "C:\\Users\\Public\\Windows\\System32\\x.dll"));
+    rt_findings_free(&f);
+    run_env(all_three, 3, "%windir%\\System32\\x.dll", 0, &f);
+    if (f.n != 1)
+        show(&f);
+    assert_true(said(&f, "library-variable-unjudged",
+                     "uses %systemroot%, whose value (E\\SystemRoot) names an "
+                     "environment string itself"));
+    assert_int_equal(f.n, 1);
+    rt_findings_free(&f);
+    run_env(empty_root, 2, "%windir%\\System32\\x.dll", 0, &f);
+    assert_true(said(&f, "library-variable-unjudged",
+                     "whose value (E\\SystemRoot) is empty"));
+    assert_int_equal(f.n, 1);
+    rt_findings_free(&f);
+}
+
 /* A Library through a variable regtool does not know (review 48 R48-5:
  * %SystemRoot%\%X%\t.dll judged in a folder named "%X%", where the
  * machine's Environment may set X to Temp) is not judged, said with the
@@ -1320,6 +1369,7 @@ int main(void)
         cmocka_unit_test(names_differing_in_case_leave_a_library_unjudged),
         cmocka_unit_test(machine_defined_environment_strings),
         cmocka_unit_test(machine_values_are_judged_whole),
+        cmocka_unit_test(system_root_of_the_key_expands_other_values),
         cmocka_unit_test(program_files_as_32_bit_readers_see_them),
         cmocka_unit_test(unknown_variables_are_not_judged),
         cmocka_unit_test(reg_sz_libraries_are_not_expanded),

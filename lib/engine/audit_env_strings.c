@@ -86,16 +86,35 @@ static size_t var_length(const char *s)
     "is REG_SZ and names an environment string, which Windows keeps as "     \
     "typed there"
 
+#define SETS_WITH_VARIABLE                                                   \
+    "names an environment string itself: which of its values the "           \
+    "machine's other values are expanded with is not known"
+
+/* Whether S names a variable, known or not. */
+static int names_variable(const char *s)
+{
+    for (; *s; s++)
+        if (var_length(s))
+            return 1;
+    return 0;
+}
+
 /* DEF's value expanded into OUT: the only variables it may use are the
  * ones the system sets before any of the registry's (%SystemRoot%,
- * %SystemDrive%), as setup's. 0; -1 when it does not fit; -2 when it
+ * %SystemDrive%): the Environment key's where it sets them (review 50
+ * R50-1: windir=%SystemRoot% was expanded with setup's beside the key's
+ * SystemRoot), else setup's. 0; -1 when it does not fit; -2 when it
  * names another variable, known or not (one the Environment key defines
  * too: review 48 R48-5), or a REG_SZ names any (Windows does not expand
- * it), with *WHY set. */
-static int expand_value(const char *windows, const struct rt_audit_env *def,
-                        char *out, size_t size, const char **why)
+ * it), or the key's SystemRoot or SystemDrive it uses is not taken whole
+ * (*BLAME that one), with *WHY set. */
+static int expand_value(const struct rt_audit_tree *tree, const char *windows,
+                        const struct rt_audit_env *def, char *out,
+                        size_t size, const char **why,
+                        const struct rt_audit_env **blame)
 {
     const char *v = def->value;
+    *blame = def;
     size_t k = 0;
     while (*v && k + 1 < size) {
         size_t i = env_var_at(v);
@@ -108,7 +127,15 @@ static int expand_value(const char *windows, const struct rt_audit_env *def,
             *why = def->typed ? TYPED_VARIABLE : NAMES_A_VARIABLE;
             return -2;
         }
-        int n = env_vars[i].as
+        const struct rt_audit_env *sys = defined(tree, env_vars[i].var);
+        if (sys && sys != def && (sys->problem || names_variable(sys->value))) {
+            *blame = sys;
+            *why = sys->problem ? sys->problem : SETS_WITH_VARIABLE;
+            return -2;
+        }
+        int n = sys && sys != def
+                    ? snprintf(out + k, size - k, "%s", sys->value)
+                : env_vars[i].as
                     ? snprintf(out + k, size - k, "%s", env_vars[i].as)
                     : snprintf(out + k, size - k, "C:\\%s", windows);
         if (n < 0 || (size_t)n >= size - k)
@@ -158,11 +185,14 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
             mode & RT_EXPAND_MACHINE ? defined(tree, env_vars[use].var) : NULL;
         if (def) {
             const char *why = def->problem;
-            int r = why ? -2 : expand_value(windows, def, mine, sizeof mine, &why);
+            const struct rt_audit_env *blame = def;
+            int r = why ? -2
+                        : expand_value(tree, windows, def, mine, sizeof mine,
+                                       &why, &blame);
             if (r == -2) {
                 x->unjudged = 1;
-                snprintf(x->var, sizeof x->var, "%s", def->var);
-                x->where = def->where;
+                snprintf(x->var, sizeof x->var, "%s", blame->var);
+                x->where = blame->where;
                 x->why = why;
             }
             if (r != 0)

@@ -94,6 +94,22 @@ static int abandoned(struct rt_os_saving *sv, char *on_disk, int r)
     return r;
 }
 
+/* Whether PATH's name ends in a dot or a blank, which Windows' file
+ * layer drops (review 50 R50-3: "SOFTWARE " written beside SOFTWARE, a
+ * second entry of one name to Windows): -1 with errno EPERM, else 0. */
+static int drops_ending(const char *path)
+{
+    const char *slash = rt_os_last_separator(path);
+    const char *name = slash ? slash + 1 : path;
+    size_t len = strlen(name);
+    if (!len || (name[len - 1] != ' ' && name[len - 1] != '.') ||
+        !strcmp(name, ".") || !strcmp(name, ".."))
+        return 0;
+    return rt_os_refuse(EPERM, "%s: its name ends in a dot or a blank, "
+                               "which Windows drops: it would be a second "
+                               "entry of the name without them", path);
+}
+
 /* Whether PATH, beneath a tree, names an entry its folder holds in
  * another letter case, or in two (Windows sees one name there: review 49
  * R49-6, an output named Windows/system32 was written beside System32,
@@ -106,9 +122,9 @@ static int names_a_twin(const char *path)
     (void)path;
     return 0;
 #else
-    char *dir = rt_os_folder_of(path);
     const char *slash = rt_os_last_separator(path);
     const char *name = slash ? slash + 1 : path;
+    char *dir = rt_os_folder_of(path);
     if (!dir)
         return errno = ENOMEM, -1;
     char *found = rt_os_path_ci(dir, name, 1);
@@ -128,6 +144,19 @@ static int names_a_twin(const char *path)
                         path, had ? "that name in another letter case"
                                   : "that name twice");
 #endif
+}
+
+/* Whether PATH is taken for a new file: there, or beneath a tree there
+ * in another letter case (names_a_twin: review 50 R50-2, b.ini_001
+ * written beside B.INI_001), as Windows' file system finds it. 1, 0, or
+ * -1 with errno (a name Windows drops part of, memory). */
+static int name_taken(const char *path)
+{
+    if (rt_os_exists(path))
+        return 1;
+    if (!rt_os_is_confined(path) || names_a_twin(path) == 0)
+        return 0;
+    return errno == EPERM ? 1 : -1;
 }
 
 /* rt_os_saving_open_via up to the file itself: the name checked and
@@ -178,7 +207,9 @@ static int saving_name(struct rt_os_saving *sv, const char *path,
                              path, now.what);
         return abandoned(sv, NULL, r);
     }
-    if (rt_os_is_confined(path) && names_a_twin(path) != 0)
+    if (rt_os_is_confined(path) &&
+        (drops_ending(path) != 0 ||
+         (rule == RT_OS_SAVE_REPLACE && names_a_twin(path) != 0)))
         return abandoned(sv, NULL, -1);
     size_t n = strlen(path);
     if (!(*used = malloc(n + 8))) {
@@ -218,7 +249,9 @@ static int saving_name(struct rt_os_saving *sv, const char *path,
          * use now is refused, or passed over, before anything is
          * written. */
         unsigned i = 0;
-        while (rt_os_exists(*used)) {
+        for (int taken; (taken = name_taken(*used)) != 0;) {
+            if (taken < 0)
+                return abandoned(sv, NULL, -1);
             if (rule == RT_OS_SAVE_NEW || ++i > 999) {
                 rt_os_saving_abandon(sv);
                 errno = EEXIST;

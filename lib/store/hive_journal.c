@@ -211,10 +211,16 @@ static int in_inf_copy(const char *win, const char *path)
         char *slash = (char *)rt_os_last_separator(real);
         if (!slash || slash == real)
             return 0;
+        /* As Windows' file layer reads a part: without its trailing dots
+         * and blanks (review 50 R50-3: INF. is INF there). */
         const char *part = slash + 1;
-        int inf = !strcasecmp(part, "INF");
+        size_t len = strlen(part);
+        while (len && (part[len - 1] == '.' || part[len - 1] == ' ') &&
+               strcmp(part, ".") && strcmp(part, ".."))
+            len--;
+        int inf = len == 3 && !strncasecmp(part, "INF", 3);
         if (below < 2)
-            lang[below] = rt_lang_is_folder_id(part, strlen(part));
+            lang[below] = rt_lang_is_folder_id(part, len);
         *slash = '\0';
         if (inf && (below < 2 || lang[below - 2]) &&
             rt_os_same_file(real, win))

@@ -167,12 +167,30 @@ for f in Windows/system32 Windows/SYSWOW64 Windows/System32/CONFIG WINDOWS; do
 done
 expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/cs" backup --force "$TMPDIR/cs/Windows/system32"
 expect_same_tree "$TMPDIR/cs" "$TMPDIR/cs.state" "a backup --force as Windows/system32"
+# A name ending in a dot or a blank, which Windows' file layer drops
+# (review 50 R50-3: written beside the store's file): refused, exit 3.
+for f in "Windows/System32/PerfStringBackup.INI." "Windows/System32/config/SOFTWARE "; do
+    expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/cs" audit --textfile "$TMPDIR/cs/$f"
+    expect_grep "its name ends in a dot or a blank, which Windows drops" "$ERR"
+    expect_same_tree "$TMPDIR/cs" "$TMPDIR/cs.state" "an audit --textfile as '$f'"
+done
+# A numbered save passes over a name the folder holds in another letter
+# case (R50-2: b.ini_001 was written beside B.INI_001).
+mkdir "$TMPDIR/cs/Windows/Temp"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/cs" backup "$TMPDIR/cs/Windows/Temp/b.ini"
+echo theirs >"$TMPDIR/cs/Windows/Temp/B.INI_001"
+expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/cs" backup "$TMPDIR/cs/Windows/Temp/b.ini"
+[ "$(LC_ALL=C ls "$TMPDIR/cs/Windows/Temp" | tr '\n' ' ')" = "B.INI_001 b.ini b.ini_002 " ] ||
+    fail "a numbered backup beside B.INI_001: $(ls "$TMPDIR/cs/Windows/Temp")"
+rm -r "$TMPDIR/cs/Windows/Temp"
 expect_exit 0 "$REGTOOL" --store "hive:$TMPDIR/cs" query
 # An INF copy's folders, which an install makes (R49-1: --emit-reg named
 # Windows/INF, the install committed, the patch then lost): the
-# store's.
+# store's, spelled as Windows' file layer reads them too (INF. and
+# 0009. without their trailing dots and blanks: review 50 R50-3).
 CS="--create-service --library x.dll --open O --collect C --close X"
-for f in Windows/INF Windows/inf/TransferPerf Windows/INF/TransferPerf/0009; do
+for f in Windows/INF Windows/inf/TransferPerf Windows/INF/TransferPerf/0009 \
+    "Windows/INF. ./TransferPerf" "Windows/INF/TransferPerf/0009./x.ini"; do
     # shellcheck disable=SC2086
     expect_exit 64 "$REGTOOL" --store "hive:$TMPDIR/cs" install $CS \
         --emit-reg "$TMPDIR/cs/$f" ini-samples/transfer.ini

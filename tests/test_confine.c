@@ -548,6 +548,21 @@ static void names_differing_in_case_are_refused(void **state)
     assert_non_null(p);
     assert_string_equal(p, in_tree("Windows/System32/perfc019.dat"));
     free(p);
+    /* Letter case as Windows folds it, beyond ASCII (review 50 R50-8:
+     * a Greek name's two spellings were two names): U+03A9 and U+03C9,
+     * capital and small omega. */
+    assert_int_equal(rt_os_write_new_file(
+                         in_tree("Windows/System32/\xCE\xA9mega.ini"), "d", 1),
+                     0);
+    p = rt_os_path_ci(canon, "Windows/System32/\xCF\x89MEGA.INI", 1);
+    assert_non_null(p);
+    assert_string_equal(p, in_tree("Windows/System32/\xCE\xA9mega.ini"));
+    free(p);
+    assert_int_equal(rt_os_write_new_file(
+                         in_tree("Windows/System32/\xCF\x89MEGA.ini"), "e", 1),
+                     0);
+    assert_null(rt_os_path_ci(canon, "Windows/System32/\xCE\xA9MEGA.ini", 1));
+    assert_int_equal(errno, EEXIST);
     /* 5,000 entries (an INF folder has thousands), then the two: each
      * of the 5,000 found, and the two found ambiguous whichever lookups
      * came before (the time this takes is bench/run.sh's and

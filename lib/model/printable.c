@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/strbuf.h"
-#include "model/unicode_tables.h"
+#include "platform/unicode_tables.h"
 #include "model/utf16.h"
 
 /* The code point of the UTF-8 sequence at S and its length, or 0 when S

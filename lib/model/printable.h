@@ -8,7 +8,7 @@
  *   - C1 controls U+0080..U+009F: \u0080..\u009f (U+009B is the one-code
  *     CSI);
  *   - the characters that reorder, hide or join text without a glyph of
- *     their own (model/unicode_tables.h, generated from the Unicode
+ *     their own (platform/unicode_tables.h, generated from the Unicode
  *     data): the bidirectional marks, embeddings, overrides and isolates
  *     (U+200E, U+200F, U+061C, U+202A..U+202E, U+2066..U+2069), which
  *     reorder what follows on the line ("Trojan Source"); the zero-width

@@ -3,6 +3,7 @@
 #include "platform/os.h"
 #include "platform/compat.h"
 #include "platform/os_internal.h"
+#include "platform/name_case.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -452,7 +453,7 @@ static const char *joiner(const char *dir)
 static int by_folded_name(const void *a, const void *b)
 {
     const char *x = *(char *const *)a, *y = *(char *const *)b;
-    int c = strcasecmp(x, y);
+    int c = rt_name_casecmp(x, y);
     return c ? c : strcmp(x, y);
 }
 
@@ -486,16 +487,16 @@ static int entry_ci(const char *dir, const char *name, char **found)
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (strcasecmp(names[mid], name) < 0)
+        if (rt_name_casecmp(names[mid], name) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     int r = 0;
-    if (lo == n || strcasecmp(names[lo], name)) {
+    if (lo == n || rt_name_casecmp(names[lo], name)) {
         errno = ENOENT;
         r = -1;
-    } else if (lo + 1 < n && !strcasecmp(names[lo + 1], name)) {
+    } else if (lo + 1 < n && !rt_name_casecmp(names[lo + 1], name)) {
         r = rt_os_refuse(EEXIST,
                          "%s holds both %s and %s, names that differ "
                          "only in letter case: Windows sees one name "

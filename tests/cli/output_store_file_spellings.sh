@@ -174,6 +174,13 @@ for f in "Windows/System32/PerfStringBackup.INI." "Windows/System32/config/SOFTW
     expect_grep "its name ends in a dot or a blank, which Windows drops" "$ERR"
     expect_same_tree "$TMPDIR/cs" "$TMPDIR/cs.state" "an audit --textfile as '$f'"
 done
+# Letter case as Windows folds it, beyond ASCII (R50-8: É.ini was
+# written beside é.ini).
+mkdir "$TMPDIR/cs/Windows/Temp"
+echo x >"$TMPDIR/cs/Windows/Temp/é.ini"
+expect_exit 3 "$REGTOOL" --store "hive:$TMPDIR/cs" audit --textfile "$TMPDIR/cs/Windows/Temp/É.ini"
+expect_grep "another letter case, which Windows sees as the same name" "$ERR"
+rm -r "$TMPDIR/cs/Windows/Temp"
 # A numbered save passes over a name the folder holds in another letter
 # case (R50-2: b.ini_001 was written beside B.INI_001).
 mkdir "$TMPDIR/cs/Windows/Temp"

@@ -1,5 +1,5 @@
-/* Model layer: look-ups in the generated Unicode tables (unicode_tables.h). */
-#include "model/unicode_tables.h"
+/* Platform layer: look-ups in the generated Unicode tables (unicode_tables.h). */
+#include "platform/unicode_tables.h"
 
 int rt_unicode_in_ranges(const struct rt_unicode_range *ranges, size_t count,
                          uint32_t c)

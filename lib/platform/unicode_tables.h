@@ -1,4 +1,4 @@
-/* Model layer: tables of Unicode character properties, generated from the
+/* Platform layer: tables of Unicode character properties, generated from the
  * Unicode Character Database by tools/gen-unicode-tables.sh
  * (unicode_tables.c; the generator names the version). */
 #ifndef RT_UNICODE_TABLES_H

@@ -1184,6 +1184,18 @@ static void unknown_variables_are_not_judged(void **state)
     run_env(NULL, 0, "%SystemRoot%\\System32\\100%\\t.dll", 0, &f);
     assert_false(said(&f, "library-variable-unjudged", ""));
     rt_findings_free(&f);
+    /* The loading user's home drive (review 50 R50-9: judged as C:),
+     * and with %HOMEPATH% that user's home folder. */
+    run_env(NULL, 0, "%HomeDrive%\\Windows\\System32\\t.dll", 0, &f);
+    assert_true(said(&f, "library-variable-unjudged",
+                     "uses %HomeDrive%, whose value (the loading user's "
+                     "logon) is that user's home drive"));
+    assert_int_equal(f.n, 1);
+    rt_findings_free(&f);
+    run_env(NULL, 0, "%HOMEDRIVE%%HOMEPATH%\\t.dll", 0, &f);
+    assert_true(said(&f, "library-user-writable", "t.dll"));
+    assert_false(said(&f, "library-variable-unjudged", ""));
+    rt_findings_free(&f);
 }
 
 /* %ProgramFiles% and %CommonProgramFiles% lead a 32-bit reader of 64-bit

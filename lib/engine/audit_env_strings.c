@@ -172,6 +172,18 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
             out[k] = '\0';
             continue;
         }
+        /* The loading user's home drive, set at each logon: any drive or
+         * share, the system's only by chance (review 50 R50-9: judged as
+         * C:); before %HOMEPATH%, that user's home folder. */
+        if (!strcmp(env_vars[i].var, "%homedrive%") &&
+            !starts_ci(lib + strlen("%homedrive%"), "%homepath%")) {
+            x->unjudged = 1;
+            snprintf(x->var, sizeof x->var, "%.*s",
+                     (int)strlen("%homedrive%"), lib);
+            x->where = "the loading user's logon";
+            x->why = "is that user's home drive, any drive or share";
+            return -2;
+        }
         size_t use = (mode & RT_EXPAND_32BIT) && env_vars[i].x86
                          ? env_var_at(env_vars[i].x86) : i;
         x->program_files_var |= env_vars[i].x86 != NULL;

@@ -491,7 +491,10 @@ static const char *folder_note(const struct libaudit *a)
 
 /* A DLL not found where a look-up met a link or special file of the tree
  * (not followed: it may lead anywhere on this machine), or two names
- * that differ only in case, is not missing but unknown: said so, and 1. */
+ * that differ only in case, is not missing but unknown: said so, a
+ * warning, and 1. Windows follows a link (a junction, a symbolic link:
+ * review 50 R50-7, one into Users\Public was info only), so where the
+ * DLL is loaded from is the disk's author's choice. */
 static int unchecked_by_link(struct libaudit *a,
                              const struct rt_service_info *s,
                              const char *dir, const char *rest)
@@ -502,11 +505,16 @@ static int unchecked_by_link(struct libaudit *a,
      * for the DLL) could hide a missing one: a warning, as Windows makes
      * them only in a folder set case-sensitive. */
     int twins = a->refused & 2;
-    ADD(a, twins ? "library-name-ambiguous" : "library-unchecked",
-        twins ? RT_AUDIT_WARNING : RT_AUDIT_INFO, NULL, NULL,
+    ADD(a, twins ? "library-name-ambiguous" : "library-through-link",
+        RT_AUDIT_WARNING, NULL,
+        twins ? NULL
+              : "Windows follows a junction or symbolic link: the DLL is "
+                "loaded from wherever it leads, a place the disk's author "
+                "chose",
         twins ? "check the file on the machine itself, and rename or remove "
                 "the entry that is not meant"
-              : "check the file on the machine itself",
+              : "check where the link leads on the machine itself; a "
+                "provider's DLL is a file in its product's folder",
         "%s: Library %s: %s on the way to %s%s%s in the tree%s; whether it "
         "exists is not checked offline", s->name, s->library,
         twins ? "a folder" : "a link or special file stands",

@@ -128,45 +128,105 @@ static int tree_list(void *ctx, const char *dir,
 #define IN_ENVIRONMENT(name)                                                 \
     name, "SYSTEM\\CurrentControlSet\\" ENVIRONMENT "\\" name
 #define IN_SOFTWARE(key, name) key, name, "SOFTWARE\\" key "\\" name
+#define ALSO_IN_SOFTWARE(key, name) name, "SOFTWARE\\" key "\\" name
 static const struct machine_var {
     const char *var;
     const char *env_name, *env_where;     /* in Session Manager\Environment */
     const char *key, *name, *where;       /* below SOFTWARE, or NULL */
     int system_set;     /* set by the system itself, the registry's aside */
+    /* SOFTWARE's other value for it, or NULL: a 64-bit machine's
+     * ProgramW6432Dir, which some say a 64-bit reader's ProgramFiles is
+     * taken from (review 50 R50-4). */
+    const char *alt, *alt_where;
 } machine_vars[] = {
     {"%programfiles%", IN_ENVIRONMENT("ProgramFiles"),
-     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir"), 0},
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir"), 0,
+     ALSO_IN_SOFTWARE(CURRENT_VERSION, "ProgramW6432Dir")},
     {"%programfiles(x86)%", IN_ENVIRONMENT("ProgramFiles(x86)"),
-     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir (x86)"), 0},
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramFilesDir (x86)"), 0, NULL, NULL},
     {"%programw6432%", IN_ENVIRONMENT("ProgramW6432"),
-     IN_SOFTWARE(CURRENT_VERSION, "ProgramW6432Dir"), 0},
+     IN_SOFTWARE(CURRENT_VERSION, "ProgramW6432Dir"), 0, NULL, NULL},
     {"%commonprogramfiles%", IN_ENVIRONMENT("CommonProgramFiles"),
-     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir"), 0},
+     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir"), 0,
+     ALSO_IN_SOFTWARE(CURRENT_VERSION, "CommonW6432Dir")},
     {"%commonprogramfiles(x86)%", IN_ENVIRONMENT("CommonProgramFiles(x86)"),
-     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir (x86)"), 0},
+     IN_SOFTWARE(CURRENT_VERSION, "CommonFilesDir (x86)"), 0, NULL, NULL},
     {"%commonprogramw6432%", IN_ENVIRONMENT("CommonProgramW6432"),
-     IN_SOFTWARE(CURRENT_VERSION, "CommonW6432Dir"), 0},
+     IN_SOFTWARE(CURRENT_VERSION, "CommonW6432Dir"), 0, NULL, NULL},
     {"%programdata%", IN_ENVIRONMENT("ProgramData"),
-     IN_SOFTWARE(PROFILE_LIST, "ProgramData"), 0},
+     IN_SOFTWARE(PROFILE_LIST, "ProgramData"), 0, NULL, NULL},
     {"%allusersprofile%", IN_ENVIRONMENT("ALLUSERSPROFILE"),
-     IN_SOFTWARE(PROFILE_LIST, "ProgramData"), 0},
+     IN_SOFTWARE(PROFILE_LIST, "ProgramData"), 0, NULL, NULL},
     {"%public%", IN_ENVIRONMENT("PUBLIC"),
-     IN_SOFTWARE(PROFILE_LIST, "Public"), 0},
-    {"%windir%", IN_ENVIRONMENT("windir"), NULL, NULL, NULL, 0},
+     IN_SOFTWARE(PROFILE_LIST, "Public"), 0, NULL, NULL},
+    {"%windir%", IN_ENVIRONMENT("windir"), NULL, NULL, NULL, 0, NULL, NULL},
     /* Set by the system before the registry's; a value of the
      * Environment key replaces it (review 49 R49-8). */
-    {"%systemroot%", IN_ENVIRONMENT("SystemRoot"), NULL, NULL, NULL, 1},
-    {"%systemdrive%", IN_ENVIRONMENT("SystemDrive"), NULL, NULL, NULL, 1},
+    {"%systemroot%", IN_ENVIRONMENT("SystemRoot"), NULL, NULL, NULL, 1, NULL,
+     NULL},
+    {"%systemdrive%", IN_ENVIRONMENT("SystemDrive"), NULL, NULL, NULL, 1,
+     NULL, NULL},
 };
 enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
 
-/* What S's machine holds for VAR's variable (M) into *ENV: the first of
- * its places that holds a value, judged whole. A value that is there but
- * cannot be taken (empty, not a string, not UTF-16: review 47 R47-2), or
- * a place that cannot be read (a damaged cell on the way, the name held
- * in two letter cases, a .reg's numbered control set: review 48 R48-2 to
- * R48-4), is one the audit does not judge, its PROBLEM said: each was
- * taken for setup's. So is one its machine does not set where setup's
+/* One place of M's variable (PLACE 0: the Environment key's NAME, else
+ * SOFTWARE's KEY\NAME) into *ENV: 1 with its value or the PROBLEM that
+ * keeps it from being taken (empty, not a string, not UTF-16: review 47
+ * R47-2; a place that cannot be read, a damaged cell on the way, the
+ * name held in two letter cases, a .reg's numbered control set: review
+ * 48 R48-2 to R48-4); 0 when it holds none (*KEY_THERE whether its key
+ * is); -1 when memory ran out. */
+static int machine_place(struct rt_store *s, const struct machine_var *m,
+                         int place, const char *key, const char *name,
+                         const char *where, struct rt_audit_env *env,
+                         int *key_there)
+{
+    struct rt_value v = {0};
+    struct rt_error e = {0};
+    int present = 0;
+    int failed = s->ops->read_machine(s, !place, key, name, &v, &present,
+                                      &e) != 0;
+    if (failed && e.code == RT_ERR_NOT_ENOUGH_MEMORY)
+        return -1;
+    *key_there = present == 0;
+    if (!failed && present <= 0)
+        return 0;
+    char *text = NULL, *problem = NULL;
+    int string = v.type == RT_REG_SZ || v.type == RT_REG_EXPAND_SZ;
+    /* The Environment key's REG_SZ is taken as typed (Windows expands a
+     * system variable's REG_EXPAND_SZ only); setup's values below
+     * SOFTWARE are expanded whatever their type. */
+    int typed = !place && v.type == RT_REG_SZ;
+    int r = failed ? 0 : rt_value_to_string(&v, &text);
+    rt_value_free(&v);
+    if (r != 0)
+        return -1;
+    if (failed) {
+        if (asprintf(&problem, "could not be read (%s)", e.message) < 0)
+            problem = NULL;
+    } else if (!string)
+        problem = strdup("is not a string (REG_SZ or REG_EXPAND_SZ)");
+    else if (!text)
+        problem = strdup("is not UTF-16 text");
+    else if (!*text)
+        problem = strdup("is empty");
+    if (failed || !string || !text || !*text) {
+        free(text);
+        text = NULL;
+        if (!problem)
+            return -1;      /* its words ran out of memory */
+    }
+    *env = (struct rt_audit_env){m->var, text, typed, where, problem};
+    return 1;
+}
+
+/* What S's machine holds for VAR's variable (M) into *ENV, judged whole:
+ * the value its places agree on. One that cannot be taken (machine_place)
+ * is not judged, its PROBLEM said: each was taken for setup's. So is one
+ * two places set differently (the Environment key's ProgramFiles and
+ * SOFTWARE's ProgramFilesDir, or a 64-bit machine's ProgramFilesDir and
+ * ProgramW6432Dir: review 50 R50-4, R50-5; which one a reading process
+ * gets is not settled), and one its machine does not set where setup's
  * key for it is there (review 49 R49-11: an Environment key without
  * windir; Windows leaves the variable unexpanded, a relative path the
  * loader searches for): setup's is taken only where that key is not
@@ -175,63 +235,59 @@ enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
 static int machine_value(struct rt_store *s, const struct machine_var *m,
                          struct rt_audit_env *env)
 {
-    for (int place = 0; place < 2; place++) {
-        const char *key = place ? m->key : ENVIRONMENT;
-        const char *name = place ? m->name : m->env_name;
-        if (!key)
-            break;
-        struct rt_value v = {0};
-        struct rt_error e = {0};
-        int present = 0;
-        int failed = s->ops->read_machine(s, !place, key, name, &v, &present,
-                                          &e) != 0;
-        if (failed && e.code == RT_ERR_NOT_ENOUGH_MEMORY)
-            return -1;
-        /* The place setup writes the variable at: SOFTWARE's where it
-         * has one, the Environment key's for the rest. */
-        int setup_place = place || !m->key;
-        if (!failed && present == 0 && setup_place && !m->system_set) {
-            char *problem = strdup("is not set, though its key is: Windows "
-                                   "leaves the variable unexpanded");
-            if (!problem)
-                return -1;
-            *env = (struct rt_audit_env){
-                m->var, NULL, 0, place ? m->where : m->env_where, problem};
-            return 1;
-        }
-        if (!failed && present <= 0)
+    const char *keys[3] = {ENVIRONMENT, m->key, m->key};
+    const char *names[3] = {m->env_name, m->name, m->alt};
+    const char *wheres[3] = {m->env_where, m->where, m->alt_where};
+    /* The place setup writes the variable at: SOFTWARE's where it has
+     * one, the Environment key's for the rest. */
+    int setup_place = m->key ? 1 : 0, unset = 0, have = 0;
+    struct rt_audit_env got = {0};
+    for (int place = 0; place < 3; place++) {
+        if (!keys[place] || !names[place])
             continue;
-        char *text = NULL, *problem = NULL;
-        int string = v.type == RT_REG_SZ || v.type == RT_REG_EXPAND_SZ;
-        /* The Environment key's REG_SZ is taken as typed (Windows expands
-         * a system variable's REG_EXPAND_SZ only); setup's values below
-         * SOFTWARE are expanded whatever their type. */
-        int typed = !place && v.type == RT_REG_SZ;
-        int r = failed ? 0 : rt_value_to_string(&v, &text);
-        rt_value_free(&v);
-        if (r != 0)
-            return -1;
-        if (failed) {
-            if (asprintf(&problem, "could not be read (%s)", e.message) < 0)
-                problem = NULL;
-        } else if (!string)
-            problem = strdup("is not a string (REG_SZ or REG_EXPAND_SZ)");
-        else if (!text)
-            problem = strdup("is not UTF-16 text");
-        else if (!*text)
-            problem = strdup("is empty");
-        int bad = failed || !string || !text || !*text;
-        if (bad) {
-            free(text);
-            text = NULL;
-            if (!problem)
-                return -1;      /* its words ran out of memory */
+        struct rt_audit_env cur;
+        int key_there = 0;
+        int r = machine_place(s, m, place, keys[place], names[place],
+                              wheres[place], &cur, &key_there);
+        if (r == 0) {
+            unset |= place == setup_place && key_there && !m->system_set;
+            continue;
         }
-        *env = (struct rt_audit_env){m->var, text, typed,
-                                     place ? m->where : m->env_where, problem};
-        return 1;
+        if (r > 0 && !cur.problem && have &&
+            !strcasecmp(cur.value, got.value)) {
+            free((char *)cur.value);
+            continue;
+        }
+        if (r > 0 && !cur.problem && have) {
+            char *problem = NULL;
+            if (asprintf(&problem, "is not what %s sets: which of the two "
+                         "Windows gives is not known", cur.where) < 0)
+                problem = NULL;
+            free((char *)cur.value);
+            cur = (struct rt_audit_env){m->var, NULL, 0, got.where, problem};
+            r = problem ? 1 : -1;
+        }
+        if (have)
+            free((char *)got.value);
+        if (r < 0)
+            return -1;
+        got = cur;
+        have = 1;
+        if (got.problem)
+            break;
     }
-    return 0;
+    if (!have && unset) {
+        char *problem = strdup("is not set, though its key is: Windows "
+                               "leaves the variable unexpanded");
+        if (!problem)
+            return -1;
+        got = (struct rt_audit_env){m->var, NULL, 0, wheres[setup_place],
+                                    problem};
+        have = 1;
+    }
+    if (have)
+        *env = got;
+    return have;
 }
 
 /* Frees the N values and problems of ENV. */

@@ -163,19 +163,24 @@ jq -e '[.findings[] | select(.id == "library-user-writable") | .message |
         select(test("^TapiSrv: .*C:.Windows.Temp.Vendor.t.dll") or
                test("^PerfOS: .*C:.Users.Public.System32.perfos.dll"))] | length == 2' \
     "$OUT" >/dev/null || fail "the machine's own environment strings: $(cat "$OUT")"
-# A system variable of Session Manager\Environment wins over setup's
-# value (review 47 R47-5: ProgramFiles there was not read); a 32-bit
-# reader's %ProgramFiles% is ProgramFilesDir (x86) (R47-3: not judged);
-# a value the machine holds but the audit cannot take (an empty windir:
-# R47-2, taken for C:\Windows) is said, not judged.
+# A system variable of Session Manager\Environment is read (review 47
+# R47-5: ProgramFiles there was not); a 32-bit reader's %ProgramFiles% is
+# ProgramFilesDir (x86) (R47-3: not judged); a value the machine holds
+# but the audit cannot take (an empty windir: R47-2, taken for
+# C:\Windows) is said, not judged.
 printf '%s\n' 'cd \ControlSet001\Control\Session Manager\Environment' 'setval 2' \
     windir 'string:' ProgramFiles 'expandstring:%SystemDrive%\Users\Public' commit \
     >"$TMPDIR/hivexsh.in"
 hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set Environment"
-printf '%s\n' 'cd \Microsoft\Windows\CurrentVersion' 'setval 2' \
-    ProgramFilesDir 'string:C:\Program Files' \
-    'ProgramFilesDir (x86)' 'string:C:\Windows\Temp' commit >"$TMPDIR/hivexsh.in"
-hivexsh -w "$SW" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set ProgramFilesDir (x86)"
+# program_files N VALUES...: CurrentVersion's values replaced by the N
+# name and value pairs given (hivexsh's words).
+program_files() {
+    { printf '%s\n' 'cd \Microsoft\Windows\CurrentVersion' "setval $1"; shift
+      printf '%s\n' "$@" commit; } >"$TMPDIR/hivexsh.in"
+    hivexsh -w "$SW" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set CurrentVersion"
+}
+program_files 2 ProgramFilesDir 'expandstring:%SystemDrive%\Users\Public' \
+    'ProgramFilesDir (x86)' 'string:C:\Windows\Temp'
 mkdir -p "$D/Windows/SysWOW64"   # a 64-bit Windows: 32-bit readers
 expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
 jq -e '[.findings[] | .id + " " + .message |
@@ -184,6 +189,23 @@ jq -e '[.findings[] | .id + " " + .message |
                test("^library-variable-unjudged PerfOS: .*%windir%, whose value .*Environment.windir. is empty"))] |
         length == 3' "$OUT" >/dev/null ||
     fail "Environment's values, (x86) values, an empty windir: $(cat "$OUT")"
+# Two places that set it differently, the Environment key's ProgramFiles
+# and SOFTWARE's ProgramFilesDir, or ProgramFilesDir and a 64-bit
+# machine's ProgramW6432Dir (review 50 R50-4, R50-5: one taken, where
+# which one a reading process gets is not settled): not judged.
+for other in ProgramFilesDir ProgramW6432Dir; do
+    if [ $other = ProgramFilesDir ]; then
+        program_files 1 ProgramFilesDir 'string:C:\Program Files'
+    else
+        program_files 2 ProgramFilesDir 'expandstring:%SystemDrive%\Users\Public' \
+            ProgramW6432Dir 'string:C:\Program Files'
+    fi
+    expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+    jq -e --arg o "$other" '[.findings[] | .id + " " + .message |
+            select(test("^library-variable-unjudged TapiSrv: .*%programfiles%, whose value .* is not what .*CurrentVersion." + $o + " sets"))] |
+            length == 1' "$OUT" >/dev/null ||
+        fail "%ProgramFiles% set differently by $other: $(cat "$OUT")"
+done
 # A .reg store of the machine holds its own definitions too (review 47
 # R47-6: its windir was not read): a .reg of this database with
 # Session Manager\Environment's windir set to Users\Public.

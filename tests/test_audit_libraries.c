@@ -1162,6 +1162,32 @@ static void system_root_of_the_key_expands_other_values(void **state)
     rt_findings_free(&f);
 }
 
+/* A machine whose system drive is another letter (its Environment
+ * key's SystemDrive D:: review 50 R50-6, C:\Windows\System32 judged as
+ * the tree) has that letter for the tree: C:\... is another volume, and
+ * setup's places are on D:. */
+static void system_drive_of_another_letter(void **state)
+{
+    (void)state;
+    const struct rt_audit_env d[] = {
+        {"%systemdrive%", "D:", 1, "E\\SystemDrive", NULL},
+    };
+    static const char *const libs[] = {
+        "C:\\Windows\\System32\\x.dll", "D:\\Windows\\System32\\x.dll",
+        "%SystemDrive%\\Windows\\System32\\x.dll",
+        "%SystemRoot%\\System32\\x.dll", "%ProgramFiles%\\V\\x.dll"};
+    static const int outside[] = {1, 0, 0, 0, 0};
+    for (size_t i = 0; i < 5; i++) {
+        struct rt_findings f;
+        run_env(d, 1, libs[i], 0, &f);
+        if (said(&f, "library-outside-system-dirs", "x.dll") != outside[i])
+            show(&f);
+        assert_int_equal(said(&f, "library-outside-system-dirs", "x.dll"),
+                         outside[i]);
+        rt_findings_free(&f);
+    }
+}
+
 /* A Library through a variable regtool does not know (review 48 R48-5:
  * %SystemRoot%\%X%\t.dll judged in a folder named "%X%", where the
  * machine's Environment may set X to Temp) is not judged, said with the
@@ -1386,6 +1412,7 @@ int main(void)
         cmocka_unit_test(system_root_of_the_key_expands_other_values),
         cmocka_unit_test(program_files_as_32_bit_readers_see_them),
         cmocka_unit_test(unknown_variables_are_not_judged),
+        cmocka_unit_test(system_drive_of_another_letter),
         cmocka_unit_test(reg_sz_libraries_are_not_expanded),
         cmocka_unit_test(a_root_not_held_is_not_looked_at),
     };

@@ -3,6 +3,7 @@
  * DLL has them, setup's or the machine's own (audit_env_strings.h). */
 #include "engine/audit_env_strings.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -78,6 +79,30 @@ static size_t var_length(const char *s)
     return end ? (size_t)(end - s) + 1 : 0;
 }
 
+char rt_audit_system_drive(const struct rt_audit_tree *tree)
+{
+    const struct rt_audit_env *d = defined(tree, "%systemdrive%");
+    const char *v = d && !d->problem ? d->value : NULL;
+    return v && isalpha((unsigned char)v[0]) && v[1] == ':' && !v[2]
+               ? (char)toupper((unsigned char)v[0])
+               : 'C';
+}
+
+/* Setup's value AS (or, NULL, the Windows directory WINDOWS) into OUT on
+ * the system drive DRIVE: setup's values name C:, the drive Windows is
+ * set up on, which a machine may call otherwise (review 50 R50-6: its
+ * SystemDrive D:, its C:\... Libraries judged as the tree). snprintf's
+ * result. */
+static int setup_value(char *out, size_t size, const char *as,
+                       const char *windows, char drive)
+{
+    if (!as)
+        return snprintf(out, size, "%c:\\%s", drive, windows);
+    if (as[0] == 'C' && as[1] == ':')
+        return snprintf(out, size, "%c%s", drive, as + 1);
+    return snprintf(out, size, "%s", as);
+}
+
 /* Why a machine's value that names a variable is not judged. */
 #define NAMES_A_VARIABLE                                                     \
     "names an environment string other than %SystemRoot% and "               \
@@ -135,9 +160,8 @@ static int expand_value(const struct rt_audit_tree *tree, const char *windows,
         }
         int n = sys && sys != def
                     ? snprintf(out + k, size - k, "%s", sys->value)
-                : env_vars[i].as
-                    ? snprintf(out + k, size - k, "%s", env_vars[i].as)
-                    : snprintf(out + k, size - k, "C:\\%s", windows);
+                    : setup_value(out + k, size - k, env_vars[i].as, windows,
+                                  rt_audit_system_drive(tree));
         if (n < 0 || (size_t)n >= size - k)
             return -1;
         k += (size_t)n;
@@ -191,8 +215,10 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
         /* MINE: a machine value expanded, at most a Library's length
          * (audit_libraries.c's LIBRARY_MAX, 1023 bytes). */
         char setup[300], mine[1024];
-        snprintf(setup, sizeof setup, "C:\\%s", windows);
-        const char *as = env_vars[use].as ? env_vars[use].as : setup;
+        setup_value(setup, sizeof setup, env_vars[use].as, windows,
+                    mode & RT_EXPAND_MACHINE ? rt_audit_system_drive(tree)
+                                             : 'C');
+        const char *as = setup;
         const struct rt_audit_env *def =
             mode & RT_EXPAND_MACHINE ? defined(tree, env_vars[use].var) : NULL;
         if (def) {

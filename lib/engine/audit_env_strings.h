@@ -42,4 +42,9 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
                           const char *windows, const char *lib, char *out,
                           size_t size, int mode, struct rt_env_expansion *x);
 
+/* The letter of the drive TREE's machine runs from: its Environment
+ * key's SystemDrive where that is a drive letter alone ("D:"), else C,
+ * where setup puts Windows. */
+char rt_audit_system_drive(const struct rt_audit_tree *tree);
+
 #endif

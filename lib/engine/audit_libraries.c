@@ -79,6 +79,7 @@ struct libaudit {
     int refused;         /* a look-up met a link or special file (1),
                             or two names differing only in case (2) */
     int folder;          /* a Library looked for was a folder */
+    char drive;          /* the tree's drive letter on its machine */
 };
 
 #define ADD(a, ...)                                                           \
@@ -278,8 +279,8 @@ static void resolve_short(struct libaudit *a, struct lib_path *p)
                 } else {
                     p->unresolved = 1;
                     if (!k && *m.writable)
-                        snprintf(p->may_be, sizeof p->may_be, "C:\\%s",
-                                 m.writable);
+                        snprintf(p->may_be, sizeof p->may_be, "%c:\\%s",
+                                 a->drive, m.writable);
                 }
             }
         }
@@ -339,8 +340,10 @@ static void classify(struct libaudit *a, const char *lib, int mode,
         p->where = LIB_OTHER_DRIVE;   /* an unknown variable, UNC, \\?\ */
         copy_rest(p, x);
     } else if (isalpha((unsigned char)x[0]) && x[1] == ':') {
-        p->where = toupper((unsigned char)x[0]) == 'C' ? LIB_DRIVE
-                                                       : LIB_OTHER_DRIVE;
+        /* The system drive's letter, the machine's (review 50 R50-6: C:
+         * was the tree where the machine's SystemDrive is D:). */
+        p->where = toupper((unsigned char)x[0]) == a->drive ? LIB_DRIVE
+                                                            : LIB_OTHER_DRIVE;
         copy_rest(p, x + 2);
     } else if (x[0] == '\\' || x[0] == '/') {
         p->where = LIB_DRIVE;         /* the current drive: the system's */
@@ -415,7 +418,7 @@ static void windows_place(const struct libaudit *a, struct lib_path *p)
     const char *place =
         rt_audit_writable_in_windows(p->unresolved ? p->rest : typed, 1);
     if (place)
-        snprintf(p->may_be, sizeof p->may_be, "C:\\%s\\%s",
+        snprintf(p->may_be, sizeof p->may_be, "%c:\\%s\\%s", a->drive,
                  windows_name(a), place);
 }
 
@@ -541,9 +544,9 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
     if (p->where == LIB_DRIVE && a->tree->root_unheld) {
         ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
             "check the file on the machine itself",
-            "%s: Library %s: C:\\%s is not looked up, as %s; whether it "
-            "exists is not checked offline", s->name, s->library, p->rest,
-            a->tree->root_unheld);
+            "%s: Library %s: %c:\\%s is not looked up, as %s; whether it "
+            "exists is not checked offline", s->name, s->library, a->drive,
+            p->rest, a->tree->root_unheld);
         return;
     }
     if (p->unresolved) {
@@ -594,16 +597,17 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
             dll_at(a, "Program Files (x86)\\%s%s", after_first(p->rest), ""))
             ADD(a, "library-only-in-program-files-x86", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_WOW64_64, CHECK_FILE,
-                "%s: Library %s: C:\\%s is not in the tree, but C:\\Program "
+                "%s: Library %s: %c:\\%s is not in the tree, but %c:\\Program "
                 "Files (x86)\\%s is, where %%ProgramFiles%% leads 32-bit "
-                "processes only", s->name, s->library, p->rest,
-                after_first(p->rest));
+                "processes only", s->name, s->library, a->drive, p->rest,
+                a->drive, after_first(p->rest));
         else if (!dll_at(a, "%s%s", "", p->rest) &&
-                 !unchecked_by_link(a, s, "C:", p->rest))
+                 !unchecked_by_link(a, s, (char[]){a->drive, ':', '\0'},
+                                    p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
-                "%s: Library %s: C:\\%s is not in the tree%s", s->name,
-                s->library, p->rest, folder_note(a));
+                "%s: Library %s: %c:\\%s is not in the tree%s", s->name,
+                s->library, a->drive, p->rest, folder_note(a));
         return;
     }
     if (!sub || (in32 && in64) || (!in32 && !in64))
@@ -658,10 +662,10 @@ static void resolved_note(const struct libaudit *a, const char *lib,
 {
     char full[1400];
     if (p->where == LIB_WINDOWS)
-        snprintf(full, sizeof full, "C:\\%s%s%s", windows_name(a),
-                 *p->rest ? "\\" : "", p->rest);
+        snprintf(full, sizeof full, "%c:\\%s%s%s", a->drive,
+                 windows_name(a), *p->rest ? "\\" : "", p->rest);
     else if (p->where == LIB_DRIVE)
-        snprintf(full, sizeof full, "C:\\%s", p->rest);
+        snprintf(full, sizeof full, "%c:\\%s", a->drive, p->rest);
     else
         full[0] = '\0';
     if (*full && strcasecmp(full, lib))
@@ -839,7 +843,8 @@ int rt_audit_libraries(const struct rt_database *db,
                        struct rt_findings *out)
 {
     struct libaudit a = {db, tree, out, 0, 0, 0, 0,
-                         rt_short_names_new(tree), 0, 0};
+                         rt_short_names_new(tree), 0, 0,
+                         rt_audit_system_drive(tree)};
     if (!a.shorts)
         return -1;
     if (tree && tree->exists) {

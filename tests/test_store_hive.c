@@ -891,6 +891,24 @@ static void patch_key(struct rt_regf *h, uint32_t key, uint16_t flags,
     }
 }
 
+/* Flips a bit of the hash Session Manager's subkey list (one lh entry)
+ * holds beside ENV, its Environment key. */
+static void flip_environment_hash(struct rt_regf *h, uint32_t env)
+{
+    uint32_t key, len, list_len;
+    uint8_t *nk, *list;
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "ControlSet001\\Control\\Session Manager",
+                                    &key), 0);
+    assert_int_equal(regf_nk(h, key, &nk, &len), 0);
+    assert_int_equal(regf_cell(h, regf_le32(nk + NK_SUBLIST), "subkey list",
+                               &list, &list_len), 0);
+    assert_memory_equal(list, "lh", 2);
+    assert_int_equal(regf_le16(list + 2), 1);
+    assert_int_equal(regf_le32(list + 4), env);
+    list[8] ^= 1;
+}
+
 /* Reads NAME of the control set's Session Manager\Environment through
  * the store of C: 0 and *PRESENT, or -1 with E's words in WHY. */
 static int read_environment(struct fixture_ctx *c, const char *name,
@@ -976,31 +994,14 @@ static void machine_values_read_only_where_windows_reads_them(void **state)
     vk[VK_NAME + 6] = 'Q';
     /* Environment listed beside a hash that is not its name's, which
      * Windows' lookup compares first and passes over (R49-2). */
-    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
-                                    "ControlSet001\\Control\\Session Manager",
-                                    &key), 0);
-    uint8_t *nk, *list;
-    uint32_t list_len;
-    assert_int_equal(regf_nk(h, key, &nk, &len), 0);
-    assert_int_equal(regf_cell(h, regf_le32(nk + NK_SUBLIST), "subkey list",
-                               &list, &list_len), 0);
-    assert_memory_equal(list, "lh", 2);
-    assert_int_equal(regf_le16(list + 2), 1);
-    assert_int_equal(regf_le32(list + 4), env);
-    list[8] ^= 1;
+    flip_environment_hash(h, env);
     assert_int_equal(rt_regf_save_as(h, path), 0);
     rt_regf_close(h);
     assert_int_equal(
         read_environment(c, "windir", &present, why, sizeof why), -1);
     assert_non_null(strstr(why, "Environment is listed beside a hash"));
     assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
-    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
-                                    "ControlSet001\\Control\\Session Manager",
-                                    &key), 0);
-    assert_int_equal(regf_nk(h, key, &nk, &len), 0);
-    assert_int_equal(regf_cell(h, regf_le32(nk + NK_SUBLIST), "subkey list",
-                               &list, &list_len), 0);
-    list[8] ^= 1;
+    flip_environment_hash(h, env);
     assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
                                     "ControlSet001\\Control", &key), 0);
     assert_int_equal(rt_regf_key_create(h, key, "SESSION MANAGES", &key), 0);

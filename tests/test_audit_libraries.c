@@ -1162,28 +1162,55 @@ static void system_root_of_the_key_expands_other_values(void **state)
     rt_findings_free(&f);
 }
 
-/* A machine whose system drive is another letter (its Environment
- * key's SystemDrive D:: review 50 R50-6, C:\Windows\System32 judged as
- * the tree) has that letter for the tree: C:\... is another volume, and
- * setup's places are on D:. */
-static void system_drive_of_another_letter(void **state)
+/* A machine that says its system drive is another letter (its
+ * Environment key's SystemDrive D:, setup's SystemRoot D:\Windows) has
+ * every drive letter a Library names not judged: which volume each is
+ * there is not known offline (review 50 R50-6: C:\... judged as the
+ * tree; review 51 R51-1: D:\... taken for the tree on the key's word).
+ * Setup's places (%SystemRoot%, %ProgramFiles%) are the tree's. */
+static void another_system_drive_leaves_drive_letters_unjudged(void **state)
 {
     (void)state;
-    const struct rt_audit_env d[] = {
+    const struct rt_audit_env key[] = {
         {"%systemdrive%", "D:", 1, "E\\SystemDrive", NULL},
+    };
+    const struct rt_audit_env setup[] = {
+        {RT_AUDIT_SETUP_ROOT, "D:\\Windows", 0, "S\\SystemRoot", NULL},
     };
     static const char *const libs[] = {
         "C:\\Windows\\System32\\x.dll", "D:\\Windows\\System32\\x.dll",
         "%SystemDrive%\\Windows\\System32\\x.dll",
         "%SystemRoot%\\System32\\x.dll", "%ProgramFiles%\\V\\x.dll"};
-    static const int outside[] = {1, 0, 0, 0, 0};
-    for (size_t i = 0; i < 5; i++) {
+    static const int unjudged[] = {1, 1, 1, 0, 0};
+    for (size_t e = 0; e < 2; e++)
+        for (size_t i = 0; i < 5; i++) {
+            struct rt_findings f;
+            run_env(e ? setup : key, 1, libs[i], 0, &f);
+            int said_it = said(&f, "library-variable-unjudged",
+                               "the machine says its system drive is not C:");
+            if (said_it != (unjudged[i] && (e == 0 || i != 2)))
+                show(&f);
+            assert_int_equal(said_it, unjudged[i] && (e == 0 || i != 2));
+            assert_false(said(&f, "library-outside-system-dirs", ""));
+            rt_findings_free(&f);
+        }
+}
+
+/* A drive-relative Library ("C:Windows\x.dll") resolves against the
+ * reading process's current folder on that drive (review 51 R51-3:
+ * judged as C:\Windows\x.dll). */
+static void drive_relative_libraries_are_relative(void **state)
+{
+    (void)state;
+    static const char *const libs[] = {"C:Windows\\System32\\x.dll",
+                                       "C:..\\Windows\\System32\\x.dll",
+                                       "c:x.dll"};
+    for (size_t i = 0; i < 3; i++) {
         struct rt_findings f;
-        run_env(d, 1, libs[i], 0, &f);
-        if (said(&f, "library-outside-system-dirs", "x.dll") != outside[i])
+        run_env(NULL, 0, libs[i], 0, &f);
+        if (!said(&f, "library-relative", "is a relative path"))
             show(&f);
-        assert_int_equal(said(&f, "library-outside-system-dirs", "x.dll"),
-                         outside[i]);
+        assert_true(said(&f, "library-relative", "is a relative path"));
         rt_findings_free(&f);
     }
 }
@@ -1412,7 +1439,8 @@ int main(void)
         cmocka_unit_test(system_root_of_the_key_expands_other_values),
         cmocka_unit_test(program_files_as_32_bit_readers_see_them),
         cmocka_unit_test(unknown_variables_are_not_judged),
-        cmocka_unit_test(system_drive_of_another_letter),
+        cmocka_unit_test(another_system_drive_leaves_drive_letters_unjudged),
+        cmocka_unit_test(drive_relative_libraries_are_relative),
         cmocka_unit_test(reg_sz_libraries_are_not_expanded),
         cmocka_unit_test(a_root_not_held_is_not_looked_at),
     };

@@ -178,6 +178,11 @@ struct rt_audit_tree {
     size_t n_env;
 };
 
+/* The VAR of setup's record of the Windows directory (SOFTWARE's
+ * Microsoft\Windows NT\CurrentVersion\SystemRoot): no environment
+ * string, its drive letter the one setup gave the system drive. */
+#define RT_AUDIT_SETUP_ROOT "(setup's SystemRoot)"
+
 /* One environment string as the machine's registry defines it. */
 struct rt_audit_env {
     const char *var;     /* "%ProgramFiles%", in any letter case */

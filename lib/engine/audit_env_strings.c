@@ -79,28 +79,18 @@ static size_t var_length(const char *s)
     return end ? (size_t)(end - s) + 1 : 0;
 }
 
-char rt_audit_system_drive(const struct rt_audit_tree *tree)
+const struct rt_audit_env *rt_audit_other_drive(
+    const struct rt_audit_tree *tree)
 {
-    const struct rt_audit_env *d = defined(tree, "%systemdrive%");
-    const char *v = d && !d->problem ? d->value : NULL;
-    return v && isalpha((unsigned char)v[0]) && v[1] == ':' && !v[2]
-               ? (char)toupper((unsigned char)v[0])
-               : 'C';
-}
-
-/* Setup's value AS (or, NULL, the Windows directory WINDOWS) into OUT on
- * the system drive DRIVE: setup's values name C:, the drive Windows is
- * set up on, which a machine may call otherwise (review 50 R50-6: its
- * SystemDrive D:, its C:\... Libraries judged as the tree). snprintf's
- * result. */
-static int setup_value(char *out, size_t size, const char *as,
-                       const char *windows, char drive)
-{
-    if (!as)
-        return snprintf(out, size, "%c:\\%s", drive, windows);
-    if (as[0] == 'C' && as[1] == ':')
-        return snprintf(out, size, "%c%s", drive, as + 1);
-    return snprintf(out, size, "%s", as);
+    static const char *const vars[] = {"%systemdrive%", RT_AUDIT_SETUP_ROOT};
+    for (size_t i = 0; i < 2; i++) {
+        const struct rt_audit_env *d = defined(tree, vars[i]);
+        const char *v = d && !d->problem ? d->value : NULL;
+        if (v && isalpha((unsigned char)v[0]) && v[1] == ':' &&
+            toupper((unsigned char)v[0]) != 'C')
+            return d;
+    }
+    return NULL;
 }
 
 /* Why a machine's value that names a variable is not judged. */
@@ -160,8 +150,9 @@ static int expand_value(const struct rt_audit_tree *tree, const char *windows,
         }
         int n = sys && sys != def
                     ? snprintf(out + k, size - k, "%s", sys->value)
-                    : setup_value(out + k, size - k, env_vars[i].as, windows,
-                                  rt_audit_system_drive(tree));
+                : env_vars[i].as
+                    ? snprintf(out + k, size - k, "%s", env_vars[i].as)
+                    : snprintf(out + k, size - k, "C:\\%s", windows);
         if (n < 0 || (size_t)n >= size - k)
             return -1;
         k += (size_t)n;
@@ -215,10 +206,8 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
         /* MINE: a machine value expanded, at most a Library's length
          * (audit_libraries.c's LIBRARY_MAX, 1023 bytes). */
         char setup[300], mine[1024];
-        setup_value(setup, sizeof setup, env_vars[use].as, windows,
-                    mode & RT_EXPAND_MACHINE ? rt_audit_system_drive(tree)
-                                             : 'C');
-        const char *as = setup;
+        snprintf(setup, sizeof setup, "C:\\%s", windows);
+        const char *as = env_vars[use].as ? env_vars[use].as : setup;
         const struct rt_audit_env *def =
             mode & RT_EXPAND_MACHINE ? defined(tree, env_vars[use].var) : NULL;
         if (def) {
@@ -237,6 +226,8 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
                 return r;
             as = mine;
         }
+        x->setup_drive |= k == 0 && !def && isalpha((unsigned char)as[0]) &&
+                          as[1] == ':';
         k += (size_t)snprintf(out + k, size - k, "%s", as);
         if (k >= size)
             return -1;

@@ -30,6 +30,10 @@ struct rt_env_expansion {
     int unjudged;
     char var[64];
     const char *where, *why;
+    /* The drive letter OUT begins with is setup's (%SystemRoot%,
+     * %SystemDrive%, %ProgramFiles% as setup writes them): the system
+     * drive's, the tree's, whatever letter the machine gives it. */
+    int setup_drive;
 };
 
 /* LIB with every known %VAR% replaced wherever it stands into OUT (SIZE
@@ -42,9 +46,12 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
                           const char *windows, const char *lib, char *out,
                           size_t size, int mode, struct rt_env_expansion *x);
 
-/* The letter of the drive TREE's machine runs from: its Environment
- * key's SystemDrive where that is a drive letter alone ("D:"), else C,
- * where setup puts Windows. */
-char rt_audit_system_drive(const struct rt_audit_tree *tree);
+/* The machine value of TREE that names a system drive other than C:
+ * (the Environment key's SystemDrive, setup's SystemRoot below
+ * SOFTWARE), or NULL: where one does, which volume a drive letter names
+ * on that machine is not known offline (review 50 R50-6, review 51
+ * R51-1: a value the disk's author writes renames no volume). */
+const struct rt_audit_env *rt_audit_other_drive(
+    const struct rt_audit_tree *tree);
 
 #endif

@@ -79,7 +79,6 @@ struct libaudit {
     int refused;         /* a look-up met a link or special file (1),
                             or two names differing only in case (2) */
     int folder;          /* a Library looked for was a folder */
-    char drive;          /* the tree's drive letter on its machine */
 };
 
 #define ADD(a, ...)                                                           \
@@ -123,6 +122,10 @@ struct lib_path {
      * forms them; TYPED is REST as it was before. */
     int by_prefix;
     char typed[LIBRARY_MAX + 1];
+    /* A drive letter the Library names where the machine says its system
+     * drive is another than C: (that value): which volume it is there is
+     * not known. */
+    const struct rt_audit_env *other_drive;
 };
 
 static void copy_rest(struct lib_path *p, const char *s)
@@ -279,8 +282,8 @@ static void resolve_short(struct libaudit *a, struct lib_path *p)
                 } else {
                     p->unresolved = 1;
                     if (!k && *m.writable)
-                        snprintf(p->may_be, sizeof p->may_be, "%c:\\%s",
-                                 a->drive, m.writable);
+                        snprintf(p->may_be, sizeof p->may_be, "C:\\%s",
+                                 m.writable);
                 }
             }
         }
@@ -339,14 +342,29 @@ static void classify(struct libaudit *a, const char *lib, int mode,
                         (x[1] == '\\' || x[1] == '/'))) {
         p->where = LIB_OTHER_DRIVE;   /* an unknown variable, UNC, \\?\ */
         copy_rest(p, x);
+    } else if (isalpha((unsigned char)x[0]) && x[1] == ':' &&
+               !is_sep(x[2]) && x[2]) {
+        /* "C:Windows\x.dll": against the reading process's current
+         * folder on that drive (review 51 R51-3: judged as C:\Windows). */
+        p->where = LIB_RELATIVE;
+        copy_rest(p, x);
     } else if (isalpha((unsigned char)x[0]) && x[1] == ':') {
-        /* The system drive's letter, the machine's (review 50 R50-6: C:
-         * was the tree where the machine's SystemDrive is D:). */
-        p->where = toupper((unsigned char)x[0]) == a->drive ? LIB_DRIVE
-                                                            : LIB_OTHER_DRIVE;
+        /* Setup's letter is the tree's, whatever the machine calls it;
+         * any other is not known where the machine says its system drive
+         * is not C: (review 51 R51-1). */
+        p->other_drive = p->env.setup_drive ? NULL
+                                            : rt_audit_other_drive(a->tree);
+        p->where = p->env.setup_drive ||
+                           (!p->other_drive &&
+                            toupper((unsigned char)x[0]) == 'C')
+                       ? LIB_DRIVE
+                       : LIB_OTHER_DRIVE;
         copy_rest(p, x + 2);
     } else if (x[0] == '\\' || x[0] == '/') {
-        p->where = LIB_DRIVE;         /* the current drive: the system's */
+        /* The current drive: the system's, as every service and nearly
+         * every reader runs there (a reader started on another drive
+         * resolves it there: review 51 R51-3, left). */
+        p->where = LIB_DRIVE;
         copy_rest(p, x);
     } else {
         p->where = strpbrk(x, "\\/") ? LIB_RELATIVE : LIB_BARE;
@@ -418,7 +436,7 @@ static void windows_place(const struct libaudit *a, struct lib_path *p)
     const char *place =
         rt_audit_writable_in_windows(p->unresolved ? p->rest : typed, 1);
     if (place)
-        snprintf(p->may_be, sizeof p->may_be, "%c:\\%s\\%s", a->drive,
+        snprintf(p->may_be, sizeof p->may_be, "C:\\%s\\%s",
                  windows_name(a), place);
 }
 
@@ -544,9 +562,9 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
     if (p->where == LIB_DRIVE && a->tree->root_unheld) {
         ADD(a, "library-unchecked", RT_AUDIT_INFO, NULL, NULL,
             "check the file on the machine itself",
-            "%s: Library %s: %c:\\%s is not looked up, as %s; whether it "
-            "exists is not checked offline", s->name, s->library, a->drive,
-            p->rest, a->tree->root_unheld);
+            "%s: Library %s: C:\\%s is not looked up, as %s; whether it "
+            "exists is not checked offline", s->name, s->library, p->rest,
+            a->tree->root_unheld);
         return;
     }
     if (p->unresolved) {
@@ -597,17 +615,16 @@ static void check_file(struct libaudit *a, const struct rt_service_info *s,
             dll_at(a, "Program Files (x86)\\%s%s", after_first(p->rest), ""))
             ADD(a, "library-only-in-program-files-x86", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_WOW64_64, CHECK_FILE,
-                "%s: Library %s: %c:\\%s is not in the tree, but %c:\\Program "
+                "%s: Library %s: C:\\%s is not in the tree, but C:\\Program "
                 "Files (x86)\\%s is, where %%ProgramFiles%% leads 32-bit "
-                "processes only", s->name, s->library, a->drive, p->rest,
-                a->drive, after_first(p->rest));
+                "processes only", s->name, s->library, p->rest,
+                after_first(p->rest));
         else if (!dll_at(a, "%s%s", "", p->rest) &&
-                 !unchecked_by_link(a, s, (char[]){a->drive, ':', '\0'},
-                                    p->rest))
+                 !unchecked_by_link(a, s, "C:", p->rest))
             ADD(a, "library-not-found", RT_AUDIT_WARNING, NULL,
                 SYMPTOM_NOT_LOADED, CHECK_FILE,
-                "%s: Library %s: %c:\\%s is not in the tree%s", s->name,
-                s->library, a->drive, p->rest, folder_note(a));
+                "%s: Library %s: C:\\%s is not in the tree%s", s->name,
+                s->library, p->rest, folder_note(a));
         return;
     }
     if (!sub || (in32 && in64) || (!in32 && !in64))
@@ -662,10 +679,10 @@ static void resolved_note(const struct libaudit *a, const char *lib,
 {
     char full[1400];
     if (p->where == LIB_WINDOWS)
-        snprintf(full, sizeof full, "%c:\\%s%s%s", a->drive,
-                 windows_name(a), *p->rest ? "\\" : "", p->rest);
+        snprintf(full, sizeof full, "C:\\%s%s%s", windows_name(a),
+                 *p->rest ? "\\" : "", p->rest);
     else if (p->where == LIB_DRIVE)
-        snprintf(full, sizeof full, "%c:\\%s", a->drive, p->rest);
+        snprintf(full, sizeof full, "C:\\%s", p->rest);
     else
         full[0] = '\0';
     if (*full && strcasecmp(full, lib))
@@ -821,6 +838,14 @@ static int said_unjudged(struct libaudit *a, const struct rt_service_info *s,
             "expanded: where it leads is not checked (it begins "
             "%.60s...)", s->name, strlen(s->library), LIBRARY_MAX,
             s->library);
+    else if (p->other_drive)
+        ADD(a, "library-variable-unjudged", RT_AUDIT_WARNING, NULL,
+            SYMPTOM_UNJUDGED, CHECK_UNJUDGED,
+            "%s: Library %s names a drive letter, and the machine says its "
+            "system drive is not C: (%s is %s): which volume each letter "
+            "names there is not known offline, so where the Library leads "
+            "is not checked", s->name, s->library, p->other_drive->where,
+            p->other_drive->value);
     else if (p->env.unjudged && p->env.where)
         ADD(a, "library-variable-unjudged", RT_AUDIT_WARNING, NULL,
             SYMPTOM_UNJUDGED, CHECK_UNJUDGED,
@@ -835,7 +860,7 @@ static int said_unjudged(struct libaudit *a, const struct rt_service_info *s,
             "Environment, or the loading program's own) decides where the "
             "Library leads, which is not checked",
             s->name, s->library, p->env.var);
-    return p->too_long || p->env.unjudged;
+    return p->too_long || p->env.unjudged || p->other_drive;
 }
 
 int rt_audit_libraries(const struct rt_database *db,
@@ -843,8 +868,7 @@ int rt_audit_libraries(const struct rt_database *db,
                        struct rt_findings *out)
 {
     struct libaudit a = {db, tree, out, 0, 0, 0, 0,
-                         rt_short_names_new(tree), 0, 0,
-                         rt_audit_system_drive(tree)};
+                         rt_short_names_new(tree), 0, 0};
     if (!a.shorts)
         return -1;
     if (tree && tree->exists) {

@@ -166,6 +166,11 @@ static const struct machine_var {
      NULL},
     {"%systemdrive%", IN_ENVIRONMENT("SystemDrive"), NULL, NULL, NULL, 1,
      NULL, NULL},
+    /* No variable: the drive letter setup gave the system (review 51
+     * R51-1: another than C: makes every drive letter one not known). */
+    {RT_AUDIT_SETUP_ROOT, NULL, NULL,
+     IN_SOFTWARE("Microsoft\\Windows NT\\CurrentVersion", "SystemRoot"), 1,
+     NULL, NULL},
 };
 enum { N_MACHINE_VARS = sizeof machine_vars / sizeof *machine_vars };
 

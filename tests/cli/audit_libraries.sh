@@ -275,4 +275,16 @@ jq -e '[.findings[] | .id + " " + .message |
                test("^library-variable-unjudged PerfOS: .*%windir%, whose value .*Environment.windir. is not set"))] |
         length == 2' "$OUT" >/dev/null ||
     fail "the Environment key's SystemRoot, no windir: $(cat "$OUT")"
+# Setup's SystemRoot on another drive (D:\Windows): a drive letter a
+# Library names is not known there (review 51 R51-1), setup's places
+# stay the tree's.
+printf '%s\n' 'cd \Microsoft\Windows NT\CurrentVersion' 'setval 1' \
+    SystemRoot 'string:D:\Windows' commit >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SW" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not set SystemRoot"
+perf_set TapiSrv 'C:\Windows\System32\tapiperf.dll'
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
+        select(test("^TapiSrv: .*system drive is not C: .*CurrentVersion.SystemRoot is D:.Windows"))] |
+        length == 1' "$OUT" >/dev/null ||
+    fail "setup's SystemRoot on D:: $(cat "$OUT")"
 echo "audit_libraries: ok"

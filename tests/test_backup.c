@@ -330,7 +330,8 @@ static void test_backup_leaves_out_what_reads_back_otherwise(void **state)
         {"a\xE2\x80\xA8" "42=c", 0},         {"a\n\xC2\xA0" "42=c", 0},
         {"a\n\xEF\xBB\xBF" "42=c", 0},      {"a\n\xE3\x80\x80" "42=c", 0},
         {"a\n42 is c=d", 1}, {"a\nsee 42=c", 1}, {"a\n\xC2", 1},
-        {"42=c", 1},
+        {"42=c", 1},       {"a\n\x1A[P]", 0}, {"a\n\x1F" "42=c", 0},
+        {"a\n\xE1\x9A\x80" "42=c", 0},
     };
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         size_t n = strlen(texts[i].text);

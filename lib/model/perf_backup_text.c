@@ -21,13 +21,15 @@ static size_t line_break_at(const char *p, const char *end)
 }
 
 /* The length of the blank at P (before END) as any reader may trim it:
- * space, tab, NBSP, U+2000 to U+200B, U+202F, U+205F, U+3000, BOM; 0
- * when none. */
+ * space, tab, ^Z, FS to US, NBSP, U+1680, U+180E, U+2000 to U+200B,
+ * U+202F, U+205F, U+3000, BOM; 0 when none. */
 static size_t lenient_blank_at(const char *p, const char *end)
 {
     const unsigned char *u = (const unsigned char *)p;
     size_t left = (size_t)(end - p);
-    if (*u == ' ' || *u == '\t')
+    /* ^Z too, which Windows' profile reader counts a blank (a DOS end of
+     * file: review 51 R51-6), and the C library's other spaces. */
+    if (*u == ' ' || *u == '\t' || *u == 0x1A || (*u >= 0x1C && *u <= 0x1F))
         return 1;
     if (*u == 0xC2 && left >= 2 && u[1] == 0xA0)
         return 2;
@@ -39,7 +41,7 @@ static size_t lenient_blank_at(const char *p, const char *end)
         (u[2] & 0xC0) != 0x80)
         return 0;
     return (c >= 0x2000 && c <= 0x200B) || c == 0x202F || c == 0x205F ||
-                   c == 0x3000 || c == 0xFEFF
+                   c == 0x3000 || c == 0xFEFF || c == 0x1680 || c == 0x180E
                ? 3 : 0;
 }
 

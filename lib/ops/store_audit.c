@@ -245,7 +245,7 @@ static int machine_value(struct rt_store *s, const struct machine_var *m,
     const char *wheres[3] = {m->env_where, m->where, m->alt_where};
     /* The place setup writes the variable at: SOFTWARE's where it has
      * one, the Environment key's for the rest. */
-    int setup_place = m->key ? 1 : 0, unset = 0, have = 0;
+    int setup_place = m->key ? 1 : 0, unset = 0, have = 0, gone = 0;
     struct rt_audit_env got = {0};
     for (int place = 0; place < 3; place++) {
         if (!keys[place] || !names[place])
@@ -256,6 +256,7 @@ static int machine_value(struct rt_store *s, const struct machine_var *m,
                               wheres[place], &cur, &key_there);
         if (r == 0) {
             unset |= place == setup_place && key_there && !m->system_set;
+            gone |= place == setup_place && !key_there && !m->system_set;
             continue;
         }
         if (r > 0 && !cur.problem && have &&
@@ -280,6 +281,32 @@ static int machine_value(struct rt_store *s, const struct machine_var *m,
         have = 1;
         if (got.problem)
             break;
+    }
+    /* The key itself taken away where its parent is there (review 51
+     * R51-2: a real machine's Session Manager without Environment). */
+    const char *parent = setup_place ? "Microsoft\\Windows"
+                                     : "Control\\Session Manager";
+    int parent_there = 0;
+    if (!have && !unset && gone) {
+        struct rt_value v = {0};
+        struct rt_error e = {0};
+        int present = -1;
+        if (s->ops->read_machine(s, !setup_place, parent, "\x01", &v,
+                                 &present, &e) == 0 && present > 0)
+            rt_value_free(&v);
+        else if (e.code == RT_ERR_NOT_ENOUGH_MEMORY)
+            return -1;
+        parent_there = present >= 0;
+    }
+    if (!have && parent_there) {
+        char *problem = NULL;
+        if (asprintf(&problem, "is not set, and its key is not there though "
+                     "%s is: Windows leaves the variable unexpanded",
+                     parent) < 0)
+            return -1;
+        got = (struct rt_audit_env){m->var, NULL, 0, wheres[setup_place],
+                                    problem};
+        have = 1;
     }
     if (!have && unset) {
         char *problem = strdup("is not set, though its key is: Windows "

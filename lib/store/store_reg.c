@@ -268,6 +268,10 @@ static int reg_read_machine(struct rt_store *s, int system, const char *key,
                                 "control set this store does not read",
                                 rs(s)->shown, name, key, set);
         }
+        /* The key there without it: the machine's, as CurrentControlSet's
+         * would be (review 51 R51-5: setup's value was taken). */
+        if (k && *present < 0)
+            *present = 0;
     }
     return 0;
 }

@@ -243,6 +243,10 @@ reg_windir "$TMPDIR/m8.reg" "$TMPDIR/m10.reg" ControlSet001 'C:\\Windows' \
 reg_windir "$TMPDIR/m0.reg" "$TMPDIR/m11.reg" CurrentControlSet 'C:\\Temp' \
     library-variable-unjudged '^PerfOS: .*%windir%, whose value .*windir. is not set' \
     "a .reg store's Environment key without windir" TEMP
+# ... under ControlSet001, where reg import writes it (review 51 R51-5).
+reg_windir "$TMPDIR/m0.reg" "$TMPDIR/m12.reg" ControlSet001 'C:\\Temp' \
+    library-variable-unjudged '^PerfOS: .*%windir%, whose value .*windir. is not set' \
+    "a .reg store's ControlSet001 Environment key without windir" TEMP
 # windir in two letter cases (R48-2: the first judged, where Windows'
 # session manager, setting each in turn, ends with the last), and a
 # Library through a variable regtool does not know, which the machine's
@@ -287,4 +291,14 @@ jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
         select(test("^TapiSrv: .*system drive is not C: .*CurrentVersion.SystemRoot is D:.Windows"))] |
         length == 1' "$OUT" >/dev/null ||
     fail "setup's SystemRoot on D:: $(cat "$OUT")"
+# The Environment key taken away where Session Manager is there, a real
+# machine's (review 51 R51-2: %windir% judged at setup's C:\Windows).
+printf '%s\n' 'cd \ControlSet001\Control\Session Manager\Environment' 'del' commit \
+    >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not delete Environment"
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
+        select(test("^PerfOS: .*%windir%, whose value .* is not set, and its key is not there though Control.Session Manager is"))] |
+        length == 1' "$OUT" >/dev/null ||
+    fail "Session Manager without Environment: $(cat "$OUT")"
 echo "audit_libraries: ok"

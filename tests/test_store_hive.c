@@ -909,6 +909,22 @@ static void flip_environment_hash(struct rt_regf *h, uint32_t env)
     list[8] ^= 1;
 }
 
+/* Swaps the first two entries (and their hashes) of KEY's subkey list,
+ * one lh leaf. */
+static void swap_first_two_subkeys(struct rt_regf *h, uint32_t key)
+{
+    uint32_t len, list_len;
+    uint8_t *nk, *list, entry[8];
+    assert_int_equal(regf_nk(h, key, &nk, &len), 0);
+    assert_int_equal(regf_cell(h, regf_le32(nk + NK_SUBLIST), "subkey list",
+                               &list, &list_len), 0);
+    assert_memory_equal(list, "lh", 2);
+    assert_true(regf_le16(list + 2) >= 2);
+    memcpy(entry, list + 4, 8);
+    memmove(list + 4, list + 12, 8);
+    memcpy(list + 12, entry, 8);
+}
+
 /* Reads NAME of the control set's Session Manager\Environment through
  * the store of C: 0 and *PRESENT, or -1 with E's words in WHY. */
 static int read_environment(struct fixture_ctx *c, const char *name,
@@ -1002,6 +1018,24 @@ static void machine_values_read_only_where_windows_reads_them(void **state)
     assert_non_null(strstr(why, "Environment is listed beside a hash"));
     assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
     flip_environment_hash(h, env);
+    /* Session Manager's list out of Windows' order, each hash right
+     * (review 51 R51-7: Windows' binary search misses Environment). */
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "ControlSet001\\Control\\Session Manager",
+                                    &key), 0);
+    uint32_t zzz;
+    assert_int_equal(rt_regf_key_create(h, key, "Zzz", &zzz), 0);
+    swap_first_two_subkeys(h, key);
+    assert_int_equal(rt_regf_save_as(h, path), 0);
+    rt_regf_close(h);
+    assert_int_equal(
+        read_environment(c, "windir", &present, why, sizeof why), -1);
+    assert_non_null(strstr(why, "out of Windows' order"));
+    assert_int_equal(rt_regf_open(path, RT_REGF_WRITE, &h, err, sizeof err), 0);
+    assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
+                                    "ControlSet001\\Control\\Session Manager",
+                                    &key), 0);
+    swap_first_two_subkeys(h, key);
     assert_int_equal(rt_regf_lookup(h, rt_regf_root(h),
                                     "ControlSet001\\Control", &key), 0);
     assert_int_equal(rt_regf_key_create(h, key, "SESSION MANAGES", &key), 0);

@@ -319,6 +319,36 @@ static int hinted_in(struct rt_regf *h, uint32_t list, uint32_t child,
     return 0;
 }
 
+/* Whether KEY's subkeys are listed in Windows' (upper-case) order, which
+ * its look-up searches them by: *ORDERED. 0, or an error code. */
+static int in_order(struct rt_regf *h, uint32_t key, int *ordered)
+{
+    uint32_t *subs;
+    size_t n;
+    int rc = regf_subkey_list(h, key, &subs, &n);
+    if (rc)
+        return rc;
+    uint16_t *prev = NULL;
+    size_t prevn = 0;
+    *ordered = 1;
+    for (size_t i = 0; i < n && *ordered && !rc; i++) {
+        uint16_t *name;
+        size_t nn;
+        if ((rc = regf_nk_name16(h, subs[i], &name, &nn)))
+            break;
+        for (size_t k = 0; k < nn; k++)
+            name[k] = rt_upcase16(name[k]);
+        if (prev && regf_name_cmp16(prev, prevn, name, nn) > 0)
+            *ordered = 0;
+        free(prev);
+        prev = name;
+        prevn = nn;
+    }
+    free(prev);
+    free(subs);
+    return rc;
+}
+
 int rt_regf_subkey_hinted(struct rt_regf *h, uint32_t parent, uint32_t child,
                           int *hinted)
 {
@@ -328,11 +358,16 @@ int rt_regf_subkey_hinted(struct rt_regf *h, uint32_t parent, uint32_t child,
     *hinted = 0;
     if (rc)
         return rc;
-    int found = 0;
+    int found = 0, ordered = 1;
     if (regf_le32(nk + NK_NSUB) == 0)
         return 0;
-    return hinted_in(h, regf_le32(nk + NK_SUBLIST), child, 1, &found,
-                     hinted);
+    rc = hinted_in(h, regf_le32(nk + NK_SUBLIST), child, 1, &found, hinted);
+    /* A list out of order hides a key from Windows' binary search as a
+     * wrong hash does (review 51 R51-7). */
+    if (!rc && *hinted && (rc = in_order(h, parent, &ordered)) == 0 &&
+        !ordered)
+        *hinted = 0;
+    return rc;
 }
 
 int regf_subkey_list(struct rt_regf *h, uint32_t key, uint32_t **keys,

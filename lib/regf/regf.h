@@ -120,10 +120,12 @@ int rt_regf_key_class(struct rt_regf *h, uint32_t key, char **cls);
 /* Subkeys in stored (sorted) order, as a malloc'd array. */
 int rt_regf_subkeys(struct rt_regf *h, uint32_t key, uint32_t **keys,
                     size_t *n);
-/* Whether PARENT's subkey list holds, beside its entry for CHILD, the
- * hash (lh) or hint (lf) of CHILD's name, as Windows' lookup compares
- * before the name: *HINTED 0 when not (Windows passes the entry over)
- * or when CHILD is not listed; an li list holds none, 1. */
+/* Whether Windows' look-up finds CHILD in PARENT's subkey list: the list
+ * holds, beside its entry, the hash (lh) or hint (lf) of CHILD's name,
+ * which the look-up compares before the name (an li list holds none),
+ * and the list is in Windows' upper-case order, which it searches by.
+ * *HINTED 0 when not (Windows passes the entry over) or when CHILD is
+ * not listed. */
 int rt_regf_subkey_hinted(struct rt_regf *h, uint32_t parent, uint32_t child,
                           int *hinted);
 

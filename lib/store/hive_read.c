@@ -707,8 +707,9 @@ int hive_read_machine(struct rt_store *st, int system, const char *key,
     if (h > 0)
         return rt_error_set(e, RT_ERR_BADDB,
                             "%s\\%s is listed beside a hash that is not its "
-                            "name's, which Windows' lookup passes over: "
-                            "which key Windows reads there is not known",
+                            "name's, or in a list out of Windows' order, "
+                            "where Windows' look-up passes it over: which "
+                            "key Windows reads there is not known",
                             hive, way);
     if (get_value(hf, path, name, out, present, e) != 0)
         return -1;

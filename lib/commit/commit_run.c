@@ -197,6 +197,36 @@ static int reservations_add(struct reservations *rv, const char *path)
  * the space its growth needs is reserved (the files in RV). *GROWTH gets
  * the bytes. A commit that cannot be finished is never started; a
  * refusal here gives back what it reserved. */
+/* The folder PATH goes in, or the nearest above it that is there (one
+ * the commit makes folders in), takes a file the commit makes, renames
+ * or removes there: an immutable or append-only one does not, and a
+ * commit would pass its point into a write that cannot be made (review
+ * 51 R51-4: an immutable INF, the journal left for every later writer).
+ * A dry run (DRY) refuses only that, as journal_folder_ok. 0, or -1
+ * with E set. */
+static int target_folder_ok(const char *path, int dry, struct rt_error *e)
+{
+    char *dir = rt_os_folder_of(path);
+    while (dir && !rt_os_is_dir(dir)) {
+        char *up = rt_os_folder_of(dir);
+        int top = up && !strcmp(up, dir);
+        free(dir);
+        dir = up;
+        if (top)
+            break;
+    }
+    if (!dir)
+        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
+    int r = rt_os_folder_takes_files(dir);
+    int err = errno;
+    free(dir);
+    if (r == 0 || (dry && err != EPERM))
+        return 0;
+    return rt_error_set(e, rt_error_code_for_errno(err),
+                        "%s: %s; nothing was written", path,
+                        rt_os_strerror(err));
+}
+
 static int preflight(const struct rt_commit *c, uint64_t *growth,
                      uint64_t *later, unsigned *mode,
                      struct reservations *rv, struct rt_error *e)
@@ -213,6 +243,10 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
         if (rt_journal_full_path(path, sizeof path, c->base, file) != 0)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
                                 file);
+        if (target_folder_ok(path, 0, e) != 0) {
+            reservations_release(rv);
+            return -1;
+        }
         int created = !rt_os_exists(path);
         /* A file in folders the commit makes from its commit point on
          * (an INF copy): nothing to open or reserve before. Fresh bytes
@@ -588,7 +622,8 @@ static int check_paths(const struct rt_commit *c, struct rt_error *e)
         if (rt_journal_full_path(path, sizeof path, c->base, c->v[i].file))
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
                                 c->v[i].file);
-        if (rt_commit_check_path(path, e) != 0)
+        if (target_folder_ok(path, 1, e) != 0 ||
+            rt_commit_check_path(path, e) != 0)
             return -1;
     }
     return 0;

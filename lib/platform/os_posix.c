@@ -487,15 +487,15 @@ int rt_os_folder_takes_files(const char *dir)
     } else if (kernel) {
         err = EACCES;
         why = "is on one of the kernel's file systems (proc, sysfs)";
-    } else if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) != 0) {
-        err = errno;
-        why = "cannot be written by this user";
     } else if (fd_attributes(fd, "", AT_EMPTY_PATH) &
                (FD_IMMUTABLE | FD_APPEND)) {
         /* Root may write it, but no entry of it may be renamed or removed
          * (review 46 R46-2: a patch refused only after the commit). */
         err = EPERM;
         why = "is immutable or append-only (chattr +i, +a)";
+    } else if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) != 0) {
+        err = errno;
+        why = "cannot be written by this user";
     }
     close(fd);
     if (!err)

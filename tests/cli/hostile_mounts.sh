@@ -393,6 +393,18 @@ if chattr +i "$TMPDIR/imm.reg" 2>/dev/null && chattr +a "$TMPDIR/ap" 2>/dev/null
     done
     chattr -a "$T/Windows/System32/config"
     expect_same_tree "$T" "$TMPDIR/t.state" "install into an append-only config folder changed the tree"
+    # Nor one the commit writes an INF copy below (review 51 R51-4: the
+    # commit passed its point and stopped there).
+    mkdir -p "$T/Windows/INF"
+    tree_state "$T" >"$TMPDIR/t.state"
+    chattr +i "$T/Windows/INF"
+    for run in --dry-run ""; do
+        # shellcheck disable=SC2086
+        expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS $run "$INI"
+        expect_grep "INF/TransferPerf/0009/transfer.ini: .*INF is immutable or append-only .*; nothing was written" "$ERR"
+    done
+    chattr -i "$T/Windows/INF"
+    expect_same_tree "$T" "$TMPDIR/t.state" "install below an immutable INF folder changed the tree"
     TREE_IGNORE=
     rm "$T/Windows/System32/config/regtool.lock"
 else

@@ -202,8 +202,8 @@ static int reservations_add(struct reservations *rv, const char *path)
  * or removes there: an immutable or append-only one does not, and a
  * commit would pass its point into a write that cannot be made (review
  * 51 R51-4: an immutable INF, the journal left for every later writer).
- * A dry run (DRY) refuses only that, as journal_folder_ok. 0, or -1
- * with E set. */
+ * A dry run (DRY) refuses only that (one on read-only media shows its
+ * plan). 0, or -1 with E set. */
 static int target_folder_ok(const char *path, int dry, struct rt_error *e)
 {
     char *dir = rt_os_folder_of(path);
@@ -448,17 +448,7 @@ static int apply_sealed(const struct rt_commit *c, struct rt_journal *j,
 static int journal_folder_ok(const struct rt_commit *c, int dry,
                              struct rt_error *e)
 {
-    char *dir = rt_os_folder_of(c->journal);
-    if (!dir)
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    int r = rt_os_folder_takes_files(dir);
-    int err = errno;
-    free(dir);
-    if (r == 0 || (dry && err != EPERM))
-        return 0;
-    return rt_error_set(e, rt_error_code_for_errno(err),
-                        "%s: %s; nothing was written", c->journal,
-                        rt_os_strerror(err));
+    return target_folder_ok(c->journal, dry, e);
 }
 
 /* rt_commit_run with J, the commit's records as a journal read back. */

@@ -379,32 +379,35 @@ if chattr +i "$TMPDIR/imm.reg" 2>/dev/null && chattr +a "$TMPDIR/ap" 2>/dev/null
     chattr -i "$TMPDIR/imm.reg"
     chattr -a "$TMPDIR/ap"
     expect_same_tree "$T" "$TMPDIR/t.state" "install --emit-reg onto an immutable output changed the tree"
+    # flag_refused FLAG FOLDER PATTERN WHAT: with chattr FLAG on FOLDER
+    # (of the tree), install and its dry run exit 3, saying PATTERN, the
+    # tree as it was.
+    flag_refused() {
+        tree_state "$T" >"$TMPDIR/t.state"
+        chattr "+$1" "$T/$2"
+        for run in --dry-run ""; do
+            # shellcheck disable=SC2086
+            expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS $run "$INI"
+            expect_grep "$3" "$ERR"
+        done
+        chattr "-$1" "$T/$2"
+        expect_same_tree "$T" "$TMPDIR/t.state" "$4"
+    }
     # An append-only config folder takes the journal but never lets it
     # go: refused before anything is written, the dry run too (review 49
     # R49-4: the commit passed its point, could not finish, and every
     # later writer stopped on it).
     # (The writer's lock, taken before, stays: a run's lock always does.)
     TREE_IGNORE=regtool.lock
-    chattr +a "$T/Windows/System32/config"
-    for run in --dry-run ""; do
-        # shellcheck disable=SC2086
-        expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS $run "$INI"
-        expect_grep "regtool.journal: .*config is immutable or append-only .*; nothing was written" "$ERR"
-    done
-    chattr -a "$T/Windows/System32/config"
-    expect_same_tree "$T" "$TMPDIR/t.state" "install into an append-only config folder changed the tree"
+    flag_refused a Windows/System32/config \
+        "regtool.journal: .*config is immutable or append-only .*; nothing was written" \
+        "install into an append-only config folder changed the tree"
     # Nor one the commit writes an INF copy below (review 51 R51-4: the
     # commit passed its point and stopped there).
     mkdir -p "$T/Windows/INF"
-    tree_state "$T" >"$TMPDIR/t.state"
-    chattr +i "$T/Windows/INF"
-    for run in --dry-run ""; do
-        # shellcheck disable=SC2086
-        expect_exit 3 "$REGTOOL" --store "hive:$T" install $CS $run "$INI"
-        expect_grep "INF/TransferPerf/0009/transfer.ini: .*INF is immutable or append-only .*; nothing was written" "$ERR"
-    done
-    chattr -i "$T/Windows/INF"
-    expect_same_tree "$T" "$TMPDIR/t.state" "install below an immutable INF folder changed the tree"
+    flag_refused i Windows/INF \
+        "INF/TransferPerf/0009/transfer.ini: .*INF is immutable or append-only .*; nothing was written" \
+        "install below an immutable INF folder changed the tree"
     TREE_IGNORE=
     rm "$T/Windows/System32/config/regtool.lock"
 else

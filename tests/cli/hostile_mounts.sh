@@ -408,6 +408,11 @@ if chattr +i "$TMPDIR/imm.reg" 2>/dev/null && chattr +a "$TMPDIR/ap" 2>/dev/null
     flag_refused i Windows/INF \
         "INF/TransferPerf/0009/transfer.ini: .*INF is immutable or append-only .*; nothing was written" \
         "install below an immutable INF folder changed the tree"
+    # A file the commit rewrites in place, immutable: refused by the dry
+    # run as by the run (review 52 R52-6: the dry run said nothing).
+    flag_refused i Windows/System32/PerfStringBackup.INI \
+        "PerfStringBackup.INI.*immutable or append-only" \
+        "install over an immutable PerfStringBackup.INI changed the tree"
     TREE_IGNORE=
     rm "$T/Windows/System32/config/regtool.lock"
 else

@@ -1194,6 +1194,18 @@ static void another_system_drive_leaves_drive_letters_unjudged(void **state)
             assert_false(said(&f, "library-outside-system-dirs", ""));
             rt_findings_free(&f);
         }
+    /* windir=%SystemRoot%, as Windows' own Environment key holds it, is
+     * the tree's Windows folder whatever its letter (review 52 R52-4). */
+    const struct rt_audit_env windir[] = {
+        {RT_AUDIT_SETUP_ROOT, "D:\\Windows", 0, "S\\SystemRoot", NULL},
+        {"%windir%", "%SystemRoot%", 0, "E\\windir", NULL},
+    };
+    struct rt_findings f;
+    run_env(windir, 2, "%windir%\\System32\\x.dll", 0, &f);
+    if (f.n)
+        show(&f);
+    assert_int_equal(f.n, 0);
+    rt_findings_free(&f);
 }
 
 /* A drive-relative Library ("C:Windows\x.dll") resolves against the
@@ -1208,9 +1220,12 @@ static void drive_relative_libraries_are_relative(void **state)
     for (size_t i = 0; i < 3; i++) {
         struct rt_findings f;
         run_env(NULL, 0, libs[i], 0, &f);
-        if (!said(&f, "library-relative", "is a relative path"))
+        if (!said(&f, "library-relative", "is a relative path") ||
+            said(&f, "library-stream", ""))
             show(&f);
         assert_true(said(&f, "library-relative", "is a relative path"));
+        /* The drive's colon is no stream's (review 52 R52-5). */
+        assert_false(said(&f, "library-stream", ""));
         rt_findings_free(&f);
     }
 }

@@ -332,6 +332,11 @@ static void test_backup_leaves_out_what_reads_back_otherwise(void **state)
         {"a\n42 is c=d", 1}, {"a\nsee 42=c", 1}, {"a\n\xC2", 1},
         {"42=c", 1},       {"a\n\x1A[P]", 0}, {"a\n\x1F" "42=c", 0},
         {"a\n\xE1\x9A\x80" "42=c", 0},
+        /* Any script's digits (review 52 R52-2): fullwidth, Arabic-Indic,
+         * a fullwidth sign; a fullwidth letter is none. */
+        {"a\n\xEF\xBC\x94\xEF\xBC\x92=c", 0}, {"a\n\xD9\xA4\xD9\xA2=c", 0},
+        {"a\n\xE3\x80\x80\xEF\xBC\x91\xEF\xBC\x90=X", 0},
+        {"a\n\xEF\xBC\x8B" "42=c", 0}, {"a\n\xEF\xBC\xA1=c", 1},
     };
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         size_t n = strlen(texts[i].text);

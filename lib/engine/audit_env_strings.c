@@ -122,14 +122,17 @@ static int names_variable(const char *s)
  * names another variable, known or not (one the Environment key defines
  * too: review 48 R48-5), or a REG_SZ names any (Windows does not expand
  * it), or the key's SystemRoot or SystemDrive it uses is not taken whole
- * (*BLAME that one), with *WHY set. */
+ * (*BLAME that one), with *WHY set. *SETUP_START 1 when OUT begins with
+ * setup's %SystemRoot% or %SystemDrive%, the system drive's letter
+ * (review 52 R52-4: windir=%SystemRoot% on a machine set up on D:). */
 static int expand_value(const struct rt_audit_tree *tree, const char *windows,
                         const struct rt_audit_env *def, char *out,
                         size_t size, const char **why,
-                        const struct rt_audit_env **blame)
+                        const struct rt_audit_env **blame, int *setup_start)
 {
     const char *v = def->value;
     *blame = def;
+    *setup_start = 0;
     size_t k = 0;
     while (*v && k + 1 < size) {
         size_t i = env_var_at(v);
@@ -148,6 +151,7 @@ static int expand_value(const struct rt_audit_tree *tree, const char *windows,
             *why = sys->problem ? sys->problem : SETS_WITH_VARIABLE;
             return -2;
         }
+        *setup_start |= k == 0 && !(sys && sys != def);
         int n = sys && sys != def
                     ? snprintf(out + k, size - k, "%s", sys->value)
                 : env_vars[i].as
@@ -210,12 +214,14 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
         const char *as = env_vars[use].as ? env_vars[use].as : setup;
         const struct rt_audit_env *def =
             mode & RT_EXPAND_MACHINE ? defined(tree, env_vars[use].var) : NULL;
+        int setup_start = !def && isalpha((unsigned char)as[0]) &&
+                          as[1] == ':';
         if (def) {
             const char *why = def->problem;
             const struct rt_audit_env *blame = def;
             int r = why ? -2
                         : expand_value(tree, windows, def, mine, sizeof mine,
-                                       &why, &blame);
+                                       &why, &blame, &setup_start);
             if (r == -2) {
                 x->unjudged = 1;
                 snprintf(x->var, sizeof x->var, "%s", blame->var);
@@ -226,8 +232,7 @@ int rt_expand_env_strings(const struct rt_audit_tree *tree,
                 return r;
             as = mine;
         }
-        x->setup_drive |= k == 0 && !def && isalpha((unsigned char)as[0]) &&
-                          as[1] == ':';
+        x->setup_drive |= k == 0 && setup_start;
         k += (size_t)snprintf(out + k, size - k, "%s", as);
         if (k >= size)
             return -1;

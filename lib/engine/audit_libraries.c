@@ -371,8 +371,12 @@ static void classify(struct libaudit *a, const char *lib, int mode,
         copy_rest(p, x);
     }
     /* A ':' past the drive is a stream's (a '\\\\?\\' or UNC path is
-     * judged as being elsewhere already). */
-    char *colon = strchr(p->rest, ':');
+     * judged as being elsewhere already); a drive-relative path's own
+     * is its drive's (review 52 R52-5: "C:x.dll" said a stream). */
+    int drive_relative = p->where == LIB_RELATIVE &&
+                         isalpha((unsigned char)p->rest[0]) &&
+                         p->rest[1] == ':';
+    char *colon = strchr(p->rest + (drive_relative ? 2 : 0), ':');
     if (colon && (p->where != LIB_OTHER_DRIVE || x[1] == ':')) {
         *colon = '\0';
         p->stream = 1;

@@ -1,6 +1,7 @@
 /* Model layer: whether a text written into a PerfStringBackup file
  * reads back as itself (perf_backup.h rt_psb_text_reads_back). */
 #include "model/perf_backup.h"
+#include "model/utf16.h"
 
 #include <string.h>
 
@@ -51,21 +52,58 @@ static int is_alnum_ascii(char c)
            (c >= 'A' && c <= 'Z');
 }
 
+/* The zeros of the decimal digits of the BMP's scripts, each followed by
+ * nine more: what the C library's wcstoul reads as digits on Windows
+ * (review 52 R52-2: "\n４２４２=" passed into a backup). */
+static const uint16_t digit_zeros[] = {
+    0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66,
+    0x0BE6, 0x0C66, 0x0CE6, 0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20,
+    0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90,
+    0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0,
+    0xA9F0, 0xAA50, 0xABF0, 0xFF10,
+};
+
+/* The length of the character at P (before END) when it is a decimal
+ * digit of any script, else 0. */
+static size_t digit_at(const char *p, const char *end)
+{
+    if (*p >= '0' && *p <= '9')
+        return 1;
+    uint32_t c;
+    size_t k = rt_utf8_decode_one((const unsigned char *)p,
+                                  (size_t)(end - p), &c);
+    for (size_t i = 0; k && i < sizeof digit_zeros / sizeof *digit_zeros; i++)
+        if (c >= digit_zeros[i] && c <= digit_zeros[i] + 9u)
+            return k;
+    return 0;
+}
+
+/* The length of a sign at P: + or -, fullwidth or not; else 0. */
+static size_t sign_at(const char *p, const char *end)
+{
+    if (*p == '+' || *p == '-')
+        return 1;
+    return end - p >= 3 && !memcmp(p, "\xEF\xBC", 2) &&
+                   ((unsigned char)p[2] == 0x8B || (unsigned char)p[2] == 0x8D)
+               ? 3 : 0;
+}
+
 /* Whether the line from S to E, blanks trimmed as the most lenient
  * reader trims them, reads as a section header ('[' up to a ']') or a
- * record of a number ("4242=", " 4242 =", "+4242=", "0x10="). */
+ * record of a number ("4242=", " 4242 =", "+4242=", "0x10=", in any
+ * script's digits). */
 static int line_stands_alone(const char *s, const char *e)
 {
     for (size_t b; s < e && (b = lenient_blank_at(s, e));)
         s += b;
     if (s < e && *s == '[')
         return memchr(s, ']', (size_t)(e - s)) != NULL;
-    if (s < e && (*s == '+' || *s == '-'))
-        s++;
-    if (s >= e || *s < '0' || *s > '9')
+    if (s < e)
+        s += sign_at(s, e);
+    if (s >= e || !digit_at(s, e))
         return 0;
-    while (s < e && is_alnum_ascii(*s))
-        s++;
+    for (size_t d; s < e && (d = is_alnum_ascii(*s) ? 1 : digit_at(s, e));)
+        s += d;
     for (size_t b; s < e && (b = lenient_blank_at(s, e));)
         s += b;
     return s < e && *s == '=';

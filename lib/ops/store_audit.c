@@ -124,7 +124,8 @@ static int tree_list(void *ctx, const char *dir,
  * value below HKLM\SOFTWARE that setup keeps for it. */
 #define CURRENT_VERSION "Microsoft\\Windows\\CurrentVersion"
 #define PROFILE_LIST "Microsoft\\Windows NT\\CurrentVersion\\ProfileList"
-#define ENVIRONMENT "Control\\Session Manager\\Environment"
+#define SESSION_MANAGER "Control\\Session Manager"
+#define ENVIRONMENT SESSION_MANAGER "\\Environment"
 #define IN_ENVIRONMENT(name)                                                 \
     name, "SYSTEM\\CurrentControlSet\\" ENVIRONMENT "\\" name
 #define IN_SOFTWARE(key, name) key, name, "SOFTWARE\\" key "\\" name
@@ -282,27 +283,28 @@ static int machine_value(struct rt_store *s, const struct machine_var *m,
         if (got.problem)
             break;
     }
-    /* The key itself taken away where its parent is there (review 51
-     * R51-2: a real machine's Session Manager without Environment). */
-    const char *parent = setup_place ? "Microsoft\\Windows"
-                                     : "Control\\Session Manager";
-    int parent_there = 0;
+    /* The key itself taken away on a machine setup wrote, one whose
+     * SYSTEM holds Control\Session Manager, which every Windows boots
+     * by (review 51 R51-2: Session Manager without Environment; review
+     * 52 R52-1: SOFTWARE without Microsoft\Windows, the nearest parent
+     * asked then). */
+    int machine = 0;
     if (!have && !unset && gone) {
         struct rt_value v = {0};
         struct rt_error e = {0};
         int present = -1;
-        if (s->ops->read_machine(s, !setup_place, parent, "\x01", &v,
-                                 &present, &e) == 0 && present > 0)
+        if (s->ops->read_machine(s, 1, SESSION_MANAGER, "\x01", &v, &present,
+                                 &e) == 0 && present > 0)
             rt_value_free(&v);
         else if (e.code == RT_ERR_NOT_ENOUGH_MEMORY)
             return -1;
-        parent_there = present >= 0;
+        machine = present >= 0;
     }
-    if (!have && parent_there) {
-        char *problem = NULL;
-        if (asprintf(&problem, "is not set, and its key is not there though "
-                     "%s is: Windows leaves the variable unexpanded",
-                     parent) < 0)
+    if (!have && machine) {
+        char *problem = strdup("is not set, and its key is not there though "
+                               "the machine's Session Manager is: Windows "
+                               "leaves the variable unexpanded");
+        if (!problem)
             return -1;
         got = (struct rt_audit_env){m->var, NULL, 0, wheres[setup_place],
                                     problem};

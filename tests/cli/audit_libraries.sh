@@ -147,8 +147,13 @@ jq -e '.summary.warnings == 1 and (.findings[0] | .id == "library-relative" and
 perf_set TapiSrv '%ProgramFiles%\Vendor\t.dll'
 mkdir -p "$D/Program Files/Vendor"
 : >"$D/Program Files/Vendor/t.dll"
-expect_exit 0 "$REGTOOL" --store "hive:$D" audit --libraries --json
-jq -e '.summary.warnings == 0' "$OUT" >/dev/null || fail "%ProgramFiles% as setup's: $(cat "$OUT")"
+# A machine's SYSTEM (its Session Manager there) beside a SOFTWARE that
+# holds no CurrentVersion: Windows leaves %ProgramFiles% unexpanded, not
+# judged at setup's place (review 52 R52-1).
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '.summary.warnings == 1 and ([.findings[] | select(.id == "library-variable-unjudged") |
+        .message | select(test("^TapiSrv: .*ProgramFilesDir. is not set, and its key is not there"))] |
+        length == 1)' "$OUT" >/dev/null || fail "%ProgramFiles% without CurrentVersion: $(cat "$OUT")"
 SW=$D/Windows/System32/config/SOFTWARE
 printf '%s\n' 'cd \Microsoft' 'add Windows' 'cd Windows' 'add CurrentVersion' \
     'cd CurrentVersion' 'setval 1' ProgramFilesDir 'string:C:\Windows\Temp' commit \
@@ -298,7 +303,17 @@ printf '%s\n' 'cd \ControlSet001\Control\Session Manager\Environment' 'del' comm
 hivexsh -w "$SY" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not delete Environment"
 expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
 jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
-        select(test("^PerfOS: .*%windir%, whose value .* is not set, and its key is not there though Control.Session Manager is"))] |
+        select(test("^PerfOS: .*%windir%, whose value .* is not set, and its key is not there though the machine.s Session Manager is"))] |
         length == 1' "$OUT" >/dev/null ||
     fail "Session Manager without Environment: $(cat "$OUT")"
+# ... and SOFTWARE without Microsoft\Windows at all (review 52 R52-1:
+# the nearest parent was asked, and it had gone too).
+printf '%s\n' 'cd \Microsoft\Windows' 'del' commit >"$TMPDIR/hivexsh.in"
+hivexsh -w "$SW" <"$TMPDIR/hivexsh.in" || fail "hivexsh could not delete Microsoft\\Windows"
+perf_set TapiSrv '%ProgramFiles%\Vendor\t.dll'
+expect_exit 1 "$REGTOOL" --store "hive:$D" audit --libraries --json
+jq -e '[.findings[] | select(.id == "library-variable-unjudged") | .message |
+        select(test("^TapiSrv: .*%programfiles%, whose value .*ProgramFilesDir. is not set, and its key is not there"))] |
+        length == 1' "$OUT" >/dev/null ||
+    fail "SOFTWARE without Microsoft\\Windows: $(cat "$OUT")"
 echo "audit_libraries: ok"

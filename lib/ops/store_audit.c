@@ -300,19 +300,14 @@ static int machine_value(struct rt_store *s, const struct machine_var *m,
             return -1;
         machine = present >= 0;
     }
-    if (!have && machine) {
-        char *problem = strdup("is not set, and its key is not there though "
-                               "the machine's Session Manager is: Windows "
-                               "leaves the variable unexpanded");
-        if (!problem)
-            return -1;
-        got = (struct rt_audit_env){m->var, NULL, 0, wheres[setup_place],
-                                    problem};
-        have = 1;
-    }
-    if (!have && unset) {
-        char *problem = strdup("is not set, though its key is: Windows "
-                               "leaves the variable unexpanded");
+    if (!have && (unset || machine)) {
+        char *problem = strdup(unset ? "is not set, though its key is: "
+                                       "Windows leaves the variable "
+                                       "unexpanded"
+                                     : "is not set, and its key is not there "
+                                       "though the machine's Session Manager "
+                                       "is: Windows leaves the variable "
+                                       "unexpanded");
         if (!problem)
             return -1;
         got = (struct rt_audit_env){m->var, NULL, 0, wheres[setup_place],

@@ -92,9 +92,10 @@ static int write_backup(struct rt_store *s, const struct rt_database *db,
         /* A PerfStringBackup file holds texts unescaped: what would read
          * back as a string or section of its own is not saved. */
         if (st.left_out)
-            fprintf(stderr, "%s: warning: left out %zu strings: a line "
-                    "break in each would have the file read as another "
-                    "string or a section there (names --json shows them)\n",
+            fprintf(stderr, "%s: warning: left out %zu strings whose "
+                    "line breaks would not read back as written (as "
+                    "another string or a section there, or a final line "
+                    "feed dropped; names --json shows them)\n",
                     rt_cli_program(), st.left_out);
         *n_damaged = st.n_damaged;
         *win32 = RT_ERR_SUCCESS;

@@ -71,13 +71,15 @@ int rt_engine_backup_head(const struct rt_database *db, struct rt_psb *out,
         const struct rt_service_info *si = &db->services[i];
         if (!si->has_range)
             continue;
-        /* A section header holds the name on one line: a name with a
-         * line break would write sections and values of its own into
-         * the file (a hostile tree's; no service Windows makes has one).
-         * Such a service is left out, as one without a range is: the
-         * backup, and every writer that keeps PerfStringBackup.INI, go
-         * on (audit shows the name, escaped). */
-        if (strpbrk(si->name, "\r\n"))
+        /* A section header holds the name on one line up to its ']': a
+         * name with a line break, a bracket, a control or a trailing
+         * blank would write sections and values of its own into the
+         * file, or head another service's section to Windows' reader (a
+         * hostile tree's; no service Windows makes has one). Such a
+         * service is left out, as one without a range is: the backup,
+         * and every writer that keeps PerfStringBackup.INI, go on (audit
+         * shows the name, escaped). */
+        if (!rt_psb_name_heads_section(si->name))
             continue;
         struct rt_psb_service *s = &out->services[out->n_services];
         if (!(s->name = strdup(si->name)))

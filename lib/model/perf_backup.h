@@ -129,8 +129,14 @@ int rt_psb_write_language(const struct rt_psb_language *l, uint8_t **out,
 /* Whether TEXT (N bytes of UTF-8), written as a string's text, reads back
  * as that text alone: lodctr writes texts unescaped, so a line after a
  * line break is a continuation (Windows writes such help texts) unless
- * it reads as a section header or an N= record of its own. */
+ * it reads as a section header or an N= record of its own, to any
+ * reader; a text ending in a line feed does not (the record's own line
+ * end follows it). */
 int rt_psb_text_reads_back(const char *text, size_t n);
+
+/* Whether NAME (UTF-8), a service's, written in its section's header
+ * "[PERF_NAME]", reads back as that section and no other to any reader. */
+int rt_psb_name_heads_section(const char *name);
 
 /* One language's tables as a backup lists them: Counter and Help merged,
  * sorted by index, one string per index (as lodctr builds it, through

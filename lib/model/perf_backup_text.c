@@ -1,133 +1,141 @@
 /* Model layer: whether a text written into a PerfStringBackup file
- * reads back as itself (perf_backup.h rt_psb_text_reads_back). */
+ * reads back as itself (perf_backup.h rt_psb_text_reads_back), and
+ * whether a service's name can head a section of its own
+ * (rt_psb_name_heads_section). */
 #include "model/perf_backup.h"
 #include "model/utf16.h"
 
 #include <string.h>
 
-/* The length of the line break at P (before END) as any reader may end
- * a line there: LF, CR, VT, FF, NEL, LS, PS; 0 when none. */
-static size_t line_break_at(const char *p, const char *end)
+/* The code point at P (before END) and its length in *LEN; 0 and a
+ * length of 1 for a byte that starts no character. */
+static uint32_t char_at(const char *p, const char *end, size_t *len)
 {
-    const unsigned char *u = (const unsigned char *)p;
-    size_t left = (size_t)(end - p);
-    if (*u == '\n' || *u == '\r' || *u == '\v' || *u == '\f')
-        return 1;
-    if (*u == 0xC2 && left >= 2 && u[1] == 0x85)
-        return 2;
-    if (*u == 0xE2 && left >= 3 && u[1] == 0x80 &&
-        (u[2] == 0xA8 || u[2] == 0xA9))
-        return 3;
-    return 0;
+    uint32_t c = 0;
+    *len = rt_utf8_decode_one((const unsigned char *)p, (size_t)(end - p), &c);
+    if (!*len) {
+        *len = 1;
+        return 0xFFFD;
+    }
+    return c;
 }
 
-/* The length of the blank at P (before END) as any reader may trim it:
- * space, tab, ^Z, FS to US, NBSP, U+1680, U+180E, U+2000 to U+200B,
- * U+202F, U+205F, U+3000, BOM; 0 when none. */
-static size_t lenient_blank_at(const char *p, const char *end)
+/* Whether C ends a line to some reader: LF and CR to every one (Windows'
+ * profile reader ends lines there only), VT, FF, FS, GS, RS, NEL, LS and
+ * PS to one that splits lines as Unicode does. */
+static int is_line_break(uint32_t c)
 {
-    const unsigned char *u = (const unsigned char *)p;
-    size_t left = (size_t)(end - p);
-    /* ^Z too, which Windows' profile reader counts a blank (a DOS end of
-     * file: review 51 R51-6), and the C library's other spaces. */
-    if (*u == ' ' || *u == '\t' || *u == 0x1A || (*u >= 0x1C && *u <= 0x1F))
-        return 1;
-    if (*u == 0xC2 && left >= 2 && u[1] == 0xA0)
-        return 2;
-    if (left < 3)
-        return 0;
-    unsigned c = (unsigned)(u[0] & 0x0F) << 12 | (unsigned)(u[1] & 0x3F) << 6 |
-                 (u[2] & 0x3F);
-    if ((u[0] & 0xF0) != 0xE0 || (u[1] & 0xC0) != 0x80 ||
-        (u[2] & 0xC0) != 0x80)
-        return 0;
-    return (c >= 0x2000 && c <= 0x200B) || c == 0x202F || c == 0x205F ||
-                   c == 0x3000 || c == 0xFEFF || c == 0x1680 || c == 0x180E
-               ? 3 : 0;
+    return c == '\n' || c == '\r' || c == '\v' || c == '\f' ||
+           (c >= 0x1C && c <= 0x1E) || c == 0x85 || c == 0x2028 ||
+           c == 0x2029;
 }
 
-static int is_alnum_ascii(char c)
+/* Whether C is a blank some reader trims: every character up to ' ' (to
+ * Windows' profile reader, at a line's start, after a '[' and before a
+ * '=': review 53 R53-2), DEL and the C1 controls, and the C library's and
+ * Unicode's spaces and breaks (Wine's reader trims iswspace), the
+ * byte-order mark among them. */
+static int is_lenient_blank(uint32_t c)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-           (c >= 'A' && c <= 'Z');
+    return c <= ' ' || (c >= 0x7F && c <= 0xA0) || c == 0x1680 ||
+           c == 0x180E || (c >= 0x2000 && c <= 0x200B) || c == 0x2028 ||
+           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 ||
+           c == 0xFEFF;
 }
 
 /* The zeros of the decimal digits of the BMP's scripts, each followed by
  * nine more: what the C library's wcstoul reads as digits on Windows
  * (review 52 R52-2: "\n４２４２=" passed into a backup). */
 static const uint16_t digit_zeros[] = {
-    0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66,
-    0x0BE6, 0x0C66, 0x0CE6, 0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20,
-    0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90,
-    0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0,
-    0xA9F0, 0xAA50, 0xABF0, 0xFF10,
+    0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6,
+    0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66, 0x0DE6, 0x0E50, 0x0ED0,
+    0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80,
+    0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900,
+    0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
 };
 
-/* The length of the character at P (before END) when it is a decimal
- * digit of any script, else 0. */
-static size_t digit_at(const char *p, const char *end)
+static int is_digit(uint32_t c)
 {
-    if (*p >= '0' && *p <= '9')
-        return 1;
-    uint32_t c;
-    size_t k = rt_utf8_decode_one((const unsigned char *)p,
-                                  (size_t)(end - p), &c);
-    for (size_t i = 0; k && i < sizeof digit_zeros / sizeof *digit_zeros; i++)
+    for (size_t i = 0; i < sizeof digit_zeros / sizeof *digit_zeros; i++)
         if (c >= digit_zeros[i] && c <= digit_zeros[i] + 9u)
-            return k;
+            return 1;
     return 0;
 }
 
-/* The length of a sign at P: + or -, fullwidth or not; else 0. */
-static size_t sign_at(const char *p, const char *end)
+/* A sign: + or -, fullwidth or not. */
+static int is_sign(uint32_t c)
 {
-    if (*p == '+' || *p == '-')
-        return 1;
-    return end - p >= 3 && !memcmp(p, "\xEF\xBC", 2) &&
-                   ((unsigned char)p[2] == 0x8B || (unsigned char)p[2] == 0x8D)
-               ? 3 : 0;
+    return c == '+' || c == '-' || c == 0xFF0B || c == 0xFF0D;
 }
 
-/* Whether the line from S to E, blanks trimmed as the most lenient
- * reader trims them, reads as a section header ('[' up to a ']') or a
- * record of a number ("4242=", " 4242 =", "+4242=", "0x10=", in any
- * script's digits). */
-static int line_stands_alone(const char *s, const char *e)
+/* Whether the line that starts at S (just after a line break) reads as
+ * a section header or a record of a number to some reader: blanks
+ * trimmed, a '[' is a header (Windows' reader needs no ']': review 53
+ * R53-2), and a number ("4242", "+42", "0x10", any script's digits)
+ * followed by a '=' before the line's CR or LF is a record, since a
+ * reader taking the key with wcstoul stops at the number's end
+ * ("4242 x=", "4242\v=": review 53 R53-1, R53-2). */
+static int line_stands_alone(const char *s, const char *end)
 {
-    for (size_t b; s < e && (b = lenient_blank_at(s, e));)
-        s += b;
-    if (s < e && *s == '[')
-        return memchr(s, ']', (size_t)(e - s)) != NULL;
-    if (s < e)
-        s += sign_at(s, e);
-    if (s >= e || !digit_at(s, e))
+    size_t k;
+    uint32_t c = 0;
+    while (s < end && is_lenient_blank(c = char_at(s, end, &k)))
+        s += k;
+    if (s >= end)
         return 0;
-    for (size_t d; s < e && (d = is_alnum_ascii(*s) ? 1 : digit_at(s, e));)
-        s += d;
-    for (size_t b; s < e && (b = lenient_blank_at(s, e));)
-        s += b;
-    return s < e && *s == '=';
+    if (c == '[')
+        return 1;
+    if (is_sign(c)) {
+        s += k;
+        if (s >= end)
+            return 0;
+        c = char_at(s, end, &k);
+    }
+    if (!is_digit(c))
+        return 0;
+    for (; s < end && *s != '\r' && *s != '\n'; s++)
+        if (*s == '=')
+            return 1;
+    return 0;
 }
 
 int rt_psb_text_reads_back(const char *text, size_t n)
 {
-    /* Judged by the most lenient reader, not regtool's own alone (review
-     * 49 R49-9: " 4242=EVIL", "[PERFLIB] x" and a line after a bare CR
-     * passed into a backup, records and headers to a reader that trims
-     * blanks or ends lines at any break). */
+    /* Judged by every reader, not regtool's own alone (review 49 R49-9):
+     * Windows' profile reader (lodctr /R), which ends lines at CR and LF
+     * only and trims every character up to ' ', Wine's, which trims
+     * Unicode's blanks, one that ends lines at any of Unicode's breaks,
+     * and regtool's, which keeps a line break only before more text. */
     const char *end = text + n;
+    if (n && text[n - 1] == '\n')
+        return 0;       /* the next record's CR LF follows: not read back */
     for (const char *p = text; p < end;) {
-        size_t b = line_break_at(p, end);
-        if (!b) {
-            p++;
-            continue;
-        }
-        const char *s = p + b, *e = s;
-        while (e < end && !line_break_at(e, end))
-            e++;
-        if (line_stands_alone(s, e))
+        size_t k;
+        uint32_t c = char_at(p, end, &k);
+        p += k;
+        if (is_line_break(c) && line_stands_alone(p, end))
             return 0;
-        p = e;
     }
     return 1;
+}
+
+int rt_psb_name_heads_section(const char *name)
+{
+    /* "[PERF_" NAME "]" is that section to every reader when NAME holds
+     * no line break, no bracket, no control (which no service Windows
+     * makes has) and ends in no blank: Windows' profile reader takes a
+     * section's name up to its first ']', trailing blanks trimmed, so
+     * "PerfOS ]x" would be PerfOS's section to lodctr /R (review 53
+     * R53-3). */
+    const char *end = name + strlen(name);
+    uint32_t c = 0;
+    for (const char *p = name; p < end;) {
+        size_t k;
+        c = char_at(p, end, &k);
+        p += k;
+        if (c == '[' || c == ']' || c < ' ' || (c >= 0x7F && c <= 0x9F) ||
+            is_line_break(c))
+            return 0;
+    }
+    return *name && !is_lenient_blank(c);
 }

@@ -82,6 +82,27 @@ shows() { grep -qF -- "$3" "$2" || { cat "$2" >&2; fail "$1: no '$3' in $2"; }; 
 expect_exit 0 "$REGTOOL" --store "hive:$D" backup "$TMPDIR/names.ini"
 iconv -f UTF-16LE -t UTF-8 "$TMPDIR/names.ini" | grep -q "PERF_Evil" &&
     fail "backup: the service with a newline in its name was written"
+# Nor one whose name holds a ']', ends in a blank or holds a line break
+# only another reader ends lines at: Windows' profile reader takes
+# "[PERF_PerfOS]x]" and "[PERF_PerfOS ]" for PerfOS's section, whose range
+# lodctr /R would then set, and "[PERF_Tr]<VT>[Perflib]" for a second
+# [Perflib] to a reader that ends lines at VT (review 53 R53-3).
+N=$TMPDIR/brackets
+cp -a "$D" "$N"
+first=5100
+for name in 'PerfOS]x' 'PerfOS ' "$(printf 'Tr]\v[Perflib')"; do
+    "$MKH" "$N/Windows/System32/config/SYSTEM" "$name" 'C:\x.dll' x.ini \
+        $first || fail "mkhostile $name"
+    first=$((first + 100))
+done
+expect_exit 0 "$REGTOOL" --store "hive:$N" backup "$TMPDIR/brackets.ini"
+iconv -f UTF-16LE -t UTF-8 "$TMPDIR/brackets.ini" >"$TMPDIR/brackets.txt"
+! grep -aq 'PERF_PerfOS\|PERF_Tr' "$TMPDIR/brackets.txt" ||
+    fail "backup: a name heading another section was written"
+[ "$(grep -ac 'Perflib' "$TMPDIR/brackets.txt")" = 1 ] ||
+    fail "backup: a second [Perflib]"
+grep -aq '^First Counter=5' "$TMPDIR/brackets.txt" &&
+    fail "backup: a planted service's range was written"
 expect_exit 0 "$REGTOOL" --store "hive:$D" query
 clean query
 shows query "$OUT" "  $SVC_SHOWN"

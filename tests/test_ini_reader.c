@@ -563,6 +563,52 @@ static void dos_end_of_file(void **state)
                  "UTF-16LE file has an odd number of bytes");
 }
 
+/* Read as Windows' profile reader reads it, the one lodctr asks (kernel32:
+ * review 53 R53-9): every character up to ' ' is a blank at a line's
+ * start, around a section's name, before '=' and around a value, and a
+ * CR alone ends a line; a control character Wine's reader would keep is
+ * said, so that --strict refuses an INI the two read otherwise. */
+static void read_as_windows_reads_it(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct rt_diags d = {0};
+    assert_int_equal(parse_string("[\x01 info\x02 ]\n"
+                                  "\x01" "drivername=PerfOS\n"
+                                  "drivername=TransferPerf\n"
+                                  "symbolfile\x02=x.h\n"
+                                  "A=1\rB=2\r\n"
+                                  "C=\x03 3 \x03\n\x1b\n"
+                                  "\x0e" "D=4\n", &g, &d), 0);
+    static const struct {
+        const char *name, *value;
+        unsigned line;
+    } want[] = {
+        {"drivername", "PerfOS", 2}, {"drivername", "TransferPerf", 3},
+        {"symbolfile", "x.h", 4},    {"A", "1", 5},
+        {"B", "2", 6},               {"C", "3", 7},
+        {"D", "4", 9},
+    };
+    assert_int_equal(g.n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < g.n; i++) {
+        assert_string_equal(g.section[i], "info");
+        assert_string_equal(g.name[i], want[i].name);
+        assert_string_equal(g.value[i], want[i].value);
+        assert_int_equal(g.line[i], want[i].line);
+    }
+    static const unsigned warned[] = {1, 2, 4, 7, 9};
+    assert_int_equal(d.errors, 0);
+    assert_int_equal(d.n, sizeof warned / sizeof *warned);
+    for (size_t i = 0; i < d.n; i++) {
+        assert_int_equal(d.v[i].severity, RT_WARNING);
+        assert_int_equal(d.v[i].line, warned[i]);
+        assert_non_null(strstr(d.v[i].message, "taken for a blank, as "
+                                               "Windows' lodctr reads it"));
+    }
+    got_free(&g);
+    rt_diags_free(&d);
+}
+
 /* ---- robustness: random and damaged input never crashes ---- */
 
 static uint64_t xorshift(uint64_t *s)
@@ -685,6 +731,7 @@ int main(void)
         cmocka_unit_test(utf16le_without_bom),
         cmocka_unit_test(sniffing_edge_cases),
         cmocka_unit_test(dos_end_of_file),
+        cmocka_unit_test(read_as_windows_reads_it),
         cmocka_unit_test(random_and_mutated_input_never_crashes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -443,6 +443,8 @@ static void control_characters_in_text(void **state)
                           "CTR_C_009_NAME=\tleading tab skipped, not "
                           "trailing\t\n"
                           "CTR_C_009_HELP=cr\r in the middle\n");
+    /* A CR alone ends a line, as Windows' profile reader ends it: the
+     * rest is a line of its own, without '='. */
     const struct want want[] = {
         W("t.ini", 11, "CTR_A_009_NAME",
           "CTR_A_009_NAME contains a tab; it is kept, as lodctr keeps it"),
@@ -455,8 +457,9 @@ static void control_characters_in_text(void **state)
         W("t.ini", 15, "CTR_C_009_NAME",
           "CTR_C_009_NAME ends in a tab; the blanks at its end are "
           "dropped, as the profile API drops them"),
-        E("t.ini", 16, "CTR_C_009_HELP",
-          "CTR_C_009_HELP contains control character U+000D"),
+        W("t.ini", 17, NULL,
+          "line is not a [section], a name=value pair or a comment; "
+          "skipped, as lodctr skips it"),
     };
     load_fails(ini, want, N(want));
     free(ini);

@@ -5,7 +5,6 @@
 #include "platform/compat.h"
 #include "platform/os.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <ini.h>
@@ -26,11 +25,13 @@
  * computation below far from overflow. */
 #define MAX_INI_BYTES ((unsigned)RT_PROVIDER_FILE_MAX)
 
+/* Lines end at LF, CR LF or a CR alone, as Windows' profile reader ends
+ * them (kernel32's BaseDllAdvanceTextPointer; Wine's PROFILE_Load too). */
 static unsigned line_of_byte(const unsigned char *p, size_t off)
 {
     unsigned line = 1;
     for (size_t i = 0; i < off; i++)
-        if (p[i] == '\n')
+        if (p[i] == '\n' || (p[i] == '\r' && i + 1 < off && p[i + 1] != '\n'))
             line++;
     return line;
 }
@@ -39,7 +40,9 @@ static unsigned line_of_utf16_offset(const unsigned char *p, size_t off)
 {
     unsigned line = 1;
     for (size_t i = 0; i + 1 < off; i += 2)
-        if (p[i] == '\n' && p[i + 1] == 0)
+        if (p[i + 1] == 0 &&
+            (p[i] == '\n' || (p[i] == '\r' && i + 3 < off &&
+                               (p[i + 2] != '\n' || p[i + 3] != 0))))
             line++;
     return line;
 }
@@ -78,9 +81,9 @@ static int split_lines(char *buf, size_t len, const char *path,
 {
     size_t n = 0;
     for (size_t i = 0; i < len; i++)
-        if (buf[i] == '\n')
+        if (buf[i] == '\n' || (buf[i] == '\r' && buf[i + 1] != '\n'))
             n++;
-    if (len && buf[len - 1] != '\n')
+    if (len && buf[len - 1] != '\n' && buf[len - 1] != '\r')
         n++;
     out->path = strdup(path);
     out->lines = malloc((n ? n : 1) * sizeof *out->lines);
@@ -96,13 +99,11 @@ static int split_lines(char *buf, size_t len, const char *path,
     out->buf = buf;
     char *s = buf;
     for (size_t k = 0; k < n; k++) {
-        char *nl = strchr(s, '\n');
-        char *end = nl ? nl : s + strlen(s);
-        if (end > s && end[-1] == '\r')
-            end[-1] = '\0';
+        char *end = s + strcspn(s, "\r\n");
+        char *next = end + (*end == '\r' && end[1] == '\n' ? 2 : 1);
         *end = '\0';
         out->lines[k] = s;
-        s = end + 1;
+        s = next;
     }
     return 0;
 }
@@ -322,6 +323,45 @@ static void check_delivered(struct feed *f)
     f->kind = LINE_OTHER;
 }
 
+/* A character Windows' profile API (GetPrivateProfileString and
+ * GetPrivateProfileSection, through which lodctr reads INIs) strips at a
+ * line's start, around a section's name, before a key's '=' and around
+ * its value: every one up to ' ' (kernel32's BaseDllAdvanceTextPointer
+ * and BaseDllReadKeywordValue: review 53 R53-9). Wine's PROFILE_Load
+ * strips fewer (space, tab, CR, LF, VT, FF, 0x1A); the INI is read as
+ * Windows' lodctr reads it, and a control character only Windows strips
+ * is said. */
+static bool profile_blank(unsigned char c)
+{
+    return c != 0 && c <= ' ';
+}
+
+/* Keeps in *CONTROL the first control character C that Wine's reader
+ * would keep where Windows' strips it (anything but space, tab, VT, FF
+ * and 0x1A: CR and LF end lines). */
+static void note_control(unsigned char c, unsigned char *control)
+{
+    if (!*control && c < ' ' && c != '\t' && c != '\v' && c != '\f' &&
+        c != 0x1A)
+        *control = c;
+}
+
+static const char *skip_blanks(const char *s, unsigned char *control)
+{
+    for (; profile_blank((unsigned char)*s); s++)
+        note_control((unsigned char)*s, control);
+    return s;
+}
+
+static void warn_control(struct feed *f, unsigned char control)
+{
+    if (control)
+        rt_diags_add(f->d, RT_WARNING, f->t->path, f->line, NULL,
+                     "control character 0x%02X taken for a blank, as "
+                     "Windows' lodctr reads it (Wine's keeps it): the line "
+                     "reads otherwise there", control);
+}
+
 static char *hand(char *str, const char *text, size_t len)
 {
     memcpy(str, text, len);
@@ -346,12 +386,12 @@ static char *feed_line(char *str, int num, void *stream)
     size_t room = (size_t)num - 2;
     const char *s = f->t->lines[f->next++];
     f->line = (unsigned)f->next;
-    /* No leading whitespace reaches inih: lodctr has no continuation
-     * lines, and an indented key is a key. */
-    while (isspace((unsigned char)*s))
-        s++;
+    /* No leading blank reaches inih: lodctr has no continuation lines,
+     * and an indented key is a key. */
+    unsigned char control = 0;
+    s = skip_blanks(s, &control);
     size_t len = strlen(s);
-    while (len && isspace((unsigned char)s[len - 1]))
+    while (len && profile_blank((unsigned char)s[len - 1]))
         len--;
 
     if (len == 0)
@@ -367,14 +407,25 @@ static char *feed_line(char *str, int num, void *stream)
             line_error(f, "section header has no closing ']'");
             return hand(str, "[]", 2);
         }
-        /* inih ignores what follows ']', so a long comment there is
-         * no reason to reject the header. */
-        size_t hlen = (size_t)(close - s) + 1;
-        if (hlen > room) {
+        /* The name between the brackets, blanks trimmed at both ends as
+         * Windows' profile reader trims them ("[ info ]" is [info]);
+         * inih ignores what follows ']', so a long comment there is no
+         * reason to reject the header. */
+        const char *name = skip_blanks(s + 1, &control);
+        size_t nlen = (size_t)(close - name);
+        while (nlen && profile_blank((unsigned char)name[nlen - 1]))
+            note_control((unsigned char)name[--nlen], &control);
+        if (nlen + 2 > room) {
             line_error(f, "section header is longer than %zu bytes", room);
             return hand(str, "[]", 2);
         }
-        return hand(str, s, hlen);
+        warn_control(f, control);
+        str[0] = '[';
+        memcpy(str + 1, name, nlen);
+        str[nlen + 1] = ']';
+        str[nlen + 2] = '\n';
+        str[nlen + 3] = '\0';
+        return str;
     }
     const char *eq = memchr(s, '=', len);
     if (!eq) {
@@ -386,8 +437,9 @@ static char *feed_line(char *str, int num, void *stream)
         return hand(str, ";", 1);
     }
     size_t nlen = (size_t)(eq - s);
-    while (nlen && isspace((unsigned char)s[nlen - 1]))
-        nlen--;
+    while (nlen && profile_blank((unsigned char)s[nlen - 1]))
+        note_control((unsigned char)s[--nlen], &control);
+    warn_control(f, control);
     if (nlen + 1 > room) {
         line_error(f, "key name is longer than %zu bytes", room - 1);
         return hand(str, ";", 1);
@@ -404,17 +456,6 @@ static char *feed_line(char *str, int num, void *stream)
     return str;
 }
 
-/* A character the Windows profile API (GetPrivateProfileString and
- * GetPrivateProfileSection, through which lodctr reads INIs) strips
- * around names and values: space, tab, CR, LF, VT, FF and the DOS
- * end-of-file byte 0x1A (Wine's dlls/kernel32/profile.c, PROFILE_Load
- * with PROFILE_isspaceW). */
-static bool profile_blank(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
-           c == '\f' || c == 0x1A;
-}
-
 static int on_pair(void *user, const char *section, const char *name,
                    const char *value)
 {
@@ -429,10 +470,11 @@ static int on_pair(void *user, const char *section, const char *name,
     }
     char *line = f->t->lines[f->line - 1];
     char *v = strchr(line, '=') + 1;
-    while (profile_blank((unsigned char)*v))
-        v++;
+    unsigned char control = 0;
+    v = (char *)skip_blanks(v, &control);
     /* The value as the profile API returns it to lodctr: blanks at both
-     * ends go (Wine's PROFILE_Load trims the line, then around the '=').
+     * ends go (kernel32's BaseDllReadKeywordValue; Wine's PROFILE_Load
+     * trims the line, then around the '=').
      * Name and value are handed as they lie in the line, the name cut
      * there with a NUL (at its trailing blank or the '=', both before the
      * value) and the value at its trailing blanks, so that a caller keeps
@@ -444,8 +486,9 @@ static int on_pair(void *user, const char *section, const char *name,
             tab = true;
         else
             space = true;
-        vlen--;
+        note_control((unsigned char)v[--vlen], &control);
     }
+    warn_control(f, control);
     /* GetPrivateProfileString, through which lodctr reads a key's value,
      * then drops one pair of enclosing quotes: a value of two characters
      * or more that starts with ' or " and ends with the same character

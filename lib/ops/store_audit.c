@@ -398,6 +398,24 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
         }
     }
     int rc = rt_audit_libraries(db, win ? &tree : n_env ? &values : NULL, f);
+    /* A hive pair or a .reg file has no files beside it: said, as a tree
+     * without system files is, so that a clean audit of uploaded hives
+     * is not read as "every Library is there" (review 53 R53-7); where
+     * no provider names a Library, nothing went unchecked. */
+    size_t named = 0;
+    for (size_t i = 0; !win && i < db->n_services; i++)
+        named += db->services[i].has_perf && db->services[i].library &&
+                 db->services[i].library[strspn(db->services[i].library,
+                                                " \t")];
+    if (rc == 0 && named &&
+        rt_findings_add(f, "library-files-unchecked", RT_AUDIT_INFO, NULL,
+                        NULL, NULL,
+                        "the store has no Windows tree beside it: "
+                        "whether each Library exists, and what stands on "
+                        "its way, is not checked, and an environment "
+                        "string its hives do not set is taken at Windows "
+                        "setup's value") != 0)
+        rc = -1;
     env_free(env, n_env);
     return rc;
 }

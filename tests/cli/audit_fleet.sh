@@ -62,9 +62,9 @@ table | awk '{ print $1, $2, $3, $4 }' >"$TMPDIR/table"
 cat >"$TMPDIR/want" <<'EOF'
 finding severity machines findings
 duplicate-index error 4 4
+library-files-unchecked info 2 2
 library-relative info 2 2
 orphan-strings warning 2 8
-library-files-unchecked info 1 1
 name-without-help warning 1 1
 could not be read:
 EOF

@@ -230,6 +230,17 @@ reg_windir() {
 }
 expect_exit 0 "$REGTOOL" --store "hive:$D" backup --format reg "$TMPDIR/m.reg"
 iconv -f UTF-16LE -t UTF-8 "$TMPDIR/m.reg" | tr -d '\r' >"$TMPDIR/m0.reg"
+# A store with no tree beside it (a .reg file, a hive pair copied out of
+# one) says that no Library file was looked for (review 53 R53-7: a
+# clean audit of uploaded hives said nothing).
+mkdir "$TMPDIR/pair"
+cp "$D/Windows/System32/config/SOFTWARE" "$D/Windows/System32/config/SYSTEM" \
+    "$TMPDIR/pair/"
+for st in "0 reg:$TMPDIR/m0.reg" \
+          "1 hive:$TMPDIR/pair/SOFTWARE,$TMPDIR/pair/SYSTEM"; do
+    expect_exit "${st%% *}" "$REGTOOL" --store "${st#* }" audit --libraries
+    expect_grep "^info  *library-files-unchecked: the store has no Windows tree beside it: whether each Library exists" "$OUT"
+done
 reg_windir "$TMPDIR/m0.reg" "$TMPDIR/m8.reg" CurrentControlSet 'C:\\Users\\Public' \
     library-user-writable '^PerfOS: .*C:.Users.Public.System32.perfos.dll' \
     "a .reg store's windir"

@@ -302,6 +302,13 @@ static void system_objects_and_sharing(void **state)
     expect_one(os, 1, NULL, "system-library-replaced", RT_AUDIT_WARNING);
     const struct svc name[] = {STD("Tcpip", "%SystemRoot%\\System32\\x.dll")};
     expect_one(name, 1, NULL, "system-library-replaced", RT_AUDIT_WARNING);
+    /* A bare name where Windows writes %SystemRoot%\System32\perfos.dll:
+     * searched for in each reading program's directory first (review 53
+     * R53-8), though the tree's System32 holds it; Spooler's bare
+     * winspool.drv is Windows' own value (normal_system_is_quiet). */
+    const struct svc bare_os[] = {STD("PerfOS", "perfos.dll")};
+    expect_one(bare_os, 1, system_tree, "system-library-replaced",
+               RT_AUDIT_WARNING);
     const struct svc shared[] = {
         {"A", "netfxperf.dll", "O", "C", "Z", 0},
         {"B", "%SystemRoot%\\System32\\NETFXPERF.DLL", "O", "C2", "Z", 0},

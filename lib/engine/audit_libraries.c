@@ -463,14 +463,19 @@ static int program_files(const struct lib_path *p)
 }
 
 /* Built-in system objects (their indices are below Base Index) and the
- * DLL of Windows' own that serves each, in System32. */
+ * DLL of Windows' own that serves each, in System32; BARE when Windows
+ * itself names it by a bare name (Lsa's Secur32.dll and Spooler's
+ * winspool.drv in older SYSTEM hives), where the others are always
+ * %SystemRoot%\System32\NAME: a bare "perfos.dll" is searched for in
+ * each reading program's own directory first (review 53 R53-8). */
 static const struct {
     const char *service, *dll;
+    int bare;
 } system_providers[] = {
-    {"PerfOS", "perfos.dll"},     {"PerfProc", "perfproc.dll"},
-    {"PerfDisk", "perfdisk.dll"}, {"PerfNet", "perfnet.dll"},
-    {"Tcpip", "perfctrs.dll"},    {"Spooler", "winspool.drv"},
-    {"Lsa", "secur32.dll"},
+    {"PerfOS", "perfos.dll", 0},     {"PerfProc", "perfproc.dll", 0},
+    {"PerfDisk", "perfdisk.dll", 0}, {"PerfNet", "perfnet.dll", 0},
+    {"Tcpip", "perfctrs.dll", 0},    {"Spooler", "winspool.drv", 1},
+    {"Lsa", "secur32.dll", 1},
 };
 
 const char *rt_audit_system_dll(const char *service)
@@ -756,7 +761,7 @@ static void check_system_provider(struct libaudit *a,
         int own = !p->stream && !p->too_long &&
                   !strcasecmp(rt_path_base_name(p->rest),
                               system_providers[i].dll) &&
-                  (p->where == LIB_BARE ||
+                  ((p->where == LIB_BARE && system_providers[i].bare) ||
                    (p->where == LIB_WINDOWS && first_is(p->rest, "System32") &&
                     !strchr(after_first(p->rest), '\\')));
         if (!own && !p->env.unjudged) {
@@ -948,7 +953,9 @@ int rt_audit_libraries(const struct rt_database *db,
         }
     }
     /* Without the tree's files, where a bare name resolves is unknown:
-     * one finding for them all (a real system has dozens). */
+     * one finding for them all (a real system has dozens). With them, a
+     * bare name found in System32 is no finding: Windows writes such
+     * values itself (Spooler's winspool.drv, .NET's netfxperf.dll). */
     if (n_bare)
         ADD(&a, "library-relative", RT_AUDIT_INFO, NULL, SYMPTOM_SEARCH,
             CHECK_BARE,

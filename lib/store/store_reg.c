@@ -308,6 +308,25 @@ static int taken_back(struct reg_store *r)
 /* CS made in the tree and the file's new bytes made from it: the file
  * replaced with them, or with CHECK_ONLY (a dry run) nothing written and
  * the tree read again, what a write would refuse refused alike. */
+/* What the run's rt_io_replace_file refuses, said by the dry run (review
+ * 53 R53-6): the file immutable or append-only, or its folder so. */
+static int replaceable(const struct reg_store *r, struct rt_error *e)
+{
+    int refused = rt_os_name_replaceable(r->path) != 0 && errno == EPERM;
+    if (!refused) {
+        char *dir = rt_os_folder_of(r->path);
+        if (!dir)
+            return oom(e);
+        refused = rt_os_folder_takes_files(dir) != 0 && errno == EPERM;
+        free(dir);
+    }
+    if (!refused)
+        return 0;
+    return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                        "cannot replace %s: %s: nothing was written",
+                        r->shown, rt_os_strerror(EPERM));
+}
+
 static int reg_change(struct rt_store *s, const struct rt_change_set *cs,
                       int check_only, struct rt_error *e)
 {
@@ -328,7 +347,7 @@ static int reg_change(struct rt_store *s, const struct rt_change_set *cs,
     if (check_only) {
         free(bytes);
         taken_back(r);
-        return 0;
+        return replaceable(r, e);
     }
     /* The rename below is this store's commit point: an interrupt before
      * it leaves the file as it was. */

@@ -413,8 +413,28 @@ if chattr +i "$TMPDIR/imm.reg" 2>/dev/null && chattr +a "$TMPDIR/ap" 2>/dev/null
     flag_refused i Windows/System32/PerfStringBackup.INI \
         "PerfStringBackup.INI.*immutable or append-only" \
         "install over an immutable PerfStringBackup.INI changed the tree"
+    # The writer's lock, immutable: refused by the dry run as by the run
+    # (review 53 R53-6: the dry run printed its plan).
+    flag_refused i Windows/System32/config/regtool.lock \
+        "regtool.lock is immutable or append-only .*: no writer can take it" \
+        "install with an immutable lock changed the tree"
     TREE_IGNORE=
     rm "$T/Windows/System32/config/regtool.lock"
+    # A reg: store's file, append-only, and its lock, immutable: the same.
+    expect_exit 0 "$REGTOOL" --store "hive:$T" backup --format reg "$TMPDIR/st.reg"
+    for f in a:st.reg i:st.reg.lock; do
+        : >>"$TMPDIR/${f#*:}"
+        cp "$TMPDIR/st.reg" "$TMPDIR/st.before"
+        chattr "+${f%%:*}" "$TMPDIR/${f#*:}"
+        for run in --dry-run ""; do
+            # shellcheck disable=SC2086
+            expect_exit 3 "$REGTOOL" --store "reg:$TMPDIR/st.reg" install $CS $run "$INI"
+            expect_grep "${f#*:}.* is immutable or append-only" "$ERR"
+        done
+        chattr "-${f%%:*}" "$TMPDIR/${f#*:}"
+        cmp -s "$TMPDIR/st.reg" "$TMPDIR/st.before" ||
+            fail "install into a reg: store with ${f#*:} chattr +${f%%:*} changed it"
+    done
 else
     chattr -i "$TMPDIR/imm.reg" 2>/dev/null
     echo "SKIP: hostile_mounts: chattr +i and +a cannot be set here"

@@ -192,77 +192,57 @@ static int reservations_add(struct reservations *rv, const char *path)
     return 0;
 }
 
+/* The folder PATH goes in, or the nearest above it that is there (one
+ * the commit makes folders in), no higher than FLOOR bytes of PATH:
+ * not immutable or append-only, and in a run one that takes a file the
+ * commit makes, renames or removes (a read-only file system, one this
+ * user cannot write), or the commit would pass its point into a write
+ * that cannot be made, the journal left for every later writer (review
+ * 49 R49-4, review 51 R51-4; review 54 R54-4, R54-5). A dry run refuses
+ * the flags alone (one on read-only media shows its plan). Each folder
+ * is opened beneath the tree, never looked at by its path, which would
+ * follow a link the tree planted (review 54 R54-3); and judged once a
+ * run of files: LAST (PATH_MAX bytes) names the folder of the file
+ * judged last (hostile_scale.sh: 32,000 INF copies). 0, or -1 with E
+ * set. */
+static int folder_ok(const char *path, size_t floor, char *last, int dry,
+                     struct rt_error *e)
+{
+    const char *sep = rt_os_last_separator(path);
+    size_t own = sep ? (size_t)(sep - path) : 0;
+    if (own == strlen(last) && !strncmp(path, last, own))
+        return 0;
+    snprintf(last, PATH_MAX, "%.*s", (int)own, path);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", last);
+    for (;;) {
+        int r = dry ? rt_os_folder_flags_ok(dir)
+                    : rt_os_folder_takes_files(dir);
+        int err = errno;
+        char *at = (char *)rt_os_last_separator(dir);
+        /* Not there (or a file stands on its way, said as the commit's
+         * folders are judged): made by the commit, in the one above. */
+        int absent = r != 0 && (err == ENOENT || err == ENOTDIR);
+        if (absent && at && (size_t)(at - dir) >= floor) {
+            *at = '\0';
+            continue;
+        }
+        /* A link or special file on the way is said by the checks of
+         * each path, in their words. */
+        if (r == 0 || absent || (dry && err != EPERM) ||
+            (err != EPERM && err != EROFS && err != EACCES))
+            return 0;
+        return rt_error_set(e, rt_error_code_for_errno(err),
+                            "%s: %s; nothing was written", path,
+                            rt_os_strerror(err));
+    }
+}
+
 /* Before anything is written: every file the commit touches can be
  * opened for writing (a file it creates, created and removed again), and
  * the space its growth needs is reserved (the files in RV). *GROWTH gets
  * the bytes. A commit that cannot be finished is never started; a
  * refusal here gives back what it reserved. */
-/* The folder PATH goes in, or the nearest above it that is there (one
- * the commit makes folders in), takes a file the commit makes, renames
- * or removes there: an immutable or append-only one does not, and a
- * commit would pass its point into a write that cannot be made (review
- * 51 R51-4: an immutable INF, the journal left for every later writer).
- * A dry run (DRY) refuses only that (one on read-only media shows its
- * plan). 0, or -1 with E set. */
-static int target_folder_ok(const char *path, int dry, struct rt_error *e)
-{
-    char *dir = rt_os_folder_of(path);
-    while (dir && !rt_os_is_dir(dir)) {
-        char *up = rt_os_folder_of(dir);
-        int top = up && !strcmp(up, dir);
-        free(dir);
-        dir = up;
-        if (top)
-            break;
-    }
-    if (!dir)
-        return rt_error_set(e, RT_ERR_NOT_ENOUGH_MEMORY, "out of memory");
-    int r = rt_os_folder_takes_files(dir);
-    int err = errno;
-    free(dir);
-    if (r == 0 || (dry && err != EPERM))
-        return 0;
-    return rt_error_set(e, rt_error_code_for_errno(err),
-                        "%s: %s; nothing was written", path,
-                        rt_os_strerror(err));
-}
-
-/* The folders from PATH's up to C's base (not included), those there
- * and those the commit makes alike, none immutable or append-only: a
- * commit would pass its point into a write that cannot be made (review
- * 51 R51-4: an immutable INF, the journal left for every later writer).
- * Asked of the file system's attributes alone (an absent folder has
- * none), so that a commit of 32,000 files costs no walk of each folder
- * (hostile_scale.sh). 0, or -1 with E set. */
-static int folder_flags_ok(const struct rt_commit *c, const char *path,
-                           struct rt_error *e)
-{
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    size_t base = strlen(c->base);
-    for (char *sep; (sep = (char *)rt_os_last_separator(dir)) &&
-                    (size_t)(sep - dir) > base;) {
-        *sep = '\0';
-        if (rt_os_name_replaceable(dir) != 0 && errno == EPERM)
-            return rt_error_set(e, RT_ERR_ACCESS_DENIED,
-                                "%s: %s is immutable or append-only (chattr "
-                                "+i, +a); nothing was written", path, dir);
-    }
-    return 0;
-}
-
-/* Whether PATH lies in the folder LAST names, which becomes PATH's (of
- * PATH_MAX bytes): a run of files in one folder judged once. */
-static int same_folder(const char *path, char *last)
-{
-    const char *sep = rt_os_last_separator(path);
-    size_t dl = sep ? (size_t)(sep - path) : 0;
-    if (dl == strlen(last) && !strncmp(path, last, dl))
-        return 1;
-    snprintf(last, PATH_MAX, "%.*s", (int)dl, path);
-    return 0;
-}
-
 static int preflight(const struct rt_commit *c, uint64_t *growth,
                      uint64_t *later, unsigned *mode,
                      struct reservations *rv, struct rt_error *e)
@@ -280,7 +260,7 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
         if (rt_journal_full_path(path, sizeof path, c->base, file) != 0)
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
                                 file);
-        if (!same_folder(path, last) && folder_flags_ok(c, path, e) != 0) {
+        if (folder_ok(path, strlen(c->base), last, 0, e) != 0) {
             reservations_release(rv);
             return -1;
         }
@@ -485,7 +465,8 @@ static int apply_sealed(const struct rt_commit *c, struct rt_journal *j,
 static int journal_folder_ok(const struct rt_commit *c, int dry,
                              struct rt_error *e)
 {
-    return target_folder_ok(c->journal, dry, e);
+    char last[PATH_MAX] = "";
+    return folder_ok(c->journal, 0, last, dry, e);
 }
 
 /* rt_commit_run with J, the commit's records as a journal read back. */
@@ -650,9 +631,8 @@ static int check_paths(const struct rt_commit *c, struct rt_error *e)
         if (rt_journal_full_path(path, sizeof path, c->base, c->v[i].file))
             return rt_error_set(e, RT_ERR_WRITE_FAULT, "%s: path too long",
                                 c->v[i].file);
-        if (!same_folder(path, last) && folder_flags_ok(c, path, e) != 0)
-            return -1;
-        if (rt_commit_check_path(path, e) != 0)
+        if (rt_commit_check_path(path, e) != 0 ||
+            folder_ok(path, strlen(c->base), last, 1, e) != 0)
             return -1;
         /* A file of its own that cannot be changed, as the real run's
          * open finds it (review 52 R52-6: the dry run said nothing). */

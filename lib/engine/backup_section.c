@@ -154,17 +154,16 @@ static void merged_order(const struct rt_table *t, uint32_t *v, size_t n)
 }
 
 /* rt_psb_text_reads_back of UTF-16LE TEXT (N bytes, valid): decoded only
- * when it holds a unit some reader ends a line at (LF, CR, VT, FF, NEL,
- * LS, PS), which few texts do. -1 when out of memory. */
+ * when it holds a unit some reader ends a line at (rt_psb_line_break:
+ * review 54 R54-1, FS alone passed here unjudged), which few texts do.
+ * -1 when out of memory. */
 static int reads_back16(const uint8_t *text, size_t n)
 {
     size_t i = 0;
-    for (; i + 1 < n; i += 2) {
-        unsigned u = (unsigned)text[i] | (unsigned)text[i + 1] << 8;
-        if ((u >= 0x0A && u <= 0x0D) || u == 0x85 || u == 0x2028 ||
-            u == 0x2029)
+    for (; i + 1 < n; i += 2)
+        if (rt_psb_line_break((unsigned)text[i] |
+                              (unsigned)text[i + 1] << 8))
             break;
-    }
     if (i + 1 >= n)
         return 1;
     char *u;

@@ -134,6 +134,10 @@ int rt_psb_write_language(const struct rt_psb_language *l, uint8_t **out,
  * end follows it). */
 int rt_psb_text_reads_back(const char *text, size_t n);
 
+/* Whether code point C ends a line to some reader of a backup (LF, CR,
+ * VT, FF, FS, GS, RS, NEL, LS, PS): where rt_psb_text_reads_back looks. */
+int rt_psb_line_break(uint32_t c);
+
 /* Whether NAME (UTF-8), a service's, written in its section's header
  * "[PERF_NAME]", reads back as that section and no other to any reader. */
 int rt_psb_name_heads_section(const char *name);

@@ -23,7 +23,7 @@ static uint32_t char_at(const char *p, const char *end, size_t *len)
 /* Whether C ends a line to some reader: LF and CR to every one (Windows'
  * profile reader ends lines there only), VT, FF, FS, GS, RS, NEL, LS and
  * PS to one that splits lines as Unicode does. */
-static int is_line_break(uint32_t c)
+int rt_psb_line_break(uint32_t c)
 {
     return c == '\n' || c == '\r' || c == '\v' || c == '\f' ||
            (c >= 0x1C && c <= 0x1E) || c == 0x85 || c == 0x2028 ||
@@ -68,21 +68,24 @@ static int is_sign(uint32_t c)
     return c == '+' || c == '-' || c == 0xFF0B || c == 0xFF0D;
 }
 
-/* Whether the line that starts at S (just after a line break) reads as
- * a section header or a record of a number to some reader: blanks
- * trimmed, a '[' is a header (Windows' reader needs no ']': review 53
- * R53-2), and a number ("4242", "+42", "0x10", any script's digits)
- * followed by a '=' before the line's CR or LF is a record, since a
- * reader taking the key with wcstoul stops at the number's end
- * ("4242 x=", "4242\v=": review 53 R53-1, R53-2). */
-static int line_stands_alone(const char *s, const char *end)
+/* The CR/LF line a text's judgement is in: its end, and its last '='
+ * (NULL when none), found once for every break within it. */
+struct crlf_line {
+    const char *end, *last_eq;
+};
+
+/* Whether the line that starts at S (its blanks skipped: S is past them)
+ * reads as a section header or a record of a number to some reader: a
+ * '[' is a header (Windows' reader needs no ']': review 53 R53-2), and a
+ * number ("4242", "+42", "0x10", any script's digits) followed by a '='
+ * before the line's CR or LF is a record, since a reader taking the key
+ * with wcstoul stops at the number's end ("4242 x=", "4242\v=": review 53
+ * R53-1, R53-2). L holds S's CR/LF line. */
+static int stands_alone(const char *s, const char *end,
+                        const struct crlf_line *l)
 {
     size_t k;
-    uint32_t c = 0;
-    while (s < end && is_lenient_blank(c = char_at(s, end, &k)))
-        s += k;
-    if (s >= end)
-        return 0;
+    uint32_t c = char_at(s, end, &k);
     if (c == '[')
         return 1;
     if (is_sign(c)) {
@@ -91,12 +94,7 @@ static int line_stands_alone(const char *s, const char *end)
             return 0;
         c = char_at(s, end, &k);
     }
-    if (!is_digit(c))
-        return 0;
-    for (; s < end && *s != '\r' && *s != '\n'; s++)
-        if (*s == '=')
-            return 1;
-    return 0;
+    return is_digit(c) && l->last_eq && l->last_eq > s;
 }
 
 int rt_psb_text_reads_back(const char *text, size_t n)
@@ -105,15 +103,33 @@ int rt_psb_text_reads_back(const char *text, size_t n)
      * Windows' profile reader (lodctr /R), which ends lines at CR and LF
      * only and trims every character up to ' ', Wine's, which trims
      * Unicode's blanks, one that ends lines at any of Unicode's breaks,
-     * and regtool's, which keeps a line break only before more text. */
+     * and regtool's, which keeps a line break only before more text. In
+     * one pass (review 54 R54-2: each break's line was looked through to
+     * its CR or LF, a text of many VTs in the square of its length): a
+     * run of blanks holding several breaks starts the same line after
+     * it, and a CR/LF line's last '=' is found once. */
     const char *end = text + n;
     if (n && text[n - 1] == '\n')
         return 0;       /* the next record's CR LF follows: not read back */
+    struct crlf_line l = {text, NULL};
     for (const char *p = text; p < end;) {
         size_t k;
         uint32_t c = char_at(p, end, &k);
         p += k;
-        if (is_line_break(c) && line_stands_alone(p, end))
+        if (!rt_psb_line_break(c))
+            continue;
+        while (p < end && is_lenient_blank(c = char_at(p, end, &k)))
+            p += k;
+        if (p >= end)
+            break;
+        if (p >= l.end) {
+            l.end = p;
+            l.last_eq = NULL;
+            for (; l.end < end && *l.end != '\r' && *l.end != '\n'; l.end++)
+                if (*l.end == '=')
+                    l.last_eq = l.end;
+        }
+        if (stands_alone(p, end, &l))
             return 0;
     }
     return 1;
@@ -134,7 +150,7 @@ int rt_psb_name_heads_section(const char *name)
         c = char_at(p, end, &k);
         p += k;
         if (c == '[' || c == ']' || c < ' ' || (c >= 0x7F && c <= 0x9F) ||
-            is_line_break(c))
+            rt_psb_line_break(c))
             return 0;
     }
     return *name && !is_lenient_blank(c);

@@ -82,6 +82,11 @@ int rt_os_free_space(const char *path, uint64_t *bytes);
  * no entry of it renamed). 0, or -1 with errno (rt_os_strerror
  * names DIR). */
 int rt_os_folder_takes_files(const char *dir);
+/* Of rt_os_folder_takes_files' tests the immutable and append-only one
+ * alone (EPERM), which no user can get past; -1 with errno ENOENT when
+ * DIR is not there. Beneath a confined tree DIR is opened there, as
+ * rt_os_folder_takes_files opens it, never looked at by its path. */
+int rt_os_folder_flags_ok(const char *dir);
 /* Whether the file PATH (which exists) can be replaced by a rename, as
  * far as can be told without making one: not immutable nor append-only
  * (EPERM), not a mount point (EBUSY: a file bind-mounted there). 0, or

@@ -364,6 +364,14 @@ int rt_os_folder_takes_files(const char *dir)
     return 0;
 }
 
+int rt_os_folder_flags_ok(const char *dir)
+{
+    /* Windows has no immutable or append-only flag: a read-only
+     * attribute on a folder does not stop files being made in it. */
+    (void)dir;
+    return 0;
+}
+
 int rt_os_name_replaceable(const char *path)
 {
     wchar_t *w = os_win32_wide(path);

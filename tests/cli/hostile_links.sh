@@ -719,14 +719,20 @@ expect_exit 0 "$REGTOOL" --store "hive:$CT" audit --textfile "$CT/Windows/./Temp
 # A link the tree planted is never followed to look at a mount: statfs
 # of the path as typed followed Windows/Temp to where it led (a link to
 # an automount that never answers hung every verb, past SIGTERM: review
-# 41 R41-8). Traced: no statfs names a path through the link, for each
-# verb that takes a path there.
+# 41 R41-8), and so did a commit's look at its folders' flags, through a
+# link planted as Windows/INF (review 54 R54-3). Traced: no statfs, stat
+# or statx names a path through the link, for each verb that takes a
+# path there.
 if strace -f -o /dev/null true 2>/dev/null; then
     LT=$TMPDIR/lt
-    mkdir -p "$TMPDIR/lt-host"
+    mkdir -p "$TMPDIR/lt-host" "$TMPDIR/lt-host/TransferPerf/0009"
     expect_exit 0 "$REGTOOL" --store "hive:$LT" init --languages 009
     ln -s "$TMPDIR/lt-host" "$LT/Windows/Temp"
+    ln -s "$TMPDIR/lt-host" "$LT/Windows/INF"
+    LIB='%SystemRoot%\System32\transferperf.dll'
     for args in "--store hive:$LT backup $LT/Windows/Temp/bk.ini" \
+        "--store hive:$LT install --dry-run --create-service --library $LIB --open O --collect C --close X ini-samples/transfer.ini" \
+        "--store hive:$LT install --create-service --library $LIB --open O --collect C --close X ini-samples/transfer.ini" \
         "--store hive:$LT audit --textfile $LT/Windows/Temp/a.prom" \
         "--store hive:$LT/Windows/Temp/new init" \
         "hive recover $LT/Windows/System32/config/SOFTWARE -o $LT/Windows/Temp/r.hive" \
@@ -735,11 +741,14 @@ if strace -f -o /dev/null true 2>/dev/null; then
         "--store hive:$LT repair --dry-run --from-ini $LT/Windows/Temp"; do
         # shellcheck disable=SC2086
         ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-            strace -f -o "$TMPDIR/statfs" -e trace=statfs,statfs64 "$REGTOOL" $args \
+            strace -f -o "$TMPDIR/statfs" \
+            -e trace=statfs,statfs64,statx,stat,lstat,newfstatat "$REGTOOL" $args \
             >/dev/null 2>&1
-        grep -q 'Windows/Temp' "$TMPDIR/statfs" &&
-            fail "$args: statfs through the planted link: $(grep 'Windows/Temp' "$TMPDIR/statfs" | head -n 1)"
+        through='statfs.*Windows/Temp\|Windows/\(Temp\|INF\)/'
+        grep -q "$through" "$TMPDIR/statfs" &&
+            fail "$args: a look through the planted link: $(grep "$through" "$TMPDIR/statfs" | head -n 1)"
     done
-    [ -z "$(ls -A "$TMPDIR/lt-host")" ] || fail "a verb wrote through the planted link"
+    [ -z "$(find "$TMPDIR/lt-host" ! -type d)" ] ||
+        fail "a verb wrote through the planted link"
 fi
 echo "hostile links: every case refused, the host untouched"

@@ -27,8 +27,11 @@ unmount_all() {
     for m in $MOUNTS; do umount -l "$m" 2>/dev/null; done
     MOUNTS=
 }
-trap 'unmount_all; [ -z "$NSPID" ] || kill "$NSPID" 2>/dev/null' EXIT
-trap 'unmount_all; exit 1' INT TERM HUP
+# A chattr flag a failed check left is cleared too, or the scratch folder
+# could not be removed.
+unflag_all() { chattr -R -i -a "$TMPDIR" >/dev/null 2>&1; }
+trap 'unmount_all; unflag_all; [ -z "$NSPID" ] || kill "$NSPID" 2>/dev/null' EXIT
+trap 'unmount_all; unflag_all; exit 1' INT TERM HUP
 bind() {
     mount --bind "$1" "$2" || fail "mount --bind $1 $2 failed after a first one worked"
     MOUNTS="$2 $MOUNTS"
@@ -408,6 +411,12 @@ if chattr +i "$TMPDIR/imm.reg" 2>/dev/null && chattr +a "$TMPDIR/ap" 2>/dev/null
     flag_refused i Windows/INF \
         "INF/TransferPerf/0009/transfer.ini: .*INF is immutable or append-only .*; nothing was written" \
         "install below an immutable INF folder changed the tree"
+    # Nor an immutable Windows folder the commit makes INF in (review 54
+    # R54-5: the folder the way's first new folder goes in went unasked).
+    rm -rf "$T/Windows/INF"
+    flag_refused i Windows \
+        "INF/TransferPerf/0009/transfer.ini: .*/Windows is immutable or append-only .*; nothing was written" \
+        "install into an immutable Windows folder changed the tree"
     # A file the commit rewrites in place, immutable: refused by the dry
     # run as by the run (review 52 R52-6: the dry run said nothing).
     flag_refused i Windows/System32/PerfStringBackup.INI \

@@ -997,6 +997,22 @@ USER_CPU=0
 expect_grep "current-language-differs" "$OUT"
 rm -f "$TMPDIR/b0.reg" "$TMPDIR/current.reg"
 
+# 25. backup of a help text of 200,000 lines ended by VT, each a digit
+# and no '=' (review 54 R54-2: each line was looked through to the
+# text's CR or LF for one, 13 s for 120,000 of them, and every writer
+# that keeps PerfStringBackup.INI paid it again).
+N=$(size 200000)
+fresh files
+F=$W/Windows/System32/perfh009.dat
+head -c -2 "$F" >"$F.new"
+{ printf '4001\000x'
+  awk -v n="$N" 'BEGIN { for (i = 0; i < n; i++) printf "\0131" }'
+  printf '\000\000'; } | iconv -f UTF-8 -t UTF-16LE >>"$F.new" || fail "iconv"
+mv "$F.new" "$F"
+bounded "backup of a text of $N VT-ended lines" 2 0 \
+    --store "hive:$W" backup "$TMPDIR/vt.ini"
+rm -f "$TMPDIR/vt.ini"
+
 echo "hostile scale: $n runs"
 [ "$n" -ge 82 ] || fail "only $n runs"
 exit 0

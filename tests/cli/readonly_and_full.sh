@@ -98,6 +98,19 @@ expect_exit 3 uninstall_as_nobody
 expect_grep "SOFTWARE: Permission denied; nothing was written: run as a user who can write .*/config/SOFTWARE" "$ERR"
 expect_same_tree "$TMPDIR/t" "$TMPDIR/before"
 
+# An INF copy's folder root's, not the user's (as NFS's root_squash
+# gives it): refused before the commit point, every file as it was
+# (review 54 R54-4: the uninstall passed its point, failed on the INF
+# copy and left the journal to every later writer).
+fresh
+chmod -R a+rwX "$TMPDIR/t"
+chmod 0755 "$W/Windows/INF/Xfer/0009"
+: >"$C/regtool.lock"; chmod 0666 "$C/regtool.lock"
+tree_state "$TMPDIR/t" >"$TMPDIR/before"
+expect_exit 3 uninstall_as_nobody
+expect_grep "INF/Xfer/0009/x.ini: .*INF/Xfer/0009 cannot be written by this user: no file can be saved there; nothing was written" "$ERR"
+expect_same_tree "$TMPDIR/t" "$TMPDIR/before"
+
 # SOFTWARE immutable (chattr +i, as the disk's author may leave it):
 # refused even to root, and the message names the flag, not only a user
 # who can write it (review 38 F1). Where the file system has no such

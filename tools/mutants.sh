@@ -3,7 +3,8 @@
 # the tree (never in this one), runs the fastest test that must catch
 # each, and prints a table. Every mutant must be caught: the script exits
 # 1 if one survives, and 2 if an edit no longer applies exactly once or a
-# mutant does not build (the list must not rot silently).
+# mutant does not build (the list must not rot silently;
+# tools/check-mutants.sh finds an edit that no longer applies in a moment).
 #   sh tools/mutants.sh [NAME...]     only the mutants named
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,6 +110,8 @@ mutant() {
 }
 
 # --- the mutants -------------------------------------------------------
+# tools/check-mutants.sh runs what lies between this line and "the
+# table" below, without building, to find an edit that no longer applies.
 
 OLD='        uint64_t first = (top + 2 + 1) & ~(uint64_t)1;   /* next even */'
 NEW='        uint64_t first = top + 2;   /* next even */'
@@ -158,8 +161,8 @@ OLD='           va == vb;'
 NEW='           (va & 0xff) == (vb & 0xff);'
 mutant lang-primary-only lib/model/lang_id.c unit:test_lang_id
 
-OLD='    uint32_t v = out->on_top ? out->found_at : old;'
-NEW='    uint32_t v = out->on_top ? last : old;'
+OLD='    uint32_t v = held ? out->found_at : old;'
+NEW='    uint32_t v = held ? last : old;'
 mutant last-counter-kept-high lib/engine/engine.c unit:test_engine
 
 OLD='    if (base > v) {'
@@ -255,8 +258,8 @@ mutant backup-refused-leaves-part lib/ops/save_backup.c cli:backup_promises.sh
 
 OLD='        if (rt_lang_is_current(l->id))
             continue;
-        /* Read here, freed once written: one language at a time. */'
-NEW='        /* Read here, freed once written: one language at a time. */'
+        rt_progress_report("saving languages", i, db->n_langs);'
+NEW='        rt_progress_report("saving languages", i, db->n_langs);'
 mutant backup-stream-current-language lib/engine/backup_plan.c unit:test_backup
 
 OLD='    if (src->n == t->n)
@@ -265,8 +268,8 @@ NEW='    if (1)
         return rt_pair_list_copy(dst, src);'
 mutant backup-salvage-undecoded-empty lib/engine/backup_plan.c unit:test_backup
 
-OLD='        rc = write_backup(s, &db, file, force, 1, 1, &n_damaged, win32);'
-NEW='        rc = write_backup(s, &db, file, force, 0, 1, &n_damaged, win32);'
+OLD='        rc = write_backup(s, &db, file, force, 1, 1,'
+NEW='        rc = write_backup(s, &db, file, force, 0, 1,'
 mutant backup-damaged-refused regtool/cli_backup.c cli:backup_promises.sh
 
 OLD='    if (rt_repair_decoded(w, k) != 0)
@@ -289,8 +292,8 @@ NEW='    if (d <= n)
     if (rt_repair_decoded(w, k) != 0)'
 mutant repair-duplicates-unseen lib/engine/repair_plan.c unit:test_repair
 
-OLD='    return lo < n && ix[lo] == x;'
-NEW='    return lo + 1 < n && ix[lo] == x;'
+OLD='    return at < n && ix[at] == x;'
+NEW='    return at + 1 < n && ix[at] == x;'
 mutant repair-fill-misses-last lib/engine/repair_plan.c unit:test_repair
 
 OLD='                                    : w->l->tab[k].highest;'
@@ -313,15 +316,25 @@ OLD='        keep->tab[k] = read->tab[k];'
 NEW='        rt_table_free(&read->tab[k]);'
 mutant restore-drops-spliced-tail lib/engine/backup_plan.c cli:backup_restore.sh
 
-OLD='        if (p + n < len && data[p + n - 1] >= 0xD8 && data[p + n - 1] <= 0xDB)
+OLD='            data[p + n - 1] <= 0xDB)
             n -= 2;'
-NEW='        if (p + n < len && data[p + n - 1] >= 0xD8 && data[p + n - 1] <= 0xDB)
+NEW='            data[p + n - 1] <= 0xDB)
             n -= 0;'
 mutant psb-piece-splits-pair lib/model/perf_backup.c unit:test_perf_backup
 
-OLD='            while (whole > 0 && buf[whole - 1] != '"'"'\n'"'"')'
+OLD='            while (whole > fresh && buf[whole - 1] != '"'"'\n'"'"')'
 NEW='            while (0)'
 mutant psb-piece-reads-part-line lib/model/perf_backup.c unit:test_perf_backup
+
+OLD='    if (c == '"'"'['"'"')
+        return 1;'
+NEW='    if (c == '"'"'['"'"')
+        return memchr(s, '"'"']'"'"', (size_t)(end - s)) != NULL;'
+mutant psb-text-header-needs-bracket lib/model/perf_backup_text.c unit:test_psb_text
+
+OLD='    if (n && text[n - 1] =='
+NEW='    if (0 && n && text[n - 1] =='
+mutant psb-text-trailing-lf-kept lib/model/perf_backup_text.c unit:test_psb_text
 
 OLD='        if (r->kind == REC_SIZE && !r->in_order && r->offset > j->grow_to[k])'
 NEW='        if (r->kind == REC_SIZE && r->offset > j->grow_to[k])'
@@ -340,8 +353,13 @@ OLD='        if (t.fd >= 0 && sized &&'
 NEW='        if (0 && t.fd >= 0 && sized &&'
 mutant journal-fresh-lengthened-late lib/commit/commit_run.c unit:test_journal
 
-OLD='        if (w & 0x8080808080808080u)'
-NEW='        if (w & 0x8080808080808000u)'
+# Both eight-byte steps, validating's (ascii_run) and converting's.
+OLD='        memcpy(&w, u + i, 8);
+        if (w & 0x8080808080808080u)'
+NEW='        memcpy(&w, u + i, 8);
+        if (w & 0x8080808080808000u)'
+OLD2='            if (w & 0x8080808080808080u)'
+NEW2='            if (w & 0x8080808080808000u)'
 mutant utf8-ascii-step-blind lib/model/utf16.c unit:test_utf16
 
 OLD='        same = !memcmp(m.data + off, data + off, k);'
@@ -351,6 +369,13 @@ mutant syswow64-stale-copy-spliced lib/store/hive_commit.c cli:table_copies.sh
 OLD='    return c < 0x20 || (c >= 0x7F && c <= 0x9F) ||'
 NEW='    return c < 0x20 || c == 0x7F ||'
 mutant c1-controls-printed lib/model/printable.c unit:test_printable
+
+# Wine's blanks (space, tab, CR, LF, VT, FF, 0x1A), not Windows' (every
+# character up to ' ').
+OLD='    return c != 0 && c <= '"'"' '"'"';'
+NEW='    return c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A || c == 0x0B ||
+           c == 0x0C || c == 0x1A;'
+mutant ini-control-not-blank lib/provider/ini_reader.c unit:test_ini_reader
 
 OLD='        if (text_end >= even) {'
 NEW='        if (0 && text_end >= even) {'
@@ -368,8 +393,8 @@ OLD='    if (lo && index <= v[lo - 1].hi)'
 NEW='    if (lo && index < v[lo - 1].hi)'
 mutant diff-range-end-unowned lib/engine/diff.c unit:test_diff
 
-OLD='        (uint8_t)kind, (uint8_t)cls, index <= d->base_index, pa, pb};'
-NEW='        (uint8_t)kind, (uint8_t)cls, index < d->base_index, pa, pb};'
+OLD='        at_a, at_b, (uint8_t)kind, (uint8_t)cls, index <= d->base_index};'
+NEW='        at_a, at_b, (uint8_t)kind, (uint8_t)cls, index < d->base_index};'
 mutant diff-base-index-extensible lib/engine/diff.c unit:test_diff
 
 OLD='        what |= RT_DIFF_PROV_DISABLE;'
@@ -396,13 +421,13 @@ OLD='            if (dedupe(&rp, &rp.w[i], k) != 0)'
 NEW='            if (!k && dedupe(&rp, &rp.w[i], k) != 0)'
 mutant repair-dedupe-counter-only lib/engine/repair_plan.c unit:test_repair
 
-OLD='                english ? RT_AUDIT_ERROR : RT_AUDIT_INFO, a->lv[l].l->id,'
-NEW='                english ? RT_AUDIT_WARNING : RT_AUDIT_INFO, a->lv[l].l->id,'
-mutant audit-strings-missing-warning lib/engine/audit_checks.c unit:test_audit
+OLD='        ADD(a, "provider-strings-missing", RT_AUDIT_ERROR, a->lv[l].l->id,'
+NEW='        ADD(a, "provider-strings-missing", RT_AUDIT_WARNING, a->lv[l].l->id,'
+mutant audit-strings-missing-warning lib/engine/audit_providers.c unit:test_audit
 
-OLD='        ADD(a, "perfinifile-invalid", RT_AUDIT_WARNING, NULL,'
-NEW='        ADD(a, "perfinifile-invalid", RT_AUDIT_INFO, NULL,'
-mutant audit-perfinifile-info lib/engine/audit_checks.c unit:test_audit
+OLD='            ADD(a, "perfinifile-invalid", RT_AUDIT_WARNING, NULL,'
+NEW='            ADD(a, "perfinifile-invalid", RT_AUDIT_INFO, NULL,'
+mutant audit-perfinifile-info lib/engine/audit_providers.c unit:test_audit
 
 OLD='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_INFO, id,'
 NEW='                    x > base ? RT_AUDIT_WARNING : RT_AUDIT_WARNING, id,'

@@ -636,11 +636,8 @@ static int check_paths(const struct rt_commit *c, struct rt_error *e)
             return -1;
         /* A file of its own that cannot be changed, as the real run's
          * open finds it (review 52 R52-6: the dry run said nothing). */
-        if (rt_os_name_replaceable(path) != 0 && errno == EPERM)
-            return rt_error_set(e, RT_ERR_ACCESS_DENIED,
-                                "%s is immutable or append-only (chattr +i, "
-                                "+a): the commit cannot change it; nothing "
-                                "was written", path);
+        if (rt_flags_refused(path, "the commit cannot change it", e) != 0)
+            return -1;
     }
     return 0;
 }

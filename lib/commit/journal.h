@@ -203,6 +203,12 @@ int rt_journal_recover(const char *base_dir, const char *journal_path,
  * a dry run, which takes no lock, refuses where its writer would. */
 int rt_lock_check(const char *lock_path, struct rt_error *e);
 
+/* 0, or -1 with E set (saying WHO cannot change it) when the file PATH
+ * is immutable or append-only: what the writer's open or rename would
+ * refuse, said by a dry run too. */
+int rt_flags_refused(const char *path, const char *who,
+                     struct rt_error *e);
+
 /* One writer at a time: an exclusive lock on LOCK_PATH (created when
  * missing). While another process holds it, NOTICE is called once with
  * "waiting for another regtool (pid N, started T) holding FILE", and the

@@ -34,15 +34,13 @@ static void holder(int fd, const char *lock_path, char *buf, size_t size)
     }
 }
 
-/* 0, or -1 with E set when LOCK_PATH is immutable or append-only: no
- * writer can open it for writing. */
-static int flags_refused(const char *lock_path, struct rt_error *e)
+int rt_flags_refused(const char *path, const char *who,
+                     struct rt_error *e)
 {
-    if (rt_os_name_replaceable(lock_path) != 0 && errno == EPERM)
+    if (rt_os_name_replaceable(path) != 0 && errno == EPERM)
         return rt_error_set(e, RT_ERR_ACCESS_DENIED,
                             "%s is immutable or append-only (chattr +i, "
-                            "+a): no writer can take it; nothing was "
-                            "written", lock_path);
+                            "+a): %s; nothing was written", path, who);
     return 0;
 }
 
@@ -56,7 +54,7 @@ int rt_lock_check(const char *lock_path, struct rt_error *e)
     rt_os_close(fd);
     /* The writer opens it for writing, which an immutable or append-only
      * file refuses (review 53 R53-6: the dry run said nothing). */
-    return flags_refused(lock_path, e);
+    return rt_flags_refused(lock_path, "no writer can take it", e);
 }
 
 static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
@@ -76,7 +74,8 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
             *out = NULL;
             return 0;
         }
-        if (err == EPERM && flags_refused(lock_path, e) != 0)
+        if (err == EPERM &&
+            rt_flags_refused(lock_path, "no writer can take it", e) != 0)
             return -1;
         return rt_open_refused(lock_path, err, e);
     }

@@ -185,6 +185,15 @@ int hive_lookup(struct rt_regf *h, const char *path, uint32_t *key);
  * otherwise report less than the hive holds, and say nothing. */
 int hive_find(const struct hive_file *hf, const char *path, uint32_t *key,
               struct rt_error *e);
+/* The longest key path the store builds from a name the hive holds: a
+ * service's key and its Performance key below ControlSet00N\Services,
+ * the name up to 255 UTF-16 units (765 bytes of UTF-8). */
+#define HIVE_PATH_MAX 1024
+/* Formats a key path into BUF (SIZE bytes): 0, or -1 with E set when it
+ * does not fit, a name longer than Windows allows (a path cut short
+ * named another key, one the disk's author planted: review 55 R55-3). */
+int hive_key_path(char *buf, size_t size, struct rt_error *e,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* -1 with E for the regf error R met at PATH of HF: out of memory as
  * such, anything else the hive's damage, named with its file. */
 int hive_regf_error(const struct hive_file *hf, const char *path, int r,

@@ -9,6 +9,7 @@
 #include "model/size_caps.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,22 @@ int hive_regf_error(const struct hive_file *hf, const char *path, int r,
                             "%s: %s: out of memory", hf->path, path);
     return rt_error_set(e, RT_ERR_BADDB, "%s: %s: %s", hf->path, path,
                         rt_regf_errmsg(hf->h));
+}
+
+int hive_key_path(char *buf, size_t size, struct rt_error *e,
+                  const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < size)
+        return 0;
+    return rt_error_set(e, RT_ERR_BADDB,
+                        "a key path of %d bytes (%.80s...) holds a name "
+                        "longer than Windows allows (255 characters): not "
+                        "read, where a path cut short would name another "
+                        "key", n, buf);
 }
 
 int hive_find(const struct hive_file *hf, const char *path, uint32_t *key,

@@ -349,10 +349,12 @@ int hive_service_state(struct rt_store *st, const char *service,
                        int *exists, int *has_perf, struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    char path[512];
+    char path[HIVE_PATH_MAX];
     uint32_t key;
-    snprintf(path, sizeof path, "%s\\%s", s->services, service);
     *exists = *has_perf = 0;
+    if (hive_key_path(path, sizeof path, e, "%s\\%s", s->services,
+                      service) != 0)
+        return -1;
     /* A subkey list that does not read is no absent service (a name
      * that is no key name is): hive_find tells them apart. */
     int f = hive_find(&s->system, path, &key, e);
@@ -371,8 +373,10 @@ int hive_read_service(struct rt_store *st, const char *service,
                       int *present, struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    char path[512];
-    snprintf(path, sizeof path, "%s\\%s\\Performance", s->services, service);
+    char path[HIVE_PATH_MAX];
+    if (hive_key_path(path, sizeof path, e, "%s\\%s\\Performance",
+                      s->services, service) != 0)
+        return -1;
     return get_value(&s->system, path, name, out, present, e);
 }
 
@@ -669,15 +673,15 @@ int hive_read_machine(struct rt_store *st, int system, const char *key,
                       struct rt_error *e)
 {
     struct hive_store *s = hs(st);
-    char path[512];
+    char path[HIVE_PATH_MAX];
     memset(out, 0, sizeof *out);
     *present = 0;
     /* The control set is the one Services is read from. */
     int cs = (int)(strchr(s->services, '\\') - s->services);
-    if (system)
-        snprintf(path, sizeof path, "%.*s\\%s", cs, s->services, key);
-    else
-        snprintf(path, sizeof path, "%s", key);
+    if (system ? hive_key_path(path, sizeof path, e, "%.*s\\%s", cs,
+                               s->services, key)
+               : hive_key_path(path, sizeof path, e, "%s", key))
+        return -1;
     const struct hive_file *hf = system ? &s->system : &s->software;
     const char *hive = system ? "SYSTEM" : "SOFTWARE";
     /* A link key or two keys of one name on the way (review 49 R49-2,

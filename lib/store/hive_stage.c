@@ -209,7 +209,7 @@ int hive_apply_one(struct hive_store *s, const struct rt_change *c,
 {
     struct rt_regf *sw = s->software.h, *sy = s->system.h;
     uint32_t key;
-    char path[512];
+    char path[HIVE_PATH_MAX];
     int r;
     switch (c->op) {
     case RT_CHANGE_CREATE_LANGUAGE:
@@ -265,15 +265,17 @@ int hive_apply_one(struct hive_store *s, const struct rt_change *c,
                                   c->value.data, c->value.len);
         return r == 0 ? 0 : regf_fail(sw, r, s->software.path, e);
     case RT_CHANGE_CREATE_PERF_KEY:
-        snprintf(path, sizeof path, "%s\\%s\\Performance", s->services,
-                 c->service);
+        if (hive_key_path(path, sizeof path, e, "%s\\%s\\Performance",
+                          s->services, c->service) != 0)
+            return -1;
         if ((r = rt_regf_key_create_path(sy, rt_regf_root(sy), path, &key)))
             return regf_fail(sy, r, s->system.path, e);
         return 0;
     case RT_CHANGE_SET_SERVICE:
     case RT_CHANGE_DELETE_SERVICE:
-        snprintf(path, sizeof path, "%s\\%s\\Performance", s->services,
-                 c->service);
+        if (hive_key_path(path, sizeof path, e, "%s\\%s\\Performance",
+                          s->services, c->service) != 0)
+            return -1;
         r = hive_lookup(sy, path, &key);
         if (r == RT_REGF_ENOMEM)
             return regf_fail(sy, r, s->system.path, e);

@@ -1375,12 +1375,25 @@ static void journal_paths_are_plain_names(void **state)
         else
             assert_string_equal(got, cases[i].problem);
     }
+    /* The longest path, of components of 200 bytes (255 is the most a file
+     * system Linux mounts holds in a name: review 55 R55-2, one of 258
+     * bytes failed past the commit point). */
     static char longest[RT_JOURNAL_NAME_MAX + 2];
     memset(longest, 'a', RT_JOURNAL_NAME_MAX);
+    for (size_t i = 200; i + 1 < RT_JOURNAL_NAME_MAX; i += 201)
+        longest[i] = '/';
     assert_null(rt_journal_path_problem(longest));
     longest[RT_JOURNAL_NAME_MAX] = 'a';
     assert_string_equal(rt_journal_path_problem(longest),
                         "a path longer than any a commit writes");
+    char part[300];
+    memset(part, 'a', sizeof part - 1);
+    part[sizeof part - 1] = '\0';
+    part[255] = '\0';
+    assert_null(rt_journal_path_problem(part));
+    part[255] = 'a';
+    assert_string_equal(rt_journal_path_problem(part),
+                        "a component longer than 255 bytes");
 }
 
 /* A journal cut short after its note (the time and "install of Xfer")

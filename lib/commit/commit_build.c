@@ -74,6 +74,10 @@ const char *rt_journal_name_problem(const char *name, size_t len)
                 return "a '.' component";
             if (part == 2 && p[0] == '.' && p[1] == '.')
                 return "a '..' component";
+            /* No file system Linux mounts holds a longer name (ext4 and
+             * xfs count bytes): a commit would fail past its point. */
+            if (part > 255)
+                return "a component longer than 255 bytes";
             part = 0;
             continue;
         }

@@ -209,9 +209,7 @@ int rt_engine_install_trust(const struct rt_database *db,
  * Refused before anything is read or locked. */
 int rt_service_name_check(const char *name, struct rt_error *e)
 {
-    size_t chars = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        chars += (*p & 0xc0) != 0x80;   /* UTF-8 lead bytes */
+    size_t chars = rt_utf8_utf16_units(name);
     const char *why = !*name ? "it is empty"
                       : strchr(name, '\\') ? "it holds '\\'"
                       : strchr(name, '/')  ? "it holds '/'"

@@ -1,6 +1,7 @@
 /* Model layer: names that can be one file of one folder on Windows
  * (file_name.h). */
 #include "model/file_name.h"
+#include "model/utf16.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -26,7 +27,6 @@ const char *rt_win_name_problem(const char *name)
         return "it is empty";
     if (!strcmp(name, ".") || !strcmp(name, ".."))
         return "it is a path step";
-    size_t chars = 0;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
         if (*p < 0x20 || *p == 0x7f)
             return "it holds a control character";
@@ -36,14 +36,19 @@ const char *rt_win_name_problem(const char *name)
             return "it holds ':' (a drive letter or a stream)";
         if (strchr("<>\"|?*", *p))
             return "it holds a character Windows forbids in file names";
-        chars += (*p & 0xc0) != 0x80;   /* UTF-8 lead bytes */
     }
     char last = name[strlen(name) - 1];
     if (last == '.' || last == ' ')
         return "it ends in a dot or a blank, which Windows drops (it would "
                "name another file)";
-    if (chars > 255)
+    if (rt_utf8_utf16_units(name) > 255)
         return "it is longer than 255 characters";
+    /* A Linux file system's name holds 255 bytes (ext4, xfs, tmpfs): a
+     * folder or file named so is refused before a commit, never failed
+     * past its point (review 55 R55-2: 86 CJK characters). */
+    if (strlen(name) > 255)
+        return "it is longer than 255 bytes of UTF-8, more than a Linux "
+               "file system holds in a name";
     /* Windows opens a device for these, whatever the extension: the
      * reserved names of Microsoft's "Naming Files, Paths, and
      * Namespaces", with COM and LPT numbered 0 to 9 or by a superscript

@@ -294,3 +294,11 @@ uint16_t *rt_utf8_to_utf16z(const char *s)
     free(u);
     return w;
 }
+
+size_t rt_utf8_utf16_units(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += (*p & 0xc0) != 0x80 ? (*p >= 0xf0 ? 2 : 1) : 0;
+    return n;
+}

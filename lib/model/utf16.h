@@ -51,4 +51,9 @@ uint16_t *rt_utf8_to_utf16z(const char *s);
  * UTF-8 (no overlongs, no surrogates), else -1 with *ERR_OFF set. */
 int rt_utf8_validate(const char *s, size_t len, size_t *err_off);
 
+/* How many UTF-16 code units the NUL-ended UTF-8 text S is: the length
+ * Windows measures a key or file name in (255 at most), a character
+ * past the BMP two (review 55 R55-2: 200 emoji passed as 200). */
+size_t rt_utf8_utf16_units(const char *s);
+
 #endif

@@ -3,6 +3,7 @@
 #include "provider/provider_spec.h"
 #include "platform/compat.h"
 #include "platform/os.h"
+#include "model/utf16.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -355,14 +356,6 @@ struct checked {
 };
 
 /* Characters of UTF-8 text S: its lead bytes. */
-static size_t utf8_chars(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
-}
-
 static void check_info(struct loader *L, struct checked *c)
 {
     const struct key *dn = find_key(&L->info, "drivername");
@@ -398,10 +391,10 @@ static void check_info(struct loader *L, struct checked *c)
             rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
                          "drivername '%s' is a path step, not a service "
                          "name", c->drivername);
-        else if (utf8_chars(c->drivername) > 255)
+        else if (rt_utf8_utf16_units(c->drivername) > 255)
             rt_diags_add(L->d, RT_ERROR, L->path, dn->line, "drivername",
                          "drivername is %zu characters long, longer than a "
-                         "registry key name (255)", utf8_chars(c->drivername));
+                         "registry key name (255)", rt_utf8_utf16_units(c->drivername));
     }
     if (!sf) {
         rt_diags_add(L->d, RT_ERROR, L->path, L->info_line, "symbolfile",

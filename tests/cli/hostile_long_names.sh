@@ -54,4 +54,30 @@ expect_grep "holds a name longer than Windows allows" "$ERR"
 TREE_IGNORE=regtool.lock
 expect_same_tree "$D" "$TMPDIR/before"
 TREE_IGNORE=
+
+# An INI whose drivername Windows takes (255 characters or fewer) but a
+# Linux file system cannot name its INF folder with (86 CJK characters
+# are 258 bytes): refused before anything is written, where the install
+# passed its commit point and failed making INF\<drivername>, the journal
+# left to every later writer (review 55 R55-2). And 200 characters past
+# the BMP are 400 of Windows' (UTF-16 units), not 200.
+rm -rf "$D"
+cp -a "$TMPDIR/pristine" "$D"
+iconv -f UTF-16 -t UTF-8 ini-samples/transfer.ini >"$TMPDIR/t8.ini" || fail "iconv"
+cp ini-samples/CounterOffsets.h "$TMPDIR/"
+sed "s/^drivername=TransferPerf/drivername=$(cjk 86)/" "$TMPDIR/t8.ini" >"$TMPDIR/long.ini"
+tree_state "$D" >"$TMPDIR/before"
+for run in --dry-run ""; do
+    # shellcheck disable=SC2086
+    expect_exit 2 "$REGTOOL" --store "hive:$D" install $run --create-service \
+        --library x.dll --open O --collect C --close X "$TMPDIR/long.ini"
+    expect_grep "cannot name the INF folder .*: it is longer than 255 bytes of UTF-8" "$ERR"
+done
+TREE_IGNORE=regtool.lock
+expect_same_tree "$D" "$TMPDIR/before"
+TREE_IGNORE=
+E=$(awk 'BEGIN { for (i = 0; i < 200; i++) printf "\360\237\230\200" }')
+sed "s/^drivername=TransferPerf/drivername=$E/" "$TMPDIR/t8.ini" >"$TMPDIR/emoji.ini"
+expect_exit 2 "$REGTOOL" check-ini "$TMPDIR/emoji.ini"
+expect_grep "drivername is 400 characters long, longer than a registry key name (255)" "$ERR"
 echo "hostile_long_names: ok"

@@ -238,19 +238,51 @@ static int folder_ok(const char *path, size_t floor, char *last, int dry,
     }
 }
 
+/* What a commit makes after its point (an INF copy in new folders),
+ * counted before it: the bytes and the inodes they need. */
+struct made_later {
+    uint64_t bytes, inodes;
+};
+
+/* The folders of PATH's way the commit makes: not there, nor counted for
+ * the file before, whose folder PREV (PATH_MAX bytes) names and which
+ * becomes PATH's. */
+static uint64_t folders_made(const char *path, char *prev)
+{
+    char dir[PATH_MAX];
+    const char *sep = rt_os_last_separator(path);
+    int own = sep ? (int)(sep - path) : 0;
+    snprintf(dir, sizeof dir, "%.*s", own, path);
+    uint64_t n = 0;
+    while (*dir && !rt_os_is_dir(dir)) {
+        size_t len = strlen(dir);
+        if (!strncmp(prev, dir, len) &&
+            (!prev[len] || rt_os_is_separator(prev[len])))
+            break;
+        n++;
+        char *at = (char *)rt_os_last_separator(dir);
+        if (!at)
+            break;
+        *at = '\0';
+    }
+    snprintf(prev, PATH_MAX, "%.*s", own, path);
+    return n;
+}
+
 /* Before anything is written: every file the commit touches can be
  * opened for writing (a file it creates, created and removed again), and
  * the space its growth needs is reserved (the files in RV). *GROWTH gets
  * the bytes. A commit that cannot be finished is never started; a
  * refusal here gives back what it reserved. */
 static int preflight(const struct rt_commit *c, uint64_t *growth,
-                     uint64_t *later, unsigned *mode,
+                     struct made_later *later, unsigned *mode,
                      struct reservations *rv, struct rt_error *e)
 {
     *growth = 0;
-    *later = 0;
+    later->bytes = later->inodes = 0;
     *mode = 0666;
     char last[PATH_MAX] = "";   /* the folder judged last */
+    char made[PATH_MAX] = "";   /* the folder of the file made last */
     for (size_t i = 0; i < c->n; i++) {
         const char *file = c->v[i].file;
         const struct commit_file *f = &c->files[c->v[i].file_no];
@@ -274,7 +306,8 @@ static int preflight(const struct rt_commit *c, uint64_t *growth,
             /* Its blocks and its folders', counted against the free
              * space once the journal has its own (rt_commit_run). */
             uint64_t end = f->end;
-            *later += (end + 4095) / 4096 * 4096 + 3 * 4096;
+            later->bytes += (end + 4095) / 4096 * 4096 + 3 * 4096;
+            later->inodes += 1 + folders_made(path, made);
             continue;
         }
         int fd = rt_os_open(path, created ? RT_OS_WRITE_NEW : RT_OS_WRITE);
@@ -469,11 +502,45 @@ static int journal_folder_ok(const struct rt_commit *c, int dry,
     return folder_ok(c->journal, 0, last, dry, e);
 }
 
+/* Room on C's file system for what it makes after its commit point
+ * (LATER, counted by preflight), now that the journal has its own: the
+ * bytes, and on a file system of a fixed count of inodes (ext4, a tmpfs)
+ * one for each file and folder (review 55 R55-1: the INF copy failed
+ * past the point on one with two left). 0, or -1 with E set. */
+static int room_for_later(const struct rt_commit *c,
+                          const struct made_later *later, struct rt_error *e)
+{
+    uint64_t free_b, free_i;
+    if (later->bytes && rt_os_free_space(c->base, &free_b) == 0 &&
+        free_b < later->bytes)
+        return rt_error_set(e, RT_ERR_DISK_FULL,
+                            "%s: the new files this change makes need %llu "
+                            "bytes and %llu are free; nothing was written: "
+                            "free %llu bytes on the file system of %s",
+                            c->base, (unsigned long long)later->bytes,
+                            (unsigned long long)free_b,
+                            (unsigned long long)(later->bytes - free_b),
+                            c->base);
+    if (later->inodes && rt_os_free_inodes(c->base, &free_i) == 0 &&
+        free_i < later->inodes)
+        return rt_error_set(e, RT_ERR_DISK_FULL,
+                            "%s: the new files and folders this change "
+                            "makes need %llu inodes and %llu are free; "
+                            "nothing was written: remove %llu files on the "
+                            "file system of %s",
+                            c->base, (unsigned long long)later->inodes,
+                            (unsigned long long)free_i,
+                            (unsigned long long)(later->inodes - free_i),
+                            c->base);
+    return 0;
+}
+
 /* rt_commit_run with J, the commit's records as a journal read back. */
 static int run_with(struct rt_commit *c, struct rt_journal *j,
                     struct rt_error *e)
 {
-    uint64_t growth, later;
+    uint64_t growth;
+    struct made_later later;
     unsigned mode;
     struct reservations rv = {0};
     struct journal_image im;
@@ -517,19 +584,12 @@ static int run_with(struct rt_commit *c, struct rt_journal *j,
     }
     /* Files made in new folders (an INF copy) are written after the
      * commit point: the room they need must be there now. */
-    uint64_t free_b;
-    if (later && rt_os_free_space(c->base, &free_b) == 0 && free_b < later) {
+    if (room_for_later(c, &later, e) != 0) {
         rt_os_close(fd);
         rt_os_unlink(c->journal);
         reservations_release(&rv);
         rt_journal_image_free(&im);
-        return rt_error_set(e, RT_ERR_DISK_FULL,
-                            "%s: the new files this change makes need %llu "
-                            "bytes and %llu are free; nothing was written: "
-                            "free %llu bytes on the file system of %s",
-                            c->base, (unsigned long long)later,
-                            (unsigned long long)free_b,
-                            (unsigned long long)(later - free_b), c->base);
+        return -1;
     }
     /* With fresh bytes, the intent block is durable before any of them is
      * written: a crash from then on until the seal is rolled back by
@@ -605,17 +665,27 @@ int rt_commit_run(struct rt_commit *c, struct rt_error *e)
 
 int rt_commit_check_path(const char *path, struct rt_error *e)
 {
-    /* As preflight: a file to be made needs its folders, or a place to
-     * make them; one there is opened as a write would open it. */
-    if (!rt_os_exists(path)) {
+    /* As preflight: one there is opened as a write would open it, and
+     * must not be immutable or append-only, which the run's open refuses
+     * (review 52 R52-6: the dry run said nothing); a file to be made
+     * needs its folders, or a place to make them. */
+    int fd = rt_os_open(path, RT_OS_READ_AS_WRITE);
+    if (fd < 0 && (errno == ENOENT || errno == ENOTDIR ||
+                   !rt_os_exists(path))) {
+        /* Not there, or its way refused: said of the folders. */
         if (!rt_parent_exists(path) && rt_folders_ok(path, e) != 0)
             return -1;
         return 0;
     }
-    int fd = rt_os_open(path, RT_OS_READ_AS_WRITE);
-    if (fd < 0)
-        return rt_open_refused(path, errno, e);
+    if (fd < 0 && (fd = rt_os_open(path, RT_OS_READ_AS_WRITE)) < 0)
+        return rt_open_refused(path, errno, e);   /* in the open's words */
+    int r = rt_os_fd_replaceable(fd, path);
     rt_os_close(fd);
+    if (r != 0)
+        return rt_error_set(e, RT_ERR_ACCESS_DENIED,
+                            "%s is immutable or append-only (chattr +i, "
+                            "+a): the commit cannot change it; nothing "
+                            "was written", path);
     return 0;
 }
 
@@ -633,10 +703,6 @@ static int check_paths(const struct rt_commit *c, struct rt_error *e)
                                 c->v[i].file);
         if (rt_commit_check_path(path, e) != 0 ||
             folder_ok(path, strlen(c->base), last, 1, e) != 0)
-            return -1;
-        /* A file of its own that cannot be changed, as the real run's
-         * open finds it (review 52 R52-6: the dry run said nothing). */
-        if (rt_flags_refused(path, "the commit cannot change it", e) != 0)
             return -1;
     }
     return 0;

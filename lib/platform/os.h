@@ -75,6 +75,10 @@ int rt_os_unreserve(int fd);
 /* The bytes free for an unprivileged user on the file system of directory
  * PATH (beneath a confined directory, a link as PATH is refused). */
 int rt_os_free_space(const char *path, uint64_t *bytes);
+/* Files and folders that can still be made on directory PATH's file
+ * system (its free inodes, opened as rt_os_free_space opens it): 0, or
+ * -1 with errno (ENOSYS where the file system has no such count). */
+int rt_os_free_inodes(const char *path, uint64_t *inodes);
 /* Whether folder DIR can take a new file, as far as can be told without
  * making one: not on a read-only file system (EROFS), not on the
  * kernel's proc or sysfs (EACCES: no file of one's own is made there),
@@ -92,6 +96,9 @@ int rt_os_folder_flags_ok(const char *dir);
  * (EPERM), not a mount point (EBUSY: a file bind-mounted there). 0, or
  * -1 with errno (rt_os_strerror names PATH). */
 int rt_os_name_replaceable(const char *path);
+/* The same of the file FD has open (PATH names it in the message): its
+ * immutable and append-only flags alone. */
+int rt_os_fd_replaceable(int fd, const char *path);
 /* Sleeps for MS milliseconds. */
 void rt_os_sleep_ms(unsigned ms);
 /* Milliseconds on a clock that only goes forward, for measuring waits:

@@ -439,6 +439,28 @@ int rt_os_free_space(const char *path, uint64_t *bytes)
     return 0;
 }
 
+int rt_os_free_inodes(const char *path, uint64_t *inodes)
+{
+    int fd = open_dir(path);
+    if (fd < 0)
+        return -1;
+    struct statvfs vs;
+    int r = fstatvfs(fd, &vs);
+    int err = errno;
+    close(fd);
+    if (r != 0) {
+        errno = err;
+        return -1;
+    }
+    /* A file system without a fixed count of them (btrfs) says none. */
+    if (vs.f_files == 0) {
+        errno = ENOSYS;
+        return -1;
+    }
+    *inodes = (uint64_t)vs.f_favail;
+    return 0;
+}
+
 /* What the kernel says of NAME at DIRFD (FLAGS as statx's) that forbids
  * putting a file in its place: FD_ bits, 0 where nothing does or the
  * kernel does not say. */
@@ -514,6 +536,15 @@ int rt_os_folder_flags_ok(const char *dir)
         return rt_os_refuse(EPERM, "%s is immutable or append-only (chattr "
                                    "+i, +a): no file can be saved there",
                             dir);
+    return 0;
+}
+
+int rt_os_fd_replaceable(int fd, const char *path)
+{
+    if (fd_attributes(fd, "", AT_EMPTY_PATH) & (FD_IMMUTABLE | FD_APPEND))
+        return rt_os_refuse(EPERM, "%s is immutable or append-only (chattr "
+                                   "+i, +a): regtool cannot change it",
+                            path);
     return 0;
 }
 

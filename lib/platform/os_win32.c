@@ -322,6 +322,15 @@ int rt_os_unreserve(int fd)
     return 0;
 }
 
+int rt_os_free_inodes(const char *path, uint64_t *inodes)
+{
+    /* NTFS grows its file table as files are made: no count to run out. */
+    (void)path;
+    (void)inodes;
+    errno = ENOSYS;
+    return -1;
+}
+
 int rt_os_free_space(const char *path, uint64_t *bytes)
 {
     wchar_t *w = os_win32_wide(path);
@@ -361,6 +370,14 @@ int rt_os_folder_takes_files(const char *dir)
     if (ok && (flags & FILE_READ_ONLY_VOLUME))
         return rt_os_refuse(EROFS, "%s is on a read-only volume: no file "
                                    "can be saved there", dir);
+    return 0;
+}
+
+int rt_os_fd_replaceable(int fd, const char *path)
+{
+    /* No immutable or append-only flag on Windows. */
+    (void)fd;
+    (void)path;
     return 0;
 }
 

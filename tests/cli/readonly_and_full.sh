@@ -10,7 +10,8 @@
 #   would change and what finishing it needs, and exits 0; a writer of
 #   that user exits 3 saying the same; root's next writer finishes it;
 # - disk full (a small tmpfs): exit 3, "free N bytes", nothing written;
-#   after space is freed the install succeeds.
+#   after space is freed the install succeeds; the same with no inodes
+#   left for the INF copy's folders and files.
 . tests/cli/lib.sh
 # Simulated crashes and signals: the CLI with the test hooks.
 REGTOOL=$REGTOOL_TESTING
@@ -189,4 +190,28 @@ rm "$MNT/filler"
 # shellcheck disable=SC2086
 expect_exit 0 $REGTOOL --store "hive:$MNT/w" install $CS "$P/x.ini"
 expect_exit 0 $REGTOOL --store "hive:$MNT/w" names Xfer
+umount "$MNT"
+
+# No inode left but two (a tmpfs of a few hundred, as an ext4 image its
+# author filled): the INF copy's folders and files are counted before
+# the commit point, refused with nothing written, where the install
+# passed its point and failed making them, the journal left to every
+# later writer (review 55 R55-1). With the inodes freed it goes through.
+mount -t tmpfs -o size=64m,nr_inodes=400 tmpfs "$MNT"
+cp -a "$PRISTINE/w" "$MNT/w"
+# shellcheck disable=SC2086
+expect_exit 0 $REGTOOL --store "hive:$MNT/w" uninstall Xfer
+: >"$MNT/w/Windows/System32/config/regtool.lock"
+mkdir "$MNT/fill"
+left=$(df --output=iavail "$MNT" | tail -1)
+i=0
+while [ "$i" -lt $((left - 2)) ]; do : >"$MNT/fill/$i"; i=$((i + 1)); done
+tree_state "$MNT/w" >"$TMPDIR/before"
+# shellcheck disable=SC2086
+expect_exit 3 $REGTOOL --store "hive:$MNT/w" install $CS "$P/x.ini"
+expect_grep "the new files and folders this change makes need [0-9]* inodes and [0-9]* are free; nothing was written" "$ERR"
+expect_same_tree "$MNT/w" "$TMPDIR/before"
+rm -r "$MNT/fill"
+# shellcheck disable=SC2086
+expect_exit 0 $REGTOOL --store "hive:$MNT/w" install $CS "$P/x.ini"
 umount "$MNT"

@@ -422,36 +422,32 @@ static int open_dir(const char *path)
  * a confined tree, a link planted as PATH is refused, not followed to
  * another file system (whose free space would be told, or which could
  * hang). */
-int rt_os_free_space(const char *path, uint64_t *bytes)
+static int dir_statvfs(const char *path, struct statvfs *vs)
 {
     int fd = open_dir(path);
     if (fd < 0)
         return -1;
-    struct statvfs vs;
-    int r = fstatvfs(fd, &vs);
+    int r = fstatvfs(fd, vs);
     int err = errno;
     close(fd);
-    if (r != 0) {
-        errno = err;
+    errno = err;
+    return r != 0 ? -1 : 0;
+}
+
+int rt_os_free_space(const char *path, uint64_t *bytes)
+{
+    struct statvfs vs;
+    if (dir_statvfs(path, &vs) != 0)
         return -1;
-    }
     *bytes = (uint64_t)vs.f_bavail * vs.f_frsize;
     return 0;
 }
 
 int rt_os_free_inodes(const char *path, uint64_t *inodes)
 {
-    int fd = open_dir(path);
-    if (fd < 0)
-        return -1;
     struct statvfs vs;
-    int r = fstatvfs(fd, &vs);
-    int err = errno;
-    close(fd);
-    if (r != 0) {
-        errno = err;
+    if (dir_statvfs(path, &vs) != 0)
         return -1;
-    }
     /* A file system without a fixed count of them (btrfs) says none. */
     if (vs.f_files == 0) {
         errno = ENOSYS;

@@ -679,14 +679,9 @@ int rt_commit_check_path(const char *path, struct rt_error *e)
     }
     if (fd < 0 && (fd = rt_os_open(path, RT_OS_READ_AS_WRITE)) < 0)
         return rt_open_refused(path, errno, e);   /* in the open's words */
-    int r = rt_os_fd_replaceable(fd, path);
+    int r = rt_flags_refused(fd, path, "the commit cannot change it", e);
     rt_os_close(fd);
-    if (r != 0)
-        return rt_error_set(e, RT_ERR_ACCESS_DENIED,
-                            "%s is immutable or append-only (chattr +i, "
-                            "+a): the commit cannot change it; nothing "
-                            "was written", path);
-    return 0;
+    return r;
 }
 
 /* What stands at each path C writes, found as preflight's opens find it

@@ -205,8 +205,9 @@ int rt_lock_check(const char *lock_path, struct rt_error *e);
 
 /* 0, or -1 with E set (saying WHO cannot change it) when the file PATH
  * is immutable or append-only: what the writer's open or rename would
- * refuse, said by a dry run too. */
-int rt_flags_refused(const char *path, const char *who,
+ * refuse, said by a dry run too. Asked of FD where PATH is open there,
+ * else (FD -1) of the name. */
+int rt_flags_refused(int fd, const char *path, const char *who,
                      struct rt_error *e);
 
 /* One writer at a time: an exclusive lock on LOCK_PATH (created when

@@ -34,10 +34,12 @@ static void holder(int fd, const char *lock_path, char *buf, size_t size)
     }
 }
 
-int rt_flags_refused(const char *path, const char *who,
+int rt_flags_refused(int fd, const char *path, const char *who,
                      struct rt_error *e)
 {
-    if (rt_os_name_replaceable(path) != 0 && errno == EPERM)
+    int r = fd >= 0 ? rt_os_fd_replaceable(fd, path)
+                    : rt_os_name_replaceable(path);
+    if (r != 0 && errno == EPERM)
         return rt_error_set(e, RT_ERR_ACCESS_DENIED,
                             "%s is immutable or append-only (chattr +i, "
                             "+a): %s; nothing was written", path, who);
@@ -51,10 +53,11 @@ int rt_lock_check(const char *lock_path, struct rt_error *e)
     int fd = rt_os_open(lock_path, RT_OS_READ_AS_WRITE);
     if (fd < 0)
         return rt_open_refused(lock_path, errno, e);
-    rt_os_close(fd);
     /* The writer opens it for writing, which an immutable or append-only
      * file refuses (review 53 R53-6: the dry run said nothing). */
-    return rt_flags_refused(lock_path, "no writer can take it", e);
+    int r = rt_flags_refused(fd, lock_path, "no writer can take it", e);
+    rt_os_close(fd);
+    return r;
 }
 
 static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
@@ -75,7 +78,7 @@ static int take(const char *lock_path, int shared, const struct rt_lock_wait *w,
             return 0;
         }
         if (err == EPERM &&
-            rt_flags_refused(lock_path, "no writer can take it", e) != 0)
+            rt_flags_refused(-1, lock_path, "no writer can take it", e) != 0)
             return -1;
         return rt_open_refused(lock_path, err, e);
     }

@@ -197,6 +197,9 @@ struct rt_audit_env {
     const char *problem;
 };
 
+/* Whether a value is missing or holds only blanks and tabs. */
+int rt_audit_blank(const char *v);
+
 /* Appends the findings about who gets loaded: each provider's Library,
  * Open, Collect and Close (missing, empty, wrong type), where the DLL is
  * (user-writable places, relative names the DLL search order resolves,

@@ -13,8 +13,6 @@ struct rt_dll_pair {
     size_t i, j;
 };
 
-/* Whether a value is missing or holds only blanks and tabs. */
-int rt_audit_blank(const char *v);
 
 /* Every pair of DB's providers whose Library KEY calls the same DLL
  * (compared without case) and whose Open, Collect and Close procedures

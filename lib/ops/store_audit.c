@@ -404,9 +404,8 @@ static int library_checks(struct rt_store *s, const struct rt_database *db,
      * no provider names a Library, nothing went unchecked. */
     size_t named = 0;
     for (size_t i = 0; !win && i < db->n_services; i++)
-        named += db->services[i].has_perf && db->services[i].library &&
-                 db->services[i].library[strspn(db->services[i].library,
-                                                " \t")];
+        named += db->services[i].has_perf &&
+                 !rt_audit_blank(db->services[i].library);
     if (rc == 0 && named &&
         rt_findings_add(f, "library-files-unchecked", RT_AUDIT_INFO, NULL,
                         NULL, NULL,

@@ -305,9 +305,6 @@ static int taken_back(struct reg_store *r)
     return -1;
 }
 
-/* CS made in the tree and the file's new bytes made from it: the file
- * replaced with them, or with CHECK_ONLY (a dry run) nothing written and
- * the tree read again, what a write would refuse refused alike. */
 /* What the run's rt_io_replace_file refuses, said by the dry run (review
  * 53 R53-6): the file immutable or append-only, or its folder so. */
 static int replaceable(const struct reg_store *r, struct rt_error *e)
@@ -327,6 +324,9 @@ static int replaceable(const struct reg_store *r, struct rt_error *e)
                         r->shown, rt_os_strerror(EPERM));
 }
 
+/* CS made in the tree and the file's new bytes made from it: the file
+ * replaced with them, or with CHECK_ONLY (a dry run) nothing written and
+ * the tree read again, what a write would refuse refused alike. */
 static int reg_change(struct rt_store *s, const struct rt_change_set *cs,
                       int check_only, struct rt_error *e)
 {
